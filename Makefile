@@ -1,0 +1,45 @@
+# kanon: k-anonymity as Unix filters.  See README.md.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+CC ?= cc
+CFLAGS ?= -O2 -g
+KFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror
+LDLIBS = -lm
+
+PROGS = freqset score gendata
+MAN1 = man/freqset.1 man/score.1 man/gendata.1
+MAN7 = man/kanon.7
+
+all: $(PROGS)
+
+$(PROGS): %: %.o kanon.o
+	$(CC) $(LDFLAGS) -o $@ $@.o kanon.o $(LDLIBS)
+
+.c.o:
+	$(CC) $(KFLAGS) $(CFLAGS) -c $<
+
+kanon.o freqset.o score.o gendata.o: kanon.h
+
+test: all
+	@tests/run
+
+demo: all
+	@sh demo.sh
+
+bench: all
+	@sh bench/run
+
+lint-man:
+	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	cp $(PROGS) $(DESTDIR)$(BINDIR)/
+	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
+
+clean:
+	rm -f $(PROGS) *.o
+
+.PHONY: all test demo bench lint-man install clean

@@ -1,0 +1,251 @@
+/*
+ * kanon.h: the shared core of the kanon programs.
+ *
+ * Errors and exit, memory, temp files and atomic output, a fast TSV
+ * reader, column selection, dictionaries, hierarchies (our TSV format,
+ * ARX's ';' CSV, generated intervals and digit masks), exact decimal
+ * sums and frequency sets with roll-up (Incognito's rollup property,
+ * paper 000 §3).  Every program links this and nothing else.
+ */
+#ifndef KANON_H
+#define KANON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define KN_VERSION "0.1.0"
+
+/* ---- errors, exit, memory ---------------------------------------- */
+
+extern const char *kn_prog;
+
+/* Sets the program name and installs the cleanup signal handlers. */
+void kn_init(const char *argv0);
+/* Prints "prog: msg" and exits 2 after removing temp files. */
+void kn_die(const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 1, 2)));
+/* Like kn_die, with ": strerror(errno)" appended. */
+void kn_die_sys(const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 1, 2)));
+void kn_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Flushes and checks stdout, removes temp files, exits. */
+void kn_exit(int status) __attribute__((noreturn));
+/* Prints the version line and exits 0. */
+void kn_version(void) __attribute__((noreturn));
+
+void *kn_alloc(size_t n);
+void *kn_zalloc(size_t n);
+void *kn_realloc(void *p, size_t n);
+char *kn_strndup(const char *s, size_t n);
+char *kn_strdup(const char *s);
+
+/* ---- option values ------------------------------------------------ */
+
+/* Integer in [lo, hi]; dies quoting the text otherwise. */
+long long kn_parse_int(const char *s, long long lo, long long hi,
+    const char *what);
+/* Finite double in [lo, hi]. */
+double kn_parse_double(const char *s, double lo, double hi,
+    const char *what);
+/* A memory size like sort(1): number with optional b/K/M/G/T suffix
+ * (default K). */
+size_t kn_parse_size(const char *s, const char *what);
+
+/* ---- temp files and output ---------------------------------------- */
+
+/* The temp directory: opt if set, then $TMPDIR, then /tmp. */
+const char *kn_tmpdir(const char *opt);
+/* Creates a registered temp file (mode 0600) in dir; returns its fd. */
+int kn_mktemp(const char *dir, char **path);
+/* Unlinks a registered temp file and forgets it. */
+void kn_rmtemp(const char *path);
+
+/* Opens the output: stdout for NULL or "-", else a temp file beside
+ * path that kn_close_out renames into place. */
+FILE *kn_open_out(const char *path);
+/* Flushes and checks f, then renames it into place; dies on error. */
+void kn_close_out(FILE *f);
+void kn_put_u64(FILE *f, uint64_t v);
+void kn_put_str(FILE *f, const char *s, size_t n);
+
+/* ---- reading TSV -------------------------------------------------- */
+
+typedef struct {
+	const char *p;
+	size_t n;
+} kn_str;
+
+typedef struct {
+	int fd;
+	const char *name;	/* for messages */
+	char *buf;
+	size_t cap, beg, end;
+	int eof;
+	uint64_t lineno;	/* line number of the current line */
+	char *line;		/* current line, NUL-terminated, no EOL */
+	size_t len;
+	uint64_t bytes;		/* bytes consumed so far */
+} kn_reader;
+
+/* Opens path ("-" or NULL: stdin); dies if it cannot. */
+void kn_reader_open(kn_reader *r, const char *path);
+void kn_reader_close(kn_reader *r);
+/* Reads the next line (CRLF and LF stripped); 0 at end of input. */
+int kn_getline(kn_reader *r);
+
+/* A table: a reader plus column names.  Several files are read as one
+ * table; each must carry the same header (or none, with --columns). */
+typedef struct {
+	kn_reader r;
+	char **paths;
+	size_t npaths, cur;
+	int headerless;		/* columns given with --columns */
+	size_t ncols;
+	char **names;
+	char *hdrline;		/* header as read, for comparison */
+	kn_str *f;		/* fields of the current row */
+	uint64_t rows;		/* data rows read */
+} kn_table;
+
+/* Opens the table over paths (none: stdin).  columns, if not NULL, is
+ * a comma list naming the fields of headerless input. */
+void kn_table_open(kn_table *t, char **paths, size_t npaths,
+    const char *columns);
+/* Reads and splits the next row; 0 at end of all input. */
+int kn_table_next(kn_table *t);
+/* Column index of a name or 1-based number; dies if unknown. */
+size_t kn_table_col(const kn_table *t, const char *spec);
+/* Parses a comma list of columns; returns the count, indices in *idx.
+ * Dies on an unknown or repeated column. */
+size_t kn_table_cols(const kn_table *t, const char *list, size_t **idx);
+/* Dies with "prog: file:line: column 'c': msg". */
+void kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 3, 4)));
+/* Reads a --columns-file: one name per line or a TSV header line;
+ * returns a comma list. */
+char *kn_columns_file(const char *path);
+
+/* ---- dictionaries ------------------------------------------------- */
+
+typedef struct {
+	char *arena;
+	size_t alen, acap;
+	uint64_t *off;		/* id -> offset<<24 | length, see kanon.c */
+	uint32_t *lens;
+	size_t n, cap;
+	uint32_t *slot;		/* hash index: id+1, 0 empty */
+	uint32_t *tag;		/* upper hash bits per slot */
+	size_t nslot;
+	int lowbyte;		/* some value holds a byte below TAB */
+} kn_dict;
+
+void kn_dict_init(kn_dict *d);
+void kn_dict_free(kn_dict *d);
+/* Returns the id of s, adding it if new. */
+uint32_t kn_dict_intern(kn_dict *d, const char *s, size_t n);
+/* Returns the id of s or -1. */
+int64_t kn_dict_find(const kn_dict *d, const char *s, size_t n);
+kn_str kn_dict_get(const kn_dict *d, uint32_t id);
+/* rank[id] in byte-wise order of the values; caller frees. */
+uint32_t *kn_dict_ranks(const kn_dict *d);
+
+uint64_t kn_hash(const void *p, size_t n);
+
+/* ---- hierarchies -------------------------------------------------- */
+
+enum { KN_HFILE, KN_HINTERVAL, KN_HMASK };
+
+typedef struct {
+	char *attr;
+	char *src;		/* file or spec, for messages */
+	int kind;
+	int nlevels;		/* levels including the leaves (level 0) */
+	kn_dict *lab;		/* lab[l]: the labels of level l */
+	uint32_t **up;		/* up[l][id at l] = id at l+1 */
+	size_t *upcap;
+	/* generated hierarchies */
+	int64_t *width;		/* interval widths, scaled by 10^wscale */
+	int wscale;
+	int *mask;		/* characters masked per level */
+} kn_hier;
+
+/* Loads a hierarchy for attr from spec: "interval:W1,W2,..." (fixed
+ * widths, each a multiple of the last), "mask:N1,N2,..." (last Ni
+ * digits replaced by '*'), or a file (TSV, or ARX ';' CSV). */
+kn_hier *kn_hier_load(const char *attr, const char *spec);
+void kn_hier_free(kn_hier *h);
+/* Leaf id of a value, or -1 when a file hierarchy lacks it (generated
+ * hierarchies grow; *err is set to a message when the value does not
+ * fit, e.g. is not a number). */
+int64_t kn_hier_leaf(kn_hier *h, const char *s, size_t n,
+    const char **err);
+/* The id at level lv of the node id at level from. */
+uint32_t kn_hier_lift(const kn_hier *h, uint32_t id, int from, int lv);
+/* map[id at level from] = id at level to, for all ids; caller frees. */
+uint32_t *kn_hier_map(const kn_hier *h, int from, int to);
+
+/* The -H options of a program: ATTR=SPEC pairs and directories. */
+typedef struct {
+	size_t n;
+	char **arg;
+} kn_hopts;
+
+void kn_hopts_add(kn_hopts *o, const char *arg);
+/* Loads the hierarchy for attr, or returns NULL when none is given. */
+kn_hier *kn_hopts_get(const kn_hopts *o, const char *attr);
+/* Dies if an ATTR=SPEC names an attribute not in names[0..n). */
+void kn_hopts_check(const kn_hopts *o, char *const *names, size_t n);
+
+/* ---- exact decimal numbers ---------------------------------------- */
+
+typedef __int128 kn_i128;
+
+/* Parses a decimal number ("-12", "3.25", "1e3" is refused) into
+ * mant / 10^scale; 0 if s is not such a number or too long. */
+int kn_dec_parse(const char *s, size_t n, int64_t *mant, int *scale);
+/* Formats v / 10^scale canonically (no trailing zeros) into buf
+ * (at least 48 bytes); returns the length. */
+size_t kn_dec_format(kn_i128 v, int scale, char *buf);
+/* 10^e as i128 (e <= 38). */
+kn_i128 kn_pow10(int e);
+
+/* ---- frequency sets ----------------------------------------------- */
+
+/* Per summed column: exact sum and sum of squares. */
+typedef struct {
+	kn_i128 s, ss;
+} kn_sum;
+
+typedef struct {
+	size_t d;		/* key columns */
+	size_t nsum;		/* summed columns */
+	size_t n, cap;		/* entries */
+	uint32_t *key;		/* n * d ids */
+	uint64_t *cnt;
+	kn_sum *sum;		/* n * nsum */
+	int *scale;		/* per summed column: decimals of s */
+	uint32_t *slot;		/* id+1, 0 empty */
+	size_t nslot;
+} kn_fset;
+
+void kn_fset_init(kn_fset *fs, size_t d, size_t nsum);
+void kn_fset_free(kn_fset *fs);
+/* Adds cnt to the entry of key (created if new); returns its index. */
+size_t kn_fset_add(kn_fset *fs, const uint32_t *key, uint64_t cnt);
+/* Adds mant/10^scale (and its square) to sum column j of entry i;
+ * returns 0 on overflow. */
+int kn_fset_addval(kn_fset *fs, size_t i, size_t j, int64_t mant,
+    int scale);
+/* Adds an already summed pair (s, ss at scale, 2*scale); 0 on overflow. */
+int kn_fset_addsum(kn_fset *fs, size_t i, size_t j, kn_i128 s,
+    kn_i128 ss, int scale);
+/* Roll-up: a new set keyed by cols[0..d) of fs, each id mapped through
+ * map[c] (NULL: unchanged); counts and sums are added. */
+void kn_fset_rollup(const kn_fset *fs, kn_fset *out, const size_t *cols,
+    size_t d, uint32_t *const *map);
+/* The entries in byte-wise order of their labels joined by tabs
+ * (LC_ALL=C sort order of the output lines); caller frees. */
+size_t *kn_fset_order(const kn_fset *fs, const kn_dict *const *dict);
+
+#endif
