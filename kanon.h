@@ -131,8 +131,8 @@ char *kn_columns_file(const char *path);
 typedef struct {
 	char *arena;
 	size_t alen, acap;
-	uint64_t *off;		/* id -> offset<<24 | length, see kanon.c */
-	uint32_t *lens;
+	uint64_t *off;		/* id -> offset of the value in arena */
+	uint32_t *lens;		/* id -> length */
 	size_t n, cap;
 	uint32_t *slot;		/* hash index: id+1, 0 empty */
 	uint32_t *tag;		/* upper hash bits per slot */
@@ -201,9 +201,10 @@ void kn_hopts_check(const kn_hopts *o, char *const *names, size_t n);
 
 typedef __int128 kn_i128;
 
-/* Parses a decimal number ("-12", "3.25", "1e3" is refused) into
- * mant / 10^scale; 0 if s is not such a number or too long. */
-int kn_dec_parse(const char *s, size_t n, int64_t *mant, int *scale);
+/* Parses a decimal number ("-12", "3.25"; "1e3" is refused) into
+ * mant / 10^scale with trailing zeros dropped; returns 0 if s is not
+ * such a number or has more than 36 significant digits. */
+int kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale);
 /* Formats v / 10^scale canonically (no trailing zeros) into buf
  * (at least 48 bytes); returns the length. */
 size_t kn_dec_format(kn_i128 v, int scale, char *buf);
@@ -232,20 +233,25 @@ typedef struct {
 void kn_fset_init(kn_fset *fs, size_t d, size_t nsum);
 void kn_fset_free(kn_fset *fs);
 /* Adds cnt to the entry of key (created if new); returns its index. */
-size_t kn_fset_add(kn_fset *fs, const uint32_t *key, uint64_t cnt);
+uint32_t kn_fset_add(kn_fset *fs, const uint32_t *key, uint64_t cnt);
 /* Adds mant/10^scale (and its square) to sum column j of entry i;
  * returns 0 on overflow. */
-int kn_fset_addval(kn_fset *fs, size_t i, size_t j, int64_t mant,
+int kn_fset_addval(kn_fset *fs, size_t i, size_t j, kn_i128 mant,
     int scale);
-/* Adds an already summed pair (s, ss at scale, 2*scale); 0 on overflow. */
-int kn_fset_addsum(kn_fset *fs, size_t i, size_t j, kn_i128 s,
-    kn_i128 ss, int scale);
+/* Adds an already summed pair: s / 10^sc and ss / 10^ssc; 0 on
+ * overflow. */
+int kn_fset_addsum(kn_fset *fs, size_t i, size_t j, kn_i128 s, int sc,
+    kn_i128 ss, int ssc);
 /* Roll-up: a new set keyed by cols[0..d) of fs, each id mapped through
  * map[c] (NULL: unchanged); counts and sums are added. */
 void kn_fset_rollup(const kn_fset *fs, kn_fset *out, const size_t *cols,
     size_t d, uint32_t *const *map);
 /* The entries in byte-wise order of their labels joined by tabs
  * (LC_ALL=C sort order of the output lines); caller frees. */
-size_t *kn_fset_order(const kn_fset *fs, const kn_dict *const *dict);
+uint32_t *kn_fset_order(const kn_fset *fs, const kn_dict *const *dict);
+
+/* Stable sort of n ids by cmp(a, b, ctx). */
+void kn_sort_ids(uint32_t *a, size_t n,
+    int (*cmp)(uint32_t, uint32_t, const void *), const void *ctx);
 
 #endif

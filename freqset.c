@@ -1,0 +1,331 @@
+/*
+ * freqset: the frequency set of a table, GROUP BY the named columns with
+ * a count, optionally generalized to hierarchy levels and with exact sums
+ * and sums of squares of numeric columns.  --merge sums frequency sets,
+ * so the program serves as map, combine and reduce step.
+ *
+ * Frequency sets and their roll-up: paper 000 §3 (Incognito); the
+ * count/sum statistics are those Rothko needs (paper 004 §2-3).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kanon.h"
+
+static void __attribute__((noreturn))
+usage(int status)
+{
+	fprintf(status == 0 ? stdout : stderr,
+	    "usage: freqset [-v] [-H attr=file|dir] [-L attr=level,...] "
+	    "[-o file] [-q columns]\n"
+	    "               [--sum column] [--merge] [--columns list | "
+	    "--columns-file file]\n"
+	    "               [--no-header] [file ...]\n");
+	exit(status);
+}
+
+enum { OPT_SUM = 256, OPT_MERGE, OPT_COLUMNS, OPT_COLFILE, OPT_NOHDR,
+    OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "columns", required_argument, NULL, OPT_COLUMNS },
+	{ "columns-file", required_argument, NULL, OPT_COLFILE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "merge", no_argument, NULL, OPT_MERGE },
+	{ "no-header", no_argument, NULL, OPT_NOHDR },
+	{ "sum", required_argument, NULL, OPT_SUM },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Parses "attr=level,..." into levels[] of the key columns. */
+static void
+parse_levels(const char *arg, const kn_table *t, const size_t *key,
+    size_t d, kn_hier **h, int *level)
+{
+	char *s = kn_strdup(arg), *item, *eq, *save = NULL;
+	size_t c, col;
+
+	for (item = strtok_r(s, ",", &save); item != NULL;
+	    item = strtok_r(NULL, ",", &save)) {
+		if ((eq = strchr(item, '=')) == NULL)
+			kn_die("-L %s: expected attr=level", arg);
+		*eq = '\0';
+		col = kn_table_col(t, item);
+		for (c = 0; c < d && key[c] != col; c++)
+			;
+		if (c == d)
+			kn_die("-L %s: '%s' is not a grouped column", arg, item);
+		if (h[c] == NULL)
+			kn_die("-L %s: '%s' has no hierarchy (give one with -H)",
+			    arg, item);
+		level[c] = (int)kn_parse_int(eq + 1, 0, h[c]->nlevels - 1,
+		    "-L level");
+	}
+	free(s);
+}
+
+int
+main(int argc, char *argv[])
+{
+	kn_table t;
+	kn_hopts hopts = { 0, NULL };
+	kn_fset fs, rolled, *out;
+	kn_hier **h;
+	kn_dict *dict;
+	const kn_dict **odict;
+	const char *qlist = NULL, *levels = NULL, *outpath = NULL;
+	char *columns = NULL, **sumspec = NULL;
+	size_t *key, *sumcol, d, nsum = 0, c, j, i, cntcol = 0;
+	uint32_t *k, *order, e;
+	int ch, merge = 0, nohdr = 0, verbose = 0, *level, rolls = 0;
+	uint32_t **map;
+	clock_t t0 = clock();
+	FILE *fp;
+
+	kn_init(argv[0]);
+	while ((ch = getopt_long(argc, argv, "H:L:ho:q:v", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'H':
+			kn_hopts_add(&hopts, optarg);
+			break;
+		case 'L':
+			levels = optarg;
+			break;
+		case 'h':
+			usage(0);
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'q':
+			qlist = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case OPT_COLFILE:
+			columns = kn_columns_file(optarg);
+			break;
+		case OPT_COLUMNS:
+			columns = optarg;
+			break;
+		case OPT_MERGE:
+			merge = 1;
+			break;
+		case OPT_NOHDR:
+			nohdr = 1;
+			break;
+		case OPT_SUM:
+			sumspec = kn_realloc(sumspec, (nsum + 1) *
+			    sizeof(char *));
+			sumspec[nsum++] = optarg;
+			break;
+		case OPT_VERSION:
+			kn_version();
+		default:
+			usage(2);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (merge && nsum > 0)
+		kn_die("--sum does not apply to --merge: the sums of the "
+		    "input are carried over");
+
+	kn_table_open(&t, argv, (size_t)argc, columns);
+
+	/* The key columns, and in merge mode the count and sum columns. */
+	if (merge) {
+		for (cntcol = 0; cntcol < t.ncols &&
+		    strcmp(t.names[cntcol], "count") != 0; cntcol++)
+			;
+		if (cntcol == t.ncols)
+			kn_die("%s: no 'count' column: --merge reads frequency "
+			    "sets", t.r.name);
+		if ((t.ncols - cntcol - 1) % 2 != 0)
+			kn_die("%s: after 'count' a frequency set has pairs of "
+			    "X_sum, X_sumsq columns", t.r.name);
+		nsum = (t.ncols - cntcol - 1) / 2;
+		sumspec = kn_alloc((nsum + 1) * sizeof(char *));
+		for (j = 0; j < nsum; j++) {
+			const char *a = t.names[cntcol + 1 + 2 * j];
+			const char *b = t.names[cntcol + 2 + 2 * j];
+			size_t al = strlen(a);
+
+			if (al < 5 || strcmp(a + al - 4, "_sum") != 0 ||
+			    strlen(b) != al + 2 || strncmp(a, b, al) != 0 ||
+			    strcmp(b + al, "sq") != 0)
+				kn_die("%s: columns '%s', '%s': expected a pair "
+				    "X_sum, X_sumsq", t.r.name, a, b);
+			sumspec[j] = kn_strndup(a, al - 4);
+		}
+	}
+	if (qlist != NULL) {
+		d = kn_table_cols(&t, qlist, &key);
+		for (c = 0; merge && c < d; c++)
+			if (key[c] >= cntcol)
+				kn_die("-q: '%s' is not a key column of the "
+				    "frequency set", t.names[key[c]]);
+	} else {
+		d = merge ? cntcol : t.ncols;
+		key = kn_alloc((d + 1) * sizeof(size_t));
+		for (c = 0; c < d; c++)
+			key[c] = c;
+	}
+	for (c = 0; !merge && c < d; c++)
+		if (strcmp(t.names[key[c]], "count") == 0)
+			kn_die("column 'count' clashes with the count column "
+			    "of the output");
+	sumcol = kn_alloc((nsum + 1) * sizeof(size_t));
+	for (j = 0; j < nsum; j++)
+		sumcol[j] = merge ? cntcol + 1 + 2 * j :
+		    kn_table_col(&t, sumspec[j]);
+
+	/* Hierarchies and levels. */
+	{
+		char **kn = kn_alloc((d + 1) * sizeof(char *));
+
+		for (c = 0; c < d; c++)
+			kn[c] = t.names[key[c]];
+		kn_hopts_check(&hopts, kn, d);
+		free(kn);
+	}
+	h = kn_zalloc((d + 1) * sizeof(kn_hier *));
+	level = kn_zalloc((d + 1) * sizeof(int));
+	dict = kn_alloc((d + 1) * sizeof(kn_dict));
+	for (c = 0; c < d; c++) {
+		h[c] = kn_hopts_get(&hopts, t.names[key[c]]);
+		kn_dict_init(&dict[c]);
+	}
+	if (levels != NULL)
+		parse_levels(levels, &t, key, d, h, level);
+
+	/* Count. */
+	kn_fset_init(&fs, d, nsum);
+	k = kn_alloc((d + 1) * sizeof(uint32_t));
+	while (kn_table_next(&t)) {
+		uint64_t cnt = 1;
+
+		for (c = 0; c < d; c++) {
+			kn_str v = t.f[key[c]];
+
+			if (h[c] == NULL)
+				k[c] = kn_dict_intern(&dict[c], v.p, v.n);
+			else {
+				const char *err;
+				int64_t id = kn_hier_leaf(h[c], v.p, v.n, &err);
+
+				if (id < 0)
+					kn_table_fail(&t, key[c], "'%.*s': %s "
+					    "(%s)", (int)v.n, v.p, err,
+					    h[c]->src);
+				k[c] = (uint32_t)id;
+			}
+		}
+		if (merge) {
+			kn_str v = t.f[cntcol];
+			uint64_t x = 0;
+
+			for (i = 0; i < v.n && v.p[i] >= '0' && v.p[i] <= '9' &&
+			    x <= (UINT64_MAX - 9) / 10; i++)
+				x = x * 10 + (uint64_t)(v.p[i] - '0');
+			if (v.n == 0 || i < v.n)
+				kn_table_fail(&t, cntcol, "'%.*s' is not a "
+				    "count", (int)v.n, v.p);
+			cnt = x;
+		}
+		e = kn_fset_add(&fs, k, cnt);
+		for (j = 0; j < nsum; j++) {
+			kn_str v = t.f[sumcol[j]];
+			kn_i128 m, m2;
+			int sc, sc2;
+
+			if (!kn_dec_parse(v.p, v.n, &m, &sc))
+				kn_table_fail(&t, sumcol[j], "'%.*s' is not a "
+				    "number", (int)v.n, v.p);
+			if (merge) {
+				kn_str w = t.f[sumcol[j] + 1];
+
+				if (!kn_dec_parse(w.p, w.n, &m2, &sc2) || m2 < 0)
+					kn_table_fail(&t, sumcol[j] + 1, "'%.*s' "
+					    "is not a sum of squares",
+					    (int)w.n, w.p);
+				if (!kn_fset_addsum(&fs, e, j, m, sc, m2, sc2))
+					kn_table_fail(&t, sumcol[j], "sum "
+					    "overflows");
+			} else if (!kn_fset_addval(&fs, e, j, m, sc))
+				kn_table_fail(&t, sumcol[j], "sum overflows "
+				    "(or more than 18 decimals)");
+		}
+	}
+
+	/* Roll up to the requested levels. */
+	map = kn_zalloc((d + 1) * sizeof(uint32_t *));
+	odict = kn_alloc((d + 1) * sizeof(kn_dict *));
+	for (c = 0; c < d; c++) {
+		odict[c] = h[c] != NULL ? &h[c]->lab[level[c]] : &dict[c];
+		if (level[c] > 0) {
+			map[c] = kn_hier_map(h[c], 0, level[c]);
+			rolls = 1;
+		}
+	}
+	out = &fs;
+	if (rolls) {
+		size_t *id = kn_alloc((d + 1) * sizeof(size_t));
+
+		for (c = 0; c < d; c++)
+			id[c] = c;
+		kn_fset_rollup(&fs, &rolled, id, d, map);
+		kn_fset_free(&fs);
+		out = &rolled;
+		free(id);
+	}
+
+	/* Write, in byte-wise order of the key columns. */
+	order = kn_fset_order(out, odict);
+	fp = kn_open_out(outpath);
+	if (!nohdr) {
+		for (c = 0; c < d; c++) {
+			fputs(t.names[key[c]], fp);
+			fputc('\t', fp);
+		}
+		fputs("count", fp);
+		for (j = 0; j < nsum; j++)
+			fprintf(fp, "\t%s_sum\t%s_sumsq", sumspec[j],
+			    sumspec[j]);
+		fputc('\n', fp);
+	}
+	for (i = 0; i < out->n; i++) {
+		char buf[96];
+
+		e = order[i];
+		for (c = 0; c < d; c++) {
+			kn_str v = kn_dict_get(odict[c], out->key[(size_t)e * d +
+			    c]);
+
+			fwrite(v.p, 1, v.n, fp);
+			putc('\t', fp);
+		}
+		kn_put_u64(fp, out->cnt[e]);
+		for (j = 0; j < nsum; j++) {
+			const kn_sum *s = &out->sum[(size_t)e * nsum + j];
+
+			putc('\t', fp);
+			fwrite(buf, 1, kn_dec_format(s->s, out->scale[j], buf),
+			    fp);
+			putc('\t', fp);
+			fwrite(buf, 1, kn_dec_format(s->ss, 2 * out->scale[j],
+			    buf), fp);
+		}
+		putc('\n', fp);
+	}
+	kn_close_out(fp);
+	if (verbose)
+		fprintf(stderr, "%s: %llu rows, %zu groups, %.2f s CPU\n",
+		    kn_prog, (unsigned long long)t.rows, out->n,
+		    (double)(clock() - t0) / CLOCKS_PER_SEC);
+	kn_exit(0);
+}

@@ -1,0 +1,1909 @@
+/*
+ * kanon.c: the shared core of the kanon programs (see kanon.h).
+ *
+ * TSV reading and column selection (the conventions of kanon(7)),
+ * dictionaries, generalization hierarchies with their validation, exact
+ * decimal sums, and frequency sets with roll-up: the frequency set of a
+ * more general node is computed from that of a more specific one
+ * (Incognito's rollup property, paper 000 §3.1; paper 004 §2 calls the
+ * per-attribute frequency sets AV groups).
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kanon.h"
+
+const char *kn_prog = "kanon";
+
+/* ---- temp files and cleanup --------------------------------------- */
+
+static char **tmp_path;			/* registered temp files */
+static volatile sig_atomic_t tmp_n;
+static size_t tmp_cap;
+
+/* Removes every registered temp file; safe in a signal handler. */
+static void
+cleanup(void)
+{
+	sig_atomic_t i;
+
+	for (i = 0; i < tmp_n; i++)
+		if (tmp_path[i] != NULL)
+			unlink(tmp_path[i]);
+}
+
+static void
+on_signal(int sig)
+{
+	cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void
+kn_init(const char *argv0)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
+	struct sigaction sa;
+	const char *p;
+	size_t i;
+
+	if (argv0 != NULL && *argv0 != '\0') {
+		p = strrchr(argv0, '/');
+		kn_prog = p != NULL ? p + 1 : argv0;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static void
+vmsg(const char *fmt, va_list ap, int err)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", kn_prog);
+	vfprintf(stderr, fmt, ap);
+	if (err != 0)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+void
+kn_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap, 0);
+	va_end(ap);
+	cleanup();
+	_exit(2);
+}
+
+void
+kn_die_sys(const char *fmt, ...)
+{
+	va_list ap;
+	int err = errno;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap, err != 0 ? err : EIO);
+	va_end(ap);
+	cleanup();
+	_exit(2);
+}
+
+void
+kn_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap, 0);
+	va_end(ap);
+}
+
+void
+kn_exit(int status)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		kn_die_sys("write error on standard output");
+	if (fclose(stdout) == EOF)
+		kn_die_sys("write error on standard output");
+	cleanup();
+	exit(status);
+}
+
+void
+kn_version(void)
+{
+	printf("%s (kanon) %s\n", kn_prog, KN_VERSION);
+	kn_exit(0);
+}
+
+/* ---- memory -------------------------------------------------------- */
+
+void *
+kn_alloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		kn_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *
+kn_zalloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	if (p == NULL)
+		kn_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *
+kn_realloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (p == NULL)
+		kn_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+char *
+kn_strndup(const char *s, size_t n)
+{
+	char *p = kn_alloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+kn_strdup(const char *s)
+{
+	return kn_strndup(s, strlen(s));
+}
+
+/* ---- option values ------------------------------------------------ */
+
+long long
+kn_parse_int(const char *s, long long lo, long long hi, const char *what)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno == ERANGE)
+		kn_die("%s: '%s' is not an integer", what, s);
+	if (v < lo || v > hi)
+		kn_die("%s: '%s' is out of range [%lld, %lld]", what, s, lo,
+		    hi);
+	return v;
+}
+
+double
+kn_parse_double(const char *s, double lo, double hi, const char *what)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
+		kn_die("%s: '%s' is not a number", what, s);
+	if (v < lo || v > hi)
+		kn_die("%s: '%s' is out of range [%g, %g]", what, s, lo, hi);
+	return v;
+}
+
+size_t
+kn_parse_size(const char *s, const char *what)
+{
+	char *end;
+	unsigned long long v, mul = 1024;
+
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		kn_die("%s: '%s' is not a size", what, s);
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		kn_die("%s: '%s' is too large", what, s);
+	if (*end != '\0') {
+		switch (*end) {
+		case 'b': mul = 1; break;
+		case 'k': case 'K': mul = 1ULL << 10; break;
+		case 'm': case 'M': mul = 1ULL << 20; break;
+		case 'g': case 'G': mul = 1ULL << 30; break;
+		case 't': case 'T': mul = 1ULL << 40; break;
+		default:
+			kn_die("%s: '%s' is not a size (use b, K, M, G or T)",
+			    what, s);
+		}
+		if (end[1] != '\0' && !(end[1] == 'B' && end[2] == '\0'))
+			kn_die("%s: '%s' is not a size", what, s);
+	}
+	if (v > SIZE_MAX / mul)
+		kn_die("%s: '%s' is too large", what, s);
+	return (size_t)(v * mul);
+}
+
+/* ---- temp files and output ---------------------------------------- */
+
+const char *
+kn_tmpdir(const char *opt)
+{
+	const char *d;
+
+	if (opt != NULL && *opt != '\0')
+		return opt;
+	d = getenv("TMPDIR");
+	return d != NULL && *d != '\0' ? d : "/tmp";
+}
+
+static void
+tmp_register(char *path)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if ((size_t)tmp_n == tmp_cap) {
+		tmp_cap = tmp_cap ? 2 * tmp_cap : 16;
+		tmp_path = realloc(tmp_path, tmp_cap * sizeof(*tmp_path));
+		if (tmp_path == NULL) {
+			unlink(path);
+			kn_die("out of memory");
+		}
+	}
+	tmp_path[tmp_n] = path;
+	tmp_n++;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Forgets a registered path (it was renamed or removed). */
+static void
+tmp_forget(const char *path)
+{
+	sigset_t all, old;
+	sig_atomic_t i;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < tmp_n; i++)
+		if (tmp_path[i] != NULL && strcmp(tmp_path[i], path) == 0) {
+			free(tmp_path[i]);
+			tmp_path[i] = NULL;
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static int
+mktemp_in(const char *dir, const char *base, char **path)
+{
+	size_t n = strlen(dir) + strlen(base) + 32;
+	char *p = kn_alloc(n);
+	sigset_t all, old;
+	int fd;
+
+	snprintf(p, n, "%s/%s.XXXXXX", dir, base);
+	/* No signal may strike between creating and registering. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	fd = mkstemp(p);
+	if (fd >= 0)
+		tmp_register(p);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
+		int e = errno;
+
+		free(p);
+		errno = e;
+		return -1;
+	}
+	*path = p;
+	return fd;
+}
+
+int
+kn_mktemp(const char *dir, char **path)
+{
+	int fd = mktemp_in(dir, "kanon", path);
+
+	if (fd < 0)
+		kn_die_sys("cannot create a temp file in %s", dir);
+	return fd;
+}
+
+void
+kn_rmtemp(const char *path)
+{
+	unlink(path);
+	tmp_forget(path);
+}
+
+struct outfile {
+	FILE *f;
+	char *tmp, *dst;
+	struct outfile *next;
+};
+static struct outfile *outs;
+
+FILE *
+kn_open_out(const char *path)
+{
+	struct outfile *o;
+	char *dir, *slash;
+	const char *base;
+	int fd;
+
+	if (path == NULL || strcmp(path, "-") == 0) {
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		return stdout;
+	}
+	slash = strrchr(path, '/');
+	if (slash == NULL) {
+		dir = kn_strdup(".");
+		base = path;
+	} else {
+		dir = kn_strndup(path, slash == path ? 1 :
+		    (size_t)(slash - path));
+		base = slash + 1;
+	}
+	o = kn_zalloc(sizeof(*o));
+	{
+		size_t n = strlen(base) + 2;
+		char *b = kn_alloc(n);
+
+		snprintf(b, n, ".%s", base);
+		fd = mktemp_in(dir, b, &o->tmp);
+		free(b);
+	}
+	if (fd < 0)
+		kn_die_sys("%s: cannot create output", path);
+	free(dir);
+	o->f = fdopen(fd, "w");
+	if (o->f == NULL)
+		kn_die_sys("%s", path);
+	setvbuf(o->f, NULL, _IOFBF, 1 << 16);
+	o->dst = kn_strdup(path);
+	o->next = outs;
+	outs = o;
+	return o->f;
+}
+
+void
+kn_close_out(FILE *f)
+{
+	struct outfile **pp, *o;
+	mode_t um;
+
+	if (f == stdout) {
+		if (fflush(stdout) == EOF || ferror(stdout))
+			kn_die_sys("write error on standard output");
+		return;
+	}
+	for (pp = &outs; *pp != NULL && (*pp)->f != f; pp = &(*pp)->next)
+		;
+	if ((o = *pp) == NULL)
+		kn_die("internal error: unknown output stream");
+	if (fflush(f) == EOF || ferror(f))
+		kn_die_sys("%s: write error", o->dst);
+	um = umask(0);
+	umask(um);
+	if (fchmod(fileno(f), 0666 & ~um) != 0)
+		kn_die_sys("%s", o->dst);
+	if (fsync(fileno(f)) != 0 && errno != EINVAL)
+		kn_die_sys("%s: write error", o->dst);
+	if (fclose(f) != 0)
+		kn_die_sys("%s: write error", o->dst);
+	if (rename(o->tmp, o->dst) != 0)
+		kn_die_sys("%s: cannot rename into place", o->dst);
+	tmp_forget(o->tmp);
+	*pp = o->next;
+	free(o->dst);
+	free(o);
+}
+
+void
+kn_put_u64(FILE *f, uint64_t v)
+{
+	char b[24], *p = b + sizeof(b);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	fwrite(p, 1, (size_t)(b + sizeof(b) - p), f);
+}
+
+void
+kn_put_str(FILE *f, const char *s, size_t n)
+{
+	fwrite(s, 1, n, f);
+}
+
+/* ---- reading ------------------------------------------------------- */
+
+#define RBUF (1 << 20)
+
+void
+kn_reader_open(kn_reader *r, const char *path)
+{
+	memset(r, 0, sizeof(*r));
+	if (path == NULL || strcmp(path, "-") == 0) {
+		r->fd = 0;
+		r->name = "stdin";
+	} else {
+		r->fd = open(path, O_RDONLY);
+		if (r->fd < 0)
+			kn_die_sys("%s", path);
+		r->name = path;
+	}
+	r->cap = RBUF;
+	r->buf = kn_alloc(r->cap + 1);
+}
+
+void
+kn_reader_close(kn_reader *r)
+{
+	if (r->fd > 0)
+		close(r->fd);
+	free(r->buf);
+	r->buf = NULL;
+}
+
+/* Reads more input after the data kept in buf[beg, end). */
+static void
+fill(kn_reader *r)
+{
+	ssize_t got;
+
+	if (r->beg > 0) {
+		memmove(r->buf, r->buf + r->beg, r->end - r->beg);
+		r->end -= r->beg;
+		r->beg = 0;
+	}
+	if (r->end == r->cap) {
+		r->cap *= 2;
+		r->buf = kn_realloc(r->buf, r->cap + 1);
+	}
+	do
+		got = read(r->fd, r->buf + r->end, r->cap - r->end);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		kn_die_sys("%s: read error", r->name);
+	if (got == 0)
+		r->eof = 1;
+	r->end += (size_t)got;
+}
+
+int
+kn_getline(kn_reader *r)
+{
+	char *nl, *z;
+	size_t scanned = 0;
+
+	for (;;) {
+		nl = memchr(r->buf + r->beg + scanned, '\n',
+		    r->end - r->beg - scanned);
+		if (nl != NULL)
+			break;
+		if (r->eof) {
+			if (r->end == r->beg)
+				return 0;
+			nl = r->buf + r->end;	/* last line, no newline */
+			break;
+		}
+		scanned = r->end - r->beg;
+		fill(r);
+	}
+	r->line = r->buf + r->beg;
+	r->len = (size_t)(nl - r->line);
+	r->bytes += r->len + (nl < r->buf + r->end);
+	r->beg += r->len + (nl < r->buf + r->end);
+	if (r->len > 0 && r->line[r->len - 1] == '\r')
+		r->len--;
+	r->line[r->len] = '\0';
+	r->lineno++;
+	if ((z = memchr(r->line, '\0', r->len)) != NULL) {
+		size_t col = 1;
+		char *p;
+
+		for (p = r->line; p < z; p++)
+			col += *p == '\t';
+		kn_die("%s:%llu: field %zu: NUL byte in input", r->name,
+		    (unsigned long long)r->lineno, col);
+	}
+	return 1;
+}
+
+/* ---- tables -------------------------------------------------------- */
+
+/* Splits line into at most max fields; returns the number of fields. */
+static size_t
+split(char *line, size_t len, kn_str *f, size_t max)
+{
+	char *p = line, *end = line + len, *t;
+	size_t n = 0;
+
+	for (;;) {
+		t = memchr(p, '\t', (size_t)(end - p));
+		if (n < max) {
+			f[n].p = p;
+			f[n].n = (size_t)((t ? t : end) - p);
+		}
+		n++;
+		if (t == NULL)
+			return n;
+		p = t + 1;
+	}
+}
+
+/* Sets the column names from a comma list or a header line. */
+static void
+set_names(kn_table *t, const char *s, size_t len, int sep, const char *where)
+{
+	const char *p = s, *end = s + len, *q;
+	size_t i, j, cap = 8;
+
+	t->names = kn_alloc(cap * sizeof(char *));
+	t->ncols = 0;
+	for (;;) {
+		q = memchr(p, sep, (size_t)(end - p));
+		if (q == NULL)
+			q = end;
+		if (t->ncols == cap) {
+			cap *= 2;
+			t->names = kn_realloc(t->names, cap * sizeof(char *));
+		}
+		t->names[t->ncols++] = kn_strndup(p, (size_t)(q - p));
+		if (q == end)
+			break;
+		p = q + 1;
+	}
+	for (i = 0; i < t->ncols; i++) {
+		if (t->names[i][0] == '\0')
+			kn_die("%s: column %zu has an empty name", where, i + 1);
+		for (j = 0; j < i; j++)
+			if (strcmp(t->names[i], t->names[j]) == 0)
+				kn_die("%s: column name '%s' appears twice "
+				    "(columns %zu and %zu)", where,
+				    t->names[i], j + 1, i + 1);
+	}
+	t->f = kn_alloc(t->ncols * sizeof(kn_str));
+}
+
+/* Opens file number t->cur and reads (and checks) its header. */
+static int
+open_next(kn_table *t)
+{
+	if (t->cur > 0)
+		kn_reader_close(&t->r);
+	if (t->cur >= t->npaths)
+		return 0;
+	kn_reader_open(&t->r, t->paths[t->cur]);
+	t->cur++;
+	if (t->headerless)
+		return 1;
+	if (!kn_getline(&t->r))
+		kn_die("%s: empty input: expected a header line naming the "
+		    "columns", t->r.name);
+	if (t->names == NULL) {
+		size_t n = strlen(t->r.name) + 3;
+		char *w = kn_alloc(n);
+
+		snprintf(w, n, "%s:1", t->r.name);
+		set_names(t, t->r.line, t->r.len, '\t', w);
+		free(w);
+		t->hdrline = kn_strndup(t->r.line, t->r.len);
+	} else if (strcmp(t->hdrline, t->r.line) != 0)
+		kn_die("%s:1: header differs from that of %s", t->r.name,
+		    t->paths[0]);
+	return 1;
+}
+
+void
+kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
+{
+	static char *dash[] = { "-" };
+
+	memset(t, 0, sizeof(*t));
+	if (npaths == 0) {
+		paths = dash;
+		npaths = 1;
+	}
+	t->paths = paths;
+	t->npaths = npaths;
+	if (columns != NULL) {
+		t->headerless = 1;
+		set_names(t, columns, strlen(columns), ',', "--columns");
+	}
+	open_next(t);
+}
+
+int
+kn_table_next(kn_table *t)
+{
+	size_t n;
+
+	while (!kn_getline(&t->r))
+		if (!open_next(t))
+			return 0;
+	n = split(t->r.line, t->r.len, t->f, t->ncols);
+	if (n != t->ncols)
+		kn_die("%s:%llu: expected %zu fields, found %zu", t->r.name,
+		    (unsigned long long)t->r.lineno, t->ncols, n);
+	t->rows++;
+	return 1;
+}
+
+size_t
+kn_table_col(const kn_table *t, const char *spec)
+{
+	size_t i;
+	const char *p;
+
+	for (i = 0; i < t->ncols; i++)
+		if (strcmp(t->names[i], spec) == 0)
+			return i;
+	for (p = spec; *p >= '0' && *p <= '9'; p++)
+		;
+	if (p != spec && *p == '\0' && spec[0] != '0') {
+		unsigned long v = strtoul(spec, NULL, 10);
+
+		if (v >= 1 && v <= t->ncols)
+			return v - 1;
+		kn_die("%s: no column %s (the table has %zu)",
+		    t->headerless ? "--columns" : t->r.name, spec, t->ncols);
+	}
+	kn_die("%s: no column named '%s'",
+	    t->headerless ? "--columns" : t->r.name, spec);
+}
+
+size_t
+kn_table_cols(const kn_table *t, const char *list, size_t **idx)
+{
+	size_t n = 0, cap = 8, i;
+	const char *p = list, *q;
+	char *name;
+
+	*idx = kn_alloc(cap * sizeof(size_t));
+	for (;;) {
+		q = strchr(p, ',');
+		if (q == NULL)
+			q = p + strlen(p);
+		if (q == p)
+			kn_die("empty column name in list '%s'", list);
+		name = kn_strndup(p, (size_t)(q - p));
+		if (n == cap) {
+			cap *= 2;
+			*idx = kn_realloc(*idx, cap * sizeof(size_t));
+		}
+		(*idx)[n] = kn_table_col(t, name);
+		for (i = 0; i < n; i++)
+			if ((*idx)[i] == (*idx)[n])
+				kn_die("column '%s' named twice in '%s'",
+				    t->names[(*idx)[n]], list);
+		n++;
+		free(name);
+		if (*q == '\0')
+			break;
+		p = q + 1;
+	}
+	return n;
+}
+
+void
+kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: %s:%llu: column '%s': ", kn_prog, t->r.name,
+	    (unsigned long long)t->r.lineno, t->names[col]);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	cleanup();
+	_exit(2);
+}
+
+char *
+kn_columns_file(const char *path)
+{
+	kn_reader r;
+	char *out = NULL, *p;
+	size_t n = 0;
+
+	kn_reader_open(&r, path);
+	while (kn_getline(&r)) {
+		if (r.len == 0)
+			continue;
+		out = kn_realloc(out, n + r.len + 2);
+		if (n > 0)
+			out[n++] = ',';
+		memcpy(out + n, r.line, r.len);
+		n += r.len;
+	}
+	kn_reader_close(&r);
+	if (out == NULL)
+		kn_die("%s: no column names", path);
+	out[n] = '\0';
+	for (p = out; *p != '\0'; p++)
+		if (*p == '\t')
+			*p = ',';
+	return out;
+}
+
+/* ---- hashing and dictionaries ------------------------------------- */
+
+#define M1 0x9e3779b97f4a7c15ULL
+#define M2 0xbf58476d1ce4e5b9ULL
+
+static inline uint64_t
+mix(uint64_t h)
+{
+	h ^= h >> 31;
+	h *= M2;
+	h ^= h >> 29;
+	return h;
+}
+
+uint64_t
+kn_hash(const void *v, size_t n)
+{
+	const unsigned char *p = v;
+	uint64_t h = M1 ^ (n * M2), w;
+
+	while (n >= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * M1;
+		h ^= h >> 32;
+		p += 8;
+		n -= 8;
+	}
+	if (n > 0) {
+		w = 0;
+		memcpy(&w, p, n);
+		h = (h ^ w) * M1;
+		h ^= h >> 32;
+	}
+	return mix(h);
+}
+
+void
+kn_dict_init(kn_dict *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->nslot = 16;
+	d->slot = kn_zalloc(d->nslot * sizeof(uint32_t));
+	d->tag = kn_zalloc(d->nslot * sizeof(uint32_t));
+}
+
+void
+kn_dict_free(kn_dict *d)
+{
+	free(d->arena);
+	free(d->off);
+	free(d->lens);
+	free(d->slot);
+	free(d->tag);
+	memset(d, 0, sizeof(*d));
+}
+
+static void
+dict_grow(kn_dict *d)
+{
+	size_t ns = d->nslot * 2, i, j;
+	uint32_t *slot = kn_zalloc(ns * sizeof(uint32_t));
+	uint32_t *tag = kn_zalloc(ns * sizeof(uint32_t));
+	uint64_t h;
+
+	for (i = 0; i < d->n; i++) {
+		h = kn_hash(d->arena + d->off[i], d->lens[i]);
+		for (j = h & (ns - 1); slot[j] != 0; j = (j + 1) & (ns - 1))
+			;
+		slot[j] = (uint32_t)i + 1;
+		tag[j] = (uint32_t)(h >> 32);
+	}
+	free(d->slot);
+	free(d->tag);
+	d->slot = slot;
+	d->tag = tag;
+	d->nslot = ns;
+}
+
+int64_t
+kn_dict_find(const kn_dict *d, const char *s, size_t n)
+{
+	uint64_t h = kn_hash(s, n);
+	uint32_t tg = (uint32_t)(h >> 32), id;
+	size_t j, mask = d->nslot - 1;
+
+	for (j = h & mask; (id = d->slot[j]) != 0; j = (j + 1) & mask) {
+		id--;
+		if (d->tag[j] == tg && d->lens[id] == n &&
+		    memcmp(d->arena + d->off[id], s, n) == 0)
+			return id;
+	}
+	return -1;
+}
+
+uint32_t
+kn_dict_intern(kn_dict *d, const char *s, size_t n)
+{
+	uint64_t h = kn_hash(s, n);
+	uint32_t tg = (uint32_t)(h >> 32), id;
+	size_t j, mask = d->nslot - 1, k;
+
+	for (j = h & mask; (id = d->slot[j]) != 0; j = (j + 1) & mask) {
+		id--;
+		if (d->tag[j] == tg && d->lens[id] == n &&
+		    memcmp(d->arena + d->off[id], s, n) == 0)
+			return id;
+	}
+	if (d->n >= UINT32_MAX - 1)
+		kn_die("more than %u distinct values", UINT32_MAX - 1);
+	if (d->n == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 64;
+		d->off = kn_realloc(d->off, d->cap * sizeof(*d->off));
+		d->lens = kn_realloc(d->lens, d->cap * sizeof(*d->lens));
+	}
+	if (d->alen + n + 1 > d->acap) {
+		while (d->alen + n + 1 > d->acap)
+			d->acap = d->acap ? 2 * d->acap : 4096;
+		d->arena = kn_realloc(d->arena, d->acap);
+	}
+	memcpy(d->arena + d->alen, s, n);
+	d->arena[d->alen + n] = '\0';
+	for (k = 0; k < n; k++)
+		if ((unsigned char)s[k] < '\t')
+			d->lowbyte = 1;
+	id = (uint32_t)d->n;
+	d->off[id] = d->alen;
+	d->lens[id] = (uint32_t)n;
+	d->alen += n + 1;
+	d->n++;
+	d->slot[j] = id + 1;
+	d->tag[j] = tg;
+	if (2 * d->n > d->nslot)
+		dict_grow(d);
+	return id;
+}
+
+kn_str
+kn_dict_get(const kn_dict *d, uint32_t id)
+{
+	kn_str s;
+
+	s.p = d->arena + d->off[id];
+	s.n = d->lens[id];
+	return s;
+}
+
+static int
+cmp_str(const char *a, size_t an, const char *b, size_t bn)
+{
+	int c = memcmp(a, b, an < bn ? an : bn);
+
+	if (c != 0)
+		return c;
+	return an < bn ? -1 : an > bn;
+}
+
+static int
+cmp_dictval(uint32_t a, uint32_t b, const void *ctx)
+{
+	const kn_dict *d = ctx;
+
+	return cmp_str(d->arena + d->off[a], d->lens[a],
+	    d->arena + d->off[b], d->lens[b]);
+}
+
+uint32_t *
+kn_dict_ranks(const kn_dict *d)
+{
+	uint32_t *ids = kn_alloc((d->n + 1) * sizeof(uint32_t));
+	uint32_t *rank = kn_alloc((d->n + 1) * sizeof(uint32_t));
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		ids[i] = (uint32_t)i;
+	kn_sort_ids(ids, d->n, cmp_dictval, d);
+	for (i = 0; i < d->n; i++)
+		rank[ids[i]] = (uint32_t)i;
+	free(ids);
+	return rank;
+}
+
+/* Merge sort of a[0..n) using tmp. */
+static void
+msort(uint32_t *a, uint32_t *tmp, size_t n,
+    int (*cmp)(uint32_t, uint32_t, const void *), const void *ctx)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	msort(a, tmp, h, cmp, ctx);
+	msort(a + h, tmp, n - h, cmp, ctx);
+	if (cmp(a[h - 1], a[h], ctx) <= 0)
+		return;
+	while (i < h && j < n)
+		tmp[k++] = cmp(a[j], a[i], ctx) < 0 ? a[j++] : a[i++];
+	while (i < h)
+		tmp[k++] = a[i++];
+	memcpy(a, tmp, k * sizeof(uint32_t));
+}
+
+void
+kn_sort_ids(uint32_t *a, size_t n,
+    int (*cmp)(uint32_t, uint32_t, const void *), const void *ctx)
+{
+	uint32_t *tmp = kn_alloc((n + 1) * sizeof(uint32_t));
+
+	msort(a, tmp, n, cmp, ctx);
+	free(tmp);
+}
+
+/* ---- exact decimals ------------------------------------------------ */
+
+kn_i128
+kn_pow10(int e)
+{
+	kn_i128 v = 1;
+
+	while (e-- > 0)
+		v *= 10;
+	return v;
+}
+
+int
+kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale)
+{
+	const char *p = s, *end = s + n;
+	kn_i128 v = 0;
+	int neg = 0, sc = 0, digits = 0, sig = 0, dot = 0;
+
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	for (; p < end; p++) {
+		if (*p == '.' && !dot) {
+			dot = 1;
+			continue;
+		}
+		if (*p < '0' || *p > '9')
+			return 0;
+		digits++;
+		if (v == 0 && *p == '0') {
+			if (dot)
+				sc++;
+			continue;
+		}
+		if (++sig > 36)
+			return 0;
+		v = v * 10 + (*p - '0');
+		if (dot)
+			sc++;
+	}
+	if (digits == 0)
+		return 0;
+	while (sc > 0 && v % 10 == 0) {
+		v /= 10;
+		sc--;
+	}
+	if (v == 0)
+		sc = 0;
+	*mant = neg ? -v : v;
+	*scale = sc;
+	return 1;
+}
+
+size_t
+kn_dec_format(kn_i128 v, int scale, char *buf)
+{
+	char d[48], *p = d + sizeof(d);
+	unsigned __int128 u;
+	size_t nd, len = 0, i;
+
+	while (scale > 0 && v % 10 == 0) {
+		v /= 10;
+		scale--;
+	}
+	if (v < 0) {
+		buf[len++] = '-';
+		u = (unsigned __int128)0 - (unsigned __int128)v;
+	} else
+		u = (unsigned __int128)v;
+	do {
+		uint64_t lo;
+
+		if (u >> 64 == 0) {
+			lo = (uint64_t)u;
+			do {
+				*--p = (char)('0' + lo % 10);
+				lo /= 10;
+			} while (lo != 0);
+			break;
+		}
+		*--p = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u != 0);
+	nd = (size_t)(d + sizeof(d) - p);
+	if ((size_t)scale >= nd) {
+		buf[len++] = '0';
+		buf[len++] = '.';
+		for (i = nd; i < (size_t)scale; i++)
+			buf[len++] = '0';
+		memcpy(buf + len, p, nd);
+		len += nd;
+	} else {
+		memcpy(buf + len, p, nd - (size_t)scale);
+		len += nd - (size_t)scale;
+		if (scale > 0) {
+			buf[len++] = '.';
+			memcpy(buf + len, p + nd - scale, (size_t)scale);
+			len += (size_t)scale;
+		}
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+/* ---- hierarchies --------------------------------------------------- */
+
+#define NOPARENT UINT32_MAX
+
+static kn_hier *
+hier_new(const char *attr, const char *src, int kind, int nlevels)
+{
+	kn_hier *h = kn_zalloc(sizeof(*h));
+	int l;
+
+	h->attr = kn_strdup(attr);
+	h->src = kn_strdup(src);
+	h->kind = kind;
+	h->nlevels = nlevels;
+	h->lab = kn_alloc((size_t)nlevels * sizeof(kn_dict));
+	for (l = 0; l < nlevels; l++)
+		kn_dict_init(&h->lab[l]);
+	h->up = kn_zalloc((size_t)nlevels * sizeof(uint32_t *));
+	h->upcap = kn_zalloc((size_t)nlevels * sizeof(size_t));
+	return h;
+}
+
+void
+kn_hier_free(kn_hier *h)
+{
+	int l;
+
+	if (h == NULL)
+		return;
+	for (l = 0; l < h->nlevels; l++) {
+		kn_dict_free(&h->lab[l]);
+		free(h->up[l]);
+	}
+	free(h->lab);
+	free(h->up);
+	free(h->upcap);
+	free(h->width);
+	free(h->mask);
+	free(h->attr);
+	free(h->src);
+	free(h);
+}
+
+/* Links id at level l to parent p at level l+1; returns the parent
+ * already recorded, or NOPARENT when the link is new or the same. */
+static uint32_t
+hier_link(kn_hier *h, int l, uint32_t id, uint32_t p)
+{
+	size_t n;
+
+	if (id >= h->upcap[l]) {
+		n = h->upcap[l] ? h->upcap[l] : 64;
+		while (n <= id)
+			n *= 2;
+		h->up[l] = kn_realloc(h->up[l], n * sizeof(uint32_t));
+		memset(h->up[l] + h->upcap[l], 0xff,
+		    (n - h->upcap[l]) * sizeof(uint32_t));
+		h->upcap[l] = n;
+	}
+	if (h->up[l][id] == NOPARENT || h->up[l][id] == p) {
+		h->up[l][id] = p;
+		return NOPARENT;
+	}
+	return h->up[l][id];
+}
+
+/* Reads a whole file into memory. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	kn_reader r;
+	char *s;
+
+	kn_reader_open(&r, path);
+	while (!r.eof)
+		fill(&r);
+	s = r.buf;
+	*len = r.end;
+	s[r.end] = '\0';
+	if (r.fd > 0)
+		close(r.fd);
+	return s;
+}
+
+/* Parses one record of ARX's ';' CSV (RFC 4180 quoting) at *pp into
+ * fields (unquoted copies in out); returns the field count, or 0 at
+ * the end of the text.  *line is advanced past the record's lines. */
+static size_t
+csv_record(const char *path, char **pp, const char *end, kn_str **fp,
+    size_t *fcap, char *out, unsigned long *line)
+{
+	char *p = *pp;
+	size_t n = 0;
+	char *o = out;
+	unsigned long start = *line;
+
+	if (p >= end)
+		return 0;
+	for (;;) {
+		char *f = o;
+
+		if (n == *fcap) {
+			*fcap = *fcap ? 2 * *fcap : 16;
+			*fp = kn_realloc(*fp, *fcap * sizeof(kn_str));
+		}
+		if (p < end && *p == '"') {
+			p++;
+			for (;;) {
+				if (p >= end)
+					kn_die("%s:%lu: unterminated quoted "
+					    "field", path, start);
+				if (*p == '"') {
+					if (p + 1 < end && p[1] == '"') {
+						*o++ = '"';
+						p += 2;
+						continue;
+					}
+					p++;
+					break;
+				}
+				if (*p == '\n')
+					kn_die("%s:%lu: line break inside a "
+					    "quoted label", path, start);
+				*o++ = *p++;
+			}
+			if (p < end && *p != ';' && *p != '\n' &&
+			    !(*p == '\r' && (p + 1 == end || p[1] == '\n')))
+				kn_die("%s:%lu: field %zu: text after the "
+				    "closing quote", path, start, n + 1);
+		} else {
+			while (p < end && *p != ';' && *p != '\n') {
+				if (*p == '"')
+					kn_die("%s:%lu: field %zu: quote inside "
+					    "an unquoted field", path, start,
+					    n + 1);
+				*o++ = *p++;
+			}
+			if (o > f && o[-1] == '\r' && (p == end || *p == '\n'))
+				o--;
+		}
+		if (p < end && *p == '\r')
+			p++;
+		(*fp)[n].p = f;
+		(*fp)[n].n = (size_t)(o - f);
+		n++;
+		if (p >= end || *p == '\n') {
+			if (p < end)
+				p++;
+			break;
+		}
+		p++;		/* ';' */
+	}
+	(*line)++;
+	*pp = p;
+	return n;
+}
+
+/* Loads a hierarchy file, TSV or (csv nonzero) ARX's ';' CSV. */
+static kn_hier *
+hier_file(const char *attr, const char *path, int csv)
+{
+	size_t len, nf, fcap = 0, want = 0, i;
+	char *text = slurp(path, &len), *p = text, *end = text + len;
+	char *tmp = kn_alloc(len + 1);
+	kn_str *f = NULL;
+	unsigned long line = 1, wantline = 0;
+	uint32_t *id = NULL;
+	kn_hier *h = NULL;
+	int l;
+
+	for (;;) {
+		unsigned long here = line;
+
+		if (csv) {
+			nf = csv_record(path, &p, end, &f, &fcap, tmp, &line);
+			if (nf == 0)
+				break;
+		} else {
+			char *nl;
+			size_t ll;
+
+			if (p >= end)
+				break;
+			nl = memchr(p, '\n', (size_t)(end - p));
+			ll = (size_t)((nl ? nl : end) - p);
+			memcpy(tmp, p, ll);
+			if (ll > 0 && tmp[ll - 1] == '\r')
+				ll--;
+			p = nl ? nl + 1 : end;
+			line++;
+			if (fcap < ll + 1) {
+				fcap = ll + 1;
+				f = kn_realloc(f, fcap * sizeof(kn_str));
+			}
+			nf = split(tmp, ll, f, fcap);
+		}
+		if (nf == 1 && f[0].n == 0)
+			continue;	/* blank line */
+		for (i = 0; i < nf; i++) {
+			if (memchr(f[i].p, '\t', f[i].n) != NULL && csv)
+				kn_die("%s:%lu: field %zu: tab inside a label",
+				    path, here, i + 1);
+			if (memchr(f[i].p, '\0', f[i].n) != NULL)
+				kn_die("%s:%lu: field %zu: NUL byte", path,
+				    here, i + 1);
+		}
+		if (h == NULL) {
+			want = nf;
+			wantline = here;
+			h = hier_new(attr, path, KN_HFILE, (int)nf);
+			id = kn_alloc(nf * sizeof(uint32_t));
+		} else if (nf != want)
+			kn_die("%s:%lu: expected %zu levels (as on line %lu), "
+			    "found %zu", path, here, want, wantline, nf);
+		for (l = 0; l < (int)nf; l++)
+			id[l] = kn_dict_intern(&h->lab[l], f[l].p, f[l].n);
+		for (l = 0; l + 1 < (int)nf; l++) {
+			uint32_t old = hier_link(h, l, id[l], id[l + 1]);
+
+			if (old != NOPARENT) {
+				kn_str a = kn_dict_get(&h->lab[l + 1], old);
+				kn_str b = kn_dict_get(&h->lab[l + 1], id[l + 1]);
+				kn_str v = kn_dict_get(&h->lab[l], id[l]);
+
+				kn_die("%s:%lu: not a hierarchy: '%.*s' at "
+				    "level %d has two parents, '%.*s' and "
+				    "'%.*s'", path, here, (int)v.n, v.p, l,
+				    (int)a.n, a.p, (int)b.n, b.p);
+			}
+		}
+	}
+	if (h == NULL)
+		kn_die("%s: empty hierarchy", path);
+	free(text);
+	free(tmp);
+	free(f);
+	free(id);
+	return h;
+}
+
+/* Parses a comma list of positive decimals into widths scaled to a
+ * common scale. */
+static void
+parse_widths(kn_hier *h, const char *list, int *n)
+{
+	kn_i128 m[64];
+	int sc[64], k = 0, i, maxsc = 0;
+	const char *p = list, *q;
+
+	for (;;) {
+		q = strchr(p, ',');
+		if (q == NULL)
+			q = p + strlen(p);
+		if (k == 64)
+			kn_die("-H %s: too many levels", h->attr);
+		if (!kn_dec_parse(p, (size_t)(q - p), &m[k], &sc[k]) ||
+		    m[k] <= 0 || sc[k] > 9 || m[k] > (kn_i128)1000000000000000LL)
+			kn_die("-H %s=interval:%s: '%.*s' is not a positive "
+			    "width", h->attr, list, (int)(q - p), p);
+		if (sc[k] > maxsc)
+			maxsc = sc[k];
+		k++;
+		if (*q == '\0')
+			break;
+		p = q + 1;
+	}
+	h->width = kn_alloc((size_t)k * sizeof(int64_t));
+	h->wscale = maxsc;
+	for (i = 0; i < k; i++) {
+		h->width[i] = (int64_t)(m[i] * kn_pow10(maxsc - sc[i]));
+		if (i > 0 && h->width[i] % h->width[i - 1] != 0)
+			kn_die("-H %s=interval:%s: each width must be a "
+			    "multiple of the one before", h->attr, list);
+	}
+	*n = k;
+}
+
+static void
+parse_masks(kn_hier *h, const char *list, int *n)
+{
+	int k = 0, v;
+	const char *p = list;
+	char *q;
+
+	h->mask = kn_alloc(64 * sizeof(int));
+	for (;;) {
+		errno = 0;
+		v = (int)strtol(p, &q, 10);
+		if (q == p || (*q != ',' && *q != '\0') || v <= 0 || v > 64 ||
+		    (k > 0 && v <= h->mask[k - 1]) || k == 64)
+			kn_die("-H %s=mask:%s: expected increasing digit counts",
+			    h->attr, list);
+		h->mask[k++] = v;
+		if (*q == '\0')
+			break;
+		p = q + 1;
+	}
+	*n = k;
+}
+
+static int
+has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+kn_hier *
+kn_hier_load(const char *attr, const char *spec)
+{
+	kn_hier *h;
+	int n;
+
+	if (strncmp(spec, "interval:", 9) == 0) {
+		h = hier_new(attr, spec, KN_HINTERVAL, 1);
+		parse_widths(h, spec + 9, &n);
+	} else if (strncmp(spec, "mask:", 5) == 0) {
+		h = hier_new(attr, spec, KN_HMASK, 1);
+		parse_masks(h, spec + 5, &n);
+	} else {
+		int csv = has_suffix(spec, ".csv");
+
+		if (!csv && !has_suffix(spec, ".tsv")) {
+			/* Sniff: a tab on the first line means TSV. */
+			size_t len;
+			char *t = slurp(spec, &len), *nl;
+
+			nl = memchr(t, '\n', len);
+			if (nl == NULL)
+				nl = t + len;
+			csv = memchr(t, '\t', (size_t)(nl - t)) == NULL &&
+			    memchr(t, ';', (size_t)(nl - t)) != NULL;
+			free(t);
+		}
+		return hier_file(attr, spec, csv);
+	}
+	/* Generated: leaves, n levels, then the root '*'. */
+	{
+		kn_dict *lab = kn_realloc(h->lab, (size_t)(n + 2) *
+		    sizeof(kn_dict));
+		int l;
+
+		h->lab = lab;
+		for (l = 1; l < n + 2; l++)
+			kn_dict_init(&h->lab[l]);
+		h->nlevels = n + 2;
+		h->up = kn_realloc(h->up, (size_t)(n + 2) * sizeof(uint32_t *));
+		h->upcap = kn_realloc(h->upcap, (size_t)(n + 2) *
+		    sizeof(size_t));
+		for (l = 1; l < n + 2; l++) {
+			h->up[l] = NULL;
+			h->upcap[l] = 0;
+		}
+		kn_dict_intern(&h->lab[n + 1], "*", 1);
+	}
+	return h;
+}
+
+/* Floor division of a by b > 0. */
+static kn_i128
+floordiv(kn_i128 a, kn_i128 b)
+{
+	kn_i128 q = a / b;
+
+	return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+int64_t
+kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
+{
+	int64_t found = kn_dict_find(&h->lab[0], s, n);
+	uint32_t id[66];
+	char buf[128];
+	int l, top = h->nlevels - 1;
+
+	*err = NULL;
+	if (found >= 0 || h->kind == KN_HFILE) {
+		if (found < 0)
+			*err = "value is not a leaf of the hierarchy";
+		return found;
+	}
+	if (h->kind == KN_HINTERVAL) {
+		kn_i128 m, w, lo;
+		int sc, S;
+		size_t len;
+
+		if (!kn_dec_parse(s, n, &m, &sc) || sc > 18 ||
+		    m > ((kn_i128)1 << 100) || m < -((kn_i128)1 << 100)) {
+			*err = "value is not a number";
+			return -1;
+		}
+		S = sc > h->wscale ? sc : h->wscale;
+		m *= kn_pow10(S - sc);
+		id[0] = kn_dict_intern(&h->lab[0], s, n);
+		for (l = 1; l < top; l++) {
+			w = (kn_i128)h->width[l - 1] * kn_pow10(S - h->wscale);
+			lo = floordiv(m, w) * w;
+			buf[0] = '[';
+			len = 1 + kn_dec_format(lo, S, buf + 1);
+			buf[len++] = ',';
+			len += kn_dec_format(lo + w, S, buf + len);
+			buf[len++] = ')';
+			id[l] = kn_dict_intern(&h->lab[l], buf, len);
+		}
+	} else {
+		size_t i;
+		char *b;
+
+		for (i = 0; i < n; i++)
+			if (s[i] < '0' || s[i] > '9')
+				break;
+		if (n == 0 || i < n) {
+			*err = "value is not a code of digits";
+			return -1;
+		}
+		id[0] = kn_dict_intern(&h->lab[0], s, n);
+		b = kn_alloc(n + 1);
+		for (l = 1; l < top; l++) {
+			size_t m = (size_t)h->mask[l - 1] < n ?
+			    (size_t)h->mask[l - 1] : n;
+
+			memcpy(b, s, n - m);
+			memset(b + n - m, '*', m);
+			id[l] = kn_dict_intern(&h->lab[l], b, n);
+		}
+		free(b);
+	}
+	id[top] = 0;
+	for (l = 0; l < top; l++)
+		hier_link(h, l, id[l], id[l + 1]);
+	return id[0];
+}
+
+uint32_t
+kn_hier_lift(const kn_hier *h, uint32_t id, int from, int lv)
+{
+	int l;
+
+	for (l = from; l < lv; l++)
+		id = h->up[l][id];
+	return id;
+}
+
+uint32_t *
+kn_hier_map(const kn_hier *h, int from, int to)
+{
+	size_t n = h->lab[from].n, i;
+	uint32_t *m = kn_alloc((n + 1) * sizeof(uint32_t));
+
+	for (i = 0; i < n; i++)
+		m[i] = kn_hier_lift(h, (uint32_t)i, from, to);
+	return m;
+}
+
+void
+kn_hopts_add(kn_hopts *o, const char *arg)
+{
+	struct stat st;
+
+	if (strchr(arg, '=') == NULL &&
+	    (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)))
+		kn_die("-H '%s': expected ATTR=FILE, ATTR=interval:W,..., "
+		    "ATTR=mask:N,... or a directory", arg);
+	o->arg = kn_realloc(o->arg, (o->n + 1) * sizeof(char *));
+	o->arg[o->n++] = kn_strdup(arg);
+}
+
+/* True if arg is an ATTR=SPEC option (not a directory). */
+static int
+is_pair(const char *arg)
+{
+	struct stat st;
+
+	return strchr(arg, '=') != NULL &&
+	    !(stat(arg, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+/* Finds the hierarchy file of attr in directory dir, or NULL. */
+static char *
+find_in_dir(const char *dir, const char *attr)
+{
+	static const char *ext[] = { ".tsv", ".csv" };
+	char *path = NULL, *found = NULL, *suf;
+	struct stat st;
+	struct dirent *e;
+	size_t n, i;
+	DIR *d;
+
+	n = strlen(dir) + strlen(attr) + 32;
+	path = kn_alloc(n);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, n, "%s/%s%s", dir, attr, ext[i]);
+		if (stat(path, &st) == 0)
+			return path;
+	}
+	free(path);
+	n = strlen(attr) + 16;
+	suf = kn_alloc(n);
+	snprintf(suf, n, "_hierarchy_%s.csv", attr);
+	if ((d = opendir(dir)) == NULL)
+		kn_die_sys("-H %s", dir);
+	while ((e = readdir(d)) != NULL) {
+		if (!has_suffix(e->d_name, suf))
+			continue;
+		if (found != NULL)
+			kn_die("-H %s: two hierarchy files for '%s': %s and %s",
+			    dir, attr, found + strlen(dir) + 1, e->d_name);
+		n = strlen(dir) + strlen(e->d_name) + 2;
+		found = kn_alloc(n);
+		snprintf(found, n, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	free(suf);
+	return found;
+}
+
+kn_hier *
+kn_hopts_get(const kn_hopts *o, const char *attr)
+{
+	size_t i, an = strlen(attr);
+	char *path;
+	kn_hier *h;
+
+	for (i = o->n; i-- > 0;)
+		if (is_pair(o->arg[i]) && strncmp(o->arg[i], attr, an) == 0 &&
+		    o->arg[i][an] == '=')
+			return kn_hier_load(attr, o->arg[i] + an + 1);
+	for (i = o->n; i-- > 0;) {
+		if (is_pair(o->arg[i]))
+			continue;
+		if ((path = find_in_dir(o->arg[i], attr)) != NULL) {
+			h = kn_hier_load(attr, path);
+			free(path);
+			return h;
+		}
+	}
+	return NULL;
+}
+
+void
+kn_hopts_check(const kn_hopts *o, char *const *names, size_t n)
+{
+	size_t i, j, an;
+	const char *eq;
+
+	for (i = 0; i < o->n; i++) {
+		if (!is_pair(o->arg[i]))
+			continue;
+		eq = strchr(o->arg[i], '=');
+		an = (size_t)(eq - o->arg[i]);
+		for (j = 0; j < n; j++)
+			if (strlen(names[j]) == an &&
+			    strncmp(names[j], o->arg[i], an) == 0)
+				break;
+		if (j == n)
+			kn_die("-H %s: '%.*s' is not one of the grouped "
+			    "columns", o->arg[i], (int)an, o->arg[i]);
+	}
+}
+
+/* ---- frequency sets ------------------------------------------------ */
+
+void
+kn_fset_init(kn_fset *fs, size_t d, size_t nsum)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->d = d;
+	fs->nsum = nsum;
+	fs->nslot = 1024;
+	fs->slot = kn_zalloc(fs->nslot * sizeof(uint32_t));
+	fs->scale = kn_zalloc((nsum + 1) * sizeof(int));
+}
+
+void
+kn_fset_free(kn_fset *fs)
+{
+	free(fs->key);
+	free(fs->cnt);
+	free(fs->sum);
+	free(fs->slot);
+	free(fs->scale);
+	memset(fs, 0, sizeof(*fs));
+}
+
+static inline uint64_t
+key_hash(const uint32_t *k, size_t d)
+{
+	uint64_t h = M1;
+	size_t i;
+
+	for (i = 0; i < d; i++)
+		h = (h ^ k[i]) * M2 + (h >> 29);
+	return mix(h);
+}
+
+static void
+fset_rehash(kn_fset *fs)
+{
+	size_t ns = fs->nslot * 2, i, j, mask = ns - 1;
+	uint32_t *slot = kn_zalloc(ns * sizeof(uint32_t));
+
+	for (i = 0; i < fs->n; i++) {
+		for (j = key_hash(fs->key + i * fs->d, fs->d) & mask;
+		    slot[j] != 0; j = (j + 1) & mask)
+			;
+		slot[j] = (uint32_t)i + 1;
+	}
+	free(fs->slot);
+	fs->slot = slot;
+	fs->nslot = ns;
+}
+
+uint32_t
+kn_fset_add(kn_fset *fs, const uint32_t *key, uint64_t cnt)
+{
+	size_t d = fs->d, mask = fs->nslot - 1, j;
+	uint32_t e;
+
+	for (j = key_hash(key, d) & mask; (e = fs->slot[j]) != 0;
+	    j = (j + 1) & mask) {
+		e--;
+		if (memcmp(fs->key + (size_t)e * d, key,
+		    d * sizeof(uint32_t)) == 0) {
+			fs->cnt[e] += cnt;
+			return e;
+		}
+	}
+	if (fs->n >= UINT32_MAX - 1)
+		kn_die("more than %u distinct keys", UINT32_MAX - 1);
+	if (fs->n == fs->cap) {
+		fs->cap = fs->cap ? 2 * fs->cap : 256;
+		fs->key = kn_realloc(fs->key, fs->cap * (d ? d : 1) *
+		    sizeof(uint32_t));
+		fs->cnt = kn_realloc(fs->cnt, fs->cap * sizeof(uint64_t));
+		if (fs->nsum > 0)
+			fs->sum = kn_realloc(fs->sum, fs->cap * fs->nsum *
+			    sizeof(kn_sum));
+	}
+	e = (uint32_t)fs->n++;
+	memcpy(fs->key + (size_t)e * d, key, d * sizeof(uint32_t));
+	fs->cnt[e] = cnt;
+	if (fs->nsum > 0)
+		memset(fs->sum + (size_t)e * fs->nsum, 0,
+		    fs->nsum * sizeof(kn_sum));
+	fs->slot[j] = e + 1;
+	if (2 * fs->n > fs->nslot)
+		fset_rehash(fs);
+	return e;
+}
+
+/* Raises the scale of summed column j to sc; 0 on overflow. */
+static int
+fset_rescale(kn_fset *fs, size_t j, int sc)
+{
+	kn_i128 m1, m2;
+	size_t i;
+	kn_sum *s;
+
+	if (sc <= fs->scale[j])
+		return 1;
+	if (sc > 18)
+		return 0;
+	m1 = kn_pow10(sc - fs->scale[j]);
+	m2 = m1 * m1;
+	for (i = 0; i < fs->n; i++) {
+		s = &fs->sum[i * fs->nsum + j];
+		if (__builtin_mul_overflow(s->s, m1, &s->s) ||
+		    __builtin_mul_overflow(s->ss, m2, &s->ss))
+			return 0;
+	}
+	fs->scale[j] = sc;
+	return 1;
+}
+
+int
+kn_fset_addval(kn_fset *fs, size_t i, size_t j, kn_i128 mant, int scale)
+{
+	kn_sum *s;
+	kn_i128 v, sq;
+
+	if (!fset_rescale(fs, j, scale))
+		return 0;
+	s = &fs->sum[i * fs->nsum + j];
+	if (__builtin_mul_overflow(mant, kn_pow10(fs->scale[j] - scale), &v) ||
+	    __builtin_mul_overflow(v, v, &sq) ||
+	    __builtin_add_overflow(s->s, v, &s->s) ||
+	    __builtin_add_overflow(s->ss, sq, &s->ss))
+		return 0;
+	return 1;
+}
+
+int
+kn_fset_addsum(kn_fset *fs, size_t i, size_t j, kn_i128 s, int sc,
+    kn_i128 ss, int ssc)
+{
+	kn_sum *p;
+	int need = sc > (ssc + 1) / 2 ? sc : (ssc + 1) / 2;
+
+	if (!fset_rescale(fs, j, need))
+		return 0;
+	p = &fs->sum[i * fs->nsum + j];
+	if (__builtin_mul_overflow(s, kn_pow10(fs->scale[j] - sc), &s) ||
+	    __builtin_mul_overflow(ss, kn_pow10(2 * fs->scale[j] - ssc), &ss) ||
+	    __builtin_add_overflow(p->s, s, &p->s) ||
+	    __builtin_add_overflow(p->ss, ss, &p->ss))
+		return 0;
+	return 1;
+}
+
+void
+kn_fset_rollup(const kn_fset *fs, kn_fset *out, const size_t *cols,
+    size_t d, uint32_t *const *map)
+{
+	uint32_t *k = kn_alloc((d + 1) * sizeof(uint32_t)), e;
+	size_t i, c, j;
+	const uint32_t *src;
+	const kn_sum *s;
+
+	kn_fset_init(out, d, fs->nsum);
+	for (j = 0; j < fs->nsum; j++)
+		out->scale[j] = fs->scale[j];
+	for (i = 0; i < fs->n; i++) {
+		src = fs->key + i * fs->d;
+		for (c = 0; c < d; c++)
+			k[c] = map != NULL && map[c] != NULL ?
+			    map[c][src[cols[c]]] : src[cols[c]];
+		e = kn_fset_add(out, k, fs->cnt[i]);
+		for (j = 0; j < fs->nsum; j++) {
+			s = &fs->sum[i * fs->nsum + j];
+			/* Same scale: the addition cannot rescale. */
+			if (!kn_fset_addsum(out, e, j, s->s, fs->scale[j],
+			    s->ss, 2 * fs->scale[j]))
+				kn_die("sum overflow in roll-up");
+		}
+	}
+	free(k);
+}
+
+struct ordctx {
+	const kn_fset *fs;
+	const kn_dict *const *dict;
+};
+
+/* Compares two entries by their labels joined with tabs. */
+static int
+cmp_joined(uint32_t a, uint32_t b, const void *ctx)
+{
+	const struct ordctx *o = ctx;
+	size_t d = o->fs->d, c;
+	const uint32_t *ka = o->fs->key + (size_t)a * d;
+	const uint32_t *kb = o->fs->key + (size_t)b * d;
+	kn_str x, y;
+	size_t i;
+
+	for (c = 0; c < d; c++) {
+		if (ka[c] == kb[c])
+			continue;
+		x = kn_dict_get(o->dict[c], ka[c]);
+		y = kn_dict_get(o->dict[c], kb[c]);
+		for (i = 0; i < x.n && i < y.n; i++)
+			if (x.p[i] != y.p[i])
+				return (unsigned char)x.p[i] <
+				    (unsigned char)y.p[i] ? -1 : 1;
+		/* One is a prefix of the other: the next byte of the joined
+		 * line is a tab (or its end) for one and a label byte, never
+		 * a tab, for the other. */
+		{
+			int cx = i < x.n ? (unsigned char)x.p[i] :
+			    c + 1 < d ? '\t' : -1;
+			int cy = i < y.n ? (unsigned char)y.p[i] :
+			    c + 1 < d ? '\t' : -1;
+
+			return cx < cy ? -1 : 1;
+		}
+	}
+	return 0;
+}
+
+uint32_t *
+kn_fset_order(const kn_fset *fs, const kn_dict *const *dict)
+{
+	size_t n = fs->n, d = fs->d, c, i, pass;
+	uint32_t *idx = kn_alloc((n + 1) * sizeof(uint32_t));
+	uint32_t *tmp, *rank, *cnt, *t;
+	int low = 0;
+
+	for (i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	for (c = 0; c < d; c++)
+		low |= dict[c]->lowbyte;
+	if (low) {
+		struct ordctx o = { fs, dict };
+
+		kn_sort_ids(idx, n, cmp_joined, &o);
+		return idx;
+	}
+	/* LSD radix sort on the byte-order ranks, last column first. */
+	tmp = kn_alloc((n + 1) * sizeof(uint32_t));
+	cnt = kn_alloc(((size_t)1 << 16) * sizeof(uint32_t));
+	for (c = d; c-- > 0;) {
+		size_t sz = dict[c]->n;
+
+		rank = kn_dict_ranks(dict[c]);
+		for (pass = 0; pass < 2; pass++) {
+			unsigned sh = 16 * (unsigned)pass;
+			size_t nb = (size_t)1 << 16, sum = 0, b;
+
+			if (pass == 1 && sz <= ((size_t)1 << 16))
+				break;
+			if (pass == 0 && sz < nb)
+				nb = sz ? sz : 1;
+			memset(cnt, 0, nb * sizeof(uint32_t));
+			for (i = 0; i < n; i++)
+				cnt[(rank[fs->key[(size_t)idx[i] * d + c]] >>
+				    sh) & 0xffff]++;
+			for (b = 0; b < nb; b++) {
+				uint32_t x = cnt[b];
+
+				cnt[b] = (uint32_t)sum;
+				sum += x;
+			}
+			for (i = 0; i < n; i++) {
+				uint32_t e = idx[i];
+
+				tmp[cnt[(rank[fs->key[(size_t)e * d + c]] >>
+				    sh) & 0xffff]++] = e;
+			}
+			t = idx;
+			idx = tmp;
+			tmp = t;
+		}
+		free(rank);
+	}
+	free(tmp);
+	free(cnt);
+	return idx;
+}
