@@ -559,14 +559,17 @@ parse_opts(int argc, char **argv, const char *optstring, struct opts *o)
 			o->mean = optarg;
 			break;
 		case OPT_RHO:
-			o->rho = kn_parse_double(optarg, 0, 1, "--rho");
-			if (o->rho >= 1)
-				kn_die("--rho: '%s' is not below 1", optarg);
+			o->rho = kn_parse_double(optarg, -HUGE_VAL, HUGE_VAL,
+			    "--rho");
+			if (o->rho < 0 || o->rho >= 1)
+				kn_die("--rho: '%s' is not in [0, 1)", optarg);
 			break;
 		case OPT_SD:
-			o->sd = kn_parse_double(optarg, 0, MAXSD, "--sd");
-			if (o->sd <= 0)
-				kn_die("--sd: '%s' is not above 0", optarg);
+			o->sd = kn_parse_double(optarg, -HUGE_VAL, HUGE_VAL,
+			    "--sd");
+			if (o->sd <= 0 || o->sd > MAXSD)
+				kn_die("--sd: '%s' is not in (0, %g]", optarg,
+				    MAXSD);
 			break;
 		case OPT_SEED:
 			o->seed = (uint64_t)kn_parse_int(optarg, 0,
