@@ -1833,14 +1833,12 @@ cmp_joined(uint32_t a, uint32_t b, const void *ctx)
 			if (x.p[i] != y.p[i])
 				return (unsigned char)x.p[i] <
 				    (unsigned char)y.p[i] ? -1 : 1;
-		/* One is a prefix of the other: the next byte of the joined
-		 * line is a tab (or its end) for one and a label byte, never
-		 * a tab, for the other. */
+		/* One is a prefix of the other: the next byte of the line
+		 * is a tab (a count or key follows every key) for one and a
+		 * label byte, never a tab, for the other. */
 		{
-			int cx = i < x.n ? (unsigned char)x.p[i] :
-			    c + 1 < d ? '\t' : -1;
-			int cy = i < y.n ? (unsigned char)y.p[i] :
-			    c + 1 < d ? '\t' : -1;
+			int cx = i < x.n ? (unsigned char)x.p[i] : '\t';
+			int cy = i < y.n ? (unsigned char)y.p[i] : '\t';
 
 			return cx < cy ? -1 : 1;
 		}

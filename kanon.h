@@ -246,8 +246,9 @@ int kn_fset_addsum(kn_fset *fs, size_t i, size_t j, kn_i128 s, int sc,
  * map[c] (NULL: unchanged); counts and sums are added. */
 void kn_fset_rollup(const kn_fset *fs, kn_fset *out, const size_t *cols,
     size_t d, uint32_t *const *map);
-/* The entries in byte-wise order of their labels joined by tabs
- * (LC_ALL=C sort order of the output lines); caller frees. */
+/* The entries in byte-wise order of their labels joined by tabs and
+ * followed by a tab (LC_ALL=C sort order of output lines that carry
+ * more fields after the keys); caller frees. */
 uint32_t *kn_fset_order(const kn_fset *fs, const kn_dict *const *dict);
 
 /* Stable sort of n ids by cmp(a, b, ctx). */

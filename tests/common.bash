@@ -1,0 +1,31 @@
+# Shared setup for the bats files: paths and small table generators.
+bats_require_minimum_version 1.5.0
+ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+PATH="$ROOT:$PATH"
+ADULT="$ROOT/data/adult/adult.tsv"
+AH="$ROOT/data/adult"
+export LC_ALL=C
+
+# randtable SEED ROWS COLS CARD: a random table with columns c1..cCOLS
+# of small integers, skewed so that some classes are tiny.
+randtable() {
+	awk -v seed="$1" -v n="$2" -v d="$3" -v card="$4" 'BEGIN {
+		srand(seed)
+		for (j = 1; j <= d; j++) printf "%sc%d", (j > 1 ? "\t" : ""), j
+		print ""
+		for (i = 0; i < n; i++) {
+			for (j = 1; j <= d; j++) {
+				r = rand(); v = int(card * r * r)
+				printf "%s%d", (j > 1 ? "\t" : ""), v
+			}
+			print ""
+		}
+	}'
+}
+
+# uniqc FIELDS FILE: the frequency set by sort | uniq -c, as freqset
+# prints it (key columns, then count), without a header.
+uniqc() {
+	tail -n +2 "$2" | cut -f "$1" | sort | uniq -c |
+	    sed 's/^ *\([0-9]*\) \(.*\)$/\2\t\1/'
+}

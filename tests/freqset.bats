@@ -1,0 +1,163 @@
+#!/usr/bin/env bats
+# freqset: GROUP BY with counts, levels, sums and merging, checked
+# against independent computations (sort | uniq -c, awk).
+
+load common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+@test "all 9 Adult columns equal sort | uniq -c" {
+	freqset "$ADULT" | tail -n +2 > "$T/a"
+	uniqc 1-9 "$ADULT" > "$T/b"
+	cmp "$T/a" "$T/b"
+	[ "$(wc -l < "$T/a")" -eq 19502 ]
+}
+
+@test "column subsets of Adult equal sort | uniq -c" {
+	for spec in "1:sex" "1,3:sex,race" "2,5,9:age,education,salary-class" \
+	    "4,6,7,8:marital-status,native-country,workclass,occupation"; do
+		f=${spec%%:*} q=${spec#*:}
+		freqset -q "$q" "$ADULT" | tail -n +2 > "$T/a"
+		uniqc "$f" "$ADULT" > "$T/b"
+		cmp "$T/a" "$T/b"
+	done
+}
+
+@test "the header names the key columns and count" {
+	run freqset -q race,sex "$ADULT"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$(printf 'race\tsex\tcount')" ]
+}
+
+@test "random skewed tables equal sort | uniq -c, counts sum to rows" {
+	for seed in 1 2 3 4 5; do
+		randtable $seed 3000 4 $((seed * 7)) > "$T/r.tsv"
+		freqset -q c1,c3,c4 "$T/r.tsv" | tail -n +2 > "$T/a"
+		uniqc 1,3,4 "$T/r.tsv" > "$T/b"
+		cmp "$T/a" "$T/b"
+		[ "$(awk -F'\t' '{s += $NF} END {print s}' "$T/a")" -eq 3000 ]
+	done
+}
+
+@test "output is in LC_ALL=C sort order, also with bytes below tab" {
+	printf 'k\tv\na\x01\t1\na\t1\na b\t2\nB\t3\n\x02\t1\na\t0\nab\t1\n' > "$T/t"
+	freqset -q k "$T/t" | tail -n +2 > "$T/a"
+	sort "$T/a" > "$T/b"
+	cmp "$T/a" "$T/b"
+	freqset -q k,v "$T/t" | tail -n +2 > "$T/a"
+	sort "$T/a" > "$T/b"
+	cmp "$T/a" "$T/b"
+	[ "$(wc -l < "$T/a")" -eq 7 ]
+}
+
+@test "--merge of split inputs equals the whole" {
+	head -1 "$ADULT" > "$T/h"
+	tail -n +2 "$ADULT" | split -l 7000 - "$T/part."
+	for p in "$T"/part.*; do
+		cat "$T/h" "$p" > "$p.tsv"
+		freqset -q sex,age,race "$p.tsv" > "$p.fs"
+	done
+	freqset --merge "$T"/part.*.fs > "$T/merged"
+	freqset -q sex,age,race "$ADULT" > "$T/whole"
+	cmp "$T/merged" "$T/whole"
+}
+
+@test "--merge is associative and idempotent in format" {
+	randtable 9 2000 3 10 > "$T/r.tsv"
+	head -1 "$T/r.tsv" > "$T/h"
+	tail -n +2 "$T/r.tsv" | split -l 600 - "$T/p."
+	for p in "$T"/p.??; do
+		cat "$T/h" "$p" | freqset --sum c3 -q c1,c2 > "$p.fs"
+	done
+	set -- "$T"/p.??.fs
+	freqset --merge "$1" "$2" > "$T/ab"
+	freqset --merge "$T/ab" "$3" "$4" > "$T/abcd1"
+	freqset --merge "$@" > "$T/abcd2"
+	freqset --merge "$T/abcd2" > "$T/again"
+	freqset --sum c3 -q c1,c2 "$T/r.tsv" > "$T/whole"
+	cmp "$T/abcd1" "$T/whole"
+	cmp "$T/abcd2" "$T/whole"
+	cmp "$T/again" "$T/whole"
+}
+
+@test "--merge -q marginalizes a frequency set" {
+	freqset -q sex,race "$ADULT" | freqset --merge -q race > "$T/a"
+	freqset -q race "$ADULT" > "$T/b"
+	cmp "$T/a" "$T/b"
+}
+
+@test "--sum gives exact sums and sums of squares" {
+	freqset -q sex --sum age "$ADULT" | tail -n +2 > "$T/a"
+	tail -n +2 "$ADULT" | awk -F'\t' '{s[$1] += $2; q[$1] += $2 * $2; n[$1]++}
+	    END {for (k in n) printf "%s\t%d\t%d\t%d\n", k, n[k], s[k], q[k]}' |
+	    sort > "$T/b"
+	cmp "$T/a" "$T/b"
+	[ "$(head -1 "$T/a" | cut -f1)" = Female ]
+}
+
+@test "--sum of decimals is exact and canonical" {
+	printf 'g\tx\n' > "$T/t"
+	for i in 1 2 3 4 5 6 7 8 9 10; do printf 'a\t0.1\n' >> "$T/t"; done
+	printf 'b\t1.50\nb\t-2.25\nc\t-0.5\nd\t1e3x\n' >> "$T/t"
+	head -n 14 "$T/t" > "$T/ok"
+	run freqset -q g --sum x "$T/ok"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$(printf 'g\tcount\tx_sum\tx_sumsq')" ]
+	[ "${lines[1]}" = "$(printf 'a\t10\t1\t0.1')" ]
+	[ "${lines[2]}" = "$(printf 'b\t2\t-0.75\t7.3125')" ]
+	[ "${lines[3]}" = "$(printf 'c\t1\t-0.5\t0.25')" ]
+	run --separate-stderr freqset -q g --sum x "$T/t"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: $T/t:15: column 'x': '1e3x' is not a number" ]
+}
+
+@test "-L counts at hierarchy levels, equal to an awk join" {
+	freqset -q age,sex -H "$AH" -L age=2 "$ADULT" | tail -n +2 > "$T/a"
+	awk -F';' 'NR == FNR {lv[$1] = $3; next}
+	    FNR > 1 {split($0, f, "\t"); print lv[f[2]] "\t" f[1]}' \
+	    "$AH/adult_hierarchy_age.csv" "$ADULT" | sort | uniq -c |
+	    sed 's/^ *\([0-9]*\) \(.*\)$/\2\t\1/' > "$T/b"
+	cmp "$T/a" "$T/b"
+	run freqset -q age -H "$AH" -L age=4 "$ADULT"
+	[ "${lines[1]}" = "$(printf '*\t30162')" ]
+}
+
+@test "-L level 0 validates every value against the hierarchy" {
+	printf 'age\n17\n200\n' > "$T/t"
+	run --separate-stderr freqset -q age -H "$AH" "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "freqset: $T/t:3: column 'age': '200': value is not a leaf"* ]]
+}
+
+@test "headerless input with --columns and output with --no-header" {
+	tail -n +2 "$ADULT" | freqset --columns "$(head -1 "$ADULT" | tr '\t' ,)" \
+	    -q race --no-header > "$T/a"
+	freqset -q race "$ADULT" | tail -n +2 > "$T/b"
+	cmp "$T/a" "$T/b"
+	freqset --columns race,count --merge "$T/a" > "$T/c"
+	freqset -q race "$ADULT" > "$T/d"
+	cmp "$T/c" "$T/d"
+}
+
+@test "freqset errors: table-driven" {
+	printf 'a\tcount\nx\t1\n' > "$T/cnt"
+	printf 'a\tcount\nx\tone\n' > "$T/badcnt"
+	printf 'a\tb\nx\t1\n' > "$T/plain"
+	while IFS='|' read -r args want; do
+		eval "run --separate-stderr freqset $args"
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; false; }
+		[[ "$stderr" == *"$want"* ]] || { echo "$args: $stderr"; false; }
+	done <<-EOF_
+	-q count "$T/cnt"|column 'count' clashes
+	--merge "$T/plain"|no 'count' column
+	--merge "$T/badcnt"|'one' is not a count
+	--merge --sum a "$T/cnt"|--sum does not apply to --merge
+	-q nosuch "$T/plain"|no column named 'nosuch'
+	-q a,a "$T/plain"|named twice
+	-q b -L b=1 "$T/plain"|has no hierarchy
+	-q a -H b=interval:5 "$T/plain"|not one of the grouped columns
+	--bogus "$T/plain"|usage: freqset
+	EOF_
+}
