@@ -275,7 +275,10 @@ main(int argc, char *argv[])
 		thresh = kk > 0 ? kk : 2;
 
 	kn_table_open(&t, argv, (size_t)argc, columns);
-	if (scol != NULL)
+	/* S is a key (for the l-diversity figures) unless it is only
+	 * summed for variance diversity. */
+	skey = scol != NULL && (lstr != NULL || vstr == NULL);
+	if (scol != NULL && (skey || !freq))
 		sidx = kn_table_col(&t, scol);
 	if (freq) {
 		for (cntcol = 0; cntcol < t.ncols &&
@@ -293,11 +296,11 @@ main(int argc, char *argv[])
 
 		qi = kn_alloc((t.ncols + 1) * sizeof(size_t));
 		for (nq = 0, c = 0; c < lim; c++)
-			if (scol == NULL || c != sidx)
+			if (scol == NULL || (!skey && freq) || c != sidx)
 				qi[nq++] = c;
 	}
 	for (c = 0; c < nq; c++) {
-		if (scol != NULL && qi[c] == sidx)
+		if (scol != NULL && (skey || !freq) && qi[c] == sidx)
 			kn_die("-s %s is also a quasi-identifier", scol);
 		if (freq && qi[c] >= cntcol)
 			kn_die("-q: '%s' is not a key column of the frequency "
@@ -306,15 +309,16 @@ main(int argc, char *argv[])
 	if (vstr != NULL && freq) {
 		char name[512];
 
-		snprintf(name, sizeof(name), "%s_sum", t.names[sidx]);
+		const char *base = skey ? t.names[sidx] : scol;
+
+		snprintf(name, sizeof(name), "%s_sum", base);
 		sumcol = kn_table_col(&t, name);
-		if (sumcol + 1 >= t.ncols)
-			kn_die("%s: no %s_sumsq column", t.r.name,
-			    t.names[sidx]);
+		snprintf(name, sizeof(name), "%s_sumsq", base);
+		if (sumcol + 1 >= t.ncols ||
+		    strcmp(t.names[sumcol + 1], name) != 0)
+			kn_die("%s: no %s column after %s_sum", t.r.name, name,
+			    base);
 	}
-	/* S is a key (for the l-diversity figures) unless it is only
-	 * summed for variance diversity. */
-	skey = scol != NULL && (lstr != NULL || vstr == NULL);
 	if (skey && freq && sidx >= cntcol)
 		kn_die("-s: '%s' must be a key column of the frequency set",
 		    t.names[sidx]);
