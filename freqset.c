@@ -80,7 +80,8 @@ main(int argc, char *argv[])
 	char *columns = NULL, **sumspec = NULL;
 	size_t *key, *sumcol, d, nsum = 0, c, j, i, cntcol = 0;
 	uint32_t *k, *order, e;
-	int ch, merge = 0, nohdr = 0, verbose = 0, *level, rolls = 0;
+	int ch, merge = 0, nohdr = 0, verbose = 0, *level, rolls = 0, packed;
+	kn_pcount pc;
 	uint32_t **map;
 	clock_t t0 = clock();
 	FILE *fp;
@@ -205,6 +206,7 @@ main(int argc, char *argv[])
 
 	/* Count. */
 	kn_fset_init(&fs, d, nsum);
+	packed = nsum == 0 && kn_pcount_init(&pc, d);
 	k = kn_alloc((d + 1) * sizeof(uint32_t));
 	while (kn_table_next(&t)) {
 		uint64_t cnt = 1;
@@ -237,6 +239,12 @@ main(int argc, char *argv[])
 				    "count", (int)v.n, v.p);
 			cnt = x;
 		}
+		if (packed) {
+			if (kn_pcount_add(&pc, k, cnt))
+				continue;
+			kn_pcount_fset(&pc, &fs);
+			packed = 0;
+		}
 		e = kn_fset_add(&fs, k, cnt);
 		for (j = 0; j < nsum; j++) {
 			kn_str v = t.f[sumcol[j]];
@@ -261,6 +269,9 @@ main(int argc, char *argv[])
 				    "(or more than 18 decimals)");
 		}
 	}
+
+	if (packed)
+		kn_pcount_fset(&pc, &fs);
 
 	/* Roll up to the requested levels. */
 	map = kn_zalloc((d + 1) * sizeof(uint32_t *));

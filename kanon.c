@@ -495,10 +495,11 @@ fill(kn_reader *r)
 	r->end += (size_t)got;
 }
 
-int
-kn_getline(kn_reader *r)
+/* Reads the next line without looking for NUL bytes. */
+static int
+getline_raw(kn_reader *r)
 {
-	char *nl, *z;
+	char *nl;
 	size_t scanned = 0;
 
 	for (;;) {
@@ -523,15 +524,29 @@ kn_getline(kn_reader *r)
 		r->len--;
 	r->line[r->len] = '\0';
 	r->lineno++;
-	if ((z = memchr(r->line, '\0', r->len)) != NULL) {
-		size_t col = 1;
-		char *p;
+	return 1;
+}
 
-		for (p = r->line; p < z; p++)
-			col += *p == '\t';
-		kn_die("%s:%llu: field %zu: NUL byte in input", r->name,
-		    (unsigned long long)r->lineno, col);
-	}
+/* Dies naming the field of the current line that holds a NUL. */
+static void __attribute__((noreturn))
+nul_error(const kn_reader *r)
+{
+	const char *p, *z = memchr(r->line, '\0', r->len);
+	size_t col = 1;
+
+	for (p = r->line; p < z; p++)
+		col += *p == '\t';
+	kn_die("%s:%llu: field %zu: NUL byte in input", r->name,
+	    (unsigned long long)r->lineno, col);
+}
+
+int
+kn_getline(kn_reader *r)
+{
+	if (!getline_raw(r))
+		return 0;
+	if (memchr(r->line, '\0', r->len) != NULL)
+		nul_error(r);
 	return 1;
 }
 
@@ -555,6 +570,62 @@ split(char *line, size_t len, kn_str *f, size_t max)
 			return n;
 		p = t + 1;
 	}
+}
+
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+#define HASZERO(v) (((v) - ONES) & ~(v) & HIGHS)
+
+/* Like split, and also finds NUL bytes (*nul).  On little-endian
+ * machines eight bytes at a time: the zero-byte test flags every tab or
+ * NUL and possibly bytes after one, so each candidate is checked. */
+static size_t
+split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul)
+{
+	size_t i = 0, start = 0, n = 0, pos;
+
+	*nul = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, m;
+
+		memcpy(&w, line + i, 8);
+		m = HASZERO(w ^ (ONES * '\t')) | HASZERO(w);
+		while (m != 0) {
+			pos = i + (size_t)__builtin_ctzll(m) / 8;
+			m &= m - 1;
+			if (line[pos] == '\t') {
+				if (n < max) {
+					f[n].p = line + start;
+					f[n].n = pos - start;
+				}
+				n++;
+				start = pos + 1;
+			} else if (line[pos] == '\0') {
+				*nul = 1;
+				return n + 1;
+			}
+		}
+	}
+#endif
+	for (; i < len; i++) {
+		if (line[i] == '\t') {
+			if (n < max) {
+				f[n].p = line + start;
+				f[n].n = i - start;
+			}
+			n++;
+			start = i + 1;
+		} else if (line[i] == '\0') {
+			*nul = 1;
+			return n + 1;
+		}
+	}
+	if (n < max) {
+		f[n].p = line + start;
+		f[n].n = len - start;
+	}
+	return n + 1;
 }
 
 /* Sets the column names from a comma list or a header line. */
@@ -644,10 +715,14 @@ kn_table_next(kn_table *t)
 {
 	size_t n;
 
-	while (!kn_getline(&t->r))
+	int nul;
+
+	while (!getline_raw(&t->r))
 		if (!open_next(t))
 			return 0;
-	n = split(t->r.line, t->r.len, t->f, t->ncols);
+	n = split_fast(t->r.line, t->r.len, t->f, t->ncols, &nul);
+	if (nul)
+		nul_error(&t->r);
 	if (n != t->ncols)
 		kn_die("%s:%llu: expected %zu fields, found %zu", t->r.name,
 		    (unsigned long long)t->r.lineno, t->ncols, n);
@@ -807,6 +882,7 @@ kn_dict_free(kn_dict *d)
 	free(d->lens);
 	free(d->slot);
 	free(d->tag);
+	free(d->cache);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -848,8 +924,38 @@ kn_dict_find(const kn_dict *d, const char *s, size_t n)
 	return -1;
 }
 
+#define DCACHE 4096
+
+static uint32_t dict_intern(kn_dict *, const char *, size_t);
+
+/* Interns s; values of at most 8 bytes go through a small cache first,
+ * since most columns repeat a few short values. */
 uint32_t
 kn_dict_intern(kn_dict *d, const char *s, size_t n)
+{
+	struct kn_dcache *ce = NULL;
+	uint32_t id;
+
+	if (n <= 8) {
+		uint64_t w = 0;
+
+		memcpy(&w, s, n);
+		if (d->cache == NULL)
+			d->cache = kn_zalloc(DCACHE * sizeof(*d->cache));
+		ce = &d->cache[((w * M1) >> 52 ^ n) & (DCACHE - 1)];
+		if (ce->id1 != 0 && ce->w == w && ce->len == n)
+			return ce->id1 - 1;
+		id = dict_intern(d, s, n);
+		ce->w = w;
+		ce->len = (uint32_t)n;
+		ce->id1 = id + 1;
+		return id;
+	}
+	return dict_intern(d, s, n);
+}
+
+static uint32_t
+dict_intern(kn_dict *d, const char *s, size_t n)
 {
 	uint64_t h = kn_hash(s, n);
 	uint32_t tg = (uint32_t)(h >> 32), id;
@@ -1632,14 +1738,26 @@ kn_hopts_check(const kn_hopts *o, char *const *names, size_t n)
 
 /* ---- frequency sets ------------------------------------------------ */
 
+/* Makes room for cap entries. */
+static void
+fset_reserve(kn_fset *fs, size_t cap)
+{
+	if (cap <= fs->cap)
+		return;
+	fs->cap = cap;
+	fs->key = kn_realloc(fs->key, cap * (fs->d ? fs->d : 1) *
+	    sizeof(uint32_t));
+	fs->cnt = kn_realloc(fs->cnt, cap * sizeof(uint64_t));
+	if (fs->nsum > 0)
+		fs->sum = kn_realloc(fs->sum, cap * fs->nsum * sizeof(kn_sum));
+}
+
 void
 kn_fset_init(kn_fset *fs, size_t d, size_t nsum)
 {
 	memset(fs, 0, sizeof(*fs));
 	fs->d = d;
 	fs->nsum = nsum;
-	fs->nslot = 1024;
-	fs->slot = kn_zalloc(fs->nslot * sizeof(uint32_t));
 	fs->scale = kn_zalloc((nsum + 1) * sizeof(int));
 }
 
@@ -1665,17 +1783,23 @@ key_hash(const uint32_t *k, size_t d)
 	return mix(h);
 }
 
+/* (Re)builds the hash index with room for twice the entries.  A slot
+ * holds the upper hash bits and the entry number + 1 (0: empty). */
 static void
-fset_rehash(kn_fset *fs)
+fset_index(kn_fset *fs)
 {
-	size_t ns = fs->nslot * 2, i, j, mask = ns - 1;
-	uint32_t *slot = kn_zalloc(ns * sizeof(uint32_t));
+	size_t ns = 1024, i, j, mask;
+	uint64_t *slot, h;
 
+	while (ns < 2 * (fs->n + 1))
+		ns *= 2;
+	mask = ns - 1;
+	slot = kn_zalloc(ns * sizeof(uint64_t));
 	for (i = 0; i < fs->n; i++) {
-		for (j = key_hash(fs->key + i * fs->d, fs->d) & mask;
-		    slot[j] != 0; j = (j + 1) & mask)
+		h = key_hash(fs->key + i * fs->d, fs->d);
+		for (j = h & mask; slot[j] != 0; j = (j + 1) & mask)
 			;
-		slot[j] = (uint32_t)i + 1;
+		slot[j] = (h & 0xffffffff00000000ULL) | (i + 1);
 	}
 	free(fs->slot);
 	fs->slot = slot;
@@ -1685,39 +1809,231 @@ fset_rehash(kn_fset *fs)
 uint32_t
 kn_fset_add(kn_fset *fs, const uint32_t *key, uint64_t cnt)
 {
-	size_t d = fs->d, mask = fs->nslot - 1, j;
+	size_t d = fs->d, mask, j, c;
+	uint64_t h, sl, tag;
 	uint32_t e;
+	const uint32_t *k;
 
-	for (j = key_hash(key, d) & mask; (e = fs->slot[j]) != 0;
-	    j = (j + 1) & mask) {
-		e--;
-		if (memcmp(fs->key + (size_t)e * d, key,
-		    d * sizeof(uint32_t)) == 0) {
+	if (fs->slot == NULL || 2 * (fs->n + 1) > fs->nslot)
+		fset_index(fs);
+	mask = fs->nslot - 1;
+	h = key_hash(key, d);
+	tag = h & 0xffffffff00000000ULL;
+	for (j = h & mask; (sl = fs->slot[j]) != 0; j = (j + 1) & mask) {
+		if ((sl & 0xffffffff00000000ULL) != tag)
+			continue;
+		e = (uint32_t)(sl & 0xffffffff) - 1;
+		k = fs->key + (size_t)e * d;
+		for (c = 0; c < d && k[c] == key[c]; c++)
+			;
+		if (c == d) {
 			fs->cnt[e] += cnt;
 			return e;
 		}
 	}
 	if (fs->n >= UINT32_MAX - 1)
 		kn_die("more than %u distinct keys", UINT32_MAX - 1);
-	if (fs->n == fs->cap) {
-		fs->cap = fs->cap ? 2 * fs->cap : 256;
-		fs->key = kn_realloc(fs->key, fs->cap * (d ? d : 1) *
-		    sizeof(uint32_t));
-		fs->cnt = kn_realloc(fs->cnt, fs->cap * sizeof(uint64_t));
-		if (fs->nsum > 0)
-			fs->sum = kn_realloc(fs->sum, fs->cap * fs->nsum *
-			    sizeof(kn_sum));
-	}
+	if (fs->n == fs->cap)
+		fset_reserve(fs, fs->cap ? 2 * fs->cap : 256);
 	e = (uint32_t)fs->n++;
 	memcpy(fs->key + (size_t)e * d, key, d * sizeof(uint32_t));
 	fs->cnt[e] = cnt;
 	if (fs->nsum > 0)
 		memset(fs->sum + (size_t)e * fs->nsum, 0,
 		    fs->nsum * sizeof(kn_sum));
-	fs->slot[j] = e + 1;
-	if (2 * fs->n > fs->nslot)
-		fset_rehash(fs);
+	fs->slot[j] = tag | ((uint64_t)e + 1);
 	return e;
+}
+
+/* ---- packed counting ---------------------------------------------- */
+
+static inline uint64_t
+pk_hash(uint64_t pk)
+{
+	return mix(pk * M1 + M2);
+}
+
+int
+kn_pcount_init(kn_pcount *pc, size_t d)
+{
+	size_t c;
+
+	memset(pc, 0, sizeof(*pc));
+	if (d > KN_PMAX)
+		return 0;
+	pc->d = d;
+	for (c = 0; c < d; c++) {
+		pc->bits[c] = (int)(KN_PMAX / d);
+		pc->shift[c] = (int)(c * (KN_PMAX / d));
+	}
+	pc->nslot = 1024;
+	pc->tab = kn_zalloc(2 * pc->nslot * sizeof(uint64_t));
+	return 1;
+}
+
+/* Inserts packed key pk (+1 stored) with count cnt into tab. */
+static inline void
+pc_insert(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt, size_t *n)
+{
+	size_t j;
+
+	for (j = pk_hash(pk) & mask; tab[2 * j] != 0; j = (j + 1) & mask)
+		if (tab[2 * j] == pk + 1) {
+			tab[2 * j + 1] += cnt;
+			return;
+		}
+	tab[2 * j] = pk + 1;
+	tab[2 * j + 1] = cnt;
+	(*n)++;
+}
+
+static void
+pc_resize(kn_pcount *pc, size_t ns)
+{
+	uint64_t *tab = kn_zalloc(2 * ns * sizeof(uint64_t));
+	size_t i, n = 0;
+
+	for (i = 0; i < pc->nslot; i++)
+		if (pc->tab[2 * i] != 0)
+			pc_insert(tab, ns - 1, pc->tab[2 * i] - 1,
+			    pc->tab[2 * i + 1], &n);
+	free(pc->tab);
+	pc->tab = tab;
+	pc->nslot = ns;
+}
+
+static void
+pc_flush(kn_pcount *pc)
+{
+	size_t i;
+
+	if (10 * (pc->n + pc->nb) > 7 * pc->nslot)
+		pc_resize(pc, 2 * pc->nslot);
+	for (i = 0; i < pc->nb; i++)
+		pc_insert(pc->tab, pc->nslot - 1, pc->bk[i], pc->bc[i], &pc->n);
+	pc->nb = 0;
+}
+
+static int
+bitlen(uint64_t v)
+{
+	int b = 0;
+
+	while (v != 0) {
+		b++;
+		v >>= 1;
+	}
+	return b;
+}
+
+/* Reassigns the bits so that key fits, and repacks the table. */
+static int
+pc_widen(kn_pcount *pc, const uint32_t *key)
+{
+	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX], tot = 0, c, sh;
+	uint64_t *old = pc->tab, v, pk;
+	size_t i, d = pc->d, n = 0;
+
+	pc_flush(pc);
+	for (c = 0; c < (int)d; c++)
+		need[c] = bitlen(key[c]);
+	for (i = 0; i < pc->nslot; i++) {
+		if (old[2 * i] == 0)
+			continue;
+		pk = old[2 * i] - 1;
+		for (c = 0; c < (int)d; c++) {
+			v = (pk >> pc->shift[c]) & ((1ULL << pc->bits[c]) - 1);
+			if (bitlen(v) > need[c])
+				need[c] = bitlen(v);
+		}
+	}
+	for (c = 0; c < (int)d; c++) {
+		if (need[c] == 0)
+			need[c] = 1;
+		tot += need[c];
+	}
+	if (tot > KN_PMAX)
+		return 0;
+	/* Spread the spare bits as headroom, widest columns first. */
+	for (c = 0; c < (int)d; c++)
+		bits[c] = need[c];
+	for (c = 0; tot < KN_PMAX; c = (c + 1) % (int)d, tot++)
+		bits[c]++;
+	for (sh = 0, c = 0; c < (int)d; c++) {
+		shift[c] = sh;
+		sh += bits[c];
+	}
+	pc->tab = kn_zalloc(2 * pc->nslot * sizeof(uint64_t));
+	for (i = 0; i < pc->nslot; i++) {
+		uint64_t np = 0;
+
+		if (old[2 * i] == 0)
+			continue;
+		pk = old[2 * i] - 1;
+		for (c = 0; c < (int)d; c++)
+			np |= ((pk >> pc->shift[c]) &
+			    ((1ULL << pc->bits[c]) - 1)) << shift[c];
+		pc_insert(pc->tab, pc->nslot - 1, np, old[2 * i + 1], &n);
+	}
+	free(old);
+	memcpy(pc->bits, bits, sizeof(bits));
+	memcpy(pc->shift, shift, sizeof(shift));
+	return 1;
+}
+
+int
+kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt)
+{
+	uint64_t pk = 0;
+	size_t c, d = pc->d;
+
+	for (c = 0; c < d; c++) {
+		if ((uint64_t)key[c] >> pc->bits[c] != 0) {
+			if (!pc_widen(pc, key))
+				return 0;
+			return kn_pcount_add(pc, key, cnt);
+		}
+		pk |= (uint64_t)key[c] << pc->shift[c];
+	}
+	__builtin_prefetch(pc->tab + 2 * (pk_hash(pk) & (pc->nslot - 1)), 1);
+	pc->bk[pc->nb] = pk;
+	pc->bc[pc->nb] = cnt;
+	if (++pc->nb == KN_PBATCH)
+		pc_flush(pc);
+	return 1;
+}
+
+void
+kn_pcount_fset(kn_pcount *pc, kn_fset *fs)
+{
+	size_t i, c, d = pc->d, e;
+	uint64_t pk;
+	int fresh = fs->n == 0;
+
+	pc_flush(pc);
+	fset_reserve(fs, fs->n + pc->n + 1);
+	for (i = 0; i < pc->nslot; i++) {
+		if (pc->tab[2 * i] == 0)
+			continue;
+		pk = pc->tab[2 * i] - 1;
+		if (fresh) {
+			/* Distinct keys: append; the index is built later. */
+			e = fs->n++;
+			for (c = 0; c < d; c++)
+				fs->key[e * d + c] = (uint32_t)((pk >>
+				    pc->shift[c]) & ((1ULL << pc->bits[c]) - 1));
+			fs->cnt[e] = pc->tab[2 * i + 1];
+		} else {
+			uint32_t k[KN_PMAX];
+
+			for (c = 0; c < d; c++)
+				k[c] = (uint32_t)((pk >> pc->shift[c]) &
+				    ((1ULL << pc->bits[c]) - 1));
+			kn_fset_add(fs, k, pc->tab[2 * i + 1]);
+		}
+	}
+	free(pc->tab);
+	memset(pc, 0, sizeof(*pc));
 }
 
 /* Raises the scale of summed column j to sc; 0 on overflow. */

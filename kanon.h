@@ -138,6 +138,10 @@ typedef struct {
 	uint32_t *tag;		/* upper hash bits per slot */
 	size_t nslot;
 	int lowbyte;		/* some value holds a byte below TAB */
+	struct kn_dcache {	/* direct-mapped cache of short values */
+		uint64_t w;
+		uint32_t id1, len;
+	} *cache;
 } kn_dict;
 
 void kn_dict_init(kn_dict *d);
@@ -226,7 +230,7 @@ typedef struct {
 	uint64_t *cnt;
 	kn_sum *sum;		/* n * nsum */
 	int *scale;		/* per summed column: decimals of s */
-	uint32_t *slot;		/* id+1, 0 empty */
+	uint64_t *slot;		/* hash index, built when first needed */
 	size_t nslot;
 } kn_fset;
 
@@ -250,6 +254,28 @@ void kn_fset_rollup(const kn_fset *fs, kn_fset *out, const size_t *cols,
  * followed by a tab (LC_ALL=C sort order of output lines that carry
  * more fields after the keys); caller frees. */
 uint32_t *kn_fset_order(const kn_fset *fs, const kn_dict *const *dict);
+
+/* A counting hash for keys whose ids pack into 63 bits: one cache line
+ * per row, with prefetching over a batch of rows.  Used to build a
+ * frequency set fast; ids that outgrow the bits are repacked, and a key
+ * that cannot be packed makes kn_pcount_add return 0. */
+#define KN_PMAX 63
+#define KN_PBATCH 32
+typedef struct {
+	size_t d;
+	int bits[KN_PMAX], shift[KN_PMAX];
+	uint64_t *tab;		/* pairs: packed key + 1 (0 empty), count */
+	size_t nslot, n;
+	uint64_t bk[KN_PBATCH], bc[KN_PBATCH];	/* pending adds */
+	size_t nb;
+} kn_pcount;
+
+/* 0 if d is too large to pack. */
+int kn_pcount_init(kn_pcount *pc, size_t d);
+/* Adds cnt to key; 0 (nothing added) if the key cannot be packed. */
+int kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt);
+/* Moves the counts into fs (initialized with nsum 0); frees pc. */
+void kn_pcount_fset(kn_pcount *pc, kn_fset *fs);
 
 /* Stable sort of n ids by cmp(a, b, ctx). */
 void kn_sort_ids(uint32_t *a, size_t n,
