@@ -79,9 +79,10 @@ main(int argc, char *argv[])
 	const char *qlist = NULL, *levels = NULL, *outpath = NULL;
 	char *columns = NULL, **sumspec = NULL;
 	size_t *key, *sumcol, d, nsum = 0, c, j, i, cntcol = 0;
-	uint32_t *k, *order, e;
-	int ch, merge = 0, nohdr = 0, verbose = 0, *level, rolls = 0, packed;
-	kn_pcount pc;
+	uint32_t *order, e;
+	char *line;
+	size_t linecap;
+	int ch, merge = 0, nohdr = 0, verbose = 0, *level, rolls = 0;
 	uint32_t **map;
 	clock_t t0 = clock();
 	FILE *fp;
@@ -205,73 +206,21 @@ main(int argc, char *argv[])
 		parse_levels(levels, &t, key, d, h, level);
 
 	/* Count. */
-	kn_fset_init(&fs, d, nsum);
-	packed = nsum == 0 && kn_pcount_init(&pc, d);
-	k = kn_alloc((d + 1) * sizeof(uint32_t));
-	while (kn_table_next(&t)) {
-		uint64_t cnt = 1;
+	{
+		kn_countspec cs;
 
-		for (c = 0; c < d; c++) {
-			kn_str v = t.f[key[c]];
-
-			if (h[c] == NULL)
-				k[c] = kn_dict_intern(&dict[c], v.p, v.n);
-			else {
-				const char *err;
-				int64_t id = kn_hier_leaf(h[c], v.p, v.n, &err);
-
-				if (id < 0)
-					kn_table_fail(&t, key[c], "'%.*s': %s "
-					    "(%s)", (int)v.n, v.p, err,
-					    h[c]->src);
-				k[c] = (uint32_t)id;
-			}
-		}
-		if (merge) {
-			kn_str v = t.f[cntcol];
-			uint64_t x = 0;
-
-			for (i = 0; i < v.n && v.p[i] >= '0' && v.p[i] <= '9' &&
-			    x <= (UINT64_MAX - 9) / 10; i++)
-				x = x * 10 + (uint64_t)(v.p[i] - '0');
-			if (v.n == 0 || i < v.n)
-				kn_table_fail(&t, cntcol, "'%.*s' is not a "
-				    "count", (int)v.n, v.p);
-			cnt = x;
-		}
-		if (packed) {
-			if (kn_pcount_add(&pc, k, cnt))
-				continue;
-			kn_pcount_fset(&pc, &fs);
-			packed = 0;
-		}
-		e = kn_fset_add(&fs, k, cnt);
-		for (j = 0; j < nsum; j++) {
-			kn_str v = t.f[sumcol[j]];
-			kn_i128 m, m2;
-			int sc, sc2;
-
-			if (!kn_dec_parse(v.p, v.n, &m, &sc))
-				kn_table_fail(&t, sumcol[j], "'%.*s' is not a "
-				    "number", (int)v.n, v.p);
-			if (merge) {
-				kn_str w = t.f[sumcol[j] + 1];
-
-				if (!kn_dec_parse(w.p, w.n, &m2, &sc2) || m2 < 0)
-					kn_table_fail(&t, sumcol[j] + 1, "'%.*s' "
-					    "is not a sum of squares",
-					    (int)w.n, w.p);
-				if (!kn_fset_addsum(&fs, e, j, m, sc, m2, sc2))
-					kn_table_fail(&t, sumcol[j], "sum "
-					    "overflows");
-			} else if (!kn_fset_addval(&fs, e, j, m, sc))
-				kn_table_fail(&t, sumcol[j], "sum overflows "
-				    "(or more than 18 decimals)");
-		}
+		memset(&cs, 0, sizeof(cs));
+		cs.d = d;
+		cs.key = key;
+		cs.dict = dict;
+		cs.hier = h;
+		cs.hascount = merge;
+		cs.cntcol = cntcol;
+		cs.nsum = nsum;
+		cs.sumcol = sumcol;
+		cs.pairs = merge;
+		kn_count(&t, &cs, &fs);
 	}
-
-	if (packed)
-		kn_pcount_fset(&pc, &fs);
 
 	/* Roll up to the requested levels. */
 	map = kn_zalloc((d + 1) * sizeof(uint32_t *));
@@ -309,29 +258,41 @@ main(int argc, char *argv[])
 			    sumspec[j]);
 		fputc('\n', fp);
 	}
+	line = kn_alloc(linecap = 256);
 	for (i = 0; i < out->n; i++) {
-		char buf[96];
+		size_t len = 0;
 
 		e = order[i];
+		if (i + 16 < out->n) {
+			/* The order is random in memory: fetch ahead. */
+			__builtin_prefetch(out->key + (size_t)order[i + 16] * d);
+			__builtin_prefetch(out->cnt + order[i + 16]);
+		}
 		for (c = 0; c < d; c++) {
 			kn_str v = kn_dict_get(odict[c], out->key[(size_t)e * d +
 			    c]);
 
-			fwrite(v.p, 1, v.n, fp);
-			putc('\t', fp);
+			if (len + v.n + 160 > linecap)
+				line = kn_realloc(line, linecap = 2 * (len +
+				    v.n + 160));
+			memcpy(line + len, v.p, v.n);
+			len += v.n;
+			line[len++] = '\t';
 		}
-		kn_put_u64(fp, out->cnt[e]);
+		len += kn_fmt_u64(line + len, out->cnt[e]);
 		for (j = 0; j < nsum; j++) {
 			const kn_sum *s = &out->sum[(size_t)e * nsum + j];
 
-			putc('\t', fp);
-			fwrite(buf, 1, kn_dec_format(s->s, out->scale[j], buf),
-			    fp);
-			putc('\t', fp);
-			fwrite(buf, 1, kn_dec_format(s->ss, 2 * out->scale[j],
-			    buf), fp);
+			line[len++] = '\t';
+			len += kn_dec_format(s->s, out->scale[j], line + len);
+			line[len++] = '\t';
+			len += kn_dec_format(s->ss, 2 * out->scale[j],
+			    line + len);
+			if (len + 160 > linecap)
+				line = kn_realloc(line, linecap *= 2);
 		}
-		putc('\n', fp);
+		line[len++] = '\n';
+		fwrite(line, 1, len, fp);
 	}
 	kn_close_out(fp);
 	if (verbose)

@@ -422,16 +422,27 @@ kn_close_out(FILE *f)
 	free(o);
 }
 
-void
-kn_put_u64(FILE *f, uint64_t v)
+size_t
+kn_fmt_u64(char *buf, uint64_t v)
 {
 	char b[24], *p = b + sizeof(b);
+	size_t n;
 
 	do {
 		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v != 0);
-	fwrite(p, 1, (size_t)(b + sizeof(b) - p), f);
+	n = (size_t)(b + sizeof(b) - p);
+	memcpy(buf, p, n);
+	return n;
+}
+
+void
+kn_put_u64(FILE *f, uint64_t v)
+{
+	char b[24];
+
+	fwrite(b, 1, kn_fmt_u64(b, v), f);
 }
 
 void
@@ -2036,6 +2047,91 @@ kn_pcount_fset(kn_pcount *pc, kn_fset *fs)
 	memset(pc, 0, sizeof(*pc));
 }
 
+/* Parses a count: decimal digits, no sign, fits 64 bits. */
+static int
+parse_count(kn_str v, uint64_t *cnt)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (v.n == 0)
+		return 0;
+	for (i = 0; i < v.n; i++) {
+		if (v.p[i] < '0' || v.p[i] > '9' ||
+		    x > (UINT64_MAX - (uint64_t)(v.p[i] - '0')) / 10)
+			return 0;
+		x = x * 10 + (uint64_t)(v.p[i] - '0');
+	}
+	*cnt = x;
+	return 1;
+}
+
+void
+kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs)
+{
+	size_t d = cs->d, c, j;
+	uint32_t *k = kn_alloc((d + 1) * sizeof(uint32_t)), e;
+	kn_pcount pc;
+	int packed;
+
+	kn_fset_init(fs, d, cs->nsum);
+	packed = cs->nsum == 0 && kn_pcount_init(&pc, d);
+	while (kn_table_next(t)) {
+		uint64_t cnt = 1;
+
+		for (c = 0; c < d; c++) {
+			kn_str v = t->f[cs->key[c]];
+			kn_hier *h = cs->hier != NULL ? cs->hier[c] : NULL;
+
+			if (h == NULL)
+				k[c] = kn_dict_intern(&cs->dict[c], v.p, v.n);
+			else {
+				const char *err;
+				int64_t id = kn_hier_leaf(h, v.p, v.n, &err);
+
+				if (id < 0)
+					kn_table_fail(t, cs->key[c], "'%.*s': %s "
+					    "(%s)", (int)v.n, v.p, err, h->src);
+				k[c] = (uint32_t)id;
+			}
+		}
+		if (cs->hascount && !parse_count(t->f[cs->cntcol], &cnt))
+			kn_table_fail(t, cs->cntcol, "'%.*s' is not a count",
+			    (int)t->f[cs->cntcol].n, t->f[cs->cntcol].p);
+		if (packed) {
+			if (kn_pcount_add(&pc, k, cnt))
+				continue;
+			kn_pcount_fset(&pc, fs);
+			packed = 0;
+		}
+		e = kn_fset_add(fs, k, cnt);
+		for (j = 0; j < cs->nsum; j++) {
+			size_t col = cs->sumcol[j];
+			kn_str v = t->f[col];
+			kn_i128 m, m2;
+			int sc, sc2;
+
+			if (!kn_dec_parse(v.p, v.n, &m, &sc))
+				kn_table_fail(t, col, "'%.*s' is not a number",
+				    (int)v.n, v.p);
+			if (cs->pairs) {
+				kn_str w = t->f[col + 1];
+
+				if (!kn_dec_parse(w.p, w.n, &m2, &sc2) || m2 < 0)
+					kn_table_fail(t, col + 1, "'%.*s' is not "
+					    "a sum of squares", (int)w.n, w.p);
+				if (!kn_fset_addsum(fs, e, j, m, sc, m2, sc2))
+					kn_table_fail(t, col, "sum overflows");
+			} else if (!kn_fset_addval(fs, e, j, m, sc))
+				kn_table_fail(t, col, "sum overflows (or more "
+				    "than 18 decimals)");
+		}
+	}
+	if (packed)
+		kn_pcount_fset(&pc, fs);
+	free(k);
+}
+
 /* Raises the scale of summed column j to sc; 0 on overflow. */
 static int
 fset_rescale(kn_fset *fs, size_t j, int sc)
@@ -2162,6 +2258,72 @@ cmp_joined(uint32_t a, uint32_t b, const void *ctx)
 	return 0;
 }
 
+/* Orders idx by the ranks packed into one 64-bit key per entry, first
+ * column most significant, with an LSD radix sort of 11-bit digits.
+ * Returns 0 if the ranks need more than 64 bits. */
+static int
+order_packed(const kn_fset *fs, const kn_dict *const *dict, uint32_t *idx)
+{
+	size_t n = fs->n, d = fs->d, c, i, b;
+	int bits[KN_PMAX + 1], tot = 0, sh, pass;
+	uint64_t *key, *ktmp;
+	uint32_t *itmp, *rank, cnt[2048];
+
+	if (d > KN_PMAX + 1)
+		return 0;
+	for (c = 0; c < d; c++) {
+		bits[c] = bitlen(dict[c]->n > 0 ? dict[c]->n - 1 : 0);
+		tot += bits[c];
+	}
+	if (tot > 64)
+		return 0;
+	key = kn_zalloc((n + 1) * sizeof(uint64_t));
+	for (sh = tot, c = 0; c < d; c++) {
+		sh -= bits[c];
+		if (bits[c] == 0)
+			continue;
+		rank = kn_dict_ranks(dict[c]);
+		for (i = 0; i < n; i++)
+			key[i] |= (uint64_t)rank[fs->key[i * d + c]] << sh;
+		free(rank);
+	}
+	ktmp = kn_alloc((n + 1) * sizeof(uint64_t));
+	itmp = kn_alloc((n + 1) * sizeof(uint32_t));
+	for (pass = 0; pass * 11 < tot; pass++) {
+		unsigned s = 11 * (unsigned)pass;
+		uint32_t sum = 0, x;
+		uint64_t *kt;
+
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(key[i] >> s) & 2047]++;
+		for (b = 0; b < 2048; b++)
+			if (cnt[b] == n)
+				break;
+		if (b < 2048)
+			continue;	/* one digit value: nothing moves */
+		for (b = 0; b < 2048; b++) {
+			x = cnt[b];
+			cnt[b] = sum;
+			sum += x;
+		}
+		for (i = 0; i < n; i++) {
+			uint32_t to = cnt[(key[i] >> s) & 2047]++;
+
+			ktmp[to] = key[i];
+			itmp[to] = idx[i];
+		}
+		kt = key;
+		key = ktmp;
+		ktmp = kt;
+		memcpy(idx, itmp, n * sizeof(uint32_t));
+	}
+	free(key);
+	free(ktmp);
+	free(itmp);
+	return 1;
+}
+
 uint32_t *
 kn_fset_order(const kn_fset *fs, const kn_dict *const *dict)
 {
@@ -2180,6 +2342,8 @@ kn_fset_order(const kn_fset *fs, const kn_dict *const *dict)
 		kn_sort_ids(idx, n, cmp_joined, &o);
 		return idx;
 	}
+	if (order_packed(fs, dict, idx))
+		return idx;
 	/* LSD radix sort on the byte-order ranks, last column first. */
 	tmp = kn_alloc((n + 1) * sizeof(uint32_t));
 	cnt = kn_alloc(((size_t)1 << 16) * sizeof(uint32_t));

@@ -67,6 +67,8 @@ FILE *kn_open_out(const char *path);
 /* Flushes and checks f, then renames it into place; dies on error. */
 void kn_close_out(FILE *f);
 void kn_put_u64(FILE *f, uint64_t v);
+/* Formats v in decimal into buf (24 bytes); returns the length. */
+size_t kn_fmt_u64(char *buf, uint64_t v);
 void kn_put_str(FILE *f, const char *s, size_t n);
 
 /* ---- reading TSV -------------------------------------------------- */
@@ -276,6 +278,26 @@ int kn_pcount_init(kn_pcount *pc, size_t d);
 int kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt);
 /* Moves the counts into fs (initialized with nsum 0); frees pc. */
 void kn_pcount_fset(kn_pcount *pc, kn_fset *fs);
+
+/* What kn_count reads from each row: d key columns (each through the
+ * leaves of hier[c], or dict[c] where hier is NULL), an optional count
+ * column (a frequency set's weights), and nsum summed columns: single
+ * values, or with pairs the X_sum, X_sumsq columns of a frequency set. */
+typedef struct {
+	size_t d;
+	const size_t *key;
+	kn_dict *dict;
+	kn_hier **hier;
+	int hascount;
+	size_t cntcol;
+	size_t nsum;
+	const size_t *sumcol;
+	int pairs;
+} kn_countspec;
+
+/* Counts the rest of table t into fs (initialized here); data errors
+ * die naming the row and column. */
+void kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs);
 
 /* Stable sort of n ids by cmp(a, b, ctx). */
 void kn_sort_ids(uint32_t *a, size_t n,

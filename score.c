@@ -169,7 +169,7 @@ main(int argc, char *argv[])
 	const char *lstr = NULL, *cstr = "1", *vstr = NULL;
 	char *columns = NULL;
 	size_t *qi, nq, d, c, i, sidx = 0, cntcol = 0, sumcol = 0;
-	uint32_t *k, e, *ecls;
+	uint32_t *ecls;
 	int ch, check = 0, div = DIV_DISTINCT, freq = 0, failed = 0;
 	int hasdiv = 0, cs = 0, vs = 0, F = 0, skey;
 	long long kk = 0, thresh = 0;
@@ -329,51 +329,26 @@ main(int argc, char *argv[])
 	dict = kn_alloc((d + 1) * sizeof(kn_dict));
 	for (c = 0; c < d; c++)
 		kn_dict_init(&dict[c]);
-	kn_fset_init(&fs, d, vstr != NULL);
-	k = kn_alloc((d + 1) * sizeof(uint32_t));
-	while (kn_table_next(&t)) {
-		uint64_t cnt = 1;
+	{
+		kn_countspec cs;
+		size_t *key = kn_alloc((d + 1) * sizeof(size_t));
+		size_t scl = freq ? sumcol : sidx;
 
 		for (c = 0; c < nq; c++)
-			k[c] = kn_dict_intern(&dict[c], t.f[qi[c]].p,
-			    t.f[qi[c]].n);
+			key[c] = qi[c];
 		if (d > nq)
-			k[nq] = kn_dict_intern(&dict[nq], t.f[sidx].p,
-			    t.f[sidx].n);
-		if (freq) {
-			kn_str v = t.f[cntcol];
-			uint64_t x = 0;
-
-			for (i = 0; i < v.n && v.p[i] >= '0' && v.p[i] <= '9' &&
-			    x <= (UINT64_MAX - 9) / 10; i++)
-				x = x * 10 + (uint64_t)(v.p[i] - '0');
-			if (v.n == 0 || i < v.n)
-				kn_table_fail(&t, cntcol, "'%.*s' is not a "
-				    "count", (int)v.n, v.p);
-			cnt = x;
-		}
-		e = kn_fset_add(&fs, k, cnt);
-		if (vstr != NULL) {
-			kn_i128 m, m2;
-			int sc, sc2;
-			size_t col = freq ? sumcol : sidx;
-			kn_str v = t.f[col];
-
-			if (!kn_dec_parse(v.p, v.n, &m, &sc))
-				kn_table_fail(&t, col, "'%.*s' is not a number",
-				    (int)v.n, v.p);
-			if (freq) {
-				kn_str w = t.f[col + 1];
-
-				if (!kn_dec_parse(w.p, w.n, &m2, &sc2) || m2 < 0)
-					kn_table_fail(&t, col + 1, "'%.*s' is "
-					    "not a sum of squares", (int)w.n,
-					    w.p);
-				if (!kn_fset_addsum(&fs, e, 0, m, sc, m2, sc2))
-					kn_table_fail(&t, col, "sum overflows");
-			} else if (!kn_fset_addval(&fs, e, 0, m, sc))
-				kn_table_fail(&t, col, "sum overflows");
-		}
+			key[nq] = sidx;
+		memset(&cs, 0, sizeof(cs));
+		cs.d = d;
+		cs.key = key;
+		cs.dict = dict;
+		cs.hascount = freq;
+		cs.cntcol = cntcol;
+		cs.nsum = vstr != NULL;
+		cs.sumcol = &scl;
+		cs.pairs = freq;
+		kn_count(&t, &cs, &fs);
+		free(key);
 	}
 
 	/* Classes: the roll-up onto the quasi-identifiers. */
