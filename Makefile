@@ -4,7 +4,7 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 CC ?= cc
 CFLAGS ?= -O2 -g
-KFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror
+KFLAGS = -std=c11 -D_XOPEN_SOURCE=700 -Wall -Wextra -Werror
 LDLIBS = -lm
 
 PROGS = freqset score gendata

@@ -76,7 +76,8 @@ main(int argc, char *argv[])
 	kn_hier **h;
 	kn_dict *dict;
 	const kn_dict **odict;
-	const char *qlist = NULL, *levels = NULL, *outpath = NULL;
+	const char *qlist = NULL, *outpath = NULL;
+	char *levels = NULL;
 	char *columns = NULL, **sumspec = NULL;
 	size_t *key, *sumcol, d, nsum = 0, c, j, i, cntcol = 0;
 	uint32_t *order, e;
@@ -95,7 +96,15 @@ main(int argc, char *argv[])
 			kn_hopts_add(&hopts, optarg);
 			break;
 		case 'L':
-			levels = optarg;
+			if (levels == NULL)
+				levels = kn_strdup(optarg);
+			else {
+				size_t n = strlen(levels) + strlen(optarg) + 2;
+				char *l = kn_alloc(n);
+
+				snprintf(l, n, "%s,%s", levels, optarg);
+				levels = l;
+			}
 			break;
 		case 'h':
 			usage(0);

@@ -31,8 +31,9 @@
 #define MAXCARD		1000000000LL
 #define MAXSD		10.0
 #define OUTBUF		(256 * 1024)
+#define OPTSTRING	"c:d:hn:o:"
 
-enum { M_UNIFORM, M_SKEWED, M_AGRAWAL };
+enum { M_UNIFORM, M_SKEWED, M_AGRAWAL, NMODE };
 enum { T_C2, T_C7, T_R7, T_R10, NTARGET };
 enum { OPT_MEAN = 256, OPT_RHO, OPT_SD, OPT_SEED, OPT_TARGET, OPT_VERSION };
 
@@ -590,7 +591,6 @@ parse_opts(int argc, char **argv, const char *optstring, struct opts *o)
 int
 main(int argc, char *argv[])
 {
-	static const char optstring[] = "c:d:hn:o:";
 	struct opts o;
 	const char *name;
 	char *argv0 = argv[0];
@@ -610,7 +610,7 @@ main(int argc, char *argv[])
 	o.sd = 0.2;
 
 	/* Options may come before and after the generator name. */
-	parse_opts(argc, argv, "+c:d:hn:o:", &o);
+	parse_opts(argc, argv, "+" OPTSTRING, &o);
 	argc -= optind;
 	argv += optind;
 	if (argc == 0)
@@ -618,16 +618,16 @@ main(int argc, char *argv[])
 	name = argv[0];
 	argv[0] = argv0;	/* for getopt's messages */
 	optind = 0;
-	parse_opts(argc, argv, optstring, &o);
+	parse_opts(argc, argv, OPTSTRING, &o);
 	argc -= optind;
 	argv += optind;
 	if (argc > 0)
 		kn_die("unexpected operand '%s'", argv[0]);
 
-	for (mode = 0; mode < 3; mode++)
+	for (mode = 0; mode < NMODE; mode++)
 		if (strcmp(name, modenames[mode]) == 0)
 			break;
-	if (mode == 3)
+	if (mode == NMODE)
 		kn_die("unknown generator '%s' (uniform, skewed or agrawal)",
 		    name);
 	for (i = 0; i < NMODEOPT; i++)

@@ -354,10 +354,31 @@ kn_open_out(const char *path)
 	const char *base;
 	int fd;
 
+	struct stat st;
+	char *real = NULL;
+
 	if (path == NULL || strcmp(path, "-") == 0) {
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 		return stdout;
 	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or FIFO (/dev/null, a named pipe): write to it
+		 * directly; there is nothing to replace atomically. */
+		FILE *f = fopen(path, "w");
+
+		if (f == NULL)
+			kn_die_sys("%s", path);
+		o = kn_zalloc(sizeof(*o));
+		o->f = f;
+		o->next = outs;
+		outs = o;
+		setvbuf(f, NULL, _IOFBF, 1 << 16);
+		return f;
+	}
+	/* Through a symlink: replace the file it points to. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    (real = realpath(path, NULL)) != NULL)
+		path = real;
 	slash = strrchr(path, '/');
 	if (slash == NULL) {
 		dir = kn_strdup(".");
@@ -384,6 +405,7 @@ kn_open_out(const char *path)
 		kn_die_sys("%s", path);
 	setvbuf(o->f, NULL, _IOFBF, 1 << 16);
 	o->dst = kn_strdup(path);
+	free(real);
 	o->next = outs;
 	outs = o;
 	return o->f;
@@ -404,6 +426,13 @@ kn_close_out(FILE *f)
 		;
 	if ((o = *pp) == NULL)
 		kn_die("internal error: unknown output stream");
+	if (o->tmp == NULL) {
+		if (fflush(f) == EOF || ferror(f) || fclose(f) == EOF)
+			kn_die_sys("write error");
+		*pp = o->next;
+		free(o);
+		return;
+	}
 	if (fflush(f) == EOF || ferror(f))
 		kn_die_sys("%s: write error", o->dst);
 	um = umask(0);
