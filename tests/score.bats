@@ -223,3 +223,23 @@ value() {
 	"$T/t" "$T/t"|one table at a time
 	EOF_
 }
+
+@test "Adult at full-domain nodes: C_DM and classes of the known optima" {
+	# Figures from an independent brute force that agrees with ARX:
+	# k=2, node 1,1,1,1,3,2,2,1: 90 classes, C_DM 19,399,310.
+	Q=sex,age,race,marital-status,education,native-country,workclass,occupation
+	run sh -c "freqset -q $Q -H '$AH' -L sex=1,age=1,race=1,marital-status=1,education=3,native-country=2,workclass=2,occupation=1 '$ADULT' |
+	    score --freqset --check -k 2"
+	[ "$status" -eq 0 ]
+	[ "$(value classes)" = 90 ]
+	[ "$(value cdm)" = 19399310 ]
+	# k=10, node 1,0,1,2,3,2,2,1 with classes below 10 suppressed:
+	# 180 classes, 121 suppressed rows, C_DM 10,541,769.
+	freqset -q $Q -H "$AH" -L sex=1,age=0,race=1,marital-status=2,education=3,native-country=2,workclass=2,occupation=1 "$ADULT" |
+	    awk 'BEGIN {FS = OFS = "\t"} NR > 1 && $9 < 10 {for (i = 1; i <= 8; i++) $i = "*"} 1' > "$T/r"
+	run score --freqset --check -k 10 "$T/r"
+	[ "$status" -eq 0 ]
+	[ "$(value classes)" = 180 ]
+	[ "$(value suppressed)" = 121 ]
+	[ "$(value cdm)" = 10541769 ]
+}
