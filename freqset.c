@@ -22,17 +22,18 @@ usage(int status)
 	    "[-o file] [-q columns]\n"
 	    "               [--sum column] [--merge] [--columns list | "
 	    "--columns-file file]\n"
-	    "               [--no-header] [file ...]\n");
+	    "               [--no-header] [--progress] [file ...]\n");
 	exit(status);
 }
 
 enum { OPT_SUM = 256, OPT_MERGE, OPT_COLUMNS, OPT_COLFILE, OPT_NOHDR,
-    OPT_VERSION };
+    OPT_VERSION, OPT_PROGRESS };
 
 static const struct option longopts[] = {
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
 	{ "help", no_argument, NULL, 'h' },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ "no-header", no_argument, NULL, OPT_NOHDR },
 	{ "sum", required_argument, NULL, OPT_SUM },
@@ -88,6 +89,8 @@ main(int argc, char *argv[])
 	clock_t t0 = clock();
 	FILE *fp;
 
+	int progress = 0;
+
 	kn_init(argv[0]);
 	while ((ch = getopt_long(argc, argv, "H:L:ho:q:v", longopts,
 	    NULL)) != -1) {
@@ -134,6 +137,9 @@ main(int argc, char *argv[])
 			    sizeof(char *));
 			sumspec[nsum++] = optarg;
 			break;
+		case OPT_PROGRESS:
+			progress = 1;
+			break;
 		case OPT_VERSION:
 			kn_version();
 		default:
@@ -142,6 +148,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	kn_progress_init(progress);
 	if (merge && nsum > 0)
 		kn_die("--sum does not apply to --merge: the sums of the "
 		    "input are carried over");

@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kanon.h"
@@ -131,6 +132,40 @@ kn_version(void)
 {
 	printf("%s (kanon) %s\n", kn_prog, KN_VERSION);
 	kn_exit(0);
+}
+
+static int prog_on, prog_shown;
+static struct timespec prog_last;
+
+void
+kn_progress_init(int force)
+{
+	prog_on = force || isatty(2);
+	clock_gettime(CLOCK_MONOTONIC, &prog_last);
+}
+
+void
+kn_progress(uint64_t rows, uint64_t bytes)
+{
+	struct timespec now;
+
+	if (!prog_on)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec - prog_last.tv_sec < 1)
+		return;
+	prog_last = now;
+	prog_shown = 1;
+	fprintf(stderr, "\r%s: %llu rows, %llu MB read", kn_prog,
+	    (unsigned long long)rows, (unsigned long long)(bytes >> 20));
+}
+
+void
+kn_progress_done(void)
+{
+	if (prog_shown)
+		fputc('\n', stderr);
+	prog_shown = 0;
 }
 
 /* ---- memory -------------------------------------------------------- */
@@ -2108,6 +2143,8 @@ kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs)
 	while (kn_table_next(t)) {
 		uint64_t cnt = 1;
 
+		if ((t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
 		for (c = 0; c < d; c++) {
 			kn_str v = t->f[cs->key[c]];
 			kn_hier *h = cs->hier != NULL ? cs->hier[c] : NULL;
@@ -2158,6 +2195,7 @@ kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs)
 	}
 	if (packed)
 		kn_pcount_fset(&pc, fs);
+	kn_progress_done();
 	free(k);
 }
 

@@ -40,6 +40,12 @@ void *kn_realloc(void *p, size_t n);
 char *kn_strndup(const char *s, size_t n);
 char *kn_strdup(const char *s);
 
+/* Progress on stderr, when stderr is a terminal or force is set; at
+ * most once a second. */
+void kn_progress_init(int force);
+void kn_progress(uint64_t rows, uint64_t bytes);
+void kn_progress_done(void);
+
 /* ---- option values ------------------------------------------------ */
 
 /* Integer in [lo, hi]; dies quoting the text otherwise. */

@@ -28,12 +28,12 @@ usage(int status)
 	    "[--threshold n]\n"
 	    "             [--suppressed mark] [--freqset] [--columns list | "
 	    "--columns-file file]\n"
-	    "             [file]\n");
+	    "             [--progress] [file]\n");
 	exit(status);
 }
 
 enum { OPT_CHECK = 256, OPT_DIV, OPT_VAR, OPT_THRESH, OPT_SUPP,
-    OPT_FREQSET, OPT_COLUMNS, OPT_COLFILE, OPT_VERSION };
+    OPT_FREQSET, OPT_COLUMNS, OPT_COLFILE, OPT_VERSION, OPT_PROGRESS };
 
 static const struct option longopts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
@@ -42,6 +42,7 @@ static const struct option longopts[] = {
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "freqset", no_argument, NULL, OPT_FREQSET },
 	{ "help", no_argument, NULL, 'h' },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "suppressed", required_argument, NULL, OPT_SUPP },
 	{ "threshold", required_argument, NULL, OPT_THRESH },
 	{ "variance", required_argument, NULL, OPT_VAR },
@@ -182,6 +183,8 @@ main(int argc, char *argv[])
 	long double cdm = 0, lemin = 0, varmin = 0;
 	int kfail = 0, lfail = 0, vfail = 0, first = 1;
 
+	int progress = 0;
+
 	kn_init(argv[0]);
 	while ((ch = getopt_long(argc, argv, "c:hk:l:o:q:s:", longopts,
 	    NULL)) != -1) {
@@ -249,6 +252,9 @@ main(int argc, char *argv[])
 				kn_die("--variance: '%s' is not a number >= 0",
 				    optarg);
 			break;
+		case OPT_PROGRESS:
+			progress = 1;
+			break;
 		case OPT_VERSION:
 			kn_version();
 		default:
@@ -257,6 +263,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	kn_progress_init(progress);
 	if (argc > 1)
 		kn_die("one table at a time (got %d files)", argc);
 	if ((lstr != NULL || vstr != NULL) && scol == NULL)
