@@ -161,3 +161,22 @@ setup() {
 	--bogus "$T/plain"|usage: freqset
 	EOF_
 }
+
+@test "generated tables (uniform, skewed, Agrawal) equal sort | uniq -c" {
+	gendata -n 20000 --seed 3 uniform -d 4 -c 6 > "$T/u"
+	gendata -n 20000 --seed 4 skewed -d 3 -c 20 --sd 0.1 > "$T/s"
+	gendata -n 20000 --seed 5 agrawal --target c2 > "$T/a"
+	for spec in "u:1,2,4:a1,a2,a4" "s:1-3:a1,a2,a3" "a:3,4,10:age,elevel,c2" \
+	    "a:6,8:zipcode,hyears"; do
+		f=${spec%%:*} rest=${spec#*:}
+		cols=${rest%%:*} q=${rest#*:}
+		freqset -q "$q" "$T/$f" | tail -n +2 > "$T/x"
+		uniqc "$cols" "$T/$f" > "$T/y"
+		cmp "$T/x" "$T/y"
+	done
+	freqset -q zipcode --sum salary "$T/a" | tail -n +2 > "$T/x"
+	tail -n +2 "$T/a" | awk -F'\t' '{n[$6]++; s[$6] += $1; q[$6] += $1 * $1}
+	    END {for (z in n) printf "%s\t%d\t%.0f\t%.0f\n", z, n[z], s[z], q[z]}' |
+	    sort > "$T/y"
+	cmp "$T/x" "$T/y"
+}
