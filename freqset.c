@@ -157,12 +157,7 @@ main(int argc, char *argv[])
 
 	/* The key columns, and in merge mode the count and sum columns. */
 	if (merge) {
-		for (cntcol = 0; cntcol < t.ncols &&
-		    strcmp(t.names[cntcol], "count") != 0; cntcol++)
-			;
-		if (cntcol == t.ncols)
-			kn_die("%s: no 'count' column: --merge reads frequency "
-			    "sets", t.r.name);
+		cntcol = kn_table_countcol(&t, "--merge");
 		if ((t.ncols - cntcol - 1) % 2 != 0)
 			kn_die("%s: after 'count' a frequency set has pairs of "
 			    "X_sum, X_sumsq columns", t.r.name);

@@ -861,6 +861,18 @@ kn_table_cols(const kn_table *t, const char *list, size_t **idx)
 	return n;
 }
 
+size_t
+kn_table_countcol(const kn_table *t, const char *opt)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		if (strcmp(t->names[c], "count") == 0)
+			return c;
+	kn_die("%s: no 'count' column: %s reads frequency sets", t->r.name,
+	    opt);
+}
+
 void
 kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
 {

@@ -127,6 +127,9 @@ size_t kn_table_col(const kn_table *t, const char *spec);
 /* Parses a comma list of columns; returns the count, indices in *idx.
  * Dies on an unknown or repeated column. */
 size_t kn_table_cols(const kn_table *t, const char *list, size_t **idx);
+/* The count column of a frequency set; dies naming opt if there is
+ * none. */
+size_t kn_table_countcol(const kn_table *t, const char *opt);
 /* Dies with "prog: file:line: column 'c': msg". */
 void kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));

@@ -287,13 +287,8 @@ main(int argc, char *argv[])
 	skey = scol != NULL && (lstr != NULL || vstr == NULL);
 	if (scol != NULL && (skey || !freq))
 		sidx = kn_table_col(&t, scol);
-	if (freq) {
-		for (cntcol = 0; cntcol < t.ncols &&
-		    strcmp(t.names[cntcol], "count") != 0; cntcol++)
-			;
-		if (cntcol == t.ncols)
-			kn_die("%s: --freqset: no 'count' column", t.r.name);
-	}
+	if (freq)
+		cntcol = kn_table_countcol(&t, "--freqset");
 	if (qlist != NULL)
 		nq = kn_table_cols(&t, qlist, &qi);
 	else {
