@@ -154,6 +154,8 @@ main(int argc, char *argv[])
 		    "input are carried over");
 
 	kn_table_open(&t, argv, (size_t)argc, columns);
+	/* Open the output first: a bad path fails before the work. */
+	fp = kn_open_out(outpath);
 
 	/* The key columns, and in merge mode the count and sum columns. */
 	if (merge) {
@@ -257,7 +259,6 @@ main(int argc, char *argv[])
 
 	/* Write, in byte-wise order of the key columns. */
 	order = kn_fset_order(out, odict);
-	fp = kn_open_out(outpath);
 	if (!nohdr) {
 		for (c = 0; c < d; c++) {
 			fputs(t.names[key[c]], fp);

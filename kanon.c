@@ -66,8 +66,16 @@ kn_init(const char *argv0)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* A signal ignored by our caller (nohup, a background job)
+		 * stays ignored. */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(sigs[i], &sa, NULL);
+	}
 }
 
 static void
@@ -98,6 +106,15 @@ kn_die_sys(const char *fmt, ...)
 {
 	va_list ap;
 	int err = errno;
+
+	if (err == EPIPE) {
+		/* The reader went away (SIGPIPE was ignored): end as
+		 * quietly as the default SIGPIPE would. */
+		cleanup();
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		_exit(2);
+	}
 
 	va_start(ap, fmt);
 	vmsg(fmt, ap, err != 0 ? err : EIO);

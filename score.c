@@ -282,6 +282,8 @@ main(int argc, char *argv[])
 		thresh = kk > 0 ? kk : 2;
 
 	kn_table_open(&t, argv, (size_t)argc, columns);
+	/* Open the output first: a bad path fails before the work. */
+	out = kn_open_out(outpath);
 	/* S is a key (for the l-diversity figures) unless it is only
 	 * summed for variance diversity. */
 	skey = scol != NULL && (lstr != NULL || vstr == NULL);
@@ -456,7 +458,6 @@ main(int argc, char *argv[])
 	released = rows;
 	cdm += (long double)supp * (long double)released;
 
-	out = kn_open_out(outpath);
 	put("rows", "%llu", (unsigned long long)rows);
 	put("suppressed", "%llu", (unsigned long long)supp);
 	put("classes", "%llu", (unsigned long long)nclass);
