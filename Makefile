@@ -7,19 +7,24 @@ CFLAGS ?= -O2 -g
 KFLAGS = -std=c11 -D_XOPEN_SOURCE=700 -Wall -Wextra -Werror
 LDLIBS = -lm
 
-PROGS = freqset score gendata
-MAN1 = man/freqset.1 man/score.1 man/gendata.1
+PROGS = freqset score gendata extsort
+MAN1 = man/freqset.1 man/score.1 man/gendata.1 man/extsort.1
 MAN7 = man/kanon.7
 
 all: $(PROGS)
 
-$(PROGS): %: %.o kanon.o
-	$(CC) $(LDFLAGS) -o $@ $@.o kanon.o $(LDLIBS)
+CORE = kanon.o extsort.o
+
+freqset score gendata: %: %.o $(CORE)
+	$(CC) $(LDFLAGS) -o $@ $@.o $(CORE) $(LDLIBS)
+
+extsort: extsort_main.o $(CORE)
+	$(CC) $(LDFLAGS) -o $@ extsort_main.o $(CORE) $(LDLIBS)
 
 .c.o:
 	$(CC) $(KFLAGS) $(CFLAGS) -c $<
 
-kanon.o freqset.o score.o gendata.o: kanon.h
+kanon.o extsort.o extsort_main.o freqset.o score.o gendata.o: kanon.h
 
 test: all
 	@tests/run

@@ -536,8 +536,33 @@ kn_put_str(FILE *f, const char *s, size_t n)
 
 #define RBUF (1 << 20)
 
+int
+kn_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	ssize_t w;
+
+	while (n > 0) {
+		w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 void
 kn_reader_open(kn_reader *r, const char *path)
+{
+	kn_reader_open_size(r, path, RBUF);
+}
+
+void
+kn_reader_open_size(kn_reader *r, const char *path, size_t bufsz)
 {
 	memset(r, 0, sizeof(*r));
 	if (path == NULL || strcmp(path, "-") == 0) {
@@ -549,7 +574,7 @@ kn_reader_open(kn_reader *r, const char *path)
 			kn_die_sys("%s", path);
 		r->name = path;
 	}
-	r->cap = RBUF;
+	r->cap = bufsz < 4096 ? 4096 : bufsz;
 	r->buf = kn_alloc(r->cap + 1);
 }
 

@@ -64,7 +64,7 @@ size_t kn_parse_size(const char *s, const char *what);
 const char *kn_tmpdir(const char *opt);
 /* Creates a registered temp file (mode 0600) in dir; returns its fd. */
 int kn_mktemp(const char *dir, char **path);
-/* Unlinks a registered temp file and forgets it. */
+/* Unlinks a registered temp file and forgets it (freeing path). */
 void kn_rmtemp(const char *path);
 
 /* Opens the output: stdout for NULL or "-", else a temp file beside
@@ -98,6 +98,10 @@ typedef struct {
 
 /* Opens path ("-" or NULL: stdin); dies if it cannot. */
 void kn_reader_open(kn_reader *r, const char *path);
+/* The same with a read buffer of bufsz bytes (it grows for long lines). */
+void kn_reader_open_size(kn_reader *r, const char *path, size_t bufsz);
+/* Writes all of buf to fd; 0 on success, -1 with errno set. */
+int kn_write_all(int fd, const void *buf, size_t n);
 void kn_reader_close(kn_reader *r);
 /* Reads the next line (CRLF and LF stripped); 0 at end of input. */
 int kn_getline(kn_reader *r);
@@ -311,5 +315,42 @@ void kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs);
 /* Stable sort of n ids by cmp(a, b, ctx). */
 void kn_sort_ids(uint32_t *a, size_t n,
     int (*cmp)(uint32_t, uint32_t, const void *), const void *ctx);
+
+/* ---- external sort (extsort.c) ----------------------------------- */
+
+/* A sort key: a column, byte-wise or numeric (as sort -n), ascending
+ * or reversed. */
+typedef struct {
+	size_t col;
+	int numeric, reverse;
+} kn_skey;
+
+typedef struct {
+	uint64_t rows;		/* lines added */
+	uint64_t runs;		/* runs written */
+	uint64_t merge_passes;
+	uint64_t bytes_written;	/* to temp files */
+	uint64_t bytes_read;	/* from temp files */
+} kn_sortstats;
+
+typedef struct kn_sorter kn_sorter;
+
+/* A stable sort of lines of ncols fields by key[0..nkey) (none: the
+ * whole line, byte-wise) within budget bytes, spilling sorted runs to
+ * tmpdir. */
+kn_sorter *kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols,
+    size_t budget, const char *tmpdir);
+void kn_sort_add(kn_sorter *s, const char *line, size_t len);
+/* Calls out for each line in order (with unique: the first line of each
+ * run of equal keys); removes the temp files. */
+void kn_sort_finish(kn_sorter *s, int unique,
+    void (*out)(const char *, size_t, void *), void *ctx);
+/* Merges n tables already sorted by the keys (their order is checked). */
+void kn_sort_merge_tables(kn_sorter *s, kn_table *t, size_t n, int unique,
+    void (*out)(const char *, size_t, void *), void *ctx);
+const kn_sortstats *kn_sort_stats(const kn_sorter *s);
+void kn_sort_free(kn_sorter *s);
+/* Parses -k KEY[:flags],... against table t (flags n and r). */
+size_t kn_sort_keys(const kn_table *t, const char *spec, kn_skey **key);
 
 #endif

@@ -1,0 +1,714 @@
+/*
+ * extsort.c: external merge sort of TSV lines by key columns within a
+ * memory budget, the out-of-core path of kanon (paper 004 §2: data and
+ * partitions kept in disk-resident runs; §4: one pass to form runs, then
+ * merge passes of fan-in F, about log_F(runs) more passes).
+ *
+ * Runs are formed in input order and sorted stably, and the merge breaks
+ * ties by run number, so the whole sort is stable.  Byte-wise keys
+ * compare as memcmp (LC_ALL=C), numeric keys as sort -n does in the C
+ * locale (leading blanks, optional '-', digits, optional '.' and
+ * fraction; anything else counts as zero).
+ */
+#include <sys/resource.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kanon.h"
+
+/* A line held in memory: a prefix of the first key for fast compares,
+ * and the offset of the line in the arena; the key field offsets and
+ * lengths (uint32 pairs) are stored just before the line. */
+typedef struct {
+	uint64_t pre;
+	uint64_t off;
+	uint32_t len;
+	uint32_t fast;		/* pre decides whenever it differs */
+} rec;
+
+/* A source of sorted lines for the merge. */
+typedef struct {
+	int kind;		/* SRC_MEM, SRC_RUN, SRC_TABLE */
+	size_t run;		/* order of the source, for stability */
+	kn_reader r;		/* SRC_RUN */
+	kn_table *t;		/* SRC_TABLE */
+	size_t i;		/* SRC_MEM: next record */
+	const char *line;	/* current line */
+	size_t len;
+	uint32_t *k;		/* its key offsets */
+	uint64_t pre;
+	uint32_t fast;
+	char *prev;		/* SRC_TABLE: the line before, to check order */
+	size_t prevlen, prevcap;
+	uint32_t *prevk;
+} source;
+
+enum { SRC_MEM, SRC_RUN, SRC_TABLE };
+
+struct kn_sorter {
+	const kn_skey *key;
+	size_t nkey, ncols;
+	size_t budget;
+	const char *tmpdir;
+	char *arena;
+	size_t alen, acap;
+	rec *r;
+	size_t n, rcap;
+	char **run;		/* temp files of sorted runs */
+	size_t nrun;
+	kn_str *f;		/* field scratch */
+	kn_sortstats st;
+};
+/* Parses a number as sort -n sees it; returns its parts. */
+struct num {
+	int neg;
+	const char *ip, *fp;	/* integer digits (no leading zeros), fraction */
+	size_t in, fn;		/* (no trailing zeros) */
+};
+
+static void
+numparse(const char *s, size_t n, struct num *x)
+{
+	const char *p = s, *end = s + n, *q;
+
+	memset(x, 0, sizeof(*x));
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && *p == '-') {
+		x->neg = 1;
+		p++;
+	}
+	while (p < end && *p == '0')
+		p++;
+	for (q = p; q < end && *q >= '0' && *q <= '9'; q++)
+		;
+	x->ip = p;
+	x->in = (size_t)(q - p);
+	if (q < end && *q == '.') {
+		p = ++q;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		x->fp = p;
+		x->fn = (size_t)(q - p);
+		while (x->fn > 0 && x->fp[x->fn - 1] == '0')
+			x->fn--;
+	}
+	if (x->in == 0 && x->fn == 0)
+		x->neg = 0;	/* zero, or not a number: both zero */
+}
+
+/* Compares numbers as sort -n does. */
+static int
+numcmp(const char *a, size_t an, const char *b, size_t bn)
+{
+	struct num x, y;
+	int c, sign;
+	size_t m;
+
+	numparse(a, an, &x);
+	numparse(b, bn, &y);
+	if (x.neg != y.neg)
+		return x.neg ? -1 : 1;
+	sign = x.neg ? -1 : 1;
+	if (x.in != y.in)
+		return x.in < y.in ? -sign : sign;
+	if ((c = memcmp(x.ip, y.ip, x.in)) != 0)
+		return c < 0 ? -sign : sign;
+	m = x.fn < y.fn ? x.fn : y.fn;
+	if (m > 0 && (c = memcmp(x.fp, y.fp, m)) != 0)
+		return c < 0 ? -sign : sign;
+	if (x.fn != y.fn)
+		return x.fn < y.fn ? -sign : sign;
+	return 0;
+}
+
+static int
+bytecmp(const char *a, size_t an, const char *b, size_t bn)
+{
+	int c = memcmp(a, b, an < bn ? an : bn);
+
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	return an < bn ? -1 : an > bn;
+}
+
+/* Compares two lines with their key offsets ka, kb. */
+static int
+keycmp(const kn_sorter *s, const char *a, size_t an, const uint32_t *ka,
+    const char *b, size_t bn, const uint32_t *kb)
+{
+	size_t i;
+	int c;
+
+	if (s->nkey == 0)
+		return bytecmp(a, an, b, bn);
+	for (i = 0; i < s->nkey; i++) {
+		const char *x = a + ka[2 * i], *y = b + kb[2 * i];
+		size_t xn = ka[2 * i + 1], yn = kb[2 * i + 1];
+
+		c = s->key[i].numeric ? numcmp(x, xn, y, yn) :
+		    bytecmp(x, xn, y, yn);
+		if (c != 0)
+			return s->key[i].reverse ? -c : c;
+	}
+	return 0;
+}
+
+/* The prefix of the first key: 8 bytes big-endian for byte keys, the
+ * biased value for numeric keys that are integers of up to 18 digits.
+ * Sets *fast when comparing prefixes decides whenever they differ. */
+static uint64_t
+prefix(const kn_sorter *s, const char *line, size_t len, const uint32_t *k,
+    uint32_t *fast)
+{
+	const char *p;
+	size_t n, i;
+	uint64_t v = 0;
+
+	*fast = 0;
+	if (s->nkey == 0) {
+		p = line;
+		n = len;
+	} else {
+		p = line + k[0];
+		n = k[1];
+	}
+	if (s->nkey == 0 || !s->key[0].numeric) {
+		for (i = 0; i < 8; i++)
+			v = v << 8 | (i < n ? (unsigned char)p[i] : 0);
+		*fast = 1;
+	} else {
+		struct num x;
+		int64_t m = 0;
+
+		numparse(p, n, &x);
+		if (x.fn == 0 && x.in <= 18) {
+			for (i = 0; i < x.in; i++)
+				m = m * 10 + (x.ip[i] - '0');
+			if (x.neg)
+				m = -m;
+			v = (uint64_t)m ^ (1ULL << 63);
+			*fast = 1;
+		}
+	}
+	if (s->nkey > 0 && s->key[0].reverse)
+		v = ~v;
+	return v;
+}
+
+static int
+reccmp(const kn_sorter *s, const rec *a, const rec *b)
+{
+	const char *pa, *pb;
+
+	if (a->fast && b->fast && a->pre != b->pre)
+		return a->pre < b->pre ? -1 : 1;
+	pa = s->arena + a->off;
+	pb = s->arena + b->off;
+	return keycmp(s, pa, a->len,
+	    (const uint32_t *)(const void *)(pa - 8 * s->nkey),
+	    pb, b->len, (const uint32_t *)(const void *)(pb - 8 * s->nkey));
+}
+
+/* Stable merge sort of a[0..n) with scratch t. */
+static void
+recsort(const kn_sorter *s, rec *a, rec *t, size_t n)
+{
+	size_t h = n / 2, i = 0, j, k = 0;
+
+	if (n < 16) {
+		for (i = 1; i < n; i++) {
+			rec x = a[i];
+
+			for (j = i; j > 0 && reccmp(s, &x, &a[j - 1]) < 0; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+		return;
+	}
+	recsort(s, a, t, h);
+	recsort(s, a + h, t, n - h);
+	if (reccmp(s, &a[h - 1], &a[h]) <= 0)
+		return;
+	j = h;
+	while (i < h && j < n)
+		t[k++] = reccmp(s, &a[j], &a[i]) < 0 ? a[j++] : a[i++];
+	while (i < h)
+		t[k++] = a[i++];
+	memcpy(a, t, k * sizeof(rec));
+}
+
+kn_sorter *
+kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
+    const char *tmpdir)
+{
+	kn_sorter *s = kn_zalloc(sizeof(*s));
+
+	s->key = key;
+	s->nkey = nkey;
+	s->ncols = ncols;
+	s->budget = budget < (1 << 16) ? (1 << 16) : budget;
+	s->tmpdir = tmpdir;
+	s->f = kn_alloc((ncols + 1) * sizeof(kn_str));
+	/* Three quarters of the budget for lines, the rest for the
+	 * records and the merge sort's scratch.  Pages are touched only
+	 * as they fill. */
+	s->acap = s->budget / 4 * 3;
+	s->arena = kn_alloc(s->acap);
+	s->rcap = s->budget / 4 / (2 * sizeof(rec));
+	s->r = kn_alloc(s->rcap * sizeof(rec));
+	return s;
+}
+
+const kn_sortstats *
+kn_sort_stats(const kn_sorter *s)
+{
+	return &s->st;
+}
+
+/* Output buffer for runs. */
+struct wbuf {
+	int fd;
+	const char *path;
+	char buf[1 << 16];
+	size_t n;
+	uint64_t *count;
+};
+
+static void
+wflush(struct wbuf *w)
+{
+	if (w->n > 0 && kn_write_all(w->fd, w->buf, w->n) != 0)
+		kn_die_sys("%s: write error", w->path);
+	*w->count += w->n;
+	w->n = 0;
+}
+
+static void
+wline(struct wbuf *w, const char *p, size_t len)
+{
+	if (w->n + len + 1 > sizeof(w->buf)) {
+		wflush(w);
+		if (len + 1 > sizeof(w->buf)) {
+			if (kn_write_all(w->fd, p, len) != 0 ||
+			    kn_write_all(w->fd, "\n", 1) != 0)
+				kn_die_sys("%s: write error", w->path);
+			*w->count += len + 1;
+			return;
+		}
+	}
+	memcpy(w->buf + w->n, p, len);
+	w->buf[w->n + len] = '\n';
+	w->n += len + 1;
+}
+
+/* Sorts the lines held in memory. */
+static void
+sort_mem(kn_sorter *s)
+{
+	rec *t = s->r + s->n;	/* scratch: the other half of r */
+
+	recsort(s, s->r, t, s->n);
+}
+
+/* Sorts the lines in memory and writes them out as a run. */
+static void
+spill(kn_sorter *s)
+{
+	struct wbuf *w;
+	size_t i;
+
+	if (s->n == 0)
+		return;
+	sort_mem(s);
+	w = kn_alloc(sizeof(*w));
+	w->fd = kn_mktemp(s->tmpdir, (char **)&w->path);
+	w->n = 0;
+	w->count = &s->st.bytes_written;
+	for (i = 0; i < s->n; i++)
+		wline(w, s->arena + s->r[i].off, s->r[i].len);
+	wflush(w);
+	if (close(w->fd) != 0)
+		kn_die_sys("%s: write error", w->path);
+	s->run = kn_realloc(s->run, (s->nrun + 1) * sizeof(char *));
+	s->run[s->nrun++] = (char *)w->path;
+	free(w);
+	s->st.runs++;
+	s->alen = 0;
+	s->n = 0;
+}
+
+/* Finds the key fields of a line: offsets and lengths into k.  Dies on
+ * a short row when name is given. */
+static void
+locate(kn_sorter *s, const char *line, size_t len, uint32_t *k,
+    const char *name, uint64_t lineno)
+{
+	size_t i, nf = 0, start = 0, col;
+
+	if (s->nkey == 0)
+		return;
+	for (i = 0; i <= len; i++)
+		if (i == len || line[i] == '\t') {
+			if (nf < s->ncols) {
+				s->f[nf].p = line + start;
+				s->f[nf].n = i - start;
+			}
+			nf++;
+			start = i + 1;
+		}
+	if (nf != s->ncols)
+		kn_die("%s:%llu: expected %zu fields, found %zu",
+		    name != NULL ? name : "(temp run)",
+		    (unsigned long long)lineno, s->ncols, nf);
+	for (i = 0; i < s->nkey; i++) {
+		col = s->key[i].col;
+		k[2 * i] = (uint32_t)(s->f[col].p - line);
+		k[2 * i + 1] = (uint32_t)s->f[col].n;
+	}
+}
+
+void
+kn_sort_add(kn_sorter *s, const char *line, size_t len)
+{
+	size_t need = 8 * s->nkey + len + 8;
+	uint32_t *k;
+	char *p;
+	rec *r;
+
+	if (len > UINT32_MAX - 16)
+		kn_die("a line of %zu bytes is too long to sort", len);
+	if (s->alen + need > s->acap || 2 * (s->n + 1) > s->rcap) {
+		spill(s);
+		if (need > s->acap) {
+			/* One line larger than the budget: hold it alone. */
+			free(s->arena);
+			s->acap = need;
+			s->arena = kn_alloc(s->acap);
+		}
+	}
+	s->alen += (8 - (s->alen & 7)) & 7;	/* align the offsets */
+	k = (uint32_t *)(void *)(s->arena + s->alen);
+	p = s->arena + s->alen + 8 * s->nkey;
+	memcpy(p, line, len);
+	p[len] = '\0';
+	locate(s, p, len, k, NULL, 0);
+	r = &s->r[s->n++];
+	r->off = (uint64_t)(p - s->arena);
+	r->len = (uint32_t)len;
+	r->pre = prefix(s, p, len, k, &r->fast);
+	s->alen += 8 * s->nkey + len + 1;
+	s->st.rows++;
+}
+
+/* Reads the next line of a source; 0 at its end. */
+static int
+src_next(kn_sorter *s, source *x)
+{
+	switch (x->kind) {
+	case SRC_MEM:
+		if (x->i >= s->n)
+			return 0;
+		x->line = s->arena + s->r[x->i].off;
+		x->len = s->r[x->i].len;
+		x->k = (uint32_t *)(void *)(s->arena + s->r[x->i].off -
+		    8 * s->nkey);
+		x->pre = s->r[x->i].pre;
+		x->fast = s->r[x->i].fast;
+		x->i++;
+		return 1;
+	case SRC_RUN:
+		if (!kn_getline(&x->r))
+			return 0;
+		x->line = x->r.line;
+		x->len = x->r.len;
+		locate(s, x->line, x->len, x->k, NULL, x->r.lineno);
+		break;
+	default:
+		if (x->line != NULL) {
+			/* Keep the line before to check the input order. */
+			if (x->len + 1 > x->prevcap) {
+				x->prevcap = 2 * (x->len + 1);
+				x->prev = kn_realloc(x->prev, x->prevcap);
+			}
+			memcpy(x->prev, x->line, x->len);
+			x->prevlen = x->len;
+			memcpy(x->prevk, x->k, 8 * s->nkey);
+		}
+		if (!kn_table_next(x->t))
+			return 0;
+		x->line = x->t->r.line;
+		x->len = x->t->r.len;
+		locate(s, x->line, x->len, x->k, x->t->r.name,
+		    x->t->r.lineno);
+		if (x->prev != NULL && keycmp(s, x->prev, x->prevlen,
+		    x->prevk, x->line, x->len, x->k) > 0)
+			kn_die("%s:%llu: input is not sorted by the keys (-m)",
+			    x->t->r.name, (unsigned long long)x->t->r.lineno);
+		break;
+	}
+	x->pre = prefix(s, x->line, x->len, x->k, &x->fast);
+	s->st.bytes_read += x->kind == SRC_RUN ? x->len + 1 : 0;
+	return 1;
+}
+
+/* Source order: keys, then source number (stability). */
+static int
+srccmp(const kn_sorter *s, const source *a, const source *b)
+{
+	int c;
+
+	if (a->fast && b->fast && a->pre != b->pre)
+		return a->pre < b->pre ? -1 : 1;
+	c = keycmp(s, a->line, a->len, a->k, b->line, b->len, b->k);
+	if (c != 0)
+		return c;
+	return a->run < b->run ? -1 : a->run > b->run;
+}
+
+static void
+sift(const kn_sorter *s, source **h, size_t n, size_t i)
+{
+	source *x = h[i];
+	size_t c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && srccmp(s, h[c + 1], h[c]) < 0)
+			c++;
+		if (srccmp(s, h[c], x) >= 0)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+/* Merges sources src[0..n) into out (a line callback); with unique,
+ * only the first line of each run of equal keys. */
+static void
+merge(kn_sorter *s, source *src, size_t n, int unique,
+    void (*out)(const char *, size_t, void *), void *ctx)
+{
+	source **h = kn_alloc((n + 1) * sizeof(source *));
+	size_t nh = 0, i;
+	char *prev = NULL;
+	size_t prevlen = 0, prevcap = 0;
+	uint32_t *prevk = kn_alloc(8 * s->nkey + 8);
+	int have = 0;
+
+	for (i = 0; i < n; i++) {
+		src[i].k = kn_alloc(8 * s->nkey + 8);
+		src[i].prevk = kn_alloc(8 * s->nkey + 8);
+		if (src_next(s, &src[i]))
+			h[nh++] = &src[i];
+	}
+	for (i = nh / 2; i-- > 0;)
+		sift(s, h, nh, i);
+	while (nh > 0) {
+		source *x = h[0];
+
+		if (!unique || !have || keycmp(s, prev, prevlen, prevk,
+		    x->line, x->len, x->k) != 0) {
+			out(x->line, x->len, ctx);
+			if (unique) {
+				if (x->len + 1 > prevcap) {
+					prevcap = 2 * (x->len + 1);
+					prev = kn_realloc(prev, prevcap);
+				}
+				memcpy(prev, x->line, x->len);
+				prevlen = x->len;
+				locate(s, prev, prevlen, prevk, NULL, 0);
+				have = 1;
+			}
+		}
+		if (!src_next(s, x))
+			h[0] = h[--nh];
+		sift(s, h, nh, 0);
+	}
+	for (i = 0; i < n; i++) {
+		free(src[i].k);
+		free(src[i].prevk);
+		free(src[i].prev);
+	}
+	free(h);
+	free(prev);
+	free(prevk);
+}
+
+static void
+out_run(const char *line, size_t len, void *ctx)
+{
+	wline(ctx, line, len);
+}
+
+/* The merge fan-in and the read buffer per run for the budget. */
+static size_t
+fanin(const kn_sorter *s, size_t *bufsz)
+{
+	struct rlimit rl;
+	size_t b = s->budget / 64, f;
+
+	if (b < (1 << 14))
+		b = 1 << 14;
+	if (b > (1 << 20))
+		b = 1 << 20;
+	f = s->budget / b;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < f + 16)
+		f = rl.rlim_cur > 20 ? (size_t)rl.rlim_cur - 16 : 4;
+	if (f < 2)
+		f = 2;
+	*bufsz = b;
+	return f;
+}
+
+static void
+open_run(source *x, const char *path, size_t run, size_t bufsz)
+{
+	memset(x, 0, sizeof(*x));
+	x->kind = SRC_RUN;
+	x->run = run;
+	kn_reader_open_size(&x->r, path, bufsz);
+}
+
+void
+kn_sort_finish(kn_sorter *s, int unique,
+    void (*out)(const char *, size_t, void *), void *ctx)
+{
+	size_t bufsz, f = fanin(s, &bufsz), i, j, ns;
+	source *src;
+
+	if (s->nrun == 0) {
+		/* Everything fit: sort in memory and write out. */
+		sort_mem(s);
+		src = kn_zalloc(sizeof(source));
+		src->kind = SRC_MEM;
+		merge(s, src, 1, unique, out, ctx);
+		free(src);
+		return;
+	}
+	/* The last lines join the runs; the arena is then free for the
+	 * read buffers of the merge. */
+	spill(s);
+	free(s->arena);
+	s->arena = NULL;
+	free(s->r);
+	s->r = NULL;
+	s->n = 0;
+	while (s->nrun > f) {
+		/* A merge pass: consecutive groups of f runs, in order. */
+		char **next = kn_alloc(((s->nrun + f - 1) / f) * sizeof(char *));
+		size_t nn = 0;
+
+		s->st.merge_passes++;
+		for (i = 0; i < s->nrun; i += f) {
+			struct wbuf *w = kn_alloc(sizeof(*w));
+
+			ns = s->nrun - i < f ? s->nrun - i : f;
+			src = kn_alloc(ns * sizeof(source));
+			for (j = 0; j < ns; j++)
+				open_run(&src[j], s->run[i + j], j, bufsz);
+			w->fd = kn_mktemp(s->tmpdir, (char **)&w->path);
+			w->n = 0;
+			w->count = &s->st.bytes_written;
+			merge(s, src, ns, 0, out_run, w);
+			wflush(w);
+			if (close(w->fd) != 0)
+				kn_die_sys("%s: write error", w->path);
+			for (j = 0; j < ns; j++) {
+				kn_reader_close(&src[j].r);
+				kn_rmtemp(s->run[i + j]);
+			}
+			next[nn++] = (char *)w->path;
+			free(w);
+			free(src);
+		}
+		free(s->run);
+		s->run = next;
+		s->nrun = nn;
+	}
+	s->st.merge_passes++;
+	src = kn_alloc(s->nrun * sizeof(source));
+	for (j = 0; j < s->nrun; j++)
+		open_run(&src[j], s->run[j], j, bufsz);
+	merge(s, src, s->nrun, unique, out, ctx);
+	for (j = 0; j < s->nrun; j++) {
+		kn_reader_close(&src[j].r);
+		kn_rmtemp(s->run[j]);
+	}
+	free(src);
+	s->nrun = 0;
+}
+
+void
+kn_sort_merge_tables(kn_sorter *s, kn_table *t, size_t n, int unique,
+    void (*out)(const char *, size_t, void *), void *ctx)
+{
+	source *src = kn_zalloc((n + 1) * sizeof(source));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		src[i].kind = SRC_TABLE;
+		src[i].run = i;
+		src[i].t = &t[i];
+	}
+	merge(s, src, n, unique, out, ctx);
+	free(src);
+}
+
+void
+kn_sort_free(kn_sorter *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nrun; i++) {
+		kn_rmtemp(s->run[i]);
+	}
+	free(s->run);
+	free(s->arena);
+	free(s->r);
+	free(s->f);
+	free(s);
+}
+
+size_t
+kn_sort_keys(const kn_table *t, const char *spec, kn_skey **key)
+{
+	char *s = kn_strdup(spec), *item, *save = NULL, *colon, *fl;
+	size_t n = 0, i;
+
+	*key = kn_alloc((strlen(spec) + 1) * sizeof(kn_skey));
+	for (item = strtok_r(s, ",", &save); item != NULL;
+	    item = strtok_r(NULL, ",", &save)) {
+		kn_skey *k = &(*key)[n];
+
+		memset(k, 0, sizeof(*k));
+		colon = strrchr(item, ':');
+		for (i = 0; i < t->ncols; i++)
+			if (strcmp(t->names[i], item) == 0)
+				colon = NULL;	/* a name with a colon */
+		if (colon != NULL) {
+			*colon = '\0';
+			for (fl = colon + 1; *fl != '\0'; fl++)
+				if (*fl == 'n')
+					k->numeric = 1;
+				else if (*fl == 'r')
+					k->reverse = 1;
+				else
+					kn_die("-k %s: unknown key flag '%c' "
+					    "(n numeric, r reverse)", spec, *fl);
+		}
+		if (*item == '\0')
+			kn_die("-k %s: empty key", spec);
+		k->col = kn_table_col(t, item);
+		n++;
+	}
+	if (n == 0)
+		kn_die("-k '%s': no keys", spec);
+	free(s);
+	return n;
+}

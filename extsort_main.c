@@ -1,0 +1,163 @@
+/*
+ * extsort: sort TSV rows by key columns within a memory budget, like
+ * sort(1) but column-aware and header-aware.  The sorting itself is in
+ * extsort.c (external merge sort; paper 004 §2 and §4).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kanon.h"
+
+static void __attribute__((noreturn))
+usage(int status)
+{
+	fprintf(status == 0 ? stdout : stderr,
+	    "usage: extsort [-muv] [-k key[:nr],...] [-o file] [-S size] "
+	    "[-T dir]\n"
+	    "               [--columns list | --columns-file file] "
+	    "[--no-header] [file ...]\n");
+	exit(status);
+}
+
+enum { OPT_COLUMNS = 256, OPT_COLFILE, OPT_NOHDR, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "columns", required_argument, NULL, OPT_COLUMNS },
+	{ "columns-file", required_argument, NULL, OPT_COLFILE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "no-header", no_argument, NULL, OPT_NOHDR },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void
+put_line(const char *line, size_t len, void *ctx)
+{
+	FILE *f = ctx;
+
+	fwrite(line, 1, len, f);
+	putc('\n', f);
+}
+
+/* The default budget: a quarter of physical memory, at most 4G. */
+static size_t
+default_budget(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	size_t b = (size_t)1 << 30;
+
+	if (pages > 0 && psz > 0)
+		b = (size_t)pages / 4 * (size_t)psz;
+	if (b > ((size_t)4 << 30))
+		b = (size_t)4 << 30;
+	return b;
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *keyspec = NULL, *outpath = NULL, *tmpdir = NULL;
+	char *columns = NULL;
+	size_t budget = 0, nkey = 0, i;
+	int ch, merge = 0, unique = 0, verbose = 0, nohdr = 0;
+	kn_skey *key = NULL;
+	kn_table t, *ts;
+	kn_sorter *s;
+	FILE *fp;
+
+	kn_init(argv[0]);
+	while ((ch = getopt_long(argc, argv, "S:T:hk:mo:uv", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'S':
+			budget = kn_parse_size(optarg, "-S");
+			break;
+		case 'T':
+			tmpdir = optarg;
+			break;
+		case 'h':
+			usage(0);
+		case 'k':
+			keyspec = optarg;
+			break;
+		case 'm':
+			merge = 1;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'u':
+			unique = 1;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case OPT_COLFILE:
+			columns = kn_columns_file(optarg);
+			break;
+		case OPT_COLUMNS:
+			columns = optarg;
+			break;
+		case OPT_NOHDR:
+			nohdr = 1;
+			break;
+		case OPT_VERSION:
+			kn_version();
+		default:
+			usage(2);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (budget == 0)
+		budget = default_budget();
+	tmpdir = kn_tmpdir(tmpdir);
+
+	if (merge) {
+		size_t n = argc > 0 ? (size_t)argc : 1;
+
+		ts = kn_alloc(n * sizeof(kn_table));
+		for (i = 0; i < n; i++) {
+			kn_table_open(&ts[i], argc > 0 ? argv + i : NULL,
+			    argc > 0 ? 1 : 0, columns);
+			if (i > 0 && !ts[i].headerless &&
+			    strcmp(ts[i].hdrline, ts[0].hdrline) != 0)
+				kn_die("%s:1: header differs from that of %s",
+				    ts[i].r.name, ts[0].r.name);
+		}
+		if (keyspec != NULL)
+			nkey = kn_sort_keys(&ts[0], keyspec, &key);
+		fp = kn_open_out(outpath);
+		if (!ts[0].headerless && !nohdr)
+			fprintf(fp, "%s\n", ts[0].hdrline);
+		s = kn_sort_new(key, nkey, ts[0].ncols, budget, tmpdir);
+		kn_sort_merge_tables(s, ts, n, unique, put_line, fp);
+	} else {
+		kn_table_open(&t, argv, (size_t)argc, columns);
+		if (keyspec != NULL)
+			nkey = kn_sort_keys(&t, keyspec, &key);
+		fp = kn_open_out(outpath);
+		if (!t.headerless && !nohdr)
+			fprintf(fp, "%s\n", t.hdrline);
+		s = kn_sort_new(key, nkey, t.ncols, budget, tmpdir);
+		while (kn_table_next(&t))
+			kn_sort_add(s, t.r.line, t.r.len);
+		kn_sort_finish(s, unique, put_line, fp);
+	}
+	kn_close_out(fp);
+	if (verbose) {
+		const kn_sortstats *st = kn_sort_stats(s);
+
+		fprintf(stderr, "%s: %llu rows, %llu runs, %llu merge passes, "
+		    "%llu bytes written to and %llu read from temp files\n",
+		    kn_prog, (unsigned long long)st->rows,
+		    (unsigned long long)st->runs,
+		    (unsigned long long)st->merge_passes,
+		    (unsigned long long)st->bytes_written,
+		    (unsigned long long)st->bytes_read);
+	}
+	kn_sort_free(s);
+	kn_exit(0);
+}
