@@ -39,7 +39,8 @@ typedef struct {
 	size_t i;		/* SRC_MEM: next record */
 	const char *line;	/* current line */
 	size_t len;
-	uint32_t *k;		/* its key offsets */
+	uint32_t *k;		/* its key offsets (in kbuf or the arena) */
+	uint32_t *kbuf;
 	uint64_t pre;
 	uint32_t fast;
 	char *prev;		/* SRC_TABLE: the line before, to check order */
@@ -501,7 +502,7 @@ merge(kn_sorter *s, source *src, size_t n, int unique,
 	int have = 0;
 
 	for (i = 0; i < n; i++) {
-		src[i].k = kn_alloc(8 * s->nkey + 8);
+		src[i].k = src[i].kbuf = kn_alloc(8 * s->nkey + 8);
 		src[i].prevk = kn_alloc(8 * s->nkey + 8);
 		if (src_next(s, &src[i]))
 			h[nh++] = &src[i];
@@ -530,7 +531,7 @@ merge(kn_sorter *s, source *src, size_t n, int unique,
 		sift(s, h, nh, 0);
 	}
 	for (i = 0; i < n; i++) {
-		free(src[i].k);
+		free(src[i].kbuf);
 		free(src[i].prevk);
 		free(src[i].prev);
 	}
