@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# extsort: equal to LC_ALL=C sort -s on random tables over many key
+# specs, with budgets that force many runs and multi-pass merges.
+
+load common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	mkdir "$T/tmp"
+	# Keys with ties, empty fields, negatives, decimals, junk.
+	awk 'BEGIN {
+		srand(42)
+		print "w\tn\tm\ts"
+		split("a,b,ab,,a b,B,b\001,zz,ab", words, ",")
+		split("0,-0,1,-1,2.5,-2.5,10,010,.5,-.5,1.50,x,,  7,1e3,99999999999999999999,-3", nums, ",")
+		for (i = 0; i < 3000; i++)
+			printf "%s\t%s\t%d\t%d\n", words[1 + int(rand() * 9)],
+			    nums[1 + int(rand() * 17)], int(rand() * 50) - 25, i
+	}' > "$T/t.tsv"
+	tail -n +2 "$T/t.tsv" > "$T/body"
+}
+
+@test "extsort equals sort -s over key specs, in memory and with tiny budgets" {
+	while IFS='|' read -r ours gnu; do
+		LC_ALL=C sort -s -t "$(printf '\t')" $gnu "$T/body" > "$T/want"
+		for S in 1G 64K 16K; do
+			extsort -S $S -T "$T/tmp" -k "$ours" "$T/t.tsv" > "$T/got"
+			[ "$(head -1 "$T/got")" = "$(head -1 "$T/t.tsv")" ]
+			tail -n +2 "$T/got" | cmp - "$T/want" ||
+			    { echo "-k $ours -S $S"; false; }
+		done
+	done <<-EOF_
+	w|-k1,1
+	n:n|-k2,2n
+	n:nr|-k2,2nr
+	w:r|-k1,1r
+	m:n,w|-k3,3n -k1,1
+	w,n:n,m:nr|-k1,1 -k2,2n -k3,3nr
+	n|-k2,2
+	2:n,1|-k2,2n -k1,1
+	EOF_
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
+@test "whole-line sort without -k equals sort" {
+	extsort -S 16K -T "$T/tmp" "$T/t.tsv" | tail -n +2 > "$T/got"
+	LC_ALL=C sort "$T/body" | cmp - "$T/got"
+}
+
+@test "a tiny budget forces many runs and several merge passes" {
+	run --separate-stderr extsort -v -S 16K -T "$T/tmp" -k n:n,w "$T/t.tsv"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" =~ ([0-9]+)\ runs,\ ([0-9]+)\ merge\ passes ]]
+	[ "${BASH_REMATCH[1]}" -ge 10 ]
+	[ "${BASH_REMATCH[2]}" -ge 2 ]
+	printf '%s\n' "$output" | tail -n +2 | cmp - <(LC_ALL=C sort -s -t "$(printf '\t')" -k2,2n -k1,1 "$T/body")
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
+@test "-u keeps the first row of each key, as sort -s -u" {
+	for spec in "w|-k1,1" "n:n|-k2,2n" "w,m:n|-k1,1 -k3,3n"; do
+		ours=${spec%%|*} gnu=${spec#*|}
+		extsort -u -S 16K -T "$T/tmp" -k "$ours" "$T/t.tsv" | tail -n +2 > "$T/got"
+		LC_ALL=C sort -s -u -t "$(printf '\t')" $gnu "$T/body" | cmp - "$T/got"
+	done
+}
+
+@test "-m merges sorted inputs, checks their order, keeps one header" {
+	head -1 "$T/t.tsv" > "$T/h"
+	tail -n +2 "$T/t.tsv" | split -l 700 - "$T/p."
+	for p in "$T"/p.??; do
+		{ cat "$T/h"; LC_ALL=C sort -s -t "$(printf '\t')" -k2,2n "$p"; } > "$p.s"
+	done
+	extsort -m -k n:n "$T"/p.??.s > "$T/got"
+	[ "$(grep -c '^w' "$T/got")" -eq 1 ]
+	tail -n +2 "$T/got" | cmp - <(LC_ALL=C sort -s -t "$(printf '\t')" -k2,2n "$T/body")
+	run --separate-stderr extsort -m -k w "$T"/p.??.s
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"is not sorted by the keys (-m)"* ]]
+}
+
+@test "extsort on Adult by two keys equals sort" {
+	extsort -S 256K -k age:n,education "$ADULT" | tail -n +2 > "$T/got"
+	tail -n +2 "$ADULT" | LC_ALL=C sort -s -t "$(printf '\t')" -k2,2n -k5,5 | cmp - "$T/got"
+}
+
+@test "headerless input with --columns" {
+	extsort --columns w,n,m,s -k m:n "$T/body" > "$T/got"
+	LC_ALL=C sort -s -t "$(printf '\t')" -k3,3n "$T/body" | cmp - "$T/got"
+}
+
+@test "errors: /dev/full, unwritable temp dir, bad keys; temp dir left empty" {
+	run --separate-stderr extsort -k w "$T/t.tsv" -o /dev/full
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"No space left on device"* ]]
+	run --separate-stderr extsort -S 16K -T "$T/nonexistent" -k w -o "$T/o" "$T/t.tsv"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"cannot create a temp file in $T/nonexistent"* ]]
+	[ ! -e "$T/o" ]
+	while IFS='|' read -r k want; do
+		run --separate-stderr extsort -k "$k" "$T/t.tsv"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == *"$want"* ]] || { echo "$k: $stderr"; false; }
+	done <<-EOF_
+	nosuch|no column named 'nosuch'
+	w:x|unknown key flag 'x'
+	9|no column 9
+	EOF_
+}
+
+@test "a full temp dir is a clean error and leaves nothing behind" {
+	# A file-size limit makes the second run write fail with EFBIG.
+	run --separate-stderr bash -c "ulimit -f 8; trap '' XFSZ; extsort -S 16K -T '$T/tmp' -k w -o '$T/out' '$T/t.tsv'"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"write error"* ]]
+	[ -z "$(ls -A "$T/tmp")" ]
+	[ ! -e "$T/out" ]
+}
+
+@test "SIGTERM mid-merge leaves the temp dir empty" {
+	awk 'BEGIN {srand(1); print "a\tb"; for (i = 0; i < 400000; i++) print int(rand() * 1e9) "\t" i}' > "$T/big"
+	extsort -S 64K -T "$T/tmp" -k a:n "$T/big" > /dev/null &
+	pid=$!
+	for i in $(seq 100); do
+		[ -n "$(ls -A "$T/tmp")" ] && break
+		sleep 0.02
+	done
+	kill -TERM $pid
+	status=0
+	wait $pid || status=$?
+	[ "$status" -ne 0 ]
+	[ -z "$(ls -A "$T/tmp")" ]
+}
