@@ -68,6 +68,68 @@ parse_levels(const char *arg, const kn_table *t, const size_t *key,
 	free(s);
 }
 
+/* Writes the header line: key columns, count, sums. */
+static void
+header(FILE *fp, const kn_table *t, const size_t *key, size_t d,
+    char **sumspec, size_t nsum)
+{
+	size_t c, j;
+
+	for (c = 0; c < d; c++) {
+		fputs(t->names[key[c]], fp);
+		fputc('\t', fp);
+	}
+	fputs("count", fp);
+	for (j = 0; j < nsum; j++)
+		fprintf(fp, "\t%s_sum\t%s_sumsq", sumspec[j], sumspec[j]);
+	fputc('\n', fp);
+}
+
+/* Writes packed counts in order; 0 if they cannot be sorted packed. */
+static int
+write_packed(FILE *fp, kn_pcount *pc, const kn_dict **od, size_t d,
+    const kn_table *t, const size_t *key, int nohdr, int verbose, clock_t t0)
+{
+	int shift[KN_PMAX], bits[KN_PMAX];
+	uint32_t *inv[KN_PMAX];
+	uint64_t *pairs;
+	size_t n, i, c, len, linecap = 256;
+	char *line;
+
+	n = kn_pcount_sorted(pc, od, &pairs, shift, bits);
+	if (n == (size_t)-1)
+		return 0;
+	if (!nohdr)
+		header(fp, t, key, d, NULL, 0);
+	for (c = 0; c < d; c++)
+		inv[c] = kn_dict_order(od[c]);
+	line = kn_alloc(linecap);
+	for (i = 0; i < n; i++) {
+		len = 0;
+		for (c = 0; c < d; c++) {
+			uint64_t r = (pairs[2 * i] >> shift[c]) &
+			    ((1ULL << bits[c]) - 1);
+			kn_str v = kn_dict_get(od[c], inv[c][r]);
+
+			if (len + v.n + 32 > linecap)
+				line = kn_realloc(line, linecap = 2 * (len +
+				    v.n + 32));
+			memcpy(line + len, v.p, v.n);
+			len += v.n;
+			line[len++] = '\t';
+		}
+		len += kn_fmt_u64(line + len, pairs[2 * i + 1]);
+		line[len++] = '\n';
+		fwrite(line, 1, len, fp);
+	}
+	kn_close_out(fp);
+	if (verbose)
+		fprintf(stderr, "%s: %llu rows, %zu groups, %.2f s CPU\n",
+		    kn_prog, (unsigned long long)t->rows, n,
+		    (double)(clock() - t0) / CLOCKS_PER_SEC);
+	return 1;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -84,7 +146,8 @@ main(int argc, char *argv[])
 	uint32_t *order, e;
 	char *line;
 	size_t linecap;
-	int ch, merge = 0, nohdr = 0, verbose = 0, *level, rolls = 0;
+	int ch, merge = 0, nohdr = 0, verbose = 0, *level, rolls = 0, kept;
+	kn_pcount pc;
 	uint32_t **map;
 	clock_t t0 = clock();
 	FILE *fp;
@@ -232,7 +295,19 @@ main(int argc, char *argv[])
 		cs.nsum = nsum;
 		cs.sumcol = sumcol;
 		cs.pairs = merge;
-		kn_count(&t, &cs, &fs);
+		cs.keep = levels == NULL ? &pc : NULL;
+		kept = kn_count(&t, &cs, &fs);
+	}
+	if (kept) {
+		/* The fast path: sort the packed counts and write. */
+		const kn_dict **od = kn_alloc((d + 1) * sizeof(kn_dict *));
+
+		for (c = 0; c < d; c++)
+			od[c] = h[c] != NULL ? &h[c]->lab[0] : &dict[c];
+		if (write_packed(fp, &pc, od, d, &t, key, nohdr, verbose, t0))
+			kn_exit(0);
+		kn_pcount_fset(&pc, &fs);
+		free(od);
 	}
 
 	/* Roll up to the requested levels. */
@@ -259,17 +334,8 @@ main(int argc, char *argv[])
 
 	/* Write, in byte-wise order of the key columns. */
 	order = kn_fset_order(out, odict);
-	if (!nohdr) {
-		for (c = 0; c < d; c++) {
-			fputs(t.names[key[c]], fp);
-			fputc('\t', fp);
-		}
-		fputs("count", fp);
-		for (j = 0; j < nsum; j++)
-			fprintf(fp, "\t%s_sum\t%s_sumsq", sumspec[j],
-			    sumspec[j]);
-		fputc('\n', fp);
-	}
+	if (!nohdr)
+		header(fp, &t, key, d, sumspec, nsum);
 	line = kn_alloc(linecap = 256);
 	for (i = 0; i < out->n; i++) {
 		size_t len = 0;

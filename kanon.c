@@ -1155,15 +1155,24 @@ cmp_dictval(uint32_t a, uint32_t b, const void *ctx)
 }
 
 uint32_t *
-kn_dict_ranks(const kn_dict *d)
+kn_dict_order(const kn_dict *d)
 {
 	uint32_t *ids = kn_alloc((d->n + 1) * sizeof(uint32_t));
-	uint32_t *rank = kn_alloc((d->n + 1) * sizeof(uint32_t));
 	size_t i;
 
 	for (i = 0; i < d->n; i++)
 		ids[i] = (uint32_t)i;
 	kn_sort_ids(ids, d->n, cmp_dictval, d);
+	return ids;
+}
+
+uint32_t *
+kn_dict_ranks(const kn_dict *d)
+{
+	uint32_t *ids = kn_dict_order(d);
+	uint32_t *rank = kn_alloc((d->n + 1) * sizeof(uint32_t));
+	size_t i;
+
 	for (i = 0; i < d->n; i++)
 		rank[ids[i]] = (uint32_t)i;
 	free(ids);
@@ -2184,7 +2193,7 @@ parse_count(kn_str v, uint64_t *cnt)
 	return 1;
 }
 
-void
+int
 kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs)
 {
 	size_t d = cs->d, c, j;
@@ -2247,10 +2256,96 @@ kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs)
 				    "than 18 decimals)");
 		}
 	}
-	if (packed)
-		kn_pcount_fset(&pc, fs);
 	kn_progress_done();
 	free(k);
+	if (packed && cs->keep != NULL) {
+		*cs->keep = pc;
+		return 1;
+	}
+	if (packed)
+		kn_pcount_fset(&pc, fs);
+	return 0;
+}
+
+/* LSD radix sort of n (key, value) pairs by key, 11-bit digits over
+ * the low tot bits; skips digits where all keys agree. */
+static void
+radix_pairs(uint64_t *a, size_t n, int tot)
+{
+	uint64_t *t = kn_alloc((2 * n + 2) * sizeof(uint64_t));
+	uint32_t cnt[2048], sum, v;
+	size_t i, b;
+	int pass;
+
+	for (pass = 0; pass * 11 < tot; pass++) {
+		unsigned sh = 11 * (unsigned)pass;
+
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(a[2 * i] >> sh) & 2047]++;
+		for (b = 0; b < 2048 && cnt[b] != n; b++)
+			;
+		if (b < 2048)
+			continue;
+		for (sum = 0, b = 0; b < 2048; b++) {
+			v = cnt[b];
+			cnt[b] = sum;
+			sum += v;
+		}
+		for (i = 0; i < n; i++) {
+			uint32_t to = cnt[(a[2 * i] >> sh) & 2047]++;
+
+			t[2 * to] = a[2 * i];
+			t[2 * to + 1] = a[2 * i + 1];
+		}
+		memcpy(a, t, 2 * n * sizeof(uint64_t));
+	}
+	free(t);
+}
+
+size_t
+kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
+    uint64_t **pairs, int *shift, int *bits)
+{
+	size_t d = pc->d, c, i, n = 0;
+	uint32_t *rank[KN_PMAX];
+	uint64_t *a, pk, nk;
+	int tot = 0, sh;
+
+	pc_flush(pc);
+	for (c = 0; c < d; c++) {
+		if (dict[c]->lowbyte)
+			return (size_t)-1;
+		bits[c] = bitlen(dict[c]->n > 0 ? dict[c]->n - 1 : 0);
+		tot += bits[c];
+	}
+	if (tot > KN_PMAX)
+		return (size_t)-1;
+	for (sh = tot, c = 0; c < d; c++) {
+		sh -= bits[c];
+		shift[c] = sh;
+		rank[c] = kn_dict_ranks(dict[c]);
+	}
+	/* Compact the table in place, re-keying by the ranks. */
+	a = pc->tab;
+	for (i = 0; i < pc->nslot; i++) {
+		if (a[2 * i] == 0)
+			continue;
+		pk = a[2 * i] - 1;
+		nk = 0;
+		for (c = 0; c < d; c++)
+			nk |= (uint64_t)rank[c][(pk >> pc->shift[c]) &
+			    ((1ULL << pc->bits[c]) - 1)] << shift[c];
+		a[2 * n] = nk;
+		a[2 * n + 1] = a[2 * i + 1];
+		n++;
+	}
+	for (c = 0; c < d; c++)
+		free(rank[c]);
+	radix_pairs(a, n, tot);
+	*pairs = a;
+	memset(pc, 0, sizeof(*pc));
+	return n;
 }
 
 /* Raises the scale of summed column j to sc; 0 on overflow. */

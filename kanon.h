@@ -168,6 +168,8 @@ int64_t kn_dict_find(const kn_dict *d, const char *s, size_t n);
 kn_str kn_dict_get(const kn_dict *d, uint32_t id);
 /* rank[id] in byte-wise order of the values; caller frees. */
 uint32_t *kn_dict_ranks(const kn_dict *d);
+/* The ids in byte-wise order of their values; caller frees. */
+uint32_t *kn_dict_order(const kn_dict *d);
 
 uint64_t kn_hash(const void *p, size_t n);
 
@@ -291,6 +293,13 @@ int kn_pcount_init(kn_pcount *pc, size_t d);
 int kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt);
 /* Moves the counts into fs (initialized with nsum 0); frees pc. */
 void kn_pcount_fset(kn_pcount *pc, kn_fset *fs);
+/* Sorts the counts in byte-wise order of the labels dict[c] of the ids
+ * (as kn_fset_order) and returns n pairs (key, count) in *pairs, the key
+ * holding the rank of column c's label at shift[c] in bits[c] bits.
+ * Returns (size_t)-1, leaving pc as it was, if the ranks need more than
+ * 63 bits or some label holds a byte below TAB.  Frees pc otherwise. */
+size_t kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
+    uint64_t **pairs, int *shift, int *bits);
 
 /* What kn_count reads from each row: d key columns (each through the
  * leaves of hier[c], or dict[c] where hier is NULL), an optional count
@@ -306,11 +315,13 @@ typedef struct {
 	size_t nsum;
 	const size_t *sumcol;
 	int pairs;
+	kn_pcount *keep;	/* if set, packed counts may be left here */
 } kn_countspec;
 
-/* Counts the rest of table t into fs (initialized here); data errors
- * die naming the row and column. */
-void kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs);
+/* Counts the rest of table t into fs (initialized here), or returns 1
+ * with the counts in cs->keep when they stayed packed; data errors die
+ * naming the row and column. */
+int kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs);
 
 /* Stable sort of n ids by cmp(a, b, ctx). */
 void kn_sort_ids(uint32_t *a, size_t n,
