@@ -575,7 +575,7 @@ kn_reader_open_size(kn_reader *r, const char *path, size_t bufsz)
 		r->name = path;
 	}
 	r->cap = bufsz < 4096 ? 4096 : bufsz;
-	r->buf = kn_alloc(r->cap + 1);
+	r->buf = kn_alloc(r->cap + 16);	/* 8-byte loads may pass the end */
 }
 
 void
@@ -600,7 +600,7 @@ fill(kn_reader *r)
 	}
 	if (r->end == r->cap) {
 		r->cap *= 2;
-		r->buf = kn_realloc(r->buf, r->cap + 1);
+		r->buf = kn_realloc(r->buf, r->cap + 16);
 	}
 	do
 		got = read(r->fd, r->buf + r->end, r->cap - r->end);
@@ -1062,13 +1062,26 @@ static uint32_t dict_intern(kn_dict *, const char *, size_t);
 uint32_t
 kn_dict_intern(kn_dict *d, const char *s, size_t n)
 {
+	return kn_dict_intern_padded(d, s, n, 0);
+}
+
+uint32_t
+kn_dict_intern_padded(kn_dict *d, const char *s, size_t n, int padded)
+{
 	struct kn_dcache *ce = NULL;
 	uint32_t id;
 
 	if (n <= 8) {
 		uint64_t w = 0;
 
-		memcpy(&w, s, n);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (padded) {
+			memcpy(&w, s, 8);
+			if (n < 8)
+				w &= (1ULL << (8 * n)) - 1;
+		} else
+#endif
+			memcpy(&w, s, n);
 		if (d->cache == NULL)
 			d->cache = kn_zalloc(DCACHE * sizeof(*d->cache));
 		ce = &d->cache[((w * M1) >> 52 ^ n) & (DCACHE - 1)];
@@ -2213,7 +2226,8 @@ kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs)
 			kn_hier *h = cs->hier != NULL ? cs->hier[c] : NULL;
 
 			if (h == NULL)
-				k[c] = kn_dict_intern(&cs->dict[c], v.p, v.n);
+				k[c] = kn_dict_intern_padded(&cs->dict[c], v.p,
+				    v.n, 1);
 			else {
 				const char *err;
 				int64_t id = kn_hier_leaf(h, v.p, v.n, &err);
@@ -2273,6 +2287,7 @@ static void
 radix_pairs(uint64_t *a, size_t n, int tot)
 {
 	uint64_t *t = kn_alloc((2 * n + 2) * sizeof(uint64_t));
+	uint64_t *src = a, *dst = t, *x;
 	uint32_t cnt[2048], sum, v;
 	size_t i, b;
 	int pass;
@@ -2282,7 +2297,7 @@ radix_pairs(uint64_t *a, size_t n, int tot)
 
 		memset(cnt, 0, sizeof(cnt));
 		for (i = 0; i < n; i++)
-			cnt[(a[2 * i] >> sh) & 2047]++;
+			cnt[(src[2 * i] >> sh) & 2047]++;
 		for (b = 0; b < 2048 && cnt[b] != n; b++)
 			;
 		if (b < 2048)
@@ -2293,13 +2308,17 @@ radix_pairs(uint64_t *a, size_t n, int tot)
 			sum += v;
 		}
 		for (i = 0; i < n; i++) {
-			uint32_t to = cnt[(a[2 * i] >> sh) & 2047]++;
+			uint32_t to = cnt[(src[2 * i] >> sh) & 2047]++;
 
-			t[2 * to] = a[2 * i];
-			t[2 * to + 1] = a[2 * i + 1];
+			dst[2 * to] = src[2 * i];
+			dst[2 * to + 1] = src[2 * i + 1];
 		}
-		memcpy(a, t, 2 * n * sizeof(uint64_t));
+		x = src;
+		src = dst;
+		dst = x;
 	}
+	if (src != a)
+		memcpy(a, src, 2 * n * sizeof(uint64_t));
 	free(t);
 }
 

@@ -163,6 +163,10 @@ void kn_dict_init(kn_dict *d);
 void kn_dict_free(kn_dict *d);
 /* Returns the id of s, adding it if new. */
 uint32_t kn_dict_intern(kn_dict *d, const char *s, size_t n);
+/* The same; with padded, s may be read 8 bytes at a time past its end
+ * (as in a reader's buffer). */
+uint32_t kn_dict_intern_padded(kn_dict *d, const char *s, size_t n,
+    int padded);
 /* Returns the id of s or -1. */
 int64_t kn_dict_find(const kn_dict *d, const char *s, size_t n);
 kn_str kn_dict_get(const kn_dict *d, uint32_t id);
