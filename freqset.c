@@ -258,9 +258,14 @@ main(int argc, char *argv[])
 			kn_die("column 'count' clashes with the count column "
 			    "of the output");
 	sumcol = kn_alloc((nsum + 1) * sizeof(size_t));
-	for (j = 0; j < nsum; j++)
+	for (j = 0; j < nsum; j++) {
 		sumcol[j] = merge ? cntcol + 1 + 2 * j :
 		    kn_table_col(&t, sumspec[j]);
+		for (i = 0; !merge && i < j; i++)
+			if (sumcol[i] == sumcol[j])
+				kn_die("--sum %s: column summed twice",
+				    sumspec[j]);
+	}
 
 	/* Hierarchies and levels. */
 	{

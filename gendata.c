@@ -91,12 +91,12 @@ typedef struct {
 	size_t maxrow;		/* longest row a generator can write */
 } outbuf;
 
-static void usage(void) __attribute__((noreturn));
+static void usage(int) __attribute__((noreturn));
 
 static void
-usage(void)
+usage(int status)
 {
-	fprintf(stderr,
+	fprintf(status == 0 ? stdout : stderr,
 	    "usage: %s [-o file] [-n rows] [--seed n] uniform [-c card] "
 	    "[-d attrs]\n"
 	    "       %s [-o file] [-n rows] [--seed n] skewed [-c card] "
@@ -105,7 +105,7 @@ usage(void)
 	    "       %s [-o file] [-n rows] [--seed n] agrawal "
 	    "[--target list]\n"
 	    "       %s --version\n", kn_prog, kn_prog, kn_prog, kn_prog);
-	exit(2);
+	exit(status);
 }
 
 /* splitmix64: spreads a seed over the state of the main generator. */
@@ -548,7 +548,7 @@ parse_opts(int argc, char **argv, const char *optstring, struct opts *o)
 			    "attributes (-d)");
 			break;
 		case 'h':
-			usage();
+			usage(0);
 		case 'n':
 			o->rows = (uint64_t)kn_parse_int(optarg, 0,
 			    INT64_MAX, "rows (-n)");
@@ -582,7 +582,7 @@ parse_opts(int argc, char **argv, const char *optstring, struct opts *o)
 		case OPT_VERSION:
 			kn_version();
 		default:
-			usage();
+			usage(2);
 		}
 		given(o, ch);
 	}
@@ -614,7 +614,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (argc == 0)
-		usage();
+		usage(2);
 	name = argv[0];
 	argv[0] = argv0;	/* for getopt's messages */
 	optind = 0;

@@ -422,6 +422,7 @@ kn_open_out(const char *path)
 			kn_die_sys("%s", path);
 		o = kn_zalloc(sizeof(*o));
 		o->f = f;
+		o->dst = kn_strdup(path);
 		o->next = outs;
 		outs = o;
 		setvbuf(f, NULL, _IOFBF, 1 << 16);
@@ -480,8 +481,9 @@ kn_close_out(FILE *f)
 		kn_die("internal error: unknown output stream");
 	if (o->tmp == NULL) {
 		if (fflush(f) == EOF || ferror(f) || fclose(f) == EOF)
-			kn_die_sys("write error");
+			kn_die_sys("%s: write error", o->dst);
 		*pp = o->next;
+		free(o->dst);
 		free(o);
 		return;
 	}
@@ -942,6 +944,12 @@ kn_columns_file(const char *path)
 	while (kn_getline(&r)) {
 		if (r.len == 0)
 			continue;
+		if (n == 0 && memchr(r.line, '\t', r.len) != NULL) {
+			/* A header line: it alone names the columns. */
+			out = kn_strndup(r.line, r.len);
+			n = r.len;
+			break;
+		}
 		out = kn_realloc(out, n + r.len + 2);
 		if (n > 0)
 			out[n++] = ',';
@@ -1978,7 +1986,9 @@ kn_fset_add(kn_fset *fs, const uint32_t *key, uint64_t cnt)
 		for (c = 0; c < d && k[c] == key[c]; c++)
 			;
 		if (c == d) {
-			fs->cnt[e] += cnt;
+			if (__builtin_add_overflow(fs->cnt[e], cnt,
+			    &fs->cnt[e]))
+				kn_die("a count overflows 64 bits");
 			return e;
 		}
 	}
@@ -2030,7 +2040,9 @@ pc_insert(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt, size_t *n)
 
 	for (j = pk_hash(pk) & mask; tab[2 * j] != 0; j = (j + 1) & mask)
 		if (tab[2 * j] == pk + 1) {
-			tab[2 * j + 1] += cnt;
+			if (__builtin_add_overflow(tab[2 * j + 1], cnt,
+			    &tab[2 * j + 1]))
+				kn_die("a count overflows 64 bits");
 			return;
 		}
 	tab[2 * j] = pk + 1;

@@ -137,8 +137,9 @@ size_t kn_table_countcol(const kn_table *t, const char *opt);
 /* Dies with "prog: file:line: column 'c': msg". */
 void kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));
-/* Reads a --columns-file: one name per line or a TSV header line;
- * returns a comma list. */
+/* Reads a --columns-file: a TSV header line (the first line, if it
+ * holds a tab: the rest is ignored) or one name per line; returns a
+ * comma list. */
 char *kn_columns_file(const char *path);
 
 /* ---- dictionaries ------------------------------------------------- */

@@ -180,7 +180,9 @@ main(int argc, char *argv[])
 	struct cls *C;
 	uint64_t *vals, rows = 0, supp = 0, released, kept = 0, nclass = 0;
 	uint64_t minsz = 0, maxsz = 0, below = 0, ldmin = 0;
-	long double cdm = 0, lemin = 0, varmin = 0;
+	long double lemin = 0, varmin = 0;
+	unsigned __int128 cdm = 0;
+	char cdmbuf[48];
 	int kfail = 0, lfail = 0, vfail = 0, first = 1;
 
 	int progress = 0;
@@ -355,19 +357,24 @@ main(int argc, char *argv[])
 		free(key);
 	}
 
-	/* Classes: the roll-up onto the quasi-identifiers. */
-	{
+	/* Classes: the roll-up onto the quasi-identifiers (the set itself
+	 * when S is not part of the key). */
+	ecls = kn_alloc((fs.n + 1) * sizeof(uint32_t));
+	if (d == nq) {
+		cl = fs;
+		for (i = 0; i < fs.n; i++)
+			ecls[i] = (uint32_t)i;
+	} else {
 		size_t *id = kn_alloc((nq + 1) * sizeof(size_t));
 
 		for (c = 0; c < nq; c++)
 			id[c] = c;
 		kn_fset_rollup(&fs, &cl, id, nq, NULL);
 		free(id);
+		for (i = 0; i < fs.n; i++)
+			ecls[i] = kn_fset_add(&cl, fs.key + i * d, 0);
 	}
 	F = cl.nsum ? cl.scale[0] : 0;
-	ecls = kn_alloc((fs.n + 1) * sizeof(uint32_t));
-	for (i = 0; i < fs.n; i++)
-		ecls[i] = kn_fset_add(&cl, fs.key + i * d, 0);
 	C = kn_zalloc((cl.n + 1) * sizeof(struct cls));
 	for (i = 0; i < fs.n; i++) {
 		C[ecls[i]].n += fs.cnt[i];
@@ -414,7 +421,7 @@ main(int argc, char *argv[])
 			continue;
 		nclass++;
 		kept += x->n;
-		cdm += (long double)x->n * (long double)x->n;
+		cdm += (unsigned __int128)x->n * x->n;
 		if (first || x->n < minsz)
 			minsz = x->n;
 		if (first || x->n > maxsz)
@@ -456,7 +463,7 @@ main(int argc, char *argv[])
 		first = 0;
 	}
 	released = rows;
-	cdm += (long double)supp * (long double)released;
+	cdm += (unsigned __int128)supp * released;
 
 	put("rows", "%llu", (unsigned long long)rows);
 	put("suppressed", "%llu", (unsigned long long)supp);
@@ -465,7 +472,8 @@ main(int argc, char *argv[])
 	put("class_size_max", "%llu", (unsigned long long)maxsz);
 	put("class_size_mean", "%.10Lg", nclass ? (long double)kept / nclass :
 	    0.0L);
-	put("cdm", "%.0Lf", cdm);
+	kn_dec_format((kn_i128)cdm, 0, cdmbuf);
+	put("cdm", "%s", cdmbuf);
 	if (kk > 0)
 		put("cavg", "%.10Lg", nclass ? (long double)kept / nclass / kk :
 		    0.0L);
