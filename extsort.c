@@ -646,6 +646,14 @@ kn_sort_finish(kn_sorter *s, int unique,
 }
 
 void
+kn_sort_addrun(kn_sorter *s, char *path)
+{
+	s->run = kn_realloc(s->run, (s->nrun + 1) * sizeof(char *));
+	s->run[s->nrun++] = path;
+	s->st.runs++;
+}
+
+void
 kn_sort_merge_tables(kn_sorter *s, kn_table *t, size_t n, int unique,
     void (*out)(const char *, size_t, void *), void *ctx)
 {

@@ -41,20 +41,6 @@ put_line(const char *line, size_t len, void *ctx)
 	putc('\n', f);
 }
 
-/* The default budget: a quarter of physical memory, at most 4G. */
-static size_t
-default_budget(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	size_t b = (size_t)1 << 30;
-
-	if (pages > 0 && psz > 0)
-		b = (size_t)pages / 4 * (size_t)psz;
-	if (b > ((size_t)4 << 30))
-		b = (size_t)4 << 30;
-	return b;
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -112,7 +98,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (budget == 0)
-		budget = default_budget();
+		budget = kn_default_budget();
 	tmpdir = kn_tmpdir(tmpdir);
 
 	if (merge) {

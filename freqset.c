@@ -20,6 +20,8 @@ usage(int status)
 	fprintf(status == 0 ? stdout : stderr,
 	    "usage: freqset [-v] [-H attr=file|dir] [-L attr=level,...] "
 	    "[-o file] [-q columns]\n"
+	    "               [-S size] [-T dir]"
+	    "\n"
 	    "               [--sum column] [--merge] [--columns list | "
 	    "--columns-file file]\n"
 	    "               [--no-header] [--progress] [file ...]\n");
@@ -68,6 +70,16 @@ parse_levels(const char *arg, const kn_table *t, const size_t *key,
 	free(s);
 }
 
+struct wctx {
+	FILE *fp;
+	size_t d, nsum;
+	uint64_t groups;
+	int hdr;		/* the header is still to be written */
+	const kn_table *t;
+	const size_t *key;
+	char **sumspec;
+};
+
 /* Writes the header line: key columns, count, sums. */
 static void
 header(FILE *fp, const kn_table *t, const size_t *key, size_t d,
@@ -85,49 +97,42 @@ header(FILE *fp, const kn_table *t, const size_t *key, size_t d,
 	fputc('\n', fp);
 }
 
-/* Writes packed counts in order; 0 if they cannot be sorted packed. */
-static int
-write_packed(FILE *fp, kn_pcount *pc, const kn_dict **od, size_t d,
-    const kn_table *t, const size_t *key, int nohdr, int verbose, clock_t t0)
+/* Writes one group: labels, count, sums. */
+static void
+write_row(const kn_fsrow *r, void *ctx)
 {
-	int shift[KN_PMAX], bits[KN_PMAX];
-	uint32_t *inv[KN_PMAX];
-	uint64_t *pairs;
-	size_t n, i, c, len, linecap = 256;
-	char *line;
+	static char *line;
+	static size_t cap;
+	struct wctx *w = ctx;
+	size_t c, j, len = 0, need = 32 + 96 * w->nsum;
 
-	n = kn_pcount_sorted(pc, od, &pairs, shift, bits);
-	if (n == (size_t)-1)
-		return 0;
-	if (!nohdr)
-		header(fp, t, key, d, NULL, 0);
-	for (c = 0; c < d; c++)
-		inv[c] = kn_dict_order(od[c]);
-	line = kn_alloc(linecap);
-	for (i = 0; i < n; i++) {
-		len = 0;
-		for (c = 0; c < d; c++) {
-			uint64_t r = (pairs[2 * i] >> shift[c]) &
-			    ((1ULL << bits[c]) - 1);
-			kn_str v = kn_dict_get(od[c], inv[c][r]);
-
-			if (len + v.n + 32 > linecap)
-				line = kn_realloc(line, linecap = 2 * (len +
-				    v.n + 32));
-			memcpy(line + len, v.p, v.n);
-			len += v.n;
-			line[len++] = '\t';
-		}
-		len += kn_fmt_u64(line + len, pairs[2 * i + 1]);
-		line[len++] = '\n';
-		fwrite(line, 1, len, fp);
+	if (w->hdr) {
+		/* Written with the first group: an error in the input then
+		 * leaves nothing on the output. */
+		header(w->fp, w->t, w->key, w->d, w->sumspec, w->nsum);
+		w->hdr = 0;
 	}
-	kn_close_out(fp);
-	if (verbose)
-		fprintf(stderr, "%s: %llu rows, %zu groups, %.2f s CPU\n",
-		    kn_prog, (unsigned long long)t->rows, n,
-		    (double)(clock() - t0) / CLOCKS_PER_SEC);
-	return 1;
+	for (c = 0; c < w->d; c++)
+		need += r->key[c].n + 1;
+	if (need > cap) {
+		cap = 2 * need;
+		line = kn_realloc(line, cap);
+	}
+	for (c = 0; c < w->d; c++) {
+		memcpy(line + len, r->key[c].p, r->key[c].n);
+		len += r->key[c].n;
+		line[len++] = '\t';
+	}
+	len += kn_fmt_u64(line + len, r->cnt);
+	for (j = 0; j < w->nsum; j++) {
+		line[len++] = '\t';
+		len += kn_dec_format(r->s[j], r->sc[j], line + len);
+		line[len++] = '\t';
+		len += kn_dec_format(r->ss[j], r->ssc[j], line + len);
+	}
+	line[len++] = '\n';
+	fwrite(line, 1, len, w->fp);
+	w->groups++;
 }
 
 int
@@ -135,29 +140,27 @@ main(int argc, char *argv[])
 {
 	kn_table t;
 	kn_hopts hopts = { 0, NULL };
-	kn_fset fs, rolled, *out;
 	kn_hier **h;
 	kn_dict *dict;
-	const kn_dict **odict;
-	const char *qlist = NULL, *outpath = NULL;
-	char *levels = NULL;
-	char *columns = NULL, **sumspec = NULL;
-	size_t *key, *sumcol, d, nsum = 0, c, j, i, cntcol = 0;
-	uint32_t *order, e;
-	char *line;
-	size_t linecap;
-	int ch, merge = 0, nohdr = 0, verbose = 0, *level, rolls = 0, kept;
-	kn_pcount pc;
-	uint32_t **map;
+	kn_freqstats st;
+	const char *qlist = NULL, *outpath = NULL, *tmpdir = NULL;
+	char *levels = NULL, *columns = NULL, **sumspec = NULL;
+	size_t *key, *sumcol, d, nsum = 0, c, j, i, cntcol = 0, budget = 0;
+	uint64_t groups;
+	int ch, merge = 0, nohdr = 0, verbose = 0, *level, progress = 0;
 	clock_t t0 = clock();
 	FILE *fp;
 
-	int progress = 0;
-
 	kn_init(argv[0]);
-	while ((ch = getopt_long(argc, argv, "H:L:ho:q:v", longopts,
+	while ((ch = getopt_long(argc, argv, "H:L:S:T:ho:q:v", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'S':
+			budget = kn_parse_size(optarg, "-S");
+			break;
+		case 'T':
+			tmpdir = optarg;
+			break;
 		case 'H':
 			kn_hopts_add(&hopts, optarg);
 			break;
@@ -212,6 +215,8 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	kn_progress_init(progress);
+	if (budget == 0)
+		budget = kn_default_budget();
 	if (merge && nsum > 0)
 		kn_die("--sum does not apply to --merge: the sums of the "
 		    "input are carried over");
@@ -286,9 +291,10 @@ main(int argc, char *argv[])
 	if (levels != NULL)
 		parse_levels(levels, &t, key, d, h, level);
 
-	/* Count. */
+	/* Count, and write the groups in order. */
 	{
 		kn_countspec cs;
+		struct wctx w = { fp, d, nsum, 0, !nohdr, &t, key, sumspec };
 
 		memset(&cs, 0, sizeof(cs));
 		cs.d = d;
@@ -300,87 +306,20 @@ main(int argc, char *argv[])
 		cs.nsum = nsum;
 		cs.sumcol = sumcol;
 		cs.pairs = merge;
-		cs.keep = levels == NULL ? &pc : NULL;
-		kept = kn_count(&t, &cs, &fs);
-	}
-	if (kept) {
-		/* The fast path: sort the packed counts and write. */
-		const kn_dict **od = kn_alloc((d + 1) * sizeof(kn_dict *));
-
-		for (c = 0; c < d; c++)
-			od[c] = h[c] != NULL ? &h[c]->lab[0] : &dict[c];
-		if (write_packed(fp, &pc, od, d, &t, key, nohdr, verbose, t0))
-			kn_exit(0);
-		kn_pcount_fset(&pc, &fs);
-		free(od);
-	}
-
-	/* Roll up to the requested levels. */
-	map = kn_zalloc((d + 1) * sizeof(uint32_t *));
-	odict = kn_alloc((d + 1) * sizeof(kn_dict *));
-	for (c = 0; c < d; c++) {
-		odict[c] = h[c] != NULL ? &h[c]->lab[level[c]] : &dict[c];
-		if (level[c] > 0) {
-			map[c] = kn_hier_map(h[c], 0, level[c]);
-			rolls = 1;
-		}
-	}
-	out = &fs;
-	if (rolls) {
-		size_t *id = kn_alloc((d + 1) * sizeof(size_t));
-
-		for (c = 0; c < d; c++)
-			id[c] = c;
-		kn_fset_rollup(&fs, &rolled, id, d, map);
-		kn_fset_free(&fs);
-		out = &rolled;
-		free(id);
-	}
-
-	/* Write, in byte-wise order of the key columns. */
-	order = kn_fset_order(out, odict);
-	if (!nohdr)
-		header(fp, &t, key, d, sumspec, nsum);
-	line = kn_alloc(linecap = 256);
-	for (i = 0; i < out->n; i++) {
-		size_t len = 0;
-
-		e = order[i];
-		if (i + 16 < out->n) {
-			/* The order is random in memory: fetch ahead. */
-			__builtin_prefetch(out->key + (size_t)order[i + 16] * d);
-			__builtin_prefetch(out->cnt + order[i + 16]);
-		}
-		for (c = 0; c < d; c++) {
-			kn_str v = kn_dict_get(odict[c], out->key[(size_t)e * d +
-			    c]);
-
-			if (len + v.n + 160 > linecap)
-				line = kn_realloc(line, linecap = 2 * (len +
-				    v.n + 160));
-			memcpy(line + len, v.p, v.n);
-			len += v.n;
-			line[len++] = '\t';
-		}
-		len += kn_fmt_u64(line + len, out->cnt[e]);
-		for (j = 0; j < nsum; j++) {
-			const kn_sum *s = &out->sum[(size_t)e * nsum + j];
-
-			line[len++] = '\t';
-			len += kn_dec_format(s->s, out->scale[j], line + len);
-			line[len++] = '\t';
-			len += kn_dec_format(s->ss, 2 * out->scale[j],
-			    line + len);
-			if (len + 160 > linecap)
-				line = kn_realloc(line, linecap *= 2);
-		}
-		line[len++] = '\n';
-		fwrite(line, 1, len, fp);
+		kn_freq(&t, &cs, level, budget, kn_tmpdir(tmpdir), write_row,
+		    &w, &st);
+		groups = w.groups;
+		if (w.hdr)
+			header(fp, &t, key, d, sumspec, nsum);
 	}
 	kn_close_out(fp);
 	if (verbose)
-		fprintf(stderr, "%s: %llu rows, %zu groups, %.2f s CPU\n",
-		    kn_prog, (unsigned long long)t.rows, out->n,
+		fprintf(stderr, "%s: %llu rows, %llu groups, %llu runs, "
+		    "%llu merge passes, %llu bytes written to temp files, "
+		    "%.2f s CPU\n", kn_prog, (unsigned long long)st.rows,
+		    (unsigned long long)groups, (unsigned long long)st.runs,
+		    (unsigned long long)st.merge_passes,
+		    (unsigned long long)st.bytes_written,
 		    (double)(clock() - t0) / CLOCKS_PER_SEC);
 	kn_exit(0);
 }

@@ -298,6 +298,19 @@ kn_parse_size(const char *s, const char *what)
 
 /* ---- temp files and output ---------------------------------------- */
 
+size_t
+kn_default_budget(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	size_t b = (size_t)1 << 30;
+
+	if (pages > 0 && psz > 0)
+		b = (size_t)pages / 4 * (size_t)psz;
+	if (b > ((size_t)4 << 30))
+		b = (size_t)4 << 30;
+	return b;
+}
+
 const char *
 kn_tmpdir(const char *opt)
 {
@@ -2070,8 +2083,13 @@ pc_flush(kn_pcount *pc)
 {
 	size_t i;
 
-	if (10 * (pc->n + pc->nb) > 7 * pc->nslot)
-		pc_resize(pc, 2 * pc->nslot);
+	if (10 * (pc->n + pc->nb) > 7 * pc->nslot) {
+		if (pc->limit > 0 && 2 * pc->nslot * 16 > pc->limit &&
+		    pc->n + pc->nb + 1 < pc->nslot)
+			pc->full = 1;	/* the owner spills instead */
+		else
+			pc_resize(pc, 2 * pc->nslot);
+	}
 	for (i = 0; i < pc->nb; i++)
 		pc_insert(pc->tab, pc->nslot - 1, pc->bk[i], pc->bc[i], &pc->n);
 	pc->nb = 0;
@@ -2216,81 +2234,6 @@ parse_count(kn_str v, uint64_t *cnt)
 	}
 	*cnt = x;
 	return 1;
-}
-
-int
-kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs)
-{
-	size_t d = cs->d, c, j;
-	uint32_t *k = kn_alloc((d + 1) * sizeof(uint32_t)), e;
-	kn_pcount pc;
-	int packed;
-
-	kn_fset_init(fs, d, cs->nsum);
-	packed = cs->nsum == 0 && kn_pcount_init(&pc, d);
-	while (kn_table_next(t)) {
-		uint64_t cnt = 1;
-
-		if ((t->rows & 0xffff) == 0)
-			kn_progress(t->rows, t->r.bytes);
-		for (c = 0; c < d; c++) {
-			kn_str v = t->f[cs->key[c]];
-			kn_hier *h = cs->hier != NULL ? cs->hier[c] : NULL;
-
-			if (h == NULL)
-				k[c] = kn_dict_intern_padded(&cs->dict[c], v.p,
-				    v.n, 1);
-			else {
-				const char *err;
-				int64_t id = kn_hier_leaf(h, v.p, v.n, &err);
-
-				if (id < 0)
-					kn_table_fail(t, cs->key[c], "'%.*s': %s "
-					    "(%s)", (int)v.n, v.p, err, h->src);
-				k[c] = (uint32_t)id;
-			}
-		}
-		if (cs->hascount && !parse_count(t->f[cs->cntcol], &cnt))
-			kn_table_fail(t, cs->cntcol, "'%.*s' is not a count",
-			    (int)t->f[cs->cntcol].n, t->f[cs->cntcol].p);
-		if (packed) {
-			if (kn_pcount_add(&pc, k, cnt))
-				continue;
-			kn_pcount_fset(&pc, fs);
-			packed = 0;
-		}
-		e = kn_fset_add(fs, k, cnt);
-		for (j = 0; j < cs->nsum; j++) {
-			size_t col = cs->sumcol[j];
-			kn_str v = t->f[col];
-			kn_i128 m, m2;
-			int sc, sc2;
-
-			if (!kn_dec_parse(v.p, v.n, &m, &sc))
-				kn_table_fail(t, col, "'%.*s' is not a number",
-				    (int)v.n, v.p);
-			if (cs->pairs) {
-				kn_str w = t->f[col + 1];
-
-				if (!kn_dec_parse(w.p, w.n, &m2, &sc2) || m2 < 0)
-					kn_table_fail(t, col + 1, "'%.*s' is not "
-					    "a sum of squares", (int)w.n, w.p);
-				if (!kn_fset_addsum(fs, e, j, m, sc, m2, sc2))
-					kn_table_fail(t, col, "sum overflows");
-			} else if (!kn_fset_addval(fs, e, j, m, sc))
-				kn_table_fail(t, col, "sum overflows (or more "
-				    "than 18 decimals)");
-		}
-	}
-	kn_progress_done();
-	free(k);
-	if (packed && cs->keep != NULL) {
-		*cs->keep = pc;
-		return 1;
-	}
-	if (packed)
-		kn_pcount_fset(&pc, fs);
-	return 0;
 }
 
 /* LSD radix sort of n (key, value) pairs by key, 11-bit digits over
@@ -2631,4 +2574,428 @@ kn_fset_order(const kn_fset *fs, const kn_dict *const *dict)
 	free(tmp);
 	free(cnt);
 	return idx;
+}
+
+/* ---- frequency streams: counting within a budget ------------------ */
+
+struct freq {
+	const kn_countspec *cs;
+	const int *lv;
+	size_t budget;
+	const char *tmpdir;
+	kn_fset fs;
+	kn_pcount pc;
+	int packed;
+	char **run;
+	size_t nrun;
+	kn_fsout out;
+	void *ctx;
+	kn_freqstats *st;
+	/* a row being emitted */
+	kn_fsrow row;
+	/* the run being written */
+	FILE *rf;
+	const char *rpath;
+	/* merge: the group being combined */
+	kn_str *cf;		/* fields of a merged line */
+	char *ckey;
+	size_t cklen, ckcap;
+	int have;
+};
+
+/* Bytes held by a dictionary (but its fixed-size cache). */
+static size_t
+dict_bytes(const kn_dict *d)
+{
+	return d->acap + d->cap * 12 + d->nslot * 8;
+}
+
+/* Bytes held by the set being counted and the plain dictionaries. */
+static size_t
+freq_bytes(const struct freq *fr)
+{
+	size_t b = 0, c;
+	const kn_fset *fs = &fr->fs;
+
+	if (fr->packed)
+		b += fr->pc.nslot * 16;
+	b += fs->cap * (fs->d * 4 + 8 + fs->nsum * sizeof(kn_sum)) +
+	    fs->nslot * 8;
+	for (c = 0; c < fr->cs->d; c++)
+		if (fr->cs->hier == NULL || fr->cs->hier[c] == NULL)
+			b += dict_bytes(&fr->cs->dict[c]);
+	return b;
+}
+
+/* The labels of column c at its output level. */
+static const kn_dict *
+out_dict(const struct freq *fr, size_t c)
+{
+	const kn_hier *h = fr->cs->hier != NULL ? fr->cs->hier[c] : NULL;
+
+	if (h == NULL)
+		return &fr->cs->dict[c];
+	return &h->lab[fr->lv != NULL ? fr->lv[c] : 0];
+}
+
+/* Writes a row to the run being written. */
+static void
+run_row(const kn_fsrow *row, void *ctx)
+{
+	struct freq *fr = ctx;
+	size_t c, j;
+	char buf[48];
+
+	for (c = 0; c < fr->cs->d; c++) {
+		fwrite(row->key[c].p, 1, row->key[c].n, fr->rf);
+		putc('\t', fr->rf);
+	}
+	kn_put_u64(fr->rf, row->cnt);
+	for (j = 0; j < fr->cs->nsum; j++) {
+		putc('\t', fr->rf);
+		fwrite(buf, 1, kn_dec_format(row->s[j], row->sc[j], buf),
+		    fr->rf);
+		putc('\t', fr->rf);
+		fwrite(buf, 1, kn_dec_format(row->ss[j], row->ssc[j], buf),
+		    fr->rf);
+	}
+	putc('\n', fr->rf);
+}
+
+/* Emits the set in memory, in order, to sink; then empties it. */
+static void
+freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
+{
+	const kn_countspec *cs = fr->cs;
+	size_t d = cs->d, c, i, j, n;
+	const kn_dict **od = kn_zalloc((d + 1) * sizeof(kn_dict *));
+	int rolls = 0;
+	size_t limit = fr->pc.limit;
+
+	for (c = 0; c < d; c++) {
+		od[c] = out_dict(fr, c);
+		if (fr->lv != NULL && fr->lv[c] > 0)
+			rolls = 1;
+	}
+	if (fr->packed && !rolls) {
+		int shift[KN_PMAX], bits[KN_PMAX];
+		uint32_t *inv[KN_PMAX];
+		uint64_t *pairs;
+
+		n = kn_pcount_sorted(&fr->pc, od, &pairs, shift, bits);
+		if (n != (size_t)-1) {
+			for (c = 0; c < d; c++)
+				inv[c] = kn_dict_order(od[c]);
+			for (i = 0; i < n; i++) {
+				for (c = 0; c < d; c++)
+					fr->row.key[c] = kn_dict_get(od[c],
+					    inv[c][(pairs[2 * i] >> shift[c]) &
+					    ((1ULL << bits[c]) - 1)]);
+				fr->row.cnt = pairs[2 * i + 1];
+				sink(&fr->row, sctx);
+			}
+			for (c = 0; c < d; c++)
+				free(inv[c]);
+			free(pairs);
+			kn_pcount_init(&fr->pc, d);
+			fr->pc.limit = limit;
+			free(od);
+			return;
+		}
+	}
+	if (fr->packed) {
+		kn_pcount_fset(&fr->pc, &fr->fs);
+		kn_pcount_init(&fr->pc, d);
+		fr->pc.limit = limit;
+	}
+	{
+		kn_fset rolled, *f = &fr->fs;
+		uint32_t *order, e;
+
+		if (rolls) {
+			uint32_t **map = kn_zalloc((d + 1) * sizeof(uint32_t *));
+			size_t *id = kn_zalloc((d + 1) * sizeof(size_t));
+
+			for (c = 0; c < d; c++) {
+				id[c] = c;
+				if (fr->lv[c] > 0)
+					map[c] = kn_hier_map(cs->hier[c], 0,
+					    fr->lv[c]);
+			}
+			kn_fset_rollup(&fr->fs, &rolled, id, d, map);
+			for (c = 0; c < d; c++)
+				free(map[c]);
+			free(map);
+			free(id);
+			f = &rolled;
+		}
+		order = kn_fset_order(f, od);
+		for (i = 0; i < f->n; i++) {
+			e = order[i];
+			for (c = 0; c < d; c++)
+				fr->row.key[c] = kn_dict_get(od[c],
+				    f->key[(size_t)e * d + c]);
+			fr->row.cnt = f->cnt[e];
+			for (j = 0; j < cs->nsum; j++) {
+				const kn_sum *sm = &f->sum[(size_t)e * cs->nsum +
+				    j];
+
+				fr->row.s[j] = sm->s;
+				fr->row.ss[j] = sm->ss;
+				fr->row.sc[j] = f->scale[j];
+				fr->row.ssc[j] = 2 * f->scale[j];
+			}
+			sink(&fr->row, sctx);
+		}
+		free(order);
+		if (rolls)
+			kn_fset_free(&rolled);
+		kn_fset_free(&fr->fs);
+		kn_fset_init(&fr->fs, d, cs->nsum);
+	}
+	free(od);
+}
+
+/* Writes the set in memory as a sorted run and starts afresh, with
+ * empty dictionaries: a run holds labels, not ids. */
+static void
+freq_spill(struct freq *fr)
+{
+	int fd;
+	char *path;
+	size_t c;
+
+	fd = kn_mktemp(fr->tmpdir, &path);
+	fr->rf = fdopen(fd, "w");
+	if (fr->rf == NULL)
+		kn_die_sys("%s", path);
+	setvbuf(fr->rf, NULL, _IOFBF, 1 << 16);
+	fr->rpath = path;
+	freq_emit(fr, run_row, fr);
+	if (fflush(fr->rf) == EOF || ferror(fr->rf))
+		kn_die_sys("%s: write error", path);
+	if (fr->st != NULL)
+		fr->st->bytes_written += (uint64_t)ftello(fr->rf);
+	if (fclose(fr->rf) == EOF)
+		kn_die_sys("%s: write error", path);
+	fr->run = kn_realloc(fr->run, (fr->nrun + 1) * sizeof(char *));
+	fr->run[fr->nrun++] = path;
+	for (c = 0; c < fr->cs->d; c++)
+		if (fr->cs->hier == NULL || fr->cs->hier[c] == NULL) {
+			kn_dict_free(&fr->cs->dict[c]);
+			kn_dict_init(&fr->cs->dict[c]);
+		}
+	if (fr->st != NULL)
+		fr->st->runs++;
+}
+
+/* Emits the group being combined. */
+static void
+comb_flush(struct freq *fr)
+{
+	if (fr->have)
+		fr->out(&fr->row, fr->ctx);
+	fr->have = 0;
+}
+
+/* Adds a/10^as to (*v, *vs), raising the scale as needed. */
+static void
+addscaled(kn_i128 *v, int *vs, kn_i128 a, int as)
+{
+	if (as > *vs) {
+		if (__builtin_mul_overflow(*v, kn_pow10(as - *vs), v))
+			kn_die("sum overflow while merging");
+		*vs = as;
+	}
+	if (__builtin_mul_overflow(a, kn_pow10(*vs - as), &a) ||
+	    __builtin_add_overflow(*v, a, v))
+		kn_die("sum overflow while merging");
+}
+
+/* A merged run line: combine lines of equal keys (they are adjacent),
+ * then emit each group. */
+static void
+comb_line(const char *line, size_t len, void *ctx)
+{
+	struct freq *fr = ctx;
+	size_t d = fr->cs->d, nf = d + 1 + 2 * fr->cs->nsum, i, k = 0;
+	size_t start = 0, keylen = 0, j;
+	kn_str *f = fr->cf;
+	uint64_t cnt;
+	kn_i128 m;
+	int sc;
+
+	for (i = 0; i <= len; i++)
+		if (i == len || line[i] == '\t') {
+			if (k < nf) {
+				f[k].p = line + start;
+				f[k].n = i - start;
+			}
+			if (++k == d)
+				keylen = i + 1;
+			start = i + 1;
+		}
+	if (k != nf)
+		kn_die("(temp run): expected %zu fields, found %zu", nf, k);
+	if (d == 0)
+		keylen = 0;
+	if (fr->have && (keylen != fr->cklen ||
+	    memcmp(line, fr->ckey, keylen) != 0)) {
+		/* The row still points into the previous line's copy. */
+		comb_flush(fr);
+	}
+	if (!parse_count(f[d], &cnt))
+		kn_die("(temp run): bad count");
+	if (!fr->have) {
+		if (len + 1 > fr->ckcap) {
+			fr->ckcap = 2 * (len + 1);
+			fr->ckey = kn_realloc(fr->ckey, fr->ckcap);
+		}
+		memcpy(fr->ckey, line, len);
+		fr->cklen = keylen;
+		/* The row's labels point into the copy. */
+		for (i = 0; i < d; i++) {
+			fr->row.key[i].p = fr->ckey + (f[i].p - line);
+			fr->row.key[i].n = f[i].n;
+		}
+		fr->row.cnt = 0;
+		for (j = 0; j < fr->cs->nsum; j++) {
+			fr->row.s[j] = fr->row.ss[j] = 0;
+			fr->row.sc[j] = fr->row.ssc[j] = 0;
+		}
+		fr->have = 1;
+	}
+	if (__builtin_add_overflow(fr->row.cnt, cnt, &fr->row.cnt))
+		kn_die("a count overflows 64 bits");
+	for (j = 0; j < fr->cs->nsum; j++) {
+		kn_str a = f[d + 1 + 2 * j], b = f[d + 2 + 2 * j];
+
+		if (!kn_dec_parse(a.p, a.n, &m, &sc))
+			kn_die("(temp run): bad sum");
+		addscaled(&fr->row.s[j], &fr->row.sc[j], m, sc);
+		if (!kn_dec_parse(b.p, b.n, &m, &sc))
+			kn_die("(temp run): bad sum");
+		addscaled(&fr->row.ss[j], &fr->row.ssc[j], m, sc);
+	}
+}
+
+void
+kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
+    const char *tmpdir, kn_fsout out, void *ctx, kn_freqstats *st)
+{
+	struct freq fr;
+	size_t d = cs->d, c, j;
+	uint32_t *k = kn_alloc((d + 1) * sizeof(uint32_t)), e;
+	size_t limit = budget / 3;
+
+	memset(&fr, 0, sizeof(fr));
+	fr.cs = cs;
+	fr.lv = lv;
+	fr.budget = budget;
+	fr.tmpdir = tmpdir;
+	fr.out = out;
+	fr.ctx = ctx;
+	fr.st = st;
+	fr.row.key = kn_alloc((d + 1) * sizeof(kn_str));
+	fr.cf = kn_alloc((d + 2 + 2 * cs->nsum) * sizeof(kn_str));
+	fr.row.s = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
+	fr.row.ss = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
+	fr.row.sc = kn_zalloc((cs->nsum + 1) * sizeof(int));
+	fr.row.ssc = kn_zalloc((cs->nsum + 1) * sizeof(int));
+	kn_fset_init(&fr.fs, d, cs->nsum);
+	fr.packed = cs->nsum == 0 && kn_pcount_init(&fr.pc, d);
+	if (fr.packed && budget > 0)
+		fr.pc.limit = limit;
+	while (kn_table_next(t)) {
+		uint64_t cnt = 1;
+
+		if ((t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
+		if (budget > 0 && (t->rows & 0x3ff) == 0 &&
+		    freq_bytes(&fr) > limit)
+			freq_spill(&fr);
+		for (c = 0; c < d; c++) {
+			kn_str v = t->f[cs->key[c]];
+			kn_hier *h = cs->hier != NULL ? cs->hier[c] : NULL;
+
+			if (h == NULL)
+				k[c] = kn_dict_intern_padded(&cs->dict[c], v.p,
+				    v.n, 1);
+			else {
+				const char *err;
+				int64_t id = kn_hier_leaf(h, v.p, v.n, &err);
+
+				if (id < 0)
+					kn_table_fail(t, cs->key[c], "'%.*s': %s "
+					    "(%s)", (int)v.n, v.p, err, h->src);
+				k[c] = (uint32_t)id;
+			}
+		}
+		if (cs->hascount && !parse_count(t->f[cs->cntcol], &cnt))
+			kn_table_fail(t, cs->cntcol, "'%.*s' is not a count",
+			    (int)t->f[cs->cntcol].n, t->f[cs->cntcol].p);
+		if (fr.packed) {
+			if (kn_pcount_add(&fr.pc, k, cnt)) {
+				if (fr.pc.full)
+					freq_spill(&fr);
+				continue;
+			}
+			kn_pcount_fset(&fr.pc, &fr.fs);
+			fr.packed = 0;
+		}
+		e = kn_fset_add(&fr.fs, k, cnt);
+		for (j = 0; j < cs->nsum; j++) {
+			size_t col = cs->sumcol[j];
+			kn_str v = t->f[col];
+			kn_i128 m, m2;
+			int sc, sc2;
+
+			if (!kn_dec_parse(v.p, v.n, &m, &sc))
+				kn_table_fail(t, col, "'%.*s' is not a number",
+				    (int)v.n, v.p);
+			if (cs->pairs) {
+				kn_str w = t->f[col + 1];
+
+				if (!kn_dec_parse(w.p, w.n, &m2, &sc2) || m2 < 0)
+					kn_table_fail(t, col + 1, "'%.*s' is not "
+					    "a sum of squares", (int)w.n, w.p);
+				if (!kn_fset_addsum(&fr.fs, e, j, m, sc, m2, sc2))
+					kn_table_fail(t, col, "sum overflows");
+			} else if (!kn_fset_addval(&fr.fs, e, j, m, sc))
+				kn_table_fail(t, col, "sum overflows (or more "
+				    "than 18 decimals)");
+		}
+	}
+	kn_progress_done();
+	free(k);
+	if (st != NULL)
+		st->rows = t->rows;
+	if (fr.nrun == 0) {
+		freq_emit(&fr, out, ctx);
+	} else {
+		kn_sorter *so;
+		size_t r;
+
+		freq_spill(&fr);
+		if (fr.packed)
+			free(fr.pc.tab);
+		kn_fset_free(&fr.fs);
+		so = kn_sort_new(NULL, 0, 1, budget, tmpdir);
+		for (r = 0; r < fr.nrun; r++)
+			kn_sort_addrun(so, fr.run[r]);
+		kn_sort_finish(so, 0, comb_line, &fr);
+		comb_flush(&fr);
+		if (st != NULL) {
+			st->merge_passes = kn_sort_stats(so)->merge_passes;
+			st->bytes_read = kn_sort_stats(so)->bytes_read;
+		}
+		kn_sort_free(so);
+		free(fr.run);
+		free(fr.ckey);
+		free(fr.cf);
+		return;
+	}
+	if (fr.packed)
+		free(fr.pc.tab);
+	kn_fset_free(&fr.fs);
 }

@@ -60,6 +60,10 @@ size_t kn_parse_size(const char *s, const char *what);
 
 /* ---- temp files and output ---------------------------------------- */
 
+/* The default memory budget (-S): a quarter of physical memory, at
+ * most 4G. */
+size_t kn_default_budget(void);
+
 /* The temp directory: opt if set, then $TMPDIR, then /tmp. */
 const char *kn_tmpdir(const char *opt);
 /* Creates a registered temp file (mode 0600) in dir; returns its fd. */
@@ -290,6 +294,8 @@ typedef struct {
 	size_t nslot, n;
 	uint64_t bk[KN_PBATCH], bc[KN_PBATCH];	/* pending adds */
 	size_t nb;
+	size_t limit;		/* table bytes not to grow past (0: none) */
+	int full;		/* the table reached the limit */
 } kn_pcount;
 
 /* 0 if d is too large to pack. */
@@ -306,7 +312,7 @@ void kn_pcount_fset(kn_pcount *pc, kn_fset *fs);
 size_t kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
     uint64_t **pairs, int *shift, int *bits);
 
-/* What kn_count reads from each row: d key columns (each through the
+/* What kn_freq reads from each row: d key columns (each through the
  * leaves of hier[c], or dict[c] where hier is NULL), an optional count
  * column (a frequency set's weights), and nsum summed columns: single
  * values, or with pairs the X_sum, X_sumsq columns of a frequency set. */
@@ -320,13 +326,32 @@ typedef struct {
 	size_t nsum;
 	const size_t *sumcol;
 	int pairs;
-	kn_pcount *keep;	/* if set, packed counts may be left here */
 } kn_countspec;
 
-/* Counts the rest of table t into fs (initialized here), or returns 1
- * with the counts in cs->keep when they stayed packed; data errors die
- * naming the row and column. */
-int kn_count(kn_table *t, const kn_countspec *cs, kn_fset *fs);
+/* A group of a frequency set: its labels, count, and per summed column
+ * the sum s/10^sc and the sum of squares ss/10^ssc. */
+typedef struct {
+	kn_str *key;
+	uint64_t cnt;
+	kn_i128 *s, *ss;
+	int *sc, *ssc;
+} kn_fsrow;
+
+typedef void (*kn_fsout)(const kn_fsrow *row, void *ctx);
+
+typedef struct {
+	uint64_t rows, runs, merge_passes, bytes_written, bytes_read;
+} kn_freqstats;
+
+/* Counts the rest of table t, with column c at hierarchy level lv[c]
+ * (lv NULL: the values as they are), and calls out for each group in
+ * byte-wise order of its labels joined by tabs.  With budget nonzero,
+ * a set that outgrows it is written to tmpdir in sorted runs, which are
+ * merged at the end: the same groups, in the same order.  Data errors
+ * die naming the row and column.  st, if not NULL, gets statistics. */
+void kn_freq(kn_table *t, const kn_countspec *cs, const int *lv,
+    size_t budget, const char *tmpdir, kn_fsout out, void *ctx,
+    kn_freqstats *st);
 
 /* Stable sort of n ids by cmp(a, b, ctx). */
 void kn_sort_ids(uint32_t *a, size_t n,
@@ -361,6 +386,9 @@ void kn_sort_add(kn_sorter *s, const char *line, size_t len);
  * run of equal keys); removes the temp files. */
 void kn_sort_finish(kn_sorter *s, int unique,
     void (*out)(const char *, size_t, void *), void *ctx);
+/* Hands over a file of lines already sorted, to be merged as a run
+ * (it is removed after the merge). */
+void kn_sort_addrun(kn_sorter *s, char *path);
 /* Merges n tables already sorted by the keys (their order is checked). */
 void kn_sort_merge_tables(kn_sorter *s, kn_table *t, size_t n, int unique,
     void (*out)(const char *, size_t, void *), void *ctx);

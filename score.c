@@ -28,7 +28,7 @@ usage(int status)
 	    "[--threshold n]\n"
 	    "             [--suppressed mark] [--freqset] [--columns list | "
 	    "--columns-file file]\n"
-	    "             [--progress] [file]\n");
+	    "             [-S size] [-T dir] [--progress] [file]\n");
 	exit(status);
 }
 
@@ -52,12 +52,36 @@ static const struct option longopts[] = {
 
 enum { DIV_DISTINCT, DIV_ENTROPY, DIV_RECURSIVE };
 
-/* Per class statistics. */
-struct cls {
-	uint64_t n;		/* rows */
-	uint64_t distinct;	/* distinct sensitive values */
-	uint32_t first, nval;	/* its sensitive counts in vals[] */
-};
+/* The options that decide the checks. */
+static struct {
+	long long k, thresh;
+	double l;
+	int div, hasl, hasv, skey;
+	kn_i128 cm, vm;
+	int cs, vs;
+	const char *mark;
+	size_t nq;
+} o;
+
+/* The running totals, and the class being read: the frequency set
+ * arrives in order of (QI labels..., S label), so a class is a run of
+ * rows with the same QI labels. */
+static struct {
+	uint64_t rows, supp, kept, nclass, minsz, maxsz, below, ldmin;
+	unsigned __int128 cdm;
+	long double lemin, varmin;
+	int kfail, lfail, vfail, first;
+	/* the current class */
+	int have;
+	char *key;		/* its QI labels, tab-joined */
+	size_t keylen, keycap;
+	int supp_cls;
+	uint64_t n;
+	uint64_t *vals;		/* its sensitive counts */
+	size_t nval, valcap;
+	kn_i128 s, ss;		/* sums of S: s/10^sc, ss/10^ssc */
+	int sc, ssc;
+} a = { .first = 1 };
 
 static FILE *out;
 
@@ -160,52 +184,185 @@ variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm, int vs,
 	return lhs >= rhs;
 }
 
+/* Adds x/10^xs to (*v, *vs) exactly. */
+static void
+addscaled(kn_i128 *v, int *vs, kn_i128 x, int xs)
+{
+	if (xs > *vs) {
+		if (__builtin_mul_overflow(*v, kn_pow10(xs - *vs), v))
+			kn_die("sum overflow");
+		*vs = xs;
+	}
+	if (__builtin_mul_overflow(x, kn_pow10(*vs - xs), &x) ||
+	    __builtin_add_overflow(*v, x, v))
+		kn_die("sum overflow");
+}
+
+/* Scores the class just read. */
+static void
+end_class(void)
+{
+	uint64_t n = a.n;
+
+	if (!a.have)
+		return;
+	a.have = 0;
+	a.rows += n;
+	if (a.supp_cls) {
+		a.supp += n;
+		return;
+	}
+	if (n == 0)
+		return;
+	a.nclass++;
+	a.kept += n;
+	a.cdm += (unsigned __int128)n * n;
+	if (a.first || n < a.minsz)
+		a.minsz = n;
+	if (a.first || n > a.maxsz)
+		a.maxsz = n;
+	if (n < (uint64_t)o.thresh)
+		a.below += n;
+	if (o.k > 0 && n < (uint64_t)o.k)
+		a.kfail = 1;
+	if (o.skey) {
+		uint64_t *v = a.vals;
+		size_t m = a.nval;
+		long double he;
+
+		qsort(v, m, sizeof(uint64_t), cmp_desc);
+		he = v[0] == v[m - 1] ? (long double)m :
+		    expl(entropy(v, m, n));
+		if (a.first || m < a.ldmin)
+			a.ldmin = m;
+		if (a.first || he < a.lemin)
+			a.lemin = he;
+		if (o.hasl) {
+			int ok = o.div == DIV_DISTINCT ? (double)m >= o.l :
+			    o.div == DIV_ENTROPY ? entropy_ok(v, m, n, o.l) :
+			    recursive_ok(v, m, (long)o.l, o.cm, o.cs);
+
+			if (!ok)
+				a.lfail = 1;
+		}
+	}
+	if (o.hasv) {
+		kn_sum sm;
+		long double var;
+		int F = a.sc > (a.ssc + 1) / 2 ? a.sc : (a.ssc + 1) / 2;
+
+		/* Bring s to scale F and ss to 2F. */
+		sm.s = a.s;
+		sm.ss = a.ss;
+		if (__builtin_mul_overflow(sm.s, kn_pow10(F - a.sc), &sm.s) ||
+		    __builtin_mul_overflow(sm.ss, kn_pow10(2 * F - a.ssc),
+		    &sm.ss))
+			kn_die("sum overflow");
+		if (!variance_ok(n, &sm, F, o.vm, o.vs, &var))
+			a.vfail = 1;
+		if (a.first || var < a.varmin)
+			a.varmin = var;
+	}
+	a.first = 0;
+}
+
+/* A group of the frequency set of (QI..., S). */
+static void
+add_row(const kn_fsrow *r, void *ctx)
+{
+	static char *buf;
+	static size_t cap;
+	size_t c, len = 0;
+	char *t;
+
+	(void)ctx;
+	for (c = 0; c < o.nq; c++)
+		len += r->key[c].n + 1;
+	if (len > cap) {
+		cap = 2 * len;
+		buf = kn_realloc(buf, cap);
+	}
+	for (len = 0, c = 0; c < o.nq; c++) {
+		memcpy(buf + len, r->key[c].p, r->key[c].n);
+		len += r->key[c].n;
+		buf[len++] = '\t';
+	}
+	if (a.have && (len != a.keylen || memcmp(buf, a.key, len) != 0))
+		end_class();
+	if (!a.have) {
+		/* A new class: keep its labels (swap the buffers). */
+		t = a.key;
+		a.key = buf;
+		buf = t;
+		c = a.keycap;
+		a.keycap = cap;
+		cap = c;
+		a.keylen = len;
+		a.supp_cls = o.nq > 0;
+		for (c = 0; c < o.nq && a.supp_cls; c++)
+			a.supp_cls = r->key[c].n == strlen(o.mark) &&
+			    memcmp(r->key[c].p, o.mark, r->key[c].n) == 0;
+		a.have = 1;
+		a.n = 0;
+		a.nval = 0;
+		a.s = a.ss = 0;
+		a.sc = a.ssc = 0;
+	}
+	a.n += r->cnt;
+	if (o.skey && r->cnt > 0) {
+		if (a.nval == a.valcap) {
+			a.valcap = a.valcap ? 2 * a.valcap : 64;
+			a.vals = kn_realloc(a.vals, a.valcap * sizeof(uint64_t));
+		}
+		a.vals[a.nval++] = r->cnt;
+	}
+	if (o.hasv) {
+		addscaled(&a.s, &a.sc, r->s[0], r->sc[0]);
+		addscaled(&a.ss, &a.ssc, r->ss[0], r->ssc[0]);
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
 	kn_table t;
-	kn_fset fs, cl;
 	kn_dict *dict;
-	const char *qlist = NULL, *scol = NULL, *outpath = NULL, *mark = "*";
-	const char *lstr = NULL, *cstr = "1", *vstr = NULL;
-	char *columns = NULL;
-	size_t *qi, nq, d, c, i, sidx = 0, cntcol = 0, sumcol = 0;
-	uint32_t *ecls;
-	int ch, check = 0, div = DIV_DISTINCT, freq = 0, failed = 0;
-	int hasdiv = 0, cs = 0, vs = 0, F = 0, skey;
-	long long kk = 0, thresh = 0;
-	double l = 0;
-	kn_i128 cm = 1, vm = 0;
-	int64_t *markid;
-	struct cls *C;
-	uint64_t *vals, rows = 0, supp = 0, released, kept = 0, nclass = 0;
-	uint64_t minsz = 0, maxsz = 0, below = 0, ldmin = 0;
-	long double lemin = 0, varmin = 0;
-	unsigned __int128 cdm = 0;
-	char cdmbuf[48];
-	int kfail = 0, lfail = 0, vfail = 0, first = 1;
-
-	int progress = 0;
+	kn_countspec cs;
+	const char *qlist = NULL, *scol = NULL, *outpath = NULL;
+	const char *lstr = NULL, *cstr = "1", *vstr = NULL, *tmpdir = NULL;
+	char *columns = NULL, cdmbuf[48];
+	size_t *qi, *key, nq, d, c, sidx = 0, cntcol = 0, sumcol = 0, scl;
+	size_t budget = 0;
+	int ch, check = 0, freq = 0, hasdiv = 0, progress = 0;
 
 	kn_init(argv[0]);
-	while ((ch = getopt_long(argc, argv, "c:hk:l:o:q:s:", longopts,
+	o.div = DIV_DISTINCT;
+	o.cm = 1;
+	o.mark = "*";
+	while ((ch = getopt_long(argc, argv, "S:T:c:hk:l:o:q:s:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'S':
+			budget = kn_parse_size(optarg, "-S");
+			break;
+		case 'T':
+			tmpdir = optarg;
+			break;
 		case 'c':
 			cstr = optarg;
-			if (!kn_dec_parse(optarg, strlen(optarg), &cm, &cs) ||
-			    cm <= 0)
+			if (!kn_dec_parse(optarg, strlen(optarg), &o.cm, &o.cs) ||
+			    o.cm <= 0)
 				kn_die("-c: '%s' is not a positive number",
 				    optarg);
 			break;
 		case 'h':
 			usage(0);
 		case 'k':
-			kk = kn_parse_int(optarg, 1, INT64_MAX, "-k");
+			o.k = kn_parse_int(optarg, 1, INT64_MAX, "-k");
 			break;
 		case 'l':
 			lstr = optarg;
-			l = kn_parse_double(optarg, 1, 1e9, "-l");
+			o.l = kn_parse_double(optarg, 1, 1e9, "-l");
 			break;
 		case 'o':
 			outpath = optarg;
@@ -228,11 +385,11 @@ main(int argc, char *argv[])
 		case OPT_DIV:
 			hasdiv = 1;
 			if (strcmp(optarg, "distinct") == 0)
-				div = DIV_DISTINCT;
+				o.div = DIV_DISTINCT;
 			else if (strcmp(optarg, "entropy") == 0)
-				div = DIV_ENTROPY;
+				o.div = DIV_ENTROPY;
 			else if (strcmp(optarg, "recursive") == 0)
-				div = DIV_RECURSIVE;
+				o.div = DIV_RECURSIVE;
 			else
 				kn_die("--diversity: '%s' is not distinct, "
 				    "entropy or recursive", optarg);
@@ -240,22 +397,22 @@ main(int argc, char *argv[])
 		case OPT_FREQSET:
 			freq = 1;
 			break;
+		case OPT_PROGRESS:
+			progress = 1;
+			break;
 		case OPT_SUPP:
-			mark = optarg;
+			o.mark = optarg;
 			break;
 		case OPT_THRESH:
-			thresh = kn_parse_int(optarg, 1, INT64_MAX,
+			o.thresh = kn_parse_int(optarg, 1, INT64_MAX,
 			    "--threshold");
 			break;
 		case OPT_VAR:
 			vstr = optarg;
-			if (!kn_dec_parse(optarg, strlen(optarg), &vm, &vs) ||
-			    vm < 0)
+			if (!kn_dec_parse(optarg, strlen(optarg), &o.vm, &o.vs) ||
+			    o.vm < 0)
 				kn_die("--variance: '%s' is not a number >= 0",
 				    optarg);
-			break;
-		case OPT_PROGRESS:
-			progress = 1;
 			break;
 		case OPT_VERSION:
 			kn_version();
@@ -266,30 +423,35 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	kn_progress_init(progress);
+	o.hasl = lstr != NULL;
+	o.hasv = vstr != NULL;
 	if (argc > 1)
 		kn_die("one table at a time (got %d files)", argc);
-	if ((lstr != NULL || vstr != NULL) && scol == NULL)
+	if ((o.hasl || o.hasv) && scol == NULL)
 		kn_die("-l and --variance need the sensitive column (-s)");
-	if ((hasdiv || strcmp(cstr, "1") != 0) && lstr == NULL)
+	if ((hasdiv || strcmp(cstr, "1") != 0) && !o.hasl)
 		kn_die("--diversity and -c apply to -l");
-	if (cm != 1 && div != DIV_RECURSIVE)
+	if (o.cm != 1 && o.div != DIV_RECURSIVE)
 		kn_die("-c applies to --diversity recursive");
-	if (div != DIV_ENTROPY && lstr != NULL && l != floor(l))
+	if (o.div != DIV_ENTROPY && o.hasl && o.l != floor(o.l))
 		kn_die("-l: '%s': distinct and recursive diversity need an "
 		    "integer", lstr);
-	if (check && kk == 0 && lstr == NULL && vstr == NULL)
+	if (check && o.k == 0 && !o.hasl && !o.hasv)
 		kn_die("--check: nothing to check (give -k, -l or "
 		    "--variance)");
-	if (thresh == 0)
-		thresh = kk > 0 ? kk : 2;
+	if (o.thresh == 0)
+		o.thresh = o.k > 0 ? o.k : 2;
+	if (budget == 0)
+		budget = kn_default_budget();
+	tmpdir = kn_tmpdir(tmpdir);
 
 	kn_table_open(&t, argv, (size_t)argc, columns);
 	/* Open the output first: a bad path fails before the work. */
 	out = kn_open_out(outpath);
 	/* S is a key (for the l-diversity figures) unless it is only
 	 * summed for variance diversity. */
-	skey = scol != NULL && (lstr != NULL || vstr == NULL);
-	if (scol != NULL && (skey || !freq))
+	o.skey = scol != NULL && (o.hasl || !o.hasv);
+	if (scol != NULL && (o.skey || !freq))
 		sidx = kn_table_col(&t, scol);
 	if (freq)
 		cntcol = kn_table_countcol(&t, "--freqset");
@@ -302,20 +464,19 @@ main(int argc, char *argv[])
 
 		qi = kn_alloc((t.ncols + 1) * sizeof(size_t));
 		for (nq = 0, c = 0; c < lim; c++)
-			if (scol == NULL || (!skey && freq) || c != sidx)
+			if (scol == NULL || (!o.skey && freq) || c != sidx)
 				qi[nq++] = c;
 	}
 	for (c = 0; c < nq; c++) {
-		if (scol != NULL && (skey || !freq) && qi[c] == sidx)
+		if (scol != NULL && (o.skey || !freq) && qi[c] == sidx)
 			kn_die("-s %s is also a quasi-identifier", scol);
 		if (freq && qi[c] >= cntcol)
 			kn_die("-q: '%s' is not a key column of the frequency "
 			    "set", t.names[qi[c]]);
 	}
-	if (vstr != NULL && freq) {
+	if (o.hasv && freq) {
 		char name[512];
-
-		const char *base = skey ? t.names[sidx] : scol;
+		const char *base = o.skey ? t.names[sidx] : scol;
 
 		snprintf(name, sizeof(name), "%s_sum", base);
 		sumcol = kn_table_col(&t, name);
@@ -325,179 +486,67 @@ main(int argc, char *argv[])
 			kn_die("%s: no %s column after %s_sum", t.r.name, name,
 			    base);
 	}
-	if (skey && freq && sidx >= cntcol)
+	if (o.skey && freq && sidx >= cntcol)
 		kn_die("-s: '%s' must be a key column of the frequency set",
 		    t.names[sidx]);
+	o.nq = nq;
 
-	/* Frequency set of (QI..., S if l-diversity), with S summed for
-	 * variance diversity. */
-	d = nq + skey;
+	/* The frequency set of (QI..., S if a key), S summed for variance
+	 * diversity, arrives in order; classes are runs of equal QIs. */
+	d = nq + (size_t)o.skey;
 	dict = kn_alloc((d + 1) * sizeof(kn_dict));
-	for (c = 0; c < d; c++)
+	key = kn_alloc((d + 1) * sizeof(size_t));
+	for (c = 0; c < d; c++) {
 		kn_dict_init(&dict[c]);
-	{
-		kn_countspec cs;
-		size_t *key = kn_alloc((d + 1) * sizeof(size_t));
-		size_t scl = freq ? sumcol : sidx;
-
-		for (c = 0; c < nq; c++)
-			key[c] = qi[c];
-		if (d > nq)
-			key[nq] = sidx;
-		memset(&cs, 0, sizeof(cs));
-		cs.d = d;
-		cs.key = key;
-		cs.dict = dict;
-		cs.hascount = freq;
-		cs.cntcol = cntcol;
-		cs.nsum = vstr != NULL;
-		cs.sumcol = &scl;
-		cs.pairs = freq;
-		kn_count(&t, &cs, &fs);
-		free(key);
+		key[c] = c < nq ? qi[c] : sidx;
 	}
+	scl = freq ? sumcol : sidx;
+	memset(&cs, 0, sizeof(cs));
+	cs.d = d;
+	cs.key = key;
+	cs.dict = dict;
+	cs.hascount = freq;
+	cs.cntcol = cntcol;
+	cs.nsum = o.hasv;
+	cs.sumcol = &scl;
+	cs.pairs = freq;
+	kn_freq(&t, &cs, NULL, budget, tmpdir, add_row, NULL, NULL);
+	end_class();
+	a.cdm += (unsigned __int128)a.supp * a.rows;
 
-	/* Classes: the roll-up onto the quasi-identifiers (the set itself
-	 * when S is not part of the key). */
-	ecls = kn_alloc((fs.n + 1) * sizeof(uint32_t));
-	if (d == nq) {
-		cl = fs;
-		for (i = 0; i < fs.n; i++)
-			ecls[i] = (uint32_t)i;
-	} else {
-		size_t *id = kn_alloc((nq + 1) * sizeof(size_t));
-
-		for (c = 0; c < nq; c++)
-			id[c] = c;
-		kn_fset_rollup(&fs, &cl, id, nq, NULL);
-		free(id);
-		for (i = 0; i < fs.n; i++)
-			ecls[i] = kn_fset_add(&cl, fs.key + i * d, 0);
-	}
-	F = cl.nsum ? cl.scale[0] : 0;
-	C = kn_zalloc((cl.n + 1) * sizeof(struct cls));
-	for (i = 0; i < fs.n; i++) {
-		C[ecls[i]].n += fs.cnt[i];
-		if (fs.cnt[i] > 0) {
-			C[ecls[i]].distinct++;
-			C[ecls[i]].nval++;
-		}
-	}
-	{
-		uint32_t pos = 0;
-
-		for (i = 0; i < cl.n; i++) {
-			C[i].first = pos;
-			pos += C[i].nval;
-			C[i].nval = 0;
-		}
-		vals = kn_alloc(((size_t)pos + 1) * sizeof(uint64_t));
-		for (i = 0; i < fs.n; i++)
-			if (fs.cnt[i] > 0) {
-				struct cls *x = &C[ecls[i]];
-
-				vals[x->first + x->nval++] = fs.cnt[i];
-			}
-	}
-
-	/* The suppressed rows: every quasi-identifier is the mark. */
-	markid = kn_alloc((nq + 1) * sizeof(int64_t));
-	for (c = 0; c < nq; c++)
-		markid[c] = kn_dict_find(&dict[c], mark, strlen(mark));
-
-	for (i = 0; i < cl.n; i++) {
-		const uint32_t *key = cl.key + i * nq;
-		struct cls *x = &C[i];
-		int sup = nq > 0 && x->n > 0;
-
-		rows += x->n;
-		for (c = 0; c < nq && sup; c++)
-			sup = markid[c] >= 0 && key[c] == (uint32_t)markid[c];
-		if (sup) {
-			supp += x->n;
-			continue;
-		}
-		if (x->n == 0)
-			continue;
-		nclass++;
-		kept += x->n;
-		cdm += (unsigned __int128)x->n * x->n;
-		if (first || x->n < minsz)
-			minsz = x->n;
-		if (first || x->n > maxsz)
-			maxsz = x->n;
-		if (x->n < (uint64_t)thresh)
-			below += x->n;
-		if (kk > 0 && x->n < (uint64_t)kk)
-			kfail = 1;
-		if (scol != NULL && d > nq) {
-			uint64_t *v = vals + x->first;
-			long double he;
-
-			qsort(v, x->nval, sizeof(uint64_t), cmp_desc);
-			he = v[0] == v[x->nval - 1] ? (long double)x->nval :
-			    expl(entropy(v, x->nval, x->n));
-			if (first || x->distinct < ldmin)
-				ldmin = x->distinct;
-			if (first || he < lemin)
-				lemin = he;
-			if (lstr != NULL) {
-				int ok = div == DIV_DISTINCT ?
-				    (double)x->distinct >= l :
-				    div == DIV_ENTROPY ?
-				    entropy_ok(v, x->nval, x->n, l) :
-				    recursive_ok(v, x->nval, (long)l, cm, cs);
-
-				if (!ok)
-					lfail = 1;
-			}
-		}
-		if (vstr != NULL) {
-			long double var;
-
-			if (!variance_ok(x->n, &cl.sum[i], F, vm, vs, &var))
-				vfail = 1;
-			if (first || var < varmin)
-				varmin = var;
-		}
-		first = 0;
-	}
-	released = rows;
-	cdm += (unsigned __int128)supp * released;
-
-	put("rows", "%llu", (unsigned long long)rows);
-	put("suppressed", "%llu", (unsigned long long)supp);
-	put("classes", "%llu", (unsigned long long)nclass);
-	put("class_size_min", "%llu", (unsigned long long)minsz);
-	put("class_size_max", "%llu", (unsigned long long)maxsz);
-	put("class_size_mean", "%.10Lg", nclass ? (long double)kept / nclass :
-	    0.0L);
-	kn_dec_format((kn_i128)cdm, 0, cdmbuf);
+	put("rows", "%llu", (unsigned long long)a.rows);
+	put("suppressed", "%llu", (unsigned long long)a.supp);
+	put("classes", "%llu", (unsigned long long)a.nclass);
+	put("class_size_min", "%llu", (unsigned long long)a.minsz);
+	put("class_size_max", "%llu", (unsigned long long)a.maxsz);
+	put("class_size_mean", "%.10Lg", a.nclass ?
+	    (long double)a.kept / a.nclass : 0.0L);
+	kn_dec_format((kn_i128)a.cdm, 0, cdmbuf);
 	put("cdm", "%s", cdmbuf);
-	if (kk > 0)
-		put("cavg", "%.10Lg", nclass ? (long double)kept / nclass / kk :
-		    0.0L);
-	put("risk_max", "%.10Lg", minsz ? 1.0L / minsz : 0.0L);
-	put("risk_mean", "%.10Lg", kept ? (long double)nclass / kept : 0.0L);
-	put("threshold", "%lld", thresh);
-	put("rows_below_threshold", "%llu", (unsigned long long)below);
-	put("share_below_threshold", "%.10Lg", kept ?
-	    (long double)below / kept : 0.0L);
-	if (scol != NULL && d > nq) {
-		put("l_distinct_min", "%llu", (unsigned long long)ldmin);
-		put("l_entropy_min", "%.10Lg", lemin);
+	if (o.k > 0)
+		put("cavg", "%.10Lg", a.nclass ?
+		    (long double)a.kept / a.nclass / o.k : 0.0L);
+	put("risk_max", "%.10Lg", a.minsz ? 1.0L / a.minsz : 0.0L);
+	put("risk_mean", "%.10Lg", a.kept ?
+	    (long double)a.nclass / a.kept : 0.0L);
+	put("threshold", "%lld", o.thresh);
+	put("rows_below_threshold", "%llu", (unsigned long long)a.below);
+	put("share_below_threshold", "%.10Lg", a.kept ?
+	    (long double)a.below / a.kept : 0.0L);
+	if (o.skey) {
+		put("l_distinct_min", "%llu", (unsigned long long)a.ldmin);
+		put("l_entropy_min", "%.10Lg", a.lemin);
 	}
-	if (vstr != NULL)
-		put("variance_min", "%.10Lg", varmin);
-	if (kk > 0)
-		put("check_k", "%s", kfail ? "fail" : "pass");
-	if (lstr != NULL)
-		put(div == DIV_DISTINCT ? "check_l_distinct" :
-		    div == DIV_ENTROPY ? "check_l_entropy" :
-		    "check_l_recursive", "%s", lfail ? "fail" : "pass");
-	if (vstr != NULL)
-		put("check_variance", "%s", vfail ? "fail" : "pass");
+	if (o.hasv)
+		put("variance_min", "%.10Lg", a.varmin);
+	if (o.k > 0)
+		put("check_k", "%s", a.kfail ? "fail" : "pass");
+	if (o.hasl)
+		put(o.div == DIV_DISTINCT ? "check_l_distinct" :
+		    o.div == DIV_ENTROPY ? "check_l_entropy" :
+		    "check_l_recursive", "%s", a.lfail ? "fail" : "pass");
+	if (o.hasv)
+		put("check_variance", "%s", a.vfail ? "fail" : "pass");
 	kn_close_out(out);
-	failed = kfail || lfail || vfail;
-	kn_exit(check && failed ? 1 : 0);
+	kn_exit(check && (a.kfail || a.lfail || a.vfail) ? 1 : 0);
 }

@@ -180,3 +180,28 @@ setup() {
 	    sort > "$T/y"
 	cmp "$T/x" "$T/y"
 }
+
+@test "-S: a set that outgrows the budget spills runs, same answer" {
+	gendata -n 30000 --seed 8 agrawal > "$T/a"
+	mkdir "$T/tmp"
+	for args in "-q salary,age" "-q zipcode,age --sum loan" \
+	    "-q age,salary,car -H age=interval:5,10 -L age=1" "-q commission,hyears,loan"; do
+		freqset $args "$T/a" > "$T/want"
+		for S in 64K 256K; do
+			run --separate-stderr freqset -v -S $S -T "$T/tmp" $args "$T/a"
+			[ "$status" -eq 0 ]
+			printf '%s\n' "$output" | cmp - "$T/want" || { echo "$args -S $S"; false; }
+			[[ "$stderr" =~ \ ([0-9]+)\ runs ]]
+			[ "${BASH_REMATCH[1]}" -ge 2 ]
+		done
+	done
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
+@test "-S with --merge of spilled frequency sets equals the whole" {
+	gendata -n 20000 --seed 9 uniform -d 3 -c 60 > "$T/u"
+	head -1 "$T/u" > "$T/h"
+	tail -n +2 "$T/u" | split -l 5000 - "$T/p."
+	for p in "$T"/p.??; do cat "$T/h" "$p" | freqset -S 64K > "$p.fs"; done
+	freqset -S 64K --merge "$T"/p.??.fs | cmp - <(freqset "$T/u")
+}

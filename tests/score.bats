@@ -243,3 +243,13 @@ value() {
 	[ "$(value suppressed)" = 121 ]
 	[ "$(value cdm)" = 10541769 ]
 }
+
+@test "-S: score within a tiny budget equals score in memory" {
+	gendata -n 20000 --seed 10 agrawal > "$T/a"
+	for args in "-k 2 -q salary,age" "-k 3 -q age,car -s zipcode -l 2" \
+	    "-q age,elevel -s salary --variance 1e8x"; do
+		case $args in *x) args="-q age,elevel -s salary --variance 100000000";; esac
+		score $args "$T/a" > "$T/want"
+		score -S 64K -T "$BATS_TEST_TMPDIR" $args "$T/a" | cmp - "$T/want"
+	done
+}
