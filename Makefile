@@ -33,7 +33,7 @@ demo: all
 	@sh demo.sh
 
 bench: all
-	@sh bench/run
+	@sh bench/run && echo && sh bench/extsort.sh
 
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done

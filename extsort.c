@@ -23,11 +23,18 @@
 /* A line held in memory: a prefix of the first key for fast compares,
  * and the offset of the line in the arena; the key field offsets and
  * lengths (uint32 pairs) are stored just before the line. */
+/* Prefixes of the first two keys: v[i] orders key i whenever the two
+ * values differ and both are fast; with both exact, equal values mean
+ * equal keys. */
 typedef struct {
-	uint64_t pre;
+	uint64_t v[2];
+	uint8_t fast[2], exact[2];
+} pfx;
+
+typedef struct {
+	pfx p;
 	uint64_t off;
 	uint32_t len;
-	uint32_t fast;		/* pre decides whenever it differs */
 } rec;
 
 /* A source of sorted lines for the merge. */
@@ -41,8 +48,7 @@ typedef struct {
 	size_t len;
 	uint32_t *k;		/* its key offsets (in kbuf or the arena) */
 	uint32_t *kbuf;
-	uint64_t pre;
-	uint32_t fast;
+	pfx p;
 	char *prev;		/* SRC_TABLE: the line before, to check order */
 	size_t prevlen, prevcap;
 	uint32_t *prevk;
@@ -137,17 +143,16 @@ bytecmp(const char *a, size_t an, const char *b, size_t bn)
 	return an < bn ? -1 : an > bn;
 }
 
-/* Compares two lines with their key offsets ka, kb. */
+/* Compares two lines with their key offsets ka, kb, from key i on. */
 static int
-keycmp(const kn_sorter *s, const char *a, size_t an, const uint32_t *ka,
-    const char *b, size_t bn, const uint32_t *kb)
+keycmp_from(const kn_sorter *s, const char *a, size_t an, const uint32_t *ka,
+    const char *b, size_t bn, const uint32_t *kb, size_t i)
 {
-	size_t i;
 	int c;
 
 	if (s->nkey == 0)
-		return bytecmp(a, an, b, bn);
-	for (i = 0; i < s->nkey; i++) {
+		return i == 0 ? bytecmp(a, an, b, bn) : 0;
+	for (; i < s->nkey; i++) {
 		const char *x = a + ka[2 * i], *y = b + kb[2 * i];
 		size_t xn = ka[2 * i + 1], yn = kb[2 * i + 1];
 
@@ -159,60 +164,91 @@ keycmp(const kn_sorter *s, const char *a, size_t an, const uint32_t *ka,
 	return 0;
 }
 
-/* The prefix of the first key: 8 bytes big-endian for byte keys, the
- * biased value for numeric keys that are integers of up to 18 digits.
- * Sets *fast when comparing prefixes decides whenever they differ. */
-static uint64_t
-prefix(const kn_sorter *s, const char *line, size_t len, const uint32_t *k,
-    uint32_t *fast)
+static int
+keycmp(const kn_sorter *s, const char *a, size_t an, const uint32_t *ka,
+    const char *b, size_t bn, const uint32_t *kb)
 {
+	return keycmp_from(s, a, an, ka, b, bn, kb, 0);
+}
+
+/* Compares two lines with prefixes, reading the lines only when the
+ * prefixes cannot decide. */
+static int
+pfxcmp(const kn_sorter *s, const pfx *pa, const char *a, size_t an,
+    const uint32_t *ka, const pfx *pb, const char *b, size_t bn,
+    const uint32_t *kb)
+{
+	size_t i, np = s->nkey < 2 ? (s->nkey == 0 ? 1 : s->nkey) : 2;
+
+	for (i = 0; i < np; i++) {
+		if (!pa->fast[i] || !pb->fast[i])
+			break;
+		if (pa->v[i] != pb->v[i])
+			return pa->v[i] < pb->v[i] ? -1 : 1;
+		if (!pa->exact[i] || !pb->exact[i])
+			break;
+	}
+	if (s->nkey == 0 && i == np)
+		return 0;
+	return keycmp_from(s, a, an, ka, b, bn, kb, i);
+}
+
+/* The prefixes of the first two keys (or of the whole line): eight
+ * bytes big-endian for byte keys (exact up to 8 bytes: NUL bytes never
+ * occur), the biased value for numeric keys that are integers of up to
+ * 18 digits. */
+static void
+prefix(const kn_sorter *s, const char *line, size_t len, const uint32_t *k,
+    pfx *x)
+{
+	size_t i, j, n, np = s->nkey < 2 ? (s->nkey == 0 ? 1 : s->nkey) : 2;
 	const char *p;
-	size_t n, i;
-	uint64_t v = 0;
+	uint64_t v;
 
-	*fast = 0;
-	if (s->nkey == 0) {
-		p = line;
-		n = len;
-	} else {
-		p = line + k[0];
-		n = k[1];
-	}
-	if (s->nkey == 0 || !s->key[0].numeric) {
-		for (i = 0; i < 8; i++)
-			v = v << 8 | (i < n ? (unsigned char)p[i] : 0);
-		*fast = 1;
-	} else {
-		struct num x;
-		int64_t m = 0;
-
-		numparse(p, n, &x);
-		if (x.fn == 0 && x.in <= 18) {
-			for (i = 0; i < x.in; i++)
-				m = m * 10 + (x.ip[i] - '0');
-			if (x.neg)
-				m = -m;
-			v = (uint64_t)m ^ (1ULL << 63);
-			*fast = 1;
+	memset(x, 0, sizeof(*x));
+	for (i = 0; i < np; i++) {
+		v = 0;
+		if (s->nkey == 0) {
+			p = line;
+			n = len;
+		} else {
+			p = line + k[2 * i];
+			n = k[2 * i + 1];
 		}
+		if (s->nkey == 0 || !s->key[i].numeric) {
+			for (j = 0; j < 8; j++)
+				v = v << 8 | (j < n ? (unsigned char)p[j] : 0);
+			x->fast[i] = 1;
+			x->exact[i] = n <= 8;
+		} else {
+			struct num u;
+			int64_t m = 0;
+
+			numparse(p, n, &u);
+			if (u.fn == 0 && u.in <= 18) {
+				for (j = 0; j < u.in; j++)
+					m = m * 10 + (u.ip[j] - '0');
+				if (u.neg)
+					m = -m;
+				v = (uint64_t)m ^ (1ULL << 63);
+				x->fast[i] = x->exact[i] = 1;
+			}
+		}
+		if (s->nkey > 0 && s->key[i].reverse)
+			v = ~v;
+		x->v[i] = v;
 	}
-	if (s->nkey > 0 && s->key[0].reverse)
-		v = ~v;
-	return v;
 }
 
 static int
 reccmp(const kn_sorter *s, const rec *a, const rec *b)
 {
-	const char *pa, *pb;
+	const char *pa = s->arena + a->off, *pb = s->arena + b->off;
 
-	if (a->fast && b->fast && a->pre != b->pre)
-		return a->pre < b->pre ? -1 : 1;
-	pa = s->arena + a->off;
-	pb = s->arena + b->off;
-	return keycmp(s, pa, a->len,
+	return pfxcmp(s, &a->p, pa, a->len,
 	    (const uint32_t *)(const void *)(pa - 8 * s->nkey),
-	    pb, b->len, (const uint32_t *)(const void *)(pb - 8 * s->nkey));
+	    &b->p, pb, b->len,
+	    (const uint32_t *)(const void *)(pb - 8 * s->nkey));
 }
 
 /* Stable merge sort of a[0..n) with scratch t. */
@@ -255,12 +291,12 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
 	s->budget = budget < (1 << 16) ? (1 << 16) : budget;
 	s->tmpdir = tmpdir;
 	s->f = kn_alloc((ncols + 1) * sizeof(kn_str));
-	/* Three quarters of the budget for lines, the rest for the
-	 * records and the merge sort's scratch.  Pages are touched only
-	 * as they fill. */
-	s->acap = s->budget / 4 * 3;
+	/* Lines and records (with the merge sort's scratch) share the
+	 * budget as the rows need; both are reserved at its full size and
+	 * their pages touched only as they fill. */
+	s->acap = s->budget;
 	s->arena = kn_alloc(s->acap);
-	s->rcap = s->budget / 4 / (2 * sizeof(rec));
+	s->rcap = s->budget / sizeof(rec);
 	s->r = kn_alloc(s->rcap * sizeof(rec));
 	return s;
 }
@@ -383,14 +419,15 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 
 	if (len > UINT32_MAX - 16)
 		kn_die("a line of %zu bytes is too long to sort", len);
-	if (s->alen + need > s->acap || 2 * (s->n + 1) > s->rcap) {
+	if (s->n > 0 && s->alen + need + 2 * (s->n + 1) * sizeof(rec) >
+	    s->budget)
 		spill(s);
-		if (need > s->acap) {
-			/* One line larger than the budget: hold it alone. */
-			free(s->arena);
-			s->acap = need;
-			s->arena = kn_alloc(s->acap);
-		}
+	if (s->alen + need > s->acap) {
+		/* A line larger than the budget: hold it alone (nothing
+		 * points into the arena, which is empty). */
+		free(s->arena);
+		s->acap = need;
+		s->arena = kn_alloc(s->acap);
 	}
 	s->alen += (8 - (s->alen & 7)) & 7;	/* align the offsets */
 	k = (uint32_t *)(void *)(s->arena + s->alen);
@@ -401,7 +438,7 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 	r = &s->r[s->n++];
 	r->off = (uint64_t)(p - s->arena);
 	r->len = (uint32_t)len;
-	r->pre = prefix(s, p, len, k, &r->fast);
+	prefix(s, p, len, k, &r->p);
 	s->alen += 8 * s->nkey + len + 1;
 	s->st.rows++;
 }
@@ -418,8 +455,7 @@ src_next(kn_sorter *s, source *x)
 		x->len = s->r[x->i].len;
 		x->k = (uint32_t *)(void *)(s->arena + s->r[x->i].off -
 		    8 * s->nkey);
-		x->pre = s->r[x->i].pre;
-		x->fast = s->r[x->i].fast;
+		x->p = s->r[x->i].p;
 		x->i++;
 		return 1;
 	case SRC_RUN:
@@ -442,6 +478,7 @@ src_next(kn_sorter *s, source *x)
 		}
 		if (!kn_table_next(x->t))
 			return 0;
+		s->st.rows++;
 		x->line = x->t->r.line;
 		x->len = x->t->r.len;
 		locate(s, x->line, x->len, x->k, x->t->r.name,
@@ -452,7 +489,7 @@ src_next(kn_sorter *s, source *x)
 			    x->t->r.name, (unsigned long long)x->t->r.lineno);
 		break;
 	}
-	x->pre = prefix(s, x->line, x->len, x->k, &x->fast);
+	prefix(s, x->line, x->len, x->k, &x->p);
 	s->st.bytes_read += x->kind == SRC_RUN ? x->len + 1 : 0;
 	return 1;
 }
@@ -463,9 +500,8 @@ srccmp(const kn_sorter *s, const source *a, const source *b)
 {
 	int c;
 
-	if (a->fast && b->fast && a->pre != b->pre)
-		return a->pre < b->pre ? -1 : 1;
-	c = keycmp(s, a->line, a->len, a->k, b->line, b->len, b->k);
+	c = pfxcmp(s, &a->p, a->line, a->len, a->k, &b->p, b->line, b->len,
+	    b->k);
 	if (c != 0)
 		return c;
 	return a->run < b->run ? -1 : a->run > b->run;

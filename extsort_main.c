@@ -44,8 +44,8 @@ put_line(const char *line, size_t len, void *ctx)
 int
 main(int argc, char *argv[])
 {
-	const char *keyspec = NULL, *outpath = NULL, *tmpdir = NULL;
-	char *columns = NULL;
+	const char *outpath = NULL, *tmpdir = NULL;
+	char *columns = NULL, *keyspec = NULL;
 	size_t budget = 0, nkey = 0, i;
 	int ch, merge = 0, unique = 0, verbose = 0, nohdr = 0;
 	kn_skey *key = NULL;
@@ -66,7 +66,16 @@ main(int argc, char *argv[])
 		case 'h':
 			usage(0);
 		case 'k':
-			keyspec = optarg;
+			/* Repeated -k options add keys, as in sort(1). */
+			if (keyspec == NULL)
+				keyspec = kn_strdup(optarg);
+			else {
+				size_t n = strlen(keyspec) + strlen(optarg) + 2;
+				char *k = kn_alloc(n);
+
+				snprintf(k, n, "%s,%s", keyspec, optarg);
+				keyspec = k;
+			}
 			break;
 		case 'm':
 			merge = 1;

@@ -42,18 +42,29 @@ setup() {
 	[ -z "$(ls -A "$T/tmp")" ]
 }
 
+@test "a line longer than the budget is sorted too" {
+	awk 'BEGIN {print "a\tb"; for (i = 0; i < 5; i++) {
+		s = ""; for (j = 0; j < 30000; j++) s = s (i % 3)
+		print s "\t" i } print "0\tx"}' > "$T/long"
+	extsort -S 64K -T "$T/tmp" -k a "$T/long" | tail -n +2 |
+	    cmp - <(tail -n +2 "$T/long" | LC_ALL=C sort -s -t "$(printf '\t')" -k1,1)
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
 @test "whole-line sort without -k equals sort" {
 	extsort -S 16K -T "$T/tmp" "$T/t.tsv" | tail -n +2 > "$T/got"
 	LC_ALL=C sort "$T/body" | cmp - "$T/got"
 }
 
 @test "a tiny budget forces many runs and several merge passes" {
-	run --separate-stderr extsort -v -S 16K -T "$T/tmp" -k n:n,w "$T/t.tsv"
+	cat "$T/t.tsv" "$T/body" "$T/body" "$T/body" > "$T/t4.tsv"
+	cat "$T/body" "$T/body" "$T/body" "$T/body" > "$T/body4"
+	run --separate-stderr extsort -v -S 16K -T "$T/tmp" -k n:n,w "$T/t4.tsv"
 	[ "$status" -eq 0 ]
 	[[ "$stderr" =~ ([0-9]+)\ runs,\ ([0-9]+)\ merge\ passes ]]
 	[ "${BASH_REMATCH[1]}" -ge 10 ]
 	[ "${BASH_REMATCH[2]}" -ge 2 ]
-	printf '%s\n' "$output" | tail -n +2 | cmp - <(LC_ALL=C sort -s -t "$(printf '\t')" -k2,2n -k1,1 "$T/body")
+	printf '%s\n' "$output" | tail -n +2 | cmp - <(LC_ALL=C sort -s -t "$(printf '\t')" -k2,2n -k1,1 "$T/body4")
 	[ -z "$(ls -A "$T/tmp")" ]
 }
 
