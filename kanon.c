@@ -652,7 +652,7 @@ getline_raw(kn_reader *r)
 	r->len = (size_t)(nl - r->line);
 	r->bytes += r->len + (nl < r->buf + r->end);
 	r->beg += r->len + (nl < r->buf + r->end);
-	if (r->len > 0 && r->line[r->len - 1] == '\r')
+	if (r->len > 0 && r->line[r->len - 1] == '\r' && !r->keepcr)
 		r->len--;
 	r->line[r->len] = '\0';
 	r->lineno++;
@@ -1250,6 +1250,8 @@ kn_pow10(int e)
 {
 	kn_i128 v = 1;
 
+	if (e > 38)
+		kn_die("internal error: 10^%d does not fit 128 bits", e);
 	while (e-- > 0)
 		v *= 10;
 	return v;
@@ -1291,6 +1293,8 @@ kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale)
 	}
 	if (v == 0)
 		sc = 0;
+	if (sc > 36)
+		return 0;	/* more than 36 decimals */
 	*mant = neg ? -v : v;
 	*scale = sc;
 	return 1;
@@ -1345,6 +1349,99 @@ kn_dec_format(kn_i128 v, int scale, char *buf)
 	}
 	buf[len] = '\0';
 	return len;
+}
+
+/* ---- big unsigned integers ------------------------------------------ */
+
+#define NLIMB 32
+
+void
+kn_big_set(kn_big *x, unsigned __int128 v)
+{
+	int i;
+
+	memset(x, 0, sizeof(*x));
+	for (i = 0; i < 4; i++) {
+		x->d[i] = (uint32_t)v;
+		v >>= 32;
+	}
+}
+
+void
+kn_big_mul(kn_big *x, const kn_big *y)
+{
+	uint64_t r[2 * NLIMB] = { 0 }, carry;
+	int i, j;
+
+	for (i = 0; i < NLIMB; i++) {
+		if (x->d[i] == 0)
+			continue;
+		carry = 0;
+		for (j = 0; j < NLIMB; j++) {
+			uint64_t t = (uint64_t)x->d[i] * y->d[j] +
+			    (r[i + j] & 0xffffffff) + carry;
+
+			r[i + j] = t & 0xffffffff;
+			carry = t >> 32;
+		}
+		for (j = i + NLIMB; carry != 0; j++) {
+			uint64_t t = r[j] + carry;
+
+			r[j] = t & 0xffffffff;
+			carry = t >> 32;
+		}
+	}
+	for (i = NLIMB; i < 2 * NLIMB; i++)
+		if (r[i] != 0)
+			kn_die("number too large for exact arithmetic");
+	for (i = 0; i < NLIMB; i++)
+		x->d[i] = (uint32_t)r[i];
+}
+
+void
+kn_big_pow10(kn_big *x, int e)
+{
+	kn_big ten;
+
+	kn_big_set(&ten, 10);
+	while (e-- > 0)
+		kn_big_mul(x, &ten);
+}
+
+void
+kn_big_sub(kn_big *x, const kn_big *y)
+{
+	int64_t borrow = 0;
+	int i;
+
+	for (i = 0; i < NLIMB; i++) {
+		int64_t t = (int64_t)x->d[i] - y->d[i] - borrow;
+
+		borrow = t < 0;
+		x->d[i] = (uint32_t)(t + (borrow ? ((int64_t)1 << 32) : 0));
+	}
+}
+
+int
+kn_big_cmp(const kn_big *x, const kn_big *y)
+{
+	int i;
+
+	for (i = NLIMB; i-- > 0;)
+		if (x->d[i] != y->d[i])
+			return x->d[i] < y->d[i] ? -1 : 1;
+	return 0;
+}
+
+long double
+kn_big_ld(const kn_big *x)
+{
+	long double v = 0;
+	int i;
+
+	for (i = NLIMB; i-- > 0;)
+		v = v * 4294967296.0L + x->d[i];
+	return v;
 }
 
 /* ---- hierarchies --------------------------------------------------- */
@@ -1613,10 +1710,10 @@ parse_widths(kn_hier *h, const char *list, int *n)
 			break;
 		p = q + 1;
 	}
-	h->width = kn_alloc((size_t)k * sizeof(int64_t));
+	h->width = kn_alloc((size_t)k * sizeof(kn_i128));
 	h->wscale = maxsc;
 	for (i = 0; i < k; i++) {
-		h->width[i] = (int64_t)(m[i] * kn_pow10(maxsc - sc[i]));
+		h->width[i] = m[i] * kn_pow10(maxsc - sc[i]);
 		if (i > 0 && h->width[i] % h->width[i - 1] != 0)
 			kn_die("-H %s=interval:%s: each width must be a "
 			    "multiple of the one before", h->attr, list);
@@ -1740,10 +1837,17 @@ kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 			return -1;
 		}
 		S = sc > h->wscale ? sc : h->wscale;
-		m *= kn_pow10(S - sc);
+		if (__builtin_mul_overflow(m, kn_pow10(S - sc), &m) ||
+		    __builtin_mul_overflow(h->width[top - 2],
+		    kn_pow10(S - h->wscale), &w) ||
+		    m > ((kn_i128)1 << 120) || m < -((kn_i128)1 << 120) ||
+		    w > ((kn_i128)1 << 120)) {
+			*err = "value out of range for the interval widths";
+			return -1;
+		}
 		id[0] = kn_dict_intern(&h->lab[0], s, n);
 		for (l = 1; l < top; l++) {
-			w = (kn_i128)h->width[l - 1] * kn_pow10(S - h->wscale);
+			w = h->width[l - 1] * kn_pow10(S - h->wscale);
 			lo = floordiv(m, w) * w;
 			buf[0] = '[';
 			len = 1 + kn_dec_format(lo, S, buf + 1);
@@ -1779,6 +1883,23 @@ kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 	for (l = 0; l < top; l++)
 		hier_link(h, l, id[l], id[l + 1]);
 	return id[0];
+}
+
+void
+kn_hier_reset(kn_hier *h)
+{
+	int l, top = h->nlevels - 1;
+
+	if (h->kind == KN_HFILE)
+		return;
+	for (l = 0; l < h->nlevels; l++) {
+		kn_dict_free(&h->lab[l]);
+		kn_dict_init(&h->lab[l]);
+		free(h->up[l]);
+		h->up[l] = NULL;
+		h->upcap[l] = 0;
+	}
+	kn_dict_intern(&h->lab[top], "*", 1);
 }
 
 uint32_t
@@ -1930,7 +2051,6 @@ kn_fset_init(kn_fset *fs, size_t d, size_t nsum)
 	memset(fs, 0, sizeof(*fs));
 	fs->d = d;
 	fs->nsum = nsum;
-	fs->scale = kn_zalloc((nsum + 1) * sizeof(int));
 }
 
 void
@@ -1940,7 +2060,6 @@ kn_fset_free(kn_fset *fs)
 	free(fs->cnt);
 	free(fs->sum);
 	free(fs->slot);
-	free(fs->scale);
 	memset(fs, 0, sizeof(*fs));
 }
 
@@ -2322,43 +2441,38 @@ kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
 	return n;
 }
 
-/* Raises the scale of summed column j to sc; 0 on overflow. */
+/* Raises the scale of a sum to sc (the sum of squares to 2 sc); 0 on
+ * overflow.  Each group keeps its own scale, so one value with many
+ * decimals does not widen the sums of other groups. */
 static int
-fset_rescale(kn_fset *fs, size_t j, int sc)
+sum_rescale(kn_sum *p, int sc)
 {
-	kn_i128 m1, m2;
-	size_t i;
-	kn_sum *s;
+	kn_i128 m1;
 
-	if (sc <= fs->scale[j])
+	if (sc <= p->sc)
 		return 1;
 	if (sc > 18)
 		return 0;
-	m1 = kn_pow10(sc - fs->scale[j]);
-	m2 = m1 * m1;
-	for (i = 0; i < fs->n; i++) {
-		s = &fs->sum[i * fs->nsum + j];
-		if (__builtin_mul_overflow(s->s, m1, &s->s) ||
-		    __builtin_mul_overflow(s->ss, m2, &s->ss))
-			return 0;
-	}
-	fs->scale[j] = sc;
+	m1 = kn_pow10(sc - p->sc);
+	if (__builtin_mul_overflow(p->s, m1, &p->s) ||
+	    __builtin_mul_overflow(p->ss, m1 * m1, &p->ss))
+		return 0;
+	p->sc = sc;
 	return 1;
 }
 
 int
 kn_fset_addval(kn_fset *fs, size_t i, size_t j, kn_i128 mant, int scale)
 {
-	kn_sum *s;
+	kn_sum *p = &fs->sum[i * fs->nsum + j];
 	kn_i128 v, sq;
 
-	if (!fset_rescale(fs, j, scale))
+	if (!sum_rescale(p, scale))
 		return 0;
-	s = &fs->sum[i * fs->nsum + j];
-	if (__builtin_mul_overflow(mant, kn_pow10(fs->scale[j] - scale), &v) ||
+	if (__builtin_mul_overflow(mant, kn_pow10(p->sc - scale), &v) ||
 	    __builtin_mul_overflow(v, v, &sq) ||
-	    __builtin_add_overflow(s->s, v, &s->s) ||
-	    __builtin_add_overflow(s->ss, sq, &s->ss))
+	    __builtin_add_overflow(p->s, v, &p->s) ||
+	    __builtin_add_overflow(p->ss, sq, &p->ss))
 		return 0;
 	return 1;
 }
@@ -2367,14 +2481,13 @@ int
 kn_fset_addsum(kn_fset *fs, size_t i, size_t j, kn_i128 s, int sc,
     kn_i128 ss, int ssc)
 {
-	kn_sum *p;
+	kn_sum *p = &fs->sum[i * fs->nsum + j];
 	int need = sc > (ssc + 1) / 2 ? sc : (ssc + 1) / 2;
 
-	if (!fset_rescale(fs, j, need))
+	if (!sum_rescale(p, need))
 		return 0;
-	p = &fs->sum[i * fs->nsum + j];
-	if (__builtin_mul_overflow(s, kn_pow10(fs->scale[j] - sc), &s) ||
-	    __builtin_mul_overflow(ss, kn_pow10(2 * fs->scale[j] - ssc), &ss) ||
+	if (__builtin_mul_overflow(s, kn_pow10(p->sc - sc), &s) ||
+	    __builtin_mul_overflow(ss, kn_pow10(2 * p->sc - ssc), &ss) ||
 	    __builtin_add_overflow(p->s, s, &p->s) ||
 	    __builtin_add_overflow(p->ss, ss, &p->ss))
 		return 0;
@@ -2391,8 +2504,6 @@ kn_fset_rollup(const kn_fset *fs, kn_fset *out, const size_t *cols,
 	const kn_sum *s;
 
 	kn_fset_init(out, d, fs->nsum);
-	for (j = 0; j < fs->nsum; j++)
-		out->scale[j] = fs->scale[j];
 	for (i = 0; i < fs->n; i++) {
 		src = fs->key + i * fs->d;
 		for (c = 0; c < d; c++)
@@ -2401,9 +2512,8 @@ kn_fset_rollup(const kn_fset *fs, kn_fset *out, const size_t *cols,
 		e = kn_fset_add(out, k, fs->cnt[i]);
 		for (j = 0; j < fs->nsum; j++) {
 			s = &fs->sum[i * fs->nsum + j];
-			/* Same scale: the addition cannot rescale. */
-			if (!kn_fset_addsum(out, e, j, s->s, fs->scale[j],
-			    s->ss, 2 * fs->scale[j]))
+			if (!kn_fset_addsum(out, e, j, s->s, s->sc, s->ss,
+			    2 * s->sc))
 				kn_die("sum overflow in roll-up");
 		}
 	}
@@ -2621,9 +2731,17 @@ freq_bytes(const struct freq *fr)
 		b += fr->pc.nslot * 16;
 	b += fs->cap * (fs->d * 4 + 8 + fs->nsum * sizeof(kn_sum)) +
 	    fs->nslot * 8;
-	for (c = 0; c < fr->cs->d; c++)
-		if (fr->cs->hier == NULL || fr->cs->hier[c] == NULL)
+	for (c = 0; c < fr->cs->d; c++) {
+		const kn_hier *h = fr->cs->hier != NULL ? fr->cs->hier[c] :
+		    NULL;
+		int l;
+
+		if (h == NULL)
 			b += dict_bytes(&fr->cs->dict[c]);
+		else if (h->kind != KN_HFILE)
+			for (l = 0; l < h->nlevels; l++)
+				b += dict_bytes(&h->lab[l]) + h->upcap[l] * 4;
+	}
 	return b;
 }
 
@@ -2742,8 +2860,8 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 
 				fr->row.s[j] = sm->s;
 				fr->row.ss[j] = sm->ss;
-				fr->row.sc[j] = f->scale[j];
-				fr->row.ssc[j] = 2 * f->scale[j];
+				fr->row.sc[j] = sm->sc;
+				fr->row.ssc[j] = 2 * sm->sc;
 			}
 			sink(&fr->row, sctx);
 		}
@@ -2780,11 +2898,15 @@ freq_spill(struct freq *fr)
 		kn_die_sys("%s: write error", path);
 	fr->run = kn_realloc(fr->run, (fr->nrun + 1) * sizeof(char *));
 	fr->run[fr->nrun++] = path;
-	for (c = 0; c < fr->cs->d; c++)
-		if (fr->cs->hier == NULL || fr->cs->hier[c] == NULL) {
+	for (c = 0; c < fr->cs->d; c++) {
+		kn_hier *h = fr->cs->hier != NULL ? fr->cs->hier[c] : NULL;
+
+		if (h == NULL) {
 			kn_dict_free(&fr->cs->dict[c]);
 			kn_dict_init(&fr->cs->dict[c]);
-		}
+		} else
+			kn_hier_reset(h);
+	}
 	if (fr->st != NULL)
 		fr->st->runs++;
 }
@@ -2887,6 +3009,7 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	size_t d = cs->d, c, j;
 	uint32_t *k = kn_alloc((d + 1) * sizeof(uint32_t)), e;
 	size_t limit = budget / 3;
+	uint64_t checked = 0;
 
 	memset(&fr, 0, sizeof(fr));
 	fr.cs = cs;
@@ -2911,9 +3034,12 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 
 		if ((t->rows & 0xffff) == 0)
 			kn_progress(t->rows, t->r.bytes);
-		if (budget > 0 && (t->rows & 0x3ff) == 0 &&
-		    freq_bytes(&fr) > limit)
-			freq_spill(&fr);
+		if (budget > 0 && ((t->rows & 0x3ff) == 0 ||
+		    t->r.bytes - checked > limit / 8)) {
+			checked = t->r.bytes;
+			if (freq_bytes(&fr) > limit)
+				freq_spill(&fr);
+		}
 		for (c = 0; c < d; c++) {
 			kn_str v = t->f[cs->key[c]];
 			kn_hier *h = cs->hier != NULL ? cs->hier[c] : NULL;

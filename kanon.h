@@ -16,6 +16,9 @@
 
 #define KN_VERSION "0.1.0"
 
+/* Exact decimal arithmetic works on 128-bit integers (gcc and clang). */
+typedef __int128 kn_i128;
+
 /* ---- errors, exit, memory ---------------------------------------- */
 
 extern const char *kn_prog;
@@ -98,6 +101,7 @@ typedef struct {
 	char *line;		/* current line, NUL-terminated, no EOL */
 	size_t len;
 	uint64_t bytes;		/* bytes consumed so far */
+	int keepcr;		/* keep a CR before LF (temp runs) */
 } kn_reader;
 
 /* Opens path ("-" or NULL: stdin); dies if it cannot. */
@@ -195,7 +199,7 @@ typedef struct {
 	uint32_t **up;		/* up[l][id at l] = id at l+1 */
 	size_t *upcap;
 	/* generated hierarchies */
-	int64_t *width;		/* interval widths, scaled by 10^wscale */
+	kn_i128 *width;		/* interval widths, scaled by 10^wscale */
 	int wscale;
 	int *mask;		/* characters masked per level */
 } kn_hier;
@@ -210,6 +214,9 @@ void kn_hier_free(kn_hier *h);
  * fit, e.g. is not a number). */
 int64_t kn_hier_leaf(kn_hier *h, const char *s, size_t n,
     const char **err);
+/* Forgets the values a generated hierarchy has seen (file hierarchies
+ * are left as they are). */
+void kn_hier_reset(kn_hier *h);
 /* The id at level lv of the node id at level from. */
 uint32_t kn_hier_lift(const kn_hier *h, uint32_t id, int from, int lv);
 /* map[id at level from] = id at level to, for all ids; caller frees. */
@@ -229,7 +236,6 @@ void kn_hopts_check(const kn_hopts *o, char *const *names, size_t n);
 
 /* ---- exact decimal numbers ---------------------------------------- */
 
-typedef __int128 kn_i128;
 
 /* Parses a decimal number ("-12", "3.25"; "1e3" is refused) into
  * mant / 10^scale with trailing zeros dropped; returns 0 if s is not
@@ -241,11 +247,28 @@ size_t kn_dec_format(kn_i128 v, int scale, char *buf);
 /* 10^e as i128 (e <= 38). */
 kn_i128 kn_pow10(int e);
 
+/* Unsigned integers of up to 1024 bits, for exact comparisons whose
+ * products outgrow 128 bits (variance and recursive diversity). */
+typedef struct {
+	uint32_t d[32];		/* little-endian limbs */
+} kn_big;
+
+void kn_big_set(kn_big *x, unsigned __int128 v);
+/* x *= y; dies if the product needs more than 1024 bits. */
+void kn_big_mul(kn_big *x, const kn_big *y);
+/* x *= 10^e. */
+void kn_big_pow10(kn_big *x, int e);
+/* x -= y (x >= y). */
+void kn_big_sub(kn_big *x, const kn_big *y);
+int kn_big_cmp(const kn_big *x, const kn_big *y);
+long double kn_big_ld(const kn_big *x);
+
 /* ---- frequency sets ----------------------------------------------- */
 
-/* Per summed column: exact sum and sum of squares. */
+/* Per summed column: exact sum s/10^sc and sum of squares ss/10^2sc. */
 typedef struct {
 	kn_i128 s, ss;
+	int sc;
 } kn_sum;
 
 typedef struct {
@@ -255,7 +278,6 @@ typedef struct {
 	uint32_t *key;		/* n * d ids */
 	uint64_t *cnt;
 	kn_sum *sum;		/* n * nsum */
-	int *scale;		/* per summed column: decimals of s */
 	uint64_t *slot;		/* hash index, built when first needed */
 	size_t nslot;
 } kn_fset;

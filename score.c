@@ -136,11 +136,14 @@ entropy_ok(const uint64_t *v, size_t m, uint64_t n, double l)
 	return entropy(v, m, n) >= logl((long double)l);
 }
 
-/* Recursive (c,l)-diversity: r1 < c (r_l + ... + r_m); c = cm/10^cs. */
+/* Recursive (c,l)-diversity: r1 < c (r_l + ... + r_m); c = cm/10^cs.
+ * Decided exactly: r1 10^cs < cm (r_l + ... + r_m). */
 static int
 recursive_ok(const uint64_t *v, size_t m, long l, kn_i128 cm, int cs)
 {
-	kn_i128 tail = 0, lhs, rhs;
+	unsigned __int128 tail = 0;
+	kn_i128 lhs, rhs;
+	kn_big bl, br, t;
 	size_t i;
 
 	if (l <= 1)
@@ -149,39 +152,60 @@ recursive_ok(const uint64_t *v, size_t m, long l, kn_i128 cm, int cs)
 		return 0;
 	for (i = (size_t)l - 1; i < m; i++)
 		tail += v[i];
-	if (__builtin_mul_overflow((kn_i128)v[0], kn_pow10(cs), &lhs) ||
-	    __builtin_mul_overflow(cm, tail, &rhs))
-		return (long double)v[0] < (long double)cm /
-		    powl(10, cs) * (long double)tail;
-	return lhs < rhs;
+	if (tail <= (unsigned __int128)INT64_MAX &&
+	    !__builtin_mul_overflow((kn_i128)v[0], kn_pow10(cs), &lhs) &&
+	    !__builtin_mul_overflow(cm, (kn_i128)tail, &rhs))
+		return lhs < rhs;
+	kn_big_set(&bl, v[0]);
+	kn_big_pow10(&bl, cs);
+	kn_big_set(&br, (unsigned __int128)cm);
+	kn_big_set(&t, tail);
+	kn_big_mul(&br, &t);
+	return kn_big_cmp(&bl, &br) < 0;
 }
 
 /* Var(E,S) >= v for a class of n rows with sums s (scale F) and ss
- * (scale 2F); v = vm/10^vs.  Sets *var to the variance. */
+ * (scale 2F); v = vm/10^vs.  Decided exactly:
+ * (n ss - s^2) 10^vs >= vm n^2 10^2F.  Sets *var to the variance. */
 static int
 variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm, int vs,
     long double *var)
 {
 	kn_i128 num, a, b, lhs, rhs, n2;
+	kn_big bn, bs, bt, bl, br;
+	unsigned __int128 as;
 
 	*var = 0;
 	if (n == 0)
 		return 1;
-	if (__builtin_mul_overflow((kn_i128)n, sm->ss, &a) ||
-	    __builtin_mul_overflow(sm->s, sm->s, &b) ||
-	    __builtin_sub_overflow(a, b, &num)) {
-		long double mean = (long double)sm->s / powl(10, F) / n;
-
-		*var = (long double)sm->ss / powl(10, 2 * F) / n - mean * mean;
-		return *var >= (long double)vm / powl(10, vs);
-	}
-	*var = (long double)num / powl(10, 2 * F) / ((long double)n * n);
 	n2 = (kn_i128)n * (kn_i128)n;
-	if (__builtin_mul_overflow(num, kn_pow10(vs), &lhs) ||
-	    __builtin_mul_overflow(vm, n2, &rhs) ||
-	    __builtin_mul_overflow(rhs, kn_pow10(2 * F), &rhs))
-		return *var >= (long double)vm / powl(10, vs);
-	return lhs >= rhs;
+	if (n2 > 0 && !__builtin_mul_overflow((kn_i128)n, sm->ss, &a) &&
+	    !__builtin_mul_overflow(sm->s, sm->s, &b) &&
+	    !__builtin_sub_overflow(a, b, &num) &&
+	    !__builtin_mul_overflow(num, kn_pow10(vs), &lhs) &&
+	    !__builtin_mul_overflow(vm, n2, &rhs) &&
+	    !__builtin_mul_overflow(rhs, kn_pow10(2 * F), &rhs)) {
+		*var = (long double)num / powl(10, 2 * F) /
+		    ((long double)n * n);
+		return lhs >= rhs;
+	}
+	/* The same in 1024-bit integers. */
+	kn_big_set(&bn, n);
+	kn_big_set(&bl, (unsigned __int128)sm->ss);
+	kn_big_mul(&bl, &bn);			/* n ss */
+	as = sm->s < 0 ? (unsigned __int128)0 - (unsigned __int128)sm->s :
+	    (unsigned __int128)sm->s;
+	kn_big_set(&bs, as);
+	kn_big_set(&bt, as);
+	kn_big_mul(&bs, &bt);			/* s^2 */
+	kn_big_sub(&bl, &bs);			/* n ss - s^2 >= 0 */
+	*var = kn_big_ld(&bl) / powl(10, 2 * F) / ((long double)n * n);
+	kn_big_pow10(&bl, vs);
+	kn_big_set(&br, (unsigned __int128)vm);
+	kn_big_mul(&br, &bn);
+	kn_big_mul(&br, &bn);
+	kn_big_pow10(&br, 2 * F);
+	return kn_big_cmp(&bl, &br) >= 0;
 }
 
 /* Adds x/10^xs to (*v, *vs) exactly. */
@@ -207,7 +231,8 @@ end_class(void)
 	if (!a.have)
 		return;
 	a.have = 0;
-	a.rows += n;
+	if (__builtin_add_overflow(a.rows, n, &a.rows))
+		kn_die("the row count overflows 64 bits");
 	if (a.supp_cls) {
 		a.supp += n;
 		return;
@@ -287,7 +312,8 @@ add_row(const kn_fsrow *r, void *ctx)
 		len += r->key[c].n;
 		buf[len++] = '\t';
 	}
-	if (a.have && (len != a.keylen || memcmp(buf, a.key, len) != 0))
+	if (a.have && (len != a.keylen ||
+	    (len > 0 && memcmp(buf, a.key, len) != 0)))
 		end_class();
 	if (!a.have) {
 		/* A new class: keep its labels (swap the buffers). */
@@ -308,7 +334,8 @@ add_row(const kn_fsrow *r, void *ctx)
 		a.s = a.ss = 0;
 		a.sc = a.ssc = 0;
 	}
-	a.n += r->cnt;
+	if (__builtin_add_overflow(a.n, r->cnt, &a.n))
+		kn_die("a class size overflows 64 bits");
 	if (o.skey && r->cnt > 0) {
 		if (a.nval == a.valcap) {
 			a.valcap = a.valcap ? 2 * a.valcap : 64;
