@@ -67,15 +67,7 @@ main(int argc, char *argv[])
 			usage(0);
 		case 'k':
 			/* Repeated -k options add keys, as in sort(1). */
-			if (keyspec == NULL)
-				keyspec = kn_strdup(optarg);
-			else {
-				size_t n = strlen(keyspec) + strlen(optarg) + 2;
-				char *k = kn_alloc(n);
-
-				snprintf(k, n, "%s,%s", keyspec, optarg);
-				keyspec = k;
-			}
+			keyspec = kn_listadd(keyspec, optarg);
 			break;
 		case 'm':
 			merge = 1;

@@ -155,25 +155,17 @@ main(int argc, char *argv[])
 	while ((ch = getopt_long(argc, argv, "H:L:S:T:ho:q:v", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'H':
+			kn_hopts_add(&hopts, optarg);
+			break;
+		case 'L':
+			levels = kn_listadd(levels, optarg);
+			break;
 		case 'S':
 			budget = kn_parse_size(optarg, "-S");
 			break;
 		case 'T':
 			tmpdir = optarg;
-			break;
-		case 'H':
-			kn_hopts_add(&hopts, optarg);
-			break;
-		case 'L':
-			if (levels == NULL)
-				levels = kn_strdup(optarg);
-			else {
-				size_t n = strlen(levels) + strlen(optarg) + 2;
-				char *l = kn_alloc(n);
-
-				snprintf(l, n, "%s,%s", levels, optarg);
-				levels = l;
-			}
 			break;
 		case 'h':
 			usage(0);

@@ -234,6 +234,21 @@ kn_strdup(const char *s)
 
 /* ---- option values ------------------------------------------------ */
 
+char *
+kn_listadd(char *list, const char *item)
+{
+	size_t n;
+	char *l;
+
+	if (list == NULL)
+		return kn_strdup(item);
+	n = strlen(list) + strlen(item) + 2;
+	l = kn_alloc(n);
+	snprintf(l, n, "%s,%s", list, item);
+	free(list);
+	return l;
+}
+
 long long
 kn_parse_int(const char *s, long long lo, long long hi, const char *what)
 {

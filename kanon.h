@@ -51,6 +51,9 @@ void kn_progress_done(void);
 
 /* ---- option values ------------------------------------------------ */
 
+/* Appends item to a comma list (for repeated options); list may be
+ * NULL.  Returns the new list. */
+char *kn_listadd(char *list, const char *item);
 /* Integer in [lo, hi]; dies quoting the text otherwise. */
 long long kn_parse_int(const char *s, long long lo, long long hi,
     const char *what);
