@@ -124,16 +124,6 @@ kn_die_sys(const char *fmt, ...)
 }
 
 void
-kn_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(fmt, ap, 0);
-	va_end(ap);
-}
-
-void
 kn_exit(int status)
 {
 	if (fflush(stdout) == EOF || ferror(stdout))
@@ -554,12 +544,6 @@ kn_put_u64(FILE *f, uint64_t v)
 	char b[24];
 
 	fwrite(b, 1, kn_fmt_u64(b, v), f);
-}
-
-void
-kn_put_str(FILE *f, const char *s, size_t n)
-{
-	fwrite(s, 1, n, f);
 }
 
 /* ---- reading ------------------------------------------------------- */
@@ -1364,6 +1348,19 @@ kn_dec_format(kn_i128 v, int scale, char *buf)
 	}
 	buf[len] = '\0';
 	return len;
+}
+
+void
+kn_dec_add(kn_i128 *v, int *vs, kn_i128 a, int as)
+{
+	if (as > *vs) {
+		if (as > 38 || __builtin_mul_overflow(*v, kn_pow10(as - *vs), v))
+			kn_die("a sum overflows 128 bits");
+		*vs = as;
+	}
+	if (__builtin_mul_overflow(a, kn_pow10(*vs - as), &a) ||
+	    __builtin_add_overflow(*v, a, v))
+		kn_die("a sum overflows 128 bits");
 }
 
 /* ---- big unsigned integers ------------------------------------------ */
@@ -2706,7 +2703,6 @@ kn_fset_order(const kn_fset *fs, const kn_dict *const *dict)
 struct freq {
 	const kn_countspec *cs;
 	const int *lv;
-	size_t budget;
 	const char *tmpdir;
 	kn_fset fs;
 	kn_pcount pc;
@@ -2720,7 +2716,6 @@ struct freq {
 	kn_fsrow row;
 	/* the run being written */
 	FILE *rf;
-	const char *rpath;
 	/* merge: the group being combined */
 	kn_str *cf;		/* fields of a merged line */
 	char *ckey;
@@ -2903,7 +2898,6 @@ freq_spill(struct freq *fr)
 	if (fr->rf == NULL)
 		kn_die_sys("%s", path);
 	setvbuf(fr->rf, NULL, _IOFBF, 1 << 16);
-	fr->rpath = path;
 	freq_emit(fr, run_row, fr);
 	if (fflush(fr->rf) == EOF || ferror(fr->rf))
 		kn_die_sys("%s: write error", path);
@@ -2933,20 +2927,6 @@ comb_flush(struct freq *fr)
 	if (fr->have)
 		fr->out(&fr->row, fr->ctx);
 	fr->have = 0;
-}
-
-/* Adds a/10^as to (*v, *vs), raising the scale as needed. */
-static void
-addscaled(kn_i128 *v, int *vs, kn_i128 a, int as)
-{
-	if (as > *vs) {
-		if (__builtin_mul_overflow(*v, kn_pow10(as - *vs), v))
-			kn_die("sum overflow while merging");
-		*vs = as;
-	}
-	if (__builtin_mul_overflow(a, kn_pow10(*vs - as), &a) ||
-	    __builtin_add_overflow(*v, a, v))
-		kn_die("sum overflow while merging");
 }
 
 /* A merged run line: combine lines of equal keys (they are adjacent),
@@ -3009,10 +2989,10 @@ comb_line(const char *line, size_t len, void *ctx)
 
 		if (!kn_dec_parse(a.p, a.n, &m, &sc))
 			kn_die("(temp run): bad sum");
-		addscaled(&fr->row.s[j], &fr->row.sc[j], m, sc);
+		kn_dec_add(&fr->row.s[j], &fr->row.sc[j], m, sc);
 		if (!kn_dec_parse(b.p, b.n, &m, &sc))
 			kn_die("(temp run): bad sum");
-		addscaled(&fr->row.ss[j], &fr->row.ssc[j], m, sc);
+		kn_dec_add(&fr->row.ss[j], &fr->row.ssc[j], m, sc);
 	}
 }
 
@@ -3029,7 +3009,6 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	memset(&fr, 0, sizeof(fr));
 	fr.cs = cs;
 	fr.lv = lv;
-	fr.budget = budget;
 	fr.tmpdir = tmpdir;
 	fr.out = out;
 	fr.ctx = ctx;

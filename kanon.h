@@ -31,7 +31,6 @@ void kn_die(const char *fmt, ...)
 /* Like kn_die, with ": strerror(errno)" appended. */
 void kn_die_sys(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
-void kn_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Flushes and checks stdout, removes temp files, exits. */
 void kn_exit(int status) __attribute__((noreturn));
 /* Prints the version line and exits 0. */
@@ -85,7 +84,6 @@ void kn_close_out(FILE *f);
 void kn_put_u64(FILE *f, uint64_t v);
 /* Formats v in decimal into buf (24 bytes); returns the length. */
 size_t kn_fmt_u64(char *buf, uint64_t v);
-void kn_put_str(FILE *f, const char *s, size_t n);
 
 /* ---- reading TSV -------------------------------------------------- */
 
@@ -247,6 +245,9 @@ int kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale);
 /* Formats v / 10^scale canonically (no trailing zeros) into buf
  * (at least 48 bytes); returns the length. */
 size_t kn_dec_format(kn_i128 v, int scale, char *buf);
+/* Adds a/10^as to the sum v/10^vs exactly, raising vs as needed; dies
+ * on overflow. */
+void kn_dec_add(kn_i128 *v, int *vs, kn_i128 a, int as);
 /* 10^e as i128 (e <= 38). */
 kn_i128 kn_pow10(int e);
 

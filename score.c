@@ -208,20 +208,6 @@ variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm, int vs,
 	return kn_big_cmp(&bl, &br) >= 0;
 }
 
-/* Adds x/10^xs to (*v, *vs) exactly. */
-static void
-addscaled(kn_i128 *v, int *vs, kn_i128 x, int xs)
-{
-	if (xs > *vs) {
-		if (__builtin_mul_overflow(*v, kn_pow10(xs - *vs), v))
-			kn_die("sum overflow");
-		*vs = xs;
-	}
-	if (__builtin_mul_overflow(x, kn_pow10(*vs - xs), &x) ||
-	    __builtin_add_overflow(*v, x, v))
-		kn_die("sum overflow");
-}
-
 /* Scores the class just read. */
 static void
 end_class(void)
@@ -344,8 +330,8 @@ add_row(const kn_fsrow *r, void *ctx)
 		a.vals[a.nval++] = r->cnt;
 	}
 	if (o.hasv) {
-		addscaled(&a.s, &a.sc, r->s[0], r->sc[0]);
-		addscaled(&a.ss, &a.ssc, r->ss[0], r->ssc[0]);
+		kn_dec_add(&a.s, &a.sc, r->s[0], r->sc[0]);
+		kn_dec_add(&a.ss, &a.ssc, r->ss[0], r->ssc[0]);
 	}
 }
 
