@@ -3119,3 +3119,138 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		free(fr.pc.tab);
 	kn_fset_free(&fr.fs);
 }
+
+/* ---- l-diversity ---------------------------------------------------- */
+
+void
+kn_ldiv_init(kn_ldiv *ld)
+{
+	memset(ld, 0, sizeof(*ld));
+	ld->kind = KN_DIV_DISTINCT;
+	ld->cm = 1;
+}
+
+void
+kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'l':
+		ld->on = 1;
+		ld->lstr = arg;
+		ld->l = kn_parse_double(arg, 1, 1e9, "-l");
+		break;
+	case 'c':
+		ld->hasc = 1;
+		if (!kn_dec_parse(arg, strlen(arg), &ld->cm, &ld->cs) ||
+		    ld->cm <= 0)
+			kn_die("-c: '%s' is not a positive number", arg);
+		break;
+	default:
+		ld->hasdiv = 1;
+		if (strcmp(arg, "distinct") == 0)
+			ld->kind = KN_DIV_DISTINCT;
+		else if (strcmp(arg, "entropy") == 0)
+			ld->kind = KN_DIV_ENTROPY;
+		else if (strcmp(arg, "recursive") == 0)
+			ld->kind = KN_DIV_RECURSIVE;
+		else
+			kn_die("--diversity: '%s' is not distinct, entropy or "
+			    "recursive", arg);
+	}
+}
+
+void
+kn_ldiv_check(const kn_ldiv *ld, int hass)
+{
+	if (ld->on && !hass)
+		kn_die("-l needs the sensitive column (-s)");
+	if ((ld->hasdiv || ld->hasc) && !ld->on)
+		kn_die("--diversity and -c apply to -l");
+	if (ld->hasc && ld->kind != KN_DIV_RECURSIVE)
+		kn_die("-c applies to --diversity recursive");
+	if (ld->on && ld->kind != KN_DIV_ENTROPY && ld->l != floor(ld->l))
+		kn_die("-l: '%s': distinct and recursive diversity need an "
+		    "integer", ld->lstr);
+}
+
+static int
+cmp_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+void
+kn_counts_desc(uint64_t *v, size_t m)
+{
+	qsort(v, m, sizeof(uint64_t), cmp_desc);
+}
+
+long double
+kn_entropy(const uint64_t *v, size_t m, uint64_t n)
+{
+	long double h = 0, p;
+	size_t i;
+
+	for (i = 0; i < m; i++) {
+		p = (long double)v[i] / (long double)n;
+		h -= p * logl(p);
+	}
+	return h;
+}
+
+/* Entropy l-diversity: H >= log l.  Equal counts give H = log m
+ * exactly, decided without rounding. */
+static int
+entropy_ok(const uint64_t *v, size_t m, uint64_t n, double l)
+{
+	if (m == 0)
+		return 0;
+	if (v[0] == v[m - 1])
+		return (double)m >= l;
+	return kn_entropy(v, m, n) >= logl((long double)l);
+}
+
+/* Recursive (c,l)-diversity, decided exactly:
+ * r1 10^cs < cm (r_l + ... + r_m). */
+static int
+recursive_ok(const uint64_t *v, size_t m, long l, kn_i128 cm, int cs)
+{
+	unsigned __int128 tail = 0;
+	kn_i128 lhs, rhs;
+	kn_big bl, br, t;
+	size_t i;
+
+	if (l <= 1)
+		return 1;
+	if (m < (size_t)l)
+		return 0;
+	for (i = (size_t)l - 1; i < m; i++)
+		tail += v[i];
+	if (tail <= (unsigned __int128)INT64_MAX &&
+	    !__builtin_mul_overflow((kn_i128)v[0], kn_pow10(cs), &lhs) &&
+	    !__builtin_mul_overflow(cm, (kn_i128)tail, &rhs))
+		return lhs < rhs;
+	kn_big_set(&bl, v[0]);
+	kn_big_pow10(&bl, cs);
+	kn_big_set(&br, (unsigned __int128)cm);
+	kn_big_set(&t, tail);
+	kn_big_mul(&br, &t);
+	return kn_big_cmp(&bl, &br) < 0;
+}
+
+int
+kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m, uint64_t n)
+{
+	if (!ld->on)
+		return 1;
+	switch (ld->kind) {
+	case KN_DIV_DISTINCT:
+		return (double)m >= ld->l;
+	case KN_DIV_ENTROPY:
+		return entropy_ok(v, m, n, ld->l);
+	default:
+		return recursive_ok(v, m, (long)ld->l, ld->cm, ld->cs);
+	}
+}

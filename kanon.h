@@ -267,6 +267,38 @@ void kn_big_sub(kn_big *x, const kn_big *y);
 int kn_big_cmp(const kn_big *x, const kn_big *y);
 long double kn_big_ld(const kn_big *x);
 
+/* ---- l-diversity (paper 004 §1.1) ---------------------------------- */
+
+enum { KN_DIV_DISTINCT, KN_DIV_ENTROPY, KN_DIV_RECURSIVE };
+
+/* An l-diversity requirement on the sensitive values of each class:
+ * distinct (at least l values), entropy (H >= log l) or recursive
+ * (c,l): r1 < c (r_l + ... + r_m), with c = cm / 10^cs. */
+typedef struct {
+	int on;			/* -l given */
+	int kind;
+	double l;
+	kn_i128 cm;
+	int cs;
+	const char *lstr;	/* option texts, for messages */
+	int hasdiv, hasc;
+} kn_ldiv;
+
+/* Defaults: off, distinct, c = 1. */
+void kn_ldiv_init(kn_ldiv *ld);
+/* Takes the value of -l ('l'), -c ('c') or --diversity ('d'). */
+void kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg);
+/* Dies on conflicting options; hass says whether -s was given. */
+void kn_ldiv_check(const kn_ldiv *ld, int hass);
+/* Sorts counts descending. */
+void kn_counts_desc(uint64_t *v, size_t m);
+/* Entropy (nats) of the counts v[0..m) summing to n. */
+long double kn_entropy(const uint64_t *v, size_t m, uint64_t n);
+/* Whether a class whose sensitive values have the counts v[0..m)
+ * (descending, none zero) summing to n meets ld. */
+int kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m,
+    uint64_t n);
+
 /* ---- frequency sets ----------------------------------------------- */
 
 /* Per summed column: exact sum s/10^sc and sum of squares ss/10^2sc. */

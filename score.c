@@ -50,15 +50,13 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-enum { DIV_DISTINCT, DIV_ENTROPY, DIV_RECURSIVE };
-
 /* The options that decide the checks. */
 static struct {
 	long long k, thresh;
-	double l;
-	int div, hasl, hasv, skey;
-	kn_i128 cm, vm;
-	int cs, vs;
+	kn_ldiv ld;
+	int hasl, hasv, skey;
+	kn_i128 vm;
+	int vs;
 	const char *mark;
 	size_t nq;
 } o;
@@ -100,68 +98,6 @@ put(const char *name, const char *fmt, ...)
 	vfprintf(out, fmt, ap);
 	va_end(ap);
 	fputc('\n', out);
-}
-
-static int
-cmp_desc(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
-/* Entropy (nats) of the counts v[0..m) summing to n. */
-static long double
-entropy(const uint64_t *v, size_t m, uint64_t n)
-{
-	long double h = 0, p;
-	size_t i;
-
-	for (i = 0; i < m; i++) {
-		p = (long double)v[i] / (long double)n;
-		h -= p * logl(p);
-	}
-	return h;
-}
-
-/* Whether counts v (descending) pass entropy l-diversity: H >= log l.
- * Equal counts give H = log m exactly, decided without rounding. */
-static int
-entropy_ok(const uint64_t *v, size_t m, uint64_t n, double l)
-{
-	if (m == 0)
-		return 0;
-	if (v[0] == v[m - 1])
-		return (double)m >= l;
-	return entropy(v, m, n) >= logl((long double)l);
-}
-
-/* Recursive (c,l)-diversity: r1 < c (r_l + ... + r_m); c = cm/10^cs.
- * Decided exactly: r1 10^cs < cm (r_l + ... + r_m). */
-static int
-recursive_ok(const uint64_t *v, size_t m, long l, kn_i128 cm, int cs)
-{
-	unsigned __int128 tail = 0;
-	kn_i128 lhs, rhs;
-	kn_big bl, br, t;
-	size_t i;
-
-	if (l <= 1)
-		return 1;
-	if (m < (size_t)l)
-		return 0;
-	for (i = (size_t)l - 1; i < m; i++)
-		tail += v[i];
-	if (tail <= (unsigned __int128)INT64_MAX &&
-	    !__builtin_mul_overflow((kn_i128)v[0], kn_pow10(cs), &lhs) &&
-	    !__builtin_mul_overflow(cm, (kn_i128)tail, &rhs))
-		return lhs < rhs;
-	kn_big_set(&bl, v[0]);
-	kn_big_pow10(&bl, cs);
-	kn_big_set(&br, (unsigned __int128)cm);
-	kn_big_set(&t, tail);
-	kn_big_mul(&br, &t);
-	return kn_big_cmp(&bl, &br) < 0;
 }
 
 /* Var(E,S) >= v for a class of n rows with sums s (scale F) and ss
@@ -241,21 +177,15 @@ end_class(void)
 		size_t m = a.nval;
 		long double he;
 
-		qsort(v, m, sizeof(uint64_t), cmp_desc);
+		kn_counts_desc(v, m);
 		he = v[0] == v[m - 1] ? (long double)m :
-		    expl(entropy(v, m, n));
+		    expl(kn_entropy(v, m, n));
 		if (a.first || m < a.ldmin)
 			a.ldmin = m;
 		if (a.first || he < a.lemin)
 			a.lemin = he;
-		if (o.hasl) {
-			int ok = o.div == DIV_DISTINCT ? (double)m >= o.l :
-			    o.div == DIV_ENTROPY ? entropy_ok(v, m, n, o.l) :
-			    recursive_ok(v, m, (long)o.l, o.cm, o.cs);
-
-			if (!ok)
-				a.lfail = 1;
-		}
+		if (!kn_ldiv_ok(&o.ld, v, m, n))
+			a.lfail = 1;
 	}
 	if (o.hasv) {
 		kn_sum sm;
@@ -342,15 +272,14 @@ main(int argc, char *argv[])
 	kn_dict *dict;
 	kn_countspec cs;
 	const char *qlist = NULL, *scol = NULL, *outpath = NULL;
-	const char *lstr = NULL, *cstr = "1", *vstr = NULL, *tmpdir = NULL;
+	const char *vstr = NULL, *tmpdir = NULL;
 	char *columns = NULL, cdmbuf[48];
 	size_t *qi, *key, nq, d, c, sidx = 0, cntcol = 0, sumcol = 0, scl;
 	size_t budget = 0;
-	int ch, check = 0, freq = 0, hasdiv = 0, progress = 0;
+	int ch, check = 0, freq = 0, progress = 0;
 
 	kn_init(argv[0]);
-	o.div = DIV_DISTINCT;
-	o.cm = 1;
+	kn_ldiv_init(&o.ld);
 	o.mark = "*";
 	while ((ch = getopt_long(argc, argv, "S:T:c:hk:l:o:q:s:", longopts,
 	    NULL)) != -1) {
@@ -362,11 +291,7 @@ main(int argc, char *argv[])
 			tmpdir = optarg;
 			break;
 		case 'c':
-			cstr = optarg;
-			if (!kn_dec_parse(optarg, strlen(optarg), &o.cm, &o.cs) ||
-			    o.cm <= 0)
-				kn_die("-c: '%s' is not a positive number",
-				    optarg);
+			kn_ldiv_opt(&o.ld, 'c', optarg);
 			break;
 		case 'h':
 			usage(0);
@@ -374,8 +299,7 @@ main(int argc, char *argv[])
 			o.k = kn_parse_int(optarg, 1, INT64_MAX, "-k");
 			break;
 		case 'l':
-			lstr = optarg;
-			o.l = kn_parse_double(optarg, 1, 1e9, "-l");
+			kn_ldiv_opt(&o.ld, 'l', optarg);
 			break;
 		case 'o':
 			outpath = optarg;
@@ -396,16 +320,7 @@ main(int argc, char *argv[])
 			columns = optarg;
 			break;
 		case OPT_DIV:
-			hasdiv = 1;
-			if (strcmp(optarg, "distinct") == 0)
-				o.div = DIV_DISTINCT;
-			else if (strcmp(optarg, "entropy") == 0)
-				o.div = DIV_ENTROPY;
-			else if (strcmp(optarg, "recursive") == 0)
-				o.div = DIV_RECURSIVE;
-			else
-				kn_die("--diversity: '%s' is not distinct, "
-				    "entropy or recursive", optarg);
+			kn_ldiv_opt(&o.ld, 'd', optarg);
 			break;
 		case OPT_FREQSET:
 			freq = 1;
@@ -436,19 +351,13 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	kn_progress_init(progress);
-	o.hasl = lstr != NULL;
+	o.hasl = o.ld.on;
 	o.hasv = vstr != NULL;
 	if (argc > 1)
 		kn_die("one table at a time (got %d files)", argc);
 	if ((o.hasl || o.hasv) && scol == NULL)
 		kn_die("-l and --variance need the sensitive column (-s)");
-	if ((hasdiv || strcmp(cstr, "1") != 0) && !o.hasl)
-		kn_die("--diversity and -c apply to -l");
-	if (o.cm != 1 && o.div != DIV_RECURSIVE)
-		kn_die("-c applies to --diversity recursive");
-	if (o.div != DIV_ENTROPY && o.hasl && o.l != floor(o.l))
-		kn_die("-l: '%s': distinct and recursive diversity need an "
-		    "integer", lstr);
+	kn_ldiv_check(&o.ld, scol != NULL);
 	if (check && o.k == 0 && !o.hasl && !o.hasv)
 		kn_die("--check: nothing to check (give -k, -l or "
 		    "--variance)");
@@ -555,8 +464,8 @@ main(int argc, char *argv[])
 	if (o.k > 0)
 		put("check_k", "%s", a.kfail ? "fail" : "pass");
 	if (o.hasl)
-		put(o.div == DIV_DISTINCT ? "check_l_distinct" :
-		    o.div == DIV_ENTROPY ? "check_l_entropy" :
+		put(o.ld.kind == KN_DIV_DISTINCT ? "check_l_distinct" :
+		    o.ld.kind == KN_DIV_ENTROPY ? "check_l_entropy" :
 		    "check_l_recursive", "%s", a.lfail ? "fail" : "pass");
 	if (o.hasv)
 		put("check_variance", "%s", a.vfail ? "fail" : "pass");
