@@ -7,24 +7,29 @@ CFLAGS ?= -O2 -g
 KFLAGS = -std=c11 -D_XOPEN_SOURCE=700 -Wall -Wextra -Werror
 LDLIBS = -lm
 
-PROGS = freqset score gendata extsort
-MAN1 = man/freqset.1 man/score.1 man/gendata.1 man/extsort.1
+PROGS = freqset score gendata extsort lattice-search recode
+MAN1 = man/freqset.1 man/score.1 man/gendata.1 man/extsort.1 \
+	man/lattice-search.1 man/recode.1
 MAN7 = man/kanon.7
 
 all: $(PROGS)
 
 CORE = kanon.o extsort.o
 
-freqset score gendata: %: %.o $(CORE)
+freqset score gendata recode: %: %.o $(CORE)
 	$(CC) $(LDFLAGS) -o $@ $@.o $(CORE) $(LDLIBS)
 
 extsort: extsort_main.o $(CORE)
 	$(CC) $(LDFLAGS) -o $@ extsort_main.o $(CORE) $(LDLIBS)
 
+lattice-search: lattice.o $(CORE)
+	$(CC) $(LDFLAGS) -o $@ lattice.o $(CORE) $(LDLIBS)
+
 .c.o:
 	$(CC) $(KFLAGS) $(CFLAGS) -c $<
 
-kanon.o extsort.o extsort_main.o freqset.o score.o gendata.o: kanon.h
+kanon.o extsort.o extsort_main.o freqset.o score.o gendata.o lattice.o \
+    recode.o: kanon.h
 
 test: all
 	@tests/run

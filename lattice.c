@@ -1,0 +1,1511 @@
+/*
+ * lattice-search: the k-minimal full-domain generalizations of a table
+ * (or of its frequency set), with a suppression limit and optional
+ * l-diversity, and the metrics of each node.
+ *
+ * The algorithms are those of paper 000 (LeFevre, DeWitt, Ramakrishnan,
+ * Incognito, SIGMOD 2005; also 001 §20.3.1.2 and its Fig. 20.4):
+ *  - incognito: "Basic Incognito Algorithm": a-priori over subsets of the
+ *    quasi-identifier (join, prune, edge generation), a breadth-first
+ *    search of each candidate graph with generalization marking and
+ *    roll-up of frequency sets (generalization, roll-up and subset
+ *    properties);
+ *  - super-roots: the roots of each family are rolled up from the
+ *    frequency set of their greatest common specialization, computed
+ *    by one scan ("Algorithm Optimization" 1);
+ *  - cube: "Bottom-up Pre-computation": the zero-generalization
+ *    frequency sets of all subsets, rolled up in data-cube order, seed
+ *    the roots;
+ *  - samarati: Samarati's binary search for the least height holding a
+ *    k-anonymous node (paper 002), then a sweep upward for the other
+ *    minimal nodes;
+ *  - bfs, bfs-scan: bottom-up breadth-first search of the whole
+ *    lattice, with and without roll-up.
+ * The "table" they scan is the frequency set of the input at the
+ * leaves, held in memory with dictionary-encoded keys packed into
+ * 64-bit words.  All algorithms give the same nodes.
+ *
+ * With a suppression limit, a node qualifies when the rows of its
+ * classes below k (or not l-diverse) number at most the limit.  That is
+ * monotone along generalization and over attribute subsets for k and
+ * distinct l-diversity, and without suppression for entropy and
+ * recursive l-diversity; entropy or recursive l-diversity together with
+ * suppression is not monotone (a diverse class merged with a suppressed
+ * one can fail), so then every node of the lattice is evaluated and
+ * minimality is decided over all specializations.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kanon.h"
+
+#define MAXQ 64
+#define MAXLAT ((uint64_t)1 << 28)
+
+enum { A_INCOGNITO, A_SUPERROOTS, A_CUBE, A_SAMARATI, A_BFS, A_BFSSCAN };
+static const char *const algname[] = { "incognito", "super-roots", "cube",
+    "samarati", "bfs", "bfs-scan" };
+
+enum { M_CDM, M_CAVG, M_HEIGHT, M_PREC, M_LOSS };
+static const char *const metname[] = { "cdm", "cavg", "height", "prec",
+    "loss" };
+
+static void __attribute__((noreturn))
+usage(int status)
+{
+	fprintf(status == 0 ? stdout : stderr,
+	    "usage: lattice-search [-v] [-a algorithm] [-H attr=spec|dir] "
+	    "[-k k] [-o file]\n"
+	    "                      [-q columns] [-S size] [-T dir] "
+	    "[--max-suppress n|p%%]\n"
+	    "                      [-s column -l l [--diversity distinct|"
+	    "entropy|recursive]\n"
+	    "                      [-c c]] [--metric name] [--all | --best] "
+	    "[--raw]\n"
+	    "                      [--columns list | --columns-file file] "
+	    "[file]\n");
+	exit(status);
+}
+
+enum { OPT_ALL = 256, OPT_BEST, OPT_COLUMNS, OPT_COLFILE, OPT_DIV,
+    OPT_MAXSUPP, OPT_METRIC, OPT_PROGRESS, OPT_RAW, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "best", no_argument, NULL, OPT_BEST },
+	{ "columns", required_argument, NULL, OPT_COLUMNS },
+	{ "columns-file", required_argument, NULL, OPT_COLFILE },
+	{ "diversity", required_argument, NULL, OPT_DIV },
+	{ "help", no_argument, NULL, 'h' },
+	{ "max-suppress", required_argument, NULL, OPT_MAXSUPP },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* A quasi-identifier: its hierarchy, level maps and packed field. */
+struct attr {
+	const char *name;
+	kn_hier *h;
+	int nlev;
+	uint32_t **map;		/* map[from * nlev + to]: ids at from -> to */
+	uint64_t **cover;	/* cover[l][id]: leaves under the label */
+	int word, shift;
+	uint64_t fm;		/* field mask (unshifted) */
+};
+
+/* A frequency set: n groups, keys of W words, counts. */
+typedef struct {
+	size_t n;
+	uint64_t *key;
+	uint64_t *cnt;
+} fset;
+
+/* What an evaluation of a node on all quasi-identifiers yields. */
+struct metrics {
+	uint64_t supp, classes;
+	unsigned __int128 cdm;
+	long double prec, loss;
+};
+
+/* A family: the nodes over one subset of the quasi-identifiers,
+ * indexed in mixed radix over its members. */
+struct family {
+	uint64_t mask;
+	int m, mem[MAXQ];
+	uint64_t size, radix[MAXQ];
+	uint8_t *st;		/* node states, below */
+	fset **fs;		/* frequency sets alive during the search */
+	uint32_t *parent;	/* the node whose set a node rolls up from */
+	struct metrics *met;	/* with all: metrics of evaluated nodes */
+};
+
+enum { CAND = 1, ANON = 2, EVAL = 4, QUEUED = 8, BELOW = 16 };
+
+static struct {
+	size_t d;
+	struct attr a[MAXQ];
+	int W;
+	int hass, sword, sshift;
+	uint64_t sfm;
+	kn_ldiv ld;
+	uint64_t k, limit, N;
+	int monotone;
+	int algo;
+	fset base;
+	uint64_t full;		/* mask of all quasi-identifiers */
+	/* statistics */
+	uint64_t computed, scans, rollups, groups;
+	/* scratch */
+	uint32_t *slot;
+	size_t nslot;
+	uint32_t *ord;
+	uint64_t *vals;
+	size_t valcap;
+} L;
+
+/* ---- frequency sets ------------------------------------------------ */
+
+static inline uint64_t
+hashkey(const uint64_t *k, int W)
+{
+	uint64_t h = 0;
+	int w;
+
+	for (w = 0; w < W; w++)
+		h = (h ^ k[w]) * 0x9E3779B97F4A7C15ULL;
+	return h ^ (h >> 29);
+}
+
+static void
+fs_free(fset *f)
+{
+	if (f == NULL)
+		return;
+	free(f->key);
+	free(f->cnt);
+	free(f);
+}
+
+/*
+ * Rolls the frequency set src of node (amask, alev) up to the node
+ * (bmask, blev), which generalizes it or drops attributes (the roll-up
+ * property of paper 000): each key is mapped through the hierarchies
+ * and the counts of keys that meet are added.
+ */
+static fset *
+rollup(const fset *src, uint64_t amask, const int *alev, uint64_t bmask,
+    const int *blev)
+{
+	struct op {
+		int w, shift;
+		uint64_t fm;
+		const uint32_t *map;
+	} ops[MAXQ];
+	uint64_t keep[8], k[8];
+	size_t i, j, nop = 0, nslot, n = 0;
+	const int W = L.W;
+	fset *dst;
+	int w;
+
+	for (w = 0; w < W; w++)
+		keep[w] = ~(uint64_t)0;
+	for (j = 0; j < L.d; j++) {
+		const struct attr *a = &L.a[j];
+
+		if (!(amask >> j & 1))
+			continue;
+		if (!(bmask >> j & 1))
+			keep[a->word] &= ~(a->fm << a->shift);
+		else if (alev[j] != blev[j]) {
+			keep[a->word] &= ~(a->fm << a->shift);
+			ops[nop].w = a->word;
+			ops[nop].shift = a->shift;
+			ops[nop].fm = a->fm;
+			ops[nop].map = a->map[alev[j] * a->nlev + blev[j]];
+			nop++;
+		}
+	}
+	for (nslot = 16; nslot < 2 * src->n; nslot *= 2)
+		;
+	if (nslot > L.nslot) {
+		free(L.slot);
+		L.slot = kn_alloc(nslot * sizeof(uint32_t));
+		L.nslot = nslot;
+	}
+	memset(L.slot, 0, nslot * sizeof(uint32_t));
+	dst = kn_alloc(sizeof(*dst));
+	dst->key = kn_alloc((src->n + 1) * W * sizeof(uint64_t));
+	dst->cnt = kn_alloc((src->n + 1) * sizeof(uint64_t));
+	for (i = 0; i < src->n; i++) {
+		const uint64_t *sk = src->key + i * W;
+		size_t h;
+		uint32_t s;
+
+		for (w = 0; w < W; w++)
+			k[w] = sk[w] & keep[w];
+		for (j = 0; j < nop; j++) {
+			uint64_t id = sk[ops[j].w] >> ops[j].shift & ops[j].fm;
+
+			k[ops[j].w] |= (uint64_t)ops[j].map[id] << ops[j].shift;
+		}
+		h = hashkey(k, W) & (nslot - 1);
+		while ((s = L.slot[h]) != 0) {
+			const uint64_t *dk = dst->key + (size_t)(s - 1) * W;
+
+			if (W == 1 ? dk[0] == k[0] :
+			    memcmp(dk, k, W * sizeof(uint64_t)) == 0)
+				break;
+			h = (h + 1) & (nslot - 1);
+		}
+		if (s != 0)
+			dst->cnt[s - 1] += src->cnt[i];
+		else {
+			memcpy(dst->key + n * W, k, W * sizeof(uint64_t));
+			dst->cnt[n] = src->cnt[i];
+			L.slot[h] = (uint32_t)++n;
+		}
+	}
+	dst->n = n;
+	L.groups += src->n;
+	return dst;
+}
+
+/* Compares two groups by their keys without the sensitive field. */
+static int
+cmp_qi(uint32_t x, uint32_t y, const void *ctx)
+{
+	const fset *f = ctx;
+	const uint64_t *a = f->key + (size_t)x * L.W;
+	const uint64_t *b = f->key + (size_t)y * L.W;
+	uint64_t sm = L.sfm << L.sshift, u, v;
+	int w;
+
+	for (w = 0; w < L.W; w++) {
+		u = a[w];
+		v = b[w];
+		if (w == L.sword) {
+			u &= ~sm;
+			v &= ~sm;
+		}
+		if (u != v)
+			return u < v ? -1 : 1;
+	}
+	return 0;
+}
+
+/* Adds class c (n rows, starting at group i of f) to the metrics. */
+static void
+add_class(const fset *f, size_t i, uint64_t n, const int *lev,
+    struct metrics *m)
+{
+	const uint64_t *k = f->key + i * L.W;
+	long double pl = 0, ll = 0;
+	size_t j;
+
+	m->classes++;
+	m->cdm += (unsigned __int128)n * n;
+	for (j = 0; j < L.d; j++) {
+		const struct attr *a = &L.a[j];
+		uint64_t id = k[a->word] >> a->shift & a->fm;
+		uint64_t nl = a->h->lab[0].n;
+
+		if (a->nlev > 1)
+			pl += (long double)lev[j] / (a->nlev - 1);
+		if (nl > 1)
+			ll += (long double)(a->cover[lev[j]][id] - 1) / (nl - 1);
+	}
+	m->prec += pl * n;
+	m->loss += ll * n;
+}
+
+/*
+ * Evaluates node (mask, lev): the rows in classes below k or failing
+ * l-diversity are suppressed; the node qualifies if they are at most
+ * the limit.  With m (all quasi-identifiers), fills in the metrics.
+ */
+static int
+evaluate(const fset *f, const int *lev, struct metrics *m)
+{
+	uint64_t supp = 0;
+	size_t i, j;
+
+	if (m != NULL)
+		memset(m, 0, sizeof(*m));
+	if (!L.hass) {
+		for (i = 0; i < f->n; i++) {
+			if (f->cnt[i] < L.k)
+				supp += f->cnt[i];
+			else if (m != NULL)
+				add_class(f, i, f->cnt[i], lev, m);
+		}
+	} else {
+		uint32_t *o = L.ord = kn_realloc(L.ord,
+		    (f->n + 1) * sizeof(uint32_t));
+
+		for (i = 0; i < f->n; i++)
+			o[i] = (uint32_t)i;
+		kn_sort_ids(o, f->n, cmp_qi, f);
+		for (i = 0; i < f->n; i = j) {
+			uint64_t n = 0;
+			size_t nv = 0;
+
+			for (j = i; j < f->n && (j == i ||
+			    cmp_qi(o[i], o[j], f) == 0); j++) {
+				if (nv == L.valcap) {
+					L.valcap = L.valcap ? 2 * L.valcap : 64;
+					L.vals = kn_realloc(L.vals,
+					    L.valcap * sizeof(uint64_t));
+				}
+				L.vals[nv++] = f->cnt[o[j]];
+				n += f->cnt[o[j]];
+			}
+			kn_counts_desc(L.vals, nv);
+			if (n < L.k || !kn_ldiv_ok(&L.ld, L.vals, nv, n))
+				supp += n;
+			else if (m != NULL)
+				add_class(f, o[i], n, lev, m);
+		}
+	}
+	if (m != NULL) {
+		m->supp = supp;
+		m->cdm += (unsigned __int128)supp * L.N;
+		m->prec = L.N == 0 || L.d == 0 ? 1 :
+		    1 - (m->prec + (long double)supp * L.d) / L.N / L.d;
+		m->loss = L.N == 0 || L.d == 0 ? 0 :
+		    (m->loss + (long double)supp * L.d) / L.N / L.d;
+	}
+	return supp <= L.limit;
+}
+
+/* ---- families and nodes ------------------------------------------- */
+
+static struct family *
+family_new(uint64_t mask)
+{
+	struct family *F = kn_zalloc(sizeof(*F));
+	size_t j;
+
+	F->mask = mask;
+	F->size = 1;
+	for (j = 0; j < L.d; j++)
+		if (mask >> j & 1) {
+			F->radix[F->m] = F->size;
+			F->mem[F->m++] = (int)j;
+			F->size *= (uint64_t)L.a[j].nlev;
+		}
+	F->st = kn_zalloc(F->size);
+	return F;
+}
+
+static void
+family_free(struct family *F)
+{
+	if (F == NULL)
+		return;
+	free(F->st);
+	free(F->fs);
+	free(F->parent);
+	free(F->met);
+	free(F);
+}
+
+/* The levels (over all attributes, 0 outside the family) of node x. */
+static void
+levels(const struct family *F, uint64_t x, int *lev)
+{
+	int i;
+
+	memset(lev, 0, L.d * sizeof(int));
+	for (i = 0; i < F->m; i++) {
+		int nl = L.a[F->mem[i]].nlev;
+
+		lev[F->mem[i]] = (int)(x / F->radix[i] % (uint64_t)nl);
+	}
+}
+
+static int
+height(const struct family *F, uint64_t x)
+{
+	int i, h = 0;
+
+	for (i = 0; i < F->m; i++)
+		h += (int)(x / F->radix[i] % (uint64_t)L.a[F->mem[i]].nlev);
+	return h;
+}
+
+/* The direct generalization of x raising member i, or -1 at the top. */
+static int64_t
+up1(const struct family *F, uint64_t x, int i)
+{
+	int nl = L.a[F->mem[i]].nlev;
+
+	if ((int)(x / F->radix[i] % (uint64_t)nl) == nl - 1)
+		return -1;
+	return (int64_t)(x + F->radix[i]);
+}
+
+static int64_t
+down1(const struct family *F, uint64_t x, int i)
+{
+	int nl = L.a[F->mem[i]].nlev;
+
+	if (x / F->radix[i] % (uint64_t)nl == 0)
+		return -1;
+	return (int64_t)(x - F->radix[i]);
+}
+
+static const int zero[MAXQ];
+
+/* A scan: the frequency set of node x computed from the table. */
+static fset *
+scan(const struct family *F, uint64_t x)
+{
+	int lev[MAXQ];
+
+	levels(F, x, lev);
+	L.scans++;
+	return rollup(&L.base, L.full, zero, F->mask, lev);
+}
+
+/* Marks x and all its generalizations in F as anonymous. */
+static void
+mark_up(struct family *F, uint64_t x)
+{
+	int i;
+	int64_t y;
+
+	if (F->st[x] & ANON)
+		return;
+	F->st[x] |= ANON;
+	for (i = 0; i < F->m; i++)
+		if ((y = up1(F, x, i)) >= 0 && (F->st[y] & CAND))
+			mark_up(F, (uint64_t)y);
+}
+
+/* Evaluates node x of F given its frequency set; returns whether it
+ * qualifies.  Keeps the metrics of nodes on all attributes. */
+static int
+eval_node(struct family *F, uint64_t x, const fset *f)
+{
+	int lev[MAXQ], ok;
+	struct metrics m;
+
+	levels(F, x, lev);
+	L.computed++;
+	F->st[x] |= EVAL;
+	if (F->mask != L.full)
+		return evaluate(f, lev, NULL);
+	ok = evaluate(f, lev, &m);
+	if (F->met == NULL)
+		F->met = kn_alloc(F->size * sizeof(struct metrics));
+	F->met[x] = m;
+	return ok;
+}
+
+/* ---- the breadth-first search of one candidate graph -------------- */
+
+/* How roots and other nodes get their frequency sets. */
+struct how {
+	int rollup;		/* from the parent (else a scan) */
+	const fset *seed;	/* roots roll up from this set of node */
+	uint64_t seedmask;
+	const int *seedlev;
+	int mark;		/* generalization marking */
+};
+
+/*
+ * The modified breadth-first search of paper 000 over the candidates
+ * of F: from the roots (candidates without a candidate direct
+ * specialization) in order of height; a node is skipped when marked,
+ * else its frequency set is computed (by roll-up from the node that
+ * queued it), and when it qualifies all its generalizations are marked,
+ * else its direct generalizations are queued.
+ */
+/* The candidates of F in order of height: byh[bstart[h]..bstart[h+1]). */
+static uint64_t *
+by_height(const struct family *F, uint64_t **bstartp, int *hmaxp)
+{
+	uint64_t x, *byh, *bs;
+	int hmax = 0, i;
+
+	for (i = 0; i < F->m; i++)
+		hmax += L.a[F->mem[i]].nlev - 1;
+	bs = kn_zalloc((size_t)(hmax + 2) * sizeof(uint64_t));
+	byh = kn_alloc((F->size + 1) * sizeof(uint64_t));
+	for (x = 0; x < F->size; x++)
+		if (F->st[x] & CAND)
+			bs[height(F, x) + 1]++;
+	for (i = 0; i <= hmax; i++)
+		bs[i + 1] += bs[i];
+	for (x = 0; x < F->size; x++)
+		if (F->st[x] & CAND)
+			byh[bs[height(F, x)]++] = x;
+	/* bs[h] now ends bucket h; shift back to starts. */
+	for (i = hmax; i > 0; i--)
+		bs[i] = bs[i - 1];
+	bs[0] = 0;
+	*bstartp = bs;
+	*hmaxp = hmax;
+	return byh;
+}
+
+static void
+bfs(struct family *F, const struct how *how)
+{
+	uint64_t x, b, *byh, *bs;
+	int hmax, h, i, ok, lev[MAXQ], plev[MAXQ];
+	int64_t y;
+	fset *f;
+
+	byh = by_height(F, &bs, &hmax);
+	F->fs = kn_zalloc((F->size + 1) * sizeof(fset *));
+	F->parent = kn_alloc((F->size + 1) * sizeof(uint32_t));
+	for (b = 0; b < bs[hmax + 1]; b++) {
+		int root = 1;
+
+		x = byh[b];
+		for (i = 0; i < F->m && root; i++)
+			if ((y = down1(F, x, i)) >= 0 && (F->st[y] & CAND))
+				root = 0;
+		if (root) {
+			F->st[x] |= QUEUED;
+			F->parent[x] = UINT32_MAX;
+		}
+	}
+	/* Every node queued at height h is a root or was queued by a node
+	 * of height h - 1, processed before. */
+	for (h = 0; h <= hmax; h++) {
+		for (b = bs[h]; b < bs[h + 1]; b++) {
+			x = byh[b];
+			if (!(F->st[x] & QUEUED) ||
+			    ((F->st[x] & ANON) && how->mark))
+				continue;
+			levels(F, x, lev);
+			if (F->parent[x] == UINT32_MAX) {
+				if (how->seed != NULL) {
+					f = rollup(how->seed, how->seedmask,
+					    how->seedlev, F->mask, lev);
+					L.rollups++;
+				} else
+					f = scan(F, x);
+			} else if (how->rollup) {
+				levels(F, F->parent[x], plev);
+				f = rollup(F->fs[F->parent[x]], F->mask, plev,
+				    F->mask, lev);
+				L.rollups++;
+			} else
+				f = scan(F, x);
+			ok = eval_node(F, x, f);
+			if (ok && how->mark) {
+				mark_up(F, x);
+				fs_free(f);
+				continue;
+			}
+			if (ok)
+				F->st[x] |= ANON;
+			F->fs[x] = f;
+			for (i = 0; i < F->m; i++)
+				if ((y = up1(F, x, i)) >= 0 &&
+				    (F->st[y] & CAND) && !(F->st[y] & QUEUED)) {
+					F->st[y] |= QUEUED;
+					F->parent[y] = (uint32_t)x;
+				}
+		}
+		/* Sets of height h - 1 are no longer needed. */
+		if (h > 0)
+			for (b = bs[h - 1]; b < bs[h]; b++) {
+				fs_free(F->fs[byh[b]]);
+				F->fs[byh[b]] = NULL;
+			}
+	}
+	for (b = bs[hmax]; b < bs[hmax + 1]; b++) {
+		fs_free(F->fs[byh[b]]);
+		F->fs[byh[b]] = NULL;
+	}
+	free(byh);
+	free(bs);
+}
+
+/* ---- the algorithms ------------------------------------------------ */
+
+static struct family *
+full_family(void)
+{
+	struct family *F = family_new(L.full);
+
+	memset(F->st, CAND, F->size);
+	return F;
+}
+
+/* Zero-generalization frequency sets of subsets, by cube-order roll-up
+ * (paper 000 "Bottom-up Pre-computation"): a subset's set is rolled up
+ * from that of the subset with one more attribute. */
+static struct {
+	uint64_t *mask;
+	fset **fs;
+	size_t n, cap;
+	uint64_t computed;
+} cube;
+
+static const fset *
+cube_get(uint64_t mask)
+{
+	size_t i, j;
+	uint64_t sup;
+	const fset *f;
+
+	if (mask == L.full)
+		return &L.base;
+	for (i = 0; i < cube.n; i++)
+		if (cube.mask[i] == mask)
+			return cube.fs[i];
+	for (j = 0; mask >> j & 1; j++)
+		;
+	sup = mask | (uint64_t)1 << j;
+	f = cube_get(sup);
+	if (cube.n == cube.cap) {
+		cube.cap = cube.cap ? 2 * cube.cap : 64;
+		cube.mask = kn_realloc(cube.mask, cube.cap * sizeof(uint64_t));
+		cube.fs = kn_realloc(cube.fs, cube.cap * sizeof(fset *));
+	}
+	cube.mask[cube.n] = mask;
+	cube.fs[cube.n] = rollup(f, sup, zero, mask, zero);
+	cube.computed++;
+	return cube.fs[cube.n++];
+}
+
+/* Searches the candidate graph of F with the chosen algorithm's way of
+ * computing the roots' frequency sets. */
+static void
+search_family(struct family *F)
+{
+	struct how how = { 1, NULL, 0, zero, 1 };
+	int lev[MAXQ], srlev[MAXQ], i, j, any = 0;
+	uint64_t x;
+	fset *sr = NULL;
+	int64_t y;
+
+	if (L.algo == A_CUBE) {
+		how.seed = cube_get(F->mask);
+		how.seedmask = F->mask;
+	} else if (L.algo == A_SUPERROOTS) {
+		/* The super-root: the greatest common specialization of
+		 * the roots, levels the minimum over them. */
+		for (j = 0; j < (int)L.d; j++)
+			srlev[j] = 0;
+		for (x = 0; x < F->size; x++) {
+			int root = 1;
+
+			if (!(F->st[x] & CAND))
+				continue;
+			for (i = 0; i < F->m && root; i++)
+				if ((y = down1(F, x, i)) >= 0 &&
+				    (F->st[y] & CAND))
+					root = 0;
+			if (!root)
+				continue;
+			levels(F, x, lev);
+			for (i = 0; i < F->m; i++) {
+				j = F->mem[i];
+				if (!any || lev[j] < srlev[j])
+					srlev[j] = lev[j];
+			}
+			any = 1;
+		}
+		L.scans++;
+		sr = rollup(&L.base, L.full, zero, F->mask, srlev);
+		how.seed = sr;
+		how.seedmask = F->mask;
+		how.seedlev = srlev;
+	}
+	bfs(F, &how);
+	fs_free(sr);
+}
+
+/* Orders families by prefix (all members but the last), then by the
+ * last member, so that families that join are adjacent. */
+static int
+cmp_mask(const void *a, const void *b)
+{
+	uint64_t x = (*(struct family *const *)a)->mask;
+	uint64_t y = (*(struct family *const *)b)->mask;
+	int lx = 63 - __builtin_clzll(x), ly = 63 - __builtin_clzll(y);
+	uint64_t px = x & ~((uint64_t)1 << lx), py = y & ~((uint64_t)1 << ly);
+
+	if (px != py)
+		return px < py ? -1 : 1;
+	return (lx > ly) - (lx < ly);
+}
+
+static struct family *
+find_family(struct family **fam, size_t n, uint64_t mask)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fam[i]->mask == mask)
+			return fam[i];
+	return NULL;
+}
+
+/* The index in F of the projection of the levels lev. */
+static uint64_t
+index_of(const struct family *F, const int *lev)
+{
+	uint64_t x = 0;
+	int i;
+
+	for (i = 0; i < F->m; i++)
+		x += (uint64_t)lev[F->mem[i]] * F->radix[i];
+	return x;
+}
+
+/*
+ * Incognito (paper 000): S_1 from the single-attribute chains; then
+ * for i = 2..d the candidate families C_i, each the union of two
+ * families of S_{i-1} that share all members but the last (the join),
+ * keeping only the nodes whose every (i-1)-attribute projection is in
+ * S_{i-1} (the join condition and the prune phase in one test); edges
+ * are the direct generalizations among candidates.  Returns the family
+ * of all attributes, or NULL when no candidate survives.
+ */
+static struct family *
+incognito(void)
+{
+	struct family **prev, **next, *G, *P;
+	size_t np = 0, nn, i, j, c;
+	uint64_t x;
+	int lev[MAXQ], ok;
+
+	prev = kn_alloc(L.d * sizeof(*prev));
+	for (j = 0; j < L.d; j++) {
+		G = family_new((uint64_t)1 << j);
+		memset(G->st, CAND, G->size);
+		search_family(G);
+		prev[np++] = G;
+	}
+	for (i = 2; i <= L.d; i++) {
+		qsort(prev, np, sizeof(*prev), cmp_mask);
+		next = NULL;
+		nn = 0;
+		for (j = 0; j < np; j++)
+			for (c = j + 1; c < np; c++) {
+				uint64_t a = prev[j]->mask, b = prev[c]->mask;
+				uint64_t pa = a & ~((uint64_t)1 <<
+				    (63 - __builtin_clzll(a)));
+				uint64_t pb = b & ~((uint64_t)1 <<
+				    (63 - __builtin_clzll(b)));
+				int any = 0, k;
+
+				if (pa != pb)
+					break;
+				G = family_new(a | b);
+				for (x = 0; x < G->size; x++) {
+					levels(G, x, lev);
+					ok = 1;
+					for (k = 0; k < G->m && ok; k++) {
+						P = find_family(prev, np, G->mask &
+						    ~((uint64_t)1 << G->mem[k]));
+						ok = P != NULL &&
+						    (P->st[index_of(P, lev)] &
+						    ANON);
+					}
+					if (ok) {
+						G->st[x] = CAND;
+						any = 1;
+					}
+				}
+				if (!any) {
+					family_free(G);
+					continue;
+				}
+				search_family(G);
+				next = kn_realloc(next, (nn + 1) * sizeof(*next));
+				next[nn++] = G;
+			}
+		for (j = 0; j < np; j++)
+			family_free(prev[j]);
+		free(prev);
+		prev = next;
+		np = nn;
+		if (np == 0)
+			break;
+	}
+	G = np == 1 && prev[0]->mask == L.full ? prev[0] : NULL;
+	if (G == NULL)
+		for (j = 0; j < np; j++)
+			family_free(prev[j]);
+	free(prev);
+	return G;
+}
+
+/* Bottom-up breadth-first search of the whole lattice, with roll-up
+ * or with a scan per node; without marking when the criterion is not
+ * monotone. */
+static struct family *
+bottom_up(int rollup_on, int mark)
+{
+	struct family *F = full_family();
+	struct how how = { rollup_on, NULL, 0, zero, mark };
+
+	bfs(F, &how);
+	return F;
+}
+
+/* Whether some node of height h qualifies (each checked by a scan). */
+static int
+samarati_check(struct family *F, const uint64_t *byh, const uint64_t *bs,
+    int h)
+{
+	uint64_t b, x;
+	fset *f;
+	int ok;
+
+	for (b = bs[h]; b < bs[h + 1]; b++) {
+		x = byh[b];
+		if (F->st[x] & EVAL) {
+			if (F->st[x] & ANON)
+				return 1;
+			continue;
+		}
+		f = scan(F, x);
+		ok = eval_node(F, x, f);
+		fs_free(f);
+		if (ok) {
+			F->st[x] |= ANON;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Samarati's binary search (paper 002): the least height h* holding a
+ * qualifying node, found by bisection since qualifying is monotone in
+ * the height; then, to list every minimal node, a sweep from h* upward
+ * where a node with a qualifying direct specialization qualifies and
+ * the others are evaluated (by roll-up from a specialization's set).
+ */
+static struct family *
+samarati(void)
+{
+	struct family *F = full_family();
+	uint64_t *byh, *bs, b, x;
+	int hmax, lo, hi, mid, h, i, lev[MAXQ], plev[MAXQ];
+	int64_t y, py;
+	fset *f;
+
+	byh = by_height(F, &bs, &hmax);
+	F->fs = kn_zalloc((F->size + 1) * sizeof(fset *));
+	if (!samarati_check(F, byh, bs, hmax))
+		goto done;
+	lo = 0;
+	hi = hmax;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (samarati_check(F, byh, bs, mid))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	for (h = lo; h <= hmax; h++) {
+		for (b = bs[h]; b < bs[h + 1]; b++) {
+			x = byh[b];
+			py = -1;
+			for (i = 0; i < F->m; i++)
+				if ((y = down1(F, x, i)) >= 0) {
+					if (F->st[y] & ANON)
+						break;
+					if (F->fs[y] != NULL && (py < 0 ||
+					    F->fs[y]->n < F->fs[py]->n))
+						py = y;
+				}
+			if (i < F->m) {
+				F->st[x] |= ANON;
+				continue;
+			}
+			if (F->st[x] & EVAL)
+				continue;
+			if (py >= 0) {
+				levels(F, (uint64_t)py, plev);
+				levels(F, x, lev);
+				f = rollup(F->fs[py], F->mask, plev, F->mask, lev);
+				L.rollups++;
+			} else
+				f = scan(F, x);
+			if (eval_node(F, x, f)) {
+				F->st[x] |= ANON;
+				fs_free(f);
+			} else
+				F->fs[x] = f;
+		}
+		if (h > lo)
+			for (b = bs[h - 1]; b < bs[h]; b++) {
+				fs_free(F->fs[byh[b]]);
+				F->fs[byh[b]] = NULL;
+			}
+	}
+done:
+	for (x = 0; x < F->size; x++)
+		fs_free(F->fs[x]);
+	free(F->fs);
+	F->fs = NULL;
+	free(byh);
+	free(bs);
+	return F;
+}
+
+/* ---- input --------------------------------------------------------- */
+
+static struct {
+	uint32_t *ids;		/* rows of d (+1) ids */
+	uint64_t *cnt;
+	size_t n, cap, w;
+	kn_dict sdict;
+} in;
+
+/* A group of the input's frequency set at the leaves. */
+static void
+add_group(const kn_fsrow *r, void *ctx)
+{
+	size_t c;
+	int64_t id;
+
+	(void)ctx;
+	if (r->cnt == 0)
+		return;
+	if (in.n == in.cap) {
+		in.cap = in.cap ? 2 * in.cap : 1024;
+		in.ids = kn_realloc(in.ids, in.cap * in.w * sizeof(uint32_t));
+		in.cnt = kn_realloc(in.cnt, in.cap * sizeof(uint64_t));
+	}
+	for (c = 0; c < L.d; c++) {
+		id = kn_dict_find(&L.a[c].h->lab[0], r->key[c].p, r->key[c].n);
+		if (id < 0)
+			kn_die("%s: internal error: '%.*s' is not a leaf",
+			    L.a[c].name, (int)r->key[c].n, r->key[c].p);
+		in.ids[in.n * in.w + c] = (uint32_t)id;
+	}
+	if (L.hass)
+		in.ids[in.n * in.w + L.d] = kn_dict_intern(&in.sdict,
+		    r->key[L.d].p, r->key[L.d].n);
+	in.cnt[in.n] = r->cnt;
+	if (__builtin_add_overflow(L.N, r->cnt, &L.N))
+		kn_die("the row count overflows 64 bits");
+	in.n++;
+}
+
+static int
+bits_for(uint64_t n)
+{
+	int b = 1;
+
+	while (b < 64 && ((uint64_t)1 << b) < n)
+		b++;
+	return b;
+}
+
+/* Lays out the packed keys, builds the level maps and leaf counts, and
+ * packs the input into the base frequency set. */
+static void
+build_base(void)
+{
+	int word = 0, used = 0, b, l, from, to;
+	size_t c, i, id;
+
+	for (c = 0; c <= L.d; c++) {
+		if (c == L.d && !L.hass)
+			break;
+		b = c < L.d ? bits_for(L.a[c].h->lab[0].n) :
+		    bits_for(in.sdict.n);
+		if (used + b > 64) {
+			word++;
+			used = 0;
+		}
+		if (c < L.d) {
+			L.a[c].word = word;
+			L.a[c].shift = used;
+			L.a[c].fm = b == 64 ? ~(uint64_t)0 :
+			    ((uint64_t)1 << b) - 1;
+		} else {
+			L.sword = word;
+			L.sshift = used;
+			L.sfm = ((uint64_t)1 << b) - 1;
+		}
+		used += b;
+	}
+	L.W = word + 1;
+	if (L.W > 8)
+		kn_die("the quasi-identifiers need more than 512 key bits");
+	for (c = 0; c < L.d; c++) {
+		struct attr *a = &L.a[c];
+		kn_hier *h = a->h;
+
+		a->nlev = h->nlevels;
+		a->map = kn_zalloc((size_t)a->nlev * a->nlev *
+		    sizeof(uint32_t *));
+		for (from = 0; from < a->nlev; from++)
+			for (to = from + 1; to < a->nlev; to++)
+				a->map[from * a->nlev + to] =
+				    kn_hier_map(h, from, to);
+		a->cover = kn_alloc((size_t)a->nlev * sizeof(uint64_t *));
+		for (l = 0; l < a->nlev; l++)
+			a->cover[l] = kn_zalloc((h->lab[l].n + 1) *
+			    sizeof(uint64_t));
+		for (id = 0; id < h->lab[0].n; id++)
+			a->cover[0][id] = 1;
+		for (l = 0; l + 1 < a->nlev; l++)
+			for (id = 0; id < h->lab[l].n; id++)
+				a->cover[l + 1][h->up[l][id]] += a->cover[l][id];
+	}
+	L.base.n = in.n;
+	L.base.key = kn_zalloc((in.n + 1) * L.W * sizeof(uint64_t));
+	L.base.cnt = in.cnt;
+	for (i = 0; i < in.n; i++) {
+		uint64_t *k = L.base.key + i * L.W;
+
+		for (c = 0; c < L.d; c++)
+			k[L.a[c].word] |= (uint64_t)in.ids[i * in.w + c] <<
+			    L.a[c].shift;
+		if (L.hass)
+			k[L.sword] |= (uint64_t)in.ids[i * in.w + L.d] <<
+			    L.sshift;
+	}
+	free(in.ids);
+}
+
+/* The limit: N rows, or P% of the rows rounded down, exactly. */
+static uint64_t
+parse_limit(const char *s, uint64_t rows)
+{
+	size_t n = strlen(s);
+	kn_i128 m;
+	int sc;
+
+	if (n > 0 && s[n - 1] == '%') {
+		unsigned __int128 v;
+
+		if (!kn_dec_parse(s, n - 1, &m, &sc) || m < 0 || sc > 30 ||
+		    m > kn_pow10(sc + 2))
+			kn_die("--max-suppress: '%s' is not a percentage "
+			    "from 0%% to 100%%", s);
+		v = (unsigned __int128)rows * (unsigned __int128)m /
+		    ((unsigned __int128)kn_pow10(sc) * 100);
+		return (uint64_t)v;
+	}
+	return (uint64_t)kn_parse_int(s, 0, INT64_MAX, "--max-suppress");
+}
+
+/* ---- output -------------------------------------------------------- */
+
+static int metric;
+static const struct family *OF;
+
+static int
+node_cmp_levels(uint64_t x, uint64_t y)
+{
+	int lx[MAXQ], ly[MAXQ];
+	size_t j;
+
+	levels(OF, x, lx);
+	levels(OF, y, ly);
+	for (j = 0; j < L.d; j++)
+		if (lx[j] != ly[j])
+			return lx[j] < ly[j] ? -1 : 1;
+	return 0;
+}
+
+/* Best first by the metric; ties by C_DM, height, then levels. */
+static int
+cmp_out(uint32_t a, uint32_t b, const void *ctx)
+{
+	const struct metrics *x = &OF->met[a], *y = &OF->met[b];
+	int hx = height(OF, a), hy = height(OF, b);
+
+	(void)ctx;
+	switch (metric) {
+	case M_CAVG:
+		if (x->classes == 0 || y->classes == 0) {
+			if ((x->classes == 0) != (y->classes == 0))
+				return x->classes == 0 ? 1 : -1;
+			break;
+		} else {
+			unsigned __int128 l = (unsigned __int128)(L.N -
+			    x->supp) * y->classes;
+			unsigned __int128 r = (unsigned __int128)(L.N -
+			    y->supp) * x->classes;
+
+			if (l != r)
+				return l < r ? -1 : 1;
+		}
+		break;
+	case M_HEIGHT:
+		if (hx != hy)
+			return hx < hy ? -1 : 1;
+		break;
+	case M_PREC:
+		if (x->prec != y->prec)
+			return x->prec > y->prec ? -1 : 1;
+		break;
+	case M_LOSS:
+		if (x->loss != y->loss)
+			return x->loss < y->loss ? -1 : 1;
+		break;
+	}
+	if (x->cdm != y->cdm)
+		return x->cdm < y->cdm ? -1 : 1;
+	if (hx != hy)
+		return hx < hy ? -1 : 1;
+	return node_cmp_levels(a, b);
+}
+
+static void
+write_node(FILE *fp, const struct family *F, uint64_t x)
+{
+	const struct metrics *m = &F->met[x];
+	char buf[64];
+	int lev[MAXQ];
+	size_t j;
+
+	levels(F, x, lev);
+	for (j = 0; j < L.d; j++)
+		fprintf(fp, "%d\t", lev[j]);
+	kn_dec_format((kn_i128)m->cdm, 0, buf);
+	fprintf(fp, "%llu\t%llu\t%s\t%.10Lg\t%d\t%.10Lg\t%.10Lg\n",
+	    (unsigned long long)m->supp, (unsigned long long)m->classes, buf,
+	    m->classes ? (long double)(L.N - m->supp) / m->classes / L.k :
+	    0.0L, height(F, x), m->prec, m->loss);
+}
+
+/* Computes the metrics of the qualifying nodes that were marked, not
+ * evaluated: their frequency sets by roll-up in order of height. */
+static uint64_t
+fill_metrics(struct family *F)
+{
+	uint64_t *byh, *bs, b, x, extra = 0;
+	int hmax, h, i, lev[MAXQ], plev[MAXQ];
+	int64_t y, py;
+	fset *f;
+
+	if (F->met == NULL)
+		F->met = kn_alloc((F->size + 1) * sizeof(struct metrics));
+	byh = by_height(F, &bs, &hmax);
+	free(F->fs);
+	F->fs = kn_zalloc((F->size + 1) * sizeof(fset *));
+	for (h = 0; h <= hmax; h++) {
+		for (b = bs[h]; b < bs[h + 1]; b++) {
+			x = byh[b];
+			if (!(F->st[x] & ANON))
+				continue;
+			py = -1;
+			for (i = 0; i < F->m; i++)
+				if ((y = down1(F, x, i)) >= 0 &&
+				    F->fs[y] != NULL && (py < 0 ||
+				    F->fs[y]->n < F->fs[py]->n))
+					py = y;
+			levels(F, x, lev);
+			if (py >= 0) {
+				levels(F, (uint64_t)py, plev);
+				f = rollup(F->fs[py], F->mask, plev, F->mask, lev);
+			} else
+				f = rollup(&L.base, L.full, zero, F->mask, lev);
+			if (!(F->st[x] & EVAL)) {
+				evaluate(f, lev, &F->met[x]);
+				extra++;
+			}
+			F->fs[x] = f;
+		}
+		if (h > 0)
+			for (b = bs[h - 1]; b < bs[h]; b++) {
+				fs_free(F->fs[byh[b]]);
+				F->fs[byh[b]] = NULL;
+			}
+	}
+	for (x = 0; x < F->size; x++)
+		fs_free(F->fs[x]);
+	free(F->fs);
+	F->fs = NULL;
+	free(byh);
+	free(bs);
+	return extra;
+}
+
+/* Marks BELOW on the nodes with a qualifying node under them. */
+static void
+mark_below(struct family *F)
+{
+	uint64_t *byh, *bs, b, x;
+	int hmax, i;
+	int64_t y;
+
+	byh = by_height(F, &bs, &hmax);
+	for (b = 0; b < bs[hmax + 1]; b++) {
+		x = byh[b];
+		for (i = 0; i < F->m; i++)
+			if ((y = down1(F, x, i)) >= 0 &&
+			    (F->st[y] & (ANON | BELOW)))
+				F->st[x] |= BELOW;
+	}
+	free(byh);
+	free(bs);
+}
+
+/* ---- main ---------------------------------------------------------- */
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int
+main(int argc, char *argv[])
+{
+	kn_table t;
+	kn_hopts hopts = { 0, NULL };
+	kn_countspec cs;
+	kn_dict *dict;
+	kn_hier **hier;
+	struct family *F = NULL;
+	const char *qlist = NULL, *scol = NULL, *outpath = NULL;
+	const char *tmpdir = NULL, *limstr = "0";
+	char *columns = NULL;
+	size_t *qi, *key, nq, c, budget = 0, cntcol = 0, nout = 0, j;
+	uint32_t *outn = NULL;
+	uint64_t x, nanon = 0, nmin = 0, extra = 0, lattice = 1;
+	int ch, all = 0, best = 0, raw = 0, verbose = 0, progress = 0;
+	int freq = 0;
+	double t0, t1;
+	FILE *out;
+
+	kn_init(argv[0]);
+	kn_ldiv_init(&L.ld);
+	L.k = 2;
+	L.algo = -1;
+	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hk:l:o:q:s:v",
+	    longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'H':
+			kn_hopts_add(&hopts, optarg);
+			break;
+		case 'S':
+			budget = kn_parse_size(optarg, "-S");
+			break;
+		case 'T':
+			tmpdir = optarg;
+			break;
+		case 'a':
+			for (L.algo = 0; L.algo <= A_BFSSCAN &&
+			    strcmp(optarg, algname[L.algo]) != 0; L.algo++)
+				;
+			if (L.algo > A_BFSSCAN)
+				kn_die("-a: '%s' is not incognito, super-roots, "
+				    "cube, samarati, bfs or bfs-scan", optarg);
+			break;
+		case 'c':
+			kn_ldiv_opt(&L.ld, 'c', optarg);
+			break;
+		case 'h':
+			usage(0);
+		case 'k':
+			L.k = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX, "-k");
+			break;
+		case 'l':
+			kn_ldiv_opt(&L.ld, 'l', optarg);
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'q':
+			qlist = optarg;
+			break;
+		case 's':
+			scol = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case OPT_ALL:
+			all = 1;
+			break;
+		case OPT_BEST:
+			best = 1;
+			break;
+		case OPT_COLFILE:
+			columns = kn_columns_file(optarg);
+			break;
+		case OPT_COLUMNS:
+			columns = optarg;
+			break;
+		case OPT_DIV:
+			kn_ldiv_opt(&L.ld, 'd', optarg);
+			break;
+		case OPT_MAXSUPP:
+			limstr = optarg;
+			parse_limit(optarg, 0);
+			break;
+		case OPT_METRIC:
+			for (metric = 0; metric <= M_LOSS &&
+			    strcmp(optarg, metname[metric]) != 0; metric++)
+				;
+			if (metric > M_LOSS)
+				kn_die("--metric: '%s' is not cdm, cavg, height, "
+				    "prec or loss", optarg);
+			break;
+		case OPT_PROGRESS:
+			progress = 1;
+			break;
+		case OPT_RAW:
+			raw = 1;
+			break;
+		case OPT_VERSION:
+			kn_version();
+		default:
+			usage(2);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	kn_progress_init(progress);
+	if (argc > 1)
+		kn_die("one table at a time (got %d files)", argc);
+	if (all && best)
+		kn_die("--all and --best exclude each other");
+	kn_ldiv_check(&L.ld, scol != NULL);
+	if (scol != NULL && !L.ld.on)
+		kn_die("-s: give the l-diversity requirement with -l");
+	if (budget == 0)
+		budget = kn_default_budget();
+	tmpdir = kn_tmpdir(tmpdir);
+	L.hass = L.ld.on;
+
+	kn_table_open(&t, argv, (size_t)argc, columns);
+	out = kn_open_out(outpath);
+	/* A column named count that is neither a quasi-identifier nor the
+	 * sensitive column makes the input a frequency set (unless --raw). */
+	if (!raw) {
+		for (c = 0; c < t.ncols && strcmp(t.names[c], "count") != 0;
+		    c++)
+			;
+		if (c < t.ncols) {
+			freq = 1;
+			cntcol = c;
+		}
+	}
+	if (qlist != NULL)
+		nq = kn_table_cols(&t, qlist, &qi);
+	else if (freq) {
+		size_t sidx = scol != NULL ? kn_table_col(&t, scol) : SIZE_MAX;
+
+		qi = kn_alloc((t.ncols + 1) * sizeof(size_t));
+		for (nq = 0, c = 0; c < cntcol; c++)
+			if (c != sidx)
+				qi[nq++] = c;
+	} else
+		kn_die("-q: name the quasi-identifiers (a frequency set "
+		    "with a count column needs none)");
+	if (nq == 0)
+		kn_die("-q: no quasi-identifiers");
+	if (nq > MAXQ)
+		kn_die("-q: more than %d quasi-identifiers", MAXQ);
+	for (c = 0; c < nq; c++)
+		if (freq && qi[c] == cntcol) {
+			/* The count column is a quasi-identifier: a table. */
+			freq = 0;
+			break;
+		}
+	kn_hopts_check(&hopts, t.names, t.ncols);
+	L.d = nq;
+	L.full = nq == 64 ? ~(uint64_t)0 : ((uint64_t)1 << nq) - 1;
+	key = kn_alloc((nq + 2) * sizeof(size_t));
+	dict = kn_alloc((nq + 2) * sizeof(kn_dict));
+	hier = kn_zalloc((nq + 2) * sizeof(kn_hier *));
+	for (c = 0; c < nq; c++) {
+		key[c] = qi[c];
+		L.a[c].name = t.names[qi[c]];
+		L.a[c].h = hier[c] = kn_hopts_get(&hopts, t.names[qi[c]]);
+		if (hier[c] == NULL)
+			kn_die("'%s' has no hierarchy (give one with -H)",
+			    t.names[qi[c]]);
+		kn_dict_init(&dict[c]);
+		if (lattice > MAXLAT / (uint64_t)hier[c]->nlevels)
+			kn_die("the lattice has more than %llu nodes",
+			    (unsigned long long)MAXLAT);
+		lattice *= (uint64_t)hier[c]->nlevels;
+	}
+	if (L.hass) {
+		key[nq] = kn_table_col(&t, scol);
+		for (c = 0; c < nq; c++)
+			if (qi[c] == key[nq])
+				kn_die("-s %s is also a quasi-identifier", scol);
+		if (freq && key[nq] > cntcol)
+			kn_die("-s: '%s' must be a key column of the frequency "
+			    "set", scol);
+		kn_dict_init(&dict[nq]);
+	}
+	kn_dict_init(&in.sdict);
+	in.w = nq + (size_t)L.hass;
+	memset(&cs, 0, sizeof(cs));
+	cs.d = in.w;
+	cs.key = key;
+	cs.dict = dict;
+	cs.hier = hier;
+	cs.hascount = freq;
+	cs.cntcol = cntcol;
+	t0 = now();
+	kn_freq(&t, &cs, NULL, budget, tmpdir, add_group, NULL, NULL);
+	kn_reader_close(&t.r);
+	build_base();
+	L.limit = parse_limit(limstr, L.N);
+	/* Entropy and recursive diversity with suppression are not
+	 * monotone: then every node is evaluated. */
+	L.monotone = !(L.hass && L.ld.kind != KN_DIV_DISTINCT &&
+	    L.limit > 0);
+	if (L.algo < 0)
+		L.algo = A_INCOGNITO;
+	t1 = now();
+	if (!L.monotone)
+		F = bottom_up(1, 0);
+	else if (L.algo <= A_CUBE)
+		F = incognito();
+	else if (L.algo == A_SAMARATI)
+		F = samarati();
+	else
+		F = bottom_up(L.algo == A_BFS, 1);
+
+	if (F != NULL) {
+		mark_below(F);
+		for (x = 0; x < F->size; x++) {
+			if (F->st[x] & ANON)
+				nanon++;
+			if ((F->st[x] & ANON) && !(F->st[x] & BELOW))
+				nmin++;
+		}
+		if ((all || best) && nanon > 0)
+			extra = fill_metrics(F);
+		outn = kn_alloc((nanon + 1) * sizeof(uint32_t));
+		for (x = 0; x < F->size; x++)
+			if ((F->st[x] & ANON) && (all || best ||
+			    !(F->st[x] & BELOW)))
+				outn[nout++] = (uint32_t)x;
+		OF = F;
+		kn_sort_ids(outn, nout, cmp_out, NULL);
+		if (best && nout > 1)
+			nout = 1;
+	}
+	for (j = 0; j < L.d; j++)
+		fprintf(out, "%s\t", L.a[j].name);
+	fputs("suppressed\tclasses\tcdm\tcavg\theight\tprec\tloss\n", out);
+	for (j = 0; j < nout; j++)
+		write_node(out, F, outn[j]);
+	if (verbose) {
+		fprintf(stderr, "lattice-search: algorithm %s%s\n",
+		    algname[L.algo], L.monotone ? "" :
+		    " (not monotone: every node evaluated)");
+		fprintf(stderr, "lattice-search: rows %llu, groups %zu, "
+		    "suppression limit %llu\n", (unsigned long long)L.N,
+		    L.base.n, (unsigned long long)L.limit);
+		fprintf(stderr, "lattice-search: nodes %llu, anonymous %llu, "
+		    "minimal %llu\n", (unsigned long long)lattice,
+		    (unsigned long long)nanon, (unsigned long long)nmin);
+		fprintf(stderr, "lattice-search: frequency sets computed "
+		    "%llu (scans %llu, roll-ups %llu, cube %llu, for "
+		    "metrics %llu), groups rolled up %llu\n",
+		    (unsigned long long)L.computed,
+		    (unsigned long long)L.scans, (unsigned long long)L.rollups,
+		    (unsigned long long)cube.computed,
+		    (unsigned long long)extra, (unsigned long long)L.groups);
+		fprintf(stderr, "lattice-search: read %.3f s, search %.3f s\n",
+		    t1 - t0, now() - t1);
+	}
+	kn_close_out(out);
+	kn_exit(nout > 0 ? 0 : 1);
+}
