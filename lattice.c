@@ -93,7 +93,8 @@ struct attr {
 	kn_hier *h;
 	int nlev;
 	uint32_t **map;		/* map[from * nlev + to]: ids at from -> to */
-	uint64_t **cover;	/* cover[l][id]: leaves under the label */
+	double **loss;		/* loss[l][id]: (leaves under it - 1) /
+				 * (leaves - 1) */
 	int word, shift;
 	uint64_t fm;		/* field mask (unshifted) */
 };
@@ -141,8 +142,12 @@ static struct {
 	/* statistics */
 	uint64_t computed, scans, rollups, groups;
 	/* scratch */
-	uint32_t *slot;
+	struct hslot {
+		uint64_t key;
+		uint32_t idx, gen;
+	} *tab;
 	size_t nslot;
+	uint32_t gen;
 	uint32_t *ord;
 	uint64_t *vals;
 	size_t valcap;
@@ -187,7 +192,10 @@ rollup(const fset *src, uint64_t amask, const int *alev, uint64_t bmask,
 		const uint32_t *map;
 	} ops[MAXQ];
 	uint64_t keep[8], k[8];
-	size_t i, j, nop = 0, nslot, n = 0;
+	size_t i, j, nop = 0, nslot, n = 0, bound;
+	uint64_t prod;
+	struct hslot *tab;
+	uint32_t gen;
 	const int W = L.W;
 	fset *dst;
 	int w;
@@ -210,21 +218,64 @@ rollup(const fset *src, uint64_t amask, const int *alev, uint64_t bmask,
 			nop++;
 		}
 	}
-	for (nslot = 16; nslot < 2 * src->n; nslot *= 2)
+	/* The output has at most min(src->n, product of the label counts
+	 * at the target levels) groups: a small table for general nodes. */
+	bound = src->n;
+	for (j = 0, prod = 1; j < L.d && prod < bound; j++)
+		if (bmask >> j & 1)
+			prod *= L.a[j].h->lab[blev[j]].n;
+	if (L.hass && prod < bound)
+		prod *= L.sfm + 1;
+	if (prod < bound)
+		bound = prod;
+	for (nslot = 16; nslot < 2 * bound; nslot *= 2)
 		;
 	if (nslot > L.nslot) {
-		free(L.slot);
-		L.slot = kn_alloc(nslot * sizeof(uint32_t));
+		free(L.tab);
+		L.tab = kn_zalloc(nslot * sizeof(*L.tab));
 		L.nslot = nslot;
+		L.gen = 0;
 	}
-	memset(L.slot, 0, nslot * sizeof(uint32_t));
+	/* Slots of an earlier generation are empty: no clearing. */
+	if (++L.gen == 0) {
+		memset(L.tab, 0, L.nslot * sizeof(*L.tab));
+		L.gen = 1;
+	}
+	gen = L.gen;
+	tab = L.tab;
 	dst = kn_alloc(sizeof(*dst));
-	dst->key = kn_alloc((src->n + 1) * W * sizeof(uint64_t));
-	dst->cnt = kn_alloc((src->n + 1) * sizeof(uint64_t));
-	for (i = 0; i < src->n; i++) {
+	dst->key = kn_alloc((bound + 1) * W * sizeof(uint64_t));
+	dst->cnt = kn_alloc((bound + 1) * sizeof(uint64_t));
+	if (W == 1) {
+		/* One key word: the common case, kept tight. */
+		const uint64_t *sk = src->key, *sc = src->cnt;
+		uint64_t kp = keep[0], *dk = dst->key, *dc = dst->cnt;
+		size_t mask = nslot - 1;
+		int hs = 64 - __builtin_ctzll(nslot);
+
+		for (i = 0; i < src->n; i++) {
+			uint64_t k0 = sk[i] & kp;
+			size_t h;
+
+			for (j = 0; j < nop; j++)
+				k0 |= (uint64_t)ops[j].map[sk[i] >> ops[j].shift &
+				    ops[j].fm] << ops[j].shift;
+			h = (k0 * 0x9E3779B97F4A7C15ULL) >> hs;
+			while (tab[h].gen == gen && tab[h].key != k0)
+				h = (h + 1) & mask;
+			if (tab[h].gen == gen)
+				dc[tab[h].idx] += sc[i];
+			else {
+				tab[h].gen = gen;
+				tab[h].key = k0;
+				tab[h].idx = (uint32_t)n;
+				dk[n] = k0;
+				dc[n++] = sc[i];
+			}
+		}
+	} else for (i = 0; i < src->n; i++) {
 		const uint64_t *sk = src->key + i * W;
 		size_t h;
-		uint32_t s;
 
 		for (w = 0; w < W; w++)
 			k[w] = sk[w] & keep[w];
@@ -234,20 +285,22 @@ rollup(const fset *src, uint64_t amask, const int *alev, uint64_t bmask,
 			k[ops[j].w] |= (uint64_t)ops[j].map[id] << ops[j].shift;
 		}
 		h = hashkey(k, W) & (nslot - 1);
-		while ((s = L.slot[h]) != 0) {
-			const uint64_t *dk = dst->key + (size_t)(s - 1) * W;
-
-			if (W == 1 ? dk[0] == k[0] :
-			    memcmp(dk, k, W * sizeof(uint64_t)) == 0)
+		for (;;) {
+			if (tab[h].gen != gen) {
+				tab[h].gen = gen;
+				tab[h].key = k[0];
+				tab[h].idx = (uint32_t)n;
+				memcpy(dst->key + n * W, k, W * sizeof(uint64_t));
+				dst->cnt[n++] = src->cnt[i];
 				break;
+			}
+			if (tab[h].key == k[0] && (W == 1 ||
+			    memcmp(dst->key + (size_t)tab[h].idx * W, k,
+			    W * sizeof(uint64_t)) == 0)) {
+				dst->cnt[tab[h].idx] += src->cnt[i];
+				break;
+			}
 			h = (h + 1) & (nslot - 1);
-		}
-		if (s != 0)
-			dst->cnt[s - 1] += src->cnt[i];
-		else {
-			memcpy(dst->key + n * W, k, W * sizeof(uint64_t));
-			dst->cnt[n] = src->cnt[i];
-			L.slot[h] = (uint32_t)++n;
 		}
 	}
 	dst->n = n;
@@ -278,88 +331,108 @@ cmp_qi(uint32_t x, uint32_t y, const void *ctx)
 	return 0;
 }
 
-/* Adds class c (n rows, starting at group i of f) to the metrics. */
+/* Adds the class at group i of f (n rows) to the metrics. */
 static void
 add_class(const fset *f, size_t i, uint64_t n, const int *lev,
     struct metrics *m)
 {
 	const uint64_t *k = f->key + i * L.W;
-	long double pl = 0, ll = 0;
+	double ll = 0;
 	size_t j;
 
 	m->classes++;
 	m->cdm += (unsigned __int128)n * n;
 	for (j = 0; j < L.d; j++) {
 		const struct attr *a = &L.a[j];
-		uint64_t id = k[a->word] >> a->shift & a->fm;
-		uint64_t nl = a->h->lab[0].n;
 
-		if (a->nlev > 1)
-			pl += (long double)lev[j] / (a->nlev - 1);
-		if (nl > 1)
-			ll += (long double)(a->cover[lev[j]][id] - 1) / (nl - 1);
+		ll += a->loss[lev[j]][k[a->word] >> a->shift & a->fm];
 	}
-	m->prec += pl * n;
-	m->loss += ll * n;
+	m->loss += (long double)ll * n;
+}
+
+/* Sorts the groups of f by quasi-identifiers into L.ord. */
+static void
+order_classes(const fset *f)
+{
+	size_t i;
+
+	L.ord = kn_realloc(L.ord, (f->n + 1) * sizeof(uint32_t));
+	for (i = 0; i < f->n; i++)
+		L.ord[i] = (uint32_t)i;
+	kn_sort_ids(L.ord, f->n, cmp_qi, f);
+}
+
+/* The class at L.ord[i..): its size, the end of its run of groups, and
+ * whether it must be suppressed (below k, or not l-diverse). */
+static int
+class_at(const fset *f, size_t i, size_t *end, uint64_t *np)
+{
+	const uint32_t *o = L.ord;
+	uint64_t n = 0;
+	size_t j, nv = 0;
+
+	for (j = i; j < f->n && (j == i || cmp_qi(o[i], o[j], f) == 0);
+	    j++) {
+		if (nv == L.valcap) {
+			L.valcap = L.valcap ? 2 * L.valcap : 64;
+			L.vals = kn_realloc(L.vals, L.valcap * sizeof(uint64_t));
+		}
+		L.vals[nv++] = f->cnt[o[j]];
+		n += f->cnt[o[j]];
+	}
+	*end = j;
+	*np = n;
+	kn_counts_desc(L.vals, nv);
+	return n < L.k || !kn_ldiv_ok(&L.ld, L.vals, nv, n);
 }
 
 /*
  * Evaluates node (mask, lev): the rows in classes below k or failing
  * l-diversity are suppressed; the node qualifies if they are at most
- * the limit.  With m (all quasi-identifiers), fills in the metrics.
+ * the limit.  With m (all quasi-identifiers), fills in the metrics of
+ * a qualifying node.
  */
 static int
 evaluate(const fset *f, const int *lev, struct metrics *m)
 {
-	uint64_t supp = 0;
+	uint64_t supp = 0, n;
 	size_t i, j;
+	long double pl = 0;
 
-	if (m != NULL)
-		memset(m, 0, sizeof(*m));
 	if (!L.hass) {
-		for (i = 0; i < f->n; i++) {
+		for (i = 0; i < f->n; i++)
 			if (f->cnt[i] < L.k)
 				supp += f->cnt[i];
-			else if (m != NULL)
-				add_class(f, i, f->cnt[i], lev, m);
-		}
 	} else {
-		uint32_t *o = L.ord = kn_realloc(L.ord,
-		    (f->n + 1) * sizeof(uint32_t));
-
-		for (i = 0; i < f->n; i++)
-			o[i] = (uint32_t)i;
-		kn_sort_ids(o, f->n, cmp_qi, f);
-		for (i = 0; i < f->n; i = j) {
-			uint64_t n = 0;
-			size_t nv = 0;
-
-			for (j = i; j < f->n && (j == i ||
-			    cmp_qi(o[i], o[j], f) == 0); j++) {
-				if (nv == L.valcap) {
-					L.valcap = L.valcap ? 2 * L.valcap : 64;
-					L.vals = kn_realloc(L.vals,
-					    L.valcap * sizeof(uint64_t));
-				}
-				L.vals[nv++] = f->cnt[o[j]];
-				n += f->cnt[o[j]];
-			}
-			kn_counts_desc(L.vals, nv);
-			if (n < L.k || !kn_ldiv_ok(&L.ld, L.vals, nv, n))
+		order_classes(f);
+		for (i = 0; i < f->n; i = j)
+			if (class_at(f, i, &j, &n))
 				supp += n;
-			else if (m != NULL)
-				add_class(f, o[i], n, lev, m);
-		}
 	}
-	if (m != NULL) {
-		m->supp = supp;
-		m->cdm += (unsigned __int128)supp * L.N;
-		m->prec = L.N == 0 || L.d == 0 ? 1 :
-		    1 - (m->prec + (long double)supp * L.d) / L.N / L.d;
-		m->loss = L.N == 0 || L.d == 0 ? 0 :
-		    (m->loss + (long double)supp * L.d) / L.N / L.d;
-	}
-	return supp <= L.limit;
+	if (supp > L.limit || m == NULL)
+		return supp <= L.limit;
+	memset(m, 0, sizeof(*m));
+	if (!L.hass) {
+		for (i = 0; i < f->n; i++)
+			if (f->cnt[i] >= L.k)
+				add_class(f, i, f->cnt[i], lev, m);
+	} else
+		for (i = 0; i < f->n; i = j)
+			if (!class_at(f, i, &j, &n))
+				add_class(f, L.ord[i], n, lev, m);
+	/* Precision (Sweeney): one minus the mean generalization height
+	 * of the cells; loss (Iyengar): the mean share of each cell's
+	 * domain its label covers.  Suppressed cells count 1. */
+	for (j = 0; j < L.d; j++)
+		if (L.a[j].nlev > 1)
+			pl += (long double)lev[j] / (L.a[j].nlev - 1);
+	m->supp = supp;
+	m->cdm += (unsigned __int128)supp * L.N;
+	m->prec = L.N == 0 ? 1 : 1 - (pl * (L.N - supp) +
+	    (long double)supp * L.d) / L.N / L.d;
+	m->loss = L.N == 0 ? 0 : (m->loss + (long double)supp * L.d) /
+	    L.N / L.d;
+	return 1;
 }
 
 /* ---- families and nodes ------------------------------------------- */
@@ -441,6 +514,15 @@ down1(const struct family *F, uint64_t x, int i)
 
 static const int zero[MAXQ];
 
+/* What a scan reads: the table's frequency set at the leaves, or in
+ * Incognito's later iterations that set generalized to the lowest
+ * levels any candidate has (the same counts, fewer groups). */
+static struct {
+	const fset *f;
+	uint64_t mask;
+	int lev[MAXQ];
+} src;
+
 /* A scan: the frequency set of node x computed from the table. */
 static fset *
 scan(const struct family *F, uint64_t x)
@@ -449,7 +531,7 @@ scan(const struct family *F, uint64_t x)
 
 	levels(F, x, lev);
 	L.scans++;
-	return rollup(&L.base, L.full, zero, F->mask, lev);
+	return rollup(src.f, src.mask, src.lev, F->mask, lev);
 }
 
 /* Marks x and all its generalizations in F as anonymous. */
@@ -574,9 +656,17 @@ bfs(struct family *F, const struct how *how)
 				} else
 					f = scan(F, x);
 			} else if (how->rollup) {
-				levels(F, F->parent[x], plev);
-				f = rollup(F->fs[F->parent[x]], F->mask, plev,
-				    F->mask, lev);
+				/* From the smallest set among the direct
+				 * specializations that have one. */
+				uint64_t p = F->parent[x];
+
+				for (i = 0; i < F->m; i++)
+					if ((y = down1(F, x, i)) >= 0 &&
+					    F->fs[y] != NULL &&
+					    F->fs[y]->n < F->fs[p]->n)
+						p = (uint64_t)y;
+				levels(F, p, plev);
+				f = rollup(F->fs[p], F->mask, plev, F->mask, lev);
 				L.rollups++;
 			} else
 				f = scan(F, x);
@@ -698,7 +788,7 @@ search_family(struct family *F)
 			any = 1;
 		}
 		L.scans++;
-		sr = rollup(&L.base, L.full, zero, F->mask, srlev);
+		sr = rollup(src.f, src.mask, src.lev, F->mask, srlev);
 		how.seed = sr;
 		how.seedmask = F->mask;
 		how.seedlev = srlev;
@@ -743,6 +833,41 @@ index_of(const struct family *F, const int *lev)
 	for (i = 0; i < F->m; i++)
 		x += (uint64_t)lev[F->mem[i]] * F->radix[i];
 	return x;
+}
+
+/* Generalizes the table that later scans read to the lowest level of
+ * each attribute among the candidates of families fam[0..n), dropping
+ * the attributes none of them holds. */
+static void
+reduce_table(struct family **fam, size_t n)
+{
+	int lev[MAXQ], g[MAXQ], i;
+	uint64_t mask = 0, x;
+	size_t j, c;
+	fset *f;
+
+	for (c = 0; c < L.d; c++)
+		g[c] = INT32_MAX;
+	for (j = 0; j < n; j++) {
+		mask |= fam[j]->mask;
+		for (x = 0; x < fam[j]->size; x++) {
+			if (!(fam[j]->st[x] & CAND))
+				continue;
+			levels(fam[j], x, lev);
+			for (i = 0; i < fam[j]->m; i++)
+				if (lev[fam[j]->mem[i]] < g[fam[j]->mem[i]])
+					g[fam[j]->mem[i]] = lev[fam[j]->mem[i]];
+		}
+	}
+	for (c = 0; c < L.d; c++)
+		if (!(mask >> c & 1))
+			g[c] = 0;
+	f = rollup(src.f, src.mask, src.lev, mask, g);
+	if (src.f != &L.base)
+		fs_free((fset *)src.f);
+	src.f = f;
+	src.mask = mask;
+	memcpy(src.lev, g, sizeof(g));
 }
 
 /*
@@ -804,7 +929,6 @@ incognito(void)
 					family_free(G);
 					continue;
 				}
-				search_family(G);
 				next = kn_realloc(next, (nn + 1) * sizeof(*next));
 				next[nn++] = G;
 			}
@@ -815,7 +939,12 @@ incognito(void)
 		np = nn;
 		if (np == 0)
 			break;
+		reduce_table(next, nn);
+		for (j = 0; j < np; j++)
+			search_family(next[j]);
 	}
+	if (src.f != &L.base)
+		fs_free((fset *)src.f);
 	G = np == 1 && prev[0]->mask == L.full ? prev[0] : NULL;
 	if (G == NULL)
 		for (j = 0; j < np; j++)
@@ -997,6 +1126,7 @@ build_base(void)
 {
 	int word = 0, used = 0, b, l, from, to;
 	size_t c, i, id;
+	uint64_t **cover;
 
 	for (c = 0; c <= L.d; c++) {
 		if (c == L.d && !L.hass)
@@ -1033,15 +1163,26 @@ build_base(void)
 			for (to = from + 1; to < a->nlev; to++)
 				a->map[from * a->nlev + to] =
 				    kn_hier_map(h, from, to);
-		a->cover = kn_alloc((size_t)a->nlev * sizeof(uint64_t *));
+		cover = kn_alloc((size_t)a->nlev * sizeof(uint64_t *));
 		for (l = 0; l < a->nlev; l++)
-			a->cover[l] = kn_zalloc((h->lab[l].n + 1) *
+			cover[l] = kn_zalloc((h->lab[l].n + 1) *
 			    sizeof(uint64_t));
 		for (id = 0; id < h->lab[0].n; id++)
-			a->cover[0][id] = 1;
+			cover[0][id] = 1;
 		for (l = 0; l + 1 < a->nlev; l++)
 			for (id = 0; id < h->lab[l].n; id++)
-				a->cover[l + 1][h->up[l][id]] += a->cover[l][id];
+				cover[l + 1][h->up[l][id]] += cover[l][id];
+		a->loss = kn_alloc((size_t)a->nlev * sizeof(double *));
+		for (l = 0; l < a->nlev; l++) {
+			a->loss[l] = kn_zalloc((h->lab[l].n + 1) *
+			    sizeof(double));
+			for (id = 0; id < h->lab[l].n; id++)
+				if (h->lab[0].n > 1)
+					a->loss[l][id] = (double)(cover[l][id] -
+					    1) / (double)(h->lab[0].n - 1);
+			free(cover[l]);
+		}
+		free(cover);
 	}
 	L.base.n = in.n;
 	L.base.key = kn_zalloc((in.n + 1) * L.W * sizeof(uint64_t));
@@ -1449,8 +1590,14 @@ main(int argc, char *argv[])
 	 * monotone: then every node is evaluated. */
 	L.monotone = !(L.hass && L.ld.kind != KN_DIV_DISTINCT &&
 	    L.limit > 0);
+	/* The default is the fastest measured (bench/lattice.sh): the
+	 * subset pruning of Incognito pays without suppression; with a
+	 * suppression limit few subset nodes fail, and the breadth-first
+	 * search of the whole lattice by roll-up wins. */
 	if (L.algo < 0)
-		L.algo = A_INCOGNITO;
+		L.algo = L.limit == 0 ? A_SUPERROOTS : A_BFS;
+	src.f = &L.base;
+	src.mask = L.full;
 	t1 = now();
 	if (!L.monotone)
 		F = bottom_up(1, 0);
