@@ -139,8 +139,9 @@ static struct {
 	int algo;
 	fset base;
 	uint64_t full;		/* mask of all quasi-identifiers */
+	size_t budget, kept;	/* bytes of sets kept for roll-ups */
 	/* statistics */
-	uint64_t computed, scans, rollups, groups;
+	uint64_t computed, scans, rollups, groups, dropped;
 	/* scratch */
 	struct hslot {
 		uint64_t key;
@@ -569,6 +570,49 @@ eval_node(struct family *F, uint64_t x, const fset *f)
 	return ok;
 }
 
+/* Keeps f as the set of node x, for roll-ups to its generalizations,
+ * while the kept sets fit in the memory budget; frees it otherwise
+ * (its generalizations then roll up from another set, or scan). */
+static void
+keep_set(struct family *F, uint64_t x, fset *f)
+{
+	size_t bytes = f->n * (L.W + 1) * sizeof(uint64_t);
+
+	if (L.kept + bytes > L.budget) {
+		fs_free(f);
+		L.dropped++;
+		return;
+	}
+	L.kept += bytes;
+	F->fs[x] = f;
+}
+
+static void
+drop_set(struct family *F, uint64_t x)
+{
+	fset *f = F->fs[x];
+
+	if (f == NULL)
+		return;
+	L.kept -= f->n * (L.W + 1) * sizeof(uint64_t);
+	fs_free(f);
+	F->fs[x] = NULL;
+}
+
+/* The direct specialization of x with the smallest kept set, or -1. */
+static int64_t
+smallest_below(const struct family *F, uint64_t x)
+{
+	int64_t y, p = -1;
+	int i;
+
+	for (i = 0; i < F->m; i++)
+		if ((y = down1(F, x, i)) >= 0 && F->fs[y] != NULL &&
+		    (p < 0 || F->fs[y]->n < F->fs[p]->n))
+			p = y;
+	return p;
+}
+
 /* ---- the breadth-first search of one candidate graph -------------- */
 
 /* How roots and other nodes get their frequency sets. */
@@ -621,7 +665,7 @@ bfs(struct family *F, const struct how *how)
 {
 	uint64_t x, b, *byh, *bs;
 	int hmax, h, i, ok, lev[MAXQ], plev[MAXQ];
-	int64_t y;
+	int64_t y, p;
 	fset *f;
 
 	byh = by_height(F, &bs, &hmax);
@@ -655,17 +699,9 @@ bfs(struct family *F, const struct how *how)
 					L.rollups++;
 				} else
 					f = scan(F, x);
-			} else if (how->rollup) {
-				/* From the smallest set among the direct
-				 * specializations that have one. */
-				uint64_t p = F->parent[x];
-
-				for (i = 0; i < F->m; i++)
-					if ((y = down1(F, x, i)) >= 0 &&
-					    F->fs[y] != NULL &&
-					    F->fs[y]->n < F->fs[p]->n)
-						p = (uint64_t)y;
-				levels(F, p, plev);
+			} else if (how->rollup &&
+			    (p = smallest_below(F, x)) >= 0) {
+				levels(F, (uint64_t)p, plev);
 				f = rollup(F->fs[p], F->mask, plev, F->mask, lev);
 				L.rollups++;
 			} else
@@ -678,7 +714,7 @@ bfs(struct family *F, const struct how *how)
 			}
 			if (ok)
 				F->st[x] |= ANON;
-			F->fs[x] = f;
+			keep_set(F, x, f);
 			for (i = 0; i < F->m; i++)
 				if ((y = up1(F, x, i)) >= 0 &&
 				    (F->st[y] & CAND) && !(F->st[y] & QUEUED)) {
@@ -688,15 +724,11 @@ bfs(struct family *F, const struct how *how)
 		}
 		/* Sets of height h - 1 are no longer needed. */
 		if (h > 0)
-			for (b = bs[h - 1]; b < bs[h]; b++) {
-				fs_free(F->fs[byh[b]]);
-				F->fs[byh[b]] = NULL;
-			}
+			for (b = bs[h - 1]; b < bs[h]; b++)
+				drop_set(F, byh[b]);
 	}
-	for (b = bs[hmax]; b < bs[hmax + 1]; b++) {
-		fs_free(F->fs[byh[b]]);
-		F->fs[byh[b]] = NULL;
-	}
+	for (b = bs[hmax]; b < bs[hmax + 1]; b++)
+		drop_set(F, byh[b]);
 	free(byh);
 	free(bs);
 }
@@ -1051,17 +1083,15 @@ samarati(void)
 				F->st[x] |= ANON;
 				fs_free(f);
 			} else
-				F->fs[x] = f;
+				keep_set(F, x, f);
 		}
 		if (h > lo)
-			for (b = bs[h - 1]; b < bs[h]; b++) {
-				fs_free(F->fs[byh[b]]);
-				F->fs[byh[b]] = NULL;
-			}
+			for (b = bs[h - 1]; b < bs[h]; b++)
+				drop_set(F, byh[b]);
 	}
 done:
 	for (x = 0; x < F->size; x++)
-		fs_free(F->fs[x]);
+		drop_set(F, x);
 	free(F->fs);
 	F->fs = NULL;
 	free(byh);
@@ -1339,16 +1369,14 @@ fill_metrics(struct family *F)
 				evaluate(f, lev, &F->met[x]);
 				extra++;
 			}
-			F->fs[x] = f;
+			keep_set(F, x, f);
 		}
 		if (h > 0)
-			for (b = bs[h - 1]; b < bs[h]; b++) {
-				fs_free(F->fs[byh[b]]);
-				F->fs[byh[b]] = NULL;
-			}
+			for (b = bs[h - 1]; b < bs[h]; b++)
+				drop_set(F, byh[b]);
 	}
 	for (x = 0; x < F->size; x++)
-		fs_free(F->fs[x]);
+		drop_set(F, x);
 	free(F->fs);
 	F->fs = NULL;
 	free(byh);
@@ -1598,6 +1626,7 @@ main(int argc, char *argv[])
 		L.algo = L.limit == 0 ? A_SUPERROOTS : A_BFS;
 	src.f = &L.base;
 	src.mask = L.full;
+	L.budget = budget;
 	t1 = now();
 	if (!L.monotone)
 		F = bottom_up(1, 0);
@@ -1650,6 +1679,9 @@ main(int argc, char *argv[])
 		    (unsigned long long)L.scans, (unsigned long long)L.rollups,
 		    (unsigned long long)cube.computed,
 		    (unsigned long long)extra, (unsigned long long)L.groups);
+		if (L.dropped > 0)
+			fprintf(stderr, "lattice-search: %llu sets not kept "
+			    "within -S\n", (unsigned long long)L.dropped);
 		fprintf(stderr, "lattice-search: read %.3f s, search %.3f s\n",
 		    t1 - t0, now() - t1);
 	}
