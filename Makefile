@@ -5,7 +5,7 @@ MANDIR ?= $(PREFIX)/share/man
 CC ?= cc
 CFLAGS ?= -O2 -g
 KFLAGS = -std=c11 -D_XOPEN_SOURCE=700 -Wall -Wextra -Werror
-LDLIBS = -lm
+LDLIBS = -lm -lpthread
 
 PROGS = freqset score gendata extsort lattice-search recode
 MAN1 = man/freqset.1 man/score.1 man/gendata.1 man/extsort.1 \

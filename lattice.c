@@ -34,10 +34,13 @@
  * one can fail), so then every node of the lattice is evaluated and
  * minimality is decided over all specializations.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kanon.h"
 
@@ -57,8 +60,8 @@ usage(int status)
 {
 	fprintf(status == 0 ? stdout : stderr,
 	    "usage: lattice-search [-v] [-a algorithm] [-H attr=spec|dir] "
-	    "[-k k] [-o file]\n"
-	    "                      [-q columns] [-S size] [-T dir] "
+	    "[-j threads] [-k k]\n"
+	    "                      [-o file] [-q columns] [-S size] [-T dir] "
 	    "[--max-suppress n|p%%]\n"
 	    "                      [-s column -l l [--diversity distinct|"
 	    "entropy|recursive]\n"
@@ -139,10 +142,18 @@ static struct {
 	int algo;
 	fset base;
 	uint64_t full;		/* mask of all quasi-identifiers */
-	size_t budget, kept;	/* bytes of sets kept for roll-ups */
-	/* statistics */
+	size_t budget;		/* bytes of sets kept for roll-ups */
+	int threads;
+} L;
+
+/* Statistics of a search. */
+struct stats {
 	uint64_t computed, scans, rollups, groups, dropped;
-	/* scratch */
+};
+
+/* What each thread has of its own: scratch space, the sets it keeps
+ * and its statistics. */
+struct tstate {
 	struct hslot {
 		uint64_t key;
 		uint32_t idx, gen;
@@ -152,7 +163,12 @@ static struct {
 	uint32_t *ord;
 	uint64_t *vals;
 	size_t valcap;
-} L;
+	size_t budget, kept;
+	struct stats st;
+};
+static _Thread_local struct tstate T;
+static struct stats total;
+static pthread_mutex_t total_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- frequency sets ------------------------------------------------ */
 
@@ -231,19 +247,19 @@ rollup(const fset *src, uint64_t amask, const int *alev, uint64_t bmask,
 		bound = prod;
 	for (nslot = 16; nslot < 2 * bound; nslot *= 2)
 		;
-	if (nslot > L.nslot) {
-		free(L.tab);
-		L.tab = kn_zalloc(nslot * sizeof(*L.tab));
-		L.nslot = nslot;
-		L.gen = 0;
+	if (nslot > T.nslot) {
+		free(T.tab);
+		T.tab = kn_zalloc(nslot * sizeof(*T.tab));
+		T.nslot = nslot;
+		T.gen = 0;
 	}
 	/* Slots of an earlier generation are empty: no clearing. */
-	if (++L.gen == 0) {
-		memset(L.tab, 0, L.nslot * sizeof(*L.tab));
-		L.gen = 1;
+	if (++T.gen == 0) {
+		memset(T.tab, 0, T.nslot * sizeof(*T.tab));
+		T.gen = 1;
 	}
-	gen = L.gen;
-	tab = L.tab;
+	gen = T.gen;
+	tab = T.tab;
 	dst = kn_alloc(sizeof(*dst));
 	dst->key = kn_alloc((bound + 1) * W * sizeof(uint64_t));
 	dst->cnt = kn_alloc((bound + 1) * sizeof(uint64_t));
@@ -305,7 +321,7 @@ rollup(const fset *src, uint64_t amask, const int *alev, uint64_t bmask,
 		}
 	}
 	dst->n = n;
-	L.groups += src->n;
+	T.st.groups += src->n;
 	return dst;
 }
 
@@ -351,40 +367,40 @@ add_class(const fset *f, size_t i, uint64_t n, const int *lev,
 	m->loss += (long double)ll * n;
 }
 
-/* Sorts the groups of f by quasi-identifiers into L.ord. */
+/* Sorts the groups of f by quasi-identifiers into T.ord. */
 static void
 order_classes(const fset *f)
 {
 	size_t i;
 
-	L.ord = kn_realloc(L.ord, (f->n + 1) * sizeof(uint32_t));
+	T.ord = kn_realloc(T.ord, (f->n + 1) * sizeof(uint32_t));
 	for (i = 0; i < f->n; i++)
-		L.ord[i] = (uint32_t)i;
-	kn_sort_ids(L.ord, f->n, cmp_qi, f);
+		T.ord[i] = (uint32_t)i;
+	kn_sort_ids(T.ord, f->n, cmp_qi, f);
 }
 
-/* The class at L.ord[i..): its size, the end of its run of groups, and
+/* The class at T.ord[i..): its size, the end of its run of groups, and
  * whether it must be suppressed (below k, or not l-diverse). */
 static int
 class_at(const fset *f, size_t i, size_t *end, uint64_t *np)
 {
-	const uint32_t *o = L.ord;
+	const uint32_t *o = T.ord;
 	uint64_t n = 0;
 	size_t j, nv = 0;
 
 	for (j = i; j < f->n && (j == i || cmp_qi(o[i], o[j], f) == 0);
 	    j++) {
-		if (nv == L.valcap) {
-			L.valcap = L.valcap ? 2 * L.valcap : 64;
-			L.vals = kn_realloc(L.vals, L.valcap * sizeof(uint64_t));
+		if (nv == T.valcap) {
+			T.valcap = T.valcap ? 2 * T.valcap : 64;
+			T.vals = kn_realloc(T.vals, T.valcap * sizeof(uint64_t));
 		}
-		L.vals[nv++] = f->cnt[o[j]];
+		T.vals[nv++] = f->cnt[o[j]];
 		n += f->cnt[o[j]];
 	}
 	*end = j;
 	*np = n;
-	kn_counts_desc(L.vals, nv);
-	return n < L.k || !kn_ldiv_ok(&L.ld, L.vals, nv, n);
+	kn_counts_desc(T.vals, nv);
+	return n < L.k || !kn_ldiv_ok(&L.ld, T.vals, nv, n);
 }
 
 /*
@@ -420,7 +436,7 @@ evaluate(const fset *f, const int *lev, struct metrics *m)
 	} else
 		for (i = 0; i < f->n; i = j)
 			if (!class_at(f, i, &j, &n))
-				add_class(f, L.ord[i], n, lev, m);
+				add_class(f, T.ord[i], n, lev, m);
 	/* Precision (Sweeney): one minus the mean generalization height
 	 * of the cells; loss (Iyengar): the mean share of each cell's
 	 * domain its label covers.  Suppressed cells count 1. */
@@ -531,7 +547,7 @@ scan(const struct family *F, uint64_t x)
 	int lev[MAXQ];
 
 	levels(F, x, lev);
-	L.scans++;
+	T.st.scans++;
 	return rollup(src.f, src.mask, src.lev, F->mask, lev);
 }
 
@@ -559,7 +575,7 @@ eval_node(struct family *F, uint64_t x, const fset *f)
 	struct metrics m;
 
 	levels(F, x, lev);
-	L.computed++;
+	T.st.computed++;
 	F->st[x] |= EVAL;
 	if (F->mask != L.full)
 		return evaluate(f, lev, NULL);
@@ -578,12 +594,12 @@ keep_set(struct family *F, uint64_t x, fset *f)
 {
 	size_t bytes = f->n * (L.W + 1) * sizeof(uint64_t);
 
-	if (L.kept + bytes > L.budget) {
+	if (T.kept + bytes > T.budget) {
 		fs_free(f);
-		L.dropped++;
+		T.st.dropped++;
 		return;
 	}
-	L.kept += bytes;
+	T.kept += bytes;
 	F->fs[x] = f;
 }
 
@@ -594,7 +610,7 @@ drop_set(struct family *F, uint64_t x)
 
 	if (f == NULL)
 		return;
-	L.kept -= f->n * (L.W + 1) * sizeof(uint64_t);
+	T.kept -= f->n * (L.W + 1) * sizeof(uint64_t);
 	fs_free(f);
 	F->fs[x] = NULL;
 }
@@ -696,14 +712,14 @@ bfs(struct family *F, const struct how *how)
 				if (how->seed != NULL) {
 					f = rollup(how->seed, how->seedmask,
 					    how->seedlev, F->mask, lev);
-					L.rollups++;
+					T.st.rollups++;
 				} else
 					f = scan(F, x);
 			} else if (how->rollup &&
 			    (p = smallest_below(F, x)) >= 0) {
 				levels(F, (uint64_t)p, plev);
 				f = rollup(F->fs[p], F->mask, plev, F->mask, lev);
-				L.rollups++;
+				T.st.rollups++;
 			} else
 				f = scan(F, x);
 			ok = eval_node(F, x, f);
@@ -819,7 +835,7 @@ search_family(struct family *F)
 			}
 			any = 1;
 		}
-		L.scans++;
+		T.st.scans++;
 		sr = rollup(src.f, src.mask, src.lev, F->mask, srlev);
 		how.seed = sr;
 		how.seedmask = F->mask;
@@ -902,6 +918,77 @@ reduce_table(struct family **fam, size_t n)
 	memcpy(src.lev, g, sizeof(g));
 }
 
+/* Adds this thread's statistics to the total. */
+static void
+add_stats(void)
+{
+	pthread_mutex_lock(&total_mu);
+	total.computed += T.st.computed;
+	total.scans += T.st.scans;
+	total.rollups += T.st.rollups;
+	total.groups += T.st.groups;
+	total.dropped += T.st.dropped;
+	pthread_mutex_unlock(&total_mu);
+	memset(&T.st, 0, sizeof(T.st));
+}
+
+/* The families of one iteration, searched by several threads: each
+ * family's search reads only the previous iteration and the table. */
+static struct {
+	struct family **fam;
+	size_t n, next;
+	pthread_mutex_t mu;
+} pool = { NULL, 0, 0, PTHREAD_MUTEX_INITIALIZER };
+
+static void *
+worker(void *arg)
+{
+	size_t j;
+	int main_thread = arg == NULL;
+
+	T.budget = L.budget / (size_t)L.threads;
+	for (;;) {
+		pthread_mutex_lock(&pool.mu);
+		j = pool.next++;
+		pthread_mutex_unlock(&pool.mu);
+		if (j >= pool.n)
+			break;
+		search_family(pool.fam[j]);
+	}
+	add_stats();
+	if (!main_thread) {
+		free(T.tab);
+		free(T.ord);
+		free(T.vals);
+	}
+	return NULL;
+}
+
+/* Searches the families fam[0..n), on up to L.threads threads. */
+static void
+search_all(struct family **fam, size_t n)
+{
+	pthread_t tid[64];
+	size_t j, nt = (size_t)L.threads < n ? (size_t)L.threads : n;
+	int e;
+
+	if (L.algo == A_CUBE)
+		for (j = 0; j < n; j++)
+			cube_get(fam[j]->mask);
+	pool.fam = fam;
+	pool.n = n;
+	pool.next = 0;
+	for (j = 1; j < nt; j++)
+		if ((e = pthread_create(&tid[j], NULL, worker, &pool)) != 0) {
+			errno = e;
+			kn_die_sys("pthread_create");
+		}
+	worker(NULL);
+	for (j = 1; j < nt; j++)
+		pthread_join(tid[j], NULL);
+	T.budget = L.budget;
+}
+
 /*
  * Incognito (paper 000): S_1 from the single-attribute chains; then
  * for i = 2..d the candidate families C_i, each the union of two
@@ -914,7 +1001,7 @@ reduce_table(struct family **fam, size_t n)
 static struct family *
 incognito(void)
 {
-	struct family **prev, **next, *G, *P;
+	struct family **prev, **next, *G, *P, *sub[MAXQ];
 	size_t np = 0, nn, i, j, c;
 	uint64_t x;
 	int lev[MAXQ], ok;
@@ -923,9 +1010,9 @@ incognito(void)
 	for (j = 0; j < L.d; j++) {
 		G = family_new((uint64_t)1 << j);
 		memset(G->st, CAND, G->size);
-		search_family(G);
 		prev[np++] = G;
 	}
+	search_all(prev, np);
 	for (i = 2; i <= L.d; i++) {
 		qsort(prev, np, sizeof(*prev), cmp_mask);
 		next = NULL;
@@ -942,12 +1029,14 @@ incognito(void)
 				if (pa != pb)
 					break;
 				G = family_new(a | b);
+				for (k = 0; k < G->m; k++)
+					sub[k] = find_family(prev, np, G->mask &
+					    ~((uint64_t)1 << G->mem[k]));
 				for (x = 0; x < G->size; x++) {
 					levels(G, x, lev);
 					ok = 1;
 					for (k = 0; k < G->m && ok; k++) {
-						P = find_family(prev, np, G->mask &
-						    ~((uint64_t)1 << G->mem[k]));
+						P = sub[k];
 						ok = P != NULL &&
 						    (P->st[index_of(P, lev)] &
 						    ANON);
@@ -972,8 +1061,7 @@ incognito(void)
 		if (np == 0)
 			break;
 		reduce_table(next, nn);
-		for (j = 0; j < np; j++)
-			search_family(next[j]);
+		search_all(next, nn);
 	}
 	if (src.f != &L.base)
 		fs_free((fset *)src.f);
@@ -1076,7 +1164,7 @@ samarati(void)
 				levels(F, (uint64_t)py, plev);
 				levels(F, x, lev);
 				f = rollup(F->fs[py], F->mask, plev, F->mask, lev);
-				L.rollups++;
+				T.st.rollups++;
 			} else
 				f = scan(F, x);
 			if (eval_node(F, x, f)) {
@@ -1439,7 +1527,7 @@ main(int argc, char *argv[])
 	kn_ldiv_init(&L.ld);
 	L.k = 2;
 	L.algo = -1;
-	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hk:l:o:q:s:v",
+	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hj:k:l:o:q:s:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -1464,6 +1552,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(0);
+		case 'j':
+			L.threads = (int)kn_parse_int(optarg, 1, 64, "-j");
+			break;
 		case 'k':
 			L.k = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX, "-k");
 			break;
@@ -1535,6 +1626,11 @@ main(int argc, char *argv[])
 		budget = kn_default_budget();
 	tmpdir = kn_tmpdir(tmpdir);
 	L.hass = L.ld.on;
+	if (L.threads == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		L.threads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
+	}
 
 	kn_table_open(&t, argv, (size_t)argc, columns);
 	out = kn_open_out(outpath);
@@ -1626,7 +1722,7 @@ main(int argc, char *argv[])
 		L.algo = L.limit == 0 ? A_SUPERROOTS : A_BFS;
 	src.f = &L.base;
 	src.mask = L.full;
-	L.budget = budget;
+	L.budget = T.budget = budget;
 	t1 = now();
 	if (!L.monotone)
 		F = bottom_up(1, 0);
@@ -1647,6 +1743,7 @@ main(int argc, char *argv[])
 		}
 		if ((all || best) && nanon > 0)
 			extra = fill_metrics(F);
+		add_stats();
 		outn = kn_alloc((nanon + 1) * sizeof(uint32_t));
 		for (x = 0; x < F->size; x++)
 			if ((F->st[x] & ANON) && (all || best ||
@@ -1663,8 +1760,9 @@ main(int argc, char *argv[])
 	for (j = 0; j < nout; j++)
 		write_node(out, F, outn[j]);
 	if (verbose) {
-		fprintf(stderr, "lattice-search: algorithm %s%s\n",
-		    algname[L.algo], L.monotone ? "" :
+		fprintf(stderr, "lattice-search: algorithm %s, %d thread%s%s\n",
+		    algname[L.algo], L.threads, L.threads > 1 ? "s" : "",
+		    L.monotone ? "" :
 		    " (not monotone: every node evaluated)");
 		fprintf(stderr, "lattice-search: rows %llu, groups %zu, "
 		    "suppression limit %llu\n", (unsigned long long)L.N,
@@ -1675,13 +1773,14 @@ main(int argc, char *argv[])
 		fprintf(stderr, "lattice-search: frequency sets computed "
 		    "%llu (scans %llu, roll-ups %llu, cube %llu, for "
 		    "metrics %llu), groups rolled up %llu\n",
-		    (unsigned long long)L.computed,
-		    (unsigned long long)L.scans, (unsigned long long)L.rollups,
+		    (unsigned long long)total.computed,
+		    (unsigned long long)total.scans,
+		    (unsigned long long)total.rollups,
 		    (unsigned long long)cube.computed,
-		    (unsigned long long)extra, (unsigned long long)L.groups);
-		if (L.dropped > 0)
+		    (unsigned long long)extra, (unsigned long long)total.groups);
+		if (total.dropped > 0)
 			fprintf(stderr, "lattice-search: %llu sets not kept "
-			    "within -S\n", (unsigned long long)L.dropped);
+			    "within -S\n", (unsigned long long)total.dropped);
 		fprintf(stderr, "lattice-search: read %.3f s, search %.3f s\n",
 		    t1 - t0, now() - t1);
 	}
