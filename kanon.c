@@ -3254,3 +3254,47 @@ kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m, uint64_t n)
 		return recursive_ok(v, m, (long)ld->l, ld->cm, ld->cs);
 	}
 }
+
+/* ---- suppression limits -------------------------------------------- */
+
+void
+kn_limit_parse(kn_limit *l, const char *arg, const char *opt)
+{
+	size_t n = strlen(arg);
+
+	memset(l, 0, sizeof(*l));
+	l->pct = n > 0 && arg[n - 1] == '%';
+	if (!l->pct)
+		l->n = (uint64_t)kn_parse_int(arg, 0, INT64_MAX, opt);
+	else if (!kn_dec_parse(arg, n - 1, &l->pm, &l->ps) || l->pm < 0 ||
+	    l->pm > 100 * kn_pow10(l->ps))
+		kn_die("%s: '%s' is not a percentage from 0%% to 100%%", opt,
+		    arg);
+}
+
+/* The largest m with m * 100 * 10^ps <= pm * rows, by bisection in
+ * 1024-bit integers: exact whatever the digits of the percentage. */
+uint64_t
+kn_limit_rows(const kn_limit *l, uint64_t rows)
+{
+	kn_big want, den, x;
+	uint64_t lo = 0, hi = rows, mid;
+
+	if (!l->pct)
+		return l->n;
+	kn_big_set(&want, (unsigned __int128)l->pm);
+	kn_big_set(&x, rows);
+	kn_big_mul(&want, &x);
+	kn_big_set(&den, 100);
+	kn_big_pow10(&den, l->ps);
+	while (lo < hi) {
+		mid = lo + (hi - lo + 1) / 2;
+		kn_big_set(&x, mid);
+		kn_big_mul(&x, &den);
+		if (kn_big_cmp(&x, &want) <= 0)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}

@@ -267,6 +267,23 @@ void kn_big_sub(kn_big *x, const kn_big *y);
 int kn_big_cmp(const kn_big *x, const kn_big *y);
 long double kn_big_ld(const kn_big *x);
 
+/* ---- suppression limits ------------------------------------------ */
+
+/* A limit on suppressed rows: a number, or a percentage pm / 10^ps of
+ * the rows. */
+typedef struct {
+	int pct;
+	uint64_t n;
+	kn_i128 pm;
+	int ps;
+} kn_limit;
+
+/* Parses N or P% (0 to 100) given to option opt. */
+void kn_limit_parse(kn_limit *l, const char *arg, const char *opt);
+/* The limit for a table of rows rows: N, or floor(P/100 x rows)
+ * computed exactly. */
+uint64_t kn_limit_rows(const kn_limit *l, uint64_t rows);
+
 /* ---- l-diversity (paper 004 §1.1) ---------------------------------- */
 
 enum { KN_DIV_DISTINCT, KN_DIV_ENTROPY, KN_DIV_RECURSIVE };

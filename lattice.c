@@ -1318,28 +1318,6 @@ build_base(void)
 	free(in.ids);
 }
 
-/* The limit: N rows, or P% of the rows rounded down, exactly. */
-static uint64_t
-parse_limit(const char *s, uint64_t rows)
-{
-	size_t n = strlen(s);
-	kn_i128 m;
-	int sc;
-
-	if (n > 0 && s[n - 1] == '%') {
-		unsigned __int128 v;
-
-		if (!kn_dec_parse(s, n - 1, &m, &sc) || m < 0 || sc > 30 ||
-		    m > kn_pow10(sc + 2))
-			kn_die("--max-suppress: '%s' is not a percentage "
-			    "from 0%% to 100%%", s);
-		v = (unsigned __int128)rows * (unsigned __int128)m /
-		    ((unsigned __int128)kn_pow10(sc) * 100);
-		return (uint64_t)v;
-	}
-	return (uint64_t)kn_parse_int(s, 0, INT64_MAX, "--max-suppress");
-}
-
 /* ---- output -------------------------------------------------------- */
 
 static int metric;
@@ -1513,7 +1491,8 @@ main(int argc, char *argv[])
 	kn_hier **hier;
 	struct family *F = NULL;
 	const char *qlist = NULL, *scol = NULL, *outpath = NULL;
-	const char *tmpdir = NULL, *limstr = "0";
+	const char *tmpdir = NULL;
+	kn_limit lim = { 0, 0, 0, 0 };
 	char *columns = NULL;
 	size_t *qi, *key, nq, c, budget = 0, cntcol = 0, nout = 0, j;
 	uint32_t *outn = NULL;
@@ -1589,8 +1568,7 @@ main(int argc, char *argv[])
 			kn_ldiv_opt(&L.ld, 'd', optarg);
 			break;
 		case OPT_MAXSUPP:
-			limstr = optarg;
-			parse_limit(optarg, 0);
+			kn_limit_parse(&lim, optarg, "--max-suppress");
 			break;
 		case OPT_METRIC:
 			for (metric = 0; metric <= M_LOSS &&
@@ -1709,7 +1687,7 @@ main(int argc, char *argv[])
 	kn_freq(&t, &cs, NULL, budget, tmpdir, add_group, NULL, NULL);
 	kn_reader_close(&t.r);
 	build_base();
-	L.limit = parse_limit(limstr, L.N);
+	L.limit = kn_limit_rows(&lim, L.N);
 	/* Entropy and recursive diversity with suppression are not
 	 * monotone: then every node is evaluated. */
 	L.monotone = !(L.hass && L.ld.kind != KN_DIV_DISTINCT &&

@@ -65,10 +65,8 @@ static struct {
 	long long k;
 	kn_ldiv ld;
 	int drop;		/* --suppress drop */
-	int haslim, limpct;	/* --max-suppress given; as a percentage */
-	uint64_t lim;
-	kn_i128 pm;		/* the percentage: pm / 10^ps */
-	int ps;
+	int haslim;		/* --max-suppress given */
+	kn_limit lim;
 	size_t budget;
 	const char *tmpdir;
 } o;
@@ -429,49 +427,6 @@ class_row(const kn_fsrow *r, void *ctx)
 	}
 }
 
-/* The largest m with m * 100 * 10^ps <= pm * rows: pm/10^ps percent of
- * the rows, rounded down, exactly. */
-static uint64_t
-pct_rows(uint64_t rows)
-{
-	kn_big want, den, x;
-	uint64_t lo = 0, hi = rows, mid;
-
-	kn_big_set(&want, (unsigned __int128)o.pm);
-	kn_big_set(&x, rows);
-	kn_big_mul(&want, &x);
-	kn_big_set(&den, 100);
-	kn_big_pow10(&den, o.ps);
-	while (lo < hi) {
-		mid = lo + (hi - lo + 1) / 2;
-		kn_big_set(&x, mid);
-		kn_big_mul(&x, &den);
-		if (kn_big_cmp(&x, &want) <= 0)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
-}
-
-/* Parses --max-suppress: a number of rows, or a percentage of them
- * kept as an exact decimal. */
-static void
-parse_limit(const char *arg)
-{
-	size_t n = strlen(arg);
-
-	o.haslim = 1;
-	o.limpct = n > 0 && arg[n - 1] == '%';
-	if (!o.limpct)
-		o.lim = (uint64_t)kn_parse_int(arg, 0, INT64_MAX,
-		    "--max-suppress");
-	else if (!kn_dec_parse(arg, n - 1, &o.pm, &o.ps) || o.pm < 0 ||
-	    o.pm > 100 * kn_pow10(o.ps))
-		kn_die("--max-suppress: '%s' is not a percentage from 0%% "
-		    "to 100%%", arg);
-}
-
 /* ---- input -------------------------------------------------------- */
 
 /* The input, read once or twice.  Input that cannot be read again (a
@@ -665,7 +620,8 @@ main(int argc, char *argv[])
 			kn_ldiv_opt(&o.ld, 'd', optarg);
 			break;
 		case OPT_MAXSUPP:
-			parse_limit(optarg);
+			o.haslim = 1;
+			kn_limit_parse(&o.lim, optarg, "--max-suppress");
 			break;
 		case OPT_PROGRESS:
 			progress = 1;
@@ -746,7 +702,7 @@ main(int argc, char *argv[])
 		class_end();
 		pass1rows = t.rows;
 		if (o.haslim) {
-			uint64_t lim = o.limpct ? pct_rows(pass1rows) : o.lim;
+			uint64_t lim = kn_limit_rows(&o.lim, pass1rows);
 
 			if (cl.supp > lim) {
 				fprintf(stderr, "%s: %llu rows would be "
