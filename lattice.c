@@ -68,7 +68,7 @@ usage(int status)
 	    "                      [-c c]] [--metric name] [--all | --best] "
 	    "[--raw]\n"
 	    "                      [--columns list | --columns-file file] "
-	    "[file]\n");
+	    "[--progress] [file]\n");
 	exit(status);
 }
 
@@ -1645,6 +1645,8 @@ main(int argc, char *argv[])
 			freq = 0;
 			break;
 		}
+	if (freq && scol != NULL && kn_table_col(&t, scol) == cntcol)
+		freq = 0;	/* nor is it when it is the sensitive column */
 	kn_hopts_check(&hopts, t.names, t.ncols);
 	L.d = nq;
 	L.full = nq == 64 ? ~(uint64_t)0 : ((uint64_t)1 << nq) - 1;
@@ -1738,10 +1740,16 @@ main(int argc, char *argv[])
 	for (j = 0; j < nout; j++)
 		write_node(out, F, outn[j]);
 	if (verbose) {
-		fprintf(stderr, "lattice-search: algorithm %s, %d thread%s%s\n",
-		    algname[L.algo], L.threads, L.threads > 1 ? "s" : "",
-		    L.monotone ? "" :
-		    " (not monotone: every node evaluated)");
+		if (!L.monotone)
+			fprintf(stderr, "lattice-search: not monotone: every "
+			    "node evaluated (bfs without marking)\n");
+		else if (L.algo <= A_CUBE)
+			fprintf(stderr, "lattice-search: algorithm %s, %d "
+			    "thread%s\n", algname[L.algo], L.threads,
+			    L.threads > 1 ? "s" : "");
+		else
+			fprintf(stderr, "lattice-search: algorithm %s\n",
+			    algname[L.algo]);
 		fprintf(stderr, "lattice-search: rows %llu, groups %zu, "
 		    "suppression limit %llu\n", (unsigned long long)L.N,
 		    L.base.n, (unsigned long long)L.limit);
