@@ -3200,16 +3200,76 @@ kn_entropy(const uint64_t *v, size_t m, uint64_t n)
 	return h;
 }
 
-/* Entropy l-diversity: H >= log l.  Equal counts give H = log m
- * exactly, decided without rounding. */
-static int
-entropy_ok(const uint64_t *v, size_t m, uint64_t n, double l)
+static uint64_t
+mulmod(uint64_t a, uint64_t b, uint64_t p)
 {
+	return (uint64_t)((unsigned __int128)a * b % p);
+}
+
+static uint64_t
+powmod(uint64_t b, uint64_t e, uint64_t p)
+{
+	uint64_t r = 1 % p;
+
+	for (b %= p; e > 0; e >>= 1) {
+		if (e & 1)
+			r = mulmod(r, b, p);
+		b = mulmod(b, b, p);
+	}
+	return r;
+}
+
+/*
+ * Whether H = log l exactly, l = lm / 10^ls: H = log l holds iff
+ * n^n 10^(ls n) = lm^n prod c_i^c_i.  Both sides are compared modulo
+ * four large primes, which tells equal integers from unequal ones but
+ * for a vanishing chance.
+ */
+static int
+entropy_equal(const uint64_t *v, size_t m, uint64_t n, kn_i128 lm, int ls)
+{
+	static const uint64_t prime[] = { 0xFFFFFFFFFFFFFFC5ULL,
+	    0x7FFFFFFFFFFFFFE7ULL, 0x3FFFFFFFFFFFFFC7ULL,
+	    0x1FFFFFFFFFFFFFFFULL };
+	uint64_t p, a, b;
+	size_t i, j;
+
+	for (j = 0; j < sizeof(prime) / sizeof(prime[0]); j++) {
+		p = prime[j];
+		a = mulmod(powmod(n, n, p), powmod(powmod(10, (uint64_t)ls, p),
+		    n, p), p);
+		b = powmod((uint64_t)((unsigned __int128)lm % p), n, p);
+		for (i = 0; i < m; i++)
+			b = mulmod(b, powmod(v[i], v[i], p), p);
+		if (a != b)
+			return 0;
+	}
+	return 1;
+}
+
+/* Entropy l-diversity: H >= log l.  Computed in long double; when H is
+ * within rounding of log l, equality is decided exactly (counts such as
+ * 4,1,1,1,1 have H = log 4 exactly). */
+static int
+entropy_ok(const kn_ldiv *ld, const uint64_t *v, size_t m, uint64_t n)
+{
+	long double h, t;
+	kn_i128 lm;
+	int ls;
+
 	if (m == 0)
 		return 0;
 	if (v[0] == v[m - 1])
-		return (double)m >= l;
-	return kn_entropy(v, m, n) >= logl((long double)l);
+		return (double)m >= ld->l;
+	h = kn_entropy(v, m, n);
+	t = logl((long double)ld->l);
+	if (fabsl(h - t) > 1e-12L * (1 + t))
+		return h >= t;
+	if (ld->lstr != NULL &&
+	    kn_dec_parse(ld->lstr, strlen(ld->lstr), &lm, &ls) && lm > 0 &&
+	    entropy_equal(v, m, n, lm, ls))
+		return 1;
+	return h >= t;
 }
 
 /* Recursive (c,l)-diversity, decided exactly:
@@ -3249,7 +3309,7 @@ kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m, uint64_t n)
 	case KN_DIV_DISTINCT:
 		return (double)m >= ld->l;
 	case KN_DIV_ENTROPY:
-		return entropy_ok(v, m, n, ld->l);
+		return entropy_ok(ld, v, m, n);
 	default:
 		return recursive_ok(v, m, (long)ld->l, ld->cm, ld->cs);
 	}

@@ -253,3 +253,16 @@ value() {
 		score -S 64K -T "$BATS_TEST_TMPDIR" $args "$T/a" | cmp - "$T/want"
 	done
 }
+
+@test "entropy l-diversity: H exactly log l with unequal counts passes" {
+	# Counts 4,1,1,1,1 of 8: H = log 4 exactly; 2,1,1 of 4: H = log 2^1.5.
+	printf 'q\ts\n' > "$BATS_TEST_TMPDIR/e"
+	for v in A A A A B C D E; do printf 'a\t%s\n' $v; done >> "$BATS_TEST_TMPDIR/e"
+	run --separate-stderr score --check -q q -s s -l 4 --diversity entropy "$BATS_TEST_TMPDIR/e"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"check_l_entropy	pass"* ]]
+	run --separate-stderr score --check -q q -s s -l 4.0001 --diversity entropy "$BATS_TEST_TMPDIR/e"
+	[ "$status" -eq 1 ]
+	run --separate-stderr score --check -q q -s s -l 2.8284 --diversity entropy "$BATS_TEST_TMPDIR/e"
+	[ "$status" -eq 0 ]
+}
