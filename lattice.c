@@ -121,7 +121,7 @@ struct metrics {
 struct family {
 	uint64_t mask;
 	int m, mem[MAXQ];
-	uint64_t size, radix[MAXQ];
+	uint64_t size, radix[MAXQ], ncand;
 	uint8_t *st;		/* node states, below */
 	fset **fs;		/* frequency sets alive during the search */
 	uint32_t *parent;	/* the node whose set a node rolls up from */
@@ -964,6 +964,17 @@ worker(void *arg)
 	return NULL;
 }
 
+static int
+cmp_size(const void *a, const void *b)
+{
+	const struct family *x = *(struct family *const *)a;
+	const struct family *y = *(struct family *const *)b;
+
+	if (x->ncand != y->ncand)
+		return x->ncand > y->ncand ? -1 : 1;
+	return (x->mask > y->mask) - (x->mask < y->mask);
+}
+
 /* Searches the families fam[0..n), on up to L.threads threads. */
 static void
 search_all(struct family **fam, size_t n)
@@ -975,6 +986,8 @@ search_all(struct family **fam, size_t n)
 	if (L.algo == A_CUBE)
 		for (j = 0; j < n; j++)
 			cube_get(fam[j]->mask);
+	/* Largest first, for an even load. */
+	qsort(fam, n, sizeof(*fam), cmp_size);
 	pool.fam = fam;
 	pool.n = n;
 	pool.next = 0;
@@ -1043,6 +1056,7 @@ incognito(void)
 					}
 					if (ok) {
 						G->st[x] = CAND;
+						G->ncand++;
 						any = 1;
 					}
 				}
