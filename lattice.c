@@ -615,6 +615,20 @@ drop_set(struct family *F, uint64_t x)
 	F->fs[x] = NULL;
 }
 
+/* Drops every kept set of F and frees the order by height. */
+static void
+drop_all(struct family *F, uint64_t *byh, uint64_t *bs)
+{
+	uint64_t x;
+
+	for (x = 0; x < F->size; x++)
+		drop_set(F, x);
+	free(F->fs);
+	F->fs = NULL;
+	free(byh);
+	free(bs);
+}
+
 /* The direct specialization of x with the smallest kept set, or -1. */
 static int64_t
 smallest_below(const struct family *F, uint64_t x)
@@ -1192,12 +1206,7 @@ samarati(void)
 				drop_set(F, byh[b]);
 	}
 done:
-	for (x = 0; x < F->size; x++)
-		drop_set(F, x);
-	free(F->fs);
-	F->fs = NULL;
-	free(byh);
-	free(bs);
+	drop_all(F, byh, bs);
 	return F;
 }
 
@@ -1419,8 +1428,8 @@ static uint64_t
 fill_metrics(struct family *F)
 {
 	uint64_t *byh, *bs, b, x, extra = 0;
-	int hmax, h, i, lev[MAXQ], plev[MAXQ];
-	int64_t y, py;
+	int hmax, h, lev[MAXQ], plev[MAXQ];
+	int64_t py;
 	fset *f;
 
 	if (F->met == NULL)
@@ -1433,12 +1442,7 @@ fill_metrics(struct family *F)
 			x = byh[b];
 			if (!(F->st[x] & ANON))
 				continue;
-			py = -1;
-			for (i = 0; i < F->m; i++)
-				if ((y = down1(F, x, i)) >= 0 &&
-				    F->fs[y] != NULL && (py < 0 ||
-				    F->fs[y]->n < F->fs[py]->n))
-					py = y;
+			py = smallest_below(F, x);
 			levels(F, x, lev);
 			if (py >= 0) {
 				levels(F, (uint64_t)py, plev);
@@ -1455,12 +1459,7 @@ fill_metrics(struct family *F)
 			for (b = bs[h - 1]; b < bs[h]; b++)
 				drop_set(F, byh[b]);
 	}
-	for (x = 0; x < F->size; x++)
-		drop_set(F, x);
-	free(F->fs);
-	F->fs = NULL;
-	free(byh);
-	free(bs);
+	drop_all(F, byh, bs);
 	return extra;
 }
 

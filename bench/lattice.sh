@@ -66,7 +66,7 @@ echo "   30-340 ms without suppression, 0.3-5.7 s with (optimum only)"
 printf '%-6s %-6s %8s %8s %8s %6s\n' k supp minimal anon ms goal
 for s in 0 2% 5%; do
 	for k in 2 5 10 50; do
-		ms=$(run "$tmp/a" -q $Q8 -H "$root/data/adult" -k $k --max-suppress $s "$adult")
+		ms=$(run "$tmp/a" -q $Q8 -H "$root/data/adult" -k $k --max-suppress $s "$adult") || exit 2
 		nmin=$(($(wc -l < "$tmp/a") - 1))
 		"$ls" --all -q $Q8 -H "$root/data/adult" -k $k --max-suppress $s "$adult" > "$tmp/all"
 		nall=$(($(wc -l < "$tmp/all") - 1))
@@ -93,7 +93,7 @@ for k in 2 10; do
 		printf '%-4s' $n
 		first=
 		for a in $algos; do
-			ms=$(run "$tmp/p.$a" -v -a $a -q $q -H "$root/data/adult" -k $k "$adult")
+			ms=$(run "$tmp/p.$a" -v -a $a -q $q -H "$root/data/adult" -k $k "$adult") || exit 2
 			sets=$(sed -n 's/.*frequency sets computed \([0-9]*\).*/\1/p' "$tmp/p.$a.err")
 			printf ' %17s' "$ms/$sets"
 			[ -z "$first" ] && first=$tmp/p.$a || same "$first" "$tmp/p.$a"
@@ -114,18 +114,35 @@ bench_table() {
 	tr ';' '\t' < "$csv" > "$tmp/$name.tsv"
 	rows=$(($(wc -l < "$tmp/$name.tsv") - 1))
 	"$ls" -v -q $q -H "$hdir" -k 2 "$tmp/$name.tsv" 2> "$tmp/v" > /dev/null
+	if [ $? -gt 1 ]; then
+		echo "$name: skipped: $(cat "$tmp/v")"
+		return
+	fi
 	nodes=$(sed -n 's/.*nodes \([0-9]*\),.*/\1/p' "$tmp/v")
 	echo "$name: $rows rows, QIs $q, $nodes nodes"
 	printf '%-6s %-6s %8s %8s\n' k supp minimal ms
 	for s in 0 2%; do
 		for k in 2 5 10 50; do
-			ms=$(run "$tmp/t" -q $q -H "$hdir" -k $k --max-suppress $s "$tmp/$name.tsv")
+			ms=$(run "$tmp/t" -q $q -H "$hdir" -k $k --max-suppress $s "$tmp/$name.tsv") || exit 2
 			printf '%-6s %-6s %8s %8s\n' $k $s $(($(wc -l < "$tmp/t") - 1)) $ms
 		done
 	done
 }
 bench_table fars "$shared/fars/fars_int.csv" "$shared/fars" \
     iage,irace,ideathmon,ideathday,isex,ihispanic,istatenum,iinjury
-bench_table cup "$shared/cup/cup_int.csv" "$shared/cup" \
+# Four of cup's hierarchies (AGE, MINRAMNT, NGIFTALL, RAMNTALL) give some
+# values two parents: a few stray lines at the top of the file precede
+# the regular ones.  lattice-search refuses them, as it should; for the
+# benchmark, a copy keeps the last line of each value.
+if [ -d "$shared/cup" ]; then
+	mkdir "$tmp/cuph"
+	for f in "$shared"/cup/cup_int_hierarchy_*.csv; do
+		awk -F';' '{ line[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; v[++n] = $1 } }
+		    END { for (i = 1; i <= n; i++) print line[v[i]] }' "$f" \
+		    > "$tmp/cuph/${f##*/}"
+	done
+	echo "cup: hierarchies repaired (last line of each value kept) in a temp copy"
+fi
+bench_table cup "$shared/cup/cup_int.csv" "$tmp/cuph" \
     AGE,GENDER,INCOME,STATE,RAMNTALL,NGIFTALL,MINRAMNT
 exit $status
