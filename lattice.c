@@ -874,15 +874,16 @@ cmp_mask(const void *a, const void *b)
 	return (lx > ly) - (lx < ly);
 }
 
+/* The family of mask among fam[0..n), sorted by cmp_mask. */
 static struct family *
 find_family(struct family **fam, size_t n, uint64_t mask)
 {
-	size_t i;
+	struct family key, *kp = &key;
+	struct family **f;
 
-	for (i = 0; i < n; i++)
-		if (fam[i]->mask == mask)
-			return fam[i];
-	return NULL;
+	key.mask = mask;
+	f = bsearch(&kp, fam, n, sizeof(*fam), cmp_mask);
+	return f != NULL ? *f : NULL;
 }
 
 /* The index in F of the projection of the levels lev. */
@@ -1235,10 +1236,14 @@ add_group(const kn_fsrow *r, void *ctx)
 		in.cnt = kn_realloc(in.cnt, in.cap * sizeof(uint64_t));
 	}
 	for (c = 0; c < L.d; c++) {
-		id = kn_dict_find(&L.a[c].h->lab[0], r->key[c].p, r->key[c].n);
+		const char *err;
+
+		/* Through kn_hier_leaf: a generated hierarchy forgets its
+		 * leaves when the counting spills, and grows them again. */
+		id = kn_hier_leaf(L.a[c].h, r->key[c].p, r->key[c].n, &err);
 		if (id < 0)
-			kn_die("%s: internal error: '%.*s' is not a leaf",
-			    L.a[c].name, (int)r->key[c].n, r->key[c].p);
+			kn_die("%s: '%.*s': %s", L.a[c].name,
+			    (int)r->key[c].n, r->key[c].p, err);
 		in.ids[in.n * in.w + c] = (uint32_t)id;
 	}
 	if (L.hass)
@@ -1513,6 +1518,7 @@ main(int argc, char *argv[])
 	int ch, all = 0, best = 0, raw = 0, verbose = 0, progress = 0;
 	int freq = 0;
 	double t0, t1;
+	long double subsets;
 	FILE *out;
 
 	kn_init(argv[0]);
@@ -1711,8 +1717,19 @@ main(int argc, char *argv[])
 	 * subset pruning of Incognito pays without suppression; with a
 	 * suppression limit few subset nodes fail, and the breadth-first
 	 * search of the whole lattice by roll-up wins. */
+	/* Incognito searches the lattices of all attribute subsets, whose
+	 * nodes number prod(levels + 1): with many attributes of few
+	 * levels that dwarfs the lattice itself, and bfs is the better
+	 * default. */
+	for (c = 0, subsets = 1; c < nq; c++)
+		subsets *= (long double)(L.a[c].h->nlevels + 1) /
+		    L.a[c].h->nlevels;
 	if (L.algo < 0)
-		L.algo = L.limit == 0 ? A_SUPERROOTS : A_BFS;
+		L.algo = L.limit == 0 && subsets <= 100 ? A_SUPERROOTS : A_BFS;
+	if (L.algo <= A_CUBE && subsets * lattice > (long double)MAXLAT)
+		kn_die("-a %s: the lattices of the attribute subsets have "
+		    "more than %llu nodes (use -a bfs)", algname[L.algo],
+		    (unsigned long long)MAXLAT);
 	src.f = &L.base;
 	src.mask = L.full;
 	L.budget = T.budget = budget;

@@ -37,12 +37,12 @@ usage(int status)
 	    "              [--suppress star|drop] [-x columns] [-o file] "
 	    "[-S size] [-T dir]\n"
 	    "              [--columns list | --columns-file file] "
-	    "[--progress] [file]\n");
+	    "[--progress] [--raw] [file]\n");
 	exit(status);
 }
 
 enum { OPT_COLUMNS = 256, OPT_COLFILE, OPT_DIV, OPT_MAXSUPP, OPT_PROGRESS,
-    OPT_SUPPRESS, OPT_VERSION };
+    OPT_RAW, OPT_SUPPRESS, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
@@ -51,6 +51,7 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "max-suppress", required_argument, NULL, OPT_MAXSUPP },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -129,6 +130,11 @@ tabsplit(char *s, size_t *n)
 /* Reads a node file: lattice-search output, whose columns before
  * 'suppressed' name the attributes and whose first row holds their
  * levels (best first: the rest is ignored). */
+/* The columns lattice-search writes after the levels. */
+static const char *const metric[] = { "suppressed", "classes", "cdm",
+    "cavg", "height", "prec", "loss" };
+#define NMETRIC (sizeof(metric) / sizeof(metric[0]))
+
 static void
 node_file(struct node *nd, const char *path)
 {
@@ -142,11 +148,15 @@ node_file(struct node *nd, const char *path)
 		    "node, as lattice-search writes them", path);
 	hdr = kn_strndup(r.line, r.len);
 	name = tabsplit(hdr, &nh);
-	for (sup = 0; sup < nh && strcmp(name[sup], "suppressed") != 0; sup++)
-		;
-	if (sup == nh)
-		kn_die("%s:1: no 'suppressed' column: expected the header of "
-		    "lattice-search output", path);
+	/* The attributes are the columns before the metrics lattice-search
+	 * writes last (an attribute may be named like a metric). */
+	for (i = 0; i < NMETRIC; i++)
+		if (nh < NMETRIC || strcmp(name[nh - NMETRIC + i],
+		    metric[i]) != 0)
+			kn_die("%s:1: expected the header of lattice-search "
+			    "output, ending in suppressed, classes, cdm, cavg, "
+			    "height, prec, loss", path);
+	sup = nh - NMETRIC;
 	if (sup == 0)
 		kn_die("%s:1: no attribute columns before 'suppressed'", path);
 	if (!kn_getline(&r))
@@ -509,6 +519,7 @@ input_open(kn_table *t, const char *columns)
 		/* A file that changes between the passes could let a small
 		 * class through unsuppressed. */
 		if (in.opened > 0 && (st.st_size != in.st.st_size ||
+		    st.st_ino != in.st.st_ino || st.st_dev != in.st.st_dev ||
 		    st.st_mtim.tv_sec != in.st.st_mtim.tv_sec ||
 		    st.st_mtim.tv_nsec != in.st.st_mtim.tv_nsec))
 			kn_die("%s: the file changed between the two passes",
@@ -567,7 +578,7 @@ main(int argc, char *argv[])
 	size_t sidx = 0, c, i, keycap = 0, linecap = 0, *xcol, nx;
 	long *qidx;
 	uint64_t pass1rows = 0, written = 0;
-	int ch, verbose = 0, progress = 0, suppress, twice;
+	int ch, verbose = 0, progress = 0, suppress, twice, raw = 0;
 	FILE *fp;
 
 	kn_init(argv[0]);
@@ -623,6 +634,9 @@ main(int argc, char *argv[])
 			o.haslim = 1;
 			kn_limit_parse(&o.lim, optarg, "--max-suppress");
 			break;
+		case OPT_RAW:
+			raw = 1;
+			break;
 		case OPT_PROGRESS:
 			progress = 1;
 			break;
@@ -677,6 +691,15 @@ main(int argc, char *argv[])
 		if (qidx[sidx] >= 0)
 			kn_die("-s %s is also a node attribute", scol);
 	}
+	/* lattice-search weighs the rows of a table with a count column
+	 * by it; recode would count each line once.  A frequency set is
+	 * not a table to release, so refuse it unless told otherwise. */
+	for (c = 0; c < t.ncols && !raw; c++)
+		if (strcmp(t.names[c], "count") == 0 && qidx[c] < 0 &&
+		    (scol == NULL || c != sidx))
+			kn_die("%s: a 'count' column: this looks like a "
+			    "frequency set, whose lines are not rows (give "
+			    "--raw if 'count' is ordinary data)", t.r.name);
 	drop = kn_zalloc(t.ncols + 1);
 	if (xlist != NULL) {
 		nx = kn_table_cols(&t, xlist, &xcol);

@@ -781,3 +781,28 @@ fscase() {
 		[[ "${lines[1]}" == "0	0	0	0	0	0	0	"* ]]
 	}
 }
+
+@test "review: a generated hierarchy survives counting that spills (-S)" {
+	run --separate-stderr lattice-search -S 64K -q age,sex,education -H age=interval:5,10,20 -H "$AH" -k 5 "$ADULT"
+	[ "$status" -eq 0 ]
+	want=$output
+	run --separate-stderr lattice-search -q age,sex,education -H age=interval:5,10,20 -H "$AH" -k 5 "$ADULT"
+	[ "$output" = "$want" ]
+}
+
+@test "review: many attributes of few levels: bfs by default, Incognito refused beyond the cap" {
+	T=$BATS_TEST_TMPDIR
+	q=$(seq -s, -f 'c%g' 0 19)
+	awk -v q="$q" 'BEGIN { n = split(q, c, ","); s = c[1]
+	    for (i = 2; i <= n; i++) s = s "\t" c[i]; print s
+	    srand(3); for (r = 0; r < 40; r++) { s = "a"
+	    for (i = 2; i <= n; i++) s = s "\t" (rand() < 0.5 ? "a" : "b"); print s } }' > "$T/t"
+	mkdir "$T/h"
+	for i in $(seq 0 19); do printf 'a\t*\nb\t*\n' > "$T/h/c$i.tsv"; done
+	run --separate-stderr lattice-search -v -k 40 -H "$T/h" -q "$q" "$T/t"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"algorithm bfs"* ]]
+	run --separate-stderr lattice-search -a incognito -k 40 -H "$T/h" -q "$q" "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"use -a bfs"* ]]
+}

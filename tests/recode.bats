@@ -394,3 +394,30 @@ check_k() {
 	b=$(recode -H "$AH" -n "$N121" -k 10 -s salary-class -l 2 "$ADULT" | md5sum)
 	[ "$a" = "$b" ]
 }
+
+@test "review: a node file whose attribute is named like a metric keeps it" {
+	T=$BATS_TEST_TMPDIR
+	printf 'age\tsuppressed\n1\tx\n1\tx\n2\tq\n2\tx\n' > "$T/t"
+	printf '1\t*\n2\t*\n' > "$T/age.tsv"
+	printf 'x\t*\nq\t*\n' > "$T/suppressed.tsv"
+	lattice-search -q age,suppressed -H "$T" -k 2 --best "$T/t" > "$T/node"
+	run --separate-stderr recode -n "$T/node" -H "$T" -k 2 "$T/t"
+	[ "$status" -eq 0 ]
+	# Every released class has 2 rows or is suppressed.
+	bad=$(printf '%s\n' "$output" | tail -n +2 | sort | uniq -c |
+	    awk '$1 < 2 && $2 != "*"')
+	[ -z "$bad" ]
+}
+
+@test "review: a frequency set (count column) is refused unless --raw" {
+	T=$BATS_TEST_TMPDIR
+	printf 'a\ts\tcount\nx\tA\t100\nx\tB\t1\n' > "$T/fs"
+	printf 'x\t*\n' > "$T/h"
+	run --separate-stderr recode -n a=0 -H a="$T/h" -k 1 -s s -l 2 --diversity entropy "$T/fs"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"a 'count' column"*"--raw"* ]]
+	[ -z "$output" ]
+	run --separate-stderr recode --raw -n a=0 -H a="$T/h" -k 1 "$T/fs"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+}
