@@ -305,12 +305,12 @@ check_k() {
 
 @test "usage and node errors: table-driven" {
 	printf 'age\tsex\tdis\n17\tMale\tflu\n' > "$T/t"
-	printf 'age\tsex\tsuppressed\n1\t0\t0\n' > "$T/node.tsv"
-	printf 'age\tsex\tsuppressed\n' > "$T/nodata"
+	printf 'age\tsex\tsuppressed\tclasses\tcdm\tcavg\theight\tprec\tloss\n1\t0\t0\t0\t0\t0\t0\t0\t0\n' > "$T/node.tsv"
+	printf 'age\tsex\tsuppressed\tclasses\tcdm\tcavg\theight\tprec\tloss\n' > "$T/nodata"
 	printf 'age\tsex\tclasses\n1\t0\t0\n' > "$T/nosup"
-	printf 'age\tsex\tsuppressed\n1\t0\n' > "$T/ragnode"
-	printf 'age\tsex\tsuppressed\n1\tx\t0\n' > "$T/badlv"
-	printf 'age\tfoo\tsuppressed\n1\t0\t0\n' > "$T/badattr"
+	printf 'age\tsex\tsuppressed\tclasses\tcdm\tcavg\theight\tprec\tloss\n1\t0\n' > "$T/ragnode"
+	printf 'age\tsex\tsuppressed\tclasses\tcdm\tcavg\theight\tprec\tloss\n1\tx\t0\t0\t0\t0\t0\t0\t0\n' > "$T/badlv"
+	printf 'age\tfoo\tsuppressed\tclasses\tcdm\tcavg\theight\tprec\tloss\n1\t0\t0\t0\t0\t0\t0\t0\t0\n' > "$T/badattr"
 	: > "$T/empty"
 	H="-H $AH"
 	while IFS='|' read -r args want; do
@@ -334,8 +334,8 @@ check_k() {
 	$H -n "$T" "$T/t"|is a directory
 	$H -n "$T/empty" "$T/t"|$T/empty: empty node file
 	$H -n "$T/nodata" "$T/t"|$T/nodata: no node: expected a data row
-	$H -n "$T/nosup" "$T/t"|$T/nosup:1: no 'suppressed' column
-	$H -n "$T/ragnode" "$T/t"|$T/ragnode:2: expected 3 fields, found 2
+	$H -n "$T/nosup" "$T/t"|$T/nosup:1: expected the header of lattice-search output
+	$H -n "$T/ragnode" "$T/t"|$T/ragnode:2: expected 9 fields, found 2
 	$H -n "$T/badlv" "$T/t"|$T/badlv:2: attribute 'sex': level 'x' is not a number
 	$H -n "$T/badattr" "$T/t"|$T/badattr:2: attribute 'foo' is not a column of $T/t
 	$H -n age=1 -k 0 "$T/t"|-k: '0' is out of range
