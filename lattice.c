@@ -124,11 +124,10 @@ struct family {
 	uint64_t size, radix[MAXQ], ncand;
 	uint8_t *st;		/* node states, below */
 	fset **fs;		/* frequency sets alive during the search */
-	uint32_t *parent;	/* the node whose set a node rolls up from */
 	struct metrics *met;	/* with all: metrics of evaluated nodes */
 };
 
-enum { CAND = 1, ANON = 2, EVAL = 4, QUEUED = 8, BELOW = 16 };
+enum { CAND = 1, ANON = 2, EVAL = 4, QUEUED = 8, BELOW = 16, ROOT = 32 };
 
 static struct {
 	size_t d;
@@ -311,9 +310,9 @@ rollup(const fset *src, uint64_t amask, const int *alev, uint64_t bmask,
 				dst->cnt[n++] = src->cnt[i];
 				break;
 			}
-			if (tab[h].key == k[0] && (W == 1 ||
+			if (tab[h].key == k[0] &&
 			    memcmp(dst->key + (size_t)tab[h].idx * W, k,
-			    W * sizeof(uint64_t)) == 0)) {
+			    W * sizeof(uint64_t)) == 0) {
 				dst->cnt[tab[h].idx] += src->cnt[i];
 				break;
 			}
@@ -479,7 +478,6 @@ family_free(struct family *F)
 		return;
 	free(F->st);
 	free(F->fs);
-	free(F->parent);
 	free(F->met);
 	free(F);
 }
@@ -647,21 +645,13 @@ smallest_below(const struct family *F, uint64_t x)
 
 /* How roots and other nodes get their frequency sets. */
 struct how {
-	int rollup;		/* from the parent (else a scan) */
+	int rollup;		/* from a specialization (else a scan) */
 	const fset *seed;	/* roots roll up from this set of node */
 	uint64_t seedmask;
 	const int *seedlev;
 	int mark;		/* generalization marking */
 };
 
-/*
- * The modified breadth-first search of paper 000 over the candidates
- * of F: from the roots (candidates without a candidate direct
- * specialization) in order of height; a node is skipped when marked,
- * else its frequency set is computed (by roll-up from the node that
- * queued it), and when it qualifies all its generalizations are marked,
- * else its direct generalizations are queued.
- */
 /* The candidates of F in order of height: byh[bstart[h]..bstart[h+1]). */
 static uint64_t *
 by_height(const struct family *F, uint64_t **bstartp, int *hmaxp)
@@ -690,6 +680,15 @@ by_height(const struct family *F, uint64_t **bstartp, int *hmaxp)
 	return byh;
 }
 
+/*
+ * The modified breadth-first search of paper 000 over the candidates
+ * of F: from the roots (candidates without a candidate direct
+ * specialization) in order of height; a node is skipped when marked,
+ * else its frequency set is computed (by roll-up from its direct
+ * specialization with the smallest kept set), and when it qualifies
+ * all its generalizations are marked, else its direct generalizations
+ * are queued.
+ */
 static void
 bfs(struct family *F, const struct how *how)
 {
@@ -700,19 +699,9 @@ bfs(struct family *F, const struct how *how)
 
 	byh = by_height(F, &bs, &hmax);
 	F->fs = kn_zalloc((F->size + 1) * sizeof(fset *));
-	F->parent = kn_alloc((F->size + 1) * sizeof(uint32_t));
-	for (b = 0; b < bs[hmax + 1]; b++) {
-		int root = 1;
-
-		x = byh[b];
-		for (i = 0; i < F->m && root; i++)
-			if ((y = down1(F, x, i)) >= 0 && (F->st[y] & CAND))
-				root = 0;
-		if (root) {
-			F->st[x] |= QUEUED;
-			F->parent[x] = UINT32_MAX;
-		}
-	}
+	for (b = 0; b < bs[hmax + 1]; b++)
+		if (F->st[byh[b]] & ROOT)
+			F->st[byh[b]] |= QUEUED;
 	/* Every node queued at height h is a root or was queued by a node
 	 * of height h - 1, processed before. */
 	for (h = 0; h <= hmax; h++) {
@@ -722,7 +711,7 @@ bfs(struct family *F, const struct how *how)
 			    ((F->st[x] & ANON) && how->mark))
 				continue;
 			levels(F, x, lev);
-			if (F->parent[x] == UINT32_MAX) {
+			if (F->st[x] & ROOT) {
 				if (how->seed != NULL) {
 					f = rollup(how->seed, how->seedmask,
 					    how->seedlev, F->mask, lev);
@@ -747,10 +736,8 @@ bfs(struct family *F, const struct how *how)
 			keep_set(F, x, f);
 			for (i = 0; i < F->m; i++)
 				if ((y = up1(F, x, i)) >= 0 &&
-				    (F->st[y] & CAND) && !(F->st[y] & QUEUED)) {
+				    (F->st[y] & CAND))
 					F->st[y] |= QUEUED;
-					F->parent[y] = (uint32_t)x;
-				}
 		}
 		/* Sets of height h - 1 are no longer needed. */
 		if (h > 0)
@@ -765,12 +752,33 @@ bfs(struct family *F, const struct how *how)
 
 /* ---- the algorithms ------------------------------------------------ */
 
+/* Marks the roots: the candidates without a candidate direct
+ * specialization. */
+static void
+mark_roots(struct family *F)
+{
+	uint64_t x;
+	int64_t y;
+	int i;
+
+	for (x = 0; x < F->size; x++) {
+		if (!(F->st[x] & CAND))
+			continue;
+		for (i = 0; i < F->m; i++)
+			if ((y = down1(F, x, i)) >= 0 && (F->st[y] & CAND))
+				break;
+		if (i == F->m)
+			F->st[x] |= ROOT;
+	}
+}
+
 static struct family *
 full_family(void)
 {
 	struct family *F = family_new(L.full);
 
 	memset(F->st, CAND, F->size);
+	mark_roots(F);
 	return F;
 }
 
@@ -820,8 +828,8 @@ search_family(struct family *F)
 	int lev[MAXQ], srlev[MAXQ], i, j, any = 0;
 	uint64_t x;
 	fset *sr = NULL;
-	int64_t y;
 
+	mark_roots(F);
 	if (L.algo == A_CUBE) {
 		how.seed = cube_get(F->mask);
 		how.seedmask = F->mask;
@@ -831,15 +839,7 @@ search_family(struct family *F)
 		for (j = 0; j < (int)L.d; j++)
 			srlev[j] = 0;
 		for (x = 0; x < F->size; x++) {
-			int root = 1;
-
-			if (!(F->st[x] & CAND))
-				continue;
-			for (i = 0; i < F->m && root; i++)
-				if ((y = down1(F, x, i)) >= 0 &&
-				    (F->st[y] & CAND))
-					root = 0;
-			if (!root)
+			if (!(F->st[x] & ROOT))
 				continue;
 			levels(F, x, lev);
 			for (i = 0; i < F->m; i++) {
