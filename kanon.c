@@ -793,6 +793,119 @@ set_names(kn_table *t, const char *s, size_t len, int sep, const char *where)
 	t->f = kn_alloc(t->ncols * sizeof(kn_str));
 }
 
+/* ---- two-pass input ------------------------------------------------ */
+
+void
+kn_table_free(kn_table *t)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		free(t->names[c]);
+	free(t->names);
+	free(t->f);
+	free(t->hdrline);
+	t->names = NULL;
+	t->f = NULL;
+	t->hdrline = NULL;
+}
+
+/* Copies the input to the spool file. */
+static void
+input_spool(kn_input *in)
+{
+	char *buf = kn_alloc(1 << 16);
+	ssize_t got;
+	int fd = 0;
+
+	if (in->path != NULL && (fd = open(in->path, O_RDONLY)) < 0)
+		kn_die_sys("%s", in->path);
+	in->sfd = kn_mktemp(in->tmpdir, &in->spool);
+	for (;;) {
+		got = read(fd, buf, 1 << 16);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			kn_die_sys("%s: read error", in->name);
+		if (got == 0)
+			break;
+		if (kn_write_all(in->sfd, buf, (size_t)got) != 0)
+			kn_die_sys("%s: write error", in->spool);
+	}
+	if (fd != 0)
+		close(fd);
+	free(buf);
+}
+
+void
+kn_input_init(kn_input *in, const char *path, int twice,
+    const char *columns, const char *tmpdir)
+{
+	struct stat st;
+
+	memset(in, 0, sizeof(*in));
+	in->path = path == NULL || strcmp(path, "-") == 0 ? NULL : path;
+	in->name = in->path != NULL ? in->path : "stdin";
+	in->tmpdir = tmpdir;
+	in->sfd = -1;
+	if (!twice)
+		return;
+	if (in->path == NULL || (stat(in->path, &st) == 0 &&
+	    !S_ISREG(st.st_mode))) {
+		input_spool(in);
+		if (columns == NULL && lseek(in->sfd, 0, SEEK_END) == 0)
+			kn_die("%s: empty input: expected a header line "
+			    "naming the columns", in->name);
+	}
+}
+
+void
+kn_input_open(kn_input *in, kn_table *t, const char *columns)
+{
+	char *paths[1];
+	struct stat st;
+
+	if (in->spool != NULL) {
+		/* Read the spool as standard input, named as the input. */
+		if (lseek(in->sfd, 0, SEEK_SET) != 0 || dup2(in->sfd, 0) < 0)
+			kn_die_sys("%s", in->spool);
+		kn_table_open(t, NULL, 0, columns);
+		t->r.name = in->name;
+		in->opened++;
+		return;
+	}
+	paths[0] = (char *)(in->path != NULL ? in->path : "-");
+	kn_table_open(t, paths, 1, columns);
+	if (in->path != NULL && fstat(t->r.fd, &st) == 0 &&
+	    S_ISREG(st.st_mode)) {
+		/* A file that changes between the passes would make the
+		 * second disagree with what the first decided. */
+		if (in->opened > 0 && ((uint64_t)st.st_size != in->size ||
+		    (uint64_t)st.st_ino != in->ino ||
+		    (uint64_t)st.st_dev != in->dev ||
+		    (int64_t)st.st_mtim.tv_sec != in->msec ||
+		    (int64_t)st.st_mtim.tv_nsec != in->mnsec))
+			kn_die("%s: the file changed between the two passes",
+			    in->name);
+		in->size = (uint64_t)st.st_size;
+		in->ino = (uint64_t)st.st_ino;
+		in->dev = (uint64_t)st.st_dev;
+		in->msec = (int64_t)st.st_mtim.tv_sec;
+		in->mnsec = (int64_t)st.st_mtim.tv_nsec;
+	}
+	in->opened++;
+}
+
+void
+kn_input_done(kn_input *in)
+{
+	if (in->spool != NULL) {
+		close(in->sfd);
+		kn_rmtemp(in->spool);
+		in->spool = NULL;
+	}
+}
+
 /* Opens file number t->cur and reads (and checks) its header. */
 static int
 open_next(kn_table *t)

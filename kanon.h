@@ -151,6 +151,34 @@ void kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
  * comma list. */
 char *kn_columns_file(const char *path);
 
+/* Frees what kn_table_open allocated (the reader closes itself at the
+ * end of the input). */
+void kn_table_free(kn_table *t);
+
+/* An input read once or twice (two-pass programs).  Input that cannot
+ * be read again (a pipe, a FIFO, a terminal) is first copied to a
+ * spool file in tmpdir; a regular file that changes between the passes
+ * is an error. */
+typedef struct {
+	const char *path;	/* NULL: stdin */
+	const char *name;	/* for messages */
+	const char *tmpdir;
+	char *spool;
+	int sfd;
+	int opened;
+	uint64_t size, ino, dev;	/* of a regular file, as first read */
+	int64_t msec, mnsec;
+} kn_input;
+
+/* Prepares the input path (NULL or "-": stdin); twice says whether it
+ * is read twice. */
+void kn_input_init(kn_input *in, const char *path, int twice,
+    const char *columns, const char *tmpdir);
+/* Opens the table for the next pass. */
+void kn_input_open(kn_input *in, kn_table *t, const char *columns);
+/* Removes the spool file, if any. */
+void kn_input_done(kn_input *in);
+
 /* ---- dictionaries ------------------------------------------------- */
 
 typedef struct {

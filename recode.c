@@ -437,112 +437,6 @@ class_row(const kn_fsrow *r, void *ctx)
 	}
 }
 
-/* ---- input -------------------------------------------------------- */
-
-/* The input, read once or twice.  Input that cannot be read again (a
- * pipe, a FIFO, a terminal) is first copied to a spool file. */
-static struct {
-	const char *path;	/* NULL: stdin */
-	const char *name;	/* for messages */
-	char *spool;
-	int sfd;
-	int opened;
-	struct stat st;		/* of a regular file, as first read */
-} in;
-
-/* Copies the input to the spool file. */
-static void
-spool(const char *tmpdir)
-{
-	char *buf = kn_alloc(1 << 16);
-	ssize_t got;
-	int fd = 0;
-
-	if (in.path != NULL && (fd = open(in.path, O_RDONLY)) < 0)
-		kn_die_sys("%s", in.path);
-	in.sfd = kn_mktemp(tmpdir, &in.spool);
-	for (;;) {
-		got = read(fd, buf, 1 << 16);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			kn_die_sys("%s: read error", in.name);
-		if (got == 0)
-			break;
-		if (kn_write_all(in.sfd, buf, (size_t)got) != 0)
-			kn_die_sys("%s: write error", in.spool);
-	}
-	if (fd != 0)
-		close(fd);
-	free(buf);
-}
-
-/* Prepares the input; twice says whether it is read twice. */
-static void
-input_init(const char *path, int twice, const char *columns)
-{
-	struct stat st;
-
-	in.path = path == NULL || strcmp(path, "-") == 0 ? NULL : path;
-	in.name = in.path != NULL ? in.path : "stdin";
-	if (!twice)
-		return;
-	if (in.path == NULL || (stat(in.path, &st) == 0 &&
-	    !S_ISREG(st.st_mode))) {
-		spool(o.tmpdir);
-		if (columns == NULL && lseek(in.sfd, 0, SEEK_END) == 0)
-			kn_die("%s: empty input: expected a header line "
-			    "naming the columns", in.name);
-	}
-}
-
-/* Opens the table for a pass. */
-static void
-input_open(kn_table *t, const char *columns)
-{
-	char *paths[1];
-	struct stat st;
-
-	if (in.spool != NULL) {
-		/* Read the spool as standard input, named as the input. */
-		if (lseek(in.sfd, 0, SEEK_SET) != 0 || dup2(in.sfd, 0) < 0)
-			kn_die_sys("%s", in.spool);
-		kn_table_open(t, NULL, 0, columns);
-		t->r.name = in.name;
-		in.opened++;
-		return;
-	}
-	paths[0] = (char *)(in.path != NULL ? in.path : "-");
-	kn_table_open(t, paths, 1, columns);
-	if (in.path != NULL && fstat(t->r.fd, &st) == 0 &&
-	    S_ISREG(st.st_mode)) {
-		/* A file that changes between the passes could let a small
-		 * class through unsuppressed. */
-		if (in.opened > 0 && (st.st_size != in.st.st_size ||
-		    st.st_ino != in.st.st_ino || st.st_dev != in.st.st_dev ||
-		    st.st_mtim.tv_sec != in.st.st_mtim.tv_sec ||
-		    st.st_mtim.tv_nsec != in.st.st_mtim.tv_nsec))
-			kn_die("%s: the file changed between the two passes",
-			    in.name);
-		in.st = st;
-	}
-	in.opened++;
-}
-
-/* Frees what kn_table_open allocated (the reader is closed at the end
- * of the input). */
-static void
-table_free(kn_table *t)
-{
-	size_t c;
-
-	for (c = 0; c < t->ncols; c++)
-		free(t->names[c]);
-	free(t->names);
-	free(t->f);
-	free(t->hdrline);
-}
-
 /* ---- output ------------------------------------------------------- */
 
 /* Writes the header: the columns but those dropped with -x. */
@@ -571,6 +465,7 @@ main(int argc, char *argv[])
 	kn_table t;
 	kn_hopts hopts = { 0, NULL };
 	kn_freqstats st;
+	kn_input in;
 	kn_str *lab;
 	const char *nodearg = NULL, *outpath = NULL, *scol = NULL;
 	const char *xlist = NULL;
@@ -674,8 +569,9 @@ main(int argc, char *argv[])
 	/* The node is read before the input: it may come from a pipe. */
 	nd = node_read(nodearg);
 	fp = kn_open_out(outpath);
-	input_init(argc > 0 ? argv[0] : NULL, twice, columns);
-	input_open(&t, columns);
+	kn_input_init(&in, argc > 0 ? argv[0] : NULL, twice, columns,
+	    o.tmpdir);
+	kn_input_open(&in, &t, columns);
 
 	memset(&rc, 0, sizeof(rc));
 	rc.count = node_count;
@@ -735,8 +631,8 @@ main(int argc, char *argv[])
 				kn_exit(1);
 			}
 		}
-		table_free(&t);
-		input_open(&t, columns);
+		kn_table_free(&t);
+		kn_input_open(&in, &t, columns);
 	}
 
 	/* Pass 2: generalize and write. */
@@ -802,7 +698,6 @@ main(int argc, char *argv[])
 		    (unsigned long long)cl.suppcls,
 		    (unsigned long long)written,
 		    (unsigned long long)st.runs);
-	if (in.spool != NULL)
-		kn_rmtemp(in.spool);
+	kn_input_done(&in);
 	kn_exit(0);
 }
