@@ -352,6 +352,13 @@ typedef struct {
 	int sc;
 } kn_sum;
 
+/* Variance diversity (paper 004 §1.1): whether Var(E,S) >= vm/10^vs for
+ * a class of n rows whose values of S sum to sm->s (scale F) with
+ * squares summing to sm->ss (scale 2F); decided exactly.  Sets *var to
+ * the variance. */
+int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
+    int vs, long double *var);
+
 typedef struct {
 	size_t d;		/* key columns */
 	size_t nsum;		/* summed columns */

@@ -100,50 +100,6 @@ put(const char *name, const char *fmt, ...)
 	fputc('\n', out);
 }
 
-/* Var(E,S) >= v for a class of n rows with sums s (scale F) and ss
- * (scale 2F); v = vm/10^vs.  Decided exactly:
- * (n ss - s^2) 10^vs >= vm n^2 10^2F.  Sets *var to the variance. */
-static int
-variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm, int vs,
-    long double *var)
-{
-	kn_i128 num, a, b, lhs, rhs, n2;
-	kn_big bn, bs, bt, bl, br;
-	unsigned __int128 as;
-
-	*var = 0;
-	if (n == 0)
-		return 1;
-	n2 = (kn_i128)n * (kn_i128)n;
-	if (n2 > 0 && !__builtin_mul_overflow((kn_i128)n, sm->ss, &a) &&
-	    !__builtin_mul_overflow(sm->s, sm->s, &b) &&
-	    !__builtin_sub_overflow(a, b, &num) &&
-	    !__builtin_mul_overflow(num, kn_pow10(vs), &lhs) &&
-	    !__builtin_mul_overflow(vm, n2, &rhs) &&
-	    !__builtin_mul_overflow(rhs, kn_pow10(2 * F), &rhs)) {
-		*var = (long double)num / powl(10, 2 * F) /
-		    ((long double)n * n);
-		return lhs >= rhs;
-	}
-	/* The same in 1024-bit integers. */
-	kn_big_set(&bn, n);
-	kn_big_set(&bl, (unsigned __int128)sm->ss);
-	kn_big_mul(&bl, &bn);			/* n ss */
-	as = sm->s < 0 ? (unsigned __int128)0 - (unsigned __int128)sm->s :
-	    (unsigned __int128)sm->s;
-	kn_big_set(&bs, as);
-	kn_big_set(&bt, as);
-	kn_big_mul(&bs, &bt);			/* s^2 */
-	kn_big_sub(&bl, &bs);			/* n ss - s^2 >= 0 */
-	*var = kn_big_ld(&bl) / powl(10, 2 * F) / ((long double)n * n);
-	kn_big_pow10(&bl, vs);
-	kn_big_set(&br, (unsigned __int128)vm);
-	kn_big_mul(&br, &bn);
-	kn_big_mul(&br, &bn);
-	kn_big_pow10(&br, 2 * F);
-	return kn_big_cmp(&bl, &br) >= 0;
-}
-
 /* Scores the class just read. */
 static void
 end_class(void)
@@ -199,7 +155,7 @@ end_class(void)
 		    __builtin_mul_overflow(sm.ss, kn_pow10(2 * F - a.ssc),
 		    &sm.ss))
 			kn_die("sum overflow");
-		if (!variance_ok(n, &sm, F, o.vm, o.vs, &var))
+		if (!kn_variance_ok(n, &sm, F, o.vm, o.vs, &var))
 			a.vfail = 1;
 		if (a.first || var < a.varmin)
 			a.varmin = var;
