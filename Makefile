@@ -7,7 +7,7 @@ CFLAGS ?= -O2 -g
 KFLAGS = -std=c11 -D_XOPEN_SOURCE=700 -Wall -Wextra -Werror
 LDLIBS = -lm -lpthread
 
-PROGS = freqset score gendata extsort lattice-search recode
+PROGS = freqset score gendata extsort lattice-search recode partition
 MAN1 = man/freqset.1 man/score.1 man/gendata.1 man/extsort.1 \
 	man/lattice-search.1 man/recode.1
 MAN7 = man/kanon.7
@@ -25,11 +25,14 @@ extsort: extsort_main.o $(CORE)
 lattice-search: lattice.o $(CORE)
 	$(CC) $(LDFLAGS) -o $@ lattice.o $(CORE) $(LDLIBS)
 
+partition: mondrian.o $(CORE)
+	$(CC) $(LDFLAGS) -o $@ mondrian.o $(CORE) $(LDLIBS)
+
 .c.o:
 	$(CC) $(KFLAGS) $(CFLAGS) -c $<
 
 kanon.o extsort.o extsort_main.o freqset.o score.o gendata.o lattice.o \
-    recode.o: kanon.h
+    recode.o mondrian.o: kanon.h
 
 test: all
 	@tests/run

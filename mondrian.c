@@ -1,0 +1,1246 @@
+/*
+ * partition: Mondrian multidimensional partitioning, in memory.
+ *
+ * Greedy top-down partitioning of the quasi-identifier space (paper 003
+ * §4, Figure 7): a partition is cut in two while an allowable cut
+ * exists, so the result is a minimal strict partitioning (003 §2.3) and
+ * no class holds more than 2d(k-1)+m rows (003 Theorem 4).  Relaxed
+ * partitioning (003 §3, §4) may divide the rows that share the median,
+ * so classes hold at most 2k-1 rows (003 Theorem 5).
+ *
+ * Numeric columns are cut at a threshold; a column with a hierarchy is
+ * cut by specializing its node into the children (paper 004 §1.2,
+ * Figures 1-2).  The cut is chosen by the median of the widest
+ * normalized dimension, by information gain on a class label, or by
+ * the squared error of a numeric target (004 §1.2).  A cut is allowable
+ * when every part meets every requirement: k, l-diversity (distinct,
+ * entropy, recursive (c,l)) and variance diversity (004 §1.1).
+ *
+ * Unlike implementations that try the median only, every cut position
+ * of a dimension is considered (the allowable one nearest the median is
+ * taken), so a class is final only when no allowable cut is left.
+ *
+ * Output: the input rows, unchanged and in order, with the class
+ * appended; with -r, the regions: per class its count and per QI the
+ * min, max and mean (numeric) or the hierarchy node (the lowest common
+ * ancestor of its values).  The regions file is renamed into place
+ * before the first byte of the table is written, so a reader of the
+ * table may open it as soon as it has read the header.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kanon.h"
+
+static void __attribute__((noreturn))
+usage(int status)
+{
+	fprintf(status == 0 ? stdout : stderr,
+	    "usage: partition -q columns [-k k] [-s column [-l l "
+	    "[--diversity distinct|entropy|recursive]\n"
+	    "                 [-c c]] [--variance v]] [-t column] "
+	    "[--split median|infogain|regression]\n"
+	    "                 [--relaxed] [-H attr=spec|dir] "
+	    "[--numeric columns] [--class-col name]\n"
+	    "                 [-r file] [-o file] [-T dir] [-v] "
+	    "[--columns list | --columns-file file]\n"
+	    "                 [--progress] [file]\n");
+	exit(status);
+}
+
+enum { OPT_CLASSCOL = 256, OPT_COLUMNS, OPT_COLFILE, OPT_DIV, OPT_NUMERIC,
+    OPT_PROGRESS, OPT_RELAXED, OPT_SPLIT, OPT_VAR, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
+	{ "columns", required_argument, NULL, OPT_COLUMNS },
+	{ "columns-file", required_argument, NULL, OPT_COLFILE },
+	{ "diversity", required_argument, NULL, OPT_DIV },
+	{ "help", no_argument, NULL, 'h' },
+	{ "numeric", required_argument, NULL, OPT_NUMERIC },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "relaxed", no_argument, NULL, OPT_RELAXED },
+	{ "split", required_argument, NULL, OPT_SPLIT },
+	{ "variance", required_argument, NULL, OPT_VAR },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+enum { SPLIT_MEDIAN, SPLIT_INFOGAIN, SPLIT_REGRESSION };
+
+/* The requirements and the split criterion. */
+static struct {
+	uint64_t k;
+	kn_ldiv ld;
+	int hasv;		/* --variance */
+	kn_i128 vm;
+	int vs;
+	int split;
+	int relaxed;
+} o;
+
+/*
+ * A quasi-identifier.  Every row's value becomes a code whose order is
+ * the dimension's order: the rank of the number, or for a column with a
+ * hierarchy the rank of its leaf in depth-first order of the hierarchy,
+ * so that the leaves under any node are a run of codes.
+ */
+struct dim {
+	size_t col;
+	const char *name;
+	kn_hier *h;		/* NULL: numeric */
+	/* numeric */
+	kn_dict dict;		/* the values as spelled */
+	kn_i128 *mant;		/* per dict id */
+	int *scale;
+	uint32_t *rank;		/* dict id -> rank */
+	uint32_t nrank;
+	uint32_t *rep;		/* rank -> dict id of its first spelling */
+	long double *val;	/* rank -> value */
+	kn_i128 *sv;		/* rank -> value * 10^S */
+	int S;
+	/* hierarchy */
+	int nl;			/* levels; nl is the implicit root above */
+	uint32_t **anc;		/* anc[l][leaf] = ancestor at level l */
+	uint32_t **nleaf;	/* nleaf[l][id] = leaves under the node */
+	uint32_t *dfsleaf;	/* code -> leaf */
+	uint32_t *dfsrank;	/* leaf -> code */
+	uint32_t ncode;
+};
+
+static size_t d;		/* QIs */
+static struct dim *dims;
+static size_t W;		/* words per record */
+static size_t wrow, wsens, wtarg;	/* word offsets */
+static int hass, hast;
+static uint32_t *rec;		/* N records of W words */
+static uint32_t *rtmp;		/* scratch records */
+static uint64_t N;
+
+/* The sensitive column: dictionary, and for variance the values scaled
+ * to F decimals. */
+static kn_dict sdict;
+static kn_i128 *sval;
+static int *sscale, sF;
+/* The target: dictionary (labels) and numeric values. */
+static kn_dict tdict;
+static long double *tval;
+
+/* Per-node scratch. */
+static uint32_t *key, *perm, *ptmp, *grp, *cnt;
+static uint64_t *hs_tot, *hs_side, *hl_tot, *hl_side;
+static uint32_t *stouch, *ltouch;
+static uint64_t *gath;
+static size_t nstouch, nltouch;
+
+/* Output of the partitioning. */
+static uint32_t *cls;		/* row -> class */
+static uint32_t ncls;
+static uint64_t maxcls;
+static FILE *rfp;		/* regions */
+
+/* ---- loading -------------------------------------------------------- */
+
+/* Orders dict ids of a numeric column by value; ties by id. */
+static int
+cmp_num(uint32_t a, uint32_t b, const void *ctx)
+{
+	const struct dim *dm = ctx;
+	kn_i128 ma = dm->mant[a], mb = dm->mant[b], x;
+	int sa = dm->scale[a], sb = dm->scale[b];
+
+	if (sa < sb) {
+		if (__builtin_mul_overflow(ma, kn_pow10(sb - sa), &x))
+			return ma < 0 ? -1 : 1;
+		ma = x;
+	} else if (sb < sa) {
+		if (__builtin_mul_overflow(mb, kn_pow10(sa - sb), &x))
+			return mb < 0 ? 1 : -1;
+		mb = x;
+	}
+	if (ma != mb)
+		return ma < mb ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Ranks the values of a numeric column. */
+static void
+rank_numeric(struct dim *dm)
+{
+	size_t n = dm->dict.n, i;
+	uint32_t *ord = kn_alloc((n + 1) * sizeof(uint32_t)), r = 0;
+
+	for (i = 0; i < n; i++)
+		ord[i] = (uint32_t)i;
+	kn_sort_ids(ord, n, cmp_num, dm);
+	dm->rank = kn_alloc((n + 1) * sizeof(uint32_t));
+	dm->rep = kn_alloc((n + 1) * sizeof(uint32_t));
+	dm->val = kn_alloc((n + 1) * sizeof(long double));
+	dm->sv = kn_alloc((n + 1) * sizeof(kn_i128));
+	dm->S = 0;
+	for (i = 0; i < n; i++)
+		if (dm->scale[i] > dm->S)
+			dm->S = dm->scale[i];
+	for (i = 0; i < n; i++) {
+		uint32_t id = ord[i];
+
+		if (i > 0 && (dm->mant[id] != dm->mant[ord[i - 1]] ||
+		    dm->scale[id] != dm->scale[ord[i - 1]]))
+			r++;
+		if (i == 0 || r != dm->rank[ord[i - 1]]) {
+			kn_i128 m;
+
+			dm->rep[r] = id;
+			dm->val[r] = (long double)dm->mant[id] /
+			    powl(10, dm->scale[id]);
+			if (__builtin_mul_overflow(dm->mant[id],
+			    kn_pow10(dm->S - dm->scale[id]), &m))
+				kn_die("column '%s': too many digits for exact "
+				    "means", dm->name);
+			dm->sv[r] = m;
+		}
+		dm->rank[id] = r;
+	}
+	dm->nrank = n > 0 ? r + 1 : 0;
+	free(ord);
+}
+
+/* Orders leaves depth-first: by their ancestors from the top down. */
+static int
+cmp_dfs(uint32_t a, uint32_t b, const void *ctx)
+{
+	const struct dim *dm = ctx;
+	int l;
+
+	for (l = dm->nl - 1; l >= 1; l--)
+		if (dm->anc[l][a] != dm->anc[l][b])
+			return dm->anc[l][a] < dm->anc[l][b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Builds the ancestors, leaf counts and depth-first codes of a
+ * hierarchy once all values are known. */
+static void
+prepare_hier(struct dim *dm)
+{
+	kn_hier *h = dm->h;
+	size_t nleaves = h->lab[0].n, i;
+	int l;
+
+	dm->nl = h->nlevels;
+	dm->anc = kn_alloc(((size_t)dm->nl + 1) * sizeof(uint32_t *));
+	dm->nleaf = kn_alloc(((size_t)dm->nl + 1) * sizeof(uint32_t *));
+	dm->anc[0] = kn_alloc((nleaves + 1) * sizeof(uint32_t));
+	for (i = 0; i < nleaves; i++)
+		dm->anc[0][i] = (uint32_t)i;
+	for (l = 1; l < dm->nl; l++)
+		dm->anc[l] = kn_hier_map(h, 0, l);
+	for (l = 0; l < dm->nl; l++) {
+		dm->nleaf[l] = kn_zalloc((h->lab[l].n + 1) *
+		    sizeof(uint32_t));
+		for (i = 0; i < nleaves; i++)
+			dm->nleaf[l][dm->anc[l][i]]++;
+	}
+	dm->dfsleaf = kn_alloc((nleaves + 1) * sizeof(uint32_t));
+	dm->dfsrank = kn_alloc((nleaves + 1) * sizeof(uint32_t));
+	for (i = 0; i < nleaves; i++)
+		dm->dfsleaf[i] = (uint32_t)i;
+	kn_sort_ids(dm->dfsleaf, nleaves, cmp_dfs, dm);
+	for (i = 0; i < nleaves; i++)
+		dm->dfsrank[dm->dfsleaf[i]] = (uint32_t)i;
+	dm->ncode = (uint32_t)nleaves;
+}
+
+/* Reads the table into records. */
+static void
+load(kn_table *t, size_t scol, size_t tcol)
+{
+	size_t cap = 1 << 16, j;
+	uint32_t *r;
+	const char *err;
+
+	rec = kn_alloc(cap * W * sizeof(uint32_t));
+	while (kn_table_next(t)) {
+		if ((t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
+		if (N == cap) {
+			cap *= 2;
+			rec = kn_realloc(rec, cap * W * sizeof(uint32_t));
+		}
+		if (N >= UINT32_MAX - 1)
+			kn_die("%s: more than %u rows do not fit in memory "
+			    "mode", t->r.name, UINT32_MAX - 2);
+		r = rec + N * W;
+		for (j = 0; j < d; j++) {
+			struct dim *dm = &dims[j];
+			kn_str v = t->f[dm->col];
+
+			if (dm->h != NULL) {
+				int64_t id = kn_hier_leaf(dm->h, v.p, v.n,
+				    &err);
+
+				if (id < 0)
+					kn_table_fail(t, dm->col, "'%.*s': %s",
+					    (int)v.n, v.p, err);
+				r[j] = (uint32_t)id;
+			} else {
+				size_t n0 = dm->dict.n;
+				uint32_t id = kn_dict_intern(&dm->dict, v.p,
+				    v.n);
+
+				if (dm->dict.n > n0) {
+					dm->mant = kn_realloc(dm->mant,
+					    dm->dict.n * sizeof(kn_i128));
+					dm->scale = kn_realloc(dm->scale,
+					    dm->dict.n * sizeof(int));
+					if (!kn_dec_parse(v.p, v.n,
+					    &dm->mant[id], &dm->scale[id]))
+						kn_table_fail(t, dm->col,
+						    "'%.*s' is not a number "
+						    "(a column with a hierarchy "
+						    "(-H) need not be)",
+						    (int)v.n, v.p);
+				}
+				r[j] = id;
+			}
+		}
+		r[wrow] = (uint32_t)N;
+		if (hass) {
+			kn_str v = t->f[scol];
+			size_t n0 = sdict.n;
+			uint32_t id = kn_dict_intern(&sdict, v.p, v.n);
+
+			if (o.hasv && sdict.n > n0) {
+				kn_i128 m;
+				int sc;
+
+				if (!kn_dec_parse(v.p, v.n, &m, &sc))
+					kn_table_fail(t, scol, "'%.*s' is not a "
+					    "number (--variance)", (int)v.n,
+					    v.p);
+				sval = kn_realloc(sval, sdict.n *
+				    sizeof(kn_i128));
+				sscale = kn_realloc(sscale, sdict.n *
+				    sizeof(int));
+				sval[id] = m;
+				sscale[id] = sc;
+				if (sc > sF)
+					sF = sc;
+			}
+			r[wsens] = id;
+		}
+		if (hast) {
+			kn_str v = t->f[tcol];
+			size_t n0 = tdict.n;
+			uint32_t id = kn_dict_intern(&tdict, v.p, v.n);
+
+			if (o.split == SPLIT_REGRESSION && tdict.n > n0) {
+				kn_i128 m;
+				int sc;
+
+				if (!kn_dec_parse(v.p, v.n, &m, &sc))
+					kn_table_fail(t, tcol, "'%.*s' is not a "
+					    "number (--split regression)",
+					    (int)v.n, v.p);
+				tval = kn_realloc(tval, tdict.n *
+				    sizeof(long double));
+				tval[id] = (long double)m / powl(10, sc);
+			}
+			r[wtarg] = id;
+		}
+		N++;
+	}
+	kn_progress_done();
+}
+
+/* ---- the partitioning ----------------------------------------------- */
+
+/* Statistics of one part of a candidate cut. */
+struct side {
+	uint64_t n;
+	uint64_t distinct;	/* sensitive values present */
+	kn_i128 s, ss;		/* sums of the sensitive values, squares */
+	long double lx;		/* sum of c ln c over label counts */
+	long double ts;		/* sum of the numeric target */
+};
+
+static long double
+xlx(uint64_t c)
+{
+	return c < 2 ? 0 : (long double)c * logl((long double)c);
+}
+
+/* Whether a part meets every requirement.  Its sensitive counts are
+ * hist[x], or with compl the node's totals less hist[x]. */
+static int
+side_ok(const struct side *sd, const uint64_t *hist, int compl)
+{
+	size_t i, m = 0;
+
+	if (sd->n < o.k)
+		return 0;
+	if (o.hasv) {
+		kn_sum sm;
+		long double var;
+
+		sm.s = sd->s;
+		sm.ss = sd->ss;
+		sm.sc = sF;
+		if (!kn_variance_ok(sd->n, &sm, sF, o.vm, o.vs, &var))
+			return 0;
+	}
+	if (!o.ld.on)
+		return 1;
+	if (o.ld.kind == KN_DIV_DISTINCT)
+		return (double)sd->distinct >= o.ld.l;
+	for (i = 0; i < nstouch; i++) {
+		uint32_t x = stouch[i];
+		uint64_t c = compl ? hs_tot[x] - hist[x] : hist[x];
+
+		if (c > 0)
+			gath[m++] = c;
+	}
+	kn_counts_desc(gath, m);
+	return kn_ldiv_ok(&o.ld, gath, m, sd->n);
+}
+
+/* Adds row r to part a (and takes it from part b, if not NULL, whose
+ * sensitive and label counts are the totals less a's). */
+static void
+move(const uint32_t *r, struct side *a, struct side *b)
+{
+	a->n++;
+	if (b != NULL)
+		b->n--;
+	if (hass) {
+		uint32_t x = r[wsens];
+		uint64_t c = hs_side[x]++;
+
+		if (c == 0)
+			a->distinct++;
+		if (b != NULL && hs_tot[x] - c == 1)
+			b->distinct--;
+		if (o.hasv) {
+			kn_i128 v = sval[x];
+
+			a->s += v;
+			a->ss += v * v;
+			if (b != NULL) {
+				b->s -= v;
+				b->ss -= v * v;
+			}
+		}
+	}
+	if (o.split == SPLIT_INFOGAIN) {
+		uint32_t y = r[wtarg];
+		uint64_t c = hl_side[y]++;
+
+		a->lx += xlx(c + 1) - xlx(c);
+		if (b != NULL) {
+			uint64_t rc = hl_tot[y] - c;
+
+			b->lx += xlx(rc - 1) - xlx(rc);
+		}
+	} else if (o.split == SPLIT_REGRESSION) {
+		long double v = tval[r[wtarg]];
+
+		a->ts += v;
+		if (b != NULL)
+			b->ts -= v;
+	}
+}
+
+/* Forgets the counts that move() added for the rows at perm[lo..hi). */
+static void
+unmove(size_t b, size_t lo, size_t hi)
+{
+	size_t i;
+
+	for (i = lo; i < hi; i++) {
+		const uint32_t *r = rec + (b + perm[i]) * W;
+
+		if (hass)
+			hs_side[r[wsens]] = 0;
+		if (o.split == SPLIT_INFOGAIN)
+			hl_side[r[wtarg]] = 0;
+	}
+}
+
+/* Sorts the positions 0..n-1 of a segment by key[] (all below range),
+ * stably, into perm. */
+static void
+sort_pos(size_t n, uint32_t range)
+{
+	size_t i, j;
+
+	if (n < 64) {
+		for (i = 0; i < n; i++) {
+			uint32_t p = (uint32_t)i;
+
+			for (j = i; j > 0 && key[perm[j - 1]] > key[p]; j--)
+				perm[j] = perm[j - 1];
+			perm[j] = p;
+		}
+		return;
+	}
+	if (range <= 2 * n) {
+		memset(cnt, 0, ((size_t)range + 1) * sizeof(uint32_t));
+		for (i = 0; i < n; i++)
+			cnt[key[i] + 1]++;
+		for (i = 1; i <= range; i++)
+			cnt[i] += cnt[i - 1];
+		for (i = 0; i < n; i++)
+			perm[cnt[key[i]]++] = (uint32_t)i;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		perm[i] = (uint32_t)i;
+	for (int sh = 0; sh < 32 && ((range - 1) >> sh) != 0; sh += 8) {
+		uint32_t c[257];
+
+		memset(c, 0, sizeof(c));
+		for (i = 0; i < n; i++)
+			c[((key[perm[i]] >> sh) & 0xff) + 1]++;
+		for (i = 1; i <= 256; i++)
+			c[i] += c[i - 1];
+		for (i = 0; i < n; i++)
+			ptmp[c[(key[perm[i]] >> sh) & 0xff]++] = perm[i];
+		memcpy(perm, ptmp, n * sizeof(uint32_t));
+	}
+}
+
+/* The best cut found so far at a node. */
+struct cut {
+	int found;
+	size_t dim;
+	uint64_t L;		/* ordered: rows on the left */
+	uint64_t dist;		/* median: |2L - n| */
+	long double score;	/* infogain, regression: larger is better */
+};
+
+/* The node being cut: its rows, totals and per-dimension extent. */
+static struct {
+	size_t b, n;
+	struct side tot;
+	uint32_t *mn, *mx;
+	int *lv;		/* hierarchy: level of the LCA */
+	uint32_t *node;		/* hierarchy: id of the LCA */
+	long double *width;
+	int *can;		/* the dimension can be cut */
+	size_t sorted;		/* dimension perm is sorted by, or d */
+} nd;
+
+/* Whether dimension j is cut by its hierarchy. */
+static int
+is_hier(size_t j)
+{
+	return dims[j].h != NULL && !o.relaxed;
+}
+
+/* Fills key[] with the node's codes of dimension j and sorts. */
+static void
+sort_dim(size_t j)
+{
+	size_t i;
+
+	if (nd.sorted == j)
+		return;
+	for (i = 0; i < nd.n; i++)
+		key[i] = rec[(nd.b + i) * W + j] - nd.mn[j];
+	sort_pos(nd.n, nd.mx[j] - nd.mn[j] + 1);
+	nd.sorted = j;
+}
+
+/* Considers the cuts of an ordered dimension (numeric, or any in
+ * relaxed mode), updating best. */
+static void
+eval_ordered(size_t j, struct cut *best)
+{
+	struct side L, R;
+	size_t n = nd.n, i;
+
+	sort_dim(j);
+	memset(&L, 0, sizeof(L));
+	R = nd.tot;
+	for (i = 0; i + 1 < n; i++) {
+		uint64_t l = i + 1, dist;
+		long double sc;
+
+		move(rec + (nd.b + perm[i]) * W, &L, &R);
+		if (!o.relaxed && key[perm[i]] == key[perm[i + 1]])
+			continue;
+		if (l < o.k || n - l < o.k)
+			continue;
+		switch (o.split) {
+		case SPLIT_MEDIAN:
+			dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+			if (best->found && best->dim == j && 2 * l > n &&
+			    dist > best->dist)
+				goto done;
+			if (best->found && dist > best->dist)
+				continue;
+			if (!side_ok(&L, hs_side, 0) ||
+			    !side_ok(&R, hs_side, 1))
+				continue;
+			best->found = 1;
+			best->dim = j;
+			best->L = l;
+			best->dist = dist;
+			break;
+		default:
+			if (o.split == SPLIT_INFOGAIN)
+				sc = -(xlx(l) - L.lx + xlx(n - l) - R.lx);
+			else
+				sc = L.ts * L.ts / (long double)l +
+				    R.ts * R.ts / (long double)(n - l);
+			if (best->found && !(sc > best->score))
+				continue;
+			if (!side_ok(&L, hs_side, 0) ||
+			    !side_ok(&R, hs_side, 1))
+				continue;
+			best->found = 1;
+			best->dim = j;
+			best->L = l;
+			best->score = sc;
+		}
+	}
+done:
+	unmove(nd.b, 0, i + 1 < n ? i + 1 : n - 1);
+}
+
+/* The child of the node of dimension j that holds code c. */
+static uint32_t
+child_of(size_t j, uint32_t c)
+{
+	const struct dim *dm = &dims[j];
+
+	return dm->anc[nd.lv[j] - 1][dm->dfsleaf[c + nd.mn[j]]];
+}
+
+/* Considers specializing the hierarchy node of dimension j into its
+ * children: allowable when every child meets the requirements. */
+static void
+eval_hier(size_t j, struct cut *best)
+{
+	struct side S;
+	size_t n = nd.n, i, g0 = 0;
+	long double sc = 0;
+	int ok = 1;
+
+	sort_dim(j);
+	memset(&S, 0, sizeof(S));
+	for (i = 0; i < n; i++) {
+		move(rec + (nd.b + perm[i]) * W, &S, NULL);
+		if (i + 1 < n && child_of(j, key[perm[i]]) ==
+		    child_of(j, key[perm[i + 1]]))
+			continue;
+		/* A child ends at i. */
+		if (!side_ok(&S, hs_side, 0))
+			ok = 0;
+		if (o.split == SPLIT_INFOGAIN)
+			sc -= xlx(S.n) - S.lx;
+		else if (o.split == SPLIT_REGRESSION)
+			sc += S.ts * S.ts / (long double)S.n;
+		unmove(nd.b, g0, i + 1);
+		g0 = i + 1;
+		memset(&S, 0, sizeof(S));
+		if (!ok)
+			break;
+	}
+	if (!ok)
+		return;
+	if (o.split == SPLIT_MEDIAN) {
+		if (!best->found) {
+			best->found = 1;
+			best->dim = j;
+		}
+		return;
+	}
+	if (best->found && !(sc > best->score))
+		return;
+	best->found = 1;
+	best->dim = j;
+	best->score = sc;
+}
+
+/* The stack of segments still to partition. */
+static uint64_t *stk;
+static size_t nstk, capstk;
+
+static void
+push(uint64_t b, uint64_t e)
+{
+	if (nstk + 2 > capstk) {
+		capstk = capstk ? 2 * capstk : 1024;
+		stk = kn_realloc(stk, capstk * sizeof(uint64_t));
+	}
+	stk[nstk++] = b;
+	stk[nstk++] = e;
+}
+
+/* Makes the chosen cut: regroups the node's records stably by part and
+ * pushes the parts, leftmost on top. */
+static void
+apply(const struct cut *c)
+{
+	size_t n = nd.n, i, m = 0, j = c->dim;
+	uint32_t *off;
+
+	sort_dim(j);
+	if (is_hier(j)) {
+		for (i = 0; i < n; i++) {
+			if (i > 0 && child_of(j, key[perm[i]]) !=
+			    child_of(j, key[perm[i - 1]]))
+				m++;
+			grp[perm[i]] = (uint32_t)m;
+		}
+		m++;
+	} else {
+		for (i = 0; i < n; i++)
+			grp[perm[i]] = i < c->L ? 0 : 1;
+		m = 2;
+	}
+	off = kn_zalloc((m + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		off[grp[i] + 1]++;
+	for (i = 1; i <= m; i++)
+		off[i] += off[i - 1];
+	for (i = m; i-- > 0;)
+		push(nd.b + off[i], nd.b + off[i + 1]);
+	for (i = 0; i < n; i++)
+		memcpy(rtmp + (size_t)off[grp[i]]++ * W,
+		    rec + (nd.b + i) * W, W * sizeof(uint32_t));
+	memcpy(rec + nd.b * W, rtmp, n * W * sizeof(uint32_t));
+	free(off);
+}
+
+/* Counts the node's totals and extents. */
+static void
+totals(size_t b, size_t e)
+{
+	size_t i, j;
+
+	nd.b = b;
+	nd.n = e - b;
+	nd.sorted = d;
+	memset(&nd.tot, 0, sizeof(nd.tot));
+	for (j = 0; j < d; j++) {
+		nd.mn[j] = UINT32_MAX;
+		nd.mx[j] = 0;
+	}
+	nstouch = nltouch = 0;
+	for (i = b; i < e; i++) {
+		const uint32_t *r = rec + i * W;
+
+		for (j = 0; j < d; j++) {
+			if (r[j] < nd.mn[j])
+				nd.mn[j] = r[j];
+			if (r[j] > nd.mx[j])
+				nd.mx[j] = r[j];
+		}
+		if (hass && hs_tot[r[wsens]]++ == 0)
+			stouch[nstouch++] = r[wsens];
+		if (o.split == SPLIT_INFOGAIN && hl_tot[r[wtarg]]++ == 0)
+			ltouch[nltouch++] = r[wtarg];
+	}
+	/* The statistics of the whole node, as of a part. */
+	for (i = 0; i < nd.n; i++) {
+		perm[i] = (uint32_t)i;
+		move(rec + (b + i) * W, &nd.tot, NULL);
+	}
+	unmove(b, 0, nd.n);
+	for (j = 0; j < d; j++) {
+		struct dim *dm = &dims[j];
+
+		if (dm->h != NULL) {
+			uint32_t la = dm->dfsleaf[nd.mn[j]];
+			uint32_t lb = dm->dfsleaf[nd.mx[j]];
+			int l;
+
+			for (l = 0; l < dm->nl; l++)
+				if (dm->anc[l][la] == dm->anc[l][lb])
+					break;
+			nd.lv[j] = l;
+			nd.node[j] = l < dm->nl ? dm->anc[l][la] : 0;
+			nd.width[j] = l < dm->nl ?
+			    (long double)dm->nleaf[l][nd.node[j]] /
+			    (long double)dm->ncode : 1;
+		} else {
+			long double g = dm->val[dm->nrank - 1] - dm->val[0];
+
+			nd.width[j] = g > 0 ? (dm->val[nd.mx[j]] -
+			    dm->val[nd.mn[j]]) / g : 0;
+		}
+		if (o.relaxed)
+			nd.can[j] = 1;
+		else if (is_hier(j))
+			nd.can[j] = nd.lv[j] > 0;
+		else
+			nd.can[j] = nd.mn[j] < nd.mx[j];
+	}
+}
+
+/* Clears the node's total counts. */
+static void
+untotals(void)
+{
+	size_t i;
+
+	for (i = 0; i < nstouch; i++)
+		hs_tot[stouch[i]] = 0;
+	for (i = 0; i < nltouch; i++)
+		hl_tot[ltouch[i]] = 0;
+}
+
+/* Writes a mean sum/n rounded half away from zero to S+4 decimals. */
+static void
+put_mean(FILE *fp, kn_i128 sum, uint64_t n, int S)
+{
+	kn_i128 num, q;
+	char buf[64];
+
+	if (!__builtin_mul_overflow(sum, (kn_i128)20000, &num)) {
+		q = num / (kn_i128)n;
+		q = q >= 0 ? (q + 1) / 2 : (q - 1) / 2;
+		buf[kn_dec_format(q, S + 4, buf)] = '\0';
+		fputs(buf, fp);
+	} else
+		fprintf(fp, "%.*Lf", S + 4, (long double)sum /
+		    powl(10, S) / (long double)n);
+}
+
+/* Makes the node a class. */
+static void
+leaf(void)
+{
+	size_t i, j;
+	uint32_t id = ++ncls;
+
+	if (nd.n > maxcls)
+		maxcls = nd.n;
+	for (i = 0; i < nd.n; i++)
+		cls[rec[(nd.b + i) * W + wrow]] = id;
+	if (rfp == NULL)
+		return;
+	fprintf(rfp, "%u\t%zu", id, nd.n);
+	for (j = 0; j < d; j++) {
+		struct dim *dm = &dims[j];
+		kn_str v;
+
+		putc('\t', rfp);
+		if (dm->h != NULL) {
+			if (nd.lv[j] >= dm->nl)
+				putc('*', rfp);
+			else {
+				v = kn_dict_get(&dm->h->lab[nd.lv[j]],
+				    nd.node[j]);
+				fwrite(v.p, 1, v.n, rfp);
+			}
+			continue;
+		}
+		kn_i128 sum = 0;
+
+		v = kn_dict_get(&dm->dict, dm->rep[nd.mn[j]]);
+		fwrite(v.p, 1, v.n, rfp);
+		putc('\t', rfp);
+		v = kn_dict_get(&dm->dict, dm->rep[nd.mx[j]]);
+		fwrite(v.p, 1, v.n, rfp);
+		putc('\t', rfp);
+		for (i = 0; i < nd.n; i++)
+			if (__builtin_add_overflow(sum,
+			    dm->sv[rec[(nd.b + i) * W + j]], &sum))
+				kn_die("column '%s': the sum overflows for the "
+				    "mean", dm->name);
+		put_mean(rfp, sum, nd.n, dm->S);
+	}
+	putc('\n', rfp);
+}
+
+/* Orders the dimensions by normalized width, widest first. */
+static int
+cmp_width(uint32_t a, uint32_t b, const void *ctx)
+{
+	(void)ctx;
+	if (nd.width[a] != nd.width[b])
+		return nd.width[a] > nd.width[b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static uint64_t ncuts;
+
+/* Partitions all rows: Figure 7 of paper 003 with an explicit stack. */
+static void
+partition(void)
+{
+	uint32_t *ord = kn_alloc((d + 1) * sizeof(uint32_t));
+	size_t j;
+
+	push(0, N);
+	while (nstk > 0) {
+		uint64_t e = stk[--nstk], b = stk[--nstk];
+		struct cut best;
+
+		totals(b, e);
+		memset(&best, 0, sizeof(best));
+		if (nd.n >= 2 * o.k) {
+			if (o.split == SPLIT_MEDIAN) {
+				for (j = 0; j < d; j++)
+					ord[j] = (uint32_t)j;
+				kn_sort_ids(ord, d, cmp_width, NULL);
+				for (j = 0; j < d && !best.found; j++) {
+					if (!nd.can[ord[j]])
+						continue;
+					if (is_hier(ord[j]))
+						eval_hier(ord[j], &best);
+					else
+						eval_ordered(ord[j], &best);
+				}
+			} else {
+				for (j = 0; j < d; j++) {
+					if (!nd.can[j])
+						continue;
+					if (is_hier(j))
+						eval_hier(j, &best);
+					else
+						eval_ordered(j, &best);
+				}
+			}
+		}
+		if (best.found) {
+			ncuts++;
+			apply(&best);
+		} else
+			leaf();
+		untotals();
+	}
+	free(ord);
+}
+
+/* Writes the table with its classes: the second pass over the input. */
+static void
+write_table(kn_input *in, const char *columns, const char *classcol,
+    FILE *fp, const char *outname)
+{
+	kn_table t;
+	size_t c;
+	char num[24];
+
+	kn_input_open(in, &t, columns);
+	if (!t.headerless) {
+		for (c = 0; c < t.ncols; c++) {
+			fputs(t.names[c], fp);
+			putc('\t', fp);
+		}
+		fputs(classcol, fp);
+		putc('\n', fp);
+	}
+	while (kn_table_next(&t)) {
+		size_t nn;
+
+		if (t.rows > N)
+			break;
+		nn = kn_fmt_u64(num, cls[t.rows - 1]);
+		num[nn++] = '\n';
+		if (fwrite(t.r.line, 1, t.r.len, fp) != t.r.len ||
+		    putc('\t', fp) == EOF || fwrite(num, 1, nn, fp) != nn)
+			kn_die_sys("%s: write error", outname);
+	}
+	if (t.rows != N)
+		kn_die("%s: the input changed between the two passes",
+		    in->name);
+	kn_table_free(&t);
+}
+
+int
+main(int argc, char *argv[])
+{
+	kn_table t;
+	kn_input in;
+	kn_hopts hopts = { 0, NULL };
+	const char *qlist = NULL, *scol = NULL, *tcol = NULL;
+	const char *outpath = NULL, *rpath = NULL, *classcol = "class";
+	const char *numlist = NULL, *tmpdir = NULL;
+	char *columns = NULL;
+	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
+	int ch, verbose = 0, progress = 0, hasclasscol = 0;
+	uint64_t maxcode = 0;
+	struct timespec t0, t1;
+	FILE *fp;
+
+	kn_init(argv[0]);
+	kn_ldiv_init(&o.ld);
+	o.k = 1;
+	while ((ch = getopt_long(argc, argv, "H:T:c:hk:l:o:q:r:s:t:v",
+	    longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'H':
+			kn_hopts_add(&hopts, optarg);
+			break;
+		case 'T':
+			tmpdir = optarg;
+			break;
+		case 'c':
+			kn_ldiv_opt(&o.ld, 'c', optarg);
+			break;
+		case 'h':
+			usage(0);
+		case 'k':
+			o.k = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
+			    "-k");
+			break;
+		case 'l':
+			kn_ldiv_opt(&o.ld, 'l', optarg);
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'q':
+			qlist = optarg;
+			break;
+		case 'r':
+			rpath = optarg;
+			break;
+		case 's':
+			scol = optarg;
+			break;
+		case 't':
+			tcol = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case OPT_CLASSCOL:
+			classcol = optarg;
+			hasclasscol = 1;
+			break;
+		case OPT_COLFILE:
+			columns = kn_columns_file(optarg);
+			break;
+		case OPT_COLUMNS:
+			columns = optarg;
+			break;
+		case OPT_DIV:
+			kn_ldiv_opt(&o.ld, 'd', optarg);
+			break;
+		case OPT_NUMERIC:
+			numlist = optarg;
+			break;
+		case OPT_PROGRESS:
+			progress = 1;
+			break;
+		case OPT_RELAXED:
+			o.relaxed = 1;
+			break;
+		case OPT_SPLIT:
+			if (strcmp(optarg, "median") == 0)
+				o.split = SPLIT_MEDIAN;
+			else if (strcmp(optarg, "infogain") == 0)
+				o.split = SPLIT_INFOGAIN;
+			else if (strcmp(optarg, "regression") == 0)
+				o.split = SPLIT_REGRESSION;
+			else
+				kn_die("--split: '%s' is not median, infogain "
+				    "or regression", optarg);
+			break;
+		case OPT_VAR:
+			if (!kn_dec_parse(optarg, strlen(optarg), &o.vm,
+			    &o.vs) || o.vm < 0)
+				kn_die("--variance: '%s' is not a number >= 0",
+				    optarg);
+			o.hasv = 1;
+			break;
+		case OPT_VERSION:
+			kn_version();
+		default:
+			usage(2);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		kn_die("one table at a time (got %d files)", argc);
+	if (qlist == NULL)
+		kn_die("no quasi-identifiers: name them with -q");
+	kn_ldiv_check(&o.ld, scol != NULL);
+	if (o.hasv && scol == NULL)
+		kn_die("--variance needs the sensitive column (-s)");
+	if (o.split != SPLIT_MEDIAN && tcol == NULL)
+		kn_die("--split %s needs the target column (-t)",
+		    o.split == SPLIT_INFOGAIN ? "infogain" : "regression");
+	if (o.split == SPLIT_MEDIAN && tcol != NULL)
+		kn_die("-t needs --split infogain or regression");
+	if (*classcol == '\0' || strpbrk(classcol, "\t\n\r") != NULL)
+		kn_die("--class-col: '%s' is not a column name", classcol);
+	if (rpath != NULL && outpath != NULL && strcmp(rpath, outpath) == 0)
+		kn_die("-r and -o name the same file");
+	hass = scol != NULL && (o.ld.on || o.hasv);
+	if (scol != NULL && !hass)
+		kn_die("-s needs a requirement on it (-l or --variance)");
+	hast = tcol != NULL;
+	kn_progress_init(progress);
+	tmpdir = kn_tmpdir(tmpdir);
+
+	kn_input_init(&in, argc > 0 ? argv[0] : NULL, 1, columns, tmpdir);
+	kn_input_open(&in, &t, columns);
+	d = kn_table_cols(&t, qlist, &qi);
+	kn_hopts_check(&hopts, t.names, t.ncols);
+	if (numlist != NULL)
+		nnum = kn_table_cols(&t, numlist, &numc);
+	for (i = 0; i < t.ncols; i++)
+		if (strcmp(t.names[i], classcol) == 0)
+			kn_die("%s: the table has a column '%s' already%s",
+			    t.r.name, classcol, hasclasscol ? "" :
+			    " (name the class column with --class-col)");
+	dims = kn_zalloc(d * sizeof(struct dim));
+	for (j = 0; j < d; j++) {
+		struct dim *dm = &dims[j];
+		int numeric = 0;
+
+		dm->col = qi[j];
+		dm->name = kn_strdup(t.names[qi[j]]);
+		for (i = 0; i < nnum; i++)
+			numeric |= numc[i] == qi[j];
+		kn_dict_init(&dm->dict);
+		if (!numeric)
+			dm->h = kn_hopts_get(&hopts, dm->name);
+	}
+	for (i = 0; i < nnum; i++) {
+		for (j = 0; j < d && qi[j] != numc[i]; j++)
+			;
+		if (j == d)
+			kn_die("--numeric: '%s' is not a quasi-identifier",
+			    t.names[numc[i]]);
+	}
+	if (hass) {
+		sidx = kn_table_col(&t, scol);
+		for (j = 0; j < d; j++)
+			if (qi[j] == sidx)
+				kn_die("-s %s is also a quasi-identifier", scol);
+	}
+	if (hast) {
+		tidx = kn_table_col(&t, tcol);
+		for (j = 0; j < d; j++)
+			if (qi[j] == tidx)
+				kn_die("-t %s is also a quasi-identifier", tcol);
+	}
+	kn_dict_init(&sdict);
+	kn_dict_init(&tdict);
+	wrow = d;
+	W = d + 1;
+	if (hass)
+		wsens = W++;
+	if (hast)
+		wtarg = W++;
+
+	/* Pass 1: read the rows. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	load(&t, sidx, tidx);
+	kn_table_free(&t);
+	for (j = 0; j < d; j++) {
+		struct dim *dm = &dims[j];
+
+		if (dm->h != NULL) {
+			prepare_hier(dm);
+			for (i = 0; i < N; i++)
+				rec[i * W + j] = dm->dfsrank[rec[i * W + j]];
+			if (dm->ncode > maxcode)
+				maxcode = dm->ncode;
+		} else {
+			rank_numeric(dm);
+			for (i = 0; i < N; i++)
+				rec[i * W + j] = dm->rank[rec[i * W + j]];
+			if (dm->nrank > maxcode)
+				maxcode = dm->nrank;
+		}
+	}
+	if (o.hasv) {
+		kn_i128 s = 0, ss = 0;
+
+		for (i = 0; i < sdict.n; i++)
+			if (__builtin_mul_overflow(sval[i],
+			    kn_pow10(sF - sscale[i]), &sval[i]))
+				kn_die("-s %s: too many digits for exact "
+				    "variances", scol);
+		for (i = 0; i < N; i++) {
+			kn_i128 v = sval[rec[i * W + wsens]], a = v < 0 ? -v : v;
+
+			if (__builtin_add_overflow(s, a, &s) ||
+			    __builtin_mul_overflow(v, v, &v) ||
+			    __builtin_add_overflow(ss, v, &ss))
+				kn_die("-s %s: values too large for exact "
+				    "variances", scol);
+		}
+	}
+
+	/* Scratch for the nodes. */
+	rtmp = kn_alloc((N + 1) * W * sizeof(uint32_t));
+	key = kn_alloc((N + 1) * sizeof(uint32_t));
+	perm = kn_alloc((N + 1) * sizeof(uint32_t));
+	ptmp = kn_alloc((N + 1) * sizeof(uint32_t));
+	grp = kn_alloc((N + 1) * sizeof(uint32_t));
+	cnt = kn_alloc((2 * N + 2) * sizeof(uint32_t));
+	cls = kn_alloc((N + 1) * sizeof(uint32_t));
+	hs_tot = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
+	hs_side = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
+	gath = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
+	stouch = kn_alloc((sdict.n + 1) * sizeof(uint32_t));
+	hl_tot = kn_zalloc((tdict.n + 1) * sizeof(uint64_t));
+	hl_side = kn_zalloc((tdict.n + 1) * sizeof(uint64_t));
+	ltouch = kn_alloc((tdict.n + 1) * sizeof(uint32_t));
+	nd.mn = kn_alloc((d + 1) * sizeof(uint32_t));
+	nd.mx = kn_alloc((d + 1) * sizeof(uint32_t));
+	nd.lv = kn_alloc((d + 1) * sizeof(int));
+	nd.node = kn_alloc((d + 1) * sizeof(uint32_t));
+	nd.width = kn_alloc((d + 1) * sizeof(long double));
+	nd.can = kn_alloc((d + 1) * sizeof(int));
+	(void)maxcode;
+
+	/* The whole table must meet the requirements, or nothing can. */
+	if (N > 0) {
+		totals(0, N);
+		if (!side_ok(&nd.tot, hs_side, 1)) {
+			fprintf(stderr, "%s: %s: no partitioning: the whole "
+			    "table (%llu rows) does not meet the "
+			    "requirements\n", kn_prog, in.name,
+			    (unsigned long long)N);
+			kn_exit(1);
+		}
+		untotals();
+	}
+
+	if (rpath != NULL) {
+		rfp = kn_open_out(rpath);
+		fputs("class\tcount", rfp);
+		for (j = 0; j < d; j++) {
+			if (dims[j].h != NULL)
+				fprintf(rfp, "\t%s", dims[j].name);
+			else
+				fprintf(rfp, "\t%s_min\t%s_max\t%s_mean",
+				    dims[j].name, dims[j].name, dims[j].name);
+		}
+		putc('\n', rfp);
+	}
+	partition();
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* The regions are in place before the table's first byte. */
+	if (rfp != NULL)
+		kn_close_out(rfp);
+
+	/* Pass 2: the rows with their classes. */
+	fp = kn_open_out(outpath);
+	write_table(&in, columns, classcol, fp,
+	    outpath != NULL ? outpath : "standard output");
+	kn_close_out(fp);
+	kn_input_done(&in);
+	if (verbose)
+		fprintf(stderr, "%s: %llu rows, %u classes, %llu cuts, "
+		    "largest class %llu, partitioning %.3f s\n", kn_prog,
+		    (unsigned long long)N, ncls, (unsigned long long)ncuts,
+		    (unsigned long long)maxcls,
+		    (double)(t1.tv_sec - t0.tv_sec) +
+		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	kn_exit(0);
+}
