@@ -92,15 +92,12 @@ struct dim {
 	size_t col;
 	const char *name;
 	kn_hier *h;		/* NULL: numeric */
-	/* numeric */
-	kn_dict dict;		/* the values as spelled */
-	kn_i128 *mant;		/* per dict id */
-	int *scale;
-	uint32_t *rank;		/* dict id -> rank */
-	uint32_t nrank;
-	uint32_t *rep;		/* rank -> dict id of its first spelling */
+	/* numeric: values as integers at the column's scale S */
+	int64_t *raw;		/* per row while loading */
+	int8_t *rsc;		/* per row: its own scale */
+	int64_t *vals;		/* rank -> value * 10^S */
 	long double *val;	/* rank -> value */
-	kn_i128 *sv;		/* rank -> value * 10^S */
+	uint32_t nrank;
 	int S;
 	/* hierarchy */
 	int nl;			/* levels; nl is the implicit root above */
@@ -116,6 +113,7 @@ static struct dim *dims;
 static size_t W;		/* words per record */
 static size_t wrow, wsens, wtarg;	/* word offsets */
 static int hass, hast;
+static int needstats;		/* parts need more than their size */
 static uint32_t *rec;		/* N records of W words */
 static uint32_t *rtmp;		/* scratch records */
 static uint64_t N;
@@ -144,68 +142,119 @@ static FILE *rfp;		/* regions */
 
 /* ---- loading -------------------------------------------------------- */
 
-/* Orders dict ids of a numeric column by value; ties by id. */
+/* Parses a decimal number into m / 10^sc with m in 64 bits and no
+ * trailing fractional zeros; 0 if s is not one. */
 static int
-cmp_num(uint32_t a, uint32_t b, const void *ctx)
+parse_num(const char *s, size_t n, int64_t *m, int *sc)
 {
-	const struct dim *dm = ctx;
-	kn_i128 ma = dm->mant[a], mb = dm->mant[b], x;
-	int sa = dm->scale[a], sb = dm->scale[b];
+	size_t i = 0, nd = 0;
+	uint64_t v = 0;
+	int neg = 0, frac = -1;
 
-	if (sa < sb) {
-		if (__builtin_mul_overflow(ma, kn_pow10(sb - sa), &x))
-			return ma < 0 ? -1 : 1;
-		ma = x;
-	} else if (sb < sa) {
-		if (__builtin_mul_overflow(mb, kn_pow10(sa - sb), &x))
-			return mb < 0 ? 1 : -1;
-		mb = x;
+	if (n > 0 && (s[0] == '-' || s[0] == '+')) {
+		neg = s[0] == '-';
+		i++;
 	}
-	if (ma != mb)
-		return ma < mb ? -1 : 1;
-	return a < b ? -1 : a > b;
+	for (; i < n; i++) {
+		if (s[i] == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		if (v > (UINT64_MAX - 9) / 10 || v * 10 + (uint64_t)(s[i] -
+		    '0') > (uint64_t)INT64_MAX)
+			return 0;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+		nd++;
+		if (frac >= 0)
+			frac++;
+	}
+	if (nd == 0)
+		return 0;
+	if (frac < 0)
+		frac = 0;
+	while (frac > 0 && v % 10 == 0) {
+		v /= 10;
+		frac--;
+	}
+	if (frac > 18)
+		return 0;
+	*m = neg ? -(int64_t)v : (int64_t)v;
+	*sc = frac;
+	return 1;
 }
 
-/* Ranks the values of a numeric column. */
+/* Ranks the values of a numeric column: brings them to the column's
+ * scale and sorts (value, row) pairs by a radix sort on the value. */
 static void
-rank_numeric(struct dim *dm)
+rank_numeric(struct dim *dm, size_t j)
 {
-	size_t n = dm->dict.n, i;
-	uint32_t *ord = kn_alloc((n + 1) * sizeof(uint32_t)), r = 0;
+	uint64_t *a, *b, *t, mn = UINT64_MAX, mx = 0;
+	uint32_t *ra, *rb, *rt, r = 0;
+	size_t i;
+	int S = 0, sh;
 
-	for (i = 0; i < n; i++)
-		ord[i] = (uint32_t)i;
-	kn_sort_ids(ord, n, cmp_num, dm);
-	dm->rank = kn_alloc((n + 1) * sizeof(uint32_t));
-	dm->rep = kn_alloc((n + 1) * sizeof(uint32_t));
-	dm->val = kn_alloc((n + 1) * sizeof(long double));
-	dm->sv = kn_alloc((n + 1) * sizeof(kn_i128));
-	dm->S = 0;
-	for (i = 0; i < n; i++)
-		if (dm->scale[i] > dm->S)
-			dm->S = dm->scale[i];
-	for (i = 0; i < n; i++) {
-		uint32_t id = ord[i];
+	for (i = 0; i < N; i++)
+		if (dm->rsc[i] > S)
+			S = dm->rsc[i];
+	dm->S = S;
+	a = kn_alloc((N + 1) * sizeof(uint64_t));
+	b = kn_alloc((N + 1) * sizeof(uint64_t));
+	ra = kn_alloc((N + 1) * sizeof(uint32_t));
+	rb = kn_alloc((N + 1) * sizeof(uint32_t));
+	for (i = 0; i < N; i++) {
+		int64_t v;
 
-		if (i > 0 && (dm->mant[id] != dm->mant[ord[i - 1]] ||
-		    dm->scale[id] != dm->scale[ord[i - 1]]))
-			r++;
-		if (i == 0 || r != dm->rank[ord[i - 1]]) {
-			kn_i128 m;
-
-			dm->rep[r] = id;
-			dm->val[r] = (long double)dm->mant[id] /
-			    powl(10, dm->scale[id]);
-			if (__builtin_mul_overflow(dm->mant[id],
-			    kn_pow10(dm->S - dm->scale[id]), &m))
-				kn_die("column '%s': too many digits for exact "
-				    "means", dm->name);
-			dm->sv[r] = m;
-		}
-		dm->rank[id] = r;
+		if (__builtin_mul_overflow(dm->raw[i],
+		    (int64_t)kn_pow10(S - dm->rsc[i]), &v))
+			kn_die("column '%s': the values need more than 18 "
+			    "digits at a common scale", dm->name);
+		a[i] = (uint64_t)v ^ ((uint64_t)1 << 63);
+		ra[i] = (uint32_t)i;
+		if (a[i] < mn)
+			mn = a[i];
+		if (a[i] > mx)
+			mx = a[i];
 	}
-	dm->nrank = n > 0 ? r + 1 : 0;
-	free(ord);
+	free(dm->raw);
+	free(dm->rsc);
+	dm->raw = NULL;
+	dm->rsc = NULL;
+	for (sh = 0; sh < 64 && N > 0 && ((mx - mn) >> sh) != 0; sh += 16) {
+		uint32_t *c = kn_zalloc((65536 + 1) * sizeof(uint32_t));
+
+		for (i = 0; i < N; i++)
+			c[(((a[i] - mn) >> sh) & 0xffff) + 1]++;
+		for (i = 1; i <= 65536; i++)
+			c[i] += c[i - 1];
+		for (i = 0; i < N; i++) {
+			size_t p = c[((a[i] - mn) >> sh) & 0xffff]++;
+
+			b[p] = a[i];
+			rb[p] = ra[i];
+		}
+		free(c);
+		t = a, a = b, b = t;
+		rt = ra, ra = rb, rb = rt;
+	}
+	dm->vals = kn_alloc((N + 1) * sizeof(int64_t));
+	for (i = 0; i < N; i++) {
+		if (i > 0 && a[i] != a[i - 1])
+			r++;
+		if (i == 0 || a[i] != a[i - 1])
+			dm->vals[r] = (int64_t)(a[i] ^ ((uint64_t)1 << 63));
+		rec[(size_t)ra[i] * W + j] = r;
+	}
+	dm->nrank = N > 0 ? r + 1 : 0;
+	dm->vals = kn_realloc(dm->vals, (dm->nrank + 1) * sizeof(int64_t));
+	dm->val = kn_alloc((dm->nrank + 1) * sizeof(long double));
+	for (i = 0; i < dm->nrank; i++)
+		dm->val[i] = (long double)dm->vals[i] / powl(10, S);
+	free(a);
+	free(b);
+	free(ra);
+	free(rb);
 }
 
 /* Orders leaves depth-first: by their ancestors from the top down. */
@@ -258,7 +307,7 @@ prepare_hier(struct dim *dm)
 static void
 load(kn_table *t, size_t scol, size_t tcol)
 {
-	size_t cap = 1 << 16, j;
+	size_t cap = 1 << 16, rawcap = 0, j;
 	uint32_t *r;
 	const char *err;
 
@@ -269,6 +318,16 @@ load(kn_table *t, size_t scol, size_t tcol)
 		if (N == cap) {
 			cap *= 2;
 			rec = kn_realloc(rec, cap * W * sizeof(uint32_t));
+		}
+		if (N == rawcap) {
+			rawcap = cap;
+			for (j = 0; j < d; j++) {
+				if (dims[j].h != NULL)
+					continue;
+				dims[j].raw = kn_realloc(dims[j].raw,
+				    rawcap * sizeof(int64_t));
+				dims[j].rsc = kn_realloc(dims[j].rsc, rawcap);
+			}
 		}
 		if (N >= UINT32_MAX - 1)
 			kn_die("%s: more than %u rows do not fit in memory "
@@ -287,24 +346,17 @@ load(kn_table *t, size_t scol, size_t tcol)
 					    (int)v.n, v.p, err);
 				r[j] = (uint32_t)id;
 			} else {
-				size_t n0 = dm->dict.n;
-				uint32_t id = kn_dict_intern(&dm->dict, v.p,
-				    v.n);
+				int64_t m;
+				int sc;
 
-				if (dm->dict.n > n0) {
-					dm->mant = kn_realloc(dm->mant,
-					    dm->dict.n * sizeof(kn_i128));
-					dm->scale = kn_realloc(dm->scale,
-					    dm->dict.n * sizeof(int));
-					if (!kn_dec_parse(v.p, v.n,
-					    &dm->mant[id], &dm->scale[id]))
-						kn_table_fail(t, dm->col,
-						    "'%.*s' is not a number "
-						    "(a column with a hierarchy "
-						    "(-H) need not be)",
-						    (int)v.n, v.p);
-				}
-				r[j] = id;
+				if (!parse_num(v.p, v.n, &m, &sc))
+					kn_table_fail(t, dm->col, "'%.*s' is not a "
+					    "number of at most 18 digits (a column "
+					    "with a hierarchy (-H) need not be one)",
+					    (int)v.n, v.p);
+				dm->raw[N] = m;
+				dm->rsc[N] = (int8_t)sc;
+				r[j] = 0;
 			}
 		}
 		r[wrow] = (uint32_t)N;
@@ -415,6 +467,8 @@ move(const uint32_t *r, struct side *a, struct side *b)
 	a->n++;
 	if (b != NULL)
 		b->n--;
+	if (!needstats)
+		return;
 	if (hass) {
 		uint32_t x = r[wsens];
 		uint64_t c = hs_side[x]++;
@@ -459,6 +513,8 @@ unmove(size_t b, size_t lo, size_t hi)
 {
 	size_t i;
 
+	if (!needstats)
+		return;
 	for (i = lo; i < hi; i++) {
 		const uint32_t *r = rec + (b + perm[i]) * W;
 
@@ -519,6 +575,9 @@ struct cut {
 	uint64_t L;		/* ordered: rows on the left */
 	uint64_t dist;		/* median: |2L - n| */
 	long double score;	/* infogain, regression: larger is better */
+	int fast;		/* found by select_cut: */
+	uint32_t med;		/* left: keys below med, and the first */
+	uint64_t eqleft;	/* eqleft rows (in row order) equal to it */
 };
 
 /* The node being cut: its rows, totals and per-dimension extent. */
@@ -552,6 +611,105 @@ sort_dim(size_t j)
 		key[i] = rec[(nd.b + i) * W + j] - nd.mn[j];
 	sort_pos(nd.n, nd.mx[j] - nd.mn[j] + 1);
 	nd.sorted = j;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The k-th smallest of a[0..n) (k < n), moving the elements about:
+ * quickselect, falling back to a full sort when it degenerates. */
+static uint32_t
+select_kth(uint32_t *a, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1, rounds = 0;
+
+	while (lo < hi) {
+		uint32_t p = a[lo + (hi - lo) / 2], t;
+		size_t i = lo, j = hi;
+
+		if (++rounds > 64) {
+			/* Degenerate pivots: sort what is left instead. */
+			qsort(a + lo, hi - lo + 1, sizeof(uint32_t), cmp_u32);
+			return a[k];
+		}
+		/* Median of three. */
+		{
+			uint32_t u = a[lo], v = a[hi];
+
+			if ((u <= p && p <= v) || (v <= p && p <= u))
+				;
+			else if ((p <= u && u <= v) || (v <= u && u <= p))
+				p = u;
+			else
+				p = v;
+		}
+		while (i <= j) {
+			while (a[i] < p)
+				i++;
+			while (a[j] > p)
+				j--;
+			if (i <= j) {
+				t = a[i];
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return a[k];
+	}
+	return a[k];
+}
+
+/* Median cut of an ordered dimension under k alone: only the cuts just
+ * below and just above the median value can be the allowable one
+ * nearest the middle (paper 003 §4), so a selection is enough. */
+static void
+select_cut(size_t j, struct cut *best)
+{
+	size_t n = nd.n, i;
+	uint64_t lt = 0, eq = 0, L, dist;
+	uint32_t med, c;
+	const uint32_t *r = rec + nd.b * W + j;
+
+	nd.sorted = d;
+	for (i = 0; i < n; i++)
+		key[i] = r[i * W] - nd.mn[j];
+	med = select_kth(key, n, (n - 1) / 2);
+	for (i = 0; i < n; i++) {
+		c = r[i * W] - nd.mn[j];
+		lt += c < med;
+		eq += c == med;
+	}
+	if (o.relaxed)
+		L = (n + 1) / 2;
+	else if (lt + eq <= n - o.k && lt + eq >= o.k &&
+	    (lt < o.k || n - 2 * lt >= 2 * (lt + eq) - n))
+		L = lt + eq;
+	else
+		L = lt;
+	if (L < o.k || n - L < o.k || L == 0 || L == n)
+		return;
+	dist = 2 * L > n ? 2 * L - n : n - 2 * L;
+	best->found = 1;
+	best->fast = 1;
+	best->dim = j;
+	best->L = L;
+	best->dist = dist;
+	best->med = med + nd.mn[j];
+	best->eqleft = L - lt;
 }
 
 /* Considers the cuts of an ordered dimension (numeric, or any in
@@ -689,8 +847,18 @@ apply(const struct cut *c)
 	size_t n = nd.n, i, m = 0, j = c->dim;
 	uint32_t *off;
 
-	sort_dim(j);
-	if (is_hier(j)) {
+	if (c->fast) {
+		const uint32_t *r = rec + nd.b * W + j;
+		uint64_t eqleft = c->eqleft;
+
+		for (i = 0; i < n; i++) {
+			uint32_t v = r[i * W];
+
+			grp[i] = v < c->med || (v == c->med && eqleft > 0 &&
+			    eqleft--) ? 0 : 1;
+		}
+		m = 2;
+	} else if (sort_dim(j), is_hier(j)) {
 		for (i = 0; i < n; i++) {
 			if (i > 0 && child_of(j, key[perm[i]]) !=
 			    child_of(j, key[perm[i - 1]]))
@@ -747,11 +915,15 @@ totals(size_t b, size_t e)
 			ltouch[nltouch++] = r[wtarg];
 	}
 	/* The statistics of the whole node, as of a part. */
-	for (i = 0; i < nd.n; i++) {
-		perm[i] = (uint32_t)i;
-		move(rec + (b + i) * W, &nd.tot, NULL);
+	nd.tot.n = nd.n;
+	if (needstats) {
+		nd.tot.n = 0;
+		for (i = 0; i < nd.n; i++) {
+			perm[i] = (uint32_t)i;
+			move(rec + (b + i) * W, &nd.tot, NULL);
+		}
+		unmove(b, 0, nd.n);
 	}
-	unmove(b, 0, nd.n);
 	for (j = 0; j < d; j++) {
 		struct dim *dm = &dims[j];
 
@@ -842,18 +1014,16 @@ leaf(void)
 			continue;
 		}
 		kn_i128 sum = 0;
+		char buf[64];
 
-		v = kn_dict_get(&dm->dict, dm->rep[nd.mn[j]]);
-		fwrite(v.p, 1, v.n, rfp);
+		buf[kn_dec_format(dm->vals[nd.mn[j]], dm->S, buf)] = '\0';
+		fputs(buf, rfp);
 		putc('\t', rfp);
-		v = kn_dict_get(&dm->dict, dm->rep[nd.mx[j]]);
-		fwrite(v.p, 1, v.n, rfp);
+		buf[kn_dec_format(dm->vals[nd.mx[j]], dm->S, buf)] = '\0';
+		fputs(buf, rfp);
 		putc('\t', rfp);
 		for (i = 0; i < nd.n; i++)
-			if (__builtin_add_overflow(sum,
-			    dm->sv[rec[(nd.b + i) * W + j]], &sum))
-				kn_die("column '%s': the sum overflows for the "
-				    "mean", dm->name);
+			sum += dm->vals[rec[(nd.b + i) * W + j]];
 		put_mean(rfp, sum, nd.n, dm->S);
 	}
 	putc('\n', rfp);
@@ -895,6 +1065,8 @@ partition(void)
 						continue;
 					if (is_hier(ord[j]))
 						eval_hier(ord[j], &best);
+					else if (!needstats)
+						select_cut(ord[j], &best);
 					else
 						eval_ordered(ord[j], &best);
 				}
@@ -1080,6 +1252,7 @@ main(int argc, char *argv[])
 	if (scol != NULL && !hass)
 		kn_die("-s needs a requirement on it (-l or --variance)");
 	hast = tcol != NULL;
+	needstats = hass || hast;
 	kn_progress_init(progress);
 	tmpdir = kn_tmpdir(tmpdir);
 
@@ -1103,7 +1276,6 @@ main(int argc, char *argv[])
 		dm->name = kn_strdup(t.names[qi[j]]);
 		for (i = 0; i < nnum; i++)
 			numeric |= numc[i] == qi[j];
-		kn_dict_init(&dm->dict);
 		if (!numeric)
 			dm->h = kn_hopts_get(&hopts, dm->name);
 	}
@@ -1149,9 +1321,7 @@ main(int argc, char *argv[])
 			if (dm->ncode > maxcode)
 				maxcode = dm->ncode;
 		} else {
-			rank_numeric(dm);
-			for (i = 0; i < N; i++)
-				rec[i * W + j] = dm->rank[rec[i * W + j]];
+			rank_numeric(dm, j);
 			if (dm->nrank > maxcode)
 				maxcode = dm->nrank;
 		}

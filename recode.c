@@ -9,6 +9,9 @@
  * (paper 000, "Full Domain Generalization"; the domain and value
  * generalization hierarchies and Definitions 2.2 and 3.1 of paper 002),
  * with the suppression of small classes that lattice-search assumes.
+ * Or it is partition's regions (-r): each row's quasi-identifiers are
+ * replaced by the summary statistics of its class, the range (paper 003
+ * Figure 3), the mean (§5) or both (Figure 8).
  * l-diversity as in paper 004 §1.1.
  *
  * Suppressing takes two passes: the first counts the classes (within
@@ -20,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,21 +41,35 @@ usage(int status)
 	    "              [--suppress star|drop] [-x columns] [-o file] "
 	    "[-S size] [-T dir]\n"
 	    "              [--columns list | --columns-file file] "
+	    "[--progress] [--raw] [file]\n"
+	    "       recode -r regions [--summary range|mean|both] "
+	    "[--keep-class]\n"
+	    "              [--class-col name] [-v] [-k k] "
+	    "[--max-suppress n|p%%]\n"
+	    "              [-s column [-l l [--diversity "
+	    "distinct|entropy|recursive] [-c c]]]\n"
+	    "              [--suppress star|drop] [-x columns] [-o file] "
+	    "[-S size] [-T dir]\n"
+	    "              [--columns list | --columns-file file] "
 	    "[--progress] [--raw] [file]\n");
 	exit(status);
 }
 
-enum { OPT_COLUMNS = 256, OPT_COLFILE, OPT_DIV, OPT_MAXSUPP, OPT_PROGRESS,
-    OPT_RAW, OPT_SUPPRESS, OPT_VERSION };
+enum { OPT_CLASSCOL = 256, OPT_COLUMNS, OPT_COLFILE, OPT_DIV, OPT_KEEPCLASS,
+    OPT_MAXSUPP, OPT_PROGRESS, OPT_RAW, OPT_SUMMARY, OPT_SUPPRESS,
+    OPT_VERSION };
 
 static const struct option longopts[] = {
+	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "help", no_argument, NULL, 'h' },
+	{ "keep-class", no_argument, NULL, OPT_KEEPCLASS },
 	{ "max-suppress", required_argument, NULL, OPT_MAXSUPP },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -75,18 +93,26 @@ static struct {
 /*
  * A recoding: which columns are quasi-identifiers, how the first pass
  * counts the classes and how a row's QI labels are found.  A lattice
- * node is the only kind so far; partition's output will be another,
- * filling in the same hooks.
+ * node fills in these hooks, and so do partition's regions.
  */
 struct recoding {
+	const char *what;	/* what a QI is called in messages */
 	size_t nq;
 	size_t *qcol;		/* the QI columns of the table */
+	long cls;		/* the class column of the table, or -1 */
+	/* Extra output columns: column j, named xname[j], follows table
+	 * column xcol[j] and holds label nq + j. */
+	size_t nx;
+	size_t *xcol;
+	char **xname;
 	/* Counts the classes of the rest of t (keyed last on column *scol
 	 * if not NULL), calling out for each group in order. */
 	void (*count)(struct recoding *, kn_table *, const size_t *scol,
 	    kn_fsout out, kn_freqstats *st);
-	/* Sets lab[0..nq) to the labels of the current row of t. */
+	/* Sets lab[0..nq + nx) to the labels of the current row of t. */
 	void (*label)(struct recoding *, kn_table *, kn_str *lab);
+	/* If not NULL: checks what the last pass read, at its end. */
+	void (*done)(struct recoding *);
 	void *priv;
 };
 
@@ -226,6 +252,8 @@ node_resolve(struct recoding *rc, struct node *nd, const kn_table *t,
 	char **names;
 	size_t i, j, c;
 
+	rc->what = "node attribute";
+	rc->cls = -1;
 	rc->nq = nd->n;
 	rc->qcol = kn_alloc((nd->n + 1) * sizeof(size_t));
 	nd->h = kn_zalloc((nd->n + 1) * sizeof(kn_hier *));
@@ -336,6 +364,353 @@ node_label(struct recoding *rc, kn_table *t, kn_str *lab)
 	}
 }
 
+/* ---- region mode ---------------------------------------------------- */
+
+enum { SUM_RANGE, SUM_MEAN, SUM_BOTH };
+
+/*
+ * partition's regions (-r): per class its row count and, per
+ * quasi-identifier, the min, max and mean of a numeric attribute or the
+ * hierarchy node of a categorical one.  The labels of each class are
+ * made once, as they are written: its QIs', then its class id, then
+ * with --summary both the means.  A row finds them by its class.
+ */
+struct regions {
+	const char *path;
+	const char *iname;	/* the input, for messages */
+	size_t nqi;		/* quasi-identifiers */
+	size_t nl;		/* labels per class */
+	size_t n, cap;		/* classes */
+	kn_dict ids;		/* class id -> index */
+	uint64_t *count;	/* their count column */
+	uint64_t *line;		/* their line in path */
+	kn_str *lab;		/* n * nl labels */
+	uint64_t *seen;		/* rows of each class read in this pass */
+	size_t classcol;
+	/* for the count hook */
+	kn_input *in;
+	const char *columns;
+	kn_fsout out;
+	kn_str *key;
+	int skey, unknown;
+};
+
+/* Whether s is a positive integer as written by partition (no sign, no
+ * leading zero, at most 19 digits); sets *v. */
+static int
+posint(const char *s, uint64_t *v)
+{
+	const char *p;
+
+	if (*s < '1' || *s > '9')
+		return 0;
+	for (p = s; *p >= '0' && *p <= '9'; p++)
+		;
+	if (*p != '\0' || p - s > 19)
+		return 0;
+	*v = strtoull(s, NULL, 10);
+	return 1;
+}
+
+/* Whether name is stem followed by suffix. */
+static int
+stemmed(const char *name, const char *stem, size_t n, const char *suffix)
+{
+	return strncmp(name, stem, n) == 0 && strcmp(name + n, suffix) == 0;
+}
+
+/* Waits until fd has input or is at its end, without reading it. */
+static void
+wait_input(int fd)
+{
+	struct pollfd p;
+
+	p.fd = fd;
+	p.events = POLLIN;
+	while (poll(&p, 1, -1) < 0)
+		if (errno != EINTR)
+			kn_die_sys("poll");
+}
+
+/*
+ * Reads the regions file and checks it against table t, whose header
+ * (the first line of partition's output) has been read: partition
+ * renames its regions into place before it writes that line.  The
+ * header is class, count, then per QI either Q_min, Q_max, Q_mean
+ * (numeric) or Q (categorical).
+ */
+static void
+regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
+    int summary, const char *ccol)
+{
+	const char *tname = t->headerless ? "--columns" : t->r.name;
+	const char *path = rg->path, *p;
+	kn_reader r;
+	char **name, **f, *line;
+	size_t nh, nf, i, j, c, len, *fld;
+	int *num;
+	kn_i128 m;
+	int sc;
+
+	/* The class column of the table. */
+	for (c = 0; c < t->ncols && strcmp(t->names[c], ccol) != 0; c++)
+		;
+	for (p = ccol; *p >= '0' && *p <= '9'; p++)
+		;
+	if (c == t->ncols && p != ccol && *p == '\0')
+		c = kn_table_col(t, ccol);
+	if (c == t->ncols)
+		kn_die("%s: no class column '%s' (partition appends one; "
+		    "--class-col names it)", tname, ccol);
+	rg->classcol = c;
+	rc->cls = (long)c;
+
+	kn_reader_open(&r, path);
+	if (!kn_getline(&r))
+		kn_die("%s: empty regions file: expected a header line "
+		    "beginning with class and count, as partition -r writes it",
+		    path);
+	name = tabsplit(kn_strndup(r.line, r.len), &nh);
+	if (nh < 2 || (strcmp(name[0], "class") != 0 &&
+	    strcmp(name[0], t->names[c]) != 0) ||
+	    strcmp(name[1], "count") != 0)
+		kn_die("%s:1: expected a header beginning with class and "
+		    "count, as partition -r writes it", path);
+	if (nh == 2)
+		kn_die("%s:1: no quasi-identifier columns after class and "
+		    "count", path);
+
+	/* The quasi-identifiers: fld[i] is the first field of QI i. */
+	fld = kn_alloc(nh * sizeof(size_t));
+	num = kn_alloc(nh * sizeof(int));
+	rc->qcol = kn_alloc(nh * sizeof(size_t));
+	rc->xcol = kn_alloc(nh * sizeof(size_t));
+	rc->xname = kn_alloc(nh * sizeof(char *));
+	for (i = 2; i < nh; rg->nqi++) {
+		const char *q = name[i];
+		size_t k = rg->nqi;
+
+		len = strlen(q);
+		fld[k] = i;
+		num[k] = len > 4 && strcmp(q + len - 4, "_min") == 0 &&
+		    i + 2 < nh && stemmed(name[i + 1], q, len - 4, "_max") &&
+		    stemmed(name[i + 2], q, len - 4, "_mean");
+		if (num[k]) {
+			q = kn_strndup(q, len - 4);
+			i += 3;
+		} else
+			i++;
+		for (c = 0; c < t->ncols && strcmp(t->names[c], q) != 0; c++)
+			;
+		if (c == t->ncols)
+			kn_die("%s:1: quasi-identifier '%s' is not a column of "
+			    "%s", path, q, tname);
+		if (c == rg->classcol)
+			kn_die("%s:1: quasi-identifier '%s' is the class column",
+			    path, q);
+		for (j = 0; j < k; j++)
+			if (rc->qcol[j] == c)
+				kn_die("%s:1: quasi-identifier '%s' is named "
+				    "twice", path, q);
+		rc->qcol[k] = c;
+		if (num[k] && summary == SUM_BOTH) {
+			char *x = kn_alloc(strlen(q) + 6);
+
+			snprintf(x, strlen(q) + 6, "%s_mean", q);
+			for (c = 0; c < t->ncols; c++)
+				if (strcmp(t->names[c], x) == 0)
+					kn_die("--summary both: %s already has a "
+					    "column '%s'", tname, x);
+			rc->xcol[rc->nx] = rc->qcol[k];
+			rc->xname[rc->nx++] = x;
+		}
+	}
+	rc->what = "quasi-identifier";
+	rc->nq = rg->nqi + 1;
+	rc->qcol[rg->nqi] = rg->classcol;
+	rg->nl = rc->nq + rc->nx;
+
+	/* The classes. */
+	kn_dict_init(&rg->ids);
+	while (kn_getline(&r)) {
+		unsigned long long ln = r.lineno;
+		uint64_t cnt, id;
+		int64_t dup;
+		kn_str *L;
+		size_t x = 0;
+
+		line = kn_strndup(r.line, r.len);
+		f = tabsplit(line, &nf);
+		if (nf != nh)
+			kn_die("%s:%llu: expected %zu fields, found %zu", path,
+			    ln, nh, nf);
+		if (!posint(f[0], &id))
+			kn_die("%s:%llu: class '%s' is not a positive integer",
+			    path, ln, f[0]);
+		if ((dup = kn_dict_find(&rg->ids, f[0], strlen(f[0]))) >= 0)
+			kn_die("%s:%llu: class %s appears twice (first on line "
+			    "%llu)", path, ln, f[0],
+			    (unsigned long long)rg->line[dup]);
+		if (!posint(f[1], &cnt))
+			kn_die("%s:%llu: class %s: count '%s' is not a positive "
+			    "integer", path, ln, f[0], f[1]);
+		if (rg->n == rg->cap) {
+			rg->cap = rg->cap ? 2 * rg->cap : 64;
+			rg->count = kn_realloc(rg->count, rg->cap *
+			    sizeof(uint64_t));
+			rg->line = kn_realloc(rg->line, rg->cap *
+			    sizeof(uint64_t));
+			rg->lab = kn_realloc(rg->lab, rg->cap * rg->nl *
+			    sizeof(kn_str));
+		}
+		kn_dict_intern(&rg->ids, f[0], strlen(f[0]));
+		rg->count[rg->n] = cnt;
+		rg->line[rg->n] = ln;
+		L = rg->lab + rg->n * rg->nl;
+		for (i = 0; i < rg->nqi; i++) {
+			char **v = f + fld[i], *range;
+
+			if (!num[i]) {
+				L[i].p = v[0];
+				L[i].n = strlen(v[0]);
+				continue;
+			}
+			for (j = 0; j < 3; j++)
+				if (!kn_dec_parse(v[j], strlen(v[j]), &m, &sc))
+					kn_die("%s:%llu: column '%s': '%s' is not "
+					    "a number", path, ln, name[fld[i] + j],
+					    v[j]);
+			if (strcmp(v[0], v[1]) == 0)
+				range = v[0];
+			else {
+				len = strlen(v[0]) + strlen(v[1]) + 4;
+				range = kn_alloc(len);
+				snprintf(range, len, "[%s-%s]", v[0], v[1]);
+			}
+			L[i].p = summary == SUM_MEAN ? v[2] : range;
+			L[i].n = strlen(L[i].p);
+			if (summary == SUM_BOTH) {
+				L[rc->nq + x].p = v[2];
+				L[rc->nq + x++].n = strlen(v[2]);
+			}
+		}
+		L[rg->nqi].p = f[0];
+		L[rg->nqi].n = strlen(f[0]);
+		rg->n++;
+		free(f);
+	}
+	kn_reader_close(&r);
+	rg->seen = kn_zalloc((rg->n + 1) * sizeof(uint64_t));
+	free(fld);
+	free(num);
+	free(name);
+}
+
+/* Checks the rows read of each class against the regions' counts. */
+static void
+regions_check(struct recoding *rc)
+{
+	struct regions *rg = rc->priv;
+	size_t i;
+
+	for (i = 0; i < rg->n; i++)
+		if (rg->seen[i] != rg->count[i]) {
+			kn_str id = rg->lab[i * rg->nl + rg->nqi];
+
+			kn_die("%s:%llu: class %.*s has count %llu, but %s has "
+			    "%llu row%s of it", rg->path,
+			    (unsigned long long)rg->line[i], (int)id.n, id.p,
+			    (unsigned long long)rg->count[i], rg->iname,
+			    (unsigned long long)rg->seen[i],
+			    rg->seen[i] == 1 ? "" : "s");
+		}
+}
+
+/* The labels of the row's class. */
+static void
+region_label(struct recoding *rc, kn_table *t, kn_str *lab)
+{
+	struct regions *rg = rc->priv;
+	kn_str v = t->f[rg->classcol];
+	int64_t id = kn_dict_find(&rg->ids, v.p, v.n);
+
+	if (id < 0)
+		kn_table_fail(t, rg->classcol, "'%.*s' is not a class of %s",
+		    (int)v.n, v.p, rg->path);
+	rg->seen[id]++;
+	memcpy(lab, rg->lab + (size_t)id * rg->nl, rg->nl * sizeof(kn_str));
+}
+
+/* A group (class id, sensitive value) of the first pass, passed on
+ * keyed by the class's labels. */
+static void
+region_group(const kn_fsrow *r, void *ctx)
+{
+	struct recoding *rc = ctx;
+	struct regions *rg = rc->priv;
+	int64_t id = kn_dict_find(&rg->ids, r->key[0].p, r->key[0].n);
+	kn_fsrow g;
+
+	if (id < 0) {
+		rg->unknown = 1;
+		return;
+	}
+	rg->seen[id] += r->cnt;
+	memcpy(rg->key, rg->lab + (size_t)id * rg->nl,
+	    rc->nq * sizeof(kn_str));
+	if (rg->skey)
+		rg->key[rc->nq] = r->key[1];
+	g = *r;
+	g.key = rg->key;
+	rg->out(&g, NULL);
+}
+
+/*
+ * The first pass: counts the rows of each class (and sensitive value)
+ * within -S.  A class is the rows of one class id, so the groups of a
+ * class arrive together.  The counts are checked here, before anything
+ * is written.
+ */
+static void
+region_count(struct recoding *rc, kn_table *t, const size_t *scol,
+    kn_fsout out, kn_freqstats *st)
+{
+	struct regions *rg = rc->priv;
+	size_t key[2], c, d = 1 + (scol != NULL);
+	kn_dict dict[2];
+	kn_countspec cs;
+	kn_str *lab;
+
+	key[0] = rg->classcol;
+	if (scol != NULL)
+		key[1] = *scol;
+	for (c = 0; c < d; c++)
+		kn_dict_init(&dict[c]);
+	memset(&cs, 0, sizeof(cs));
+	cs.d = d;
+	cs.key = key;
+	cs.dict = dict;
+	rg->out = out;
+	rg->skey = scol != NULL;
+	rg->key = kn_alloc((rc->nq + 1) * sizeof(kn_str));
+	kn_freq(t, &cs, NULL, o.budget, o.tmpdir, region_group, rc, st);
+	for (c = 0; c < d; c++)
+		kn_dict_free(&dict[c]);
+	free(rg->key);
+	if (rg->unknown) {
+		/* Read the input again to name the first such row. */
+		kn_table_free(t);
+		kn_input_open(rg->in, t, rg->columns);
+		lab = kn_alloc((rg->nl + 1) * sizeof(kn_str));
+		while (kn_table_next(t))
+			region_label(rc, t, lab);
+		kn_die("%s: the input changed between the two passes",
+		    rg->iname);
+	}
+	regions_check(rc);
+	memset(rg->seen, 0, rg->n * sizeof(uint64_t));
+}
+
 /* ---- the classes -------------------------------------------------- */
 
 /* The counts of the first pass and the class being read: groups arrive
@@ -439,9 +814,11 @@ class_row(const kn_fsrow *r, void *ctx)
 
 /* ---- output ------------------------------------------------------- */
 
-/* Writes the header: the columns but those dropped with -x. */
+/* Writes the header: the columns but those dropped, each followed by
+ * the extra columns of the recoding that follow it. */
 static void
-header(FILE *fp, const kn_table *t, const char *drop)
+header(FILE *fp, const kn_table *t, const char *drop, const long *xat,
+    const struct recoding *rc)
 {
 	size_t c;
 	int first = 1;
@@ -452,6 +829,10 @@ header(FILE *fp, const kn_table *t, const char *drop)
 		if (!first)
 			putc('\t', fp);
 		fputs(t->names[c], fp);
+		if (xat[c] >= 0) {
+			putc('\t', fp);
+			fputs(rc->xname[xat[c] - (long)rc->nq], fp);
+		}
 		first = 0;
 	}
 	putc('\n', fp);
@@ -461,24 +842,26 @@ int
 main(int argc, char *argv[])
 {
 	struct recoding rc;
-	struct node *nd;
+	struct node *nd = NULL;
+	struct regions rg;
 	kn_table t;
 	kn_hopts hopts = { 0, NULL };
 	kn_freqstats st;
 	kn_input in;
 	kn_str *lab;
 	const char *nodearg = NULL, *outpath = NULL, *scol = NULL;
-	const char *xlist = NULL;
+	const char *xlist = NULL, *regpath = NULL, *ccol = NULL;
 	char *columns = NULL, *drop, *key = NULL, *line = NULL;
 	size_t sidx = 0, c, i, keycap = 0, linecap = 0, *xcol, nx;
-	long *qidx;
+	long *qidx, *xat;
 	uint64_t pass1rows = 0, written = 0;
 	int ch, verbose = 0, progress = 0, suppress, twice, raw = 0;
+	int summary = -1, keep = 0;
 	FILE *fp;
 
 	kn_init(argv[0]);
 	kn_ldiv_init(&o.ld);
-	while ((ch = getopt_long(argc, argv, "H:S:T:c:hk:l:n:o:s:vx:",
+	while ((ch = getopt_long(argc, argv, "H:S:T:c:hk:l:n:o:r:s:vx:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -507,6 +890,9 @@ main(int argc, char *argv[])
 		case 'o':
 			outpath = optarg;
 			break;
+		case 'r':
+			regpath = optarg;
+			break;
 		case 's':
 			scol = optarg;
 			break;
@@ -515,6 +901,9 @@ main(int argc, char *argv[])
 			break;
 		case 'x':
 			xlist = optarg;
+			break;
+		case OPT_CLASSCOL:
+			ccol = optarg;
 			break;
 		case OPT_COLFILE:
 			columns = kn_columns_file(optarg);
@@ -525,6 +914,9 @@ main(int argc, char *argv[])
 		case OPT_DIV:
 			kn_ldiv_opt(&o.ld, 'd', optarg);
 			break;
+		case OPT_KEEPCLASS:
+			keep = 1;
+			break;
 		case OPT_MAXSUPP:
 			o.haslim = 1;
 			kn_limit_parse(&o.lim, optarg, "--max-suppress");
@@ -534,6 +926,17 @@ main(int argc, char *argv[])
 			break;
 		case OPT_PROGRESS:
 			progress = 1;
+			break;
+		case OPT_SUMMARY:
+			if (strcmp(optarg, "range") == 0)
+				summary = SUM_RANGE;
+			else if (strcmp(optarg, "mean") == 0)
+				summary = SUM_MEAN;
+			else if (strcmp(optarg, "both") == 0)
+				summary = SUM_BOTH;
+			else
+				kn_die("--summary: '%s' is not range, mean or "
+				    "both", optarg);
 			break;
 		case OPT_SUPPRESS:
 			if (strcmp(optarg, "star") == 0)
@@ -554,8 +957,18 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc > 1)
 		kn_die("one table at a time (got %d files)", argc);
-	if (nodearg == NULL)
-		kn_die("no recoding: give the node with -n");
+	if (nodearg != NULL && regpath != NULL)
+		kn_die("-n and -r exclude each other: give one recoding");
+	if (nodearg == NULL && regpath == NULL)
+		kn_die("no recoding: give the node with -n or the regions "
+		    "with -r");
+	if (regpath == NULL && (summary >= 0 || keep || ccol != NULL))
+		kn_die("--summary, --keep-class and --class-col apply to -r");
+	if (regpath != NULL && hopts.n > 0)
+		kn_die("-H applies to -n: the regions hold their own labels");
+	if (regpath != NULL && strcmp(regpath, "-") == 0 &&
+	    (argc == 0 || strcmp(argv[0], "-") == 0))
+		kn_die("-r -: the table is read from the standard input");
 	kn_ldiv_check(&o.ld, scol != NULL);
 	kn_progress_init(progress);
 	if (o.budget == 0)
@@ -567,25 +980,50 @@ main(int argc, char *argv[])
 	twice = suppress || verbose;
 
 	/* The node is read before the input: it may come from a pipe. */
-	nd = node_read(nodearg);
+	if (nodearg != NULL)
+		nd = node_read(nodearg);
 	fp = kn_open_out(outpath);
 	kn_input_init(&in, argc > 0 ? argv[0] : NULL, twice, columns,
 	    o.tmpdir);
 	kn_input_open(&in, &t, columns);
 
 	memset(&rc, 0, sizeof(rc));
-	rc.count = node_count;
-	rc.label = node_label;
-	node_resolve(&rc, nd, &t, &hopts);
+	if (nd != NULL) {
+		rc.count = node_count;
+		rc.label = node_label;
+		node_resolve(&rc, nd, &t, &hopts);
+	} else {
+		/* The regions are read only now, after the first line of
+		 * the table: partition puts them in place before it writes
+		 * that line, so a pipe from it needs no other wait. */
+		if (t.headerless && in.spool == NULL)
+			wait_input(t.r.fd);
+		memset(&rg, 0, sizeof(rg));
+		rg.path = regpath;
+		rg.iname = in.name;
+		rg.in = &in;
+		rg.columns = columns;
+		rc.count = region_count;
+		rc.label = region_label;
+		rc.done = regions_check;
+		rc.priv = &rg;
+		regions_read(&rc, &rg, &t, summary < 0 ? SUM_RANGE : summary,
+		    ccol != NULL ? ccol : "class");
+	}
 	qidx = kn_alloc((t.ncols + 1) * sizeof(long));
+	xat = kn_alloc((t.ncols + 1) * sizeof(long));
 	for (c = 0; c < t.ncols; c++)
-		qidx[c] = -1;
+		qidx[c] = xat[c] = -1;
 	for (i = 0; i < rc.nq; i++)
 		qidx[rc.qcol[i]] = (long)i;
+	for (i = 0; i < rc.nx; i++)
+		xat[rc.xcol[i]] = (long)(rc.nq + i);
 	if (scol != NULL) {
 		sidx = kn_table_col(&t, scol);
+		if (rc.cls >= 0 && sidx == (size_t)rc.cls)
+			kn_die("-s %s is the class column", scol);
 		if (qidx[sidx] >= 0)
-			kn_die("-s %s is also a node attribute", scol);
+			kn_die("-s %s is also a %s", scol, rc.what);
 	}
 	/* lattice-search weighs the rows of a table with a count column
 	 * by it; recode would count each line once.  A frequency set is
@@ -600,9 +1038,12 @@ main(int argc, char *argv[])
 	if (xlist != NULL) {
 		nx = kn_table_cols(&t, xlist, &xcol);
 		for (i = 0; i < nx; i++) {
+			if (rc.cls >= 0 && xcol[i] == (size_t)rc.cls)
+				kn_die("-x: '%s' is the class column (dropped "
+				    "unless --keep-class)", t.names[xcol[i]]);
 			if (qidx[xcol[i]] >= 0)
-				kn_die("-x: '%s' is a node attribute",
-				    t.names[xcol[i]]);
+				kn_die("-x: '%s' is a %s",
+				    t.names[xcol[i]], rc.what);
 			if (scol != NULL && xcol[i] == sidx)
 				kn_die("-x: '%s' is the sensitive column (-s)",
 				    t.names[xcol[i]]);
@@ -610,6 +1051,8 @@ main(int argc, char *argv[])
 		}
 		free(xcol);
 	}
+	if (rc.cls >= 0 && !keep)
+		drop[rc.cls] = 1;
 
 	/* Pass 1: count the classes, keep those to suppress. */
 	cl.nq = rc.nq;
@@ -636,9 +1079,9 @@ main(int argc, char *argv[])
 	}
 
 	/* Pass 2: generalize and write. */
-	lab = kn_alloc((rc.nq + 1) * sizeof(kn_str));
+	lab = kn_alloc((rc.nq + rc.nx + 1) * sizeof(kn_str));
 	if (!t.headerless)
-		header(fp, &t, drop);
+		header(fp, &t, drop, xat, &rc);
 	while (kn_table_next(&t)) {
 		int sup = 0, first = 1;
 		size_t len = 0, need = 1;
@@ -653,9 +1096,12 @@ main(int argc, char *argv[])
 			if (sup && o.drop)
 				continue;
 		}
-		for (c = 0; c < t.ncols; c++)
+		for (c = 0; c < t.ncols; c++) {
 			need += (qidx[c] >= 0 ? lab[qidx[c]].n + 1 :
 			    t.f[c].n) + 1;
+			if (xat[c] >= 0)
+				need += lab[xat[c]].n + 2;
+		}
 		if (need > linecap) {
 			linecap = 2 * need;
 			line = kn_realloc(line, linecap);
@@ -677,6 +1123,16 @@ main(int argc, char *argv[])
 			first = 0;
 			memcpy(line + len, v.p, v.n);
 			len += v.n;
+			if (xat[c] >= 0) {
+				v = lab[xat[c]];
+				if (sup) {
+					v.p = "*";
+					v.n = 1;
+				}
+				line[len++] = '\t';
+				memcpy(line + len, v.p, v.n);
+				len += v.n;
+			}
 		}
 		line[len++] = '\n';
 		if (fwrite(line, 1, len, fp) != len)
@@ -688,6 +1144,8 @@ main(int argc, char *argv[])
 	if (twice && t.rows != pass1rows)
 		kn_die("%s: the input changed between the two passes",
 		    in.name);
+	if (rc.done != NULL)
+		rc.done(&rc);
 	kn_close_out(fp);
 	if (verbose)
 		fprintf(stderr, "%s: %llu rows, %llu classes, %llu rows "

@@ -421,3 +421,337 @@ check_k() {
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 3 ]
 }
+
+# ---- region mode (-r): partition's output and regions ------------------
+
+# patients: the Patients table of paper 003 Figure 1 as partition would
+# write it (class appended; classes {Flu,Brochitis} {Hepatitis,AIDS}
+# {Broken Arm,Hang Nail}) in $T/p.tsv, its regions in $T/r.tsv (Sex
+# categorical, with the node labels Male and Female).
+patients() {
+	printf '%s\n' 'Age	Sex	Zipcode	Disease	class' \
+	    '25	Male	53711	Flu	1' \
+	    '25	Female	53712	Hepatitis	2' \
+	    '26	Male	53711	Brochitis	1' \
+	    '27	Male	53710	Broken Arm	3' \
+	    '27	Female	53712	AIDS	2' \
+	    '28	Male	53711	Hang Nail	3' > "$T/p.tsv"
+	printf '%s\n' \
+	    'class	count	Age_min	Age_max	Age_mean	Sex	Zipcode_min	Zipcode_max	Zipcode_mean' \
+	    '1	2	25	26	25.5	Male	53711	53711	53711' \
+	    '2	2	25	27	26	Female	53712	53712	53712' \
+	    '3	2	27	28	27.5	Male	53710	53711	53710.5' > "$T/r.tsv"
+}
+
+@test "regions: the Patients example gives paper 003 Figure 3 (range)" {
+	patients
+	run --separate-stderr recode -r "$T/r.tsv" "$T/p.tsv"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$output" = "$(printf '%s\n' 'Age	Sex	Zipcode	Disease' \
+	    '[25-26]	Male	53711	Flu' \
+	    '[25-27]	Female	53712	Hepatitis' \
+	    '[25-26]	Male	53711	Brochitis' \
+	    '[27-28]	Male	[53710-53711]	Broken Arm' \
+	    '[25-27]	Female	53712	AIDS' \
+	    '[27-28]	Male	[53710-53711]	Hang Nail')" ]
+	# range is the default; from stdin, to -o, the same.
+	recode -r "$T/r.tsv" --summary range -o "$T/out" < "$T/p.tsv"
+	printf '%s\n' "$output" | cmp - "$T/out"
+}
+
+@test "regions: --summary both gives Figure 8, mean the means" {
+	patients
+	run --separate-stderr recode -r "$T/r.tsv" --summary both "$T/p.tsv"
+	[ "$status" -eq 0 ]
+	# Figure 8: Age(R), Age(M), Sex(R), Zipcode(R), Disease.
+	[ "$(printf '%s\n' "$output" | cut -f1-4,6)" = "$(printf '%s\n' \
+	    'Age	Age_mean	Sex	Zipcode	Disease' \
+	    '[25-26]	25.5	Male	53711	Flu' \
+	    '[25-27]	26	Female	53712	Hepatitis' \
+	    '[25-26]	25.5	Male	53711	Brochitis' \
+	    '[27-28]	27.5	Male	[53710-53711]	Broken Arm' \
+	    '[25-27]	26	Female	53712	AIDS' \
+	    '[27-28]	27.5	Male	[53710-53711]	Hang Nail')" ]
+	# Every numeric QI gets its mean column right after it.
+	[ "$(printf '%s\n' "$output" | cut -f5 | tr '\n' ' ')" = \
+	    "Zipcode_mean 53711 53712 53711 53710.5 53712 53710.5 " ]
+	run --separate-stderr recode -r "$T/r.tsv" --summary mean "$T/p.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' 'Age	Sex	Zipcode	Disease' \
+	    '25.5	Male	53711	Flu' \
+	    '26	Female	53712	Hepatitis' \
+	    '25.5	Male	53711	Brochitis' \
+	    '27.5	Male	53710.5	Broken Arm' \
+	    '26	Female	53712	AIDS' \
+	    '27.5	Male	53710.5	Hang Nail')" ]
+	# A table with a column of the name a mean column would get.
+	printf 'Age_mean\tAge\tclass\nx\t25\t1\nx\t26\t1\n' > "$T/m.tsv"
+	printf 'class\tcount\tAge_min\tAge_max\tAge_mean\n1\t2\t25\t26\t25.5\n' > "$T/mr.tsv"
+	run --separate-stderr recode -r "$T/mr.tsv" --summary both "$T/m.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "recode: --summary both: $T/m.tsv already has a column 'Age_mean'" ]
+	run --separate-stderr recode -r "$T/mr.tsv" --summary mean "$T/m.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'Age_mean\tAge\nx\t25.5\nx\t25.5')" ]
+}
+
+@test "regions: --keep-class, --class-col, -x, headerless input" {
+	patients
+	run --separate-stderr recode -r "$T/r.tsv" --keep-class "$T/p.tsv"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$(printf 'Age\tSex\tZipcode\tDisease\tclass')" ]
+	[ "$(printf '%s\n' "$output" | cut -f5 | tr '\n' ' ')" = "class 1 2 1 3 2 3 " ]
+	recode -r "$T/r.tsv" "$T/p.tsv" > "$T/want"
+	printf '%s\n' "$output" | cut -f1-4 | cmp - "$T/want"
+	# The class column by another name, not last, by name or number.
+	awk -F'\t' -v OFS='\t' '{print $5, $1, $2, $3, $4}' "$T/p.tsv" |
+	    sed '1s/^class/eq/' > "$T/q.tsv"
+	recode -r "$T/r.tsv" --class-col eq "$T/q.tsv" |
+	    awk -F'\t' -v OFS='\t' '{print $1, $2, $3, $4}' | cmp - "$T/want"
+	recode -r "$T/r.tsv" --class-col 1 "$T/q.tsv" | cmp - "$T/want"
+	# The regions' first column may carry that name too.
+	sed '1s/^class/eq/' "$T/r.tsv" > "$T/r2.tsv"
+	recode -r "$T/r2.tsv" --class-col eq "$T/q.tsv" | cmp - "$T/want"
+	run --separate-stderr recode -r "$T/r.tsv" --class-col eq --keep-class "$T/q.tsv"
+	[ "${lines[0]}" = "$(printf 'eq\tAge\tSex\tZipcode\tDisease')" ]
+	[ "${lines[1]}" = "$(printf '1\t[25-26]\tMale\t53711\tFlu')" ]
+	run --separate-stderr recode -r "$T/r.tsv" --class-col nosuch "$T/q.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "recode: $T/q.tsv: no class column 'nosuch' (partition appends one; --class-col names it)" ]
+	# -x drops a column; a headerless table gives headerless output.
+	recode -r "$T/r.tsv" -x Disease "$T/p.tsv" | cmp - <(cut -f1-3 "$T/want")
+	tail -n +2 "$T/p.tsv" | recode -r "$T/r.tsv" \
+	    --columns Age,Sex,Zipcode,Disease,class | cmp - <(tail -n +2 "$T/want")
+}
+
+@test "regions: -k, -s/-l, --max-suppress and --suppress drop by partition's classes" {
+	# Classes 3 and 4 have one row each; class 1 has one disease.
+	printf '%s\n' 'Age	Sex	Zipcode	Disease	class' \
+	    '25	Male	53711	Flu	1' \
+	    '25	Female	53712	Hepatitis	2' \
+	    '26	Male	53711	Flu	1' \
+	    '27	Male	53710	Broken Arm	3' \
+	    '27	Female	53712	AIDS	2' \
+	    '28	Male	53711	Hang Nail	4' > "$T/p.tsv"
+	printf '%s\n' \
+	    'class	count	Age_min	Age_max	Age_mean	Sex	Zipcode_min	Zipcode_max	Zipcode_mean' \
+	    '1	2	25	26	25.5	Male	53711	53711	53711' \
+	    '2	2	25	27	26	Female	53712	53712	53712' \
+	    '3	1	27	27	27	Male	53710	53710	53710' \
+	    '4	1	28	28	28	Male	53711	53711	53711' > "$T/r.tsv"
+	run --separate-stderr recode -v -r "$T/r.tsv" -k 2 --summary both \
+	    --keep-class "$T/p.tsv"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "recode: 6 rows, 4 classes, 2 rows suppressed in 2 classes, 6 rows written, 0 runs" ]
+	[ "$output" = "$(printf '%s\n' \
+	    'Age	Age_mean	Sex	Zipcode	Zipcode_mean	Disease	class' \
+	    '[25-26]	25.5	Male	53711	53711	Flu	1' \
+	    '[25-27]	26	Female	53712	53712	Hepatitis	2' \
+	    '[25-26]	25.5	Male	53711	53711	Flu	1' \
+	    '*	*	*	*	*	Broken Arm	*' \
+	    '[25-27]	26	Female	53712	53712	AIDS	2' \
+	    '*	*	*	*	*	Hang Nail	*')" ]
+	run --separate-stderr recode -r "$T/r.tsv" -k 2 --suppress drop "$T/p.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' 'Age	Sex	Zipcode	Disease' \
+	    '[25-26]	Male	53711	Flu' \
+	    '[25-27]	Female	53712	Hepatitis' \
+	    '[25-26]	Male	53711	Flu' \
+	    '[25-27]	Female	53712	AIDS')" ]
+	# Not 2-diverse: class 1 (Flu twice) goes too.
+	run --separate-stderr recode -r "$T/r.tsv" -k 2 -s Disease -l 2 "$T/p.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | cut -f1 | tr '\n' ' ')" = "Age * [25-27] * * [25-27] * " ]
+	# -l alone: one row has one disease, so classes 3 and 4 go too.
+	run --separate-stderr recode -r "$T/r.tsv" -s Disease -l 2 "$T/p.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | cut -f1 | tr '\n' ' ')" = "Age * [25-27] * * [25-27] * " ]
+	run --separate-stderr recode -r "$T/r.tsv" -k 1 "$T/p.tsv"
+	[ "$(printf '%s\n' "$output" | cut -f1 | tr '\n' ' ')" = "Age [25-26] [25-27] [25-26] 27 [25-27] 28 " ]
+	# --max-suppress: exceeded exits 1, nothing written.
+	mkdir "$T/o"
+	run --separate-stderr recode -r "$T/r.tsv" -k 2 --max-suppress 1 -o "$T/o/x" "$T/p.tsv"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "recode: 2 rows would be suppressed, more than the limit 1" ]
+	[ -z "$(ls -A "$T/o")" ]
+	run --separate-stderr recode -r "$T/r.tsv" -k 2 --max-suppress 34% "$T/p.tsv"
+	[ "$status" -eq 0 ]
+	# score sees a 2-anonymous release.
+	recode -r "$T/r.tsv" -k 2 --summary both "$T/p.tsv" > "$T/rel"
+	run score -k 2 --check -q Age,Age_mean,Sex,Zipcode,Zipcode_mean "$T/rel"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -qx "$(printf 'suppressed\t2')"
+}
+
+@test "regions: read after the table's first line (partition -r R | recode -r R)" {
+	patients
+	recode -r "$T/r.tsv" "$T/p.tsv" > "$T/want"
+	# An old regions file, with other classes, is there at first; the
+	# writer renames the new one into place, then prints the table.
+	printf 'class\tcount\tSex\n7\t6\tx\n' > "$T/old"
+	for args in "" "-k 2" "-k 2 -T $T"; do
+		cp "$T/old" "$T/R"
+		( sleep 1; cp "$T/r.tsv" "$T/R.tmp"; mv "$T/R.tmp" "$T/R"
+		    cat "$T/p.tsv" ) | recode $args -r "$T/R" > "$T/got"
+		cmp "$T/want" "$T/got" || { echo "$args"; false; }
+	done
+	# No regions file at all until the table comes.
+	rm -f "$T/R"
+	( sleep 1; cp "$T/r.tsv" "$T/R"; cat "$T/p.tsv" ) |
+	    recode -r "$T/R" -o "$T/got"
+	cmp "$T/want" "$T/got"
+	# Headerless: recode waits for input before it opens the regions.
+	rm -f "$T/R"
+	( sleep 1; cp "$T/r.tsv" "$T/R"; tail -n +2 "$T/p.tsv" ) |
+	    recode -r "$T/R" --columns Age,Sex,Zipcode,Disease,class > "$T/got"
+	tail -n +2 "$T/want" | cmp - "$T/got"
+}
+
+@test "regions: a class not in the regions, a count that does not match" {
+	patients
+	mkdir "$T/o"
+	sed '3s/2$/9/' "$T/p.tsv" > "$T/u.tsv"
+	head -n 6 "$T/p.tsv" > "$T/short.tsv"
+	for k in "" "-k 2" "-k 2 -s Disease -l 2"; do
+		run --separate-stderr recode $k -r "$T/r.tsv" -o "$T/o/x" "$T/u.tsv"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "recode: $T/u.tsv:3: column 'class': '9' is not a class of $T/r.tsv" ]
+		run --separate-stderr recode $k -r "$T/r.tsv" -o "$T/o/x" "$T/short.tsv"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "recode: $T/r.tsv:4: class 3 has count 2, but $T/short.tsv has 1 row of it" ]
+		cat "$T/short.tsv" | { run --separate-stderr recode $k -r "$T/r.tsv";
+		    [ "$status" -eq 2 ] &&
+		    [ "$stderr" = "recode: $T/r.tsv:4: class 3 has count 2, but stdin has 1 row of it" ]; }
+		[ -z "$(ls -A "$T/o")" ]
+	done
+	# In two passes nothing is written at all.
+	run --separate-stderr recode -k 2 -r "$T/r.tsv" "$T/short.tsv"
+	[ -z "$output" ]
+	run --separate-stderr recode -k 2 -r "$T/r.tsv" "$T/u.tsv"
+	[ -z "$output" ]
+	# A class with no rows, more rows than the count.
+	grep -v Hepatitis "$T/p.tsv" | grep -v AIDS > "$T/no2.tsv"
+	run --separate-stderr recode -r "$T/r.tsv" "$T/no2.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "recode: $T/r.tsv:3: class 2 has count 2, but $T/no2.tsv has 0 rows of it" ]
+	{ cat "$T/p.tsv"; tail -n 1 "$T/p.tsv"; } > "$T/more.tsv"
+	run --separate-stderr recode -k 2 -r "$T/r.tsv" "$T/more.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "recode: $T/r.tsv:4: class 3 has count 2, but $T/more.tsv has 3 rows of it" ]
+}
+
+@test "regions: malformed regions files and usage errors: table-driven" {
+	patients
+	R=$T/r.tsv P=$T/p.tsv
+	h='class	count	Age_min	Age_max	Age_mean	Sex'
+	printf '%s\n' "$h" '1	2	25	26	25.5' > "$T/ragged"
+	printf '%s\n' "$h" '0	2	25	26	25.5	Male' > "$T/zero"
+	printf '%s\n' "$h" '01	2	25	26	25.5	Male' > "$T/lead"
+	printf '%s\n' "$h" 'x	2	25	26	25.5	Male' > "$T/notint"
+	printf '%s\n' "$h" '1	2	25	26	25.5	Male' '1	2	25	26	25.5	Male' > "$T/dup"
+	printf '%s\n' "$h" '1	0	25	26	25.5	Male' > "$T/cnt0"
+	printf '%s\n' "$h" '1	two	25	26	25.5	Male' > "$T/cntx"
+	printf '%s\n' "$h" '1	2	25	x	25.5	Male' > "$T/nan"
+	printf '%s\n' "$h" '1	2	25	26	1e1	Male' > "$T/exp"
+	printf '%s\n' 'klass	count	Sex' > "$T/hdr1"
+	printf '%s\n' 'class	cnt	Sex' > "$T/hdr2"
+	printf '%s\n' 'class' > "$T/hdr3"
+	printf '%s\n' 'class	count' > "$T/noqi"
+	printf '%s\n' 'class	count	Race' > "$T/noqcol"
+	printf '%s\n' 'class	count	Age_min	Age_max	Age_avg' > "$T/badstem"
+	printf '%s\n' 'class	count	Sex	Sex' > "$T/twice"
+	printf '%s\n' 'class	count	class' > "$T/isclass"
+	: > "$T/empty"
+	while IFS='|' read -r args want; do
+		eval "run --separate-stderr recode $args"
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; false; }
+		[ "$stderr" = "recode: $want" ] || { echo "$args: $stderr"; false; }
+		[ -z "$output" ] || { echo "$args: output"; false; }
+	done <<-EOF_
+	-r "$T/ragged" "$P"|$T/ragged:2: expected 6 fields, found 5
+	-r "$T/zero" "$P"|$T/zero:2: class '0' is not a positive integer
+	-r "$T/lead" "$P"|$T/lead:2: class '01' is not a positive integer
+	-r "$T/notint" "$P"|$T/notint:2: class 'x' is not a positive integer
+	-r "$T/dup" "$P"|$T/dup:3: class 1 appears twice (first on line 2)
+	-r "$T/cnt0" "$P"|$T/cnt0:2: class 1: count '0' is not a positive integer
+	-r "$T/cntx" "$P"|$T/cntx:2: class 1: count 'two' is not a positive integer
+	-r "$T/nan" "$P"|$T/nan:2: column 'Age_max': 'x' is not a number
+	-r "$T/exp" "$P"|$T/exp:2: column 'Age_mean': '1e1' is not a number
+	-r "$T/hdr1" "$P"|$T/hdr1:1: expected a header beginning with class and count, as partition -r writes it
+	-r "$T/hdr2" "$P"|$T/hdr2:1: expected a header beginning with class and count, as partition -r writes it
+	-r "$T/hdr3" "$P"|$T/hdr3:1: expected a header beginning with class and count, as partition -r writes it
+	-r "$T/noqi" "$P"|$T/noqi:1: no quasi-identifier columns after class and count
+	-r "$T/noqcol" "$P"|$T/noqcol:1: quasi-identifier 'Race' is not a column of $P
+	-r "$T/badstem" "$P"|$T/badstem:1: quasi-identifier 'Age_min' is not a column of $P
+	-r "$T/twice" "$P"|$T/twice:1: quasi-identifier 'Sex' is named twice
+	-r "$T/isclass" "$P"|$T/isclass:1: quasi-identifier 'class' is the class column
+	-r "$T/empty" "$P"|$T/empty: empty regions file: expected a header line beginning with class and count, as partition -r writes it
+	-r "$T/nosuch" "$P"|$T/nosuch: No such file or directory
+	-r "$R" -n Age=1 "$P"|-n and -r exclude each other: give one recoding
+	"$P"|no recoding: give the node with -n or the regions with -r
+	-r "$R" --summary median "$P"|--summary: 'median' is not range, mean or both
+	-n Age=1 -H Age=interval:5 --summary mean "$P"|--summary, --keep-class and --class-col apply to -r
+	-n Age=1 -H Age=interval:5 --keep-class "$P"|--summary, --keep-class and --class-col apply to -r
+	-n Age=1 -H Age=interval:5 --class-col class "$P"|--summary, --keep-class and --class-col apply to -r
+	-r "$R" -H Age=interval:5 "$P"|-H applies to -n: the regions hold their own labels
+	-r "$R" -x class "$P"|-x: 'class' is the class column (dropped unless --keep-class)
+	-r "$R" -x Sex "$P"|-x: 'Sex' is a quasi-identifier
+	-r "$R" -s Age -l 2 "$P"|-s Age is also a quasi-identifier
+	-r "$R" -s class -l 2 "$P"|-s class is the class column
+	-r "$R" "$T/empty"|$T/empty: empty input: expected a header line naming the columns
+	-r - < "$P"|-r -: the table is read from the standard input
+	EOF_
+}
+
+# regions_of K: partition-like output of $T/r in $T/p (class from c1 and
+# c3) and its regions in $T/rg (c1, c3 numeric, c2 categorical labelled
+# by the parity of the class); then the expected recode output, with
+# classes under K starred, on stdout.
+regions_of() {
+	awk -F'\t' -v OFS='\t' 'NR == 1 {print $0, "class"; next}
+	    {print $0, int($1 / 4) * 50 + int($3 / 6) + 1}' "$T/r" > "$T/p"
+	awk -F'\t' -v OFS='\t' 'NR > 1 {
+		c = $5; n[c]++; s1[c] += $1; s3[c] += $3
+		if (!(c in lo1) || $1 < lo1[c]) lo1[c] = $1
+		if (!(c in hi1) || $1 > hi1[c]) hi1[c] = $1
+		if (!(c in lo3) || $3 < lo3[c]) lo3[c] = $3
+		if (!(c in hi3) || $3 > hi3[c]) hi3[c] = $3
+	    } END {
+		print "class", "count", "c1_min", "c1_max", "c1_mean", "c2",
+		    "c3_min", "c3_max", "c3_mean"
+		for (c in n)
+			print c, n[c], lo1[c], hi1[c], s1[c] / n[c],
+			    (c % 2 ? "odd" : "even"), lo3[c], hi3[c], s3[c] / n[c]
+	    }' "$T/p" | { read -r h; printf '%s\n' "$h"; sort -n; } > "$T/rg"
+	awk -F'\t' -v OFS='\t' -v k="$1" '
+	    function rng(a, b) { return a == b ? a : "[" a "-" b "]" }
+	    NR == FNR { if (FNR > 1) { lab[$1] = rng($3, $4) OFS $6 OFS rng($7, $8); n[$1] = $2 }; next }
+	    FNR == 1 { print $1, $2, $3, $4; next }
+	    { split(lab[$5], l, OFS)
+	      if (n[$5] < k) print "*", "*", "*", $4
+	      else print l[1], l[2], l[3], $4 }' "$T/rg" "$T/p"
+}
+
+@test "regions: random tables: output equals an awk recoding, with and without -S spills" {
+	mkdir "$T/tmp"
+	while read -r seed card k; do
+		randtable "$seed" 3000 4 "$card" > "$T/r"
+		regions_of "$k" > "$T/want"
+		recode -r "$T/rg" -k "$k" "$T/p" | cmp - "$T/want" ||
+		    { echo "seed $seed"; false; }
+		check_k "$k" < "$T/want"
+		cat "$T/p" | recode -r "$T/rg" -k "$k" -T "$T/tmp" |
+		    cmp - "$T/want"
+		run --separate-stderr recode -v -S 64K -T "$T/tmp" -r "$T/rg" \
+		    -k "$k" -s c4 -l 1 "$T/p"
+		[ "$status" -eq 0 ]
+		printf '%s\n' "$output" | cmp - "$T/want"
+		[ "$(vstat runs)" -ge 2 ]
+	done <<-EOF_
+	11 40 2
+	12 100 5
+	13 300 3
+	EOF_
+	[ -z "$(ls -A "$T/tmp")" ]
+}
