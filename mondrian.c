@@ -221,15 +221,36 @@ rank_numeric(struct dim *dm, size_t j)
 	free(dm->rsc);
 	dm->raw = NULL;
 	dm->rsc = NULL;
-	for (sh = 0; sh < 64 && N > 0 && ((mx - mn) >> sh) != 0; sh += 16) {
-		uint32_t *c = kn_zalloc((65536 + 1) * sizeof(uint32_t));
+	if (N > 0 && mx - mn < 4 * (uint64_t)N + 65536) {
+		/* A dense range: ranks by a table of the values present. */
+		uint32_t *tab = kn_zalloc((size_t)(mx - mn + 2) *
+		    sizeof(uint32_t));
+		uint64_t v;
 
 		for (i = 0; i < N; i++)
-			c[(((a[i] - mn) >> sh) & 0xffff) + 1]++;
-		for (i = 1; i <= 65536; i++)
+			tab[a[i] - mn] = 1;
+		dm->vals = kn_alloc((N + 1) * sizeof(int64_t));
+		for (v = 0; v <= mx - mn; v++)
+			if (tab[v]) {
+				dm->vals[r] = (int64_t)((v + mn) ^
+				    ((uint64_t)1 << 63));
+				tab[v] = r++;
+			}
+		for (i = 0; i < N; i++)
+			rec[i * W + j] = tab[a[i] - mn];
+		free(tab);
+		dm->nrank = r;
+		goto done;
+	}
+	for (sh = 0; sh < 64 && N > 0 && ((mx - mn) >> sh) != 0; sh += 11) {
+		uint32_t *c = kn_zalloc((2048 + 1) * sizeof(uint32_t));
+
+		for (i = 0; i < N; i++)
+			c[(((a[i] - mn) >> sh) & 0x7ff) + 1]++;
+		for (i = 1; i <= 2048; i++)
 			c[i] += c[i - 1];
 		for (i = 0; i < N; i++) {
-			size_t p = c[((a[i] - mn) >> sh) & 0xffff]++;
+			size_t p = c[((a[i] - mn) >> sh) & 0x7ff]++;
 
 			b[p] = a[i];
 			rb[p] = ra[i];
@@ -247,6 +268,7 @@ rank_numeric(struct dim *dm, size_t j)
 		rec[(size_t)ra[i] * W + j] = r;
 	}
 	dm->nrank = N > 0 ? r + 1 : 0;
+done:
 	dm->vals = kn_realloc(dm->vals, (dm->nrank + 1) * sizeof(int64_t));
 	dm->val = kn_alloc((dm->nrank + 1) * sizeof(long double));
 	for (i = 0; i < dm->nrank; i++)
@@ -825,40 +847,38 @@ eval_hier(size_t j, struct cut *best)
 }
 
 /* The stack of segments still to partition. */
-static uint64_t *stk;
+static uint64_t *stk;		/* pairs b, e */
+static uint32_t *stext;		/* per pair: min[d], max[d] */
 static size_t nstk, capstk;
 
+/* Pushes the segment [b,e) with the extents ext (min[d], max[d]). */
 static void
-push(uint64_t b, uint64_t e)
+push(uint64_t b, uint64_t e, const uint32_t *ext)
 {
 	if (nstk + 2 > capstk) {
 		capstk = capstk ? 2 * capstk : 1024;
 		stk = kn_realloc(stk, capstk * sizeof(uint64_t));
+		stext = kn_realloc(stext, capstk / 2 * 2 * d *
+		    sizeof(uint32_t));
 	}
+	memcpy(stext + nstk / 2 * 2 * d, ext, 2 * d * sizeof(uint32_t));
 	stk[nstk++] = b;
 	stk[nstk++] = e;
 }
 
-/* Makes the chosen cut: regroups the node's records stably by part and
- * pushes the parts, leftmost on top. */
+/* Makes the chosen cut: regroups the node's records stably by part,
+ * noting each part's extents on the way, and pushes the parts,
+ * leftmost on top. */
 static void
 apply(const struct cut *c)
 {
-	size_t n = nd.n, i, m = 0, j = c->dim;
-	uint32_t *off;
+	size_t n = nd.n, i, m = 0, g, j = c->dim;
+	uint32_t *off, *ext;
+	const uint32_t *r = rec + nd.b * W;
 
-	if (c->fast) {
-		const uint32_t *r = rec + nd.b * W + j;
-		uint64_t eqleft = c->eqleft;
-
-		for (i = 0; i < n; i++) {
-			uint32_t v = r[i * W];
-
-			grp[i] = v < c->med || (v == c->med && eqleft > 0 &&
-			    eqleft--) ? 0 : 1;
-		}
+	if (c->fast)
 		m = 2;
-	} else if (sort_dim(j), is_hier(j)) {
+	else if (sort_dim(j), is_hier(j)) {
 		for (i = 0; i < n; i++) {
 			if (i > 0 && child_of(j, key[perm[i]]) !=
 			    child_of(j, key[perm[i - 1]]))
@@ -872,22 +892,59 @@ apply(const struct cut *c)
 		m = 2;
 	}
 	off = kn_zalloc((m + 1) * sizeof(uint32_t));
-	for (i = 0; i < n; i++)
-		off[grp[i] + 1]++;
-	for (i = 1; i <= m; i++)
-		off[i] += off[i - 1];
-	for (i = m; i-- > 0;)
-		push(nd.b + off[i], nd.b + off[i + 1]);
-	for (i = 0; i < n; i++)
-		memcpy(rtmp + (size_t)off[grp[i]]++ * W,
-		    rec + (nd.b + i) * W, W * sizeof(uint32_t));
+	ext = kn_alloc(m * 2 * d * sizeof(uint32_t));
+	for (g = 0; g < m; g++)
+		for (i = 0; i < d; i++) {
+			ext[g * 2 * d + i] = UINT32_MAX;
+			ext[g * 2 * d + d + i] = 0;
+		}
+	if (c->fast) {
+		off[1] = (uint32_t)c->L;
+		off[2] = (uint32_t)n;
+	} else {
+		for (i = 0; i < n; i++)
+			off[grp[i] + 1]++;
+		for (i = 1; i <= m; i++)
+			off[i] += off[i - 1];
+	}
+	{
+		uint32_t *pos = kn_alloc((m + 1) * sizeof(uint32_t));
+		uint64_t eqleft = c->eqleft;
+
+		memcpy(pos, off, m * sizeof(uint32_t));
+		for (i = 0; i < n; i++, r += W) {
+			uint32_t *dst, *e;
+			size_t q;
+
+			if (c->fast) {
+				uint32_t v = r[j];
+
+				g = v < c->med || (v == c->med &&
+				    eqleft > 0 && eqleft--) ? 0 : 1;
+			} else
+				g = grp[i];
+			dst = rtmp + (size_t)pos[g]++ * W;
+			e = ext + g * 2 * d;
+			for (q = 0; q < d; q++) {
+				uint32_t v = r[q];
+
+				e[q] = v < e[q] ? v : e[q];
+				e[d + q] = v > e[d + q] ? v : e[d + q];
+			}
+			memcpy(dst, r, W * sizeof(uint32_t));
+		}
+		free(pos);
+	}
 	memcpy(rec + nd.b * W, rtmp, n * W * sizeof(uint32_t));
+	for (g = m; g-- > 0;)
+		push(nd.b + off[g], nd.b + off[g + 1], ext + g * 2 * d);
 	free(off);
+	free(ext);
 }
 
 /* Counts the node's totals and extents. */
 static void
-totals(size_t b, size_t e)
+totals(size_t b, size_t e, const uint32_t *ext)
 {
 	size_t i, j;
 
@@ -895,20 +952,26 @@ totals(size_t b, size_t e)
 	nd.n = e - b;
 	nd.sorted = d;
 	memset(&nd.tot, 0, sizeof(nd.tot));
-	for (j = 0; j < d; j++) {
-		nd.mn[j] = UINT32_MAX;
-		nd.mx[j] = 0;
-	}
 	nstouch = nltouch = 0;
-	for (i = b; i < e; i++) {
+	if (ext != NULL) {
+		memcpy(nd.mn, ext, d * sizeof(uint32_t));
+		memcpy(nd.mx, ext + d, d * sizeof(uint32_t));
+	} else {
+		for (j = 0; j < d; j++) {
+			nd.mn[j] = UINT32_MAX;
+			nd.mx[j] = 0;
+		}
+		for (i = b; i < e; i++)
+			for (j = 0; j < d; j++) {
+				uint32_t v = rec[i * W + j];
+
+				nd.mn[j] = v < nd.mn[j] ? v : nd.mn[j];
+				nd.mx[j] = v > nd.mx[j] ? v : nd.mx[j];
+			}
+	}
+	for (i = b; i < e && needstats; i++) {
 		const uint32_t *r = rec + i * W;
 
-		for (j = 0; j < d; j++) {
-			if (r[j] < nd.mn[j])
-				nd.mn[j] = r[j];
-			if (r[j] > nd.mx[j])
-				nd.mx[j] = r[j];
-		}
 		if (hass && hs_tot[r[wsens]]++ == 0)
 			stouch[nstouch++] = r[wsens];
 		if (o.split == SPLIT_INFOGAIN && hl_tot[r[wtarg]]++ == 0)
@@ -1045,15 +1108,23 @@ static uint64_t ncuts;
 static void
 partition(void)
 {
-	uint32_t *ord = kn_alloc((d + 1) * sizeof(uint32_t));
+	uint32_t *ord = kn_alloc((2 * d + 1) * sizeof(uint32_t));
 	size_t j;
 
-	push(0, N);
+	if (N == 0) {
+		free(ord);
+		return;
+	}
+	totals(0, N, NULL);
+	memcpy(ord, nd.mn, d * sizeof(uint32_t));
+	memcpy(ord + d, nd.mx, d * sizeof(uint32_t));
+	push(0, N, ord);
+	untotals();
 	while (nstk > 0) {
 		uint64_t e = stk[--nstk], b = stk[--nstk];
 		struct cut best;
 
-		totals(b, e);
+		totals(b, e, stext + nstk / 2 * 2 * d);
 		memset(&best, 0, sizeof(best));
 		if (nd.n >= 2 * o.k) {
 			if (o.split == SPLIT_MEDIAN) {
@@ -1370,7 +1441,7 @@ main(int argc, char *argv[])
 
 	/* The whole table must meet the requirements, or nothing can. */
 	if (N > 0) {
-		totals(0, N);
+		totals(0, N, NULL);
 		if (!side_ok(&nd.tot, hs_side, 1)) {
 			fprintf(stderr, "%s: %s: no partitioning: the whole "
 			    "table (%llu rows) does not meet the "
