@@ -8,6 +8,12 @@
 # the rows of classes below k, and score --check verifies the release.
 # Two releases: k=2 without suppression, and k=10 with at most 2% of
 # the rows suppressed.
+#
+# The Mondrian pipeline (paper 003): partition cuts the table into
+# classes of at least k rows (age cut at thresholds, the other columns
+# by their hierarchies) and writes the regions; recode -r replaces each
+# value by its class's range or hierarchy node; score --check verifies.
+# Two releases, k=2 and k=10, nothing suppressed.
 set -eu
 cd "$(dirname "$0")"
 PATH=$(pwd):$PATH
@@ -28,34 +34,51 @@ release() {
 	    > "$tmp/$3.score"
 }
 
+# mondrian K NAME: the Mondrian pipeline for k=K.
+mondrian() {
+	partition -q "$Q" -H data/adult --numeric age -k "$1" \
+	    -r "$tmp/$2.regions" "$data" |
+	    recode -r "$tmp/$2.regions" > "$tmp/$2.tsv"
+	score --check -q "$Q" -s salary-class -k "$1" "$tmp/$2.tsv" \
+	    > "$tmp/$2.score"
+}
+
 echo "Adult: $(($(wc -l < "$data") - 1)) rows; quasi-identifiers $Q;"
-echo "sensitive column salary-class.  Each release: freqset | lattice-search"
-echo "--best (least C_DM), recode -n to that node, score --check."
+echo "sensitive column salary-class.  Full-domain (FD) releases: freqset |"
+echo "lattice-search --best (least C_DM), recode -n to that node.  Mondrian"
+echo "releases: partition -r regions | recode -r regions.  Then score --check."
 echo
 score -q "$Q" -s salary-class -k 2 "$data" > "$tmp/orig.score"
 release 2 0 k2
 release 10 2% k10
+mondrian 2 m2
+mondrian 10 m10
 
 node() {
 	awk -F'\t' -v q="$Q" 'NR == 1 { n = split(q, x, ","); next }
 	    NR == 2 { s = $1; for (i = 2; i <= n; i++) s = s "," $i; print s }' "$1"
 }
-printf '%-22s %14s %16s %16s\n' metric original "k=2" "k=10, 2% supp"
-printf '%-22s %14s %16s %16s\n' "node" "" "$(node "$tmp/k2.node")" \
-    "$(node "$tmp/k10.node")"
-awk -F'\t' '
-	FILENAME ~ /orig/ { o[$1] = $2; order[++n] = $1 }
-	FILENAME ~ /k2/ { a[$1] = $2 }
-	FILENAME ~ /k10/ { b[$1] = $2 }
+row='%-19s %12s %16s %16s %12s %12s\n'
+printf "$row" metric original "FD k=2" "FD k=10, 2%" "Mondrian 2" "Mondrian 10"
+printf "$row" "node" "" "$(node "$tmp/k2.node")" "$(node "$tmp/k10.node")" \
+    "" ""
+awk -F'\t' -v row="$row" '
+	FILENAME ~ /\/orig\.score$/ { o[$1] = $2; order[++n] = $1 }
+	FILENAME ~ /\/k2\.score$/ { a[$1] = $2 }
+	FILENAME ~ /\/k10\.score$/ { b[$1] = $2 }
+	FILENAME ~ /\/m2\.score$/ { c[$1] = $2 }
+	FILENAME ~ /\/m10\.score$/ { e[$1] = $2 }
 	END {
 		for (i = 1; i <= n; i++) {
 			m = order[i]
 			if (m == "threshold" || m == "cavg" || m == "check_k")
 				continue
-			printf "%-22s %14s %16s %16s\n", m, o[m], a[m], b[m]
+			printf row, m, o[m], a[m], b[m], c[m], e[m]
 		}
-	}' "$tmp/orig.score" "$tmp/k2.score" "$tmp/k10.score"
-printf '%-22s %14s %16s %16s\n' "check_k" \
-    "$(awk -F'\t' '$1 == "check_k" {print $2}' "$tmp/orig.score") (k=2)" \
-    "$(awk -F'\t' '$1 == "check_k" {print $2}' "$tmp/k2.score") (k=2)" \
-    "$(awk -F'\t' '$1 == "check_k" {print $2}' "$tmp/k10.score") (k=10)"
+	}' "$tmp/orig.score" "$tmp/k2.score" "$tmp/k10.score" "$tmp/m2.score" \
+    "$tmp/m10.score"
+check() {
+	echo "$(awk -F'\t' '$1 == "check_k" {print $2}' "$tmp/$1.score") (k=$2)"
+}
+printf "$row" "check_k" "$(check orig 2)" "$(check k2 2)" "$(check k10 10)" \
+    "$(check m2 2)" "$(check m10 10)"
