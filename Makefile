@@ -9,7 +9,7 @@ LDLIBS = -lm -lpthread
 
 PROGS = freqset score gendata extsort lattice-search recode partition
 MAN1 = man/freqset.1 man/score.1 man/gendata.1 man/extsort.1 \
-	man/lattice-search.1 man/recode.1
+	man/lattice-search.1 man/recode.1 man/partition.1
 MAN7 = man/kanon.7
 
 all: $(PROGS)

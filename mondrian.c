@@ -125,7 +125,10 @@ static kn_i128 *sval;
 static int *sscale, sF;
 /* The target: dictionary (labels) and numeric values. */
 static kn_dict tdict;
-static long double *tval;
+static kn_i128 *tval;		/* numeric target * 10^tF */
+static int *tscale, tF;
+static long double *xlxtab;	/* c ln c for small c */
+static size_t nxlx;
 
 /* Per-node scratch. */
 static uint32_t *key, *perm, *ptmp, *grp, *cnt;
@@ -420,8 +423,13 @@ load(kn_table *t, size_t scol, size_t tcol)
 					    "number (--split regression)",
 					    (int)v.n, v.p);
 				tval = kn_realloc(tval, tdict.n *
-				    sizeof(long double));
-				tval[id] = (long double)m / powl(10, sc);
+				    sizeof(kn_i128));
+				tscale = kn_realloc(tscale, tdict.n *
+				    sizeof(int));
+				tval[id] = m;
+				tscale[id] = sc;
+				if (sc > tF)
+					tF = sc;
 			}
 			r[wtarg] = id;
 		}
@@ -437,14 +445,41 @@ struct side {
 	uint64_t n;
 	uint64_t distinct;	/* sensitive values present */
 	kn_i128 s, ss;		/* sums of the sensitive values, squares */
-	long double lx;		/* sum of c ln c over label counts */
-	long double ts;		/* sum of the numeric target */
+	kn_i128 ts;		/* sum of the numeric target * 10^tF */
 };
 
 static long double
 xlx(uint64_t c)
 {
-	return c < 2 ? 0 : (long double)c * logl((long double)c);
+	if (c < nxlx)
+		return xlxtab[c];
+	return (long double)c * logl((long double)c);
+}
+
+/* The sum of c ln c over the label counts of a part: hist[y], or with
+ * compl the node's totals less hist[y].  Summed in label order, so the
+ * result depends on the counts only. */
+static long double
+label_xlx(const uint64_t *hist, int compl)
+{
+	long double s = 0;
+	size_t i;
+
+	for (i = 0; i < nltouch; i++) {
+		uint32_t y = ltouch[i];
+
+		s += xlx(compl ? hl_tot[y] - hist[y] : hist[y]);
+	}
+	return s;
+}
+
+/* A regression score term: (sum of the target)^2 / n. */
+static long double
+sq_n(kn_i128 ts, uint64_t n)
+{
+	long double t = (long double)ts;
+
+	return t * t / (long double)n;
 }
 
 /* Whether a part meets every requirement.  Its sensitive counts are
@@ -510,18 +545,10 @@ move(const uint32_t *r, struct side *a, struct side *b)
 			}
 		}
 	}
-	if (o.split == SPLIT_INFOGAIN) {
-		uint32_t y = r[wtarg];
-		uint64_t c = hl_side[y]++;
-
-		a->lx += xlx(c + 1) - xlx(c);
-		if (b != NULL) {
-			uint64_t rc = hl_tot[y] - c;
-
-			b->lx += xlx(rc - 1) - xlx(rc);
-		}
-	} else if (o.split == SPLIT_REGRESSION) {
-		long double v = tval[r[wtarg]];
+	if (o.split == SPLIT_INFOGAIN)
+		hl_side[r[wtarg]]++;
+	else if (o.split == SPLIT_REGRESSION) {
+		kn_i128 v = tval[r[wtarg]];
 
 		a->ts += v;
 		if (b != NULL)
@@ -772,10 +799,10 @@ eval_ordered(size_t j, struct cut *best)
 			break;
 		default:
 			if (o.split == SPLIT_INFOGAIN)
-				sc = -(xlx(l) - L.lx + xlx(n - l) - R.lx);
+				sc = -(xlx(l) - label_xlx(hl_side, 0) +
+				    xlx(n - l) - label_xlx(hl_side, 1));
 			else
-				sc = L.ts * L.ts / (long double)l +
-				    R.ts * R.ts / (long double)(n - l);
+				sc = sq_n(L.ts, l) + sq_n(R.ts, n - l);
 			if (best->found && !(sc > best->score))
 				continue;
 			if (!side_ok(&L, hs_side, 0) ||
@@ -821,9 +848,9 @@ eval_hier(size_t j, struct cut *best)
 		if (!side_ok(&S, hs_side, 0))
 			ok = 0;
 		if (o.split == SPLIT_INFOGAIN)
-			sc -= xlx(S.n) - S.lx;
+			sc -= xlx(S.n) - label_xlx(hl_side, 0);
 		else if (o.split == SPLIT_REGRESSION)
-			sc += S.ts * S.ts / (long double)S.n;
+			sc += sq_n(S.ts, S.n);
 		unmove(nd.b, g0, i + 1);
 		g0 = i + 1;
 		memset(&S, 0, sizeof(S));
@@ -977,6 +1004,8 @@ totals(size_t b, size_t e, const uint32_t *ext)
 		if (o.split == SPLIT_INFOGAIN && hl_tot[r[wtarg]]++ == 0)
 			ltouch[nltouch++] = r[wtarg];
 	}
+	if (nltouch > 1)
+		qsort(ltouch, nltouch, sizeof(uint32_t), cmp_u32);
 	/* The statistics of the whole node, as of a part. */
 	nd.tot.n = nd.n;
 	if (needstats) {
@@ -1327,6 +1356,10 @@ main(int argc, char *argv[])
 	kn_progress_init(progress);
 	tmpdir = kn_tmpdir(tmpdir);
 
+	/* The outputs first: a bad path fails before any work. */
+	fp = kn_open_out(outpath);
+	if (rpath != NULL)
+		rfp = kn_open_out(rpath);
 	kn_input_init(&in, argc > 0 ? argv[0] : NULL, 1, columns, tmpdir);
 	kn_input_open(&in, &t, columns);
 	d = kn_table_cols(&t, qlist, &qi);
@@ -1416,6 +1449,37 @@ main(int argc, char *argv[])
 		}
 	}
 
+	if (o.split == SPLIT_INFOGAIN) {
+		/* Labels numbered in byte order, so that scores are summed
+		 * in an order that does not depend on the rows'. */
+		uint32_t *rk = kn_dict_ranks(&tdict);
+
+		for (i = 0; i < N; i++)
+			rec[i * W + wtarg] = rk[rec[i * W + wtarg]];
+		free(rk);
+		nxlx = N + 1 < ((size_t)1 << 20) ? N + 1 : (size_t)1 << 20;
+		xlxtab = kn_alloc(nxlx * sizeof(long double));
+		for (i = 0; i < nxlx; i++)
+			xlxtab[i] = i < 2 ? 0 : (long double)i *
+			    logl((long double)i);
+	}
+	if (o.split == SPLIT_REGRESSION) {
+		kn_i128 s = 0;
+
+		for (i = 0; i < tdict.n; i++)
+			if (__builtin_mul_overflow(tval[i],
+			    kn_pow10(tF - tscale[i]), &tval[i]))
+				kn_die("-t %s: too many digits for exact sums",
+				    tcol);
+		for (i = 0; i < N; i++) {
+			kn_i128 v = tval[rec[i * W + wtarg]];
+
+			if (__builtin_add_overflow(s, v < 0 ? -v : v, &s))
+				kn_die("-t %s: values too large for exact "
+				    "sums", tcol);
+		}
+	}
+
 	/* Scratch for the nodes. */
 	rtmp = kn_alloc((N + 1) * W * sizeof(uint32_t));
 	key = kn_alloc((N + 1) * sizeof(uint32_t));
@@ -1452,8 +1516,7 @@ main(int argc, char *argv[])
 		untotals();
 	}
 
-	if (rpath != NULL) {
-		rfp = kn_open_out(rpath);
+	if (rfp != NULL) {
 		fputs("class\tcount", rfp);
 		for (j = 0; j < d; j++) {
 			if (dims[j].h != NULL)
@@ -1471,7 +1534,6 @@ main(int argc, char *argv[])
 		kn_close_out(rfp);
 
 	/* Pass 2: the rows with their classes. */
-	fp = kn_open_out(outpath);
 	write_table(&in, columns, classcol, fp,
 	    outpath != NULL ? outpath : "standard output");
 	kn_close_out(fp);

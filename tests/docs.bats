@@ -16,7 +16,7 @@ load common
 @test "make install honours PREFIX and DESTDIR" {
 	run make -C "$ROOT" -s install PREFIX=/opt/k DESTDIR="$BATS_TEST_TMPDIR/d"
 	[ "$status" -eq 0 ]
-	for p in freqset score gendata extsort lattice-search recode; do
+	for p in freqset score gendata extsort lattice-search recode partition; do
 		[ -x "$BATS_TEST_TMPDIR/d/opt/k/bin/$p" ]
 		[ -f "$BATS_TEST_TMPDIR/d/opt/k/share/man/man1/$p.1" ]
 		run "$BATS_TEST_TMPDIR/d/opt/k/bin/$p" --version
