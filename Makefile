@@ -41,7 +41,8 @@ demo: all
 	@sh demo.sh
 
 bench: all
-	@sh bench/run && echo && sh bench/extsort.sh && echo && sh bench/lattice.sh
+	@sh bench/run && echo && sh bench/extsort.sh && echo && sh bench/lattice.sh && \
+	    echo && sh bench/mondrian.sh
 
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
