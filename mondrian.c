@@ -734,13 +734,25 @@ select_cut(size_t j, struct cut *best)
 	const uint32_t *r = rec + nd.b * W + j;
 
 	nd.sorted = d;
-	for (i = 0; i < n; i++)
-		key[i] = r[i * W] - nd.mn[j];
-	med = select_kth(key, n, (n - 1) / 2);
-	for (i = 0; i < n; i++) {
-		c = r[i * W] - nd.mn[j];
-		lt += c < med;
-		eq += c == med;
+	if ((uint64_t)nd.mx[j] - nd.mn[j] < n) {
+		/* A small range: a histogram finds the median. */
+		uint32_t range = nd.mx[j] - nd.mn[j] + 1;
+
+		memset(cnt, 0, range * sizeof(uint32_t));
+		for (i = 0; i < n; i++)
+			cnt[r[i * W] - nd.mn[j]]++;
+		for (med = 0; lt + cnt[med] <= (n - 1) / 2; med++)
+			lt += cnt[med];
+		eq = cnt[med];
+	} else {
+		for (i = 0; i < n; i++)
+			key[i] = r[i * W] - nd.mn[j];
+		med = select_kth(key, n, (n - 1) / 2);
+		for (i = 0; i < n; i++) {
+			c = r[i * W] - nd.mn[j];
+			lt += c < med;
+			eq += c == med;
+		}
 	}
 	if (o.relaxed)
 		L = (n + 1) / 2;
@@ -1059,6 +1071,20 @@ untotals(void)
 		hl_tot[ltouch[i]] = 0;
 }
 
+/* Writes v / 10^S and a tab. */
+static void
+put_dec(FILE *fp, int64_t v, int S, char *buf)
+{
+	size_t n;
+
+	if (S == 0 && v >= 0)
+		n = kn_fmt_u64(buf, (uint64_t)v);
+	else
+		n = kn_dec_format(v, S, buf);
+	buf[n++] = '\t';
+	fwrite(buf, 1, n, fp);
+}
+
 /* Writes a mean sum/n rounded half away from zero to S+4 decimals. */
 static void
 put_mean(FILE *fp, kn_i128 sum, uint64_t n, int S)
@@ -1066,11 +1092,14 @@ put_mean(FILE *fp, kn_i128 sum, uint64_t n, int S)
 	kn_i128 num, q;
 	char buf[64];
 
-	if (!__builtin_mul_overflow(sum, (kn_i128)20000, &num)) {
+	if (sum >= 0 && sum % (kn_i128)n == 0 && sum / (kn_i128)n <=
+	    (kn_i128)INT64_MAX && S == 0)
+		fwrite(buf, 1, kn_fmt_u64(buf, (uint64_t)(sum / (kn_i128)n)),
+		    fp);
+	else if (!__builtin_mul_overflow(sum, (kn_i128)20000, &num)) {
 		q = num / (kn_i128)n;
 		q = q >= 0 ? (q + 1) / 2 : (q - 1) / 2;
-		buf[kn_dec_format(q, S + 4, buf)] = '\0';
-		fputs(buf, fp);
+		fwrite(buf, 1, kn_dec_format(q, S + 4, buf), fp);
 	} else
 		fprintf(fp, "%.*Lf", S + 4, (long double)sum /
 		    powl(10, S) / (long double)n);
@@ -1108,12 +1137,8 @@ leaf(void)
 		kn_i128 sum = 0;
 		char buf[64];
 
-		buf[kn_dec_format(dm->vals[nd.mn[j]], dm->S, buf)] = '\0';
-		fputs(buf, rfp);
-		putc('\t', rfp);
-		buf[kn_dec_format(dm->vals[nd.mx[j]], dm->S, buf)] = '\0';
-		fputs(buf, rfp);
-		putc('\t', rfp);
+		put_dec(rfp, dm->vals[nd.mn[j]], dm->S, buf);
+		put_dec(rfp, dm->vals[nd.mx[j]], dm->S, buf);
 		for (i = 0; i < nd.n; i++)
 			sum += dm->vals[rec[(nd.b + i) * W + j]];
 		put_mean(rfp, sum, nd.n, dm->S);

@@ -9,6 +9,14 @@
  * §1.2); prosecutor re-identification risk.  Checks: k-anonymity (003
  * §1.1), distinct, entropy and recursive (c,l)-diversity and variance
  * diversity (paper 004 §1.1).
+ *
+ * Utility: with -t, the conditional entropy of a class label given the
+ * classes and the error of a numeric target estimated by its class mean
+ * (paper 004 §5.5); with --original and a workload, the error of
+ * COUNT(*) queries answered from the release by assuming the values
+ * uniform within each class (paper 003 §5, §6.3 and Figure 17).
+ * --plot draws the classes of two numeric columns as SVG (paper 003
+ * §6.3, Figures 15 and 16).
  */
 #include <getopt.h>
 #include <math.h>
@@ -24,29 +32,41 @@ usage(int status)
 	fprintf(status == 0 ? stdout : stderr,
 	    "usage: score [--check] [-k k] [-s column [-l l [--diversity "
 	    "distinct|entropy|recursive]\n"
-	    "             [-c c]] [--variance v]] [-o file] [-q columns] "
-	    "[--threshold n]\n"
-	    "             [--suppressed mark] [--freqset] [--columns list | "
+	    "             [-c c]] [--variance v]] [-t column] [-o file] "
+	    "[-q columns]\n"
+	    "             [--threshold n] [--suppressed mark] [--freqset]\n"
+	    "             [--original file (--workload file | "
+	    "--workload-auto column)\n"
+	    "             [-H attr=spec|dir]] [--columns list | "
 	    "--columns-file file]\n"
-	    "             [-S size] [-T dir] [--progress] [file]\n");
+	    "             [-S size] [-T dir] [--progress] [file]\n"
+	    "       score --plot x,y [--class-col name] [-q columns] "
+	    "[-o file]\n"
+	    "             [--columns list | --columns-file file] [file]\n");
 	exit(status);
 }
 
 enum { OPT_CHECK = 256, OPT_DIV, OPT_VAR, OPT_THRESH, OPT_SUPP,
-    OPT_FREQSET, OPT_COLUMNS, OPT_COLFILE, OPT_VERSION, OPT_PROGRESS };
+    OPT_FREQSET, OPT_COLUMNS, OPT_COLFILE, OPT_VERSION, OPT_PROGRESS,
+    OPT_CLASSCOL, OPT_ORIG, OPT_PLOT, OPT_WORKLOAD, OPT_WAUTO };
 
 static const struct option longopts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "freqset", no_argument, NULL, OPT_FREQSET },
 	{ "help", no_argument, NULL, 'h' },
+	{ "original", required_argument, NULL, OPT_ORIG },
+	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "suppressed", required_argument, NULL, OPT_SUPP },
 	{ "threshold", required_argument, NULL, OPT_THRESH },
 	{ "variance", required_argument, NULL, OPT_VAR },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "workload", required_argument, NULL, OPT_WORKLOAD },
+	{ "workload-auto", required_argument, NULL, OPT_WAUTO },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -54,20 +74,28 @@ static const struct option longopts[] = {
 static struct {
 	long long k, thresh;
 	kn_ldiv ld;
-	int hasl, hasv, skey;
+	int hasl, hasv, skey, tkey;
 	kn_i128 vm;
 	int vs;
 	const char *mark;
 	size_t nq;
 } o;
 
+/* A pair (target value, count) of the class being read. */
+typedef struct {
+	uint32_t id;
+	uint64_t n;
+} tpair;
+
 /* The running totals, and the class being read: the frequency set
- * arrives in order of (QI labels..., S label), so a class is a run of
- * rows with the same QI labels. */
+ * arrives in order of (QI labels..., S label, T label), so a class is a
+ * run of rows with the same QI labels, and within it the rows of one
+ * sensitive value are a run too. */
 static struct {
 	uint64_t rows, supp, kept, nclass, minsz, maxsz, below, ldmin;
 	unsigned __int128 cdm;
 	long double lemin, varmin;
+	long double hsum, sse;	/* label entropy (bits x rows), target SSE */
 	int kfail, lfail, vfail, first;
 	/* the current class */
 	int have;
@@ -77,9 +105,115 @@ static struct {
 	uint64_t n;
 	uint64_t *vals;		/* its sensitive counts */
 	size_t nval, valcap;
+	char *slast;		/* the sensitive label of vals[nval - 1] */
+	size_t slen, scap;
+	tpair *tv;		/* its target values */
+	size_t ntv, tvcap;
 	kn_i128 s, ss;		/* sums of S: s/10^sc, ss/10^ssc */
 	int sc, ssc;
 } a = { .first = 1 };
+
+/* The values of the target column -t: a dictionary, and each value as
+ * a number while all of them are numbers. */
+static struct {
+	kn_dict dict;
+	long double *val;
+	size_t cap;
+	int allnum;
+} tg = { .allnum = 1 };
+
+/* A decimal number: exactly m / 10^sc, about v. */
+typedef struct {
+	kn_i128 m;
+	int sc;
+	long double v;
+} num;
+
+/* A predicate of a workload query on one column: equality with a
+ * constant (a number: lo = hi = the constant), or an inclusive range
+ * lo..hi of numbers with either end open. */
+typedef struct {
+	size_t w;		/* the column, in W.col */
+	int range;
+	int haslo, hashi;
+	num lo, hi;
+	int eqnum;		/* the constant is a number */
+	char *ceq;		/* the constant in canonical form */
+	size_t ceqn;
+	int64_t cid;		/* its id among the original's values, or -1 */
+	int64_t lid;		/* its id among the hierarchy's leaves, or -1 */
+	uint64_t ndom;		/* values of the domain that satisfy it */
+	uint32_t **hcnt;	/* a range on a hierarchy: per level and node,
+				 * the leaves under the node that satisfy it */
+} pred;
+
+/* A COUNT(*) query: a conjunction of predicates. */
+typedef struct {
+	pred *p;
+	size_t np;
+	uint64_t line;		/* in the workload file */
+	uint64_t truth;		/* the answer on the original */
+	long double est;	/* the estimate on the release */
+	long double cur;	/* its share of a row of the current class */
+} query;
+
+/* A quasi-identifier the workload names, with what the estimates need
+ * of the original's values: their range (a numeric column), the leaves
+ * of its hierarchy, or its distinct values (a categorical column). */
+typedef struct {
+	size_t qpos;		/* position among the QIs */
+	const char *name;
+	size_t ocol;		/* column of the original */
+	kn_hier *h;
+	int numeric;		/* no hierarchy, and every value a number */
+	int allnum;
+	uint64_t nnum;		/* the original's numeric values */
+	num min, max;
+	kn_dict vals;		/* the original's values */
+	uint32_t *vcanon;	/* value id -> canonical id */
+	size_t vcap;
+	kn_dict canon;		/* the values in canonical form */
+	num *cnum;		/* canonical id -> the value, if a number */
+	char *cisnum;
+	uint64_t *ccount;	/* canonical id -> rows of the original */
+	size_t ccap;
+	/* with a hierarchy */
+	size_t nleaves;
+	kn_dict lcanon;		/* the leaves in canonical form */
+	int64_t *lfirst;	/* canonical id -> a leaf with that form */
+	int64_t *lnext;		/* leaf -> the next one with its form, -1 */
+	num *lnum;
+	char *lisnum;
+	uint32_t **leafcnt;	/* [level][node]: the leaves under it */
+} wcol;
+
+/* The region of one column of a release class: a numeric range, a node
+ * of a hierarchy, the whole domain (suppressed), or a plain value. */
+enum { RG_NUM, RG_NODE, RG_ALL, RG_CAT };
+
+typedef struct {
+	int kind;
+	num a, b;		/* RG_NUM: [a, b] */
+	int lvl;		/* RG_NODE: level and id */
+	uint32_t id;
+	const char *s;		/* RG_CAT: canonical form */
+	size_t n;
+	char buf[48];
+} region;
+
+/* The workload (paper 003 §5): columns, queries, and the regions of the
+ * class being read. */
+static struct {
+	int on;
+	wcol *col;
+	size_t ncol;
+	query *q;
+	size_t nq, qcap;
+	const char *wpath;	/* for messages */
+	const char *relname;
+	uint64_t orows;		/* rows of the original */
+	region *reg;
+} W;
 
 static FILE *out;
 
@@ -100,17 +234,709 @@ put(const char *name, const char *fmt, ...)
 	fputc('\n', out);
 }
 
+/* Makes room for need elements of size sz in *p, of *cap so far; new
+ * elements are zeroed. */
+static void
+grow(void *pp, size_t *cap, size_t need, size_t sz)
+{
+	void **p = pp;
+	size_t n = *cap;
+
+	if (need <= n)
+		return;
+	n = n ? n : 16;
+	while (n < need)
+		n *= 2;
+	*p = kn_realloc(*p, n * sz);
+	memset((char *)*p + *cap * sz, 0, (n - *cap) * sz);
+	*cap = n;
+}
+
+/* ---- numbers ------------------------------------------------------ */
+
+/* Parses a decimal number (kn_dec_parse) into x; 0 if s is none. */
+static int
+num_parse(const char *s, size_t n, num *x)
+{
+	if (!kn_dec_parse(s, n, &x->m, &x->sc))
+		return 0;
+	x->v = (long double)x->m / powl(10.0L, (long double)x->sc);
+	return 1;
+}
+
+/* Compares two numbers exactly (in extended precision only if the
+ * common scale overflows 128 bits). */
+static int
+num_cmp(const num *x, const num *y)
+{
+	kn_i128 p = x->m, q = y->m;
+
+	if (x->sc < y->sc &&
+	    __builtin_mul_overflow(p, kn_pow10(y->sc - x->sc), &p))
+		return (x->v > y->v) - (x->v < y->v);
+	if (x->sc > y->sc &&
+	    __builtin_mul_overflow(q, kn_pow10(x->sc - y->sc), &q))
+		return (x->v > y->v) - (x->v < y->v);
+	return (p > q) - (p < q);
+}
+
+/* The canonical form of a value, under which values are equal: a number
+ * as kn_dec_format writes it (1, 1.0 and 01 are one value), anything
+ * else as it is.  Sets *s (buf or v) and returns the length; *isnum and
+ * x say whether and which number it is. */
+static size_t
+canonical(const char *v, size_t n, char *buf, const char **s, num *x,
+    int *isnum)
+{
+	if ((*isnum = num_parse(v, n, x))) {
+		*s = buf;
+		return kn_dec_format(x->m, x->sc, buf);
+	}
+	*s = v;
+	return n;
+}
+
+/* Parses a released numeric value: a range "[a-b]" (a and b may be
+ * negative: "[-5--2]") or a number a (= [a-a]).  0 if it is neither. */
+static int
+range_parse(const char *s, size_t n, num *lo, num *hi)
+{
+	size_t i;
+
+	if (n < 5 || s[0] != '[' || s[n - 1] != ']') {
+		if (!num_parse(s, n, lo))
+			return 0;
+		*hi = *lo;
+		return 1;
+	}
+	/* The first number ends at the first '-' after its digits. */
+	for (i = 2; i < n - 2; i++)
+		if (s[i] == '-' && s[i - 1] != '-' && s[i - 1] != '[')
+			break;
+	if (i >= n - 2 || !num_parse(s + 1, i - 1, lo) ||
+	    !num_parse(s + i + 1, n - i - 2, hi))
+		return 0;
+	return num_cmp(lo, hi) <= 0;
+}
+
+/* ---- the target column -t (paper 004 §5.5) ------------------------ */
+
+/* Orders target pairs by value id. */
+static int
+tpair_cmp(const void *x, const void *y)
+{
+	const tpair *p = x, *q = y;
+
+	return (p->id > q->id) - (p->id < q->id);
+}
+
+/* Adds the class just read to the label entropy and the target's
+ * squared error: the class holds n rows with the target values a.tv. */
+static void
+target_class(uint64_t n)
+{
+	size_t i, m;
+	long double sum = 0, mean;
+
+	if (n == 0)
+		return;
+	qsort(a.tv, a.ntv, sizeof(tpair), tpair_cmp);
+	for (m = 0, i = 0; i < a.ntv; i++) {
+		if (m > 0 && a.tv[m - 1].id == a.tv[i].id)
+			a.tv[m - 1].n += a.tv[i].n;
+		else
+			a.tv[m++] = a.tv[i];
+	}
+	for (i = 0; i < m; i++) {
+		a.hsum += (long double)a.tv[i].n *
+		    log2l((long double)n / a.tv[i].n);
+		sum += (long double)a.tv[i].n * tg.val[a.tv[i].id];
+	}
+	if (!tg.allnum)
+		return;
+	mean = sum / n;
+	for (i = 0; i < m; i++) {
+		long double d = tg.val[a.tv[i].id] - mean;
+
+		a.sse += (long double)a.tv[i].n * d * d;
+	}
+}
+
+/* Notes count rows of target value v in the class being read. */
+static void
+target_add(kn_str v, uint64_t count)
+{
+	size_t n0 = tg.dict.n;
+	uint32_t id = kn_dict_intern(&tg.dict, v.p, v.n);
+	num x;
+
+	if (id == n0) {
+		grow(&tg.val, &tg.cap, (size_t)id + 1, sizeof(long double));
+		if (num_parse(v.p, v.n, &x))
+			tg.val[id] = x.v;
+		else
+			tg.allnum = 0;
+	}
+	grow(&a.tv, &a.tvcap, a.ntv + 1, sizeof(tpair));
+	a.tv[a.ntv].id = id;
+	a.tv[a.ntv++].n = count;
+}
+
+/* ---- the workload (paper 003 §5, §6.3) ---------------------------- */
+
+/* The fraction of the numeric region [x, y] that satisfies p, the
+ * values uniform in it: counted on the integers when every bound is an
+ * integer, else measured on the line. */
+static long double
+num_frac(const num *x, const num *y, const pred *p)
+{
+	const num *lo = p->haslo ? &p->lo : NULL;
+	const num *hi = p->hashi ? &p->hi : NULL;
+	const num *l, *h;
+
+	if (!p->range && !p->eqnum)
+		return 0;
+	if (x->sc == 0 && y->sc == 0 && (lo == NULL || lo->sc == 0) &&
+	    (hi == NULL || hi->sc == 0)) {
+		kn_i128 il = x->m, ih = y->m;
+
+		if (lo != NULL && lo->m > il)
+			il = lo->m;
+		if (hi != NULL && hi->m < ih)
+			ih = hi->m;
+		if (ih < il)
+			return 0;
+		return (long double)(ih - il + 1) /
+		    (long double)(y->m - x->m + 1);
+	}
+	l = lo != NULL && num_cmp(lo, x) > 0 ? lo : x;
+	h = hi != NULL && num_cmp(hi, y) < 0 ? hi : y;
+	if (num_cmp(x, y) == 0)
+		return num_cmp(l, h) <= 0;
+	if (num_cmp(l, h) >= 0)
+		return 0;
+	return (h->v - l->v) / (y->v - x->v);
+}
+
+/* Whether a value (in canonical form s, n; a number x if isnum)
+ * satisfies p. */
+static int
+pred_sat(const pred *p, const char *s, size_t n, const num *x, int isnum)
+{
+	if (!p->range)
+		return n == p->ceqn && memcmp(s, p->ceq, n) == 0;
+	return isnum && (!p->haslo || num_cmp(&p->lo, x) <= 0) &&
+	    (!p->hashi || num_cmp(x, &p->hi) <= 0);
+}
+
+/* The fraction of region g of column w that satisfies p. */
+static long double
+wl_frac(const wcol *w, const pred *p, const region *g)
+{
+	uint64_t sat = 0;
+	int64_t i;
+
+	switch (g->kind) {
+	case RG_NUM:
+		return num_frac(&g->a, &g->b, p);
+	case RG_ALL:
+		if (w->h != NULL)
+			return w->nleaves ?
+			    (long double)p->ndom / w->nleaves : 0.0L;
+		return w->canon.n ? (long double)p->ndom / w->canon.n : 0.0L;
+	case RG_NODE:
+		if (p->range)
+			sat = p->hcnt[g->lvl][g->id];
+		else
+			for (i = p->lid >= 0 ? w->lfirst[p->lid] : -1; i >= 0;
+			    i = w->lnext[i])
+				sat += kn_hier_lift(w->h, (uint32_t)i, 0,
+				    g->lvl) == g->id;
+		return (long double)sat / w->leafcnt[g->lvl][g->id];
+	default:
+		return g->n == p->ceqn && memcmp(g->s, p->ceq, g->n) == 0;
+	}
+}
+
+/* The region of the released value v of column w. */
+static void
+wl_region(const wcol *w, kn_str v, region *g)
+{
+	num x;
+	int l, isnum;
+	int64_t id;
+
+	if (v.n == strlen(o.mark) && memcmp(v.p, o.mark, v.n) == 0) {
+		/* Suppressed: the whole domain. */
+		g->kind = w->numeric ? RG_NUM : RG_ALL;
+		g->a = w->min;
+		g->b = w->max;
+		return;
+	}
+	if (w->h != NULL) {
+		for (l = 0; l < w->h->nlevels; l++)
+			if ((id = kn_dict_find(&w->h->lab[l], v.p, v.n)) >= 0) {
+				g->kind = RG_NODE;
+				g->lvl = l;
+				g->id = (uint32_t)id;
+				if (w->leafcnt[l][id] == 0)
+					break;
+				return;
+			}
+		kn_die("%s: column '%s': '%.*s' is not a node of the "
+		    "hierarchy %s over the original's values", W.relname,
+		    w->name, (int)v.n, v.p, w->h->src);
+	}
+	if (w->numeric) {
+		if (!range_parse(v.p, v.n, &g->a, &g->b))
+			kn_die("%s: column '%s': '%.*s' is neither a number nor "
+			    "a range [a-b]", W.relname, w->name, (int)v.n, v.p);
+		g->kind = RG_NUM;
+		return;
+	}
+	g->kind = RG_CAT;
+	g->n = canonical(v.p, v.n, g->buf, &g->s, &x, &isnum);
+}
+
+/* A new class with the QI labels key: the share of its rows that each
+ * query counts. */
+static void
+wl_class(const kn_str *key)
+{
+	size_t c, i, j;
+	query *q;
+
+	for (c = 0; c < W.ncol; c++)
+		wl_region(&W.col[c], key[W.col[c].qpos], &W.reg[c]);
+	for (i = 0; i < W.nq; i++) {
+		q = &W.q[i];
+		q->cur = 1;
+		for (j = 0; j < q->np && q->cur > 0; j++)
+			q->cur *= wl_frac(&W.col[q->p[j].w], &q->p[j],
+			    &W.reg[q->p[j].w]);
+	}
+}
+
+/* The workload column of the QI at position qpos (added if new). */
+static size_t
+wl_col(size_t qpos, const char *name)
+{
+	size_t c;
+	wcol *w;
+
+	for (c = 0; c < W.ncol; c++)
+		if (W.col[c].qpos == qpos)
+			return c;
+	W.col = kn_realloc(W.col, (W.ncol + 1) * sizeof(wcol));
+	w = &W.col[W.ncol];
+	memset(w, 0, sizeof(*w));
+	w->qpos = qpos;
+	w->name = name;
+	w->allnum = 1;
+	kn_dict_init(&w->vals);
+	kn_dict_init(&w->canon);
+	kn_dict_init(&w->lcanon);
+	return W.ncol++;
+}
+
+/* Makes p an equality with the constant s. */
+static void
+pred_eq(pred *p, const char *s, size_t n)
+{
+	char buf[48];
+	const char *c;
+
+	p->range = 0;
+	p->ceqn = canonical(s, n, buf, &c, &p->lo, &p->eqnum);
+	p->ceq = kn_strndup(c, p->ceqn);
+	p->hi = p->lo;
+	p->haslo = p->hashi = p->eqnum;
+}
+
+/* Adds a query; returns it. */
+static query *
+wl_query(uint64_t line)
+{
+	query *q;
+
+	grow(&W.q, &W.qcap, W.nq + 1, sizeof(query));
+	q = &W.q[W.nq++];
+	memset(q, 0, sizeof(*q));
+	q->line = line;
+	return q;
+}
+
+/* Reads the workload file: its header names quasi-identifiers, each
+ * line is a query, each non-empty cell other than '*' a predicate. */
+static void
+wl_read(const char *path, const kn_table *rt, const size_t *qi, size_t nq)
+{
+	kn_table wt;
+	char *paths[1];
+	size_t *wc, c, q, i;
+	query *qu;
+	pred *p;
+
+	paths[0] = (char *)path;
+	kn_table_open(&wt, paths, 1, NULL);
+	wc = kn_alloc((wt.ncols + 1) * sizeof(size_t));
+	for (c = 0; c < wt.ncols; c++) {
+		for (q = 0; q < nq; q++)
+			if (strcmp(rt->names[qi[q]], wt.names[c]) == 0)
+				break;
+		if (q == nq)
+			kn_die("%s: column '%s' is not a quasi-identifier of "
+			    "%s (-q)", path, wt.names[c], rt->r.name);
+		wc[c] = wl_col(q, rt->names[qi[q]]);
+	}
+	while (kn_table_next(&wt)) {
+		qu = wl_query(wt.r.lineno);
+		qu->p = kn_alloc((wt.ncols + 1) * sizeof(pred));
+		for (c = 0; c < wt.ncols; c++) {
+			const char *s = wt.f[c].p;
+			size_t n = wt.f[c].n;
+
+			if (n == 0 || (n == 1 && s[0] == '*'))
+				continue;
+			p = &qu->p[qu->np++];
+			memset(p, 0, sizeof(*p));
+			p->w = wc[c];
+			for (i = 0; i + 1 < n; i++)
+				if (s[i] == '.' && s[i + 1] == '.')
+					break;
+			if (i + 1 >= n) {
+				pred_eq(p, s, n);
+				continue;
+			}
+			p->range = 1;
+			p->haslo = i > 0;
+			p->hashi = i + 2 < n;
+			if ((!p->haslo && !p->hashi) ||
+			    (p->haslo && !num_parse(s, i, &p->lo)) ||
+			    (p->hashi && !num_parse(s + i + 2, n - i - 2,
+			    &p->hi)))
+				kn_table_fail(&wt, c, "'%.*s' is neither a "
+				    "value nor a range lo..hi of numbers",
+				    (int)n, s);
+			if (p->haslo && p->hashi && num_cmp(&p->lo, &p->hi) > 0)
+				kn_table_fail(&wt, c, "'%.*s' is an empty range",
+				    (int)n, s);
+		}
+	}
+	free(wc);
+	kn_table_free(&wt);
+}
+
+/* Notes a value new to column w of the original, met on the current
+ * row of ot. */
+static void
+wl_value(kn_table *ot, wcol *w, uint32_t id, kn_str f)
+{
+	char buf[48];
+	const char *s, *err;
+	size_t n, n0;
+	uint32_t cid;
+	num x;
+	int isnum;
+
+	grow(&w->vcanon, &w->vcap, (size_t)id + 1, sizeof(uint32_t));
+	n = canonical(f.p, f.n, buf, &s, &x, &isnum);
+	n0 = w->canon.n;
+	cid = kn_dict_intern(&w->canon, s, n);
+	w->vcanon[id] = cid;
+	if (cid == n0) {
+		size_t cap = w->ccap;
+
+		grow(&w->cnum, &cap, (size_t)cid + 1, sizeof(num));
+		cap = w->ccap;
+		grow(&w->cisnum, &cap, (size_t)cid + 1, 1);
+		grow(&w->ccount, &w->ccap, (size_t)cid + 1, sizeof(uint64_t));
+		w->cnum[cid] = x;
+		w->cisnum[cid] = (char)isnum;
+	}
+	if (!isnum)
+		w->allnum = 0;
+	else {
+		if (w->nnum == 0 || num_cmp(&x, &w->min) < 0)
+			w->min = x;
+		if (w->nnum == 0 || num_cmp(&x, &w->max) > 0)
+			w->max = x;
+		w->nnum++;
+	}
+	if (w->h != NULL && kn_hier_leaf(w->h, f.p, f.n, &err) < 0)
+		kn_table_fail(ot, w->ocol, "'%.*s': %s", (int)f.n, f.p, err);
+}
+
+/* Indexes the leaves of column w's hierarchy: their canonical forms
+ * and numbers, and the number of leaves under every node. */
+static void
+wl_leaves(wcol *w)
+{
+	kn_hier *h = w->h;
+	size_t i, lcap = 0;
+	uint32_t id, cid;
+	char buf[48];
+	const char *s;
+	kn_str v;
+	int l, isnum;
+
+	w->nleaves = h->lab[0].n;
+	w->lnext = kn_alloc((w->nleaves + 1) * sizeof(int64_t));
+	w->lnum = kn_alloc((w->nleaves + 1) * sizeof(num));
+	w->lisnum = kn_alloc(w->nleaves + 1);
+	w->leafcnt = kn_alloc((size_t)h->nlevels * sizeof(uint32_t *));
+	for (l = 0; l < h->nlevels; l++)
+		w->leafcnt[l] = kn_zalloc((h->lab[l].n + 1) *
+		    sizeof(uint32_t));
+	for (i = 0; i < w->nleaves; i++) {
+		size_t n0 = w->lcanon.n, n;
+
+		v = kn_dict_get(&h->lab[0], (uint32_t)i);
+		n = canonical(v.p, v.n, buf, &s, &w->lnum[i], &isnum);
+		w->lisnum[i] = (char)isnum;
+		cid = kn_dict_intern(&w->lcanon, s, n);
+		if (cid == n0) {
+			grow(&w->lfirst, &lcap, (size_t)cid + 1,
+			    sizeof(int64_t));
+			w->lfirst[cid] = -1;
+		}
+		w->lnext[i] = w->lfirst[cid];
+		w->lfirst[cid] = (int64_t)i;
+		for (id = (uint32_t)i, l = 0; l < h->nlevels; l++) {
+			w->leafcnt[l][id]++;
+			if (l + 1 < h->nlevels)
+				id = h->up[l][id];
+		}
+	}
+}
+
+/* Resolves p against what the original holds: the ids of its constant,
+ * the domain values that satisfy it, and for a range on a hierarchy the
+ * satisfying leaves under every node. */
+static void
+wl_resolve(const query *q, pred *p)
+{
+	wcol *w = &W.col[p->w];
+	kn_hier *h = w->h;
+	size_t i;
+	uint32_t id;
+	int64_t j;
+	kn_str v;
+	int l;
+
+	if (p->range && h == NULL && !w->numeric)
+		kn_die("%s:%llu: column '%s': a range on a column that is "
+		    "neither numeric nor given a hierarchy (-H)", W.wpath,
+		    (unsigned long long)q->line, w->name);
+	p->cid = p->lid = -1;
+	if (!p->range) {
+		p->cid = kn_dict_find(&w->canon, p->ceq, p->ceqn);
+		p->ndom = p->cid >= 0;
+	}
+	if (h == NULL)
+		return;
+	if (!p->range) {
+		p->lid = kn_dict_find(&w->lcanon, p->ceq, p->ceqn);
+		for (p->ndom = 0, j = p->lid >= 0 ? w->lfirst[p->lid] : -1;
+		    j >= 0; j = w->lnext[j])
+			p->ndom++;
+		return;
+	}
+	p->hcnt = kn_alloc((size_t)h->nlevels * sizeof(uint32_t *));
+	for (l = 0; l < h->nlevels; l++)
+		p->hcnt[l] = kn_zalloc((h->lab[l].n + 1) * sizeof(uint32_t));
+	for (i = 0; i < w->nleaves; i++) {
+		v = kn_dict_get(&h->lab[0], (uint32_t)i);
+		if (!pred_sat(p, v.p, v.n, &w->lnum[i], w->lisnum[i]))
+			continue;
+		p->ndom++;
+		for (id = (uint32_t)i, l = 0; l < h->nlevels; l++) {
+			p->hcnt[l][id]++;
+			if (l + 1 < h->nlevels)
+				id = h->up[l][id];
+		}
+	}
+}
+
+/* Whether the value of canonical id c of column w satisfies p. */
+static int
+wl_sat(const wcol *w, const pred *p, uint32_t c)
+{
+	if (!p->range)
+		return p->cid == (int64_t)c;
+	return pred_sat(p, NULL, 0, &w->cnum[c], w->cisnum[c]);
+}
+
+/* Sets up the workload: its columns and queries (from the file wpath,
+ * or one equality per value of the column wauto), the answers on the
+ * original table, and what the estimates need to know of the original:
+ * the range of a numeric column, the leaves of a hierarchy, the values
+ * of a categorical column. */
+static void
+wl_setup(const kn_table *rt, const size_t *qi, size_t nq,
+    const char *wpath, const char *wauto, const char *opath,
+    const kn_hopts *ho)
+{
+	kn_table ot;
+	kn_fset fs;
+	char *paths[1], **qn;
+	uint32_t *key, *ord, id;
+	size_t c, i, j, k, n0;
+	query *q;
+	wcol *w;
+
+	W.on = 1;
+	W.wpath = wpath;
+	W.relname = rt->r.name;
+	qn = kn_alloc((nq + 1) * sizeof(char *));
+	for (c = 0; c < nq; c++)
+		qn[c] = rt->names[qi[c]];
+	kn_hopts_check(ho, qn, nq);
+	if (wpath != NULL)
+		wl_read(wpath, rt, qi, nq);
+	else {
+		c = kn_table_col(rt, wauto);
+		for (i = 0; i < nq && qi[i] != c; i++)
+			;
+		if (i == nq)
+			kn_die("--workload-auto: '%s' is not a "
+			    "quasi-identifier (-q)", wauto);
+		wl_col(i, rt->names[c]);
+	}
+	for (c = 0; c < W.ncol; c++)
+		W.col[c].h = kn_hopts_get(ho, W.col[c].name);
+
+	/* The original: its frequency set over the workload's columns. */
+	paths[0] = (char *)opath;
+	kn_table_open(&ot, paths, 1, NULL);
+	for (c = 0; c < W.ncol; c++)
+		W.col[c].ocol = kn_table_col(&ot, W.col[c].name);
+	key = kn_alloc((W.ncol + 1) * sizeof(uint32_t));
+	kn_fset_init(&fs, W.ncol, 0);
+	while (kn_table_next(&ot)) {
+		for (c = 0; c < W.ncol; c++) {
+			kn_str f;
+
+			w = &W.col[c];
+			f = ot.f[w->ocol];
+			n0 = w->vals.n;
+			id = kn_dict_intern(&w->vals, f.p, f.n);
+			if (id == n0)
+				wl_value(&ot, w, id, f);
+			key[c] = w->vcanon[id];
+		}
+		kn_fset_add(&fs, key, 1);
+		W.orows++;
+	}
+	kn_table_free(&ot);
+	for (i = 0; i < fs.n; i++)
+		for (c = 0; c < W.ncol; c++)
+			W.col[c].ccount[fs.key[i * W.ncol + c]] += fs.cnt[i];
+	for (c = 0; c < W.ncol; c++) {
+		w = &W.col[c];
+		w->numeric = w->h == NULL && w->allnum && w->nnum > 0;
+		if (w->h != NULL)
+			wl_leaves(w);
+	}
+
+	if (wauto != NULL) {
+		/* COUNT(*) WHERE wauto = v, v in byte order. */
+		w = &W.col[0];
+		ord = kn_dict_order(&w->vals);
+		for (i = 0; i < w->vals.n; i++) {
+			kn_str v = kn_dict_get(&w->vals, ord[i]);
+
+			q = wl_query(0);
+			q->p = kn_zalloc(sizeof(pred));
+			q->np = 1;
+			pred_eq(&q->p[0], v.p, v.n);
+		}
+		free(ord);
+	}
+
+	/* The true answers. */
+	for (i = 0; i < W.nq; i++) {
+		q = &W.q[i];
+		for (j = 0; j < q->np; j++)
+			wl_resolve(q, &q->p[j]);
+		if (q->np == 0)
+			q->truth = W.orows;
+		else if (q->np == 1 && !q->p[0].range)
+			q->truth = q->p[0].cid >= 0 ?
+			    W.col[q->p[0].w].ccount[q->p[0].cid] : 0;
+		else
+			for (k = 0; k < fs.n; k++) {
+				for (j = 0; j < q->np; j++)
+					if (!wl_sat(&W.col[q->p[j].w], &q->p[j],
+					    fs.key[k * W.ncol + q->p[j].w]))
+						break;
+				if (j == q->np)
+					q->truth += fs.cnt[k];
+			}
+	}
+	kn_fset_free(&fs);
+	free(key);
+	free(qn);
+	W.reg = kn_zalloc((W.ncol + 1) * sizeof(region));
+}
+
+/* Writes the workload lines: the absolute and relative errors of the
+ * estimates, their means and population standard deviations. */
+static void
+wl_report(void)
+{
+	long double e, r, sa = 0, sr = 0, va = 0, vr = 0, ma = 0, mr = 0;
+	uint64_t nr = 0;
+	size_t i;
+
+	for (i = 0; i < W.nq; i++) {
+		e = fabsl(W.q[i].est - (long double)W.q[i].truth);
+		sa += e;
+		if (W.q[i].truth > 0) {
+			sr += e / W.q[i].truth;
+			nr++;
+		}
+	}
+	if (W.nq > 0)
+		ma = sa / W.nq;
+	if (nr > 0)
+		mr = sr / nr;
+	for (i = 0; i < W.nq; i++) {
+		e = fabsl(W.q[i].est - (long double)W.q[i].truth);
+		va += (e - ma) * (e - ma);
+		if (W.q[i].truth > 0) {
+			r = e / W.q[i].truth - mr;
+			vr += r * r;
+		}
+	}
+	put("workload_queries", "%llu", (unsigned long long)W.nq);
+	put("workload_abs_error_mean", "%.10Lg", ma);
+	put("workload_abs_error_sd", "%.10Lg", W.nq ? sqrtl(va / W.nq) : 0.0L);
+	put("workload_rel_error_mean", "%.10Lg", mr);
+	put("workload_rel_error_sd", "%.10Lg", nr ? sqrtl(vr / nr) : 0.0L);
+	put("workload_rel_queries", "%llu", (unsigned long long)nr);
+}
+
+/* ---- the classes, as they arrive ---------------------------------- */
+
 /* Scores the class just read. */
 static void
 end_class(void)
 {
 	uint64_t n = a.n;
+	size_t i;
 
 	if (!a.have)
 		return;
 	a.have = 0;
 	if (__builtin_add_overflow(a.rows, n, &a.rows))
 		kn_die("the row count overflows 64 bits");
+	/* Suppressed rows are one class for the target and the workload. */
+	if (o.tkey)
+		target_class(n);
+	if (W.on)
+		for (i = 0; i < W.nq; i++)
+			W.q[i].est += (long double)n * W.q[i].cur;
 	if (a.supp_cls) {
 		a.supp += n;
 		return;
@@ -163,7 +989,7 @@ end_class(void)
 	a.first = 0;
 }
 
-/* A group of the frequency set of (QI..., S). */
+/* A group of the frequency set of (QI..., S, T). */
 static void
 add_row(const kn_fsrow *r, void *ctx)
 {
@@ -203,22 +1029,267 @@ add_row(const kn_fsrow *r, void *ctx)
 		a.have = 1;
 		a.n = 0;
 		a.nval = 0;
+		a.ntv = 0;
 		a.s = a.ss = 0;
 		a.sc = a.ssc = 0;
+		if (W.on)
+			wl_class(r->key);
 	}
 	if (__builtin_add_overflow(a.n, r->cnt, &a.n))
 		kn_die("a class size overflows 64 bits");
 	if (o.skey && r->cnt > 0) {
-		if (a.nval == a.valcap) {
-			a.valcap = a.valcap ? 2 * a.valcap : 64;
-			a.vals = kn_realloc(a.vals, a.valcap * sizeof(uint64_t));
+		kn_str sv = r->key[o.nq];
+
+		if (o.tkey && a.nval > 0 && sv.n == a.slen &&
+		    memcmp(sv.p, a.slast, sv.n) == 0)
+			/* The same sensitive value, another target value. */
+			a.vals[a.nval - 1] += r->cnt;
+		else {
+			if (a.nval == a.valcap) {
+				a.valcap = a.valcap ? 2 * a.valcap : 64;
+				a.vals = kn_realloc(a.vals,
+				    a.valcap * sizeof(uint64_t));
+			}
+			a.vals[a.nval++] = r->cnt;
+			if (o.tkey) {
+				grow(&a.slast, &a.scap, sv.n + 1, 1);
+				memcpy(a.slast, sv.p, sv.n);
+				a.slen = sv.n;
+			}
 		}
-		a.vals[a.nval++] = r->cnt;
 	}
+	if (o.tkey && r->cnt > 0)
+		target_add(r->key[o.nq + (size_t)o.skey], r->cnt);
 	if (o.hasv) {
 		kn_dec_add(&a.s, &a.sc, r->s[0], r->sc[0]);
 		kn_dec_add(&a.ss, &a.ssc, r->ss[0], r->ssc[0]);
 	}
+}
+
+/* ---- the picture (paper 003 Figures 15 and 16) -------------------- */
+
+#define PL_LEFT 90		/* margins around the 800 x 800 plot */
+#define PL_TOP 40
+#define PL_SIZE 800
+#define PL_PAD 10		/* between the axes and the extreme points */
+#define PL_W (PL_LEFT + PL_SIZE + 40)
+#define PL_H (PL_TOP + PL_SIZE + 70)
+
+/* Writes s escaped for XML text, tabs as ", ". */
+static void
+xml_put(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		switch (s[i]) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\t':
+			fputs(", ", out);
+			break;
+		default:
+			fputc(s[i], out);
+		}
+}
+
+/* Writes a number as written in the input, canonically. */
+static void
+xml_num(const num *x)
+{
+	char buf[48];
+
+	fwrite(buf, 1, kn_dec_format(x->m, x->sc, buf), out);
+}
+
+/* The position of v on an axis from lo to hi, in pixels from its
+ * start. */
+static double
+pl_pos(long double v, const num *lo, const num *hi)
+{
+	if (num_cmp(lo, hi) == 0)
+		return PL_SIZE / 2.0;
+	return (double)(PL_PAD + (v - lo->v) / (hi->v - lo->v) *
+	    (PL_SIZE - 2 * PL_PAD));
+}
+
+/* --plot: every row a dot at (X, Y) and every class its bounding box,
+ * as SVG, the classes being the values of the class column or else the
+ * distinct tuples of the quasi-identifiers. */
+static void
+plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
+{
+	struct pt {
+		double x, y;
+	} *pt = NULL;
+	struct box {
+		num x0, x1, y0, y1;
+		uint64_t n;
+	} *box = NULL;
+	size_t *xyi, *qi = NULL, nq = 0, ci = 0, c, j, npt = 0, ptcap = 0;
+	size_t nbox = 0, boxcap = 0, len, keycap = 0;
+	num v[2], lo[2], hi[2];
+	char *key = NULL;
+	uint32_t id, *ord;
+	int hascls = 0;
+	kn_dict cls;
+
+	if (kn_table_cols(t, xy, &xyi) != 2)
+		kn_die("--plot: '%s': expected two columns X,Y", xy);
+	if (clscol != NULL) {
+		ci = kn_table_col(t, clscol);
+		hascls = 1;
+	} else
+		for (c = 0; c < t->ncols && !hascls; c++)
+			if (strcmp(t->names[c], "class") == 0) {
+				ci = c;
+				hascls = 1;
+			}
+	if (!hascls && qlist != NULL)
+		nq = kn_table_cols(t, qlist, &qi);
+	else if (!hascls) {
+		qi = kn_alloc((t->ncols + 1) * sizeof(size_t));
+		for (nq = 0; nq < t->ncols; nq++)
+			qi[nq] = nq;
+	}
+	memset(lo, 0, sizeof(lo));
+	memset(hi, 0, sizeof(hi));
+	kn_dict_init(&cls);
+	while (kn_table_next(t)) {
+		for (j = 0; j < 2; j++) {
+			kn_str f = t->f[xyi[j]];
+
+			if (!num_parse(f.p, f.n, &v[j]))
+				kn_table_fail(t, xyi[j], "'%.*s' is not a "
+				    "number", (int)f.n, f.p);
+			if (npt == 0 || num_cmp(&v[j], &lo[j]) < 0)
+				lo[j] = v[j];
+			if (npt == 0 || num_cmp(&v[j], &hi[j]) > 0)
+				hi[j] = v[j];
+		}
+		if (hascls)
+			id = kn_dict_intern(&cls, t->f[ci].p, t->f[ci].n);
+		else {
+			for (len = 0, c = 0; c < nq; c++)
+				len += t->f[qi[c]].n + 1;
+			grow(&key, &keycap, len + 1, 1);
+			for (len = 0, c = 0; c < nq; c++) {
+				memcpy(key + len, t->f[qi[c]].p, t->f[qi[c]].n);
+				len += t->f[qi[c]].n;
+				key[len++] = '\t';
+			}
+			id = kn_dict_intern(&cls, key, len ? len - 1 : 0);
+		}
+		if (id == nbox) {
+			grow(&box, &boxcap, ++nbox, sizeof(struct box));
+			box[id].x0 = box[id].x1 = v[0];
+			box[id].y0 = box[id].y1 = v[1];
+		}
+		if (num_cmp(&v[0], &box[id].x0) < 0)
+			box[id].x0 = v[0];
+		if (num_cmp(&v[0], &box[id].x1) > 0)
+			box[id].x1 = v[0];
+		if (num_cmp(&v[1], &box[id].y0) < 0)
+			box[id].y0 = v[1];
+		if (num_cmp(&v[1], &box[id].y1) > 0)
+			box[id].y1 = v[1];
+		box[id].n++;
+		grow(&pt, &ptcap, npt + 1, sizeof(struct pt));
+		pt[npt].x = (double)v[0].v;
+		pt[npt++].y = (double)v[1].v;
+	}
+
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
+	    "font-size=\"14\">\n<title>", PL_W, PL_H, PL_W, PL_H);
+	xml_put(t->names[xyi[0]], strlen(t->names[xyi[0]]));
+	fputs(" by ", out);
+	xml_put(t->names[xyi[1]], strlen(t->names[xyi[1]]));
+	fprintf(out, ": %zu row%s in %zu class%s</title>\n", npt,
+	    npt == 1 ? "" : "s", nbox, nbox == 1 ? "" : "es");
+	/* The classes, in byte order of their labels. */
+	fputs("<g fill=\"none\" stroke=\"#1f4e9c\" stroke-width=\"1\">\n",
+	    out);
+	ord = kn_dict_order(&cls);
+	for (j = 0; j < nbox; j++) {
+		struct box *b = &box[ord[j]];
+		kn_str l = kn_dict_get(&cls, ord[j]);
+		double x0 = pl_pos(b->x0.v, &lo[0], &hi[0]);
+		double x1 = pl_pos(b->x1.v, &lo[0], &hi[0]);
+		double y0 = pl_pos(b->y0.v, &lo[1], &hi[1]);
+		double y1 = pl_pos(b->y1.v, &lo[1], &hi[1]);
+
+		/* A degenerate box is drawn 2 pixels wide. */
+		if (x1 - x0 < 2) {
+			x0 = (x0 + x1) / 2 - 1;
+			x1 = x0 + 2;
+		}
+		if (y1 - y0 < 2) {
+			y0 = (y0 + y1) / 2 - 1;
+			y1 = y0 + 2;
+		}
+		fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		    "height=\"%.2f\"><title>", PL_LEFT + x0,
+		    PL_TOP + PL_SIZE - y1, x1 - x0, y1 - y0);
+		xml_put(l.p, l.n);
+		fprintf(out, ": %llu row%s</title></rect>\n",
+		    (unsigned long long)b->n, b->n == 1 ? "" : "s");
+	}
+	free(ord);
+	fputs("</g>\n<g fill=\"#b22222\" stroke=\"none\">\n", out);
+	for (j = 0; j < npt; j++)
+		fprintf(out, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"1.5\"/>\n",
+		    PL_LEFT + pl_pos(pt[j].x, &lo[0], &hi[0]),
+		    PL_TOP + PL_SIZE - pl_pos(pt[j].y, &lo[1], &hi[1]));
+	/* The axes, their names, and the least and greatest values. */
+	fprintf(out, "</g>\n<path d=\"M%d %dV%dH%d\" fill=\"none\" "
+	    "stroke=\"black\"/>\n", PL_LEFT, PL_TOP, PL_TOP + PL_SIZE,
+	    PL_LEFT + PL_SIZE);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+	    PL_LEFT + PL_SIZE / 2, PL_TOP + PL_SIZE + 50);
+	xml_put(t->names[xyi[0]], strlen(t->names[xyi[0]]));
+	fprintf(out, "</text>\n<text x=\"%d\" y=\"%d\" "
+	    "text-anchor=\"middle\" transform=\"rotate(-90 %d %d)\">", 30,
+	    PL_TOP + PL_SIZE / 2, 30, PL_TOP + PL_SIZE / 2);
+	xml_put(t->names[xyi[1]], strlen(t->names[xyi[1]]));
+	fputs("</text>\n", out);
+	if (npt > 0) {
+		fprintf(out, "<text x=\"%.2f\" y=\"%d\" "
+		    "text-anchor=\"middle\">", PL_LEFT +
+		    pl_pos(lo[0].v, &lo[0], &hi[0]), PL_TOP + PL_SIZE + 22);
+		xml_num(&lo[0]);
+		fprintf(out, "</text>\n<text x=\"%.2f\" y=\"%d\" "
+		    "text-anchor=\"middle\">", PL_LEFT +
+		    pl_pos(hi[0].v, &lo[0], &hi[0]), PL_TOP + PL_SIZE + 22);
+		xml_num(&hi[0]);
+		fprintf(out, "</text>\n<text x=\"%d\" y=\"%.2f\" "
+		    "text-anchor=\"end\">", PL_LEFT - 6, PL_TOP + PL_SIZE -
+		    pl_pos(lo[1].v, &lo[1], &hi[1]) + 5);
+		xml_num(&lo[1]);
+		fprintf(out, "</text>\n<text x=\"%d\" y=\"%.2f\" "
+		    "text-anchor=\"end\">", PL_LEFT - 6, PL_TOP + PL_SIZE -
+		    pl_pos(hi[1].v, &lo[1], &hi[1]) + 5);
+		xml_num(&hi[1]);
+		fputs("</text>\n", out);
+	}
+	fputs("</svg>\n", out);
+	free(pt);
+	free(box);
+	free(key);
+	free(qi);
+	free(xyi);
+	kn_dict_free(&cls);
 }
 
 int
@@ -227,19 +1298,25 @@ main(int argc, char *argv[])
 	kn_table t;
 	kn_dict *dict;
 	kn_countspec cs;
+	kn_hopts hopts = { 0, NULL };
 	const char *qlist = NULL, *scol = NULL, *outpath = NULL;
-	const char *vstr = NULL, *tmpdir = NULL;
+	const char *vstr = NULL, *tmpdir = NULL, *tcol = NULL;
+	const char *opath = NULL, *wpath = NULL, *wauto = NULL;
+	const char *plotxy = NULL, *clscol = NULL;
 	char *columns = NULL, cdmbuf[48];
-	size_t *qi, *key, nq, d, c, sidx = 0, cntcol = 0, sumcol = 0, scl;
-	size_t budget = 0;
-	int ch, check = 0, freq = 0, progress = 0;
+	size_t *qi, *key, nq, d, c, sidx = 0, tidx = 0, cntcol = 0, sumcol = 0;
+	size_t scl, budget = 0;
+	int ch, check = 0, freq = 0, progress = 0, nstdin;
 
 	kn_init(argv[0]);
 	kn_ldiv_init(&o.ld);
 	o.mark = "*";
-	while ((ch = getopt_long(argc, argv, "S:T:c:hk:l:o:q:s:", longopts,
-	    NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "H:S:T:c:hk:l:o:q:s:t:",
+	    longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'H':
+			kn_hopts_add(&hopts, optarg);
+			break;
 		case 'S':
 			budget = kn_parse_size(optarg, "-S");
 			break;
@@ -266,8 +1343,14 @@ main(int argc, char *argv[])
 		case 's':
 			scol = optarg;
 			break;
+		case 't':
+			tcol = optarg;
+			break;
 		case OPT_CHECK:
 			check = 1;
+			break;
+		case OPT_CLASSCOL:
+			clscol = optarg;
 			break;
 		case OPT_COLFILE:
 			columns = kn_columns_file(optarg);
@@ -280,6 +1363,12 @@ main(int argc, char *argv[])
 			break;
 		case OPT_FREQSET:
 			freq = 1;
+			break;
+		case OPT_ORIG:
+			opath = optarg;
+			break;
+		case OPT_PLOT:
+			plotxy = optarg;
 			break;
 		case OPT_PROGRESS:
 			progress = 1;
@@ -300,6 +1389,12 @@ main(int argc, char *argv[])
 			break;
 		case OPT_VERSION:
 			kn_version();
+		case OPT_WAUTO:
+			wauto = optarg;
+			break;
+		case OPT_WORKLOAD:
+			wpath = optarg;
+			break;
 		default:
 			usage(2);
 		}
@@ -311,12 +1406,34 @@ main(int argc, char *argv[])
 	o.hasv = vstr != NULL;
 	if (argc > 1)
 		kn_die("one table at a time (got %d files)", argc);
+	if (plotxy != NULL && (check || o.k > 0 || scol != NULL ||
+	    tcol != NULL || o.hasl || o.hasv || o.thresh > 0 || freq ||
+	    opath != NULL || wpath != NULL || wauto != NULL || hopts.n > 0))
+		kn_die("--plot draws the classes: it takes no metric, check "
+		    "or workload options");
+	if (clscol != NULL && plotxy == NULL)
+		kn_die("--class-col applies to --plot");
 	if ((o.hasl || o.hasv) && scol == NULL)
 		kn_die("-l and --variance need the sensitive column (-s)");
 	kn_ldiv_check(&o.ld, scol != NULL);
 	if (check && o.k == 0 && !o.hasl && !o.hasv)
 		kn_die("--check: nothing to check (give -k, -l or "
 		    "--variance)");
+	if (wpath != NULL && wauto != NULL)
+		kn_die("--workload and --workload-auto exclude each other");
+	if ((wpath != NULL || wauto != NULL) && opath == NULL)
+		kn_die("a workload needs the original table (--original)");
+	if (opath != NULL && wpath == NULL && wauto == NULL)
+		kn_die("--original: give the workload (--workload or "
+		    "--workload-auto)");
+	if (hopts.n > 0 && opath == NULL)
+		kn_die("-H: hierarchies serve the workload (--workload or "
+		    "--workload-auto)");
+	nstdin = (argc == 0 || strcmp(argv[0], "-") == 0) +
+	    (opath != NULL && strcmp(opath, "-") == 0) +
+	    (wpath != NULL && strcmp(wpath, "-") == 0);
+	if (nstdin > 1)
+		kn_die("only one input can be the standard input");
 	if (o.thresh == 0)
 		o.thresh = o.k > 0 ? o.k : 2;
 	if (budget == 0)
@@ -326,28 +1443,39 @@ main(int argc, char *argv[])
 	kn_table_open(&t, argv, (size_t)argc, columns);
 	/* Open the output first: a bad path fails before the work. */
 	out = kn_open_out(outpath);
+	if (plotxy != NULL) {
+		plot(&t, plotxy, clscol, qlist);
+		kn_close_out(out);
+		kn_exit(0);
+	}
 	/* S is a key (for the l-diversity figures) unless it is only
 	 * summed for variance diversity. */
 	o.skey = scol != NULL && (o.hasl || !o.hasv);
+	o.tkey = tcol != NULL;
 	if (scol != NULL && (o.skey || !freq))
 		sidx = kn_table_col(&t, scol);
+	if (o.tkey)
+		tidx = kn_table_col(&t, tcol);
 	if (freq)
 		cntcol = kn_table_countcol(&t, "--freqset");
 	if (qlist != NULL)
 		nq = kn_table_cols(&t, qlist, &qi);
 	else {
-		/* Every column but the sensitive one (and the count and
-		 * sums of a frequency set). */
+		/* Every column but the sensitive and target ones (and the
+		 * count and sums of a frequency set). */
 		size_t lim = freq ? cntcol : t.ncols;
 
 		qi = kn_alloc((t.ncols + 1) * sizeof(size_t));
 		for (nq = 0, c = 0; c < lim; c++)
-			if (scol == NULL || (!o.skey && freq) || c != sidx)
+			if ((scol == NULL || (!o.skey && freq) || c != sidx) &&
+			    (!o.tkey || c != tidx))
 				qi[nq++] = c;
 	}
 	for (c = 0; c < nq; c++) {
 		if (scol != NULL && (o.skey || !freq) && qi[c] == sidx)
 			kn_die("-s %s is also a quasi-identifier", scol);
+		if (o.tkey && qi[c] == tidx)
+			kn_die("-t %s is also a quasi-identifier", tcol);
 		if (freq && qi[c] >= cntcol)
 			kn_die("-q: '%s' is not a key column of the frequency "
 			    "set", t.names[qi[c]]);
@@ -367,16 +1495,24 @@ main(int argc, char *argv[])
 	if (o.skey && freq && sidx >= cntcol)
 		kn_die("-s: '%s' must be a key column of the frequency set",
 		    t.names[sidx]);
+	if (o.tkey && freq && tidx >= cntcol)
+		kn_die("-t: '%s' must be a key column of the frequency set",
+		    t.names[tidx]);
 	o.nq = nq;
+	if (o.tkey)
+		kn_dict_init(&tg.dict);
+	if (opath != NULL)
+		wl_setup(&t, qi, nq, wpath, wauto, opath, &hopts);
 
-	/* The frequency set of (QI..., S if a key), S summed for variance
-	 * diversity, arrives in order; classes are runs of equal QIs. */
-	d = nq + (size_t)o.skey;
+	/* The frequency set of (QI..., S if a key, T), S summed for
+	 * variance diversity, arrives in order; classes are runs of equal
+	 * QIs. */
+	d = nq + (size_t)o.skey + (size_t)o.tkey;
 	dict = kn_alloc((d + 1) * sizeof(kn_dict));
 	key = kn_alloc((d + 1) * sizeof(size_t));
 	for (c = 0; c < d; c++) {
 		kn_dict_init(&dict[c]);
-		key[c] = c < nq ? qi[c] : sidx;
+		key[c] = c < nq ? qi[c] : c == nq && o.skey ? sidx : tidx;
 	}
 	scl = freq ? sumcol : sidx;
 	memset(&cs, 0, sizeof(cs));
@@ -417,6 +1553,15 @@ main(int argc, char *argv[])
 	}
 	if (o.hasv)
 		put("variance_min", "%.10Lg", a.varmin);
+	if (o.tkey) {
+		put("label_entropy", "%.10Lg", a.rows ?
+		    a.hsum / a.rows : 0.0L);
+		if (tg.allnum)
+			put("target_rmse", "%.10Lg", a.rows ?
+			    sqrtl(a.sse / a.rows) : 0.0L);
+	}
+	if (W.on)
+		wl_report();
 	if (o.k > 0)
 		put("check_k", "%s", a.kfail ? "fail" : "pass");
 	if (o.hasl)

@@ -266,3 +266,459 @@ value() {
 	run --separate-stderr score --check -q q -s s -l 2.8284 --diversity entropy "$BATS_TEST_TMPDIR/e"
 	[ "$status" -eq 0 ]
 }
+
+# ---- utility: -t (paper 004 §5.5), workloads (paper 003 §5, §6.3),
+# ---- --plot (paper 003 Figures 15 and 16)
+
+# near A B: A and B agree to 1e-8, relatively.
+near() {
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d
+	    m = a < 0 ? -a : a; if (m < 1) m = 1; exit !(d <= 1e-8 * m) }'
+}
+
+@test "-t: label entropy and target RMSE on a hand-computed table" {
+	# Classes a: T 1,3; b: 5,5,8; the suppressed row (T 2) is a class.
+	printf 'q\tt\ts\na\t1\tu\na\t3\tu\nb\t5\tu\nb\t5\tv\nb\t8\tu\n*\t2\tu\n' > "$T/t"
+	run --separate-stderr score -q q -t t -s s "$T/t"
+	[ "$status" -eq 0 ]
+	# H = (2 * 1 + 3 * H(2/3, 1/3) + 1 * 0) / 6 bits
+	[ "$(value label_entropy)" = 0.7924812504 ]
+	# SSE = (1 + 1) + (1 + 1 + 4) + 0 = 8; sqrt(8 / 6)
+	[ "$(value target_rmse)" = 1.154700538 ]
+	[ "$(value l_distinct_min)" = 1 ]
+	# A class label: a pure class costs nothing, a 2:2 class 1 bit.
+	printf 'q\tt\na\tx\na\tx\na\ty\na\ty\nb\tx\nb\tx\n' > "$T/l"
+	run --separate-stderr score -t t "$T/l"
+	[ "$status" -eq 0 ]
+	[ "$(value classes)" = 2 ]
+	[ "$(value label_entropy)" = 0.6666666667 ]
+	[[ "$output" != *target_rmse* ]]
+	# Every class pure: 0, and the RMSE of a constant target 0.
+	printf 'q\tt\na\t1.5\nb\t2\nb\t2\n' > "$T/p"
+	run --separate-stderr score -t t "$T/p"
+	[ "$(value label_entropy)" = 0 ]
+	[ "$(value target_rmse)" = 0 ]
+}
+
+@test "-t agrees with awk on random tables and leaves the other figures alone" {
+	for seed in 41 42 43; do
+		randtable $seed 600 4 6 > "$T/r"
+		want=$(awk -F'\t' 'NR > 1 { k = $1 "," $2; n[k]++; c[k, $4]++
+		    s[k] += $4 }
+		    END { for (kt in c) { split(kt, p, SUBSEP); k = p[1]
+			h += c[kt] * log(n[k] / c[kt]) / log(2)
+			e += c[kt] * (p[2] - s[k] / n[k]) ^ 2 }
+		    printf "%.15g %.15g", h / (NR - 1), sqrt(e / (NR - 1)) }' "$T/r")
+		run --separate-stderr score -k 2 -q c1,c2 -s c3 -l 2 -t c4 "$T/r"
+		[ "$status" -eq 0 ]
+		near "$(value label_entropy)" "${want% *}"
+		near "$(value target_rmse)" "${want#* }"
+		score -k 2 -q c1,c2 -s c3 -l 2 "$T/r" > "$T/a"
+		printf '%s\n' "$output" | grep -v -e label_entropy -e target_rmse |
+		    cmp - "$T/a"
+		# From the frequency set, and within a tiny budget: the same.
+		freqset -q c1,c2,c3,c4 "$T/r" |
+		    score --freqset -k 2 -q c1,c2 -s c3 -l 2 -t c4 > "$T/b"
+		printf '%s\n' "$output" | cmp - "$T/b"
+		score -S 64K -T "$T" -k 2 -q c1,c2 -s c3 -l 2 -t c4 "$T/r" |
+		    cmp - "$T/b"
+	done
+}
+
+# The Patients-like example of the workload tests: ages 25..28 in two
+# classes, age 30 suppressed (its row then covers ages 25..30, 6
+# integers, and sex F or M).
+wl_tables() {
+	printf 'age\tsex\n25\tM\n26\tM\n27\tF\n28\tF\n30\tM\n' > "$T/o"
+	printf 'age\tsex\n[25-26]\tM\n[25-26]\tM\n[27-28]\tF\n[27-28]\tF\n*\t*\n' > "$T/r"
+	# The same with sex generalized to a hierarchy of three leaves.
+	printf 'age\tsex\n[25-26]\tPerson\n[25-26]\tPerson\n[27-28]\tF\n[27-28]\tF\n*\t*\n' > "$T/rh"
+	printf 'M\tPerson\t*\nF\tPerson\t*\nX\tOther\t*\n' > "$T/sex.tsv"
+}
+
+@test "workload: equality and ranges, discrete and continuous, suppressed rows" {
+	wl_tables
+	# age|sex||estimate - true|, one query at a time:
+	# 25..26: 2 + 2/6 vs 2; 27: 2 * 1/2 + 1/6 vs 1 (27.0 the same);
+	# ..27 M: 2 + 3/6 * 1/2 vs 2; 26.5.. F (continuous): 0 + 2 +
+	# 3.5/5 * 1/2 vs 2; M: 2 + 1/2 vs 3; 30: 1/6 vs 1; no predicate:
+	# 5 vs 5; 25.5: a point of a continuous range, 0 vs 0.
+	while IFS='|' read -r age sex want; do
+		printf 'age\tsex\n%s\t%s\n' "$age" "$sex" > "$T/w"
+		run --separate-stderr score -q age,sex --original "$T/o" \
+		    --workload "$T/w" "$T/r"
+		[ "$status" -eq 0 ] || { echo "$age $sex: $stderr"; false; }
+		[ "$(value workload_queries)" = 1 ]
+		[ "$(value workload_abs_error_mean)" = "$want" ] ||
+		    { echo "$age|$sex: $output"; false; }
+	done <<-EOF_
+	25..26||0.3333333333
+	27|*|0.1666666667
+	27.0||0.1666666667
+	..27|M|0.25
+	26.5..|F|0.35
+	|M|0.5
+	30||0.8333333333
+	*||0
+	25.5||0
+	EOF_
+	[ "$(value workload_rel_queries)" = 0 ]
+	[ "$(value workload_rel_error_mean)" = 0 ]
+	# All at once: means and population deviations.
+	printf 'age\tsex\n25..26\t\n27\t*\n..27\tM\n26.5..\tF\n\tM\n' > "$T/w"
+	run --separate-stderr score -q age,sex --original "$T/o" \
+	    --workload "$T/w" "$T/r"
+	[ "$status" -eq 0 ]
+	[ "$(value workload_queries)" = 5 ]
+	[ "$(value workload_abs_error_mean)" = 0.32 ]
+	[ "$(value workload_abs_error_sd)" = 0.1112554618 ]
+	[ "$(value workload_rel_error_mean)" = 0.16 ]
+	[ "$(value workload_rel_error_sd)" = 0.01779513042 ]
+	[ "$(value workload_rel_queries)" = 5 ]
+	[ "$(value classes)" = 2 ]
+	[ "$(value suppressed)" = 1 ]
+}
+
+@test "workload: released numbers and ranges, negative and decimal" {
+	# One released row against an original value (100) that satisfies
+	# no query: the error is the estimated fraction itself.
+	printf 'x\n100\n' > "$T/o"
+	while IFS='|' read -r rel q want; do
+		printf 'x\n%s\n' "$rel" > "$T/r"
+		printf 'x\n%s\n' "$q" > "$T/w"
+		run --separate-stderr score --original "$T/o" --workload "$T/w" "$T/r"
+		[ "$status" -eq 0 ] || { echo "$rel $q: $stderr"; false; }
+		[ "$(value workload_abs_error_mean)" = "$want" ] ||
+		    { echo "$rel|$q: $output"; false; }
+	done <<-EOF_
+	[-5--2]|-4..-3|0.5
+	[-5--2]|-2|0.25
+	[-5--2]|..-6|0
+	[-1.5-0.5]|..0|0.75
+	[-1.5-0.5]|0|0
+	[0-10]|3..5|0.2727272727
+	[0-10]|2.5..5|0.25
+	[0-10]|..-0.5|0
+	7|7|1
+	7|6.5..7.5|1
+	7.5|7..8|1
+	7.5|8..9|0
+	EOF_
+}
+
+@test "workload: a hierarchical column, file and generated" {
+	wl_tables
+	# Person covers M and F of the leaves M, F, X; '*' all three.
+	# 25..26: 2 + 2/6 vs 2; 27: 1 + 1/6 vs 1; ..27 M: 2 * 1/2 + 3/6 *
+	# 1/3 vs 2; 26.5.. F: 2 + 0.7 * 1/3 vs 2; M: 2 * 1/2 + 1/3 vs 3.
+	while IFS='|' read -r age sex want; do
+		printf 'age\tsex\n%s\t%s\n' "$age" "$sex" > "$T/w"
+		run --separate-stderr score -q age,sex -H sex="$T/sex.tsv" \
+		    --original "$T/o" --workload "$T/w" "$T/rh"
+		[ "$status" -eq 0 ] || { echo "$age $sex: $stderr"; false; }
+		[ "$(value workload_abs_error_mean)" = "$want" ] ||
+		    { echo "$age|$sex: $output"; false; }
+	done <<-EOF_
+	25..26||0.3333333333
+	27||0.1666666667
+	..27|M|0.8333333333
+	26.5..|F|0.2333333333
+	|M|1.666666667
+	|X|0.3333333333
+	EOF_
+	# A directory of hierarchies works as well.
+	mkdir "$T/h"
+	cp "$T/sex.tsv" "$T/h/sex.tsv"
+	run --separate-stderr score -q age,sex -H "$T/h" --original "$T/o" \
+	    --workload "$T/w" "$T/rh"
+	[ "$(value workload_abs_error_mean)" = 0.3333333333 ]
+	# A generated hierarchy: its leaves are the original's values, so
+	# [25,30) covers 25, 26, 27, 28 and '*' all five.
+	printf 'age\n[25,30)\n[25,30)\n[25,30)\n[25,30)\n*\n' > "$T/ri"
+	while IFS='|' read -r age want; do
+		printf 'age\n%s\n' "$age" > "$T/w"
+		run --separate-stderr score -q age -H age=interval:5 \
+		    --original "$T/o" --workload "$T/w" "$T/ri"
+		[ "$status" -eq 0 ] || { echo "$age: $stderr"; false; }
+		[ "$(value workload_abs_error_mean)" = "$want" ] ||
+		    { echo "$age: $output"; false; }
+	done <<-EOF_
+	30|0.8
+	25..26|0.4
+	27|0.2
+	..100|0
+	EOF_
+}
+
+@test "workload-auto: one equality per value of the original" {
+	wl_tables
+	# Ages 25, 26, 27, 28: 1 + 1/6 vs 1 each; 30: 1/6 vs 1.
+	run --separate-stderr score -q age,sex --original "$T/o" \
+	    --workload-auto age "$T/r"
+	[ "$status" -eq 0 ]
+	[ "$(value workload_queries)" = 5 ]
+	[ "$(value workload_abs_error_mean)" = 0.3 ]
+	[ "$(value workload_abs_error_sd)" = 0.2666666667 ]
+	[ "$(value workload_rel_error_mean)" = 0.3 ]
+	[ "$(value workload_rel_queries)" = 5 ]
+	# The same as the written workload.
+	printf 'age\n25\n26\n27\n28\n30\n' > "$T/w"
+	score -q age,sex --original "$T/o" --workload "$T/w" "$T/r" > "$T/a"
+	printf '%s\n' "$output" | cmp - "$T/a"
+	# Sex over the hierarchy: F 1 + 2 + 1/3 vs 2, M 1 + 1/3 vs 3.
+	run --separate-stderr score -q age,sex -H sex="$T/sex.tsv" \
+	    --original "$T/o" --workload-auto sex "$T/rh"
+	[ "$status" -eq 0 ]
+	[ "$(value workload_queries)" = 2 ]
+	[ "$(value workload_abs_error_mean)" = 1.5 ]
+	[ "$(value workload_rel_error_mean)" = 0.6111111111 ]
+}
+
+@test "workload errors: table-driven" {
+	wl_tables
+	printf 'age\tsex\n25\tQ\n' > "$T/oq"
+	printf 'age\tsex\n[25-x]\tM\n' > "$T/rx"
+	printf 'age\tsex\n[25-26]\tQ\n' > "$T/rn"
+	while IFS='|' read -r wl args want; do
+		printf "age\tsex\n$wl\n" > "$T/w"
+		eval "run --separate-stderr score $args"
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; false; }
+		[[ "$stderr" == *"$want"* ]] || { echo "$wl $args: $stderr"; false; }
+	done <<-EOF_
+	1..x\t|-q age,sex --original "$T/o" --workload "$T/w" "$T/r"|w:2: column 'age': '1..x' is neither a value nor a range
+	..\t|-q age,sex --original "$T/o" --workload "$T/w" "$T/r"|w:2: column 'age': '..' is neither
+	\tM\n5..3\t|-q age,sex --original "$T/o" --workload "$T/w" "$T/r"|w:3: column 'age': '5..3' is an empty range
+	\t1..2|-q age,sex --original "$T/o" --workload "$T/w" "$T/r"|w:2: column 'sex': a range on a column that is neither numeric
+	1\t\t|-q age,sex --original "$T/o" --workload "$T/w" "$T/r"|w:2: expected 2 fields, found 3
+	1\t|-q age --original "$T/o" --workload "$T/w" "$T/r"|column 'sex' is not a quasi-identifier
+	1\t|-q age,sex --original "$T/o" --workload-auto zip "$T/r"|no column named 'zip'
+	1\t|-q age --original "$T/o" --workload-auto sex "$T/r"|'sex' is not a quasi-identifier
+	1\t|-q age,sex --original "$T/o" --workload "$T/w" "$T/rx"|column 'age': '[25-x]' is neither a number nor a range [a-b]
+	1\t|-q age,sex -H sex="$T/sex.tsv" --original "$T/o" --workload "$T/w" "$T/rn"|column 'sex': 'Q' is not a node
+	1\t|-q age,sex -H sex="$T/sex.tsv" --original "$T/oq" --workload "$T/w" "$T/r"|oq:2: column 'sex': 'Q': value is not a leaf
+	1\t|-q age,sex -H zip=x --original "$T/o" --workload "$T/w" "$T/r"|'zip' is not one of the grouped columns
+	1\t|-q age,sex --workload "$T/w" "$T/r"|a workload needs the original table
+	1\t|-q age,sex --original "$T/o" "$T/r"|--original: give the workload
+	1\t|--original "$T/o" --workload "$T/w" --workload-auto age "$T/r"|exclude each other
+	1\t|-H sex="$T/sex.tsv" "$T/r"|-H: hierarchies serve the workload
+	1\t|--original - --workload "$T/w"|only one input can be the standard input
+	1\t|-q age --original "$T/o" --workload "$T/w" "$T/r"|column 'sex' is not a quasi-identifier of
+	1\t|-q sex -t sex "$T/r"|-t sex is also a quasi-identifier
+	1\t|--freqset -t sex "$T/r"|no 'count' column
+	EOF_
+	# The workload header names a column twice.
+	printf 'age\tage\n1\t2\n' > "$T/w"
+	run --separate-stderr score -q age,sex --original "$T/o" --workload "$T/w" "$T/r"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"w:1: column name 'age' appears twice"* ]]
+	# The original lacks a column.
+	printf 'age\n25\n' > "$T/o1"
+	printf 'sex\nM\n' > "$T/w"
+	run --separate-stderr score -q age,sex --original "$T/o1" --workload "$T/w" "$T/r"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"o1: no column named 'sex'"* ]]
+}
+
+# wl_check: the workload errors of $T/r against $T/o, $T/w and the
+# hierarchy $T/h of c3, computed by an independent awk program.
+wl_check() {
+	awk -F'\t' '
+	function isint(x) { return x == int(x) }
+	function sat(x, q, c) {
+		if (!((q, c) in has)) return 1
+		if (kind[q, c] == "eq") return x + 0 == val[q, c] + 0
+		return (lo[q, c] == "" || x + 0 >= lo[q, c] + 0) &&
+		    (hi[q, c] == "" || x + 0 <= hi[q, c] + 0)
+	}
+	function numfrac(a, b, q, c,   L, H) {
+		if (!((q, c) in has)) return 1
+		if (kind[q, c] == "eq") { L = val[q, c]; H = val[q, c] }
+		else { L = lo[q, c]; H = hi[q, c] }
+		if (isint(a) && isint(b) && (L == "" || isint(L)) &&
+		    (H == "" || isint(H))) {
+			if (L == "" || L + 0 < a) L = a
+			if (H == "" || H + 0 > b) H = b
+			return H < L ? 0 : (H - L + 1) / (b - a + 1)
+		}
+		if (L == "" || L + 0 < a) L = a
+		if (H == "" || H + 0 > b) H = b
+		if (a == b) return L + 0 <= H + 0
+		return H + 0 <= L + 0 ? 0 : (H - L) / (b - a)
+	}
+	function region(v, c) {
+		if (v == "*") { ra = mn[c]; rb = mx[c]; return }
+		if (v ~ /^\[/) {
+			split(substr(v, 2, length(v) - 2), p, "-")
+			ra = p[1]; rb = p[2]; return
+		}
+		ra = rb = v
+	}
+	function hfrac(v, q, c,   l, s, t) {
+		for (l = 0; l < 10; l++)
+			if (v == "*" || v == l "" || v == par[l]) {
+				t++; s += sat(l, q, c)
+			}
+		return s / t
+	}
+	FILENAME ~ /\/h$/ { par[$1] = $2; next }
+	FILENAME ~ /\/o$/ && FNR > 1 {
+		no++
+		for (c = 1; c <= 3; c++) {
+			ov[no, c] = $c
+			if (!(c in mn) || $c + 0 < mn[c]) mn[c] = $c + 0
+			if (!(c in mx) || $c + 0 > mx[c]) mx[c] = $c + 0
+		}
+		next
+	}
+	FILENAME ~ /\/w$/ && FNR > 1 {
+		nq++
+		for (c = 1; c <= 3; c++) {
+			x = $c
+			if (x == "") continue
+			has[nq, c] = 1
+			if ((i = index(x, "..")) > 0) {
+				kind[nq, c] = "range"
+				lo[nq, c] = substr(x, 1, i - 1)
+				hi[nq, c] = substr(x, i + 2)
+			} else {
+				kind[nq, c] = "eq"; val[nq, c] = x
+			}
+		}
+		next
+	}
+	FILENAME ~ /\/r$/ && FNR > 1 { cnt[$0]++ }
+	END {
+		for (q = 1; q <= nq; q++) {
+			t = 0
+			for (i = 1; i <= no; i++)
+				if (sat(ov[i, 1], q, 1) && sat(ov[i, 2], q, 2) &&
+				    sat(ov[i, 3], q, 3)) t++
+			e = 0
+			for (k in cnt) {
+				split(k, f, "\t"); fr = 1
+				for (c = 1; c <= 2; c++) {
+					region(f[c], c); fr *= numfrac(ra, rb, q, c)
+				}
+				e += cnt[k] * fr * hfrac(f[3], q, 3)
+			}
+			ae[q] = e > t ? e - t : t - e; sa += ae[q]
+			if (t > 0) { re[q] = ae[q] / t; sr += re[q]; nr++ }
+		}
+		ma = sa / nq; mr = nr ? sr / nr : 0
+		for (q = 1; q <= nq; q++) {
+			va += (ae[q] - ma) ^ 2
+			if (q in re) vr += (re[q] - mr) ^ 2
+		}
+		printf "%d %.15g %.15g %.15g %.15g %d\n", nq, ma, sqrt(va / nq),
+		    mr, nr ? sqrt(vr / nr) : 0, nr
+	}' "$T/h" "$T/o" "$T/w" "$T/r"
+}
+
+@test "random tables: workload errors agree with an independent awk computation" {
+	# The hierarchy of c3: 0..4 under g0, 5..9 under g1.
+	awk 'BEGIN { for (v = 0; v < 10; v++) printf "%d\tg%d\t*\n", v, int(v / 5) }' > "$T/h"
+	for seed in 51 52 53 54; do
+		randtable $seed 300 3 10 > "$T/o"
+		# A Mondrian-like release: boxes of c1 x c2 as [min-max] (or a
+		# number), c3 a leaf or a level-1 node, boxes below 3 rows
+		# suppressed.
+		awk -F'\t' 'NR > 1 { g = int($1 / 4) "_" int($2 / 3); row[NR] = g
+		    c3[NR] = $3; n[g]++
+		    if (!(g in l1) || $1 < l1[g]) l1[g] = $1
+		    if (!(g in h1) || $1 > h1[g]) h1[g] = $1
+		    if (!(g in l2) || $2 < l2[g]) l2[g] = $2
+		    if (!(g in h2) || $2 > h2[g]) h2[g] = $2 }
+		    END { print "c1\tc2\tc3"
+		    for (i = 2; i <= NR; i++) { g = row[i]
+			if (n[g] < 3) { print "*\t*\t*"; continue }
+			a = l1[g] == h1[g] ? l1[g] : "[" l1[g] "-" h1[g] "]"
+			b = l2[g] == h2[g] ? l2[g] : "[" l2[g] "-" h2[g] "]"
+			print a "\t" b "\t" (n[g] % 2 ? "g" int(c3[i] / 5) : c3[i]) } }' \
+		    "$T/o" > "$T/r"
+		# 60 queries: equalities, closed and open ranges, some with
+		# bounds halfway between integers (continuous fractions).
+		awk -v seed=$seed 'function cell(half,   r, lo) {
+			r = rand(); if (r < .35) return ""
+			if (r < .65) return int(10 * rand())
+			lo = int(10 * rand()) + (half && rand() < .5 ? .5 : 0)
+			r = rand(); if (r < .2) return ".." lo
+			if (r < .4) return lo ".."
+			return lo ".." lo + int(5 * rand()) }
+		    BEGIN { srand(seed); print "c1\tc2\tc3"
+		    for (i = 0; i < 60; i++) print cell(0) "\t" cell(1) "\t" cell(0) }' > "$T/w"
+		want=$(wl_check)
+		run --separate-stderr score -q c1,c2,c3 -H c3="$T/h" --original "$T/o" \
+		    --workload "$T/w" "$T/r"
+		[ "$status" -eq 0 ]
+		got=$(printf '%s\n' "$output" | awk -F'\t' '/^workload_/ { printf "%s ", $2 }')
+		set -- $want
+		for g in $got; do
+			near "$g" "$1" || { echo "seed $seed: $got vs $want"; false; }
+			shift
+		done
+		# The frequency set of the release gives the same.
+		freqset -q c1,c2,c3 "$T/r" | score --freqset -q c1,c2,c3 -H c3="$T/h" \
+		    --original "$T/o" --workload "$T/w" > "$T/b"
+		printf '%s\n' "$output" | cmp - "$T/b"
+	done
+}
+
+@test "--plot: an SVG with a rectangle per class and a dot per row" {
+	printf 'x\ty\tclass\n1\t1\t0\n2\t3\t0\n5\t5\t1\n5\t6\t1\n9\t2\t2\n' > "$T/p"
+	run --separate-stderr score --plot x,y "$T/p"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(printf '%s\n' "$output" | grep -c '<rect ')" = 3 ]
+	[ "$(printf '%s\n' "$output" | grep -c '<circle ')" = 5 ]
+	[ "$(printf '%s\n' "$output" | head -1)" = '<?xml version="1.0" encoding="UTF-8"?>' ]
+	[ "$(printf '%s\n' "$output" | tail -1)" = '</svg>' ]
+	[ "$(printf '%s\n' "$output" | grep -c '<svg ')" = 1 ]
+	# The single point of class 2 is a tiny box; the axes name the
+	# columns and their extremes.
+	[[ "$output" == *'width="2.00" height="2.00"><title>2: 1 row</title>'* ]]
+	[[ "$output" == *'>x</text>'* && "$output" == *'>y</text>'* ]]
+	[[ "$output" == *'>9</text>'* && "$output" == *'>6</text>'* ]]
+	printf '%s\n' "$output" > "$T/a.svg"
+	if command -v xmllint > /dev/null; then
+		xmllint --noout "$T/a.svg"
+	fi
+	# Deterministic, and -o writes the same.
+	score --plot x,y -o "$T/b.svg" "$T/p"
+	cmp "$T/a.svg" "$T/b.svg"
+	# Another class column, or none: the classes of -q.
+	sed '1s/class/grp/' "$T/p" > "$T/g"
+	run --separate-stderr score --plot x,y --class-col grp "$T/g"
+	[ "$(printf '%s\n' "$output" | grep -c '<rect ')" = 3 ]
+	run --separate-stderr score --plot x,y -q grp "$T/g"
+	[ "$(printf '%s\n' "$output" | grep -c '<rect ')" = 3 ]
+	run --separate-stderr score --plot x,y "$T/g"
+	[ "$(printf '%s\n' "$output" | grep -c '<rect ')" = 5 ]
+	# A synthetic table: one class per education level.
+	gendata -n 500 --seed 3 agrawal > "$T/ag"
+	run --separate-stderr score --plot age,salary -q elevel "$T/ag"
+	[ "$status" -eq 0 ]
+	want=$(tail -n +2 "$T/ag" | cut -f "$(head -1 "$T/ag" | tr '\t' '\n' |
+	    grep -n '^elevel$' | cut -d: -f1)" | sort -u | wc -l)
+	[ "$(printf '%s\n' "$output" | grep -c '<rect ')" -eq "$want" ]
+	[ "$(printf '%s\n' "$output" | grep -c '<circle ')" = 500 ]
+}
+
+@test "--plot errors: table-driven" {
+	printf 'x\ty\tclass\n1\t1\t0\nabc\t3\t0\n' > "$T/p"
+	printf 'x\ty\n1\t1\n' > "$T/q"
+	while IFS='|' read -r args want; do
+		eval "run --separate-stderr score $args"
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; false; }
+		[[ "$stderr" == *"$want"* ]] || { echo "$args: $stderr"; false; }
+	done <<-EOF_
+	--plot x,y "$T/p"|p:3: column 'x': 'abc' is not a number
+	--plot y,x "$T/p"|p:3: column 'x': 'abc' is not a number
+	--plot x "$T/q"|expected two columns X,Y
+	--plot x,z "$T/q"|no column named 'z'
+	--plot x,y --class-col c "$T/q"|no column named 'c'
+	--plot x,y -k 2 "$T/q"|--plot draws the classes
+	--plot x,y -t y "$T/q"|--plot draws the classes
+	--class-col c "$T/q"|--class-col applies to --plot
+	--plot x,y -o /nonexistent/dir/f.svg "$T/q"|/nonexistent/dir
+	EOF_
+}
