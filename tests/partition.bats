@@ -1,0 +1,690 @@
+#!/usr/bin/env bats
+# partition (Mondrian, paper 003; paper 004 §1.2): the Patients example
+# of paper 003, random tables checked by partition-check.awk (an
+# independent checker that decides the requirements, minimality,
+# strictness, the size bounds and the regions from the rows alone),
+# Adult against the optimal full-domain generalization, and the errors.
+# Random failures name the seed: gencase SEED DIR rebuilds the case.
+
+load common
+
+QI=sex,age,race,marital-status,education,native-country,workclass,occupation
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# gencase SEED DIR: writes a random case into DIR: the table DIR/t
+# (columns q1..qD, s, y, z and an id x, in a random order) and a
+# hierarchy DIR/h.qJ per hierarchical quasi-identifier (in -H DIR mode
+# DIR/h/qJ.tsv, and then maybe a hierarchy for a numeric one too, which
+# --numeric overrides).  Prints one line, tab-separated: the -q list
+# (random order), the hierarchical QIs as the checker's hier=
+# ("-": none), the -H mode (files or dir), the --numeric list ("-"), k,
+# relaxed (0/1), the diversity ("-" none, "default" for -l alone), l, c
+# ("-"), the variance ("-") and the split (median, infogain,
+# regression).
+gencase() {
+	awk -v seed="$1" -v dir="$2" '
+	function shuffle(a, n,    i, j, t) {
+		for (i = n; i > 1; i--) {
+			j = 1 + int(rand() * i)
+			t = a[i]; a[i] = a[j]; a[j] = t
+		}
+	}
+	function pick(list,    a, n) {
+		n = split(list, a, " ")
+		return a[1 + int(rand() * n)]
+	}
+	BEGIN {
+		srand(seed)
+		OFS = "\t"
+		# Numeric values, with other spellings of the same value.
+		nval = split("0 1 2 3 5 8 -1 -2 2.5 0.5 13 100", val, " ")
+		alt["0"] = "-0 0.0 00"
+		alt["1"] = "01 1.0 +1"
+		alt["2"] = "2.00"
+		alt["2.5"] = "2.50 +2.5"
+		alt["0.5"] = ".5 0.50"
+		alt["-1"] = "-1.0 -01"
+		pools[1] = "a b c d e f g h"
+		pools[2] = "x_y * A B \303\251 [1,2) - a-b"
+		pools[3] = "0 00 1 01 10 2 -1 3.0"
+		gpool = "* g1 g2 g3 g4 a b 0 1 x_y"
+		d = 1 + int(rand() * 4)
+		# Some larger tables, with numeric values from wide ranges
+		# (other sorting paths in partition).
+		big = rand() < 0.12
+		hmode = rand() < 0.3 ? "dir" : "files"
+		if (hmode == "dir")
+			system("mkdir -p " dir "/h")
+		hlist = numlist = ""
+		for (j = 1; j <= d; j++) {
+			ish[j] = rand() < 0.5
+			if (!ish[j]) {
+				# m values of the pool, skewed; or for a big table
+				# up to 400 values of a wide range.
+				m = 1 + int(rand() * 7)
+				shuffle(val, nval)
+				for (i = 1; i <= m; i++)
+					L[j, i] = val[i]
+				if (big) {
+					m = 1 + int(rand() * 400)
+					w = pick("100 1000 100000 10000000")
+					for (i = 1; i <= m; i++)
+						L[j, i] = int(rand() * w) - int(w / 4) \
+						    (rand() < 0.1 ? ".25" : "")
+				}
+				nleaf[j] = m
+				skew[j] = 1 + int(rand() * 3)
+				# A hierarchy that --numeric overrides.
+				if (hmode == "dir" && rand() < 0.3) {
+					for (i = 1; i <= m; i++) {
+						print L[j, i], "*" > (dir "/h/q" j ".tsv")
+						n = L[j, i] in alt ? split(alt[L[j, i]], sp, " ") : 0
+						for (t = 1; t <= n; t++)
+							print sp[t], "*" > (dir "/h/q" j ".tsv")
+					}
+					close(dir "/h/q" j ".tsv")
+					numlist = numlist (numlist == "" ? "" : ",") "q" j
+				}
+				continue
+			}
+			# A random hierarchy: leaves of a pool, then levels that
+			# map the labels below onto fewer (or as many) labels;
+			# the top is "*", or several labels (an implicit root).
+			m = 2 + int(rand() * 7)
+			np = split(pools[1 + int(rand() * 3)], leaf, " ")
+			shuffle(leaf, np)
+			nleaf[j] = m
+			for (i = 1; i <= m; i++) {
+				L[j, i] = leaf[i]
+				cur[i] = leaf[i]
+				chain[i] = leaf[i]
+				up[i] = leaf[i]
+			}
+			ncur = m
+			nl = rand() < 0.15 ? 1 : 2 + int(rand() * 3)
+			for (lv = 1; lv < nl; lv++) {
+				ng = split(gpool, g, " ")
+				shuffle(g, ng)
+				if (lv == nl - 1 && rand() < 0.7)
+					nc = 1
+				else if (rand() < 0.15)
+					nc = ncur
+				else
+					nc = 1 + int(rand() * (ncur > 1 ? ncur - 1 : 1))
+				if (nc > ng)
+					nc = ng
+				if (nc == 1 && lv == nl - 1 && rand() < 0.8)
+					g[1] = "*"
+				shuffle(cur, ncur)
+				split("", par)
+				for (i = 1; i <= ncur; i++)
+					par[cur[i]] = i <= nc ? g[i] : g[1 + int(rand() * nc)]
+				for (i = 1; i <= m; i++) {
+					up[i] = par[up[i]]
+					chain[i] = chain[i] "\t" up[i]
+				}
+				ncur = 0
+				split("", seen)
+				for (i = 1; i <= m; i++)
+					if (!(up[i] in seen)) {
+						seen[up[i]] = 1
+						cur[++ncur] = up[i]
+					}
+			}
+			for (i = 1; i <= m; i++)
+				ord[i] = chain[i]
+			shuffle(ord, m)
+			f = hmode == "dir" ? dir "/h/q" j ".tsv" : dir "/h.q" j
+			for (i = 1; i <= m; i++)
+				print ord[i] > f
+			close(f)
+			hlist = hlist (hlist == "" ? "" : ",") "q" j "=" f
+			skew[j] = 1 + int(rand() * 3)
+		}
+		# The table: skewed values, duplicated rows.
+		for (j = 1; j <= d; j++)
+			cols[j] = "q" j
+		cols[d + 1] = "s"
+		cols[d + 2] = "y"
+		cols[d + 3] = "z"
+		cols[d + 4] = "x"
+		shuffle(cols, d + 4)
+		hdr = cols[1]
+		for (i = 2; i <= d + 4; i++)
+			hdr = hdr "\t" cols[i]
+		print hdr > (dir "/t")
+		n = rand() < 0.1 ? 1 + int(rand() * 4) : 5 + int(rand() * 56)
+		if (big)
+			n = 100 + int(rand() * 1400)
+		ns = rand() < 0.03 ? 1 : 2 + int(rand() * 5)
+		sskew = rand() < 0.6 ? 1 : 2
+		sdec = rand() < 0.2
+		for (r = 1; r <= n; ) {
+			for (j = 1; j <= d; j++) {
+				x = L[j, 1 + int(nleaf[j] * rand() ^ skew[j])]
+				if (!ish[j] && (x in alt) && rand() < 0.3)
+					x = pick(alt[x])
+				v["q" j] = x
+			}
+			v["s"] = int(ns * rand() ^ sskew) (sdec && rand() < 0.3 ? ".5" : "")
+			v["y"] = pick("yes no no maybe")
+			v["z"] = pick("0 1 2 3 10 -4 2.5")
+			nb = 1
+			while (rand() < 0.3)
+				nb++
+			for (i = 0; i < nb && r <= n; i++) {
+				v["x"] = "r" r
+				line = v[cols[1]]
+				for (c = 2; c <= d + 4; c++)
+					line = line "\t" v[cols[c]]
+				print line > (dir "/t")
+				r++
+			}
+		}
+		close(dir "/t")
+		for (j = 1; j <= d; j++)
+			qo[j] = "q" j
+		shuffle(qo, d)
+		q = qo[1]
+		for (j = 2; j <= d; j++)
+			q = q "," qo[j]
+		k = 1 + int(rand() * (rand() < 0.3 ? 10 : 4))
+		if (k > n && rand() < 0.8)
+			k = 1 + int(rand() * n)
+		relaxed = rand() < 0.35
+		dv = l = c = vr = "-"
+		x = rand()
+		if (x < 0.55) {
+			dv = pick("default distinct entropy entropy recursive recursive")
+			if (dv == "default" || dv == "distinct")
+				l = 1 + int(rand() * 3)
+			else if (dv == "entropy")
+				l = pick("1 1.5 2 2 2.5 3")
+			else {
+				l = 1 + int(rand() * 3)
+				c = pick("- 1 2 3 0.5 1.5 2.25")
+			}
+		}
+		if (rand() < 0.3)
+			vr = pick("0 0.05 0.1 0.2 0.25 0.5 1")
+		split_ = pick("median median infogain regression")
+		print q, hlist == "" ? "-" : hlist, hmode, \
+		    numlist == "" ? "-" : numlist, k, relaxed, dv, l, c, vr, split_
+	}'
+}
+
+# checkcase SEED: generates the case, runs partition (with -r) and the
+# checker; prints what is wrong and returns 1.  When partition finds
+# no partitioning (exit 1), the checker must agree that the whole table
+# fails, and stdout must be empty.
+checkcase() {
+	local seed=$1 dir="$T/c$1" q hl hm nl k rel dv l c vr sp st a
+	local -a opt chk
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
+	opt=(-q "$q" -k "$k")
+	chk=(-v qi="$q" -v k="$k")
+	if [ "$hm" = dir ]; then
+		[ ! -d "$dir/h" ] || opt+=(-H "$dir/h")
+	else
+		[ "$hl" = - ] || for a in ${hl//,/ }; do opt+=(-H "$a"); done
+	fi
+	[ "$hl" = - ] || chk+=(-v hier="$hl")
+	[ "$nl" = - ] || opt+=(--numeric "$nl")
+	[ "$rel" = 0 ] || { opt+=(--relaxed); chk+=(-v relaxed=1); }
+	if [ "$dv" != - ] || [ "$vr" != - ]; then
+		opt+=(-s s)
+		chk+=(-v scol=s)
+	fi
+	if [ "$dv" != - ]; then
+		opt+=(-l "$l")
+		chk+=(-v l="$l")
+		[ "$dv" = default ] || { opt+=(--diversity "$dv"); chk+=(-v div="$dv"); }
+		[ "$c" = - ] || { opt+=(-c "$c"); chk+=(-v c="$c"); }
+	fi
+	[ "$vr" = - ] || { opt+=(--variance "$vr"); chk+=(-v var="$vr"); }
+	case $sp in
+	infogain) opt+=(-t y --split infogain) ;;
+	regression) opt+=(-t z --split regression) ;;
+	esac
+	echo "partition ${opt[*]}" > "$dir/cmd"
+	partition "${opt[@]}" -r "$dir/r" "$dir/t" > "$dir/out" 2> "$dir/err"
+	st=$?
+	if [ "$st" -eq 1 ]; then
+		if [ -s "$dir/out" ] || ! grep -q 'no partitioning' "$dir/err"; then
+			echo "seed $seed: exit 1 with output or without the message: $(cat "$dir/cmd")"
+			return 1
+		fi
+		awk -f "$BATS_TEST_DIRNAME/partition-check.awk" -v whole=1 \
+		    "${chk[@]}" -v input="$dir/t" > "$dir/chk" 2>&1 && {
+			echo "seed $seed: exit 1 but the whole table meets the requirements: $(cat "$dir/cmd")"
+			return 1
+		}
+		echo 1 > "$dir/status"
+		return 0
+	fi
+	if [ "$st" -ne 0 ] || [ -s "$dir/err" ]; then
+		echo "seed $seed: exit $st: $(cat "$dir/err") ($(cat "$dir/cmd"))"
+		return 1
+	fi
+	if ! awk -f "$BATS_TEST_DIRNAME/partition-check.awk" "${chk[@]}" \
+	    -v regions="$dir/r" -v input="$dir/t" -v output="$dir/out" \
+	    > "$dir/chk" 2>&1; then
+		echo "seed $seed: $(cat "$dir/cmd")"
+		cat "$dir/chk"
+		return 1
+	fi
+	echo 0 > "$dir/status"
+}
+
+# checkseeds FIRST LAST: checkcase for each seed; fails at the end if
+# any case failed, showing at most 5 of them.
+checkseeds() {
+	local seed bad=0
+	for ((seed = $1; seed <= $2; seed++)); do
+		if ! checkcase "$seed" > "$T/log.$seed" 2>&1; then
+			bad=$((bad + 1))
+			[ "$bad" -gt 5 ] || cat "$T/log.$seed"
+		fi
+	done
+	[ "$bad" -eq 0 ] || { echo "$bad of $(($2 - $1 + 1)) cases failed"; false; }
+}
+
+# randcases FIRST LAST: checkseeds on two cores, in child shells away
+# from the bats traps that slow every command of a long loop.
+randcases() {
+	local mid=$((($1 + $2) / 2)) p1 p2 s1=0 s2=0
+	export -f gencase checkcase checkseeds
+	export T BATS_TEST_DIRNAME
+	bash -c 'checkseeds "$@"' bash "$1" "$mid" > "$T/half1" 2>&1 &
+	p1=$!
+	bash -c 'checkseeds "$@"' bash $((mid + 1)) "$2" > "$T/half2" 2>&1 &
+	p2=$!
+	wait "$p1" || s1=$?
+	wait "$p2" || s2=$?
+	[ "$s1" -eq 0 ] && [ "$s2" -eq 0 ] || { cat "$T/half1" "$T/half2"; false; }
+}
+
+# check ARGS...: partition-check.awk with ARGS, showing its report.
+check() {
+	run awk -f "$BATS_TEST_DIRNAME/partition-check.awk" "$@"
+	[ -z "$output" ] || printf '%s\n' "$output"
+	[ "$status" -eq 0 ]
+}
+
+# patients: the Patients table of paper 003 Figure 1 and the Sex
+# hierarchy, in $T.
+patients() {
+	printf 'Age\tSex\tZipcode\tDisease\n' > "$T/p"
+	printf '%s\t%s\t%s\t%s\n' 25 Male 53711 Flu 25 Female 53712 Hepatitis \
+	    26 Male 53711 Brochitis 27 Male 53710 'Broken Arm' \
+	    27 Female 53712 AIDS 28 Male 53711 'Hang Nail' >> "$T/p"
+	printf 'Male\t*\nFemale\t*\n' > "$T/sex"
+}
+
+@test "Patients (paper 003 Figures 1, 3): -k 2 gives the three classes of Figure 3 and their regions" {
+	patients
+	run --separate-stderr partition -q Zipcode,Age,Sex -k 2 -H Sex="$T/sex" \
+	    -r "$T/r" "$T/p"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	# Zipcode first (the widest dimensions tie), at 53711; then Age
+	# among the Male 53710-53711 rows, at 26.
+	[ "$output" = "Age	Sex	Zipcode	Disease	class
+25	Male	53711	Flu	1
+25	Female	53712	Hepatitis	3
+26	Male	53711	Brochitis	1
+27	Male	53710	Broken Arm	2
+27	Female	53712	AIDS	3
+28	Male	53711	Hang Nail	2" ]
+	[ "$(cat "$T/r")" = "class	count	Zipcode_min	Zipcode_max	Zipcode_mean	Age_min	Age_max	Age_mean	Sex
+1	2	53711	53711	53711	25	26	25.5	Male
+2	2	53710	53711	53710.5	27	28	27.5	Male
+3	2	53712	53712	53712	25	27	26	Female" ]
+	printf '%s\n' "$output" > "$T/o"
+	check -v qi=Zipcode,Age,Sex -v hier=Sex="$T/sex" -v k=2 -v regions="$T/r" \
+	    -v input="$T/p" -v output="$T/o"
+}
+
+@test "regions: numeric min and max written plainly, whatever their spelling (partition(1))" {
+	# The values 1, 2.5, 0 and -7 spelled 01, +1, 2.50, 0.0, -0, -007.
+	printf 'a\tb\n01\tx\n2.50\ty\n0.0\tx\n-0\ty\n+1\tz\n2.50\tz\n-007.\tu\n-007\tv\n' > "$T/t"
+	run --separate-stderr partition -q a -k 2 -r "$T/r" "$T/t"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" > "$T/o"
+	check -v qi=a -v k=2 -v input="$T/t" -v output="$T/o" -v regions="$T/r"
+	[ "$(cat "$T/r")" = "class	count	a_min	a_max	a_mean
+1	2	-7	-7	-7
+2	2	0	0	0
+3	2	1	1	1
+4	2	2.5	2.5	2.5" ]
+	# The checker tells the spellings apart.
+	check -v qi=a -v k=2 -v input="$T/t" -v output="$T/o" -v regions="$T/r" \
+	    -v spell=any
+	run awk -f "$BATS_TEST_DIRNAME/partition-check.awk" -v qi=a -v k=2 \
+	    -v input="$T/t" -v output="$T/o" -v regions="$T/r" -v spell=data
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"regions class 1: a_min '-7', want -7 (data)"* ]]
+	sed 's/^4	2	2.5	2.5/4	2	2.50	2.5/' "$T/r" > "$T/r2"
+	run awk -f "$BATS_TEST_DIRNAME/partition-check.awk" -v qi=a -v k=2 \
+	    -v input="$T/t" -v output="$T/o" -v regions="$T/r2"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"regions class 4: a_min '2.50', want 2.5 (plain)"* ]]
+}
+
+@test "the checker rejects what is wrong: merged classes, a changed row, a bad region, a class below k" {
+	patients
+	partition -q Zipcode,Age,Sex -k 2 -H Sex="$T/sex" -r "$T/r" "$T/p" > "$T/o"
+	set -- -v qi=Zipcode,Age,Sex -v hier=Sex="$T/sex" -v k=2 -v input="$T/p"
+	check "$@" -v output="$T/o" -v regions="$T/r"
+	# Classes 1 and 3 merged: not minimal, boxes overlap.
+	sed 's/	3$/	1/' "$T/o" > "$T/bad"
+	run awk -f "$BATS_TEST_DIRNAME/partition-check.awk" "$@" -v output="$T/bad"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"class 1 (4 rows) is not minimal: cut Zipcode"* ]]
+	[[ "$output" == *"Sex * splits into children Male:2 Female:2"* ]]
+	[[ "$output" == *"overlap (not strict)"* ]]
+	# A changed row, a class 0.
+	sed 's/^26	Male/26	male/; s/	2$/	0/' "$T/o" > "$T/bad"
+	run awk -f "$BATS_TEST_DIRNAME/partition-check.awk" "$@" -v output="$T/bad"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"output row 3 is not input row 3"* ]]
+	[[ "$output" == *"class '0' is not a positive integer"* ]]
+	# A region's mean, max and LCA.
+	sed 's/53710\.5/53710.50/; s/	28	27.5/	27	27.5/; s/Female$/*/' "$T/r" > "$T/rbad"
+	run awk -f "$BATS_TEST_DIRNAME/partition-check.awk" "$@" -v output="$T/o" \
+	    -v regions="$T/rbad"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"Zipcode_mean '53710.50', want '53710.5'"* ]]
+	[[ "$output" == *"Age_max '27', want 28"* ]]
+	[[ "$output" == *"Sex '*', want the LCA 'Female'"* ]]
+	# -k 3: classes of 2; relaxed -k 1: classes above 2k-1.
+	run awk -f "$BATS_TEST_DIRNAME/partition-check.awk" "$@" -v k=3 -v output="$T/o"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"class 1 (2 rows) fails: 2 rows < k 3"* ]]
+	run awk -f "$BATS_TEST_DIRNAME/partition-check.awk" "$@" -v k=1 \
+	    -v relaxed=1 -v output="$T/o"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"class 1: 2 rows > 2k-1 = 1 (relaxed)"* ]]
+	# Diversity: each class has 2 diseases; not 3.
+	check "$@" -v output="$T/o" -v scol=Disease -v l=2
+	check "$@" -v output="$T/o" -v scol=Disease -v l=2 -v div=entropy
+	run awk -f "$BATS_TEST_DIRNAME/partition-check.awk" "$@" -v output="$T/o" \
+	    -v scol=Disease -v l=3
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"2 distinct values < l 3"* ]]
+	# Variance of Age within the classes: 0.25, 0.25, 1.
+	check "$@" -v output="$T/o" -v scol=Age -v var=0.25
+	run awk -f "$BATS_TEST_DIRNAME/partition-check.awk" "$@" -v output="$T/o" \
+	    -v scol=Age -v var=0.26
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"class 1 (2 rows) fails: variance 0.25 < 0.26"* ]]
+}
+
+@test "random tables (1-4 QIs, numeric and hierarchical, strict and relaxed, diversity, variance, splits): the checker passes" {
+	randcases 1 400
+	# The cases covered what they should.
+	local n0 n1 f
+	n0=$(cat "$T"/c*/status | grep -c '^0$')
+	n1=$(cat "$T"/c*/status | grep -c '^1$')
+	echo "partitioned $n0, no partitioning $n1"
+	[ "$n0" -ge 250 ]
+	[ "$n1" -ge 10 ]
+	for f in --relaxed '--split infogain' '--split regression' \
+	    '--diversity entropy' '--diversity recursive' '--variance' \
+	    '--numeric' "-H $T/c[0-9]*/h " ' -H q'; do
+		[ "$(grep -l -- "$f" "$T"/c*/cmd | wc -l)" -ge 20 ] ||
+		    { echo "fewer than 20 cases with $f"; false; }
+	done
+}
+
+@test "ties between equally wide QIs go to the one listed first in -q" {
+	printf 'a\tb\tc\n0\t0\tx\n0\t1\tx\n1\t0\tx\n1\t1\tx\n' > "$T/t"
+	printf '0\t*\n1\t*\n' > "$T/h"
+	run --separate-stderr partition -q a,b -k 2 "$T/t"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "${lines[@]:1}" | cut -f4 | tr '\n' ' ')" = "1 1 2 2 " ]
+	run --separate-stderr partition -q b,a -k 2 "$T/t"
+	[ "$(printf '%s\n' "${lines[@]:1}" | cut -f4 | tr '\n' ' ')" = "1 2 1 2 " ]
+	# The same with hierarchies (both '*' over two leaves).
+	run --separate-stderr partition -q b,a -k 2 -H a="$T/h" -H b="$T/h" "$T/t"
+	[ "$(printf '%s\n' "${lines[@]:1}" | cut -f4 | tr '\n' ' ')" = "1 2 1 2 " ]
+	run --separate-stderr partition -q a,b -k 2 -H a="$T/h" -H b="$T/h" "$T/t"
+	[ "$(printf '%s\n' "${lines[@]:1}" | cut -f4 | tr '\n' ' ')" = "1 1 2 2 " ]
+}
+
+@test "requirements at their boundaries are decided exactly (whole table, and a cut)" {
+	local counts opts want st bad= i j c
+	# One QI value: the whole table is one class, or none.
+	while IFS='|' read -r counts opts want; do
+		{
+			printf 'q\ts\n'
+			i=0
+			for c in $counts; do
+				for ((j = 0; j < ${c%%:*}; j++)); do
+					printf '1\t%s\n' "${c#*:}"
+				done
+			done
+		} > "$T/t"
+		st=0
+		partition -q q -s s $opts "$T/t" > "$T/o" 2> "$T/e" || st=$?
+		[ "$st" -eq "$want" ] || bad+="s counts $counts, $opts: status $st, want $want: $(cat "$T/e")"$'\n'
+		# The checker agrees.
+		eval "set -- $(printf '%s' "$opts" | sed 's/--diversity /-v div=/; s/-l /-v l=/; s/-c /-v c=/; s/--variance /-v var=/')"
+		st=0
+		awk -f "$BATS_TEST_DIRNAME/partition-check.awk" -v whole=1 -v qi=q \
+		    -v scol=s "$@" -v input="$T/t" > /dev/null || st=$?
+		[ "$st" -eq "$want" ] || bad+="checker: s counts $counts, $opts: status $st, want $want"$'\n'
+	done <<-EOF_
+	1:a 1:b 1:c|-l 3|0
+	1:a 1:b 1:c|-l 4|1
+	4:a 1:b 1:c 1:d 1:e|-l 4 --diversity entropy|0
+	5:a 1:b 1:c 1:d 1:e|-l 4 --diversity entropy|1
+	8:a 1:b 1:c 1:d 1:e|-l 3 --diversity entropy|0
+	1:a 1:b|-l 2 --diversity entropy|0
+	1:a 1:b|-l 2.01 --diversity entropy|1
+	2:a 1:b 1:c|-l 2 --diversity recursive|1
+	2:a 1:b 1:c|-l 2 --diversity recursive -c 1.5|0
+	3:a 1:b 1:c|-l 3 --diversity recursive -c 3|1
+	3:a 1:b 1:c|-l 3 --diversity recursive -c 3.01|0
+	1:0 1:1|--variance 0.25|0
+	1:0 1:1|--variance 0.2501|1
+	1:0.5 1:1.5|--variance 0.25|0
+	1:1 1:2 1:3|--variance 0.6666|0
+	1:1 1:2 1:3|--variance 0.6667|1
+	3:7|--variance 0|0
+	EOF_
+	[ -z "$bad" ] || { printf '%s' "$bad"; false; }
+	# A cut whose parts have variance 0.25 and 1 exactly.
+	printf 'q\ts\n1\t0\n1\t1\n2\t0\n2\t2\n' > "$T/t"
+	run --separate-stderr partition -q q -s s --variance 0.25 "$T/t"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "${lines[@]:1}" | cut -f3 | tr '\n' ' ')" = "1 1 2 2 " ]
+	run --separate-stderr partition -q q -s s --variance 0.2500001 "$T/t"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "${lines[@]:1}" | cut -f3 | tr '\n' ' ')" = "1 1 1 1 " ]
+}
+
+@test "regions: means rounded half away from zero to the column's decimals + 4" {
+	local v want
+	while read -r v want; do
+		{ printf 'a\n'; for ((i = 0; i < 31; i++)); do echo 0; done; echo "$v"; } > "$T/t"
+		partition -q a -k 32 -r "$T/r" "$T/t" > /dev/null
+		[ "$(tail -1 "$T/r" | cut -f5)" = "$want" ] ||
+		    { echo "31 zeros and $v: $(tail -1 "$T/r")"; false; }
+	done <<-EOF_
+	1 0.0313
+	-1 -0.0313
+	0.1 0.00313
+	-0.1 -0.00313
+	32 1
+	-16 -0.5
+	3.20 0.1
+	EOF_
+}
+
+@test "k alone, and with requirements every class meets (--variance 0, -l 1), give the same classes" {
+	local s k rel
+	for s in 1 2 3 4 5 6 7 8; do
+		randtable "$s" $((s * 97 % 700 + 20)) 3 $((s % 4 * 30 + 5)) > "$T/t"
+		for k in 1 3 8; do
+			for rel in "" --relaxed; do
+				partition -q c1,c2 -k "$k" $rel -r "$T/ra" "$T/t" > "$T/a"
+				partition -q c1,c2 -k "$k" $rel -s c3 --variance 0 \
+				    -r "$T/rb" "$T/t" > "$T/b"
+				partition -q c1,c2 -k "$k" $rel -s c3 -l 1 -r "$T/rc" \
+				    "$T/t" > "$T/c"
+				cmp "$T/a" "$T/b" && cmp "$T/a" "$T/c" &&
+				    cmp "$T/ra" "$T/rb" && cmp "$T/ra" "$T/rc" ||
+				    { echo "seed $s -k $k $rel"; false; }
+			done
+		done
+	done
+}
+
+# adultcase K: partition on Adult (age numeric, the other QIs by their
+# hierarchies), the checker, and C_DM against the best full-domain node.
+adultcase() {
+	local k=$1 h= a cdm best
+	for a in ${QI//,/ }; do
+		[ "$a" = age ] || h+=${h:+,}$a=$AH/adult_hierarchy_$a.csv
+	done
+	partition -q "$QI" -H "$AH" --numeric age -k "$k" -r "$T/r$k" "$ADULT" \
+	    > "$T/a$k" || { echo "-k $k: partition failed"; return 1; }
+	awk -f "$BATS_TEST_DIRNAME/partition-check.awk" -v qi="$QI" -v hier="$h" \
+	    -v k="$k" -v regions="$T/r$k" -v input="$ADULT" -v output="$T/a$k" ||
+	    { echo "-k $k: the checker failed"; return 1; }
+	cdm=$(awk -F'\t' 'NR > 1 { n[$NF]++ } END { for (c in n) s += n[c] * n[c]; printf "%.0f\n", s }' "$T/a$k")
+	best=$(lattice-search -q "$QI" -H "$AH" -k "$k" --best --metric cdm "$ADULT" |
+	    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cdm") c = i }
+	        NR == 2 { print $c }')
+	echo "-k $k: partition C_DM $cdm, full-domain $best"
+	[ -n "$best" ] && [ "$cdm" -le "$best" ]
+}
+
+@test "Adult, -k 2 5 10 50: the checker passes and C_DM is no worse than the optimal full-domain node" {
+	export -f adultcase
+	export T QI AH ADULT BATS_TEST_DIRNAME
+	bash -c 'adultcase 2 && adultcase 50' > "$T/h1" 2>&1 &
+	local p1=$! s1=0 s2=0
+	bash -c 'adultcase 5 && adultcase 10' > "$T/h2" 2>&1 || s2=$?
+	wait "$p1" || s1=$?
+	cat "$T/h1" "$T/h2"
+	[ "$s1" -eq 0 ] && [ "$s2" -eq 0 ]
+	[ "$(grep -c 'partition C_DM' "$T/h1" "$T/h2" | awk -F: '{ s += $2 } END { print s }')" -eq 4 ]
+}
+
+@test "errors: exit 2 and a message" {
+	patients
+	local bad=
+	printf 'a\tclass\n1\tx\n' > "$T/cl"
+	printf 'Age\tX\n25\tx\n2O\ty\n' > "$T/nn"
+	printf 'Age\tSex\n25\tMale\n26\tOther\n' > "$T/unk"
+	while IFS='|' read -r args want; do
+		eval "set -- $args"
+		run --separate-stderr partition "$@"
+		if [ "$status" -ne 2 ] || [[ "$stderr" != *"$want"* ]] || [ -n "$output" ]; then
+			bad+="partition $args: status $status, stderr: $stderr"$'\n'
+		fi
+	done <<-EOF_
+	"$T/p"|partition: no quasi-identifiers
+	-q Nope "$T/p"|'Nope'
+	-q Age,Nope "$T/p"|'Nope'
+	-q Age "$T/nn"|$T/nn:3: column 'Age': '2O'
+	-q Sex,Age -H Sex="$T/sex" "$T/unk"|$T/unk:3: column 'Sex': 'Other'
+	-q Age --split infogain "$T/p"|--split infogain needs the target column (-t)
+	-q Age --split regression "$T/p"|--split regression needs the target column (-t)
+	-q Age -t Disease "$T/p"|-t needs --split
+	-q Age -l 2 "$T/p"|-l needs the sensitive column (-s)
+	-q Age --split best -t Disease "$T/p"|--split: 'best'
+	-q a "$T/cl"|column 'class' already
+	-q Age --numeric Sex "$T/p"|--numeric: 'Sex' is not a quasi-identifier
+	-q Age -k 0 "$T/p"|-k: '0'
+	-q Age -k x "$T/p"|-k: 'x'
+	EOF_
+	[ -z "$bad" ] || { printf '%s' "$bad"; false; }
+}
+
+@test "the whole table below k: exit 1, nothing on stdout, no regions file" {
+	patients
+	run --separate-stderr partition -q Age,Zipcode -k 7 -r "$T/r" "$T/p"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"no partitioning"* ]]
+	[ ! -e "$T/r" ]
+	run --separate-stderr partition -q Age,Zipcode -s Disease -l 7 -o "$T/o" "$T/p"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ ! -e "$T/o" ]
+	# Exactly k rows: one class.
+	run --separate-stderr partition -q Age,Zipcode -k 6 "$T/p"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "${lines[@]:1}" | cut -f5 | sort -u)" = 1 ]
+}
+
+@test "header-only input: the header plus class, exit 0" {
+	printf 'a\tb\n' > "$T/h"
+	printf 'Male\t*\n' > "$T/hs"
+	run --separate-stderr partition -q a "$T/h"
+	[ "$status" -eq 0 ]
+	[ "$output" = "a	b	class" ]
+	run --separate-stderr partition -q a,b -k 3 -H b="$T/hs" -r "$T/r" "$T/h"
+	[ "$status" -eq 0 ]
+	[ "$output" = "a	b	class" ]
+	[ "$(cat "$T/r")" = "class	count	a_min	a_max	a_mean	b" ]
+}
+
+@test "--class-col names the class column; with it a table may have a 'class' column" {
+	patients
+	run --separate-stderr partition -q Age,Zipcode -k 2 --class-col eq "$T/p"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "Age	Sex	Zipcode	Disease	eq" ]
+	printf 'class\tb\n1\tx\n2\ty\n3\tz\n4\tw\n' > "$T/c"
+	run --separate-stderr partition -q class -k 2 --class-col group "$T/c"
+	[ "$status" -eq 0 ]
+	[ "$output" = "class	b	group
+1	x	1
+2	y	1
+3	z	2
+4	w	2" ]
+}
+
+@test "-o writes the file atomically; stdin gives the same output as a file; two runs are identical" {
+	randtable 7 500 3 20 > "$T/t"
+	partition -q c1,c2,c3 -k 4 -r "$T/r1" "$T/t" > "$T/o1"
+	[ "$(wc -l < "$T/o1")" -eq 501 ]
+	partition -q c1,c2,c3 -k 4 -r "$T/r2" "$T/t" > "$T/o2"
+	cmp "$T/o1" "$T/o2"
+	cmp "$T/r1" "$T/r2"
+	partition -q c1,c2,c3 -k 4 -r "$T/r3" < "$T/t" > "$T/o3"
+	cmp "$T/o1" "$T/o3"
+	cmp "$T/r1" "$T/r3"
+	partition -q c1,c2,c3 -k 4 -r "$T/r4" - < "$T/t" > "$T/o4"
+	cmp "$T/o1" "$T/o4"
+	cat "$T/t" | partition -q c1,c2,c3 -k 4 > "$T/o5"
+	cmp "$T/o1" "$T/o5"
+	run --separate-stderr partition -q c1,c2,c3 -k 4 -o "$T/o6" "$T/t"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	cmp "$T/o1" "$T/o6"
+	check -v qi=c1,c2,c3 -v k=4 -v input="$T/t" -v output="$T/o6" -v regions="$T/r1"
+	# A failed run leaves the old file alone and no temp file behind.
+	mkdir "$T/d"
+	cp "$T/o1" "$T/d/out"
+	run --separate-stderr partition -q c1,nope -o "$T/d/out" "$T/t"
+	[ "$status" -eq 2 ]
+	cmp "$T/o1" "$T/d/out"
+	run --separate-stderr partition -q c1 -k 501 -o "$T/d/out" "$T/t"
+	[ "$status" -eq 1 ]
+	cmp "$T/o1" "$T/d/out"
+	[ "$(ls -A "$T/d")" = out ]
+	# Written by rename: the old file's inode is replaced.
+	ln "$T/d/out" "$T/d/link"
+	partition -q c1,c2 -k 9 -o "$T/d/out" "$T/t"
+	cmp "$T/o1" "$T/d/link"
+	! cmp -s "$T/d/out" "$T/d/link"
+	[ "$(ls -A "$T/d" | tr '\n' ' ')" = "link out " ]
+}
