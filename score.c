@@ -95,7 +95,8 @@ static struct {
 	uint64_t rows, supp, kept, nclass, minsz, maxsz, below, ldmin;
 	unsigned __int128 cdm;
 	long double lemin, varmin;
-	long double hsum, sse;	/* label entropy (bits x rows), target SSE */
+	long double hsum;	/* label entropy, in bits, times rows */
+	long double sse;	/* the target's squared error */
 	int kfail, lfail, vfail, first;
 	/* the current class */
 	int have;
@@ -140,8 +141,8 @@ typedef struct {
 	int eqnum;		/* the constant is a number */
 	char *ceq;		/* the constant in canonical form */
 	size_t ceqn;
-	int64_t cid;		/* its id among the original's values, or -1 */
-	int64_t lid;		/* its id among the hierarchy's leaves, or -1 */
+	int64_t cid;		/* its id among the original's values; -1 */
+	int64_t lid;		/* its id among the leaves; -1 */
 	uint64_t ndom;		/* values of the domain that satisfy it */
 	uint32_t **hcnt;	/* a range on a hierarchy: per level and node,
 				 * the leaves under the node that satisfy it */
@@ -154,7 +155,6 @@ typedef struct {
 	uint64_t line;		/* in the workload file */
 	uint64_t truth;		/* the answer on the original */
 	long double est;	/* the estimate on the release */
-	long double cur;	/* its share of a row of the current class */
 } query;
 
 /* A quasi-identifier the workload names, with what the estimates need
@@ -181,10 +181,18 @@ typedef struct {
 	size_t nleaves;
 	kn_dict lcanon;		/* the leaves in canonical form */
 	int64_t *lfirst;	/* canonical id -> a leaf with that form */
-	int64_t *lnext;		/* leaf -> the next one with its form, -1 */
+	int64_t *lnext;		/* leaf -> the next with its form; -1 */
 	num *lnum;
 	char *lisnum;
 	uint32_t **leafcnt;	/* [level][node]: the leaves under it */
+	/* the queries that are one equality on this column, found fast */
+	size_t *eq, neq;	/* all of them */
+	size_t *eqnum, neqnum;	/* those with a number, by the number */
+	kn_dict eqdict;		/* canonical constant -> eqfirst */
+	int64_t *eqfirst;	/* -> a query, then eqnext[query] */
+	size_t eqcap;
+	uint64_t **nodecnt;	/* [level][node]: rows of classes there */
+	uint64_t allcnt;	/* rows of classes suppressed here */
 } wcol;
 
 /* The region of one column of a release class: a numeric range, a node
@@ -201,14 +209,17 @@ typedef struct {
 	char buf[48];
 } region;
 
-/* The workload (paper 003 §5): columns, queries, and the regions of the
- * class being read. */
+/* The workload (paper 003 §5): columns, queries, and the regions of a
+ * class. */
 static struct {
 	int on;
 	wcol *col;
 	size_t ncol;
 	query *q;
 	size_t nq, qcap;
+	size_t *gen, ngen;	/* the queries that are not one equality */
+	int64_t *eqnext;	/* see wcol.eqfirst */
+	kn_str *lab;		/* the QI labels of a class */
 	const char *wpath;	/* for messages */
 	const char *relname;
 	uint64_t orows;		/* rows of the original */
@@ -234,22 +245,22 @@ put(const char *name, const char *fmt, ...)
 	fputc('\n', out);
 }
 
-/* Makes room for need elements of size sz in *p, of *cap so far; new
- * elements are zeroed. */
-static void
-grow(void *pp, size_t *cap, size_t need, size_t sz)
+/* Makes room for need elements of size sz in p, of *cap so far, and
+ * returns it; new elements are zeroed. */
+static void *
+grow(void *p, size_t *cap, size_t need, size_t sz)
 {
-	void **p = pp;
 	size_t n = *cap;
 
 	if (need <= n)
-		return;
+		return p;
 	n = n ? n : 16;
 	while (n < need)
 		n *= 2;
-	*p = kn_realloc(*p, n * sz);
-	memset((char *)*p + *cap * sz, 0, (n - *cap) * sz);
+	p = kn_realloc(p, n * sz);
+	memset((char *)p + *cap * sz, 0, (n - *cap) * sz);
 	*cap = n;
+	return p;
 }
 
 /* ---- numbers ------------------------------------------------------ */
@@ -371,13 +382,14 @@ target_add(kn_str v, uint64_t count)
 	num x;
 
 	if (id == n0) {
-		grow(&tg.val, &tg.cap, (size_t)id + 1, sizeof(long double));
+		tg.val = grow(tg.val, &tg.cap, (size_t)id + 1,
+		    sizeof(long double));
 		if (num_parse(v.p, v.n, &x))
 			tg.val[id] = x.v;
 		else
 			tg.allnum = 0;
 	}
-	grow(&a.tv, &a.tvcap, a.ntv + 1, sizeof(tpair));
+	a.tv = grow(a.tv, &a.tvcap, a.ntv + 1, sizeof(tpair));
 	a.tv[a.ntv].id = id;
 	a.tv[a.ntv++].n = count;
 }
@@ -483,14 +495,20 @@ wl_region(const wcol *w, kn_str v, region *g)
 					break;
 				return;
 			}
-		kn_die("%s: column '%s': '%.*s' is not a node of the "
-		    "hierarchy %s over the original's values", W.relname,
-		    w->name, (int)v.n, v.p, w->h->src);
+		/* A range of a column cut as numeric (partition --numeric). */
+		if (range_parse(v.p, v.n, &g->a, &g->b)) {
+			g->kind = RG_NUM;
+			return;
+		}
+		kn_die("%s: column '%s': '%.*s' is neither a node of the "
+		    "hierarchy %s over the original's values nor a range "
+		    "[a-b]", W.relname, w->name, (int)v.n, v.p, w->h->src);
 	}
 	if (w->numeric) {
 		if (!range_parse(v.p, v.n, &g->a, &g->b))
-			kn_die("%s: column '%s': '%.*s' is neither a number nor "
-			    "a range [a-b]", W.relname, w->name, (int)v.n, v.p);
+			kn_die("%s: column '%s': '%.*s' is neither a number "
+			    "nor a range [a-b]", W.relname, w->name, (int)v.n,
+			    v.p);
 		g->kind = RG_NUM;
 		return;
 	}
@@ -498,23 +516,166 @@ wl_region(const wcol *w, kn_str v, region *g)
 	g->n = canonical(v.p, v.n, g->buf, &g->s, &x, &isnum);
 }
 
-/* A new class with the QI labels key: the share of its rows that each
- * query counts. */
+/* Adds a class of n rows with the QI labels key to the estimates.  A
+ * query of one equality is only visited when the class's region can
+ * hold its constant; for a node of a hierarchy or the whole domain, the
+ * rows are counted there and shared out at the end (wl_finish). */
 static void
-wl_class(const kn_str *key)
+wl_class(const kn_str *key, uint64_t n)
 {
-	size_t c, i, j;
+	size_t c, i, j, lo, hi, mid;
+	long double f;
+	int64_t k;
+	region *g;
 	query *q;
+	wcol *w;
 
 	for (c = 0; c < W.ncol; c++)
 		wl_region(&W.col[c], key[W.col[c].qpos], &W.reg[c]);
+	for (i = 0; i < W.ngen; i++) {
+		q = &W.q[W.gen[i]];
+		for (f = 1, j = 0; j < q->np && f > 0; j++)
+			f *= wl_frac(&W.col[q->p[j].w], &q->p[j],
+			    &W.reg[q->p[j].w]);
+		q->est += n * f;
+	}
+	for (c = 0; c < W.ncol; c++) {
+		w = &W.col[c];
+		g = &W.reg[c];
+		switch (g->kind) {
+		case RG_NUM:
+			/* The constants from a to b. */
+			for (lo = 0, hi = w->neqnum; lo < hi;) {
+				mid = lo + (hi - lo) / 2;
+				if (num_cmp(&W.q[w->eqnum[mid]].p[0].lo,
+				    &g->a) < 0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (i = lo; i < w->neqnum; i++) {
+				q = &W.q[w->eqnum[i]];
+				if (num_cmp(&q->p[0].lo, &g->b) > 0)
+					break;
+				q->est += n * num_frac(&g->a, &g->b, &q->p[0]);
+			}
+			break;
+		case RG_CAT:
+			k = kn_dict_find(&w->eqdict, g->s, g->n);
+			for (k = k >= 0 ? w->eqfirst[k] : -1; k >= 0;
+			    k = W.eqnext[k])
+				W.q[k].est += n;
+			break;
+		case RG_NODE:
+			w->nodecnt[g->lvl][g->id] += n;
+			break;
+		default:
+			w->allcnt += n;
+		}
+	}
+}
+
+/* Shares out the rows counted at the nodes of the hierarchies and in
+ * suppressed values among the queries of one equality. */
+static void
+wl_finish(void)
+{
+	size_t c, i;
+	int64_t j;
+	uint32_t id;
+	region all;
+	query *q;
+	wcol *w;
+	int l;
+
+	all.kind = RG_ALL;
+	for (c = 0; c < W.ncol; c++) {
+		w = &W.col[c];
+		for (i = 0; i < w->neq; i++) {
+			q = &W.q[w->eq[i]];
+			if (w->allcnt > 0)
+				q->est += w->allcnt *
+				    wl_frac(w, &q->p[0], &all);
+			if (w->h == NULL)
+				continue;
+			for (j = q->p[0].lid >= 0 ? w->lfirst[q->p[0].lid] : -1;
+			    j >= 0; j = w->lnext[j])
+				for (id = (uint32_t)j, l = 0; l < w->h->nlevels;
+				    l++) {
+					if (w->nodecnt[l][id] > 0)
+						q->est += (long double)
+						    w->nodecnt[l][id] /
+						    w->leafcnt[l][id];
+					if (l + 1 < w->h->nlevels)
+						id = w->h->up[l][id];
+				}
+		}
+	}
+}
+
+/* Orders the single-equality queries of a column by their number. */
+static int
+eqnum_cmp(const void *x, const void *y)
+{
+	const query *p = &W.q[*(const size_t *)x];
+	const query *q = &W.q[*(const size_t *)y];
+	int r = num_cmp(&p->p[0].lo, &q->p[0].lo);
+
+	if (r == 0)
+		return (p > q) - (p < q);
+	return r;
+}
+
+/* Sorts the queries into those of one equality, indexed by column and
+ * constant, and the others. */
+static void
+wl_index(void)
+{
+	size_t i, c;
+	uint32_t id;
+	query *q;
+	wcol *w;
+
+	W.gen = kn_alloc((W.nq + 1) * sizeof(size_t));
+	W.eqnext = kn_alloc((W.nq + 1) * sizeof(int64_t));
+	for (c = 0; c < W.ncol; c++) {
+		w = &W.col[c];
+		if (w->h != NULL) {
+			int l;
+
+			w->nodecnt = kn_alloc((size_t)w->h->nlevels *
+			    sizeof(uint64_t *));
+			for (l = 0; l < w->h->nlevels; l++)
+				w->nodecnt[l] = kn_zalloc((w->h->lab[l].n + 1) *
+				    sizeof(uint64_t));
+		}
+		w->eq = kn_alloc((W.nq + 1) * sizeof(size_t));
+		w->eqnum = kn_alloc((W.nq + 1) * sizeof(size_t));
+		kn_dict_init(&w->eqdict);
+	}
 	for (i = 0; i < W.nq; i++) {
 		q = &W.q[i];
-		q->cur = 1;
-		for (j = 0; j < q->np && q->cur > 0; j++)
-			q->cur *= wl_frac(&W.col[q->p[j].w], &q->p[j],
-			    &W.reg[q->p[j].w]);
+		if (q->np != 1 || q->p[0].range) {
+			W.gen[W.ngen++] = i;
+			continue;
+		}
+		w = &W.col[q->p[0].w];
+		w->eq[w->neq++] = i;
+		if (q->p[0].eqnum)
+			w->eqnum[w->neqnum++] = i;
+		c = w->eqdict.n;
+		id = kn_dict_intern(&w->eqdict, q->p[0].ceq, q->p[0].ceqn);
+		if (id == c) {
+			w->eqfirst = grow(w->eqfirst, &w->eqcap, (size_t)id + 1,
+			    sizeof(int64_t));
+			w->eqfirst[id] = -1;
+		}
+		W.eqnext[i] = w->eqfirst[id];
+		w->eqfirst[id] = (int64_t)i;
 	}
+	for (c = 0; c < W.ncol; c++)
+		qsort(W.col[c].eqnum, W.col[c].neqnum, sizeof(size_t),
+		    eqnum_cmp);
 }
 
 /* The workload column of the QI at position qpos (added if new). */
@@ -559,7 +720,7 @@ wl_query(uint64_t line)
 {
 	query *q;
 
-	grow(&W.q, &W.qcap, W.nq + 1, sizeof(query));
+	W.q = grow(W.q, &W.qcap, W.nq + 1, sizeof(query));
 	q = &W.q[W.nq++];
 	memset(q, 0, sizeof(*q));
 	q->line = line;
@@ -619,8 +780,8 @@ wl_read(const char *path, const kn_table *rt, const size_t *qi, size_t nq)
 				    "value nor a range lo..hi of numbers",
 				    (int)n, s);
 			if (p->haslo && p->hashi && num_cmp(&p->lo, &p->hi) > 0)
-				kn_table_fail(&wt, c, "'%.*s' is an empty range",
-				    (int)n, s);
+				kn_table_fail(&wt, c, "'%.*s' is an empty "
+				    "range", (int)n, s);
 		}
 	}
 	free(wc);
@@ -639,7 +800,7 @@ wl_value(kn_table *ot, wcol *w, uint32_t id, kn_str f)
 	num x;
 	int isnum;
 
-	grow(&w->vcanon, &w->vcap, (size_t)id + 1, sizeof(uint32_t));
+	w->vcanon = grow(w->vcanon, &w->vcap, (size_t)id + 1, sizeof(uint32_t));
 	n = canonical(f.p, f.n, buf, &s, &x, &isnum);
 	n0 = w->canon.n;
 	cid = kn_dict_intern(&w->canon, s, n);
@@ -647,10 +808,11 @@ wl_value(kn_table *ot, wcol *w, uint32_t id, kn_str f)
 	if (cid == n0) {
 		size_t cap = w->ccap;
 
-		grow(&w->cnum, &cap, (size_t)cid + 1, sizeof(num));
+		w->cnum = grow(w->cnum, &cap, (size_t)cid + 1, sizeof(num));
 		cap = w->ccap;
-		grow(&w->cisnum, &cap, (size_t)cid + 1, 1);
-		grow(&w->ccount, &w->ccap, (size_t)cid + 1, sizeof(uint64_t));
+		w->cisnum = grow(w->cisnum, &cap, (size_t)cid + 1, 1);
+		w->ccount = grow(w->ccount, &w->ccap, (size_t)cid + 1,
+		    sizeof(uint64_t));
 		w->cnum[cid] = x;
 		w->cisnum[cid] = (char)isnum;
 	}
@@ -696,7 +858,7 @@ wl_leaves(wcol *w)
 		w->lisnum[i] = (char)isnum;
 		cid = kn_dict_intern(&w->lcanon, s, n);
 		if (cid == n0) {
-			grow(&w->lfirst, &lcap, (size_t)cid + 1,
+			w->lfirst = grow(w->lfirst, &lcap, (size_t)cid + 1,
 			    sizeof(int64_t));
 			w->lfirst[cid] = -1;
 		}
@@ -877,7 +1039,9 @@ wl_setup(const kn_table *rt, const size_t *qi, size_t nq,
 	kn_fset_free(&fs);
 	free(key);
 	free(qn);
+	wl_index();
 	W.reg = kn_zalloc((W.ncol + 1) * sizeof(region));
+	W.lab = kn_alloc((nq + 1) * sizeof(kn_str));
 }
 
 /* Writes the workload lines: the absolute and relative errors of the
@@ -934,9 +1098,17 @@ end_class(void)
 	/* Suppressed rows are one class for the target and the workload. */
 	if (o.tkey)
 		target_class(n);
-	if (W.on)
-		for (i = 0; i < W.nq; i++)
-			W.q[i].est += (long double)n * W.q[i].cur;
+	if (W.on && n > 0) {
+		const char *p = a.key, *e;
+
+		for (i = 0; i < o.nq; i++) {
+			e = memchr(p, '\t', (size_t)(a.key + a.keylen - p));
+			W.lab[i].p = p;
+			W.lab[i].n = (size_t)(e - p);
+			p = e + 1;
+		}
+		wl_class(W.lab, n);
+	}
 	if (a.supp_cls) {
 		a.supp += n;
 		return;
@@ -1032,8 +1204,6 @@ add_row(const kn_fsrow *r, void *ctx)
 		a.ntv = 0;
 		a.s = a.ss = 0;
 		a.sc = a.ssc = 0;
-		if (W.on)
-			wl_class(r->key);
 	}
 	if (__builtin_add_overflow(a.n, r->cnt, &a.n))
 		kn_die("a class size overflows 64 bits");
@@ -1052,7 +1222,7 @@ add_row(const kn_fsrow *r, void *ctx)
 			}
 			a.vals[a.nval++] = r->cnt;
 			if (o.tkey) {
-				grow(&a.slast, &a.scap, sv.n + 1, 1);
+				a.slast = grow(a.slast, &a.scap, sv.n + 1, 1);
 				memcpy(a.slast, sv.p, sv.n);
 				a.slen = sv.n;
 			}
@@ -1182,7 +1352,7 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 		else {
 			for (len = 0, c = 0; c < nq; c++)
 				len += t->f[qi[c]].n + 1;
-			grow(&key, &keycap, len + 1, 1);
+			key = grow(key, &keycap, len + 1, 1);
 			for (len = 0, c = 0; c < nq; c++) {
 				memcpy(key + len, t->f[qi[c]].p, t->f[qi[c]].n);
 				len += t->f[qi[c]].n;
@@ -1191,7 +1361,7 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 			id = kn_dict_intern(&cls, key, len ? len - 1 : 0);
 		}
 		if (id == nbox) {
-			grow(&box, &boxcap, ++nbox, sizeof(struct box));
+			box = grow(box, &boxcap, ++nbox, sizeof(struct box));
 			box[id].x0 = box[id].x1 = v[0];
 			box[id].y0 = box[id].y1 = v[1];
 		}
@@ -1204,7 +1374,7 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 		if (num_cmp(&v[1], &box[id].y1) > 0)
 			box[id].y1 = v[1];
 		box[id].n++;
-		grow(&pt, &ptcap, npt + 1, sizeof(struct pt));
+		pt = grow(pt, &ptcap, npt + 1, sizeof(struct pt));
 		pt[npt].x = (double)v[0].v;
 		pt[npt++].y = (double)v[1].v;
 	}
@@ -1560,8 +1730,10 @@ main(int argc, char *argv[])
 			put("target_rmse", "%.10Lg", a.rows ?
 			    sqrtl(a.sse / a.rows) : 0.0L);
 	}
-	if (W.on)
+	if (W.on) {
+		wl_finish();
 		wl_report();
+	}
 	if (o.k > 0)
 		put("check_k", "%s", a.kfail ? "fail" : "pass");
 	if (o.hasl)

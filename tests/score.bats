@@ -448,6 +448,14 @@ wl_tables() {
 	27|0.2
 	..100|0
 	EOF_
+	# A range in a column with a hierarchy (partition --numeric) is
+	# numeric: 27 takes a sixth of [25-30].
+	printf 'age\n[25-30]\n[25-30]\n[25-30]\n[25-30]\n[25-30]\n' > "$T/ri"
+	printf 'age\n27\n' > "$T/w"
+	run --separate-stderr score -q age -H age=interval:5 --original "$T/o" \
+	    --workload "$T/w" "$T/ri"
+	[ "$status" -eq 0 ]
+	[ "$(value workload_abs_error_mean)" = 0.1666666667 ]
 }
 
 @test "workload-auto: one equality per value of the original" {
@@ -494,7 +502,7 @@ wl_tables() {
 	1\t|-q age,sex --original "$T/o" --workload-auto zip "$T/r"|no column named 'zip'
 	1\t|-q age --original "$T/o" --workload-auto sex "$T/r"|'sex' is not a quasi-identifier
 	1\t|-q age,sex --original "$T/o" --workload "$T/w" "$T/rx"|column 'age': '[25-x]' is neither a number nor a range [a-b]
-	1\t|-q age,sex -H sex="$T/sex.tsv" --original "$T/o" --workload "$T/w" "$T/rn"|column 'sex': 'Q' is not a node
+	1\t|-q age,sex -H sex="$T/sex.tsv" --original "$T/o" --workload "$T/w" "$T/rn"|column 'sex': 'Q' is neither a node
 	1\t|-q age,sex -H sex="$T/sex.tsv" --original "$T/oq" --workload "$T/w" "$T/r"|oq:2: column 'sex': 'Q': value is not a leaf
 	1\t|-q age,sex -H zip=x --original "$T/o" --workload "$T/w" "$T/r"|'zip' is not one of the grouped columns
 	1\t|-q age,sex --workload "$T/w" "$T/r"|a workload needs the original table
@@ -660,6 +668,24 @@ wl_check() {
 		freqset -q c1,c2,c3 "$T/r" | score --freqset -q c1,c2,c3 -H c3="$T/h" \
 		    --original "$T/o" --workload "$T/w" > "$T/b"
 		printf '%s\n' "$output" | cmp - "$T/b"
+		# --workload-auto: one equality per value, numeric and over
+		# the hierarchy.
+		for c in 1 3; do
+			{ printf 'c1\tc2\tc3\n'
+			tail -n +2 "$T/o" | cut -f $c | sort -u |
+			    awk -v c=$c '{ $0 = c == 1 ? $0 "\t\t" : "\t\t" $0 } 1'
+			} > "$T/w"
+			want=$(wl_check)
+			run --separate-stderr score -q c1,c2,c3 -H c3="$T/h" \
+			    --original "$T/o" --workload-auto c$c "$T/r"
+			[ "$status" -eq 0 ]
+			got=$(printf '%s\n' "$output" | awk -F'\t' '/^workload_/ { printf "%s ", $2 }')
+			set -- $want
+			for g in $got; do
+				near "$g" "$1" || { echo "seed $seed c$c: $got vs $want"; false; }
+				shift
+			done
+		done
 	done
 }
 
