@@ -127,12 +127,12 @@ static int *sscale, sF;
 static kn_dict tdict;
 static kn_i128 *tval;		/* numeric target * 10^tF */
 static int *tscale, tF;
-static long double *xlxtab;	/* c ln c for small c */
+static kn_i128 *xlxtab;		/* xlxf(c) for small c */
 static size_t nxlx;
 
 /* Per-node scratch. */
 static uint32_t *key, *perm, *ptmp, *grp, *cnt;
-static uint64_t *hs_tot, *hs_side, *hl_tot, *hl_side;
+static uint64_t *hs_tot, *hs_side, *hs_side2, *hl_tot, *hl_side;
 static uint32_t *stouch, *ltouch;
 static uint64_t *gath;
 static size_t nstouch, nltouch;
@@ -446,31 +446,18 @@ struct side {
 	uint64_t distinct;	/* sensitive values present */
 	kn_i128 s, ss;		/* sums of the sensitive values, squares */
 	kn_i128 ts;		/* sum of the numeric target * 10^tF */
+	kn_i128 lf;		/* sum of xlxf() over the label counts */
 };
 
-static long double
-xlx(uint64_t c)
+/* c ln c in fixed point (units of 2^-32): integers, so that sums of
+ * them are exact and do not depend on the order they are added in. */
+static kn_i128
+xlxf(uint64_t c)
 {
 	if (c < nxlx)
 		return xlxtab[c];
-	return (long double)c * logl((long double)c);
-}
-
-/* The sum of c ln c over the label counts of a part: hist[y], or with
- * compl the node's totals less hist[y].  Summed in label order, so the
- * result depends on the counts only. */
-static long double
-label_xlx(const uint64_t *hist, int compl)
-{
-	long double s = 0;
-	size_t i;
-
-	for (i = 0; i < nltouch; i++) {
-		uint32_t y = ltouch[i];
-
-		s += xlx(compl ? hl_tot[y] - hist[y] : hist[y]);
-	}
-	return s;
+	return (kn_i128)llroundl((long double)c * logl((long double)c) *
+	    4294967296.0L);
 }
 
 /* A regression score term: (sum of the target)^2 / n. */
@@ -545,9 +532,17 @@ move(const uint32_t *r, struct side *a, struct side *b)
 			}
 		}
 	}
-	if (o.split == SPLIT_INFOGAIN)
-		hl_side[r[wtarg]]++;
-	else if (o.split == SPLIT_REGRESSION) {
+	if (o.split == SPLIT_INFOGAIN) {
+		uint32_t y = r[wtarg];
+		uint64_t c = hl_side[y]++;
+
+		a->lf += xlxf(c + 1) - xlxf(c);
+		if (b != NULL) {
+			uint64_t rc = hl_tot[y] - c;
+
+			b->lf += xlxf(rc - 1) - xlxf(rc);
+		}
+	} else if (o.split == SPLIT_REGRESSION) {
 		kn_i128 v = tval[r[wtarg]];
 
 		a->ts += v;
@@ -623,7 +618,8 @@ struct cut {
 	size_t dim;
 	uint64_t L;		/* ordered: rows on the left */
 	uint64_t dist;		/* median: |2L - n| */
-	long double score;	/* infogain, regression: larger is better */
+	kn_i128 iscore;		/* infogain: larger is better */
+	long double score;	/* regression: larger is better */
 	int fast;		/* found by select_cut: */
 	uint32_t med;		/* left: keys below med, and the first */
 	uint64_t eqleft;	/* eqleft rows (in row order) equal to it */
@@ -773,8 +769,32 @@ select_cut(size_t j, struct cut *best)
 	best->eqleft = L - lt;
 }
 
+/* Whether a cut scoring (isc, sc) with balance dist beats the best so
+ * far: a higher score; on a tie (regression: within rounding) the more
+ * balanced cut, so that a pure node is halved rather than peeled. */
+static int
+better(const struct cut *best, kn_i128 isc, long double sc, uint64_t dist)
+{
+	long double tol;
+
+	if (!best->found)
+		return 1;
+	if (o.split == SPLIT_INFOGAIN) {
+		if (isc != best->iscore)
+			return isc > best->iscore;
+		return dist < best->dist;
+	}
+	tol = 1e-12L * (fabsl(sc) > fabsl(best->score) ? fabsl(sc) :
+	    fabsl(best->score));
+	if (sc > best->score + tol)
+		return 1;
+	if (sc < best->score - tol)
+		return 0;
+	return dist < best->dist;
+}
+
 /* Considers the cuts of an ordered dimension (numeric, or any in
- * relaxed mode), updating best. */
+ * relaxed mode) by information gain or regression, updating best. */
 static void
 eval_ordered(size_t j, struct cut *best)
 {
@@ -786,48 +806,151 @@ eval_ordered(size_t j, struct cut *best)
 	R = nd.tot;
 	for (i = 0; i + 1 < n; i++) {
 		uint64_t l = i + 1, dist;
-		long double sc;
+		kn_i128 isc = 0;
+		long double sc = 0;
 
 		move(rec + (nd.b + perm[i]) * W, &L, &R);
 		if (!o.relaxed && key[perm[i]] == key[perm[i + 1]])
 			continue;
 		if (l < o.k || n - l < o.k)
 			continue;
-		switch (o.split) {
-		case SPLIT_MEDIAN:
-			dist = 2 * l > n ? 2 * l - n : n - 2 * l;
-			if (best->found && best->dim == j && 2 * l > n &&
-			    dist > best->dist)
-				goto done;
-			if (best->found && dist > best->dist)
-				continue;
-			if (!side_ok(&L, hs_side, 0) ||
-			    !side_ok(&R, hs_side, 1))
-				continue;
-			best->found = 1;
-			best->dim = j;
-			best->L = l;
-			best->dist = dist;
-			break;
-		default:
-			if (o.split == SPLIT_INFOGAIN)
-				sc = -(xlx(l) - label_xlx(hl_side, 0) +
-				    xlx(n - l) - label_xlx(hl_side, 1));
-			else
-				sc = sq_n(L.ts, l) + sq_n(R.ts, n - l);
-			if (best->found && !(sc > best->score))
-				continue;
-			if (!side_ok(&L, hs_side, 0) ||
-			    !side_ok(&R, hs_side, 1))
-				continue;
-			best->found = 1;
-			best->dim = j;
-			best->L = l;
-			best->score = sc;
-		}
+		dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+		if (o.split == SPLIT_INFOGAIN)
+			isc = L.lf - xlxf(l) + R.lf - xlxf(n - l);
+		else
+			sc = sq_n(L.ts, l) + sq_n(R.ts, n - l);
+		if (!better(best, isc, sc, dist) ||
+		    !side_ok(&L, hs_side, 0) || !side_ok(&R, hs_side, 1))
+			continue;
+		best->found = 1;
+		best->dim = j;
+		best->L = l;
+		best->dist = dist;
+		best->iscore = isc;
+		best->score = sc;
 	}
-done:
-	unmove(nd.b, 0, i + 1 < n ? i + 1 : n - 1);
+	unmove(nd.b, 0, n - 1);
+}
+
+/* Moves row r across a cut: into the left part L (dir > 0) or back
+ * into the right part R; hist holds L's sensitive counts. */
+static void
+cross(const uint32_t *r, struct side *L, struct side *R, uint64_t *hist,
+    int dir)
+{
+	uint32_t x;
+	uint64_t c;
+
+	if (dir > 0) {
+		L->n++;
+		R->n--;
+	} else {
+		L->n--;
+		R->n++;
+	}
+	if (!hass)
+		return;
+	x = r[wsens];
+	if (dir > 0) {
+		c = hist[x]++;
+		if (c == 0)
+			L->distinct++;
+		if (hs_tot[x] - c == 1)
+			R->distinct--;
+	} else {
+		c = --hist[x];
+		if (c == 0)
+			L->distinct--;
+		if (hs_tot[x] - c == 1)
+			R->distinct++;
+	}
+	if (o.hasv) {
+		kn_i128 v = dir > 0 ? sval[x] : -sval[x];
+		kn_i128 v2 = dir > 0 ? sval[x] * sval[x] :
+		    -(sval[x] * sval[x]);
+
+		L->s += v;
+		L->ss += v2;
+		R->s -= v;
+		R->ss -= v2;
+	}
+}
+
+/* The median cut of an ordered dimension under requirements on the
+ * sensitive column: the allowable cut nearest the median, found by
+ * walking outward from the median, one cursor each way. */
+static void
+eval_median(size_t j, struct cut *best)
+{
+	struct side La, Ra, Lb, Rb;
+	size_t n = nd.n, i, nb = 0, c = 0, pa, pb;
+	long r, l;
+
+	sort_dim(j);
+	/* The cut positions, as row counts of the left part. */
+	for (i = 0; i + 1 < n; i++) {
+		uint64_t L = i + 1;
+
+		if (!o.relaxed && key[perm[i]] == key[perm[i + 1]])
+			continue;
+		if (L < o.k || n - L < o.k)
+			continue;
+		grp[nb++] = (uint32_t)L;
+	}
+	if (nb == 0)
+		return;
+	for (i = 1; i < nb; i++)
+		if ((2 * (uint64_t)grp[i] > n ? 2 * (uint64_t)grp[i] - n :
+		    n - 2 * (uint64_t)grp[i]) <= (2 * (uint64_t)grp[c] > n ?
+		    2 * (uint64_t)grp[c] - n : n - 2 * (uint64_t)grp[c]))
+			c = i;
+	/* Cursor a starts at grp[c] and goes right, b goes left. */
+	memset(&La, 0, sizeof(La));
+	Ra = nd.tot;
+	for (pa = 0; pa < grp[c]; pa++)
+		cross(rec + (nd.b + perm[pa]) * W, &La, &Ra, hs_side, 1);
+	Lb = La;
+	Rb = Ra;
+	for (i = 0; i < nstouch; i++)
+		hs_side2[stouch[i]] = hs_side[stouch[i]];
+	pb = pa;
+	r = (long)c;
+	l = (long)c - 1;
+	while (r < (long)nb || l >= 0) {
+		uint64_t dr = 0, dl = 0, L;
+		int right;
+
+		if (r < (long)nb)
+			dr = 2 * (uint64_t)grp[r] > n ? 2 * (uint64_t)grp[r] -
+			    n : n - 2 * (uint64_t)grp[r];
+		if (l >= 0)
+			dl = 2 * (uint64_t)grp[l] > n ? 2 * (uint64_t)grp[l] -
+			    n : n - 2 * (uint64_t)grp[l];
+		right = r < (long)nb && (l < 0 || dr <= dl);
+		if (right) {
+			L = grp[r++];
+			for (; pa < L; pa++)
+				cross(rec + (nd.b + perm[pa]) * W, &La, &Ra,
+				    hs_side, 1);
+			if (!side_ok(&La, hs_side, 0) ||
+			    !side_ok(&Ra, hs_side, 1))
+				continue;
+		} else {
+			L = grp[l--];
+			for (; pb > L; pb--)
+				cross(rec + (nd.b + perm[pb - 1]) * W, &Lb,
+				    &Rb, hs_side2, -1);
+			if (!side_ok(&Lb, hs_side2, 0) ||
+			    !side_ok(&Rb, hs_side2, 1))
+				continue;
+		}
+		best->found = 1;
+		best->dim = j;
+		best->L = L;
+		break;
+	}
+	for (i = 0; i < nstouch; i++)
+		hs_side[stouch[i]] = hs_side2[stouch[i]] = 0;
 }
 
 /* The child of the node of dimension j that holds code c. */
@@ -847,6 +970,7 @@ eval_hier(size_t j, struct cut *best)
 	struct side S;
 	size_t n = nd.n, i, g0 = 0;
 	long double sc = 0;
+	kn_i128 isc = 0;
 	int ok = 1;
 
 	sort_dim(j);
@@ -860,7 +984,7 @@ eval_hier(size_t j, struct cut *best)
 		if (!side_ok(&S, hs_side, 0))
 			ok = 0;
 		if (o.split == SPLIT_INFOGAIN)
-			sc -= xlx(S.n) - label_xlx(hl_side, 0);
+			isc += S.lf - xlxf(S.n);
 		else if (o.split == SPLIT_REGRESSION)
 			sc += sq_n(S.ts, S.n);
 		unmove(nd.b, g0, i + 1);
@@ -878,10 +1002,13 @@ eval_hier(size_t j, struct cut *best)
 		}
 		return;
 	}
-	if (best->found && !(sc > best->score))
+	/* Ties go to a balanced threshold cut, else the first dimension. */
+	if (!better(best, isc, sc, n))
 		return;
 	best->found = 1;
 	best->dim = j;
+	best->dist = n;
+	best->iscore = isc;
 	best->score = sc;
 }
 
@@ -1193,7 +1320,7 @@ partition(void)
 					else if (!needstats)
 						select_cut(ord[j], &best);
 					else
-						eval_ordered(ord[j], &best);
+						eval_median(ord[j], &best);
 				}
 			} else {
 				for (j = 0; j < d; j++) {
@@ -1483,10 +1610,11 @@ main(int argc, char *argv[])
 			rec[i * W + wtarg] = rk[rec[i * W + wtarg]];
 		free(rk);
 		nxlx = N + 1 < ((size_t)1 << 20) ? N + 1 : (size_t)1 << 20;
-		xlxtab = kn_alloc(nxlx * sizeof(long double));
+		xlxtab = kn_alloc(nxlx * sizeof(kn_i128));
 		for (i = 0; i < nxlx; i++)
-			xlxtab[i] = i < 2 ? 0 : (long double)i *
-			    logl((long double)i);
+			xlxtab[i] = i < 2 ? 0 : (kn_i128)llroundl(
+			    (long double)i * logl((long double)i) *
+			    4294967296.0L);
 	}
 	if (o.split == SPLIT_REGRESSION) {
 		kn_i128 s = 0;
@@ -1515,6 +1643,7 @@ main(int argc, char *argv[])
 	cls = kn_alloc((N + 1) * sizeof(uint32_t));
 	hs_tot = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
 	hs_side = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
+	hs_side2 = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
 	gath = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
 	stouch = kn_alloc((sdict.n + 1) * sizeof(uint32_t));
 	hl_tot = kn_zalloc((tdict.n + 1) * sizeof(uint64_t));
