@@ -793,6 +793,46 @@ set_names(kn_table *t, const char *s, size_t len, int sep, const char *where)
 	t->f = kn_alloc(t->ncols * sizeof(kn_str));
 }
 
+/* The canonical name of path: realpath(3) of the file, or of its
+ * directory when the file does not exist yet; NULL if neither works. */
+static char *
+canon_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *rd, *p, *r;
+
+	if ((r = realpath(path, NULL)) != NULL)
+		return r;
+	dir = slash == NULL ? kn_strdup(".") : slash == path ?
+	    kn_strdup("/") : kn_strndup(path, (size_t)(slash - path));
+	rd = realpath(dir, NULL);
+	free(dir);
+	if (rd == NULL)
+		return NULL;
+	p = kn_alloc(strlen(rd) + strlen(path) + 2);
+	sprintf(p, "%s/%s", rd, slash == NULL ? path : slash + 1);
+	free(rd);
+	return p;
+}
+
+int
+kn_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ca, *cb;
+	int same;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	ca = canon_path(a);
+	cb = canon_path(b);
+	same = ca != NULL && cb != NULL ? strcmp(ca, cb) == 0 :
+	    strcmp(a, b) == 0;
+	free(ca);
+	free(cb);
+	return same;
+}
+
 /* ---- two-pass input ------------------------------------------------ */
 
 void
@@ -3489,7 +3529,8 @@ kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm, int vs,
 	if (n == 0)
 		return 1;
 	n2 = (kn_i128)n * (kn_i128)n;
-	if (n2 > 0 && !__builtin_mul_overflow((kn_i128)n, sm->ss, &a) &&
+	if (n2 > 0 && vs <= 38 && 2 * F <= 38 &&
+	    !__builtin_mul_overflow((kn_i128)n, sm->ss, &a) &&
 	    !__builtin_mul_overflow(sm->s, sm->s, &b) &&
 	    !__builtin_sub_overflow(a, b, &num) &&
 	    !__builtin_mul_overflow(num, kn_pow10(vs), &lhs) &&

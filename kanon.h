@@ -79,6 +79,8 @@ void kn_rmtemp(const char *path);
 /* Opens the output: stdout for NULL or "-", else a temp file beside
  * path that kn_close_out renames into place. */
 FILE *kn_open_out(const char *path);
+/* Whether paths a and b name the same file (existing or not). */
+int kn_same_file(const char *a, const char *b);
 /* Flushes and checks f, then renames it into place; dies on error. */
 void kn_close_out(FILE *f);
 void kn_put_u64(FILE *f, uint64_t v);

@@ -3,8 +3,9 @@
  *
  * Greedy top-down partitioning of the quasi-identifier space (paper 003
  * §4, Figure 7): a partition is cut in two while an allowable cut
- * exists, so the result is a minimal strict partitioning (003 §2.3) and
- * no class holds more than 2d(k-1)+m rows (003 Theorem 4).  Relaxed
+ * exists, so the result is a minimal strict partitioning (003 §2.3);
+ * under k alone with numeric columns no class then holds more than
+ * 2d(k-1)+m rows (003 Theorem 4).  Relaxed
  * partitioning (003 §3, §4) may divide the rows that share the median,
  * so classes hold at most 2k-1 rows (003 Theorem 5).
  *
@@ -47,7 +48,8 @@ usage(int status)
 	    "[--numeric columns] [--class-col name]\n"
 	    "                 [-r file] [-o file] [-T dir] [-v] "
 	    "[--columns list | --columns-file file]\n"
-	    "                 [--progress] [file]\n");
+	    "                 [--progress] [file]\n"
+	    "       partition --version\n");
 	exit(status);
 }
 
@@ -117,6 +119,7 @@ static int needstats;		/* parts need more than their size */
 static uint32_t *rec;		/* N records of W words */
 static uint32_t *rtmp;		/* scratch records */
 static uint64_t N;
+static const char *inname;	/* the input, for messages */
 
 /* The sensitive column: dictionary, and for variance the values scaled
  * to F decimals. */
@@ -145,8 +148,8 @@ static FILE *rfp;		/* regions */
 
 /* ---- loading -------------------------------------------------------- */
 
-/* Parses a decimal number into m / 10^sc with m in 64 bits and no
- * trailing fractional zeros; 0 if s is not one. */
+/* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
+ * and no trailing fractional zeros; 0 if s is not one. */
 static int
 parse_num(const char *s, size_t n, int64_t *m, int *sc)
 {
@@ -154,6 +157,9 @@ parse_num(const char *s, size_t n, int64_t *m, int *sc)
 	uint64_t v = 0;
 	int neg = 0, frac = -1;
 
+	if (memchr(s, '.', n) != NULL)
+		while (n > 0 && s[n - 1] == '0')
+			n--;
 	if (n > 0 && (s[0] == '-' || s[0] == '+')) {
 		neg = s[0] == '-';
 		i++;
@@ -211,8 +217,8 @@ rank_numeric(struct dim *dm, size_t j)
 
 		if (__builtin_mul_overflow(dm->raw[i],
 		    (int64_t)kn_pow10(S - dm->rsc[i]), &v))
-			kn_die("column '%s': the values need more than 18 "
-			    "digits at a common scale", dm->name);
+			kn_die("%s: column '%s': the values do not fit 64 "
+			    "bits with %d decimals each", inname, dm->name, S);
 		a[i] = (uint64_t)v ^ ((uint64_t)1 << 63);
 		ra[i] = (uint32_t)i;
 		if (a[i] < mn)
@@ -376,9 +382,9 @@ load(kn_table *t, size_t scol, size_t tcol)
 
 				if (!parse_num(v.p, v.n, &m, &sc))
 					kn_table_fail(t, dm->col, "'%.*s' is not a "
-					    "number of at most 18 digits (a column "
-					    "with a hierarchy (-H) need not be one)",
-					    (int)v.n, v.p);
+					    "decimal number within 64 bits (a "
+					    "column with a hierarchy (-H) need not "
+					    "be one)", (int)v.n, v.p);
 				dm->raw[N] = m;
 				dm->rsc[N] = (int8_t)sc;
 				r[j] = 0;
@@ -1223,13 +1229,13 @@ put_mean(FILE *fp, kn_i128 sum, uint64_t n, int S)
 	    (kn_i128)INT64_MAX && S == 0)
 		fwrite(buf, 1, kn_fmt_u64(buf, (uint64_t)(sum / (kn_i128)n)),
 		    fp);
-	else if (!__builtin_mul_overflow(sum, (kn_i128)20000, &num)) {
+	else {
+		/* |sum| < 2^95 (under 2^32 rows of 63 bits): no overflow. */
+		num = sum * 20000;
 		q = num / (kn_i128)n;
 		q = q >= 0 ? (q + 1) / 2 : (q - 1) / 2;
 		fwrite(buf, 1, kn_dec_format(q, S + 4, buf), fp);
-	} else
-		fprintf(fp, "%.*Lf", S + 4, (long double)sum /
-		    powl(10, S) / (long double)n);
+	}
 }
 
 /* Makes the node a class. */
@@ -1390,7 +1396,6 @@ main(int argc, char *argv[])
 	char *columns = NULL;
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
 	int ch, verbose = 0, progress = 0, hasclasscol = 0;
-	uint64_t maxcode = 0;
 	struct timespec t0, t1;
 	FILE *fp;
 
@@ -1498,8 +1503,13 @@ main(int argc, char *argv[])
 		kn_die("-t needs --split infogain or regression");
 	if (*classcol == '\0' || strpbrk(classcol, "\t\n\r") != NULL)
 		kn_die("--class-col: '%s' is not a column name", classcol);
-	if (rpath != NULL && outpath != NULL && strcmp(rpath, outpath) == 0)
+	/* The regions are in place before the input is read again. */
+	if (rpath != NULL && outpath != NULL && strcmp(outpath, "-") != 0 &&
+	    kn_same_file(rpath, outpath))
 		kn_die("-r and -o name the same file");
+	if (rpath != NULL && argc > 0 && strcmp(argv[0], "-") != 0 &&
+	    kn_same_file(rpath, argv[0]))
+		kn_die("-r names the input file");
 	hass = scol != NULL && (o.ld.on || o.hasv);
 	if (scol != NULL && !hass)
 		kn_die("-s needs a requirement on it (-l or --variance)");
@@ -1513,6 +1523,7 @@ main(int argc, char *argv[])
 	if (rpath != NULL)
 		rfp = kn_open_out(rpath);
 	kn_input_init(&in, argc > 0 ? argv[0] : NULL, 1, columns, tmpdir);
+	inname = in.name;
 	kn_input_open(&in, &t, columns);
 	d = kn_table_cols(&t, qlist, &qi);
 	kn_hopts_check(&hopts, t.names, t.ncols);
@@ -1574,12 +1585,8 @@ main(int argc, char *argv[])
 			prepare_hier(dm);
 			for (i = 0; i < N; i++)
 				rec[i * W + j] = dm->dfsrank[rec[i * W + j]];
-			if (dm->ncode > maxcode)
-				maxcode = dm->ncode;
 		} else {
 			rank_numeric(dm, j);
-			if (dm->nrank > maxcode)
-				maxcode = dm->nrank;
 		}
 	}
 	if (o.hasv) {
@@ -1655,7 +1662,6 @@ main(int argc, char *argv[])
 	nd.node = kn_alloc((d + 1) * sizeof(uint32_t));
 	nd.width = kn_alloc((d + 1) * sizeof(long double));
 	nd.can = kn_alloc((d + 1) * sizeof(int));
-	(void)maxcode;
 
 	/* The whole table must meet the requirements, or nothing can. */
 	if (N > 0) {
