@@ -1204,37 +1204,50 @@ untotals(void)
 		hl_tot[ltouch[i]] = 0;
 }
 
-/* Writes v / 10^S and a tab. */
-static void
-put_dec(FILE *fp, int64_t v, int S, char *buf)
-{
-	size_t n;
+/* The line of a region being built. */
+static char *rline;
+static size_t rlen, rcap;
 
-	if (S == 0 && v >= 0)
-		n = kn_fmt_u64(buf, (uint64_t)v);
-	else
-		n = kn_dec_format(v, S, buf);
-	buf[n++] = '\t';
-	fwrite(buf, 1, n, fp);
+/* Makes room for n more bytes of the region line. */
+static char *
+rroom(size_t n)
+{
+	if (rlen + n > rcap) {
+		rcap = 2 * (rlen + n) + 256;
+		rline = kn_realloc(rline, rcap);
+	}
+	return rline + rlen;
 }
 
-/* Writes a mean sum/n rounded half away from zero to S+4 decimals. */
+/* Appends a tab and v / 10^S. */
 static void
-put_mean(FILE *fp, kn_i128 sum, uint64_t n, int S)
+put_dec(int64_t v, int S)
 {
-	kn_i128 num, q;
-	char buf[64];
+	char *p = rroom(64);
 
-	if (sum >= 0 && sum % (kn_i128)n == 0 && sum / (kn_i128)n <=
-	    (kn_i128)INT64_MAX && S == 0)
-		fwrite(buf, 1, kn_fmt_u64(buf, (uint64_t)(sum / (kn_i128)n)),
-		    fp);
+	*p++ = '\t';
+	if (S == 0 && v >= 0)
+		rlen += 1 + kn_fmt_u64(p, (uint64_t)v);
+	else
+		rlen += 1 + kn_dec_format(v, S, p);
+}
+
+/* Appends a tab and the mean sum/n, rounded half away from zero to S+4
+ * decimals. */
+static void
+put_mean(kn_i128 sum, uint64_t n, int S)
+{
+	kn_i128 q;
+	char *p = rroom(64);
+
+	*p++ = '\t';
+	if (S == 0 && sum >= 0 && sum % (kn_i128)n == 0)
+		rlen += 1 + kn_fmt_u64(p, (uint64_t)(sum / (kn_i128)n));
 	else {
 		/* |sum| < 2^95 (under 2^32 rows of 63 bits): no overflow. */
-		num = sum * 20000;
-		q = num / (kn_i128)n;
+		q = sum * 20000 / (kn_i128)n;
 		q = q >= 0 ? (q + 1) / 2 : (q - 1) / 2;
-		fwrite(buf, 1, kn_dec_format(q, S + 4, buf), fp);
+		rlen += 1 + kn_dec_format(q, S + 4, p);
 	}
 }
 
@@ -1244,6 +1257,7 @@ leaf(void)
 {
 	size_t i, j;
 	uint32_t id = ++ncls;
+	char *p;
 
 	if (nd.n > maxcls)
 		maxcls = nd.n;
@@ -1251,32 +1265,38 @@ leaf(void)
 		cls[rec[(nd.b + i) * W + wrow]] = id;
 	if (rfp == NULL)
 		return;
-	fprintf(rfp, "%u\t%zu", id, nd.n);
+	rlen = 0;
+	p = rroom(48);
+	rlen = kn_fmt_u64(p, id);
+	rline[rlen++] = '\t';
+	rlen += kn_fmt_u64(rline + rlen, nd.n);
 	for (j = 0; j < d; j++) {
 		struct dim *dm = &dims[j];
+		kn_i128 sum = 0;
 		kn_str v;
 
-		putc('\t', rfp);
 		if (dm->h != NULL) {
-			if (nd.lv[j] >= dm->nl)
-				putc('*', rfp);
-			else {
+			v.p = "*";
+			v.n = 1;
+			if (nd.lv[j] < dm->nl)
 				v = kn_dict_get(&dm->h->lab[nd.lv[j]],
 				    nd.node[j]);
-				fwrite(v.p, 1, v.n, rfp);
-			}
+			p = rroom(v.n + 1);
+			*p = '\t';
+			memcpy(p + 1, v.p, v.n);
+			rlen += v.n + 1;
 			continue;
 		}
-		kn_i128 sum = 0;
-		char buf[64];
-
-		put_dec(rfp, dm->vals[nd.mn[j]], dm->S, buf);
-		put_dec(rfp, dm->vals[nd.mx[j]], dm->S, buf);
+		put_dec(dm->vals[nd.mn[j]], dm->S);
+		put_dec(dm->vals[nd.mx[j]], dm->S);
 		for (i = 0; i < nd.n; i++)
 			sum += dm->vals[rec[(nd.b + i) * W + j]];
-		put_mean(rfp, sum, nd.n, dm->S);
+		put_mean(sum, nd.n, dm->S);
 	}
-	putc('\n', rfp);
+	*rroom(1) = '\n';
+	rlen++;
+	if (fwrite(rline, 1, rlen, rfp) != rlen)
+		kn_die_sys("regions: write error");
 }
 
 /* Orders the dimensions by normalized width, widest first. */
@@ -1315,9 +1335,14 @@ partition(void)
 		memset(&best, 0, sizeof(best));
 		if (nd.n >= 2 * o.k) {
 			if (o.split == SPLIT_MEDIAN) {
-				for (j = 0; j < d; j++)
-					ord[j] = (uint32_t)j;
-				kn_sort_ids(ord, d, cmp_width, NULL);
+				for (j = 0; j < d; j++) {
+					size_t q = j;
+
+					for (; q > 0 && cmp_width(ord[q - 1],
+					    (uint32_t)j, NULL) > 0; q--)
+						ord[q] = ord[q - 1];
+					ord[q] = (uint32_t)j;
+				}
 				for (j = 0; j < d && !best.found; j++) {
 					if (!nd.can[ord[j]])
 						continue;
