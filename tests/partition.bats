@@ -733,3 +733,25 @@ adultcase() {
 		cmp "$T/ra" "$T/rb"
 	done
 }
+
+@test "releases of partition | recode -r pass score --check for every requirement" {
+	local q=sex,age,race,marital-status,education,native-country,workclass
+	for req in "-k 5" "-k 3 -s occupation -l 3" \
+	    "-k 3 -s occupation -l 2.5 --diversity entropy" \
+	    "-k 2 -s occupation -l 3 --diversity recursive -c 2" \
+	    "-k 4 -s age --variance 30" "-k 5 --relaxed" \
+	    "-k 5 -s occupation -l 2 -t salary-class --split infogain"; do
+		local p="-q $q" s=${req/ -t salary-class --split infogain/}
+		s=${s/ --relaxed/}
+		[[ "$req" == *"-s age"* ]] && p="-q ${q/age,/}"
+		[[ "$req" == *"-s age"* ]] || p="$p --numeric age"
+		"$ROOT/partition" $p -H "$AH" $req -r "$T/r" "$ADULT" |
+		    "$ROOT/recode" -r "$T/r" > "$T/rel"
+		p=${p#-q }
+		run --separate-stderr "$ROOT/score" --check -q "${p% --numeric age}" $s "$T/rel"
+		echo "$req: $output $stderr"
+		[ "$status" -eq 0 ]
+		[[ "$output" != *fail* ]]
+		[[ "$output" == *check_k*pass* ]]
+	done
+}
