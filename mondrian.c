@@ -46,14 +46,16 @@ usage(int status)
 	    "[--split median|infogain|regression]\n"
 	    "                 [--relaxed] [-H attr=spec|dir] "
 	    "[--numeric columns] [--class-col name]\n"
-	    "                 [-r file] [-o file] [-T dir] [-v] "
-	    "[--columns list | --columns-file file]\n"
+	    "                 [-r file] [-o file] [-a memory|rothko-t] "
+	    "[-S size [--fit-rows n]] [-T dir]\n"
+	    "                 [-v] [--columns list | --columns-file file]\n"
 	    "                 [--progress] [file]\n"
 	    "       partition --version\n");
 	exit(status);
 }
 
-enum { OPT_CLASSCOL = 256, OPT_COLUMNS, OPT_COLFILE, OPT_DIV, OPT_NUMERIC,
+enum { OPT_CLASSCOL = 256, OPT_COLUMNS, OPT_COLFILE, OPT_DIV, OPT_FITROWS,
+    OPT_NUMERIC,
     OPT_PROGRESS, OPT_RELAXED, OPT_SPLIT, OPT_VAR, OPT_VERSION };
 
 static const struct option longopts[] = {
@@ -61,6 +63,7 @@ static const struct option longopts[] = {
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
 	{ "diversity", required_argument, NULL, OPT_DIV },
+	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "numeric", required_argument, NULL, OPT_NUMERIC },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -94,7 +97,10 @@ struct dim {
 	size_t col;
 	const char *name;
 	kn_hier *h;		/* NULL: numeric */
-	/* numeric: values as integers at the column's scale S */
+	/* numeric: values as integers at the column's scale S; out of
+	 * core the distinct values (mant, scale) get ids first */
+	kn_dict vdict;
+	uint32_t *rankof;	/* id -> rank */
 	int64_t *raw;		/* per row while loading */
 	int8_t *rsc;		/* per row: its own scale */
 	int64_t *vals;		/* rank -> value * 10^S */
@@ -120,6 +126,27 @@ static uint32_t *rec;		/* N records of W words */
 static uint32_t *rtmp;		/* scratch records */
 static uint64_t N;
 static const char *inname;	/* the input, for messages */
+
+/* Out of core (Rothko-T, paper 004 §2): the rows are spooled once as
+ * binary records of W words, the numbers as ids of their distinct
+ * values, and read back in chunks. */
+#define CHUNK 4096
+static int ooc;			/* out of core */
+static uint64_t base;		/* rows spooled so far */
+static FILE *spool;
+static char *spoolpath;
+static FILE *pairs;		/* (row, class) pairs */
+static char *pairspath;
+static kn_i128 *sums;		/* per dimension, for a region's means */
+
+/* Accounting of an out-of-core run (-v; paper 004 §4-5). */
+static struct {
+	uint64_t scans;		/* passes over node files */
+	uint64_t bread, bwritten;	/* temp file bytes */
+	uint64_t repart;	/* nodes repartitioned to disk */
+	uint64_t inmem;		/* nodes partitioned in memory */
+	uint64_t bigleaf;	/* classes too large for memory */
+} oacct;
 
 /* The sensitive column: dictionary, and for variance the values scaled
  * to F decimals. */
@@ -334,6 +361,31 @@ prepare_hier(struct dim *dm)
 	dm->ncode = (uint32_t)nleaves;
 }
 
+/* Writes the rows in the buffer to the spool, the numbers as the ids
+ * of their distinct values. */
+static void
+flush_chunk(size_t nb)
+{
+	size_t i, j;
+	char k[9];
+
+	for (j = 0; j < d; j++) {
+		struct dim *dm = &dims[j];
+
+		if (dm->h != NULL)
+			continue;
+		for (i = 0; i < nb; i++) {
+			memcpy(k, &dm->raw[i], 8);
+			k[8] = (char)dm->rsc[i];
+			rec[i * W + j] = kn_dict_intern(&dm->vdict, k, 9);
+		}
+	}
+	if (fwrite(rec, W * sizeof(uint32_t), nb, spool) != nb)
+		kn_die_sys("%s: write error", spoolpath);
+	oacct.bwritten += nb * W * sizeof(uint32_t);
+	base += nb;
+}
+
 /* Reads the table into records. */
 static void
 load(kn_table *t, size_t scol, size_t tcol)
@@ -342,15 +394,23 @@ load(kn_table *t, size_t scol, size_t tcol)
 	uint32_t *r;
 	const char *err;
 
+	if (ooc)
+		cap = CHUNK;
 	rec = kn_alloc(cap * W * sizeof(uint32_t));
 	while (kn_table_next(t)) {
+		size_t b = N - base;
+
 		if ((t->rows & 0xffff) == 0)
 			kn_progress(t->rows, t->r.bytes);
-		if (N == cap) {
+		if (ooc && b == CHUNK) {
+			flush_chunk(b);
+			b = 0;
+		}
+		if (b == cap) {
 			cap *= 2;
 			rec = kn_realloc(rec, cap * W * sizeof(uint32_t));
 		}
-		if (N == rawcap) {
+		if (b == rawcap) {
 			rawcap = cap;
 			for (j = 0; j < d; j++) {
 				if (dims[j].h != NULL)
@@ -361,9 +421,9 @@ load(kn_table *t, size_t scol, size_t tcol)
 			}
 		}
 		if (N >= UINT32_MAX - 1)
-			kn_die("%s: more than %u rows do not fit in memory "
-			    "mode", t->r.name, UINT32_MAX - 2);
-		r = rec + N * W;
+			kn_die("%s: more than %u rows are not supported",
+			    t->r.name, UINT32_MAX - 2);
+		r = rec + b * W;
 		for (j = 0; j < d; j++) {
 			struct dim *dm = &dims[j];
 			kn_str v = t->f[dm->col];
@@ -385,8 +445,8 @@ load(kn_table *t, size_t scol, size_t tcol)
 					    "decimal number within 64 bits (a "
 					    "column with a hierarchy (-H) need not "
 					    "be one)", (int)v.n, v.p);
-				dm->raw[N] = m;
-				dm->rsc[N] = (int8_t)sc;
+				dm->raw[b] = m;
+				dm->rsc[b] = (int8_t)sc;
 				r[j] = 0;
 			}
 		}
@@ -441,6 +501,8 @@ load(kn_table *t, size_t scol, size_t tcol)
 		}
 		N++;
 	}
+	if (ooc)
+		flush_chunk(N - base);
 	kn_progress_done();
 }
 
@@ -1114,6 +1176,44 @@ apply(const struct cut *c)
 	free(ext);
 }
 
+/* From the node's extents: each hierarchy's lowest common ancestor,
+ * the normalized widths, and which dimensions can be cut. */
+static void
+widths(void)
+{
+	size_t j;
+
+	for (j = 0; j < d; j++) {
+		struct dim *dm = &dims[j];
+
+		if (dm->h != NULL) {
+			uint32_t la = dm->dfsleaf[nd.mn[j]];
+			uint32_t lb = dm->dfsleaf[nd.mx[j]];
+			int l;
+
+			for (l = 0; l < dm->nl; l++)
+				if (dm->anc[l][la] == dm->anc[l][lb])
+					break;
+			nd.lv[j] = l;
+			nd.node[j] = l < dm->nl ? dm->anc[l][la] : 0;
+			nd.width[j] = l < dm->nl ?
+			    (long double)dm->nleaf[l][nd.node[j]] /
+			    (long double)dm->ncode : 1;
+		} else {
+			long double g = dm->val[dm->nrank - 1] - dm->val[0];
+
+			nd.width[j] = g > 0 ? (dm->val[nd.mx[j]] -
+			    dm->val[nd.mn[j]]) / g : 0;
+		}
+		if (o.relaxed)
+			nd.can[j] = 1;
+		else if (is_hier(j))
+			nd.can[j] = nd.lv[j] > 0;
+		else
+			nd.can[j] = nd.mn[j] < nd.mx[j];
+	}
+}
+
 /* Counts the node's totals and extents. */
 static void
 totals(size_t b, size_t e, const uint32_t *ext)
@@ -1161,35 +1261,7 @@ totals(size_t b, size_t e, const uint32_t *ext)
 		}
 		unmove(b, 0, nd.n);
 	}
-	for (j = 0; j < d; j++) {
-		struct dim *dm = &dims[j];
-
-		if (dm->h != NULL) {
-			uint32_t la = dm->dfsleaf[nd.mn[j]];
-			uint32_t lb = dm->dfsleaf[nd.mx[j]];
-			int l;
-
-			for (l = 0; l < dm->nl; l++)
-				if (dm->anc[l][la] == dm->anc[l][lb])
-					break;
-			nd.lv[j] = l;
-			nd.node[j] = l < dm->nl ? dm->anc[l][la] : 0;
-			nd.width[j] = l < dm->nl ?
-			    (long double)dm->nleaf[l][nd.node[j]] /
-			    (long double)dm->ncode : 1;
-		} else {
-			long double g = dm->val[dm->nrank - 1] - dm->val[0];
-
-			nd.width[j] = g > 0 ? (dm->val[nd.mx[j]] -
-			    dm->val[nd.mn[j]]) / g : 0;
-		}
-		if (o.relaxed)
-			nd.can[j] = 1;
-		else if (is_hier(j))
-			nd.can[j] = nd.lv[j] > 0;
-		else
-			nd.can[j] = nd.mn[j] < nd.mx[j];
-	}
+	widths();
 }
 
 /* Clears the node's total counts. */
@@ -1251,28 +1323,21 @@ put_mean(kn_i128 sum, uint64_t n, int S)
 	}
 }
 
-/* Makes the node a class. */
+/* Writes the region of class id: n rows, the node's extents, and per
+ * numeric dimension the sum of its values (scaled) for the mean. */
 static void
-leaf(void)
+region(uint32_t id, uint64_t n, const kn_i128 *sums)
 {
-	size_t i, j;
-	uint32_t id = ++ncls;
+	size_t j;
 	char *p;
 
-	if (nd.n > maxcls)
-		maxcls = nd.n;
-	for (i = 0; i < nd.n; i++)
-		cls[rec[(nd.b + i) * W + wrow]] = id;
-	if (rfp == NULL)
-		return;
 	rlen = 0;
 	p = rroom(48);
 	rlen = kn_fmt_u64(p, id);
 	rline[rlen++] = '\t';
-	rlen += kn_fmt_u64(rline + rlen, nd.n);
+	rlen += kn_fmt_u64(rline + rlen, n);
 	for (j = 0; j < d; j++) {
 		struct dim *dm = &dims[j];
-		kn_i128 sum = 0;
 		kn_str v;
 
 		if (dm->h != NULL) {
@@ -1289,14 +1354,52 @@ leaf(void)
 		}
 		put_dec(dm->vals[nd.mn[j]], dm->S);
 		put_dec(dm->vals[nd.mx[j]], dm->S);
-		for (i = 0; i < nd.n; i++)
-			sum += dm->vals[rec[(nd.b + i) * W + j]];
-		put_mean(sum, nd.n, dm->S);
+		put_mean(sums[j], n, dm->S);
 	}
 	*rroom(1) = '\n';
 	rlen++;
 	if (fwrite(rline, 1, rlen, rfp) != rlen)
 		kn_die_sys("regions: write error");
+}
+
+/* Notes that row belongs to class id: in memory, or out of core as a
+ * pair in the pairs file. */
+static void
+assign(uint32_t row, uint32_t id)
+{
+	uint32_t pr[2];
+
+	if (!ooc) {
+		cls[row] = id;
+		return;
+	}
+	pr[0] = row;
+	pr[1] = id;
+	if (fwrite(pr, sizeof(pr), 1, pairs) != 1)
+		kn_die_sys("%s: write error", pairspath);
+}
+
+/* Makes the node a class. */
+static void
+leaf(void)
+{
+	size_t i, j;
+	uint32_t id = ++ncls;
+
+	if (nd.n > maxcls)
+		maxcls = nd.n;
+	for (i = 0; i < nd.n; i++)
+		assign(rec[(nd.b + i) * W + wrow], id);
+	if (rfp == NULL)
+		return;
+	for (j = 0; j < d; j++) {
+		sums[j] = 0;
+		if (dims[j].h == NULL)
+			for (i = 0; i < nd.n; i++)
+				sums[j] += dims[j].vals[rec[(nd.b + i) * W +
+				    j]];
+	}
+	region(id, nd.n, sums);
 }
 
 /* Orders the dimensions by normalized width, widest first. */
@@ -1374,6 +1477,775 @@ partition(void)
 	free(ord);
 }
 
+/* ---- out of core: Rothko-T (paper 004 §2) -------------------------- */
+
+/* A node on disk: a file of n records, with the numbers and labels still
+ * as ids when raw (the spool). */
+struct onode {
+	char *path;
+	uint64_t n;
+	int raw;
+};
+
+static size_t budget;		/* -S */
+static uint64_t fitrows;	/* --fit-rows */
+static size_t avail;		/* what the nodes may use */
+static const char *tmpdir;
+static uint32_t *lmap;		/* infogain: label id -> rank */
+
+/* The memory of a dictionary. */
+static size_t
+dict_bytes(const kn_dict *dc)
+{
+	return dc->acap + dc->cap * (sizeof(uint64_t) + sizeof(uint32_t)) +
+	    dc->nslot * 2 * sizeof(uint32_t) + (dc->cache != NULL ?
+	    4096 * sizeof(*dc->cache) : 0);
+}
+
+/* The memory the dictionaries and per-value arrays take: what -S must
+ * hold besides the nodes. */
+static size_t
+dicts_bytes(void)
+{
+	size_t b = 0, j;
+	int l;
+
+	for (j = 0; j < d; j++) {
+		const struct dim *dm = &dims[j];
+
+		if (dm->h == NULL) {
+			b += dict_bytes(&dm->vdict) + (size_t)dm->nrank *
+			    (sizeof(uint32_t) + sizeof(int64_t) +
+			    sizeof(long double));
+			continue;
+		}
+		for (l = 0; l < dm->nl; l++)
+			b += dict_bytes(&dm->h->lab[l]) + dm->h->lab[l].n *
+			    2 * sizeof(uint32_t) + dm->ncode * sizeof(uint32_t);
+		b += dm->ncode * 2 * sizeof(uint32_t);
+	}
+	b += dict_bytes(&sdict) + sdict.n * (5 * sizeof(uint64_t) +
+	    sizeof(uint32_t));
+	b += dict_bytes(&tdict) + tdict.n * (3 * sizeof(uint64_t) +
+	    sizeof(uint32_t));
+	return b;
+}
+
+static int
+cmp_u64pair(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* Ranks the distinct values of a numeric column spooled as ids. */
+static void
+rank_ids(struct dim *dm)
+{
+	size_t n = dm->vdict.n, i;
+	uint64_t *a = kn_alloc((n + 1) * sizeof(uint64_t));
+	int64_t *v = kn_alloc((n + 1) * sizeof(int64_t));
+	uint32_t *ord = kn_alloc((n + 1) * sizeof(uint32_t));
+	int S = 0;
+
+	for (i = 0; i < n; i++) {
+		kn_str k = kn_dict_get(&dm->vdict, (uint32_t)i);
+
+		if (k.p[8] > S)
+			S = k.p[8];
+	}
+	for (i = 0; i < n; i++) {
+		kn_str k = kn_dict_get(&dm->vdict, (uint32_t)i);
+		int64_t m;
+
+		memcpy(&m, k.p, 8);
+		if (__builtin_mul_overflow(m, (int64_t)kn_pow10(S - k.p[8]),
+		    &v[i]))
+			kn_die("%s: column '%s': the values do not fit 64 "
+			    "bits with %d decimals each", inname, dm->name, S);
+		a[i] = ((uint64_t)v[i] ^ ((uint64_t)1 << 63));
+		ord[i] = (uint32_t)i;
+	}
+	/* Distinct values: sort the ids by value. */
+	{
+		uint64_t *pr = kn_alloc((n + 1) * 2 * sizeof(uint64_t));
+
+		for (i = 0; i < n; i++) {
+			pr[2 * i] = a[i];
+			pr[2 * i + 1] = i;
+		}
+		qsort(pr, n, 2 * sizeof(uint64_t), cmp_u64pair);
+		for (i = 0; i < n; i++)
+			ord[i] = (uint32_t)pr[2 * i + 1];
+		free(pr);
+	}
+	dm->S = S;
+	dm->nrank = (uint32_t)n;
+	dm->rankof = kn_alloc((n + 1) * sizeof(uint32_t));
+	dm->vals = kn_alloc((n + 1) * sizeof(int64_t));
+	dm->val = kn_alloc((n + 1) * sizeof(long double));
+	for (i = 0; i < n; i++) {
+		dm->rankof[ord[i]] = (uint32_t)i;
+		dm->vals[i] = v[ord[i]];
+		dm->val[i] = (long double)v[ord[i]] / powl(10, S);
+	}
+	free(a);
+	free(v);
+	free(ord);
+}
+
+/* Maps a spooled record's ids to codes. */
+static void
+map_record(uint32_t *r)
+{
+	size_t j;
+
+	for (j = 0; j < d; j++)
+		r[j] = dims[j].h != NULL ? dims[j].dfsrank[r[j]] :
+		    dims[j].rankof[r[j]];
+	if (o.split == SPLIT_INFOGAIN)
+		r[wtarg] = lmap[r[wtarg]];
+}
+
+/* A reader of a node file in chunks. */
+struct oread {
+	FILE *f;
+	const struct onode *nd;
+	uint32_t *buf;
+	size_t n, i;
+};
+
+static void
+oread_open(struct oread *rd, const struct onode *on)
+{
+	rd->nd = on;
+	if ((rd->f = fopen(on->path, "rb")) == NULL)
+		kn_die_sys("%s", on->path);
+	rd->buf = kn_alloc(CHUNK * W * sizeof(uint32_t));
+	rd->n = rd->i = 0;
+	oacct.scans++;
+}
+
+/* The next record, mapped, or NULL at the end. */
+static uint32_t *
+oread_next(struct oread *rd)
+{
+	size_t i;
+
+	if (rd->i == rd->n) {
+		rd->n = fread(rd->buf, W * sizeof(uint32_t), CHUNK, rd->f);
+		rd->i = 0;
+		if (rd->n == 0) {
+			if (ferror(rd->f))
+				kn_die_sys("%s: read error", rd->nd->path);
+			return NULL;
+		}
+		oacct.bread += rd->n * W * sizeof(uint32_t);
+		if (rd->nd->raw)
+			for (i = 0; i < rd->n; i++)
+				map_record(rd->buf + i * W);
+	}
+	return rd->buf + W * rd->i++;
+}
+
+static void
+oread_close(struct oread *rd)
+{
+	fclose(rd->f);
+	free(rd->buf);
+}
+
+/* The frequency groups of a node (004 §2: AV, AVS, AVC sets): per
+ * dimension the counts of (code, sensitive value, label). */
+struct gent {
+	uint32_t code, s, y;
+	uint64_t cnt;
+};
+
+struct gtab {
+	struct gent *e;
+	size_t n, cap;
+	uint32_t *slot;
+	size_t nslot;
+};
+
+static struct gtab *gt;
+static size_t gbytes;		/* memory the groups use */
+
+static uint64_t
+ghash(uint32_t c, uint32_t s, uint32_t y)
+{
+	uint64_t h = ((uint64_t)c * 0x9e3779b97f4a7c15ULL) ^
+	    ((uint64_t)s * 0xc2b2ae3d27d4eb4fULL) ^
+	    ((uint64_t)y * 0x165667b19e3779f9ULL);
+
+	return h ^ (h >> 29);
+}
+
+static void
+gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y)
+{
+	size_t h, i;
+
+	if (2 * (g->n + 1) > g->nslot) {
+		size_t ns = g->nslot ? 2 * g->nslot : 1024, k;
+
+		free(g->slot);
+		gbytes += (ns - g->nslot) * sizeof(uint32_t);
+		g->slot = kn_zalloc(ns * sizeof(uint32_t));
+		g->nslot = ns;
+		for (k = 0; k < g->n; k++) {
+			h = ghash(g->e[k].code, g->e[k].s, g->e[k].y) &
+			    (ns - 1);
+			while (g->slot[h] != 0)
+				h = (h + 1) & (ns - 1);
+			g->slot[h] = (uint32_t)k + 1;
+		}
+		if (gbytes > avail)
+			kn_die("-S %zu: too small: the frequency groups of a "
+			    "node need more (%zu bytes so far)", budget,
+			    gbytes);
+	}
+	h = ghash(c, s, y) & (g->nslot - 1);
+	while ((i = g->slot[h]) != 0) {
+		struct gent *e = &g->e[i - 1];
+
+		if (e->code == c && e->s == s && e->y == y) {
+			e->cnt++;
+			return;
+		}
+		h = (h + 1) & (g->nslot - 1);
+	}
+	if (g->n == g->cap) {
+		gbytes += g->cap * sizeof(struct gent);
+		g->cap = g->cap ? 2 * g->cap : 1024;
+		g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
+	}
+	g->e[g->n].code = c;
+	g->e[g->n].s = s;
+	g->e[g->n].y = y;
+	g->e[g->n].cnt = 1;
+	g->slot[h] = (uint32_t)++g->n;
+}
+
+static int
+cmp_gent(const void *a, const void *b)
+{
+	const struct gent *x = a, *y = b;
+
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return x->y < y->y ? -1 : x->y > y->y;
+}
+
+/* Scans a node for its groups, totals and extents (nd.*). */
+static void
+groups(const struct onode *on)
+{
+	struct oread rd;
+	uint32_t *r;
+	size_t j, i;
+
+	gbytes = 0;
+	for (j = 0; j < d; j++) {
+		free(gt[j].slot);
+		gt[j].slot = NULL;
+		gt[j].nslot = 0;
+		gt[j].n = 0;
+		gbytes += gt[j].cap * sizeof(struct gent);
+	}
+	oread_open(&rd, on);
+	while ((r = oread_next(&rd)) != NULL)
+		for (j = 0; j < d; j++)
+			gadd(&gt[j], r[j], hass ? r[wsens] : 0,
+			    o.split == SPLIT_INFOGAIN ? r[wtarg] : 0);
+	oread_close(&rd);
+	for (j = 0; j < d; j++)
+		qsort(gt[j].e, gt[j].n, sizeof(struct gent), cmp_gent);
+	/* Totals from the first dimension's groups. */
+	nd.b = 0;
+	nd.n = on->n;
+	nd.sorted = d;
+	memset(&nd.tot, 0, sizeof(nd.tot));
+	nstouch = nltouch = 0;
+	for (i = 0; i < gt[0].n; i++) {
+		const struct gent *e = &gt[0].e[i];
+
+		if (hass && hs_tot[e->s] == 0)
+			stouch[nstouch++] = e->s;
+		if (hass)
+			hs_tot[e->s] += e->cnt;
+		if (o.split == SPLIT_INFOGAIN && hl_tot[e->y] == 0)
+			ltouch[nltouch++] = e->y;
+		if (o.split == SPLIT_INFOGAIN)
+			hl_tot[e->y] += e->cnt;
+	}
+	if (nltouch > 1)
+		qsort(ltouch, nltouch, sizeof(uint32_t), cmp_u32);
+	nd.tot.n = on->n;
+	for (i = 0; i < nstouch; i++)
+		nd.tot.distinct++;
+	for (i = 0; i < nltouch; i++)
+		nd.tot.lf += xlxf(hl_tot[ltouch[i]]);
+	for (j = 0; j < d; j++) {
+		nd.mn[j] = gt[j].n > 0 ? gt[j].e[0].code : 0;
+		nd.mx[j] = gt[j].n > 0 ? gt[j].e[gt[j].n - 1].code : 0;
+	}
+	widths();
+}
+
+/* Adds cnt rows of sensitive value x and label y to part L (and takes
+ * them from R, if not NULL). */
+static void
+wmove(uint32_t x, uint32_t y, uint64_t cnt, struct side *L, struct side *R)
+{
+	L->n += cnt;
+	if (R != NULL)
+		R->n -= cnt;
+	if (hass) {
+		uint64_t c = hs_side[x];
+
+		hs_side[x] += cnt;
+		if (c == 0)
+			L->distinct++;
+		if (R != NULL && hs_tot[x] - c == cnt)
+			R->distinct--;
+	}
+	if (o.split == SPLIT_INFOGAIN) {
+		uint64_t c = hl_side[y], rc = hl_tot[y] - c;
+
+		hl_side[y] += cnt;
+		L->lf += xlxf(c + cnt) - xlxf(c);
+		if (R != NULL)
+			R->lf += xlxf(rc - cnt) - xlxf(rc);
+	}
+}
+
+/* Clears the part counts of wmove. */
+static void
+wclear(void)
+{
+	size_t i;
+
+	for (i = 0; i < nstouch; i++)
+		hs_side[stouch[i]] = 0;
+	for (i = 0; i < nltouch; i++)
+		hl_side[ltouch[i]] = 0;
+}
+
+/* Cuts of an ordered dimension from its groups: the median (k alone:
+ * as select_cut; with diversity: as eval_median) or the best score (as
+ * eval_ordered), with the same choices as in memory. */
+static void
+w_ordered(size_t j, struct cut *best)
+{
+	const struct gtab *g = &gt[j];
+	struct side L, R;
+	uint64_t n = nd.n;
+	size_t i;
+
+	if (o.relaxed) {
+		/* k alone (checked at the start): the middle row. */
+		uint64_t lt = 0, eq = 0, pos = (n - 1) / 2, c = 0;
+		uint32_t med = 0;
+
+		for (i = 0; i < g->n; i++) {
+			if (c + g->e[i].cnt > pos) {
+				med = g->e[i].code;
+				break;
+			}
+			c += g->e[i].cnt;
+		}
+		for (i = 0; i < g->n; i++) {
+			lt += g->e[i].code < med ? g->e[i].cnt : 0;
+			eq += g->e[i].code == med ? g->e[i].cnt : 0;
+		}
+		if (n < 2 * o.k)
+			return;
+		best->found = 1;
+		best->fast = 1;
+		best->dim = j;
+		best->L = (n + 1) / 2;
+		best->med = med;
+		best->eqleft = best->L - lt;
+		return;
+	}
+	memset(&L, 0, sizeof(L));
+	R = nd.tot;
+	for (i = 0; i < g->n; i++) {
+		uint64_t l, dist;
+		kn_i128 isc = 0;
+
+		wmove(g->e[i].s, g->e[i].y, g->e[i].cnt, &L, &R);
+		if (i + 1 < g->n && g->e[i + 1].code == g->e[i].code)
+			continue;
+		if (i + 1 == g->n)
+			break;
+		l = L.n;
+		if (l < o.k || n - l < o.k)
+			continue;
+		dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+		if (o.split == SPLIT_MEDIAN) {
+			if (best->found && dist > best->dist)
+				continue;
+		} else {
+			isc = L.lf - xlxf(l) + R.lf - xlxf(n - l);
+			if (!better(best, isc, 0, dist))
+				continue;
+		}
+		if (!side_ok(&L, hs_side, 0) || !side_ok(&R, hs_side, 1))
+			continue;
+		best->found = 1;
+		best->fast = 1;
+		best->dim = j;
+		best->L = l;
+		best->dist = dist;
+		best->iscore = isc;
+		best->med = g->e[i].code;
+		best->eqleft = UINT64_MAX;
+	}
+	wclear();
+}
+
+/* Specializing the hierarchy of dimension j, from its groups (as
+ * eval_hier). */
+static void
+w_hier(size_t j, struct cut *best)
+{
+	const struct gtab *g = &gt[j];
+	struct side S;
+	size_t i;
+	kn_i128 isc = 0;
+	int ok = 1;
+
+	memset(&S, 0, sizeof(S));
+	for (i = 0; i < g->n && ok; i++) {
+		wmove(g->e[i].s, g->e[i].y, g->e[i].cnt, &S, NULL);
+		if (i + 1 < g->n && child_of(j, g->e[i + 1].code - nd.mn[j]) ==
+		    child_of(j, g->e[i].code - nd.mn[j]))
+			continue;
+		if (!side_ok(&S, hs_side, 0))
+			ok = 0;
+		if (o.split == SPLIT_INFOGAIN)
+			isc += S.lf - xlxf(S.n);
+		wclear();
+		memset(&S, 0, sizeof(S));
+	}
+	wclear();
+	if (!ok)
+		return;
+	if (o.split == SPLIT_MEDIAN) {
+		if (!best->found) {
+			best->found = 1;
+			best->fast = 0;
+			best->dim = j;
+		}
+		return;
+	}
+	if (!better(best, isc, 0, nd.n))
+		return;
+	best->found = 1;
+	best->fast = 0;
+	best->dim = j;
+	best->dist = nd.n;
+	best->iscore = isc;
+}
+
+/* Chooses the cut of a node on disk, as partition() would in memory. */
+static void
+decide(struct cut *best)
+{
+	uint32_t ord[64], *op = d <= 64 ? ord : kn_alloc(d * sizeof(uint32_t));
+	size_t j;
+
+	memset(best, 0, sizeof(*best));
+	if (nd.n < 2 * o.k)
+		goto out;
+	for (j = 0; j < d; j++) {
+		size_t q = j;
+
+		if (o.split != SPLIT_MEDIAN) {
+			op[j] = (uint32_t)j;
+			continue;
+		}
+		for (; q > 0 && cmp_width(op[q - 1], (uint32_t)j, NULL) > 0;
+		    q--)
+			op[q] = op[q - 1];
+		op[q] = (uint32_t)j;
+	}
+	for (j = 0; j < d; j++) {
+		if (o.split == SPLIT_MEDIAN && best->found)
+			break;
+		if (!nd.can[op[j]])
+			continue;
+		if (is_hier(op[j]))
+			w_hier(op[j], best);
+		else
+			w_ordered(op[j], best);
+	}
+out:
+	if (op != ord)
+		free(op);
+}
+
+/* Exits 1 when the table in memory does not meet the requirements. */
+static void
+root_check(const char *name)
+{
+	if (N == 0)
+		return;
+	totals(0, N, NULL);
+	if (!side_ok(&nd.tot, hs_side, 1)) {
+		fprintf(stderr, "%s: %s: no partitioning: the whole table "
+		    "(%llu rows) does not meet the requirements\n", kn_prog,
+		    name, (unsigned long long)N);
+		kn_exit(1);
+	}
+	untotals();
+}
+
+/* Whether a node of n rows can be partitioned in memory. */
+static int
+fits(uint64_t n)
+{
+	return n * (8 * W + 40) <= avail && (fitrows == 0 || n <= fitrows);
+}
+
+/* Partitions a node in memory: reads it and runs the stack of
+ * partition() over it, class ids continuing. */
+static void
+solve_in_memory(const struct onode *on, const char *checkname)
+{
+	struct oread rd;
+	uint32_t *r;
+	uint64_t i = 0;
+
+	rec = kn_alloc((on->n + 1) * W * sizeof(uint32_t));
+	oread_open(&rd, on);
+	while ((r = oread_next(&rd)) != NULL)
+		memcpy(rec + i++ * W, r, W * sizeof(uint32_t));
+	oread_close(&rd);
+	N = on->n;
+	rtmp = kn_alloc((N + 1) * W * sizeof(uint32_t));
+	key = kn_alloc((N + 1) * sizeof(uint32_t));
+	perm = kn_alloc((N + 1) * sizeof(uint32_t));
+	ptmp = kn_alloc((N + 1) * sizeof(uint32_t));
+	grp = kn_alloc((N + 1) * sizeof(uint32_t));
+	cnt = kn_alloc((2 * N + 2) * sizeof(uint32_t));
+	if (checkname != NULL)
+		root_check(checkname);
+	partition();
+	free(rec);
+	free(rtmp);
+	free(key);
+	free(perm);
+	free(ptmp);
+	free(grp);
+	free(cnt);
+	rec = NULL;
+	oacct.inmem++;
+}
+
+/* Writes the records of a node on disk into its parts by the cut. */
+static void
+repartition(const struct onode *on, const struct cut *c, struct onode *kid,
+    size_t m, const uint32_t *first)
+{
+	FILE **f = kn_alloc(m * sizeof(FILE *));
+	struct oread rd;
+	uint32_t *r;
+	uint64_t eqleft = c->eqleft;
+	size_t g, j = c->dim;
+
+	for (g = 0; g < m; g++) {
+		int fd = kn_mktemp(tmpdir, &kid[g].path);
+
+		if ((f[g] = fdopen(fd, "wb")) == NULL)
+			kn_die_sys("%s", kid[g].path);
+		kid[g].n = 0;
+		kid[g].raw = 0;
+	}
+	oread_open(&rd, on);
+	while ((r = oread_next(&rd)) != NULL) {
+		uint32_t v = r[j];
+
+		if (c->fast)
+			g = v < c->med || (v == c->med && eqleft > 0 &&
+			    eqleft--) ? 0 : 1;
+		else {
+			size_t lo = 0, hi = m;
+
+			/* The last child whose first code is <= v. */
+			while (hi - lo > 1) {
+				size_t mid = (lo + hi) / 2;
+
+				if (first[mid] <= v)
+					lo = mid;
+				else
+					hi = mid;
+			}
+			g = lo;
+		}
+		if (fwrite(r, W * sizeof(uint32_t), 1, f[g]) != 1)
+			kn_die_sys("%s: write error", kid[g].path);
+		kid[g].n++;
+	}
+	oread_close(&rd);
+	for (g = 0; g < m; g++) {
+		if (fflush(f[g]) != 0 || ferror(f[g]))
+			kn_die_sys("%s: write error", kid[g].path);
+		oacct.bwritten += kid[g].n * W * sizeof(uint32_t);
+		fclose(f[g]);
+	}
+	free(f);
+	oacct.repart++;
+}
+
+/* Makes a node on disk one class. */
+static void
+big_leaf(const struct onode *on)
+{
+	struct oread rd;
+	uint32_t *r, id = ++ncls;
+	size_t j, i;
+
+	if (on->n > maxcls)
+		maxcls = on->n;
+	oacct.bigleaf++;
+	oread_open(&rd, on);
+	while ((r = oread_next(&rd)) != NULL)
+		assign(r[wrow], id);
+	oread_close(&rd);
+	if (rfp == NULL)
+		return;
+	for (j = 0; j < d; j++) {
+		sums[j] = 0;
+		if (dims[j].h == NULL)
+			for (i = 0; i < gt[j].n; i++)
+				sums[j] += (kn_i128)gt[j].e[i].cnt *
+				    dims[j].vals[gt[j].e[i].code];
+	}
+	region(id, on->n, sums);
+}
+
+/* Rothko-T: nodes too large for memory are cut from their frequency
+ * groups and repartitioned to disk, depth first; a node that fits is
+ * partitioned in memory.  The classes are those of the in-memory
+ * algorithm, numbered alike. */
+static void
+rothko_t(struct onode *root, const char *name)
+{
+	struct onode *st = NULL;
+	size_t nst = 0, cap = 0;
+	int isroot = 1;
+
+	if (root->n == 0)
+		return;
+	st = kn_alloc(16 * sizeof(struct onode));
+	cap = 16;
+	st[nst++] = *root;
+	while (nst > 0) {
+		struct onode on = st[--nst];
+		struct cut best;
+		struct onode *kid;
+		uint32_t *first;
+		size_t m, g, i;
+
+		if (fits(on.n)) {
+			solve_in_memory(&on, isroot ? name : NULL);
+			kn_rmtemp(on.path);
+			isroot = 0;
+			continue;
+		}
+		groups(&on);
+		if (isroot && !side_ok(&nd.tot, hs_side, 1)) {
+			fprintf(stderr, "%s: %s: no partitioning: the whole "
+			    "table (%llu rows) does not meet the "
+			    "requirements\n", kn_prog, name,
+			    (unsigned long long)on.n);
+			kn_exit(1);
+		}
+		isroot = 0;
+		decide(&best);
+		if (!best.found) {
+			big_leaf(&on);
+			untotals();
+			kn_rmtemp(on.path);
+			continue;
+		}
+		ncuts++;
+		/* The parts: two, or the children present. */
+		first = kn_alloc((gt[best.dim].n + 2) * sizeof(uint32_t));
+		m = 2;
+		if (!best.fast) {
+			const struct gtab *gg = &gt[best.dim];
+
+			m = 0;
+			for (i = 0; i < gg->n; i++)
+				if (i == 0 || child_of(best.dim, gg->e[i].code -
+				    nd.mn[best.dim]) != child_of(best.dim,
+				    gg->e[i - 1].code - nd.mn[best.dim]))
+					first[m++] = gg->e[i].code;
+		}
+		untotals();
+		kid = kn_alloc(m * sizeof(struct onode));
+		repartition(&on, &best, kid, m, first);
+		kn_rmtemp(on.path);
+		if (nst + m > cap) {
+			cap = 2 * (nst + m);
+			st = kn_realloc(st, cap * sizeof(struct onode));
+		}
+		for (g = m; g-- > 0;)
+			st[nst++] = kid[g];
+		free(kid);
+		free(first);
+	}
+	free(st);
+}
+
+/* The class of a row.  Out of core the pairs file is read once per
+ * bucket of rows that fits the budget. */
+static uint32_t
+class_of(uint64_t row)
+{
+	static uint64_t lo, hi;
+	static uint32_t *bucket;
+	uint64_t B;
+	uint32_t pr[2 * 4096];
+	size_t got, i;
+	FILE *f;
+
+	if (!ooc)
+		return cls[row];
+	if (row >= lo && row < hi)
+		return bucket[row - lo];
+	B = avail / sizeof(uint32_t);
+	if (B < 4096)
+		B = 4096;
+	if (bucket == NULL)
+		bucket = kn_alloc((N < B ? N : B) * sizeof(uint32_t) + 4);
+	lo = row;
+	hi = row + B < N ? row + B : N;
+	if ((f = fopen(pairspath, "rb")) == NULL)
+		kn_die_sys("%s", pairspath);
+	oacct.scans++;
+	while ((got = fread(pr, 2 * sizeof(uint32_t), 4096, f)) > 0) {
+		oacct.bread += got * 2 * sizeof(uint32_t);
+		for (i = 0; i < got; i++)
+			if (pr[2 * i] >= lo && pr[2 * i] < hi)
+				bucket[pr[2 * i] - lo] = pr[2 * i + 1];
+	}
+	if (ferror(f))
+		kn_die_sys("%s: read error", pairspath);
+	fclose(f);
+	return bucket[row - lo];
+}
+
 /* Writes the table with its classes: the second pass over the input. */
 static void
 write_table(kn_input *in, const char *columns, const char *classcol,
@@ -1397,7 +2269,7 @@ write_table(kn_input *in, const char *columns, const char *classcol,
 
 		if (t.rows > N)
 			break;
-		nn = kn_fmt_u64(num, cls[t.rows - 1]);
+		nn = kn_fmt_u64(num, class_of(t.rows - 1));
 		num[nn++] = '\n';
 		if (fwrite(t.r.line, 1, t.r.len, fp) != t.r.len ||
 		    putc('\t', fp) == EOF || fwrite(num, 1, nn, fp) != nn)
@@ -1417,24 +2289,31 @@ main(int argc, char *argv[])
 	kn_hopts hopts = { 0, NULL };
 	const char *qlist = NULL, *scol = NULL, *tcol = NULL;
 	const char *outpath = NULL, *rpath = NULL, *classcol = "class";
-	const char *numlist = NULL, *tmpdir = NULL;
+	const char *numlist = NULL, *algo = NULL;
 	char *columns = NULL;
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
 	int ch, verbose = 0, progress = 0, hasclasscol = 0;
+	uint64_t ntot;
 	struct timespec t0, t1;
 	FILE *fp;
 
 	kn_init(argv[0]);
 	kn_ldiv_init(&o.ld);
 	o.k = 1;
-	while ((ch = getopt_long(argc, argv, "H:T:c:hk:l:o:q:r:s:t:v",
+	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hk:l:o:q:r:s:t:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
 			kn_hopts_add(&hopts, optarg);
 			break;
+		case 'S':
+			budget = kn_parse_size(optarg, "-S");
+			break;
 		case 'T':
 			tmpdir = optarg;
+			break;
+		case 'a':
+			algo = optarg;
 			break;
 		case 'c':
 			kn_ldiv_opt(&o.ld, 'c', optarg);
@@ -1478,6 +2357,10 @@ main(int argc, char *argv[])
 			break;
 		case OPT_DIV:
 			kn_ldiv_opt(&o.ld, 'd', optarg);
+			break;
+		case OPT_FITROWS:
+			fitrows = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
+			    "--fit-rows");
 			break;
 		case OPT_NUMERIC:
 			numlist = optarg;
@@ -1540,6 +2423,22 @@ main(int argc, char *argv[])
 		kn_die("-s needs a requirement on it (-l or --variance)");
 	hast = tcol != NULL;
 	needstats = hass || hast;
+	/* In memory unless told otherwise: -S bounds the memory, and the
+	 * rows go to disk (Rothko-T) when they do not fit. */
+	if (algo != NULL && strcmp(algo, "memory") != 0 &&
+	    strcmp(algo, "rothko-t") != 0)
+		kn_die("-a: '%s' is not memory or rothko-t", algo);
+	ooc = algo != NULL ? strcmp(algo, "rothko-t") == 0 : budget != 0;
+	if (ooc && budget == 0)
+		budget = kn_default_budget();
+	if (ooc && (o.hasv || o.split == SPLIT_REGRESSION))
+		kn_die("%s: Rothko-T (-S or -a rothko-t) chooses cuts from "
+		    "frequency groups, which cannot decide variance or "
+		    "regression (paper 004 §2); run in memory",
+		    o.hasv ? "--variance" : "--split regression");
+	if (ooc && o.relaxed && needstats)
+		kn_die("--relaxed with -l or --split infogain runs in memory "
+		    "only");
 	kn_progress_init(progress);
 	tmpdir = kn_tmpdir(tmpdir);
 
@@ -1599,20 +2498,40 @@ main(int argc, char *argv[])
 	if (hast)
 		wtarg = W++;
 
-	/* Pass 1: read the rows. */
+	/* Pass 1: read the rows (out of core: to the spool). */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (ooc) {
+		int fd = kn_mktemp(tmpdir, &spoolpath);
+
+		if ((spool = fdopen(fd, "wb")) == NULL)
+			kn_die_sys("%s", spoolpath);
+		for (j = 0; j < d; j++)
+			kn_dict_init(&dims[j].vdict);
+	}
 	load(&t, sidx, tidx);
 	kn_table_free(&t);
+	if (ooc) {
+		if (fflush(spool) != 0 || ferror(spool))
+			kn_die_sys("%s: write error", spoolpath);
+		fclose(spool);
+		free(rec);
+		rec = NULL;
+		for (j = 0; j < d; j++) {
+			free(dims[j].raw);
+			free(dims[j].rsc);
+		}
+	}
 	for (j = 0; j < d; j++) {
 		struct dim *dm = &dims[j];
 
 		if (dm->h != NULL) {
 			prepare_hier(dm);
-			for (i = 0; i < N; i++)
+			for (i = 0; i < N && !ooc; i++)
 				rec[i * W + j] = dm->dfsrank[rec[i * W + j]];
-		} else {
+		} else if (ooc)
+			rank_ids(dm);
+		else
 			rank_numeric(dm, j);
-		}
 	}
 	if (o.hasv) {
 		kn_i128 s = 0, ss = 0;
@@ -1638,9 +2557,12 @@ main(int argc, char *argv[])
 		 * in an order that does not depend on the rows'. */
 		uint32_t *rk = kn_dict_ranks(&tdict);
 
-		for (i = 0; i < N; i++)
+		for (i = 0; i < N && !ooc; i++)
 			rec[i * W + wtarg] = rk[rec[i * W + wtarg]];
-		free(rk);
+		if (ooc)
+			lmap = rk;
+		else
+			free(rk);
 		nxlx = N + 1 < ((size_t)1 << 20) ? N + 1 : (size_t)1 << 20;
 		xlxtab = kn_alloc(nxlx * sizeof(kn_i128));
 		for (i = 0; i < nxlx; i++)
@@ -1666,13 +2588,17 @@ main(int argc, char *argv[])
 	}
 
 	/* Scratch for the nodes. */
-	rtmp = kn_alloc((N + 1) * W * sizeof(uint32_t));
-	key = kn_alloc((N + 1) * sizeof(uint32_t));
-	perm = kn_alloc((N + 1) * sizeof(uint32_t));
-	ptmp = kn_alloc((N + 1) * sizeof(uint32_t));
-	grp = kn_alloc((N + 1) * sizeof(uint32_t));
-	cnt = kn_alloc((2 * N + 2) * sizeof(uint32_t));
-	cls = kn_alloc((N + 1) * sizeof(uint32_t));
+	ntot = N;
+	if (!ooc) {
+		rtmp = kn_alloc((N + 1) * W * sizeof(uint32_t));
+		key = kn_alloc((N + 1) * sizeof(uint32_t));
+		perm = kn_alloc((N + 1) * sizeof(uint32_t));
+		ptmp = kn_alloc((N + 1) * sizeof(uint32_t));
+		grp = kn_alloc((N + 1) * sizeof(uint32_t));
+		cnt = kn_alloc((2 * N + 2) * sizeof(uint32_t));
+		cls = kn_alloc((N + 1) * sizeof(uint32_t));
+	} else
+		gt = kn_zalloc((d + 1) * sizeof(struct gtab));
 	hs_tot = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
 	hs_side = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
 	hs_side2 = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
@@ -1687,9 +2613,10 @@ main(int argc, char *argv[])
 	nd.node = kn_alloc((d + 1) * sizeof(uint32_t));
 	nd.width = kn_alloc((d + 1) * sizeof(long double));
 	nd.can = kn_alloc((d + 1) * sizeof(int));
+	sums = kn_alloc((d + 1) * sizeof(kn_i128));
 
 	/* The whole table must meet the requirements, or nothing can. */
-	if (N > 0) {
+	if (N > 0 && !ooc) {
 		totals(0, N, NULL);
 		if (!side_ok(&nd.tot, hs_side, 1)) {
 			fprintf(stderr, "%s: %s: no partitioning: the whole "
@@ -1712,7 +2639,31 @@ main(int argc, char *argv[])
 		}
 		putc('\n', rfp);
 	}
-	partition();
+	if (ooc) {
+		struct onode root;
+		size_t used = dicts_bytes() + (size_t)CHUNK * W *
+		    sizeof(uint32_t);
+		int fd;
+
+		/* What is left of the budget for the nodes, the groups and
+		 * the buckets of the output pass. */
+		if (used + 4096 >= budget)
+			kn_die("-S %zu: too small: the dictionaries and a "
+			    "read buffer alone take %zu bytes", budget, used);
+		avail = budget - used;
+		fd = kn_mktemp(tmpdir, &pairspath);
+		if ((pairs = fdopen(fd, "wb")) == NULL)
+			kn_die_sys("%s", pairspath);
+		root.path = spoolpath;
+		root.n = N;
+		root.raw = 1;
+		rothko_t(&root, in.name);
+		N = ntot;
+		if (fflush(pairs) != 0 || ferror(pairs))
+			kn_die_sys("%s: write error", pairspath);
+		fclose(pairs);
+	} else
+		partition();
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* The regions are in place before the table's first byte. */
 	if (rfp != NULL)
@@ -1723,6 +2674,19 @@ main(int argc, char *argv[])
 	    outpath != NULL ? outpath : "standard output");
 	kn_close_out(fp);
 	kn_input_done(&in);
+	if (ooc)
+		kn_rmtemp(pairspath);
+	if (verbose && ooc)
+		fprintf(stderr, "%s: Rothko-T: -S %zu, %zu for nodes; %llu "
+		    "scans of node files, %llu bytes written and %llu read "
+		    "in temp files, %llu repartitions, %llu nodes in memory, "
+		    "%llu classes too large for memory; minimal\n", kn_prog,
+		    budget, avail, (unsigned long long)oacct.scans,
+		    (unsigned long long)oacct.bwritten,
+		    (unsigned long long)oacct.bread,
+		    (unsigned long long)oacct.repart,
+		    (unsigned long long)oacct.inmem,
+		    (unsigned long long)oacct.bigleaf);
 	if (verbose)
 		fprintf(stderr, "%s: %llu rows, %u classes, %llu cuts, "
 		    "largest class %llu, partitioning %.3f s\n", kn_prog,

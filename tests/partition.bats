@@ -216,15 +216,9 @@ gencase() {
 	}'
 }
 
-# checkcase SEED: generates the case, runs partition (with -r) and the
-# checker; prints what is wrong and returns 1.  When partition finds
-# no partitioning (exit 1), the checker must agree that the whole table
-# fails, and stdout must be empty.
-checkcase() {
-	local seed=$1 dir="$T/c$1" q hl hm nl k rel dv l c vr sp st a
-	local -a opt chk
-	mkdir -p "$dir"
-	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
+# caseopts: sets opt (partition's options) and chk (the checker's) for
+# the case read by checkcase or ooccase (dynamic scope: their locals).
+caseopts() {
 	opt=(-q "$q" -k "$k")
 	chk=(-v qi="$q" -v k="$k")
 	if [ "$hm" = dir ]; then
@@ -250,6 +244,18 @@ checkcase() {
 	infogain) opt+=(-t y --split infogain) ;;
 	regression) opt+=(-t z --split regression) ;;
 	esac
+}
+
+# checkcase SEED: generates the case, runs partition (with -r) and the
+# checker; prints what is wrong and returns 1.  When partition finds
+# no partitioning (exit 1), the checker must agree that the whole table
+# fails, and stdout must be empty.
+checkcase() {
+	local seed=$1 dir="$T/c$1" q hl hm nl k rel dv l c vr sp st a
+	local -a opt chk
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
+	caseopts
 	echo "partition ${opt[*]}" > "$dir/cmd"
 	partition "${opt[@]}" -r "$dir/r" "$dir/t" > "$dir/out" 2> "$dir/err"
 	st=$?
@@ -280,12 +286,43 @@ checkcase() {
 	echo 0 > "$dir/status"
 }
 
+# ooccase SEED: the case in memory and out of core (Rothko-T with a tiny
+# -S): the same exit status, table and regions; what Rothko-T cannot
+# do is refused with exit 2.
+ooccase() {
+	local seed=$1 dir="$T/o$1" q hl hm nl k rel dv l c vr sp a st1 st2
+	local -a opt chk
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
+	caseopts
+	partition "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
+	st1=$?
+	mkdir -p "$dir/tmp"
+	partition "${opt[@]}" -a rothko-t -S 64M --fit-rows 40 -T "$dir/tmp" \
+	    -r "$dir/r2" "$dir/t" > "$dir/o2" 2> "$dir/e2"
+	st2=$?
+	if [ "$vr" != - ] || [ "$sp" = regression ] ||
+	    { [ "$rel" != 0 ] && { [ "$dv" != - ] || [ "$sp" = infogain ]; }; }; then
+		[ "$st2" -eq 2 ] && [ ! -s "$dir/o2" ] && return 0
+		echo "seed $seed: rothko-t should refuse: partition ${opt[*]}"
+		return 1
+	fi
+	if [ "$st1" -ne "$st2" ] || ! cmp -s "$dir/o1" "$dir/o2" ||
+	    { [ "$st1" -eq 0 ] && ! cmp -s "$dir/r1" "$dir/r2"; }; then
+		echo "seed $seed: memory $st1, rothko-t $st2 differ: partition ${opt[*]}"
+		cat "$dir/e2"
+		return 1
+	fi
+	[ -z "$(ls "$dir/tmp")" ] ||
+	    { echo "seed $seed: temp files left: $(ls "$dir/tmp")"; return 1; }
+}
+
 # checkseeds FIRST LAST: checkcase for each seed; fails at the end if
 # any case failed, showing at most 5 of them.
 checkseeds() {
 	local seed bad=0
 	for ((seed = $1; seed <= $2; seed++)); do
-		if ! checkcase "$seed" > "$T/log.$seed" 2>&1; then
+		if ! ${CASE:-checkcase} "$seed" > "$T/log.$seed" 2>&1; then
 			bad=$((bad + 1))
 			[ "$bad" -gt 5 ] || cat "$T/log.$seed"
 		fi
@@ -297,8 +334,8 @@ checkseeds() {
 # from the bats traps that slow every command of a long loop.
 randcases() {
 	local mid=$((($1 + $2) / 2)) p1 p2 s1=0 s2=0
-	export -f gencase checkcase checkseeds
-	export T BATS_TEST_DIRNAME
+	export -f gencase caseopts checkcase ooccase checkseeds
+	export T BATS_TEST_DIRNAME CASE
 	bash -c 'checkseeds "$@"' bash "$1" "$mid" > "$T/half1" 2>&1 &
 	p1=$!
 	bash -c 'checkseeds "$@"' bash $((mid + 1)) "$2" > "$T/half2" 2>&1 &
@@ -754,4 +791,27 @@ adultcase() {
 		[[ "$output" != *fail* ]]
 		[[ "$output" == *check_k*pass* ]]
 	done
+}
+
+@test "Rothko-T (-a rothko-t, tiny -S) gives the in-memory output on random tables" {
+	CASE=ooccase randcases 1 300
+}
+
+@test "Rothko-T on Adult with -S 4M: repartitions, and the in-memory output" {
+	"$ROOT/partition" -q "$QI" -H "$AH" --numeric age -k 10 -r "$T/r1" \
+	    "$ADULT" > "$T/o1"
+	mkdir "$T/tmp"
+	run --separate-stderr "$ROOT/partition" -v -S 4M -T "$T/tmp" -q "$QI" \
+	    -H "$AH" --numeric age -k 10 -r "$T/r2" "$ADULT"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat "$T/o1")" ]
+	cmp "$T/r1" "$T/r2"
+	[[ "$stderr" == *"Rothko-T"*" repartitions"* ]]
+	[[ "$stderr" != *" 0 repartitions"* ]]
+	[ -z "$(ls "$T/tmp")" ]
+	run --separate-stderr "$ROOT/partition" -S 1M -q "$QI" -H "$AH" \
+	    --numeric age -k 10 "$ADULT"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"-S 1048576: too small"* ]]
+	[ -z "$output" ]
 }
