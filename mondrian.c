@@ -99,12 +99,16 @@ struct dim {
 	kn_hier *h;		/* NULL: numeric */
 	/* numeric: values as integers at the column's scale S; out of
 	 * core the distinct values (mant, scale) get ids first */
-	kn_dict vdict;
+	struct numdict {
+		int64_t *m;	/* id -> mantissa */
+		int8_t *sc;	/* id -> scale */
+		uint32_t *slot;	/* hash index: id+1, 0 empty */
+		size_t n, cap, nslot;
+	} vd;
 	uint32_t *rankof;	/* id -> rank */
 	int64_t *raw;		/* per row while loading */
 	int8_t *rsc;		/* per row: its own scale */
 	int64_t *vals;		/* rank -> value * 10^S */
-	long double *val;	/* rank -> value */
 	uint32_t nrank;
 	int S;
 	/* hierarchy */
@@ -306,9 +310,6 @@ rank_numeric(struct dim *dm, size_t j)
 	dm->nrank = N > 0 ? r + 1 : 0;
 done:
 	dm->vals = kn_realloc(dm->vals, (dm->nrank + 1) * sizeof(int64_t));
-	dm->val = kn_alloc((dm->nrank + 1) * sizeof(long double));
-	for (i = 0; i < dm->nrank; i++)
-		dm->val[i] = (long double)dm->vals[i] / powl(10, S);
 	free(a);
 	free(b);
 	free(ra);
@@ -361,25 +362,70 @@ prepare_hier(struct dim *dm)
 	dm->ncode = (uint32_t)nleaves;
 }
 
+static size_t dicts_bytes(void);
+static size_t budget;		/* -S */
+
+/* The id of the number m / 10^sc (canonical: no trailing fractional
+ * zeros) in a dictionary of distinct numbers, added if new. */
+static uint32_t
+numdict_id(struct numdict *v, int64_t m, int sc)
+{
+	uint64_t h;
+	size_t i, k;
+
+	if (2 * (v->n + 1) > v->nslot) {
+		size_t ns = v->nslot ? 2 * v->nslot : 1024;
+
+		free(v->slot);
+		v->slot = kn_zalloc(ns * sizeof(uint32_t));
+		v->nslot = ns;
+		for (k = 0; k < v->n; k++) {
+			h = ((uint64_t)v->m[k] * 0x9e3779b97f4a7c15ULL ^
+			    (uint64_t)v->sc[k]) >> 17;
+			while (v->slot[h & (ns - 1)] != 0)
+				h++;
+			v->slot[h & (ns - 1)] = (uint32_t)k + 1;
+		}
+	}
+	h = ((uint64_t)m * 0x9e3779b97f4a7c15ULL ^ (uint64_t)sc) >> 17;
+	for (;; h++) {
+		i = v->slot[h & (v->nslot - 1)];
+		if (i == 0)
+			break;
+		if (v->m[i - 1] == m && v->sc[i - 1] == sc)
+			return (uint32_t)(i - 1);
+	}
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 1024;
+		v->m = kn_realloc(v->m, v->cap * sizeof(int64_t));
+		v->sc = kn_realloc(v->sc, v->cap);
+	}
+	v->m[v->n] = m;
+	v->sc[v->n] = (int8_t)sc;
+	v->slot[h & (v->nslot - 1)] = (uint32_t)++v->n;
+	return (uint32_t)(v->n - 1);
+}
+
 /* Writes the rows in the buffer to the spool, the numbers as the ids
  * of their distinct values. */
 static void
 flush_chunk(size_t nb)
 {
 	size_t i, j;
-	char k[9];
 
 	for (j = 0; j < d; j++) {
 		struct dim *dm = &dims[j];
 
 		if (dm->h != NULL)
 			continue;
-		for (i = 0; i < nb; i++) {
-			memcpy(k, &dm->raw[i], 8);
-			k[8] = (char)dm->rsc[i];
-			rec[i * W + j] = kn_dict_intern(&dm->vdict, k, 9);
-		}
+		for (i = 0; i < nb; i++)
+			rec[i * W + j] = numdict_id(&dm->vd, dm->raw[i],
+			    dm->rsc[i]);
 	}
+	if (dicts_bytes() + 2 * (size_t)CHUNK * W * sizeof(uint32_t) > budget)
+		kn_die("-S %zu: too small: the dictionaries of the values "
+		    "outgrow it (%zu bytes at row %llu)", budget,
+		    dicts_bytes(), (unsigned long long)N);
 	if (fwrite(rec, W * sizeof(uint32_t), nb, spool) != nb)
 		kn_die_sys("%s: write error", spoolpath);
 	oacct.bwritten += nb * W * sizeof(uint32_t);
@@ -1200,10 +1246,11 @@ widths(void)
 			    (long double)dm->nleaf[l][nd.node[j]] /
 			    (long double)dm->ncode : 1;
 		} else {
-			long double g = dm->val[dm->nrank - 1] - dm->val[0];
+			long double g = (long double)((kn_i128)
+			    dm->vals[dm->nrank - 1] - dm->vals[0]);
 
-			nd.width[j] = g > 0 ? (dm->val[nd.mx[j]] -
-			    dm->val[nd.mn[j]]) / g : 0;
+			nd.width[j] = g > 0 ? (long double)((kn_i128)
+			    dm->vals[nd.mx[j]] - dm->vals[nd.mn[j]]) / g : 0;
 		}
 		if (o.relaxed)
 			nd.can[j] = 1;
@@ -1487,7 +1534,6 @@ struct onode {
 	int raw;
 };
 
-static size_t budget;		/* -S */
 static uint64_t fitrows;	/* --fit-rows */
 static size_t avail;		/* what the nodes may use */
 static const char *tmpdir;
@@ -1514,9 +1560,10 @@ dicts_bytes(void)
 		const struct dim *dm = &dims[j];
 
 		if (dm->h == NULL) {
-			b += dict_bytes(&dm->vdict) + (size_t)dm->nrank *
-			    (sizeof(uint32_t) + sizeof(int64_t) +
-			    sizeof(long double));
+			b += dm->vd.cap * (sizeof(int64_t) + 1) +
+			    dm->vd.nslot * sizeof(uint32_t) +
+			    (size_t)dm->nrank * (sizeof(uint32_t) +
+			    sizeof(int64_t));
 			continue;
 		}
 		for (l = 0; l < dm->nl; l++)
@@ -1541,60 +1588,47 @@ cmp_u64pair(const void *a, const void *b)
 	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
-/* Ranks the distinct values of a numeric column spooled as ids. */
+/* Ranks the distinct values of a numeric column spooled as ids, and
+ * frees the dictionary. */
 static void
 rank_ids(struct dim *dm)
 {
-	size_t n = dm->vdict.n, i;
-	uint64_t *a = kn_alloc((n + 1) * sizeof(uint64_t));
-	int64_t *v = kn_alloc((n + 1) * sizeof(int64_t));
-	uint32_t *ord = kn_alloc((n + 1) * sizeof(uint32_t));
+	struct numdict *vd = &dm->vd;
+	size_t n = vd->n, i;
+	uint64_t *pr;
 	int S = 0;
 
+	free(vd->slot);
+	vd->slot = NULL;
+	for (i = 0; i < n; i++)
+		if (vd->sc[i] > S)
+			S = vd->sc[i];
+	/* (value with its sign bit flipped, id), sorted: the ranks. */
+	pr = kn_alloc((n + 1) * 2 * sizeof(uint64_t));
 	for (i = 0; i < n; i++) {
-		kn_str k = kn_dict_get(&dm->vdict, (uint32_t)i);
+		int64_t v;
 
-		if (k.p[8] > S)
-			S = k.p[8];
-	}
-	for (i = 0; i < n; i++) {
-		kn_str k = kn_dict_get(&dm->vdict, (uint32_t)i);
-		int64_t m;
-
-		memcpy(&m, k.p, 8);
-		if (__builtin_mul_overflow(m, (int64_t)kn_pow10(S - k.p[8]),
-		    &v[i]))
+		if (__builtin_mul_overflow(vd->m[i],
+		    (int64_t)kn_pow10(S - vd->sc[i]), &v))
 			kn_die("%s: column '%s': the values do not fit 64 "
 			    "bits with %d decimals each", inname, dm->name, S);
-		a[i] = ((uint64_t)v[i] ^ ((uint64_t)1 << 63));
-		ord[i] = (uint32_t)i;
+		pr[2 * i] = (uint64_t)v ^ ((uint64_t)1 << 63);
+		pr[2 * i + 1] = i;
 	}
-	/* Distinct values: sort the ids by value. */
-	{
-		uint64_t *pr = kn_alloc((n + 1) * 2 * sizeof(uint64_t));
-
-		for (i = 0; i < n; i++) {
-			pr[2 * i] = a[i];
-			pr[2 * i + 1] = i;
-		}
-		qsort(pr, n, 2 * sizeof(uint64_t), cmp_u64pair);
-		for (i = 0; i < n; i++)
-			ord[i] = (uint32_t)pr[2 * i + 1];
-		free(pr);
-	}
+	free(vd->m);
+	free(vd->sc);
+	vd->m = NULL;
+	vd->sc = NULL;
+	qsort(pr, n, 2 * sizeof(uint64_t), cmp_u64pair);
 	dm->S = S;
 	dm->nrank = (uint32_t)n;
 	dm->rankof = kn_alloc((n + 1) * sizeof(uint32_t));
 	dm->vals = kn_alloc((n + 1) * sizeof(int64_t));
-	dm->val = kn_alloc((n + 1) * sizeof(long double));
 	for (i = 0; i < n; i++) {
-		dm->rankof[ord[i]] = (uint32_t)i;
-		dm->vals[i] = v[ord[i]];
-		dm->val[i] = (long double)v[ord[i]] / powl(10, S);
+		dm->rankof[pr[2 * i + 1]] = (uint32_t)i;
+		dm->vals[i] = (int64_t)(pr[2 * i] ^ ((uint64_t)1 << 63));
 	}
-	free(a);
-	free(v);
-	free(ord);
+	free(pr);
 }
 
 /* Maps a spooled record's ids to codes. */
@@ -2505,8 +2539,6 @@ main(int argc, char *argv[])
 
 		if ((spool = fdopen(fd, "wb")) == NULL)
 			kn_die_sys("%s", spoolpath);
-		for (j = 0; j < d; j++)
-			kn_dict_init(&dims[j].vdict);
 	}
 	load(&t, sidx, tidx);
 	kn_table_free(&t);
