@@ -25,16 +25,21 @@ extsort: extsort_main.o $(CORE)
 lattice-search: lattice.o $(CORE)
 	$(CC) $(LDFLAGS) -o $@ lattice.o $(CORE) $(LDLIBS)
 
-partition: mondrian.o $(CORE)
-	$(CC) $(LDFLAGS) -o $@ mondrian.o $(CORE) $(LDLIBS)
+partition: mondrian.o hypo.o $(CORE)
+	$(CC) $(LDFLAGS) -o $@ mondrian.o hypo.o $(CORE) $(LDLIBS)
+
+# The unit tests of hypo.c's quantiles (tests/hypo.bats).
+tests/hypo-check: tests/hypo-check.c hypo.o
+	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/hypo-check.c hypo.o -lm
 
 .c.o:
 	$(CC) $(KFLAGS) $(CFLAGS) -c $<
 
 kanon.o extsort.o extsort_main.o freqset.o score.o gendata.o lattice.o \
     recode.o mondrian.o: kanon.h
+mondrian.o hypo.o: hypo.h
 
-test: all
+test: all tests/hypo-check
 	@tests/run
 
 demo: all
@@ -54,6 +59,6 @@ install: all
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
-	rm -f $(PROGS) *.o
+	rm -f $(PROGS) *.o tests/hypo-check
 
 .PHONY: all test demo bench lint-man install clean
