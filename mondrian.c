@@ -34,6 +34,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hypo.h"
 #include "kanon.h"
 
 static void __attribute__((noreturn))
@@ -583,6 +584,66 @@ sq_n(kn_i128 ts, uint64_t n)
 	return t * t / (long double)n;
 }
 
+/* Rothko-S's growth phase (paper 004 §3): the rows in memory are a
+ * sample of n of the N rows of a node, and a part is allowable when the
+ * tests of hypo.c reject "it is not" at level alpha/m. */
+static struct {
+	int on;
+	uint64_t n, N;
+	uint64_t k;		/* the k asked for (o.k is the sample's) */
+	double alpha;
+	int m;			/* parts of the cut being tested */
+} smp;
+
+static int side_ok(const struct side *sd, const uint64_t *hist,
+    int compl);
+
+/* side_ok on a sample part: the tests of 004 §3.1.  Distinct
+ * l-diversity holds in the population part if it holds in the sample
+ * part; entropy l-diversity has no test (§3.1.2, note 7) and is checked
+ * on the sample as a rule of thumb.  A wrong guess is pruned later. */
+static int
+sample_ok(const struct side *sd, const uint64_t *hist, int compl)
+{
+	size_t i, m = 0;
+	uint64_t xl = 0;
+
+	if (!hypo_k(sd->n, smp.n, smp.N, smp.k, smp.alpha, smp.m))
+		return 0;
+	if (o.hasv) {
+		long double s = (long double)sd->s, ss = (long double)sd->ss;
+		long double n = (long double)sd->n, sv;
+
+		if (sd->n < 2)
+			return 0;
+		sv = (n * ss - s * s) / (n * (n - 1)) / powl(10, 2 * sF);
+		if (!hypo_variance((double)sv, sd->n,
+		    (double)o.vm / pow(10, o.vs), smp.alpha, smp.m))
+			return 0;
+	}
+	if (!o.ld.on || o.ld.kind != KN_DIV_RECURSIVE) {
+		int on = smp.on, ok;
+
+		smp.on = 0;
+		ok = side_ok(sd, hist, compl);
+		smp.on = on;
+		return ok;
+	}
+	for (i = 0; i < nstouch; i++) {
+		uint32_t x = stouch[i];
+		uint64_t c = compl ? hs_tot[x] - hist[x] : hist[x];
+
+		if (c > 0)
+			gath[m++] = c;
+	}
+	kn_counts_desc(gath, m);
+	for (i = (size_t)o.ld.l - 1; i < m; i++)
+		xl += gath[i];
+	return hypo_recursive(m > 0 ? gath[0] : 0, xl, sd->n,
+	    (double)o.ld.cm / pow(10, o.ld.cs), smp.n, smp.N, smp.alpha,
+	    smp.m);
+}
+
 /* Whether a part meets every requirement.  Its sensitive counts are
  * hist[x], or with compl the node's totals less hist[x]. */
 static int
@@ -590,6 +651,8 @@ side_ok(const struct side *sd, const uint64_t *hist, int compl)
 {
 	size_t i, m = 0;
 
+	if (smp.on)
+		return sample_ok(sd, hist, compl);
 	if (sd->n < o.k)
 		return 0;
 	if (o.hasv) {
@@ -915,6 +978,8 @@ eval_ordered(size_t j, struct cut *best)
 	struct side L, R;
 	size_t n = nd.n, i;
 
+	smp.m = 2;
+
 	sort_dim(j);
 	memset(&L, 0, sizeof(L));
 	R = nd.tot;
@@ -999,6 +1064,8 @@ eval_median(size_t j, struct cut *best)
 	struct side La, Ra, Lb, Rb;
 	size_t n = nd.n, i, nb = 0, c = 0, pa, pb;
 	long r, l;
+
+	smp.m = 2;
 
 	sort_dim(j);
 	/* The cut positions, as row counts of the left part. */
@@ -1088,6 +1155,13 @@ eval_hier(size_t j, struct cut *best)
 	int ok = 1;
 
 	sort_dim(j);
+	if (smp.on) {
+		/* The tests are made for all the children at once. */
+		smp.m = 1;
+		for (i = 0; i + 1 < n; i++)
+			smp.m += child_of(j, key[perm[i]]) !=
+			    child_of(j, key[perm[i + 1]]);
+	}
 	memset(&S, 0, sizeof(S));
 	for (i = 0; i < n; i++) {
 		move(rec + (nd.b + perm[i]) * W, &S, NULL);
@@ -1461,6 +1535,88 @@ cmp_width(uint32_t a, uint32_t b, const void *ctx)
 
 static uint64_t ncuts;
 
+/* The tree grown on a sample by Rothko-S: the cuts, to route the
+ * population through.  A threshold cut sends codes <= thr to kid 0; a
+ * hierarchy cut of node X at level lv sends each row to the child of X
+ * it lies under, and the rows under children the sample did not have,
+ * or not under X at all, to the last kid ("other"). */
+struct tnode {
+	int leaf;
+	size_t dim;
+	int hier;
+	uint32_t thr;
+	int lv;
+	uint32_t x;
+	uint32_t *cid;		/* hierarchy: child ids, in kid order */
+	size_t nkid;
+	size_t kid0;		/* index of the first kid */
+	uint64_t depth;
+};
+
+static struct {
+	int on;
+	struct tnode *t;
+	size_t n, cap;
+	uint64_t maxdepth, maxleaves, leaves;
+	size_t *stnode;		/* per stack pair: its tree node */
+	size_t stcap;
+} gw;
+
+/* A new tree node. */
+static size_t
+tnew(uint64_t depth)
+{
+	if (gw.n == gw.cap) {
+		gw.cap = gw.cap ? 2 * gw.cap : 64;
+		gw.t = kn_realloc(gw.t, gw.cap * sizeof(struct tnode));
+	}
+	memset(&gw.t[gw.n], 0, sizeof(struct tnode));
+	gw.t[gw.n].leaf = 1;
+	gw.t[gw.n].depth = depth;
+	return gw.n++;
+}
+
+/* Records the cut c of the node in memory as tree node t's, with m kids
+ * created after it. */
+static void
+record_cut(size_t t, const struct cut *c)
+{
+	struct tnode *tn;
+	size_t j = c->dim, i, m = 0, k0;
+	uint32_t *cid = NULL;
+
+	if (is_hier(j)) {
+		sort_dim(j);
+		cid = kn_alloc((nd.n + 1) * sizeof(uint32_t));
+		for (i = 0; i < nd.n; i++)
+			if (i == 0 || child_of(j, key[perm[i]]) !=
+			    child_of(j, key[perm[i - 1]]))
+				cid[m++] = child_of(j, key[perm[i]]);
+	} else
+		m = 2;
+	k0 = gw.n;
+	for (i = 0; i < m + (cid != NULL); i++)
+		tnew(gw.t[t].depth + 1);
+	tn = &gw.t[t];
+	tn->leaf = 0;
+	tn->dim = j;
+	tn->kid0 = k0;
+	tn->nkid = m + (cid != NULL);
+	if (cid != NULL) {
+		tn->hier = 1;
+		tn->lv = nd.lv[j];
+		tn->x = nd.node[j];
+		tn->cid = cid;
+	} else if (c->fast)
+		tn->thr = c->eqleft == UINT64_MAX ? c->med : c->eqleft ==
+		    0 ? c->med - 1 : c->med;
+	else {
+		sort_dim(j);
+		tn->thr = key[perm[c->L - 1]] + nd.mn[j];
+	}
+	gw.leaves += tn->nkid - 1;
+}
+
 /* Partitions all rows: Figure 7 of paper 003 with an explicit stack. */
 static void
 partition(void)
@@ -1477,13 +1633,22 @@ partition(void)
 	memcpy(ord + d, nd.mx, d * sizeof(uint32_t));
 	push(0, N, ord);
 	untotals();
+	if (gw.on) {
+		gw.stnode = kn_realloc(gw.stnode, 2 * sizeof(size_t));
+		gw.stcap = 1;
+		gw.stnode[0] = tnew(0);
+		gw.leaves = 1;
+	}
 	while (nstk > 0) {
 		uint64_t e = stk[--nstk], b = stk[--nstk];
+		size_t tn = gw.on ? gw.stnode[nstk / 2] : 0;
 		struct cut best;
 
 		totals(b, e, stext + nstk / 2 * 2 * d);
 		memset(&best, 0, sizeof(best));
-		if (nd.n >= 2 * o.k) {
+		if (nd.n >= 2 * o.k && (!gw.on ||
+		    (gw.t[tn].depth < gw.maxdepth &&
+		    gw.leaves < gw.maxleaves))) {
 			if (o.split == SPLIT_MEDIAN) {
 				for (j = 0; j < d; j++) {
 					size_t q = j;
@@ -1514,10 +1679,25 @@ partition(void)
 				}
 			}
 		}
-		if (best.found) {
+		if (best.found && gw.on) {
+			size_t before = nstk / 2, q, k0;
+
+			record_cut(tn, &best);
+			apply(&best);
+			/* The kids were pushed last-first: the first on top.
+			 * A hierarchy's "other" kid has no rows here. */
+			k0 = gw.t[tn].kid0;
+			if (gw.stcap < nstk / 2 + 1) {
+				gw.stcap = 2 * (nstk / 2 + 1);
+				gw.stnode = kn_realloc(gw.stnode, gw.stcap *
+				    sizeof(size_t));
+			}
+			for (q = before; q < nstk / 2; q++)
+				gw.stnode[q] = k0 + (nstk / 2 - 1 - q);
+		} else if (best.found) {
 			ncuts++;
 			apply(&best);
-		} else
+		} else if (!gw.on)
 			leaf();
 		untotals();
 	}
