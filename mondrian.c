@@ -47,19 +47,22 @@ usage(int status)
 	    "[--split median|infogain|regression]\n"
 	    "                 [--relaxed] [-H attr=spec|dir] "
 	    "[--numeric columns] [--class-col name]\n"
-	    "                 [-r file] [-o file] [-a memory|rothko-t] "
-	    "[-S size [--fit-rows n]] [-T dir]\n"
+	    "                 [-r file] [-o file] [-a memory|rothko-t|rothko-s] "
+	    "[-S size]\n"
+	    "                 [--fit-rows n] [--sample n] [--seed n] "
+	    "[--alpha a] [-T dir]\n"
 	    "                 [-v] [--columns list | --columns-file file]\n"
 	    "                 [--progress] [file]\n"
 	    "       partition --version\n");
 	exit(status);
 }
 
-enum { OPT_CLASSCOL = 256, OPT_COLUMNS, OPT_COLFILE, OPT_DIV, OPT_FITROWS,
-    OPT_NUMERIC,
+enum { OPT_ALPHA = 256, OPT_CLASSCOL, OPT_COLUMNS, OPT_COLFILE, OPT_DIV,
+    OPT_FITROWS, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
     OPT_PROGRESS, OPT_RELAXED, OPT_SPLIT, OPT_VAR, OPT_VERSION };
 
 static const struct option longopts[] = {
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
@@ -69,6 +72,8 @@ static const struct option longopts[] = {
 	{ "numeric", required_argument, NULL, OPT_NUMERIC },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "relaxed", no_argument, NULL, OPT_RELAXED },
+	{ "sample", required_argument, NULL, OPT_SAMPLE },
+	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "split", required_argument, NULL, OPT_SPLIT },
 	{ "variance", required_argument, NULL, OPT_VAR },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -1539,7 +1544,8 @@ static uint64_t ncuts;
  * population through.  A threshold cut sends codes <= thr to kid 0; a
  * hierarchy cut of node X at level lv sends each row to the child of X
  * it lies under, and the rows under children the sample did not have,
- * or not under X at all, to the last kid ("other"). */
+ * or not under X at all, to the last kid ("other"), which must stay
+ * empty for the cut to stand. */
 struct tnode {
 	int leaf;
 	size_t dim;
@@ -1900,7 +1906,7 @@ ghash(uint32_t c, uint32_t s, uint32_t y)
 }
 
 static void
-gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y)
+gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
 {
 	size_t h, i;
 
@@ -1928,7 +1934,7 @@ gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y)
 		struct gent *e = &g->e[i - 1];
 
 		if (e->code == c && e->s == s && e->y == y) {
-			e->cnt++;
+			e->cnt += cnt;
 			return;
 		}
 		h = (h + 1) & (g->nslot - 1);
@@ -1941,7 +1947,7 @@ gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y)
 	g->e[g->n].code = c;
 	g->e[g->n].s = s;
 	g->e[g->n].y = y;
-	g->e[g->n].cnt = 1;
+	g->e[g->n].cnt = cnt;
 	g->slot[h] = (uint32_t)++g->n;
 }
 
@@ -1977,7 +1983,7 @@ groups(const struct onode *on)
 	while ((r = oread_next(&rd)) != NULL)
 		for (j = 0; j < d; j++)
 			gadd(&gt[j], r[j], hass ? r[wsens] : 0,
-			    o.split == SPLIT_INFOGAIN ? r[wtarg] : 0);
+			    o.split == SPLIT_INFOGAIN ? r[wtarg] : 0, 1);
 	oread_close(&rd);
 	for (j = 0; j < d; j++)
 		qsort(gt[j].e, gt[j].n, sizeof(struct gent), cmp_gent);
@@ -2347,6 +2353,438 @@ big_leaf(const struct onode *on)
 	region(id, on->n, sums);
 }
 
+/* ---- out of core: Rothko-S (paper 004 §3) ------------------------- */
+
+static int algo_s;		/* -a rothko-s */
+static double salpha = 0.05;	/* --alpha */
+static uint64_t sample_max;	/* --sample */
+static uint64_t seed = 1;	/* --seed */
+static uint64_t pruned;		/* tree nodes merged back */
+static int nonminimal;		/* a class may have an allowable cut */
+
+/* splitmix64: the random numbers of the sampling. */
+static uint64_t
+rnd(void)
+{
+	uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A uniform integer in [0, n). */
+static uint64_t
+rnd_below(uint64_t n)
+{
+	uint64_t lim = UINT64_MAX - UINT64_MAX % n, x;
+
+	while ((x = rnd()) >= lim)
+		;
+	return x % n;
+}
+
+/* Reads a simple random sample of ns of the node's records into rec
+ * (reservoir sampling, algorithm R), in file order. */
+struct pstat;
+static void pstat_add(struct pstat *p, const uint32_t *r);
+
+static void
+sample_node(const struct onode *on, uint64_t ns, struct pstat *all)
+{
+	struct oread rd;
+	uint32_t *r, *pos = kn_alloc((ns + 1) * sizeof(uint32_t));
+	uint64_t i = 0, q;
+
+	rec = kn_alloc((ns + 1) * W * sizeof(uint32_t));
+	oread_open(&rd, on);
+	while ((r = oread_next(&rd)) != NULL) {
+		if (all != NULL)
+			pstat_add(all, r);
+		if (i < ns)
+			q = i;
+		else if ((q = rnd_below(i + 1)) >= ns) {
+			i++;
+			continue;
+		}
+		memcpy(rec + q * W, r, W * sizeof(uint32_t));
+		pos[q] = (uint32_t)i;
+		i++;
+	}
+	oread_close(&rd);
+	/* Back in file order, so that ties break as in memory. */
+	{
+		uint64_t *pr = kn_alloc((ns + 1) * 2 * sizeof(uint64_t));
+		uint32_t *cp = kn_alloc((ns + 1) * W * sizeof(uint32_t));
+
+		for (q = 0; q < ns; q++) {
+			pr[2 * q] = pos[q];
+			pr[2 * q + 1] = q;
+		}
+		qsort(pr, ns, 2 * sizeof(uint64_t), cmp_u64pair);
+		for (q = 0; q < ns; q++)
+			memcpy(cp + q * W, rec + pr[2 * q + 1] * W,
+			    W * sizeof(uint32_t));
+		free(rec);
+		rec = cp;
+		free(pr);
+	}
+	free(pos);
+}
+
+/* Population statistics of a tree node, counted while repartitioning:
+ * what the requirements need (004 §3: counts, sensitive histograms,
+ * sums). */
+struct pstat {
+	uint64_t n;
+	struct gtab h;		/* sensitive value -> count (code = s) */
+	kn_i128 s, ss;
+	char *path;		/* a leaf's records */
+	FILE *f;
+};
+
+/* Counts record r into p. */
+static void
+pstat_add(struct pstat *p, const uint32_t *r)
+{
+	p->n++;
+	if (!hass)
+		return;
+	if (o.ld.on)
+		gadd(&p->h, r[wsens], 0, 0, 1);
+	if (o.hasv) {
+		p->s += sval[r[wsens]];
+		p->ss += sval[r[wsens]] * sval[r[wsens]];
+	}
+}
+
+/* Whether population statistics meet every requirement, exactly. */
+static int
+pstat_ok(const struct pstat *p)
+{
+	size_t i;
+
+	if (p->n < o.k)
+		return 0;
+	if (o.hasv) {
+		kn_sum sm;
+		long double var;
+
+		sm.s = p->s;
+		sm.ss = p->ss;
+		sm.sc = sF;
+		if (!kn_variance_ok(p->n, &sm, sF, o.vm, o.vs, &var))
+			return 0;
+	}
+	if (!o.ld.on)
+		return 1;
+	for (i = 0; i < p->h.n; i++)
+		gath[i] = p->h.e[i].cnt;
+	kn_counts_desc(gath, p->h.n);
+	return kn_ldiv_ok(&o.ld, gath, p->h.n, p->n);
+}
+
+/* Adds b's statistics to a's, and with files b's records too. */
+static void
+pstat_merge(struct pstat *a, struct pstat *b, int files)
+{
+	size_t i;
+
+	a->n += b->n;
+	a->s += b->s;
+	a->ss += b->ss;
+	for (i = 0; i < b->h.n; i++)
+		gadd(&a->h, b->h.e[i].code, 0, 0, b->h.e[i].cnt);
+	if (!files)
+		return;
+	if (b->path != NULL) {
+		if (a->path == NULL) {
+			a->path = b->path;
+			b->path = NULL;
+		} else {
+			/* Append b's records to a's file. */
+			FILE *in = fopen(b->path, "rb"), *out;
+			char buf[65536];
+			size_t got;
+
+			if (in == NULL || (out = fopen(a->path, "ab")) == NULL)
+				kn_die_sys("%s", in == NULL ? b->path :
+				    a->path);
+			while ((got = fread(buf, 1, sizeof(buf), in)) > 0) {
+				oacct.bread += got;
+				oacct.bwritten += got;
+				if (fwrite(buf, 1, got, out) != got)
+					kn_die_sys("%s: write error", a->path);
+			}
+			if (ferror(in) || fclose(out) != 0)
+				kn_die_sys("%s", a->path);
+			fclose(in);
+			kn_rmtemp(b->path);
+			b->path = NULL;
+		}
+	}
+	free(b->h.e);
+	free(b->h.slot);
+	memset(&b->h, 0, sizeof(b->h));
+}
+
+/* The leaf of the grown tree a record falls in. */
+static size_t
+route(const uint32_t *r)
+{
+	size_t t = 0, k;
+
+	while (!gw.t[t].leaf) {
+		const struct tnode *tn = &gw.t[t];
+		const struct dim *dm = &dims[tn->dim];
+		uint32_t v = r[tn->dim], leafid, c;
+
+		if (!tn->hier) {
+			t = tn->kid0 + (v <= tn->thr ? 0 : 1);
+			continue;
+		}
+		leafid = dm->dfsleaf[v];
+		t = tn->kid0 + tn->nkid - 1;	/* other */
+		if (tn->lv < dm->nl && dm->anc[tn->lv][leafid] != tn->x)
+			continue;
+		c = dm->anc[tn->lv - 1][leafid];
+		for (k = 0; k + 1 < tn->nkid; k++)
+			if (tn->cid[k] == c) {
+				t = tn->kid0 + k;
+				break;
+			}
+	}
+	return t;
+}
+
+/* Moves the records of the leaves under t (t included) into p. */
+static void
+merge_down(size_t t, struct pstat *ps, struct pstat *p)
+{
+	size_t k;
+
+	if (gw.t[t].leaf) {
+		struct pstat tmp = ps[t];
+
+		/* Only the records: p has the statistics already, or gets
+		 * them from the kids' sums below. */
+		memset(&tmp.h, 0, sizeof(tmp.h));
+		tmp.n = 0;
+		tmp.s = tmp.ss = 0;
+		pstat_merge(p, &tmp, 1);
+		ps[t].path = NULL;
+		return;
+	}
+	for (k = 0; k < gw.t[t].nkid; k++)
+		merge_down(gw.t[t].kid0 + k, ps, p);
+}
+
+/* The number of nodes under t (t excluded). */
+static uint64_t
+subtree_size(size_t t)
+{
+	uint64_t n = 0;
+	size_t k;
+
+	if (gw.t[t].leaf)
+		return 0;
+	for (k = 0; k < gw.t[t].nkid; k++)
+		n += 1 + subtree_size(gw.t[t].kid0 + k);
+	return n;
+}
+
+/* Collects the final leaves under t, in order, into st (pushed in
+ * reverse later). */
+static void
+collect(size_t t, struct pstat *ps, struct onode *out, size_t *nout)
+{
+	size_t k;
+
+	if (gw.t[t].leaf) {
+		if (ps[t].n == 0) {
+			if (ps[t].path != NULL)
+				kn_rmtemp(ps[t].path);
+			return;
+		}
+		out[*nout].path = ps[t].path;
+		out[*nout].n = ps[t].n;
+		out[*nout].raw = 0;
+		ps[t].path = NULL;
+		(*nout)++;
+		return;
+	}
+	for (k = 0; k < gw.t[t].nkid; k++)
+		collect(gw.t[t].kid0 + k, ps, out, nout);
+}
+
+/* One step of Rothko-S on a node too large for memory: grow a tree on
+ * a sample with the tests of 004 §3.1, repartition the node across its
+ * leaves counting their population statistics, merge back every
+ * subtree with a part that fails a requirement, and hand the leaves
+ * back (into kids, in order).  Returns the number of kids; 0 when the
+ * sample made no progress. */
+static size_t
+rothko_s_step(const struct onode *on, struct onode **kids,
+    const char *checkname)
+{
+	uint64_t ns = avail / (8 * W + 40), kk, lo, hi;
+	struct pstat *ps;
+	struct oread rd;
+	uint32_t *r;
+	size_t t, nk = 0;
+
+	if (sample_max != 0 && ns > sample_max)
+		ns = sample_max;
+	if (ns > on->n)
+		ns = on->n;
+	if (ns < 2)
+		kn_die("-S %zu: too small for a sample", budget);
+	gbytes = 0;
+	if (checkname != NULL) {
+		/* The whole table must meet the requirements. */
+		struct pstat all;
+
+		memset(&all, 0, sizeof(all));
+		sample_node(on, ns, &all);
+		if (!pstat_ok(&all)) {
+			fprintf(stderr, "%s: %s: no partitioning: the whole "
+			    "table (%llu rows) does not meet the "
+			    "requirements\n", kn_prog, checkname,
+			    (unsigned long long)on->n);
+			kn_exit(1);
+		}
+		free(all.h.e);
+		free(all.h.slot);
+	} else
+		sample_node(on, ns, NULL);
+	/* Growth. */
+	N = ns;
+	smp.on = 1;
+	smp.n = ns;
+	smp.N = on->n;
+	smp.k = o.k;
+	smp.alpha = salpha;
+	smp.m = 2;
+	/* The least sample count that passes the k test of a binary cut
+	 * stands for k in the sample. */
+	for (lo = 1, hi = ns + 1; lo < hi;) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (hypo_k(mid, ns, on->n, o.k, salpha, 2))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	kk = o.k;
+	o.k = lo;
+	gw.on = 1;
+	gw.n = 0;
+	gw.maxdepth = 8;
+	gw.maxleaves = 256;
+	rtmp = kn_alloc((N + 1) * W * sizeof(uint32_t));
+	key = kn_alloc((N + 1) * sizeof(uint32_t));
+	perm = kn_alloc((N + 1) * sizeof(uint32_t));
+	ptmp = kn_alloc((N + 1) * sizeof(uint32_t));
+	grp = kn_alloc((N + 1) * sizeof(uint32_t));
+	cnt = kn_alloc((2 * N + 2) * sizeof(uint32_t));
+	partition();
+	free(rec);
+	free(rtmp);
+	free(key);
+	free(perm);
+	free(ptmp);
+	free(grp);
+	free(cnt);
+	rec = NULL;
+	o.k = kk;
+	smp.on = 0;
+	gw.on = 0;
+	if (gw.t[0].leaf) {
+		free(gw.t);
+		memset(&gw, 0, sizeof(gw));
+		return 0;
+	}
+	/* Repartitioning, with the population statistics of the leaves. */
+	ps = kn_zalloc(gw.n * sizeof(struct pstat));
+	gbytes = 0;
+	for (t = 0; t < gw.n; t++) {
+		int fd;
+
+		if (!gw.t[t].leaf)
+			continue;
+		fd = kn_mktemp(tmpdir, &ps[t].path);
+		if ((ps[t].f = fdopen(fd, "wb")) == NULL)
+			kn_die_sys("%s", ps[t].path);
+	}
+	oread_open(&rd, on);
+	while ((r = oread_next(&rd)) != NULL) {
+		struct pstat *p = &ps[route(r)];
+
+		pstat_add(p, r);
+		if (fwrite(r, W * sizeof(uint32_t), 1, p->f) != 1)
+			kn_die_sys("%s: write error", p->path);
+	}
+	oread_close(&rd);
+	for (t = 0; t < gw.n; t++) {
+		if (ps[t].f == NULL)
+			continue;
+		if (fflush(ps[t].f) != 0 || ferror(ps[t].f))
+			kn_die_sys("%s: write error", ps[t].path);
+		fclose(ps[t].f);
+		ps[t].f = NULL;
+		oacct.bwritten += ps[t].n * W * sizeof(uint32_t);
+	}
+	oacct.repart++;
+	/* Pruning, bottom up: kids come after their parents. */
+	for (t = gw.n; t-- > 0;) {
+		struct tnode *tn = &gw.t[t];
+		size_t k;
+		int bad = 0;
+
+		if (tn->leaf)
+			continue;
+		for (k = 0; k < tn->nkid; k++) {
+			struct pstat *kp = &ps[tn->kid0 + k];
+
+			bad |= kp->n > 0 && !pstat_ok(kp);
+		}
+		/* Rows of a child the sample did not have, or outside the
+		 * sample's node: the parts would not be disjoint regions of
+		 * the hierarchy, so the cut is undone too. */
+		if (tn->hier && ps[tn->kid0 + tn->nkid - 1].n > 0)
+			bad = 1;
+		for (k = 0; k < tn->nkid; k++)
+			pstat_merge(&ps[t], &ps[tn->kid0 + k], 0);
+		if (bad) {
+			/* Merge the subtree back into t. */
+			pruned += subtree_size(t);
+			for (k = 0; k < tn->nkid; k++)
+				merge_down(tn->kid0 + k, ps, &ps[t]);
+			tn->leaf = 1;
+		}
+	}
+	if (gw.t[0].leaf) {
+		/* Everything merged back: no progress. */
+		if (ps[0].path != NULL)
+			kn_rmtemp(ps[0].path);
+		nk = 0;
+	} else {
+		*kids = kn_alloc(gw.n * sizeof(struct onode));
+		collect(0, ps, *kids, &nk);
+	}
+	for (t = 0; t < gw.n; t++) {
+		free(ps[t].h.e);
+		free(ps[t].h.slot);
+		if (ps[t].path != NULL)
+			kn_rmtemp(ps[t].path);
+		free(gw.t[t].cid);
+	}
+	free(ps);
+	free(gw.t);
+	memset(&gw, 0, sizeof(gw));
+	return nk;
+}
+
 /* Rothko-T: nodes too large for memory are cut from their frequency
  * groups and repartitioned to disk, depth first; a node that fits is
  * partitioned in memory.  The classes are those of the in-memory
@@ -2375,6 +2813,44 @@ rothko_t(struct onode *root, const char *name)
 			kn_rmtemp(on.path);
 			isroot = 0;
 			continue;
+		}
+		if (algo_s) {
+			struct onode *sk = NULL;
+			size_t nk = rothko_s_step(&on, &sk, isroot ? name :
+			    NULL);
+			int tries;
+
+			/* A sample whose splits were all undone: try two
+			 * more before giving up on sampling this node. */
+			for (tries = 1; nk == 0 && tries < 3; tries++) {
+				free(sk);
+				sk = NULL;
+				nk = rothko_s_step(&on, &sk, NULL);
+			}
+			isroot = 0;
+			if (nk > 0) {
+				kn_rmtemp(on.path);
+				if (nst + nk > cap) {
+					cap = 2 * (nst + nk);
+					st = kn_realloc(st, cap *
+					    sizeof(struct onode));
+				}
+				for (g = nk; g-- > 0;)
+					st[nst++] = sk[g];
+				free(sk);
+				continue;
+			}
+			free(sk);
+			/* No progress from the sample: the exact step of
+			 * Rothko-T when it can decide, else a class. */
+			if (o.hasv || o.split == SPLIT_REGRESSION) {
+				groups(&on);
+				nonminimal = 1;
+				big_leaf(&on);
+				untotals();
+				kn_rmtemp(on.path);
+				continue;
+			}
 		}
 		groups(&on);
 		if (isroot && !side_ok(&nd.tot, hs_side, 1)) {
@@ -2572,6 +3048,18 @@ main(int argc, char *argv[])
 		case OPT_DIV:
 			kn_ldiv_opt(&o.ld, 'd', optarg);
 			break;
+		case OPT_ALPHA:
+			salpha = kn_parse_double(optarg, 1e-12, 0.5,
+			    "--alpha");
+			break;
+		case OPT_SAMPLE:
+			sample_max = (uint64_t)kn_parse_int(optarg, 2,
+			    INT64_MAX, "--sample");
+			break;
+		case OPT_SEED:
+			seed = (uint64_t)kn_parse_int(optarg, 0, INT64_MAX,
+			    "--seed");
+			break;
 		case OPT_FITROWS:
 			fitrows = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
 			    "--fit-rows");
@@ -2640,15 +3128,18 @@ main(int argc, char *argv[])
 	/* In memory unless told otherwise: -S bounds the memory, and the
 	 * rows go to disk (Rothko-T) when they do not fit. */
 	if (algo != NULL && strcmp(algo, "memory") != 0 &&
-	    strcmp(algo, "rothko-t") != 0)
-		kn_die("-a: '%s' is not memory or rothko-t", algo);
-	ooc = algo != NULL ? strcmp(algo, "rothko-t") == 0 : budget != 0;
+	    strcmp(algo, "rothko-t") != 0 && strcmp(algo, "rothko-s") != 0)
+		kn_die("-a: '%s' is not memory, rothko-t or rothko-s", algo);
+	algo_s = algo != NULL && strcmp(algo, "rothko-s") == 0;
+	ooc = algo != NULL ? strcmp(algo, "memory") != 0 : budget != 0;
 	if (ooc && budget == 0)
 		budget = kn_default_budget();
-	if (ooc && (o.hasv || o.split == SPLIT_REGRESSION))
+	if (algo_s && o.relaxed)
+		kn_die("--relaxed runs in memory or with -a rothko-t only");
+	if (ooc && !algo_s && (o.hasv || o.split == SPLIT_REGRESSION))
 		kn_die("%s: Rothko-T (-S or -a rothko-t) chooses cuts from "
 		    "frequency groups, which cannot decide variance or "
-		    "regression (paper 004 §2); run in memory",
+		    "regression (paper 004 §2); use -a rothko-s or memory",
 		    o.hasv ? "--variance" : "--split regression");
 	if (ooc && o.relaxed && needstats)
 		kn_die("--relaxed with -l or --split infogain runs in memory "
@@ -2753,7 +3244,20 @@ main(int argc, char *argv[])
 			    kn_pow10(sF - sscale[i]), &sval[i]))
 				kn_die("-s %s: too many digits for exact "
 				    "variances", scol);
-		for (i = 0; i < N; i++) {
+		if (ooc) {
+			/* The rows are on disk: bound the sums by the largest
+			 * value. */
+			kn_i128 mx = 0, b;
+
+			for (i = 0; i < sdict.n; i++)
+				if ((sval[i] < 0 ? -sval[i] : sval[i]) > mx)
+					mx = sval[i] < 0 ? -sval[i] : sval[i];
+			if (__builtin_mul_overflow(mx, mx, &b) ||
+			    __builtin_mul_overflow(b, (kn_i128)N + 1, &b))
+				kn_die("-s %s: values too large for exact "
+				    "variances", scol);
+		}
+		for (i = 0; i < N && !ooc; i++) {
 			kn_i128 v = sval[rec[i * W + wsens]], a = v < 0 ? -v : v;
 
 			if (__builtin_add_overflow(s, a, &s) ||
@@ -2790,7 +3294,17 @@ main(int argc, char *argv[])
 			    kn_pow10(tF - tscale[i]), &tval[i]))
 				kn_die("-t %s: too many digits for exact sums",
 				    tcol);
-		for (i = 0; i < N; i++) {
+		if (ooc) {
+			kn_i128 mx = 0, b;
+
+			for (i = 0; i < tdict.n; i++)
+				if ((tval[i] < 0 ? -tval[i] : tval[i]) > mx)
+					mx = tval[i] < 0 ? -tval[i] : tval[i];
+			if (__builtin_mul_overflow(mx, (kn_i128)N + 1, &b))
+				kn_die("-t %s: values too large for exact "
+				    "sums", tcol);
+		}
+		for (i = 0; i < N && !ooc; i++) {
 			kn_i128 v = tval[rec[i * W + wtarg]];
 
 			if (__builtin_add_overflow(s, v < 0 ? -v : v, &s))
@@ -2889,16 +3403,19 @@ main(int argc, char *argv[])
 	if (ooc)
 		kn_rmtemp(pairspath);
 	if (verbose && ooc)
-		fprintf(stderr, "%s: Rothko-T: -S %zu, %zu for nodes; %llu "
+		fprintf(stderr, "%s: %s: -S %zu, %zu for nodes; %llu "
 		    "scans of node files, %llu bytes written and %llu read "
 		    "in temp files, %llu repartitions, %llu nodes in memory, "
-		    "%llu classes too large for memory; minimal\n", kn_prog,
+		    "%llu classes too large for memory, %llu nodes pruned; "
+		    "%s\n", kn_prog, algo_s ? "Rothko-S" : "Rothko-T",
 		    budget, avail, (unsigned long long)oacct.scans,
 		    (unsigned long long)oacct.bwritten,
 		    (unsigned long long)oacct.bread,
 		    (unsigned long long)oacct.repart,
 		    (unsigned long long)oacct.inmem,
-		    (unsigned long long)oacct.bigleaf);
+		    (unsigned long long)oacct.bigleaf,
+		    (unsigned long long)pruned, nonminimal ?
+		    "perhaps not minimal" : "minimal");
 	if (verbose)
 		fprintf(stderr, "%s: %llu rows, %u classes, %llu cuts, "
 		    "largest class %llu, partitioning %.3f s\n", kn_prog,

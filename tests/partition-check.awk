@@ -38,6 +38,7 @@
 #       [-v k=K] [-v scol=S [-v l=L [-v div=distinct|entropy|recursive] \
 #       [-v c=C]] [-v var=V]] [-v relaxed=1] [-v classcol=NAME] \
 #       [-v regions=FILE [-v spell=plain|data|any]] [-v maxpairs=N] \
+#       [-v nomin=1 (no minimality or size bounds: (c) and (d))] \
 #       -v input=FILE -v output=FILE
 #
 #   awk -f partition-check.awk -v whole=1 ... -v input=FILE
@@ -544,8 +545,9 @@ BEGIN {
 			MAX[cl, j] = hi
 			SUM[cl, j] = sum
 		}
-		# (d) the size bounds of k-anonymity alone.
-		if (konly && !hasvar) {
+		# (d) the size bounds of k-anonymity alone (not with nomin=1:
+		# Rothko-S need not be minimal when a sample fails it).
+		if (konly && !hasvar && !nomin) {
 			if (relaxed && n > 2 * k - 1)
 				bad("class " cl ": " n " rows > 2k-1 = " 2 * k - 1 " (relaxed)")
 			if (!relaxed && allnum && n > 2 * nq * (k - 1) + mpt)
@@ -553,7 +555,7 @@ BEGIN {
 				    2 * nq * (k - 1) + mpt " (strict, Theorem 4)")
 		}
 		# (c) minimality.
-		if (n < 2 * k)
+		if (n < 2 * k || nomin)
 			continue
 		for (j = 1; j <= nq; j++) {
 			if (!ISH[j] || relaxed) {

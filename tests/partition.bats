@@ -317,6 +317,43 @@ ooccase() {
 	    { echo "seed $seed: temp files left: $(ls "$dir/tmp")"; return 1; }
 }
 
+# scase SEED: the case with Rothko-S on tiny samples: every class meets
+# every requirement (the checker without minimality), the same exit 1
+# as in memory, --relaxed refused, no temp file left.
+scase() {
+	local seed=$1 dir="$T/s$1" q hl hm nl k rel dv l c vr sp a st1 st2
+	local -a opt chk
+	mkdir -p "$dir/tmp"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
+	caseopts
+	partition "${opt[@]}" "$dir/t" > /dev/null 2>&1
+	st1=$?
+	partition "${opt[@]}" -a rothko-s -S 64M --fit-rows $((seed % 40 + 10)) \
+	    --sample $((seed % 190 + 10)) --seed "$seed" -T "$dir/tmp" \
+	    -r "$dir/r" "$dir/t" > "$dir/out" 2> "$dir/err"
+	st2=$?
+	if [ "$rel" != 0 ]; then
+		[ "$st2" -eq 2 ] && [ ! -s "$dir/out" ] && return 0
+		echo "seed $seed: --relaxed should be refused"
+		return 1
+	fi
+	if [ "$st1" -ne "$st2" ]; then
+		echo "seed $seed: memory $st1, rothko-s $st2: partition ${opt[*]}"
+		cat "$dir/err"
+		return 1
+	fi
+	[ "$st2" -eq 0 ] || return 0
+	if ! awk -f "$BATS_TEST_DIRNAME/partition-check.awk" "${chk[@]}" \
+	    -v nomin=1 -v regions="$dir/r" -v input="$dir/t" \
+	    -v output="$dir/out" > "$dir/chk" 2>&1; then
+		echo "seed $seed: partition ${opt[*]} -a rothko-s"
+		cat "$dir/chk"
+		return 1
+	fi
+	[ -z "$(ls "$dir/tmp")" ] ||
+	    { echo "seed $seed: temp files left: $(ls "$dir/tmp")"; return 1; }
+}
+
 # checkseeds FIRST LAST: checkcase for each seed; fails at the end if
 # any case failed, showing at most 5 of them.
 checkseeds() {
@@ -334,7 +371,7 @@ checkseeds() {
 # from the bats traps that slow every command of a long loop.
 randcases() {
 	local mid=$((($1 + $2) / 2)) p1 p2 s1=0 s2=0
-	export -f gencase caseopts checkcase ooccase checkseeds
+	export -f gencase caseopts checkcase ooccase scase checkseeds
 	export T BATS_TEST_DIRNAME CASE
 	bash -c 'checkseeds "$@"' bash "$1" "$mid" > "$T/half1" 2>&1 &
 	p1=$!
@@ -814,4 +851,8 @@ adultcase() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"-S 1048576: too small"* ]]
 	[ -z "$output" ]
+}
+
+@test "Rothko-S on tiny samples: every class meets every requirement (random tables)" {
+	CASE=scase randcases 1 300
 }
