@@ -50,7 +50,7 @@ usage(int status)
 	    "                 [-r file] [-o file] [-a memory|rothko-t|rothko-s] "
 	    "[-S size]\n"
 	    "                 [--fit-rows n] [--sample n] [--seed n] "
-	    "[--alpha a] [-T dir]\n"
+	    "[--alpha a] [--naive] [-T dir]\n"
 	    "                 [-v] [--columns list | --columns-file file]\n"
 	    "                 [--progress] [file]\n"
 	    "       partition --version\n");
@@ -58,7 +58,7 @@ usage(int status)
 }
 
 enum { OPT_ALPHA = 256, OPT_CLASSCOL, OPT_COLUMNS, OPT_COLFILE, OPT_DIV,
-    OPT_FITROWS, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
+    OPT_FITROWS, OPT_NAIVE, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
     OPT_PROGRESS, OPT_RELAXED, OPT_SPLIT, OPT_VAR, OPT_VERSION };
 
 static const struct option longopts[] = {
@@ -69,6 +69,7 @@ static const struct option longopts[] = {
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
 	{ "help", no_argument, NULL, 'h' },
+	{ "naive", no_argument, NULL, OPT_NAIVE },
 	{ "numeric", required_argument, NULL, OPT_NUMERIC },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "relaxed", no_argument, NULL, OPT_RELAXED },
@@ -598,6 +599,7 @@ static struct {
 	uint64_t k;		/* the k asked for (o.k is the sample's) */
 	double alpha;
 	int m;			/* parts of the cut being tested */
+	int naive;		/* --naive: no tests (for comparison) */
 } smp;
 
 static int side_ok(const struct side *sd, const uint64_t *hist,
@@ -613,6 +615,21 @@ sample_ok(const struct side *sd, const uint64_t *hist, int compl)
 	size_t i, m = 0;
 	uint64_t xl = 0;
 
+	if (smp.naive) {
+		/* 004 §3.1: the naive check, the requirement on the sample
+		 * with k scaled by n/N. */
+		int on = smp.on, ok;
+		uint64_t k = o.k;
+
+		if ((long double)sd->n * smp.N < (long double)smp.k * smp.n)
+			return 0;
+		smp.on = 0;
+		o.k = 1;
+		ok = side_ok(sd, hist, compl);
+		o.k = k;
+		smp.on = on;
+		return ok;
+	}
 	if (!hypo_k(sd->n, smp.n, smp.N, smp.k, smp.alpha, smp.m))
 		return 0;
 	if (o.hasv) {
@@ -2670,7 +2687,9 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 	for (lo = 1, hi = ns + 1; lo < hi;) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (hypo_k(mid, ns, on->n, o.k, salpha, 2))
+		if (smp.naive ? (long double)mid * on->n >=
+		    (long double)o.k * ns : hypo_k(mid, ns, on->n, o.k,
+		    salpha, 2))
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -3059,6 +3078,9 @@ main(int argc, char *argv[])
 		case OPT_SEED:
 			seed = (uint64_t)kn_parse_int(optarg, 0, INT64_MAX,
 			    "--seed");
+			break;
+		case OPT_NAIVE:
+			smp.naive = 1;
 			break;
 		case OPT_FITROWS:
 			fitrows = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
