@@ -2610,6 +2610,20 @@ subtree_size(size_t t)
 	return n;
 }
 
+/* The cuts left in the subtree of t. */
+static uint64_t
+count_cuts(size_t t)
+{
+	uint64_t n = 0;
+	size_t k;
+
+	if (gw.t[t].leaf)
+		return 0;
+	for (k = 0; k < gw.t[t].nkid; k++)
+		n += count_cuts(gw.t[t].kid0 + k);
+	return n + 1;
+}
+
 /* Collects the final leaves under t, in order, into st (pushed in
  * reverse later). */
 static void
@@ -2652,6 +2666,8 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 
 	if (sample_max != 0 && ns > sample_max)
 		ns = sample_max;
+	if (fitrows != 0 && ns > fitrows)
+		ns = fitrows;
 	if (ns > on->n)
 		ns = on->n;
 	if (ns < 2)
@@ -2790,6 +2806,7 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 	} else {
 		*kids = kn_alloc(gw.n * sizeof(struct onode));
 		collect(0, ps, *kids, &nk);
+		ncuts += count_cuts(0);
 	}
 	for (t = 0; t < gw.n; t++) {
 		free(ps[t].h.e);

@@ -83,3 +83,39 @@ killed() {
 		[ ! -s "$T/err" ]
 	done
 }
+
+@test "partition: SIGTERM, SIGINT, SIGHUP remove temp files, keep the target" {
+	mkdir "$T/tmpd"
+	for sig in TERM INT HUP; do
+		killed partition $sig -q a -T "$T/tmpd"
+		[ -z "$(ls -A "$T/tmpd")" ]
+		killed partition $sig -q a -a rothko-s -S 1M -T "$T/tmpd"
+		[ -z "$(ls -A "$T/tmpd")" ]
+	done
+}
+
+@test "partition out of core: a signal amid the node files removes them all" {
+	gendata -n 300000 --seed 1 agrawal > "$T/ag"
+	mkdir "$T/tmpd"
+	for a in rothko-t rothko-s; do
+		echo old > "$T/out/result.tsv"
+		perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' partition \
+		    -a "$a" -S 64M --fit-rows 300 --sample 2000 -T "$T/tmpd" \
+		    -q salary,age,hvalue,loan -k 5 -o "$T/out/result.tsv" \
+		    "$T/ag" 2> "$T/err" &
+		pid=$!
+		# Wait for the spool and at least one node file.
+		for i in $(seq 400); do
+			[ "$(ls -A "$T/tmpd" | wc -l)" -ge 3 ] && break
+			sleep 0.02
+		done
+		[ "$(ls -A "$T/tmpd" | wc -l)" -ge 3 ]
+		kill -s TERM "$pid"
+		status=0
+		wait "$pid" || status=$?
+		[ "$status" -ne 0 ]
+		[ -z "$(ls -A "$T/tmpd")" ]
+		[ "$(ls -A "$T/out")" = result.tsv ]
+		[ "$(cat "$T/out/result.tsv")" = old ]
+	done
+}
