@@ -856,3 +856,26 @@ adultcase() {
 @test "Rothko-S on tiny samples: every class meets every requirement (random tables)" {
 	CASE=scase randcases 1 300
 }
+
+@test "Rothko-S on Adult with a 3,000-row sample: minimal, every requirement, -v accounting" {
+	local h= a
+	for a in ${QI//,/ }; do
+		[ "$a" = age ] || h+=${h:+,}$a=$AH/adult_hierarchy_$a.csv
+	done
+	mkdir "$T/tmp"
+	for req in "-k 10" "-k 5 -s salary-class -l 2"; do
+		run --separate-stderr "$ROOT/partition" -v -a rothko-s -S 64M \
+		    --fit-rows 5000 --sample 3000 --seed 7 -T "$T/tmp" -q "$QI" \
+		    -H "$AH" --numeric age $req -r "$T/r" "$ADULT"
+		[ "$status" -eq 0 ]
+		[[ "$stderr" == *"Rothko-S: "*"repartitions"*"; minimal"* ]]
+		[[ "$stderr" != *" 0 repartitions"* ]]
+		printf '%s\n' "$output" > "$T/out"
+		local extra=
+		[[ "$req" == *-l* ]] && extra="-v scol=salary-class -v l=2"
+		awk -f "$BATS_TEST_DIRNAME/partition-check.awk" -v qi="$QI" \
+		    -v hier="$h" -v k="${req#-k }" $extra -v regions="$T/r" \
+		    -v input="$ADULT" -v output="$T/out"
+		[ -z "$(ls -A "$T/tmp")" ]
+	done
+}
