@@ -50,7 +50,8 @@ usage(int status)
 	    "                 [-r file] [-o file] [-a memory|rothko-t|rothko-s] "
 	    "[-S size]\n"
 	    "                 [--fit-rows n] [--sample n] [--seed n] "
-	    "[--alpha a] [--naive] [-T dir]\n"
+	    "[--alpha a] [--naive] [--fcache n]\n"
+	    "                 [-T dir]\n"
 	    "                 [-v] [--columns list | --columns-file file]\n"
 	    "                 [--progress] [file]\n"
 	    "       partition --version\n");
@@ -58,7 +59,7 @@ usage(int status)
 }
 
 enum { OPT_ALPHA = 256, OPT_CLASSCOL, OPT_COLUMNS, OPT_COLFILE, OPT_DIV,
-    OPT_FITROWS, OPT_NAIVE, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
+    OPT_FCACHE, OPT_FITROWS, OPT_NAIVE, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
     OPT_PROGRESS, OPT_RELAXED, OPT_SPLIT, OPT_VAR, OPT_VERSION };
 
 static const struct option longopts[] = {
@@ -67,6 +68,7 @@ static const struct option longopts[] = {
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
 	{ "diversity", required_argument, NULL, OPT_DIV },
+	{ "fcache", required_argument, NULL, OPT_FCACHE },
 	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "naive", no_argument, NULL, OPT_NAIVE },
@@ -615,8 +617,9 @@ sample_ok(const struct side *sd, const uint64_t *hist, int compl)
 	size_t i, m = 0;
 	uint64_t xl = 0;
 
-	if (smp.naive) {
-		/* 004 §3.1: the naive check, the requirement on the sample
+	if (smp.n >= smp.N || smp.naive) {
+		/* The sample is the node: the requirements themselves.
+		 * Or 004 §3.1's naive check, the requirement on the sample
 		 * with k scaled by n/N. */
 		int on = smp.on, ok;
 		uint64_t k = o.k;
@@ -1574,6 +1577,12 @@ struct tnode {
 	size_t nkid;
 	size_t kid0;		/* index of the first kid */
 	uint64_t depth;
+	/* Rothko-T: the rows, and relaxed cuts (codes below med, and the
+	 * first eqleft rows at med in file order, go to kid 0) */
+	uint64_t n;
+	int big, rel;
+	uint32_t med;
+	uint64_t eqleft, left;
 };
 
 static struct {
@@ -1735,6 +1744,7 @@ struct onode {
 	char *path;
 	uint64_t n;
 	int raw;
+	int big;		/* known to have no allowable cut */
 };
 
 static uint64_t fitrows;	/* --fit-rows */
@@ -1980,13 +1990,15 @@ cmp_gent(const void *a, const void *b)
 	return x->y < y->y ? -1 : x->y > y->y;
 }
 
+static void groups_finish(uint64_t n);
+
 /* Scans a node for its groups, totals and extents (nd.*). */
 static void
 groups(const struct onode *on)
 {
 	struct oread rd;
 	uint32_t *r;
-	size_t j, i;
+	size_t j;
 
 	gbytes = 0;
 	for (j = 0; j < d; j++) {
@@ -2002,11 +2014,21 @@ groups(const struct onode *on)
 			gadd(&gt[j], r[j], hass ? r[wsens] : 0,
 			    o.split == SPLIT_INFOGAIN ? r[wtarg] : 0, 1);
 	oread_close(&rd);
+	groups_finish(on->n);
+}
+
+/* From the groups in gt of a node of n rows: sorted lists, the totals
+ * and extents (nd.*). */
+static void
+groups_finish(uint64_t n)
+{
+	size_t i, j;
+
 	for (j = 0; j < d; j++)
 		qsort(gt[j].e, gt[j].n, sizeof(struct gent), cmp_gent);
 	/* Totals from the first dimension's groups. */
 	nd.b = 0;
-	nd.n = on->n;
+	nd.n = n;
 	nd.sorted = d;
 	memset(&nd.tot, 0, sizeof(nd.tot));
 	nstouch = nltouch = 0;
@@ -2024,7 +2046,7 @@ groups(const struct onode *on)
 	}
 	if (nltouch > 1)
 		qsort(ltouch, nltouch, sizeof(uint32_t), cmp_u32);
-	nd.tot.n = on->n;
+	nd.tot.n = n;
 	for (i = 0; i < nstouch; i++)
 		nd.tot.distinct++;
 	for (i = 0; i < nltouch; i++)
@@ -2288,61 +2310,6 @@ solve_in_memory(const struct onode *on, const char *checkname)
 	oacct.inmem++;
 }
 
-/* Writes the records of a node on disk into its parts by the cut. */
-static void
-repartition(const struct onode *on, const struct cut *c, struct onode *kid,
-    size_t m, const uint32_t *first)
-{
-	FILE **f = kn_alloc(m * sizeof(FILE *));
-	struct oread rd;
-	uint32_t *r;
-	uint64_t eqleft = c->eqleft;
-	size_t g, j = c->dim;
-
-	for (g = 0; g < m; g++) {
-		int fd = kn_mktemp(tmpdir, &kid[g].path);
-
-		if ((f[g] = fdopen(fd, "wb")) == NULL)
-			kn_die_sys("%s", kid[g].path);
-		kid[g].n = 0;
-		kid[g].raw = 0;
-	}
-	oread_open(&rd, on);
-	while ((r = oread_next(&rd)) != NULL) {
-		uint32_t v = r[j];
-
-		if (c->fast)
-			g = v < c->med || (v == c->med && eqleft > 0 &&
-			    eqleft--) ? 0 : 1;
-		else {
-			size_t lo = 0, hi = m;
-
-			/* The last child whose first code is <= v. */
-			while (hi - lo > 1) {
-				size_t mid = (lo + hi) / 2;
-
-				if (first[mid] <= v)
-					lo = mid;
-				else
-					hi = mid;
-			}
-			g = lo;
-		}
-		if (fwrite(r, W * sizeof(uint32_t), 1, f[g]) != 1)
-			kn_die_sys("%s: write error", kid[g].path);
-		kid[g].n++;
-	}
-	oread_close(&rd);
-	for (g = 0; g < m; g++) {
-		if (fflush(f[g]) != 0 || ferror(f[g]))
-			kn_die_sys("%s: write error", kid[g].path);
-		oacct.bwritten += kid[g].n * W * sizeof(uint32_t);
-		fclose(f[g]);
-	}
-	free(f);
-	oacct.repart++;
-}
-
 /* Makes a node on disk one class. */
 static void
 big_leaf(const struct onode *on)
@@ -2556,6 +2523,13 @@ route(const uint32_t *r)
 		const struct dim *dm = &dims[tn->dim];
 		uint32_t v = r[tn->dim], leafid, c;
 
+		if (tn->rel) {
+			struct tnode *w = &gw.t[t];
+
+			t = tn->kid0 + (v < w->med || (v == w->med &&
+			    w->left > 0 && w->left--) ? 0 : 1);
+			continue;
+		}
 		if (!tn->hier) {
 			t = tn->kid0 + (v <= tn->thr ? 0 : 1);
 			continue;
@@ -2640,6 +2614,7 @@ collect(size_t t, struct pstat *ps, struct onode *out, size_t *nout)
 		out[*nout].path = ps[t].path;
 		out[*nout].n = ps[t].n;
 		out[*nout].raw = 0;
+		out[*nout].big = 0;
 		ps[t].path = NULL;
 		(*nout)++;
 		return;
@@ -2821,6 +2796,232 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 	return nk;
 }
 
+static uint64_t fcache = 8;	/* --fcache */
+
+/* Writes the records of a node to one file per leaf of the tree gw,
+ * counting the leaves' rows; fills kids with the nonempty leaves in
+ * order.  Returns their number. */
+static size_t
+repartition_tree(const struct onode *on, struct onode **kids)
+{
+	char **path = kn_zalloc(gw.n * sizeof(char *));
+	FILE **f = kn_zalloc(gw.n * sizeof(FILE *));
+	uint64_t *cnt2 = kn_zalloc(gw.n * sizeof(uint64_t));
+	size_t t, nk = 0, *stack, ns = 0;
+	struct oread rd;
+	uint32_t *r;
+
+	for (t = 0; t < gw.n; t++) {
+		int fd;
+
+		gw.t[t].left = gw.t[t].eqleft;
+		if (!gw.t[t].leaf)
+			continue;
+		fd = kn_mktemp(tmpdir, &path[t]);
+		if ((f[t] = fdopen(fd, "wb")) == NULL)
+			kn_die_sys("%s", path[t]);
+	}
+	oread_open(&rd, on);
+	while ((r = oread_next(&rd)) != NULL) {
+		t = route(r);
+		cnt2[t]++;
+		if (fwrite(r, W * sizeof(uint32_t), 1, f[t]) != 1)
+			kn_die_sys("%s: write error", path[t]);
+	}
+	oread_close(&rd);
+	oacct.repart++;
+	/* The leaves in order: depth first, kids in order. */
+	*kids = kn_alloc((gw.n + 1) * sizeof(struct onode));
+	stack = kn_alloc((gw.n + 1) * sizeof(size_t));
+	stack[ns++] = 0;
+	while (ns > 0) {
+		size_t k;
+
+		t = stack[--ns];
+		if (!gw.t[t].leaf) {
+			for (k = gw.t[t].nkid; k-- > 0;)
+				stack[ns++] = gw.t[t].kid0 + k;
+			continue;
+		}
+		if (fflush(f[t]) != 0 || ferror(f[t]))
+			kn_die_sys("%s: write error", path[t]);
+		fclose(f[t]);
+		oacct.bwritten += cnt2[t] * W * sizeof(uint32_t);
+		if (cnt2[t] == 0) {
+			kn_rmtemp(path[t]);
+			continue;
+		}
+		(*kids)[nk].path = path[t];
+		(*kids)[nk].n = cnt2[t];
+		(*kids)[nk].raw = 0;
+		(*kids)[nk].big = gw.t[t].big;
+		nk++;
+	}
+	free(stack);
+	free(path);
+	free(f);
+	free(cnt2);
+	return nk;
+}
+
+/* One step of Rothko-T on a node too large for memory (004 §2): the
+ * tree is grown breadth first, the frequency groups of up to fcache
+ * nodes counted per scan by routing every row through it, each cut
+ * chosen from them exactly as in memory; then the rows are
+ * repartitioned across the leaves, which are handed back in order.
+ * Returns 0 when the node itself has no allowable cut. */
+static size_t
+rothko_t_step(const struct onode *on, struct onode **kids,
+    const char *checkname)
+{
+	struct gtab *G, *gsave = gt;
+	size_t *front, nf = 0, fb = 0, nb, b, t, j;
+	long *slot;
+	struct oread rd;
+	uint32_t *r;
+	size_t nk;
+
+	gw.n = 0;
+	gw.cap = 0;
+	gw.t = NULL;
+	t = tnew(0);
+	gw.t[t].n = on->n;
+	front = kn_alloc(1024 * sizeof(size_t));
+	front[nf++] = t;
+	G = kn_zalloc(fcache * d * sizeof(struct gtab));
+	while (fb < nf && gw.n + 2 < 512) {
+		nb = nf - fb < fcache ? nf - fb : fcache;
+		slot = kn_alloc(gw.n * sizeof(long));
+		for (t = 0; t < gw.n; t++) {
+			slot[t] = -1;
+			gw.t[t].left = gw.t[t].eqleft;
+		}
+		gbytes = 0;
+		for (b = 0; b < nb; b++) {
+			slot[front[fb + b]] = (long)b;
+			for (j = 0; j < d; j++) {
+				struct gtab *g = &G[b * d + j];
+
+				free(g->slot);
+				g->slot = NULL;
+				g->nslot = 0;
+				g->n = 0;
+				gbytes += g->cap * sizeof(struct gent);
+			}
+		}
+		/* One scan counts the groups of the whole batch. */
+		oread_open(&rd, on);
+		while ((r = oread_next(&rd)) != NULL) {
+			long sl = slot[route(r)];
+
+			if (sl < 0)
+				continue;
+			for (j = 0; j < d; j++)
+				gadd(&G[sl * d + j], r[j], hass ? r[wsens] : 0,
+				    o.split == SPLIT_INFOGAIN ? r[wtarg] : 0, 1);
+		}
+		oread_close(&rd);
+		free(slot);
+		for (b = 0; b < nb; b++) {
+			size_t tn = front[fb + b], m = 2, k, i;
+			struct cut best;
+			uint64_t *kc;
+
+			gt = &G[b * d];
+			groups_finish(gw.t[tn].n);
+			if (tn == 0 && checkname != NULL &&
+			    !side_ok(&nd.tot, hs_side, 1)) {
+				fprintf(stderr, "%s: %s: no partitioning: the "
+				    "whole table (%llu rows) does not meet the "
+				    "requirements\n", kn_prog, checkname,
+				    (unsigned long long)on->n);
+				kn_exit(1);
+			}
+			decide(&best);
+			/* A node found final is one class; past 512 tree
+			 * nodes (files to write at once) the rest wait for
+			 * the next step. */
+			if (!best.found || (tn != 0 &&
+			    gw.n + gt[best.dim].n + 2 > 512)) {
+				gw.t[tn].big = !best.found;
+				untotals();
+				continue;
+			}
+			ncuts++;
+			kc = kn_zalloc((gt[best.dim].n + 3) *
+			    sizeof(uint64_t));
+			if (!best.fast) {
+				/* A hierarchy: the children present, in order,
+				 * and an "other" kid that stays empty. */
+				const struct gtab *gg = &gt[best.dim];
+				uint32_t *cid = kn_alloc((gg->n + 1) *
+				    sizeof(uint32_t));
+
+				m = 0;
+				for (i = 0; i < gg->n; i++) {
+					uint32_t c = child_of(best.dim,
+					    gg->e[i].code - nd.mn[best.dim]);
+
+					if (m == 0 || cid[m - 1] != c)
+						cid[m++] = c;
+					kc[m - 1] += gg->e[i].cnt;
+				}
+				gw.t[tn].hier = 1;
+				gw.t[tn].lv = nd.lv[best.dim];
+				gw.t[tn].x = nd.node[best.dim];
+				gw.t[tn].cid = cid;
+				m++;
+			} else {
+				kc[0] = best.L;
+				kc[1] = gw.t[tn].n - best.L;
+				if (o.relaxed) {
+					gw.t[tn].rel = 1;
+					gw.t[tn].med = best.med;
+					gw.t[tn].eqleft = best.eqleft;
+				} else
+					gw.t[tn].thr = best.med;
+			}
+			gw.t[tn].dim = best.dim;
+			gw.t[tn].nkid = m;
+			gw.t[tn].kid0 = gw.n;
+			gw.t[tn].leaf = 0;
+			for (k = 0; k < m; k++) {
+				size_t kt = tnew(gw.t[tn].depth + 1);
+
+				gw.t[kt].n = kc[k];
+				if (kc[k] > 0 && !fits(kc[k])) {
+					if (nf % 1024 == 0)
+						front = kn_realloc(front, (nf +
+						    1024) * sizeof(size_t));
+					front[nf++] = kt;
+				}
+			}
+			free(kc);
+			untotals();
+		}
+		fb += nb;
+	}
+	gt = gsave;
+	for (b = 0; b < fcache * d; b++) {
+		free(G[b].e);
+		free(G[b].slot);
+	}
+	free(G);
+	free(front);
+	if (gw.t[0].leaf) {
+		nk = 0;
+		*kids = NULL;
+		if (gw.t[0].big == 0)
+			gw.t[0].big = 1;
+	} else
+		nk = repartition_tree(on, kids);
+	for (t = 0; t < gw.n; t++)
+		free(gw.t[t].cid);
+	free(gw.t);
+	memset(&gw, 0, sizeof(gw));
+	return nk;
+}
+
 /* Rothko-T: nodes too large for memory are cut from their frequency
  * groups and repartitioned to disk, depth first; a node that fits is
  * partitioned in memory.  The classes are those of the in-memory
@@ -2839,15 +3040,20 @@ rothko_t(struct onode *root, const char *name)
 	st[nst++] = *root;
 	while (nst > 0) {
 		struct onode on = st[--nst];
-		struct cut best;
-		struct onode *kid;
-		uint32_t *first;
-		size_t m, g, i;
+		size_t g;
 
 		if (fits(on.n)) {
 			solve_in_memory(&on, isroot ? name : NULL);
 			kn_rmtemp(on.path);
 			isroot = 0;
+			continue;
+		}
+		if (on.big) {
+			/* Known to have no allowable cut: one class. */
+			groups(&on);
+			big_leaf(&on);
+			untotals();
+			kn_rmtemp(on.path);
 			continue;
 		}
 		if (algo_s) {
@@ -2888,48 +3094,30 @@ rothko_t(struct onode *root, const char *name)
 				continue;
 			}
 		}
-		groups(&on);
-		if (isroot && !side_ok(&nd.tot, hs_side, 1)) {
-			fprintf(stderr, "%s: %s: no partitioning: the whole "
-			    "table (%llu rows) does not meet the "
-			    "requirements\n", kn_prog, name,
-			    (unsigned long long)on.n);
-			kn_exit(1);
-		}
-		isroot = 0;
-		decide(&best);
-		if (!best.found) {
-			big_leaf(&on);
-			untotals();
-			kn_rmtemp(on.path);
-			continue;
-		}
-		ncuts++;
-		/* The parts: two, or the children present. */
-		first = kn_alloc((gt[best.dim].n + 2) * sizeof(uint32_t));
-		m = 2;
-		if (!best.fast) {
-			const struct gtab *gg = &gt[best.dim];
+		{
+			struct onode *tk = NULL;
+			size_t nk = rothko_t_step(&on, &tk, isroot ? name :
+			    NULL);
 
-			m = 0;
-			for (i = 0; i < gg->n; i++)
-				if (i == 0 || child_of(best.dim, gg->e[i].code -
-				    nd.mn[best.dim]) != child_of(best.dim,
-				    gg->e[i - 1].code - nd.mn[best.dim]))
-					first[m++] = gg->e[i].code;
+			isroot = 0;
+			if (nk == 0) {
+				/* No allowable cut: one class. */
+				free(tk);
+				groups(&on);
+				big_leaf(&on);
+				untotals();
+				kn_rmtemp(on.path);
+				continue;
+			}
+			kn_rmtemp(on.path);
+			if (nst + nk > cap) {
+				cap = 2 * (nst + nk);
+				st = kn_realloc(st, cap * sizeof(struct onode));
+			}
+			for (g = nk; g-- > 0;)
+				st[nst++] = tk[g];
+			free(tk);
 		}
-		untotals();
-		kid = kn_alloc(m * sizeof(struct onode));
-		repartition(&on, &best, kid, m, first);
-		kn_rmtemp(on.path);
-		if (nst + m > cap) {
-			cap = 2 * (nst + m);
-			st = kn_realloc(st, cap * sizeof(struct onode));
-		}
-		for (g = m; g-- > 0;)
-			st[nst++] = kid[g];
-		free(kid);
-		free(first);
 	}
 	free(st);
 }
@@ -3019,6 +3207,7 @@ main(int argc, char *argv[])
 	char *columns = NULL;
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
 	int ch, verbose = 0, progress = 0, hasclasscol = 0;
+	int seedset = 0, alphaset = 0;
 	uint64_t ntot;
 	struct timespec t0, t1;
 	FILE *fp;
@@ -3085,6 +3274,7 @@ main(int argc, char *argv[])
 			kn_ldiv_opt(&o.ld, 'd', optarg);
 			break;
 		case OPT_ALPHA:
+			alphaset = 1;
 			salpha = kn_parse_double(optarg, 1e-12, 0.5,
 			    "--alpha");
 			break;
@@ -3093,8 +3283,13 @@ main(int argc, char *argv[])
 			    INT64_MAX, "--sample");
 			break;
 		case OPT_SEED:
+			seedset = 1;
 			seed = (uint64_t)kn_parse_int(optarg, 0, INT64_MAX,
 			    "--seed");
+			break;
+		case OPT_FCACHE:
+			fcache = (uint64_t)kn_parse_int(optarg, 1, 1024,
+			    "--fcache");
 			break;
 		case OPT_NAIVE:
 			smp.naive = 1;
@@ -3175,6 +3370,9 @@ main(int argc, char *argv[])
 		budget = kn_default_budget();
 	if (algo_s && o.relaxed)
 		kn_die("--relaxed runs in memory or with -a rothko-t only");
+	if (!algo_s && (sample_max != 0 || smp.naive || seedset || alphaset))
+		kn_die("--sample, --seed, --alpha and --naive are for -a "
+		    "rothko-s");
 	if (ooc && !algo_s && (o.hasv || o.split == SPLIT_REGRESSION))
 		kn_die("%s: Rothko-T (-S or -a rothko-t) chooses cuts from "
 		    "frequency groups, which cannot decide variance or "
@@ -3422,6 +3620,7 @@ main(int argc, char *argv[])
 		root.path = spoolpath;
 		root.n = N;
 		root.raw = 1;
+		root.big = 0;
 		rothko_t(&root, in.name);
 		N = ntot;
 		if (fflush(pairs) != 0 || ferror(pairs))
