@@ -298,7 +298,8 @@ ooccase() {
 	partition "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
 	st1=$?
 	mkdir -p "$dir/tmp"
-	partition "${opt[@]}" -a rothko-t -S 64M --fit-rows 40 -T "$dir/tmp" \
+	partition "${opt[@]}" -a rothko-t -S 64M --fit-rows 40 \
+	    --fcache $((seed % 3 + 1)) -T "$dir/tmp" \
 	    -r "$dir/r2" "$dir/t" > "$dir/o2" 2> "$dir/e2"
 	st2=$?
 	if [ "$vr" != - ] || [ "$sp" = regression ] ||
