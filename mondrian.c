@@ -2609,6 +2609,7 @@ collect(size_t t, struct pstat *ps, struct onode *out, size_t *nout)
 		if (ps[t].n == 0) {
 			if (ps[t].path != NULL)
 				kn_rmtemp(ps[t].path);
+			ps[t].path = NULL;
 			return;
 		}
 		out[*nout].path = ps[t].path;
@@ -2777,6 +2778,7 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 		/* Everything merged back: no progress. */
 		if (ps[0].path != NULL)
 			kn_rmtemp(ps[0].path);
+		ps[0].path = NULL;
 		nk = 0;
 	} else {
 		*kids = kn_alloc(gw.n * sizeof(struct onode));
