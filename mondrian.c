@@ -1921,6 +1921,7 @@ struct gtab {
 
 static struct gtab *gt;
 static size_t gbytes;		/* memory the groups use */
+static int gsoft, gover;	/* a batch may overflow: say so */
 
 static uint64_t
 ghash(uint32_t c, uint32_t s, uint32_t y)
@@ -1951,7 +1952,9 @@ gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
 				h = (h + 1) & (ns - 1);
 			g->slot[h] = (uint32_t)k + 1;
 		}
-		if (gbytes > avail)
+		if (gbytes > avail && gsoft)
+			gover = 1;
+		else if (gbytes > avail)
 			kn_die("-S %zu: too small: the frequency groups of a "
 			    "node need more (%zu bytes so far)", budget,
 			    gbytes);
@@ -2893,14 +2896,16 @@ rothko_t_step(const struct onode *on, struct onode **kids,
 	G = kn_zalloc(fcache * d * sizeof(struct gtab));
 	while (fb < nf && gw.n + 2 < 512) {
 		nb = nf - fb < fcache ? nf - fb : fcache;
+again:
 		slot = kn_alloc(gw.n * sizeof(long));
 		for (t = 0; t < gw.n; t++) {
 			slot[t] = -1;
 			gw.t[t].left = gw.t[t].eqleft;
 		}
 		gbytes = 0;
-		for (b = 0; b < nb; b++) {
-			slot[front[fb + b]] = (long)b;
+		for (b = 0; b < fcache; b++) {
+			if (b < nb)
+				slot[front[fb + b]] = (long)b;
 			for (j = 0; j < d; j++) {
 				struct gtab *g = &G[b * d + j];
 
@@ -2908,12 +2913,20 @@ rothko_t_step(const struct onode *on, struct onode **kids,
 				g->slot = NULL;
 				g->nslot = 0;
 				g->n = 0;
+				if (b >= nb) {
+					free(g->e);
+					g->e = NULL;
+					g->cap = 0;
+				}
 				gbytes += g->cap * sizeof(struct gent);
 			}
 		}
-		/* One scan counts the groups of the whole batch. */
+		/* One scan counts the groups of the whole batch; if they
+		 * outgrow the budget, half the batch is tried. */
+		gsoft = nb > 1;
+		gover = 0;
 		oread_open(&rd, on);
-		while ((r = oread_next(&rd)) != NULL) {
+		while ((r = oread_next(&rd)) != NULL && !gover) {
 			long sl = slot[route(r)];
 
 			if (sl < 0)
@@ -2924,6 +2937,11 @@ rothko_t_step(const struct onode *on, struct onode **kids,
 		}
 		oread_close(&rd);
 		free(slot);
+		gsoft = 0;
+		if (gover) {
+			nb /= 2;
+			goto again;
+		}
 		for (b = 0; b < nb; b++) {
 			size_t tn = front[fb + b], m = 2, k, i;
 			struct cut best;
