@@ -1917,7 +1917,10 @@ struct gtab {
 	size_t n, cap;
 	uint32_t *slot;
 	size_t nslot;
+	uint64_t *arr;		/* dense counts by code (k alone) */
 };
+
+static int gdense;		/* groups are plain counts by code */
 
 static struct gtab *gt;
 static size_t gbytes;		/* memory the groups use */
@@ -1981,6 +1984,59 @@ gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
 	g->slot[h] = (uint32_t)++g->n;
 }
 
+/* Counts a row of code c of dimension j into g: in an array indexed by
+ * the code when the groups are plain counts, else in the hash. */
+static void
+gcount(struct gtab *g, size_t j, const uint32_t *r)
+{
+	if (gdense) {
+		if (g->arr == NULL) {
+			size_t dom = dims[j].h != NULL ? dims[j].ncode :
+			    dims[j].nrank;
+
+			gbytes += (dom + 1) * sizeof(uint64_t);
+			if (gbytes > avail && gsoft) {
+				gover = 1;
+				return;
+			}
+			if (gbytes > avail)
+				kn_die("-S %zu: too small: the frequency groups "
+				    "of a node need more (%zu bytes so far)",
+				    budget, gbytes);
+			g->arr = kn_zalloc((dom + 1) * sizeof(uint64_t));
+		}
+		g->arr[r[j]]++;
+		return;
+	}
+	gadd(g, r[j], hass ? r[wsens] : 0,
+	    o.split == SPLIT_INFOGAIN ? r[wtarg] : 0, 1);
+}
+
+/* Turns dense counts into the sorted list of groups. */
+static void
+gdense_list(struct gtab *g, size_t j)
+{
+	size_t dom = dims[j].h != NULL ? dims[j].ncode : dims[j].nrank, c;
+
+	if (g->arr == NULL)
+		return;
+	g->n = 0;
+	for (c = 0; c < dom; c++) {
+		if (g->arr[c] == 0)
+			continue;
+		if (g->n == g->cap) {
+			g->cap = g->cap ? 2 * g->cap : 1024;
+			g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
+		}
+		g->e[g->n].code = (uint32_t)c;
+		g->e[g->n].s = g->e[g->n].y = 0;
+		g->e[g->n].cnt = g->arr[c];
+		g->n++;
+	}
+	free(g->arr);
+	g->arr = NULL;
+}
+
 static int
 cmp_gent(const void *a, const void *b)
 {
@@ -2006,6 +2062,8 @@ groups(const struct onode *on)
 	gbytes = 0;
 	for (j = 0; j < d; j++) {
 		free(gt[j].slot);
+		free(gt[j].arr);
+		gt[j].arr = NULL;
 		gt[j].slot = NULL;
 		gt[j].nslot = 0;
 		gt[j].n = 0;
@@ -2014,8 +2072,7 @@ groups(const struct onode *on)
 	oread_open(&rd, on);
 	while ((r = oread_next(&rd)) != NULL)
 		for (j = 0; j < d; j++)
-			gadd(&gt[j], r[j], hass ? r[wsens] : 0,
-			    o.split == SPLIT_INFOGAIN ? r[wtarg] : 0, 1);
+			gcount(&gt[j], j, r);
 	oread_close(&rd);
 	groups_finish(on->n);
 }
@@ -2027,8 +2084,13 @@ groups_finish(uint64_t n)
 {
 	size_t i, j;
 
-	for (j = 0; j < d; j++)
-		qsort(gt[j].e, gt[j].n, sizeof(struct gent), cmp_gent);
+	for (j = 0; j < d; j++) {
+		if (gt[j].arr != NULL)
+			gdense_list(&gt[j], j);
+		else
+			qsort(gt[j].e, gt[j].n, sizeof(struct gent),
+			    cmp_gent);
+	}
 	/* Totals from the first dimension's groups. */
 	nd.b = 0;
 	nd.n = n;
@@ -2894,8 +2956,10 @@ rothko_t_step(const struct onode *on, struct onode **kids,
 	front = kn_alloc(1024 * sizeof(size_t));
 	front[nf++] = t;
 	G = kn_zalloc(fcache * d * sizeof(struct gtab));
-	while (fb < nf && gw.n + 2 < 512) {
-		nb = nf - fb < fcache ? nf - fb : fcache;
+	/* Level by level while a level's nodes fit in one batch, as the
+	 * report's FCACHE: past that the rows are repartitioned. */
+	while (fb < nf && nf - fb <= fcache && gw.n + 2 < 512) {
+		nb = nf - fb;
 again:
 		slot = kn_alloc(gw.n * sizeof(long));
 		for (t = 0; t < gw.n; t++) {
@@ -2910,6 +2974,8 @@ again:
 				struct gtab *g = &G[b * d + j];
 
 				free(g->slot);
+				free(g->arr);
+				g->arr = NULL;
 				g->slot = NULL;
 				g->nslot = 0;
 				g->n = 0;
@@ -2932,8 +2998,7 @@ again:
 			if (sl < 0)
 				continue;
 			for (j = 0; j < d; j++)
-				gadd(&G[sl * d + j], r[j], hass ? r[wsens] : 0,
-				    o.split == SPLIT_INFOGAIN ? r[wtarg] : 0, 1);
+				gcount(&G[sl * d + j], j, r);
 		}
 		oread_close(&rd);
 		free(slot);
@@ -3025,6 +3090,7 @@ again:
 	for (b = 0; b < fcache * d; b++) {
 		free(G[b].e);
 		free(G[b].slot);
+		free(G[b].arr);
 	}
 	free(G);
 	free(front);
@@ -3379,6 +3445,7 @@ main(int argc, char *argv[])
 		kn_die("-s needs a requirement on it (-l or --variance)");
 	hast = tcol != NULL;
 	needstats = hass || hast;
+	gdense = !hass && o.split != SPLIT_INFOGAIN;
 	/* In memory unless told otherwise: -S bounds the memory, and the
 	 * rows go to disk (Rothko-T) when they do not fit. */
 	if (algo != NULL && strcmp(algo, "memory") != 0 &&
