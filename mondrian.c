@@ -1,5 +1,6 @@
 /*
- * partition: Mondrian multidimensional partitioning, in memory.
+ * partition: Mondrian multidimensional partitioning, in memory or out
+ * of core (Rothko-T and Rothko-S).
  *
  * Greedy top-down partitioning of the quasi-identifier space (paper 003
  * §4, Figure 7): a partition is cut in two while an allowable cut
@@ -27,6 +28,17 @@
  * ancestor of its values).  The regions file is renamed into place
  * before the first byte of the table is written, so a reader of the
  * table may open it as soon as it has read the header.
+ *
+ * Out of core (-S, -a): the rows are spooled once as fixed-width binary
+ * records of dictionary codes.  Rothko-T (paper 004 §2) grows the tree
+ * level by level from frequency groups counted in scans (FCACHE nodes
+ * per scan), repartitions the rows across its leaves, and partitions a
+ * node in memory once it fits: the same output as in memory.  Rothko-S
+ * (004 §3) grows a tree on a sample, making a cut when the hypothesis
+ * tests of hypo.c (004 §3.1) reject "not allowable", repartitions while
+ * counting population statistics, and merges back any subtree with a
+ * part that fails a requirement: every class meets every requirement
+ * whatever the sample.
  */
 #include <getopt.h>
 #include <math.h>
