@@ -1535,6 +1535,7 @@ assign(uint32_t row, uint32_t id)
 	pr[1] = id;
 	if (fwrite(pr, sizeof(pr), 1, pairs) != 1)
 		kn_die_sys("%s: write error", pairspath);
+	oacct.bwritten += sizeof(pr);
 }
 
 /* Makes the node a class. */
