@@ -619,6 +619,33 @@ static struct {
 static int side_ok(const struct side *sd, const uint64_t *hist,
     int compl);
 
+/* Whether a part of n rows, its sensitive values summing to s with
+ * squares ss, meets k and variance diversity. */
+static int
+k_var_ok(uint64_t n, kn_i128 s, kn_i128 ss)
+{
+	kn_sum sm;
+	long double var;
+
+	if (n < o.k)
+		return 0;
+	if (!o.hasv)
+		return 1;
+	sm.s = s;
+	sm.ss = ss;
+	sm.sc = sF;
+	return kn_variance_ok(n, &sm, sF, o.vm, o.vs, &var);
+}
+
+/* Whether the sensitive counts gath[0..m) of a part of n rows meet the
+ * l-diversity asked for. */
+static int
+gath_ok(size_t m, uint64_t n)
+{
+	kn_counts_desc(gath, m);
+	return kn_ldiv_ok(&o.ld, gath, m, n);
+}
+
 /* side_ok on a sample part: the tests of 004 §3.1.  Distinct
  * l-diversity holds in the population part if it holds in the sample
  * part; entropy l-diversity has no test (§3.1.2, note 7) and is checked
@@ -690,18 +717,8 @@ side_ok(const struct side *sd, const uint64_t *hist, int compl)
 
 	if (smp.on)
 		return sample_ok(sd, hist, compl);
-	if (sd->n < o.k)
+	if (!k_var_ok(sd->n, sd->s, sd->ss))
 		return 0;
-	if (o.hasv) {
-		kn_sum sm;
-		long double var;
-
-		sm.s = sd->s;
-		sm.ss = sd->ss;
-		sm.sc = sF;
-		if (!kn_variance_ok(sd->n, &sm, sF, o.vm, o.vs, &var))
-			return 0;
-	}
 	if (!o.ld.on)
 		return 1;
 	if (o.ld.kind == KN_DIV_DISTINCT)
@@ -713,8 +730,7 @@ side_ok(const struct side *sd, const uint64_t *hist, int compl)
 		if (c > 0)
 			gath[m++] = c;
 	}
-	kn_counts_desc(gath, m);
-	return kn_ldiv_ok(&o.ld, gath, m, sd->n);
+	return gath_ok(m, sd->n);
 }
 
 /* Adds row r to part a (and takes it from part b, if not NULL, whose
@@ -1662,6 +1678,30 @@ record_cut(size_t t, const struct cut *c)
 	gw.leaves += tn->nkid - 1;
 }
 
+/* Allocates the scratch of partition() for the N rows in rec, or
+ * frees it with the rows. */
+static void
+scratch(int get)
+{
+	if (get) {
+		rtmp = kn_alloc((N + 1) * W * sizeof(uint32_t));
+		key = kn_alloc((N + 1) * sizeof(uint32_t));
+		perm = kn_alloc((N + 1) * sizeof(uint32_t));
+		ptmp = kn_alloc((N + 1) * sizeof(uint32_t));
+		grp = kn_alloc((N + 1) * sizeof(uint32_t));
+		cnt = kn_alloc((2 * N + 2) * sizeof(uint32_t));
+		return;
+	}
+	free(rec);
+	free(rtmp);
+	free(key);
+	free(perm);
+	free(ptmp);
+	free(grp);
+	free(cnt);
+	rec = NULL;
+}
+
 /* Partitions all rows: Figure 7 of paper 003 with an explicit stack. */
 static void
 partition(void)
@@ -1997,6 +2037,25 @@ gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
 	g->slot[h] = (uint32_t)++g->n;
 }
 
+/* Empties g for a new count, keeping its list's memory (counted in
+ * gbytes) if keep, else freeing it too. */
+static void
+gclear(struct gtab *g, int keep)
+{
+	free(g->slot);
+	free(g->arr);
+	g->arr = NULL;
+	g->slot = NULL;
+	g->nslot = 0;
+	g->n = 0;
+	if (!keep) {
+		free(g->e);
+		g->e = NULL;
+		g->cap = 0;
+	}
+	gbytes += g->cap * sizeof(struct gent);
+}
+
 /* Counts a row of code c of dimension j into g: in an array indexed by
  * the code when the groups are plain counts, else in the hash. */
 static void
@@ -2073,15 +2132,8 @@ groups(const struct onode *on)
 	size_t j;
 
 	gbytes = 0;
-	for (j = 0; j < d; j++) {
-		free(gt[j].slot);
-		free(gt[j].arr);
-		gt[j].arr = NULL;
-		gt[j].slot = NULL;
-		gt[j].nslot = 0;
-		gt[j].n = 0;
-		gbytes += gt[j].cap * sizeof(struct gent);
-	}
+	for (j = 0; j < d; j++)
+		gclear(&gt[j], 1);
 	oread_open(&rd, on);
 	while ((r = oread_next(&rd)) != NULL)
 		for (j = 0; j < d; j++)
@@ -2368,23 +2420,11 @@ solve_in_memory(const struct onode *on, const char *checkname)
 		memcpy(rec + i++ * W, r, W * sizeof(uint32_t));
 	oread_close(&rd);
 	N = on->n;
-	rtmp = kn_alloc((N + 1) * W * sizeof(uint32_t));
-	key = kn_alloc((N + 1) * sizeof(uint32_t));
-	perm = kn_alloc((N + 1) * sizeof(uint32_t));
-	ptmp = kn_alloc((N + 1) * sizeof(uint32_t));
-	grp = kn_alloc((N + 1) * sizeof(uint32_t));
-	cnt = kn_alloc((2 * N + 2) * sizeof(uint32_t));
+	scratch(1);
 	if (checkname != NULL)
 		root_check(checkname);
 	partition();
-	free(rec);
-	free(rtmp);
-	free(key);
-	free(perm);
-	free(ptmp);
-	free(grp);
-	free(cnt);
-	rec = NULL;
+	scratch(0);
 	oacct.inmem++;
 }
 
@@ -2526,24 +2566,13 @@ pstat_ok(const struct pstat *p)
 {
 	size_t i;
 
-	if (p->n < o.k)
+	if (!k_var_ok(p->n, p->s, p->ss))
 		return 0;
-	if (o.hasv) {
-		kn_sum sm;
-		long double var;
-
-		sm.s = p->s;
-		sm.ss = p->ss;
-		sm.sc = sF;
-		if (!kn_variance_ok(p->n, &sm, sF, o.vm, o.vs, &var))
-			return 0;
-	}
 	if (!o.ld.on)
 		return 1;
 	for (i = 0; i < p->h.n; i++)
 		gath[i] = p->h.e[i].cnt;
-	kn_counts_desc(gath, p->h.n);
-	return kn_ldiv_ok(&o.ld, gath, p->h.n, p->n);
+	return gath_ok(p->h.n, p->n);
 }
 
 /* Adds b's statistics to a's, and with files b's records too. */
@@ -2693,13 +2722,57 @@ collect(size_t t, struct pstat *ps, struct onode *out, size_t *nout)
 		out[*nout].path = ps[t].path;
 		out[*nout].n = ps[t].n;
 		out[*nout].raw = 0;
-		out[*nout].big = 0;
+		out[*nout].big = gw.t[t].big;
 		ps[t].path = NULL;
 		(*nout)++;
 		return;
 	}
 	for (k = 0; k < gw.t[t].nkid; k++)
 		collect(gw.t[t].kid0 + k, ps, out, nout);
+}
+
+/* Writes the records of a node to one file per leaf of the tree gw
+ * (ps[t].path), counting the leaves' rows in ps[t].n, or with stats all
+ * of their population statistics. */
+static void
+route_rows(const struct onode *on, struct pstat *ps, int stats)
+{
+	struct oread rd;
+	uint32_t *r;
+	size_t t;
+
+	for (t = 0; t < gw.n; t++) {
+		int fd;
+
+		gw.t[t].left = gw.t[t].eqleft;
+		if (!gw.t[t].leaf)
+			continue;
+		fd = kn_mktemp(tmpdir, &ps[t].path);
+		if ((ps[t].f = fdopen(fd, "wb")) == NULL)
+			kn_die_sys("%s", ps[t].path);
+	}
+	oread_open(&rd, on);
+	while ((r = oread_next(&rd)) != NULL) {
+		struct pstat *p = &ps[route(r)];
+
+		if (stats)
+			pstat_add(p, r);
+		else
+			p->n++;
+		if (fwrite(r, W * sizeof(uint32_t), 1, p->f) != 1)
+			kn_die_sys("%s: write error", p->path);
+	}
+	oread_close(&rd);
+	for (t = 0; t < gw.n; t++) {
+		if (ps[t].f == NULL)
+			continue;
+		if (fflush(ps[t].f) != 0 || ferror(ps[t].f))
+			kn_die_sys("%s: write error", ps[t].path);
+		fclose(ps[t].f);
+		ps[t].f = NULL;
+		oacct.bwritten += ps[t].n * W * sizeof(uint32_t);
+	}
+	oacct.repart++;
 }
 
 /* One step of Rothko-S on a node too large for memory: grow a tree on
@@ -2714,8 +2787,6 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 {
 	uint64_t ns = avail / (8 * W + 40), kk, lo, hi;
 	struct pstat *ps;
-	struct oread rd;
-	uint32_t *r;
 	size_t t, nk = 0;
 
 	if (sample_max != 0 && ns > sample_max)
@@ -2770,21 +2841,9 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 	gw.n = 0;
 	gw.maxdepth = 8;
 	gw.maxleaves = 256;
-	rtmp = kn_alloc((N + 1) * W * sizeof(uint32_t));
-	key = kn_alloc((N + 1) * sizeof(uint32_t));
-	perm = kn_alloc((N + 1) * sizeof(uint32_t));
-	ptmp = kn_alloc((N + 1) * sizeof(uint32_t));
-	grp = kn_alloc((N + 1) * sizeof(uint32_t));
-	cnt = kn_alloc((2 * N + 2) * sizeof(uint32_t));
+	scratch(1);
 	partition();
-	free(rec);
-	free(rtmp);
-	free(key);
-	free(perm);
-	free(ptmp);
-	free(grp);
-	free(cnt);
-	rec = NULL;
+	scratch(0);
 	o.k = kk;
 	smp.on = 0;
 	gw.on = 0;
@@ -2796,34 +2855,7 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 	/* Repartitioning, with the population statistics of the leaves. */
 	ps = kn_zalloc(gw.n * sizeof(struct pstat));
 	gbytes = 0;
-	for (t = 0; t < gw.n; t++) {
-		int fd;
-
-		if (!gw.t[t].leaf)
-			continue;
-		fd = kn_mktemp(tmpdir, &ps[t].path);
-		if ((ps[t].f = fdopen(fd, "wb")) == NULL)
-			kn_die_sys("%s", ps[t].path);
-	}
-	oread_open(&rd, on);
-	while ((r = oread_next(&rd)) != NULL) {
-		struct pstat *p = &ps[route(r)];
-
-		pstat_add(p, r);
-		if (fwrite(r, W * sizeof(uint32_t), 1, p->f) != 1)
-			kn_die_sys("%s: write error", p->path);
-	}
-	oread_close(&rd);
-	for (t = 0; t < gw.n; t++) {
-		if (ps[t].f == NULL)
-			continue;
-		if (fflush(ps[t].f) != 0 || ferror(ps[t].f))
-			kn_die_sys("%s: write error", ps[t].path);
-		fclose(ps[t].f);
-		ps[t].f = NULL;
-		oacct.bwritten += ps[t].n * W * sizeof(uint32_t);
-	}
-	oacct.repart++;
+	route_rows(on, ps, 1);
 	/* Pruning, bottom up: kids come after their parents. */
 	for (t = gw.n; t-- > 0;) {
 		struct tnode *tn = &gw.t[t];
@@ -2878,69 +2910,18 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 
 static uint64_t fcache = 8;	/* --fcache */
 
-/* Writes the records of a node to one file per leaf of the tree gw,
- * counting the leaves' rows; fills kids with the nonempty leaves in
- * order.  Returns their number. */
+/* Repartitions a node across the leaves of the tree gw; fills kids
+ * with the nonempty leaves in order.  Returns their number. */
 static size_t
 repartition_tree(const struct onode *on, struct onode **kids)
 {
-	char **path = kn_zalloc(gw.n * sizeof(char *));
-	FILE **f = kn_zalloc(gw.n * sizeof(FILE *));
-	uint64_t *cnt2 = kn_zalloc(gw.n * sizeof(uint64_t));
-	size_t t, nk = 0, *stack, ns = 0;
-	struct oread rd;
-	uint32_t *r;
+	struct pstat *ps = kn_zalloc(gw.n * sizeof(struct pstat));
+	size_t nk = 0;
 
-	for (t = 0; t < gw.n; t++) {
-		int fd;
-
-		gw.t[t].left = gw.t[t].eqleft;
-		if (!gw.t[t].leaf)
-			continue;
-		fd = kn_mktemp(tmpdir, &path[t]);
-		if ((f[t] = fdopen(fd, "wb")) == NULL)
-			kn_die_sys("%s", path[t]);
-	}
-	oread_open(&rd, on);
-	while ((r = oread_next(&rd)) != NULL) {
-		t = route(r);
-		cnt2[t]++;
-		if (fwrite(r, W * sizeof(uint32_t), 1, f[t]) != 1)
-			kn_die_sys("%s: write error", path[t]);
-	}
-	oread_close(&rd);
-	oacct.repart++;
-	/* The leaves in order: depth first, kids in order. */
+	route_rows(on, ps, 0);
 	*kids = kn_alloc((gw.n + 1) * sizeof(struct onode));
-	stack = kn_alloc((gw.n + 1) * sizeof(size_t));
-	stack[ns++] = 0;
-	while (ns > 0) {
-		size_t k;
-
-		t = stack[--ns];
-		if (!gw.t[t].leaf) {
-			for (k = gw.t[t].nkid; k-- > 0;)
-				stack[ns++] = gw.t[t].kid0 + k;
-			continue;
-		}
-		if (fflush(f[t]) != 0 || ferror(f[t]))
-			kn_die_sys("%s: write error", path[t]);
-		fclose(f[t]);
-		oacct.bwritten += cnt2[t] * W * sizeof(uint32_t);
-		if (cnt2[t] == 0) {
-			kn_rmtemp(path[t]);
-			continue;
-		}
-		(*kids)[nk].path = path[t];
-		(*kids)[nk].n = cnt2[t];
-		(*kids)[nk].raw = 0;
-		(*kids)[nk].big = gw.t[t].big;
-		nk++;
-	}
-	free(stack);
-	free(path);
-	free(f);
-	free(cnt2);
+	collect(0, ps, *kids, &nk);
+	free(ps);
 	return nk;
 }
 
@@ -2983,22 +2964,8 @@ again:
 		for (b = 0; b < fcache; b++) {
 			if (b < nb)
 				slot[front[fb + b]] = (long)b;
-			for (j = 0; j < d; j++) {
-				struct gtab *g = &G[b * d + j];
-
-				free(g->slot);
-				free(g->arr);
-				g->arr = NULL;
-				g->slot = NULL;
-				g->nslot = 0;
-				g->n = 0;
-				if (b >= nb) {
-					free(g->e);
-					g->e = NULL;
-					g->cap = 0;
-				}
-				gbytes += g->cap * sizeof(struct gent);
-			}
+			for (j = 0; j < d; j++)
+				gclear(&G[b * d + j], b < nb);
 		}
 		/* One scan counts the groups of the whole batch; if they
 		 * outgrow the budget, half the batch is tried. */
@@ -3653,12 +3620,7 @@ main(int argc, char *argv[])
 	/* Scratch for the nodes. */
 	ntot = N;
 	if (!ooc) {
-		rtmp = kn_alloc((N + 1) * W * sizeof(uint32_t));
-		key = kn_alloc((N + 1) * sizeof(uint32_t));
-		perm = kn_alloc((N + 1) * sizeof(uint32_t));
-		ptmp = kn_alloc((N + 1) * sizeof(uint32_t));
-		grp = kn_alloc((N + 1) * sizeof(uint32_t));
-		cnt = kn_alloc((2 * N + 2) * sizeof(uint32_t));
+		scratch(1);
 		cls = kn_alloc((N + 1) * sizeof(uint32_t));
 	} else
 		gt = kn_zalloc((d + 1) * sizeof(struct gtab));
