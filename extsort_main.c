@@ -16,7 +16,7 @@ usage(int status)
 	fprintf(status == 0 ? stdout : stderr,
 	    "usage: extsort [-muv] [-k key[:nr],...] [-o file] [-S size] "
 	    "[-T dir]\n"
-	    "               [--columns list | --columns-file file] "
+	    "               [--columns list | --columns-file file] [--skip-header] "
 	    "[--no-header] [file ...]\n");
 	exit(status);
 }
@@ -26,6 +26,7 @@ enum { OPT_COLUMNS = 256, OPT_COLFILE, OPT_NOHDR, OPT_VERSION };
 static const struct option longopts[] = {
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
+	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "no-header", no_argument, NULL, OPT_NOHDR },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -83,6 +84,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_COLFILE:
 			columns = kn_columns_file(optarg);
+			break;
+		case KN_OPT_SKIPHDR:
+			kn_skip_header = 1;
 			break;
 		case OPT_COLUMNS:
 			columns = optarg;

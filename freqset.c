@@ -23,21 +23,23 @@ usage(int status)
 	    "               [-S size] [-T dir]"
 	    "\n"
 	    "               [--sum column] [--merge] [--columns list | "
-	    "--columns-file file]\n"
+	    "--columns-file file] [--skip-header]\n"
 	    "               [--no-header] [--progress] [file ...]\n");
 	exit(status);
 }
 
-enum { OPT_SUM = 256, OPT_MERGE, OPT_COLUMNS, OPT_COLFILE, OPT_NOHDR,
+enum { OPT_SUM = 256, OPT_MERGE, OPT_SORTED, OPT_COLUMNS, OPT_COLFILE, OPT_NOHDR,
     OPT_VERSION, OPT_PROGRESS };
 
 static const struct option longopts[] = {
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
+	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ "no-header", no_argument, NULL, OPT_NOHDR },
+	{ "sorted", no_argument, NULL, OPT_SORTED },
 	{ "sum", required_argument, NULL, OPT_SUM },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -147,7 +149,7 @@ main(int argc, char *argv[])
 	char *levels = NULL, *columns = NULL, **sumspec = NULL;
 	size_t *key, *sumcol, d, nsum = 0, c, j, i, cntcol = 0, budget = 0;
 	uint64_t groups;
-	int ch, merge = 0, nohdr = 0, verbose = 0, *level, progress = 0;
+	int ch, merge = 0, sorted = 0, nohdr = 0, verbose = 0, *level, progress = 0;
 	clock_t t0 = clock();
 	FILE *fp;
 
@@ -181,6 +183,9 @@ main(int argc, char *argv[])
 		case OPT_COLFILE:
 			columns = kn_columns_file(optarg);
 			break;
+		case KN_OPT_SKIPHDR:
+			kn_skip_header = 1;
+			break;
 		case OPT_COLUMNS:
 			columns = optarg;
 			break;
@@ -189,6 +194,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_NOHDR:
 			nohdr = 1;
+			break;
+		case OPT_SORTED:
+			sorted = 1;
 			break;
 		case OPT_SUM:
 			sumspec = kn_realloc(sumspec, (nsum + 1) *
@@ -213,6 +221,11 @@ main(int argc, char *argv[])
 		kn_die("--sum does not apply to --merge: the sums of the "
 		    "input are carried over");
 
+	if (sorted && !merge)
+		kn_die("--sorted applies to --merge only");
+	if (sorted && (levels != NULL || hopts.n > 0))
+		kn_die("--sorted merges groups as they are: -H and -L do not "
+		    "apply");
 	kn_table_open(&t, argv, (size_t)argc, columns);
 	/* Open the output first: a bad path fails before the work. */
 	fp = kn_open_out(outpath);
@@ -240,6 +253,10 @@ main(int argc, char *argv[])
 	}
 	if (qlist != NULL) {
 		d = kn_table_cols(&t, qlist, &key);
+		for (c = 0; sorted && c < d; c++)
+			if (key[c] != c || d != cntcol)
+				kn_die("--sorted: -q must name the key columns "
+				    "(those before 'count'), in order");
 		for (c = 0; merge && c < d; c++)
 			if (key[c] >= cntcol)
 				kn_die("-q: '%s' is not a key column of the "
@@ -298,8 +315,11 @@ main(int argc, char *argv[])
 		cs.nsum = nsum;
 		cs.sumcol = sumcol;
 		cs.pairs = merge;
-		kn_freq(&t, &cs, level, budget, kn_tmpdir(tmpdir), write_row,
-		    &w, &st);
+		if (sorted)
+			kn_freq_sorted(&t, &cs, write_row, &w, &st);
+		else
+			kn_freq(&t, &cs, level, budget, kn_tmpdir(tmpdir),
+			    write_row, &w, &st);
 		groups = w.groups;
 		if (w.hdr)
 			header(fp, &t, key, d, sumspec, nsum);

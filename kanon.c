@@ -975,6 +975,8 @@ open_next(kn_table *t)
 	return 1;
 }
 
+int kn_skip_header;
+
 void
 kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
 {
@@ -991,7 +993,25 @@ kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
 		t->headerless = 1;
 		set_names(t, columns, strlen(columns), ',', "--columns");
 	}
+	t->skiphdr = kn_skip_header;
+	if (t->headerless && t->skiphdr) {
+		size_t i, n = 0;
+
+		for (i = 0; i < t->ncols; i++)
+			n += strlen(t->names[i]) + 1;
+		t->hdrline = kn_alloc(n + 1);
+		for (n = 0, i = 0; i < t->ncols; i++) {
+			if (i > 0)
+				t->hdrline[n++] = '\t';
+			memcpy(t->hdrline + n, t->names[i],
+			    strlen(t->names[i]));
+			n += strlen(t->names[i]);
+		}
+		t->hdrline[n] = '\0';
+	}
 	open_next(t);
+	if (t->hdrline != NULL)
+		t->hdrlen = strlen(t->hdrline);
 }
 
 int
@@ -1001,9 +1021,15 @@ kn_table_next(kn_table *t)
 
 	int nul;
 
+again:
 	while (!getline_raw(&t->r))
 		if (!open_next(t))
 			return 0;
+	if (t->skiphdr && t->r.len == t->hdrlen &&
+	    memcmp(t->r.line, t->hdrline, t->r.len) == 0) {
+		t->skipped++;
+		goto again;
+	}
 	n = split_fast(t->r.line, t->r.len, t->f, t->ncols, &nul);
 	if (nul)
 		nul_error(&t->r);
@@ -3271,6 +3297,107 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	if (fr.packed)
 		free(fr.pc.tab);
 	kn_fset_free(&fr.fs);
+}
+
+/* Compares two keys of equal field count as their lines compare in
+ * byte order: where one key is a prefix of the other, the tab that
+ * follows it in its line decides. */
+static int
+cmp_keyline(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t n = an < bn ? an : bn;
+	int r = memcmp(a, b, n), ca, cb;
+
+	if (r != 0 || an == bn)
+		return r;
+	ca = n < an ? (unsigned char)a[n] : '\t';
+	cb = n < bn ? (unsigned char)b[n] : '\t';
+	return ca < cb ? -1 : 1;
+}
+
+void
+kn_freq_sorted(kn_table *t, const kn_countspec *cs, kn_fsout out,
+    void *ctx, kn_freqstats *st)
+{
+	size_t d = cs->d, c, j, keylen, cap = 0;
+	char *cur = NULL;
+	int have = 0;
+	kn_fsrow row;
+	uint64_t cnt;
+	kn_i128 m, m2;
+	int sc, sc2;
+
+	row.key = kn_alloc((d + 1) * sizeof(kn_str));
+	row.s = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
+	row.ss = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
+	row.sc = kn_zalloc((cs->nsum + 1) * sizeof(int));
+	row.ssc = kn_zalloc((cs->nsum + 1) * sizeof(int));
+	row.cnt = 0;
+	keylen = 0;
+	while (kn_table_next(t)) {
+		const char *line = t->r.line;
+		size_t kl = d == 0 ? 0 : (size_t)(t->f[d - 1].p +
+		    t->f[d - 1].n - line);
+		int r = have ? cmp_keyline(cur, keylen, line, kl) : -1;
+
+		if ((t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
+		if (r > 0)
+			kn_die("%s:%llu: the frequency set is not sorted: this "
+			    "key comes before the line above's (sort it with "
+			    "LC_ALL=C sort, or leave out --sorted)", t->r.name,
+			    (unsigned long long)t->r.lineno);
+		if (!parse_count(t->f[cs->cntcol], &cnt))
+			kn_table_fail(t, cs->cntcol, "'%.*s' is not a count",
+			    (int)t->f[cs->cntcol].n, t->f[cs->cntcol].p);
+		if (r < 0) {
+			if (have)
+				out(&row, ctx);
+			if (kl + 1 > cap) {
+				cap = 2 * (kl + 1);
+				cur = kn_realloc(cur, cap);
+			}
+			memcpy(cur, line, kl);
+			keylen = kl;
+			for (c = 0; c < d; c++) {
+				row.key[c].p = cur + (t->f[c].p - line);
+				row.key[c].n = t->f[c].n;
+			}
+			row.cnt = 0;
+			for (j = 0; j < cs->nsum; j++) {
+				row.s[j] = row.ss[j] = 0;
+				row.sc[j] = row.ssc[j] = 0;
+			}
+			have = 1;
+		}
+		if (__builtin_add_overflow(row.cnt, cnt, &row.cnt))
+			kn_table_fail(t, cs->cntcol, "the count overflows 64 "
+			    "bits");
+		for (j = 0; j < cs->nsum; j++) {
+			size_t col = cs->sumcol[j];
+			kn_str a = t->f[col], b = t->f[col + 1];
+
+			if (!kn_dec_parse(a.p, a.n, &m, &sc))
+				kn_table_fail(t, col, "'%.*s' is not a number",
+				    (int)a.n, a.p);
+			if (!kn_dec_parse(b.p, b.n, &m2, &sc2) || m2 < 0)
+				kn_table_fail(t, col + 1, "'%.*s' is not a sum "
+				    "of squares", (int)b.n, b.p);
+			kn_dec_add(&row.s[j], &row.sc[j], m, sc);
+			kn_dec_add(&row.ss[j], &row.ssc[j], m2, sc2);
+		}
+	}
+	kn_progress_done();
+	if (have)
+		out(&row, ctx);
+	if (st != NULL)
+		st->rows = t->rows;
+	free(cur);
+	free(row.key);
+	free(row.s);
+	free(row.ss);
+	free(row.sc);
+	free(row.ssc);
 }
 
 /* ---- l-diversity ---------------------------------------------------- */

@@ -129,7 +129,17 @@ typedef struct {
 	char *hdrline;		/* header as read, for comparison */
 	kn_str *f;		/* fields of the current row */
 	uint64_t rows;		/* data rows read */
+	int skiphdr;		/* skip lines equal to the header */
+	size_t hdrlen;
+	uint64_t skipped;	/* header lines skipped */
 } kn_table;
+
+/* --skip-header: every kn_table opened afterwards skips the lines that
+ * equal its header (the column names joined by tabs), as met in a
+ * split of a headerless table or in files concatenated with cat. */
+extern int kn_skip_header;
+/* The option's getopt_long value in every program. */
+#define KN_OPT_SKIPHDR 1000
 
 /* Opens the table over paths (none: stdin).  columns, if not NULL, is
  * a comma list naming the fields of headerless input. */
@@ -464,6 +474,14 @@ typedef struct {
 void kn_freq(kn_table *t, const kn_countspec *cs, const int *lv,
     size_t budget, const char *tmpdir, kn_fsout out, void *ctx,
     kn_freqstats *st);
+
+/* Merges the rest of table t, a frequency set whose lines are in
+ * byte-wise order (LC_ALL=C sort) and whose key columns are the first
+ * cs->d, holding only the current group: lines of equal keys are
+ * added, each group goes to out in order.  A line out of order dies
+ * naming it. */
+void kn_freq_sorted(kn_table *t, const kn_countspec *cs, kn_fsout out,
+    void *ctx, kn_freqstats *st);
 
 /* Stable sort of n ids by cmp(a, b, ctx). */
 void kn_sort_ids(uint32_t *a, size_t n,

@@ -67,7 +67,7 @@ usage(int status)
 	    "entropy|recursive]\n"
 	    "                      [-c c]] [--metric name] [--all | --best] "
 	    "[--raw]\n"
-	    "                      [--columns list | --columns-file file] "
+	    "                      [--columns list | --columns-file file] [--skip-header] "
 	    "[--progress] [file]\n");
 	exit(status);
 }
@@ -80,6 +80,7 @@ static const struct option longopts[] = {
 	{ "best", no_argument, NULL, OPT_BEST },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
+	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "help", no_argument, NULL, 'h' },
 	{ "max-suppress", required_argument, NULL, OPT_MAXSUPP },
@@ -1579,6 +1580,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_COLFILE:
 			columns = kn_columns_file(optarg);
+			break;
+		case KN_OPT_SKIPHDR:
+			kn_skip_header = 1;
 			break;
 		case OPT_COLUMNS:
 			columns = optarg;

@@ -64,7 +64,7 @@ usage(int status)
 	    "                 [--fit-rows n] [--sample n] [--seed n] "
 	    "[--alpha a] [--naive] [--fcache n]\n"
 	    "                 [-T dir]\n"
-	    "                 [-v] [--columns list | --columns-file file]\n"
+	    "                 [-v] [--columns list | --columns-file file] [--skip-header]\n"
 	    "                 [--progress] [file]\n"
 	    "       partition --version\n");
 	exit(status);
@@ -79,6 +79,7 @@ static const struct option longopts[] = {
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
+	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "fcache", required_argument, NULL, OPT_FCACHE },
 	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
@@ -3332,6 +3333,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_COLFILE:
 			columns = kn_columns_file(optarg);
+			break;
+		case KN_OPT_SKIPHDR:
+			kn_skip_header = 1;
 			break;
 		case OPT_COLUMNS:
 			columns = optarg;

@@ -40,7 +40,7 @@ usage(int status)
 	    "distinct|entropy|recursive] [-c c]]]\n"
 	    "              [--suppress star|drop] [-x columns] [-o file] "
 	    "[-S size] [-T dir]\n"
-	    "              [--columns list | --columns-file file] "
+	    "              [--columns list | --columns-file file] [--skip-header] "
 	    "[--progress] [--raw] [file]\n"
 	    "       recode -r regions [--summary range|mean|both] "
 	    "[--keep-class]\n"
@@ -50,7 +50,7 @@ usage(int status)
 	    "distinct|entropy|recursive] [-c c]]]\n"
 	    "              [--suppress star|drop] [-x columns] [-o file] "
 	    "[-S size] [-T dir]\n"
-	    "              [--columns list | --columns-file file] "
+	    "              [--columns list | --columns-file file] [--skip-header] "
 	    "[--progress] [--raw] [file]\n");
 	exit(status);
 }
@@ -63,6 +63,7 @@ static const struct option longopts[] = {
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
+	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "help", no_argument, NULL, 'h' },
 	{ "keep-class", no_argument, NULL, OPT_KEEPCLASS },
@@ -907,6 +908,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_COLFILE:
 			columns = kn_columns_file(optarg);
+			break;
+		case KN_OPT_SKIPHDR:
+			kn_skip_header = 1;
 			break;
 		case OPT_COLUMNS:
 			columns = optarg;

@@ -38,11 +38,11 @@ usage(int status)
 	    "             [--original file (--workload file | "
 	    "--workload-auto column)\n"
 	    "             [-H attr=spec|dir]] [--columns list | "
-	    "--columns-file file]\n"
+	    "--columns-file file] [--skip-header]\n"
 	    "             [-S size] [-T dir] [--progress] [file]\n"
 	    "       score --plot x,y [--class-col name] [-q columns] "
 	    "[-o file]\n"
-	    "             [--columns list | --columns-file file] [file]\n");
+	    "             [--columns list | --columns-file file] [--skip-header] [file]\n");
 	exit(status);
 }
 
@@ -55,6 +55,7 @@ static const struct option longopts[] = {
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
+	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "freqset", no_argument, NULL, OPT_FREQSET },
 	{ "help", no_argument, NULL, 'h' },
@@ -1524,6 +1525,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_COLFILE:
 			columns = kn_columns_file(optarg);
+			break;
+		case KN_OPT_SKIPHDR:
+			kn_skip_header = 1;
 			break;
 		case OPT_COLUMNS:
 			columns = optarg;
