@@ -133,6 +133,9 @@ struct dim {
 	int64_t *vals;		/* rank -> value * 10^S */
 	uint32_t nrank;
 	int S;
+	/* on a cluster: the table's scale and range, from the tree */
+	int fS, hasg;
+	int64_t gmn, gmx;
 	/* hierarchy */
 	int nl;			/* levels; nl is the implicit root above */
 	uint32_t **anc;		/* anc[l][leaf] = ancestor at level l */
@@ -257,7 +260,7 @@ rank_numeric(struct dim *dm, size_t j)
 	size_t i;
 	int S = 0, sh;
 
-	for (i = 0; i < N; i++)
+	for (i = 0, S = dm->fS; i < N; i++)
 		if (dm->rsc[i] > S)
 			S = dm->rsc[i];
 	dm->S = S;
@@ -1374,7 +1377,8 @@ widths(void)
 			    (long double)dm->nleaf[l][nd.node[j]] /
 			    (long double)dm->ncode : 1;
 		} else {
-			long double g = (long double)((kn_i128)
+			long double g = (long double)(dm->hasg ?
+			    (kn_i128)dm->gmx - dm->gmn : (kn_i128)
 			    dm->vals[dm->nrank - 1] - dm->vals[0]);
 
 			nd.width[j] = g > 0 ? (long double)((kn_i128)
@@ -1867,7 +1871,7 @@ rank_ids(struct dim *dm)
 
 	free(vd->slot);
 	vd->slot = NULL;
-	for (i = 0; i < n; i++)
+	for (i = 0, S = dm->fS; i < n; i++)
 		if (vd->sc[i] > S)
 			S = vd->sc[i];
 	/* (value with its sign bit flipped, id), sorted: the ranks. */
@@ -2082,7 +2086,7 @@ gcount(struct gtab *g, size_t j, const uint32_t *r)
 		return;
 	}
 	gadd(g, r[j], hass ? r[wsens] : 0,
-	    o.split == SPLIT_INFOGAIN ? r[wtarg] : 0, 1);
+	    o.split != SPLIT_MEDIAN ? r[wtarg] : 0, 1);
 }
 
 /* Turns dense counts into the sorted list of groups. */
@@ -2174,6 +2178,12 @@ groups_finish(uint64_t n)
 			ltouch[nltouch++] = e->y;
 		if (o.split == SPLIT_INFOGAIN)
 			hl_tot[e->y] += e->cnt;
+		if (o.hasv) {
+			nd.tot.s += sval[e->s] * (kn_i128)e->cnt;
+			nd.tot.ss += sval[e->s] * sval[e->s] * (kn_i128)e->cnt;
+		}
+		if (o.split == SPLIT_REGRESSION)
+			nd.tot.ts += tval[e->y] * (kn_i128)e->cnt;
 	}
 	if (nltouch > 1)
 		qsort(ltouch, nltouch, sizeof(uint32_t), cmp_u32);
@@ -2205,6 +2215,24 @@ wmove(uint32_t x, uint32_t y, uint64_t cnt, struct side *L, struct side *R)
 			L->distinct++;
 		if (R != NULL && hs_tot[x] - c == cnt)
 			R->distinct--;
+		if (o.hasv) {
+			kn_i128 v = sval[x] * (kn_i128)cnt;
+			kn_i128 v2 = sval[x] * v;
+
+			L->s += v;
+			L->ss += v2;
+			if (R != NULL) {
+				R->s -= v;
+				R->ss -= v2;
+			}
+		}
+	}
+	if (o.split == SPLIT_REGRESSION) {
+		kn_i128 v = tval[y] * (kn_i128)cnt;
+
+		L->ts += v;
+		if (R != NULL)
+			R->ts -= v;
 	}
 	if (o.split == SPLIT_INFOGAIN) {
 		uint64_t c = hl_side[y], rc = hl_tot[y] - c;
@@ -2270,6 +2298,7 @@ w_ordered(size_t j, struct cut *best)
 	for (i = 0; i < g->n; i++) {
 		uint64_t l, dist;
 		kn_i128 isc = 0;
+		long double sc = 0;
 
 		wmove(g->e[i].s, g->e[i].y, g->e[i].cnt, &L, &R);
 		if (i + 1 < g->n && g->e[i + 1].code == g->e[i].code)
@@ -2283,9 +2312,13 @@ w_ordered(size_t j, struct cut *best)
 		if (o.split == SPLIT_MEDIAN) {
 			if (best->found && dist > best->dist)
 				continue;
-		} else {
+		} else if (o.split == SPLIT_INFOGAIN) {
 			isc = L.lf - xlxf(l) + R.lf - xlxf(n - l);
 			if (!better(best, isc, 0, dist))
+				continue;
+		} else {
+			sc = sq_n(L.ts, l) + sq_n(R.ts, n - l);
+			if (!better(best, 0, sc, dist))
 				continue;
 		}
 		if (!side_ok(&L, hs_side, 0) || !side_ok(&R, hs_side, 1))
@@ -2296,6 +2329,7 @@ w_ordered(size_t j, struct cut *best)
 		best->L = l;
 		best->dist = dist;
 		best->iscore = isc;
+		best->score = sc;
 		best->med = g->e[i].code;
 		best->eqleft = UINT64_MAX;
 	}
@@ -2311,6 +2345,7 @@ w_hier(size_t j, struct cut *best)
 	struct side S;
 	size_t i;
 	kn_i128 isc = 0;
+	long double sc = 0;
 	int ok = 1;
 
 	memset(&S, 0, sizeof(S));
@@ -2323,6 +2358,8 @@ w_hier(size_t j, struct cut *best)
 			ok = 0;
 		if (o.split == SPLIT_INFOGAIN)
 			isc += S.lf - xlxf(S.n);
+		else if (o.split == SPLIT_REGRESSION)
+			sc += sq_n(S.ts, S.n);
 		wclear();
 		memset(&S, 0, sizeof(S));
 	}
@@ -2337,13 +2374,14 @@ w_hier(size_t j, struct cut *best)
 		}
 		return;
 	}
-	if (!better(best, isc, 0, nd.n))
+	if (!better(best, isc, sc, nd.n))
 		return;
 	best->found = 1;
 	best->fast = 0;
 	best->dim = j;
 	best->dist = nd.n;
 	best->iscore = isc;
+	best->score = sc;
 }
 
 /* Chooses the cut of a node on disk, as partition() would in memory. */
@@ -3227,6 +3265,126 @@ class_of(uint64_t row)
 	return bucket[row - lo];
 }
 
+/* Once the rows are read: codes for the values, exact scales for the
+ * sums, and the scratch of the nodes. */
+static void
+prepare(const char *scol, const char *tcol)
+{
+	size_t i, j;
+
+	for (j = 0; j < d; j++) {
+		struct dim *dm = &dims[j];
+
+		if (dm->h != NULL) {
+			if (dm->dfsrank == NULL)
+				prepare_hier(dm);
+			for (i = 0; i < N && !ooc; i++)
+				rec[i * W + j] = dm->dfsrank[rec[i * W + j]];
+		} else if (ooc)
+			rank_ids(dm);
+		else
+			rank_numeric(dm, j);
+	}
+	if (o.hasv) {
+		kn_i128 s = 0, ss = 0;
+
+		for (i = 0; i < sdict.n; i++)
+			if (__builtin_mul_overflow(sval[i],
+			    kn_pow10(sF - sscale[i]), &sval[i]))
+				kn_die("-s %s: too many digits for exact "
+				    "variances", scol);
+		if (ooc) {
+			/* The rows are on disk: bound the sums by the largest
+			 * value. */
+			kn_i128 mx = 0, b;
+
+			for (i = 0; i < sdict.n; i++)
+				if ((sval[i] < 0 ? -sval[i] : sval[i]) > mx)
+					mx = sval[i] < 0 ? -sval[i] : sval[i];
+			if (__builtin_mul_overflow(mx, mx, &b) ||
+			    __builtin_mul_overflow(b, (kn_i128)N + 1, &b))
+				kn_die("-s %s: values too large for exact "
+				    "variances", scol);
+		}
+		for (i = 0; i < N && !ooc; i++) {
+			kn_i128 v = sval[rec[i * W + wsens]], a = v < 0 ? -v : v;
+
+			if (__builtin_add_overflow(s, a, &s) ||
+			    __builtin_mul_overflow(v, v, &v) ||
+			    __builtin_add_overflow(ss, v, &ss))
+				kn_die("-s %s: values too large for exact "
+				    "variances", scol);
+		}
+	}
+
+	if (o.split == SPLIT_INFOGAIN) {
+		/* Labels numbered in byte order, so that scores are summed
+		 * in an order that does not depend on the rows'. */
+		uint32_t *rk = kn_dict_ranks(&tdict);
+
+		for (i = 0; i < N && !ooc; i++)
+			rec[i * W + wtarg] = rk[rec[i * W + wtarg]];
+		if (ooc)
+			lmap = rk;
+		else
+			free(rk);
+		nxlx = N + 1 < ((size_t)1 << 20) ? N + 1 : (size_t)1 << 20;
+		xlxtab = kn_alloc(nxlx * sizeof(kn_i128));
+		for (i = 0; i < nxlx; i++)
+			xlxtab[i] = i < 2 ? 0 : (kn_i128)llroundl(
+			    (long double)i * logl((long double)i) *
+			    4294967296.0L);
+	}
+	if (o.split == SPLIT_REGRESSION) {
+		kn_i128 s = 0;
+
+		for (i = 0; i < tdict.n; i++)
+			if (__builtin_mul_overflow(tval[i],
+			    kn_pow10(tF - tscale[i]), &tval[i]))
+				kn_die("-t %s: too many digits for exact sums",
+				    tcol);
+		if (ooc) {
+			kn_i128 mx = 0, b;
+
+			for (i = 0; i < tdict.n; i++)
+				if ((tval[i] < 0 ? -tval[i] : tval[i]) > mx)
+					mx = tval[i] < 0 ? -tval[i] : tval[i];
+			if (__builtin_mul_overflow(mx, (kn_i128)N + 1, &b))
+				kn_die("-t %s: values too large for exact "
+				    "sums", tcol);
+		}
+		for (i = 0; i < N && !ooc; i++) {
+			kn_i128 v = tval[rec[i * W + wtarg]];
+
+			if (__builtin_add_overflow(s, v < 0 ? -v : v, &s))
+				kn_die("-t %s: values too large for exact "
+				    "sums", tcol);
+		}
+	}
+
+	/* Scratch for the nodes. */
+	if (!ooc) {
+		scratch(1);
+		cls = kn_alloc((N + 1) * sizeof(uint32_t));
+	} else
+		gt = kn_zalloc((d + 1) * sizeof(struct gtab));
+	hs_tot = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
+	hs_side = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
+	hs_side2 = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
+	gath = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
+	stouch = kn_alloc((sdict.n + 1) * sizeof(uint32_t));
+	hl_tot = kn_zalloc((tdict.n + 1) * sizeof(uint64_t));
+	hl_side = kn_zalloc((tdict.n + 1) * sizeof(uint64_t));
+	ltouch = kn_alloc((tdict.n + 1) * sizeof(uint32_t));
+	nd.mn = kn_alloc((d + 1) * sizeof(uint32_t));
+	nd.mx = kn_alloc((d + 1) * sizeof(uint32_t));
+	nd.lv = kn_alloc((d + 1) * sizeof(int));
+	nd.node = kn_alloc((d + 1) * sizeof(uint32_t));
+	nd.width = kn_alloc((d + 1) * sizeof(long double));
+	nd.can = kn_alloc((d + 1) * sizeof(int));
+	sums = kn_alloc((d + 1) * sizeof(kn_i128));
+}
+
 /* Writes the table with its classes: the second pass over the input. */
 static void
 write_table(kn_input *in, const char *columns, const char *classcol,
@@ -3429,7 +3587,7 @@ main(int argc, char *argv[])
 		kn_die("-s needs a requirement on it (-l or --variance)");
 	hast = tcol != NULL;
 	needstats = hass || hast;
-	gdense = !hass && o.split != SPLIT_INFOGAIN;
+	gdense = !hass && o.split == SPLIT_MEDIAN;
 	/* In memory unless told otherwise: -S bounds the memory, and the
 	 * rows go to disk (Rothko-T) when they do not fit. */
 	if (algo != NULL && strcmp(algo, "memory") != 0 &&
@@ -3444,14 +3602,9 @@ main(int argc, char *argv[])
 	if (!algo_s && (sample_max != 0 || smp.naive || seedset || alphaset))
 		kn_die("--sample, --seed, --alpha and --naive are for -a "
 		    "rothko-s");
-	if (ooc && !algo_s && (o.hasv || o.split == SPLIT_REGRESSION))
-		kn_die("%s: Rothko-T (-S or -a rothko-t) chooses cuts from "
-		    "frequency groups, which cannot decide variance or "
-		    "regression (paper 004 §2); use -a rothko-s or memory",
-		    o.hasv ? "--variance" : "--split regression");
 	if (ooc && o.relaxed && needstats)
-		kn_die("--relaxed with -l or --split infogain runs in memory "
-		    "only");
+		kn_die("--relaxed with -s or a split other than median runs "
+		    "in memory only");
 	kn_progress_init(progress);
 	tmpdir = kn_tmpdir(tmpdir);
 
@@ -3532,117 +3685,8 @@ main(int argc, char *argv[])
 			free(dims[j].rsc);
 		}
 	}
-	for (j = 0; j < d; j++) {
-		struct dim *dm = &dims[j];
-
-		if (dm->h != NULL) {
-			prepare_hier(dm);
-			for (i = 0; i < N && !ooc; i++)
-				rec[i * W + j] = dm->dfsrank[rec[i * W + j]];
-		} else if (ooc)
-			rank_ids(dm);
-		else
-			rank_numeric(dm, j);
-	}
-	if (o.hasv) {
-		kn_i128 s = 0, ss = 0;
-
-		for (i = 0; i < sdict.n; i++)
-			if (__builtin_mul_overflow(sval[i],
-			    kn_pow10(sF - sscale[i]), &sval[i]))
-				kn_die("-s %s: too many digits for exact "
-				    "variances", scol);
-		if (ooc) {
-			/* The rows are on disk: bound the sums by the largest
-			 * value. */
-			kn_i128 mx = 0, b;
-
-			for (i = 0; i < sdict.n; i++)
-				if ((sval[i] < 0 ? -sval[i] : sval[i]) > mx)
-					mx = sval[i] < 0 ? -sval[i] : sval[i];
-			if (__builtin_mul_overflow(mx, mx, &b) ||
-			    __builtin_mul_overflow(b, (kn_i128)N + 1, &b))
-				kn_die("-s %s: values too large for exact "
-				    "variances", scol);
-		}
-		for (i = 0; i < N && !ooc; i++) {
-			kn_i128 v = sval[rec[i * W + wsens]], a = v < 0 ? -v : v;
-
-			if (__builtin_add_overflow(s, a, &s) ||
-			    __builtin_mul_overflow(v, v, &v) ||
-			    __builtin_add_overflow(ss, v, &ss))
-				kn_die("-s %s: values too large for exact "
-				    "variances", scol);
-		}
-	}
-
-	if (o.split == SPLIT_INFOGAIN) {
-		/* Labels numbered in byte order, so that scores are summed
-		 * in an order that does not depend on the rows'. */
-		uint32_t *rk = kn_dict_ranks(&tdict);
-
-		for (i = 0; i < N && !ooc; i++)
-			rec[i * W + wtarg] = rk[rec[i * W + wtarg]];
-		if (ooc)
-			lmap = rk;
-		else
-			free(rk);
-		nxlx = N + 1 < ((size_t)1 << 20) ? N + 1 : (size_t)1 << 20;
-		xlxtab = kn_alloc(nxlx * sizeof(kn_i128));
-		for (i = 0; i < nxlx; i++)
-			xlxtab[i] = i < 2 ? 0 : (kn_i128)llroundl(
-			    (long double)i * logl((long double)i) *
-			    4294967296.0L);
-	}
-	if (o.split == SPLIT_REGRESSION) {
-		kn_i128 s = 0;
-
-		for (i = 0; i < tdict.n; i++)
-			if (__builtin_mul_overflow(tval[i],
-			    kn_pow10(tF - tscale[i]), &tval[i]))
-				kn_die("-t %s: too many digits for exact sums",
-				    tcol);
-		if (ooc) {
-			kn_i128 mx = 0, b;
-
-			for (i = 0; i < tdict.n; i++)
-				if ((tval[i] < 0 ? -tval[i] : tval[i]) > mx)
-					mx = tval[i] < 0 ? -tval[i] : tval[i];
-			if (__builtin_mul_overflow(mx, (kn_i128)N + 1, &b))
-				kn_die("-t %s: values too large for exact "
-				    "sums", tcol);
-		}
-		for (i = 0; i < N && !ooc; i++) {
-			kn_i128 v = tval[rec[i * W + wtarg]];
-
-			if (__builtin_add_overflow(s, v < 0 ? -v : v, &s))
-				kn_die("-t %s: values too large for exact "
-				    "sums", tcol);
-		}
-	}
-
-	/* Scratch for the nodes. */
+	prepare(scol, tcol);
 	ntot = N;
-	if (!ooc) {
-		scratch(1);
-		cls = kn_alloc((N + 1) * sizeof(uint32_t));
-	} else
-		gt = kn_zalloc((d + 1) * sizeof(struct gtab));
-	hs_tot = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
-	hs_side = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
-	hs_side2 = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
-	gath = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
-	stouch = kn_alloc((sdict.n + 1) * sizeof(uint32_t));
-	hl_tot = kn_zalloc((tdict.n + 1) * sizeof(uint64_t));
-	hl_side = kn_zalloc((tdict.n + 1) * sizeof(uint64_t));
-	ltouch = kn_alloc((tdict.n + 1) * sizeof(uint32_t));
-	nd.mn = kn_alloc((d + 1) * sizeof(uint32_t));
-	nd.mx = kn_alloc((d + 1) * sizeof(uint32_t));
-	nd.lv = kn_alloc((d + 1) * sizeof(int));
-	nd.node = kn_alloc((d + 1) * sizeof(uint32_t));
-	nd.width = kn_alloc((d + 1) * sizeof(long double));
-	nd.can = kn_alloc((d + 1) * sizeof(int));
-	sums = kn_alloc((d + 1) * sizeof(kn_i128));
 
 	/* The whole table must meet the requirements, or nothing can. */
 	if (N > 0 && !ooc) {
