@@ -17,6 +17,10 @@
  * Suppressing takes two passes: the first counts the classes (within
  * -S) and keeps only the set of failing ones, the second writes the
  * rows.  Input that cannot be read twice is spooled to a temp file.
+ * With --classes the first pass is made from the frequency set of the
+ * whole table instead, and the rows are read once, as they come: a
+ * mapper of Hadoop Streaming or Spark's pipe() recodes any split of
+ * them (DESIGN.md, "Scale").
  */
 #include <sys/stat.h>
 
@@ -36,6 +40,7 @@ usage(int status)
 	fprintf(status == 0 ? stdout : stderr,
 	    "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
 	    "[--max-suppress n|p%%]\n"
+	    "              [--classes file]\n"
 	    "              [-s column [-l l [--diversity "
 	    "distinct|entropy|recursive] [-c c]]]\n"
 	    "              [--suppress star|drop] [-x columns] [-o file] "
@@ -55,12 +60,13 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_CLASSCOL = 256, OPT_COLUMNS, OPT_COLFILE, OPT_DIV, OPT_KEEPCLASS,
-    OPT_MAXSUPP, OPT_PROGRESS, OPT_RAW, OPT_SUMMARY, OPT_SUPPRESS,
-    OPT_VERSION };
+enum { OPT_CLASSCOL = 256, OPT_CLASSES, OPT_COLUMNS, OPT_COLFILE, OPT_DIV,
+    OPT_KEEPCLASS, OPT_MAXSUPP, OPT_PROGRESS, OPT_RAW, OPT_SUMMARY,
+    OPT_SUPPRESS, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
+	{ "classes", required_argument, NULL, OPT_CLASSES },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "columns-file", required_argument, NULL, OPT_COLFILE },
 	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
@@ -304,10 +310,13 @@ node_resolve(struct recoding *rc, struct node *nd, const kn_table *t,
 	rc->priv = nd;
 }
 
-/* The frequency set at the node's levels: Incognito's counting. */
+/* The frequency set of t at the node's levels, keyed on t's columns
+ * qcol (one per attribute of the node) and last on *scol if not NULL,
+ * each line weighed by the count column *cnt of a frequency set if not
+ * NULL: Incognito's counting. */
 static void
-node_count(struct recoding *rc, kn_table *t, const size_t *scol,
-    kn_fsout out, kn_freqstats *st)
+node_freq(struct recoding *rc, kn_table *t, const size_t *qcol,
+    const size_t *scol, const size_t *cnt, kn_fsout out, kn_freqstats *st)
 {
 	struct node *nd = rc->priv;
 	size_t d = rc->nq + (scol != NULL), c;
@@ -320,7 +329,7 @@ node_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	for (c = 0; c < d; c++) {
 		kn_dict_init(&dict[c]);
 		if (c < rc->nq) {
-			key[c] = rc->qcol[c];
+			key[c] = qcol[c];
 			h[c] = nd->h[c];
 			lv[c] = nd->lv[c];
 		} else
@@ -331,6 +340,10 @@ node_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	cs.key = key;
 	cs.dict = dict;
 	cs.hier = h;
+	if (cnt != NULL) {
+		cs.hascount = 1;
+		cs.cntcol = *cnt;
+	}
 	kn_freq(t, &cs, lv, o.budget, o.tmpdir, out, NULL, st);
 	for (c = 0; c < d; c++)
 		kn_dict_free(&dict[c]);
@@ -338,6 +351,14 @@ node_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	free(lv);
 	free(h);
 	free(key);
+}
+
+/* The first pass of a node: the frequency set of the table. */
+static void
+node_count(struct recoding *rc, kn_table *t, const size_t *scol,
+    kn_fsout out, kn_freqstats *st)
+{
+	node_freq(rc, t, rc->qcol, scol, NULL, out, st);
 }
 
 /* The labels of the row's attributes at the node's levels; every value
@@ -716,7 +737,8 @@ region_count(struct recoding *rc, kn_table *t, const size_t *scol,
 
 /* The counts of the first pass and the class being read: groups arrive
  * in order of (QI labels..., S label), so a class is a run of groups
- * with equal QI labels. */
+ * with equal QI labels.  With --classes every class is kept, not only
+ * the failing ones. */
 static struct {
 	size_t nq;
 	int skey;
@@ -728,6 +750,15 @@ static struct {
 	uint64_t n;
 	uint64_t *vals;		/* the class's sensitive counts */
 	size_t nval, valcap;
+	/* --classes */
+	const char *path;	/* the frequency set, for messages */
+	int known;		/* keep every class */
+	kn_dict all;		/* class id -> joined labels */
+	char *bad;		/* bad[id]: the class is suppressed */
+	size_t badcap;
+	kn_dict *qlab;		/* per attribute, the labels of the classes */
+	kn_dict pairs;		/* (class id, S label) with -l */
+	uint32_t id;		/* the class being read */
 } cl;
 
 /* Decides the class just read: suppressed if smaller than k or not
@@ -748,9 +779,31 @@ class_end(void)
 		bad = !kn_ldiv_ok(&o.ld, cl.vals, cl.nval, cl.n);
 	}
 	if (bad) {
-		kn_dict_intern(&cl.fail, cl.key, cl.keylen);
+		if (cl.known)
+			cl.bad[cl.id] = 1;
+		else
+			kn_dict_intern(&cl.fail, cl.key, cl.keylen);
 		cl.supp += cl.n;
 		cl.suppcls++;
+	}
+}
+
+/* Decides the last class and checks --max-suppress: exits 1 if the
+ * node suppresses too many rows. */
+static void
+class_last(void)
+{
+	uint64_t lim;
+
+	class_end();
+	if (!o.haslim)
+		return;
+	lim = kn_limit_rows(&o.lim, cl.rows);
+	if (cl.supp > lim) {
+		fprintf(stderr, "%s: %llu rows would be suppressed, more "
+		    "than the limit %llu\n", kn_prog,
+		    (unsigned long long)cl.supp, (unsigned long long)lim);
+		kn_exit(1);
 	}
 }
 
@@ -773,6 +826,20 @@ join(const kn_str *lab, size_t n, char **buf, size_t *cap)
 		len += lab[i].n;
 	}
 	return len;
+}
+
+/* The key of a class's sensitive value in cl.pairs: its class id, then
+ * the value; returns the length. */
+static size_t
+pairkey(uint32_t id, kn_str s, char **buf, size_t *cap)
+{
+	if (s.n + sizeof(id) + 1 > *cap) {
+		*cap = 2 * (s.n + sizeof(id) + 1);
+		*buf = kn_realloc(*buf, *cap);
+	}
+	memcpy(*buf, &id, sizeof(id));
+	memcpy(*buf + sizeof(id), s.p, s.n);
+	return sizeof(id) + s.n;
 }
 
 /* A group of the first pass's frequency set. */
@@ -800,9 +867,23 @@ class_row(const kn_fsrow *r, void *ctx)
 		cl.have = 1;
 		cl.n = 0;
 		cl.nval = 0;
+		if (cl.known) {
+			cl.id = kn_dict_intern(&cl.all, cl.key, len);
+			if (cl.id >= cl.badcap) {
+				cl.badcap = cl.badcap ? 2 * cl.badcap : 1024;
+				cl.bad = kn_realloc(cl.bad, cl.badcap);
+			}
+			cl.bad[cl.id] = 0;
+			for (c = 0; c < cl.nq; c++)
+				kn_dict_intern(&cl.qlab[c], r->key[c].p,
+				    r->key[c].n);
+		}
 	}
 	if (__builtin_add_overflow(cl.n, r->cnt, &cl.n))
 		kn_die("a class size overflows 64 bits");
+	if (cl.known && cl.skey)
+		kn_dict_intern(&cl.pairs, buf, pairkey(cl.id, r->key[cl.nq],
+		    &buf, &cap));
 	if (cl.skey) {
 		if (cl.nval == cl.valcap) {
 			cl.valcap = cl.valcap ? 2 * cl.valcap : 64;
@@ -811,6 +892,114 @@ class_row(const kn_fsrow *r, void *ctx)
 		}
 		cl.vals[cl.nval++] = r->cnt;
 	}
+}
+
+/*
+ * --classes: the first pass made from path, the frequency set of the
+ * whole table as freqset writes it (merged across a cluster), so that
+ * the rows need to be read only once.  Its key columns must hold every
+ * attribute of the node (and the -s column *scol of t, for -l) as
+ * leaves of their hierarchies; its other key columns are summed over,
+ * and its sums ignored.  Every class is kept, to tell a row that is
+ * not counted there.
+ */
+static void
+classes_read(struct recoding *rc, const kn_table *t, const char *path,
+    const size_t *scol, kn_freqstats *st)
+{
+	kn_table ft;
+	char *paths[1];
+	size_t d = rc->nq + (scol != NULL), i, c, cnt, *col;
+
+	paths[0] = (char *)path;
+	kn_table_open(&ft, paths, 1, NULL);
+	cnt = kn_table_countcol(&ft, "--classes");
+	col = kn_alloc((d + 1) * sizeof(size_t));
+	for (i = 0; i < d; i++) {
+		const char *a = t->names[i < rc->nq ? rc->qcol[i] : *scol];
+
+		for (c = 0; c < cnt && strcmp(ft.names[c], a) != 0; c++)
+			;
+		if (c == cnt)
+			kn_die("%s:1: %s '%s' is not a key column (one before "
+			    "'count'): this is not the frequency set to "
+			    "recode by", ft.r.name, i < rc->nq ?
+			    "node attribute" : "sensitive column", a);
+		col[i] = c;
+	}
+	cl.path = ft.r.name;
+	cl.known = 1;
+	kn_dict_init(&cl.all);
+	kn_dict_init(&cl.pairs);
+	cl.qlab = kn_alloc((rc->nq + 1) * sizeof(kn_dict));
+	for (i = 0; i < rc->nq; i++)
+		kn_dict_init(&cl.qlab[i]);
+	node_freq(rc, &ft, col, scol != NULL ? col + rc->nq : NULL, &cnt,
+	    class_row, st);
+	kn_table_free(&ft);
+	free(col);
+}
+
+/* The class of a row, attr='label', ... (for messages; caller
+ * frees). */
+static char *
+class_text(const struct recoding *rc, const kn_table *t, const kn_str *lab)
+{
+	size_t i, len = 1, n = 0;
+	char *s;
+
+	for (i = 0; i < rc->nq; i++)
+		len += strlen(t->names[rc->qcol[i]]) + lab[i].n + 5;
+	s = kn_alloc(len);
+	for (i = 0; i < rc->nq; i++)
+		n += (size_t)snprintf(s + n, len - n, "%s%s='%.*s'",
+		    i > 0 ? ", " : "", t->names[rc->qcol[i]], (int)lab[i].n,
+		    lab[i].p);
+	return s;
+}
+
+/*
+ * --classes: whether the current row of t, whose labels are lab, is
+ * suppressed.  Its class, and with -l its sensitive value (column
+ * sidx), must be counted in the frequency set: else that is of another
+ * table, and the error names the row's first attribute whose label no
+ * class has, or its last.
+ */
+static int
+class_find(const struct recoding *rc, const kn_table *t, const kn_str *lab,
+    size_t sidx)
+{
+	static char *buf;
+	static size_t cap;
+	const struct node *nd = rc->priv;
+	size_t len = join(lab, rc->nq, &buf, &cap), i;
+	int64_t id = kn_dict_find(&cl.all, buf, len);
+	kn_str v;
+
+	if (id < 0) {
+		for (i = 0; i + 1 < rc->nq; i++)
+			if (kn_dict_find(&cl.qlab[i], lab[i].p, lab[i].n) < 0)
+				break;
+		v = t->f[rc->qcol[i]];
+		if (kn_dict_find(&cl.qlab[i], lab[i].p, lab[i].n) >= 0)
+			kn_table_fail(t, rc->qcol[i], "the class %s is not "
+			    "counted in %s", class_text(rc, t, lab), cl.path);
+		if (nd->lv[i] == 0)
+			kn_table_fail(t, rc->qcol[i], "'%.*s' is in no class "
+			    "of %s", (int)v.n, v.p, cl.path);
+		kn_table_fail(t, rc->qcol[i], "'%.*s', at level %d '%.*s', "
+		    "is in no class of %s", (int)v.n, v.p, nd->lv[i],
+		    (int)lab[i].n, lab[i].p, cl.path);
+	}
+	if (cl.skey) {
+		v = t->f[sidx];
+		len = pairkey((uint32_t)id, v, &buf, &cap);
+		if (kn_dict_find(&cl.pairs, buf, len) < 0)
+			kn_table_fail(t, sidx, "'%.*s' is not counted in %s "
+			    "for the class %s", (int)v.n, v.p, cl.path,
+			    class_text(rc, t, lab));
+	}
+	return cl.bad[id];
 }
 
 /* ---- output ------------------------------------------------------- */
@@ -852,6 +1041,7 @@ main(int argc, char *argv[])
 	kn_str *lab;
 	const char *nodearg = NULL, *outpath = NULL, *scol = NULL;
 	const char *xlist = NULL, *regpath = NULL, *ccol = NULL;
+	const char *classes = NULL;
 	char *columns = NULL, *drop, *key = NULL, *line = NULL;
 	size_t sidx = 0, c, i, keycap = 0, linecap = 0, *xcol, nx;
 	long *qidx, *xat;
@@ -905,6 +1095,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_CLASSCOL:
 			ccol = optarg;
+			break;
+		case OPT_CLASSES:
+			classes = optarg;
 			break;
 		case OPT_COLFILE:
 			columns = kn_columns_file(optarg);
@@ -970,9 +1163,16 @@ main(int argc, char *argv[])
 		kn_die("--summary, --keep-class and --class-col apply to -r");
 	if (regpath != NULL && hopts.n > 0)
 		kn_die("-H applies to -n: the regions hold their own labels");
+	if (regpath != NULL && classes != NULL)
+		kn_die("--classes applies to -n: with -r the regions file "
+		    "holds the classes and their counts");
 	if (regpath != NULL && strcmp(regpath, "-") == 0 &&
 	    (argc == 0 || strcmp(argv[0], "-") == 0))
 		kn_die("-r -: the table is read from the standard input");
+	if (classes != NULL && strcmp(classes, "-") == 0 &&
+	    (argc == 0 || strcmp(argv[0], "-") == 0))
+		kn_die("--classes -: the table is read from the standard "
+		    "input");
 	kn_ldiv_check(&o.ld, scol != NULL);
 	kn_progress_init(progress);
 	if (o.budget == 0)
@@ -980,8 +1180,8 @@ main(int argc, char *argv[])
 	o.tmpdir = kn_tmpdir(o.tmpdir);
 	suppress = o.k > 1 || o.ld.on;
 	/* Without suppression one pass does, unless -v wants the classes
-	 * counted. */
-	twice = suppress || verbose;
+	 * counted; with --classes they are counted already. */
+	twice = classes == NULL && (suppress || verbose);
 
 	/* The node is read before the input: it may come from a pipe. */
 	if (nodearg != NULL)
@@ -1063,21 +1263,13 @@ main(int argc, char *argv[])
 	cl.skey = o.ld.on;
 	kn_dict_init(&cl.fail);
 	memset(&st, 0, sizeof(st));
-	if (twice) {
+	if (classes != NULL) {
+		classes_read(&rc, &t, classes, cl.skey ? &sidx : NULL, &st);
+		class_last();
+	} else if (twice) {
 		rc.count(&rc, &t, cl.skey ? &sidx : NULL, class_row, &st);
-		class_end();
+		class_last();
 		pass1rows = t.rows;
-		if (o.haslim) {
-			uint64_t lim = kn_limit_rows(&o.lim, pass1rows);
-
-			if (cl.supp > lim) {
-				fprintf(stderr, "%s: %llu rows would be "
-				    "suppressed, more than the limit %llu\n",
-				    kn_prog, (unsigned long long)cl.supp,
-				    (unsigned long long)lim);
-				kn_exit(1);
-			}
-		}
 		kn_table_free(&t);
 		kn_input_open(&in, &t, columns);
 	}
@@ -1093,13 +1285,15 @@ main(int argc, char *argv[])
 		if ((t.rows & 0xffff) == 0)
 			kn_progress(t.rows, t.r.bytes);
 		rc.label(&rc, &t, lab);
-		if (cl.fail.n > 0) {
+		if (cl.known)
+			sup = class_find(&rc, &t, lab, sidx);
+		else if (cl.fail.n > 0) {
 			size_t kl = join(lab, rc.nq, &key, &keycap);
 
 			sup = kn_dict_find(&cl.fail, key, kl) >= 0;
-			if (sup && o.drop)
-				continue;
 		}
+		if (sup && o.drop)
+			continue;
 		for (c = 0; c < t.ncols; c++) {
 			need += (qidx[c] >= 0 ? lab[qidx[c]].n + 1 :
 			    t.f[c].n) + 1;

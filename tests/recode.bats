@@ -755,3 +755,219 @@ regions_of() {
 	EOF_
 	[ -z "$(ls -A "$T/tmp")" ]
 }
+
+# ---- --classes: one pass over any split, the classes from a frequency set
+
+# splits_of FILE N: split FILE into pieces in $T/s (emptied first) in
+# several ways: thirds by lines (the first holding the header), pieces
+# of N lines, the whole; each run of pieces is listed on a line of
+# $T/runs.
+splits_of() {
+	rm -rf "$T/s"
+	mkdir "$T/s"
+	split -n l/3 "$1" "$T/s/a."
+	split -l "$2" "$1" "$T/s/b."
+	cp "$1" "$T/s/c.aa"
+	printf '%s\n' "$(echo "$T"/s/a.*)" "$(echo "$T"/s/b.*)" \
+	    "$T/s/c.aa" > "$T/runs"
+}
+
+# mapped ARGS...: runs recode --classes ARGS on each piece of each run of
+# $T/runs, headerless with --skip-header, and compares the pieces put
+# together with $T/want.
+mapped() {
+	local run p
+	while read -r run; do
+		for p in $run; do
+			recode --columns "$cols" --skip-header "$@" "$p" ||
+			    return 1
+		done > "$T/got"
+		cmp "$T/want" "$T/got" || { echo "$run: $*"; return 1; }
+	done < "$T/runs"
+}
+
+@test "--classes: Adult split any way recodes as the whole table (-k, --max-suppress, --suppress, -l)" {
+	cols=$(head -1 "$ADULT" | tr '\t' ,)
+	freqset "$ADULT" > "$T/fs"
+	splits_of "$ADULT" 7001
+	while IFS='|' read -r args; do
+		recode -H "$AH" -n "$N121" $args "$ADULT" | tail -n +2 > "$T/want"
+		mapped --classes "$T/fs" -H "$AH" -n "$N121" $args ||
+		    { echo "$args"; false; }
+	done <<-EOF_
+	
+	-k 10
+	-k 10 --max-suppress 2%
+	-k 10 --max-suppress 121 --suppress drop
+	-k 10 -x salary-class
+	-k 40 --suppress star
+	-s salary-class -l 2
+	-k 5 -s salary-class -l 2 --suppress drop
+	-s salary-class -l 1.9 --diversity entropy
+	-k 3 -s salary-class -l 2 --diversity recursive -c 3
+	EOF_
+	# A frequency set with fewer key columns, or at other attribute
+	# positions, or with sums, counts the same classes.
+	recode -H "$AH" -n age=1,race=1 -k 30 "$ADULT" | tail -n +2 > "$T/want"
+	freqset -q race,sex,age "$ADULT" > "$T/fs2"
+	mapped --classes "$T/fs2" -H "$AH" -n age=1,race=1 -k 30
+	freqset -q race,age --sum age "$ADULT" > "$T/fs3"
+	mapped --classes "$T/fs3" -H "$AH" -n age=1,race=1 -k 30
+}
+
+@test "--classes: the cluster pipeline (merged freqset, lattice-search --best, a node file), stdin not spooled" {
+	cols=$(head -1 "$ADULT" | tr '\t' ,)
+	mkdir "$T/p"
+	split -n l/4 "$ADULT" "$T/p/part."
+	for p in "$T"/p/part.??; do
+		freqset --columns "$cols" --skip-header "$p" > "$p.fs"
+	done
+	freqset --merge "$T"/p/part.*.fs > "$T/table.fs"
+	freqset "$ADULT" | cmp - "$T/table.fs"
+	lattice-search -H "$AH" -q "$QI" -k 10 --max-suppress 2% --best \
+	    "$T/table.fs" > "$T/node.tsv"
+	set -- -H "$AH" -n "$T/node.tsv" -k 10 --max-suppress 2%
+	recode "$@" "$ADULT" | tail -n +2 > "$T/want"
+	# Each piece from a pipe: read as it comes, no temp file.
+	for p in "$T"/p/part.??; do
+		cat "$p" | recode "$@" --classes "$T/table.fs" --columns "$cols" \
+		    --skip-header -T "$T/nosuchdir" || false
+	done > "$T/got"
+	cmp "$T/want" "$T/got"
+	# -v: the counts of the table, the rows of the piece.
+	run --separate-stderr recode -v "$@" "$ADULT"
+	[[ "$stderr" == *", 30162 rows written, 0 runs" ]]
+	want="${stderr%, 30162 rows written, 0 runs}, $(wc -l < "$T/p/part.ab") rows written, 0 runs"
+	run --separate-stderr recode -v "$@" --classes "$T/table.fs" \
+	    --columns "$cols" --skip-header "$T/p/part.ab"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "$want" ]
+	# A headered table recodes with its header line, as without.
+	recode "$@" --classes "$T/table.fs" "$ADULT" | tail -n +2 | cmp - "$T/want"
+	[ "$(recode "$@" --classes "$T/table.fs" "$ADULT" | head -1)" = "$(head -1 "$ADULT")" ]
+	# The frequency set from the standard input.
+	recode "$@" --classes - --columns "$cols" --skip-header \
+	    "$T/p/part.aa" < "$T/table.fs" | cmp - <(head -n "$(($(wc -l < "$T/p/part.aa") - 1))" "$T/want")
+}
+
+@test "--classes: random tables split any way recode as the whole table" {
+	cols=c1,c2,c3,c4
+	while read -r seed card k l1 l2 l3 l; do
+		randtable "$seed" 3000 4 "$card" > "$T/r"
+		freqset "$T/r" > "$T/fs"
+		splits_of "$T/r" 499
+		set -- -H c1=interval:2,4 -H c2=mask:1 -H c3=interval:5 \
+		    -n c1=$l1,c2=$l2,c3=$l3 -k "$k"
+		[ "$l" = 0 ] || set -- "$@" -s c4 -l "$l"
+		recode "$@" "$T/r" | tail -n +2 > "$T/want"
+		expect "$k" "$l1" "$l2" "$l3" "$l" | tail -n +2 | cmp - "$T/want"
+		mapped --classes "$T/fs" "$@" || { echo "seed $seed"; false; }
+		recode "$@" --suppress drop "$T/r" | tail -n +2 > "$T/want"
+		mapped --classes "$T/fs" "$@" --suppress drop ||
+		    { echo "seed $seed drop"; false; }
+	done <<-EOF_
+	21 10 2 0 0 0 0
+	22 30 5 1 0 1 0
+	23 60 3 2 1 1 2
+	24 150 10 1 1 2 0
+	25 30 4 1 0 1 2
+	26 500 2 3 2 2 3
+	EOF_
+	# Counts that outgrow -S are spilled in runs, with the same result.
+	randtable 27 20000 4 400 > "$T/r"
+	freqset "$T/r" > "$T/fs"
+	splits_of "$T/r" 4001
+	set -- -H c1=interval:2,4 -H c2=mask:1 -H c3=interval:5 \
+	    -n c1=1,c2=0,c3=1 -k 3 -s c4 -l 2
+	recode "$@" "$T/r" | tail -n +2 > "$T/want"
+	mapped --classes "$T/fs" -S 64K "$@"
+	run --separate-stderr recode -v --classes "$T/fs" -S 64K "$@" "$T/r"
+	[ "$status" -eq 0 ]
+	[ "$(vstat runs)" -ge 2 ]
+}
+
+@test "--classes: --max-suppress exceeded exits 1 on every piece, writes nothing" {
+	cols=$(head -1 "$ADULT" | tr '\t' ,)
+	freqset "$ADULT" > "$T/fs"
+	tail -n +2 "$ADULT" | head -n 100 > "$T/piece"
+	mkdir "$T/o"
+	run --separate-stderr recode -H "$AH" -n "$N121" -k 10 --max-suppress 120 \
+	    --classes "$T/fs" --columns "$cols" -o "$T/o/x" "$T/piece"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "recode: 121 rows would be suppressed, more than the limit 120" ]
+	[ -z "$(ls -A "$T/o")" ]
+	run --separate-stderr recode -H "$AH" -n "$N121" -k 10 --max-suppress 0.39% \
+	    --classes "$T/fs" --columns "$cols" "$T/piece"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "recode: 121 rows would be suppressed, more than the limit 117" ]
+	[ -z "$output" ]
+	# Even an empty piece: the limit is the whole table's.
+	run --separate-stderr recode -H "$AH" -n "$N121" -k 10 --max-suppress 120 \
+	    --classes "$T/fs" --columns "$cols" /dev/null
+	[ "$status" -eq 1 ]
+	run --separate-stderr recode -H "$AH" -n "$N121" -k 10 --max-suppress 121 \
+	    --classes "$T/fs" --columns "$cols" /dev/null
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "--classes: a frequency set of another table, bad frequency sets, usage: table-driven" {
+	printf 'age\tsex\tdis\n17\tMale\tflu\n18\tMale\tcold\n90\tFemale\tflu\n' > "$T/t"
+	F=$T/fs
+	printf 'sex\tage\tdis\tcount\nMale\t17\tflu\t1\nMale\t18\tcold\t1\nFemale\t90\tflu\t1\n' > "$F"
+	printf 'age\tcount\n17\t1\n18\t1\n' > "$T/no90"
+	printf 'age\tsex\tcount\n17\tMale\t1\n18\tMale\t1\n90\tMale\t1\n17\tFemale\t1\n' > "$T/nof90"
+	printf 'age\tsex\tcount\n17\tMale\t1\n18\tMale\t1\n90\tMale\t1\n' > "$T/male"
+	printf 'age\tdis\tcount\n17\tflu\t1\n18\tflu\t1\n90\tflu\t1\n' > "$T/nocold"
+	printf 'age\tcount\tsex\n17\t1\tMale\n' > "$T/aftercnt"
+	printf 'age\tsex\tn\n17\tMale\t1\n' > "$T/nocnt"
+	printf 'age\tcount\n17\t1\n18\tx\n' > "$T/badcnt"
+	printf 'age\tcount\n17\t1\n18\t-1\n' > "$T/negcnt"
+	printf 'age\tcount\n17\t1\n[15-20)\t1\n' > "$T/notleaf"
+	printf 'age\tcount\n17\t1\n18\n' > "$T/ragged"
+	printf 'age\tcount\n17\t1\n200\t1\n' > "$T/big"
+	: > "$T/empty"
+	H="-H $AH"
+	cols="--columns age,sex,dis"
+	tail -n +2 "$T/t" > "$T/body"
+	mkdir "$T/o"
+	while IFS='|' read -r args want; do
+		eval "run --separate-stderr recode $args"
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; false; }
+		[ "$stderr" = "recode: $want" ] || { echo "$args: $stderr"; false; }
+		# A row of another table is met part way: only -o is sure
+		# to hold nothing.
+		case $want in
+		"$T/t:"* | "$T/body:"* | stdin:*) ;;
+		*) [ -z "$output" ] || { echo "$args: output"; false; } ;;
+		esac
+		[ -z "$(ls -A "$T/o")" ] || { echo "$args: -o left"; false; }
+	done <<-EOF_
+	$H -n age=0 --classes "$T/no90" "$T/t"|$T/t:4: column 'age': '90' is in no class of $T/no90
+	$H -n age=0 --classes "$T/no90" -k 2 -o "$T/o/x" "$T/t"|$T/t:4: column 'age': '90' is in no class of $T/no90
+	$H -n age=0 --classes "$T/no90" $cols "$T/body"|$T/body:3: column 'age': '90' is in no class of $T/no90
+	$H -n age=0 --classes "$T/no90" $cols < "$T/body"|stdin:3: column 'age': '90' is in no class of $T/no90
+	$H -n age=2,sex=0 --classes "$T/no90" "$T/t"|$T/no90:1: node attribute 'sex' is not a key column (one before 'count'): this is not the frequency set to recode by
+	$H -n age=1,sex=0 --classes "$T/nof90" -k 2 -o "$T/o/x" "$T/t"|$T/t:4: column 'sex': the class age='85-89', sex='Female' is not counted in $T/nof90
+	$H -n sex=0,age=4 --classes "$T/male" "$T/t"|$T/t:4: column 'sex': 'Female' is in no class of $T/male
+	$H -n age=0,sex=0 --classes "$T/nof90" "$T/t"|$T/t:4: column 'sex': the class age='90', sex='Female' is not counted in $T/nof90
+	$H -n age=2 -s dis -l 1 --classes "$T/nocold" -o "$T/o/x" "$T/t"|$T/t:3: column 'dis': 'cold' is not counted in $T/nocold for the class age='10-19'
+	$H -n age=1 -s dis -l 2 --classes "$T/no90" "$T/t"|$T/no90:1: sensitive column 'dis' is not a key column (one before 'count'): this is not the frequency set to recode by
+	$H -n age=1,sex=0 --classes "$T/aftercnt" "$T/t"|$T/aftercnt:1: node attribute 'sex' is not a key column (one before 'count'): this is not the frequency set to recode by
+	$H -n age=1 --classes "$T/nocnt" "$T/t"|$T/nocnt: no 'count' column: --classes reads frequency sets
+	$H -n age=1 --classes "$T/badcnt" -k 2 -o "$T/o/x" "$T/t"|$T/badcnt:3: column 'count': 'x' is not a count
+	$H -n age=1 --classes "$T/negcnt" "$T/t"|$T/negcnt:3: column 'count': '-1' is not a count
+	$H -n age=1 --classes "$T/notleaf" "$T/t"|$T/notleaf:3: column 'age': '[15-20)': value is not a leaf of the hierarchy ($AH/adult_hierarchy_age.csv)
+	-H age=interval:5 -n age=1 --classes "$T/big" "$T/t"|$T/t:4: column 'age': '90', at level 1 '[90,95)', is in no class of $T/big
+	$H -n age=1 --classes "$T/big" "$T/t"|$T/big:3: column 'age': '200': value is not a leaf of the hierarchy ($AH/adult_hierarchy_age.csv)
+	$H -n age=1 --classes "$T/ragged" "$T/t"|$T/ragged:3: expected 2 fields, found 1
+	$H -n age=1 --classes "$T/empty" "$T/t"|$T/empty: empty input: expected a header line naming the columns
+	$H -n age=1 --classes "$T/nosuch" "$T/t"|$T/nosuch: No such file or directory
+	$H -n age=1 --classes - < "$T/t"|--classes -: the table is read from the standard input
+	$H -n age=1 --classes - - < "$T/t"|--classes -: the table is read from the standard input
+	-r "$T/fs" --classes "$F" "$T/t"|--classes applies to -n: with -r the regions file holds the classes and their counts
+	EOF_
+	# The frequency set it was made for passes.
+	run --separate-stderr recode $H -n age=2,sex=0 -s dis -l 1 --classes "$F" "$T/t"
+	[ "$status" -eq 0 ]
+}
