@@ -40,11 +40,16 @@
  * part that fails a requirement: every class meets every requirement
  * whatever the sample.
  */
+#include <sys/wait.h>
+
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hypo.h"
 #include "kanon.h"
@@ -71,7 +76,7 @@ usage(int status)
 }
 
 enum { OPT_ALPHA = 256, OPT_CLASSCOL, OPT_COLUMNS, OPT_COLFILE, OPT_DIV,
-    OPT_FCACHE, OPT_FITROWS, OPT_NAIVE, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
+    OPT_FCACHE, OPT_FITROWS, OPT_JOB, OPT_NAIVE, OPT_TREE, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
     OPT_PROGRESS, OPT_RELAXED, OPT_SPLIT, OPT_VAR, OPT_VERSION };
 
 static const struct option longopts[] = {
@@ -84,6 +89,7 @@ static const struct option longopts[] = {
 	{ "fcache", required_argument, NULL, OPT_FCACHE },
 	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
 	{ "help", no_argument, NULL, 'h' },
+	{ "job", required_argument, NULL, OPT_JOB },
 	{ "naive", no_argument, NULL, OPT_NAIVE },
 	{ "numeric", required_argument, NULL, OPT_NUMERIC },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -91,6 +97,7 @@ static const struct option longopts[] = {
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "split", required_argument, NULL, OPT_SPLIT },
+	{ "tree", required_argument, NULL, OPT_TREE },
 	{ "variance", required_argument, NULL, OPT_VAR },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -1504,6 +1511,8 @@ put_mean(kn_i128 sum, uint64_t n, int S)
 
 /* Writes the region of class id: n rows, the node's extents, and per
  * numeric dimension the sum of its values (scaled) for the mean. */
+static const char *rtag;	/* a node id to write instead of a class's */
+
 static void
 region(uint32_t id, uint64_t n, const kn_i128 *sums)
 {
@@ -1511,8 +1520,13 @@ region(uint32_t id, uint64_t n, const kn_i128 *sums)
 	char *p;
 
 	rlen = 0;
-	p = rroom(48);
-	rlen = kn_fmt_u64(p, id);
+	if (rtag != NULL) {
+		p = rroom(strlen(rtag) + 8);
+		rlen = (size_t)sprintf(p, "region\t%s", rtag);
+	} else {
+		p = rroom(48);
+		rlen = kn_fmt_u64(p, id);
+	}
 	rline[rlen++] = '\t';
 	rlen += kn_fmt_u64(rline + rlen, n);
 	for (j = 0; j < d; j++) {
@@ -1624,6 +1638,8 @@ static struct {
 	struct tnode *t;
 	size_t n, cap;
 	uint64_t maxdepth, maxleaves, leaves;
+	int full;		/* also make classes (a cluster's solve job) */
+	uint32_t *tcls;		/* with full: node -> its class, or 0 */
 	size_t *stnode;		/* per stack pair: its tree node */
 	size_t stcap;
 } gw;
@@ -1635,7 +1651,9 @@ tnew(uint64_t depth)
 	if (gw.n == gw.cap) {
 		gw.cap = gw.cap ? 2 * gw.cap : 64;
 		gw.t = kn_realloc(gw.t, gw.cap * sizeof(struct tnode));
+		gw.tcls = kn_realloc(gw.tcls, gw.cap * sizeof(uint32_t));
 	}
+	gw.tcls[gw.n] = 0;
 	memset(&gw.t[gw.n], 0, sizeof(struct tnode));
 	gw.t[gw.n].leaf = 1;
 	gw.t[gw.n].depth = depth;
@@ -1789,6 +1807,10 @@ partition(void)
 			apply(&best);
 		} else if (!gw.on)
 			leaf();
+		else if (gw.full) {
+			leaf();
+			gw.tcls[tn] = ncls;
+		}
 		untotals();
 	}
 	free(ord);
@@ -3385,6 +3407,1045 @@ prepare(const char *scol, const char *tcol)
 	sums = kn_alloc((d + 1) * sizeof(kn_i128));
 }
 
+/* ---- on a cluster: Rothko-T as map and reduce jobs (004 §2) ------- */
+
+/*
+ * The jobs share a tree file, which reducers' outputs are appended to.
+ * One record a line, tab-separated:
+ *
+ *	sig	OPTS		the options the tree is grown with
+ *	domain	Q MIN MAX S	numeric QI Q: the table's range and scale
+ *	scale	s|t F		the scale of the sensitive value, the target
+ *	size	ID N		node ID holds N rows
+ *	cut	ID Q V		rows with Q <= V go to ID.0, the others ID.1
+ *	hcut	ID Q LV A ...	rows under A (a node at level LV-1 of Q's
+ *				hierarchy) go to ID.0, under the next ID.1 ...
+ *	region	ID N ...	node ID is a class: its region
+ *
+ * The root is r.  A node without a cut or a region is open while it
+ * holds more than --fit-rows rows: a level job (groups, then cuts)
+ * counts its frequency groups and cuts it as partition() would.  Then
+ * the rows of each node that fits go to one reducer (rows, then solve),
+ * which partitions it in memory and writes its subtree; classes routes
+ * every row to its class, numbered depth-first as in memory, and
+ * regions writes the regions file.  Every choice is made on exact
+ * counts with the same rules, so the output is the one partition makes
+ * on one machine.
+ */
+
+enum { JOB_NONE, JOB_GROUPS, JOB_CUTS, JOB_ROWS, JOB_SOLVE, JOB_CLASSES,
+    JOB_REGIONS, JOB_OPEN };
+static const char *const jobnames[] = { "", "groups", "cuts", "rows",
+    "solve", "classes", "regions", "open", NULL };
+
+enum { CN_OPEN, CN_CUT, CN_HCUT, CN_CLASS };
+
+struct cnode {
+	int kind;
+	int hasn;
+	uint64_t n;		/* rows, from a size or region line */
+	size_t dim;
+	int64_t tm;		/* cut: the threshold tm / 10^tsc */
+	int tsc;
+	int lv;			/* hcut: the level of the node cut */
+	uint32_t *clab;		/* hcut: the children, ids at level lv-1 */
+	size_t nk;		/* kids */
+	uint32_t *kid;		/* their node ids; UINT32_MAX: none yet */
+	char *region;		/* class: its region after the id */
+	uint32_t cls;		/* class: its number */
+};
+
+static struct {
+	kn_dict ids;		/* node id -> index in v */
+	struct cnode *v;
+	size_t cap;
+	const char *path;
+	char *sig;		/* these options */
+	const char *columns;	/* --columns, for the workers' tables */
+	size_t scol, tcol;	/* columns of -s and -t */
+	const char *sname, *tname;
+	uint32_t nclass;
+} ct;
+
+/* Whether a node of n rows is partitioned in memory by a solve job. */
+static int
+fits_cluster(uint64_t n)
+{
+	return n <= (fitrows ? fitrows : 1000000);
+}
+
+/* The node with id s (n bytes), added if new. */
+static uint32_t
+cnode_id(const char *s, size_t n)
+{
+	uint32_t id = kn_dict_intern(&ct.ids, s, n);
+
+	if (id >= ct.cap) {
+		size_t nc = ct.cap ? 2 * ct.cap : 64;
+
+		ct.v = kn_realloc(ct.v, nc * sizeof(struct cnode));
+		memset(ct.v + ct.cap, 0, (nc - ct.cap) * sizeof(struct cnode));
+		ct.cap = nc;
+	}
+	return id;
+}
+
+/* Whether node c waits for a level job, or for the solve job. */
+static int
+cnode_open(const struct cnode *c)
+{
+	return c->kind == CN_OPEN && !(c->hasn && fits_cluster(c->n));
+}
+
+/* The QI named s, or die naming the tree line. */
+static size_t
+tree_dim(const kn_str *f, const kn_reader *r)
+{
+	size_t j;
+
+	for (j = 0; j < d; j++)
+		if (strlen(dims[j].name) == f->n &&
+		    memcmp(dims[j].name, f->p, f->n) == 0)
+			return j;
+	kn_die("%s:%llu: '%.*s' is not a quasi-identifier", r->name,
+	    (unsigned long long)r->lineno, (int)f->n, f->p);
+}
+
+/* Parses an unsigned count field of a tree line. */
+static uint64_t
+tree_u64(const kn_str *f, const kn_reader *r, const char *what)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		if (f->p[i] < '0' || f->p[i] > '9' || v > (UINT64_MAX - 9) / 10)
+			kn_die("%s:%llu: '%.*s' is not %s", r->name,
+			    (unsigned long long)r->lineno, (int)f->n, f->p,
+			    what);
+		v = v * 10 + (uint64_t)(f->p[i] - '0');
+	}
+	if (f->n == 0)
+		kn_die("%s:%llu: empty %s", r->name,
+		    (unsigned long long)r->lineno, what);
+	return v;
+}
+
+/* A node defined by a tree line, which must not be defined already. */
+static struct cnode *
+tree_define(const kn_str *f, const kn_reader *r, int kind)
+{
+	uint32_t id = cnode_id(f->p, f->n);
+	struct cnode *c = &ct.v[id];
+
+	if (c->kind != CN_OPEN)
+		kn_die("%s:%llu: node %.*s is defined twice (a level "
+		    "appended twice?)", r->name, (unsigned long long)r->lineno,
+		    (int)f->n, f->p);
+	c->kind = kind;
+	return c;
+}
+
+/* Splits a line at tabs, which become NULs, into *f (grown as
+ * needed); the field count. */
+static size_t
+split_line(char *line, size_t len, kn_str **f, size_t *cap)
+{
+	size_t n = 0, i, start = 0;
+
+	for (i = 0; i <= len; i++) {
+		if (i < len && line[i] != '\t')
+			continue;
+		if (n == *cap) {
+			*cap = *cap ? 2 * *cap : 16;
+			*f = kn_realloc(*f, *cap * sizeof(kn_str));
+		}
+		(*f)[n].p = line + start;
+		(*f)[n].n = i - start;
+		if (i < len)
+			line[i] = '\0';
+		n++;
+		start = i + 1;
+	}
+	return n;
+}
+
+/* Reads the tree file (none yet: an empty tree, the root open). */
+static void
+tree_load(const char *path)
+{
+	kn_reader r;
+	kn_str *f = NULL;
+	size_t cap = 0, nf, i, k;
+	uint32_t id, n;
+
+	kn_dict_init(&ct.ids);
+	ct.path = path;
+	cnode_id("r", 1);
+	kn_reader_open(&r, path);
+	while (kn_getline(&r)) {
+		struct cnode *c = NULL;
+		const char *ty, *tab;
+		char *rest = NULL;
+
+		if (r.len > 7 && memcmp(r.line, "region\t", 7) == 0 &&
+		    (tab = memchr(r.line + 7, '\t', r.len - 7)) != NULL)
+			rest = kn_strdup(tab + 1);
+		nf = split_line(r.line, r.len, &f, &cap);
+		ty = f[0].p;
+		if (nf == 2 && strcmp(ty, "sig") == 0) {
+			if (strcmp(f[1].p, ct.sig) != 0)
+				kn_die("%s:%llu: the tree was grown with other "
+				    "options (%s) than these (%s)", r.name,
+				    (unsigned long long)r.lineno, f[1].p,
+				    ct.sig);
+		} else if (nf == 5 && strcmp(ty, "domain") == 0) {
+			struct dim *dm = &dims[tree_dim(&f[1], &r)];
+			int64_t a, b;
+			int sa, sb, S = (int)tree_u64(&f[4], &r, "a scale");
+
+			if (dm->h != NULL || !parse_num(f[2].p, f[2].n, &a,
+			    &sa) || !parse_num(f[3].p, f[3].n, &b, &sb) ||
+			    S > 18 || sa > S || sb > S ||
+			    __builtin_mul_overflow(a, (int64_t)kn_pow10(S - sa),
+			    &dm->gmn) || __builtin_mul_overflow(b,
+			    (int64_t)kn_pow10(S - sb), &dm->gmx))
+				kn_die("%s:%llu: a bad domain line", r.name,
+				    (unsigned long long)r.lineno);
+			dm->fS = S;
+			dm->hasg = 1;
+		} else if (nf == 3 && strcmp(ty, "scale") == 0) {
+			int F = (int)tree_u64(&f[2], &r, "a scale");
+
+			if (F > 38)
+				kn_die("%s:%llu: a bad scale", r.name,
+				    (unsigned long long)r.lineno);
+			if (strcmp(f[1].p, "s") == 0)
+				sF = F;
+			else
+				tF = F;
+		} else if (nf == 3 && strcmp(ty, "size") == 0) {
+			id = cnode_id(f[1].p, f[1].n);
+			c = &ct.v[id];
+			c->n = tree_u64(&f[2], &r, "a row count");
+			c->hasn = 1;
+		} else if (nf == 4 && strcmp(ty, "cut") == 0) {
+			size_t j = tree_dim(&f[2], &r);
+			int64_t m;
+			int sc;
+
+			if (dims[j].h != NULL || !parse_num(f[3].p, f[3].n, &m,
+			    &sc))
+				kn_die("%s:%llu: a bad cut", r.name,
+				    (unsigned long long)r.lineno);
+			c = tree_define(&f[1], &r, CN_CUT);
+			c->dim = j;
+			c->tm = m;
+			c->tsc = sc;
+			c->nk = 2;
+		} else if (nf >= 6 && strcmp(ty, "hcut") == 0) {
+			size_t j = tree_dim(&f[2], &r);
+			kn_hier *h = dims[j].h;
+			int lv = (int)tree_u64(&f[3], &r, "a level");
+
+			if (h == NULL || lv < 1 || lv >= h->nlevels)
+				kn_die("%s:%llu: a bad hierarchy cut", r.name,
+				    (unsigned long long)r.lineno);
+			c = tree_define(&f[1], &r, CN_HCUT);
+			c->dim = j;
+			c->lv = lv;
+			c->nk = nf - 4;
+			c->clab = kn_alloc(c->nk * sizeof(uint32_t));
+			for (k = 0; k < c->nk; k++) {
+				int64_t x = kn_dict_find(&h->lab[lv - 1],
+				    f[4 + k].p, f[4 + k].n);
+
+				if (x < 0)
+					kn_die("%s:%llu: '%.*s' is not at level "
+					    "%d of the hierarchy of %s", r.name,
+					    (unsigned long long)r.lineno,
+					    (int)f[4 + k].n, f[4 + k].p, lv - 1,
+					    dims[j].name);
+				c->clab[k] = (uint32_t)x;
+			}
+		} else if (nf >= 3 && strcmp(ty, "region") == 0) {
+			c = tree_define(&f[1], &r, CN_CLASS);
+			c->n = tree_u64(&f[2], &r, "a row count");
+			c->hasn = 1;
+			c->region = rest;
+			rest = NULL;
+		} else
+			kn_die("%s:%llu: not a line of a partition tree",
+			    r.name, (unsigned long long)r.lineno);
+		free(rest);
+		if (c != NULL && c->nk > 0 && c->kid == NULL) {
+			c->kid = kn_alloc(c->nk * sizeof(uint32_t));
+			for (k = 0; k < c->nk; k++)
+				c->kid[k] = UINT32_MAX;
+		}
+	}
+	kn_reader_close(&r);
+	free(f);
+	/* Each node but the root is kid i of the node its id extends. */
+	n = (uint32_t)ct.ids.n;
+	for (id = 1; id < n; id++) {
+		kn_str s = kn_dict_get(&ct.ids, id);
+		const char *dot = NULL;
+		int64_t p = -1;
+		uint64_t x = 0;
+
+		for (i = s.n; i-- > 0;)
+			if (s.p[i] == '.') {
+				dot = s.p + i;
+				break;
+			}
+		if (dot != NULL)
+			p = kn_dict_find(&ct.ids, s.p, (size_t)(dot - s.p));
+		for (i = dot != NULL ? (size_t)(dot - s.p) + 1 : s.n; i < s.n;
+		    i++)
+			x = s.p[i] >= '0' && s.p[i] <= '9' && x < 1u << 30 ?
+			    x * 10 + (uint64_t)(s.p[i] - '0') : UINT64_MAX;
+		if (p < 0 || dot + 1 == s.p + s.n || x >= ct.v[p].nk)
+			kn_die("%s: node %.*s lies under no cut of the tree",
+			    path, (int)s.n, s.p);
+		ct.v[p].kid[x] = id;
+	}
+}
+
+/* A row's values, parsed once for routing. */
+static struct rowval {
+	int64_t m;
+	int sc;
+	uint32_t leaf;
+} *rv;
+
+/* Parses the QIs of the current row of t into rv. */
+static void
+parse_row(kn_table *t)
+{
+	const char *err;
+	size_t j;
+
+	for (j = 0; j < d; j++) {
+		struct dim *dm = &dims[j];
+		kn_str v = t->f[dm->col];
+
+		if (dm->h != NULL) {
+			int64_t id = kn_hier_leaf(dm->h, v.p, v.n, &err);
+
+			if (id < 0)
+				kn_table_fail(t, dm->col, "'%.*s': %s",
+				    (int)v.n, v.p, err);
+			rv[j].leaf = (uint32_t)id;
+		} else if (!parse_num(v.p, v.n, &rv[j].m, &rv[j].sc))
+			kn_table_fail(t, dm->col, "'%.*s' is not a decimal "
+			    "number within 64 bits", (int)v.n, v.p);
+	}
+}
+
+/* Compares a / 10^as with b / 10^bs exactly. */
+static int
+cmp_dec(int64_t a, int as, int64_t b, int bs)
+{
+	kn_i128 x = (kn_i128)a, y = (kn_i128)b;
+
+	if (as < bs)
+		x *= kn_pow10(bs - as);
+	else
+		y *= kn_pow10(as - bs);
+	return x < y ? -1 : x > y;
+}
+
+/* The node of the tree the row parsed into rv lies in. */
+static uint32_t
+route_tree(kn_table *t)
+{
+	uint32_t id = 0;
+
+	for (;;) {
+		const struct cnode *c = &ct.v[id];
+		size_t j = c->dim, k;
+		kn_str s;
+
+		if (c->kind == CN_CUT)
+			k = cmp_dec(rv[j].m, rv[j].sc, c->tm, c->tsc) <= 0 ? 0 : 1;
+		else if (c->kind == CN_HCUT) {
+			uint32_t a = kn_hier_lift(dims[j].h, rv[j].leaf, 0,
+			    c->lv - 1);
+
+			for (k = 0; k < c->nk && c->clab[k] != a; k++)
+				;
+			if (k == c->nk) {
+				s = kn_dict_get(&ct.ids, id);
+				kn_table_fail(t, dims[j].col, "'%.*s' lies under "
+				    "no child of the cut of node %.*s in %s (was "
+				    "the tree grown from this table?)",
+				    (int)t->f[dims[j].col].n,
+				    t->f[dims[j].col].p, (int)s.n, s.p, ct.path);
+			}
+		} else
+			return id;
+		if (c->kid[k] == UINT32_MAX) {
+			s = kn_dict_get(&ct.ids, id);
+			kn_die("%s: node %.*s.%zu is missing (a level cut "
+			    "short?)", ct.path, (int)s.n, s.p, k);
+		}
+		id = c->kid[k];
+	}
+}
+
+/* Numbers the classes depth-first, as partition() does in memory; dies
+ * if a node is still to be partitioned. */
+static void
+tree_number(void)
+{
+	uint32_t *st = kn_alloc((ct.ids.n + 1) * sizeof(uint32_t));
+	size_t ns = 0, k;
+
+	st[ns++] = 0;
+	ct.nclass = 0;
+	while (ns > 0) {
+		struct cnode *c = &ct.v[st[--ns]];
+
+		if (c->kind == CN_CLASS) {
+			c->cls = ++ct.nclass;
+			continue;
+		}
+		if (c->kind == CN_OPEN) {
+			kn_str s = kn_dict_get(&ct.ids, st[ns]);
+
+			if (c->hasn && c->n == 0)
+				continue;	/* an empty table */
+			kn_die("%s: node %.*s is not partitioned yet (%s)",
+			    ct.path, (int)s.n, s.p, cnode_open(c) ?
+			    "run the groups and cuts jobs" :
+			    "run the rows and solve jobs");
+		}
+		for (k = c->nk; k-- > 0;)
+			if (c->kid[k] != UINT32_MAX)
+				st[ns++] = c->kid[k];
+	}
+	free(st);
+}
+
+/* Groups job (map): per row in an open node, per QI, the group
+ * "node, QI, value, sensitive value, target" with a count, summed in
+ * memory up to the budget. */
+static void
+job_groups(kn_table *t, FILE *fp)
+{
+	kn_dict g;
+	uint64_t *gc = NULL;
+	size_t gcap = 0, len, cap = 256, j, i;
+	char *key = kn_alloc(cap), num[64];
+	size_t lim = budget ? budget : (size_t)64 << 20;
+
+	kn_dict_init(&g);
+	for (;;) {
+		int more = kn_table_next(t);
+
+		if (!more || g.alen + g.n * 48 > lim) {
+			/* Write the groups counted so far. */
+			for (i = 0; i < g.n; i++) {
+				kn_str k = kn_dict_get(&g, (uint32_t)i);
+
+				fwrite(k.p, 1, k.n, fp);
+				fprintf(fp, "\t%llu\n",
+				    (unsigned long long)gc[i]);
+			}
+			kn_dict_free(&g);
+			kn_dict_init(&g);
+		}
+		if (!more)
+			break;
+		parse_row(t);
+		{
+			uint32_t id = route_tree(t);
+			kn_str ns = kn_dict_get(&ct.ids, id);
+			kn_str sv = { "", 0 }, yv = { "", 0 };
+
+			if (!cnode_open(&ct.v[id]))
+				continue;
+			if (hass)
+				sv = t->f[ct.scol];
+			if (hast && o.split != SPLIT_MEDIAN)
+				yv = t->f[ct.tcol];
+			for (j = 0; j < d; j++) {
+				kn_str v;
+				uint32_t k;
+
+				if (dims[j].h != NULL)
+					v = kn_dict_get(&dims[j].h->lab[0],
+					    rv[j].leaf);
+				else {
+					v.n = kn_dec_format((kn_i128)rv[j].m,
+					    rv[j].sc, num);
+					v.p = num;
+				}
+				len = ns.n + v.n + sv.n + yv.n + 32;
+				if (len > cap) {
+					cap = 2 * len;
+					key = kn_realloc(key, cap);
+				}
+				len = (size_t)snprintf(key, cap, "%.*s\t%zu\t",
+				    (int)ns.n, ns.p, j);
+				memcpy(key + len, v.p, v.n);
+				len += v.n;
+				key[len++] = '\t';
+				memcpy(key + len, sv.p, sv.n);
+				len += sv.n;
+				key[len++] = '\t';
+				memcpy(key + len, yv.p, yv.n);
+				len += yv.n;
+				i = g.n;
+				k = kn_dict_intern(&g, key, len);
+				if (k >= gcap) {
+					gcap = gcap ? 2 * gcap : 1024;
+					gc = kn_realloc(gc, gcap *
+					    sizeof(uint64_t));
+				}
+				if (g.n > i)
+					gc[k] = 0;
+				gc[k]++;
+			}
+		}
+	}
+	free(key);
+	free(gc);
+}
+
+/* The reducers: the input's lines begin with a node id, and each node's
+ * lines are together (the engine sorts them).  Each node goes to a
+ * worker, a child process with the rest of its lines as standard
+ * input, so that nothing of one node's partitioning is left for the
+ * next. */
+static struct {
+	pid_t pid;
+	FILE *to;
+} wk;
+
+/* Waits for the worker; exits as it did if it failed. */
+static void
+worker_end(void)
+{
+	int st;
+
+	if (wk.to == NULL)
+		return;
+	fclose(wk.to);		/* a worker that died early: EPIPE */
+	wk.to = NULL;
+	while (waitpid(wk.pid, &st, 0) < 0)
+		if (errno != EINTR)
+			kn_die_sys("waitpid");
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return;
+	kn_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 2);
+}
+
+static void
+per_node(void (*worker)(const char *id), FILE *fp)
+{
+	kn_reader r;
+	kn_dict seen;
+	char *cur = NULL;
+	size_t curlen = 0;
+
+	kn_dict_init(&seen);
+	signal(SIGPIPE, SIG_IGN);
+	kn_reader_open(&r, "-");
+	while (kn_getline(&r)) {
+		const char *tab = memchr(r.line, '\t', r.len);
+		size_t idn = tab != NULL ? (size_t)(tab - r.line) : 0;
+
+		if (tab == NULL || idn == 0)
+			kn_die("%s:%llu: expected a node id and a tab",
+			    r.name, (unsigned long long)r.lineno);
+		if (cur == NULL || idn != curlen ||
+		    memcmp(cur, r.line, idn) != 0) {
+			size_t n0 = seen.n;
+			int fd[2];
+
+			worker_end();
+			kn_dict_intern(&seen, r.line, idn);
+			if (seen.n == n0)
+				kn_die("%s:%llu: the lines of node %.*s are not "
+				    "together (the input must be sorted)",
+				    r.name, (unsigned long long)r.lineno,
+				    (int)idn, r.line);
+			free(cur);
+			cur = kn_strndup(r.line, idn);
+			curlen = idn;
+			if (fflush(fp) != 0 || pipe(fd) != 0)
+				kn_die_sys("pipe");
+			if ((wk.pid = fork()) < 0)
+				kn_die_sys("fork");
+			if (wk.pid == 0) {
+				close(fd[1]);
+				if (dup2(fd[0], 0) < 0)
+					kn_die_sys("dup2");
+				close(fd[0]);
+				signal(SIGPIPE, SIG_DFL);
+				worker(cur);
+				kn_exit(0);
+			}
+			close(fd[0]);
+			if ((wk.to = fdopen(fd[1], "w")) == NULL)
+				kn_die_sys("fdopen");
+		}
+		fwrite(tab + 1, 1, r.len - idn - 1, wk.to);
+		putc('\n', wk.to);
+		if (ferror(wk.to))
+			worker_end();	/* it failed: exit as it did */
+	}
+	worker_end();
+	kn_reader_close(&r);
+	free(cur);
+	kn_dict_free(&seen);
+}
+
+/* Writes v / 10^S of a numeric QI after a tab. */
+static void
+put_val(FILE *fp, int64_t v, int S)
+{
+	char b[64];
+
+	b[0] = '\t';
+	fwrite(b, 1, 1 + kn_dec_format((kn_i128)v, S, b + 1), fp);
+}
+
+/* Cuts job (reduce), one node: its groups "QI, value, sensitive value,
+ * target, count" (the same group on several lines is added), then the
+ * cut partition() would make, or the node's region if there is none. */
+static void
+worker_cuts(const char *id)
+{
+	struct gl {
+		uint32_t j, v, s, y;
+		uint64_t cnt;
+	} *gl = NULL;
+	size_t n = 0, cap = 0, nf, fcap = 0, i, j;
+	kn_str *f = NULL;
+	kn_reader r;
+	uint64_t tot = 0, *dt = kn_zalloc((d + 1) * sizeof(uint64_t));
+	int root = strcmp(id, "r") == 0;
+	const char *err;
+	struct cut best;
+
+	kn_reader_open(&r, "-");
+	while (kn_getline(&r)) {
+		struct gl e;
+		kn_str cf;
+
+		nf = split_line(r.line, r.len, &f, &fcap);
+		if (nf != 5)
+			kn_die("node %s: groups line %llu: expected 5 fields "
+			    "after the node (QI, value, sensitive value, "
+			    "target, count), found %zu", id,
+			    (unsigned long long)r.lineno, nf);
+		cf = f[0];
+		e.j = (uint32_t)tree_u64(&cf, &r, "a QI number");
+		if (e.j >= d)
+			kn_die("node %s: groups line %llu: no QI %u", id,
+			    (unsigned long long)r.lineno, e.j);
+		if (dims[e.j].h != NULL) {
+			int64_t x = kn_hier_leaf(dims[e.j].h, f[1].p, f[1].n,
+			    &err);
+
+			if (x < 0)
+				kn_die("node %s: groups line %llu: '%s': %s", id,
+				    (unsigned long long)r.lineno, f[1].p, err);
+			e.v = (uint32_t)x;
+		} else {
+			int64_t m;
+			int sc;
+
+			if (!parse_num(f[1].p, f[1].n, &m, &sc))
+				kn_die("node %s: groups line %llu: '%s' is not a "
+				    "number", id, (unsigned long long)r.lineno,
+				    f[1].p);
+			e.v = numdict_id(&dims[e.j].vd, m, sc);
+		}
+		e.s = e.y = 0;
+		if (hass) {
+			size_t n0 = sdict.n;
+
+			e.s = kn_dict_intern(&sdict, f[2].p, f[2].n);
+			if (o.hasv && sdict.n > n0) {
+				kn_i128 m;
+				int sc;
+
+				if (!kn_dec_parse(f[2].p, f[2].n, &m, &sc))
+					kn_die("node %s: groups line %llu: '%s' "
+					    "is not a number (--variance)", id,
+					    (unsigned long long)r.lineno, f[2].p);
+				sval = kn_realloc(sval, sdict.n *
+				    sizeof(kn_i128));
+				sscale = kn_realloc(sscale, sdict.n *
+				    sizeof(int));
+				sval[e.s] = m;
+				sscale[e.s] = sc;
+				sF = sc > sF ? sc : sF;
+			}
+		}
+		if (hast && o.split != SPLIT_MEDIAN) {
+			size_t n0 = tdict.n;
+
+			e.y = kn_dict_intern(&tdict, f[3].p, f[3].n);
+			if (o.split == SPLIT_REGRESSION && tdict.n > n0) {
+				kn_i128 m;
+				int sc;
+
+				if (!kn_dec_parse(f[3].p, f[3].n, &m, &sc))
+					kn_die("node %s: groups line %llu: '%s' "
+					    "is not a number (--split "
+					    "regression)", id,
+					    (unsigned long long)r.lineno, f[3].p);
+				tval = kn_realloc(tval, tdict.n *
+				    sizeof(kn_i128));
+				tscale = kn_realloc(tscale, tdict.n *
+				    sizeof(int));
+				tval[e.y] = m;
+				tscale[e.y] = sc;
+				tF = sc > tF ? sc : tF;
+			}
+		}
+		e.cnt = tree_u64(&f[4], &r, "a count");
+		if (__builtin_add_overflow(dt[e.j], e.cnt, &dt[e.j]))
+			kn_die("node %s: a count overflows 64 bits", id);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			gl = kn_realloc(gl, cap * sizeof(struct gl));
+		}
+		gl[n++] = e;
+	}
+	kn_reader_close(&r);
+	tot = dt[0];
+	for (j = 1; j < d; j++)
+		if (dt[j] != tot)
+			kn_die("node %s: the groups of %s count %llu rows, those "
+			    "of %s %llu (a job's output lost or doubled?)", id,
+			    dims[0].name, (unsigned long long)tot, dims[j].name,
+			    (unsigned long long)dt[j]);
+	for (j = 0; j < d; j++)
+		if (dims[j].h == NULL && dims[j].vd.n == 0)
+			numdict_id(&dims[j].vd, 0, 0);
+	/* Codes as out of core: ranks of the values, depth-first leaves. */
+	ooc = 1;
+	gdense = 0;
+	avail = SIZE_MAX;	/* a node's groups are held, as in Rothko-T */
+	N = tot;
+	prepare(ct.sname, ct.tname);
+	for (i = 0; i < n; i++) {
+		struct gl *e = &gl[i];
+		struct dim *dm = &dims[e->j];
+		uint32_t code = dm->h != NULL ? dm->dfsrank[e->v] :
+		    dm->rankof[e->v];
+
+		if (e->cnt > 0)
+			gadd(&gt[e->j], code, e->s, o.split == SPLIT_INFOGAIN ?
+			    lmap[e->y] : e->y, e->cnt);
+	}
+	free(gl);
+	groups_finish(tot);
+	if (root) {
+		if (tot > 0 && !side_ok(&nd.tot, hs_side, 1)) {
+			fprintf(stderr, "%s: no partitioning: the whole table "
+			    "(%llu rows) does not meet the requirements\n",
+			    kn_prog, (unsigned long long)tot);
+			kn_exit(1);
+		}
+		printf("sig\t%s\n", ct.sig);
+		for (j = 0; j < d; j++) {
+			struct dim *dm = &dims[j];
+
+			if (dm->h != NULL)
+				continue;
+			printf("domain\t%s", dm->name);
+			put_val(stdout, dm->vals[0], dm->S);
+			put_val(stdout, dm->vals[dm->nrank - 1], dm->S);
+			printf("\t%d\n", dm->S);
+		}
+		if (o.hasv)
+			printf("scale\ts\t%d\n", sF);
+		if (o.split == SPLIT_REGRESSION)
+			printf("scale\tt\t%d\n", tF);
+		if (fits_cluster(tot)) {
+			printf("size\tr\t%llu\n", (unsigned long long)tot);
+			return;
+		}
+	}
+	decide(&best);
+	if (!best.found) {
+		/* A class: its region from the groups. */
+		for (j = 0; j < d; j++) {
+			sums[j] = 0;
+			if (dims[j].h == NULL)
+				for (i = 0; i < gt[j].n; i++)
+					sums[j] += (kn_i128)gt[j].e[i].cnt *
+					    dims[j].vals[gt[j].e[i].code];
+		}
+		rtag = id;
+		rfp = stdout;
+		region(0, tot, sums);
+		return;
+	}
+	j = best.dim;
+	if (!is_hier(j)) {
+		printf("cut\t%s\t%s", id, dims[j].name);
+		put_val(stdout, dims[j].vals[best.med], dims[j].S);
+		printf("\nsize\t%s.0\t%llu\nsize\t%s.1\t%llu\n", id,
+		    (unsigned long long)best.L, id,
+		    (unsigned long long)(tot - best.L));
+	} else {
+		/* The children present, in depth-first order, with their
+		 * rows. */
+		const struct gtab *g = &gt[j];
+		kn_hier *h = dims[j].h;
+		int lv = nd.lv[j];
+		uint32_t *cid = kn_alloc((g->n + 1) * sizeof(uint32_t));
+		uint64_t *cc = kn_zalloc((g->n + 1) * sizeof(uint64_t));
+		size_t m = 0;
+
+		for (i = 0; i < g->n; i++) {
+			uint32_t c = child_of(j, g->e[i].code - nd.mn[j]);
+
+			if (m == 0 || cid[m - 1] != c)
+				cid[m++] = c;
+			cc[m - 1] += g->e[i].cnt;
+		}
+		printf("hcut\t%s\t%s\t%d", id, dims[j].name, lv);
+		for (i = 0; i < m; i++) {
+			kn_str s = kn_dict_get(&h->lab[lv - 1], cid[i]);
+
+			printf("\t%.*s", (int)s.n, s.p);
+		}
+		putchar('\n');
+		for (i = 0; i < m; i++)
+			printf("size\t%s.%zu\t%llu\n", id, i,
+			    (unsigned long long)cc[i]);
+	}
+}
+
+/* Solve job (reduce), one node that fits: its rows in memory, cut as
+ * partition() cuts them, written as the node's subtree: the cuts, and
+ * a region per class. */
+static void
+worker_solve(const char *id)
+{
+	kn_table t;
+	char *rbuf = NULL, **line;
+	size_t rsz = 0, i, ns = 0, nl = 0;
+	struct frame {
+		size_t tn;
+		char *path;
+	} *st;
+
+	kn_table_open(&t, NULL, 0, ct.columns);
+	t.r.name = "rows";
+	ooc = 0;
+	N = 0;
+	load(&t, ct.scol, ct.tcol);
+	prepare(ct.sname, ct.tname);
+	if (strcmp(id, "r") == 0)
+		root_check("the table");
+	if ((rfp = open_memstream(&rbuf, &rsz)) == NULL)
+		kn_die_sys("open_memstream");
+	gw.on = 1;
+	gw.full = 1;
+	gw.maxdepth = gw.maxleaves = UINT64_MAX;
+	partition();
+	if (fflush(rfp) != 0)
+		kn_die_sys("open_memstream");
+	/* The regions, one line per class in class order. */
+	line = kn_alloc((ncls + 1) * sizeof(char *));
+	for (i = 0; i < rsz && nl < ncls; i++) {
+		line[nl++] = rbuf + i;
+		while (i < rsz && rbuf[i] != '\n')
+			i++;
+		rbuf[i] = '\0';
+	}
+	if (N == 0)
+		return;
+	st = kn_alloc((gw.n + 1) * sizeof(struct frame));
+	st[ns].tn = 0;
+	st[ns++].path = kn_strdup(id);
+	while (ns > 0) {
+		struct frame fr = st[--ns];
+		const struct tnode *tn = &gw.t[fr.tn];
+		size_t k, nk;
+
+		if (tn->leaf) {
+			if (gw.tcls[fr.tn] != 0) {
+				const char *l = line[gw.tcls[fr.tn] - 1];
+
+				/* Less the class number of this run. */
+				printf("region\t%s\t%s\n", fr.path,
+				    strchr(l, '\t') + 1);
+			}
+			free(fr.path);
+			continue;
+		}
+		if (tn->hier) {
+			kn_hier *h = dims[tn->dim].h;
+
+			printf("hcut\t%s\t%s\t%d", fr.path,
+			    dims[tn->dim].name, tn->lv);
+			/* The last kid is the empty "other". */
+			nk = tn->nkid - 1;
+			for (k = 0; k < nk; k++) {
+				kn_str s = kn_dict_get(&h->lab[tn->lv - 1],
+				    tn->cid[k]);
+
+				printf("\t%.*s", (int)s.n, s.p);
+			}
+			putchar('\n');
+		} else {
+			printf("cut\t%s\t%s", fr.path, dims[tn->dim].name);
+			put_val(stdout, dims[tn->dim].vals[tn->thr],
+			    dims[tn->dim].S);
+			putchar('\n');
+			nk = 2;
+		}
+		for (k = nk; k-- > 0;) {
+			size_t pl = strlen(fr.path) + 24;
+
+			st[ns].tn = tn->kid0 + k;
+			st[ns].path = kn_alloc(pl);
+			snprintf(st[ns].path, pl, "%s.%zu", fr.path, k);
+			ns++;
+		}
+		free(fr.path);
+	}
+	free(st);
+}
+
+/* Rows job (map): each row of a node that fits, after its node id. */
+static void
+job_rows(kn_table *t, FILE *fp)
+{
+	while (kn_table_next(t)) {
+		uint32_t id;
+		kn_str s;
+
+		parse_row(t);
+		id = route_tree(t);
+		s = kn_dict_get(&ct.ids, id);
+		if (ct.v[id].kind == CN_CLASS)
+			continue;
+		if (cnode_open(&ct.v[id]))
+			kn_die("%s: node %.*s is still open: run the groups and "
+			    "cuts jobs until 'partition --job open' lists no "
+			    "node", ct.path, (int)s.n, s.p);
+		fwrite(s.p, 1, s.n, fp);
+		putc('\t', fp);
+		fwrite(t->r.line, 1, t->r.len, fp);
+		putc('\n', fp);
+	}
+}
+
+/* Classes job (map): each row with its class. */
+static void
+job_classes(kn_table *t, FILE *fp, const char *classcol)
+{
+	size_t c;
+
+	tree_number();
+	if (!t->headerless) {
+		for (c = 0; c < t->ncols; c++)
+			fprintf(fp, "%s\t", t->names[c]);
+		fprintf(fp, "%s\n", classcol);
+	}
+	while (kn_table_next(t)) {
+		parse_row(t);
+		fwrite(t->r.line, 1, t->r.len, fp);
+		fprintf(fp, "\t%u\n", ct.v[route_tree(t)].cls);
+	}
+}
+
+/* Regions job: the regions file, as partition -r writes it. */
+static void
+job_regions(FILE *fp)
+{
+	uint32_t i, *at = kn_zalloc((ct.ids.n + 1) * sizeof(uint32_t));
+	size_t j;
+
+	tree_number();
+	fputs("class\tcount", fp);
+	for (j = 0; j < d; j++) {
+		if (dims[j].h != NULL)
+			fprintf(fp, "\t%s", dims[j].name);
+		else
+			fprintf(fp, "\t%s_min\t%s_max\t%s_mean", dims[j].name,
+			    dims[j].name, dims[j].name);
+	}
+	putc('\n', fp);
+	for (i = 0; i < ct.ids.n; i++)
+		if (ct.v[i].kind == CN_CLASS)
+			at[ct.v[i].cls - 1] = i;
+	for (i = 0; i < ct.nclass; i++)
+		fprintf(fp, "%u\t%s\n", i + 1, ct.v[at[i]].region);
+	free(at);
+}
+
+/* Open job: the nodes a level job is still to cut, one a line. */
+static void
+job_open(FILE *fp)
+{
+	uint32_t i;
+
+	for (i = 0; i < ct.ids.n; i++)
+		if (cnode_open(&ct.v[i])) {
+			kn_str s = kn_dict_get(&ct.ids, i);
+
+			fprintf(fp, "%.*s\n", (int)s.n, s.p);
+		}
+}
+
+/* Runs job on table t (or, for the reducers, the standard input). */
+static void __attribute__((noreturn))
+cluster(int job, kn_table *t, const char *outpath, const char *classcol)
+{
+	FILE *fp = NULL;
+	size_t j;
+
+	for (j = 0; j < d; j++)
+		if (dims[j].h != NULL) {
+			if (dims[j].h->kind != KN_HFILE)
+				kn_die("--job: %s: a generated hierarchy numbers "
+				    "its nodes in the order of the rows; give a "
+				    "hierarchy file", dims[j].name);
+			prepare_hier(&dims[j]);
+		}
+	rv = kn_alloc((d + 1) * sizeof(struct rowval));
+	tree_load(ct.path);
+	fp = kn_open_out(outpath);
+	switch (job) {
+	case JOB_GROUPS:
+		job_groups(t, fp);
+		break;
+	case JOB_CUTS:
+		per_node(worker_cuts, fp);
+		break;
+	case JOB_ROWS:
+		job_rows(t, fp);
+		break;
+	case JOB_SOLVE:
+		per_node(worker_solve, fp);
+		break;
+	case JOB_CLASSES:
+		job_classes(t, fp, classcol);
+		break;
+	case JOB_REGIONS:
+		job_regions(fp);
+		break;
+	default:
+		job_open(fp);
+		break;
+	}
+	kn_close_out(fp);
+	kn_exit(0);
+}
+
 /* Writes the table with its classes: the second pass over the input. */
 static void
 write_table(kn_input *in, const char *columns, const char *classcol,
@@ -3420,6 +4481,28 @@ write_table(kn_input *in, const char *columns, const char *classcol,
 	kn_table_free(&t);
 }
 
+/* The options that shape the tree, as one string. */
+static char *
+make_sig(const char *q, const char *s, const char *t, const char *num)
+{
+	char c[64] = "-", v[64] = "-", *b;
+	size_t n;
+
+	if (o.ld.hasc)
+		c[kn_dec_format(o.ld.cm, o.ld.cs, c)] = '\0';
+	if (o.hasv)
+		v[kn_dec_format(o.vm, o.vs, v)] = '\0';
+	n = strlen(q) + (s ? strlen(s) : 1) + (t ? strlen(t) : 1) +
+	    (num ? strlen(num) : 1) + (o.ld.lstr ? strlen(o.ld.lstr) : 1) +
+	    256;
+	b = kn_alloc(n);
+	snprintf(b, n, "q=%s k=%llu s=%s l=%s div=%d c=%s var=%s t=%s "
+	    "split=%d num=%s", q, (unsigned long long)o.k, s ? s : "-",
+	    o.ld.on ? o.ld.lstr : "-", o.ld.kind, c, v, t ? t : "-", o.split,
+	    num ? num : "-");
+	return b;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -3432,10 +4515,10 @@ main(int argc, char *argv[])
 	char *columns = NULL;
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
 	int ch, verbose = 0, progress = 0, hasclasscol = 0;
-	int seedset = 0, alphaset = 0;
+	int seedset = 0, alphaset = 0, job = JOB_NONE;
 	uint64_t ntot;
 	struct timespec t0, t1;
-	FILE *fp;
+	FILE *fp = NULL;
 
 	kn_init(argv[0]);
 	kn_ldiv_init(&o.ld);
@@ -3522,6 +4605,17 @@ main(int argc, char *argv[])
 		case OPT_NAIVE:
 			smp.naive = 1;
 			break;
+		case OPT_JOB:
+			for (job = 1; jobnames[job] != NULL &&
+			    strcmp(jobnames[job], optarg) != 0; job++)
+				;
+			if (jobnames[job] == NULL)
+				kn_die("--job: '%s' is not groups, cuts, rows, "
+				    "solve, classes, regions or open", optarg);
+			break;
+		case OPT_TREE:
+			ct.path = optarg;
+			break;
 		case OPT_FITROWS:
 			fitrows = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
 			    "--fit-rows");
@@ -3605,14 +4699,50 @@ main(int argc, char *argv[])
 	if (ooc && o.relaxed && needstats)
 		kn_die("--relaxed with -s or a split other than median runs "
 		    "in memory only");
+	if (job != JOB_NONE) {
+		if (ct.path == NULL)
+			kn_die("--job %s needs the tree file (--tree)",
+			    jobnames[job]);
+		if (algo != NULL || o.relaxed || rpath != NULL)
+			kn_die("--job runs Rothko-T's steps: -a, --relaxed and "
+			    "-r do not apply (the regions job writes the "
+			    "regions)");
+		if ((job == JOB_CUTS || job == JOB_SOLVE) && outpath != NULL)
+			kn_die("--job %s writes to the standard output",
+			    jobnames[job]);
+		if (job != JOB_GROUPS && job != JOB_ROWS &&
+		    job != JOB_CLASSES) {
+			if (columns == NULL)
+				kn_die("--job %s reads no table: name its columns "
+				    "with --columns or --columns-file",
+				    jobnames[job]);
+			if (argc > 0)
+				kn_die("--job %s reads no table (%s)",
+				    jobnames[job], job == JOB_REGIONS ||
+				    job == JOB_OPEN ? "only the tree" :
+				    "its input is the map step's output");
+		}
+		ooc = 0;
+		ct.columns = columns;
+		ct.sname = scol;
+		ct.tname = tcol;
+		ct.sig = make_sig(qlist, scol, tcol, numlist);
+	} else if (ct.path != NULL)
+		kn_die("--tree goes with --job");
 	kn_progress_init(progress);
 	tmpdir = kn_tmpdir(tmpdir);
 
 	/* The outputs first: a bad path fails before any work. */
-	fp = kn_open_out(outpath);
+	if (job == JOB_NONE)
+		fp = kn_open_out(outpath);
 	if (rpath != NULL)
 		rfp = kn_open_out(rpath);
-	kn_input_init(&in, argc > 0 ? argv[0] : NULL, 1, columns, tmpdir);
+	if (job == JOB_NONE || job == JOB_GROUPS || job == JOB_ROWS ||
+	    job == JOB_CLASSES)
+		kn_input_init(&in, argc > 0 ? argv[0] : NULL,
+		    job == JOB_NONE, columns, tmpdir);
+	else
+		kn_input_init(&in, "/dev/null", 0, columns, tmpdir);
 	inname = in.name;
 	kn_input_open(&in, &t, columns);
 	d = kn_table_cols(&t, qlist, &qi);
@@ -3663,6 +4793,11 @@ main(int argc, char *argv[])
 		wsens = W++;
 	if (hast)
 		wtarg = W++;
+	if (job != JOB_NONE) {
+		ct.scol = sidx;
+		ct.tcol = tidx;
+		cluster(job, &t, outpath, classcol);
+	}
 
 	/* Pass 1: read the rows (out of core: to the spool). */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
