@@ -3648,7 +3648,7 @@ tree_load(const char *path)
 			kn_hier *h = dims[j].h;
 			int lv = (int)tree_u64(&f[3], &r, "a level");
 
-			if (h == NULL || lv < 1 || lv >= h->nlevels)
+			if (h == NULL || lv < 1 || lv > h->nlevels)
 				kn_die("%s:%llu: a bad hierarchy cut", r.name,
 				    (unsigned long long)r.lineno);
 			c = tree_define(&f[1], &r, CN_HCUT);
