@@ -355,6 +355,66 @@ scase() {
 	    { echo "seed $seed: temp files left: $(ls "$dir/tmp")"; return 1; }
 }
 
+# clmondrian DIR N R OPTS...: Mondrian as cluster jobs under mapred: the
+# level jobs until no node is open, the solve job, then the classes and
+# regions jobs; the table (headerless) in DIR/o2, the regions in DIR/r2.
+# Exits as the failing job did, its messages in DIR/e2.
+clmondrian() {
+	local dir=$1 n=$2 r=$3 lv=0 open o
+	shift 3
+	o="$* --columns $(head -1 "$dir/t" | tr '\t' ,)"
+	: > "$dir/tree"
+	while :; do
+		open=$(partition $o --job open --tree "$dir/tree") || return
+		[ -n "$open" ] || break
+		lv=$((lv + 1))
+		[ "$lv" -le 200 ] || { echo "no end" > "$dir/e2"; return 3; }
+		mapred -n "$n" -r "$r" \
+		    -m "partition $o --skip-header --job groups --tree $dir/tree" \
+		    -c "freqset --merge --sorted --columns node,q,v,s,y,count --no-header" \
+		    -R "partition $o --job cuts --tree $dir/tree" \
+		    "$dir/t" > "$dir/lvl" 2> "$dir/e2" || return
+		[ -s "$dir/lvl" ] || break
+		cat "$dir/lvl" >> "$dir/tree"
+	done
+	mapred -n "$n" -r "$r" \
+	    -m "partition $o --skip-header --job rows --tree $dir/tree" \
+	    -R "partition $o --job solve --tree $dir/tree" \
+	    "$dir/t" > "$dir/solved" 2> "$dir/e2" || return
+	cat "$dir/solved" >> "$dir/tree"
+	mapred -n "$n" -m "partition $o --skip-header --job classes --tree $dir/tree" \
+	    "$dir/t" > "$dir/o2" 2> "$dir/e2" &&
+	partition $o --job regions --tree "$dir/tree" > "$dir/r2" 2> "$dir/e2"
+}
+
+# clcase SEED: the case in memory and as cluster jobs, with 1-4 splits,
+# 1-3 reducers and nodes of 5-54 rows solved in memory: the same exit
+# status, table (less its header) and regions.
+clcase() {
+	local seed=$1 dir="$T/c$1" q hl hm nl k rel dv l c vr sp st1 st2
+	local -a opt chk
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
+	caseopts
+	[ "$rel" = 0 ] || return 0
+	partition "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
+	st1=$?
+	clmondrian "$dir" $((seed % 4 + 1)) $((seed % 3 + 1)) "${opt[@]}" \
+	    --fit-rows $((seed * 7 % 50 + 5))
+	st2=$?
+	if [ "$st1" -ne 0 ]; then
+		[ "$st2" -ne 0 ] && grep -q 'no partitioning' "$dir/e2" && return 0
+		echo "seed $seed: memory $st1, cluster $st2: ${opt[*]}"
+		return 1
+	fi
+	if [ "$st2" -ne 0 ] || ! tail -n +2 "$dir/o1" | cmp -s - "$dir/o2" ||
+	    ! cmp -s "$dir/r1" "$dir/r2"; then
+		echo "seed $seed: memory $st1, cluster $st2 differ: ${opt[*]}"
+		cat "$dir/e2"
+		return 1
+	fi
+}
+
 # checkseeds FIRST LAST: checkcase for each seed; fails at the end if
 # any case failed, showing at most 5 of them.
 checkseeds() {
@@ -372,7 +432,7 @@ checkseeds() {
 # from the bats traps that slow every command of a long loop.
 randcases() {
 	local mid=$((($1 + $2) / 2)) p1 p2 s1=0 s2=0
-	export -f gencase caseopts checkcase ooccase scase checkseeds
+	export -f gencase caseopts checkcase ooccase scase clmondrian clcase checkseeds
 	export T BATS_TEST_DIRNAME CASE
 	bash -c 'checkseeds "$@"' bash "$1" "$mid" > "$T/half1" 2>&1 &
 	p1=$!
@@ -879,4 +939,100 @@ adultcase() {
 		    -v input="$ADULT" -v output="$T/out"
 		[ -z "$(ls -A "$T/tmp")" ]
 	done
+}
+
+@test "Mondrian as cluster jobs (mapred: groups, cuts, rows, solve, classes, regions) gives the single run's table and regions: Adult" {
+	cp "$ADULT" "$T/t"
+	for c in "3 2 3000 -k 5" "5 3 1500 -k 10 -s salary-class -l 2" \
+	    "2 2 4000 -k 20 -t salary-class --split infogain" "1 1 40000 -k 5"; do
+		set -- $c
+		local n=$1 r=$2 fit=$3
+		shift 3
+		partition -q "$QI" -H "$AH" --numeric age "$@" -r "$T/r1" "$T/t" > "$T/o1"
+		clmondrian "$T" "$n" "$r" -q "$QI" -H "$AH" --numeric age "$@" \
+		    --fit-rows "$fit" || { cat "$T/e2"; false; }
+		tail -n +2 "$T/o1" | cmp - "$T/o2"
+		cmp "$T/r1" "$T/r2"
+	done
+	# The table fits one reducer: the tree is the root's size, then
+	# its subtree.
+	[ "$(head -2 "$T/tree" | cut -f 1 | tr '\n' ' ')" = "sig domain " ]
+	grep -q "^size	r	30162$" "$T/tree"
+}
+
+@test "Mondrian as cluster jobs: the single run's output on random tables (variance, regression, l-diversity, hierarchies)" {
+	CASE=clcase randcases 1 120
+}
+
+@test "partition --job: errors" {
+	cp "$ADULT" "$T/t"
+	local cols o
+	cols=$(head -1 "$ADULT" | tr '\t' ,)
+	o="-q age,sex -H $AH --numeric age -k 5 --columns $cols --fit-rows 5000"
+	: > "$T/tree"
+	partition $o --skip-header --job groups --tree "$T/tree" "$T/t" |
+	    LC_ALL=C sort > "$T/g"
+	partition $o --job cuts --tree "$T/tree" < "$T/g" > "$T/lvl"
+	head -1 "$T/lvl" | grep -q '^sig	'
+	cat "$T/lvl" >> "$T/tree"
+	# Options other than the tree's.
+	run --separate-stderr partition ${o/-k 5/-k 6} --job open --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"tree:1: the tree was grown with other options"* ]]
+	# A level appended twice.
+	cat "$T/lvl" "$T/lvl" > "$T/tree2"
+	run --separate-stderr partition $o --job open --tree "$T/tree2"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"is defined twice"* ]]
+	# The reducers' input must keep each node's lines together.
+	for n in 0 1 0; do
+		printf 'r.%s\t0\t1\t\t\t1\nr.%s\t1\tMale\t\t\t1\n' $n $n
+	done > "$T/bad"
+	run --separate-stderr partition $o --job cuts --tree "$T/tree" < "$T/bad"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"stdin:5: the lines of node r.0 are not together"* ]]
+	# A groups line of the wrong shape.
+	printf 'r.0\t0\t1\t1\n' > "$T/bad"
+	run --separate-stderr partition $o --job cuts --tree "$T/tree" < "$T/bad"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"node r.0: groups line 1: expected 5 fields"* ]]
+	# Not a tree.
+	printf 'hello\tworld\n' > "$T/tree3"
+	run --separate-stderr partition $o --job open --tree "$T/tree3"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"tree3:1: not a line of a partition tree"* ]]
+	# Classes before the tree is complete.
+	run --separate-stderr partition $o --skip-header --job classes --tree "$T/tree" "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"is not partitioned yet"* ]]
+	[ -z "$output" ]
+	# Options that do not apply, missing ones.
+	run --separate-stderr partition $o --job open
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"needs the tree file (--tree)"* ]]
+	run --separate-stderr partition $o --relaxed --job open --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	run --separate-stderr partition -q age,sex -H "$AH" --numeric age --job cuts --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"name its columns with --columns"* ]]
+	run --separate-stderr partition $o --job nonsense --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	run --separate-stderr partition $o --tree "$T/tree" "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--tree goes with --job"* ]]
+	# A generated hierarchy numbers its nodes as the rows come.
+	run --separate-stderr partition -q age -H age=interval:10,20 -k 5 \
+	    --columns "$cols" --job open --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"give a hierarchy file"* ]]
+	# A worker's failure is the reducer's: the whole table fails -l 9.
+	: > "$T/tree4"
+	partition -q age,sex -H "$AH" --numeric age -k 5 -s salary-class -l 9 \
+	    --columns "$cols" --skip-header --job groups --tree "$T/tree4" "$T/t" |
+	    LC_ALL=C sort > "$T/g"
+	run --separate-stderr partition -q age,sex -H "$AH" --numeric age -k 5 \
+	    -s salary-class -l 9 --columns "$cols" --job cuts --tree "$T/tree4" < "$T/g"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"no partitioning"* ]]
+	[ -z "$output" ]
 }
