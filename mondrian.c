@@ -2523,7 +2523,6 @@ static double salpha = 0.05;	/* --alpha */
 static uint64_t sample_max;	/* --sample */
 static uint64_t seed = 1;	/* --seed */
 static uint64_t pruned;		/* tree nodes merged back */
-static int nonminimal;		/* a class may have an allowable cut */
 
 /* splitmix64: the random numbers of the sampling. */
 static uint64_t
@@ -3211,15 +3210,7 @@ rothko_t(struct onode *root, const char *name)
 			}
 			free(sk);
 			/* No progress from the sample: the exact step of
-			 * Rothko-T when it can decide, else a class. */
-			if (o.hasv || o.split == SPLIT_REGRESSION) {
-				groups(&on);
-				nonminimal = 1;
-				big_leaf(&on);
-				untotals();
-				kn_rmtemp(on.path);
-				continue;
-			}
+			 * Rothko-T. */
 		}
 		{
 			struct onode *tk = NULL;
@@ -4889,16 +4880,15 @@ main(int argc, char *argv[])
 		fprintf(stderr, "%s: %s: -S %zu, %zu for nodes; %llu "
 		    "scans of node files, %llu bytes written and %llu read "
 		    "in temp files, %llu repartitions, %llu nodes in memory, "
-		    "%llu classes too large for memory, %llu nodes pruned; "
-		    "%s\n", kn_prog, algo_s ? "Rothko-S" : "Rothko-T",
+		    "%llu classes too large for memory, %llu nodes "
+		    "pruned\n", kn_prog, algo_s ? "Rothko-S" : "Rothko-T",
 		    budget, avail, (unsigned long long)oacct.scans,
 		    (unsigned long long)oacct.bwritten,
 		    (unsigned long long)oacct.bread,
 		    (unsigned long long)oacct.repart,
 		    (unsigned long long)oacct.inmem,
 		    (unsigned long long)oacct.bigleaf,
-		    (unsigned long long)pruned, nonminimal ?
-		    "perhaps not minimal" : "minimal");
+		    (unsigned long long)pruned);
 	if (verbose)
 		fprintf(stderr, "%s: %llu rows, %u classes, %llu cuts, "
 		    "largest class %llu, partitioning %.3f s\n", kn_prog,

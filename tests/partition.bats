@@ -929,7 +929,7 @@ adultcase() {
 		    --fit-rows 5000 --sample 3000 --seed 7 -T "$T/tmp" -q "$QI" \
 		    -H "$AH" --numeric age $req -r "$T/r" "$ADULT"
 		[ "$status" -eq 0 ]
-		[[ "$stderr" == *"Rothko-S: "*"repartitions"*"; minimal"* ]]
+		[[ "$stderr" == *"Rothko-S: "*"repartitions"*"nodes pruned"* ]]
 		[[ "$stderr" != *" 0 repartitions"* ]]
 		printf '%s\n' "$output" > "$T/out"
 		local extra=
