@@ -52,6 +52,10 @@ bench: all
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
 
+# The sh scripts, with shellcheck (not needed to build or test).
+lint-sh:
+	@shellcheck -s sh mapred bench/cluster.sh
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	cp $(PROGS) $(DESTDIR)$(BINDIR)/
@@ -61,4 +65,4 @@ install: all
 clean:
 	rm -f $(PROGS) *.o tests/hypo-check
 
-.PHONY: all test demo bench lint-man install clean
+.PHONY: all test demo bench lint-man lint-sh install clean

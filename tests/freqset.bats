@@ -205,3 +205,97 @@ setup() {
 	for p in "$T"/p.??; do cat "$T/h" "$p" | freqset -S 64K > "$p.fs"; done
 	freqset -S 64K --merge "$T"/p.??.fs | cmp - <(freqset "$T/u")
 }
+
+@test "--merge --sorted equals --merge on sorted input, with --sum pairs" {
+	for seed in 1 2 3; do
+		randtable $seed 3000 3 $((seed * 8)) > "$T/r.tsv"
+		head -1 "$T/r.tsv" > "$T/h"
+		tail -n +2 "$T/r.tsv" | split -l 700 - "$T/p$seed."
+		# Map outputs of the pieces, concatenated and sorted, as a
+		# reducer gets them.
+		for p in "$T/p$seed".??; do
+			cat "$T/h" "$p" | freqset -q c1,c3 --sum c2 --no-header
+		done | sort > "$T/sorted"
+		k=c1,c3,count,c2_sum,c2_sumsq
+		freqset --merge --sorted --columns $k "$T/sorted" > "$T/a"
+		freqset --merge --columns $k "$T/sorted" > "$T/b"
+		cmp "$T/a" "$T/b"
+		freqset -q c1,c3 --sum c2 "$T/r.tsv" | cmp - "$T/a"
+		# With a header line, -q naming the keys in order, from stdin.
+		{ printf 'c1\tc3\tcount\tc2_sum\tc2_sumsq\n'; cat "$T/sorted"; } |
+		    freqset --merge --sorted -q c1,c3 | cmp - "$T/a"
+		# Its own output merges again to the same bytes.
+		freqset --merge --sorted "$T/a" | cmp - "$T/a"
+		freqset --merge --sorted --columns $k --no-header "$T/sorted" |
+		    cmp - <(tail -n +2 "$T/a")
+	done
+}
+
+@test "--merge --sorted takes LC_ALL=C sort's order, keys below tab too" {
+	# Keys that are prefixes of others, with bytes below and above tab.
+	printf 'a\x01\t1\na\t2\na b\t3\na\t4\nab\t5\n\x02\t6\na\x01\t7\nB\t8\n' |
+	    sort > "$T/s"
+	freqset --merge --sorted --columns k,count "$T/s" > "$T/a"
+	freqset --merge --columns k,count "$T/s" | cmp - "$T/a"
+	[ "$(wc -l < "$T/a")" -eq 7 ]
+	grep -qx 'a	6' "$T/a"
+	# Two key columns: the first decides, then the second.
+	printf 'x\ty\t1\nx\ty z\t1\nx y\tz\t1\nx\ty\t2\nx\x01\ty\t1\n' | sort > "$T/s2"
+	freqset --merge --sorted --columns k1,k2,count "$T/s2" > "$T/a2"
+	freqset --merge --columns k1,k2,count "$T/s2" | cmp - "$T/a2"
+	grep -qx 'x	y	3' "$T/a2"
+	# Lines of equal keys in any order, as an engine sorting by key
+	# alone delivers them.
+	run --separate-stderr freqset --merge --sorted --columns k,count \
+	    --no-header <(printf 'a\t2\na\t1\nb\t1\n')
+	[ "$status" -eq 0 ]
+	[ "$output" = "a	3
+b	1" ]
+}
+
+@test "--merge --sorted: a line out of order exits 2 naming it" {
+	printf 'k\tcount\na\t1\nb\t2\nb\t1\na\t3\n' > "$T/u"
+	run --separate-stderr freqset --merge --sorted "$T/u"
+	[ "$status" -eq 2 ]
+	# Groups are written as they end: those before the error are out.
+	[ "$output" = "k	count
+a	1" ]
+	[ "$stderr" = "freqset: $T/u:5: the frequency set is not sorted: this key comes before the line above's (sort it with LC_ALL=C sort, or leave out --sorted)" ]
+	# From stdin, headerless: the line number counts from 1.
+	printf 'b\t1\na\t1\n' > "$T/u2"
+	run --separate-stderr freqset --merge --sorted --columns k,count < "$T/u2"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "freqset: stdin:2: the frequency set is not sorted"* ]]
+	# Sorted by another locale's rules (a before B) is not byte order.
+	printf 'k\tcount\na\t1\nB\t1\n' > "$T/u3"
+	run --separate-stderr freqset --merge --sorted "$T/u3"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "freqset: $T/u3:3: the frequency set is not sorted"* ]]
+	# A bad count is an error too.
+	printf 'k\tcount\na\tx\n' > "$T/u4"
+	run --separate-stderr freqset --merge --sorted "$T/u4"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"'x' is not a count"* ]]
+	# With -o nothing is written.
+	run --separate-stderr freqset --merge --sorted -o "$T/o" "$T/u"
+	[ "$status" -eq 2 ]
+	[ ! -e "$T/o" ]
+}
+
+@test "--sorted: refused without --merge, with -L or -H, and with other -q" {
+	printf 'a\tb\tcount\nx\t1\t1\n' > "$T/fs"
+	while IFS='|' read -r args want; do
+		eval "run --separate-stderr freqset $args \"\$T/fs\""
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; false; }
+		[ -z "$output" ] || { echo "$args: output"; false; }
+		[[ "$stderr" == *"$want"* ]] || { echo "$args: $stderr"; false; }
+	done <<-'EOF_'
+	--sorted|--sorted applies to --merge only
+	--sorted -q a|--sorted applies to --merge only
+	--merge --sorted -H a=interval:5|-H and -L do not apply
+	--merge --sorted -H b=interval:5 -L b=1|-H and -L do not apply
+	--merge --sorted -q b,a|-q must name the key columns (those before 'count'), in order
+	--merge --sorted -q a|-q must name the key columns
+	--merge --sorted --sum b|--sum does not apply to --merge
+	EOF_
+}

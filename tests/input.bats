@@ -495,3 +495,94 @@ a	b	1" ] || fail "freqset: $(freqset --columns a,b hdr.tsv)"
 		[ -z "$output" ] || fail "$p: stdout '$output'"
 	done
 }
+
+# The table readers and options that make each output depend on every
+# row of the table a,b (small integers), for --skip-header.
+SKIPHDR="freqset|-q a,b
+score|-q a,b -k 2
+extsort|-k a:n
+lattice-search|-q a,b -H a=interval:5,10 -H b=interval:2 -k 3 --all
+recode|-n a=1,b=0 -H a=interval:5,10 -H b=interval:2 -k 2
+partition|-q a -k 3"
+
+@test "--skip-header drops header lines met in the data, in every reader" {
+	printf 'a\tb\n' > h
+	awk 'BEGIN { for (i = 0; i < 40; i++) print (i * 7) % 23 "\t" i % 3 }' > d
+	head -20 d > d1
+	tail -20 d > d2
+	cat h d > clean.tsv
+	# The header again in the middle (once with CRLF), as in cat a b.
+	{ cat h d1 h; printf 'a\tb\r\n'; cat d2; } > mid.tsv
+	cat h d1 > f1.tsv
+	cat h d2 > f2.tsv
+	while IFS='|' read -r p args; do
+		$p $args clean.tsv > want || fail "$p: exit $?"
+		[ -s want ] || fail "$p: no output"
+		run --separate-stderr $p $args --skip-header mid.tsv
+		expect 0 ""
+		printf '%s\n' "$output" | cmp - want || fail "$p: differs"
+		# Files concatenated with cat.
+		cat f1.tsv f2.tsv | $p $args --skip-header > got ||
+		    fail "$p: exit $?"
+		cmp got want || fail "$p: cat f1 f2 differs"
+		# Headerless, with --columns: the names given are the header.
+		$p $args --columns a,b d > want.c || fail "$p: exit $?"
+		$p $args --columns a,b --skip-header mid.tsv > got.c ||
+		    fail "$p: --columns: exit $?"
+		cmp got.c want.c || fail "$p: --columns differs"
+		printf 'a\nb\n' > names
+		$p $args --columns-file names --skip-header mid.tsv > got.c ||
+		    fail "$p: --columns-file: exit $?"
+		cmp got.c want.c || fail "$p: --columns-file differs"
+	done <<< "$SKIPHDR"
+}
+
+@test "without --skip-header a header line in the data is a row" {
+	printf 'a\tb\n1\t2\na\tb\n3\t4\n' > mid.tsv
+	run --separate-stderr freqset mid.tsv
+	expect 0 ""
+	[ "$output" = "a	b	count
+1	2	1
+3	4	1
+a	b	1" ] || fail "freqset: $output"
+	run --separate-stderr score -q a,b mid.tsv
+	expect 0 ""
+	[ "${lines[0]}" = "rows	3" ] || fail "score: $output"
+	# A numeric reader finds 'a' where a number must be.
+	run --separate-stderr partition -q a -k 1 mid.tsv
+	expect 2 "partition: mid.tsv:3: column 'a': 'a'*"
+	run --separate-stderr recode -n a=1 -H a=interval:5 mid.tsv
+	expect 2 "recode: mid.tsv:3: column 'a': 'a'*"
+}
+
+@test "--skip-header keeps lines that only resemble the header" {
+	printf 'a\tb\n1\t2\na\tbb\n a\tb\nA\tb\na\tb \na\tb\n' > t.tsv
+	for p in freqset score extsort; do
+		case $p in
+		freqset) args="-q a,b" ;;
+		score) args="-q a,b -k 1" ;;
+		extsort) args="-k a" ;;
+		esac
+		# The same rows without the last line, which equals the header.
+		head -n 6 t.tsv > want.tsv
+		$p $args want.tsv > want
+		run --separate-stderr $p $args --skip-header t.tsv
+		expect 0 ""
+		printf '%s\n' "$output" | cmp - want || fail "$p: differs"
+	done
+	run --separate-stderr freqset --skip-header t.tsv
+	[ "$output" = "a	b	count
+ a	b	1
+1	2	1
+A	b	1
+a	b 	1
+a	bb	1" ] || fail "freqset: $output"
+	# Nothing else is dropped: a header alone and an empty input.
+	run --separate-stderr freqset --skip-header --columns a,b < /dev/null
+	expect 0 ""
+	[ "$output" = "a	b	count" ] || fail "freqset: $output"
+	printf 'a\tb\na\tb\n' > hh.tsv
+	run --separate-stderr score --skip-header hh.tsv
+	expect 0 ""
+	[ "${lines[0]}" = "rows	0" ] || fail "score: $output"
+}

@@ -1,0 +1,322 @@
+#!/usr/bin/env bats
+# mapred, the local simulation of Hadoop Streaming, and the kanon filters
+# run through it as map, combine and reduce steps: every job gives the
+# bytes of the single-process run, for several numbers of splits and
+# reducers, on Adult and on generated tables; failing steps fail the job.
+
+load common
+
+QI=sex,age,race,marital-status,education,native-country,workclass,occupation
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	head -1 "$ADULT" | tr '\t' '\n' > "$T/cols"
+}
+
+# fsjob N R TABLE COLS Q [SUM]: the frequency set of TABLE by Q (with
+# --sum SUM) as a map-reduce job of N splits and R reducers, headerless,
+# reducers' outputs concatenated.
+fsjob() {
+	local n=$1 r=$2 table=$3 cols=$4 q=$5 sum=${6:-} keys
+	keys=$q,count
+	[ -z "$sum" ] || keys=$keys,${sum}_sum,${sum}_sumsq
+	mapred -n "$n" -r "$r" \
+	    -m "freqset --columns-file $cols --skip-header -q $q ${sum:+--sum $sum} --no-header" \
+	    -c "freqset --merge --sorted --columns $keys --no-header" \
+	    -R "freqset --merge --sorted --columns $keys --no-header" "$table"
+}
+
+# sorted_with_header WANT GOT: GOT sorted (LC_ALL=C), after WANT's header.
+sorted_with_header() {
+	{ head -1 "$1"; sort "$2"; } > "$2.whole"
+	cmp "$1" "$2.whole"
+}
+
+@test "freqset job on Adult: N 1 3 7, R 1 2 3 give freqset's bytes" {
+	freqset -q sex,race,age "$ADULT" > "$T/want"
+	for n in 1 3 7; do
+		for r in 1 2 3; do
+			fsjob $n $r "$ADULT" "$T/cols" sex,race,age > "$T/got"
+			sorted_with_header "$T/want" "$T/got" ||
+			    { echo "N=$n R=$r"; false; }
+		done
+	done
+}
+
+@test "freqset job with one reducer: its output needs no sort" {
+	freqset -q "$QI" "$ADULT" | tail -n +2 > "$T/want"
+	for n in 1 4 9; do
+		fsjob $n 1 "$ADULT" "$T/cols" "$QI" | cmp - "$T/want"
+	done
+}
+
+@test "freqset job on random tables with --sum, -p 1 and 2" {
+	for seed in 1 2; do
+		randtable $seed 4000 4 $((seed * 9)) > "$T/r.tsv"
+		printf 'c1\nc2\nc3\nc4\n' > "$T/rcols"
+		freqset -q c1,c3 --sum c2 "$T/r.tsv" > "$T/want"
+		for nr in "1 2" "3 1" "7 3"; do
+			set -- $nr
+			fsjob "$1" "$2" "$T/r.tsv" "$T/rcols" c1,c3 c2 > "$T/got"
+			sorted_with_header "$T/want" "$T/got" ||
+			    { echo "seed $seed N=$1 R=$2"; false; }
+		done
+		k=c1,c3,count,c2_sum,c2_sumsq
+		mapred -n 5 -r 3 -p 2 \
+		    -m "freqset --columns-file $T/rcols --skip-header -q c1,c3 --sum c2 --no-header" \
+		    -R "freqset --merge --sorted --columns $k --no-header" \
+		    "$T/r.tsv" > "$T/got"
+		sorted_with_header "$T/want" "$T/got"
+	done
+}
+
+@test "freqset job on gendata, from stdin, headerless input" {
+	gendata -n 20000 --seed 5 uniform -d 4 -c 12 > "$T/u.tsv"
+	freqset -q a1,a2,a4 "$T/u.tsv" > "$T/want"
+	printf 'a1\ta2\ta3\ta4\n' > "$T/ucols"
+	fsjob 6 2 - "$T/ucols" a1,a2,a4 < "$T/u.tsv" > "$T/got"
+	sorted_with_header "$T/want" "$T/got"
+	# The same table without its header line.
+	tail -n +2 "$T/u.tsv" > "$T/u.data"
+	fsjob 3 3 "$T/u.data" "$T/ucols" a1,a2,a4 > "$T/got"
+	sorted_with_header "$T/want" "$T/got"
+}
+
+@test "full-domain pipeline on Adult: lattice-search, recode --classes, score" {
+	freqset -q "$QI" "$ADULT" > "$T/fs.whole"
+	fsjob 4 2 "$ADULT" "$T/cols" "$QI" > "$T/fs.parts"
+	{ head -1 "$T/fs.whole"; sort "$T/fs.parts"; } > "$T/fs.merged"
+	lattice-search -q "$QI" -H "$AH" -k 10 --max-suppress 2% --best \
+	    "$ADULT" > "$T/node.table"
+	lattice-search -H "$AH" -k 10 --max-suppress 2% --best "$T/fs.merged" \
+	    > "$T/node"
+	cmp "$T/node.table" "$T/node"
+	[[ "$(sed -n 2p "$T/node")" == "1	0	1	2	3	2	2	1	121	"* ]]
+	recode -n "$T/node" -H "$AH" -k 10 --max-suppress 2% "$ADULT" \
+	    > "$T/release"
+	tail -n +2 "$T/release" > "$T/want"
+	for n in 1 3 7; do
+		mapred -n $n -m "recode -n $T/node -H $AH -k 10 --max-suppress 2% \
+		    --classes $T/fs.merged --columns-file $T/cols --skip-header" \
+		    "$ADULT" > "$T/got"
+		cmp "$T/want" "$T/got" || { echo "N=$n"; false; }
+	done
+	# The score of the release from its frequency set, counted as a job.
+	score -k 10 -q "$QI" "$T/release" > "$T/score.want"
+	for r in 1 3; do
+		fsjob 5 $r "$T/got" "$T/cols" "$QI" > "$T/rfs"
+		{ printf '%s\tcount\n' "${QI//,/	}"; sort "$T/rfs"; } |
+		    score --freqset -k 10 > "$T/score.got"
+		cmp "$T/score.want" "$T/score.got"
+	done
+	grep -qx 'suppressed	121' "$T/score.got"
+	grep -qx 'check_k	pass' "$T/score.got"
+}
+
+@test "full-domain pipeline with l-diversity (-s, -l) on Adult" {
+	q=sex,age,race,marital-status,education
+	args="-H $AH -k 5 -s salary-class -l 2 --max-suppress 3%"
+	freqset -q $q,salary-class "$ADULT" > "$T/fs.whole"
+	fsjob 3 2 "$ADULT" "$T/cols" $q,salary-class > "$T/fs.parts"
+	sorted_with_header "$T/fs.whole" "$T/fs.parts"
+	lattice-search -q $q $args --best "$T/fs.parts.whole" > "$T/node"
+	lattice-search -q $q $args --best "$ADULT" | cmp - "$T/node"
+	recode -n "$T/node" $args "$ADULT" | tail -n +2 > "$T/want"
+	[ -s "$T/want" ]
+	for n in 2 5; do
+		mapred -n $n -m "recode -n $T/node $args --classes $T/fs.parts.whole \
+		    --columns-file $T/cols --skip-header" "$ADULT" > "$T/got"
+		cmp "$T/want" "$T/got" || { echo "N=$n"; false; }
+	done
+	{ head -1 "$ADULT"; cat "$T/got"; } > "$T/release"
+	score -k 5 -q $q -s salary-class -l 2 "$T/release" > "$T/score.want"
+	fsjob 4 2 "$T/got" "$T/cols" $q,salary-class > "$T/rfs"
+	{ printf '%s\tsalary-class\tcount\n' "${q//,/	}"; sort "$T/rfs"; } |
+	    score --freqset -k 5 -q $q -s salary-class -l 2 > "$T/score.got"
+	cmp "$T/score.want" "$T/score.got"
+	grep -qx 'check_l_distinct	pass' "$T/score.got"
+}
+
+@test "full-domain pipeline on gendata with generated hierarchies" {
+	gendata -n 30000 --seed 7 skewed -d 4 -c 40 > "$T/s.tsv"
+	printf 'a1\na2\na3\na4\n' > "$T/scols"
+	h="-H a1=interval:2,4,8 -H a2=interval:5,10 -H a3=interval:4,16 -H a4=mask:1"
+	fsjob 7 3 "$T/s.tsv" "$T/scols" a1,a2,a3,a4 > "$T/fs"
+	{ printf 'a1\ta2\ta3\ta4\tcount\n'; sort "$T/fs"; } > "$T/fs.merged"
+	freqset -q a1,a2,a3,a4 "$T/s.tsv" | cmp - "$T/fs.merged"
+	lattice-search $h -k 20 --max-suppress 1% --best "$T/fs.merged" > "$T/node"
+	lattice-search -q a1,a2,a3,a4 $h -k 20 --max-suppress 1% --best \
+	    "$T/s.tsv" |
+	    cmp - "$T/node"
+	recode -n "$T/node" $h -k 20 --max-suppress 1% "$T/s.tsv" |
+	    tail -n +2 > "$T/want"
+	for n in 1 4; do
+		mapred -n $n -m "recode -n $T/node $h -k 20 --max-suppress 1% \
+		    --classes $T/fs.merged --columns-file $T/scols --skip-header" \
+		    "$T/s.tsv" > "$T/got"
+		cmp "$T/want" "$T/got"
+	done
+}
+
+@test "map-only: the map outputs in split order; the header in split 1" {
+	printf 'h1\th2\n' > "$T/t"
+	seq 1 50 | sed 's/$/	x/' >> "$T/t"
+	for n in 1 3 7 60; do
+		mapred -n $n -m cat "$T/t" | cmp - "$T/t"
+		mapred -n $n -m cat < "$T/t" | cmp - "$T/t"
+		MAPRED_SPLIT=awk mapred -n $n -m cat "$T/t" | cmp - "$T/t"
+		# The first line each split starts with: the header first.
+		run --separate-stderr mapred -n $n -m 'sed -n 1p' "$T/t"
+		[ "$status" -eq 0 ]
+		[ "${lines[0]}" = "h1	h2" ]
+		[ "$n" -gt 7 ] || [ "${#lines[@]}" -eq "$n" ]
+	done
+	# Empty input: every split empty, an empty output, also with -R.
+	run --separate-stderr mapred -n 3 -m cat < /dev/null
+	[ "$status" -eq 0 ] && [ -z "$output" ] && [ -z "$stderr" ]
+	run --separate-stderr mapred -n 3 -m cat -R cat -r 2 < /dev/null
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	# No final newline.
+	printf 'a\nb\nc' > "$T/nonl"
+	mapred -n 2 -m cat "$T/nonl" | cmp - "$T/nonl"
+}
+
+@test "the partition: each key goes to one reducer, chosen by -p fields" {
+	randtable 4 3000 3 30 | tail -n +2 > "$T/r"
+	for p in 1 2; do
+		# Each reducer prints a mark, then the distinct keys it got.
+		run --separate-stderr mapred -n 4 -r 3 -p $p -m cat \
+		    -R "sh -c 'echo ==; cut -f1-$p | uniq'" "$T/r"
+		[ "$status" -eq 0 ]
+		printf '%s\n' "$output" | grep -v '^==$' > "$T/keys"
+		[ "$(grep -c '^==$' <<< "$output")" -eq 3 ]
+		# No key in two reducers, and every key somewhere.
+		[ -z "$(sort "$T/keys" | uniq -d)" ]
+		cut -f1-$p "$T/r" | sort -u | cmp - <(sort "$T/keys")
+		# More than one reducer got keys.
+		[ "$(printf '%s\n' "$output" |
+		    awk '/^==$/ { s++; next } !seen[s]++ { c++ } END { print c }')" -ge 2 ]
+	done
+	# The reducers' inputs are sorted: with cat as reducer and one
+	# reducer, the output is the input sorted.
+	mapred -n 3 -r 1 -m cat -R cat "$T/r" | cmp - <(sort "$T/r")
+}
+
+@test "a failing map, combine or reduce step fails the job, no output" {
+	while IFS='|' read -r args st want; do
+		eval "run --separate-stderr mapred -n 3 $args \"\$ADULT\""
+		[ "$status" -eq "$st" ] || { echo "$args: status $status"; false; }
+		[ -z "$output" ] || { echo "$args: output"; false; }
+		[[ "$stderr" == *"$want"* ]] || { echo "$args: $stderr"; false; }
+	done <<-'EOF_'
+	-m 'exit 3'|3|mapred: map task 1 of 3 failed with status 3: exit 3
+	-m 'sed 2q' -R 'exit 4'|4|mapred: reduce task 1 of 2 failed with status 4
+	-m 'sed 2q' -c false -R cat|1|mapred: combine task 1 of 3 failed with status 1: false
+	-m 'freqset -q age'|2|mapred: map task 2 of 3 failed with status 2
+	-m 'freqset -q age'|2|freqset: stdin: no column named 'age'
+	-m 'sed 1d' -R 'freqset --merge --columns a,count --no-header'|2|expected 2 fields, found 9
+	EOF_
+	# Only the third split fails: the one with the line y.
+	run --separate-stderr mapred -n 3 -m 'if grep -q ^y; then exit 5; fi' \
+	    <(seq 10 29 | sed 's/^/x/'; echo y)
+	[ "$status" -eq 5 ]
+	[[ "$stderr" == "mapred: map task 3 of 3 failed with status 5"* ]]
+}
+
+@test "freqset --merge --sorted on unsorted input exits 2, also as a step" {
+	printf 'k\tcount\nb\t1\na\t2\n' > "$T/u"
+	run --separate-stderr freqset --merge --sorted "$T/u"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "freqset: $T/u:3: the frequency set is not sorted"*"sort it with LC_ALL=C sort, or leave out --sorted)" ]]
+	# A map-only job has no sort: the merge of an unsorted split fails.
+	printf 'b\t1\na\t2\n' > "$T/u2"
+	run --separate-stderr mapred -n 1 \
+	    -m 'freqset --merge --sorted --columns k,count --no-header' "$T/u2"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"freqset: stdin:2: the frequency set is not sorted"* ]]
+	[[ "$stderr" == *"mapred: map task 1 of 1 failed with status 2"* ]]
+	# With a reduce step the same lines are sorted first.
+	run --separate-stderr mapred -n 1 -r 1 -m cat \
+	    -R 'freqset --merge --sorted --columns k,count --no-header' "$T/u2"
+	[ "$status" -eq 0 ]
+	[ "$output" = "a	2
+b	1" ]
+}
+
+@test "-v reports splits, reducers and bytes shuffled" {
+	run --separate-stderr mapred -v -n 3 -r 2 \
+	    -m "freqset --columns-file $T/cols --skip-header -q sex,race --no-header" \
+	    -c 'freqset --merge --sorted --columns sex,race,count --no-header' \
+	    -R 'freqset --merge --sorted --columns sex,race,count --no-header' \
+	    "$ADULT"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"mapred: input $(wc -c < "$ADULT") bytes, 3 splits, 2 reducers"* ]]
+	[[ "$stderr" =~ map\ output\ ([0-9]+)\ bytes,\ after\ the\ combiner\ ([0-9]+)\ bytes ]]
+	[ "${BASH_REMATCH[1]}" -eq "${BASH_REMATCH[2]}" ]
+	[ "${BASH_REMATCH[2]}" -gt 0 ]
+	[[ "$stderr" == *"mapred: shuffled ${BASH_REMATCH[2]} bytes"* ]]
+	[[ "$stderr" == *"mapred: reduce output $(printf '%s\n' "$output" | wc -c) bytes"* ]]
+	# A combiner that shrinks the map output.
+	run --separate-stderr mapred -v -n 2 -r 1 -m 'cut -f1' -c 'uniq' \
+	    -R uniq "$ADULT"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cut -f1 "$ADULT" | sort -u)" ]
+	[[ "$stderr" =~ map\ output\ ([0-9]+)\ bytes,\ after\ the\ combiner\ ([0-9]+)\ bytes ]]
+	[ "${BASH_REMATCH[1]}" -eq "$(cut -f1 "$ADULT" | wc -c)" ]
+	# At most sex, Female and Male from each of the two splits.
+	[ "${BASH_REMATCH[2]}" -le 36 ]
+}
+
+@test "usage errors exit 2" {
+	while IFS='|' read -r args want; do
+		eval "run --separate-stderr mapred $args"
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; false; }
+		[[ "$stderr" == *"$want"* ]] || { echo "$args: $stderr"; false; }
+	done <<-'EOF_'
+	|-m map is required
+	-m cat -n 0|-n: '0' must be from 1
+	-m cat -r x|-r: 'x' is not a number
+	-m cat -p 01|-p: '01' is not a number
+	-m cat -c cat|-c needs -R
+	-m cat a b|usage: mapred
+	-m cat -x|usage: mapred
+	-m cat -T /nonexistent/dir|cannot create a temp directory
+	-m cat /nonexistent/file|cannot read /nonexistent/file
+	EOF_
+}
+
+@test "temp files: none left after a run, a failure or a signal" {
+	mkdir "$T/tmp"
+	mapred -T "$T/tmp" -n 3 -m cat -c cat -R cat "$ADULT" > /dev/null
+	run mapred -T "$T/tmp" -n 3 -m 'exit 1' "$ADULT"
+	[ "$status" -eq 1 ]
+	[ -z "$(ls -A "$T/tmp")" ]
+	for sig in TERM INT HUP; do
+		: > "$T/pids"
+		# Background jobs start with SIGINT ignored: restore the default.
+		perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' mapred \
+		    -T "$T/tmp" -n 2 -m "echo \$\$ >> $T/pids; exec sleep 60" \
+		    "$ADULT" > /dev/null 2>&1 3>&- &
+		pid=$!
+		for i in $(seq 100); do
+			[ "$(wc -l < "$T/pids")" -eq 2 ] && break
+			sleep 0.05
+		done
+		[ "$(wc -l < "$T/pids")" -eq 2 ]
+		kill -s $sig $pid
+		status=0
+		wait $pid || status=$?
+		[ "$status" -gt 128 ] || { echo "$sig: $status"; false; }
+		[ -z "$(ls -A "$T/tmp")" ]
+		# The tasks are gone too.
+		for p in $(cat "$T/pids"); do
+			for i in $(seq 50); do
+				kill -0 "$p" 2> /dev/null || break
+				sleep 0.05
+			done
+			! kill -0 "$p" 2> /dev/null
+		done
+	done
+}
