@@ -49,7 +49,7 @@ usage(int status)
 	    "[--progress] [--raw] [file]\n"
 	    "       recode -r regions [--summary range|mean|both] "
 	    "[--keep-class]\n"
-	    "              [--class-col name] [-v] [-k k] "
+	    "              [--class-col name] [--part] [-v] [-k k] "
 	    "[--max-suppress n|p%%]\n"
 	    "              [-s column [-l l [--diversity "
 	    "distinct|entropy|recursive] [-c c]]]\n"
@@ -61,7 +61,7 @@ usage(int status)
 }
 
 enum { OPT_CLASSCOL = 256, OPT_CLASSES, OPT_COLUMNS, OPT_COLFILE, OPT_DIV,
-    OPT_KEEPCLASS, OPT_MAXSUPP, OPT_PROGRESS, OPT_RAW, OPT_SUMMARY,
+    OPT_KEEPCLASS, OPT_MAXSUPP, OPT_PART, OPT_PROGRESS, OPT_RAW, OPT_SUMMARY,
     OPT_SUPPRESS, OPT_VERSION };
 
 static const struct option longopts[] = {
@@ -77,6 +77,7 @@ static const struct option longopts[] = {
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
+	{ "part", no_argument, NULL, OPT_PART },
 	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -408,6 +409,7 @@ struct regions {
 	uint64_t *line;		/* their line in path */
 	kn_str *lab;		/* n * nl labels */
 	uint64_t *seen;		/* rows of each class read in this pass */
+	int part;		/* --part: the input is a part of the table */
 	size_t classcol;
 	/* for the count hook */
 	kn_input *in;
@@ -636,7 +638,8 @@ regions_check(struct recoding *rc)
 	size_t i;
 
 	for (i = 0; i < rg->n; i++)
-		if (rg->seen[i] != rg->count[i]) {
+		if (rg->part ? rg->seen[i] > rg->count[i] :
+		    rg->seen[i] != rg->count[i]) {
 			kn_str id = rg->lab[i * rg->nl + rg->nqi];
 
 			kn_die("%s:%llu: class %.*s has count %llu, but %s has "
@@ -1046,7 +1049,7 @@ main(int argc, char *argv[])
 	size_t sidx = 0, c, i, keycap = 0, linecap = 0, *xcol, nx;
 	long *qidx, *xat;
 	uint64_t pass1rows = 0, written = 0;
-	int ch, verbose = 0, progress = 0, suppress, twice, raw = 0;
+	int ch, verbose = 0, progress = 0, suppress, twice, raw = 0, part = 0;
 	int summary = -1, keep = 0;
 	FILE *fp;
 
@@ -1118,6 +1121,9 @@ main(int argc, char *argv[])
 			o.haslim = 1;
 			kn_limit_parse(&o.lim, optarg, "--max-suppress");
 			break;
+		case OPT_PART:
+			part = 1;
+			break;
 		case OPT_RAW:
 			raw = 1;
 			break;
@@ -1163,6 +1169,11 @@ main(int argc, char *argv[])
 		kn_die("--summary, --keep-class and --class-col apply to -r");
 	if (regpath != NULL && hopts.n > 0)
 		kn_die("-H applies to -n: the regions hold their own labels");
+	if (part && regpath == NULL)
+		kn_die("--part applies to -r");
+	if (part && (o.k > 1 || o.ld.on))
+		kn_die("--part: a part of the table cannot count its classes "
+		    "for -k or -l (partition's classes meet them already)");
 	if (regpath != NULL && classes != NULL)
 		kn_die("--classes applies to -n: with -r the regions file "
 		    "holds the classes and their counts");
@@ -1207,6 +1218,7 @@ main(int argc, char *argv[])
 		rg.iname = in.name;
 		rg.in = &in;
 		rg.columns = columns;
+		rg.part = part;
 		rc.count = region_count;
 		rc.label = region_label;
 		rc.done = regions_check;

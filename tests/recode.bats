@@ -971,3 +971,32 @@ mapped() {
 	run --separate-stderr recode $H -n age=2,sex=0 -s dis -l 1 --classes "$F" "$T/t"
 	[ "$status" -eq 0 ]
 }
+
+@test "recode -r --part: the parts of partition's output, recoded on their own, are the whole recoded" {
+	local q=sex,age,race cols
+	partition -q "$q" -H "$AH" --numeric age -k 5 -r "$T/r" "$ADULT" > "$T/p"
+	cols=$(head -1 "$T/p" | tr '\t' ,)
+	tail -n +2 "$T/p" > "$T/body"
+	recode -r "$T/r" "$T/p" | tail -n +2 > "$T/whole"
+	split -n l/3 "$T/body" "$T/part."
+	for f in "$T"/part.*; do
+		recode -r "$T/r" --part --columns "$cols" "$f"
+	done > "$T/parts"
+	cmp "$T/whole" "$T/parts"
+	# Without --part a part fails the count check.
+	run --separate-stderr recode -r "$T/r" --columns "$cols" "$T/part.aa"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"class 1 has count"* ]]
+	# More rows of a class than the regions count: exit 2.
+	cat "$T/body" "$T/part.aa" > "$T/more"
+	run --separate-stderr recode -r "$T/r" --part --columns "$cols" -o "$T/out" "$T/more"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"has count"*"rows of it"* ]]
+	[ ! -e "$T/out" ]
+	run --separate-stderr recode -r "$T/r" --part -k 6 --columns "$cols" "$T/part.aa"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--part: a part of the table cannot count its classes"* ]]
+	run --separate-stderr recode -n "$T/r" --part "$T/part.aa"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--part applies to -r"* ]]
+}
