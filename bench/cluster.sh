@@ -13,6 +13,11 @@
 #    reducers' outputs, lattice-search --best on the merged frequency
 #    set, and recode --classes as a map-only job; against freqset,
 #    lattice-search and recode on the whole table.
+# 3. Mondrian: partition -q a1,...,a5 -k 10 -r on the whole table,
+#    against partition's cluster jobs (--job; --fit-rows 1000000): the
+#    level jobs (groups, freqset --merge --sorted as combiner, cuts)
+#    until no node is open, the rows and solve job, the map-only
+#    classes job and the regions; table and regions compared.
 # Per step: CPU seconds (user + sys of every process, GNU time), wall
 # seconds, the ratio mapred / single, and the bytes of map output and
 # shuffled; every output is compared byte for byte with cmp.
@@ -32,7 +37,7 @@ die() {
 }
 
 root=$(cd "$(dirname "$0")/.." && pwd -P) || die "cannot find the repository"
-for p in freqset lattice-search recode gendata; do
+for p in freqset lattice-search recode partition gendata; do
 	[ -x "$root/$p" ] || die "$root/$p not built: run make first"
 done
 [ -f "$root/mapred" ] || die "$root/mapred is missing"
@@ -84,7 +89,7 @@ trap 'exit 2' HUP INT TERM
 # The programs are copied, so that a rebuild during the run cannot mix
 # two versions; the tasks find them first on PATH.
 mkdir "$tmp/bin" || die "cannot create $tmp/bin"
-for p in freqset lattice-search recode mapred; do
+for p in freqset lattice-search recode partition mapred; do
 	cp "$root/$p" "$tmp/bin/" || die "cannot copy $p"
 done
 PATH=$tmp/bin:$PATH
@@ -207,19 +212,54 @@ check "recode map-only job = recode, less its header" "$tmp/rcmr.out" \
 rm -f "$tmp/rc1.out" "$tmp/rc1.cmp" "$tmp/rcmr.out"
 
 # ---- 3. Mondrian ---------------------------------------------------------
-# MONDRIAN: the Mondrian job goes here, timed as the jobs above (its
-# rows are printed by the table below, in the marked place).
+MQ=a1,a2,a3,a4,a5
+timed mo1 partition -q "$MQ" -k 10 -r "$tmp/mo1.regions" "$input"
+# The driver: the loop of partition(1), On a cluster.
+cat > "$tmp/mondrian.sh" <<EOF
+o="-q $MQ -k 10 --columns-file $cols --fit-rows 1000000"
+t=$tmp/tree
+: > \$t
+levels=0
+while open=\$(partition \$o --job open --tree \$t) && [ -n "\$open" ]; do
+	$mr -m "partition \$o --skip-header --job groups --tree \$t" \\
+	    -c "freqset --merge --sorted --columns node,q,v,s,y,count --no-header" \\
+	    -R "partition \$o --job cuts --tree \$t" "$input" > $tmp/level || exit
+	[ -s $tmp/level ] || break
+	cat $tmp/level >> \$t
+	levels=\$((levels + 1))
+done
+$mr -m "partition \$o --skip-header --job rows --tree \$t" \\
+    -R "partition \$o --job solve --tree \$t" "$input" > $tmp/solved || exit
+cat $tmp/solved >> \$t
+$mr -m "partition \$o --skip-header --job classes --tree \$t" "$input" || exit
+partition \$o --job regions --tree \$t > $tmp/momr.regions || exit
+echo "levels \$levels" >&2
+EOF
+timed momr sh "$tmp/mondrian.sh"
+tail -n +2 "$tmp/mo1.out" > "$tmp/mo1.cmp" || die "cannot read partition's table"
+check "Mondrian cluster jobs = partition, less its header" "$tmp/momr.out" \
+	"$tmp/mo1.cmp"
+check "Mondrian cluster regions = partition -r" "$tmp/momr.regions" \
+	"$tmp/mo1.regions"
+levels=$(sed -n 's/^levels //p' "$tmp/momr.err")
+rm -f "$tmp/mo1.out" "$tmp/mo1.cmp" "$tmp/momr.out" "$tmp/solved"
 
 # The table.  MB are 10^6 bytes.
 {
-	for r in fs1 fsmr merge naive ls1 lsmr rc1 rcmr; do
+	for r in fs1 fsmr merge naive ls1 lsmr rc1 rcmr mo1 momr; do
 		echo "$r $(cat "$tmp/$r.time")"
 	done
 	for r in fsmr naive rcmr; do
 		echo "bytes $r $(shuffle $r)"
 	done
+	# The Mondrian driver runs several jobs: their bytes added.
+	sed -n 's/^mapred: map output \([0-9]*\) bytes.*/\1/p' "$tmp/momr.err" |
+	    awk '{ s += $1 } END { printf "bytes momr %d ", s }'
+	sed -n 's/^mapred: shuffled \([0-9]*\) bytes$/\1/p' "$tmp/momr.err" |
+	    awk '{ s += $1 } END { printf "%d\n", s }'
 } | awk -v rows="$rows" -v mb="$bytes" -v ncpu="$ncpu" -v model="$model" \
-	-v path="$input" -v n="$splits" -v r="$reducers" -v node="$node" '
+	-v path="$input" -v n="$splits" -v r="$reducers" -v node="$node" \
+	-v levels="$levels" '
 $1 == "bytes" { mapout[$2] = $3; shuf[$2] = $4; next }
 { cpu[$1] = $2 + $3; wall[$1] = $4; seen[$1] = 1 }
 function mbs(x) { return x == "" ? "-" : sprintf("%.1f", x / 1e6) }
@@ -259,9 +299,9 @@ END {
 	mapout["tm"] = ""; shuf["tm"] = ""
 	row("   total", "t1", "tm")
 	print ""
-	# MONDRIAN: its row goes here, for instance
-	# row("3. Mondrian (partition)", "mo1", "momr")
-	printf "%-34s %s\n", "3. Mondrian", "(not measured yet)"
+	print "3. Mondrian (-q a1,...,a5 -k 10; " levels " levels, then nodes of"
+	print "   at most 1000000 rows solved in memory)"
+	row("   partition (mapred: every job)", "mo1", "momr")
 	print ""
 	print "CPU: user + sys of every process; map out: the map output before the"
 	print "combiner; shuffled: after it, the reducers\047 input (mapred -v)."
