@@ -3747,41 +3747,101 @@ cmp_dec(int64_t a, int as, int64_t b, int bs)
 	return x < y ? -1 : x > y;
 }
 
+/* The tree for routing rows, compact: the kids of a node are a run of
+ * entries, laid out depth-first, so that a row's path stays near. */
+struct rnode {
+	int64_t tm;		/* cut: the threshold tm / 10^tsc */
+	uint32_t kid0;		/* cut: the first kid's entry */
+	uint32_t id;		/* the node's id in ct */
+	uint16_t dim;
+	uint8_t kind;		/* CN_*; a missing kid: CN_CUT + 8 */
+	int8_t tsc;
+	uint32_t nk;
+	const uint32_t *clab;	/* hcut: the children */
+};
+static struct rnode *rt;
+
+/* Lays the tree out for route_tree(). */
+static void
+route_build(void)
+{
+	uint32_t *st, n = 1, i;
+	size_t ns = 0, k, ne = 1;
+
+	/* An entry per node and per missing kid. */
+	for (i = 0; i < ct.ids.n; i++)
+		ne += ct.v[i].nk;
+	rt = kn_zalloc((ne + 1) * sizeof(struct rnode));
+	st = kn_alloc((ne + 1) * sizeof(uint32_t));
+	rt[0].id = 0;
+	st[ns++] = 0;
+	while (ns > 0) {
+		uint32_t e = st[--ns];
+		const struct cnode *c = &ct.v[rt[e].id];
+
+		rt[e].kind = (uint8_t)c->kind;
+		if (c->kind != CN_CUT && c->kind != CN_HCUT)
+			continue;
+		rt[e].dim = (uint16_t)c->dim;
+		rt[e].tm = c->tm;
+		rt[e].tsc = (int8_t)c->tsc;
+		rt[e].nk = (uint32_t)c->nk;
+		rt[e].clab = c->clab;
+		rt[e].kid0 = n;
+		for (k = 0; k < c->nk; k++) {
+			if (c->kid[k] == UINT32_MAX) {
+				/* Reached only by a row of a level cut short. */
+				rt[n].kind = CN_CUT + 8;
+				rt[n].id = rt[e].id;
+				rt[n].nk = (uint32_t)k;
+			} else
+				rt[n].id = c->kid[k];
+			n++;
+		}
+		for (k = c->nk; k-- > 0;)
+			if (c->kid[k] != UINT32_MAX)
+				st[ns++] = rt[e].kid0 + (uint32_t)k;
+	}
+	free(st);
+}
+
 /* The node of the tree the row parsed into rv lies in. */
 static uint32_t
 route_tree(kn_table *t)
 {
-	uint32_t id = 0;
+	const struct rnode *r = rt;
+	size_t k;
+	kn_str s;
 
 	for (;;) {
-		const struct cnode *c = &ct.v[id];
-		size_t j = c->dim, k;
-		kn_str s;
+		const struct rowval *v = &rv[r->dim];
 
-		if (c->kind == CN_CUT)
-			k = cmp_dec(rv[j].m, rv[j].sc, c->tm, c->tsc) <= 0 ? 0 : 1;
-		else if (c->kind == CN_HCUT) {
-			uint32_t a = kn_hier_lift(dims[j].h, rv[j].leaf, 0,
-			    c->lv - 1);
+		if (r->kind == CN_CUT)
+			k = (v->sc == r->tsc ? (v->m <= r->tm ? -1 : 1) :
+			    cmp_dec(v->m, v->sc, r->tm, r->tsc)) <= 0 ? 0 : 1;
+		else if (r->kind == CN_HCUT) {
+			uint32_t a = kn_hier_lift(dims[r->dim].h, v->leaf, 0,
+			    ct.v[r->id].lv - 1);
 
-			for (k = 0; k < c->nk && c->clab[k] != a; k++)
+			for (k = 0; k < r->nk && r->clab[k] != a; k++)
 				;
-			if (k == c->nk) {
-				s = kn_dict_get(&ct.ids, id);
-				kn_table_fail(t, dims[j].col, "'%.*s' lies under "
-				    "no child of the cut of node %.*s in %s (was "
+			if (k == r->nk) {
+				size_t col = dims[r->dim].col;
+
+				s = kn_dict_get(&ct.ids, r->id);
+				kn_table_fail(t, col, "'%.*s' lies under no "
+				    "child of the cut of node %.*s in %s (was "
 				    "the tree grown from this table?)",
-				    (int)t->f[dims[j].col].n,
-				    t->f[dims[j].col].p, (int)s.n, s.p, ct.path);
+				    (int)t->f[col].n, t->f[col].p, (int)s.n,
+				    s.p, ct.path);
 			}
+		} else if (r->kind == CN_CUT + 8) {
+			s = kn_dict_get(&ct.ids, r->id);
+			kn_die("%s: node %.*s.%u is missing (a level cut "
+			    "short?)", ct.path, (int)s.n, s.p, r->nk);
 		} else
-			return id;
-		if (c->kid[k] == UINT32_MAX) {
-			s = kn_dict_get(&ct.ids, id);
-			kn_die("%s: node %.*s.%zu is missing (a level cut "
-			    "short?)", ct.path, (int)s.n, s.p, k);
-		}
-		id = c->kid[k];
+			return r->id;
+		r = rt + r->kid0 + k;
 	}
 }
 
@@ -3878,8 +3938,11 @@ job_groups(kn_table *t, FILE *fp)
 					cap = 2 * len;
 					key = kn_realloc(key, cap);
 				}
-				len = (size_t)snprintf(key, cap, "%.*s\t%zu\t",
-				    (int)ns.n, ns.p, j);
+				memcpy(key, ns.p, ns.n);
+				len = ns.n;
+				key[len++] = '\t';
+				len += kn_fmt_u64(key + len, j);
+				key[len++] = '\t';
 				memcpy(key + len, v.p, v.n);
 				len += v.n;
 				key[len++] = '\t';
@@ -4409,6 +4472,7 @@ cluster(int job, kn_table *t, const char *outpath, const char *classcol)
 		}
 	rv = kn_alloc((d + 1) * sizeof(struct rowval));
 	tree_load(ct.path);
+	route_build();
 	fp = kn_open_out(outpath);
 	switch (job) {
 	case JOB_GROUPS:

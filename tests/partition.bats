@@ -996,6 +996,11 @@ adultcase() {
 	run --separate-stderr partition $o --job cuts --tree "$T/tree" < "$T/bad"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"node r.0: groups line 1: expected 5 fields"* ]]
+	# A level cut short: a cut without its parts.
+	grep -v '^size' "$T/tree" > "$T/tree5"
+	run --separate-stderr partition $o --skip-header --job groups --tree "$T/tree5" "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"tree5: node r."*" is missing (a level cut short?)"* ]]
 	# Not a tree.
 	printf 'hello\tworld\n' > "$T/tree3"
 	run --separate-stderr partition $o --job open --tree "$T/tree3"
