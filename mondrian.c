@@ -3456,6 +3456,7 @@ static struct {
 	size_t scol, tcol;	/* columns of -s and -t */
 	const char *sname, *tname;
 	uint32_t nclass;
+	int regions;		/* keep the regions' text (regions job) */
 } ct;
 
 /* Whether a node of n rows is partitioned in memory by a solve job. */
@@ -3579,7 +3580,8 @@ tree_load(const char *path)
 		const char *ty, *tab;
 		char *rest = NULL;
 
-		if (r.len > 7 && memcmp(r.line, "region\t", 7) == 0 &&
+		if (ct.regions && r.len > 7 &&
+		    memcmp(r.line, "region\t", 7) == 0 &&
 		    (tab = memchr(r.line + 7, '\t', r.len - 7)) != NULL)
 			rest = kn_strdup(tab + 1);
 		nf = split_line(r.line, r.len, &f, &cap);
@@ -4471,6 +4473,7 @@ cluster(int job, kn_table *t, const char *outpath, const char *classcol)
 			prepare_hier(&dims[j]);
 		}
 	rv = kn_alloc((d + 1) * sizeof(struct rowval));
+	ct.regions = job == JOB_REGIONS;
 	tree_load(ct.path);
 	route_build();
 	fp = kn_open_out(outpath);
