@@ -3278,6 +3278,9 @@ class_of(uint64_t row)
 	return bucket[row - lo];
 }
 
+/* A cluster's cuts job checks the sums of its exact counts itself. */
+static int exact_sums;
+
 /* Once the rows are read: codes for the values, exact scales for the
  * sums, and the scratch of the nodes. */
 static void
@@ -3306,7 +3309,7 @@ prepare(const char *scol, const char *tcol)
 			    kn_pow10(sF - sscale[i]), &sval[i]))
 				kn_die("-s %s: too many digits for exact "
 				    "variances", scol);
-		if (ooc) {
+		if (ooc && !exact_sums) {
 			/* The rows are on disk: bound the sums by the largest
 			 * value. */
 			kn_i128 mx = 0, b;
@@ -3356,7 +3359,7 @@ prepare(const char *scol, const char *tcol)
 			    kn_pow10(tF - tscale[i]), &tval[i]))
 				kn_die("-t %s: too many digits for exact sums",
 				    tcol);
-		if (ooc) {
+		if (ooc && !exact_sums) {
 			kn_i128 mx = 0, b;
 
 			for (i = 0; i < tdict.n; i++)
@@ -3503,6 +3506,8 @@ tree_dim(const kn_str *f, const kn_reader *r)
 	    (unsigned long long)r->lineno, (int)f->n, f->p);
 }
 
+static int cmp_dec(int64_t a, int as, int64_t b, int bs);
+
 /* Parses an unsigned count field of a tree line. */
 static uint64_t
 tree_u64(const kn_str *f, const kn_reader *r, const char *what)
@@ -3518,7 +3523,7 @@ tree_u64(const kn_str *f, const kn_reader *r, const char *what)
 		v = v * 10 + (uint64_t)(f->p[i] - '0');
 	}
 	if (f->n == 0)
-		kn_die("%s:%llu: empty %s", r->name,
+		kn_die("%s:%llu: an empty field, not %s", r->name,
 		    (unsigned long long)r->lineno, what);
 	return v;
 }
@@ -3595,28 +3600,31 @@ tree_load(const char *path)
 		} else if (nf == 5 && strcmp(ty, "domain") == 0) {
 			struct dim *dm = &dims[tree_dim(&f[1], &r)];
 			int64_t a, b;
-			int sa, sb, S = (int)tree_u64(&f[4], &r, "a scale");
+			uint64_t S = tree_u64(&f[4], &r, "a scale");
+			int sa, sb;
 
-			if (dm->h != NULL || !parse_num(f[2].p, f[2].n, &a,
-			    &sa) || !parse_num(f[3].p, f[3].n, &b, &sb) ||
-			    S > 18 || sa > S || sb > S ||
+			if (dm->h != NULL || S > 18 || !parse_num(f[2].p,
+			    f[2].n, &a, &sa) || !parse_num(f[3].p, f[3].n, &b,
+			    &sb) || sa > (int)S || sb > (int)S ||
+			    cmp_dec(a, sa, b, sb) > 0 ||
 			    __builtin_mul_overflow(a, (int64_t)kn_pow10(S - sa),
 			    &dm->gmn) || __builtin_mul_overflow(b,
 			    (int64_t)kn_pow10(S - sb), &dm->gmx))
 				kn_die("%s:%llu: a bad domain line", r.name,
 				    (unsigned long long)r.lineno);
-			dm->fS = S;
+			dm->fS = (int)S;
 			dm->hasg = 1;
 		} else if (nf == 3 && strcmp(ty, "scale") == 0) {
-			int F = (int)tree_u64(&f[2], &r, "a scale");
+			uint64_t F = tree_u64(&f[2], &r, "a scale");
 
-			if (F > 38)
-				kn_die("%s:%llu: a bad scale", r.name,
+			if (F > 38 || (strcmp(f[1].p, "s") != 0 &&
+			    strcmp(f[1].p, "t") != 0))
+				kn_die("%s:%llu: a bad scale line", r.name,
 				    (unsigned long long)r.lineno);
 			if (strcmp(f[1].p, "s") == 0)
-				sF = F;
+				sF = (int)F;
 			else
-				tF = F;
+				tF = (int)F;
 		} else if (nf == 3 && strcmp(ty, "size") == 0) {
 			id = cnode_id(f[1].p, f[1].n);
 			c = &ct.v[id];
@@ -3639,14 +3647,14 @@ tree_load(const char *path)
 		} else if (nf >= 6 && strcmp(ty, "hcut") == 0) {
 			size_t j = tree_dim(&f[2], &r);
 			kn_hier *h = dims[j].h;
-			int lv = (int)tree_u64(&f[3], &r, "a level");
+			uint64_t lv = tree_u64(&f[3], &r, "a level");
 
-			if (h == NULL || lv < 1 || lv > h->nlevels)
+			if (h == NULL || lv < 1 || lv > (uint64_t)h->nlevels)
 				kn_die("%s:%llu: a bad hierarchy cut", r.name,
 				    (unsigned long long)r.lineno);
 			c = tree_define(&f[1], &r, CN_HCUT);
 			c->dim = j;
-			c->lv = lv;
+			c->lv = (int)lv;
 			c->nk = nf - 4;
 			c->clab = kn_alloc(c->nk * sizeof(uint32_t));
 			for (k = 0; k < c->nk; k++) {
@@ -3657,7 +3665,7 @@ tree_load(const char *path)
 					kn_die("%s:%llu: '%.*s' is not at level "
 					    "%d of the hierarchy of %s", r.name,
 					    (unsigned long long)r.lineno,
-					    (int)f[4 + k].n, f[4 + k].p, lv - 1,
+					    (int)f[4 + k].n, f[4 + k].p, (int)lv - 1,
 					    dims[j].name);
 				c->clab[k] = (uint32_t)x;
 			}
@@ -3698,7 +3706,10 @@ tree_load(const char *path)
 		    i++)
 			x = s.p[i] >= '0' && s.p[i] <= '9' && x < 1u << 30 ?
 			    x * 10 + (uint64_t)(s.p[i] - '0') : UINT64_MAX;
-		if (p < 0 || dot + 1 == s.p + s.n || x >= ct.v[p].nk)
+		/* Kid numbers are written without leading zeros. */
+		if (p < 0 || dot + 1 == s.p + s.n || x >= ct.v[p].nk ||
+		    (dot[1] == '0' && dot + 2 != s.p + s.n) ||
+		    ct.v[p].kid[x] != UINT32_MAX)
 			kn_die("%s: node %.*s lies under no cut of the tree",
 			    path, (int)s.n, s.p);
 		ct.v[p].kid[x] = id;
@@ -3894,6 +3905,12 @@ job_groups(kn_table *t, FILE *fp)
 	size_t lim = budget ? budget : (size_t)64 << 20;
 
 	kn_dict_init(&g);
+	if (cnode_open(&ct.v[0]) && !ct.v[0].hasn) {
+		/* The root's rows are counted even when there is none. */
+		kn_dict_intern(&g, "r\tn\t\t\t", 6);
+		gc = kn_zalloc(1024 * sizeof(uint64_t));
+		gcap = 1024;
+	}
 	for (;;) {
 		int more = kn_table_next(t);
 
@@ -3923,11 +3940,15 @@ job_groups(kn_table *t, FILE *fp)
 				sv = t->f[ct.scol];
 			if (hast && o.split != SPLIT_MEDIAN)
 				yv = t->f[ct.tcol];
-			for (j = 0; j < d; j++) {
+			for (j = 0; j <= d; j++) {
 				kn_str v;
 				uint32_t k;
 
-				if (dims[j].h != NULL)
+				if (j == d) {
+					/* The node's row count. */
+					v.p = "";
+					v.n = 0;
+				} else if (dims[j].h != NULL)
 					v = kn_dict_get(&dims[j].h->lab[0],
 					    rv[j].leaf);
 				else {
@@ -3943,16 +3964,23 @@ job_groups(kn_table *t, FILE *fp)
 				memcpy(key, ns.p, ns.n);
 				len = ns.n;
 				key[len++] = '\t';
-				len += kn_fmt_u64(key + len, j);
+				if (j == d)
+					key[len++] = 'n';
+				else
+					len += kn_fmt_u64(key + len, j);
 				key[len++] = '\t';
 				memcpy(key + len, v.p, v.n);
 				len += v.n;
 				key[len++] = '\t';
-				memcpy(key + len, sv.p, sv.n);
-				len += sv.n;
+				if (j < d) {
+					memcpy(key + len, sv.p, sv.n);
+					len += sv.n;
+				}
 				key[len++] = '\t';
-				memcpy(key + len, yv.p, yv.n);
-				len += yv.n;
+				if (j < d) {
+					memcpy(key + len, yv.p, yv.n);
+					len += yv.n;
+				}
 				i = g.n;
 				k = kn_dict_intern(&g, key, len);
 				if (k >= gcap) {
@@ -3970,6 +3998,22 @@ job_groups(kn_table *t, FILE *fp)
 	free(gc);
 }
 
+/* The node a reducer's worker is given, which must be open (a cuts
+ * job) or fit (a solve job): else the tree and the input disagree. */
+static struct cnode *
+open_node(const char *id, int fit)
+{
+	int64_t x = kn_dict_find(&ct.ids, id, strlen(id));
+	struct cnode *c = x < 0 ? NULL : &ct.v[x];
+
+	if (c == NULL || (fit ? c->kind != CN_OPEN || !c->hasn ||
+	    !fits_cluster(c->n) : !cnode_open(c)))
+		kn_die("node %s is not %s in %s (a job run twice, or on "
+		    "another tree?)", id, c == NULL ? "a node" : fit ?
+		    "to be solved" : "open", ct.path);
+	return c;
+}
+
 /* The reducers: the input's lines begin with a node id, and each node's
  * lines are together (the engine sorts them).  Each node goes to a
  * worker, a child process with the rest of its lines as standard
@@ -3978,6 +4022,7 @@ job_groups(kn_table *t, FILE *fp)
 static struct {
 	pid_t pid;
 	FILE *to;
+	const char *id;
 } wk;
 
 /* Waits for the worker; exits as it did if it failed. */
@@ -3995,6 +4040,9 @@ worker_end(void)
 			kn_die_sys("waitpid");
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return;
+	if (WIFSIGNALED(st))
+		fprintf(stderr, "%s: node %s: the worker died of signal %d\n",
+		    kn_prog, wk.id, WTERMSIG(st));
 	kn_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 2);
 }
 
@@ -4031,6 +4079,7 @@ per_node(void (*worker)(const char *id), FILE *fp)
 			free(cur);
 			cur = kn_strndup(r.line, idn);
 			curlen = idn;
+			wk.id = cur;
 			if (fflush(fp) != 0 || pipe(fd) != 0)
 				kn_die_sys("pipe");
 			if ((wk.pid = fork()) < 0)
@@ -4086,7 +4135,10 @@ worker_cuts(const char *id)
 	int root = strcmp(id, "r") == 0;
 	const char *err;
 	struct cut best;
+	struct cnode *c = open_node(id, 0);
+	uint64_t qn;
 
+	inname = "the groups";
 	kn_reader_open(&r, "-");
 	while (kn_getline(&r)) {
 		struct gl e;
@@ -4098,11 +4150,21 @@ worker_cuts(const char *id)
 			    "after the node (QI, value, sensitive value, "
 			    "target, count), found %zu", id,
 			    (unsigned long long)r.lineno, nf);
+		if (strcmp(f[0].p, "n") == 0) {
+			/* The node's rows in a split. */
+			uint64_t c = tree_u64(&f[4], &r, "a count");
+
+			if (__builtin_add_overflow(tot, c, &tot))
+				kn_die("node %s: a count overflows 64 bits", id);
+			continue;
+		}
 		cf = f[0];
-		e.j = (uint32_t)tree_u64(&cf, &r, "a QI number");
-		if (e.j >= d)
-			kn_die("node %s: groups line %llu: no QI %u", id,
-			    (unsigned long long)r.lineno, e.j);
+		qn = tree_u64(&cf, &r, "a QI number");
+		if (qn >= d)
+			kn_die("node %s: groups line %llu: no QI %llu", id,
+			    (unsigned long long)r.lineno,
+			    (unsigned long long)qn);
+		e.j = (uint32_t)qn;
 		if (dims[e.j].h != NULL) {
 			int64_t x = kn_hier_leaf(dims[e.j].h, f[1].p, f[1].n,
 			    &err);
@@ -4166,6 +4228,9 @@ worker_cuts(const char *id)
 			}
 		}
 		e.cnt = tree_u64(&f[4], &r, "a count");
+		if (e.cnt == 0)
+			kn_die("node %s: groups line %llu: a count of 0", id,
+			    (unsigned long long)r.lineno);
 		if (__builtin_add_overflow(dt[e.j], e.cnt, &dt[e.j]))
 			kn_die("node %s: a count overflows 64 bits", id);
 		if (n == cap) {
@@ -4175,22 +4240,51 @@ worker_cuts(const char *id)
 		gl[n++] = e;
 	}
 	kn_reader_close(&r);
-	tot = dt[0];
-	for (j = 1; j < d; j++)
-		if (dt[j] != tot)
-			kn_die("node %s: the groups of %s count %llu rows, those "
-			    "of %s %llu (a job's output lost or doubled?)", id,
-			    dims[0].name, (unsigned long long)tot, dims[j].name,
-			    (unsigned long long)dt[j]);
 	for (j = 0; j < d; j++)
-		if (dims[j].h == NULL && dims[j].vd.n == 0)
-			numdict_id(&dims[j].vd, 0, 0);
+		if (dt[j] != tot)
+			kn_die("node %s: %llu rows, but the groups of %s count "
+			    "%llu (a job's output lost or doubled, or the "
+			    "reducer's input not sorted?)", id,
+			    (unsigned long long)tot, dims[j].name,
+			    (unsigned long long)dt[j]);
+	if (c != NULL && c->hasn && c->n != tot)
+		kn_die("node %s: %llu rows, but %s says %llu (the table "
+		    "changed since, or a job's output was lost or doubled)",
+		    id, (unsigned long long)tot, ct.path,
+		    (unsigned long long)c->n);
+	if (tot == 0) {
+		/* An empty table: no row, no class. */
+		printf("sig\t%s\nsize\tr\t0\n", ct.sig);
+		return;
+	}
 	/* Codes as out of core: ranks of the values, depth-first leaves. */
 	ooc = 1;
 	gdense = 0;
 	avail = SIZE_MAX;	/* a node's groups are held, as in Rothko-T */
 	N = tot;
+	exact_sums = 1;
 	prepare(ct.sname, ct.tname);
+	/* The sums as in memory: exact over the node's rows. */
+	for (j = 0; j < 2; j++) {
+		kn_i128 a = 0, b = 0, v, w;
+
+		if (j == 0 ? !o.hasv : o.split != SPLIT_REGRESSION)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (gl[i].j != 0)
+				continue;
+			v = j == 0 ? sval[gl[i].s] : tval[gl[i].y];
+			v = v < 0 ? -v : v;
+			if (__builtin_mul_overflow(v, (kn_i128)gl[i].cnt, &w) ||
+			    __builtin_add_overflow(a, w, &a) ||
+			    (j == 0 && (__builtin_mul_overflow(w, v, &w) ||
+			    __builtin_add_overflow(b, w, &b))))
+				kn_die(j == 0 ? "-s %s: values too large for "
+				    "exact variances" : "-t %s: values too "
+				    "large for exact sums", j == 0 ? ct.sname :
+				    ct.tname);
+		}
+	}
 	for (i = 0; i < n; i++) {
 		struct gl *e = &gl[i];
 		struct dim *dm = &dims[e->j];
@@ -4296,11 +4390,19 @@ worker_solve(const char *id)
 		char *path;
 	} *st;
 
+	struct cnode *c = open_node(id, 1);
+
 	kn_table_open(&t, NULL, 0, ct.columns);
 	t.r.name = "rows";
+	inname = "the rows";
 	ooc = 0;
 	N = 0;
 	load(&t, ct.scol, ct.tcol);
+	if (N != c->n)
+		kn_die("node %s: %llu rows, but %s says %llu (the table "
+		    "changed since, or a job's output was lost or doubled)",
+		    id, (unsigned long long)N, ct.path,
+		    (unsigned long long)c->n);
 	prepare(ct.sname, ct.tname);
 	if (strcmp(id, "r") == 0)
 		root_check("the table");
@@ -4457,6 +4559,25 @@ job_open(FILE *fp)
 		}
 }
 
+/* A digest of a hierarchy: its labels and how they nest. */
+static uint64_t
+hier_digest(const kn_hier *h)
+{
+	uint64_t x = (uint64_t)h->nlevels;
+	size_t i;
+	int l;
+
+	for (l = 0; l < h->nlevels; l++)
+		for (i = 0; i < h->lab[l].n; i++) {
+			kn_str v = kn_dict_get(&h->lab[l], (uint32_t)i);
+
+			x = (x ^ kn_hash(v.p, v.n)) * 0x9e3779b97f4a7c15ULL;
+			if (l + 1 < h->nlevels)
+				x = (x ^ h->up[l][i]) * 0xbf58476d1ce4e5b9ULL;
+		}
+	return x;
+}
+
 /* Runs job on table t (or, for the reducers, the standard input). */
 static void __attribute__((noreturn))
 cluster(int job, kn_table *t, const char *outpath, const char *classcol)
@@ -4472,6 +4593,20 @@ cluster(int job, kn_table *t, const char *outpath, const char *classcol)
 				    "hierarchy file", dims[j].name);
 			prepare_hier(&dims[j]);
 		}
+	/* The tree holds for these columns and hierarchies only. */
+	{
+		size_t n = strlen(ct.sig) + strlen(ct.columns) + 32 + 40 * d;
+		char *sg = kn_alloc(n);
+		int len = snprintf(sg, n, "%s cols=%s", ct.sig, ct.columns);
+
+		for (j = 0; j < d; j++)
+			if (dims[j].h != NULL)
+				len += snprintf(sg + len, n - (size_t)len,
+				    " h%zu=%016llx", j, (unsigned long long)
+				    hier_digest(dims[j].h));
+		free(ct.sig);
+		ct.sig = sg;
+	}
 	rv = kn_alloc((d + 1) * sizeof(struct rowval));
 	ct.regions = job == JOB_REGIONS;
 	tree_load(ct.path);
@@ -4768,12 +4903,13 @@ main(int argc, char *argv[])
 		if ((job == JOB_CUTS || job == JOB_SOLVE) && outpath != NULL)
 			kn_die("--job %s writes to the standard output",
 			    jobnames[job]);
+		/* A map task's split has no header (but the first). */
+		if (columns == NULL)
+			kn_die("--job %s: name the table's columns with "
+			    "--columns or --columns-file (a split has no "
+			    "header line)", jobnames[job]);
 		if (job != JOB_GROUPS && job != JOB_ROWS &&
 		    job != JOB_CLASSES) {
-			if (columns == NULL)
-				kn_die("--job %s reads no table: name its columns "
-				    "with --columns or --columns-file",
-				    jobnames[job]);
 			if (argc > 0)
 				kn_die("--job %s reads no table (%s)",
 				    jobnames[job], job == JOB_REGIONS ||

@@ -964,6 +964,18 @@ adultcase() {
 	CASE=clcase randcases 1 120
 }
 
+@test "Mondrian as cluster jobs: a header-only table, a single row, all rows alike" {
+	local t
+	for t in 'a\tb\ts\n' 'a\tb\ts\n1\t7\t5\n' \
+	    'a\tb\ts\n1\t7\t5\n1\t7\t5\n1\t7\t5\n1\t7\t5\n'; do
+		printf "$t" > "$T/t"
+		partition -q a,b -k 1 -r "$T/r1" "$T/t" > "$T/o1"
+		clmondrian "$T" 3 2 -q a,b -k 1 --fit-rows 2 || { cat "$T/e2"; false; }
+		tail -n +2 "$T/o1" | cmp - "$T/o2"
+		cmp "$T/r1" "$T/r2"
+	done
+}
+
 @test "partition --job: errors" {
 	cp "$ADULT" "$T/t"
 	local cols o
@@ -979,18 +991,52 @@ adultcase() {
 	run --separate-stderr partition ${o/-k 5/-k 6} --job open --tree "$T/tree"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"tree:1: the tree was grown with other options"* ]]
+	# Another hierarchy, another column order.
+	mkdir "$T/h2"
+	sed 's/Female/Woman/' "$AH/adult_hierarchy_sex.csv" > "$T/h2/adult_hierarchy_sex.csv"
+	run --separate-stderr partition ${o/-H $AH/-H sex=$T/h2/adult_hierarchy_sex.csv} \
+	    --job open --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the tree was grown with other options"* ]]
+	run --separate-stderr partition -q age,sex -H "$AH" --numeric age -k 5 \
+	    --fit-rows 5000 --columns "$(echo "$cols" | awk -F, '{ t = $1; $1 = $2; $2 = t } 1' OFS=,)" \
+	    --job open --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the tree was grown with other options"* ]]
+	# A node id with a leading zero.
+	{ cat "$T/lvl"; printf 'size\tr.00\t5\n'; } > "$T/tree6"
+	run --separate-stderr partition $o --job open --tree "$T/tree6"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"node r.00 lies under no cut"* ]]
+	# A solve job given a node that is open, not one that fits.
+	printf 'r.0\t%s\n' "$(sed -n 2p "$ADULT")" > "$T/bad"
+	run --separate-stderr partition $o --job solve --tree "$T/tree" < "$T/bad"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"node r.0 is not to be solved in"* ]]
 	# A level appended twice.
 	cat "$T/lvl" "$T/lvl" > "$T/tree2"
 	run --separate-stderr partition $o --job open --tree "$T/tree2"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"is defined twice"* ]]
 	# The reducers' input must keep each node's lines together.
-	for n in 0 1 0; do
-		printf 'r.%s\t0\t1\t\t\t1\nr.%s\t1\tMale\t\t\t1\n' $n $n
-	done > "$T/bad"
+	# (A node's lines cut in two: its worker sees too few groups.)
+	partition $o --skip-header --job groups --tree "$T/tree" "$T/t" |
+	    LC_ALL=C sort > "$T/g1"
+	{ grep -v '^r\.0	1	Male' "$T/g1"; grep '^r\.0	1	Male' "$T/g1"; } > "$T/bad"
 	run --separate-stderr partition $o --job cuts --tree "$T/tree" < "$T/bad"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"stdin:5: the lines of node r.0 are not together"* ]]
+	[[ "$stderr" == *"node r.0: "*"the reducer's input not sorted?"* ]]
+	[ -z "$output" ]
+	# A node's groups that do not add up to the rows the tree says.
+	grep -v '^r\.0	n' "$T/g1" > "$T/bad"
+	printf 'r.0\tn\t\t\t\t7\n' >> "$T/bad"
+	LC_ALL=C sort "$T/bad" | partition $o --job cuts --tree "$T/tree" > /dev/null 2> "$T/err" && false
+	grep -q "node r.0: 7 rows, but" "$T/err"
+	# A node that is not open.
+	printf 'r.5\tn\t\t\t\t1\n' > "$T/bad"
+	run --separate-stderr partition $o --job cuts --tree "$T/tree" < "$T/bad"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"node r.5 is not a node in"* ]]
 	# A groups line of the wrong shape.
 	printf 'r.0\t0\t1\t1\n' > "$T/bad"
 	run --separate-stderr partition $o --job cuts --tree "$T/tree" < "$T/bad"
@@ -1019,7 +1065,7 @@ adultcase() {
 	[ "$status" -eq 2 ]
 	run --separate-stderr partition -q age,sex -H "$AH" --numeric age --job cuts --tree "$T/tree"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"name its columns with --columns"* ]]
+	[[ "$stderr" == *"name the table's columns with --columns"* ]]
 	run --separate-stderr partition $o --job nonsense --tree "$T/tree"
 	[ "$status" -eq 2 ]
 	run --separate-stderr partition $o --tree "$T/tree" "$T/t"
