@@ -3407,7 +3407,8 @@ prepare(const char *scol, const char *tcol)
  * The jobs share a tree file, which reducers' outputs are appended to.
  * One record a line, tab-separated:
  *
- *	sig	OPTS		the options the tree is grown with
+ *	sig	OPTS		the options, columns and hierarchies the
+ *				tree is grown with
  *	domain	Q MIN MAX S	numeric QI Q: the table's range and scale
  *	scale	s|t F		the scale of the sensitive value, the target
  *	size	ID N		node ID holds N rows
@@ -3415,6 +3416,9 @@ prepare(const char *scol, const char *tcol)
  *	hcut	ID Q LV A ...	rows under A (a node at level LV-1 of Q's
  *				hierarchy) go to ID.0, under the next ID.1 ...
  *	region	ID N ...	node ID is a class: its region
+ *
+ * The groups lines are "ID, QI number, value, sensitive value, target,
+ * count", and "ID, n, , , , rows" for the node's rows.
  *
  * The root is r.  A node without a cut or a region is open while it
  * holds more than --fit-rows rows: a level job (groups, then cuts)
@@ -3454,7 +3458,7 @@ static struct {
 	struct cnode *v;
 	size_t cap;
 	const char *path;
-	char *sig;		/* these options */
+	char *sig;		/* these options, columns, hierarchies */
 	const char *columns;	/* --columns, for the workers' tables */
 	size_t scol, tcol;	/* columns of -s and -t */
 	const char *sname, *tname;
@@ -3485,7 +3489,8 @@ cnode_id(const char *s, size_t n)
 	return id;
 }
 
-/* Whether node c waits for a level job, or for the solve job. */
+/* Whether node c waits for a level job (one that fits waits for the
+ * solve job). */
 static int
 cnode_open(const struct cnode *c)
 {
