@@ -21,12 +21,10 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_COLUMNS = 256, OPT_COLFILE, OPT_NOHDR, OPT_VERSION };
+enum { OPT_NOHDR = 256, OPT_VERSION };
 
 static const struct option longopts[] = {
-	{ "columns", required_argument, NULL, OPT_COLUMNS },
-	{ "columns-file", required_argument, NULL, OPT_COLFILE },
-	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
+	KN_TABLE_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "no-header", no_argument, NULL, OPT_NOHDR },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -82,21 +80,14 @@ main(int argc, char *argv[])
 		case 'v':
 			verbose = 1;
 			break;
-		case OPT_COLFILE:
-			columns = kn_columns_file(optarg);
-			break;
-		case KN_OPT_SKIPHDR:
-			kn_skip_header = 1;
-			break;
-		case OPT_COLUMNS:
-			columns = optarg;
-			break;
 		case OPT_NOHDR:
 			nohdr = 1;
 			break;
 		case OPT_VERSION:
 			kn_version();
 		default:
+			if (kn_table_opt(ch, optarg, &columns))
+				break;
 			usage(2);
 		}
 	}

@@ -28,13 +28,11 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_SUM = 256, OPT_MERGE, OPT_SORTED, OPT_COLUMNS, OPT_COLFILE, OPT_NOHDR,
+enum { OPT_SUM = 256, OPT_MERGE, OPT_SORTED, OPT_NOHDR,
     OPT_VERSION, OPT_PROGRESS };
 
 static const struct option longopts[] = {
-	{ "columns", required_argument, NULL, OPT_COLUMNS },
-	{ "columns-file", required_argument, NULL, OPT_COLFILE },
-	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
+	KN_TABLE_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "merge", no_argument, NULL, OPT_MERGE },
@@ -180,15 +178,6 @@ main(int argc, char *argv[])
 		case 'v':
 			verbose = 1;
 			break;
-		case OPT_COLFILE:
-			columns = kn_columns_file(optarg);
-			break;
-		case KN_OPT_SKIPHDR:
-			kn_skip_header = 1;
-			break;
-		case OPT_COLUMNS:
-			columns = optarg;
-			break;
 		case OPT_MERGE:
 			merge = 1;
 			break;
@@ -209,6 +198,8 @@ main(int argc, char *argv[])
 		case OPT_VERSION:
 			kn_version();
 		default:
+			if (kn_table_opt(ch, optarg, &columns))
+				break;
 			usage(2);
 		}
 	}

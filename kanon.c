@@ -977,6 +977,23 @@ open_next(kn_table *t)
 
 int kn_skip_header;
 
+int
+kn_table_opt(int ch, char *arg, char **columns)
+{
+	switch (ch) {
+	case KN_OPT_COLUMNS:
+		*columns = arg;
+		return 1;
+	case KN_OPT_COLFILE:
+		*columns = kn_columns_file(arg);
+		return 1;
+	case KN_OPT_SKIPHDR:
+		kn_skip_header = 1;
+		return 1;
+	}
+	return 0;
+}
+
 void
 kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
 {

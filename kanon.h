@@ -138,8 +138,16 @@ typedef struct {
  * equal its header (the column names joined by tabs), as met in a
  * split of a headerless table or in files concatenated with cat. */
 extern int kn_skip_header;
-/* The option's getopt_long value in every program. */
-#define KN_OPT_SKIPHDR 1000
+/* The options of every program that reads a table, for getopt_long:
+ * --columns, --columns-file and --skip-header. */
+enum { KN_OPT_COLUMNS = 1000, KN_OPT_COLFILE, KN_OPT_SKIPHDR };
+#define KN_TABLE_OPTIONS \
+	{ "columns", required_argument, NULL, KN_OPT_COLUMNS }, \
+	{ "columns-file", required_argument, NULL, KN_OPT_COLFILE }, \
+	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR }
+/* Takes option ch if it is one of KN_TABLE_OPTIONS (the column list to
+ * *columns); 0 if it is not. */
+int kn_table_opt(int ch, char *arg, char **columns);
 
 /* Opens the table over paths (none: stdin).  columns, if not NULL, is
  * a comma list naming the fields of headerless input. */

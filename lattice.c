@@ -72,15 +72,13 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_ALL = 256, OPT_BEST, OPT_COLUMNS, OPT_COLFILE, OPT_DIV,
+enum { OPT_ALL = 256, OPT_BEST, OPT_DIV,
     OPT_MAXSUPP, OPT_METRIC, OPT_PROGRESS, OPT_RAW, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "best", no_argument, NULL, OPT_BEST },
-	{ "columns", required_argument, NULL, OPT_COLUMNS },
-	{ "columns-file", required_argument, NULL, OPT_COLFILE },
-	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
+	KN_TABLE_OPTIONS,
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "help", no_argument, NULL, 'h' },
 	{ "max-suppress", required_argument, NULL, OPT_MAXSUPP },
@@ -1578,15 +1576,6 @@ main(int argc, char *argv[])
 		case OPT_BEST:
 			best = 1;
 			break;
-		case OPT_COLFILE:
-			columns = kn_columns_file(optarg);
-			break;
-		case KN_OPT_SKIPHDR:
-			kn_skip_header = 1;
-			break;
-		case OPT_COLUMNS:
-			columns = optarg;
-			break;
 		case OPT_DIV:
 			kn_ldiv_opt(&L.ld, 'd', optarg);
 			break;
@@ -1610,6 +1599,8 @@ main(int argc, char *argv[])
 		case OPT_VERSION:
 			kn_version();
 		default:
+			if (kn_table_opt(ch, optarg, &columns))
+				break;
 			usage(2);
 		}
 	}

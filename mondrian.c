@@ -75,16 +75,14 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_ALPHA = 256, OPT_CLASSCOL, OPT_COLUMNS, OPT_COLFILE, OPT_DIV,
+enum { OPT_ALPHA = 256, OPT_CLASSCOL, OPT_DIV,
     OPT_FCACHE, OPT_FITROWS, OPT_JOB, OPT_NAIVE, OPT_TREE, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
     OPT_PROGRESS, OPT_RELAXED, OPT_SPLIT, OPT_VAR, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
-	{ "columns", required_argument, NULL, OPT_COLUMNS },
-	{ "columns-file", required_argument, NULL, OPT_COLFILE },
-	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
+	KN_TABLE_OPTIONS,
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "fcache", required_argument, NULL, OPT_FCACHE },
 	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
@@ -4770,15 +4768,6 @@ main(int argc, char *argv[])
 			classcol = optarg;
 			hasclasscol = 1;
 			break;
-		case OPT_COLFILE:
-			columns = kn_columns_file(optarg);
-			break;
-		case KN_OPT_SKIPHDR:
-			kn_skip_header = 1;
-			break;
-		case OPT_COLUMNS:
-			columns = optarg;
-			break;
 		case OPT_DIV:
 			kn_ldiv_opt(&o.ld, 'd', optarg);
 			break;
@@ -4848,6 +4837,8 @@ main(int argc, char *argv[])
 		case OPT_VERSION:
 			kn_version();
 		default:
+			if (kn_table_opt(ch, optarg, &columns))
+				break;
 			usage(2);
 		}
 	}

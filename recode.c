@@ -60,16 +60,14 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_CLASSCOL = 256, OPT_CLASSES, OPT_COLUMNS, OPT_COLFILE, OPT_DIV,
+enum { OPT_CLASSCOL = 256, OPT_CLASSES, OPT_DIV,
     OPT_KEEPCLASS, OPT_MAXSUPP, OPT_PART, OPT_PROGRESS, OPT_RAW, OPT_SUMMARY,
     OPT_SUPPRESS, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	{ "classes", required_argument, NULL, OPT_CLASSES },
-	{ "columns", required_argument, NULL, OPT_COLUMNS },
-	{ "columns-file", required_argument, NULL, OPT_COLFILE },
-	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
+	KN_TABLE_OPTIONS,
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "help", no_argument, NULL, 'h' },
 	{ "keep-class", no_argument, NULL, OPT_KEEPCLASS },
@@ -1102,15 +1100,6 @@ main(int argc, char *argv[])
 		case OPT_CLASSES:
 			classes = optarg;
 			break;
-		case OPT_COLFILE:
-			columns = kn_columns_file(optarg);
-			break;
-		case KN_OPT_SKIPHDR:
-			kn_skip_header = 1;
-			break;
-		case OPT_COLUMNS:
-			columns = optarg;
-			break;
 		case OPT_DIV:
 			kn_ldiv_opt(&o.ld, 'd', optarg);
 			break;
@@ -1153,6 +1142,8 @@ main(int argc, char *argv[])
 		case OPT_VERSION:
 			kn_version();
 		default:
+			if (kn_table_opt(ch, optarg, &columns))
+				break;
 			usage(2);
 		}
 	}

@@ -47,15 +47,13 @@ usage(int status)
 }
 
 enum { OPT_CHECK = 256, OPT_DIV, OPT_VAR, OPT_THRESH, OPT_SUPP,
-    OPT_FREQSET, OPT_COLUMNS, OPT_COLFILE, OPT_VERSION, OPT_PROGRESS,
+    OPT_FREQSET, OPT_VERSION, OPT_PROGRESS,
     OPT_CLASSCOL, OPT_ORIG, OPT_PLOT, OPT_WORKLOAD, OPT_WAUTO };
 
 static const struct option longopts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
-	{ "columns", required_argument, NULL, OPT_COLUMNS },
-	{ "columns-file", required_argument, NULL, OPT_COLFILE },
-	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR },
+	KN_TABLE_OPTIONS,
 	{ "diversity", required_argument, NULL, OPT_DIV },
 	{ "freqset", no_argument, NULL, OPT_FREQSET },
 	{ "help", no_argument, NULL, 'h' },
@@ -1523,15 +1521,6 @@ main(int argc, char *argv[])
 		case OPT_CLASSCOL:
 			clscol = optarg;
 			break;
-		case OPT_COLFILE:
-			columns = kn_columns_file(optarg);
-			break;
-		case KN_OPT_SKIPHDR:
-			kn_skip_header = 1;
-			break;
-		case OPT_COLUMNS:
-			columns = optarg;
-			break;
 		case OPT_DIV:
 			kn_ldiv_opt(&o.ld, 'd', optarg);
 			break;
@@ -1570,6 +1559,8 @@ main(int argc, char *argv[])
 			wpath = optarg;
 			break;
 		default:
+			if (kn_table_opt(ch, optarg, &columns))
+				break;
 			usage(2);
 		}
 	}
