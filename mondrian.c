@@ -462,6 +462,45 @@ flush_chunk(size_t nb)
 	base += nb;
 }
 
+/* The id of value v in dc, added if new; with num, its number goes to
+ * (*val)[id] / 10^(*scl)[id] and *F is the largest scale.  0 if num
+ * and v is not a number. */
+static int
+value_id(kn_dict *dc, kn_str v, int num, kn_i128 **val, int **scl, int *F,
+    uint32_t *id)
+{
+	size_t n0 = dc->n;
+	kn_i128 m;
+	int sc;
+
+	*id = kn_dict_intern(dc, v.p, v.n);
+	if (!num || dc->n == n0)
+		return 1;
+	if (!kn_dec_parse(v.p, v.n, &m, &sc))
+		return 0;
+	*val = kn_realloc(*val, dc->n * sizeof(kn_i128));
+	*scl = kn_realloc(*scl, dc->n * sizeof(int));
+	(*val)[*id] = m;
+	(*scl)[*id] = sc;
+	if (sc > *F)
+		*F = sc;
+	return 1;
+}
+
+/* The id of a sensitive value; of a target. */
+static int
+sens_id(kn_str v, uint32_t *id)
+{
+	return value_id(&sdict, v, o.hasv, &sval, &sscale, &sF, id);
+}
+
+static int
+targ_id(kn_str v, uint32_t *id)
+{
+	return value_id(&tdict, v, o.split == SPLIT_REGRESSION, &tval,
+	    &tscale, &tF, id);
+}
+
 /* Reads the table into records. */
 static void
 load(kn_table *t, size_t scol, size_t tcol)
@@ -527,54 +566,12 @@ load(kn_table *t, size_t scol, size_t tcol)
 			}
 		}
 		r[wrow] = (uint32_t)N;
-		if (hass) {
-			kn_str v = t->f[scol];
-			size_t n0 = sdict.n;
-			uint32_t id = kn_dict_intern(&sdict, v.p, v.n);
-
-			if (o.hasv && sdict.n > n0) {
-				kn_i128 m;
-				int sc;
-
-				if (!kn_dec_parse(v.p, v.n, &m, &sc))
-					kn_table_fail(t, scol, "'%.*s' is not a "
-					    "number (--variance)", (int)v.n,
-					    v.p);
-				sval = kn_realloc(sval, sdict.n *
-				    sizeof(kn_i128));
-				sscale = kn_realloc(sscale, sdict.n *
-				    sizeof(int));
-				sval[id] = m;
-				sscale[id] = sc;
-				if (sc > sF)
-					sF = sc;
-			}
-			r[wsens] = id;
-		}
-		if (hast) {
-			kn_str v = t->f[tcol];
-			size_t n0 = tdict.n;
-			uint32_t id = kn_dict_intern(&tdict, v.p, v.n);
-
-			if (o.split == SPLIT_REGRESSION && tdict.n > n0) {
-				kn_i128 m;
-				int sc;
-
-				if (!kn_dec_parse(v.p, v.n, &m, &sc))
-					kn_table_fail(t, tcol, "'%.*s' is not a "
-					    "number (--split regression)",
-					    (int)v.n, v.p);
-				tval = kn_realloc(tval, tdict.n *
-				    sizeof(kn_i128));
-				tscale = kn_realloc(tscale, tdict.n *
-				    sizeof(int));
-				tval[id] = m;
-				tscale[id] = sc;
-				if (sc > tF)
-					tF = sc;
-			}
-			r[wtarg] = id;
-		}
+		if (hass && !sens_id(t->f[scol], &r[wsens]))
+			kn_table_fail(t, scol, "'%.*s' is not a number "
+			    "(--variance)", (int)t->f[scol].n, t->f[scol].p);
+		if (hast && !targ_id(t->f[tcol], &r[wtarg]))
+			kn_table_fail(t, tcol, "'%.*s' is not a number (--split "
+			    "regression)", (int)t->f[tcol].n, t->f[tcol].p);
 		N++;
 	}
 	if (ooc)
@@ -4187,49 +4184,14 @@ worker_cuts(const char *id)
 			e.v = numdict_id(&dims[e.j].vd, m, sc);
 		}
 		e.s = e.y = 0;
-		if (hass) {
-			size_t n0 = sdict.n;
-
-			e.s = kn_dict_intern(&sdict, f[2].p, f[2].n);
-			if (o.hasv && sdict.n > n0) {
-				kn_i128 m;
-				int sc;
-
-				if (!kn_dec_parse(f[2].p, f[2].n, &m, &sc))
-					kn_die("node %s: groups line %llu: '%s' "
-					    "is not a number (--variance)", id,
-					    (unsigned long long)r.lineno, f[2].p);
-				sval = kn_realloc(sval, sdict.n *
-				    sizeof(kn_i128));
-				sscale = kn_realloc(sscale, sdict.n *
-				    sizeof(int));
-				sval[e.s] = m;
-				sscale[e.s] = sc;
-				sF = sc > sF ? sc : sF;
-			}
-		}
-		if (hast && o.split != SPLIT_MEDIAN) {
-			size_t n0 = tdict.n;
-
-			e.y = kn_dict_intern(&tdict, f[3].p, f[3].n);
-			if (o.split == SPLIT_REGRESSION && tdict.n > n0) {
-				kn_i128 m;
-				int sc;
-
-				if (!kn_dec_parse(f[3].p, f[3].n, &m, &sc))
-					kn_die("node %s: groups line %llu: '%s' "
-					    "is not a number (--split "
-					    "regression)", id,
-					    (unsigned long long)r.lineno, f[3].p);
-				tval = kn_realloc(tval, tdict.n *
-				    sizeof(kn_i128));
-				tscale = kn_realloc(tscale, tdict.n *
-				    sizeof(int));
-				tval[e.y] = m;
-				tscale[e.y] = sc;
-				tF = sc > tF ? sc : tF;
-			}
-		}
+		if (hass && !sens_id(f[2], &e.s))
+			kn_die("node %s: groups line %llu: '%s' is not a number "
+			    "(--variance)", id, (unsigned long long)r.lineno,
+			    f[2].p);
+		if (hast && o.split != SPLIT_MEDIAN && !targ_id(f[3], &e.y))
+			kn_die("node %s: groups line %llu: '%s' is not a number "
+			    "(--split regression)", id,
+			    (unsigned long long)r.lineno, f[3].p);
 		e.cnt = tree_u64(&f[4], &r, "a count");
 		if (e.cnt == 0)
 			kn_die("node %s: groups line %llu: a count of 0", id,
