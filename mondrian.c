@@ -1504,6 +1504,23 @@ put_mean(kn_i128 sum, uint64_t n, int S)
 	}
 }
 
+/* Writes the header line of the regions file. */
+static void
+regions_header(FILE *fp)
+{
+	size_t j;
+
+	fputs("class\tcount", fp);
+	for (j = 0; j < d; j++) {
+		if (dims[j].h != NULL)
+			fprintf(fp, "\t%s", dims[j].name);
+		else
+			fprintf(fp, "\t%s_min\t%s_max\t%s_mean", dims[j].name,
+			    dims[j].name, dims[j].name);
+	}
+	putc('\n', fp);
+}
+
 /* Writes the region of class id: n rows, the node's extents, and per
  * numeric dimension the sum of its values (scaled) for the mean. */
 static const char *rtag;	/* a node id to write instead of a class's */
@@ -4490,18 +4507,9 @@ static void
 job_regions(FILE *fp)
 {
 	uint32_t i, *at = kn_zalloc((ct.ids.n + 1) * sizeof(uint32_t));
-	size_t j;
 
 	tree_number();
-	fputs("class\tcount", fp);
-	for (j = 0; j < d; j++) {
-		if (dims[j].h != NULL)
-			fprintf(fp, "\t%s", dims[j].name);
-		else
-			fprintf(fp, "\t%s_min\t%s_max\t%s_mean", dims[j].name,
-			    dims[j].name, dims[j].name);
-	}
-	putc('\n', fp);
+	regions_header(fp);
 	for (i = 0; i < ct.ids.n; i++)
 		if (ct.v[i].kind == CN_CLASS)
 			at[ct.v[i].cls - 1] = i;
@@ -4989,15 +4997,7 @@ main(int argc, char *argv[])
 	}
 
 	if (rfp != NULL) {
-		fputs("class\tcount", rfp);
-		for (j = 0; j < d; j++) {
-			if (dims[j].h != NULL)
-				fprintf(rfp, "\t%s", dims[j].name);
-			else
-				fprintf(rfp, "\t%s_min\t%s_max\t%s_mean",
-				    dims[j].name, dims[j].name, dims[j].name);
-		}
-		putc('\n', rfp);
+		regions_header(rfp);
 	}
 	if (ooc) {
 		struct onode root;
