@@ -42,6 +42,10 @@ mondrian.o hypo.o: hypo.h
 test: all tests/hypo-check
 	@tests/run
 
+# The whole suite built with ASan and UBSan, in a copy of the tree.
+sanitize:
+	@sh tests/sanitize
+
 demo: all
 	@sh demo.sh
 
@@ -65,4 +69,4 @@ install: all
 clean:
 	rm -f $(PROGS) *.o tests/hypo-check
 
-.PHONY: all test demo bench lint-man lint-sh install clean
+.PHONY: all test sanitize demo bench lint-man lint-sh install clean
