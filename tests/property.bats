@@ -1,0 +1,212 @@
+#!/usr/bin/env bats
+# The privacy invariant under stress: random tables (skewed, duplicated,
+# tiny, with one-row classes) and hierarchies, every algorithm and most
+# option combinations, and every release checked by release-check.awk,
+# an awk checker written apart from score(1): k, l-diversity and
+# variance diversity of the classes an adversary sees, suppression
+# within its limit, rows kept (or counted as suppressed), the other
+# columns unchanged, and the quasi-identifiers true to the originals.
+#
+# A failure names the seed; fd_gencase SEED DIR any (gen-fd.bash) or
+# gencase SEED DIR (gen-mondrian.bash) rebuilds the case.
+
+load common
+load gen-fd
+load gen-mondrian
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# fdprop SEED: the full-domain path.  lattice-search (one of its
+# algorithms, by the seed) lists the qualifying nodes; the best, one
+# more and the last are recoded by recode -n, with star or drop, and
+# each release is checked.  No qualifying node: lattice-search exits 1.
+fdprop() {
+	local seed=$1 dir="$T/f$1" q k lim limn dv l c alg hs a st n i node
+	local -a opt chk algs=(incognito super-roots cube samarati bfs bfs-scan)
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q k lim limn dv l c < <(fd_gencase "$seed" "$dir" any)
+	opt=(-k "$k")
+	hs=
+	for a in ${q//,/ }; do
+		opt+=(-H "$a=$dir/h.$a")
+		hs+=${hs:+,}$a=$dir/h.$a
+	done
+	[ "$lim" = - ] || opt+=(--max-suppress "$lim")
+	chk=(-v qi="$q" -v k="$k" -v id=x -v maxsupp="$limn" -v hier="$hs")
+	if [ "$dv" != - ]; then
+		opt+=(-s s -l "$l")
+		chk+=(-v scol=s -v l="$l")
+		[ "$dv" = default ] || { opt+=(--diversity "$dv"); chk+=(-v div="$dv"); }
+		[ "$c" = - ] || { opt+=(-c "$c"); chk+=(-v c="$c"); }
+	fi
+	alg=${algs[seed % 6]}
+	lattice-search -a "$alg" --all -q "$q" "${opt[@]}" "$dir/t" \
+	    > "$dir/nodes" 2> "$dir/err"
+	st=$?
+	n=$(($(wc -l < "$dir/nodes") - 1))
+	if [ "$st" -ne 0 ]; then
+		[ "$st" -eq 1 ] && [ "$n" -eq 0 ] && return 0
+		echo "seed $seed: lattice-search -a $alg exit $st: $(cat "$dir/err")"
+		return 1
+	fi
+	for i in 1 $((seed % n + 1)) "$n"; do
+		node=$(awk -F '\t' -v i="$i" -v d="$(echo "$q" | tr , '\n' | wc -l)" '
+		    NR == 1 { for (j = 1; j <= d; j++) h[j] = $j; next }
+		    NR == i + 1 { for (j = 1; j <= d; j++)
+			printf "%s%s=%s", (j > 1 ? "," : ""), h[j], $j; print "" }' \
+		    "$dir/nodes")
+		a=star
+		[ $(((seed + i) % 2)) -eq 0 ] || a=drop
+		if ! recode -n "$node" "${opt[@]}" --suppress "$a" "$dir/t" \
+		    > "$dir/rel" 2> "$dir/err"; then
+			echo "seed $seed: recode -n $node ${opt[*]} --suppress $a: $(cat "$dir/err")"
+			return 1
+		fi
+		local drop=0
+		[ "$a" = star ] || drop=1
+		if ! awk -f "$BATS_TEST_DIRNAME/release-check.awk" "${chk[@]}" \
+		    -v drop="$drop" "$dir/t" "$dir/rel" > "$dir/chk"; then
+			echo "seed $seed: recode -n $node ${opt[*]} --suppress $a"
+			cat "$dir/chk"
+			return 1
+		fi
+	done
+}
+
+# mprop SEED: the Mondrian path.  partition, in memory, by Rothko-T or
+# by Rothko-S (by the seed; relaxed in memory or by Rothko-T), then
+# recode -r with a random summary, sometimes with a larger -k and
+# suppression, and the release checked.
+mprop() {
+	local seed=$1 dir="$T/m$1" q hl hm nl k rel dv l c vr sp st sum kk
+	local drop=0 supp=0 a
+	local -a opt chk ropt
+	mkdir -p "$dir/tmp"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
+	caseopts
+	case $((seed % 3)) in
+	1)	if [ "$rel" = 0 ] || { [ "$dv" = - ] && [ "$vr" = - ] &&
+		    [ "$sp" = median ]; }; then
+			opt+=(-a rothko-t -S 64M --fit-rows $((seed % 30 + 5)) \
+			    -T "$dir/tmp")
+		fi ;;
+	2)	[ "$rel" = 0 ] && opt+=(-a rothko-s -S 64M --fit-rows \
+		    $((seed % 30 + 5)) --sample $((seed % 50 + 10)) --seed "$seed" \
+		    -T "$dir/tmp") ;;
+	esac
+	partition "${opt[@]}" -r "$dir/r" "$dir/t" > "$dir/p" 2> "$dir/err"
+	st=$?
+	if [ "$st" -ne 0 ]; then
+		[ "$st" -eq 1 ] && grep -q 'no partitioning' "$dir/err" && return 0
+		echo "seed $seed: partition ${opt[*]}: exit $st: $(cat "$dir/err")"
+		return 1
+	fi
+	sum=$(echo range mean both | cut -d ' ' -f $((seed % 3 + 1)))
+	ropt=(--summary "$sum")
+	kk=$k
+	# recode -r suppresses nothing unless -k asks for more; rows whose
+	# hierarchy nodes are all '*' are not suppressed but look so.
+	supp=$(($(wc -l < "$dir/t") - 1))
+	if [ $((seed % 4)) -eq 0 ]; then
+		kk=$((k + seed % 5 + 1))
+		ropt+=(-k "$kk" --max-suppress 100%)
+		a=star
+		[ $((seed % 8)) -eq 0 ] || { a=drop; drop=1; }
+		ropt+=(--suppress "$a")
+	fi
+	if ! recode -r "$dir/r" "${ropt[@]}" "$dir/p" > "$dir/rel" 2> "$dir/err"; then
+		echo "seed $seed: partition ${opt[*]} | recode -r ${ropt[*]}: $(cat "$dir/err")"
+		return 1
+	fi
+	chk=(-v qi="$q" -v k="$kk" -v id=x -v maxsupp="$supp" -v drop="$drop"
+	    -v ranges=1)
+	[ "$hl" = - ] || chk+=(-v hier="$hl")
+	[ "$sum" != mean ] || chk+=(-v means=1)
+	if [ "$dv" != - ] || [ "$vr" != - ]; then
+		chk+=(-v scol=s)
+	fi
+	if [ "$dv" != - ]; then
+		chk+=(-v l="$l")
+		[ "$dv" = default ] || chk+=(-v div="$dv")
+		[ "$c" = - ] || chk+=(-v c="$c")
+	fi
+	[ "$vr" = - ] || chk+=(-v var="$vr")
+	if ! awk -f "$BATS_TEST_DIRNAME/release-check.awk" "${chk[@]}" \
+	    "$dir/t" "$dir/rel" > "$dir/chk"; then
+		echo "seed $seed: partition ${opt[*]} | recode -r ${ropt[*]}"
+		cat "$dir/chk"
+		return 1
+	fi
+	[ -z "$(ls "$dir/tmp")" ] ||
+	    { echo "seed $seed: temp files left: $(ls "$dir/tmp")"; return 1; }
+}
+
+# propseeds CASE FIRST LAST: CASE for each seed, on two cores.
+propseeds() {
+	local f=$1 mid=$((($2 + $3) / 2)) p1 p2 s1=0 s2=0
+	export -f fd_gencase gencase caseopts fdprop mprop propcheck
+	export T BATS_TEST_DIRNAME
+	bash -c "propcheck $f $2 $mid" > "$T/log1" 2>&1 &
+	p1=$!
+	bash -c "propcheck $f $((mid + 1)) $3" > "$T/log2" 2>&1 &
+	p2=$!
+	wait "$p1" || s1=$?
+	wait "$p2" || s2=$?
+	cat "$T/log1" "$T/log2"
+	[ "$s1" -eq 0 ] && [ "$s2" -eq 0 ]
+}
+
+propcheck() {
+	local seed bad=0
+	for ((seed = $2; seed <= $3; seed++)); do
+		if ! "$1" "$seed" > "$T/out.$1.$seed" 2>&1; then
+			bad=$((bad + 1))
+			[ "$bad" -gt 5 ] || cat "$T/out.$1.$seed"
+		fi
+		rm -rf "$T/f$seed" "$T/m$seed"
+	done
+	[ "$bad" -eq 0 ] || { echo "$bad of $(($3 - $2 + 1)) cases failed"; false; }
+}
+
+@test "release-check.awk catches what it should (a class below k, an l-diversity, a changed column, too many suppressed, an untrue value)" {
+	printf 'q\ts\tx\n1\ta\tr1\n1\tb\tr2\n2\ta\tr3\n2\ta\tr4\n' > "$T/o"
+	local ck="$BATS_TEST_DIRNAME/release-check.awk"
+	printf 'q\ts\tx\n[1-2]\ta\tr1\n[1-2]\tb\tr2\n[1-2]\ta\tr3\n[1-2]\ta\tr4\n' > "$T/r"
+	awk -f "$ck" -v qi=q -v k=4 -v id=x -v ranges=1 -v scol=s -v l=2 "$T/o" "$T/r"
+	run awk -f "$ck" -v qi=q -v k=5 -v id=x -v ranges=1 "$T/o" "$T/r"
+	[ "$status" -eq 1 ] && [[ "$output" == *"4 rows, k = 5"* ]]
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x "$T/o" "$T/o"
+	[ "$status" -eq 0 ]
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s -v l=2 "$T/o" "$T/o"
+	[ "$status" -eq 1 ] && [[ "$output" == *"not distinct 2-diverse"* ]]
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s -v l=2 -v div=entropy "$T/o" "$T/r"
+	[ "$status" -eq 1 ] && [[ "$output" == *"not entropy 2-diverse"* ]]
+	sed 's/^\[1-2\]\tb/[1-2]\tc/' "$T/r" > "$T/r2"
+	run awk -f "$ck" -v qi=q -v k=1 -v id=x -v ranges=1 "$T/o" "$T/r2"
+	[ "$status" -eq 1 ] && [[ "$output" == *"column s: 'c', original 'b'"* ]]
+	printf 'q\ts\tx\n*\ta\tr1\n*\tb\tr2\n2\ta\tr3\n2\ta\tr4\n' > "$T/r3"
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v maxsupp=1 "$T/o" "$T/r3"
+	[ "$status" -eq 1 ] && [[ "$output" == *"2 rows suppressed, at most 1"* ]]
+	awk -f "$ck" -v qi=q -v k=2 -v id=x -v maxsupp=2 "$T/o" "$T/r3"
+	printf 'q\ts\tx\n2\ta\tr3\n2\ta\tr4\n' > "$T/r4"
+	awk -f "$ck" -v qi=q -v k=2 -v id=x -v maxsupp=2 -v drop=1 "$T/o" "$T/r4"
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v maxsupp=2 "$T/o" "$T/r4"
+	[ "$status" -eq 1 ] && [[ "$output" == *"original row 1 is missing"* ]]
+	printf 'q\ts\tx\n[2-3]\ta\tr1\n[2-3]\tb\tr2\n2\ta\tr3\n2\ta\tr4\n' > "$T/r5"
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v ranges=1 "$T/o" "$T/r5"
+	[ "$status" -eq 1 ] && [[ "$output" == *"'[2-3]' is not true to '1'"* ]]
+	printf 'q\ts\tx\n1\t10\tr1\n1\t12\tr2\n' > "$T/v"
+	awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s -v var=1 "$T/v" "$T/v"
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s -v var=1.01 "$T/v" "$T/v"
+	[ "$status" -eq 1 ] && [[ "$output" == *"variance 1 < 1.01"* ]]
+}
+
+@test "the full-domain path keeps its guarantees on random tables (every lattice-search algorithm; recode -n, star and drop)" {
+	propseeds fdprop 1 300
+}
+
+@test "the Mondrian path keeps its guarantees on random tables (memory, Rothko-T, Rothko-S; recode -r, every summary, more suppression)" {
+	propseeds mprop 1 300
+}

@@ -1,0 +1,272 @@
+# release-check.awk: checks a release against the table it came from,
+# from the rows alone, written apart from score(1) (which it does not
+# call): the privacy requirements on the classes an adversary sees, the
+# suppression, and that nothing but the quasi-identifiers changed.
+#
+#   awk -f release-check.awk -v qi=Q1,Q2 -v k=K -v id=COL
+#       [-v scol=S [-v l=L [-v div=distinct|entropy|recursive [-v c=C]]]
+#       [-v var=V]] [-v maxsupp=N] [-v drop=1] [-v mark='*']
+#       [-v hier=Q1=FILE,...] [-v ranges=1] [-v means=1] [-v extra=COL]
+#       ORIGINAL RELEASE
+#
+# ORIGINAL and RELEASE are tab-separated with a header line.  id names a
+# column whose values are unique in ORIGINAL: it pairs the rows.  The
+# checks:
+#  - RELEASE has the columns of ORIGINAL in its order, plus Q_mean
+#    columns after a QI (recode --summary both) and the column extra;
+#  - its rows are ORIGINAL's in their order: all of them, or with
+#    drop=1 those left after suppression;
+#  - every column but the QIs (and their Q_mean) is unchanged;
+#  - a row is suppressed when it is missing (drop=1), at most maxsupp
+#    of them (default 0); or, without drop, when each of its QIs is mark
+#    ('*'): as many rows as maxsupp, or they must form a class that
+#    meets the requirements (a node may generalize every QI to '*');
+#  - each QI of a row kept is true to the original value: the value
+#    itself, '*', an ancestor in its hierarchy file (hier), or with
+#    ranges=1 a range [a-b] that holds it (with means=1 any number: a
+#    class's mean); a Q_mean column is a number;
+#  - the rows kept, grouped by all their QI and Q_mean values (the
+#    classes an adversary sees), form classes of at least k rows, with
+#    l-diverse values of scol (distinct, entropy or recursive (c,l)) and
+#    a population variance of scol of at least var.
+# Exit 0 when every check passes, else 1 with the first failures on the
+# standard output.
+
+function fail(msg) {
+	if (++nfail <= 10)
+		print "release-check: " msg
+}
+
+# Whether s is a decimal number.
+function isnum(s) {
+	return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)$/
+}
+
+# Whether release value r of QI q is true to the original value o.
+function truthful(q, r, o,    m, a, b) {
+	if (r == o || r == "*")
+		return 1
+	if ((q SUBSEP o) in anc && (q SUBSEP o SUBSEP r) in anc)
+		return 1
+	if (means && isnum(r) && isnum(o))
+		return 1	# a class's mean: not checked
+	if (ranges && match(r, /^\[[-+]?[0-9.]+-[-+]?[0-9.]+\]$/)) {
+		m = substr(r, 2, length(r) - 2)
+		# The separator is the first '-' after the first character.
+		a = substr(m, 1, index(substr(m, 2), "-"))
+		b = substr(m, length(a) + 2)
+		return isnum(o) && isnum(a) && isnum(b) && a + 0 <= o + 0 &&
+		    o + 0 <= b + 0
+	}
+	if (ranges && isnum(r) && isnum(o))
+		return r + 0 == o + 0
+	return 0
+}
+
+function loadhier(spec,    n, i, p, q, f, line, a, na, j) {
+	n = split(spec, p, ",")
+	for (i = 1; i <= n; i++) {
+		q = substr(p[i], 1, index(p[i], "=") - 1)
+		f = substr(p[i], index(p[i], "=") + 1)
+		while ((getline line < f) > 0) {
+			sub(/\r$/, "", line)
+			na = split(line, a, line ~ /\t/ ? "\t" : ";")
+			anc[q, a[1]] = 1
+			for (j = 2; j <= na; j++)
+				anc[q, a[1], a[j]] = 1
+		}
+		close(f)
+	}
+}
+
+BEGIN {
+	FS = "\t"
+	if (mark == "")
+		mark = "*"
+	if (k == "")
+		k = 1
+	maxsupp += 0
+	nq = split(qi, Q, ",")
+	for (i = 1; i <= nq; i++)
+		isqi[Q[i]] = 1
+	if (hier != "")
+		loadhier(hier)
+	if (div == "")
+		div = "distinct"
+	if (c == "")
+		c = 1
+}
+
+FNR == 1 && NR == 1 {
+	for (i = 1; i <= NF; i++) {
+		ocol[$i] = i
+		oname[i] = $i
+	}
+	onf = NF
+	if (!(id in ocol)) {
+		fail("no column " id " in the original")
+		exit 1
+	}
+	next
+}
+NR == FNR {
+	if ($ocol[id] in orow) {
+		fail("id " $ocol[id] " twice in the original")
+		exit 1
+	}
+	orow[$ocol[id]] = ++on
+	oline[on] = $0
+	next
+}
+FNR == 1 {
+	# The release's columns: the original's, in order, plus Q_mean and
+	# extra.
+	j = 1
+	for (i = 1; i <= NF; i++) {
+		rcol[$i] = i
+		if ($i == extra)
+			continue
+		if ($i ~ /_mean$/ && (substr($i, 1, length($i) - 5) in isqi) &&
+		    !($i in ocol)) {
+			meancol[i] = 1
+			continue
+		}
+		if (j > onf || oname[j] != $i)
+			fail("release column " i " is '" $i "', expected '" \
+			    (j > onf ? "(none)" : oname[j]) "'")
+		j++
+	}
+	if (j != onf + 1)
+		fail("the release lacks columns of the original")
+	rnf = NF
+	next
+}
+{
+	rn++
+	if (NF != rnf) {
+		fail("release row " rn ": " NF " fields, header has " rnf)
+		next
+	}
+	if (!($rcol[id] in orow)) {
+		fail("release row " rn ": id " $rcol[id] " is not in the original")
+		next
+	}
+	at = orow[$rcol[id]]
+	if (at <= last) {
+		fail("release row " rn ": id " $rcol[id] " out of order or twice")
+		next
+	}
+	if (!drop && at != last + 1)
+		fail("release row " rn ": original row " last + 1 " is missing")
+	last = at
+	split(oline[at], o, "\t")
+	# Unchanged columns; suppression; truth of the QIs.
+	sup = 1
+	for (i = 1; i <= onf; i++) {
+		v = $rcol[oname[i]]
+		if (oname[i] in isqi) {
+			if (v != mark)
+				sup = 0
+			continue
+		}
+		if (v != o[i])
+			fail("release row " rn ", column " oname[i] ": '" v \
+			    "', original '" o[i] "'")
+	}
+	if (sup && !drop)
+		nstar++
+	key = ""
+	for (i = 1; i <= nq; i++) {
+		v = $rcol[Q[i]]
+		if (!truthful(Q[i], v, o[ocol[Q[i]]]))
+			fail("release row " rn ", " Q[i] ": '" v "' is not true " \
+			    "to '" o[ocol[Q[i]]] "'")
+		key = key SUBSEP v
+	}
+	for (i in meancol) {
+		if (!isnum($i) && !(sup && $i == mark))
+			fail("release row " rn ", column " i ": '" $i "' is not a mean")
+		key = key SUBSEP $i
+	}
+	size[key]++
+	if (scol != "") {
+		s = o[ocol[scol]]
+		if (cnt[key, s]++ == 0)
+			nd[key]++
+		vals[key] = vals[key] SUBSEP s
+	}
+}
+
+END {
+	if (nfail > 0 && rn == 0)
+		exit 1
+	if (!drop && last != on)
+		fail("the release has " rn " rows, the original " on)
+	if (drop && on - rn > maxsupp)
+		fail(on - rn " rows suppressed, at most " maxsupp " allowed")
+	for (key in size) {
+		kk = key
+		gsub(SUBSEP, "|", kk)
+		# The rows all of whose QIs are the mark: suppressed, within
+		# the limit, or else a class like any other.
+		if (!drop && kk ~ /^(\|\*)+$/ && size[key] == nstar &&
+		    nstar <= maxsupp)
+			continue
+		if (size[key] < k)
+			fail("class " kk ": " size[key] " rows, k = " k)
+		if (scol == "")
+			continue
+		ns = split(substr(vals[key], 2), sv, SUBSEP)
+		if (l != "" && !ldiverse(key, ns))
+			fail("class " kk ": not " div " " l "-diverse")
+		if (var != "" && variance(ns) < var * (1 - 1e-12) - 1e-12)
+			fail("class " kk ": variance " variance(ns) " < " var)
+	}
+	exit nfail > 0
+}
+
+# Whether class key (n rows, sensitive values in sv) is l-diverse.
+function ldiverse(key, n,    i, m, x, h, p, r, t, tail) {
+	if (div == "distinct")
+		return nd[key] >= l
+	if (div == "recursive" && l <= 1)
+		return 1	# (c,1)-diversity always holds
+	m = 0
+	split("", seen)
+	for (i = 1; i <= n; i++)
+		if (!(sv[i] in seen)) {
+			seen[sv[i]] = 1
+			r[++m] = cnt[key, sv[i]]
+		}
+	if (div == "entropy") {
+		h = 0
+		for (i = 1; i <= m; i++) {
+			p = r[i] / n
+			h -= p * log(p)
+		}
+		return h >= log(l) - 1e-9
+	}
+	# recursive (c,l): r1 < c (r_l + ... + r_m), counts descending.
+	for (i = 2; i <= m; i++) {
+		x = r[i]
+		for (t = i - 1; t >= 1 && r[t] < x; t--)
+			r[t + 1] = r[t]
+		r[t + 1] = x
+	}
+	if (m < l)
+		return 0
+	tail = 0
+	for (i = l; i <= m; i++)
+		tail += r[i]
+	return r[1] < c * tail
+}
+
+function variance(n,    i, s, q) {
+	s = 0
+	for (i = 1; i <= n; i++)
+		s += sv[i]
+	q = 0
+	for (i = 1; i <= n; i++)
+		q += (sv[i] - s / n) ^ 2
+	return q / n
+}
