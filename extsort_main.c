@@ -31,6 +31,9 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* Writes a sorted line.  A write error ends the run at once, not after
+ * the rest of the input: a reader gone with SIGPIPE ignored, a full
+ * disk. */
 static void
 put_line(const char *line, size_t len, void *ctx)
 {
@@ -38,6 +41,10 @@ put_line(const char *line, size_t len, void *ctx)
 
 	fwrite(line, 1, len, f);
 	putc('\n', f);
+	if (ferror(f)) {
+		kn_close_out(f);	/* reports the error and exits */
+		kn_die("write error");
+	}
 }
 
 int

@@ -97,7 +97,9 @@ header(FILE *fp, const kn_table *t, const size_t *key, size_t d,
 	fputc('\n', fp);
 }
 
-/* Writes one group: labels, count, sums. */
+/* Writes one group: labels, count, sums.  A write error ends the run
+ * at once, not after the rest of the input (--merge --sorted streams):
+ * a reader gone with SIGPIPE ignored, a full disk. */
 static void
 write_row(const kn_fsrow *r, void *ctx)
 {
@@ -132,6 +134,10 @@ write_row(const kn_fsrow *r, void *ctx)
 	}
 	line[len++] = '\n';
 	fwrite(line, 1, len, w->fp);
+	if (ferror(w->fp)) {
+		kn_close_out(w->fp);	/* reports the error and exits */
+		kn_die("write error");
+	}
 	w->groups++;
 }
 
