@@ -206,6 +206,7 @@ static uint32_t *cls;		/* row -> class */
 static uint32_t ncls;
 static uint64_t maxcls;
 static FILE *rfp;		/* regions */
+static const char *rname = "regions";	/* its name, for messages */
 
 /* ---- loading -------------------------------------------------------- */
 
@@ -1564,7 +1565,7 @@ region(uint32_t id, uint64_t n, const kn_i128 *sums)
 	*rroom(1) = '\n';
 	rlen++;
 	if (fwrite(rline, 1, rlen, rfp) != rlen)
-		kn_die_sys("regions: write error");
+		kn_die_sys("%s: write error", rname);
 }
 
 /* Notes that row belongs to class id: in memory, or out of core as a
@@ -4318,6 +4319,7 @@ worker_cuts(const char *id)
 		}
 		rtag = id;
 		rfp = stdout;
+		rname = "standard output";
 		region(0, tot, sums);
 		return;
 	}
@@ -4895,8 +4897,10 @@ main(int argc, char *argv[])
 	/* The outputs first: a bad path fails before any work. */
 	if (job == JOB_NONE)
 		fp = kn_open_out(outpath);
-	if (rpath != NULL)
+	if (rpath != NULL) {
 		rfp = kn_open_out(rpath);
+		rname = rpath;
+	}
 	if (job == JOB_NONE || job == JOB_GROUPS || job == JOB_ROWS ||
 	    job == JOB_CLASSES)
 		kn_input_init(&in, argc > 0 ? argv[0] : NULL,
