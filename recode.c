@@ -434,6 +434,20 @@ posint(const char *s, uint64_t *v)
 	return 1;
 }
 
+/* Compares a / 10^as with b / 10^bs exactly: -1, 0 or 1. */
+static int
+dec_cmp(kn_i128 a, int as, kn_i128 b, int bs)
+{
+	kn_i128 t;
+
+	if (as < bs)
+		return -dec_cmp(b, bs, a, as);
+	/* b at the scale of a; past 128 bits it is beyond any a. */
+	if (as - bs > 38 || __builtin_mul_overflow(b, kn_pow10(as - bs), &t))
+		return b < 0 ? 1 : -1;
+	return a < t ? -1 : a > t;
+}
+
 /* Whether name is stem followed by suffix. */
 static int
 stemmed(const char *name, const char *stem, size_t n, const char *suffix)
@@ -471,8 +485,8 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	char **name, **f, *line;
 	size_t nh, nf, i, j, c, len, *fld;
 	int *num;
-	kn_i128 m;
-	int sc;
+	kn_i128 m[3];
+	int sc[3];
 
 	/* The class column of the table. */
 	for (c = 0; c < t->ncols && strcmp(t->names[c], ccol) != 0; c++)
@@ -598,10 +612,21 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 				continue;
 			}
 			for (j = 0; j < 3; j++)
-				if (!kn_dec_parse(v[j], strlen(v[j]), &m, &sc))
+				if (!kn_dec_parse(v[j], strlen(v[j]), &m[j],
+				    &sc[j]))
 					kn_die("%s:%llu: column '%s': '%s' is not "
 					    "a number", path, ln, name[fld[i] + j],
 					    v[j]);
+			/* min <= mean <= max, or it is no region. */
+			if (dec_cmp(m[0], sc[0], m[1], sc[1]) > 0)
+				kn_die("%s:%llu: class %s: %s '%s' is above %s "
+				    "'%s'", path, ln, f[0], name[fld[i]], v[0],
+				    name[fld[i] + 1], v[1]);
+			if (dec_cmp(m[2], sc[2], m[0], sc[0]) < 0 ||
+			    dec_cmp(m[2], sc[2], m[1], sc[1]) > 0)
+				kn_die("%s:%llu: class %s: %s '%s' is not from "
+				    "%s to %s", path, ln, f[0], name[fld[i] + 2],
+				    v[2], v[0], v[1]);
 			if (strcmp(v[0], v[1]) == 0)
 				range = v[0];
 			else {

@@ -78,6 +78,7 @@ static struct {
 	int vs;
 	const char *mark;
 	size_t nq;
+	const char *sfile, *sumsq;	/* --freqset: the file and S_sumsq */
 } o;
 
 /* A pair (target value, count) of the class being read. */
@@ -242,6 +243,23 @@ put(const char *name, const char *fmt, ...)
 	vfprintf(out, fmt, ap);
 	va_end(ap);
 	fputc('\n', out);
+}
+
+/* Writes C_DM in decimal into buf (48 bytes).  It may pass 2^127, the
+ * limit of kn_dec_format, when a class nears 2^64 rows: the tens and
+ * the last digit are written apart. */
+static void
+fmt_cdm(unsigned __int128 cdm, char *buf)
+{
+	size_t n;
+
+	if (cdm < 10) {
+		kn_dec_format((kn_i128)cdm, 0, buf);
+		return;
+	}
+	n = kn_dec_format((kn_i128)(cdm / 10), 0, buf);
+	buf[n] = (char)('0' + (int)(cdm % 10));
+	buf[n + 1] = '\0';
 }
 
 /* Makes room for need elements of size sz in p, of *cap so far, and
@@ -966,6 +984,16 @@ wl_setup(const kn_table *rt, const size_t *qi, size_t nq,
 	}
 	for (c = 0; c < W.ncol; c++)
 		W.col[c].h = kn_hopts_get(ho, W.col[c].name);
+	/* The hierarchies of the other quasi-identifiers serve no query,
+	 * but a file given for one is checked all the same: a ragged or
+	 * non-functional file is an error wherever it is named. */
+	for (i = 0; i < nq; i++) {
+		for (c = 0; c < W.ncol && strcmp(W.col[c].name, qn[i]) != 0;
+		    c++)
+			;
+		if (c == W.ncol)
+			kn_hier_free(kn_hopts_get(ho, qn[i]));
+	}
 
 	/* The original: its frequency set over the workload's columns. */
 	paths[0] = (char *)opath;
@@ -1082,6 +1110,33 @@ wl_report(void)
 
 /* ---- the classes, as they arrive ---------------------------------- */
 
+/* Whether n numbers can have the sum sm->s (scale F) and the sum of
+ * squares sm->ss (scale 2F): ss >= 0 and n ss >= s^2 (Cauchy-Schwarz).
+ * The rows of a table always can; the sums of a frequency set that was
+ * edited or mixed up may not, and would give a variance below 0. */
+static int
+sums_ok(uint64_t n, const kn_sum *sm)
+{
+	kn_i128 l, r;
+	kn_big bl, br, bt;
+	unsigned __int128 as;
+
+	if (sm->ss < 0)
+		return 0;
+	if (!__builtin_mul_overflow((kn_i128)n, sm->ss, &l) &&
+	    !__builtin_mul_overflow(sm->s, sm->s, &r))
+		return l >= r;
+	kn_big_set(&bl, (unsigned __int128)sm->ss);
+	kn_big_set(&bt, n);
+	kn_big_mul(&bl, &bt);
+	as = sm->s < 0 ? (unsigned __int128)0 - (unsigned __int128)sm->s :
+	    (unsigned __int128)sm->s;
+	kn_big_set(&br, as);
+	kn_big_set(&bt, as);
+	kn_big_mul(&br, &bt);
+	return kn_big_cmp(&bl, &br) >= 0;
+}
+
 /* Scores the class just read. */
 static void
 end_class(void)
@@ -1152,6 +1207,12 @@ end_class(void)
 		    __builtin_mul_overflow(sm.ss, kn_pow10(2 * F - a.ssc),
 		    &sm.ss))
 			kn_die("sum overflow");
+		if (o.sumsq != NULL && !sums_ok(n, &sm))
+			kn_die("%s: column '%s': the sums of class '%.*s' are "
+			    "not those of any numbers (the sum of squares is "
+			    "below the squared sum over the count)", o.sfile,
+			    o.sumsq, (int)(a.keylen > 0 ? a.keylen - 1 : 0),
+			    a.key);
 		if (!kn_variance_ok(n, &sm, F, o.vm, o.vs, &var))
 			a.vfail = 1;
 		if (a.first || var < a.varmin)
@@ -1656,6 +1717,8 @@ main(int argc, char *argv[])
 		    strcmp(t.names[sumcol + 1], name) != 0)
 			kn_die("%s: no %s column after %s_sum", t.r.name, name,
 			    base);
+		o.sfile = t.r.name;
+		o.sumsq = t.names[sumcol + 1];
 	}
 	if (o.skey && freq && sidx >= cntcol)
 		kn_die("-s: '%s' must be a key column of the frequency set",
@@ -1700,7 +1763,7 @@ main(int argc, char *argv[])
 	put("class_size_max", "%llu", (unsigned long long)a.maxsz);
 	put("class_size_mean", "%.10Lg", a.nclass ?
 	    (long double)a.kept / a.nclass : 0.0L);
-	kn_dec_format((kn_i128)a.cdm, 0, cdmbuf);
+	fmt_cdm(a.cdm, cdmbuf);
 	put("cdm", "%s", cdmbuf);
 	if (o.k > 0)
 		put("cavg", "%.10Lg", a.nclass ?
