@@ -727,6 +727,10 @@ kn_sort_keys(const kn_table *t, const char *spec, kn_skey **key)
 	char *s = kn_strdup(spec), *item, *save = NULL, *colon, *fl;
 	size_t n = 0, i;
 
+	if (spec[0] == ',' || strstr(spec, ",,") != NULL ||
+	    (spec[0] != '\0' && spec[strlen(spec) - 1] == ','))
+		kn_die("-k %s: empty key", spec);
+
 	*key = kn_alloc((strlen(spec) + 1) * sizeof(kn_skey));
 	for (item = strtok_r(s, ",", &save); item != NULL;
 	    item = strtok_r(NULL, ",", &save)) {

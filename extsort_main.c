@@ -34,11 +34,22 @@ static const struct option longopts[] = {
 /* Writes a sorted line.  A write error ends the run at once, not after
  * the rest of the input: a reader gone with SIGPIPE ignored, a full
  * disk. */
+static struct {
+	FILE *f;
+	const char *hdr;	/* the header, still to be written */
+} out;
+
 static void
 put_line(const char *line, size_t len, void *ctx)
 {
 	FILE *f = ctx;
 
+	if (out.hdr != NULL) {
+		/* With the first row: an error before it leaves nothing on
+		 * the output. */
+		fprintf(f, "%s\n", out.hdr);
+		out.hdr = NULL;
+	}
 	fwrite(line, 1, len, f);
 	putc('\n', f);
 	if (ferror(f)) {
@@ -120,7 +131,7 @@ main(int argc, char *argv[])
 			nkey = kn_sort_keys(&ts[0], keyspec, &key);
 		fp = kn_open_out(outpath);
 		if (!ts[0].headerless && !nohdr)
-			fprintf(fp, "%s\n", ts[0].hdrline);
+			out.hdr = ts[0].hdrline;
 		s = kn_sort_new(key, nkey, ts[0].ncols, budget, tmpdir);
 		kn_sort_merge_tables(s, ts, n, unique, put_line, fp);
 	} else {
@@ -129,12 +140,14 @@ main(int argc, char *argv[])
 			nkey = kn_sort_keys(&t, keyspec, &key);
 		fp = kn_open_out(outpath);
 		if (!t.headerless && !nohdr)
-			fprintf(fp, "%s\n", t.hdrline);
+			out.hdr = t.hdrline;
 		s = kn_sort_new(key, nkey, t.ncols, budget, tmpdir);
 		while (kn_table_next(&t))
 			kn_sort_add(s, t.r.line, t.r.len);
 		kn_sort_finish(s, unique, put_line, fp);
 	}
+	if (out.hdr != NULL)
+		fprintf(fp, "%s\n", out.hdr);	/* no rows */
 	kn_close_out(fp);
 	if (verbose) {
 		const kn_sortstats *st = kn_sort_stats(s);

@@ -266,8 +266,9 @@ main(int argc, char *argv[])
 	}
 	for (c = 0; !merge && c < d; c++)
 		if (strcmp(t.names[key[c]], "count") == 0)
-			kn_die("column 'count' clashes with the count column "
-			    "of the output");
+			kn_die("%s%s column 'count' clashes with the count "
+			    "column of the output", t.headerless ? "--columns" :
+			    t.r.name, t.headerless ? ":" : ":1:");
 	sumcol = kn_alloc((nsum + 1) * sizeof(size_t));
 	for (j = 0; j < nsum; j++) {
 		sumcol[j] = merge ? cntcol + 1 + 2 * j :

@@ -76,6 +76,33 @@ kn_init(const char *argv0)
 			continue;
 		sigaction(sigs[i], &sa, NULL);
 	}
+	/* A file grown past ulimit -f: the write fails with EFBIG, which
+	 * is reported, and the temp files are removed, instead of a kill
+	 * that would leave them. */
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+/* For the fuzz targets only (fuzz/harness.c); see kanon.h. */
+void (*kn_fuzz_exit)(int status);
+
+/* Ends the program with status after an error, the temp files removed;
+ * with kn_fuzz_exit set, calls it instead, the temp files forgotten. */
+static void __attribute__((noreturn))
+die_exit(int status)
+{
+	sig_atomic_t i;
+
+	cleanup();
+	if (kn_fuzz_exit != NULL) {
+		for (i = 0; i < tmp_n; i++)
+			free(tmp_path[i]);
+		free(tmp_path);
+		tmp_path = NULL;
+		tmp_n = 0;
+		tmp_cap = 0;
+		kn_fuzz_exit(status);
+	}
+	_exit(status);
 }
 
 static void
@@ -97,8 +124,7 @@ kn_die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap, 0);
 	va_end(ap);
-	cleanup();
-	_exit(2);
+	die_exit(2);
 }
 
 void
@@ -119,13 +145,14 @@ kn_die_sys(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap, err != 0 ? err : EIO);
 	va_end(ap);
-	cleanup();
-	_exit(2);
+	die_exit(2);
 }
 
 void
 kn_exit(int status)
 {
+	if (kn_fuzz_exit != NULL)
+		die_exit(status);
 	if (fflush(stdout) == EOF || ferror(stdout))
 		kn_die_sys("write error on standard output");
 	if (fclose(stdout) == EOF)
@@ -416,6 +443,37 @@ struct outfile {
 };
 static struct outfile *outs;
 
+/* The file that the symlink path leads to, followed link by link, so
+ * that a link to a file not yet there names it too; caller frees. */
+static char *
+link_target(const char *path)
+{
+	char *p = kn_strdup(path), buf[4096], *q, *slash;
+	struct stat st;
+	ssize_t n;
+	int hops;
+
+	for (hops = 0; hops < 40 && lstat(p, &st) == 0 &&
+	    S_ISLNK(st.st_mode); hops++) {
+		if ((n = readlink(p, buf, sizeof(buf) - 1)) < 0)
+			kn_die_sys("%s", p);
+		buf[n] = '\0';
+		slash = strrchr(p, '/');
+		if (buf[0] == '/' || slash == NULL)
+			q = kn_strdup(buf);
+		else {
+			q = kn_alloc((size_t)(slash - p) + (size_t)n + 2);
+			memcpy(q, p, (size_t)(slash - p) + 1);
+			strcpy(q + (slash - p) + 1, buf);
+		}
+		free(p);
+		p = q;
+	}
+	if (hops == 40)
+		kn_die("%s: too many levels of symbolic links", path);
+	return p;
+}
+
 FILE *
 kn_open_out(const char *path)
 {
@@ -431,9 +489,11 @@ kn_open_out(const char *path)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 		return stdout;
 	}
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* A device or FIFO (/dev/null, a named pipe): write to it
-		 * directly; there is nothing to replace atomically. */
+	if ((stat(path, &st) == 0 && !S_ISREG(st.st_mode)) ||
+	    strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0) {
+		/* A device or FIFO (/dev/null, a named pipe), or a name
+		 * for an open file (/dev/stdout): write to it directly;
+		 * there is nothing to replace atomically. */
 		FILE *f = fopen(path, "w");
 
 		if (f == NULL)
@@ -446,10 +506,10 @@ kn_open_out(const char *path)
 		setvbuf(f, NULL, _IOFBF, 1 << 16);
 		return f;
 	}
-	/* Through a symlink: replace the file it points to. */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
-	    (real = realpath(path, NULL)) != NULL)
-		path = real;
+	/* Through a symlink: replace the file it points to, even one
+	 * that does not exist yet. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		path = real = link_target(path);
 	slash = strrchr(path, '/');
 	if (slash == NULL) {
 		dir = kn_strdup(".");
@@ -548,7 +608,10 @@ kn_put_u64(FILE *f, uint64_t v)
 
 /* ---- reading ------------------------------------------------------- */
 
+/* The read buffer (small in the fuzz build, to exercise its growth). */
+#ifndef RBUF
 #define RBUF (1 << 20)
+#endif
 
 int
 kn_write_all(int fd, const void *buf, size_t n)
@@ -980,12 +1043,16 @@ int kn_skip_header;
 int
 kn_table_opt(int ch, char *arg, char **columns)
 {
+	static int given;	/* the option that gave the columns */
+
 	switch (ch) {
 	case KN_OPT_COLUMNS:
-		*columns = arg;
-		return 1;
 	case KN_OPT_COLFILE:
-		*columns = kn_columns_file(arg);
+		if (given != 0 && given != ch)
+			kn_die("--columns and --columns-file exclude each "
+			    "other: name the columns once");
+		given = ch;
+		*columns = ch == KN_OPT_COLUMNS ? arg : kn_columns_file(arg);
 		return 1;
 	case KN_OPT_SKIPHDR:
 		kn_skip_header = 1;
@@ -1137,8 +1204,7 @@ kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	cleanup();
-	_exit(2);
+	die_exit(2);
 }
 
 char *
@@ -2305,6 +2371,22 @@ fset_index(kn_fset *fs)
 	fs->nslot = ns;
 }
 
+/* The table being counted with a count column, for messages. */
+static const kn_table *cnt_table;
+static size_t cnt_col;
+
+/* Dies of a group's count past 64 bits, naming the row that took it
+ * there when a table is being read. */
+static void __attribute__((noreturn))
+count_overflow(void)
+{
+	if (cnt_table != NULL)
+		kn_table_fail(cnt_table, cnt_col, "'%.*s': the group's count "
+		    "overflows 64 bits", (int)cnt_table->f[cnt_col].n,
+		    cnt_table->f[cnt_col].p);
+	kn_die("a count overflows 64 bits");
+}
+
 uint32_t
 kn_fset_add(kn_fset *fs, const uint32_t *key, uint64_t cnt)
 {
@@ -2328,7 +2410,7 @@ kn_fset_add(kn_fset *fs, const uint32_t *key, uint64_t cnt)
 		if (c == d) {
 			if (__builtin_add_overflow(fs->cnt[e], cnt,
 			    &fs->cnt[e]))
-				kn_die("a count overflows 64 bits");
+				count_overflow();
 			return e;
 		}
 	}
@@ -2382,7 +2464,7 @@ pc_insert(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt, size_t *n)
 		if (tab[2 * j] == pk + 1) {
 			if (__builtin_add_overflow(tab[2 * j + 1], cnt,
 			    &tab[2 * j + 1]))
-				kn_die("a count overflows 64 bits");
+				count_overflow();
 			return;
 		}
 	tab[2 * j] = pk + 1;
@@ -3179,7 +3261,7 @@ comb_line(const char *line, size_t len, void *ctx)
 		fr->have = 1;
 	}
 	if (__builtin_add_overflow(fr->row.cnt, cnt, &fr->row.cnt))
-		kn_die("a count overflows 64 bits");
+		count_overflow();
 	for (j = 0; j < fr->cs->nsum; j++) {
 		kn_str a = f[d + 1 + 2 * j], b = f[d + 2 + 2 * j];
 
@@ -3216,9 +3298,16 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	fr.row.sc = kn_zalloc((cs->nsum + 1) * sizeof(int));
 	fr.row.ssc = kn_zalloc((cs->nsum + 1) * sizeof(int));
 	kn_fset_init(&fr.fs, d, cs->nsum);
-	fr.packed = cs->nsum == 0 && kn_pcount_init(&fr.pc, d);
+	/* Counts read from a count column go to the hash at once, so that
+	 * one past 64 bits is met at its row. */
+	fr.packed = cs->nsum == 0 && !cs->hascount &&
+	    kn_pcount_init(&fr.pc, d);
 	if (fr.packed && budget > 0)
 		fr.pc.limit = limit;
+	if (cs->hascount) {
+		cnt_table = t;
+		cnt_col = cs->cntcol;
+	}
 	while (kn_table_next(t)) {
 		uint64_t cnt = 1;
 
@@ -3283,11 +3372,15 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		}
 	}
 	kn_progress_done();
+	cnt_table = NULL;
 	free(k);
 	if (st != NULL)
 		st->rows = t->rows;
 	if (fr.nrun == 0) {
 		freq_emit(&fr, out, ctx);
+		if (fr.packed)
+			free(fr.pc.tab);
+		kn_fset_free(&fr.fs);
 	} else {
 		kn_sorter *so;
 		size_t r;
@@ -3308,12 +3401,13 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		kn_sort_free(so);
 		free(fr.run);
 		free(fr.ckey);
-		free(fr.cf);
-		return;
 	}
-	if (fr.packed)
-		free(fr.pc.tab);
-	kn_fset_free(&fr.fs);
+	free(fr.cf);
+	free(fr.row.key);
+	free(fr.row.s);
+	free(fr.row.ss);
+	free(fr.row.sc);
+	free(fr.row.ssc);
 }
 
 /* Compares two keys of equal field count as their lines compare in

@@ -33,6 +33,12 @@ void kn_die_sys(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
 /* Flushes and checks stdout, removes temp files, exits. */
 void kn_exit(int status) __attribute__((noreturn));
+/* For the fuzz targets only (fuzz/harness.c), never set by the
+ * programs: when set, kn_die, kn_die_sys, kn_table_fail and kn_exit
+ * call it with the exit status instead of exiting (after the message,
+ * with the temp files removed and forgotten).  It must not return: the
+ * targets longjmp back to the fuzzer. */
+extern void (*kn_fuzz_exit)(int status);
 /* Prints the version line and exits 0. */
 void kn_version(void) __attribute__((noreturn));
 

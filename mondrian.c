@@ -4041,6 +4041,7 @@ static struct {
 	pid_t pid;
 	FILE *to;
 	const char *id;
+	uint64_t line0;		/* the node's first line in the input */
 } wk;
 
 /* Waits for the worker; exits as it did if it failed. */
@@ -4098,6 +4099,7 @@ per_node(void (*worker)(const char *id), FILE *fp)
 			cur = kn_strndup(r.line, idn);
 			curlen = idn;
 			wk.id = cur;
+			wk.line0 = r.lineno;
 			if (fflush(fp) != 0 || pipe(fd) != 0)
 				kn_die_sys("pipe");
 			if ((wk.pid = fork()) < 0)
@@ -4158,16 +4160,19 @@ worker_cuts(const char *id)
 
 	inname = "the groups";
 	kn_reader_open(&r, "-");
+	/* Lines numbered as in the reducer's input. */
+	r.name = "stdin";
+	r.lineno = wk.line0 - 1;
 	while (kn_getline(&r)) {
 		struct gl e;
 		kn_str cf;
 
 		nf = split_line(r.line, r.len, &f, &fcap);
 		if (nf != 5)
-			kn_die("node %s: groups line %llu: expected 5 fields "
+			kn_die("%s:%llu: node %s: expected 5 fields "
 			    "after the node (QI, value, sensitive value, "
-			    "target, count), found %zu", id,
-			    (unsigned long long)r.lineno, nf);
+			    "target, count), found %zu", r.name,
+			    (unsigned long long)r.lineno, id, nf);
 		if (strcmp(f[0].p, "n") == 0) {
 			/* The node's rows in a split. */
 			uint64_t c = tree_u64(&f[4], &r, "a count");
@@ -4179,8 +4184,8 @@ worker_cuts(const char *id)
 		cf = f[0];
 		qn = tree_u64(&cf, &r, "a QI number");
 		if (qn >= d)
-			kn_die("node %s: groups line %llu: no QI %llu", id,
-			    (unsigned long long)r.lineno,
+			kn_die("%s:%llu: node %s: no QI %llu", r.name,
+			    (unsigned long long)r.lineno, id,
 			    (unsigned long long)qn);
 		e.j = (uint32_t)qn;
 		if (dims[e.j].h != NULL) {
@@ -4188,32 +4193,34 @@ worker_cuts(const char *id)
 			    &err);
 
 			if (x < 0)
-				kn_die("node %s: groups line %llu: '%s': %s", id,
-				    (unsigned long long)r.lineno, f[1].p, err);
+				kn_die("%s:%llu: node %s: '%s': %s", r.name,
+			    (unsigned long long)r.lineno, id, f[1].p, err);
 			e.v = (uint32_t)x;
 		} else {
 			int64_t m;
 			int sc;
 
 			if (!parse_num(f[1].p, f[1].n, &m, &sc))
-				kn_die("node %s: groups line %llu: '%s' is not a "
-				    "number", id, (unsigned long long)r.lineno,
+				kn_die("%s:%llu: node %s: '%s' is not a "
+				    "number", r.name,
+			    (unsigned long long)r.lineno, id,
 				    f[1].p);
 			e.v = numdict_id(&dims[e.j].vd, m, sc);
 		}
 		e.s = e.y = 0;
 		if (hass && !sens_id(f[2], &e.s))
-			kn_die("node %s: groups line %llu: '%s' is not a number "
-			    "(--variance)", id, (unsigned long long)r.lineno,
+			kn_die("%s:%llu: node %s: '%s' is not a number "
+			    "(--variance)", r.name,
+			    (unsigned long long)r.lineno, id,
 			    f[2].p);
 		if (hast && o.split != SPLIT_MEDIAN && !targ_id(f[3], &e.y))
-			kn_die("node %s: groups line %llu: '%s' is not a number "
-			    "(--split regression)", id,
-			    (unsigned long long)r.lineno, f[3].p);
+			kn_die("%s:%llu: node %s: '%s' is not a number "
+			    "(--split regression)", r.name,
+			    (unsigned long long)r.lineno, id, f[3].p);
 		e.cnt = tree_u64(&f[4], &r, "a count");
 		if (e.cnt == 0)
-			kn_die("node %s: groups line %llu: a count of 0", id,
-			    (unsigned long long)r.lineno);
+			kn_die("%s:%llu: node %s: a count of 0", r.name,
+			    (unsigned long long)r.lineno, id);
 		if (__builtin_add_overflow(dt[e.j], e.cnt, &dt[e.j]))
 			kn_die("node %s: a count overflows 64 bits", id);
 		if (n == cap) {
@@ -4377,7 +4384,8 @@ worker_solve(const char *id)
 	struct cnode *c = open_node(id, 1);
 
 	kn_table_open(&t, NULL, 0, ct.columns);
-	t.r.name = "rows";
+	t.r.name = "stdin";
+	t.r.lineno = wk.line0 - 1;
 	inname = "the rows";
 	ooc = 0;
 	N = 0;

@@ -135,8 +135,7 @@ setup() {
 	EOF
 }
 
-@test "lattice-search: BUG --columns and --columns-file together are not refused" {
-	skip "BUG: kanon.c kn_table_opt: the last of --columns/--columns-file wins silently"
+@test "lattice-search: --columns and --columns-file together are not refused" {
 	bad_cases <<-EOF
 	both             | 2 | lattice-search:*--columns*--columns-file* | lattice-search --columns x,y,z --columns-file cols.txt -q a $H @t.tsv
 	EOF

@@ -180,9 +180,9 @@ setup() {
 	cuts, a table    | 2 | partition: --job cuts reads no table* | env partition -q a $C --job cuts t.tsv
 	cuts, -o         | 2 | partition: --job cuts writes to the standard output | partition -q a $C --job cuts -o o/old
 	solve, -o        | 2 | partition: --job solve writes to the standard output | partition -q a $C --job solve -o o/old
-	cuts, short line | 2 | partition: *groups line 1: expected 5 fields after the node* | printf 'r\tx\n' | partition -q a $C --job cuts
+	cuts, short line | 2 | partition: stdin:1: node r: expected 5 fields after the node* | printf 'r\tx\n' | partition -q a $C --job cuts
 	cuts, bad count  | 2 | partition: stdin:1: 'x' is not a count | printf 'r\tn\t\t\t\tx\n' | partition -q a $C --job cuts
-	cuts, bad value  | 2 | partition: node r: groups line 1: 'zz' is not a number | printf 'r\t0\tzz\t\t\t2\nr\tn\t\t\t\t2\n' | partition -q a $C --job cuts
+	cuts, bad value  | 2 | partition: stdin:1: node r: 'zz' is not a number | printf 'r\t0\tzz\t\t\t2\nr\tn\t\t\t\t2\n' | partition -q a $C --job cuts
 	cuts, lost rows  | 2 | partition: node r: 1 rows, but the groups of a count 2* | printf 'r\t0\t1\t\t\t2\nr\tn\t\t\t\t1\n' | partition -q a $C --job cuts
 	cuts, no node    | 2 | partition: node q is not a node in tree* | printf 'q\t0\t1\t\t\t2\n' | partition -q a $C --job cuts
 	rows, open tree  | 2 | partition: tree: node r is still open* | partition -q a $C --job rows @split.tsv
@@ -192,16 +192,14 @@ setup() {
 	EOF
 }
 
-@test "partition: BUG --job cuts names no file and line for a bad groups line" {
-	skip "BUG: mondrian.c: --job cuts says 'node r: groups line 1: ...', not 'stdin:1: ...'"
+@test "partition: --job cuts names the reducer's input and line for a bad groups line" {
 	bad_cases <<-EOF
 	cuts, short line | 2 | partition: stdin:1: * | printf 'r\tx\n' | partition -q a $C --job cuts
 	cuts, bad value  | 2 | partition: stdin:1: * | printf 'r\t0\tzz\t\t\t2\nr\tn\t\t\t\t2\n' | partition -q a $C --job cuts
 	EOF
 }
 
-@test "partition: BUG --columns and --columns-file together are not refused" {
-	skip "BUG: kanon.c kn_table_opt: the last of --columns/--columns-file wins silently"
+@test "partition: --columns and --columns-file together are not refused" {
 	bad_cases <<-'EOF'
 	both             | 2 | partition:*--columns*--columns-file* | partition --columns x,y,z --columns-file cols.txt -q a @t.tsv
 	EOF

@@ -209,8 +209,7 @@ setup() {
 	EOF
 }
 
-@test "recode: BUG --columns and --columns-file together are not refused" {
-	skip "BUG: kanon.c kn_table_opt: the last of --columns/--columns-file wins silently"
+@test "recode: --columns and --columns-file together are not refused" {
 	bad_cases <<-EOF
 	both             | 2 | recode:*--columns*--columns-file* | recode --columns x,y,z --columns-file cols.txt -n a=1 $H @t.tsv
 	EOF

@@ -153,8 +153,7 @@ setup() {
 	EOF
 }
 
-@test "score: BUG --columns and --columns-file together are not refused" {
-	skip "BUG: kanon.c kn_table_opt: the last of --columns/--columns-file wins silently"
+@test "score: --columns and --columns-file together are not refused" {
 	bad_cases <<-'EOF'
 	both             | 2 | score:*--columns*--columns-file* | score --columns x,y,z --columns-file cols.txt @t.tsv
 	EOF

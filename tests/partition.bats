@@ -810,7 +810,7 @@ adultcase() {
 	printf 'r.0\t0\t1\t1\n' > "$T/bad"
 	run --separate-stderr partition $o --job cuts --tree "$T/tree" < "$T/bad"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"node r.0: groups line 1: expected 5 fields"* ]]
+	[[ "$stderr" == *"stdin:1: node r.0: expected 5 fields"* ]]
 	# A level cut short: a cut without its parts.
 	grep -v '^size' "$T/tree" > "$T/tree5"
 	run --separate-stderr partition $o --skip-header --job groups --tree "$T/tree5" "$T/t"
