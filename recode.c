@@ -785,7 +785,11 @@ static struct {
 	kn_dict *qlab;		/* per attribute, the labels of the classes */
 	kn_dict pairs;		/* (class id, S label) with -l */
 	uint32_t id;		/* the class being read */
+	uint64_t starred;	/* rows of a kept class labelled '*' in every
+				 * attribute, as suppressed rows are */
 } cl;
+
+static int all_stars(const char *key, size_t len);
 
 /* Decides the class just read: suppressed if smaller than k or not
  * l-diverse. */
@@ -811,7 +815,20 @@ class_end(void)
 			kn_dict_intern(&cl.fail, cl.key, cl.keylen);
 		cl.supp += cl.n;
 		cl.suppcls++;
-	}
+	} else if (all_stars(cl.key, cl.keylen))
+		cl.starred = cl.n;
+}
+
+/* Whether the labels of a class, joined by tabs, are all '*'. */
+static int
+all_stars(const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += 2)
+		if (key[i] != '*' || (i + 1 < len && key[i + 1] != '\t'))
+			return 0;
+	return len > 0;
 }
 
 /* Decides the last class and checks --max-suppress: exits 1 if the
@@ -822,6 +839,13 @@ class_last(void)
 	uint64_t lim;
 
 	class_end();
+	if (cl.starred > 0 && cl.supp > 0 && !o.drop)
+		kn_die("the class labelled '*' in every attribute (%llu rows) "
+		    "is kept, and %llu suppressed rows would look the same: "
+		    "no one could tell them apart, and the class with them "
+		    "may not meet -k or -l; use --suppress drop",
+		    (unsigned long long)cl.starred,
+		    (unsigned long long)cl.supp);
 	if (!o.haslim)
 		return;
 	lim = kn_limit_rows(&o.lim, cl.rows);

@@ -1000,3 +1000,20 @@ mapped() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"--part applies to -r"* ]]
 }
+
+@test "--suppress star refuses to star suppressed rows like a kept class labelled '*' everywhere" {
+	# q=a and q=b generalize to '*' at level 1: a class of 3 rows, kept;
+	# q=c's single row is suppressed and would show '*' too, and the 4
+	# rows together are not recursive (1,2)-diverse.
+	printf 'q\ts\tx\na\ts0\tr1\nb\ts1\tr2\na\ts2\tr3\nc\ts0\tr4\n' > "$T/t"
+	printf 'a\t*\nb\t*\nc\tx\n' > "$T/h"
+	run --separate-stderr recode -n q=1 -H q="$T/h" -k 3 -s s -l 2 \
+	    --diversity recursive --max-suppress 1 -o "$T/out" "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the class labelled '*' in every attribute (3 rows) is kept, and 1 suppressed rows would look the same"*"use --suppress drop"* ]]
+	[ ! -e "$T/out" ]
+	run --separate-stderr recode -n q=1 -H q="$T/h" -k 3 -s s -l 2 \
+	    --diversity recursive --max-suppress 1 --suppress drop "$T/t"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'q\ts\tx\n*\ts0\tr1\n*\ts1\tr2\n*\ts2\tr3')" ]
+}
