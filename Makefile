@@ -46,6 +46,31 @@ test: all tests/hypo-check
 sanitize:
 	@sh tests/sanitize
 
+# Fuzzing (fuzz/README): the targets built with clang's libFuzzer, ASan
+# and UBSan, each run for FUZZ_SECONDS on a copy of its seed corpus.
+FUZZ_SECONDS ?= 60
+FUZZCC = clang
+FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+FUZZ = fuzz/fuzz-tsv fuzz/fuzz-hier fuzz/fuzz-parse fuzz/fuzz-merge
+
+fuzz:
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run
+
+fuzz-build: $(FUZZ)
+
+fuzz/obj/kanon.o fuzz/obj/extsort.o: fuzz/obj/%.o: %.c kanon.h
+	@mkdir -p fuzz/obj
+	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -DRBUF=4096 \
+	    -c -o $@ $<
+
+$(FUZZ): fuzz/fuzz-%: fuzz/%.c fuzz/harness.c fuzz/harness.h kanon.h \
+    fuzz/obj/kanon.o fuzz/obj/extsort.o
+	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ fuzz/$*.c fuzz/harness.c \
+	    fuzz/obj/kanon.o fuzz/obj/extsort.o $(LDLIBS)
+
+fuzz/fuzz-parse: recode.c
+
 demo: all
 	@sh demo.sh
 
@@ -67,6 +92,8 @@ install: all
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
-	rm -f $(PROGS) *.o tests/hypo-check
+	rm -f $(PROGS) *.o tests/hypo-check $(FUZZ)
+	rm -rf fuzz/obj fuzz/work
 
-.PHONY: all test sanitize demo bench lint-man lint-sh install clean
+.PHONY: all test sanitize fuzz fuzz-build demo bench lint-man lint-sh \
+	install clean

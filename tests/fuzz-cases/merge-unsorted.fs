@@ -1,0 +1,3 @@
+k	count
+b	1
+a	1
