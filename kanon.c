@@ -584,6 +584,20 @@ kn_close_out(FILE *f)
 }
 
 size_t
+kn_fmt_u128(char *buf, unsigned __int128 v)
+{
+	size_t n;
+
+	if (v < 10)
+		return kn_dec_format((kn_i128)v, 0, buf);
+	/* The tens, then the last digit: v / 10 is below 2^127. */
+	n = kn_dec_format((kn_i128)(v / 10), 0, buf);
+	buf[n] = (char)('0' + (int)(v % 10));
+	buf[n + 1] = '\0';
+	return n + 1;
+}
+
+size_t
 kn_fmt_u64(char *buf, uint64_t v)
 {
 	char b[24], *p = b + sizeof(b);

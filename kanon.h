@@ -92,6 +92,9 @@ void kn_close_out(FILE *f);
 void kn_put_u64(FILE *f, uint64_t v);
 /* Formats v in decimal into buf (24 bytes); returns the length. */
 size_t kn_fmt_u64(char *buf, uint64_t v);
+/* The same for 128 bits (up to 40 digits and a NUL: 48 bytes will do),
+ * such as a C_DM past 2^127, beyond kn_dec_format. */
+size_t kn_fmt_u128(char *buf, unsigned __int128 v);
 
 /* ---- reading TSV -------------------------------------------------- */
 

@@ -1408,23 +1408,6 @@ cmp_out(uint32_t a, uint32_t b, const void *ctx)
 	return node_cmp_levels(a, b);
 }
 
-/* Writes C_DM in decimal into buf (48 bytes).  It may pass 2^127, the
- * limit of kn_dec_format, when a class nears 2^64 rows: the tens and
- * the last digit are written apart. */
-static void
-fmt_cdm(unsigned __int128 cdm, char *buf)
-{
-	size_t n;
-
-	if (cdm < 10) {
-		kn_dec_format((kn_i128)cdm, 0, buf);
-		return;
-	}
-	n = kn_dec_format((kn_i128)(cdm / 10), 0, buf);
-	buf[n] = (char)('0' + (int)(cdm % 10));
-	buf[n + 1] = '\0';
-}
-
 static void
 write_node(FILE *fp, const struct family *F, uint64_t x)
 {
@@ -1436,7 +1419,7 @@ write_node(FILE *fp, const struct family *F, uint64_t x)
 	levels(F, x, lev);
 	for (j = 0; j < L.d; j++)
 		fprintf(fp, "%d\t", lev[j]);
-	fmt_cdm(m->cdm, buf);
+	kn_fmt_u128(buf, m->cdm);
 	fprintf(fp, "%llu\t%llu\t%s\t%.10Lg\t%d\t%.10Lg\t%.10Lg\n",
 	    (unsigned long long)m->supp, (unsigned long long)m->classes, buf,
 	    m->classes ? (long double)(L.N - m->supp) / m->classes / L.k :

@@ -245,23 +245,6 @@ put(const char *name, const char *fmt, ...)
 	fputc('\n', out);
 }
 
-/* Writes C_DM in decimal into buf (48 bytes).  It may pass 2^127, the
- * limit of kn_dec_format, when a class nears 2^64 rows: the tens and
- * the last digit are written apart. */
-static void
-fmt_cdm(unsigned __int128 cdm, char *buf)
-{
-	size_t n;
-
-	if (cdm < 10) {
-		kn_dec_format((kn_i128)cdm, 0, buf);
-		return;
-	}
-	n = kn_dec_format((kn_i128)(cdm / 10), 0, buf);
-	buf[n] = (char)('0' + (int)(cdm % 10));
-	buf[n + 1] = '\0';
-}
-
 /* Makes room for need elements of size sz in p, of *cap so far, and
  * returns it; new elements are zeroed. */
 static void *
@@ -1763,7 +1746,7 @@ main(int argc, char *argv[])
 	put("class_size_max", "%llu", (unsigned long long)a.maxsz);
 	put("class_size_mean", "%.10Lg", a.nclass ?
 	    (long double)a.kept / a.nclass : 0.0L);
-	fmt_cdm(a.cdm, cdmbuf);
+	kn_fmt_u128(cdmbuf, a.cdm);
 	put("cdm", "%s", cdmbuf);
 	if (o.k > 0)
 		put("cavg", "%.10Lg", a.nclass ?
