@@ -38,6 +38,7 @@ tests/hypo-check: tests/hypo-check.c hypo.o
 kanon.o extsort.o extsort_main.o freqset.o score.o gendata.o lattice.o \
     recode.o mondrian.o: kanon.h
 mondrian.o hypo.o: hypo.h
+kanon.o extsort.o extsort_main.o: extsort.h
 
 test: all tests/hypo-check
 	@tests/run
@@ -59,7 +60,7 @@ fuzz:
 
 fuzz-build: $(FUZZ)
 
-fuzz/obj/kanon.o fuzz/obj/extsort.o: fuzz/obj/%.o: %.c kanon.h
+fuzz/obj/kanon.o fuzz/obj/extsort.o: fuzz/obj/%.o: %.c kanon.h extsort.h
 	@mkdir -p fuzz/obj
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -DRBUF=4096 \
 	    -c -o $@ $<
@@ -69,7 +70,7 @@ $(FUZZ): fuzz/fuzz-%: fuzz/%.c fuzz/harness.c fuzz/harness.h kanon.h \
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ fuzz/$*.c fuzz/harness.c \
 	    fuzz/obj/kanon.o fuzz/obj/extsort.o $(LDLIBS)
 
-fuzz/fuzz-parse: recode.c
+fuzz/fuzz-parse: recode.c extsort.h
 
 demo: all
 	@sh demo.sh

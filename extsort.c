@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kanon.h"
+#include "extsort.h"
 
 /* A line held in memory: a prefix of the first key for fast compares,
  * and the offset of the line in the arena; the key field offsets and

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kanon.h"
+#include "extsort.h"
 
 static void __attribute__((noreturn))
 usage(int status)

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "kanon.h"
+#include "extsort.h"
 
 const char *kn_prog = "kanon";
 

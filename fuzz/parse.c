@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "../extsort.h"
 #include "harness.h"
 
 enum {

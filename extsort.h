@@ -1,0 +1,50 @@
+/*
+ * extsort.h: the external merge sort of TSV lines (extsort.c), above the
+ * reader and tables of kanon.h: sorted runs spilled to temp files within
+ * a memory budget, then merged (paper 004 §2 and §4).  Used by the
+ * extsort program and by the frequency streams (kn_freq) that spill.
+ */
+#ifndef KANON_EXTSORT_H
+#define KANON_EXTSORT_H
+
+#include "kanon.h"
+
+/* A sort key: a column, byte-wise or numeric (as sort -n), ascending
+ * or reversed. */
+typedef struct {
+	size_t col;
+	int numeric, reverse;
+} kn_skey;
+
+typedef struct {
+	uint64_t rows;		/* lines added */
+	uint64_t runs;		/* runs written */
+	uint64_t merge_passes;
+	uint64_t bytes_written;	/* to temp files */
+	uint64_t bytes_read;	/* from temp files */
+} kn_sortstats;
+
+typedef struct kn_sorter kn_sorter;
+
+/* A stable sort of lines of ncols fields by key[0..nkey) (none: the
+ * whole line, byte-wise) within budget bytes, spilling sorted runs to
+ * tmpdir. */
+kn_sorter *kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols,
+    size_t budget, const char *tmpdir);
+void kn_sort_add(kn_sorter *s, const char *line, size_t len);
+/* Calls out for each line in order (with unique: the first line of each
+ * run of equal keys); removes the temp files. */
+void kn_sort_finish(kn_sorter *s, int unique,
+    void (*out)(const char *, size_t, void *), void *ctx);
+/* Hands over a file of lines already sorted, to be merged as a run
+ * (it is removed after the merge). */
+void kn_sort_addrun(kn_sorter *s, char *path);
+/* Merges n tables already sorted by the keys (their order is checked). */
+void kn_sort_merge_tables(kn_sorter *s, kn_table *t, size_t n, int unique,
+    void (*out)(const char *, size_t, void *), void *ctx);
+const kn_sortstats *kn_sort_stats(const kn_sorter *s);
+void kn_sort_free(kn_sorter *s);
+/* Parses -k KEY[:flags],... against table t (flags n and r). */
+size_t kn_sort_keys(const kn_table *t, const char *spec, kn_skey **key);
+
+#endif
