@@ -14,7 +14,7 @@ MAN7 = man/kanon.7
 
 all: $(PROGS)
 
-CORE = kanon.o extsort.o
+CORE = kanon.o tsv.o hier.o extsort.o freq.o
 
 freqset score gendata recode: %: %.o $(CORE)
 	$(CC) $(LDFLAGS) -o $@ $@.o $(CORE) $(LDLIBS)
@@ -35,10 +35,10 @@ tests/hypo-check: tests/hypo-check.c hypo.o
 .c.o:
 	$(CC) $(KFLAGS) $(CFLAGS) -c $<
 
-kanon.o extsort.o extsort_main.o freqset.o score.o gendata.o lattice.o \
-    recode.o mondrian.o: kanon.h
+$(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
+    mondrian.o: kanon.h
+extsort.o freq.o extsort_main.o: extsort.h
 mondrian.o hypo.o: hypo.h
-kanon.o extsort.o extsort_main.o: extsort.h
 
 test: all tests/hypo-check
 	@tests/run
@@ -60,15 +60,18 @@ fuzz:
 
 fuzz-build: $(FUZZ)
 
-fuzz/obj/kanon.o fuzz/obj/extsort.o: fuzz/obj/%.o: %.c kanon.h extsort.h
+FUZZ_CORE = $(CORE:%=fuzz/obj/%)
+
+$(FUZZ_CORE): fuzz/obj/%.o: %.c kanon.h
 	@mkdir -p fuzz/obj
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -DRBUF=4096 \
 	    -c -o $@ $<
+fuzz/obj/extsort.o fuzz/obj/freq.o: extsort.h
 
 $(FUZZ): fuzz/fuzz-%: fuzz/%.c fuzz/harness.c fuzz/harness.h kanon.h \
-    fuzz/obj/kanon.o fuzz/obj/extsort.o
+    $(FUZZ_CORE)
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ fuzz/$*.c fuzz/harness.c \
-	    fuzz/obj/kanon.o fuzz/obj/extsort.o $(LDLIBS)
+	    $(FUZZ_CORE) $(LDLIBS)
 
 fuzz/fuzz-parse: recode.c extsort.h
 

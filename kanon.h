@@ -1,11 +1,20 @@
 /*
- * kanon.h: the shared core of the kanon programs.
+ * kanon.h: the shared core of the kanon programs, built into libkanon.a.
  *
- * Errors and exit, memory, temp files and atomic output, a fast TSV
- * reader, column selection, dictionaries, hierarchies (our TSV format,
- * ARX's ';' CSV, generated intervals and digit masks), exact decimal
- * sums and frequency sets with roll-up (Incognito's rollup property,
- * paper 000 §3).  Every program links this and nothing else.
+ * One part per file, in the order of the layers: a file uses only the
+ * parts above its own (make layers checks the objects with nm).
+ *
+ *   kanon.c  errors and exit, memory, option values, temp files and
+ *            atomic output, progress, hashing and dictionaries, exact
+ *            decimals, big integers, and the requirements: suppression
+ *            limits, l-diversity and variance diversity;
+ *   tsv.c    the TSV reader, tables and their options, two-pass input;
+ *   hier.c   hierarchies (our TSV format, ARX's ';' CSV, generated
+ *            intervals and digit masks) and the -H options;
+ *   freq.c   frequency sets with roll-up (Incognito's rollup property,
+ *            paper 000 §3), packed counting, and frequency streams,
+ *            which spill through the external sort (extsort.h, between
+ *            hier.c and freq.c).
  */
 #ifndef KANON_H
 #define KANON_H
@@ -18,6 +27,8 @@
 
 /* Exact decimal arithmetic works on 128-bit integers (gcc and clang). */
 typedef __int128 kn_i128;
+
+/* ==== kanon.c ====================================================== */
 
 /* ---- errors, exit, memory ---------------------------------------- */
 
@@ -33,6 +44,10 @@ void kn_die_sys(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
 /* Flushes and checks stdout, removes temp files, exits. */
 void kn_exit(int status) __attribute__((noreturn));
+/* Ends the program with status after an error whose message the
+ * caller printed (as kn_die does after its own): removes the temp
+ * files, or calls kn_fuzz_exit when it is set. */
+void kn_die_exit(int status) __attribute__((noreturn));
 /* For the fuzz targets only (fuzz/harness.c), never set by the
  * programs: when set, kn_die, kn_die_sys, kn_table_fail and kn_exit
  * call it with the exit status instead of exiting (after the message,
@@ -95,13 +110,166 @@ size_t kn_fmt_u64(char *buf, uint64_t v);
 /* The same for 128 bits (up to 40 digits and a NUL: 48 bytes will do),
  * such as a C_DM past 2^127, beyond kn_dec_format. */
 size_t kn_fmt_u128(char *buf, unsigned __int128 v);
+/* Writes all of buf to fd; 0 on success, -1 with errno set. */
+int kn_write_all(int fd, const void *buf, size_t n);
 
-/* ---- reading TSV -------------------------------------------------- */
+/* ---- dictionaries ------------------------------------------------- */
 
+/* A string that is not NUL-terminated: a field, a label. */
 typedef struct {
 	const char *p;
 	size_t n;
 } kn_str;
+
+typedef struct {
+	char *arena;
+	size_t alen, acap;
+	uint64_t *off;		/* id -> offset of the value in arena */
+	uint32_t *lens;		/* id -> length */
+	size_t n, cap;
+	uint32_t *slot;		/* hash index: id+1, 0 empty */
+	uint32_t *tag;		/* upper hash bits per slot */
+	size_t nslot;
+	int lowbyte;		/* some value holds a byte below TAB */
+	struct kn_dcache {	/* direct-mapped cache of short values */
+		uint64_t w;
+		uint32_t id1, len;
+	} *cache;
+} kn_dict;
+
+void kn_dict_init(kn_dict *d);
+void kn_dict_free(kn_dict *d);
+/* Returns the id of s, adding it if new. */
+uint32_t kn_dict_intern(kn_dict *d, const char *s, size_t n);
+/* The same; with padded, s may be read 8 bytes at a time past its end
+ * (as in a reader's buffer). */
+uint32_t kn_dict_intern_padded(kn_dict *d, const char *s, size_t n,
+    int padded);
+/* Returns the id of s or -1. */
+int64_t kn_dict_find(const kn_dict *d, const char *s, size_t n);
+kn_str kn_dict_get(const kn_dict *d, uint32_t id);
+/* rank[id] in byte-wise order of the values; caller frees. */
+uint32_t *kn_dict_ranks(const kn_dict *d);
+/* The ids in byte-wise order of their values; caller frees. */
+uint32_t *kn_dict_order(const kn_dict *d);
+
+/* A 64-bit hash of p[0..n). */
+uint64_t kn_hash(const void *p, size_t n);
+/* Its multipliers and final mix, for hashes of other keys (the
+ * frequency sets' keys of ids, packed counts). */
+#define KN_HASH_M1 0x9e3779b97f4a7c15ULL
+#define KN_HASH_M2 0xbf58476d1ce4e5b9ULL
+static inline uint64_t
+kn_hash_mix(uint64_t h)
+{
+	h ^= h >> 31;
+	h *= KN_HASH_M2;
+	h ^= h >> 29;
+	return h;
+}
+
+/* Stable sort of n ids by cmp(a, b, ctx). */
+void kn_sort_ids(uint32_t *a, size_t n,
+    int (*cmp)(uint32_t, uint32_t, const void *), const void *ctx);
+
+/* ---- exact decimal numbers ---------------------------------------- */
+
+/* Parses a decimal number ("-12", "3.25"; "1e3" is refused) into
+ * mant / 10^scale with trailing zeros dropped; returns 0 if s is not
+ * such a number or has more than 36 significant digits. */
+int kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale);
+/* Formats v / 10^scale canonically (no trailing zeros) into buf
+ * (at least 48 bytes); returns the length. */
+size_t kn_dec_format(kn_i128 v, int scale, char *buf);
+/* Adds a/10^as to the sum v/10^vs exactly, raising vs as needed; dies
+ * on overflow. */
+void kn_dec_add(kn_i128 *v, int *vs, kn_i128 a, int as);
+/* 10^e as i128 (e <= 38). */
+kn_i128 kn_pow10(int e);
+
+/* Per summed column: exact sum s/10^sc and sum of squares ss/10^2sc. */
+typedef struct {
+	kn_i128 s, ss;
+	int sc;
+} kn_sum;
+
+/* Unsigned integers of up to 1024 bits, for exact comparisons whose
+ * products outgrow 128 bits (variance and recursive diversity). */
+typedef struct {
+	uint32_t d[32];		/* little-endian limbs */
+} kn_big;
+
+void kn_big_set(kn_big *x, unsigned __int128 v);
+/* x *= y; dies if the product needs more than 1024 bits. */
+void kn_big_mul(kn_big *x, const kn_big *y);
+/* x *= 10^e. */
+void kn_big_pow10(kn_big *x, int e);
+/* x -= y (x >= y). */
+void kn_big_sub(kn_big *x, const kn_big *y);
+int kn_big_cmp(const kn_big *x, const kn_big *y);
+long double kn_big_ld(const kn_big *x);
+
+/* ---- suppression limits ------------------------------------------ */
+
+/* A limit on suppressed rows: a number, or a percentage pm / 10^ps of
+ * the rows. */
+typedef struct {
+	int pct;
+	uint64_t n;
+	kn_i128 pm;
+	int ps;
+} kn_limit;
+
+/* Parses N or P% (0 to 100) given to option opt. */
+void kn_limit_parse(kn_limit *l, const char *arg, const char *opt);
+/* The limit for a table of rows rows: N, or floor(P/100 x rows)
+ * computed exactly. */
+uint64_t kn_limit_rows(const kn_limit *l, uint64_t rows);
+
+/* ---- l-diversity (paper 004 §1.1) ---------------------------------- */
+
+enum { KN_DIV_DISTINCT, KN_DIV_ENTROPY, KN_DIV_RECURSIVE };
+
+/* An l-diversity requirement on the sensitive values of each class:
+ * distinct (at least l values), entropy (H >= log l) or recursive
+ * (c,l): r1 < c (r_l + ... + r_m), with c = cm / 10^cs. */
+typedef struct {
+	int on;			/* -l given */
+	int kind;
+	double l;
+	kn_i128 cm;
+	int cs;
+	const char *lstr;	/* option texts, for messages */
+	int hasdiv, hasc;
+} kn_ldiv;
+
+/* Defaults: off, distinct, c = 1. */
+void kn_ldiv_init(kn_ldiv *ld);
+/* Takes the value of -l ('l'), -c ('c') or --diversity ('d'). */
+void kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg);
+/* Dies on conflicting options; hass says whether -s was given. */
+void kn_ldiv_check(const kn_ldiv *ld, int hass);
+/* Sorts counts descending. */
+void kn_counts_desc(uint64_t *v, size_t m);
+/* Entropy (nats) of the counts v[0..m) summing to n. */
+long double kn_entropy(const uint64_t *v, size_t m, uint64_t n);
+/* Whether a class whose sensitive values have the counts v[0..m)
+ * (descending, none zero) summing to n meets ld. */
+int kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m,
+    uint64_t n);
+
+/* ---- variance diversity (paper 004 §1.1) ------------------------- */
+
+/* Variance diversity (paper 004 §1.1): whether Var(E,S) >= vm/10^vs for
+ * a class of n rows whose values of S sum to sm->s (scale F) with
+ * squares summing to sm->ss (scale 2F); decided exactly.  Sets *var to
+ * the variance. */
+int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
+    int vs, long double *var);
+
+/* ==== tsv.c ======================================================== */
+
+/* ---- reading TSV -------------------------------------------------- */
 
 typedef struct {
 	int fd;
@@ -120,11 +288,15 @@ typedef struct {
 void kn_reader_open(kn_reader *r, const char *path);
 /* The same with a read buffer of bufsz bytes (it grows for long lines). */
 void kn_reader_open_size(kn_reader *r, const char *path, size_t bufsz);
-/* Writes all of buf to fd; 0 on success, -1 with errno set. */
-int kn_write_all(int fd, const void *buf, size_t n);
 void kn_reader_close(kn_reader *r);
 /* Reads the next line (CRLF and LF stripped); 0 at end of input. */
 int kn_getline(kn_reader *r);
+/* Reads the whole file path into memory, NUL-terminated; *len gets
+ * its length.  Caller frees. */
+char *kn_slurp(const char *path, size_t *len);
+/* Splits line[0..len) at tabs into at most max fields of f; returns
+ * the number of fields in the line. */
+size_t kn_split(char *line, size_t len, kn_str *f, size_t max);
 
 /* A table: a reader plus column names.  Several files are read as one
  * table; each must carry the same header (or none, with --columns). */
@@ -208,41 +380,7 @@ void kn_input_open(kn_input *in, kn_table *t, const char *columns);
 /* Removes the spool file, if any. */
 void kn_input_done(kn_input *in);
 
-/* ---- dictionaries ------------------------------------------------- */
-
-typedef struct {
-	char *arena;
-	size_t alen, acap;
-	uint64_t *off;		/* id -> offset of the value in arena */
-	uint32_t *lens;		/* id -> length */
-	size_t n, cap;
-	uint32_t *slot;		/* hash index: id+1, 0 empty */
-	uint32_t *tag;		/* upper hash bits per slot */
-	size_t nslot;
-	int lowbyte;		/* some value holds a byte below TAB */
-	struct kn_dcache {	/* direct-mapped cache of short values */
-		uint64_t w;
-		uint32_t id1, len;
-	} *cache;
-} kn_dict;
-
-void kn_dict_init(kn_dict *d);
-void kn_dict_free(kn_dict *d);
-/* Returns the id of s, adding it if new. */
-uint32_t kn_dict_intern(kn_dict *d, const char *s, size_t n);
-/* The same; with padded, s may be read 8 bytes at a time past its end
- * (as in a reader's buffer). */
-uint32_t kn_dict_intern_padded(kn_dict *d, const char *s, size_t n,
-    int padded);
-/* Returns the id of s or -1. */
-int64_t kn_dict_find(const kn_dict *d, const char *s, size_t n);
-kn_str kn_dict_get(const kn_dict *d, uint32_t id);
-/* rank[id] in byte-wise order of the values; caller frees. */
-uint32_t *kn_dict_ranks(const kn_dict *d);
-/* The ids in byte-wise order of their values; caller frees. */
-uint32_t *kn_dict_order(const kn_dict *d);
-
-uint64_t kn_hash(const void *p, size_t n);
+/* ==== hier.c ======================================================= */
 
 /* ---- hierarchies -------------------------------------------------- */
 
@@ -292,101 +430,9 @@ kn_hier *kn_hopts_get(const kn_hopts *o, const char *attr);
 /* Dies if an ATTR=SPEC names an attribute not in names[0..n). */
 void kn_hopts_check(const kn_hopts *o, char *const *names, size_t n);
 
-/* ---- exact decimal numbers ---------------------------------------- */
-
-
-/* Parses a decimal number ("-12", "3.25"; "1e3" is refused) into
- * mant / 10^scale with trailing zeros dropped; returns 0 if s is not
- * such a number or has more than 36 significant digits. */
-int kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale);
-/* Formats v / 10^scale canonically (no trailing zeros) into buf
- * (at least 48 bytes); returns the length. */
-size_t kn_dec_format(kn_i128 v, int scale, char *buf);
-/* Adds a/10^as to the sum v/10^vs exactly, raising vs as needed; dies
- * on overflow. */
-void kn_dec_add(kn_i128 *v, int *vs, kn_i128 a, int as);
-/* 10^e as i128 (e <= 38). */
-kn_i128 kn_pow10(int e);
-
-/* Unsigned integers of up to 1024 bits, for exact comparisons whose
- * products outgrow 128 bits (variance and recursive diversity). */
-typedef struct {
-	uint32_t d[32];		/* little-endian limbs */
-} kn_big;
-
-void kn_big_set(kn_big *x, unsigned __int128 v);
-/* x *= y; dies if the product needs more than 1024 bits. */
-void kn_big_mul(kn_big *x, const kn_big *y);
-/* x *= 10^e. */
-void kn_big_pow10(kn_big *x, int e);
-/* x -= y (x >= y). */
-void kn_big_sub(kn_big *x, const kn_big *y);
-int kn_big_cmp(const kn_big *x, const kn_big *y);
-long double kn_big_ld(const kn_big *x);
-
-/* ---- suppression limits ------------------------------------------ */
-
-/* A limit on suppressed rows: a number, or a percentage pm / 10^ps of
- * the rows. */
-typedef struct {
-	int pct;
-	uint64_t n;
-	kn_i128 pm;
-	int ps;
-} kn_limit;
-
-/* Parses N or P% (0 to 100) given to option opt. */
-void kn_limit_parse(kn_limit *l, const char *arg, const char *opt);
-/* The limit for a table of rows rows: N, or floor(P/100 x rows)
- * computed exactly. */
-uint64_t kn_limit_rows(const kn_limit *l, uint64_t rows);
-
-/* ---- l-diversity (paper 004 §1.1) ---------------------------------- */
-
-enum { KN_DIV_DISTINCT, KN_DIV_ENTROPY, KN_DIV_RECURSIVE };
-
-/* An l-diversity requirement on the sensitive values of each class:
- * distinct (at least l values), entropy (H >= log l) or recursive
- * (c,l): r1 < c (r_l + ... + r_m), with c = cm / 10^cs. */
-typedef struct {
-	int on;			/* -l given */
-	int kind;
-	double l;
-	kn_i128 cm;
-	int cs;
-	const char *lstr;	/* option texts, for messages */
-	int hasdiv, hasc;
-} kn_ldiv;
-
-/* Defaults: off, distinct, c = 1. */
-void kn_ldiv_init(kn_ldiv *ld);
-/* Takes the value of -l ('l'), -c ('c') or --diversity ('d'). */
-void kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg);
-/* Dies on conflicting options; hass says whether -s was given. */
-void kn_ldiv_check(const kn_ldiv *ld, int hass);
-/* Sorts counts descending. */
-void kn_counts_desc(uint64_t *v, size_t m);
-/* Entropy (nats) of the counts v[0..m) summing to n. */
-long double kn_entropy(const uint64_t *v, size_t m, uint64_t n);
-/* Whether a class whose sensitive values have the counts v[0..m)
- * (descending, none zero) summing to n meets ld. */
-int kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m,
-    uint64_t n);
+/* ==== freq.c ======================================================= */
 
 /* ---- frequency sets ----------------------------------------------- */
-
-/* Per summed column: exact sum s/10^sc and sum of squares ss/10^2sc. */
-typedef struct {
-	kn_i128 s, ss;
-	int sc;
-} kn_sum;
-
-/* Variance diversity (paper 004 §1.1): whether Var(E,S) >= vm/10^vs for
- * a class of n rows whose values of S sum to sm->s (scale F) with
- * squares summing to sm->ss (scale 2F); decided exactly.  Sets *var to
- * the variance. */
-int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
-    int vs, long double *var);
 
 typedef struct {
 	size_t d;		/* key columns */
@@ -499,9 +545,5 @@ void kn_freq(kn_table *t, const kn_countspec *cs, const int *lv,
  * naming it. */
 void kn_freq_sorted(kn_table *t, const kn_countspec *cs, kn_fsout out,
     void *ctx, kn_freqstats *st);
-
-/* Stable sort of n ids by cmp(a, b, ctx). */
-void kn_sort_ids(uint32_t *a, size_t n,
-    int (*cmp)(uint32_t, uint32_t, const void *), const void *ctx);
 
 #endif

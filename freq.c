@@ -1,0 +1,1222 @@
+/*
+ * freq.c: frequency sets, the counts (and sums) of a table grouped by
+ * its quasi-identifiers, with roll-up: the set of a more general node
+ * is computed from that of a more specific one (Incognito's rollup
+ * property, paper 000 §3.1; paper 004 §2 calls the per-attribute sets
+ * AV groups).  Packed counting builds them fast; the frequency streams
+ * count a table within a memory budget, spilling sorted runs that the
+ * external sort merges.  Above hier.c and extsort.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kanon.h"
+#include "extsort.h"
+
+/* ---- frequency sets ------------------------------------------------ */
+
+/* Makes room for cap entries. */
+static void
+fset_reserve(kn_fset *fs, size_t cap)
+{
+	if (cap <= fs->cap)
+		return;
+	fs->cap = cap;
+	fs->key = kn_realloc(fs->key, cap * (fs->d ? fs->d : 1) *
+	    sizeof(uint32_t));
+	fs->cnt = kn_realloc(fs->cnt, cap * sizeof(uint64_t));
+	if (fs->nsum > 0)
+		fs->sum = kn_realloc(fs->sum, cap * fs->nsum * sizeof(kn_sum));
+}
+
+void
+kn_fset_init(kn_fset *fs, size_t d, size_t nsum)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->d = d;
+	fs->nsum = nsum;
+}
+
+void
+kn_fset_free(kn_fset *fs)
+{
+	free(fs->key);
+	free(fs->cnt);
+	free(fs->sum);
+	free(fs->slot);
+	memset(fs, 0, sizeof(*fs));
+}
+
+static inline uint64_t
+key_hash(const uint32_t *k, size_t d)
+{
+	uint64_t h = KN_HASH_M1;
+	size_t i;
+
+	for (i = 0; i < d; i++)
+		h = (h ^ k[i]) * KN_HASH_M2 + (h >> 29);
+	return kn_hash_mix(h);
+}
+
+/* (Re)builds the hash index with room for twice the entries.  A slot
+ * holds the upper hash bits and the entry number + 1 (0: empty). */
+static void
+fset_index(kn_fset *fs)
+{
+	size_t ns = 1024, i, j, mask;
+	uint64_t *slot, h;
+
+	while (ns < 2 * (fs->n + 1))
+		ns *= 2;
+	mask = ns - 1;
+	slot = kn_zalloc(ns * sizeof(uint64_t));
+	for (i = 0; i < fs->n; i++) {
+		h = key_hash(fs->key + i * fs->d, fs->d);
+		for (j = h & mask; slot[j] != 0; j = (j + 1) & mask)
+			;
+		slot[j] = (h & 0xffffffff00000000ULL) | (i + 1);
+	}
+	free(fs->slot);
+	fs->slot = slot;
+	fs->nslot = ns;
+}
+
+/* The table being counted with a count column, for messages. */
+static const kn_table *cnt_table;
+static size_t cnt_col;
+
+/* Dies of a group's count past 64 bits, naming the row that took it
+ * there when a table is being read. */
+static void __attribute__((noreturn))
+count_overflow(void)
+{
+	if (cnt_table != NULL)
+		kn_table_fail(cnt_table, cnt_col, "'%.*s': the group's count "
+		    "overflows 64 bits", (int)cnt_table->f[cnt_col].n,
+		    cnt_table->f[cnt_col].p);
+	kn_die("a count overflows 64 bits");
+}
+
+uint32_t
+kn_fset_add(kn_fset *fs, const uint32_t *key, uint64_t cnt)
+{
+	size_t d = fs->d, mask, j, c;
+	uint64_t h, sl, tag;
+	uint32_t e;
+	const uint32_t *k;
+
+	if (fs->slot == NULL || 2 * (fs->n + 1) > fs->nslot)
+		fset_index(fs);
+	mask = fs->nslot - 1;
+	h = key_hash(key, d);
+	tag = h & 0xffffffff00000000ULL;
+	for (j = h & mask; (sl = fs->slot[j]) != 0; j = (j + 1) & mask) {
+		if ((sl & 0xffffffff00000000ULL) != tag)
+			continue;
+		e = (uint32_t)(sl & 0xffffffff) - 1;
+		k = fs->key + (size_t)e * d;
+		for (c = 0; c < d && k[c] == key[c]; c++)
+			;
+		if (c == d) {
+			if (__builtin_add_overflow(fs->cnt[e], cnt,
+			    &fs->cnt[e]))
+				count_overflow();
+			return e;
+		}
+	}
+	if (fs->n >= UINT32_MAX - 1)
+		kn_die("more than %u distinct keys", UINT32_MAX - 1);
+	if (fs->n == fs->cap)
+		fset_reserve(fs, fs->cap ? 2 * fs->cap : 256);
+	e = (uint32_t)fs->n++;
+	memcpy(fs->key + (size_t)e * d, key, d * sizeof(uint32_t));
+	fs->cnt[e] = cnt;
+	if (fs->nsum > 0)
+		memset(fs->sum + (size_t)e * fs->nsum, 0,
+		    fs->nsum * sizeof(kn_sum));
+	fs->slot[j] = tag | ((uint64_t)e + 1);
+	return e;
+}
+
+/* ---- packed counting ---------------------------------------------- */
+
+static inline uint64_t
+pk_hash(uint64_t pk)
+{
+	return kn_hash_mix(pk * KN_HASH_M1 + KN_HASH_M2);
+}
+
+int
+kn_pcount_init(kn_pcount *pc, size_t d)
+{
+	size_t c;
+
+	memset(pc, 0, sizeof(*pc));
+	if (d > KN_PMAX)
+		return 0;
+	pc->d = d;
+	for (c = 0; c < d; c++) {
+		pc->bits[c] = (int)(KN_PMAX / d);
+		pc->shift[c] = (int)(c * (KN_PMAX / d));
+	}
+	pc->nslot = 1024;
+	pc->tab = kn_zalloc(2 * pc->nslot * sizeof(uint64_t));
+	return 1;
+}
+
+/* Inserts packed key pk (+1 stored) with count cnt into tab. */
+static inline void
+pc_insert(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt, size_t *n)
+{
+	size_t j;
+
+	for (j = pk_hash(pk) & mask; tab[2 * j] != 0; j = (j + 1) & mask)
+		if (tab[2 * j] == pk + 1) {
+			if (__builtin_add_overflow(tab[2 * j + 1], cnt,
+			    &tab[2 * j + 1]))
+				count_overflow();
+			return;
+		}
+	tab[2 * j] = pk + 1;
+	tab[2 * j + 1] = cnt;
+	(*n)++;
+}
+
+static void
+pc_resize(kn_pcount *pc, size_t ns)
+{
+	uint64_t *tab = kn_zalloc(2 * ns * sizeof(uint64_t));
+	size_t i, n = 0;
+
+	for (i = 0; i < pc->nslot; i++)
+		if (pc->tab[2 * i] != 0)
+			pc_insert(tab, ns - 1, pc->tab[2 * i] - 1,
+			    pc->tab[2 * i + 1], &n);
+	free(pc->tab);
+	pc->tab = tab;
+	pc->nslot = ns;
+}
+
+static void
+pc_flush(kn_pcount *pc)
+{
+	size_t i;
+
+	if (10 * (pc->n + pc->nb) > 7 * pc->nslot) {
+		if (pc->limit > 0 && 2 * pc->nslot * 16 > pc->limit &&
+		    pc->n + pc->nb + 1 < pc->nslot)
+			pc->full = 1;	/* the owner spills instead */
+		else
+			pc_resize(pc, 2 * pc->nslot);
+	}
+	for (i = 0; i < pc->nb; i++)
+		pc_insert(pc->tab, pc->nslot - 1, pc->bk[i], pc->bc[i], &pc->n);
+	pc->nb = 0;
+}
+
+static int
+bitlen(uint64_t v)
+{
+	int b = 0;
+
+	while (v != 0) {
+		b++;
+		v >>= 1;
+	}
+	return b;
+}
+
+/* Reassigns the bits so that key fits, and repacks the table. */
+static int
+pc_widen(kn_pcount *pc, const uint32_t *key)
+{
+	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX], tot = 0, c, sh;
+	uint64_t *old = pc->tab, v, pk;
+	size_t i, d = pc->d, n = 0;
+
+	pc_flush(pc);
+	for (c = 0; c < (int)d; c++)
+		need[c] = bitlen(key[c]);
+	for (i = 0; i < pc->nslot; i++) {
+		if (old[2 * i] == 0)
+			continue;
+		pk = old[2 * i] - 1;
+		for (c = 0; c < (int)d; c++) {
+			v = (pk >> pc->shift[c]) & ((1ULL << pc->bits[c]) - 1);
+			if (bitlen(v) > need[c])
+				need[c] = bitlen(v);
+		}
+	}
+	for (c = 0; c < (int)d; c++) {
+		if (need[c] == 0)
+			need[c] = 1;
+		tot += need[c];
+	}
+	if (tot > KN_PMAX)
+		return 0;
+	/* Spread the spare bits as headroom, widest columns first. */
+	for (c = 0; c < (int)d; c++)
+		bits[c] = need[c];
+	for (c = 0; tot < KN_PMAX; c = (c + 1) % (int)d, tot++)
+		bits[c]++;
+	for (sh = 0, c = 0; c < (int)d; c++) {
+		shift[c] = sh;
+		sh += bits[c];
+	}
+	pc->tab = kn_zalloc(2 * pc->nslot * sizeof(uint64_t));
+	for (i = 0; i < pc->nslot; i++) {
+		uint64_t np = 0;
+
+		if (old[2 * i] == 0)
+			continue;
+		pk = old[2 * i] - 1;
+		for (c = 0; c < (int)d; c++)
+			np |= ((pk >> pc->shift[c]) &
+			    ((1ULL << pc->bits[c]) - 1)) << shift[c];
+		pc_insert(pc->tab, pc->nslot - 1, np, old[2 * i + 1], &n);
+	}
+	free(old);
+	memcpy(pc->bits, bits, sizeof(bits));
+	memcpy(pc->shift, shift, sizeof(shift));
+	return 1;
+}
+
+int
+kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt)
+{
+	uint64_t pk = 0;
+	size_t c, d = pc->d;
+
+	for (c = 0; c < d; c++) {
+		if ((uint64_t)key[c] >> pc->bits[c] != 0) {
+			if (!pc_widen(pc, key))
+				return 0;
+			return kn_pcount_add(pc, key, cnt);
+		}
+		pk |= (uint64_t)key[c] << pc->shift[c];
+	}
+	__builtin_prefetch(pc->tab + 2 * (pk_hash(pk) & (pc->nslot - 1)), 1);
+	pc->bk[pc->nb] = pk;
+	pc->bc[pc->nb] = cnt;
+	if (++pc->nb == KN_PBATCH)
+		pc_flush(pc);
+	return 1;
+}
+
+void
+kn_pcount_fset(kn_pcount *pc, kn_fset *fs)
+{
+	size_t i, c, d = pc->d, e;
+	uint64_t pk;
+	int fresh = fs->n == 0;
+
+	pc_flush(pc);
+	fset_reserve(fs, fs->n + pc->n + 1);
+	for (i = 0; i < pc->nslot; i++) {
+		if (pc->tab[2 * i] == 0)
+			continue;
+		pk = pc->tab[2 * i] - 1;
+		if (fresh) {
+			/* Distinct keys: append; the index is built later. */
+			e = fs->n++;
+			for (c = 0; c < d; c++)
+				fs->key[e * d + c] = (uint32_t)((pk >>
+				    pc->shift[c]) & ((1ULL << pc->bits[c]) - 1));
+			fs->cnt[e] = pc->tab[2 * i + 1];
+		} else {
+			uint32_t k[KN_PMAX];
+
+			for (c = 0; c < d; c++)
+				k[c] = (uint32_t)((pk >> pc->shift[c]) &
+				    ((1ULL << pc->bits[c]) - 1));
+			kn_fset_add(fs, k, pc->tab[2 * i + 1]);
+		}
+	}
+	free(pc->tab);
+	memset(pc, 0, sizeof(*pc));
+}
+
+/* Parses a count: decimal digits, no sign, fits 64 bits. */
+static int
+parse_count(kn_str v, uint64_t *cnt)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (v.n == 0)
+		return 0;
+	for (i = 0; i < v.n; i++) {
+		if (v.p[i] < '0' || v.p[i] > '9' ||
+		    x > (UINT64_MAX - (uint64_t)(v.p[i] - '0')) / 10)
+			return 0;
+		x = x * 10 + (uint64_t)(v.p[i] - '0');
+	}
+	*cnt = x;
+	return 1;
+}
+
+/* LSD radix sort of n (key, value) pairs by key, 11-bit digits over
+ * the low tot bits; skips digits where all keys agree. */
+static void
+radix_pairs(uint64_t *a, size_t n, int tot)
+{
+	uint64_t *t = kn_alloc((2 * n + 2) * sizeof(uint64_t));
+	uint64_t *src = a, *dst = t, *x;
+	uint32_t cnt[2048], sum, v;
+	size_t i, b;
+	int pass;
+
+	for (pass = 0; pass * 11 < tot; pass++) {
+		unsigned sh = 11 * (unsigned)pass;
+
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(src[2 * i] >> sh) & 2047]++;
+		for (b = 0; b < 2048 && cnt[b] != n; b++)
+			;
+		if (b < 2048)
+			continue;
+		for (sum = 0, b = 0; b < 2048; b++) {
+			v = cnt[b];
+			cnt[b] = sum;
+			sum += v;
+		}
+		for (i = 0; i < n; i++) {
+			uint32_t to = cnt[(src[2 * i] >> sh) & 2047]++;
+
+			dst[2 * to] = src[2 * i];
+			dst[2 * to + 1] = src[2 * i + 1];
+		}
+		x = src;
+		src = dst;
+		dst = x;
+	}
+	if (src != a)
+		memcpy(a, src, 2 * n * sizeof(uint64_t));
+	free(t);
+}
+
+size_t
+kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
+    uint64_t **pairs, int *shift, int *bits)
+{
+	size_t d = pc->d, c, i, n = 0;
+	uint32_t *rank[KN_PMAX];
+	uint64_t *a, pk, nk;
+	int tot = 0, sh;
+
+	pc_flush(pc);
+	for (c = 0; c < d; c++) {
+		if (dict[c]->lowbyte)
+			return (size_t)-1;
+		bits[c] = bitlen(dict[c]->n > 0 ? dict[c]->n - 1 : 0);
+		tot += bits[c];
+	}
+	if (tot > KN_PMAX)
+		return (size_t)-1;
+	for (sh = tot, c = 0; c < d; c++) {
+		sh -= bits[c];
+		shift[c] = sh;
+		rank[c] = kn_dict_ranks(dict[c]);
+	}
+	/* Compact the table in place, re-keying by the ranks. */
+	a = pc->tab;
+	for (i = 0; i < pc->nslot; i++) {
+		if (a[2 * i] == 0)
+			continue;
+		pk = a[2 * i] - 1;
+		nk = 0;
+		for (c = 0; c < d; c++)
+			nk |= (uint64_t)rank[c][(pk >> pc->shift[c]) &
+			    ((1ULL << pc->bits[c]) - 1)] << shift[c];
+		a[2 * n] = nk;
+		a[2 * n + 1] = a[2 * i + 1];
+		n++;
+	}
+	for (c = 0; c < d; c++)
+		free(rank[c]);
+	radix_pairs(a, n, tot);
+	*pairs = a;
+	memset(pc, 0, sizeof(*pc));
+	return n;
+}
+
+/* Raises the scale of a sum to sc (the sum of squares to 2 sc); 0 on
+ * overflow.  Each group keeps its own scale, so one value with many
+ * decimals does not widen the sums of other groups. */
+static int
+sum_rescale(kn_sum *p, int sc)
+{
+	kn_i128 m1;
+
+	if (sc <= p->sc)
+		return 1;
+	if (sc > 18)
+		return 0;
+	m1 = kn_pow10(sc - p->sc);
+	if (__builtin_mul_overflow(p->s, m1, &p->s) ||
+	    __builtin_mul_overflow(p->ss, m1 * m1, &p->ss))
+		return 0;
+	p->sc = sc;
+	return 1;
+}
+
+int
+kn_fset_addval(kn_fset *fs, size_t i, size_t j, kn_i128 mant, int scale)
+{
+	kn_sum *p = &fs->sum[i * fs->nsum + j];
+	kn_i128 v, sq;
+
+	if (!sum_rescale(p, scale))
+		return 0;
+	if (__builtin_mul_overflow(mant, kn_pow10(p->sc - scale), &v) ||
+	    __builtin_mul_overflow(v, v, &sq) ||
+	    __builtin_add_overflow(p->s, v, &p->s) ||
+	    __builtin_add_overflow(p->ss, sq, &p->ss))
+		return 0;
+	return 1;
+}
+
+int
+kn_fset_addsum(kn_fset *fs, size_t i, size_t j, kn_i128 s, int sc,
+    kn_i128 ss, int ssc)
+{
+	kn_sum *p = &fs->sum[i * fs->nsum + j];
+	int need = sc > (ssc + 1) / 2 ? sc : (ssc + 1) / 2;
+
+	if (!sum_rescale(p, need))
+		return 0;
+	if (__builtin_mul_overflow(s, kn_pow10(p->sc - sc), &s) ||
+	    __builtin_mul_overflow(ss, kn_pow10(2 * p->sc - ssc), &ss) ||
+	    __builtin_add_overflow(p->s, s, &p->s) ||
+	    __builtin_add_overflow(p->ss, ss, &p->ss))
+		return 0;
+	return 1;
+}
+
+void
+kn_fset_rollup(const kn_fset *fs, kn_fset *out, const size_t *cols,
+    size_t d, uint32_t *const *map)
+{
+	uint32_t *k = kn_alloc((d + 1) * sizeof(uint32_t)), e;
+	size_t i, c, j;
+	const uint32_t *src;
+	const kn_sum *s;
+
+	kn_fset_init(out, d, fs->nsum);
+	for (i = 0; i < fs->n; i++) {
+		src = fs->key + i * fs->d;
+		for (c = 0; c < d; c++)
+			k[c] = map != NULL && map[c] != NULL ?
+			    map[c][src[cols[c]]] : src[cols[c]];
+		e = kn_fset_add(out, k, fs->cnt[i]);
+		for (j = 0; j < fs->nsum; j++) {
+			s = &fs->sum[i * fs->nsum + j];
+			if (!kn_fset_addsum(out, e, j, s->s, s->sc, s->ss,
+			    2 * s->sc))
+				kn_die("sum overflow in roll-up");
+		}
+	}
+	free(k);
+}
+
+struct ordctx {
+	const kn_fset *fs;
+	const kn_dict *const *dict;
+};
+
+/* Compares two entries by their labels joined with tabs. */
+static int
+cmp_joined(uint32_t a, uint32_t b, const void *ctx)
+{
+	const struct ordctx *o = ctx;
+	size_t d = o->fs->d, c;
+	const uint32_t *ka = o->fs->key + (size_t)a * d;
+	const uint32_t *kb = o->fs->key + (size_t)b * d;
+	kn_str x, y;
+	size_t i;
+
+	for (c = 0; c < d; c++) {
+		if (ka[c] == kb[c])
+			continue;
+		x = kn_dict_get(o->dict[c], ka[c]);
+		y = kn_dict_get(o->dict[c], kb[c]);
+		for (i = 0; i < x.n && i < y.n; i++)
+			if (x.p[i] != y.p[i])
+				return (unsigned char)x.p[i] <
+				    (unsigned char)y.p[i] ? -1 : 1;
+		/* One is a prefix of the other: the next byte of the line
+		 * is a tab (a count or key follows every key) for one and a
+		 * label byte, never a tab, for the other. */
+		{
+			int cx = i < x.n ? (unsigned char)x.p[i] : '\t';
+			int cy = i < y.n ? (unsigned char)y.p[i] : '\t';
+
+			return cx < cy ? -1 : 1;
+		}
+	}
+	return 0;
+}
+
+/* Orders idx by the ranks packed into one 64-bit key per entry, first
+ * column most significant, with an LSD radix sort of 11-bit digits.
+ * Returns 0 if the ranks need more than 64 bits. */
+static int
+order_packed(const kn_fset *fs, const kn_dict *const *dict, uint32_t *idx)
+{
+	size_t n = fs->n, d = fs->d, c, i, b;
+	int bits[KN_PMAX + 1], tot = 0, sh, pass;
+	uint64_t *key, *ktmp;
+	uint32_t *itmp, *rank, cnt[2048];
+
+	if (d > KN_PMAX + 1)
+		return 0;
+	for (c = 0; c < d; c++) {
+		bits[c] = bitlen(dict[c]->n > 0 ? dict[c]->n - 1 : 0);
+		tot += bits[c];
+	}
+	if (tot > 64)
+		return 0;
+	key = kn_zalloc((n + 1) * sizeof(uint64_t));
+	for (sh = tot, c = 0; c < d; c++) {
+		sh -= bits[c];
+		if (bits[c] == 0)
+			continue;
+		rank = kn_dict_ranks(dict[c]);
+		for (i = 0; i < n; i++)
+			key[i] |= (uint64_t)rank[fs->key[i * d + c]] << sh;
+		free(rank);
+	}
+	ktmp = kn_alloc((n + 1) * sizeof(uint64_t));
+	itmp = kn_alloc((n + 1) * sizeof(uint32_t));
+	for (pass = 0; pass * 11 < tot; pass++) {
+		unsigned s = 11 * (unsigned)pass;
+		uint32_t sum = 0, x;
+		uint64_t *kt;
+
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(key[i] >> s) & 2047]++;
+		for (b = 0; b < 2048; b++)
+			if (cnt[b] == n)
+				break;
+		if (b < 2048)
+			continue;	/* one digit value: nothing moves */
+		for (b = 0; b < 2048; b++) {
+			x = cnt[b];
+			cnt[b] = sum;
+			sum += x;
+		}
+		for (i = 0; i < n; i++) {
+			uint32_t to = cnt[(key[i] >> s) & 2047]++;
+
+			ktmp[to] = key[i];
+			itmp[to] = idx[i];
+		}
+		kt = key;
+		key = ktmp;
+		ktmp = kt;
+		memcpy(idx, itmp, n * sizeof(uint32_t));
+	}
+	free(key);
+	free(ktmp);
+	free(itmp);
+	return 1;
+}
+
+uint32_t *
+kn_fset_order(const kn_fset *fs, const kn_dict *const *dict)
+{
+	size_t n = fs->n, d = fs->d, c, i, pass;
+	uint32_t *idx = kn_alloc((n + 1) * sizeof(uint32_t));
+	uint32_t *tmp, *rank, *cnt, *t;
+	int low = 0;
+
+	for (i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	for (c = 0; c < d; c++)
+		low |= dict[c]->lowbyte;
+	if (low) {
+		struct ordctx o = { fs, dict };
+
+		kn_sort_ids(idx, n, cmp_joined, &o);
+		return idx;
+	}
+	if (order_packed(fs, dict, idx))
+		return idx;
+	/* LSD radix sort on the byte-order ranks, last column first. */
+	tmp = kn_alloc((n + 1) * sizeof(uint32_t));
+	cnt = kn_alloc(((size_t)1 << 16) * sizeof(uint32_t));
+	for (c = d; c-- > 0;) {
+		size_t sz = dict[c]->n;
+
+		rank = kn_dict_ranks(dict[c]);
+		for (pass = 0; pass < 2; pass++) {
+			unsigned sh = 16 * (unsigned)pass;
+			size_t nb = (size_t)1 << 16, sum = 0, b;
+
+			if (pass == 1 && sz <= ((size_t)1 << 16))
+				break;
+			if (pass == 0 && sz < nb)
+				nb = sz ? sz : 1;
+			memset(cnt, 0, nb * sizeof(uint32_t));
+			for (i = 0; i < n; i++)
+				cnt[(rank[fs->key[(size_t)idx[i] * d + c]] >>
+				    sh) & 0xffff]++;
+			for (b = 0; b < nb; b++) {
+				uint32_t x = cnt[b];
+
+				cnt[b] = (uint32_t)sum;
+				sum += x;
+			}
+			for (i = 0; i < n; i++) {
+				uint32_t e = idx[i];
+
+				tmp[cnt[(rank[fs->key[(size_t)e * d + c]] >>
+				    sh) & 0xffff]++] = e;
+			}
+			t = idx;
+			idx = tmp;
+			tmp = t;
+		}
+		free(rank);
+	}
+	free(tmp);
+	free(cnt);
+	return idx;
+}
+
+/* ---- frequency streams: counting within a budget ------------------ */
+
+struct freq {
+	const kn_countspec *cs;
+	const int *lv;
+	const char *tmpdir;
+	kn_fset fs;
+	kn_pcount pc;
+	int packed;
+	char **run;
+	size_t nrun;
+	kn_fsout out;
+	void *ctx;
+	kn_freqstats *st;
+	/* a row being emitted */
+	kn_fsrow row;
+	/* the run being written */
+	FILE *rf;
+	/* merge: the group being combined */
+	kn_str *cf;		/* fields of a merged line */
+	char *ckey;
+	size_t cklen, ckcap;
+	int have;
+};
+
+/* Bytes held by a dictionary (but its fixed-size cache). */
+static size_t
+dict_bytes(const kn_dict *d)
+{
+	return d->acap + d->cap * 12 + d->nslot * 8;
+}
+
+/* Bytes held by the set being counted and the plain dictionaries. */
+static size_t
+freq_bytes(const struct freq *fr)
+{
+	size_t b = 0, c;
+	const kn_fset *fs = &fr->fs;
+
+	if (fr->packed)
+		b += fr->pc.nslot * 16;
+	b += fs->cap * (fs->d * 4 + 8 + fs->nsum * sizeof(kn_sum)) +
+	    fs->nslot * 8;
+	for (c = 0; c < fr->cs->d; c++) {
+		const kn_hier *h = fr->cs->hier != NULL ? fr->cs->hier[c] :
+		    NULL;
+		int l;
+
+		if (h == NULL)
+			b += dict_bytes(&fr->cs->dict[c]);
+		else if (h->kind != KN_HFILE)
+			for (l = 0; l < h->nlevels; l++)
+				b += dict_bytes(&h->lab[l]) + h->upcap[l] * 4;
+	}
+	return b;
+}
+
+/* The labels of column c at its output level. */
+static const kn_dict *
+out_dict(const struct freq *fr, size_t c)
+{
+	const kn_hier *h = fr->cs->hier != NULL ? fr->cs->hier[c] : NULL;
+
+	if (h == NULL)
+		return &fr->cs->dict[c];
+	return &h->lab[fr->lv != NULL ? fr->lv[c] : 0];
+}
+
+/* Writes a row to the run being written. */
+static void
+run_row(const kn_fsrow *row, void *ctx)
+{
+	struct freq *fr = ctx;
+	size_t c, j;
+	char buf[48];
+
+	for (c = 0; c < fr->cs->d; c++) {
+		fwrite(row->key[c].p, 1, row->key[c].n, fr->rf);
+		putc('\t', fr->rf);
+	}
+	kn_put_u64(fr->rf, row->cnt);
+	for (j = 0; j < fr->cs->nsum; j++) {
+		putc('\t', fr->rf);
+		fwrite(buf, 1, kn_dec_format(row->s[j], row->sc[j], buf),
+		    fr->rf);
+		putc('\t', fr->rf);
+		fwrite(buf, 1, kn_dec_format(row->ss[j], row->ssc[j], buf),
+		    fr->rf);
+	}
+	putc('\n', fr->rf);
+}
+
+/* Emits the set in memory, in order, to sink; then empties it. */
+static void
+freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
+{
+	const kn_countspec *cs = fr->cs;
+	size_t d = cs->d, c, i, j, n;
+	const kn_dict **od = kn_zalloc((d + 1) * sizeof(kn_dict *));
+	int rolls = 0;
+	size_t limit = fr->pc.limit;
+
+	for (c = 0; c < d; c++) {
+		od[c] = out_dict(fr, c);
+		if (fr->lv != NULL && fr->lv[c] > 0)
+			rolls = 1;
+	}
+	if (fr->packed && !rolls) {
+		int shift[KN_PMAX], bits[KN_PMAX];
+		uint32_t *inv[KN_PMAX];
+		uint64_t *pairs;
+
+		n = kn_pcount_sorted(&fr->pc, od, &pairs, shift, bits);
+		if (n != (size_t)-1) {
+			for (c = 0; c < d; c++)
+				inv[c] = kn_dict_order(od[c]);
+			for (i = 0; i < n; i++) {
+				for (c = 0; c < d; c++)
+					fr->row.key[c] = kn_dict_get(od[c],
+					    inv[c][(pairs[2 * i] >> shift[c]) &
+					    ((1ULL << bits[c]) - 1)]);
+				fr->row.cnt = pairs[2 * i + 1];
+				sink(&fr->row, sctx);
+			}
+			for (c = 0; c < d; c++)
+				free(inv[c]);
+			free(pairs);
+			kn_pcount_init(&fr->pc, d);
+			fr->pc.limit = limit;
+			free(od);
+			return;
+		}
+	}
+	if (fr->packed) {
+		kn_pcount_fset(&fr->pc, &fr->fs);
+		kn_pcount_init(&fr->pc, d);
+		fr->pc.limit = limit;
+	}
+	{
+		kn_fset rolled, *f = &fr->fs;
+		uint32_t *order, e;
+
+		if (rolls) {
+			uint32_t **map = kn_zalloc((d + 1) * sizeof(uint32_t *));
+			size_t *id = kn_zalloc((d + 1) * sizeof(size_t));
+
+			for (c = 0; c < d; c++) {
+				id[c] = c;
+				if (fr->lv[c] > 0)
+					map[c] = kn_hier_map(cs->hier[c], 0,
+					    fr->lv[c]);
+			}
+			kn_fset_rollup(&fr->fs, &rolled, id, d, map);
+			for (c = 0; c < d; c++)
+				free(map[c]);
+			free(map);
+			free(id);
+			f = &rolled;
+		}
+		order = kn_fset_order(f, od);
+		for (i = 0; i < f->n; i++) {
+			e = order[i];
+			for (c = 0; c < d; c++)
+				fr->row.key[c] = kn_dict_get(od[c],
+				    f->key[(size_t)e * d + c]);
+			fr->row.cnt = f->cnt[e];
+			for (j = 0; j < cs->nsum; j++) {
+				const kn_sum *sm = &f->sum[(size_t)e * cs->nsum +
+				    j];
+
+				fr->row.s[j] = sm->s;
+				fr->row.ss[j] = sm->ss;
+				fr->row.sc[j] = sm->sc;
+				fr->row.ssc[j] = 2 * sm->sc;
+			}
+			sink(&fr->row, sctx);
+		}
+		free(order);
+		if (rolls)
+			kn_fset_free(&rolled);
+		kn_fset_free(&fr->fs);
+		kn_fset_init(&fr->fs, d, cs->nsum);
+	}
+	free(od);
+}
+
+/* Writes the set in memory as a sorted run and starts afresh, with
+ * empty dictionaries: a run holds labels, not ids. */
+static void
+freq_spill(struct freq *fr)
+{
+	int fd;
+	char *path;
+	size_t c;
+
+	fd = kn_mktemp(fr->tmpdir, &path);
+	fr->rf = fdopen(fd, "w");
+	if (fr->rf == NULL)
+		kn_die_sys("%s", path);
+	setvbuf(fr->rf, NULL, _IOFBF, 1 << 16);
+	freq_emit(fr, run_row, fr);
+	if (fflush(fr->rf) == EOF || ferror(fr->rf))
+		kn_die_sys("%s: write error", path);
+	if (fr->st != NULL)
+		fr->st->bytes_written += (uint64_t)ftello(fr->rf);
+	if (fclose(fr->rf) == EOF)
+		kn_die_sys("%s: write error", path);
+	fr->run = kn_realloc(fr->run, (fr->nrun + 1) * sizeof(char *));
+	fr->run[fr->nrun++] = path;
+	for (c = 0; c < fr->cs->d; c++) {
+		kn_hier *h = fr->cs->hier != NULL ? fr->cs->hier[c] : NULL;
+
+		if (h == NULL) {
+			kn_dict_free(&fr->cs->dict[c]);
+			kn_dict_init(&fr->cs->dict[c]);
+		} else
+			kn_hier_reset(h);
+	}
+	if (fr->st != NULL)
+		fr->st->runs++;
+}
+
+/* Emits the group being combined. */
+static void
+comb_flush(struct freq *fr)
+{
+	if (fr->have)
+		fr->out(&fr->row, fr->ctx);
+	fr->have = 0;
+}
+
+/* A merged run line: combine lines of equal keys (they are adjacent),
+ * then emit each group. */
+static void
+comb_line(const char *line, size_t len, void *ctx)
+{
+	struct freq *fr = ctx;
+	size_t d = fr->cs->d, nf = d + 1 + 2 * fr->cs->nsum, i, k = 0;
+	size_t start = 0, keylen = 0, j;
+	kn_str *f = fr->cf;
+	uint64_t cnt;
+	kn_i128 m;
+	int sc;
+
+	for (i = 0; i <= len; i++)
+		if (i == len || line[i] == '\t') {
+			if (k < nf) {
+				f[k].p = line + start;
+				f[k].n = i - start;
+			}
+			if (++k == d)
+				keylen = i + 1;
+			start = i + 1;
+		}
+	if (k != nf)
+		kn_die("(temp run): expected %zu fields, found %zu", nf, k);
+	if (d == 0)
+		keylen = 0;
+	if (fr->have && (keylen != fr->cklen ||
+	    memcmp(line, fr->ckey, keylen) != 0)) {
+		/* The row still points into the previous line's copy. */
+		comb_flush(fr);
+	}
+	if (!parse_count(f[d], &cnt))
+		kn_die("(temp run): bad count");
+	if (!fr->have) {
+		if (len + 1 > fr->ckcap) {
+			fr->ckcap = 2 * (len + 1);
+			fr->ckey = kn_realloc(fr->ckey, fr->ckcap);
+		}
+		memcpy(fr->ckey, line, len);
+		fr->cklen = keylen;
+		/* The row's labels point into the copy. */
+		for (i = 0; i < d; i++) {
+			fr->row.key[i].p = fr->ckey + (f[i].p - line);
+			fr->row.key[i].n = f[i].n;
+		}
+		fr->row.cnt = 0;
+		for (j = 0; j < fr->cs->nsum; j++) {
+			fr->row.s[j] = fr->row.ss[j] = 0;
+			fr->row.sc[j] = fr->row.ssc[j] = 0;
+		}
+		fr->have = 1;
+	}
+	if (__builtin_add_overflow(fr->row.cnt, cnt, &fr->row.cnt))
+		count_overflow();
+	for (j = 0; j < fr->cs->nsum; j++) {
+		kn_str a = f[d + 1 + 2 * j], b = f[d + 2 + 2 * j];
+
+		if (!kn_dec_parse(a.p, a.n, &m, &sc))
+			kn_die("(temp run): bad sum");
+		kn_dec_add(&fr->row.s[j], &fr->row.sc[j], m, sc);
+		if (!kn_dec_parse(b.p, b.n, &m, &sc))
+			kn_die("(temp run): bad sum");
+		kn_dec_add(&fr->row.ss[j], &fr->row.ssc[j], m, sc);
+	}
+}
+
+void
+kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
+    const char *tmpdir, kn_fsout out, void *ctx, kn_freqstats *st)
+{
+	struct freq fr;
+	size_t d = cs->d, c, j;
+	uint32_t *k = kn_alloc((d + 1) * sizeof(uint32_t)), e;
+	size_t limit = budget / 3;
+	uint64_t checked = 0;
+
+	memset(&fr, 0, sizeof(fr));
+	fr.cs = cs;
+	fr.lv = lv;
+	fr.tmpdir = tmpdir;
+	fr.out = out;
+	fr.ctx = ctx;
+	fr.st = st;
+	fr.row.key = kn_alloc((d + 1) * sizeof(kn_str));
+	fr.cf = kn_alloc((d + 2 + 2 * cs->nsum) * sizeof(kn_str));
+	fr.row.s = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
+	fr.row.ss = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
+	fr.row.sc = kn_zalloc((cs->nsum + 1) * sizeof(int));
+	fr.row.ssc = kn_zalloc((cs->nsum + 1) * sizeof(int));
+	kn_fset_init(&fr.fs, d, cs->nsum);
+	/* Counts read from a count column go to the hash at once, so that
+	 * one past 64 bits is met at its row. */
+	fr.packed = cs->nsum == 0 && !cs->hascount &&
+	    kn_pcount_init(&fr.pc, d);
+	if (fr.packed && budget > 0)
+		fr.pc.limit = limit;
+	if (cs->hascount) {
+		cnt_table = t;
+		cnt_col = cs->cntcol;
+	}
+	while (kn_table_next(t)) {
+		uint64_t cnt = 1;
+
+		if ((t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
+		if (budget > 0 && ((t->rows & 0x3ff) == 0 ||
+		    t->r.bytes - checked > limit / 8)) {
+			checked = t->r.bytes;
+			if (freq_bytes(&fr) > limit)
+				freq_spill(&fr);
+		}
+		for (c = 0; c < d; c++) {
+			kn_str v = t->f[cs->key[c]];
+			kn_hier *h = cs->hier != NULL ? cs->hier[c] : NULL;
+
+			if (h == NULL)
+				k[c] = kn_dict_intern_padded(&cs->dict[c], v.p,
+				    v.n, 1);
+			else {
+				const char *err;
+				int64_t id = kn_hier_leaf(h, v.p, v.n, &err);
+
+				if (id < 0)
+					kn_table_fail(t, cs->key[c], "'%.*s': %s "
+					    "(%s)", (int)v.n, v.p, err, h->src);
+				k[c] = (uint32_t)id;
+			}
+		}
+		if (cs->hascount && !parse_count(t->f[cs->cntcol], &cnt))
+			kn_table_fail(t, cs->cntcol, "'%.*s' is not a count",
+			    (int)t->f[cs->cntcol].n, t->f[cs->cntcol].p);
+		if (fr.packed) {
+			if (kn_pcount_add(&fr.pc, k, cnt)) {
+				if (fr.pc.full)
+					freq_spill(&fr);
+				continue;
+			}
+			kn_pcount_fset(&fr.pc, &fr.fs);
+			fr.packed = 0;
+		}
+		e = kn_fset_add(&fr.fs, k, cnt);
+		for (j = 0; j < cs->nsum; j++) {
+			size_t col = cs->sumcol[j];
+			kn_str v = t->f[col];
+			kn_i128 m, m2;
+			int sc, sc2;
+
+			if (!kn_dec_parse(v.p, v.n, &m, &sc))
+				kn_table_fail(t, col, "'%.*s' is not a number",
+				    (int)v.n, v.p);
+			if (cs->pairs) {
+				kn_str w = t->f[col + 1];
+
+				if (!kn_dec_parse(w.p, w.n, &m2, &sc2) || m2 < 0)
+					kn_table_fail(t, col + 1, "'%.*s' is not "
+					    "a sum of squares", (int)w.n, w.p);
+				if (!kn_fset_addsum(&fr.fs, e, j, m, sc, m2, sc2))
+					kn_table_fail(t, col, "sum overflows");
+			} else if (!kn_fset_addval(&fr.fs, e, j, m, sc))
+				kn_table_fail(t, col, "sum overflows (or more "
+				    "than 18 decimals)");
+		}
+	}
+	kn_progress_done();
+	cnt_table = NULL;
+	free(k);
+	if (st != NULL)
+		st->rows = t->rows;
+	if (fr.nrun == 0) {
+		freq_emit(&fr, out, ctx);
+		if (fr.packed)
+			free(fr.pc.tab);
+		kn_fset_free(&fr.fs);
+	} else {
+		kn_sorter *so;
+		size_t r;
+
+		freq_spill(&fr);
+		if (fr.packed)
+			free(fr.pc.tab);
+		kn_fset_free(&fr.fs);
+		so = kn_sort_new(NULL, 0, 1, budget, tmpdir);
+		for (r = 0; r < fr.nrun; r++)
+			kn_sort_addrun(so, fr.run[r]);
+		kn_sort_finish(so, 0, comb_line, &fr);
+		comb_flush(&fr);
+		if (st != NULL) {
+			st->merge_passes = kn_sort_stats(so)->merge_passes;
+			st->bytes_read = kn_sort_stats(so)->bytes_read;
+		}
+		kn_sort_free(so);
+		free(fr.run);
+		free(fr.ckey);
+	}
+	free(fr.cf);
+	free(fr.row.key);
+	free(fr.row.s);
+	free(fr.row.ss);
+	free(fr.row.sc);
+	free(fr.row.ssc);
+}
+
+/* Compares two keys of equal field count as their lines compare in
+ * byte order: where one key is a prefix of the other, the tab that
+ * follows it in its line decides. */
+static int
+cmp_keyline(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t n = an < bn ? an : bn;
+	int r = memcmp(a, b, n), ca, cb;
+
+	if (r != 0 || an == bn)
+		return r;
+	ca = n < an ? (unsigned char)a[n] : '\t';
+	cb = n < bn ? (unsigned char)b[n] : '\t';
+	return ca < cb ? -1 : 1;
+}
+
+void
+kn_freq_sorted(kn_table *t, const kn_countspec *cs, kn_fsout out,
+    void *ctx, kn_freqstats *st)
+{
+	size_t d = cs->d, c, j, keylen, cap = 0;
+	char *cur = NULL;
+	int have = 0;
+	kn_fsrow row;
+	uint64_t cnt;
+	kn_i128 m, m2;
+	int sc, sc2;
+
+	row.key = kn_alloc((d + 1) * sizeof(kn_str));
+	row.s = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
+	row.ss = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
+	row.sc = kn_zalloc((cs->nsum + 1) * sizeof(int));
+	row.ssc = kn_zalloc((cs->nsum + 1) * sizeof(int));
+	row.cnt = 0;
+	keylen = 0;
+	while (kn_table_next(t)) {
+		const char *line = t->r.line;
+		size_t kl = d == 0 ? 0 : (size_t)(t->f[d - 1].p +
+		    t->f[d - 1].n - line);
+		int r = have ? cmp_keyline(cur, keylen, line, kl) : -1;
+
+		if ((t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
+		if (r > 0)
+			kn_die("%s:%llu: the frequency set is not sorted: this "
+			    "key comes before the line above's (sort it with "
+			    "LC_ALL=C sort, or leave out --sorted)", t->r.name,
+			    (unsigned long long)t->r.lineno);
+		if (!parse_count(t->f[cs->cntcol], &cnt))
+			kn_table_fail(t, cs->cntcol, "'%.*s' is not a count",
+			    (int)t->f[cs->cntcol].n, t->f[cs->cntcol].p);
+		if (r < 0) {
+			if (have)
+				out(&row, ctx);
+			if (kl + 1 > cap) {
+				cap = 2 * (kl + 1);
+				cur = kn_realloc(cur, cap);
+			}
+			memcpy(cur, line, kl);
+			keylen = kl;
+			for (c = 0; c < d; c++) {
+				row.key[c].p = cur + (t->f[c].p - line);
+				row.key[c].n = t->f[c].n;
+			}
+			row.cnt = 0;
+			for (j = 0; j < cs->nsum; j++) {
+				row.s[j] = row.ss[j] = 0;
+				row.sc[j] = row.ssc[j] = 0;
+			}
+			have = 1;
+		}
+		if (__builtin_add_overflow(row.cnt, cnt, &row.cnt))
+			kn_table_fail(t, cs->cntcol, "the count overflows 64 "
+			    "bits");
+		for (j = 0; j < cs->nsum; j++) {
+			size_t col = cs->sumcol[j];
+			kn_str a = t->f[col], b = t->f[col + 1];
+
+			if (!kn_dec_parse(a.p, a.n, &m, &sc))
+				kn_table_fail(t, col, "'%.*s' is not a number",
+				    (int)a.n, a.p);
+			if (!kn_dec_parse(b.p, b.n, &m2, &sc2) || m2 < 0)
+				kn_table_fail(t, col + 1, "'%.*s' is not a sum "
+				    "of squares", (int)b.n, b.p);
+			kn_dec_add(&row.s[j], &row.sc[j], m, sc);
+			kn_dec_add(&row.ss[j], &row.ssc[j], m2, sc2);
+		}
+	}
+	kn_progress_done();
+	if (have)
+		out(&row, ctx);
+	if (st != NULL)
+		st->rows = t->rows;
+	free(cur);
+	free(row.key);
+	free(row.s);
+	free(row.ss);
+	free(row.sc);
+	free(row.ssc);
+}

@@ -1,0 +1,584 @@
+/*
+ * hier.c: generalization hierarchies and the -H options.  A hierarchy
+ * comes from a file (our TSV format, one leaf-to-root path a line, or
+ * ARX's ';' CSV), checked to be a tree, or is generated: intervals of
+ * fixed widths or digit masks, grown as values are met.  Above tsv.c
+ * (files are read whole with kn_slurp).
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kanon.h"
+
+/* ---- hierarchies --------------------------------------------------- */
+
+#define NOPARENT UINT32_MAX
+
+static kn_hier *
+hier_new(const char *attr, const char *src, int kind, int nlevels)
+{
+	kn_hier *h = kn_zalloc(sizeof(*h));
+	int l;
+
+	h->attr = kn_strdup(attr);
+	h->src = kn_strdup(src);
+	h->kind = kind;
+	h->nlevels = nlevels;
+	h->lab = kn_alloc((size_t)nlevels * sizeof(kn_dict));
+	for (l = 0; l < nlevels; l++)
+		kn_dict_init(&h->lab[l]);
+	h->up = kn_zalloc((size_t)nlevels * sizeof(uint32_t *));
+	h->upcap = kn_zalloc((size_t)nlevels * sizeof(size_t));
+	return h;
+}
+
+void
+kn_hier_free(kn_hier *h)
+{
+	int l;
+
+	if (h == NULL)
+		return;
+	for (l = 0; l < h->nlevels; l++) {
+		kn_dict_free(&h->lab[l]);
+		free(h->up[l]);
+	}
+	free(h->lab);
+	free(h->up);
+	free(h->upcap);
+	free(h->width);
+	free(h->mask);
+	free(h->attr);
+	free(h->src);
+	free(h);
+}
+
+/* Links id at level l to parent p at level l+1; returns the parent
+ * already recorded, or NOPARENT when the link is new or the same. */
+static uint32_t
+hier_link(kn_hier *h, int l, uint32_t id, uint32_t p)
+{
+	size_t n;
+
+	if (id >= h->upcap[l]) {
+		n = h->upcap[l] ? h->upcap[l] : 64;
+		while (n <= id)
+			n *= 2;
+		h->up[l] = kn_realloc(h->up[l], n * sizeof(uint32_t));
+		memset(h->up[l] + h->upcap[l], 0xff,
+		    (n - h->upcap[l]) * sizeof(uint32_t));
+		h->upcap[l] = n;
+	}
+	if (h->up[l][id] == NOPARENT || h->up[l][id] == p) {
+		h->up[l][id] = p;
+		return NOPARENT;
+	}
+	return h->up[l][id];
+}
+
+/* Parses one record of ARX's ';' CSV (RFC 4180 quoting) at *pp into
+ * fields (unquoted copies in out); returns the field count, or 0 at
+ * the end of the text.  *line is advanced past the record's lines. */
+static size_t
+csv_record(const char *path, char **pp, const char *end, kn_str **fp,
+    size_t *fcap, char *out, unsigned long *line)
+{
+	char *p = *pp;
+	size_t n = 0;
+	char *o = out;
+	unsigned long start = *line;
+
+	if (p >= end)
+		return 0;
+	for (;;) {
+		char *f = o;
+
+		if (n == *fcap) {
+			*fcap = *fcap ? 2 * *fcap : 16;
+			*fp = kn_realloc(*fp, *fcap * sizeof(kn_str));
+		}
+		if (p < end && *p == '"') {
+			p++;
+			for (;;) {
+				if (p >= end)
+					kn_die("%s:%lu: unterminated quoted "
+					    "field", path, start);
+				if (*p == '"') {
+					if (p + 1 < end && p[1] == '"') {
+						*o++ = '"';
+						p += 2;
+						continue;
+					}
+					p++;
+					break;
+				}
+				if (*p == '\n')
+					kn_die("%s:%lu: line break inside a "
+					    "quoted label", path, start);
+				*o++ = *p++;
+			}
+			if (p < end && *p != ';' && *p != '\n' &&
+			    !(*p == '\r' && (p + 1 == end || p[1] == '\n')))
+				kn_die("%s:%lu: field %zu: text after the "
+				    "closing quote", path, start, n + 1);
+		} else {
+			while (p < end && *p != ';' && *p != '\n') {
+				if (*p == '"')
+					kn_die("%s:%lu: field %zu: quote inside "
+					    "an unquoted field", path, start,
+					    n + 1);
+				*o++ = *p++;
+			}
+			if (o > f && o[-1] == '\r' && (p == end || *p == '\n'))
+				o--;
+		}
+		if (p < end && *p == '\r')
+			p++;
+		(*fp)[n].p = f;
+		(*fp)[n].n = (size_t)(o - f);
+		n++;
+		if (p >= end || *p == '\n') {
+			if (p < end)
+				p++;
+			break;
+		}
+		p++;		/* ';' */
+	}
+	(*line)++;
+	*pp = p;
+	return n;
+}
+
+/* Loads a hierarchy file, TSV or (csv nonzero) ARX's ';' CSV. */
+static kn_hier *
+hier_file(const char *attr, const char *path, int csv)
+{
+	size_t len, nf, fcap = 0, want = 0, i;
+	char *text = kn_slurp(path, &len), *p = text, *end = text + len;
+	char *tmp = kn_alloc(len + 1);
+	kn_str *f = NULL;
+	unsigned long line = 1, wantline = 0;
+	uint32_t *id = NULL;
+	kn_hier *h = NULL;
+	int l;
+
+	for (;;) {
+		unsigned long here = line;
+
+		if (csv) {
+			nf = csv_record(path, &p, end, &f, &fcap, tmp, &line);
+			if (nf == 0)
+				break;
+		} else {
+			char *nl;
+			size_t ll;
+
+			if (p >= end)
+				break;
+			nl = memchr(p, '\n', (size_t)(end - p));
+			ll = (size_t)((nl ? nl : end) - p);
+			memcpy(tmp, p, ll);
+			if (ll > 0 && tmp[ll - 1] == '\r')
+				ll--;
+			p = nl ? nl + 1 : end;
+			line++;
+			if (fcap < ll + 1) {
+				fcap = ll + 1;
+				f = kn_realloc(f, fcap * sizeof(kn_str));
+			}
+			nf = kn_split(tmp, ll, f, fcap);
+		}
+		if (nf == 1 && f[0].n == 0)
+			continue;	/* blank line */
+		for (i = 0; i < nf; i++) {
+			if (memchr(f[i].p, '\t', f[i].n) != NULL && csv)
+				kn_die("%s:%lu: field %zu: tab inside a label",
+				    path, here, i + 1);
+			if (memchr(f[i].p, '\0', f[i].n) != NULL)
+				kn_die("%s:%lu: field %zu: NUL byte", path,
+				    here, i + 1);
+		}
+		if (h == NULL) {
+			want = nf;
+			wantline = here;
+			h = hier_new(attr, path, KN_HFILE, (int)nf);
+			id = kn_alloc(nf * sizeof(uint32_t));
+		} else if (nf != want)
+			kn_die("%s:%lu: expected %zu levels (as on line %lu), "
+			    "found %zu", path, here, want, wantline, nf);
+		for (l = 0; l < (int)nf; l++)
+			id[l] = kn_dict_intern(&h->lab[l], f[l].p, f[l].n);
+		for (l = 0; l + 1 < (int)nf; l++) {
+			uint32_t old = hier_link(h, l, id[l], id[l + 1]);
+
+			if (old != NOPARENT) {
+				kn_str a = kn_dict_get(&h->lab[l + 1], old);
+				kn_str b = kn_dict_get(&h->lab[l + 1], id[l + 1]);
+				kn_str v = kn_dict_get(&h->lab[l], id[l]);
+
+				kn_die("%s:%lu: not a hierarchy: '%.*s' at "
+				    "level %d has two parents, '%.*s' and "
+				    "'%.*s'", path, here, (int)v.n, v.p, l,
+				    (int)a.n, a.p, (int)b.n, b.p);
+			}
+		}
+	}
+	if (h == NULL)
+		kn_die("%s: empty hierarchy", path);
+	free(text);
+	free(tmp);
+	free(f);
+	free(id);
+	return h;
+}
+
+/* Parses a comma list of positive decimals into widths scaled to a
+ * common scale. */
+static void
+parse_widths(kn_hier *h, const char *list, int *n)
+{
+	kn_i128 m[64];
+	int sc[64], k = 0, i, maxsc = 0;
+	const char *p = list, *q;
+
+	for (;;) {
+		q = strchr(p, ',');
+		if (q == NULL)
+			q = p + strlen(p);
+		if (k == 64)
+			kn_die("-H %s: too many levels", h->attr);
+		if (!kn_dec_parse(p, (size_t)(q - p), &m[k], &sc[k]) ||
+		    m[k] <= 0 || sc[k] > 9 || m[k] > (kn_i128)1000000000000000LL)
+			kn_die("-H %s=interval:%s: '%.*s' is not a positive "
+			    "width", h->attr, list, (int)(q - p), p);
+		if (sc[k] > maxsc)
+			maxsc = sc[k];
+		k++;
+		if (*q == '\0')
+			break;
+		p = q + 1;
+	}
+	h->width = kn_alloc((size_t)k * sizeof(kn_i128));
+	h->wscale = maxsc;
+	for (i = 0; i < k; i++) {
+		h->width[i] = m[i] * kn_pow10(maxsc - sc[i]);
+		if (i > 0 && h->width[i] % h->width[i - 1] != 0)
+			kn_die("-H %s=interval:%s: each width must be a "
+			    "multiple of the one before", h->attr, list);
+	}
+	*n = k;
+}
+
+static void
+parse_masks(kn_hier *h, const char *list, int *n)
+{
+	int k = 0, v;
+	const char *p = list;
+	char *q;
+
+	h->mask = kn_alloc(64 * sizeof(int));
+	for (;;) {
+		errno = 0;
+		v = (int)strtol(p, &q, 10);
+		if (q == p || (*q != ',' && *q != '\0') || v <= 0 || v > 64 ||
+		    (k > 0 && v <= h->mask[k - 1]) || k == 64)
+			kn_die("-H %s=mask:%s: expected increasing digit counts",
+			    h->attr, list);
+		h->mask[k++] = v;
+		if (*q == '\0')
+			break;
+		p = q + 1;
+	}
+	*n = k;
+}
+
+static int
+has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+kn_hier *
+kn_hier_load(const char *attr, const char *spec)
+{
+	kn_hier *h;
+	int n;
+
+	if (strncmp(spec, "interval:", 9) == 0) {
+		h = hier_new(attr, spec, KN_HINTERVAL, 1);
+		parse_widths(h, spec + 9, &n);
+	} else if (strncmp(spec, "mask:", 5) == 0) {
+		h = hier_new(attr, spec, KN_HMASK, 1);
+		parse_masks(h, spec + 5, &n);
+	} else {
+		int csv = has_suffix(spec, ".csv");
+
+		if (!csv && !has_suffix(spec, ".tsv")) {
+			/* Sniff: a tab on the first line means TSV. */
+			size_t len;
+			char *t = kn_slurp(spec, &len), *nl;
+
+			nl = memchr(t, '\n', len);
+			if (nl == NULL)
+				nl = t + len;
+			csv = memchr(t, '\t', (size_t)(nl - t)) == NULL &&
+			    memchr(t, ';', (size_t)(nl - t)) != NULL;
+			free(t);
+		}
+		return hier_file(attr, spec, csv);
+	}
+	/* Generated: leaves, n levels, then the root '*'. */
+	{
+		kn_dict *lab = kn_realloc(h->lab, (size_t)(n + 2) *
+		    sizeof(kn_dict));
+		int l;
+
+		h->lab = lab;
+		for (l = 1; l < n + 2; l++)
+			kn_dict_init(&h->lab[l]);
+		h->nlevels = n + 2;
+		h->up = kn_realloc(h->up, (size_t)(n + 2) * sizeof(uint32_t *));
+		h->upcap = kn_realloc(h->upcap, (size_t)(n + 2) *
+		    sizeof(size_t));
+		for (l = 1; l < n + 2; l++) {
+			h->up[l] = NULL;
+			h->upcap[l] = 0;
+		}
+		kn_dict_intern(&h->lab[n + 1], "*", 1);
+	}
+	return h;
+}
+
+/* Floor division of a by b > 0. */
+static kn_i128
+floordiv(kn_i128 a, kn_i128 b)
+{
+	kn_i128 q = a / b;
+
+	return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+int64_t
+kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
+{
+	int64_t found = kn_dict_find(&h->lab[0], s, n);
+	uint32_t id[66];
+	char buf[128];
+	int l, top = h->nlevels - 1;
+
+	*err = NULL;
+	if (found >= 0 || h->kind == KN_HFILE) {
+		if (found < 0)
+			*err = "value is not a leaf of the hierarchy";
+		return found;
+	}
+	if (h->kind == KN_HINTERVAL) {
+		kn_i128 m, w, lo;
+		int sc, S;
+		size_t len;
+
+		if (!kn_dec_parse(s, n, &m, &sc) || sc > 18 ||
+		    m > ((kn_i128)1 << 100) || m < -((kn_i128)1 << 100)) {
+			*err = "value is not a number";
+			return -1;
+		}
+		S = sc > h->wscale ? sc : h->wscale;
+		if (__builtin_mul_overflow(m, kn_pow10(S - sc), &m) ||
+		    __builtin_mul_overflow(h->width[top - 2],
+		    kn_pow10(S - h->wscale), &w) ||
+		    m > ((kn_i128)1 << 120) || m < -((kn_i128)1 << 120) ||
+		    w > ((kn_i128)1 << 120)) {
+			*err = "value out of range for the interval widths";
+			return -1;
+		}
+		id[0] = kn_dict_intern(&h->lab[0], s, n);
+		for (l = 1; l < top; l++) {
+			w = h->width[l - 1] * kn_pow10(S - h->wscale);
+			lo = floordiv(m, w) * w;
+			buf[0] = '[';
+			len = 1 + kn_dec_format(lo, S, buf + 1);
+			buf[len++] = ',';
+			len += kn_dec_format(lo + w, S, buf + len);
+			buf[len++] = ')';
+			id[l] = kn_dict_intern(&h->lab[l], buf, len);
+		}
+	} else {
+		size_t i;
+		char *b;
+
+		for (i = 0; i < n; i++)
+			if (s[i] < '0' || s[i] > '9')
+				break;
+		if (n == 0 || i < n) {
+			*err = "value is not a code of digits";
+			return -1;
+		}
+		id[0] = kn_dict_intern(&h->lab[0], s, n);
+		b = kn_alloc(n + 1);
+		for (l = 1; l < top; l++) {
+			size_t m = (size_t)h->mask[l - 1] < n ?
+			    (size_t)h->mask[l - 1] : n;
+
+			memcpy(b, s, n - m);
+			memset(b + n - m, '*', m);
+			id[l] = kn_dict_intern(&h->lab[l], b, n);
+		}
+		free(b);
+	}
+	id[top] = 0;
+	for (l = 0; l < top; l++)
+		hier_link(h, l, id[l], id[l + 1]);
+	return id[0];
+}
+
+void
+kn_hier_reset(kn_hier *h)
+{
+	int l, top = h->nlevels - 1;
+
+	if (h->kind == KN_HFILE)
+		return;
+	for (l = 0; l < h->nlevels; l++) {
+		kn_dict_free(&h->lab[l]);
+		kn_dict_init(&h->lab[l]);
+		free(h->up[l]);
+		h->up[l] = NULL;
+		h->upcap[l] = 0;
+	}
+	kn_dict_intern(&h->lab[top], "*", 1);
+}
+
+uint32_t
+kn_hier_lift(const kn_hier *h, uint32_t id, int from, int lv)
+{
+	int l;
+
+	for (l = from; l < lv; l++)
+		id = h->up[l][id];
+	return id;
+}
+
+uint32_t *
+kn_hier_map(const kn_hier *h, int from, int to)
+{
+	size_t n = h->lab[from].n, i;
+	uint32_t *m = kn_alloc((n + 1) * sizeof(uint32_t));
+
+	for (i = 0; i < n; i++)
+		m[i] = kn_hier_lift(h, (uint32_t)i, from, to);
+	return m;
+}
+
+/* ---- -H options --------------------------------------------------- */
+
+void
+kn_hopts_add(kn_hopts *o, const char *arg)
+{
+	struct stat st;
+
+	if (strchr(arg, '=') == NULL &&
+	    (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)))
+		kn_die("-H '%s': expected ATTR=FILE, ATTR=interval:W,..., "
+		    "ATTR=mask:N,... or a directory", arg);
+	o->arg = kn_realloc(o->arg, (o->n + 1) * sizeof(char *));
+	o->arg[o->n++] = kn_strdup(arg);
+}
+
+/* True if arg is an ATTR=SPEC option (not a directory). */
+static int
+is_pair(const char *arg)
+{
+	struct stat st;
+
+	return strchr(arg, '=') != NULL &&
+	    !(stat(arg, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+/* Finds the hierarchy file of attr in directory dir, or NULL. */
+static char *
+find_in_dir(const char *dir, const char *attr)
+{
+	static const char *ext[] = { ".tsv", ".csv" };
+	char *path = NULL, *found = NULL, *suf;
+	struct stat st;
+	struct dirent *e;
+	size_t n, i;
+	DIR *d;
+
+	n = strlen(dir) + strlen(attr) + 32;
+	path = kn_alloc(n);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, n, "%s/%s%s", dir, attr, ext[i]);
+		if (stat(path, &st) == 0)
+			return path;
+	}
+	free(path);
+	n = strlen(attr) + 16;
+	suf = kn_alloc(n);
+	snprintf(suf, n, "_hierarchy_%s.csv", attr);
+	if ((d = opendir(dir)) == NULL)
+		kn_die_sys("-H %s", dir);
+	while ((e = readdir(d)) != NULL) {
+		if (!has_suffix(e->d_name, suf))
+			continue;
+		if (found != NULL)
+			kn_die("-H %s: two hierarchy files for '%s': %s and %s",
+			    dir, attr, found + strlen(dir) + 1, e->d_name);
+		n = strlen(dir) + strlen(e->d_name) + 2;
+		found = kn_alloc(n);
+		snprintf(found, n, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	free(suf);
+	return found;
+}
+
+kn_hier *
+kn_hopts_get(const kn_hopts *o, const char *attr)
+{
+	size_t i, an = strlen(attr);
+	char *path;
+	kn_hier *h;
+
+	for (i = o->n; i-- > 0;)
+		if (is_pair(o->arg[i]) && strncmp(o->arg[i], attr, an) == 0 &&
+		    o->arg[i][an] == '=')
+			return kn_hier_load(attr, o->arg[i] + an + 1);
+	for (i = o->n; i-- > 0;) {
+		if (is_pair(o->arg[i]))
+			continue;
+		if ((path = find_in_dir(o->arg[i], attr)) != NULL) {
+			h = kn_hier_load(attr, path);
+			free(path);
+			return h;
+		}
+	}
+	return NULL;
+}
+
+void
+kn_hopts_check(const kn_hopts *o, char *const *names, size_t n)
+{
+	size_t i, j, an;
+	const char *eq;
+
+	for (i = 0; i < o->n; i++) {
+		if (!is_pair(o->arg[i]))
+			continue;
+		eq = strchr(o->arg[i], '=');
+		an = (size_t)(eq - o->arg[i]);
+		for (j = 0; j < n; j++)
+			if (strlen(names[j]) == an &&
+			    strncmp(names[j], o->arg[i], an) == 0)
+				break;
+		if (j == n)
+			kn_die("-H %s: '%.*s' is not one of the grouped "
+			    "columns", o->arg[i], (int)an, o->arg[i]);
+	}
+}

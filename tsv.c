@@ -1,0 +1,608 @@
+/*
+ * tsv.c: reading TSV as kanon(7) describes it: the line reader (CRLF,
+ * no final newline, NUL bytes refused), tables (the header or
+ * --columns, several files as one, --skip-header, column selection,
+ * data errors naming file, line and column) and the two-pass input,
+ * which spools a pipe to read it twice.  Above kanon.c.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kanon.h"
+
+/* ---- reading ------------------------------------------------------- */
+
+/* The read buffer (small in the fuzz build, to exercise its growth). */
+#ifndef RBUF
+#define RBUF (1 << 20)
+#endif
+
+void
+kn_reader_open(kn_reader *r, const char *path)
+{
+	kn_reader_open_size(r, path, RBUF);
+}
+
+void
+kn_reader_open_size(kn_reader *r, const char *path, size_t bufsz)
+{
+	memset(r, 0, sizeof(*r));
+	if (path == NULL || strcmp(path, "-") == 0) {
+		r->fd = 0;
+		r->name = "stdin";
+	} else {
+		r->fd = open(path, O_RDONLY);
+		if (r->fd < 0)
+			kn_die_sys("%s", path);
+		r->name = path;
+	}
+	r->cap = bufsz < 4096 ? 4096 : bufsz;
+	r->buf = kn_alloc(r->cap + 16);	/* 8-byte loads may pass the end */
+}
+
+void
+kn_reader_close(kn_reader *r)
+{
+	if (r->fd > 0)
+		close(r->fd);
+	free(r->buf);
+	r->buf = NULL;
+}
+
+/* Reads more input after the data kept in buf[beg, end). */
+static void
+fill(kn_reader *r)
+{
+	ssize_t got;
+
+	if (r->beg > 0) {
+		memmove(r->buf, r->buf + r->beg, r->end - r->beg);
+		r->end -= r->beg;
+		r->beg = 0;
+	}
+	if (r->end == r->cap) {
+		r->cap *= 2;
+		r->buf = kn_realloc(r->buf, r->cap + 16);
+	}
+	do
+		got = read(r->fd, r->buf + r->end, r->cap - r->end);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		kn_die_sys("%s: read error", r->name);
+	if (got == 0)
+		r->eof = 1;
+	r->end += (size_t)got;
+}
+
+/* Reads the next line without looking for NUL bytes. */
+static int
+getline_raw(kn_reader *r)
+{
+	char *nl;
+	size_t scanned = 0;
+
+	for (;;) {
+		nl = memchr(r->buf + r->beg + scanned, '\n',
+		    r->end - r->beg - scanned);
+		if (nl != NULL)
+			break;
+		if (r->eof) {
+			if (r->end == r->beg)
+				return 0;
+			nl = r->buf + r->end;	/* last line, no newline */
+			break;
+		}
+		scanned = r->end - r->beg;
+		fill(r);
+	}
+	r->line = r->buf + r->beg;
+	r->len = (size_t)(nl - r->line);
+	r->bytes += r->len + (nl < r->buf + r->end);
+	r->beg += r->len + (nl < r->buf + r->end);
+	if (r->len > 0 && r->line[r->len - 1] == '\r' && !r->keepcr)
+		r->len--;
+	r->line[r->len] = '\0';
+	r->lineno++;
+	return 1;
+}
+
+/* Dies naming the field of the current line that holds a NUL. */
+static void __attribute__((noreturn))
+nul_error(const kn_reader *r)
+{
+	const char *p, *z = memchr(r->line, '\0', r->len);
+	size_t col = 1;
+
+	for (p = r->line; p < z; p++)
+		col += *p == '\t';
+	kn_die("%s:%llu: field %zu: NUL byte in input", r->name,
+	    (unsigned long long)r->lineno, col);
+}
+
+int
+kn_getline(kn_reader *r)
+{
+	if (!getline_raw(r))
+		return 0;
+	if (memchr(r->line, '\0', r->len) != NULL)
+		nul_error(r);
+	return 1;
+}
+
+char *
+kn_slurp(const char *path, size_t *len)
+{
+	kn_reader r;
+	char *s;
+
+	kn_reader_open(&r, path);
+	while (!r.eof)
+		fill(&r);
+	s = r.buf;
+	*len = r.end;
+	s[r.end] = '\0';
+	if (r.fd > 0)
+		close(r.fd);
+	return s;
+}
+
+/* ---- tables -------------------------------------------------------- */
+
+size_t
+kn_split(char *line, size_t len, kn_str *f, size_t max)
+{
+	char *p = line, *end = line + len, *t;
+	size_t n = 0;
+
+	for (;;) {
+		t = memchr(p, '\t', (size_t)(end - p));
+		if (n < max) {
+			f[n].p = p;
+			f[n].n = (size_t)((t ? t : end) - p);
+		}
+		n++;
+		if (t == NULL)
+			return n;
+		p = t + 1;
+	}
+}
+
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+#define HASZERO(v) (((v) - ONES) & ~(v) & HIGHS)
+
+/* Like kn_split, and also finds NUL bytes (*nul).  On little-endian
+ * machines eight bytes at a time: the zero-byte test flags every tab or
+ * NUL and possibly bytes after one, so each candidate is checked. */
+static size_t
+split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul)
+{
+	size_t i = 0, start = 0, n = 0, pos;
+
+	*nul = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, m;
+
+		memcpy(&w, line + i, 8);
+		m = HASZERO(w ^ (ONES * '\t')) | HASZERO(w);
+		while (m != 0) {
+			pos = i + (size_t)__builtin_ctzll(m) / 8;
+			m &= m - 1;
+			if (line[pos] == '\t') {
+				if (n < max) {
+					f[n].p = line + start;
+					f[n].n = pos - start;
+				}
+				n++;
+				start = pos + 1;
+			} else if (line[pos] == '\0') {
+				*nul = 1;
+				return n + 1;
+			}
+		}
+	}
+#endif
+	for (; i < len; i++) {
+		if (line[i] == '\t') {
+			if (n < max) {
+				f[n].p = line + start;
+				f[n].n = i - start;
+			}
+			n++;
+			start = i + 1;
+		} else if (line[i] == '\0') {
+			*nul = 1;
+			return n + 1;
+		}
+	}
+	if (n < max) {
+		f[n].p = line + start;
+		f[n].n = len - start;
+	}
+	return n + 1;
+}
+
+/* Sets the column names from a comma list or a header line. */
+static void
+set_names(kn_table *t, const char *s, size_t len, int sep, const char *where)
+{
+	const char *p = s, *end = s + len, *q;
+	size_t i, j, cap = 8;
+
+	t->names = kn_alloc(cap * sizeof(char *));
+	t->ncols = 0;
+	for (;;) {
+		q = memchr(p, sep, (size_t)(end - p));
+		if (q == NULL)
+			q = end;
+		if (t->ncols == cap) {
+			cap *= 2;
+			t->names = kn_realloc(t->names, cap * sizeof(char *));
+		}
+		t->names[t->ncols++] = kn_strndup(p, (size_t)(q - p));
+		if (q == end)
+			break;
+		p = q + 1;
+	}
+	for (i = 0; i < t->ncols; i++) {
+		if (t->names[i][0] == '\0')
+			kn_die("%s: column %zu has an empty name", where, i + 1);
+		for (j = 0; j < i; j++)
+			if (strcmp(t->names[i], t->names[j]) == 0)
+				kn_die("%s: column name '%s' appears twice "
+				    "(columns %zu and %zu)", where,
+				    t->names[i], j + 1, i + 1);
+	}
+	t->f = kn_alloc(t->ncols * sizeof(kn_str));
+}
+
+/* Opens file number t->cur and reads (and checks) its header. */
+static int
+open_next(kn_table *t)
+{
+	if (t->cur > 0)
+		kn_reader_close(&t->r);
+	if (t->cur >= t->npaths)
+		return 0;
+	kn_reader_open(&t->r, t->paths[t->cur]);
+	t->cur++;
+	if (t->headerless)
+		return 1;
+	if (!kn_getline(&t->r))
+		kn_die("%s: empty input: expected a header line naming the "
+		    "columns", t->r.name);
+	if (t->names == NULL) {
+		size_t n = strlen(t->r.name) + 3;
+		char *w = kn_alloc(n);
+
+		snprintf(w, n, "%s:1", t->r.name);
+		set_names(t, t->r.line, t->r.len, '\t', w);
+		free(w);
+		t->hdrline = kn_strndup(t->r.line, t->r.len);
+	} else if (strcmp(t->hdrline, t->r.line) != 0)
+		kn_die("%s:1: header differs from that of %s", t->r.name,
+		    t->paths[0]);
+	return 1;
+}
+
+int kn_skip_header;
+
+int
+kn_table_opt(int ch, char *arg, char **columns)
+{
+	static int given;	/* the option that gave the columns */
+
+	switch (ch) {
+	case KN_OPT_COLUMNS:
+	case KN_OPT_COLFILE:
+		if (given != 0 && given != ch)
+			kn_die("--columns and --columns-file exclude each "
+			    "other: name the columns once");
+		given = ch;
+		*columns = ch == KN_OPT_COLUMNS ? arg : kn_columns_file(arg);
+		return 1;
+	case KN_OPT_SKIPHDR:
+		kn_skip_header = 1;
+		return 1;
+	}
+	return 0;
+}
+
+void
+kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
+{
+	static char *dash[] = { "-" };
+
+	memset(t, 0, sizeof(*t));
+	if (npaths == 0) {
+		paths = dash;
+		npaths = 1;
+	}
+	t->paths = paths;
+	t->npaths = npaths;
+	if (columns != NULL) {
+		t->headerless = 1;
+		set_names(t, columns, strlen(columns), ',', "--columns");
+	}
+	t->skiphdr = kn_skip_header;
+	if (t->headerless && t->skiphdr) {
+		size_t i, n = 0;
+
+		for (i = 0; i < t->ncols; i++)
+			n += strlen(t->names[i]) + 1;
+		t->hdrline = kn_alloc(n + 1);
+		for (n = 0, i = 0; i < t->ncols; i++) {
+			if (i > 0)
+				t->hdrline[n++] = '\t';
+			memcpy(t->hdrline + n, t->names[i],
+			    strlen(t->names[i]));
+			n += strlen(t->names[i]);
+		}
+		t->hdrline[n] = '\0';
+	}
+	open_next(t);
+	if (t->hdrline != NULL)
+		t->hdrlen = strlen(t->hdrline);
+}
+
+int
+kn_table_next(kn_table *t)
+{
+	size_t n;
+
+	int nul;
+
+again:
+	while (!getline_raw(&t->r))
+		if (!open_next(t))
+			return 0;
+	if (t->skiphdr && t->r.len == t->hdrlen &&
+	    memcmp(t->r.line, t->hdrline, t->r.len) == 0) {
+		t->skipped++;
+		goto again;
+	}
+	n = split_fast(t->r.line, t->r.len, t->f, t->ncols, &nul);
+	if (nul)
+		nul_error(&t->r);
+	if (n != t->ncols)
+		kn_die("%s:%llu: expected %zu fields, found %zu", t->r.name,
+		    (unsigned long long)t->r.lineno, t->ncols, n);
+	t->rows++;
+	return 1;
+}
+
+size_t
+kn_table_col(const kn_table *t, const char *spec)
+{
+	size_t i;
+	const char *p;
+
+	for (i = 0; i < t->ncols; i++)
+		if (strcmp(t->names[i], spec) == 0)
+			return i;
+	for (p = spec; *p >= '0' && *p <= '9'; p++)
+		;
+	if (p != spec && *p == '\0' && spec[0] != '0') {
+		unsigned long v = strtoul(spec, NULL, 10);
+
+		if (v >= 1 && v <= t->ncols)
+			return v - 1;
+		kn_die("%s: no column %s (the table has %zu)",
+		    t->headerless ? "--columns" : t->r.name, spec, t->ncols);
+	}
+	kn_die("%s: no column named '%s'",
+	    t->headerless ? "--columns" : t->r.name, spec);
+}
+
+size_t
+kn_table_cols(const kn_table *t, const char *list, size_t **idx)
+{
+	size_t n = 0, cap = 8, i;
+	const char *p = list, *q;
+	char *name;
+
+	*idx = kn_alloc(cap * sizeof(size_t));
+	for (;;) {
+		q = strchr(p, ',');
+		if (q == NULL)
+			q = p + strlen(p);
+		if (q == p)
+			kn_die("empty column name in list '%s'", list);
+		name = kn_strndup(p, (size_t)(q - p));
+		if (n == cap) {
+			cap *= 2;
+			*idx = kn_realloc(*idx, cap * sizeof(size_t));
+		}
+		(*idx)[n] = kn_table_col(t, name);
+		for (i = 0; i < n; i++)
+			if ((*idx)[i] == (*idx)[n])
+				kn_die("column '%s' named twice in '%s'",
+				    t->names[(*idx)[n]], list);
+		n++;
+		free(name);
+		if (*q == '\0')
+			break;
+		p = q + 1;
+	}
+	return n;
+}
+
+size_t
+kn_table_countcol(const kn_table *t, const char *opt)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		if (strcmp(t->names[c], "count") == 0)
+			return c;
+	kn_die("%s: no 'count' column: %s reads frequency sets", t->r.name,
+	    opt);
+}
+
+void
+kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: %s:%llu: column '%s': ", kn_prog, t->r.name,
+	    (unsigned long long)t->r.lineno, t->names[col]);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	kn_die_exit(2);
+}
+
+char *
+kn_columns_file(const char *path)
+{
+	kn_reader r;
+	char *out = NULL, *p;
+	size_t n = 0;
+
+	kn_reader_open(&r, path);
+	while (kn_getline(&r)) {
+		if (r.len == 0)
+			continue;
+		if (n == 0 && memchr(r.line, '\t', r.len) != NULL) {
+			/* A header line: it alone names the columns. */
+			out = kn_strndup(r.line, r.len);
+			n = r.len;
+			break;
+		}
+		out = kn_realloc(out, n + r.len + 2);
+		if (n > 0)
+			out[n++] = ',';
+		memcpy(out + n, r.line, r.len);
+		n += r.len;
+	}
+	kn_reader_close(&r);
+	if (out == NULL)
+		kn_die("%s: no column names", path);
+	out[n] = '\0';
+	for (p = out; *p != '\0'; p++)
+		if (*p == '\t')
+			*p = ',';
+	return out;
+}
+
+void
+kn_table_free(kn_table *t)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		free(t->names[c]);
+	free(t->names);
+	free(t->f);
+	free(t->hdrline);
+	t->names = NULL;
+	t->f = NULL;
+	t->hdrline = NULL;
+}
+
+/* ---- two-pass input ------------------------------------------------ */
+
+/* Copies the input to the spool file. */
+static void
+input_spool(kn_input *in)
+{
+	char *buf = kn_alloc(1 << 16);
+	ssize_t got;
+	int fd = 0;
+
+	if (in->path != NULL && (fd = open(in->path, O_RDONLY)) < 0)
+		kn_die_sys("%s", in->path);
+	in->sfd = kn_mktemp(in->tmpdir, &in->spool);
+	for (;;) {
+		got = read(fd, buf, 1 << 16);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			kn_die_sys("%s: read error", in->name);
+		if (got == 0)
+			break;
+		if (kn_write_all(in->sfd, buf, (size_t)got) != 0)
+			kn_die_sys("%s: write error", in->spool);
+	}
+	if (fd != 0)
+		close(fd);
+	free(buf);
+}
+
+void
+kn_input_init(kn_input *in, const char *path, int twice,
+    const char *columns, const char *tmpdir)
+{
+	struct stat st;
+
+	memset(in, 0, sizeof(*in));
+	in->path = path == NULL || strcmp(path, "-") == 0 ? NULL : path;
+	in->name = in->path != NULL ? in->path : "stdin";
+	in->tmpdir = tmpdir;
+	in->sfd = -1;
+	if (!twice)
+		return;
+	if (in->path == NULL || (stat(in->path, &st) == 0 &&
+	    !S_ISREG(st.st_mode))) {
+		input_spool(in);
+		if (columns == NULL && lseek(in->sfd, 0, SEEK_END) == 0)
+			kn_die("%s: empty input: expected a header line "
+			    "naming the columns", in->name);
+	}
+}
+
+void
+kn_input_open(kn_input *in, kn_table *t, const char *columns)
+{
+	char *paths[1];
+	struct stat st;
+
+	if (in->spool != NULL) {
+		/* Read the spool as standard input, named as the input. */
+		if (lseek(in->sfd, 0, SEEK_SET) != 0 || dup2(in->sfd, 0) < 0)
+			kn_die_sys("%s", in->spool);
+		kn_table_open(t, NULL, 0, columns);
+		t->r.name = in->name;
+		in->opened++;
+		return;
+	}
+	paths[0] = (char *)(in->path != NULL ? in->path : "-");
+	kn_table_open(t, paths, 1, columns);
+	if (in->path != NULL && fstat(t->r.fd, &st) == 0 &&
+	    S_ISREG(st.st_mode)) {
+		/* A file that changes between the passes would make the
+		 * second disagree with what the first decided. */
+		if (in->opened > 0 && ((uint64_t)st.st_size != in->size ||
+		    (uint64_t)st.st_ino != in->ino ||
+		    (uint64_t)st.st_dev != in->dev ||
+		    (int64_t)st.st_mtim.tv_sec != in->msec ||
+		    (int64_t)st.st_mtim.tv_nsec != in->mnsec))
+			kn_die("%s: the file changed between the two passes",
+			    in->name);
+		in->size = (uint64_t)st.st_size;
+		in->ino = (uint64_t)st.st_ino;
+		in->dev = (uint64_t)st.st_dev;
+		in->msec = (int64_t)st.st_mtim.tv_sec;
+		in->mnsec = (int64_t)st.st_mtim.tv_nsec;
+	}
+	in->opened++;
+}
+
+void
+kn_input_done(kn_input *in)
+{
+	if (in->spool != NULL) {
+		close(in->sfd);
+		kn_rmtemp(in->spool);
+		in->spool = NULL;
+	}
+}
