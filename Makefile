@@ -14,19 +14,27 @@ MAN7 = man/kanon.7
 
 all: $(PROGS)
 
+# The core, in layers from the bottom (kanon.h, extsort.h), as a
+# library: each program links only the members it uses.
 CORE = kanon.o tsv.o hier.o extsort.o freq.o
+# partition's own objects.
+PART_OBJS = mondrian.o hypo.o
 
-freqset score gendata recode: %: %.o $(CORE)
-	$(CC) $(LDFLAGS) -o $@ $@.o $(CORE) $(LDLIBS)
+libkanon.a: $(CORE)
+	rm -f $@
+	$(AR) rcs $@ $(CORE)
 
-extsort: extsort_main.o $(CORE)
-	$(CC) $(LDFLAGS) -o $@ extsort_main.o $(CORE) $(LDLIBS)
+freqset score gendata recode: %: %.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ $@.o libkanon.a $(LDLIBS)
 
-lattice-search: lattice.o $(CORE)
-	$(CC) $(LDFLAGS) -o $@ lattice.o $(CORE) $(LDLIBS)
+extsort: extsort_main.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ extsort_main.o libkanon.a $(LDLIBS)
 
-partition: mondrian.o hypo.o $(CORE)
-	$(CC) $(LDFLAGS) -o $@ mondrian.o hypo.o $(CORE) $(LDLIBS)
+lattice-search: lattice.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ lattice.o libkanon.a $(LDLIBS)
+
+partition: $(PART_OBJS) libkanon.a
+	$(CC) $(LDFLAGS) -o $@ $(PART_OBJS) libkanon.a $(LDLIBS)
 
 # The unit tests of hypo.c's quantiles (tests/hypo.bats).
 tests/hypo-check: tests/hypo-check.c hypo.o
@@ -60,6 +68,7 @@ fuzz:
 
 fuzz-build: $(FUZZ)
 
+# The core built for fuzzing, as fuzz/obj/libkanon.a.
 FUZZ_CORE = $(CORE:%=fuzz/obj/%)
 
 $(FUZZ_CORE): fuzz/obj/%.o: %.c kanon.h
@@ -68,10 +77,14 @@ $(FUZZ_CORE): fuzz/obj/%.o: %.c kanon.h
 	    -c -o $@ $<
 fuzz/obj/extsort.o fuzz/obj/freq.o: extsort.h
 
+fuzz/obj/libkanon.a: $(FUZZ_CORE)
+	rm -f $@
+	$(AR) rcs $@ $(FUZZ_CORE)
+
 $(FUZZ): fuzz/fuzz-%: fuzz/%.c fuzz/harness.c fuzz/harness.h kanon.h \
-    $(FUZZ_CORE)
+    fuzz/obj/libkanon.a
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ fuzz/$*.c fuzz/harness.c \
-	    $(FUZZ_CORE) $(LDLIBS)
+	    fuzz/obj/libkanon.a $(LDLIBS)
 
 fuzz/fuzz-parse: recode.c extsort.h
 
@@ -96,7 +109,7 @@ install: all
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
-	rm -f $(PROGS) *.o tests/hypo-check $(FUZZ)
+	rm -f $(PROGS) *.o libkanon.a tests/hypo-check $(FUZZ)
 	rm -rf fuzz/obj fuzz/work
 
 .PHONY: all test sanitize fuzz fuzz-build demo bench lint-man lint-sh \
