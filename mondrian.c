@@ -51,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "hypo.h"
 #include "kanon.h"
 
@@ -101,112 +102,16 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-enum { SPLIT_MEDIAN, SPLIT_INFOGAIN, SPLIT_REGRESSION };
 
-/* The requirements and the split criterion. */
-static struct {
-	uint64_t k;
-	kn_ldiv ld;
-	int hasv;		/* --variance */
-	kn_i128 vm;
-	int vs;
-	int split;
-	int relaxed;
-} o;
-
-/*
- * A quasi-identifier.  Every row's value becomes a code whose order is
- * the dimension's order: the rank of the number, or for a column with a
- * hierarchy the rank of its leaf in depth-first order of the hierarchy,
- * so that the leaves under any node are a run of codes.
- */
-struct dim {
-	size_t col;
-	const char *name;
-	kn_hier *h;		/* NULL: numeric */
-	/* numeric: values as integers at the column's scale S; out of
-	 * core the distinct values (mant, scale) get ids first */
-	struct numdict {
-		int64_t *m;	/* id -> mantissa */
-		int8_t *sc;	/* id -> scale */
-		uint32_t *slot;	/* hash index: id+1, 0 empty */
-		size_t n, cap, nslot;
-	} vd;
-	uint32_t *rankof;	/* id -> rank */
-	int64_t *raw;		/* per row while loading */
-	int8_t *rsc;		/* per row: its own scale */
-	int64_t *vals;		/* rank -> value * 10^S */
-	uint32_t nrank;
-	int S;
-	/* on a cluster: the table's scale and range, from the tree */
-	int fS, hasg;
-	int64_t gmn, gmx;
-	/* hierarchy */
-	int nl;			/* levels; nl is the implicit root above */
-	uint32_t **anc;		/* anc[l][leaf] = ancestor at level l */
-	uint32_t **nleaf;	/* nleaf[l][id] = leaves under the node */
-	uint32_t *dfsleaf;	/* code -> leaf */
-	uint32_t *dfsrank;	/* leaf -> code */
-	uint32_t ncode;
-};
-
-static size_t d;		/* QIs */
-static struct dim *dims;
-static size_t W;		/* words per record */
-static size_t wrow, wsens, wtarg;	/* word offsets */
-static int hass, hast;
-static int needstats;		/* parts need more than their size */
-static uint32_t *rec;		/* N records of W words */
-static uint32_t *rtmp;		/* scratch records */
-static uint64_t N;
-static const char *inname;	/* the input, for messages */
 
 /* Out of core (Rothko-T, paper 004 §2): the rows are spooled once as
  * binary records of W words, the numbers as ids of their distinct
  * values, and read back in chunks. */
 #define CHUNK 4096
-static int ooc;			/* out of core */
-static uint64_t base;		/* rows spooled so far */
-static FILE *spool;
-static char *spoolpath;
-static FILE *pairs;		/* (row, class) pairs */
-static char *pairspath;
-static kn_i128 *sums;		/* per dimension, for a region's means */
 
-/* Accounting of an out-of-core run (-v; paper 004 §4-5). */
-static struct {
-	uint64_t scans;		/* passes over node files */
-	uint64_t bread, bwritten;	/* temp file bytes */
-	uint64_t repart;	/* nodes repartitioned to disk */
-	uint64_t inmem;		/* nodes partitioned in memory */
-	uint64_t bigleaf;	/* classes too large for memory */
-} oacct;
 
-/* The sensitive column: dictionary, and for variance the values scaled
- * to F decimals. */
-static kn_dict sdict;
-static kn_i128 *sval;
-static int *sscale, sF;
-/* The target: dictionary (labels) and numeric values. */
-static kn_dict tdict;
-static kn_i128 *tval;		/* numeric target * 10^tF */
-static int *tscale, tF;
-static kn_i128 *xlxtab;		/* xlxf(c) for small c */
-static size_t nxlx;
 
-/* Per-node scratch. */
-static uint32_t *key, *perm, *ptmp, *grp, *cnt;
-static uint64_t *hs_tot, *hs_side, *hs_side2, *hl_tot, *hl_side;
-static uint32_t *stouch, *ltouch;
-static uint64_t *gath;
-static size_t nstouch, nltouch;
 
-/* Output of the partitioning. */
-static uint32_t *cls;		/* row -> class */
-static uint32_t ncls;
-static uint64_t maxcls;
-static FILE *rfp;		/* regions */
-static const char *rname = "regions";	/* its name, for messages */
 
 /* ---- loading -------------------------------------------------------- */
 
@@ -259,28 +164,28 @@ parse_num(const char *s, size_t n, int64_t *m, int *sc)
 /* Ranks the values of a numeric column: brings them to the column's
  * scale and sorts (value, row) pairs by a radix sort on the value. */
 static void
-rank_numeric(struct dim *dm, size_t j)
+rank_numeric(struct part *pt, struct dim *dm, size_t j)
 {
 	uint64_t *a, *b, *t, mn = UINT64_MAX, mx = 0;
 	uint32_t *ra, *rb, *rt, r = 0;
 	size_t i;
 	int S = 0, sh;
 
-	for (i = 0, S = dm->fS; i < N; i++)
+	for (i = 0, S = dm->fS; i < pt->nrows; i++)
 		if (dm->rsc[i] > S)
 			S = dm->rsc[i];
 	dm->S = S;
-	a = kn_alloc((N + 1) * sizeof(uint64_t));
-	b = kn_alloc((N + 1) * sizeof(uint64_t));
-	ra = kn_alloc((N + 1) * sizeof(uint32_t));
-	rb = kn_alloc((N + 1) * sizeof(uint32_t));
-	for (i = 0; i < N; i++) {
+	a = kn_alloc((pt->nrows + 1) * sizeof(uint64_t));
+	b = kn_alloc((pt->nrows + 1) * sizeof(uint64_t));
+	ra = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
+	rb = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
+	for (i = 0; i < pt->nrows; i++) {
 		int64_t v;
 
 		if (__builtin_mul_overflow(dm->raw[i],
 		    (int64_t)kn_pow10(S - dm->rsc[i]), &v))
 			kn_die("%s: column '%s': the values do not fit 64 "
-			    "bits with %d decimals each", inname, dm->name, S);
+			    "bits with %d decimals each", pt->inname, dm->name, S);
 		a[i] = (uint64_t)v ^ ((uint64_t)1 << 63);
 		ra[i] = (uint32_t)i;
 		if (a[i] < mn)
@@ -292,35 +197,35 @@ rank_numeric(struct dim *dm, size_t j)
 	free(dm->rsc);
 	dm->raw = NULL;
 	dm->rsc = NULL;
-	if (N > 0 && mx - mn < 4 * (uint64_t)N + 65536) {
+	if (pt->nrows > 0 && mx - mn < 4 * (uint64_t)pt->nrows + 65536) {
 		/* A dense range: ranks by a table of the values present. */
 		uint32_t *tab = kn_zalloc((size_t)(mx - mn + 2) *
 		    sizeof(uint32_t));
 		uint64_t v;
 
-		for (i = 0; i < N; i++)
+		for (i = 0; i < pt->nrows; i++)
 			tab[a[i] - mn] = 1;
-		dm->vals = kn_alloc((N + 1) * sizeof(int64_t));
+		dm->vals = kn_alloc((pt->nrows + 1) * sizeof(int64_t));
 		for (v = 0; v <= mx - mn; v++)
 			if (tab[v]) {
 				dm->vals[r] = (int64_t)((v + mn) ^
 				    ((uint64_t)1 << 63));
 				tab[v] = r++;
 			}
-		for (i = 0; i < N; i++)
-			rec[i * W + j] = tab[a[i] - mn];
+		for (i = 0; i < pt->nrows; i++)
+			pt->rec[i * pt->rec_words + j] = tab[a[i] - mn];
 		free(tab);
 		dm->nrank = r;
 		goto done;
 	}
-	for (sh = 0; sh < 64 && N > 0 && ((mx - mn) >> sh) != 0; sh += 11) {
+	for (sh = 0; sh < 64 && pt->nrows > 0 && ((mx - mn) >> sh) != 0; sh += 11) {
 		uint32_t *c = kn_zalloc((2048 + 1) * sizeof(uint32_t));
 
-		for (i = 0; i < N; i++)
+		for (i = 0; i < pt->nrows; i++)
 			c[(((a[i] - mn) >> sh) & 0x7ff) + 1]++;
 		for (i = 1; i <= 2048; i++)
 			c[i] += c[i - 1];
-		for (i = 0; i < N; i++) {
+		for (i = 0; i < pt->nrows; i++) {
 			size_t p = c[((a[i] - mn) >> sh) & 0x7ff]++;
 
 			b[p] = a[i];
@@ -330,15 +235,15 @@ rank_numeric(struct dim *dm, size_t j)
 		t = a, a = b, b = t;
 		rt = ra, ra = rb, rb = rt;
 	}
-	dm->vals = kn_alloc((N + 1) * sizeof(int64_t));
-	for (i = 0; i < N; i++) {
+	dm->vals = kn_alloc((pt->nrows + 1) * sizeof(int64_t));
+	for (i = 0; i < pt->nrows; i++) {
 		if (i > 0 && a[i] != a[i - 1])
 			r++;
 		if (i == 0 || a[i] != a[i - 1])
 			dm->vals[r] = (int64_t)(a[i] ^ ((uint64_t)1 << 63));
-		rec[(size_t)ra[i] * W + j] = r;
+		pt->rec[(size_t)ra[i] * pt->rec_words + j] = r;
 	}
-	dm->nrank = N > 0 ? r + 1 : 0;
+	dm->nrank = pt->nrows > 0 ? r + 1 : 0;
 done:
 	dm->vals = kn_realloc(dm->vals, (dm->nrank + 1) * sizeof(int64_t));
 	free(a);
@@ -393,8 +298,7 @@ prepare_hier(struct dim *dm)
 	dm->ncode = (uint32_t)nleaves;
 }
 
-static size_t dicts_bytes(void);
-static size_t budget;		/* -S */
+static size_t dicts_bytes(struct part *pt);
 
 /* The id of the number m / 10^sc (canonical: no trailing fractional
  * zeros) in a dictionary of distinct numbers, added if new. */
@@ -440,27 +344,27 @@ numdict_id(struct numdict *v, int64_t m, int sc)
 /* Writes the rows in the buffer to the spool, the numbers as the ids
  * of their distinct values. */
 static void
-flush_chunk(size_t nb)
+flush_chunk(struct part *pt, size_t nb)
 {
 	size_t i, j;
 
-	for (j = 0; j < d; j++) {
-		struct dim *dm = &dims[j];
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
 
 		if (dm->h != NULL)
 			continue;
 		for (i = 0; i < nb; i++)
-			rec[i * W + j] = numdict_id(&dm->vd, dm->raw[i],
+			pt->rec[i * pt->rec_words + j] = numdict_id(&dm->vd, dm->raw[i],
 			    dm->rsc[i]);
 	}
-	if (dicts_bytes() + 2 * (size_t)CHUNK * W * sizeof(uint32_t) > budget)
+	if (dicts_bytes(pt) + 2 * (size_t)CHUNK * pt->rec_words * sizeof(uint32_t) > pt->budget)
 		kn_die("-S %zu: too small: the dictionaries of the values "
-		    "outgrow it (%zu bytes at row %llu)", budget,
-		    dicts_bytes(), (unsigned long long)N);
-	if (fwrite(rec, W * sizeof(uint32_t), nb, spool) != nb)
-		kn_die_sys("%s: write error", spoolpath);
-	oacct.bwritten += nb * W * sizeof(uint32_t);
-	base += nb;
+		    "outgrow it (%zu bytes at row %llu)", pt->budget,
+		    dicts_bytes(pt), (unsigned long long)pt->nrows);
+	if (fwrite(pt->rec, pt->rec_words * sizeof(uint32_t), nb, pt->spool) != nb)
+		kn_die_sys("%s: write error", pt->spool_path);
+	pt->acct.bwritten += nb * pt->rec_words * sizeof(uint32_t);
+	pt->spooled += nb;
 }
 
 /* The id of value v in dc, added if new; with num, its number goes to
@@ -490,58 +394,58 @@ value_id(kn_dict *dc, kn_str v, int num, kn_i128 **val, int **scl, int *F,
 
 /* The id of a sensitive value; of a target. */
 static int
-sens_id(kn_str v, uint32_t *id)
+sens_id(struct part *pt, kn_str v, uint32_t *id)
 {
-	return value_id(&sdict, v, o.hasv, &sval, &sscale, &sF, id);
+	return value_id(&pt->sens_dict, v, pt->req.hasv, &pt->sens_val, &pt->sens_scale, &pt->sens_F, id);
 }
 
 static int
-targ_id(kn_str v, uint32_t *id)
+targ_id(struct part *pt, kn_str v, uint32_t *id)
 {
-	return value_id(&tdict, v, o.split == SPLIT_REGRESSION, &tval,
-	    &tscale, &tF, id);
+	return value_id(&pt->targ_dict, v, pt->req.split == SPLIT_REGRESSION, &pt->targ_val,
+	    &pt->targ_scale, &pt->targ_F, id);
 }
 
 /* Reads the table into records. */
 static void
-load(kn_table *t, size_t scol, size_t tcol)
+load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 {
 	size_t cap = 1 << 16, rawcap = 0, j;
 	uint32_t *r;
 	const char *err;
 
-	if (ooc)
+	if (pt->ooc)
 		cap = CHUNK;
-	rec = kn_alloc(cap * W * sizeof(uint32_t));
+	pt->rec = kn_alloc(cap * pt->rec_words * sizeof(uint32_t));
 	while (kn_table_next(t)) {
-		size_t b = N - base;
+		size_t b = pt->nrows - pt->spooled;
 
 		if ((t->rows & 0xffff) == 0)
 			kn_progress(t->rows, t->r.bytes);
-		if (ooc && b == CHUNK) {
-			flush_chunk(b);
+		if (pt->ooc && b == CHUNK) {
+			flush_chunk(pt, b);
 			b = 0;
 		}
 		if (b == cap) {
 			cap *= 2;
-			rec = kn_realloc(rec, cap * W * sizeof(uint32_t));
+			pt->rec = kn_realloc(pt->rec, cap * pt->rec_words * sizeof(uint32_t));
 		}
 		if (b == rawcap) {
 			rawcap = cap;
-			for (j = 0; j < d; j++) {
-				if (dims[j].h != NULL)
+			for (j = 0; j < pt->nqi; j++) {
+				if (pt->dims[j].h != NULL)
 					continue;
-				dims[j].raw = kn_realloc(dims[j].raw,
+				pt->dims[j].raw = kn_realloc(pt->dims[j].raw,
 				    rawcap * sizeof(int64_t));
-				dims[j].rsc = kn_realloc(dims[j].rsc, rawcap);
+				pt->dims[j].rsc = kn_realloc(pt->dims[j].rsc, rawcap);
 			}
 		}
-		if (N >= UINT32_MAX - 1)
+		if (pt->nrows >= UINT32_MAX - 1)
 			kn_die("%s: more than %u rows are not supported",
 			    t->r.name, UINT32_MAX - 2);
-		r = rec + b * W;
-		for (j = 0; j < d; j++) {
-			struct dim *dm = &dims[j];
+		r = pt->rec + b * pt->rec_words;
+		for (j = 0; j < pt->nqi; j++) {
+			struct dim *dm = &pt->dims[j];
 			kn_str v = t->f[dm->col];
 
 			if (dm->h != NULL) {
@@ -566,38 +470,29 @@ load(kn_table *t, size_t scol, size_t tcol)
 				r[j] = 0;
 			}
 		}
-		r[wrow] = (uint32_t)N;
-		if (hass && !sens_id(t->f[scol], &r[wsens]))
+		r[pt->word_row] = (uint32_t)pt->nrows;
+		if (pt->has_sens && !sens_id(pt, t->f[scol], &r[pt->word_sens]))
 			kn_table_fail(t, scol, "'%.*s' is not a number "
 			    "(--variance)", (int)t->f[scol].n, t->f[scol].p);
-		if (hast && !targ_id(t->f[tcol], &r[wtarg]))
+		if (pt->has_targ && !targ_id(pt, t->f[tcol], &r[pt->word_targ]))
 			kn_table_fail(t, tcol, "'%.*s' is not a number (--split "
 			    "regression)", (int)t->f[tcol].n, t->f[tcol].p);
-		N++;
+		pt->nrows++;
 	}
-	if (ooc)
-		flush_chunk(N - base);
+	if (pt->ooc)
+		flush_chunk(pt, pt->nrows - pt->spooled);
 	kn_progress_done();
 }
 
 /* ---- the partitioning ----------------------------------------------- */
 
-/* Statistics of one part of a candidate cut. */
-struct side {
-	uint64_t n;
-	uint64_t distinct;	/* sensitive values present */
-	kn_i128 s, ss;		/* sums of the sensitive values, squares */
-	kn_i128 ts;		/* sum of the numeric target * 10^tF */
-	kn_i128 lf;		/* sum of xlxf() over the label counts */
-};
-
 /* c ln c in fixed point (units of 2^-32): integers, so that sums of
  * them are exact and do not depend on the order they are added in. */
 static kn_i128
-xlxf(uint64_t c)
+xlxf(struct part *pt, uint64_t c)
 {
-	if (c < nxlx)
-		return xlxtab[c];
+	if (c < pt->xlx_n)
+		return pt->xlx_tab[c];
 	return (kn_i128)llroundl((long double)c * logl((long double)c) *
 	    4294967296.0L);
 }
@@ -611,46 +506,35 @@ sq_n(kn_i128 ts, uint64_t n)
 	return t * t / (long double)n;
 }
 
-/* Rothko-S's growth phase (paper 004 §3): the rows in memory are a
- * sample of n of the N rows of a node, and a part is allowable when the
- * tests of hypo.c reject "it is not" at level alpha/m. */
-static struct {
-	int on;
-	uint64_t n, N;
-	uint64_t k;		/* the k asked for (o.k is the sample's) */
-	double alpha;
-	int m;			/* parts of the cut being tested */
-	int naive;		/* --naive: no tests (for comparison) */
-} smp;
 
-static int side_ok(const struct side *sd, const uint64_t *hist,
+static int side_ok(struct part *pt, const struct side *sd, const uint64_t *hist,
     int compl);
 
 /* Whether a part of n rows, its sensitive values summing to s with
  * squares ss, meets k and variance diversity. */
 static int
-k_var_ok(uint64_t n, kn_i128 s, kn_i128 ss)
+k_var_ok(struct part *pt, uint64_t n, kn_i128 s, kn_i128 ss)
 {
 	kn_sum sm;
 	long double var;
 
-	if (n < o.k)
+	if (n < pt->req.k)
 		return 0;
-	if (!o.hasv)
+	if (!pt->req.hasv)
 		return 1;
 	sm.s = s;
 	sm.ss = ss;
-	sm.sc = sF;
-	return kn_variance_ok(n, &sm, sF, o.vm, o.vs, &var);
+	sm.sc = pt->sens_F;
+	return kn_variance_ok(n, &sm, pt->sens_F, pt->req.vm, pt->req.vs, &var);
 }
 
 /* Whether the sensitive counts gath[0..m) of a part of n rows meet the
  * l-diversity asked for. */
 static int
-gath_ok(size_t m, uint64_t n)
+gath_ok(struct part *pt, size_t m, uint64_t n)
 {
-	kn_counts_desc(gath, m);
-	return kn_ldiv_ok(&o.ld, gath, m, n);
+	kn_counts_desc(pt->gath, m);
+	return kn_ldiv_ok(&pt->req.ld, pt->gath, m, n);
 }
 
 /* side_ok on a sample part: the tests of 004 §3.1.  Distinct
@@ -658,108 +542,108 @@ gath_ok(size_t m, uint64_t n)
  * part; entropy l-diversity has no test (§3.1.2, note 7) and is checked
  * on the sample as a rule of thumb.  A wrong guess is pruned later. */
 static int
-sample_ok(const struct side *sd, const uint64_t *hist, int compl)
+sample_ok(struct part *pt, const struct side *sd, const uint64_t *hist, int compl)
 {
 	size_t i, m = 0;
 	uint64_t xl = 0;
 
-	if (smp.n >= smp.N || smp.naive) {
+	if (pt->sample.n >= pt->sample.N || pt->sample.naive) {
 		/* The sample is the node: the requirements themselves.
 		 * Or 004 §3.1's naive check, the requirement on the sample
 		 * with k scaled by n/N. */
-		int on = smp.on, ok;
-		uint64_t k = o.k;
+		int on = pt->sample.on, ok;
+		uint64_t k = pt->req.k;
 
-		if ((long double)sd->n * smp.N < (long double)smp.k * smp.n)
+		if ((long double)sd->n * pt->sample.N < (long double)pt->sample.k * pt->sample.n)
 			return 0;
-		smp.on = 0;
-		o.k = 1;
-		ok = side_ok(sd, hist, compl);
-		o.k = k;
-		smp.on = on;
+		pt->sample.on = 0;
+		pt->req.k = 1;
+		ok = side_ok(pt, sd, hist, compl);
+		pt->req.k = k;
+		pt->sample.on = on;
 		return ok;
 	}
-	if (!hypo_k(sd->n, smp.n, smp.N, smp.k, smp.alpha, smp.m))
+	if (!hypo_k(sd->n, pt->sample.n, pt->sample.N, pt->sample.k, pt->sample.alpha, pt->sample.m))
 		return 0;
-	if (o.hasv) {
+	if (pt->req.hasv) {
 		long double s = (long double)sd->s, ss = (long double)sd->ss;
 		long double n = (long double)sd->n, sv;
 
 		if (sd->n < 2)
 			return 0;
-		sv = (n * ss - s * s) / (n * (n - 1)) / powl(10, 2 * sF);
+		sv = (n * ss - s * s) / (n * (n - 1)) / powl(10, 2 * pt->sens_F);
 		if (!hypo_variance((double)sv, sd->n,
-		    (double)o.vm / pow(10, o.vs), smp.alpha, smp.m))
+		    (double)pt->req.vm / pow(10, pt->req.vs), pt->sample.alpha, pt->sample.m))
 			return 0;
 	}
-	if (!o.ld.on || o.ld.kind != KN_DIV_RECURSIVE) {
-		int on = smp.on, ok;
+	if (!pt->req.ld.on || pt->req.ld.kind != KN_DIV_RECURSIVE) {
+		int on = pt->sample.on, ok;
 
-		smp.on = 0;
-		ok = side_ok(sd, hist, compl);
-		smp.on = on;
+		pt->sample.on = 0;
+		ok = side_ok(pt, sd, hist, compl);
+		pt->sample.on = on;
 		return ok;
 	}
-	for (i = 0; i < nstouch; i++) {
-		uint32_t x = stouch[i];
-		uint64_t c = compl ? hs_tot[x] - hist[x] : hist[x];
+	for (i = 0; i < pt->nstouch; i++) {
+		uint32_t x = pt->stouch[i];
+		uint64_t c = compl ? pt->hs_tot[x] - hist[x] : hist[x];
 
 		if (c > 0)
-			gath[m++] = c;
+			pt->gath[m++] = c;
 	}
-	kn_counts_desc(gath, m);
-	for (i = (size_t)o.ld.l - 1; i < m; i++)
-		xl += gath[i];
-	return hypo_recursive(m > 0 ? gath[0] : 0, xl, sd->n,
-	    (double)o.ld.cm / pow(10, o.ld.cs), smp.n, smp.N, smp.alpha,
-	    smp.m);
+	kn_counts_desc(pt->gath, m);
+	for (i = (size_t)pt->req.ld.l - 1; i < m; i++)
+		xl += pt->gath[i];
+	return hypo_recursive(m > 0 ? pt->gath[0] : 0, xl, sd->n,
+	    (double)pt->req.ld.cm / pow(10, pt->req.ld.cs), pt->sample.n, pt->sample.N, pt->sample.alpha,
+	    pt->sample.m);
 }
 
 /* Whether a part meets every requirement.  Its sensitive counts are
  * hist[x], or with compl the node's totals less hist[x]. */
 static int
-side_ok(const struct side *sd, const uint64_t *hist, int compl)
+side_ok(struct part *pt, const struct side *sd, const uint64_t *hist, int compl)
 {
 	size_t i, m = 0;
 
-	if (smp.on)
-		return sample_ok(sd, hist, compl);
-	if (!k_var_ok(sd->n, sd->s, sd->ss))
+	if (pt->sample.on)
+		return sample_ok(pt, sd, hist, compl);
+	if (!k_var_ok(pt, sd->n, sd->s, sd->ss))
 		return 0;
-	if (!o.ld.on)
+	if (!pt->req.ld.on)
 		return 1;
-	if (o.ld.kind == KN_DIV_DISTINCT)
-		return (double)sd->distinct >= o.ld.l;
-	for (i = 0; i < nstouch; i++) {
-		uint32_t x = stouch[i];
-		uint64_t c = compl ? hs_tot[x] - hist[x] : hist[x];
+	if (pt->req.ld.kind == KN_DIV_DISTINCT)
+		return (double)sd->distinct >= pt->req.ld.l;
+	for (i = 0; i < pt->nstouch; i++) {
+		uint32_t x = pt->stouch[i];
+		uint64_t c = compl ? pt->hs_tot[x] - hist[x] : hist[x];
 
 		if (c > 0)
-			gath[m++] = c;
+			pt->gath[m++] = c;
 	}
-	return gath_ok(m, sd->n);
+	return gath_ok(pt, m, sd->n);
 }
 
 /* Adds row r to part a (and takes it from part b, if not NULL, whose
  * sensitive and label counts are the totals less a's). */
 static void
-move(const uint32_t *r, struct side *a, struct side *b)
+move(struct part *pt, const uint32_t *r, struct side *a, struct side *b)
 {
 	a->n++;
 	if (b != NULL)
 		b->n--;
-	if (!needstats)
+	if (!pt->need_stats)
 		return;
-	if (hass) {
-		uint32_t x = r[wsens];
-		uint64_t c = hs_side[x]++;
+	if (pt->has_sens) {
+		uint32_t x = r[pt->word_sens];
+		uint64_t c = pt->hs_side[x]++;
 
 		if (c == 0)
 			a->distinct++;
-		if (b != NULL && hs_tot[x] - c == 1)
+		if (b != NULL && pt->hs_tot[x] - c == 1)
 			b->distinct--;
-		if (o.hasv) {
-			kn_i128 v = sval[x];
+		if (pt->req.hasv) {
+			kn_i128 v = pt->sens_val[x];
 
 			a->s += v;
 			a->ss += v * v;
@@ -769,18 +653,18 @@ move(const uint32_t *r, struct side *a, struct side *b)
 			}
 		}
 	}
-	if (o.split == SPLIT_INFOGAIN) {
-		uint32_t y = r[wtarg];
-		uint64_t c = hl_side[y]++;
+	if (pt->req.split == SPLIT_INFOGAIN) {
+		uint32_t y = r[pt->word_targ];
+		uint64_t c = pt->hl_side[y]++;
 
-		a->lf += xlxf(c + 1) - xlxf(c);
+		a->lf += xlxf(pt, c + 1) - xlxf(pt, c);
 		if (b != NULL) {
-			uint64_t rc = hl_tot[y] - c;
+			uint64_t rc = pt->hl_tot[y] - c;
 
-			b->lf += xlxf(rc - 1) - xlxf(rc);
+			b->lf += xlxf(pt, rc - 1) - xlxf(pt, rc);
 		}
-	} else if (o.split == SPLIT_REGRESSION) {
-		kn_i128 v = tval[r[wtarg]];
+	} else if (pt->req.split == SPLIT_REGRESSION) {
+		kn_i128 v = pt->targ_val[r[pt->word_targ]];
 
 		a->ts += v;
 		if (b != NULL)
@@ -790,26 +674,26 @@ move(const uint32_t *r, struct side *a, struct side *b)
 
 /* Forgets the counts that move() added for the rows at perm[lo..hi). */
 static void
-unmove(size_t b, size_t lo, size_t hi)
+unmove(struct part *pt, size_t b, size_t lo, size_t hi)
 {
 	size_t i;
 
-	if (!needstats)
+	if (!pt->need_stats)
 		return;
 	for (i = lo; i < hi; i++) {
-		const uint32_t *r = rec + (b + perm[i]) * W;
+		const uint32_t *r = pt->rec + (b + pt->perm[i]) * pt->rec_words;
 
-		if (hass)
-			hs_side[r[wsens]] = 0;
-		if (o.split == SPLIT_INFOGAIN)
-			hl_side[r[wtarg]] = 0;
+		if (pt->has_sens)
+			pt->hs_side[r[pt->word_sens]] = 0;
+		if (pt->req.split == SPLIT_INFOGAIN)
+			pt->hl_side[r[pt->word_targ]] = 0;
 	}
 }
 
 /* Sorts the positions 0..n-1 of a segment by key[] (all below range),
  * stably, into perm. */
 static void
-sort_pos(size_t n, uint32_t range)
+sort_pos(struct part *pt, size_t n, uint32_t range)
 {
 	size_t i, j;
 
@@ -817,82 +701,58 @@ sort_pos(size_t n, uint32_t range)
 		for (i = 0; i < n; i++) {
 			uint32_t p = (uint32_t)i;
 
-			for (j = i; j > 0 && key[perm[j - 1]] > key[p]; j--)
-				perm[j] = perm[j - 1];
-			perm[j] = p;
+			for (j = i; j > 0 && pt->key[pt->perm[j - 1]] > pt->key[p]; j--)
+				pt->perm[j] = pt->perm[j - 1];
+			pt->perm[j] = p;
 		}
 		return;
 	}
 	if (range <= 2 * n) {
-		memset(cnt, 0, ((size_t)range + 1) * sizeof(uint32_t));
+		memset(pt->cnt, 0, ((size_t)range + 1) * sizeof(uint32_t));
 		for (i = 0; i < n; i++)
-			cnt[key[i] + 1]++;
+			pt->cnt[pt->key[i] + 1]++;
 		for (i = 1; i <= range; i++)
-			cnt[i] += cnt[i - 1];
+			pt->cnt[i] += pt->cnt[i - 1];
 		for (i = 0; i < n; i++)
-			perm[cnt[key[i]]++] = (uint32_t)i;
+			pt->perm[pt->cnt[pt->key[i]]++] = (uint32_t)i;
 		return;
 	}
 	for (i = 0; i < n; i++)
-		perm[i] = (uint32_t)i;
+		pt->perm[i] = (uint32_t)i;
 	for (int sh = 0; sh < 32 && ((range - 1) >> sh) != 0; sh += 8) {
 		uint32_t c[257];
 
 		memset(c, 0, sizeof(c));
 		for (i = 0; i < n; i++)
-			c[((key[perm[i]] >> sh) & 0xff) + 1]++;
+			c[((pt->key[pt->perm[i]] >> sh) & 0xff) + 1]++;
 		for (i = 1; i <= 256; i++)
 			c[i] += c[i - 1];
 		for (i = 0; i < n; i++)
-			ptmp[c[(key[perm[i]] >> sh) & 0xff]++] = perm[i];
-		memcpy(perm, ptmp, n * sizeof(uint32_t));
+			pt->perm_tmp[c[(pt->key[pt->perm[i]] >> sh) & 0xff]++] = pt->perm[i];
+		memcpy(pt->perm, pt->perm_tmp, n * sizeof(uint32_t));
 	}
 }
 
-/* The best cut found so far at a node. */
-struct cut {
-	int found;
-	size_t dim;
-	uint64_t L;		/* ordered: rows on the left */
-	uint64_t dist;		/* median: |2L - n| */
-	kn_i128 iscore;		/* infogain: larger is better */
-	long double score;	/* regression: larger is better */
-	int fast;		/* found by select_cut: */
-	uint32_t med;		/* left: keys below med, and the first */
-	uint64_t eqleft;	/* eqleft rows (in row order) equal to it */
-};
-
-/* The node being cut: its rows, totals and per-dimension extent. */
-static struct {
-	size_t b, n;
-	struct side tot;
-	uint32_t *mn, *mx;
-	int *lv;		/* hierarchy: level of the LCA */
-	uint32_t *node;		/* hierarchy: id of the LCA */
-	long double *width;
-	int *can;		/* the dimension can be cut */
-	size_t sorted;		/* dimension perm is sorted by, or d */
-} nd;
 
 /* Whether dimension j is cut by its hierarchy. */
 static int
-is_hier(size_t j)
+is_hier(struct part *pt, size_t j)
 {
-	return dims[j].h != NULL && !o.relaxed;
+	return pt->dims[j].h != NULL && !pt->req.relaxed;
 }
 
 /* Fills key[] with the node's codes of dimension j and sorts. */
 static void
-sort_dim(size_t j)
+sort_dim(struct part *pt, size_t j)
 {
 	size_t i;
 
-	if (nd.sorted == j)
+	if (pt->node.sorted == j)
 		return;
-	for (i = 0; i < nd.n; i++)
-		key[i] = rec[(nd.b + i) * W + j] - nd.mn[j];
-	sort_pos(nd.n, nd.mx[j] - nd.mn[j] + 1);
-	nd.sorted = j;
+	for (i = 0; i < pt->node.n; i++)
+		pt->key[i] = pt->rec[(pt->node.b + i) * pt->rec_words + j] - pt->node.mn[j];
+	sort_pos(pt, pt->node.n, pt->node.mx[j] - pt->node.mn[j] + 1);
+	pt->node.sorted = j;
 }
 
 static int
@@ -959,42 +819,42 @@ select_kth(uint32_t *a, size_t n, size_t k)
  * below and just above the median value can be the allowable one
  * nearest the middle (paper 003 §4), so a selection is enough. */
 static void
-select_cut(size_t j, struct cut *best)
+select_cut(struct part *pt, size_t j, struct cut *best)
 {
-	size_t n = nd.n, i;
+	size_t n = pt->node.n, i;
 	uint64_t lt = 0, eq = 0, L, dist;
 	uint32_t med, c;
-	const uint32_t *r = rec + nd.b * W + j;
+	const uint32_t *r = pt->rec + pt->node.b * pt->rec_words + j;
 
-	nd.sorted = d;
-	if ((uint64_t)nd.mx[j] - nd.mn[j] < n) {
+	pt->node.sorted = pt->nqi;
+	if ((uint64_t)pt->node.mx[j] - pt->node.mn[j] < n) {
 		/* A small range: a histogram finds the median. */
-		uint32_t range = nd.mx[j] - nd.mn[j] + 1;
+		uint32_t range = pt->node.mx[j] - pt->node.mn[j] + 1;
 
-		memset(cnt, 0, range * sizeof(uint32_t));
+		memset(pt->cnt, 0, range * sizeof(uint32_t));
 		for (i = 0; i < n; i++)
-			cnt[r[i * W] - nd.mn[j]]++;
-		for (med = 0; lt + cnt[med] <= (n - 1) / 2; med++)
-			lt += cnt[med];
-		eq = cnt[med];
+			pt->cnt[r[i * pt->rec_words] - pt->node.mn[j]]++;
+		for (med = 0; lt + pt->cnt[med] <= (n - 1) / 2; med++)
+			lt += pt->cnt[med];
+		eq = pt->cnt[med];
 	} else {
 		for (i = 0; i < n; i++)
-			key[i] = r[i * W] - nd.mn[j];
-		med = select_kth(key, n, (n - 1) / 2);
+			pt->key[i] = r[i * pt->rec_words] - pt->node.mn[j];
+		med = select_kth(pt->key, n, (n - 1) / 2);
 		for (i = 0; i < n; i++) {
-			c = r[i * W] - nd.mn[j];
+			c = r[i * pt->rec_words] - pt->node.mn[j];
 			lt += c < med;
 			eq += c == med;
 		}
 	}
-	if (o.relaxed)
+	if (pt->req.relaxed)
 		L = (n + 1) / 2;
-	else if (lt + eq <= n - o.k && lt + eq >= o.k &&
-	    (lt < o.k || n - 2 * lt >= 2 * (lt + eq) - n))
+	else if (lt + eq <= n - pt->req.k && lt + eq >= pt->req.k &&
+	    (lt < pt->req.k || n - 2 * lt >= 2 * (lt + eq) - n))
 		L = lt + eq;
 	else
 		L = lt;
-	if (L < o.k || n - L < o.k || L == 0 || L == n)
+	if (L < pt->req.k || n - L < pt->req.k || L == 0 || L == n)
 		return;
 	dist = 2 * L > n ? 2 * L - n : n - 2 * L;
 	best->found = 1;
@@ -1002,7 +862,7 @@ select_cut(size_t j, struct cut *best)
 	best->dim = j;
 	best->L = L;
 	best->dist = dist;
-	best->med = med + nd.mn[j];
+	best->med = med + pt->node.mn[j];
 	best->eqleft = L - lt;
 }
 
@@ -1010,13 +870,13 @@ select_cut(size_t j, struct cut *best)
  * far: a higher score; on a tie (regression: within rounding) the more
  * balanced cut, so that a pure node is halved rather than peeled. */
 static int
-better(const struct cut *best, kn_i128 isc, long double sc, uint64_t dist)
+better(struct part *pt, const struct cut *best, kn_i128 isc, long double sc, uint64_t dist)
 {
 	long double tol;
 
 	if (!best->found)
 		return 1;
-	if (o.split == SPLIT_INFOGAIN) {
+	if (pt->req.split == SPLIT_INFOGAIN) {
 		if (isc != best->iscore)
 			return isc > best->iscore;
 		return dist < best->dist;
@@ -1033,33 +893,33 @@ better(const struct cut *best, kn_i128 isc, long double sc, uint64_t dist)
 /* Considers the cuts of an ordered dimension (numeric, or any in
  * relaxed mode) by information gain or regression, updating best. */
 static void
-eval_ordered(size_t j, struct cut *best)
+eval_ordered(struct part *pt, size_t j, struct cut *best)
 {
 	struct side L, R;
-	size_t n = nd.n, i;
+	size_t n = pt->node.n, i;
 
-	smp.m = 2;
+	pt->sample.m = 2;
 
-	sort_dim(j);
+	sort_dim(pt, j);
 	memset(&L, 0, sizeof(L));
-	R = nd.tot;
+	R = pt->node.tot;
 	for (i = 0; i + 1 < n; i++) {
 		uint64_t l = i + 1, dist;
 		kn_i128 isc = 0;
 		long double sc = 0;
 
-		move(rec + (nd.b + perm[i]) * W, &L, &R);
-		if (!o.relaxed && key[perm[i]] == key[perm[i + 1]])
+		move(pt, pt->rec + (pt->node.b + pt->perm[i]) * pt->rec_words, &L, &R);
+		if (!pt->req.relaxed && pt->key[pt->perm[i]] == pt->key[pt->perm[i + 1]])
 			continue;
-		if (l < o.k || n - l < o.k)
+		if (l < pt->req.k || n - l < pt->req.k)
 			continue;
 		dist = 2 * l > n ? 2 * l - n : n - 2 * l;
-		if (o.split == SPLIT_INFOGAIN)
-			isc = L.lf - xlxf(l) + R.lf - xlxf(n - l);
+		if (pt->req.split == SPLIT_INFOGAIN)
+			isc = L.lf - xlxf(pt, l) + R.lf - xlxf(pt, n - l);
 		else
 			sc = sq_n(L.ts, l) + sq_n(R.ts, n - l);
-		if (!better(best, isc, sc, dist) ||
-		    !side_ok(&L, hs_side, 0) || !side_ok(&R, hs_side, 1))
+		if (!better(pt, best, isc, sc, dist) ||
+		    !side_ok(pt, &L, pt->hs_side, 0) || !side_ok(pt, &R, pt->hs_side, 1))
 			continue;
 		best->found = 1;
 		best->dim = j;
@@ -1068,13 +928,13 @@ eval_ordered(size_t j, struct cut *best)
 		best->iscore = isc;
 		best->score = sc;
 	}
-	unmove(nd.b, 0, n - 1);
+	unmove(pt, pt->node.b, 0, n - 1);
 }
 
 /* Moves row r across a cut: into the left part L (dir > 0) or back
  * into the right part R; hist holds L's sensitive counts. */
 static void
-cross(const uint32_t *r, struct side *L, struct side *R, uint64_t *hist,
+cross(struct part *pt, const uint32_t *r, struct side *L, struct side *R, uint64_t *hist,
     int dir)
 {
 	uint32_t x;
@@ -1087,26 +947,26 @@ cross(const uint32_t *r, struct side *L, struct side *R, uint64_t *hist,
 		L->n--;
 		R->n++;
 	}
-	if (!hass)
+	if (!pt->has_sens)
 		return;
-	x = r[wsens];
+	x = r[pt->word_sens];
 	if (dir > 0) {
 		c = hist[x]++;
 		if (c == 0)
 			L->distinct++;
-		if (hs_tot[x] - c == 1)
+		if (pt->hs_tot[x] - c == 1)
 			R->distinct--;
 	} else {
 		c = --hist[x];
 		if (c == 0)
 			L->distinct--;
-		if (hs_tot[x] - c == 1)
+		if (pt->hs_tot[x] - c == 1)
 			R->distinct++;
 	}
-	if (o.hasv) {
-		kn_i128 v = dir > 0 ? sval[x] : -sval[x];
-		kn_i128 v2 = dir > 0 ? sval[x] * sval[x] :
-		    -(sval[x] * sval[x]);
+	if (pt->req.hasv) {
+		kn_i128 v = dir > 0 ? pt->sens_val[x] : -pt->sens_val[x];
+		kn_i128 v2 = dir > 0 ? pt->sens_val[x] * pt->sens_val[x] :
+		    -(pt->sens_val[x] * pt->sens_val[x]);
 
 		L->s += v;
 		L->ss += v2;
@@ -1119,41 +979,41 @@ cross(const uint32_t *r, struct side *L, struct side *R, uint64_t *hist,
  * sensitive column: the allowable cut nearest the median, found by
  * walking outward from the median, one cursor each way. */
 static void
-eval_median(size_t j, struct cut *best)
+eval_median(struct part *pt, size_t j, struct cut *best)
 {
 	struct side La, Ra, Lb, Rb;
-	size_t n = nd.n, i, nb = 0, c = 0, pa, pb;
+	size_t n = pt->node.n, i, nb = 0, c = 0, pa, pb;
 	long r, l;
 
-	smp.m = 2;
+	pt->sample.m = 2;
 
-	sort_dim(j);
+	sort_dim(pt, j);
 	/* The cut positions, as row counts of the left part. */
 	for (i = 0; i + 1 < n; i++) {
 		uint64_t L = i + 1;
 
-		if (!o.relaxed && key[perm[i]] == key[perm[i + 1]])
+		if (!pt->req.relaxed && pt->key[pt->perm[i]] == pt->key[pt->perm[i + 1]])
 			continue;
-		if (L < o.k || n - L < o.k)
+		if (L < pt->req.k || n - L < pt->req.k)
 			continue;
-		grp[nb++] = (uint32_t)L;
+		pt->grp[nb++] = (uint32_t)L;
 	}
 	if (nb == 0)
 		return;
 	for (i = 1; i < nb; i++)
-		if ((2 * (uint64_t)grp[i] > n ? 2 * (uint64_t)grp[i] - n :
-		    n - 2 * (uint64_t)grp[i]) <= (2 * (uint64_t)grp[c] > n ?
-		    2 * (uint64_t)grp[c] - n : n - 2 * (uint64_t)grp[c]))
+		if ((2 * (uint64_t)pt->grp[i] > n ? 2 * (uint64_t)pt->grp[i] - n :
+		    n - 2 * (uint64_t)pt->grp[i]) <= (2 * (uint64_t)pt->grp[c] > n ?
+		    2 * (uint64_t)pt->grp[c] - n : n - 2 * (uint64_t)pt->grp[c]))
 			c = i;
 	/* Cursor a starts at grp[c] and goes right, b goes left. */
 	memset(&La, 0, sizeof(La));
-	Ra = nd.tot;
-	for (pa = 0; pa < grp[c]; pa++)
-		cross(rec + (nd.b + perm[pa]) * W, &La, &Ra, hs_side, 1);
+	Ra = pt->node.tot;
+	for (pa = 0; pa < pt->grp[c]; pa++)
+		cross(pt, pt->rec + (pt->node.b + pt->perm[pa]) * pt->rec_words, &La, &Ra, pt->hs_side, 1);
 	Lb = La;
 	Rb = Ra;
-	for (i = 0; i < nstouch; i++)
-		hs_side2[stouch[i]] = hs_side[stouch[i]];
+	for (i = 0; i < pt->nstouch; i++)
+		pt->hs_side2[pt->stouch[i]] = pt->hs_side[pt->stouch[i]];
 	pb = pa;
 	r = (long)c;
 	l = (long)c - 1;
@@ -1162,27 +1022,27 @@ eval_median(size_t j, struct cut *best)
 		int right;
 
 		if (r < (long)nb)
-			dr = 2 * (uint64_t)grp[r] > n ? 2 * (uint64_t)grp[r] -
-			    n : n - 2 * (uint64_t)grp[r];
+			dr = 2 * (uint64_t)pt->grp[r] > n ? 2 * (uint64_t)pt->grp[r] -
+			    n : n - 2 * (uint64_t)pt->grp[r];
 		if (l >= 0)
-			dl = 2 * (uint64_t)grp[l] > n ? 2 * (uint64_t)grp[l] -
-			    n : n - 2 * (uint64_t)grp[l];
+			dl = 2 * (uint64_t)pt->grp[l] > n ? 2 * (uint64_t)pt->grp[l] -
+			    n : n - 2 * (uint64_t)pt->grp[l];
 		right = r < (long)nb && (l < 0 || dr <= dl);
 		if (right) {
-			L = grp[r++];
+			L = pt->grp[r++];
 			for (; pa < L; pa++)
-				cross(rec + (nd.b + perm[pa]) * W, &La, &Ra,
-				    hs_side, 1);
-			if (!side_ok(&La, hs_side, 0) ||
-			    !side_ok(&Ra, hs_side, 1))
+				cross(pt, pt->rec + (pt->node.b + pt->perm[pa]) * pt->rec_words, &La, &Ra,
+				    pt->hs_side, 1);
+			if (!side_ok(pt, &La, pt->hs_side, 0) ||
+			    !side_ok(pt, &Ra, pt->hs_side, 1))
 				continue;
 		} else {
-			L = grp[l--];
+			L = pt->grp[l--];
 			for (; pb > L; pb--)
-				cross(rec + (nd.b + perm[pb - 1]) * W, &Lb,
-				    &Rb, hs_side2, -1);
-			if (!side_ok(&Lb, hs_side2, 0) ||
-			    !side_ok(&Rb, hs_side2, 1))
+				cross(pt, pt->rec + (pt->node.b + pt->perm[pb - 1]) * pt->rec_words, &Lb,
+				    &Rb, pt->hs_side2, -1);
+			if (!side_ok(pt, &Lb, pt->hs_side2, 0) ||
+			    !side_ok(pt, &Rb, pt->hs_side2, 1))
 				continue;
 		}
 		best->found = 1;
@@ -1190,52 +1050,52 @@ eval_median(size_t j, struct cut *best)
 		best->L = L;
 		break;
 	}
-	for (i = 0; i < nstouch; i++)
-		hs_side[stouch[i]] = hs_side2[stouch[i]] = 0;
+	for (i = 0; i < pt->nstouch; i++)
+		pt->hs_side[pt->stouch[i]] = pt->hs_side2[pt->stouch[i]] = 0;
 }
 
 /* The child of the node of dimension j that holds code c. */
 static uint32_t
-child_of(size_t j, uint32_t c)
+child_of(struct part *pt, size_t j, uint32_t c)
 {
-	const struct dim *dm = &dims[j];
+	const struct dim *dm = &pt->dims[j];
 
-	return dm->anc[nd.lv[j] - 1][dm->dfsleaf[c + nd.mn[j]]];
+	return dm->anc[pt->node.lv[j] - 1][dm->dfsleaf[c + pt->node.mn[j]]];
 }
 
 /* Considers specializing the hierarchy node of dimension j into its
  * children: allowable when every child meets the requirements. */
 static void
-eval_hier(size_t j, struct cut *best)
+eval_hier(struct part *pt, size_t j, struct cut *best)
 {
 	struct side S;
-	size_t n = nd.n, i, g0 = 0;
+	size_t n = pt->node.n, i, g0 = 0;
 	long double sc = 0;
 	kn_i128 isc = 0;
 	int ok = 1;
 
-	sort_dim(j);
-	if (smp.on) {
+	sort_dim(pt, j);
+	if (pt->sample.on) {
 		/* The tests are made for all the children at once. */
-		smp.m = 1;
+		pt->sample.m = 1;
 		for (i = 0; i + 1 < n; i++)
-			smp.m += child_of(j, key[perm[i]]) !=
-			    child_of(j, key[perm[i + 1]]);
+			pt->sample.m += child_of(pt, j, pt->key[pt->perm[i]]) !=
+			    child_of(pt, j, pt->key[pt->perm[i + 1]]);
 	}
 	memset(&S, 0, sizeof(S));
 	for (i = 0; i < n; i++) {
-		move(rec + (nd.b + perm[i]) * W, &S, NULL);
-		if (i + 1 < n && child_of(j, key[perm[i]]) ==
-		    child_of(j, key[perm[i + 1]]))
+		move(pt, pt->rec + (pt->node.b + pt->perm[i]) * pt->rec_words, &S, NULL);
+		if (i + 1 < n && child_of(pt, j, pt->key[pt->perm[i]]) ==
+		    child_of(pt, j, pt->key[pt->perm[i + 1]]))
 			continue;
 		/* A child ends at i. */
-		if (!side_ok(&S, hs_side, 0))
+		if (!side_ok(pt, &S, pt->hs_side, 0))
 			ok = 0;
-		if (o.split == SPLIT_INFOGAIN)
-			isc += S.lf - xlxf(S.n);
-		else if (o.split == SPLIT_REGRESSION)
+		if (pt->req.split == SPLIT_INFOGAIN)
+			isc += S.lf - xlxf(pt, S.n);
+		else if (pt->req.split == SPLIT_REGRESSION)
 			sc += sq_n(S.ts, S.n);
-		unmove(nd.b, g0, i + 1);
+		unmove(pt, pt->node.b, g0, i + 1);
 		g0 = i + 1;
 		memset(&S, 0, sizeof(S));
 		if (!ok)
@@ -1243,7 +1103,7 @@ eval_hier(size_t j, struct cut *best)
 	}
 	if (!ok)
 		return;
-	if (o.split == SPLIT_MEDIAN) {
+	if (pt->req.split == SPLIT_MEDIAN) {
 		if (!best->found) {
 			best->found = 1;
 			best->dim = j;
@@ -1251,7 +1111,7 @@ eval_hier(size_t j, struct cut *best)
 		return;
 	}
 	/* Ties go to a balanced threshold cut, else the first dimension. */
-	if (!better(best, isc, sc, n))
+	if (!better(pt, best, isc, sc, n))
 		return;
 	best->found = 1;
 	best->dim = j;
@@ -1260,64 +1120,60 @@ eval_hier(size_t j, struct cut *best)
 	best->score = sc;
 }
 
-/* The stack of segments still to partition. */
-static uint64_t *stk;		/* pairs b, e */
-static uint32_t *stext;		/* per pair: min[d], max[d] */
-static size_t nstk, capstk;
 
 /* Pushes the segment [b,e) with the extents ext (min[d], max[d]). */
 static void
-push(uint64_t b, uint64_t e, const uint32_t *ext)
+push(struct part *pt, uint64_t b, uint64_t e, const uint32_t *ext)
 {
-	if (nstk + 2 > capstk) {
-		capstk = capstk ? 2 * capstk : 1024;
-		stk = kn_realloc(stk, capstk * sizeof(uint64_t));
-		stext = kn_realloc(stext, capstk / 2 * 2 * d *
+	if (pt->nstack + 2 > pt->stack_cap) {
+		pt->stack_cap = pt->stack_cap ? 2 * pt->stack_cap : 1024;
+		pt->stack = kn_realloc(pt->stack, pt->stack_cap * sizeof(uint64_t));
+		pt->stack_ext = kn_realloc(pt->stack_ext, pt->stack_cap / 2 * 2 * pt->nqi *
 		    sizeof(uint32_t));
 	}
-	memcpy(stext + nstk / 2 * 2 * d, ext, 2 * d * sizeof(uint32_t));
-	stk[nstk++] = b;
-	stk[nstk++] = e;
+	memcpy(pt->stack_ext + pt->nstack / 2 * 2 * pt->nqi, ext, 2 * pt->nqi * sizeof(uint32_t));
+	pt->stack[pt->nstack++] = b;
+	pt->stack[pt->nstack++] = e;
 }
 
 /* Makes the chosen cut: regroups the node's records stably by part,
  * noting each part's extents on the way, and pushes the parts,
  * leftmost on top. */
 static void
-apply(const struct cut *c)
+apply(struct part *pt, const struct cut *c)
 {
-	size_t n = nd.n, i, m = 0, g, j = c->dim;
+	size_t n = pt->node.n, i, m = 0, g, j = c->dim;
 	uint32_t *off, *ext;
-	const uint32_t *r = rec + nd.b * W;
+	const uint32_t *r = pt->rec + pt->node.b * pt->rec_words;
 
 	if (c->fast)
 		m = 2;
-	else if (sort_dim(j), is_hier(j)) {
+	else if (sort_dim(pt, j), is_hier(pt, j)) {
 		for (i = 0; i < n; i++) {
-			if (i > 0 && child_of(j, key[perm[i]]) !=
-			    child_of(j, key[perm[i - 1]]))
+			if (i > 0 && child_of(pt, j, pt->key[pt->perm[i]]) !=
+			    child_of(pt, j, pt->key[pt->perm[i - 1]]))
 				m++;
-			grp[perm[i]] = (uint32_t)m;
+			pt->grp[pt->perm[i]] = (uint32_t)m;
 		}
 		m++;
 	} else {
 		for (i = 0; i < n; i++)
-			grp[perm[i]] = i < c->L ? 0 : 1;
+			pt->grp[pt->perm[i]] = i < c->L ? 0 : 1;
 		m = 2;
 	}
 	off = kn_zalloc((m + 1) * sizeof(uint32_t));
-	ext = kn_alloc(m * 2 * d * sizeof(uint32_t));
+	ext = kn_alloc(m * 2 * pt->nqi * sizeof(uint32_t));
 	for (g = 0; g < m; g++)
-		for (i = 0; i < d; i++) {
-			ext[g * 2 * d + i] = UINT32_MAX;
-			ext[g * 2 * d + d + i] = 0;
+		for (i = 0; i < pt->nqi; i++) {
+			ext[g * 2 * pt->nqi + i] = UINT32_MAX;
+			ext[g * 2 * pt->nqi + pt->nqi + i] = 0;
 		}
 	if (c->fast) {
 		off[1] = (uint32_t)c->L;
 		off[2] = (uint32_t)n;
 	} else {
 		for (i = 0; i < n; i++)
-			off[grp[i] + 1]++;
+			off[pt->grp[i] + 1]++;
 		for (i = 1; i <= m; i++)
 			off[i] += off[i - 1];
 	}
@@ -1326,7 +1182,7 @@ apply(const struct cut *c)
 		uint64_t eqleft = c->eqleft;
 
 		memcpy(pos, off, m * sizeof(uint32_t));
-		for (i = 0; i < n; i++, r += W) {
+		for (i = 0; i < n; i++, r += pt->rec_words) {
 			uint32_t *dst, *e;
 			size_t q;
 
@@ -1336,22 +1192,22 @@ apply(const struct cut *c)
 				g = v < c->med || (v == c->med &&
 				    eqleft > 0 && eqleft--) ? 0 : 1;
 			} else
-				g = grp[i];
-			dst = rtmp + (size_t)pos[g]++ * W;
-			e = ext + g * 2 * d;
-			for (q = 0; q < d; q++) {
+				g = pt->grp[i];
+			dst = pt->rec_tmp + (size_t)pos[g]++ * pt->rec_words;
+			e = ext + g * 2 * pt->nqi;
+			for (q = 0; q < pt->nqi; q++) {
 				uint32_t v = r[q];
 
 				e[q] = v < e[q] ? v : e[q];
-				e[d + q] = v > e[d + q] ? v : e[d + q];
+				e[pt->nqi + q] = v > e[pt->nqi + q] ? v : e[pt->nqi + q];
 			}
-			memcpy(dst, r, W * sizeof(uint32_t));
+			memcpy(dst, r, pt->rec_words * sizeof(uint32_t));
 		}
 		free(pos);
 	}
-	memcpy(rec + nd.b * W, rtmp, n * W * sizeof(uint32_t));
+	memcpy(pt->rec + pt->node.b * pt->rec_words, pt->rec_tmp, n * pt->rec_words * sizeof(uint32_t));
 	for (g = m; g-- > 0;)
-		push(nd.b + off[g], nd.b + off[g + 1], ext + g * 2 * d);
+		push(pt, pt->node.b + off[g], pt->node.b + off[g + 1], ext + g * 2 * pt->nqi);
 	free(off);
 	free(ext);
 }
@@ -1359,491 +1215,438 @@ apply(const struct cut *c)
 /* From the node's extents: each hierarchy's lowest common ancestor,
  * the normalized widths, and which dimensions can be cut. */
 static void
-widths(void)
+widths(struct part *pt)
 {
 	size_t j;
 
-	for (j = 0; j < d; j++) {
-		struct dim *dm = &dims[j];
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
 
 		if (dm->h != NULL) {
-			uint32_t la = dm->dfsleaf[nd.mn[j]];
-			uint32_t lb = dm->dfsleaf[nd.mx[j]];
+			uint32_t la = dm->dfsleaf[pt->node.mn[j]];
+			uint32_t lb = dm->dfsleaf[pt->node.mx[j]];
 			int l;
 
 			for (l = 0; l < dm->nl; l++)
 				if (dm->anc[l][la] == dm->anc[l][lb])
 					break;
-			nd.lv[j] = l;
-			nd.node[j] = l < dm->nl ? dm->anc[l][la] : 0;
-			nd.width[j] = l < dm->nl ?
-			    (long double)dm->nleaf[l][nd.node[j]] /
+			pt->node.lv[j] = l;
+			pt->node.node[j] = l < dm->nl ? dm->anc[l][la] : 0;
+			pt->node.width[j] = l < dm->nl ?
+			    (long double)dm->nleaf[l][pt->node.node[j]] /
 			    (long double)dm->ncode : 1;
 		} else {
 			long double g = (long double)(dm->hasg ?
 			    (kn_i128)dm->gmx - dm->gmn : (kn_i128)
 			    dm->vals[dm->nrank - 1] - dm->vals[0]);
 
-			nd.width[j] = g > 0 ? (long double)((kn_i128)
-			    dm->vals[nd.mx[j]] - dm->vals[nd.mn[j]]) / g : 0;
+			pt->node.width[j] = g > 0 ? (long double)((kn_i128)
+			    dm->vals[pt->node.mx[j]] - dm->vals[pt->node.mn[j]]) / g : 0;
 		}
-		if (o.relaxed)
-			nd.can[j] = 1;
-		else if (is_hier(j))
-			nd.can[j] = nd.lv[j] > 0;
+		if (pt->req.relaxed)
+			pt->node.can[j] = 1;
+		else if (is_hier(pt, j))
+			pt->node.can[j] = pt->node.lv[j] > 0;
 		else
-			nd.can[j] = nd.mn[j] < nd.mx[j];
+			pt->node.can[j] = pt->node.mn[j] < pt->node.mx[j];
 	}
 }
 
 /* Counts the node's totals and extents. */
 static void
-totals(size_t b, size_t e, const uint32_t *ext)
+totals(struct part *pt, size_t b, size_t e, const uint32_t *ext)
 {
 	size_t i, j;
 
-	nd.b = b;
-	nd.n = e - b;
-	nd.sorted = d;
-	memset(&nd.tot, 0, sizeof(nd.tot));
-	nstouch = nltouch = 0;
+	pt->node.b = b;
+	pt->node.n = e - b;
+	pt->node.sorted = pt->nqi;
+	memset(&pt->node.tot, 0, sizeof(pt->node.tot));
+	pt->nstouch = pt->nltouch = 0;
 	if (ext != NULL) {
-		memcpy(nd.mn, ext, d * sizeof(uint32_t));
-		memcpy(nd.mx, ext + d, d * sizeof(uint32_t));
+		memcpy(pt->node.mn, ext, pt->nqi * sizeof(uint32_t));
+		memcpy(pt->node.mx, ext + pt->nqi, pt->nqi * sizeof(uint32_t));
 	} else {
-		for (j = 0; j < d; j++) {
-			nd.mn[j] = UINT32_MAX;
-			nd.mx[j] = 0;
+		for (j = 0; j < pt->nqi; j++) {
+			pt->node.mn[j] = UINT32_MAX;
+			pt->node.mx[j] = 0;
 		}
 		for (i = b; i < e; i++)
-			for (j = 0; j < d; j++) {
-				uint32_t v = rec[i * W + j];
+			for (j = 0; j < pt->nqi; j++) {
+				uint32_t v = pt->rec[i * pt->rec_words + j];
 
-				nd.mn[j] = v < nd.mn[j] ? v : nd.mn[j];
-				nd.mx[j] = v > nd.mx[j] ? v : nd.mx[j];
+				pt->node.mn[j] = v < pt->node.mn[j] ? v : pt->node.mn[j];
+				pt->node.mx[j] = v > pt->node.mx[j] ? v : pt->node.mx[j];
 			}
 	}
-	for (i = b; i < e && needstats; i++) {
-		const uint32_t *r = rec + i * W;
+	for (i = b; i < e && pt->need_stats; i++) {
+		const uint32_t *r = pt->rec + i * pt->rec_words;
 
-		if (hass && hs_tot[r[wsens]]++ == 0)
-			stouch[nstouch++] = r[wsens];
-		if (o.split == SPLIT_INFOGAIN && hl_tot[r[wtarg]]++ == 0)
-			ltouch[nltouch++] = r[wtarg];
+		if (pt->has_sens && pt->hs_tot[r[pt->word_sens]]++ == 0)
+			pt->stouch[pt->nstouch++] = r[pt->word_sens];
+		if (pt->req.split == SPLIT_INFOGAIN && pt->hl_tot[r[pt->word_targ]]++ == 0)
+			pt->ltouch[pt->nltouch++] = r[pt->word_targ];
 	}
-	if (nltouch > 1)
-		qsort(ltouch, nltouch, sizeof(uint32_t), cmp_u32);
+	if (pt->nltouch > 1)
+		qsort(pt->ltouch, pt->nltouch, sizeof(uint32_t), cmp_u32);
 	/* The statistics of the whole node, as of a part. */
-	nd.tot.n = nd.n;
-	if (needstats) {
-		nd.tot.n = 0;
-		for (i = 0; i < nd.n; i++) {
-			perm[i] = (uint32_t)i;
-			move(rec + (b + i) * W, &nd.tot, NULL);
+	pt->node.tot.n = pt->node.n;
+	if (pt->need_stats) {
+		pt->node.tot.n = 0;
+		for (i = 0; i < pt->node.n; i++) {
+			pt->perm[i] = (uint32_t)i;
+			move(pt, pt->rec + (b + i) * pt->rec_words, &pt->node.tot, NULL);
 		}
-		unmove(b, 0, nd.n);
+		unmove(pt, b, 0, pt->node.n);
 	}
-	widths();
+	widths(pt);
 }
 
 /* Clears the node's total counts. */
 static void
-untotals(void)
+untotals(struct part *pt)
 {
 	size_t i;
 
-	for (i = 0; i < nstouch; i++)
-		hs_tot[stouch[i]] = 0;
-	for (i = 0; i < nltouch; i++)
-		hl_tot[ltouch[i]] = 0;
+	for (i = 0; i < pt->nstouch; i++)
+		pt->hs_tot[pt->stouch[i]] = 0;
+	for (i = 0; i < pt->nltouch; i++)
+		pt->hl_tot[pt->ltouch[i]] = 0;
 }
 
-/* The line of a region being built. */
-static char *rline;
-static size_t rlen, rcap;
 
 /* Makes room for n more bytes of the region line. */
 static char *
-rroom(size_t n)
+rroom(struct part *pt, size_t n)
 {
-	if (rlen + n > rcap) {
-		rcap = 2 * (rlen + n) + 256;
-		rline = kn_realloc(rline, rcap);
+	if (pt->region_len + n > pt->region_cap) {
+		pt->region_cap = 2 * (pt->region_len + n) + 256;
+		pt->region_line = kn_realloc(pt->region_line, pt->region_cap);
 	}
-	return rline + rlen;
+	return pt->region_line + pt->region_len;
 }
 
 /* Appends a tab and v / 10^S. */
 static void
-put_dec(int64_t v, int S)
+put_dec(struct part *pt, int64_t v, int S)
 {
-	char *p = rroom(64);
+	char *p = rroom(pt, 64);
 
 	*p++ = '\t';
 	if (S == 0 && v >= 0)
-		rlen += 1 + kn_fmt_u64(p, (uint64_t)v);
+		pt->region_len += 1 + kn_fmt_u64(p, (uint64_t)v);
 	else
-		rlen += 1 + kn_dec_format(v, S, p);
+		pt->region_len += 1 + kn_dec_format(v, S, p);
 }
 
 /* Appends a tab and the mean sum/n, rounded half away from zero to S+4
  * decimals. */
 static void
-put_mean(kn_i128 sum, uint64_t n, int S)
+put_mean(struct part *pt, kn_i128 sum, uint64_t n, int S)
 {
 	kn_i128 q;
-	char *p = rroom(64);
+	char *p = rroom(pt, 64);
 
 	*p++ = '\t';
 	if (S == 0 && sum >= 0 && sum % (kn_i128)n == 0)
-		rlen += 1 + kn_fmt_u64(p, (uint64_t)(sum / (kn_i128)n));
+		pt->region_len += 1 + kn_fmt_u64(p, (uint64_t)(sum / (kn_i128)n));
 	else {
 		/* |sum| < 2^95 (under 2^32 rows of 63 bits): no overflow. */
 		q = sum * 20000 / (kn_i128)n;
 		q = q >= 0 ? (q + 1) / 2 : (q - 1) / 2;
-		rlen += 1 + kn_dec_format(q, S + 4, p);
+		pt->region_len += 1 + kn_dec_format(q, S + 4, p);
 	}
 }
 
 /* Writes the header line of the regions file. */
 static void
-regions_header(FILE *fp)
+regions_header(struct part *pt, FILE *fp)
 {
 	size_t j;
 
 	fputs("class\tcount", fp);
-	for (j = 0; j < d; j++) {
-		if (dims[j].h != NULL)
-			fprintf(fp, "\t%s", dims[j].name);
+	for (j = 0; j < pt->nqi; j++) {
+		if (pt->dims[j].h != NULL)
+			fprintf(fp, "\t%s", pt->dims[j].name);
 		else
-			fprintf(fp, "\t%s_min\t%s_max\t%s_mean", dims[j].name,
-			    dims[j].name, dims[j].name);
+			fprintf(fp, "\t%s_min\t%s_max\t%s_mean", pt->dims[j].name,
+			    pt->dims[j].name, pt->dims[j].name);
 	}
 	putc('\n', fp);
 }
 
 /* Writes the region of class id: n rows, the node's extents, and per
  * numeric dimension the sum of its values (scaled) for the mean. */
-static const char *rtag;	/* a node id to write instead of a class's */
 
 static void
-region(uint32_t id, uint64_t n, const kn_i128 *sums)
+region(struct part *pt, uint32_t id, uint64_t n, const kn_i128 *sums)
 {
 	size_t j;
 	char *p;
 
-	rlen = 0;
-	if (rtag != NULL) {
-		p = rroom(strlen(rtag) + 8);
-		rlen = (size_t)sprintf(p, "region\t%s", rtag);
+	pt->region_len = 0;
+	if (pt->region_tag != NULL) {
+		p = rroom(pt, strlen(pt->region_tag) + 8);
+		pt->region_len = (size_t)sprintf(p, "region\t%s", pt->region_tag);
 	} else {
-		p = rroom(48);
-		rlen = kn_fmt_u64(p, id);
+		p = rroom(pt, 48);
+		pt->region_len = kn_fmt_u64(p, id);
 	}
-	rline[rlen++] = '\t';
-	rlen += kn_fmt_u64(rline + rlen, n);
-	for (j = 0; j < d; j++) {
-		struct dim *dm = &dims[j];
+	pt->region_line[pt->region_len++] = '\t';
+	pt->region_len += kn_fmt_u64(pt->region_line + pt->region_len, n);
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
 		kn_str v;
 
 		if (dm->h != NULL) {
 			v.p = "*";
 			v.n = 1;
-			if (nd.lv[j] < dm->nl)
-				v = kn_dict_get(&dm->h->lab[nd.lv[j]],
-				    nd.node[j]);
-			p = rroom(v.n + 1);
+			if (pt->node.lv[j] < dm->nl)
+				v = kn_dict_get(&dm->h->lab[pt->node.lv[j]],
+				    pt->node.node[j]);
+			p = rroom(pt, v.n + 1);
 			*p = '\t';
 			memcpy(p + 1, v.p, v.n);
-			rlen += v.n + 1;
+			pt->region_len += v.n + 1;
 			continue;
 		}
-		put_dec(dm->vals[nd.mn[j]], dm->S);
-		put_dec(dm->vals[nd.mx[j]], dm->S);
-		put_mean(sums[j], n, dm->S);
+		put_dec(pt, dm->vals[pt->node.mn[j]], dm->S);
+		put_dec(pt, dm->vals[pt->node.mx[j]], dm->S);
+		put_mean(pt, sums[j], n, dm->S);
 	}
-	*rroom(1) = '\n';
-	rlen++;
-	if (fwrite(rline, 1, rlen, rfp) != rlen)
-		kn_die_sys("%s: write error", rname);
+	*rroom(pt, 1) = '\n';
+	pt->region_len++;
+	if (fwrite(pt->region_line, 1, pt->region_len, pt->regions_fp) != pt->region_len)
+		kn_die_sys("%s: write error", pt->regions_name);
 }
 
 /* Notes that row belongs to class id: in memory, or out of core as a
  * pair in the pairs file. */
 static void
-assign(uint32_t row, uint32_t id)
+assign(struct part *pt, uint32_t row, uint32_t id)
 {
 	uint32_t pr[2];
 
-	if (!ooc) {
-		cls[row] = id;
+	if (!pt->ooc) {
+		pt->row_class[row] = id;
 		return;
 	}
 	pr[0] = row;
 	pr[1] = id;
-	if (fwrite(pr, sizeof(pr), 1, pairs) != 1)
-		kn_die_sys("%s: write error", pairspath);
-	oacct.bwritten += sizeof(pr);
+	if (fwrite(pr, sizeof(pr), 1, pt->pairs) != 1)
+		kn_die_sys("%s: write error", pt->pairs_path);
+	pt->acct.bwritten += sizeof(pr);
 }
 
 /* Makes the node a class. */
 static void
-leaf(void)
+leaf(struct part *pt)
 {
 	size_t i, j;
-	uint32_t id = ++ncls;
+	uint32_t id = ++pt->nclasses;
 
-	if (nd.n > maxcls)
-		maxcls = nd.n;
-	for (i = 0; i < nd.n; i++)
-		assign(rec[(nd.b + i) * W + wrow], id);
-	if (rfp == NULL)
+	if (pt->node.n > pt->max_class)
+		pt->max_class = pt->node.n;
+	for (i = 0; i < pt->node.n; i++)
+		assign(pt, pt->rec[(pt->node.b + i) * pt->rec_words + pt->word_row], id);
+	if (pt->regions_fp == NULL)
 		return;
-	for (j = 0; j < d; j++) {
-		sums[j] = 0;
-		if (dims[j].h == NULL)
-			for (i = 0; i < nd.n; i++)
-				sums[j] += dims[j].vals[rec[(nd.b + i) * W +
+	for (j = 0; j < pt->nqi; j++) {
+		pt->sums[j] = 0;
+		if (pt->dims[j].h == NULL)
+			for (i = 0; i < pt->node.n; i++)
+				pt->sums[j] += pt->dims[j].vals[pt->rec[(pt->node.b + i) * pt->rec_words +
 				    j]];
 	}
-	region(id, nd.n, sums);
+	region(pt, id, pt->node.n, pt->sums);
 }
 
 /* Orders the dimensions by normalized width, widest first. */
 static int
-cmp_width(uint32_t a, uint32_t b, const void *ctx)
+cmp_width(struct part *pt, uint32_t a, uint32_t b, const void *ctx)
 {
 	(void)ctx;
-	if (nd.width[a] != nd.width[b])
-		return nd.width[a] > nd.width[b] ? -1 : 1;
+	if (pt->node.width[a] != pt->node.width[b])
+		return pt->node.width[a] > pt->node.width[b] ? -1 : 1;
 	return a < b ? -1 : a > b;
 }
 
-static uint64_t ncuts;
 
-/* The tree grown on a sample by Rothko-S: the cuts, to route the
- * population through.  A threshold cut sends codes <= thr to kid 0; a
- * hierarchy cut of node X at level lv sends each row to the child of X
- * it lies under, and the rows under children the sample did not have,
- * or not under X at all, to the last kid ("other"), which must stay
- * empty for the cut to stand. */
-struct tnode {
-	int leaf;
-	size_t dim;
-	int hier;
-	uint32_t thr;
-	int lv;
-	uint32_t x;
-	uint32_t *cid;		/* hierarchy: child ids, in kid order */
-	size_t nkid;
-	size_t kid0;		/* index of the first kid */
-	uint64_t depth;
-	/* Rothko-T: the rows, and relaxed cuts (codes below med, and the
-	 * first eqleft rows at med in file order, go to kid 0) */
-	uint64_t n;
-	int big, rel;
-	uint32_t med;
-	uint64_t eqleft, left;
-};
-
-static struct {
-	int on;
-	struct tnode *t;
-	size_t n, cap;
-	uint64_t maxdepth, maxleaves, leaves;
-	int full;		/* also make classes (a cluster's solve job) */
-	uint32_t *tcls;		/* with full: node -> its class, or 0 */
-	size_t *stnode;		/* per stack pair: its tree node */
-	size_t stcap;
-} gw;
 
 /* A new tree node. */
 static size_t
-tnew(uint64_t depth)
+tnew(struct part *pt, uint64_t depth)
 {
-	if (gw.n == gw.cap) {
-		gw.cap = gw.cap ? 2 * gw.cap : 64;
-		gw.t = kn_realloc(gw.t, gw.cap * sizeof(struct tnode));
-		gw.tcls = kn_realloc(gw.tcls, gw.cap * sizeof(uint32_t));
+	if (pt->grow.n == pt->grow.cap) {
+		pt->grow.cap = pt->grow.cap ? 2 * pt->grow.cap : 64;
+		pt->grow.t = kn_realloc(pt->grow.t, pt->grow.cap * sizeof(struct tnode));
+		pt->grow.tcls = kn_realloc(pt->grow.tcls, pt->grow.cap * sizeof(uint32_t));
 	}
-	gw.tcls[gw.n] = 0;
-	memset(&gw.t[gw.n], 0, sizeof(struct tnode));
-	gw.t[gw.n].leaf = 1;
-	gw.t[gw.n].depth = depth;
-	return gw.n++;
+	pt->grow.tcls[pt->grow.n] = 0;
+	memset(&pt->grow.t[pt->grow.n], 0, sizeof(struct tnode));
+	pt->grow.t[pt->grow.n].leaf = 1;
+	pt->grow.t[pt->grow.n].depth = depth;
+	return pt->grow.n++;
 }
 
 /* Records the cut c of the node in memory as tree node t's, with m kids
  * created after it. */
 static void
-record_cut(size_t t, const struct cut *c)
+record_cut(struct part *pt, size_t t, const struct cut *c)
 {
 	struct tnode *tn;
 	size_t j = c->dim, i, m = 0, k0;
 	uint32_t *cid = NULL;
 
-	if (is_hier(j)) {
-		sort_dim(j);
-		cid = kn_alloc((nd.n + 1) * sizeof(uint32_t));
-		for (i = 0; i < nd.n; i++)
-			if (i == 0 || child_of(j, key[perm[i]]) !=
-			    child_of(j, key[perm[i - 1]]))
-				cid[m++] = child_of(j, key[perm[i]]);
+	if (is_hier(pt, j)) {
+		sort_dim(pt, j);
+		cid = kn_alloc((pt->node.n + 1) * sizeof(uint32_t));
+		for (i = 0; i < pt->node.n; i++)
+			if (i == 0 || child_of(pt, j, pt->key[pt->perm[i]]) !=
+			    child_of(pt, j, pt->key[pt->perm[i - 1]]))
+				cid[m++] = child_of(pt, j, pt->key[pt->perm[i]]);
 	} else
 		m = 2;
-	k0 = gw.n;
+	k0 = pt->grow.n;
 	for (i = 0; i < m + (cid != NULL); i++)
-		tnew(gw.t[t].depth + 1);
-	tn = &gw.t[t];
+		tnew(pt, pt->grow.t[t].depth + 1);
+	tn = &pt->grow.t[t];
 	tn->leaf = 0;
 	tn->dim = j;
 	tn->kid0 = k0;
 	tn->nkid = m + (cid != NULL);
 	if (cid != NULL) {
 		tn->hier = 1;
-		tn->lv = nd.lv[j];
-		tn->x = nd.node[j];
+		tn->lv = pt->node.lv[j];
+		tn->x = pt->node.node[j];
 		tn->cid = cid;
 	} else if (c->fast)
 		tn->thr = c->eqleft == UINT64_MAX ? c->med : c->eqleft ==
 		    0 ? c->med - 1 : c->med;
 	else {
-		sort_dim(j);
-		tn->thr = key[perm[c->L - 1]] + nd.mn[j];
+		sort_dim(pt, j);
+		tn->thr = pt->key[pt->perm[c->L - 1]] + pt->node.mn[j];
 	}
-	gw.leaves += tn->nkid - 1;
+	pt->grow.leaves += tn->nkid - 1;
 }
 
 /* Allocates the scratch of partition() for the N rows in rec, or
  * frees it with the rows. */
 static void
-scratch(int get)
+scratch(struct part *pt, int get)
 {
 	if (get) {
-		rtmp = kn_alloc((N + 1) * W * sizeof(uint32_t));
-		key = kn_alloc((N + 1) * sizeof(uint32_t));
-		perm = kn_alloc((N + 1) * sizeof(uint32_t));
-		ptmp = kn_alloc((N + 1) * sizeof(uint32_t));
-		grp = kn_alloc((N + 1) * sizeof(uint32_t));
-		cnt = kn_alloc((2 * N + 2) * sizeof(uint32_t));
+		pt->rec_tmp = kn_alloc((pt->nrows + 1) * pt->rec_words * sizeof(uint32_t));
+		pt->key = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
+		pt->perm = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
+		pt->perm_tmp = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
+		pt->grp = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
+		pt->cnt = kn_alloc((2 * pt->nrows + 2) * sizeof(uint32_t));
 		return;
 	}
-	free(rec);
-	free(rtmp);
-	free(key);
-	free(perm);
-	free(ptmp);
-	free(grp);
-	free(cnt);
-	rec = NULL;
+	free(pt->rec);
+	free(pt->rec_tmp);
+	free(pt->key);
+	free(pt->perm);
+	free(pt->perm_tmp);
+	free(pt->grp);
+	free(pt->cnt);
+	pt->rec = NULL;
 }
 
 /* Partitions all rows: Figure 7 of paper 003 with an explicit stack. */
 static void
-partition(void)
+partition(struct part *pt)
 {
-	uint32_t *ord = kn_alloc((2 * d + 1) * sizeof(uint32_t));
+	uint32_t *ord = kn_alloc((2 * pt->nqi + 1) * sizeof(uint32_t));
 	size_t j;
 
-	if (N == 0) {
+	if (pt->nrows == 0) {
 		free(ord);
 		return;
 	}
-	totals(0, N, NULL);
-	memcpy(ord, nd.mn, d * sizeof(uint32_t));
-	memcpy(ord + d, nd.mx, d * sizeof(uint32_t));
-	push(0, N, ord);
-	untotals();
-	if (gw.on) {
-		gw.stnode = kn_realloc(gw.stnode, 2 * sizeof(size_t));
-		gw.stcap = 1;
-		gw.stnode[0] = tnew(0);
-		gw.leaves = 1;
+	totals(pt, 0, pt->nrows, NULL);
+	memcpy(ord, pt->node.mn, pt->nqi * sizeof(uint32_t));
+	memcpy(ord + pt->nqi, pt->node.mx, pt->nqi * sizeof(uint32_t));
+	push(pt, 0, pt->nrows, ord);
+	untotals(pt);
+	if (pt->grow.on) {
+		pt->grow.stnode = kn_realloc(pt->grow.stnode, 2 * sizeof(size_t));
+		pt->grow.stcap = 1;
+		pt->grow.stnode[0] = tnew(pt, 0);
+		pt->grow.leaves = 1;
 	}
-	while (nstk > 0) {
-		uint64_t e = stk[--nstk], b = stk[--nstk];
-		size_t tn = gw.on ? gw.stnode[nstk / 2] : 0;
+	while (pt->nstack > 0) {
+		uint64_t e = pt->stack[--pt->nstack], b = pt->stack[--pt->nstack];
+		size_t tn = pt->grow.on ? pt->grow.stnode[pt->nstack / 2] : 0;
 		struct cut best;
 
-		totals(b, e, stext + nstk / 2 * 2 * d);
+		totals(pt, b, e, pt->stack_ext + pt->nstack / 2 * 2 * pt->nqi);
 		memset(&best, 0, sizeof(best));
-		if (nd.n >= 2 * o.k && (!gw.on ||
-		    (gw.t[tn].depth < gw.maxdepth &&
-		    gw.leaves < gw.maxleaves))) {
-			if (o.split == SPLIT_MEDIAN) {
-				for (j = 0; j < d; j++) {
+		if (pt->node.n >= 2 * pt->req.k && (!pt->grow.on ||
+		    (pt->grow.t[tn].depth < pt->grow.maxdepth &&
+		    pt->grow.leaves < pt->grow.maxleaves))) {
+			if (pt->req.split == SPLIT_MEDIAN) {
+				for (j = 0; j < pt->nqi; j++) {
 					size_t q = j;
 
-					for (; q > 0 && cmp_width(ord[q - 1],
+					for (; q > 0 && cmp_width(pt, ord[q - 1],
 					    (uint32_t)j, NULL) > 0; q--)
 						ord[q] = ord[q - 1];
 					ord[q] = (uint32_t)j;
 				}
-				for (j = 0; j < d && !best.found; j++) {
-					if (!nd.can[ord[j]])
+				for (j = 0; j < pt->nqi && !best.found; j++) {
+					if (!pt->node.can[ord[j]])
 						continue;
-					if (is_hier(ord[j]))
-						eval_hier(ord[j], &best);
-					else if (!needstats)
-						select_cut(ord[j], &best);
+					if (is_hier(pt, ord[j]))
+						eval_hier(pt, ord[j], &best);
+					else if (!pt->need_stats)
+						select_cut(pt, ord[j], &best);
 					else
-						eval_median(ord[j], &best);
+						eval_median(pt, ord[j], &best);
 				}
 			} else {
-				for (j = 0; j < d; j++) {
-					if (!nd.can[j])
+				for (j = 0; j < pt->nqi; j++) {
+					if (!pt->node.can[j])
 						continue;
-					if (is_hier(j))
-						eval_hier(j, &best);
+					if (is_hier(pt, j))
+						eval_hier(pt, j, &best);
 					else
-						eval_ordered(j, &best);
+						eval_ordered(pt, j, &best);
 				}
 			}
 		}
-		if (best.found && gw.on) {
-			size_t before = nstk / 2, q, k0;
+		if (best.found && pt->grow.on) {
+			size_t before = pt->nstack / 2, q, k0;
 
-			record_cut(tn, &best);
-			apply(&best);
+			record_cut(pt, tn, &best);
+			apply(pt, &best);
 			/* The kids were pushed last-first: the first on top.
 			 * A hierarchy's "other" kid has no rows here. */
-			k0 = gw.t[tn].kid0;
-			if (gw.stcap < nstk / 2 + 1) {
-				gw.stcap = 2 * (nstk / 2 + 1);
-				gw.stnode = kn_realloc(gw.stnode, gw.stcap *
+			k0 = pt->grow.t[tn].kid0;
+			if (pt->grow.stcap < pt->nstack / 2 + 1) {
+				pt->grow.stcap = 2 * (pt->nstack / 2 + 1);
+				pt->grow.stnode = kn_realloc(pt->grow.stnode, pt->grow.stcap *
 				    sizeof(size_t));
 			}
-			for (q = before; q < nstk / 2; q++)
-				gw.stnode[q] = k0 + (nstk / 2 - 1 - q);
+			for (q = before; q < pt->nstack / 2; q++)
+				pt->grow.stnode[q] = k0 + (pt->nstack / 2 - 1 - q);
 		} else if (best.found) {
-			ncuts++;
-			apply(&best);
-		} else if (!gw.on)
-			leaf();
-		else if (gw.full) {
-			leaf();
-			gw.tcls[tn] = ncls;
+			pt->ncuts++;
+			apply(pt, &best);
+		} else if (!pt->grow.on)
+			leaf(pt);
+		else if (pt->grow.full) {
+			leaf(pt);
+			pt->grow.tcls[tn] = pt->nclasses;
 		}
-		untotals();
+		untotals(pt);
 	}
 	free(ord);
 }
 
 /* ---- out of core: Rothko-T (paper 004 §2) -------------------------- */
 
-/* A node on disk: a file of n records, with the numbers and labels still
- * as ids when raw (the spool). */
-struct onode {
-	char *path;
-	uint64_t n;
-	int raw;
-	int big;		/* known to have no allowable cut */
-};
-
-static uint64_t fitrows;	/* --fit-rows */
-static size_t avail;		/* what the nodes may use */
-static const char *tmpdir;
-static uint32_t *lmap;		/* infogain: label id -> rank */
 
 /* The memory of a dictionary. */
 static size_t
@@ -1857,13 +1660,13 @@ dict_bytes(const kn_dict *dc)
 /* The memory the dictionaries and per-value arrays take: what -S must
  * hold besides the nodes. */
 static size_t
-dicts_bytes(void)
+dicts_bytes(struct part *pt)
 {
 	size_t b = 0, j;
 	int l;
 
-	for (j = 0; j < d; j++) {
-		const struct dim *dm = &dims[j];
+	for (j = 0; j < pt->nqi; j++) {
+		const struct dim *dm = &pt->dims[j];
 
 		if (dm->h == NULL) {
 			b += dm->vd.cap * (sizeof(int64_t) + 1) +
@@ -1877,9 +1680,9 @@ dicts_bytes(void)
 			    2 * sizeof(uint32_t) + dm->ncode * sizeof(uint32_t);
 		b += dm->ncode * 2 * sizeof(uint32_t);
 	}
-	b += dict_bytes(&sdict) + sdict.n * (5 * sizeof(uint64_t) +
+	b += dict_bytes(&pt->sens_dict) + pt->sens_dict.n * (5 * sizeof(uint64_t) +
 	    sizeof(uint32_t));
-	b += dict_bytes(&tdict) + tdict.n * (3 * sizeof(uint64_t) +
+	b += dict_bytes(&pt->targ_dict) + pt->targ_dict.n * (3 * sizeof(uint64_t) +
 	    sizeof(uint32_t));
 	return b;
 }
@@ -1897,7 +1700,7 @@ cmp_u64pair(const void *a, const void *b)
 /* Ranks the distinct values of a numeric column spooled as ids, and
  * frees the dictionary. */
 static void
-rank_ids(struct dim *dm)
+rank_ids(struct part *pt, struct dim *dm)
 {
 	struct numdict *vd = &dm->vd;
 	size_t n = vd->n, i;
@@ -1917,7 +1720,7 @@ rank_ids(struct dim *dm)
 		if (__builtin_mul_overflow(vd->m[i],
 		    (int64_t)kn_pow10(S - vd->sc[i]), &v))
 			kn_die("%s: column '%s': the values do not fit 64 "
-			    "bits with %d decimals each", inname, dm->name, S);
+			    "bits with %d decimals each", pt->inname, dm->name, S);
 		pr[2 * i] = (uint64_t)v ^ ((uint64_t)1 << 63);
 		pr[2 * i + 1] = i;
 	}
@@ -1939,56 +1742,48 @@ rank_ids(struct dim *dm)
 
 /* Maps a spooled record's ids to codes. */
 static void
-map_record(uint32_t *r)
+map_record(struct part *pt, uint32_t *r)
 {
 	size_t j;
 
-	for (j = 0; j < d; j++)
-		r[j] = dims[j].h != NULL ? dims[j].dfsrank[r[j]] :
-		    dims[j].rankof[r[j]];
-	if (o.split == SPLIT_INFOGAIN)
-		r[wtarg] = lmap[r[wtarg]];
+	for (j = 0; j < pt->nqi; j++)
+		r[j] = pt->dims[j].h != NULL ? pt->dims[j].dfsrank[r[j]] :
+		    pt->dims[j].rankof[r[j]];
+	if (pt->req.split == SPLIT_INFOGAIN)
+		r[pt->word_targ] = pt->rk->label_rank[r[pt->word_targ]];
 }
 
-/* A reader of a node file in chunks. */
-struct oread {
-	FILE *f;
-	const struct onode *nd;
-	uint32_t *buf;
-	size_t n, i;
-};
-
 static void
-oread_open(struct oread *rd, const struct onode *on)
+oread_open(struct part *pt, struct oread *rd, const struct onode *on)
 {
 	rd->nd = on;
 	if ((rd->f = fopen(on->path, "rb")) == NULL)
 		kn_die_sys("%s", on->path);
-	rd->buf = kn_alloc(CHUNK * W * sizeof(uint32_t));
+	rd->buf = kn_alloc(CHUNK * pt->rec_words * sizeof(uint32_t));
 	rd->n = rd->i = 0;
-	oacct.scans++;
+	pt->acct.scans++;
 }
 
 /* The next record, mapped, or NULL at the end. */
 static uint32_t *
-oread_next(struct oread *rd)
+oread_next(struct part *pt, struct oread *rd)
 {
 	size_t i;
 
 	if (rd->i == rd->n) {
-		rd->n = fread(rd->buf, W * sizeof(uint32_t), CHUNK, rd->f);
+		rd->n = fread(rd->buf, pt->rec_words * sizeof(uint32_t), CHUNK, rd->f);
 		rd->i = 0;
 		if (rd->n == 0) {
 			if (ferror(rd->f))
 				kn_die_sys("%s: read error", rd->nd->path);
 			return NULL;
 		}
-		oacct.bread += rd->n * W * sizeof(uint32_t);
+		pt->acct.bread += rd->n * pt->rec_words * sizeof(uint32_t);
 		if (rd->nd->raw)
 			for (i = 0; i < rd->n; i++)
-				map_record(rd->buf + i * W);
+				map_record(pt, rd->buf + i * pt->rec_words);
 	}
-	return rd->buf + W * rd->i++;
+	return rd->buf + pt->rec_words * rd->i++;
 }
 
 static void
@@ -1998,26 +1793,7 @@ oread_close(struct oread *rd)
 	free(rd->buf);
 }
 
-/* The frequency groups of a node (004 §2: AV, AVS, AVC sets): per
- * dimension the counts of (code, sensitive value, label). */
-struct gent {
-	uint32_t code, s, y;
-	uint64_t cnt;
-};
 
-struct gtab {
-	struct gent *e;
-	size_t n, cap;
-	uint32_t *slot;
-	size_t nslot;
-	uint64_t *arr;		/* dense counts by code (k alone) */
-};
-
-static int gdense;		/* groups are plain counts by code */
-
-static struct gtab *gt;
-static size_t gbytes;		/* memory the groups use */
-static int gsoft, gover;	/* a batch may overflow: say so */
 
 static uint64_t
 ghash(uint32_t c, uint32_t s, uint32_t y)
@@ -2030,7 +1806,7 @@ ghash(uint32_t c, uint32_t s, uint32_t y)
 }
 
 static void
-gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
+gadd(struct part *pt, struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
 {
 	size_t h, i;
 
@@ -2038,7 +1814,7 @@ gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
 		size_t ns = g->nslot ? 2 * g->nslot : 1024, k;
 
 		free(g->slot);
-		gbytes += (ns - g->nslot) * sizeof(uint32_t);
+		pt->rk->gbytes += (ns - g->nslot) * sizeof(uint32_t);
 		g->slot = kn_zalloc(ns * sizeof(uint32_t));
 		g->nslot = ns;
 		for (k = 0; k < g->n; k++) {
@@ -2048,12 +1824,12 @@ gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
 				h = (h + 1) & (ns - 1);
 			g->slot[h] = (uint32_t)k + 1;
 		}
-		if (gbytes > avail && gsoft)
-			gover = 1;
-		else if (gbytes > avail)
+		if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft)
+			pt->rk->gover = 1;
+		else if (pt->rk->gbytes > pt->rk->avail)
 			kn_die("-S %zu: too small: the frequency groups of a "
-			    "node need more (%zu bytes so far)", budget,
-			    gbytes);
+			    "node need more (%zu bytes so far)", pt->budget,
+			    pt->rk->gbytes);
 	}
 	h = ghash(c, s, y) & (g->nslot - 1);
 	while ((i = g->slot[h]) != 0) {
@@ -2066,7 +1842,7 @@ gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
 		h = (h + 1) & (g->nslot - 1);
 	}
 	if (g->n == g->cap) {
-		gbytes += g->cap * sizeof(struct gent);
+		pt->rk->gbytes += g->cap * sizeof(struct gent);
 		g->cap = g->cap ? 2 * g->cap : 1024;
 		g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
 	}
@@ -2080,7 +1856,7 @@ gadd(struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
 /* Empties g for a new count, keeping its list's memory (counted in
  * gbytes) if keep, else freeing it too. */
 static void
-gclear(struct gtab *g, int keep)
+gclear(struct part *pt, struct gtab *g, int keep)
 {
 	free(g->slot);
 	free(g->arr);
@@ -2093,42 +1869,42 @@ gclear(struct gtab *g, int keep)
 		g->e = NULL;
 		g->cap = 0;
 	}
-	gbytes += g->cap * sizeof(struct gent);
+	pt->rk->gbytes += g->cap * sizeof(struct gent);
 }
 
 /* Counts a row of code c of dimension j into g: in an array indexed by
  * the code when the groups are plain counts, else in the hash. */
 static void
-gcount(struct gtab *g, size_t j, const uint32_t *r)
+gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
 {
-	if (gdense) {
+	if (pt->rk->gdense) {
 		if (g->arr == NULL) {
-			size_t dom = dims[j].h != NULL ? dims[j].ncode :
-			    dims[j].nrank;
+			size_t dom = pt->dims[j].h != NULL ? pt->dims[j].ncode :
+			    pt->dims[j].nrank;
 
-			gbytes += (dom + 1) * sizeof(uint64_t);
-			if (gbytes > avail && gsoft) {
-				gover = 1;
+			pt->rk->gbytes += (dom + 1) * sizeof(uint64_t);
+			if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
+				pt->rk->gover = 1;
 				return;
 			}
-			if (gbytes > avail)
+			if (pt->rk->gbytes > pt->rk->avail)
 				kn_die("-S %zu: too small: the frequency groups "
 				    "of a node need more (%zu bytes so far)",
-				    budget, gbytes);
+				    pt->budget, pt->rk->gbytes);
 			g->arr = kn_zalloc((dom + 1) * sizeof(uint64_t));
 		}
 		g->arr[r[j]]++;
 		return;
 	}
-	gadd(g, r[j], hass ? r[wsens] : 0,
-	    o.split != SPLIT_MEDIAN ? r[wtarg] : 0, 1);
+	gadd(pt, g, r[j], pt->has_sens ? r[pt->word_sens] : 0,
+	    pt->req.split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
 }
 
 /* Turns dense counts into the sorted list of groups. */
 static void
-gdense_list(struct gtab *g, size_t j)
+gdense_list(struct part *pt, struct gtab *g, size_t j)
 {
-	size_t dom = dims[j].h != NULL ? dims[j].ncode : dims[j].nrank, c;
+	size_t dom = pt->dims[j].h != NULL ? pt->dims[j].ncode : pt->dims[j].nrank, c;
 
 	if (g->arr == NULL)
 		return;
@@ -2161,98 +1937,98 @@ cmp_gent(const void *a, const void *b)
 	return x->y < y->y ? -1 : x->y > y->y;
 }
 
-static void groups_finish(uint64_t n);
+static void groups_finish(struct part *pt, uint64_t n);
 
 /* Scans a node for its groups, totals and extents (nd.*). */
 static void
-groups(const struct onode *on)
+groups(struct part *pt, const struct onode *on)
 {
 	struct oread rd;
 	uint32_t *r;
 	size_t j;
 
-	gbytes = 0;
-	for (j = 0; j < d; j++)
-		gclear(&gt[j], 1);
-	oread_open(&rd, on);
-	while ((r = oread_next(&rd)) != NULL)
-		for (j = 0; j < d; j++)
-			gcount(&gt[j], j, r);
+	pt->rk->gbytes = 0;
+	for (j = 0; j < pt->nqi; j++)
+		gclear(pt, &pt->rk->gtab[j], 1);
+	oread_open(pt, &rd, on);
+	while ((r = oread_next(pt, &rd)) != NULL)
+		for (j = 0; j < pt->nqi; j++)
+			gcount(pt, &pt->rk->gtab[j], j, r);
 	oread_close(&rd);
-	groups_finish(on->n);
+	groups_finish(pt, on->n);
 }
 
 /* From the groups in gt of a node of n rows: sorted lists, the totals
  * and extents (nd.*). */
 static void
-groups_finish(uint64_t n)
+groups_finish(struct part *pt, uint64_t n)
 {
 	size_t i, j;
 
-	for (j = 0; j < d; j++) {
-		if (gt[j].arr != NULL)
-			gdense_list(&gt[j], j);
+	for (j = 0; j < pt->nqi; j++) {
+		if (pt->rk->gtab[j].arr != NULL)
+			gdense_list(pt, &pt->rk->gtab[j], j);
 		else
-			qsort(gt[j].e, gt[j].n, sizeof(struct gent),
+			qsort(pt->rk->gtab[j].e, pt->rk->gtab[j].n, sizeof(struct gent),
 			    cmp_gent);
 	}
 	/* Totals from the first dimension's groups. */
-	nd.b = 0;
-	nd.n = n;
-	nd.sorted = d;
-	memset(&nd.tot, 0, sizeof(nd.tot));
-	nstouch = nltouch = 0;
-	for (i = 0; i < gt[0].n; i++) {
-		const struct gent *e = &gt[0].e[i];
+	pt->node.b = 0;
+	pt->node.n = n;
+	pt->node.sorted = pt->nqi;
+	memset(&pt->node.tot, 0, sizeof(pt->node.tot));
+	pt->nstouch = pt->nltouch = 0;
+	for (i = 0; i < pt->rk->gtab[0].n; i++) {
+		const struct gent *e = &pt->rk->gtab[0].e[i];
 
-		if (hass && hs_tot[e->s] == 0)
-			stouch[nstouch++] = e->s;
-		if (hass)
-			hs_tot[e->s] += e->cnt;
-		if (o.split == SPLIT_INFOGAIN && hl_tot[e->y] == 0)
-			ltouch[nltouch++] = e->y;
-		if (o.split == SPLIT_INFOGAIN)
-			hl_tot[e->y] += e->cnt;
-		if (o.hasv) {
-			nd.tot.s += sval[e->s] * (kn_i128)e->cnt;
-			nd.tot.ss += sval[e->s] * sval[e->s] * (kn_i128)e->cnt;
+		if (pt->has_sens && pt->hs_tot[e->s] == 0)
+			pt->stouch[pt->nstouch++] = e->s;
+		if (pt->has_sens)
+			pt->hs_tot[e->s] += e->cnt;
+		if (pt->req.split == SPLIT_INFOGAIN && pt->hl_tot[e->y] == 0)
+			pt->ltouch[pt->nltouch++] = e->y;
+		if (pt->req.split == SPLIT_INFOGAIN)
+			pt->hl_tot[e->y] += e->cnt;
+		if (pt->req.hasv) {
+			pt->node.tot.s += pt->sens_val[e->s] * (kn_i128)e->cnt;
+			pt->node.tot.ss += pt->sens_val[e->s] * pt->sens_val[e->s] * (kn_i128)e->cnt;
 		}
-		if (o.split == SPLIT_REGRESSION)
-			nd.tot.ts += tval[e->y] * (kn_i128)e->cnt;
+		if (pt->req.split == SPLIT_REGRESSION)
+			pt->node.tot.ts += pt->targ_val[e->y] * (kn_i128)e->cnt;
 	}
-	if (nltouch > 1)
-		qsort(ltouch, nltouch, sizeof(uint32_t), cmp_u32);
-	nd.tot.n = n;
-	for (i = 0; i < nstouch; i++)
-		nd.tot.distinct++;
-	for (i = 0; i < nltouch; i++)
-		nd.tot.lf += xlxf(hl_tot[ltouch[i]]);
-	for (j = 0; j < d; j++) {
-		nd.mn[j] = gt[j].n > 0 ? gt[j].e[0].code : 0;
-		nd.mx[j] = gt[j].n > 0 ? gt[j].e[gt[j].n - 1].code : 0;
+	if (pt->nltouch > 1)
+		qsort(pt->ltouch, pt->nltouch, sizeof(uint32_t), cmp_u32);
+	pt->node.tot.n = n;
+	for (i = 0; i < pt->nstouch; i++)
+		pt->node.tot.distinct++;
+	for (i = 0; i < pt->nltouch; i++)
+		pt->node.tot.lf += xlxf(pt, pt->hl_tot[pt->ltouch[i]]);
+	for (j = 0; j < pt->nqi; j++) {
+		pt->node.mn[j] = pt->rk->gtab[j].n > 0 ? pt->rk->gtab[j].e[0].code : 0;
+		pt->node.mx[j] = pt->rk->gtab[j].n > 0 ? pt->rk->gtab[j].e[pt->rk->gtab[j].n - 1].code : 0;
 	}
-	widths();
+	widths(pt);
 }
 
 /* Adds cnt rows of sensitive value x and label y to part L (and takes
  * them from R, if not NULL). */
 static void
-wmove(uint32_t x, uint32_t y, uint64_t cnt, struct side *L, struct side *R)
+wmove(struct part *pt, uint32_t x, uint32_t y, uint64_t cnt, struct side *L, struct side *R)
 {
 	L->n += cnt;
 	if (R != NULL)
 		R->n -= cnt;
-	if (hass) {
-		uint64_t c = hs_side[x];
+	if (pt->has_sens) {
+		uint64_t c = pt->hs_side[x];
 
-		hs_side[x] += cnt;
+		pt->hs_side[x] += cnt;
 		if (c == 0)
 			L->distinct++;
-		if (R != NULL && hs_tot[x] - c == cnt)
+		if (R != NULL && pt->hs_tot[x] - c == cnt)
 			R->distinct--;
-		if (o.hasv) {
-			kn_i128 v = sval[x] * (kn_i128)cnt;
-			kn_i128 v2 = sval[x] * v;
+		if (pt->req.hasv) {
+			kn_i128 v = pt->sens_val[x] * (kn_i128)cnt;
+			kn_i128 v2 = pt->sens_val[x] * v;
 
 			L->s += v;
 			L->ss += v2;
@@ -2262,47 +2038,47 @@ wmove(uint32_t x, uint32_t y, uint64_t cnt, struct side *L, struct side *R)
 			}
 		}
 	}
-	if (o.split == SPLIT_REGRESSION) {
-		kn_i128 v = tval[y] * (kn_i128)cnt;
+	if (pt->req.split == SPLIT_REGRESSION) {
+		kn_i128 v = pt->targ_val[y] * (kn_i128)cnt;
 
 		L->ts += v;
 		if (R != NULL)
 			R->ts -= v;
 	}
-	if (o.split == SPLIT_INFOGAIN) {
-		uint64_t c = hl_side[y], rc = hl_tot[y] - c;
+	if (pt->req.split == SPLIT_INFOGAIN) {
+		uint64_t c = pt->hl_side[y], rc = pt->hl_tot[y] - c;
 
-		hl_side[y] += cnt;
-		L->lf += xlxf(c + cnt) - xlxf(c);
+		pt->hl_side[y] += cnt;
+		L->lf += xlxf(pt, c + cnt) - xlxf(pt, c);
 		if (R != NULL)
-			R->lf += xlxf(rc - cnt) - xlxf(rc);
+			R->lf += xlxf(pt, rc - cnt) - xlxf(pt, rc);
 	}
 }
 
 /* Clears the part counts of wmove. */
 static void
-wclear(void)
+wclear(struct part *pt)
 {
 	size_t i;
 
-	for (i = 0; i < nstouch; i++)
-		hs_side[stouch[i]] = 0;
-	for (i = 0; i < nltouch; i++)
-		hl_side[ltouch[i]] = 0;
+	for (i = 0; i < pt->nstouch; i++)
+		pt->hs_side[pt->stouch[i]] = 0;
+	for (i = 0; i < pt->nltouch; i++)
+		pt->hl_side[pt->ltouch[i]] = 0;
 }
 
 /* Cuts of an ordered dimension from its groups: the median (k alone:
  * as select_cut; with diversity: as eval_median) or the best score (as
  * eval_ordered), with the same choices as in memory. */
 static void
-w_ordered(size_t j, struct cut *best)
+w_ordered(struct part *pt, size_t j, struct cut *best)
 {
-	const struct gtab *g = &gt[j];
+	const struct gtab *g = &pt->rk->gtab[j];
 	struct side L, R;
-	uint64_t n = nd.n;
+	uint64_t n = pt->node.n;
 	size_t i;
 
-	if (o.relaxed) {
+	if (pt->req.relaxed) {
 		/* k alone (checked at the start): the middle row. */
 		uint64_t lt = 0, eq = 0, pos = (n - 1) / 2, c = 0;
 		uint32_t med = 0;
@@ -2318,7 +2094,7 @@ w_ordered(size_t j, struct cut *best)
 			lt += g->e[i].code < med ? g->e[i].cnt : 0;
 			eq += g->e[i].code == med ? g->e[i].cnt : 0;
 		}
-		if (n < 2 * o.k)
+		if (n < 2 * pt->req.k)
 			return;
 		best->found = 1;
 		best->fast = 1;
@@ -2329,34 +2105,34 @@ w_ordered(size_t j, struct cut *best)
 		return;
 	}
 	memset(&L, 0, sizeof(L));
-	R = nd.tot;
+	R = pt->node.tot;
 	for (i = 0; i < g->n; i++) {
 		uint64_t l, dist;
 		kn_i128 isc = 0;
 		long double sc = 0;
 
-		wmove(g->e[i].s, g->e[i].y, g->e[i].cnt, &L, &R);
+		wmove(pt, g->e[i].s, g->e[i].y, g->e[i].cnt, &L, &R);
 		if (i + 1 < g->n && g->e[i + 1].code == g->e[i].code)
 			continue;
 		if (i + 1 == g->n)
 			break;
 		l = L.n;
-		if (l < o.k || n - l < o.k)
+		if (l < pt->req.k || n - l < pt->req.k)
 			continue;
 		dist = 2 * l > n ? 2 * l - n : n - 2 * l;
-		if (o.split == SPLIT_MEDIAN) {
+		if (pt->req.split == SPLIT_MEDIAN) {
 			if (best->found && dist > best->dist)
 				continue;
-		} else if (o.split == SPLIT_INFOGAIN) {
-			isc = L.lf - xlxf(l) + R.lf - xlxf(n - l);
-			if (!better(best, isc, 0, dist))
+		} else if (pt->req.split == SPLIT_INFOGAIN) {
+			isc = L.lf - xlxf(pt, l) + R.lf - xlxf(pt, n - l);
+			if (!better(pt, best, isc, 0, dist))
 				continue;
 		} else {
 			sc = sq_n(L.ts, l) + sq_n(R.ts, n - l);
-			if (!better(best, 0, sc, dist))
+			if (!better(pt, best, 0, sc, dist))
 				continue;
 		}
-		if (!side_ok(&L, hs_side, 0) || !side_ok(&R, hs_side, 1))
+		if (!side_ok(pt, &L, pt->hs_side, 0) || !side_ok(pt, &R, pt->hs_side, 1))
 			continue;
 		best->found = 1;
 		best->fast = 1;
@@ -2368,15 +2144,15 @@ w_ordered(size_t j, struct cut *best)
 		best->med = g->e[i].code;
 		best->eqleft = UINT64_MAX;
 	}
-	wclear();
+	wclear(pt);
 }
 
 /* Specializing the hierarchy of dimension j, from its groups (as
  * eval_hier). */
 static void
-w_hier(size_t j, struct cut *best)
+w_hier(struct part *pt, size_t j, struct cut *best)
 {
-	const struct gtab *g = &gt[j];
+	const struct gtab *g = &pt->rk->gtab[j];
 	struct side S;
 	size_t i;
 	kn_i128 isc = 0;
@@ -2385,23 +2161,23 @@ w_hier(size_t j, struct cut *best)
 
 	memset(&S, 0, sizeof(S));
 	for (i = 0; i < g->n && ok; i++) {
-		wmove(g->e[i].s, g->e[i].y, g->e[i].cnt, &S, NULL);
-		if (i + 1 < g->n && child_of(j, g->e[i + 1].code - nd.mn[j]) ==
-		    child_of(j, g->e[i].code - nd.mn[j]))
+		wmove(pt, g->e[i].s, g->e[i].y, g->e[i].cnt, &S, NULL);
+		if (i + 1 < g->n && child_of(pt, j, g->e[i + 1].code - pt->node.mn[j]) ==
+		    child_of(pt, j, g->e[i].code - pt->node.mn[j]))
 			continue;
-		if (!side_ok(&S, hs_side, 0))
+		if (!side_ok(pt, &S, pt->hs_side, 0))
 			ok = 0;
-		if (o.split == SPLIT_INFOGAIN)
-			isc += S.lf - xlxf(S.n);
-		else if (o.split == SPLIT_REGRESSION)
+		if (pt->req.split == SPLIT_INFOGAIN)
+			isc += S.lf - xlxf(pt, S.n);
+		else if (pt->req.split == SPLIT_REGRESSION)
 			sc += sq_n(S.ts, S.n);
-		wclear();
+		wclear(pt);
 		memset(&S, 0, sizeof(S));
 	}
-	wclear();
+	wclear(pt);
 	if (!ok)
 		return;
-	if (o.split == SPLIT_MEDIAN) {
+	if (pt->req.split == SPLIT_MEDIAN) {
 		if (!best->found) {
 			best->found = 1;
 			best->fast = 0;
@@ -2409,47 +2185,47 @@ w_hier(size_t j, struct cut *best)
 		}
 		return;
 	}
-	if (!better(best, isc, sc, nd.n))
+	if (!better(pt, best, isc, sc, pt->node.n))
 		return;
 	best->found = 1;
 	best->fast = 0;
 	best->dim = j;
-	best->dist = nd.n;
+	best->dist = pt->node.n;
 	best->iscore = isc;
 	best->score = sc;
 }
 
 /* Chooses the cut of a node on disk, as partition() would in memory. */
 static void
-decide(struct cut *best)
+decide(struct part *pt, struct cut *best)
 {
-	uint32_t ord[64], *op = d <= 64 ? ord : kn_alloc(d * sizeof(uint32_t));
+	uint32_t ord[64], *op = pt->nqi <= 64 ? ord : kn_alloc(pt->nqi * sizeof(uint32_t));
 	size_t j;
 
 	memset(best, 0, sizeof(*best));
-	if (nd.n < 2 * o.k)
+	if (pt->node.n < 2 * pt->req.k)
 		goto out;
-	for (j = 0; j < d; j++) {
+	for (j = 0; j < pt->nqi; j++) {
 		size_t q = j;
 
-		if (o.split != SPLIT_MEDIAN) {
+		if (pt->req.split != SPLIT_MEDIAN) {
 			op[j] = (uint32_t)j;
 			continue;
 		}
-		for (; q > 0 && cmp_width(op[q - 1], (uint32_t)j, NULL) > 0;
+		for (; q > 0 && cmp_width(pt, op[q - 1], (uint32_t)j, NULL) > 0;
 		    q--)
 			op[q] = op[q - 1];
 		op[q] = (uint32_t)j;
 	}
-	for (j = 0; j < d; j++) {
-		if (o.split == SPLIT_MEDIAN && best->found)
+	for (j = 0; j < pt->nqi; j++) {
+		if (pt->req.split == SPLIT_MEDIAN && best->found)
 			break;
-		if (!nd.can[op[j]])
+		if (!pt->node.can[op[j]])
 			continue;
-		if (is_hier(op[j]))
-			w_hier(op[j], best);
+		if (is_hier(pt, op[j]))
+			w_hier(pt, op[j], best);
 		else
-			w_ordered(op[j], best);
+			w_ordered(pt, op[j], best);
 	}
 out:
 	if (op != ord)
@@ -2458,90 +2234,85 @@ out:
 
 /* Exits 1 when the table in memory does not meet the requirements. */
 static void
-root_check(const char *name)
+root_check(struct part *pt, const char *name)
 {
-	if (N == 0)
+	if (pt->nrows == 0)
 		return;
-	totals(0, N, NULL);
-	if (!side_ok(&nd.tot, hs_side, 1)) {
+	totals(pt, 0, pt->nrows, NULL);
+	if (!side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
 		fprintf(stderr, "%s: %s: no partitioning: the whole table "
 		    "(%llu rows) does not meet the requirements\n", kn_prog,
-		    name, (unsigned long long)N);
+		    name, (unsigned long long)pt->nrows);
 		kn_exit(1);
 	}
-	untotals();
+	untotals(pt);
 }
 
 /* Whether a node of n rows can be partitioned in memory. */
 static int
-fits(uint64_t n)
+fits(struct part *pt, uint64_t n)
 {
-	return n * (8 * W + 40) <= avail && (fitrows == 0 || n <= fitrows);
+	return n * (8 * pt->rec_words + 40) <= pt->rk->avail && (pt->rk->fit_rows == 0 || n <= pt->rk->fit_rows);
 }
 
 /* Partitions a node in memory: reads it and runs the stack of
  * partition() over it, class ids continuing. */
 static void
-solve_in_memory(const struct onode *on, const char *checkname)
+solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 {
 	struct oread rd;
 	uint32_t *r;
 	uint64_t i = 0;
 
-	rec = kn_alloc((on->n + 1) * W * sizeof(uint32_t));
-	oread_open(&rd, on);
-	while ((r = oread_next(&rd)) != NULL)
-		memcpy(rec + i++ * W, r, W * sizeof(uint32_t));
+	pt->rec = kn_alloc((on->n + 1) * pt->rec_words * sizeof(uint32_t));
+	oread_open(pt, &rd, on);
+	while ((r = oread_next(pt, &rd)) != NULL)
+		memcpy(pt->rec + i++ * pt->rec_words, r, pt->rec_words * sizeof(uint32_t));
 	oread_close(&rd);
-	N = on->n;
-	scratch(1);
+	pt->nrows = on->n;
+	scratch(pt, 1);
 	if (checkname != NULL)
-		root_check(checkname);
-	partition();
-	scratch(0);
-	oacct.inmem++;
+		root_check(pt, checkname);
+	partition(pt);
+	scratch(pt, 0);
+	pt->acct.inmem++;
 }
 
 /* Makes a node on disk one class. */
 static void
-big_leaf(const struct onode *on)
+big_leaf(struct part *pt, const struct onode *on)
 {
 	struct oread rd;
-	uint32_t *r, id = ++ncls;
+	uint32_t *r, id = ++pt->nclasses;
 	size_t j, i;
 
-	if (on->n > maxcls)
-		maxcls = on->n;
-	oacct.bigleaf++;
-	oread_open(&rd, on);
-	while ((r = oread_next(&rd)) != NULL)
-		assign(r[wrow], id);
+	if (on->n > pt->max_class)
+		pt->max_class = on->n;
+	pt->acct.bigleaf++;
+	oread_open(pt, &rd, on);
+	while ((r = oread_next(pt, &rd)) != NULL)
+		assign(pt, r[pt->word_row], id);
 	oread_close(&rd);
-	if (rfp == NULL)
+	if (pt->regions_fp == NULL)
 		return;
-	for (j = 0; j < d; j++) {
-		sums[j] = 0;
-		if (dims[j].h == NULL)
-			for (i = 0; i < gt[j].n; i++)
-				sums[j] += (kn_i128)gt[j].e[i].cnt *
-				    dims[j].vals[gt[j].e[i].code];
+	for (j = 0; j < pt->nqi; j++) {
+		pt->sums[j] = 0;
+		if (pt->dims[j].h == NULL)
+			for (i = 0; i < pt->rk->gtab[j].n; i++)
+				pt->sums[j] += (kn_i128)pt->rk->gtab[j].e[i].cnt *
+				    pt->dims[j].vals[pt->rk->gtab[j].e[i].code];
 	}
-	region(id, on->n, sums);
+	region(pt, id, on->n, pt->sums);
 }
 
 /* ---- out of core: Rothko-S (paper 004 §3) ------------------------- */
 
-static int algo_s;		/* -a rothko-s */
-static double salpha = 0.05;	/* --alpha */
-static uint64_t sample_max;	/* --sample */
-static uint64_t seed = 1;	/* --seed */
-static uint64_t pruned;		/* tree nodes merged back */
 
 /* splitmix64: the random numbers of the sampling. */
 static uint64_t
-rnd(void)
+rnd(struct part *pt)
 {
-	uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+	uint64_t z = (pt->rk->seed += 0x9e3779b97f4a7c15ULL);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -2550,11 +2321,11 @@ rnd(void)
 
 /* A uniform integer in [0, n). */
 static uint64_t
-rnd_below(uint64_t n)
+rnd_below(struct part *pt, uint64_t n)
 {
 	uint64_t lim = UINT64_MAX - UINT64_MAX % n, x;
 
-	while ((x = rnd()) >= lim)
+	while ((x = rnd(pt)) >= lim)
 		;
 	return x % n;
 }
@@ -2562,27 +2333,27 @@ rnd_below(uint64_t n)
 /* Reads a simple random sample of ns of the node's records into rec
  * (reservoir sampling, algorithm R), in file order. */
 struct pstat;
-static void pstat_add(struct pstat *p, const uint32_t *r);
+static void pstat_add(struct part *pt, struct pstat *p, const uint32_t *r);
 
 static void
-sample_node(const struct onode *on, uint64_t ns, struct pstat *all)
+sample_node(struct part *pt, const struct onode *on, uint64_t ns, struct pstat *all)
 {
 	struct oread rd;
 	uint32_t *r, *pos = kn_alloc((ns + 1) * sizeof(uint32_t));
 	uint64_t i = 0, q;
 
-	rec = kn_alloc((ns + 1) * W * sizeof(uint32_t));
-	oread_open(&rd, on);
-	while ((r = oread_next(&rd)) != NULL) {
+	pt->rec = kn_alloc((ns + 1) * pt->rec_words * sizeof(uint32_t));
+	oread_open(pt, &rd, on);
+	while ((r = oread_next(pt, &rd)) != NULL) {
 		if (all != NULL)
-			pstat_add(all, r);
+			pstat_add(pt, all, r);
 		if (i < ns)
 			q = i;
-		else if ((q = rnd_below(i + 1)) >= ns) {
+		else if ((q = rnd_below(pt, i + 1)) >= ns) {
 			i++;
 			continue;
 		}
-		memcpy(rec + q * W, r, W * sizeof(uint32_t));
+		memcpy(pt->rec + q * pt->rec_words, r, pt->rec_words * sizeof(uint32_t));
 		pos[q] = (uint32_t)i;
 		i++;
 	}
@@ -2590,7 +2361,7 @@ sample_node(const struct onode *on, uint64_t ns, struct pstat *all)
 	/* Back in file order, so that ties break as in memory. */
 	{
 		uint64_t *pr = kn_alloc((ns + 1) * 2 * sizeof(uint64_t));
-		uint32_t *cp = kn_alloc((ns + 1) * W * sizeof(uint32_t));
+		uint32_t *cp = kn_alloc((ns + 1) * pt->rec_words * sizeof(uint32_t));
 
 		for (q = 0; q < ns; q++) {
 			pr[2 * q] = pos[q];
@@ -2598,59 +2369,48 @@ sample_node(const struct onode *on, uint64_t ns, struct pstat *all)
 		}
 		qsort(pr, ns, 2 * sizeof(uint64_t), cmp_u64pair);
 		for (q = 0; q < ns; q++)
-			memcpy(cp + q * W, rec + pr[2 * q + 1] * W,
-			    W * sizeof(uint32_t));
-		free(rec);
-		rec = cp;
+			memcpy(cp + q * pt->rec_words, pt->rec + pr[2 * q + 1] * pt->rec_words,
+			    pt->rec_words * sizeof(uint32_t));
+		free(pt->rec);
+		pt->rec = cp;
 		free(pr);
 	}
 	free(pos);
 }
 
-/* Population statistics of a tree node, counted while repartitioning:
- * what the requirements need (004 §3: counts, sensitive histograms,
- * sums). */
-struct pstat {
-	uint64_t n;
-	struct gtab h;		/* sensitive value -> count (code = s) */
-	kn_i128 s, ss;
-	char *path;		/* a leaf's records */
-	FILE *f;
-};
-
 /* Counts record r into p. */
 static void
-pstat_add(struct pstat *p, const uint32_t *r)
+pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 {
 	p->n++;
-	if (!hass)
+	if (!pt->has_sens)
 		return;
-	if (o.ld.on)
-		gadd(&p->h, r[wsens], 0, 0, 1);
-	if (o.hasv) {
-		p->s += sval[r[wsens]];
-		p->ss += sval[r[wsens]] * sval[r[wsens]];
+	if (pt->req.ld.on)
+		gadd(pt, &p->h, r[pt->word_sens], 0, 0, 1);
+	if (pt->req.hasv) {
+		p->s += pt->sens_val[r[pt->word_sens]];
+		p->ss += pt->sens_val[r[pt->word_sens]] * pt->sens_val[r[pt->word_sens]];
 	}
 }
 
 /* Whether population statistics meet every requirement, exactly. */
 static int
-pstat_ok(const struct pstat *p)
+pstat_ok(struct part *pt, const struct pstat *p)
 {
 	size_t i;
 
-	if (!k_var_ok(p->n, p->s, p->ss))
+	if (!k_var_ok(pt, p->n, p->s, p->ss))
 		return 0;
-	if (!o.ld.on)
+	if (!pt->req.ld.on)
 		return 1;
 	for (i = 0; i < p->h.n; i++)
-		gath[i] = p->h.e[i].cnt;
-	return gath_ok(p->h.n, p->n);
+		pt->gath[i] = p->h.e[i].cnt;
+	return gath_ok(pt, p->h.n, p->n);
 }
 
 /* Adds b's statistics to a's, and with files b's records too. */
 static void
-pstat_merge(struct pstat *a, struct pstat *b, int files)
+pstat_merge(struct part *pt, struct pstat *a, struct pstat *b, int files)
 {
 	size_t i;
 
@@ -2658,7 +2418,7 @@ pstat_merge(struct pstat *a, struct pstat *b, int files)
 	a->s += b->s;
 	a->ss += b->ss;
 	for (i = 0; i < b->h.n; i++)
-		gadd(&a->h, b->h.e[i].code, 0, 0, b->h.e[i].cnt);
+		gadd(pt, &a->h, b->h.e[i].code, 0, 0, b->h.e[i].cnt);
 	if (!files)
 		return;
 	if (b->path != NULL) {
@@ -2675,8 +2435,8 @@ pstat_merge(struct pstat *a, struct pstat *b, int files)
 				kn_die_sys("%s", in == NULL ? b->path :
 				    a->path);
 			while ((got = fread(buf, 1, sizeof(buf), in)) > 0) {
-				oacct.bread += got;
-				oacct.bwritten += got;
+				pt->acct.bread += got;
+				pt->acct.bwritten += got;
 				if (fwrite(buf, 1, got, out) != got)
 					kn_die_sys("%s: write error", a->path);
 			}
@@ -2694,17 +2454,17 @@ pstat_merge(struct pstat *a, struct pstat *b, int files)
 
 /* The leaf of the grown tree a record falls in. */
 static size_t
-route(const uint32_t *r)
+route(struct part *pt, const uint32_t *r)
 {
 	size_t t = 0, k;
 
-	while (!gw.t[t].leaf) {
-		const struct tnode *tn = &gw.t[t];
-		const struct dim *dm = &dims[tn->dim];
+	while (!pt->grow.t[t].leaf) {
+		const struct tnode *tn = &pt->grow.t[t];
+		const struct dim *dm = &pt->dims[tn->dim];
 		uint32_t v = r[tn->dim], leafid, c;
 
 		if (tn->rel) {
-			struct tnode *w = &gw.t[t];
+			struct tnode *w = &pt->grow.t[t];
 
 			t = tn->kid0 + (v < w->med || (v == w->med &&
 			    w->left > 0 && w->left--) ? 0 : 1);
@@ -2730,11 +2490,11 @@ route(const uint32_t *r)
 
 /* Moves the records of the leaves under t (t included) into p. */
 static void
-merge_down(size_t t, struct pstat *ps, struct pstat *p)
+merge_down(struct part *pt, size_t t, struct pstat *ps, struct pstat *p)
 {
 	size_t k;
 
-	if (gw.t[t].leaf) {
+	if (pt->grow.t[t].leaf) {
 		struct pstat tmp = ps[t];
 
 		/* Only the records: p has the statistics already, or gets
@@ -2742,50 +2502,50 @@ merge_down(size_t t, struct pstat *ps, struct pstat *p)
 		memset(&tmp.h, 0, sizeof(tmp.h));
 		tmp.n = 0;
 		tmp.s = tmp.ss = 0;
-		pstat_merge(p, &tmp, 1);
+		pstat_merge(pt, p, &tmp, 1);
 		ps[t].path = NULL;
 		return;
 	}
-	for (k = 0; k < gw.t[t].nkid; k++)
-		merge_down(gw.t[t].kid0 + k, ps, p);
+	for (k = 0; k < pt->grow.t[t].nkid; k++)
+		merge_down(pt, pt->grow.t[t].kid0 + k, ps, p);
 }
 
 /* The number of nodes under t (t excluded). */
 static uint64_t
-subtree_size(size_t t)
+subtree_size(struct part *pt, size_t t)
 {
 	uint64_t n = 0;
 	size_t k;
 
-	if (gw.t[t].leaf)
+	if (pt->grow.t[t].leaf)
 		return 0;
-	for (k = 0; k < gw.t[t].nkid; k++)
-		n += 1 + subtree_size(gw.t[t].kid0 + k);
+	for (k = 0; k < pt->grow.t[t].nkid; k++)
+		n += 1 + subtree_size(pt, pt->grow.t[t].kid0 + k);
 	return n;
 }
 
 /* The cuts left in the subtree of t. */
 static uint64_t
-count_cuts(size_t t)
+count_cuts(struct part *pt, size_t t)
 {
 	uint64_t n = 0;
 	size_t k;
 
-	if (gw.t[t].leaf)
+	if (pt->grow.t[t].leaf)
 		return 0;
-	for (k = 0; k < gw.t[t].nkid; k++)
-		n += count_cuts(gw.t[t].kid0 + k);
+	for (k = 0; k < pt->grow.t[t].nkid; k++)
+		n += count_cuts(pt, pt->grow.t[t].kid0 + k);
 	return n + 1;
 }
 
 /* Collects the final leaves under t, in order, into st (pushed in
  * reverse later). */
 static void
-collect(size_t t, struct pstat *ps, struct onode *out, size_t *nout)
+collect(struct part *pt, size_t t, struct pstat *ps, struct onode *out, size_t *nout)
 {
 	size_t k;
 
-	if (gw.t[t].leaf) {
+	if (pt->grow.t[t].leaf) {
 		if (ps[t].n == 0) {
 			if (ps[t].path != NULL)
 				kn_rmtemp(ps[t].path);
@@ -2795,57 +2555,57 @@ collect(size_t t, struct pstat *ps, struct onode *out, size_t *nout)
 		out[*nout].path = ps[t].path;
 		out[*nout].n = ps[t].n;
 		out[*nout].raw = 0;
-		out[*nout].big = gw.t[t].big;
+		out[*nout].big = pt->grow.t[t].big;
 		ps[t].path = NULL;
 		(*nout)++;
 		return;
 	}
-	for (k = 0; k < gw.t[t].nkid; k++)
-		collect(gw.t[t].kid0 + k, ps, out, nout);
+	for (k = 0; k < pt->grow.t[t].nkid; k++)
+		collect(pt, pt->grow.t[t].kid0 + k, ps, out, nout);
 }
 
 /* Writes the records of a node to one file per leaf of the tree gw
  * (ps[t].path), counting the leaves' rows in ps[t].n, or with stats all
  * of their population statistics. */
 static void
-route_rows(const struct onode *on, struct pstat *ps, int stats)
+route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 {
 	struct oread rd;
 	uint32_t *r;
 	size_t t;
 
-	for (t = 0; t < gw.n; t++) {
+	for (t = 0; t < pt->grow.n; t++) {
 		int fd;
 
-		gw.t[t].left = gw.t[t].eqleft;
-		if (!gw.t[t].leaf)
+		pt->grow.t[t].left = pt->grow.t[t].eqleft;
+		if (!pt->grow.t[t].leaf)
 			continue;
-		fd = kn_mktemp(tmpdir, &ps[t].path);
+		fd = kn_mktemp(pt->rk->tmpdir, &ps[t].path);
 		if ((ps[t].f = fdopen(fd, "wb")) == NULL)
 			kn_die_sys("%s", ps[t].path);
 	}
-	oread_open(&rd, on);
-	while ((r = oread_next(&rd)) != NULL) {
-		struct pstat *p = &ps[route(r)];
+	oread_open(pt, &rd, on);
+	while ((r = oread_next(pt, &rd)) != NULL) {
+		struct pstat *p = &ps[route(pt, r)];
 
 		if (stats)
-			pstat_add(p, r);
+			pstat_add(pt, p, r);
 		else
 			p->n++;
-		if (fwrite(r, W * sizeof(uint32_t), 1, p->f) != 1)
+		if (fwrite(r, pt->rec_words * sizeof(uint32_t), 1, p->f) != 1)
 			kn_die_sys("%s: write error", p->path);
 	}
 	oread_close(&rd);
-	for (t = 0; t < gw.n; t++) {
+	for (t = 0; t < pt->grow.n; t++) {
 		if (ps[t].f == NULL)
 			continue;
 		if (fflush(ps[t].f) != 0 || ferror(ps[t].f))
 			kn_die_sys("%s: write error", ps[t].path);
 		fclose(ps[t].f);
 		ps[t].f = NULL;
-		oacct.bwritten += ps[t].n * W * sizeof(uint32_t);
+		pt->acct.bwritten += ps[t].n * pt->rec_words * sizeof(uint32_t);
 	}
-	oacct.repart++;
+	pt->acct.repart++;
 }
 
 /* One step of Rothko-S on a node too large for memory: grow a tree on
@@ -2855,29 +2615,29 @@ route_rows(const struct onode *on, struct pstat *ps, int stats)
  * back (into kids, in order).  Returns the number of kids; 0 when the
  * sample made no progress. */
 static size_t
-rothko_s_step(const struct onode *on, struct onode **kids,
+rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
     const char *checkname)
 {
-	uint64_t ns = avail / (8 * W + 40), kk, lo, hi;
+	uint64_t ns = pt->rk->avail / (8 * pt->rec_words + 40), kk, lo, hi;
 	struct pstat *ps;
 	size_t t, nk = 0;
 
-	if (sample_max != 0 && ns > sample_max)
-		ns = sample_max;
-	if (fitrows != 0 && ns > fitrows)
-		ns = fitrows;
+	if (pt->rk->sample_max != 0 && ns > pt->rk->sample_max)
+		ns = pt->rk->sample_max;
+	if (pt->rk->fit_rows != 0 && ns > pt->rk->fit_rows)
+		ns = pt->rk->fit_rows;
 	if (ns > on->n)
 		ns = on->n;
 	if (ns < 2)
-		kn_die("-S %zu: too small for a sample", budget);
-	gbytes = 0;
+		kn_die("-S %zu: too small for a sample", pt->budget);
+	pt->rk->gbytes = 0;
 	if (checkname != NULL) {
 		/* The whole table must meet the requirements. */
 		struct pstat all;
 
 		memset(&all, 0, sizeof(all));
-		sample_node(on, ns, &all);
-		if (!pstat_ok(&all)) {
+		sample_node(pt, on, ns, &all);
+		if (!pstat_ok(pt, &all)) {
 			fprintf(stderr, "%s: %s: no partitioning: the whole "
 			    "table (%llu rows) does not meet the "
 			    "requirements\n", kn_prog, checkname,
@@ -2887,51 +2647,51 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 		free(all.h.e);
 		free(all.h.slot);
 	} else
-		sample_node(on, ns, NULL);
+		sample_node(pt, on, ns, NULL);
 	/* Growth. */
-	N = ns;
-	smp.on = 1;
-	smp.n = ns;
-	smp.N = on->n;
-	smp.k = o.k;
-	smp.alpha = salpha;
-	smp.m = 2;
+	pt->nrows = ns;
+	pt->sample.on = 1;
+	pt->sample.n = ns;
+	pt->sample.N = on->n;
+	pt->sample.k = pt->req.k;
+	pt->sample.alpha = pt->rk->alpha;
+	pt->sample.m = 2;
 	/* The least sample count that passes the k test of a binary cut
 	 * stands for k in the sample. */
 	for (lo = 1, hi = ns + 1; lo < hi;) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (smp.naive ? (long double)mid * on->n >=
-		    (long double)o.k * ns : hypo_k(mid, ns, on->n, o.k,
-		    salpha, 2))
+		if (pt->sample.naive ? (long double)mid * on->n >=
+		    (long double)pt->req.k * ns : hypo_k(mid, ns, on->n, pt->req.k,
+		    pt->rk->alpha, 2))
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	kk = o.k;
-	o.k = lo;
-	gw.on = 1;
-	gw.n = 0;
-	gw.maxdepth = 8;
-	gw.maxleaves = 256;
-	scratch(1);
-	partition();
-	scratch(0);
-	o.k = kk;
-	smp.on = 0;
-	gw.on = 0;
-	if (gw.t[0].leaf) {
-		free(gw.t);
-		memset(&gw, 0, sizeof(gw));
+	kk = pt->req.k;
+	pt->req.k = lo;
+	pt->grow.on = 1;
+	pt->grow.n = 0;
+	pt->grow.maxdepth = 8;
+	pt->grow.maxleaves = 256;
+	scratch(pt, 1);
+	partition(pt);
+	scratch(pt, 0);
+	pt->req.k = kk;
+	pt->sample.on = 0;
+	pt->grow.on = 0;
+	if (pt->grow.t[0].leaf) {
+		free(pt->grow.t);
+		memset(&pt->grow, 0, sizeof(pt->grow));
 		return 0;
 	}
 	/* Repartitioning, with the population statistics of the leaves. */
-	ps = kn_zalloc(gw.n * sizeof(struct pstat));
-	gbytes = 0;
-	route_rows(on, ps, 1);
+	ps = kn_zalloc(pt->grow.n * sizeof(struct pstat));
+	pt->rk->gbytes = 0;
+	route_rows(pt, on, ps, 1);
 	/* Pruning, bottom up: kids come after their parents. */
-	for (t = gw.n; t-- > 0;) {
-		struct tnode *tn = &gw.t[t];
+	for (t = pt->grow.n; t-- > 0;) {
+		struct tnode *tn = &pt->grow.t[t];
 		size_t k;
 		int bad = 0;
 
@@ -2940,7 +2700,7 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 		for (k = 0; k < tn->nkid; k++) {
 			struct pstat *kp = &ps[tn->kid0 + k];
 
-			bad |= kp->n > 0 && !pstat_ok(kp);
+			bad |= kp->n > 0 && !pstat_ok(pt, kp);
 		}
 		/* Rows of a child the sample did not have, or outside the
 		 * sample's node: the parts would not be disjoint regions of
@@ -2948,52 +2708,51 @@ rothko_s_step(const struct onode *on, struct onode **kids,
 		if (tn->hier && ps[tn->kid0 + tn->nkid - 1].n > 0)
 			bad = 1;
 		for (k = 0; k < tn->nkid; k++)
-			pstat_merge(&ps[t], &ps[tn->kid0 + k], 0);
+			pstat_merge(pt, &ps[t], &ps[tn->kid0 + k], 0);
 		if (bad) {
 			/* Merge the subtree back into t. */
-			pruned += subtree_size(t);
+			pt->pruned += subtree_size(pt, t);
 			for (k = 0; k < tn->nkid; k++)
-				merge_down(tn->kid0 + k, ps, &ps[t]);
+				merge_down(pt, tn->kid0 + k, ps, &ps[t]);
 			tn->leaf = 1;
 		}
 	}
-	if (gw.t[0].leaf) {
+	if (pt->grow.t[0].leaf) {
 		/* Everything merged back: no progress. */
 		if (ps[0].path != NULL)
 			kn_rmtemp(ps[0].path);
 		ps[0].path = NULL;
 		nk = 0;
 	} else {
-		*kids = kn_alloc(gw.n * sizeof(struct onode));
-		collect(0, ps, *kids, &nk);
-		ncuts += count_cuts(0);
+		*kids = kn_alloc(pt->grow.n * sizeof(struct onode));
+		collect(pt, 0, ps, *kids, &nk);
+		pt->ncuts += count_cuts(pt, 0);
 	}
-	for (t = 0; t < gw.n; t++) {
+	for (t = 0; t < pt->grow.n; t++) {
 		free(ps[t].h.e);
 		free(ps[t].h.slot);
 		if (ps[t].path != NULL)
 			kn_rmtemp(ps[t].path);
-		free(gw.t[t].cid);
+		free(pt->grow.t[t].cid);
 	}
 	free(ps);
-	free(gw.t);
-	memset(&gw, 0, sizeof(gw));
+	free(pt->grow.t);
+	memset(&pt->grow, 0, sizeof(pt->grow));
 	return nk;
 }
 
-static uint64_t fcache = 8;	/* --fcache */
 
 /* Repartitions a node across the leaves of the tree gw; fills kids
  * with the nonempty leaves in order.  Returns their number. */
 static size_t
-repartition_tree(const struct onode *on, struct onode **kids)
+repartition_tree(struct part *pt, const struct onode *on, struct onode **kids)
 {
-	struct pstat *ps = kn_zalloc(gw.n * sizeof(struct pstat));
+	struct pstat *ps = kn_zalloc(pt->grow.n * sizeof(struct pstat));
 	size_t nk = 0;
 
-	route_rows(on, ps, 0);
-	*kids = kn_alloc((gw.n + 1) * sizeof(struct onode));
-	collect(0, ps, *kids, &nk);
+	route_rows(pt, on, ps, 0);
+	*kids = kn_alloc((pt->grow.n + 1) * sizeof(struct onode));
+	collect(pt, 0, ps, *kids, &nk);
 	free(ps);
 	return nk;
 }
@@ -3005,58 +2764,58 @@ repartition_tree(const struct onode *on, struct onode **kids)
  * repartitioned across the leaves, which are handed back in order.
  * Returns 0 when the node itself has no allowable cut. */
 static size_t
-rothko_t_step(const struct onode *on, struct onode **kids,
+rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
     const char *checkname)
 {
-	struct gtab *G, *gsave = gt;
+	struct gtab *G, *gsave = pt->rk->gtab;
 	size_t *front, nf = 0, fb = 0, nb, b, t, j;
 	long *slot;
 	struct oread rd;
 	uint32_t *r;
 	size_t nk;
 
-	gw.n = 0;
-	gw.cap = 0;
-	gw.t = NULL;
-	t = tnew(0);
-	gw.t[t].n = on->n;
+	pt->grow.n = 0;
+	pt->grow.cap = 0;
+	pt->grow.t = NULL;
+	t = tnew(pt, 0);
+	pt->grow.t[t].n = on->n;
 	front = kn_alloc(1024 * sizeof(size_t));
 	front[nf++] = t;
-	G = kn_zalloc(fcache * d * sizeof(struct gtab));
+	G = kn_zalloc(pt->rk->fcache * pt->nqi * sizeof(struct gtab));
 	/* Level by level while a level's nodes fit in one batch, as the
 	 * report's FCACHE: past that the rows are repartitioned. */
-	while (fb < nf && nf - fb <= fcache && gw.n + 2 < 512) {
+	while (fb < nf && nf - fb <= pt->rk->fcache && pt->grow.n + 2 < 512) {
 		nb = nf - fb;
 again:
-		slot = kn_alloc(gw.n * sizeof(long));
-		for (t = 0; t < gw.n; t++) {
+		slot = kn_alloc(pt->grow.n * sizeof(long));
+		for (t = 0; t < pt->grow.n; t++) {
 			slot[t] = -1;
-			gw.t[t].left = gw.t[t].eqleft;
+			pt->grow.t[t].left = pt->grow.t[t].eqleft;
 		}
-		gbytes = 0;
-		for (b = 0; b < fcache; b++) {
+		pt->rk->gbytes = 0;
+		for (b = 0; b < pt->rk->fcache; b++) {
 			if (b < nb)
 				slot[front[fb + b]] = (long)b;
-			for (j = 0; j < d; j++)
-				gclear(&G[b * d + j], b < nb);
+			for (j = 0; j < pt->nqi; j++)
+				gclear(pt, &G[b * pt->nqi + j], b < nb);
 		}
 		/* One scan counts the groups of the whole batch; if they
 		 * outgrow the budget, half the batch is tried. */
-		gsoft = nb > 1;
-		gover = 0;
-		oread_open(&rd, on);
-		while ((r = oread_next(&rd)) != NULL && !gover) {
-			long sl = slot[route(r)];
+		pt->rk->gsoft = nb > 1;
+		pt->rk->gover = 0;
+		oread_open(pt, &rd, on);
+		while ((r = oread_next(pt, &rd)) != NULL && !pt->rk->gover) {
+			long sl = slot[route(pt, r)];
 
 			if (sl < 0)
 				continue;
-			for (j = 0; j < d; j++)
-				gcount(&G[sl * d + j], j, r);
+			for (j = 0; j < pt->nqi; j++)
+				gcount(pt, &G[sl * pt->nqi + j], j, r);
 		}
 		oread_close(&rd);
 		free(slot);
-		gsoft = 0;
-		if (gover) {
+		pt->rk->gsoft = 0;
+		if (pt->rk->gover) {
 			nb /= 2;
 			goto again;
 		}
@@ -3065,69 +2824,69 @@ again:
 			struct cut best;
 			uint64_t *kc;
 
-			gt = &G[b * d];
-			groups_finish(gw.t[tn].n);
+			pt->rk->gtab = &G[b * pt->nqi];
+			groups_finish(pt, pt->grow.t[tn].n);
 			if (tn == 0 && checkname != NULL &&
-			    !side_ok(&nd.tot, hs_side, 1)) {
+			    !side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
 				fprintf(stderr, "%s: %s: no partitioning: the "
 				    "whole table (%llu rows) does not meet the "
 				    "requirements\n", kn_prog, checkname,
 				    (unsigned long long)on->n);
 				kn_exit(1);
 			}
-			decide(&best);
+			decide(pt, &best);
 			/* A node found final is one class; past 512 tree
 			 * nodes (files to write at once) the rest wait for
 			 * the next step. */
 			if (!best.found || (tn != 0 &&
-			    gw.n + gt[best.dim].n + 2 > 512)) {
-				gw.t[tn].big = !best.found;
-				untotals();
+			    pt->grow.n + pt->rk->gtab[best.dim].n + 2 > 512)) {
+				pt->grow.t[tn].big = !best.found;
+				untotals(pt);
 				continue;
 			}
-			ncuts++;
-			kc = kn_zalloc((gt[best.dim].n + 3) *
+			pt->ncuts++;
+			kc = kn_zalloc((pt->rk->gtab[best.dim].n + 3) *
 			    sizeof(uint64_t));
 			if (!best.fast) {
 				/* A hierarchy: the children present, in order,
 				 * and an "other" kid that stays empty. */
-				const struct gtab *gg = &gt[best.dim];
+				const struct gtab *gg = &pt->rk->gtab[best.dim];
 				uint32_t *cid = kn_alloc((gg->n + 1) *
 				    sizeof(uint32_t));
 
 				m = 0;
 				for (i = 0; i < gg->n; i++) {
-					uint32_t c = child_of(best.dim,
-					    gg->e[i].code - nd.mn[best.dim]);
+					uint32_t c = child_of(pt, best.dim,
+					    gg->e[i].code - pt->node.mn[best.dim]);
 
 					if (m == 0 || cid[m - 1] != c)
 						cid[m++] = c;
 					kc[m - 1] += gg->e[i].cnt;
 				}
-				gw.t[tn].hier = 1;
-				gw.t[tn].lv = nd.lv[best.dim];
-				gw.t[tn].x = nd.node[best.dim];
-				gw.t[tn].cid = cid;
+				pt->grow.t[tn].hier = 1;
+				pt->grow.t[tn].lv = pt->node.lv[best.dim];
+				pt->grow.t[tn].x = pt->node.node[best.dim];
+				pt->grow.t[tn].cid = cid;
 				m++;
 			} else {
 				kc[0] = best.L;
-				kc[1] = gw.t[tn].n - best.L;
-				if (o.relaxed) {
-					gw.t[tn].rel = 1;
-					gw.t[tn].med = best.med;
-					gw.t[tn].eqleft = best.eqleft;
+				kc[1] = pt->grow.t[tn].n - best.L;
+				if (pt->req.relaxed) {
+					pt->grow.t[tn].rel = 1;
+					pt->grow.t[tn].med = best.med;
+					pt->grow.t[tn].eqleft = best.eqleft;
 				} else
-					gw.t[tn].thr = best.med;
+					pt->grow.t[tn].thr = best.med;
 			}
-			gw.t[tn].dim = best.dim;
-			gw.t[tn].nkid = m;
-			gw.t[tn].kid0 = gw.n;
-			gw.t[tn].leaf = 0;
+			pt->grow.t[tn].dim = best.dim;
+			pt->grow.t[tn].nkid = m;
+			pt->grow.t[tn].kid0 = pt->grow.n;
+			pt->grow.t[tn].leaf = 0;
 			for (k = 0; k < m; k++) {
-				size_t kt = tnew(gw.t[tn].depth + 1);
+				size_t kt = tnew(pt, pt->grow.t[tn].depth + 1);
 
-				gw.t[kt].n = kc[k];
-				if (kc[k] > 0 && !fits(kc[k])) {
+				pt->grow.t[kt].n = kc[k];
+				if (kc[k] > 0 && !fits(pt, kc[k])) {
 					if (nf % 1024 == 0)
 						front = kn_realloc(front, (nf +
 						    1024) * sizeof(size_t));
@@ -3135,29 +2894,29 @@ again:
 				}
 			}
 			free(kc);
-			untotals();
+			untotals(pt);
 		}
 		fb += nb;
 	}
-	gt = gsave;
-	for (b = 0; b < fcache * d; b++) {
+	pt->rk->gtab = gsave;
+	for (b = 0; b < pt->rk->fcache * pt->nqi; b++) {
 		free(G[b].e);
 		free(G[b].slot);
 		free(G[b].arr);
 	}
 	free(G);
 	free(front);
-	if (gw.t[0].leaf) {
+	if (pt->grow.t[0].leaf) {
 		nk = 0;
 		*kids = NULL;
-		if (gw.t[0].big == 0)
-			gw.t[0].big = 1;
+		if (pt->grow.t[0].big == 0)
+			pt->grow.t[0].big = 1;
 	} else
-		nk = repartition_tree(on, kids);
-	for (t = 0; t < gw.n; t++)
-		free(gw.t[t].cid);
-	free(gw.t);
-	memset(&gw, 0, sizeof(gw));
+		nk = repartition_tree(pt, on, kids);
+	for (t = 0; t < pt->grow.n; t++)
+		free(pt->grow.t[t].cid);
+	free(pt->grow.t);
+	memset(&pt->grow, 0, sizeof(pt->grow));
 	return nk;
 }
 
@@ -3166,7 +2925,7 @@ again:
  * partitioned in memory.  The classes are those of the in-memory
  * algorithm, numbered alike. */
 static void
-rothko_t(struct onode *root, const char *name)
+rothko_t(struct part *pt, struct onode *root, const char *name)
 {
 	struct onode *st = NULL;
 	size_t nst = 0, cap = 0;
@@ -3181,23 +2940,23 @@ rothko_t(struct onode *root, const char *name)
 		struct onode on = st[--nst];
 		size_t g;
 
-		if (fits(on.n)) {
-			solve_in_memory(&on, isroot ? name : NULL);
+		if (fits(pt, on.n)) {
+			solve_in_memory(pt, &on, isroot ? name : NULL);
 			kn_rmtemp(on.path);
 			isroot = 0;
 			continue;
 		}
 		if (on.big) {
 			/* Known to have no allowable cut: one class. */
-			groups(&on);
-			big_leaf(&on);
-			untotals();
+			groups(pt, &on);
+			big_leaf(pt, &on);
+			untotals(pt);
 			kn_rmtemp(on.path);
 			continue;
 		}
-		if (algo_s) {
+		if (pt->rk->sampling) {
 			struct onode *sk = NULL;
-			size_t nk = rothko_s_step(&on, &sk, isroot ? name :
+			size_t nk = rothko_s_step(pt, &on, &sk, isroot ? name :
 			    NULL);
 			int tries;
 
@@ -3206,7 +2965,7 @@ rothko_t(struct onode *root, const char *name)
 			for (tries = 1; nk == 0 && tries < 3; tries++) {
 				free(sk);
 				sk = NULL;
-				nk = rothko_s_step(&on, &sk, NULL);
+				nk = rothko_s_step(pt, &on, &sk, NULL);
 			}
 			isroot = 0;
 			if (nk > 0) {
@@ -3227,16 +2986,16 @@ rothko_t(struct onode *root, const char *name)
 		}
 		{
 			struct onode *tk = NULL;
-			size_t nk = rothko_t_step(&on, &tk, isroot ? name :
+			size_t nk = rothko_t_step(pt, &on, &tk, isroot ? name :
 			    NULL);
 
 			isroot = 0;
 			if (nk == 0) {
 				/* No allowable cut: one class. */
 				free(tk);
-				groups(&on);
-				big_leaf(&on);
-				untotals();
+				groups(pt, &on);
+				big_leaf(pt, &on);
+				untotals(pt);
 				kn_rmtemp(on.path);
 				continue;
 			}
@@ -3256,87 +3015,83 @@ rothko_t(struct onode *root, const char *name)
 /* The class of a row.  Out of core the pairs file is read once per
  * bucket of rows that fits the budget. */
 static uint32_t
-class_of(uint64_t row)
+class_of(struct part *pt, uint64_t row)
 {
-	static uint64_t lo, hi;
-	static uint32_t *bucket;
 	uint64_t B;
 	uint32_t pr[2 * 4096];
 	size_t got, i;
 	FILE *f;
 
-	if (!ooc)
-		return cls[row];
-	if (row >= lo && row < hi)
-		return bucket[row - lo];
-	B = avail / sizeof(uint32_t);
+	if (!pt->ooc)
+		return pt->row_class[row];
+	if (row >= pt->rk->bucket_lo && row < pt->rk->bucket_hi)
+		return pt->rk->bucket[row - pt->rk->bucket_lo];
+	B = pt->rk->avail / sizeof(uint32_t);
 	if (B < 4096)
 		B = 4096;
-	if (bucket == NULL)
-		bucket = kn_alloc((N < B ? N : B) * sizeof(uint32_t) + 4);
-	lo = row;
-	hi = row + B < N ? row + B : N;
-	if ((f = fopen(pairspath, "rb")) == NULL)
-		kn_die_sys("%s", pairspath);
-	oacct.scans++;
+	if (pt->rk->bucket == NULL)
+		pt->rk->bucket = kn_alloc((pt->nrows < B ? pt->nrows : B) * sizeof(uint32_t) + 4);
+	pt->rk->bucket_lo = row;
+	pt->rk->bucket_hi = row + B < pt->nrows ? row + B : pt->nrows;
+	if ((f = fopen(pt->pairs_path, "rb")) == NULL)
+		kn_die_sys("%s", pt->pairs_path);
+	pt->acct.scans++;
 	while ((got = fread(pr, 2 * sizeof(uint32_t), 4096, f)) > 0) {
-		oacct.bread += got * 2 * sizeof(uint32_t);
+		pt->acct.bread += got * 2 * sizeof(uint32_t);
 		for (i = 0; i < got; i++)
-			if (pr[2 * i] >= lo && pr[2 * i] < hi)
-				bucket[pr[2 * i] - lo] = pr[2 * i + 1];
+			if (pr[2 * i] >= pt->rk->bucket_lo && pr[2 * i] < pt->rk->bucket_hi)
+				pt->rk->bucket[pr[2 * i] - pt->rk->bucket_lo] = pr[2 * i + 1];
 	}
 	if (ferror(f))
-		kn_die_sys("%s: read error", pairspath);
+		kn_die_sys("%s: read error", pt->pairs_path);
 	fclose(f);
-	return bucket[row - lo];
+	return pt->rk->bucket[row - pt->rk->bucket_lo];
 }
 
-/* A cluster's cuts job checks the sums of its exact counts itself. */
-static int exact_sums;
 
 /* Once the rows are read: codes for the values, exact scales for the
  * sums, and the scratch of the nodes. */
 static void
-prepare(const char *scol, const char *tcol)
+prepare(struct part *pt, const char *scol, const char *tcol)
 {
 	size_t i, j;
 
-	for (j = 0; j < d; j++) {
-		struct dim *dm = &dims[j];
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
 
 		if (dm->h != NULL) {
 			if (dm->dfsrank == NULL)
 				prepare_hier(dm);
-			for (i = 0; i < N && !ooc; i++)
-				rec[i * W + j] = dm->dfsrank[rec[i * W + j]];
-		} else if (ooc)
-			rank_ids(dm);
+			for (i = 0; i < pt->nrows && !pt->ooc; i++)
+				pt->rec[i * pt->rec_words + j] = dm->dfsrank[pt->rec[i * pt->rec_words + j]];
+		} else if (pt->ooc)
+			rank_ids(pt, dm);
 		else
-			rank_numeric(dm, j);
+			rank_numeric(pt, dm, j);
 	}
-	if (o.hasv) {
+	if (pt->req.hasv) {
 		kn_i128 s = 0, ss = 0;
 
-		for (i = 0; i < sdict.n; i++)
-			if (__builtin_mul_overflow(sval[i],
-			    kn_pow10(sF - sscale[i]), &sval[i]))
+		for (i = 0; i < pt->sens_dict.n; i++)
+			if (__builtin_mul_overflow(pt->sens_val[i],
+			    kn_pow10(pt->sens_F - pt->sens_scale[i]), &pt->sens_val[i]))
 				kn_die("-s %s: too many digits for exact "
 				    "variances", scol);
-		if (ooc && !exact_sums) {
+		if (pt->ooc && !pt->rk->exact_sums) {
 			/* The rows are on disk: bound the sums by the largest
 			 * value. */
 			kn_i128 mx = 0, b;
 
-			for (i = 0; i < sdict.n; i++)
-				if ((sval[i] < 0 ? -sval[i] : sval[i]) > mx)
-					mx = sval[i] < 0 ? -sval[i] : sval[i];
+			for (i = 0; i < pt->sens_dict.n; i++)
+				if ((pt->sens_val[i] < 0 ? -pt->sens_val[i] : pt->sens_val[i]) > mx)
+					mx = pt->sens_val[i] < 0 ? -pt->sens_val[i] : pt->sens_val[i];
 			if (__builtin_mul_overflow(mx, mx, &b) ||
-			    __builtin_mul_overflow(b, (kn_i128)N + 1, &b))
+			    __builtin_mul_overflow(b, (kn_i128)pt->nrows + 1, &b))
 				kn_die("-s %s: values too large for exact "
 				    "variances", scol);
 		}
-		for (i = 0; i < N && !ooc; i++) {
-			kn_i128 v = sval[rec[i * W + wsens]], a = v < 0 ? -v : v;
+		for (i = 0; i < pt->nrows && !pt->ooc; i++) {
+			kn_i128 v = pt->sens_val[pt->rec[i * pt->rec_words + pt->word_sens]], a = v < 0 ? -v : v;
 
 			if (__builtin_add_overflow(s, a, &s) ||
 			    __builtin_mul_overflow(v, v, &v) ||
@@ -3346,44 +3101,44 @@ prepare(const char *scol, const char *tcol)
 		}
 	}
 
-	if (o.split == SPLIT_INFOGAIN) {
+	if (pt->req.split == SPLIT_INFOGAIN) {
 		/* Labels numbered in byte order, so that scores are summed
 		 * in an order that does not depend on the rows'. */
-		uint32_t *rk = kn_dict_ranks(&tdict);
+		uint32_t *rk = kn_dict_ranks(&pt->targ_dict);
 
-		for (i = 0; i < N && !ooc; i++)
-			rec[i * W + wtarg] = rk[rec[i * W + wtarg]];
-		if (ooc)
-			lmap = rk;
+		for (i = 0; i < pt->nrows && !pt->ooc; i++)
+			pt->rec[i * pt->rec_words + pt->word_targ] = rk[pt->rec[i * pt->rec_words + pt->word_targ]];
+		if (pt->ooc)
+			pt->rk->label_rank = rk;
 		else
 			free(rk);
-		nxlx = N + 1 < ((size_t)1 << 20) ? N + 1 : (size_t)1 << 20;
-		xlxtab = kn_alloc(nxlx * sizeof(kn_i128));
-		for (i = 0; i < nxlx; i++)
-			xlxtab[i] = i < 2 ? 0 : (kn_i128)llroundl(
+		pt->xlx_n = pt->nrows + 1 < ((size_t)1 << 20) ? pt->nrows + 1 : (size_t)1 << 20;
+		pt->xlx_tab = kn_alloc(pt->xlx_n * sizeof(kn_i128));
+		for (i = 0; i < pt->xlx_n; i++)
+			pt->xlx_tab[i] = i < 2 ? 0 : (kn_i128)llroundl(
 			    (long double)i * logl((long double)i) *
 			    4294967296.0L);
 	}
-	if (o.split == SPLIT_REGRESSION) {
+	if (pt->req.split == SPLIT_REGRESSION) {
 		kn_i128 s = 0;
 
-		for (i = 0; i < tdict.n; i++)
-			if (__builtin_mul_overflow(tval[i],
-			    kn_pow10(tF - tscale[i]), &tval[i]))
+		for (i = 0; i < pt->targ_dict.n; i++)
+			if (__builtin_mul_overflow(pt->targ_val[i],
+			    kn_pow10(pt->targ_F - pt->targ_scale[i]), &pt->targ_val[i]))
 				kn_die("-t %s: too many digits for exact sums",
 				    tcol);
-		if (ooc && !exact_sums) {
+		if (pt->ooc && !pt->rk->exact_sums) {
 			kn_i128 mx = 0, b;
 
-			for (i = 0; i < tdict.n; i++)
-				if ((tval[i] < 0 ? -tval[i] : tval[i]) > mx)
-					mx = tval[i] < 0 ? -tval[i] : tval[i];
-			if (__builtin_mul_overflow(mx, (kn_i128)N + 1, &b))
+			for (i = 0; i < pt->targ_dict.n; i++)
+				if ((pt->targ_val[i] < 0 ? -pt->targ_val[i] : pt->targ_val[i]) > mx)
+					mx = pt->targ_val[i] < 0 ? -pt->targ_val[i] : pt->targ_val[i];
+			if (__builtin_mul_overflow(mx, (kn_i128)pt->nrows + 1, &b))
 				kn_die("-t %s: values too large for exact "
 				    "sums", tcol);
 		}
-		for (i = 0; i < N && !ooc; i++) {
-			kn_i128 v = tval[rec[i * W + wtarg]];
+		for (i = 0; i < pt->nrows && !pt->ooc; i++) {
+			kn_i128 v = pt->targ_val[pt->rec[i * pt->rec_words + pt->word_targ]];
 
 			if (__builtin_add_overflow(s, v < 0 ? -v : v, &s))
 				kn_die("-t %s: values too large for exact "
@@ -3392,26 +3147,26 @@ prepare(const char *scol, const char *tcol)
 	}
 
 	/* Scratch for the nodes. */
-	if (!ooc) {
-		scratch(1);
-		cls = kn_alloc((N + 1) * sizeof(uint32_t));
+	if (!pt->ooc) {
+		scratch(pt, 1);
+		pt->row_class = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
 	} else
-		gt = kn_zalloc((d + 1) * sizeof(struct gtab));
-	hs_tot = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
-	hs_side = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
-	hs_side2 = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
-	gath = kn_zalloc((sdict.n + 1) * sizeof(uint64_t));
-	stouch = kn_alloc((sdict.n + 1) * sizeof(uint32_t));
-	hl_tot = kn_zalloc((tdict.n + 1) * sizeof(uint64_t));
-	hl_side = kn_zalloc((tdict.n + 1) * sizeof(uint64_t));
-	ltouch = kn_alloc((tdict.n + 1) * sizeof(uint32_t));
-	nd.mn = kn_alloc((d + 1) * sizeof(uint32_t));
-	nd.mx = kn_alloc((d + 1) * sizeof(uint32_t));
-	nd.lv = kn_alloc((d + 1) * sizeof(int));
-	nd.node = kn_alloc((d + 1) * sizeof(uint32_t));
-	nd.width = kn_alloc((d + 1) * sizeof(long double));
-	nd.can = kn_alloc((d + 1) * sizeof(int));
-	sums = kn_alloc((d + 1) * sizeof(kn_i128));
+		pt->rk->gtab = kn_zalloc((pt->nqi + 1) * sizeof(struct gtab));
+	pt->hs_tot = kn_zalloc((pt->sens_dict.n + 1) * sizeof(uint64_t));
+	pt->hs_side = kn_zalloc((pt->sens_dict.n + 1) * sizeof(uint64_t));
+	pt->hs_side2 = kn_zalloc((pt->sens_dict.n + 1) * sizeof(uint64_t));
+	pt->gath = kn_zalloc((pt->sens_dict.n + 1) * sizeof(uint64_t));
+	pt->stouch = kn_alloc((pt->sens_dict.n + 1) * sizeof(uint32_t));
+	pt->hl_tot = kn_zalloc((pt->targ_dict.n + 1) * sizeof(uint64_t));
+	pt->hl_side = kn_zalloc((pt->targ_dict.n + 1) * sizeof(uint64_t));
+	pt->ltouch = kn_alloc((pt->targ_dict.n + 1) * sizeof(uint32_t));
+	pt->node.mn = kn_alloc((pt->nqi + 1) * sizeof(uint32_t));
+	pt->node.mx = kn_alloc((pt->nqi + 1) * sizeof(uint32_t));
+	pt->node.lv = kn_alloc((pt->nqi + 1) * sizeof(int));
+	pt->node.node = kn_alloc((pt->nqi + 1) * sizeof(uint32_t));
+	pt->node.width = kn_alloc((pt->nqi + 1) * sizeof(long double));
+	pt->node.can = kn_alloc((pt->nqi + 1) * sizeof(int));
+	pt->sums = kn_alloc((pt->nqi + 1) * sizeof(kn_i128));
 }
 
 /* ---- on a cluster: Rothko-T as map and reduce jobs (004 §2) ------- */
@@ -3444,60 +3199,29 @@ prepare(const char *scol, const char *tcol)
  * on one machine.
  */
 
-enum { JOB_NONE, JOB_GROUPS, JOB_CUTS, JOB_ROWS, JOB_SOLVE, JOB_CLASSES,
-    JOB_REGIONS, JOB_OPEN };
 static const char *const jobnames[] = { "", "groups", "cuts", "rows",
     "solve", "classes", "regions", "open", NULL };
 
-enum { CN_OPEN, CN_CUT, CN_HCUT, CN_CLASS };
-
-struct cnode {
-	int kind;
-	int hasn;
-	uint64_t n;		/* rows, from a size or region line */
-	size_t dim;
-	int64_t tm;		/* cut: the threshold tm / 10^tsc */
-	int tsc;
-	int lv;			/* hcut: the level of the node cut */
-	uint32_t *clab;		/* hcut: the children, ids at level lv-1 */
-	size_t nk;		/* kids */
-	uint32_t *kid;		/* their node ids; UINT32_MAX: none yet */
-	char *region;		/* class: its region after the id */
-	uint32_t cls;		/* class: its number */
-};
-
-static struct {
-	kn_dict ids;		/* node id -> index in v */
-	struct cnode *v;
-	size_t cap;
-	const char *path;
-	char *sig;		/* these options, columns, hierarchies */
-	const char *columns;	/* --columns, for the workers' tables */
-	size_t scol, tcol;	/* columns of -s and -t */
-	const char *sname, *tname;
-	uint32_t nclass;
-	int regions;		/* keep the regions' text (regions job) */
-} ct;
 
 /* Whether a node of n rows is partitioned in memory by a solve job. */
 static int
-fits_cluster(uint64_t n)
+fits_cluster(struct part *pt, uint64_t n)
 {
-	return n <= (fitrows ? fitrows : 1000000);
+	return n <= (pt->rk->fit_rows ? pt->rk->fit_rows : 1000000);
 }
 
 /* The node with id s (n bytes), added if new. */
 static uint32_t
-cnode_id(const char *s, size_t n)
+cnode_id(struct part *pt, const char *s, size_t n)
 {
-	uint32_t id = kn_dict_intern(&ct.ids, s, n);
+	uint32_t id = kn_dict_intern(&pt->cl->tree.ids, s, n);
 
-	if (id >= ct.cap) {
-		size_t nc = ct.cap ? 2 * ct.cap : 64;
+	if (id >= pt->cl->tree.cap) {
+		size_t nc = pt->cl->tree.cap ? 2 * pt->cl->tree.cap : 64;
 
-		ct.v = kn_realloc(ct.v, nc * sizeof(struct cnode));
-		memset(ct.v + ct.cap, 0, (nc - ct.cap) * sizeof(struct cnode));
-		ct.cap = nc;
+		pt->cl->tree.v = kn_realloc(pt->cl->tree.v, nc * sizeof(struct cnode));
+		memset(pt->cl->tree.v + pt->cl->tree.cap, 0, (nc - pt->cl->tree.cap) * sizeof(struct cnode));
+		pt->cl->tree.cap = nc;
 	}
 	return id;
 }
@@ -3505,20 +3229,20 @@ cnode_id(const char *s, size_t n)
 /* Whether node c waits for a level job (one that fits waits for the
  * solve job). */
 static int
-cnode_open(const struct cnode *c)
+cnode_open(struct part *pt, const struct cnode *c)
 {
-	return c->kind == CN_OPEN && !(c->hasn && fits_cluster(c->n));
+	return c->kind == CN_OPEN && !(c->hasn && fits_cluster(pt, c->n));
 }
 
 /* The QI named s, or die naming the tree line. */
 static size_t
-tree_dim(const kn_str *f, const kn_reader *r)
+tree_dim(struct part *pt, const kn_str *f, const kn_reader *r)
 {
 	size_t j;
 
-	for (j = 0; j < d; j++)
-		if (strlen(dims[j].name) == f->n &&
-		    memcmp(dims[j].name, f->p, f->n) == 0)
+	for (j = 0; j < pt->nqi; j++)
+		if (strlen(pt->dims[j].name) == f->n &&
+		    memcmp(pt->dims[j].name, f->p, f->n) == 0)
 			return j;
 	kn_die("%s:%llu: '%.*s' is not a quasi-identifier", r->name,
 	    (unsigned long long)r->lineno, (int)f->n, f->p);
@@ -3548,10 +3272,10 @@ tree_u64(const kn_str *f, const kn_reader *r, const char *what)
 
 /* A node defined by a tree line, which must not be defined already. */
 static struct cnode *
-tree_define(const kn_str *f, const kn_reader *r, int kind)
+tree_define(struct part *pt, const kn_str *f, const kn_reader *r, int kind)
 {
-	uint32_t id = cnode_id(f->p, f->n);
-	struct cnode *c = &ct.v[id];
+	uint32_t id = cnode_id(pt, f->p, f->n);
+	struct cnode *c = &pt->cl->tree.v[id];
 
 	if (c->kind != CN_OPEN)
 		kn_die("%s:%llu: node %.*s is defined twice (a level "
@@ -3587,36 +3311,36 @@ split_line(char *line, size_t len, kn_str **f, size_t *cap)
 
 /* Reads the tree file (none yet: an empty tree, the root open). */
 static void
-tree_load(const char *path)
+tree_load(struct part *pt, const char *path)
 {
 	kn_reader r;
 	kn_str *f = NULL;
 	size_t cap = 0, nf, i, k;
 	uint32_t id, n;
 
-	kn_dict_init(&ct.ids);
-	ct.path = path;
-	cnode_id("r", 1);
+	kn_dict_init(&pt->cl->tree.ids);
+	pt->cl->tree.path = path;
+	cnode_id(pt, "r", 1);
 	kn_reader_open(&r, path);
 	while (kn_getline(&r)) {
 		struct cnode *c = NULL;
 		const char *ty, *tab;
 		char *rest = NULL;
 
-		if (ct.regions && r.len > 7 &&
+		if (pt->cl->tree.regions && r.len > 7 &&
 		    memcmp(r.line, "region\t", 7) == 0 &&
 		    (tab = memchr(r.line + 7, '\t', r.len - 7)) != NULL)
 			rest = kn_strdup(tab + 1);
 		nf = split_line(r.line, r.len, &f, &cap);
 		ty = f[0].p;
 		if (nf == 2 && strcmp(ty, "sig") == 0) {
-			if (strcmp(f[1].p, ct.sig) != 0)
+			if (strcmp(f[1].p, pt->cl->tree.sig) != 0)
 				kn_die("%s:%llu: the tree was grown with other "
 				    "options (%s) than these (%s)", r.name,
 				    (unsigned long long)r.lineno, f[1].p,
-				    ct.sig);
+				    pt->cl->tree.sig);
 		} else if (nf == 5 && strcmp(ty, "domain") == 0) {
-			struct dim *dm = &dims[tree_dim(&f[1], &r)];
+			struct dim *dm = &pt->dims[tree_dim(pt, &f[1], &r)];
 			int64_t a, b;
 			uint64_t S = tree_u64(&f[4], &r, "a scale");
 			int sa, sb;
@@ -3640,37 +3364,37 @@ tree_load(const char *path)
 				kn_die("%s:%llu: a bad scale line", r.name,
 				    (unsigned long long)r.lineno);
 			if (strcmp(f[1].p, "s") == 0)
-				sF = (int)F;
+				pt->sens_F = (int)F;
 			else
-				tF = (int)F;
+				pt->targ_F = (int)F;
 		} else if (nf == 3 && strcmp(ty, "size") == 0) {
-			id = cnode_id(f[1].p, f[1].n);
-			c = &ct.v[id];
+			id = cnode_id(pt, f[1].p, f[1].n);
+			c = &pt->cl->tree.v[id];
 			c->n = tree_u64(&f[2], &r, "a row count");
 			c->hasn = 1;
 		} else if (nf == 4 && strcmp(ty, "cut") == 0) {
-			size_t j = tree_dim(&f[2], &r);
+			size_t j = tree_dim(pt, &f[2], &r);
 			int64_t m;
 			int sc;
 
-			if (dims[j].h != NULL || !parse_num(f[3].p, f[3].n, &m,
+			if (pt->dims[j].h != NULL || !parse_num(f[3].p, f[3].n, &m,
 			    &sc))
 				kn_die("%s:%llu: a bad cut", r.name,
 				    (unsigned long long)r.lineno);
-			c = tree_define(&f[1], &r, CN_CUT);
+			c = tree_define(pt, &f[1], &r, CN_CUT);
 			c->dim = j;
 			c->tm = m;
 			c->tsc = sc;
 			c->nk = 2;
 		} else if (nf >= 6 && strcmp(ty, "hcut") == 0) {
-			size_t j = tree_dim(&f[2], &r);
-			kn_hier *h = dims[j].h;
+			size_t j = tree_dim(pt, &f[2], &r);
+			kn_hier *h = pt->dims[j].h;
 			uint64_t lv = tree_u64(&f[3], &r, "a level");
 
 			if (h == NULL || lv < 1 || lv > (uint64_t)h->nlevels)
 				kn_die("%s:%llu: a bad hierarchy cut", r.name,
 				    (unsigned long long)r.lineno);
-			c = tree_define(&f[1], &r, CN_HCUT);
+			c = tree_define(pt, &f[1], &r, CN_HCUT);
 			c->dim = j;
 			c->lv = (int)lv;
 			c->nk = nf - 4;
@@ -3684,11 +3408,11 @@ tree_load(const char *path)
 					    "%d of the hierarchy of %s", r.name,
 					    (unsigned long long)r.lineno,
 					    (int)f[4 + k].n, f[4 + k].p, (int)lv - 1,
-					    dims[j].name);
+					    pt->dims[j].name);
 				c->clab[k] = (uint32_t)x;
 			}
 		} else if (nf >= 3 && strcmp(ty, "region") == 0) {
-			c = tree_define(&f[1], &r, CN_CLASS);
+			c = tree_define(pt, &f[1], &r, CN_CLASS);
 			c->n = tree_u64(&f[2], &r, "a row count");
 			c->hasn = 1;
 			c->region = rest;
@@ -3706,9 +3430,9 @@ tree_load(const char *path)
 	kn_reader_close(&r);
 	free(f);
 	/* Each node but the root is kid i of the node its id extends. */
-	n = (uint32_t)ct.ids.n;
+	n = (uint32_t)pt->cl->tree.ids.n;
 	for (id = 1; id < n; id++) {
-		kn_str s = kn_dict_get(&ct.ids, id);
+		kn_str s = kn_dict_get(&pt->cl->tree.ids, id);
 		const char *dot = NULL;
 		int64_t p = -1;
 		uint64_t x = 0;
@@ -3719,37 +3443,30 @@ tree_load(const char *path)
 				break;
 			}
 		if (dot != NULL)
-			p = kn_dict_find(&ct.ids, s.p, (size_t)(dot - s.p));
+			p = kn_dict_find(&pt->cl->tree.ids, s.p, (size_t)(dot - s.p));
 		for (i = dot != NULL ? (size_t)(dot - s.p) + 1 : s.n; i < s.n;
 		    i++)
 			x = s.p[i] >= '0' && s.p[i] <= '9' && x < 1u << 30 ?
 			    x * 10 + (uint64_t)(s.p[i] - '0') : UINT64_MAX;
 		/* Kid numbers are written without leading zeros. */
-		if (p < 0 || dot + 1 == s.p + s.n || x >= ct.v[p].nk ||
+		if (p < 0 || dot + 1 == s.p + s.n || x >= pt->cl->tree.v[p].nk ||
 		    (dot[1] == '0' && dot + 2 != s.p + s.n) ||
-		    ct.v[p].kid[x] != UINT32_MAX)
+		    pt->cl->tree.v[p].kid[x] != UINT32_MAX)
 			kn_die("%s: node %.*s lies under no cut of the tree",
 			    path, (int)s.n, s.p);
-		ct.v[p].kid[x] = id;
+		pt->cl->tree.v[p].kid[x] = id;
 	}
 }
 
-/* A row's values, parsed once for routing. */
-static struct rowval {
-	int64_t m;
-	int sc;
-	uint32_t leaf;
-} *rv;
-
 /* Parses the QIs of the current row of t into rv. */
 static void
-parse_row(kn_table *t)
+parse_row(struct part *pt, kn_table *t)
 {
 	const char *err;
 	size_t j;
 
-	for (j = 0; j < d; j++) {
-		struct dim *dm = &dims[j];
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
 		kn_str v = t->f[dm->col];
 
 		if (dm->h != NULL) {
@@ -3758,8 +3475,8 @@ parse_row(kn_table *t)
 			if (id < 0)
 				kn_table_fail(t, dm->col, "'%.*s': %s",
 				    (int)v.n, v.p, err);
-			rv[j].leaf = (uint32_t)id;
-		} else if (!parse_num(v.p, v.n, &rv[j].m, &rv[j].sc))
+			pt->cl->rowval[j].leaf = (uint32_t)id;
+		} else if (!parse_num(v.p, v.n, &pt->cl->rowval[j].m, &pt->cl->rowval[j].sc))
 			kn_table_fail(t, dm->col, "'%.*s' is not a decimal "
 			    "number within 64 bits", (int)v.n, v.p);
 	}
@@ -3778,128 +3495,114 @@ cmp_dec(int64_t a, int as, int64_t b, int bs)
 	return x < y ? -1 : x > y;
 }
 
-/* The tree for routing rows, compact: the kids of a node are a run of
- * entries, laid out depth-first, so that a row's path stays near. */
-struct rnode {
-	int64_t tm;		/* cut: the threshold tm / 10^tsc */
-	uint32_t kid0;		/* cut: the first kid's entry */
-	uint32_t id;		/* the node's id in ct */
-	uint16_t dim;
-	uint8_t kind;		/* CN_*; a missing kid: CN_CUT + 8 */
-	int8_t tsc;
-	uint32_t nk;
-	const uint32_t *clab;	/* hcut: the children */
-};
-static struct rnode *rt;
-
 /* Lays the tree out for route_tree(). */
 static void
-route_build(void)
+route_build(struct part *pt)
 {
 	uint32_t *st, n = 1, i;
 	size_t ns = 0, k, ne = 1;
 
 	/* An entry per node and per missing kid. */
-	for (i = 0; i < ct.ids.n; i++)
-		ne += ct.v[i].nk;
-	rt = kn_zalloc((ne + 1) * sizeof(struct rnode));
+	for (i = 0; i < pt->cl->tree.ids.n; i++)
+		ne += pt->cl->tree.v[i].nk;
+	pt->cl->rnodes = kn_zalloc((ne + 1) * sizeof(struct rnode));
 	st = kn_alloc((ne + 1) * sizeof(uint32_t));
-	rt[0].id = 0;
+	pt->cl->rnodes[0].id = 0;
 	st[ns++] = 0;
 	while (ns > 0) {
 		uint32_t e = st[--ns];
-		const struct cnode *c = &ct.v[rt[e].id];
+		const struct cnode *c = &pt->cl->tree.v[pt->cl->rnodes[e].id];
 
-		rt[e].kind = (uint8_t)c->kind;
+		pt->cl->rnodes[e].kind = (uint8_t)c->kind;
 		if (c->kind != CN_CUT && c->kind != CN_HCUT)
 			continue;
-		rt[e].dim = (uint16_t)c->dim;
-		rt[e].tm = c->tm;
-		rt[e].tsc = (int8_t)c->tsc;
-		rt[e].nk = (uint32_t)c->nk;
-		rt[e].clab = c->clab;
-		rt[e].kid0 = n;
+		pt->cl->rnodes[e].dim = (uint16_t)c->dim;
+		pt->cl->rnodes[e].tm = c->tm;
+		pt->cl->rnodes[e].tsc = (int8_t)c->tsc;
+		pt->cl->rnodes[e].nk = (uint32_t)c->nk;
+		pt->cl->rnodes[e].clab = c->clab;
+		pt->cl->rnodes[e].kid0 = n;
 		for (k = 0; k < c->nk; k++) {
 			if (c->kid[k] == UINT32_MAX) {
 				/* Reached only by a row of a level cut short. */
-				rt[n].kind = CN_CUT + 8;
-				rt[n].id = rt[e].id;
-				rt[n].nk = (uint32_t)k;
+				pt->cl->rnodes[n].kind = CN_CUT + 8;
+				pt->cl->rnodes[n].id = pt->cl->rnodes[e].id;
+				pt->cl->rnodes[n].nk = (uint32_t)k;
 			} else
-				rt[n].id = c->kid[k];
+				pt->cl->rnodes[n].id = c->kid[k];
 			n++;
 		}
 		for (k = c->nk; k-- > 0;)
 			if (c->kid[k] != UINT32_MAX)
-				st[ns++] = rt[e].kid0 + (uint32_t)k;
+				st[ns++] = pt->cl->rnodes[e].kid0 + (uint32_t)k;
 	}
 	free(st);
 }
 
 /* The node of the tree the row parsed into rv lies in. */
 static uint32_t
-route_tree(kn_table *t)
+route_tree(struct part *pt, kn_table *t)
 {
-	const struct rnode *r = rt;
+	const struct rnode *r = pt->cl->rnodes;
 	size_t k;
 	kn_str s;
 
 	for (;;) {
-		const struct rowval *v = &rv[r->dim];
+		const struct rowval *v = &pt->cl->rowval[r->dim];
 
 		if (r->kind == CN_CUT)
 			k = (v->sc == r->tsc ? (v->m <= r->tm ? -1 : 1) :
 			    cmp_dec(v->m, v->sc, r->tm, r->tsc)) <= 0 ? 0 : 1;
 		else if (r->kind == CN_HCUT) {
-			uint32_t a = kn_hier_lift(dims[r->dim].h, v->leaf, 0,
-			    ct.v[r->id].lv - 1);
+			uint32_t a = kn_hier_lift(pt->dims[r->dim].h, v->leaf, 0,
+			    pt->cl->tree.v[r->id].lv - 1);
 
 			for (k = 0; k < r->nk && r->clab[k] != a; k++)
 				;
 			if (k == r->nk) {
-				size_t col = dims[r->dim].col;
+				size_t col = pt->dims[r->dim].col;
 
-				s = kn_dict_get(&ct.ids, r->id);
+				s = kn_dict_get(&pt->cl->tree.ids, r->id);
 				kn_table_fail(t, col, "'%.*s' lies under no "
 				    "child of the cut of node %.*s in %s (was "
 				    "the tree grown from this table?)",
 				    (int)t->f[col].n, t->f[col].p, (int)s.n,
-				    s.p, ct.path);
+				    s.p, pt->cl->tree.path);
 			}
 		} else if (r->kind == CN_CUT + 8) {
-			s = kn_dict_get(&ct.ids, r->id);
+			s = kn_dict_get(&pt->cl->tree.ids, r->id);
 			kn_die("%s: node %.*s.%u is missing (a level cut "
-			    "short?)", ct.path, (int)s.n, s.p, r->nk);
+			    "short?)", pt->cl->tree.path, (int)s.n, s.p, r->nk);
 		} else
 			return r->id;
-		r = rt + r->kid0 + k;
+		r = pt->cl->rnodes + r->kid0 + k;
 	}
 }
 
 /* Numbers the classes depth-first, as partition() does in memory; dies
  * if a node is still to be partitioned. */
 static void
-tree_number(void)
+tree_number(struct part *pt)
 {
-	uint32_t *st = kn_alloc((ct.ids.n + 1) * sizeof(uint32_t));
+	uint32_t *st = kn_alloc((pt->cl->tree.ids.n + 1) * sizeof(uint32_t));
 	size_t ns = 0, k;
 
 	st[ns++] = 0;
-	ct.nclass = 0;
+	pt->cl->tree.nclass = 0;
 	while (ns > 0) {
-		struct cnode *c = &ct.v[st[--ns]];
+		struct cnode *c = &pt->cl->tree.v[st[--ns]];
 
 		if (c->kind == CN_CLASS) {
-			c->cls = ++ct.nclass;
+			c->cls = ++pt->cl->tree.nclass;
 			continue;
 		}
 		if (c->kind == CN_OPEN) {
-			kn_str s = kn_dict_get(&ct.ids, st[ns]);
+			kn_str s = kn_dict_get(&pt->cl->tree.ids, st[ns]);
 
 			if (c->hasn && c->n == 0)
 				continue;	/* an empty table */
 			kn_die("%s: node %.*s is not partitioned yet (%s)",
-			    ct.path, (int)s.n, s.p, cnode_open(c) ?
+			    pt->cl->tree.path, (int)s.n, s.p, cnode_open(pt, c) ?
 			    "run the groups and cuts jobs" :
 			    "run the rows and solve jobs");
 		}
@@ -3914,16 +3617,16 @@ tree_number(void)
  * "node, QI, value, sensitive value, target" with a count, summed in
  * memory up to the budget. */
 static void
-job_groups(kn_table *t, FILE *fp)
+job_groups(struct part *pt, kn_table *t, FILE *fp)
 {
 	kn_dict g;
 	uint64_t *gc = NULL;
 	size_t gcap = 0, len, cap = 256, j, i;
 	char *key = kn_alloc(cap), num[64];
-	size_t lim = budget ? budget : (size_t)64 << 20;
+	size_t lim = pt->budget ? pt->budget : (size_t)64 << 20;
 
 	kn_dict_init(&g);
-	if (cnode_open(&ct.v[0]) && !ct.v[0].hasn) {
+	if (cnode_open(pt, &pt->cl->tree.v[0]) && !pt->cl->tree.v[0].hasn) {
 		/* The root's rows are counted even when there is none. */
 		kn_dict_intern(&g, "r\tn\t\t\t", 6);
 		gc = kn_zalloc(1024 * sizeof(uint64_t));
@@ -3946,32 +3649,32 @@ job_groups(kn_table *t, FILE *fp)
 		}
 		if (!more)
 			break;
-		parse_row(t);
+		parse_row(pt, t);
 		{
-			uint32_t id = route_tree(t);
-			kn_str ns = kn_dict_get(&ct.ids, id);
+			uint32_t id = route_tree(pt, t);
+			kn_str ns = kn_dict_get(&pt->cl->tree.ids, id);
 			kn_str sv = { "", 0 }, yv = { "", 0 };
 
-			if (!cnode_open(&ct.v[id]))
+			if (!cnode_open(pt, &pt->cl->tree.v[id]))
 				continue;
-			if (hass)
-				sv = t->f[ct.scol];
-			if (hast && o.split != SPLIT_MEDIAN)
-				yv = t->f[ct.tcol];
-			for (j = 0; j <= d; j++) {
+			if (pt->has_sens)
+				sv = t->f[pt->cl->tree.scol];
+			if (pt->has_targ && pt->req.split != SPLIT_MEDIAN)
+				yv = t->f[pt->cl->tree.tcol];
+			for (j = 0; j <= pt->nqi; j++) {
 				kn_str v;
 				uint32_t k;
 
-				if (j == d) {
+				if (j == pt->nqi) {
 					/* The node's row count. */
 					v.p = "";
 					v.n = 0;
-				} else if (dims[j].h != NULL)
-					v = kn_dict_get(&dims[j].h->lab[0],
-					    rv[j].leaf);
+				} else if (pt->dims[j].h != NULL)
+					v = kn_dict_get(&pt->dims[j].h->lab[0],
+					    pt->cl->rowval[j].leaf);
 				else {
-					v.n = kn_dec_format((kn_i128)rv[j].m,
-					    rv[j].sc, num);
+					v.n = kn_dec_format((kn_i128)pt->cl->rowval[j].m,
+					    pt->cl->rowval[j].sc, num);
 					v.p = num;
 				}
 				len = ns.n + v.n + sv.n + yv.n + 32;
@@ -3982,7 +3685,7 @@ job_groups(kn_table *t, FILE *fp)
 				memcpy(key, ns.p, ns.n);
 				len = ns.n;
 				key[len++] = '\t';
-				if (j == d)
+				if (j == pt->nqi)
 					key[len++] = 'n';
 				else
 					len += kn_fmt_u64(key + len, j);
@@ -3990,12 +3693,12 @@ job_groups(kn_table *t, FILE *fp)
 				memcpy(key + len, v.p, v.n);
 				len += v.n;
 				key[len++] = '\t';
-				if (j < d) {
+				if (j < pt->nqi) {
 					memcpy(key + len, sv.p, sv.n);
 					len += sv.n;
 				}
 				key[len++] = '\t';
-				if (j < d) {
+				if (j < pt->nqi) {
 					memcpy(key + len, yv.p, yv.n);
 					len += yv.n;
 				}
@@ -4019,54 +3722,43 @@ job_groups(kn_table *t, FILE *fp)
 /* The node a reducer's worker is given, which must be open (a cuts
  * job) or fit (a solve job): else the tree and the input disagree. */
 static struct cnode *
-open_node(const char *id, int fit)
+open_node(struct part *pt, const char *id, int fit)
 {
-	int64_t x = kn_dict_find(&ct.ids, id, strlen(id));
-	struct cnode *c = x < 0 ? NULL : &ct.v[x];
+	int64_t x = kn_dict_find(&pt->cl->tree.ids, id, strlen(id));
+	struct cnode *c = x < 0 ? NULL : &pt->cl->tree.v[x];
 
 	if (c == NULL || (fit ? c->kind != CN_OPEN || !c->hasn ||
-	    !fits_cluster(c->n) : !cnode_open(c)))
+	    !fits_cluster(pt, c->n) : !cnode_open(pt, c)))
 		kn_die("node %s is not %s in %s (a job run twice, or on "
 		    "another tree?)", id, c == NULL ? "a node" : fit ?
-		    "to be solved" : "open", ct.path);
+		    "to be solved" : "open", pt->cl->tree.path);
 	return c;
 }
 
-/* The reducers: the input's lines begin with a node id, and each node's
- * lines are together (the engine sorts them).  Each node goes to a
- * worker, a child process with the rest of its lines as standard
- * input, so that nothing of one node's partitioning is left for the
- * next. */
-static struct {
-	pid_t pid;
-	FILE *to;
-	const char *id;
-	uint64_t line0;		/* the node's first line in the input */
-} wk;
 
 /* Waits for the worker; exits as it did if it failed. */
 static void
-worker_end(void)
+worker_end(struct part *pt)
 {
 	int st;
 
-	if (wk.to == NULL)
+	if (pt->cl->worker.to == NULL)
 		return;
-	fclose(wk.to);		/* a worker that died early: EPIPE */
-	wk.to = NULL;
-	while (waitpid(wk.pid, &st, 0) < 0)
+	fclose(pt->cl->worker.to);		/* a worker that died early: EPIPE */
+	pt->cl->worker.to = NULL;
+	while (waitpid(pt->cl->worker.pid, &st, 0) < 0)
 		if (errno != EINTR)
 			kn_die_sys("waitpid");
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return;
 	if (WIFSIGNALED(st))
 		fprintf(stderr, "%s: node %s: the worker died of signal %d\n",
-		    kn_prog, wk.id, WTERMSIG(st));
+		    kn_prog, pt->cl->worker.id, WTERMSIG(st));
 	kn_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 2);
 }
 
 static void
-per_node(void (*worker)(const char *id), FILE *fp)
+per_node(struct part *pt, void (*worker)(struct part *, const char *id), FILE *fp)
 {
 	kn_reader r;
 	kn_dict seen;
@@ -4088,7 +3780,7 @@ per_node(void (*worker)(const char *id), FILE *fp)
 			size_t n0 = seen.n;
 			int fd[2];
 
-			worker_end();
+			worker_end(pt);
 			kn_dict_intern(&seen, r.line, idn);
 			if (seen.n == n0)
 				kn_die("%s:%llu: the lines of node %.*s are not "
@@ -4098,31 +3790,31 @@ per_node(void (*worker)(const char *id), FILE *fp)
 			free(cur);
 			cur = kn_strndup(r.line, idn);
 			curlen = idn;
-			wk.id = cur;
-			wk.line0 = r.lineno;
+			pt->cl->worker.id = cur;
+			pt->cl->worker.line0 = r.lineno;
 			if (fflush(fp) != 0 || pipe(fd) != 0)
 				kn_die_sys("pipe");
-			if ((wk.pid = fork()) < 0)
+			if ((pt->cl->worker.pid = fork()) < 0)
 				kn_die_sys("fork");
-			if (wk.pid == 0) {
+			if (pt->cl->worker.pid == 0) {
 				close(fd[1]);
 				if (dup2(fd[0], 0) < 0)
 					kn_die_sys("dup2");
 				close(fd[0]);
 				signal(SIGPIPE, SIG_DFL);
-				worker(cur);
+				worker(pt, cur);
 				kn_exit(0);
 			}
 			close(fd[0]);
-			if ((wk.to = fdopen(fd[1], "w")) == NULL)
+			if ((pt->cl->worker.to = fdopen(fd[1], "w")) == NULL)
 				kn_die_sys("fdopen");
 		}
-		fwrite(tab + 1, 1, r.len - idn - 1, wk.to);
-		putc('\n', wk.to);
-		if (ferror(wk.to))
-			worker_end();	/* it failed: exit as it did */
+		fwrite(tab + 1, 1, r.len - idn - 1, pt->cl->worker.to);
+		putc('\n', pt->cl->worker.to);
+		if (ferror(pt->cl->worker.to))
+			worker_end(pt);	/* it failed: exit as it did */
 	}
-	worker_end();
+	worker_end(pt);
 	kn_reader_close(&r);
 	free(cur);
 	kn_dict_free(&seen);
@@ -4142,7 +3834,7 @@ put_val(FILE *fp, int64_t v, int S)
  * target, count" (the same group on several lines is added), then the
  * cut partition() would make, or the node's region if there is none. */
 static void
-worker_cuts(const char *id)
+worker_cuts(struct part *pt, const char *id)
 {
 	struct gl {
 		uint32_t j, v, s, y;
@@ -4151,18 +3843,18 @@ worker_cuts(const char *id)
 	size_t n = 0, cap = 0, nf, fcap = 0, i, j;
 	kn_str *f = NULL;
 	kn_reader r;
-	uint64_t tot = 0, *dt = kn_zalloc((d + 1) * sizeof(uint64_t));
+	uint64_t tot = 0, *dt = kn_zalloc((pt->nqi + 1) * sizeof(uint64_t));
 	int root = strcmp(id, "r") == 0;
 	const char *err;
 	struct cut best;
-	struct cnode *c = open_node(id, 0);
+	struct cnode *c = open_node(pt, id, 0);
 	uint64_t qn;
 
-	inname = "the groups";
+	pt->inname = "the groups";
 	kn_reader_open(&r, "-");
 	/* Lines numbered as in the reducer's input. */
 	r.name = "stdin";
-	r.lineno = wk.line0 - 1;
+	r.lineno = pt->cl->worker.line0 - 1;
 	while (kn_getline(&r)) {
 		struct gl e;
 		kn_str cf;
@@ -4183,13 +3875,13 @@ worker_cuts(const char *id)
 		}
 		cf = f[0];
 		qn = tree_u64(&cf, &r, "a QI number");
-		if (qn >= d)
+		if (qn >= pt->nqi)
 			kn_die("%s:%llu: node %s: no QI %llu", r.name,
 			    (unsigned long long)r.lineno, id,
 			    (unsigned long long)qn);
 		e.j = (uint32_t)qn;
-		if (dims[e.j].h != NULL) {
-			int64_t x = kn_hier_leaf(dims[e.j].h, f[1].p, f[1].n,
+		if (pt->dims[e.j].h != NULL) {
+			int64_t x = kn_hier_leaf(pt->dims[e.j].h, f[1].p, f[1].n,
 			    &err);
 
 			if (x < 0)
@@ -4205,15 +3897,15 @@ worker_cuts(const char *id)
 				    "number", r.name,
 			    (unsigned long long)r.lineno, id,
 				    f[1].p);
-			e.v = numdict_id(&dims[e.j].vd, m, sc);
+			e.v = numdict_id(&pt->dims[e.j].vd, m, sc);
 		}
 		e.s = e.y = 0;
-		if (hass && !sens_id(f[2], &e.s))
+		if (pt->has_sens && !sens_id(pt, f[2], &e.s))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--variance)", r.name,
 			    (unsigned long long)r.lineno, id,
 			    f[2].p);
-		if (hast && o.split != SPLIT_MEDIAN && !targ_id(f[3], &e.y))
+		if (pt->has_targ && pt->req.split != SPLIT_MEDIAN && !targ_id(pt, f[3], &e.y))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--split regression)", r.name,
 			    (unsigned long long)r.lineno, id, f[3].p);
@@ -4230,40 +3922,40 @@ worker_cuts(const char *id)
 		gl[n++] = e;
 	}
 	kn_reader_close(&r);
-	for (j = 0; j < d; j++)
+	for (j = 0; j < pt->nqi; j++)
 		if (dt[j] != tot)
 			kn_die("node %s: %llu rows, but the groups of %s count "
 			    "%llu (a job's output lost or doubled, or the "
 			    "reducer's input not sorted?)", id,
-			    (unsigned long long)tot, dims[j].name,
+			    (unsigned long long)tot, pt->dims[j].name,
 			    (unsigned long long)dt[j]);
 	if (c != NULL && c->hasn && c->n != tot)
 		kn_die("node %s: %llu rows, but %s says %llu (the table "
 		    "changed since, or a job's output was lost or doubled)",
-		    id, (unsigned long long)tot, ct.path,
+		    id, (unsigned long long)tot, pt->cl->tree.path,
 		    (unsigned long long)c->n);
 	if (tot == 0) {
 		/* An empty table: no row, no class. */
-		printf("sig\t%s\nsize\tr\t0\n", ct.sig);
+		printf("sig\t%s\nsize\tr\t0\n", pt->cl->tree.sig);
 		return;
 	}
 	/* Codes as out of core: ranks of the values, depth-first leaves. */
-	ooc = 1;
-	gdense = 0;
-	avail = SIZE_MAX;	/* a node's groups are held, as in Rothko-T */
-	N = tot;
-	exact_sums = 1;
-	prepare(ct.sname, ct.tname);
+	pt->ooc = 1;
+	pt->rk->gdense = 0;
+	pt->rk->avail = SIZE_MAX;	/* a node's groups are held, as in Rothko-T */
+	pt->nrows = tot;
+	pt->rk->exact_sums = 1;
+	prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
 	/* The sums as in memory: exact over the node's rows. */
 	for (j = 0; j < 2; j++) {
 		kn_i128 a = 0, b = 0, v, w;
 
-		if (j == 0 ? !o.hasv : o.split != SPLIT_REGRESSION)
+		if (j == 0 ? !pt->req.hasv : pt->req.split != SPLIT_REGRESSION)
 			continue;
 		for (i = 0; i < n; i++) {
 			if (gl[i].j != 0)
 				continue;
-			v = j == 0 ? sval[gl[i].s] : tval[gl[i].y];
+			v = j == 0 ? pt->sens_val[gl[i].s] : pt->targ_val[gl[i].y];
 			v = v < 0 ? -v : v;
 			if (__builtin_mul_overflow(v, (kn_i128)gl[i].cnt, &w) ||
 			    __builtin_add_overflow(a, w, &a) ||
@@ -4271,32 +3963,32 @@ worker_cuts(const char *id)
 			    __builtin_add_overflow(b, w, &b))))
 				kn_die(j == 0 ? "-s %s: values too large for "
 				    "exact variances" : "-t %s: values too "
-				    "large for exact sums", j == 0 ? ct.sname :
-				    ct.tname);
+				    "large for exact sums", j == 0 ? pt->cl->tree.sname :
+				    pt->cl->tree.tname);
 		}
 	}
 	for (i = 0; i < n; i++) {
 		struct gl *e = &gl[i];
-		struct dim *dm = &dims[e->j];
+		struct dim *dm = &pt->dims[e->j];
 		uint32_t code = dm->h != NULL ? dm->dfsrank[e->v] :
 		    dm->rankof[e->v];
 
 		if (e->cnt > 0)
-			gadd(&gt[e->j], code, e->s, o.split == SPLIT_INFOGAIN ?
-			    lmap[e->y] : e->y, e->cnt);
+			gadd(pt, &pt->rk->gtab[e->j], code, e->s, pt->req.split == SPLIT_INFOGAIN ?
+			    pt->rk->label_rank[e->y] : e->y, e->cnt);
 	}
 	free(gl);
-	groups_finish(tot);
+	groups_finish(pt, tot);
 	if (root) {
-		if (tot > 0 && !side_ok(&nd.tot, hs_side, 1)) {
+		if (tot > 0 && !side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
 			fprintf(stderr, "%s: no partitioning: the whole table "
 			    "(%llu rows) does not meet the requirements\n",
 			    kn_prog, (unsigned long long)tot);
 			kn_exit(1);
 		}
-		printf("sig\t%s\n", ct.sig);
-		for (j = 0; j < d; j++) {
-			struct dim *dm = &dims[j];
+		printf("sig\t%s\n", pt->cl->tree.sig);
+		for (j = 0; j < pt->nqi; j++) {
+			struct dim *dm = &pt->dims[j];
 
 			if (dm->h != NULL)
 				continue;
@@ -4305,56 +3997,56 @@ worker_cuts(const char *id)
 			put_val(stdout, dm->vals[dm->nrank - 1], dm->S);
 			printf("\t%d\n", dm->S);
 		}
-		if (o.hasv)
-			printf("scale\ts\t%d\n", sF);
-		if (o.split == SPLIT_REGRESSION)
-			printf("scale\tt\t%d\n", tF);
-		if (fits_cluster(tot)) {
+		if (pt->req.hasv)
+			printf("scale\ts\t%d\n", pt->sens_F);
+		if (pt->req.split == SPLIT_REGRESSION)
+			printf("scale\tt\t%d\n", pt->targ_F);
+		if (fits_cluster(pt, tot)) {
 			printf("size\tr\t%llu\n", (unsigned long long)tot);
 			return;
 		}
 	}
-	decide(&best);
+	decide(pt, &best);
 	if (!best.found) {
 		/* A class: its region from the groups. */
-		for (j = 0; j < d; j++) {
-			sums[j] = 0;
-			if (dims[j].h == NULL)
-				for (i = 0; i < gt[j].n; i++)
-					sums[j] += (kn_i128)gt[j].e[i].cnt *
-					    dims[j].vals[gt[j].e[i].code];
+		for (j = 0; j < pt->nqi; j++) {
+			pt->sums[j] = 0;
+			if (pt->dims[j].h == NULL)
+				for (i = 0; i < pt->rk->gtab[j].n; i++)
+					pt->sums[j] += (kn_i128)pt->rk->gtab[j].e[i].cnt *
+					    pt->dims[j].vals[pt->rk->gtab[j].e[i].code];
 		}
-		rtag = id;
-		rfp = stdout;
-		rname = "standard output";
-		region(0, tot, sums);
+		pt->region_tag = id;
+		pt->regions_fp = stdout;
+		pt->regions_name = "standard output";
+		region(pt, 0, tot, pt->sums);
 		return;
 	}
 	j = best.dim;
-	if (!is_hier(j)) {
-		printf("cut\t%s\t%s", id, dims[j].name);
-		put_val(stdout, dims[j].vals[best.med], dims[j].S);
+	if (!is_hier(pt, j)) {
+		printf("cut\t%s\t%s", id, pt->dims[j].name);
+		put_val(stdout, pt->dims[j].vals[best.med], pt->dims[j].S);
 		printf("\nsize\t%s.0\t%llu\nsize\t%s.1\t%llu\n", id,
 		    (unsigned long long)best.L, id,
 		    (unsigned long long)(tot - best.L));
 	} else {
 		/* The children present, in depth-first order, with their
 		 * rows. */
-		const struct gtab *g = &gt[j];
-		kn_hier *h = dims[j].h;
-		int lv = nd.lv[j];
+		const struct gtab *g = &pt->rk->gtab[j];
+		kn_hier *h = pt->dims[j].h;
+		int lv = pt->node.lv[j];
 		uint32_t *cid = kn_alloc((g->n + 1) * sizeof(uint32_t));
 		uint64_t *cc = kn_zalloc((g->n + 1) * sizeof(uint64_t));
 		size_t m = 0;
 
 		for (i = 0; i < g->n; i++) {
-			uint32_t c = child_of(j, g->e[i].code - nd.mn[j]);
+			uint32_t c = child_of(pt, j, g->e[i].code - pt->node.mn[j]);
 
 			if (m == 0 || cid[m - 1] != c)
 				cid[m++] = c;
 			cc[m - 1] += g->e[i].cnt;
 		}
-		printf("hcut\t%s\t%s\t%d", id, dims[j].name, lv);
+		printf("hcut\t%s\t%s\t%d", id, pt->dims[j].name, lv);
 		for (i = 0; i < m; i++) {
 			kn_str s = kn_dict_get(&h->lab[lv - 1], cid[i]);
 
@@ -4371,7 +4063,7 @@ worker_cuts(const char *id)
  * partition() cuts them, written as the node's subtree: the cuts, and
  * a region per class. */
 static void
-worker_solve(const char *id)
+worker_solve(struct part *pt, const char *id)
 {
 	kn_table t;
 	char *rbuf = NULL, **line;
@@ -4381,52 +4073,52 @@ worker_solve(const char *id)
 		char *path;
 	} *st;
 
-	struct cnode *c = open_node(id, 1);
+	struct cnode *c = open_node(pt, id, 1);
 
-	kn_table_open(&t, NULL, 0, ct.columns);
+	kn_table_open(&t, NULL, 0, pt->cl->tree.columns);
 	t.r.name = "stdin";
-	t.r.lineno = wk.line0 - 1;
-	inname = "the rows";
-	ooc = 0;
-	N = 0;
-	load(&t, ct.scol, ct.tcol);
-	if (N != c->n)
+	t.r.lineno = pt->cl->worker.line0 - 1;
+	pt->inname = "the rows";
+	pt->ooc = 0;
+	pt->nrows = 0;
+	load(pt, &t, pt->cl->tree.scol, pt->cl->tree.tcol);
+	if (pt->nrows != c->n)
 		kn_die("node %s: %llu rows, but %s says %llu (the table "
 		    "changed since, or a job's output was lost or doubled)",
-		    id, (unsigned long long)N, ct.path,
+		    id, (unsigned long long)pt->nrows, pt->cl->tree.path,
 		    (unsigned long long)c->n);
-	prepare(ct.sname, ct.tname);
+	prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
 	if (strcmp(id, "r") == 0)
-		root_check("the table");
-	if ((rfp = open_memstream(&rbuf, &rsz)) == NULL)
+		root_check(pt, "the table");
+	if ((pt->regions_fp = open_memstream(&rbuf, &rsz)) == NULL)
 		kn_die_sys("open_memstream");
-	gw.on = 1;
-	gw.full = 1;
-	gw.maxdepth = gw.maxleaves = UINT64_MAX;
-	partition();
-	if (fflush(rfp) != 0)
+	pt->grow.on = 1;
+	pt->grow.full = 1;
+	pt->grow.maxdepth = pt->grow.maxleaves = UINT64_MAX;
+	partition(pt);
+	if (fflush(pt->regions_fp) != 0)
 		kn_die_sys("open_memstream");
 	/* The regions, one line per class in class order. */
-	line = kn_alloc((ncls + 1) * sizeof(char *));
-	for (i = 0; i < rsz && nl < ncls; i++) {
+	line = kn_alloc((pt->nclasses + 1) * sizeof(char *));
+	for (i = 0; i < rsz && nl < pt->nclasses; i++) {
 		line[nl++] = rbuf + i;
 		while (i < rsz && rbuf[i] != '\n')
 			i++;
 		rbuf[i] = '\0';
 	}
-	if (N == 0)
+	if (pt->nrows == 0)
 		return;
-	st = kn_alloc((gw.n + 1) * sizeof(struct frame));
+	st = kn_alloc((pt->grow.n + 1) * sizeof(struct frame));
 	st[ns].tn = 0;
 	st[ns++].path = kn_strdup(id);
 	while (ns > 0) {
 		struct frame fr = st[--ns];
-		const struct tnode *tn = &gw.t[fr.tn];
+		const struct tnode *tn = &pt->grow.t[fr.tn];
 		size_t k, nk;
 
 		if (tn->leaf) {
-			if (gw.tcls[fr.tn] != 0) {
-				const char *l = line[gw.tcls[fr.tn] - 1];
+			if (pt->grow.tcls[fr.tn] != 0) {
+				const char *l = line[pt->grow.tcls[fr.tn] - 1];
 
 				/* Less the class number of this run. */
 				printf("region\t%s\t%s\n", fr.path,
@@ -4436,10 +4128,10 @@ worker_solve(const char *id)
 			continue;
 		}
 		if (tn->hier) {
-			kn_hier *h = dims[tn->dim].h;
+			kn_hier *h = pt->dims[tn->dim].h;
 
 			printf("hcut\t%s\t%s\t%d", fr.path,
-			    dims[tn->dim].name, tn->lv);
+			    pt->dims[tn->dim].name, tn->lv);
 			/* The last kid is the empty "other". */
 			nk = tn->nkid - 1;
 			for (k = 0; k < nk; k++) {
@@ -4450,9 +4142,9 @@ worker_solve(const char *id)
 			}
 			putchar('\n');
 		} else {
-			printf("cut\t%s\t%s", fr.path, dims[tn->dim].name);
-			put_val(stdout, dims[tn->dim].vals[tn->thr],
-			    dims[tn->dim].S);
+			printf("cut\t%s\t%s", fr.path, pt->dims[tn->dim].name);
+			put_val(stdout, pt->dims[tn->dim].vals[tn->thr],
+			    pt->dims[tn->dim].S);
 			putchar('\n');
 			nk = 2;
 		}
@@ -4471,21 +4163,21 @@ worker_solve(const char *id)
 
 /* Rows job (map): each row of a node that fits, after its node id. */
 static void
-job_rows(kn_table *t, FILE *fp)
+job_rows(struct part *pt, kn_table *t, FILE *fp)
 {
 	while (kn_table_next(t)) {
 		uint32_t id;
 		kn_str s;
 
-		parse_row(t);
-		id = route_tree(t);
-		s = kn_dict_get(&ct.ids, id);
-		if (ct.v[id].kind == CN_CLASS)
+		parse_row(pt, t);
+		id = route_tree(pt, t);
+		s = kn_dict_get(&pt->cl->tree.ids, id);
+		if (pt->cl->tree.v[id].kind == CN_CLASS)
 			continue;
-		if (cnode_open(&ct.v[id]))
+		if (cnode_open(pt, &pt->cl->tree.v[id]))
 			kn_die("%s: node %.*s is still open: run the groups and "
 			    "cuts jobs until 'partition --job open' lists no "
-			    "node", ct.path, (int)s.n, s.p);
+			    "node", pt->cl->tree.path, (int)s.n, s.p);
 		fwrite(s.p, 1, s.n, fp);
 		putc('\t', fp);
 		fwrite(t->r.line, 1, t->r.len, fp);
@@ -4495,48 +4187,48 @@ job_rows(kn_table *t, FILE *fp)
 
 /* Classes job (map): each row with its class. */
 static void
-job_classes(kn_table *t, FILE *fp, const char *classcol)
+job_classes(struct part *pt, kn_table *t, FILE *fp, const char *classcol)
 {
 	size_t c;
 
-	tree_number();
+	tree_number(pt);
 	if (!t->headerless) {
 		for (c = 0; c < t->ncols; c++)
 			fprintf(fp, "%s\t", t->names[c]);
 		fprintf(fp, "%s\n", classcol);
 	}
 	while (kn_table_next(t)) {
-		parse_row(t);
+		parse_row(pt, t);
 		fwrite(t->r.line, 1, t->r.len, fp);
-		fprintf(fp, "\t%u\n", ct.v[route_tree(t)].cls);
+		fprintf(fp, "\t%u\n", pt->cl->tree.v[route_tree(pt, t)].cls);
 	}
 }
 
 /* Regions job: the regions file, as partition -r writes it. */
 static void
-job_regions(FILE *fp)
+job_regions(struct part *pt, FILE *fp)
 {
-	uint32_t i, *at = kn_zalloc((ct.ids.n + 1) * sizeof(uint32_t));
+	uint32_t i, *at = kn_zalloc((pt->cl->tree.ids.n + 1) * sizeof(uint32_t));
 
-	tree_number();
-	regions_header(fp);
-	for (i = 0; i < ct.ids.n; i++)
-		if (ct.v[i].kind == CN_CLASS)
-			at[ct.v[i].cls - 1] = i;
-	for (i = 0; i < ct.nclass; i++)
-		fprintf(fp, "%u\t%s\n", i + 1, ct.v[at[i]].region);
+	tree_number(pt);
+	regions_header(pt, fp);
+	for (i = 0; i < pt->cl->tree.ids.n; i++)
+		if (pt->cl->tree.v[i].kind == CN_CLASS)
+			at[pt->cl->tree.v[i].cls - 1] = i;
+	for (i = 0; i < pt->cl->tree.nclass; i++)
+		fprintf(fp, "%u\t%s\n", i + 1, pt->cl->tree.v[at[i]].region);
 	free(at);
 }
 
 /* Open job: the nodes a level job is still to cut, one a line. */
 static void
-job_open(FILE *fp)
+job_open(struct part *pt, FILE *fp)
 {
 	uint32_t i;
 
-	for (i = 0; i < ct.ids.n; i++)
-		if (cnode_open(&ct.v[i])) {
-			kn_str s = kn_dict_get(&ct.ids, i);
+	for (i = 0; i < pt->cl->tree.ids.n; i++)
+		if (cnode_open(pt, &pt->cl->tree.v[i])) {
+			kn_str s = kn_dict_get(&pt->cl->tree.ids, i);
 
 			fprintf(fp, "%.*s\n", (int)s.n, s.p);
 		}
@@ -4563,59 +4255,59 @@ hier_digest(const kn_hier *h)
 
 /* Runs job on table t (or, for the reducers, the standard input). */
 static void __attribute__((noreturn))
-cluster(int job, kn_table *t, const char *outpath, const char *classcol)
+cluster(struct part *pt, int job, kn_table *t, const char *outpath, const char *classcol)
 {
 	FILE *fp = NULL;
 	size_t j;
 
-	for (j = 0; j < d; j++)
-		if (dims[j].h != NULL) {
-			if (dims[j].h->kind != KN_HFILE)
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h != NULL) {
+			if (pt->dims[j].h->kind != KN_HFILE)
 				kn_die("--job: %s: a generated hierarchy numbers "
 				    "its nodes in the order of the rows; give a "
-				    "hierarchy file", dims[j].name);
-			prepare_hier(&dims[j]);
+				    "hierarchy file", pt->dims[j].name);
+			prepare_hier(&pt->dims[j]);
 		}
 	/* The tree holds for these columns and hierarchies only. */
 	{
-		size_t n = strlen(ct.sig) + strlen(ct.columns) + 32 + 40 * d;
+		size_t n = strlen(pt->cl->tree.sig) + strlen(pt->cl->tree.columns) + 32 + 40 * pt->nqi;
 		char *sg = kn_alloc(n);
-		int len = snprintf(sg, n, "%s cols=%s", ct.sig, ct.columns);
+		int len = snprintf(sg, n, "%s cols=%s", pt->cl->tree.sig, pt->cl->tree.columns);
 
-		for (j = 0; j < d; j++)
-			if (dims[j].h != NULL)
+		for (j = 0; j < pt->nqi; j++)
+			if (pt->dims[j].h != NULL)
 				len += snprintf(sg + len, n - (size_t)len,
 				    " h%zu=%016llx", j, (unsigned long long)
-				    hier_digest(dims[j].h));
-		free(ct.sig);
-		ct.sig = sg;
+				    hier_digest(pt->dims[j].h));
+		free(pt->cl->tree.sig);
+		pt->cl->tree.sig = sg;
 	}
-	rv = kn_alloc((d + 1) * sizeof(struct rowval));
-	ct.regions = job == JOB_REGIONS;
-	tree_load(ct.path);
-	route_build();
+	pt->cl->rowval = kn_alloc((pt->nqi + 1) * sizeof(struct rowval));
+	pt->cl->tree.regions = job == JOB_REGIONS;
+	tree_load(pt, pt->cl->tree.path);
+	route_build(pt);
 	fp = kn_open_out(outpath);
 	switch (job) {
 	case JOB_GROUPS:
-		job_groups(t, fp);
+		job_groups(pt, t, fp);
 		break;
 	case JOB_CUTS:
-		per_node(worker_cuts, fp);
+		per_node(pt, worker_cuts, fp);
 		break;
 	case JOB_ROWS:
-		job_rows(t, fp);
+		job_rows(pt, t, fp);
 		break;
 	case JOB_SOLVE:
-		per_node(worker_solve, fp);
+		per_node(pt, worker_solve, fp);
 		break;
 	case JOB_CLASSES:
-		job_classes(t, fp, classcol);
+		job_classes(pt, t, fp, classcol);
 		break;
 	case JOB_REGIONS:
-		job_regions(fp);
+		job_regions(pt, fp);
 		break;
 	default:
-		job_open(fp);
+		job_open(pt, fp);
 		break;
 	}
 	kn_close_out(fp);
@@ -4624,7 +4316,7 @@ cluster(int job, kn_table *t, const char *outpath, const char *classcol)
 
 /* Writes the table with its classes: the second pass over the input. */
 static void
-write_table(kn_input *in, const char *columns, const char *classcol,
+write_table(struct part *pt, kn_input *in, const char *columns, const char *classcol,
     FILE *fp, const char *outname)
 {
 	kn_table t;
@@ -4643,15 +4335,15 @@ write_table(kn_input *in, const char *columns, const char *classcol,
 	while (kn_table_next(&t)) {
 		size_t nn;
 
-		if (t.rows > N)
+		if (t.rows > pt->nrows)
 			break;
-		nn = kn_fmt_u64(num, class_of(t.rows - 1));
+		nn = kn_fmt_u64(num, class_of(pt, t.rows - 1));
 		num[nn++] = '\n';
 		if (fwrite(t.r.line, 1, t.r.len, fp) != t.r.len ||
 		    putc('\t', fp) == EOF || fwrite(num, 1, nn, fp) != nn)
 			kn_die_sys("%s: write error", outname);
 	}
-	if (t.rows != N)
+	if (t.rows != pt->nrows)
 		kn_die("%s: the input changed between the two passes",
 		    in->name);
 	kn_table_free(&t);
@@ -4659,22 +4351,22 @@ write_table(kn_input *in, const char *columns, const char *classcol,
 
 /* The options that shape the tree, as one string. */
 static char *
-make_sig(const char *q, const char *s, const char *t, const char *num)
+make_sig(struct part *pt, const char *q, const char *s, const char *t, const char *num)
 {
 	char c[64] = "-", v[64] = "-", *b;
 	size_t n;
 
-	if (o.ld.hasc)
-		c[kn_dec_format(o.ld.cm, o.ld.cs, c)] = '\0';
-	if (o.hasv)
-		v[kn_dec_format(o.vm, o.vs, v)] = '\0';
+	if (pt->req.ld.hasc)
+		c[kn_dec_format(pt->req.ld.cm, pt->req.ld.cs, c)] = '\0';
+	if (pt->req.hasv)
+		v[kn_dec_format(pt->req.vm, pt->req.vs, v)] = '\0';
 	n = strlen(q) + (s ? strlen(s) : 1) + (t ? strlen(t) : 1) +
-	    (num ? strlen(num) : 1) + (o.ld.lstr ? strlen(o.ld.lstr) : 1) +
+	    (num ? strlen(num) : 1) + (pt->req.ld.lstr ? strlen(pt->req.ld.lstr) : 1) +
 	    256;
 	b = kn_alloc(n);
 	snprintf(b, n, "q=%s k=%llu s=%s l=%s div=%d c=%s var=%s t=%s "
-	    "split=%d num=%s", q, (unsigned long long)o.k, s ? s : "-",
-	    o.ld.on ? o.ld.lstr : "-", o.ld.kind, c, v, t ? t : "-", o.split,
+	    "split=%d num=%s", q, (unsigned long long)pt->req.k, s ? s : "-",
+	    pt->req.ld.on ? pt->req.ld.lstr : "-", pt->req.ld.kind, c, v, t ? t : "-", pt->req.split,
 	    num ? num : "-");
 	return b;
 }
@@ -4682,6 +4374,12 @@ make_sig(const char *q, const char *s, const char *t, const char *num)
 int
 main(int argc, char *argv[])
 {
+	struct rothko rothko_state = { .alpha = 0.05, .seed = 1,
+	    .fcache = 8 };
+	struct cluster cluster_state = { 0 };
+	struct part run = { .regions_name = "regions",
+	    .rk = &rothko_state, .cl = &cluster_state };
+	struct part *pt = &run;
 	kn_table t;
 	kn_input in;
 	kn_hopts hopts = { 0, NULL };
@@ -4697,8 +4395,8 @@ main(int argc, char *argv[])
 	FILE *fp = NULL;
 
 	kn_init(argv[0]);
-	kn_ldiv_init(&o.ld);
-	o.k = 1;
+	kn_ldiv_init(&pt->req.ld);
+	pt->req.k = 1;
 	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hk:l:o:q:r:s:t:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
@@ -4706,25 +4404,25 @@ main(int argc, char *argv[])
 			kn_hopts_add(&hopts, optarg);
 			break;
 		case 'S':
-			budget = kn_parse_size(optarg, "-S");
+			pt->budget = kn_parse_size(optarg, "-S");
 			break;
 		case 'T':
-			tmpdir = optarg;
+			pt->rk->tmpdir = optarg;
 			break;
 		case 'a':
 			algo = optarg;
 			break;
 		case 'c':
-			kn_ldiv_opt(&o.ld, 'c', optarg);
+			kn_ldiv_opt(&pt->req.ld, 'c', optarg);
 			break;
 		case 'h':
 			usage(0);
 		case 'k':
-			o.k = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
+			pt->req.k = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
 			    "-k");
 			break;
 		case 'l':
-			kn_ldiv_opt(&o.ld, 'l', optarg);
+			kn_ldiv_opt(&pt->req.ld, 'l', optarg);
 			break;
 		case 'o':
 			outpath = optarg;
@@ -4749,28 +4447,28 @@ main(int argc, char *argv[])
 			hasclasscol = 1;
 			break;
 		case OPT_DIV:
-			kn_ldiv_opt(&o.ld, 'd', optarg);
+			kn_ldiv_opt(&pt->req.ld, 'd', optarg);
 			break;
 		case OPT_ALPHA:
 			alphaset = 1;
-			salpha = kn_parse_double(optarg, 1e-12, 0.5,
+			pt->rk->alpha = kn_parse_double(optarg, 1e-12, 0.5,
 			    "--alpha");
 			break;
 		case OPT_SAMPLE:
-			sample_max = (uint64_t)kn_parse_int(optarg, 2,
+			pt->rk->sample_max = (uint64_t)kn_parse_int(optarg, 2,
 			    INT64_MAX, "--sample");
 			break;
 		case OPT_SEED:
 			seedset = 1;
-			seed = (uint64_t)kn_parse_int(optarg, 0, INT64_MAX,
+			pt->rk->seed = (uint64_t)kn_parse_int(optarg, 0, INT64_MAX,
 			    "--seed");
 			break;
 		case OPT_FCACHE:
-			fcache = (uint64_t)kn_parse_int(optarg, 1, 1024,
+			pt->rk->fcache = (uint64_t)kn_parse_int(optarg, 1, 1024,
 			    "--fcache");
 			break;
 		case OPT_NAIVE:
-			smp.naive = 1;
+			pt->sample.naive = 1;
 			break;
 		case OPT_JOB:
 			for (job = 1; jobnames[job] != NULL &&
@@ -4781,10 +4479,10 @@ main(int argc, char *argv[])
 				    "solve, classes, regions or open", optarg);
 			break;
 		case OPT_TREE:
-			ct.path = optarg;
+			pt->cl->tree.path = optarg;
 			break;
 		case OPT_FITROWS:
-			fitrows = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
+			pt->rk->fit_rows = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
 			    "--fit-rows");
 			break;
 		case OPT_NUMERIC:
@@ -4794,25 +4492,25 @@ main(int argc, char *argv[])
 			progress = 1;
 			break;
 		case OPT_RELAXED:
-			o.relaxed = 1;
+			pt->req.relaxed = 1;
 			break;
 		case OPT_SPLIT:
 			if (strcmp(optarg, "median") == 0)
-				o.split = SPLIT_MEDIAN;
+				pt->req.split = SPLIT_MEDIAN;
 			else if (strcmp(optarg, "infogain") == 0)
-				o.split = SPLIT_INFOGAIN;
+				pt->req.split = SPLIT_INFOGAIN;
 			else if (strcmp(optarg, "regression") == 0)
-				o.split = SPLIT_REGRESSION;
+				pt->req.split = SPLIT_REGRESSION;
 			else
 				kn_die("--split: '%s' is not median, infogain "
 				    "or regression", optarg);
 			break;
 		case OPT_VAR:
-			if (!kn_dec_parse(optarg, strlen(optarg), &o.vm,
-			    &o.vs) || o.vm < 0)
+			if (!kn_dec_parse(optarg, strlen(optarg), &pt->req.vm,
+			    &pt->req.vs) || pt->req.vm < 0)
 				kn_die("--variance: '%s' is not a number >= 0",
 				    optarg);
-			o.hasv = 1;
+			pt->req.hasv = 1;
 			break;
 		case OPT_VERSION:
 			kn_version();
@@ -4828,13 +4526,13 @@ main(int argc, char *argv[])
 		kn_die("one table at a time (got %d files)", argc);
 	if (qlist == NULL)
 		kn_die("no quasi-identifiers: name them with -q");
-	kn_ldiv_check(&o.ld, scol != NULL);
-	if (o.hasv && scol == NULL)
+	kn_ldiv_check(&pt->req.ld, scol != NULL);
+	if (pt->req.hasv && scol == NULL)
 		kn_die("--variance needs the sensitive column (-s)");
-	if (o.split != SPLIT_MEDIAN && tcol == NULL)
+	if (pt->req.split != SPLIT_MEDIAN && tcol == NULL)
 		kn_die("--split %s needs the target column (-t)",
-		    o.split == SPLIT_INFOGAIN ? "infogain" : "regression");
-	if (o.split == SPLIT_MEDIAN && tcol != NULL)
+		    pt->req.split == SPLIT_INFOGAIN ? "infogain" : "regression");
+	if (pt->req.split == SPLIT_MEDIAN && tcol != NULL)
 		kn_die("-t needs --split infogain or regression");
 	if (*classcol == '\0' || strpbrk(classcol, "\t\n\r") != NULL)
 		kn_die("--class-col: '%s' is not a column name", classcol);
@@ -4845,34 +4543,34 @@ main(int argc, char *argv[])
 	if (rpath != NULL && argc > 0 && strcmp(argv[0], "-") != 0 &&
 	    kn_same_file(rpath, argv[0]))
 		kn_die("-r names the input file");
-	hass = scol != NULL && (o.ld.on || o.hasv);
-	if (scol != NULL && !hass)
+	pt->has_sens = scol != NULL && (pt->req.ld.on || pt->req.hasv);
+	if (scol != NULL && !pt->has_sens)
 		kn_die("-s needs a requirement on it (-l or --variance)");
-	hast = tcol != NULL;
-	needstats = hass || hast;
-	gdense = !hass && o.split == SPLIT_MEDIAN;
+	pt->has_targ = tcol != NULL;
+	pt->need_stats = pt->has_sens || pt->has_targ;
+	pt->rk->gdense = !pt->has_sens && pt->req.split == SPLIT_MEDIAN;
 	/* In memory unless told otherwise: -S bounds the memory, and the
 	 * rows go to disk (Rothko-T) when they do not fit. */
 	if (algo != NULL && strcmp(algo, "memory") != 0 &&
 	    strcmp(algo, "rothko-t") != 0 && strcmp(algo, "rothko-s") != 0)
 		kn_die("-a: '%s' is not memory, rothko-t or rothko-s", algo);
-	algo_s = algo != NULL && strcmp(algo, "rothko-s") == 0;
-	ooc = algo != NULL ? strcmp(algo, "memory") != 0 : budget != 0;
-	if (ooc && budget == 0)
-		budget = kn_default_budget();
-	if (algo_s && o.relaxed)
+	pt->rk->sampling = algo != NULL && strcmp(algo, "rothko-s") == 0;
+	pt->ooc = algo != NULL ? strcmp(algo, "memory") != 0 : pt->budget != 0;
+	if (pt->ooc && pt->budget == 0)
+		pt->budget = kn_default_budget();
+	if (pt->rk->sampling && pt->req.relaxed)
 		kn_die("--relaxed runs in memory or with -a rothko-t only");
-	if (!algo_s && (sample_max != 0 || smp.naive || seedset || alphaset))
+	if (!pt->rk->sampling && (pt->rk->sample_max != 0 || pt->sample.naive || seedset || alphaset))
 		kn_die("--sample, --seed, --alpha and --naive are for -a "
 		    "rothko-s");
-	if (ooc && o.relaxed && needstats)
+	if (pt->ooc && pt->req.relaxed && pt->need_stats)
 		kn_die("--relaxed with -s or a split other than median runs "
 		    "in memory only");
 	if (job != JOB_NONE) {
-		if (ct.path == NULL)
+		if (pt->cl->tree.path == NULL)
 			kn_die("--job %s needs the tree file (--tree)",
 			    jobnames[job]);
-		if (algo != NULL || o.relaxed || rpath != NULL)
+		if (algo != NULL || pt->req.relaxed || rpath != NULL)
 			kn_die("--job runs Rothko-T's steps: -a, --relaxed and "
 			    "-r do not apply (the regions job writes the "
 			    "regions)");
@@ -4892,32 +4590,32 @@ main(int argc, char *argv[])
 				    job == JOB_OPEN ? "only the tree" :
 				    "its input is the map step's output");
 		}
-		ooc = 0;
-		ct.columns = columns;
-		ct.sname = scol;
-		ct.tname = tcol;
-		ct.sig = make_sig(qlist, scol, tcol, numlist);
-	} else if (ct.path != NULL)
+		pt->ooc = 0;
+		pt->cl->tree.columns = columns;
+		pt->cl->tree.sname = scol;
+		pt->cl->tree.tname = tcol;
+		pt->cl->tree.sig = make_sig(pt, qlist, scol, tcol, numlist);
+	} else if (pt->cl->tree.path != NULL)
 		kn_die("--tree goes with --job");
 	kn_progress_init(progress);
-	tmpdir = kn_tmpdir(tmpdir);
+	pt->rk->tmpdir = kn_tmpdir(pt->rk->tmpdir);
 
 	/* The outputs first: a bad path fails before any work. */
 	if (job == JOB_NONE)
 		fp = kn_open_out(outpath);
 	if (rpath != NULL) {
-		rfp = kn_open_out(rpath);
-		rname = rpath;
+		pt->regions_fp = kn_open_out(rpath);
+		pt->regions_name = rpath;
 	}
 	if (job == JOB_NONE || job == JOB_GROUPS || job == JOB_ROWS ||
 	    job == JOB_CLASSES)
 		kn_input_init(&in, argc > 0 ? argv[0] : NULL,
-		    job == JOB_NONE, columns, tmpdir);
+		    job == JOB_NONE, columns, pt->rk->tmpdir);
 	else
-		kn_input_init(&in, "/dev/null", 0, columns, tmpdir);
-	inname = in.name;
+		kn_input_init(&in, "/dev/null", 0, columns, pt->rk->tmpdir);
+	pt->inname = in.name;
 	kn_input_open(&in, &t, columns);
-	d = kn_table_cols(&t, qlist, &qi);
+	pt->nqi = kn_table_cols(&t, qlist, &qi);
 	kn_hopts_check(&hopts, t.names, t.ncols);
 	if (numlist != NULL)
 		nnum = kn_table_cols(&t, numlist, &numc);
@@ -4926,9 +4624,9 @@ main(int argc, char *argv[])
 			kn_die("%s: the table has a column '%s' already%s",
 			    t.r.name, classcol, hasclasscol ? "" :
 			    " (name the class column with --class-col)");
-	dims = kn_zalloc(d * sizeof(struct dim));
-	for (j = 0; j < d; j++) {
-		struct dim *dm = &dims[j];
+	pt->dims = kn_zalloc(pt->nqi * sizeof(struct dim));
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
 		int numeric = 0;
 
 		dm->col = qi[j];
@@ -4939,134 +4637,134 @@ main(int argc, char *argv[])
 			dm->h = kn_hopts_get(&hopts, dm->name);
 	}
 	for (i = 0; i < nnum; i++) {
-		for (j = 0; j < d && qi[j] != numc[i]; j++)
+		for (j = 0; j < pt->nqi && qi[j] != numc[i]; j++)
 			;
-		if (j == d)
+		if (j == pt->nqi)
 			kn_die("--numeric: '%s' is not a quasi-identifier",
 			    t.names[numc[i]]);
 	}
-	if (hass) {
+	if (pt->has_sens) {
 		sidx = kn_table_col(&t, scol);
-		for (j = 0; j < d; j++)
+		for (j = 0; j < pt->nqi; j++)
 			if (qi[j] == sidx)
 				kn_die("-s %s is also a quasi-identifier", scol);
 	}
-	if (hast) {
+	if (pt->has_targ) {
 		tidx = kn_table_col(&t, tcol);
-		for (j = 0; j < d; j++)
+		for (j = 0; j < pt->nqi; j++)
 			if (qi[j] == tidx)
 				kn_die("-t %s is also a quasi-identifier", tcol);
 	}
-	kn_dict_init(&sdict);
-	kn_dict_init(&tdict);
-	wrow = d;
-	W = d + 1;
-	if (hass)
-		wsens = W++;
-	if (hast)
-		wtarg = W++;
+	kn_dict_init(&pt->sens_dict);
+	kn_dict_init(&pt->targ_dict);
+	pt->word_row = pt->nqi;
+	pt->rec_words = pt->nqi + 1;
+	if (pt->has_sens)
+		pt->word_sens = pt->rec_words++;
+	if (pt->has_targ)
+		pt->word_targ = pt->rec_words++;
 	if (job != JOB_NONE) {
-		ct.scol = sidx;
-		ct.tcol = tidx;
-		cluster(job, &t, outpath, classcol);
+		pt->cl->tree.scol = sidx;
+		pt->cl->tree.tcol = tidx;
+		cluster(pt, job, &t, outpath, classcol);
 	}
 
 	/* Pass 1: read the rows (out of core: to the spool). */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (ooc) {
-		int fd = kn_mktemp(tmpdir, &spoolpath);
+	if (pt->ooc) {
+		int fd = kn_mktemp(pt->rk->tmpdir, &pt->spool_path);
 
-		if ((spool = fdopen(fd, "wb")) == NULL)
-			kn_die_sys("%s", spoolpath);
+		if ((pt->spool = fdopen(fd, "wb")) == NULL)
+			kn_die_sys("%s", pt->spool_path);
 	}
-	load(&t, sidx, tidx);
+	load(pt, &t, sidx, tidx);
 	kn_table_free(&t);
-	if (ooc) {
-		if (fflush(spool) != 0 || ferror(spool))
-			kn_die_sys("%s: write error", spoolpath);
-		fclose(spool);
-		free(rec);
-		rec = NULL;
-		for (j = 0; j < d; j++) {
-			free(dims[j].raw);
-			free(dims[j].rsc);
+	if (pt->ooc) {
+		if (fflush(pt->spool) != 0 || ferror(pt->spool))
+			kn_die_sys("%s: write error", pt->spool_path);
+		fclose(pt->spool);
+		free(pt->rec);
+		pt->rec = NULL;
+		for (j = 0; j < pt->nqi; j++) {
+			free(pt->dims[j].raw);
+			free(pt->dims[j].rsc);
 		}
 	}
-	prepare(scol, tcol);
-	ntot = N;
+	prepare(pt, scol, tcol);
+	ntot = pt->nrows;
 
 	/* The whole table must meet the requirements, or nothing can. */
-	if (N > 0 && !ooc) {
-		totals(0, N, NULL);
-		if (!side_ok(&nd.tot, hs_side, 1)) {
+	if (pt->nrows > 0 && !pt->ooc) {
+		totals(pt, 0, pt->nrows, NULL);
+		if (!side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
 			fprintf(stderr, "%s: %s: no partitioning: the whole "
 			    "table (%llu rows) does not meet the "
 			    "requirements\n", kn_prog, in.name,
-			    (unsigned long long)N);
+			    (unsigned long long)pt->nrows);
 			kn_exit(1);
 		}
-		untotals();
+		untotals(pt);
 	}
 
-	if (rfp != NULL) {
-		regions_header(rfp);
+	if (pt->regions_fp != NULL) {
+		regions_header(pt, pt->regions_fp);
 	}
-	if (ooc) {
+	if (pt->ooc) {
 		struct onode root;
-		size_t used = dicts_bytes() + (size_t)CHUNK * W *
+		size_t used = dicts_bytes(pt) + (size_t)CHUNK * pt->rec_words *
 		    sizeof(uint32_t);
 		int fd;
 
 		/* What is left of the budget for the nodes, the groups and
 		 * the buckets of the output pass. */
-		if (used + 4096 >= budget)
+		if (used + 4096 >= pt->budget)
 			kn_die("-S %zu: too small: the dictionaries and a "
-			    "read buffer alone take %zu bytes", budget, used);
-		avail = budget - used;
-		fd = kn_mktemp(tmpdir, &pairspath);
-		if ((pairs = fdopen(fd, "wb")) == NULL)
-			kn_die_sys("%s", pairspath);
-		root.path = spoolpath;
-		root.n = N;
+			    "read buffer alone take %zu bytes", pt->budget, used);
+		pt->rk->avail = pt->budget - used;
+		fd = kn_mktemp(pt->rk->tmpdir, &pt->pairs_path);
+		if ((pt->pairs = fdopen(fd, "wb")) == NULL)
+			kn_die_sys("%s", pt->pairs_path);
+		root.path = pt->spool_path;
+		root.n = pt->nrows;
 		root.raw = 1;
 		root.big = 0;
-		rothko_t(&root, in.name);
-		N = ntot;
-		if (fflush(pairs) != 0 || ferror(pairs))
-			kn_die_sys("%s: write error", pairspath);
-		fclose(pairs);
+		rothko_t(pt, &root, in.name);
+		pt->nrows = ntot;
+		if (fflush(pt->pairs) != 0 || ferror(pt->pairs))
+			kn_die_sys("%s: write error", pt->pairs_path);
+		fclose(pt->pairs);
 	} else
-		partition();
+		partition(pt);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* The regions are in place before the table's first byte. */
-	if (rfp != NULL)
-		kn_close_out(rfp);
+	if (pt->regions_fp != NULL)
+		kn_close_out(pt->regions_fp);
 
 	/* Pass 2: the rows with their classes. */
-	write_table(&in, columns, classcol, fp,
+	write_table(pt, &in, columns, classcol, fp,
 	    outpath != NULL ? outpath : "standard output");
 	kn_close_out(fp);
 	kn_input_done(&in);
-	if (ooc)
-		kn_rmtemp(pairspath);
-	if (verbose && ooc)
+	if (pt->ooc)
+		kn_rmtemp(pt->pairs_path);
+	if (verbose && pt->ooc)
 		fprintf(stderr, "%s: %s: -S %zu, %zu for nodes; %llu "
 		    "scans of node files, %llu bytes written and %llu read "
 		    "in temp files, %llu repartitions, %llu nodes in memory, "
 		    "%llu classes too large for memory, %llu nodes "
-		    "pruned\n", kn_prog, algo_s ? "Rothko-S" : "Rothko-T",
-		    budget, avail, (unsigned long long)oacct.scans,
-		    (unsigned long long)oacct.bwritten,
-		    (unsigned long long)oacct.bread,
-		    (unsigned long long)oacct.repart,
-		    (unsigned long long)oacct.inmem,
-		    (unsigned long long)oacct.bigleaf,
-		    (unsigned long long)pruned);
+		    "pruned\n", kn_prog, pt->rk->sampling ? "Rothko-S" : "Rothko-T",
+		    pt->budget, pt->rk->avail, (unsigned long long)pt->acct.scans,
+		    (unsigned long long)pt->acct.bwritten,
+		    (unsigned long long)pt->acct.bread,
+		    (unsigned long long)pt->acct.repart,
+		    (unsigned long long)pt->acct.inmem,
+		    (unsigned long long)pt->acct.bigleaf,
+		    (unsigned long long)pt->pruned);
 	if (verbose)
 		fprintf(stderr, "%s: %llu rows, %u classes, %llu cuts, "
 		    "largest class %llu, partitioning %.3f s\n", kn_prog,
-		    (unsigned long long)N, ncls, (unsigned long long)ncuts,
-		    (unsigned long long)maxcls,
+		    (unsigned long long)pt->nrows, pt->nclasses, (unsigned long long)pt->ncuts,
+		    (unsigned long long)pt->max_class,
 		    (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	kn_exit(0);

@@ -1,0 +1,85 @@
+/*
+ * cluster.h: partition's jobs for a cluster (Rothko-T as map and reduce
+ * steps, paper 004 §2): their part of a run's state.
+ */
+#ifndef CLUSTER_H
+#define CLUSTER_H
+
+#include <sys/types.h>
+
+#include "rothko.h"
+
+enum { JOB_NONE, JOB_GROUPS, JOB_CUTS, JOB_ROWS, JOB_SOLVE, JOB_CLASSES,
+    JOB_REGIONS, JOB_OPEN };
+
+enum { CN_OPEN, CN_CUT, CN_HCUT, CN_CLASS };
+
+struct cnode {
+	int kind;
+	int hasn;
+	uint64_t n;		/* rows, from a size or region line */
+	size_t dim;
+	int64_t tm;		/* cut: the threshold tm / 10^tsc */
+	int tsc;
+	int lv;			/* hcut: the level of the node cut */
+	uint32_t *clab;		/* hcut: the children, ids at level lv-1 */
+	size_t nk;		/* kids */
+	uint32_t *kid;		/* their node ids; UINT32_MAX: none yet */
+	char *region;		/* class: its region after the id */
+	uint32_t cls;		/* class: its number */
+};
+
+/* A row's values, parsed once for routing. */
+struct rowval {
+	int64_t m;
+	int sc;
+	uint32_t leaf;
+};
+
+/* The tree for routing rows, compact: the kids of a node are a run of
+ * entries, laid out depth-first, so that a row's path stays near. */
+struct rnode {
+	int64_t tm;		/* cut: the threshold tm / 10^tsc */
+	uint32_t kid0;		/* cut: the first kid's entry */
+	uint32_t id;		/* the node's id in ct */
+	uint16_t dim;
+	uint8_t kind;		/* CN_*; a missing kid: CN_CUT + 8 */
+	int8_t tsc;
+	uint32_t nk;
+	const uint32_t *clab;	/* hcut: the children */
+};
+
+/* The tree file. */
+struct cluster_tree {
+	kn_dict ids;		/* node id -> index in v */
+	struct cnode *v;
+	size_t cap;
+	const char *path;
+	char *sig;		/* these options, columns, hierarchies */
+	const char *columns;	/* --columns, for the workers' tables */
+	size_t scol, tcol;	/* columns of -s and -t */
+	const char *sname, *tname;
+	uint32_t nclass;
+	int regions;		/* keep the regions' text (regions job) */
+};
+
+/* The reducers: the input's lines begin with a node id, and each node's
+ * lines are together (the engine sorts them).  Each node goes to a
+ * worker, a child process with the rest of its lines as standard
+ * input, so that nothing of one node's partitioning is left for the
+ * next. */
+struct cluster_worker {
+	pid_t pid;
+	FILE *to;
+	const char *id;
+	uint64_t line0;		/* the node's first line in the input */
+};
+
+struct cluster {
+	struct cluster_tree tree;
+	struct rowval *rowval;	/* the row being routed */
+	struct rnode *rnodes;	/* the tree laid out for routing */
+	struct cluster_worker worker;
+};
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * mondrian.h: the state of one run of partition, shared by the in-memory
+ * Mondrian (mondrian.c), Rothko-T and Rothko-S (rothko.c), the cluster
+ * jobs (cluster.c) and partition's main (partition.c).  Every function
+ * of these files takes the run as its first argument, struct part *pt;
+ * no file keeps mutable state of its own.
+ */
+#ifndef MONDRIAN_H
+#define MONDRIAN_H
+
+#include <stdio.h>
+
+#include "kanon.h"
+
+enum { SPLIT_MEDIAN, SPLIT_INFOGAIN, SPLIT_REGRESSION };
+
+/*
+ * A quasi-identifier.  Every row's value becomes a code whose order is
+ * the dimension's order: the rank of the number, or for a column with a
+ * hierarchy the rank of its leaf in depth-first order of the hierarchy,
+ * so that the leaves under any node are a run of codes.
+ */
+struct dim {
+	size_t col;
+	const char *name;
+	kn_hier *h;		/* NULL: numeric */
+	/* numeric: values as integers at the column's scale S; out of
+	 * core the distinct values (mant, scale) get ids first */
+	struct numdict {
+		int64_t *m;	/* id -> mantissa */
+		int8_t *sc;	/* id -> scale */
+		uint32_t *slot;	/* hash index: id+1, 0 empty */
+		size_t n, cap, nslot;
+	} vd;
+	uint32_t *rankof;	/* id -> rank */
+	int64_t *raw;		/* per row while loading */
+	int8_t *rsc;		/* per row: its own scale */
+	int64_t *vals;		/* rank -> value * 10^S */
+	uint32_t nrank;
+	int S;
+	/* on a cluster: the table's scale and range, from the tree */
+	int fS, hasg;
+	int64_t gmn, gmx;
+	/* hierarchy */
+	int nl;			/* levels; nl is the implicit root above */
+	uint32_t **anc;		/* anc[l][leaf] = ancestor at level l */
+	uint32_t **nleaf;	/* nleaf[l][id] = leaves under the node */
+	uint32_t *dfsleaf;	/* code -> leaf */
+	uint32_t *dfsrank;	/* leaf -> code */
+	uint32_t ncode;
+};
+
+/* Statistics of one part of a candidate cut. */
+struct side {
+	uint64_t n;
+	uint64_t distinct;	/* sensitive values present */
+	kn_i128 s, ss;		/* sums of the sensitive values, squares */
+	kn_i128 ts;		/* sum of the numeric target * 10^tF */
+	kn_i128 lf;		/* sum of xlxf() over the label counts */
+};
+
+/* The best cut found so far at a node. */
+struct cut {
+	int found;
+	size_t dim;
+	uint64_t L;		/* ordered: rows on the left */
+	uint64_t dist;		/* median: |2L - n| */
+	kn_i128 iscore;		/* infogain: larger is better */
+	long double score;	/* regression: larger is better */
+	int fast;		/* found by select_cut: */
+	uint32_t med;		/* left: keys below med, and the first */
+	uint64_t eqleft;	/* eqleft rows (in row order) equal to it */
+};
+
+/* The tree grown on a sample by Rothko-S: the cuts, to route the
+ * population through.  A threshold cut sends codes <= thr to kid 0; a
+ * hierarchy cut of node X at level lv sends each row to the child of X
+ * it lies under, and the rows under children the sample did not have,
+ * or not under X at all, to the last kid ("other"), which must stay
+ * empty for the cut to stand. */
+struct tnode {
+	int leaf;
+	size_t dim;
+	int hier;
+	uint32_t thr;
+	int lv;
+	uint32_t x;
+	uint32_t *cid;		/* hierarchy: child ids, in kid order */
+	size_t nkid;
+	size_t kid0;		/* index of the first kid */
+	uint64_t depth;
+	/* Rothko-T: the rows, and relaxed cuts (codes below med, and the
+	 * first eqleft rows at med in file order, go to kid 0) */
+	uint64_t n;
+	int big, rel;
+	uint32_t med;
+	uint64_t eqleft, left;
+};
+
+/* The requirements and the split criterion. */
+struct part_req {
+	uint64_t k;
+	kn_ldiv ld;
+	int hasv;		/* --variance */
+	kn_i128 vm;
+	int vs;
+	int split;
+	int relaxed;
+};
+
+/* Accounting of an out-of-core run (-v; paper 004 §4-5). */
+struct part_acct {
+	uint64_t scans;		/* passes over node files */
+	uint64_t bread, bwritten;	/* temp file bytes */
+	uint64_t repart;	/* nodes repartitioned to disk */
+	uint64_t inmem;		/* nodes partitioned in memory */
+	uint64_t bigleaf;	/* classes too large for memory */
+};
+
+/* Rothko-S's growth phase (paper 004 §3): the rows in memory are a
+ * sample of n of the N rows of a node, and a part is allowable when the
+ * tests of hypo.c reject "it is not" at level alpha/m. */
+struct part_sample {
+	int on;
+	uint64_t n, N;
+	uint64_t k;		/* the k asked for (req.k is the sample's) */
+	double alpha;
+	int m;			/* parts of the cut being tested */
+	int naive;		/* --naive: no tests (for comparison) */
+};
+
+/* The node being cut: its rows, totals and per-dimension extent. */
+struct part_node {
+	size_t b, n;
+	struct side tot;
+	uint32_t *mn, *mx;
+	int *lv;		/* hierarchy: level of the LCA */
+	uint32_t *node;		/* hierarchy: id of the LCA */
+	long double *width;
+	int *can;		/* the dimension can be cut */
+	size_t sorted;		/* dimension perm is sorted by, or nqi */
+};
+
+/* The tree of cuts, recorded as it grows (out of core and on a
+ * cluster). */
+struct part_grow {
+	int on;
+	struct tnode *t;
+	size_t n, cap;
+	uint64_t maxdepth, maxleaves, leaves;
+	int full;		/* also make classes (a cluster's solve job) */
+	uint32_t *tcls;		/* with full: node -> its class, or 0 */
+	size_t *stnode;		/* per stack pair: its tree node */
+	size_t stcap;
+};
+
+struct rothko;
+struct cluster;
+
+/* One run of partition. */
+struct part {
+	struct part_req req;
+	const char *inname;	/* the input, for messages */
+	size_t budget;		/* -S */
+
+	/* The quasi-identifiers and the rows as records of rec_words
+	 * words: per QI its code, then the row number, the sensitive
+	 * value and the target at word_row, word_sens, word_targ. */
+	size_t nqi;
+	struct dim *dims;
+	size_t rec_words;
+	size_t word_row, word_sens, word_targ;
+	int has_sens, has_targ;
+	int need_stats;		/* parts need more than their size */
+	uint32_t *rec;		/* nrows records */
+	uint32_t *rec_tmp;	/* scratch records */
+	uint64_t nrows;
+
+	/* Out of core (Rothko-T, paper 004 §2): the rows are spooled
+	 * once as binary records, the numbers as ids of their distinct
+	 * values, and read back in chunks. */
+	int ooc;
+	uint64_t spooled;	/* rows spooled so far */
+	FILE *spool;
+	char *spool_path;
+	FILE *pairs;		/* (row, class) pairs */
+	char *pairs_path;
+	kn_i128 *sums;		/* per dimension, for a region's means */
+	struct part_acct acct;
+
+	/* The sensitive column: dictionary, and for variance the values
+	 * scaled to sens_F decimals. */
+	kn_dict sens_dict;
+	kn_i128 *sens_val;
+	int *sens_scale, sens_F;
+	/* The target: dictionary (labels) and numeric values. */
+	kn_dict targ_dict;
+	kn_i128 *targ_val;	/* numeric target * 10^targ_F */
+	int *targ_scale, targ_F;
+	kn_i128 *xlx_tab;	/* x_log_x(c) for small c */
+	size_t xlx_n;
+
+	/* Per-node scratch. */
+	uint32_t *key, *perm, *perm_tmp, *grp, *cnt;
+	uint64_t *hs_tot, *hs_side, *hs_side2, *hl_tot, *hl_side;
+	uint32_t *stouch, *ltouch;
+	uint64_t *gath;
+	size_t nstouch, nltouch;
+	struct part_sample sample;
+	struct part_node node;
+
+	/* The stack of segments still to partition. */
+	uint64_t *stack;	/* pairs b, e */
+	uint32_t *stack_ext;	/* per pair: min[nqi], max[nqi] */
+	size_t nstack, stack_cap;
+	struct part_grow grow;
+	uint64_t ncuts;
+	uint64_t pruned;	/* tree nodes merged back (Rothko-S) */
+
+	/* Output of the partitioning. */
+	uint32_t *row_class;	/* row -> class */
+	uint32_t nclasses;
+	uint64_t max_class;
+	FILE *regions_fp;
+	const char *regions_name;	/* for messages */
+	char *region_line;	/* the line of a region being built */
+	size_t region_len, region_cap;
+	const char *region_tag;	/* a node id to write instead of a class's */
+
+	struct rothko *rk;	/* out of core (rothko.c) */
+	struct cluster *cl;	/* on a cluster (cluster.c) */
+};
+
+#endif
