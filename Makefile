@@ -18,7 +18,7 @@ all: $(PROGS)
 # as a library: each program links only the members it uses.
 CORE = kanon.o tsv.o hier.o extsort.o freq.o
 # partition's own objects.
-PART_OBJS = mondrian.o hypo.o
+PART_OBJS = partition.o mondrian.o rothko.o cluster.o hypo.o
 
 libkanon.a: $(CORE)
 	rm -f $@
@@ -42,11 +42,6 @@ tests/hypo-check: tests/hypo-check.c hypo.o
 
 .c.o:
 	$(CC) $(KFLAGS) $(CFLAGS) -c $<
-
-$(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
-    mondrian.o: kanon.h
-extsort.o freq.o extsort_main.o: extsort.h
-mondrian.o hypo.o: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
 # own, and no .c file passes 2,000 lines.

@@ -82,4 +82,10 @@ struct cluster {
 	struct cluster_worker worker;
 };
 
+/* The names of the jobs, by JOB_*. */
+extern const char *const cluster_job_names[];
+
+/* Runs job on table t (or, for the reducers, the standard input). */
+void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job, kn_table *t, const char *outpath, const char *classcol);
+
 #endif

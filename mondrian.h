@@ -12,6 +12,8 @@
 
 #include "kanon.h"
 
+struct part;
+
 enum { SPLIT_MEDIAN, SPLIT_INFOGAIN, SPLIT_REGRESSION };
 
 /*
@@ -56,7 +58,7 @@ struct side {
 	uint64_t distinct;	/* sensitive values present */
 	kn_i128 s, ss;		/* sums of the sensitive values, squares */
 	kn_i128 ts;		/* sum of the numeric target * 10^tF */
-	kn_i128 lf;		/* sum of xlxf() over the label counts */
+	kn_i128 lf;		/* sum of mond_x_log_x() over the label counts */
 };
 
 /* The best cut found so far at a node. */
@@ -127,6 +129,9 @@ struct part_sample {
 	double alpha;
 	int m;			/* parts of the cut being tested */
 	int naive;		/* --naive: no tests (for comparison) */
+	/* whether a part of the sample meets the requirements (rothko.c) */
+	int (*test)(struct part *pt, const struct side *sd,
+	    const uint64_t *hist, int compl);
 };
 
 /* The node being cut: its rows, totals and per-dimension extent. */
@@ -197,7 +202,9 @@ struct part {
 	kn_dict targ_dict;
 	kn_i128 *targ_val;	/* numeric target * 10^targ_F */
 	int *targ_scale, targ_F;
-	kn_i128 *xlx_tab;	/* x_log_x(c) for small c */
+	uint32_t *label_rank;	/* infogain out of core: label id -> rank */
+	int exact_sums;		/* a cluster's cuts job checks the sums itself */
+	kn_i128 *xlx_tab;	/* mond_x_log_x(c) for small c */
 	size_t xlx_n;
 
 	/* Per-node scratch. */
@@ -230,5 +237,106 @@ struct part {
 	struct rothko *rk;	/* out of core (rothko.c) */
 	struct cluster *cl;	/* on a cluster (cluster.c) */
 };
+
+/* Out of core (Rothko-T, paper 004 §2): the rows are spooled once as
+ * binary records of rec_words words, the numbers as ids of their distinct
+ * values, and read back in chunks. */
+#define MOND_CHUNK 4096
+
+/* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
+ * and no trailing fractional zeros; 0 if s is not one. */
+int mond_parse_num(const char *s, size_t n, int64_t *m, int *sc);
+
+/* Builds the ancestors, leaf counts and depth-first codes of a
+ * hierarchy once all values are known. */
+void mond_prepare_hier(struct dim *dm);
+
+/* The id of the number m / 10^sc (canonical: no trailing fractional
+ * zeros) in a dictionary of distinct numbers, added if new. */
+uint32_t mond_numdict_id(struct numdict *v, int64_t m, int sc);
+
+/* The id of a sensitive value; of a target. */
+int mond_sens_id(struct part *pt, kn_str v, uint32_t *id);
+
+int mond_targ_id(struct part *pt, kn_str v, uint32_t *id);
+
+/* Reads the table into records. */
+void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
+
+/* c ln c in fixed point (units of 2^-32): integers, so that sums of
+ * them are exact and do not depend on the order they are added in. */
+kn_i128 mond_x_log_x(struct part *pt, uint64_t c);
+
+/* A regression score term: (sum of the target)^2 / n. */
+long double mond_regression_term(kn_i128 ts, uint64_t n);
+
+/* Whether a part of n rows, its sensitive values summing to s with
+ * squares ss, meets k and variance diversity. */
+int mond_k_var_ok(struct part *pt, uint64_t n, kn_i128 s, kn_i128 ss);
+
+/* Whether the sensitive counts gath[0..m) of a part of n rows meet the
+ * l-diversity asked for. */
+int mond_gath_ok(struct part *pt, size_t m, uint64_t n);
+
+/* Whether a part meets every requirement.  Its sensitive counts are
+ * hist[x], or with compl the node's totals less hist[x]. */
+int mond_side_ok(struct part *pt, const struct side *sd, const uint64_t *hist, int compl);
+
+/* Whether dimension j is cut by its hierarchy. */
+int mond_is_hier(struct part *pt, size_t j);
+
+int mond_cmp_u32(const void *a, const void *b);
+
+/* Whether a cut scoring (isc, sc) with balance dist beats the best so
+ * far: a higher score; on a tie (regression: within rounding) the more
+ * balanced cut, so that a pure node is halved rather than peeled. */
+int mond_cut_better(struct part *pt, const struct cut *best, kn_i128 isc, long double sc, uint64_t dist);
+
+/* The child of the node of dimension j that holds code c. */
+uint32_t mond_child_of(struct part *pt, size_t j, uint32_t c);
+
+/* From the node's extents: each hierarchy's lowest common ancestor,
+ * the normalized widths, and which dimensions can be cut. */
+void mond_widths(struct part *pt);
+
+/* Counts the node's totals and extents. */
+void mond_node_totals(struct part *pt, size_t b, size_t e, const uint32_t *ext);
+
+/* Clears the node's total counts. */
+void mond_node_clear_totals(struct part *pt);
+
+/* Writes the header line of the regions file. */
+void mond_regions_header(struct part *pt, FILE *fp);
+
+/* Writes the region of class id: n rows, the node's extents, and per
+ * numeric dimension the sum of its values (scaled) for the mean. */
+void mond_region(struct part *pt, uint32_t id, uint64_t n, const kn_i128 *sums);
+
+/* Notes that row belongs to class id: in memory, or out of core as a
+ * pair in the pairs file. */
+void mond_class_assign(struct part *pt, uint32_t row, uint32_t id);
+
+/* Orders the dimensions by normalized width, widest first. */
+int mond_cmp_width(struct part *pt, uint32_t a, uint32_t b, const void *ctx);
+
+/* A new tree node. */
+size_t mond_tree_node_new(struct part *pt, uint64_t depth);
+
+/* Allocates the scratch of mond_partition() for the nrows rows in rec, or
+ * frees it with the rows. */
+void mond_scratch_alloc(struct part *pt, int get);
+
+/* Partitions all rows: Figure 7 of paper 003 with an explicit stack. */
+void mond_partition(struct part *pt);
+
+/* The memory the dictionaries and per-value arrays take: what -S must
+ * hold besides the nodes. */
+size_t mond_dicts_bytes(struct part *pt);
+
+int mond_cmp_u64pair(const void *a, const void *b);
+
+/* Once the rows are read: codes for the values, exact scales for the
+ * sums, and the scratch of the nodes. */
+void mond_prepare(struct part *pt, const char *scol, const char *tcol);
 
 #endif

@@ -54,7 +54,6 @@ struct rothko {
 	uint64_t fit_rows;	/* --fit-rows */
 	size_t avail;		/* what the nodes may use */
 	const char *tmpdir;
-	uint32_t *label_rank;	/* infogain: label id -> rank */
 	int gdense;		/* groups are plain counts by code */
 	struct gtab *gtab;
 	size_t gbytes;		/* memory the groups use */
@@ -64,10 +63,34 @@ struct rothko {
 	uint64_t sample_max;	/* --sample */
 	uint64_t seed;		/* --seed */
 	uint64_t fcache;	/* --fcache */
-	int exact_sums;		/* a cluster's cuts job checks the sums */
-	/* class_of(): the classes of rows [bucket_lo, bucket_hi) */
+	/* rothko_class_of(): the classes of rows [bucket_lo, bucket_hi) */
 	uint64_t bucket_lo, bucket_hi;
 	uint32_t *bucket;
 };
+
+void rothko_gtab_add(struct part *pt, struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt);
+
+/* From the groups in gt of a node of n rows: sorted lists, the totals
+ * and extents (pt->node). */
+void rothko_groups_finish(struct part *pt, uint64_t n);
+
+/* Chooses the cut of a node on disk, as mond_partition() would in memory. */
+void rothko_choose_cut_on_disk(struct part *pt, struct cut *best);
+
+/* Exits 1 when the table in memory does not meet the requirements. */
+void rothko_root_check(struct part *pt, const char *name);
+
+/* Rothko-T: nodes too large for memory are cut from their frequency
+ * groups and repartitioned to disk, depth first; a node that fits is
+ * partitioned in memory.  The classes are those of the in-memory
+ * algorithm, numbered alike. */
+/* Allocates the frequency groups, once mond_prepare() has run. */
+void rothko_groups_alloc(struct part *pt);
+
+void rothko_t(struct part *pt, struct onode *root, const char *name);
+
+/* The class of a row.  Out of core the pairs file is read once per
+ * bucket of rows that fits the budget. */
+uint32_t rothko_class_of(struct part *pt, uint64_t row);
 
 #endif

@@ -1,0 +1,1161 @@
+/*
+ * cluster.c: partition on a cluster (--job): Rothko-T (paper 004 §2) as
+ * the map and reduce steps of Hadoop Streaming or Spark's pipe(), around
+ * a tree file; see partition(1) and the mapred script.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "kanon.h"
+#include "mondrian.h"
+#include "rothko.h"
+
+/* ---- on a cluster: Rothko-T as map and reduce jobs (004 §2) ------- */
+
+/*
+ * The jobs share a tree file, which reducers' outputs are appended to.
+ * One record a line, tab-separated:
+ *
+ *	sig	OPTS		the options, columns and hierarchies the
+ *				tree is grown with
+ *	domain	Q MIN MAX S	numeric QI Q: the table's range and scale
+ *	scale	s|t F		the scale of the sensitive value, the target
+ *	size	ID N		node ID holds N rows
+ *	cut	ID Q V		rows with Q <= V go to ID.0, the others ID.1
+ *	hcut	ID Q LV A ...	rows under A (a node at level LV-1 of Q's
+ *				hierarchy) go to ID.0, under the next ID.1 ...
+ *	region	ID N ...	node ID is a class: its region
+ *
+ * The groups lines are "ID, QI number, value, sensitive value, target,
+ * count", and "ID, n, , , , rows" for the node's rows.
+ *
+ * The root is r.  A node without a cut or a region is open while it
+ * holds more than --fit-rows rows: a level job (groups, then cuts)
+ * counts its frequency groups and cuts it as mond_partition() would.  Then
+ * the rows of each node that fits go to one reducer (rows, then solve),
+ * which partitions it in memory and writes its subtree; classes routes
+ * every row to its class, numbered depth-first as in memory, and
+ * regions writes the regions file.  Every choice is made on exact
+ * counts with the same rules, so the output is the one partition makes
+ * on one machine.
+ */
+
+const char *const cluster_job_names[] = { "", "groups", "cuts", "rows",
+    "solve", "classes", "regions", "open", NULL };
+
+static int cmp_dec(int64_t a, int as, int64_t b, int bs);
+
+/* Whether a node of n rows is partitioned in memory by a solve job. */
+static int
+fits_cluster(struct part *pt, uint64_t n)
+{
+	return n <= (pt->rk->fit_rows ? pt->rk->fit_rows : 1000000);
+}
+
+/* The node with id s (n bytes), added if new. */
+static uint32_t
+cnode_id(struct part *pt, const char *s, size_t n)
+{
+	uint32_t id = kn_dict_intern(&pt->cl->tree.ids, s, n);
+
+	if (id >= pt->cl->tree.cap) {
+		size_t nc = pt->cl->tree.cap ? 2 * pt->cl->tree.cap : 64;
+
+		pt->cl->tree.v = kn_realloc(pt->cl->tree.v, nc * sizeof(struct cnode));
+		memset(pt->cl->tree.v + pt->cl->tree.cap, 0, (nc - pt->cl->tree.cap) * sizeof(struct cnode));
+		pt->cl->tree.cap = nc;
+	}
+	return id;
+}
+
+/* Whether node c waits for a level job (one that fits waits for the
+ * solve job). */
+static int
+cnode_open(struct part *pt, const struct cnode *c)
+{
+	return c->kind == CN_OPEN && !(c->hasn && fits_cluster(pt, c->n));
+}
+
+/* The QI named s, or die naming the tree line. */
+static size_t
+tree_dim(struct part *pt, const kn_str *f, const kn_reader *r)
+{
+	size_t j;
+
+	for (j = 0; j < pt->nqi; j++)
+		if (strlen(pt->dims[j].name) == f->n &&
+		    memcmp(pt->dims[j].name, f->p, f->n) == 0)
+			return j;
+	kn_die("%s:%llu: '%.*s' is not a quasi-identifier", r->name,
+	    (unsigned long long)r->lineno, (int)f->n, f->p);
+}
+
+/* Parses an unsigned count field of a tree line. */
+static uint64_t
+tree_u64(const kn_str *f, const kn_reader *r, const char *what)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		if (f->p[i] < '0' || f->p[i] > '9' || v > (UINT64_MAX - 9) / 10)
+			kn_die("%s:%llu: '%.*s' is not %s", r->name,
+			    (unsigned long long)r->lineno, (int)f->n, f->p,
+			    what);
+		v = v * 10 + (uint64_t)(f->p[i] - '0');
+	}
+	if (f->n == 0)
+		kn_die("%s:%llu: an empty field, not %s", r->name,
+		    (unsigned long long)r->lineno, what);
+	return v;
+}
+
+/* A node defined by a tree line, which must not be defined already. */
+static struct cnode *
+tree_define(struct part *pt, const kn_str *f, const kn_reader *r, int kind)
+{
+	uint32_t id = cnode_id(pt, f->p, f->n);
+	struct cnode *c = &pt->cl->tree.v[id];
+
+	if (c->kind != CN_OPEN)
+		kn_die("%s:%llu: node %.*s is defined twice (a level "
+		    "appended twice?)", r->name, (unsigned long long)r->lineno,
+		    (int)f->n, f->p);
+	c->kind = kind;
+	return c;
+}
+
+/* Splits a line at tabs, which become NULs, into *f (grown as
+ * needed); the field count. */
+static size_t
+split_line(char *line, size_t len, kn_str **f, size_t *cap)
+{
+	size_t n = 0, i, start = 0;
+
+	for (i = 0; i <= len; i++) {
+		if (i < len && line[i] != '\t')
+			continue;
+		if (n == *cap) {
+			*cap = *cap ? 2 * *cap : 16;
+			*f = kn_realloc(*f, *cap * sizeof(kn_str));
+		}
+		(*f)[n].p = line + start;
+		(*f)[n].n = i - start;
+		if (i < len)
+			line[i] = '\0';
+		n++;
+		start = i + 1;
+	}
+	return n;
+}
+
+/* Reads the tree file (none yet: an empty tree, the root open). */
+static void
+tree_load(struct part *pt, const char *path)
+{
+	kn_reader r;
+	kn_str *f = NULL;
+	size_t cap = 0, nf, i, k;
+	uint32_t id, n;
+
+	kn_dict_init(&pt->cl->tree.ids);
+	pt->cl->tree.path = path;
+	cnode_id(pt, "r", 1);
+	kn_reader_open(&r, path);
+	while (kn_getline(&r)) {
+		struct cnode *c = NULL;
+		const char *ty, *tab;
+		char *rest = NULL;
+
+		if (pt->cl->tree.regions && r.len > 7 &&
+		    memcmp(r.line, "region\t", 7) == 0 &&
+		    (tab = memchr(r.line + 7, '\t', r.len - 7)) != NULL)
+			rest = kn_strdup(tab + 1);
+		nf = split_line(r.line, r.len, &f, &cap);
+		ty = f[0].p;
+		if (nf == 2 && strcmp(ty, "sig") == 0) {
+			if (strcmp(f[1].p, pt->cl->tree.sig) != 0)
+				kn_die("%s:%llu: the tree was grown with other "
+				    "options (%s) than these (%s)", r.name,
+				    (unsigned long long)r.lineno, f[1].p,
+				    pt->cl->tree.sig);
+		} else if (nf == 5 && strcmp(ty, "domain") == 0) {
+			struct dim *dm = &pt->dims[tree_dim(pt, &f[1], &r)];
+			int64_t a, b;
+			uint64_t S = tree_u64(&f[4], &r, "a scale");
+			int sa, sb;
+
+			if (dm->h != NULL || S > 18 || !mond_parse_num(f[2].p,
+			    f[2].n, &a, &sa) || !mond_parse_num(f[3].p, f[3].n, &b,
+			    &sb) || sa > (int)S || sb > (int)S ||
+			    cmp_dec(a, sa, b, sb) > 0 ||
+			    __builtin_mul_overflow(a, (int64_t)kn_pow10(S - sa),
+			    &dm->gmn) || __builtin_mul_overflow(b,
+			    (int64_t)kn_pow10(S - sb), &dm->gmx))
+				kn_die("%s:%llu: a bad domain line", r.name,
+				    (unsigned long long)r.lineno);
+			dm->fS = (int)S;
+			dm->hasg = 1;
+		} else if (nf == 3 && strcmp(ty, "scale") == 0) {
+			uint64_t F = tree_u64(&f[2], &r, "a scale");
+
+			if (F > 38 || (strcmp(f[1].p, "s") != 0 &&
+			    strcmp(f[1].p, "t") != 0))
+				kn_die("%s:%llu: a bad scale line", r.name,
+				    (unsigned long long)r.lineno);
+			if (strcmp(f[1].p, "s") == 0)
+				pt->sens_F = (int)F;
+			else
+				pt->targ_F = (int)F;
+		} else if (nf == 3 && strcmp(ty, "size") == 0) {
+			id = cnode_id(pt, f[1].p, f[1].n);
+			c = &pt->cl->tree.v[id];
+			c->n = tree_u64(&f[2], &r, "a row count");
+			c->hasn = 1;
+		} else if (nf == 4 && strcmp(ty, "cut") == 0) {
+			size_t j = tree_dim(pt, &f[2], &r);
+			int64_t m;
+			int sc;
+
+			if (pt->dims[j].h != NULL || !mond_parse_num(f[3].p, f[3].n, &m,
+			    &sc))
+				kn_die("%s:%llu: a bad cut", r.name,
+				    (unsigned long long)r.lineno);
+			c = tree_define(pt, &f[1], &r, CN_CUT);
+			c->dim = j;
+			c->tm = m;
+			c->tsc = sc;
+			c->nk = 2;
+		} else if (nf >= 6 && strcmp(ty, "hcut") == 0) {
+			size_t j = tree_dim(pt, &f[2], &r);
+			kn_hier *h = pt->dims[j].h;
+			uint64_t lv = tree_u64(&f[3], &r, "a level");
+
+			if (h == NULL || lv < 1 || lv > (uint64_t)h->nlevels)
+				kn_die("%s:%llu: a bad hierarchy cut", r.name,
+				    (unsigned long long)r.lineno);
+			c = tree_define(pt, &f[1], &r, CN_HCUT);
+			c->dim = j;
+			c->lv = (int)lv;
+			c->nk = nf - 4;
+			c->clab = kn_alloc(c->nk * sizeof(uint32_t));
+			for (k = 0; k < c->nk; k++) {
+				int64_t x = kn_dict_find(&h->lab[lv - 1],
+				    f[4 + k].p, f[4 + k].n);
+
+				if (x < 0)
+					kn_die("%s:%llu: '%.*s' is not at level "
+					    "%d of the hierarchy of %s", r.name,
+					    (unsigned long long)r.lineno,
+					    (int)f[4 + k].n, f[4 + k].p, (int)lv - 1,
+					    pt->dims[j].name);
+				c->clab[k] = (uint32_t)x;
+			}
+		} else if (nf >= 3 && strcmp(ty, "region") == 0) {
+			c = tree_define(pt, &f[1], &r, CN_CLASS);
+			c->n = tree_u64(&f[2], &r, "a row count");
+			c->hasn = 1;
+			c->region = rest;
+			rest = NULL;
+		} else
+			kn_die("%s:%llu: not a line of a partition tree",
+			    r.name, (unsigned long long)r.lineno);
+		free(rest);
+		if (c != NULL && c->nk > 0 && c->kid == NULL) {
+			c->kid = kn_alloc(c->nk * sizeof(uint32_t));
+			for (k = 0; k < c->nk; k++)
+				c->kid[k] = UINT32_MAX;
+		}
+	}
+	kn_reader_close(&r);
+	free(f);
+	/* Each node but the root is kid i of the node its id extends. */
+	n = (uint32_t)pt->cl->tree.ids.n;
+	for (id = 1; id < n; id++) {
+		kn_str s = kn_dict_get(&pt->cl->tree.ids, id);
+		const char *dot = NULL;
+		int64_t p = -1;
+		uint64_t x = 0;
+
+		for (i = s.n; i-- > 0;)
+			if (s.p[i] == '.') {
+				dot = s.p + i;
+				break;
+			}
+		if (dot != NULL)
+			p = kn_dict_find(&pt->cl->tree.ids, s.p, (size_t)(dot - s.p));
+		for (i = dot != NULL ? (size_t)(dot - s.p) + 1 : s.n; i < s.n;
+		    i++)
+			x = s.p[i] >= '0' && s.p[i] <= '9' && x < 1u << 30 ?
+			    x * 10 + (uint64_t)(s.p[i] - '0') : UINT64_MAX;
+		/* Kid numbers are written without leading zeros. */
+		if (p < 0 || dot + 1 == s.p + s.n || x >= pt->cl->tree.v[p].nk ||
+		    (dot[1] == '0' && dot + 2 != s.p + s.n) ||
+		    pt->cl->tree.v[p].kid[x] != UINT32_MAX)
+			kn_die("%s: node %.*s lies under no cut of the tree",
+			    path, (int)s.n, s.p);
+		pt->cl->tree.v[p].kid[x] = id;
+	}
+}
+
+/* Parses the QIs of the current row of t into rv. */
+static void
+parse_row(struct part *pt, kn_table *t)
+{
+	const char *err;
+	size_t j;
+
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+		kn_str v = t->f[dm->col];
+
+		if (dm->h != NULL) {
+			int64_t id = kn_hier_leaf(dm->h, v.p, v.n, &err);
+
+			if (id < 0)
+				kn_table_fail(t, dm->col, "'%.*s': %s",
+				    (int)v.n, v.p, err);
+			pt->cl->rowval[j].leaf = (uint32_t)id;
+		} else if (!mond_parse_num(v.p, v.n, &pt->cl->rowval[j].m, &pt->cl->rowval[j].sc))
+			kn_table_fail(t, dm->col, "'%.*s' is not a decimal "
+			    "number within 64 bits", (int)v.n, v.p);
+	}
+}
+
+/* Compares a / 10^as with b / 10^bs exactly. */
+static int
+cmp_dec(int64_t a, int as, int64_t b, int bs)
+{
+	kn_i128 x = (kn_i128)a, y = (kn_i128)b;
+
+	if (as < bs)
+		x *= kn_pow10(bs - as);
+	else
+		y *= kn_pow10(as - bs);
+	return x < y ? -1 : x > y;
+}
+
+/* Lays the tree out for route_tree(). */
+static void
+route_build(struct part *pt)
+{
+	uint32_t *st, n = 1, i;
+	size_t ns = 0, k, ne = 1;
+
+	/* An entry per node and per missing kid. */
+	for (i = 0; i < pt->cl->tree.ids.n; i++)
+		ne += pt->cl->tree.v[i].nk;
+	pt->cl->rnodes = kn_zalloc((ne + 1) * sizeof(struct rnode));
+	st = kn_alloc((ne + 1) * sizeof(uint32_t));
+	pt->cl->rnodes[0].id = 0;
+	st[ns++] = 0;
+	while (ns > 0) {
+		uint32_t e = st[--ns];
+		const struct cnode *c = &pt->cl->tree.v[pt->cl->rnodes[e].id];
+
+		pt->cl->rnodes[e].kind = (uint8_t)c->kind;
+		if (c->kind != CN_CUT && c->kind != CN_HCUT)
+			continue;
+		pt->cl->rnodes[e].dim = (uint16_t)c->dim;
+		pt->cl->rnodes[e].tm = c->tm;
+		pt->cl->rnodes[e].tsc = (int8_t)c->tsc;
+		pt->cl->rnodes[e].nk = (uint32_t)c->nk;
+		pt->cl->rnodes[e].clab = c->clab;
+		pt->cl->rnodes[e].kid0 = n;
+		for (k = 0; k < c->nk; k++) {
+			if (c->kid[k] == UINT32_MAX) {
+				/* Reached only by a row of a level cut short. */
+				pt->cl->rnodes[n].kind = CN_CUT + 8;
+				pt->cl->rnodes[n].id = pt->cl->rnodes[e].id;
+				pt->cl->rnodes[n].nk = (uint32_t)k;
+			} else
+				pt->cl->rnodes[n].id = c->kid[k];
+			n++;
+		}
+		for (k = c->nk; k-- > 0;)
+			if (c->kid[k] != UINT32_MAX)
+				st[ns++] = pt->cl->rnodes[e].kid0 + (uint32_t)k;
+	}
+	free(st);
+}
+
+/* The node of the tree the row parsed into rv lies in. */
+static uint32_t
+route_tree(struct part *pt, kn_table *t)
+{
+	const struct rnode *r = pt->cl->rnodes;
+	size_t k;
+	kn_str s;
+
+	for (;;) {
+		const struct rowval *v = &pt->cl->rowval[r->dim];
+
+		if (r->kind == CN_CUT)
+			k = (v->sc == r->tsc ? (v->m <= r->tm ? -1 : 1) :
+			    cmp_dec(v->m, v->sc, r->tm, r->tsc)) <= 0 ? 0 : 1;
+		else if (r->kind == CN_HCUT) {
+			uint32_t a = kn_hier_lift(pt->dims[r->dim].h, v->leaf, 0,
+			    pt->cl->tree.v[r->id].lv - 1);
+
+			for (k = 0; k < r->nk && r->clab[k] != a; k++)
+				;
+			if (k == r->nk) {
+				size_t col = pt->dims[r->dim].col;
+
+				s = kn_dict_get(&pt->cl->tree.ids, r->id);
+				kn_table_fail(t, col, "'%.*s' lies under no "
+				    "child of the cut of node %.*s in %s (was "
+				    "the tree grown from this table?)",
+				    (int)t->f[col].n, t->f[col].p, (int)s.n,
+				    s.p, pt->cl->tree.path);
+			}
+		} else if (r->kind == CN_CUT + 8) {
+			s = kn_dict_get(&pt->cl->tree.ids, r->id);
+			kn_die("%s: node %.*s.%u is missing (a level cut "
+			    "short?)", pt->cl->tree.path, (int)s.n, s.p, r->nk);
+		} else
+			return r->id;
+		r = pt->cl->rnodes + r->kid0 + k;
+	}
+}
+
+/* Numbers the classes depth-first, as mond_partition() does in memory; dies
+ * if a node is still to be partitioned. */
+static void
+tree_number(struct part *pt)
+{
+	uint32_t *st = kn_alloc((pt->cl->tree.ids.n + 1) * sizeof(uint32_t));
+	size_t ns = 0, k;
+
+	st[ns++] = 0;
+	pt->cl->tree.nclass = 0;
+	while (ns > 0) {
+		struct cnode *c = &pt->cl->tree.v[st[--ns]];
+
+		if (c->kind == CN_CLASS) {
+			c->cls = ++pt->cl->tree.nclass;
+			continue;
+		}
+		if (c->kind == CN_OPEN) {
+			kn_str s = kn_dict_get(&pt->cl->tree.ids, st[ns]);
+
+			if (c->hasn && c->n == 0)
+				continue;	/* an empty table */
+			kn_die("%s: node %.*s is not partitioned yet (%s)",
+			    pt->cl->tree.path, (int)s.n, s.p, cnode_open(pt, c) ?
+			    "run the groups and cuts jobs" :
+			    "run the rows and solve jobs");
+		}
+		for (k = c->nk; k-- > 0;)
+			if (c->kid[k] != UINT32_MAX)
+				st[ns++] = c->kid[k];
+	}
+	free(st);
+}
+
+/* Groups job (map): per row in an open node, per QI, the group
+ * "node, QI, value, sensitive value, target" with a count, summed in
+ * memory up to the budget. */
+static void
+job_groups(struct part *pt, kn_table *t, FILE *fp)
+{
+	kn_dict g;
+	uint64_t *gc = NULL;
+	size_t gcap = 0, len, cap = 256, j, i;
+	char *key = kn_alloc(cap), num[64];
+	size_t lim = pt->budget ? pt->budget : (size_t)64 << 20;
+
+	kn_dict_init(&g);
+	if (cnode_open(pt, &pt->cl->tree.v[0]) && !pt->cl->tree.v[0].hasn) {
+		/* The root's rows are counted even when there is none. */
+		kn_dict_intern(&g, "r\tn\t\t\t", 6);
+		gc = kn_zalloc(1024 * sizeof(uint64_t));
+		gcap = 1024;
+	}
+	for (;;) {
+		int more = kn_table_next(t);
+
+		if (!more || g.alen + g.n * 48 > lim) {
+			/* Write the groups counted so far. */
+			for (i = 0; i < g.n; i++) {
+				kn_str k = kn_dict_get(&g, (uint32_t)i);
+
+				fwrite(k.p, 1, k.n, fp);
+				fprintf(fp, "\t%llu\n",
+				    (unsigned long long)gc[i]);
+			}
+			kn_dict_free(&g);
+			kn_dict_init(&g);
+		}
+		if (!more)
+			break;
+		parse_row(pt, t);
+		{
+			uint32_t id = route_tree(pt, t);
+			kn_str ns = kn_dict_get(&pt->cl->tree.ids, id);
+			kn_str sv = { "", 0 }, yv = { "", 0 };
+
+			if (!cnode_open(pt, &pt->cl->tree.v[id]))
+				continue;
+			if (pt->has_sens)
+				sv = t->f[pt->cl->tree.scol];
+			if (pt->has_targ && pt->req.split != SPLIT_MEDIAN)
+				yv = t->f[pt->cl->tree.tcol];
+			for (j = 0; j <= pt->nqi; j++) {
+				kn_str v;
+				uint32_t k;
+
+				if (j == pt->nqi) {
+					/* The node's row count. */
+					v.p = "";
+					v.n = 0;
+				} else if (pt->dims[j].h != NULL)
+					v = kn_dict_get(&pt->dims[j].h->lab[0],
+					    pt->cl->rowval[j].leaf);
+				else {
+					v.n = kn_dec_format((kn_i128)pt->cl->rowval[j].m,
+					    pt->cl->rowval[j].sc, num);
+					v.p = num;
+				}
+				len = ns.n + v.n + sv.n + yv.n + 32;
+				if (len > cap) {
+					cap = 2 * len;
+					key = kn_realloc(key, cap);
+				}
+				memcpy(key, ns.p, ns.n);
+				len = ns.n;
+				key[len++] = '\t';
+				if (j == pt->nqi)
+					key[len++] = 'n';
+				else
+					len += kn_fmt_u64(key + len, j);
+				key[len++] = '\t';
+				memcpy(key + len, v.p, v.n);
+				len += v.n;
+				key[len++] = '\t';
+				if (j < pt->nqi) {
+					memcpy(key + len, sv.p, sv.n);
+					len += sv.n;
+				}
+				key[len++] = '\t';
+				if (j < pt->nqi) {
+					memcpy(key + len, yv.p, yv.n);
+					len += yv.n;
+				}
+				i = g.n;
+				k = kn_dict_intern(&g, key, len);
+				if (k >= gcap) {
+					gcap = gcap ? 2 * gcap : 1024;
+					gc = kn_realloc(gc, gcap *
+					    sizeof(uint64_t));
+				}
+				if (g.n > i)
+					gc[k] = 0;
+				gc[k]++;
+			}
+		}
+	}
+	free(key);
+	free(gc);
+}
+
+/* The node a reducer's worker is given, which must be open (a cuts
+ * job) or fit (a solve job): else the tree and the input disagree. */
+static struct cnode *
+open_node(struct part *pt, const char *id, int fit)
+{
+	int64_t x = kn_dict_find(&pt->cl->tree.ids, id, strlen(id));
+	struct cnode *c = x < 0 ? NULL : &pt->cl->tree.v[x];
+
+	if (c == NULL || (fit ? c->kind != CN_OPEN || !c->hasn ||
+	    !fits_cluster(pt, c->n) : !cnode_open(pt, c)))
+		kn_die("node %s is not %s in %s (a job run twice, or on "
+		    "another tree?)", id, c == NULL ? "a node" : fit ?
+		    "to be solved" : "open", pt->cl->tree.path);
+	return c;
+}
+
+/* Waits for the worker; exits as it did if it failed. */
+static void
+worker_end(struct part *pt)
+{
+	int st;
+
+	if (pt->cl->worker.to == NULL)
+		return;
+	fclose(pt->cl->worker.to);		/* a worker that died early: EPIPE */
+	pt->cl->worker.to = NULL;
+	while (waitpid(pt->cl->worker.pid, &st, 0) < 0)
+		if (errno != EINTR)
+			kn_die_sys("waitpid");
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return;
+	if (WIFSIGNALED(st))
+		fprintf(stderr, "%s: node %s: the worker died of signal %d\n",
+		    kn_prog, pt->cl->worker.id, WTERMSIG(st));
+	kn_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 2);
+}
+
+static void
+per_node(struct part *pt, void (*worker)(struct part *, const char *id), FILE *fp)
+{
+	kn_reader r;
+	kn_dict seen;
+	char *cur = NULL;
+	size_t curlen = 0;
+
+	kn_dict_init(&seen);
+	signal(SIGPIPE, SIG_IGN);
+	kn_reader_open(&r, "-");
+	while (kn_getline(&r)) {
+		const char *tab = memchr(r.line, '\t', r.len);
+		size_t idn = tab != NULL ? (size_t)(tab - r.line) : 0;
+
+		if (tab == NULL || idn == 0)
+			kn_die("%s:%llu: expected a node id and a tab",
+			    r.name, (unsigned long long)r.lineno);
+		if (cur == NULL || idn != curlen ||
+		    memcmp(cur, r.line, idn) != 0) {
+			size_t n0 = seen.n;
+			int fd[2];
+
+			worker_end(pt);
+			kn_dict_intern(&seen, r.line, idn);
+			if (seen.n == n0)
+				kn_die("%s:%llu: the lines of node %.*s are not "
+				    "together (the input must be sorted)",
+				    r.name, (unsigned long long)r.lineno,
+				    (int)idn, r.line);
+			free(cur);
+			cur = kn_strndup(r.line, idn);
+			curlen = idn;
+			pt->cl->worker.id = cur;
+			pt->cl->worker.line0 = r.lineno;
+			if (fflush(fp) != 0 || pipe(fd) != 0)
+				kn_die_sys("pipe");
+			if ((pt->cl->worker.pid = fork()) < 0)
+				kn_die_sys("fork");
+			if (pt->cl->worker.pid == 0) {
+				close(fd[1]);
+				if (dup2(fd[0], 0) < 0)
+					kn_die_sys("dup2");
+				close(fd[0]);
+				signal(SIGPIPE, SIG_DFL);
+				worker(pt, cur);
+				kn_exit(0);
+			}
+			close(fd[0]);
+			if ((pt->cl->worker.to = fdopen(fd[1], "w")) == NULL)
+				kn_die_sys("fdopen");
+		}
+		fwrite(tab + 1, 1, r.len - idn - 1, pt->cl->worker.to);
+		putc('\n', pt->cl->worker.to);
+		if (ferror(pt->cl->worker.to))
+			worker_end(pt);	/* it failed: exit as it did */
+	}
+	worker_end(pt);
+	kn_reader_close(&r);
+	free(cur);
+	kn_dict_free(&seen);
+}
+
+/* Writes v / 10^S of a numeric QI after a tab. */
+static void
+put_val(FILE *fp, int64_t v, int S)
+{
+	char b[64];
+
+	b[0] = '\t';
+	fwrite(b, 1, 1 + kn_dec_format((kn_i128)v, S, b + 1), fp);
+}
+
+/* Cuts job (reduce), one node: its groups "QI, value, sensitive value,
+ * target, count" (the same group on several lines is added), then the
+ * cut mond_partition() would make, or the node's region if there is none. */
+static void
+worker_cuts(struct part *pt, const char *id)
+{
+	struct gl {
+		uint32_t j, v, s, y;
+		uint64_t cnt;
+	} *gl = NULL;
+	size_t n = 0, cap = 0, nf, fcap = 0, i, j;
+	kn_str *f = NULL;
+	kn_reader r;
+	uint64_t tot = 0, *dt = kn_zalloc((pt->nqi + 1) * sizeof(uint64_t));
+	int root = strcmp(id, "r") == 0;
+	const char *err;
+	struct cut best;
+	struct cnode *c = open_node(pt, id, 0);
+	uint64_t qn;
+
+	pt->inname = "the groups";
+	kn_reader_open(&r, "-");
+	/* Lines numbered as in the reducer's input. */
+	r.name = "stdin";
+	r.lineno = pt->cl->worker.line0 - 1;
+	while (kn_getline(&r)) {
+		struct gl e;
+		kn_str cf;
+
+		nf = split_line(r.line, r.len, &f, &fcap);
+		if (nf != 5)
+			kn_die("%s:%llu: node %s: expected 5 fields "
+			    "after the node (QI, value, sensitive value, "
+			    "target, count), found %zu", r.name,
+			    (unsigned long long)r.lineno, id, nf);
+		if (strcmp(f[0].p, "n") == 0) {
+			/* The node's rows in a split. */
+			uint64_t c = tree_u64(&f[4], &r, "a count");
+
+			if (__builtin_add_overflow(tot, c, &tot))
+				kn_die("node %s: a count overflows 64 bits", id);
+			continue;
+		}
+		cf = f[0];
+		qn = tree_u64(&cf, &r, "a QI number");
+		if (qn >= pt->nqi)
+			kn_die("%s:%llu: node %s: no QI %llu", r.name,
+			    (unsigned long long)r.lineno, id,
+			    (unsigned long long)qn);
+		e.j = (uint32_t)qn;
+		if (pt->dims[e.j].h != NULL) {
+			int64_t x = kn_hier_leaf(pt->dims[e.j].h, f[1].p, f[1].n,
+			    &err);
+
+			if (x < 0)
+				kn_die("%s:%llu: node %s: '%s': %s", r.name,
+			    (unsigned long long)r.lineno, id, f[1].p, err);
+			e.v = (uint32_t)x;
+		} else {
+			int64_t m;
+			int sc;
+
+			if (!mond_parse_num(f[1].p, f[1].n, &m, &sc))
+				kn_die("%s:%llu: node %s: '%s' is not a "
+				    "number", r.name,
+			    (unsigned long long)r.lineno, id,
+				    f[1].p);
+			e.v = mond_numdict_id(&pt->dims[e.j].vd, m, sc);
+		}
+		e.s = e.y = 0;
+		if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
+			kn_die("%s:%llu: node %s: '%s' is not a number "
+			    "(--variance)", r.name,
+			    (unsigned long long)r.lineno, id,
+			    f[2].p);
+		if (pt->has_targ && pt->req.split != SPLIT_MEDIAN && !mond_targ_id(pt, f[3], &e.y))
+			kn_die("%s:%llu: node %s: '%s' is not a number "
+			    "(--split regression)", r.name,
+			    (unsigned long long)r.lineno, id, f[3].p);
+		e.cnt = tree_u64(&f[4], &r, "a count");
+		if (e.cnt == 0)
+			kn_die("%s:%llu: node %s: a count of 0", r.name,
+			    (unsigned long long)r.lineno, id);
+		if (__builtin_add_overflow(dt[e.j], e.cnt, &dt[e.j]))
+			kn_die("node %s: a count overflows 64 bits", id);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			gl = kn_realloc(gl, cap * sizeof(struct gl));
+		}
+		gl[n++] = e;
+	}
+	kn_reader_close(&r);
+	for (j = 0; j < pt->nqi; j++)
+		if (dt[j] != tot)
+			kn_die("node %s: %llu rows, but the groups of %s count "
+			    "%llu (a job's output lost or doubled, or the "
+			    "reducer's input not sorted?)", id,
+			    (unsigned long long)tot, pt->dims[j].name,
+			    (unsigned long long)dt[j]);
+	if (c != NULL && c->hasn && c->n != tot)
+		kn_die("node %s: %llu rows, but %s says %llu (the table "
+		    "changed since, or a job's output was lost or doubled)",
+		    id, (unsigned long long)tot, pt->cl->tree.path,
+		    (unsigned long long)c->n);
+	if (tot == 0) {
+		/* An empty table: no row, no class. */
+		printf("sig\t%s\nsize\tr\t0\n", pt->cl->tree.sig);
+		return;
+	}
+	/* Codes as out of core: ranks of the values, depth-first leaves. */
+	pt->ooc = 1;
+	pt->rk->gdense = 0;
+	pt->rk->avail = SIZE_MAX;	/* a node's groups are held, as in Rothko-T */
+	pt->nrows = tot;
+	pt->exact_sums = 1;
+	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
+	rothko_groups_alloc(pt);
+	/* The sums as in memory: exact over the node's rows. */
+	for (j = 0; j < 2; j++) {
+		kn_i128 a = 0, b = 0, v, w;
+
+		if (j == 0 ? !pt->req.hasv : pt->req.split != SPLIT_REGRESSION)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (gl[i].j != 0)
+				continue;
+			v = j == 0 ? pt->sens_val[gl[i].s] : pt->targ_val[gl[i].y];
+			v = v < 0 ? -v : v;
+			if (__builtin_mul_overflow(v, (kn_i128)gl[i].cnt, &w) ||
+			    __builtin_add_overflow(a, w, &a) ||
+			    (j == 0 && (__builtin_mul_overflow(w, v, &w) ||
+			    __builtin_add_overflow(b, w, &b))))
+				kn_die(j == 0 ? "-s %s: values too large for "
+				    "exact variances" : "-t %s: values too "
+				    "large for exact sums", j == 0 ? pt->cl->tree.sname :
+				    pt->cl->tree.tname);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct gl *e = &gl[i];
+		struct dim *dm = &pt->dims[e->j];
+		uint32_t code = dm->h != NULL ? dm->dfsrank[e->v] :
+		    dm->rankof[e->v];
+
+		if (e->cnt > 0)
+			rothko_gtab_add(pt, &pt->rk->gtab[e->j], code, e->s, pt->req.split == SPLIT_INFOGAIN ?
+			    pt->label_rank[e->y] : e->y, e->cnt);
+	}
+	free(gl);
+	rothko_groups_finish(pt, tot);
+	if (root) {
+		if (tot > 0 && !mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
+			fprintf(stderr, "%s: no partitioning: the whole table "
+			    "(%llu rows) does not meet the requirements\n",
+			    kn_prog, (unsigned long long)tot);
+			kn_exit(1);
+		}
+		printf("sig\t%s\n", pt->cl->tree.sig);
+		for (j = 0; j < pt->nqi; j++) {
+			struct dim *dm = &pt->dims[j];
+
+			if (dm->h != NULL)
+				continue;
+			printf("domain\t%s", dm->name);
+			put_val(stdout, dm->vals[0], dm->S);
+			put_val(stdout, dm->vals[dm->nrank - 1], dm->S);
+			printf("\t%d\n", dm->S);
+		}
+		if (pt->req.hasv)
+			printf("scale\ts\t%d\n", pt->sens_F);
+		if (pt->req.split == SPLIT_REGRESSION)
+			printf("scale\tt\t%d\n", pt->targ_F);
+		if (fits_cluster(pt, tot)) {
+			printf("size\tr\t%llu\n", (unsigned long long)tot);
+			return;
+		}
+	}
+	rothko_choose_cut_on_disk(pt, &best);
+	if (!best.found) {
+		/* A class: its region from the groups. */
+		for (j = 0; j < pt->nqi; j++) {
+			pt->sums[j] = 0;
+			if (pt->dims[j].h == NULL)
+				for (i = 0; i < pt->rk->gtab[j].n; i++)
+					pt->sums[j] += (kn_i128)pt->rk->gtab[j].e[i].cnt *
+					    pt->dims[j].vals[pt->rk->gtab[j].e[i].code];
+		}
+		pt->region_tag = id;
+		pt->regions_fp = stdout;
+		pt->regions_name = "standard output";
+		mond_region(pt, 0, tot, pt->sums);
+		return;
+	}
+	j = best.dim;
+	if (!mond_is_hier(pt, j)) {
+		printf("cut\t%s\t%s", id, pt->dims[j].name);
+		put_val(stdout, pt->dims[j].vals[best.med], pt->dims[j].S);
+		printf("\nsize\t%s.0\t%llu\nsize\t%s.1\t%llu\n", id,
+		    (unsigned long long)best.L, id,
+		    (unsigned long long)(tot - best.L));
+	} else {
+		/* The children present, in depth-first order, with their
+		 * rows. */
+		const struct gtab *g = &pt->rk->gtab[j];
+		kn_hier *h = pt->dims[j].h;
+		int lv = pt->node.lv[j];
+		uint32_t *cid = kn_alloc((g->n + 1) * sizeof(uint32_t));
+		uint64_t *cc = kn_zalloc((g->n + 1) * sizeof(uint64_t));
+		size_t m = 0;
+
+		for (i = 0; i < g->n; i++) {
+			uint32_t c = mond_child_of(pt, j, g->e[i].code - pt->node.mn[j]);
+
+			if (m == 0 || cid[m - 1] != c)
+				cid[m++] = c;
+			cc[m - 1] += g->e[i].cnt;
+		}
+		printf("hcut\t%s\t%s\t%d", id, pt->dims[j].name, lv);
+		for (i = 0; i < m; i++) {
+			kn_str s = kn_dict_get(&h->lab[lv - 1], cid[i]);
+
+			printf("\t%.*s", (int)s.n, s.p);
+		}
+		putchar('\n');
+		for (i = 0; i < m; i++)
+			printf("size\t%s.%zu\t%llu\n", id, i,
+			    (unsigned long long)cc[i]);
+	}
+}
+
+/* Solve job (reduce), one node that fits: its rows in memory, cut as
+ * mond_partition() cuts them, written as the node's subtree: the cuts, and
+ * a region per class. */
+static void
+worker_solve(struct part *pt, const char *id)
+{
+	kn_table t;
+	char *rbuf = NULL, **line;
+	size_t rsz = 0, i, ns = 0, nl = 0;
+	struct frame {
+		size_t tn;
+		char *path;
+	} *st;
+
+	struct cnode *c = open_node(pt, id, 1);
+
+	kn_table_open(&t, NULL, 0, pt->cl->tree.columns);
+	t.r.name = "stdin";
+	t.r.lineno = pt->cl->worker.line0 - 1;
+	pt->inname = "the rows";
+	pt->ooc = 0;
+	pt->nrows = 0;
+	mond_load(pt, &t, pt->cl->tree.scol, pt->cl->tree.tcol);
+	if (pt->nrows != c->n)
+		kn_die("node %s: %llu rows, but %s says %llu (the table "
+		    "changed since, or a job's output was lost or doubled)",
+		    id, (unsigned long long)pt->nrows, pt->cl->tree.path,
+		    (unsigned long long)c->n);
+	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
+	if (strcmp(id, "r") == 0)
+		rothko_root_check(pt, "the table");
+	if ((pt->regions_fp = open_memstream(&rbuf, &rsz)) == NULL)
+		kn_die_sys("open_memstream");
+	pt->grow.on = 1;
+	pt->grow.full = 1;
+	pt->grow.maxdepth = pt->grow.maxleaves = UINT64_MAX;
+	mond_partition(pt);
+	if (fflush(pt->regions_fp) != 0)
+		kn_die_sys("open_memstream");
+	/* The regions, one line per class in class order. */
+	line = kn_alloc((pt->nclasses + 1) * sizeof(char *));
+	for (i = 0; i < rsz && nl < pt->nclasses; i++) {
+		line[nl++] = rbuf + i;
+		while (i < rsz && rbuf[i] != '\n')
+			i++;
+		rbuf[i] = '\0';
+	}
+	if (pt->nrows == 0)
+		return;
+	st = kn_alloc((pt->grow.n + 1) * sizeof(struct frame));
+	st[ns].tn = 0;
+	st[ns++].path = kn_strdup(id);
+	while (ns > 0) {
+		struct frame fr = st[--ns];
+		const struct tnode *tn = &pt->grow.t[fr.tn];
+		size_t k, nk;
+
+		if (tn->leaf) {
+			if (pt->grow.tcls[fr.tn] != 0) {
+				const char *l = line[pt->grow.tcls[fr.tn] - 1];
+
+				/* Less the class number of this run. */
+				printf("region\t%s\t%s\n", fr.path,
+				    strchr(l, '\t') + 1);
+			}
+			free(fr.path);
+			continue;
+		}
+		if (tn->hier) {
+			kn_hier *h = pt->dims[tn->dim].h;
+
+			printf("hcut\t%s\t%s\t%d", fr.path,
+			    pt->dims[tn->dim].name, tn->lv);
+			/* The last kid is the empty "other". */
+			nk = tn->nkid - 1;
+			for (k = 0; k < nk; k++) {
+				kn_str s = kn_dict_get(&h->lab[tn->lv - 1],
+				    tn->cid[k]);
+
+				printf("\t%.*s", (int)s.n, s.p);
+			}
+			putchar('\n');
+		} else {
+			printf("cut\t%s\t%s", fr.path, pt->dims[tn->dim].name);
+			put_val(stdout, pt->dims[tn->dim].vals[tn->thr],
+			    pt->dims[tn->dim].S);
+			putchar('\n');
+			nk = 2;
+		}
+		for (k = nk; k-- > 0;) {
+			size_t pl = strlen(fr.path) + 24;
+
+			st[ns].tn = tn->kid0 + k;
+			st[ns].path = kn_alloc(pl);
+			snprintf(st[ns].path, pl, "%s.%zu", fr.path, k);
+			ns++;
+		}
+		free(fr.path);
+	}
+	free(st);
+}
+
+/* Rows job (map): each row of a node that fits, after its node id. */
+static void
+job_rows(struct part *pt, kn_table *t, FILE *fp)
+{
+	while (kn_table_next(t)) {
+		uint32_t id;
+		kn_str s;
+
+		parse_row(pt, t);
+		id = route_tree(pt, t);
+		s = kn_dict_get(&pt->cl->tree.ids, id);
+		if (pt->cl->tree.v[id].kind == CN_CLASS)
+			continue;
+		if (cnode_open(pt, &pt->cl->tree.v[id]))
+			kn_die("%s: node %.*s is still open: run the groups and "
+			    "cuts jobs until 'partition --job open' lists no "
+			    "node", pt->cl->tree.path, (int)s.n, s.p);
+		fwrite(s.p, 1, s.n, fp);
+		putc('\t', fp);
+		fwrite(t->r.line, 1, t->r.len, fp);
+		putc('\n', fp);
+	}
+}
+
+/* Classes job (map): each row with its class. */
+static void
+job_classes(struct part *pt, kn_table *t, FILE *fp, const char *classcol)
+{
+	size_t c;
+
+	tree_number(pt);
+	if (!t->headerless) {
+		for (c = 0; c < t->ncols; c++)
+			fprintf(fp, "%s\t", t->names[c]);
+		fprintf(fp, "%s\n", classcol);
+	}
+	while (kn_table_next(t)) {
+		parse_row(pt, t);
+		fwrite(t->r.line, 1, t->r.len, fp);
+		fprintf(fp, "\t%u\n", pt->cl->tree.v[route_tree(pt, t)].cls);
+	}
+}
+
+/* Regions job: the regions file, as partition -r writes it. */
+static void
+job_regions(struct part *pt, FILE *fp)
+{
+	uint32_t i, *at = kn_zalloc((pt->cl->tree.ids.n + 1) * sizeof(uint32_t));
+
+	tree_number(pt);
+	mond_regions_header(pt, fp);
+	for (i = 0; i < pt->cl->tree.ids.n; i++)
+		if (pt->cl->tree.v[i].kind == CN_CLASS)
+			at[pt->cl->tree.v[i].cls - 1] = i;
+	for (i = 0; i < pt->cl->tree.nclass; i++)
+		fprintf(fp, "%u\t%s\n", i + 1, pt->cl->tree.v[at[i]].region);
+	free(at);
+}
+
+/* Open job: the nodes a level job is still to cut, one a line. */
+static void
+job_open(struct part *pt, FILE *fp)
+{
+	uint32_t i;
+
+	for (i = 0; i < pt->cl->tree.ids.n; i++)
+		if (cnode_open(pt, &pt->cl->tree.v[i])) {
+			kn_str s = kn_dict_get(&pt->cl->tree.ids, i);
+
+			fprintf(fp, "%.*s\n", (int)s.n, s.p);
+		}
+}
+
+/* A digest of a hierarchy: its labels and how they nest. */
+static uint64_t
+hier_digest(const kn_hier *h)
+{
+	uint64_t x = (uint64_t)h->nlevels;
+	size_t i;
+	int l;
+
+	for (l = 0; l < h->nlevels; l++)
+		for (i = 0; i < h->lab[l].n; i++) {
+			kn_str v = kn_dict_get(&h->lab[l], (uint32_t)i);
+
+			x = (x ^ kn_hash(v.p, v.n)) * 0x9e3779b97f4a7c15ULL;
+			if (l + 1 < h->nlevels)
+				x = (x ^ h->up[l][i]) * 0xbf58476d1ce4e5b9ULL;
+		}
+	return x;
+}
+
+/* Runs job on table t (or, for the reducers, the standard input). */
+void __attribute__((noreturn))
+cluster_run_job(struct part *pt, int job, kn_table *t, const char *outpath, const char *classcol)
+{
+	FILE *fp = NULL;
+	size_t j;
+
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h != NULL) {
+			if (pt->dims[j].h->kind != KN_HFILE)
+				kn_die("--job: %s: a generated hierarchy numbers "
+				    "its nodes in the order of the rows; give a "
+				    "hierarchy file", pt->dims[j].name);
+			mond_prepare_hier(&pt->dims[j]);
+		}
+	/* The tree holds for these columns and hierarchies only. */
+	{
+		size_t n = strlen(pt->cl->tree.sig) + strlen(pt->cl->tree.columns) + 32 + 40 * pt->nqi;
+		char *sg = kn_alloc(n);
+		int len = snprintf(sg, n, "%s cols=%s", pt->cl->tree.sig, pt->cl->tree.columns);
+
+		for (j = 0; j < pt->nqi; j++)
+			if (pt->dims[j].h != NULL)
+				len += snprintf(sg + len, n - (size_t)len,
+				    " h%zu=%016llx", j, (unsigned long long)
+				    hier_digest(pt->dims[j].h));
+		free(pt->cl->tree.sig);
+		pt->cl->tree.sig = sg;
+	}
+	pt->cl->rowval = kn_alloc((pt->nqi + 1) * sizeof(struct rowval));
+	pt->cl->tree.regions = job == JOB_REGIONS;
+	tree_load(pt, pt->cl->tree.path);
+	route_build(pt);
+	fp = kn_open_out(outpath);
+	switch (job) {
+	case JOB_GROUPS:
+		job_groups(pt, t, fp);
+		break;
+	case JOB_CUTS:
+		per_node(pt, worker_cuts, fp);
+		break;
+	case JOB_ROWS:
+		job_rows(pt, t, fp);
+		break;
+	case JOB_SOLVE:
+		per_node(pt, worker_solve, fp);
+		break;
+	case JOB_CLASSES:
+		job_classes(pt, t, fp, classcol);
+		break;
+	case JOB_REGIONS:
+		job_regions(pt, fp);
+		break;
+	default:
+		job_open(pt, fp);
+		break;
+	}
+	kn_close_out(fp);
+	kn_exit(0);
+}

@@ -1,0 +1,530 @@
+/*
+ * partition: Mondrian multidimensional partitioning, in memory or out
+ * of core (Rothko-T and Rothko-S), or as a cluster's jobs.  This file is
+ * the program: options, their checks, and the dispatch to mondrian.c
+ * (in memory, paper 003), rothko.c (out of core, paper 004 §2-3) and
+ * cluster.c (the --job steps, 004 §2).
+ *
+ * Output: the input rows, unchanged and in order, with the class
+ * appended; with -r, the regions: per class its count and per QI the
+ * min, max and mean (numeric) or the hierarchy node (the lowest common
+ * ancestor of its values).  The regions file is renamed into place
+ * before the first byte of the table is written, so a reader of the
+ * table may open it as soon as it has read the header.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "kanon.h"
+#include "mondrian.h"
+#include "rothko.h"
+
+static void __attribute__((noreturn))
+usage(int status)
+{
+	fprintf(status == 0 ? stdout : stderr,
+	    "usage: partition -q columns [-k k] [-s column [-l l "
+	    "[--diversity distinct|entropy|recursive]\n"
+	    "                 [-c c]] [--variance v]] [-t column] "
+	    "[--split median|infogain|regression]\n"
+	    "                 [--relaxed] [-H attr=spec|dir] "
+	    "[--numeric columns] [--class-col name]\n"
+	    "                 [-r file] [-o file] [-a memory|rothko-t|rothko-s] "
+	    "[-S size]\n"
+	    "                 [--fit-rows n] [--sample n] [--seed n] "
+	    "[--alpha a] [--naive] [--fcache n]\n"
+	    "                 [-T dir]\n"
+	    "                 [-v] [--columns list | --columns-file file] [--skip-header]\n"
+	    "                 [--progress] [file]\n"
+	    "       partition --version\n");
+	exit(status);
+}
+
+enum { OPT_ALPHA = 256, OPT_CLASSCOL, OPT_DIV,
+    OPT_FCACHE, OPT_FITROWS, OPT_JOB, OPT_NAIVE, OPT_TREE, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
+    OPT_PROGRESS, OPT_RELAXED, OPT_SPLIT, OPT_VAR, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
+	KN_TABLE_OPTIONS,
+	{ "diversity", required_argument, NULL, OPT_DIV },
+	{ "fcache", required_argument, NULL, OPT_FCACHE },
+	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "job", required_argument, NULL, OPT_JOB },
+	{ "naive", no_argument, NULL, OPT_NAIVE },
+	{ "numeric", required_argument, NULL, OPT_NUMERIC },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "relaxed", no_argument, NULL, OPT_RELAXED },
+	{ "sample", required_argument, NULL, OPT_SAMPLE },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "split", required_argument, NULL, OPT_SPLIT },
+	{ "tree", required_argument, NULL, OPT_TREE },
+	{ "variance", required_argument, NULL, OPT_VAR },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Writes the table with its classes: the second pass over the input. */
+static void
+write_table(struct part *pt, kn_input *in, const char *columns, const char *classcol,
+    FILE *fp, const char *outname)
+{
+	kn_table t;
+	size_t c;
+	char num[24];
+
+	kn_input_open(in, &t, columns);
+	if (!t.headerless) {
+		for (c = 0; c < t.ncols; c++) {
+			fputs(t.names[c], fp);
+			putc('\t', fp);
+		}
+		fputs(classcol, fp);
+		putc('\n', fp);
+	}
+	while (kn_table_next(&t)) {
+		size_t nn;
+
+		if (t.rows > pt->nrows)
+			break;
+		nn = kn_fmt_u64(num, rothko_class_of(pt, t.rows - 1));
+		num[nn++] = '\n';
+		if (fwrite(t.r.line, 1, t.r.len, fp) != t.r.len ||
+		    putc('\t', fp) == EOF || fwrite(num, 1, nn, fp) != nn)
+			kn_die_sys("%s: write error", outname);
+	}
+	if (t.rows != pt->nrows)
+		kn_die("%s: the input changed between the two passes",
+		    in->name);
+	kn_table_free(&t);
+}
+
+/* The options that shape the tree, as one string. */
+static char *
+make_sig(struct part *pt, const char *q, const char *s, const char *t, const char *num)
+{
+	char c[64] = "-", v[64] = "-", *b;
+	size_t n;
+
+	if (pt->req.ld.hasc)
+		c[kn_dec_format(pt->req.ld.cm, pt->req.ld.cs, c)] = '\0';
+	if (pt->req.hasv)
+		v[kn_dec_format(pt->req.vm, pt->req.vs, v)] = '\0';
+	n = strlen(q) + (s ? strlen(s) : 1) + (t ? strlen(t) : 1) +
+	    (num ? strlen(num) : 1) + (pt->req.ld.lstr ? strlen(pt->req.ld.lstr) : 1) +
+	    256;
+	b = kn_alloc(n);
+	snprintf(b, n, "q=%s k=%llu s=%s l=%s div=%d c=%s var=%s t=%s "
+	    "split=%d num=%s", q, (unsigned long long)pt->req.k, s ? s : "-",
+	    pt->req.ld.on ? pt->req.ld.lstr : "-", pt->req.ld.kind, c, v, t ? t : "-", pt->req.split,
+	    num ? num : "-");
+	return b;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct rothko rothko_state = { .alpha = 0.05, .seed = 1,
+	    .fcache = 8 };
+	struct cluster cluster_state = { 0 };
+	struct part run = { .regions_name = "regions",
+	    .rk = &rothko_state, .cl = &cluster_state };
+	struct part *pt = &run;
+	kn_table t;
+	kn_input in;
+	kn_hopts hopts = { 0, NULL };
+	const char *qlist = NULL, *scol = NULL, *tcol = NULL;
+	const char *outpath = NULL, *rpath = NULL, *classcol = "class";
+	const char *numlist = NULL, *algo = NULL;
+	char *columns = NULL;
+	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
+	int ch, verbose = 0, progress = 0, hasclasscol = 0;
+	int seedset = 0, alphaset = 0, job = JOB_NONE;
+	uint64_t ntot;
+	struct timespec t0, t1;
+	FILE *fp = NULL;
+
+	kn_init(argv[0]);
+	kn_ldiv_init(&pt->req.ld);
+	pt->req.k = 1;
+	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hk:l:o:q:r:s:t:v",
+	    longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'H':
+			kn_hopts_add(&hopts, optarg);
+			break;
+		case 'S':
+			pt->budget = kn_parse_size(optarg, "-S");
+			break;
+		case 'T':
+			pt->rk->tmpdir = optarg;
+			break;
+		case 'a':
+			algo = optarg;
+			break;
+		case 'c':
+			kn_ldiv_opt(&pt->req.ld, 'c', optarg);
+			break;
+		case 'h':
+			usage(0);
+		case 'k':
+			pt->req.k = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
+			    "-k");
+			break;
+		case 'l':
+			kn_ldiv_opt(&pt->req.ld, 'l', optarg);
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'q':
+			qlist = optarg;
+			break;
+		case 'r':
+			rpath = optarg;
+			break;
+		case 's':
+			scol = optarg;
+			break;
+		case 't':
+			tcol = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case OPT_CLASSCOL:
+			classcol = optarg;
+			hasclasscol = 1;
+			break;
+		case OPT_DIV:
+			kn_ldiv_opt(&pt->req.ld, 'd', optarg);
+			break;
+		case OPT_ALPHA:
+			alphaset = 1;
+			pt->rk->alpha = kn_parse_double(optarg, 1e-12, 0.5,
+			    "--alpha");
+			break;
+		case OPT_SAMPLE:
+			pt->rk->sample_max = (uint64_t)kn_parse_int(optarg, 2,
+			    INT64_MAX, "--sample");
+			break;
+		case OPT_SEED:
+			seedset = 1;
+			pt->rk->seed = (uint64_t)kn_parse_int(optarg, 0, INT64_MAX,
+			    "--seed");
+			break;
+		case OPT_FCACHE:
+			pt->rk->fcache = (uint64_t)kn_parse_int(optarg, 1, 1024,
+			    "--fcache");
+			break;
+		case OPT_NAIVE:
+			pt->sample.naive = 1;
+			break;
+		case OPT_JOB:
+			for (job = 1; cluster_job_names[job] != NULL &&
+			    strcmp(cluster_job_names[job], optarg) != 0; job++)
+				;
+			if (cluster_job_names[job] == NULL)
+				kn_die("--job: '%s' is not groups, cuts, rows, "
+				    "solve, classes, regions or open", optarg);
+			break;
+		case OPT_TREE:
+			pt->cl->tree.path = optarg;
+			break;
+		case OPT_FITROWS:
+			pt->rk->fit_rows = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
+			    "--fit-rows");
+			break;
+		case OPT_NUMERIC:
+			numlist = optarg;
+			break;
+		case OPT_PROGRESS:
+			progress = 1;
+			break;
+		case OPT_RELAXED:
+			pt->req.relaxed = 1;
+			break;
+		case OPT_SPLIT:
+			if (strcmp(optarg, "median") == 0)
+				pt->req.split = SPLIT_MEDIAN;
+			else if (strcmp(optarg, "infogain") == 0)
+				pt->req.split = SPLIT_INFOGAIN;
+			else if (strcmp(optarg, "regression") == 0)
+				pt->req.split = SPLIT_REGRESSION;
+			else
+				kn_die("--split: '%s' is not median, infogain "
+				    "or regression", optarg);
+			break;
+		case OPT_VAR:
+			if (!kn_dec_parse(optarg, strlen(optarg), &pt->req.vm,
+			    &pt->req.vs) || pt->req.vm < 0)
+				kn_die("--variance: '%s' is not a number >= 0",
+				    optarg);
+			pt->req.hasv = 1;
+			break;
+		case OPT_VERSION:
+			kn_version();
+		default:
+			if (kn_table_opt(ch, optarg, &columns))
+				break;
+			usage(2);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		kn_die("one table at a time (got %d files)", argc);
+	if (qlist == NULL)
+		kn_die("no quasi-identifiers: name them with -q");
+	kn_ldiv_check(&pt->req.ld, scol != NULL);
+	if (pt->req.hasv && scol == NULL)
+		kn_die("--variance needs the sensitive column (-s)");
+	if (pt->req.split != SPLIT_MEDIAN && tcol == NULL)
+		kn_die("--split %s needs the target column (-t)",
+		    pt->req.split == SPLIT_INFOGAIN ? "infogain" : "regression");
+	if (pt->req.split == SPLIT_MEDIAN && tcol != NULL)
+		kn_die("-t needs --split infogain or regression");
+	if (*classcol == '\0' || strpbrk(classcol, "\t\n\r") != NULL)
+		kn_die("--class-col: '%s' is not a column name", classcol);
+	/* The regions are in place before the input is read again. */
+	if (rpath != NULL && outpath != NULL && strcmp(outpath, "-") != 0 &&
+	    kn_same_file(rpath, outpath))
+		kn_die("-r and -o name the same file");
+	if (rpath != NULL && argc > 0 && strcmp(argv[0], "-") != 0 &&
+	    kn_same_file(rpath, argv[0]))
+		kn_die("-r names the input file");
+	pt->has_sens = scol != NULL && (pt->req.ld.on || pt->req.hasv);
+	if (scol != NULL && !pt->has_sens)
+		kn_die("-s needs a requirement on it (-l or --variance)");
+	pt->has_targ = tcol != NULL;
+	pt->need_stats = pt->has_sens || pt->has_targ;
+	pt->rk->gdense = !pt->has_sens && pt->req.split == SPLIT_MEDIAN;
+	/* In memory unless told otherwise: -S bounds the memory, and the
+	 * rows go to disk (Rothko-T) when they do not fit. */
+	if (algo != NULL && strcmp(algo, "memory") != 0 &&
+	    strcmp(algo, "rothko-t") != 0 && strcmp(algo, "rothko-s") != 0)
+		kn_die("-a: '%s' is not memory, rothko-t or rothko-s", algo);
+	pt->rk->sampling = algo != NULL && strcmp(algo, "rothko-s") == 0;
+	pt->ooc = algo != NULL ? strcmp(algo, "memory") != 0 : pt->budget != 0;
+	if (pt->ooc && pt->budget == 0)
+		pt->budget = kn_default_budget();
+	if (pt->rk->sampling && pt->req.relaxed)
+		kn_die("--relaxed runs in memory or with -a rothko-t only");
+	if (!pt->rk->sampling && (pt->rk->sample_max != 0 || pt->sample.naive || seedset || alphaset))
+		kn_die("--sample, --seed, --alpha and --naive are for -a "
+		    "rothko-s");
+	if (pt->ooc && pt->req.relaxed && pt->need_stats)
+		kn_die("--relaxed with -s or a split other than median runs "
+		    "in memory only");
+	if (job != JOB_NONE) {
+		if (pt->cl->tree.path == NULL)
+			kn_die("--job %s needs the tree file (--tree)",
+			    cluster_job_names[job]);
+		if (algo != NULL || pt->req.relaxed || rpath != NULL)
+			kn_die("--job runs Rothko-T's steps: -a, --relaxed and "
+			    "-r do not apply (the regions job writes the "
+			    "regions)");
+		if ((job == JOB_CUTS || job == JOB_SOLVE) && outpath != NULL)
+			kn_die("--job %s writes to the standard output",
+			    cluster_job_names[job]);
+		/* A map task's split has no header (but the first). */
+		if (columns == NULL)
+			kn_die("--job %s: name the table's columns with "
+			    "--columns or --columns-file (a split has no "
+			    "header line)", cluster_job_names[job]);
+		if (job != JOB_GROUPS && job != JOB_ROWS &&
+		    job != JOB_CLASSES) {
+			if (argc > 0)
+				kn_die("--job %s reads no table (%s)",
+				    cluster_job_names[job], job == JOB_REGIONS ||
+				    job == JOB_OPEN ? "only the tree" :
+				    "its input is the map step's output");
+		}
+		pt->ooc = 0;
+		pt->cl->tree.columns = columns;
+		pt->cl->tree.sname = scol;
+		pt->cl->tree.tname = tcol;
+		pt->cl->tree.sig = make_sig(pt, qlist, scol, tcol, numlist);
+	} else if (pt->cl->tree.path != NULL)
+		kn_die("--tree goes with --job");
+	kn_progress_init(progress);
+	pt->rk->tmpdir = kn_tmpdir(pt->rk->tmpdir);
+
+	/* The outputs first: a bad path fails before any work. */
+	if (job == JOB_NONE)
+		fp = kn_open_out(outpath);
+	if (rpath != NULL) {
+		pt->regions_fp = kn_open_out(rpath);
+		pt->regions_name = rpath;
+	}
+	if (job == JOB_NONE || job == JOB_GROUPS || job == JOB_ROWS ||
+	    job == JOB_CLASSES)
+		kn_input_init(&in, argc > 0 ? argv[0] : NULL,
+		    job == JOB_NONE, columns, pt->rk->tmpdir);
+	else
+		kn_input_init(&in, "/dev/null", 0, columns, pt->rk->tmpdir);
+	pt->inname = in.name;
+	kn_input_open(&in, &t, columns);
+	pt->nqi = kn_table_cols(&t, qlist, &qi);
+	kn_hopts_check(&hopts, t.names, t.ncols);
+	if (numlist != NULL)
+		nnum = kn_table_cols(&t, numlist, &numc);
+	for (i = 0; i < t.ncols; i++)
+		if (strcmp(t.names[i], classcol) == 0)
+			kn_die("%s: the table has a column '%s' already%s",
+			    t.r.name, classcol, hasclasscol ? "" :
+			    " (name the class column with --class-col)");
+	pt->dims = kn_zalloc(pt->nqi * sizeof(struct dim));
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+		int numeric = 0;
+
+		dm->col = qi[j];
+		dm->name = kn_strdup(t.names[qi[j]]);
+		for (i = 0; i < nnum; i++)
+			numeric |= numc[i] == qi[j];
+		if (!numeric)
+			dm->h = kn_hopts_get(&hopts, dm->name);
+	}
+	for (i = 0; i < nnum; i++) {
+		for (j = 0; j < pt->nqi && qi[j] != numc[i]; j++)
+			;
+		if (j == pt->nqi)
+			kn_die("--numeric: '%s' is not a quasi-identifier",
+			    t.names[numc[i]]);
+	}
+	if (pt->has_sens) {
+		sidx = kn_table_col(&t, scol);
+		for (j = 0; j < pt->nqi; j++)
+			if (qi[j] == sidx)
+				kn_die("-s %s is also a quasi-identifier", scol);
+	}
+	if (pt->has_targ) {
+		tidx = kn_table_col(&t, tcol);
+		for (j = 0; j < pt->nqi; j++)
+			if (qi[j] == tidx)
+				kn_die("-t %s is also a quasi-identifier", tcol);
+	}
+	kn_dict_init(&pt->sens_dict);
+	kn_dict_init(&pt->targ_dict);
+	pt->word_row = pt->nqi;
+	pt->rec_words = pt->nqi + 1;
+	if (pt->has_sens)
+		pt->word_sens = pt->rec_words++;
+	if (pt->has_targ)
+		pt->word_targ = pt->rec_words++;
+	if (job != JOB_NONE) {
+		pt->cl->tree.scol = sidx;
+		pt->cl->tree.tcol = tidx;
+		cluster_run_job(pt, job, &t, outpath, classcol);
+	}
+
+	/* Pass 1: read the rows (out of core: to the spool). */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (pt->ooc) {
+		int fd = kn_mktemp(pt->rk->tmpdir, &pt->spool_path);
+
+		if ((pt->spool = fdopen(fd, "wb")) == NULL)
+			kn_die_sys("%s", pt->spool_path);
+	}
+	mond_load(pt, &t, sidx, tidx);
+	kn_table_free(&t);
+	if (pt->ooc) {
+		if (fflush(pt->spool) != 0 || ferror(pt->spool))
+			kn_die_sys("%s: write error", pt->spool_path);
+		fclose(pt->spool);
+		free(pt->rec);
+		pt->rec = NULL;
+		for (j = 0; j < pt->nqi; j++) {
+			free(pt->dims[j].raw);
+			free(pt->dims[j].rsc);
+		}
+	}
+	mond_prepare(pt, scol, tcol);
+	if (pt->ooc)
+		rothko_groups_alloc(pt);
+	ntot = pt->nrows;
+
+	/* The whole table must meet the requirements, or nothing can. */
+	if (pt->nrows > 0 && !pt->ooc) {
+		mond_node_totals(pt, 0, pt->nrows, NULL);
+		if (!mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
+			fprintf(stderr, "%s: %s: no partitioning: the whole "
+			    "table (%llu rows) does not meet the "
+			    "requirements\n", kn_prog, in.name,
+			    (unsigned long long)pt->nrows);
+			kn_exit(1);
+		}
+		mond_node_clear_totals(pt);
+	}
+
+	if (pt->regions_fp != NULL) {
+		mond_regions_header(pt, pt->regions_fp);
+	}
+	if (pt->ooc) {
+		struct onode root;
+		size_t used = mond_dicts_bytes(pt) + (size_t)MOND_CHUNK * pt->rec_words *
+		    sizeof(uint32_t);
+		int fd;
+
+		/* What is left of the budget for the nodes, the groups and
+		 * the buckets of the output pass. */
+		if (used + 4096 >= pt->budget)
+			kn_die("-S %zu: too small: the dictionaries and a "
+			    "read buffer alone take %zu bytes", pt->budget, used);
+		pt->rk->avail = pt->budget - used;
+		fd = kn_mktemp(pt->rk->tmpdir, &pt->pairs_path);
+		if ((pt->pairs = fdopen(fd, "wb")) == NULL)
+			kn_die_sys("%s", pt->pairs_path);
+		root.path = pt->spool_path;
+		root.n = pt->nrows;
+		root.raw = 1;
+		root.big = 0;
+		rothko_t(pt, &root, in.name);
+		pt->nrows = ntot;
+		if (fflush(pt->pairs) != 0 || ferror(pt->pairs))
+			kn_die_sys("%s: write error", pt->pairs_path);
+		fclose(pt->pairs);
+	} else
+		mond_partition(pt);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* The regions are in place before the table's first byte. */
+	if (pt->regions_fp != NULL)
+		kn_close_out(pt->regions_fp);
+
+	/* Pass 2: the rows with their classes. */
+	write_table(pt, &in, columns, classcol, fp,
+	    outpath != NULL ? outpath : "standard output");
+	kn_close_out(fp);
+	kn_input_done(&in);
+	if (pt->ooc)
+		kn_rmtemp(pt->pairs_path);
+	if (verbose && pt->ooc)
+		fprintf(stderr, "%s: %s: -S %zu, %zu for nodes; %llu "
+		    "scans of node files, %llu bytes written and %llu read "
+		    "in temp files, %llu repartitions, %llu nodes in memory, "
+		    "%llu classes too large for memory, %llu nodes "
+		    "pruned\n", kn_prog, pt->rk->sampling ? "Rothko-S" : "Rothko-T",
+		    pt->budget, pt->rk->avail, (unsigned long long)pt->acct.scans,
+		    (unsigned long long)pt->acct.bwritten,
+		    (unsigned long long)pt->acct.bread,
+		    (unsigned long long)pt->acct.repart,
+		    (unsigned long long)pt->acct.inmem,
+		    (unsigned long long)pt->acct.bigleaf,
+		    (unsigned long long)pt->pruned);
+	if (verbose)
+		fprintf(stderr, "%s: %llu rows, %u classes, %llu cuts, "
+		    "largest class %llu, partitioning %.3f s\n", kn_prog,
+		    (unsigned long long)pt->nrows, pt->nclasses, (unsigned long long)pt->ncuts,
+		    (unsigned long long)pt->max_class,
+		    (double)(t1.tv_sec - t0.tv_sec) +
+		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	kn_exit(0);
+}

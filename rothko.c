@@ -1,0 +1,1395 @@
+/*
+ * rothko.c: partition out of core (-S, -a rothko-t|rothko-s).
+ *
+ * The rows are spooled once (mondrian.c) as fixed-width binary records
+ * of dictionary codes.  Rothko-T (paper 004 §2) grows the tree level by
+ * level from frequency groups counted in scans (--fcache nodes per
+ * scan), repartitions the rows across its leaves, and partitions a node
+ * in memory once it fits: the same output as in memory.  Rothko-S (004
+ * §3) grows a tree on a sample, making a cut when the hypothesis tests
+ * of hypo.c (004 §3.1) reject "not allowable", repartitions while
+ * counting population statistics, and merges back any subtree with a
+ * part that fails a requirement: every class meets every requirement
+ * whatever the sample.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hypo.h"
+#include "kanon.h"
+#include "mondrian.h"
+#include "rothko.h"
+
+/* side_ok on a sample part: the tests of 004 §3.1.  Distinct
+ * l-diversity holds in the population part if it holds in the sample
+ * part; entropy l-diversity has no test (§3.1.2, note 7) and is checked
+ * on the sample as a rule of thumb.  A wrong guess is pruned later. */
+static int
+sample_ok(struct part *pt, const struct side *sd, const uint64_t *hist, int compl)
+{
+	size_t i, m = 0;
+	uint64_t xl = 0;
+
+	if (pt->sample.n >= pt->sample.N || pt->sample.naive) {
+		/* The sample is the node: the requirements themselves.
+		 * Or 004 §3.1's naive check, the requirement on the sample
+		 * with k scaled by n/N. */
+		int on = pt->sample.on, ok;
+		uint64_t k = pt->req.k;
+
+		if ((long double)sd->n * pt->sample.N < (long double)pt->sample.k * pt->sample.n)
+			return 0;
+		pt->sample.on = 0;
+		pt->req.k = 1;
+		ok = mond_side_ok(pt, sd, hist, compl);
+		pt->req.k = k;
+		pt->sample.on = on;
+		return ok;
+	}
+	if (!hypo_k(sd->n, pt->sample.n, pt->sample.N, pt->sample.k, pt->sample.alpha, pt->sample.m))
+		return 0;
+	if (pt->req.hasv) {
+		long double s = (long double)sd->s, ss = (long double)sd->ss;
+		long double n = (long double)sd->n, sv;
+
+		if (sd->n < 2)
+			return 0;
+		sv = (n * ss - s * s) / (n * (n - 1)) / powl(10, 2 * pt->sens_F);
+		if (!hypo_variance((double)sv, sd->n,
+		    (double)pt->req.vm / pow(10, pt->req.vs), pt->sample.alpha, pt->sample.m))
+			return 0;
+	}
+	if (!pt->req.ld.on || pt->req.ld.kind != KN_DIV_RECURSIVE) {
+		int on = pt->sample.on, ok;
+
+		pt->sample.on = 0;
+		ok = mond_side_ok(pt, sd, hist, compl);
+		pt->sample.on = on;
+		return ok;
+	}
+	for (i = 0; i < pt->nstouch; i++) {
+		uint32_t x = pt->stouch[i];
+		uint64_t c = compl ? pt->hs_tot[x] - hist[x] : hist[x];
+
+		if (c > 0)
+			pt->gath[m++] = c;
+	}
+	kn_counts_desc(pt->gath, m);
+	for (i = (size_t)pt->req.ld.l - 1; i < m; i++)
+		xl += pt->gath[i];
+	return hypo_recursive(m > 0 ? pt->gath[0] : 0, xl, sd->n,
+	    (double)pt->req.ld.cm / pow(10, pt->req.ld.cs), pt->sample.n, pt->sample.N, pt->sample.alpha,
+	    pt->sample.m);
+}
+
+/* ---- out of core: Rothko-T (paper 004 §2) -------------------------- */
+
+/* Maps a spooled record's ids to codes. */
+static void
+map_record(struct part *pt, uint32_t *r)
+{
+	size_t j;
+
+	for (j = 0; j < pt->nqi; j++)
+		r[j] = pt->dims[j].h != NULL ? pt->dims[j].dfsrank[r[j]] :
+		    pt->dims[j].rankof[r[j]];
+	if (pt->req.split == SPLIT_INFOGAIN)
+		r[pt->word_targ] = pt->label_rank[r[pt->word_targ]];
+}
+
+static void
+oread_open(struct part *pt, struct oread *rd, const struct onode *on)
+{
+	rd->nd = on;
+	if ((rd->f = fopen(on->path, "rb")) == NULL)
+		kn_die_sys("%s", on->path);
+	rd->buf = kn_alloc(MOND_CHUNK * pt->rec_words * sizeof(uint32_t));
+	rd->n = rd->i = 0;
+	pt->acct.scans++;
+}
+
+/* The next record, mapped, or NULL at the end. */
+static uint32_t *
+oread_next(struct part *pt, struct oread *rd)
+{
+	size_t i;
+
+	if (rd->i == rd->n) {
+		rd->n = fread(rd->buf, pt->rec_words * sizeof(uint32_t), MOND_CHUNK, rd->f);
+		rd->i = 0;
+		if (rd->n == 0) {
+			if (ferror(rd->f))
+				kn_die_sys("%s: read error", rd->nd->path);
+			return NULL;
+		}
+		pt->acct.bread += rd->n * pt->rec_words * sizeof(uint32_t);
+		if (rd->nd->raw)
+			for (i = 0; i < rd->n; i++)
+				map_record(pt, rd->buf + i * pt->rec_words);
+	}
+	return rd->buf + pt->rec_words * rd->i++;
+}
+
+static void
+oread_close(struct oread *rd)
+{
+	fclose(rd->f);
+	free(rd->buf);
+}
+
+static uint64_t
+ghash(uint32_t c, uint32_t s, uint32_t y)
+{
+	uint64_t h = ((uint64_t)c * 0x9e3779b97f4a7c15ULL) ^
+	    ((uint64_t)s * 0xc2b2ae3d27d4eb4fULL) ^
+	    ((uint64_t)y * 0x165667b19e3779f9ULL);
+
+	return h ^ (h >> 29);
+}
+
+void
+rothko_gtab_add(struct part *pt, struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
+{
+	size_t h, i;
+
+	if (2 * (g->n + 1) > g->nslot) {
+		size_t ns = g->nslot ? 2 * g->nslot : 1024, k;
+
+		free(g->slot);
+		pt->rk->gbytes += (ns - g->nslot) * sizeof(uint32_t);
+		g->slot = kn_zalloc(ns * sizeof(uint32_t));
+		g->nslot = ns;
+		for (k = 0; k < g->n; k++) {
+			h = ghash(g->e[k].code, g->e[k].s, g->e[k].y) &
+			    (ns - 1);
+			while (g->slot[h] != 0)
+				h = (h + 1) & (ns - 1);
+			g->slot[h] = (uint32_t)k + 1;
+		}
+		if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft)
+			pt->rk->gover = 1;
+		else if (pt->rk->gbytes > pt->rk->avail)
+			kn_die("-S %zu: too small: the frequency groups of a "
+			    "node need more (%zu bytes so far)", pt->budget,
+			    pt->rk->gbytes);
+	}
+	h = ghash(c, s, y) & (g->nslot - 1);
+	while ((i = g->slot[h]) != 0) {
+		struct gent *e = &g->e[i - 1];
+
+		if (e->code == c && e->s == s && e->y == y) {
+			e->cnt += cnt;
+			return;
+		}
+		h = (h + 1) & (g->nslot - 1);
+	}
+	if (g->n == g->cap) {
+		pt->rk->gbytes += g->cap * sizeof(struct gent);
+		g->cap = g->cap ? 2 * g->cap : 1024;
+		g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
+	}
+	g->e[g->n].code = c;
+	g->e[g->n].s = s;
+	g->e[g->n].y = y;
+	g->e[g->n].cnt = cnt;
+	g->slot[h] = (uint32_t)++g->n;
+}
+
+/* Empties g for a new count, keeping its list's memory (counted in
+ * gbytes) if keep, else freeing it too. */
+static void
+gclear(struct part *pt, struct gtab *g, int keep)
+{
+	free(g->slot);
+	free(g->arr);
+	g->arr = NULL;
+	g->slot = NULL;
+	g->nslot = 0;
+	g->n = 0;
+	if (!keep) {
+		free(g->e);
+		g->e = NULL;
+		g->cap = 0;
+	}
+	pt->rk->gbytes += g->cap * sizeof(struct gent);
+}
+
+/* Counts a row of code c of dimension j into g: in an array indexed by
+ * the code when the groups are plain counts, else in the hash. */
+static void
+gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
+{
+	if (pt->rk->gdense) {
+		if (g->arr == NULL) {
+			size_t dom = pt->dims[j].h != NULL ? pt->dims[j].ncode :
+			    pt->dims[j].nrank;
+
+			pt->rk->gbytes += (dom + 1) * sizeof(uint64_t);
+			if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
+				pt->rk->gover = 1;
+				return;
+			}
+			if (pt->rk->gbytes > pt->rk->avail)
+				kn_die("-S %zu: too small: the frequency groups "
+				    "of a node need more (%zu bytes so far)",
+				    pt->budget, pt->rk->gbytes);
+			g->arr = kn_zalloc((dom + 1) * sizeof(uint64_t));
+		}
+		g->arr[r[j]]++;
+		return;
+	}
+	rothko_gtab_add(pt, g, r[j], pt->has_sens ? r[pt->word_sens] : 0,
+	    pt->req.split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
+}
+
+/* Turns dense counts into the sorted list of groups. */
+static void
+gdense_list(struct part *pt, struct gtab *g, size_t j)
+{
+	size_t dom = pt->dims[j].h != NULL ? pt->dims[j].ncode : pt->dims[j].nrank, c;
+
+	if (g->arr == NULL)
+		return;
+	g->n = 0;
+	for (c = 0; c < dom; c++) {
+		if (g->arr[c] == 0)
+			continue;
+		if (g->n == g->cap) {
+			g->cap = g->cap ? 2 * g->cap : 1024;
+			g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
+		}
+		g->e[g->n].code = (uint32_t)c;
+		g->e[g->n].s = g->e[g->n].y = 0;
+		g->e[g->n].cnt = g->arr[c];
+		g->n++;
+	}
+	free(g->arr);
+	g->arr = NULL;
+}
+
+static int
+cmp_gent(const void *a, const void *b)
+{
+	const struct gent *x = a, *y = b;
+
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return x->y < y->y ? -1 : x->y > y->y;
+}
+
+/* Scans a node for its groups, totals and extents (pt->node). */
+static void
+node_groups(struct part *pt, const struct onode *on)
+{
+	struct oread rd;
+	uint32_t *r;
+	size_t j;
+
+	pt->rk->gbytes = 0;
+	for (j = 0; j < pt->nqi; j++)
+		gclear(pt, &pt->rk->gtab[j], 1);
+	oread_open(pt, &rd, on);
+	while ((r = oread_next(pt, &rd)) != NULL)
+		for (j = 0; j < pt->nqi; j++)
+			gcount(pt, &pt->rk->gtab[j], j, r);
+	oread_close(&rd);
+	rothko_groups_finish(pt, on->n);
+}
+
+/* From the groups in gt of a node of n rows: sorted lists, the totals
+ * and extents (pt->node). */
+void
+rothko_groups_finish(struct part *pt, uint64_t n)
+{
+	size_t i, j;
+
+	for (j = 0; j < pt->nqi; j++) {
+		if (pt->rk->gtab[j].arr != NULL)
+			gdense_list(pt, &pt->rk->gtab[j], j);
+		else
+			qsort(pt->rk->gtab[j].e, pt->rk->gtab[j].n, sizeof(struct gent),
+			    cmp_gent);
+	}
+	/* Totals from the first dimension's groups. */
+	pt->node.b = 0;
+	pt->node.n = n;
+	pt->node.sorted = pt->nqi;
+	memset(&pt->node.tot, 0, sizeof(pt->node.tot));
+	pt->nstouch = pt->nltouch = 0;
+	for (i = 0; i < pt->rk->gtab[0].n; i++) {
+		const struct gent *e = &pt->rk->gtab[0].e[i];
+
+		if (pt->has_sens && pt->hs_tot[e->s] == 0)
+			pt->stouch[pt->nstouch++] = e->s;
+		if (pt->has_sens)
+			pt->hs_tot[e->s] += e->cnt;
+		if (pt->req.split == SPLIT_INFOGAIN && pt->hl_tot[e->y] == 0)
+			pt->ltouch[pt->nltouch++] = e->y;
+		if (pt->req.split == SPLIT_INFOGAIN)
+			pt->hl_tot[e->y] += e->cnt;
+		if (pt->req.hasv) {
+			pt->node.tot.s += pt->sens_val[e->s] * (kn_i128)e->cnt;
+			pt->node.tot.ss += pt->sens_val[e->s] * pt->sens_val[e->s] * (kn_i128)e->cnt;
+		}
+		if (pt->req.split == SPLIT_REGRESSION)
+			pt->node.tot.ts += pt->targ_val[e->y] * (kn_i128)e->cnt;
+	}
+	if (pt->nltouch > 1)
+		qsort(pt->ltouch, pt->nltouch, sizeof(uint32_t), mond_cmp_u32);
+	pt->node.tot.n = n;
+	for (i = 0; i < pt->nstouch; i++)
+		pt->node.tot.distinct++;
+	for (i = 0; i < pt->nltouch; i++)
+		pt->node.tot.lf += mond_x_log_x(pt, pt->hl_tot[pt->ltouch[i]]);
+	for (j = 0; j < pt->nqi; j++) {
+		pt->node.mn[j] = pt->rk->gtab[j].n > 0 ? pt->rk->gtab[j].e[0].code : 0;
+		pt->node.mx[j] = pt->rk->gtab[j].n > 0 ? pt->rk->gtab[j].e[pt->rk->gtab[j].n - 1].code : 0;
+	}
+	mond_widths(pt);
+}
+
+/* Adds cnt rows of sensitive value x and label y to part L (and takes
+ * them from R, if not NULL). */
+static void
+group_add(struct part *pt, uint32_t x, uint32_t y, uint64_t cnt, struct side *L, struct side *R)
+{
+	L->n += cnt;
+	if (R != NULL)
+		R->n -= cnt;
+	if (pt->has_sens) {
+		uint64_t c = pt->hs_side[x];
+
+		pt->hs_side[x] += cnt;
+		if (c == 0)
+			L->distinct++;
+		if (R != NULL && pt->hs_tot[x] - c == cnt)
+			R->distinct--;
+		if (pt->req.hasv) {
+			kn_i128 v = pt->sens_val[x] * (kn_i128)cnt;
+			kn_i128 v2 = pt->sens_val[x] * v;
+
+			L->s += v;
+			L->ss += v2;
+			if (R != NULL) {
+				R->s -= v;
+				R->ss -= v2;
+			}
+		}
+	}
+	if (pt->req.split == SPLIT_REGRESSION) {
+		kn_i128 v = pt->targ_val[y] * (kn_i128)cnt;
+
+		L->ts += v;
+		if (R != NULL)
+			R->ts -= v;
+	}
+	if (pt->req.split == SPLIT_INFOGAIN) {
+		uint64_t c = pt->hl_side[y], rc = pt->hl_tot[y] - c;
+
+		pt->hl_side[y] += cnt;
+		L->lf += mond_x_log_x(pt, c + cnt) - mond_x_log_x(pt, c);
+		if (R != NULL)
+			R->lf += mond_x_log_x(pt, rc - cnt) - mond_x_log_x(pt, rc);
+	}
+}
+
+/* Clears the part counts of wmove. */
+static void
+group_clear(struct part *pt)
+{
+	size_t i;
+
+	for (i = 0; i < pt->nstouch; i++)
+		pt->hs_side[pt->stouch[i]] = 0;
+	for (i = 0; i < pt->nltouch; i++)
+		pt->hl_side[pt->ltouch[i]] = 0;
+}
+
+/* Cuts of an ordered dimension from its groups: the median (k alone:
+ * as select_cut; with diversity: as eval_median) or the best score (as
+ * eval_ordered), with the same choices as in memory. */
+static void
+groups_cut_ordered(struct part *pt, size_t j, struct cut *best)
+{
+	const struct gtab *g = &pt->rk->gtab[j];
+	struct side L, R;
+	uint64_t n = pt->node.n;
+	size_t i;
+
+	if (pt->req.relaxed) {
+		/* k alone (checked at the start): the middle row. */
+		uint64_t lt = 0, eq = 0, pos = (n - 1) / 2, c = 0;
+		uint32_t med = 0;
+
+		for (i = 0; i < g->n; i++) {
+			if (c + g->e[i].cnt > pos) {
+				med = g->e[i].code;
+				break;
+			}
+			c += g->e[i].cnt;
+		}
+		for (i = 0; i < g->n; i++) {
+			lt += g->e[i].code < med ? g->e[i].cnt : 0;
+			eq += g->e[i].code == med ? g->e[i].cnt : 0;
+		}
+		if (n < 2 * pt->req.k)
+			return;
+		best->found = 1;
+		best->fast = 1;
+		best->dim = j;
+		best->L = (n + 1) / 2;
+		best->med = med;
+		best->eqleft = best->L - lt;
+		return;
+	}
+	memset(&L, 0, sizeof(L));
+	R = pt->node.tot;
+	for (i = 0; i < g->n; i++) {
+		uint64_t l, dist;
+		kn_i128 isc = 0;
+		long double sc = 0;
+
+		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt, &L, &R);
+		if (i + 1 < g->n && g->e[i + 1].code == g->e[i].code)
+			continue;
+		if (i + 1 == g->n)
+			break;
+		l = L.n;
+		if (l < pt->req.k || n - l < pt->req.k)
+			continue;
+		dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+		if (pt->req.split == SPLIT_MEDIAN) {
+			if (best->found && dist > best->dist)
+				continue;
+		} else if (pt->req.split == SPLIT_INFOGAIN) {
+			isc = L.lf - mond_x_log_x(pt, l) + R.lf - mond_x_log_x(pt, n - l);
+			if (!mond_cut_better(pt, best, isc, 0, dist))
+				continue;
+		} else {
+			sc = mond_regression_term(L.ts, l) + mond_regression_term(R.ts, n - l);
+			if (!mond_cut_better(pt, best, 0, sc, dist))
+				continue;
+		}
+		if (!mond_side_ok(pt, &L, pt->hs_side, 0) || !mond_side_ok(pt, &R, pt->hs_side, 1))
+			continue;
+		best->found = 1;
+		best->fast = 1;
+		best->dim = j;
+		best->L = l;
+		best->dist = dist;
+		best->iscore = isc;
+		best->score = sc;
+		best->med = g->e[i].code;
+		best->eqleft = UINT64_MAX;
+	}
+	group_clear(pt);
+}
+
+/* Specializing the hierarchy of dimension j, from its groups (as
+ * eval_hier). */
+static void
+groups_cut_hier(struct part *pt, size_t j, struct cut *best)
+{
+	const struct gtab *g = &pt->rk->gtab[j];
+	struct side S;
+	size_t i;
+	kn_i128 isc = 0;
+	long double sc = 0;
+	int ok = 1;
+
+	memset(&S, 0, sizeof(S));
+	for (i = 0; i < g->n && ok; i++) {
+		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt, &S, NULL);
+		if (i + 1 < g->n && mond_child_of(pt, j, g->e[i + 1].code - pt->node.mn[j]) ==
+		    mond_child_of(pt, j, g->e[i].code - pt->node.mn[j]))
+			continue;
+		if (!mond_side_ok(pt, &S, pt->hs_side, 0))
+			ok = 0;
+		if (pt->req.split == SPLIT_INFOGAIN)
+			isc += S.lf - mond_x_log_x(pt, S.n);
+		else if (pt->req.split == SPLIT_REGRESSION)
+			sc += mond_regression_term(S.ts, S.n);
+		group_clear(pt);
+		memset(&S, 0, sizeof(S));
+	}
+	group_clear(pt);
+	if (!ok)
+		return;
+	if (pt->req.split == SPLIT_MEDIAN) {
+		if (!best->found) {
+			best->found = 1;
+			best->fast = 0;
+			best->dim = j;
+		}
+		return;
+	}
+	if (!mond_cut_better(pt, best, isc, sc, pt->node.n))
+		return;
+	best->found = 1;
+	best->fast = 0;
+	best->dim = j;
+	best->dist = pt->node.n;
+	best->iscore = isc;
+	best->score = sc;
+}
+
+/* Chooses the cut of a node on disk, as mond_partition() would in memory. */
+void
+rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
+{
+	uint32_t ord[64], *op = pt->nqi <= 64 ? ord : kn_alloc(pt->nqi * sizeof(uint32_t));
+	size_t j;
+
+	memset(best, 0, sizeof(*best));
+	if (pt->node.n < 2 * pt->req.k)
+		goto out;
+	for (j = 0; j < pt->nqi; j++) {
+		size_t q = j;
+
+		if (pt->req.split != SPLIT_MEDIAN) {
+			op[j] = (uint32_t)j;
+			continue;
+		}
+		for (; q > 0 && mond_cmp_width(pt, op[q - 1], (uint32_t)j, NULL) > 0;
+		    q--)
+			op[q] = op[q - 1];
+		op[q] = (uint32_t)j;
+	}
+	for (j = 0; j < pt->nqi; j++) {
+		if (pt->req.split == SPLIT_MEDIAN && best->found)
+			break;
+		if (!pt->node.can[op[j]])
+			continue;
+		if (mond_is_hier(pt, op[j]))
+			groups_cut_hier(pt, op[j], best);
+		else
+			groups_cut_ordered(pt, op[j], best);
+	}
+out:
+	if (op != ord)
+		free(op);
+}
+
+/* Exits 1 when the table in memory does not meet the requirements. */
+void
+rothko_root_check(struct part *pt, const char *name)
+{
+	if (pt->nrows == 0)
+		return;
+	mond_node_totals(pt, 0, pt->nrows, NULL);
+	if (!mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
+		fprintf(stderr, "%s: %s: no partitioning: the whole table "
+		    "(%llu rows) does not meet the requirements\n", kn_prog,
+		    name, (unsigned long long)pt->nrows);
+		kn_exit(1);
+	}
+	mond_node_clear_totals(pt);
+}
+
+/* Whether a node of n rows can be partitioned in memory. */
+static int
+fits_in_memory(struct part *pt, uint64_t n)
+{
+	return n * (8 * pt->rec_words + 40) <= pt->rk->avail && (pt->rk->fit_rows == 0 || n <= pt->rk->fit_rows);
+}
+
+/* Partitions a node in memory: reads it and runs the stack of
+ * mond_partition() over it, class ids continuing. */
+static void
+solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
+{
+	struct oread rd;
+	uint32_t *r;
+	uint64_t i = 0;
+
+	pt->rec = kn_alloc((on->n + 1) * pt->rec_words * sizeof(uint32_t));
+	oread_open(pt, &rd, on);
+	while ((r = oread_next(pt, &rd)) != NULL)
+		memcpy(pt->rec + i++ * pt->rec_words, r, pt->rec_words * sizeof(uint32_t));
+	oread_close(&rd);
+	pt->nrows = on->n;
+	mond_scratch_alloc(pt, 1);
+	if (checkname != NULL)
+		rothko_root_check(pt, checkname);
+	mond_partition(pt);
+	mond_scratch_alloc(pt, 0);
+	pt->acct.inmem++;
+}
+
+/* Makes a node on disk one class. */
+static void
+big_leaf(struct part *pt, const struct onode *on)
+{
+	struct oread rd;
+	uint32_t *r, id = ++pt->nclasses;
+	size_t j, i;
+
+	if (on->n > pt->max_class)
+		pt->max_class = on->n;
+	pt->acct.bigleaf++;
+	oread_open(pt, &rd, on);
+	while ((r = oread_next(pt, &rd)) != NULL)
+		mond_class_assign(pt, r[pt->word_row], id);
+	oread_close(&rd);
+	if (pt->regions_fp == NULL)
+		return;
+	for (j = 0; j < pt->nqi; j++) {
+		pt->sums[j] = 0;
+		if (pt->dims[j].h == NULL)
+			for (i = 0; i < pt->rk->gtab[j].n; i++)
+				pt->sums[j] += (kn_i128)pt->rk->gtab[j].e[i].cnt *
+				    pt->dims[j].vals[pt->rk->gtab[j].e[i].code];
+	}
+	mond_region(pt, id, on->n, pt->sums);
+}
+
+/* ---- out of core: Rothko-S (paper 004 §3) ------------------------- */
+
+/* splitmix64: the random numbers of the sampling. */
+static uint64_t
+sample_rand(struct part *pt)
+{
+	uint64_t z = (pt->rk->seed += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A uniform integer in [0, n). */
+static uint64_t
+sample_rand_below(struct part *pt, uint64_t n)
+{
+	uint64_t lim = UINT64_MAX - UINT64_MAX % n, x;
+
+	while ((x = sample_rand(pt)) >= lim)
+		;
+	return x % n;
+}
+
+static void pstat_add(struct part *pt, struct pstat *p, const uint32_t *r);
+
+/* Reads a simple random sample of ns of the node's records into rec
+ * (reservoir sampling, algorithm R), in file order. */
+static void
+sample_node(struct part *pt, const struct onode *on, uint64_t ns, struct pstat *all)
+{
+	struct oread rd;
+	uint32_t *r, *pos = kn_alloc((ns + 1) * sizeof(uint32_t));
+	uint64_t i = 0, q;
+
+	pt->rec = kn_alloc((ns + 1) * pt->rec_words * sizeof(uint32_t));
+	oread_open(pt, &rd, on);
+	while ((r = oread_next(pt, &rd)) != NULL) {
+		if (all != NULL)
+			pstat_add(pt, all, r);
+		if (i < ns)
+			q = i;
+		else if ((q = sample_rand_below(pt, i + 1)) >= ns) {
+			i++;
+			continue;
+		}
+		memcpy(pt->rec + q * pt->rec_words, r, pt->rec_words * sizeof(uint32_t));
+		pos[q] = (uint32_t)i;
+		i++;
+	}
+	oread_close(&rd);
+	/* Back in file order, so that ties break as in memory. */
+	{
+		uint64_t *pr = kn_alloc((ns + 1) * 2 * sizeof(uint64_t));
+		uint32_t *cp = kn_alloc((ns + 1) * pt->rec_words * sizeof(uint32_t));
+
+		for (q = 0; q < ns; q++) {
+			pr[2 * q] = pos[q];
+			pr[2 * q + 1] = q;
+		}
+		qsort(pr, ns, 2 * sizeof(uint64_t), mond_cmp_u64pair);
+		for (q = 0; q < ns; q++)
+			memcpy(cp + q * pt->rec_words, pt->rec + pr[2 * q + 1] * pt->rec_words,
+			    pt->rec_words * sizeof(uint32_t));
+		free(pt->rec);
+		pt->rec = cp;
+		free(pr);
+	}
+	free(pos);
+}
+
+/* Counts record r into p. */
+static void
+pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
+{
+	p->n++;
+	if (!pt->has_sens)
+		return;
+	if (pt->req.ld.on)
+		rothko_gtab_add(pt, &p->h, r[pt->word_sens], 0, 0, 1);
+	if (pt->req.hasv) {
+		p->s += pt->sens_val[r[pt->word_sens]];
+		p->ss += pt->sens_val[r[pt->word_sens]] * pt->sens_val[r[pt->word_sens]];
+	}
+}
+
+/* Whether population statistics meet every requirement, exactly. */
+static int
+pstat_ok(struct part *pt, const struct pstat *p)
+{
+	size_t i;
+
+	if (!mond_k_var_ok(pt, p->n, p->s, p->ss))
+		return 0;
+	if (!pt->req.ld.on)
+		return 1;
+	for (i = 0; i < p->h.n; i++)
+		pt->gath[i] = p->h.e[i].cnt;
+	return mond_gath_ok(pt, p->h.n, p->n);
+}
+
+/* Adds b's statistics to a's, and with files b's records too. */
+static void
+pstat_merge(struct part *pt, struct pstat *a, struct pstat *b, int files)
+{
+	size_t i;
+
+	a->n += b->n;
+	a->s += b->s;
+	a->ss += b->ss;
+	for (i = 0; i < b->h.n; i++)
+		rothko_gtab_add(pt, &a->h, b->h.e[i].code, 0, 0, b->h.e[i].cnt);
+	if (!files)
+		return;
+	if (b->path != NULL) {
+		if (a->path == NULL) {
+			a->path = b->path;
+			b->path = NULL;
+		} else {
+			/* Append b's records to a's file. */
+			FILE *in = fopen(b->path, "rb"), *out;
+			char buf[65536];
+			size_t got;
+
+			if (in == NULL || (out = fopen(a->path, "ab")) == NULL)
+				kn_die_sys("%s", in == NULL ? b->path :
+				    a->path);
+			while ((got = fread(buf, 1, sizeof(buf), in)) > 0) {
+				pt->acct.bread += got;
+				pt->acct.bwritten += got;
+				if (fwrite(buf, 1, got, out) != got)
+					kn_die_sys("%s: write error", a->path);
+			}
+			if (ferror(in) || fclose(out) != 0)
+				kn_die_sys("%s", a->path);
+			fclose(in);
+			kn_rmtemp(b->path);
+			b->path = NULL;
+		}
+	}
+	free(b->h.e);
+	free(b->h.slot);
+	memset(&b->h, 0, sizeof(b->h));
+}
+
+/* The leaf of the grown tree a record falls in. */
+static size_t
+tree_route(struct part *pt, const uint32_t *r)
+{
+	size_t t = 0, k;
+
+	while (!pt->grow.t[t].leaf) {
+		const struct tnode *tn = &pt->grow.t[t];
+		const struct dim *dm = &pt->dims[tn->dim];
+		uint32_t v = r[tn->dim], leafid, c;
+
+		if (tn->rel) {
+			struct tnode *w = &pt->grow.t[t];
+
+			t = tn->kid0 + (v < w->med || (v == w->med &&
+			    w->left > 0 && w->left--) ? 0 : 1);
+			continue;
+		}
+		if (!tn->hier) {
+			t = tn->kid0 + (v <= tn->thr ? 0 : 1);
+			continue;
+		}
+		leafid = dm->dfsleaf[v];
+		t = tn->kid0 + tn->nkid - 1;	/* other */
+		if (tn->lv < dm->nl && dm->anc[tn->lv][leafid] != tn->x)
+			continue;
+		c = dm->anc[tn->lv - 1][leafid];
+		for (k = 0; k + 1 < tn->nkid; k++)
+			if (tn->cid[k] == c) {
+				t = tn->kid0 + k;
+				break;
+			}
+	}
+	return t;
+}
+
+/* Moves the records of the leaves under t (t included) into p. */
+static void
+merge_down(struct part *pt, size_t t, struct pstat *ps, struct pstat *p)
+{
+	size_t k;
+
+	if (pt->grow.t[t].leaf) {
+		struct pstat tmp = ps[t];
+
+		/* Only the records: p has the statistics already, or gets
+		 * them from the kids' sums below. */
+		memset(&tmp.h, 0, sizeof(tmp.h));
+		tmp.n = 0;
+		tmp.s = tmp.ss = 0;
+		pstat_merge(pt, p, &tmp, 1);
+		ps[t].path = NULL;
+		return;
+	}
+	for (k = 0; k < pt->grow.t[t].nkid; k++)
+		merge_down(pt, pt->grow.t[t].kid0 + k, ps, p);
+}
+
+/* The number of nodes under t (t excluded). */
+static uint64_t
+subtree_size(struct part *pt, size_t t)
+{
+	uint64_t n = 0;
+	size_t k;
+
+	if (pt->grow.t[t].leaf)
+		return 0;
+	for (k = 0; k < pt->grow.t[t].nkid; k++)
+		n += 1 + subtree_size(pt, pt->grow.t[t].kid0 + k);
+	return n;
+}
+
+/* The cuts left in the subtree of t. */
+static uint64_t
+count_cuts(struct part *pt, size_t t)
+{
+	uint64_t n = 0;
+	size_t k;
+
+	if (pt->grow.t[t].leaf)
+		return 0;
+	for (k = 0; k < pt->grow.t[t].nkid; k++)
+		n += count_cuts(pt, pt->grow.t[t].kid0 + k);
+	return n + 1;
+}
+
+/* Collects the final leaves under t, in order, into st (pushed in
+ * reverse later). */
+static void
+tree_collect(struct part *pt, size_t t, struct pstat *ps, struct onode *out, size_t *nout)
+{
+	size_t k;
+
+	if (pt->grow.t[t].leaf) {
+		if (ps[t].n == 0) {
+			if (ps[t].path != NULL)
+				kn_rmtemp(ps[t].path);
+			ps[t].path = NULL;
+			return;
+		}
+		out[*nout].path = ps[t].path;
+		out[*nout].n = ps[t].n;
+		out[*nout].raw = 0;
+		out[*nout].big = pt->grow.t[t].big;
+		ps[t].path = NULL;
+		(*nout)++;
+		return;
+	}
+	for (k = 0; k < pt->grow.t[t].nkid; k++)
+		tree_collect(pt, pt->grow.t[t].kid0 + k, ps, out, nout);
+}
+
+/* Writes the records of a node to one file per leaf of the tree pt->grow
+ * (ps[t].path), counting the leaves' rows in ps[t].n, or with stats all
+ * of their population statistics. */
+static void
+route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
+{
+	struct oread rd;
+	uint32_t *r;
+	size_t t;
+
+	for (t = 0; t < pt->grow.n; t++) {
+		int fd;
+
+		pt->grow.t[t].left = pt->grow.t[t].eqleft;
+		if (!pt->grow.t[t].leaf)
+			continue;
+		fd = kn_mktemp(pt->rk->tmpdir, &ps[t].path);
+		if ((ps[t].f = fdopen(fd, "wb")) == NULL)
+			kn_die_sys("%s", ps[t].path);
+	}
+	oread_open(pt, &rd, on);
+	while ((r = oread_next(pt, &rd)) != NULL) {
+		struct pstat *p = &ps[tree_route(pt, r)];
+
+		if (stats)
+			pstat_add(pt, p, r);
+		else
+			p->n++;
+		if (fwrite(r, pt->rec_words * sizeof(uint32_t), 1, p->f) != 1)
+			kn_die_sys("%s: write error", p->path);
+	}
+	oread_close(&rd);
+	for (t = 0; t < pt->grow.n; t++) {
+		if (ps[t].f == NULL)
+			continue;
+		if (fflush(ps[t].f) != 0 || ferror(ps[t].f))
+			kn_die_sys("%s: write error", ps[t].path);
+		fclose(ps[t].f);
+		ps[t].f = NULL;
+		pt->acct.bwritten += ps[t].n * pt->rec_words * sizeof(uint32_t);
+	}
+	pt->acct.repart++;
+}
+
+/* One step of Rothko-S on a node too large for memory: grow a tree on
+ * a sample with the tests of 004 §3.1, repartition the node across its
+ * leaves counting their population statistics, merge back every
+ * subtree with a part that fails a requirement, and hand the leaves
+ * back (into kids, in order).  Returns the number of kids; 0 when the
+ * sample made no progress. */
+static size_t
+rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
+    const char *checkname)
+{
+	uint64_t ns = pt->rk->avail / (8 * pt->rec_words + 40), kk, lo, hi;
+	struct pstat *ps;
+	size_t t, nk = 0;
+
+	if (pt->rk->sample_max != 0 && ns > pt->rk->sample_max)
+		ns = pt->rk->sample_max;
+	if (pt->rk->fit_rows != 0 && ns > pt->rk->fit_rows)
+		ns = pt->rk->fit_rows;
+	if (ns > on->n)
+		ns = on->n;
+	if (ns < 2)
+		kn_die("-S %zu: too small for a sample", pt->budget);
+	pt->rk->gbytes = 0;
+	if (checkname != NULL) {
+		/* The whole table must meet the requirements. */
+		struct pstat all;
+
+		memset(&all, 0, sizeof(all));
+		sample_node(pt, on, ns, &all);
+		if (!pstat_ok(pt, &all)) {
+			fprintf(stderr, "%s: %s: no partitioning: the whole "
+			    "table (%llu rows) does not meet the "
+			    "requirements\n", kn_prog, checkname,
+			    (unsigned long long)on->n);
+			kn_exit(1);
+		}
+		free(all.h.e);
+		free(all.h.slot);
+	} else
+		sample_node(pt, on, ns, NULL);
+	/* Growth. */
+	pt->nrows = ns;
+	pt->sample.on = 1;
+	pt->sample.test = sample_ok;
+	pt->sample.n = ns;
+	pt->sample.N = on->n;
+	pt->sample.k = pt->req.k;
+	pt->sample.alpha = pt->rk->alpha;
+	pt->sample.m = 2;
+	/* The least sample count that passes the k test of a binary cut
+	 * stands for k in the sample. */
+	for (lo = 1, hi = ns + 1; lo < hi;) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (pt->sample.naive ? (long double)mid * on->n >=
+		    (long double)pt->req.k * ns : hypo_k(mid, ns, on->n, pt->req.k,
+		    pt->rk->alpha, 2))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	kk = pt->req.k;
+	pt->req.k = lo;
+	pt->grow.on = 1;
+	pt->grow.n = 0;
+	pt->grow.maxdepth = 8;
+	pt->grow.maxleaves = 256;
+	mond_scratch_alloc(pt, 1);
+	mond_partition(pt);
+	mond_scratch_alloc(pt, 0);
+	pt->req.k = kk;
+	pt->sample.on = 0;
+	pt->grow.on = 0;
+	if (pt->grow.t[0].leaf) {
+		free(pt->grow.t);
+		memset(&pt->grow, 0, sizeof(pt->grow));
+		return 0;
+	}
+	/* Repartitioning, with the population statistics of the leaves. */
+	ps = kn_zalloc(pt->grow.n * sizeof(struct pstat));
+	pt->rk->gbytes = 0;
+	route_rows(pt, on, ps, 1);
+	/* Pruning, bottom up: kids come after their parents. */
+	for (t = pt->grow.n; t-- > 0;) {
+		struct tnode *tn = &pt->grow.t[t];
+		size_t k;
+		int bad = 0;
+
+		if (tn->leaf)
+			continue;
+		for (k = 0; k < tn->nkid; k++) {
+			struct pstat *kp = &ps[tn->kid0 + k];
+
+			bad |= kp->n > 0 && !pstat_ok(pt, kp);
+		}
+		/* Rows of a child the sample did not have, or outside the
+		 * sample's node: the parts would not be disjoint regions of
+		 * the hierarchy, so the cut is undone too. */
+		if (tn->hier && ps[tn->kid0 + tn->nkid - 1].n > 0)
+			bad = 1;
+		for (k = 0; k < tn->nkid; k++)
+			pstat_merge(pt, &ps[t], &ps[tn->kid0 + k], 0);
+		if (bad) {
+			/* Merge the subtree back into t. */
+			pt->pruned += subtree_size(pt, t);
+			for (k = 0; k < tn->nkid; k++)
+				merge_down(pt, tn->kid0 + k, ps, &ps[t]);
+			tn->leaf = 1;
+		}
+	}
+	if (pt->grow.t[0].leaf) {
+		/* Everything merged back: no progress. */
+		if (ps[0].path != NULL)
+			kn_rmtemp(ps[0].path);
+		ps[0].path = NULL;
+		nk = 0;
+	} else {
+		*kids = kn_alloc(pt->grow.n * sizeof(struct onode));
+		tree_collect(pt, 0, ps, *kids, &nk);
+		pt->ncuts += count_cuts(pt, 0);
+	}
+	for (t = 0; t < pt->grow.n; t++) {
+		free(ps[t].h.e);
+		free(ps[t].h.slot);
+		if (ps[t].path != NULL)
+			kn_rmtemp(ps[t].path);
+		free(pt->grow.t[t].cid);
+	}
+	free(ps);
+	free(pt->grow.t);
+	memset(&pt->grow, 0, sizeof(pt->grow));
+	return nk;
+}
+
+/* Repartitions a node across the leaves of the tree pt->grow; fills kids
+ * with the nonempty leaves in order.  Returns their number. */
+static size_t
+repartition_tree(struct part *pt, const struct onode *on, struct onode **kids)
+{
+	struct pstat *ps = kn_zalloc(pt->grow.n * sizeof(struct pstat));
+	size_t nk = 0;
+
+	route_rows(pt, on, ps, 0);
+	*kids = kn_alloc((pt->grow.n + 1) * sizeof(struct onode));
+	tree_collect(pt, 0, ps, *kids, &nk);
+	free(ps);
+	return nk;
+}
+
+/* One step of Rothko-T on a node too large for memory (004 §2): the
+ * tree is grown breadth first, the frequency groups of up to fcache
+ * nodes counted per scan by routing every row through it, each cut
+ * chosen from them exactly as in memory; then the rows are
+ * repartitioned across the leaves, which are handed back in order.
+ * Returns 0 when the node itself has no allowable cut. */
+static size_t
+rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
+    const char *checkname)
+{
+	struct gtab *G, *gsave = pt->rk->gtab;
+	size_t *front, nf = 0, fb = 0, nb, b, t, j;
+	long *slot;
+	struct oread rd;
+	uint32_t *r;
+	size_t nk;
+
+	pt->grow.n = 0;
+	pt->grow.cap = 0;
+	pt->grow.t = NULL;
+	t = mond_tree_node_new(pt, 0);
+	pt->grow.t[t].n = on->n;
+	front = kn_alloc(1024 * sizeof(size_t));
+	front[nf++] = t;
+	G = kn_zalloc(pt->rk->fcache * pt->nqi * sizeof(struct gtab));
+	/* Level by level while a level's nodes fit in one batch, as the
+	 * report's FCACHE: past that the rows are repartitioned. */
+	while (fb < nf && nf - fb <= pt->rk->fcache && pt->grow.n + 2 < 512) {
+		nb = nf - fb;
+again:
+		slot = kn_alloc(pt->grow.n * sizeof(long));
+		for (t = 0; t < pt->grow.n; t++) {
+			slot[t] = -1;
+			pt->grow.t[t].left = pt->grow.t[t].eqleft;
+		}
+		pt->rk->gbytes = 0;
+		for (b = 0; b < pt->rk->fcache; b++) {
+			if (b < nb)
+				slot[front[fb + b]] = (long)b;
+			for (j = 0; j < pt->nqi; j++)
+				gclear(pt, &G[b * pt->nqi + j], b < nb);
+		}
+		/* One scan counts the groups of the whole batch; if they
+		 * outgrow the budget, half the batch is tried. */
+		pt->rk->gsoft = nb > 1;
+		pt->rk->gover = 0;
+		oread_open(pt, &rd, on);
+		while ((r = oread_next(pt, &rd)) != NULL && !pt->rk->gover) {
+			long sl = slot[tree_route(pt, r)];
+
+			if (sl < 0)
+				continue;
+			for (j = 0; j < pt->nqi; j++)
+				gcount(pt, &G[sl * pt->nqi + j], j, r);
+		}
+		oread_close(&rd);
+		free(slot);
+		pt->rk->gsoft = 0;
+		if (pt->rk->gover) {
+			nb /= 2;
+			goto again;
+		}
+		for (b = 0; b < nb; b++) {
+			size_t tn = front[fb + b], m = 2, k, i;
+			struct cut best;
+			uint64_t *kc;
+
+			pt->rk->gtab = &G[b * pt->nqi];
+			rothko_groups_finish(pt, pt->grow.t[tn].n);
+			if (tn == 0 && checkname != NULL &&
+			    !mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
+				fprintf(stderr, "%s: %s: no partitioning: the "
+				    "whole table (%llu rows) does not meet the "
+				    "requirements\n", kn_prog, checkname,
+				    (unsigned long long)on->n);
+				kn_exit(1);
+			}
+			rothko_choose_cut_on_disk(pt, &best);
+			/* A node found final is one class; past 512 tree
+			 * nodes (files to write at once) the rest wait for
+			 * the next step. */
+			if (!best.found || (tn != 0 &&
+			    pt->grow.n + pt->rk->gtab[best.dim].n + 2 > 512)) {
+				pt->grow.t[tn].big = !best.found;
+				mond_node_clear_totals(pt);
+				continue;
+			}
+			pt->ncuts++;
+			kc = kn_zalloc((pt->rk->gtab[best.dim].n + 3) *
+			    sizeof(uint64_t));
+			if (!best.fast) {
+				/* A hierarchy: the children present, in order,
+				 * and an "other" kid that stays empty. */
+				const struct gtab *gg = &pt->rk->gtab[best.dim];
+				uint32_t *cid = kn_alloc((gg->n + 1) *
+				    sizeof(uint32_t));
+
+				m = 0;
+				for (i = 0; i < gg->n; i++) {
+					uint32_t c = mond_child_of(pt, best.dim,
+					    gg->e[i].code - pt->node.mn[best.dim]);
+
+					if (m == 0 || cid[m - 1] != c)
+						cid[m++] = c;
+					kc[m - 1] += gg->e[i].cnt;
+				}
+				pt->grow.t[tn].hier = 1;
+				pt->grow.t[tn].lv = pt->node.lv[best.dim];
+				pt->grow.t[tn].x = pt->node.node[best.dim];
+				pt->grow.t[tn].cid = cid;
+				m++;
+			} else {
+				kc[0] = best.L;
+				kc[1] = pt->grow.t[tn].n - best.L;
+				if (pt->req.relaxed) {
+					pt->grow.t[tn].rel = 1;
+					pt->grow.t[tn].med = best.med;
+					pt->grow.t[tn].eqleft = best.eqleft;
+				} else
+					pt->grow.t[tn].thr = best.med;
+			}
+			pt->grow.t[tn].dim = best.dim;
+			pt->grow.t[tn].nkid = m;
+			pt->grow.t[tn].kid0 = pt->grow.n;
+			pt->grow.t[tn].leaf = 0;
+			for (k = 0; k < m; k++) {
+				size_t kt = mond_tree_node_new(pt, pt->grow.t[tn].depth + 1);
+
+				pt->grow.t[kt].n = kc[k];
+				if (kc[k] > 0 && !fits_in_memory(pt, kc[k])) {
+					if (nf % 1024 == 0)
+						front = kn_realloc(front, (nf +
+						    1024) * sizeof(size_t));
+					front[nf++] = kt;
+				}
+			}
+			free(kc);
+			mond_node_clear_totals(pt);
+		}
+		fb += nb;
+	}
+	pt->rk->gtab = gsave;
+	for (b = 0; b < pt->rk->fcache * pt->nqi; b++) {
+		free(G[b].e);
+		free(G[b].slot);
+		free(G[b].arr);
+	}
+	free(G);
+	free(front);
+	if (pt->grow.t[0].leaf) {
+		nk = 0;
+		*kids = NULL;
+		if (pt->grow.t[0].big == 0)
+			pt->grow.t[0].big = 1;
+	} else
+		nk = repartition_tree(pt, on, kids);
+	for (t = 0; t < pt->grow.n; t++)
+		free(pt->grow.t[t].cid);
+	free(pt->grow.t);
+	memset(&pt->grow, 0, sizeof(pt->grow));
+	return nk;
+}
+
+/* Rothko-T: nodes too large for memory are cut from their frequency
+ * groups and repartitioned to disk, depth first; a node that fits is
+ * partitioned in memory.  The classes are those of the in-memory
+ * algorithm, numbered alike. */
+/* Allocates the frequency groups, once mond_prepare() has run. */
+void
+rothko_groups_alloc(struct part *pt)
+{
+	pt->rk->gtab = kn_zalloc((pt->nqi + 1) * sizeof(struct gtab));
+}
+
+void
+rothko_t(struct part *pt, struct onode *root, const char *name)
+{
+	struct onode *st = NULL;
+	size_t nst = 0, cap = 0;
+	int isroot = 1;
+
+	if (root->n == 0)
+		return;
+	st = kn_alloc(16 * sizeof(struct onode));
+	cap = 16;
+	st[nst++] = *root;
+	while (nst > 0) {
+		struct onode on = st[--nst];
+		size_t g;
+
+		if (fits_in_memory(pt, on.n)) {
+			solve_in_memory(pt, &on, isroot ? name : NULL);
+			kn_rmtemp(on.path);
+			isroot = 0;
+			continue;
+		}
+		if (on.big) {
+			/* Known to have no allowable cut: one class. */
+			node_groups(pt, &on);
+			big_leaf(pt, &on);
+			mond_node_clear_totals(pt);
+			kn_rmtemp(on.path);
+			continue;
+		}
+		if (pt->rk->sampling) {
+			struct onode *sk = NULL;
+			size_t nk = rothko_s_step(pt, &on, &sk, isroot ? name :
+			    NULL);
+			int tries;
+
+			/* A sample whose splits were all undone: try two
+			 * more before giving up on sampling this node. */
+			for (tries = 1; nk == 0 && tries < 3; tries++) {
+				free(sk);
+				sk = NULL;
+				nk = rothko_s_step(pt, &on, &sk, NULL);
+			}
+			isroot = 0;
+			if (nk > 0) {
+				kn_rmtemp(on.path);
+				if (nst + nk > cap) {
+					cap = 2 * (nst + nk);
+					st = kn_realloc(st, cap *
+					    sizeof(struct onode));
+				}
+				for (g = nk; g-- > 0;)
+					st[nst++] = sk[g];
+				free(sk);
+				continue;
+			}
+			free(sk);
+			/* No progress from the sample: the exact step of
+			 * Rothko-T. */
+		}
+		{
+			struct onode *tk = NULL;
+			size_t nk = rothko_t_step(pt, &on, &tk, isroot ? name :
+			    NULL);
+
+			isroot = 0;
+			if (nk == 0) {
+				/* No allowable cut: one class. */
+				free(tk);
+				node_groups(pt, &on);
+				big_leaf(pt, &on);
+				mond_node_clear_totals(pt);
+				kn_rmtemp(on.path);
+				continue;
+			}
+			kn_rmtemp(on.path);
+			if (nst + nk > cap) {
+				cap = 2 * (nst + nk);
+				st = kn_realloc(st, cap * sizeof(struct onode));
+			}
+			for (g = nk; g-- > 0;)
+				st[nst++] = tk[g];
+			free(tk);
+		}
+	}
+	free(st);
+}
+
+/* The class of a row.  Out of core the pairs file is read once per
+ * bucket of rows that fits the budget. */
+uint32_t
+rothko_class_of(struct part *pt, uint64_t row)
+{
+	uint64_t B;
+	uint32_t pr[2 * 4096];
+	size_t got, i;
+	FILE *f;
+
+	if (!pt->ooc)
+		return pt->row_class[row];
+	if (row >= pt->rk->bucket_lo && row < pt->rk->bucket_hi)
+		return pt->rk->bucket[row - pt->rk->bucket_lo];
+	B = pt->rk->avail / sizeof(uint32_t);
+	if (B < 4096)
+		B = 4096;
+	if (pt->rk->bucket == NULL)
+		pt->rk->bucket = kn_alloc((pt->nrows < B ? pt->nrows : B) * sizeof(uint32_t) + 4);
+	pt->rk->bucket_lo = row;
+	pt->rk->bucket_hi = row + B < pt->nrows ? row + B : pt->nrows;
+	if ((f = fopen(pt->pairs_path, "rb")) == NULL)
+		kn_die_sys("%s", pt->pairs_path);
+	pt->acct.scans++;
+	while ((got = fread(pr, 2 * sizeof(uint32_t), 4096, f)) > 0) {
+		pt->acct.bread += got * 2 * sizeof(uint32_t);
+		for (i = 0; i < got; i++)
+			if (pr[2 * i] >= pt->rk->bucket_lo && pr[2 * i] < pt->rk->bucket_hi)
+				pt->rk->bucket[pr[2 * i] - pt->rk->bucket_lo] = pr[2 * i + 1];
+	}
+	if (ferror(f))
+		kn_die_sys("%s: read error", pt->pairs_path);
+	fclose(f);
+	return pt->rk->bucket[row - pt->rk->bucket_lo];
+}
