@@ -28,106 +28,35 @@
 # Exit status: 0 when every run completed and every output matched, 1 on
 # a mismatch, 2 on an error.
 
-LC_ALL=C
-export LC_ALL
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 
-die() {
-	echo "bench: $*" >&2
-	exit 2
-}
-
-root=$(cd "$(dirname "$0")/.." && pwd -P) || die "cannot find the repository"
-for p in freqset lattice-search recode partition gendata; do
-	[ -x "$root/$p" ] || die "$root/$p not built: run make first"
-done
-[ -f "$root/mapred" ] || die "$root/mapred is missing"
+bench_root
+bench_need freqset lattice-search recode partition gendata
+[ -f "$root/mapred" ] || bench_die "$root/mapred is missing"
 "$root/recode" --help 2>&1 | grep -q -- --classes ||
-	die "recode has no --classes option (needed for the map-only recode)"
+	bench_die "recode has no --classes option (needed for the map-only recode)"
 
-num() {
-	case $2 in
-	'' | *[!0-9]*) die "$1 must be a number: '$2'" ;;
-	esac
-	[ "$2" -gt 0 ] || die "$1 must be at least 1"
-}
 rows=${BENCH_ROWS:-10000000}
-num BENCH_ROWS "$rows"
+bench_number BENCH_ROWS "$rows" 1
 splits=${BENCH_SPLITS:-8}
-num BENCH_SPLITS "$splits"
+bench_number BENCH_SPLITS "$splits" 1
 reducers=${BENCH_REDUCERS:-2}
-num BENCH_REDUCERS "$reducers"
+bench_number BENCH_REDUCERS "$reducers" 1
 
-TIME=/usr/bin/time
-[ -x "$TIME" ] || die "GNU time is needed at $TIME (package 'time'); it is not there"
-"$TIME" -f '%U %S %e %M' -o /dev/null true 2>/dev/null ||
-	die "$TIME is not GNU time (no -f/-o options)"
+# "user sys wall" of every command: GNU time's CPU figures cover every
+# process it waits for, so every task of mapred.
+bench_need_gnu_time '%U %S %e'
+bench_dir
+bench_tmpdir cluster
 
-# inside_repo PATH: true when the absolute PATH lies in the repository.
-rootl=$(cd "$(dirname "$0")/.." && pwd -L)
-inside_repo() {
-	case $1/ in
-	"$root"/* | "$rootl"/*) return 0 ;;
-	esac
-	return 1
-}
-dir=${BENCH_DIR:-${TMPDIR:-/tmp}/kanon-bench}
-case $dir in
-/*) ;;
-*) dir=$(pwd -L)/$dir ;;
-esac
-! inside_repo "$dir" ||
-	die "BENCH_DIR $dir is inside the repository; choose another"
-mkdir -p "$dir" || die "cannot create $dir"
-dir=$(cd "$dir" && pwd -P) || die "cannot enter $dir"
-! inside_repo "$dir" ||
-	die "BENCH_DIR $dir is inside the repository; choose another"
-
-tmp=$(mktemp -d "$dir/cluster.XXXXXX") || die "cannot create a directory in $dir"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' HUP INT TERM
-
-# The programs are copied, so that a rebuild during the run cannot mix
-# two versions; the tasks find them first on PATH.
-mkdir "$tmp/bin" || die "cannot create $tmp/bin"
-for p in freqset lattice-search recode partition mapred; do
-	cp "$root/$p" "$tmp/bin/" || die "cannot copy $p"
-done
+# The tasks find the copied programs first on PATH.
+bench_copy freqset lattice-search recode partition mapred
 PATH=$tmp/bin:$PATH
 export PATH
 
-input=$dir/uniform-n$rows-d9-c100-seed1.tsv
-if [ -f "$input" ]; then
-	echo "reusing $input"
-else
-	echo "generating $input ..."
-	"$root/gendata" -o "$input" -n "$rows" --seed 1 uniform -d 9 -c 100 ||
-		die "gendata failed"
-fi
-bytes=$(wc -c < "$input") || die "cannot read $input"
-bytes=$((bytes + 0))
-cat "$input" > /dev/null	# warm the page cache before any timed run
-
-ncpu=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null) ||
-	ncpu=unknown
-model=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null |
-	sed 1q)
-[ -n "$model" ] || model=unknown
-
-# timed NAME COMMAND...: runs COMMAND under GNU time (the CPU of every
-# process it waits for, so of every task of mapred); stdout goes to
-# $tmp/NAME.out, stderr to $tmp/NAME.err, "user sys wall" to
-# $tmp/NAME.time.
-timed() {
-	name=$1
-	shift
-	if ! "$TIME" -f '%U %S %e' -o "$tmp/$name.time" "$@" \
-	    > "$tmp/$name.out" 2> "$tmp/$name.err"; then
-		cat "$tmp/$name.err" >&2
-		die "$name failed: $*"
-	fi
-	tail -n 1 "$tmp/$name.time" > "$tmp/$name.t" &&
-		mv "$tmp/$name.t" "$tmp/$name.time"
-}
+bench_uniform "$rows"
+bench_machine
 
 # shuffle NAME: "map-output-bytes shuffled-bytes" from mapred -v's
 # report in $tmp/NAME.err.
@@ -137,27 +66,15 @@ shuffle() {
 	sed -n 's/^mapred: shuffled \([0-9]*\) bytes$/\1/p' "$tmp/$1.err"
 }
 
-status=0
-checks=
-
-# check LABEL A B: compares two files byte for byte.
-check() {
-	if cmp -s "$2" "$3"; then
-		checks="$checks$1: identical
-"
-	else
-		checks="$checks$1: MISMATCH
-"
-		status=1
-	fi
-}
+# Equal outputs are "identical" in the list of checks.
+bench_ok=identical
 
 Q=a1,a2,a3
 cols=$tmp/cols
 printf 'a1\na2\na3\na4\na5\na6\na7\na8\na9\n' > "$cols"
-hdr=$(head -n 1 "$input") || die "cannot read $input"
+hdr=$(head -n 1 "$input") || bench_die "cannot read $input"
 [ "$hdr" = "$(tr '\n' '\t' < "$cols" | sed 's/\t$//')" ] ||
-	die "$input: unexpected header '$hdr'"
+	bench_die "$input: unexpected header '$hdr'"
 keys=$Q,count
 H="-H a1=interval:10,50 -H a2=interval:10,50 -H a3=interval:10,50"
 K="-k 20 --max-suppress 1%"
@@ -166,18 +83,18 @@ mr="mapred -v -n $splits -r $reducers -T $tmp"
 echo "running (rows: $rows, splits: $splits, reducers: $reducers) ..."
 
 # ---- 1. the freqset job --------------------------------------------------
-timed fs1 freqset -q "$Q" "$input"
+bench_timed fs1 freqset -q "$Q" "$input"
 # shellcheck disable=SC2086 # $mr is a command line
-timed fsmr $mr \
+bench_timed fsmr $mr \
 	-m "freqset --columns-file $cols --skip-header -q $Q --no-header" \
 	-c "freqset --merge --sorted --columns $keys --no-header" \
 	-R "freqset --merge --sorted --columns $keys --no-header" "$input"
 # The merge of the reducers' outputs: each is sorted, the concatenation
 # is not (a cluster would sort -m its part files).
 # shellcheck disable=SC2016
-timed merge sh -c 'printf "a1\ta2\ta3\tcount\n"; sort -T "$2" "$1"' sh \
+bench_timed merge sh -c 'printf "a1\ta2\ta3\tcount\n"; sort -T "$2" "$1"' sh \
 	"$tmp/fsmr.out" "$tmp"
-check "freqset job = freqset -q $Q" "$tmp/merge.out" "$tmp/fs1.out"
+bench_check "freqset job = freqset -q $Q" "$tmp/merge.out" "$tmp/fs1.out"
 rm -f "$tmp/fsmr.out"
 
 # The same job with a mapper that aggregates nothing: one line per row,
@@ -185,35 +102,38 @@ rm -f "$tmp/fsmr.out"
 # shellcheck disable=SC2016
 naive='awk -F "\t" -v "OFS=\t" '\''$1 != "a1" { print $1, $2, $3, 1 }'\'
 # shellcheck disable=SC2086
-timed naive $mr -m "$naive" \
+bench_timed naive $mr -m "$naive" \
 	-c "freqset --merge --sorted --columns $keys --no-header" \
 	-R "freqset --merge --sorted --columns $keys --no-header" "$input"
 { head -n 1 "$tmp/fs1.out"; sort -T "$tmp" "$tmp/naive.out"; } > "$tmp/naive.cmp" ||
-	die "cannot sort the output of the naive job"
-check "freqset job, awk mapper = freqset -q $Q" "$tmp/naive.cmp" "$tmp/fs1.out"
+	bench_die "cannot sort the output of the naive job"
+bench_check "freqset job, awk mapper = freqset -q $Q" "$tmp/naive.cmp" \
+	"$tmp/fs1.out"
 rm -f "$tmp/naive.out" "$tmp/naive.cmp"
 
 # ---- 2. the full-domain pipeline -----------------------------------------
 # shellcheck disable=SC2086 # $H and $K are lists of options
-timed ls1 lattice-search $H $K --best "$tmp/fs1.out"
+bench_timed ls1 lattice-search $H $K --best "$tmp/fs1.out"
 # shellcheck disable=SC2086
-timed lsmr lattice-search $H $K --best "$tmp/merge.out"
-check "lattice-search on the merged frequency set" "$tmp/lsmr.out" \
+bench_timed lsmr lattice-search $H $K --best "$tmp/merge.out"
+bench_check "lattice-search on the merged frequency set" "$tmp/lsmr.out" \
 	"$tmp/ls1.out"
 node=$(sed -n 2p "$tmp/ls1.out" | cut -f1-3 | tr '\t' ,)
 # shellcheck disable=SC2086
-timed rc1 recode -n "$tmp/ls1.out" $H $K "$input"
+bench_timed rc1 recode -n "$tmp/ls1.out" $H $K "$input"
 # shellcheck disable=SC2086
-timed rcmr $mr -m "recode -n $tmp/lsmr.out $H $K --classes $tmp/merge.out \
+bench_timed rcmr $mr \
+	-m "recode -n $tmp/lsmr.out $H $K --classes $tmp/merge.out \
 --columns-file $cols --skip-header" "$input"
-tail -n +2 "$tmp/rc1.out" > "$tmp/rc1.cmp" || die "cannot read the release"
-check "recode map-only job = recode, less its header" "$tmp/rcmr.out" \
+tail -n +2 "$tmp/rc1.out" > "$tmp/rc1.cmp" ||
+	bench_die "cannot read the release"
+bench_check "recode map-only job = recode, less its header" "$tmp/rcmr.out" \
 	"$tmp/rc1.cmp"
 rm -f "$tmp/rc1.out" "$tmp/rc1.cmp" "$tmp/rcmr.out"
 
 # ---- 3. Mondrian ---------------------------------------------------------
 MQ=a1,a2,a3,a4,a5
-timed mo1 partition -q "$MQ" -k 10 -r "$tmp/mo1.regions" "$input"
+bench_timed mo1 partition -q "$MQ" -k 10 -r "$tmp/mo1.regions" "$input"
 # The driver: the loop of partition(1), On a cluster.
 cat > "$tmp/mondrian.sh" <<EOF
 o="-q $MQ -k 10 --columns-file $cols --fit-rows 1000000"
@@ -235,11 +155,12 @@ $mr -m "partition \$o --skip-header --job classes --tree \$t" "$input" || exit
 partition \$o --job regions --tree \$t > $tmp/momr.regions || exit
 echo "levels \$levels" >&2
 EOF
-timed momr sh "$tmp/mondrian.sh"
-tail -n +2 "$tmp/mo1.out" > "$tmp/mo1.cmp" || die "cannot read partition's table"
-check "Mondrian cluster jobs = partition, less its header" "$tmp/momr.out" \
-	"$tmp/mo1.cmp"
-check "Mondrian cluster regions = partition -r" "$tmp/momr.regions" \
+bench_timed momr sh "$tmp/mondrian.sh"
+tail -n +2 "$tmp/mo1.out" > "$tmp/mo1.cmp" ||
+	bench_die "cannot read partition's table"
+bench_check "Mondrian cluster jobs = partition, less its header" \
+	"$tmp/momr.out" "$tmp/mo1.cmp"
+bench_check "Mondrian cluster regions = partition -r" "$tmp/momr.regions" \
 	"$tmp/mo1.regions"
 levels=$(sed -n 's/^levels //p' "$tmp/momr.err")
 rm -f "$tmp/mo1.out" "$tmp/mo1.cmp" "$tmp/momr.out" "$tmp/solved"
@@ -305,13 +226,9 @@ END {
 	print ""
 	print "CPU: user + sys of every process; map out: the map output before the"
 	print "combiner; shuffled: after it, the reducers\047 input (mapred -v)."
-}' || die "cannot print the table"
+}' || bench_die "cannot print the table"
 echo
 printf '%s' "$checks"
 
-if [ "${BENCH_CLEAN:-0}" = 1 ]; then
-	rm -rf "$tmp"
-	rm -f "$input"
-	rmdir "$dir" 2>/dev/null
-fi
+bench_clean "$input"
 exit "$status"

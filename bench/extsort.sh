@@ -23,124 +23,43 @@
 # but does not change it), 1 on a mismatch or a leftover temp file, 2 on
 # an error.
 
-LC_ALL=C
-export LC_ALL
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 
-die() {
-	echo "bench: $*" >&2
-	exit 2
-}
-
-root=$(cd "$(dirname "$0")/.." && pwd -P) || die "cannot find the repository"
-for p in extsort gendata; do
-	[ -x "$root/$p" ] || die "$root/$p not built: run make first"
-done
+bench_root
+bench_need extsort gendata
 
 rows=${BENCH_ROWS:-10000000}
-case $rows in
-'' | *[!0-9]*) die "BENCH_ROWS must be a number of rows: '$rows'" ;;
-esac
-[ "$rows" -gt 0 ] || die "BENCH_ROWS must be at least 1"
+bench_number BENCH_ROWS "$rows" 1
 
-TIME=/usr/bin/time
-[ -x "$TIME" ] || die "GNU time is needed at $TIME (package 'time'); it is not there"
-"$TIME" -f '%U %S %e %M' -o /dev/null true 2>/dev/null ||
-	die "$TIME is not GNU time (no -f/-o options)"
+bench_need_gnu_time '%U %S %e %M'
 sort --parallel=1 -s -S 1M -t x -k1,1n < /dev/null > /dev/null 2>&1 ||
-	die "GNU sort is needed (sort --parallel, -S, -s)"
+	bench_die "GNU sort is needed (sort --parallel, -S, -s)"
 
 budget=256M
 budget_mib=256
 rss_slack_mib=16
 
-# inside_repo PATH: true when the absolute PATH lies in the repository.
-inside_repo() {
-	case $1/ in
-	"$root"/* | "$rootl"/*) return 0 ;;
-	esac
-	return 1
-}
-rootl=$(cd "$(dirname "$0")/.." && pwd -L)
-dir=${BENCH_DIR:-${TMPDIR:-/tmp}/kanon-bench}
-case $dir in
-/*) ;;
-*) dir=$(pwd -L)/$dir ;;
-esac
-! inside_repo "$dir" ||
-	die "BENCH_DIR $dir is inside the repository; choose another"
-mkdir -p "$dir" || die "cannot create $dir"
-dir=$(cd "$dir" && pwd -P) || die "cannot enter $dir"
-! inside_repo "$dir" ||
-	die "BENCH_DIR $dir is inside the repository; choose another"
+bench_dir
+bench_tmpdir extsort
 
-tmp=$(mktemp -d "$dir/extsort.XXXXXX") || die "cannot create a directory in $dir"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' HUP INT TERM
-
-# The input, the same file as bench/run's, generated once per parameter
-# set (gendata -o is atomic, so a file that exists is complete).
-input=$dir/uniform-n$rows-d9-c100-seed1.tsv
-if [ -f "$input" ]; then
-	echo "reusing $input"
-else
-	echo "generating $input ..."
-	"$root/gendata" -o "$input" -n "$rows" --seed 1 uniform -d 9 -c 100 ||
-		die "gendata failed"
-fi
-bytes=$(wc -c < "$input") || die "cannot read $input"
-bytes=$((bytes + 0))
-hdr=$(head -n 1 "$input") || die "cannot read $input"
+# The input, the same file as bench/run's.
+bench_uniform "$rows"
+hdr=$(head -n 1 "$input") || bench_die "cannot read $input"
 # GNU sort's input: the rows without the header.
-tail -n +2 "$input" > "$tmp/body" || die "cannot write $tmp/body"
-cat "$input" "$tmp/body" > /dev/null	# warm the page cache
+tail -n +2 "$input" > "$tmp/body" || bench_die "cannot write $tmp/body"
+cat "$tmp/body" > /dev/null	# warm the page cache
 
-ncpu=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null) ||
-	ncpu=unknown
-model=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null |
-	sed 1q)
-[ -n "$model" ] || model=unknown
+bench_machine
 sortver=$(sort --version 2>/dev/null | sed 1q)
-
-# timed NAME COMMAND...: runs COMMAND under GNU time; stdout goes to
-# $tmp/NAME.out, stderr to $tmp/NAME.err, the figures "user sys wall
-# maxrssKB" to $tmp/NAME.time.
-timed() {
-	name=$1
-	shift
-	"$TIME" -f '%U %S %e %M' -o "$tmp/$name.time" "$@" \
-	    > "$tmp/$name.out" 2> "$tmp/$name.err" || {
-		cat "$tmp/$name.err" >&2
-		die "$name failed: $*"
-	}
-	tail -n 1 "$tmp/$name.time" > "$tmp/$name.t" &&
-		mv "$tmp/$name.t" "$tmp/$name.time"
-}
-
-status=0
-checks=
-
-# check LABEL A B: compares two files byte for byte.
-check() {
-	if cmp -s "$2" "$3"; then
-		checks="$checks$1: OK
-"
-	else
-		checks="$checks$1: MISMATCH
-"
-		status=1
-	fi
-}
 
 # check_empty LABEL DIR: DIR must hold nothing.
 check_empty() {
 	if [ -z "$(ls -A "$2")" ]; then
-		checks="$checks$1: OK
-"
+		bench_pass "$1"
 	else
 		# shellcheck disable=SC2012
-		checks="$checks$1: LEFTOVER $(ls -A "$2" | wc -l) file(s)
-"
-		status=1
+		bench_fail "$1" "LEFTOVER $(ls -A "$2" | wc -l) file(s)"
 	fi
 }
 
@@ -153,30 +72,27 @@ run_case() {
 	c=$1 ext=$2
 	shift 2
 	mkdir "$tmp/T-$c-gnu" "$tmp/T-$c-gnu1" "$tmp/T-$c-ext" ||
-		die "cannot create temp directories in $tmp"
-	timed "$c-gnu" sort -S "$budget" -s -t "$tab" "$@" \
+		bench_die "cannot create temp directories in $tmp"
+	bench_timed "$c-gnu" sort -S "$budget" -s -t "$tab" "$@" \
 	    -T "$tmp/T-$c-gnu" "$tmp/body"
-	timed "$c-gnu1" sort --parallel=1 -S "$budget" -s -t "$tab" "$@" \
+	bench_timed "$c-gnu1" sort --parallel=1 -S "$budget" -s -t "$tab" "$@" \
 	    -T "$tmp/T-$c-gnu1" "$tmp/body"
-	check "$c: sort --parallel=1 = sort" "$tmp/$c-gnu1.out" \
+	bench_check "$c: sort --parallel=1 = sort" "$tmp/$c-gnu1.out" \
 	    "$tmp/$c-gnu.out"
 	rm -f "$tmp/$c-gnu1.out"
-	timed "$c-ext" "$root/extsort" -v -S "$budget" -T "$tmp/T-$c-ext" \
+	bench_timed "$c-ext" "$root/extsort" -v -S "$budget" -T "$tmp/T-$c-ext" \
 	    -k "$ext" "$input"
 	check_empty "$c: extsort's temp directory empty afterwards" \
 	    "$tmp/T-$c-ext"
 	if [ "$(head -n 1 "$tmp/$c-ext.out")" = "$hdr" ]; then
-		checks="$checks$c: extsort keeps the header on top: OK
-"
+		bench_pass "$c: extsort keeps the header on top"
 	else
-		checks="$checks$c: extsort keeps the header on top: MISMATCH
-"
-		status=1
+		bench_fail "$c: extsort keeps the header on top" MISMATCH
 	fi
 	tail -n +2 "$tmp/$c-ext.out" > "$tmp/$c-ext.body" ||
-		die "cannot write $tmp/$c-ext.body"
+		bench_die "cannot write $tmp/$c-ext.body"
 	rm -f "$tmp/$c-ext.out"
-	check "$c: extsort -k $ext = sort -s $*" "$tmp/$c-ext.body" \
+	bench_check "$c: extsort -k $ext = sort -s $*" "$tmp/$c-ext.body" \
 	    "$tmp/$c-gnu.out"
 	rm -f "$tmp/$c-ext.body" "$tmp/$c-gnu.out"
 	notes="$notes$c: $(sed -n 's/^extsort: //p' "$tmp/$c-ext.err")
@@ -238,14 +154,10 @@ END {
 	line("b3", "b3-ext", "extsort -k a3", "1.00")
 	printf "\n/sort, /sort1: CPU time over that of sort (default threads) and of\n"
 	printf "sort --parallel=1; every run has -S %s, every sort -s -t TAB.\n", budget
-}' || die "cannot print the table"
+}' || bench_die "cannot print the table"
 echo
 printf 'extsort -v:\n%s\n' "$notes"
 printf '%s' "$checks"
 
-if [ "${BENCH_CLEAN:-0}" = 1 ]; then
-	rm -rf "$tmp"
-	rm -f "$input"
-	rmdir "$dir" 2>/dev/null
-fi
+bench_clean "$input"
 exit "$status"

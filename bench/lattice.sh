@@ -12,43 +12,23 @@
 # Every run of one case must print the same nodes; a difference prints
 # MISMATCH and makes the script exit 1.  Exit 2 on an error.
 
-LC_ALL=C
-export LC_ALL
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 
-die() {
-	echo "bench: $*" >&2
-	exit 2
-}
-
-root=$(cd "$(dirname "$0")/.." && pwd -P) || die "cannot find the repository"
-[ -x "$root/lattice-search" ] || die "$root/lattice-search not built: run make first"
-date +%s%N | grep -q '^[0-9]*$' || die "date +%s%N is needed (GNU date)"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kanon-bench.XXXXXX") || die "cannot create a temp dir"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' HUP INT TERM
+bench_root
+bench_need lattice-search
+bench_need_gnu_date
+bench_tmpdir kanon-bench "${TMPDIR:-/tmp}"
 
 ls=$root/lattice-search
 adult=$root/data/adult/adult.tsv
-status=0
-
-# run OUT ARGS...: runs lattice-search three times, keeps the output of
-# the first and prints the best wall time in milliseconds.
+# run OUT ARGS...: runs lattice-search ARGS three times, the output to
+# OUT and the standard error to OUT.err, and prints the best wall time in
+# milliseconds (exit status 1, no node written, is no error).
 run() {
-	out=$1
+	run_out=$1
 	shift
-	best=
-	for i in 1 2 3; do
-		t0=$(date +%s%N)
-		"$ls" "$@" > "$out.$i" 2> "$out.err"
-		rc=$?
-		t1=$(date +%s%N)
-		[ $rc -le 1 ] || { cat "$out.err" >&2; die "lattice-search $* failed"; }
-		ms=$(( (t1 - t0) / 1000000 ))
-		[ -z "$best" ] || [ $ms -lt $best ] && best=$ms
-	done
-	mv "$out.1" "$out"
-	rm -f "$out.2" "$out.3"
-	echo "$best"
+	bench_best 3 1 "$run_out" "$ls" "$@"
 }
 
 # same A B: true when two outputs agree; prints MISMATCH otherwise.

@@ -24,79 +24,25 @@
 # goal does not change it), 1 when a check failed (MISMATCH), 2 on an
 # error.
 
-LC_ALL=C
-export LC_ALL
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 
-die() {
-	echo "bench: $*" >&2
-	exit 2
-}
-
-root=$(cd "$(dirname "$0")/.." && pwd -P) || die "cannot find the repository"
-for p in partition recode score lattice-search gendata; do
-	[ -x "$root/$p" ] || die "$root/$p not built: run make $p first"
-done
-date +%s%N | grep -q '^[0-9]*$' || die "date +%s%N is needed (GNU date)"
-TIME=/usr/bin/time
-[ -x "$TIME" ] || die "GNU time is needed at $TIME (package 'time'); it is not there"
-"$TIME" -f '%U %S %e %M' -o /dev/null true 2>/dev/null ||
-	die "$TIME is not GNU time (no -f/-o options)"
+bench_root
+bench_need partition recode score lattice-search gendata
+bench_need_gnu_date
+bench_need_gnu_time '%U %S %e %M'
 
 scale=${BENCH_SCALE-1000000 10000000}
 for n in $scale; do
-	case $n in
-	'' | *[!0-9]*) die "BENCH_SCALE must list numbers of rows: '$n'" ;;
-	esac
-	[ "$n" -gt 0 ] || die "BENCH_SCALE: rows must be at least 1"
+	bench_number BENCH_SCALE "$n" 1
 done
 
-# inside_repo PATH: true when the absolute PATH lies in the repository.
-rootl=$(cd "$(dirname "$0")/.." && pwd -L)
-inside_repo() {
-	case $1/ in
-	"$root"/* | "$rootl"/*) return 0 ;;
-	esac
-	return 1
-}
-dir=${BENCH_DIR:-${TMPDIR:-/tmp}/kanon-bench}
-case $dir in
-/*) ;;
-*) dir=$(pwd -L)/$dir ;;
-esac
-! inside_repo "$dir" ||
-	die "BENCH_DIR $dir is inside the repository; choose another"
-mkdir -p "$dir" || die "cannot create $dir"
-dir=$(cd "$dir" && pwd -P) || die "cannot enter $dir"
-! inside_repo "$dir" ||
-	die "BENCH_DIR $dir is inside the repository; choose another"
-
-tmp=$(mktemp -d "$dir/mondrian.XXXXXX") || die "cannot create a directory in $dir"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' HUP INT TERM
+bench_dir
+bench_tmpdir mondrian
 
 part=$root/partition
 ls=$root/lattice-search
 shared=$root/../shared/data
-status=0
-
-# best5 OUT REGIONS ARGS...: runs partition ARGS -r REGIONS five times,
-# the table to OUT, and prints the best wall time in milliseconds.
-best5() {
-	out=$1 reg=$2
-	shift 2
-	best=
-	for _ in 1 2 3 4 5; do
-		t0=$(date +%s%N)
-		"$part" -r "$reg" "$@" > "$out" 2> "$out.err"
-		rc=$?
-		t1=$(date +%s%N)
-		[ $rc -eq 0 ] || { cat "$out.err" >&2; die "partition $* failed"; }
-		ms=$(( (t1 - t0) / 1000000 ))
-		[ -z "$best" ] || [ $ms -lt $best ] && best=$ms
-	done
-	echo "$best"
-}
-
 # classstats TABLE K: "classes cdm max min" from the last (class) column
 # of partition's output; a class below K prints MISMATCH (status 1).
 classstats() {
@@ -109,7 +55,7 @@ classstats() {
 			if (min == "" || n[c] < min) min = n[c]
 		}
 		printf "%d %.0f %d %d\n", classes, cdm, max, min
-	}' "$1" || die "cannot read $1"
+	}' "$1" || bench_die "cannot read $1"
 }
 
 # checkmin MIN K WHAT: a class smaller than k is a failed check.
@@ -148,7 +94,7 @@ ncp() {
 			print "-"
 		else
 			printf "%.2f\n", 100 * s / (rows * d)
-	}' "$1" || die "cannot read $1"
+	}' "$1" || bench_die "cannot read $1"
 }
 
 # ---- 1. the peer comparison ----------------------------------------------
@@ -172,10 +118,10 @@ else
 			}
 			print $1 "\t" v[2] "\t" $5 "\t" v[6] "\t" v[7] "\t" v[9] "\t" v[10] "\t" v[14]
 		}' "$adult_data"
-	} > "$peer" || die "cannot convert $adult_data"
+	} > "$peer" || bench_die "cannot convert $adult_data"
 	lines=$(wc -l < "$peer")
 	[ "$lines" -eq 30163 ] ||
-		die "$adult_data gave $lines lines, not 30163 (header + 30162 rows)"
+		bench_die "$adult_data gave $lines lines, not 30163 (header + 30162 rows)"
 	QP=age,workclass,education-num,marital-status,occupation,race,sex,native-country
 	echo "   30162 rows ('?' rows removed, spaces stripped), 8 QIs"
 	echo "   $QP,"
@@ -189,11 +135,11 @@ else
 		opt=
 		[ $mode = relaxed ] && opt=--relaxed
 		for k in 2 5 10 50 100; do
-			ms=$(best5 "$tmp/p.out" "$tmp/p.reg" $opt -q $QP -k $k "$peer") ||
-				exit 2
+			ms=$(bench_best 5 0 "$tmp/p.out" "$part" -r "$tmp/p.reg" \
+			    $opt -q $QP -k $k "$peer") || exit 2
 			# shellcheck disable=SC2046 # split into fields on purpose
 			set -- $(classstats "$tmp/p.out" $k)
-			[ $# -eq 4 ] || die "no classes in partition's output"
+			[ $# -eq 4 ] || bench_die "no classes in partition's output"
 			classes=$1 cdm=$2 max=$3
 			checkmin "$4" $k "peer $mode k=$k"
 			n=$(ncp "$tmp/p.reg") || exit 2
@@ -226,19 +172,15 @@ QA=salary,commission,age,elevel,car,zipcode,hvalue,hyears,loan
 printf '%9s %5s %8s %8s %8s %9s %s\n' rows k "wall s" "cpu s" "RSS MiB" classes goal
 for n in $scale; do
 	input=$dir/agrawal-n$n-seed1.tsv
-	if [ ! -f "$input" ]; then
-		# gendata -o is atomic: a file that exists is complete.
-		"$root/gendata" -o "$input" -n "$n" --seed 1 agrawal ||
-			die "gendata failed"
-	fi
+	bench_gendata "$input" -n "$n" --seed 1 agrawal
 	cat "$input" > /dev/null	# warm the page cache
 	for k in 10 1000; do
 		"$TIME" -f '%U %S %e %M' -o "$tmp/s.time" "$part" -v -q $QA -k $k \
 		    -r "$tmp/s.reg" "$input" > /dev/null 2> "$tmp/s.err" ||
-			{ cat "$tmp/s.err" >&2; die "partition -k $k $input failed"; }
+			{ cat "$tmp/s.err" >&2; bench_die "partition -k $k $input failed"; }
 		classes=$(sed -n 's/^partition: .* rows, \([0-9]*\) classes,.*/\1/p' \
 		    "$tmp/s.err")
-		[ -n "$classes" ] || die "no statistics from partition -v: $(cat "$tmp/s.err")"
+		[ -n "$classes" ] || bench_die "no statistics from partition -v: $(cat "$tmp/s.err")"
 		nreg=$(($(wc -l < "$tmp/s.reg") - 1))
 		if [ "$nreg" -ne "$classes" ]; then
 			echo "MISMATCH: $n rows, k=$k: -v says $classes classes, the regions $nreg" >&2
@@ -250,7 +192,7 @@ for n in $scale; do
 				goal = ($3 < 20) ? "<20 met" : "<20 MISSED"
 			printf "%9s %5s %8.2f %8.2f %8.1f %9s %s\n",
 			    n, k, $3, $1 + $2, $4 / 1024, c, goal
-		}' || die "cannot read the times"
+		}' || bench_die "cannot read the times"
 		rm -f "$tmp/s.reg"
 	done
 done
@@ -261,17 +203,17 @@ done
 cdm_pair() {
 	name=$1 tab=$2 k=$3 q=$4 popt=$5 lopt=$6
 	"$part" -q $q $popt -k $k "$tab" > "$tmp/c.out" 2> "$tmp/c.err" ||
-		{ cat "$tmp/c.err" >&2; die "partition -q $q $popt -k $k $name failed"; }
+		{ cat "$tmp/c.err" >&2; bench_die "partition -q $q $popt -k $k $name failed"; }
 	# shellcheck disable=SC2046 # split into fields on purpose
 	set -- $(classstats "$tmp/c.out" $k)
-	[ $# -eq 4 ] || die "no classes in partition's output"
+	[ $# -eq 4 ] || bench_die "no classes in partition's output"
 	checkmin "$4" $k "$name k=$k"
 	multi=$2
 	"$ls" -q $q $lopt -k $k --best --metric cdm "$tab" > "$tmp/c.ls" 2> "$tmp/c.err" ||
-		{ cat "$tmp/c.err" >&2; die "lattice-search -q $q $lopt -k $k $name failed"; }
+		{ cat "$tmp/c.err" >&2; bench_die "lattice-search -q $q $lopt -k $k $name failed"; }
 	full=$(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cdm") c = i }
 	    NR == 2 && c { print $c }' "$tmp/c.ls")
-	[ -n "$full" ] || die "no cdm column from lattice-search on $name"
+	[ -n "$full" ] || bench_die "no cdm column from lattice-search on $name"
 	echo "$multi $full"
 }
 
@@ -308,7 +250,7 @@ q5=$(binq 5)
 h5=$(binh 5 8)
 for dist in uniform skewed; do
 	"$root/gendata" -n 10000 --seed 1 $dist -d 5 -c 8 > "$tmp/$dist.tsv" ||
-		die "gendata $dist failed"
+		bench_die "gendata $dist failed"
 done
 echo "3a. Figure 10: uniform, 5 attributes"
 rowhead k
@@ -326,7 +268,7 @@ echo "3c. Figure 12: skewed, 5 attributes, k = 10, by the standard deviation"
 rowhead sd
 for sd in 0.1 0.2 0.3 0.5 1; do
 	"$root/gendata" -n 10000 --seed 1 skewed -d 5 -c 8 --sd $sd > "$tmp/sd.tsv" ||
-		die "gendata skewed --sd $sd failed"
+		bench_die "gendata skewed --sd $sd failed"
 	r=$(cdm_pair "skewed sd $sd" "$tmp/sd.tsv" 10 $q5 "" "$h5") || exit 2
 	row $sd $r
 done
@@ -334,7 +276,7 @@ echo "3d. Figure 13: skewed (sd 0.2), k = 10, by the number of attributes"
 rowhead attrs
 for d in 2 3 4 5 6 7 8; do
 	"$root/gendata" -n 10000 --seed 1 skewed -d $d -c 8 > "$tmp/d.tsv" ||
-		die "gendata skewed -d $d failed"
+		bench_die "gendata skewed -d $d failed"
 	r=$(cdm_pair "skewed d $d" "$tmp/d.tsv" 10 "$(binq $d)" "" \
 	    "$(binh $d 8)") || exit 2
 	row $d $r
@@ -346,7 +288,7 @@ echo "    partition with -H data/adult --numeric age"
 rowhead k
 # The hierarchies are named relative to the repository, so that a path
 # with spaces survives the word splitting of the options.
-cd "$root" || die "cannot enter $root"
+cd "$root" || bench_die "cannot enter $root"
 for k in 2 5 10 25 50 100; do
 	r=$(cdm_pair adult "$adult" $k $Q8 "-H data/adult --numeric age" \
 	    "-H data/adult") || exit 2
@@ -367,35 +309,35 @@ if ! "$root/score" -h 2>&1 | grep -q -e '--workload-auto'; then
 else
 	w=$tmp/w.tsv
 	"$root/gendata" -n 1000 --seed 1 skewed -d 2 -c 50 --mean 25 --sd 0.2 > "$w" ||
-		die "gendata skewed -c 50 failed"
+		bench_die "gendata skewed -c 50 failed"
 	hw=$(binh 2 50)
 	# werr RELEASE HOPTS COL: "mean sd queries" of the workload on COL.
 	werr() {
 		"$root/score" -q a1,a2 $2 --original "$w" --workload-auto $3 "$1" \
 		    > "$tmp/w.score" 2> "$tmp/w.err" ||
-			{ cat "$tmp/w.err" >&2; die "score --workload-auto $3 failed"; }
+			{ cat "$tmp/w.err" >&2; bench_die "score --workload-auto $3 failed"; }
 		awk -F '\t' '$1 == "workload_abs_error_mean" { m = $2 }
 		    $1 == "workload_abs_error_sd" { s = $2 }
 		    $1 == "workload_queries" { q = $2 }
 		    END { if (m == "" || s == "") exit 1
 			printf "%.2f %.2f %s\n", m, s, q }' "$tmp/w.score" ||
-			die "no workload figures from score"
+			bench_die "no workload figures from score"
 	}
 	printf '%-4s %-6s %8s %7s %8s %7s %7s  %s\n' k model "X mean" "X sd" \
 	    "Y mean" "Y sd" classes "paper, same k (single for full): X mean/sd, Y mean/sd"
 	for k in 5 10 25 50; do
 		"$part" -q a1,a2 -k $k -r "$tmp/w.reg" -o "$tmp/w.part" "$w" \
 		    2> "$tmp/w.err" ||
-			{ cat "$tmp/w.err" >&2; die "partition -k $k (workload) failed"; }
+			{ cat "$tmp/w.err" >&2; bench_die "partition -k $k (workload) failed"; }
 		"$root/recode" -r "$tmp/w.reg" -o "$tmp/w.multi" "$tmp/w.part" \
 		    2> "$tmp/w.err" ||
-			{ cat "$tmp/w.err" >&2; die "recode -r (workload) failed"; }
+			{ cat "$tmp/w.err" >&2; bench_die "recode -r (workload) failed"; }
 		"$ls" -q a1,a2 $hw -k $k --best --metric cdm -o "$tmp/w.node" "$w" \
 		    2> "$tmp/w.err" ||
-			{ cat "$tmp/w.err" >&2; die "lattice-search -k $k (workload) failed"; }
+			{ cat "$tmp/w.err" >&2; bench_die "lattice-search -k $k (workload) failed"; }
 		"$root/recode" -n "$tmp/w.node" $hw -k $k -o "$tmp/w.full" "$w" \
 		    2> "$tmp/w.err" ||
-			{ cat "$tmp/w.err" >&2; die "recode -n (workload) failed"; }
+			{ cat "$tmp/w.err" >&2; bench_die "recode -n (workload) failed"; }
 		for m in multi full; do
 			h=
 			[ $m = full ] && h=$hw
@@ -404,7 +346,7 @@ else
 			[ $# -eq 6 ] || exit 2
 			cl=$("$root/score" -q a1,a2 "$tmp/w.$m" |
 			    awk -F '\t' '$1 == "classes" { print $2 }')
-			[ -n "$cl" ] || die "score failed on the $m release"
+			[ -n "$cl" ] || bench_die "score failed on the $m release"
 			case $m/$k in
 			multi/10) p="4.66/3.26, 4.03/3.44" ;;
 			full/10) p="7.73/5.94, 3.18/2.56" ;;
@@ -421,11 +363,9 @@ else
 	echo "   queries: $3 on X, $6 on Y (values absent from the table are not asked)"
 fi
 
-if [ "${BENCH_CLEAN:-0}" = 1 ]; then
-	rm -rf "$tmp"
-	for n in $scale; do
-		rm -f "$dir/agrawal-n$n-seed1.tsv"
-	done
-	rmdir "$dir" 2>/dev/null
-fi
+set --
+for n in $scale; do
+	set -- "$@" "$dir/agrawal-n$n-seed1.tsv"
+done
+bench_clean "$@"
 exit $status

@@ -24,75 +24,33 @@
 # Exit status: 0 when every run completed (a missed goal does not change
 # it), 2 on an error.
 
-LC_ALL=C
-export LC_ALL
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 
-die() {
-	echo "bench: $*" >&2
-	exit 2
-}
-
-root=$(cd "$(dirname "$0")/.." && pwd -P) || die "cannot find the repository"
-for p in partition gendata; do
-	[ -x "$root/$p" ] || die "$root/$p not built: run make $p first"
-done
-TIME=/usr/bin/time
-[ -x "$TIME" ] || die "GNU time is needed at $TIME (package 'time'); it is not there"
-"$TIME" -f '%U %S %e %M %O' -o /dev/null true 2>/dev/null ||
-	die "$TIME is not GNU time (no -f/-o options)"
+bench_root
+bench_need partition gendata
+bench_need_gnu_time '%U %S %e %M %O'
 "$root/partition" -h 2>&1 | grep -q rothko-s ||
-	die "$root/partition has no -a rothko-s"
+	bench_die "$root/partition has no -a rothko-s"
 
 rows=${BENCH_ROWS:-100000000}
-case $rows in
-'' | *[!0-9]*) die "BENCH_ROWS must be a number of rows: '$rows'" ;;
-esac
-[ "$rows" -ge 10000 ] ||
-	die "BENCH_ROWS must be at least 10000 (k = 1000 on a tenth of it)"
+bench_number BENCH_ROWS "$rows" 10000 "" "k = 1000 on a tenth of it"
 
-# inside_repo PATH: true when the absolute PATH lies in the repository.
-rootl=$(cd "$(dirname "$0")/.." && pwd -L)
-inside_repo() {
-	case $1/ in
-	"$root"/* | "$rootl"/*) return 0 ;;
-	esac
-	return 1
-}
-dir=${BENCH_DIR:-${TMPDIR:-/tmp}/kanon-bench}
-case $dir in
-/*) ;;
-*) dir=$(pwd -L)/$dir ;;
-esac
-! inside_repo "$dir" ||
-	die "BENCH_DIR $dir is inside the repository; choose another"
-mkdir -p "$dir" || die "cannot create $dir"
-dir=$(cd "$dir" && pwd -P) || die "cannot enter $dir"
-! inside_repo "$dir" ||
-	die "BENCH_DIR $dir is inside the repository; choose another"
-
+bench_dir
 # The temp dir holds partition's and sort's temp files (-T) and the
 # partial copies of the tables; it is removed on exit.
-tmp=$(mktemp -d "$dir/rothko.XXXXXX") || die "cannot create a directory in $dir"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' HUP INT TERM
-mkdir "$tmp/T" || die "cannot create $tmp/T"
+bench_tmpdir rothko
+mkdir "$tmp/T" || bench_die "cannot create $tmp/T"
 
-# A copy of partition, so that a rebuild during the run cannot mix two
-# versions (or catch a half-written binary).
-cp "$root/partition" "$tmp/partition" || die "cannot copy $root/partition"
-part=$tmp/partition
+bench_copy partition
+part=$tmp/bin/partition
 # --fcache (frequency groups of several nodes per scan in Rothko-T):
 # when partition has it, table 2 runs Rothko-T with 1 and 8.
 fcache=0
 "$part" -h 2>&1 | grep -q -e '--fcache' && fcache=1
 fcs=${BENCH_FCACHE-1 8}
 for c in $fcs; do
-	case $c in
-	'' | *[!0-9]*) die "BENCH_FCACHE must list numbers from 1 to 1024: '$c'" ;;
-	esac
-	if [ "$c" -lt 1 ] || [ "$c" -gt 1024 ]; then
-		die "BENCH_FCACHE must list numbers from 1 to 1024: '$c'"
-	fi
+	bench_number BENCH_FCACHE "$c" 1 1024
 done
 TAB=$(printf '\t')
 QA=salary,commission,age,elevel,car,zipcode,hvalue,hyears,loan
@@ -104,12 +62,8 @@ RECB=40
 # gen N: the path of gendata -n N --seed 1 agrawal, generated once.
 gen() {
 	f=$dir/agrawal-n$1-seed1.tsv
-	if [ ! -f "$f" ]; then
-		echo "   (generating $f)" >&2
-		# gendata -o is atomic: a file that exists is complete.
-		"$root/gendata" -o "$f" -n "$1" --seed 1 agrawal ||
-			die "gendata -n $1 agrawal failed"
-	fi
+	[ -f "$f" ] || echo "   (generating $f)" >&2
+	bench_gendata "$f" -n "$1" --seed 1 agrawal
 	echo "$f"
 }
 
@@ -123,8 +77,8 @@ first() {
 	if [ ! -f "$f" ]; then
 		echo "   (writing $f)" >&2
 		head -n $(($3 + 1)) "$1" > "$tmp/first.tsv" ||
-			die "head of $1 failed"
-		mv "$tmp/first.tsv" "$f" || die "cannot write $f"
+			bench_die "head of $1 failed"
+		mv "$tmp/first.tsv" "$f" || bench_die "cannot write $f"
 	fi
 	echo "$f"
 }
@@ -148,7 +102,7 @@ runp() {
 	classes=$(sed -n 's/^partition: .* rows, \([0-9]*\) classes,.*/\1/p' \
 	    "$tmp/p.err")
 	if [ -z "$acct" ] || [ -z "$classes" ]; then
-		die "no accounting from partition -a $a -v: $(cat "$tmp/p.err")"
+		bench_die "no accounting from partition -a $a -v: $(cat "$tmp/p.err")"
 	fi
 	echo "$(tail -n 1 "$tmp/p.time") $classes $acct"
 }
@@ -306,7 +260,7 @@ cell() {
 		else
 			v=$(sed -n 's/^partition: Rothko-S: .* \([0-9]*\) nodes pruned$/\1/p' \
 			    "$tmp/c.err")
-			[ -n "$v" ] || die "no accounting from partition -v: $(cat "$tmp/c.err")"
+			[ -n "$v" ] || bench_die "no accounting from partition -v: $(cat "$tmp/c.err")"
 		fi
 		if [ -z "$naive" ]; then out=$v; else out="$out ($v)"; fi
 	done
@@ -392,10 +346,6 @@ if [ -s "$tmp/notes" ]; then
 	cat "$tmp/notes"
 fi
 
-if [ "${BENCH_CLEAN:-0}" = 1 ]; then
-	rm -f "$dir/agrawal-n$rows-seed1.tsv" "$dir/agrawal-n$rows-seed1-first"*.tsv \
-	    "$dir/agrawal-n100000-seed1.tsv"
-	rm -rf "$tmp"
-	rmdir "$dir" 2>/dev/null
-fi
+bench_clean "$dir/agrawal-n$rows-seed1.tsv" \
+    "$dir/agrawal-n$rows-seed1-first"*.tsv "$dir/agrawal-n100000-seed1.tsv"
 exit 0
