@@ -49,8 +49,6 @@
 const char *const cluster_job_names[] = { "", "groups", "cuts", "rows",
     "solve", "classes", "regions", "open", NULL };
 
-static int cmp_dec(int64_t a, int as, int64_t b, int bs);
-
 /* Whether a node of n rows is partitioned in memory by a solve job. */
 static int
 fits_cluster(struct part *pt, uint64_t n)
@@ -141,10 +139,7 @@ split_line(char *line, size_t len, kn_str **f, size_t *cap)
 	for (i = 0; i <= len; i++) {
 		if (i < len && line[i] != '\t')
 			continue;
-		if (n == *cap) {
-			*cap = *cap ? 2 * *cap : 16;
-			*f = kn_realloc(*f, *cap * sizeof(kn_str));
-		}
+		*f = kn_grow(*f, cap, n, sizeof(kn_str), 16);
 		(*f)[n].p = line + start;
 		(*f)[n].n = i - start;
 		if (i < len)
@@ -194,7 +189,7 @@ tree_load(struct part *pt, const char *path)
 			if (dm->h != NULL || S > 18 || !mond_parse_num(f[2].p,
 			    f[2].n, &a, &sa) || !mond_parse_num(f[3].p, f[3].n, &b,
 			    &sb) || sa > (int)S || sb > (int)S ||
-			    cmp_dec(a, sa, b, sb) > 0 ||
+			    kn_dec_cmp(a, sa, b, sb) > 0 ||
 			    __builtin_mul_overflow(a, (int64_t)kn_pow10(S - sa),
 			    &dm->gmn) || __builtin_mul_overflow(b,
 			    (int64_t)kn_pow10(S - sb), &dm->gmx))
@@ -328,19 +323,6 @@ parse_row(struct part *pt, kn_table *t)
 	}
 }
 
-/* Compares a / 10^as with b / 10^bs exactly. */
-static int
-cmp_dec(int64_t a, int as, int64_t b, int bs)
-{
-	kn_i128 x = (kn_i128)a, y = (kn_i128)b;
-
-	if (as < bs)
-		x *= kn_pow10(bs - as);
-	else
-		y *= kn_pow10(as - bs);
-	return x < y ? -1 : x > y;
-}
-
 /* Lays the tree out for route_tree(). */
 static void
 route_build(struct part *pt)
@@ -398,7 +380,7 @@ route_tree(struct part *pt, kn_table *t)
 
 		if (r->kind == CN_CUT)
 			k = (v->sc == r->tsc ? (v->m <= r->tm ? -1 : 1) :
-			    cmp_dec(v->m, v->sc, r->tm, r->tsc)) <= 0 ? 0 : 1;
+			    kn_dec_cmp(v->m, v->sc, r->tm, r->tsc)) <= 0 ? 0 : 1;
 		else if (r->kind == CN_HCUT) {
 			uint32_t a = kn_hier_lift(pt->dims[r->dim].h, v->leaf, 0,
 			    pt->cl->tree.v[r->id].lv - 1);
@@ -505,7 +487,7 @@ job_groups(struct part *pt, kn_table *t, FILE *fp)
 				continue;
 			if (pt->has_sens)
 				sv = t->f[pt->cl->tree.scol];
-			if (pt->has_targ && pt->req.split != SPLIT_MEDIAN)
+			if (pt->has_targ && pt->split != SPLIT_MEDIAN)
 				yv = t->f[pt->cl->tree.tcol];
 			for (j = 0; j <= pt->nqi; j++) {
 				kn_str v;
@@ -550,11 +532,7 @@ job_groups(struct part *pt, kn_table *t, FILE *fp)
 				}
 				i = g.n;
 				k = kn_dict_intern(&g, key, len);
-				if (k >= gcap) {
-					gcap = gcap ? 2 * gcap : 1024;
-					gc = kn_realloc(gc, gcap *
-					    sizeof(uint64_t));
-				}
+				gc = kn_grow(gc, &gcap, k, sizeof(uint64_t), 1024);
 				if (g.n > i)
 					gc[k] = 0;
 				gc[k]++;
@@ -750,7 +728,7 @@ worker_cuts(struct part *pt, const char *id)
 			    "(--variance)", r.name,
 			    (unsigned long long)r.lineno, id,
 			    f[2].p);
-		if (pt->has_targ && pt->req.split != SPLIT_MEDIAN && !mond_targ_id(pt, f[3], &e.y))
+		if (pt->has_targ && pt->split != SPLIT_MEDIAN && !mond_targ_id(pt, f[3], &e.y))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--split regression)", r.name,
 			    (unsigned long long)r.lineno, id, f[3].p);
@@ -760,10 +738,7 @@ worker_cuts(struct part *pt, const char *id)
 			    (unsigned long long)r.lineno, id);
 		if (__builtin_add_overflow(dt[e.j], e.cnt, &dt[e.j]))
 			kn_die("node %s: a count overflows 64 bits", id);
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			gl = kn_realloc(gl, cap * sizeof(struct gl));
-		}
+		gl = kn_grow(gl, &cap, n, sizeof(struct gl), 1024);
 		gl[n++] = e;
 	}
 	kn_reader_close(&r);
@@ -796,7 +771,7 @@ worker_cuts(struct part *pt, const char *id)
 	for (j = 0; j < 2; j++) {
 		kn_i128 a = 0, b = 0, v, w;
 
-		if (j == 0 ? !pt->req.hasv : pt->req.split != SPLIT_REGRESSION)
+		if (j == 0 ? !pt->req.hasv : pt->split != SPLIT_REGRESSION)
 			continue;
 		for (i = 0; i < n; i++) {
 			if (gl[i].j != 0)
@@ -820,7 +795,7 @@ worker_cuts(struct part *pt, const char *id)
 		    dm->rankof[e->v];
 
 		if (e->cnt > 0)
-			rothko_gtab_add(pt, &pt->rk->gtab[e->j], code, e->s, pt->req.split == SPLIT_INFOGAIN ?
+			rothko_gtab_add(pt, &pt->rk->gtab[e->j], code, e->s, pt->split == SPLIT_INFOGAIN ?
 			    pt->label_rank[e->y] : e->y, e->cnt);
 	}
 	free(gl);
@@ -845,7 +820,7 @@ worker_cuts(struct part *pt, const char *id)
 		}
 		if (pt->req.hasv)
 			printf("scale\ts\t%d\n", pt->sens_F);
-		if (pt->req.split == SPLIT_REGRESSION)
+		if (pt->split == SPLIT_REGRESSION)
 			printf("scale\tt\t%d\n", pt->targ_F);
 		if (fits_cluster(pt, tot)) {
 			printf("size\tr\t%llu\n", (unsigned long long)tot);

@@ -21,13 +21,13 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_NOHDR = 256, OPT_VERSION };
+enum { OPT_NOHDR = 256 };
 
 static const struct option longopts[] = {
 	KN_TABLE_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "no-header", no_argument, NULL, OPT_NOHDR },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	KN_OPT_VERSION_ENTRY,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -61,10 +61,10 @@ put_line(const char *line, size_t len, void *ctx)
 int
 main(int argc, char *argv[])
 {
-	const char *outpath = NULL, *tmpdir = NULL;
-	char *columns = NULL, *keyspec = NULL;
-	size_t budget = 0, nkey = 0, i;
-	int ch, merge = 0, unique = 0, verbose = 0, nohdr = 0;
+	kn_opts opt = { 0 };
+	char *keyspec = NULL;
+	size_t nkey = 0, i;
+	int ch, merge = 0, unique = 0, nohdr = 0;
 	kn_skey *key = NULL;
 	kn_table t, *ts;
 	kn_sorter *s;
@@ -74,12 +74,6 @@ main(int argc, char *argv[])
 	while ((ch = getopt_long(argc, argv, "S:T:hk:mo:uv", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
-		case 'S':
-			budget = kn_parse_size(optarg, "-S");
-			break;
-		case 'T':
-			tmpdir = optarg;
-			break;
 		case 'h':
 			usage(0);
 		case 'k':
@@ -89,31 +83,23 @@ main(int argc, char *argv[])
 		case 'm':
 			merge = 1;
 			break;
-		case 'o':
-			outpath = optarg;
-			break;
 		case 'u':
 			unique = 1;
-			break;
-		case 'v':
-			verbose = 1;
 			break;
 		case OPT_NOHDR:
 			nohdr = 1;
 			break;
-		case OPT_VERSION:
-			kn_version();
 		default:
-			if (kn_table_opt(ch, optarg, &columns))
+			if (kn_opts_take(&opt, ch, optarg))
 				break;
 			usage(2);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (budget == 0)
-		budget = kn_default_budget();
-	tmpdir = kn_tmpdir(tmpdir);
+	if (opt.budget == 0)
+		opt.budget = kn_default_budget();
+	opt.tmpdir = kn_tmpdir(opt.tmpdir);
 
 	if (merge) {
 		size_t n = argc > 0 ? (size_t)argc : 1;
@@ -121,7 +107,7 @@ main(int argc, char *argv[])
 		ts = kn_alloc(n * sizeof(kn_table));
 		for (i = 0; i < n; i++) {
 			kn_table_open(&ts[i], argc > 0 ? argv + i : NULL,
-			    argc > 0 ? 1 : 0, columns);
+			    argc > 0 ? 1 : 0, opt.columns);
 			if (i > 0 && !ts[i].headerless &&
 			    strcmp(ts[i].hdrline, ts[0].hdrline) != 0)
 				kn_die("%s:1: header differs from that of %s",
@@ -129,19 +115,19 @@ main(int argc, char *argv[])
 		}
 		if (keyspec != NULL)
 			nkey = kn_sort_keys(&ts[0], keyspec, &key);
-		fp = kn_open_out(outpath);
+		fp = kn_open_out(opt.outpath);
 		if (!ts[0].headerless && !nohdr)
 			out.hdr = ts[0].hdrline;
-		s = kn_sort_new(key, nkey, ts[0].ncols, budget, tmpdir);
+		s = kn_sort_new(key, nkey, ts[0].ncols, opt.budget, opt.tmpdir);
 		kn_sort_merge_tables(s, ts, n, unique, put_line, fp);
 	} else {
-		kn_table_open(&t, argv, (size_t)argc, columns);
+		kn_table_open(&t, argv, (size_t)argc, opt.columns);
 		if (keyspec != NULL)
 			nkey = kn_sort_keys(&t, keyspec, &key);
-		fp = kn_open_out(outpath);
+		fp = kn_open_out(opt.outpath);
 		if (!t.headerless && !nohdr)
 			out.hdr = t.hdrline;
-		s = kn_sort_new(key, nkey, t.ncols, budget, tmpdir);
+		s = kn_sort_new(key, nkey, t.ncols, opt.budget, opt.tmpdir);
 		while (kn_table_next(&t))
 			kn_sort_add(s, t.r.line, t.r.len);
 		kn_sort_finish(s, unique, put_line, fp);
@@ -149,7 +135,7 @@ main(int argc, char *argv[])
 	if (out.hdr != NULL)
 		fprintf(fp, "%s\n", out.hdr);	/* no rows */
 	kn_close_out(fp);
-	if (verbose) {
+	if (opt.verbose) {
 		const kn_sortstats *st = kn_sort_stats(s);
 
 		fprintf(stderr, "%s: %llu rows, %llu runs, %llu merge passes, "

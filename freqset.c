@@ -28,18 +28,17 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_SUM = 256, OPT_MERGE, OPT_SORTED, OPT_NOHDR,
-    OPT_VERSION, OPT_PROGRESS };
+enum { OPT_SUM = 256, OPT_MERGE, OPT_SORTED, OPT_NOHDR, OPT_PROGRESS };
 
 static const struct option longopts[] = {
 	KN_TABLE_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	KN_OPT_PROGRESS_ENTRY,
 	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ "no-header", no_argument, NULL, OPT_NOHDR },
 	{ "sorted", no_argument, NULL, OPT_SORTED },
 	{ "sum", required_argument, NULL, OPT_SUM },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	KN_OPT_VERSION_ENTRY,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -144,16 +143,16 @@ write_row(const kn_fsrow *r, void *ctx)
 int
 main(int argc, char *argv[])
 {
-	kn_table t;
+	kn_opts opt = { 0 };
 	kn_hopts hopts = { 0, NULL };
+	kn_table t;
 	kn_hier **h;
 	kn_dict *dict;
 	kn_freqstats st;
-	const char *qlist = NULL, *outpath = NULL, *tmpdir = NULL;
-	char *levels = NULL, *columns = NULL, **sumspec = NULL;
-	size_t *key, *sumcol, d, nsum = 0, c, j, i, cntcol = 0, budget = 0;
+	char *levels = NULL, **sumspec = NULL;
+	size_t *key, *sumcol, d, nsum = 0, c, j, i, cntcol = 0;
 	uint64_t groups;
-	int ch, merge = 0, sorted = 0, nohdr = 0, verbose = 0, *level, progress = 0;
+	int ch, merge = 0, sorted = 0, nohdr = 0, *level;
 	clock_t t0 = clock();
 	FILE *fp;
 
@@ -167,23 +166,8 @@ main(int argc, char *argv[])
 		case 'L':
 			levels = kn_listadd(levels, optarg);
 			break;
-		case 'S':
-			budget = kn_parse_size(optarg, "-S");
-			break;
-		case 'T':
-			tmpdir = optarg;
-			break;
 		case 'h':
 			usage(0);
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'q':
-			qlist = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
 		case OPT_MERGE:
 			merge = 1;
 			break;
@@ -198,22 +182,17 @@ main(int argc, char *argv[])
 			    sizeof(char *));
 			sumspec[nsum++] = optarg;
 			break;
-		case OPT_PROGRESS:
-			progress = 1;
-			break;
-		case OPT_VERSION:
-			kn_version();
 		default:
-			if (kn_table_opt(ch, optarg, &columns))
+			if (kn_opts_take(&opt, ch, optarg))
 				break;
 			usage(2);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	kn_progress_init(progress);
-	if (budget == 0)
-		budget = kn_default_budget();
+	kn_progress_init(opt.progress);
+	if (opt.budget == 0)
+		opt.budget = kn_default_budget();
 	if (merge && nsum > 0)
 		kn_die("--sum does not apply to --merge: the sums of the "
 		    "input are carried over");
@@ -223,9 +202,9 @@ main(int argc, char *argv[])
 	if (sorted && (levels != NULL || hopts.n > 0))
 		kn_die("--sorted merges groups as they are: -H and -L do not "
 		    "apply");
-	kn_table_open(&t, argv, (size_t)argc, columns);
+	kn_table_open(&t, argv, (size_t)argc, opt.columns);
 	/* Open the output first: a bad path fails before the work. */
-	fp = kn_open_out(outpath);
+	fp = kn_open_out(opt.outpath);
 
 	/* The key columns, and in merge mode the count and sum columns. */
 	if (merge) {
@@ -248,8 +227,8 @@ main(int argc, char *argv[])
 			sumspec[j] = kn_strndup(a, al - 4);
 		}
 	}
-	if (qlist != NULL) {
-		d = kn_table_cols(&t, qlist, &key);
+	if (opt.qlist != NULL) {
+		d = kn_table_cols(&t, opt.qlist, &key);
 		for (c = 0; sorted && c < d; c++)
 			if (key[c] != c || d != cntcol)
 				kn_die("--sorted: -q must name the key columns "
@@ -316,14 +295,14 @@ main(int argc, char *argv[])
 		if (sorted)
 			kn_freq_sorted(&t, &cs, write_row, &w, &st);
 		else
-			kn_freq(&t, &cs, level, budget, kn_tmpdir(tmpdir),
+			kn_freq(&t, &cs, level, opt.budget, kn_tmpdir(opt.tmpdir),
 			    write_row, &w, &st);
 		groups = w.groups;
 		if (w.hdr)
 			header(fp, &t, key, d, sumspec, nsum);
 	}
 	kn_close_out(fp);
-	if (verbose)
+	if (opt.verbose)
 		fprintf(stderr, "%s: %llu rows, %llu groups, %llu runs, "
 		    "%llu merge passes, %llu bytes written to temp files, "
 		    "%.2f s CPU\n", kn_prog, (unsigned long long)st.rows,

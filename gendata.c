@@ -108,18 +108,6 @@ usage(int status)
 	exit(status);
 }
 
-/* splitmix64: spreads a seed over the state of the main generator. */
-static uint64_t
-splitmix64(uint64_t *x)
-{
-	uint64_t z;
-
-	z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static uint64_t
 rotl(uint64_t x, int k)
 {
@@ -132,7 +120,7 @@ rng_seed(rng *r, uint64_t seed)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
+		r->s[i] = kn_splitmix64(&seed);
 	r->havespare = 0;
 }
 

@@ -97,10 +97,7 @@ csv_record(const char *path, char **pp, const char *end, kn_str **fp,
 	for (;;) {
 		char *f = o;
 
-		if (n == *fcap) {
-			*fcap = *fcap ? 2 * *fcap : 16;
-			*fp = kn_realloc(*fp, *fcap * sizeof(kn_str));
-		}
+		*fp = kn_grow(*fp, fcap, n, sizeof(kn_str), 16);
 		if (p < end && *p == '"') {
 			p++;
 			for (;;) {

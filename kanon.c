@@ -229,6 +229,17 @@ kn_realloc(void *p, size_t n)
 	return p;
 }
 
+void *
+kn_grow_slow(void *p, size_t *cap, size_t i, size_t elem, size_t first)
+{
+	size_t c;
+
+	for (c = *cap ? 2 * *cap : first; c <= i; c *= 2)
+		;
+	*cap = c;
+	return kn_realloc(p, c * elem);
+}
+
 char *
 kn_strndup(const char *s, size_t n)
 {
@@ -243,6 +254,28 @@ char *
 kn_strdup(const char *s)
 {
 	return kn_strndup(s, strlen(s));
+}
+
+/* ---- random numbers ------------------------------------------------ */
+
+uint64_t
+kn_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+uint64_t
+kn_rand_below(uint64_t *state, uint64_t n)
+{
+	uint64_t lim = UINT64_MAX - UINT64_MAX % n, x;
+
+	while ((x = kn_splitmix64(state)) >= lim)
+		;
+	return x % n;
 }
 
 /* ---- option values ------------------------------------------------ */
@@ -942,6 +975,19 @@ kn_pow10(int e)
 }
 
 int
+kn_dec_cmp(kn_i128 a, int as, kn_i128 b, int bs)
+{
+	kn_i128 t;
+
+	if (as < bs)
+		return -kn_dec_cmp(b, bs, a, as);
+	/* b at the scale of a; past 128 bits it is beyond any a. */
+	if (as - bs > 38 || __builtin_mul_overflow(b, kn_pow10(as - bs), &t))
+		return b < 0 ? 1 : -1;
+	return a < t ? -1 : a > t;
+}
+
+int
 kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale)
 {
 	const char *p = s, *end = s + n;
@@ -1192,6 +1238,37 @@ kn_ldiv_check(const kn_ldiv *ld, int hass)
 	if (ld->on && ld->kind != KN_DIV_ENTROPY && ld->l != floor(ld->l))
 		kn_die("-l: '%s': distinct and recursive diversity need an "
 		    "integer", ld->lstr);
+}
+
+void
+kn_req_init(kn_req *r)
+{
+	memset(r, 0, sizeof(*r));
+	kn_ldiv_init(&r->ld);
+}
+
+int
+kn_req_opt(kn_req *r, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'k':
+		r->k = (uint64_t)kn_parse_int(arg, 1, INT64_MAX, "-k");
+		return 1;
+	case 'l':
+	case 'c':
+		kn_ldiv_opt(&r->ld, ch, arg);
+		return 1;
+	case KN_OPT_DIVERSITY:
+		kn_ldiv_opt(&r->ld, 'd', arg);
+		return 1;
+	case KN_OPT_VARIANCE:
+		if (!kn_dec_parse(arg, strlen(arg), &r->vm, &r->vs) ||
+		    r->vm < 0)
+			kn_die("--variance: '%s' is not a number >= 0", arg);
+		r->hasv = 1;
+		return 1;
+	}
+	return 0;
 }
 
 static int

@@ -60,6 +60,15 @@ void kn_version(void) __attribute__((noreturn));
 void *kn_alloc(size_t n);
 void *kn_zalloc(size_t n);
 void *kn_realloc(void *p, size_t n);
+/* Makes room for element i of the array p of *cap elements of elem
+ * bytes: the capacity doubles, from first; returns the array. */
+void *kn_grow_slow(void *p, size_t *cap, size_t i, size_t elem,
+    size_t first);
+static inline void *
+kn_grow(void *p, size_t *cap, size_t i, size_t elem, size_t first)
+{
+	return i < *cap ? p : kn_grow_slow(p, cap, i, elem, first);
+}
 char *kn_strndup(const char *s, size_t n);
 char *kn_strdup(const char *s);
 
@@ -68,6 +77,13 @@ char *kn_strdup(const char *s);
 void kn_progress_init(int force);
 void kn_progress(uint64_t rows, uint64_t bytes);
 void kn_progress_done(void);
+
+/* splitmix64 (Steele, Lea, Flood 2014): the next 64 random bits of the
+ * stream whose state is *state; the programs' one generator (gendata
+ * seeds its xoshiro256** with it, Rothko-S samples with it). */
+uint64_t kn_splitmix64(uint64_t *state);
+/* A uniform integer in [0, n), n > 0, from kn_splitmix64 by rejection. */
+uint64_t kn_rand_below(uint64_t *state, uint64_t n);
 
 /* ---- option values ------------------------------------------------ */
 
@@ -186,6 +202,8 @@ size_t kn_dec_format(kn_i128 v, int scale, char *buf);
 void kn_dec_add(kn_i128 *v, int *vs, kn_i128 a, int as);
 /* 10^e as i128 (e <= 38). */
 kn_i128 kn_pow10(int e);
+/* Compares a/10^as with b/10^bs exactly: -1, 0 or 1. */
+int kn_dec_cmp(kn_i128 a, int as, kn_i128 b, int bs);
 
 /* Per summed column: exact sum s/10^sc and sum of squares ss/10^2sc. */
 typedef struct {
@@ -249,6 +267,31 @@ void kn_ldiv_init(kn_ldiv *ld);
 void kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg);
 /* Dies on conflicting options; hass says whether -s was given. */
 void kn_ldiv_check(const kn_ldiv *ld, int hass);
+/* The requirements of a program that releases or checks data: -k,
+ * l-diversity (-l, -c, --diversity) and variance diversity
+ * (--variance: Var >= vm / 10^vs). */
+typedef struct {
+	uint64_t k;		/* 0: -k not given */
+	kn_ldiv ld;
+	int hasv;		/* --variance given */
+	kn_i128 vm;
+	int vs;
+} kn_req;
+
+/* The long options kn_req_opt takes, for getopt_long: --diversity in
+ * every program with -l, --variance in those with variance. */
+enum { KN_OPT_DIVERSITY = 1100, KN_OPT_VARIANCE };
+#define KN_OPT_DIVERSITY_ENTRY \
+	{ "diversity", required_argument, NULL, KN_OPT_DIVERSITY }
+#define KN_OPT_VARIANCE_ENTRY \
+	{ "variance", required_argument, NULL, KN_OPT_VARIANCE }
+
+/* No requirement: k 0, l-diversity off, no variance. */
+void kn_req_init(kn_req *r);
+/* Takes option ch if it is -k, -l, -c, --diversity or --variance (the
+ * value arg); 0 if it is not one of them. */
+int kn_req_opt(kn_req *r, int ch, const char *arg);
+
 /* Sorts counts descending. */
 void kn_counts_desc(uint64_t *v, size_t m);
 /* Entropy (nats) of the counts v[0..m) summing to n. */
@@ -329,6 +372,28 @@ enum { KN_OPT_COLUMNS = 1000, KN_OPT_COLFILE, KN_OPT_SKIPHDR };
 /* Takes option ch if it is one of KN_TABLE_OPTIONS (the column list to
  * *columns); 0 if it is not. */
 int kn_table_opt(int ch, char *arg, char **columns);
+
+/* The options every program spells the same way, for those that take
+ * them: -S, -T, -o, -q, -s, -t, -v, --progress, --version and the
+ * table options (KN_TABLE_OPTIONS). */
+typedef struct {
+	size_t budget;		/* -S; 0: not given */
+	const char *tmpdir;	/* -T */
+	const char *outpath;	/* -o */
+	const char *qlist;	/* -q */
+	const char *scol;	/* -s */
+	const char *tcol;	/* -t */
+	int verbose;		/* -v */
+	int progress;		/* --progress */
+	char *columns;		/* --columns, --columns-file */
+} kn_opts;
+enum { KN_OPT_PROGRESS = 1200, KN_OPT_VERSION };
+#define KN_OPT_PROGRESS_ENTRY \
+	{ "progress", no_argument, NULL, KN_OPT_PROGRESS }
+#define KN_OPT_VERSION_ENTRY \
+	{ "version", no_argument, NULL, KN_OPT_VERSION }
+/* Takes option ch into o if it is one of kn_opts's; 0 if it is not. */
+int kn_opts_take(kn_opts *o, int ch, char *arg);
 
 /* Opens the table over paths (none: stdin).  columns, if not NULL, is
  * a comma list naming the fields of headerless input. */

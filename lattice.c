@@ -72,20 +72,19 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_ALL = 256, OPT_BEST, OPT_DIV,
-    OPT_MAXSUPP, OPT_METRIC, OPT_PROGRESS, OPT_RAW, OPT_VERSION };
+enum { OPT_ALL = 256, OPT_BEST, OPT_MAXSUPP, OPT_METRIC, OPT_RAW };
 
 static const struct option longopts[] = {
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "best", no_argument, NULL, OPT_BEST },
 	KN_TABLE_OPTIONS,
-	{ "diversity", required_argument, NULL, OPT_DIV },
+	KN_OPT_DIVERSITY_ENTRY,
 	{ "help", no_argument, NULL, 'h' },
 	{ "max-suppress", required_argument, NULL, OPT_MAXSUPP },
 	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	KN_OPT_PROGRESS_ENTRY,
 	{ "raw", no_argument, NULL, OPT_RAW },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	KN_OPT_VERSION_ENTRY,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -134,8 +133,8 @@ static struct {
 	int W;
 	int hass, sword, sshift;
 	uint64_t sfm;
-	kn_ldiv ld;
-	uint64_t k, limit, N;
+	kn_req req;		/* -k and l-diversity */
+	uint64_t limit, N;
 	int monotone;
 	int algo;
 	fset base;
@@ -388,17 +387,14 @@ class_at(const fset *f, size_t i, size_t *end, uint64_t *np)
 
 	for (j = i; j < f->n && (j == i || cmp_qi(o[i], o[j], f) == 0);
 	    j++) {
-		if (nv == T.valcap) {
-			T.valcap = T.valcap ? 2 * T.valcap : 64;
-			T.vals = kn_realloc(T.vals, T.valcap * sizeof(uint64_t));
-		}
+		T.vals = kn_grow(T.vals, &T.valcap, nv, sizeof(uint64_t), 64);
 		T.vals[nv++] = f->cnt[o[j]];
 		n += f->cnt[o[j]];
 	}
 	*end = j;
 	*np = n;
 	kn_counts_desc(T.vals, nv);
-	return n < L.k || !kn_ldiv_ok(&L.ld, T.vals, nv, n);
+	return n < L.req.k || !kn_ldiv_ok(&L.req.ld, T.vals, nv, n);
 }
 
 /*
@@ -416,7 +412,7 @@ evaluate(const fset *f, const int *lev, struct metrics *m)
 
 	if (!L.hass) {
 		for (i = 0; i < f->n; i++)
-			if (f->cnt[i] < L.k)
+			if (f->cnt[i] < L.req.k)
 				supp += f->cnt[i];
 	} else {
 		order_classes(f);
@@ -429,7 +425,7 @@ evaluate(const fset *f, const int *lev, struct metrics *m)
 	memset(m, 0, sizeof(*m));
 	if (!L.hass) {
 		for (i = 0; i < f->n; i++)
-			if (f->cnt[i] >= L.k)
+			if (f->cnt[i] >= L.req.k)
 				add_class(f, i, f->cnt[i], lev, m);
 	} else
 		for (i = 0; i < f->n; i = j)
@@ -1422,7 +1418,7 @@ write_node(FILE *fp, const struct family *F, uint64_t x)
 	kn_fmt_u128(buf, m->cdm);
 	fprintf(fp, "%llu\t%llu\t%s\t%.10Lg\t%d\t%.10Lg\t%.10Lg\n",
 	    (unsigned long long)m->supp, (unsigned long long)m->classes, buf,
-	    m->classes ? (long double)(L.N - m->supp) / m->classes / L.k :
+	    m->classes ? (long double)(L.N - m->supp) / m->classes / L.req.k :
 	    0.0L, height(F, x), m->prec, m->loss);
 }
 
@@ -1501,40 +1497,32 @@ now(void)
 int
 main(int argc, char *argv[])
 {
-	kn_table t;
+	kn_opts opt = { 0 };
 	kn_hopts hopts = { 0, NULL };
+	kn_table t;
 	kn_countspec cs;
 	kn_dict *dict;
 	kn_hier **hier;
 	struct family *F = NULL;
-	const char *qlist = NULL, *scol = NULL, *outpath = NULL;
-	const char *tmpdir = NULL;
 	kn_limit lim = { 0, 0, 0, 0 };
-	char *columns = NULL;
-	size_t *qi, *key, nq, c, budget = 0, cntcol = 0, nout = 0, j;
+	size_t *qi, *key, nq, c, cntcol = 0, nout = 0, j;
 	uint32_t *outn = NULL;
 	uint64_t x, nanon = 0, nmin = 0, extra = 0, lattice = 1;
-	int ch, all = 0, best = 0, raw = 0, verbose = 0, progress = 0;
+	int ch, all = 0, best = 0, raw = 0;
 	int freq = 0;
 	double t0, t1;
 	long double subsets;
 	FILE *out;
 
 	kn_init(argv[0]);
-	kn_ldiv_init(&L.ld);
-	L.k = 2;
+	kn_req_init(&L.req);
+	L.req.k = 2;
 	L.algo = -1;
 	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hj:k:l:o:q:s:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
 			kn_hopts_add(&hopts, optarg);
-			break;
-		case 'S':
-			budget = kn_parse_size(optarg, "-S");
-			break;
-		case 'T':
-			tmpdir = optarg;
 			break;
 		case 'a':
 			for (L.algo = 0; L.algo <= A_BFSSCAN &&
@@ -1544,40 +1532,16 @@ main(int argc, char *argv[])
 				kn_die("-a: '%s' is not incognito, super-roots, "
 				    "cube, samarati, bfs or bfs-scan", optarg);
 			break;
-		case 'c':
-			kn_ldiv_opt(&L.ld, 'c', optarg);
-			break;
 		case 'h':
 			usage(0);
 		case 'j':
 			L.threads = (int)kn_parse_int(optarg, 1, 64, "-j");
-			break;
-		case 'k':
-			L.k = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX, "-k");
-			break;
-		case 'l':
-			kn_ldiv_opt(&L.ld, 'l', optarg);
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'q':
-			qlist = optarg;
-			break;
-		case 's':
-			scol = optarg;
-			break;
-		case 'v':
-			verbose = 1;
 			break;
 		case OPT_ALL:
 			all = 1;
 			break;
 		case OPT_BEST:
 			best = 1;
-			break;
-		case OPT_DIV:
-			kn_ldiv_opt(&L.ld, 'd', optarg);
 			break;
 		case OPT_MAXSUPP:
 			kn_limit_parse(&lim, optarg, "--max-suppress");
@@ -1590,58 +1554,54 @@ main(int argc, char *argv[])
 				kn_die("--metric: '%s' is not cdm, cavg, height, "
 				    "prec or loss", optarg);
 			break;
-		case OPT_PROGRESS:
-			progress = 1;
-			break;
 		case OPT_RAW:
 			raw = 1;
 			break;
-		case OPT_VERSION:
-			kn_version();
 		default:
-			if (kn_table_opt(ch, optarg, &columns))
+			if (kn_req_opt(&L.req, ch, optarg) ||
+			    kn_opts_take(&opt, ch, optarg))
 				break;
 			usage(2);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	kn_progress_init(progress);
+	kn_progress_init(opt.progress);
 	if (argc > 1)
 		kn_die("one table at a time (got %d files)", argc);
 	if (all && best)
 		kn_die("--all and --best exclude each other");
-	kn_ldiv_check(&L.ld, scol != NULL);
-	if (scol != NULL && !L.ld.on)
+	kn_ldiv_check(&L.req.ld, opt.scol != NULL);
+	if (opt.scol != NULL && !L.req.ld.on)
 		kn_die("-s: give the l-diversity requirement with -l");
-	if (budget == 0)
-		budget = kn_default_budget();
-	tmpdir = kn_tmpdir(tmpdir);
-	L.hass = L.ld.on;
+	if (opt.budget == 0)
+		opt.budget = kn_default_budget();
+	opt.tmpdir = kn_tmpdir(opt.tmpdir);
+	L.hass = L.req.ld.on;
 	if (L.threads == 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 		L.threads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
 	}
 
-	kn_table_open(&t, argv, (size_t)argc, columns);
-	out = kn_open_out(outpath);
+	kn_table_open(&t, argv, (size_t)argc, opt.columns);
+	out = kn_open_out(opt.outpath);
 	/* A column named count that is neither a quasi-identifier nor the
 	 * sensitive column makes the input a frequency set (unless --raw). */
 	if (!raw) {
 		for (c = 0; c < t.ncols && strcmp(t.names[c], "count") != 0;
 		    c++)
 			;
-		if (c < t.ncols && (scol == NULL ||
-		    kn_table_col(&t, scol) != c)) {
+		if (c < t.ncols && (opt.scol == NULL ||
+		    kn_table_col(&t, opt.scol) != c)) {
 			freq = 1;
 			cntcol = c;
 		}
 	}
-	if (qlist != NULL)
-		nq = kn_table_cols(&t, qlist, &qi);
+	if (opt.qlist != NULL)
+		nq = kn_table_cols(&t, opt.qlist, &qi);
 	else if (freq) {
-		size_t sidx = scol != NULL ? kn_table_col(&t, scol) : SIZE_MAX;
+		size_t sidx = opt.scol != NULL ? kn_table_col(&t, opt.scol) : SIZE_MAX;
 
 		qi = kn_alloc((t.ncols + 1) * sizeof(size_t));
 		for (nq = 0, c = 0; c < cntcol; c++)
@@ -1680,13 +1640,13 @@ main(int argc, char *argv[])
 		lattice *= (uint64_t)hier[c]->nlevels;
 	}
 	if (L.hass) {
-		key[nq] = kn_table_col(&t, scol);
+		key[nq] = kn_table_col(&t, opt.scol);
 		for (c = 0; c < nq; c++)
 			if (qi[c] == key[nq])
-				kn_die("-s %s is also a quasi-identifier", scol);
+				kn_die("-s %s is also a quasi-identifier", opt.scol);
 		if (freq && key[nq] > cntcol)
 			kn_die("-s: '%s' must be a key column of the frequency "
-			    "set", scol);
+			    "set", opt.scol);
 		kn_dict_init(&dict[nq]);
 	}
 	kn_dict_init(&in.sdict);
@@ -1699,13 +1659,13 @@ main(int argc, char *argv[])
 	cs.hascount = freq;
 	cs.cntcol = cntcol;
 	t0 = now();
-	kn_freq(&t, &cs, NULL, budget, tmpdir, add_group, NULL, NULL);
+	kn_freq(&t, &cs, NULL, opt.budget, opt.tmpdir, add_group, NULL, NULL);
 	kn_reader_close(&t.r);
 	build_base();
 	L.limit = kn_limit_rows(&lim, L.N);
 	/* Entropy and recursive diversity with suppression are not
 	 * monotone: then every node is evaluated. */
-	L.monotone = !(L.hass && L.ld.kind != KN_DIV_DISTINCT &&
+	L.monotone = !(L.hass && L.req.ld.kind != KN_DIV_DISTINCT &&
 	    L.limit > 0);
 	/* The default is the fastest measured (bench/lattice.sh): the
 	 * subset pruning of Incognito pays without suppression; with a
@@ -1726,7 +1686,7 @@ main(int argc, char *argv[])
 		    (unsigned long long)MAXLAT);
 	src.f = &L.base;
 	src.mask = L.full;
-	L.budget = T.budget = budget;
+	L.budget = T.budget = opt.budget;
 	t1 = now();
 	if (!L.monotone)
 		F = bottom_up(1, 0);
@@ -1763,7 +1723,7 @@ main(int argc, char *argv[])
 	fputs("suppressed\tclasses\tcdm\tcavg\theight\tprec\tloss\n", out);
 	for (j = 0; j < nout; j++)
 		write_node(out, F, outn[j]);
-	if (verbose) {
+	if (opt.verbose) {
 		if (!L.monotone)
 			fprintf(stderr, "lattice-search: not monotone: every "
 			    "node evaluated (bfs without marking)\n");

@@ -321,7 +321,7 @@ mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
 int
 mond_targ_id(struct part *pt, kn_str v, uint32_t *id)
 {
-	return value_id(&pt->targ_dict, v, pt->req.split == SPLIT_REGRESSION, &pt->targ_val,
+	return value_id(&pt->targ_dict, v, pt->split == SPLIT_REGRESSION, &pt->targ_val,
 	    &pt->targ_scale, &pt->targ_F, id);
 }
 
@@ -506,7 +506,7 @@ part_add_row(struct part *pt, const uint32_t *r, struct side *a, struct side *b)
 			}
 		}
 	}
-	if (pt->req.split == SPLIT_INFOGAIN) {
+	if (pt->split == SPLIT_INFOGAIN) {
 		uint32_t y = r[pt->word_targ];
 		uint64_t c = pt->hl_side[y]++;
 
@@ -516,7 +516,7 @@ part_add_row(struct part *pt, const uint32_t *r, struct side *a, struct side *b)
 
 			b->lf += mond_x_log_x(pt, rc - 1) - mond_x_log_x(pt, rc);
 		}
-	} else if (pt->req.split == SPLIT_REGRESSION) {
+	} else if (pt->split == SPLIT_REGRESSION) {
 		kn_i128 v = pt->targ_val[r[pt->word_targ]];
 
 		a->ts += v;
@@ -538,7 +538,7 @@ part_forget_rows(struct part *pt, size_t b, size_t lo, size_t hi)
 
 		if (pt->has_sens)
 			pt->hs_side[r[pt->word_sens]] = 0;
-		if (pt->req.split == SPLIT_INFOGAIN)
+		if (pt->split == SPLIT_INFOGAIN)
 			pt->hl_side[r[pt->word_targ]] = 0;
 	}
 }
@@ -590,7 +590,7 @@ sort_pos(struct part *pt, size_t n, uint32_t range)
 int
 mond_is_hier(struct part *pt, size_t j)
 {
-	return pt->dims[j].h != NULL && !pt->req.relaxed;
+	return pt->dims[j].h != NULL && !pt->relaxed;
 }
 
 /* Fills key[] with the node's codes of dimension j and sorts. */
@@ -699,7 +699,7 @@ select_cut(struct part *pt, size_t j, struct cut *best)
 			eq += c == med;
 		}
 	}
-	if (pt->req.relaxed)
+	if (pt->relaxed)
 		L = (n + 1) / 2;
 	else if (lt + eq <= n - pt->req.k && lt + eq >= pt->req.k &&
 	    (lt < pt->req.k || n - 2 * lt >= 2 * (lt + eq) - n))
@@ -728,7 +728,7 @@ mond_cut_better(struct part *pt, const struct cut *best, kn_i128 isc, long doubl
 
 	if (!best->found)
 		return 1;
-	if (pt->req.split == SPLIT_INFOGAIN) {
+	if (pt->split == SPLIT_INFOGAIN) {
 		if (isc != best->iscore)
 			return isc > best->iscore;
 		return dist < best->dist;
@@ -761,12 +761,12 @@ eval_ordered(struct part *pt, size_t j, struct cut *best)
 		long double sc = 0;
 
 		part_add_row(pt, pt->rec + (pt->node.b + pt->perm[i]) * pt->rec_words, &L, &R);
-		if (!pt->req.relaxed && pt->key[pt->perm[i]] == pt->key[pt->perm[i + 1]])
+		if (!pt->relaxed && pt->key[pt->perm[i]] == pt->key[pt->perm[i + 1]])
 			continue;
 		if (l < pt->req.k || n - l < pt->req.k)
 			continue;
 		dist = 2 * l > n ? 2 * l - n : n - 2 * l;
-		if (pt->req.split == SPLIT_INFOGAIN)
+		if (pt->split == SPLIT_INFOGAIN)
 			isc = L.lf - mond_x_log_x(pt, l) + R.lf - mond_x_log_x(pt, n - l);
 		else
 			sc = mond_regression_term(L.ts, l) + mond_regression_term(R.ts, n - l);
@@ -844,7 +844,7 @@ eval_median(struct part *pt, size_t j, struct cut *best)
 	for (i = 0; i + 1 < n; i++) {
 		uint64_t L = i + 1;
 
-		if (!pt->req.relaxed && pt->key[pt->perm[i]] == pt->key[pt->perm[i + 1]])
+		if (!pt->relaxed && pt->key[pt->perm[i]] == pt->key[pt->perm[i + 1]])
 			continue;
 		if (L < pt->req.k || n - L < pt->req.k)
 			continue;
@@ -943,9 +943,9 @@ eval_hier(struct part *pt, size_t j, struct cut *best)
 		/* A child ends at i. */
 		if (!mond_side_ok(pt, &S, pt->hs_side, 0))
 			ok = 0;
-		if (pt->req.split == SPLIT_INFOGAIN)
+		if (pt->split == SPLIT_INFOGAIN)
 			isc += S.lf - mond_x_log_x(pt, S.n);
-		else if (pt->req.split == SPLIT_REGRESSION)
+		else if (pt->split == SPLIT_REGRESSION)
 			sc += mond_regression_term(S.ts, S.n);
 		part_forget_rows(pt, pt->node.b, g0, i + 1);
 		g0 = i + 1;
@@ -955,7 +955,7 @@ eval_hier(struct part *pt, size_t j, struct cut *best)
 	}
 	if (!ok)
 		return;
-	if (pt->req.split == SPLIT_MEDIAN) {
+	if (pt->split == SPLIT_MEDIAN) {
 		if (!best->found) {
 			best->found = 1;
 			best->dim = j;
@@ -1094,7 +1094,7 @@ mond_widths(struct part *pt)
 			pt->node.width[j] = g > 0 ? (long double)((kn_i128)
 			    dm->vals[pt->node.mx[j]] - dm->vals[pt->node.mn[j]]) / g : 0;
 		}
-		if (pt->req.relaxed)
+		if (pt->relaxed)
 			pt->node.can[j] = 1;
 		else if (mond_is_hier(pt, j))
 			pt->node.can[j] = pt->node.lv[j] > 0;
@@ -1135,7 +1135,7 @@ mond_node_totals(struct part *pt, size_t b, size_t e, const uint32_t *ext)
 
 		if (pt->has_sens && pt->hs_tot[r[pt->word_sens]]++ == 0)
 			pt->stouch[pt->nstouch++] = r[pt->word_sens];
-		if (pt->req.split == SPLIT_INFOGAIN && pt->hl_tot[r[pt->word_targ]]++ == 0)
+		if (pt->split == SPLIT_INFOGAIN && pt->hl_tot[r[pt->word_targ]]++ == 0)
 			pt->ltouch[pt->nltouch++] = r[pt->word_targ];
 	}
 	if (pt->nltouch > 1)
@@ -1433,7 +1433,7 @@ mond_partition(struct part *pt)
 		if (pt->node.n >= 2 * pt->req.k && (!pt->grow.on ||
 		    (pt->grow.t[tn].depth < pt->grow.maxdepth &&
 		    pt->grow.leaves < pt->grow.maxleaves))) {
-			if (pt->req.split == SPLIT_MEDIAN) {
+			if (pt->split == SPLIT_MEDIAN) {
 				for (j = 0; j < pt->nqi; j++) {
 					size_t q = j;
 
@@ -1636,7 +1636,7 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 		}
 	}
 
-	if (pt->req.split == SPLIT_INFOGAIN) {
+	if (pt->split == SPLIT_INFOGAIN) {
 		/* Labels numbered in byte order, so that scores are summed
 		 * in an order that does not depend on the rows'. */
 		uint32_t *rk = kn_dict_ranks(&pt->targ_dict);
@@ -1654,7 +1654,7 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			    (long double)i * logl((long double)i) *
 			    4294967296.0L);
 	}
-	if (pt->req.split == SPLIT_REGRESSION) {
+	if (pt->split == SPLIT_REGRESSION) {
 		kn_i128 s = 0;
 
 		for (i = 0; i < pt->targ_dict.n; i++)

@@ -99,17 +99,6 @@ struct tnode {
 	uint64_t eqleft, left;
 };
 
-/* The requirements and the split criterion. */
-struct part_req {
-	uint64_t k;
-	kn_ldiv ld;
-	int hasv;		/* --variance */
-	kn_i128 vm;
-	int vs;
-	int split;
-	int relaxed;
-};
-
 /* Accounting of an out-of-core run (-v; paper 004 §4-5). */
 struct part_acct {
 	uint64_t scans;		/* passes over node files */
@@ -164,7 +153,9 @@ struct cluster;
 
 /* One run of partition. */
 struct part {
-	struct part_req req;
+	kn_req req;
+	int split;		/* --split: SPLIT_* */
+	int relaxed;		/* --relaxed */
 	const char *inname;	/* the input, for messages */
 	size_t budget;		/* -S */
 

@@ -45,29 +45,28 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_ALPHA = 256, OPT_CLASSCOL, OPT_DIV,
-    OPT_FCACHE, OPT_FITROWS, OPT_JOB, OPT_NAIVE, OPT_TREE, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
-    OPT_PROGRESS, OPT_RELAXED, OPT_SPLIT, OPT_VAR, OPT_VERSION };
+enum { OPT_ALPHA = 256, OPT_CLASSCOL, OPT_FCACHE, OPT_FITROWS, OPT_JOB, OPT_NAIVE, OPT_TREE, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
+    OPT_RELAXED, OPT_SPLIT };
 
 static const struct option longopts[] = {
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	KN_TABLE_OPTIONS,
-	{ "diversity", required_argument, NULL, OPT_DIV },
+	KN_OPT_DIVERSITY_ENTRY,
 	{ "fcache", required_argument, NULL, OPT_FCACHE },
 	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "job", required_argument, NULL, OPT_JOB },
 	{ "naive", no_argument, NULL, OPT_NAIVE },
 	{ "numeric", required_argument, NULL, OPT_NUMERIC },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	KN_OPT_PROGRESS_ENTRY,
 	{ "relaxed", no_argument, NULL, OPT_RELAXED },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "split", required_argument, NULL, OPT_SPLIT },
 	{ "tree", required_argument, NULL, OPT_TREE },
-	{ "variance", required_argument, NULL, OPT_VAR },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	KN_OPT_VARIANCE_ENTRY,
+	KN_OPT_VERSION_ENTRY,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -123,7 +122,7 @@ make_sig(struct part *pt, const char *q, const char *s, const char *t, const cha
 	b = kn_alloc(n);
 	snprintf(b, n, "q=%s k=%llu s=%s l=%s div=%d c=%s var=%s t=%s "
 	    "split=%d num=%s", q, (unsigned long long)pt->req.k, s ? s : "-",
-	    pt->req.ld.on ? pt->req.ld.lstr : "-", pt->req.ld.kind, c, v, t ? t : "-", pt->req.split,
+	    pt->req.ld.on ? pt->req.ld.lstr : "-", pt->req.ld.kind, c, v, t ? t : "-", pt->split,
 	    num ? num : "-");
 	return b;
 }
@@ -131,6 +130,8 @@ make_sig(struct part *pt, const char *q, const char *s, const char *t, const cha
 int
 main(int argc, char *argv[])
 {
+	kn_opts opt = { 0 };
+	kn_hopts hopts = { 0, NULL };
 	struct rothko rothko_state = { .alpha = 0.05, .seed = 1,
 	    .fcache = 8 };
 	struct cluster cluster_state = { 0 };
@@ -139,20 +140,17 @@ main(int argc, char *argv[])
 	struct part *pt = &run;
 	kn_table t;
 	kn_input in;
-	kn_hopts hopts = { 0, NULL };
-	const char *qlist = NULL, *scol = NULL, *tcol = NULL;
-	const char *outpath = NULL, *rpath = NULL, *classcol = "class";
+	const char *rpath = NULL, *classcol = "class";
 	const char *numlist = NULL, *algo = NULL;
-	char *columns = NULL;
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
-	int ch, verbose = 0, progress = 0, hasclasscol = 0;
+	int ch, hasclasscol = 0;
 	int seedset = 0, alphaset = 0, job = JOB_NONE;
 	uint64_t ntot;
 	struct timespec t0, t1;
 	FILE *fp = NULL;
 
 	kn_init(argv[0]);
-	kn_ldiv_init(&pt->req.ld);
+	kn_req_init(&pt->req);
 	pt->req.k = 1;
 	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hk:l:o:q:r:s:t:v",
 	    longopts, NULL)) != -1) {
@@ -160,51 +158,17 @@ main(int argc, char *argv[])
 		case 'H':
 			kn_hopts_add(&hopts, optarg);
 			break;
-		case 'S':
-			pt->budget = kn_parse_size(optarg, "-S");
-			break;
-		case 'T':
-			pt->rk->tmpdir = optarg;
-			break;
 		case 'a':
 			algo = optarg;
 			break;
-		case 'c':
-			kn_ldiv_opt(&pt->req.ld, 'c', optarg);
-			break;
 		case 'h':
 			usage(0);
-		case 'k':
-			pt->req.k = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
-			    "-k");
-			break;
-		case 'l':
-			kn_ldiv_opt(&pt->req.ld, 'l', optarg);
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'q':
-			qlist = optarg;
-			break;
 		case 'r':
 			rpath = optarg;
-			break;
-		case 's':
-			scol = optarg;
-			break;
-		case 't':
-			tcol = optarg;
-			break;
-		case 'v':
-			verbose = 1;
 			break;
 		case OPT_CLASSCOL:
 			classcol = optarg;
 			hasclasscol = 1;
-			break;
-		case OPT_DIV:
-			kn_ldiv_opt(&pt->req.ld, 'd', optarg);
 			break;
 		case OPT_ALPHA:
 			alphaset = 1;
@@ -245,67 +209,58 @@ main(int argc, char *argv[])
 		case OPT_NUMERIC:
 			numlist = optarg;
 			break;
-		case OPT_PROGRESS:
-			progress = 1;
-			break;
 		case OPT_RELAXED:
-			pt->req.relaxed = 1;
+			pt->relaxed = 1;
 			break;
 		case OPT_SPLIT:
 			if (strcmp(optarg, "median") == 0)
-				pt->req.split = SPLIT_MEDIAN;
+				pt->split = SPLIT_MEDIAN;
 			else if (strcmp(optarg, "infogain") == 0)
-				pt->req.split = SPLIT_INFOGAIN;
+				pt->split = SPLIT_INFOGAIN;
 			else if (strcmp(optarg, "regression") == 0)
-				pt->req.split = SPLIT_REGRESSION;
+				pt->split = SPLIT_REGRESSION;
 			else
 				kn_die("--split: '%s' is not median, infogain "
 				    "or regression", optarg);
 			break;
-		case OPT_VAR:
-			if (!kn_dec_parse(optarg, strlen(optarg), &pt->req.vm,
-			    &pt->req.vs) || pt->req.vm < 0)
-				kn_die("--variance: '%s' is not a number >= 0",
-				    optarg);
-			pt->req.hasv = 1;
-			break;
-		case OPT_VERSION:
-			kn_version();
 		default:
-			if (kn_table_opt(ch, optarg, &columns))
+			if (kn_req_opt(&pt->req, ch, optarg) ||
+			    kn_opts_take(&opt, ch, optarg))
 				break;
 			usage(2);
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	pt->budget = opt.budget;
+	pt->rk->tmpdir = opt.tmpdir;
 	if (argc > 1)
 		kn_die("one table at a time (got %d files)", argc);
-	if (qlist == NULL)
+	if (opt.qlist == NULL)
 		kn_die("no quasi-identifiers: name them with -q");
-	kn_ldiv_check(&pt->req.ld, scol != NULL);
-	if (pt->req.hasv && scol == NULL)
+	kn_ldiv_check(&pt->req.ld, opt.scol != NULL);
+	if (pt->req.hasv && opt.scol == NULL)
 		kn_die("--variance needs the sensitive column (-s)");
-	if (pt->req.split != SPLIT_MEDIAN && tcol == NULL)
+	if (pt->split != SPLIT_MEDIAN && opt.tcol == NULL)
 		kn_die("--split %s needs the target column (-t)",
-		    pt->req.split == SPLIT_INFOGAIN ? "infogain" : "regression");
-	if (pt->req.split == SPLIT_MEDIAN && tcol != NULL)
+		    pt->split == SPLIT_INFOGAIN ? "infogain" : "regression");
+	if (pt->split == SPLIT_MEDIAN && opt.tcol != NULL)
 		kn_die("-t needs --split infogain or regression");
 	if (*classcol == '\0' || strpbrk(classcol, "\t\n\r") != NULL)
 		kn_die("--class-col: '%s' is not a column name", classcol);
 	/* The regions are in place before the input is read again. */
-	if (rpath != NULL && outpath != NULL && strcmp(outpath, "-") != 0 &&
-	    kn_same_file(rpath, outpath))
+	if (rpath != NULL && opt.outpath != NULL && strcmp(opt.outpath, "-") != 0 &&
+	    kn_same_file(rpath, opt.outpath))
 		kn_die("-r and -o name the same file");
 	if (rpath != NULL && argc > 0 && strcmp(argv[0], "-") != 0 &&
 	    kn_same_file(rpath, argv[0]))
 		kn_die("-r names the input file");
-	pt->has_sens = scol != NULL && (pt->req.ld.on || pt->req.hasv);
-	if (scol != NULL && !pt->has_sens)
+	pt->has_sens = opt.scol != NULL && (pt->req.ld.on || pt->req.hasv);
+	if (opt.scol != NULL && !pt->has_sens)
 		kn_die("-s needs a requirement on it (-l or --variance)");
-	pt->has_targ = tcol != NULL;
+	pt->has_targ = opt.tcol != NULL;
 	pt->need_stats = pt->has_sens || pt->has_targ;
-	pt->rk->gdense = !pt->has_sens && pt->req.split == SPLIT_MEDIAN;
+	pt->rk->gdense = !pt->has_sens && pt->split == SPLIT_MEDIAN;
 	/* In memory unless told otherwise: -S bounds the memory, and the
 	 * rows go to disk (Rothko-T) when they do not fit. */
 	if (algo != NULL && strcmp(algo, "memory") != 0 &&
@@ -315,27 +270,27 @@ main(int argc, char *argv[])
 	pt->ooc = algo != NULL ? strcmp(algo, "memory") != 0 : pt->budget != 0;
 	if (pt->ooc && pt->budget == 0)
 		pt->budget = kn_default_budget();
-	if (pt->rk->sampling && pt->req.relaxed)
+	if (pt->rk->sampling && pt->relaxed)
 		kn_die("--relaxed runs in memory or with -a rothko-t only");
 	if (!pt->rk->sampling && (pt->rk->sample_max != 0 || pt->sample.naive || seedset || alphaset))
 		kn_die("--sample, --seed, --alpha and --naive are for -a "
 		    "rothko-s");
-	if (pt->ooc && pt->req.relaxed && pt->need_stats)
+	if (pt->ooc && pt->relaxed && pt->need_stats)
 		kn_die("--relaxed with -s or a split other than median runs "
 		    "in memory only");
 	if (job != JOB_NONE) {
 		if (pt->cl->tree.path == NULL)
 			kn_die("--job %s needs the tree file (--tree)",
 			    cluster_job_names[job]);
-		if (algo != NULL || pt->req.relaxed || rpath != NULL)
+		if (algo != NULL || pt->relaxed || rpath != NULL)
 			kn_die("--job runs Rothko-T's steps: -a, --relaxed and "
 			    "-r do not apply (the regions job writes the "
 			    "regions)");
-		if ((job == JOB_CUTS || job == JOB_SOLVE) && outpath != NULL)
+		if ((job == JOB_CUTS || job == JOB_SOLVE) && opt.outpath != NULL)
 			kn_die("--job %s writes to the standard output",
 			    cluster_job_names[job]);
 		/* A map task's split has no header (but the first). */
-		if (columns == NULL)
+		if (opt.columns == NULL)
 			kn_die("--job %s: name the table's columns with "
 			    "--columns or --columns-file (a split has no "
 			    "header line)", cluster_job_names[job]);
@@ -348,18 +303,18 @@ main(int argc, char *argv[])
 				    "its input is the map step's output");
 		}
 		pt->ooc = 0;
-		pt->cl->tree.columns = columns;
-		pt->cl->tree.sname = scol;
-		pt->cl->tree.tname = tcol;
-		pt->cl->tree.sig = make_sig(pt, qlist, scol, tcol, numlist);
+		pt->cl->tree.columns = opt.columns;
+		pt->cl->tree.sname = opt.scol;
+		pt->cl->tree.tname = opt.tcol;
+		pt->cl->tree.sig = make_sig(pt, opt.qlist, opt.scol, opt.tcol, numlist);
 	} else if (pt->cl->tree.path != NULL)
 		kn_die("--tree goes with --job");
-	kn_progress_init(progress);
+	kn_progress_init(opt.progress);
 	pt->rk->tmpdir = kn_tmpdir(pt->rk->tmpdir);
 
 	/* The outputs first: a bad path fails before any work. */
 	if (job == JOB_NONE)
-		fp = kn_open_out(outpath);
+		fp = kn_open_out(opt.outpath);
 	if (rpath != NULL) {
 		pt->regions_fp = kn_open_out(rpath);
 		pt->regions_name = rpath;
@@ -367,12 +322,12 @@ main(int argc, char *argv[])
 	if (job == JOB_NONE || job == JOB_GROUPS || job == JOB_ROWS ||
 	    job == JOB_CLASSES)
 		kn_input_init(&in, argc > 0 ? argv[0] : NULL,
-		    job == JOB_NONE, columns, pt->rk->tmpdir);
+		    job == JOB_NONE, opt.columns, pt->rk->tmpdir);
 	else
-		kn_input_init(&in, "/dev/null", 0, columns, pt->rk->tmpdir);
+		kn_input_init(&in, "/dev/null", 0, opt.columns, pt->rk->tmpdir);
 	pt->inname = in.name;
-	kn_input_open(&in, &t, columns);
-	pt->nqi = kn_table_cols(&t, qlist, &qi);
+	kn_input_open(&in, &t, opt.columns);
+	pt->nqi = kn_table_cols(&t, opt.qlist, &qi);
 	kn_hopts_check(&hopts, t.names, t.ncols);
 	if (numlist != NULL)
 		nnum = kn_table_cols(&t, numlist, &numc);
@@ -401,16 +356,16 @@ main(int argc, char *argv[])
 			    t.names[numc[i]]);
 	}
 	if (pt->has_sens) {
-		sidx = kn_table_col(&t, scol);
+		sidx = kn_table_col(&t, opt.scol);
 		for (j = 0; j < pt->nqi; j++)
 			if (qi[j] == sidx)
-				kn_die("-s %s is also a quasi-identifier", scol);
+				kn_die("-s %s is also a quasi-identifier", opt.scol);
 	}
 	if (pt->has_targ) {
-		tidx = kn_table_col(&t, tcol);
+		tidx = kn_table_col(&t, opt.tcol);
 		for (j = 0; j < pt->nqi; j++)
 			if (qi[j] == tidx)
-				kn_die("-t %s is also a quasi-identifier", tcol);
+				kn_die("-t %s is also a quasi-identifier", opt.tcol);
 	}
 	kn_dict_init(&pt->sens_dict);
 	kn_dict_init(&pt->targ_dict);
@@ -423,7 +378,7 @@ main(int argc, char *argv[])
 	if (job != JOB_NONE) {
 		pt->cl->tree.scol = sidx;
 		pt->cl->tree.tcol = tidx;
-		cluster_run_job(pt, job, &t, outpath, classcol);
+		cluster_run_job(pt, job, &t, opt.outpath, classcol);
 	}
 
 	/* Pass 1: read the rows (out of core: to the spool). */
@@ -447,7 +402,7 @@ main(int argc, char *argv[])
 			free(pt->dims[j].rsc);
 		}
 	}
-	mond_prepare(pt, scol, tcol);
+	mond_prepare(pt, opt.scol, opt.tcol);
 	if (pt->ooc)
 		rothko_groups_alloc(pt);
 	ntot = pt->nrows;
@@ -500,13 +455,13 @@ main(int argc, char *argv[])
 		kn_close_out(pt->regions_fp);
 
 	/* Pass 2: the rows with their classes. */
-	write_table(pt, &in, columns, classcol, fp,
-	    outpath != NULL ? outpath : "standard output");
+	write_table(pt, &in, opt.columns, classcol, fp,
+	    opt.outpath != NULL ? opt.outpath : "standard output");
 	kn_close_out(fp);
 	kn_input_done(&in);
 	if (pt->ooc)
 		kn_rmtemp(pt->pairs_path);
-	if (verbose && pt->ooc)
+	if (opt.verbose && pt->ooc)
 		fprintf(stderr, "%s: %s: -S %zu, %zu for nodes; %llu "
 		    "scans of node files, %llu bytes written and %llu read "
 		    "in temp files, %llu repartitions, %llu nodes in memory, "
@@ -519,7 +474,7 @@ main(int argc, char *argv[])
 		    (unsigned long long)pt->acct.inmem,
 		    (unsigned long long)pt->acct.bigleaf,
 		    (unsigned long long)pt->pruned);
-	if (verbose)
+	if (opt.verbose)
 		fprintf(stderr, "%s: %llu rows, %u classes, %llu cuts, "
 		    "largest class %llu, partitioning %.3f s\n", kn_prog,
 		    (unsigned long long)pt->nrows, pt->nclasses, (unsigned long long)pt->ncuts,

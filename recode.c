@@ -60,24 +60,23 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_CLASSCOL = 256, OPT_CLASSES, OPT_DIV,
-    OPT_KEEPCLASS, OPT_MAXSUPP, OPT_PART, OPT_PROGRESS, OPT_RAW, OPT_SUMMARY,
-    OPT_SUPPRESS, OPT_VERSION };
+enum { OPT_CLASSCOL = 256, OPT_CLASSES, OPT_KEEPCLASS, OPT_MAXSUPP, OPT_PART, OPT_RAW, OPT_SUMMARY,
+    OPT_SUPPRESS };
 
 static const struct option longopts[] = {
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	{ "classes", required_argument, NULL, OPT_CLASSES },
 	KN_TABLE_OPTIONS,
-	{ "diversity", required_argument, NULL, OPT_DIV },
+	KN_OPT_DIVERSITY_ENTRY,
 	{ "help", no_argument, NULL, 'h' },
 	{ "keep-class", no_argument, NULL, OPT_KEEPCLASS },
 	{ "max-suppress", required_argument, NULL, OPT_MAXSUPP },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	KN_OPT_PROGRESS_ENTRY,
 	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	{ "part", no_argument, NULL, OPT_PART },
 	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	KN_OPT_VERSION_ENTRY,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -87,8 +86,7 @@ static const struct option longopts[] = {
 
 /* The options. */
 static struct {
-	long long k;
-	kn_ldiv ld;
+	kn_req req;
 	int drop;		/* --suppress drop */
 	int haslim;		/* --max-suppress given */
 	kn_limit lim;
@@ -147,10 +145,7 @@ tabsplit(char *s, size_t *n)
 
 	*n = 0;
 	for (;;) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			f = kn_realloc(f, cap * sizeof(char *));
-		}
+		f = kn_grow(f, &cap, *n, sizeof(char *), 16);
 		f[(*n)++] = p;
 		if ((t = strchr(p, '\t')) == NULL)
 			return f;
@@ -237,10 +232,7 @@ node_read(const char *arg)
 		if ((eq = strchr(item, '=')) == NULL || eq == item)
 			kn_die("-n %s: '%s': expected attr=level", arg, item);
 		*eq = '\0';
-		if (nd->n == cap) {
-			cap = cap ? 2 * cap : 8;
-			nd->a = kn_realloc(nd->a, cap * sizeof(struct nattr));
-		}
+		nd->a = kn_grow(nd->a, &cap, nd->n, sizeof(struct nattr), 8);
 		nd->a[nd->n].name = item;
 		nd->a[nd->n++].level = eq + 1;
 	}
@@ -434,20 +426,6 @@ posint(const char *s, uint64_t *v)
 	return 1;
 }
 
-/* Compares a / 10^as with b / 10^bs exactly: -1, 0 or 1. */
-static int
-dec_cmp(kn_i128 a, int as, kn_i128 b, int bs)
-{
-	kn_i128 t;
-
-	if (as < bs)
-		return -dec_cmp(b, bs, a, as);
-	/* b at the scale of a; past 128 bits it is beyond any a. */
-	if (as - bs > 38 || __builtin_mul_overflow(b, kn_pow10(as - bs), &t))
-		return b < 0 ? 1 : -1;
-	return a < t ? -1 : a > t;
-}
-
 /* Whether name is stem followed by suffix. */
 static int
 stemmed(const char *name, const char *stem, size_t n, const char *suffix)
@@ -618,12 +596,12 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 					    "a number", path, ln, name[fld[i] + j],
 					    v[j]);
 			/* min <= mean <= max, or it is no region. */
-			if (dec_cmp(m[0], sc[0], m[1], sc[1]) > 0)
+			if (kn_dec_cmp(m[0], sc[0], m[1], sc[1]) > 0)
 				kn_die("%s:%llu: class %s: %s '%s' is above %s "
 				    "'%s'", path, ln, f[0], name[fld[i]], v[0],
 				    name[fld[i] + 1], v[1]);
-			if (dec_cmp(m[2], sc[2], m[0], sc[0]) < 0 ||
-			    dec_cmp(m[2], sc[2], m[1], sc[1]) > 0)
+			if (kn_dec_cmp(m[2], sc[2], m[0], sc[0]) < 0 ||
+			    kn_dec_cmp(m[2], sc[2], m[1], sc[1]) > 0)
 				kn_die("%s:%llu: class %s: %s '%s' is not from "
 				    "%s to %s", path, ln, f[0], name[fld[i] + 2],
 				    v[2], v[0], v[1]);
@@ -803,10 +781,10 @@ class_end(void)
 	cl.have = 0;
 	cl.rows += cl.n;
 	cl.classes++;
-	bad = o.k > 0 && cl.n < (uint64_t)o.k;
-	if (!bad && o.ld.on) {
+	bad = o.req.k > 0 && cl.n < (uint64_t)o.req.k;
+	if (!bad && o.req.ld.on) {
 		kn_counts_desc(cl.vals, cl.nval);
-		bad = !kn_ldiv_ok(&o.ld, cl.vals, cl.nval, cl.n);
+		bad = !kn_ldiv_ok(&o.req.ld, cl.vals, cl.nval, cl.n);
 	}
 	if (bad) {
 		if (cl.known)
@@ -935,11 +913,7 @@ class_row(const kn_fsrow *r, void *ctx)
 		kn_dict_intern(&cl.pairs, buf, pairkey(cl.id, r->key[cl.nq],
 		    &buf, &cap));
 	if (cl.skey) {
-		if (cl.nval == cl.valcap) {
-			cl.valcap = cl.valcap ? 2 * cl.valcap : 64;
-			cl.vals = kn_realloc(cl.vals, cl.valcap *
-			    sizeof(uint64_t));
-		}
+		cl.vals = kn_grow(cl.vals, &cl.valcap, cl.nval, sizeof(uint64_t), 64);
 		cl.vals[cl.nval++] = r->cnt;
 	}
 }
@@ -1081,64 +1055,41 @@ header(FILE *fp, const kn_table *t, const char *drop, const long *xat,
 int
 main(int argc, char *argv[])
 {
+	kn_opts opt = { 0 };
+	kn_hopts hopts = { 0, NULL };
 	struct recoding rc;
 	struct node *nd = NULL;
 	struct regions rg;
 	kn_table t;
-	kn_hopts hopts = { 0, NULL };
 	kn_freqstats st;
 	kn_input in;
 	kn_str *lab;
-	const char *nodearg = NULL, *outpath = NULL, *scol = NULL;
+	const char *nodearg = NULL;
 	const char *xlist = NULL, *regpath = NULL, *ccol = NULL;
 	const char *classes = NULL;
-	char *columns = NULL, *drop, *key = NULL, *line = NULL;
+	char *drop, *key = NULL, *line = NULL;
 	size_t sidx = 0, c, i, keycap = 0, linecap = 0, *xcol, nx;
 	long *qidx, *xat;
 	uint64_t pass1rows = 0, written = 0;
-	int ch, verbose = 0, progress = 0, suppress, twice, raw = 0, part = 0;
+	int ch, suppress, twice, raw = 0, part = 0;
 	int summary = -1, keep = 0;
 	FILE *fp;
 
 	kn_init(argv[0]);
-	kn_ldiv_init(&o.ld);
+	kn_req_init(&o.req);
 	while ((ch = getopt_long(argc, argv, "H:S:T:c:hk:l:n:o:r:s:vx:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
 			kn_hopts_add(&hopts, optarg);
 			break;
-		case 'S':
-			o.budget = kn_parse_size(optarg, "-S");
-			break;
-		case 'T':
-			o.tmpdir = optarg;
-			break;
-		case 'c':
-			kn_ldiv_opt(&o.ld, 'c', optarg);
-			break;
 		case 'h':
 			usage(0);
-		case 'k':
-			o.k = kn_parse_int(optarg, 1, INT64_MAX, "-k");
-			break;
-		case 'l':
-			kn_ldiv_opt(&o.ld, 'l', optarg);
-			break;
 		case 'n':
 			nodearg = optarg;
 			break;
-		case 'o':
-			outpath = optarg;
-			break;
 		case 'r':
 			regpath = optarg;
-			break;
-		case 's':
-			scol = optarg;
-			break;
-		case 'v':
-			verbose = 1;
 			break;
 		case 'x':
 			xlist = optarg;
@@ -1148,9 +1099,6 @@ main(int argc, char *argv[])
 			break;
 		case OPT_CLASSES:
 			classes = optarg;
-			break;
-		case OPT_DIV:
-			kn_ldiv_opt(&o.ld, 'd', optarg);
 			break;
 		case OPT_KEEPCLASS:
 			keep = 1;
@@ -1164,9 +1112,6 @@ main(int argc, char *argv[])
 			break;
 		case OPT_RAW:
 			raw = 1;
-			break;
-		case OPT_PROGRESS:
-			progress = 1;
 			break;
 		case OPT_SUMMARY:
 			if (strcmp(optarg, "range") == 0)
@@ -1188,16 +1133,17 @@ main(int argc, char *argv[])
 				kn_die("--suppress: '%s' is not star or drop",
 				    optarg);
 			break;
-		case OPT_VERSION:
-			kn_version();
 		default:
-			if (kn_table_opt(ch, optarg, &columns))
+			if (kn_req_opt(&o.req, ch, optarg) ||
+			    kn_opts_take(&opt, ch, optarg))
 				break;
 			usage(2);
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	o.budget = opt.budget;
+	o.tmpdir = opt.tmpdir;
 	if (argc > 1)
 		kn_die("one table at a time (got %d files)", argc);
 	if (nodearg != NULL && regpath != NULL)
@@ -1211,7 +1157,7 @@ main(int argc, char *argv[])
 		kn_die("-H applies to -n: the regions hold their own labels");
 	if (part && regpath == NULL)
 		kn_die("--part applies to -r");
-	if (part && (o.k > 1 || o.ld.on))
+	if (part && (o.req.k > 1 || o.req.ld.on))
 		kn_die("--part: a part of the table cannot count its classes "
 		    "for -k or -l (partition's classes meet them already)");
 	if (regpath != NULL && classes != NULL)
@@ -1224,23 +1170,23 @@ main(int argc, char *argv[])
 	    (argc == 0 || strcmp(argv[0], "-") == 0))
 		kn_die("--classes -: the table is read from the standard "
 		    "input");
-	kn_ldiv_check(&o.ld, scol != NULL);
-	kn_progress_init(progress);
+	kn_ldiv_check(&o.req.ld, opt.scol != NULL);
+	kn_progress_init(opt.progress);
 	if (o.budget == 0)
 		o.budget = kn_default_budget();
 	o.tmpdir = kn_tmpdir(o.tmpdir);
-	suppress = o.k > 1 || o.ld.on;
+	suppress = o.req.k > 1 || o.req.ld.on;
 	/* Without suppression one pass does, unless -v wants the classes
 	 * counted; with --classes they are counted already. */
-	twice = classes == NULL && (suppress || verbose);
+	twice = classes == NULL && (suppress || opt.verbose);
 
 	/* The node is read before the input: it may come from a pipe. */
 	if (nodearg != NULL)
 		nd = node_read(nodearg);
-	fp = kn_open_out(outpath);
-	kn_input_init(&in, argc > 0 ? argv[0] : NULL, twice, columns,
+	fp = kn_open_out(opt.outpath);
+	kn_input_init(&in, argc > 0 ? argv[0] : NULL, twice, opt.columns,
 	    o.tmpdir);
-	kn_input_open(&in, &t, columns);
+	kn_input_open(&in, &t, opt.columns);
 
 	memset(&rc, 0, sizeof(rc));
 	if (nd != NULL) {
@@ -1257,7 +1203,7 @@ main(int argc, char *argv[])
 		rg.path = regpath;
 		rg.iname = in.name;
 		rg.in = &in;
-		rg.columns = columns;
+		rg.columns = opt.columns;
 		rg.part = part;
 		rc.count = region_count;
 		rc.label = region_label;
@@ -1274,19 +1220,19 @@ main(int argc, char *argv[])
 		qidx[rc.qcol[i]] = (long)i;
 	for (i = 0; i < rc.nx; i++)
 		xat[rc.xcol[i]] = (long)(rc.nq + i);
-	if (scol != NULL) {
-		sidx = kn_table_col(&t, scol);
+	if (opt.scol != NULL) {
+		sidx = kn_table_col(&t, opt.scol);
 		if (rc.cls >= 0 && sidx == (size_t)rc.cls)
-			kn_die("-s %s is the class column", scol);
+			kn_die("-s %s is the class column", opt.scol);
 		if (qidx[sidx] >= 0)
-			kn_die("-s %s is also a %s", scol, rc.what);
+			kn_die("-s %s is also a %s", opt.scol, rc.what);
 	}
 	/* lattice-search weighs the rows of a table with a count column
 	 * by it; recode would count each line once.  A frequency set is
 	 * not a table to release, so refuse it unless told otherwise. */
 	for (c = 0; c < t.ncols && !raw; c++)
 		if (strcmp(t.names[c], "count") == 0 && qidx[c] < 0 &&
-		    (scol == NULL || c != sidx))
+		    (opt.scol == NULL || c != sidx))
 			kn_die("%s: a 'count' column: this looks like a "
 			    "frequency set, whose lines are not rows (give "
 			    "--raw if 'count' is ordinary data)", t.r.name);
@@ -1300,7 +1246,7 @@ main(int argc, char *argv[])
 			if (qidx[xcol[i]] >= 0)
 				kn_die("-x: '%s' is a %s",
 				    t.names[xcol[i]], rc.what);
-			if (scol != NULL && xcol[i] == sidx)
+			if (opt.scol != NULL && xcol[i] == sidx)
 				kn_die("-x: '%s' is the sensitive column (-s)",
 				    t.names[xcol[i]]);
 			drop[xcol[i]] = 1;
@@ -1312,7 +1258,7 @@ main(int argc, char *argv[])
 
 	/* Pass 1: count the classes, keep those to suppress. */
 	cl.nq = rc.nq;
-	cl.skey = o.ld.on;
+	cl.skey = o.req.ld.on;
 	kn_dict_init(&cl.fail);
 	memset(&st, 0, sizeof(st));
 	if (classes != NULL) {
@@ -1323,7 +1269,7 @@ main(int argc, char *argv[])
 		class_last();
 		pass1rows = t.rows;
 		kn_table_free(&t);
-		kn_input_open(&in, &t, columns);
+		kn_input_open(&in, &t, opt.columns);
 	}
 
 	/* Pass 2: generalize and write. */
@@ -1386,8 +1332,8 @@ main(int argc, char *argv[])
 		}
 		line[len++] = '\n';
 		if (fwrite(line, 1, len, fp) != len)
-			kn_die_sys("%s: write error", outpath != NULL ?
-			    outpath : "standard output");
+			kn_die_sys("%s: write error", opt.outpath != NULL ?
+			    opt.outpath : "standard output");
 		written++;
 	}
 	kn_progress_done();
@@ -1397,7 +1343,7 @@ main(int argc, char *argv[])
 	if (rc.done != NULL)
 		rc.done(&rc);
 	kn_close_out(fp);
-	if (verbose)
+	if (opt.verbose)
 		fprintf(stderr, "%s: %llu rows, %llu classes, %llu rows "
 		    "suppressed in %llu classes, %llu rows written, %llu "
 		    "runs\n", kn_prog, (unsigned long long)cl.rows,

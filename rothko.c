@@ -94,7 +94,7 @@ map_record(struct part *pt, uint32_t *r)
 	for (j = 0; j < pt->nqi; j++)
 		r[j] = pt->dims[j].h != NULL ? pt->dims[j].dfsrank[r[j]] :
 		    pt->dims[j].rankof[r[j]];
-	if (pt->req.split == SPLIT_INFOGAIN)
+	if (pt->split == SPLIT_INFOGAIN)
 		r[pt->word_targ] = pt->label_rank[r[pt->word_targ]];
 }
 
@@ -240,7 +240,7 @@ gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
 		return;
 	}
 	rothko_gtab_add(pt, g, r[j], pt->has_sens ? r[pt->word_sens] : 0,
-	    pt->req.split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
+	    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
 }
 
 /* Turns dense counts into the sorted list of groups. */
@@ -255,10 +255,7 @@ gdense_list(struct part *pt, struct gtab *g, size_t j)
 	for (c = 0; c < dom; c++) {
 		if (g->arr[c] == 0)
 			continue;
-		if (g->n == g->cap) {
-			g->cap = g->cap ? 2 * g->cap : 1024;
-			g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
-		}
+		g->e = kn_grow(g->e, &g->cap, g->n, sizeof(struct gent), 1024);
 		g->e[g->n].code = (uint32_t)c;
 		g->e[g->n].s = g->e[g->n].y = 0;
 		g->e[g->n].cnt = g->arr[c];
@@ -326,15 +323,15 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 			pt->stouch[pt->nstouch++] = e->s;
 		if (pt->has_sens)
 			pt->hs_tot[e->s] += e->cnt;
-		if (pt->req.split == SPLIT_INFOGAIN && pt->hl_tot[e->y] == 0)
+		if (pt->split == SPLIT_INFOGAIN && pt->hl_tot[e->y] == 0)
 			pt->ltouch[pt->nltouch++] = e->y;
-		if (pt->req.split == SPLIT_INFOGAIN)
+		if (pt->split == SPLIT_INFOGAIN)
 			pt->hl_tot[e->y] += e->cnt;
 		if (pt->req.hasv) {
 			pt->node.tot.s += pt->sens_val[e->s] * (kn_i128)e->cnt;
 			pt->node.tot.ss += pt->sens_val[e->s] * pt->sens_val[e->s] * (kn_i128)e->cnt;
 		}
-		if (pt->req.split == SPLIT_REGRESSION)
+		if (pt->split == SPLIT_REGRESSION)
 			pt->node.tot.ts += pt->targ_val[e->y] * (kn_i128)e->cnt;
 	}
 	if (pt->nltouch > 1)
@@ -379,14 +376,14 @@ group_add(struct part *pt, uint32_t x, uint32_t y, uint64_t cnt, struct side *L,
 			}
 		}
 	}
-	if (pt->req.split == SPLIT_REGRESSION) {
+	if (pt->split == SPLIT_REGRESSION) {
 		kn_i128 v = pt->targ_val[y] * (kn_i128)cnt;
 
 		L->ts += v;
 		if (R != NULL)
 			R->ts -= v;
 	}
-	if (pt->req.split == SPLIT_INFOGAIN) {
+	if (pt->split == SPLIT_INFOGAIN) {
 		uint64_t c = pt->hl_side[y], rc = pt->hl_tot[y] - c;
 
 		pt->hl_side[y] += cnt;
@@ -419,7 +416,7 @@ groups_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	uint64_t n = pt->node.n;
 	size_t i;
 
-	if (pt->req.relaxed) {
+	if (pt->relaxed) {
 		/* k alone (checked at the start): the middle row. */
 		uint64_t lt = 0, eq = 0, pos = (n - 1) / 2, c = 0;
 		uint32_t med = 0;
@@ -461,10 +458,10 @@ groups_cut_ordered(struct part *pt, size_t j, struct cut *best)
 		if (l < pt->req.k || n - l < pt->req.k)
 			continue;
 		dist = 2 * l > n ? 2 * l - n : n - 2 * l;
-		if (pt->req.split == SPLIT_MEDIAN) {
+		if (pt->split == SPLIT_MEDIAN) {
 			if (best->found && dist > best->dist)
 				continue;
-		} else if (pt->req.split == SPLIT_INFOGAIN) {
+		} else if (pt->split == SPLIT_INFOGAIN) {
 			isc = L.lf - mond_x_log_x(pt, l) + R.lf - mond_x_log_x(pt, n - l);
 			if (!mond_cut_better(pt, best, isc, 0, dist))
 				continue;
@@ -508,9 +505,9 @@ groups_cut_hier(struct part *pt, size_t j, struct cut *best)
 			continue;
 		if (!mond_side_ok(pt, &S, pt->hs_side, 0))
 			ok = 0;
-		if (pt->req.split == SPLIT_INFOGAIN)
+		if (pt->split == SPLIT_INFOGAIN)
 			isc += S.lf - mond_x_log_x(pt, S.n);
-		else if (pt->req.split == SPLIT_REGRESSION)
+		else if (pt->split == SPLIT_REGRESSION)
 			sc += mond_regression_term(S.ts, S.n);
 		group_clear(pt);
 		memset(&S, 0, sizeof(S));
@@ -518,7 +515,7 @@ groups_cut_hier(struct part *pt, size_t j, struct cut *best)
 	group_clear(pt);
 	if (!ok)
 		return;
-	if (pt->req.split == SPLIT_MEDIAN) {
+	if (pt->split == SPLIT_MEDIAN) {
 		if (!best->found) {
 			best->found = 1;
 			best->fast = 0;
@@ -549,7 +546,7 @@ rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
 	for (j = 0; j < pt->nqi; j++) {
 		size_t q = j;
 
-		if (pt->req.split != SPLIT_MEDIAN) {
+		if (pt->split != SPLIT_MEDIAN) {
 			op[j] = (uint32_t)j;
 			continue;
 		}
@@ -559,7 +556,7 @@ rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
 		op[q] = (uint32_t)j;
 	}
 	for (j = 0; j < pt->nqi; j++) {
-		if (pt->req.split == SPLIT_MEDIAN && best->found)
+		if (pt->split == SPLIT_MEDIAN && best->found)
 			break;
 		if (!pt->node.can[op[j]])
 			continue;
@@ -648,28 +645,6 @@ big_leaf(struct part *pt, const struct onode *on)
 
 /* ---- out of core: Rothko-S (paper 004 §3) ------------------------- */
 
-/* splitmix64: the random numbers of the sampling. */
-static uint64_t
-sample_rand(struct part *pt)
-{
-	uint64_t z = (pt->rk->seed += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* A uniform integer in [0, n). */
-static uint64_t
-sample_rand_below(struct part *pt, uint64_t n)
-{
-	uint64_t lim = UINT64_MAX - UINT64_MAX % n, x;
-
-	while ((x = sample_rand(pt)) >= lim)
-		;
-	return x % n;
-}
-
 static void pstat_add(struct part *pt, struct pstat *p, const uint32_t *r);
 
 /* Reads a simple random sample of ns of the node's records into rec
@@ -688,7 +663,7 @@ sample_node(struct part *pt, const struct onode *on, uint64_t ns, struct pstat *
 			pstat_add(pt, all, r);
 		if (i < ns)
 			q = i;
-		else if ((q = sample_rand_below(pt, i + 1)) >= ns) {
+		else if ((q = kn_rand_below(&pt->rk->seed, i + 1)) >= ns) {
 			i++;
 			continue;
 		}
@@ -1210,7 +1185,7 @@ again:
 			} else {
 				kc[0] = best.L;
 				kc[1] = pt->grow.t[tn].n - best.L;
-				if (pt->req.relaxed) {
+				if (pt->relaxed) {
 					pt->grow.t[tn].rel = 1;
 					pt->grow.t[tn].med = best.med;
 					pt->grow.t[tn].eqleft = best.eqleft;

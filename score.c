@@ -46,24 +46,23 @@ usage(int status)
 	exit(status);
 }
 
-enum { OPT_CHECK = 256, OPT_DIV, OPT_VAR, OPT_THRESH, OPT_SUPP,
-    OPT_FREQSET, OPT_VERSION, OPT_PROGRESS,
-    OPT_CLASSCOL, OPT_ORIG, OPT_PLOT, OPT_WORKLOAD, OPT_WAUTO };
+enum { OPT_CHECK = 256, OPT_THRESH, OPT_SUPP,
+    OPT_FREQSET, OPT_CLASSCOL, OPT_ORIG, OPT_PLOT, OPT_WORKLOAD, OPT_WAUTO };
 
 static const struct option longopts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	KN_TABLE_OPTIONS,
-	{ "diversity", required_argument, NULL, OPT_DIV },
+	KN_OPT_DIVERSITY_ENTRY,
 	{ "freqset", no_argument, NULL, OPT_FREQSET },
 	{ "help", no_argument, NULL, 'h' },
 	{ "original", required_argument, NULL, OPT_ORIG },
 	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	KN_OPT_PROGRESS_ENTRY,
 	{ "suppressed", required_argument, NULL, OPT_SUPP },
 	{ "threshold", required_argument, NULL, OPT_THRESH },
-	{ "variance", required_argument, NULL, OPT_VAR },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	KN_OPT_VARIANCE_ENTRY,
+	KN_OPT_VERSION_ENTRY,
 	{ "workload", required_argument, NULL, OPT_WORKLOAD },
 	{ "workload-auto", required_argument, NULL, OPT_WAUTO },
 	{ NULL, 0, NULL, 0 }
@@ -71,11 +70,9 @@ static const struct option longopts[] = {
 
 /* The options that decide the checks. */
 static struct {
-	long long k, thresh;
-	kn_ldiv ld;
-	int hasl, hasv, skey, tkey;
-	kn_i128 vm;
-	int vs;
+	kn_req req;
+	long long thresh;
+	int hasl, skey, tkey;
 	const char *mark;
 	size_t nq;
 	const char *sfile, *sumsq;	/* --freqset: the file and S_sumsq */
@@ -275,20 +272,11 @@ num_parse(const char *s, size_t n, num *x)
 	return 1;
 }
 
-/* Compares two numbers exactly (in extended precision only if the
- * common scale overflows 128 bits). */
+/* Compares two numbers exactly. */
 static int
 num_cmp(const num *x, const num *y)
 {
-	kn_i128 p = x->m, q = y->m;
-
-	if (x->sc < y->sc &&
-	    __builtin_mul_overflow(p, kn_pow10(y->sc - x->sc), &p))
-		return (x->v > y->v) - (x->v < y->v);
-	if (x->sc > y->sc &&
-	    __builtin_mul_overflow(q, kn_pow10(x->sc - y->sc), &q))
-		return (x->v > y->v) - (x->v < y->v);
-	return (p > q) - (p < q);
+	return kn_dec_cmp(x->m, x->sc, y->m, y->sc);
 }
 
 /* The canonical form of a value, under which values are equal: a number
@@ -1161,7 +1149,7 @@ end_class(void)
 		a.maxsz = n;
 	if (n < (uint64_t)o.thresh)
 		a.below += n;
-	if (o.k > 0 && n < (uint64_t)o.k)
+	if (o.req.k > 0 && n < (uint64_t)o.req.k)
 		a.kfail = 1;
 	if (o.skey) {
 		uint64_t *v = a.vals;
@@ -1175,10 +1163,10 @@ end_class(void)
 			a.ldmin = m;
 		if (a.first || he < a.lemin)
 			a.lemin = he;
-		if (!kn_ldiv_ok(&o.ld, v, m, n))
+		if (!kn_ldiv_ok(&o.req.ld, v, m, n))
 			a.lfail = 1;
 	}
-	if (o.hasv) {
+	if (o.req.hasv) {
 		kn_sum sm;
 		long double var;
 		int F = a.sc > (a.ssc + 1) / 2 ? a.sc : (a.ssc + 1) / 2;
@@ -1196,7 +1184,7 @@ end_class(void)
 			    "below the squared sum over the count)", o.sfile,
 			    o.sumsq, (int)(a.keylen > 0 ? a.keylen - 1 : 0),
 			    a.key);
-		if (!kn_variance_ok(n, &sm, F, o.vm, o.vs, &var))
+		if (!kn_variance_ok(n, &sm, F, o.req.vm, o.req.vs, &var))
 			a.vfail = 1;
 		if (a.first || var < a.varmin)
 			a.varmin = var;
@@ -1273,7 +1261,7 @@ add_row(const kn_fsrow *r, void *ctx)
 	}
 	if (o.tkey && r->cnt > 0)
 		target_add(r->key[o.nq + (size_t)o.skey], r->cnt);
-	if (o.hasv) {
+	if (o.req.hasv) {
 		kn_dec_add(&a.s, &a.sc, r->s[0], r->sc[0]);
 		kn_dec_add(&a.ss, &a.ssc, r->ss[0], r->ssc[0]);
 	}
@@ -1508,21 +1496,20 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 int
 main(int argc, char *argv[])
 {
+	kn_opts opt = { 0 };
+	kn_hopts hopts = { 0, NULL };
 	kn_table t;
 	kn_dict *dict;
 	kn_countspec cs;
-	kn_hopts hopts = { 0, NULL };
-	const char *qlist = NULL, *scol = NULL, *outpath = NULL;
-	const char *vstr = NULL, *tmpdir = NULL, *tcol = NULL;
 	const char *opath = NULL, *wpath = NULL, *wauto = NULL;
 	const char *plotxy = NULL, *clscol = NULL;
-	char *columns = NULL, cdmbuf[48];
+	char cdmbuf[48];
 	size_t *qi, *key, nq, d, c, sidx = 0, tidx = 0, cntcol = 0, sumcol = 0;
-	size_t scl, budget = 0;
-	int ch, check = 0, freq = 0, progress = 0, nstdin;
+	size_t scl;
+	int ch, check = 0, freq = 0, nstdin;
 
 	kn_init(argv[0]);
-	kn_ldiv_init(&o.ld);
+	kn_req_init(&o.req);
 	o.mark = "*";
 	while ((ch = getopt_long(argc, argv, "H:S:T:c:hk:l:o:q:s:t:",
 	    longopts, NULL)) != -1) {
@@ -1530,43 +1517,13 @@ main(int argc, char *argv[])
 		case 'H':
 			kn_hopts_add(&hopts, optarg);
 			break;
-		case 'S':
-			budget = kn_parse_size(optarg, "-S");
-			break;
-		case 'T':
-			tmpdir = optarg;
-			break;
-		case 'c':
-			kn_ldiv_opt(&o.ld, 'c', optarg);
-			break;
 		case 'h':
 			usage(0);
-		case 'k':
-			o.k = kn_parse_int(optarg, 1, INT64_MAX, "-k");
-			break;
-		case 'l':
-			kn_ldiv_opt(&o.ld, 'l', optarg);
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'q':
-			qlist = optarg;
-			break;
-		case 's':
-			scol = optarg;
-			break;
-		case 't':
-			tcol = optarg;
-			break;
 		case OPT_CHECK:
 			check = 1;
 			break;
 		case OPT_CLASSCOL:
 			clscol = optarg;
-			break;
-		case OPT_DIV:
-			kn_ldiv_opt(&o.ld, 'd', optarg);
 			break;
 		case OPT_FREQSET:
 			freq = 1;
@@ -1577,9 +1534,6 @@ main(int argc, char *argv[])
 		case OPT_PLOT:
 			plotxy = optarg;
 			break;
-		case OPT_PROGRESS:
-			progress = 1;
-			break;
 		case OPT_SUPP:
 			o.mark = optarg;
 			break;
@@ -1587,15 +1541,6 @@ main(int argc, char *argv[])
 			o.thresh = kn_parse_int(optarg, 1, INT64_MAX,
 			    "--threshold");
 			break;
-		case OPT_VAR:
-			vstr = optarg;
-			if (!kn_dec_parse(optarg, strlen(optarg), &o.vm, &o.vs) ||
-			    o.vm < 0)
-				kn_die("--variance: '%s' is not a number >= 0",
-				    optarg);
-			break;
-		case OPT_VERSION:
-			kn_version();
 		case OPT_WAUTO:
 			wauto = optarg;
 			break;
@@ -1603,29 +1548,29 @@ main(int argc, char *argv[])
 			wpath = optarg;
 			break;
 		default:
-			if (kn_table_opt(ch, optarg, &columns))
+			if (kn_req_opt(&o.req, ch, optarg) ||
+			    kn_opts_take(&opt, ch, optarg))
 				break;
 			usage(2);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	kn_progress_init(progress);
-	o.hasl = o.ld.on;
-	o.hasv = vstr != NULL;
+	kn_progress_init(opt.progress);
+	o.hasl = o.req.ld.on;
 	if (argc > 1)
 		kn_die("one table at a time (got %d files)", argc);
-	if (plotxy != NULL && (check || o.k > 0 || scol != NULL ||
-	    tcol != NULL || o.hasl || o.hasv || o.thresh > 0 || freq ||
+	if (plotxy != NULL && (check || o.req.k > 0 || opt.scol != NULL ||
+	    opt.tcol != NULL || o.hasl || o.req.hasv || o.thresh > 0 || freq ||
 	    opath != NULL || wpath != NULL || wauto != NULL || hopts.n > 0))
 		kn_die("--plot draws the classes: it takes no metric, check "
 		    "or workload options");
 	if (clscol != NULL && plotxy == NULL)
 		kn_die("--class-col applies to --plot");
-	if ((o.hasl || o.hasv) && scol == NULL)
+	if ((o.hasl || o.req.hasv) && opt.scol == NULL)
 		kn_die("-l and --variance need the sensitive column (-s)");
-	kn_ldiv_check(&o.ld, scol != NULL);
-	if (check && o.k == 0 && !o.hasl && !o.hasv)
+	kn_ldiv_check(&o.req.ld, opt.scol != NULL);
+	if (check && o.req.k == 0 && !o.hasl && !o.req.hasv)
 		kn_die("--check: nothing to check (give -k, -l or "
 		    "--variance)");
 	if (wpath != NULL && wauto != NULL)
@@ -1644,31 +1589,31 @@ main(int argc, char *argv[])
 	if (nstdin > 1)
 		kn_die("only one input can be the standard input");
 	if (o.thresh == 0)
-		o.thresh = o.k > 0 ? o.k : 2;
-	if (budget == 0)
-		budget = kn_default_budget();
-	tmpdir = kn_tmpdir(tmpdir);
+		o.thresh = o.req.k > 0 ? o.req.k : 2;
+	if (opt.budget == 0)
+		opt.budget = kn_default_budget();
+	opt.tmpdir = kn_tmpdir(opt.tmpdir);
 
-	kn_table_open(&t, argv, (size_t)argc, columns);
+	kn_table_open(&t, argv, (size_t)argc, opt.columns);
 	/* Open the output first: a bad path fails before the work. */
-	out = kn_open_out(outpath);
+	out = kn_open_out(opt.outpath);
 	if (plotxy != NULL) {
-		plot(&t, plotxy, clscol, qlist);
+		plot(&t, plotxy, clscol, opt.qlist);
 		kn_close_out(out);
 		kn_exit(0);
 	}
 	/* S is a key (for the l-diversity figures) unless it is only
 	 * summed for variance diversity. */
-	o.skey = scol != NULL && (o.hasl || !o.hasv);
-	o.tkey = tcol != NULL;
-	if (scol != NULL && (o.skey || !freq))
-		sidx = kn_table_col(&t, scol);
+	o.skey = opt.scol != NULL && (o.hasl || !o.req.hasv);
+	o.tkey = opt.tcol != NULL;
+	if (opt.scol != NULL && (o.skey || !freq))
+		sidx = kn_table_col(&t, opt.scol);
 	if (o.tkey)
-		tidx = kn_table_col(&t, tcol);
+		tidx = kn_table_col(&t, opt.tcol);
 	if (freq)
 		cntcol = kn_table_countcol(&t, "--freqset");
-	if (qlist != NULL)
-		nq = kn_table_cols(&t, qlist, &qi);
+	if (opt.qlist != NULL)
+		nq = kn_table_cols(&t, opt.qlist, &qi);
 	else {
 		/* Every column but the sensitive and target ones (and the
 		 * count and sums of a frequency set). */
@@ -1676,22 +1621,22 @@ main(int argc, char *argv[])
 
 		qi = kn_alloc((t.ncols + 1) * sizeof(size_t));
 		for (nq = 0, c = 0; c < lim; c++)
-			if ((scol == NULL || (!o.skey && freq) || c != sidx) &&
+			if ((opt.scol == NULL || (!o.skey && freq) || c != sidx) &&
 			    (!o.tkey || c != tidx))
 				qi[nq++] = c;
 	}
 	for (c = 0; c < nq; c++) {
-		if (scol != NULL && (o.skey || !freq) && qi[c] == sidx)
-			kn_die("-s %s is also a quasi-identifier", scol);
+		if (opt.scol != NULL && (o.skey || !freq) && qi[c] == sidx)
+			kn_die("-s %s is also a quasi-identifier", opt.scol);
 		if (o.tkey && qi[c] == tidx)
-			kn_die("-t %s is also a quasi-identifier", tcol);
+			kn_die("-t %s is also a quasi-identifier", opt.tcol);
 		if (freq && qi[c] >= cntcol)
 			kn_die("-q: '%s' is not a key column of the frequency "
 			    "set", t.names[qi[c]]);
 	}
-	if (o.hasv && freq) {
+	if (o.req.hasv && freq) {
 		char name[512];
-		const char *base = o.skey ? t.names[sidx] : scol;
+		const char *base = o.skey ? t.names[sidx] : opt.scol;
 
 		snprintf(name, sizeof(name), "%s_sum", base);
 		sumcol = kn_table_col(&t, name);
@@ -1732,10 +1677,10 @@ main(int argc, char *argv[])
 	cs.dict = dict;
 	cs.hascount = freq;
 	cs.cntcol = cntcol;
-	cs.nsum = o.hasv;
+	cs.nsum = o.req.hasv;
 	cs.sumcol = &scl;
 	cs.pairs = freq;
-	kn_freq(&t, &cs, NULL, budget, tmpdir, add_row, NULL, NULL);
+	kn_freq(&t, &cs, NULL, opt.budget, opt.tmpdir, add_row, NULL, NULL);
 	end_class();
 	a.cdm += (unsigned __int128)a.supp * a.rows;
 
@@ -1748,9 +1693,9 @@ main(int argc, char *argv[])
 	    (long double)a.kept / a.nclass : 0.0L);
 	kn_fmt_u128(cdmbuf, a.cdm);
 	put("cdm", "%s", cdmbuf);
-	if (o.k > 0)
+	if (o.req.k > 0)
 		put("cavg", "%.10Lg", a.nclass ?
-		    (long double)a.kept / a.nclass / o.k : 0.0L);
+		    (long double)a.kept / a.nclass / o.req.k : 0.0L);
 	put("risk_max", "%.10Lg", a.minsz ? 1.0L / a.minsz : 0.0L);
 	put("risk_mean", "%.10Lg", a.kept ?
 	    (long double)a.nclass / a.kept : 0.0L);
@@ -1762,7 +1707,7 @@ main(int argc, char *argv[])
 		put("l_distinct_min", "%llu", (unsigned long long)a.ldmin);
 		put("l_entropy_min", "%.10Lg", a.lemin);
 	}
-	if (o.hasv)
+	if (o.req.hasv)
 		put("variance_min", "%.10Lg", a.varmin);
 	if (o.tkey) {
 		put("label_entropy", "%.10Lg", a.rows ?
@@ -1775,13 +1720,13 @@ main(int argc, char *argv[])
 		wl_finish();
 		wl_report();
 	}
-	if (o.k > 0)
+	if (o.req.k > 0)
 		put("check_k", "%s", a.kfail ? "fail" : "pass");
 	if (o.hasl)
-		put(o.ld.kind == KN_DIV_DISTINCT ? "check_l_distinct" :
-		    o.ld.kind == KN_DIV_ENTROPY ? "check_l_entropy" :
+		put(o.req.ld.kind == KN_DIV_DISTINCT ? "check_l_distinct" :
+		    o.req.ld.kind == KN_DIV_ENTROPY ? "check_l_entropy" :
 		    "check_l_recursive", "%s", a.lfail ? "fail" : "pass");
-	if (o.hasv)
+	if (o.req.hasv)
 		put("check_variance", "%s", a.vfail ? "fail" : "pass");
 	kn_close_out(out);
 	kn_exit(check && (a.kfail || a.lfail || a.vfail) ? 1 : 0);

@@ -315,6 +315,42 @@ kn_table_opt(int ch, char *arg, char **columns)
 	return 0;
 }
 
+int
+kn_opts_take(kn_opts *o, int ch, char *arg)
+{
+	switch (ch) {
+	case 'S':
+		o->budget = kn_parse_size(arg, "-S");
+		break;
+	case 'T':
+		o->tmpdir = arg;
+		break;
+	case 'o':
+		o->outpath = arg;
+		break;
+	case 'q':
+		o->qlist = arg;
+		break;
+	case 's':
+		o->scol = arg;
+		break;
+	case 't':
+		o->tcol = arg;
+		break;
+	case 'v':
+		o->verbose = 1;
+		break;
+	case KN_OPT_PROGRESS:
+		o->progress = 1;
+		break;
+	case KN_OPT_VERSION:
+		kn_version();
+	default:
+		return kn_table_opt(ch, arg, &o->columns);
+	}
+	return 1;
+}
+
 void
 kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
 {
