@@ -575,8 +575,8 @@ worker_end(struct part *pt)
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return;
 	if (WIFSIGNALED(st))
-		fprintf(stderr, "%s: node %s: the worker died of signal %d\n",
-		    kn_prog, pt->cl->worker.id, WTERMSIG(st));
+		kn_warn("node %s: the worker died of signal %d",
+		    pt->cl->worker.id, WTERMSIG(st));
 	kn_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 2);
 }
 
@@ -802,10 +802,7 @@ worker_cuts(struct part *pt, const char *id)
 	rothko_groups_finish(pt, tot);
 	if (root) {
 		if (tot > 0 && !mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
-			fprintf(stderr, "%s: no partitioning: the whole table "
-			    "(%llu rows) does not meet the requirements\n",
-			    kn_prog, (unsigned long long)tot);
-			kn_exit(1);
+			mond_no_solution(NULL, tot);
 		}
 		printf("sig\t%s\n", pt->cl->tree.sig);
 		for (j = 0; j < pt->nqi; j++) {

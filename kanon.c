@@ -113,6 +113,16 @@ vmsg(const char *fmt, va_list ap, int err)
 }
 
 void
+kn_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap, 0);
+	va_end(ap);
+}
+
+void
 kn_die(const char *fmt, ...)
 {
 	va_list ap;

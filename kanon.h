@@ -42,6 +42,9 @@ void kn_die(const char *fmt, ...)
 /* Like kn_die, with ": strerror(errno)" appended. */
 void kn_die_sys(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
+/* Prints "prog: msg" on stderr: a warning, or the reason for exit
+ * status 1. */
+void kn_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Flushes and checks stdout, removes temp files, exits. */
 void kn_exit(int status) __attribute__((noreturn));
 /* Ends the program with status after an error whose message the

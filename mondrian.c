@@ -1377,6 +1377,15 @@ record_cut(struct part *pt, size_t t, const struct cut *c)
 	pt->grow.leaves += tn->nkid - 1;
 }
 
+void
+mond_no_solution(const char *name, uint64_t n)
+{
+	kn_warn("%s%sno partitioning: the whole table (%llu rows) does not "
+	    "meet the requirements", name != NULL ? name : "",
+	    name != NULL ? ": " : "", (unsigned long long)n);
+	kn_exit(1);
+}
+
 /* Allocates the scratch of mond_partition() for the nrows rows in rec, or
  * frees it with the rows. */
 void

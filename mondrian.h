@@ -313,6 +313,11 @@ int mond_cmp_width(struct part *pt, uint32_t a, uint32_t b, const void *ctx);
 /* A new tree node. */
 size_t mond_tree_node_new(struct part *pt, uint64_t depth);
 
+/* Says that the whole table (name: the input, or NULL) of n rows does
+ * not meet the requirements, and exits 1. */
+void mond_no_solution(const char *name, uint64_t n)
+    __attribute__((noreturn));
+
 /* Allocates the scratch of mond_partition() for the nrows rows in rec, or
  * frees it with the rows. */
 void mond_scratch_alloc(struct part *pt, int get);

@@ -411,11 +411,7 @@ main(int argc, char *argv[])
 	if (pt->nrows > 0 && !pt->ooc) {
 		mond_node_totals(pt, 0, pt->nrows, NULL);
 		if (!mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
-			fprintf(stderr, "%s: %s: no partitioning: the whole "
-			    "table (%llu rows) does not meet the "
-			    "requirements\n", kn_prog, in.name,
-			    (unsigned long long)pt->nrows);
-			kn_exit(1);
+			mond_no_solution(in.name, pt->nrows);
 		}
 		mond_node_clear_totals(pt);
 	}

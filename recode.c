@@ -828,9 +828,8 @@ class_last(void)
 		return;
 	lim = kn_limit_rows(&o.lim, cl.rows);
 	if (cl.supp > lim) {
-		fprintf(stderr, "%s: %llu rows would be suppressed, more "
-		    "than the limit %llu\n", kn_prog,
-		    (unsigned long long)cl.supp, (unsigned long long)lim);
+		kn_warn("%llu rows would be suppressed, more than the limit "
+		    "%llu", (unsigned long long)cl.supp, (unsigned long long)lim);
 		kn_exit(1);
 	}
 }

@@ -578,10 +578,7 @@ rothko_root_check(struct part *pt, const char *name)
 		return;
 	mond_node_totals(pt, 0, pt->nrows, NULL);
 	if (!mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
-		fprintf(stderr, "%s: %s: no partitioning: the whole table "
-		    "(%llu rows) does not meet the requirements\n", kn_prog,
-		    name, (unsigned long long)pt->nrows);
-		kn_exit(1);
+		mond_no_solution(name, pt->nrows);
 	}
 	mond_node_clear_totals(pt);
 }
@@ -952,11 +949,7 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 		memset(&all, 0, sizeof(all));
 		sample_node(pt, on, ns, &all);
 		if (!pstat_ok(pt, &all)) {
-			fprintf(stderr, "%s: %s: no partitioning: the whole "
-			    "table (%llu rows) does not meet the "
-			    "requirements\n", kn_prog, checkname,
-			    (unsigned long long)on->n);
-			kn_exit(1);
+			mond_no_solution(checkname, on->n);
 		}
 		free(all.h.e);
 		free(all.h.slot);
@@ -1142,11 +1135,7 @@ again:
 			rothko_groups_finish(pt, pt->grow.t[tn].n);
 			if (tn == 0 && checkname != NULL &&
 			    !mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
-				fprintf(stderr, "%s: %s: no partitioning: the "
-				    "whole table (%llu rows) does not meet the "
-				    "requirements\n", kn_prog, checkname,
-				    (unsigned long long)on->n);
-				kn_exit(1);
+				mond_no_solution(checkname, on->n);
 			}
 			rothko_choose_cut_on_disk(pt, &best);
 			/* A node found final is one class; past 512 tree
