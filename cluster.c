@@ -65,8 +65,10 @@ cnode_id(struct part *pt, const char *s, size_t n)
 	if (id >= pt->cl->tree.cap) {
 		size_t nc = pt->cl->tree.cap ? 2 * pt->cl->tree.cap : 64;
 
-		pt->cl->tree.v = kn_realloc(pt->cl->tree.v, nc * sizeof(struct cnode));
-		memset(pt->cl->tree.v + pt->cl->tree.cap, 0, (nc - pt->cl->tree.cap) * sizeof(struct cnode));
+		pt->cl->tree.v =
+		    kn_realloc(pt->cl->tree.v, nc * sizeof(struct cnode));
+		memset(pt->cl->tree.v + pt->cl->tree.cap, 0,
+		    (nc - pt->cl->tree.cap) * sizeof(struct cnode));
 		pt->cl->tree.cap = nc;
 	}
 	return id;
@@ -186,13 +188,15 @@ tree_load(struct part *pt, const char *path)
 			uint64_t S = tree_u64(&f[4], &r, "a scale");
 			int sa, sb;
 
-			if (dm->h != NULL || S > 18 || !mond_parse_num(f[2].p,
-			    f[2].n, &a, &sa) || !mond_parse_num(f[3].p, f[3].n, &b,
-			    &sb) || sa > (int)S || sb > (int)S ||
+			if (dm->h != NULL || S > 18 ||
+			    !mond_parse_num(f[2].p, f[2].n, &a, &sa) ||
+			    !mond_parse_num(f[3].p, f[3].n, &b, &sb) ||
+			    sa > (int)S || sb > (int)S ||
 			    kn_dec_cmp(a, sa, b, sb) > 0 ||
-			    __builtin_mul_overflow(a, (int64_t)kn_pow10(S - sa),
-			    &dm->gmn) || __builtin_mul_overflow(b,
-			    (int64_t)kn_pow10(S - sb), &dm->gmx))
+			    __builtin_mul_overflow(
+				a, (int64_t)kn_pow10(S - sa), &dm->gmn) ||
+			    __builtin_mul_overflow(
+				b, (int64_t)kn_pow10(S - sb), &dm->gmx))
 				kn_die("%s:%llu: a bad domain line", r.name,
 				    (unsigned long long)r.lineno);
 			dm->fS = (int)S;
@@ -218,8 +222,8 @@ tree_load(struct part *pt, const char *path)
 			int64_t m;
 			int sc;
 
-			if (pt->dims[j].h != NULL || !mond_parse_num(f[3].p, f[3].n, &m,
-			    &sc))
+			if (pt->dims[j].h != NULL ||
+			    !mond_parse_num(f[3].p, f[3].n, &m, &sc))
 				kn_die("%s:%llu: a bad cut", r.name,
 				    (unsigned long long)r.lineno);
 			c = tree_define(pt, &f[1], &r, CN_CUT);
@@ -245,11 +249,13 @@ tree_load(struct part *pt, const char *path)
 				    f[4 + k].p, f[4 + k].n);
 
 				if (x < 0)
-					kn_die("%s:%llu: '%.*s' is not at level "
-					    "%d of the hierarchy of %s", r.name,
+					kn_die(
+					    "%s:%llu: '%.*s' is not at level "
+					    "%d of the hierarchy of %s",
+					    r.name,
 					    (unsigned long long)r.lineno,
-					    (int)f[4 + k].n, f[4 + k].p, (int)lv - 1,
-					    pt->dims[j].name);
+					    (int)f[4 + k].n, f[4 + k].p,
+					    (int)lv - 1, pt->dims[j].name);
 				c->clab[k] = (uint32_t)x;
 			}
 		} else if (nf >= 3 && strcmp(ty, "region") == 0) {
@@ -284,13 +290,15 @@ tree_load(struct part *pt, const char *path)
 				break;
 			}
 		if (dot != NULL)
-			p = kn_dict_find(&pt->cl->tree.ids, s.p, (size_t)(dot - s.p));
+			p = kn_dict_find(
+			    &pt->cl->tree.ids, s.p, (size_t)(dot - s.p));
 		for (i = dot != NULL ? (size_t)(dot - s.p) + 1 : s.n; i < s.n;
 		    i++)
 			x = s.p[i] >= '0' && s.p[i] <= '9' && x < 1u << 30 ?
 			    x * 10 + (uint64_t)(s.p[i] - '0') : UINT64_MAX;
 		/* Kid numbers are written without leading zeros. */
-		if (p < 0 || dot + 1 == s.p + s.n || x >= pt->cl->tree.v[p].nk ||
+		if (p < 0 || dot + 1 == s.p + s.n ||
+		    x >= pt->cl->tree.v[p].nk ||
 		    (dot[1] == '0' && dot + 2 != s.p + s.n) ||
 		    pt->cl->tree.v[p].kid[x] != UINT32_MAX)
 			kn_die("%s: node %.*s lies under no cut of the tree",
@@ -317,7 +325,8 @@ parse_row(struct part *pt, kn_table *t)
 				kn_table_fail(t, dm->col, "'%.*s': %s",
 				    (int)v.n, v.p, err);
 			pt->cl->rowval[j].leaf = (uint32_t)id;
-		} else if (!mond_parse_num(v.p, v.n, &pt->cl->rowval[j].m, &pt->cl->rowval[j].sc))
+		} else if (!mond_parse_num(v.p, v.n, &pt->cl->rowval[j].m,
+			       &pt->cl->rowval[j].sc))
 			kn_table_fail(t, dm->col, "'%.*s' is not a decimal "
 			    "number within 64 bits", (int)v.n, v.p);
 	}
@@ -352,7 +361,8 @@ route_build(struct part *pt)
 		pt->cl->rnodes[e].kid0 = n;
 		for (k = 0; k < c->nk; k++) {
 			if (c->kid[k] == UINT32_MAX) {
-				/* Reached only by a row of a level cut short. */
+				/* Reached only by a row of a level cut
+				 * short. */
 				pt->cl->rnodes[n].kind = CN_CUT + 8;
 				pt->cl->rnodes[n].id = pt->cl->rnodes[e].id;
 				pt->cl->rnodes[n].nk = (uint32_t)k;
@@ -379,11 +389,14 @@ route_tree(struct part *pt, kn_table *t)
 		const struct rowval *v = &pt->cl->rowval[r->dim];
 
 		if (r->kind == CN_CUT)
-			k = (v->sc == r->tsc ? (v->m <= r->tm ? -1 : 1) :
-			    kn_dec_cmp(v->m, v->sc, r->tm, r->tsc)) <= 0 ? 0 : 1;
+			k = (v->sc == r->tsc ? (v->m <= r->tm ? -1 : 1)
+					     : kn_dec_cmp(v->m, v->sc, r->tm,
+						   r->tsc)) <= 0
+			    ? 0
+			    : 1;
 		else if (r->kind == CN_HCUT) {
-			uint32_t a = kn_hier_lift(pt->dims[r->dim].h, v->leaf, 0,
-			    pt->cl->tree.v[r->id].lv - 1);
+			uint32_t a = kn_hier_lift(pt->dims[r->dim].h, v->leaf,
+			    0, pt->cl->tree.v[r->id].lv - 1);
 
 			for (k = 0; k < r->nk && r->clab[k] != a; k++)
 				;
@@ -430,9 +443,9 @@ tree_number(struct part *pt)
 			if (c->hasn && c->n == 0)
 				continue;	/* an empty table */
 			kn_die("%s: node %.*s is not partitioned yet (%s)",
-			    pt->cl->tree.path, (int)s.n, s.p, cnode_open(pt, c) ?
-			    "run the groups and cuts jobs" :
-			    "run the rows and solve jobs");
+			    pt->cl->tree.path, (int)s.n, s.p,
+			    cnode_open(pt, c) ? "run the groups and cuts jobs"
+					      : "run the rows and solve jobs");
 		}
 		for (k = c->nk; k-- > 0;)
 			if (c->kid[k] != UINT32_MAX)
@@ -501,7 +514,8 @@ job_groups(struct part *pt, kn_table *t, FILE *fp)
 					v = kn_dict_get(&pt->dims[j].h->lab[0],
 					    pt->cl->rowval[j].leaf);
 				else {
-					v.n = kn_dec_format((kn_i128)pt->cl->rowval[j].m,
+					v.n = kn_dec_format(
+					    (kn_i128)pt->cl->rowval[j].m,
 					    pt->cl->rowval[j].sc, num);
 					v.p = num;
 				}
@@ -532,7 +546,8 @@ job_groups(struct part *pt, kn_table *t, FILE *fp)
 				}
 				i = g.n;
 				k = kn_dict_intern(&g, key, len);
-				gc = kn_grow(gc, &gcap, k, sizeof(uint64_t), 1024);
+				gc = kn_grow(
+				    gc, &gcap, k, sizeof(uint64_t), 1024);
 				if (g.n > i)
 					gc[k] = 0;
 				gc[k]++;
@@ -567,7 +582,7 @@ worker_end(struct part *pt)
 
 	if (pt->cl->worker.to == NULL)
 		return;
-	fclose(pt->cl->worker.to);		/* a worker that died early: EPIPE */
+	fclose(pt->cl->worker.to); /* a worker that died early: EPIPE */
 	pt->cl->worker.to = NULL;
 	while (waitpid(pt->cl->worker.pid, &st, 0) < 0)
 		if (errno != EINTR)
@@ -581,7 +596,8 @@ worker_end(struct part *pt)
 }
 
 static void
-per_node(struct part *pt, void (*worker)(struct part *, const char *id), FILE *fp)
+per_node(
+    struct part *pt, void (*worker)(struct part *, const char *id), FILE *fp)
 {
 	kn_reader r;
 	kn_dict seen;
@@ -606,7 +622,8 @@ per_node(struct part *pt, void (*worker)(struct part *, const char *id), FILE *f
 			worker_end(pt);
 			kn_dict_intern(&seen, r.line, idn);
 			if (seen.n == n0)
-				kn_die("%s:%llu: the lines of node %.*s are not "
+				kn_die(
+				    "%s:%llu: the lines of node %.*s are not "
 				    "together (the input must be sorted)",
 				    r.name, (unsigned long long)r.lineno,
 				    (int)idn, r.line);
@@ -693,7 +710,8 @@ worker_cuts(struct part *pt, const char *id)
 			uint64_t c = tree_u64(&f[4], &r, "a count");
 
 			if (__builtin_add_overflow(tot, c, &tot))
-				kn_die("node %s: a count overflows 64 bits", id);
+				kn_die(
+				    "node %s: a count overflows 64 bits", id);
 			continue;
 		}
 		cf = f[0];
@@ -704,8 +722,8 @@ worker_cuts(struct part *pt, const char *id)
 			    (unsigned long long)qn);
 		e.j = (uint32_t)qn;
 		if (pt->dims[e.j].h != NULL) {
-			int64_t x = kn_hier_leaf(pt->dims[e.j].h, f[1].p, f[1].n,
-			    &err);
+			int64_t x =
+			    kn_hier_leaf(pt->dims[e.j].h, f[1].p, f[1].n, &err);
 
 			if (x < 0)
 				kn_die("%s:%llu: node %s: '%s': %s", r.name,
@@ -728,7 +746,8 @@ worker_cuts(struct part *pt, const char *id)
 			    "(--variance)", r.name,
 			    (unsigned long long)r.lineno, id,
 			    f[2].p);
-		if (pt->has_targ && pt->split != SPLIT_MEDIAN && !mond_targ_id(pt, f[3], &e.y))
+		if (pt->has_targ && pt->split != SPLIT_MEDIAN &&
+		    !mond_targ_id(pt, f[3], &e.y))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--split regression)", r.name,
 			    (unsigned long long)r.lineno, id, f[3].p);
@@ -762,7 +781,7 @@ worker_cuts(struct part *pt, const char *id)
 	/* Codes as out of core: ranks of the values, depth-first leaves. */
 	pt->ooc = 1;
 	pt->rk->gdense = 0;
-	pt->rk->avail = SIZE_MAX;	/* a node's groups are held, as in Rothko-T */
+	pt->rk->avail = SIZE_MAX; /* a node's groups are held, as in Rothko-T */
 	pt->nrows = tot;
 	pt->exact_sums = 1;
 	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
@@ -776,16 +795,19 @@ worker_cuts(struct part *pt, const char *id)
 		for (i = 0; i < n; i++) {
 			if (gl[i].j != 0)
 				continue;
-			v = j == 0 ? pt->sens_val[gl[i].s] : pt->targ_val[gl[i].y];
+			v = j == 0 ? pt->sens_val[gl[i].s]
+				   : pt->targ_val[gl[i].y];
 			v = v < 0 ? -v : v;
 			if (__builtin_mul_overflow(v, (kn_i128)gl[i].cnt, &w) ||
 			    __builtin_add_overflow(a, w, &a) ||
 			    (j == 0 && (__builtin_mul_overflow(w, v, &w) ||
 			    __builtin_add_overflow(b, w, &b))))
 				kn_die(j == 0 ? "-s %s: values too large for "
-				    "exact variances" : "-t %s: values too "
-				    "large for exact sums", j == 0 ? pt->cl->tree.sname :
-				    pt->cl->tree.tname);
+						"exact variances"
+					      : "-t %s: values too "
+						"large for exact sums",
+				    j == 0 ? pt->cl->tree.sname
+					   : pt->cl->tree.tname);
 		}
 	}
 	for (i = 0; i < n; i++) {
@@ -795,13 +817,16 @@ worker_cuts(struct part *pt, const char *id)
 		    dm->rankof[e->v];
 
 		if (e->cnt > 0)
-			rothko_gtab_add(pt, &pt->rk->gtab[e->j], code, e->s, pt->split == SPLIT_INFOGAIN ?
-			    pt->label_rank[e->y] : e->y, e->cnt);
+			rothko_gtab_add(pt, &pt->rk->gtab[e->j], code, e->s,
+			    pt->split == SPLIT_INFOGAIN ? pt->label_rank[e->y]
+							: e->y,
+			    e->cnt);
 	}
 	free(gl);
 	rothko_groups_finish(pt, tot);
 	if (root) {
-		if (tot > 0 && !mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
+		if (tot > 0 &&
+		    !mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
 			mond_no_solution(NULL, tot);
 		}
 		printf("sig\t%s\n", pt->cl->tree.sig);
@@ -830,9 +855,13 @@ worker_cuts(struct part *pt, const char *id)
 		for (j = 0; j < pt->nqi; j++) {
 			pt->sums[j] = 0;
 			if (pt->dims[j].h == NULL)
-				for (i = 0; i < pt->rk->gtab[j].n; i++)
-					pt->sums[j] += (kn_i128)pt->rk->gtab[j].e[i].cnt *
-					    pt->dims[j].vals[pt->rk->gtab[j].e[i].code];
+				for (i = 0; i < pt->rk->gtab[j].n; i++) {
+					const struct gent *g =
+					    &pt->rk->gtab[j].e[i];
+
+					pt->sums[j] += (kn_i128)g->cnt *
+					    pt->dims[j].vals[g->code];
+				}
 		}
 		pt->region_tag = id;
 		pt->regions_fp = stdout;
@@ -858,7 +887,8 @@ worker_cuts(struct part *pt, const char *id)
 		size_t m = 0;
 
 		for (i = 0; i < g->n; i++) {
-			uint32_t c = mond_child_of(pt, j, g->e[i].code - pt->node.mn[j]);
+			uint32_t c =
+			    mond_child_of(pt, j, g->e[i].code - pt->node.mn[j]);
 
 			if (m == 0 || cid[m - 1] != c)
 				cid[m++] = c;
@@ -993,9 +1023,11 @@ job_rows(struct part *pt, kn_table *t, FILE *fp)
 		if (pt->cl->tree.v[id].kind == CN_CLASS)
 			continue;
 		if (cnode_open(pt, &pt->cl->tree.v[id]))
-			kn_die("%s: node %.*s is still open: run the groups and "
+			kn_die(
+			    "%s: node %.*s is still open: run the groups and "
 			    "cuts jobs until 'partition --job open' lists no "
-			    "node", pt->cl->tree.path, (int)s.n, s.p);
+			    "node",
+			    pt->cl->tree.path, (int)s.n, s.p);
 		fwrite(s.p, 1, s.n, fp);
 		putc('\t', fp);
 		fwrite(t->r.line, 1, t->r.len, fp);
@@ -1026,7 +1058,8 @@ job_classes(struct part *pt, kn_table *t, FILE *fp, const char *classcol)
 static void
 job_regions(struct part *pt, FILE *fp)
 {
-	uint32_t i, *at = kn_zalloc((pt->cl->tree.ids.n + 1) * sizeof(uint32_t));
+	uint32_t i,
+	    *at = kn_zalloc((pt->cl->tree.ids.n + 1) * sizeof(uint32_t));
 
 	tree_number(pt);
 	mond_regions_header(pt, fp);
@@ -1072,8 +1105,8 @@ hier_digest(const kn_hier *h)
 }
 
 /* Runs job on table t (or, for the reducers, the standard input). */
-void __attribute__((noreturn))
-cluster_run_job(struct part *pt, int job, kn_table *t, const char *outpath, const char *classcol)
+void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job,
+    kn_table *t, const char *outpath, const char *classcol)
 {
 	FILE *fp = NULL;
 	size_t j;
@@ -1081,16 +1114,21 @@ cluster_run_job(struct part *pt, int job, kn_table *t, const char *outpath, cons
 	for (j = 0; j < pt->nqi; j++)
 		if (pt->dims[j].h != NULL) {
 			if (pt->dims[j].h->kind != KN_HFILE)
-				kn_die("--job: %s: a generated hierarchy numbers "
-				    "its nodes in the order of the rows; give a "
-				    "hierarchy file", pt->dims[j].name);
+				kn_die(
+				    "--job: %s: a generated hierarchy numbers "
+				    "its nodes in the order of the rows; give "
+				    "a "
+				    "hierarchy file",
+				    pt->dims[j].name);
 			mond_prepare_hier(&pt->dims[j]);
 		}
 	/* The tree holds for these columns and hierarchies only. */
 	{
-		size_t n = strlen(pt->cl->tree.sig) + strlen(pt->cl->tree.columns) + 32 + 40 * pt->nqi;
+		size_t n = strlen(pt->cl->tree.sig) +
+		    strlen(pt->cl->tree.columns) + 32 + 40 * pt->nqi;
 		char *sg = kn_alloc(n);
-		int len = snprintf(sg, n, "%s cols=%s", pt->cl->tree.sig, pt->cl->tree.columns);
+		int len = snprintf(sg, n, "%s cols=%s", pt->cl->tree.sig,
+		    pt->cl->tree.columns);
 
 		for (j = 0; j < pt->nqi; j++)
 			if (pt->dims[j].h != NULL)

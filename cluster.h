@@ -86,6 +86,7 @@ struct cluster {
 extern const char *const cluster_job_names[];
 
 /* Runs job on table t (or, for the reducers, the standard input). */
-void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job, kn_table *t, const char *outpath, const char *classcol);
+void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job,
+    kn_table *t, const char *outpath, const char *classcol);
 
 #endif

@@ -106,7 +106,8 @@ rank_numeric(struct part *pt, struct dim *dm, size_t j)
 		if (__builtin_mul_overflow(dm->raw[i],
 		    (int64_t)kn_pow10(S - dm->rsc[i]), &v))
 			kn_die("%s: column '%s': the values do not fit 64 "
-			    "bits with %d decimals each", pt->inname, dm->name, S);
+			       "bits with %d decimals each",
+			    pt->inname, dm->name, S);
 		a[i] = (uint64_t)v ^ ((uint64_t)1 << 63);
 		ra[i] = (uint32_t)i;
 		if (a[i] < mn)
@@ -139,7 +140,8 @@ rank_numeric(struct part *pt, struct dim *dm, size_t j)
 		dm->nrank = r;
 		goto done;
 	}
-	for (sh = 0; sh < 64 && pt->nrows > 0 && ((mx - mn) >> sh) != 0; sh += 11) {
+	for (sh = 0; sh < 64 && pt->nrows > 0 && ((mx - mn) >> sh) != 0;
+	     sh += 11) {
 		uint32_t *c = kn_zalloc((2048 + 1) * sizeof(uint32_t));
 
 		for (i = 0; i < pt->nrows; i++)
@@ -273,14 +275,17 @@ flush_chunk(struct part *pt, size_t nb)
 		if (dm->h != NULL)
 			continue;
 		for (i = 0; i < nb; i++)
-			pt->rec[i * pt->rec_words + j] = mond_numdict_id(&dm->vd, dm->raw[i],
-			    dm->rsc[i]);
+			pt->rec[i * pt->rec_words + j] =
+			    mond_numdict_id(&dm->vd, dm->raw[i], dm->rsc[i]);
 	}
-	if (mond_dicts_bytes(pt) + 2 * (size_t)MOND_CHUNK * pt->rec_words * sizeof(uint32_t) > pt->budget)
+	if (mond_dicts_bytes(pt) +
+		2 * (size_t)MOND_CHUNK * pt->rec_words * sizeof(uint32_t) >
+	    pt->budget)
 		kn_die("-S %zu: too small: the dictionaries of the values "
 		    "outgrow it (%zu bytes at row %llu)", pt->budget,
 		    mond_dicts_bytes(pt), (unsigned long long)pt->nrows);
-	if (fwrite(pt->rec, pt->rec_words * sizeof(uint32_t), nb, pt->spool) != nb)
+	if (fwrite(pt->rec, pt->rec_words * sizeof(uint32_t), nb, pt->spool) !=
+	    nb)
 		kn_die_sys("%s: write error", pt->spool_path);
 	pt->acct.bwritten += nb * pt->rec_words * sizeof(uint32_t);
 	pt->spooled += nb;
@@ -315,14 +320,15 @@ value_id(kn_dict *dc, kn_str v, int num, kn_i128 **val, int **scl, int *F,
 int
 mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
 {
-	return value_id(&pt->sens_dict, v, pt->req.hasv, &pt->sens_val, &pt->sens_scale, &pt->sens_F, id);
+	return value_id(&pt->sens_dict, v, pt->req.hasv, &pt->sens_val,
+	    &pt->sens_scale, &pt->sens_F, id);
 }
 
 int
 mond_targ_id(struct part *pt, kn_str v, uint32_t *id)
 {
-	return value_id(&pt->targ_dict, v, pt->split == SPLIT_REGRESSION, &pt->targ_val,
-	    &pt->targ_scale, &pt->targ_F, id);
+	return value_id(&pt->targ_dict, v, pt->split == SPLIT_REGRESSION,
+	    &pt->targ_val, &pt->targ_scale, &pt->targ_F, id);
 }
 
 /* Reads the table into records. */
@@ -347,7 +353,8 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 		}
 		if (b == cap) {
 			cap *= 2;
-			pt->rec = kn_realloc(pt->rec, cap * pt->rec_words * sizeof(uint32_t));
+			pt->rec = kn_realloc(
+			    pt->rec, cap * pt->rec_words * sizeof(uint32_t));
 		}
 		if (b == rawcap) {
 			rawcap = cap;
@@ -356,7 +363,8 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 					continue;
 				pt->dims[j].raw = kn_realloc(pt->dims[j].raw,
 				    rawcap * sizeof(int64_t));
-				pt->dims[j].rsc = kn_realloc(pt->dims[j].rsc, rawcap);
+				pt->dims[j].rsc =
+				    kn_realloc(pt->dims[j].rsc, rawcap);
 			}
 		}
 		if (pt->nrows >= UINT32_MAX - 1)
@@ -380,22 +388,29 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 				int sc;
 
 				if (!mond_parse_num(v.p, v.n, &m, &sc))
-					kn_table_fail(t, dm->col, "'%.*s' is not a "
+					kn_table_fail(t, dm->col,
+					    "'%.*s' is not a "
 					    "decimal number within 64 bits (a "
-					    "column with a hierarchy (-H) need not "
-					    "be one)", (int)v.n, v.p);
+					    "column with a hierarchy (-H) need "
+					    "not "
+					    "be one)",
+					    (int)v.n, v.p);
 				dm->raw[b] = m;
 				dm->rsc[b] = (int8_t)sc;
 				r[j] = 0;
 			}
 		}
 		r[pt->word_row] = (uint32_t)pt->nrows;
-		if (pt->has_sens && !mond_sens_id(pt, t->f[scol], &r[pt->word_sens]))
+		if (pt->has_sens &&
+		    !mond_sens_id(pt, t->f[scol], &r[pt->word_sens]))
 			kn_table_fail(t, scol, "'%.*s' is not a number "
 			    "(--variance)", (int)t->f[scol].n, t->f[scol].p);
-		if (pt->has_targ && !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
-			kn_table_fail(t, tcol, "'%.*s' is not a number (--split "
-			    "regression)", (int)t->f[tcol].n, t->f[tcol].p);
+		if (pt->has_targ &&
+		    !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
+			kn_table_fail(t, tcol,
+			    "'%.*s' is not a number (--split "
+			    "regression)",
+			    (int)t->f[tcol].n, t->f[tcol].p);
 		pt->nrows++;
 	}
 	if (pt->ooc)
@@ -455,7 +470,8 @@ mond_gath_ok(struct part *pt, size_t m, uint64_t n)
 /* Whether a part meets every requirement.  Its sensitive counts are
  * hist[x], or with compl the node's totals less hist[x]. */
 int
-mond_side_ok(struct part *pt, const struct side *sd, const uint64_t *hist, int compl)
+mond_side_ok(
+    struct part *pt, const struct side *sd, const uint64_t *hist, int compl )
 {
 	size_t i, m = 0;
 
@@ -514,7 +530,8 @@ part_add_row(struct part *pt, const uint32_t *r, struct side *a, struct side *b)
 		if (b != NULL) {
 			uint64_t rc = pt->hl_tot[y] - c;
 
-			b->lf += mond_x_log_x(pt, rc - 1) - mond_x_log_x(pt, rc);
+			b->lf +=
+			    mond_x_log_x(pt, rc - 1) - mond_x_log_x(pt, rc);
 		}
 	} else if (pt->split == SPLIT_REGRESSION) {
 		kn_i128 v = pt->targ_val[r[pt->word_targ]];
@@ -554,7 +571,9 @@ sort_pos(struct part *pt, size_t n, uint32_t range)
 		for (i = 0; i < n; i++) {
 			uint32_t p = (uint32_t)i;
 
-			for (j = i; j > 0 && pt->key[pt->perm[j - 1]] > pt->key[p]; j--)
+			for (j = i;
+			     j > 0 && pt->key[pt->perm[j - 1]] > pt->key[p];
+			     j--)
 				pt->perm[j] = pt->perm[j - 1];
 			pt->perm[j] = p;
 		}
@@ -581,7 +600,8 @@ sort_pos(struct part *pt, size_t n, uint32_t range)
 		for (i = 1; i <= 256; i++)
 			c[i] += c[i - 1];
 		for (i = 0; i < n; i++)
-			pt->perm_tmp[c[(pt->key[pt->perm[i]] >> sh) & 0xff]++] = pt->perm[i];
+			pt->perm_tmp[c[(pt->key[pt->perm[i]] >> sh) & 0xff]++] =
+			    pt->perm[i];
 		memcpy(pt->perm, pt->perm_tmp, n * sizeof(uint32_t));
 	}
 }
@@ -602,7 +622,8 @@ sort_dim(struct part *pt, size_t j)
 	if (pt->node.sorted == j)
 		return;
 	for (i = 0; i < pt->node.n; i++)
-		pt->key[i] = pt->rec[(pt->node.b + i) * pt->rec_words + j] - pt->node.mn[j];
+		pt->key[i] = pt->rec[(pt->node.b + i) * pt->rec_words + j] -
+		    pt->node.mn[j];
 	sort_pos(pt, pt->node.n, pt->node.mx[j] - pt->node.mn[j] + 1);
 	pt->node.sorted = j;
 }
@@ -628,7 +649,8 @@ select_kth(uint32_t *a, size_t n, size_t k)
 
 		if (++rounds > 64) {
 			/* Degenerate pivots: sort what is left instead. */
-			qsort(a + lo, hi - lo + 1, sizeof(uint32_t), mond_cmp_u32);
+			qsort(a + lo, hi - lo + 1, sizeof(uint32_t),
+			    mond_cmp_u32);
 			return a[k];
 		}
 		/* Median of three. */
@@ -722,7 +744,8 @@ select_cut(struct part *pt, size_t j, struct cut *best)
  * far: a higher score; on a tie (regression: within rounding) the more
  * balanced cut, so that a pure node is halved rather than peeled. */
 int
-mond_cut_better(struct part *pt, const struct cut *best, kn_i128 isc, long double sc, uint64_t dist)
+mond_cut_better(struct part *pt, const struct cut *best, kn_i128 isc,
+    long double sc, uint64_t dist)
 {
 	long double tol;
 
@@ -760,18 +783,24 @@ eval_ordered(struct part *pt, size_t j, struct cut *best)
 		kn_i128 isc = 0;
 		long double sc = 0;
 
-		part_add_row(pt, pt->rec + (pt->node.b + pt->perm[i]) * pt->rec_words, &L, &R);
-		if (!pt->relaxed && pt->key[pt->perm[i]] == pt->key[pt->perm[i + 1]])
+		part_add_row(pt,
+		    pt->rec + (pt->node.b + pt->perm[i]) * pt->rec_words, &L,
+		    &R);
+		if (!pt->relaxed &&
+		    pt->key[pt->perm[i]] == pt->key[pt->perm[i + 1]])
 			continue;
 		if (l < pt->req.k || n - l < pt->req.k)
 			continue;
 		dist = 2 * l > n ? 2 * l - n : n - 2 * l;
 		if (pt->split == SPLIT_INFOGAIN)
-			isc = L.lf - mond_x_log_x(pt, l) + R.lf - mond_x_log_x(pt, n - l);
+			isc = L.lf - mond_x_log_x(pt, l) + R.lf -
+			    mond_x_log_x(pt, n - l);
 		else
-			sc = mond_regression_term(L.ts, l) + mond_regression_term(R.ts, n - l);
+			sc = mond_regression_term(L.ts, l) +
+			    mond_regression_term(R.ts, n - l);
 		if (!mond_cut_better(pt, best, isc, sc, dist) ||
-		    !mond_side_ok(pt, &L, pt->hs_side, 0) || !mond_side_ok(pt, &R, pt->hs_side, 1))
+		    !mond_side_ok(pt, &L, pt->hs_side, 0) ||
+		    !mond_side_ok(pt, &R, pt->hs_side, 1))
 			continue;
 		best->found = 1;
 		best->dim = j;
@@ -786,8 +815,8 @@ eval_ordered(struct part *pt, size_t j, struct cut *best)
 /* Moves row r across a cut: into the left part L (dir > 0) or back
  * into the right part R; hist holds L's sensitive counts. */
 static void
-part_cross_row(struct part *pt, const uint32_t *r, struct side *L, struct side *R, uint64_t *hist,
-    int dir)
+part_cross_row(struct part *pt, const uint32_t *r, struct side *L,
+    struct side *R, uint64_t *hist, int dir)
 {
 	uint32_t x;
 	uint64_t c;
@@ -844,7 +873,8 @@ eval_median(struct part *pt, size_t j, struct cut *best)
 	for (i = 0; i + 1 < n; i++) {
 		uint64_t L = i + 1;
 
-		if (!pt->relaxed && pt->key[pt->perm[i]] == pt->key[pt->perm[i + 1]])
+		if (!pt->relaxed &&
+		    pt->key[pt->perm[i]] == pt->key[pt->perm[i + 1]])
 			continue;
 		if (L < pt->req.k || n - L < pt->req.k)
 			continue;
@@ -853,15 +883,20 @@ eval_median(struct part *pt, size_t j, struct cut *best)
 	if (nb == 0)
 		return;
 	for (i = 1; i < nb; i++)
-		if ((2 * (uint64_t)pt->grp[i] > n ? 2 * (uint64_t)pt->grp[i] - n :
-		    n - 2 * (uint64_t)pt->grp[i]) <= (2 * (uint64_t)pt->grp[c] > n ?
-		    2 * (uint64_t)pt->grp[c] - n : n - 2 * (uint64_t)pt->grp[c]))
+		if ((2 * (uint64_t)pt->grp[i] > n
+			    ? 2 * (uint64_t)pt->grp[i] - n
+			    : n - 2 * (uint64_t)pt->grp[i]) <=
+		    (2 * (uint64_t)pt->grp[c] > n
+			    ? 2 * (uint64_t)pt->grp[c] - n
+			    : n - 2 * (uint64_t)pt->grp[c]))
 			c = i;
 	/* Cursor a starts at grp[c] and goes right, b goes left. */
 	memset(&La, 0, sizeof(La));
 	Ra = pt->node.tot;
 	for (pa = 0; pa < pt->grp[c]; pa++)
-		part_cross_row(pt, pt->rec + (pt->node.b + pt->perm[pa]) * pt->rec_words, &La, &Ra, pt->hs_side, 1);
+		part_cross_row(pt,
+		    pt->rec + (pt->node.b + pt->perm[pa]) * pt->rec_words, &La,
+		    &Ra, pt->hs_side, 1);
 	Lb = La;
 	Rb = Ra;
 	for (i = 0; i < pt->nstouch; i++)
@@ -874,25 +909,33 @@ eval_median(struct part *pt, size_t j, struct cut *best)
 		int right;
 
 		if (r < (long)nb)
-			dr = 2 * (uint64_t)pt->grp[r] > n ? 2 * (uint64_t)pt->grp[r] -
-			    n : n - 2 * (uint64_t)pt->grp[r];
+			dr = 2 * (uint64_t)pt->grp[r] > n
+			    ? 2 * (uint64_t)pt->grp[r] - n
+			    : n - 2 * (uint64_t)pt->grp[r];
 		if (l >= 0)
-			dl = 2 * (uint64_t)pt->grp[l] > n ? 2 * (uint64_t)pt->grp[l] -
-			    n : n - 2 * (uint64_t)pt->grp[l];
+			dl = 2 * (uint64_t)pt->grp[l] > n
+			    ? 2 * (uint64_t)pt->grp[l] - n
+			    : n - 2 * (uint64_t)pt->grp[l];
 		right = r < (long)nb && (l < 0 || dr <= dl);
 		if (right) {
 			L = pt->grp[r++];
 			for (; pa < L; pa++)
-				part_cross_row(pt, pt->rec + (pt->node.b + pt->perm[pa]) * pt->rec_words, &La, &Ra,
-				    pt->hs_side, 1);
+				part_cross_row(pt,
+				    pt->rec +
+					(pt->node.b + pt->perm[pa]) *
+					    pt->rec_words,
+				    &La, &Ra, pt->hs_side, 1);
 			if (!mond_side_ok(pt, &La, pt->hs_side, 0) ||
 			    !mond_side_ok(pt, &Ra, pt->hs_side, 1))
 				continue;
 		} else {
 			L = pt->grp[l--];
 			for (; pb > L; pb--)
-				part_cross_row(pt, pt->rec + (pt->node.b + pt->perm[pb - 1]) * pt->rec_words, &Lb,
-				    &Rb, pt->hs_side2, -1);
+				part_cross_row(pt,
+				    pt->rec +
+					(pt->node.b + pt->perm[pb - 1]) *
+					    pt->rec_words,
+				    &Lb, &Rb, pt->hs_side2, -1);
 			if (!mond_side_ok(pt, &Lb, pt->hs_side2, 0) ||
 			    !mond_side_ok(pt, &Rb, pt->hs_side2, 1))
 				continue;
@@ -931,12 +974,15 @@ eval_hier(struct part *pt, size_t j, struct cut *best)
 		/* The tests are made for all the children at once. */
 		pt->sample.m = 1;
 		for (i = 0; i + 1 < n; i++)
-			pt->sample.m += mond_child_of(pt, j, pt->key[pt->perm[i]]) !=
+			pt->sample.m +=
+			    mond_child_of(pt, j, pt->key[pt->perm[i]]) !=
 			    mond_child_of(pt, j, pt->key[pt->perm[i + 1]]);
 	}
 	memset(&S, 0, sizeof(S));
 	for (i = 0; i < n; i++) {
-		part_add_row(pt, pt->rec + (pt->node.b + pt->perm[i]) * pt->rec_words, &S, NULL);
+		part_add_row(pt,
+		    pt->rec + (pt->node.b + pt->perm[i]) * pt->rec_words, &S,
+		    NULL);
 		if (i + 1 < n && mond_child_of(pt, j, pt->key[pt->perm[i]]) ==
 		    mond_child_of(pt, j, pt->key[pt->perm[i + 1]]))
 			continue;
@@ -978,11 +1024,13 @@ stack_push(struct part *pt, uint64_t b, uint64_t e, const uint32_t *ext)
 {
 	if (pt->nstack + 2 > pt->stack_cap) {
 		pt->stack_cap = pt->stack_cap ? 2 * pt->stack_cap : 1024;
-		pt->stack = kn_realloc(pt->stack, pt->stack_cap * sizeof(uint64_t));
-		pt->stack_ext = kn_realloc(pt->stack_ext, pt->stack_cap / 2 * 2 * pt->nqi *
-		    sizeof(uint32_t));
+		pt->stack =
+		    kn_realloc(pt->stack, pt->stack_cap * sizeof(uint64_t));
+		pt->stack_ext = kn_realloc(pt->stack_ext,
+		    pt->stack_cap / 2 * 2 * pt->nqi * sizeof(uint32_t));
 	}
-	memcpy(pt->stack_ext + pt->nstack / 2 * 2 * pt->nqi, ext, 2 * pt->nqi * sizeof(uint32_t));
+	memcpy(pt->stack_ext + pt->nstack / 2 * 2 * pt->nqi, ext,
+	    2 * pt->nqi * sizeof(uint32_t));
 	pt->stack[pt->nstack++] = b;
 	pt->stack[pt->nstack++] = e;
 }
@@ -1001,8 +1049,9 @@ cut_apply(struct part *pt, const struct cut *c)
 		m = 2;
 	else if (sort_dim(pt, j), mond_is_hier(pt, j)) {
 		for (i = 0; i < n; i++) {
-			if (i > 0 && mond_child_of(pt, j, pt->key[pt->perm[i]]) !=
-			    mond_child_of(pt, j, pt->key[pt->perm[i - 1]]))
+			if (i > 0 &&
+			    mond_child_of(pt, j, pt->key[pt->perm[i]]) !=
+				mond_child_of(pt, j, pt->key[pt->perm[i - 1]]))
 				m++;
 			pt->grp[pt->perm[i]] = (uint32_t)m;
 		}
@@ -1050,15 +1099,18 @@ cut_apply(struct part *pt, const struct cut *c)
 				uint32_t v = r[q];
 
 				e[q] = v < e[q] ? v : e[q];
-				e[pt->nqi + q] = v > e[pt->nqi + q] ? v : e[pt->nqi + q];
+				e[pt->nqi + q] =
+				    v > e[pt->nqi + q] ? v : e[pt->nqi + q];
 			}
 			memcpy(dst, r, pt->rec_words * sizeof(uint32_t));
 		}
 		free(pos);
 	}
-	memcpy(pt->rec + pt->node.b * pt->rec_words, pt->rec_tmp, n * pt->rec_words * sizeof(uint32_t));
+	memcpy(pt->rec + pt->node.b * pt->rec_words, pt->rec_tmp,
+	    n * pt->rec_words * sizeof(uint32_t));
 	for (g = m; g-- > 0;)
-		stack_push(pt, pt->node.b + off[g], pt->node.b + off[g + 1], ext + g * 2 * pt->nqi);
+		stack_push(pt, pt->node.b + off[g], pt->node.b + off[g + 1],
+		    ext + g * 2 * pt->nqi);
 	free(off);
 	free(ext);
 }
@@ -1091,8 +1143,11 @@ mond_widths(struct part *pt)
 			    (kn_i128)dm->gmx - dm->gmn : (kn_i128)
 			    dm->vals[dm->nrank - 1] - dm->vals[0]);
 
-			pt->node.width[j] = g > 0 ? (long double)((kn_i128)
-			    dm->vals[pt->node.mx[j]] - dm->vals[pt->node.mn[j]]) / g : 0;
+			pt->node.width[j] = g > 0
+			    ? (long double)((kn_i128)dm->vals[pt->node.mx[j]] -
+				  dm->vals[pt->node.mn[j]]) /
+				g
+			    : 0;
 		}
 		if (pt->relaxed)
 			pt->node.can[j] = 1;
@@ -1126,8 +1181,10 @@ mond_node_totals(struct part *pt, size_t b, size_t e, const uint32_t *ext)
 			for (j = 0; j < pt->nqi; j++) {
 				uint32_t v = pt->rec[i * pt->rec_words + j];
 
-				pt->node.mn[j] = v < pt->node.mn[j] ? v : pt->node.mn[j];
-				pt->node.mx[j] = v > pt->node.mx[j] ? v : pt->node.mx[j];
+				pt->node.mn[j] =
+				    v < pt->node.mn[j] ? v : pt->node.mn[j];
+				pt->node.mx[j] =
+				    v > pt->node.mx[j] ? v : pt->node.mx[j];
 			}
 	}
 	for (i = b; i < e && pt->need_stats; i++) {
@@ -1135,7 +1192,8 @@ mond_node_totals(struct part *pt, size_t b, size_t e, const uint32_t *ext)
 
 		if (pt->has_sens && pt->hs_tot[r[pt->word_sens]]++ == 0)
 			pt->stouch[pt->nstouch++] = r[pt->word_sens];
-		if (pt->split == SPLIT_INFOGAIN && pt->hl_tot[r[pt->word_targ]]++ == 0)
+		if (pt->split == SPLIT_INFOGAIN &&
+		    pt->hl_tot[r[pt->word_targ]]++ == 0)
 			pt->ltouch[pt->nltouch++] = r[pt->word_targ];
 	}
 	if (pt->nltouch > 1)
@@ -1146,7 +1204,8 @@ mond_node_totals(struct part *pt, size_t b, size_t e, const uint32_t *ext)
 		pt->node.tot.n = 0;
 		for (i = 0; i < pt->node.n; i++) {
 			pt->perm[i] = (uint32_t)i;
-			part_add_row(pt, pt->rec + (b + i) * pt->rec_words, &pt->node.tot, NULL);
+			part_add_row(pt, pt->rec + (b + i) * pt->rec_words,
+			    &pt->node.tot, NULL);
 		}
 		part_forget_rows(pt, b, 0, pt->node.n);
 	}
@@ -1199,7 +1258,8 @@ put_mean(struct part *pt, kn_i128 sum, uint64_t n, int S)
 
 	*p++ = '\t';
 	if (S == 0 && sum >= 0 && sum % (kn_i128)n == 0)
-		pt->region_len += 1 + kn_fmt_u64(p, (uint64_t)(sum / (kn_i128)n));
+		pt->region_len +=
+		    1 + kn_fmt_u64(p, (uint64_t)(sum / (kn_i128)n));
 	else {
 		/* |sum| < 2^95 (under 2^32 rows of 63 bits): no overflow. */
 		q = sum * 20000 / (kn_i128)n;
@@ -1219,8 +1279,9 @@ mond_regions_header(struct part *pt, FILE *fp)
 		if (pt->dims[j].h != NULL)
 			fprintf(fp, "\t%s", pt->dims[j].name);
 		else
-			fprintf(fp, "\t%s_min\t%s_max\t%s_mean", pt->dims[j].name,
-			    pt->dims[j].name, pt->dims[j].name);
+			fprintf(fp, "\t%s_min\t%s_max\t%s_mean",
+			    pt->dims[j].name, pt->dims[j].name,
+			    pt->dims[j].name);
 	}
 	putc('\n', fp);
 }
@@ -1236,7 +1297,8 @@ mond_region(struct part *pt, uint32_t id, uint64_t n, const kn_i128 *sums)
 	pt->region_len = 0;
 	if (pt->region_tag != NULL) {
 		p = region_room(pt, strlen(pt->region_tag) + 8);
-		pt->region_len = (size_t)sprintf(p, "region\t%s", pt->region_tag);
+		pt->region_len =
+		    (size_t)sprintf(p, "region\t%s", pt->region_tag);
 	} else {
 		p = region_room(pt, 48);
 		pt->region_len = kn_fmt_u64(p, id);
@@ -1265,7 +1327,8 @@ mond_region(struct part *pt, uint32_t id, uint64_t n, const kn_i128 *sums)
 	}
 	*region_room(pt, 1) = '\n';
 	pt->region_len++;
-	if (fwrite(pt->region_line, 1, pt->region_len, pt->regions_fp) != pt->region_len)
+	if (fwrite(pt->region_line, 1, pt->region_len, pt->regions_fp) !=
+	    pt->region_len)
 		kn_die_sys("%s: write error", pt->regions_name);
 }
 
@@ -1297,15 +1360,19 @@ make_class(struct part *pt)
 	if (pt->node.n > pt->max_class)
 		pt->max_class = pt->node.n;
 	for (i = 0; i < pt->node.n; i++)
-		mond_class_assign(pt, pt->rec[(pt->node.b + i) * pt->rec_words + pt->word_row], id);
+		mond_class_assign(pt,
+		    pt->rec[(pt->node.b + i) * pt->rec_words + pt->word_row],
+		    id);
 	if (pt->regions_fp == NULL)
 		return;
 	for (j = 0; j < pt->nqi; j++) {
 		pt->sums[j] = 0;
 		if (pt->dims[j].h == NULL)
 			for (i = 0; i < pt->node.n; i++)
-				pt->sums[j] += pt->dims[j].vals[pt->rec[(pt->node.b + i) * pt->rec_words +
-				    j]];
+				pt->sums[j] +=
+				    pt->dims[j].vals[pt->rec[(pt->node.b + i) *
+					    pt->rec_words +
+					j]];
 	}
 	mond_region(pt, id, pt->node.n, pt->sums);
 }
@@ -1326,8 +1393,10 @@ mond_tree_node_new(struct part *pt, uint64_t depth)
 {
 	if (pt->grow.n == pt->grow.cap) {
 		pt->grow.cap = pt->grow.cap ? 2 * pt->grow.cap : 64;
-		pt->grow.t = kn_realloc(pt->grow.t, pt->grow.cap * sizeof(struct tnode));
-		pt->grow.tcls = kn_realloc(pt->grow.tcls, pt->grow.cap * sizeof(uint32_t));
+		pt->grow.t =
+		    kn_realloc(pt->grow.t, pt->grow.cap * sizeof(struct tnode));
+		pt->grow.tcls =
+		    kn_realloc(pt->grow.tcls, pt->grow.cap * sizeof(uint32_t));
 	}
 	pt->grow.tcls[pt->grow.n] = 0;
 	memset(&pt->grow.t[pt->grow.n], 0, sizeof(struct tnode));
@@ -1349,9 +1418,11 @@ record_cut(struct part *pt, size_t t, const struct cut *c)
 		sort_dim(pt, j);
 		cid = kn_alloc((pt->node.n + 1) * sizeof(uint32_t));
 		for (i = 0; i < pt->node.n; i++)
-			if (i == 0 || mond_child_of(pt, j, pt->key[pt->perm[i]]) !=
-			    mond_child_of(pt, j, pt->key[pt->perm[i - 1]]))
-				cid[m++] = mond_child_of(pt, j, pt->key[pt->perm[i]]);
+			if (i == 0 ||
+			    mond_child_of(pt, j, pt->key[pt->perm[i]]) !=
+				mond_child_of(pt, j, pt->key[pt->perm[i - 1]]))
+				cid[m++] =
+				    mond_child_of(pt, j, pt->key[pt->perm[i]]);
 	} else
 		m = 2;
 	k0 = pt->grow.n;
@@ -1392,7 +1463,8 @@ void
 mond_scratch_alloc(struct part *pt, int get)
 {
 	if (get) {
-		pt->rec_tmp = kn_alloc((pt->nrows + 1) * pt->rec_words * sizeof(uint32_t));
+		pt->rec_tmp = kn_alloc(
+		    (pt->nrows + 1) * pt->rec_words * sizeof(uint32_t));
 		pt->key = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
 		pt->perm = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
 		pt->perm_tmp = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
@@ -1427,17 +1499,20 @@ mond_partition(struct part *pt)
 	stack_push(pt, 0, pt->nrows, ord);
 	mond_node_clear_totals(pt);
 	if (pt->grow.on) {
-		pt->grow.stnode = kn_realloc(pt->grow.stnode, 2 * sizeof(size_t));
+		pt->grow.stnode =
+		    kn_realloc(pt->grow.stnode, 2 * sizeof(size_t));
 		pt->grow.stcap = 1;
 		pt->grow.stnode[0] = mond_tree_node_new(pt, 0);
 		pt->grow.leaves = 1;
 	}
 	while (pt->nstack > 0) {
-		uint64_t e = pt->stack[--pt->nstack], b = pt->stack[--pt->nstack];
+		uint64_t e = pt->stack[--pt->nstack],
+			 b = pt->stack[--pt->nstack];
 		size_t tn = pt->grow.on ? pt->grow.stnode[pt->nstack / 2] : 0;
 		struct cut best;
 
-		mond_node_totals(pt, b, e, pt->stack_ext + pt->nstack / 2 * 2 * pt->nqi);
+		mond_node_totals(
+		    pt, b, e, pt->stack_ext + pt->nstack / 2 * 2 * pt->nqi);
 		memset(&best, 0, sizeof(best));
 		if (pt->node.n >= 2 * pt->req.k && (!pt->grow.on ||
 		    (pt->grow.t[tn].depth < pt->grow.maxdepth &&
@@ -1446,8 +1521,10 @@ mond_partition(struct part *pt)
 				for (j = 0; j < pt->nqi; j++) {
 					size_t q = j;
 
-					for (; q > 0 && mond_cmp_width(pt, ord[q - 1],
-					    (uint32_t)j, NULL) > 0; q--)
+					for (; q > 0 &&
+					     mond_cmp_width(pt, ord[q - 1],
+						 (uint32_t)j, NULL) > 0;
+					     q--)
 						ord[q] = ord[q - 1];
 					ord[q] = (uint32_t)j;
 				}
@@ -1482,11 +1559,12 @@ mond_partition(struct part *pt)
 			k0 = pt->grow.t[tn].kid0;
 			if (pt->grow.stcap < pt->nstack / 2 + 1) {
 				pt->grow.stcap = 2 * (pt->nstack / 2 + 1);
-				pt->grow.stnode = kn_realloc(pt->grow.stnode, pt->grow.stcap *
-				    sizeof(size_t));
+				pt->grow.stnode = kn_realloc(pt->grow.stnode,
+				    pt->grow.stcap * sizeof(size_t));
 			}
 			for (q = before; q < pt->nstack / 2; q++)
-				pt->grow.stnode[q] = k0 + (pt->nstack / 2 - 1 - q);
+				pt->grow.stnode[q] =
+				    k0 + (pt->nstack / 2 - 1 - q);
 		} else if (best.found) {
 			pt->ncuts++;
 			cut_apply(pt, &best);
@@ -1533,10 +1611,10 @@ mond_dicts_bytes(struct part *pt)
 			    2 * sizeof(uint32_t) + dm->ncode * sizeof(uint32_t);
 		b += dm->ncode * 2 * sizeof(uint32_t);
 	}
-	b += dict_bytes(&pt->sens_dict) + pt->sens_dict.n * (5 * sizeof(uint64_t) +
-	    sizeof(uint32_t));
-	b += dict_bytes(&pt->targ_dict) + pt->targ_dict.n * (3 * sizeof(uint64_t) +
-	    sizeof(uint32_t));
+	b += dict_bytes(&pt->sens_dict) +
+	    pt->sens_dict.n * (5 * sizeof(uint64_t) + sizeof(uint32_t));
+	b += dict_bytes(&pt->targ_dict) +
+	    pt->targ_dict.n * (3 * sizeof(uint64_t) + sizeof(uint32_t));
 	return b;
 }
 
@@ -1573,7 +1651,8 @@ rank_ids(struct part *pt, struct dim *dm)
 		if (__builtin_mul_overflow(vd->m[i],
 		    (int64_t)kn_pow10(S - vd->sc[i]), &v))
 			kn_die("%s: column '%s': the values do not fit 64 "
-			    "bits with %d decimals each", pt->inname, dm->name, S);
+			       "bits with %d decimals each",
+			    pt->inname, dm->name, S);
 		pr[2 * i] = (uint64_t)v ^ ((uint64_t)1 << 63);
 		pr[2 * i + 1] = i;
 	}
@@ -1607,7 +1686,8 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			if (dm->dfsrank == NULL)
 				mond_prepare_hier(dm);
 			for (i = 0; i < pt->nrows && !pt->ooc; i++)
-				pt->rec[i * pt->rec_words + j] = dm->dfsrank[pt->rec[i * pt->rec_words + j]];
+				pt->rec[i * pt->rec_words + j] =
+				    dm->dfsrank[pt->rec[i * pt->rec_words + j]];
 		} else if (pt->ooc)
 			rank_ids(pt, dm);
 		else
@@ -1618,7 +1698,8 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 
 		for (i = 0; i < pt->sens_dict.n; i++)
 			if (__builtin_mul_overflow(pt->sens_val[i],
-			    kn_pow10(pt->sens_F - pt->sens_scale[i]), &pt->sens_val[i]))
+				kn_pow10(pt->sens_F - pt->sens_scale[i]),
+				&pt->sens_val[i]))
 				kn_die("-s %s: too many digits for exact "
 				    "variances", scol);
 		if (pt->ooc && !pt->exact_sums) {
@@ -1627,15 +1708,22 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			kn_i128 mx = 0, b;
 
 			for (i = 0; i < pt->sens_dict.n; i++)
-				if ((pt->sens_val[i] < 0 ? -pt->sens_val[i] : pt->sens_val[i]) > mx)
-					mx = pt->sens_val[i] < 0 ? -pt->sens_val[i] : pt->sens_val[i];
+				if ((pt->sens_val[i] < 0
+					    ? -pt->sens_val[i]
+					    : pt->sens_val[i]) > mx)
+					mx = pt->sens_val[i] < 0
+					    ? -pt->sens_val[i]
+					    : pt->sens_val[i];
 			if (__builtin_mul_overflow(mx, mx, &b) ||
-			    __builtin_mul_overflow(b, (kn_i128)pt->nrows + 1, &b))
+			    __builtin_mul_overflow(
+				b, (kn_i128)pt->nrows + 1, &b))
 				kn_die("-s %s: values too large for exact "
 				    "variances", scol);
 		}
 		for (i = 0; i < pt->nrows && !pt->ooc; i++) {
-			kn_i128 v = pt->sens_val[pt->rec[i * pt->rec_words + pt->word_sens]], a = v < 0 ? -v : v;
+			kn_i128 v = pt->sens_val[pt->rec[i * pt->rec_words +
+				    pt->word_sens]],
+				a = v < 0 ? -v : v;
 
 			if (__builtin_add_overflow(s, a, &s) ||
 			    __builtin_mul_overflow(v, v, &v) ||
@@ -1651,12 +1739,14 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 		uint32_t *rk = kn_dict_ranks(&pt->targ_dict);
 
 		for (i = 0; i < pt->nrows && !pt->ooc; i++)
-			pt->rec[i * pt->rec_words + pt->word_targ] = rk[pt->rec[i * pt->rec_words + pt->word_targ]];
+			pt->rec[i * pt->rec_words + pt->word_targ] =
+			    rk[pt->rec[i * pt->rec_words + pt->word_targ]];
 		if (pt->ooc)
 			pt->label_rank = rk;
 		else
 			free(rk);
-		pt->xlx_n = pt->nrows + 1 < ((size_t)1 << 20) ? pt->nrows + 1 : (size_t)1 << 20;
+		pt->xlx_n = pt->nrows + 1 < ((size_t)1 << 20) ? pt->nrows + 1
+							      : (size_t)1 << 20;
 		pt->xlx_tab = kn_alloc(pt->xlx_n * sizeof(kn_i128));
 		for (i = 0; i < pt->xlx_n; i++)
 			pt->xlx_tab[i] = i < 2 ? 0 : (kn_i128)llroundl(
@@ -1668,21 +1758,28 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 
 		for (i = 0; i < pt->targ_dict.n; i++)
 			if (__builtin_mul_overflow(pt->targ_val[i],
-			    kn_pow10(pt->targ_F - pt->targ_scale[i]), &pt->targ_val[i]))
+				kn_pow10(pt->targ_F - pt->targ_scale[i]),
+				&pt->targ_val[i]))
 				kn_die("-t %s: too many digits for exact sums",
 				    tcol);
 		if (pt->ooc && !pt->exact_sums) {
 			kn_i128 mx = 0, b;
 
 			for (i = 0; i < pt->targ_dict.n; i++)
-				if ((pt->targ_val[i] < 0 ? -pt->targ_val[i] : pt->targ_val[i]) > mx)
-					mx = pt->targ_val[i] < 0 ? -pt->targ_val[i] : pt->targ_val[i];
-			if (__builtin_mul_overflow(mx, (kn_i128)pt->nrows + 1, &b))
+				if ((pt->targ_val[i] < 0
+					    ? -pt->targ_val[i]
+					    : pt->targ_val[i]) > mx)
+					mx = pt->targ_val[i] < 0
+					    ? -pt->targ_val[i]
+					    : pt->targ_val[i];
+			if (__builtin_mul_overflow(
+				mx, (kn_i128)pt->nrows + 1, &b))
 				kn_die("-t %s: values too large for exact "
 				    "sums", tcol);
 		}
 		for (i = 0; i < pt->nrows && !pt->ooc; i++) {
-			kn_i128 v = pt->targ_val[pt->rec[i * pt->rec_words + pt->word_targ]];
+			kn_i128 v = pt->targ_val[pt->rec[i * pt->rec_words +
+			    pt->word_targ]];
 
 			if (__builtin_add_overflow(s, v < 0 ? -v : v, &s))
 				kn_die("-t %s: values too large for exact "

@@ -58,7 +58,7 @@ struct side {
 	uint64_t distinct;	/* sensitive values present */
 	kn_i128 s, ss;		/* sums of the sensitive values, squares */
 	kn_i128 ts;		/* sum of the numeric target * 10^tF */
-	kn_i128 lf;		/* sum of mond_x_log_x() over the label counts */
+	kn_i128 lf; /* sum of mond_x_log_x() over the label counts */
 };
 
 /* The best cut found so far at a node. */
@@ -194,7 +194,7 @@ struct part {
 	kn_i128 *targ_val;	/* numeric target * 10^targ_F */
 	int *targ_scale, targ_F;
 	uint32_t *label_rank;	/* infogain out of core: label id -> rank */
-	int exact_sums;		/* a cluster's cuts job checks the sums itself */
+	int exact_sums; /* a cluster's cuts job checks the sums itself */
 	kn_i128 *xlx_tab;	/* mond_x_log_x(c) for small c */
 	size_t xlx_n;
 
@@ -271,7 +271,8 @@ int mond_gath_ok(struct part *pt, size_t m, uint64_t n);
 
 /* Whether a part meets every requirement.  Its sensitive counts are
  * hist[x], or with compl the node's totals less hist[x]. */
-int mond_side_ok(struct part *pt, const struct side *sd, const uint64_t *hist, int compl);
+int mond_side_ok(
+    struct part *pt, const struct side *sd, const uint64_t *hist, int compl );
 
 /* Whether dimension j is cut by its hierarchy. */
 int mond_is_hier(struct part *pt, size_t j);
@@ -281,7 +282,8 @@ int mond_cmp_u32(const void *a, const void *b);
 /* Whether a cut scoring (isc, sc) with balance dist beats the best so
  * far: a higher score; on a tie (regression: within rounding) the more
  * balanced cut, so that a pure node is halved rather than peeled. */
-int mond_cut_better(struct part *pt, const struct cut *best, kn_i128 isc, long double sc, uint64_t dist);
+int mond_cut_better(struct part *pt, const struct cut *best, kn_i128 isc,
+    long double sc, uint64_t dist);
 
 /* The child of the node of dimension j that holds code c. */
 uint32_t mond_child_of(struct part *pt, size_t j, uint32_t c);

@@ -34,19 +34,33 @@ usage(int status)
 	    "[--split median|infogain|regression]\n"
 	    "                 [--relaxed] [-H attr=spec|dir] "
 	    "[--numeric columns] [--class-col name]\n"
-	    "                 [-r file] [-o file] [-a memory|rothko-t|rothko-s] "
+	    "                 [-r file] [-o file] [-a "
+	    "memory|rothko-t|rothko-s] "
 	    "[-S size]\n"
 	    "                 [--fit-rows n] [--sample n] [--seed n] "
 	    "[--alpha a] [--naive] [--fcache n]\n"
 	    "                 [-T dir]\n"
-	    "                 [-v] [--columns list | --columns-file file] [--skip-header]\n"
+	    "                 [-v] [--columns list | --columns-file file] "
+	    "[--skip-header]\n"
 	    "                 [--progress] [file]\n"
 	    "       partition --version\n");
 	exit(status);
 }
 
-enum { OPT_ALPHA = 256, OPT_CLASSCOL, OPT_FCACHE, OPT_FITROWS, OPT_JOB, OPT_NAIVE, OPT_TREE, OPT_NUMERIC, OPT_SAMPLE, OPT_SEED,
-    OPT_RELAXED, OPT_SPLIT };
+enum {
+	OPT_ALPHA = 256,
+	OPT_CLASSCOL,
+	OPT_FCACHE,
+	OPT_FITROWS,
+	OPT_JOB,
+	OPT_NAIVE,
+	OPT_TREE,
+	OPT_NUMERIC,
+	OPT_SAMPLE,
+	OPT_SEED,
+	OPT_RELAXED,
+	OPT_SPLIT
+};
 
 static const struct option longopts[] = {
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
@@ -72,8 +86,8 @@ static const struct option longopts[] = {
 
 /* Writes the table with its classes: the second pass over the input. */
 static void
-write_table(struct part *pt, kn_input *in, const char *columns, const char *classcol,
-    FILE *fp, const char *outname)
+write_table(struct part *pt, kn_input *in, const char *columns,
+    const char *classcol, FILE *fp, const char *outname)
 {
 	kn_table t;
 	size_t c;
@@ -107,7 +121,8 @@ write_table(struct part *pt, kn_input *in, const char *columns, const char *clas
 
 /* The options that shape the tree, as one string. */
 static char *
-make_sig(struct part *pt, const char *q, const char *s, const char *t, const char *num)
+make_sig(struct part *pt, const char *q, const char *s, const char *t,
+    const char *num)
 {
 	char c[64] = "-", v[64] = "-", *b;
 	size_t n;
@@ -117,13 +132,15 @@ make_sig(struct part *pt, const char *q, const char *s, const char *t, const cha
 	if (pt->req.hasv)
 		v[kn_dec_format(pt->req.vm, pt->req.vs, v)] = '\0';
 	n = strlen(q) + (s ? strlen(s) : 1) + (t ? strlen(t) : 1) +
-	    (num ? strlen(num) : 1) + (pt->req.ld.lstr ? strlen(pt->req.ld.lstr) : 1) +
-	    256;
+	    (num ? strlen(num) : 1) +
+	    (pt->req.ld.lstr ? strlen(pt->req.ld.lstr) : 1) + 256;
 	b = kn_alloc(n);
-	snprintf(b, n, "q=%s k=%llu s=%s l=%s div=%d c=%s var=%s t=%s "
-	    "split=%d num=%s", q, (unsigned long long)pt->req.k, s ? s : "-",
-	    pt->req.ld.on ? pt->req.ld.lstr : "-", pt->req.ld.kind, c, v, t ? t : "-", pt->split,
-	    num ? num : "-");
+	snprintf(b, n,
+	    "q=%s k=%llu s=%s l=%s div=%d c=%s var=%s t=%s "
+	    "split=%d num=%s",
+	    q, (unsigned long long)pt->req.k, s ? s : "-",
+	    pt->req.ld.on ? pt->req.ld.lstr : "-", pt->req.ld.kind, c, v,
+	    t ? t : "-", pt->split, num ? num : "-");
 	return b;
 }
 
@@ -181,8 +198,8 @@ main(int argc, char *argv[])
 			break;
 		case OPT_SEED:
 			seedset = 1;
-			pt->rk->seed = (uint64_t)kn_parse_int(optarg, 0, INT64_MAX,
-			    "--seed");
+			pt->rk->seed = (uint64_t)kn_parse_int(
+			    optarg, 0, INT64_MAX, "--seed");
 			break;
 		case OPT_FCACHE:
 			pt->rk->fcache = (uint64_t)kn_parse_int(optarg, 1, 1024,
@@ -203,8 +220,8 @@ main(int argc, char *argv[])
 			pt->cl->tree.path = optarg;
 			break;
 		case OPT_FITROWS:
-			pt->rk->fit_rows = (uint64_t)kn_parse_int(optarg, 1, INT64_MAX,
-			    "--fit-rows");
+			pt->rk->fit_rows = (uint64_t)kn_parse_int(
+			    optarg, 1, INT64_MAX, "--fit-rows");
 			break;
 		case OPT_NUMERIC:
 			numlist = optarg;
@@ -249,8 +266,8 @@ main(int argc, char *argv[])
 	if (*classcol == '\0' || strpbrk(classcol, "\t\n\r") != NULL)
 		kn_die("--class-col: '%s' is not a column name", classcol);
 	/* The regions are in place before the input is read again. */
-	if (rpath != NULL && opt.outpath != NULL && strcmp(opt.outpath, "-") != 0 &&
-	    kn_same_file(rpath, opt.outpath))
+	if (rpath != NULL && opt.outpath != NULL &&
+	    strcmp(opt.outpath, "-") != 0 && kn_same_file(rpath, opt.outpath))
 		kn_die("-r and -o name the same file");
 	if (rpath != NULL && argc > 0 && strcmp(argv[0], "-") != 0 &&
 	    kn_same_file(rpath, argv[0]))
@@ -272,7 +289,9 @@ main(int argc, char *argv[])
 		pt->budget = kn_default_budget();
 	if (pt->rk->sampling && pt->relaxed)
 		kn_die("--relaxed runs in memory or with -a rothko-t only");
-	if (!pt->rk->sampling && (pt->rk->sample_max != 0 || pt->sample.naive || seedset || alphaset))
+	if (!pt->rk->sampling &&
+	    (pt->rk->sample_max != 0 || pt->sample.naive || seedset ||
+		alphaset))
 		kn_die("--sample, --seed, --alpha and --naive are for -a "
 		    "rothko-s");
 	if (pt->ooc && pt->relaxed && pt->need_stats)
@@ -286,7 +305,8 @@ main(int argc, char *argv[])
 			kn_die("--job runs Rothko-T's steps: -a, --relaxed and "
 			    "-r do not apply (the regions job writes the "
 			    "regions)");
-		if ((job == JOB_CUTS || job == JOB_SOLVE) && opt.outpath != NULL)
+		if ((job == JOB_CUTS || job == JOB_SOLVE) &&
+		    opt.outpath != NULL)
 			kn_die("--job %s writes to the standard output",
 			    cluster_job_names[job]);
 		/* A map task's split has no header (but the first). */
@@ -298,15 +318,17 @@ main(int argc, char *argv[])
 		    job != JOB_CLASSES) {
 			if (argc > 0)
 				kn_die("--job %s reads no table (%s)",
-				    cluster_job_names[job], job == JOB_REGIONS ||
-				    job == JOB_OPEN ? "only the tree" :
-				    "its input is the map step's output");
+				    cluster_job_names[job],
+				    job == JOB_REGIONS || job == JOB_OPEN
+					? "only the tree"
+					: "its input is the map step's output");
 		}
 		pt->ooc = 0;
 		pt->cl->tree.columns = opt.columns;
 		pt->cl->tree.sname = opt.scol;
 		pt->cl->tree.tname = opt.tcol;
-		pt->cl->tree.sig = make_sig(pt, opt.qlist, opt.scol, opt.tcol, numlist);
+		pt->cl->tree.sig =
+		    make_sig(pt, opt.qlist, opt.scol, opt.tcol, numlist);
 	} else if (pt->cl->tree.path != NULL)
 		kn_die("--tree goes with --job");
 	kn_progress_init(opt.progress);
@@ -359,13 +381,15 @@ main(int argc, char *argv[])
 		sidx = kn_table_col(&t, opt.scol);
 		for (j = 0; j < pt->nqi; j++)
 			if (qi[j] == sidx)
-				kn_die("-s %s is also a quasi-identifier", opt.scol);
+				kn_die("-s %s is also a quasi-identifier",
+				    opt.scol);
 	}
 	if (pt->has_targ) {
 		tidx = kn_table_col(&t, opt.tcol);
 		for (j = 0; j < pt->nqi; j++)
 			if (qi[j] == tidx)
-				kn_die("-t %s is also a quasi-identifier", opt.tcol);
+				kn_die("-t %s is also a quasi-identifier",
+				    opt.tcol);
 	}
 	kn_dict_init(&pt->sens_dict);
 	kn_dict_init(&pt->targ_dict);
@@ -421,15 +445,16 @@ main(int argc, char *argv[])
 	}
 	if (pt->ooc) {
 		struct onode root;
-		size_t used = mond_dicts_bytes(pt) + (size_t)MOND_CHUNK * pt->rec_words *
-		    sizeof(uint32_t);
+		size_t used = mond_dicts_bytes(pt) +
+		    (size_t)MOND_CHUNK * pt->rec_words * sizeof(uint32_t);
 		int fd;
 
 		/* What is left of the budget for the nodes, the groups and
 		 * the buckets of the output pass. */
 		if (used + 4096 >= pt->budget)
 			kn_die("-S %zu: too small: the dictionaries and a "
-			    "read buffer alone take %zu bytes", pt->budget, used);
+			       "read buffer alone take %zu bytes",
+			    pt->budget, used);
 		pt->rk->avail = pt->budget - used;
 		fd = kn_mktemp(pt->rk->tmpdir, &pt->pairs_path);
 		if ((pt->pairs = fdopen(fd, "wb")) == NULL)
@@ -458,12 +483,15 @@ main(int argc, char *argv[])
 	if (pt->ooc)
 		kn_rmtemp(pt->pairs_path);
 	if (opt.verbose && pt->ooc)
-		fprintf(stderr, "%s: %s: -S %zu, %zu for nodes; %llu "
+		fprintf(stderr,
+		    "%s: %s: -S %zu, %zu for nodes; %llu "
 		    "scans of node files, %llu bytes written and %llu read "
 		    "in temp files, %llu repartitions, %llu nodes in memory, "
 		    "%llu classes too large for memory, %llu nodes "
-		    "pruned\n", kn_prog, pt->rk->sampling ? "Rothko-S" : "Rothko-T",
-		    pt->budget, pt->rk->avail, (unsigned long long)pt->acct.scans,
+		    "pruned\n",
+		    kn_prog, pt->rk->sampling ? "Rothko-S" : "Rothko-T",
+		    pt->budget, pt->rk->avail,
+		    (unsigned long long)pt->acct.scans,
 		    (unsigned long long)pt->acct.bwritten,
 		    (unsigned long long)pt->acct.bread,
 		    (unsigned long long)pt->acct.repart,
@@ -471,11 +499,13 @@ main(int argc, char *argv[])
 		    (unsigned long long)pt->acct.bigleaf,
 		    (unsigned long long)pt->pruned);
 	if (opt.verbose)
-		fprintf(stderr, "%s: %llu rows, %u classes, %llu cuts, "
-		    "largest class %llu, partitioning %.3f s\n", kn_prog,
-		    (unsigned long long)pt->nrows, pt->nclasses, (unsigned long long)pt->ncuts,
+		fprintf(stderr,
+		    "%s: %llu rows, %u classes, %llu cuts, "
+		    "largest class %llu, partitioning %.3f s\n",
+		    kn_prog, (unsigned long long)pt->nrows, pt->nclasses,
+		    (unsigned long long)pt->ncuts,
 		    (unsigned long long)pt->max_class,
 		    (double)(t1.tv_sec - t0.tv_sec) +
-		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	kn_exit(0);
 }

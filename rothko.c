@@ -26,7 +26,8 @@
  * part; entropy l-diversity has no test (§3.1.2, note 7) and is checked
  * on the sample as a rule of thumb.  A wrong guess is pruned later. */
 static int
-sample_ok(struct part *pt, const struct side *sd, const uint64_t *hist, int compl)
+sample_ok(
+    struct part *pt, const struct side *sd, const uint64_t *hist, int compl )
 {
 	size_t i, m = 0;
 	uint64_t xl = 0;
@@ -38,7 +39,8 @@ sample_ok(struct part *pt, const struct side *sd, const uint64_t *hist, int comp
 		int on = pt->sample.on, ok;
 		uint64_t k = pt->req.k;
 
-		if ((long double)sd->n * pt->sample.N < (long double)pt->sample.k * pt->sample.n)
+		if ((long double)sd->n * pt->sample.N <
+		    (long double)pt->sample.k * pt->sample.n)
 			return 0;
 		pt->sample.on = 0;
 		pt->req.k = 1;
@@ -47,7 +49,8 @@ sample_ok(struct part *pt, const struct side *sd, const uint64_t *hist, int comp
 		pt->sample.on = on;
 		return ok;
 	}
-	if (!hypo_k(sd->n, pt->sample.n, pt->sample.N, pt->sample.k, pt->sample.alpha, pt->sample.m))
+	if (!hypo_k(sd->n, pt->sample.n, pt->sample.N, pt->sample.k,
+		pt->sample.alpha, pt->sample.m))
 		return 0;
 	if (pt->req.hasv) {
 		long double s = (long double)sd->s, ss = (long double)sd->ss;
@@ -55,9 +58,11 @@ sample_ok(struct part *pt, const struct side *sd, const uint64_t *hist, int comp
 
 		if (sd->n < 2)
 			return 0;
-		sv = (n * ss - s * s) / (n * (n - 1)) / powl(10, 2 * pt->sens_F);
+		sv =
+		    (n * ss - s * s) / (n * (n - 1)) / powl(10, 2 * pt->sens_F);
 		if (!hypo_variance((double)sv, sd->n,
-		    (double)pt->req.vm / pow(10, pt->req.vs), pt->sample.alpha, pt->sample.m))
+			(double)pt->req.vm / pow(10, pt->req.vs),
+			pt->sample.alpha, pt->sample.m))
 			return 0;
 	}
 	if (!pt->req.ld.on || pt->req.ld.kind != KN_DIV_RECURSIVE) {
@@ -79,8 +84,8 @@ sample_ok(struct part *pt, const struct side *sd, const uint64_t *hist, int comp
 	for (i = (size_t)pt->req.ld.l - 1; i < m; i++)
 		xl += pt->gath[i];
 	return hypo_recursive(m > 0 ? pt->gath[0] : 0, xl, sd->n,
-	    (double)pt->req.ld.cm / pow(10, pt->req.ld.cs), pt->sample.n, pt->sample.N, pt->sample.alpha,
-	    pt->sample.m);
+	    (double)pt->req.ld.cm / pow(10, pt->req.ld.cs), pt->sample.n,
+	    pt->sample.N, pt->sample.alpha, pt->sample.m);
 }
 
 /* ---- out of core: Rothko-T (paper 004 §2) -------------------------- */
@@ -116,7 +121,8 @@ oread_next(struct part *pt, struct oread *rd)
 	size_t i;
 
 	if (rd->i == rd->n) {
-		rd->n = fread(rd->buf, pt->rec_words * sizeof(uint32_t), MOND_CHUNK, rd->f);
+		rd->n = fread(rd->buf, pt->rec_words * sizeof(uint32_t),
+		    MOND_CHUNK, rd->f);
 		rd->i = 0;
 		if (rd->n == 0) {
 			if (ferror(rd->f))
@@ -149,7 +155,8 @@ ghash(uint32_t c, uint32_t s, uint32_t y)
 }
 
 void
-rothko_gtab_add(struct part *pt, struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt)
+rothko_gtab_add(struct part *pt, struct gtab *g, uint32_t c, uint32_t s,
+    uint32_t y, uint64_t cnt)
 {
 	size_t h, i;
 
@@ -231,7 +238,8 @@ gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
 				return;
 			}
 			if (pt->rk->gbytes > pt->rk->avail)
-				kn_die("-S %zu: too small: the frequency groups "
+				kn_die(
+				    "-S %zu: too small: the frequency groups "
 				    "of a node need more (%zu bytes so far)",
 				    pt->budget, pt->rk->gbytes);
 			g->arr = kn_zalloc((dom + 1) * sizeof(uint64_t));
@@ -247,7 +255,9 @@ gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
 static void
 gdense_list(struct part *pt, struct gtab *g, size_t j)
 {
-	size_t dom = pt->dims[j].h != NULL ? pt->dims[j].ncode : pt->dims[j].nrank, c;
+	size_t dom = pt->dims[j].h != NULL ? pt->dims[j].ncode
+					   : pt->dims[j].nrank,
+	       c;
 
 	if (g->arr == NULL)
 		return;
@@ -307,8 +317,8 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 		if (pt->rk->gtab[j].arr != NULL)
 			gdense_list(pt, &pt->rk->gtab[j], j);
 		else
-			qsort(pt->rk->gtab[j].e, pt->rk->gtab[j].n, sizeof(struct gent),
-			    cmp_gent);
+			qsort(pt->rk->gtab[j].e, pt->rk->gtab[j].n,
+			    sizeof(struct gent), cmp_gent);
 	}
 	/* Totals from the first dimension's groups. */
 	pt->node.b = 0;
@@ -329,7 +339,8 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 			pt->hl_tot[e->y] += e->cnt;
 		if (pt->req.hasv) {
 			pt->node.tot.s += pt->sens_val[e->s] * (kn_i128)e->cnt;
-			pt->node.tot.ss += pt->sens_val[e->s] * pt->sens_val[e->s] * (kn_i128)e->cnt;
+			pt->node.tot.ss += pt->sens_val[e->s] *
+			    pt->sens_val[e->s] * (kn_i128)e->cnt;
 		}
 		if (pt->split == SPLIT_REGRESSION)
 			pt->node.tot.ts += pt->targ_val[e->y] * (kn_i128)e->cnt;
@@ -342,8 +353,11 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 	for (i = 0; i < pt->nltouch; i++)
 		pt->node.tot.lf += mond_x_log_x(pt, pt->hl_tot[pt->ltouch[i]]);
 	for (j = 0; j < pt->nqi; j++) {
-		pt->node.mn[j] = pt->rk->gtab[j].n > 0 ? pt->rk->gtab[j].e[0].code : 0;
-		pt->node.mx[j] = pt->rk->gtab[j].n > 0 ? pt->rk->gtab[j].e[pt->rk->gtab[j].n - 1].code : 0;
+		pt->node.mn[j] =
+		    pt->rk->gtab[j].n > 0 ? pt->rk->gtab[j].e[0].code : 0;
+		pt->node.mx[j] = pt->rk->gtab[j].n > 0
+		    ? pt->rk->gtab[j].e[pt->rk->gtab[j].n - 1].code
+		    : 0;
 	}
 	mond_widths(pt);
 }
@@ -351,7 +365,8 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 /* Adds cnt rows of sensitive value x and label y to part L (and takes
  * them from R, if not NULL). */
 static void
-group_add(struct part *pt, uint32_t x, uint32_t y, uint64_t cnt, struct side *L, struct side *R)
+group_add(struct part *pt, uint32_t x, uint32_t y, uint64_t cnt, struct side *L,
+    struct side *R)
 {
 	L->n += cnt;
 	if (R != NULL)
@@ -389,7 +404,8 @@ group_add(struct part *pt, uint32_t x, uint32_t y, uint64_t cnt, struct side *L,
 		pt->hl_side[y] += cnt;
 		L->lf += mond_x_log_x(pt, c + cnt) - mond_x_log_x(pt, c);
 		if (R != NULL)
-			R->lf += mond_x_log_x(pt, rc - cnt) - mond_x_log_x(pt, rc);
+			R->lf +=
+			    mond_x_log_x(pt, rc - cnt) - mond_x_log_x(pt, rc);
 	}
 }
 
@@ -462,15 +478,18 @@ groups_cut_ordered(struct part *pt, size_t j, struct cut *best)
 			if (best->found && dist > best->dist)
 				continue;
 		} else if (pt->split == SPLIT_INFOGAIN) {
-			isc = L.lf - mond_x_log_x(pt, l) + R.lf - mond_x_log_x(pt, n - l);
+			isc = L.lf - mond_x_log_x(pt, l) + R.lf -
+			    mond_x_log_x(pt, n - l);
 			if (!mond_cut_better(pt, best, isc, 0, dist))
 				continue;
 		} else {
-			sc = mond_regression_term(L.ts, l) + mond_regression_term(R.ts, n - l);
+			sc = mond_regression_term(L.ts, l) +
+			    mond_regression_term(R.ts, n - l);
 			if (!mond_cut_better(pt, best, 0, sc, dist))
 				continue;
 		}
-		if (!mond_side_ok(pt, &L, pt->hs_side, 0) || !mond_side_ok(pt, &R, pt->hs_side, 1))
+		if (!mond_side_ok(pt, &L, pt->hs_side, 0) ||
+		    !mond_side_ok(pt, &R, pt->hs_side, 1))
 			continue;
 		best->found = 1;
 		best->fast = 1;
@@ -500,8 +519,9 @@ groups_cut_hier(struct part *pt, size_t j, struct cut *best)
 	memset(&S, 0, sizeof(S));
 	for (i = 0; i < g->n && ok; i++) {
 		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt, &S, NULL);
-		if (i + 1 < g->n && mond_child_of(pt, j, g->e[i + 1].code - pt->node.mn[j]) ==
-		    mond_child_of(pt, j, g->e[i].code - pt->node.mn[j]))
+		if (i + 1 < g->n &&
+		    mond_child_of(pt, j, g->e[i + 1].code - pt->node.mn[j]) ==
+			mond_child_of(pt, j, g->e[i].code - pt->node.mn[j]))
 			continue;
 		if (!mond_side_ok(pt, &S, pt->hs_side, 0))
 			ok = 0;
@@ -537,7 +557,8 @@ groups_cut_hier(struct part *pt, size_t j, struct cut *best)
 void
 rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
 {
-	uint32_t ord[64], *op = pt->nqi <= 64 ? ord : kn_alloc(pt->nqi * sizeof(uint32_t));
+	uint32_t ord[64],
+	    *op = pt->nqi <= 64 ? ord : kn_alloc(pt->nqi * sizeof(uint32_t));
 	size_t j;
 
 	memset(best, 0, sizeof(*best));
@@ -550,8 +571,9 @@ rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
 			op[j] = (uint32_t)j;
 			continue;
 		}
-		for (; q > 0 && mond_cmp_width(pt, op[q - 1], (uint32_t)j, NULL) > 0;
-		    q--)
+		for (; q > 0 &&
+		     mond_cmp_width(pt, op[q - 1], (uint32_t)j, NULL) > 0;
+		     q--)
 			op[q] = op[q - 1];
 		op[q] = (uint32_t)j;
 	}
@@ -587,7 +609,8 @@ rothko_root_check(struct part *pt, const char *name)
 static int
 fits_in_memory(struct part *pt, uint64_t n)
 {
-	return n * (8 * pt->rec_words + 40) <= pt->rk->avail && (pt->rk->fit_rows == 0 || n <= pt->rk->fit_rows);
+	return n * (8 * pt->rec_words + 40) <= pt->rk->avail &&
+	    (pt->rk->fit_rows == 0 || n <= pt->rk->fit_rows);
 }
 
 /* Partitions a node in memory: reads it and runs the stack of
@@ -602,7 +625,8 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 	pt->rec = kn_alloc((on->n + 1) * pt->rec_words * sizeof(uint32_t));
 	oread_open(pt, &rd, on);
 	while ((r = oread_next(pt, &rd)) != NULL)
-		memcpy(pt->rec + i++ * pt->rec_words, r, pt->rec_words * sizeof(uint32_t));
+		memcpy(pt->rec + i++ * pt->rec_words, r,
+		    pt->rec_words * sizeof(uint32_t));
 	oread_close(&rd);
 	pt->nrows = on->n;
 	mond_scratch_alloc(pt, 1);
@@ -634,7 +658,8 @@ big_leaf(struct part *pt, const struct onode *on)
 		pt->sums[j] = 0;
 		if (pt->dims[j].h == NULL)
 			for (i = 0; i < pt->rk->gtab[j].n; i++)
-				pt->sums[j] += (kn_i128)pt->rk->gtab[j].e[i].cnt *
+				pt->sums[j] +=
+				    (kn_i128)pt->rk->gtab[j].e[i].cnt *
 				    pt->dims[j].vals[pt->rk->gtab[j].e[i].code];
 	}
 	mond_region(pt, id, on->n, pt->sums);
@@ -647,7 +672,8 @@ static void pstat_add(struct part *pt, struct pstat *p, const uint32_t *r);
 /* Reads a simple random sample of ns of the node's records into rec
  * (reservoir sampling, algorithm R), in file order. */
 static void
-sample_node(struct part *pt, const struct onode *on, uint64_t ns, struct pstat *all)
+sample_node(
+    struct part *pt, const struct onode *on, uint64_t ns, struct pstat *all)
 {
 	struct oread rd;
 	uint32_t *r, *pos = kn_alloc((ns + 1) * sizeof(uint32_t));
@@ -664,7 +690,8 @@ sample_node(struct part *pt, const struct onode *on, uint64_t ns, struct pstat *
 			i++;
 			continue;
 		}
-		memcpy(pt->rec + q * pt->rec_words, r, pt->rec_words * sizeof(uint32_t));
+		memcpy(pt->rec + q * pt->rec_words, r,
+		    pt->rec_words * sizeof(uint32_t));
 		pos[q] = (uint32_t)i;
 		i++;
 	}
@@ -672,7 +699,8 @@ sample_node(struct part *pt, const struct onode *on, uint64_t ns, struct pstat *
 	/* Back in file order, so that ties break as in memory. */
 	{
 		uint64_t *pr = kn_alloc((ns + 1) * 2 * sizeof(uint64_t));
-		uint32_t *cp = kn_alloc((ns + 1) * pt->rec_words * sizeof(uint32_t));
+		uint32_t *cp =
+		    kn_alloc((ns + 1) * pt->rec_words * sizeof(uint32_t));
 
 		for (q = 0; q < ns; q++) {
 			pr[2 * q] = pos[q];
@@ -680,7 +708,8 @@ sample_node(struct part *pt, const struct onode *on, uint64_t ns, struct pstat *
 		}
 		qsort(pr, ns, 2 * sizeof(uint64_t), mond_cmp_u64pair);
 		for (q = 0; q < ns; q++)
-			memcpy(cp + q * pt->rec_words, pt->rec + pr[2 * q + 1] * pt->rec_words,
+			memcpy(cp + q * pt->rec_words,
+			    pt->rec + pr[2 * q + 1] * pt->rec_words,
 			    pt->rec_words * sizeof(uint32_t));
 		free(pt->rec);
 		pt->rec = cp;
@@ -700,7 +729,8 @@ pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 		rothko_gtab_add(pt, &p->h, r[pt->word_sens], 0, 0, 1);
 	if (pt->req.hasv) {
 		p->s += pt->sens_val[r[pt->word_sens]];
-		p->ss += pt->sens_val[r[pt->word_sens]] * pt->sens_val[r[pt->word_sens]];
+		p->ss += pt->sens_val[r[pt->word_sens]] *
+		    pt->sens_val[r[pt->word_sens]];
 	}
 }
 
@@ -852,7 +882,8 @@ count_cuts(struct part *pt, size_t t)
 /* Collects the final leaves under t, in order, into st (pushed in
  * reverse later). */
 static void
-tree_collect(struct part *pt, size_t t, struct pstat *ps, struct onode *out, size_t *nout)
+tree_collect(struct part *pt, size_t t, struct pstat *ps, struct onode *out,
+    size_t *nout)
 {
 	size_t k;
 
@@ -969,9 +1000,10 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 	for (lo = 1, hi = ns + 1; lo < hi;) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (pt->sample.naive ? (long double)mid * on->n >=
-		    (long double)pt->req.k * ns : hypo_k(mid, ns, on->n, pt->req.k,
-		    pt->rk->alpha, 2))
+		if (pt->sample.naive
+			? (long double)mid * on->n >=
+			    (long double)pt->req.k * ns
+			: hypo_k(mid, ns, on->n, pt->req.k, pt->rk->alpha, 2))
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -1160,7 +1192,8 @@ again:
 				m = 0;
 				for (i = 0; i < gg->n; i++) {
 					uint32_t c = mond_child_of(pt, best.dim,
-					    gg->e[i].code - pt->node.mn[best.dim]);
+					    gg->e[i].code -
+						pt->node.mn[best.dim]);
 
 					if (m == 0 || cid[m - 1] != c)
 						cid[m++] = c;
@@ -1186,7 +1219,8 @@ again:
 			pt->grow.t[tn].kid0 = pt->grow.n;
 			pt->grow.t[tn].leaf = 0;
 			for (k = 0; k < m; k++) {
-				size_t kt = mond_tree_node_new(pt, pt->grow.t[tn].depth + 1);
+				size_t kt = mond_tree_node_new(
+				    pt, pt->grow.t[tn].depth + 1);
 
 				pt->grow.t[kt].n = kc[k];
 				if (kc[k] > 0 && !fits_in_memory(pt, kc[k])) {
@@ -1340,7 +1374,8 @@ rothko_class_of(struct part *pt, uint64_t row)
 	if (B < 4096)
 		B = 4096;
 	if (pt->rk->bucket == NULL)
-		pt->rk->bucket = kn_alloc((pt->nrows < B ? pt->nrows : B) * sizeof(uint32_t) + 4);
+		pt->rk->bucket = kn_alloc(
+		    (pt->nrows < B ? pt->nrows : B) * sizeof(uint32_t) + 4);
 	pt->rk->bucket_lo = row;
 	pt->rk->bucket_hi = row + B < pt->nrows ? row + B : pt->nrows;
 	if ((f = fopen(pt->pairs_path, "rb")) == NULL)
@@ -1349,8 +1384,10 @@ rothko_class_of(struct part *pt, uint64_t row)
 	while ((got = fread(pr, 2 * sizeof(uint32_t), 4096, f)) > 0) {
 		pt->acct.bread += got * 2 * sizeof(uint32_t);
 		for (i = 0; i < got; i++)
-			if (pr[2 * i] >= pt->rk->bucket_lo && pr[2 * i] < pt->rk->bucket_hi)
-				pt->rk->bucket[pr[2 * i] - pt->rk->bucket_lo] = pr[2 * i + 1];
+			if (pr[2 * i] >= pt->rk->bucket_lo &&
+			    pr[2 * i] < pt->rk->bucket_hi)
+				pt->rk->bucket[pr[2 * i] - pt->rk->bucket_lo] =
+				    pr[2 * i + 1];
 	}
 	if (ferror(f))
 		kn_die_sys("%s: read error", pt->pairs_path);

@@ -68,7 +68,8 @@ struct rothko {
 	uint32_t *bucket;
 };
 
-void rothko_gtab_add(struct part *pt, struct gtab *g, uint32_t c, uint32_t s, uint32_t y, uint64_t cnt);
+void rothko_gtab_add(struct part *pt, struct gtab *g, uint32_t c, uint32_t s,
+    uint32_t y, uint64_t cnt);
 
 /* From the groups in gt of a node of n rows: sorted lists, the totals
  * and extents (pt->node). */
