@@ -40,7 +40,7 @@ usage(int status)
 	fprintf(status == 0 ? stdout : stderr,
 	    "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
 	    "[--max-suppress n|p%%]\n"
-	    "              [--classes file]\n"
+	    "              [--classes file [--part]]\n"
 	    "              [-s column [-l l [--diversity "
 	    "distinct|entropy|recursive] [-c c]]]\n"
 	    "              [--suppress star|drop] [-x columns] [-o file] "
@@ -762,6 +762,11 @@ static struct {
 	size_t badcap;
 	kn_dict *qlab;		/* per attribute, the labels of the classes */
 	kn_dict pairs;		/* (class id, S label) with -l */
+	uint64_t *cnt, *seen;	/* per class: its count, the rows read */
+	uint64_t *pcnt, *pseen;	/* per pair: the same */
+	size_t pcap;
+	int part;		/* --part: the input is a part of the table */
+	const char *iname;	/* the input, for messages */
 	uint32_t id;		/* the class being read */
 	uint64_t starred;	/* rows of a kept class labelled '*' in every
 				 * attribute, as suppressed rows are */
@@ -786,6 +791,8 @@ class_end(void)
 		kn_counts_desc(cl.vals, cl.nval);
 		bad = !kn_ldiv_ok(&o.req.ld, cl.vals, cl.nval, cl.n);
 	}
+	if (cl.known)
+		cl.cnt[cl.id] = cl.n;
 	if (bad) {
 		if (cl.known)
 			cl.bad[cl.id] = 1;
@@ -899,6 +906,8 @@ class_row(const kn_fsrow *r, void *ctx)
 			if (cl.id >= cl.badcap) {
 				cl.badcap = cl.badcap ? 2 * cl.badcap : 1024;
 				cl.bad = kn_realloc(cl.bad, cl.badcap);
+				cl.cnt = kn_realloc(cl.cnt, cl.badcap *
+				    sizeof(uint64_t));
 			}
 			cl.bad[cl.id] = 0;
 			for (c = 0; c < cl.nq; c++)
@@ -908,9 +917,20 @@ class_row(const kn_fsrow *r, void *ctx)
 	}
 	if (__builtin_add_overflow(cl.n, r->cnt, &cl.n))
 		kn_die("a class size overflows 64 bits");
-	if (cl.known && cl.skey)
-		kn_dict_intern(&cl.pairs, buf, pairkey(cl.id, r->key[cl.nq],
-		    &buf, &cap));
+	if (cl.known && cl.skey) {
+		uint32_t pid = kn_dict_intern(&cl.pairs, buf,
+		    pairkey(cl.id, r->key[cl.nq], &buf, &cap));
+
+		if (pid >= cl.pcap) {
+			c = cl.pcap;
+			cl.pcap = cl.pcap ? 2 * cl.pcap : 1024;
+			cl.pcnt = kn_realloc(cl.pcnt, cl.pcap *
+			    sizeof(uint64_t));
+			memset(cl.pcnt + c, 0, (cl.pcap - c) *
+			    sizeof(uint64_t));
+		}
+		cl.pcnt[pid] += r->cnt;
+	}
 	if (cl.skey) {
 		cl.vals = kn_grow(cl.vals, &cl.valcap, cl.nval, sizeof(uint64_t), 64);
 		cl.vals[cl.nval++] = r->cnt;
@@ -981,6 +1001,23 @@ class_text(const struct recoding *rc, const kn_table *t, const kn_str *lab)
 	return s;
 }
 
+/* The class of a joined key k, as class_text writes it; lab holds nq
+ * labels. */
+static char *
+key_text(const struct recoding *rc, const kn_table *t, kn_str k, kn_str *lab)
+{
+	const char *p = k.p, *e = k.p + k.n, *tab;
+	size_t i;
+
+	for (i = 0; i < rc->nq; i++) {
+		tab = memchr(p, '\t', (size_t)(e - p));
+		lab[i].p = p;
+		lab[i].n = (size_t)((tab != NULL ? tab : e) - p);
+		p = tab != NULL ? tab + 1 : e;
+	}
+	return class_text(rc, t, lab);
+}
+
 /*
  * --classes: whether the current row of t, whose labels are lab, is
  * suppressed.  Its class, and with -l its sensitive value (column
@@ -996,7 +1033,7 @@ class_find(const struct recoding *rc, const kn_table *t, const kn_str *lab,
 	static size_t cap;
 	const struct node *nd = rc->priv;
 	size_t len = join(lab, rc->nq, &buf, &cap), i;
-	int64_t id = kn_dict_find(&cl.all, buf, len);
+	int64_t id = kn_dict_find(&cl.all, buf, len), pid;
 	kn_str v;
 
 	if (id < 0) {
@@ -1014,15 +1051,68 @@ class_find(const struct recoding *rc, const kn_table *t, const kn_str *lab,
 		    "is in no class of %s", (int)v.n, v.p, nd->lv[i],
 		    (int)lab[i].n, lab[i].p, cl.path);
 	}
+	/* More rows than counted: the frequency set is stale, whatever
+	 * part of the table this is. */
+	if (++cl.seen[id] > cl.cnt[id])
+		kn_die("%s:%llu: the class %s has count %llu in %s, but %s "
+		    "has more rows of it", t->r.name,
+		    (unsigned long long)t->r.lineno, class_text(rc, t, lab),
+		    (unsigned long long)cl.cnt[id], cl.path, cl.iname);
 	if (cl.skey) {
 		v = t->f[sidx];
 		len = pairkey((uint32_t)id, v, &buf, &cap);
-		if (kn_dict_find(&cl.pairs, buf, len) < 0)
+		if ((pid = kn_dict_find(&cl.pairs, buf, len)) < 0)
 			kn_table_fail(t, sidx, "'%.*s' is not counted in %s "
 			    "for the class %s", (int)v.n, v.p, cl.path,
 			    class_text(rc, t, lab));
+		if (++cl.pseen[pid] > cl.pcnt[pid])
+			kn_table_fail(t, sidx, "'%.*s' has count %llu in %s "
+			    "for the class %s, but %s has more rows of it",
+			    (int)v.n, v.p, (unsigned long long)cl.pcnt[pid],
+			    cl.path, class_text(rc, t, lab), cl.iname);
 	}
 	return cl.bad[id];
+}
+
+/*
+ * --classes, at the end of a whole table (not --part): every class, and
+ * with -l every sensitive value of a class, must have had as many rows
+ * as the frequency set counts.  A class counted but never read, or read
+ * fewer times, shows a frequency set of another table (yesterday's), by
+ * which a class smaller than -k could have been kept.
+ */
+static void
+classes_check(const struct recoding *rc, const kn_table *t, size_t sidx)
+{
+	kn_str *lab = kn_alloc((rc->nq + 1) * sizeof(kn_str)), k, pk;
+	size_t id, pid;
+	uint32_t pcl;
+
+	for (id = 0; id < cl.all.n; id++) {
+		if (cl.seen[id] == cl.cnt[id])
+			continue;
+		k = kn_dict_get(&cl.all, (uint32_t)id);
+		kn_die("%s: the class %s has count %llu, but %s has %llu "
+		    "row%s of it", cl.path, key_text(rc, t, k, lab),
+		    (unsigned long long)cl.cnt[id], cl.iname,
+		    (unsigned long long)cl.seen[id],
+		    cl.seen[id] == 1 ? "" : "s");
+	}
+	for (pid = 0; cl.skey && pid < cl.pairs.n; pid++) {
+		if (cl.pseen[pid] == cl.pcnt[pid])
+			continue;
+		pk = kn_dict_get(&cl.pairs, (uint32_t)pid);
+		memcpy(&pcl, pk.p, sizeof(pcl));
+		k = kn_dict_get(&cl.all, pcl);
+		kn_die("%s: the class %s has count %llu with %s '%.*s', but "
+		    "%s has %llu row%s of it", cl.path,
+		    key_text(rc, t, k, lab), (unsigned long long)cl.pcnt[pid],
+		    t->names[sidx], (int)(pk.n - sizeof(pcl)),
+		    pk.p + sizeof(pcl), cl.iname,
+		    (unsigned long long)cl.pseen[pid],
+		    cl.pseen[pid] == 1 ? "" : "s");
+	}
+	free(lab);
 }
 
 /* ---- output ------------------------------------------------------- */
@@ -1154,9 +1244,9 @@ main(int argc, char *argv[])
 		kn_die("--summary, --keep-class and --class-col apply to -r");
 	if (regpath != NULL && hopts.n > 0)
 		kn_die("-H applies to -n: the regions hold their own labels");
-	if (part && regpath == NULL)
-		kn_die("--part applies to -r");
-	if (part && (o.req.k > 1 || o.req.ld.on))
+	if (part && regpath == NULL && classes == NULL)
+		kn_die("--part applies to -r and --classes");
+	if (part && regpath != NULL && (o.req.k > 1 || o.req.ld.on))
 		kn_die("--part: a part of the table cannot count its classes "
 		    "for -k or -l (partition's classes meet them already)");
 	if (regpath != NULL && classes != NULL)
@@ -1263,6 +1353,10 @@ main(int argc, char *argv[])
 	if (classes != NULL) {
 		classes_read(&rc, &t, classes, cl.skey ? &sidx : NULL, &st);
 		class_last();
+		cl.part = part;
+		cl.iname = in.name;
+		cl.seen = kn_zalloc((cl.all.n + 1) * sizeof(uint64_t));
+		cl.pseen = kn_zalloc((cl.pairs.n + 1) * sizeof(uint64_t));
 	} else if (twice) {
 		rc.count(&rc, &t, cl.skey ? &sidx : NULL, class_row, &st);
 		class_last();
@@ -1341,6 +1435,8 @@ main(int argc, char *argv[])
 		    in.name);
 	if (rc.done != NULL)
 		rc.done(&rc);
+	if (cl.known && !cl.part)
+		classes_check(&rc, &t, sidx);
 	kn_close_out(fp);
 	if (opt.verbose)
 		fprintf(stderr, "%s: %llu rows, %llu classes, %llu rows "

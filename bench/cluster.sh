@@ -123,7 +123,7 @@ node=$(sed -n 2p "$tmp/ls1.out" | cut -f1-3 | tr '\t' ,)
 bench_timed rc1 recode -n "$tmp/ls1.out" $H $K "$input"
 # shellcheck disable=SC2086
 bench_timed rcmr $mr \
-	-m "recode -n $tmp/lsmr.out $H $K --classes $tmp/merge.out \
+	-m "recode -n $tmp/lsmr.out $H $K --classes $tmp/merge.out --part \
 --columns-file $cols --skip-header" "$input"
 tail -n +2 "$tmp/rc1.out" > "$tmp/rc1.cmp" ||
 	bench_die "cannot read the release"

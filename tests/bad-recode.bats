@@ -201,7 +201,7 @@ setup() {
 	--summary with -n| 2 | recode: --summary, --keep-class and --class-col apply to -r | recode -n a=1 $H --summary mean @t.tsv
 	--keep-class -n  | 2 | recode: --summary, --keep-class and --class-col apply to -r | recode -n a=1 $H --keep-class @t.tsv
 	--class-col -n   | 2 | recode: --summary, --keep-class and --class-col apply to -r | recode -n a=1 $H --class-col c @t.tsv
-	--part with -n   | 2 | recode: --part applies to -r | recode -n a=1 $H --part @t.tsv
+	--part with -n   | 2 | recode: --part applies to -r and --classes | recode -n a=1 $H --part @t.tsv
 	--part with -k   | 2 | recode: --part: a part of the table cannot count its classes* | recode -r reg.tsv --part -k 2 @part.tsv
 	-H with -r       | 2 | recode: -H applies to -n: the regions hold their own labels | recode -r reg.tsv $H @part.tsv
 	unknown option   | 2 | recode: unrecognized option*usage: recode* | recode --bogus @t.tsv

@@ -97,7 +97,7 @@ sorted_with_header() {
 	tail -n +2 "$T/release" > "$T/want"
 	for n in 1 3 7; do
 		mapred -n $n -m "recode -n $T/node -H $AH -k 10 --max-suppress 2% \
-		    --classes $T/fs.merged --columns-file $T/cols --skip-header" \
+		    --classes $T/fs.merged --part --columns-file $T/cols --skip-header" \
 		    "$ADULT" > "$T/got"
 		cmp "$T/want" "$T/got" || { echo "N=$n"; false; }
 	done
@@ -124,7 +124,7 @@ sorted_with_header() {
 	recode -n "$T/node" $args "$ADULT" | tail -n +2 > "$T/want"
 	[ -s "$T/want" ]
 	for n in 2 5; do
-		mapred -n $n -m "recode -n $T/node $args --classes $T/fs.parts.whole \
+		mapred -n $n -m "recode -n $T/node $args --classes $T/fs.parts.whole --part \
 		    --columns-file $T/cols --skip-header" "$ADULT" > "$T/got"
 		cmp "$T/want" "$T/got" || { echo "N=$n"; false; }
 	done
@@ -152,7 +152,7 @@ sorted_with_header() {
 	    tail -n +2 > "$T/want"
 	for n in 1 4; do
 		mapred -n $n -m "recode -n $T/node $h -k 20 --max-suppress 1% \
-		    --classes $T/fs.merged --columns-file $T/scols --skip-header" \
+		    --classes $T/fs.merged --part --columns-file $T/scols --skip-header" \
 		    "$T/s.tsv" > "$T/got"
 		cmp "$T/want" "$T/got"
 	done
