@@ -38,7 +38,7 @@ release() {
 mondrian() {
 	partition -q "$Q" -H data/adult --numeric age -k "$1" \
 	    -r "$tmp/$2.regions" "$data" |
-	    recode -r "$tmp/$2.regions" > "$tmp/$2.tsv"
+	    recode -r "$tmp/$2.regions" -H data/adult > "$tmp/$2.tsv"
 	score --check -q "$Q" -s salary-class -k "$1" "$tmp/$2.tsv" \
 	    > "$tmp/$2.score"
 }

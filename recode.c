@@ -21,6 +21,13 @@
  * whole table instead, and the rows are read once, as they come: a
  * mapper of Hadoop Streaming or Spark's pipe() recodes any split of
  * them (DESIGN.md, "Scale").
+ *
+ * What recode releases by is checked against the rows it reads, so
+ * that a stale frequency set or the regions of another run cannot
+ * release a class smaller than its count, or a range that does not
+ * hold the rows: no class may have more rows than counted, and unless
+ * --part says the input is a split, each must have exactly its count;
+ * with -r each row must lie in its class's region.
  */
 #include <sys/stat.h>
 
@@ -47,8 +54,8 @@ usage(int status)
 	    "[-S size] [-T dir]\n"
 	    "              [--columns list | --columns-file file] [--skip-header] "
 	    "[--progress] [--raw] [file]\n"
-	    "       recode -r regions [--summary range|mean|both] "
-	    "[--keep-class]\n"
+	    "       recode -r regions [-H attr=spec|dir] "
+	    "[--summary range|mean|both] [--keep-class]\n"
 	    "              [--class-col name] [--part] [-v] [-k k] "
 	    "[--max-suppress n|p%%]\n"
 	    "              [-s column [-l l [--diversity "
@@ -401,13 +408,32 @@ struct regions {
 	uint64_t *seen;		/* rows of each class read in this pass */
 	int part;		/* --part: the input is a part of the table */
 	size_t classcol;
+	int *num;		/* per QI: numeric (min, max, mean), or a node */
+	kn_hier **h;		/* per QI with a node: its hierarchy (-H) */
+	struct bound *bd;	/* n * nqi: the numeric QIs' ranges */
 	/* for the count hook */
 	kn_input *in;
 	const char *columns;
 	kn_fsout out;
 	kn_str *key;
-	int skey, unknown;
+	int skey, unknown, outside;
+	int have;		/* a group (class gx, value gs) is pending */
+	size_t gx;
+	char *gs;
+	size_t gsn, gscap;
+	uint64_t gcnt;
 };
+
+/* The range of a numeric quasi-identifier in a region: its min and max,
+ * as numbers and as written. */
+struct bound {
+	kn_i128 lo, hi;
+	int slo, shi;
+	const char *los, *his;
+};
+
+/* How a value stands to its class's region (region_fit). */
+enum { FIT, NOT_NUMBER, NOT_LEAF, OUTSIDE, NO_HIER };
 
 /* Whether s is a positive integer as written by partition (no sign, no
  * leading zero, at most 19 digits); sets *v. */
@@ -455,12 +481,12 @@ wait_input(int fd)
  */
 static void
 regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
-    int summary, const char *ccol)
+    int summary, const char *ccol, const kn_hopts *ho)
 {
 	const char *tname = t->headerless ? "--columns" : t->r.name;
 	const char *path = rg->path, *p;
 	kn_reader r;
-	char **name, **f, *line;
+	char **name, **f, *line, **hn;
 	size_t nh, nf, i, j, c, len, *fld;
 	int *num;
 	kn_i128 m[3];
@@ -544,6 +570,19 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	rc->qcol[rg->nqi] = rg->classcol;
 	rg->nl = rc->nq + rc->nx;
 
+	/* The hierarchies of the nodes: -H attr=spec must name one. */
+	rg->num = num;
+	rg->h = kn_zalloc((rg->nqi + 1) * sizeof(kn_hier *));
+	hn = kn_alloc((rg->nqi + 1) * sizeof(char *));
+	for (i = 0, j = 0; i < rg->nqi; i++)
+		if (!num[i])
+			hn[j++] = t->names[rc->qcol[i]];
+	kn_hopts_check(ho, hn, j);
+	for (i = 0; i < rg->nqi; i++)
+		if (!num[i])
+			rg->h[i] = kn_hopts_get(ho, t->names[rc->qcol[i]]);
+	free(hn);
+
 	/* The classes. */
 	kn_dict_init(&rg->ids);
 	while (kn_getline(&r)) {
@@ -551,6 +590,7 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 		uint64_t cnt, id;
 		int64_t dup;
 		kn_str *L;
+		struct bound *B;
 		size_t x = 0;
 
 		line = kn_strndup(r.line, r.len);
@@ -576,6 +616,8 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 			    sizeof(uint64_t));
 			rg->lab = kn_realloc(rg->lab, rg->cap * rg->nl *
 			    sizeof(kn_str));
+			rg->bd = kn_realloc(rg->bd, rg->cap * rg->nqi *
+			    sizeof(struct bound));
 		}
 		kn_dict_intern(&rg->ids, f[0], strlen(f[0]));
 		rg->count[rg->n] = cnt;
@@ -605,6 +647,13 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 				kn_die("%s:%llu: class %s: %s '%s' is not from "
 				    "%s to %s", path, ln, f[0], name[fld[i] + 2],
 				    v[2], v[0], v[1]);
+			B = &rg->bd[rg->n * rg->nqi + i];
+			B->lo = m[0];
+			B->slo = sc[0];
+			B->los = v[0];
+			B->hi = m[1];
+			B->shi = sc[1];
+			B->his = v[1];
 			if (strcmp(v[0], v[1]) == 0)
 				range = v[0];
 			else {
@@ -627,8 +676,87 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	kn_reader_close(&r);
 	rg->seen = kn_zalloc((rg->n + 1) * sizeof(uint64_t));
 	free(fld);
-	free(num);
 	free(name);
+}
+
+/*
+ * Whether value v of quasi-identifier i lies in the region of class x:
+ * a number from its min to its max, exactly; for a node, a leaf of the
+ * hierarchy (-H) under it.  '*' holds any value, and a node equal to
+ * the value holds it; any other node needs the hierarchy to tell.
+ * *err gets the hierarchy's reason for NOT_LEAF.
+ */
+static int
+region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
+    const char **err)
+{
+	const struct bound *b;
+	kn_hier *h = rg->h[i];
+	kn_str lab, a;
+	kn_i128 m;
+	int64_t id = 0;
+	int sc, l;
+
+	if (rg->num[i]) {
+		b = &rg->bd[x * rg->nqi + i];
+		if (!kn_dec_parse(v.p, v.n, &m, &sc))
+			return NOT_NUMBER;
+		return kn_dec_cmp(m, sc, b->lo, b->slo) < 0 ||
+		    kn_dec_cmp(m, sc, b->hi, b->shi) > 0 ? OUTSIDE : FIT;
+	}
+	lab = rg->lab[x * rg->nl + i];
+	if (h != NULL) {
+		if (h->kind != KN_HFILE && h->lab[0].n > GEN_RESET)
+			kn_hier_reset(h);
+		if ((id = kn_hier_leaf(h, v.p, v.n, err)) < 0)
+			return NOT_LEAF;
+	}
+	if ((lab.n == 1 && lab.p[0] == '*') ||
+	    (lab.n == v.n && memcmp(lab.p, v.p, v.n) == 0))
+		return FIT;
+	if (h == NULL)
+		return NO_HIER;
+	for (l = 1; l < h->nlevels; l++) {
+		a = kn_dict_get(&h->lab[l], kn_hier_lift(h, (uint32_t)id, 0,
+		    l));
+		if (a.n == lab.n && memcmp(a.p, lab.p, a.n) == 0)
+			return FIT;
+	}
+	return OUTSIDE;
+}
+
+/* Dies naming the row of t, the column of quasi-identifier i, its value
+ * v and the region of class x, for the answer why of region_fit. */
+static void __attribute__((noreturn))
+region_fail(const struct recoding *rc, const kn_table *t, struct regions *rg,
+    size_t x, size_t i, int why, const char *err)
+{
+	size_t col = rc->qcol[i];
+	kn_str v = t->f[col], id = rg->lab[x * rg->nl + rg->nqi];
+	kn_str lab = rg->lab[x * rg->nl + i];
+	const struct bound *b = &rg->bd[x * rg->nqi + i];
+	unsigned long long ln = (unsigned long long)rg->line[x];
+
+	if (why == NOT_LEAF)
+		kn_table_fail(t, col, "'%.*s': %s (%s)", (int)v.n, v.p, err,
+		    rg->h[i]->src);
+	if (why == NOT_NUMBER)
+		kn_table_fail(t, col, "'%.*s' is not a number, so not in the "
+		    "region of class %.*s, from %s to %s (%s:%llu)", (int)v.n,
+		    v.p, (int)id.n, id.p, b->los, b->his, rg->path, ln);
+	if (why == OUTSIDE && rg->num[i])
+		kn_table_fail(t, col, "'%.*s' lies outside the region of "
+		    "class %.*s, from %s to %s (%s:%llu)", (int)v.n, v.p,
+		    (int)id.n, id.p, b->los, b->his, rg->path, ln);
+	if (why == OUTSIDE)
+		kn_table_fail(t, col, "'%.*s' lies outside the region of "
+		    "class %.*s, the node '%.*s' of %s (%s:%llu)", (int)v.n,
+		    v.p, (int)id.n, id.p, (int)lab.n, lab.p, rg->h[i]->src,
+		    rg->path, ln);
+	kn_table_fail(t, col, "'%.*s' is not the node '%.*s' of the region of "
+	    "class %.*s (%s:%llu), and whether it lies under it takes the "
+	    "hierarchy of '%s' (-H)", (int)v.n, v.p, (int)lab.n, lab.p,
+	    (int)id.n, id.p, rg->path, ln, t->names[col]);
 }
 
 /* Checks the rows read of each class against the regions' counts. */
@@ -652,64 +780,126 @@ regions_check(struct recoding *rc)
 		}
 }
 
-/* The labels of the row's class. */
+/* The labels of the row's class; the row must lie in its class's
+ * region, and the class may not have more rows than its count. */
 static void
 region_label(struct recoding *rc, kn_table *t, kn_str *lab)
 {
 	struct regions *rg = rc->priv;
 	kn_str v = t->f[rg->classcol];
 	int64_t id = kn_dict_find(&rg->ids, v.p, v.n);
+	const char *err = NULL;
+	size_t i;
+	int why;
 
 	if (id < 0)
 		kn_table_fail(t, rg->classcol, "'%.*s' is not a class of %s",
 		    (int)v.n, v.p, rg->path);
-	rg->seen[id]++;
+	for (i = 0; i < rg->nqi; i++)
+		if ((why = region_fit(rg, (size_t)id, i, t->f[rc->qcol[i]],
+		    &err)) != FIT)
+			region_fail(rc, t, rg, (size_t)id, i, why, err);
+	/* More rows than the count: the regions are of another table,
+	 * whatever part of this one is read. */
+	if (++rg->seen[id] > rg->count[id])
+		kn_table_fail(t, rg->classcol, "class %.*s has count %llu "
+		    "(%s:%llu), but %s has more rows of it", (int)v.n, v.p,
+		    (unsigned long long)rg->count[id], rg->path,
+		    (unsigned long long)rg->line[id], rg->iname);
 	memcpy(lab, rg->lab + (size_t)id * rg->nl, rg->nl * sizeof(kn_str));
 }
 
-/* A group (class id, sensitive value) of the first pass, passed on
- * keyed by the class's labels. */
+/* Passes on the pending group of the first pass, a class and with -l
+ * one of its sensitive values, keyed by the class's labels. */
+static void
+region_flush(struct recoding *rc)
+{
+	struct regions *rg = rc->priv;
+	kn_fsrow g;
+
+	if (!rg->have)
+		return;
+	rg->have = 0;
+	memcpy(rg->key, rg->lab + rg->gx * rg->nl, rc->nq * sizeof(kn_str));
+	if (rg->skey) {
+		rg->key[rc->nq].p = rg->gs;
+		rg->key[rc->nq].n = rg->gsn;
+	}
+	memset(&g, 0, sizeof(g));
+	g.key = rg->key;
+	g.cnt = rg->gcnt;
+	rg->out(&g, NULL);
+}
+
+/*
+ * A group (class id, sensitive value, quasi-identifiers) of the first
+ * pass: its values are checked against the class's region, and the
+ * groups of one class and sensitive value, which arrive together, are
+ * added up and passed on as one.
+ */
 static void
 region_group(const kn_fsrow *r, void *ctx)
 {
 	struct recoding *rc = ctx;
 	struct regions *rg = rc->priv;
 	int64_t id = kn_dict_find(&rg->ids, r->key[0].p, r->key[0].n);
-	kn_fsrow g;
+	const kn_str *q = r->key + 1 + rg->skey;
+	const char *err;
+	kn_str s = rg->skey ? r->key[1] : r->key[0];
+	size_t i;
 
 	if (id < 0) {
 		rg->unknown = 1;
 		return;
 	}
+	for (i = 0; i < rg->nqi; i++)
+		if (region_fit(rg, (size_t)id, i, q[i], &err) != FIT)
+			rg->outside = 1;
 	rg->seen[id] += r->cnt;
-	memcpy(rg->key, rg->lab + (size_t)id * rg->nl,
-	    rc->nq * sizeof(kn_str));
-	if (rg->skey)
-		rg->key[rc->nq] = r->key[1];
-	g = *r;
-	g.key = rg->key;
-	rg->out(&g, NULL);
+	if (rg->have && ((size_t)id != rg->gx || (rg->skey &&
+	    (s.n != rg->gsn || memcmp(s.p, rg->gs, s.n) != 0))))
+		region_flush(rc);
+	if (!rg->have) {
+		rg->have = 1;
+		rg->gx = (size_t)id;
+		rg->gcnt = 0;
+		if (rg->skey) {
+			if (s.n + 1 > rg->gscap) {
+				rg->gscap = 2 * (s.n + 1);
+				rg->gs = kn_realloc(rg->gs, rg->gscap);
+			}
+			memcpy(rg->gs, s.p, s.n);
+			rg->gsn = s.n;
+		}
+	}
+	rg->gcnt += r->cnt;
 }
 
 /*
  * The first pass: counts the rows of each class (and sensitive value)
- * within -S.  A class is the rows of one class id, so the groups of a
- * class arrive together.  The counts are checked here, before anything
- * is written.
+ * within -S, keyed also on the quasi-identifiers' values so that each
+ * distinct value is checked against its class's region.  The groups of
+ * a class arrive together.  The regions are checked here, before
+ * anything is written: a row outside its region, or a count that the
+ * table does not match.
  */
 static void
 region_count(struct recoding *rc, kn_table *t, const size_t *scol,
     kn_fsout out, kn_freqstats *st)
 {
 	struct regions *rg = rc->priv;
-	size_t key[2], c, d = 1 + (scol != NULL);
-	kn_dict dict[2];
+	size_t d = 1 + (scol != NULL) + rg->nqi, c;
+	size_t *key = kn_alloc(d * sizeof(size_t));
+	kn_dict *dict = kn_alloc(d * sizeof(kn_dict));
 	kn_countspec cs;
 	kn_str *lab;
 
+	rg->skey = scol != NULL;
 	key[0] = rg->classcol;
 	if (scol != NULL)
 		key[1] = *scol;
+	for (c = 0; c < rg->nqi; c++)
+		key[1 + rg->skey + c] = rc->qcol[c];
 	for (c = 0; c < d; c++)
 		kn_dict_init(&dict[c]);
 	memset(&cs, 0, sizeof(cs));
@@ -717,14 +907,18 @@ region_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	cs.key = key;
 	cs.dict = dict;
 	rg->out = out;
-	rg->skey = scol != NULL;
 	rg->key = kn_alloc((rc->nq + 1) * sizeof(kn_str));
 	kn_freq(t, &cs, NULL, o.budget, o.tmpdir, region_group, rc, st);
+	region_flush(rc);
 	for (c = 0; c < d; c++)
 		kn_dict_free(&dict[c]);
+	free(dict);
+	free(key);
 	free(rg->key);
-	if (rg->unknown) {
+	free(rg->gs);
+	if (rg->unknown || rg->outside) {
 		/* Read the input again to name the first such row. */
+		memset(rg->seen, 0, rg->n * sizeof(uint64_t));
 		kn_table_free(t);
 		kn_input_open(rg->in, t, rg->columns);
 		lab = kn_alloc((rg->nl + 1) * sizeof(kn_str));
@@ -1242,8 +1436,6 @@ main(int argc, char *argv[])
 		    "with -r");
 	if (regpath == NULL && (summary >= 0 || keep || ccol != NULL))
 		kn_die("--summary, --keep-class and --class-col apply to -r");
-	if (regpath != NULL && hopts.n > 0)
-		kn_die("-H applies to -n: the regions hold their own labels");
 	if (part && regpath == NULL && classes == NULL)
 		kn_die("--part applies to -r and --classes");
 	if (part && regpath != NULL && (o.req.k > 1 || o.req.ld.on))
@@ -1299,7 +1491,7 @@ main(int argc, char *argv[])
 		rc.done = regions_check;
 		rc.priv = &rg;
 		regions_read(&rc, &rg, &t, summary < 0 ? SUM_RANGE : summary,
-		    ccol != NULL ? ccol : "class");
+		    ccol != NULL ? ccol : "class", &hopts);
 	}
 	qidx = kn_alloc((t.ncols + 1) * sizeof(long));
 	xat = kn_alloc((t.ncols + 1) * sizeof(long));

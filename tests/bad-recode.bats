@@ -203,7 +203,7 @@ setup() {
 	--class-col -n   | 2 | recode: --summary, --keep-class and --class-col apply to -r | recode -n a=1 $H --class-col c @t.tsv
 	--part with -n   | 2 | recode: --part applies to -r and --classes | recode -n a=1 $H --part @t.tsv
 	--part with -k   | 2 | recode: --part: a part of the table cannot count its classes* | recode -r reg.tsv --part -k 2 @part.tsv
-	-H with -r       | 2 | recode: -H applies to -n: the regions hold their own labels | recode -r reg.tsv $H @part.tsv
+	-H numeric, -r   | 2 | recode: -H a=interval:5: 'a' is not one of the grouped columns | recode -r reg.tsv $H @part.tsv
 	unknown option   | 2 | recode: unrecognized option*usage: recode* | recode --bogus @t.tsv
 	-o missing dir   | 2 | recode: nodir/out: cannot create output* | recode -n a=1 $H -o nodir/out @t.tsv
 	EOF

@@ -650,7 +650,7 @@ adultcase() {
 		[[ "$req" == *"-s age"* ]] && p="-q ${q/age,/}"
 		[[ "$req" == *"-s age"* ]] || p="$p --numeric age"
 		"$ROOT/partition" $p -H "$AH" $req -r "$T/r" "$ADULT" |
-		    "$ROOT/recode" -r "$T/r" > "$T/rel"
+		    "$ROOT/recode" -r "$T/r" -H "$AH" > "$T/rel"
 		p=${p#-q }
 		run --separate-stderr "$ROOT/score" --check -q "${p% --numeric age}" $s "$T/rel"
 		echo "$req: $output $stderr"

@@ -90,7 +90,7 @@ fdprop() {
 # recode -r with a random summary, sometimes with a larger -k and
 # suppression, and the release checked.
 mprop() {
-	local seed=$1 dir="$T/m$1" q hl hm nl k rel dv l c vr sp st sum kk
+	local seed=$1 dir="$T/m$1" q hl hm nl k rel dv l c vr sp st sum kk i
 	local drop=0 supp=0 a
 	local -a opt chk ropt
 	mkdir -p "$dir/tmp"
@@ -114,7 +114,12 @@ mprop() {
 		return 1
 	fi
 	sum=$(echo range mean both | cut -d ' ' -f $((seed % 3 + 1)))
+	# recode checks each row against its region: with partition's
+	# hierarchies.
 	ropt=(--summary "$sum")
+	for ((i = 0; i < ${#opt[@]}; i++)); do
+		[ "${opt[i]}" != -H ] || ropt+=(-H "${opt[i + 1]}")
+	done
 	kk=$k
 	# recode -r suppresses nothing unless -k asks for more; rows whose
 	# hierarchy nodes are all '*' are not suppressed but look so.

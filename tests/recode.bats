@@ -694,7 +694,7 @@ patients() {
 	-n Age=1 -H Age=interval:5 --summary mean "$P"|--summary, --keep-class and --class-col apply to -r
 	-n Age=1 -H Age=interval:5 --keep-class "$P"|--summary, --keep-class and --class-col apply to -r
 	-n Age=1 -H Age=interval:5 --class-col class "$P"|--summary, --keep-class and --class-col apply to -r
-	-r "$R" -H Age=interval:5 "$P"|-H applies to -n: the regions hold their own labels
+	-r "$R" -H Age=interval:5 "$P"|-H Age=interval:5: 'Age' is not one of the grouped columns
 	-r "$R" -x class "$P"|-x: 'class' is the class column (dropped unless --keep-class)
 	-r "$R" -x Sex "$P"|-x: 'Sex' is a quasi-identifier
 	-r "$R" -s Age -l 2 "$P"|-s Age is also a quasi-identifier
@@ -705,10 +705,13 @@ patients() {
 }
 
 # regions_of K: partition-like output of $T/r in $T/p (class from c1 and
-# c3) and its regions in $T/rg (c1, c3 numeric, c2 categorical labelled
-# by the parity of the class); then the expected recode output, with
-# classes under K starred, on stdout.
+# c3) and its regions in $T/rg (c1, c3 numeric, c2 categorical with the
+# hierarchy $T/h2: value, parity, '*'; a class's node is the lowest above
+# its values); then the expected recode output, with classes under K
+# starred, on stdout.
 regions_of() {
+	awk 'BEGIN { for (v = 0; v < 1000; v++)
+	    printf "%d\t%s\t*\n", v, v % 2 ? "odd" : "even" }' > "$T/h2"
 	awk -F'\t' -v OFS='\t' 'NR == 1 {print $0, "class"; next}
 	    {print $0, int($1 / 4) * 50 + int($3 / 6) + 1}' "$T/r" > "$T/p"
 	awk -F'\t' -v OFS='\t' 'NR > 1 {
@@ -717,12 +720,16 @@ regions_of() {
 		if (!(c in hi1) || $1 > hi1[c]) hi1[c] = $1
 		if (!(c in lo3) || $3 < lo3[c]) lo3[c] = $3
 		if (!(c in hi3) || $3 > hi3[c]) hi3[c] = $3
+		p = $2 % 2 ? "odd" : "even"
+		if (!(c in n2)) { n2[c] = $2; p2[c] = p }
+		if (n2[c] != $2) n2[c] = p2[c]
+		if (p2[c] != p) n2[c] = p2[c] = "*"
 	    } END {
 		print "class", "count", "c1_min", "c1_max", "c1_mean", "c2",
 		    "c3_min", "c3_max", "c3_mean"
 		for (c in n)
 			print c, n[c], lo1[c], hi1[c], s1[c] / n[c],
-			    (c % 2 ? "odd" : "even"), lo3[c], hi3[c], s3[c] / n[c]
+			    n2[c], lo3[c], hi3[c], s3[c] / n[c]
 	    }' "$T/p" | { read -r h; printf '%s\n' "$h"; sort -n; } > "$T/rg"
 	awk -F'\t' -v OFS='\t' -v k="$1" '
 	    function rng(a, b) { return a == b ? a : "[" a "-" b "]" }
@@ -738,13 +745,13 @@ regions_of() {
 	while read -r seed card k; do
 		randtable "$seed" 3000 4 "$card" > "$T/r"
 		regions_of "$k" > "$T/want"
-		recode -r "$T/rg" -k "$k" "$T/p" | cmp - "$T/want" ||
-		    { echo "seed $seed"; false; }
+		recode -r "$T/rg" -H c2="$T/h2" -k "$k" "$T/p" |
+		    cmp - "$T/want" || { echo "seed $seed"; false; }
 		check_k "$k" < "$T/want"
-		cat "$T/p" | recode -r "$T/rg" -k "$k" -T "$T/tmp" |
-		    cmp - "$T/want"
+		cat "$T/p" | recode -r "$T/rg" -H c2="$T/h2" -k "$k" \
+		    -T "$T/tmp" | cmp - "$T/want"
 		run --separate-stderr recode -v -S 64K -T "$T/tmp" -r "$T/rg" \
-		    -k "$k" -s c4 -l 1 "$T/p"
+		    -H c2="$T/h2" -k "$k" -s c4 -l 1 "$T/p"
 		[ "$status" -eq 0 ]
 		printf '%s\n' "$output" | cmp - "$T/want"
 		[ "$(vstat runs)" -ge 2 ]
