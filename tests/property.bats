@@ -6,6 +6,10 @@
 # variance diversity of the classes an adversary sees, suppression
 # within its limit, rows kept (or counted as suppressed), the other
 # columns unchanged, and the quasi-identifiers true to the originals.
+# And what recode releases by, wrong on purpose: stale, shuffled and
+# partial frequency sets (--classes) and foreign regions (-r) never give
+# a release below k with exit 0, whole or by splits (--part) closed by
+# score --check.
 #
 # A failure names the seed; fd_gencase SEED DIR any (gen-fd.bash) or
 # gencase SEED DIR (gen-mondrian.bash) rebuilds the case.
@@ -158,10 +162,226 @@ mprop() {
 	    { echo "seed $seed: temp files left: $(ls "$dir/tmp")"; return 1; }
 }
 
+# ---- what recode releases by: stale counts, foreign regions ----------
+
+# relcheck WHAT RELEASE ARGS...: release-check.awk on $dir/t and RELEASE
+# with ARGS; on failure prints WHAT and the failures.
+relcheck() {
+	local what=$1 rel=$2
+	shift 2
+	awk -f "$BATS_TEST_DIRNAME/release-check.awk" "$@" "$dir/t" "$rel" \
+	    > "$dir/chk" && return 0
+	echo "seed $seed: $what: a release that fails release-check"
+	cat "$dir/chk"
+	return 1
+}
+
+# splitrun OUT COLS TABLE ARGS...: recode ARGS --part on three splits of
+# TABLE (headerless, --columns-file), the outputs put together in OUT
+# after the header line COLS; 0 if every split exits 0, 1 if one fails
+# (its message in $dir/err), 2 if the splits cannot be made.
+splitrun() {
+	local out=$1 cols=$2 table=$3 p
+	shift 3
+	rm -f "$dir"/sp.*
+	tail -n +2 "$table" > "$dir/body"
+	split -n l/3 "$dir/body" "$dir/sp." || return 2
+	head -n 1 "$table" | tr '\t' '\n' > "$dir/cols"
+	{
+		[ -z "$cols" ] || printf '%s\n' "$cols" | tr , '\t'
+		for p in "$dir"/sp.*; do
+			recode "$@" --part --columns-file "$dir/cols" "$p" \
+			    2> "$dir/err" || return 1
+		done
+	} > "$out"
+}
+
+# fdtrust SEED: a random table (gen-fd.bash) recoded to a random node by
+# --classes with the right frequency set and with stale ones: rows
+# missing (the table grew), rows twice (it shrank), counts shuffled
+# among the groups, a class counted larger, a group missing, the first
+# half of the table only.  A whole-table run that exits 0 must give a
+# release that release-check passes, and the right set must pass; the
+# same by three splits (--part), where a stale set may pass every
+# split, but then score --check of the merged release must fail if the
+# release does.
+fdtrust() {
+	local seed=$1 dir="$T/f$1" q k lim limn dv l c a nl node hs keys v st n
+	local -a opt chk sc
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q k lim limn dv l c < <(fd_gencase "$seed" "$dir" any)
+	n=$(($(wc -l < "$dir/t") - 1))
+	opt=(-k "$k")
+	chk=(-v qi="$q" -v k="$k" -v id=x -v maxsupp="$n")
+	sc=(--check -k "$k" -q "$q")
+	node= hs=
+	for a in ${q//,/ }; do
+		opt+=(-H "$a=$dir/h.$a")
+		hs+=${hs:+,}$a=$dir/h.$a
+		nl=$(awk -F '\t' '{ print NF; exit }' "$dir/h.$a")
+		node+=${node:+,}$a=$(((seed + ${#node}) % nl))
+	done
+	chk+=(-v hier="$hs")
+	keys=$q
+	if [ "$dv" != - ]; then
+		opt+=(-s s -l "$l")
+		chk+=(-v scol=s -v l="$l")
+		sc+=(-s s -l "$l")
+		keys=$q,s
+		[ "$dv" = default ] ||
+		    { opt+=(--diversity "$dv"); chk+=(-v div="$dv"); sc+=(--diversity "$dv"); }
+		[ "$c" = - ] || { opt+=(-c "$c"); chk+=(-v c="$c"); sc+=(-c "$c"); }
+	fi
+	opt+=(-n "$node")
+	freqset -q "$keys" "$dir/t" > "$dir/fs.right"
+	awk -v s="$seed" 'NR == 1 || (NR * 7 + s) % 5' "$dir/t" |
+	    freqset -q "$keys" > "$dir/fs.more"
+	awk -v s="$seed" '{ print } NR > 1 && (NR + s) % 4 == 0' "$dir/t" |
+	    freqset -q "$keys" > "$dir/fs.fewer"
+	awk -F '\t' -v OFS='\t' 'NR == 1 { print; next }
+	    { line[NR] = $0; cnt[NR] = $NF }
+	    END { for (i = 2; i <= NR; i++) { $0 = line[i]
+		$NF = cnt[i == NR ? 2 : i + 1]; print } }' \
+	    "$dir/fs.right" > "$dir/fs.shuffled"
+	awk -F '\t' -v OFS='\t' -v k="$k" 'NR == 2 { $NF += k } { print }' \
+	    "$dir/fs.right" > "$dir/fs.larger"
+	awk -v s="$seed" 'NR == 1 || NR != 2 + s % 3' "$dir/fs.right" \
+	    > "$dir/fs.missing"
+	head -n $((n / 2 + 1)) "$dir/t" | freqset -q "$keys" > "$dir/fs.partial"
+	for v in right more fewer shuffled larger missing partial; do
+		recode --classes "$dir/fs.$v" "${opt[@]}" "$dir/t" \
+		    > "$dir/rel" 2> "$dir/err"
+		st=$?
+		if [ "$st" -eq 0 ]; then
+			relcheck "recode --classes fs.$v ${opt[*]}" "$dir/rel" \
+			    "${chk[@]}" || return 1
+		elif [ "$st" -ne 2 ] || [ ! -s "$dir/err" ] ||
+		    { [ "$v" = right ] &&
+		    ! grep -q "labelled '\*' in every attribute" "$dir/err"; }; then
+			echo "seed $seed: recode --classes fs.$v ${opt[*]}: exit $st: $(cat "$dir/err")"
+			return 1
+		fi
+		splitrun "$dir/rel" "$(head -n 1 "$dir/t" | tr '\t' ,)" \
+		    "$dir/t" --classes "$dir/fs.$v" "${opt[@]}"
+		st=$?
+		if [ "$st" -ne 0 ] && { [ "$st" -ne 1 ] || { [ "$v" = right ] &&
+		    ! grep -q "labelled '\*' in every attribute" "$dir/err"; }; }; then
+			echo "seed $seed: fs.$v --part ${opt[*]}: $(cat "$dir/err")"
+			return 1
+		fi
+		[ "$st" -eq 0 ] || continue
+		# Every split passed: a release that fails release-check must
+		# fail the check that closes the job.
+		relcheck "fs.$v --part" "$dir/rel" "${chk[@]}" > "$dir/why" &&
+		    continue
+		score "${sc[@]}" "$dir/rel" > /dev/null 2>&1
+		st=$?
+		[ "$st" -eq 1 ] && [ "$v" != right ] && continue
+		echo "seed $seed: recode --classes fs.$v --part ${opt[*]}: score ${sc[*]}: exit $st"
+		cat "$dir/why"
+		return 1
+	done
+}
+
+# mtrust SEED: a random table (gen-mondrian.bash) partitioned in memory,
+# then recode -r with its regions and with foreign ones: the QIs of the
+# classes of equal counts rotated among them, a numeric range narrowed
+# to its maximum, the counts of two classes swapped, the regions of a
+# partition with a larger k, and of the table with its numeric values
+# shifted.  A run that exits 0 must give a release that release-check
+# passes (k, l, variance, and every range and node true to the row);
+# the right regions must pass.  By three splits (--part), a release
+# that fails release-check must fail score --check.
+mtrust() {
+	local seed=$1 dir="$T/m$1" q hl hm nl k rel dv l c vr sp st i v n
+	local -a opt chk ropt rk sc big
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
+	caseopts
+	partition "${opt[@]}" -r "$dir/r.right" "$dir/t" > "$dir/p" 2> "$dir/err"
+	st=$?
+	if [ "$st" -ne 0 ]; then
+		[ "$st" -eq 1 ] && grep -q 'no partitioning' "$dir/err" && return 0
+		echo "seed $seed: partition ${opt[*]}: exit $st: $(cat "$dir/err")"
+		return 1
+	fi
+	n=$(($(wc -l < "$dir/t") - 1))
+	ropt=(--summary range)
+	sc=(--check -k "$k" -q "$q")
+	big=("${opt[@]}")
+	for ((i = 0; i < ${#opt[@]}; i++)); do
+		case ${opt[i]} in
+		-H) ropt+=(-H "${opt[i + 1]}") ;;
+		-k) big[i + 1]=$((k + 1)) ;;
+		-s | -l | -c | --diversity | --variance) sc+=("${opt[i]}" "${opt[i + 1]}") ;;
+		esac
+	done
+	# Odd seeds: two passes, with -k.
+	rk=()
+	[ $((seed % 2)) -eq 0 ] || rk=(-k "$k")
+	chk+=(-v id=x -v maxsupp="$n" -v ranges=1)
+	# The QIs (fields 3 on) rotated among the classes of equal counts.
+	awk -F '\t' -v OFS='\t' 'NR == 1 { print; next }
+	    { line[NR] = $0; cnt[NR] = $2; qi[NR] = substr($0, length($1 "\t" $2 "\t") + 1)
+	      nxt[NR] = 0; if ($2 in last) nxt[last[$2]] = NR; else first[$2] = NR; last[$2] = NR }
+	    END { for (i = 2; i <= NR; i++) { j = nxt[i] ? nxt[i] : first[cnt[i]]
+		split(line[i], f, "\t"); print f[1], f[2], qi[j] } }' \
+	    "$dir/r.right" > "$dir/r.rot"
+	# A numeric range narrowed to its maximum (min, mean := max).
+	awk -F '\t' -v OFS='\t' 'NR == 1 { for (i = 3; i + 2 <= NF; i++)
+		if ($i ~ /_min$/ && $(i + 2) ~ /_mean$/) num[i] = 1; print; next }
+	    !done { for (i in num) if ($i != $(i + 1)) { $i = $(i + 1)
+		$(i + 2) = $(i + 1); done = 1; break } } { print }' \
+	    "$dir/r.right" > "$dir/r.narrow"
+	# The counts of the first two classes of different counts swapped.
+	awk -F '\t' -v OFS='\t' 'NR == 1 { print; next } { line[NR] = $0; cnt[NR] = $2 }
+	    END { for (i = 3; i <= NR && cnt[i] == cnt[2]; i++) ;
+		for (j = 2; j <= NR; j++) { $0 = line[j]
+		    if (i <= NR && j == 2) $2 = cnt[i]
+		    else if (i <= NR && j == i) $2 = cnt[2]
+		    print } }' "$dir/r.right" > "$dir/r.counts"
+	partition "${big[@]}" -r "$dir/r.bigger" "$dir/t" \
+	    > /dev/null 2>&1 || cp "$dir/r.rot" "$dir/r.bigger"
+	awk -F '\t' -v OFS='\t' 'NR == 1 { print; next }
+	    { for (i = 1; i <= NF; i++) if ($i ~ /^-?[0-9]+$/ && $i != "") $i += 1; print }' \
+	    "$dir/t" > "$dir/t.shifted"
+	partition "${opt[@]}" -r "$dir/r.shifted" "$dir/t.shifted" \
+	    > /dev/null 2>&1 || cp "$dir/r.rot" "$dir/r.shifted"
+	for v in right rot narrow counts bigger shifted; do
+		recode -r "$dir/r.$v" "${ropt[@]}" "${rk[@]}" "$dir/p" \
+		    > "$dir/rel" 2> "$dir/err"
+		st=$?
+		if [ "$st" -eq 0 ]; then
+			relcheck "recode -r r.$v ${ropt[*]} ${rk[*]}" "$dir/rel" \
+			    "${chk[@]}" || return 1
+		elif [ "$st" -ne 2 ] || [ ! -s "$dir/err" ] || [ "$v" = right ]; then
+			echo "seed $seed: recode -r r.$v ${ropt[*]} ${rk[*]}: exit $st: $(cat "$dir/err")"
+			return 1
+		fi
+		splitrun "$dir/rel" "$(head -n 1 "$dir/t" | tr '\t' ,)" "$dir/p" \
+		    -r "$dir/r.$v" "${ropt[@]}"
+		st=$?
+		if [ "$st" -ne 0 ] && { [ "$st" -ne 1 ] || [ "$v" = right ]; }; then
+			echo "seed $seed: r.$v --part ${ropt[*]}: $(cat "$dir/err")"
+			return 1
+		fi
+		[ "$st" -eq 0 ] || continue
+		relcheck "r.$v --part" "$dir/rel" "${chk[@]}" > "$dir/why" &&
+		    continue
+		score "${sc[@]}" "$dir/rel" > /dev/null 2>&1
+		st=$?
+		[ "$st" -eq 1 ] && [ "$v" != right ] && continue
+		echo "seed $seed: recode -r r.$v --part ${ropt[*]}: score ${sc[*]}: exit $st"
+		cat "$dir/why"
+		return 1
+	done
+}
+
 # propseeds CASE FIRST LAST: CASE for each seed, on two cores.
 propseeds() {
 	local f=$1 mid=$((($2 + $3) / 2)) p1 p2 s1=0 s2=0
-	export -f fd_gencase gencase caseopts fdprop mprop propcheck
+	export -f fd_gencase gencase caseopts fdprop mprop propcheck fdtrust \
+	    mtrust relcheck splitrun
 	export T BATS_TEST_DIRNAME
 	bash -c "propcheck $f $2 $mid" > "$T/log1" 2>&1 &
 	p1=$!
@@ -224,4 +444,9 @@ propcheck() {
 
 @test "the Mondrian path keeps its guarantees on random tables (memory, Rothko-T, Rothko-S; recode -r, every summary, more suppression)" {
 	propseeds mprop 1 300
+}
+
+@test "stale, shuffled and partial frequency sets (recode --classes) and foreign regions (recode -r) never release below k with exit 0, whole or by splits" {
+	propseeds fdtrust 1 150
+	propseeds mtrust 1 150
 }
