@@ -158,6 +158,44 @@ sorted_with_header() {
 	done
 }
 
+@test "split jobs: recode --part in each map task, score --check closes the job; a stale frequency set or foreign regions are caught" {
+	local q=sex,age,race,marital-status
+	head -n 5001 "$ADULT" > "$T/a"
+	freqset -q "$q" "$T/a" > "$T/fs"
+	# Yesterday's table had more rows: its counts keep classes that
+	# have shrunk below k since.
+	{ cat "$T/a"; tail -n 400 "$ADULT"; } | freqset -q "$q" > "$T/old.fs"
+	args="-n sex=0,age=0,race=0,marital-status=0 -H $AH -k 5 --columns-file $T/cols --skip-header"
+	mapred -n 4 -m "recode $args --classes $T/fs --part" "$T/a" > "$T/rel"
+	score --check -k 5 -q "$q" --columns-file "$T/cols" "$T/rel" > /dev/null
+	# Every map task passes the stale counts; the closing check fails.
+	mapred -n 4 -m "recode $args --classes $T/old.fs --part" "$T/a" > "$T/rel"
+	run --separate-stderr score --check -k 5 -q "$q" --columns-file "$T/cols" "$T/rel"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"check_k	fail"* ]]
+	# Without --part a map task takes its split for the whole table.
+	run --separate-stderr mapred -n 4 -m "recode $args --classes $T/fs" "$T/a"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"recode: $T/fs: the class "*", but stdin has "*" of it"* ]]
+	[[ "$stderr" == *"mapred: map task "*" failed with status 2"* ]]
+	# The Mondrian release as a map-only job: partition's hierarchies
+	# check each row against its region; foreign regions fail the job.
+	{ cat "$T/cols"; echo class; } > "$T/cols2"
+	partition -q "$q" -H "$AH" --numeric age -k 5 -r "$T/r" "$T/a" |
+	    tail -n +2 > "$T/p"
+	mapred -n 3 -m "recode -r $T/r -H $AH --part --columns-file $T/cols2" \
+	    "$T/p" > "$T/rel"
+	score --check -k 5 -q "$q" --columns-file "$T/cols" "$T/rel" > /dev/null
+	{ head -n 1 "$ADULT"; tail -n 5000 "$ADULT"; } |
+	    partition -q "$q" -H "$AH" --numeric age -k 5 -r "$T/r2" > /dev/null
+	run --separate-stderr mapred -n 3 \
+	    -m "recode -r $T/r2 -H $AH --part --columns-file $T/cols2" "$T/p"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"lies outside the region of class"* ]]
+}
+
 @test "map-only: the map outputs in split order; the header in split 1" {
 	printf 'h1\th2\n' > "$T/t"
 	seq 1 50 | sed 's/$/	x/' >> "$T/t"
