@@ -916,6 +916,7 @@ region_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	free(key);
 	free(rg->key);
 	free(rg->gs);
+	rg->gs = NULL;
 	if (rg->unknown || rg->outside) {
 		/* Read the input again to name the first such row. */
 		memset(rg->seen, 0, rg->n * sizeof(uint64_t));
