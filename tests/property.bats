@@ -89,6 +89,19 @@ fdprop() {
 	done
 }
 
+# partrun REGIONS: partition with the case's options opt, the table in
+# $dir/p and the regions in REGIONS; 0, or 3 when no partitioning meets
+# the requirements (no case), or 1 with a message.
+partrun() {
+	local st
+	partition "${opt[@]}" -r "$1" "$dir/t" > "$dir/p" 2> "$dir/err"
+	st=$?
+	[ "$st" -ne 0 ] || return 0
+	[ "$st" -eq 1 ] && grep -q 'no partitioning' "$dir/err" && return 3
+	echo "seed $seed: partition ${opt[*]}: exit $st: $(cat "$dir/err")"
+	return 1
+}
+
 # mprop SEED: the Mondrian path.  partition, in memory, by Rothko-T or
 # by Rothko-S (by the seed; relaxed in memory or by Rothko-T), then
 # recode -r with a random summary, sometimes with a larger -k and
@@ -110,13 +123,10 @@ mprop() {
 		    $((seed % 30 + 5)) --sample $((seed % 50 + 10)) --seed "$seed" \
 		    -T "$dir/tmp") ;;
 	esac
-	partition "${opt[@]}" -r "$dir/r" "$dir/t" > "$dir/p" 2> "$dir/err"
+	partrun "$dir/r"
 	st=$?
-	if [ "$st" -ne 0 ]; then
-		[ "$st" -eq 1 ] && grep -q 'no partitioning' "$dir/err" && return 0
-		echo "seed $seed: partition ${opt[*]}: exit $st: $(cat "$dir/err")"
-		return 1
-	fi
+	[ "$st" -ne 3 ] || return 0
+	[ "$st" -eq 0 ] || return 1
 	sum=$(echo range mean both | cut -d ' ' -f $((seed % 3 + 1)))
 	# recode checks each row against its region: with partition's
 	# hierarchies.
@@ -196,6 +206,44 @@ splitrun() {
 	} > "$out"
 }
 
+# trust V OK TABLE ARGS...: recode ARGS TABLE (with the arrays wx more
+# for the whole table), by the counts or regions of variant V, whole and
+# by three splits (--part).  A whole run that exits 0 must give a release
+# that release-check passes (chk); a release put together from splits
+# that all exit 0 and that fails release-check must fail score (sc).
+# Variant right must pass, unless refused with a message matching OK.
+trust() {
+	local v=$1 ok=$2 table=$3 st
+	shift 3
+	recode "$@" "${wx[@]}" "$table" > "$dir/rel" 2> "$dir/err"
+	st=$?
+	if [ "$st" -eq 0 ]; then
+		relcheck "recode $* ${wx[*]}" "$dir/rel" "${chk[@]}" || return 1
+	elif [ "$st" -ne 2 ] || [ ! -s "$dir/err" ] || { [ "$v" = right ] &&
+	    ! { [ -n "$ok" ] && grep -q "$ok" "$dir/err"; }; }; then
+		echo "seed $seed: recode $* ${wx[*]}: exit $st: $(cat "$dir/err")"
+		return 1
+	fi
+	splitrun "$dir/rel" "$(head -n 1 "$dir/t" | tr '\t' ,)" "$table" "$@"
+	st=$?
+	if [ "$st" -ne 0 ] && { [ "$st" -ne 1 ] || { [ "$v" = right ] &&
+	    ! { [ -n "$ok" ] && grep -q "$ok" "$dir/err"; }; }; }; then
+		echo "seed $seed: recode $* --part: $(cat "$dir/err")"
+		return 1
+	fi
+	[ "$st" -eq 0 ] || return 0
+	# Every split passed: a release that fails release-check must fail
+	# the check that closes the job.
+	relcheck "recode $* --part" "$dir/rel" "${chk[@]}" > "$dir/why" &&
+	    return 0
+	score "${sc[@]}" "$dir/rel" > /dev/null 2>&1
+	st=$?
+	[ "$st" -eq 1 ] && [ "$v" != right ] && return 0
+	echo "seed $seed: recode $* --part: score ${sc[*]}: exit $st"
+	cat "$dir/why"
+	return 1
+}
+
 # fdtrust SEED: a random table (gen-fd.bash) recoded to a random node by
 # --classes with the right frequency set and with stale ones: rows
 # missing (the table grew), rows twice (it shrank), counts shuffled
@@ -206,8 +254,8 @@ splitrun() {
 # split, but then score --check of the merged release must fail if the
 # release does.
 fdtrust() {
-	local seed=$1 dir="$T/f$1" q k lim limn dv l c a nl node hs keys v st n
-	local -a opt chk sc
+	local seed=$1 dir="$T/f$1" q k lim limn dv l c a nl node hs keys v n
+	local -a opt chk sc wx=()
 	mkdir -p "$dir"
 	IFS=$'\t' read -r q k lim limn dv l c < <(fd_gencase "$seed" "$dir" any)
 	n=$(($(wc -l < "$dir/t") - 1))
@@ -249,37 +297,8 @@ fdtrust() {
 	    > "$dir/fs.missing"
 	head -n $((n / 2 + 1)) "$dir/t" | freqset -q "$keys" > "$dir/fs.partial"
 	for v in right more fewer shuffled larger missing partial; do
-		recode --classes "$dir/fs.$v" "${opt[@]}" "$dir/t" \
-		    > "$dir/rel" 2> "$dir/err"
-		st=$?
-		if [ "$st" -eq 0 ]; then
-			relcheck "recode --classes fs.$v ${opt[*]}" "$dir/rel" \
-			    "${chk[@]}" || return 1
-		elif [ "$st" -ne 2 ] || [ ! -s "$dir/err" ] ||
-		    { [ "$v" = right ] &&
-		    ! grep -q "labelled '\*' in every attribute" "$dir/err"; }; then
-			echo "seed $seed: recode --classes fs.$v ${opt[*]}: exit $st: $(cat "$dir/err")"
-			return 1
-		fi
-		splitrun "$dir/rel" "$(head -n 1 "$dir/t" | tr '\t' ,)" \
-		    "$dir/t" --classes "$dir/fs.$v" "${opt[@]}"
-		st=$?
-		if [ "$st" -ne 0 ] && { [ "$st" -ne 1 ] || { [ "$v" = right ] &&
-		    ! grep -q "labelled '\*' in every attribute" "$dir/err"; }; }; then
-			echo "seed $seed: fs.$v --part ${opt[*]}: $(cat "$dir/err")"
-			return 1
-		fi
-		[ "$st" -eq 0 ] || continue
-		# Every split passed: a release that fails release-check must
-		# fail the check that closes the job.
-		relcheck "fs.$v --part" "$dir/rel" "${chk[@]}" > "$dir/why" &&
-		    continue
-		score "${sc[@]}" "$dir/rel" > /dev/null 2>&1
-		st=$?
-		[ "$st" -eq 1 ] && [ "$v" != right ] && continue
-		echo "seed $seed: recode --classes fs.$v --part ${opt[*]}: score ${sc[*]}: exit $st"
-		cat "$dir/why"
-		return 1
+		trust "$v" "labelled '\*' in every attribute" "$dir/t" \
+		    --classes "$dir/fs.$v" "${opt[@]}" || return 1
 	done
 }
 
@@ -294,17 +313,14 @@ fdtrust() {
 # that fails release-check must fail score --check.
 mtrust() {
 	local seed=$1 dir="$T/m$1" q hl hm nl k rel dv l c vr sp st i v n
-	local -a opt chk ropt rk sc big
+	local -a opt chk ropt wx sc big
 	mkdir -p "$dir"
 	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
 	caseopts
-	partition "${opt[@]}" -r "$dir/r.right" "$dir/t" > "$dir/p" 2> "$dir/err"
+	partrun "$dir/r.right"
 	st=$?
-	if [ "$st" -ne 0 ]; then
-		[ "$st" -eq 1 ] && grep -q 'no partitioning' "$dir/err" && return 0
-		echo "seed $seed: partition ${opt[*]}: exit $st: $(cat "$dir/err")"
-		return 1
-	fi
+	[ "$st" -ne 3 ] || return 0
+	[ "$st" -eq 0 ] || return 1
 	n=$(($(wc -l < "$dir/t") - 1))
 	ropt=(--summary range)
 	sc=(--check -k "$k" -q "$q")
@@ -316,9 +332,9 @@ mtrust() {
 		-s | -l | -c | --diversity | --variance) sc+=("${opt[i]}" "${opt[i + 1]}") ;;
 		esac
 	done
-	# Odd seeds: two passes, with -k.
-	rk=()
-	[ $((seed % 2)) -eq 0 ] || rk=(-k "$k")
+	# Odd seeds: the whole table in two passes, with -k.
+	wx=()
+	[ $((seed % 2)) -eq 0 ] || wx=(-k "$k")
 	chk+=(-v id=x -v maxsupp="$n" -v ranges=1)
 	# The QIs (fields 3 on) rotated among the classes of equal counts.
 	awk -F '\t' -v OFS='\t' 'NR == 1 { print; next }
@@ -348,32 +364,7 @@ mtrust() {
 	partition "${opt[@]}" -r "$dir/r.shifted" "$dir/t.shifted" \
 	    > /dev/null 2>&1 || cp "$dir/r.rot" "$dir/r.shifted"
 	for v in right rot narrow counts bigger shifted; do
-		recode -r "$dir/r.$v" "${ropt[@]}" "${rk[@]}" "$dir/p" \
-		    > "$dir/rel" 2> "$dir/err"
-		st=$?
-		if [ "$st" -eq 0 ]; then
-			relcheck "recode -r r.$v ${ropt[*]} ${rk[*]}" "$dir/rel" \
-			    "${chk[@]}" || return 1
-		elif [ "$st" -ne 2 ] || [ ! -s "$dir/err" ] || [ "$v" = right ]; then
-			echo "seed $seed: recode -r r.$v ${ropt[*]} ${rk[*]}: exit $st: $(cat "$dir/err")"
-			return 1
-		fi
-		splitrun "$dir/rel" "$(head -n 1 "$dir/t" | tr '\t' ,)" "$dir/p" \
-		    -r "$dir/r.$v" "${ropt[@]}"
-		st=$?
-		if [ "$st" -ne 0 ] && { [ "$st" -ne 1 ] || [ "$v" = right ]; }; then
-			echo "seed $seed: r.$v --part ${ropt[*]}: $(cat "$dir/err")"
-			return 1
-		fi
-		[ "$st" -eq 0 ] || continue
-		relcheck "r.$v --part" "$dir/rel" "${chk[@]}" > "$dir/why" &&
-		    continue
-		score "${sc[@]}" "$dir/rel" > /dev/null 2>&1
-		st=$?
-		[ "$st" -eq 1 ] && [ "$v" != right ] && continue
-		echo "seed $seed: recode -r r.$v --part ${ropt[*]}: score ${sc[*]}: exit $st"
-		cat "$dir/why"
-		return 1
+		trust "$v" "" "$dir/p" -r "$dir/r.$v" "${ropt[@]}" || return 1
 	done
 }
 
@@ -381,7 +372,7 @@ mtrust() {
 propseeds() {
 	local f=$1 mid=$((($2 + $3) / 2)) p1 p2 s1=0 s2=0
 	export -f fd_gencase gencase caseopts fdprop mprop propcheck fdtrust \
-	    mtrust relcheck splitrun
+	    mtrust relcheck splitrun trust partrun
 	export T BATS_TEST_DIRNAME
 	bash -c "propcheck $f $2 $mid" > "$T/log1" 2>&1 &
 	p1=$!
