@@ -313,9 +313,9 @@ kn_parse_int(const char *s, long long lo, long long hi, const char *what)
 
 	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno == ERANGE)
+	if (*s == '\0' || *end != '\0')
 		kn_die("%s: '%s' is not an integer", what, s);
-	if (v < lo || v > hi)
+	if (errno == ERANGE || v < lo || v > hi)
 		kn_die("%s: '%s' is out of range [%lld, %lld]", what, s, lo,
 		    hi);
 	return v;
@@ -329,9 +329,9 @@ kn_parse_double(const char *s, double lo, double hi, const char *what)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (*s == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
+	if (*s == '\0' || *end != '\0' || isnan(v))
 		kn_die("%s: '%s' is not a number", what, s);
-	if (v < lo || v > hi)
+	if (errno == ERANGE || !isfinite(v) || v < lo || v > hi)
 		kn_die("%s: '%s' is out of range [%g, %g]", what, s, lo, hi);
 	return v;
 }
@@ -364,6 +364,9 @@ kn_parse_size(const char *s, const char *what)
 	}
 	if (v > SIZE_MAX / mul)
 		kn_die("%s: '%s' is too large", what, s);
+	if (v == 0)
+		kn_die("%s: '%s': a memory budget must be more than 0 (leave "
+		    "out %s for the default)", what, s, what);
 	return (size_t)(v * mul);
 }
 
@@ -1218,8 +1221,11 @@ kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg)
 		break;
 	case 'c':
 		ld->hasc = 1;
-		if (!kn_dec_parse(arg, strlen(arg), &ld->cm, &ld->cs) ||
-		    ld->cm <= 0)
+		if (!kn_dec_parse(arg, strlen(arg), &ld->cm, &ld->cs))
+			kn_die("-c: '%s' is not a decimal number (digits "
+			    "with an optional point, no exponent, at most 36 "
+			    "digits)", arg);
+		if (ld->cm <= 0)
 			kn_die("-c: '%s' is not a positive number", arg);
 		break;
 	default:
@@ -1272,8 +1278,11 @@ kn_req_opt(kn_req *r, int ch, const char *arg)
 		kn_ldiv_opt(&r->ld, 'd', arg);
 		return 1;
 	case KN_OPT_VARIANCE:
-		if (!kn_dec_parse(arg, strlen(arg), &r->vm, &r->vs) ||
-		    r->vm < 0)
+		if (!kn_dec_parse(arg, strlen(arg), &r->vm, &r->vs))
+			kn_die("--variance: '%s' is not a decimal number "
+			    "(digits with an optional point, no exponent, at "
+			    "most 36 digits)", arg);
+		if (r->vm < 0)
 			kn_die("--variance: '%s' is not a number >= 0", arg);
 		r->hasv = 1;
 		return 1;
