@@ -331,7 +331,9 @@ kn_parse_double(const char *s, double lo, double hi, const char *what)
 	v = strtod(s, &end);
 	if (*s == '\0' || *end != '\0' || isnan(v))
 		kn_die("%s: '%s' is not a number", what, s);
-	if (errno == ERANGE || !isfinite(v) || v < lo || v > hi)
+	if (isinf(v) && errno != ERANGE)
+		kn_die("%s: '%s' is not a finite number", what, s);
+	if (errno == ERANGE || v < lo || v > hi)
 		kn_die("%s: '%s' is out of range [%g, %g]", what, s, lo, hi);
 	return v;
 }

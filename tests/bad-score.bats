@@ -112,7 +112,7 @@ setup() {
 	-k -1            | 2 | score: -k: '-1' is out of range* | score -k -1 @t.tsv
 	-k junk          | 2 | score: -k: 'abc' is not an integer | score -k abc @t.tsv
 	-k 1.5           | 2 | score: -k: '1.5' is not an integer | score -k 1.5 @t.tsv
-	-k too big       | 2 | score: -k: '99999999999999999999' is not an integer | score -k 99999999999999999999 @t.tsv
+	-k too big       | 2 | score: -k: '99999999999999999999' is out of range * | score -k 99999999999999999999 @t.tsv
 	-l 0             | 2 | score: -l: '0' is out of range* | score -q a -s s -l 0 @t.tsv
 	-l -2            | 2 | score: -l: '-2' is out of range* | score -q a -s s -l -2 @t.tsv
 	-l junk          | 2 | score: -l: 'abc' is not a number | score -q a -s s -l abc @t.tsv
