@@ -117,7 +117,7 @@ setup() {
 	-l -2            | 2 | score: -l: '-2' is out of range* | score -q a -s s -l -2 @t.tsv
 	-l junk          | 2 | score: -l: 'abc' is not a number | score -q a -s s -l abc @t.tsv
 	-l nan           | 2 | score: -l: 'nan' is not a number | score -q a -s s -l nan --diversity entropy @t.tsv
-	-l inf           | 2 | score: -l: 'inf' is not a number | score -q a -s s -l inf --diversity entropy @t.tsv
+	-l inf           | 2 | score: -l: 'inf' is not a finite number | score -q a -s s -l inf --diversity entropy @t.tsv
 	-l 1.5 distinct  | 2 | score: -l: '1.5': distinct and recursive diversity need an integer | score -q a -s s -l 1.5 @t.tsv
 	-l 1e10          | 2 | score: -l: '1e10' is out of range* | score -q a -s s -l 1e10 @t.tsv
 	-l 0.5 entropy   | 2 | score: -l: '0.5' is out of range* | score -q a -s s -l 0.5 --diversity entropy @t.tsv
