@@ -123,7 +123,7 @@ setup() {
 	-l 0.5 entropy   | 2 | score: -l: '0.5' is out of range* | score -q a -s s -l 0.5 --diversity entropy @t.tsv
 	-c 0             | 2 | score: -c: '0' is not a positive number | score -q a -s s -l 2 --diversity recursive -c 0 @t.tsv
 	-c -1            | 2 | score: -c: '-1' is not a positive number | score -q a -s s -l 2 --diversity recursive -c -1 @t.tsv
-	-c junk          | 2 | score: -c: 'abc' is not a positive number | score -q a -s s -l 2 --diversity recursive -c abc @t.tsv
+	-c junk          | 2 | score: -c: 'abc' is not a decimal number* | score -q a -s s -l 2 --diversity recursive -c abc @t.tsv
 	--diversity junk | 2 | score: --diversity: 'bogus' is not distinct, entropy or recursive | score -q a -s s -l 2 --diversity bogus @t.tsv
 	--variance -1    | 2 | score: --variance: '-1' is not a number >= 0 | score -q a -s s --variance -1 @t.tsv
 	--variance 1e3   | 2 | score: --variance: '1e3' is not a number >= 0 | score -q a -s s --variance 1e3 @t.tsv
