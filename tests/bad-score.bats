@@ -126,8 +126,8 @@ setup() {
 	-c junk          | 2 | score: -c: 'abc' is not a decimal number* | score -q a -s s -l 2 --diversity recursive -c abc @t.tsv
 	--diversity junk | 2 | score: --diversity: 'bogus' is not distinct, entropy or recursive | score -q a -s s -l 2 --diversity bogus @t.tsv
 	--variance -1    | 2 | score: --variance: '-1' is not a number >= 0 | score -q a -s s --variance -1 @t.tsv
-	--variance 1e3   | 2 | score: --variance: '1e3' is not a number >= 0 | score -q a -s s --variance 1e3 @t.tsv
-	--variance nan   | 2 | score: --variance: 'nan' is not a number >= 0 | score -q a -s s --variance nan @t.tsv
+	--variance 1e3   | 2 | score: --variance: '1e3' is not a decimal number* | score -q a -s s --variance 1e3 @t.tsv
+	--variance nan   | 2 | score: --variance: 'nan' is not a decimal number* | score -q a -s s --variance nan @t.tsv
 	--threshold 0    | 2 | score: --threshold: '0' is out of range* | score --threshold 0 @t.tsv
 	--threshold x    | 2 | score: --threshold: 'x' is not an integer | score --threshold x @t.tsv
 	-S junk          | 2 | score: -S: 'abc' is not a size* | score -S abc @t.tsv
