@@ -6,6 +6,7 @@
  * suppression limits, l-diversity and variance diversity (paper 004
  * §1.1).  It uses nothing but the C library.
  */
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -478,6 +479,84 @@ kn_rmtemp(const char *path)
 {
 	unlink(path);
 	tmp_forget(path);
+}
+
+/* The temp files known by descriptor (kn_tmp_new): each name and its
+ * descriptor, most recent last. */
+static struct unlinked_tmp {
+	char *name;
+	int fd;
+} *unlinked_tmps;
+static size_t unlinked_tmp_n, unlinked_tmp_cap;
+
+char *
+kn_tmp_new(const char *dir)
+{
+	char *path, *name;
+	struct rlimit rl;
+	int fd;
+
+	if (unlinked_tmp_cap == 0 && getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur < rl.rlim_max) {
+		/* Out-of-core runs hold a file per node: take what the
+		 * hard limit allows. */
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	fd = mktemp_in(dir, "kanon", &path);
+	if (fd < 0 && errno == EMFILE)
+		kn_die("cannot create a temp file in %s: too many files open "
+		    "(raise ulimit -n, or give a larger -S)", dir);
+	if (fd < 0)
+		kn_die_sys("cannot create a temp file in %s", dir);
+	name = kn_strdup(path);
+	kn_rmtemp(path);
+	unlinked_tmps = kn_grow(unlinked_tmps, &unlinked_tmp_cap,
+	    unlinked_tmp_n, sizeof(*unlinked_tmps), 64);
+	unlinked_tmps[unlinked_tmp_n].name = name;
+	unlinked_tmps[unlinked_tmp_n++].fd = fd;
+	return name;
+}
+
+/* The index of temp file name; dies if there is none. */
+static size_t
+unlinked_tmp_find(const char *name)
+{
+	size_t i;
+
+	for (i = unlinked_tmp_n; i-- > 0;)
+		if (unlinked_tmps[i].name == name)
+			return i;
+	kn_die("internal error: no temp file %s", name);
+}
+
+FILE *
+kn_tmp_open(const char *name, const char *mode)
+{
+	int fd = dup(unlinked_tmps[unlinked_tmp_find(name)].fd);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (lseek(fd, 0, mode[0] == 'r' ? SEEK_SET : SEEK_END) < 0 ||
+	    (f = fdopen(fd, mode)) == NULL) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
+void
+kn_tmp_close(char *name)
+{
+	size_t i = unlinked_tmp_find(name);
+
+	close(unlinked_tmps[i].fd);
+	unlinked_tmps[i] = unlinked_tmps[--unlinked_tmp_n];
+	free(name);
 }
 
 struct outfile {

@@ -115,6 +115,16 @@ const char *kn_tmpdir(const char *opt);
 int kn_mktemp(const char *dir, char **path);
 /* Unlinks a registered temp file and forgets it (freeing path). */
 void kn_rmtemp(const char *path);
+/* A temp file in dir that no exit, not even SIGKILL, leaves behind:
+ * created, unlinked at once and known by its descriptor until
+ * kn_tmp_close.  Returns its name, for messages and kn_tmp_open. */
+char *kn_tmp_new(const char *dir);
+/* A stream over temp file name: "rb" from its start, "wb" or "ab" at
+ * its end; NULL with errno set on error.  Closing the stream leaves the
+ * file. */
+FILE *kn_tmp_open(const char *name, const char *mode);
+/* Closes temp file name for good and frees name. */
+void kn_tmp_close(char *name);
 
 /* Opens the output: stdout for NULL or "-", else a temp file beside
  * path that kn_close_out renames into place. */

@@ -408,9 +408,8 @@ main(int argc, char *argv[])
 	/* Pass 1: read the rows (out of core: to the spool). */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (pt->ooc) {
-		int fd = kn_mktemp(pt->rk->tmpdir, &pt->spool_path);
-
-		if ((pt->spool = fdopen(fd, "wb")) == NULL)
+		pt->spool_path = kn_tmp_new(pt->rk->tmpdir);
+		if ((pt->spool = kn_tmp_open(pt->spool_path, "wb")) == NULL)
 			kn_die_sys("%s", pt->spool_path);
 	}
 	mond_load(pt, &t, sidx, tidx);
@@ -447,7 +446,6 @@ main(int argc, char *argv[])
 		struct onode root;
 		size_t used = mond_dicts_bytes(pt) +
 		    (size_t)MOND_CHUNK * pt->rec_words * sizeof(uint32_t);
-		int fd;
 
 		/* What is left of the budget for the nodes, the groups and
 		 * the buckets of the output pass. */
@@ -456,8 +454,8 @@ main(int argc, char *argv[])
 			       "read buffer alone take %zu bytes",
 			    pt->budget, used);
 		pt->rk->avail = pt->budget - used;
-		fd = kn_mktemp(pt->rk->tmpdir, &pt->pairs_path);
-		if ((pt->pairs = fdopen(fd, "wb")) == NULL)
+		pt->pairs_path = kn_tmp_new(pt->rk->tmpdir);
+		if ((pt->pairs = kn_tmp_open(pt->pairs_path, "wb")) == NULL)
 			kn_die_sys("%s", pt->pairs_path);
 		root.path = pt->spool_path;
 		root.n = pt->nrows;
@@ -481,7 +479,7 @@ main(int argc, char *argv[])
 	kn_close_out(fp);
 	kn_input_done(&in);
 	if (pt->ooc)
-		kn_rmtemp(pt->pairs_path);
+		kn_tmp_close(pt->pairs_path);
 	if (opt.verbose && pt->ooc)
 		fprintf(stderr,
 		    "%s: %s: -S %zu, %zu for nodes; %llu "
