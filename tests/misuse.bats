@@ -120,3 +120,10 @@ extremes() {
 	    -a rothko-s -S 4M t.tsv) > b
 	cmp a b
 }
+
+@test "lattice-search says why when no node qualifies" {
+	run --separate-stderr lattice-search -q age -H "age=$AH/adult_hierarchy_age.csv" -k 40000 "$ADULT"
+	[ "$status" -eq 1 ]
+	[ "$output" = "age	suppressed	classes	cdm	cavg	height	prec	loss" ]
+	[ "$stderr" = "lattice-search: no node of the lattice meets the requirements, not even the top (k 40000, 30162 rows, 0 may be suppressed): ask for less, or give more levels" ]
+}
