@@ -168,7 +168,6 @@ main(int argc, char *argv[])
 
 	kn_init(argv[0]);
 	kn_req_init(&pt->req);
-	pt->req.k = 1;
 	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hk:l:o:q:r:s:t:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
@@ -255,6 +254,10 @@ main(int argc, char *argv[])
 		kn_die("one table at a time (got %d files)", argc);
 	if (opt.qlist == NULL)
 		kn_die("no quasi-identifiers: name them with -q");
+	if (pt->req.k == 0)
+		kn_die("no -k: give the least number of rows of a class "
+		    "(-k 1 makes classes of any size); no requirement is "
+		    "implied");
 	kn_ldiv_check(&pt->req.ld, opt.scol != NULL);
 	if (pt->req.hasv && opt.scol == NULL)
 		kn_die("--variance needs the sensitive column (-s)");

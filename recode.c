@@ -1150,6 +1150,10 @@ main(int argc, char *argv[])
 	if (nodearg == NULL && regpath == NULL)
 		kn_die("no recoding: give the node with -n or the regions "
 		    "with -r");
+	if (nodearg != NULL && o.req.k == 0)
+		kn_die("no -k: give the least number of rows of a released "
+		    "class, the k the node was found for (-k 1 releases "
+		    "classes of any size); no requirement is implied");
 	if (regpath == NULL && (summary >= 0 || keep || ccol != NULL))
 		kn_die("--summary, --keep-class and --class-col apply to -r");
 	if (regpath != NULL && hopts.n > 0)

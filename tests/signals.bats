@@ -87,9 +87,9 @@ killed() {
 @test "partition: SIGTERM, SIGINT, SIGHUP remove temp files, keep the target" {
 	mkdir "$T/tmpd"
 	for sig in TERM INT HUP; do
-		killed partition $sig -q a -T "$T/tmpd"
+		killed partition $sig -q a -k 1 -T "$T/tmpd"
 		[ -z "$(ls -A "$T/tmpd")" ]
-		killed partition $sig -q a -a rothko-s -S 1M -T "$T/tmpd"
+		killed partition $sig -q a -k 1 -a rothko-s -S 1M -T "$T/tmpd"
 		[ -z "$(ls -A "$T/tmpd")" ]
 	done
 }
