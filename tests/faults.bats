@@ -607,10 +607,10 @@ killed() {
 			    "$D/big" 2> "$T/err" 3>&- &
 			pid=$!
 			for i in $(seq 500); do
-				[ "$(held_temps "$pid" "$TD")" -ge 2 ] && break
+				[ "$(held_temps "$pid" "$TD")" -ge 1 ] && break
 				sleep 0.01
 			done
-			[ "$(held_temps "$pid" "$TD")" -ge 2 ] ||
+			[ "$(held_temps "$pid" "$TD")" -ge 1 ] ||
 			    why "$name: no node files"
 			hwm_ok "$pid"
 			kill -s "$sig" "$pid"

@@ -127,3 +127,25 @@ extremes() {
 	[ "$output" = "age	suppressed	classes	cdm	cavg	height	prec	loss" ]
 	[ "$stderr" = "lattice-search: no node of the lattice meets the requirements, not even the top (k 40000, 30162 rows, 0 may be suppressed): ask for less, or give more levels" ]
 }
+
+@test "k is never implied: partition and recode -n refuse to run without -k" {
+	printf 'a\tb\n1\tx\n2\ty\n' > t.tsv
+	run --separate-stderr partition -q a -o out.tsv t.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "partition: no -k: give the least number of rows of a class (-k 1 makes classes of any size); no requirement is implied" ]
+	[ ! -e out.tsv ]
+	run --separate-stderr recode -n a=1 -H a=interval:5 t.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "recode: no -k: give the least number of rows of a released class"* ]]
+	[ -z "$output" ]
+	# Written out, k 1 is allowed: classes of one row.
+	run partition -q a -k 1 t.tsv
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "1	x	1" ]
+	run recode -k 1 -n a=1 -H a=interval:5 t.tsv
+	[ "$status" -eq 0 ]
+	# recode -r releases partition's classes, made for partition's -k.
+	partition -q a -k 2 -r r.tsv t.tsv > p.tsv
+	run recode -r r.tsv p.tsv
+	[ "$status" -eq 0 ]
+}
