@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -60,6 +61,15 @@ kn_init(const char *argv0)
 		p = strrchr(argv0, '/');
 		kn_prog = p != NULL ? p + 1 : argv0;
 	}
+	/* A standard descriptor that the caller closed (>&-) would go to
+	 * the next file opened, which would then get the messages or the
+	 * output.  Each is held on /dev/null, opened so that using it fails
+	 * as using a closed one would: stdin and stderr write-only, stdout
+	 * read-only (an unused stdout is no error, a written one is). */
+	for (i = 0; i < 3; i++)
+		if (fcntl((int)i, F_GETFD) == -1 && errno == EBADF &&
+		    open("/dev/null", i == 1 ? O_RDONLY : O_WRONLY) != (int)i)
+			_exit(2);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
