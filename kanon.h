@@ -127,7 +127,10 @@ FILE *kn_tmp_open(const char *name, const char *mode);
 void kn_tmp_close(char *name);
 
 /* Opens the output: stdout for NULL or "-", else a temp file beside
- * path that kn_close_out renames into place. */
+ * path that kn_close_out renames into place, keeping the mode of the
+ * file it replaces (kanon(7), OUTPUT FILES).  A symbolic link planted
+ * in a sticky world-writable directory by another user is not
+ * followed. */
 FILE *kn_open_out(const char *path);
 /* Whether paths a and b name the same file (existing or not). */
 int kn_same_file(const char *a, const char *b);

@@ -1,8 +1,11 @@
 #!/usr/bin/env bats
 # Output files (kanon(7), OUTPUT FILES): every file a program writes
 # (-o of each program, partition's -r, the output of a --job) against
-# the adversarial cases, as a table of program rows: a run with the
-# standard output closed.
+# the adversarial cases, as a table of program rows: each output's
+# mode, owner and group kept when it replaces a file, 0666 less the
+# umask when new; a symbolic link in a sticky world-writable directory
+# followed only when its owner is the caller or the directory's owner;
+# and a run with the standard output closed.
 #
 # A command holds @ where the output's file goes.  Each case runs in a
 # fresh copy of the fixtures; failures are collected and printed with
@@ -134,6 +137,104 @@ partition -r        | partition -q a -k 2 -o /dev/null -r @ t.tsv
 partition rothko -o | partition -q a -k 2 -a rothko-t -o @ t.tsv
 partition --job -o  | partition -q a -k 2 --columns a,b,s --skip-header --job groups --tree tree -o @ t.tsv
 '
+
+# mode_of FILE: its mode in octal, owner and group.
+mode_of() {
+	stat -c '%a %U %G' "$1"
+}
+
+# modes NAME COMMAND: the mode, owner and group of a replaced file kept,
+# a new file's mode from the umask.
+modes() {
+	local c=$2 m want
+	reference "$c"
+	for m in '600 root root' '640 nobody nogroup' '604 root nogroup' \
+	    '2660 root nogroup' '444 root root'; do
+		fresh
+		echo old > out
+		chown "$(echo "${m#* }" | tr ' ' :)" out
+		chmod "${m%% *}" out
+		want=$(mode_of out)
+		go "${c//@/out}"
+		[ "$status" -eq 0 ] || fail "status $status, not 0 ($m)"
+		cmp -s "$ref" out || fail "out is not the output ($m)"
+		[ "$(mode_of out)" = "$want" ] ||
+		    fail "out is $(mode_of out), not $want"
+		leftover .
+	done
+	for m in 022:644 027:640 077:600 000:666; do
+		fresh
+		go "umask ${m%:*}; ${c//@/new}"
+		[ "$status" -eq 0 ] || fail "status $status, not 0 (umask)"
+		[ "$(stat -c %a new)" = "${m#*:}" ] ||
+		    fail "new is $(stat -c %a new) under umask ${m%:*}"
+	done
+}
+
+@test "outputs: the mode, owner and group of a replaced file are kept" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root, to give files to nobody"
+	getent group nogroup > /dev/null || skip "no group nogroup"
+	each "$OUTPUTS" modes
+	done_cases
+}
+
+# sticky NAME COMMAND: a symbolic link in a sticky world-writable
+# directory is followed when the caller or the directory's owner owns
+# it, and refused when another user does, at the end of the path or in
+# the middle, directly or from a link elsewhere.
+sticky() {
+	local c=$2 owner diru out msg
+	reference "$c"
+	for owner in nobody root dirowner; do
+		fresh
+		mkdir -m 1777 st real
+		echo old > real/victim
+		chmod 600 real/victim
+		ln -s "$C/real/victim" st/link
+		diru=root
+		if [ "$owner" = dirowner ]; then
+			diru=nobody
+			owner=nobody
+		fi
+		chown "$diru" st
+		chown -h "$owner" st/link
+		go "${c//@/st/link}"
+		if [ "$owner" = nobody ] && [ "$diru" = root ]; then
+			refused "st/link: a symbolic link in a sticky world-writable directory, owned by neither you nor the directory's owner: not followed"
+			[ "$(cat real/victim)" = old ] || fail "the victim changed"
+		else
+			[ "$status" -eq 0 ] || fail "status $status, not 0 ($owner)"
+			cmp -s "$ref" real/victim || fail "victim not written ($owner)"
+			[ "$(stat -c %a real/victim)" = 600 ] || fail "mode lost"
+		fi
+		[ -L st/link ] || fail "the link was replaced"
+		leftover st real
+	done
+	# A directory link in the middle of the path, and a link elsewhere
+	# that leads to the planted one.
+	for out in st/dl/victim l2; do
+		fresh
+		mkdir -m 1777 st real
+		echo old > real/victim
+		ln -s "$C/real" st/dl
+		ln -s "$C/real/victim" st/link
+		ln -s st/link l2
+		chown -h nobody st/dl st/link
+		go "${c//@/$out}"
+		msg=st/dl
+		[ "$out" = l2 ] && msg=st/link
+		refused "$out: $msg: a symbolic link in a sticky world-writable directory, owned by neither you nor the directory's owner: not followed"
+		[ "$(cat real/victim)" = old ] || fail "the victim changed"
+		leftover st real
+	done
+}
+
+@test "outputs: a link planted in a sticky world-writable directory is not followed" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root, to make a link owned by another user"
+	id nobody > /dev/null 2>&1 || skip "no user nobody"
+	each "$OUTPUTS" sticky
+	done_cases
+}
 
 # closed NAME COMMAND: with the standard output closed, a run with -o
 # succeeds and writes the file, a run to the standard output fails.
