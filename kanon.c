@@ -571,6 +571,21 @@ kn_tmp_close(char *name)
 
 /* ---- output files (kanon(7), OUTPUT FILES) ------------------------ */
 
+/* A file, as the system knows it: what a link or a second name of it
+ * leads to as well. */
+struct fileid {
+	dev_t dev;
+	ino_t ino;
+};
+
+/* The regular files the run reads (kn_note_input), which no output may
+ * replace: their names for messages (NULL: the standard input). */
+static struct infile {
+	struct fileid id;
+	char *name;
+} *in_files;
+static size_t in_n, in_cap;
+
 /* An open output: a temp file that kn_close_out renames over base in
  * the directory dirfd, or a file written directly (tmp NULL): the
  * standard output, a descriptor named /dev/fd/N, a device, a FIFO. */
@@ -581,19 +596,94 @@ struct outfile {
 	const char *tmpname;	/* its last name, in tmp */
 	char *base;		/* the target's name in dirfd */
 	int dirfd;
+	int isreg;		/* the target is the regular file id */
+	struct fileid id;
+	struct fileid *allow;	/* inputs it may replace: the table's */
+	size_t nallow;
 	struct outfile *next;
 };
 static struct outfile *outs;
 
-/* Takes o, open on f, as an output. */
+static int
+same_id(const struct fileid *a, const struct fileid *b)
+{
+	return a->dev == b->dev && a->ino == b->ino;
+}
+
+/* Dies if the output o is the input in (written while it is read), or
+ * would replace it (unless it is the table that o may replace). */
+static void
+out_clash(const struct outfile *o, const struct infile *in)
+{
+	const char *iname = in->name != NULL ? in->name : "stdin";
+	size_t i;
+
+	if (!o->isreg || !same_id(&o->id, &in->id))
+		return;
+	if (o->tmp == NULL) {
+		/* What the output holds may not be flushed into the input
+		 * on the way out: it goes to /dev/null. */
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0)
+			dup2(fd, fileno(o->f));
+		kn_die("%s: input file is output file (%s)", iname, o->dst);
+	}
+	for (i = 0; i < o->nallow; i++)
+		if (same_id(&o->allow[i], &in->id))
+			return;
+	kn_die("%s: output file is input file (%s)", o->dst, iname);
+}
+
+void
+kn_note_input(int fd, const char *name)
+{
+	struct outfile *o;
+	struct infile in;
+	struct stat st;
+	size_t i;
+
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	in.id.dev = st.st_dev;
+	in.id.ino = st.st_ino;
+	for (i = 0; i < in_n; i++)
+		if (same_id(&in_files[i].id, &in.id))
+			return;	/* read before (the second pass) */
+	in.name = name != NULL ? kn_strdup(name) : NULL;
+	for (o = outs; o != NULL; o = o->next)
+		out_clash(o, &in);
+	in_files = kn_grow(in_files, &in_cap, in_n, sizeof(*in_files), 8);
+	in_files[in_n++] = in;
+}
+
+/* Takes o, open on f, as an output; dies if it clashes with an input
+ * read so far. */
 static FILE *
 out_add(struct outfile *o, FILE *f)
 {
+	size_t i;
+
 	o->f = f;
+	for (i = 0; i < in_n; i++)
+		out_clash(o, &in_files[i]);
 	setvbuf(f, NULL, _IOFBF, 1 << 16);
 	o->next = outs;
 	outs = o;
 	return f;
+}
+
+/* Sets o's id from the descriptor fd when it is a regular file. */
+static void
+out_id(struct outfile *o, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		o->isreg = 1;
+		o->id.dev = st.st_dev;
+		o->id.ino = st.st_ino;
+	}
 }
 
 /* An output written directly to the descriptor fd. */
@@ -605,6 +695,7 @@ out_direct(const char *shown, int fd)
 
 	o->dst = kn_strdup(shown);
 	o->dirfd = -1;
+	out_id(o, fd);
 	if ((f = fdopen(fd, "w")) == NULL)
 		kn_die_sys("%s", shown);
 	return out_add(o, f);
@@ -790,14 +881,17 @@ out_mktemp(struct outfile *o, const char *dir)
 	return fd;
 }
 
-/* Opens the output path, named shown in messages. */
+/* Opens the output path (named shown in messages), which may replace
+ * the table read from ops[0..nops) (none: stdin) if inplace is set. */
 static FILE *
-open_out(const char *path, const char *shown)
+open_out(const char *path, const char *shown, char *const *ops,
+    size_t nops, int inplace)
 {
 	struct outfile *o;
 	struct stat st;
 	char *dir, *proc;
 	FILE *f;
+	size_t i;
 	int fd;
 
 	if ((fd = fd_name(path)) >= 0 || strncmp(path, "/proc/", 6) == 0) {
@@ -813,25 +907,41 @@ open_out(const char *path, const char *shown)
 	if ((o->base = out_walk(shown, path, &o->dirfd, &dir, &proc)) ==
 	    NULL) {
 		free(o);
-		f = open_out(proc, shown);
+		f = open_out(proc, shown, ops, nops, inplace);
 		free(proc);
 		return f;
 	}
-	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    !S_ISREG(st.st_mode)) {
-		/* A device or a FIFO (/dev/null, a named pipe): written
-		 * directly, there is nothing to replace atomically. */
-		fd = openat(o->dirfd, o->base, O_WRONLY | O_NOFOLLOW |
-		    O_NOCTTY | O_CLOEXEC);
-		if (fd < 0)
-			kn_die_sys("%s", shown);
-		close(o->dirfd);
-		free(o->base);
-		free(o);
-		free(dir);
-		return out_direct(shown, fd);
+	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			/* A device or a FIFO (/dev/null, a named pipe):
+			 * written directly, there is nothing to replace
+			 * atomically. */
+			fd = openat(o->dirfd, o->base, O_WRONLY | O_NOFOLLOW |
+			    O_NOCTTY | O_CLOEXEC);
+			if (fd < 0)
+				kn_die_sys("%s", shown);
+			close(o->dirfd);
+			free(o->base);
+			free(o);
+			free(dir);
+			return out_direct(shown, fd);
+		}
+		o->isreg = 1;
+		o->id.dev = st.st_dev;
+		o->id.ino = st.st_ino;
 	}
 	o->dst = kn_strdup(shown);
+	if (inplace) {
+		/* The table's files: its operands, or stdin. */
+		o->allow = kn_alloc((nops + 1) * sizeof(*o->allow));
+		for (i = 0; i < (nops > 0 ? nops : 1); i++)
+			if ((nops == 0 || strcmp(ops[i], "-") == 0 ?
+			    fstat(0, &st) : stat(ops[i], &st)) == 0 &&
+			    S_ISREG(st.st_mode)) {
+				o->allow[o->nallow].dev = st.st_dev;
+				o->allow[o->nallow++].ino = st.st_ino;
+			}
+	}
 	if ((fd = out_mktemp(o, dir)) < 0)
 		kn_die_sys("%s: cannot create output", shown);
 	free(dir);
@@ -840,28 +950,56 @@ open_out(const char *path, const char *shown)
 	return out_add(o, f);
 }
 
+/* Opens path (NULL or "-": stdout), which may replace the files of
+ * ops[0..nops) if inplace is set. */
+static FILE *
+out_open(const char *path, char *const *ops, size_t nops, int inplace)
+{
+	struct outfile *o;
+
+	if (path != NULL && strcmp(path, "-") != 0)
+		return open_out(path, path, ops, nops, inplace);
+	for (o = outs; o != NULL; o = o->next)
+		if (o->f == stdout)
+			return stdout;
+	o = kn_zalloc(sizeof(*o));
+	o->dst = kn_strdup("standard output");
+	o->dirfd = -1;
+	out_id(o, 1);
+	return out_add(o, stdout);
+}
+
 FILE *
 kn_open_out(const char *path)
 {
-	if (path == NULL || strcmp(path, "-") == 0) {
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-		return stdout;
-	}
-	return open_out(path, path);
+	return out_open(path, NULL, 0, 0);
+}
+
+FILE *
+kn_open_out_inplace(const char *path, char *const *ops, size_t nops)
+{
+	return out_open(path, ops, nops, 1);
 }
 
 /* Gives the temp file fd of o the owner, group and mode of the file it
  * replaces, as far as we may (a set-user-ID or set-group-ID bit goes
  * with an owner or group we cannot give), or for a new file 0666 less
- * the umask. */
+ * the umask; dies if the target is an input now. */
 static void
 out_keep(struct outfile *o, int fd)
 {
 	struct stat st;
 	mode_t mode;
+	size_t i;
 
+	o->isreg = 0;
 	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISREG(st.st_mode)) {
+		o->isreg = 1;
+		o->id.dev = st.st_dev;
+		o->id.ino = st.st_ino;
+		for (i = 0; i < in_n; i++)
+			out_clash(o, &in_files[i]);
 		mode = st.st_mode & 07777;
 		if (fchown(fd, st.st_uid, st.st_gid) != 0) {
 			if (st.st_uid != geteuid())
@@ -911,6 +1049,7 @@ kn_close_out(FILE *f)
 	*pp = o->next;
 	free(o->dst);
 	free(o->base);
+	free(o->allow);
 	free(o);
 }
 

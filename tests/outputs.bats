@@ -1,11 +1,21 @@
 #!/usr/bin/env bats
 # Output files (kanon(7), OUTPUT FILES): every file a program writes
 # (-o of each program, partition's -r, the output of a --job) against
-# the adversarial cases, as a table of program rows: each output's
-# mode, owner and group kept when it replaces a file, 0666 less the
-# umask when new; a symbolic link in a sticky world-writable directory
-# followed only when its owner is the caller or the directory's owner;
-# and a run with the standard output closed.
+# the adversarial cases, as tables of program rows:
+#
+#   inputs   an output that names a file the run reads, however it
+#            arrives (operand, stdin, -H file or directory, -n, -r,
+#            --classes, --columns-file, --original, --workload,
+#            --tree, a second operand of --merge or -m), by its name,
+#            a symbolic link or a hard link; and the standard output
+#            appended to each input.  The table itself may be replaced
+#            (as by sort -o), anything else is refused with status 2,
+#            the input untouched, no temp file left.
+#   outputs  each output's mode, owner and group kept when it replaces
+#            a file, 0666 less the umask when new; a symbolic link in a
+#            sticky world-writable directory followed only when its
+#            owner is the caller or the directory's owner; and a run
+#            with the standard output closed.
 #
 # A command holds @ where the output's file goes.  Each case runs in a
 # fresh copy of the fixtures; failures are collected and printed with
@@ -97,6 +107,66 @@ refused() {
 	[ "$stderr" = "$prog: $1" ] || fail "stderr, not '$prog: $1'"
 }
 
+# The table of inputs: name | input | its name in messages | expected |
+# command.  expected is "ok" when the output may replace the input (the
+# table the program reads), else the message, in which %o stands for
+# the output's name as given and %i for the input's name; R is the
+# message of every such refusal, "%o: output file is input file (%i)".
+INPUTS='
+freqset operand      | t.tsv       | t.tsv       | ok | freqset -q a -o @ t.tsv
+freqset stdin        | t.tsv       | stdin       | ok | freqset -q a -o @ < t.tsv
+freqset - operand    | t.tsv       | stdin       | ok | freqset -q a -o @ - < t.tsv
+freqset 2nd operand  | t2.tsv      | t2.tsv      | ok | freqset -q a -o @ t.tsv t2.tsv
+freqset --merge      | fs2.tsv     | fs2.tsv     | ok | freqset --merge -o @ fs.tsv fs2.tsv
+freqset -H file      | hb.tsv      | hb.tsv      | R  | freqset -q b -H b=hb.tsv -L b=1 -o @ t.tsv
+freqset -H dir       | hdir/b.tsv  | hdir/b.tsv  | R  | freqset -q b -H hdir -L b=1 -o @ t.tsv
+freqset cols-file    | cols.txt    | cols.txt    | R  | freqset --columns-file cols.txt --skip-header -o @ t.tsv
+score operand        | rel.tsv     | rel.tsv     | ok | score -q a -k 2 -o @ rel.tsv
+score stdin          | rel.tsv     | stdin       | ok | score -q a -k 2 -o @ < rel.tsv
+score --original     | orig.tsv    | orig.tsv    | R  | score -q a -k 2 --original orig.tsv --workload wl.tsv -o @ rel.tsv
+score --workload     | wl.tsv      | wl.tsv      | R  | score -q a -k 2 --original orig.tsv --workload wl.tsv -o @ rel.tsv
+score -H             | hb.tsv      | hb.tsv      | R  | score -q b -k 2 -H b=hb.tsv --original orig.tsv --workload-auto b -o @ t.tsv
+score cols-file      | cols.txt    | cols.txt    | R  | score --columns-file cols.txt --skip-header -q a -k 1 -o @ t.tsv
+extsort operand      | t.tsv       | t.tsv       | ok | extsort -k a -o @ t.tsv
+extsort stdin        | t.tsv       | stdin       | ok | extsort -k a -o @ < t.tsv
+extsort -m 2nd       | s2.tsv      | s2.tsv      | ok | extsort -m -k a -o @ s1.tsv s2.tsv
+extsort cols-file    | cols.txt    | cols.txt    | R  | extsort --columns-file cols.txt --skip-header -k a -o @ t.tsv
+lattice operand      | t.tsv       | t.tsv       | ok | lattice-search -q b -H b=hb.tsv -k 2 -o @ t.tsv
+lattice stdin        | t.tsv       | stdin       | ok | lattice-search -q b -H b=hb.tsv -k 2 -o @ < t.tsv
+lattice -H file      | hb.tsv      | hb.tsv      | R  | lattice-search -q b -H b=hb.tsv -k 2 -o @ t.tsv
+lattice -H dir       | hdir/b.tsv  | hdir/b.tsv  | R  | lattice-search -q b -H hdir -k 2 -o @ t.tsv
+lattice cols-file    | cols.txt    | cols.txt    | R  | lattice-search --columns-file cols.txt --skip-header -q b -H b=hb.tsv -k 2 -o @ t.tsv
+recode operand       | t.tsv       | t.tsv       | ok | recode -n node -H b=hb.tsv -k 2 -o @ t.tsv
+recode stdin         | t.tsv       | stdin       | ok | recode -n node -H b=hb.tsv -k 2 -o @ < t.tsv
+recode -n            | node        | node        | R  | recode -n node -H b=hb.tsv -k 2 -o @ t.tsv
+recode -H file       | hb.tsv      | hb.tsv      | R  | recode -n node -H b=hb.tsv -k 2 -o @ t.tsv
+recode -H dir        | hdir/b.tsv  | hdir/b.tsv  | R  | recode -n node -H hdir -k 2 -o @ t.tsv
+recode --classes     | classes.tsv | classes.tsv | R  | recode -n node -H b=hb.tsv --classes classes.tsv -k 2 -o @ t.tsv
+recode --classes -   | classes.tsv | stdin       | R  | recode -n node -H b=hb.tsv --classes - -k 2 -o @ t.tsv < classes.tsv
+recode cols-file     | cols.txt    | cols.txt    | R  | recode --columns-file cols.txt --skip-header -n node -H b=hb.tsv -k 2 -o @ t.tsv
+recode -r operand    | part.tsv    | part.tsv    | ok | recode -r reg.tsv -k 2 -o @ part.tsv
+recode -r stdin      | part.tsv    | stdin       | ok | recode -r reg.tsv -k 2 -o @ < part.tsv
+recode -r            | reg.tsv     | reg.tsv     | R  | recode -r reg.tsv -k 2 -o @ part.tsv
+recode -r -          | reg.tsv     | stdin       | R  | recode -r - -k 2 -o @ part.tsv < reg.tsv
+partition operand    | t.tsv       | t.tsv       | ok | partition -q a -k 2 -o @ t.tsv
+partition stdin      | t.tsv       | stdin       | ok | partition -q a -k 2 -o @ < t.tsv
+partition rothko-t   | t.tsv       | t.tsv       | ok | partition -q a -k 2 -a rothko-t -o @ t.tsv
+partition rothko-s   | t.tsv       | stdin       | ok | partition -q a -k 2 -a rothko-s -o @ < t.tsv
+partition -H         | hb.tsv      | hb.tsv      | R  | partition -q b -H b=hb.tsv -k 2 -o @ t.tsv
+partition -H dir     | hdir/b.tsv  | hdir/b.tsv  | R  | partition -q b -H hdir -k 2 -o @ t.tsv
+partition cols-file  | cols.txt    | cols.txt    | R  | partition --columns-file cols.txt --skip-header -q a -k 2 -o @ t.tsv
+partition -r operand | t.tsv       | t.tsv       | -r names the input file | partition -q a -k 2 -o /dev/null -r @ t.tsv
+partition -r stdin   | t.tsv       | stdin       | R  | partition -q a -k 2 -o /dev/null -r @ < t.tsv
+partition -r -H      | hb.tsv      | hb.tsv      | R  | partition -q b -H b=hb.tsv -k 2 -o /dev/null -r @ t.tsv
+partition -r -H dir  | hdir/b.tsv  | hdir/b.tsv  | R  | partition -q b -H hdir -k 2 -o /dev/null -r @ t.tsv
+partition -r cols    | cols.txt    | cols.txt    | R  | partition --columns-file cols.txt --skip-header -q a -k 2 -o /dev/null -r @ t.tsv
+job groups operand   | t.tsv       | t.tsv       | ok | partition -q a -k 2 --columns a,b,s --skip-header --job groups --tree tree -o @ t.tsv
+job groups stdin     | t.tsv       | stdin       | ok | partition -q a -k 2 --columns a,b,s --skip-header --job groups --tree tree -o @ < t.tsv
+job groups --tree    | tree        | tree        | R  | partition -q a -k 2 --columns a,b,s --skip-header --job groups --tree tree -o @ t.tsv
+job open --tree      | tree        | tree        | R  | partition -q a -k 2 --columns a,b,s --job open --tree tree -o @
+job open, tree stdin | tree        | tree        | R  | partition -q a -k 2 --columns a,b,s --job open --tree tree -o @ < tree
+'
+
 # each TABLE FUNCTION: calls FUNCTION with the fields of every row of
 # TABLE (separated by |, trimmed).
 each() {
@@ -120,6 +190,81 @@ reference() {
 	go "${1//@/ref.out}"
 	[ "$status" -eq 0 ] || fail "the reference run failed"
 	ref=$C/ref.out
+}
+
+# same_input NAME INPUT INAME EXPECT COMMAND: the output named by its
+# name, a symbolic link and a hard link to the input.
+same_input() {
+	local name=$1 in=$2 iname=$3 expect=$4 c=$5 out msg
+	reference "$c"
+	for out in "$in" sl hl; do
+		fresh
+		cp "$in" "$in.0"
+		ln -s "$(basename "$in")" "$(dirname "$in")/sl"
+		ln "$in" "$(dirname "$in")/hl"
+		[ "$out" = "$in" ] || out=$(dirname "$in")/$out
+		out=${out#./}
+		go "${c//@/$out}"
+		if [ "$expect" = ok ]; then
+			[ "$status" -eq 0 ] || fail "status $status, not 0"
+			[ -z "$stderr" ] || fail "a message"
+			cmp -s "$ref" "$out" || fail "$out is not the output"
+			[ "$out" = "${out%hl}" ] || cmp -s "$in" "$in.0" ||
+			    fail "$in changed through a hard link"
+			[ "$out" = "${out%sl}" ] || [ -L "$out" ] ||
+			    fail "the link $out was replaced"
+		else
+			msg=$expect
+			[ "$msg" = R ] && msg='%o: output file is input file (%i)'
+			msg=${msg//%o/$out}
+			refused "${msg//%i/$iname}"
+			cmp -s "$in" "$in.0" || fail "$in changed"
+		fi
+		leftover . "$(dirname "$in")"
+	done
+	# The standard output appended to the input, instead of -o.
+	case $c in
+	*'-o @'*)
+		fresh
+		cp "$in" "$in.0"
+		go "${c//-o @/} >> $in"
+		refused "$iname: input file is output file (standard output)"
+		cmp -s "$in" "$in.0" || fail "$in changed"
+		leftover .
+		;;
+	esac
+}
+
+@test "inputs: an output over the table replaces it, over another input is refused" {
+	each "$INPUTS" same_input
+	done_cases
+}
+
+@test "inputs: -o /dev/stdout appended to the input is refused" {
+	fresh
+	cp t.tsv t.0
+	go 'freqset -q a -o /dev/stdout t.tsv >> t.tsv'
+	refused 't.tsv: input file is output file (/dev/stdout)'
+	cmp -s t.tsv t.0 || fail "t.tsv changed"
+	go 'freqset -q a -o /dev/stdin < t.tsv'
+	[ "$status" -eq 2 ] || fail "status $status, not 2"
+	cmp -s t.tsv t.0 || fail "t.tsv changed"
+	done_cases
+}
+
+@test "inputs: an input that becomes the output's target mid-run is kept" {
+	# The target is checked again before the rename: a hard link made
+	# to the hierarchy after the output was opened is not replaced.
+	fresh
+	mkfifo fifo
+	cp hb.tsv hb.0
+	(exec 3> fifo; sleep 1; ln -f hb.tsv out; exec 3>&-) &
+	go 'freqset -q b -H b=hb.tsv -L b=1 -o out --columns a,b,s fifo'
+	wait
+	refused 'out: output file is input file (hb.tsv)'
+	cmp -s hb.tsv hb.0 || fail "hb.tsv changed"
+	leftover .
+	done_cases
 }
 
 # The table of outputs: name | command, one per file a program writes.
