@@ -127,8 +127,19 @@ FILE *kn_tmp_open(const char *name, const char *mode);
 void kn_tmp_close(char *name);
 
 /* Opens the output: stdout for NULL or "-", else a temp file beside
- * path that kn_close_out renames into place. */
+ * path that kn_close_out renames into place, keeping the mode of the
+ * file it replaces (kanon(7), OUTPUT FILES).  A symbolic link planted
+ * in a sticky world-writable directory by another user is not
+ * followed.  The output may not replace, nor be, a file the run reads
+ * (kn_note_input): that is an error as soon as both are known. */
 FILE *kn_open_out(const char *path);
+/* The same for the output of the table read from the operands
+ * ops[0..n) (none: stdin), which may replace one of them, as sort -o
+ * does: it is renamed into place after the whole table is read. */
+FILE *kn_open_out_inplace(const char *path, char *const *ops, size_t n);
+/* Records that the run reads the file open at fd, named name in
+ * messages (NULL: stdin); kn_reader_open calls it for every input. */
+void kn_note_input(int fd, const char *name);
 /* Whether paths a and b name the same file (existing or not). */
 int kn_same_file(const char *a, const char *b);
 /* Flushes and checks f, then renames it into place; dies on error. */

@@ -1585,7 +1585,7 @@ main(int argc, char *argv[])
 	}
 
 	kn_table_open(&t, argv, (size_t)argc, opt.columns);
-	out = kn_open_out(opt.outpath);
+	out = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
 	/* A column named count that is neither a quasi-identifier nor the
 	 * sensitive column makes the input a frequency set (unless --raw). */
 	if (!raw) {

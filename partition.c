@@ -161,7 +161,7 @@ main(int argc, char *argv[])
 	const char *numlist = NULL, *algo = NULL;
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
 	int ch, hasclasscol = 0;
-	int seedset = 0, alphaset = 0, job = JOB_NONE;
+	int seedset = 0, alphaset = 0, job = JOB_NONE, reads;
 	uint64_t ntot;
 	struct timespec t0, t1;
 	FILE *fp = NULL;
@@ -337,15 +337,17 @@ main(int argc, char *argv[])
 	kn_progress_init(opt.progress);
 	pt->rk->tmpdir = kn_tmpdir(pt->rk->tmpdir);
 
-	/* The outputs first: a bad path fails before any work. */
-	if (job == JOB_NONE)
-		fp = kn_open_out(opt.outpath);
+	/* The outputs first: a bad path fails before any work.  The
+	 * output of a table may replace it (kanon(7), OUTPUT FILES). */
+	reads = job == JOB_NONE || job == JOB_GROUPS || job == JOB_ROWS ||
+	    job == JOB_CLASSES;
+	fp = reads ? kn_open_out_inplace(opt.outpath, argv, (size_t)argc) :
+	    kn_open_out(opt.outpath);
 	if (rpath != NULL) {
 		pt->regions_fp = kn_open_out(rpath);
 		pt->regions_name = rpath;
 	}
-	if (job == JOB_NONE || job == JOB_GROUPS || job == JOB_ROWS ||
-	    job == JOB_CLASSES)
+	if (reads)
 		kn_input_init(&in, argc > 0 ? argv[0] : NULL,
 		    job == JOB_NONE, opt.columns, pt->rk->tmpdir);
 	else
@@ -405,7 +407,7 @@ main(int argc, char *argv[])
 	if (job != JOB_NONE) {
 		pt->cl->tree.scol = sidx;
 		pt->cl->tree.tcol = tidx;
-		cluster_run_job(pt, job, &t, opt.outpath, classcol);
+		cluster_run_job(pt, job, &t, fp, classcol);
 	}
 
 	/* Pass 1: read the rows (out of core: to the spool). */

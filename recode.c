@@ -1186,7 +1186,7 @@ main(int argc, char *argv[])
 	/* The node is read before the input: it may come from a pipe. */
 	if (nodearg != NULL)
 		nd = node_read(nodearg);
-	fp = kn_open_out(opt.outpath);
+	fp = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
 	kn_input_init(&in, argc > 0 ? argv[0] : NULL, twice, opt.columns,
 	    o.tmpdir);
 	kn_input_open(&in, &t, opt.columns);
