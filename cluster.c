@@ -1104,11 +1104,11 @@ hier_digest(const kn_hier *h)
 	return x;
 }
 
-/* Runs job on table t (or, for the reducers, the standard input). */
+/* Runs job on table t (or, for the reducers, the standard input),
+ * writing to fp. */
 void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job,
-    kn_table *t, const char *outpath, const char *classcol)
+    kn_table *t, FILE *fp, const char *classcol)
 {
-	FILE *fp = NULL;
 	size_t j;
 
 	for (j = 0; j < pt->nqi; j++)
@@ -1142,7 +1142,6 @@ void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job,
 	pt->cl->tree.regions = job == JOB_REGIONS;
 	tree_load(pt, pt->cl->tree.path);
 	route_build(pt);
-	fp = kn_open_out(outpath);
 	switch (job) {
 	case JOB_GROUPS:
 		job_groups(pt, t, fp);

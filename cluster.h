@@ -85,8 +85,9 @@ struct cluster {
 /* The names of the jobs, by JOB_*. */
 extern const char *const cluster_job_names[];
 
-/* Runs job on table t (or, for the reducers, the standard input). */
+/* Runs job on table t (or, for the reducers, the standard input),
+ * writing to fp. */
 void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job,
-    kn_table *t, const char *outpath, const char *classcol);
+    kn_table *t, FILE *fp, const char *classcol);
 
 #endif

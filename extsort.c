@@ -56,6 +56,11 @@ typedef struct {
 
 enum { SRC_MEM, SRC_RUN, SRC_TABLE };
 
+/* The first sizes of the line arena and of the records; both grow as
+ * needed within the budget. */
+#define SORT_FIRST_ARENA ((size_t)1 << 20)
+#define SORT_FIRST_RECS ((size_t)1 << 12)
+
 struct kn_sorter {
 	const kn_skey *key;
 	size_t nkey, ncols;
@@ -292,11 +297,11 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
 	s->tmpdir = tmpdir;
 	s->f = kn_alloc((ncols + 1) * sizeof(kn_str));
 	/* Lines and records (with the merge sort's scratch) share the
-	 * budget as the rows need; both are reserved at its full size and
-	 * their pages touched only as they fill. */
-	s->acap = s->budget;
+	 * budget as the rows need: both grow as they fill, up to it, so
+	 * that a budget is a ceiling and not an allocation (-S 1T). */
+	s->acap = s->budget < SORT_FIRST_ARENA ? s->budget : SORT_FIRST_ARENA;
 	s->arena = kn_alloc(s->acap);
-	s->rcap = s->budget / sizeof(rec);
+	s->rcap = SORT_FIRST_RECS;
 	s->r = kn_alloc(s->rcap * sizeof(rec));
 	return s;
 }
@@ -423,11 +428,22 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 	    s->budget)
 		spill(s);
 	if (s->alen + need > s->acap) {
-		/* A line larger than the budget: hold it alone (nothing
-		 * points into the arena, which is empty). */
-		free(s->arena);
-		s->acap = need;
-		s->arena = kn_alloc(s->acap);
+		/* Twice the room, within the budget; a line larger than
+		 * the budget is held alone (the arena is empty). */
+		size_t cap = 2 * s->acap;
+
+		if (cap > s->budget)
+			cap = s->budget;
+		if (cap < s->alen + need)
+			cap = s->alen + need;
+		s->arena = kn_realloc(s->arena, cap);
+		s->acap = cap;
+	}
+	if (2 * (s->n + 1) > s->rcap) {
+		/* The records and the sort's scratch: twice as many. */
+		s->rcap = 2 * s->rcap > 2 * (s->n + 1) ? 2 * s->rcap :
+		    2 * (s->n + 1);
+		s->r = kn_realloc(s->r, s->rcap * sizeof(rec));
 	}
 	s->alen += (8 - (s->alen & 7)) & 7;	/* align the offsets */
 	k = (uint32_t *)(void *)(s->arena + s->alen);

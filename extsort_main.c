@@ -115,7 +115,7 @@ main(int argc, char *argv[])
 		}
 		if (keyspec != NULL)
 			nkey = kn_sort_keys(&ts[0], keyspec, &key);
-		fp = kn_open_out(opt.outpath);
+		fp = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
 		if (!ts[0].headerless && !nohdr)
 			out.hdr = ts[0].hdrline;
 		s = kn_sort_new(key, nkey, ts[0].ncols, opt.budget, opt.tmpdir);
@@ -124,7 +124,7 @@ main(int argc, char *argv[])
 		kn_table_open(&t, argv, (size_t)argc, opt.columns);
 		if (keyspec != NULL)
 			nkey = kn_sort_keys(&t, keyspec, &key);
-		fp = kn_open_out(opt.outpath);
+		fp = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
 		if (!t.headerless && !nohdr)
 			out.hdr = t.hdrline;
 		s = kn_sort_new(key, nkey, t.ncols, opt.budget, opt.tmpdir);

@@ -1075,10 +1075,13 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 					kn_table_fail(t, col + 1, "'%.*s' is not "
 					    "a sum of squares", (int)w.n, w.p);
 				if (!kn_fset_addsum(&fr.fs, e, j, m, sc, m2, sc2))
-					kn_table_fail(t, col, "sum overflows");
+					kn_table_fail(t, col, "the group's sums "
+					    "pass the limit of exact sums "
+					    "(kanon(7), Numbers)");
 			} else if (!kn_fset_addval(&fr.fs, e, j, m, sc))
-				kn_table_fail(t, col, "sum overflows (or more "
-				    "than 18 decimals)");
+				kn_table_fail(t, col, "the group's sum of the "
+				    "values or of their squares passes the limit "
+				    "of exact sums of 2^127 (kanon(7), Numbers)");
 		}
 	}
 	kn_progress_done();

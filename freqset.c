@@ -204,7 +204,7 @@ main(int argc, char *argv[])
 		    "apply");
 	kn_table_open(&t, argv, (size_t)argc, opt.columns);
 	/* Open the output first: a bad path fails before the work. */
-	fp = kn_open_out(opt.outpath);
+	fp = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
 
 	/* The key columns, and in merge mode the count and sum columns. */
 	if (merge) {

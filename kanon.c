@@ -6,9 +6,11 @@
  * suppression limits, l-diversity and variance diversity (paper 004
  * §1.1).  It uses nothing but the C library.
  */
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -59,6 +61,15 @@ kn_init(const char *argv0)
 		p = strrchr(argv0, '/');
 		kn_prog = p != NULL ? p + 1 : argv0;
 	}
+	/* A standard descriptor that the caller closed (>&-) would go to
+	 * the next file opened, which would then get the messages or the
+	 * output.  Each is held on /dev/null, opened so that using it fails
+	 * as using a closed one would: stdin and stderr write-only, stdout
+	 * read-only (an unused stdout is no error, a written one is). */
+	for (i = 0; i < 3; i++)
+		if (fcntl((int)i, F_GETFD) == -1 && errno == EBADF &&
+		    open("/dev/null", i == 1 ? O_RDONLY : O_WRONLY) != (int)i)
+			_exit(2);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -313,9 +324,9 @@ kn_parse_int(const char *s, long long lo, long long hi, const char *what)
 
 	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno == ERANGE)
+	if (*s == '\0' || *end != '\0')
 		kn_die("%s: '%s' is not an integer", what, s);
-	if (v < lo || v > hi)
+	if (errno == ERANGE || v < lo || v > hi)
 		kn_die("%s: '%s' is out of range [%lld, %lld]", what, s, lo,
 		    hi);
 	return v;
@@ -329,9 +340,11 @@ kn_parse_double(const char *s, double lo, double hi, const char *what)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (*s == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
+	if (*s == '\0' || *end != '\0' || isnan(v))
 		kn_die("%s: '%s' is not a number", what, s);
-	if (v < lo || v > hi)
+	if (isinf(v) && errno != ERANGE)
+		kn_die("%s: '%s' is not a finite number", what, s);
+	if (errno == ERANGE || v < lo || v > hi)
 		kn_die("%s: '%s' is out of range [%g, %g]", what, s, lo, hi);
 	return v;
 }
@@ -364,6 +377,9 @@ kn_parse_size(const char *s, const char *what)
 	}
 	if (v > SIZE_MAX / mul)
 		kn_die("%s: '%s' is too large", what, s);
+	if (v == 0)
+		kn_die("%s: '%s': a memory budget must be more than 0 (leave "
+		    "out %s for the default)", what, s, what);
 	return (size_t)(v * mul);
 }
 
@@ -475,117 +491,535 @@ kn_rmtemp(const char *path)
 	tmp_forget(path);
 }
 
+/* The temp files known by descriptor (kn_tmp_new): each name and its
+ * descriptor, most recent last. */
+static struct unlinked_tmp {
+	char *name;
+	int fd;
+} *unlinked_tmps;
+static size_t unlinked_tmp_n, unlinked_tmp_cap;
+
+char *
+kn_tmp_new(const char *dir)
+{
+	char *path, *name;
+	struct rlimit rl;
+	int fd;
+
+	if (unlinked_tmp_cap == 0 && getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur < rl.rlim_max) {
+		/* Out-of-core runs hold a file per node: take what the
+		 * hard limit allows. */
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	fd = mktemp_in(dir, "kanon", &path);
+	if (fd < 0 && errno == EMFILE)
+		kn_die("cannot create a temp file in %s: too many files open "
+		    "(raise ulimit -n, or give a larger -S)", dir);
+	if (fd < 0)
+		kn_die_sys("cannot create a temp file in %s", dir);
+	name = kn_strdup(path);
+	kn_rmtemp(path);
+	unlinked_tmps = kn_grow(unlinked_tmps, &unlinked_tmp_cap,
+	    unlinked_tmp_n, sizeof(*unlinked_tmps), 64);
+	unlinked_tmps[unlinked_tmp_n].name = name;
+	unlinked_tmps[unlinked_tmp_n++].fd = fd;
+	return name;
+}
+
+/* The index of temp file name; dies if there is none. */
+static size_t
+unlinked_tmp_find(const char *name)
+{
+	size_t i;
+
+	for (i = unlinked_tmp_n; i-- > 0;)
+		if (unlinked_tmps[i].name == name)
+			return i;
+	kn_die("internal error: no temp file %s", name);
+}
+
+FILE *
+kn_tmp_open(const char *name, const char *mode)
+{
+	int fd = dup(unlinked_tmps[unlinked_tmp_find(name)].fd);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (lseek(fd, 0, mode[0] == 'r' ? SEEK_SET : SEEK_END) < 0 ||
+	    (f = fdopen(fd, mode)) == NULL) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
+void
+kn_tmp_close(char *name)
+{
+	size_t i = unlinked_tmp_find(name);
+
+	close(unlinked_tmps[i].fd);
+	unlinked_tmps[i] = unlinked_tmps[--unlinked_tmp_n];
+	free(name);
+}
+
+/* ---- output files (kanon(7), OUTPUT FILES) ------------------------ */
+
+/* A file, as the system knows it: what a link or a second name of it
+ * leads to as well. */
+struct fileid {
+	dev_t dev;
+	ino_t ino;
+};
+
+/* The regular files the run reads (kn_note_input), which no output may
+ * replace: their names for messages (NULL: the standard input). */
+static struct infile {
+	struct fileid id;
+	char *name;
+} *in_files;
+static size_t in_n, in_cap;
+
+/* An open output: a temp file that kn_close_out renames over base in
+ * the directory dirfd, or a file written directly (tmp NULL): the
+ * standard output, a descriptor named /dev/fd/N, a device, a FIFO. */
 struct outfile {
 	FILE *f;
-	char *tmp, *dst;
+	char *dst;		/* the name the user gave, for messages */
+	char *tmp;		/* the temp file's path, registered */
+	const char *tmpname;	/* its last name, in tmp */
+	char *base;		/* the target's name in dirfd */
+	int dirfd;
+	int isreg;		/* the target is the regular file id */
+	struct fileid id;
+	struct fileid *allow;	/* inputs it may replace: the table's */
+	size_t nallow;
 	struct outfile *next;
 };
 static struct outfile *outs;
 
-/* The file that the symlink path leads to, followed link by link, so
- * that a link to a file not yet there names it too; caller frees. */
-static char *
-link_target(const char *path)
+static int
+same_id(const struct fileid *a, const struct fileid *b)
 {
-	char *p = kn_strdup(path), buf[4096], *q, *slash;
-	struct stat st;
-	ssize_t n;
-	int hops;
+	return a->dev == b->dev && a->ino == b->ino;
+}
 
-	for (hops = 0; hops < 40 && lstat(p, &st) == 0 &&
-	    S_ISLNK(st.st_mode); hops++) {
-		if ((n = readlink(p, buf, sizeof(buf) - 1)) < 0)
-			kn_die_sys("%s", p);
-		buf[n] = '\0';
-		slash = strrchr(p, '/');
-		if (buf[0] == '/' || slash == NULL)
-			q = kn_strdup(buf);
-		else {
-			q = kn_alloc((size_t)(slash - p) + (size_t)n + 2);
-			memcpy(q, p, (size_t)(slash - p) + 1);
-			strcpy(q + (slash - p) + 1, buf);
-		}
-		free(p);
-		p = q;
+/* Dies if the output o is the input in (written while it is read), or
+ * would replace it (unless it is the table that o may replace). */
+static void
+out_clash(const struct outfile *o, const struct infile *in)
+{
+	const char *iname = in->name != NULL ? in->name : "stdin";
+	size_t i;
+
+	if (!o->isreg || !same_id(&o->id, &in->id))
+		return;
+	if (o->tmp == NULL) {
+		/* What the output holds may not be flushed into the input
+		 * on the way out: it goes to /dev/null. */
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0)
+			dup2(fd, fileno(o->f));
+		kn_die("%s: input file is output file (%s)", iname, o->dst);
 	}
-	if (hops == 40)
-		kn_die("%s: too many levels of symbolic links", path);
+	for (i = 0; i < o->nallow; i++)
+		if (same_id(&o->allow[i], &in->id))
+			return;
+	kn_die("%s: output file is input file (%s)", o->dst, iname);
+}
+
+void
+kn_note_input(int fd, const char *name)
+{
+	struct outfile *o;
+	struct infile in;
+	struct stat st;
+	size_t i;
+
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	in.id.dev = st.st_dev;
+	in.id.ino = st.st_ino;
+	for (i = 0; i < in_n; i++)
+		if (same_id(&in_files[i].id, &in.id))
+			return;	/* read before (the second pass) */
+	in.name = name != NULL ? kn_strdup(name) : NULL;
+	for (o = outs; o != NULL; o = o->next)
+		out_clash(o, &in);
+	in_files = kn_grow(in_files, &in_cap, in_n, sizeof(*in_files), 8);
+	in_files[in_n++] = in;
+}
+
+/* Takes o, open on f, as an output; dies if it clashes with an input
+ * read so far. */
+static FILE *
+out_add(struct outfile *o, FILE *f)
+{
+	size_t i;
+
+	o->f = f;
+	for (i = 0; i < in_n; i++)
+		out_clash(o, &in_files[i]);
+	setvbuf(f, NULL, _IOFBF, 1 << 16);
+	o->next = outs;
+	outs = o;
+	return f;
+}
+
+/* Sets o's id from the descriptor fd when it is a regular file. */
+static void
+out_id(struct outfile *o, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		o->isreg = 1;
+		o->id.dev = st.st_dev;
+		o->id.ino = st.st_ino;
+	}
+}
+
+/* An output written directly to the descriptor fd. */
+static FILE *
+out_direct(const char *shown, int fd)
+{
+	struct outfile *o = kn_zalloc(sizeof(*o));
+	FILE *f;
+
+	o->dst = kn_strdup(shown);
+	o->dirfd = -1;
+	out_id(o, fd);
+	if ((f = fdopen(fd, "w")) == NULL)
+		kn_die_sys("%s", shown);
+	return out_add(o, f);
+}
+
+/* The descriptor that path names (/dev/stdin, /dev/stdout, /dev/stderr,
+ * /dev/fd/N, /proc/self/fd/N), or -1.  Such an output is written
+ * through a copy of the descriptor, as the shell writes it: opening the
+ * name again would truncate a file opened for appending, or an input. */
+static int
+fd_name(const char *path)
+{
+	static const char *const std[] = {
+		"/dev/stdin", "/dev/stdout", "/dev/stderr"
+	};
+	char self[48];
+	const char *p = NULL;
+	int i, n = 0;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(path, std[i]) == 0)
+			return i;
+	snprintf(self, sizeof(self), "/proc/%ld/fd/", (long)getpid());
+	if (strncmp(path, "/dev/fd/", 8) == 0)
+		p = path + 8;
+	else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+		p = path + 14;
+	else if (strncmp(path, self, strlen(self)) == 0)
+		p = path + strlen(self);
+	if (p == NULL || *p == '\0')
+		return -1;
+	for (; *p >= '0' && *p <= '9' && n < 1000000; p++)
+		n = n * 10 + (*p - '0');
+	return *p == '\0' ? n : -1;
+}
+
+/* dir/name, or name when dir is empty (the current directory). */
+static char *
+path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = kn_alloc(n);
+
+	snprintf(p, n, "%s%s%s", dir, *dir == '\0' ||
+	    dir[strlen(dir) - 1] == '/' ? "" : "/", name);
 	return p;
+}
+
+/* Where the output path leads: the last name, returned, in the
+ * directory open on *dirfd, whose path is *dir.  Symbolic links are
+ * followed as open(2) follows them, but not one in a sticky
+ * world-writable directory (/tmp) owned by neither us nor the
+ * directory's owner: the rule of Linux's fs.protected_symlinks, which
+ * the kernel applies only where it is set.  The directories are opened
+ * one by one without following links, so that none can turn into a
+ * link after it is checked.  Returns NULL, with the rest of the path in
+ * *proc, when a link leads into /proc, to a name of an open file. */
+static char *
+out_walk(const char *shown, const char *path, int *dirfd, char **dir,
+    char **proc)
+{
+	char *rest = kn_strdup(path), *p = rest, *comp, *cur, *t, *name;
+	char buf[4096];
+	struct stat st, ds;
+	int dfd, nfd, hops = 0;
+	ssize_t n;
+
+	cur = kn_strdup(*p == '/' ? "/" : "");
+	if ((dfd = open(*p == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) < 0)
+		kn_die_sys("%s: cannot create output", shown);
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (*p == '\0') {
+			name = kn_strdup(".");	/* a directory */
+			break;
+		}
+		comp = p;
+		p += strcspn(p, "/");
+		if (*p == '\0') {
+			/* The last name: the file, or a link to it. */
+			if (fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+			    !S_ISLNK(st.st_mode)) {
+				name = kn_strdup(comp);
+				break;
+			}
+		} else
+			*p++ = '\0';
+		if (strcmp(comp, ".") == 0)
+			continue;
+		if (strcmp(comp, "..") != 0 &&
+		    fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode)) {
+			if (fstat(dfd, &ds) != 0)
+				kn_die_sys("%s", shown);
+			if ((ds.st_mode & (S_ISVTX | S_IWOTH)) ==
+			    (S_ISVTX | S_IWOTH) && st.st_uid != geteuid() &&
+			    st.st_uid != ds.st_uid) {
+				t = path_join(cur, comp);
+				kn_die("%s%s%s: a symbolic link in a sticky "
+				    "world-writable directory, owned by "
+				    "neither you nor the directory's owner: "
+				    "not followed", strcmp(t, shown) == 0 ? "" :
+				    shown, strcmp(t, shown) == 0 ? "" : ": ",
+				    t);
+			}
+			if (++hops > 40)
+				kn_die("%s: too many levels of symbolic links",
+				    shown);
+			if ((n = readlinkat(dfd, comp, buf, sizeof(buf) - 1)) <
+			    0)
+				kn_die_sys("%s", shown);
+			buf[n] = '\0';
+			t = kn_alloc((size_t)n + strlen(p) + 2);
+			sprintf(t, "%s%s%s", buf, *p != '\0' ? "/" : "", p);
+			free(rest);
+			rest = p = t;
+			if (*p != '/')
+				continue;
+			close(dfd);
+			free(cur);
+			if (strncmp(p, "/proc/", 6) == 0) {
+				*proc = rest;
+				return NULL;
+			}
+			cur = kn_strdup("/");
+			if ((dfd = open("/", O_RDONLY | O_DIRECTORY |
+			    O_CLOEXEC)) < 0)
+				kn_die_sys("%s: cannot create output", shown);
+			continue;
+		}
+		if ((nfd = openat(dfd, comp, O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC)) < 0)
+			kn_die_sys("%s: cannot create output", shown);
+		close(dfd);
+		dfd = nfd;
+		t = path_join(cur, comp);
+		free(cur);
+		cur = t;
+	}
+	free(rest);
+	*dirfd = dfd;
+	*dir = cur;
+	return name;
+}
+
+/* Creates the temp file of o, .base.XXXXXX beside the target, with
+ * O_EXCL and mode 0600 (so never through a link), and registers it. */
+static int
+out_mktemp(struct outfile *o, const char *dir)
+{
+	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789";
+	static uint64_t seed;
+	char *p = path_join(dir, "");
+	size_t dlen = strlen(p), len;
+	sigset_t all, old;
+	uint64_t x;
+	int fd = -1, tries, i, e = EEXIST;
+
+	o->tmp = kn_realloc(p, dlen + strlen(o->base) + 9);
+	o->tmpname = o->tmp + dlen;
+	if (seed == 0)
+		seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32 ^
+		    (uint64_t)(uintptr_t)o->tmp;
+	for (tries = 0; tries < 100 && fd < 0 && e == EEXIST; tries++) {
+		len = dlen + (size_t)sprintf(o->tmp + dlen, ".%s.", o->base);
+		for (x = kn_splitmix64(&seed), i = 0; i < 6; i++, x /= 62)
+			o->tmp[len++] = chars[x % 62];
+		o->tmp[len] = '\0';
+		/* No signal may strike between creating and registering. */
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, &old);
+		fd = openat(o->dirfd, o->tmpname, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600);
+		e = errno;
+		if (fd >= 0)
+			tmp_register(o->tmp);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	errno = e;
+	return fd;
+}
+
+/* Opens the output path (named shown in messages), which may replace
+ * the table read from ops[0..nops) (none: stdin) if inplace is set. */
+static FILE *
+open_out(const char *path, const char *shown, char *const *ops,
+    size_t nops, int inplace)
+{
+	struct outfile *o;
+	struct stat st;
+	char *dir, *proc;
+	FILE *f;
+	size_t i;
+	int fd;
+
+	if ((fd = fd_name(path)) >= 0 || strncmp(path, "/proc/", 6) == 0) {
+		/* A name of an open descriptor, or a file of the kernel's:
+		 * written as it is. */
+		fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : open(path,
+		    O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0666);
+		if (fd < 0)
+			kn_die_sys("%s", shown);
+		return out_direct(shown, fd);
+	}
+	o = kn_zalloc(sizeof(*o));
+	if ((o->base = out_walk(shown, path, &o->dirfd, &dir, &proc)) ==
+	    NULL) {
+		free(o);
+		f = open_out(proc, shown, ops, nops, inplace);
+		free(proc);
+		return f;
+	}
+	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			/* A device or a FIFO (/dev/null, a named pipe):
+			 * written directly, there is nothing to replace
+			 * atomically. */
+			fd = openat(o->dirfd, o->base, O_WRONLY | O_NOFOLLOW |
+			    O_NOCTTY | O_CLOEXEC);
+			if (fd < 0)
+				kn_die_sys("%s", shown);
+			close(o->dirfd);
+			free(o->base);
+			free(o);
+			free(dir);
+			return out_direct(shown, fd);
+		}
+		o->isreg = 1;
+		o->id.dev = st.st_dev;
+		o->id.ino = st.st_ino;
+	}
+	o->dst = kn_strdup(shown);
+	if (inplace) {
+		/* The table's files: its operands, or stdin. */
+		o->allow = kn_alloc((nops + 1) * sizeof(*o->allow));
+		for (i = 0; i < (nops > 0 ? nops : 1); i++)
+			if ((nops == 0 || strcmp(ops[i], "-") == 0 ?
+			    fstat(0, &st) : stat(ops[i], &st)) == 0 &&
+			    S_ISREG(st.st_mode)) {
+				o->allow[o->nallow].dev = st.st_dev;
+				o->allow[o->nallow++].ino = st.st_ino;
+			}
+	}
+	if ((fd = out_mktemp(o, dir)) < 0)
+		kn_die_sys("%s: cannot create output", shown);
+	free(dir);
+	if ((f = fdopen(fd, "w")) == NULL)
+		kn_die_sys("%s", shown);
+	return out_add(o, f);
+}
+
+/* Opens path (NULL or "-": stdout), which may replace the files of
+ * ops[0..nops) if inplace is set. */
+static FILE *
+out_open(const char *path, char *const *ops, size_t nops, int inplace)
+{
+	struct outfile *o;
+
+	if (path != NULL && strcmp(path, "-") != 0)
+		return open_out(path, path, ops, nops, inplace);
+	for (o = outs; o != NULL; o = o->next)
+		if (o->f == stdout)
+			return stdout;
+	o = kn_zalloc(sizeof(*o));
+	o->dst = kn_strdup("standard output");
+	o->dirfd = -1;
+	out_id(o, 1);
+	return out_add(o, stdout);
 }
 
 FILE *
 kn_open_out(const char *path)
 {
-	struct outfile *o;
-	char *dir, *slash;
-	const char *base;
-	int fd;
+	return out_open(path, NULL, 0, 0);
+}
 
+FILE *
+kn_open_out_inplace(const char *path, char *const *ops, size_t nops)
+{
+	return out_open(path, ops, nops, 1);
+}
+
+/* Gives the temp file fd of o the owner, group and mode of the file it
+ * replaces, as far as we may (a set-user-ID or set-group-ID bit goes
+ * with an owner or group we cannot give), or for a new file 0666 less
+ * the umask; dies if the target is an input now. */
+static void
+out_keep(struct outfile *o, int fd)
+{
 	struct stat st;
-	char *real = NULL;
+	mode_t mode;
+	size_t i;
 
-	if (path == NULL || strcmp(path, "-") == 0) {
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-		return stdout;
-	}
-	if ((stat(path, &st) == 0 && !S_ISREG(st.st_mode)) ||
-	    strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0) {
-		/* A device or FIFO (/dev/null, a named pipe), or a name
-		 * for an open file (/dev/stdout): write to it directly;
-		 * there is nothing to replace atomically. */
-		FILE *f = fopen(path, "w");
-
-		if (f == NULL)
-			kn_die_sys("%s", path);
-		o = kn_zalloc(sizeof(*o));
-		o->f = f;
-		o->dst = kn_strdup(path);
-		o->next = outs;
-		outs = o;
-		setvbuf(f, NULL, _IOFBF, 1 << 16);
-		return f;
-	}
-	/* Through a symlink: replace the file it points to, even one
-	 * that does not exist yet. */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		path = real = link_target(path);
-	slash = strrchr(path, '/');
-	if (slash == NULL) {
-		dir = kn_strdup(".");
-		base = path;
+	o->isreg = 0;
+	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode)) {
+		o->isreg = 1;
+		o->id.dev = st.st_dev;
+		o->id.ino = st.st_ino;
+		for (i = 0; i < in_n; i++)
+			out_clash(o, &in_files[i]);
+		mode = st.st_mode & 07777;
+		if (fchown(fd, st.st_uid, st.st_gid) != 0) {
+			if (st.st_uid != geteuid())
+				mode &= ~(mode_t)S_ISUID;
+			if (fchown(fd, (uid_t)-1, st.st_gid) != 0)
+				mode &= ~(mode_t)S_ISGID;
+		}
 	} else {
-		dir = kn_strndup(path, slash == path ? 1 :
-		    (size_t)(slash - path));
-		base = slash + 1;
+		mode = umask(0);
+		umask(mode);
+		mode = 0666 & ~mode;
 	}
-	o = kn_zalloc(sizeof(*o));
-	{
-		size_t n = strlen(base) + 2;
-		char *b = kn_alloc(n);
-
-		snprintf(b, n, ".%s", base);
-		fd = mktemp_in(dir, b, &o->tmp);
-		free(b);
-	}
-	if (fd < 0)
-		kn_die_sys("%s: cannot create output", path);
-	free(dir);
-	o->f = fdopen(fd, "w");
-	if (o->f == NULL)
-		kn_die_sys("%s", path);
-	setvbuf(o->f, NULL, _IOFBF, 1 << 16);
-	o->dst = kn_strdup(path);
-	free(real);
-	o->next = outs;
-	outs = o;
-	return o->f;
+	if (fchmod(fd, mode) != 0)
+		kn_die_sys("%s", o->dst);
 }
 
 void
 kn_close_out(FILE *f)
 {
 	struct outfile **pp, *o;
-	mode_t um;
 
 	if (f == stdout) {
 		if (fflush(stdout) == EOF || ferror(stdout))
@@ -599,26 +1033,23 @@ kn_close_out(FILE *f)
 	if (o->tmp == NULL) {
 		if (fflush(f) == EOF || ferror(f) || fclose(f) == EOF)
 			kn_die_sys("%s: write error", o->dst);
-		*pp = o->next;
-		free(o->dst);
-		free(o);
-		return;
+	} else {
+		if (fflush(f) == EOF || ferror(f))
+			kn_die_sys("%s: write error", o->dst);
+		out_keep(o, fileno(f));
+		if (fsync(fileno(f)) != 0 && errno != EINVAL)
+			kn_die_sys("%s: write error", o->dst);
+		if (fclose(f) != 0)
+			kn_die_sys("%s: write error", o->dst);
+		if (renameat(o->dirfd, o->tmpname, o->dirfd, o->base) != 0)
+			kn_die_sys("%s: cannot rename into place", o->dst);
+		tmp_forget(o->tmp);
+		close(o->dirfd);
 	}
-	if (fflush(f) == EOF || ferror(f))
-		kn_die_sys("%s: write error", o->dst);
-	um = umask(0);
-	umask(um);
-	if (fchmod(fileno(f), 0666 & ~um) != 0)
-		kn_die_sys("%s", o->dst);
-	if (fsync(fileno(f)) != 0 && errno != EINVAL)
-		kn_die_sys("%s: write error", o->dst);
-	if (fclose(f) != 0)
-		kn_die_sys("%s: write error", o->dst);
-	if (rename(o->tmp, o->dst) != 0)
-		kn_die_sys("%s: cannot rename into place", o->dst);
-	tmp_forget(o->tmp);
 	*pp = o->next;
 	free(o->dst);
+	free(o->base);
+	free(o->allow);
 	free(o);
 }
 
@@ -1218,8 +1649,11 @@ kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg)
 		break;
 	case 'c':
 		ld->hasc = 1;
-		if (!kn_dec_parse(arg, strlen(arg), &ld->cm, &ld->cs) ||
-		    ld->cm <= 0)
+		if (!kn_dec_parse(arg, strlen(arg), &ld->cm, &ld->cs))
+			kn_die("-c: '%s' is not a decimal number (digits "
+			    "with an optional point, no exponent, at most 36 "
+			    "digits)", arg);
+		if (ld->cm <= 0)
 			kn_die("-c: '%s' is not a positive number", arg);
 		break;
 	default:
@@ -1272,8 +1706,11 @@ kn_req_opt(kn_req *r, int ch, const char *arg)
 		kn_ldiv_opt(&r->ld, 'd', arg);
 		return 1;
 	case KN_OPT_VARIANCE:
-		if (!kn_dec_parse(arg, strlen(arg), &r->vm, &r->vs) ||
-		    r->vm < 0)
+		if (!kn_dec_parse(arg, strlen(arg), &r->vm, &r->vs))
+			kn_die("--variance: '%s' is not a decimal number "
+			    "(digits with an optional point, no exponent, at "
+			    "most 36 digits)", arg);
+		if (r->vm < 0)
 			kn_die("--variance: '%s' is not a number >= 0", arg);
 		r->hasv = 1;
 		return 1;

@@ -115,10 +115,31 @@ const char *kn_tmpdir(const char *opt);
 int kn_mktemp(const char *dir, char **path);
 /* Unlinks a registered temp file and forgets it (freeing path). */
 void kn_rmtemp(const char *path);
+/* A temp file in dir that no exit, not even SIGKILL, leaves behind:
+ * created, unlinked at once and known by its descriptor until
+ * kn_tmp_close.  Returns its name, for messages and kn_tmp_open. */
+char *kn_tmp_new(const char *dir);
+/* A stream over temp file name: "rb" from its start, "wb" or "ab" at
+ * its end; NULL with errno set on error.  Closing the stream leaves the
+ * file. */
+FILE *kn_tmp_open(const char *name, const char *mode);
+/* Closes temp file name for good and frees name. */
+void kn_tmp_close(char *name);
 
 /* Opens the output: stdout for NULL or "-", else a temp file beside
- * path that kn_close_out renames into place. */
+ * path that kn_close_out renames into place, keeping the mode of the
+ * file it replaces (kanon(7), OUTPUT FILES).  A symbolic link planted
+ * in a sticky world-writable directory by another user is not
+ * followed.  The output may not replace, nor be, a file the run reads
+ * (kn_note_input): that is an error as soon as both are known. */
 FILE *kn_open_out(const char *path);
+/* The same for the output of the table read from the operands
+ * ops[0..n) (none: stdin), which may replace one of them, as sort -o
+ * does: it is renamed into place after the whole table is read. */
+FILE *kn_open_out_inplace(const char *path, char *const *ops, size_t n);
+/* Records that the run reads the file open at fd, named name in
+ * messages (NULL: stdin); kn_reader_open calls it for every input. */
+void kn_note_input(int fd, const char *name);
 /* Whether paths a and b name the same file (existing or not). */
 int kn_same_file(const char *a, const char *b);
 /* Flushes and checks f, then renames it into place; dies on error. */

@@ -1585,7 +1585,7 @@ main(int argc, char *argv[])
 	}
 
 	kn_table_open(&t, argv, (size_t)argc, opt.columns);
-	out = kn_open_out(opt.outpath);
+	out = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
 	/* A column named count that is neither a quasi-identifier nor the
 	 * sensitive column makes the input a frequency set (unless --raw). */
 	if (!raw) {
@@ -1755,5 +1755,12 @@ main(int argc, char *argv[])
 		    t1 - t0, now() - t1);
 	}
 	kn_close_out(out);
+	if (nout == 0)
+		kn_warn("no node of the lattice meets the requirements, not "
+		    "even the top (k %llu%s, %llu rows, %llu may be "
+		    "suppressed): ask for less, or give more levels",
+		    (unsigned long long)L.req.k, L.req.ld.on ?
+		    " and l-diversity" : "", (unsigned long long)L.N,
+		    (unsigned long long)L.limit);
 	kn_exit(nout > 0 ? 0 : 1);
 }

@@ -60,7 +60,7 @@ mond_parse_num(const char *s, size_t n, int64_t *m, int *sc)
 		if (s[i] < '0' || s[i] > '9')
 			return 0;
 		if (v > (UINT64_MAX - 9) / 10 || v * 10 + (uint64_t)(s[i] -
-		    '0') > (uint64_t)INT64_MAX)
+		    '0') > (uint64_t)INT64_MAX + (uint64_t)neg)
 			return 0;
 		v = v * 10 + (uint64_t)(s[i] - '0');
 		nd++;
@@ -77,7 +77,8 @@ mond_parse_num(const char *s, size_t n, int64_t *m, int *sc)
 	}
 	if (frac > 18)
 		return 0;
-	*m = neg ? -(int64_t)v : (int64_t)v;
+	/* -2^63 included, without an overflow. */
+	*m = neg ? -(int64_t)(v - 1) - 1 : (int64_t)v;
 	*sc = frac;
 	return 1;
 }

@@ -161,14 +161,13 @@ main(int argc, char *argv[])
 	const char *numlist = NULL, *algo = NULL;
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
 	int ch, hasclasscol = 0;
-	int seedset = 0, alphaset = 0, job = JOB_NONE;
+	int seedset = 0, alphaset = 0, job = JOB_NONE, reads;
 	uint64_t ntot;
 	struct timespec t0, t1;
 	FILE *fp = NULL;
 
 	kn_init(argv[0]);
 	kn_req_init(&pt->req);
-	pt->req.k = 1;
 	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hk:l:o:q:r:s:t:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
@@ -255,6 +254,10 @@ main(int argc, char *argv[])
 		kn_die("one table at a time (got %d files)", argc);
 	if (opt.qlist == NULL)
 		kn_die("no quasi-identifiers: name them with -q");
+	if (pt->req.k == 0)
+		kn_die("no -k: give the least number of rows of a class "
+		    "(-k 1 makes classes of any size); no requirement is "
+		    "implied");
 	kn_ldiv_check(&pt->req.ld, opt.scol != NULL);
 	if (pt->req.hasv && opt.scol == NULL)
 		kn_die("--variance needs the sensitive column (-s)");
@@ -334,15 +337,17 @@ main(int argc, char *argv[])
 	kn_progress_init(opt.progress);
 	pt->rk->tmpdir = kn_tmpdir(pt->rk->tmpdir);
 
-	/* The outputs first: a bad path fails before any work. */
-	if (job == JOB_NONE)
-		fp = kn_open_out(opt.outpath);
+	/* The outputs first: a bad path fails before any work.  The
+	 * output of a table may replace it (kanon(7), OUTPUT FILES). */
+	reads = job == JOB_NONE || job == JOB_GROUPS || job == JOB_ROWS ||
+	    job == JOB_CLASSES;
+	fp = reads ? kn_open_out_inplace(opt.outpath, argv, (size_t)argc) :
+	    kn_open_out(opt.outpath);
 	if (rpath != NULL) {
 		pt->regions_fp = kn_open_out(rpath);
 		pt->regions_name = rpath;
 	}
-	if (job == JOB_NONE || job == JOB_GROUPS || job == JOB_ROWS ||
-	    job == JOB_CLASSES)
+	if (reads)
 		kn_input_init(&in, argc > 0 ? argv[0] : NULL,
 		    job == JOB_NONE, opt.columns, pt->rk->tmpdir);
 	else
@@ -402,15 +407,14 @@ main(int argc, char *argv[])
 	if (job != JOB_NONE) {
 		pt->cl->tree.scol = sidx;
 		pt->cl->tree.tcol = tidx;
-		cluster_run_job(pt, job, &t, opt.outpath, classcol);
+		cluster_run_job(pt, job, &t, fp, classcol);
 	}
 
 	/* Pass 1: read the rows (out of core: to the spool). */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (pt->ooc) {
-		int fd = kn_mktemp(pt->rk->tmpdir, &pt->spool_path);
-
-		if ((pt->spool = fdopen(fd, "wb")) == NULL)
+		pt->spool_path = kn_tmp_new(pt->rk->tmpdir);
+		if ((pt->spool = kn_tmp_open(pt->spool_path, "wb")) == NULL)
 			kn_die_sys("%s", pt->spool_path);
 	}
 	mond_load(pt, &t, sidx, tidx);
@@ -447,7 +451,6 @@ main(int argc, char *argv[])
 		struct onode root;
 		size_t used = mond_dicts_bytes(pt) +
 		    (size_t)MOND_CHUNK * pt->rec_words * sizeof(uint32_t);
-		int fd;
 
 		/* What is left of the budget for the nodes, the groups and
 		 * the buckets of the output pass. */
@@ -456,8 +459,8 @@ main(int argc, char *argv[])
 			       "read buffer alone take %zu bytes",
 			    pt->budget, used);
 		pt->rk->avail = pt->budget - used;
-		fd = kn_mktemp(pt->rk->tmpdir, &pt->pairs_path);
-		if ((pt->pairs = fdopen(fd, "wb")) == NULL)
+		pt->pairs_path = kn_tmp_new(pt->rk->tmpdir);
+		if ((pt->pairs = kn_tmp_open(pt->pairs_path, "wb")) == NULL)
 			kn_die_sys("%s", pt->pairs_path);
 		root.path = pt->spool_path;
 		root.n = pt->nrows;
@@ -481,7 +484,7 @@ main(int argc, char *argv[])
 	kn_close_out(fp);
 	kn_input_done(&in);
 	if (pt->ooc)
-		kn_rmtemp(pt->pairs_path);
+		kn_tmp_close(pt->pairs_path);
 	if (opt.verbose && pt->ooc)
 		fprintf(stderr,
 		    "%s: %s: -S %zu, %zu for nodes; %llu "

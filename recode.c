@@ -1422,6 +1422,10 @@ main(int argc, char *argv[])
 	if (nodearg == NULL && regpath == NULL)
 		kn_die("no recoding: give the node with -n or the regions "
 		    "with -r");
+	if (nodearg != NULL && o.req.k == 0)
+		kn_die("no -k: give the least number of rows of a released "
+		    "class, the k the node was found for (-k 1 releases "
+		    "classes of any size); no requirement is implied");
 	if (regpath == NULL && (summary >= 0 || keep || ccol != NULL))
 		kn_die("--summary, --keep-class and --class-col apply to -r");
 	if (part && regpath == NULL && classes == NULL)
@@ -1452,7 +1456,7 @@ main(int argc, char *argv[])
 	/* The node is read before the input: it may come from a pipe. */
 	if (nodearg != NULL)
 		nd = node_read(nodearg);
-	fp = kn_open_out(opt.outpath);
+	fp = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
 	kn_input_init(&in, argc > 0 ? argv[0] : NULL, twice, opt.columns,
 	    o.tmpdir);
 	kn_input_open(&in, &t, opt.columns);

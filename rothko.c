@@ -107,7 +107,7 @@ static void
 oread_open(struct part *pt, struct oread *rd, const struct onode *on)
 {
 	rd->nd = on;
-	if ((rd->f = fopen(on->path, "rb")) == NULL)
+	if ((rd->f = kn_tmp_open(on->path, "rb")) == NULL)
 		kn_die_sys("%s", on->path);
 	rd->buf = kn_alloc(MOND_CHUNK * pt->rec_words * sizeof(uint32_t));
 	rd->n = rd->i = 0;
@@ -768,11 +768,12 @@ pstat_merge(struct part *pt, struct pstat *a, struct pstat *b, int files)
 			b->path = NULL;
 		} else {
 			/* Append b's records to a's file. */
-			FILE *in = fopen(b->path, "rb"), *out;
+			FILE *in = kn_tmp_open(b->path, "rb"), *out;
 			char buf[65536];
 			size_t got;
 
-			if (in == NULL || (out = fopen(a->path, "ab")) == NULL)
+			if (in == NULL ||
+			    (out = kn_tmp_open(a->path, "ab")) == NULL)
 				kn_die_sys("%s", in == NULL ? b->path :
 				    a->path);
 			while ((got = fread(buf, 1, sizeof(buf), in)) > 0) {
@@ -784,7 +785,7 @@ pstat_merge(struct part *pt, struct pstat *a, struct pstat *b, int files)
 			if (ferror(in) || fclose(out) != 0)
 				kn_die_sys("%s", a->path);
 			fclose(in);
-			kn_rmtemp(b->path);
+			kn_tmp_close(b->path);
 			b->path = NULL;
 		}
 	}
@@ -890,7 +891,7 @@ tree_collect(struct part *pt, size_t t, struct pstat *ps, struct onode *out,
 	if (pt->grow.t[t].leaf) {
 		if (ps[t].n == 0) {
 			if (ps[t].path != NULL)
-				kn_rmtemp(ps[t].path);
+				kn_tmp_close(ps[t].path);
 			ps[t].path = NULL;
 			return;
 		}
@@ -917,13 +918,11 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 	size_t t;
 
 	for (t = 0; t < pt->grow.n; t++) {
-		int fd;
-
 		pt->grow.t[t].left = pt->grow.t[t].eqleft;
 		if (!pt->grow.t[t].leaf)
 			continue;
-		fd = kn_mktemp(pt->rk->tmpdir, &ps[t].path);
-		if ((ps[t].f = fdopen(fd, "wb")) == NULL)
+		ps[t].path = kn_tmp_new(pt->rk->tmpdir);
+		if ((ps[t].f = kn_tmp_open(ps[t].path, "wb")) == NULL)
 			kn_die_sys("%s", ps[t].path);
 	}
 	oread_open(pt, &rd, on);
@@ -1060,7 +1059,7 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 	if (pt->grow.t[0].leaf) {
 		/* Everything merged back: no progress. */
 		if (ps[0].path != NULL)
-			kn_rmtemp(ps[0].path);
+			kn_tmp_close(ps[0].path);
 		ps[0].path = NULL;
 		nk = 0;
 	} else {
@@ -1072,7 +1071,7 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 		free(ps[t].h.e);
 		free(ps[t].h.slot);
 		if (ps[t].path != NULL)
-			kn_rmtemp(ps[t].path);
+			kn_tmp_close(ps[t].path);
 		free(pt->grow.t[t].cid);
 	}
 	free(ps);
@@ -1286,7 +1285,7 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 
 		if (fits_in_memory(pt, on.n)) {
 			solve_in_memory(pt, &on, isroot ? name : NULL);
-			kn_rmtemp(on.path);
+			kn_tmp_close(on.path);
 			isroot = 0;
 			continue;
 		}
@@ -1295,7 +1294,7 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 			node_groups(pt, &on);
 			big_leaf(pt, &on);
 			mond_node_clear_totals(pt);
-			kn_rmtemp(on.path);
+			kn_tmp_close(on.path);
 			continue;
 		}
 		if (pt->rk->sampling) {
@@ -1313,7 +1312,7 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 			}
 			isroot = 0;
 			if (nk > 0) {
-				kn_rmtemp(on.path);
+				kn_tmp_close(on.path);
 				if (nst + nk > cap) {
 					cap = 2 * (nst + nk);
 					st = kn_realloc(st, cap *
@@ -1340,10 +1339,10 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 				node_groups(pt, &on);
 				big_leaf(pt, &on);
 				mond_node_clear_totals(pt);
-				kn_rmtemp(on.path);
+				kn_tmp_close(on.path);
 				continue;
 			}
-			kn_rmtemp(on.path);
+			kn_tmp_close(on.path);
 			if (nst + nk > cap) {
 				cap = 2 * (nst + nk);
 				st = kn_realloc(st, cap * sizeof(struct onode));
@@ -1378,7 +1377,7 @@ rothko_class_of(struct part *pt, uint64_t row)
 		    (pt->nrows < B ? pt->nrows : B) * sizeof(uint32_t) + 4);
 	pt->rk->bucket_lo = row;
 	pt->rk->bucket_hi = row + B < pt->nrows ? row + B : pt->nrows;
-	if ((f = fopen(pt->pairs_path, "rb")) == NULL)
+	if ((f = kn_tmp_open(pt->pairs_path, "rb")) == NULL)
 		kn_die_sys("%s", pt->pairs_path);
 	pt->acct.scans++;
 	while ((got = fread(pr, 2 * sizeof(uint32_t), 4096, f)) > 0) {

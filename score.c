@@ -1596,7 +1596,7 @@ main(int argc, char *argv[])
 
 	kn_table_open(&t, argv, (size_t)argc, opt.columns);
 	/* Open the output first: a bad path fails before the work. */
-	out = kn_open_out(opt.outpath);
+	out = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
 	if (plotxy != NULL) {
 		plot(&t, plotxy, clscol, opt.qlist);
 		kn_close_out(out);

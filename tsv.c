@@ -27,6 +27,7 @@ void
 kn_reader_open(kn_reader *r, const char *path)
 {
 	kn_reader_open_size(r, path, RBUF);
+	kn_note_input(r->fd, r->fd == 0 ? NULL : path);
 }
 
 void
@@ -557,6 +558,7 @@ input_spool(kn_input *in)
 
 	if (in->path != NULL && (fd = open(in->path, O_RDONLY)) < 0)
 		kn_die_sys("%s", in->path);
+	kn_note_input(fd, in->path);
 	in->sfd = kn_mktemp(in->tmpdir, &in->spool);
 	for (;;) {
 		got = read(fd, buf, 1 << 16);

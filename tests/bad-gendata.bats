@@ -33,7 +33,7 @@ setup() {
 	-n junk          | 2 | gendata: rows (-n): 'abc' is not an integer | gendata -n abc uniform
 	-n 1.5           | 2 | gendata: rows (-n): '1.5' is not an integer | gendata -n 1.5 agrawal
 	-n empty         | 2 | gendata: rows (-n): '' is not an integer | gendata -n '' skewed
-	-n too big       | 2 | gendata: rows (-n): '99999999999999999999' is not an integer | gendata -n 99999999999999999999 uniform
+	-n too big       | 2 | gendata: rows (-n): '99999999999999999999' is out of range * | gendata -n 99999999999999999999 uniform
 	-c 0             | 2 | gendata: cardinality (-c): '0' is out of range \[1, 1000000000] | gendata -c 0 uniform
 	-c -8            | 2 | gendata: cardinality (-c): '-8' is out of range* | gendata -c -8 skewed
 	-c too big       | 2 | gendata: cardinality (-c): '1000000001' is out of range* | gendata -c 1000000001 uniform
@@ -57,7 +57,7 @@ setup() {
 	--rho nan        | 2 | gendata: --rho: 'nan' is not a number | gendata --rho nan skewed
 	--sd 0           | 2 | gendata: --sd: '0' is not in (0, 10] | gendata --sd 0 skewed
 	--sd 10.1        | 2 | gendata: --sd: '10.1' is not in (0, 10] | gendata --sd 10.1 skewed
-	--sd inf         | 2 | gendata: --sd: 'inf' is not a number | gendata --sd inf skewed
+	--sd inf         | 2 | gendata: --sd: 'inf' is not a finite number | gendata --sd inf skewed
 	--sd nan         | 2 | gendata: --sd: 'nan' is not a number | gendata --sd nan skewed
 	EOF
 }

@@ -102,14 +102,14 @@ setup() {
 	-k 0             | 2 | lattice-search: -k: '0' is out of range* | lattice-search -q a,b $H -k 0 @t.tsv
 	-k -1            | 2 | lattice-search: -k: '-1' is out of range* | lattice-search -q a,b $H -k -1 @t.tsv
 	-k junk          | 2 | lattice-search: -k: 'abc' is not an integer | lattice-search -q a,b $H -k abc @t.tsv
-	-k too big       | 2 | lattice-search: -k: '99999999999999999999' is not an integer | lattice-search -q a,b $H -k 99999999999999999999 @t.tsv
+	-k too big       | 2 | lattice-search: -k: '99999999999999999999' is out of range * | lattice-search -q a,b $H -k 99999999999999999999 @t.tsv
 	-l 0             | 2 | lattice-search: -l: '0' is out of range* | lattice-search -q a,b $H -s s -l 0 @t.tsv
 	-l junk          | 2 | lattice-search: -l: 'abc' is not a number | lattice-search -q a,b $H -s s -l abc @t.tsv
 	-l 1.5 distinct  | 2 | lattice-search: -l: '1.5':*integer | lattice-search -q a,b $H -s s -l 1.5 @t.tsv
 	-l nan entropy   | 2 | lattice-search: -l: 'nan' is not a number | lattice-search -q a,b $H -s s -l nan --diversity entropy @t.tsv
 	-l 2e9           | 2 | lattice-search: -l: '2000000000' is out of range* | lattice-search -q a,b $H -s s -l 2000000000 @t.tsv
 	-c 0             | 2 | lattice-search: -c: '0' is not a positive number | lattice-search -q a,b $H -s s -l 2 --diversity recursive -c 0 @t.tsv
-	-c junk          | 2 | lattice-search: -c: 'x' is not a positive number | lattice-search -q a,b $H -s s -l 2 --diversity recursive -c x @t.tsv
+	-c junk          | 2 | lattice-search: -c: 'x' is not a decimal number (digits with an optional point, no exponent, at most 36 digits) | lattice-search -q a,b $H -s s -l 2 --diversity recursive -c x @t.tsv
 	--diversity junk | 2 | lattice-search: --diversity: 'bogus'* | lattice-search -q a,b $H -s s -l 2 --diversity bogus @t.tsv
 	suppress -1      | 2 | lattice-search: --max-suppress: '-1' is out of range* | lattice-search -q a,b $H --max-suppress -1 @t.tsv
 	suppress 101%    | 2 | lattice-search: --max-suppress: '101%' is not a percentage* | lattice-search -q a,b $H --max-suppress 101% @t.tsv

@@ -49,57 +49,57 @@ setup() {
 
 @test "recode: empty input, bad headers, ragged rows, NUL bytes" {
 	bad_cases <<-EOF
-	empty file       | 2 | recode: @: empty input: expected a header line* | recode -n a=1 $H @empty.tsv
-	empty stdin      | 2 | recode: stdin: empty input* | recode -n a=1 $H < empty.tsv
+	empty file       | 2 | recode: @: empty input: expected a header line* | recode -k 1 -n a=1 $H @empty.tsv
+	empty stdin      | 2 | recode: stdin: empty input* | recode -k 1 -n a=1 $H < empty.tsv
 	empty, -k        | 2 | recode: @: empty input* | recode -n a=1 $H -k 2 @empty.tsv
 	empty, -r        | 2 | recode: @: empty input* | recode -r reg.tsv @empty.tsv
-	duplicate name   | 2 | recode: @:1: column name 'a' appears twice* | recode -n a=1 $H @dup.tsv
-	empty name       | 2 | recode: @:1: column 2 has an empty name | recode -n a=1 $H @noname.tsv
-	short row        | 2+ | recode: @:3: expected 3 fields, found 2 | recode -n a=1 $H @short.tsv
+	duplicate name   | 2 | recode: @:1: column name 'a' appears twice* | recode -k 1 -n a=1 $H @dup.tsv
+	empty name       | 2 | recode: @:1: column 2 has an empty name | recode -k 1 -n a=1 $H @noname.tsv
+	short row        | 2+ | recode: @:3: expected 3 fields, found 2 | recode -k 1 -n a=1 $H @short.tsv
 	short row, -k    | 2 | recode: @:3: expected 3 fields, found 2 | recode -n a=1 $H -k 2 @short.tsv
 	long row, -k     | 2 | recode: @:2: expected 3 fields, found 4 | recode -n a=1 $H -k 2 @long.tsv
-	ragged CRLF      | 2+ | recode: @:3: expected 3 fields, found 4 | recode -n a=1 $H @raggedcr.tsv
+	ragged CRLF      | 2+ | recode: @:3: expected 3 fields, found 4 | recode -k 1 -n a=1 $H @raggedcr.tsv
 	ragged, -r       | 2 | recode: @:3: expected 4 fields, found 2 | recode -r reg.tsv -k 2 @partshort.tsv
 	ragged headerless| 2 | recode: @:1: expected 2 fields, found 3 | recode --columns a,b -n a=1 $H -k 2 @t.tsv
-	NUL in a row     | 2+ | recode: @:3: field 2: NUL byte* | recode -n a=1 $H @nul.tsv
+	NUL in a row     | 2+ | recode: @:3: field 2: NUL byte* | recode -k 1 -n a=1 $H @nul.tsv
 	NUL, -k          | 2 | recode: @:3: field 2: NUL byte* | recode -n a=1 $H -k 2 @nul.tsv
-	NUL in header    | 2 | recode: @:1: field 2: NUL byte* | recode -n a=1 $H @nulhdr.tsv
-	looks a freqset  | 2 | recode: @: a 'count' column: this looks like a frequency set* | recode -n a=1 $H @fs.tsv
-	two operands     | 2 | recode: *one table at a time* | recode -n a=1 $H t.tsv t.tsv
+	NUL in header    | 2 | recode: @:1: field 2: NUL byte* | recode -k 1 -n a=1 $H @nulhdr.tsv
+	looks a freqset  | 2 | recode: @: a 'count' column: this looks like a frequency set* | recode -k 1 -n a=1 $H @fs.tsv
+	two operands     | 2 | recode: *one table at a time* | recode -k 1 -n a=1 $H t.tsv t.tsv
 	EOF
 }
 
 @test "recode: bad nodes and unknown columns" {
 	bad_cases <<-EOF
-	level too high   | 2 | recode: -n a=3: attribute 'a': level 3 is out of range: its hierarchy (interval:5) has 3 levels, 0 to 2 | recode -n a=3 $H @t.tsv
-	level -1         | 2 | recode: -n a=-1: attribute 'a': level '-1' is not a number | recode -n a=-1 $H @t.tsv
-	level junk       | 2 | recode: -n a=x: attribute 'a': level 'x' is not a number | recode -n a=x $H @t.tsv
-	no =             | 2 | recode: -n 'a': no such node file, nor a list attr=level,... | recode -n a $H @t.tsv
-	empty node       | 2 | recode: -n '': no such node file* | recode -n '' $H @t.tsv
-	attribute twice  | 2 | recode: -n a=1,a=2: attribute 'a' is named twice | recode -n a=1,a=2 $H @t.tsv
-	twice by number  | 2 | recode: -n a=1,1=2: attribute '1' is named twice | recode -n a=1,1=2 $H @t.tsv
-	unknown attribute| 2 | recode: -n c=1: attribute 'c' is not a column of @ | recode -n c=1 $H @t.tsv
-	no hierarchy     | 2 | recode: -n a=1: attribute 'a' has no hierarchy (give one with -H) | recode -n a=1 @t.tsv
-	-H not the node  | 2 | recode: -H b=hb.tsv: 'b' is not one of the grouped columns | recode -n a=1 $H -H b=hb.tsv @t.tsv
-	node file header | 2 | recode: nodehdr.tsv:1: expected the header of lattice-search output* | recode -n nodehdr.tsv $H @t.tsv
-	node file no node| 2 | recode: nodeempty.tsv: no node: expected a data row after the header | recode -n nodeempty.tsv $H @t.tsv
-	node file NUL    | 2 | recode: nodenul.tsv:2: field 1: NUL byte* | recode -n nodenul.tsv $H @t.tsv
-	node file level  | 2 | recode: nodex.tsv:2: attribute 'a': level 'x' is not a number | recode -n nodex.tsv $H @t.tsv
-	node file column | 2 | recode: *nodec.tsv*'c'* | recode -n nodec.tsv $H @t.tsv
-	node file range  | 2 | recode: *node7.tsv*level 7 is out of range* | recode -n node7.tsv $H @t.tsv
-	unknown -s       | 2 | recode: @: no column named 'c' | recode -n a=1 $H -s c @t.tsv
-	unknown -x       | 2 | recode: @: no column named 'c' | recode -n a=1 $H -x c @t.tsv
-	-x twice         | 2 | recode: column 'b' named twice in 'b,b' | recode -n a=1 $H -x b,b @t.tsv
+	level too high   | 2 | recode: -n a=3: attribute 'a': level 3 is out of range: its hierarchy (interval:5) has 3 levels, 0 to 2 | recode -k 1 -n a=3 $H @t.tsv
+	level -1         | 2 | recode: -n a=-1: attribute 'a': level '-1' is not a number | recode -k 1 -n a=-1 $H @t.tsv
+	level junk       | 2 | recode: -n a=x: attribute 'a': level 'x' is not a number | recode -k 1 -n a=x $H @t.tsv
+	no =             | 2 | recode: -n 'a': no such node file, nor a list attr=level,... | recode -k 1 -n a $H @t.tsv
+	empty node       | 2 | recode: -n '': no such node file* | recode -k 1 -n '' $H @t.tsv
+	attribute twice  | 2 | recode: -n a=1,a=2: attribute 'a' is named twice | recode -k 1 -n a=1,a=2 $H @t.tsv
+	twice by number  | 2 | recode: -n a=1,1=2: attribute '1' is named twice | recode -k 1 -n a=1,1=2 $H @t.tsv
+	unknown attribute| 2 | recode: -n c=1: attribute 'c' is not a column of @ | recode -k 1 -n c=1 $H @t.tsv
+	no hierarchy     | 2 | recode: -n a=1: attribute 'a' has no hierarchy (give one with -H) | recode -k 1 -n a=1 @t.tsv
+	-H not the node  | 2 | recode: -H b=hb.tsv: 'b' is not one of the grouped columns | recode -k 1 -n a=1 $H -H b=hb.tsv @t.tsv
+	node file header | 2 | recode: nodehdr.tsv:1: expected the header of lattice-search output* | recode -k 1 -n nodehdr.tsv $H @t.tsv
+	node file no node| 2 | recode: nodeempty.tsv: no node: expected a data row after the header | recode -k 1 -n nodeempty.tsv $H @t.tsv
+	node file NUL    | 2 | recode: nodenul.tsv:2: field 1: NUL byte* | recode -k 1 -n nodenul.tsv $H @t.tsv
+	node file level  | 2 | recode: nodex.tsv:2: attribute 'a': level 'x' is not a number | recode -k 1 -n nodex.tsv $H @t.tsv
+	node file column | 2 | recode: *nodec.tsv*'c'* | recode -k 1 -n nodec.tsv $H @t.tsv
+	node file range  | 2 | recode: *node7.tsv*level 7 is out of range* | recode -k 1 -n node7.tsv $H @t.tsv
+	unknown -s       | 2 | recode: @: no column named 'c' | recode -k 1 -n a=1 $H -s c @t.tsv
+	unknown -x       | 2 | recode: @: no column named 'c' | recode -k 1 -n a=1 $H -x c @t.tsv
+	-x twice         | 2 | recode: column 'b' named twice in 'b,b' | recode -k 1 -n a=1 $H -x b,b @t.tsv
 	EOF
 }
 
 @test "recode: values that are not numbers or leaves" {
 	bad_cases <<-EOF
-	interval: x1     | 2+ | recode: @:3: column 'a': 'x1': value is not a number (interval:5) | recode -n a=1 $H @nonnum.tsv
+	interval: x1     | 2+ | recode: @:3: column 'a': 'x1': value is not a number (interval:5) | recode -k 1 -n a=1 $H @nonnum.tsv
 	interval:, -k    | 2 | recode: @:3: column 'a': 'x1': value is not a number (interval:5) | recode -n a=1 $H -k 2 @nonnum.tsv
-	level 0 checked  | 2+ | recode: @:3: column 'a': 'x1'* | recode -n a=0 $H @nonnum.tsv
+	level 0 checked  | 2+ | recode: @:3: column 'a': 'x1'* | recode -k 1 -n a=0 $H @nonnum.tsv
 	mask: x1         | 2 | recode: @:3: column 'a': 'x1'* | recode -n a=1 -H a=mask:1 -k 2 @nonnum.tsv
-	not a leaf       | 2+ | recode: @:4: column 'b': 'zz': value is not a leaf of the hierarchy (hb.tsv) | recode -n b=1 -H b=hb.tsv @notleaf.tsv
+	not a leaf       | 2+ | recode: @:4: column 'b': 'zz': value is not a leaf of the hierarchy (hb.tsv) | recode -k 1 -n b=1 -H b=hb.tsv @notleaf.tsv
 	not a leaf, -k   | 2 | recode: @:4: column 'b': 'zz': value is not a leaf* | recode -n b=1 -H b=hb.tsv -k 2 @notleaf.tsv
 	empty not a leaf | 2 | recode: @:3: column 'b': ''* | recode -n b=2 -H b=hb.tsv -k 2 @emptyval.tsv
 	EOF
@@ -107,17 +107,17 @@ setup() {
 
 @test "recode: bad hierarchy files" {
 	bad_cases <<-'EOF'
-	ragged           | 2 | recode: hragged.tsv:2: expected 3 levels* | recode -n b=1 -H b=hragged.tsv @t.tsv
-	two parents      | 2 | recode: hnf.tsv:3:*'x'*two parents* | recode -n b=1 -H b=hnf.tsv @t.tsv
-	two parents, lv1 | 2 | recode: hnf2.tsv:2:*'X'*two parents* | recode -n b=2 -H b=hnf2.tsv @t.tsv
-	ARX ragged       | 2 | recode: hr.csv:2:* | recode -n b=1 -H b=hr.csv @t.tsv
-	ARX two parents  | 2 | recode: hnf.csv:3:*'x'* | recode -n b=1 -H b=hnf.csv @t.tsv
-	ARX bad quote    | 2 | recode: hq.csv:2:* | recode -n b=1 -H b=hq.csv @t.tsv
-	NUL              | 2 | recode: hnul.tsv:2: field 1: NUL byte* | recode -n b=1 -H b=hnul.tsv @t.tsv
-	empty            | 2 | recode: hempty.tsv: empty hierarchy | recode -n b=1 -H b=hempty.tsv @t.tsv
-	missing          | 2 | recode: nosuch.tsv: No such file or directory | recode -n b=1 -H b=nosuch.tsv @t.tsv
-	directory        | 2 | recode: hdir/b.tsv:2:* | recode -n b=1 -H hdir @t.tsv
-	interval:5,7     | 2 | recode: -H a=interval:5,7:*multiple* | recode -n a=1 -H a=interval:5,7 @t.tsv
+	ragged           | 2 | recode: hragged.tsv:2: expected 3 levels* | recode -k 1 -n b=1 -H b=hragged.tsv @t.tsv
+	two parents      | 2 | recode: hnf.tsv:3:*'x'*two parents* | recode -k 1 -n b=1 -H b=hnf.tsv @t.tsv
+	two parents, lv1 | 2 | recode: hnf2.tsv:2:*'X'*two parents* | recode -k 1 -n b=2 -H b=hnf2.tsv @t.tsv
+	ARX ragged       | 2 | recode: hr.csv:2:* | recode -k 1 -n b=1 -H b=hr.csv @t.tsv
+	ARX two parents  | 2 | recode: hnf.csv:3:*'x'* | recode -k 1 -n b=1 -H b=hnf.csv @t.tsv
+	ARX bad quote    | 2 | recode: hq.csv:2:* | recode -k 1 -n b=1 -H b=hq.csv @t.tsv
+	NUL              | 2 | recode: hnul.tsv:2: field 1: NUL byte* | recode -k 1 -n b=1 -H b=hnul.tsv @t.tsv
+	empty            | 2 | recode: hempty.tsv: empty hierarchy | recode -k 1 -n b=1 -H b=hempty.tsv @t.tsv
+	missing          | 2 | recode: nosuch.tsv: No such file or directory | recode -k 1 -n b=1 -H b=nosuch.tsv @t.tsv
+	directory        | 2 | recode: hdir/b.tsv:2:* | recode -k 1 -n b=1 -H hdir @t.tsv
+	interval:5,7     | 2 | recode: -H a=interval:5,7:*multiple* | recode -k 1 -n a=1 -H a=interval:5,7 @t.tsv
 	EOF
 }
 
@@ -157,7 +157,7 @@ setup() {
 	ragged           | 2 | recode: fsshort.tsv:3: expected 2 fields, found 1 | recode -n a=1 $H -k 2 --classes fsshort.tsv @t.tsv
 	no count column  | 2 | recode: t.tsv: no 'count' column: --classes reads frequency sets | recode -n a=1 $H -k 2 --classes t.tsv @t.tsv
 	node not a key   | 2 | recode: fsleaf.tsv:1: node attribute 'a' is not a key column* | recode -n a=1 $H -k 2 --classes fsleaf.tsv @t.tsv
-	-s not a key     | 2 | recode: fs.tsv:1: sensitive column 's' is not a key column* | recode -n a=1 $H -s s -l 2 --classes fs.tsv @t.tsv
+	-s not a key     | 2 | recode: fs.tsv:1: sensitive column 's' is not a key column* | recode -k 1 -n a=1 $H -s s -l 2 --classes fs.tsv @t.tsv
 	not a leaf       | 2 | recode: fsleaf.tsv:3: column 'b': 'zz'* | recode -n b=1 -H b=hb.tsv -k 1 --classes fsleaf.tsv @t.tsv
 	class not counted| 2+ | recode: @:5:*fsa.tsv* | recode -n a=0 $H -k 1 --classes fsa.tsv @t.tsv
 	- and stdin      | 2 | recode: --classes -: the table is read from the standard input | recode -n a=1 $H -k 2 --classes - < t.tsv
@@ -171,15 +171,15 @@ setup() {
 	-k -1            | 2 | recode: -k: '-1' is out of range* | recode -n a=1 $H -k -1 @t.tsv
 	-k junk          | 2 | recode: -k: 'abc' is not an integer | recode -n a=1 $H -k abc @t.tsv
 	-k, -r           | 2 | recode: -k: '0' is out of range* | recode -r reg.tsv -k 0 @part.tsv
-	-l 0             | 2 | recode: -l: '0' is out of range* | recode -n a=1 $H -s s -l 0 @t.tsv
-	-l junk          | 2 | recode: -l: 'abc' is not a number | recode -n a=1 $H -s s -l abc @t.tsv
-	-l 1.5           | 2 | recode: -l: '1.5':*integer | recode -n a=1 $H -s s -l 1.5 @t.tsv
-	-c 0             | 2 | recode: -c: '0' is not a positive number | recode -n a=1 $H -s s -l 2 --diversity recursive -c 0 @t.tsv
-	-c junk          | 2 | recode: -c: 'x' is not a positive number | recode -n a=1 $H -s s -l 2 --diversity recursive -c x @t.tsv
-	--diversity junk | 2 | recode: --diversity: 'bogus'* | recode -n a=1 $H -s s -l 2 --diversity bogus @t.tsv
+	-l 0             | 2 | recode: -l: '0' is out of range* | recode -k 1 -n a=1 $H -s s -l 0 @t.tsv
+	-l junk          | 2 | recode: -l: 'abc' is not a number | recode -k 1 -n a=1 $H -s s -l abc @t.tsv
+	-l 1.5           | 2 | recode: -l: '1.5':*integer | recode -k 1 -n a=1 $H -s s -l 1.5 @t.tsv
+	-c 0             | 2 | recode: -c: '0' is not a positive number | recode -k 1 -n a=1 $H -s s -l 2 --diversity recursive -c 0 @t.tsv
+	-c junk          | 2 | recode: -c: 'x' is not a decimal number (digits with an optional point, no exponent, at most 36 digits) | recode -k 1 -n a=1 $H -s s -l 2 --diversity recursive -c x @t.tsv
+	--diversity junk | 2 | recode: --diversity: 'bogus'* | recode -k 1 -n a=1 $H -s s -l 2 --diversity bogus @t.tsv
 	suppress -1      | 2 | recode: --max-suppress: '-1' is out of range* | recode -n a=1 $H -k 2 --max-suppress -1 @t.tsv
 	suppress 200%    | 2 | recode: --max-suppress: '200%' is not a percentage* | recode -n a=1 $H -k 2 --max-suppress 200% @t.tsv
-	--suppress junk  | 2 | recode: --suppress: 'bogus' is not star or drop | recode -n a=1 $H --suppress bogus @t.tsv
+	--suppress junk  | 2 | recode: --suppress: 'bogus' is not star or drop | recode -k 1 -n a=1 $H --suppress bogus @t.tsv
 	--summary junk   | 2 | recode: --summary: 'bogus' is not range, mean or both | recode -r reg.tsv --summary bogus @part.tsv
 	-S junk          | 2 | recode: -S: 'abc' is not a size* | recode -n a=1 $H -k 2 -S abc @t.tsv
 	# Not an error, but the same care: exit 1 and nothing written.
@@ -191,27 +191,27 @@ setup() {
 
 @test "recode: options that conflict or lack another" {
 	bad_cases <<-EOF
-	-n and -r        | 2 | recode: -n and -r exclude each other: give one recoding | recode -n a=1 -r reg.tsv $H @t.tsv
+	-n and -r        | 2 | recode: -n and -r exclude each other: give one recoding | recode -k 1 -n a=1 -r reg.tsv $H @t.tsv
 	neither          | 2 | recode: no recoding: give the node with -n or the regions with -r | recode $H @t.tsv
-	-l without -s    | 2 | recode: -l needs the sensitive column (-s) | recode -n a=1 $H -l 2 @t.tsv
-	-c not recursive | 2 | recode: -c applies to --diversity recursive | recode -n a=1 $H -s s -l 2 -c 2 @t.tsv
-	-s a node attr   | 2 | recode: -s a is also a node attribute | recode -n a=1 $H -s a -l 2 @t.tsv
-	-x a node attr   | 2 | recode: -x: 'a' is a node attribute | recode -n a=1 $H -x a @t.tsv
-	-x sensitive     | 2 | recode: -x: 's' is the sensitive column (-s) | recode -n a=1 $H -x s -s s -l 1 @t.tsv
-	--summary with -n| 2 | recode: --summary, --keep-class and --class-col apply to -r | recode -n a=1 $H --summary mean @t.tsv
-	--keep-class -n  | 2 | recode: --summary, --keep-class and --class-col apply to -r | recode -n a=1 $H --keep-class @t.tsv
-	--class-col -n   | 2 | recode: --summary, --keep-class and --class-col apply to -r | recode -n a=1 $H --class-col c @t.tsv
-	--part with -n   | 2 | recode: --part applies to -r and --classes | recode -n a=1 $H --part @t.tsv
+	-l without -s    | 2 | recode: -l needs the sensitive column (-s) | recode -k 1 -n a=1 $H -l 2 @t.tsv
+	-c not recursive | 2 | recode: -c applies to --diversity recursive | recode -k 1 -n a=1 $H -s s -l 2 -c 2 @t.tsv
+	-s a node attr   | 2 | recode: -s a is also a node attribute | recode -k 1 -n a=1 $H -s a -l 2 @t.tsv
+	-x a node attr   | 2 | recode: -x: 'a' is a node attribute | recode -k 1 -n a=1 $H -x a @t.tsv
+	-x sensitive     | 2 | recode: -x: 's' is the sensitive column (-s) | recode -k 1 -n a=1 $H -x s -s s -l 1 @t.tsv
+	--summary with -n| 2 | recode: --summary, --keep-class and --class-col apply to -r | recode -k 1 -n a=1 $H --summary mean @t.tsv
+	--keep-class -n  | 2 | recode: --summary, --keep-class and --class-col apply to -r | recode -k 1 -n a=1 $H --keep-class @t.tsv
+	--class-col -n   | 2 | recode: --summary, --keep-class and --class-col apply to -r | recode -k 1 -n a=1 $H --class-col c @t.tsv
+	--part with -n   | 2 | recode: --part applies to -r and --classes | recode -k 1 -n a=1 $H --part @t.tsv
 	--part with -k   | 2 | recode: --part: a part of the table cannot count its classes* | recode -r reg.tsv --part -k 2 @part.tsv
 	-H numeric, -r   | 2 | recode: -H a=interval:5: 'a' is not one of the grouped columns | recode -r reg.tsv $H @part.tsv
 	unknown option   | 2 | recode: unrecognized option*usage: recode* | recode --bogus @t.tsv
-	-o missing dir   | 2 | recode: nodir/out: cannot create output* | recode -n a=1 $H -o nodir/out @t.tsv
+	-o missing dir   | 2 | recode: nodir/out: cannot create output* | recode -k 1 -n a=1 $H -o nodir/out @t.tsv
 	EOF
 }
 
 @test "recode: --columns and --columns-file together are not refused" {
 	bad_cases <<-EOF
-	both             | 2 | recode:*--columns*--columns-file* | recode --columns x,y,z --columns-file cols.txt -n a=1 $H @t.tsv
+	both             | 2 | recode:*--columns*--columns-file* | recode -k 1 --columns x,y,z --columns-file cols.txt -n a=1 $H @t.tsv
 	EOF
 }
 
@@ -230,20 +230,20 @@ setup() {
 	S='a\tb\ts\n*\tx\t5\n*\ty\t7\n*\tx\t9\n*\ty\t7\n'
 	R='a\tb\ts\n1\tx\t5\n[2-3]\ty\t7\n1\tx\t9\n[2-3]\ty\t7\n'
 	ok_cases <<-EOF
-	the node         | 0 | $G | recode -n a=1 $H @t.tsv
-	node file        | 0 | $G | recode -n node.tsv $H -H b=hb.tsv @t.tsv
+	the node         | 0 | $G | recode -k 1 -n a=1 $H @t.tsv
+	node file        | 0 | $G | recode -k 1 -n node.tsv $H -H b=hb.tsv @t.tsv
 	-k 2             | 0 | $K | recode -n a=0,b=0 $H -H b=hb.tsv -k 2 @t.tsv
-	-l 2             | 0 | $K | recode -n a=0,b=0 $H -H b=hb.tsv -s s -l 2 @t.tsv
+	-l 2             | 0 | $K | recode -k 1 -n a=0,b=0 $H -H b=hb.tsv -s s -l 2 @t.tsv
 	--suppress drop  | 0 | a\tb\ts\n1\tx\t5\n1\tx\t9\n | recode -n a=0,b=0 $H -H b=hb.tsv -k 2 --suppress drop @t.tsv
 	--classes        | 0 | $K | recode -n a=0,b=0 $H -H b=hb.tsv -k 2 --classes fs.tsv @t.tsv
 	the regions      | 0 | $R | recode -r reg.tsv @part.tsv
 	regions, mean    | 0 | a\tb\ts\tclass\n1\tx\t5\t1\n2.5\ty\t7\t2\n1\tx\t9\t1\n2.5\ty\t7\t2\n | recode -r reg.tsv --summary mean --keep-class @part.tsv
-	header only      | 0 | a\tb\ts\n | recode -n a=1 $H @hdr.tsv
+	header only      | 0 | a\tb\ts\n | recode -k 1 -n a=1 $H @hdr.tsv
 	header only, -k  | 0 | a\tb\ts\n | recode -n a=1 $H -k 5 --max-suppress 0 @hdr.tsv
 	header only, -r  | 0 | a\tb\ts\n | recode -r reghdr.tsv -k 2 @parthdr.tsv
 	headerless empty | 0 |  | recode --columns a,b,s -n a=1 $H -k 2 @empty.tsv
 	no final newline | 0 | $K | recode -n a=0,b=0 $H -H b=hb.tsv -k 2 @nonl.tsv
-	CRLF             | 0 | $K | recode -n a=0,b=0 $H -H b=hb.tsv -s s -l 2 @crlf.tsv
+	CRLF             | 0 | $K | recode -k 1 -n a=0,b=0 $H -H b=hb.tsv -s s -l 2 @crlf.tsv
 	CRLF, -r         | 0 | $R | recode -r reg.tsv -k 2 @partcrlf.tsv
 	one row, k 1     | 0 | a\tb\ts\n[0,5)\tx\t5\n | recode -n a=1 $H -k 1 @one.tsv
 	one row, k 2     | 0 | a\tb\ts\n*\tx\t5\n | recode -n a=1 $H -k 2 @one.tsv
@@ -261,7 +261,7 @@ setup() {
 	{ printf 'x\tX\t*\n'; cat bigval; printf '\tX\t*\n'; } > hbig.tsv
 	awk -F '\t' -v OFS='\t' 'NR > 1 { $2 = "X" } { print }' big.tsv > want.b
 	ok_cases <<-EOF
-	1 MB, passed     | 0 | =want.a | recode -n a=1 $H @big.tsv
+	1 MB, passed     | 0 | =want.a | recode -k 1 -n a=1 $H @big.tsv
 	1 MB, two passes | 0 | =want.a | recode -n a=1 $H -k 2 @big.tsv
 	1 MB leaf        | 0 | =want.b | recode -n b=1 -H b=hbig.tsv -k 3 @big.tsv
 	EOF
@@ -274,8 +274,8 @@ setup() {
 	printf 'a\377\t\xc3\x28\ts\n\xff\xfe\t\x80\t\xed\xa0\x80\n\x80\t\xff\t\x01\n\xff\xfe\tx\t\x7f\n' > u.tsv
 	printf '\xff\xfe\t\xc0\t*\n\x80\t\xc1\t*\n' > hu.tsv
 	ok_cases <<-'EOF'
-	level 1          | 0 | a\377\t\xc3\x28\ts\n\xc0\t\x80\t\xed\xa0\x80\n\xc1\t\xff\t\x01\n\xc0\tx\t\x7f\n | recode -n 1=1 -H "$(printf 'a\377')=hu.tsv" @u.tsv
+	level 1          | 0 | a\377\t\xc3\x28\ts\n\xc0\t\x80\t\xed\xa0\x80\n\xc1\t\xff\t\x01\n\xc0\tx\t\x7f\n | recode -k 1 -n 1=1 -H "$(printf 'a\377')=hu.tsv" @u.tsv
 	suppressed       | 0 | a\377\t\xc3\x28\ts\n\xff\xfe\t\x80\t\xed\xa0\x80\n*\t\xff\t\x01\n\xff\xfe\tx\t\x7f\n | recode -n 1=0 -H "$(printf 'a\377')=hu.tsv" -k 2 @u.tsv
-	dropped column   | 0 | a\377\ts\n\xc0\t\xed\xa0\x80\n\xc1\t\x01\n\xc0\t\x7f\n | recode -n 1=1 -H "$(printf 'a\377')=hu.tsv" -x 2 @u.tsv
+	dropped column   | 0 | a\377\ts\n\xc0\t\xed\xa0\x80\n\xc1\t\x01\n\xc0\t\x7f\n | recode -k 1 -n 1=1 -H "$(printf 'a\377')=hu.tsv" -x 2 @u.tsv
 	EOF
 }

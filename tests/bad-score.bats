@@ -112,22 +112,22 @@ setup() {
 	-k -1            | 2 | score: -k: '-1' is out of range* | score -k -1 @t.tsv
 	-k junk          | 2 | score: -k: 'abc' is not an integer | score -k abc @t.tsv
 	-k 1.5           | 2 | score: -k: '1.5' is not an integer | score -k 1.5 @t.tsv
-	-k too big       | 2 | score: -k: '99999999999999999999' is not an integer | score -k 99999999999999999999 @t.tsv
+	-k too big       | 2 | score: -k: '99999999999999999999' is out of range * | score -k 99999999999999999999 @t.tsv
 	-l 0             | 2 | score: -l: '0' is out of range* | score -q a -s s -l 0 @t.tsv
 	-l -2            | 2 | score: -l: '-2' is out of range* | score -q a -s s -l -2 @t.tsv
 	-l junk          | 2 | score: -l: 'abc' is not a number | score -q a -s s -l abc @t.tsv
 	-l nan           | 2 | score: -l: 'nan' is not a number | score -q a -s s -l nan --diversity entropy @t.tsv
-	-l inf           | 2 | score: -l: 'inf' is not a number | score -q a -s s -l inf --diversity entropy @t.tsv
+	-l inf           | 2 | score: -l: 'inf' is not a finite number | score -q a -s s -l inf --diversity entropy @t.tsv
 	-l 1.5 distinct  | 2 | score: -l: '1.5': distinct and recursive diversity need an integer | score -q a -s s -l 1.5 @t.tsv
 	-l 1e10          | 2 | score: -l: '1e10' is out of range* | score -q a -s s -l 1e10 @t.tsv
 	-l 0.5 entropy   | 2 | score: -l: '0.5' is out of range* | score -q a -s s -l 0.5 --diversity entropy @t.tsv
 	-c 0             | 2 | score: -c: '0' is not a positive number | score -q a -s s -l 2 --diversity recursive -c 0 @t.tsv
 	-c -1            | 2 | score: -c: '-1' is not a positive number | score -q a -s s -l 2 --diversity recursive -c -1 @t.tsv
-	-c junk          | 2 | score: -c: 'abc' is not a positive number | score -q a -s s -l 2 --diversity recursive -c abc @t.tsv
+	-c junk          | 2 | score: -c: 'abc' is not a decimal number* | score -q a -s s -l 2 --diversity recursive -c abc @t.tsv
 	--diversity junk | 2 | score: --diversity: 'bogus' is not distinct, entropy or recursive | score -q a -s s -l 2 --diversity bogus @t.tsv
 	--variance -1    | 2 | score: --variance: '-1' is not a number >= 0 | score -q a -s s --variance -1 @t.tsv
-	--variance 1e3   | 2 | score: --variance: '1e3' is not a number >= 0 | score -q a -s s --variance 1e3 @t.tsv
-	--variance nan   | 2 | score: --variance: 'nan' is not a number >= 0 | score -q a -s s --variance nan @t.tsv
+	--variance 1e3   | 2 | score: --variance: '1e3' is not a decimal number* | score -q a -s s --variance 1e3 @t.tsv
+	--variance nan   | 2 | score: --variance: 'nan' is not a decimal number* | score -q a -s s --variance nan @t.tsv
 	--threshold 0    | 2 | score: --threshold: '0' is out of range* | score --threshold 0 @t.tsv
 	--threshold x    | 2 | score: --threshold: 'x' is not an integer | score --threshold x @t.tsv
 	-S junk          | 2 | score: -S: 'abc' is not a size* | score -S abc @t.tsv

@@ -29,3 +29,9 @@ uniqc() {
 	tail -n +2 "$2" | cut -f "$1" | sort | uniq -c |
 	    sed 's/^ *\([0-9]*\) \(.*\)$/\2\t\1/'
 }
+
+# held_temps PID DIR: how many files in DIR process PID holds open,
+# unlinked or not (Rothko's node files are unlinked as soon as made).
+held_temps() {
+	ls -l "/proc/$1/fd" 2>/dev/null | grep -c -- "-> $2/" || true
+}

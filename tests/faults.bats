@@ -607,10 +607,10 @@ killed() {
 			    "$D/big" 2> "$T/err" 3>&- &
 			pid=$!
 			for i in $(seq 500); do
-				[ "$(ls -A "$TD" | wc -l)" -ge 3 ] && break
+				[ "$(held_temps "$pid" "$TD")" -ge 1 ] && break
 				sleep 0.01
 			done
-			[ "$(ls -A "$TD" | wc -l)" -ge 3 ] ||
+			[ "$(held_temps "$pid" "$TD")" -ge 1 ] ||
 			    why "$name: no node files"
 			hwm_ok "$pid"
 			kill -s "$sig" "$pid"

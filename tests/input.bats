@@ -551,7 +551,7 @@ a	b	1" ] || fail "freqset: $output"
 	# A numeric reader finds 'a' where a number must be.
 	run --separate-stderr partition -q a -k 1 mid.tsv
 	expect 2 "partition: mid.tsv:3: column 'a': 'a'*"
-	run --separate-stderr recode -n a=1 -H a=interval:5 mid.tsv
+	run --separate-stderr recode -k 1 -n a=1 -H a=interval:5 mid.tsv
 	expect 2 "recode: mid.tsv:3: column 'a': 'a'*"
 }
 

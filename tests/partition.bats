@@ -374,7 +374,7 @@ patients() {
 			done
 		} > "$T/t"
 		st=0
-		partition -q q -s s $opts "$T/t" > "$T/o" 2> "$T/e" || st=$?
+		partition -k 1 -q q -s s $opts "$T/t" > "$T/o" 2> "$T/e" || st=$?
 		[ "$st" -eq "$want" ] || bad+="s counts $counts, $opts: status $st, want $want: $(cat "$T/e")"$'\n'
 		# The checker agrees.
 		eval "set -- $(printf '%s' "$opts" | sed 's/--diversity /-v div=/; s/-l /-v l=/; s/-c /-v c=/; s/--variance /-v var=/')"
@@ -404,10 +404,10 @@ patients() {
 	[ -z "$bad" ] || { printf '%s' "$bad"; false; }
 	# A cut whose parts have variance 0.25 and 1 exactly.
 	printf 'q\ts\n1\t0\n1\t1\n2\t0\n2\t2\n' > "$T/t"
-	run --separate-stderr partition -q q -s s --variance 0.25 "$T/t"
+	run --separate-stderr partition -k 1 -q q -s s --variance 0.25 "$T/t"
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "${lines[@]:1}" | cut -f3 | tr '\n' ' ')" = "1 1 2 2 " ]
-	run --separate-stderr partition -q q -s s --variance 0.2500001 "$T/t"
+	run --separate-stderr partition -k 1 -q q -s s --variance 0.2500001 "$T/t"
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "${lines[@]:1}" | cut -f3 | tr '\n' ' ')" = "1 1 1 1 " ]
 }
@@ -489,7 +489,7 @@ adultcase() {
 	printf 'Age\tSex\n25\tMale\n26\tOther\n' > "$T/unk"
 	while IFS='|' read -r args want; do
 		eval "set -- $args"
-		run --separate-stderr partition "$@"
+		run --separate-stderr partition -k 1 "$@"
 		if [ "$status" -ne 2 ] || [[ "$stderr" != *"$want"* ]] || [ -n "$output" ]; then
 			bad+="partition $args: status $status, stderr: $stderr"$'\n'
 		fi
@@ -519,7 +519,7 @@ adultcase() {
 	[ -z "$output" ]
 	[[ "$stderr" == *"no partitioning"* ]]
 	[ ! -e "$T/r" ]
-	run --separate-stderr partition -q Age,Zipcode -s Disease -l 7 -o "$T/o" "$T/p"
+	run --separate-stderr partition -k 1 -q Age,Zipcode -s Disease -l 7 -o "$T/o" "$T/p"
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
 	[ ! -e "$T/o" ]
@@ -532,7 +532,7 @@ adultcase() {
 @test "header-only input: the header plus class, exit 0" {
 	printf 'a\tb\n' > "$T/h"
 	printf 'Male\t*\n' > "$T/hs"
-	run --separate-stderr partition -q a "$T/h"
+	run --separate-stderr partition -k 1 -q a "$T/h"
 	[ "$status" -eq 0 ]
 	[ "$output" = "a	b	class" ]
 	run --separate-stderr partition -q a,b -k 3 -H b="$T/hs" -r "$T/r" "$T/h"
@@ -578,7 +578,7 @@ adultcase() {
 	# A failed run leaves the old file alone and no temp file behind.
 	mkdir "$T/d"
 	cp "$T/o1" "$T/d/out"
-	run --separate-stderr partition -q c1,nope -o "$T/d/out" "$T/t"
+	run --separate-stderr partition -k 1 -q c1,nope -o "$T/d/out" "$T/t"
 	[ "$status" -eq 2 ]
 	cmp "$T/o1" "$T/d/out"
 	run --separate-stderr partition -q c1 -k 501 -o "$T/d/out" "$T/t"
@@ -613,7 +613,7 @@ adultcase() {
 
 @test "review: sensitive values with 20 decimals, numbers with trailing zeros" {
 	printf 'a\ts\n1\t0.00000000000000000001\n2\t0.00000000000000000003\n' > "$T/t"
-	run --separate-stderr "$ROOT/partition" -q a -s s --variance 0 "$T/t"
+	run --separate-stderr "$ROOT/partition" -q a -k 1 -s s --variance 0 "$T/t"
 	[ "$status" -eq 0 ]
 	[ "${lines[2]}" = "$(printf '2\t0.00000000000000000003\t2')" ]
 	printf 'a\n1.0000000000000000000\n1\n' > "$T/n"
@@ -717,7 +717,7 @@ adultcase() {
 		set -- $c
 		local n=$1 r=$2 fit=$3
 		shift 3
-		partition -q "$QI" -H "$AH" --numeric age "$@" -r "$T/r1" "$T/t" > "$T/o1"
+		partition -k 1 -q "$QI" -H "$AH" --numeric age "$@" -r "$T/r1" "$T/t" > "$T/o1"
 		clmondrian "$T" "$n" "$r" -q "$QI" -H "$AH" --numeric age "$@" \
 		    --fit-rows "$fit" || { cat "$T/e2"; false; }
 		tail -n +2 "$T/o1" | cmp - "$T/o2"
@@ -832,7 +832,7 @@ adultcase() {
 	[[ "$stderr" == *"needs the tree file (--tree)"* ]]
 	run --separate-stderr partition $o --relaxed --job open --tree "$T/tree"
 	[ "$status" -eq 2 ]
-	run --separate-stderr partition -q age,sex -H "$AH" --numeric age --job cuts --tree "$T/tree"
+	run --separate-stderr partition -k 1 -q age,sex -H "$AH" --numeric age --job cuts --tree "$T/tree"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"name the table's columns with --columns"* ]]
 	run --separate-stderr partition $o --job nonsense --tree "$T/tree"

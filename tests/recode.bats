@@ -95,14 +95,14 @@ vstat() {
 	for L in "$N90" "$N121" sex=0,age=2,race=0,marital-status=0,education=0,native-country=0,workclass=0,occupation=0 \
 	    sex=1,age=4,race=1,marital-status=2,education=3,native-country=2,workclass=2,occupation=2; do
 		freqset -q "$QI" -H "$AH" -L "$L" "$ADULT" > "$T/want"
-		recode -H "$AH" -n "$L" "$ADULT" | freqset -q "$QI" > "$T/got"
+		recode -k 1 -H "$AH" -n "$L" "$ADULT" | freqset -q "$QI" > "$T/got"
 		cmp "$T/want" "$T/got" || { echo "$L"; false; }
 	done
 	# A subset of the attributes: the others pass through.
-	recode -H "$AH" -n age=2,race=1 "$ADULT" | cut -f1,4-9 > "$T/got"
+	recode -k 1 -H "$AH" -n age=2,race=1 "$ADULT" | cut -f1,4-9 > "$T/got"
 	cut -f1,4-9 "$ADULT" | cmp - "$T/got"
 	freqset -q age,race -H "$AH" -L age=2,race=1 "$ADULT" > "$T/want"
-	recode -H "$AH" -n age=2,race=1 "$ADULT" | freqset -q age,race | cmp - "$T/want"
+	recode -k 1 -H "$AH" -n age=2,race=1 "$ADULT" | freqset -q age,race | cmp - "$T/want"
 }
 
 @test "stdin and pipes are spooled: same output, temp dir left empty" {
@@ -117,12 +117,12 @@ vstat() {
 	TMPDIR="$T/tmp" recode -H "$AH" -n "$N121" -k 10 < "$ADULT" > "$T/a"
 	cmp "$T/want" "$T/a"
 	# One pass (nothing to suppress) reads stdin as it comes.
-	recode -H "$AH" -n "$N121" "$ADULT" > "$T/want1"
-	cat "$ADULT" | recode -T "$T/tmp" -H "$AH" -n "$N121" > "$T/a"
+	recode -k 1 -H "$AH" -n "$N121" "$ADULT" > "$T/want1"
+	cat "$ADULT" | recode -k 1 -T "$T/tmp" -H "$AH" -n "$N121" > "$T/a"
 	cmp "$T/want1" "$T/a"
-	cat "$ADULT" | recode -T "$T/tmp" -H "$AH" -n "$N121" - > "$T/a"
+	cat "$ADULT" | recode -k 1 -T "$T/tmp" -H "$AH" -n "$N121" - > "$T/a"
 	cmp "$T/want1" "$T/a"
-	recode -H "$AH" -n "$N121" <(cat "$ADULT") > "$T/a"
+	recode -k 1 -H "$AH" -n "$N121" <(cat "$ADULT") > "$T/a"
 	cmp "$T/want1" "$T/a"
 	[ -z "$(ls -A "$T/tmp")" ]
 	# Errors name stdin, also when read from the spool.
@@ -160,8 +160,8 @@ vstat() {
 	recode -H "$AH" -n "$N121" -k 10 "$ADULT" > "$T/star"
 	recode -H "$AH" -n "$N121" -k 10 -x salary-class "$ADULT" > "$T/a"
 	cut -f1-8 "$T/star" | cmp - "$T/a"
-	recode -H "$AH" -n age=1,race=1 -x sex,9 "$ADULT" > "$T/a"
-	recode -H "$AH" -n age=1,race=1 "$ADULT" | cut -f2-8 | cmp - "$T/a"
+	recode -k 1 -H "$AH" -n age=1,race=1 -x sex,9 "$ADULT" > "$T/a"
+	recode -k 1 -H "$AH" -n age=1,race=1 "$ADULT" | cut -f2-8 | cmp - "$T/a"
 }
 
 @test "a node file (lattice-search output) equals the attr=level list" {
@@ -184,7 +184,7 @@ vstat() {
 @test "headerless input (--columns, --columns-file): no header written" {
 	cols=$(head -1 "$ADULT" | tr '\t' ,)
 	recode -H "$AH" -n "$N121" -k 10 "$ADULT" | tail -n +2 > "$T/want"
-	tail -n +2 "$ADULT" | recode --columns "$cols" -H "$AH" -n "$N121" \
+	tail -n +2 "$ADULT" | recode -k 1 --columns "$cols" -H "$AH" -n "$N121" \
 	    -k 10 > "$T/a"
 	cmp "$T/want" "$T/a"
 	head -1 "$ADULT" > "$T/cols"
@@ -224,7 +224,7 @@ vstat() {
 	[ "${lines[1]}" = "$(printf '*\t*\tflu')" ]
 	[ "${lines[4]}" = "$(printf '53712\t[20,30)\tflu')" ]
 	# Without -k, -l alone suppresses.
-	run recode -H zip=mask:1,2 -H age=interval:10 -n zip=0,age=1 -s dis -l 3 "$T/t"
+	run recode -k 1 -H zip=mask:1,2 -H age=interval:10 -n zip=0,age=1 -s dis -l 3 "$T/t"
 	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 6 ]
 }
 
@@ -287,10 +287,10 @@ check_k() {
 	printf 'age\tsex\n17\tMale\n18\n' > "$T/ragged"
 	mkdir "$T/o"
 	for k in "" "-k 2"; do
-		run --separate-stderr recode -H "$AH" -n age=0 $k -o "$T/o/x" "$T/bad"
+		run --separate-stderr recode -k 1 -H "$AH" -n age=0 $k -o "$T/o/x" "$T/bad"
 		[ "$status" -eq 2 ]
 		[ "$stderr" = "recode: $T/bad:3: column 'age': '200': value is not a leaf of the hierarchy ($AH/adult_hierarchy_age.csv)" ]
-		run --separate-stderr recode -H age=interval:5 -n age=1 $k "$T/ragged"
+		run --separate-stderr recode -k 1 -H age=interval:5 -n age=1 $k "$T/ragged"
 		[ "$status" -eq 2 ]
 		[ "$stderr" = "recode: $T/ragged:3: expected 2 fields, found 1" ]
 	done
@@ -314,7 +314,7 @@ check_k() {
 	: > "$T/empty"
 	H="-H $AH"
 	while IFS='|' read -r args want; do
-		eval "run --separate-stderr recode $args"
+		eval "run --separate-stderr recode -k 1 $args"
 		[ "$status" -eq 2 ] || { echo "$args: status $status"; false; }
 		[[ "$stderr" == *"$want"* ]] || { echo "$args: $stderr"; false; }
 		[ -z "$output" ] || { echo "$args: output"; false; }
@@ -369,7 +369,7 @@ check_k() {
 	run --separate-stderr recode -H "$AH" -n "$N121" -k 10 -o /dev/full "$ADULT"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "recode: /dev/full: "*"No space left on device" ]]
-	run --separate-stderr bash -c 'recode -H "$1" -n age=1 "$2" > /dev/full' _ "$AH" "$ADULT"
+	run --separate-stderr bash -c 'recode -k 1 -H "$1" -n age=1 "$2" > /dev/full' _ "$AH" "$ADULT"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"No space left on device" ]]
 }
@@ -521,7 +521,7 @@ patients() {
 	[ "$stderr" = "recode: $T/q.tsv: no class column 'nosuch' (partition appends one; --class-col names it)" ]
 	# -x drops a column; a headerless table gives headerless output.
 	recode -r "$T/r.tsv" -x Disease "$T/p.tsv" | cmp - <(cut -f1-3 "$T/want")
-	tail -n +2 "$T/p.tsv" | recode -r "$T/r.tsv" \
+	tail -n +2 "$T/p.tsv" | recode -k 1 -r "$T/r.tsv" \
 	    --columns Age,Sex,Zipcode,Disease,class | cmp - <(tail -n +2 "$T/want")
 }
 
@@ -664,7 +664,7 @@ patients() {
 	printf '%s\n' 'class	count	class' > "$T/isclass"
 	: > "$T/empty"
 	while IFS='|' read -r args want; do
-		eval "run --separate-stderr recode $args"
+		eval "run --separate-stderr recode -k 1 $args"
 		[ "$status" -eq 2 ] || { echo "$args: status $status"; false; }
 		[ "$stderr" = "recode: $want" ] || { echo "$args: $stderr"; false; }
 		[ -z "$output" ] || { echo "$args: output"; false; }
@@ -786,7 +786,7 @@ mapped() {
 	local run p
 	while read -r run; do
 		for p in $run; do
-			recode --columns "$cols" --skip-header --part "$@" "$p" ||
+			recode -k 1 --columns "$cols" --skip-header --part "$@" "$p" ||
 			    return 1
 		done > "$T/got"
 		cmp "$T/want" "$T/got" || { echo "$run: $*"; return 1; }
@@ -798,7 +798,7 @@ mapped() {
 	freqset "$ADULT" > "$T/fs"
 	splits_of "$ADULT" 7001
 	while IFS='|' read -r args; do
-		recode -H "$AH" -n "$N121" $args "$ADULT" | tail -n +2 > "$T/want"
+		recode -k 1 -H "$AH" -n "$N121" $args "$ADULT" | tail -n +2 > "$T/want"
 		mapped --classes "$T/fs" -H "$AH" -n "$N121" $args ||
 		    { echo "$args"; false; }
 	done <<-EOF_
@@ -939,7 +939,7 @@ mapped() {
 	tail -n +2 "$T/t" > "$T/body"
 	mkdir "$T/o"
 	while IFS='|' read -r args want; do
-		eval "run --separate-stderr recode $args"
+		eval "run --separate-stderr recode -k 1 $args"
 		[ "$status" -eq 2 ] || { echo "$args: status $status"; false; }
 		[ "$stderr" = "recode: $want" ] || { echo "$args: $stderr"; false; }
 		# A row of another table is met part way: only -o is sure
@@ -975,7 +975,7 @@ mapped() {
 	-r "$T/fs" --classes "$F" "$T/t"|--classes applies to -n: with -r the regions file holds the classes and their counts
 	EOF_
 	# The frequency set it was made for passes.
-	run --separate-stderr recode $H -n age=2,sex=0 -s dis -l 1 --classes "$F" "$T/t"
+	run --separate-stderr recode -k 1 $H -n age=2,sex=0 -s dis -l 1 --classes "$F" "$T/t"
 	[ "$status" -eq 0 ]
 }
 
@@ -984,7 +984,7 @@ mapped() {
 	partition -q "$q" -H "$AH" --numeric age -k 5 -r "$T/r" "$ADULT" > "$T/p"
 	cols=$(head -1 "$T/p" | tr '\t' ,)
 	tail -n +2 "$T/p" > "$T/body"
-	recode -r "$T/r" "$T/p" | tail -n +2 > "$T/whole"
+	recode -k 1 -r "$T/r" "$T/p" | tail -n +2 > "$T/whole"
 	split -n l/3 "$T/body" "$T/part."
 	for f in "$T"/part.*; do
 		recode -r "$T/r" --part --columns "$cols" "$f"
@@ -1003,7 +1003,7 @@ mapped() {
 	run --separate-stderr recode -r "$T/r" --part -k 6 --columns "$cols" "$T/part.aa"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"--part: a part of the table cannot count its classes"* ]]
-	run --separate-stderr recode -n "$T/r" --part "$T/part.aa"
+	run --separate-stderr recode -k 1 -n "$T/r" --part "$T/part.aa"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"--part applies to -r"* ]]
 }

@@ -87,9 +87,9 @@ killed() {
 @test "partition: SIGTERM, SIGINT, SIGHUP remove temp files, keep the target" {
 	mkdir "$T/tmpd"
 	for sig in TERM INT HUP; do
-		killed partition $sig -q a -T "$T/tmpd"
+		killed partition $sig -q a -k 1 -T "$T/tmpd"
 		[ -z "$(ls -A "$T/tmpd")" ]
-		killed partition $sig -q a -a rothko-s -S 1M -T "$T/tmpd"
+		killed partition $sig -q a -k 1 -a rothko-s -S 1M -T "$T/tmpd"
 		[ -z "$(ls -A "$T/tmpd")" ]
 	done
 }
@@ -104,12 +104,13 @@ killed() {
 		    -q salary,age,hvalue,loan -k 5 -o "$T/out/result.tsv" \
 		    "$T/ag" 2> "$T/err" &
 		pid=$!
-		# Wait for the spool and at least one node file.
+		# Wait for the spool and at least one node file (held open,
+		# unlinked).
 		for i in $(seq 400); do
-			[ "$(ls -A "$T/tmpd" | wc -l)" -ge 3 ] && break
+			[ "$(held_temps "$pid" "$T/tmpd")" -ge 2 ] && break
 			sleep 0.02
 		done
-		[ "$(ls -A "$T/tmpd" | wc -l)" -ge 3 ]
+		[ "$(held_temps "$pid" "$T/tmpd")" -ge 2 ]
 		kill -s TERM "$pid"
 		status=0
 		wait "$pid" || status=$?

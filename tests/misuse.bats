@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# Misuse that once passed silently or failed in the wrong words: numbers
+# at the edge of their range, budgets that are ceilings, option values
+# out of range, temp files that SIGKILL must not leave behind, and
+# releases that need their requirement written out.
+
+load common
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+}
+
+# A table with the extremes of a signed 64-bit number.
+extremes() {
+	printf 'a\tb\n-9223372036854775808\tx\n9223372036854775807\ty\n0\tz\n-9223372036854775808\tw\n'
+}
+
+@test "partition takes every signed 64-bit value, in memory and out of core" {
+	extremes > t.tsv
+	run partition -q a -k 2 -r r.tsv -o o.tsv t.tsv
+	[ "$status" -eq 0 ]
+	grep -q '^1	2	-9223372036854775808	-9223372036854775808	-9223372036854775808$' r.tsv
+	for a in rothko-t rothko-s; do
+		run partition -q a -k 2 -a "$a" -S 1M -r r2.tsv -o o2.tsv t.tsv
+		[ "$status" -eq 0 ]
+		cmp r.tsv r2.tsv
+		cmp o.tsv o2.tsv
+	done
+	run recode -r r.tsv o.tsv
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "-9223372036854775808	x" ]
+	[ "${lines[2]}" = "[0-9223372036854775807]	y" ]
+}
+
+@test "one past the 64-bit range is refused, naming the row" {
+	printf 'a\tb\n-9223372036854775809\tx\n' > t.tsv
+	run partition -q a -k 1 t.tsv
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"t.tsv:2: column 'a': '-9223372036854775809' is not a decimal number within 64 bits"* ]]
+}
+
+@test "a sum of squares past 2^127 is an error that names the limit" {
+	printf 'q\ts\n1\t9000000000000000000\n1\t-9000000000000000000\n1\t9000000000000000000\n' > t.tsv
+	for p in "score -q q -s s --variance 1 --check" "freqset -q q --sum s"; do
+		run $p t.tsv
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"t.tsv:4: column 's': "*"passes the limit of exact sums of 2^127 (kanon(7), Numbers)" ]]
+	done
+	# Two rows stay within it: a verdict.
+	head -3 t.tsv > u.tsv
+	run score -q q -s s --variance 1 --check u.tsv
+	[ "$status" -eq 0 ]
+}
+
+@test "option values: out of range is not 'not a number'" {
+	printf 'a\n1\n' > t.tsv
+	while IFS='|' read -r cmd want; do
+		run $cmd t.tsv
+		[ "$status" -eq 2 ] || { echo "$cmd: status $status"; false; }
+		[[ "$output" == *"$want"* ]] || { echo "$cmd: $output"; false; }
+	done <<-'EOF'
+	partition -q a -k 9223372036854775808|-k: '9223372036854775808' is out of range [1, 9223372036854775807]
+	recode -n a=0 -H a=interval:5 -k 99999999999999999999|-k: '99999999999999999999' is out of range
+	partition -q a -k 2 -s a -l 1e400|-l: '1e400' is out of range
+	partition -q a -k 2 -s a -l inf|-l: 'inf' is not a finite number
+	score -q a -s a -l 2 --diversity recursive -c 1e309|-c: '1e309' is not a decimal number (digits with an optional point, no exponent
+	score -q a -s a --variance 1.5e3|--variance: '1.5e3' is not a decimal number
+	score -q a -s a -l 2 --diversity recursive -c 0|-c: '0' is not a positive number
+	extsort -S 0|-S: '0': a memory budget must be more than 0 (leave out -S for the default)
+	freqset -q a -S 0|-S: '0': a memory budget must be more than 0
+	partition -q a -k 2 -S 0K|-S: '0K': a memory budget must be more than 0
+	EOF
+}
+
+@test "a budget is a ceiling, not an allocation: -S 1T works" {
+	gendata -n 20000 --seed 3 uniform > t.tsv
+	for p in "extsort -k 1" "freqset -q a1,a2" "score -q a1,a2 -k 2" \
+	    "lattice-search -q a1 -H a1=interval:2,4 -k 2"; do
+		run $p -S 1T t.tsv
+		[ "$status" -eq 0 ] || { echo "$p: $output"; false; }
+	done
+	# The same sorted bytes as with a small budget that spills.
+	extsort -k 2:n,1 -S 1T t.tsv > a
+	extsort -k 2:n,1 -S 64K t.tsv > b
+	cmp a b
+	# extsort -S 1T stays small for a small input.
+	/usr/bin/time -f '%M' -o rss extsort -S 1T -k 1 t.tsv > /dev/null
+	[ "$(cat rss)" -lt 65536 ]
+}
+
+@test "Rothko's temp files are unlinked as soon as made: SIGKILL leaves none" {
+	[ -d /proc/self/fd ] || skip "no /proc to see the open files"
+	gendata -n 1000000 --seed 5 agrawal > t.tsv
+	for a in rothko-t rothko-s; do
+		T=$PWD/T$a
+		mkdir "$T"
+		partition -q age,elevel,car,zipcode,hyears -k 5 -a "$a" -S 4M \
+		    -T "$T" t.tsv > /dev/null &
+		pid=$!
+		# Wait until it holds a temp file open, then kill it.
+		held=0
+		for i in $(seq 1 200); do
+			if ls -l "/proc/$pid/fd" 2>/dev/null | grep -q "$T/"; then
+				held=1
+				break
+			fi
+			sleep 0.05
+		done
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" || true
+		[ "$held" -eq 1 ]
+		[ -z "$(ls "$T")" ]
+	done
+}
+
+@test "out of core under a low soft limit on open files: the same output" {
+	gendata -n 100000 --seed 5 agrawal > t.tsv
+	partition -q age,elevel,car,zipcode,hyears -k 5 -a rothko-s -S 4M t.tsv > a
+	(ulimit -Sn 64 && partition -q age,elevel,car,zipcode,hyears -k 5 \
+	    -a rothko-s -S 4M t.tsv) > b
+	cmp a b
+}
+
+@test "lattice-search says why when no node qualifies" {
+	run --separate-stderr lattice-search -q age -H "age=$AH/adult_hierarchy_age.csv" -k 40000 "$ADULT"
+	[ "$status" -eq 1 ]
+	[ "$output" = "age	suppressed	classes	cdm	cavg	height	prec	loss" ]
+	[ "$stderr" = "lattice-search: no node of the lattice meets the requirements, not even the top (k 40000, 30162 rows, 0 may be suppressed): ask for less, or give more levels" ]
+}
+
+@test "k is never implied: partition and recode -n refuse to run without -k" {
+	printf 'a\tb\n1\tx\n2\ty\n' > t.tsv
+	run --separate-stderr partition -q a -o out.tsv t.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "partition: no -k: give the least number of rows of a class (-k 1 makes classes of any size); no requirement is implied" ]
+	[ ! -e out.tsv ]
+	run --separate-stderr recode -n a=1 -H a=interval:5 t.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "recode: no -k: give the least number of rows of a released class"* ]]
+	[ -z "$output" ]
+	# Written out, k 1 is allowed: classes of one row.
+	run partition -q a -k 1 t.tsv
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "1	x	1" ]
+	run recode -k 1 -n a=1 -H a=interval:5 t.tsv
+	[ "$status" -eq 0 ]
+	# recode -r releases partition's classes, made for partition's -k.
+	partition -q a -k 2 -r r.tsv t.tsv > p.tsv
+	run recode -r r.tsv p.tsv
+	[ "$status" -eq 0 ]
+}

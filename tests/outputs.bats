@@ -1,0 +1,407 @@
+#!/usr/bin/env bats
+# Output files (kanon(7), OUTPUT FILES): every file a program writes
+# (-o of each program, partition's -r, the output of a --job) against
+# the adversarial cases, as tables of program rows:
+#
+#   inputs   an output that names a file the run reads, however it
+#            arrives (operand, stdin, -H file or directory, -n, -r,
+#            --classes, --columns-file, --original, --workload,
+#            --tree, a second operand of --merge or -m), by its name,
+#            a symbolic link or a hard link; and the standard output
+#            appended to each input.  The table itself may be replaced
+#            (as by sort -o), anything else is refused with status 2,
+#            the input untouched, no temp file left.
+#   outputs  each output's mode, owner and group kept when it replaces
+#            a file, 0666 less the umask when new; a symbolic link in a
+#            sticky world-writable directory followed only when its
+#            owner is the caller or the directory's owner; and a run
+#            with the standard output closed.
+#
+# A command holds @ where the output's file goes.  Each case runs in a
+# fresh copy of the fixtures; failures are collected and printed with
+# their command, then the test fails.
+
+load common
+
+# The fixtures, built once: a table, a hierarchy (as a file and in a
+# directory), a column list, a node of lattice-search and the classes
+# of the table, partition's regions and table, a release with a
+# workload, frequency sets, sorted tables and an empty tree file.
+setup_file() {
+	F=$BATS_FILE_TMPDIR/fixtures
+	mkdir "$F" && cd "$F" || return 1
+	printf 'a\tb\ts\n1\tx\t5\n2\ty\t7\n1\tx\t9\n3\ty\t7\n' > t.tsv
+	printf 'a\tb\ts\n4\tx\t5\n4\ty\t7\n' > t2.tsv
+	printf 'x\tX\t*\ny\tY\t*\n' > hb.tsv
+	mkdir hdir
+	cp hb.tsv hdir/b.tsv
+	printf 'a\nb\ns\n' > cols.txt
+	lattice-search -q b -H b=hb.tsv -k 2 --best t.tsv > node
+	freqset -q b t.tsv > classes.tsv
+	partition -q a -k 2 -r reg.tsv t.tsv > part.tsv
+	recode -r reg.tsv -k 2 part.tsv > rel.tsv
+	cp t.tsv orig.tsv
+	printf 'a\n1..2\n3\n' > wl.tsv
+	freqset t.tsv > fs.tsv
+	freqset t2.tsv > fs2.tsv
+	extsort -k a t.tsv > s1.tsv
+	extsort -k a t2.tsv > s2.tsv
+	: > tree
+	export F
+}
+
+setup() {
+	export TMPDIR=$BATS_TEST_TMPDIR/tmp
+	mkdir "$TMPDIR"
+	n=0
+	fails=
+	failed=
+}
+
+# fresh: a new copy of the fixtures, the current directory.
+fresh() {
+	n=$((n + 1))
+	C=$BATS_TEST_TMPDIR/c$n
+	cp -a "$F" "$C" && cd "$C" || return 1
+}
+
+# fail WHY: records a failed case: the command last run, its status
+# and messages (once), and WHY.
+fail() {
+	if [ "$cmd" != "$failed" ]; then
+		failed=$cmd
+		fails+="case: $cmd"$'\n'"  status $status, stdout '$output',"
+		fails+=" stderr '$stderr'"$'\n'
+	fi
+	fails+="  $1"$'\n'
+}
+
+# done_cases: fails the test if a case failed.
+done_cases() {
+	[ -z "$fails" ] || { printf '%s' "$fails"; false; }
+}
+
+# go COMMAND: runs COMMAND under bash in the current directory.
+go() {
+	cmd=$1
+	run --separate-stderr bash -c "$cmd"
+}
+
+# leftover DIR...: fails the case if a temp file is left in a DIR.
+leftover() {
+	local d f
+	for d in "$@" "$TMPDIR"; do
+		for f in "$d"/.*.?????? "$d"/kanon.*; do
+			[ -e "$f" ] && fail "temp file left: $f"
+		done
+	done
+	return 0
+}
+
+# refused PATTERN: the run must have failed with status 2, printed
+# nothing on stdout and exactly "prog: PATTERN" on stderr.
+refused() {
+	local prog=${cmd%% *}
+	[ "$status" -eq 2 ] || fail "status $status, not 2"
+	[ -z "$output" ] || fail "output on stdout"
+	[ "$stderr" = "$prog: $1" ] || fail "stderr, not '$prog: $1'"
+}
+
+# The table of inputs: name | input | its name in messages | expected |
+# command.  expected is "ok" when the output may replace the input (the
+# table the program reads), else the message, in which %o stands for
+# the output's name as given and %i for the input's name; R is the
+# message of every such refusal, "%o: output file is input file (%i)".
+INPUTS='
+freqset operand      | t.tsv       | t.tsv       | ok | freqset -q a -o @ t.tsv
+freqset stdin        | t.tsv       | stdin       | ok | freqset -q a -o @ < t.tsv
+freqset - operand    | t.tsv       | stdin       | ok | freqset -q a -o @ - < t.tsv
+freqset 2nd operand  | t2.tsv      | t2.tsv      | ok | freqset -q a -o @ t.tsv t2.tsv
+freqset --merge      | fs2.tsv     | fs2.tsv     | ok | freqset --merge -o @ fs.tsv fs2.tsv
+freqset -H file      | hb.tsv      | hb.tsv      | R  | freqset -q b -H b=hb.tsv -L b=1 -o @ t.tsv
+freqset -H dir       | hdir/b.tsv  | hdir/b.tsv  | R  | freqset -q b -H hdir -L b=1 -o @ t.tsv
+freqset cols-file    | cols.txt    | cols.txt    | R  | freqset --columns-file cols.txt --skip-header -o @ t.tsv
+score operand        | rel.tsv     | rel.tsv     | ok | score -q a -k 2 -o @ rel.tsv
+score stdin          | rel.tsv     | stdin       | ok | score -q a -k 2 -o @ < rel.tsv
+score --original     | orig.tsv    | orig.tsv    | R  | score -q a -k 2 --original orig.tsv --workload wl.tsv -o @ rel.tsv
+score --workload     | wl.tsv      | wl.tsv      | R  | score -q a -k 2 --original orig.tsv --workload wl.tsv -o @ rel.tsv
+score -H             | hb.tsv      | hb.tsv      | R  | score -q b -k 2 -H b=hb.tsv --original orig.tsv --workload-auto b -o @ t.tsv
+score cols-file      | cols.txt    | cols.txt    | R  | score --columns-file cols.txt --skip-header -q a -k 1 -o @ t.tsv
+extsort operand      | t.tsv       | t.tsv       | ok | extsort -k a -o @ t.tsv
+extsort stdin        | t.tsv       | stdin       | ok | extsort -k a -o @ < t.tsv
+extsort -m 2nd       | s2.tsv      | s2.tsv      | ok | extsort -m -k a -o @ s1.tsv s2.tsv
+extsort cols-file    | cols.txt    | cols.txt    | R  | extsort --columns-file cols.txt --skip-header -k a -o @ t.tsv
+lattice operand      | t.tsv       | t.tsv       | ok | lattice-search -q b -H b=hb.tsv -k 2 -o @ t.tsv
+lattice stdin        | t.tsv       | stdin       | ok | lattice-search -q b -H b=hb.tsv -k 2 -o @ < t.tsv
+lattice -H file      | hb.tsv      | hb.tsv      | R  | lattice-search -q b -H b=hb.tsv -k 2 -o @ t.tsv
+lattice -H dir       | hdir/b.tsv  | hdir/b.tsv  | R  | lattice-search -q b -H hdir -k 2 -o @ t.tsv
+lattice cols-file    | cols.txt    | cols.txt    | R  | lattice-search --columns-file cols.txt --skip-header -q b -H b=hb.tsv -k 2 -o @ t.tsv
+recode operand       | t.tsv       | t.tsv       | ok | recode -n node -H b=hb.tsv -k 2 -o @ t.tsv
+recode stdin         | t.tsv       | stdin       | ok | recode -n node -H b=hb.tsv -k 2 -o @ < t.tsv
+recode -n            | node        | node        | R  | recode -n node -H b=hb.tsv -k 2 -o @ t.tsv
+recode -H file       | hb.tsv      | hb.tsv      | R  | recode -n node -H b=hb.tsv -k 2 -o @ t.tsv
+recode -H dir        | hdir/b.tsv  | hdir/b.tsv  | R  | recode -n node -H hdir -k 2 -o @ t.tsv
+recode --classes     | classes.tsv | classes.tsv | R  | recode -n node -H b=hb.tsv --classes classes.tsv -k 2 -o @ t.tsv
+recode --classes -   | classes.tsv | stdin       | R  | recode -n node -H b=hb.tsv --classes - -k 2 -o @ t.tsv < classes.tsv
+recode cols-file     | cols.txt    | cols.txt    | R  | recode --columns-file cols.txt --skip-header -n node -H b=hb.tsv -k 2 -o @ t.tsv
+recode -r operand    | part.tsv    | part.tsv    | ok | recode -r reg.tsv -k 2 -o @ part.tsv
+recode -r stdin      | part.tsv    | stdin       | ok | recode -r reg.tsv -k 2 -o @ < part.tsv
+recode -r            | reg.tsv     | reg.tsv     | R  | recode -r reg.tsv -k 2 -o @ part.tsv
+recode -r -          | reg.tsv     | stdin       | R  | recode -r - -k 2 -o @ part.tsv < reg.tsv
+partition operand    | t.tsv       | t.tsv       | ok | partition -q a -k 2 -o @ t.tsv
+partition stdin      | t.tsv       | stdin       | ok | partition -q a -k 2 -o @ < t.tsv
+partition rothko-t   | t.tsv       | t.tsv       | ok | partition -q a -k 2 -a rothko-t -o @ t.tsv
+partition rothko-s   | t.tsv       | stdin       | ok | partition -q a -k 2 -a rothko-s -o @ < t.tsv
+partition -H         | hb.tsv      | hb.tsv      | R  | partition -q b -H b=hb.tsv -k 2 -o @ t.tsv
+partition -H dir     | hdir/b.tsv  | hdir/b.tsv  | R  | partition -q b -H hdir -k 2 -o @ t.tsv
+partition cols-file  | cols.txt    | cols.txt    | R  | partition --columns-file cols.txt --skip-header -q a -k 2 -o @ t.tsv
+partition -r operand | t.tsv       | t.tsv       | -r names the input file | partition -q a -k 2 -o /dev/null -r @ t.tsv
+partition -r stdin   | t.tsv       | stdin       | R  | partition -q a -k 2 -o /dev/null -r @ < t.tsv
+partition -r -H      | hb.tsv      | hb.tsv      | R  | partition -q b -H b=hb.tsv -k 2 -o /dev/null -r @ t.tsv
+partition -r -H dir  | hdir/b.tsv  | hdir/b.tsv  | R  | partition -q b -H hdir -k 2 -o /dev/null -r @ t.tsv
+partition -r cols    | cols.txt    | cols.txt    | R  | partition --columns-file cols.txt --skip-header -q a -k 2 -o /dev/null -r @ t.tsv
+job groups operand   | t.tsv       | t.tsv       | ok | partition -q a -k 2 --columns a,b,s --skip-header --job groups --tree tree -o @ t.tsv
+job groups stdin     | t.tsv       | stdin       | ok | partition -q a -k 2 --columns a,b,s --skip-header --job groups --tree tree -o @ < t.tsv
+job groups --tree    | tree        | tree        | R  | partition -q a -k 2 --columns a,b,s --skip-header --job groups --tree tree -o @ t.tsv
+job open --tree      | tree        | tree        | R  | partition -q a -k 2 --columns a,b,s --job open --tree tree -o @
+job open, tree stdin | tree        | tree        | R  | partition -q a -k 2 --columns a,b,s --job open --tree tree -o @ < tree
+'
+
+# each TABLE FUNCTION: calls FUNCTION with the fields of every row of
+# TABLE (separated by |, trimmed).
+each() {
+	local line i
+	local -a f
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		IFS='|' read -r -a f <<< "$line"
+		for i in "${!f[@]}"; do
+			f[i]=${f[i]#"${f[i]%%[![:space:]]*}"}
+			f[i]=${f[i]%"${f[i]##*[![:space:]]}"}
+		done
+		"$2" "${f[@]}"
+	done <<< "$1"
+}
+
+# reference COMMAND: the output of COMMAND written to a new file, in
+# $ref; fails the case if it does not succeed.
+reference() {
+	fresh
+	go "${1//@/ref.out}"
+	[ "$status" -eq 0 ] || fail "the reference run failed"
+	ref=$C/ref.out
+}
+
+# same_input NAME INPUT INAME EXPECT COMMAND: the output named by its
+# name, a symbolic link and a hard link to the input.
+same_input() {
+	local name=$1 in=$2 iname=$3 expect=$4 c=$5 out msg
+	reference "$c"
+	for out in "$in" sl hl; do
+		fresh
+		cp "$in" "$in.0"
+		ln -s "$(basename "$in")" "$(dirname "$in")/sl"
+		ln "$in" "$(dirname "$in")/hl"
+		[ "$out" = "$in" ] || out=$(dirname "$in")/$out
+		out=${out#./}
+		go "${c//@/$out}"
+		if [ "$expect" = ok ]; then
+			[ "$status" -eq 0 ] || fail "status $status, not 0"
+			[ -z "$stderr" ] || fail "a message"
+			cmp -s "$ref" "$out" || fail "$out is not the output"
+			[ "$out" = "${out%hl}" ] || cmp -s "$in" "$in.0" ||
+			    fail "$in changed through a hard link"
+			[ "$out" = "${out%sl}" ] || [ -L "$out" ] ||
+			    fail "the link $out was replaced"
+		else
+			msg=$expect
+			[ "$msg" = R ] && msg='%o: output file is input file (%i)'
+			msg=${msg//%o/$out}
+			refused "${msg//%i/$iname}"
+			cmp -s "$in" "$in.0" || fail "$in changed"
+		fi
+		leftover . "$(dirname "$in")"
+	done
+	# The standard output appended to the input, instead of -o.
+	case $c in
+	*'-o @'*)
+		fresh
+		cp "$in" "$in.0"
+		go "${c//-o @/} >> $in"
+		refused "$iname: input file is output file (standard output)"
+		cmp -s "$in" "$in.0" || fail "$in changed"
+		leftover .
+		;;
+	esac
+}
+
+@test "inputs: an output over the table replaces it, over another input is refused" {
+	each "$INPUTS" same_input
+	done_cases
+}
+
+@test "inputs: -o /dev/stdout appended to the input is refused" {
+	fresh
+	cp t.tsv t.0
+	go 'freqset -q a -o /dev/stdout t.tsv >> t.tsv'
+	refused 't.tsv: input file is output file (/dev/stdout)'
+	cmp -s t.tsv t.0 || fail "t.tsv changed"
+	go 'freqset -q a -o /dev/stdin < t.tsv'
+	[ "$status" -eq 2 ] || fail "status $status, not 2"
+	cmp -s t.tsv t.0 || fail "t.tsv changed"
+	done_cases
+}
+
+@test "inputs: an input that becomes the output's target mid-run is kept" {
+	# The target is checked again before the rename: a hard link made
+	# to the hierarchy after the output was opened is not replaced.
+	fresh
+	mkfifo fifo
+	cp hb.tsv hb.0
+	(exec 3> fifo; sleep 1; ln -f hb.tsv out; exec 3>&-) &
+	go 'freqset -q b -H b=hb.tsv -L b=1 -o out --columns a,b,s fifo'
+	wait
+	refused 'out: output file is input file (hb.tsv)'
+	cmp -s hb.tsv hb.0 || fail "hb.tsv changed"
+	leftover .
+	done_cases
+}
+
+# The table of outputs: name | command, one per file a program writes.
+OUTPUTS='
+freqset -o          | freqset -q a -o @ t.tsv
+score -o            | score -q a -k 1 -o @ t.tsv
+gendata -o          | gendata -n 5 -o @ uniform
+extsort -o          | extsort -k a -o @ t.tsv
+extsort -m -o       | extsort -m -k a -o @ s1.tsv s2.tsv
+lattice-search -o   | lattice-search -q b -H b=hb.tsv -k 2 -o @ t.tsv
+recode -n -o        | recode -n node -H b=hb.tsv -k 2 -o @ t.tsv
+recode -r -o        | recode -r reg.tsv -k 2 -o @ part.tsv
+partition -o        | partition -q a -k 2 -o @ t.tsv
+partition -r        | partition -q a -k 2 -o /dev/null -r @ t.tsv
+partition rothko -o | partition -q a -k 2 -a rothko-t -o @ t.tsv
+partition --job -o  | partition -q a -k 2 --columns a,b,s --skip-header --job groups --tree tree -o @ t.tsv
+'
+
+# mode_of FILE: its mode in octal, owner and group.
+mode_of() {
+	stat -c '%a %U %G' "$1"
+}
+
+# modes NAME COMMAND: the mode, owner and group of a replaced file kept,
+# a new file's mode from the umask.
+modes() {
+	local c=$2 m want
+	reference "$c"
+	for m in '600 root root' '640 nobody nogroup' '604 root nogroup' \
+	    '2660 root nogroup' '444 root root'; do
+		fresh
+		echo old > out
+		chown "$(echo "${m#* }" | tr ' ' :)" out
+		chmod "${m%% *}" out
+		want=$(mode_of out)
+		go "${c//@/out}"
+		[ "$status" -eq 0 ] || fail "status $status, not 0 ($m)"
+		cmp -s "$ref" out || fail "out is not the output ($m)"
+		[ "$(mode_of out)" = "$want" ] ||
+		    fail "out is $(mode_of out), not $want"
+		leftover .
+	done
+	for m in 022:644 027:640 077:600 000:666; do
+		fresh
+		go "umask ${m%:*}; ${c//@/new}"
+		[ "$status" -eq 0 ] || fail "status $status, not 0 (umask)"
+		[ "$(stat -c %a new)" = "${m#*:}" ] ||
+		    fail "new is $(stat -c %a new) under umask ${m%:*}"
+	done
+}
+
+@test "outputs: the mode, owner and group of a replaced file are kept" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root, to give files to nobody"
+	getent group nogroup > /dev/null || skip "no group nogroup"
+	each "$OUTPUTS" modes
+	done_cases
+}
+
+# sticky NAME COMMAND: a symbolic link in a sticky world-writable
+# directory is followed when the caller or the directory's owner owns
+# it, and refused when another user does, at the end of the path or in
+# the middle, directly or from a link elsewhere.
+sticky() {
+	local c=$2 owner diru out msg
+	reference "$c"
+	for owner in nobody root dirowner; do
+		fresh
+		mkdir -m 1777 st real
+		echo old > real/victim
+		chmod 600 real/victim
+		ln -s "$C/real/victim" st/link
+		diru=root
+		if [ "$owner" = dirowner ]; then
+			diru=nobody
+			owner=nobody
+		fi
+		chown "$diru" st
+		chown -h "$owner" st/link
+		go "${c//@/st/link}"
+		if [ "$owner" = nobody ] && [ "$diru" = root ]; then
+			refused "st/link: a symbolic link in a sticky world-writable directory, owned by neither you nor the directory's owner: not followed"
+			[ "$(cat real/victim)" = old ] || fail "the victim changed"
+		else
+			[ "$status" -eq 0 ] || fail "status $status, not 0 ($owner)"
+			cmp -s "$ref" real/victim || fail "victim not written ($owner)"
+			[ "$(stat -c %a real/victim)" = 600 ] || fail "mode lost"
+		fi
+		[ -L st/link ] || fail "the link was replaced"
+		leftover st real
+	done
+	# A directory link in the middle of the path, and a link elsewhere
+	# that leads to the planted one.
+	for out in st/dl/victim l2; do
+		fresh
+		mkdir -m 1777 st real
+		echo old > real/victim
+		ln -s "$C/real" st/dl
+		ln -s "$C/real/victim" st/link
+		ln -s st/link l2
+		chown -h nobody st/dl st/link
+		go "${c//@/$out}"
+		msg=st/dl
+		[ "$out" = l2 ] && msg=st/link
+		refused "$out: $msg: a symbolic link in a sticky world-writable directory, owned by neither you nor the directory's owner: not followed"
+		[ "$(cat real/victim)" = old ] || fail "the victim changed"
+		leftover st real
+	done
+}
+
+@test "outputs: a link planted in a sticky world-writable directory is not followed" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root, to make a link owned by another user"
+	id nobody > /dev/null 2>&1 || skip "no user nobody"
+	each "$OUTPUTS" sticky
+	done_cases
+}
+
+# closed NAME COMMAND: with the standard output closed, a run with -o
+# succeeds and writes the file, a run to the standard output fails.
+closed() {
+	local c=$2
+	reference "$c"
+	fresh
+	go "${c//@/out} >&-"
+	[ "$status" -eq 0 ] || fail "status $status, not 0"
+	[ -z "$stderr" ] || fail "a message"
+	cmp -s "$ref" out || fail "out is not the output"
+	leftover .
+	case $c in
+	*'-o @'*)
+		go "${c//-o @/} >&-"
+		refused "write error on standard output: Bad file descriptor"
+		leftover .
+		;;
+	esac
+}
+
+@test "outputs: with the standard output closed, -o succeeds" {
+	each "$OUTPUTS" closed
+	done_cases
+}
