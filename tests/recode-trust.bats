@@ -63,11 +63,11 @@ cases() {
 	while IFS='|' read -r st want args; do
 		[ -n "$st" ] || continue
 		s=${st%+}
-		eval "run --separate-stderr recode $args"
+		eval "run --separate-stderr recode -k 1 $args"
 		[ "$status" -eq "$s" ] || { echo "$args: status $status: $stderr"; return 1; }
 		[ "$stderr" = "$want" ] || { echo "$args: stderr: $stderr"; return 1; }
 		[ "$st" != 2 ] || [ -z "$output" ] || { echo "$args: output"; return 1; }
-		eval "run --separate-stderr recode -o o/out $args"
+		eval "run --separate-stderr recode -k 1 -o o/out $args"
 		[ "$status" -eq "$s" ] || { echo "-o $args: status $status"; return 1; }
 		[ "$stderr" = "$want" ] || { echo "-o $args: stderr: $stderr"; return 1; }
 		[ -z "$output" ] || { echo "-o $args: output"; return 1; }
@@ -142,7 +142,7 @@ cases() {
 	[ "$stderr" = "recode: ok.fs: the class age='17' has count 3, but part.aa has 2 rows of it" ]
 	# A split with more rows of a class than counted fails, --part or not.
 	cat part.aa part.aa > twice
-	run --separate-stderr recode -H "$AH" -n age=0 --classes ok.fs --part \
+	run --separate-stderr recode -k 1 -H "$AH" -n age=0 --classes ok.fs --part \
 	    --columns "$cols" -o out2 twice
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "recode: twice:4: the class age='17' has count 3 in ok.fs, but twice has more rows of it" ]
