@@ -327,8 +327,8 @@ parse_row(struct part *pt, kn_table *t)
 			pt->cl->rowval[j].leaf = (uint32_t)id;
 		} else if (!mond_parse_num(v.p, v.n, &pt->cl->rowval[j].m,
 			       &pt->cl->rowval[j].sc))
-			kn_table_fail(t, dm->col, "'%.*s' is not a decimal "
-			    "number within 64 bits", (int)v.n, v.p);
+			kn_table_fail(t, dm->col, "'%.*s' %s", (int)v.n, v.p,
+			    mond_num_error(v.p, v.n));
 	}
 }
 

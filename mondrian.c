@@ -38,6 +38,19 @@
 
 /* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
  * and no trailing fractional zeros; 0 if s is not one. */
+const char *
+mond_num_error(const char *s, size_t n)
+{
+	kn_i128 mant;
+	int sc;
+
+	if (!kn_dec_parse(s, n, &mant, &sc))
+		return "is not a decimal number";
+	if (sc > 18)
+		return "has more than 18 decimal places (kanon(7), Numbers)";
+	return "does not fit a signed 64-bit integer (kanon(7), Numbers)";
+}
+
 int
 mond_parse_num(const char *s, size_t n, int64_t *m, int *sc)
 {
@@ -390,12 +403,10 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 
 				if (!mond_parse_num(v.p, v.n, &m, &sc))
 					kn_table_fail(t, dm->col,
-					    "'%.*s' is not a "
-					    "decimal number within 64 bits (a "
-					    "column with a hierarchy (-H) need "
-					    "not "
-					    "be one)",
-					    (int)v.n, v.p);
+					    "'%.*s' %s (a column with a "
+					    "hierarchy (-H) need not be one)",
+					    (int)v.n, v.p,
+					    mond_num_error(v.p, v.n));
 				dm->raw[b] = m;
 				dm->rsc[b] = (int8_t)sc;
 				r[j] = 0;

@@ -237,6 +237,8 @@ struct part {
 /* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
  * and no trailing fractional zeros; 0 if s is not one. */
 int mond_parse_num(const char *s, size_t n, int64_t *m, int *sc);
+/* Why mond_parse_num refused s, in words for a message. */
+const char *mond_num_error(const char *s, size_t n);
 
 /* Builds the ancestors, leaf counts and depth-first codes of a
  * hierarchy once all values are known. */

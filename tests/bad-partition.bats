@@ -68,7 +68,7 @@ setup() {
 
 @test "partition: values that are not numbers or leaves" {
 	bad_cases <<-'EOF'
-	numeric QI x1    | 2 | partition: @:3: column 'a': 'x1' is not a decimal number within 64 bits* | partition -k 1 -q a @nonnum.tsv
+	numeric QI x1    | 2 | partition: @:3: column 'a': 'x1' is not a decimal number (a column with a hierarchy* | partition -k 1 -q a @nonnum.tsv
 	numeric QI, -S   | 2 | partition: @:3: column 'a': 'x1' is not a decimal number* | partition -k 1 -q a -S 1M @nonnum.tsv
 	strings, no -H   | 2 | partition: @:2: column 'b': 'x' is not a decimal number* | partition -k 1 -q b @t.tsv
 	--numeric b      | 2 | partition: @:2: column 'b': 'x' is not a decimal number* | partition -k 1 -q a,b -H b=hb.tsv --numeric b @t.tsv

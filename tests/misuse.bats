@@ -36,7 +36,14 @@ extremes() {
 	printf 'a\tb\n-9223372036854775809\tx\n' > t.tsv
 	run partition -q a -k 1 t.tsv
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"t.tsv:2: column 'a': '-9223372036854775809' is not a decimal number within 64 bits"* ]]
+	[[ "$output" == *"t.tsv:2: column 'a': '-9223372036854775809' does not fit a signed 64-bit integer"* ]]
+}
+
+@test "a numeric quasi-identifier with 19 decimals says so, not 'not a number'" {
+	printf 'a\tb\n0.0000000000000000001\tx\n1\ty\n' > t.tsv
+	run partition -q a -k 1 t.tsv
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"t.tsv:2: column 'a': '0.0000000000000000001' has more than 18 decimal places (kanon(7), Numbers)"* ]]
 }
 
 @test "a sum of squares past 2^127 is an error that names the limit" {
