@@ -72,7 +72,7 @@ setup() {
 	numeric QI, -S   | 2 | partition: @:3: column 'a': 'x1' is not a decimal number* | partition -k 1 -q a -S 1M @nonnum.tsv
 	strings, no -H   | 2 | partition: @:2: column 'b': 'x' is not a decimal number* | partition -k 1 -q b @t.tsv
 	--numeric b      | 2 | partition: @:2: column 'b': 'x' is not a decimal number* | partition -k 1 -q a,b -H b=hb.tsv --numeric b @t.tsv
-	too many digits  | 2 | partition: @:3: column 'a': '99999999999999999999' is not a decimal number* | partition -k 1 -q a @huge.tsv
+	too many digits  | 2 | partition: @:3: column 'a': '99999999999999999999' does not fit a signed 64-bit integer* | partition -k 1 -q a @huge.tsv
 	exponent         | 2 | partition: @:3: column 'a': '1e3'* | partition -k 1 -q a @exp.tsv
 	interval: x1     | 2 | partition: @:3: column 'a': 'x1'* | partition -k 1 -q a -H a=interval:5 @nonnum.tsv
 	not a leaf       | 2 | partition: @:4: column 'b': 'zz': value is not a leaf* | partition -k 1 -q a,b -H b=hb.tsv @notleaf.tsv
