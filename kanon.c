@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -54,11 +55,21 @@ kn_init(const char *argv0)
 	struct sigaction sa;
 	const char *p;
 	size_t i;
+	int fd;
 
 	if (argv0 != NULL && *argv0 != '\0') {
 		p = strrchr(argv0, '/');
 		kn_prog = p != NULL ? p + 1 : argv0;
 	}
+	/* A standard descriptor that the caller closed (prog <&-) would be
+	 * taken by the next file opened, and stdin would read that file,
+	 * stdout write into it: /dev/null holds its place, opened the other
+	 * way, so that reading or writing it fails as on a closed one (and
+	 * the reader of stdin tells; see tsv.c). */
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY) != fd)
+			break;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

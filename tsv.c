@@ -23,6 +23,19 @@
 #define RBUF (1 << 20)
 #endif
 
+/* Dies unless the standard input can be read.  Closed by the caller
+ * (prog <&-), it holds /dev/null opened for writing only (kn_init). */
+static void
+stdin_check(void)
+{
+	int fl = fcntl(0, F_GETFL);
+
+	if (fl < 0 || (fl & O_ACCMODE) == O_WRONLY)
+		kn_die("stdin: the standard input is closed (or open for "
+		    "writing only): give the input as a file, or redirect it "
+		    "(< FILE)");
+}
+
 void
 kn_reader_open(kn_reader *r, const char *path)
 {
@@ -34,6 +47,7 @@ kn_reader_open_size(kn_reader *r, const char *path, size_t bufsz)
 {
 	memset(r, 0, sizeof(*r));
 	if (path == NULL || strcmp(path, "-") == 0) {
+		stdin_check();
 		r->fd = 0;
 		r->name = "stdin";
 	} else {
@@ -585,6 +599,8 @@ kn_input_init(kn_input *in, const char *path, int twice,
 	in->name = in->path != NULL ? in->path : "stdin";
 	in->tmpdir = tmpdir;
 	in->sfd = -1;
+	if (in->path == NULL)
+		stdin_check();
 	if (!twice)
 		return;
 	if (in->path == NULL || (stat(in->path, &st) == 0 &&
