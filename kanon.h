@@ -317,6 +317,13 @@ int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
 
 /* ---- reading TSV -------------------------------------------------- */
 
+/* The longest line a reader takes unless -S is larger: a longer one is
+ * an error (kanon(7), INPUT LIMITS). */
+#define KN_LINE_MAX ((size_t)64 << 20)
+/* The longest line of the readers opened from now on: the larger of
+ * KN_LINE_MAX and -S (kn_opts_take sets it). */
+extern size_t kn_line_max;
+
 typedef struct {
 	int fd;
 	const char *name;	/* for messages */
@@ -327,10 +334,23 @@ typedef struct {
 	char *line;		/* current line, NUL-terminated, no EOL */
 	size_t len;
 	uint64_t bytes;		/* bytes consumed so far */
-	int keepcr;		/* keep a CR before LF (temp runs) */
+	int keepcr;		/* keep a CR before LF */
+	int temp;		/* one of the program's own temp files: read
+				 * as written (no byte-order mark, compressed
+				 * data, CR line ends or line limit looked
+				 * for); set it before the first line */
+	int started;		/* the start of the file was looked at */
+	size_t maxline;		/* kn_line_max when opened */
+	char fsep;		/* the field separator, for naming the field
+				 * of a NUL byte ('\t'; ';' in ARX's files) */
 } kn_reader;
 
-/* Opens path ("-" or NULL: stdin); dies if it cannot. */
+/* Opens path ("-" or NULL: stdin); dies if it cannot, or if stdin is
+ * closed.  The file is read once, from its start to its end, so that a
+ * pipe or a FIFO will do; a UTF-8 byte-order mark at its start is
+ * skipped, and compressed data, CR line ends (classic Mac OS), a NUL
+ * byte and a line longer than maxline are errors as soon as they are
+ * read. */
 void kn_reader_open(kn_reader *r, const char *path);
 /* The same with a read buffer of bufsz bytes (it grows for long lines). */
 void kn_reader_open_size(kn_reader *r, const char *path, size_t bufsz);
@@ -362,8 +382,9 @@ typedef struct {
 } kn_table;
 
 /* --skip-header: every kn_table opened afterwards skips the lines that
- * equal its header (the column names joined by tabs), as met in a
- * split of a headerless table or in files concatenated with cat. */
+ * equal its header (the column names joined by tabs), alone or after a
+ * UTF-8 byte-order mark, as met in a split of a headerless table or in
+ * files concatenated with cat. */
 extern int kn_skip_header;
 /* The options of every program that reads a table, for getopt_long:
  * --columns, --columns-file and --skip-header. */
