@@ -357,9 +357,6 @@ void kn_reader_open_size(kn_reader *r, const char *path, size_t bufsz);
 void kn_reader_close(kn_reader *r);
 /* Reads the next line (CRLF and LF stripped); 0 at end of input. */
 int kn_getline(kn_reader *r);
-/* Reads the whole file path into memory, NUL-terminated; *len gets
- * its length.  Caller frees. */
-char *kn_slurp(const char *path, size_t *len);
 /* Splits line[0..len) at tabs into at most max fields of f; returns
  * the number of fields in the line. */
 size_t kn_split(char *line, size_t len, kn_str *f, size_t max);
@@ -475,6 +472,12 @@ void kn_input_done(kn_input *in);
 
 enum { KN_HFILE, KN_HINTERVAL, KN_HMASK };
 
+/* The most levels a hierarchy may have, the leaves included: real ones
+ * have fewer than 20, the generated at most 66; a taller one is most
+ * likely not a hierarchy, and would cost lattice-search time and memory
+ * quadratic in its height (kanon(7), INPUT LIMITS). */
+#define KN_HIER_MAXLEVELS 100
+
 typedef struct {
 	char *attr;
 	char *src;		/* file or spec, for messages */
@@ -491,7 +494,8 @@ typedef struct {
 
 /* Loads a hierarchy for attr from spec: "interval:W1,W2,..." (fixed
  * widths, each a multiple of the last), "mask:N1,N2,..." (last Ni
- * digits replaced by '*'), or a file (TSV, or ARX ';' CSV). */
+ * digits replaced by '*'), or a file (TSV, or ARX ';' CSV), read once
+ * with the line reader (a pipe or a FIFO will do). */
 kn_hier *kn_hier_load(const char *attr, const char *spec);
 void kn_hier_free(kn_hier *h);
 /* Leaf id of a value, or -1 when a file hierarchy lacks it (generated

@@ -324,24 +324,6 @@ kn_getline(kn_reader *r)
 	return 1;
 }
 
-char *
-kn_slurp(const char *path, size_t *len)
-{
-	kn_reader r;
-	char *s;
-
-	kn_reader_open(&r, path);
-	r.temp = 1;	/* read whole, not as lines */
-	while (!r.eof)
-		fill(&r);
-	s = r.buf;
-	*len = r.end;
-	s[r.end] = '\0';
-	if (r.fd > 0)
-		close(r.fd);
-	return s;
-}
-
 /* ---- tables -------------------------------------------------------- */
 
 size_t
