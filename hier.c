@@ -467,43 +467,57 @@ is_pair(const char *arg)
 	    !(stat(arg, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
-/* Finds the hierarchy file of attr in directory dir, or NULL. */
+/* Finds the hierarchy file of attr in directory dir, or NULL: a name
+ * that dir lists, equal byte for byte to ATTR.tsv, else ATTR.csv, else
+ * the one ending in _hierarchy_ATTR.csv.  No name in a directory holds
+ * a '/', so a column named '../x' or 'a/b' finds nothing outside it; a
+ * name found that leads nowhere (a dangling symbolic link) is an
+ * error, not a column without a hierarchy. */
 static char *
 find_in_dir(const char *dir, const char *attr)
 {
-	static const char *ext[] = { ".tsv", ".csv" };
-	char *path = NULL, *found = NULL, *suf;
+	char *name[3] = { NULL, NULL, NULL }, *suf, *path;
+	size_t an = strlen(attr), n, k;
 	struct stat st;
 	struct dirent *e;
-	size_t n, i;
 	DIR *d;
 
-	n = strlen(dir) + strlen(attr) + 32;
-	path = kn_alloc(n);
-	for (i = 0; i < 2; i++) {
-		snprintf(path, n, "%s/%s%s", dir, attr, ext[i]);
-		if (stat(path, &st) == 0)
-			return path;
-	}
-	free(path);
-	n = strlen(attr) + 16;
+	n = an + 16;
 	suf = kn_alloc(n);
 	snprintf(suf, n, "_hierarchy_%s.csv", attr);
 	if ((d = opendir(dir)) == NULL)
 		kn_die_sys("-H %s", dir);
 	while ((e = readdir(d)) != NULL) {
-		if (!has_suffix(e->d_name, suf))
+		if (strlen(e->d_name) == an + 4 &&
+		    strncmp(e->d_name, attr, an) == 0 &&
+		    (strcmp(e->d_name + an, ".tsv") == 0 ||
+		    strcmp(e->d_name + an, ".csv") == 0))
+			k = e->d_name[an + 1] == 't' ? 0 : 1;
+		else if (has_suffix(e->d_name, suf))
+			k = 2;
+		else
 			continue;
-		if (found != NULL)
+		if (name[k] != NULL)	/* only _hierarchy_ names repeat */
 			kn_die("-H %s: two hierarchy files for '%s': %s and %s",
-			    dir, attr, found + strlen(dir) + 1, e->d_name);
-		n = strlen(dir) + strlen(e->d_name) + 2;
-		found = kn_alloc(n);
-		snprintf(found, n, "%s/%s", dir, e->d_name);
+			    dir, attr, name[k], e->d_name);
+		name[k] = kn_strdup(e->d_name);
 	}
 	closedir(d);
 	free(suf);
-	return found;
+	for (k = 0; k < 3 && name[k] == NULL; k++)
+		;
+	if (k == 3)
+		return NULL;
+	n = strlen(dir) + strlen(name[k]) + 2;
+	path = kn_alloc(n);
+	snprintf(path, n, "%s/%s", dir, name[k]);
+	if (stat(path, &st) != 0 && errno == ENOENT &&
+	    lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		kn_die("-H %s: %s, the hierarchy of '%s', is a symbolic link "
+		    "to a file that does not exist", dir, path, attr);
+	for (k = 0; k < 3; k++)
+		free(name[k]);
+	return path;
 }
 
 kn_hier *
