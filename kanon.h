@@ -376,6 +376,7 @@ typedef struct {
 	int skiphdr;		/* skip lines equal to the header */
 	size_t hdrlen;
 	uint64_t skipped;	/* header lines skipped */
+	const char *stdname;	/* stdin's name in messages (a spool's) */
 } kn_table;
 
 /* --skip-header: every kn_table opened afterwards skips the lines that

@@ -444,6 +444,8 @@ open_next(kn_table *t)
 	if (t->cur >= t->npaths)
 		return 0;
 	kn_reader_open(&t->r, t->paths[t->cur]);
+	if (t->stdname != NULL && t->r.fd == 0)
+		t->r.name = t->stdname;
 	t->cur++;
 	if (t->headerless)
 		return 1;
@@ -524,12 +526,16 @@ kn_opts_take(kn_opts *o, int ch, char *arg)
 	return 1;
 }
 
-void
-kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
+/* kn_table_open, with stdin called stdname in messages when that is not
+ * NULL. */
+static void
+table_open(kn_table *t, char **paths, size_t npaths, const char *columns,
+    const char *stdname)
 {
 	static char *dash[] = { "-" };
 
 	memset(t, 0, sizeof(*t));
+	t->stdname = stdname;
 	if (npaths == 0) {
 		paths = dash;
 		npaths = 1;
@@ -559,6 +565,12 @@ kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
 	open_next(t);
 	if (t->hdrline != NULL)
 		t->hdrlen = strlen(t->hdrline);
+}
+
+void
+kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
+{
+	table_open(t, paths, npaths, columns, NULL);
 }
 
 int
@@ -801,11 +813,11 @@ kn_input_open(kn_input *in, kn_table *t, const char *columns)
 	struct stat st;
 
 	if (in->spool != NULL) {
-		/* Read the spool as standard input, named as the input. */
+		/* Read the spool as standard input, named as the input
+		 * (from its header line on). */
 		if (lseek(in->sfd, 0, SEEK_SET) != 0 || dup2(in->sfd, 0) < 0)
 			kn_die_sys("%s", in->spool);
-		kn_table_open(t, NULL, 0, columns);
-		t->r.name = in->name;
+		table_open(t, NULL, 0, columns, in->name);
 		in->opened++;
 		return;
 	}
