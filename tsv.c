@@ -204,7 +204,7 @@ reader_start(kn_reader *r)
 {
 	const struct magic *m;
 	size_t n;
-	int more;
+	int more, bom = 0;
 
 	r->started = 1;
 	if (r->temp)
@@ -213,15 +213,18 @@ reader_start(kn_reader *r)
 		n = r->end - r->beg;
 		if ((m = magic_of(r->buf + r->beg, n, &more)) != NULL)
 			magic_die(r->name, m);
-		if (n < 3 && memcmp(r->buf + r->beg, BOM, n) == 0)
+		if (!bom && n < 3 && memcmp(r->buf + r->beg, BOM, n) == 0)
 			more = 1;
-		if (!more || r->eof)
+		if (more && !r->eof)
+			fill(r);
+		else if (!bom && n >= 3 &&
+		    memcmp(r->buf + r->beg, BOM, 3) == 0) {
+			/* One mark; what follows it is looked at too. */
+			r->beg += 3;
+			r->bytes += 3;
+			bom = 1;
+		} else
 			break;
-		fill(r);
-	}
-	if (n >= 3 && memcmp(r->buf + r->beg, BOM, 3) == 0) {
-		r->beg += 3;
-		r->bytes += 3;
 	}
 }
 

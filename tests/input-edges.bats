@@ -316,6 +316,13 @@ expect_kind() {
 	check "cat plain.tsv bom.tsv | freqset -q age --skip-header" 0 ""
 	[ "$(cat out)" = "$(printf 'age\tcount\n1\t1\n2\t1')" ] ||
 	    note "cat: $(cat out)"
+	# One mark is skipped, and what follows it is looked at.
+	{ printf '\357\273\277'; gzip -c t.tsv; } > bomgz.tsv
+	check "freqset bomgz.tsv" 2 "freqset: bomgz.tsv: looks compressed (gzip)*"
+	printf '\357\273\277\357\273\277a\n1\n' > bom2.tsv
+	check "freqset -q 1 bom2.tsv" 0 ""
+	[ "$(head -1 out)" = "$(printf '\357\273\277a\tcount')" ] ||
+	    note "two marks: $(head -1 out | od -c)"
 	# Elsewhere the mark is part of a value.
 	printf 'a\n\357\273\277x\nx\n' > mid.tsv
 	check "freqset mid.tsv" 0 ""
