@@ -269,32 +269,36 @@ partial_check(const kn_reader *r, size_t from)
 		cr_die(r);
 }
 
-/* Reads the next line without looking for NUL bytes in it, unless it
- * is longer than what the buffer held. */
-static int
-getline_raw(kn_reader *r)
+/* The end of a line that the buffer did not hold whole, all of which
+ * was looked at: reads more, looking at each part read before the next
+ * (partial_check); returns the line's newline, or the end of the data
+ * at the end of the input, or NULL if no byte is left. */
+static char * __attribute__((noinline))
+line_more(kn_reader *r)
 {
+	size_t from = 0, scanned;
 	char *nl;
-	size_t scanned = 0;
 
-	if (!r->started)
-		reader_start(r);
 	for (;;) {
+		if (r->eof)
+			return r->end == r->beg ? NULL : r->buf + r->end;
+		if (!r->temp)
+			partial_check(r, from);
+		scanned = r->end - r->beg;
+		fill(r);
 		nl = memchr(r->buf + r->beg + scanned, '\n',
 		    r->end - r->beg - scanned);
 		if (nl != NULL)
-			break;
-		if (r->eof) {
-			if (r->end == r->beg)
-				return 0;
-			nl = r->buf + r->end;	/* last line, no newline */
-			break;
-		}
-		if (!r->temp)
-			partial_check(r, scanned);
-		scanned = r->end - r->beg;
-		fill(r);
+			return nl;
+		from = scanned;
 	}
+}
+
+/* Makes the line that ends at nl (its newline, or the end of the data)
+ * the current line. */
+static inline void
+line_set(kn_reader *r, char *nl)
+{
 	r->line = r->buf + r->beg;
 	r->len = (size_t)(nl - r->line);
 	r->bytes += r->len + (nl < r->buf + r->end);
@@ -302,11 +306,41 @@ getline_raw(kn_reader *r)
 	if (r->len > 0 && r->line[r->len - 1] == '\r' && !r->keepcr)
 		r->len--;
 	r->line[r->len] = '\0';
-	if (r->lineno == 0 && !r->temp &&
-	    memchr(r->line, '\r', r->len - (r->keepcr && r->len > 0 &&
-	    r->line[r->len - 1] == '\r')) != NULL)
-		cr_die(r);
 	r->lineno++;
+}
+
+/* getline_raw for the first line of the file: its start is looked at
+ * first, and a CR inside it is an error. */
+static int __attribute__((noinline))
+getline_first(kn_reader *r)
+{
+	char *nl;
+
+	if (!r->started)
+		reader_start(r);
+	nl = memchr(r->buf + r->beg, '\n', r->end - r->beg);
+	if (nl == NULL && (nl = line_more(r)) == NULL)
+		return 0;
+	line_set(r, nl);
+	if (!r->temp && memchr(r->line, '\r', r->len - (r->keepcr &&
+	    r->len > 0 && r->line[r->len - 1] == '\r')) != NULL)
+		cr_die(r);
+	return 1;
+}
+
+/* Reads the next line without looking for NUL bytes in it, unless it
+ * is longer than what the buffer held. */
+static inline int
+getline_raw(kn_reader *r)
+{
+	char *nl;
+
+	if (r->lineno == 0)
+		return getline_first(r);
+	nl = memchr(r->buf + r->beg, '\n', r->end - r->beg);
+	if (nl == NULL && (nl = line_more(r)) == NULL)
+		return 0;
+	line_set(r, nl);
 	return 1;
 }
 
