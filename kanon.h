@@ -339,6 +339,9 @@ typedef struct {
 				 * as written (no byte-order mark, compressed
 				 * data, CR line ends or line limit looked
 				 * for); set it before the first line */
+	int crrow;		/* the first line is a row, which may hold a
+				 * CR: an error only if no newline ends it
+				 * (headerless input, a split of a table) */
 	int started;		/* the start of the file was looked at */
 	size_t maxline;		/* kn_line_max when opened */
 	char fsep;		/* the field separator, for naming the field

@@ -264,7 +264,7 @@ partial_check(const kn_reader *r, size_t from)
 
 	if ((z = memchr(p + from, '\0', n - from)) != NULL)
 		nul_die(r, p, z, r->lineno + 1);
-	if (r->lineno == 0 && n > cr + 1 &&
+	if (r->lineno == 0 && !r->crrow && n > cr + 1 &&
 	    memchr(p + cr, '\r', n - 1 - cr) != NULL)
 		cr_die(r);
 }
@@ -310,20 +310,23 @@ line_set(kn_reader *r, char *nl)
 }
 
 /* getline_raw for the first line of the file: its start is looked at
- * first, and a CR inside it is an error. */
+ * first, and a CR inside it is an error (with crrow, only in a line
+ * that ends the file without a newline). */
 static int __attribute__((noinline))
 getline_first(kn_reader *r)
 {
 	char *nl;
+	int lf;
 
 	if (!r->started)
 		reader_start(r);
 	nl = memchr(r->buf + r->beg, '\n', r->end - r->beg);
 	if (nl == NULL && (nl = line_more(r)) == NULL)
 		return 0;
+	lf = nl < r->buf + r->end;
 	line_set(r, nl);
-	if (!r->temp && memchr(r->line, '\r', r->len - (r->keepcr &&
-	    r->len > 0 && r->line[r->len - 1] == '\r')) != NULL)
+	if (!r->temp && !(r->crrow && lf) && memchr(r->line, '\r', r->len -
+	    (r->keepcr && r->len > 0 && r->line[r->len - 1] == '\r')) != NULL)
 		cr_die(r);
 	return 1;
 }
@@ -484,6 +487,9 @@ open_next(kn_table *t)
 	if (t->stdname != NULL && t->r.fd == 0)
 		t->r.name = t->stdname;
 	t->cur++;
+	/* Headerless, the first line may be any row of a larger table (a
+	 * split), and a row may hold a CR. */
+	t->r.crrow = t->headerless;
 	if (t->headerless)
 		return 1;
 	if (!kn_getline(&t->r))

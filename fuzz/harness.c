@@ -317,7 +317,7 @@ static const struct {
 };
 
 size_t
-fz_text_start(const char *p, size_t n, int *bad)
+fz_text_start(const char *p, size_t n, int crrow, int *bad)
 {
 	size_t skip = n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	size_t i, k, e;
@@ -335,6 +335,8 @@ fz_text_start(const char *p, size_t n, int *bad)
 	}
 	for (e = 0; e < n && p[e] != '\n'; e++)
 		;
+	if (crrow && e < n)
+		return skip;	/* a row ended by a newline may hold a CR */
 	if (e > 0 && p[e - 1] == '\r')
 		e--;
 	if (memchr(p, '\r', e) != NULL)

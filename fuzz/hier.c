@@ -53,7 +53,7 @@ tsv_model(struct job *j)
 	j->ok = 1;
 	j->nl = j->nf = 0;
 	j->lf = malloc(cap * sizeof(char **));
-	s += fz_text_start(j->text, j->len, &bad);
+	s += fz_text_start(j->text, j->len, 0, &bad);
 	if (bad)
 		j->ok = 0;
 	while (s < end) {
@@ -231,7 +231,7 @@ dump(const kn_hier *h, int csv, char **out, size_t *outlen)
 	/* A first leaf that the reader would take for a byte-order mark
 	 * or compressed data (after a blank first line in the original);
 	 * one level holding a ';', which .tsv refuses as ARX's. */
-	if (fz_text_start(*out, *outlen, &bad) != 0 || bad)
+	if (fz_text_start(*out, *outlen, 0, &bad) != 0 || bad)
 		ok = 0;
 	if (!csv && h->nlevels == 1 && memchr(*out, ';', *outlen) != NULL)
 		ok = 0;

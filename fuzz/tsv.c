@@ -139,7 +139,8 @@ model(struct job *j, const char **text, const size_t *len)
 	}
 	for (f = 0; f < j->npaths && j->ok; f++) {
 		int bad;
-		size_t skip = fz_text_start(text[f], len[f], &bad);
+		size_t skip = fz_text_start(text[f], len[f],
+		    (j->flags & F_HEADERLESS) != 0, &bad);
 
 		if (bad) {
 			j->ok = 0;
@@ -327,7 +328,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The raw reader over the first file. */
 	{
 		int bad;
-		size_t skip = fz_text_start(text[0], len[0], &bad);
+		size_t skip = fz_text_start(text[0], len[0], 0, &bad);
 
 		j.lines = malloc((len[0] + 1) * sizeof(struct line));
 		j.nlines = lines_of(text[0] + skip, len[0] - skip,
