@@ -627,6 +627,7 @@ open_run(source *x, const char *path, size_t run, size_t bufsz)
 	x->run = run;
 	kn_reader_open_size(&x->r, path, bufsz);
 	x->r.keepcr = 1;	/* lines are as they were added */
+	x->r.temp = 1;
 }
 
 void

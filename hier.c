@@ -3,7 +3,7 @@
  * comes from a file (our TSV format, one leaf-to-root path a line, or
  * ARX's ';' CSV), checked to be a tree, or is generated: intervals of
  * fixed widths or digit masks, grown as values are met.  Above tsv.c
- * (files are read whole with kn_slurp).
+ * (files are read once, line by line, with the line reader).
  */
 #include <sys/stat.h>
 
@@ -80,30 +80,27 @@ hier_link(kn_hier *h, int l, uint32_t id, uint32_t p)
 	return h->up[l][id];
 }
 
-/* Parses one record of ARX's ';' CSV (RFC 4180 quoting) at *pp into
- * fields (unquoted copies in out); returns the field count, or 0 at
- * the end of the text.  *line is advanced past the record's lines. */
+/* Parses the current line of r, a record of ARX's ';' CSV (RFC 4180
+ * quoting; a quoted label may not span lines), into fields, their
+ * unquoted copies in out; returns the field count. */
 static size_t
-csv_record(const char *path, char **pp, const char *end, kn_str **fp,
-    size_t *fcap, char *out, unsigned long *line)
+csv_line(const kn_reader *r, kn_str **fp, size_t *fcap, char *out)
 {
-	char *p = *pp;
+	const char *p = r->line, *end = r->line + r->len;
+	unsigned long long ln = (unsigned long long)r->lineno;
 	size_t n = 0;
 	char *o = out;
-	unsigned long start = *line;
 
-	if (p >= end)
-		return 0;
 	for (;;) {
 		char *f = o;
 
 		*fp = kn_grow(*fp, fcap, n, sizeof(kn_str), 16);
 		if (p < end && *p == '"') {
-			p++;
-			for (;;) {
+			for (p++;;) {
 				if (p >= end)
-					kn_die("%s:%lu: unterminated quoted "
-					    "field", path, start);
+					kn_die("%s:%llu: field %zu: unterminated "
+					    "quoted label (a label may not span "
+					    "lines)", r->name, ln, n + 1);
 				if (*p == '"') {
 					if (p + 1 < end && p[1] == '"') {
 						*o++ = '"';
@@ -113,99 +110,86 @@ csv_record(const char *path, char **pp, const char *end, kn_str **fp,
 					p++;
 					break;
 				}
-				if (*p == '\n')
-					kn_die("%s:%lu: line break inside a "
-					    "quoted label", path, start);
 				*o++ = *p++;
 			}
-			if (p < end && *p != ';' && *p != '\n' &&
-			    !(*p == '\r' && (p + 1 == end || p[1] == '\n')))
-				kn_die("%s:%lu: field %zu: text after the "
-				    "closing quote", path, start, n + 1);
+			if (p < end && *p != ';')
+				kn_die("%s:%llu: field %zu: text after the "
+				    "closing quote", r->name, ln, n + 1);
 		} else {
-			while (p < end && *p != ';' && *p != '\n') {
+			while (p < end && *p != ';') {
 				if (*p == '"')
-					kn_die("%s:%lu: field %zu: quote inside "
-					    "an unquoted field", path, start,
+					kn_die("%s:%llu: field %zu: quote inside "
+					    "an unquoted field", r->name, ln,
 					    n + 1);
 				*o++ = *p++;
 			}
-			if (o > f && o[-1] == '\r' && (p == end || *p == '\n'))
-				o--;
 		}
-		if (p < end && *p == '\r')
-			p++;
 		(*fp)[n].p = f;
 		(*fp)[n].n = (size_t)(o - f);
 		n++;
-		if (p >= end || *p == '\n') {
-			if (p < end)
-				p++;
-			break;
-		}
+		if (p >= end)
+			return n;
 		p++;		/* ';' */
 	}
-	(*line)++;
-	*pp = p;
-	return n;
 }
 
-/* Loads a hierarchy file, TSV or (csv nonzero) ARX's ';' CSV. */
+/* Loads a hierarchy file, read once line by line: our TSV (csv 0), ARX's
+ * ';' CSV (csv 1), or (csv -1) the one the first line says: with a ';'
+ * and no tab it is ARX's. */
 static kn_hier *
 hier_file(const char *attr, const char *path, int csv)
 {
-	size_t len, nf, fcap = 0, want = 0, i;
-	char *text = kn_slurp(path, &len), *p = text, *end = text + len;
-	char *tmp = kn_alloc(len + 1);
+	kn_reader r;
+	size_t nf, fcap = 0, tcap = 0, want = 0, i;
+	char *tmp = NULL;
 	kn_str *f = NULL;
-	unsigned long line = 1, wantline = 0;
+	unsigned long long here, wantline = 0;
 	uint32_t *id = NULL;
 	kn_hier *h = NULL;
-	int l;
+	int l, bycsv = csv == 1;
 
-	for (;;) {
-		unsigned long here = line;
-
+	kn_reader_open(&r, path);
+	if (csv == 1)
+		r.fsep = ';';
+	while (kn_getline(&r)) {
+		here = (unsigned long long)r.lineno;
+		if (csv < 0) {
+			csv = memchr(r.line, '\t', r.len) == NULL &&
+			    memchr(r.line, ';', r.len) != NULL;
+			r.fsep = csv ? ';' : '\t';
+		}
 		if (csv) {
-			nf = csv_record(path, &p, end, &f, &fcap, tmp, &line);
-			if (nf == 0)
-				break;
-		} else {
-			char *nl;
-			size_t ll;
-
-			if (p >= end)
-				break;
-			nl = memchr(p, '\n', (size_t)(end - p));
-			ll = (size_t)((nl ? nl : end) - p);
-			memcpy(tmp, p, ll);
-			if (ll > 0 && tmp[ll - 1] == '\r')
-				ll--;
-			p = nl ? nl + 1 : end;
-			line++;
-			if (fcap < ll + 1) {
-				fcap = ll + 1;
-				f = kn_realloc(f, fcap * sizeof(kn_str));
-			}
-			nf = kn_split(tmp, ll, f, fcap);
+			tmp = kn_grow(tmp, &tcap, r.len, 1, 256);
+			nf = csv_line(&r, &f, &fcap, tmp);
+			for (i = 0; i < nf; i++)
+				if (memchr(f[i].p, '\t', f[i].n) != NULL)
+					kn_die("%s:%llu: field %zu: tab inside a "
+					    "label%s", path, here, i + 1, bycsv ?
+					    " (a tab-separated hierarchy is "
+					    "named .tsv, not .csv)" : "");
+		} else if ((nf = kn_split(r.line, r.len, f, fcap)) > fcap) {
+			f = kn_grow(f, &fcap, nf - 1, sizeof(kn_str), 16);
+			kn_split(r.line, r.len, f, fcap);
 		}
 		if (nf == 1 && f[0].n == 0)
 			continue;	/* blank line */
-		for (i = 0; i < nf; i++) {
-			if (memchr(f[i].p, '\t', f[i].n) != NULL && csv)
-				kn_die("%s:%lu: field %zu: tab inside a label",
-				    path, here, i + 1);
-			if (memchr(f[i].p, '\0', f[i].n) != NULL)
-				kn_die("%s:%lu: field %zu: NUL byte", path,
-				    here, i + 1);
-		}
 		if (h == NULL) {
+			if (nf == 1 && !csv && memchr(f[0].p, ';', f[0].n))
+				kn_die("%s:%llu: no tab but a ';': this looks "
+				    "like ARX's ';' CSV; to read it so, name "
+				    "the file .csv (or give it no ending)", path,
+				    here);
+			if (nf > KN_HIER_MAXLEVELS)
+				kn_die("%s:%llu: %zu levels: a hierarchy has at "
+				    "most %d (kanon(7), INPUT LIMITS); is this "
+				    "a hierarchy file?", path, here, nf,
+				    KN_HIER_MAXLEVELS);
 			want = nf;
 			wantline = here;
 			h = hier_new(attr, path, KN_HFILE, (int)nf);
 			id = kn_alloc(nf * sizeof(uint32_t));
 		} else if (nf != want)
-			kn_die("%s:%lu: expected %zu levels (as on line %lu), "
+			kn_die("%s:%llu: expected %zu levels (as on line %llu), "
 			    "found %zu", path, here, want, wantline, nf);
 		for (l = 0; l < (int)nf; l++)
 			id[l] = kn_dict_intern(&h->lab[l], f[l].p, f[l].n);
@@ -217,16 +201,16 @@ hier_file(const char *attr, const char *path, int csv)
 				kn_str b = kn_dict_get(&h->lab[l + 1], id[l + 1]);
 				kn_str v = kn_dict_get(&h->lab[l], id[l]);
 
-				kn_die("%s:%lu: not a hierarchy: '%.*s' at "
+				kn_die("%s:%llu: not a hierarchy: '%.*s' at "
 				    "level %d has two parents, '%.*s' and "
 				    "'%.*s'", path, here, (int)v.n, v.p, l,
 				    (int)a.n, a.p, (int)b.n, b.p);
 			}
 		}
 	}
+	kn_reader_close(&r);
 	if (h == NULL)
 		kn_die("%s: empty hierarchy", path);
-	free(text);
 	free(tmp);
 	free(f);
 	free(id);
@@ -313,23 +297,9 @@ kn_hier_load(const char *attr, const char *spec)
 	} else if (strncmp(spec, "mask:", 5) == 0) {
 		h = hier_new(attr, spec, KN_HMASK, 1);
 		parse_masks(h, spec + 5, &n);
-	} else {
-		int csv = has_suffix(spec, ".csv");
-
-		if (!csv && !has_suffix(spec, ".tsv")) {
-			/* Sniff: a tab on the first line means TSV. */
-			size_t len;
-			char *t = kn_slurp(spec, &len), *nl;
-
-			nl = memchr(t, '\n', len);
-			if (nl == NULL)
-				nl = t + len;
-			csv = memchr(t, '\t', (size_t)(nl - t)) == NULL &&
-			    memchr(t, ';', (size_t)(nl - t)) != NULL;
-			free(t);
-		}
-		return hier_file(attr, spec, csv);
-	}
+	} else
+		return hier_file(attr, spec, has_suffix(spec, ".csv") ? 1 :
+		    has_suffix(spec, ".tsv") ? 0 : -1);
 	/* Generated: leaves, n levels, then the root '*'. */
 	{
 		kn_dict *lab = kn_realloc(h->lab, (size_t)(n + 2) *
@@ -497,43 +467,57 @@ is_pair(const char *arg)
 	    !(stat(arg, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
-/* Finds the hierarchy file of attr in directory dir, or NULL. */
+/* Finds the hierarchy file of attr in directory dir, or NULL: a name
+ * that dir lists, equal byte for byte to ATTR.tsv, else ATTR.csv, else
+ * the one ending in _hierarchy_ATTR.csv.  No name in a directory holds
+ * a '/', so a column named '../x' or 'a/b' finds nothing outside it; a
+ * name found that leads nowhere (a dangling symbolic link) is an
+ * error, not a column without a hierarchy. */
 static char *
 find_in_dir(const char *dir, const char *attr)
 {
-	static const char *ext[] = { ".tsv", ".csv" };
-	char *path = NULL, *found = NULL, *suf;
+	char *name[3] = { NULL, NULL, NULL }, *suf, *path;
+	size_t an = strlen(attr), n, k;
 	struct stat st;
 	struct dirent *e;
-	size_t n, i;
 	DIR *d;
 
-	n = strlen(dir) + strlen(attr) + 32;
-	path = kn_alloc(n);
-	for (i = 0; i < 2; i++) {
-		snprintf(path, n, "%s/%s%s", dir, attr, ext[i]);
-		if (stat(path, &st) == 0)
-			return path;
-	}
-	free(path);
-	n = strlen(attr) + 16;
+	n = an + 16;
 	suf = kn_alloc(n);
 	snprintf(suf, n, "_hierarchy_%s.csv", attr);
 	if ((d = opendir(dir)) == NULL)
 		kn_die_sys("-H %s", dir);
 	while ((e = readdir(d)) != NULL) {
-		if (!has_suffix(e->d_name, suf))
+		if (strlen(e->d_name) == an + 4 &&
+		    strncmp(e->d_name, attr, an) == 0 &&
+		    (strcmp(e->d_name + an, ".tsv") == 0 ||
+		    strcmp(e->d_name + an, ".csv") == 0))
+			k = e->d_name[an + 1] == 't' ? 0 : 1;
+		else if (has_suffix(e->d_name, suf))
+			k = 2;
+		else
 			continue;
-		if (found != NULL)
+		if (name[k] != NULL)	/* only _hierarchy_ names repeat */
 			kn_die("-H %s: two hierarchy files for '%s': %s and %s",
-			    dir, attr, found + strlen(dir) + 1, e->d_name);
-		n = strlen(dir) + strlen(e->d_name) + 2;
-		found = kn_alloc(n);
-		snprintf(found, n, "%s/%s", dir, e->d_name);
+			    dir, attr, name[k], e->d_name);
+		name[k] = kn_strdup(e->d_name);
 	}
 	closedir(d);
 	free(suf);
-	return found;
+	for (k = 0; k < 3 && name[k] == NULL; k++)
+		;
+	if (k == 3)
+		return NULL;
+	n = strlen(dir) + strlen(name[k]) + 2;
+	path = kn_alloc(n);
+	snprintf(path, n, "%s/%s", dir, name[k]);
+	if (stat(path, &st) != 0 && errno == ENOENT &&
+	    lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		kn_die("-H %s: %s, the hierarchy of '%s', is a symbolic link "
+		    "to a file that does not exist", dir, path, attr);
+	for (k = 0; k < 3; k++)
+		free(name[k]);
+	return path;
 }
 
 kn_hier *

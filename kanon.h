@@ -338,6 +338,13 @@ int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
 
 /* ---- reading TSV -------------------------------------------------- */
 
+/* The longest line a reader takes unless -S is larger: a longer one is
+ * an error (kanon(7), INPUT LIMITS). */
+#define KN_LINE_MAX ((size_t)64 << 20)
+/* The longest line of the readers opened from now on: the larger of
+ * KN_LINE_MAX and -S (kn_opts_take sets it). */
+extern size_t kn_line_max;
+
 typedef struct {
 	int fd;
 	const char *name;	/* for messages */
@@ -348,19 +355,32 @@ typedef struct {
 	char *line;		/* current line, NUL-terminated, no EOL */
 	size_t len;
 	uint64_t bytes;		/* bytes consumed so far */
-	int keepcr;		/* keep a CR before LF (temp runs) */
+	int keepcr;		/* keep a CR before LF */
+	int temp;		/* one of the program's own temp files: read
+				 * as written (no byte-order mark, compressed
+				 * data, CR line ends or line limit looked
+				 * for); set it before the first line */
+	int crrow;		/* the first line is a row, which may hold a
+				 * CR: an error only if no newline ends it
+				 * (headerless input, a split of a table) */
+	int started;		/* the start of the file was looked at */
+	size_t maxline;		/* kn_line_max when opened */
+	char fsep;		/* the field separator, for naming the field
+				 * of a NUL byte ('\t'; ';' in ARX's files) */
 } kn_reader;
 
-/* Opens path ("-" or NULL: stdin); dies if it cannot. */
+/* Opens path ("-" or NULL: stdin); dies if it cannot, or if stdin is
+ * closed.  The file is read once, from its start to its end, so that a
+ * pipe or a FIFO will do; a UTF-8 byte-order mark at its start is
+ * skipped, and compressed data, CR line ends (classic Mac OS), a NUL
+ * byte and a line longer than maxline are errors as soon as they are
+ * read. */
 void kn_reader_open(kn_reader *r, const char *path);
 /* The same with a read buffer of bufsz bytes (it grows for long lines). */
 void kn_reader_open_size(kn_reader *r, const char *path, size_t bufsz);
 void kn_reader_close(kn_reader *r);
 /* Reads the next line (CRLF and LF stripped); 0 at end of input. */
 int kn_getline(kn_reader *r);
-/* Reads the whole file path into memory, NUL-terminated; *len gets
- * its length.  Caller frees. */
-char *kn_slurp(const char *path, size_t *len);
 /* Splits line[0..len) at tabs into at most max fields of f; returns
  * the number of fields in the line. */
 size_t kn_split(char *line, size_t len, kn_str *f, size_t max);
@@ -380,11 +400,13 @@ typedef struct {
 	int skiphdr;		/* skip lines equal to the header */
 	size_t hdrlen;
 	uint64_t skipped;	/* header lines skipped */
+	const char *stdname;	/* stdin's name in messages (a spool's) */
 } kn_table;
 
 /* --skip-header: every kn_table opened afterwards skips the lines that
- * equal its header (the column names joined by tabs), as met in a
- * split of a headerless table or in files concatenated with cat. */
+ * equal its header (the column names joined by tabs), alone or after a
+ * UTF-8 byte-order mark, as met in a split of a headerless table or in
+ * files concatenated with cat. */
 extern int kn_skip_header;
 /* The options of every program that reads a table, for getopt_long:
  * --columns, --columns-file and --skip-header. */
@@ -475,6 +497,12 @@ void kn_input_done(kn_input *in);
 
 enum { KN_HFILE, KN_HINTERVAL, KN_HMASK };
 
+/* The most levels a hierarchy may have, the leaves included: real ones
+ * have fewer than 20, the generated at most 66; a taller one is most
+ * likely not a hierarchy, and would cost lattice-search time and memory
+ * quadratic in its height (kanon(7), INPUT LIMITS). */
+#define KN_HIER_MAXLEVELS 100
+
 typedef struct {
 	char *attr;
 	char *src;		/* file or spec, for messages */
@@ -491,7 +519,8 @@ typedef struct {
 
 /* Loads a hierarchy for attr from spec: "interval:W1,W2,..." (fixed
  * widths, each a multiple of the last), "mask:N1,N2,..." (last Ni
- * digits replaced by '*'), or a file (TSV, or ARX ';' CSV). */
+ * digits replaced by '*'), or a file (TSV, or ARX ';' CSV), read once
+ * with the line reader (a pipe or a FIFO will do). */
 kn_hier *kn_hier_load(const char *attr, const char *spec);
 void kn_hier_free(kn_hier *h);
 /* Leaf id of a value, or -1 when a file hierarchy lacks it (generated

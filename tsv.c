@@ -1,6 +1,7 @@
 /*
  * tsv.c: reading TSV as kanon(7) describes it: the line reader (CRLF,
- * no final newline, NUL bytes refused), tables (the header or
+ * no final newline, a byte-order mark skipped; NUL bytes, CR line ends,
+ * compressed data and lines past the limit refused), tables (the header or
  * --columns, several files as one, --skip-header, column selection,
  * data errors naming file, line and column) and the two-pass input,
  * which spools a pipe to read it twice.  Above kanon.c.
@@ -23,6 +24,79 @@
 #define RBUF (1 << 20)
 #endif
 
+size_t kn_line_max = KN_LINE_MAX;
+
+/* The UTF-8 byte-order mark, which Excel writes at the start of a file. */
+#define BOM "\xef\xbb\xbf"
+
+/* The signatures of compressed data and of zip archives (spreadsheets),
+ * which are not text, with the command that decompresses each; '?'
+ * stands for a digit 1 to 9 (bzip2's block size). */
+static const struct magic {
+	const char *sig;
+	size_t n;
+	const char *what, *cat;
+} magics[] = {
+	{ "\x1f\x8b", 2, "gzip", "zcat" },
+	{ "\x1f\x9d", 2, "compress", "zcat" },
+	{ "BZh?1AY&SY", 10, "bzip2", "bzcat" },
+	{ "BZh?\x17\x72\x45\x38\x50\x90", 10, "bzip2", "bzcat" },
+	{ "\xfd" "7zXZ\0", 6, "xz", "xzcat" },
+	{ "\x28\xb5\x2f\xfd", 4, "zstd", "zstdcat" },
+	{ "PK\x03\x04", 4, "zip", NULL },
+};
+
+/* The signature that p[0..n) starts with, or NULL; *more is set when
+ * p is too short to tell (it is a proper prefix of a signature). */
+static const struct magic *
+magic_of(const char *p, size_t n, int *more)
+{
+	size_t i, k;
+
+	*more = 0;
+	for (i = 0; i < sizeof(magics) / sizeof(magics[0]); i++) {
+		const struct magic *m = &magics[i];
+
+		for (k = 0; k < m->n && k < n; k++)
+			if (m->sig[k] == '?' ? p[k] < '1' || p[k] > '9' :
+			    p[k] != m->sig[k])
+				break;
+		if (k == m->n)
+			return m;
+		if (k == n)
+			*more = 1;
+	}
+	return NULL;
+}
+
+/* Dies for compressed data or a zip archive, saying how to read it. */
+static void __attribute__((noreturn))
+magic_die(const char *name, const struct magic *m)
+{
+	const char *f = strcmp(name, "stdin") == 0 ? "FILE" : name;
+
+	if (m->cat == NULL)
+		kn_die("%s: a zip archive, not text (a spreadsheet such as "
+		    ".xlsx or .ods?): save the sheet as tab-separated text",
+		    name);
+	kn_die("%s: looks compressed (%s): decompress it first, as in "
+	    "'%s %s | %s ...', or give <(%s %s) in its place", name, m->what,
+	    m->cat, f, kn_prog, m->cat, f);
+}
+
+/* Dies unless the standard input can be read.  Closed by the caller
+ * (prog <&-), it holds /dev/null opened for writing only (kn_init). */
+static void
+stdin_check(void)
+{
+	int fl = fcntl(0, F_GETFL);
+
+	if (fl < 0 || (fl & O_ACCMODE) == O_WRONLY)
+		kn_die("stdin: the standard input is closed (or open for "
+		    "writing only): give the input as a file, or redirect it "
+		    "(< FILE)");
+}
+
 void
 kn_reader_open(kn_reader *r, const char *path)
 {
@@ -35,6 +109,7 @@ kn_reader_open_size(kn_reader *r, const char *path, size_t bufsz)
 {
 	memset(r, 0, sizeof(*r));
 	if (path == NULL || strcmp(path, "-") == 0) {
+		stdin_check();
 		r->fd = 0;
 		r->name = "stdin";
 	} else {
@@ -45,6 +120,8 @@ kn_reader_open_size(kn_reader *r, const char *path, size_t bufsz)
 	}
 	r->cap = bufsz < 4096 ? 4096 : bufsz;
 	r->buf = kn_alloc(r->cap + 16);	/* 8-byte loads may pass the end */
+	r->maxline = kn_line_max;
+	r->fsep = '\t';
 }
 
 void
@@ -54,6 +131,34 @@ kn_reader_close(kn_reader *r)
 		close(r->fd);
 	free(r->buf);
 	r->buf = NULL;
+}
+
+/* Formats a size as -S takes it: 64M, 3G, 100K or 12345 (bytes). */
+static void
+size_fmt(char *buf, size_t bufsz, size_t v)
+{
+	if (v % ((size_t)1 << 30) == 0)
+		snprintf(buf, bufsz, "%zuG", v >> 30);
+	else if (v % ((size_t)1 << 20) == 0)
+		snprintf(buf, bufsz, "%zuM", v >> 20);
+	else if (v % 1024 == 0)
+		snprintf(buf, bufsz, "%zuK", v >> 10);
+	else
+		snprintf(buf, bufsz, "%zu", v);
+}
+
+/* Dies for a line longer than the limit (the line being read). */
+static void __attribute__((noreturn))
+long_line(const kn_reader *r)
+{
+	char lim[32], dflt[32];
+
+	size_fmt(lim, sizeof(lim), r->maxline);
+	size_fmt(dflt, sizeof(dflt), KN_LINE_MAX);
+	kn_die("%s:%llu: line longer than %s bytes, the limit: not a "
+	    "table? (a line may hold %s bytes, or as many as -S if that is "
+	    "more: raise -S for longer lines)", r->name,
+	    (unsigned long long)r->lineno + 1, lim, dflt);
 }
 
 /* Reads more input after the data kept in buf[beg, end). */
@@ -68,7 +173,17 @@ fill(kn_reader *r)
 		r->beg = 0;
 	}
 	if (r->end == r->cap) {
-		r->cap *= 2;
+		/* The buffer holds one partial line: it grows up to the
+		 * limit and one byte more, to see a line pass it. */
+		size_t cap = r->cap * 2;
+
+		if (!r->temp) {
+			if (r->cap > r->maxline)
+				long_line(r);
+			if (cap > r->maxline + 1)
+				cap = r->maxline + 1;
+		}
+		r->cap = cap;
 		r->buf = kn_realloc(r->buf, r->cap + 16);
 	}
 	do
@@ -81,27 +196,110 @@ fill(kn_reader *r)
 	r->end += (size_t)got;
 }
 
-/* Reads the next line without looking for NUL bytes. */
-static int
-getline_raw(kn_reader *r)
+/* Looks at the start of the file before its first line: compressed
+ * data is an error, and a byte-order mark is skipped.  Reads no more
+ * than it needs to tell, never past a line end: a pipe whose writer
+ * waits after its first line is not waited on. */
+static void
+reader_start(kn_reader *r)
 {
+	const struct magic *m;
+	size_t n;
+	int more, bom = 0;
+
+	r->started = 1;
+	if (r->temp)
+		return;
+	for (;;) {
+		n = r->end - r->beg;
+		if ((m = magic_of(r->buf + r->beg, n, &more)) != NULL)
+			magic_die(r->name, m);
+		if (!bom && n < 3 && memcmp(r->buf + r->beg, BOM, n) == 0)
+			more = 1;
+		if (more && !r->eof)
+			fill(r);
+		else if (!bom && n >= 3 &&
+		    memcmp(r->buf + r->beg, BOM, 3) == 0) {
+			/* One mark; what follows it is looked at too. */
+			r->beg += 3;
+			r->bytes += 3;
+			bom = 1;
+		} else
+			break;
+	}
+}
+
+/* Dies naming the field of line number lineno, at p, whose byte z is a
+ * NUL. */
+static void __attribute__((noreturn))
+nul_die(const kn_reader *r, const char *p, const char *z, uint64_t lineno)
+{
+	size_t col = 1;
+
+	for (; p < z; p++)
+		col += *p == r->fsep;
+	kn_die("%s:%llu: field %zu: NUL byte in input", r->name,
+	    (unsigned long long)lineno, col);
+}
+
+/* Dies for a CR inside the first line: a file whose lines end in CR
+ * alone would be one line, its header. */
+static void __attribute__((noreturn))
+cr_die(const kn_reader *r)
+{
+	kn_die("%s:1: a carriage return (CR) inside the line: are the "
+	    "lines ended by CR alone (classic Mac OS, some Excel exports)? "
+	    "Convert them first, as in tr '\\r' '\\n' < %s", r->name,
+	    strcmp(r->name, "stdin") == 0 ? "FILE" : r->name);
+}
+
+/* Looks at the part of a line read so far, from byte from on, before
+ * more is read: a NUL byte is an error at once (a file of NUL bytes has
+ * no line end), and so is a CR followed by anything but LF in the first
+ * line. */
+static void
+partial_check(const kn_reader *r, size_t from)
+{
+	const char *p = r->buf + r->beg, *z;
+	size_t n = r->end - r->beg, cr = from > 0 ? from - 1 : 0;
+
+	if ((z = memchr(p + from, '\0', n - from)) != NULL)
+		nul_die(r, p, z, r->lineno + 1);
+	if (r->lineno == 0 && !r->crrow && n > cr + 1 &&
+	    memchr(p + cr, '\r', n - 1 - cr) != NULL)
+		cr_die(r);
+}
+
+/* The end of a line that the buffer did not hold whole, all of which
+ * was looked at: reads more, looking at each part read before the next
+ * (partial_check); returns the line's newline, or the end of the data
+ * at the end of the input, or NULL if no byte is left. */
+static char * __attribute__((noinline))
+line_more(kn_reader *r)
+{
+	size_t from = 0, scanned;
 	char *nl;
-	size_t scanned = 0;
 
 	for (;;) {
+		if (r->eof)
+			return r->end == r->beg ? NULL : r->buf + r->end;
+		if (!r->temp)
+			partial_check(r, from);
+		scanned = r->end - r->beg;
+		fill(r);
 		nl = memchr(r->buf + r->beg + scanned, '\n',
 		    r->end - r->beg - scanned);
 		if (nl != NULL)
-			break;
-		if (r->eof) {
-			if (r->end == r->beg)
-				return 0;
-			nl = r->buf + r->end;	/* last line, no newline */
-			break;
-		}
-		scanned = r->end - r->beg;
-		fill(r);
+			return nl;
+		from = scanned;
 	}
+}
+
+/* Makes the line that ends at nl (its newline, or the end of the data)
+ * the current line. */
+static inline void
+line_set(kn_reader *r, char *nl)
+{
 	r->line = r->buf + r->beg;
 	r->len = (size_t)(nl - r->line);
 	r->bytes += r->len + (nl < r->buf + r->end);
@@ -110,6 +308,43 @@ getline_raw(kn_reader *r)
 		r->len--;
 	r->line[r->len] = '\0';
 	r->lineno++;
+}
+
+/* getline_raw for the first line of the file: its start is looked at
+ * first, and a CR inside it is an error (with crrow, only in a line
+ * that ends the file without a newline). */
+static int __attribute__((noinline))
+getline_first(kn_reader *r)
+{
+	char *nl;
+	int lf;
+
+	if (!r->started)
+		reader_start(r);
+	nl = memchr(r->buf + r->beg, '\n', r->end - r->beg);
+	if (nl == NULL && (nl = line_more(r)) == NULL)
+		return 0;
+	lf = nl < r->buf + r->end;
+	line_set(r, nl);
+	if (!r->temp && !(r->crrow && lf) && memchr(r->line, '\r', r->len -
+	    (r->keepcr && r->len > 0 && r->line[r->len - 1] == '\r')) != NULL)
+		cr_die(r);
+	return 1;
+}
+
+/* Reads the next line without looking for NUL bytes in it, unless it
+ * is longer than what the buffer held. */
+static inline int
+getline_raw(kn_reader *r)
+{
+	char *nl;
+
+	if (r->lineno == 0)
+		return getline_first(r);
+	nl = memchr(r->buf + r->beg, '\n', r->end - r->beg);
+	if (nl == NULL && (nl = line_more(r)) == NULL)
+		return 0;
+	line_set(r, nl);
 	return 1;
 }
 
@@ -117,13 +352,7 @@ getline_raw(kn_reader *r)
 static void __attribute__((noreturn))
 nul_error(const kn_reader *r)
 {
-	const char *p, *z = memchr(r->line, '\0', r->len);
-	size_t col = 1;
-
-	for (p = r->line; p < z; p++)
-		col += *p == '\t';
-	kn_die("%s:%llu: field %zu: NUL byte in input", r->name,
-	    (unsigned long long)r->lineno, col);
+	nul_die(r, r->line, memchr(r->line, '\0', r->len), r->lineno);
 }
 
 int
@@ -134,23 +363,6 @@ kn_getline(kn_reader *r)
 	if (memchr(r->line, '\0', r->len) != NULL)
 		nul_error(r);
 	return 1;
-}
-
-char *
-kn_slurp(const char *path, size_t *len)
-{
-	kn_reader r;
-	char *s;
-
-	kn_reader_open(&r, path);
-	while (!r.eof)
-		fill(&r);
-	s = r.buf;
-	*len = r.end;
-	s[r.end] = '\0';
-	if (r.fd > 0)
-		close(r.fd);
-	return s;
 }
 
 /* ---- tables -------------------------------------------------------- */
@@ -273,7 +485,12 @@ open_next(kn_table *t)
 	if (t->cur >= t->npaths)
 		return 0;
 	kn_reader_open(&t->r, t->paths[t->cur]);
+	if (t->stdname != NULL && t->r.fd == 0)
+		t->r.name = t->stdname;
 	t->cur++;
+	/* Headerless, the first line may be any row of a larger table (a
+	 * split), and a row may hold a CR. */
+	t->r.crrow = t->headerless;
 	if (t->headerless)
 		return 1;
 	if (!kn_getline(&t->r))
@@ -322,6 +539,7 @@ kn_opts_take(kn_opts *o, int ch, char *arg)
 	switch (ch) {
 	case 'S':
 		o->budget = kn_parse_size(arg, "-S");
+		kn_line_max = o->budget > KN_LINE_MAX ? o->budget : KN_LINE_MAX;
 		break;
 	case 'T':
 		o->tmpdir = arg;
@@ -352,12 +570,16 @@ kn_opts_take(kn_opts *o, int ch, char *arg)
 	return 1;
 }
 
-void
-kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
+/* kn_table_open, with stdin called stdname in messages when that is not
+ * NULL. */
+static void
+table_open(kn_table *t, char **paths, size_t npaths, const char *columns,
+    const char *stdname)
 {
 	static char *dash[] = { "-" };
 
 	memset(t, 0, sizeof(*t));
+	t->stdname = stdname;
 	if (npaths == 0) {
 		paths = dash;
 		npaths = 1;
@@ -389,6 +611,12 @@ kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
 		t->hdrlen = strlen(t->hdrline);
 }
 
+void
+kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
+{
+	table_open(t, paths, npaths, columns, NULL);
+}
+
 int
 kn_table_next(kn_table *t)
 {
@@ -400,8 +628,12 @@ again:
 	while (!getline_raw(&t->r))
 		if (!open_next(t))
 			return 0;
-	if (t->skiphdr && t->r.len == t->hdrlen &&
-	    memcmp(t->r.line, t->hdrline, t->r.len) == 0) {
+	/* The header, or the header after a byte-order mark: the start of
+	 * a file concatenated to the others (cat a.tsv b.tsv). */
+	if (t->skiphdr && (t->r.len == t->hdrlen ||
+	    (t->r.len == t->hdrlen + 3 && memcmp(t->r.line, BOM, 3) == 0)) &&
+	    memcmp(t->r.line + (t->r.len - t->hdrlen), t->hdrline,
+	    t->hdrlen) == 0) {
 		t->skipped++;
 		goto again;
 	}
@@ -409,8 +641,11 @@ again:
 	if (nul)
 		nul_error(&t->r);
 	if (n != t->ncols)
-		kn_die("%s:%llu: expected %zu fields, found %zu", t->r.name,
-		    (unsigned long long)t->r.lineno, t->ncols, n);
+		kn_die("%s:%llu: expected %zu fields, found %zu%s", t->r.name,
+		    (unsigned long long)t->r.lineno, t->ncols, n,
+		    memchr(t->r.line, '\r', t->r.len) == NULL ? "" :
+		    " (the line holds a carriage return: are some lines "
+		    "ended by CR alone?)");
 	t->rows++;
 	return 1;
 }
@@ -548,19 +783,23 @@ kn_table_free(kn_table *t)
 
 /* ---- two-pass input ------------------------------------------------ */
 
-/* Copies the input to the spool file. */
+/* Copies the input to the spool file.  The copy stops after the first
+ * NUL byte, the first line longer than the limit or a first block of
+ * compressed data, which the reader of the spool then reports (a
+ * binary stream such as /dev/zero would fill the disk). */
 static void
 input_spool(kn_input *in)
 {
-	char *buf = kn_alloc(1 << 16);
+	char *buf = kn_alloc(1 << 16), *p, *z;
 	ssize_t got;
-	int fd = 0;
+	size_t n, linelen = 0;
+	int fd = 0, more, stop = 0, first = 1;
 
 	if (in->path != NULL && (fd = open(in->path, O_RDONLY)) < 0)
 		kn_die_sys("%s", in->path);
 	kn_note_input(fd, in->path);
 	in->sfd = kn_mktemp(in->tmpdir, &in->spool);
-	for (;;) {
+	while (!stop) {
 		got = read(fd, buf, 1 << 16);
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -568,7 +807,19 @@ input_spool(kn_input *in)
 			kn_die_sys("%s: read error", in->name);
 		if (got == 0)
 			break;
-		if (kn_write_all(in->sfd, buf, (size_t)got) != 0)
+		n = (size_t)got;
+		if ((z = memchr(buf, '\0', n)) != NULL) {
+			n = (size_t)(z - buf) + 1;
+			stop = 1;
+		}
+		for (p = buf + n; p > buf && p[-1] != '\n'; p--)
+			;
+		linelen = p > buf ? (size_t)(buf + n - p) : linelen + n;
+		if (linelen > kn_line_max ||
+		    (first && magic_of(buf, n, &more) != NULL))
+			stop = 1;
+		first = 0;
+		if (kn_write_all(in->sfd, buf, n) != 0)
 			kn_die_sys("%s: write error", in->spool);
 	}
 	if (fd != 0)
@@ -587,6 +838,8 @@ kn_input_init(kn_input *in, const char *path, int twice,
 	in->name = in->path != NULL ? in->path : "stdin";
 	in->tmpdir = tmpdir;
 	in->sfd = -1;
+	if (in->path == NULL)
+		stdin_check();
 	if (!twice)
 		return;
 	if (in->path == NULL || (stat(in->path, &st) == 0 &&
@@ -605,11 +858,11 @@ kn_input_open(kn_input *in, kn_table *t, const char *columns)
 	struct stat st;
 
 	if (in->spool != NULL) {
-		/* Read the spool as standard input, named as the input. */
+		/* Read the spool as standard input, named as the input
+		 * (from its header line on). */
 		if (lseek(in->sfd, 0, SEEK_SET) != 0 || dup2(in->sfd, 0) < 0)
 			kn_die_sys("%s", in->spool);
-		kn_table_open(t, NULL, 0, columns);
-		t->r.name = in->name;
+		table_open(t, NULL, 0, columns, in->name);
 		in->opened++;
 		return;
 	}

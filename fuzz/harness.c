@@ -305,3 +305,41 @@ fz_fail(const char *file, int line, const char *msg)
 	    msg);
 	abort();
 }
+
+/* The signatures that the reader refuses ('?': a digit 1 to 9). */
+static const struct {
+	const char *sig;
+	size_t n;
+} fz_sigs[] = {
+	{ "\x1f\x8b", 2 }, { "\x1f\x9d", 2 }, { "BZh?1AY&SY", 10 },
+	{ "BZh?\x17\x72\x45\x38\x50\x90", 10 }, { "\xfd" "7zXZ\0", 6 },
+	{ "\x28\xb5\x2f\xfd", 4 }, { "PK\x03\x04", 4 },
+};
+
+size_t
+fz_text_start(const char *p, size_t n, int crrow, int *bad)
+{
+	size_t skip = n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	size_t i, k, e;
+
+	p += skip;
+	n -= skip;
+	*bad = 0;
+	for (i = 0; i < sizeof(fz_sigs) / sizeof(fz_sigs[0]); i++) {
+		for (k = 0; k < fz_sigs[i].n && k < n; k++)
+			if (fz_sigs[i].sig[k] == '?' ? p[k] < '1' || p[k] > '9' :
+			    p[k] != fz_sigs[i].sig[k])
+				break;
+		if (k == fz_sigs[i].n)
+			*bad = 1;
+	}
+	for (e = 0; e < n && p[e] != '\n'; e++)
+		;
+	if (crrow && e < n)
+		return skip;	/* a row ended by a newline may hold a CR */
+	if (e > 0 && p[e - 1] == '\r')
+		e--;
+	if (memchr(p, '\r', e) != NULL)
+		*bad = 1;
+	return skip;
+}

@@ -31,6 +31,12 @@ const char *fz_file(int slot, const char *name, const void *data,
     size_t n);
 /* A NUL-terminated copy of data[0..n) (freed by the caller). */
 char *fz_str(const uint8_t *data, size_t n);
+/* The model of the start of a file (kanon(7), Tables): returns the
+ * length of a UTF-8 byte-order mark at its start (0 or 3), and sets
+ * *bad when what follows is compressed data or a zip archive, or when
+ * the first line holds a CR before its end (CR line ends; with crrow,
+ * headerless, only when no newline ends that line). */
+size_t fz_text_start(const char *p, size_t n, int crrow, int *bad);
 /* Aborts (a finding) with msg when cond is false. */
 #define FZ_ASSERT(cond, msg) \
 	((cond) ? (void)0 : fz_fail(__FILE__, __LINE__, (msg)))

@@ -39,17 +39,23 @@ struct span {
 	size_t n;
 };
 
-/* The TSV model: every non-blank line has nf fields, none holds a NUL,
- * and no label has two parents.  Fills j->lf with the lines' fields. */
+/* The TSV model: the start of the file is text (a byte-order mark
+ * skipped), every non-blank line has nf fields (at most 100; one with a
+ * ';' is ARX's format misnamed), none holds a NUL, and no label has two
+ * parents.  Fills j->lf with the lines' fields. */
 static void
 tsv_model(struct job *j)
 {
 	const char *s = j->text, *end = s + j->len, *e;
 	size_t n, i, k, a, b, cap = 16;
+	int bad;
 
 	j->ok = 1;
 	j->nl = j->nf = 0;
 	j->lf = malloc(cap * sizeof(char **));
+	s += fz_text_start(j->text, j->len, 0, &bad);
+	if (bad)
+		j->ok = 0;
 	while (s < end) {
 		char *line, **f;
 
@@ -71,9 +77,11 @@ tsv_model(struct job *j)
 			j->ok = 0;
 		for (k = 1, i = 0; i < n; i++)
 			k += line[i] == '\t';
-		if (j->nl == 0)
+		if (j->nl == 0) {
 			j->nf = k;
-		else if (k != j->nf)
+			if (k > 100 || (k == 1 && memchr(line, ';', n) != NULL))
+				j->ok = 0;
+		} else if (k != j->nf)
 			j->ok = 0;
 		f = malloc((k + 1) * sizeof(char *));
 		f[0] = line;
@@ -192,7 +200,7 @@ dump(const kn_hier *h, int csv, char **out, size_t *outlen)
 	FILE *f = open_memstream(out, outlen);
 	kn_str *lab = malloc((size_t)h->nlevels * sizeof(kn_str));
 	size_t i, k;
-	int l, ok = 1;
+	int l, ok = 1, bad;
 
 	for (i = 0; i < h->lab[0].n; i++) {
 		labels(h, (uint32_t)i, lab);
@@ -220,6 +228,13 @@ dump(const kn_hier *h, int csv, char **out, size_t *outlen)
 	}
 	fclose(f);
 	free(lab);
+	/* A first leaf that the reader would take for a byte-order mark
+	 * or compressed data (after a blank first line in the original);
+	 * one level holding a ';', which .tsv refuses as ARX's. */
+	if (fz_text_start(*out, *outlen, 0, &bad) != 0 || bad)
+		ok = 0;
+	if (!csv && h->nlevels == 1 && memchr(*out, ';', *outlen) != NULL)
+		ok = 0;
 	return ok;
 }
 

@@ -2,8 +2,11 @@
  * tsv.c: fuzz target of the table reader (kn_reader, kn_getline,
  * kn_table_open, kn_table_next, kn_table_cols, kn_columns_file), checked
  * against a plain model of the rules of kanon(7): lines end at LF, one
- * CR before it is dropped, the last may lack it; a NUL byte, a ragged
- * row, an empty file or a bad header is an error.
+ * CR before it is dropped, the last may lack it, a byte-order mark at
+ * the start of a file is skipped (and --skip-header drops the header
+ * after one too); a NUL byte, a ragged row, an empty
+ * file, a bad header, compressed data or a CR inside a file's first
+ * line is an error.
  *
  * Input: a flags byte, a byte placing the split between two files, then
  * with F_META a line "columns<space>column-list", then the text.
@@ -135,8 +138,16 @@ model(struct job *j, const char **text, const size_t *len)
 		hl.n = strlen(joined);
 	}
 	for (f = 0; f < j->npaths && j->ok; f++) {
+		int bad;
+		size_t skip = fz_text_start(text[f], len[f],
+		    (j->flags & F_HEADERLESS) != 0, &bad);
+
+		if (bad) {
+			j->ok = 0;
+			break;
+		}
 		l = malloc((len[f] + 1) * sizeof(*l));
-		n = lines_of(text[f], len[f], 0, l);
+		n = lines_of(text[f] + skip, len[f] - skip, 0, l);
 		i = 0;
 		if (!(j->flags & F_HEADERLESS)) {
 			if (n == 0 || has_nul(l[0])) {
@@ -160,8 +171,10 @@ model(struct job *j, const char **text, const size_t *len)
 				j->ok = 0;
 				break;
 			}
-			if ((j->flags & F_SKIP) && same(hl, l[i].p, l[i].n))
-				continue;
+			if ((j->flags & F_SKIP) && (same(hl, l[i].p, l[i].n) ||
+			    (l[i].n >= 3 && memcmp(l[i].p, "\xef\xbb\xbf", 3) == 0 &&
+			    same(hl, l[i].p + 3, l[i].n - 3))))
+				continue;	/* the header, after a mark too */
 			for (k = 0; k < l[i].n; k++)
 				nf += l[i].p[k] == '\t';
 			if (nf != ncols) {
@@ -313,13 +326,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_ASSERT(st == 2, "an invalid table is an error");
 
 	/* The raw reader over the first file. */
-	j.lines = malloc((len[0] + 1) * sizeof(struct line));
-	j.nlines = lines_of(text[0], len[0], (j.flags & F_KEEPCR) != 0,
-	    j.lines);
-	j.textlen = len[0];
-	st = fz_run(read_raw, &j);
-	for (i = 0; i < j.nlines && !has_nul(j.lines[i]); i++)
-		;
+	{
+		int bad;
+		size_t skip = fz_text_start(text[0], len[0], 0, &bad);
+
+		j.lines = malloc((len[0] + 1) * sizeof(struct line));
+		j.nlines = lines_of(text[0] + skip, len[0] - skip,
+		    (j.flags & F_KEEPCR) != 0, j.lines);
+		j.textlen = len[0];
+		st = fz_run(read_raw, &j);
+		for (i = 0; !bad && i < j.nlines && !has_nul(j.lines[i]); i++)
+			;
+	}
 	if (i == j.nlines)
 		FZ_ASSERT(st == -1 && j.rawgot == j.nlines,
 		    "the reader reads every line");

@@ -140,7 +140,7 @@ adult_expect() {
 		fi
 	done <<-'EOF'
 	h.csv|a;A\nb;A\n|1|0|x\tcount\nA\t2
-	h.tsv|a;A\nb;A\n|0|2|t.tsv:2: column 'x': 'a'*
+	h.tsv|a;A\nb;A\n|0|2|h.tsv:1: no tab but a ';': this looks like ARX's*
 	h.csv|a\tA\nb\tA\n|1|2|h.csv:1:*
 	h.tsv|a\tA\nb\tA\n|1|0|x\tcount\nA\t2
 	h|a;A\nb;A\n|1|0|x\tcount\nA\t2
