@@ -892,6 +892,7 @@ open_out(const char *path, const char *shown, char *const *ops,
 	char *dir, *proc;
 	FILE *f;
 	size_t i;
+	int fd;
 
 	if ((fd = fd_name(path)) >= 0 || strncmp(path, "/proc/", 6) == 0) {
 		/* A name of an open descriptor, or a file of the kernel's:
