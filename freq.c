@@ -1021,6 +1021,8 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	while (kn_table_next(t)) {
 		uint64_t cnt = 1;
 
+		if (cs->row != NULL)
+			cs->row(t, cs->rowctx);
 		if ((t->rows & 0xffff) == 0)
 			kn_progress(t->rows, t->r.bytes);
 		if (budget > 0 && ((t->rows & 0x3ff) == 0 ||

@@ -629,6 +629,10 @@ typedef struct {
 	size_t nsum;
 	const size_t *sumcol;
 	int pairs;
+	/* if set, called with each row before it is counted (a check of
+	 * the row that needs no group of its own) */
+	void (*row)(const kn_table *t, void *rowctx);
+	void *rowctx;
 } kn_countspec;
 
 /* A group of a frequency set: its labels, count, and per summed column

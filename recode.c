@@ -843,18 +843,12 @@ region_group(const kn_fsrow *r, void *ctx)
 	struct recoding *rc = ctx;
 	struct regions *rg = rc->priv;
 	int64_t id = kn_dict_find(&rg->ids, r->key[0].p, r->key[0].n);
-	const kn_str *q = r->key + 1 + rg->skey;
-	const char *err;
 	kn_str s = rg->skey ? r->key[1] : r->key[0];
-	size_t i;
 
 	if (id < 0) {
 		rg->unknown = 1;
 		return;
 	}
-	for (i = 0; i < rg->nqi; i++)
-		if (region_fit(rg, (size_t)id, i, q[i], &err) != FIT)
-			rg->outside = 1;
 	rg->seen[id] += r->cnt;
 	if (rg->have && ((size_t)id != rg->gx || (rg->skey &&
 	    (s.n != rg->gsn || memcmp(s.p, rg->gs, s.n) != 0))))
@@ -875,20 +869,41 @@ region_group(const kn_fsrow *r, void *ctx)
 	rg->gcnt += r->cnt;
 }
 
+/* A row of the first pass: its values against its class's region (the
+ * first row that fails is named by a second reading, below). */
+static void
+region_row(const kn_table *t, void *ctx)
+{
+	struct recoding *rc = ctx;
+	struct regions *rg = rc->priv;
+	kn_str v = t->f[rg->classcol];
+	int64_t id = kn_dict_find(&rg->ids, v.p, v.n);
+	const char *err;
+	size_t i;
+
+	if (id < 0) {
+		rg->unknown = 1;
+		return;
+	}
+	for (i = 0; i < rg->nqi; i++)
+		if (region_fit(rg, (size_t)id, i, t->f[rc->qcol[i]], &err) !=
+		    FIT)
+			rg->outside = 1;
+}
+
 /*
  * The first pass: counts the rows of each class (and sensitive value)
- * within -S, keyed also on the quasi-identifiers' values so that each
- * distinct value is checked against its class's region.  The groups of
- * a class arrive together.  The regions are checked here, before
- * anything is written: a row outside its region, or a count that the
- * table does not match.
+ * within -S, and checks each row against its class's region.  The
+ * groups of a class arrive together.  The regions are checked here,
+ * before anything is written: a row outside its region, or a count
+ * that the table does not match.
  */
 static void
 region_count(struct recoding *rc, kn_table *t, const size_t *scol,
     kn_fsout out, kn_freqstats *st)
 {
 	struct regions *rg = rc->priv;
-	size_t d = 1 + (scol != NULL) + rg->nqi, c;
+	size_t d = 1 + (scol != NULL), c;
 	size_t *key = kn_alloc(d * sizeof(size_t));
 	kn_dict *dict = kn_alloc(d * sizeof(kn_dict));
 	kn_countspec cs;
@@ -898,14 +913,14 @@ region_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	key[0] = rg->classcol;
 	if (scol != NULL)
 		key[1] = *scol;
-	for (c = 0; c < rg->nqi; c++)
-		key[1 + rg->skey + c] = rc->qcol[c];
 	for (c = 0; c < d; c++)
 		kn_dict_init(&dict[c]);
 	memset(&cs, 0, sizeof(cs));
 	cs.d = d;
 	cs.key = key;
 	cs.dict = dict;
+	cs.row = region_row;
+	cs.rowctx = rc;
 	rg->out = out;
 	rg->key = kn_alloc((rc->nq + 1) * sizeof(kn_str));
 	kn_freq(t, &cs, NULL, o.budget, o.tmpdir, region_group, rc, st);
