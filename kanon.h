@@ -8,6 +8,8 @@
  *            atomic output, progress, hashing and dictionaries, exact
  *            decimals, big integers, and the requirements: suppression
  *            limits, l-diversity and variance diversity;
+ *   date.c   ISO 8601 dates and date-times as days and seconds, and the
+ *            labels of generated date hierarchies;
  *   tsv.c    the TSV reader, tables and their options, two-pass input;
  *   hier.c   hierarchies (our TSV format, ARX's ';' CSV, generated
  *            intervals and digit masks) and the -H options;
@@ -333,6 +335,52 @@ int kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m,
  * the variance. */
 int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
     int vs, long double *var);
+
+/* ==== date.c ======================================================= */
+
+/* ---- dates and times (kanon(7), DATES) ---------------------------- */
+
+/* The two forms of a date column: ISO 8601 dates YYYY-MM-DD, held as
+ * days since 1970-01-01, and date-times YYYY-MM-DDThh:mm:ss, held as
+ * seconds since 1970-01-01T00:00:00; proleptic Gregorian, years 0001 to
+ * 9999, no time zones.  A column holds one form. */
+enum { KN_DATE_NONE, KN_DATE_DAY, KN_DATE_TIME };
+/* The room kn_date_format and kn_date_label need. */
+#define KN_DATE_BUF 32
+
+/* The form of s[0..n) (KN_DATE_NONE: not a valid date or date-time),
+ * and its day or second in *v. */
+int kn_date_parse(const char *s, size_t n, int64_t *v);
+/* Why s[0..n) is not a date, for a message after the quoted value
+ * ("is not a date: February 2023 has 28 days"), written to buf. */
+const char *kn_date_why(const char *s, size_t n, char *buf, size_t size);
+/* Parses a value of a date column whose form so far is *form (set by
+ * the first value): NULL, or why it is refused (not a date, or of the
+ * other form), written to buf. */
+const char *kn_date_value(int *form, const char *s, size_t n, int64_t *v,
+    char *buf, size_t size);
+/* Writes day or second v in form, as parsed; returns the length. */
+size_t kn_date_format(int64_t v, int form, char *buf);
+/* The mean sum / n (n > 0) rounded half away from zero to a whole day
+ * or second. */
+int64_t kn_date_mean(kn_i128 sum, uint64_t n);
+
+/* The levels of a generated date hierarchy (-H COL=date:LEVELS): a unit
+ * below the year, or N > 0 for bands of N years (1: the year). */
+enum { KN_DL_DECADE = -5, KN_DL_HOUR, KN_DL_DAY, KN_DL_MONTH,
+    KN_DL_QUARTER };
+/* The level named s[0..n) (hour, day, month, quarter, year, Ny for N
+ * from 2 to 10000, decade); 0 if it is none. */
+int kn_date_level(const char *s, size_t n);
+/* The years of a level's bands; 0 below the year. */
+int kn_date_years(int level);
+/* Whether level b is coarser than a and each of its labels holds whole
+ * labels of a. */
+int kn_date_nests(int a, int b);
+/* The label of day or second v (of form) at level: 2023-05-01T13,
+ * 2023-05-01, 2023-05, 2023-Q2, 2023, 2020/2024 (bands of N years
+ * aligned on multiples of N), 2020s; returns the length. */
+size_t kn_date_label(int64_t v, int form, int level, char *buf);
 
 /* ==== tsv.c ======================================================== */
 
