@@ -543,7 +543,7 @@ void kn_input_done(kn_input *in);
 
 /* ---- hierarchies -------------------------------------------------- */
 
-enum { KN_HFILE, KN_HINTERVAL, KN_HMASK };
+enum { KN_HFILE, KN_HINTERVAL, KN_HMASK, KN_HDATE };
 
 /* The most levels a hierarchy may have, the leaves included: real ones
  * have fewer than 20, the generated at most 66; a taller one is most
@@ -563,11 +563,15 @@ typedef struct {
 	kn_i128 *width;		/* interval widths, scaled by 10^wscale */
 	int wscale;
 	int *mask;		/* characters masked per level */
+	int *dlevel;		/* date: the level of each label (date.c) */
+	int dform;		/* date: the column's form, once known */
+	char why[192];		/* the reason a value was refused */
 } kn_hier;
 
 /* Loads a hierarchy for attr from spec: "interval:W1,W2,..." (fixed
  * widths, each a multiple of the last), "mask:N1,N2,..." (last Ni
- * digits replaced by '*'), or a file (TSV, or ARX ';' CSV), read once
+ * digits replaced by '*'), "date:L1,L2,..." (dates at the levels of
+ * date.c, each coarser than the last), or a file (TSV, or ARX ';' CSV), read once
  * with the line reader (a pipe or a FIFO will do). */
 kn_hier *kn_hier_load(const char *attr, const char *spec);
 void kn_hier_free(kn_hier *h);
