@@ -468,7 +468,7 @@ enum { KN_OPT_COLUMNS = 1000, KN_OPT_COLFILE, KN_OPT_SKIPHDR };
 int kn_table_opt(int ch, char *arg, char **columns);
 
 /* The options every program spells the same way, for those that take
- * them: -S, -T, -o, -q, -s, -t, -v, --progress, --version and the
+ * them: -S, -T, -o, -q, -s, -t, -v, --progress, --version, --date and the
  * table options (KN_TABLE_OPTIONS). */
 typedef struct {
 	size_t budget;		/* -S; 0: not given */
@@ -480,12 +480,18 @@ typedef struct {
 	int verbose;		/* -v */
 	int progress;		/* --progress */
 	char *columns;		/* --columns, --columns-file */
+	char *dates;		/* --date, a comma list (kanon(7), DATES) */
 } kn_opts;
 enum { KN_OPT_PROGRESS = 1200, KN_OPT_VERSION };
 #define KN_OPT_PROGRESS_ENTRY \
 	{ "progress", no_argument, NULL, KN_OPT_PROGRESS }
 #define KN_OPT_VERSION_ENTRY \
 	{ "version", no_argument, NULL, KN_OPT_VERSION }
+/* --date COLUMNS, in the programs that cut or check dates (partition,
+ * recode, score); repeated, the lists add up. */
+enum { KN_OPT_DATE = 1300 };
+#define KN_OPT_DATE_ENTRY \
+	{ "date", required_argument, NULL, KN_OPT_DATE }
 /* Takes option ch into o if it is one of kn_opts's; 0 if it is not. */
 int kn_opts_take(kn_opts *o, int ch, char *arg);
 
