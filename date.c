@@ -139,10 +139,21 @@ kn_date_why(const char *s, size_t n, char *buf, size_t size)
 
 	if (form == KN_DATE_NONE) {
 		/* A date-time with a zone or fraction: say so. */
+		char t[19];
+		int space = n == 19 && s[10] == ' ';
+
+		if (space) {
+			memcpy(t, s, 19);
+			t[10] = 'T';
+		}
 		if (n > 19 && fields(s, 19, f) == KN_DATE_TIME)
 			snprintf(buf, size, "is not a date-time "
 			    "YYYY-MM-DDThh:mm:ss: no time zone or fraction of "
 			    "a second is taken (kanon(7), DATES)");
+		else if (space && fields(t, 19, f) == KN_DATE_TIME)
+			snprintf(buf, size, "is not a date-time "
+			    "YYYY-MM-DDThh:mm:ss: a 'T' goes between the date "
+			    "and the time (kanon(7), DATES)");
 		else
 			snprintf(buf, size, "is not a date YYYY-MM-DD or a "
 			    "date-time YYYY-MM-DDThh:mm:ss (kanon(7), DATES)");
@@ -152,7 +163,9 @@ kn_date_why(const char *s, size_t n, char *buf, size_t size)
 	else if (f[1] < 1 || f[1] > 12)
 		snprintf(buf, size, "is not a %s: there is no month %02d", what,
 		    f[1]);
-	else if (f[2] < 1 || f[2] > month_days(f[0], f[1]))
+	else if (f[2] < 1)
+		snprintf(buf, size, "is not a %s: there is no day 00", what);
+	else if (f[2] > month_days(f[0], f[1]))
 		snprintf(buf, size, "is not a %s: %s %04d has %d days", what,
 		    mon[f[1] - 1], f[0], month_days(f[0], f[1]));
 	else if (f[3] > 23)
