@@ -421,7 +421,8 @@ kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 			*err = h->why;
 			return -1;
 		}
-		if (h->dform == KN_DATE_DAY && h->dlevel[0] < KN_DL_MONTH) {
+		if (h->dform == KN_DATE_DAY && (h->dlevel[0] == KN_DL_HOUR ||
+		    h->dlevel[0] == KN_DL_DAY)) {
 			*err = "value is a date: the levels hour and day are for "
 			    "date-times (YYYY-MM-DDThh:mm:ss)";
 			return -1;
