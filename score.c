@@ -37,12 +37,14 @@ usage(int status)
 	    "             [--threshold n] [--suppressed mark] [--freqset]\n"
 	    "             [--original file (--workload file | "
 	    "--workload-auto column)\n"
-	    "             [-H attr=spec|dir]] [--columns list | "
-	    "--columns-file file] [--skip-header]\n"
-	    "             [-S size] [-T dir] [--progress] [file]\n"
-	    "       score --plot x,y [--class-col name] [-q columns] "
-	    "[-o file]\n"
-	    "             [--columns list | --columns-file file] [--skip-header] [file]\n");
+	    "             [-H attr=spec|dir] [--date columns]] [--columns list | "
+	    "--columns-file file]\n"
+	    "             [--skip-header]"
+	    " [-S size] [-T dir] [--progress] [file]\n"
+	    "       score --plot x,y [--date columns] [--class-col name] "
+	    "[-q columns]\n"
+	    "             [-o file] [--columns list | --columns-file file] "
+	    "[--skip-header] [file]\n");
 	exit(status);
 }
 
