@@ -377,6 +377,45 @@ EOF
 	[ "$output" = "score: p.tsv:2: column 'birth': '1948-03-12' is not a number (a date: name the column with --date)" ]
 }
 
+@test "kanon(7), EXAMPLES: the quarters of some dates, and their ranges and means" {
+	run bash -c "printf 'day\n2023-05-17\n2023-01-02\n2023-06-30\n' |
+	    freqset -q day -H day=date:month,quarter,year -L day=2"
+	[ "$status" -eq 0 ]
+	[ "$output" = "day	count
+2023-Q1	1
+2023-Q2	2" ]
+	printf 'day\tx\n2023-05-17\ta\n2023-01-02\tb\n2023-06-30\tc\n2023-11-30\td\n' > d.tsv
+	run bash -c "partition -q day --date day -k 2 -r r.tsv d.tsv |
+	    recode -r r.tsv --date day --summary both"
+	[ "$status" -eq 0 ]
+	[ "$output" = "day	day_mean	x
+2023-01-02/2023-05-17	2023-03-11	a
+2023-01-02/2023-05-17	2023-03-11	b
+2023-06-30/2023-11-30	2023-09-15	c
+2023-06-30/2023-11-30	2023-09-15	d" ]
+}
+
+@test "release-check.awk catches untrue dates: an interval, a label, a mean of the other form" {
+	local ck="$BATS_TEST_DIRNAME/release-check.awk"
+	printf 'd\tx\n2023-05-17\tr1\n2023-05-18\tr2\n' > o.tsv
+	printf 'd\tx\n2023-05-17/2023-05-18\tr1\n2023-05-17/2023-05-18\tr2\n' > r.tsv
+	awk -f "$ck" -v qi=d -v k=2 -v id=x -v ranges=1 -v dates=d o.tsv r.tsv
+	printf 'd\tx\n2023-05-18/2023-05-19\tr1\n2023-05-18/2023-05-19\tr2\n' > r.tsv
+	run awk -f "$ck" -v qi=d -v k=2 -v id=x -v ranges=1 -v dates=d o.tsv r.tsv
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"'2023-05-18/2023-05-19' is not true to '2023-05-17'"* ]]
+	printf 'd\tx\n2023-05-17T00:00:00\tr1\n2023-05-17T00:00:00\tr2\n' > r.tsv
+	run awk -f "$ck" -v qi=d -v k=2 -v id=x -v means=1 -v dates=d o.tsv r.tsv
+	[ "$status" -eq 1 ]
+	printf 'd\tx\n2023-Q2\tr1\n2020/2024\tr2\n' > r.tsv
+	awk -f "$ck" -v qi=d -v k=1 -v id=x -v datehier=d o.tsv r.tsv
+	for l in 2023-Q3 2010s 2021/2025 2023-06 2022; do
+		printf 'd\tx\n%s\tr1\n2023\tr2\n' "$l" > r.tsv
+		run awk -f "$ck" -v qi=d -v k=1 -v id=x -v datehier=d o.tsv r.tsv
+		[ "$status" -eq 1 ] || { echo "$l passed"; false; }
+	done
+}
+
 # ---- the property --------------------------------------------------------
 
 # dprop SEED: a random table with a date column (gen-dates.bash) through
