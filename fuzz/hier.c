@@ -2,15 +2,17 @@
  * hier.c: fuzz target of the hierarchies (kn_hier_load, kn_hier_leaf,
  * kn_hier_lift, kn_hier_map, kn_hier_reset): files in our TSV format and
  * in ARX's ';' CSV, chosen by the name's ending or sniffed, and the
- * generated interval: and mask: hierarchies.
+ * generated interval:, mask: and date: hierarchies.
  *
  * Input: a mode byte, then
  *   0 (.tsv), 1 (.csv), 2 (no ending: sniffed): the file;
- *   3, 4: an interval: or mask: list, a newline, values one per line.
+ *   3, 4, 5: an interval:, mask: or date: list, a newline, values one
+ *   per line.
  * A TSV file is checked against a model of the format (kanon(7)); a
  * hierarchy that loads is written out again, as TSV and as quoted CSV,
  * and must load to the same; the labels of generated hierarchies are
- * checked against the widths and masks.
+ * checked against the widths and masks, and those of dates against the
+ * date's own fields.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -401,6 +403,43 @@ check_interval(kn_str lab, kn_i128 m, int sc, kn_i128 w, int ws)
 	FZ_ASSERT(a % wd == 0, "the interval starts at a multiple");
 }
 
+/* Checks the label lab of the date s (n bytes, valid) at date level
+ * lv: its hour, day, month, quarter, year, band of years or decade. */
+static void
+check_date(kn_str lab, const char *s, size_t n, int lv)
+{
+	int y = atoi(s), m = atoi(s + 5), ny = kn_date_years(lv), lo, hi;
+	char b[32];
+
+	FZ_ASSERT(kn_date_parse(s, n, &(int64_t){ 0 }) != KN_DATE_NONE,
+	    "a date leaf is a date");
+	switch (lv) {
+	case KN_DL_HOUR:
+	case KN_DL_DAY:
+	case KN_DL_MONTH:
+		n = lv == KN_DL_HOUR ? 13 : lv == KN_DL_DAY ? 10 : 7;
+		FZ_ASSERT(lab.n == n && memcmp(lab.p, s, n) == 0,
+		    "an hour, day or month is the head of the date");
+		return;
+	case KN_DL_QUARTER:
+		snprintf(b, sizeof(b), "%.4s-Q%d", s, (m + 2) / 3);
+		break;
+	case 1:
+		snprintf(b, sizeof(b), "%.4s", s);
+		break;
+	default:
+		FZ_ASSERT(lab.n >= 5, "a band of years has two years");
+		lo = atoi(lab.p);
+		hi = lv == KN_DL_DECADE ? lo + 9 : atoi(lab.p + 5);
+		FZ_ASSERT(lo <= y && y <= hi && hi - lo + 1 == ny &&
+		    lo % ny == 0, "the band holds the year, from a multiple");
+		snprintf(b, sizeof(b), lv == KN_DL_DECADE ? "%04ds" :
+		    "%04d/%04d", lo, hi);
+	}
+	FZ_ASSERT(lab.n == strlen(b) && memcmp(lab.p, b, lab.n) == 0,
+	    "a quarter, year or band is spelled as kanon(7) says");
+}
+
 struct gen {
 	struct job *j;
 	const char *vals;
@@ -448,6 +487,8 @@ gen_values(void *arg)
 					for (i = n - k; i < n; i++)
 						FZ_ASSERT(lab.p[i] == '*',
 						    "mask stars the tail");
+				} else if (h->kind == KN_HDATE) {
+					check_date(lab, s, n, h->dlevel[l - 1]);
 				} else {
 					kn_i128 m;
 					int sc;
@@ -469,7 +510,8 @@ gen_mode(struct job *j)
 {
 	const char *nl = memchr(j->text, '\n', j->len);
 	size_t n = nl ? (size_t)(nl - j->text) : j->len;
-	const char *pre = j->mode == 3 ? "interval:" : "mask:";
+	const char *pre = j->mode == 3 ? "interval:" : j->mode == 4 ?
+	    "mask:" : "date:";
 	char *spec = malloc(strlen(pre) + n + 1);
 	struct gen g;
 	int st;
@@ -506,7 +548,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	memset(&j, 0, sizeof(j));
-	j.mode = data[0] % 5;
+	j.mode = data[0] % 6;
 	j.text = (const char *)data + 1;
 	j.len = size - 1;
 	if (j.mode < 3)
