@@ -421,7 +421,7 @@ EOF
 # dprop SEED: a random table with a date column (gen-dates.bash) through
 # the Mondrian path, partition by the seed in memory, by Rothko-T (its
 # output compared with the in-memory run's), by Rothko-S, or by a date
-# hierarchy, then recode -r with a random summary; and through the
+# hierarchy (in memory or by Rothko-T), then recode -r with a random summary; and through the
 # full-domain path, freqset | lattice-search | recode -n with the date
 # hierarchy.  Every release is checked by release-check.awk, and the
 # Mondrian one by score --check too.
@@ -440,7 +440,9 @@ dprop() {
 	2)	opt+=(--date d -a rothko-s -S 64M --fit-rows $((seed % 7 + 2)) \
 		    --sample $((seed % 5 + 2)) --seed "$seed" -T "$dir/tmp") ;;
 	3)	opt+=(-H "d=date:$lv")
-		ropt+=(-H "d=date:$lv") ;;
+		ropt+=(-H "d=date:$lv")
+		[ $((seed % 8)) -ne 7 ] || opt+=(-S 64M --fit-rows $((seed % 5 + 2)) \
+		    -T "$dir/tmp") ;;
 	esac
 	if [ $((seed % 4)) -eq 3 ]; then
 		chk+=(-v datehier=d)
