@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define KN_VERSION "0.1.0"
 
@@ -401,7 +402,52 @@ typedef struct {
 	size_t hdrlen;
 	uint64_t skipped;	/* header lines skipped */
 	const char *stdname;	/* stdin's name in messages (a spool's) */
+	/* CSV (kn_csv.in when opened; never a program's own files) */
+	int csv;
+	char *rec;		/* the decoded record: fields joined by tabs */
+	size_t reccap;
+	size_t *foff;		/* offsets of the fields in rec */
+	uint64_t recmore;	/* lines of the last record after its first */
+	/* carry[c]: column c may hold a value with a tab, CR or LF (read
+	 * from CSV), which the program passes through to CSV output
+	 * unread; NULL: no column may (kn_table_carry) */
+	const unsigned char *carry;
 } kn_table;
+
+/* The formats of the tables read and written (kanon(7), CSV): CSV in
+ * with --icsv or --ifs (RFC 4180, separator ifs), CSV out with --ocsv
+ * or --ofs (separator ofs); --csv is both.  TSV otherwise. */
+struct kn_csvfmt {
+	int in, out;
+	const char *ifs, *ofs;
+	size_t ifslen, ofslen;
+};
+extern struct kn_csvfmt kn_csv;
+
+/* A row of the output table being built: fields are added in order,
+ * each as TSV or CSV (kn_csv.out), then the row is written. */
+typedef struct {
+	char *buf;
+	size_t len, cap, nf;
+	int empty1;		/* the only field so far is empty */
+} kn_row;
+/* Adds field p[0..n) to the row. */
+void kn_row_add(kn_row *w, const char *p, size_t n);
+static inline void
+kn_row_adds(kn_row *w, const char *s)
+{
+	kn_row_add(w, s, strlen(s));
+}
+/* Writes the row with its newline to fp (dying with a write error
+ * naming name) and empties it. */
+void kn_row_put(kn_row *w, FILE *fp, const char *name);
+
+/* Whether p[0..n) is a missing value: empty, or one of the tokens of
+ * --missing (kanon(7), MISSING VALUES). */
+int kn_missing(const char *p, size_t n);
+/* The token a release writes for a missing value: the first of
+ * --missing, or the empty string. */
+const char *kn_missing_token(void);
 
 /* --skip-header: every kn_table opened afterwards skips the lines that
  * equal its header (the column names joined by tabs), alone or after a
@@ -410,11 +456,23 @@ typedef struct {
 extern int kn_skip_header;
 /* The options of every program that reads a table, for getopt_long:
  * --columns, --columns-file and --skip-header. */
-enum { KN_OPT_COLUMNS = 1000, KN_OPT_COLFILE, KN_OPT_SKIPHDR };
+enum { KN_OPT_COLUMNS = 1000, KN_OPT_COLFILE, KN_OPT_SKIPHDR,
+	KN_OPT_ICSV, KN_OPT_IFS, KN_OPT_OCSV, KN_OPT_OFS, KN_OPT_CSV,
+	KN_OPT_MISSING };
 #define KN_TABLE_OPTIONS \
 	{ "columns", required_argument, NULL, KN_OPT_COLUMNS }, \
 	{ "columns-file", required_argument, NULL, KN_OPT_COLFILE }, \
+	{ "icsv", no_argument, NULL, KN_OPT_ICSV }, \
+	{ "ifs", required_argument, NULL, KN_OPT_IFS }, \
 	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR }
+/* --ocsv, --ofs and --csv, in the programs that write a table. */
+#define KN_OUT_OPTIONS \
+	{ "csv", no_argument, NULL, KN_OPT_CSV }, \
+	{ "ocsv", no_argument, NULL, KN_OPT_OCSV }, \
+	{ "ofs", required_argument, NULL, KN_OPT_OFS }
+/* --missing, in the programs that read values. */
+#define KN_OPT_MISSING_ENTRY \
+	{ "missing", required_argument, NULL, KN_OPT_MISSING }
 /* Takes option ch if it is one of KN_TABLE_OPTIONS (the column list to
  * *columns); 0 if it is not. */
 int kn_table_opt(int ch, char *arg, char **columns);
@@ -462,6 +520,17 @@ void kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
  * holds a tab: the rest is ignored) or one name per line; returns a
  * comma list. */
 char *kn_columns_file(const char *path);
+
+/* kn_table_open for a file of the programs' own (a frequency set of
+ * --classes, a workload): TSV whatever --icsv says. */
+void kn_table_open_tsv(kn_table *t, char **paths, size_t npaths,
+    const char *columns);
+/* Sets which columns of t may carry a tab, CR or LF (kn_table's carry):
+ * every column not among used[0..nused) that the program does not
+ * read, unless passthru says that it writes them to its output table
+ * and that is TSV.  Call it after each open. */
+void kn_table_carry(kn_table *t, const size_t *used, size_t nused,
+    int passthru);
 
 /* Frees what kn_table_open allocated (the reader closes itself at the
  * end of the input). */

@@ -78,6 +78,7 @@ static const struct option longopts[] = {
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "best", no_argument, NULL, OPT_BEST },
 	KN_TABLE_OPTIONS,
+	KN_OPT_MISSING_ENTRY,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "help", no_argument, NULL, 'h' },
 	{ "max-suppress", required_argument, NULL, OPT_MAXSUPP },

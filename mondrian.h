@@ -167,6 +167,7 @@ struct part {
 	size_t rec_words;
 	size_t word_row, word_sens, word_targ;
 	int has_sens, has_targ;
+	size_t *used, nused;	/* the columns read: QIs, -s, -t */
 	int need_stats;		/* parts need more than their size */
 	uint32_t *rec;		/* nrows records */
 	uint32_t *rec_tmp;	/* scratch records */

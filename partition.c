@@ -66,6 +66,8 @@ static const struct option longopts[] = {
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	KN_TABLE_OPTIONS,
+	KN_OPT_MISSING_ENTRY,
+	KN_OUT_OPTIONS,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "fcache", required_argument, NULL, OPT_FCACHE },
 	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
@@ -84,23 +86,26 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Writes the table with its classes: the second pass over the input. */
+/* Writes the table with its classes: the second pass over the input.
+ * TSV in and out copies each line; otherwise the fields are written in
+ * the output's format. */
 static void
 write_table(struct part *pt, kn_input *in, const char *columns,
     const char *classcol, FILE *fp, const char *outname)
 {
 	kn_table t;
+	kn_row row = { NULL, 0, 0, 0, 0 };
 	size_t c;
 	char num[24];
+	int copy = !kn_csv.in && !kn_csv.out;
 
 	kn_input_open(in, &t, columns);
+	kn_table_carry(&t, pt->used, pt->nused, 1);
 	if (!t.headerless) {
-		for (c = 0; c < t.ncols; c++) {
-			fputs(t.names[c], fp);
-			putc('\t', fp);
-		}
-		fputs(classcol, fp);
-		putc('\n', fp);
+		for (c = 0; c < t.ncols; c++)
+			kn_row_adds(&row, t.names[c]);
+		kn_row_adds(&row, classcol);
+		kn_row_put(&row, fp, outname);
 	}
 	while (kn_table_next(&t)) {
 		size_t nn;
@@ -108,6 +113,13 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 		if (t.rows > pt->nrows)
 			break;
 		nn = kn_fmt_u64(num, rothko_class_of(pt, t.rows - 1));
+		if (!copy) {
+			for (c = 0; c < t.ncols; c++)
+				kn_row_add(&row, t.f[c].p, t.f[c].n);
+			kn_row_add(&row, num, nn);
+			kn_row_put(&row, fp, outname);
+			continue;
+		}
 		num[nn++] = '\n';
 		if (fwrite(t.r.line, 1, t.r.len, fp) != t.r.len ||
 		    putc('\t', fp) == EOF || fwrite(num, 1, nn, fp) != nn)
@@ -116,6 +128,7 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 	if (t.rows != pt->nrows)
 		kn_die("%s: the input changed between the two passes",
 		    in->name);
+	free(row.buf);
 	kn_table_free(&t);
 }
 
@@ -326,6 +339,11 @@ main(int argc, char *argv[])
 					? "only the tree"
 					: "its input is the map step's output");
 		}
+		if (kn_csv.in || kn_csv.out)
+			kn_die("--job %s reads and writes TSV, a row a line, as "
+			    "the streaming frameworks split them: convert a "
+			    "CSV table to TSV first (extsort --icsv does)",
+			    cluster_job_names[job]);
 		pt->ooc = 0;
 		pt->cl->tree.columns = opt.columns;
 		pt->cl->tree.sname = opt.scol;
@@ -396,6 +414,14 @@ main(int argc, char *argv[])
 				kn_die("-t %s is also a quasi-identifier",
 				    opt.tcol);
 	}
+	pt->used = kn_alloc((pt->nqi + 2) * sizeof(size_t));
+	memcpy(pt->used, qi, pt->nqi * sizeof(size_t));
+	pt->nused = pt->nqi;
+	if (pt->has_sens)
+		pt->used[pt->nused++] = sidx;
+	if (pt->has_targ)
+		pt->used[pt->nused++] = tidx;
+	kn_table_carry(&t, pt->used, pt->nused, 1);
 	kn_dict_init(&pt->sens_dict);
 	kn_dict_init(&pt->targ_dict);
 	pt->word_row = pt->nqi;

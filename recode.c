@@ -74,6 +74,8 @@ static const struct option longopts[] = {
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	{ "classes", required_argument, NULL, OPT_CLASSES },
 	KN_TABLE_OPTIONS,
+	KN_OPT_MISSING_ENTRY,
+	KN_OUT_OPTIONS,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "help", no_argument, NULL, 'h' },
 	{ "keep-class", no_argument, NULL, OPT_KEEPCLASS },
@@ -125,6 +127,7 @@ struct recoding {
 	/* If not NULL: checks what the last pass read, at its end. */
 	void (*done)(struct recoding *);
 	void *priv;
+	size_t *used, nused;	/* the columns read (kn_table_carry) */
 };
 
 /* ---- node mode ------------------------------------------------------ */
@@ -937,6 +940,7 @@ region_count(struct recoding *rc, kn_table *t, const size_t *scol,
 		memset(rg->seen, 0, rg->n * sizeof(uint64_t));
 		kn_table_free(t);
 		kn_input_open(rg->in, t, rg->columns);
+		kn_table_carry(t, rc->used, rc->nused, 1);
 		lab = kn_alloc((rg->nl + 1) * sizeof(kn_str));
 		while (kn_table_next(t))
 			region_label(rc, t, lab);
@@ -1165,7 +1169,7 @@ classes_read(struct recoding *rc, const kn_table *t, const char *path,
 	size_t d = rc->nq + (scol != NULL), i, c, cnt, *col;
 
 	paths[0] = (char *)path;
-	kn_table_open(&ft, paths, 1, NULL);
+	kn_table_open_tsv(&ft, paths, 1, NULL);
 	cnt = kn_table_countcol(&ft, "--classes");
 	col = kn_alloc((d + 1) * sizeof(size_t));
 	for (i = 0; i < d; i++) {
@@ -1317,25 +1321,19 @@ classes_check(const struct recoding *rc, const kn_table *t)
 /* Writes the header: the columns but those dropped, each followed by
  * the extra columns of the recoding that follow it. */
 static void
-header(FILE *fp, const kn_table *t, const char *drop, const long *xat,
-    const struct recoding *rc)
+header(kn_row *row, FILE *fp, const char *outname, const kn_table *t,
+    const char *drop, const long *xat, const struct recoding *rc)
 {
 	size_t c;
-	int first = 1;
 
 	for (c = 0; c < t->ncols; c++) {
 		if (drop[c])
 			continue;
-		if (!first)
-			putc('\t', fp);
-		fputs(t->names[c], fp);
-		if (xat[c] >= 0) {
-			putc('\t', fp);
-			fputs(rc->xname[xat[c] - (long)rc->nq], fp);
-		}
-		first = 0;
+		kn_row_adds(row, t->names[c]);
+		if (xat[c] >= 0)
+			kn_row_adds(row, rc->xname[xat[c] - (long)rc->nq]);
 	}
-	putc('\n', fp);
+	kn_row_put(row, fp, outname);
 }
 
 int
@@ -1353,8 +1351,11 @@ main(int argc, char *argv[])
 	const char *nodearg = NULL;
 	const char *xlist = NULL, *regpath = NULL, *ccol = NULL;
 	const char *classes = NULL;
-	char *drop, *key = NULL, *line = NULL;
-	size_t sidx = 0, c, i, keycap = 0, linecap = 0, *xcol, nx;
+	char *drop, *key = NULL;
+	const char *outname;
+	size_t sidx = 0, c, i, keycap = 0, *xcol, nx;
+	kn_row row = { NULL, 0, 0, 0, 0 };
+	const kn_str star = { "*", 1 };
 	long *qidx, *xat;
 	uint64_t pass1rows = 0, written = 0;
 	int ch, suppress, twice, raw = 0, part = 0;
@@ -1524,6 +1525,14 @@ main(int argc, char *argv[])
 			kn_die("%s: a 'count' column: this looks like a "
 			    "frequency set, whose lines are not rows (give "
 			    "--raw if 'count' is ordinary data)", t.r.name);
+	rc.used = kn_alloc((rc.nq + 2) * sizeof(size_t));
+	memcpy(rc.used, rc.qcol, rc.nq * sizeof(size_t));
+	rc.nused = rc.nq;
+	if (opt.scol != NULL)
+		rc.used[rc.nused++] = sidx;
+	if (rc.cls >= 0)
+		rc.used[rc.nused++] = (size_t)rc.cls;
+	kn_table_carry(&t, rc.used, rc.nused, 1);
 	drop = kn_zalloc(t.ncols + 1);
 	if (xlist != NULL) {
 		nx = kn_table_cols(&t, xlist, &xcol);
@@ -1562,15 +1571,16 @@ main(int argc, char *argv[])
 		pass1rows = t.rows;
 		kn_table_free(&t);
 		kn_input_open(&in, &t, opt.columns);
+		kn_table_carry(&t, rc.used, rc.nused, 1);
 	}
 
 	/* Pass 2: generalize and write. */
 	lab = kn_alloc((rc.nq + rc.nx + 1) * sizeof(kn_str));
+	outname = opt.outpath != NULL ? opt.outpath : "standard output";
 	if (!t.headerless)
-		header(fp, &t, drop, xat, &rc);
+		header(&row, fp, outname, &t, drop, xat, &rc);
 	while (kn_table_next(&t)) {
-		int sup = 0, first = 1;
-		size_t len = 0, need = 1;
+		int sup = 0;
 
 		if ((t.rows & 0xffff) == 0)
 			kn_progress(t.rows, t.r.bytes);
@@ -1585,47 +1595,19 @@ main(int argc, char *argv[])
 		if (sup && o.drop)
 			continue;
 		for (c = 0; c < t.ncols; c++) {
-			need += (qidx[c] >= 0 ? lab[qidx[c]].n + 1 :
-			    t.f[c].n) + 1;
-			if (xat[c] >= 0)
-				need += lab[xat[c]].n + 2;
-		}
-		if (need > linecap) {
-			linecap = 2 * need;
-			line = kn_realloc(line, linecap);
-		}
-		for (c = 0; c < t.ncols; c++) {
 			kn_str v = t.f[c];
 
 			if (drop[c])
 				continue;
-			if (qidx[c] >= 0) {
-				if (sup) {
-					v.p = "*";
-					v.n = 1;
-				} else
-					v = lab[qidx[c]];
-			}
-			if (!first)
-				line[len++] = '\t';
-			first = 0;
-			memcpy(line + len, v.p, v.n);
-			len += v.n;
+			if (qidx[c] >= 0)
+				v = sup ? star : lab[qidx[c]];
+			kn_row_add(&row, v.p, v.n);
 			if (xat[c] >= 0) {
-				v = lab[xat[c]];
-				if (sup) {
-					v.p = "*";
-					v.n = 1;
-				}
-				line[len++] = '\t';
-				memcpy(line + len, v.p, v.n);
-				len += v.n;
+				v = sup ? star : lab[xat[c]];
+				kn_row_add(&row, v.p, v.n);
 			}
 		}
-		line[len++] = '\n';
-		if (fwrite(line, 1, len, fp) != len)
-			kn_die_sys("%s: write error", opt.outpath != NULL ?
-			    opt.outpath : "standard output");
+		kn_row_put(&row, fp, outname);
 		written++;
 	}
 	kn_progress_done();

@@ -53,6 +53,7 @@ static const struct option longopts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	KN_TABLE_OPTIONS,
+	KN_OPT_MISSING_ENTRY,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "freqset", no_argument, NULL, OPT_FREQSET },
 	{ "help", no_argument, NULL, 'h' },
@@ -727,7 +728,7 @@ wl_read(const char *path, const kn_table *rt, const size_t *qi, size_t nq)
 	pred *p;
 
 	paths[0] = (char *)path;
-	kn_table_open(&wt, paths, 1, NULL);
+	kn_table_open_tsv(&wt, paths, 1, NULL);
 	wc = kn_alloc((wt.ncols + 1) * sizeof(size_t));
 	for (c = 0; c < wt.ncols; c++) {
 		for (q = 0; q < nq; q++)

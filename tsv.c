@@ -442,6 +442,342 @@ split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul)
 	return n + 1;
 }
 
+/* ---- CSV ----------------------------------------------------------- */
+
+struct kn_csvfmt kn_csv = { 0, 0, ",", ",", 1, 1 };
+
+/* Makes room for need bytes of the decoded record (and a NUL); a
+ * record longer than a line may be is an error, most likely a quote
+ * that was never closed. */
+static void
+rec_room(kn_table *t, size_t need, uint64_t start)
+{
+	if (need + 1 <= t->reccap)
+		return;
+	if (need > t->r.maxline)
+		kn_die("%s:%llu: a record of more than %zu bytes: is a quote "
+		    "of this line never closed? (raise -S for longer "
+		    "records)", t->r.name, (unsigned long long)start,
+		    t->r.maxline);
+	t->reccap = 2 * need + 64;
+	t->rec = kn_realloc(t->rec, t->reccap);
+}
+
+/* The next physical line of a CSV record; dies on a NUL byte. */
+static int
+csv_line(kn_table *t)
+{
+	if (!getline_raw(&t->r))
+		return 0;
+	if (memchr(t->r.line, '\0', t->r.len) != NULL)
+		nul_error(&t->r);
+	return 1;
+}
+
+/* Whether the separator starts at p (before end). */
+static inline int
+at_sep(const char *p, const char *end)
+{
+	return (size_t)(end - p) >= kn_csv.ifslen && *p == kn_csv.ifs[0] &&
+	    (kn_csv.ifslen == 1 ||
+	    memcmp(p, kn_csv.ifs, kn_csv.ifslen) == 0);
+}
+
+/* The first separator in [p, end), or end. */
+static const char *
+find_sep(const char *p, const char *end)
+{
+	const char *q;
+
+	while ((q = memchr(p, kn_csv.ifs[0], (size_t)(end - p))) != NULL) {
+		if (at_sep(q, end))
+			return q;
+		p = q + 1;
+	}
+	return end;
+}
+
+/* Reads the next CSV record (RFC 4180: fields in double quotes may hold
+ * the separator, doubled quotes and line ends; a line with no byte at
+ * all is skipped) into t->rec, its fields joined by tabs, their offsets
+ * in t->foff (up to t->ncols of them).  Returns the number of fields, 0
+ * at the end of the file; *odd is set when some field may hold a tab,
+ * CR or LF.  Messages name the line where the record starts. */
+static size_t
+csv_record(kn_table *t, int *odd)
+{
+	kn_reader *r = &t->r;
+	const char *p, *end, *eu, *q;
+	size_t len = 0, n = 0;
+	uint64_t start;
+
+	r->lineno += t->recmore;
+	t->recmore = 0;
+	do
+		if (!csv_line(t))
+			return 0;
+	while (r->len == 0 || (r->len == 1 && r->line[0] == '\r'));
+	start = r->lineno;
+	p = r->line;
+	end = p + r->len;
+	/* Outside quotes, a CR before the newline ends the line. */
+	eu = end > p && end[-1] == '\r' ? end - 1 : end;
+	*odd = memchr(p, '\t', (size_t)(eu - p)) != NULL ||
+	    memchr(p, '\r', (size_t)(eu - p)) != NULL;
+	for (;;) {
+		if (n < t->ncols)
+			t->foff[n] = len;
+		if (p < eu && *p == '"') {
+			/* A quoted field, over as many lines as it takes. */
+			p++;
+			for (;;) {
+				q = memchr(p, '"', (size_t)(end - p));
+				rec_room(t, len + (size_t)(end - p) + 2, start);
+				if (q == NULL) {
+					memcpy(t->rec + len, p, (size_t)(end - p));
+					len += (size_t)(end - p);
+					t->rec[len++] = '\n';
+					*odd = 1;
+					if (!csv_line(t))
+						kn_die("%s:%llu: field %zu: the "
+						    "quote that opens it is never "
+						    "closed (the file ends inside "
+						    "it)", r->name,
+						    (unsigned long long)start,
+						    n + 1);
+					p = r->line;
+					end = p + r->len;
+					eu = end > p && end[-1] == '\r' ?
+					    end - 1 : end;
+					if (memchr(p, '\t', r->len) != NULL ||
+					    memchr(p, '\r', r->len) != NULL)
+						*odd = 1;
+					continue;
+				}
+				memcpy(t->rec + len, p, (size_t)(q - p));
+				len += (size_t)(q - p);
+				p = q + 1;
+				if (p < end && *p == '"') {
+					t->rec[len++] = '"';
+					p++;
+					continue;
+				}
+				break;
+			}
+			if (p < eu && !at_sep(p, eu))
+				kn_die("%s:%llu: field %zu: '%c' after the "
+				    "closing quote: expected the separator or "
+				    "the end of the line (a quote inside a "
+				    "quoted field is written twice: \"\")",
+				    r->name, (unsigned long long)r->lineno,
+				    n + 1, *p);
+		} else {
+			q = find_sep(p, eu);
+			rec_room(t, len + (size_t)(q - p) + 1, start);
+			memcpy(t->rec + len, p, (size_t)(q - p));
+			len += (size_t)(q - p);
+			p = q;
+		}
+		n++;
+		if (p >= eu)
+			break;
+		p += kn_csv.ifslen;
+		t->rec[len++] = '\t';
+	}
+	t->rec[len] = '\0';
+	t->recmore = r->lineno - start;
+	r->lineno = start;
+	r->line = t->rec;
+	r->len = len;
+	return n;
+}
+
+/* Points t->f at the fields of the record just read. */
+static void
+csv_fields(kn_table *t, size_t n)
+{
+	size_t c;
+
+	for (c = 0; c < n && c < t->ncols; c++) {
+		size_t e = c + 1 < n && c + 1 < t->ncols ? t->foff[c + 1] - 1 :
+		    t->r.len;
+
+		t->f[c].p = t->rec + t->foff[c];
+		t->f[c].n = e - t->foff[c];
+	}
+}
+
+/* Dies if a field of the record holds a tab, CR or LF where its column
+ * may not (kn_table_carry). */
+static void
+csv_odd(const kn_table *t)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++) {
+		const kn_str *v = &t->f[c];
+		const char *what = memchr(v->p, '\t', v->n) ? "a tab" :
+		    memchr(v->p, '\n', v->n) ? "a line end" :
+		    memchr(v->p, '\r', v->n) ? "a carriage return" : NULL;
+
+		if (what == NULL || (t->carry != NULL && t->carry[c]))
+			continue;
+		kn_table_fail(t, c, "the value holds %s, which kanon carries "
+		    "only in a column that a program passes through to CSV "
+		    "output (--ocsv) without reading it; remove it first "
+		    "(as with tr) or drop the column", what);
+	}
+}
+
+void
+kn_table_carry(kn_table *t, const size_t *used, size_t nused, int passthru)
+{
+	unsigned char *m;
+	size_t i;
+
+	free((void *)t->carry);
+	t->carry = NULL;
+	if (!t->csv || (passthru && !kn_csv.out))
+		return;
+	m = kn_alloc(t->ncols);
+	memset(m, 1, t->ncols);
+	for (i = 0; i < nused; i++)
+		m[used[i]] = 0;
+	t->carry = m;
+}
+
+/* Adds a separator, or the n bytes at p quoted for CSV. */
+void
+kn_row_add(kn_row *w, const char *p, size_t n)
+{
+	size_t i;
+	int quote = 0;
+
+	if (w->len + 2 * n + kn_csv.ofslen + 4 > w->cap) {
+		w->cap = 2 * (w->len + 2 * n + kn_csv.ofslen + 4);
+		w->buf = kn_realloc(w->buf, w->cap);
+	}
+	if (w->nf++ > 0) {
+		if (kn_csv.out) {
+			memcpy(w->buf + w->len, kn_csv.ofs, kn_csv.ofslen);
+			w->len += kn_csv.ofslen;
+		} else
+			w->buf[w->len++] = '\t';
+	}
+	w->empty1 = w->nf == 1 && n == 0;
+	if (!kn_csv.out) {
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (p[i] == '"' || p[i] == '\n' || p[i] == '\r' ||
+		    (p[i] == kn_csv.ofs[0] && n - i >= kn_csv.ofslen &&
+		    memcmp(p + i, kn_csv.ofs, kn_csv.ofslen) == 0))
+			quote = 1;
+	}
+	if (!quote) {
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		return;
+	}
+	w->buf[w->len++] = '"';
+	for (i = 0; i < n; i++) {
+		if (p[i] == '"')
+			w->buf[w->len++] = '"';
+		w->buf[w->len++] = p[i];
+	}
+	w->buf[w->len++] = '"';
+}
+
+void
+kn_row_put(kn_row *w, FILE *fp, const char *name)
+{
+	if (w->len + 4 > w->cap) {
+		w->cap = w->len + 64;
+		w->buf = kn_realloc(w->buf, w->cap);
+	}
+	/* A row of one empty field is an empty line, which CSV skips. */
+	if (kn_csv.out && w->nf == 1 && w->empty1) {
+		w->buf[w->len++] = '"';
+		w->buf[w->len++] = '"';
+	}
+	w->buf[w->len++] = '\n';
+	if (fwrite(w->buf, 1, w->len, fp) != w->len || ferror(fp))
+		kn_die_sys("%s: write error", name != NULL ? name :
+		    "standard output");
+	w->len = 0;
+	w->nf = 0;
+}
+
+/* ---- missing values ------------------------------------------------ */
+
+/* The tokens of --missing, as a dictionary; NULL: none given. */
+static kn_dict *missing_tokens;
+static const char *missing_first = "";
+
+int
+kn_missing(const char *p, size_t n)
+{
+	return n == 0 || (missing_tokens != NULL &&
+	    kn_dict_find(missing_tokens, p, n) >= 0);
+}
+
+const char *
+kn_missing_token(void)
+{
+	return missing_first;
+}
+
+/* Takes the comma list of --missing. */
+static void
+missing_opt(const char *arg)
+{
+	const char *p = arg, *q;
+
+	if (missing_tokens == NULL) {
+		missing_tokens = kn_alloc(sizeof(*missing_tokens));
+		kn_dict_init(missing_tokens);
+	}
+	for (;;) {
+		q = strchr(p, ',');
+		if (q == NULL)
+			q = p + strlen(p);
+		if (memchr(p, '\t', (size_t)(q - p)) != NULL)
+			kn_die("--missing %s: a token may not hold a tab", arg);
+		if (q > p && kn_dict_find(missing_tokens, p,
+		    (size_t)(q - p)) < 0) {
+			if (missing_tokens->n == 0 && *missing_first == '\0')
+				missing_first = kn_strndup(p, (size_t)(q - p));
+			kn_dict_intern(missing_tokens, p, (size_t)(q - p));
+		}
+		if (*q == '\0')
+			break;
+		p = q + 1;
+	}
+}
+
+/* The separator of --ifs or --ofs: a string, or a name (comma,
+ * semicolon, tab, pipe, space). */
+static const char *
+sep_opt(const char *arg, const char *opt, size_t *len)
+{
+	static const char *const names[][2] = {
+		{ "comma", "," }, { "semicolon", ";" }, { "tab", "\t" },
+		{ "pipe", "|" }, { "space", " " },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(arg, names[i][0]) == 0)
+			arg = names[i][1];
+	if (*arg == '\0' || strpbrk(arg, "\"\r\n") != NULL)
+		kn_die("%s '%s': the separator must be one or more "
+		    "characters other than a quote or a line end", opt, arg);
+	*len = strlen(arg);
+	return arg;
+}
+
 /* Sets the column names from a comma list or a header line. */
 static void
 set_names(kn_table *t, const char *s, size_t len, int sep, const char *where)
@@ -491,22 +827,40 @@ open_next(kn_table *t)
 	/* Headerless, the first line may be any row of a larger table (a
 	 * split), and a row may hold a CR. */
 	t->r.crrow = t->headerless;
+	if (t->csv) {
+		t->r.keepcr = 1;	/* a CR in a quoted field is a value's */
+		t->r.fsep = kn_csv.ifs[0];
+		t->recmore = 0;
+	}
 	if (t->headerless)
 		return 1;
-	if (!kn_getline(&t->r))
+	if (t->csv) {
+		int odd;
+
+		if (csv_record(t, &odd) == 0)
+			kn_die("%s: empty input: expected a header line naming "
+			    "the columns", t->r.name);
+		if (odd && (memchr(t->rec, '\n', t->r.len) != NULL ||
+		    memchr(t->rec, '\r', t->r.len) != NULL))
+			kn_die("%s:%llu: a column name holds a line end",
+			    t->r.name, (unsigned long long)t->r.lineno);
+	} else if (!kn_getline(&t->r))
 		kn_die("%s: empty input: expected a header line naming the "
 		    "columns", t->r.name);
 	if (t->names == NULL) {
-		size_t n = strlen(t->r.name) + 3;
+		size_t n = strlen(t->r.name) + 24;
 		char *w = kn_alloc(n);
 
-		snprintf(w, n, "%s:1", t->r.name);
+		snprintf(w, n, "%s:%llu", t->r.name,
+		    (unsigned long long)t->r.lineno);
 		set_names(t, t->r.line, t->r.len, '\t', w);
+		if (t->csv)
+			t->foff = kn_alloc((t->ncols + 1) * sizeof(size_t));
 		free(w);
 		t->hdrline = kn_strndup(t->r.line, t->r.len);
 	} else if (strcmp(t->hdrline, t->r.line) != 0)
-		kn_die("%s:1: header differs from that of %s", t->r.name,
-		    t->paths[0]);
+		kn_die("%s:%llu: header differs from that of %s", t->r.name,
+		    (unsigned long long)t->r.lineno, t->paths[0]);
 	return 1;
 }
 
@@ -528,6 +882,24 @@ kn_table_opt(int ch, char *arg, char **columns)
 		return 1;
 	case KN_OPT_SKIPHDR:
 		kn_skip_header = 1;
+		return 1;
+	case KN_OPT_IFS:
+		kn_csv.ifs = sep_opt(arg, "--ifs", &kn_csv.ifslen);
+		/* FALLTHROUGH */
+	case KN_OPT_ICSV:
+		kn_csv.in = 1;
+		return 1;
+	case KN_OPT_OFS:
+		kn_csv.ofs = sep_opt(arg, "--ofs", &kn_csv.ofslen);
+		/* FALLTHROUGH */
+	case KN_OPT_OCSV:
+		kn_csv.out = 1;
+		return 1;
+	case KN_OPT_CSV:
+		kn_csv.in = kn_csv.out = 1;
+		return 1;
+	case KN_OPT_MISSING:
+		missing_opt(arg);
 		return 1;
 	}
 	return 0;
@@ -574,12 +946,13 @@ kn_opts_take(kn_opts *o, int ch, char *arg)
  * NULL. */
 static void
 table_open(kn_table *t, char **paths, size_t npaths, const char *columns,
-    const char *stdname)
+    const char *stdname, int csv)
 {
 	static char *dash[] = { "-" };
 
 	memset(t, 0, sizeof(*t));
 	t->stdname = stdname;
+	t->csv = csv;
 	if (npaths == 0) {
 		paths = dash;
 		npaths = 1;
@@ -589,6 +962,8 @@ table_open(kn_table *t, char **paths, size_t npaths, const char *columns,
 	if (columns != NULL) {
 		t->headerless = 1;
 		set_names(t, columns, strlen(columns), ',', "--columns");
+		if (csv)
+			t->foff = kn_alloc((t->ncols + 1) * sizeof(size_t));
 	}
 	t->skiphdr = kn_skip_header;
 	if (t->headerless && t->skiphdr) {
@@ -614,7 +989,40 @@ table_open(kn_table *t, char **paths, size_t npaths, const char *columns,
 void
 kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
 {
-	table_open(t, paths, npaths, columns, NULL);
+	table_open(t, paths, npaths, columns, NULL, kn_csv.in);
+}
+
+void
+kn_table_open_tsv(kn_table *t, char **paths, size_t npaths,
+    const char *columns)
+{
+	table_open(t, paths, npaths, columns, NULL, 0);
+}
+
+/* kn_table_next for CSV. */
+static int
+csv_next(kn_table *t)
+{
+	size_t n;
+	int odd;
+
+again:
+	while ((n = csv_record(t, &odd)) == 0)
+		if (!open_next(t))
+			return 0;
+	if (t->skiphdr && t->r.len == t->hdrlen &&
+	    memcmp(t->r.line, t->hdrline, t->hdrlen) == 0) {
+		t->skipped++;
+		goto again;
+	}
+	if (n != t->ncols)
+		kn_die("%s:%llu: expected %zu fields, found %zu", t->r.name,
+		    (unsigned long long)t->r.lineno, t->ncols, n);
+	csv_fields(t, n);
+	if (odd)
+		csv_odd(t);
+	t->rows++;
+	return 1;
 }
 
 int
@@ -624,6 +1032,8 @@ kn_table_next(kn_table *t)
 
 	int nul;
 
+	if (t->csv)
+		return csv_next(t);
 again:
 	while (!getline_raw(&t->r))
 		if (!open_next(t))
@@ -668,6 +1078,17 @@ kn_table_col(const kn_table *t, const char *spec)
 			return v - 1;
 		kn_die("%s: no column %s (the table has %zu)",
 		    t->headerless ? "--columns" : t->r.name, spec, t->ncols);
+	}
+	if (!t->headerless && t->ncols == 1 &&
+	    strpbrk(t->names[0], ",;|") != NULL) {
+		const char *sep = strchr(t->names[0], ';') ? ";" :
+		    strchr(t->names[0], ',') ? "," : "|";
+
+		kn_die("%s: no column named '%s': the header is one column, "
+		    "'%s', which holds '%s': is the file CSV? Read it with "
+		    "--icsv%s%s%s", t->r.name, spec, t->names[0], sep,
+		    *sep == ',' ? "" : " --ifs '", *sep == ',' ? "" : sep,
+		    *sep == ',' ? "" : "'");
 	}
 	kn_die("%s: no column named '%s'",
 	    t->headerless ? "--columns" : t->r.name, spec);
@@ -776,6 +1197,12 @@ kn_table_free(kn_table *t)
 	free(t->names);
 	free(t->f);
 	free(t->hdrline);
+	free(t->rec);
+	free(t->foff);
+	free((void *)t->carry);
+	t->rec = NULL;
+	t->foff = NULL;
+	t->carry = NULL;
 	t->names = NULL;
 	t->f = NULL;
 	t->hdrline = NULL;
@@ -862,7 +1289,7 @@ kn_input_open(kn_input *in, kn_table *t, const char *columns)
 		 * (from its header line on). */
 		if (lseek(in->sfd, 0, SEEK_SET) != 0 || dup2(in->sfd, 0) < 0)
 			kn_die_sys("%s", in->spool);
-		table_open(t, NULL, 0, columns, in->name);
+		table_open(t, NULL, 0, columns, in->name, kn_csv.in);
 		in->opened++;
 		return;
 	}
