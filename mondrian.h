@@ -39,6 +39,9 @@ struct dim {
 	int8_t *rsc;		/* per row: its own scale */
 	int64_t *vals;		/* rank -> value * 10^S */
 	uint32_t nrank;
+	/* some value is missing (kanon(7), MISSING VALUES): rank 0 stands
+	 * for it, below every number, and vals[0] is vals[1] */
+	int miss;
 	int S;
 	/* on a cluster: the table's scale and range, from the tree */
 	int fS, hasg;
@@ -183,6 +186,10 @@ struct part {
 	FILE *pairs;		/* (row, class) pairs */
 	char *pairs_path;
 	kn_i128 *sums;		/* per dimension, for a region's means */
+	/* per dimension, for a region: its rows whose value is missing and
+	 * the least rank of the others (set with the sums) */
+	uint64_t *nmiss;
+	uint32_t *mnp;
 	struct part_acct acct;
 
 	/* The sensitive column: dictionary, and for variance the values

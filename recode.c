@@ -433,10 +433,12 @@ struct bound {
 	kn_i128 lo, hi;
 	int slo, shi;
 	const char *los, *his;
+	uint64_t miss;		/* rows whose value is missing */
+	int nonum;		/* all of them */
 };
 
 /* How a value stands to its class's region (region_fit). */
-enum { FIT, NOT_NUMBER, NOT_LEAF, OUTSIDE, NO_HIER };
+enum { FIT, NOT_NUMBER, NOT_LEAF, OUTSIDE, NO_HIER, MISSING };
 
 /* Whether s is a positive integer as written by partition (no sign, no
  * leading zero, at most 19 digits); sets *v. */
@@ -473,6 +475,49 @@ wait_input(int fd)
 	while (poll(&p, 1, -1) < 0)
 		if (errno != EINTR)
 			kn_die_sys("poll");
+}
+
+/* A release of a class holding numbers and missing values: the
+ * numbers' summary s, '|' and the missing token. */
+static kn_str
+or_missing(kn_str s)
+{
+	const char *tok = kn_missing_token();
+	size_t n = s.n + 1 + strlen(tok);
+	char *b = kn_alloc(n + 1);
+	kn_str r;
+
+	snprintf(b, n + 1, "%.*s|%s", (int)s.n, s.p, tok);
+	r.p = b;
+	r.n = n;
+	return r;
+}
+
+/* Reads the Q_missing field v[3] of a class of cnt rows into B; the
+ * extents v[0..3) must be empty when every value is missing, and then
+ * returns 0. */
+static int
+region_missing(struct regions *rg, char **f, char **v, struct bound *B,
+    uint64_t cnt, const char *col, const char *path, unsigned long long ln)
+{
+	uint64_t miss = 0;
+
+	(void)rg;
+	if (strcmp(v[3], "0") != 0 && !posint(v[3], &miss))
+		kn_die("%s:%llu: column '%s': '%s' is not a count", path, ln,
+		    col, v[3]);
+	if (miss > cnt)
+		kn_die("%s:%llu: class %s: %s %s is above its count %llu",
+		    path, ln, f[0], col, v[3], (unsigned long long)cnt);
+	B->miss = miss;
+	B->nonum = miss == cnt;
+	if (B->nonum != (*v[0] == '\0') || B->nonum != (*v[1] == '\0') ||
+	    B->nonum != (*v[2] == '\0'))
+		kn_die("%s:%llu: class %s: the least, greatest and mean values "
+		    "must be empty exactly when all %llu values are missing "
+		    "(%s %s)", path, ln, f[0], (unsigned long long)cnt, col,
+		    v[3]);
+	return !B->nonum;
 }
 
 /*
@@ -541,6 +586,13 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 		if (num[k]) {
 			q = kn_strndup(q, len - 4);
 			i += 3;
+			/* Q_missing: the class's missing values (kanon(7),
+			 * MISSING VALUES). */
+			if (i < nh && stemmed(name[i], q, len - 4,
+			    "_missing")) {
+				num[k] = 2;
+				i++;
+			}
 		} else
 			i++;
 		for (c = 0; c < t->ncols && strcmp(t->names[c], q) != 0; c++)
@@ -634,6 +686,18 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 				L[i].n = strlen(v[0]);
 				continue;
 			}
+			B = &rg->bd[rg->n * rg->nqi + i];
+			B->miss = 0;
+			B->nonum = 0;
+			if (num[i] == 2 && !region_missing(rg, f, v, B, cnt,
+			    name[fld[i] + 3], path, ln)) {
+				/* All missing: the token is the release. */
+				L[i].p = kn_missing_token();
+				L[i].n = strlen(L[i].p);
+				if (summary == SUM_BOTH)
+					L[rc->nq + x++] = L[i];
+				continue;
+			}
 			for (j = 0; j < 3; j++)
 				if (!kn_dec_parse(v[j], strlen(v[j]), &m[j],
 				    &sc[j]))
@@ -650,7 +714,6 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 				kn_die("%s:%llu: class %s: %s '%s' is not from "
 				    "%s to %s", path, ln, f[0], name[fld[i] + 2],
 				    v[2], v[0], v[1]);
-			B = &rg->bd[rg->n * rg->nqi + i];
 			B->lo = m[0];
 			B->slo = sc[0];
 			B->los = v[0];
@@ -669,6 +732,13 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 			if (summary == SUM_BOTH) {
 				L[rc->nq + x].p = v[2];
 				L[rc->nq + x++].n = strlen(v[2]);
+			}
+			if (B->miss > 0) {
+				/* Numbers and missing values: both said. */
+				L[i] = or_missing(L[i]);
+				if (summary == SUM_BOTH)
+					L[rc->nq + x - 1] =
+					    or_missing(L[rc->nq + x - 1]);
 			}
 		}
 		L[rg->nqi].p = f[0];
@@ -702,6 +772,10 @@ region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
 
 	if (rg->num[i]) {
 		b = &rg->bd[x * rg->nqi + i];
+		if (kn_missing(v.p, v.n))
+			return b->miss > 0 ? FIT : MISSING;
+		if (b->nonum)
+			return OUTSIDE;
 		if (!kn_dec_parse(v.p, v.n, &m, &sc))
 			return NOT_NUMBER;
 		return kn_dec_cmp(m, sc, b->lo, b->slo) < 0 ||
@@ -747,6 +821,15 @@ region_fail(const struct recoding *rc, const kn_table *t, struct regions *rg,
 		kn_table_fail(t, col, "'%.*s' is not a number, so not in the "
 		    "region of class %.*s, from %s to %s (%s:%llu)", (int)v.n,
 		    v.p, (int)id.n, id.p, b->los, b->his, rg->path, ln);
+	if (why == MISSING)
+		kn_table_fail(t, col, "'%.*s' is a missing value, and the "
+		    "region of class %.*s holds none (%s:%llu)", (int)v.n,
+		    v.p, (int)id.n, id.p, rg->path, ln);
+	if (why == OUTSIDE && rg->num[i] && b->nonum)
+		kn_table_fail(t, col, "'%.*s' lies outside the region of "
+		    "class %.*s, whose values are all missing (%s:%llu; "
+		    "give recode the --missing that partition had)",
+		    (int)v.n, v.p, (int)id.n, id.p, rg->path, ln);
 	if (why == OUTSIDE && rg->num[i])
 		kn_table_fail(t, col, "'%.*s' lies outside the region of "
 		    "class %.*s, from %s to %s (%s:%llu)", (int)v.n, v.p,
