@@ -1652,6 +1652,9 @@ main(int argc, char *argv[])
 	}
 	kn_dict_init(&in.sdict);
 	in.w = nq + (size_t)L.hass;
+	/* The columns not read may hold what TSV cannot (kanon(7), CSV). */
+	key[in.w] = cntcol;
+	kn_table_carry(&t, key, in.w + (size_t)freq, 0);
 	memset(&cs, 0, sizeof(cs));
 	cs.d = in.w;
 	cs.key = key;

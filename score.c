@@ -1672,6 +1672,22 @@ main(int argc, char *argv[])
 		key[c] = c < nq ? qi[c] : c == nq && o.skey ? sidx : tidx;
 	}
 	scl = freq ? sumcol : sidx;
+	/* The columns not read may hold what TSV cannot (a CSV release
+	 * with line ends in a column passed through). */
+	{
+		size_t *used = kn_alloc((d + 3) * sizeof(size_t)), nu = d;
+
+		memcpy(used, key, d * sizeof(size_t));
+		if (freq)
+			used[nu++] = cntcol;
+		if (o.req.hasv) {
+			used[nu++] = scl;
+			if (freq)
+				used[nu++] = scl + 1;
+		}
+		kn_table_carry(&t, used, nu, 0);
+		free(used);
+	}
 	memset(&cs, 0, sizeof(cs));
 	cs.d = d;
 	cs.key = key;
