@@ -676,6 +676,12 @@ kn_row_add(kn_row *w, const char *p, size_t n)
 		    memcmp(p + i, kn_csv.ofs, kn_csv.ofslen) == 0))
 			quote = 1;
 	}
+	/* A separator that overlaps itself ('::') would be found too
+	 * early after a value ending in its start ('x:' '::'). */
+	for (i = 1; !quote && i < kn_csv.ofslen && i <= n; i++)
+		if (memcmp(p + n - i, kn_csv.ofs, i) == 0 &&
+		    memcmp(kn_csv.ofs + i, kn_csv.ofs, kn_csv.ofslen - i) == 0)
+			quote = 1;
 	if (!quote) {
 		memcpy(w->buf + w->len, p, n);
 		w->len += n;

@@ -52,3 +52,13 @@ csvfix() {
 	recode --ocsv   | 0 | =notes.csv | recode --csv -n a=0 -H a=interval:5 -k 2 @notes.csv
 	EOF
 }
+
+@test "CSV output with a separator that overlaps itself ('::', 'aba') quotes a value ending in its start, which reads back" {
+	csvfix
+	ok_cases <<-'EOF'
+	'::'        | 0 | a::b::count\n"x:"::y::1\nxab::":"::1\n | freqset --ofs '::' @colon.tsv
+	'aba'       | 0 | aabababacount\nx:abayaba1\n"xab"aba:aba1\n | freqset --ofs aba @colon.tsv
+	'::' back   | 0 | a\tb\tcount\nx:\ty\t1\nxab\t:\t1\n | freqset --ofs '::' @colon.tsv | freqset --ifs '::' -q a,b
+	'aba' back  | 0 | a\tb\tcount\nx:\ty\t1\nxab\t:\t1\n | freqset --ofs aba @colon.tsv | freqset --ifs aba -q a,b
+	EOF
+}
