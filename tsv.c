@@ -463,132 +463,243 @@ rec_room(kn_table *t, size_t need, uint64_t start)
 	t->rec = kn_realloc(t->rec, t->reccap);
 }
 
-/* The next physical line of a CSV record; dies on a NUL byte. */
-static int
-csv_line(kn_table *t)
+/* The bytes of p[0, k) (k <= 8) at or below '"' (a quote, tab, CR,
+ * NUL, and others that are checked again) and those equal to the
+ * separator's first byte (sm: repeated), as the high bits of a mask; on
+ * little-endian machines a test on eight bytes at once (a reader's
+ * buffer may be read 8 bytes past its end), which flags every such byte
+ * and maybe some after one. */
+#define HASBELOW(v, c) (((v) - ONES * (c)) & ~(v) & HIGHS)
+static inline uint64_t
+csv_mask(const char *p, size_t k, uint64_t sm)
 {
-	if (!getline_raw(&t->r))
-		return 0;
-	if (memchr(t->r.line, '\0', t->r.len) != NULL)
-		nul_error(&t->r);
-	return 1;
+	uint64_t m;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	m = HASBELOW(w, '"' + 1) | HASZERO(w ^ sm);
+	return k == 8 ? m : m & (((uint64_t)1 << (8 * k)) - 1);
+#else
+	size_t b;
+
+	for (m = 0, b = 0; b < k; b++)
+		if ((unsigned char)p[b] <= '"' ||
+		    (unsigned char)p[b] == (unsigned char)sm)
+			m |= (uint64_t)0x80 << (8 * b);
+	return m;
+#endif
 }
 
-/* Whether the separator starts at p (before end). */
-static inline int
-at_sep(const char *p, const char *end)
+/* Dies for a NUL byte in field n (from 0) of a CSV record. */
+static void __attribute__((noreturn))
+csv_nul(const kn_reader *r, size_t n)
 {
-	return (size_t)(end - p) >= kn_csv.ifslen && *p == kn_csv.ifs[0] &&
-	    (kn_csv.ifslen == 1 ||
-	    memcmp(p, kn_csv.ifs, kn_csv.ifslen) == 0);
+	kn_die("%s:%llu: field %zu: NUL byte in input", r->name,
+	    (unsigned long long)r->lineno, n + 1);
 }
 
-/* The first separator in [p, end), or end. */
-static const char *
-find_sep(const char *p, const char *end)
+/* Dies for the byte at p after a closing quote, in field n (from 0). */
+static void __attribute__((noreturn))
+csv_junk(const kn_reader *r, size_t n, const char *p)
 {
-	const char *q;
+	kn_die("%s:%llu: field %zu: '%c' after the closing quote: expected "
+	    "the separator or the end of the line (a quote inside a quoted "
+	    "field is written twice: \"\")", r->name,
+	    (unsigned long long)r->lineno, n + 1, *p);
+}
 
-	while ((q = memchr(p, kn_csv.ifs[0], (size_t)(end - p))) != NULL) {
-		if (at_sep(q, end))
-			return q;
-		p = q + 1;
+/* Decodes the physical line src[0, len) of a CSV record (its CR before
+ * the newline included; a reader's line, read eight bytes at a time,
+ * past its end) into dst at *dp: the fields joined by tabs,
+ * their offsets in t->foff (up to t->ncols of them).  *np fields are
+ * done, and *inq says that the line starts inside a quoted field.  dst
+ * may be src: what is written never passes what was read.  A separator
+ * of one byte becomes a tab where it is, and the text between two quotes
+ * (or separators of several bytes) moves in one piece, so a line with
+ * neither moves nothing.  Returns 1 when the record ends with the line,
+ * 0 when a quoted field goes on to the next; sets *odd when a field
+ * holds a tab or a CR.  One pass over the line, eight bytes at a time,
+ * stopping only at the bytes that csv_mask flags; a separator of one
+ * byte outside quotes, the common stop, is dealt with first. */
+static inline __attribute__((always_inline)) int
+csv_decode_sep(kn_table *t, char *src, size_t len, char *dst, size_t *dp,
+    size_t *np, int *inq, int *odd, size_t seplen)
+{
+	const char *sep = kn_csv.ifs;
+	const unsigned char s0 = (unsigned char)sep[0];
+	const uint64_t sm = ONES * s0;
+	size_t ncols = t->ncols, d = *dp, n = *np;
+	size_t *foff = t->foff;
+	/* src[seg, ...) goes to dst + d; what lies before nxt was dealt
+	 * with; fs: where the current field starts */
+	size_t eu, i, pos, seg = 0, nxt = 0, fs = 0;
+	int quoted = *inq;
+	unsigned char c;
+	uint64_t m;
+
+/* Writes the text src[seg, e) at dst + d; seg becomes e. */
+#define FLUSH(e) do { \
+		size_t e_ = (e); \
+		if (dst + d != src + seg) \
+			memmove(dst + d, src + seg, e_ - seg); \
+		d += e_ - seg; \
+		seg = e_; \
+	} while (0)
+
+	/* Outside quotes, a CR before the newline ends the line. */
+	eu = len > 0 && src[len - 1] == '\r' ? len - 1 : len;
+	if (!quoted && n < ncols)
+		foff[n] = d;
+	i = 0;
+	if (seplen == 1 && !quoted) {
+		/* The fields up to the first byte that is not a separator,
+		 * in a loop of their own: in most lines, all of them. */
+		for (; i < len; i += 8) {
+			m = csv_mask(src + i, len - i < 8 ? len - i : 8, sm);
+			for (; m != 0; m &= m - 1) {
+				pos = i + (size_t)__builtin_ctzll(m) / 8;
+				if ((unsigned char)src[pos] != s0)
+					goto resume;
+				src[pos] = '\t';
+				fs = pos + 1;
+				if (++n < ncols)
+					foff[n] = d + fs;
+			}
+		}
 	}
-	return end;
+	for (; i < len; i += 8) {
+		m = csv_mask(src + i, len - i < 8 ? len - i : 8, sm);
+resume:
+		for (; m != 0; m &= m - 1) {
+			pos = i + (size_t)__builtin_ctzll(m) / 8;
+			c = (unsigned char)src[pos];
+			if (seplen == 1 && c == s0 && !quoted) {
+				/* A separator: a tab where it is. */
+				src[pos] = '\t';
+				fs = pos + 1;
+				if (++n < ncols)
+					foff[n] = d + fs - seg;
+				continue;
+			}
+			if (pos < nxt)
+				continue;
+			if (c == '\0')
+				csv_nul(&t->r, n);
+			if (!quoted) {
+				if (c == '"' && pos == fs) {
+					/* An opening quote. */
+					FLUSH(pos);
+					seg = pos + 1;
+					quoted = 1;
+				} else if (c == s0 && (size_t)(eu - pos) >=
+				    seplen && memcmp(src + pos, sep, seplen) ==
+				    0) {
+					/* A separator of several bytes. */
+					FLUSH(pos);
+					dst[d++] = '\t';
+					seg = nxt = fs = pos + seplen;
+					if (++n < ncols)
+						foff[n] = d;
+				} else if ((c == '\t' || c == '\r') && pos < eu)
+					*odd = 1;
+				continue;
+			}
+			/* In quotes. */
+			if (c == '\t' || c == '\r')
+				*odd = 1;
+			if (c != '"')
+				continue;
+			if (pos + 1 < len && src[pos + 1] == '"') {
+				/* Doubled: one is text. */
+				FLUSH(pos + 1);
+				seg = nxt = pos + 2;
+				continue;
+			}
+			/* The closing quote: the separator must follow. */
+			FLUSH(pos);
+			seg = pos + 1;
+			quoted = 0;
+			if (seg < eu && ((unsigned char)src[seg] != s0 ||
+			    (seplen > 1 && ((size_t)(eu - seg) < seplen ||
+			    memcmp(src + seg, sep, seplen) != 0))))
+				csv_junk(&t->r, n, src + seg);
+		}
+	}
+	if (quoted) {
+		/* The field goes on over the next line. */
+		FLUSH(len);
+		*dp = d;
+		*np = n;
+		*inq = 1;
+		return 0;
+	}
+	FLUSH(eu);
+	*dp = d;
+	*np = n + 1;
+	*inq = 0;
+	return 1;
+#undef FLUSH
+}
+
+/* csv_decode_sep, made for a separator of one byte, or of any length. */
+static int
+csv_decode(kn_table *t, char *src, size_t len, char *dst, size_t *dp,
+    size_t *np, int *inq, int *odd)
+{
+	if (kn_csv.ifslen == 1)
+		return csv_decode_sep(t, src, len, dst, dp, np, inq, odd, 1);
+	return csv_decode_sep(t, src, len, dst, dp, np, inq, odd,
+	    kn_csv.ifslen);
 }
 
 /* Reads the next CSV record (RFC 4180: fields in double quotes may hold
  * the separator, doubled quotes and line ends; a line with no byte at
- * all is skipped) into t->rec, its fields joined by tabs, their offsets
- * in t->foff (up to t->ncols of them).  Returns the number of fields, 0
- * at the end of the file; *odd is set when some field may hold a tab,
- * CR or LF.  Messages name the line where the record starts. */
+ * all is skipped): the fields joined by tabs become the current line,
+ * their offsets in t->foff (up to t->ncols of them).  A record of one
+ * line is decoded in place, in the reader's buffer; one of several is
+ * built in t->rec.  Returns the number of fields, 0 at the end of the
+ * file; *odd is set when some field may hold a tab, CR or LF.  Messages
+ * name the line where the record starts, or where the fault is. */
 static size_t
 csv_record(kn_table *t, int *odd)
 {
 	kn_reader *r = &t->r;
-	const char *p, *end, *eu, *q;
-	size_t len = 0, n = 0;
+	size_t d = 0, n = 0;
 	uint64_t start;
+	int inq = 0;
 
 	r->lineno += t->recmore;
 	t->recmore = 0;
 	do
-		if (!csv_line(t))
+		if (!getline_raw(r))
 			return 0;
 	while (r->len == 0 || (r->len == 1 && r->line[0] == '\r'));
-	start = r->lineno;
-	p = r->line;
-	end = p + r->len;
-	/* Outside quotes, a CR before the newline ends the line. */
-	eu = end > p && end[-1] == '\r' ? end - 1 : end;
-	*odd = memchr(p, '\t', (size_t)(eu - p)) != NULL ||
-	    memchr(p, '\r', (size_t)(eu - p)) != NULL;
-	for (;;) {
-		if (n < t->ncols)
-			t->foff[n] = len;
-		if (p < eu && *p == '"') {
-			/* A quoted field, over as many lines as it takes. */
-			p++;
-			for (;;) {
-				q = memchr(p, '"', (size_t)(end - p));
-				rec_room(t, len + (size_t)(end - p) + 2, start);
-				if (q == NULL) {
-					memcpy(t->rec + len, p, (size_t)(end - p));
-					len += (size_t)(end - p);
-					t->rec[len++] = '\n';
-					*odd = 1;
-					if (!csv_line(t))
-						kn_die("%s:%llu: field %zu: the "
-						    "quote that opens it is never "
-						    "closed (the file ends inside "
-						    "it)", r->name,
-						    (unsigned long long)start,
-						    n + 1);
-					p = r->line;
-					end = p + r->len;
-					eu = end > p && end[-1] == '\r' ?
-					    end - 1 : end;
-					if (memchr(p, '\t', r->len) != NULL ||
-					    memchr(p, '\r', r->len) != NULL)
-						*odd = 1;
-					continue;
-				}
-				memcpy(t->rec + len, p, (size_t)(q - p));
-				len += (size_t)(q - p);
-				p = q + 1;
-				if (p < end && *p == '"') {
-					t->rec[len++] = '"';
-					p++;
-					continue;
-				}
-				break;
-			}
-			if (p < eu && !at_sep(p, eu))
-				kn_die("%s:%llu: field %zu: '%c' after the "
-				    "closing quote: expected the separator or "
-				    "the end of the line (a quote inside a "
-				    "quoted field is written twice: \"\")",
-				    r->name, (unsigned long long)r->lineno,
-				    n + 1, *p);
-		} else {
-			q = find_sep(p, eu);
-			rec_room(t, len + (size_t)(q - p) + 1, start);
-			memcpy(t->rec + len, p, (size_t)(q - p));
-			len += (size_t)(q - p);
-			p = q;
-		}
-		n++;
-		if (p >= eu)
-			break;
-		p += kn_csv.ifslen;
-		t->rec[len++] = '\t';
+	*odd = 0;
+	if (csv_decode(t, r->line, r->len, r->line, &d, &n, &inq, odd)) {
+		r->len = d;
+		r->line[d] = '\0';
+		return n;
 	}
-	t->rec[len] = '\0';
+	/* A quoted field goes on over the next lines. */
+	start = r->lineno;
+	rec_room(t, d + 1, start);
+	memcpy(t->rec, r->line, d);
+	do {
+		t->rec[d++] = '\n';
+		*odd = 1;
+		if (!getline_raw(r))
+			kn_die("%s:%llu: field %zu: the quote that opens it is "
+			    "never closed (the file ends inside it)", r->name,
+			    (unsigned long long)start, n + 1);
+		rec_room(t, d + r->len + 2, start);
+	} while (!csv_decode(t, r->line, r->len, t->rec, &d, &n, &inq, odd));
+	t->rec[d] = '\0';
 	t->recmore = r->lineno - start;
 	r->lineno = start;
 	r->line = t->rec;
-	r->len = len;
+	r->len = d;
 	return n;
 }
 
@@ -596,14 +707,14 @@ csv_record(kn_table *t, int *odd)
 static void
 csv_fields(kn_table *t, size_t n)
 {
-	size_t c;
+	size_t c, *foff = t->foff;
+	const char *line = t->r.line;
 
-	for (c = 0; c < n && c < t->ncols; c++) {
-		size_t e = c + 1 < n && c + 1 < t->ncols ? t->foff[c + 1] - 1 :
-		    t->r.len;
-
-		t->f[c].p = t->rec + t->foff[c];
-		t->f[c].n = e - t->foff[c];
+	/* n is t->ncols (csv_next checked): foff has room for one more. */
+	foff[n] = t->r.len + 1;
+	for (c = 0; c < n; c++) {
+		t->f[c].p = line + foff[c];
+		t->f[c].n = foff[c + 1] - 1 - foff[c];
 	}
 }
 
@@ -846,8 +957,8 @@ open_next(kn_table *t)
 		if (csv_record(t, &odd) == 0)
 			kn_die("%s: empty input: expected a header line naming "
 			    "the columns", t->r.name);
-		if (odd && (memchr(t->rec, '\n', t->r.len) != NULL ||
-		    memchr(t->rec, '\r', t->r.len) != NULL))
+		if (odd && (memchr(t->r.line, '\n', t->r.len) != NULL ||
+		    memchr(t->r.line, '\r', t->r.len) != NULL))
 			kn_die("%s:%llu: a column name holds a line end",
 			    t->r.name, (unsigned long long)t->r.lineno);
 	} else if (!kn_getline(&t->r))
