@@ -245,6 +245,8 @@ csvfix() {
 	printf 'a,b\n1,2\n3,"x\ny\n' > unclosed.csv
 	printf 'a,b\n1,"x\ny"z\n' > junk.csv
 	printf 'a;b\n1;"x" \n' > junksemi.csv
+	printf 'a,b\n"x,y",1\0\n' > nul.csv
+	printf 'a,b\n1,"p\nq\0"\n' > nul2.csv
 	printf 'a,b\n1,2\n3,x\ty\n' > tab.csv
 	printf 'a,b\n1,2\n"3\n4",x\n5,6\n' > nl.csv
 	printf 'a,b\n1\r,2\n' > cr.csv
@@ -263,7 +265,7 @@ csvfix() {
 	    score --check -k 2 -q a > notescore
 }
 
-@test "CSV errors: an unclosed quote, junk after a closing quote, a tab, CR or line end in a column read, a ragged record after one of several lines, a header with a line end, a quote as the separator" {
+@test "CSV errors: an unclosed quote, junk after a closing quote, a tab, CR or line end in a column read, a ragged record after one of several lines, a header with a line end, a NUL byte (its field counted by the record's fields), a quote as the separator" {
 	csvfix
 	bad_cases <<-'EOF'
 	unclosed, freqset   | 2 | freqset: @:3: field 2: the quote that opens it is never closed (the file ends inside it) | freqset --icsv @unclosed.csv
@@ -282,6 +284,8 @@ csvfix() {
 	CR in a key         | 2 | freqset: @:2: column 'a': the value holds a carriage return, which kanon carries only in a column that a program passes through to CSV output (--ocsv) without reading it; remove it first (as with tr) or drop the column | freqset --icsv @cr.csv
 	ragged after lines  | 2 | freqset: @:4: expected 2 fields, found 3 | freqset --icsv -q b @ragged.csv
 	header line end     | 2 | freqset: @:1: a column name holds a line end | freqset --icsv @hdrnl.csv
+	NUL after quotes    | 2 | freqset: @:2: field 2: NUL byte in input | freqset --icsv @nul.csv
+	NUL, second line    | 2 | freqset: @:3: field 2: NUL byte in input | freqset --icsv @nul2.csv
 	--ifs quote         | 2 | freqset: --ifs '"': the separator must be one or more characters other than a quote or a line end | freqset --ifs '"' t.tsv
 	--ifs empty         | 2 | freqset: --ifs '': the separator must be one or more characters other than a quote or a line end | freqset --ifs '' t.tsv
 	--ofs quote         | 2 | partition: --ofs '"': the separator must be one or more characters other than a quote or a line end | partition --ofs '"' -q a -k 1 t.tsv
