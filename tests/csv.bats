@@ -86,7 +86,7 @@ csvgen() {
 # CSV release.
 csvcase() {
 	local seed=$1 dir="$T/c$1" odd sep eol ofs q fq k st1 st2 sum lim
-	local -a in out m h hl fo po sc ps
+	local -a in out both m h hl fo po sc ps
 	mkdir -p "$dir"
 	IFS=$'\t' read -r odd sep < <(csvgen "$seed" "$dir")
 	eol=LF
@@ -120,10 +120,12 @@ csvcase() {
 	freqset "${in[@]}" "${fo[@]}" "${m[@]}" "$dir/t.csv" > "$dir/fs.c" 2>&1 &&
 	    cmp -s "$dir/fs.c" "$dir/fs.t" ||
 	    fail "freqset ${in[*]} ${fo[*]}: not the TSV frequency set" || return
-	freqset "${in[@]}" "${out[@]}" "${fo[@]}" "${m[@]}" "$dir/t.csv" \
+	both=("${in[@]}" "${out[@]}")
+	[ "${in[*]}" != --icsv ] || [ "${out[*]}" != --ocsv ] || both=(--csv)
+	freqset "${both[@]}" "${fo[@]}" "${m[@]}" "$dir/t.csv" \
 	    > "$dir/fs.cc" 2> "$dir/err" &&
 	    csvread "$ofs" "$dir/fs.cc" | cmp -s - "$dir/fs.t" ||
-	    fail "freqset ${in[*]} ${out[*]} ${fo[*]}: not the TSV frequency set" ||
+	    fail "freqset ${both[*]} ${fo[*]}: not the TSV frequency set" ||
 	    return
 
 	# Mondrian: partition | recode -r.  Through a pipe of TSV when no
