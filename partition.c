@@ -68,6 +68,7 @@ static const struct option longopts[] = {
 	KN_TABLE_OPTIONS,
 	KN_OPT_MISSING_ENTRY,
 	KN_OUT_OPTIONS,
+	KN_OPT_DATE_ENTRY,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "fcache", required_argument, NULL, OPT_FCACHE },
 	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
@@ -173,6 +174,7 @@ main(int argc, char *argv[])
 	const char *rpath = NULL, *classcol = "class";
 	const char *numlist = NULL, *algo = NULL;
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
+	size_t *datec = NULL, ndate = 0;
 	int ch, hasclasscol = 0;
 	int seedset = 0, alphaset = 0, job = JOB_NONE, reads;
 	uint64_t ntot;
@@ -376,6 +378,8 @@ main(int argc, char *argv[])
 	kn_hopts_check(&hopts, t.names, t.ncols);
 	if (numlist != NULL)
 		nnum = kn_table_cols(&t, numlist, &numc);
+	if (opt.dates != NULL)
+		ndate = kn_table_cols(&t, opt.dates, &datec);
 	for (i = 0; i < t.ncols; i++)
 		if (strcmp(t.names[i], classcol) == 0)
 			kn_die("%s: the table has a column '%s' already%s",
@@ -390,16 +394,26 @@ main(int argc, char *argv[])
 		dm->name = kn_strdup(t.names[qi[j]]);
 		for (i = 0; i < nnum; i++)
 			numeric |= numc[i] == qi[j];
-		if (!numeric)
+		for (i = 0; i < ndate; i++)
+			dm->isdate |= datec[i] == qi[j];
+		if (dm->isdate && numeric)
+			kn_die("--date and --numeric both name '%s'",
+			    dm->name);
+		if (!numeric && !dm->isdate)
 			dm->h = kn_hopts_get(&hopts, dm->name);
 	}
-	for (i = 0; i < nnum; i++) {
-		for (j = 0; j < pt->nqi && qi[j] != numc[i]; j++)
+	for (i = 0; i < nnum + ndate; i++) {
+		size_t c = i < nnum ? numc[i] : datec[i - nnum];
+
+		for (j = 0; j < pt->nqi && qi[j] != c; j++)
 			;
 		if (j == pt->nqi)
-			kn_die("--numeric: '%s' is not a quasi-identifier",
-			    t.names[numc[i]]);
+			kn_die("--%s: '%s' is not a quasi-identifier",
+			    i < nnum ? "numeric" : "date", t.names[c]);
 	}
+	if (ndate > 0 && job != JOB_NONE)
+		kn_die("--job: --date columns are not for the cluster jobs; "
+		    "give the dates a hierarchy file instead");
 	if (pt->has_sens) {
 		sidx = kn_table_col(&t, opt.scol);
 		for (j = 0; j < pt->nqi; j++)

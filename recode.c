@@ -76,6 +76,7 @@ static const struct option longopts[] = {
 	KN_TABLE_OPTIONS,
 	KN_OPT_MISSING_ENTRY,
 	KN_OUT_OPTIONS,
+	KN_OPT_DATE_ENTRY,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "help", no_argument, NULL, 'h' },
 	{ "keep-class", no_argument, NULL, OPT_KEEPCLASS },
@@ -414,6 +415,9 @@ struct regions {
 	int *num;		/* per QI: numeric (min, max, mean), or a node */
 	kn_hier **h;		/* per QI with a node: its hierarchy (-H) */
 	struct bound *bd;	/* n * nqi: the numeric QIs' ranges */
+	const char *dates;	/* --date: the date columns of the table */
+	int *dform;		/* per QI: its date form, or KN_DATE_NONE */
+	char why[192];		/* why a value is not a date */
 	/* for the count hook */
 	kn_input *in;
 	const char *columns;
@@ -438,7 +442,7 @@ struct bound {
 };
 
 /* How a value stands to its class's region (region_fit). */
-enum { FIT, NOT_NUMBER, NOT_LEAF, OUTSIDE, NO_HIER, MISSING };
+enum { FIT, NOT_NUMBER, NOT_DATE, NOT_LEAF, OUTSIDE, NO_HIER, MISSING };
 
 /* Whether s is a positive integer as written by partition (no sign, no
  * leading zero, at most 19 digits); sets *v. */
@@ -520,6 +524,30 @@ region_missing(struct regions *rg, char **f, char **v, struct bound *B,
 	return !B->nonum;
 }
 
+/* Reads value s of date QI i of the regions (path:ln, column col) as
+ * its day or second into *m (scale 0): a date of the form of the first
+ * line's. */
+static void
+region_date(struct regions *rg, size_t i, const char *s, kn_i128 *m, int *sc,
+    const char *path, unsigned long long ln, const char *col)
+{
+	int64_t v;
+	int f = kn_date_parse(s, strlen(s), &v);
+
+	if (f == KN_DATE_NONE)
+		kn_die("%s:%llu: column '%s': '%s' %s", path, ln, col, s,
+		    kn_date_why(s, strlen(s), rg->why, sizeof(rg->why)));
+	if (rg->dform[i] < 0)
+		rg->dform[i] = f;
+	else if (f != rg->dform[i])
+		kn_die("%s:%llu: column '%s': '%s' is a %s, but the regions "
+		    "before it hold %ss", path, ln, col, s, f == KN_DATE_DAY ?
+		    "date" : "date-time", f == KN_DATE_DAY ? "date-time" :
+		    "date");
+	*m = v;
+	*sc = 0;
+}
+
 /*
  * Reads the regions file and checks it against table t, whose header
  * (the first line of partition's output) has been read: partition
@@ -539,6 +567,7 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	int *num;
 	kn_i128 m[3];
 	int sc[3];
+	int64_t day;
 
 	/* The class column of the table. */
 	for (c = 0; c < t->ncols && strcmp(t->names[c], ccol) != 0; c++)
@@ -625,6 +654,24 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	rc->qcol[rg->nqi] = rg->classcol;
 	rg->nl = rc->nq + rc->nx;
 
+	/* The dates (--date): numeric QIs whose values are dates. */
+	rg->dform = kn_zalloc((rg->nqi + 1) * sizeof(int));
+	if (rg->dates != NULL) {
+		size_t *dc, nd = kn_table_cols(t, rg->dates, &dc);
+
+		for (j = 0; j < nd; j++) {
+			for (i = 0; i < rg->nqi && rc->qcol[i] != dc[j]; i++)
+				;
+			if (i == rg->nqi || !num[i])
+				kn_die("--date: '%s' is not a quasi-identifier of "
+				    "%s with a range (%s_min, %s_max, %s_mean)",
+				    t->names[dc[j]], path, t->names[dc[j]],
+				    t->names[dc[j]], t->names[dc[j]]);
+			rg->dform[i] = -1;	/* known from the first line */
+		}
+		free(dc);
+	}
+
 	/* The hierarchies of the nodes: -H attr=spec must name one. */
 	rg->num = num;
 	rg->h = kn_zalloc((rg->nqi + 1) * sizeof(kn_hier *));
@@ -699,11 +746,16 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 				continue;
 			}
 			for (j = 0; j < 3; j++)
-				if (!kn_dec_parse(v[j], strlen(v[j]), &m[j],
+				if (rg->dform[i] != KN_DATE_NONE)
+					region_date(rg, i, v[j], &m[j], &sc[j],
+					    path, ln, name[fld[i] + j]);
+				else if (!kn_dec_parse(v[j], strlen(v[j]), &m[j],
 				    &sc[j]))
 					kn_die("%s:%llu: column '%s': '%s' is not "
-					    "a number", path, ln, name[fld[i] + j],
-					    v[j]);
+					    "a number%s", path, ln, name[fld[i] + j],
+					    v[j], kn_date_parse(v[j], strlen(v[j]),
+					    &day) != KN_DATE_NONE ? " (a date: name "
+					    "the column with --date)" : "");
 			/* min <= mean <= max, or it is no region. */
 			if (kn_dec_cmp(m[0], sc[0], m[1], sc[1]) > 0)
 				kn_die("%s:%llu: class %s: %s '%s' is above %s "
@@ -725,7 +777,9 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 			else {
 				len = strlen(v[0]) + strlen(v[1]) + 4;
 				range = kn_alloc(len);
-				snprintf(range, len, "[%s-%s]", v[0], v[1]);
+				/* Dates: ISO 8601's interval (kanon(7), DATES). */
+				snprintf(range, len, rg->dform[i] != KN_DATE_NONE ?
+				    "%s/%s" : "[%s-%s]", v[0], v[1]);
 			}
 			L[i].p = summary == SUM_MEAN ? v[2] : range;
 			L[i].n = strlen(L[i].p);
@@ -776,6 +830,28 @@ region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
 			return b->miss > 0 ? FIT : MISSING;
 		if (b->nonum)
 			return OUTSIDE;
+	}
+	if (rg->num[i] && rg->dform[i] != KN_DATE_NONE) {
+		int64_t d;
+		int f = kn_date_parse(v.p, v.n, &d);
+
+		b = &rg->bd[x * rg->nqi + i];
+		if (f == KN_DATE_NONE) {
+			*err = kn_date_why(v.p, v.n, rg->why, sizeof(rg->why));
+			return NOT_DATE;
+		}
+		if (f != rg->dform[i]) {
+			snprintf(rg->why, sizeof(rg->why), "is a %s, but the "
+			    "regions hold %ss", f == KN_DATE_DAY ? "date" :
+			    "date-time", f == KN_DATE_DAY ? "date-time" : "date");
+			*err = rg->why;
+			return NOT_DATE;
+		}
+		return d < b->lo || d > b->hi ? OUTSIDE : FIT;
+	}
+	if (rg->num[i]) {
+		b = &rg->bd[x * rg->nqi + i];
+		*err = NULL;
 		if (!kn_dec_parse(v.p, v.n, &m, &sc))
 			return NOT_NUMBER;
 		return kn_dec_cmp(m, sc, b->lo, b->slo) < 0 ||
@@ -817,6 +893,8 @@ region_fail(const struct recoding *rc, const kn_table *t, struct regions *rg,
 	if (why == NOT_LEAF)
 		kn_table_fail(t, col, "'%.*s': %s (%s)", (int)v.n, v.p, err,
 		    rg->h[i]->src);
+	if (why == NOT_DATE)
+		kn_table_fail(t, col, "'%.*s' %s", (int)v.n, v.p, err);
 	if (why == NOT_NUMBER)
 		kn_table_fail(t, col, "'%.*s' is not a number, so not in the "
 		    "region of class %.*s, from %s to %s (%s:%llu)", (int)v.n,
@@ -1527,6 +1605,9 @@ main(int argc, char *argv[])
 		    "classes of any size); no requirement is implied");
 	if (regpath == NULL && (summary >= 0 || keep || ccol != NULL))
 		kn_die("--summary, --keep-class and --class-col apply to -r");
+	if (regpath == NULL && opt.dates != NULL)
+		kn_die("--date applies to -r (a node's dates are generalized by "
+		    "a hierarchy, -H COL=date:LEVELS)");
 	if (part && regpath == NULL && classes == NULL)
 		kn_die("--part applies to -r and --classes");
 	if (part && regpath != NULL && (o.req.k > 1 || o.req.ld.on))
@@ -1577,6 +1658,7 @@ main(int argc, char *argv[])
 		rg.in = &in;
 		rg.columns = opt.columns;
 		rg.part = part;
+		rg.dates = opt.dates;
 		rc.count = region_count;
 		rc.label = region_label;
 		rc.done = regions_check;
