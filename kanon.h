@@ -84,6 +84,25 @@ void kn_progress_init(int force);
 void kn_progress(uint64_t rows, uint64_t bytes);
 void kn_progress_done(void);
 
+/* --help (help.c): prints usage (the synopsis), a blank line, own (what
+ * the program does and its own options) and the lines of the shared
+ * options that the program takes, named by mask, to the standard
+ * output; exits 0.  -o, -h and --version are always described. */
+enum {
+	KN_HELP_HIER = 1 << 0,		/* -H */
+	KN_HELP_REQ = 1 << 1,		/* -k -s -l --diversity -c */
+	KN_HELP_VARIANCE = 1 << 2,	/* --variance */
+	KN_HELP_TABLE = 1 << 3,		/* --columns(-file), --skip-header,
+					 * --icsv, --ifs */
+	KN_HELP_OCSV = 1 << 4,		/* --ocsv, --csv */
+	KN_HELP_MISSING = 1 << 5,	/* --missing */
+	KN_HELP_DATE = 1 << 6,		/* --date */
+	KN_HELP_TMP = 1 << 7,		/* -T */
+	KN_HELP_PROGRESS = 1 << 8	/* --progress */
+};
+void kn_help(const char *usage, const char *own, unsigned mask)
+    __attribute__((noreturn));
+
 /* splitmix64 (Steele, Lea, Flood 2014): the next 64 random bits of the
  * stream whose state is *state; the programs' one generator (gendata
  * seeds its xoshiro256** with it, Rothko-S samples with it). */

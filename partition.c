@@ -24,26 +24,67 @@
 #include "mondrian.h"
 #include "rothko.h"
 
+static const char synopsis[] =
+    "usage: partition -q columns -k k [-s column [-l l [--diversity kind] "
+    "[-c c]]\n"
+    "                 [--variance v]] [-t column] [--split how] "
+    "[--relaxed]\n"
+    "                 [-H attr=spec|dir] [--numeric columns] [-r file] "
+    "[-o file]\n"
+    "                 [--class-col name] [-a algorithm] [-S size] "
+    "[-T dir]\n"
+    "                 [--fit-rows n] [--fcache n] [--sample n] "
+    "[--seed n]\n"
+    "                 [--alpha a] [--naive] [-v] [--progress] "
+    "[--skip-header]\n"
+    "                 [--columns list | --columns-file file] [file]\n"
+    "       partition --job step --tree file -q columns [the options "
+    "above]\n";
+
+static const char help[] =
+    "Mondrian: the table divided into classes of at least k rows by "
+    "greedy cuts.\n"
+    "\n"
+    "  -q COLUMNS           the quasi-identifiers, by name or number\n"
+    "  --numeric COLUMNS    cut these at any threshold, even with a "
+    "hierarchy\n"
+    "  -r FILE              write the regions of the classes to FILE, "
+    "for recode\n"
+    "  --class-col NAME     the name of the class column (default "
+    "class)\n"
+    "  --split HOW          median (the default), infogain or "
+    "regression\n"
+    "  -t COLUMN            the target of --split infogain or "
+    "regression\n"
+    "  --relaxed            a cut may divide rows of equal values\n"
+    "  -a ALGORITHM         mondrian (memory), rothko-t (with -S) or "
+    "rothko-s\n"
+    "  -S SIZE              memory budget (64M, 1G...): out of core "
+    "beyond it\n"
+    "  --fit-rows N         out of core: in memory only nodes of at most "
+    "N rows\n"
+    "  --fcache N           Rothko-T: count the groups of up to N nodes "
+    "a scan\n"
+    "  --sample N           Rothko-S: the largest sample, in rows\n"
+    "  --seed N             Rothko-S: the seed of the samples (default "
+    "1)\n"
+    "  --alpha A            Rothko-S: the level of the tests (default "
+    "0.05)\n"
+    "  --naive              Rothko-S: cut on samples without the tests\n"
+    "  --job STEP           a step of Rothko-T as a cluster job, with "
+    "--tree FILE\n"
+    "  -v                   print rows, classes, cuts and time on "
+    "stderr\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: partition -q columns [-k k] [-s column [-l l "
-	    "[--diversity distinct|entropy|recursive]\n"
-	    "                 [-c c]] [--variance v]] [-t column] "
-	    "[--split median|infogain|regression]\n"
-	    "                 [--relaxed] [-H attr=spec|dir] "
-	    "[--numeric columns] [--class-col name]\n"
-	    "                 [-r file] [-o file] [-a "
-	    "memory|rothko-t|rothko-s] "
-	    "[-S size]\n"
-	    "                 [--fit-rows n] [--sample n] [--seed n] "
-	    "[--alpha a] [--naive] [--fcache n]\n"
-	    "                 [-T dir]\n"
-	    "                 [-v] [--columns list | --columns-file file] "
-	    "[--skip-header]\n"
-	    "                 [--progress] [file]\n"
-	    "       partition --version\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
+		    KN_HELP_VARIANCE | KN_HELP_TABLE | KN_HELP_OCSV |
+		    KN_HELP_MISSING | KN_HELP_DATE | KN_HELP_TMP |
+		    KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 

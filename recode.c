@@ -41,29 +41,58 @@
 
 #include "kanon.h"
 
+static const char synopsis[] =
+    "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
+    "[--max-suppress n|p%]\n"
+    "              [--classes file [--part]] [-s column [-l l "
+    "[--diversity kind]\n"
+    "              [-c c]]] [--suppress star|drop] [-x columns] "
+    "[-o file] [-S size]\n"
+    "              [-T dir] [--columns list | --columns-file file] "
+    "[--skip-header]\n"
+    "              [--progress] [--raw] [file]\n"
+    "       recode -r regions [--summary range|mean|both] "
+    "[--keep-class]\n"
+    "              [--class-col name] [--part] [the options of -n "
+    "but --classes]\n"
+    "              [file]\n";
+
+static const char help[] =
+    "The table to release: generalized to a lattice node (-n), or each "
+    "class\n"
+    "summarized by partition's regions (-r); classes below k "
+    "suppressed.\n"
+    "\n"
+    "  -n NODE              the node: COL=LEVEL,... or lattice-search's "
+    "output\n"
+    "  -r REGIONS           partition's regions file: each class's "
+    "region\n"
+    "  --summary HOW        with -r: range (the default), mean or both\n"
+    "  --keep-class         with -r: keep the class column\n"
+    "  --class-col NAME     with -r: the class column (default class)\n"
+    "  --classes FILE       with -n: count the classes in this frequency "
+    "set\n"
+    "  --part               the input is a part of the table (-r, "
+    "--classes)\n"
+    "  --max-suppress N|P%  fail rather than suppress more than N rows, "
+    "or P%\n"
+    "  --suppress HOW       star (the default: * for the "
+    "quasi-identifiers) or drop\n"
+    "  -x COLUMNS           drop these columns (direct identifiers)\n"
+    "  --raw                a column named count is data, not a count\n"
+    "  -S SIZE              memory budget (64M, 1G...) for counting the "
+    "classes\n"
+    "  -v                   print rows, classes and suppressed rows on "
+    "stderr\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
-	    "[--max-suppress n|p%%]\n"
-	    "              [--classes file [--part]]\n"
-	    "              [-s column [-l l [--diversity "
-	    "distinct|entropy|recursive] [-c c]]]\n"
-	    "              [--suppress star|drop] [-x columns] [-o file] "
-	    "[-S size] [-T dir]\n"
-	    "              [--columns list | --columns-file file] [--skip-header] "
-	    "[--progress] [--raw] [file]\n"
-	    "       recode -r regions [-H attr=spec|dir] "
-	    "[--summary range|mean|both] [--keep-class]\n"
-	    "              [--class-col name] [--part] [-v] [-k k] "
-	    "[--max-suppress n|p%%]\n"
-	    "              [-s column [-l l [--diversity "
-	    "distinct|entropy|recursive] [-c c]]]\n"
-	    "              [--suppress star|drop] [-x columns] [-o file] "
-	    "[-S size] [-T dir]\n"
-	    "              [--columns list | --columns-file file] [--skip-header] "
-	    "[--progress] [--raw] [file]\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
+		    KN_HELP_TABLE | KN_HELP_OCSV | KN_HELP_MISSING |
+		    KN_HELP_DATE | KN_HELP_TMP | KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 

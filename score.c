@@ -26,23 +26,57 @@
 
 #include "kanon.h"
 
+static const char synopsis[] =
+    "usage: score [--check] [-k k] [-s column [-l l [--diversity "
+    "distinct|entropy|\n"
+    "             recursive] [-c c]] [--variance v]] [-t column] "
+    "[-o file]\n"
+    "             [-q columns] [--threshold n] [--suppressed mark] "
+    "[--freqset]\n"
+    "             [--original file (--workload file | "
+    "--workload-auto column)\n"
+    "             [-H attr=spec|dir]] [--columns list | "
+    "--columns-file file]\n"
+    "             [--skip-header] [-S size] [-T dir] [--progress] "
+    "[file]\n"
+    "       score --plot x,y [--class-col name] [-q columns] "
+    "[-o file]\n"
+    "             [--columns list | --columns-file file] "
+    "[--skip-header] [file]\n";
+
+static const char help[] =
+    "The metrics (C_DM, C_AVG, risk) and checks (k, l-diversity, "
+    "variance) of a\n"
+    "released table or of its frequency set.\n"
+    "\n"
+    "  -q COLUMNS           the quasi-identifiers, by name or number\n"
+    "  --check              exit 1 when a check (-k, -l, --variance) "
+    "fails\n"
+    "  -t COLUMN            a target column: label entropy or squared "
+    "error\n"
+    "  --threshold N        count the rows in classes below N (default: "
+    "k, or 2)\n"
+    "  --suppressed MARK    the mark of suppressed values (default *)\n"
+    "  --freqset            the input is a frequency set, with a count "
+    "column\n"
+    "  --original FILE      the table before release, for the workload\n"
+    "  --workload FILE      the errors of the release's answers to "
+    "COUNT queries\n"
+    "  --workload-auto COL  one count query for each value of COL\n"
+    "  --plot X,Y           draw the classes on columns X and Y, as SVG\n"
+    "  --class-col NAME     with --plot: the column of the classes\n"
+    "  -S SIZE              memory budget (64M, 1G...); beyond it, sorted "
+    "runs\n"
+    "                       in temporary files\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: score [--check] [-k k] [-s column [-l l [--diversity "
-	    "distinct|entropy|recursive]\n"
-	    "             [-c c]] [--variance v]] [-t column] [-o file] "
-	    "[-q columns]\n"
-	    "             [--threshold n] [--suppressed mark] [--freqset]\n"
-	    "             [--original file (--workload file | "
-	    "--workload-auto column)\n"
-	    "             [-H attr=spec|dir]] [--columns list | "
-	    "--columns-file file] [--skip-header]\n"
-	    "             [-S size] [-T dir] [--progress] [file]\n"
-	    "       score --plot x,y [--class-col name] [-q columns] "
-	    "[-o file]\n"
-	    "             [--columns list | --columns-file file] [--skip-header] [file]\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
+		    KN_HELP_VARIANCE | KN_HELP_TABLE | KN_HELP_MISSING |
+		    KN_HELP_DATE | KN_HELP_TMP | KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 
