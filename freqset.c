@@ -14,17 +14,43 @@
 
 #include "kanon.h"
 
+static const char synopsis[] =
+    "usage: freqset [-v] [-H attr=spec|dir] [-L attr=level,...] "
+    "[-o file]\n"
+    "               [-q columns] [-S size] [-T dir] [--sum column] "
+    "[--merge\n"
+    "               [--sorted]] [--no-header] [--progress]\n"
+    "               [--columns list | --columns-file file] "
+    "[--skip-header]\n"
+    "               [file ...]\n";
+
+static const char help[] =
+    "Count the rows of a table by its key columns: a frequency set.\n"
+    "\n"
+    "  -q COLUMNS           the key columns, by name or number (default: "
+    "all)\n"
+    "  -L COL=LEVEL,...     count COL at LEVEL of its hierarchy (-H)\n"
+    "  --sum COLUMN         add COLUMN_sum and COLUMN_sumsq, exact, to each "
+    "group\n"
+    "  --merge              sum frequency sets instead of counting a table\n"
+    "  --sorted             with --merge: the input is in byte order, "
+    "merged in\n"
+    "                       constant memory\n"
+    "  --no-header          do not write the header line\n"
+    "  -S SIZE              memory budget (64M, 1G...); beyond it, sorted "
+    "runs\n"
+    "                       in temporary files\n"
+    "  -v                   print rows, groups, runs and CPU time on "
+    "stderr\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: freqset [-v] [-H attr=file|dir] [-L attr=level,...] "
-	    "[-o file] [-q columns]\n"
-	    "               [-S size] [-T dir]"
-	    "\n"
-	    "               [--sum column] [--merge] [--columns list | "
-	    "--columns-file file] [--skip-header]\n"
-	    "               [--no-header] [--progress] [file ...]\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_TABLE |
+		    KN_HELP_OCSV | KN_HELP_MISSING | KN_HELP_TMP |
+		    KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 

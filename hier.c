@@ -2,7 +2,8 @@
  * hier.c: generalization hierarchies and the -H options.  A hierarchy
  * comes from a file (our TSV format, one leaf-to-root path a line, or
  * ARX's ';' CSV), checked to be a tree, or is generated: intervals of
- * fixed widths or digit masks, grown as values are met.  Above tsv.c
+ * fixed widths, digit masks or the months, quarters and years of dates
+ * (date.c), grown as values are met.  Above tsv.c
  * (files are read once, line by line, with the line reader).
  */
 #include <sys/stat.h>
@@ -52,6 +53,7 @@ kn_hier_free(kn_hier *h)
 	free(h->upcap);
 	free(h->width);
 	free(h->mask);
+	free(h->dlevel);
 	free(h->attr);
 	free(h->src);
 	free(h);
@@ -277,6 +279,37 @@ parse_masks(kn_hier *h, const char *list, int *n)
 	*n = k;
 }
 
+/* Parses a comma list of date levels (date.c), each coarser than the
+ * one before and made of its labels. */
+static void
+parse_dates(kn_hier *h, const char *list, int *n)
+{
+	const char *p = list, *q, *prev = NULL;
+	int k = 0, lv;
+
+	h->dlevel = kn_alloc(64 * sizeof(int));
+	for (;;) {
+		if ((q = strchr(p, ',')) == NULL)
+			q = p + strlen(p);
+		if ((lv = kn_date_level(p, (size_t)(q - p))) == 0 || k == 64)
+			kn_die("-H %s=date:%s: '%.*s' is not a level: expected "
+			    "hour, day, month, quarter, year, Ny (N years, 2 to "
+			    "10000) or decade", h->attr, list, (int)(q - p), p);
+		if (k > 0 && !kn_date_nests(h->dlevel[k - 1], lv))
+			kn_die("-H %s=date:%s: '%.*s' after '%.*s': the levels "
+			    "go from fine to coarse, each made of whole labels "
+			    "of the one before (N years of a multiple of the "
+			    "years before)", h->attr, list, (int)(q - p), p,
+			    (int)(p - 1 - prev), prev);
+		h->dlevel[k++] = lv;
+		if (*q == '\0')
+			break;
+		prev = p;
+		p = q + 1;
+	}
+	*n = k;
+}
+
 static int
 has_suffix(const char *s, const char *suf)
 {
@@ -297,6 +330,9 @@ kn_hier_load(const char *attr, const char *spec)
 	} else if (strncmp(spec, "mask:", 5) == 0) {
 		h = hier_new(attr, spec, KN_HMASK, 1);
 		parse_masks(h, spec + 5, &n);
+	} else if (strncmp(spec, "date:", 5) == 0) {
+		h = hier_new(attr, spec, KN_HDATE, 1);
+		parse_dates(h, spec + 5, &n);
 	} else
 		return hier_file(attr, spec, has_suffix(spec, ".csv") ? 1 :
 		    has_suffix(spec, ".tsv") ? 0 : -1);
@@ -363,7 +399,7 @@ kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 {
 	int64_t found = kn_dict_find(&h->lab[0], s, n);
 	uint32_t id[66];
-	char buf[128];
+	char buf[192];
 	int l, top = h->nlevels - 1;
 
 	*err = NULL;
@@ -402,6 +438,27 @@ kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 			buf[len++] = ',';
 			len += kn_dec_format(lo + w, S, buf + len);
 			buf[len++] = ')';
+			id[l] = kn_dict_intern(&h->lab[l], buf, len);
+		}
+	} else if (h->kind == KN_HDATE) {
+		int64_t v;
+		size_t len;
+
+		if ((*err = kn_date_value(&h->dform, s, n, &v, buf,
+		    sizeof(buf))) != NULL) {
+			snprintf(h->why, sizeof(h->why), "value %s", *err);
+			*err = h->why;
+			return -1;
+		}
+		if (h->dform == KN_DATE_DAY && (h->dlevel[0] == KN_DL_HOUR ||
+		    h->dlevel[0] == KN_DL_DAY)) {
+			*err = "value is a date: the levels hour and day are for "
+			    "date-times (YYYY-MM-DDThh:mm:ss)";
+			return -1;
+		}
+		id[0] = kn_dict_intern(&h->lab[0], s, n);
+		for (l = 1; l < top; l++) {
+			len = kn_date_label(v, h->dform, h->dlevel[l - 1], buf);
 			id[l] = kn_dict_intern(&h->lab[l], buf, len);
 		}
 	} else {
@@ -481,7 +538,7 @@ kn_hopts_add(kn_hopts *o, const char *arg)
 	if (strchr(arg, '=') == NULL &&
 	    (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)))
 		kn_die("-H '%s': expected ATTR=FILE, ATTR=interval:W,..., "
-		    "ATTR=mask:N,... or a directory", arg);
+		    "ATTR=mask:N,..., ATTR=date:LEVEL,... or a directory", arg);
 	o->arg = kn_realloc(o->arg, (o->n + 1) * sizeof(char *));
 	o->arg[o->n++] = kn_strdup(arg);
 }

@@ -8,6 +8,8 @@
  *            atomic output, progress, hashing and dictionaries, exact
  *            decimals, big integers, and the requirements: suppression
  *            limits, l-diversity and variance diversity;
+ *   date.c   ISO 8601 dates and date-times as days and seconds, and the
+ *            labels of generated date hierarchies;
  *   tsv.c    the TSV reader, tables and their options, two-pass input;
  *   hier.c   hierarchies (our TSV format, ARX's ';' CSV, generated
  *            intervals and digit masks) and the -H options;
@@ -81,6 +83,25 @@ char *kn_strdup(const char *s);
 void kn_progress_init(int force);
 void kn_progress(uint64_t rows, uint64_t bytes);
 void kn_progress_done(void);
+
+/* --help (help.c): prints usage (the synopsis), a blank line, own (what
+ * the program does and its own options) and the lines of the shared
+ * options that the program takes, named by mask, to the standard
+ * output; exits 0.  -o, -h and --version are always described. */
+enum {
+	KN_HELP_HIER = 1 << 0,		/* -H */
+	KN_HELP_REQ = 1 << 1,		/* -k -s -l --diversity -c */
+	KN_HELP_VARIANCE = 1 << 2,	/* --variance */
+	KN_HELP_TABLE = 1 << 3,		/* --columns(-file), --skip-header,
+					 * --icsv, --ifs */
+	KN_HELP_OCSV = 1 << 4,		/* --ocsv, --csv */
+	KN_HELP_MISSING = 1 << 5,	/* --missing */
+	KN_HELP_DATE = 1 << 6,		/* --date */
+	KN_HELP_TMP = 1 << 7,		/* -T */
+	KN_HELP_PROGRESS = 1 << 8	/* --progress */
+};
+void kn_help(const char *usage, const char *own, unsigned mask)
+    __attribute__((noreturn));
 
 /* splitmix64 (Steele, Lea, Flood 2014): the next 64 random bits of the
  * stream whose state is *state; the programs' one generator (gendata
@@ -335,6 +356,52 @@ int kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m,
 int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
     int vs, long double *var);
 
+/* ==== date.c ======================================================= */
+
+/* ---- dates and times (kanon(7), DATES) ---------------------------- */
+
+/* The two forms of a date column: ISO 8601 dates YYYY-MM-DD, held as
+ * days since 1970-01-01, and date-times YYYY-MM-DDThh:mm:ss, held as
+ * seconds since 1970-01-01T00:00:00; proleptic Gregorian, years 0001 to
+ * 9999, no time zones.  A column holds one form. */
+enum { KN_DATE_NONE, KN_DATE_DAY, KN_DATE_TIME };
+/* The room kn_date_format and kn_date_label need. */
+#define KN_DATE_BUF 32
+
+/* The form of s[0..n) (KN_DATE_NONE: not a valid date or date-time),
+ * and its day or second in *v. */
+int kn_date_parse(const char *s, size_t n, int64_t *v);
+/* Why s[0..n) is not a date, for a message after the quoted value
+ * ("is not a date: February 2023 has 28 days"), written to buf. */
+const char *kn_date_why(const char *s, size_t n, char *buf, size_t size);
+/* Parses a value of a date column whose form so far is *form (set by
+ * the first value): NULL, or why it is refused (not a date, or of the
+ * other form), written to buf. */
+const char *kn_date_value(int *form, const char *s, size_t n, int64_t *v,
+    char *buf, size_t size);
+/* Writes day or second v in form, as parsed; returns the length. */
+size_t kn_date_format(int64_t v, int form, char *buf);
+/* The mean sum / n (n > 0) rounded half away from zero to a whole day
+ * or second. */
+int64_t kn_date_mean(kn_i128 sum, uint64_t n);
+
+/* The levels of a generated date hierarchy (-H COL=date:LEVELS): a unit
+ * below the year, or N > 0 for bands of N years (1: the year). */
+enum { KN_DL_DECADE = -5, KN_DL_HOUR, KN_DL_DAY, KN_DL_MONTH,
+    KN_DL_QUARTER };
+/* The level named s[0..n) (hour, day, month, quarter, year, Ny for N
+ * from 2 to 10000, decade); 0 if it is none. */
+int kn_date_level(const char *s, size_t n);
+/* The years of a level's bands; 0 below the year. */
+int kn_date_years(int level);
+/* Whether level b is coarser than a and each of its labels holds whole
+ * labels of a. */
+int kn_date_nests(int a, int b);
+/* The label of day or second v (of form) at level: 2023-05-01T13,
+ * 2023-05-01, 2023-05, 2023-Q2, 2023, 2020/2024 (bands of N years
+ * aligned on multiples of N), 2020s; returns the length. */
+size_t kn_date_label(int64_t v, int form, int level, char *buf);
+
 /* ==== tsv.c ======================================================== */
 
 /* ---- reading TSV -------------------------------------------------- */
@@ -478,7 +545,7 @@ enum { KN_OPT_COLUMNS = 1000, KN_OPT_COLFILE, KN_OPT_SKIPHDR,
 int kn_table_opt(int ch, char *arg, char **columns);
 
 /* The options every program spells the same way, for those that take
- * them: -S, -T, -o, -q, -s, -t, -v, --progress, --version and the
+ * them: -S, -T, -o, -q, -s, -t, -v, --progress, --version, --date and the
  * table options (KN_TABLE_OPTIONS). */
 typedef struct {
 	size_t budget;		/* -S; 0: not given */
@@ -490,12 +557,18 @@ typedef struct {
 	int verbose;		/* -v */
 	int progress;		/* --progress */
 	char *columns;		/* --columns, --columns-file */
+	char *dates;		/* --date, a comma list (kanon(7), DATES) */
 } kn_opts;
 enum { KN_OPT_PROGRESS = 1200, KN_OPT_VERSION };
 #define KN_OPT_PROGRESS_ENTRY \
 	{ "progress", no_argument, NULL, KN_OPT_PROGRESS }
 #define KN_OPT_VERSION_ENTRY \
 	{ "version", no_argument, NULL, KN_OPT_VERSION }
+/* --date COLUMNS, in the programs that cut or check dates (partition,
+ * recode, score); repeated, the lists add up. */
+enum { KN_OPT_DATE = 1300 };
+#define KN_OPT_DATE_ENTRY \
+	{ "date", required_argument, NULL, KN_OPT_DATE }
 /* Takes option ch into o if it is one of kn_opts's; 0 if it is not. */
 int kn_opts_take(kn_opts *o, int ch, char *arg);
 
@@ -564,7 +637,7 @@ void kn_input_done(kn_input *in);
 
 /* ---- hierarchies -------------------------------------------------- */
 
-enum { KN_HFILE, KN_HINTERVAL, KN_HMASK };
+enum { KN_HFILE, KN_HINTERVAL, KN_HMASK, KN_HDATE };
 
 /* The most levels a hierarchy may have, the leaves included: real ones
  * have fewer than 20, the generated at most 66; a taller one is most
@@ -584,11 +657,15 @@ typedef struct {
 	kn_i128 *width;		/* interval widths, scaled by 10^wscale */
 	int wscale;
 	int *mask;		/* characters masked per level */
+	int *dlevel;		/* date: the level of each label (date.c) */
+	int dform;		/* date: the column's form, once known */
+	char why[192];		/* the reason a value was refused */
 } kn_hier;
 
 /* Loads a hierarchy for attr from spec: "interval:W1,W2,..." (fixed
  * widths, each a multiple of the last), "mask:N1,N2,..." (last Ni
- * digits replaced by '*'), or a file (TSV, or ARX ';' CSV), read once
+ * digits replaced by '*'), "date:L1,L2,..." (dates at the levels of
+ * date.c, each coarser than the last), or a file (TSV, or ARX ';' CSV), read once
  * with the line reader (a pipe or a FIFO will do). */
 kn_hier *kn_hier_load(const char *attr, const char *spec);
 void kn_hier_free(kn_hier *h);

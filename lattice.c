@@ -55,20 +55,55 @@ enum { M_CDM, M_CAVG, M_HEIGHT, M_PREC, M_LOSS };
 static const char *const metname[] = { "cdm", "cavg", "height", "prec",
     "loss" };
 
+static const char synopsis[] =
+    "usage: lattice-search [-v] [-a algorithm] [-H attr=spec|dir] "
+    "[-j threads]\n"
+    "                      [-k k] [-o file] [-q columns] [-S size] "
+    "[-T dir]\n"
+    "                      [--max-suppress n|p%] [-s column -l l "
+    "[--diversity\n"
+    "                      distinct|entropy|recursive] [-c c]] "
+    "[--metric name]\n"
+    "                      [--all | --best] [--raw] [--columns list | "
+    "--columns-file\n"
+    "                      file] [--skip-header] [--progress] [file]\n";
+
+static const char help[] =
+    "The k-minimal full-domain generalizations (lattice nodes) of a "
+    "table or of\n"
+    "its frequency set, best first.\n"
+    "\n"
+    "  -q COLUMNS           the quasi-identifiers (default: the keys of "
+    "a\n"
+    "                       frequency set)\n"
+    "  -a ALGORITHM         incognito (or basic), super-roots, cube, "
+    "samarati\n"
+    "                       (or binary), bfs (or breadth-first), "
+    "bfs-scan\n"
+    "  --max-suppress N|P%  a node may suppress up to N rows, or P% of "
+    "them\n"
+    "  --best               only the best qualifying node by --metric\n"
+    "  --all                every qualifying node, not only the minimal "
+    "ones\n"
+    "  --metric NAME        the order: cdm (the default), cavg, height, "
+    "prec, loss\n"
+    "  --raw                a column named count is data, not a count\n"
+    "  -j THREADS           search on THREADS threads (default: one per "
+    "CPU)\n"
+    "  -S SIZE              memory budget (64M, 1G...) for the input and "
+    "the\n"
+    "                       frequency sets kept for roll-ups\n"
+    "  -v                   print the statistics of the search on "
+    "stderr\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: lattice-search [-v] [-a algorithm] [-H attr=spec|dir] "
-	    "[-j threads] [-k k]\n"
-	    "                      [-o file] [-q columns] [-S size] [-T dir] "
-	    "[--max-suppress n|p%%]\n"
-	    "                      [-s column -l l [--diversity distinct|"
-	    "entropy|recursive]\n"
-	    "                      [-c c]] [--metric name] [--all | --best] "
-	    "[--raw]\n"
-	    "                      [--columns list | --columns-file file] [--skip-header] "
-	    "[--progress] [file]\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
+		    KN_HELP_TABLE | KN_HELP_MISSING | KN_HELP_TMP |
+		    KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 

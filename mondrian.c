@@ -44,6 +44,12 @@ mond_num_error(const char *s, size_t n)
 	kn_i128 mant;
 	int sc;
 
+	int64_t day;
+
+	if (kn_date_parse(s, n, &day) != KN_DATE_NONE)
+		return "is a date, not a number: name its column with --date "
+		    "to cut it as a time, or give it a hierarchy -H "
+		    "COL=date:LEVELS";
 	if (!kn_dec_parse(s, n, &mant, &sc))
 		return "is not a decimal number";
 	if (sc > 18)
@@ -94,6 +100,27 @@ mond_parse_num(const char *s, size_t n, int64_t *m, int *sc)
 	*m = neg ? -(int64_t)(v - 1) - 1 : (int64_t)v;
 	*sc = frac;
 	return 1;
+}
+
+const char *
+mond_parse_value(struct dim *dm, const char *s, size_t n, int64_t *m,
+    int *sc, char *buf, size_t size)
+{
+	const char *err;
+
+	if (dm->isdate) {
+		*sc = 0;
+		return kn_date_value(&dm->dform, s, n, m, buf, size);
+	}
+	if (mond_parse_num(s, n, m, sc))
+		return NULL;
+	err = mond_num_error(s, n);
+	if (dm->h == NULL && strncmp(err, "is a date", 9) != 0) {
+		snprintf(buf, size, "%s (a column with a hierarchy (-H) need "
+		    "not be one)", err);
+		return buf;
+	}
+	return err;
 }
 
 /* Ranks the values of a numeric column: brings them to the column's
@@ -409,6 +436,7 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 			} else {
 				int64_t m;
 				int sc;
+				char why[192];
 
 				if (kn_missing(v.p, v.n)) {
 					/* Apart from every number (rank 0). */
@@ -418,12 +446,10 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 					r[j] = 0;
 					continue;
 				}
-				if (!mond_parse_num(v.p, v.n, &m, &sc))
-					kn_table_fail(t, dm->col,
-					    "'%.*s' %s (a column with a "
-					    "hierarchy (-H) need not be one)",
-					    (int)v.n, v.p,
-					    mond_num_error(v.p, v.n));
+				if ((err = mond_parse_value(dm, v.p, v.n, &m,
+				    &sc, why, sizeof(why))) != NULL)
+					kn_table_fail(t, dm->col, "'%.*s' %s",
+					    (int)v.n, v.p, err);
 				dm->raw[b] = m;
 				dm->rsc[b] = (int8_t)sc;
 				r[j] = 0;
@@ -1302,6 +1328,19 @@ put_mean(struct part *pt, kn_i128 sum, uint64_t n, int S)
 	}
 }
 
+/* Appends a tab and day or second v of a date dimension, in the
+ * column's form; with n, the mean v / n rounded half away from zero to
+ * a whole day or second (kanon(7), DATES). */
+static void
+put_date(struct part *pt, const struct dim *dm, kn_i128 v, uint64_t n)
+{
+	char *p = region_room(pt, KN_DATE_BUF + 1);
+
+	*p++ = '\t';
+	pt->region_len += 1 + kn_date_format(n > 0 ? kn_date_mean(v, n) :
+	    (int64_t)v, dm->dform, p);
+}
+
 /* Writes the header line of the regions file. */
 void
 mond_regions_header(struct part *pt, FILE *fp)
@@ -1357,26 +1396,31 @@ mond_region(struct part *pt, uint32_t id, uint64_t n, const kn_i128 *sums)
 			pt->region_len += v.n + 1;
 			continue;
 		}
-		if (!dm->miss) {
-			put_dec(pt, dm->vals[pt->node.mn[j]], dm->S);
-			put_dec(pt, dm->vals[pt->node.mx[j]], dm->S);
-			put_mean(pt, sums[j], n, dm->S);
-			continue;
-		}
-		/* The numbers of the class, then its missing values: the
-		 * extents are empty when all are missing. */
-		if (pt->nmiss[j] < n) {
-			put_dec(pt, dm->vals[pt->mnp[j]], dm->S);
-			put_dec(pt, dm->vals[pt->node.mx[j]], dm->S);
-			put_mean(pt, sums[j], n - pt->nmiss[j], dm->S);
-		} else {
+		/* The numbers of the class, then, with missing values, their
+		 * count: the extents are empty when all are missing. */
+		if (dm->miss && pt->nmiss[j] == n) {
 			p = region_room(pt, 3);
 			memcpy(p, "\t\t\t", 3);
 			pt->region_len += 3;
+		} else {
+			uint32_t lo = dm->miss ? pt->mnp[j] : pt->node.mn[j];
+			uint64_t np = n - (dm->miss ? pt->nmiss[j] : 0);
+
+			if (dm->isdate) {
+				put_date(pt, dm, dm->vals[lo], 0);
+				put_date(pt, dm, dm->vals[pt->node.mx[j]], 0);
+				put_date(pt, dm, sums[j], np);
+			} else {
+				put_dec(pt, dm->vals[lo], dm->S);
+				put_dec(pt, dm->vals[pt->node.mx[j]], dm->S);
+				put_mean(pt, sums[j], np, dm->S);
+			}
 		}
-		p = region_room(pt, 24);
-		*p = '\t';
-		pt->region_len += 1 + kn_fmt_u64(p + 1, pt->nmiss[j]);
+		if (dm->miss) {
+			p = region_room(pt, 24);
+			*p = '\t';
+			pt->region_len += 1 + kn_fmt_u64(p + 1, pt->nmiss[j]);
+		}
 	}
 	*region_room(pt, 1) = '\n';
 	pt->region_len++;

@@ -26,6 +26,8 @@ struct dim {
 	size_t col;
 	const char *name;
 	kn_hier *h;		/* NULL: numeric */
+	int isdate;		/* --date: numbers are days or seconds */
+	int dform;		/* its form (KN_DATE_*), once known */
 	/* numeric: values as integers at the column's scale S; out of
 	 * core the distinct values (mant, scale) get ids first */
 	struct numdict {
@@ -247,6 +249,10 @@ struct part {
 int mond_parse_num(const char *s, size_t n, int64_t *m, int *sc);
 /* Why mond_parse_num refused s, in words for a message. */
 const char *mond_num_error(const char *s, size_t n);
+/* Reads value s of numeric dimension dm: a number, or with --date a
+ * date as its day or second (scale 0); NULL, or why not in buf. */
+const char *mond_parse_value(struct dim *dm, const char *s, size_t n,
+    int64_t *m, int *sc, char *buf, size_t size);
 
 /* Builds the ancestors, leaf counts and depth-first codes of a
  * hierarchy once all values are known. */

@@ -24,26 +24,67 @@
 #include "mondrian.h"
 #include "rothko.h"
 
+static const char synopsis[] =
+    "usage: partition -q columns -k k [-s column [-l l [--diversity kind] "
+    "[-c c]]\n"
+    "                 [--variance v]] [-t column] [--split how] "
+    "[--relaxed]\n"
+    "                 [-H attr=spec|dir] [--numeric columns] [-r file] "
+    "[-o file]\n"
+    "                 [--class-col name] [-a algorithm] [-S size] "
+    "[-T dir]\n"
+    "                 [--fit-rows n] [--fcache n] [--sample n] "
+    "[--seed n]\n"
+    "                 [--alpha a] [--naive] [-v] [--progress] "
+    "[--skip-header]\n"
+    "                 [--columns list | --columns-file file] [file]\n"
+    "       partition --job step --tree file -q columns [the options "
+    "above]\n";
+
+static const char help[] =
+    "Mondrian: the table divided into classes of at least k rows by "
+    "greedy cuts.\n"
+    "\n"
+    "  -q COLUMNS           the quasi-identifiers, by name or number\n"
+    "  --numeric COLUMNS    cut these at any threshold, even with a "
+    "hierarchy\n"
+    "  -r FILE              write the regions of the classes to FILE, "
+    "for recode\n"
+    "  --class-col NAME     the name of the class column (default "
+    "class)\n"
+    "  --split HOW          median (the default), infogain or "
+    "regression\n"
+    "  -t COLUMN            the target of --split infogain or "
+    "regression\n"
+    "  --relaxed            a cut may divide rows of equal values\n"
+    "  -a ALGORITHM         mondrian (memory), rothko-t (with -S) or "
+    "rothko-s\n"
+    "  -S SIZE              memory budget (64M, 1G...): out of core "
+    "beyond it\n"
+    "  --fit-rows N         out of core: in memory only nodes of at most "
+    "N rows\n"
+    "  --fcache N           Rothko-T: count the groups of up to N nodes "
+    "a scan\n"
+    "  --sample N           Rothko-S: the largest sample, in rows\n"
+    "  --seed N             Rothko-S: the seed of the samples (default "
+    "1)\n"
+    "  --alpha A            Rothko-S: the level of the tests (default "
+    "0.05)\n"
+    "  --naive              Rothko-S: cut on samples without the tests\n"
+    "  --job STEP           a step of Rothko-T as a cluster job, with "
+    "--tree FILE\n"
+    "  -v                   print rows, classes, cuts and time on "
+    "stderr\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: partition -q columns [-k k] [-s column [-l l "
-	    "[--diversity distinct|entropy|recursive]\n"
-	    "                 [-c c]] [--variance v]] [-t column] "
-	    "[--split median|infogain|regression]\n"
-	    "                 [--relaxed] [-H attr=spec|dir] "
-	    "[--numeric columns] [--class-col name]\n"
-	    "                 [-r file] [-o file] [-a "
-	    "memory|rothko-t|rothko-s] "
-	    "[-S size]\n"
-	    "                 [--fit-rows n] [--sample n] [--seed n] "
-	    "[--alpha a] [--naive] [--fcache n]\n"
-	    "                 [-T dir]\n"
-	    "                 [-v] [--columns list | --columns-file file] "
-	    "[--skip-header]\n"
-	    "                 [--progress] [file]\n"
-	    "       partition --version\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
+		    KN_HELP_VARIANCE | KN_HELP_TABLE | KN_HELP_OCSV |
+		    KN_HELP_MISSING | KN_HELP_DATE | KN_HELP_TMP |
+		    KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 
@@ -68,6 +109,7 @@ static const struct option longopts[] = {
 	KN_TABLE_OPTIONS,
 	KN_OPT_MISSING_ENTRY,
 	KN_OUT_OPTIONS,
+	KN_OPT_DATE_ENTRY,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "fcache", required_argument, NULL, OPT_FCACHE },
 	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
@@ -173,6 +215,7 @@ main(int argc, char *argv[])
 	const char *rpath = NULL, *classcol = "class";
 	const char *numlist = NULL, *algo = NULL;
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
+	size_t *datec = NULL, ndate = 0;
 	int ch, hasclasscol = 0;
 	int seedset = 0, alphaset = 0, job = JOB_NONE, reads;
 	uint64_t ntot;
@@ -376,6 +419,8 @@ main(int argc, char *argv[])
 	kn_hopts_check(&hopts, t.names, t.ncols);
 	if (numlist != NULL)
 		nnum = kn_table_cols(&t, numlist, &numc);
+	if (opt.dates != NULL)
+		ndate = kn_table_cols(&t, opt.dates, &datec);
 	for (i = 0; i < t.ncols; i++)
 		if (strcmp(t.names[i], classcol) == 0)
 			kn_die("%s: the table has a column '%s' already%s",
@@ -390,16 +435,26 @@ main(int argc, char *argv[])
 		dm->name = kn_strdup(t.names[qi[j]]);
 		for (i = 0; i < nnum; i++)
 			numeric |= numc[i] == qi[j];
-		if (!numeric)
+		for (i = 0; i < ndate; i++)
+			dm->isdate |= datec[i] == qi[j];
+		if (dm->isdate && numeric)
+			kn_die("--date and --numeric both name '%s'",
+			    dm->name);
+		if (!numeric && !dm->isdate)
 			dm->h = kn_hopts_get(&hopts, dm->name);
 	}
-	for (i = 0; i < nnum; i++) {
-		for (j = 0; j < pt->nqi && qi[j] != numc[i]; j++)
+	for (i = 0; i < nnum + ndate; i++) {
+		size_t c = i < nnum ? numc[i] : datec[i - nnum];
+
+		for (j = 0; j < pt->nqi && qi[j] != c; j++)
 			;
 		if (j == pt->nqi)
-			kn_die("--numeric: '%s' is not a quasi-identifier",
-			    t.names[numc[i]]);
+			kn_die("--%s: '%s' is not a quasi-identifier",
+			    i < nnum ? "numeric" : "date", t.names[c]);
 	}
+	if (ndate > 0 && job != JOB_NONE)
+		kn_die("--job: --date columns are not for the cluster jobs; "
+		    "give the dates a hierarchy file instead");
 	if (pt->has_sens) {
 		sidx = kn_table_col(&t, opt.scol);
 		for (j = 0; j < pt->nqi; j++)

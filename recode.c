@@ -41,29 +41,58 @@
 
 #include "kanon.h"
 
+static const char synopsis[] =
+    "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
+    "[--max-suppress n|p%]\n"
+    "              [--classes file [--part]] [-s column [-l l "
+    "[--diversity kind]\n"
+    "              [-c c]]] [--suppress star|drop] [-x columns] "
+    "[-o file] [-S size]\n"
+    "              [-T dir] [--columns list | --columns-file file] "
+    "[--skip-header]\n"
+    "              [--progress] [--raw] [file]\n"
+    "       recode -r regions [--summary range|mean|both] "
+    "[--keep-class]\n"
+    "              [--class-col name] [--part] [the options of -n "
+    "but --classes]\n"
+    "              [file]\n";
+
+static const char help[] =
+    "The table to release: generalized to a lattice node (-n), or each "
+    "class\n"
+    "summarized by partition's regions (-r); classes below k "
+    "suppressed.\n"
+    "\n"
+    "  -n NODE              the node: COL=LEVEL,... or lattice-search's "
+    "output\n"
+    "  -r REGIONS           partition's regions file: each class's "
+    "region\n"
+    "  --summary HOW        with -r: range (the default), mean or both\n"
+    "  --keep-class         with -r: keep the class column\n"
+    "  --class-col NAME     with -r: the class column (default class)\n"
+    "  --classes FILE       with -n: count the classes in this frequency "
+    "set\n"
+    "  --part               the input is a part of the table (-r, "
+    "--classes)\n"
+    "  --max-suppress N|P%  fail rather than suppress more than N rows, "
+    "or P%\n"
+    "  --suppress HOW       star (the default: * for the "
+    "quasi-identifiers) or drop\n"
+    "  -x COLUMNS           drop these columns (direct identifiers)\n"
+    "  --raw                a column named count is data, not a count\n"
+    "  -S SIZE              memory budget (64M, 1G...) for counting the "
+    "classes\n"
+    "  -v                   print rows, classes and suppressed rows on "
+    "stderr\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
-	    "[--max-suppress n|p%%]\n"
-	    "              [--classes file [--part]]\n"
-	    "              [-s column [-l l [--diversity "
-	    "distinct|entropy|recursive] [-c c]]]\n"
-	    "              [--suppress star|drop] [-x columns] [-o file] "
-	    "[-S size] [-T dir]\n"
-	    "              [--columns list | --columns-file file] [--skip-header] "
-	    "[--progress] [--raw] [file]\n"
-	    "       recode -r regions [-H attr=spec|dir] "
-	    "[--summary range|mean|both] [--keep-class]\n"
-	    "              [--class-col name] [--part] [-v] [-k k] "
-	    "[--max-suppress n|p%%]\n"
-	    "              [-s column [-l l [--diversity "
-	    "distinct|entropy|recursive] [-c c]]]\n"
-	    "              [--suppress star|drop] [-x columns] [-o file] "
-	    "[-S size] [-T dir]\n"
-	    "              [--columns list | --columns-file file] [--skip-header] "
-	    "[--progress] [--raw] [file]\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
+		    KN_HELP_TABLE | KN_HELP_OCSV | KN_HELP_MISSING |
+		    KN_HELP_DATE | KN_HELP_TMP | KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 
@@ -76,6 +105,7 @@ static const struct option longopts[] = {
 	KN_TABLE_OPTIONS,
 	KN_OPT_MISSING_ENTRY,
 	KN_OUT_OPTIONS,
+	KN_OPT_DATE_ENTRY,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "help", no_argument, NULL, 'h' },
 	{ "keep-class", no_argument, NULL, OPT_KEEPCLASS },
@@ -414,6 +444,9 @@ struct regions {
 	int *num;		/* per QI: numeric (min, max, mean), or a node */
 	kn_hier **h;		/* per QI with a node: its hierarchy (-H) */
 	struct bound *bd;	/* n * nqi: the numeric QIs' ranges */
+	const char *dates;	/* --date: the date columns of the table */
+	int *dform;		/* per QI: its date form, or KN_DATE_NONE */
+	char why[192];		/* why a value is not a date */
 	/* for the count hook */
 	kn_input *in;
 	const char *columns;
@@ -438,7 +471,7 @@ struct bound {
 };
 
 /* How a value stands to its class's region (region_fit). */
-enum { FIT, NOT_NUMBER, NOT_LEAF, OUTSIDE, NO_HIER, MISSING };
+enum { FIT, NOT_NUMBER, NOT_DATE, NOT_LEAF, OUTSIDE, NO_HIER, MISSING };
 
 /* Whether s is a positive integer as written by partition (no sign, no
  * leading zero, at most 19 digits); sets *v. */
@@ -520,6 +553,30 @@ region_missing(struct regions *rg, char **f, char **v, struct bound *B,
 	return !B->nonum;
 }
 
+/* Reads value s of date QI i of the regions (path:ln, column col) as
+ * its day or second into *m (scale 0): a date of the form of the first
+ * line's. */
+static void
+region_date(struct regions *rg, size_t i, const char *s, kn_i128 *m, int *sc,
+    const char *path, unsigned long long ln, const char *col)
+{
+	int64_t v;
+	int f = kn_date_parse(s, strlen(s), &v);
+
+	if (f == KN_DATE_NONE)
+		kn_die("%s:%llu: column '%s': '%s' %s", path, ln, col, s,
+		    kn_date_why(s, strlen(s), rg->why, sizeof(rg->why)));
+	if (rg->dform[i] < 0)
+		rg->dform[i] = f;
+	else if (f != rg->dform[i])
+		kn_die("%s:%llu: column '%s': '%s' is a %s, but the regions "
+		    "before it hold %ss", path, ln, col, s, f == KN_DATE_DAY ?
+		    "date" : "date-time", f == KN_DATE_DAY ? "date-time" :
+		    "date");
+	*m = v;
+	*sc = 0;
+}
+
 /*
  * Reads the regions file and checks it against table t, whose header
  * (the first line of partition's output) has been read: partition
@@ -539,6 +596,7 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	int *num;
 	kn_i128 m[3];
 	int sc[3];
+	int64_t day;
 
 	/* The class column of the table. */
 	for (c = 0; c < t->ncols && strcmp(t->names[c], ccol) != 0; c++)
@@ -625,6 +683,24 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	rc->qcol[rg->nqi] = rg->classcol;
 	rg->nl = rc->nq + rc->nx;
 
+	/* The dates (--date): numeric QIs whose values are dates. */
+	rg->dform = kn_zalloc((rg->nqi + 1) * sizeof(int));
+	if (rg->dates != NULL) {
+		size_t *dc, nd = kn_table_cols(t, rg->dates, &dc);
+
+		for (j = 0; j < nd; j++) {
+			for (i = 0; i < rg->nqi && rc->qcol[i] != dc[j]; i++)
+				;
+			if (i == rg->nqi || !num[i])
+				kn_die("--date: '%s' is not a quasi-identifier of "
+				    "%s with a range (%s_min, %s_max, %s_mean)",
+				    t->names[dc[j]], path, t->names[dc[j]],
+				    t->names[dc[j]], t->names[dc[j]]);
+			rg->dform[i] = -1;	/* known from the first line */
+		}
+		free(dc);
+	}
+
 	/* The hierarchies of the nodes: -H attr=spec must name one. */
 	rg->num = num;
 	rg->h = kn_zalloc((rg->nqi + 1) * sizeof(kn_hier *));
@@ -699,11 +775,16 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 				continue;
 			}
 			for (j = 0; j < 3; j++)
-				if (!kn_dec_parse(v[j], strlen(v[j]), &m[j],
+				if (rg->dform[i] != KN_DATE_NONE)
+					region_date(rg, i, v[j], &m[j], &sc[j],
+					    path, ln, name[fld[i] + j]);
+				else if (!kn_dec_parse(v[j], strlen(v[j]), &m[j],
 				    &sc[j]))
 					kn_die("%s:%llu: column '%s': '%s' is not "
-					    "a number", path, ln, name[fld[i] + j],
-					    v[j]);
+					    "a number%s", path, ln, name[fld[i] + j],
+					    v[j], kn_date_parse(v[j], strlen(v[j]),
+					    &day) != KN_DATE_NONE ? " (a date: name "
+					    "the column with --date)" : "");
 			/* min <= mean <= max, or it is no region. */
 			if (kn_dec_cmp(m[0], sc[0], m[1], sc[1]) > 0)
 				kn_die("%s:%llu: class %s: %s '%s' is above %s "
@@ -725,7 +806,9 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 			else {
 				len = strlen(v[0]) + strlen(v[1]) + 4;
 				range = kn_alloc(len);
-				snprintf(range, len, "[%s-%s]", v[0], v[1]);
+				/* Dates: ISO 8601's interval (kanon(7), DATES). */
+				snprintf(range, len, rg->dform[i] != KN_DATE_NONE ?
+				    "%s/%s" : "[%s-%s]", v[0], v[1]);
 			}
 			L[i].p = summary == SUM_MEAN ? v[2] : range;
 			L[i].n = strlen(L[i].p);
@@ -776,6 +859,28 @@ region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
 			return b->miss > 0 ? FIT : MISSING;
 		if (b->nonum)
 			return OUTSIDE;
+	}
+	if (rg->num[i] && rg->dform[i] != KN_DATE_NONE) {
+		int64_t d;
+		int f = kn_date_parse(v.p, v.n, &d);
+
+		b = &rg->bd[x * rg->nqi + i];
+		if (f == KN_DATE_NONE) {
+			*err = kn_date_why(v.p, v.n, rg->why, sizeof(rg->why));
+			return NOT_DATE;
+		}
+		if (f != rg->dform[i]) {
+			snprintf(rg->why, sizeof(rg->why), "is a %s, but the "
+			    "regions hold %ss", f == KN_DATE_DAY ? "date" :
+			    "date-time", f == KN_DATE_DAY ? "date-time" : "date");
+			*err = rg->why;
+			return NOT_DATE;
+		}
+		return d < b->lo || d > b->hi ? OUTSIDE : FIT;
+	}
+	if (rg->num[i]) {
+		b = &rg->bd[x * rg->nqi + i];
+		*err = NULL;
 		if (!kn_dec_parse(v.p, v.n, &m, &sc))
 			return NOT_NUMBER;
 		return kn_dec_cmp(m, sc, b->lo, b->slo) < 0 ||
@@ -817,6 +922,8 @@ region_fail(const struct recoding *rc, const kn_table *t, struct regions *rg,
 	if (why == NOT_LEAF)
 		kn_table_fail(t, col, "'%.*s': %s (%s)", (int)v.n, v.p, err,
 		    rg->h[i]->src);
+	if (why == NOT_DATE)
+		kn_table_fail(t, col, "'%.*s' %s", (int)v.n, v.p, err);
 	if (why == NOT_NUMBER)
 		kn_table_fail(t, col, "'%.*s' is not a number, so not in the "
 		    "region of class %.*s, from %s to %s (%s:%llu)", (int)v.n,
@@ -1527,6 +1634,9 @@ main(int argc, char *argv[])
 		    "classes of any size); no requirement is implied");
 	if (regpath == NULL && (summary >= 0 || keep || ccol != NULL))
 		kn_die("--summary, --keep-class and --class-col apply to -r");
+	if (regpath == NULL && opt.dates != NULL)
+		kn_die("--date applies to -r (a node's dates are generalized by "
+		    "a hierarchy, -H COL=date:LEVELS)");
 	if (part && regpath == NULL && classes == NULL)
 		kn_die("--part applies to -r and --classes");
 	if (part && regpath != NULL && (o.req.k > 1 || o.req.ld.on))
@@ -1577,6 +1687,7 @@ main(int argc, char *argv[])
 		rg.in = &in;
 		rg.columns = opt.columns;
 		rg.part = part;
+		rg.dates = opt.dates;
 		rc.count = region_count;
 		rc.label = region_label;
 		rc.done = regions_check;

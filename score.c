@@ -26,23 +26,57 @@
 
 #include "kanon.h"
 
+static const char synopsis[] =
+    "usage: score [--check] [-k k] [-s column [-l l [--diversity "
+    "distinct|entropy|\n"
+    "             recursive] [-c c]] [--variance v]] [-t column] "
+    "[-o file]\n"
+    "             [-q columns] [--threshold n] [--suppressed mark] "
+    "[--freqset]\n"
+    "             [--original file (--workload file | "
+    "--workload-auto column)\n"
+    "             [-H attr=spec|dir]] [--columns list | "
+    "--columns-file file]\n"
+    "             [--skip-header] [-S size] [-T dir] [--progress] "
+    "[file]\n"
+    "       score --plot x,y [--class-col name] [-q columns] "
+    "[-o file]\n"
+    "             [--columns list | --columns-file file] "
+    "[--skip-header] [file]\n";
+
+static const char help[] =
+    "The metrics (C_DM, C_AVG, risk) and checks (k, l-diversity, "
+    "variance) of a\n"
+    "released table or of its frequency set.\n"
+    "\n"
+    "  -q COLUMNS           the quasi-identifiers, by name or number\n"
+    "  --check              exit 1 when a check (-k, -l, --variance) "
+    "fails\n"
+    "  -t COLUMN            a target column: label entropy or squared "
+    "error\n"
+    "  --threshold N        count the rows in classes below N (default: "
+    "k, or 2)\n"
+    "  --suppressed MARK    the mark of suppressed values (default *)\n"
+    "  --freqset            the input is a frequency set, with a count "
+    "column\n"
+    "  --original FILE      the table before release, for the workload\n"
+    "  --workload FILE      the errors of the release's answers to "
+    "COUNT queries\n"
+    "  --workload-auto COL  one count query for each value of COL\n"
+    "  --plot X,Y           draw the classes on columns X and Y, as SVG\n"
+    "  --class-col NAME     with --plot: the column of the classes\n"
+    "  -S SIZE              memory budget (64M, 1G...); beyond it, sorted "
+    "runs\n"
+    "                       in temporary files\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: score [--check] [-k k] [-s column [-l l [--diversity "
-	    "distinct|entropy|recursive]\n"
-	    "             [-c c]] [--variance v]] [-t column] [-o file] "
-	    "[-q columns]\n"
-	    "             [--threshold n] [--suppressed mark] [--freqset]\n"
-	    "             [--original file (--workload file | "
-	    "--workload-auto column)\n"
-	    "             [-H attr=spec|dir]] [--columns list | "
-	    "--columns-file file] [--skip-header]\n"
-	    "             [-S size] [-T dir] [--progress] [file]\n"
-	    "       score --plot x,y [--class-col name] [-q columns] "
-	    "[-o file]\n"
-	    "             [--columns list | --columns-file file] [--skip-header] [file]\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
+		    KN_HELP_VARIANCE | KN_HELP_TABLE | KN_HELP_MISSING |
+		    KN_HELP_DATE | KN_HELP_TMP | KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 
@@ -54,6 +88,7 @@ static const struct option longopts[] = {
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	KN_TABLE_OPTIONS,
 	KN_OPT_MISSING_ENTRY,
+	KN_OPT_DATE_ENTRY,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "freqset", no_argument, NULL, OPT_FREQSET },
 	{ "help", no_argument, NULL, 'h' },
@@ -77,6 +112,7 @@ static struct {
 	const char *mark;
 	size_t nq;
 	const char *sfile, *sumsq;	/* --freqset: the file and S_sumsq */
+	size_t *dcol, ndate;	/* --date: the date columns */
 } o;
 
 /* A pair (target value, count) of the class being read. */
@@ -121,11 +157,13 @@ static struct {
 	int allnum;
 } tg = { .allnum = 1 };
 
-/* A decimal number: exactly m / 10^sc, about v. */
+/* A decimal number: exactly m / 10^sc, about v; or a date of form df
+ * (kanon(7), DATES), m its day or second. */
 typedef struct {
 	kn_i128 m;
 	int sc;
 	long double v;
+	int df;
 } num;
 
 /* A predicate of a workload query on one column: equality with a
@@ -164,6 +202,8 @@ typedef struct {
 	size_t ocol;		/* column of the original */
 	kn_hier *h;
 	int numeric;		/* no hierarchy, and every value a number */
+	int date;		/* --date: the values are dates */
+	int dform;		/* their form, from the original */
 	int allnum;
 	uint64_t nnum;		/* the original's numeric values */
 	num min, max;
@@ -222,6 +262,7 @@ static struct {
 	const char *relname;
 	uint64_t orows;		/* rows of the original */
 	region *reg;
+	const size_t *qcol;	/* the QIs' columns of the release */
 } W;
 
 static FILE *out;
@@ -270,7 +311,41 @@ num_parse(const char *s, size_t n, num *x)
 	if (!kn_dec_parse(s, n, &x->m, &x->sc))
 		return 0;
 	x->v = (long double)x->m / powl(10.0L, (long double)x->sc);
+	x->df = KN_DATE_NONE;
 	return 1;
+}
+
+/* Parses a date or date-time into x, its day or second; 0 if s is
+ * none. */
+static int
+date_parse(const char *s, size_t n, num *x)
+{
+	int64_t v;
+
+	if ((x->df = kn_date_parse(s, n, &v)) == KN_DATE_NONE)
+		return 0;
+	x->m = v;
+	x->sc = 0;
+	x->v = (long double)v;
+	return 1;
+}
+
+/* A value of a column: a date if date (--date), else a number. */
+static int
+val_parse(int date, const char *s, size_t n, num *x)
+{
+	return date ? date_parse(s, n, x) : num_parse(s, n, x);
+}
+
+/* Whether column c of the table is a date column (--date). */
+static int
+is_date(size_t c)
+{
+	size_t i;
+
+	for (i = 0; i < o.ndate && o.dcol[i] != c; i++)
+		;
+	return i < o.ndate;
 }
 
 /* Compares two numbers exactly. */
@@ -282,12 +357,18 @@ num_cmp(const num *x, const num *y)
 
 /* The canonical form of a value, under which values are equal: a number
  * as kn_dec_format writes it (1, 1.0 and 01 are one value), anything
- * else as it is.  Sets *s (buf or v) and returns the length; *isnum and
- * x say whether and which number it is. */
+ * else, and a date (date: a date column), as it is.  Sets *s (buf or v)
+ * and returns the length; *isnum and x say whether and which number (or
+ * date) it is. */
 static size_t
-canonical(const char *v, size_t n, char *buf, const char **s, num *x,
-    int *isnum)
+canonical(int date, const char *v, size_t n, char *buf, const char **s,
+    num *x, int *isnum)
 {
+	if (date) {
+		*isnum = date_parse(v, n, x);
+		*s = v;
+		return n;
+	}
 	if ((*isnum = num_parse(v, n, x))) {
 		*s = buf;
 		return kn_dec_format(x->m, x->sc, buf);
@@ -297,12 +378,27 @@ canonical(const char *v, size_t n, char *buf, const char **s, num *x,
 }
 
 /* Parses a released numeric value: a range "[a-b]" (a and b may be
- * negative: "[-5--2]") or a number a (= [a-a]).  0 if it is neither. */
+ * negative: "[-5--2]") or a number a (= [a-a]); with date, an ISO 8601
+ * interval "a/b" of dates of one form, or a date a.  0 if it is
+ * neither. */
 static int
-range_parse(const char *s, size_t n, num *lo, num *hi)
+range_parse(int date, const char *s, size_t n, num *lo, num *hi)
 {
+	const char *sl;
 	size_t i;
 
+	if (date) {
+		if ((sl = memchr(s, '/', n)) == NULL) {
+			if (!date_parse(s, n, lo))
+				return 0;
+			*hi = *lo;
+			return 1;
+		}
+		i = (size_t)(sl - s);
+		return date_parse(s, i, lo) &&
+		    date_parse(sl + 1, n - i - 1, hi) && lo->df == hi->df &&
+		    num_cmp(lo, hi) <= 0;
+	}
 	if (n < 5 || s[0] != '[' || s[n - 1] != ']') {
 		if (!num_parse(s, n, lo))
 			return 0;
@@ -484,25 +580,31 @@ wl_region(const wcol *w, kn_str v, region *g)
 					break;
 				return;
 			}
-		/* A range of a column cut as numeric (partition --numeric). */
-		if (range_parse(v.p, v.n, &g->a, &g->b)) {
+		/* A range of a column cut as numeric (partition --numeric,
+		 * --date). */
+		if (range_parse(w->date, v.p, v.n, &g->a, &g->b) &&
+		    g->a.df == w->dform) {
 			g->kind = RG_NUM;
 			return;
 		}
 		kn_die("%s: column '%s': '%.*s' is neither a node of the "
-		    "hierarchy %s over the original's values nor a range "
-		    "[a-b]", W.relname, w->name, (int)v.n, v.p, w->h->src);
+		    "hierarchy %s over the original's values nor a range %s",
+		    W.relname, w->name, (int)v.n, v.p, w->h->src, w->date ?
+		    "a/b of its dates" : "[a-b]");
 	}
 	if (w->numeric) {
-		if (!range_parse(v.p, v.n, &g->a, &g->b))
-			kn_die("%s: column '%s': '%.*s' is neither a number "
-			    "nor a range [a-b]", W.relname, w->name, (int)v.n,
-			    v.p);
+		if (!range_parse(w->date, v.p, v.n, &g->a, &g->b) ||
+		    g->a.df != w->dform)
+			kn_die("%s: column '%s': '%.*s' is neither a %s nor a "
+			    "range %s", W.relname, w->name, (int)v.n, v.p,
+			    !w->date ? "number" : w->dform == KN_DATE_DAY ?
+			    "date" : "date-time", w->date ? "a/b of them" :
+			    "[a-b]");
 		g->kind = RG_NUM;
 		return;
 	}
 	g->kind = RG_CAT;
-	g->n = canonical(v.p, v.n, g->buf, &g->s, &x, &isnum);
+	g->n = canonical(w->date, v.p, v.n, g->buf, &g->s, &x, &isnum);
 }
 
 /* Adds a class of n rows with the QI labels key to the estimates.  A
@@ -683,6 +785,7 @@ wl_col(size_t qpos, const char *name)
 	w->qpos = qpos;
 	w->name = name;
 	w->allnum = 1;
+	w->date = is_date(W.qcol[qpos]);
 	kn_dict_init(&w->vals);
 	kn_dict_init(&w->canon);
 	kn_dict_init(&w->lcanon);
@@ -697,7 +800,8 @@ pred_eq(pred *p, const char *s, size_t n)
 	const char *c;
 
 	p->range = 0;
-	p->ceqn = canonical(s, n, buf, &c, &p->lo, &p->eqnum);
+	p->ceqn = canonical(W.col[p->w].date, s, n, buf, &c, &p->lo,
+	    &p->eqnum);
 	p->ceq = kn_strndup(c, p->ceqn);
 	p->hi = p->lo;
 	p->haslo = p->hashi = p->eqnum;
@@ -726,6 +830,7 @@ wl_read(const char *path, const kn_table *rt, const size_t *qi, size_t nq)
 	size_t *wc, c, q, i;
 	query *qu;
 	pred *p;
+	int dt;
 
 	paths[0] = (char *)path;
 	kn_table_open_tsv(&wt, paths, 1, NULL);
@@ -761,13 +866,18 @@ wl_read(const char *path, const kn_table *rt, const size_t *qi, size_t nq)
 			p->range = 1;
 			p->haslo = i > 0;
 			p->hashi = i + 2 < n;
+			dt = W.col[p->w].date;
 			if ((!p->haslo && !p->hashi) ||
-			    (p->haslo && !num_parse(s, i, &p->lo)) ||
-			    (p->hashi && !num_parse(s + i + 2, n - i - 2,
+			    (p->haslo && !val_parse(dt, s, i, &p->lo)) ||
+			    (p->hashi && !val_parse(dt, s + i + 2, n - i - 2,
 			    &p->hi)))
 				kn_table_fail(&wt, c, "'%.*s' is neither a "
-				    "value nor a range lo..hi of numbers",
-				    (int)n, s);
+				    "value nor a range lo..hi of %s", (int)n, s,
+				    dt ? "dates" : "numbers");
+			if (dt && p->haslo && p->hashi &&
+			    p->lo.df != p->hi.df)
+				kn_table_fail(&wt, c, "'%.*s': a date and a "
+				    "date-time", (int)n, s);
 			if (p->haslo && p->hashi && num_cmp(&p->lo, &p->hi) > 0)
 				kn_table_fail(&wt, c, "'%.*s' is an empty "
 				    "range", (int)n, s);
@@ -790,7 +900,16 @@ wl_value(kn_table *ot, wcol *w, uint32_t id, kn_str f)
 	int isnum;
 
 	w->vcanon = grow(w->vcanon, &w->vcap, (size_t)id + 1, sizeof(uint32_t));
-	n = canonical(f.p, f.n, buf, &s, &x, &isnum);
+	if (w->date) {
+		char why[192];
+		int64_t v;
+		const char *e = kn_date_value(&w->dform, f.p, f.n, &v, why,
+		    sizeof(why));
+
+		if (e != NULL)
+			kn_table_fail(ot, w->ocol, "'%.*s' %s", (int)f.n, f.p, e);
+	}
+	n = canonical(w->date, f.p, f.n, buf, &s, &x, &isnum);
 	n0 = w->canon.n;
 	cid = kn_dict_intern(&w->canon, s, n);
 	w->vcanon[id] = cid;
@@ -843,7 +962,7 @@ wl_leaves(wcol *w)
 		size_t n0 = w->lcanon.n, n;
 
 		v = kn_dict_get(&h->lab[0], (uint32_t)i);
-		n = canonical(v.p, v.n, buf, &s, &w->lnum[i], &isnum);
+		n = canonical(w->date, v.p, v.n, buf, &s, &w->lnum[i], &isnum);
 		w->lisnum[i] = (char)isnum;
 		cid = kn_dict_intern(&w->lcanon, s, n);
 		if (cid == n0) {
@@ -879,6 +998,12 @@ wl_resolve(const query *q, pred *p)
 		kn_die("%s:%llu: column '%s': a range on a column that is "
 		    "neither numeric nor given a hierarchy (-H)", W.wpath,
 		    (unsigned long long)q->line, w->name);
+	if (w->date && w->dform != KN_DATE_NONE && (p->haslo || p->hashi) &&
+	    (p->haslo ? p->lo.df : p->hi.df) != w->dform)
+		kn_die("%s:%llu: column '%s': a %s, but the original holds "
+		    "%ss", W.wpath, (unsigned long long)q->line, w->name,
+		    w->dform == KN_DATE_DAY ? "date-time" : "date",
+		    w->dform == KN_DATE_DAY ? "date" : "date-time");
 	p->cid = p->lid = -1;
 	if (!p->range) {
 		p->cid = kn_dict_find(&w->canon, p->ceq, p->ceqn);
@@ -937,6 +1062,7 @@ wl_setup(const kn_table *rt, const size_t *qi, size_t nq,
 	wcol *w;
 
 	W.on = 1;
+	W.qcol = qi;
 	W.wpath = wpath;
 	W.relname = rt->r.name;
 	qn = kn_alloc((nq + 1) * sizeof(char *));
@@ -1305,13 +1431,17 @@ xml_put(const char *s, size_t n)
 		}
 }
 
-/* Writes a number as written in the input, canonically. */
+/* Writes a number as written in the input, canonically; a date as
+ * a date. */
 static void
 xml_num(const num *x)
 {
 	char buf[48];
 
-	fwrite(buf, 1, kn_dec_format(x->m, x->sc, buf), out);
+	if (x->df != KN_DATE_NONE)
+		fwrite(buf, 1, kn_date_format((int64_t)x->m, x->df, buf), out);
+	else
+		fwrite(buf, 1, kn_dec_format(x->m, x->sc, buf), out);
 }
 
 /* The position of v on an axis from lo to hi, in pixels from its
@@ -1341,13 +1471,17 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 	size_t *xyi, *qi = NULL, nq = 0, ci = 0, c, j, npt = 0, ptcap = 0;
 	size_t nbox = 0, boxcap = 0, len, keycap = 0;
 	num v[2], lo[2], hi[2];
-	char *key = NULL;
+	char *key = NULL, why[192];
 	uint32_t id, *ord;
-	int hascls = 0;
+	int hascls = 0, df[2] = { KN_DATE_NONE, KN_DATE_NONE };
 	kn_dict cls;
 
 	if (kn_table_cols(t, xy, &xyi) != 2)
 		kn_die("--plot: '%s': expected two columns X,Y", xy);
+	for (c = 0; c < o.ndate; c++)
+		if (o.dcol[c] != xyi[0] && o.dcol[c] != xyi[1])
+			kn_die("--date: '%s' is not a column of --plot",
+			    t->names[o.dcol[c]]);
 	if (clscol != NULL) {
 		ci = kn_table_col(t, clscol);
 		hascls = 1;
@@ -1371,9 +1505,20 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 		for (j = 0; j < 2; j++) {
 			kn_str f = t->f[xyi[j]];
 
-			if (!num_parse(f.p, f.n, &v[j]))
+			if (is_date(xyi[j])) {
+				int64_t d;
+				const char *e = kn_date_value(&df[j], f.p, f.n,
+				    &d, why, sizeof(why));
+
+				if (e != NULL)
+					kn_table_fail(t, xyi[j], "'%.*s' %s",
+					    (int)f.n, f.p, e);
+				date_parse(f.p, f.n, &v[j]);
+			} else if (!num_parse(f.p, f.n, &v[j]))
 				kn_table_fail(t, xyi[j], "'%.*s' is not a "
-				    "number", (int)f.n, f.p);
+				    "number%s", (int)f.n, f.p,
+				    date_parse(f.p, f.n, &v[j]) ? " (a date: "
+				    "name the column with --date)" : "");
 			if (npt == 0 || num_cmp(&v[j], &lo[j]) < 0)
 				lo[j] = v[j];
 			if (npt == 0 || num_cmp(&v[j], &hi[j]) > 0)
@@ -1506,7 +1651,7 @@ main(int argc, char *argv[])
 	const char *plotxy = NULL, *clscol = NULL;
 	char cdmbuf[48];
 	size_t *qi, *key, nq, d, c, sidx = 0, tidx = 0, cntcol = 0, sumcol = 0;
-	size_t scl;
+	size_t scl, i;
 	int ch, check = 0, freq = 0, nstdin;
 
 	kn_init(argv[0]);
@@ -1595,7 +1740,13 @@ main(int argc, char *argv[])
 		opt.budget = kn_default_budget();
 	opt.tmpdir = kn_tmpdir(opt.tmpdir);
 
+	if (opt.dates != NULL && plotxy == NULL && opath == NULL)
+		kn_die("--date: dates serve the workload (--original) and "
+		    "--plot; the checks and metrics take released values as "
+		    "they are");
 	kn_table_open(&t, argv, (size_t)argc, opt.columns);
+	if (opt.dates != NULL)
+		o.ndate = kn_table_cols(&t, opt.dates, &o.dcol);
 	/* Open the output first: a bad path fails before the work. */
 	out = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
 	if (plotxy != NULL) {
@@ -1634,6 +1785,13 @@ main(int argc, char *argv[])
 		if (freq && qi[c] >= cntcol)
 			kn_die("-q: '%s' is not a key column of the frequency "
 			    "set", t.names[qi[c]]);
+	}
+	for (i = 0; i < o.ndate; i++) {
+		for (c = 0; c < nq && qi[c] != o.dcol[i]; c++)
+			;
+		if (c == nq)
+			kn_die("--date: '%s' is not a quasi-identifier",
+			    t.names[o.dcol[i]]);
 	}
 	if (o.req.hasv && freq) {
 		char name[512];

@@ -1053,6 +1053,9 @@ kn_opts_take(kn_opts *o, int ch, char *arg)
 		break;
 	case KN_OPT_VERSION:
 		kn_version();
+	case KN_OPT_DATE:
+		o->dates = kn_listadd(o->dates, arg);
+		break;
 	default:
 		return kn_table_opt(ch, arg, &o->columns);
 	}

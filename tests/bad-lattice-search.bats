@@ -69,7 +69,6 @@ setup() {
 	interval: x1     | 2 | lattice-search: @:3: column 'a': 'x1': value is not a number (interval:5) | lattice-search -q a,b $H @nonnum.tsv
 	mask: x1         | 2 | lattice-search: @:3: column 'a': 'x1'* | lattice-search -q a -H a=mask:1 @nonnum.tsv
 	not a leaf       | 2 | lattice-search: @:4: column 'b': 'zz': value is not a leaf of the hierarchy (hb.tsv) | lattice-search -q a,b $H @notleaf.tsv
-	empty not a leaf | 2 | lattice-search: @:3: column 'b': ''* | lattice-search -q a,b $H @emptyval.tsv
 	freqset not leaf | 2 | lattice-search: @:3: column 'b': 'zz'* | lattice-search -H b=hb.tsv @fsleaf.tsv
 	count x          | 2 | lattice-search: @:3: column 'count': 'x' is not a count | lattice-search -H a=interval:5 @fsbad.tsv
 	count -1         | 2 | lattice-search: @:3: column 'count': '-1' is not a count | lattice-search -H a=interval:5 @fsneg.tsv

@@ -77,7 +77,6 @@ setup() {
 	interval: x1     | 2 | partition: @:3: column 'a': 'x1'* | partition -k 1 -q a -H a=interval:5 @nonnum.tsv
 	not a leaf       | 2 | partition: @:4: column 'b': 'zz': value is not a leaf* | partition -k 1 -q a,b -H b=hb.tsv @notleaf.tsv
 	not a leaf, -S   | 2 | partition: @:4: column 'b': 'zz'* | partition -k 1 -q b -H b=hb.tsv -S 1M @notleaf.tsv
-	empty not a leaf | 2 | partition: @:3: column 'b': ''* | partition -k 1 -q b -H b=hb.tsv @emptyval.tsv
 	--variance x     | 2 | partition: @:3: column 's': 'abc' is not a number (--variance) | partition -k 1 -q a -s s --variance 1 @nonnums.tsv
 	regression x     | 2 | partition: @:2: column 'b': 'x' is not a number (--split regression) | partition -k 1 -q a -t b --split regression @t.tsv
 	EOF

@@ -8,6 +8,7 @@
 #       [-v var=V]] [-v maxsupp=N] [-v drop=1] [-v mark='*']
 #       [-v hier=Q1=FILE,...] [-v gen=Q1,...] [-v masks=Q1,...]
 #       [-v ranges=1] [-v means=1] [-v extra=COL] [-v missing=TOK,...]
+#       [-v dates=Q1,...] [-v datehier=Q1,...]
 #       ORIGINAL RELEASE
 #
 # ORIGINAL and RELEASE are tab-separated with a header line.  id names a
@@ -36,6 +37,14 @@
 #    values, true to both), or be that token alone (a class of missing
 #    values only, true to them alone), in a QI without a hierarchy; a
 #    Q_mean column likewise;
+#  - a QI of dates holds ISO dates YYYY-MM-DD or date-times
+#    YYYY-MM-DDThh:mm:ss, compared as strings (the order of time): with
+#    ranges=1 an interval a/b holds the original date when a <= it <= b,
+#    and with means=1 any date of its form is a class's mean; a QI of
+#    datehier has a generated date hierarchy, whose labels are worked
+#    out here from the original date: its hour 2023-05-01T13, day,
+#    month 2023-05, quarter 2023-Q2, year 2023, band of N years aligned
+#    on a multiple of N 2020/2024, or decade 2020s;
 #  - the rows kept, grouped by all their QI and Q_mean values (the
 #    classes an adversary sees), form classes of at least k rows, with
 #    l-diverse values of scol (distinct, entropy or recursive (c,l)) and
@@ -53,6 +62,33 @@ function isnum(s) {
 	return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)$/
 }
 
+# Whether s has the shape of an ISO date or date-time.
+function isdate(s) {
+	return s ~ /^[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]$/ ||
+	    s ~ /^[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]$/
+}
+
+# Whether r is a label of the original date o in a generated date
+# hierarchy: the hour, day, month, quarter, year, band of years or
+# decade that holds it.
+function datelabel(r, o,    y, m, lo, hi) {
+	y = substr(o, 1, 4) + 0
+	m = substr(o, 6, 2) + 0
+	if (length(o) == 19 && (r == substr(o, 1, 13) || r == substr(o, 1, 10)))
+		return 1
+	if (r == substr(o, 1, 7) || r == substr(o, 1, 4) "-Q" int((m + 2) / 3) ||
+	    r == substr(o, 1, 4))
+		return 1
+	if (r ~ /^[0-9][0-9][0-9]0s$/)
+		return y - y % 10 == substr(r, 1, 4) + 0
+	if (r ~ /^[0-9][0-9][0-9][0-9]\/[0-9][0-9][0-9][0-9]+$/) {
+		lo = substr(r, 1, 4) + 0
+		hi = substr(r, 6) + 0
+		return lo <= y && y <= hi && hi > lo && lo % (hi - lo + 1) == 0
+	}
+	return 0
+}
+
 # Whether release value r of QI q is true to the original value o.
 function truthful(q, r, o,    m, a, b) {
 	if (r == o || r == "*")
@@ -61,6 +97,23 @@ function truthful(q, r, o,    m, a, b) {
 		return 1
 	if (ismiss(o))
 		return truemiss(q, r, o)
+	if ((ranges || means) && !(q in hq))
+		r = unmiss(r)
+	if (q in isdh && isdate(o) && datelabel(r, o))
+		return 1
+	if (q in isdq) {
+		if (!isdate(o))
+			return 0
+		if (means && isdate(r) && length(r) == length(o))
+			return 1	# a class's mean: not checked
+		if (ranges && index(r, "/") > 0) {
+			a = substr(r, 1, index(r, "/") - 1)
+			b = substr(r, index(r, "/") + 1)
+			return isdate(a) && isdate(b) && length(a) == length(o) &&
+			    length(b) == length(o) && a <= o && o <= b
+		}
+		return 0
+	}
 	if ((q in isgen) && match(r, /^\[[-+]?[0-9.]+,[-+]?[0-9.]+\)$/)) {
 		m = substr(r, 2, length(r) - 2)
 		a = substr(m, 1, index(m, ",") - 1)
@@ -69,8 +122,6 @@ function truthful(q, r, o,    m, a, b) {
 	}
 	if ((q in ismask) && masked(r, o))
 		return 1
-	if ((ranges || means) && !(q in hq))
-		r = unmiss(r)
 	if (means && isnum(r) && isnum(o))
 		return 1	# a class's mean: not checked
 	if (ranges && match(r, /^\[[-+]?[0-9.]+-[-+]?[0-9.]+\]$/)) {
@@ -151,6 +202,12 @@ BEGIN {
 	nq = split(qi, Q, ",")
 	for (i = 1; i <= nq; i++)
 		isqi[Q[i]] = 1
+	n = split(dates, D, ",")
+	for (i = 1; i <= n; i++)
+		isdq[D[i]] = 1
+	n = split(datehier, D, ",")
+	for (i = 1; i <= n; i++)
+		isdh[D[i]] = 1
 	if (hier != "")
 		loadhier(hier)
 	for (i = split(gen, lst, ","); i >= 1; i--)
@@ -193,6 +250,7 @@ FNR == 1 {
 	j = 1
 	for (i = 1; i <= NF; i++) {
 		rcol[$i] = i
+		rname[i] = $i
 		if ($i == extra)
 			continue
 		if ($i ~ /_mean$/ && (substr($i, 1, length($i) - 5) in isqi) &&
@@ -253,7 +311,9 @@ FNR == 1 {
 		key = key SUBSEP v
 	}
 	for (i in meancol) {
-		if (!isnum(unmiss($i)) && $i != mfirst && !(sup && $i == mark))
+		if (!isnum(unmiss($i)) && $i != mfirst && !(sup && $i == mark) &&
+		    !(substr(rname[i], 1, length(rname[i]) - 5) in isdq &&
+		    isdate(unmiss($i))))
 			fail("release row " rn ", column " i ": '" $i "' is not a mean")
 		key = key SUBSEP $i
 	}
