@@ -1447,6 +1447,35 @@ mond_class_assign(struct part *pt, uint32_t row, uint32_t id)
 	pt->acct.bwritten += sizeof(pr);
 }
 
+/* Clears what mond_region_add gathers for a region. */
+void
+mond_region_clear(struct part *pt)
+{
+	size_t j;
+
+	for (j = 0; j < pt->nqi; j++) {
+		pt->sums[j] = 0;
+		pt->nmiss[j] = 0;
+		pt->mnp[j] = UINT32_MAX;
+	}
+}
+
+/* Adds cnt rows of rank c of numeric dimension j to the region's sum,
+ * missing count and least rank of a number. */
+void
+mond_region_add(struct part *pt, size_t j, uint32_t c, uint64_t cnt)
+{
+	const struct dim *dm = &pt->dims[j];
+
+	if (dm->miss && c == 0) {
+		pt->nmiss[j] += cnt;
+		return;
+	}
+	pt->sums[j] += (kn_i128)cnt * dm->vals[c];
+	if (c < pt->mnp[j])
+		pt->mnp[j] = c;
+}
+
 /* Makes the node a class. */
 static void
 make_class(struct part *pt)
@@ -1462,27 +1491,12 @@ make_class(struct part *pt)
 		    id);
 	if (pt->regions_fp == NULL)
 		return;
-	for (j = 0; j < pt->nqi; j++) {
-		const struct dim *dm = &pt->dims[j];
-
-		pt->sums[j] = 0;
-		pt->nmiss[j] = 0;
-		pt->mnp[j] = UINT32_MAX;
-		if (dm->h != NULL)
-			continue;
-		for (i = 0; i < pt->node.n; i++) {
-			uint32_t c = pt->rec[(pt->node.b + i) * pt->rec_words +
-			    j];
-
-			if (dm->miss && c == 0) {
-				pt->nmiss[j]++;
-				continue;
-			}
-			pt->sums[j] += dm->vals[c];
-			if (c < pt->mnp[j])
-				pt->mnp[j] = c;
-		}
-	}
+	mond_region_clear(pt);
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h == NULL)
+			for (i = 0; i < pt->node.n; i++)
+				mond_region_add(pt, j, pt->rec[(pt->node.b +
+				    i) * pt->rec_words + j], 1);
 	mond_region(pt, id, pt->node.n, pt->sums);
 }
 

@@ -320,6 +320,10 @@ void mond_regions_header(struct part *pt, FILE *fp);
 /* Writes the region of class id: n rows, the node's extents, and per
  * numeric dimension the sum of its values (scaled) for the mean. */
 void mond_region(struct part *pt, uint32_t id, uint64_t n, const kn_i128 *sums);
+/* The statistics of a class's region, per numeric dimension: cleared,
+ * then cnt rows of rank c of dimension j added at a time. */
+void mond_region_clear(struct part *pt);
+void mond_region_add(struct part *pt, size_t j, uint32_t c, uint64_t cnt);
 
 /* Notes that row belongs to class id: in memory, or out of core as a
  * pair in the pairs file. */

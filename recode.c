@@ -530,12 +530,11 @@ or_missing(kn_str s)
  * extents v[0..3) must be empty when every value is missing, and then
  * returns 0. */
 static int
-region_missing(struct regions *rg, char **f, char **v, struct bound *B,
-    uint64_t cnt, const char *col, const char *path, unsigned long long ln)
+region_missing(char **f, char **v, struct bound *B, uint64_t cnt,
+    const char *col, const char *path, unsigned long long ln)
 {
 	uint64_t miss = 0;
 
-	(void)rg;
 	if (strcmp(v[3], "0") != 0 && !posint(v[3], &miss))
 		kn_die("%s:%llu: column '%s': '%s' is not a count", path, ln,
 		    col, v[3]);
@@ -765,7 +764,7 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 			B = &rg->bd[rg->n * rg->nqi + i];
 			B->miss = 0;
 			B->nonum = 0;
-			if (num[i] == 2 && !region_missing(rg, f, v, B, cnt,
+			if (num[i] == 2 && !region_missing(f, v, B, cnt,
 			    name[fld[i] + 3], path, ln)) {
 				/* All missing: the token is the release. */
 				L[i].p = kn_missing_token();

@@ -654,27 +654,13 @@ big_leaf(struct part *pt, const struct onode *on)
 	oread_close(&rd);
 	if (pt->regions_fp == NULL)
 		return;
-	for (j = 0; j < pt->nqi; j++) {
-		const struct dim *dm = &pt->dims[j];
-
-		pt->sums[j] = 0;
-		pt->nmiss[j] = 0;
-		pt->mnp[j] = UINT32_MAX;
-		if (dm->h != NULL)
-			continue;
-		for (i = 0; i < pt->rk->gtab[j].n; i++) {
-			uint32_t c = pt->rk->gtab[j].e[i].code;
-
-			if (dm->miss && c == 0) {
-				pt->nmiss[j] += pt->rk->gtab[j].e[i].cnt;
-				continue;
-			}
-			pt->sums[j] += (kn_i128)pt->rk->gtab[j].e[i].cnt *
-			    dm->vals[c];
-			if (c < pt->mnp[j])
-				pt->mnp[j] = c;
-		}
-	}
+	mond_region_clear(pt);
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h == NULL)
+			for (i = 0; i < pt->rk->gtab[j].n; i++)
+				mond_region_add(pt, j,
+				    pt->rk->gtab[j].e[i].code,
+				    pt->rk->gtab[j].e[i].cnt);
 	mond_region(pt, id, on->n, pt->sums);
 }
 

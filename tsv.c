@@ -864,7 +864,7 @@ missing_opt(const char *arg)
 			kn_die("--missing %s: a token may not hold a tab", arg);
 		if (q > p && kn_dict_find(missing_tokens, p,
 		    (size_t)(q - p)) < 0) {
-			if (missing_tokens->n == 0 && *missing_first == '\0')
+			if (missing_tokens->n == 0)
 				missing_first = kn_strndup(p, (size_t)(q - p));
 			kn_dict_intern(missing_tokens, p, (size_t)(q - p));
 		}
