@@ -1,7 +1,7 @@
 /*
  * kanon.c: the bottom layer of the core (see kanon.h): errors and exit
  * with temp file cleanup, memory, option values, temp files and atomic
- * output, progress, hashing and dictionaries, exact decimals and big
+ * output, hashing and dictionaries, exact decimals and big
  * integers, and the privacy requirements every algorithm checks:
  * suppression limits, l-diversity and variance diversity (paper 004
  * §1.1).  It uses nothing but the C library.
@@ -183,40 +183,6 @@ kn_version(void)
 {
 	printf("%s (kanon) %s\n", kn_prog, KN_VERSION);
 	kn_exit(0);
-}
-
-static int prog_on, prog_shown;
-static struct timespec prog_last;
-
-void
-kn_progress_init(int force)
-{
-	prog_on = force || isatty(2);
-	clock_gettime(CLOCK_MONOTONIC, &prog_last);
-}
-
-void
-kn_progress(uint64_t rows, uint64_t bytes)
-{
-	struct timespec now;
-
-	if (!prog_on)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec - prog_last.tv_sec < 1)
-		return;
-	prog_last = now;
-	prog_shown = 1;
-	fprintf(stderr, "\r%s: %llu rows, %llu MB read", kn_prog,
-	    (unsigned long long)rows, (unsigned long long)(bytes >> 20));
-}
-
-void
-kn_progress_done(void)
-{
-	if (prog_shown)
-		fputc('\n', stderr);
-	prog_shown = 0;
 }
 
 /* ---- memory -------------------------------------------------------- */

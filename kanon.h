@@ -5,9 +5,11 @@
  * parts above its own (make layers checks the objects with nm).
  *
  *   kanon.c  errors and exit, memory, option values, temp files and
- *            atomic output, progress, hashing and dictionaries, exact
+ *            atomic output, hashing and dictionaries, exact
  *            decimals, big integers, and the requirements: suppression
  *            limits, l-diversity and variance diversity;
+ *   help.c   --help: the lines of the options the programs share;
+ *   progress.c  progress on the standard error, by phases;
  *   tsv.c    the TSV reader, tables and their options, two-pass input;
  *   hier.c   hierarchies (our TSV format, ARX's ';' CSV, generated
  *            intervals and digit masks) and the -H options;
@@ -75,10 +77,18 @@ kn_grow(void *p, size_t *cap, size_t i, size_t elem, size_t first)
 char *kn_strndup(const char *s, size_t n);
 char *kn_strdup(const char *s);
 
-/* Progress on stderr, when stderr is a terminal or force is set; at
- * most once a second. */
+/* Progress on stderr (progress.c), when stderr is a terminal or force
+ * is set (--progress): "prog: phase: done unit[ of total][, N MB
+ * read]", redrawn at most once a second.  A run begins in the phase
+ * "reading" (rows); kn_progress_phase begins another (total 0: not
+ * known), ending the one before; kn_progress updates the count of the
+ * current phase (or of "reading", between phases); kn_progress_done
+ * ends the phase.  A phase that was shown or lasted a second ends with
+ * its final count on a line of its own.  Not for several threads at
+ * once. */
 void kn_progress_init(int force);
-void kn_progress(uint64_t rows, uint64_t bytes);
+void kn_progress_phase(const char *phase, const char *unit, uint64_t total);
+void kn_progress(uint64_t done, uint64_t bytes);
 void kn_progress_done(void);
 
 /* --help (help.c): prints usage (the synopsis), a blank line, own (what

@@ -148,6 +148,8 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 
 		if (t.rows > pt->nrows)
 			break;
+		if ((t.rows & 0xffff) == 0)
+			kn_progress(t.rows, t.r.bytes);
 		nn = kn_fmt_u64(num, rothko_class_of(pt, t.rows - 1));
 		num[nn++] = '\n';
 		if (fwrite(t.r.line, 1, t.r.len, fp) != t.r.len ||
@@ -157,6 +159,7 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 	if (t.rows != pt->nrows)
 		kn_die("%s: the input changed between the two passes",
 		    in->name);
+	kn_progress(t.rows, t.r.bytes);
 	kn_table_free(&t);
 }
 
@@ -460,6 +463,7 @@ main(int argc, char *argv[])
 	}
 	mond_load(pt, &t, sidx, tidx);
 	kn_table_free(&t);
+	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
 	if (pt->ooc) {
 		if (fflush(pt->spool) != 0 || ferror(pt->spool))
 			kn_die_sys("%s: write error", pt->spool_path);
@@ -514,14 +518,17 @@ main(int argc, char *argv[])
 		fclose(pt->pairs);
 	} else
 		mond_partition(pt);
+	kn_progress(pt->acct.classed, pt->acct.bread);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* The regions are in place before the table's first byte. */
 	if (pt->regions_fp != NULL)
 		kn_close_out(pt->regions_fp);
 
 	/* Pass 2: the rows with their classes. */
+	kn_progress_phase("writing", "rows", ntot);
 	write_table(pt, &in, opt.columns, classcol, fp,
 	    opt.outpath != NULL ? opt.outpath : "standard output");
+	kn_progress_done();
 	kn_close_out(fp);
 	kn_input_done(&in);
 	if (pt->ooc)
