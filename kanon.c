@@ -267,6 +267,25 @@ kn_rand_below(uint64_t *state, uint64_t n)
 
 /* ---- option values ------------------------------------------------ */
 
+int
+kn_name_eq(const char *arg, const char *name)
+{
+	unsigned char a, b;
+
+	for (;; arg++, name++) {
+		a = (unsigned char)*arg;
+		b = (unsigned char)*name;
+		if (a == '_' || a == ' ')
+			a = '-';
+		if (a >= 'A' && a <= 'Z')
+			a += 'a' - 'A';
+		if (a != b)
+			return 0;
+		if (a == '\0')
+			return 1;
+	}
+}
+
 char *
 kn_listadd(char *list, const char *item)
 {

@@ -122,6 +122,10 @@ uint64_t kn_rand_below(uint64_t *state, uint64_t n);
 /* Appends item to a comma list (for repeated options); list may be
  * NULL.  Returns the new list. */
 char *kn_listadd(char *list, const char *item);
+/* Whether the option value arg names name (lower case, words joined by
+ * '-'): the case of arg aside, and '_' or ' ' in it taken for '-', so
+ * that "Rothko-T", "rothko_t" and "breadth-first search" are names. */
+int kn_name_eq(const char *arg, const char *name);
 /* Integer in [lo, hi]; dies quoting the text otherwise. */
 long long kn_parse_int(const char *s, long long lo, long long hi,
     const char *what);

@@ -50,6 +50,28 @@
 enum { A_INCOGNITO, A_SUPERROOTS, A_CUBE, A_SAMARATI, A_BFS, A_BFSSCAN };
 static const char *const algname[] = { "incognito", "super-roots", "cube",
     "samarati", "bfs", "bfs-scan" };
+/* The names -a takes (kn_name_eq): each algorithm's own, and those of
+ * the README and the papers. */
+static const struct {
+	const char *name;
+	int algo;
+} algalias[] = {
+	{ "incognito", A_INCOGNITO },
+	{ "basic", A_INCOGNITO },
+	{ "basic-incognito", A_INCOGNITO },
+	{ "super-roots", A_SUPERROOTS },
+	{ "superroots", A_SUPERROOTS },
+	{ "super-roots-incognito", A_SUPERROOTS },
+	{ "cube", A_CUBE },
+	{ "cube-incognito", A_CUBE },
+	{ "samarati", A_SAMARATI },
+	{ "binary", A_SAMARATI },
+	{ "binary-search", A_SAMARATI },
+	{ "bfs", A_BFS },
+	{ "breadth-first", A_BFS },
+	{ "breadth-first-search", A_BFS },
+	{ "bfs-scan", A_BFSSCAN },
+};
 
 enum { M_CDM, M_CAVG, M_HEIGHT, M_PREC, M_LOSS };
 static const char *const metname[] = { "cdm", "cavg", "height", "prec",
@@ -1625,12 +1647,15 @@ main(int argc, char *argv[])
 			kn_hopts_add(&hopts, optarg);
 			break;
 		case 'a':
-			for (L.algo = 0; L.algo <= A_BFSSCAN &&
-			    strcmp(optarg, algname[L.algo]) != 0; L.algo++)
+			for (j = 0; j < sizeof(algalias) / sizeof(algalias[0]) &&
+			    !kn_name_eq(optarg, algalias[j].name); j++)
 				;
-			if (L.algo > A_BFSSCAN)
-				kn_die("-a: '%s' is not incognito, super-roots, "
-				    "cube, samarati, bfs or bfs-scan", optarg);
+			if (j == sizeof(algalias) / sizeof(algalias[0]))
+				kn_die("-a: '%s' is not an algorithm: incognito "
+				    "(or basic), super-roots, cube, samarati (or "
+				    "binary), bfs (or breadth-first) or bfs-scan, "
+				    "in any case", optarg);
+			L.algo = algalias[j].algo;
 			break;
 		case 'h':
 			usage(0);

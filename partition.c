@@ -326,10 +326,20 @@ main(int argc, char *argv[])
 	pt->need_stats = pt->has_sens || pt->has_targ;
 	pt->rk->gdense = !pt->has_sens && pt->split == SPLIT_MEDIAN;
 	/* In memory unless told otherwise: -S bounds the memory, and the
-	 * rows go to disk (Rothko-T) when they do not fit. */
-	if (algo != NULL && strcmp(algo, "memory") != 0 &&
-	    strcmp(algo, "rothko-t") != 0 && strcmp(algo, "rothko-s") != 0)
-		kn_die("-a: '%s' is not memory, rothko-t or rothko-s", algo);
+	 * rows go to disk (Rothko-T) when they do not fit.  -a takes the
+	 * names of the README and the papers too, in any case. */
+	if (algo != NULL) {
+		if (kn_name_eq(algo, "memory") || kn_name_eq(algo, "mondrian") ||
+		    kn_name_eq(algo, "in-memory"))
+			algo = "memory";
+		else if (kn_name_eq(algo, "rothko-t"))
+			algo = "rothko-t";
+		else if (kn_name_eq(algo, "rothko-s"))
+			algo = "rothko-s";
+		else
+			kn_die("-a: '%s' is not an algorithm: mondrian (or "
+			    "memory), rothko-t or rothko-s, in any case", algo);
+	}
 	pt->rk->sampling = algo != NULL && strcmp(algo, "rothko-s") == 0;
 	pt->ooc = algo != NULL ? strcmp(algo, "memory") != 0 : pt->budget != 0;
 	if (pt->ooc && pt->budget == 0)
