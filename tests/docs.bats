@@ -55,3 +55,23 @@ load common
 	[ "$status" -eq 2 ]
 	[ "$output" = "tests/run: bats is not installed: the tests need bats-core (Debian, Ubuntu: apt-get install bats; elsewhere https://github.com/bats-core/bats-core)" ]
 }
+
+@test "what README's tour and the man pages' examples write is ignored by git" {
+	git -C "$ROOT" rev-parse --is-inside-work-tree > /dev/null 2>&1 ||
+	    skip "not a git work tree"
+	cd "$BATS_TEST_TMPDIR"
+	{
+		grep '^    ' "$ROOT/README.md"
+		for m in "$ROOT"/man/*.[17]; do
+			awk -f "$ROOT/tests/examples.awk" "$m" | sed -n 's/^[Cc]	//p'
+		done
+	} | grep -oE '(>|-o|-r) +[A-Za-z0-9_.-]+' | awk '{ print $2 }' |
+	    grep -v '^[0-9]*$' | sort -u > written
+	# split's pieces.
+	echo part.aa >> written
+	[ "$(wc -l < written)" -gt 10 ] || { cat written; false; }
+	while read -r f; do
+		git -C "$ROOT" check-ignore -q "$f" ||
+		    { echo "$f is not ignored (.gitignore)"; false; }
+	done < written
+}
