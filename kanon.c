@@ -91,6 +91,7 @@ kn_init(const char *argv0)
 
 /* For the fuzz targets only (fuzz/harness.c); see kanon.h. */
 void (*kn_fuzz_exit)(int status);
+void (*kn_before_message)(void);
 
 /* Ends the program with status after an error, the temp files removed;
  * with kn_fuzz_exit set, calls it instead, the temp files forgotten. */
@@ -116,6 +117,8 @@ static void
 vmsg(const char *fmt, va_list ap, int err)
 {
 	fflush(stdout);
+	if (kn_before_message != NULL)
+		kn_before_message();
 	fprintf(stderr, "%s: ", kn_prog);
 	vfprintf(stderr, fmt, ap);
 	if (err != 0)

@@ -59,6 +59,9 @@ void kn_die_exit(int status) __attribute__((noreturn));
  * with the temp files removed and forgotten).  It must not return: the
  * targets longjmp back to the fuzzer. */
 extern void (*kn_fuzz_exit)(int status);
+/* When set, called before a warning or error is printed on stderr:
+ * progress.c sets it to end a progress line left on the terminal. */
+extern void (*kn_before_message)(void);
 /* Prints the version line and exits 0. */
 void kn_version(void) __attribute__((noreturn));
 

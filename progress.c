@@ -91,6 +91,16 @@ phase_end(void)
 	progress.start = now;
 }
 
+/* Ends the line on the screen, for a message to follow on its own. */
+static void
+break_line(void)
+{
+	if (progress.shown)
+		fputc('\n', stderr);
+	progress.shown = 0;
+	progress.width = 0;
+}
+
 void
 kn_progress_init(int force)
 {
@@ -102,6 +112,8 @@ kn_progress_init(int force)
 		progress.interval_ms = 0;
 	progress.on = force || isatty(2);
 	clock_gettime(CLOCK_MONOTONIC, &progress.start);
+	if (progress.on)
+		kn_before_message = break_line;
 }
 
 void

@@ -134,6 +134,21 @@ score: sorting: 142 groups of 142" ]
 	[ "${lines[1]}" = "score: reading: 30162 rows, 2 MB read" ]
 }
 
+@test "an error amid a phase begins a line of its own" {
+	{ cat "$ADULT"; tail -n +2 "$ADULT"; tail -n +2 "$ADULT"
+	  echo x; } > bad.tsv
+	run --separate-stderr env KANON_PROGRESS_EVERY_UPDATE=1 \
+	    freqset --progress -q sex bad.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = $'\r'"freqset: reading: 65536 rows, 5 MB read"$'\n'"freqset: bad.tsv:90488: expected 9 fields, found 1" ]
+	{ cat "$ADULT"; tail -n +2 "$ADULT"; tail -n +2 "$ADULT"
+	  printf 'Male\tx\tx\tx\tx\tx\tx\tx\tx\n'; } > bad.tsv
+	run --separate-stderr env KANON_PROGRESS_EVERY_UPDATE=1 \
+	    freqset --progress -q sex --sum age bad.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = $'\r'"freqset: reading: 65536 rows, 5 MB read"$'\n'"freqset: bad.tsv:90488: column 'age': 'x' is not a number" ]
+}
+
 @test "at the real pace: a phase of more than a second ends with its count" {
 	# The table arrives in two parts, 1.2 s apart: the reading lasts
 	# more than a second, but no update falls in it (one comes every
