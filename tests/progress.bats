@@ -120,6 +120,13 @@ recode: pass 2, writing: 30162 rows of 30162, 2 MB read" ]
 	progress_run out err recode -n age=1,sex=1 -H "$AH" -k 1 "$ADULT"
 	run phases err
 	[ "$output" = "recode: writing: 30162 rows, 2 MB read" ]
+	freqset -q sex,age "$ADULT" > fs.tsv
+	progress_run out err recode -n age=1,sex=1 -H "$AH" -k 10 \
+	    --classes fs.tsv "$ADULT"
+	run phases err
+	[ "$output" = "recode: reading --classes: 142 lines, 0 MB read
+recode: sorting: 15 groups of 15
+recode: writing: 30162 rows, 2 MB read" ]
 }
 
 @test "score: the release, and the original of a workload" {
