@@ -28,11 +28,15 @@ load common
 
 @test "tests/run shows each test with a running count and its file, then the summary" {
 	# A bats of its own: none of this one's variables, nor its
-	# libexec directory in PATH.
+	# libexec directory in PATH; the sanitizers' options of make
+	# sanitize kept.
 	local path
+	local -a keep=()
 	path=$(printf '%s\n' "$PATH" | tr : '\n' | grep -v bats-core | paste -sd : -)
+	[ -z "${ASAN_OPTIONS+x}" ] || keep+=("ASAN_OPTIONS=$ASAN_OPTIONS")
+	[ -z "${UBSAN_OPTIONS+x}" ] || keep+=("UBSAN_OPTIONS=$UBSAN_OPTIONS")
 	run env -i PATH="$path" HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" \
-	    "$ROOT/tests/run" help.bats regress.bats
+	    "${keep[@]}" "$ROOT/tests/run" help.bats regress.bats
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	n=$(grep -c '^@test ' "$ROOT/tests/help.bats" "$ROOT/tests/regress.bats" |
 	    awk -F: '{ s += $2 } END { print s }')
