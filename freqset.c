@@ -165,7 +165,7 @@ main(int argc, char *argv[])
 	kn_table t;
 	kn_hier **h;
 	kn_dict *dict;
-	kn_freqstats st;
+	kn_freqstats st = { 0, 0, 0, 0, 0 };
 	char *levels = NULL, **sumspec = NULL;
 	size_t *key, *sumcol, d, nsum = 0, c, j, i, cntcol = 0;
 	uint64_t groups;

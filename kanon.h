@@ -5,11 +5,13 @@
  * parts above its own (make layers checks the objects with nm).
  *
  *   kanon.c  errors and exit, memory, option values, temp files and
- *            atomic output, progress, hashing and dictionaries, exact
+ *            atomic output, hashing and dictionaries, exact
  *            decimals, big integers, and the requirements: suppression
  *            limits, l-diversity and variance diversity;
  *   date.c   ISO 8601 dates and date-times as days and seconds, and the
  *            labels of generated date hierarchies;
+ *   help.c   --help: the lines of the options the programs share;
+ *   progress.c  progress on the standard error, by phases;
  *   tsv.c    the TSV reader, tables and their options, two-pass input;
  *   hier.c   hierarchies (our TSV format, ARX's ';' CSV, generated
  *            intervals and digit masks) and the -H options;
@@ -60,6 +62,9 @@ void kn_die_exit(int status) __attribute__((noreturn));
  * with the temp files removed and forgotten).  It must not return: the
  * targets longjmp back to the fuzzer. */
 extern void (*kn_fuzz_exit)(int status);
+/* When set, called before a warning or error is printed on stderr:
+ * progress.c sets it to end a progress line left on the terminal. */
+extern void (*kn_before_message)(void);
 /* Prints the version line and exits 0. */
 void kn_version(void) __attribute__((noreturn));
 
@@ -78,10 +83,18 @@ kn_grow(void *p, size_t *cap, size_t i, size_t elem, size_t first)
 char *kn_strndup(const char *s, size_t n);
 char *kn_strdup(const char *s);
 
-/* Progress on stderr, when stderr is a terminal or force is set; at
- * most once a second. */
+/* Progress on stderr (progress.c), when stderr is a terminal or force
+ * is set (--progress): "prog: phase: done unit[ of total][, N MB
+ * read]", redrawn at most once a second.  A run begins in the phase
+ * "reading" (rows); kn_progress_phase begins another (total 0: not
+ * known), ending the one before; kn_progress updates the count of the
+ * current phase (or of "reading", between phases); kn_progress_done
+ * ends the phase.  A phase that was shown or lasted a second ends with
+ * its final count on a line of its own.  Not for several threads at
+ * once. */
 void kn_progress_init(int force);
-void kn_progress(uint64_t rows, uint64_t bytes);
+void kn_progress_phase(const char *phase, const char *unit, uint64_t total);
+void kn_progress(uint64_t done, uint64_t bytes);
 void kn_progress_done(void);
 
 /* --help (help.c): prints usage (the synopsis), a blank line, own (what
@@ -115,6 +128,10 @@ uint64_t kn_rand_below(uint64_t *state, uint64_t n);
 /* Appends item to a comma list (for repeated options); list may be
  * NULL.  Returns the new list. */
 char *kn_listadd(char *list, const char *item);
+/* Whether the option value arg names name (lower case, words joined by
+ * '-'): the case of arg aside, and '_' or ' ' in it taken for '-', so
+ * that "Rothko-T", "rothko_t" and "breadth-first search" are names. */
+int kn_name_eq(const char *arg, const char *name);
 /* Integer in [lo, hi]; dies quoting the text otherwise. */
 long long kn_parse_int(const char *s, long long lo, long long hi,
     const char *what);

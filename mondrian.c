@@ -475,6 +475,7 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 	}
 	if (pt->ooc)
 		flush_chunk(pt, pt->nrows - pt->spooled);
+	kn_progress(t->rows, t->r.bytes);
 	kn_progress_done();
 }
 
@@ -1436,6 +1437,7 @@ mond_class_assign(struct part *pt, uint32_t row, uint32_t id)
 {
 	uint32_t pr[2];
 
+	pt->acct.classed++;
 	if (!pt->ooc) {
 		pt->row_class[row] = id;
 		return;
@@ -1634,6 +1636,7 @@ mond_partition(struct part *pt)
 		size_t tn = pt->grow.on ? pt->grow.stnode[pt->nstack / 2] : 0;
 		struct cut best;
 
+		kn_progress(pt->acct.classed, pt->acct.bread);
 		mond_node_totals(
 		    pt, b, e, pt->stack_ext + pt->nstack / 2 * 2 * pt->nqi);
 		memset(&best, 0, sizeof(best));

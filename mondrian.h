@@ -111,6 +111,7 @@ struct part_acct {
 	uint64_t repart;	/* nodes repartitioned to disk */
 	uint64_t inmem;		/* nodes partitioned in memory */
 	uint64_t bigleaf;	/* classes too large for memory */
+	uint64_t classed;	/* rows put in a class, for the progress */
 };
 
 /* Rothko-S's growth phase (paper 004 §3): the rows in memory are a

@@ -154,6 +154,8 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 
 		if (t.rows > pt->nrows)
 			break;
+		if ((t.rows & 0xffff) == 0)
+			kn_progress(t.rows, t.r.bytes);
 		nn = kn_fmt_u64(num, rothko_class_of(pt, t.rows - 1));
 		if (!copy) {
 			for (c = 0; c < t.ncols; c++)
@@ -170,6 +172,7 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 	if (t.rows != pt->nrows)
 		kn_die("%s: the input changed between the two passes",
 		    in->name);
+	kn_progress(t.rows, t.r.bytes);
 	free(row.buf);
 	kn_table_free(&t);
 }
@@ -338,10 +341,20 @@ main(int argc, char *argv[])
 	pt->need_stats = pt->has_sens || pt->has_targ;
 	pt->rk->gdense = !pt->has_sens && pt->split == SPLIT_MEDIAN;
 	/* In memory unless told otherwise: -S bounds the memory, and the
-	 * rows go to disk (Rothko-T) when they do not fit. */
-	if (algo != NULL && strcmp(algo, "memory") != 0 &&
-	    strcmp(algo, "rothko-t") != 0 && strcmp(algo, "rothko-s") != 0)
-		kn_die("-a: '%s' is not memory, rothko-t or rothko-s", algo);
+	 * rows go to disk (Rothko-T) when they do not fit.  -a takes the
+	 * names of the README and the papers too, in any case. */
+	if (algo != NULL) {
+		if (kn_name_eq(algo, "memory") || kn_name_eq(algo, "mondrian") ||
+		    kn_name_eq(algo, "in-memory"))
+			algo = "memory";
+		else if (kn_name_eq(algo, "rothko-t"))
+			algo = "rothko-t";
+		else if (kn_name_eq(algo, "rothko-s"))
+			algo = "rothko-s";
+		else
+			kn_die("-a: '%s' is not an algorithm: mondrian (or "
+			    "memory), rothko-t or rothko-s, in any case", algo);
+	}
 	pt->rk->sampling = algo != NULL && strcmp(algo, "rothko-s") == 0;
 	pt->ooc = algo != NULL ? strcmp(algo, "memory") != 0 : pt->budget != 0;
 	if (pt->ooc && pt->budget == 0)
@@ -500,6 +513,7 @@ main(int argc, char *argv[])
 	}
 	mond_load(pt, &t, sidx, tidx);
 	kn_table_free(&t);
+	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
 	if (pt->ooc) {
 		if (fflush(pt->spool) != 0 || ferror(pt->spool))
 			kn_die_sys("%s: write error", pt->spool_path);
@@ -554,14 +568,17 @@ main(int argc, char *argv[])
 		fclose(pt->pairs);
 	} else
 		mond_partition(pt);
+	kn_progress(pt->acct.classed, pt->acct.bread);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* The regions are in place before the table's first byte. */
 	if (pt->regions_fp != NULL)
 		kn_close_out(pt->regions_fp);
 
 	/* Pass 2: the rows with their classes. */
+	kn_progress_phase("writing", "rows", ntot);
 	write_table(pt, &in, opt.columns, classcol, fp,
 	    opt.outpath != NULL ? opt.outpath : "standard output");
+	kn_progress_done();
 	kn_close_out(fp);
 	kn_input_done(&in);
 	if (pt->ooc)

@@ -1752,6 +1752,7 @@ main(int argc, char *argv[])
 	kn_dict_init(&cl.fail);
 	memset(&st, 0, sizeof(st));
 	if (classes != NULL) {
+		kn_progress_phase("reading --classes", "lines", 0);
 		classes_read(&rc, &t, classes, cl.skey ? &sidx : NULL, &st);
 		class_last();
 		cl.part = part;
@@ -1759,6 +1760,7 @@ main(int argc, char *argv[])
 		cl.seen = kn_zalloc((cl.all.n + 1) * sizeof(uint64_t));
 		cl.pseen = kn_zalloc((cl.pairs.n + 1) * sizeof(uint64_t));
 	} else if (twice) {
+		kn_progress_phase("pass 1, counting", "rows", 0);
 		rc.count(&rc, &t, cl.skey ? &sidx : NULL, class_row, &st);
 		class_last();
 		pass1rows = t.rows;
@@ -1768,6 +1770,8 @@ main(int argc, char *argv[])
 	}
 
 	/* Pass 2: generalize and write. */
+	kn_progress_phase(twice ? "pass 2, writing" : "writing", "rows",
+	    twice ? pass1rows : 0);
 	lab = kn_alloc((rc.nq + rc.nx + 1) * sizeof(kn_str));
 	outname = opt.outpath != NULL ? opt.outpath : "standard output";
 	if (!t.headerless)
@@ -1803,6 +1807,7 @@ main(int argc, char *argv[])
 		kn_row_put(&row, fp, outname);
 		written++;
 	}
+	kn_progress(t.rows, t.r.bytes);
 	kn_progress_done();
 	if (twice && t.rows != pass1rows)
 		kn_die("%s: the input changed between the two passes",

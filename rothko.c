@@ -130,6 +130,7 @@ oread_next(struct part *pt, struct oread *rd)
 			return NULL;
 		}
 		pt->acct.bread += rd->n * pt->rec_words * sizeof(uint32_t);
+		kn_progress(pt->acct.classed, pt->acct.bread);
 		if (rd->nd->raw)
 			for (i = 0; i < rd->n; i++)
 				map_record(pt, rd->buf + i * pt->rec_words);
@@ -1282,6 +1283,7 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 		struct onode on = st[--nst];
 		size_t g;
 
+		kn_progress(pt->acct.classed, pt->acct.bread);
 		if (fits_in_memory(pt, on.n)) {
 			solve_in_memory(pt, &on, isroot ? name : NULL);
 			kn_tmp_close(on.path);

@@ -1100,7 +1100,10 @@ wl_setup(const kn_table *rt, const size_t *qi, size_t nq,
 		W.col[c].ocol = kn_table_col(&ot, W.col[c].name);
 	key = kn_alloc((W.ncol + 1) * sizeof(uint32_t));
 	kn_fset_init(&fs, W.ncol, 0);
+	kn_progress_phase("reading --original", "rows", 0);
 	while (kn_table_next(&ot)) {
+		if ((ot.rows & 0xffff) == 0)
+			kn_progress(ot.rows, ot.r.bytes);
 		for (c = 0; c < W.ncol; c++) {
 			kn_str f;
 
@@ -1115,6 +1118,8 @@ wl_setup(const kn_table *rt, const size_t *qi, size_t nq,
 		kn_fset_add(&fs, key, 1);
 		W.orows++;
 	}
+	kn_progress(ot.rows, ot.r.bytes);
+	kn_progress_done();
 	kn_table_free(&ot);
 	for (i = 0; i < fs.n; i++)
 		for (c = 0; c < W.ncol; c++)

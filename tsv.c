@@ -1265,6 +1265,8 @@ kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
+	if (kn_before_message != NULL)
+		kn_before_message();
 	fprintf(stderr, "%s: %s:%llu: column '%s': ", kn_prog, t->r.name,
 	    (unsigned long long)t->r.lineno, t->names[col]);
 	va_start(ap, fmt);
