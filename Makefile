@@ -16,7 +16,7 @@ all: $(PROGS)
 
 # The core, in layers from the bottom (kanon.h, extsort.h; make layers),
 # as a library: each program links only the members it uses.
-CORE = kanon.o date.o tsv.o hier.o extsort.o freq.o
+CORE = kanon.o date.o help.o progress.o tsv.o hier.o extsort.o freq.o
 # partition's own objects.
 PART_OBJS = partition.o mondrian.o rothko.o cluster.o hypo.o
 
@@ -103,14 +103,15 @@ demo: all
 
 bench: all
 	@sh bench/run && echo && sh bench/extsort.sh && echo && sh bench/lattice.sh && \
-	    echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh
+	    echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
+	    echo && sh bench/csv.sh
 
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
 
 # The sh scripts, with shellcheck (not needed to build or test).
 lint-sh:
-	@shellcheck -s sh mapred bench/cluster.sh
+	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7

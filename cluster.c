@@ -325,7 +325,13 @@ parse_row(struct part *pt, kn_table *t)
 				kn_table_fail(t, dm->col, "'%.*s': %s",
 				    (int)v.n, v.p, err);
 			pt->cl->rowval[j].leaf = (uint32_t)id;
-		} else if (!mond_parse_num(v.p, v.n, &pt->cl->rowval[j].m,
+		} else if (kn_missing(v.p, v.n))
+			kn_table_fail(t, dm->col, "'%.*s' is a missing value, "
+			    "which the --job steps do not take in a numeric "
+			    "quasi-identifier: run partition on one machine, "
+			    "or give the column a hierarchy (kanon(7), MISSING "
+			    "VALUES)", (int)v.n, v.p);
+		else if (!mond_parse_num(v.p, v.n, &pt->cl->rowval[j].m,
 			       &pt->cl->rowval[j].sc))
 			kn_table_fail(t, dm->col, "'%.*s' %s", (int)v.n, v.p,
 			    mond_num_error(v.p, v.n));

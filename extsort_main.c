@@ -10,14 +10,37 @@
 
 #include "extsort.h"
 
+static const char synopsis[] =
+    "usage: extsort [-muv] [-k key[:nr],...] [-o file] [-S size] "
+    "[-T dir]\n"
+    "               [--columns list | --columns-file file] "
+    "[--skip-header]\n"
+    "               [--no-header] [file ...]\n";
+
+static const char help[] =
+    "Sort the rows of tables by key columns, within a memory budget; "
+    "the order\n"
+    "of LC_ALL=C sort -s.\n"
+    "\n"
+    "  -k KEY[:nr],...      the keys, most significant first: a column, "
+    "by name\n"
+    "                       or number, with n (numeric) and r (reverse)\n"
+    "  -m                   merge tables already sorted by the keys\n"
+    "  -u                   only the first row of each run of equal "
+    "keys\n"
+    "  --no-header          do not write the header line\n"
+    "  -S SIZE              memory budget (64M, 1G...); beyond it, sorted "
+    "runs\n"
+    "                       in temporary files\n"
+    "  -v                   print rows, runs, merge passes and temporary "
+    "bytes\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: extsort [-muv] [-k key[:nr],...] [-o file] [-S size] "
-	    "[-T dir]\n"
-	    "               [--columns list | --columns-file file] [--skip-header] "
-	    "[--no-header] [file ...]\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_TABLE | KN_HELP_TMP);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 

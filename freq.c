@@ -709,6 +709,10 @@ struct freq {
 	char *ckey;
 	size_t cklen, ckcap;
 	int have;
+	/* progress: the last emission counts its groups, the merge the
+	 * lines of the runs */
+	int prog;
+	uint64_t runlines, merged;
 };
 
 /* Bytes held by a dictionary (but its fixed-size cache). */
@@ -762,6 +766,7 @@ run_row(const kn_fsrow *row, void *ctx)
 	size_t c, j;
 	char buf[48];
 
+	fr->runlines++;
 	for (c = 0; c < fr->cs->d; c++) {
 		fwrite(row->key[c].p, 1, row->key[c].n, fr->rf);
 		putc('\t', fr->rf);
@@ -798,11 +803,17 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 		uint32_t *inv[KN_PMAX];
 		uint64_t *pairs;
 
+		if (fr->prog) {
+			pc_flush(&fr->pc);
+			kn_progress_phase("sorting", "groups", fr->pc.n);
+		}
 		n = kn_pcount_sorted(&fr->pc, od, &pairs, shift, bits);
 		if (n != (size_t)-1) {
 			for (c = 0; c < d; c++)
 				inv[c] = kn_dict_order(od[c]);
 			for (i = 0; i < n; i++) {
+				if (fr->prog && (i & 0xffff) == 0)
+					kn_progress(i, 0);
 				for (c = 0; c < d; c++)
 					fr->row.key[c] = kn_dict_get(od[c],
 					    inv[c][(pairs[2 * i] >> shift[c]) &
@@ -810,6 +821,8 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 				fr->row.cnt = pairs[2 * i + 1];
 				sink(&fr->row, sctx);
 			}
+			if (fr->prog)
+				kn_progress(n, 0);
 			for (c = 0; c < d; c++)
 				free(inv[c]);
 			free(pairs);
@@ -845,8 +858,12 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 			free(id);
 			f = &rolled;
 		}
+		if (fr->prog)
+			kn_progress_phase("sorting", "groups", f->n);
 		order = kn_fset_order(f, od);
 		for (i = 0; i < f->n; i++) {
+			if (fr->prog && (i & 0xffff) == 0)
+				kn_progress(i, 0);
 			e = order[i];
 			for (c = 0; c < d; c++)
 				fr->row.key[c] = kn_dict_get(od[c],
@@ -863,6 +880,8 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 			}
 			sink(&fr->row, sctx);
 		}
+		if (fr->prog)
+			kn_progress(f->n, 0);
 		free(order);
 		if (rolls)
 			kn_fset_free(&rolled);
@@ -949,6 +968,8 @@ comb_line(const char *line, size_t len, void *ctx)
 		/* The row still points into the previous line's copy. */
 		comb_flush(fr);
 	}
+	if ((++fr->merged & 0xffff) == 0)
+		kn_progress(fr->merged, 0);
 	if (!parse_count(f[d], &cnt))
 		kn_die("(temp run): bad count");
 	if (!fr->have) {
@@ -1086,12 +1107,14 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 				    "of exact sums of 2^127 (kanon(7), Numbers)");
 		}
 	}
+	kn_progress(t->rows, t->r.bytes);
 	kn_progress_done();
 	cnt_table = NULL;
 	free(k);
 	if (st != NULL)
 		st->rows = t->rows;
 	if (fr.nrun == 0) {
+		fr.prog = 1;
 		freq_emit(&fr, out, ctx);
 		if (fr.packed)
 			free(fr.pc.tab);
@@ -1104,6 +1127,7 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		if (fr.packed)
 			free(fr.pc.tab);
 		kn_fset_free(&fr.fs);
+		kn_progress_phase("merging", "lines", fr.runlines);
 		so = kn_sort_new(NULL, 0, 1, budget, tmpdir);
 		for (r = 0; r < fr.nrun; r++)
 			kn_sort_addrun(so, fr.run[r]);
@@ -1117,6 +1141,9 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		free(fr.run);
 		free(fr.ckey);
 	}
+	if (fr.nrun > 0)
+		kn_progress(fr.merged, 0);
+	kn_progress_done();
 	free(fr.cf);
 	free(fr.row.key);
 	free(fr.row.s);
@@ -1213,6 +1240,7 @@ kn_freq_sorted(kn_table *t, const kn_countspec *cs, kn_fsout out,
 			kn_dec_add(&row.ss[j], &row.ssc[j], m2, sc2);
 		}
 	}
+	kn_progress(t->rows, t->r.bytes);
 	kn_progress_done();
 	if (have)
 		out(&row, ctx);

@@ -14,17 +14,43 @@
 
 #include "kanon.h"
 
+static const char synopsis[] =
+    "usage: freqset [-v] [-H attr=spec|dir] [-L attr=level,...] "
+    "[-o file]\n"
+    "               [-q columns] [-S size] [-T dir] [--sum column] "
+    "[--merge\n"
+    "               [--sorted]] [--no-header] [--progress]\n"
+    "               [--columns list | --columns-file file] "
+    "[--skip-header]\n"
+    "               [file ...]\n";
+
+static const char help[] =
+    "Count the rows of a table by its key columns: a frequency set.\n"
+    "\n"
+    "  -q COLUMNS           the key columns, by name or number (default: "
+    "all)\n"
+    "  -L COL=LEVEL,...     count COL at LEVEL of its hierarchy (-H)\n"
+    "  --sum COLUMN         add COLUMN_sum and COLUMN_sumsq, exact, to each "
+    "group\n"
+    "  --merge              sum frequency sets instead of counting a table\n"
+    "  --sorted             with --merge: the input is in byte order, "
+    "merged in\n"
+    "                       constant memory\n"
+    "  --no-header          do not write the header line\n"
+    "  -S SIZE              memory budget (64M, 1G...); beyond it, sorted "
+    "runs\n"
+    "                       in temporary files\n"
+    "  -v                   print rows, groups, runs and CPU time on "
+    "stderr\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: freqset [-v] [-H attr=file|dir] [-L attr=level,...] "
-	    "[-o file] [-q columns]\n"
-	    "               [-S size] [-T dir]"
-	    "\n"
-	    "               [--sum column] [--merge] [--columns list | "
-	    "--columns-file file] [--skip-header]\n"
-	    "               [--no-header] [--progress] [file ...]\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_TABLE |
+		    KN_HELP_OCSV | KN_HELP_MISSING | KN_HELP_TMP |
+		    KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 
@@ -32,6 +58,8 @@ enum { OPT_SUM = 256, OPT_MERGE, OPT_SORTED, OPT_NOHDR, OPT_PROGRESS };
 
 static const struct option longopts[] = {
 	KN_TABLE_OPTIONS,
+	KN_OPT_MISSING_ENTRY,
+	KN_OUT_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	KN_OPT_PROGRESS_ENTRY,
 	{ "merge", no_argument, NULL, OPT_MERGE },
@@ -77,23 +105,27 @@ struct wctx {
 	const kn_table *t;
 	const size_t *key;
 	char **sumspec;
+	kn_row row;
+	const char *outname;	/* -o, for messages */
 };
 
 /* Writes the header line: key columns, count, sums. */
 static void
-header(FILE *fp, const kn_table *t, const size_t *key, size_t d,
-    char **sumspec, size_t nsum)
+header(struct wctx *w)
 {
+	char buf[512];
 	size_t c, j;
 
-	for (c = 0; c < d; c++) {
-		fputs(t->names[key[c]], fp);
-		fputc('\t', fp);
+	for (c = 0; c < w->d; c++)
+		kn_row_adds(&w->row, w->t->names[w->key[c]]);
+	kn_row_adds(&w->row, "count");
+	for (j = 0; j < w->nsum; j++) {
+		snprintf(buf, sizeof(buf), "%s_sum", w->sumspec[j]);
+		kn_row_adds(&w->row, buf);
+		snprintf(buf, sizeof(buf), "%s_sumsq", w->sumspec[j]);
+		kn_row_adds(&w->row, buf);
 	}
-	fputs("count", fp);
-	for (j = 0; j < nsum; j++)
-		fprintf(fp, "\t%s_sum\t%s_sumsq", sumspec[j], sumspec[j]);
-	fputc('\n', fp);
+	kn_row_put(&w->row, w->fp, w->outname);
 }
 
 /* Writes one group: labels, count, sums.  A write error ends the run
@@ -102,41 +134,26 @@ header(FILE *fp, const kn_table *t, const size_t *key, size_t d,
 static void
 write_row(const kn_fsrow *r, void *ctx)
 {
-	static char *line;
-	static size_t cap;
 	struct wctx *w = ctx;
-	size_t c, j, len = 0, need = 32 + 96 * w->nsum;
+	char num[64];
+	size_t c, j;
 
 	if (w->hdr) {
 		/* Written with the first group: an error in the input then
 		 * leaves nothing on the output. */
-		header(w->fp, w->t, w->key, w->d, w->sumspec, w->nsum);
+		header(w);
 		w->hdr = 0;
 	}
 	for (c = 0; c < w->d; c++)
-		need += r->key[c].n + 1;
-	if (need > cap) {
-		cap = 2 * need;
-		line = kn_realloc(line, cap);
-	}
-	for (c = 0; c < w->d; c++) {
-		memcpy(line + len, r->key[c].p, r->key[c].n);
-		len += r->key[c].n;
-		line[len++] = '\t';
-	}
-	len += kn_fmt_u64(line + len, r->cnt);
+		kn_row_add(&w->row, r->key[c].p, r->key[c].n);
+	kn_row_add(&w->row, num, kn_fmt_u64(num, r->cnt));
 	for (j = 0; j < w->nsum; j++) {
-		line[len++] = '\t';
-		len += kn_dec_format(r->s[j], r->sc[j], line + len);
-		line[len++] = '\t';
-		len += kn_dec_format(r->ss[j], r->ssc[j], line + len);
+		kn_row_add(&w->row, num, kn_dec_format(r->s[j], r->sc[j],
+		    num));
+		kn_row_add(&w->row, num, kn_dec_format(r->ss[j], r->ssc[j],
+		    num));
 	}
-	line[len++] = '\n';
-	fwrite(line, 1, len, w->fp);
-	if (ferror(w->fp)) {
-		kn_close_out(w->fp);	/* reports the error and exits */
-		kn_die("write error");
-	}
+	kn_row_put(&w->row, w->fp, w->outname);
 	w->groups++;
 }
 
@@ -148,7 +165,7 @@ main(int argc, char *argv[])
 	kn_table t;
 	kn_hier **h;
 	kn_dict *dict;
-	kn_freqstats st;
+	kn_freqstats st = { 0, 0, 0, 0, 0 };
 	char *levels = NULL, **sumspec = NULL;
 	size_t *key, *sumcol, d, nsum = 0, c, j, i, cntcol = 0;
 	uint64_t groups;
@@ -280,7 +297,16 @@ main(int argc, char *argv[])
 	/* Count, and write the groups in order. */
 	{
 		kn_countspec cs;
-		struct wctx w = { fp, d, nsum, 0, !nohdr, &t, key, sumspec };
+		struct wctx w = { fp, d, nsum, 0, !nohdr, &t, key, sumspec,
+			{ NULL, 0, 0, 0, 0 }, opt.outpath };
+		size_t *used = kn_alloc((d + nsum + 1) * sizeof(size_t));
+
+		memcpy(used, key, d * sizeof(size_t));
+		if (nsum > 0)
+			memcpy(used + d, sumcol, nsum * sizeof(size_t));
+		used[d + nsum] = cntcol;
+		kn_table_carry(&t, used, d + nsum + (merge != 0), 0);
+		free(used);
 
 		memset(&cs, 0, sizeof(cs));
 		cs.d = d;
@@ -299,7 +325,8 @@ main(int argc, char *argv[])
 			    write_row, &w, &st);
 		groups = w.groups;
 		if (w.hdr)
-			header(fp, &t, key, d, sumspec, nsum);
+			header(&w);
+		free(w.row.buf);
 	}
 	kn_close_out(fp);
 	if (opt.verbose)

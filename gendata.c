@@ -91,12 +91,35 @@ typedef struct {
 	size_t maxrow;		/* longest row a generator can write */
 } outbuf;
 
+static const char help[] =
+    "Synthetic tables: discrete uniform, discrete skewed (normal), and "
+    "Agrawal's\n"
+    "generator of the Rothko paper.  Options may follow the generator's "
+    "name.\n"
+    "\n"
+    "  -n ROWS              the number of data rows (default 10000)\n"
+    "  --seed N             the seed of the random numbers (default 1)\n"
+    "  -c CARD              uniform, skewed: values 0 to CARD-1 "
+    "(default 8)\n"
+    "  -d ATTRS             uniform, skewed: attributes a1, a2... "
+    "(default 5)\n"
+    "  --mean MU            skewed: the centre (default: mid-domain)\n"
+    "  --sd SIGMA           skewed: the standard deviation, relative to "
+    "CARD\n"
+    "                       (default 0.2)\n"
+    "  --rho R              skewed: the correlation of the attributes "
+    "(default 0)\n"
+    "  --target LIST        agrawal: add target columns among c2, c7, r7, "
+    "r10\n";
+
 static void usage(int) __attribute__((noreturn));
 
 static void
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
+	char synopsis[512];
+
+	snprintf(synopsis, sizeof(synopsis),
 	    "usage: %s [-o file] [-n rows] [--seed n] uniform [-c card] "
 	    "[-d attrs]\n"
 	    "       %s [-o file] [-n rows] [--seed n] skewed [-c card] "
@@ -105,6 +128,9 @@ usage(int status)
 	    "       %s [-o file] [-n rows] [--seed n] agrawal "
 	    "[--target list]\n"
 	    "       %s --version\n", kn_prog, kn_prog, kn_prog, kn_prog);
+	if (status == 0)
+		kn_help(synopsis, help, 0);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 

@@ -367,6 +367,33 @@ floordiv(kn_i128 a, kn_i128 b)
 	return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
+/* A missing value that the hierarchy does not list (kanon(7), MISSING
+ * VALUES): a leaf that generalizes to itself at every level but the
+ * top, and there to the top's one label (to itself if the top level
+ * has several). */
+static int64_t
+missing_leaf(kn_hier *h, const char *s, size_t n, const char **err)
+{
+	uint32_t id, p;
+	int l, top = h->nlevels - 1;
+
+	for (l = 1; l < h->nlevels; l++)
+		if (kn_dict_find(&h->lab[l], s, n) >= 0 &&
+		    (l < top || h->lab[top].n > 1)) {
+			*err = "a missing value that is a label of the "
+			    "hierarchy but not a leaf: list it as a leaf";
+			return -1;
+		}
+	id = kn_dict_intern(&h->lab[0], s, n);
+	for (l = 0; l < top; l++) {
+		p = l + 1 == top && h->lab[top].n == 1 ? 0 :
+		    kn_dict_intern(&h->lab[l + 1], s, n);
+		hier_link(h, l, l == 0 ? id : kn_dict_find(&h->lab[l], s,
+		    n), p);
+	}
+	return id;
+}
+
 int64_t
 kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 {
@@ -376,6 +403,8 @@ kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 	int l, top = h->nlevels - 1;
 
 	*err = NULL;
+	if (found < 0 && kn_missing(s, n))
+		return missing_leaf(h, s, n, err);
 	if (found >= 0 || h->kind == KN_HFILE) {
 		if (found < 0)
 			*err = "value is not a leaf of the hierarchy";

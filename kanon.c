@@ -1,7 +1,7 @@
 /*
  * kanon.c: the bottom layer of the core (see kanon.h): errors and exit
  * with temp file cleanup, memory, option values, temp files and atomic
- * output, progress, hashing and dictionaries, exact decimals and big
+ * output, hashing and dictionaries, exact decimals and big
  * integers, and the privacy requirements every algorithm checks:
  * suppression limits, l-diversity and variance diversity (paper 004
  * §1.1).  It uses nothing but the C library.
@@ -91,6 +91,7 @@ kn_init(const char *argv0)
 
 /* For the fuzz targets only (fuzz/harness.c); see kanon.h. */
 void (*kn_fuzz_exit)(int status);
+void (*kn_before_message)(void);
 
 /* Ends the program with status after an error, the temp files removed;
  * with kn_fuzz_exit set, calls it instead, the temp files forgotten. */
@@ -116,6 +117,8 @@ static void
 vmsg(const char *fmt, va_list ap, int err)
 {
 	fflush(stdout);
+	if (kn_before_message != NULL)
+		kn_before_message();
 	fprintf(stderr, "%s: ", kn_prog);
 	vfprintf(stderr, fmt, ap);
 	if (err != 0)
@@ -183,40 +186,6 @@ kn_version(void)
 {
 	printf("%s (kanon) %s\n", kn_prog, KN_VERSION);
 	kn_exit(0);
-}
-
-static int prog_on, prog_shown;
-static struct timespec prog_last;
-
-void
-kn_progress_init(int force)
-{
-	prog_on = force || isatty(2);
-	clock_gettime(CLOCK_MONOTONIC, &prog_last);
-}
-
-void
-kn_progress(uint64_t rows, uint64_t bytes)
-{
-	struct timespec now;
-
-	if (!prog_on)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec - prog_last.tv_sec < 1)
-		return;
-	prog_last = now;
-	prog_shown = 1;
-	fprintf(stderr, "\r%s: %llu rows, %llu MB read", kn_prog,
-	    (unsigned long long)rows, (unsigned long long)(bytes >> 20));
-}
-
-void
-kn_progress_done(void)
-{
-	if (prog_shown)
-		fputc('\n', stderr);
-	prog_shown = 0;
 }
 
 /* ---- memory -------------------------------------------------------- */
@@ -300,6 +269,25 @@ kn_rand_below(uint64_t *state, uint64_t n)
 }
 
 /* ---- option values ------------------------------------------------ */
+
+int
+kn_name_eq(const char *arg, const char *name)
+{
+	unsigned char a, b;
+
+	for (;; arg++, name++) {
+		a = (unsigned char)*arg;
+		b = (unsigned char)*name;
+		if (a == '_' || a == ' ')
+			a = '-';
+		if (a >= 'A' && a <= 'Z')
+			a += 'a' - 'A';
+		if (a != b)
+			return 0;
+		if (a == '\0')
+			return 1;
+	}
+}
 
 char *
 kn_listadd(char *list, const char *item)

@@ -5,11 +5,13 @@
  * parts above its own (make layers checks the objects with nm).
  *
  *   kanon.c  errors and exit, memory, option values, temp files and
- *            atomic output, progress, hashing and dictionaries, exact
+ *            atomic output, hashing and dictionaries, exact
  *            decimals, big integers, and the requirements: suppression
  *            limits, l-diversity and variance diversity;
  *   date.c   ISO 8601 dates and date-times as days and seconds, and the
  *            labels of generated date hierarchies;
+ *   help.c   --help: the lines of the options the programs share;
+ *   progress.c  progress on the standard error, by phases;
  *   tsv.c    the TSV reader, tables and their options, two-pass input;
  *   hier.c   hierarchies (our TSV format, ARX's ';' CSV, generated
  *            intervals and digit masks) and the -H options;
@@ -24,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define KN_VERSION "0.1.0"
 
@@ -59,6 +62,9 @@ void kn_die_exit(int status) __attribute__((noreturn));
  * with the temp files removed and forgotten).  It must not return: the
  * targets longjmp back to the fuzzer. */
 extern void (*kn_fuzz_exit)(int status);
+/* When set, called before a warning or error is printed on stderr:
+ * progress.c sets it to end a progress line left on the terminal. */
+extern void (*kn_before_message)(void);
 /* Prints the version line and exits 0. */
 void kn_version(void) __attribute__((noreturn));
 
@@ -77,11 +83,38 @@ kn_grow(void *p, size_t *cap, size_t i, size_t elem, size_t first)
 char *kn_strndup(const char *s, size_t n);
 char *kn_strdup(const char *s);
 
-/* Progress on stderr, when stderr is a terminal or force is set; at
- * most once a second. */
+/* Progress on stderr (progress.c), when stderr is a terminal or force
+ * is set (--progress): "prog: phase: done unit[ of total][, N MB
+ * read]", redrawn at most once a second.  A run begins in the phase
+ * "reading" (rows); kn_progress_phase begins another (total 0: not
+ * known), ending the one before; kn_progress updates the count of the
+ * current phase (or of "reading", between phases); kn_progress_done
+ * ends the phase.  A phase that was shown or lasted a second ends with
+ * its final count on a line of its own.  Not for several threads at
+ * once. */
 void kn_progress_init(int force);
-void kn_progress(uint64_t rows, uint64_t bytes);
+void kn_progress_phase(const char *phase, const char *unit, uint64_t total);
+void kn_progress(uint64_t done, uint64_t bytes);
 void kn_progress_done(void);
+
+/* --help (help.c): prints usage (the synopsis), a blank line, own (what
+ * the program does and its own options) and the lines of the shared
+ * options that the program takes, named by mask, to the standard
+ * output; exits 0.  -o, -h and --version are always described. */
+enum {
+	KN_HELP_HIER = 1 << 0,		/* -H */
+	KN_HELP_REQ = 1 << 1,		/* -k -s -l --diversity -c */
+	KN_HELP_VARIANCE = 1 << 2,	/* --variance */
+	KN_HELP_TABLE = 1 << 3,		/* --columns(-file), --skip-header,
+					 * --icsv, --ifs */
+	KN_HELP_OCSV = 1 << 4,		/* --ocsv, --csv */
+	KN_HELP_MISSING = 1 << 5,	/* --missing */
+	KN_HELP_DATE = 1 << 6,		/* --date */
+	KN_HELP_TMP = 1 << 7,		/* -T */
+	KN_HELP_PROGRESS = 1 << 8	/* --progress */
+};
+void kn_help(const char *usage, const char *own, unsigned mask)
+    __attribute__((noreturn));
 
 /* splitmix64 (Steele, Lea, Flood 2014): the next 64 random bits of the
  * stream whose state is *state; the programs' one generator (gendata
@@ -95,6 +128,10 @@ uint64_t kn_rand_below(uint64_t *state, uint64_t n);
 /* Appends item to a comma list (for repeated options); list may be
  * NULL.  Returns the new list. */
 char *kn_listadd(char *list, const char *item);
+/* Whether the option value arg names name (lower case, words joined by
+ * '-'): the case of arg aside, and '_' or ' ' in it taken for '-', so
+ * that "Rothko-T", "rothko_t" and "breadth-first search" are names. */
+int kn_name_eq(const char *arg, const char *name);
 /* Integer in [lo, hi]; dies quoting the text otherwise. */
 long long kn_parse_int(const char *s, long long lo, long long hi,
     const char *what);
@@ -449,7 +486,52 @@ typedef struct {
 	size_t hdrlen;
 	uint64_t skipped;	/* header lines skipped */
 	const char *stdname;	/* stdin's name in messages (a spool's) */
+	/* CSV (kn_csv.in when opened; never a program's own files) */
+	int csv;
+	char *rec;		/* the decoded record: fields joined by tabs */
+	size_t reccap;
+	size_t *foff;		/* offsets of the fields in rec */
+	uint64_t recmore;	/* lines of the last record after its first */
+	/* carry[c]: column c may hold a value with a tab, CR or LF (read
+	 * from CSV), which the program passes through to CSV output
+	 * unread; NULL: no column may (kn_table_carry) */
+	const unsigned char *carry;
 } kn_table;
+
+/* The formats of the tables read and written (kanon(7), CSV): CSV in
+ * with --icsv or --ifs (RFC 4180, separator ifs), CSV out with --ocsv
+ * or --ofs (separator ofs); --csv is both.  TSV otherwise. */
+struct kn_csvfmt {
+	int in, out;
+	const char *ifs, *ofs;
+	size_t ifslen, ofslen;
+};
+extern struct kn_csvfmt kn_csv;
+
+/* A row of the output table being built: fields are added in order,
+ * each as TSV or CSV (kn_csv.out), then the row is written. */
+typedef struct {
+	char *buf;
+	size_t len, cap, nf;
+	int empty1;		/* the only field so far is empty */
+} kn_row;
+/* Adds field p[0..n) to the row. */
+void kn_row_add(kn_row *w, const char *p, size_t n);
+static inline void
+kn_row_adds(kn_row *w, const char *s)
+{
+	kn_row_add(w, s, strlen(s));
+}
+/* Writes the row with its newline to fp (dying with a write error
+ * naming name) and empties it. */
+void kn_row_put(kn_row *w, FILE *fp, const char *name);
+
+/* Whether p[0..n) is a missing value: empty, or one of the tokens of
+ * --missing (kanon(7), MISSING VALUES). */
+int kn_missing(const char *p, size_t n);
+/* The token a release writes for a missing value: the first of
+ * --missing, or the empty string. */
+const char *kn_missing_token(void);
 
 /* --skip-header: every kn_table opened afterwards skips the lines that
  * equal its header (the column names joined by tabs), alone or after a
@@ -458,11 +540,23 @@ typedef struct {
 extern int kn_skip_header;
 /* The options of every program that reads a table, for getopt_long:
  * --columns, --columns-file and --skip-header. */
-enum { KN_OPT_COLUMNS = 1000, KN_OPT_COLFILE, KN_OPT_SKIPHDR };
+enum { KN_OPT_COLUMNS = 1000, KN_OPT_COLFILE, KN_OPT_SKIPHDR,
+	KN_OPT_ICSV, KN_OPT_IFS, KN_OPT_OCSV, KN_OPT_OFS, KN_OPT_CSV,
+	KN_OPT_MISSING };
 #define KN_TABLE_OPTIONS \
 	{ "columns", required_argument, NULL, KN_OPT_COLUMNS }, \
 	{ "columns-file", required_argument, NULL, KN_OPT_COLFILE }, \
+	{ "icsv", no_argument, NULL, KN_OPT_ICSV }, \
+	{ "ifs", required_argument, NULL, KN_OPT_IFS }, \
 	{ "skip-header", no_argument, NULL, KN_OPT_SKIPHDR }
+/* --ocsv, --ofs and --csv, in the programs that write a table. */
+#define KN_OUT_OPTIONS \
+	{ "csv", no_argument, NULL, KN_OPT_CSV }, \
+	{ "ocsv", no_argument, NULL, KN_OPT_OCSV }, \
+	{ "ofs", required_argument, NULL, KN_OPT_OFS }
+/* --missing, in the programs that read values. */
+#define KN_OPT_MISSING_ENTRY \
+	{ "missing", required_argument, NULL, KN_OPT_MISSING }
 /* Takes option ch if it is one of KN_TABLE_OPTIONS (the column list to
  * *columns); 0 if it is not. */
 int kn_table_opt(int ch, char *arg, char **columns);
@@ -516,6 +610,17 @@ void kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
  * holds a tab: the rest is ignored) or one name per line; returns a
  * comma list. */
 char *kn_columns_file(const char *path);
+
+/* kn_table_open for a file of the programs' own (a frequency set of
+ * --classes, a workload): TSV whatever --icsv says. */
+void kn_table_open_tsv(kn_table *t, char **paths, size_t npaths,
+    const char *columns);
+/* Sets which columns of t may carry a tab, CR or LF (kn_table's carry):
+ * every column not among used[0..nused) that the program does not
+ * read, unless passthru says that it writes them to its output table
+ * and that is TSV.  Call it after each open. */
+void kn_table_carry(kn_table *t, const size_t *used, size_t nused,
+    int passthru);
 
 /* Frees what kn_table_open allocated (the reader closes itself at the
  * end of the input). */

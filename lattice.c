@@ -50,25 +50,82 @@
 enum { A_INCOGNITO, A_SUPERROOTS, A_CUBE, A_SAMARATI, A_BFS, A_BFSSCAN };
 static const char *const algname[] = { "incognito", "super-roots", "cube",
     "samarati", "bfs", "bfs-scan" };
+/* The names -a takes (kn_name_eq): each algorithm's own, and those of
+ * the README and the papers. */
+static const struct {
+	const char *name;
+	int algo;
+} algalias[] = {
+	{ "incognito", A_INCOGNITO },
+	{ "basic", A_INCOGNITO },
+	{ "basic-incognito", A_INCOGNITO },
+	{ "super-roots", A_SUPERROOTS },
+	{ "superroots", A_SUPERROOTS },
+	{ "super-roots-incognito", A_SUPERROOTS },
+	{ "cube", A_CUBE },
+	{ "cube-incognito", A_CUBE },
+	{ "samarati", A_SAMARATI },
+	{ "binary", A_SAMARATI },
+	{ "binary-search", A_SAMARATI },
+	{ "bfs", A_BFS },
+	{ "breadth-first", A_BFS },
+	{ "breadth-first-search", A_BFS },
+	{ "bfs-scan", A_BFSSCAN },
+};
 
 enum { M_CDM, M_CAVG, M_HEIGHT, M_PREC, M_LOSS };
 static const char *const metname[] = { "cdm", "cavg", "height", "prec",
     "loss" };
 
+static const char synopsis[] =
+    "usage: lattice-search [-v] [-a algorithm] [-H attr=spec|dir] "
+    "[-j threads]\n"
+    "                      [-k k] [-o file] [-q columns] [-S size] "
+    "[-T dir]\n"
+    "                      [--max-suppress n|p%] [-s column -l l "
+    "[--diversity\n"
+    "                      distinct|entropy|recursive] [-c c]] "
+    "[--metric name]\n"
+    "                      [--all | --best] [--raw] [--columns list | "
+    "--columns-file\n"
+    "                      file] [--skip-header] [--progress] [file]\n";
+
+static const char help[] =
+    "The k-minimal full-domain generalizations (lattice nodes) of a "
+    "table or of\n"
+    "its frequency set, best first.\n"
+    "\n"
+    "  -q COLUMNS           the quasi-identifiers (default: the keys of "
+    "a\n"
+    "                       frequency set)\n"
+    "  -a ALGORITHM         incognito (or basic), super-roots, cube, "
+    "samarati\n"
+    "                       (or binary), bfs (or breadth-first), "
+    "bfs-scan\n"
+    "  --max-suppress N|P%  a node may suppress up to N rows, or P% of "
+    "them\n"
+    "  --best               only the best qualifying node by --metric\n"
+    "  --all                every qualifying node, not only the minimal "
+    "ones\n"
+    "  --metric NAME        the order: cdm (the default), cavg, height, "
+    "prec, loss\n"
+    "  --raw                a column named count is data, not a count\n"
+    "  -j THREADS           search on THREADS threads (default: one per "
+    "CPU)\n"
+    "  -S SIZE              memory budget (64M, 1G...) for the input and "
+    "the\n"
+    "                       frequency sets kept for roll-ups\n"
+    "  -v                   print the statistics of the search on "
+    "stderr\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: lattice-search [-v] [-a algorithm] [-H attr=spec|dir] "
-	    "[-j threads] [-k k]\n"
-	    "                      [-o file] [-q columns] [-S size] [-T dir] "
-	    "[--max-suppress n|p%%]\n"
-	    "                      [-s column -l l [--diversity distinct|"
-	    "entropy|recursive]\n"
-	    "                      [-c c]] [--metric name] [--all | --best] "
-	    "[--raw]\n"
-	    "                      [--columns list | --columns-file file] [--skip-header] "
-	    "[--progress] [file]\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
+		    KN_HELP_TABLE | KN_HELP_MISSING | KN_HELP_TMP |
+		    KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 
@@ -78,6 +135,7 @@ static const struct option longopts[] = {
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "best", no_argument, NULL, OPT_BEST },
 	KN_TABLE_OPTIONS,
+	KN_OPT_MISSING_ENTRY,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "help", no_argument, NULL, 'h' },
 	{ "max-suppress", required_argument, NULL, OPT_MAXSUPP },
@@ -166,6 +224,34 @@ struct tstate {
 static _Thread_local struct tstate T;
 static struct stats total;
 static pthread_mutex_t total_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* The progress of the search: nodes done, counted by every thread;
+ * the thread that holds mu draws the line (kn_progress is not for
+ * several threads at once). */
+static struct {
+	uint64_t done;
+	pthread_mutex_t mu;
+} search_progress = { 0, PTHREAD_MUTEX_INITIALIZER };
+
+/* Adds n nodes done to the search's progress. */
+static void
+progress_nodes(uint64_t n)
+{
+	__atomic_add_fetch(&search_progress.done, n, __ATOMIC_RELAXED);
+	if (pthread_mutex_trylock(&search_progress.mu) == 0) {
+		kn_progress(__atomic_load_n(&search_progress.done,
+		    __ATOMIC_RELAXED), 0);
+		pthread_mutex_unlock(&search_progress.mu);
+	}
+}
+
+/* Begins a phase of the search over total nodes. */
+static void
+progress_phase(const char *phase, const char *unit, uint64_t total)
+{
+	kn_progress_phase(phase, unit, total);
+	search_progress.done = 0;
+}
 
 /* ---- frequency sets ------------------------------------------------ */
 
@@ -687,7 +773,7 @@ by_height(const struct family *F, uint64_t **bstartp, int *hmaxp)
 static void
 bfs(struct family *F, const struct how *how)
 {
-	uint64_t x, b, *byh, *bs;
+	uint64_t x, b, *byh, *bs, passed = 0;
 	int hmax, h, i, ok, lev[MAXQ], plev[MAXQ];
 	int64_t y, p;
 	fset *f;
@@ -698,13 +784,21 @@ bfs(struct family *F, const struct how *how)
 		if (F->st[byh[b]] & ROOT)
 			F->st[byh[b]] |= QUEUED;
 	/* Every node queued at height h is a root or was queued by a node
-	 * of height h - 1, processed before. */
+	 * of height h - 1, processed before.  The progress counts the
+	 * nodes passed over in batches, and each node evaluated. */
 	for (h = 0; h <= hmax; h++) {
 		for (b = bs[h]; b < bs[h + 1]; b++) {
 			x = byh[b];
 			if (!(F->st[x] & QUEUED) ||
-			    ((F->st[x] & ANON) && how->mark))
+			    ((F->st[x] & ANON) && how->mark)) {
+				if (++passed == 4096) {
+					progress_nodes(passed);
+					passed = 0;
+				}
 				continue;
+			}
+			progress_nodes(passed + 1);
+			passed = 0;
 			levels(F, x, lev);
 			if (F->st[x] & ROOT) {
 				if (how->seed != NULL) {
@@ -741,6 +835,7 @@ bfs(struct family *F, const struct how *how)
 	}
 	for (b = bs[hmax]; b < bs[hmax + 1]; b++)
 		drop_set(F, byh[b]);
+	progress_nodes(passed);
 	free(byh);
 	free(bs);
 }
@@ -1009,7 +1104,26 @@ search_all(struct family **fam, size_t n)
 	worker(NULL);
 	for (j = 1; j < nt; j++)
 		pthread_join(tid[j], NULL);
+	/* The last count, which a thread may have left undrawn. */
+	kn_progress(search_progress.done, 0);
 	T.budget = L.budget;
+}
+
+/* Begins the progress of Incognito's iteration i over the candidates
+ * of the families fam[0..n). */
+static void
+progress_iteration(struct family **fam, size_t n, size_t i)
+{
+	char phase[64];
+	uint64_t cands = 0, x;
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		for (x = 0; x < fam[j]->size; x++)
+			cands += (fam[j]->st[x] & CAND) != 0;
+	snprintf(phase, sizeof(phase), "search, %zu of %zu attributes", i,
+	    L.d);
+	progress_phase(phase, "nodes", cands);
 }
 
 /*
@@ -1035,6 +1149,7 @@ incognito(void)
 		memset(G->st, CAND, G->size);
 		prev[np++] = G;
 	}
+	progress_iteration(prev, np, 1);
 	search_all(prev, np);
 	for (i = 2; i <= L.d; i++) {
 		qsort(prev, np, sizeof(*prev), cmp_mask);
@@ -1085,6 +1200,7 @@ incognito(void)
 		if (np == 0)
 			break;
 		reduce_table(next, nn);
+		progress_iteration(next, nn, i);
 		search_all(next, nn);
 	}
 	if (src.f != &L.base)
@@ -1106,6 +1222,7 @@ bottom_up(int rollup_on, int mark)
 	struct family *F = full_family();
 	struct how how = { rollup_on, NULL, 0, zero, mark };
 
+	progress_phase("search", "nodes", F->size);
 	bfs(F, &how);
 	return F;
 }
@@ -1129,6 +1246,7 @@ samarati_check(struct family *F, const uint64_t *byh, const uint64_t *bs,
 		f = scan(F, x);
 		ok = eval_node(F, x, f);
 		fs_free(f);
+		progress_nodes(1);
 		if (ok) {
 			F->st[x] |= ANON;
 			return 1;
@@ -1155,6 +1273,9 @@ samarati(void)
 
 	byh = by_height(F, &bs, &hmax);
 	F->fs = kn_zalloc((F->size + 1) * sizeof(fset *));
+	/* The binary search checks only some heights: the count of the
+	 * nodes checked ends below the lattice's size. */
+	progress_phase("search", "nodes checked", F->size);
 	if (!samarati_check(F, byh, bs, hmax))
 		goto done;
 	lo = 0;
@@ -1196,6 +1317,7 @@ samarati(void)
 				fs_free(f);
 			} else
 				keep_set(F, x, f);
+			progress_nodes(1);
 		}
 		if (h > lo)
 			for (b = bs[h - 1]; b < bs[h]; b++)
@@ -1442,6 +1564,7 @@ fill_metrics(struct family *F)
 			x = byh[b];
 			if (!(F->st[x] & ANON))
 				continue;
+			progress_nodes(1);
 			py = smallest_below(F, x);
 			levels(F, x, lev);
 			if (py >= 0) {
@@ -1525,12 +1648,15 @@ main(int argc, char *argv[])
 			kn_hopts_add(&hopts, optarg);
 			break;
 		case 'a':
-			for (L.algo = 0; L.algo <= A_BFSSCAN &&
-			    strcmp(optarg, algname[L.algo]) != 0; L.algo++)
+			for (j = 0; j < sizeof(algalias) / sizeof(algalias[0]) &&
+			    !kn_name_eq(optarg, algalias[j].name); j++)
 				;
-			if (L.algo > A_BFSSCAN)
-				kn_die("-a: '%s' is not incognito, super-roots, "
-				    "cube, samarati, bfs or bfs-scan", optarg);
+			if (j == sizeof(algalias) / sizeof(algalias[0]))
+				kn_die("-a: '%s' is not an algorithm: incognito "
+				    "(or basic), super-roots, cube, samarati (or "
+				    "binary), bfs (or breadth-first) or bfs-scan, "
+				    "in any case", optarg);
+			L.algo = algalias[j].algo;
 			break;
 		case 'h':
 			usage(0);
@@ -1651,6 +1777,9 @@ main(int argc, char *argv[])
 	}
 	kn_dict_init(&in.sdict);
 	in.w = nq + (size_t)L.hass;
+	/* The columns not read may hold what TSV cannot (kanon(7), CSV). */
+	key[in.w] = cntcol;
+	kn_table_carry(&t, key, in.w + (size_t)freq, 0);
 	memset(&cs, 0, sizeof(cs));
 	cs.d = in.w;
 	cs.key = key;
@@ -1705,8 +1834,10 @@ main(int argc, char *argv[])
 			if ((F->st[x] & ANON) && !(F->st[x] & BELOW))
 				nmin++;
 		}
-		if ((all || best) && nanon > 0)
+		if ((all || best) && nanon > 0) {
+			progress_phase("metrics", "nodes", nanon);
 			extra = fill_metrics(F);
+		}
 		add_stats();
 		outn = kn_alloc((nanon + 1) * sizeof(uint32_t));
 		for (x = 0; x < F->size; x++)
@@ -1721,6 +1852,7 @@ main(int argc, char *argv[])
 	for (j = 0; j < L.d; j++)
 		fprintf(out, "%s\t", L.a[j].name);
 	fputs("suppressed\tclasses\tcdm\tcavg\theight\tprec\tloss\n", out);
+	kn_progress_done();
 	for (j = 0; j < nout; j++)
 		write_node(out, F, outn[j]);
 	if (opt.verbose) {

@@ -129,8 +129,8 @@ static void
 rank_numeric(struct part *pt, struct dim *dm, size_t j)
 {
 	uint64_t *a, *b, *t, mn = UINT64_MAX, mx = 0;
-	uint32_t *ra, *rb, *rt, r = 0;
-	size_t i;
+	uint32_t *ra, *rb, *rt, r = 0, base;
+	size_t i, n;
 	int S = 0, sh;
 
 	for (i = 0, S = dm->fS; i < pt->nrows; i++)
@@ -141,55 +141,62 @@ rank_numeric(struct part *pt, struct dim *dm, size_t j)
 	b = kn_alloc((pt->nrows + 1) * sizeof(uint64_t));
 	ra = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
 	rb = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
-	for (i = 0; i < pt->nrows; i++) {
+	/* The rows whose value is missing keep rank 0 (mond_load); the
+	 * numbers of the others are ranked from 1 on. */
+	for (i = 0, n = 0; i < pt->nrows; i++) {
 		int64_t v;
 
+		if (dm->rsc[i] < 0)
+			continue;
 		if (__builtin_mul_overflow(dm->raw[i],
 		    (int64_t)kn_pow10(S - dm->rsc[i]), &v))
 			kn_die("%s: column '%s': the values do not fit 64 "
 			       "bits with %d decimals each",
 			    pt->inname, dm->name, S);
-		a[i] = (uint64_t)v ^ ((uint64_t)1 << 63);
-		ra[i] = (uint32_t)i;
-		if (a[i] < mn)
-			mn = a[i];
-		if (a[i] > mx)
-			mx = a[i];
+		a[n] = (uint64_t)v ^ ((uint64_t)1 << 63);
+		ra[n] = (uint32_t)i;
+		if (a[n] < mn)
+			mn = a[n];
+		if (a[n] > mx)
+			mx = a[n];
+		n++;
 	}
 	free(dm->raw);
 	free(dm->rsc);
 	dm->raw = NULL;
 	dm->rsc = NULL;
-	if (pt->nrows > 0 && mx - mn < 4 * (uint64_t)pt->nrows + 65536) {
+	r = base = dm->miss != 0;
+	if (n > 0 && mx - mn < 4 * (uint64_t)n + 65536) {
 		/* A dense range: ranks by a table of the values present. */
 		uint32_t *tab = kn_zalloc((size_t)(mx - mn + 2) *
 		    sizeof(uint32_t));
 		uint64_t v;
 
-		for (i = 0; i < pt->nrows; i++)
+		for (i = 0; i < n; i++)
 			tab[a[i] - mn] = 1;
-		dm->vals = kn_alloc((pt->nrows + 1) * sizeof(int64_t));
+		dm->vals = kn_alloc((n + 2) * sizeof(int64_t));
 		for (v = 0; v <= mx - mn; v++)
 			if (tab[v]) {
 				dm->vals[r] = (int64_t)((v + mn) ^
 				    ((uint64_t)1 << 63));
 				tab[v] = r++;
 			}
-		for (i = 0; i < pt->nrows; i++)
-			pt->rec[i * pt->rec_words + j] = tab[a[i] - mn];
+		for (i = 0; i < n; i++)
+			pt->rec[(size_t)ra[i] * pt->rec_words + j] =
+			    tab[a[i] - mn];
 		free(tab);
 		dm->nrank = r;
 		goto done;
 	}
-	for (sh = 0; sh < 64 && pt->nrows > 0 && ((mx - mn) >> sh) != 0;
+	for (sh = 0; sh < 64 && n > 0 && ((mx - mn) >> sh) != 0;
 	     sh += 11) {
 		uint32_t *c = kn_zalloc((2048 + 1) * sizeof(uint32_t));
 
-		for (i = 0; i < pt->nrows; i++)
+		for (i = 0; i < n; i++)
 			c[(((a[i] - mn) >> sh) & 0x7ff) + 1]++;
 		for (i = 1; i <= 2048; i++)
 			c[i] += c[i - 1];
-		for (i = 0; i < pt->nrows; i++) {
+		for (i = 0; i < n; i++) {
 			size_t p = c[((a[i] - mn) >> sh) & 0x7ff]++;
 
 			b[p] = a[i];
@@ -199,17 +206,19 @@ rank_numeric(struct part *pt, struct dim *dm, size_t j)
 		t = a, a = b, b = t;
 		rt = ra, ra = rb, rb = rt;
 	}
-	dm->vals = kn_alloc((pt->nrows + 1) * sizeof(int64_t));
-	for (i = 0; i < pt->nrows; i++) {
+	dm->vals = kn_alloc((n + 2) * sizeof(int64_t));
+	for (i = 0; i < n; i++) {
 		if (i > 0 && a[i] != a[i - 1])
 			r++;
 		if (i == 0 || a[i] != a[i - 1])
 			dm->vals[r] = (int64_t)(a[i] ^ ((uint64_t)1 << 63));
 		pt->rec[(size_t)ra[i] * pt->rec_words + j] = r;
 	}
-	dm->nrank = pt->nrows > 0 ? r + 1 : 0;
+	dm->nrank = n > 0 ? r + 1 : base;
 done:
-	dm->vals = kn_realloc(dm->vals, (dm->nrank + 1) * sizeof(int64_t));
+	dm->vals = kn_realloc(dm->vals, (dm->nrank + 2) * sizeof(int64_t));
+	if (base)
+		dm->vals[0] = dm->nrank > 1 ? dm->vals[1] : 0;
 	free(a);
 	free(b);
 	free(ra);
@@ -429,6 +438,14 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 				int sc;
 				char why[192];
 
+				if (kn_missing(v.p, v.n)) {
+					/* Apart from every number (rank 0). */
+					dm->raw[b] = 0;
+					dm->rsc[b] = -1;
+					dm->miss = 1;
+					r[j] = 0;
+					continue;
+				}
 				if ((err = mond_parse_value(dm, v.p, v.n, &m,
 				    &sc, why, sizeof(why))) != NULL)
 					kn_table_fail(t, dm->col, "'%.*s' %s",
@@ -441,18 +458,24 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 		r[pt->word_row] = (uint32_t)pt->nrows;
 		if (pt->has_sens &&
 		    !mond_sens_id(pt, t->f[scol], &r[pt->word_sens]))
-			kn_table_fail(t, scol, "'%.*s' is not a number "
-			    "(--variance)", (int)t->f[scol].n, t->f[scol].p);
+			kn_table_fail(t, scol, "'%.*s' %s (--variance)",
+			    (int)t->f[scol].n, t->f[scol].p,
+			    kn_missing(t->f[scol].p, t->f[scol].n) ?
+			    "is a missing value, which has no variance: drop "
+			    "the row or give it a value" : "is not a number");
 		if (pt->has_targ &&
 		    !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
-			kn_table_fail(t, tcol,
-			    "'%.*s' is not a number (--split "
-			    "regression)",
-			    (int)t->f[tcol].n, t->f[tcol].p);
+			kn_table_fail(t, tcol, "'%.*s' %s (--split regression)",
+			    (int)t->f[tcol].n, t->f[tcol].p,
+			    kn_missing(t->f[tcol].p, t->f[tcol].n) ?
+			    "is a missing value, which a regression cannot "
+			    "fit: drop the row or give it a value" :
+			    "is not a number");
 		pt->nrows++;
 	}
 	if (pt->ooc)
 		flush_chunk(pt, pt->nrows - pt->spooled);
+	kn_progress(t->rows, t->r.bytes);
 	kn_progress_done();
 }
 
@@ -1333,6 +1356,8 @@ mond_regions_header(struct part *pt, FILE *fp)
 			fprintf(fp, "\t%s_min\t%s_max\t%s_mean",
 			    pt->dims[j].name, pt->dims[j].name,
 			    pt->dims[j].name);
+		if (pt->dims[j].h == NULL && pt->dims[j].miss)
+			fprintf(fp, "\t%s_missing", pt->dims[j].name);
 	}
 	putc('\n', fp);
 }
@@ -1372,15 +1397,31 @@ mond_region(struct part *pt, uint32_t id, uint64_t n, const kn_i128 *sums)
 			pt->region_len += v.n + 1;
 			continue;
 		}
-		if (dm->isdate) {
-			put_date(pt, dm, dm->vals[pt->node.mn[j]], 0);
-			put_date(pt, dm, dm->vals[pt->node.mx[j]], 0);
-			put_date(pt, dm, sums[j], n);
-			continue;
+		/* The numbers of the class, then, with missing values, their
+		 * count: the extents are empty when all are missing. */
+		if (dm->miss && pt->nmiss[j] == n) {
+			p = region_room(pt, 3);
+			memcpy(p, "\t\t\t", 3);
+			pt->region_len += 3;
+		} else {
+			uint32_t lo = dm->miss ? pt->mnp[j] : pt->node.mn[j];
+			uint64_t np = n - (dm->miss ? pt->nmiss[j] : 0);
+
+			if (dm->isdate) {
+				put_date(pt, dm, dm->vals[lo], 0);
+				put_date(pt, dm, dm->vals[pt->node.mx[j]], 0);
+				put_date(pt, dm, sums[j], np);
+			} else {
+				put_dec(pt, dm->vals[lo], dm->S);
+				put_dec(pt, dm->vals[pt->node.mx[j]], dm->S);
+				put_mean(pt, sums[j], np, dm->S);
+			}
 		}
-		put_dec(pt, dm->vals[pt->node.mn[j]], dm->S);
-		put_dec(pt, dm->vals[pt->node.mx[j]], dm->S);
-		put_mean(pt, sums[j], n, dm->S);
+		if (dm->miss) {
+			p = region_room(pt, 24);
+			*p = '\t';
+			pt->region_len += 1 + kn_fmt_u64(p + 1, pt->nmiss[j]);
+		}
 	}
 	*region_room(pt, 1) = '\n';
 	pt->region_len++;
@@ -1396,6 +1437,7 @@ mond_class_assign(struct part *pt, uint32_t row, uint32_t id)
 {
 	uint32_t pr[2];
 
+	pt->acct.classed++;
 	if (!pt->ooc) {
 		pt->row_class[row] = id;
 		return;
@@ -1405,6 +1447,35 @@ mond_class_assign(struct part *pt, uint32_t row, uint32_t id)
 	if (fwrite(pr, sizeof(pr), 1, pt->pairs) != 1)
 		kn_die_sys("%s: write error", pt->pairs_path);
 	pt->acct.bwritten += sizeof(pr);
+}
+
+/* Clears what mond_region_add gathers for a region. */
+void
+mond_region_clear(struct part *pt)
+{
+	size_t j;
+
+	for (j = 0; j < pt->nqi; j++) {
+		pt->sums[j] = 0;
+		pt->nmiss[j] = 0;
+		pt->mnp[j] = UINT32_MAX;
+	}
+}
+
+/* Adds cnt rows of rank c of numeric dimension j to the region's sum,
+ * missing count and least rank of a number. */
+void
+mond_region_add(struct part *pt, size_t j, uint32_t c, uint64_t cnt)
+{
+	const struct dim *dm = &pt->dims[j];
+
+	if (dm->miss && c == 0) {
+		pt->nmiss[j] += cnt;
+		return;
+	}
+	pt->sums[j] += (kn_i128)cnt * dm->vals[c];
+	if (c < pt->mnp[j])
+		pt->mnp[j] = c;
 }
 
 /* Makes the node a class. */
@@ -1422,15 +1493,12 @@ make_class(struct part *pt)
 		    id);
 	if (pt->regions_fp == NULL)
 		return;
-	for (j = 0; j < pt->nqi; j++) {
-		pt->sums[j] = 0;
+	mond_region_clear(pt);
+	for (j = 0; j < pt->nqi; j++)
 		if (pt->dims[j].h == NULL)
 			for (i = 0; i < pt->node.n; i++)
-				pt->sums[j] +=
-				    pt->dims[j].vals[pt->rec[(pt->node.b + i) *
-					    pt->rec_words +
-					j]];
-	}
+				mond_region_add(pt, j, pt->rec[(pt->node.b +
+				    i) * pt->rec_words + j], 1);
 	mond_region(pt, id, pt->node.n, pt->sums);
 }
 
@@ -1568,6 +1636,7 @@ mond_partition(struct part *pt)
 		size_t tn = pt->grow.on ? pt->grow.stnode[pt->nstack / 2] : 0;
 		struct cut best;
 
+		kn_progress(pt->acct.classed, pt->acct.bread);
 		mond_node_totals(
 		    pt, b, e, pt->stack_ext + pt->nstack / 2 * 2 * pt->nqi);
 		memset(&best, 0, sizeof(best));
@@ -1691,8 +1760,9 @@ static void
 rank_ids(struct part *pt, struct dim *dm)
 {
 	struct numdict *vd = &dm->vd;
-	size_t n = vd->n, i;
+	size_t n = vd->n, i, m;
 	uint64_t *pr;
+	uint32_t missing = UINT32_MAX, base;
 	int S = 0;
 
 	free(vd->slot);
@@ -1702,29 +1772,40 @@ rank_ids(struct part *pt, struct dim *dm)
 			S = vd->sc[i];
 	/* (value with its sign bit flipped, id), sorted: the ranks. */
 	pr = kn_alloc((n + 1) * 2 * sizeof(uint64_t));
-	for (i = 0; i < n; i++) {
+	for (i = 0, m = 0; i < n; i++) {
 		int64_t v;
 
+		if (vd->sc[i] < 0) {
+			missing = (uint32_t)i;	/* rank 0 */
+			continue;
+		}
 		if (__builtin_mul_overflow(vd->m[i],
 		    (int64_t)kn_pow10(S - vd->sc[i]), &v))
 			kn_die("%s: column '%s': the values do not fit 64 "
 			       "bits with %d decimals each",
 			    pt->inname, dm->name, S);
-		pr[2 * i] = (uint64_t)v ^ ((uint64_t)1 << 63);
-		pr[2 * i + 1] = i;
+		pr[2 * m] = (uint64_t)v ^ ((uint64_t)1 << 63);
+		pr[2 * m + 1] = i;
+		m++;
 	}
 	free(vd->m);
 	free(vd->sc);
 	vd->m = NULL;
 	vd->sc = NULL;
-	qsort(pr, n, 2 * sizeof(uint64_t), mond_cmp_u64pair);
+	qsort(pr, m, 2 * sizeof(uint64_t), mond_cmp_u64pair);
 	dm->S = S;
+	dm->miss = missing != UINT32_MAX;
+	base = dm->miss != 0;
 	dm->nrank = (uint32_t)n;
 	dm->rankof = kn_alloc((n + 1) * sizeof(uint32_t));
-	dm->vals = kn_alloc((n + 1) * sizeof(int64_t));
-	for (i = 0; i < n; i++) {
-		dm->rankof[pr[2 * i + 1]] = (uint32_t)i;
-		dm->vals[i] = (int64_t)(pr[2 * i] ^ ((uint64_t)1 << 63));
+	dm->vals = kn_alloc((n + 2) * sizeof(int64_t));
+	for (i = 0; i < m; i++) {
+		dm->rankof[pr[2 * i + 1]] = (uint32_t)(i + base);
+		dm->vals[i + base] = (int64_t)(pr[2 * i] ^ ((uint64_t)1 << 63));
+	}
+	if (base) {
+		dm->rankof[missing] = 0;
+		dm->vals[0] = m > 0 ? dm->vals[1] : 0;
 	}
 	free(pr);
 }
@@ -1864,4 +1945,6 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 	pt->node.width = kn_alloc((pt->nqi + 1) * sizeof(long double));
 	pt->node.can = kn_alloc((pt->nqi + 1) * sizeof(int));
 	pt->sums = kn_alloc((pt->nqi + 1) * sizeof(kn_i128));
+	pt->nmiss = kn_zalloc((pt->nqi + 1) * sizeof(uint64_t));
+	pt->mnp = kn_zalloc((pt->nqi + 1) * sizeof(uint32_t));
 }

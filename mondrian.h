@@ -41,6 +41,9 @@ struct dim {
 	int8_t *rsc;		/* per row: its own scale */
 	int64_t *vals;		/* rank -> value * 10^S */
 	uint32_t nrank;
+	/* some value is missing (kanon(7), MISSING VALUES): rank 0 stands
+	 * for it, below every number, and vals[0] is vals[1] */
+	int miss;
 	int S;
 	/* on a cluster: the table's scale and range, from the tree */
 	int fS, hasg;
@@ -108,6 +111,7 @@ struct part_acct {
 	uint64_t repart;	/* nodes repartitioned to disk */
 	uint64_t inmem;		/* nodes partitioned in memory */
 	uint64_t bigleaf;	/* classes too large for memory */
+	uint64_t classed;	/* rows put in a class, for the progress */
 };
 
 /* Rothko-S's growth phase (paper 004 §3): the rows in memory are a
@@ -169,6 +173,7 @@ struct part {
 	size_t rec_words;
 	size_t word_row, word_sens, word_targ;
 	int has_sens, has_targ;
+	size_t *used, nused;	/* the columns read: QIs, -s, -t */
 	int need_stats;		/* parts need more than their size */
 	uint32_t *rec;		/* nrows records */
 	uint32_t *rec_tmp;	/* scratch records */
@@ -184,6 +189,10 @@ struct part {
 	FILE *pairs;		/* (row, class) pairs */
 	char *pairs_path;
 	kn_i128 *sums;		/* per dimension, for a region's means */
+	/* per dimension, for a region: its rows whose value is missing and
+	 * the least rank of the others (set with the sums) */
+	uint64_t *nmiss;
+	uint32_t *mnp;
 	struct part_acct acct;
 
 	/* The sensitive column: dictionary, and for variance the values
@@ -312,6 +321,10 @@ void mond_regions_header(struct part *pt, FILE *fp);
 /* Writes the region of class id: n rows, the node's extents, and per
  * numeric dimension the sum of its values (scaled) for the mean. */
 void mond_region(struct part *pt, uint32_t id, uint64_t n, const kn_i128 *sums);
+/* The statistics of a class's region, per numeric dimension: cleared,
+ * then cnt rows of rank c of dimension j added at a time. */
+void mond_region_clear(struct part *pt);
+void mond_region_add(struct part *pt, size_t j, uint32_t c, uint64_t cnt);
 
 /* Notes that row belongs to class id: in memory, or out of core as a
  * pair in the pairs file. */

@@ -24,27 +24,67 @@
 #include "mondrian.h"
 #include "rothko.h"
 
+static const char synopsis[] =
+    "usage: partition -q columns -k k [-s column [-l l [--diversity kind] "
+    "[-c c]]\n"
+    "                 [--variance v]] [-t column] [--split how] "
+    "[--relaxed]\n"
+    "                 [-H attr=spec|dir] [--numeric columns] [-r file] "
+    "[-o file]\n"
+    "                 [--class-col name] [-a algorithm] [-S size] "
+    "[-T dir]\n"
+    "                 [--fit-rows n] [--fcache n] [--sample n] "
+    "[--seed n]\n"
+    "                 [--alpha a] [--naive] [-v] [--progress] "
+    "[--skip-header]\n"
+    "                 [--columns list | --columns-file file] [file]\n"
+    "       partition --job step --tree file -q columns [the options "
+    "above]\n";
+
+static const char help[] =
+    "Mondrian: the table divided into classes of at least k rows by "
+    "greedy cuts.\n"
+    "\n"
+    "  -q COLUMNS           the quasi-identifiers, by name or number\n"
+    "  --numeric COLUMNS    cut these at any threshold, even with a "
+    "hierarchy\n"
+    "  -r FILE              write the regions of the classes to FILE, "
+    "for recode\n"
+    "  --class-col NAME     the name of the class column (default "
+    "class)\n"
+    "  --split HOW          median (the default), infogain or "
+    "regression\n"
+    "  -t COLUMN            the target of --split infogain or "
+    "regression\n"
+    "  --relaxed            a cut may divide rows of equal values\n"
+    "  -a ALGORITHM         mondrian (memory), rothko-t (with -S) or "
+    "rothko-s\n"
+    "  -S SIZE              memory budget (64M, 1G...): out of core "
+    "beyond it\n"
+    "  --fit-rows N         out of core: in memory only nodes of at most "
+    "N rows\n"
+    "  --fcache N           Rothko-T: count the groups of up to N nodes "
+    "a scan\n"
+    "  --sample N           Rothko-S: the largest sample, in rows\n"
+    "  --seed N             Rothko-S: the seed of the samples (default "
+    "1)\n"
+    "  --alpha A            Rothko-S: the level of the tests (default "
+    "0.05)\n"
+    "  --naive              Rothko-S: cut on samples without the tests\n"
+    "  --job STEP           a step of Rothko-T as a cluster job, with "
+    "--tree FILE\n"
+    "  -v                   print rows, classes, cuts and time on "
+    "stderr\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: partition -q columns [-k k] [-s column [-l l "
-	    "[--diversity distinct|entropy|recursive]\n"
-	    "                 [-c c]] [--variance v]] [-t column] "
-	    "[--split median|infogain|regression]\n"
-	    "                 [--relaxed] [-H attr=spec|dir] "
-	    "[--numeric columns] [--date columns]\n"
-	    "                 [--class-col name]"
-	    " [-r file] [-o file] [-a "
-	    "memory|rothko-t|rothko-s] "
-	    "[-S size]\n"
-	    "                 [--fit-rows n] [--sample n] [--seed n] "
-	    "[--alpha a] [--naive] [--fcache n]\n"
-	    "                 [-T dir]\n"
-	    "                 [-v] [--columns list | --columns-file file] "
-	    "[--skip-header]\n"
-	    "                 [--progress] [file]\n"
-	    "       partition --version\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
+		    KN_HELP_VARIANCE | KN_HELP_TABLE | KN_HELP_OCSV |
+		    KN_HELP_MISSING | KN_HELP_DATE | KN_HELP_TMP |
+		    KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 
@@ -67,6 +107,8 @@ static const struct option longopts[] = {
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	KN_TABLE_OPTIONS,
+	KN_OPT_MISSING_ENTRY,
+	KN_OUT_OPTIONS,
 	KN_OPT_DATE_ENTRY,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "fcache", required_argument, NULL, OPT_FCACHE },
@@ -86,30 +128,42 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Writes the table with its classes: the second pass over the input. */
+/* Writes the table with its classes: the second pass over the input.
+ * TSV in and out copies each line; otherwise the fields are written in
+ * the output's format. */
 static void
 write_table(struct part *pt, kn_input *in, const char *columns,
     const char *classcol, FILE *fp, const char *outname)
 {
 	kn_table t;
+	kn_row row = { NULL, 0, 0, 0, 0 };
 	size_t c;
 	char num[24];
+	int copy = !kn_csv.in && !kn_csv.out;
 
 	kn_input_open(in, &t, columns);
+	kn_table_carry(&t, pt->used, pt->nused, 1);
 	if (!t.headerless) {
-		for (c = 0; c < t.ncols; c++) {
-			fputs(t.names[c], fp);
-			putc('\t', fp);
-		}
-		fputs(classcol, fp);
-		putc('\n', fp);
+		for (c = 0; c < t.ncols; c++)
+			kn_row_adds(&row, t.names[c]);
+		kn_row_adds(&row, classcol);
+		kn_row_put(&row, fp, outname);
 	}
 	while (kn_table_next(&t)) {
 		size_t nn;
 
 		if (t.rows > pt->nrows)
 			break;
+		if ((t.rows & 0xffff) == 0)
+			kn_progress(t.rows, t.r.bytes);
 		nn = kn_fmt_u64(num, rothko_class_of(pt, t.rows - 1));
+		if (!copy) {
+			for (c = 0; c < t.ncols; c++)
+				kn_row_add(&row, t.f[c].p, t.f[c].n);
+			kn_row_add(&row, num, nn);
+			kn_row_put(&row, fp, outname);
+			continue;
+		}
 		num[nn++] = '\n';
 		if (fwrite(t.r.line, 1, t.r.len, fp) != t.r.len ||
 		    putc('\t', fp) == EOF || fwrite(num, 1, nn, fp) != nn)
@@ -118,6 +172,8 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 	if (t.rows != pt->nrows)
 		kn_die("%s: the input changed between the two passes",
 		    in->name);
+	kn_progress(t.rows, t.r.bytes);
+	free(row.buf);
 	kn_table_free(&t);
 }
 
@@ -285,10 +341,20 @@ main(int argc, char *argv[])
 	pt->need_stats = pt->has_sens || pt->has_targ;
 	pt->rk->gdense = !pt->has_sens && pt->split == SPLIT_MEDIAN;
 	/* In memory unless told otherwise: -S bounds the memory, and the
-	 * rows go to disk (Rothko-T) when they do not fit. */
-	if (algo != NULL && strcmp(algo, "memory") != 0 &&
-	    strcmp(algo, "rothko-t") != 0 && strcmp(algo, "rothko-s") != 0)
-		kn_die("-a: '%s' is not memory, rothko-t or rothko-s", algo);
+	 * rows go to disk (Rothko-T) when they do not fit.  -a takes the
+	 * names of the README and the papers too, in any case. */
+	if (algo != NULL) {
+		if (kn_name_eq(algo, "memory") || kn_name_eq(algo, "mondrian") ||
+		    kn_name_eq(algo, "in-memory"))
+			algo = "memory";
+		else if (kn_name_eq(algo, "rothko-t"))
+			algo = "rothko-t";
+		else if (kn_name_eq(algo, "rothko-s"))
+			algo = "rothko-s";
+		else
+			kn_die("-a: '%s' is not an algorithm: mondrian (or "
+			    "memory), rothko-t or rothko-s, in any case", algo);
+	}
 	pt->rk->sampling = algo != NULL && strcmp(algo, "rothko-s") == 0;
 	pt->ooc = algo != NULL ? strcmp(algo, "memory") != 0 : pt->budget != 0;
 	if (pt->ooc && pt->budget == 0)
@@ -329,6 +395,11 @@ main(int argc, char *argv[])
 					? "only the tree"
 					: "its input is the map step's output");
 		}
+		if (kn_csv.in || kn_csv.out)
+			kn_die("--job %s reads and writes TSV, a row a line, as "
+			    "the streaming frameworks split them: convert a "
+			    "CSV table to TSV first (extsort --icsv does)",
+			    cluster_job_names[job]);
 		pt->ooc = 0;
 		pt->cl->tree.columns = opt.columns;
 		pt->cl->tree.sname = opt.scol;
@@ -411,6 +482,14 @@ main(int argc, char *argv[])
 				kn_die("-t %s is also a quasi-identifier",
 				    opt.tcol);
 	}
+	pt->used = kn_alloc((pt->nqi + 2) * sizeof(size_t));
+	memcpy(pt->used, qi, pt->nqi * sizeof(size_t));
+	pt->nused = pt->nqi;
+	if (pt->has_sens)
+		pt->used[pt->nused++] = sidx;
+	if (pt->has_targ)
+		pt->used[pt->nused++] = tidx;
+	kn_table_carry(&t, pt->used, pt->nused, 1);
 	kn_dict_init(&pt->sens_dict);
 	kn_dict_init(&pt->targ_dict);
 	pt->word_row = pt->nqi;
@@ -434,6 +513,7 @@ main(int argc, char *argv[])
 	}
 	mond_load(pt, &t, sidx, tidx);
 	kn_table_free(&t);
+	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
 	if (pt->ooc) {
 		if (fflush(pt->spool) != 0 || ferror(pt->spool))
 			kn_die_sys("%s: write error", pt->spool_path);
@@ -488,14 +568,17 @@ main(int argc, char *argv[])
 		fclose(pt->pairs);
 	} else
 		mond_partition(pt);
+	kn_progress(pt->acct.classed, pt->acct.bread);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* The regions are in place before the table's first byte. */
 	if (pt->regions_fp != NULL)
 		kn_close_out(pt->regions_fp);
 
 	/* Pass 2: the rows with their classes. */
+	kn_progress_phase("writing", "rows", ntot);
 	write_table(pt, &in, opt.columns, classcol, fp,
 	    opt.outpath != NULL ? opt.outpath : "standard output");
+	kn_progress_done();
 	kn_close_out(fp);
 	kn_input_done(&in);
 	if (pt->ooc)

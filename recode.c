@@ -41,30 +41,58 @@
 
 #include "kanon.h"
 
+static const char synopsis[] =
+    "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
+    "[--max-suppress n|p%]\n"
+    "              [--classes file [--part]] [-s column [-l l "
+    "[--diversity kind]\n"
+    "              [-c c]]] [--suppress star|drop] [-x columns] "
+    "[-o file] [-S size]\n"
+    "              [-T dir] [--columns list | --columns-file file] "
+    "[--skip-header]\n"
+    "              [--progress] [--raw] [file]\n"
+    "       recode -r regions [--summary range|mean|both] "
+    "[--keep-class]\n"
+    "              [--class-col name] [--part] [the options of -n "
+    "but --classes]\n"
+    "              [file]\n";
+
+static const char help[] =
+    "The table to release: generalized to a lattice node (-n), or each "
+    "class\n"
+    "summarized by partition's regions (-r); classes below k "
+    "suppressed.\n"
+    "\n"
+    "  -n NODE              the node: COL=LEVEL,... or lattice-search's "
+    "output\n"
+    "  -r REGIONS           partition's regions file: each class's "
+    "region\n"
+    "  --summary HOW        with -r: range (the default), mean or both\n"
+    "  --keep-class         with -r: keep the class column\n"
+    "  --class-col NAME     with -r: the class column (default class)\n"
+    "  --classes FILE       with -n: count the classes in this frequency "
+    "set\n"
+    "  --part               the input is a part of the table (-r, "
+    "--classes)\n"
+    "  --max-suppress N|P%  fail rather than suppress more than N rows, "
+    "or P%\n"
+    "  --suppress HOW       star (the default: * for the "
+    "quasi-identifiers) or drop\n"
+    "  -x COLUMNS           drop these columns (direct identifiers)\n"
+    "  --raw                a column named count is data, not a count\n"
+    "  -S SIZE              memory budget (64M, 1G...) for counting the "
+    "classes\n"
+    "  -v                   print rows, classes and suppressed rows on "
+    "stderr\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
-	    "[--max-suppress n|p%%]\n"
-	    "              [--classes file [--part]]\n"
-	    "              [-s column [-l l [--diversity "
-	    "distinct|entropy|recursive] [-c c]]]\n"
-	    "              [--suppress star|drop] [-x columns] [-o file] "
-	    "[-S size] [-T dir]\n"
-	    "              [--columns list | --columns-file file] [--skip-header] "
-	    "[--progress] [--raw] [file]\n"
-	    "       recode -r regions [-H attr=spec|dir] "
-	    "[--summary range|mean|both] [--date columns]\n"
-	    "              [--keep-class]"
-	    " [--class-col name] [--part] [-v] [-k k] "
-	    "[--max-suppress n|p%%]\n"
-	    "              [-s column [-l l [--diversity "
-	    "distinct|entropy|recursive] [-c c]]]\n"
-	    "              [--suppress star|drop] [-x columns] [-o file] "
-	    "[-S size] [-T dir]\n"
-	    "              [--columns list | --columns-file file] [--skip-header] "
-	    "[--progress] [--raw] [file]\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
+		    KN_HELP_TABLE | KN_HELP_OCSV | KN_HELP_MISSING |
+		    KN_HELP_DATE | KN_HELP_TMP | KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 
@@ -75,6 +103,8 @@ static const struct option longopts[] = {
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	{ "classes", required_argument, NULL, OPT_CLASSES },
 	KN_TABLE_OPTIONS,
+	KN_OPT_MISSING_ENTRY,
+	KN_OUT_OPTIONS,
 	KN_OPT_DATE_ENTRY,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "help", no_argument, NULL, 'h' },
@@ -127,6 +157,7 @@ struct recoding {
 	/* If not NULL: checks what the last pass read, at its end. */
 	void (*done)(struct recoding *);
 	void *priv;
+	size_t *used, nused;	/* the columns read (kn_table_carry) */
 };
 
 /* ---- node mode ------------------------------------------------------ */
@@ -435,10 +466,12 @@ struct bound {
 	kn_i128 lo, hi;
 	int slo, shi;
 	const char *los, *his;
+	uint64_t miss;		/* rows whose value is missing */
+	int nonum;		/* all of them */
 };
 
 /* How a value stands to its class's region (region_fit). */
-enum { FIT, NOT_NUMBER, NOT_DATE, NOT_LEAF, OUTSIDE, NO_HIER };
+enum { FIT, NOT_NUMBER, NOT_DATE, NOT_LEAF, OUTSIDE, NO_HIER, MISSING };
 
 /* Whether s is a positive integer as written by partition (no sign, no
  * leading zero, at most 19 digits); sets *v. */
@@ -475,6 +508,48 @@ wait_input(int fd)
 	while (poll(&p, 1, -1) < 0)
 		if (errno != EINTR)
 			kn_die_sys("poll");
+}
+
+/* A release of a class holding numbers and missing values: the
+ * numbers' summary s, '|' and the missing token. */
+static kn_str
+or_missing(kn_str s)
+{
+	const char *tok = kn_missing_token();
+	size_t n = s.n + 1 + strlen(tok);
+	char *b = kn_alloc(n + 1);
+	kn_str r;
+
+	snprintf(b, n + 1, "%.*s|%s", (int)s.n, s.p, tok);
+	r.p = b;
+	r.n = n;
+	return r;
+}
+
+/* Reads the Q_missing field v[3] of a class of cnt rows into B; the
+ * extents v[0..3) must be empty when every value is missing, and then
+ * returns 0. */
+static int
+region_missing(char **f, char **v, struct bound *B, uint64_t cnt,
+    const char *col, const char *path, unsigned long long ln)
+{
+	uint64_t miss = 0;
+
+	if (strcmp(v[3], "0") != 0 && !posint(v[3], &miss))
+		kn_die("%s:%llu: column '%s': '%s' is not a count", path, ln,
+		    col, v[3]);
+	if (miss > cnt)
+		kn_die("%s:%llu: class %s: %s %s is above its count %llu",
+		    path, ln, f[0], col, v[3], (unsigned long long)cnt);
+	B->miss = miss;
+	B->nonum = miss == cnt;
+	if (B->nonum != (*v[0] == '\0') || B->nonum != (*v[1] == '\0') ||
+	    B->nonum != (*v[2] == '\0'))
+		kn_die("%s:%llu: class %s: the least, greatest and mean values "
+		    "must be empty exactly when all %llu values are missing "
+		    "(%s %s)", path, ln, f[0], (unsigned long long)cnt, col,
+		    v[3]);
+	return !B->nonum;
 }
 
 /* Reads value s of date QI i of the regions (path:ln, column col) as
@@ -568,6 +643,13 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 		if (num[k]) {
 			q = kn_strndup(q, len - 4);
 			i += 3;
+			/* Q_missing: the class's missing values (kanon(7),
+			 * MISSING VALUES). */
+			if (i < nh && stemmed(name[i], q, len - 4,
+			    "_missing")) {
+				num[k] = 2;
+				i++;
+			}
 		} else
 			i++;
 		for (c = 0; c < t->ncols && strcmp(t->names[c], q) != 0; c++)
@@ -679,6 +761,18 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 				L[i].n = strlen(v[0]);
 				continue;
 			}
+			B = &rg->bd[rg->n * rg->nqi + i];
+			B->miss = 0;
+			B->nonum = 0;
+			if (num[i] == 2 && !region_missing(f, v, B, cnt,
+			    name[fld[i] + 3], path, ln)) {
+				/* All missing: the token is the release. */
+				L[i].p = kn_missing_token();
+				L[i].n = strlen(L[i].p);
+				if (summary == SUM_BOTH)
+					L[rc->nq + x++] = L[i];
+				continue;
+			}
 			for (j = 0; j < 3; j++)
 				if (rg->dform[i] != KN_DATE_NONE)
 					region_date(rg, i, v[j], &m[j], &sc[j],
@@ -700,7 +794,6 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 				kn_die("%s:%llu: class %s: %s '%s' is not from "
 				    "%s to %s", path, ln, f[0], name[fld[i] + 2],
 				    v[2], v[0], v[1]);
-			B = &rg->bd[rg->n * rg->nqi + i];
 			B->lo = m[0];
 			B->slo = sc[0];
 			B->los = v[0];
@@ -721,6 +814,13 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 			if (summary == SUM_BOTH) {
 				L[rc->nq + x].p = v[2];
 				L[rc->nq + x++].n = strlen(v[2]);
+			}
+			if (B->miss > 0) {
+				/* Numbers and missing values: both said. */
+				L[i] = or_missing(L[i]);
+				if (summary == SUM_BOTH)
+					L[rc->nq + x - 1] =
+					    or_missing(L[rc->nq + x - 1]);
 			}
 		}
 		L[rg->nqi].p = f[0];
@@ -752,6 +852,13 @@ region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
 	int64_t id = 0;
 	int sc, l;
 
+	if (rg->num[i]) {
+		b = &rg->bd[x * rg->nqi + i];
+		if (kn_missing(v.p, v.n))
+			return b->miss > 0 ? FIT : MISSING;
+		if (b->nonum)
+			return OUTSIDE;
+	}
 	if (rg->num[i] && rg->dform[i] != KN_DATE_NONE) {
 		int64_t d;
 		int f = kn_date_parse(v.p, v.n, &d);
@@ -820,6 +927,15 @@ region_fail(const struct recoding *rc, const kn_table *t, struct regions *rg,
 		kn_table_fail(t, col, "'%.*s' is not a number, so not in the "
 		    "region of class %.*s, from %s to %s (%s:%llu)", (int)v.n,
 		    v.p, (int)id.n, id.p, b->los, b->his, rg->path, ln);
+	if (why == MISSING)
+		kn_table_fail(t, col, "'%.*s' is a missing value, and the "
+		    "region of class %.*s holds none (%s:%llu)", (int)v.n,
+		    v.p, (int)id.n, id.p, rg->path, ln);
+	if (why == OUTSIDE && rg->num[i] && b->nonum)
+		kn_table_fail(t, col, "'%.*s' lies outside the region of "
+		    "class %.*s, whose values are all missing (%s:%llu; "
+		    "give recode the --missing that partition had)",
+		    (int)v.n, v.p, (int)id.n, id.p, rg->path, ln);
 	if (why == OUTSIDE && rg->num[i])
 		kn_table_fail(t, col, "'%.*s' lies outside the region of "
 		    "class %.*s, from %s to %s (%s:%llu)", (int)v.n, v.p,
@@ -1013,6 +1129,7 @@ region_count(struct recoding *rc, kn_table *t, const size_t *scol,
 		memset(rg->seen, 0, rg->n * sizeof(uint64_t));
 		kn_table_free(t);
 		kn_input_open(rg->in, t, rg->columns);
+		kn_table_carry(t, rc->used, rc->nused, 1);
 		lab = kn_alloc((rg->nl + 1) * sizeof(kn_str));
 		while (kn_table_next(t))
 			region_label(rc, t, lab);
@@ -1241,7 +1358,7 @@ classes_read(struct recoding *rc, const kn_table *t, const char *path,
 	size_t d = rc->nq + (scol != NULL), i, c, cnt, *col;
 
 	paths[0] = (char *)path;
-	kn_table_open(&ft, paths, 1, NULL);
+	kn_table_open_tsv(&ft, paths, 1, NULL);
 	cnt = kn_table_countcol(&ft, "--classes");
 	col = kn_alloc((d + 1) * sizeof(size_t));
 	for (i = 0; i < d; i++) {
@@ -1393,25 +1510,19 @@ classes_check(const struct recoding *rc, const kn_table *t)
 /* Writes the header: the columns but those dropped, each followed by
  * the extra columns of the recoding that follow it. */
 static void
-header(FILE *fp, const kn_table *t, const char *drop, const long *xat,
-    const struct recoding *rc)
+header(kn_row *row, FILE *fp, const char *outname, const kn_table *t,
+    const char *drop, const long *xat, const struct recoding *rc)
 {
 	size_t c;
-	int first = 1;
 
 	for (c = 0; c < t->ncols; c++) {
 		if (drop[c])
 			continue;
-		if (!first)
-			putc('\t', fp);
-		fputs(t->names[c], fp);
-		if (xat[c] >= 0) {
-			putc('\t', fp);
-			fputs(rc->xname[xat[c] - (long)rc->nq], fp);
-		}
-		first = 0;
+		kn_row_adds(row, t->names[c]);
+		if (xat[c] >= 0)
+			kn_row_adds(row, rc->xname[xat[c] - (long)rc->nq]);
 	}
-	putc('\n', fp);
+	kn_row_put(row, fp, outname);
 }
 
 int
@@ -1429,8 +1540,11 @@ main(int argc, char *argv[])
 	const char *nodearg = NULL;
 	const char *xlist = NULL, *regpath = NULL, *ccol = NULL;
 	const char *classes = NULL;
-	char *drop, *key = NULL, *line = NULL;
-	size_t sidx = 0, c, i, keycap = 0, linecap = 0, *xcol, nx;
+	char *drop, *key = NULL;
+	const char *outname;
+	size_t sidx = 0, c, i, keycap = 0, *xcol, nx;
+	kn_row row = { NULL, 0, 0, 0, 0 };
+	const kn_str star = { "*", 1 };
 	long *qidx, *xat;
 	uint64_t pass1rows = 0, written = 0;
 	int ch, suppress, twice, raw = 0, part = 0;
@@ -1604,6 +1718,14 @@ main(int argc, char *argv[])
 			kn_die("%s: a 'count' column: this looks like a "
 			    "frequency set, whose lines are not rows (give "
 			    "--raw if 'count' is ordinary data)", t.r.name);
+	rc.used = kn_alloc((rc.nq + 2) * sizeof(size_t));
+	memcpy(rc.used, rc.qcol, rc.nq * sizeof(size_t));
+	rc.nused = rc.nq;
+	if (opt.scol != NULL)
+		rc.used[rc.nused++] = sidx;
+	if (rc.cls >= 0)
+		rc.used[rc.nused++] = (size_t)rc.cls;
+	kn_table_carry(&t, rc.used, rc.nused, 1);
 	drop = kn_zalloc(t.ncols + 1);
 	if (xlist != NULL) {
 		nx = kn_table_cols(&t, xlist, &xcol);
@@ -1630,6 +1752,7 @@ main(int argc, char *argv[])
 	kn_dict_init(&cl.fail);
 	memset(&st, 0, sizeof(st));
 	if (classes != NULL) {
+		kn_progress_phase("reading --classes", "lines", 0);
 		classes_read(&rc, &t, classes, cl.skey ? &sidx : NULL, &st);
 		class_last();
 		cl.part = part;
@@ -1637,20 +1760,24 @@ main(int argc, char *argv[])
 		cl.seen = kn_zalloc((cl.all.n + 1) * sizeof(uint64_t));
 		cl.pseen = kn_zalloc((cl.pairs.n + 1) * sizeof(uint64_t));
 	} else if (twice) {
+		kn_progress_phase("pass 1, counting", "rows", 0);
 		rc.count(&rc, &t, cl.skey ? &sidx : NULL, class_row, &st);
 		class_last();
 		pass1rows = t.rows;
 		kn_table_free(&t);
 		kn_input_open(&in, &t, opt.columns);
+		kn_table_carry(&t, rc.used, rc.nused, 1);
 	}
 
 	/* Pass 2: generalize and write. */
+	kn_progress_phase(twice ? "pass 2, writing" : "writing", "rows",
+	    twice ? pass1rows : 0);
 	lab = kn_alloc((rc.nq + rc.nx + 1) * sizeof(kn_str));
+	outname = opt.outpath != NULL ? opt.outpath : "standard output";
 	if (!t.headerless)
-		header(fp, &t, drop, xat, &rc);
+		header(&row, fp, outname, &t, drop, xat, &rc);
 	while (kn_table_next(&t)) {
-		int sup = 0, first = 1;
-		size_t len = 0, need = 1;
+		int sup = 0;
 
 		if ((t.rows & 0xffff) == 0)
 			kn_progress(t.rows, t.r.bytes);
@@ -1665,49 +1792,22 @@ main(int argc, char *argv[])
 		if (sup && o.drop)
 			continue;
 		for (c = 0; c < t.ncols; c++) {
-			need += (qidx[c] >= 0 ? lab[qidx[c]].n + 1 :
-			    t.f[c].n) + 1;
-			if (xat[c] >= 0)
-				need += lab[xat[c]].n + 2;
-		}
-		if (need > linecap) {
-			linecap = 2 * need;
-			line = kn_realloc(line, linecap);
-		}
-		for (c = 0; c < t.ncols; c++) {
 			kn_str v = t.f[c];
 
 			if (drop[c])
 				continue;
-			if (qidx[c] >= 0) {
-				if (sup) {
-					v.p = "*";
-					v.n = 1;
-				} else
-					v = lab[qidx[c]];
-			}
-			if (!first)
-				line[len++] = '\t';
-			first = 0;
-			memcpy(line + len, v.p, v.n);
-			len += v.n;
+			if (qidx[c] >= 0)
+				v = sup ? star : lab[qidx[c]];
+			kn_row_add(&row, v.p, v.n);
 			if (xat[c] >= 0) {
-				v = lab[xat[c]];
-				if (sup) {
-					v.p = "*";
-					v.n = 1;
-				}
-				line[len++] = '\t';
-				memcpy(line + len, v.p, v.n);
-				len += v.n;
+				v = sup ? star : lab[xat[c]];
+				kn_row_add(&row, v.p, v.n);
 			}
 		}
-		line[len++] = '\n';
-		if (fwrite(line, 1, len, fp) != len)
-			kn_die_sys("%s: write error", opt.outpath != NULL ?
-			    opt.outpath : "standard output");
+		kn_row_put(&row, fp, outname);
 		written++;
 	}
+	kn_progress(t.rows, t.r.bytes);
 	kn_progress_done();
 	if (twice && t.rows != pass1rows)
 		kn_die("%s: the input changed between the two passes",

@@ -130,6 +130,7 @@ oread_next(struct part *pt, struct oread *rd)
 			return NULL;
 		}
 		pt->acct.bread += rd->n * pt->rec_words * sizeof(uint32_t);
+		kn_progress(pt->acct.classed, pt->acct.bread);
 		if (rd->nd->raw)
 			for (i = 0; i < rd->n; i++)
 				map_record(pt, rd->buf + i * pt->rec_words);
@@ -654,14 +655,13 @@ big_leaf(struct part *pt, const struct onode *on)
 	oread_close(&rd);
 	if (pt->regions_fp == NULL)
 		return;
-	for (j = 0; j < pt->nqi; j++) {
-		pt->sums[j] = 0;
+	mond_region_clear(pt);
+	for (j = 0; j < pt->nqi; j++)
 		if (pt->dims[j].h == NULL)
 			for (i = 0; i < pt->rk->gtab[j].n; i++)
-				pt->sums[j] +=
-				    (kn_i128)pt->rk->gtab[j].e[i].cnt *
-				    pt->dims[j].vals[pt->rk->gtab[j].e[i].code];
-	}
+				mond_region_add(pt, j,
+				    pt->rk->gtab[j].e[i].code,
+				    pt->rk->gtab[j].e[i].cnt);
 	mond_region(pt, id, on->n, pt->sums);
 }
 
@@ -1283,6 +1283,7 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 		struct onode on = st[--nst];
 		size_t g;
 
+		kn_progress(pt->acct.classed, pt->acct.bread);
 		if (fits_in_memory(pt, on.n)) {
 			solve_in_memory(pt, &on, isroot ? name : NULL);
 			kn_tmp_close(on.path);

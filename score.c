@@ -26,25 +26,57 @@
 
 #include "kanon.h"
 
+static const char synopsis[] =
+    "usage: score [--check] [-k k] [-s column [-l l [--diversity "
+    "distinct|entropy|\n"
+    "             recursive] [-c c]] [--variance v]] [-t column] "
+    "[-o file]\n"
+    "             [-q columns] [--threshold n] [--suppressed mark] "
+    "[--freqset]\n"
+    "             [--original file (--workload file | "
+    "--workload-auto column)\n"
+    "             [-H attr=spec|dir]] [--columns list | "
+    "--columns-file file]\n"
+    "             [--skip-header] [-S size] [-T dir] [--progress] "
+    "[file]\n"
+    "       score --plot x,y [--class-col name] [-q columns] "
+    "[-o file]\n"
+    "             [--columns list | --columns-file file] "
+    "[--skip-header] [file]\n";
+
+static const char help[] =
+    "The metrics (C_DM, C_AVG, risk) and checks (k, l-diversity, "
+    "variance) of a\n"
+    "released table or of its frequency set.\n"
+    "\n"
+    "  -q COLUMNS           the quasi-identifiers, by name or number\n"
+    "  --check              exit 1 when a check (-k, -l, --variance) "
+    "fails\n"
+    "  -t COLUMN            a target column: label entropy or squared "
+    "error\n"
+    "  --threshold N        count the rows in classes below N (default: "
+    "k, or 2)\n"
+    "  --suppressed MARK    the mark of suppressed values (default *)\n"
+    "  --freqset            the input is a frequency set, with a count "
+    "column\n"
+    "  --original FILE      the table before release, for the workload\n"
+    "  --workload FILE      the errors of the release's answers to "
+    "COUNT queries\n"
+    "  --workload-auto COL  one count query for each value of COL\n"
+    "  --plot X,Y           draw the classes on columns X and Y, as SVG\n"
+    "  --class-col NAME     with --plot: the column of the classes\n"
+    "  -S SIZE              memory budget (64M, 1G...); beyond it, sorted "
+    "runs\n"
+    "                       in temporary files\n";
+
 static void __attribute__((noreturn))
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr,
-	    "usage: score [--check] [-k k] [-s column [-l l [--diversity "
-	    "distinct|entropy|recursive]\n"
-	    "             [-c c]] [--variance v]] [-t column] [-o file] "
-	    "[-q columns]\n"
-	    "             [--threshold n] [--suppressed mark] [--freqset]\n"
-	    "             [--original file (--workload file | "
-	    "--workload-auto column)\n"
-	    "             [-H attr=spec|dir] [--date columns]] [--columns list | "
-	    "--columns-file file]\n"
-	    "             [--skip-header]"
-	    " [-S size] [-T dir] [--progress] [file]\n"
-	    "       score --plot x,y [--date columns] [--class-col name] "
-	    "[-q columns]\n"
-	    "             [-o file] [--columns list | --columns-file file] "
-	    "[--skip-header] [file]\n");
+	if (status == 0)
+		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
+		    KN_HELP_VARIANCE | KN_HELP_TABLE | KN_HELP_MISSING |
+		    KN_HELP_DATE | KN_HELP_TMP | KN_HELP_PROGRESS);
+	fputs(synopsis, stderr);
 	exit(status);
 }
 
@@ -55,6 +87,7 @@ static const struct option longopts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "class-col", required_argument, NULL, OPT_CLASSCOL },
 	KN_TABLE_OPTIONS,
+	KN_OPT_MISSING_ENTRY,
 	KN_OPT_DATE_ENTRY,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "freqset", no_argument, NULL, OPT_FREQSET },
@@ -800,7 +833,7 @@ wl_read(const char *path, const kn_table *rt, const size_t *qi, size_t nq)
 	int dt;
 
 	paths[0] = (char *)path;
-	kn_table_open(&wt, paths, 1, NULL);
+	kn_table_open_tsv(&wt, paths, 1, NULL);
 	wc = kn_alloc((wt.ncols + 1) * sizeof(size_t));
 	for (c = 0; c < wt.ncols; c++) {
 		for (q = 0; q < nq; q++)
@@ -1067,7 +1100,10 @@ wl_setup(const kn_table *rt, const size_t *qi, size_t nq,
 		W.col[c].ocol = kn_table_col(&ot, W.col[c].name);
 	key = kn_alloc((W.ncol + 1) * sizeof(uint32_t));
 	kn_fset_init(&fs, W.ncol, 0);
+	kn_progress_phase("reading --original", "rows", 0);
 	while (kn_table_next(&ot)) {
+		if ((ot.rows & 0xffff) == 0)
+			kn_progress(ot.rows, ot.r.bytes);
 		for (c = 0; c < W.ncol; c++) {
 			kn_str f;
 
@@ -1082,6 +1118,8 @@ wl_setup(const kn_table *rt, const size_t *qi, size_t nq,
 		kn_fset_add(&fs, key, 1);
 		W.orows++;
 	}
+	kn_progress(ot.rows, ot.r.bytes);
+	kn_progress_done();
 	kn_table_free(&ot);
 	for (i = 0; i < fs.n; i++)
 		for (c = 0; c < W.ncol; c++)
@@ -1797,6 +1835,22 @@ main(int argc, char *argv[])
 		key[c] = c < nq ? qi[c] : c == nq && o.skey ? sidx : tidx;
 	}
 	scl = freq ? sumcol : sidx;
+	/* The columns not read may hold what TSV cannot (a CSV release
+	 * with line ends in a column passed through). */
+	{
+		size_t *used = kn_alloc((d + 3) * sizeof(size_t)), nu = d;
+
+		memcpy(used, key, d * sizeof(size_t));
+		if (freq)
+			used[nu++] = cntcol;
+		if (o.req.hasv) {
+			used[nu++] = scl;
+			if (freq)
+				used[nu++] = scl + 1;
+		}
+		kn_table_carry(&t, used, nu, 0);
+		free(used);
+	}
 	memset(&cs, 0, sizeof(cs));
 	cs.d = d;
 	cs.key = key;

@@ -442,6 +442,459 @@ split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul)
 	return n + 1;
 }
 
+/* ---- CSV ----------------------------------------------------------- */
+
+struct kn_csvfmt kn_csv = { 0, 0, ",", ",", 1, 1 };
+
+/* Makes room for need bytes of the decoded record (and a NUL); a
+ * record longer than a line may be is an error, most likely a quote
+ * that was never closed. */
+static void
+rec_room(kn_table *t, size_t need, uint64_t start)
+{
+	if (need + 1 <= t->reccap)
+		return;
+	if (need > t->r.maxline)
+		kn_die("%s:%llu: a record of more than %zu bytes: is a quote "
+		    "of this line never closed? (raise -S for longer "
+		    "records)", t->r.name, (unsigned long long)start,
+		    t->r.maxline);
+	t->reccap = 2 * need + 64;
+	t->rec = kn_realloc(t->rec, t->reccap);
+}
+
+/* The bytes of p[0, k) (k <= 8) at or below '"' (a quote, tab, CR,
+ * NUL, and others that are checked again) and those equal to the
+ * separator's first byte (sm: repeated), as the high bits of a mask; on
+ * little-endian machines a test on eight bytes at once (a reader's
+ * buffer may be read 8 bytes past its end), which flags every such byte
+ * and maybe some after one. */
+#define HASBELOW(v, c) (((v) - ONES * (c)) & ~(v) & HIGHS)
+static inline uint64_t
+csv_mask(const char *p, size_t k, uint64_t sm)
+{
+	uint64_t m;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	m = HASBELOW(w, '"' + 1) | HASZERO(w ^ sm);
+	return k == 8 ? m : m & (((uint64_t)1 << (8 * k)) - 1);
+#else
+	size_t b;
+
+	for (m = 0, b = 0; b < k; b++)
+		if ((unsigned char)p[b] <= '"' ||
+		    (unsigned char)p[b] == (unsigned char)sm)
+			m |= (uint64_t)0x80 << (8 * b);
+	return m;
+#endif
+}
+
+/* Dies for a NUL byte in field n (from 0) of a CSV record. */
+static void __attribute__((noreturn))
+csv_nul(const kn_reader *r, size_t n)
+{
+	kn_die("%s:%llu: field %zu: NUL byte in input", r->name,
+	    (unsigned long long)r->lineno, n + 1);
+}
+
+/* Dies for the byte at p after a closing quote, in field n (from 0). */
+static void __attribute__((noreturn))
+csv_junk(const kn_reader *r, size_t n, const char *p)
+{
+	kn_die("%s:%llu: field %zu: '%c' after the closing quote: expected "
+	    "the separator or the end of the line (a quote inside a quoted "
+	    "field is written twice: \"\")", r->name,
+	    (unsigned long long)r->lineno, n + 1, *p);
+}
+
+/* Decodes the physical line src[0, len) of a CSV record (its CR before
+ * the newline included; a reader's line, read eight bytes at a time,
+ * past its end) into dst at *dp: the fields joined by tabs,
+ * their offsets in t->foff (up to t->ncols of them).  *np fields are
+ * done, and *inq says that the line starts inside a quoted field.  dst
+ * may be src: what is written never passes what was read.  A separator
+ * of one byte becomes a tab where it is, and the text between two quotes
+ * (or separators of several bytes) moves in one piece, so a line with
+ * neither moves nothing.  Returns 1 when the record ends with the line,
+ * 0 when a quoted field goes on to the next; sets *odd when a field
+ * holds a tab or a CR.  One pass over the line, eight bytes at a time,
+ * stopping only at the bytes that csv_mask flags; a separator of one
+ * byte outside quotes, the common stop, is dealt with first. */
+static inline __attribute__((always_inline)) int
+csv_decode_sep(kn_table *t, char *src, size_t len, char *dst, size_t *dp,
+    size_t *np, int *inq, int *odd, size_t seplen)
+{
+	const char *sep = kn_csv.ifs;
+	const unsigned char s0 = (unsigned char)sep[0];
+	const uint64_t sm = ONES * s0;
+	size_t ncols = t->ncols, d = *dp, n = *np;
+	size_t *foff = t->foff;
+	/* src[seg, ...) goes to dst + d; what lies before nxt was dealt
+	 * with; fs: where the current field starts */
+	size_t eu, i, pos, seg = 0, nxt = 0, fs = 0;
+	int quoted = *inq;
+	unsigned char c;
+	uint64_t m;
+
+/* Writes the text src[seg, e) at dst + d; seg becomes e. */
+#define FLUSH(e) do { \
+		size_t e_ = (e); \
+		if (dst + d != src + seg) \
+			memmove(dst + d, src + seg, e_ - seg); \
+		d += e_ - seg; \
+		seg = e_; \
+	} while (0)
+
+	/* Outside quotes, a CR before the newline ends the line. */
+	eu = len > 0 && src[len - 1] == '\r' ? len - 1 : len;
+	if (!quoted && n < ncols)
+		foff[n] = d;
+	i = 0;
+	if (seplen == 1 && !quoted) {
+		/* The fields up to the first byte that is not a separator,
+		 * in a loop of their own: in most lines, all of them. */
+		for (; i < len; i += 8) {
+			m = csv_mask(src + i, len - i < 8 ? len - i : 8, sm);
+			for (; m != 0; m &= m - 1) {
+				pos = i + (size_t)__builtin_ctzll(m) / 8;
+				if ((unsigned char)src[pos] != s0)
+					goto resume;
+				src[pos] = '\t';
+				fs = pos + 1;
+				if (++n < ncols)
+					foff[n] = d + fs;
+			}
+		}
+	}
+	for (; i < len; i += 8) {
+		m = csv_mask(src + i, len - i < 8 ? len - i : 8, sm);
+resume:
+		for (; m != 0; m &= m - 1) {
+			pos = i + (size_t)__builtin_ctzll(m) / 8;
+			c = (unsigned char)src[pos];
+			if (seplen == 1 && c == s0 && !quoted) {
+				/* A separator: a tab where it is. */
+				src[pos] = '\t';
+				fs = pos + 1;
+				if (++n < ncols)
+					foff[n] = d + fs - seg;
+				continue;
+			}
+			if (pos < nxt)
+				continue;
+			if (c == '\0')
+				csv_nul(&t->r, n);
+			if (!quoted) {
+				if (c == '"' && pos == fs) {
+					/* An opening quote. */
+					FLUSH(pos);
+					seg = pos + 1;
+					quoted = 1;
+				} else if (c == s0 && (size_t)(eu - pos) >=
+				    seplen && memcmp(src + pos, sep, seplen) ==
+				    0) {
+					/* A separator of several bytes. */
+					FLUSH(pos);
+					dst[d++] = '\t';
+					seg = nxt = fs = pos + seplen;
+					if (++n < ncols)
+						foff[n] = d;
+				} else if ((c == '\t' || c == '\r') && pos < eu)
+					*odd = 1;
+				continue;
+			}
+			/* In quotes. */
+			if (c == '\t' || c == '\r')
+				*odd = 1;
+			if (c != '"')
+				continue;
+			if (pos + 1 < len && src[pos + 1] == '"') {
+				/* Doubled: one is text. */
+				FLUSH(pos + 1);
+				seg = nxt = pos + 2;
+				continue;
+			}
+			/* The closing quote: the separator must follow. */
+			FLUSH(pos);
+			seg = pos + 1;
+			quoted = 0;
+			if (seg < eu && ((unsigned char)src[seg] != s0 ||
+			    (seplen > 1 && ((size_t)(eu - seg) < seplen ||
+			    memcmp(src + seg, sep, seplen) != 0))))
+				csv_junk(&t->r, n, src + seg);
+		}
+	}
+	if (quoted) {
+		/* The field goes on over the next line. */
+		FLUSH(len);
+		*dp = d;
+		*np = n;
+		*inq = 1;
+		return 0;
+	}
+	FLUSH(eu);
+	*dp = d;
+	*np = n + 1;
+	*inq = 0;
+	return 1;
+#undef FLUSH
+}
+
+/* csv_decode_sep, made for a separator of one byte, or of any length. */
+static int
+csv_decode(kn_table *t, char *src, size_t len, char *dst, size_t *dp,
+    size_t *np, int *inq, int *odd)
+{
+	if (kn_csv.ifslen == 1)
+		return csv_decode_sep(t, src, len, dst, dp, np, inq, odd, 1);
+	return csv_decode_sep(t, src, len, dst, dp, np, inq, odd,
+	    kn_csv.ifslen);
+}
+
+/* Reads the next CSV record (RFC 4180: fields in double quotes may hold
+ * the separator, doubled quotes and line ends; a line with no byte at
+ * all is skipped): the fields joined by tabs become the current line,
+ * their offsets in t->foff (up to t->ncols of them).  A record of one
+ * line is decoded in place, in the reader's buffer; one of several is
+ * built in t->rec.  Returns the number of fields, 0 at the end of the
+ * file; *odd is set when some field may hold a tab, CR or LF.  Messages
+ * name the line where the record starts, or where the fault is. */
+static size_t
+csv_record(kn_table *t, int *odd)
+{
+	kn_reader *r = &t->r;
+	size_t d = 0, n = 0;
+	uint64_t start;
+	int inq = 0;
+
+	r->lineno += t->recmore;
+	t->recmore = 0;
+	do
+		if (!getline_raw(r))
+			return 0;
+	while (r->len == 0 || (r->len == 1 && r->line[0] == '\r'));
+	*odd = 0;
+	if (csv_decode(t, r->line, r->len, r->line, &d, &n, &inq, odd)) {
+		r->len = d;
+		r->line[d] = '\0';
+		return n;
+	}
+	/* A quoted field goes on over the next lines. */
+	start = r->lineno;
+	rec_room(t, d + 1, start);
+	memcpy(t->rec, r->line, d);
+	do {
+		t->rec[d++] = '\n';
+		*odd = 1;
+		if (!getline_raw(r))
+			kn_die("%s:%llu: field %zu: the quote that opens it is "
+			    "never closed (the file ends inside it)", r->name,
+			    (unsigned long long)start, n + 1);
+		rec_room(t, d + r->len + 2, start);
+	} while (!csv_decode(t, r->line, r->len, t->rec, &d, &n, &inq, odd));
+	t->rec[d] = '\0';
+	t->recmore = r->lineno - start;
+	r->lineno = start;
+	r->line = t->rec;
+	r->len = d;
+	return n;
+}
+
+/* Points t->f at the fields of the record just read. */
+static void
+csv_fields(kn_table *t, size_t n)
+{
+	size_t c, *foff = t->foff;
+	const char *line = t->r.line;
+
+	/* n is t->ncols (csv_next checked): foff has room for one more. */
+	foff[n] = t->r.len + 1;
+	for (c = 0; c < n; c++) {
+		t->f[c].p = line + foff[c];
+		t->f[c].n = foff[c + 1] - 1 - foff[c];
+	}
+}
+
+/* Dies if a field of the record holds a tab, CR or LF where its column
+ * may not (kn_table_carry). */
+static void
+csv_odd(const kn_table *t)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++) {
+		const kn_str *v = &t->f[c];
+		const char *what = memchr(v->p, '\t', v->n) ? "a tab" :
+		    memchr(v->p, '\n', v->n) ? "a line end" :
+		    memchr(v->p, '\r', v->n) ? "a carriage return" : NULL;
+
+		if (what == NULL || (t->carry != NULL && t->carry[c]))
+			continue;
+		kn_table_fail(t, c, "the value holds %s, which kanon carries "
+		    "only in a column that a program passes through to CSV "
+		    "output (--ocsv) without reading it; remove it first "
+		    "(as with tr) or drop the column", what);
+	}
+}
+
+void
+kn_table_carry(kn_table *t, const size_t *used, size_t nused, int passthru)
+{
+	unsigned char *m;
+	size_t i;
+
+	free((void *)t->carry);
+	t->carry = NULL;
+	if (!t->csv || (passthru && !kn_csv.out))
+		return;
+	m = kn_alloc(t->ncols);
+	memset(m, 1, t->ncols);
+	for (i = 0; i < nused; i++)
+		m[used[i]] = 0;
+	t->carry = m;
+}
+
+/* Adds a separator, or the n bytes at p quoted for CSV. */
+void
+kn_row_add(kn_row *w, const char *p, size_t n)
+{
+	size_t i;
+	int quote = 0;
+
+	if (w->len + 2 * n + kn_csv.ofslen + 4 > w->cap) {
+		w->cap = 2 * (w->len + 2 * n + kn_csv.ofslen + 4);
+		w->buf = kn_realloc(w->buf, w->cap);
+	}
+	if (w->nf++ > 0) {
+		if (kn_csv.out) {
+			memcpy(w->buf + w->len, kn_csv.ofs, kn_csv.ofslen);
+			w->len += kn_csv.ofslen;
+		} else
+			w->buf[w->len++] = '\t';
+	}
+	w->empty1 = w->nf == 1 && n == 0;
+	if (!kn_csv.out) {
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (p[i] == '"' || p[i] == '\n' || p[i] == '\r' ||
+		    (p[i] == kn_csv.ofs[0] && n - i >= kn_csv.ofslen &&
+		    memcmp(p + i, kn_csv.ofs, kn_csv.ofslen) == 0))
+			quote = 1;
+	}
+	/* A separator that overlaps itself ('::') would be found too
+	 * early after a value ending in its start ('x:' '::'). */
+	for (i = 1; !quote && i < kn_csv.ofslen && i <= n; i++)
+		if (memcmp(p + n - i, kn_csv.ofs, i) == 0 &&
+		    memcmp(kn_csv.ofs + i, kn_csv.ofs, kn_csv.ofslen - i) == 0)
+			quote = 1;
+	if (!quote) {
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		return;
+	}
+	w->buf[w->len++] = '"';
+	for (i = 0; i < n; i++) {
+		if (p[i] == '"')
+			w->buf[w->len++] = '"';
+		w->buf[w->len++] = p[i];
+	}
+	w->buf[w->len++] = '"';
+}
+
+void
+kn_row_put(kn_row *w, FILE *fp, const char *name)
+{
+	if (w->len + 4 > w->cap) {
+		w->cap = w->len + 64;
+		w->buf = kn_realloc(w->buf, w->cap);
+	}
+	/* A row of one empty field is an empty line, which CSV skips. */
+	if (kn_csv.out && w->nf == 1 && w->empty1) {
+		w->buf[w->len++] = '"';
+		w->buf[w->len++] = '"';
+	}
+	w->buf[w->len++] = '\n';
+	if (fwrite(w->buf, 1, w->len, fp) != w->len || ferror(fp))
+		kn_die_sys("%s: write error", name != NULL ? name :
+		    "standard output");
+	w->len = 0;
+	w->nf = 0;
+}
+
+/* ---- missing values ------------------------------------------------ */
+
+/* The tokens of --missing, as a dictionary; NULL: none given. */
+static kn_dict *missing_tokens;
+static const char *missing_first = "";
+
+int
+kn_missing(const char *p, size_t n)
+{
+	return n == 0 || (missing_tokens != NULL &&
+	    kn_dict_find(missing_tokens, p, n) >= 0);
+}
+
+const char *
+kn_missing_token(void)
+{
+	return missing_first;
+}
+
+/* Takes the comma list of --missing. */
+static void
+missing_opt(const char *arg)
+{
+	const char *p = arg, *q;
+
+	if (missing_tokens == NULL) {
+		missing_tokens = kn_alloc(sizeof(*missing_tokens));
+		kn_dict_init(missing_tokens);
+	}
+	for (;;) {
+		q = strchr(p, ',');
+		if (q == NULL)
+			q = p + strlen(p);
+		if (memchr(p, '\t', (size_t)(q - p)) != NULL)
+			kn_die("--missing %s: a token may not hold a tab", arg);
+		if (q > p && kn_dict_find(missing_tokens, p,
+		    (size_t)(q - p)) < 0) {
+			if (missing_tokens->n == 0)
+				missing_first = kn_strndup(p, (size_t)(q - p));
+			kn_dict_intern(missing_tokens, p, (size_t)(q - p));
+		}
+		if (*q == '\0')
+			break;
+		p = q + 1;
+	}
+}
+
+/* The separator of --ifs or --ofs: a string, or a name (comma,
+ * semicolon, tab, pipe, space). */
+static const char *
+sep_opt(const char *arg, const char *opt, size_t *len)
+{
+	static const char *const names[][2] = {
+		{ "comma", "," }, { "semicolon", ";" }, { "tab", "\t" },
+		{ "pipe", "|" }, { "space", " " },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(arg, names[i][0]) == 0)
+			arg = names[i][1];
+	if (*arg == '\0' || strpbrk(arg, "\"\r\n") != NULL)
+		kn_die("%s '%s': the separator must be one or more "
+		    "characters other than a quote or a line end", opt, arg);
+	*len = strlen(arg);
+	return arg;
+}
+
 /* Sets the column names from a comma list or a header line. */
 static void
 set_names(kn_table *t, const char *s, size_t len, int sep, const char *where)
@@ -491,22 +944,40 @@ open_next(kn_table *t)
 	/* Headerless, the first line may be any row of a larger table (a
 	 * split), and a row may hold a CR. */
 	t->r.crrow = t->headerless;
+	if (t->csv) {
+		t->r.keepcr = 1;	/* a CR in a quoted field is a value's */
+		t->r.fsep = kn_csv.ifs[0];
+		t->recmore = 0;
+	}
 	if (t->headerless)
 		return 1;
-	if (!kn_getline(&t->r))
+	if (t->csv) {
+		int odd;
+
+		if (csv_record(t, &odd) == 0)
+			kn_die("%s: empty input: expected a header line naming "
+			    "the columns", t->r.name);
+		if (odd && (memchr(t->r.line, '\n', t->r.len) != NULL ||
+		    memchr(t->r.line, '\r', t->r.len) != NULL))
+			kn_die("%s:%llu: a column name holds a line end",
+			    t->r.name, (unsigned long long)t->r.lineno);
+	} else if (!kn_getline(&t->r))
 		kn_die("%s: empty input: expected a header line naming the "
 		    "columns", t->r.name);
 	if (t->names == NULL) {
-		size_t n = strlen(t->r.name) + 3;
+		size_t n = strlen(t->r.name) + 24;
 		char *w = kn_alloc(n);
 
-		snprintf(w, n, "%s:1", t->r.name);
+		snprintf(w, n, "%s:%llu", t->r.name,
+		    (unsigned long long)t->r.lineno);
 		set_names(t, t->r.line, t->r.len, '\t', w);
+		if (t->csv)
+			t->foff = kn_alloc((t->ncols + 1) * sizeof(size_t));
 		free(w);
 		t->hdrline = kn_strndup(t->r.line, t->r.len);
 	} else if (strcmp(t->hdrline, t->r.line) != 0)
-		kn_die("%s:1: header differs from that of %s", t->r.name,
-		    t->paths[0]);
+		kn_die("%s:%llu: header differs from that of %s", t->r.name,
+		    (unsigned long long)t->r.lineno, t->paths[0]);
 	return 1;
 }
 
@@ -528,6 +999,24 @@ kn_table_opt(int ch, char *arg, char **columns)
 		return 1;
 	case KN_OPT_SKIPHDR:
 		kn_skip_header = 1;
+		return 1;
+	case KN_OPT_IFS:
+		kn_csv.ifs = sep_opt(arg, "--ifs", &kn_csv.ifslen);
+		/* FALLTHROUGH */
+	case KN_OPT_ICSV:
+		kn_csv.in = 1;
+		return 1;
+	case KN_OPT_OFS:
+		kn_csv.ofs = sep_opt(arg, "--ofs", &kn_csv.ofslen);
+		/* FALLTHROUGH */
+	case KN_OPT_OCSV:
+		kn_csv.out = 1;
+		return 1;
+	case KN_OPT_CSV:
+		kn_csv.in = kn_csv.out = 1;
+		return 1;
+	case KN_OPT_MISSING:
+		missing_opt(arg);
 		return 1;
 	}
 	return 0;
@@ -577,12 +1066,13 @@ kn_opts_take(kn_opts *o, int ch, char *arg)
  * NULL. */
 static void
 table_open(kn_table *t, char **paths, size_t npaths, const char *columns,
-    const char *stdname)
+    const char *stdname, int csv)
 {
 	static char *dash[] = { "-" };
 
 	memset(t, 0, sizeof(*t));
 	t->stdname = stdname;
+	t->csv = csv;
 	if (npaths == 0) {
 		paths = dash;
 		npaths = 1;
@@ -592,6 +1082,8 @@ table_open(kn_table *t, char **paths, size_t npaths, const char *columns,
 	if (columns != NULL) {
 		t->headerless = 1;
 		set_names(t, columns, strlen(columns), ',', "--columns");
+		if (csv)
+			t->foff = kn_alloc((t->ncols + 1) * sizeof(size_t));
 	}
 	t->skiphdr = kn_skip_header;
 	if (t->headerless && t->skiphdr) {
@@ -617,7 +1109,40 @@ table_open(kn_table *t, char **paths, size_t npaths, const char *columns,
 void
 kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
 {
-	table_open(t, paths, npaths, columns, NULL);
+	table_open(t, paths, npaths, columns, NULL, kn_csv.in);
+}
+
+void
+kn_table_open_tsv(kn_table *t, char **paths, size_t npaths,
+    const char *columns)
+{
+	table_open(t, paths, npaths, columns, NULL, 0);
+}
+
+/* kn_table_next for CSV. */
+static int
+csv_next(kn_table *t)
+{
+	size_t n;
+	int odd;
+
+again:
+	while ((n = csv_record(t, &odd)) == 0)
+		if (!open_next(t))
+			return 0;
+	if (t->skiphdr && t->r.len == t->hdrlen &&
+	    memcmp(t->r.line, t->hdrline, t->hdrlen) == 0) {
+		t->skipped++;
+		goto again;
+	}
+	if (n != t->ncols)
+		kn_die("%s:%llu: expected %zu fields, found %zu", t->r.name,
+		    (unsigned long long)t->r.lineno, t->ncols, n);
+	csv_fields(t, n);
+	if (odd)
+		csv_odd(t);
+	t->rows++;
+	return 1;
 }
 
 int
@@ -627,6 +1152,8 @@ kn_table_next(kn_table *t)
 
 	int nul;
 
+	if (t->csv)
+		return csv_next(t);
 again:
 	while (!getline_raw(&t->r))
 		if (!open_next(t))
@@ -671,6 +1198,17 @@ kn_table_col(const kn_table *t, const char *spec)
 			return v - 1;
 		kn_die("%s: no column %s (the table has %zu)",
 		    t->headerless ? "--columns" : t->r.name, spec, t->ncols);
+	}
+	if (!t->headerless && t->ncols == 1 &&
+	    strpbrk(t->names[0], ",;|") != NULL) {
+		const char *sep = strchr(t->names[0], ';') ? ";" :
+		    strchr(t->names[0], ',') ? "," : "|";
+
+		kn_die("%s: no column named '%s': the header is one column, "
+		    "'%s', which holds '%s': is the file CSV? Read it with "
+		    "--icsv%s%s%s", t->r.name, spec, t->names[0], sep,
+		    *sep == ',' ? "" : " --ifs '", *sep == ',' ? "" : sep,
+		    *sep == ',' ? "" : "'");
 	}
 	kn_die("%s: no column named '%s'",
 	    t->headerless ? "--columns" : t->r.name, spec);
@@ -727,6 +1265,8 @@ kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
+	if (kn_before_message != NULL)
+		kn_before_message();
 	fprintf(stderr, "%s: %s:%llu: column '%s': ", kn_prog, t->r.name,
 	    (unsigned long long)t->r.lineno, t->names[col]);
 	va_start(ap, fmt);
@@ -779,6 +1319,12 @@ kn_table_free(kn_table *t)
 	free(t->names);
 	free(t->f);
 	free(t->hdrline);
+	free(t->rec);
+	free(t->foff);
+	free((void *)t->carry);
+	t->rec = NULL;
+	t->foff = NULL;
+	t->carry = NULL;
 	t->names = NULL;
 	t->f = NULL;
 	t->hdrline = NULL;
@@ -865,7 +1411,7 @@ kn_input_open(kn_input *in, kn_table *t, const char *columns)
 		 * (from its header line on). */
 		if (lseek(in->sfd, 0, SEEK_SET) != 0 || dup2(in->sfd, 0) < 0)
 			kn_die_sys("%s", in->spool);
-		table_open(t, NULL, 0, columns, in->name);
+		table_open(t, NULL, 0, columns, in->name, kn_csv.in);
 		in->opened++;
 		return;
 	}

@@ -66,7 +66,6 @@ setup() {
 	mask: x1         | 2 | freqset: @:3: column 'a': 'x1'* | freqset -H a=mask:1 @nonnum.tsv
 	not a leaf       | 2 | freqset: @:4: column 'b': 'zz': value is not a leaf of the hierarchy (hb.tsv) | freqset -H b=hb.tsv @notleaf.tsv
 	not a leaf, -L   | 2 | freqset: @:4: column 'b': 'zz'* | freqset -q b -H b=hb.tsv -L b=2 @notleaf.tsv
-	empty not a leaf | 2 | freqset: @:3: column 'b': ''* | freqset -q b -H b=hb.tsv @emptyval.tsv
 	--merge count x  | 2 | freqset: @:3: column 'count': 'x' is not a count | freqset --merge @fsbad.tsv
 	--merge count -1 | 2 | freqset: @:3: column 'count': '-1' is not a count | freqset --merge @fsneg.tsv
 	--merge not leaf | 2 | freqset: @:3: column 'b': 'zz'* | freqset --merge -H b=hb.tsv @fsleaf.tsv

@@ -69,7 +69,6 @@ setup() {
 	interval: x1     | 2 | lattice-search: @:3: column 'a': 'x1': value is not a number (interval:5) | lattice-search -q a,b $H @nonnum.tsv
 	mask: x1         | 2 | lattice-search: @:3: column 'a': 'x1'* | lattice-search -q a -H a=mask:1 @nonnum.tsv
 	not a leaf       | 2 | lattice-search: @:4: column 'b': 'zz': value is not a leaf of the hierarchy (hb.tsv) | lattice-search -q a,b $H @notleaf.tsv
-	empty not a leaf | 2 | lattice-search: @:3: column 'b': ''* | lattice-search -q a,b $H @emptyval.tsv
 	freqset not leaf | 2 | lattice-search: @:3: column 'b': 'zz'* | lattice-search -H b=hb.tsv @fsleaf.tsv
 	count x          | 2 | lattice-search: @:3: column 'count': 'x' is not a count | lattice-search -H a=interval:5 @fsbad.tsv
 	count -1         | 2 | lattice-search: @:3: column 'count': '-1' is not a count | lattice-search -H a=interval:5 @fsneg.tsv
@@ -117,7 +116,7 @@ setup() {
 	suppress 1.5     | 2 | lattice-search: --max-suppress: '1.5' is not an integer | lattice-search -q a,b $H --max-suppress 1.5 @t.tsv
 	-j 0             | 2 | lattice-search: -j: '0' is out of range \[1, 64] | lattice-search -q a,b $H -j 0 @t.tsv
 	-j 65            | 2 | lattice-search: -j: '65' is out of range \[1, 64] | lattice-search -q a,b $H -j 65 @t.tsv
-	-a junk          | 2 | lattice-search: -a: 'bogus' is not incognito*| lattice-search -q a,b $H -a bogus @t.tsv
+	-a junk          | 2 | lattice-search: -a: 'bogus' is not an algorithm: incognito (or basic), super-roots, cube, samarati (or binary), bfs (or breadth-first) or bfs-scan, in any case| lattice-search -q a,b $H -a bogus @t.tsv
 	--metric junk    | 2 | lattice-search: --metric: 'bogus' is not cdm* | lattice-search -q a,b $H --metric bogus @t.tsv
 	-S junk          | 2 | lattice-search: -S: 'abc' is not a size* | lattice-search -q a,b $H -S abc @t.tsv
 	EOF

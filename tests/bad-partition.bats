@@ -77,7 +77,6 @@ setup() {
 	interval: x1     | 2 | partition: @:3: column 'a': 'x1'* | partition -k 1 -q a -H a=interval:5 @nonnum.tsv
 	not a leaf       | 2 | partition: @:4: column 'b': 'zz': value is not a leaf* | partition -k 1 -q a,b -H b=hb.tsv @notleaf.tsv
 	not a leaf, -S   | 2 | partition: @:4: column 'b': 'zz'* | partition -k 1 -q b -H b=hb.tsv -S 1M @notleaf.tsv
-	empty not a leaf | 2 | partition: @:3: column 'b': ''* | partition -k 1 -q b -H b=hb.tsv @emptyval.tsv
 	--variance x     | 2 | partition: @:3: column 's': 'abc' is not a number (--variance) | partition -k 1 -q a -s s --variance 1 @nonnums.tsv
 	regression x     | 2 | partition: @:2: column 'b': 'x' is not a number (--split regression) | partition -k 1 -q a -t b --split regression @t.tsv
 	EOF
@@ -122,7 +121,7 @@ setup() {
 	--fcache 1025    | 2 | partition: --fcache: '1025' is out of range* | partition -k 1 -q a -S 1M --fcache 1025 @t.tsv
 	--fit-rows 0     | 2 | partition: --fit-rows: '0' is out of range* | partition -k 1 -q a -S 1M --fit-rows 0 @t.tsv
 	-S junk          | 2 | partition: -S: 'abc' is not a size* | partition -k 1 -q a -S abc @t.tsv
-	-a junk          | 2 | partition: -a: 'bogus' is not memory, rothko-t or rothko-s | partition -k 1 -q a -a bogus @t.tsv
+	-a junk          | 2 | partition: -a: 'bogus' is not an algorithm: mondrian (or memory), rothko-t or rothko-s, in any case | partition -k 1 -q a -a bogus @t.tsv
 	--split junk     | 2 | partition: --split: 'bogus' is not median, infogain or regression | partition -k 1 -q a --split bogus @t.tsv
 	-S too small     | 2 | partition: -S 1: too small* | partition -k 1 -q a -S 1b @late.tsv
 	EOF

@@ -101,7 +101,6 @@ setup() {
 	mask: x1         | 2 | recode: @:3: column 'a': 'x1'* | recode -n a=1 -H a=mask:1 -k 2 @nonnum.tsv
 	not a leaf       | 2+ | recode: @:4: column 'b': 'zz': value is not a leaf of the hierarchy (hb.tsv) | recode -k 1 -n b=1 -H b=hb.tsv @notleaf.tsv
 	not a leaf, -k   | 2 | recode: @:4: column 'b': 'zz': value is not a leaf* | recode -n b=1 -H b=hb.tsv -k 2 @notleaf.tsv
-	empty not a leaf | 2 | recode: @:3: column 'b': ''* | recode -n b=2 -H b=hb.tsv -k 2 @emptyval.tsv
 	EOF
 }
 

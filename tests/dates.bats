@@ -75,7 +75,6 @@ people() {
 2023-2-3|is not a date YYYY-MM-DD or a date-time YYYY-MM-DDThh:mm:ss (kanon(7), DATES)
 2023-01-01x|is not a date YYYY-MM-DD or a date-time YYYY-MM-DDThh:mm:ss (kanon(7), DATES)
 20230101|is not a date YYYY-MM-DD or a date-time YYYY-MM-DDThh:mm:ss (kanon(7), DATES)
-|is not a date YYYY-MM-DD or a date-time YYYY-MM-DDThh:mm:ss (kanon(7), DATES)
 2023-05-01T24:00:00|is not a date-time: there is no hour 24
 2023-05-01T10:60:00|is not a date-time: there is no minute 60
 2023-05-01T10:00:60|is not a date-time: there is no second 60 (no leap second is taken)

@@ -344,6 +344,29 @@ randcases() {
 	done
 }
 
+@test "-a takes the names of the README and the papers, in any case" {
+	# name=algorithm: -v names the algorithm that ran.
+	for m in Incognito=incognito basic=incognito Basic-Incognito=incognito \
+	    super_roots=super-roots SuperRoots=super-roots \
+	    "super roots incognito=super-roots" CUBE=cube cube-incognito=cube \
+	    Samarati=samarati binary=samarati "Binary search=samarati" \
+	    BFS=bfs Breadth-First=bfs "breadth-first search=bfs" \
+	    BFS-Scan=bfs-scan bfs_scan=bfs-scan; do
+		run --separate-stderr lattice-search -v -a "${m%%=*}" -H "$AH" \
+		    -q sex,age,race -k 10 "$ADULT"
+		[ "$status" -eq 0 ] || { echo "-a '${m%%=*}': $stderr"; false; }
+		[[ ${stderr%%$'\n'*} == "lattice-search: algorithm ${m#*=}"* ]] ||
+		    { echo "-a '${m%%=*}': $stderr"; false; }
+		[ "$output" = "$(lattice-search -a "${m#*=}" -H "$AH" \
+		    -q sex,age,race -k 10 "$ADULT")" ]
+	done
+	for a in incognit Samarati-binary bfs-- "" rothko-t; do
+		run --separate-stderr lattice-search -a "$a" -H "$AH" -q sex "$ADULT"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "lattice-search: -a: '$a' is not an algorithm: incognito (or basic), super-roots, cube, samarati (or binary), bfs (or breadth-first) or bfs-scan, in any case" ]
+	done
+}
+
 # fscase SEED: the case of fd_gencase SEED through freqset gives the same
 # output as the table, with -q and without, and the brute force
 # weighting the groups by count agrees with it on the table.

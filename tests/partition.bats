@@ -683,6 +683,28 @@ adultcase() {
 	[ -z "$output" ]
 }
 
+@test "-a takes the names of the README and the papers, in any case" {
+	# name=algorithm; -v names Rothko-T or Rothko-S out of core, and
+	# prints nothing of the kind in memory.
+	for m in Mondrian=memory memory=memory In-Memory=memory \
+	    Rothko-T=Rothko-T rothko_t=Rothko-T ROTHKO-S=Rothko-S \
+	    "rothko s=Rothko-S"; do
+		run --separate-stderr partition -v -a "${m%%=*}" -S 4M \
+		    -q sex,race -H "$AH" -k 10 "$ADULT"
+		[ "$status" -eq 0 ] || { echo "-a '${m%%=*}': $stderr"; false; }
+		case ${m#*=} in
+		memory) [[ $stderr != *Rothko* ]] ;;
+		*) [[ $stderr == "partition: ${m#*=}: -S 4194304,"* ]] ;;
+		esac || { echo "-a '${m%%=*}': $stderr"; false; }
+		[ "$output" = "$(partition -q sex,race -H "$AH" -k 10 "$ADULT")" ]
+	done
+	for a in rothko rothko-x mondrian-t ""; do
+		run --separate-stderr partition -a "$a" -q sex -H "$AH" -k 2 "$ADULT"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "partition: -a: '$a' is not an algorithm: mondrian (or memory), rothko-t or rothko-s, in any case" ]
+	done
+}
+
 @test "Rothko-S on tiny samples: every class meets every requirement, and the partitioning is minimal (random tables)" {
 	CASE=scase randcases 1 300
 }

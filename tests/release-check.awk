@@ -6,7 +6,8 @@
 #   awk -f release-check.awk -v qi=Q1,Q2 -v k=K -v id=COL
 #       [-v scol=S [-v l=L [-v div=distinct|entropy|recursive [-v c=C]]]
 #       [-v var=V]] [-v maxsupp=N] [-v drop=1] [-v mark='*']
-#       [-v hier=Q1=FILE,...] [-v ranges=1] [-v means=1] [-v extra=COL]
+#       [-v hier=Q1=FILE,...] [-v gen=Q1,...] [-v masks=Q1,...]
+#       [-v ranges=1] [-v means=1] [-v extra=COL] [-v missing=TOK,...]
 #       [-v dates=Q1,...] [-v datehier=Q1,...]
 #       ORIGINAL RELEASE
 #
@@ -23,9 +24,19 @@
 #    ('*'): as many rows as maxsupp, or they must form a class that
 #    meets the requirements (a node may generalize every QI to '*');
 #  - each QI of a row kept is true to the original value: the value
-#    itself, '*', an ancestor in its hierarchy file (hier), or with
+#    itself, '*', an ancestor in its hierarchy file (hier), an interval
+#    [a,b) that holds it (gen: a generated interval: hierarchy), the
+#    value with its last digits masked by '*' (masks: mask:), or with
 #    ranges=1 a range [a-b] that holds it (with means=1 any number: a
 #    class's mean); a Q_mean column is a number;
+#  - missing values (kanon(7), MISSING VALUES: the empty field and the
+#    tokens of missing): one that its hierarchy file does not list is
+#    released as itself, or as the top level's label when the file's
+#    top level has one; with ranges=1 or means=1 a class's summary may
+#    end in '|' and the first token (a class of numbers and missing
+#    values, true to both), or be that token alone (a class of missing
+#    values only, true to them alone), in a QI without a hierarchy; a
+#    Q_mean column likewise;
 #  - a QI of dates holds ISO dates YYYY-MM-DD or date-times
 #    YYYY-MM-DDThh:mm:ss, compared as strings (the order of time): with
 #    ranges=1 an interval a/b holds the original date when a <= it <= b,
@@ -84,6 +95,10 @@ function truthful(q, r, o,    m, a, b) {
 		return 1
 	if ((q SUBSEP o) in anc && (q SUBSEP o SUBSEP r) in anc)
 		return 1
+	if (ismiss(o))
+		return truemiss(q, r, o)
+	if ((ranges || means) && !(q in hq))
+		r = unmiss(r)
 	if (q in isdh && isdate(o) && datelabel(r, o))
 		return 1
 	if (q in isdq) {
@@ -99,6 +114,14 @@ function truthful(q, r, o,    m, a, b) {
 		}
 		return 0
 	}
+	if ((q in isgen) && match(r, /^\[[-+]?[0-9.]+,[-+]?[0-9.]+\)$/)) {
+		m = substr(r, 2, length(r) - 2)
+		a = substr(m, 1, index(m, ",") - 1)
+		b = substr(m, index(m, ",") + 1)
+		return isnum(o) && a + 0 <= o + 0 && o + 0 < b + 0
+	}
+	if ((q in ismask) && masked(r, o))
+		return 1
 	if (means && isnum(r) && isnum(o))
 		return 1	# a class's mean: not checked
 	if (ranges && match(r, /^\[[-+]?[0-9.]+-[-+]?[0-9.]+\]$/)) {
@@ -114,17 +137,56 @@ function truthful(q, r, o,    m, a, b) {
 	return 0
 }
 
+# Whether s is a missing value.
+function ismiss(s) {
+	return s == "" || (s in mtok)
+}
+
+# The summary r without its '|' and missing token; r itself if it has
+# none.
+function unmiss(r) {
+	if (length(r) > length(mfirst) &&
+	    substr(r, length(r) - length(mfirst)) == "|" mfirst)
+		return substr(r, 1, length(r) - length(mfirst) - 1)
+	return r
+}
+
+# Whether release value r of QI q is true to a missing value o.
+function truemiss(q, r, o) {
+	if ((q SUBSEP o) in anc)
+		return 0	# listed: its hierarchy file rules
+	if (ntop[q] == 1 && (q SUBSEP r) in istop)
+		return 1	# the one label of the top level
+	return (ranges || means) && !(q in hq) &&
+	    (r == mfirst || unmiss(r) != r)
+}
+
+# Whether r is o with some of its last characters masked by '*'.
+function masked(r, o,    i) {
+	if (length(r) != length(o))
+		return 0
+	for (i = 1; i <= length(r); i++)
+		if (substr(r, i, 1) != substr(o, i, 1))
+			break
+	return substr(r, i) ~ /^\**$/
+}
+
 function loadhier(spec,    n, i, p, q, f, line, a, na, j) {
 	n = split(spec, p, ",")
 	for (i = 1; i <= n; i++) {
 		q = substr(p[i], 1, index(p[i], "=") - 1)
 		f = substr(p[i], index(p[i], "=") + 1)
+		hq[q] = 1
 		while ((getline line < f) > 0) {
 			sub(/\r$/, "", line)
 			na = split(line, a, line ~ /\t/ ? "\t" : ";")
 			anc[q, a[1]] = 1
 			for (j = 2; j <= na; j++)
 				anc[q, a[1], a[j]] = 1
+			if (!((q SUBSEP a[na]) in istop)) {
+				istop[q, a[na]] = 1
+				ntop[q]++
+			}
 		}
 		close(f)
 	}
@@ -148,6 +210,13 @@ BEGIN {
 		isdh[D[i]] = 1
 	if (hier != "")
 		loadhier(hier)
+	for (i = split(gen, lst, ","); i >= 1; i--)
+		isgen[lst[i]] = 1
+	for (i = split(masks, lst, ","); i >= 1; i--)
+		ismask[lst[i]] = 1
+	for (i = split(missing, lst, ","); i >= 1; i--)
+		mtok[lst[i]] = 1
+	mfirst = missing == "" ? "" : lst[1]
 	if (div == "")
 		div = "distinct"
 	if (c == "")
@@ -242,9 +311,9 @@ FNR == 1 {
 		key = key SUBSEP v
 	}
 	for (i in meancol) {
-		if (!isnum($i) && !(sup && $i == mark) &&
+		if (!isnum(unmiss($i)) && $i != mfirst && !(sup && $i == mark) &&
 		    !(substr(rname[i], 1, length(rname[i]) - 5) in isdq &&
-		    isdate($i)))
+		    isdate(unmiss($i))))
 			fail("release row " rn ", column " i ": '" $i "' is not a mean")
 		key = key SUBSEP $i
 	}
