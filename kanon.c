@@ -645,6 +645,18 @@ kn_note_input(int fd, const char *name)
 	in_files[in_n++] = in;
 }
 
+void
+kn_forget_inputs(void)
+{
+	size_t i;
+
+	for (i = 0; i < in_n; i++)
+		free(in_files[i].name);
+	free(in_files);
+	in_files = NULL;
+	in_n = in_cap = 0;
+}
+
 /* Takes o, open on f, as an output; dies if it clashes with an input
  * read so far. */
 static FILE *

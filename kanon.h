@@ -179,6 +179,9 @@ FILE *kn_open_out_inplace(const char *path, char *const *ops, size_t n);
 /* Records that the run reads the file open at fd, named name in
  * messages (NULL: stdin); kn_reader_open calls it for every input. */
 void kn_note_input(int fd, const char *name);
+/* Forgets the inputs noted so far, for a process that runs the core
+ * again and again (the fuzz targets, after each run). */
+void kn_forget_inputs(void);
 /* Whether paths a and b name the same file (existing or not). */
 int kn_same_file(const char *a, const char *b);
 /* Flushes and checks f, then renames it into place; dies on error. */

@@ -246,13 +246,17 @@ run(void (*fn)(void *), void *arg, int all)
 	if (setjmp(here) == 0) {
 		fn(arg);
 		env = NULL;
-		if (all)
+		if (all) {
+			kn_forget_inputs();
 			free_live();
+		}
 		tracking = 0;
 		return -1;
 	}
-	/* The core gave up: free what the run left live. */
+	/* The core gave up: free what the run left live, the registry
+	 * of inputs first (kanon.c keeps it between runs). */
 	env = NULL;
+	kn_forget_inputs();
 	free_live();
 	tracking = 0;
 	fd_reset();

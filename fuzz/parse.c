@@ -450,6 +450,7 @@ p_regions(struct pjob *j)
 {
 	struct recoding rc;
 	struct regions rg;
+	kn_hopts ho = { 0, NULL };
 	size_t i, k;
 
 	memset(&rc, 0, sizeof(rc));
@@ -457,7 +458,7 @@ p_regions(struct pjob *j)
 	rg.path = fz_file(2, "regions.tsv", j->s, j->n);
 	rc.priv = &rg;
 	regions_read(&rc, &rg, &tab, j->opt % 3,
-	    (j->opt & 4) ? "class" : "5");
+	    (j->opt & 4) ? "class" : "5", &ho);
 	FZ_ASSERT(rg.nqi >= 1 && rc.nq == rg.nqi + 1, "QIs and the class");
 	for (i = 0; i < rg.n; i++)
 		for (k = 0; k < rg.nl; k++)
