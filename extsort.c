@@ -495,6 +495,7 @@ src_next(kn_sorter *s, source *x)
 		if (!kn_table_next(x->t))
 			return 0;
 		s->st.rows++;
+		kn_table_join(x->t);
 		x->line = x->t->r.line;
 		x->len = x->t->r.len;
 		locate(s, x->line, x->len, x->k, x->t->r.name,

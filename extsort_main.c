@@ -151,8 +151,10 @@ main(int argc, char *argv[])
 		if (!t.headerless && !nohdr)
 			out.hdr = t.hdrline;
 		s = kn_sort_new(key, nkey, t.ncols, opt.budget, opt.tmpdir);
-		while (kn_table_next(&t))
+		while (kn_table_next(&t)) {
+			kn_table_join(&t);
 			kn_sort_add(s, t.r.line, t.r.len);
+		}
 		kn_sort_finish(s, unique, put_line, fp);
 	}
 	if (out.hdr != NULL)

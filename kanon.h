@@ -494,6 +494,10 @@ typedef struct {
 	char *rec;		/* the decoded record: fields joined by tabs */
 	size_t reccap;
 	size_t *foff;		/* offsets of the fields in rec */
+	size_t *fend;		/* and their ends, in the block of foff */
+	int spans;		/* the line is the record as read, its fields
+				 * spans of it: kn_table_join makes it the
+				 * fields joined by tabs */
 	uint64_t recmore;	/* lines of the last record after its first */
 	/* carry[c]: column c may hold a value with a tab, CR or LF (read
 	 * from CSV), which the program passes through to CSV output
@@ -596,8 +600,13 @@ int kn_opts_take(kn_opts *o, int ch, char *arg);
  * a comma list naming the fields of headerless input. */
 void kn_table_open(kn_table *t, char **paths, size_t npaths,
     const char *columns);
-/* Reads and splits the next row; 0 at end of all input. */
+/* Reads and splits the next row; 0 at end of all input.  The fields
+ * are t->f; the line t->r.line, the fields joined by tabs, only after
+ * kn_table_join (a CSV record may be read as spans of its text). */
 int kn_table_next(kn_table *t);
+/* Makes t->r.line and t->r.len the current row's fields joined by
+ * tabs (as TSV has them), for a program that uses the whole line. */
+void kn_table_join(kn_table *t);
 /* Column index of a name or 1-based number; dies if unknown. */
 size_t kn_table_col(const kn_table *t, const char *spec);
 /* Parses a comma list of columns; returns the count, indices in *idx.
