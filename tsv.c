@@ -1244,18 +1244,28 @@ csv_next(kn_table *t)
 	int odd;
 
 again:
-	while ((n = csv_record(t, &odd, !t->skiphdr)) == 0)
+	while ((n = csv_record(t, &odd, 1)) == 0)
 		if (!open_next(t))
 			return 0;
-	if (t->skiphdr && t->r.len == t->hdrlen &&
-	    memcmp(t->r.line, t->hdrline, t->hdrlen) == 0) {
-		t->skipped++;
-		goto again;
-	}
 	if (n != t->ncols)
 		kn_die("%s:%llu: expected %zu fields, found %zu", t->r.name,
 		    (unsigned long long)t->r.lineno, t->ncols, n);
 	csv_fields(t, n);
+	if (t->skiphdr) {
+		/* A record whose fields are the column names, field by
+		 * field (its fields joined may not tell: one may hold a
+		 * tab). */
+		size_t c;
+
+		for (c = 0; c < n; c++)
+			if (strlen(t->names[c]) != t->f[c].n ||
+			    memcmp(t->names[c], t->f[c].p, t->f[c].n) != 0)
+				break;
+		if (c == n) {
+			t->skipped++;
+			goto again;
+		}
+	}
 	if (odd)
 		csv_odd(t);
 	t->rows++;
