@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +74,7 @@ struct kn_sorter {
 	char **run;		/* temp files of sorted runs */
 	size_t nrun;
 	kn_str *f;		/* field scratch */
+	int threads;		/* for sorting in memory (kn_sort_threads) */
 	kn_sortstats st;
 };
 /* Parses a number as sort -n sees it; returns its parts. */
@@ -284,6 +286,120 @@ recsort(const kn_sorter *s, rec *a, rec *t, size_t n)
 	memcpy(a, t, k * sizeof(rec));
 }
 
+/*
+ * Sorting in memory on several threads: the records split in halves
+ * sorted at once, each on its share of the threads, then merged by
+ * all of them, each writing its own stretch of the output (the split
+ * points found on the merge path by binary search).  Ties go to the
+ * left half, as in recsort, so the order is the one thread's: the
+ * output does not depend on -j.
+ */
+struct psort {
+	const kn_sorter *s;
+	rec *a, *t;		/* the records and a scratch as large */
+	size_t n;
+	int threads;
+	/* a merge's share: a[0, na) and b[0, nb) from diagonal d0 to d1
+	 * of the merge path into out */
+	const rec *ma, *mb;
+	size_t na, nb, d0, d1;
+	rec *out;
+};
+
+/* Where diagonal d of the merge of a[0, na) and b[0, nb) crosses: the
+ * number of records of a among the first d of the output. */
+static size_t
+merge_split(const kn_sorter *s, const rec *a, size_t na, const rec *b,
+    size_t nb, size_t d)
+{
+	size_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		/* a[mid] precedes b[d - mid - 1] (ties go to a): it is
+		 * among the first d. */
+		if (reccmp(s, &b[d - mid - 1], &a[mid]) >= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void *
+merge_part(void *arg)
+{
+	struct psort *p = arg;
+	size_t i = merge_split(p->s, p->ma, p->na, p->mb, p->nb, p->d0);
+	size_t j = p->d0 - i, k;
+
+	for (k = p->d0; k < p->d1; k++)
+		if (j < p->nb && (i == p->na ||
+		    reccmp(p->s, &p->mb[j], &p->ma[i]) < 0))
+			p->out[k] = p->mb[j++];
+		else
+			p->out[k] = p->ma[i++];
+	return NULL;
+}
+
+static void *
+psort_run(void *arg)
+{
+	struct psort *p = arg, half[2], *part;
+	size_t h = p->n / 2, i;
+	pthread_t th[64];
+	int k, nt = p->threads;
+
+	if (nt <= 1 || p->n < 2048) {
+		recsort(p->s, p->a, p->t, p->n);
+		return NULL;
+	}
+	for (k = 0; k < 2; k++) {
+		half[k] = *p;
+		half[k].a = p->a + (k ? h : 0);
+		half[k].t = p->t + (k ? h : 0);
+		half[k].n = k ? p->n - h : h;
+		half[k].threads = k ? nt - nt / 2 : nt / 2;
+	}
+	if (pthread_create(&th[0], NULL, psort_run, &half[0]) == 0) {
+		psort_run(&half[1]);
+		pthread_join(th[0], NULL);
+	} else {
+		psort_run(&half[0]);
+		psort_run(&half[1]);
+	}
+	if (reccmp(p->s, &p->a[h - 1], &p->a[h]) <= 0)
+		return NULL;
+	part = kn_alloc((size_t)nt * sizeof(*part));
+	for (k = 0; k < nt; k++) {
+		part[k] = *p;
+		part[k].ma = p->a;
+		part[k].na = h;
+		part[k].mb = p->a + h;
+		part[k].nb = p->n - h;
+		part[k].d0 = p->n * (size_t)k / (size_t)nt;
+		part[k].d1 = p->n * (size_t)(k + 1) / (size_t)nt;
+		part[k].out = p->t;
+	}
+	for (k = 1; k < nt; k++)
+		if (pthread_create(&th[k], NULL, merge_part, &part[k]) != 0)
+			break;
+	merge_part(&part[0]);
+	for (i = 1; i < (size_t)k; i++)
+		pthread_join(th[i], NULL);
+	for (; k < nt; k++)
+		merge_part(&part[k]);
+	free(part);
+	memcpy(p->a, p->t, p->n * sizeof(rec));
+	return NULL;
+}
+
+void
+kn_sort_threads(kn_sorter *s, int n)
+{
+	s->threads = n < 1 ? 1 : n > 64 ? 64 : n;
+}
+
 kn_sorter *
 kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
     const char *tmpdir)
@@ -295,6 +411,7 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
 	s->ncols = ncols;
 	s->budget = budget < (1 << 16) ? (1 << 16) : budget;
 	s->tmpdir = tmpdir;
+	s->threads = 1;
 	s->f = kn_alloc((ncols + 1) * sizeof(kn_str));
 	/* Lines and records (with the merge sort's scratch) share the
 	 * budget as the rows need: both grow as they fill, up to it, so
@@ -352,9 +469,15 @@ wline(struct wbuf *w, const char *p, size_t len)
 static void
 sort_mem(kn_sorter *s)
 {
-	rec *t = s->r + s->n;	/* scratch: the other half of r */
+	struct psort p;
 
-	recsort(s, s->r, t, s->n);
+	memset(&p, 0, sizeof(p));
+	p.s = s;
+	p.a = s->r;
+	p.t = s->r + s->n;	/* scratch: the other half of r */
+	p.n = s->n;
+	p.threads = s->threads;
+	psort_run(&p);
 }
 
 /* Sorts the lines in memory and writes them out as a run. */

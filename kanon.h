@@ -111,7 +111,8 @@ enum {
 	KN_HELP_MISSING = 1 << 5,	/* --missing */
 	KN_HELP_DATE = 1 << 6,		/* --date */
 	KN_HELP_TMP = 1 << 7,		/* -T */
-	KN_HELP_PROGRESS = 1 << 8	/* --progress */
+	KN_HELP_PROGRESS = 1 << 8,	/* --progress */
+	KN_HELP_JOBS = 1 << 9		/* -j */
 };
 void kn_help(const char *usage, const char *own, unsigned mask)
     __attribute__((noreturn));
@@ -582,6 +583,7 @@ typedef struct {
 	int progress;		/* --progress */
 	char *columns;		/* --columns, --columns-file */
 	char *dates;		/* --date, a comma list (kanon(7), DATES) */
+	int jobs;		/* -j; 0: not given (kn_jobs) */
 } kn_opts;
 enum { KN_OPT_PROGRESS = 1200, KN_OPT_VERSION };
 #define KN_OPT_PROGRESS_ENTRY \
@@ -593,6 +595,9 @@ enum { KN_OPT_PROGRESS = 1200, KN_OPT_VERSION };
 enum { KN_OPT_DATE = 1300 };
 #define KN_OPT_DATE_ENTRY \
 	{ "date", required_argument, NULL, KN_OPT_DATE }
+/* The threads of -j: o->jobs when given, else the online CPUs (at
+ * most 64). */
+int kn_jobs(const kn_opts *o);
 /* Takes option ch into o if it is one of kn_opts's; 0 if it is not. */
 int kn_opts_take(kn_opts *o, int ch, char *arg);
 

@@ -1140,6 +1140,17 @@ kn_table_opt(int ch, char *arg, char **columns)
 }
 
 int
+kn_jobs(const kn_opts *o)
+{
+	long n;
+
+	if (o->jobs > 0)
+		return o->jobs;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+int
 kn_opts_take(kn_opts *o, int ch, char *arg)
 {
 	switch (ch) {
@@ -1164,6 +1175,9 @@ kn_opts_take(kn_opts *o, int ch, char *arg)
 		break;
 	case 'v':
 		o->verbose = 1;
+		break;
+	case 'j':
+		o->jobs = (int)kn_parse_int(arg, 1, 64, "-j");
 		break;
 	case KN_OPT_PROGRESS:
 		o->progress = 1;
