@@ -75,6 +75,7 @@ struct kn_sorter {
 	size_t nrun;
 	kn_str *f;		/* field scratch */
 	int threads;		/* for sorting in memory (kn_sort_threads) */
+	size_t nprep;		/* records with their keys and prefix */
 	kn_sortstats st;
 };
 /* Parses a number as sort -n sees it; returns its parts. */
@@ -465,12 +466,15 @@ wline(struct wbuf *w, const char *p, size_t len)
 	w->n += len + 1;
 }
 
+static void prep_all(kn_sorter *s);
+
 /* Sorts the lines held in memory. */
 static void
 sort_mem(kn_sorter *s)
 {
 	struct psort p;
 
+	prep_all(s);
 	memset(&p, 0, sizeof(p));
 	p.s = s;
 	p.a = s->r;
@@ -504,37 +508,112 @@ spill(kn_sorter *s)
 	free(w);
 	s->st.runs++;
 	s->alen = 0;
-	s->n = 0;
+	s->n = s->nprep = 0;
 }
 
-/* Finds the key fields of a line: offsets and lengths into k.  Dies on
- * a short row when name is given. */
-static void
-locate(kn_sorter *s, const char *line, size_t len, uint32_t *k,
-    const char *name, uint64_t lineno)
+/* Finds the key fields of a line: offsets and lengths into k, with f
+ * (ncols + 1 of them) as scratch; returns the number of fields. */
+static size_t
+split_keys(const kn_sorter *s, const char *line, size_t len, uint32_t *k,
+    kn_str *f)
 {
 	size_t i, nf = 0, start = 0, col;
 
 	if (s->nkey == 0)
-		return;
+		return s->ncols;
 	for (i = 0; i <= len; i++)
 		if (i == len || line[i] == '\t') {
 			if (nf < s->ncols) {
-				s->f[nf].p = line + start;
-				s->f[nf].n = i - start;
+				f[nf].p = line + start;
+				f[nf].n = i - start;
 			}
 			nf++;
 			start = i + 1;
 		}
 	if (nf != s->ncols)
+		return nf;
+	for (i = 0; i < s->nkey; i++) {
+		col = s->key[i].col;
+		k[2 * i] = (uint32_t)(f[col].p - line);
+		k[2 * i + 1] = (uint32_t)f[col].n;
+	}
+	return nf;
+}
+
+/* split_keys, dying on a short row (named name, or a temp run). */
+static void
+locate(kn_sorter *s, const char *line, size_t len, uint32_t *k,
+    const char *name, uint64_t lineno)
+{
+	size_t nf = split_keys(s, line, len, k, s->f);
+
+	if (nf != s->ncols)
 		kn_die("%s:%llu: expected %zu fields, found %zu",
 		    name != NULL ? name : "(temp run)",
 		    (unsigned long long)lineno, s->ncols, nf);
-	for (i = 0; i < s->nkey; i++) {
-		col = s->key[i].col;
-		k[2 * i] = (uint32_t)(s->f[col].p - line);
-		k[2 * i + 1] = (uint32_t)s->f[col].n;
+}
+
+/* The keys and prefixes of records [from, to), which kn_sort_add left
+ * to the threads of sort_mem; *bad is set for a short row. */
+struct prep {
+	kn_sorter *s;
+	size_t from, to;
+	int bad;
+};
+
+static void *
+prep_part(void *arg)
+{
+	struct prep *w = arg;
+	kn_sorter *s = w->s;
+	kn_str *f = kn_alloc((s->ncols + 1) * sizeof(kn_str));
+	size_t i;
+
+	for (i = w->from; i < w->to; i++) {
+		rec *r = &s->r[i];
+		char *p = s->arena + r->off;
+		uint32_t *k = (uint32_t *)(void *)(p - 8 * s->nkey);
+
+		if (split_keys(s, p, r->len, k, f) != s->ncols)
+			w->bad = 1;
+		else
+			prefix(s, p, r->len, k, &r->p);
 	}
+	free(f);
+	return NULL;
+}
+
+/* Readies the records kn_sort_add left, on the sorter's threads. */
+static void
+prep_all(kn_sorter *s)
+{
+	struct prep w[64];
+	pthread_t th[64];
+	size_t n = s->n - s->nprep;
+	int j, nt = s->threads, started;
+
+	if (n == 0)
+		return;
+	for (j = 0; j < nt; j++) {
+		w[j].s = s;
+		w[j].from = s->nprep + n * (size_t)j / (size_t)nt;
+		w[j].to = s->nprep + n * (size_t)(j + 1) / (size_t)nt;
+		w[j].bad = 0;
+	}
+	for (started = 1; started < nt; started++)
+		if (pthread_create(&th[started], NULL, prep_part,
+		    &w[started]) != 0)
+			break;
+	prep_part(&w[0]);
+	for (j = 1; j < started; j++)
+		pthread_join(th[j], NULL);
+	for (j = started; j < nt; j++)
+		prep_part(&w[j]);
+	for (j = 0; j < nt; j++)
+		if (w[j].bad)
+			kn_die("(temp run): a line of other than %zu fields",
+			    s->ncols);
+	s->nprep = s->n;
 }
 
 void
@@ -573,11 +652,16 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 	p = s->arena + s->alen + 8 * s->nkey;
 	memcpy(p, line, len);
 	p[len] = '\0';
-	locate(s, p, len, k, NULL, 0);
 	r = &s->r[s->n++];
 	r->off = (uint64_t)(p - s->arena);
 	r->len = (uint32_t)len;
-	prefix(s, p, len, k, &r->p);
+	/* With threads, the keys and the prefix are found by them, as
+	 * the lines are sorted (prep_all). */
+	if (s->threads == 1) {
+		locate(s, p, len, k, NULL, 0);
+		prefix(s, p, len, k, &r->p);
+		s->nprep = s->n;
+	}
 	s->alen += 8 * s->nkey + len + 1;
 	s->st.rows++;
 }
@@ -777,7 +861,7 @@ kn_sort_finish(kn_sorter *s, int unique,
 	s->arena = NULL;
 	free(s->r);
 	s->r = NULL;
-	s->n = 0;
+	s->n = s->nprep = 0;
 	while (s->nrun > f) {
 		/* A merge pass: consecutive groups of f runs, in order. */
 		char **next = kn_alloc(((s->nrun + f - 1) / f) * sizeof(char *));
