@@ -76,6 +76,14 @@ struct kn_sorter {
 	kn_str *f;		/* field scratch */
 	int threads;		/* for sorting in memory (kn_sort_threads) */
 	size_t nprep;		/* records with their keys and prefix */
+	/* With threads, a full buffer is sorted and written as a run by
+	 * a thread of its own while the next fills (spill_async): each
+	 * of the two buffers has half the budget. */
+	size_t bufbudget;
+	struct bgspill *bg;	/* the run being written, or NULL */
+	char *sparea;		/* the buffers of the last run written */
+	size_t spacap, sprcap;
+	rec *spr;
 	kn_sortstats st;
 };
 /* Parses a number as sort -n sees it; returns its parts. */
@@ -399,6 +407,7 @@ void
 kn_sort_threads(kn_sorter *s, int n)
 {
 	s->threads = n < 1 ? 1 : n > 64 ? 64 : n;
+	s->bufbudget = s->threads > 1 ? s->budget / 2 : s->budget;
 }
 
 kn_sorter *
@@ -413,6 +422,7 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
 	s->budget = budget < (1 << 16) ? (1 << 16) : budget;
 	s->tmpdir = tmpdir;
 	s->threads = 1;
+	s->bufbudget = s->budget;
 	s->f = kn_alloc((ncols + 1) * sizeof(kn_str));
 	/* Lines and records (with the merge sort's scratch) share the
 	 * budget as the rows need: both grow as they fill, up to it, so
@@ -509,6 +519,130 @@ spill(kn_sorter *s)
 	s->st.runs++;
 	s->alen = 0;
 	s->n = s->nprep = 0;
+}
+
+/*
+ * A run sorted and written by a thread while the sorter fills its other
+ * buffer: a copy of the sorter holding the full buffer (its own arena
+ * and records), the temp file made by the caller, and what went wrong.
+ */
+struct bgspill {
+	kn_sorter view;
+	int fd;
+	char *path;
+	int err;		/* errno of a write error, or 0 */
+	uint64_t bytes;
+	pthread_t th;
+};
+
+static void *
+bg_run(void *arg)
+{
+	struct bgspill *b = arg;
+	kn_sorter *v = &b->view;
+	char *buf = kn_alloc(1 << 16);
+	size_t i, n = 0;
+
+	sort_mem(v);
+	for (i = 0; i <= v->n && b->err == 0; i++) {
+		const rec *r = i < v->n ? &v->r[i] : NULL;
+
+		if (r == NULL || n + r->len + 1 > (1 << 16)) {
+			if (n > 0 && kn_write_all(b->fd, buf, n) != 0)
+				b->err = errno != 0 ? errno : EIO;
+			b->bytes += n;
+			n = 0;
+			if (r == NULL)
+				break;
+		}
+		if (r->len + 1 > (1 << 16)) {
+			if (kn_write_all(b->fd, v->arena + r->off, r->len) != 0 ||
+			    kn_write_all(b->fd, "\n", 1) != 0)
+				b->err = errno != 0 ? errno : EIO;
+			b->bytes += r->len + 1;
+			continue;
+		}
+		memcpy(buf + n, v->arena + r->off, r->len);
+		buf[n + r->len] = '\n';
+		n += r->len + 1;
+	}
+	free(buf);
+	if (close(b->fd) != 0 && b->err == 0)
+		b->err = errno != 0 ? errno : EIO;
+	return NULL;
+}
+
+/* Takes the run b wrote; its buffers become the spare ones. */
+static void
+bg_done(kn_sorter *s, struct bgspill *b)
+{
+	if (b->err != 0) {
+		errno = b->err;
+		kn_die_sys("%s: write error", b->path);
+	}
+	s->run = kn_realloc(s->run, (s->nrun + 1) * sizeof(char *));
+	s->run[s->nrun++] = b->path;
+	s->st.runs++;
+	s->st.bytes_written += b->bytes;
+	free(s->sparea);
+	free(s->spr);
+	s->sparea = b->view.arena;
+	s->spacap = b->view.acap;
+	s->spr = b->view.r;
+	s->sprcap = b->view.rcap;
+	free(b);
+}
+
+/* Waits for the run being written, and takes it. */
+static void
+bg_join(kn_sorter *s)
+{
+	struct bgspill *b = s->bg;
+
+	if (b == NULL)
+		return;
+	pthread_join(b->th, NULL);
+	s->bg = NULL;
+	bg_done(s, b);
+}
+
+/* Hands the full buffer to a thread that sorts it and writes it as a
+ * run (one at a time), and goes on with the spare buffers. */
+static void
+spill_async(kn_sorter *s)
+{
+	struct bgspill *b;
+
+	bg_join(s);
+	b = kn_zalloc(sizeof(*b));
+	b->view = *s;
+	b->view.bg = NULL;
+	/* The thread sorts on the threads but the one that reads. */
+	b->view.threads = s->threads - 1;
+	b->fd = kn_mktemp(s->tmpdir, &b->path);
+	if (s->sparea != NULL) {
+		s->arena = s->sparea;
+		s->acap = s->spacap;
+		s->r = s->spr;
+		s->rcap = s->sprcap;
+		s->sparea = NULL;
+		s->spr = NULL;
+	} else {
+		s->acap = SORT_FIRST_ARENA < s->bufbudget ? SORT_FIRST_ARENA :
+		    s->bufbudget;
+		s->arena = kn_alloc(s->acap);
+		s->rcap = SORT_FIRST_RECS;
+		s->r = kn_alloc(s->rcap * sizeof(rec));
+	}
+	s->alen = 0;
+	s->n = s->nprep = 0;
+	if (pthread_create(&b->th, NULL, bg_run, b) != 0) {
+		/* No thread: the run is written now. */
+		bg_run(b);
+		bg_done(s, b);
+		return;
+	}
+	s->bg = b;
 }
 
 /* Finds the key fields of a line: offsets and lengths into k, with f
@@ -627,15 +761,19 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 	if (len > UINT32_MAX - 16)
 		kn_die("a line of %zu bytes is too long to sort", len);
 	if (s->n > 0 && s->alen + need + 2 * (s->n + 1) * sizeof(rec) >
-	    s->budget)
-		spill(s);
+	    s->bufbudget) {
+		if (s->threads > 1)
+			spill_async(s);
+		else
+			spill(s);
+	}
 	if (s->alen + need > s->acap) {
 		/* Twice the room, within the budget; a line larger than
 		 * the budget is held alone (the arena is empty). */
 		size_t cap = 2 * s->acap;
 
-		if (cap > s->budget)
-			cap = s->budget;
+		if (cap > s->bufbudget)
+			cap = s->bufbudget;
 		if (cap < s->alen + need)
 			cap = s->alen + need;
 		s->arena = kn_realloc(s->arena, cap);
@@ -845,6 +983,11 @@ kn_sort_finish(kn_sorter *s, int unique,
 	size_t bufsz, f = fanin(s, &bufsz), i, j, ns;
 	source *src;
 
+	bg_join(s);
+	free(s->sparea);
+	free(s->spr);
+	s->sparea = NULL;
+	s->spr = NULL;
 	if (s->nrun == 0) {
 		/* Everything fit: sort in memory and write out. */
 		sort_mem(s);
@@ -910,6 +1053,7 @@ kn_sort_finish(kn_sorter *s, int unique,
 void
 kn_sort_addrun(kn_sorter *s, char *path)
 {
+	bg_join(s);	/* the runs in order */
 	s->run = kn_realloc(s->run, (s->nrun + 1) * sizeof(char *));
 	s->run[s->nrun++] = path;
 	s->st.runs++;
@@ -936,10 +1080,19 @@ kn_sort_free(kn_sorter *s)
 {
 	size_t i;
 
+	if (s->bg != NULL) {
+		pthread_join(s->bg->th, NULL);
+		kn_rmtemp(s->bg->path);
+		free(s->bg->view.arena);
+		free(s->bg->view.r);
+		free(s->bg);
+	}
 	for (i = 0; i < s->nrun; i++) {
 		kn_rmtemp(s->run[i]);
 	}
 	free(s->run);
+	free(s->sparea);
+	free(s->spr);
 	free(s->arena);
 	free(s->r);
 	free(s->f);
