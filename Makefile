@@ -36,6 +36,10 @@ lattice-search: lattice.o libkanon.a
 partition: $(PART_OBJS) libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $(PART_OBJS) libkanon.a $(LDLIBS)
 
+# The tests of sha256.c against known digests (tests/sha256.bats).
+tests/sha256-check: tests/sha256-check.c sha256.o
+	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/sha256-check.c sha256.o
+
 # The unit tests of hypo.c's quantiles (tests/hypo.bats).
 tests/hypo-check: tests/hypo-check.c hypo.o
 	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/hypo-check.c hypo.o -lm
@@ -51,6 +55,7 @@ partition.o mondrian.o rothko.o cluster.o: mondrian.h
 partition.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
+sha256.o tests/sha256-check: sha256.h
 tests/hypo-check: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
@@ -58,7 +63,7 @@ tests/hypo-check: hypo.h
 layers: all
 	@sh tests/layers
 
-test: layers all tests/hypo-check
+test: layers all tests/hypo-check tests/sha256-check
 	@tests/run
 
 # The whole suite built with ASan and UBSan, in a copy of the tree.
@@ -120,7 +125,7 @@ install: all
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
-	rm -f $(PROGS) *.o libkanon.a tests/hypo-check $(FUZZ)
+	rm -f $(PROGS) *.o libkanon.a tests/hypo-check tests/sha256-check $(FUZZ)
 	rm -rf fuzz/obj fuzz/work
 
 .PHONY: all layers test sanitize fuzz fuzz-build demo bench lint-man \
