@@ -24,8 +24,14 @@ libkanon.a: $(CORE)
 	rm -f $@
 	$(AR) rcs $@ $(CORE)
 
-freqset score gendata recode: %: %.o libkanon.a
+freqset gendata recode: %: %.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $@.o libkanon.a $(LDLIBS)
+
+# score's own objects: the risk models and the release report.
+SCORE_OBJS = score.o risk.o report.o sha256.o
+
+score: $(SCORE_OBJS) libkanon.a
+	$(CC) $(LDFLAGS) -o $@ $(SCORE_OBJS) libkanon.a $(LDLIBS)
 
 extsort: extsort_main.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ extsort_main.o libkanon.a $(LDLIBS)
@@ -56,6 +62,9 @@ partition.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
 sha256.o tests/sha256-check: sha256.h
+score.o risk.o report.o: report.h
+score.o risk.o: risk.h
+risk.o report.o: kanon.h
 tests/hypo-check: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
