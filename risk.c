@@ -236,6 +236,118 @@ risk_zayatz(const risk_ctx *r)
 	return f1 * f1 * hyper1(N, n, 1) / den;
 }
 
+/* The digamma function psi(x), x > 0: the recurrence up to 10, then
+ * the asymptotic series (Abramowitz and Stegun 6.3.5, 6.3.18). */
+static long double
+digamma(long double x)
+{
+	long double s = 0, y;
+
+	for (; x < 10; x += 1)
+		s -= 1 / x;
+	y = 1 / (x * x);
+	return s + logl(x) - 0.5L / x - y * (1.0L / 12 - y * (1.0L / 120 -
+	    y * (1.0L / 252 - y * (1.0L / 240 - y / 132))));
+}
+
+/* The log-likelihood of Pitman's sampling formula for the sample's
+ * classes (Hoshino 2001, eq. 3), without its constant:
+ *   sum_{i<u} ln(t + i a) - sum_{i<n} ln(t + i)
+ *     + sum_j f_j sum_{i<j} ln(i - a)
+ * the sums in closed form with lgamma. */
+static long double
+pitman_ll(const risk_ctx *r, long double t, long double a)
+{
+	long double u = (long double)r->classes, n = (long double)r->rows;
+	long double l;
+	size_t i;
+
+	l = (u - 1) * logl(a) + lgammal(t / a + u) - lgammal(t / a + 1) -
+	    lgammal(t + n) + lgammal(t + 1);
+	for (i = 0; i < r->nfof; i++)
+		l += (long double)r->fof[i].classes *
+		    (lgammal((long double)r->fof[i].size - a) - lgammal(1 - a));
+	return l;
+}
+
+/* The theta that maximizes the likelihood for alpha a: the root of
+ *   sum_{i<u} 1/(t + i a) = sum_{i<n} 1/(t + i),
+ * whose left side is above the right for t near -a and below it for
+ * large t; by bisection. */
+static long double
+pitman_theta(const risk_ctx *r, long double a)
+{
+	long double u = (long double)r->classes, n = (long double)r->rows;
+	long double lo = -a, hi = 1, t, g;
+	int it;
+
+	/* g(t) = (psi(t/a + u) - psi(t/a + 1)) / a - psi(t + n) +
+	 * psi(t + 1) */
+	for (;;) {
+		g = (digamma(hi / a + u) - digamma(hi / a + 1)) / a -
+		    digamma(hi + n) + digamma(hi + 1);
+		if (g < 0 || hi > 1e15L)
+			break;
+		hi *= 2;
+	}
+	for (it = 0; it < 200; it++) {
+		t = lo + (hi - lo) / 2;
+		if (t <= lo || t >= hi)
+			break;
+		g = (digamma(t / a + u) - digamma(t / a + 1)) / a -
+		    digamma(t + n) + digamma(t + 1);
+		if (g > 0)
+			lo = t;
+		else
+			hi = t;
+	}
+	return lo + (hi - lo) / 2;
+}
+
+/*
+ * Pitman's model (Hoshino, "Applying Pitman's sampling formula to
+ * microdata disclosure risk assessment", J. Official Statistics 17,
+ * 2001): theta and alpha by maximum likelihood on the sample's class
+ * sizes (alpha by golden-section search, theta the root above for each
+ * alpha), then the population's uniques
+ *   U_N = Gamma(theta + 1) / Gamma(theta + alpha) N^alpha,
+ * of which the sample holds pi U_N.  -1 when there is no estimate (no
+ * class, or no class of one row: alpha is then 0 and U_N = theta at
+ * most, taken as is).
+ */
+long double
+risk_pitman(const risk_ctx *r)
+{
+	const long double g = 0.6180339887498948482L;
+	long double lo = 1e-9L, hi = 1 - 1e-9L, x1, x2, l1, l2, a, t, N;
+	int it;
+
+	if (r->rows < 2 || r->classes < 2)
+		return -1;
+	x1 = hi - g * (hi - lo);
+	x2 = lo + g * (hi - lo);
+	l1 = pitman_ll(r, pitman_theta(r, x1), x1);
+	l2 = pitman_ll(r, pitman_theta(r, x2), x2);
+	for (it = 0; it < 100 && hi - lo > 1e-12L; it++)
+		if (l1 < l2) {
+			lo = x1;
+			x1 = x2;
+			l1 = l2;
+			x2 = lo + g * (hi - lo);
+			l2 = pitman_ll(r, pitman_theta(r, x2), x2);
+		} else {
+			hi = x2;
+			x2 = x1;
+			l2 = l1;
+			x1 = hi - g * (hi - lo);
+			l1 = pitman_ll(r, pitman_theta(r, x1), x1);
+		}
+	a = lo + (hi - lo) / 2;
+	t = pitman_theta(r, a);
+	N = roundl((long double)r->rows / r->pi);
+	return r->pi * expl(lgammal(t + 1) - lgammal(t + a) + a * logl(N));
+}
+
 void
 risk_put(const risk_ctx *r, report *rp)
 {
@@ -265,6 +377,10 @@ risk_put(const risk_ctx *r, report *rp)
 		report_put(rp, "sampling_fraction", "%.10g", r->pi);
 		report_put(rp, "zayatz_population_uniques", "%.10Lg", z);
 		report_put(rp, "zayatz_population_uniqueness", "%.10Lg",
+		    n > 0 ? z / n : 0.0L);
+		z = risk_pitman(r);
+		report_put(rp, "pitman_population_uniques", "%.10Lg", z);
+		report_put(rp, "pitman_population_uniqueness", "%.10Lg",
 		    n > 0 ? z / n : 0.0L);
 	}
 }
