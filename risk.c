@@ -138,13 +138,24 @@ risk_class(risk_ctx *r, const char *key, size_t len, uint64_t n)
 		return;
 	id = kn_dict_find(&r->pkey, key, len);
 	F = id >= 0 ? r->pcnt[id] : 0;
-	if (F < n)
-		kn_die("%s: the class '%.*s' has %llu row%s in the release "
+	if (F < n) {
+		/* The labels joined by ", ", as a class is named. */
+		char *lab = kn_alloc(2 * len + 1);
+		size_t i, m = 0;
+
+		for (i = 0; i + 1 < len; i++)
+			if (key[i] == '\t') {
+				lab[m++] = ',';
+				lab[m++] = ' ';
+			} else
+				lab[m++] = key[i];
+		lab[m] = '\0';
+		kn_die("%s: the class '%s' has %llu row%s in the release "
 		    "but %llu in the population: the population must be "
 		    "counted over the released values, from a table that "
-		    "holds the release", r->ppath, (int)(len ? len - 1 : 0),
-		    key, (unsigned long long)n, n == 1 ? "" : "s",
-		    (unsigned long long)F);
+		    "holds the release", r->ppath, lab, (unsigned long long)n,
+		    n == 1 ? "" : "s", (unsigned long long)F);
+	}
 	if (r->pmin == 0 || F < r->pmin)
 		r->pmin = F;
 	if (F < r->thresh)
