@@ -156,6 +156,28 @@ report_hash(const char *path, char *hex)
 	return 1;
 }
 
+void
+report_run(report *rp, int argc, char **argv, const report_opts *o,
+    const kn_req *req, const char *scol)
+{
+	rp->argc = argc;
+	rp->argv = argv;
+	rp->cmd = o->cmd;
+	rp->ncmd = o->ncmd;
+	rp->req = req;
+	rp->scol = scol;
+}
+
+void
+report_file_set(report_file *t, const char *path, uint64_t lines)
+{
+	if (path != NULL && strcmp(path, "-") == 0)
+		path = NULL;
+	t->name = path != NULL ? path : "standard input";
+	t->lines = lines;
+	t->hashed = report_hash(path, t->sha256);
+}
+
 uint64_t
 report_lines(const char *path, const char *columns)
 {

@@ -96,6 +96,14 @@ void report_vput(report *rp, const char *name, const char *fmt,
  * regular file, read without moving its offset; 0 when it is not (a
  * pipe cannot be read twice). */
 int report_hash(const char *path, char *hex);
+/* Notes what a report says of the run: score's command line, the
+ * command lines of --command, the requirements and the sensitive
+ * column. */
+void report_run(report *rp, int argc, char **argv, const report_opts *o,
+    const kn_req *req, const char *scol);
+/* Describes the table at path (NULL or "-": stdin) of lines data
+ * lines, with its digest when it is a regular file. */
+void report_file_set(report_file *t, const char *path, uint64_t lines);
 /* The data lines of the table at path (columns: --columns), read
  * through. */
 uint64_t report_lines(const char *path, const char *columns);

@@ -1661,8 +1661,9 @@ report_plot(char **argv, int argc, const size_t *qi, size_t nq,
 		len += (size_t)sprintf(ql + len, "%s%zu", c ? "," : "", qi[c] + 1);
 	}
 	rep.svgwhy = n < 2 ? "fewer than two quasi-identifiers hold numbers "
-	    "only" : freq ? "the input is a frequency set" : !rep.rel.hashed ?
-	    "the release was read from a pipe, which is not read twice" : NULL;
+	    "only" : freq ? "the input is a frequency set" : argc == 0 ||
+	    strcmp(argv[0], "-") == 0 ? "the release was read from the "
+	    "standard input, which is not read twice" : NULL;
 	if (rep.svgwhy == NULL) {
 		snprintf(xy, sizeof(xy), "%zu,%zu", p[0] + 1, p[1] + 1);
 		kn_table_open(&t2, argv, (size_t)argc, columns);
@@ -1967,23 +1968,13 @@ main(int argc, char *argv[])
 	if (o.req.hasv)
 		put("check_variance", "%s", a.vfail ? "fail" : "pass");
 	if (REPORT_ON(&ro)) {
-		rep.argc = oargc;
-		rep.argv = oargv;
-		rep.cmd = ro.cmd;
-		rep.ncmd = ro.ncmd;
-		rep.req = &o.req;
-		rep.scol = opt.scol;
+		report_run(&rep, oargc, oargv, &ro, &o.req, opt.scol);
 		rep.fof = rk.fof;
 		rep.nf = rk.nfof;
-		rep.rel.name = argc > 0 ? argv[0] : "-";
-		rep.rel.lines = t.rows;
-		rep.rel.hashed = report_hash(rep.rel.name, rep.rel.sha256);
-		if (opath != NULL) {
-			rep.orig.name = opath;
-			rep.orig.lines = W.on ? W.orows : report_lines(opath,
-			    opt.columns);
-			rep.orig.hashed = report_hash(opath, rep.orig.sha256);
-		}
+		report_file_set(&rep.rel, argc > 0 ? argv[0] : NULL, t.rows);
+		if (opath != NULL)
+			report_file_set(&rep.orig, opath, W.on ? W.orows :
+			    report_lines(opath, opt.columns));
 		report_columns(&rep, &t, qi, nq, opt.scol != NULL &&
 		    (o.skey || !freq) ? sidx : SIZE_MAX, o.tkey ? tidx :
 		    SIZE_MAX, freq ? cntcol : t.ncols);
