@@ -228,8 +228,9 @@ utf8_len(const unsigned char *s, size_t n)
 }
 
 void
-report_xml(FILE *f, const char *s, size_t n, int tabs)
+report_xml(FILE *f, const char *s, size_t n, int flags)
 {
+	int tabs = flags & REPORT_XML_TABS, bytes = flags & REPORT_XML_BYTES;
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i, m;
 
@@ -249,10 +250,14 @@ report_xml(FILE *f, const char *s, size_t n, int tabs)
 			fputs("&quot;", f);
 			continue;
 		case '\'':
-			fputs("&#39;", f);
+			fputs(bytes ? "'" : "&#39;", f);
 			continue;
 		case '\t':
 			fputs(tabs ? ", " : "&#9;", f);
+			continue;
+		}
+		if (bytes) {
+			fputc(p[i], f);
 			continue;
 		}
 		if (p[i] < 0x20 || p[i] == 0x7f || (m = utf8_len(p + i,

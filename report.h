@@ -108,9 +108,12 @@ void report_file_set(report_file *t, const char *path, uint64_t lines);
  * through. */
 uint64_t report_lines(const char *path, const char *columns);
 /* Writes s[0..n) as XML text: the markup characters as entities, a
- * tab as ", " if tabs, other control bytes and bytes that are not
- * UTF-8 as U+FFFD, so that no value breaks the document. */
-void report_xml(FILE *f, const char *s, size_t n, int tabs);
+ * tab as ", " with REPORT_XML_TABS, other control bytes and bytes that
+ * are not UTF-8 as U+FFFD, so that no value breaks the document; with
+ * REPORT_XML_BYTES, & < > " only, the other bytes as they are (--plot
+ * alone writes values as they are). */
+enum { REPORT_XML_TABS = 1, REPORT_XML_BYTES = 2 };
+void report_xml(FILE *f, const char *s, size_t n, int flags);
 /* Writes the report as one XHTML page, or as one JSON object. */
 void report_html(const report *rp, FILE *f);
 void report_json(const report *rp, FILE *f);

@@ -126,6 +126,7 @@ static struct {
 	const char *sfile, *sumsq;	/* --freqset: the file and S_sumsq */
 	size_t *dcol, ndate;	/* --date: the date columns */
 	char *numq;		/* which QIs hold numbers only, so far */
+	int strict;		/* --plot into the report: valid UTF-8 */
 } o;
 
 /* The figures written so far, and what --report and --json say of the
@@ -1433,7 +1434,8 @@ add_row(const kn_fsrow *r, void *ctx)
 static void
 xml_put(const char *s, size_t n)
 {
-	report_xml(out, s, n, 1);
+	report_xml(out, s, n, REPORT_XML_TABS | (o.strict ? 0 :
+	    REPORT_XML_BYTES));
 }
 
 /* Writes a number as written in the input, canonically; a date as
@@ -1669,6 +1671,7 @@ report_plot(char **argv, int argc, const size_t *qi, size_t nq,
 		kn_table_open(&t2, argv, (size_t)argc, columns);
 		if ((out = open_memstream(&rep.svg, &rep.nsvg)) == NULL)
 			kn_die_sys("open_memstream");
+		o.strict = 1;
 		plot(&t2, xy, NULL, ql);
 		if (fclose(out) != 0)
 			kn_die_sys("open_memstream");
@@ -1877,7 +1880,7 @@ main(int argc, char *argv[])
 	}
 	if (o.tkey)
 		kn_dict_init(&tg.dict);
-	if (opath != NULL)
+	if (wpath != NULL || wauto != NULL)
 		wl_setup(&t, qi, nq, wpath, wauto, opath, &hopts);
 
 	/* The frequency set of (QI..., S if a key, T), S summed for
