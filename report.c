@@ -277,6 +277,29 @@ xs(FILE *f, const char *s)
 	report_xml(f, s, strlen(s), 0);
 }
 
+/* Writes s as XML text, quoted for the shell when it holds more than
+ * letters, digits and , . _ - + = / : @ %, so that the command line
+ * reads as it was typed. */
+static void
+shell_word(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (*s != '\0' && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,._-+=/:@%") == strlen(s)) {
+		xs(f, s);
+		return;
+	}
+	fputc('\'', f);
+	while ((p = strchr(s, '\'')) != NULL) {
+		report_xml(f, s, (size_t)(p - s), 0);
+		fputs("'\\''", f);
+		s = p + 1;
+	}
+	xs(f, s);
+	fputc('\'', f);
+}
+
 /* Writes s as a JSON string, quotes included. */
 static void
 js(FILE *f, const char *s)
@@ -564,7 +587,7 @@ report_html(const report *rp, FILE *f)
 	for (i = 0; i < (size_t)rp->argc; i++) {
 		if (i > 0)
 			fputc(' ', f);
-		xs(f, rp->argv[i]);
+		shell_word(f, rp->argv[i]);
 	}
 	fputs("</pre>\n", f);
 

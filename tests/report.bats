@@ -71,7 +71,7 @@ figures_in() {
 	grep -qF "<tr><th>original</th><td>orig.tsv</td><td>2</td><td><code>$o</code></td></tr>" r.html
 	grep -qF 'recode -k 2 x.tsv' r.html
 	grep -qF 'freqset -q a,b' r.html
-	grep -qF -- "--command recode -k 2 x.tsv --command freqset -q a,b --report r.html t.tsv" r.html
+	grep -qF -- "--command 'recode -k 2 x.tsv' --command 'freqset -q a,b' --report r.html t.tsv" r.html
 	grep -qF 'kanon 0.1.0' r.html
 	# From a pipe there is no digest to give.
 	score -q a,b -k 2 --report r.html < <(cat t.tsv) > /dev/null
