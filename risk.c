@@ -322,19 +322,21 @@ pitman_theta(const risk_ctx *r, long double a)
  * sizes (alpha by golden-section search, theta the root above for each
  * alpha), then the population's uniques
  *   U_N = Gamma(theta + 1) / Gamma(theta + alpha) N^alpha,
- * of which the sample holds pi U_N.  -1 when there is no estimate (no
- * class, or no class of one row: alpha is then 0 and U_N = theta at
- * most, taken as is).
+ * of which the sample holds pi U_N.  Those are sample uniques: the
+ * estimate is at most f_1, which it is taken to be when the model says
+ * more (all classes of one row: theta grows without bound) or cannot
+ * be fitted (fewer than two classes); 0 when f_1 is.
  */
 long double
 risk_pitman(const risk_ctx *r)
 {
 	const long double g = 0.6180339887498948482L;
-	long double lo = 1e-9L, hi = 1 - 1e-9L, x1, x2, l1, l2, a, t, N;
+	long double lo = 1e-9L, hi = 1 - 1e-9L, x1, x2, l1, l2, a, t, N, u;
+	long double f1 = (long double)r->small[1];
 	int it;
 
-	if (r->rows < 2 || r->classes < 2)
-		return -1;
+	if (f1 == 0 || r->rows < 2 || r->classes < 2)
+		return f1;
 	x1 = hi - g * (hi - lo);
 	x2 = lo + g * (hi - lo);
 	l1 = pitman_ll(r, pitman_theta(r, x1), x1);
@@ -356,7 +358,8 @@ risk_pitman(const risk_ctx *r)
 	a = lo + (hi - lo) / 2;
 	t = pitman_theta(r, a);
 	N = roundl((long double)r->rows / r->pi);
-	return r->pi * expl(lgammal(t + 1) - lgammal(t + a) + a * logl(N));
+	u = r->pi * expl(lgammal(t + 1) - lgammal(t + a) + a * logl(N));
+	return isfinite(u) && u >= 0 && u <= f1 ? u : f1;
 }
 
 void

@@ -54,7 +54,7 @@ void risk_finish(risk_ctx *r);
 /* Zayatz's estimate of the rows of the release that are unique in
  * the population, from the sampling fraction r->pi. */
 long double risk_zayatz(const risk_ctx *r);
-/* Pitman's (Hoshino 2001), the same; -1 when there is none. */
+/* Pitman's (Hoshino 2001), the same, at most the sample uniques. */
 long double risk_pitman(const risk_ctx *r);
 /* Writes the figures of --risk to rp. */
 void risk_put(const risk_ctx *r, report *rp);

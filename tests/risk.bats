@@ -169,3 +169,23 @@ popsim() {
 		done
 	done
 }
+
+@test "the estimates at the edges: no unique, all unique, one row, no row" {
+	printf 'a\n1\n1\n2\n2\n' > "$T/none.tsv"
+	printf 'a\n1\n2\n3\n4\n' > "$T/all.tsv"
+	printf 'a\n1\n' > "$T/one.tsv"
+	printf 'a\n' > "$T/empty.tsv"
+	# f1 bounds both: no sample unique, no estimate above 0; all unique,
+	# Pitman's theta grows without bound and the estimate is f1.
+	while read -r f z p; do
+		run score --sampling-fraction 0.1 "$T/$f.tsv"
+		[ "$status" -eq 0 ]
+		[ "$(value zayatz_population_uniques)" = "$z" ] || { echo "$f: $output"; false; }
+		[ "$(value pitman_population_uniques)" = "$p" ] || { echo "$f: $output"; false; }
+	done <<-'EOF'
+	none 0 0
+	all 4 4
+	one 1 1
+	empty 0 0
+	EOF
+}
