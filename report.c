@@ -476,18 +476,31 @@ svg_bars(FILE *f, const char *title, const char *xlab, const char *ylab,
 	fputs("</text>\n</svg>\n", f);
 }
 
-/* The figures whose names pass the test, as rows of a table. */
-static void
-html_figs(const report *rp, FILE *f, const char *const *pre)
+/* Whether figure name is one of names: a name that ends in '_' is a
+ * prefix, any other the whole name. */
+static int
+fig_among(const char *name, const char *const *names)
 {
-	size_t i, j;
+	size_t j, n;
+
+	for (j = 0; names[j] != NULL; j++) {
+		n = strlen(names[j]);
+		if (names[j][n - 1] == '_' ? strncmp(name, names[j], n) == 0 :
+		    strcmp(name, names[j]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The figures among names (NULL: all), as rows of a table. */
+static void
+html_figs(const report *rp, FILE *f, const char *const *names)
+{
+	size_t i;
 
 	fputs("<table>\n<tr><th>figure</th><th>value</th></tr>\n", f);
 	for (i = 0; i < rp->nfig; i++) {
-		for (j = 0; pre[j] != NULL &&
-		    strncmp(rp->fig[i].name, pre[j], strlen(pre[j])) != 0; j++)
-			;
-		if (pre[j] == NULL)
+		if (names != NULL && !fig_among(rp->fig[i].name, names))
 			continue;
 		fputs("<tr><td>", f);
 		xs(f, rp->fig[i].name);
@@ -531,13 +544,13 @@ html_cols(const report *rp, FILE *f, int role)
 void
 report_html(const report *rp, FILE *f)
 {
-	static const char *const risk[] = { "risk_", "threshold", "rows_below",
-	    "share_below", "sample_", "population_", "journalist_",
-	    "marketer_", "sampling_", "zayatz_", NULL };
-	static const char *const util[] = { "cdm", "cavg", "class_size",
-	    "classes", "rows", "suppressed", "l_", "variance_min", "label_",
+	static const char *const risk[] = { "risk_max", "risk_mean",
+	    "threshold", "rows_below_threshold", "share_below_threshold",
+	    "sample_", "population_", "journalist_", "marketer_", "sampling_",
+	    "zayatz_", "pitman_", NULL };
+	static const char *const util[] = { "rows", "suppressed", "classes",
+	    "class_size_", "cdm", "cavg", "l_", "variance_min", "label_",
 	    "target_", "workload_", NULL };
-	static const char *const all[] = { "", NULL };
 	const char *labels[NBINS];
 	long double v[NBINS];
 	char par[512];
@@ -661,7 +674,14 @@ report_html(const report *rp, FILE *f)
 	    "class size (risk = 1 / size)", "share of the rows", v, labels, 1);
 	html_figs(rp, f, risk);
 
-	fputs("<h2 id=\"utility\">Utility</h2>\n", f);
+	fputs("<h2 id=\"utility\">Utility</h2>\n<p>What the release is "
+	    "still good for, as <code>score</code> measures it: the classes "
+	    "and their sizes, the discernibility metric C_DM, C_AVG, and with "
+	    "the options that ask for them the diversity left, the label "
+	    "entropy and target error, and the error of a workload of COUNT "
+	    "queries.  (Precision and the loss of a full-domain node are in "
+	    "<code>lattice-search</code>'s output; NCP is not computed.)</p>\n",
+	    f);
 	html_figs(rp, f, util);
 
 	fputs("<h2 id=\"plot\">Partition</h2>\n", f);
@@ -683,7 +703,7 @@ report_html(const report *rp, FILE *f)
 	}
 
 	fputs("<h2 id=\"figures\">Every figure</h2>\n", f);
-	html_figs(rp, f, all);
+	html_figs(rp, f, NULL);
 	fputs("</body>\n</html>\n", f);
 }
 
