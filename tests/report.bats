@@ -201,3 +201,18 @@ class_sizes.0.classes\t2\nclass_sizes.1.size\t2\nclass_sizes.1.classes\t1')" ]
 		[ "$status" -eq 1 ] || { echo "accepted: $bad"; false; }
 	done
 }
+
+@test "make demo writes the report of the Adult release and says where" {
+	KANON_DEMO_OUT=$T run sh "$ROOT/demo.sh"
+	[ "$status" -eq 0 ]
+	[ "${lines[${#lines[@]} - 2]}" = "The release report of FD k=10 (score --report): $T/demo-report.html" ]
+	[ "${lines[${#lines[@]} - 1]}" = "(the release it describes: $T/demo-release.tsv)" ]
+	xmlok demo-report.html
+	grep -qF '<td>k = 10</td><td class="pass">pass</td>' demo-report.html
+	grep -qF '<tr><th>original</th><td>data/adult/adult.tsv</td><td>30162</td>' demo-report.html
+	if command -v sha256sum > /dev/null; then
+		h=$(sha256sum < demo-release.tsv | cut -d' ' -f1)
+		grep -qF "<td><code>$h</code></td>" demo-report.html
+	fi
+	grep -qF '<tr><th>released unchanged</th><td>none</td></tr>' demo-report.html
+}
