@@ -181,7 +181,8 @@ risk_finish(risk_ctx *r)
 
 	for (i = 0; i < RISK_SMALL; i++)
 		m += r->small[i] > 0;
-	qsort(r->big, r->nbig, sizeof(uint64_t), u64_cmp);
+	if (r->nbig > 0)
+		qsort(r->big, r->nbig, sizeof(uint64_t), u64_cmp);
 	for (i = 0; i < r->nbig; i++)
 		m += i == 0 || r->big[i] != r->big[i - 1];
 	r->fof = kn_alloc((m + 1) * sizeof(risk_fof));
