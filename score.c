@@ -1883,6 +1883,8 @@ main(int argc, char *argv[])
 		kn_dict_init(&tg.dict);
 	if (wpath != NULL || wauto != NULL)
 		wl_setup(&t, qi, nq, wpath, wauto, opath, &hopts);
+	else if (opath != NULL)		/* for the report, read first */
+		W.orows = report_lines(opath, opt.columns);
 
 	/* The frequency set of (QI..., S if a key, T), S summed for
 	 * variance diversity, arrives in order; classes are runs of equal
@@ -1977,8 +1979,7 @@ main(int argc, char *argv[])
 		rep.nf = rk.nfof;
 		report_file_set(&rep.rel, argc > 0 ? argv[0] : NULL, t.rows);
 		if (opath != NULL)
-			report_file_set(&rep.orig, opath, W.on ? W.orows :
-			    report_lines(opath, opt.columns));
+			report_file_set(&rep.orig, opath, W.orows);
 		report_columns(&rep, &t, qi, nq, opt.scol != NULL &&
 		    (o.skey || !freq) ? sidx : SIZE_MAX, o.tkey ? tidx :
 		    SIZE_MAX, freq ? cntcol : t.ncols);

@@ -171,6 +171,16 @@ class_sizes.0.classes\t2\nclass_sizes.1.size\t2\nclass_sizes.1.classes\t1')" ]
 	ln -s t.tsv lnk.html
 	run score -q a,b --report lnk.html t.tsv
 	[ "$status" -eq 2 ]
+	# Nor the population or the original, and nothing printed first.
+	cp pop.tsv pop2.tsv
+	run score -q a,b --population pop2.tsv --report pop2.tsv t.tsv
+	[ "$status" -eq 2 ]
+	[ "$output" = "score: pop2.tsv: output file is input file (pop2.tsv)" ]
+	run score -q a,b --original pop2.tsv --report pop2.tsv t.tsv
+	[ "$status" -eq 2 ]
+	[ "$output" = "score: pop2.tsv: output file is input file (pop2.tsv)" ]
+	cmp pop.tsv pop2.tsv
+	rm pop2.tsv
 	# A run that fails leaves the old report as it was.
 	cp r.html r.old
 	run score -q a,b,nosuch --report r.html t.tsv
