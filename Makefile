@@ -85,7 +85,7 @@ FUZZ_SECONDS ?= 60
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
-FUZZ = fuzz/fuzz-tsv fuzz/fuzz-hier fuzz/fuzz-parse fuzz/fuzz-merge
+FUZZ = fuzz/fuzz-tsv fuzz/fuzz-csv fuzz/fuzz-hier fuzz/fuzz-parse fuzz/fuzz-merge
 
 fuzz:
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +74,16 @@ struct kn_sorter {
 	char **run;		/* temp files of sorted runs */
 	size_t nrun;
 	kn_str *f;		/* field scratch */
+	int threads;		/* for sorting in memory (kn_sort_threads) */
+	size_t nprep;		/* records with their keys and prefix */
+	/* With threads, a full buffer is sorted and written as a run by
+	 * a thread of its own while the next fills (spill_async): each
+	 * of the two buffers has half the budget. */
+	size_t bufbudget;
+	struct bgspill *bg;	/* the run being written, or NULL */
+	char *sparea;		/* the buffers of the last run written */
+	size_t spacap, sprcap;
+	rec *spr;
 	kn_sortstats st;
 };
 /* Parses a number as sort -n sees it; returns its parts. */
@@ -284,6 +295,121 @@ recsort(const kn_sorter *s, rec *a, rec *t, size_t n)
 	memcpy(a, t, k * sizeof(rec));
 }
 
+/*
+ * Sorting in memory on several threads: the records split in halves
+ * sorted at once, each on its share of the threads, then merged by
+ * all of them, each writing its own stretch of the output (the split
+ * points found on the merge path by binary search).  Ties go to the
+ * left half, as in recsort, so the order is the one thread's: the
+ * output does not depend on -j.
+ */
+struct psort {
+	const kn_sorter *s;
+	rec *a, *t;		/* the records and a scratch as large */
+	size_t n;
+	int threads;
+	/* a merge's share: a[0, na) and b[0, nb) from diagonal d0 to d1
+	 * of the merge path into out */
+	const rec *ma, *mb;
+	size_t na, nb, d0, d1;
+	rec *out;
+};
+
+/* Where diagonal d of the merge of a[0, na) and b[0, nb) crosses: the
+ * number of records of a among the first d of the output. */
+static size_t
+merge_split(const kn_sorter *s, const rec *a, size_t na, const rec *b,
+    size_t nb, size_t d)
+{
+	size_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		/* a[mid] precedes b[d - mid - 1] (ties go to a): it is
+		 * among the first d. */
+		if (reccmp(s, &b[d - mid - 1], &a[mid]) >= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void *
+merge_part(void *arg)
+{
+	struct psort *p = arg;
+	size_t i = merge_split(p->s, p->ma, p->na, p->mb, p->nb, p->d0);
+	size_t j = p->d0 - i, k;
+
+	for (k = p->d0; k < p->d1; k++)
+		if (j < p->nb && (i == p->na ||
+		    reccmp(p->s, &p->mb[j], &p->ma[i]) < 0))
+			p->out[k] = p->mb[j++];
+		else
+			p->out[k] = p->ma[i++];
+	return NULL;
+}
+
+static void *
+psort_run(void *arg)
+{
+	struct psort *p = arg, half[2], *part;
+	size_t h = p->n / 2, i;
+	pthread_t th[64];
+	int k, nt = p->threads;
+
+	if (nt <= 1 || p->n < 2048) {
+		recsort(p->s, p->a, p->t, p->n);
+		return NULL;
+	}
+	for (k = 0; k < 2; k++) {
+		half[k] = *p;
+		half[k].a = p->a + (k ? h : 0);
+		half[k].t = p->t + (k ? h : 0);
+		half[k].n = k ? p->n - h : h;
+		half[k].threads = k ? nt - nt / 2 : nt / 2;
+	}
+	if (pthread_create(&th[0], NULL, psort_run, &half[0]) == 0) {
+		psort_run(&half[1]);
+		pthread_join(th[0], NULL);
+	} else {
+		psort_run(&half[0]);
+		psort_run(&half[1]);
+	}
+	if (reccmp(p->s, &p->a[h - 1], &p->a[h]) <= 0)
+		return NULL;
+	part = kn_alloc((size_t)nt * sizeof(*part));
+	for (k = 0; k < nt; k++) {
+		part[k] = *p;
+		part[k].ma = p->a;
+		part[k].na = h;
+		part[k].mb = p->a + h;
+		part[k].nb = p->n - h;
+		part[k].d0 = p->n * (size_t)k / (size_t)nt;
+		part[k].d1 = p->n * (size_t)(k + 1) / (size_t)nt;
+		part[k].out = p->t;
+	}
+	for (k = 1; k < nt; k++)
+		if (pthread_create(&th[k], NULL, merge_part, &part[k]) != 0)
+			break;
+	merge_part(&part[0]);
+	for (i = 1; i < (size_t)k; i++)
+		pthread_join(th[i], NULL);
+	for (; k < nt; k++)
+		merge_part(&part[k]);
+	free(part);
+	memcpy(p->a, p->t, p->n * sizeof(rec));
+	return NULL;
+}
+
+void
+kn_sort_threads(kn_sorter *s, int n)
+{
+	s->threads = n < 1 ? 1 : n > 64 ? 64 : n;
+	s->bufbudget = s->threads > 1 ? s->budget / 2 : s->budget;
+}
+
 kn_sorter *
 kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
     const char *tmpdir)
@@ -295,6 +421,8 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
 	s->ncols = ncols;
 	s->budget = budget < (1 << 16) ? (1 << 16) : budget;
 	s->tmpdir = tmpdir;
+	s->threads = 1;
+	s->bufbudget = s->budget;
 	s->f = kn_alloc((ncols + 1) * sizeof(kn_str));
 	/* Lines and records (with the merge sort's scratch) share the
 	 * budget as the rows need: both grow as they fill, up to it, so
@@ -348,13 +476,22 @@ wline(struct wbuf *w, const char *p, size_t len)
 	w->n += len + 1;
 }
 
+static void prep_all(kn_sorter *s);
+
 /* Sorts the lines held in memory. */
 static void
 sort_mem(kn_sorter *s)
 {
-	rec *t = s->r + s->n;	/* scratch: the other half of r */
+	struct psort p;
 
-	recsort(s, s->r, t, s->n);
+	prep_all(s);
+	memset(&p, 0, sizeof(p));
+	p.s = s;
+	p.a = s->r;
+	p.t = s->r + s->n;	/* scratch: the other half of r */
+	p.n = s->n;
+	p.threads = s->threads;
+	psort_run(&p);
 }
 
 /* Sorts the lines in memory and writes them out as a run. */
@@ -381,37 +518,236 @@ spill(kn_sorter *s)
 	free(w);
 	s->st.runs++;
 	s->alen = 0;
-	s->n = 0;
+	s->n = s->nprep = 0;
 }
 
-/* Finds the key fields of a line: offsets and lengths into k.  Dies on
- * a short row when name is given. */
+/*
+ * A run sorted and written by a thread while the sorter fills its other
+ * buffer: a copy of the sorter holding the full buffer (its own arena
+ * and records), the temp file made by the caller, and what went wrong.
+ */
+struct bgspill {
+	kn_sorter view;
+	int fd;
+	char *path;
+	int err;		/* errno of a write error, or 0 */
+	uint64_t bytes;
+	pthread_t th;
+};
+
+static void *
+bg_run(void *arg)
+{
+	struct bgspill *b = arg;
+	kn_sorter *v = &b->view;
+	char *buf = kn_alloc(1 << 16);
+	size_t i, n = 0;
+
+	sort_mem(v);
+	for (i = 0; i <= v->n && b->err == 0; i++) {
+		const rec *r = i < v->n ? &v->r[i] : NULL;
+
+		if (r == NULL || n + r->len + 1 > (1 << 16)) {
+			if (n > 0 && kn_write_all(b->fd, buf, n) != 0)
+				b->err = errno != 0 ? errno : EIO;
+			b->bytes += n;
+			n = 0;
+			if (r == NULL)
+				break;
+		}
+		if (r->len + 1 > (1 << 16)) {
+			if (kn_write_all(b->fd, v->arena + r->off, r->len) != 0 ||
+			    kn_write_all(b->fd, "\n", 1) != 0)
+				b->err = errno != 0 ? errno : EIO;
+			b->bytes += r->len + 1;
+			continue;
+		}
+		memcpy(buf + n, v->arena + r->off, r->len);
+		buf[n + r->len] = '\n';
+		n += r->len + 1;
+	}
+	free(buf);
+	if (close(b->fd) != 0 && b->err == 0)
+		b->err = errno != 0 ? errno : EIO;
+	return NULL;
+}
+
+/* Takes the run b wrote; its buffers become the spare ones. */
 static void
-locate(kn_sorter *s, const char *line, size_t len, uint32_t *k,
-    const char *name, uint64_t lineno)
+bg_done(kn_sorter *s, struct bgspill *b)
+{
+	if (b->err != 0) {
+		errno = b->err;
+		kn_die_sys("%s: write error", b->path);
+	}
+	s->run = kn_realloc(s->run, (s->nrun + 1) * sizeof(char *));
+	s->run[s->nrun++] = b->path;
+	s->st.runs++;
+	s->st.bytes_written += b->bytes;
+	free(s->sparea);
+	free(s->spr);
+	s->sparea = b->view.arena;
+	s->spacap = b->view.acap;
+	s->spr = b->view.r;
+	s->sprcap = b->view.rcap;
+	free(b);
+}
+
+/* Waits for the run being written, and takes it. */
+static void
+bg_join(kn_sorter *s)
+{
+	struct bgspill *b = s->bg;
+
+	if (b == NULL)
+		return;
+	pthread_join(b->th, NULL);
+	s->bg = NULL;
+	bg_done(s, b);
+}
+
+/* Hands the full buffer to a thread that sorts it and writes it as a
+ * run (one at a time), and goes on with the spare buffers. */
+static void
+spill_async(kn_sorter *s)
+{
+	struct bgspill *b;
+
+	bg_join(s);
+	b = kn_zalloc(sizeof(*b));
+	b->view = *s;
+	b->view.bg = NULL;
+	/* The thread sorts on the threads but the one that reads. */
+	b->view.threads = s->threads - 1;
+	b->fd = kn_mktemp(s->tmpdir, &b->path);
+	if (s->sparea != NULL) {
+		s->arena = s->sparea;
+		s->acap = s->spacap;
+		s->r = s->spr;
+		s->rcap = s->sprcap;
+		s->sparea = NULL;
+		s->spr = NULL;
+	} else {
+		s->acap = SORT_FIRST_ARENA < s->bufbudget ? SORT_FIRST_ARENA :
+		    s->bufbudget;
+		s->arena = kn_alloc(s->acap);
+		s->rcap = SORT_FIRST_RECS;
+		s->r = kn_alloc(s->rcap * sizeof(rec));
+	}
+	s->alen = 0;
+	s->n = s->nprep = 0;
+	if (pthread_create(&b->th, NULL, bg_run, b) != 0) {
+		/* No thread: the run is written now. */
+		bg_run(b);
+		bg_done(s, b);
+		return;
+	}
+	s->bg = b;
+}
+
+/* Finds the key fields of a line: offsets and lengths into k, with f
+ * (ncols + 1 of them) as scratch; returns the number of fields. */
+static size_t
+split_keys(const kn_sorter *s, const char *line, size_t len, uint32_t *k,
+    kn_str *f)
 {
 	size_t i, nf = 0, start = 0, col;
 
 	if (s->nkey == 0)
-		return;
+		return s->ncols;
 	for (i = 0; i <= len; i++)
 		if (i == len || line[i] == '\t') {
 			if (nf < s->ncols) {
-				s->f[nf].p = line + start;
-				s->f[nf].n = i - start;
+				f[nf].p = line + start;
+				f[nf].n = i - start;
 			}
 			nf++;
 			start = i + 1;
 		}
 	if (nf != s->ncols)
+		return nf;
+	for (i = 0; i < s->nkey; i++) {
+		col = s->key[i].col;
+		k[2 * i] = (uint32_t)(f[col].p - line);
+		k[2 * i + 1] = (uint32_t)f[col].n;
+	}
+	return nf;
+}
+
+/* split_keys, dying on a short row (named name, or a temp run). */
+static void
+locate(kn_sorter *s, const char *line, size_t len, uint32_t *k,
+    const char *name, uint64_t lineno)
+{
+	size_t nf = split_keys(s, line, len, k, s->f);
+
+	if (nf != s->ncols)
 		kn_die("%s:%llu: expected %zu fields, found %zu",
 		    name != NULL ? name : "(temp run)",
 		    (unsigned long long)lineno, s->ncols, nf);
-	for (i = 0; i < s->nkey; i++) {
-		col = s->key[i].col;
-		k[2 * i] = (uint32_t)(s->f[col].p - line);
-		k[2 * i + 1] = (uint32_t)s->f[col].n;
+}
+
+/* The keys and prefixes of records [from, to), which kn_sort_add left
+ * to the threads of sort_mem; *bad is set for a short row. */
+struct prep {
+	kn_sorter *s;
+	size_t from, to;
+	int bad;
+};
+
+static void *
+prep_part(void *arg)
+{
+	struct prep *w = arg;
+	kn_sorter *s = w->s;
+	kn_str *f = kn_alloc((s->ncols + 1) * sizeof(kn_str));
+	size_t i;
+
+	for (i = w->from; i < w->to; i++) {
+		rec *r = &s->r[i];
+		char *p = s->arena + r->off;
+		uint32_t *k = (uint32_t *)(void *)(p - 8 * s->nkey);
+
+		if (split_keys(s, p, r->len, k, f) != s->ncols)
+			w->bad = 1;
+		else
+			prefix(s, p, r->len, k, &r->p);
 	}
+	free(f);
+	return NULL;
+}
+
+/* Readies the records kn_sort_add left, on the sorter's threads. */
+static void
+prep_all(kn_sorter *s)
+{
+	struct prep w[64];
+	pthread_t th[64];
+	size_t n = s->n - s->nprep;
+	int j, nt = s->threads, started;
+
+	if (n == 0)
+		return;
+	for (j = 0; j < nt; j++) {
+		w[j].s = s;
+		w[j].from = s->nprep + n * (size_t)j / (size_t)nt;
+		w[j].to = s->nprep + n * (size_t)(j + 1) / (size_t)nt;
+		w[j].bad = 0;
+	}
+	for (started = 1; started < nt; started++)
+		if (pthread_create(&th[started], NULL, prep_part,
+		    &w[started]) != 0)
+			break;
+	prep_part(&w[0]);
+	for (j = 1; j < started; j++)
+		pthread_join(th[j], NULL);
+	for (j = started; j < nt; j++)
+		prep_part(&w[j]);
+	for (j = 0; j < nt; j++)
+		if (w[j].bad)
+			kn_die("(temp run): a line of other than %zu fields",
+			    s->ncols);
+	s->nprep = s->n;
 }
 
 void
@@ -425,15 +761,19 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 	if (len > UINT32_MAX - 16)
 		kn_die("a line of %zu bytes is too long to sort", len);
 	if (s->n > 0 && s->alen + need + 2 * (s->n + 1) * sizeof(rec) >
-	    s->budget)
-		spill(s);
+	    s->bufbudget) {
+		if (s->threads > 1)
+			spill_async(s);
+		else
+			spill(s);
+	}
 	if (s->alen + need > s->acap) {
 		/* Twice the room, within the budget; a line larger than
 		 * the budget is held alone (the arena is empty). */
 		size_t cap = 2 * s->acap;
 
-		if (cap > s->budget)
-			cap = s->budget;
+		if (cap > s->bufbudget)
+			cap = s->bufbudget;
 		if (cap < s->alen + need)
 			cap = s->alen + need;
 		s->arena = kn_realloc(s->arena, cap);
@@ -450,11 +790,16 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 	p = s->arena + s->alen + 8 * s->nkey;
 	memcpy(p, line, len);
 	p[len] = '\0';
-	locate(s, p, len, k, NULL, 0);
 	r = &s->r[s->n++];
 	r->off = (uint64_t)(p - s->arena);
 	r->len = (uint32_t)len;
-	prefix(s, p, len, k, &r->p);
+	/* With threads, the keys and the prefix are found by them, as
+	 * the lines are sorted (prep_all). */
+	if (s->threads == 1) {
+		locate(s, p, len, k, NULL, 0);
+		prefix(s, p, len, k, &r->p);
+		s->nprep = s->n;
+	}
 	s->alen += 8 * s->nkey + len + 1;
 	s->st.rows++;
 }
@@ -495,6 +840,7 @@ src_next(kn_sorter *s, source *x)
 		if (!kn_table_next(x->t))
 			return 0;
 		s->st.rows++;
+		kn_table_join(x->t);
 		x->line = x->t->r.line;
 		x->len = x->t->r.len;
 		locate(s, x->line, x->len, x->k, x->t->r.name,
@@ -637,6 +983,11 @@ kn_sort_finish(kn_sorter *s, int unique,
 	size_t bufsz, f = fanin(s, &bufsz), i, j, ns;
 	source *src;
 
+	bg_join(s);
+	free(s->sparea);
+	free(s->spr);
+	s->sparea = NULL;
+	s->spr = NULL;
 	if (s->nrun == 0) {
 		/* Everything fit: sort in memory and write out. */
 		sort_mem(s);
@@ -653,7 +1004,7 @@ kn_sort_finish(kn_sorter *s, int unique,
 	s->arena = NULL;
 	free(s->r);
 	s->r = NULL;
-	s->n = 0;
+	s->n = s->nprep = 0;
 	while (s->nrun > f) {
 		/* A merge pass: consecutive groups of f runs, in order. */
 		char **next = kn_alloc(((s->nrun + f - 1) / f) * sizeof(char *));
@@ -702,6 +1053,7 @@ kn_sort_finish(kn_sorter *s, int unique,
 void
 kn_sort_addrun(kn_sorter *s, char *path)
 {
+	bg_join(s);	/* the runs in order */
 	s->run = kn_realloc(s->run, (s->nrun + 1) * sizeof(char *));
 	s->run[s->nrun++] = path;
 	s->st.runs++;
@@ -728,10 +1080,19 @@ kn_sort_free(kn_sorter *s)
 {
 	size_t i;
 
+	if (s->bg != NULL) {
+		pthread_join(s->bg->th, NULL);
+		kn_rmtemp(s->bg->path);
+		free(s->bg->view.arena);
+		free(s->bg->view.r);
+		free(s->bg);
+	}
 	for (i = 0; i < s->nrun; i++) {
 		kn_rmtemp(s->run[i]);
 	}
 	free(s->run);
+	free(s->sparea);
+	free(s->spr);
 	free(s->arena);
 	free(s->r);
 	free(s->f);

@@ -31,6 +31,9 @@ typedef struct kn_sorter kn_sorter;
  * tmpdir. */
 kn_sorter *kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols,
     size_t budget, const char *tmpdir);
+/* Sorts in memory on n threads (1 to 64; 1 at first); the order is
+ * the same for every n. */
+void kn_sort_threads(kn_sorter *s, int n);
 void kn_sort_add(kn_sorter *s, const char *line, size_t len);
 /* Calls out for each line in order (with unique: the first line of each
  * run of equal keys); removes the temp files. */

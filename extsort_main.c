@@ -12,7 +12,7 @@
 
 static const char synopsis[] =
     "usage: extsort [-muv] [-k key[:nr],...] [-o file] [-S size] "
-    "[-T dir]\n"
+    "[-T dir] [-j n]\n"
     "               [--columns list | --columns-file file] "
     "[--skip-header]\n"
     "               [--no-header] [file ...]\n";
@@ -39,7 +39,8 @@ static void __attribute__((noreturn))
 usage(int status)
 {
 	if (status == 0)
-		kn_help(synopsis, help, KN_HELP_TABLE | KN_HELP_TMP);
+		kn_help(synopsis, help, KN_HELP_TABLE | KN_HELP_TMP |
+		    KN_HELP_JOBS);
 	fputs(synopsis, stderr);
 	exit(status);
 }
@@ -94,7 +95,7 @@ main(int argc, char *argv[])
 	FILE *fp;
 
 	kn_init(argv[0]);
-	while ((ch = getopt_long(argc, argv, "S:T:hk:mo:uv", longopts,
+	while ((ch = getopt_long(argc, argv, "S:T:hj:k:mo:uv", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -151,8 +152,11 @@ main(int argc, char *argv[])
 		if (!t.headerless && !nohdr)
 			out.hdr = t.hdrline;
 		s = kn_sort_new(key, nkey, t.ncols, opt.budget, opt.tmpdir);
-		while (kn_table_next(&t))
+		kn_sort_threads(s, kn_jobs(&opt));
+		while (kn_table_next(&t)) {
+			kn_table_join(&t);
 			kn_sort_add(s, t.r.line, t.r.len);
+		}
 		kn_sort_finish(s, unique, put_line, fp);
 	}
 	if (out.hdr != NULL)

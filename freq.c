@@ -1187,7 +1187,7 @@ kn_freq_sorted(kn_table *t, const kn_countspec *cs, kn_fsout out,
 	row.ssc = kn_zalloc((cs->nsum + 1) * sizeof(int));
 	row.cnt = 0;
 	keylen = 0;
-	while (kn_table_next(t)) {
+	while (kn_table_next(t) && (kn_table_join(t), 1)) {
 		const char *line = t->r.line;
 		size_t kl = d == 0 ? 0 : (size_t)(t->f[d - 1].p +
 		    t->f[d - 1].n - line);

@@ -50,6 +50,9 @@ static const struct {
 "  -o FILE              write to FILE, replaced only once complete\n" },
 	{ KN_HELP_TMP, 0,
 "  -T DIR               temporary files in DIR (default $TMPDIR or /tmp)\n" },
+	{ KN_HELP_JOBS, 0,
+"  -j N                 threads (default: the online CPUs); the output is\n"
+"                       the same for every N\n" },
 	{ KN_HELP_PROGRESS, 0,
 "  --progress           show progress on stderr even when not a terminal\n" },
 	{ 0, 0,

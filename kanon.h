@@ -111,7 +111,8 @@ enum {
 	KN_HELP_MISSING = 1 << 5,	/* --missing */
 	KN_HELP_DATE = 1 << 6,		/* --date */
 	KN_HELP_TMP = 1 << 7,		/* -T */
-	KN_HELP_PROGRESS = 1 << 8	/* --progress */
+	KN_HELP_PROGRESS = 1 << 8,	/* --progress */
+	KN_HELP_JOBS = 1 << 9		/* -j */
 };
 void kn_help(const char *usage, const char *own, unsigned mask)
     __attribute__((noreturn));
@@ -494,6 +495,10 @@ typedef struct {
 	char *rec;		/* the decoded record: fields joined by tabs */
 	size_t reccap;
 	size_t *foff;		/* offsets of the fields in rec */
+	size_t *fend;		/* and their ends, in the block of foff */
+	int spans;		/* the line is the record as read, its fields
+				 * spans of it: kn_table_join makes it the
+				 * fields joined by tabs */
 	uint64_t recmore;	/* lines of the last record after its first */
 	/* carry[c]: column c may hold a value with a tab, CR or LF (read
 	 * from CSV), which the program passes through to CSV output
@@ -578,6 +583,7 @@ typedef struct {
 	int progress;		/* --progress */
 	char *columns;		/* --columns, --columns-file */
 	char *dates;		/* --date, a comma list (kanon(7), DATES) */
+	int jobs;		/* -j; 0: not given (kn_jobs) */
 } kn_opts;
 enum { KN_OPT_PROGRESS = 1200, KN_OPT_VERSION };
 #define KN_OPT_PROGRESS_ENTRY \
@@ -589,6 +595,9 @@ enum { KN_OPT_PROGRESS = 1200, KN_OPT_VERSION };
 enum { KN_OPT_DATE = 1300 };
 #define KN_OPT_DATE_ENTRY \
 	{ "date", required_argument, NULL, KN_OPT_DATE }
+/* The threads of -j: o->jobs when given, else the online CPUs (at
+ * most 64). */
+int kn_jobs(const kn_opts *o);
 /* Takes option ch into o if it is one of kn_opts's; 0 if it is not. */
 int kn_opts_take(kn_opts *o, int ch, char *arg);
 
@@ -596,8 +605,13 @@ int kn_opts_take(kn_opts *o, int ch, char *arg);
  * a comma list naming the fields of headerless input. */
 void kn_table_open(kn_table *t, char **paths, size_t npaths,
     const char *columns);
-/* Reads and splits the next row; 0 at end of all input. */
+/* Reads and splits the next row; 0 at end of all input.  The fields
+ * are t->f; the line t->r.line, the fields joined by tabs, only after
+ * kn_table_join (a CSV record may be read as spans of its text). */
 int kn_table_next(kn_table *t);
+/* Makes t->r.line and t->r.len the current row's fields joined by
+ * tabs (as TSV has them), for a program that uses the whole line. */
+void kn_table_join(kn_table *t);
 /* Column index of a name or 1-based number; dies if unknown. */
 size_t kn_table_col(const kn_table *t, const char *spec);
 /* Parses a comma list of columns; returns the count, indices in *idx.

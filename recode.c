@@ -443,6 +443,7 @@ struct regions {
 	size_t classcol;
 	int *num;		/* per QI: numeric (min, max, mean), or a node */
 	kn_hier **h;		/* per QI with a node: its hierarchy (-H) */
+	char **qname;		/* per QI: its name in the table */
 	struct bound *bd;	/* n * nqi: the numeric QIs' ranges */
 	const char *dates;	/* --date: the date columns of the table */
 	int *dform;		/* per QI: its date form, or KN_DATE_NONE */
@@ -467,6 +468,7 @@ struct bound {
 	int slo, shi;
 	const char *los, *his;
 	uint64_t miss;		/* rows whose value is missing */
+	uint64_t mseen;		/* of them, read so far */
 	int nonum;		/* all of them */
 };
 
@@ -703,6 +705,9 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	/* The hierarchies of the nodes: -H attr=spec must name one. */
 	rg->num = num;
 	rg->h = kn_zalloc((rg->nqi + 1) * sizeof(kn_hier *));
+	rg->qname = kn_alloc((rg->nqi + 1) * sizeof(char *));
+	for (i = 0; i < rg->nqi; i++)
+		rg->qname[i] = t->names[rc->qcol[i]];
 	hn = kn_alloc((rg->nqi + 1) * sizeof(char *));
 	for (i = 0, j = 0; i < rg->nqi; i++)
 		if (!num[i])
@@ -762,7 +767,7 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 				continue;
 			}
 			B = &rg->bd[rg->n * rg->nqi + i];
-			B->miss = 0;
+			B->miss = B->mseen = 0;
 			B->nonum = 0;
 			if (num[i] == 2 && !region_missing(f, v, B, cnt,
 			    name[fld[i] + 3], path, ln)) {
@@ -845,7 +850,7 @@ static int
 region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
     const char **err)
 {
-	const struct bound *b;
+	struct bound *b;
 	kn_hier *h = rg->h[i];
 	kn_str lab, a;
 	kn_i128 m;
@@ -927,6 +932,11 @@ region_fail(const struct recoding *rc, const kn_table *t, struct regions *rg,
 		kn_table_fail(t, col, "'%.*s' is not a number, so not in the "
 		    "region of class %.*s, from %s to %s (%s:%llu)", (int)v.n,
 		    v.p, (int)id.n, id.p, b->los, b->his, rg->path, ln);
+	if (why == MISSING && b->miss > 0)
+		kn_table_fail(t, col, "'%.*s' is a missing value, and the "
+		    "region of class %.*s holds only %llu (%s:%llu)", (int)v.n,
+		    v.p, (int)id.n, id.p, (unsigned long long)b->miss,
+		    rg->path, ln);
 	if (why == MISSING)
 		kn_table_fail(t, col, "'%.*s' is a missing value, and the "
 		    "region of class %.*s holds none (%s:%llu)", (int)v.n,
@@ -972,6 +982,31 @@ regions_check(struct recoding *rc)
 		}
 }
 
+/* At the end of the pass that labels the rows: regions_check, and the
+ * missing values of each class against its Q_missing. */
+static void
+regions_done(struct recoding *rc)
+{
+	struct regions *rg = rc->priv;
+	size_t i, q;
+
+	regions_check(rc);
+	for (i = 0; i < rg->n && !rg->part; i++)
+		for (q = 0; q < rg->nqi; q++) {
+			const struct bound *b = &rg->bd[i * rg->nqi + q];
+			kn_str id = rg->lab[i * rg->nl + rg->nqi];
+
+			if (!rg->num[q] || b->mseen == b->miss)
+				continue;
+			kn_die("%s:%llu: class %.*s has %llu missing value%s "
+			    "of '%s', but %s has %llu", rg->path,
+			    (unsigned long long)rg->line[i], (int)id.n, id.p,
+			    (unsigned long long)b->miss, b->miss == 1 ? "" :
+			    "s", rg->qname[q], rg->iname,
+			    (unsigned long long)b->mseen);
+		}
+}
+
 /* The labels of the row's class; the row must lie in its class's
  * region, and the class may not have more rows than its count. */
 static void
@@ -987,10 +1022,16 @@ region_label(struct recoding *rc, kn_table *t, kn_str *lab)
 	if (id < 0)
 		kn_table_fail(t, rg->classcol, "'%.*s' is not a class of %s",
 		    (int)v.n, v.p, rg->path);
-	for (i = 0; i < rg->nqi; i++)
-		if ((why = region_fit(rg, (size_t)id, i, t->f[rc->qcol[i]],
-		    &err)) != FIT)
+	for (i = 0; i < rg->nqi; i++) {
+		kn_str q = t->f[rc->qcol[i]];
+		struct bound *b = &rg->bd[id * rg->nqi + i];
+
+		if ((why = region_fit(rg, (size_t)id, i, q, &err)) != FIT)
 			region_fail(rc, t, rg, (size_t)id, i, why, err);
+		if (rg->num[i] && kn_missing(q.p, q.n) && !rg->part &&
+		    ++b->mseen > b->miss)
+			region_fail(rc, t, rg, (size_t)id, i, MISSING, err);
+	}
 	/* More rows than the count: the regions are of another table,
 	 * whatever part of this one is read. */
 	if (++rg->seen[id] > rg->count[id])
@@ -1689,7 +1730,7 @@ main(int argc, char *argv[])
 		rg.dates = opt.dates;
 		rc.count = region_count;
 		rc.label = region_label;
-		rc.done = regions_check;
+		rc.done = regions_done;
 		rc.priv = &rg;
 		regions_read(&rc, &rg, &t, summary < 0 ? SUM_RANGE : summary,
 		    ccol != NULL ? ccol : "class", &hopts);

@@ -654,6 +654,80 @@ csv_decode(kn_table *t, char *src, size_t len, char *dst, size_t *dp,
 	    kn_csv.ifslen);
 }
 
+/*
+ * The common record, read without moving a byte: a line of one physical
+ * line with a separator of one byte, whose quoted fields hold no doubled
+ * quote.  Scans src[0, len) (the line, its CR included, read eight bytes
+ * at a time past its end) and sets the spans of the fields in t->foff
+ * and t->fend (up to t->ncols of them), then writes a tab after each
+ * field and a NUL after the last (over a separator or a closing quote),
+ * so that a field ends as in TSV.  Returns the number of fields, or 0,
+ * having written nothing, for any other line: one with a doubled quote,
+ * a NUL, junk after a closing quote, or a quote that goes on over the
+ * next line, which csv_decode reads (and names the faults of).  Sets
+ * *odd when a field holds a tab or a CR.
+ */
+static size_t
+csv_spans(kn_table *t, char *src, size_t len, int *odd)
+{
+	const unsigned char s0 = (unsigned char)kn_csv.ifs[0];
+	const uint64_t sm = ONES * s0;
+	size_t ncols = t->ncols, n = 0, i, pos, eu, fs = 0, cs = 0, ce = 0;
+	size_t *foff = t->foff, *fend = t->fend;
+	int quoted = 0, wasq = 0;
+	unsigned char c;
+	uint64_t m;
+
+	eu = len > 0 && src[len - 1] == '\r' ? len - 1 : len;
+	for (i = 0; i < len; i += 8) {
+		m = csv_mask(src + i, len - i < 8 ? len - i : 8, sm);
+		for (; m != 0; m &= m - 1) {
+			pos = i + (size_t)__builtin_ctzll(m) / 8;
+			c = (unsigned char)src[pos];
+			if (quoted) {
+				if (c == '"') {
+					/* Closing, to be followed by the
+					 * separator or the line's end. */
+					if (pos + 1 != eu && (pos + 1 >= len ||
+					    (unsigned char)src[pos + 1] != s0))
+						return 0;
+					quoted = 0;
+					ce = pos;
+				} else if (c == '\t' || c == '\r')
+					*odd = 1;
+				else if (c == '\0')
+					return 0;
+				continue;
+			}
+			if (c == s0) {
+				if (n < ncols) {
+					foff[n] = cs;
+					fend[n] = wasq ? ce : pos;
+				}
+				n++;
+				fs = cs = pos + 1;
+				wasq = 0;
+			} else if (c == '"' && pos == fs) {
+				quoted = wasq = 1;
+				cs = pos + 1;
+			} else if (c == '\0')
+				return 0;
+			else if ((c == '\t' || c == '\r') && pos < eu)
+				*odd = 1;
+		}
+	}
+	if (quoted)
+		return 0;
+	if (n < ncols) {
+		foff[n] = cs;
+		fend[n] = wasq ? ce : eu;
+	}
+	n++;
+	for (i = 0; i < n && i < ncols; i++)
+		src[fend[i]] = i + 1 < n ? '\t' : '\0';
+	return n;
+}
+
 /* Reads the next CSV record (RFC 4180: fields in double quotes may hold
  * the separator, doubled quotes and line ends; a line with no byte at
  * all is skipped): the fields joined by tabs become the current line,
@@ -663,7 +737,7 @@ csv_decode(kn_table *t, char *src, size_t len, char *dst, size_t *dp,
  * file; *odd is set when some field may hold a tab, CR or LF.  Messages
  * name the line where the record starts, or where the fault is. */
 static size_t
-csv_record(kn_table *t, int *odd)
+csv_record(kn_table *t, int *odd, int spans)
 {
 	kn_reader *r = &t->r;
 	size_t d = 0, n = 0;
@@ -676,6 +750,13 @@ csv_record(kn_table *t, int *odd)
 		if (!getline_raw(r))
 			return 0;
 	while (r->len == 0 || (r->len == 1 && r->line[0] == '\r'));
+	*odd = 0;
+	t->spans = 0;
+	if (spans && kn_csv.ifslen == 1 &&
+	    (n = csv_spans(t, r->line, r->len, odd)) != 0) {
+		t->spans = 1;
+		return n;
+	}
 	*odd = 0;
 	if (csv_decode(t, r->line, r->len, r->line, &d, &n, &inq, odd)) {
 		r->len = d;
@@ -703,6 +784,14 @@ csv_record(kn_table *t, int *odd)
 	return n;
 }
 
+/* Makes room for the offsets and ends of the fields. */
+static void
+csv_offsets(kn_table *t)
+{
+	t->foff = kn_alloc(2 * (t->ncols + 1) * sizeof(size_t));
+	t->fend = t->foff + t->ncols + 1;
+}
+
 /* Points t->f at the fields of the record just read. */
 static void
 csv_fields(kn_table *t, size_t n)
@@ -710,12 +799,40 @@ csv_fields(kn_table *t, size_t n)
 	size_t c, *foff = t->foff;
 	const char *line = t->r.line;
 
+	if (t->spans) {
+		for (c = 0; c < n; c++) {
+			t->f[c].p = line + foff[c];
+			t->f[c].n = t->fend[c] - foff[c];
+		}
+		return;
+	}
 	/* n is t->ncols (csv_next checked): foff has room for one more. */
 	foff[n] = t->r.len + 1;
 	for (c = 0; c < n; c++) {
 		t->f[c].p = line + foff[c];
 		t->f[c].n = foff[c + 1] - 1 - foff[c];
 	}
+}
+
+void
+kn_table_join(kn_table *t)
+{
+	char *line = t->r.line;
+	size_t c, d = 0;
+
+	if (!t->csv || !t->spans)
+		return;
+	/* Each field moves down, or stays: the one after it starts past
+	 * its end and the tab. */
+	for (c = 0; c < t->ncols; c++) {
+		memmove(line + d, t->f[c].p, t->f[c].n);
+		t->f[c].p = line + d;
+		d += t->f[c].n;
+		line[d++] = '\t';
+	}
+	line[--d] = '\0';
+	t->r.len = d;
+	t->spans = 0;
 }
 
 /* Dies if a field of the record holds a tab, CR or LF where its column
@@ -954,7 +1071,7 @@ open_next(kn_table *t)
 	if (t->csv) {
 		int odd;
 
-		if (csv_record(t, &odd) == 0)
+		if (csv_record(t, &odd, 0) == 0)
 			kn_die("%s: empty input: expected a header line naming "
 			    "the columns", t->r.name);
 		if (odd && (memchr(t->r.line, '\n', t->r.len) != NULL ||
@@ -972,7 +1089,7 @@ open_next(kn_table *t)
 		    (unsigned long long)t->r.lineno);
 		set_names(t, t->r.line, t->r.len, '\t', w);
 		if (t->csv)
-			t->foff = kn_alloc((t->ncols + 1) * sizeof(size_t));
+			csv_offsets(t);
 		free(w);
 		t->hdrline = kn_strndup(t->r.line, t->r.len);
 	} else if (strcmp(t->hdrline, t->r.line) != 0)
@@ -1023,6 +1140,17 @@ kn_table_opt(int ch, char *arg, char **columns)
 }
 
 int
+kn_jobs(const kn_opts *o)
+{
+	long n;
+
+	if (o->jobs > 0)
+		return o->jobs;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+int
 kn_opts_take(kn_opts *o, int ch, char *arg)
 {
 	switch (ch) {
@@ -1047,6 +1175,9 @@ kn_opts_take(kn_opts *o, int ch, char *arg)
 		break;
 	case 'v':
 		o->verbose = 1;
+		break;
+	case 'j':
+		o->jobs = (int)kn_parse_int(arg, 1, 64, "-j");
 		break;
 	case KN_OPT_PROGRESS:
 		o->progress = 1;
@@ -1083,7 +1214,7 @@ table_open(kn_table *t, char **paths, size_t npaths, const char *columns,
 		t->headerless = 1;
 		set_names(t, columns, strlen(columns), ',', "--columns");
 		if (csv)
-			t->foff = kn_alloc((t->ncols + 1) * sizeof(size_t));
+			csv_offsets(t);
 	}
 	t->skiphdr = kn_skip_header;
 	if (t->headerless && t->skiphdr) {
@@ -1127,18 +1258,28 @@ csv_next(kn_table *t)
 	int odd;
 
 again:
-	while ((n = csv_record(t, &odd)) == 0)
+	while ((n = csv_record(t, &odd, 1)) == 0)
 		if (!open_next(t))
 			return 0;
-	if (t->skiphdr && t->r.len == t->hdrlen &&
-	    memcmp(t->r.line, t->hdrline, t->hdrlen) == 0) {
-		t->skipped++;
-		goto again;
-	}
 	if (n != t->ncols)
 		kn_die("%s:%llu: expected %zu fields, found %zu", t->r.name,
 		    (unsigned long long)t->r.lineno, t->ncols, n);
 	csv_fields(t, n);
+	if (t->skiphdr) {
+		/* A record whose fields are the column names, field by
+		 * field (its fields joined may not tell: one may hold a
+		 * tab). */
+		size_t c;
+
+		for (c = 0; c < n; c++)
+			if (strlen(t->names[c]) != t->f[c].n ||
+			    memcmp(t->names[c], t->f[c].p, t->f[c].n) != 0)
+				break;
+		if (c == n) {
+			t->skipped++;
+			goto again;
+		}
+	}
 	if (odd)
 		csv_odd(t);
 	t->rows++;
@@ -1323,7 +1464,7 @@ kn_table_free(kn_table *t)
 	free(t->foff);
 	free((void *)t->carry);
 	t->rec = NULL;
-	t->foff = NULL;
+	t->foff = t->fend = NULL;
 	t->carry = NULL;
 	t->names = NULL;
 	t->f = NULL;

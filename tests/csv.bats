@@ -338,3 +338,15 @@ csvfix() {
 	'aba' back  | 0 | a\tb\tcount\nx:\ty\t1\nxab\t:\t1\n | freqset --ofs aba @colon.tsv | freqset --ifs aba -q a,b
 	EOF
 }
+
+@test "--skip-header skips a CSV record whose fields are the column names, not one whose fields joined look like the header" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a,b\n"a",b\n1,2\n"a\tb"\na,b\n' > hdr.csv
+	run freqset --icsv --skip-header -q a,b hdr.csv
+	[ "$status" -eq 2 ]
+	[ "$output" = "freqset: hdr.csv:4: expected 2 fields, found 1" ]
+	printf 'a,b\n"a",b\n1,2\na,b\n3,"4"\n' > hdr.csv
+	run freqset --icsv --skip-header -q a,b hdr.csv
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'a\tb\tcount\n1\t2\t1\n3\t4\t1')" ]
+}

@@ -42,6 +42,27 @@ setup() {
 	[ -z "$(ls -A "$T/tmp")" ]
 }
 
+@test "-j: the same bytes for any number of threads, in memory and in runs" {
+	# Enough rows to sort in parallel (2048 at least a part), with
+	# many ties: the order of equal keys is the input's.
+	cat "$T/body" "$T/body" "$T/body" "$T/body" > "$T/b4"
+	{ head -1 "$T/t.tsv"; cat "$T/b4"; } > "$T/t4.tsv"
+	for spec in 'w|-k1,1' 'n:n,m:nr|-k2,2n -k3,3nr' 'm:n|-k3,3n'; do
+		LC_ALL=C sort -s -t "$(printf '\t')" ${spec#*|} "$T/b4" > "$T/want"
+		for S in 1G 256K; do
+			for j in 1 2 3 7; do
+				extsort -j $j -S $S -T "$T/tmp" -k "${spec%%|*}" \
+				    "$T/t4.tsv" | tail -n +2 | cmp - "$T/want" ||
+				    { echo "-j $j -S $S -k ${spec%%|*}"; false; }
+			done
+		done
+	done
+	[ -z "$(ls -A "$T/tmp")" ]
+	run extsort -j 0 "$T/t.tsv"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "extsort: -j"* ]]
+}
+
 @test "a line longer than the budget is sorted too" {
 	awk 'BEGIN {print "a\tb"; for (i = 0; i < 5; i++) {
 		s = ""; for (j = 0; j < 30000; j++) s = s (i % 3)

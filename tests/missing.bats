@@ -131,3 +131,23 @@ ages() {
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | cut -f3 | sort -u | wc -l)" -eq 3 ]
 }
+
+@test "recode -r: a class's missing values must be as many as its Q_missing says" {
+	printf 'x\ty\n1\ta\n\ta\n3\tb\n\tb\n5\tc\n6\tc\n' > m.tsv
+	partition -q x -k 2 -r r.tsv m.tsv > p.tsv
+	[ "$(sed -n 2p r.tsv)" = "$(printf '1\t3\t1\t1\t1\t2')" ]
+	run recode -r r.tsv -k 2 p.tsv
+	[ "$status" -eq 0 ]
+	# a missing value becomes the number of the class's range: one
+	# missing value fewer than the region says
+	awk -F'\t' 'BEGIN { OFS = "\t" } NR == 3 { $1 = 1 } 1' p.tsv > q.tsv
+	run recode -r r.tsv -k 2 -o out.tsv q.tsv
+	[ "$status" -eq 2 ]
+	[ "$output" = "recode: r.tsv:2: class 1 has 2 missing values of 'x', but q.tsv has 1" ]
+	# and one more
+	awk -F'\t' 'BEGIN { OFS = "\t" } NR == 2 { $1 = "" } 1' p.tsv > q.tsv
+	run recode -r r.tsv -k 2 -o out.tsv q.tsv
+	[ "$status" -eq 2 ]
+	[ "$output" = "recode: q.tsv:5: column 'x': '' is a missing value, and the region of class 1 holds only 2 (r.tsv:2)" ]
+	[ ! -e out.tsv ]
+}
