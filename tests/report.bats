@@ -226,3 +226,22 @@ class_sizes.0.classes\t2\nclass_sizes.1.size\t2\nclass_sizes.1.classes\t1')" ]
 	fi
 	grep -qF '<tr><th>released unchanged</th><td>none</td></tr>' demo-report.html
 }
+
+@test "random tables: the report and the JSON are well-formed and hold the text's figures" {
+	for seed in 1 2 3 4 5 6; do
+		randtable "$seed" 300 4 $((seed + 2)) > r.tsv
+		freqset -q c1,c2 r.tsv > p.tsv
+		args="-q c1,c2 -s c3 -k $seed -l 2 --population p.tsv --sampling-fraction 0.$seed"
+		# shellcheck disable=SC2086
+		score $args --report r.html r.tsv > text.out
+		xmlok r.html
+		figures_in text.out r.html
+		# shellcheck disable=SC2086
+		score $args --json r.tsv > j.json
+		jsonflat j.json > j.flat
+		sed -n 's/^figures\.//p' j.flat | diff text.out -
+		# The histogram's classes add up to the classes.
+		[ "$(awk -F'\t' '/^class_sizes\.[0-9]*\.classes/ { s += $2 } END { print s }' j.flat)" = \
+		    "$(awk -F'\t' '$1 == "classes" { print $2 }' text.out)" ]
+	done
+}
