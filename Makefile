@@ -24,8 +24,14 @@ libkanon.a: $(CORE)
 	rm -f $@
 	$(AR) rcs $@ $(CORE)
 
-freqset score gendata recode: %: %.o libkanon.a
+freqset gendata recode: %: %.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $@.o libkanon.a $(LDLIBS)
+
+# score's own objects: the risk models and the release report.
+SCORE_OBJS = score.o risk.o report.o sha256.o
+
+score: $(SCORE_OBJS) libkanon.a
+	$(CC) $(LDFLAGS) -o $@ $(SCORE_OBJS) libkanon.a $(LDLIBS)
 
 extsort: extsort_main.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ extsort_main.o libkanon.a $(LDLIBS)
@@ -35,6 +41,10 @@ lattice-search: lattice.o libkanon.a
 
 partition: $(PART_OBJS) libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $(PART_OBJS) libkanon.a $(LDLIBS)
+
+# The tests of sha256.c against known digests (tests/sha256.bats).
+tests/sha256-check: tests/sha256-check.c sha256.o
+	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/sha256-check.c sha256.o
 
 # The unit tests of hypo.c's quantiles (tests/hypo.bats).
 tests/hypo-check: tests/hypo-check.c hypo.o
@@ -51,6 +61,10 @@ partition.o mondrian.o rothko.o cluster.o: mondrian.h
 partition.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
+sha256.o tests/sha256-check: sha256.h
+score.o risk.o report.o: report.h
+score.o risk.o: risk.h
+risk.o report.o: kanon.h
 tests/hypo-check: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
@@ -58,7 +72,7 @@ tests/hypo-check: hypo.h
 layers: all
 	@sh tests/layers
 
-test: layers all tests/hypo-check
+test: layers all tests/hypo-check tests/sha256-check
 	@tests/run
 
 # The whole suite built with ASan and UBSan, in a copy of the tree.
@@ -120,7 +134,7 @@ install: all
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
-	rm -f $(PROGS) *.o libkanon.a tests/hypo-check $(FUZZ)
+	rm -f $(PROGS) *.o libkanon.a tests/hypo-check tests/sha256-check $(FUZZ)
 	rm -rf fuzz/obj fuzz/work
 
 .PHONY: all layers test sanitize fuzz fuzz-build demo bench lint-man \

@@ -14,12 +14,17 @@
 # by their hierarchies) and writes the regions; recode -r replaces each
 # value by its class's range or hierarchy node; score --check verifies.
 # Two releases, k=2 and k=10, nothing suppressed.
+#
+# Then score --report writes the release report of FD k=10, with its
+# risk, as demo-report.html beside the release, demo-release.tsv, at
+# the top of the tree or in the directory $KANON_DEMO_OUT.
 set -eu
 cd "$(dirname "$0")"
 PATH=$(pwd):$PATH
 export PATH LC_ALL=C
 data=data/adult/adult.tsv
 Q=sex,age,race,marital-status,education,native-country,workclass,occupation
+out=${KANON_DEMO_OUT:-$(pwd)}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kanon-demo.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM HUP
 
@@ -77,8 +82,18 @@ awk -F'\t' -v row="$row" '
 		}
 	}' "$tmp/orig.score" "$tmp/k2.score" "$tmp/k10.score" "$tmp/m2.score" \
     "$tmp/m10.score"
+# The release report of FD k=10 (score --report), beside a copy of the
+# release it describes, at the top of the tree.
+cp "$tmp/k10.tsv" "$out/demo-release.tsv"
+score -q "$Q" -s salary-class -k 10 --risk --original "$data" \
+    --command "freqset -q $Q $data | lattice-search -H data/adult -k 10 --max-suppress 2% --best > node.tsv" \
+    --command "recode -n node.tsv -H data/adult -k 10 --max-suppress 2% $data > demo-release.tsv" \
+    --report "$out/demo-report.html" "$out/demo-release.tsv" > /dev/null
 check() {
 	echo "$(awk -F'\t' '$1 == "check_k" {print $2}' "$tmp/$1.score") (k=$2)"
 }
 printf "$row" "check_k" "$(check orig 2)" "$(check k2 2)" "$(check k10 10)" \
     "$(check m2 2)" "$(check m10 10)"
+echo
+echo "The release report of FD k=10 (score --report): $out/demo-report.html"
+echo "(the release it describes: $out/demo-release.tsv)"

@@ -16,7 +16,9 @@
  * COUNT(*) queries answered from the release by assuming the values
  * uniform within each class (paper 003 §5, §6.3 and Figure 17).
  * --plot draws the classes of two numeric columns as SVG (paper 003
- * §6.3, Figures 15 and 16).
+ * §6.3, Figures 15 and 16).  --risk adds the risk models of risk.c;
+ * --report and --json write every figure, and what the release is,
+ * as a page or an object (report.c).
  */
 #include <getopt.h>
 #include <math.h>
@@ -25,6 +27,7 @@
 #include <string.h>
 
 #include "kanon.h"
+#include "risk.h"
 
 static const char synopsis[] =
     "usage: score [--check] [-k k] [-s column [-l l [--diversity "
@@ -33,6 +36,8 @@ static const char synopsis[] =
     "[-o file]\n"
     "             [-q columns] [--threshold n] [--suppressed mark] "
     "[--freqset]\n"
+    "             [--risk [--population file] [--sampling-fraction f]]\n"
+    "             [--report file] [--json] [--command text]\n"
     "             [--original file (--workload file | "
     "--workload-auto column)\n"
     "             [-H attr=spec|dir]] [--columns list | "
@@ -59,11 +64,18 @@ static const char help[] =
     "  --suppressed MARK    the mark of suppressed values (default *)\n"
     "  --freqset            the input is a frequency set, with a count "
     "column\n"
-    "  --original FILE      the table before release, for the workload\n"
+    "  --original FILE      the table before release: workload, report\n"
     "  --workload FILE      the errors of the release's answers to "
     "COUNT queries\n"
     "  --workload-auto COL  one count query for each value of COL\n"
     "  --plot X,Y           draw the classes on columns X and Y, as SVG\n"
+    "  --risk               add the sample uniques (re-identification risk)\n"
+    "  --population FILE    its frequency set: journalist and marketer risk\n"
+    "  --sampling-fraction F  the table's share of the population: population\n"
+    "                       uniques estimated (Zayatz, Pitman)\n"
+    "  --report FILE        write a release report (XHTML) to FILE\n"
+    "  --json               the figures and the report as JSON, not lines\n"
+    "  --command TEXT       a command line that made the release, for them\n"
     "  --class-col NAME     with --plot: the column of the classes\n"
     "  -S SIZE              memory budget (64M, 1G...); beyond it, sorted "
     "runs\n"
@@ -95,6 +107,7 @@ static const struct option longopts[] = {
 	{ "original", required_argument, NULL, OPT_ORIG },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	KN_OPT_PROGRESS_ENTRY,
+	REPORT_OPTIONS,
 	{ "suppressed", required_argument, NULL, OPT_SUPP },
 	{ "threshold", required_argument, NULL, OPT_THRESH },
 	KN_OPT_VARIANCE_ENTRY,
@@ -113,7 +126,14 @@ static struct {
 	size_t nq;
 	const char *sfile, *sumsq;	/* --freqset: the file and S_sumsq */
 	size_t *dcol, ndate;	/* --date: the date columns */
+	char *numq;		/* which QIs hold numbers only, so far */
+	int strict;		/* --plot into the report: valid UTF-8 */
 } o;
+
+/* The figures written so far, and what --report and --json say of the
+ * release (report.c); the class sizes and the risk models (risk.c). */
+static report rep;
+static risk_ctx rk;
 
 /* A pair (target value, count) of the class being read. */
 typedef struct {
@@ -276,12 +296,9 @@ put(const char *name, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(name, out);
-	fputc('\t', out);
 	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
+	report_vput(&rep, name, fmt, ap);
 	va_end(ap);
-	fputc('\n', out);
 }
 
 /* Makes room for need elements of size sz in p, of *cap so far, and
@@ -1281,6 +1298,7 @@ end_class(void)
 		a.maxsz = n;
 	if (n < (uint64_t)o.thresh)
 		a.below += n;
+	risk_class(&rk, a.key, a.keylen, n);
 	if (o.req.k > 0 && n < (uint64_t)o.req.k)
 		a.kfail = 1;
 	if (o.skey) {
@@ -1367,6 +1385,11 @@ add_row(const kn_fsrow *r, void *ctx)
 		a.ntv = 0;
 		a.s = a.ss = 0;
 		a.sc = a.ssc = 0;
+		for (c = 0; c < o.nq && !a.supp_cls; c++)
+			o.numq[c] &= kn_dec_parse(r->key[c].p, r->key[c].n,
+			    &a.s, &a.sc);
+		a.s = 0;
+		a.sc = 0;
 	}
 	if (__builtin_add_overflow(a.n, r->cnt, &a.n))
 		kn_die("a class size overflows 64 bits");
@@ -1412,28 +1435,8 @@ add_row(const kn_fsrow *r, void *ctx)
 static void
 xml_put(const char *s, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		switch (s[i]) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\t':
-			fputs(", ", out);
-			break;
-		default:
-			fputc(s[i], out);
-		}
+	report_xml(out, s, n, REPORT_XML_TABS | (o.strict ? 0 :
+	    REPORT_XML_BYTES));
 }
 
 /* Writes a number as written in the input, canonically; a date as
@@ -1644,6 +1647,41 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 	kn_dict_free(&cls);
 }
 
+/* The report's picture: --plot of the first two QIs that hold numbers
+ * only, from a second reading of the release (rep.svg). */
+static void
+report_plot(char **argv, int argc, const size_t *qi, size_t nq,
+    const char *columns, int freq)
+{
+	FILE *save = out;
+	char xy[48], *ql = kn_alloc(nq * 24 + 1);
+	size_t c, n = 0, p[2], len = 0;
+	kn_table t2;
+
+	for (c = 0; c < nq; c++) {
+		if (o.numq[c] && n < 2)
+			p[n++] = qi[c];
+		len += (size_t)sprintf(ql + len, "%s%zu", c ? "," : "", qi[c] + 1);
+	}
+	rep.svgwhy = n < 2 ? "fewer than two quasi-identifiers hold numbers "
+	    "only" : freq ? "the input is a frequency set" : argc == 0 ||
+	    strcmp(argv[0], "-") == 0 ? "the release was read from the "
+	    "standard input, which is not read twice" : NULL;
+	if (rep.svgwhy == NULL) {
+		snprintf(xy, sizeof(xy), "%zu,%zu", p[0] + 1, p[1] + 1);
+		kn_table_open(&t2, argv, (size_t)argc, columns);
+		if ((out = open_memstream(&rep.svg, &rep.nsvg)) == NULL)
+			kn_die_sys("open_memstream");
+		o.strict = 1;
+		plot(&t2, xy, NULL, ql);
+		if (fclose(out) != 0)
+			kn_die_sys("open_memstream");
+		out = save;
+		kn_table_free(&t2);
+	}
+	free(ql);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -1654,10 +1692,13 @@ main(int argc, char *argv[])
 	kn_countspec cs;
 	const char *opath = NULL, *wpath = NULL, *wauto = NULL;
 	const char *plotxy = NULL, *clscol = NULL;
+	report_opts ro = { 0 };
+	FILE *rout = NULL;
 	char cdmbuf[48];
 	size_t *qi, *key, nq, d, c, sidx = 0, tidx = 0, cntcol = 0, sumcol = 0;
 	size_t scl, i;
-	int ch, check = 0, freq = 0, nstdin;
+	int ch, check = 0, freq = 0, nstdin, oargc = argc;
+	char **oargv = argv;
 
 	kn_init(argv[0]);
 	kn_req_init(&o.req);
@@ -1700,6 +1741,7 @@ main(int argc, char *argv[])
 			break;
 		default:
 			if (kn_req_opt(&o.req, ch, optarg) ||
+			    report_opt(&ro, ch, optarg) ||
 			    kn_opts_take(&opt, ch, optarg))
 				break;
 			usage(2);
@@ -1713,9 +1755,11 @@ main(int argc, char *argv[])
 		kn_die("one table at a time (got %d files)", argc);
 	if (plotxy != NULL && (check || o.req.k > 0 || opt.scol != NULL ||
 	    opt.tcol != NULL || o.hasl || o.req.hasv || o.thresh > 0 || freq ||
-	    opath != NULL || wpath != NULL || wauto != NULL || hopts.n > 0))
-		kn_die("--plot draws the classes: it takes no metric, check "
-		    "or workload options");
+	    opath != NULL || wpath != NULL || wauto != NULL || hopts.n > 0 ||
+	    ro.risk || REPORT_ON(&ro)))
+		kn_die("--plot draws the classes: it takes no metric, check, "
+		    "risk, report or workload options");
+	report_opts_check(&ro);
 	if (clscol != NULL && plotxy == NULL)
 		kn_die("--class-col applies to --plot");
 	if ((o.hasl || o.req.hasv) && opt.scol == NULL)
@@ -1728,15 +1772,17 @@ main(int argc, char *argv[])
 		kn_die("--workload and --workload-auto exclude each other");
 	if ((wpath != NULL || wauto != NULL) && opath == NULL)
 		kn_die("a workload needs the original table (--original)");
-	if (opath != NULL && wpath == NULL && wauto == NULL)
+	if (opath != NULL && wpath == NULL && wauto == NULL &&
+	    !REPORT_ON(&ro))
 		kn_die("--original: give the workload (--workload or "
-		    "--workload-auto)");
+		    "--workload-auto), or --report or --json");
 	if (hopts.n > 0 && opath == NULL)
 		kn_die("-H: hierarchies serve the workload (--workload or "
 		    "--workload-auto)");
 	nstdin = (argc == 0 || strcmp(argv[0], "-") == 0) +
 	    (opath != NULL && strcmp(opath, "-") == 0) +
-	    (wpath != NULL && strcmp(wpath, "-") == 0);
+	    (wpath != NULL && strcmp(wpath, "-") == 0) +
+	    (ro.pop != NULL && strcmp(ro.pop, "-") == 0);
 	if (nstdin > 1)
 		kn_die("only one input can be the standard input");
 	if (o.thresh == 0)
@@ -1754,6 +1800,8 @@ main(int argc, char *argv[])
 		o.ndate = kn_table_cols(&t, opt.dates, &o.dcol);
 	/* Open the output first: a bad path fails before the work. */
 	out = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
+	if (ro.path != NULL)
+		rout = kn_open_out(ro.path);
 	if (plotxy != NULL) {
 		plot(&t, plotxy, clscol, opt.qlist);
 		kn_close_out(out);
@@ -1819,10 +1867,24 @@ main(int argc, char *argv[])
 		kn_die("-t: '%s' must be a key column of the frequency set",
 		    t.names[tidx]);
 	o.nq = nq;
+	o.numq = kn_alloc(nq + 1);
+	memset(o.numq, 1, nq + 1);
+	report_init(&rep, ro.json ? NULL : out);
+	risk_init(&rk, (uint64_t)o.thresh, ro.pi);
+	if (ro.pop != NULL) {
+		char **qn = kn_alloc((nq + 1) * sizeof(char *));
+
+		for (c = 0; c < nq; c++)
+			qn[c] = t.names[qi[c]];
+		risk_population(&rk, ro.pop, qn, nq);
+		free(qn);
+	}
 	if (o.tkey)
 		kn_dict_init(&tg.dict);
-	if (opath != NULL)
+	if (wpath != NULL || wauto != NULL)
 		wl_setup(&t, qi, nq, wpath, wauto, opath, &hopts);
+	else if (opath != NULL)		/* for the report, read first */
+		W.orows = report_lines(opath, opt.columns);
 
 	/* The frequency set of (QI..., S if a key, T), S summed for
 	 * variance diversity, arrives in order; classes are runs of equal
@@ -1883,6 +1945,9 @@ main(int argc, char *argv[])
 	put("rows_below_threshold", "%llu", (unsigned long long)a.below);
 	put("share_below_threshold", "%.10Lg", a.kept ?
 	    (long double)a.below / a.kept : 0.0L);
+	risk_finish(&rk);
+	if (ro.risk)
+		risk_put(&rk, &rep);
 	if (o.skey) {
 		put("l_distinct_min", "%llu", (unsigned long long)a.ldmin);
 		put("l_entropy_min", "%.10Lg", a.lemin);
@@ -1908,6 +1973,24 @@ main(int argc, char *argv[])
 		    "check_l_recursive", "%s", a.lfail ? "fail" : "pass");
 	if (o.req.hasv)
 		put("check_variance", "%s", a.vfail ? "fail" : "pass");
+	if (REPORT_ON(&ro)) {
+		report_run(&rep, oargc, oargv, &ro, &o.req, opt.scol);
+		rep.fof = rk.fof;
+		rep.nf = rk.nfof;
+		report_file_set(&rep.rel, argc > 0 ? argv[0] : NULL, t.rows);
+		if (opath != NULL)
+			report_file_set(&rep.orig, opath, W.orows);
+		report_columns(&rep, &t, qi, nq, opt.scol != NULL &&
+		    (o.skey || !freq) ? sidx : SIZE_MAX, o.tkey ? tidx :
+		    SIZE_MAX, freq ? cntcol : t.ncols);
+		report_plot(argv, argc, qi, nq, opt.columns, freq);
+		if (rout != NULL) {
+			report_html(&rep, rout);
+			kn_close_out(rout);
+		}
+		if (ro.json)
+			report_json(&rep, out);
+	}
 	kn_close_out(out);
 	kn_exit(check && (a.kfail || a.lfail || a.vfail) ? 1 : 0);
 }

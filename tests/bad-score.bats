@@ -142,7 +142,7 @@ setup() {
 	-c entropy       | 2 | score: -c applies to --diversity recursive | score -q a -s s -l 2 --diversity entropy -c 2 @t.tsv
 	--diversity, no l| 2 | score: --diversity and -c apply to -l | score -q a -s s --diversity entropy @t.tsv
 	--check nothing  | 2 | score: --check: nothing to check* | score --check @t.tsv
-	--plot -k        | 2 | score: --plot draws the classes: it takes no metric, check or workload options | score --plot a,s -k 2 @t.tsv
+	--plot -k        | 2 | score: --plot draws the classes: it takes no metric, check, risk, report or workload options | score --plot a,s -k 2 @t.tsv
 	--plot -s        | 2 | score: --plot draws the classes* | score --plot a,s -s b @t.tsv
 	--original alone | 2 | score: --original: give the workload* | score --original t.tsv @t.tsv
 	workload alone   | 2 | score: a workload needs the original table (--original) | score -q a --workload-auto a @t.tsv
