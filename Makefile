@@ -30,8 +30,8 @@ freqset score gendata recode: %: %.o libkanon.a
 extsort: extsort_main.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ extsort_main.o libkanon.a $(LDLIBS)
 
-lattice-search: lattice.o libkanon.a
-	$(CC) $(LDFLAGS) -o $@ lattice.o libkanon.a $(LDLIBS)
+lattice-search: lattice.o tagging.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ lattice.o tagging.o libkanon.a $(LDLIBS)
 
 partition: $(PART_OBJS) libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $(PART_OBJS) libkanon.a $(LDLIBS)
@@ -45,7 +45,8 @@ tests/hypo-check: tests/hypo-check.c hypo.o
 
 # The headers each object includes, directly or through another header.
 $(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
-    partition.o mondrian.o rothko.o cluster.o: kanon.h
+    partition.o mondrian.o rothko.o cluster.o tagging.o: kanon.h
+lattice.o tagging.o: tagging.h
 extsort.o freq.o extsort_main.o: extsort.h
 partition.o mondrian.o rothko.o cluster.o: mondrian.h
 partition.o rothko.o cluster.o: rothko.h

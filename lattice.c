@@ -43,13 +43,15 @@
 #include <unistd.h>
 
 #include "kanon.h"
+#include "tagging.h"
 
 #define MAXQ 64
 #define MAXLAT ((uint64_t)1 << 28)
 
-enum { A_INCOGNITO, A_SUPERROOTS, A_CUBE, A_SAMARATI, A_BFS, A_BFSSCAN };
+enum { A_INCOGNITO, A_SUPERROOTS, A_CUBE, A_SAMARATI, A_BFS, A_BFSSCAN,
+    A_FLASH };
 static const char *const algname[] = { "incognito", "super-roots", "cube",
-    "samarati", "bfs", "bfs-scan" };
+    "samarati", "bfs", "bfs-scan", "flash" };
 /* The names -a takes (kn_name_eq): each algorithm's own, and those of
  * the README and the papers. */
 static const struct {
@@ -71,11 +73,15 @@ static const struct {
 	{ "breadth-first", A_BFS },
 	{ "breadth-first-search", A_BFS },
 	{ "bfs-scan", A_BFSSCAN },
+	{ "flash", A_FLASH },
+	{ "predictive-tagging", A_FLASH },
 };
 
 enum { M_CDM, M_CAVG, M_HEIGHT, M_PREC, M_LOSS };
 static const char *const metname[] = { "cdm", "cavg", "height", "prec",
     "loss" };
+/* The metric of --metric (M_CDM...), which orders the output. */
+static int metric;
 
 static const char synopsis[] =
     "usage: lattice-search [-v] [-a algorithm] [-H attr=spec|dir] "
@@ -183,7 +189,10 @@ struct family {
 	struct metrics *met;	/* with all: metrics of evaluated nodes */
 };
 
-enum { CAND = 1, ANON = 2, EVAL = 4, QUEUED = 8, BELOW = 16, ROOT = 32 };
+/* Node states; flash (tagging.c) tags FAIL on the nodes known to fail
+ * and PRUNED on those --best passes over. */
+enum { CAND = 1, ANON = 2, EVAL = 4, QUEUED = 8, BELOW = 16, ROOT = 32,
+    FAIL = 64, PRUNED = 128 };
 
 static struct {
 	size_t d;
@@ -431,23 +440,30 @@ cmp_qi(uint32_t x, uint32_t y, const void *ctx)
 	return 0;
 }
 
-/* Adds the class at group i of f (n rows) to the metrics. */
-static void
-add_class(const fset *f, size_t i, uint64_t n, const int *lev,
-    struct metrics *m)
+/* The sum of the losses of the labels of group i of f. */
+static double
+class_loss(const fset *f, size_t i, const int *lev)
 {
 	const uint64_t *k = f->key + i * L.W;
 	double ll = 0;
 	size_t j;
 
-	m->classes++;
-	m->cdm += (unsigned __int128)n * n;
 	for (j = 0; j < L.d; j++) {
 		const struct attr *a = &L.a[j];
 
 		ll += a->loss[lev[j]][k[a->word] >> a->shift & a->fm];
 	}
-	m->loss += (long double)ll * n;
+	return ll;
+}
+
+/* Adds the class at group i of f (n rows) to the metrics. */
+static void
+add_class(const fset *f, size_t i, uint64_t n, const int *lev,
+    struct metrics *m)
+{
+	m->classes++;
+	m->cdm += (unsigned __int128)n * n;
+	m->loss += (long double)class_loss(f, i, lev) * n;
 }
 
 /* Sorts the groups of f by quasi-identifiers into T.ord. */
@@ -1465,31 +1481,30 @@ build_base(void)
 
 /* ---- output -------------------------------------------------------- */
 
-static int metric;
 static const struct family *OF;
 
 static int
-node_cmp_levels(uint64_t x, uint64_t y)
+node_cmp_levels(const struct family *F, uint64_t x, uint64_t y)
 {
 	int lx[MAXQ], ly[MAXQ];
 	size_t j;
 
-	levels(OF, x, lx);
-	levels(OF, y, ly);
+	levels(F, x, lx);
+	levels(F, y, ly);
 	for (j = 0; j < L.d; j++)
 		if (lx[j] != ly[j])
 			return lx[j] < ly[j] ? -1 : 1;
 	return 0;
 }
 
-/* Best first by the metric; ties by C_DM, height, then levels. */
+/* Best first by the metric; ties by C_DM, height, then levels: nodes
+ * a and b of F with the metrics x and y. */
 static int
-cmp_out(uint32_t a, uint32_t b, const void *ctx)
+cmp_node(const struct family *F, const struct metrics *x, uint64_t a,
+    const struct metrics *y, uint64_t b)
 {
-	const struct metrics *x = &OF->met[a], *y = &OF->met[b];
-	int hx = height(OF, a), hy = height(OF, b);
+	int hx = height(F, a), hy = height(F, b);
 
-	(void)ctx;
 	switch (metric) {
 	case M_CAVG:
 		if (x->classes == 0 || y->classes == 0) {
@@ -1523,13 +1538,28 @@ cmp_out(uint32_t a, uint32_t b, const void *ctx)
 		return x->cdm < y->cdm ? -1 : 1;
 	if (hx != hy)
 		return hx < hy ? -1 : 1;
-	return node_cmp_levels(a, b);
+	return node_cmp_levels(F, a, b);
+}
+
+/* One node of the output and its metrics. */
+struct outrow {
+	uint64_t x;
+	struct metrics m;
+};
+
+/* cmp_node for kn_sort_ids over the rows ctx of the family OF. */
+static int
+cmp_out(uint32_t a, uint32_t b, const void *ctx)
+{
+	const struct outrow *r = ctx;
+
+	return cmp_node(OF, &r[a].m, r[a].x, &r[b].m, r[b].x);
 }
 
 static void
-write_node(FILE *fp, const struct family *F, uint64_t x)
+write_node(FILE *fp, const struct family *F, uint64_t x,
+    const struct metrics *m)
 {
-	const struct metrics *m = &F->met[x];
 	char buf[64];
 	int lev[MAXQ];
 	size_t j;
@@ -1542,6 +1572,388 @@ write_node(FILE *fp, const struct family *F, uint64_t x)
 	    (unsigned long long)m->supp, (unsigned long long)m->classes, buf,
 	    m->classes ? (long double)(L.N - m->supp) / m->classes / L.req.k :
 	    0.0L, height(F, x), m->prec, m->loss);
+}
+
+/* ---- flash: predictive tagging (tagging.c) ------------------------- */
+
+/* What bounds the metric of every generalization of a node (and of the
+ * node): the C_DM each row costs at least, the classes there are at
+ * most, the precision there is at most and the loss at least. */
+struct bound {
+	unsigned __int128 cdm;
+	uint64_t classes;
+	long double prec, loss;
+};
+
+/* The metrics (and bound) of a node evaluated by flash. */
+struct mrec {
+	uint64_t x;
+	struct metrics m;
+	struct bound b;
+};
+
+/* The frequency sets flash keeps, at most CACHE_MAX of them within the
+ * budget, the least recently used dropped first. */
+#define CACHE_MAX 256
+struct setcache {
+	struct centry {
+		uint64_t x, used;
+		fset *f;
+		int lev[MAXQ];
+	} e[CACHE_MAX];
+	size_t n, bytes, budget;
+	uint64_t clock;
+};
+
+/* The state of a flash search: the lattice, the sets, the metrics of
+ * the nodes evaluated (a hash from node to record) and the best node. */
+struct flash {
+	struct family *F;
+	struct tag_lattice tl;
+	struct setcache cache;
+	struct mrec *rec;
+	size_t nrec, reccap;
+	uint32_t *slot;		/* record + 1, 0 when empty */
+	size_t nslot;
+	int bound;		/* records hold bounds (--best, suppression) */
+	int hasbest;
+	struct mrec best;
+	uint64_t swept, pruned;
+};
+
+/* The record of node x, or NULL. */
+static struct mrec *
+rec_find(const struct flash *fl, uint64_t x)
+{
+	size_t h;
+
+	if (fl->nslot == 0)
+		return NULL;
+	for (h = (x * 0x9E3779B97F4A7C15ULL) >> 32 & (fl->nslot - 1);
+	    fl->slot[h] != 0; h = (h + 1) & (fl->nslot - 1))
+		if (fl->rec[fl->slot[h] - 1].x == x)
+			return &fl->rec[fl->slot[h] - 1];
+	return NULL;
+}
+
+/* A new record for node x (not yet recorded). */
+static struct mrec *
+rec_add(struct flash *fl, uint64_t x)
+{
+	size_t h, i;
+
+	if (2 * (fl->nrec + 1) > fl->nslot) {
+		free(fl->slot);
+		fl->nslot = fl->nslot ? 2 * fl->nslot : 1024;
+		fl->slot = kn_zalloc(fl->nslot * sizeof(uint32_t));
+		for (i = 0; i < fl->nrec; i++) {
+			for (h = (fl->rec[i].x * 0x9E3779B97F4A7C15ULL) >> 32 &
+			    (fl->nslot - 1); fl->slot[h] != 0;
+			    h = (h + 1) & (fl->nslot - 1))
+				;
+			fl->slot[h] = (uint32_t)i + 1;
+		}
+	}
+	fl->rec = kn_grow(fl->rec, &fl->reccap, fl->nrec, sizeof(*fl->rec),
+	    256);
+	for (h = (x * 0x9E3779B97F4A7C15ULL) >> 32 & (fl->nslot - 1);
+	    fl->slot[h] != 0; h = (h + 1) & (fl->nslot - 1))
+		;
+	fl->slot[h] = (uint32_t)++fl->nrec;
+	memset(&fl->rec[fl->nrec - 1], 0, sizeof(*fl->rec));
+	fl->rec[fl->nrec - 1].x = x;
+	return &fl->rec[fl->nrec - 1];
+}
+
+/*
+ * The frequency set of node x (levels lev): kept, or rolled up from the
+ * kept set of a specialization with the fewest groups (the table's when
+ * there is none), then kept.  *owned says the caller frees it.
+ */
+/* When no specialization of a node is kept, its set is rolled up from a
+ * hub, the node at level HUB where the node is higher, rolled up in turn
+ * from the hub at level HUB - 1, and so on down to the table's set: a
+ * hub is shared by the many nodes near it that the paths check, and
+ * holds far fewer groups than the table (on adult-full's 12 attributes
+ * at 2%, 561 scans of the table instead of 6,657; measured best at 2). */
+#define HUB 2
+static const fset *
+cache_get(struct setcache *c, uint64_t x, const int *lev, int *owned,
+    int hub)
+{
+	size_t i, p = SIZE_MAX, bytes;
+	const fset *src = &L.base;
+	const int *slev = zero;
+	fset *f;
+	size_t j;
+
+	*owned = 0;
+	for (i = 0; i < c->n; i++) {
+		if (c->e[i].x == x) {
+			c->e[i].used = ++c->clock;
+			return c->e[i].f;
+		}
+		for (j = 0; j < L.d && c->e[i].lev[j] <= lev[j]; j++)
+			;
+		if (j == L.d && c->e[i].f->n < src->n) {
+			p = i;
+			src = c->e[i].f;
+			slev = c->e[i].lev;
+		}
+	}
+	for (; p == SIZE_MAX && hub > 0; hub--) {
+		/* No kept specialization: roll up from a hub, the node
+		 * at level hub where x is higher, which later checks share. */
+		int hlev[MAXQ];
+		uint64_t hx = 0, r = 1;
+		int diff = 0;
+
+		for (j = 0; j < L.d; j++) {
+			hlev[j] = lev[j] < hub ? lev[j] : hub;
+			diff |= hlev[j] != lev[j];
+			hx += r * (uint64_t)hlev[j];
+			r *= (uint64_t)L.a[j].nlev;
+		}
+		if (diff) {
+			int o;
+			const fset *hf = cache_get(c, hx, hlev, &o, hub - 1);
+
+			f = rollup(hf, L.full, hlev, L.full, lev);
+			T.st.rollups++;
+			if (o)
+				fs_free((fset *)hf);
+			goto keep;
+		}
+	}
+	f = rollup(src, L.full, slev, L.full, lev);
+	if (p == SIZE_MAX)
+		T.st.scans++;
+	else {
+		T.st.rollups++;
+		c->e[p].used = ++c->clock;
+	}
+keep:
+	bytes = f->n * (L.W + 1) * sizeof(uint64_t);
+	if (bytes > c->budget) {
+		T.st.dropped++;
+		*owned = 1;
+		return f;
+	}
+	/* Make room: drop the least recently used. */
+	while (c->n == CACHE_MAX || c->bytes + bytes > c->budget) {
+		for (p = 0, i = 1; i < c->n; i++)
+			if (c->e[i].used < c->e[p].used)
+				p = i;
+		c->bytes -= c->e[p].f->n * (L.W + 1) * sizeof(uint64_t);
+		fs_free(c->e[p].f);
+		c->e[p] = c->e[--c->n];
+	}
+	c->e[c->n].x = x;
+	c->e[c->n].used = ++c->clock;
+	c->e[c->n].f = f;
+	memcpy(c->e[c->n].lev, lev, L.d * sizeof(int));
+	c->bytes += bytes;
+	c->n++;
+	return f;
+}
+
+/*
+ * The bound of node x's generalizations from its frequency set f (just
+ * evaluated, so with -l its groups are in class order in T.ord).  A row
+ * of a class of n rows costs at least min(N, max(n, k)) in C_DM at any
+ * generalization (its class there is no smaller, at least k if not
+ * suppressed, and N if suppressed); classes only merge; each cell's
+ * label covers at least the leaves it covers here (a suppressed cell
+ * counts 1); and the levels only rise, which bounds the precision.
+ */
+static void
+bound_of(const fset *f, const int *lev, struct bound *b)
+{
+	uint64_t n, c;
+	size_t i, j, e;
+	long double pl = 0;
+
+	memset(b, 0, sizeof(*b));
+	for (i = 0; i < f->n; i = e) {
+		if (!L.hass) {
+			n = f->cnt[i];
+			j = i;
+			e = i + 1;
+		} else {
+			for (n = 0, e = i; e < f->n && (e == i ||
+			    cmp_qi(T.ord[i], T.ord[e], f) == 0); e++)
+				n += f->cnt[T.ord[e]];
+			j = T.ord[i];
+		}
+		c = n < L.req.k ? L.req.k : n;
+		b->cdm += (unsigned __int128)n * (c < L.N ? c : L.N);
+		b->classes++;
+		b->loss += (long double)class_loss(f, j, lev) * n;
+	}
+	for (j = 0; j < L.d; j++)
+		if (L.a[j].nlev > 1)
+			pl += (long double)lev[j] / (L.a[j].nlev - 1);
+	b->prec = 1 - pl / L.d;
+	if (L.N > 0)
+		b->loss = b->loss / L.N / L.d;
+}
+
+/*
+ * Whether every generalization of node x, whose bound is b, is worse by
+ * the metric than the best node so far (so none of them can be it).
+ * Strictly worse only, so that ties keep their order; precision and
+ * loss, long doubles, with a margin far above their rounding.
+ */
+static int
+bound_worse(const struct flash *fl, const struct bound *b, uint64_t x)
+{
+	const struct metrics *m = &fl->best.m;
+
+	if (!fl->hasbest || L.N == 0)
+		return 0;
+	switch (metric) {
+	case M_CDM:
+		return b->cdm > m->cdm;
+	case M_CAVG:
+		/* (N - S) / classes / k, with S at most the limit and no
+		 * more classes than here. */
+		return m->classes > 0 && b->classes > 0 && L.limit < L.N &&
+		    (unsigned __int128)(L.N - L.limit) * m->classes >
+		    (unsigned __int128)(L.N - m->supp) * b->classes;
+	case M_HEIGHT:
+		return height(fl->F, x) + 1 > height(fl->F, fl->best.x);
+	case M_PREC:
+		return b->prec + 1e-9L < m->prec;
+	case M_LOSS:
+		return b->loss > m->loss + 1e-9L;
+	}
+	return 0;
+}
+
+/* Checks node x for tag_classify: its set from the cache, evaluated,
+ * its metrics recorded when it qualifies. */
+static int
+flash_check(void *ctx, uint64_t x)
+{
+	struct flash *fl = ctx;
+	int lev[MAXQ], ok, owned;
+	const fset *f;
+	struct metrics m;
+	struct mrec *r;
+
+	levels(fl->F, x, lev);
+	f = cache_get(&fl->cache, x, lev, &owned, HUB);
+	T.st.computed++;
+	fl->F->st[x] |= EVAL;
+	ok = evaluate(f, lev, &m);
+	if (ok) {
+		r = rec_add(fl, x);
+		r->m = m;
+		if (fl->F->met != NULL)
+			fl->F->met[x] = m;
+		if (fl->bound)
+			bound_of(f, lev, &r->b);
+	}
+	if (owned)
+		fs_free((fset *)f);
+	progress_nodes(1);
+	return ok;
+}
+
+/* Visits qualifying node x for --best: keeps it if it is the best so
+ * far; says whether its generalizations are bound to be worse. */
+static int
+flash_visit(void *ctx, uint64_t x)
+{
+	struct flash *fl = ctx;
+	struct mrec *r = rec_find(fl, x);
+	int lev[MAXQ], owned;
+	const fset *f;
+
+	if (r == NULL) {
+		levels(fl->F, x, lev);
+		f = cache_get(&fl->cache, x, lev, &owned, HUB);
+		r = rec_add(fl, x);
+		T.st.computed++;
+		fl->swept++;
+		fl->F->st[x] |= EVAL;
+		evaluate(f, lev, &r->m);
+		bound_of(f, lev, &r->b);
+		if (owned)
+			fs_free((fset *)f);
+		progress_nodes(1);
+	}
+	if (!fl->hasbest || cmp_node(fl->F, &r->m, x, &fl->best.m,
+	    fl->best.x) < 0) {
+		fl->best = *r;
+		fl->hasbest = 1;
+	}
+	if (!bound_worse(fl, &r->b, x))
+		return 0;
+	fl->pruned++;
+	return 1;
+}
+
+/*
+ * flash: every node of the lattice tagged as qualifying or failing by
+ * predictive tagging (tagging.c), which needs the qualifying property
+ * to be monotone along generalization.  With --best and a suppression
+ * limit, the best node need not be minimal: the qualifying nodes are
+ * then swept from the bottom, and the generalizations of a node whose
+ * bound is worse than the best so far are passed over.  (Without
+ * suppression no metric improves along generalization and the best
+ * node is minimal: then ties of the metric go to C_DM, which does not
+ * fall either, and then to the lower height.)  With --all, the metrics
+ * of the nodes checked go to F->met, as the other algorithms'.
+ */
+static struct family *
+flash(struct flash *fl, int best, int all)
+{
+	struct family *F = full_family();
+	int nl[MAXQ];
+	size_t j;
+
+	fl->F = F;
+	if (all)
+		F->met = kn_alloc((F->size + 1) * sizeof(struct metrics));
+	for (j = 0; j < L.d; j++)
+		nl[j] = L.a[j].nlev;
+	tag_init(&fl->tl, (int)L.d, nl, F->st);
+	fl->tl.pass = ANON;
+	fl->tl.fail = FAIL;
+	fl->tl.check = flash_check;
+	fl->tl.ctx = fl;
+	fl->cache.budget = L.budget;
+	fl->bound = best && L.limit > 0;
+	progress_phase("search", "nodes checked", F->size);
+	tag_classify(&fl->tl);
+	if (fl->bound) {
+		progress_phase("best", "nodes evaluated", F->size);
+		tag_sweep(&fl->tl, ANON, PRUNED, flash_visit, fl);
+	}
+	while (fl->cache.n > 0)
+		fs_free(fl->cache.e[--fl->cache.n].f);
+	return F;
+}
+
+/* Marks BELOW on the qualifying nodes with a qualifying direct
+ * specialization, as mark_below, from the qualifying nodes alone (the
+ * qualifying nodes of flash are closed upward). */
+static void
+flash_below(struct flash *fl)
+{
+	uint8_t *st = fl->F->st;
+	uint64_t x;
+	int lev[MAXQ], i;
+
+	for (x = 0; x < fl->tl.size; x++) {
+		if (!(st[x] & ANON))
+			continue;
+		tag_levels(&fl->tl, x, lev);
+		for (i = 0; i < fl->tl.m; i++)
+			if (lev[i] > 0 && (st[x - fl->tl.radix[i]] & ANON))
+				st[x] |= BELOW;
+	}
 }
 
 /* Computes the metrics of the qualifying nodes that were marked, not
@@ -1627,6 +2039,8 @@ main(int argc, char *argv[])
 	kn_dict *dict;
 	kn_hier **hier;
 	struct family *F = NULL;
+	struct flash fl;
+	struct outrow *rows = NULL;
 	kn_limit lim = { 0, 0, 0, 0 };
 	size_t *qi, *key, nq, c, cntcol = 0, nout = 0, j;
 	uint32_t *outn = NULL;
@@ -1638,6 +2052,7 @@ main(int argc, char *argv[])
 	FILE *out;
 
 	kn_init(argv[0]);
+	memset(&fl, 0, sizeof(fl));
 	kn_req_init(&L.req);
 	L.req.k = 2;
 	L.algo = -1;
@@ -1823,29 +2238,59 @@ main(int argc, char *argv[])
 		F = incognito();
 	else if (L.algo == A_SAMARATI)
 		F = samarati();
-	else
+	else if (L.algo == A_FLASH) {
+		F = flash(&fl, best, all);
+	} else
 		F = bottom_up(L.algo == A_BFS, 1);
 
 	if (F != NULL) {
-		mark_below(F);
+		if (L.algo == A_FLASH && L.monotone)
+			flash_below(&fl);
+		else
+			mark_below(F);
 		for (x = 0; x < F->size; x++) {
 			if (F->st[x] & ANON)
 				nanon++;
 			if ((F->st[x] & ANON) && !(F->st[x] & BELOW))
 				nmin++;
 		}
-		if ((all || best) && nanon > 0) {
-			progress_phase("metrics", "nodes", nanon);
-			extra = fill_metrics(F);
+		if (L.algo == A_FLASH && L.monotone && !all) {
+			/* The metrics of the nodes checked; with --best
+			 * and suppression, the best of the sweep. */
+			rows = kn_alloc((nmin + 1) * sizeof(*rows));
+			if (fl.bound) {
+				if (fl.hasbest) {
+					rows[0].x = fl.best.x;
+					rows[0].m = fl.best.m;
+					nout = 1;
+				}
+			} else
+				for (x = 0; x < F->size; x++)
+					if ((F->st[x] & ANON) &&
+					    !(F->st[x] & BELOW)) {
+						rows[nout].x = x;
+						rows[nout++].m =
+						    rec_find(&fl, x)->m;
+					}
+		} else {
+			if ((all || best) && nanon > 0) {
+				progress_phase("metrics", "nodes", nanon);
+				extra = fill_metrics(F);
+			}
+			rows = kn_alloc((nanon + 1) * sizeof(*rows));
+			for (x = 0; x < F->size; x++)
+				if ((F->st[x] & ANON) && (all || best ||
+				    !(F->st[x] & BELOW))) {
+					rows[nout].x = x;
+					rows[nout++].m = F->met[x];
+				}
 		}
 		add_stats();
-		outn = kn_alloc((nanon + 1) * sizeof(uint32_t));
-		for (x = 0; x < F->size; x++)
-			if ((F->st[x] & ANON) && (all || best ||
-			    !(F->st[x] & BELOW)))
-				outn[nout++] = (uint32_t)x;
+		outn = kn_alloc((nout + 1) * sizeof(uint32_t));
+		for (j = 0; j < nout; j++)
+			outn[j] = (uint32_t)j;
 		OF = F;
-		kn_sort_ids(outn, nout, cmp_out, NULL);
+		kn_sort_ids(outn, nout, cmp_out, rows);
 		if (best && nout > 1)
 			nout = 1;
 	}
@@ -1854,7 +2299,7 @@ main(int argc, char *argv[])
 	fputs("suppressed\tclasses\tcdm\tcavg\theight\tprec\tloss\n", out);
 	kn_progress_done();
 	for (j = 0; j < nout; j++)
-		write_node(out, F, outn[j]);
+		write_node(out, F, rows[outn[j]].x, &rows[outn[j]].m);
 	if (opt.verbose) {
 		if (!L.monotone)
 			fprintf(stderr, "lattice-search: not monotone: every "
@@ -1872,10 +2317,25 @@ main(int argc, char *argv[])
 		fprintf(stderr, "lattice-search: nodes %llu, anonymous %llu, "
 		    "minimal %llu\n", (unsigned long long)lattice,
 		    (unsigned long long)nanon, (unsigned long long)nmin);
+		/* The nodes checked: by the search, then for --best's
+		 * sweep; the other algorithms compute a set for each. */
+		fprintf(stderr, "lattice-search: nodes checked %llu",
+		    (unsigned long long)(total.computed - fl.swept));
+		if (L.algo == A_FLASH && L.monotone)
+			fprintf(stderr, " (qualifying %llu), tagged without a "
+			    "check %llu", (unsigned long long)fl.tl.passed,
+			    (unsigned long long)(lattice - fl.tl.checked));
+		if (fl.bound)
+			fprintf(stderr, "; for --best: evaluated %llu more, "
+			    "generalizations pruned by the bound from %llu",
+			    (unsigned long long)fl.swept,
+			    (unsigned long long)fl.pruned);
+		fputc('\n', stderr);
 		fprintf(stderr, "lattice-search: frequency sets computed "
 		    "%llu (scans %llu, roll-ups %llu, cube %llu, for "
 		    "metrics %llu), groups rolled up %llu\n",
-		    (unsigned long long)total.computed,
+		    (unsigned long long)(L.algo == A_FLASH && L.monotone ?
+		    total.scans + total.rollups : total.computed),
 		    (unsigned long long)total.scans,
 		    (unsigned long long)total.rollups,
 		    (unsigned long long)cube.computed,
