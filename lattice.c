@@ -107,7 +107,7 @@ static const char help[] =
     "  -a ALGORITHM         incognito (or basic), super-roots, cube, "
     "samarati\n"
     "                       (or binary), bfs (or breadth-first), "
-    "bfs-scan\n"
+    "bfs-scan, flash\n"
     "  --max-suppress N|P%  a node may suppress up to N rows, or P% of "
     "them\n"
     "  --best               only the best qualifying node by --metric\n"
@@ -164,12 +164,8 @@ struct attr {
 	uint64_t fm;		/* field mask (unshifted) */
 };
 
-/* A frequency set: n groups, keys of W words, counts. */
-typedef struct {
-	size_t n;
-	uint64_t *key;
-	uint64_t *cnt;
-} fset;
+/* A frequency set: n groups, keys of W words, counts (kanon.h). */
+typedef kn_pset fset;
 
 /* What an evaluation of a node on all quasi-identifiers yields. */
 struct metrics {
@@ -208,6 +204,8 @@ static struct {
 	uint64_t full;		/* mask of all quasi-identifiers */
 	size_t budget;		/* bytes of sets kept for roll-ups */
 	int threads;
+	kn_pfield pf[MAXQ];	/* the packed fields of the attributes */
+	kn_playout lay;
 } L;
 
 /* Statistics of a search. */
@@ -218,12 +216,7 @@ struct stats {
 /* What each thread has of its own: scratch space, the sets it keeps
  * and its statistics. */
 struct tstate {
-	struct hslot {
-		uint64_t key;
-		uint32_t idx, gen;
-	} *tab;
-	size_t nslot;
-	uint32_t gen;
+	kn_pscratch scr;	/* the hash table of roll-ups */
 	uint32_t *ord;
 	uint64_t *vals;
 	size_t valcap;
@@ -234,187 +227,16 @@ static _Thread_local struct tstate T;
 static struct stats total;
 static pthread_mutex_t total_mu = PTHREAD_MUTEX_INITIALIZER;
 
-/* The progress of the search: nodes done, counted by every thread;
- * the thread that holds mu draws the line (kn_progress is not for
- * several threads at once). */
-static struct {
-	uint64_t done;
-	pthread_mutex_t mu;
-} search_progress = { 0, PTHREAD_MUTEX_INITIALIZER };
-
-/* Adds n nodes done to the search's progress. */
-static void
-progress_nodes(uint64_t n)
-{
-	__atomic_add_fetch(&search_progress.done, n, __ATOMIC_RELAXED);
-	if (pthread_mutex_trylock(&search_progress.mu) == 0) {
-		kn_progress(__atomic_load_n(&search_progress.done,
-		    __ATOMIC_RELAXED), 0);
-		pthread_mutex_unlock(&search_progress.mu);
-	}
-}
-
-/* Begins a phase of the search over total nodes. */
-static void
-progress_phase(const char *phase, const char *unit, uint64_t total)
-{
-	kn_progress_phase(phase, unit, total);
-	search_progress.done = 0;
-}
-
 /* ---- frequency sets ------------------------------------------------ */
 
-static inline uint64_t
-hashkey(const uint64_t *k, int W)
-{
-	uint64_t h = 0;
-	int w;
-
-	for (w = 0; w < W; w++)
-		h = (h ^ k[w]) * 0x9E3779B97F4A7C15ULL;
-	return h ^ (h >> 29);
-}
-
-static void
-fs_free(fset *f)
-{
-	if (f == NULL)
-		return;
-	free(f->key);
-	free(f->cnt);
-	free(f);
-}
-
-/*
- * Rolls the frequency set src of node (amask, alev) up to the node
- * (bmask, blev), which generalizes it or drops attributes (the roll-up
- * property of paper 000): each key is mapped through the hierarchies
- * and the counts of keys that meet are added.
- */
+/* Rolls the frequency set src of node (amask, alev) up to the node
+ * (bmask, blev) (kn_pset_rollup), counting the groups read. */
 static fset *
 rollup(const fset *src, uint64_t amask, const int *alev, uint64_t bmask,
     const int *blev)
 {
-	struct op {
-		int w, shift;
-		uint64_t fm;
-		const uint32_t *map;
-	} ops[MAXQ];
-	uint64_t keep[8], k[8];
-	size_t i, j, nop = 0, nslot, n = 0, bound;
-	uint64_t prod;
-	struct hslot *tab;
-	uint32_t gen;
-	const int W = L.W;
-	fset *dst;
-	int w;
-
-	for (w = 0; w < W; w++)
-		keep[w] = ~(uint64_t)0;
-	for (j = 0; j < L.d; j++) {
-		const struct attr *a = &L.a[j];
-
-		if (!(amask >> j & 1))
-			continue;
-		if (!(bmask >> j & 1))
-			keep[a->word] &= ~(a->fm << a->shift);
-		else if (alev[j] != blev[j]) {
-			keep[a->word] &= ~(a->fm << a->shift);
-			ops[nop].w = a->word;
-			ops[nop].shift = a->shift;
-			ops[nop].fm = a->fm;
-			ops[nop].map = a->map[alev[j] * a->nlev + blev[j]];
-			nop++;
-		}
-	}
-	/* The output has at most min(src->n, product of the label counts
-	 * at the target levels) groups: a small table for general nodes. */
-	bound = src->n;
-	for (j = 0, prod = 1; j < L.d && prod < bound; j++)
-		if (bmask >> j & 1)
-			prod *= L.a[j].h->lab[blev[j]].n;
-	if (L.hass && prod < bound)
-		prod *= L.sfm + 1;
-	if (prod < bound)
-		bound = prod;
-	for (nslot = 16; nslot < 2 * bound; nslot *= 2)
-		;
-	if (nslot > T.nslot) {
-		free(T.tab);
-		T.tab = kn_zalloc(nslot * sizeof(*T.tab));
-		T.nslot = nslot;
-		T.gen = 0;
-	}
-	/* Slots of an earlier generation are empty: no clearing. */
-	if (++T.gen == 0) {
-		memset(T.tab, 0, T.nslot * sizeof(*T.tab));
-		T.gen = 1;
-	}
-	gen = T.gen;
-	tab = T.tab;
-	dst = kn_alloc(sizeof(*dst));
-	dst->key = kn_alloc((bound + 1) * W * sizeof(uint64_t));
-	dst->cnt = kn_alloc((bound + 1) * sizeof(uint64_t));
-	if (W == 1) {
-		/* One key word: the common case, kept tight. */
-		const uint64_t *sk = src->key, *sc = src->cnt;
-		uint64_t kp = keep[0], *dk = dst->key, *dc = dst->cnt;
-		size_t mask = nslot - 1;
-		int hs = 64 - __builtin_ctzll(nslot);
-
-		for (i = 0; i < src->n; i++) {
-			uint64_t k0 = sk[i] & kp;
-			size_t h;
-
-			for (j = 0; j < nop; j++)
-				k0 |= (uint64_t)ops[j].map[sk[i] >> ops[j].shift &
-				    ops[j].fm] << ops[j].shift;
-			h = (k0 * 0x9E3779B97F4A7C15ULL) >> hs;
-			while (tab[h].gen == gen && tab[h].key != k0)
-				h = (h + 1) & mask;
-			if (tab[h].gen == gen)
-				dc[tab[h].idx] += sc[i];
-			else {
-				tab[h].gen = gen;
-				tab[h].key = k0;
-				tab[h].idx = (uint32_t)n;
-				dk[n] = k0;
-				dc[n++] = sc[i];
-			}
-		}
-	} else for (i = 0; i < src->n; i++) {
-		const uint64_t *sk = src->key + i * W;
-		size_t h;
-
-		for (w = 0; w < W; w++)
-			k[w] = sk[w] & keep[w];
-		for (j = 0; j < nop; j++) {
-			uint64_t id = sk[ops[j].w] >> ops[j].shift & ops[j].fm;
-
-			k[ops[j].w] |= (uint64_t)ops[j].map[id] << ops[j].shift;
-		}
-		h = hashkey(k, W) & (nslot - 1);
-		for (;;) {
-			if (tab[h].gen != gen) {
-				tab[h].gen = gen;
-				tab[h].key = k[0];
-				tab[h].idx = (uint32_t)n;
-				memcpy(dst->key + n * W, k, W * sizeof(uint64_t));
-				dst->cnt[n++] = src->cnt[i];
-				break;
-			}
-			if (tab[h].key == k[0] &&
-			    memcmp(dst->key + (size_t)tab[h].idx * W, k,
-			    W * sizeof(uint64_t)) == 0) {
-				dst->cnt[tab[h].idx] += src->cnt[i];
-				break;
-			}
-			h = (h + 1) & (nslot - 1);
-		}
-	}
-	dst->n = n;
 	T.st.groups += src->n;
-	return dst;
+	return kn_pset_rollup(&L.lay, &T.scr, src, amask, alev, bmask, blev);
 }
 
 /* Compares two groups by their keys without the sensitive field. */
@@ -690,7 +512,7 @@ keep_set(struct family *F, uint64_t x, fset *f)
 	size_t bytes = f->n * (L.W + 1) * sizeof(uint64_t);
 
 	if (T.kept + bytes > T.budget) {
-		fs_free(f);
+		kn_pset_free(f);
 		T.st.dropped++;
 		return;
 	}
@@ -706,7 +528,7 @@ drop_set(struct family *F, uint64_t x)
 	if (f == NULL)
 		return;
 	T.kept -= f->n * (L.W + 1) * sizeof(uint64_t);
-	fs_free(f);
+	kn_pset_free(f);
 	F->fs[x] = NULL;
 }
 
@@ -808,12 +630,12 @@ bfs(struct family *F, const struct how *how)
 			if (!(F->st[x] & QUEUED) ||
 			    ((F->st[x] & ANON) && how->mark)) {
 				if (++passed == 4096) {
-					progress_nodes(passed);
+					kn_progress_add(passed);
 					passed = 0;
 				}
 				continue;
 			}
-			progress_nodes(passed + 1);
+			kn_progress_add(passed + 1);
 			passed = 0;
 			levels(F, x, lev);
 			if (F->st[x] & ROOT) {
@@ -833,7 +655,7 @@ bfs(struct family *F, const struct how *how)
 			ok = eval_node(F, x, f);
 			if (ok && how->mark) {
 				mark_up(F, x);
-				fs_free(f);
+				kn_pset_free(f);
 				continue;
 			}
 			if (ok)
@@ -851,7 +673,7 @@ bfs(struct family *F, const struct how *how)
 	}
 	for (b = bs[hmax]; b < bs[hmax + 1]; b++)
 		drop_set(F, byh[b]);
-	progress_nodes(passed);
+	kn_progress_add(passed);
 	free(byh);
 	free(bs);
 }
@@ -962,7 +784,7 @@ search_family(struct family *F)
 		how.seedlev = srlev;
 	}
 	bfs(F, &how);
-	fs_free(sr);
+	kn_pset_free(sr);
 }
 
 /* Orders families by prefix (all members but the last), then by the
@@ -1033,7 +855,7 @@ reduce_table(struct family **fam, size_t n)
 			g[c] = 0;
 	f = rollup(src.f, src.mask, src.lev, mask, g);
 	if (src.f != &L.base)
-		fs_free((fset *)src.f);
+		kn_pset_free((fset *)src.f);
 	src.f = f;
 	src.mask = mask;
 	memcpy(src.lev, g, sizeof(g));
@@ -1078,7 +900,7 @@ worker(void *arg)
 	}
 	add_stats();
 	if (!main_thread) {
-		free(T.tab);
+		free(T.scr.tab);
 		free(T.ord);
 		free(T.vals);
 	}
@@ -1121,7 +943,7 @@ search_all(struct family **fam, size_t n)
 	for (j = 1; j < nt; j++)
 		pthread_join(tid[j], NULL);
 	/* The last count, which a thread may have left undrawn. */
-	kn_progress(search_progress.done, 0);
+	kn_progress_add(0);
 	T.budget = L.budget;
 }
 
@@ -1139,7 +961,7 @@ progress_iteration(struct family **fam, size_t n, size_t i)
 			cands += (fam[j]->st[x] & CAND) != 0;
 	snprintf(phase, sizeof(phase), "search, %zu of %zu attributes", i,
 	    L.d);
-	progress_phase(phase, "nodes", cands);
+	kn_progress_phase(phase, "nodes", cands);
 }
 
 /*
@@ -1220,7 +1042,7 @@ incognito(void)
 		search_all(next, nn);
 	}
 	if (src.f != &L.base)
-		fs_free((fset *)src.f);
+		kn_pset_free((fset *)src.f);
 	G = np == 1 && prev[0]->mask == L.full ? prev[0] : NULL;
 	if (G == NULL)
 		for (j = 0; j < np; j++)
@@ -1238,7 +1060,7 @@ bottom_up(int rollup_on, int mark)
 	struct family *F = full_family();
 	struct how how = { rollup_on, NULL, 0, zero, mark };
 
-	progress_phase("search", "nodes", F->size);
+	kn_progress_phase("search", "nodes", F->size);
 	bfs(F, &how);
 	return F;
 }
@@ -1261,8 +1083,8 @@ samarati_check(struct family *F, const uint64_t *byh, const uint64_t *bs,
 		}
 		f = scan(F, x);
 		ok = eval_node(F, x, f);
-		fs_free(f);
-		progress_nodes(1);
+		kn_pset_free(f);
+		kn_progress_add(1);
 		if (ok) {
 			F->st[x] |= ANON;
 			return 1;
@@ -1291,7 +1113,7 @@ samarati(void)
 	F->fs = kn_zalloc((F->size + 1) * sizeof(fset *));
 	/* The binary search checks only some heights: the count of the
 	 * nodes checked ends below the lattice's size. */
-	progress_phase("search", "nodes checked", F->size);
+	kn_progress_phase("search", "nodes checked", F->size);
 	if (!samarati_check(F, byh, bs, hmax))
 		goto done;
 	lo = 0;
@@ -1330,10 +1152,10 @@ samarati(void)
 				f = scan(F, x);
 			if (eval_node(F, x, f)) {
 				F->st[x] |= ANON;
-				fs_free(f);
+				kn_pset_free(f);
 			} else
 				keep_set(F, x, f);
-			progress_nodes(1);
+			kn_progress_add(1);
 		}
 		if (h > lo)
 			for (b = bs[h - 1]; b < bs[h]; b++)
@@ -1403,9 +1225,8 @@ bits_for(uint64_t n)
 static void
 build_base(void)
 {
-	int word = 0, used = 0, b, l, from, to;
-	size_t c, i, id;
-	uint64_t **cover;
+	int word = 0, used = 0, b, from, to;
+	size_t c, i;
 
 	for (c = 0; c <= L.d; c++) {
 		if (c == L.d && !L.hass)
@@ -1442,27 +1263,11 @@ build_base(void)
 			for (to = from + 1; to < a->nlev; to++)
 				a->map[from * a->nlev + to] =
 				    kn_hier_map(h, from, to);
-		cover = kn_alloc((size_t)a->nlev * sizeof(uint64_t *));
-		for (l = 0; l < a->nlev; l++)
-			cover[l] = kn_zalloc((h->lab[l].n + 1) *
-			    sizeof(uint64_t));
-		for (id = 0; id < h->lab[0].n; id++)
-			cover[0][id] = 1;
-		for (l = 0; l + 1 < a->nlev; l++)
-			for (id = 0; id < h->lab[l].n; id++)
-				cover[l + 1][h->up[l][id]] += cover[l][id];
-		a->loss = kn_alloc((size_t)a->nlev * sizeof(double *));
-		for (l = 0; l < a->nlev; l++) {
-			a->loss[l] = kn_zalloc((h->lab[l].n + 1) *
-			    sizeof(double));
-			for (id = 0; id < h->lab[l].n; id++)
-				if (h->lab[0].n > 1)
-					a->loss[l][id] = (double)(cover[l][id] -
-					    1) / (double)(h->lab[0].n - 1);
-			free(cover[l]);
-		}
-		free(cover);
+		a->loss = kn_hier_loss(h);
+		L.pf[c] = (kn_pfield){ a->word, a->shift, a->fm, h, a->nlev,
+		    a->map };
 	}
+	L.lay = (kn_playout){ L.d, L.W, L.pf, L.hass ? L.sfm : 0 };
 	L.base.n = in.n;
 	L.base.key = kn_zalloc((in.n + 1) * L.W * sizeof(uint64_t));
 	L.base.cnt = in.cnt;
@@ -1576,204 +1381,54 @@ write_node(FILE *fp, const struct family *F, uint64_t x,
 
 /* ---- flash: predictive tagging (tagging.c) ------------------------- */
 
-/* What bounds the metric of every generalization of a node (and of the
- * node): the C_DM each row costs at least, the classes there are at
- * most, the precision there is at most and the loss at least. */
-struct bound {
+/* A node's metrics, and what bounds the metric of every generalization
+ * of it (and of it): the C_DM each row costs at least, the classes
+ * there are at most, the precision there is at most and the loss at
+ * least. */
+struct mrec {
+	struct metrics m;
 	unsigned __int128 cdm;
 	uint64_t classes;
 	long double prec, loss;
 };
 
-/* The metrics (and bound) of a node evaluated by flash. */
-struct mrec {
-	uint64_t x;
-	struct metrics m;
-	struct bound b;
-};
-
-/* The frequency sets flash keeps, at most CACHE_MAX of them within the
- * budget, the least recently used dropped first. */
-#define CACHE_MAX 256
-struct setcache {
-	struct centry {
-		uint64_t x, used;
-		fset *f;
-		int lev[MAXQ];
-	} e[CACHE_MAX];
-	size_t n, bytes, budget;
-	uint64_t clock;
-};
-
-/* The state of a flash search: the lattice, the sets, the metrics of
- * the nodes evaluated (a hash from node to record) and the best node. */
+/* The state of a flash search: its family (the whole lattice), the
+ * lattice of tagging.c and its view of our sets. */
 struct flash {
 	struct family *F;
 	struct tag_lattice tl;
-	struct setcache cache;
-	struct mrec *rec;
-	size_t nrec, reccap;
-	uint32_t *slot;		/* record + 1, 0 when empty */
-	size_t nslot;
-	int bound;		/* records hold bounds (--best, suppression) */
-	int hasbest;
-	struct mrec best;
-	uint64_t swept, pruned;
+	struct tag_ops ops;
 };
 
-/* The record of node x, or NULL. */
-static struct mrec *
-rec_find(const struct flash *fl, uint64_t x)
+/* tag_ops: a roll-up, from the table's set when src is NULL. */
+static kn_pset *
+flash_roll(void *ctx, const kn_pset *src, const int *slev, const int *lev)
 {
-	size_t h;
-
-	if (fl->nslot == 0)
-		return NULL;
-	for (h = (x * 0x9E3779B97F4A7C15ULL) >> 32 & (fl->nslot - 1);
-	    fl->slot[h] != 0; h = (h + 1) & (fl->nslot - 1))
-		if (fl->rec[fl->slot[h] - 1].x == x)
-			return &fl->rec[fl->slot[h] - 1];
-	return NULL;
-}
-
-/* A new record for node x (not yet recorded). */
-static struct mrec *
-rec_add(struct flash *fl, uint64_t x)
-{
-	size_t h, i;
-
-	if (2 * (fl->nrec + 1) > fl->nslot) {
-		free(fl->slot);
-		fl->nslot = fl->nslot ? 2 * fl->nslot : 1024;
-		fl->slot = kn_zalloc(fl->nslot * sizeof(uint32_t));
-		for (i = 0; i < fl->nrec; i++) {
-			for (h = (fl->rec[i].x * 0x9E3779B97F4A7C15ULL) >> 32 &
-			    (fl->nslot - 1); fl->slot[h] != 0;
-			    h = (h + 1) & (fl->nslot - 1))
-				;
-			fl->slot[h] = (uint32_t)i + 1;
-		}
-	}
-	fl->rec = kn_grow(fl->rec, &fl->reccap, fl->nrec, sizeof(*fl->rec),
-	    256);
-	for (h = (x * 0x9E3779B97F4A7C15ULL) >> 32 & (fl->nslot - 1);
-	    fl->slot[h] != 0; h = (h + 1) & (fl->nslot - 1))
-		;
-	fl->slot[h] = (uint32_t)++fl->nrec;
-	memset(&fl->rec[fl->nrec - 1], 0, sizeof(*fl->rec));
-	fl->rec[fl->nrec - 1].x = x;
-	return &fl->rec[fl->nrec - 1];
+	(void)ctx;
+	if (src == NULL)
+		return rollup(&L.base, L.full, zero, L.full, lev);
+	T.st.rollups++;
+	return rollup(src, L.full, slev, L.full, lev);
 }
 
 /*
- * The frequency set of node x (levels lev): kept, or rolled up from the
- * kept set of a specialization with the fewest groups (the table's when
- * there is none), then kept.  *owned says the caller frees it.
- */
-/* When no specialization of a node is kept, its set is rolled up from a
- * hub, the node at level HUB where the node is higher, rolled up in turn
- * from the hub at level HUB - 1, and so on down to the table's set: a
- * hub is shared by the many nodes near it that the paths check, and
- * holds far fewer groups than the table (on adult-full's 12 attributes
- * at 2%, 561 scans of the table instead of 6,657; measured best at 2). */
-#define HUB 2
-static const fset *
-cache_get(struct setcache *c, uint64_t x, const int *lev, int *owned,
-    int hub)
-{
-	size_t i, p = SIZE_MAX, bytes;
-	const fset *src = &L.base;
-	const int *slev = zero;
-	fset *f;
-	size_t j;
-
-	*owned = 0;
-	for (i = 0; i < c->n; i++) {
-		if (c->e[i].x == x) {
-			c->e[i].used = ++c->clock;
-			return c->e[i].f;
-		}
-		for (j = 0; j < L.d && c->e[i].lev[j] <= lev[j]; j++)
-			;
-		if (j == L.d && c->e[i].f->n < src->n) {
-			p = i;
-			src = c->e[i].f;
-			slev = c->e[i].lev;
-		}
-	}
-	for (; p == SIZE_MAX && hub > 0; hub--) {
-		/* No kept specialization: roll up from a hub, the node
-		 * at level hub where x is higher, which later checks share. */
-		int hlev[MAXQ];
-		uint64_t hx = 0, r = 1;
-		int diff = 0;
-
-		for (j = 0; j < L.d; j++) {
-			hlev[j] = lev[j] < hub ? lev[j] : hub;
-			diff |= hlev[j] != lev[j];
-			hx += r * (uint64_t)hlev[j];
-			r *= (uint64_t)L.a[j].nlev;
-		}
-		if (diff) {
-			int o;
-			const fset *hf = cache_get(c, hx, hlev, &o, hub - 1);
-
-			f = rollup(hf, L.full, hlev, L.full, lev);
-			T.st.rollups++;
-			if (o)
-				fs_free((fset *)hf);
-			goto keep;
-		}
-	}
-	f = rollup(src, L.full, slev, L.full, lev);
-	if (p == SIZE_MAX)
-		T.st.scans++;
-	else {
-		T.st.rollups++;
-		c->e[p].used = ++c->clock;
-	}
-keep:
-	bytes = f->n * (L.W + 1) * sizeof(uint64_t);
-	if (bytes > c->budget) {
-		T.st.dropped++;
-		*owned = 1;
-		return f;
-	}
-	/* Make room: drop the least recently used. */
-	while (c->n == CACHE_MAX || c->bytes + bytes > c->budget) {
-		for (p = 0, i = 1; i < c->n; i++)
-			if (c->e[i].used < c->e[p].used)
-				p = i;
-		c->bytes -= c->e[p].f->n * (L.W + 1) * sizeof(uint64_t);
-		fs_free(c->e[p].f);
-		c->e[p] = c->e[--c->n];
-	}
-	c->e[c->n].x = x;
-	c->e[c->n].used = ++c->clock;
-	c->e[c->n].f = f;
-	memcpy(c->e[c->n].lev, lev, L.d * sizeof(int));
-	c->bytes += bytes;
-	c->n++;
-	return f;
-}
-
-/*
- * The bound of node x's generalizations from its frequency set f (just
- * evaluated, so with -l its groups are in class order in T.ord).  A row
- * of a class of n rows costs at least min(N, max(n, k)) in C_DM at any
+ * The bound of node x's generalizations from its set f (just evaluated,
+ * so with -l its groups are in class order in T.ord).  A row of a class
+ * of n rows costs at least min(N, max(n, k)) in C_DM at any
  * generalization (its class there is no smaller, at least k if not
  * suppressed, and N if suppressed); classes only merge; each cell's
  * label covers at least the leaves it covers here (a suppressed cell
  * counts 1); and the levels only rise, which bounds the precision.
  */
 static void
-bound_of(const fset *f, const int *lev, struct bound *b)
+bound_of(const fset *f, const int *lev, struct mrec *b)
 {
 	uint64_t n, c;
 	size_t i, j, e;
 	long double pl = 0;
 
-	memset(b, 0, sizeof(*b));
+	b->cdm = b->classes = 0;
+	b->loss = 0;
 	for (i = 0; i < f->n; i = e) {
 		if (!L.hass) {
 			n = f->cnt[i];
@@ -1798,18 +1453,50 @@ bound_of(const fset *f, const int *lev, struct bound *b)
 		b->loss = b->loss / L.N / L.d;
 }
 
+/* tag_ops: evaluates node x from its set f; its metrics go to F->met
+ * too when --all allocated it. */
+static int
+flash_eval(void *ctx, uint64_t x, const kn_pset *set, const int *lev,
+    void *rec, int bound)
+{
+	struct flash *fl = ctx;
+	struct mrec *r = rec;
+	int ok = evaluate(set, lev, &r->m);
+
+	T.st.computed++;
+	fl->F->st[x] |= EVAL;
+	if (ok && fl->F->met != NULL)
+		fl->F->met[x] = r->m;
+	if (ok && bound)
+		bound_of(set, lev, r);
+	return ok;
+}
+
+static int
+flash_better(void *ctx, const void *a, uint64_t x, const void *b,
+    uint64_t y)
+{
+	const struct flash *fl = ctx;
+
+	return cmp_node(fl->F, &((const struct mrec *)a)->m, x,
+	    &((const struct mrec *)b)->m, y) < 0;
+}
+
 /*
- * Whether every generalization of node x, whose bound is b, is worse by
- * the metric than the best node so far (so none of them can be it).
+ * Whether every generalization of node x, with the bound b, is worse by
+ * the metric than the best node y so far (so none of them can be it).
  * Strictly worse only, so that ties keep their order; precision and
  * loss, long doubles, with a margin far above their rounding.
  */
 static int
-bound_worse(const struct flash *fl, const struct bound *b, uint64_t x)
+flash_worse(void *ctx, const void *rec, uint64_t x, const void *best,
+    uint64_t y)
 {
-	const struct metrics *m = &fl->best.m;
+	const struct flash *fl = ctx;
+	const struct mrec *b = rec;
+	const struct metrics *m = &((const struct mrec *)best)->m;
 
-	if (!fl->hasbest || L.N == 0)
+	if (L.N == 0)
 		return 0;
 	switch (metric) {
 	case M_CDM:
@@ -1821,77 +1508,13 @@ bound_worse(const struct flash *fl, const struct bound *b, uint64_t x)
 		    (unsigned __int128)(L.N - L.limit) * m->classes >
 		    (unsigned __int128)(L.N - m->supp) * b->classes;
 	case M_HEIGHT:
-		return height(fl->F, x) + 1 > height(fl->F, fl->best.x);
+		return height(fl->F, x) + 1 > height(fl->F, y);
 	case M_PREC:
 		return b->prec + 1e-9L < m->prec;
 	case M_LOSS:
 		return b->loss > m->loss + 1e-9L;
 	}
 	return 0;
-}
-
-/* Checks node x for tag_classify: its set from the cache, evaluated,
- * its metrics recorded when it qualifies. */
-static int
-flash_check(void *ctx, uint64_t x)
-{
-	struct flash *fl = ctx;
-	int lev[MAXQ], ok, owned;
-	const fset *f;
-	struct metrics m;
-	struct mrec *r;
-
-	levels(fl->F, x, lev);
-	f = cache_get(&fl->cache, x, lev, &owned, HUB);
-	T.st.computed++;
-	fl->F->st[x] |= EVAL;
-	ok = evaluate(f, lev, &m);
-	if (ok) {
-		r = rec_add(fl, x);
-		r->m = m;
-		if (fl->F->met != NULL)
-			fl->F->met[x] = m;
-		if (fl->bound)
-			bound_of(f, lev, &r->b);
-	}
-	if (owned)
-		fs_free((fset *)f);
-	progress_nodes(1);
-	return ok;
-}
-
-/* Visits qualifying node x for --best: keeps it if it is the best so
- * far; says whether its generalizations are bound to be worse. */
-static int
-flash_visit(void *ctx, uint64_t x)
-{
-	struct flash *fl = ctx;
-	struct mrec *r = rec_find(fl, x);
-	int lev[MAXQ], owned;
-	const fset *f;
-
-	if (r == NULL) {
-		levels(fl->F, x, lev);
-		f = cache_get(&fl->cache, x, lev, &owned, HUB);
-		r = rec_add(fl, x);
-		T.st.computed++;
-		fl->swept++;
-		fl->F->st[x] |= EVAL;
-		evaluate(f, lev, &r->m);
-		bound_of(f, lev, &r->b);
-		if (owned)
-			fs_free((fset *)f);
-		progress_nodes(1);
-	}
-	if (!fl->hasbest || cmp_node(fl->F, &r->m, x, &fl->best.m,
-	    fl->best.x) < 0) {
-		fl->best = *r;
-		fl->hasbest = 1;
-	}
-	if (!bound_worse(fl, &r->b, x))
-		return 0;
-	fl->pruned++;
-	return 1;
 }
 
 /*
@@ -1921,39 +1544,14 @@ flash(struct flash *fl, int best, int all)
 	tag_init(&fl->tl, (int)L.d, nl, F->st);
 	fl->tl.pass = ANON;
 	fl->tl.fail = FAIL;
-	fl->tl.check = flash_check;
-	fl->tl.ctx = fl;
-	fl->cache.budget = L.budget;
-	fl->bound = best && L.limit > 0;
-	progress_phase("search", "nodes checked", F->size);
-	tag_classify(&fl->tl);
-	if (fl->bound) {
-		progress_phase("best", "nodes evaluated", F->size);
-		tag_sweep(&fl->tl, ANON, PRUNED, flash_visit, fl);
-	}
-	while (fl->cache.n > 0)
-		fs_free(fl->cache.e[--fl->cache.n].f);
+	fl->ops = (struct tag_ops){ fl, flash_roll, flash_eval, flash_better,
+	    flash_worse, kn_progress_add, sizeof(struct mrec), L.budget,
+	    L.base.n, (L.W + 1) * sizeof(uint64_t) };
+	kn_progress_phase("search", "nodes checked", F->size);
+	tag_search(&fl->tl, &fl->ops, best && L.limit > 0, PRUNED);
+	T.st.scans += fl->tl.scans;
+	T.st.dropped += fl->tl.dropped;
 	return F;
-}
-
-/* Marks BELOW on the qualifying nodes with a qualifying direct
- * specialization, as mark_below, from the qualifying nodes alone (the
- * qualifying nodes of flash are closed upward). */
-static void
-flash_below(struct flash *fl)
-{
-	uint8_t *st = fl->F->st;
-	uint64_t x;
-	int lev[MAXQ], i;
-
-	for (x = 0; x < fl->tl.size; x++) {
-		if (!(st[x] & ANON))
-			continue;
-		tag_levels(&fl->tl, x, lev);
-		for (i = 0; i < fl->tl.m; i++)
-			if (lev[i] > 0 && (st[x - fl->tl.radix[i]] & ANON))
-				st[x] |= BELOW;
-	}
 }
 
 /* Computes the metrics of the qualifying nodes that were marked, not
@@ -1976,7 +1574,7 @@ fill_metrics(struct family *F)
 			x = byh[b];
 			if (!(F->st[x] & ANON))
 				continue;
-			progress_nodes(1);
+			kn_progress_add(1);
 			py = smallest_below(F, x);
 			levels(F, x, lev);
 			if (py >= 0) {
@@ -2069,8 +1667,8 @@ main(int argc, char *argv[])
 			if (j == sizeof(algalias) / sizeof(algalias[0]))
 				kn_die("-a: '%s' is not an algorithm: incognito "
 				    "(or basic), super-roots, cube, samarati (or "
-				    "binary), bfs (or breadth-first) or bfs-scan, "
-				    "in any case", optarg);
+				    "binary), bfs (or breadth-first), bfs-scan or "
+				    "flash, in any case", optarg);
 			L.algo = algalias[j].algo;
 			break;
 		case 'h':
@@ -2245,7 +1843,7 @@ main(int argc, char *argv[])
 
 	if (F != NULL) {
 		if (L.algo == A_FLASH && L.monotone)
-			flash_below(&fl);
+			tag_below(&fl.tl, BELOW);
 		else
 			mark_below(F);
 		for (x = 0; x < F->size; x++) {
@@ -2258,10 +1856,11 @@ main(int argc, char *argv[])
 			/* The metrics of the nodes checked; with --best
 			 * and suppression, the best of the sweep. */
 			rows = kn_alloc((nmin + 1) * sizeof(*rows));
-			if (fl.bound) {
-				if (fl.hasbest) {
-					rows[0].x = fl.best.x;
-					rows[0].m = fl.best.m;
+			if (fl.tl.bound) {
+				if (fl.tl.hasbest) {
+					rows[0].x = fl.tl.bestx;
+					rows[0].m = ((struct mrec *)
+					    fl.tl.best)->m;
 					nout = 1;
 				}
 			} else
@@ -2269,12 +1868,13 @@ main(int argc, char *argv[])
 					if ((F->st[x] & ANON) &&
 					    !(F->st[x] & BELOW)) {
 						rows[nout].x = x;
-						rows[nout++].m =
-						    rec_find(&fl, x)->m;
+						rows[nout++].m = ((const struct
+						    mrec *)tag_record(&fl.tl,
+						    x))->m;
 					}
 		} else {
 			if ((all || best) && nanon > 0) {
-				progress_phase("metrics", "nodes", nanon);
+				kn_progress_phase("metrics", "nodes", nanon);
 				extra = fill_metrics(F);
 			}
 			rows = kn_alloc((nanon + 1) * sizeof(*rows));
@@ -2320,16 +1920,16 @@ main(int argc, char *argv[])
 		/* The nodes checked: by the search, then for --best's
 		 * sweep; the other algorithms compute a set for each. */
 		fprintf(stderr, "lattice-search: nodes checked %llu",
-		    (unsigned long long)(total.computed - fl.swept));
+		    (unsigned long long)(total.computed - fl.tl.swept));
 		if (L.algo == A_FLASH && L.monotone)
 			fprintf(stderr, " (qualifying %llu), tagged without a "
 			    "check %llu", (unsigned long long)fl.tl.passed,
 			    (unsigned long long)(lattice - fl.tl.checked));
-		if (fl.bound)
+		if (fl.tl.bound)
 			fprintf(stderr, "; for --best: evaluated %llu more, "
 			    "generalizations pruned by the bound from %llu",
-			    (unsigned long long)fl.swept,
-			    (unsigned long long)fl.pruned);
+			    (unsigned long long)fl.tl.swept,
+			    (unsigned long long)fl.tl.pruned);
 		fputc('\n', stderr);
 		fprintf(stderr, "lattice-search: frequency sets computed "
 		    "%llu (scans %llu, roll-ups %llu, cube %llu, for "

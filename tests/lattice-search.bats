@@ -9,7 +9,7 @@ load common
 load gen-fd
 
 QI=sex,age,race,marital-status,education,native-country,workclass,occupation
-ALGOS="incognito super-roots cube samarati bfs bfs-scan"
+ALGOS="incognito super-roots cube samarati bfs bfs-scan flash"
 MET=suppressed$'\t'classes$'\t'cdm$'\t'cavg$'\t'height$'\t'prec$'\t'loss
 
 setup() {
@@ -351,7 +351,8 @@ randcases() {
 	    "super roots incognito=super-roots" CUBE=cube cube-incognito=cube \
 	    Samarati=samarati binary=samarati "Binary search=samarati" \
 	    BFS=bfs Breadth-First=bfs "breadth-first search=bfs" \
-	    BFS-Scan=bfs-scan bfs_scan=bfs-scan; do
+	    BFS-Scan=bfs-scan bfs_scan=bfs-scan Flash=flash \
+	    "predictive tagging=flash"; do
 		run --separate-stderr lattice-search -v -a "${m%%=*}" -H "$AH" \
 		    -q sex,age,race -k 10 "$ADULT"
 		[ "$status" -eq 0 ] || { echo "-a '${m%%=*}': $stderr"; false; }
@@ -363,7 +364,7 @@ randcases() {
 	for a in incognit Samarati-binary bfs-- "" rothko-t; do
 		run --separate-stderr lattice-search -a "$a" -H "$AH" -q sex "$ADULT"
 		[ "$status" -eq 2 ]
-		[ "$stderr" = "lattice-search: -a: '$a' is not an algorithm: incognito (or basic), super-roots, cube, samarati (or binary), bfs (or breadth-first) or bfs-scan, in any case" ]
+		[ "$stderr" = "lattice-search: -a: '$a' is not an algorithm: incognito (or basic), super-roots, cube, samarati (or binary), bfs (or breadth-first), bfs-scan or flash, in any case" ]
 	done
 }
 
@@ -377,7 +378,7 @@ fscase() {
 	fq=$q
 	[ "$dv" = - ] || fq=$q,s
 	freqset -q "$fq" "$dir/t" > "$dir/fs" || return 1
-	a=${algos[seed % 6]}
+	a=${algos[seed % ${#algos[@]}]}
 	for m in --all --best ""; do
 		lattice-search -a "$a" "${opt[@]}" $m "$dir/t" > "$dir/want"
 		st=$?
