@@ -333,7 +333,7 @@ randcases() {
 	[[ "${lines[1]}" == "0	0	1	2	3	2	2	1	"*"	14035555	"* ]]
 }
 
-@test "Adult, -k 10 --max-suppress 2%: the six algorithms print the same bytes" {
+@test "Adult, -k 10 --max-suppress 2%: every algorithm prints the same bytes" {
 	for a in $ALGOS; do
 		lattice-search -a "$a" -H "$AH" -q "$QI" -k 10 --max-suppress 2% \
 		    -o "$T/$a" "$ADULT"
@@ -602,7 +602,7 @@ fscase() {
 	[ "$output" = "$want" ]
 }
 
-@test "review: many attributes of few levels: bfs by default, Incognito refused beyond the cap" {
+@test "review: many attributes of few levels: flash by default, Incognito refused beyond the cap" {
 	T=$BATS_TEST_TMPDIR
 	q=$(seq -s, -f 'c%g' 0 19)
 	awk -v q="$q" 'BEGIN { n = split(q, c, ","); s = c[1]
@@ -613,8 +613,20 @@ fscase() {
 	for i in $(seq 0 19); do printf 'a\t*\nb\t*\n' > "$T/h/c$i.tsv"; done
 	run --separate-stderr lattice-search -v -k 40 -H "$T/h" -q "$q" "$T/t"
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *"algorithm bfs"* ]]
+	[[ "$stderr" == *"algorithm flash"* ]]
+	[ "$output" = "$(lattice-search -a bfs -k 40 -H "$T/h" -q "$q" "$T/t")" ]
 	run --separate-stderr lattice-search -a incognito -k 40 -H "$T/h" -q "$q" "$T/t"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"use -a bfs"* ]]
+}
+
+@test "the default algorithm: flash when the requirement is monotone, else every node" {
+	run --separate-stderr lattice-search -v -H "$AH" -q "$QI" -k 10 \
+	    --max-suppress 2% "$ADULT"
+	[[ ${stderr%%$'\n'*} == "lattice-search: algorithm flash" ]]
+	run --separate-stderr lattice-search -v -H "$AH" -q sex,age,race -k 5 "$ADULT"
+	[[ ${stderr%%$'\n'*} == "lattice-search: algorithm flash" ]]
+	run --separate-stderr lattice-search -v -H "$AH" -q sex,age,race -k 5 \
+	    -s salary-class -l 2 --diversity entropy --max-suppress 1% "$ADULT"
+	[[ ${stderr%%$'\n'*} == "lattice-search: not monotone: every node evaluated (bfs without marking)" ]]
 }
