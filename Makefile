@@ -104,7 +104,7 @@ demo: all
 
 bench: all
 	@sh bench/run && echo && sh bench/extsort.sh && echo && sh bench/lattice.sh && \
-	    echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
+	    echo && sh bench/wide.sh && echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
 	    echo && sh bench/csv.sh
 
 lint-man:
@@ -112,7 +112,7 @@ lint-man:
 
 # The sh scripts, with shellcheck (not needed to build or test).
 lint-sh:
-	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh
+	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
