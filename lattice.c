@@ -20,7 +20,11 @@
  *    k-anonymous node (paper 002), then a sweep upward for the other
  *    minimal nodes;
  *  - bfs, bfs-scan: bottom-up breadth-first search of the whole
- *    lattice, with and without roll-up.
+ *    lattice, with and without roll-up;
+ *  - flash (the default): predictive tagging of the whole lattice, as
+ *    Flash (Kohlmayer et al. 2012) and OLA (El Emam et al. 2009):
+ *    passes inferred upward and failures downward (tagging.c), and
+ *    --best's bounds below.
  * The "table" they scan is the frequency set of the input at the
  * leaves, held in memory with dictionary-encoded keys packed into
  * 64-bit words.  All algorithms give the same nodes.
@@ -32,7 +36,9 @@
  * recursive l-diversity; entropy or recursive l-diversity together with
  * suppression is not monotone (a diverse class merged with a suppressed
  * one can fail), so then every node of the lattice is evaluated and
- * minimality is decided over all specializations.
+ * minimality is decided over all specializations.  The monotone case
+ * is what flash's inference needs both ways: a failing node's
+ * specializations fail, since its passing would make them pass.
  */
 #include <errno.h>
 #include <getopt.h>
