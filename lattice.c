@@ -1071,7 +1071,25 @@ bottom_up(int rollup_on, int mark)
 	return F;
 }
 
-/* Whether some node of height h qualifies (each checked by a scan). */
+/* Marks x and all its specializations in F as failing. */
+static void
+mark_down(struct family *F, uint64_t x)
+{
+	int i;
+	int64_t y;
+
+	if (F->st[x] & FAIL)
+		return;
+	F->st[x] |= FAIL;
+	for (i = 0; i < F->m; i++)
+		if ((y = down1(F, x, i)) >= 0)
+			mark_down(F, (uint64_t)y);
+}
+
+/* Whether some node of height h qualifies (each checked by a scan); a
+ * node that fails tags its specializations, which fail too (Samarati's
+ * search is used only when qualifying is monotone), and later steps
+ * pass over them. */
 static int
 samarati_check(struct family *F, const uint64_t *byh, const uint64_t *bs,
     int h)
@@ -1082,6 +1100,8 @@ samarati_check(struct family *F, const uint64_t *byh, const uint64_t *bs,
 
 	for (b = bs[h]; b < bs[h + 1]; b++) {
 		x = byh[b];
+		if (F->st[x] & FAIL)
+			continue;
 		if (F->st[x] & EVAL) {
 			if (F->st[x] & ANON)
 				return 1;
@@ -1095,6 +1115,7 @@ samarati_check(struct family *F, const uint64_t *byh, const uint64_t *bs,
 			F->st[x] |= ANON;
 			return 1;
 		}
+		mark_down(F, x);
 	}
 	return 0;
 }
@@ -1147,7 +1168,7 @@ samarati(void)
 				F->st[x] |= ANON;
 				continue;
 			}
-			if (F->st[x] & EVAL)
+			if (F->st[x] & (EVAL | FAIL))
 				continue;
 			if (py >= 0) {
 				levels(F, (uint64_t)py, plev);
