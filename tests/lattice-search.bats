@@ -2,7 +2,7 @@
 # lattice-search: known answers on Adult, and random small tables with
 # random hierarchies checked against bruteforce.awk, an independent
 # checker that evaluates every node of the lattice from the rows alone.
-# Every random case runs all six algorithms (--all, default, --best).
+# Every random case runs every algorithm (--all, default, --best).
 # Failures name the seed: fd_gencase SEED DIR MODE rebuilds the case.
 
 load common
@@ -84,7 +84,7 @@ mkcase() {
 }
 
 # checkcase SEED MODE: generates the case, runs the brute force and all
-# six algorithms (--all, default with -v, --best); prints what differs
+# seven algorithms (--all, default with -v, --best); prints what differs
 # and returns 1 on a discrepancy.  The first algorithm is compared with
 # the brute force, the others byte for byte with the first.
 checkcase() {
