@@ -469,6 +469,10 @@ void
 tag_search(struct tag_lattice *tl, const struct tag_ops *ops, int best,
     uint8_t skip)
 {
+	size_t i;
+	const char *r;
+	uint64_t x;
+
 	tl->ops = ops;
 	tl->check = search_check;
 	tl->ctx = tl;
@@ -476,8 +480,21 @@ tag_search(struct tag_lattice *tl, const struct tag_ops *ops, int best,
 	/* The scratch record of search_check, then the best. */
 	tl->best = kn_zalloc(ops->recsize);
 	tag_classify(tl);
-	if (best)
+	if (best) {
+		/* The best of the nodes checked first, free of cost, so
+		 * that the bounds prune from the start of the sweep. */
+		for (i = 0; i < tl->nrec; i++) {
+			r = tl->rec + i * rec_stride(tl);
+			memcpy(&x, r, sizeof(x));
+			if (!tl->hasbest || ops->better(ops->ctx, r + REC_AT,
+			    x, tl->best, tl->bestx)) {
+				memcpy(tl->best, r + REC_AT, ops->recsize);
+				tl->bestx = x;
+				tl->hasbest = 1;
+			}
+		}
 		tag_sweep(tl, tl->pass, skip, search_visit, tl);
+	}
 	while (tl->nkept > 0) {
 		tl->nkept--;
 		kn_pset_free(tl->kept[tl->nkept].set);
