@@ -1841,7 +1841,7 @@ main(int argc, char *argv[])
 	 * the fastest at every size, from Adult's 6,480 nodes (8 QIs, 40 to
 	 * 140 ms against super-roots' 70 to 640 and bfs's 450 to 570, with
 	 * and without suppression) to adult-full's 1.7 million (13 QIs,
-	 * 0.3 s without suppression, 3 s with 2%, against 6.8 s and 392 s;
+	 * 0.2 s without suppression, 2.2 s with 2%, against 6.8 s and 392 s;
 	 * bench/wide.sh).  Incognito searches the lattices of all attribute
 	 * subsets, whose nodes number prod(levels + 1), refused when that
 	 * passes MAXLAT. */
