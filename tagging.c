@@ -189,7 +189,7 @@ static int
 path_up(struct tag_lattice *tl, uint64_t x)
 {
 	const uint8_t any = tl->pass | tl->fail;
-	int n = 0, i, j, last = tl->m - 1, lev[TAG_MAXQ];
+	int n = 0, i = 0, j, last = tl->m - 1, lev[TAG_MAXQ];
 	uint64_t y = 0;
 
 	tl->path[n++] = x;
