@@ -36,8 +36,8 @@ score: $(SCORE_OBJS) libkanon.a
 extsort: extsort_main.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ extsort_main.o libkanon.a $(LDLIBS)
 
-lattice-search: lattice.o libkanon.a
-	$(CC) $(LDFLAGS) -o $@ lattice.o libkanon.a $(LDLIBS)
+lattice-search: lattice.o tagging.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ lattice.o tagging.o libkanon.a $(LDLIBS)
 
 partition: $(PART_OBJS) libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $(PART_OBJS) libkanon.a $(LDLIBS)
@@ -55,7 +55,8 @@ tests/hypo-check: tests/hypo-check.c hypo.o
 
 # The headers each object includes, directly or through another header.
 $(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
-    partition.o mondrian.o rothko.o cluster.o: kanon.h
+    partition.o mondrian.o rothko.o cluster.o tagging.o: kanon.h
+lattice.o tagging.o: tagging.h
 extsort.o freq.o extsort_main.o: extsort.h
 partition.o mondrian.o rothko.o cluster.o: mondrian.h
 partition.o rothko.o cluster.o: rothko.h
@@ -117,7 +118,7 @@ demo: all
 
 bench: all
 	@sh bench/run && echo && sh bench/extsort.sh && echo && sh bench/lattice.sh && \
-	    echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
+	    echo && sh bench/wide.sh && echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
 	    echo && sh bench/csv.sh
 
 lint-man:
@@ -125,7 +126,7 @@ lint-man:
 
 # The sh scripts, with shellcheck (not needed to build or test).
 lint-sh:
-	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh
+	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7

@@ -95,6 +95,9 @@ char *kn_strdup(const char *s);
 void kn_progress_init(int force);
 void kn_progress_phase(const char *phase, const char *unit, uint64_t total);
 void kn_progress(uint64_t done, uint64_t bytes);
+/* Adds n to the count of the current phase, from any thread (0: draws
+ * the count as it is, from one thread). */
+void kn_progress_add(uint64_t n);
 void kn_progress_done(void);
 
 /* --help (help.c): prints usage (the synopsis), a blank line, own (what
@@ -715,6 +718,9 @@ void kn_hier_reset(kn_hier *h);
 uint32_t kn_hier_lift(const kn_hier *h, uint32_t id, int from, int lv);
 /* map[id at level from] = id at level to, for all ids; caller frees. */
 uint32_t *kn_hier_map(const kn_hier *h, int from, int to);
+/* Iyengar's loss of each label of each level: (leaves under it - 1) /
+ * (leaves - 1); caller frees. */
+double **kn_hier_loss(const kn_hier *h);
 
 /* The -H options of a program: ATTR=SPEC pairs and directories. */
 typedef struct {
@@ -759,6 +765,48 @@ int kn_fset_addsum(kn_fset *fs, size_t i, size_t j, kn_i128 s, int sc,
  * map[c] (NULL: unchanged); counts and sums are added. */
 void kn_fset_rollup(const kn_fset *fs, kn_fset *out, const size_t *cols,
     size_t d, uint32_t *const *map);
+/* Packed frequency sets (lattice-search): n groups, each a key of W
+ * 64-bit words holding the ids of the attributes' labels, and a count. */
+typedef struct {
+	size_t n;
+	uint64_t *key;
+	uint64_t *cnt;
+} kn_pset;
+/* The most attributes of a packed key. */
+#define KN_PMAXQ 64
+/* Where an attribute's id is in a packed key (word, shift, mask fm),
+ * its hierarchy and its level maps (map[from * nlev + to]). */
+typedef struct {
+	int word, shift;
+	uint64_t fm;
+	const kn_hier *h;
+	int nlev;
+	uint32_t **map;
+} kn_pfield;
+/* The layout of packed keys: d attributes, W words, and the mask of
+ * the sensitive field (0: none), which roll-ups keep. */
+typedef struct {
+	size_t d;
+	int W;
+	const kn_pfield *f;
+	uint64_t sfm;
+} kn_playout;
+/* A roll-up's hash table, reused: slots of an older generation are
+ * empty. */
+typedef struct {
+	uint64_t key;
+	uint32_t idx, gen;
+} kn_pslot;
+typedef struct {
+	kn_pslot *tab;
+	size_t nslot;
+	uint32_t gen;
+} kn_pscratch;
+kn_pset *kn_pset_rollup(const kn_playout *ly, kn_pscratch *s,
+    const kn_pset *src, uint64_t amask, const int *alev, uint64_t bmask,
+    const int *blev);
+void kn_pset_free(kn_pset *f);
+
 /* The entries in byte-wise order of their labels joined by tabs and
  * followed by a tab (LC_ALL=C sort order of output lines that carry
  * more fields after the keys); caller frees. */

@@ -8,6 +8,7 @@
  * count, so what the screen shows is never the count of a phase gone
  * by.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,6 +32,14 @@ static struct {
 	size_t width;
 } progress = { 0, 1000, "", "rows", 0, 0, 0, 0, 0, { 0, 0 }, { 0, 0 },
     0 };
+
+/* The count of the current phase that kn_progress_add adds to from
+ * any thread; the thread that holds mu draws the line (kn_progress is
+ * not for several threads at once). */
+static struct {
+	uint64_t done;
+	pthread_mutex_t mu;
+} shared_count = { 0, PTHREAD_MUTEX_INITIALIZER };
 
 static long
 ms_since(const struct timespec *t, const struct timespec *now)
@@ -124,9 +133,21 @@ kn_progress_phase(const char *phase, const char *unit, uint64_t total)
 	progress.unit = unit;
 	progress.total = total;
 	progress.done = progress.bytes = 0;
+	shared_count.done = 0;
 	progress.current = 0;
 	clock_gettime(CLOCK_MONOTONIC, &progress.start);
 	progress.last = progress.start;
+}
+
+void
+kn_progress_add(uint64_t n)
+{
+	__atomic_add_fetch(&shared_count.done, n, __ATOMIC_RELAXED);
+	if (pthread_mutex_trylock(&shared_count.mu) == 0) {
+		kn_progress(__atomic_load_n(&shared_count.done,
+		    __ATOMIC_RELAXED), 0);
+		pthread_mutex_unlock(&shared_count.mu);
+	}
 }
 
 void

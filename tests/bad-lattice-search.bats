@@ -116,7 +116,7 @@ setup() {
 	suppress 1.5     | 2 | lattice-search: --max-suppress: '1.5' is not an integer | lattice-search -q a,b $H --max-suppress 1.5 @t.tsv
 	-j 0             | 2 | lattice-search: -j: '0' is out of range \[1, 64] | lattice-search -q a,b $H -j 0 @t.tsv
 	-j 65            | 2 | lattice-search: -j: '65' is out of range \[1, 64] | lattice-search -q a,b $H -j 65 @t.tsv
-	-a junk          | 2 | lattice-search: -a: 'bogus' is not an algorithm: incognito (or basic), super-roots, cube, samarati (or binary), bfs (or breadth-first) or bfs-scan, in any case| lattice-search -q a,b $H -a bogus @t.tsv
+	-a junk          | 2 | lattice-search: -a: 'bogus' is not an algorithm: incognito (or basic), super-roots, cube, samarati (or binary), bfs (or breadth-first), bfs-scan or flash, in any case| lattice-search -q a,b $H -a bogus @t.tsv
 	--metric junk    | 2 | lattice-search: --metric: 'bogus' is not cdm* | lattice-search -q a,b $H --metric bogus @t.tsv
 	-S junk          | 2 | lattice-search: -S: 'abc' is not a size* | lattice-search -q a,b $H -S abc @t.tsv
 	EOF

@@ -2,14 +2,14 @@
 # lattice-search: known answers on Adult, and random small tables with
 # random hierarchies checked against bruteforce.awk, an independent
 # checker that evaluates every node of the lattice from the rows alone.
-# Every random case runs all six algorithms (--all, default, --best).
+# Every random case runs every algorithm (--all, default, --best).
 # Failures name the seed: fd_gencase SEED DIR MODE rebuilds the case.
 
 load common
 load gen-fd
 
 QI=sex,age,race,marital-status,education,native-country,workclass,occupation
-ALGOS="incognito super-roots cube samarati bfs bfs-scan"
+ALGOS="incognito super-roots cube samarati bfs bfs-scan flash"
 MET=suppressed$'\t'classes$'\t'cdm$'\t'cavg$'\t'height$'\t'prec$'\t'loss
 
 setup() {
@@ -84,7 +84,7 @@ mkcase() {
 }
 
 # checkcase SEED MODE: generates the case, runs the brute force and all
-# six algorithms (--all, default with -v, --best); prints what differs
+# seven algorithms (--all, default with -v, --best); prints what differs
 # and returns 1 on a discrepancy.  The first algorithm is compared with
 # the brute force, the others byte for byte with the first.
 checkcase() {
@@ -333,7 +333,7 @@ randcases() {
 	[[ "${lines[1]}" == "0	0	1	2	3	2	2	1	"*"	14035555	"* ]]
 }
 
-@test "Adult, -k 10 --max-suppress 2%: the six algorithms print the same bytes" {
+@test "Adult, -k 10 --max-suppress 2%: every algorithm prints the same bytes" {
 	for a in $ALGOS; do
 		lattice-search -a "$a" -H "$AH" -q "$QI" -k 10 --max-suppress 2% \
 		    -o "$T/$a" "$ADULT"
@@ -351,7 +351,8 @@ randcases() {
 	    "super roots incognito=super-roots" CUBE=cube cube-incognito=cube \
 	    Samarati=samarati binary=samarati "Binary search=samarati" \
 	    BFS=bfs Breadth-First=bfs "breadth-first search=bfs" \
-	    BFS-Scan=bfs-scan bfs_scan=bfs-scan; do
+	    BFS-Scan=bfs-scan bfs_scan=bfs-scan Flash=flash \
+	    "predictive tagging=flash"; do
 		run --separate-stderr lattice-search -v -a "${m%%=*}" -H "$AH" \
 		    -q sex,age,race -k 10 "$ADULT"
 		[ "$status" -eq 0 ] || { echo "-a '${m%%=*}': $stderr"; false; }
@@ -363,7 +364,7 @@ randcases() {
 	for a in incognit Samarati-binary bfs-- "" rothko-t; do
 		run --separate-stderr lattice-search -a "$a" -H "$AH" -q sex "$ADULT"
 		[ "$status" -eq 2 ]
-		[ "$stderr" = "lattice-search: -a: '$a' is not an algorithm: incognito (or basic), super-roots, cube, samarati (or binary), bfs (or breadth-first) or bfs-scan, in any case" ]
+		[ "$stderr" = "lattice-search: -a: '$a' is not an algorithm: incognito (or basic), super-roots, cube, samarati (or binary), bfs (or breadth-first), bfs-scan or flash, in any case" ]
 	done
 }
 
@@ -377,7 +378,7 @@ fscase() {
 	fq=$q
 	[ "$dv" = - ] || fq=$q,s
 	freqset -q "$fq" "$dir/t" > "$dir/fs" || return 1
-	a=${algos[seed % 6]}
+	a=${algos[seed % ${#algos[@]}]}
 	for m in --all --best ""; do
 		lattice-search -a "$a" "${opt[@]}" $m "$dir/t" > "$dir/want"
 		st=$?
@@ -601,7 +602,7 @@ fscase() {
 	[ "$output" = "$want" ]
 }
 
-@test "review: many attributes of few levels: bfs by default, Incognito refused beyond the cap" {
+@test "review: many attributes of few levels: flash by default, Incognito refused beyond the cap" {
 	T=$BATS_TEST_TMPDIR
 	q=$(seq -s, -f 'c%g' 0 19)
 	awk -v q="$q" 'BEGIN { n = split(q, c, ","); s = c[1]
@@ -612,8 +613,20 @@ fscase() {
 	for i in $(seq 0 19); do printf 'a\t*\nb\t*\n' > "$T/h/c$i.tsv"; done
 	run --separate-stderr lattice-search -v -k 40 -H "$T/h" -q "$q" "$T/t"
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *"algorithm bfs"* ]]
+	[[ "$stderr" == *"algorithm flash"* ]]
+	[ "$output" = "$(lattice-search -a bfs -k 40 -H "$T/h" -q "$q" "$T/t")" ]
 	run --separate-stderr lattice-search -a incognito -k 40 -H "$T/h" -q "$q" "$T/t"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"use -a bfs"* ]]
+}
+
+@test "the default algorithm: flash when the requirement is monotone, else every node" {
+	run --separate-stderr lattice-search -v -H "$AH" -q "$QI" -k 10 \
+	    --max-suppress 2% "$ADULT"
+	[[ ${stderr%%$'\n'*} == "lattice-search: algorithm flash" ]]
+	run --separate-stderr lattice-search -v -H "$AH" -q sex,age,race -k 5 "$ADULT"
+	[[ ${stderr%%$'\n'*} == "lattice-search: algorithm flash" ]]
+	run --separate-stderr lattice-search -v -H "$AH" -q sex,age,race -k 5 \
+	    -s salary-class -l 2 --diversity entropy --max-suppress 1% "$ADULT"
+	[[ ${stderr%%$'\n'*} == "lattice-search: not monotone: every node evaluated (bfs without marking)" ]]
 }

@@ -1,0 +1,139 @@
+#!/usr/bin/env bats
+# lattice-search -a flash (predictive tagging, the bound of --best, the
+# kept frequency sets) against the exhaustive algorithms: bfs-scan (every
+# node from the input's set) and bfs, on random tables and hierarchies
+# (gen-fd.bash, and wider tables of randtable with generated
+# hierarchies), with and without suppression, for the minimal nodes,
+# --all and --best by every metric, with tiny -S budgets.  The brute
+# force (bruteforce.awk) checks flash through lattice-search.bats, whose
+# ALGOS list holds it.  Failures name the seed.
+
+load common
+load gen-fd
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# flashcase SEED MODE: a case of fd_gencase; flash must print what
+# bfs-scan prints, byte for byte and with the same status, for the
+# minimal nodes, --all and --best with each metric, also within -S 1K
+# (no set kept).  Prints what differs; returns 1 then.
+flashcase() {
+	local seed=$1 dir="$T/c$1" q k lim limn dv l c a m fail=0 s1 s2
+	local -a opt
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q k lim limn dv l c < <(fd_gencase "$seed" "$dir" "$2")
+	opt=(-q "$q" -k "$k")
+	IFS=, read -ra qs <<< "$q"
+	for a in "${qs[@]}"; do
+		opt+=(-H "$a=$dir/h.$a")
+	done
+	[ "$lim" = - ] || opt+=(--max-suppress "$lim")
+	if [ "$dv" != - ]; then
+		opt+=(-s s -l "$l")
+		[ "$dv" = default ] || opt+=(--diversity "$dv")
+		[ "$c" = - ] || opt+=(-c "$c")
+	fi
+	flashcompare "seed $seed" "$dir" "${opt[@]}" "$dir/t" || fail=1
+	return $fail
+}
+
+# flashcompare WHAT DIR ARGS...: flash against bfs-scan on ARGS.
+flashcompare() {
+	local what=$1 dir=$2 m flag s1 s2 fail=0
+	shift 2
+	for flag in "" --all --best "--best --metric cavg" \
+	    "--best --metric height" "--best --metric prec" \
+	    "--best --metric loss" "--metric loss"; do
+		# shellcheck disable=SC2086
+		lattice-search -a bfs-scan $flag "$@" > "$dir/want" 2> "$dir/werr"
+		s1=$?
+		for m in "" "-S 1K" "-j 1"; do
+			# shellcheck disable=SC2086
+			lattice-search -a flash $m $flag "$@" > "$dir/got" \
+			    2> "$dir/gerr"
+			s2=$?
+			if [ $s1 -ne $s2 ] || ! cmp -s "$dir/want" "$dir/got" ||
+			    ! cmp -s "$dir/werr" "$dir/gerr"; then
+				echo "$what: -a flash $m $flag: differs from bfs-scan (status $s2, want $s1): $*"
+				diff "$dir/want" "$dir/got" | head -5
+				fail=1
+			fi
+		done
+	done
+	return $fail
+}
+
+# flashseeds MODE FIRST LAST: flashcase for each seed.
+flashseeds() {
+	local seed bad=0
+	for ((seed = $2; seed <= $3; seed++)); do
+		if ! flashcase "$seed" "$1" > "$T/log.$seed" 2>&1; then
+			bad=$((bad + 1))
+			[ "$bad" -gt 5 ] || cat "$T/log.$seed"
+		fi
+	done
+	[ "$bad" -eq 0 ] || { echo "$bad of $(($3 - $2 + 1)) cases failed ($1)"; false; }
+}
+
+@test "flash = bfs-scan on random tables, k-anonymity with and without suppression" {
+	flashseeds kanon 1001 1060
+}
+
+@test "flash = bfs-scan on random tables, l-diversity of each kind and limits" {
+	flashseeds any 1101 1180
+}
+
+@test "flash = bfs-scan on random tables, not monotone (every node evaluated)" {
+	flashseeds nonmono 1301 1315
+}
+
+@test "flash = bfs on wider random tables: 6 to 8 attributes, thousands of nodes" {
+	local seed d j q h fail=0
+	for seed in 1 2 3 4 5 6; do
+		d=$((5 + seed % 4))
+		randtable "$seed" $((300 + 100 * seed)) "$d" 30 > "$T/r$seed"
+		q=c1
+		h=(-H c1=interval:2,4,8,16)
+		for ((j = 2; j <= d; j++)); do
+			q+=,c$j
+			case $((j % 3)) in
+			0) h+=(-H c$j=interval:3,9) ;;
+			1) h+=(-H c$j=interval:2,4,8) ;;
+			2) h+=(-H c$j=interval:5) ;;
+			esac
+		done
+		for s in 0 1% 5% 20%; do
+			for k in 2 5; do
+				# bfs-scan would take long: bfs is the reference.
+				for flag in "" --best "--best --metric prec" \
+				    "--best --metric loss" "--best --metric cavg"; do
+					# shellcheck disable=SC2086
+					lattice-search -a bfs $flag -q "$q" "${h[@]}" -k $k \
+					    --max-suppress $s "$T/r$seed" > "$T/want"
+					# shellcheck disable=SC2086
+					lattice-search -a flash $flag -q "$q" "${h[@]}" -k $k \
+					    --max-suppress $s "$T/r$seed" > "$T/got"
+					cmp -s "$T/want" "$T/got" || {
+						echo "seed $seed -k $k --max-suppress $s $flag: flash differs"
+						fail=1
+					}
+				done
+			done
+		done
+	done
+	[ "$fail" -eq 0 ]
+}
+
+@test "flash -v: the nodes checked, tagged and evaluated for --best, the sets computed" {
+	run --separate-stderr lattice-search -v -a flash -H "$AH" \
+	    -q sex,age,race,marital-status -k 10 --max-suppress 2% --best "$ADULT"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"lattice-search: algorithm flash"$'\n'* ]]
+	[[ "$stderr" =~ nodes\ checked\ [0-9]+\ \(qualifying\ [0-9]+\),\ tagged\ without\ a\ check\ [0-9]+\;\ for\ --best:\ evaluated\ [0-9]+\ more ]]
+	[[ "$stderr" == *"frequency sets computed "* ]]
+	run --separate-stderr lattice-search -v -a flash -H "$AH" \
+	    -q sex,age,race,marital-status -k 10 "$ADULT"
+	[[ "$stderr" =~ nodes\ checked\ [0-9]+\ \(qualifying\ [0-9]+\),\ tagged\ without\ a\ check\ [0-9]+$'\n' ]]
+}
