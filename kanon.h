@@ -6,8 +6,7 @@
  *
  *   kanon.c  errors and exit, memory, option values, temp files and
  *            atomic output, hashing and dictionaries, exact
- *            decimals, big integers, and the requirements: suppression
- *            limits, l-diversity and variance diversity;
+ *            decimals, big integers;
  *   date.c   ISO 8601 dates and date-times as days and seconds, and the
  *            labels of generated date hierarchies;
  *   help.c   --help: the lines of the options the programs share;
@@ -15,6 +14,8 @@
  *   tsv.c    the TSV reader, tables and their options, two-pass input;
  *   hier.c   hierarchies (our TSV format, ARX's ';' CSV, generated
  *            intervals and digit masks) and the -H options;
+ *   req.c    the requirements: their options, suppression limits,
+ *            l-diversity, variance diversity and t-closeness;
  *   freq.c   frequency sets with roll-up (Incognito's rollup property,
  *            paper 000 §3), packed counting, and frequency streams,
  *            which spill through the external sort (extsort.h, between
@@ -292,89 +293,6 @@ void kn_big_pow10(kn_big *x, int e);
 void kn_big_sub(kn_big *x, const kn_big *y);
 int kn_big_cmp(const kn_big *x, const kn_big *y);
 long double kn_big_ld(const kn_big *x);
-
-/* ---- suppression limits ------------------------------------------ */
-
-/* A limit on suppressed rows: a number, or a percentage pm / 10^ps of
- * the rows. */
-typedef struct {
-	int pct;
-	uint64_t n;
-	kn_i128 pm;
-	int ps;
-} kn_limit;
-
-/* Parses N or P% (0 to 100) given to option opt. */
-void kn_limit_parse(kn_limit *l, const char *arg, const char *opt);
-/* The limit for a table of rows rows: N, or floor(P/100 x rows)
- * computed exactly. */
-uint64_t kn_limit_rows(const kn_limit *l, uint64_t rows);
-
-/* ---- l-diversity (paper 004 §1.1) ---------------------------------- */
-
-enum { KN_DIV_DISTINCT, KN_DIV_ENTROPY, KN_DIV_RECURSIVE };
-
-/* An l-diversity requirement on the sensitive values of each class:
- * distinct (at least l values), entropy (H >= log l) or recursive
- * (c,l): r1 < c (r_l + ... + r_m), with c = cm / 10^cs. */
-typedef struct {
-	int on;			/* -l given */
-	int kind;
-	double l;
-	kn_i128 cm;
-	int cs;
-	const char *lstr;	/* option texts, for messages */
-	int hasdiv, hasc;
-} kn_ldiv;
-
-/* Defaults: off, distinct, c = 1. */
-void kn_ldiv_init(kn_ldiv *ld);
-/* Takes the value of -l ('l'), -c ('c') or --diversity ('d'). */
-void kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg);
-/* Dies on conflicting options; hass says whether -s was given. */
-void kn_ldiv_check(const kn_ldiv *ld, int hass);
-/* The requirements of a program that releases or checks data: -k,
- * l-diversity (-l, -c, --diversity) and variance diversity
- * (--variance: Var >= vm / 10^vs). */
-typedef struct {
-	uint64_t k;		/* 0: -k not given */
-	kn_ldiv ld;
-	int hasv;		/* --variance given */
-	kn_i128 vm;
-	int vs;
-} kn_req;
-
-/* The long options kn_req_opt takes, for getopt_long: --diversity in
- * every program with -l, --variance in those with variance. */
-enum { KN_OPT_DIVERSITY = 1100, KN_OPT_VARIANCE };
-#define KN_OPT_DIVERSITY_ENTRY \
-	{ "diversity", required_argument, NULL, KN_OPT_DIVERSITY }
-#define KN_OPT_VARIANCE_ENTRY \
-	{ "variance", required_argument, NULL, KN_OPT_VARIANCE }
-
-/* No requirement: k 0, l-diversity off, no variance. */
-void kn_req_init(kn_req *r);
-/* Takes option ch if it is -k, -l, -c, --diversity or --variance (the
- * value arg); 0 if it is not one of them. */
-int kn_req_opt(kn_req *r, int ch, const char *arg);
-
-/* Sorts counts descending. */
-void kn_counts_desc(uint64_t *v, size_t m);
-/* Entropy (nats) of the counts v[0..m) summing to n. */
-long double kn_entropy(const uint64_t *v, size_t m, uint64_t n);
-/* Whether a class whose sensitive values have the counts v[0..m)
- * (descending, none zero) summing to n meets ld. */
-int kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m,
-    uint64_t n);
-
-/* ---- variance diversity (paper 004 §1.1) ------------------------- */
-
-/* Variance diversity (paper 004 §1.1): whether Var(E,S) >= vm/10^vs for
- * a class of n rows whose values of S sum to sm->s (scale F) with
- * squares summing to sm->ss (scale 2F); decided exactly.  Sets *var to
- * the variance. */
-int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
-    int vs, long double *var);
 
 /* ==== date.c ======================================================= */
 
@@ -713,6 +631,91 @@ void kn_hopts_add(kn_hopts *o, const char *arg);
 kn_hier *kn_hopts_get(const kn_hopts *o, const char *attr);
 /* Dies if an ATTR=SPEC names an attribute not in names[0..n). */
 void kn_hopts_check(const kn_hopts *o, char *const *names, size_t n);
+
+/* ==== req.c ======================================================== */
+
+/* ---- suppression limits ------------------------------------------ */
+
+/* A limit on suppressed rows: a number, or a percentage pm / 10^ps of
+ * the rows. */
+typedef struct {
+	int pct;
+	uint64_t n;
+	kn_i128 pm;
+	int ps;
+} kn_limit;
+
+/* Parses N or P% (0 to 100) given to option opt. */
+void kn_limit_parse(kn_limit *l, const char *arg, const char *opt);
+/* The limit for a table of rows rows: N, or floor(P/100 x rows)
+ * computed exactly. */
+uint64_t kn_limit_rows(const kn_limit *l, uint64_t rows);
+
+/* ---- l-diversity (paper 004 §1.1) ---------------------------------- */
+
+enum { KN_DIV_DISTINCT, KN_DIV_ENTROPY, KN_DIV_RECURSIVE };
+
+/* An l-diversity requirement on the sensitive values of each class:
+ * distinct (at least l values), entropy (H >= log l) or recursive
+ * (c,l): r1 < c (r_l + ... + r_m), with c = cm / 10^cs. */
+typedef struct {
+	int on;			/* -l given */
+	int kind;
+	double l;
+	kn_i128 cm;
+	int cs;
+	const char *lstr;	/* option texts, for messages */
+	int hasdiv, hasc;
+} kn_ldiv;
+
+/* Defaults: off, distinct, c = 1. */
+void kn_ldiv_init(kn_ldiv *ld);
+/* Takes the value of -l ('l'), -c ('c') or --diversity ('d'). */
+void kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg);
+/* Dies on conflicting options; hass says whether -s was given. */
+void kn_ldiv_check(const kn_ldiv *ld, int hass);
+/* The requirements of a program that releases or checks data: -k,
+ * l-diversity (-l, -c, --diversity) and variance diversity
+ * (--variance: Var >= vm / 10^vs). */
+typedef struct {
+	uint64_t k;		/* 0: -k not given */
+	kn_ldiv ld;
+	int hasv;		/* --variance given */
+	kn_i128 vm;
+	int vs;
+} kn_req;
+
+/* The long options kn_req_opt takes, for getopt_long: --diversity in
+ * every program with -l, --variance in those with variance. */
+enum { KN_OPT_DIVERSITY = 1100, KN_OPT_VARIANCE };
+#define KN_OPT_DIVERSITY_ENTRY \
+	{ "diversity", required_argument, NULL, KN_OPT_DIVERSITY }
+#define KN_OPT_VARIANCE_ENTRY \
+	{ "variance", required_argument, NULL, KN_OPT_VARIANCE }
+
+/* No requirement: k 0, l-diversity off, no variance. */
+void kn_req_init(kn_req *r);
+/* Takes option ch if it is -k, -l, -c, --diversity or --variance (the
+ * value arg); 0 if it is not one of them. */
+int kn_req_opt(kn_req *r, int ch, const char *arg);
+
+/* Sorts counts descending. */
+void kn_counts_desc(uint64_t *v, size_t m);
+/* Entropy (nats) of the counts v[0..m) summing to n. */
+long double kn_entropy(const uint64_t *v, size_t m, uint64_t n);
+/* Whether a class whose sensitive values have the counts v[0..m)
+ * (descending, none zero) summing to n meets ld. */
+int kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m,
+    uint64_t n);
+
+/* ---- variance diversity (paper 004 §1.1) ------------------------- */
+
+/* Variance diversity (paper 004 §1.1): whether Var(E,S) >= vm/10^vs for
+ * a class of n rows whose values of S sum to sm->s (scale F) with
+ * squares summing to sm->ss (scale 2F); decided exactly.  Sets *var to
+ * the variance. */
+int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
+    int vs, long double *var);
 
 /* ==== freq.c ======================================================= */
 
