@@ -683,21 +683,40 @@ typedef struct {
 	int hasv;		/* --variance given */
 	kn_i128 vm;
 	int vs;
+	int hast;		/* --closeness given: t = tm / 10^ts */
+	kn_i128 tm;
+	int ts;
+	const char *tstr;
+	int dist;		/* --distance: KN_DIST_* */
+	int hasdist;
 } kn_req;
 
 /* The long options kn_req_opt takes, for getopt_long: --diversity in
  * every program with -l, --variance in those with variance. */
-enum { KN_OPT_DIVERSITY = 1100, KN_OPT_VARIANCE };
+enum { KN_OPT_DIVERSITY = 1100, KN_OPT_VARIANCE, KN_OPT_CLOSENESS,
+	KN_OPT_DISTANCE };
 #define KN_OPT_DIVERSITY_ENTRY \
 	{ "diversity", required_argument, NULL, KN_OPT_DIVERSITY }
 #define KN_OPT_VARIANCE_ENTRY \
 	{ "variance", required_argument, NULL, KN_OPT_VARIANCE }
+/* --closeness and --distance, in every program with -l. */
+#define KN_OPT_CLOSENESS_ENTRIES \
+	{ "closeness", required_argument, NULL, KN_OPT_CLOSENESS }, \
+	{ "distance", required_argument, NULL, KN_OPT_DISTANCE }
 
 /* No requirement: k 0, l-diversity off, no variance. */
 void kn_req_init(kn_req *r);
-/* Takes option ch if it is -k, -l, -c, --diversity or --variance (the
- * value arg); 0 if it is not one of them. */
+/* Takes option ch if it is -k, -l, -c, --diversity, --variance,
+ * --closeness or --distance (the value arg); 0 if it is not one of
+ * them. */
 int kn_req_opt(kn_req *r, int ch, const char *arg);
+/* Dies (exit 2) on conflicting requirement options: those of
+ * kn_ldiv_check, --closeness without -s, --distance without
+ * --closeness; hass says whether -s was given. */
+void kn_req_check(const kn_req *r, int hass);
+/* The sensitive columns of -s a,b,...: every requirement holds for each
+ * of them separately (kanon(7), REQUIREMENTS). */
+#define KN_MAXSENS 16
 
 /* Sorts counts descending. */
 void kn_counts_desc(uint64_t *v, size_t m);
@@ -716,6 +735,63 @@ int kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m,
  * the variance. */
 int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
     int vs, long double *var);
+
+/* ---- t-closeness (Li, Li, Venkatasubramanian, ICDE 2007) -------- */
+
+/* The distances of --distance (kanon(7), T-CLOSENESS). */
+enum { KN_DIST_EQUAL, KN_DIST_ORDERED, KN_DIST_HIER };
+extern const char *const kn_dist_name[];
+
+/* The whole table's distribution of a sensitive column, against which
+ * each class is measured: positions 0..m-1 hold C[pos] rows of N.  For
+ * the equal and ordered distances the positions are the table's values
+ * (each C > 0), in the order of kn_tclose_ranks for the ordered one;
+ * for the hierarchical distance they are the leaf ids of the column's
+ * hierarchy (C may be 0). */
+typedef struct {
+	int dist;
+	kn_i128 tm;		/* t = tm / 10^ts */
+	int ts;
+	size_t m;
+	uint64_t N;
+	uint64_t *C;
+	uint64_t norm;		/* the distance's divisor: 2, m - 1 or H */
+	unsigned __int128 *P;	/* ordered: P[i] = cum(0) + ... + cum(i-1) */
+	uint64_t *cum;		/* ordered: cum[i] = C[0] + ... + C[i] */
+	int nlev;		/* hierarchical: levels, with a virtual root */
+	uint32_t **up;		/* up[l][node at l] = its parent */
+	uint64_t **tot;		/* tot[l][node]: the table's rows under it */
+	size_t *nnode;		/* nodes per level */
+} kn_tclose;
+
+/* A sensitive value's rows in a class: its position and count. */
+typedef struct {
+	uint32_t pos;
+	uint64_t cnt;
+} kn_tval;
+
+/* Prepares tc for the requirement r (r->hast set) over the counts
+ * C[0..m) (copied); h is the column's hierarchy for the hierarchical
+ * distance (NULL otherwise), whose leaf ids are the positions. */
+void kn_tclose_init(kn_tclose *tc, const kn_req *r, const uint64_t *C,
+    size_t m, const kn_hier *h);
+void kn_tclose_free(kn_tclose *tc);
+/* Scratch space of kn_tclose_ok, one per thread; zero it first and
+ * free its p at the end. */
+typedef struct {
+	void *p;
+	size_t cap;
+} kn_tscratch;
+/* Whether a class whose values are v[0..nv) (positions ascending and
+ * distinct, counts > 0, summing to n > 0) is within t of the table,
+ * decided in exact integers; *d, if not NULL, gets the distance. */
+int kn_tclose_ok(const kn_tclose *tc, const kn_tval *v, size_t nv,
+    uint64_t n, kn_tscratch *sc, long double *d);
+/* The order of the ordered distance over the values of d: rank[id].
+ * Numeric when every value that is not missing is a decimal number
+ * (missing values last, equal numbers in byte order), byte order
+ * otherwise.  Caller frees. */
+uint32_t *kn_tclose_ranks(const kn_dict *d);
 
 /* ==== freq.c ======================================================= */
 

@@ -90,6 +90,26 @@ kn_req_opt(kn_req *r, int ch, const char *arg)
 	case KN_OPT_DIVERSITY:
 		kn_ldiv_opt(&r->ld, 'd', arg);
 		return 1;
+	case KN_OPT_CLOSENESS:
+		if (!kn_dec_parse(arg, strlen(arg), &r->tm, &r->ts) ||
+		    r->tm < 0 || r->tm > kn_pow10(r->ts))
+			kn_die("--closeness: '%s' is not a decimal number from "
+			    "0 to 1", arg);
+		r->hast = 1;
+		r->tstr = arg;
+		return 1;
+	case KN_OPT_DISTANCE:
+		if (strcmp(arg, "equal") == 0)
+			r->dist = KN_DIST_EQUAL;
+		else if (strcmp(arg, "ordered") == 0)
+			r->dist = KN_DIST_ORDERED;
+		else if (strcmp(arg, "hierarchical") == 0)
+			r->dist = KN_DIST_HIER;
+		else
+			kn_die("--distance: '%s' is not equal, ordered or "
+			    "hierarchical", arg);
+		r->hasdist = 1;
+		return 1;
 	case KN_OPT_VARIANCE:
 		if (!kn_dec_parse(arg, strlen(arg), &r->vm, &r->vs))
 			kn_die("--variance: '%s' is not a decimal number "
@@ -334,4 +354,418 @@ kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm, int vs,
 	kn_big_mul(&br, &bn);
 	kn_big_pow10(&br, 2 * F);
 	return kn_big_cmp(&bl, &br) >= 0;
+}
+
+void
+kn_req_check(const kn_req *r, int hass)
+{
+	kn_ldiv_check(&r->ld, hass);
+	if (r->hast && !hass)
+		kn_die("--closeness needs the sensitive column (-s)");
+	if (r->hasdist && !r->hast)
+		kn_die("--distance applies to --closeness");
+}
+
+/* ---- t-closeness (Li, Li, Venkatasubramanian, ICDE 2007) -------- */
+
+const char *const kn_dist_name[] = { "equal", "ordered", "hierarchical" };
+
+typedef unsigned __int128 u128;
+
+/* Unsigned 256-bit integers: the sums of the distances, whose terms
+ * reach n N < 2^126 and whose count the values bound. */
+typedef struct {
+	u128 hi, lo;
+} u256;
+
+static void
+u256_add(u256 *x, u256 y)
+{
+	x->lo += y.lo;
+	x->hi += y.hi + (x->lo < y.lo);
+}
+
+static void
+u256_add128(u256 *x, u128 y)
+{
+	x->lo += y;
+	x->hi += x->lo < y;
+}
+
+/* x - y, x >= y. */
+static u256
+u256_sub(u256 x, u256 y)
+{
+	u256 z;
+
+	z.lo = x.lo - y.lo;
+	z.hi = x.hi - y.hi - (x.lo < y.lo);
+	return z;
+}
+
+static u256
+u256_mul(u128 a, u128 b)
+{
+	uint64_t a0 = (uint64_t)a, a1 = (uint64_t)(a >> 64);
+	uint64_t b0 = (uint64_t)b, b1 = (uint64_t)(b >> 64);
+	u128 p00 = (u128)a0 * b0, p01 = (u128)a0 * b1, p10 = (u128)a1 * b0;
+	u128 p11 = (u128)a1 * b1, mid;
+	u256 z;
+
+	mid = (p00 >> 64) + (uint64_t)p01 + (uint64_t)p10;
+	z.lo = (p00 & ~(uint64_t)0) | (mid << 64);
+	z.hi = p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64);
+	return z;
+}
+
+static void
+big_u256(kn_big *b, u256 x)
+{
+	int i;
+
+	kn_big_set(b, x.lo);
+	for (i = 0; i < 4; i++)
+		b->d[4 + i] = (uint32_t)(x.hi >> (32 * i));
+}
+
+static long double
+u256_ld(u256 x)
+{
+	return (long double)x.hi * 18446744073709551616.0L *
+	    18446744073709551616.0L + (long double)x.lo;
+}
+
+/* Whether S / (norm n N) <= tm / 10^ts, exactly: S 10^ts <=
+ * tm norm n N. */
+static int
+tclose_cmp(const kn_tclose *tc, u256 S, uint64_t n)
+{
+	u128 lhs, rhs;
+	kn_big bl, br, b;
+
+	if (S.hi == 0 && tc->ts <= 38 &&
+	    !__builtin_mul_overflow(S.lo, (u128)kn_pow10(tc->ts), &lhs) &&
+	    !__builtin_mul_overflow((u128)tc->tm, (u128)tc->norm, &rhs) &&
+	    !__builtin_mul_overflow(rhs, (u128)n, &rhs) &&
+	    !__builtin_mul_overflow(rhs, (u128)tc->N, &rhs))
+		return lhs <= rhs;
+	big_u256(&bl, S);
+	kn_big_pow10(&bl, tc->ts);
+	kn_big_set(&br, (u128)tc->tm);
+	kn_big_set(&b, tc->norm);
+	kn_big_mul(&br, &b);
+	kn_big_set(&b, (u128)n * tc->N);
+	kn_big_mul(&br, &b);
+	return kn_big_cmp(&bl, &br) <= 0;
+}
+
+void
+kn_tclose_init(kn_tclose *tc, const kn_req *r, const uint64_t *C,
+    size_t m, const kn_hier *h)
+{
+	size_t i, l, top;
+	int virt;
+
+	memset(tc, 0, sizeof(*tc));
+	tc->dist = r->dist;
+	tc->tm = r->tm;
+	tc->ts = r->ts;
+	tc->m = m;
+	tc->C = kn_alloc((m + 1) * sizeof(uint64_t));
+	for (i = 0; i < m; i++) {
+		tc->C[i] = C[i];
+		if (__builtin_add_overflow(tc->N, C[i], &tc->N))
+			kn_die("the row count overflows 64 bits");
+	}
+	switch (tc->dist) {
+	case KN_DIST_EQUAL:
+		tc->norm = 2;
+		break;
+	case KN_DIST_ORDERED:
+		tc->norm = m > 1 ? m - 1 : 1;
+		tc->cum = kn_alloc((m + 1) * sizeof(uint64_t));
+		tc->P = kn_alloc((m + 1) * sizeof(u128));
+		tc->P[0] = 0;
+		for (i = 0; i < m; i++) {
+			tc->cum[i] = (i > 0 ? tc->cum[i - 1] : 0) + C[i];
+			tc->P[i + 1] = tc->P[i] + tc->cum[i];
+		}
+		break;
+	default:
+		/* The tree: the hierarchy's levels, and a root above them
+		 * when its top level has several labels. */
+		top = (size_t)h->nlevels - 1;
+		virt = h->lab[top].n > 1;
+		tc->nlev = h->nlevels + virt;
+		tc->norm = (uint64_t)tc->nlev - 1;
+		tc->up = kn_zalloc((size_t)tc->nlev * sizeof(uint32_t *));
+		tc->tot = kn_zalloc((size_t)tc->nlev * sizeof(uint64_t *));
+		tc->nnode = kn_zalloc((size_t)tc->nlev * sizeof(size_t));
+		for (l = 0; l < (size_t)tc->nlev; l++) {
+			tc->nnode[l] = l <= top ? h->lab[l].n : 1;
+			tc->tot[l] = kn_zalloc((tc->nnode[l] + 1) *
+			    sizeof(uint64_t));
+			if (l + 1 < (size_t)tc->nlev) {
+				tc->up[l] = kn_zalloc((tc->nnode[l] + 1) *
+				    sizeof(uint32_t));
+				if (l < top)
+					memcpy(tc->up[l], h->up[l],
+					    tc->nnode[l] * sizeof(uint32_t));
+			}
+		}
+		if (m > tc->nnode[0])
+			kn_die("t-closeness: more values than leaves");
+		for (i = 0; i < m; i++)
+			tc->tot[0][i] = C[i];
+		for (l = 0; l + 1 < (size_t)tc->nlev; l++)
+			for (i = 0; i < tc->nnode[l]; i++)
+				tc->tot[l + 1][tc->up[l][i]] += tc->tot[l][i];
+	}
+}
+
+void
+kn_tclose_free(kn_tclose *tc)
+{
+	int l;
+
+	free(tc->C);
+	free(tc->cum);
+	free(tc->P);
+	for (l = 0; l < tc->nlev; l++) {
+		free(tc->up[l]);
+		free(tc->tot[l]);
+	}
+	free(tc->up);
+	free(tc->tot);
+	free(tc->nnode);
+	memset(tc, 0, sizeof(*tc));
+}
+
+/* |a - b| of two products a1 a2 and b1 b2 below 2^127 each. */
+static u128
+absdiff(u128 a, u128 b)
+{
+	return a >= b ? a - b : b - a;
+}
+
+/* Equal distance: S = sum over the values of |c_i N - C_i n|, the
+ * values absent from the class adding C_i n. */
+static u256
+sum_equal(const kn_tclose *tc, const kn_tval *v, size_t nv, uint64_t n)
+{
+	u256 S = { 0, 0 };
+	uint64_t in = 0;
+	size_t i;
+
+	for (i = 0; i < nv; i++) {
+		u256_add128(&S, absdiff((u128)v[i].cnt * tc->N,
+		    (u128)tc->C[v[i].pos] * n));
+		in += tc->C[v[i].pos];
+	}
+	u256_add128(&S, (u128)(tc->N - in) * n);
+	return S;
+}
+
+/* Ordered distance: S = sum over positions i of |s_i N - cum_i n|, s_i
+ * the class's rows at positions up to i.  Between two of the class's
+ * values s is constant and cum grows: each run is summed in closed form
+ * from the prefix sums P, split where cum n passes s N. */
+static u256
+sum_ordered(const kn_tclose *tc, const kn_tval *v, size_t nv, uint64_t n)
+{
+	u256 S = { 0, 0 }, x;
+	size_t j, a, b, lo, hi, q;
+	u128 s = 0, sN;
+
+	for (j = 0; j <= nv; j++) {
+		a = j == 0 ? 0 : v[j - 1].pos;
+		b = j == nv ? tc->m : v[j].pos;
+		if (j > 0)
+			s += v[j - 1].cnt;
+		if (a >= b)
+			continue;
+		sN = s * tc->N;
+		/* q: the first position in [a, b) with cum n >= s N. */
+		for (lo = a, hi = b; lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if ((u128)tc->cum[mid] * n >= sN)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		q = lo;
+		/* (q - a) s N - n (P[q] - P[a]) */
+		x = u256_sub(u256_mul((u128)(q - a), sN),
+		    u256_mul(n, tc->P[q] - tc->P[a]));
+		u256_add(&S, x);
+		/* n (P[b] - P[q]) - (b - q) s N */
+		x = u256_sub(u256_mul(n, tc->P[b] - tc->P[q]),
+		    u256_mul((u128)(b - q), sN));
+		u256_add(&S, x);
+	}
+	return S;
+}
+
+/* A node of the tree that holds some of the class's rows. */
+struct tnode {
+	uint32_t id;
+	kn_i128 extra;		/* c N - C n under the node */
+	uint64_t tot;		/* C under the node */
+};
+
+static int
+cmp_tnode(const void *a, const void *b)
+{
+	uint32_t x = ((const struct tnode *)a)->id;
+	uint32_t y = ((const struct tnode *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Hierarchical distance (the paper's §4.2): bottom up, each node N of
+ * height h costs h min(pos(N), neg(N)), the positive and negative
+ * extra mass of its children; S is their sum (norm: the tree's
+ * height).  Only the nodes above the class's values can cost: the
+ * others have no positive extra. */
+static u256
+sum_hier(const kn_tclose *tc, const kn_tval *v, size_t nv, uint64_t n,
+    kn_tscratch *sc)
+{
+	u256 S = { 0, 0 };
+	struct tnode *t;
+	size_t i, j, k, cnt = nv;
+	int l;
+
+	if (sc->cap < nv + 1) {
+		free(sc->p);
+		sc->cap = 2 * nv + 16;
+		sc->p = kn_alloc(sc->cap * sizeof(struct tnode));
+	}
+	t = sc->p;
+	for (i = 0; i < nv; i++) {
+		t[i].id = v[i].pos;
+		t[i].tot = tc->C[v[i].pos];
+		t[i].extra = (kn_i128)((u128)v[i].cnt * tc->N) -
+		    (kn_i128)((u128)t[i].tot * n);
+	}
+	for (l = 0; l + 1 < tc->nlev; l++) {
+		for (i = 0; i < cnt; i++)
+			t[i].id = tc->up[l][t[i].id];
+		qsort(t, cnt, sizeof(*t), cmp_tnode);
+		for (i = k = 0; i < cnt; i = j, k++) {
+			u128 pos = 0, neg = 0;
+			kn_i128 ex = 0;
+			uint64_t under = 0, tot = tc->tot[l + 1][t[i].id];
+
+			for (j = i; j < cnt && t[j].id == t[i].id; j++) {
+				if (t[j].extra > 0)
+					pos += (u128)t[j].extra;
+				else
+					neg += (u128)-t[j].extra;
+				ex += t[j].extra;
+				under += t[j].tot;
+			}
+			/* The children without the class's rows. */
+			neg += (u128)(tot - under) * n;
+			ex -= (kn_i128)((u128)(tot - under) * n);
+			u256_add(&S, u256_mul((u128)(l + 1),
+			    pos < neg ? pos : neg));
+			t[k].id = t[i].id;
+			t[k].extra = ex;
+			t[k].tot = tot;
+		}
+		cnt = k;
+	}
+	return S;
+}
+
+int
+kn_tclose_ok(const kn_tclose *tc, const kn_tval *v, size_t nv, uint64_t n,
+    kn_tscratch *sc, long double *d)
+{
+	u256 S;
+
+	if (n == 0 || tc->N == 0) {
+		if (d != NULL)
+			*d = 0;
+		return 1;
+	}
+	switch (tc->dist) {
+	case KN_DIST_EQUAL:
+		S = sum_equal(tc, v, nv, n);
+		break;
+	case KN_DIST_ORDERED:
+		S = sum_ordered(tc, v, nv, n);
+		break;
+	default:
+		S = sum_hier(tc, v, nv, n, sc);
+	}
+	if (d != NULL)
+		*d = u256_ld(S) / ((long double)tc->norm * n * tc->N);
+	return tclose_cmp(tc, S, n);
+}
+
+/* The values of the ordered distance: numbers (mant / 10^scale) or
+ * not, missing or not. */
+struct tvals {
+	const kn_dict *d;
+	kn_i128 *mant;
+	int *scale;
+	char *miss;
+	int numeric;
+};
+
+static int
+cmp_tval(uint32_t a, uint32_t b, const void *ctx)
+{
+	const struct tvals *tv = ctx;
+	kn_str x = kn_dict_get(tv->d, a), y = kn_dict_get(tv->d, b);
+	size_t n = x.n < y.n ? x.n : y.n;
+	int c;
+
+	if (tv->numeric) {
+		if (tv->miss[a] != tv->miss[b])
+			return tv->miss[a] ? 1 : -1;
+		if (!tv->miss[a] && (c = kn_dec_cmp(tv->mant[a], tv->scale[a],
+		    tv->mant[b], tv->scale[b])) != 0)
+			return c;
+	}
+	if ((c = memcmp(x.p, y.p, n)) != 0)
+		return c;
+	return x.n < y.n ? -1 : x.n > y.n;
+}
+
+uint32_t *
+kn_tclose_ranks(const kn_dict *d)
+{
+	struct tvals tv;
+	uint32_t *ord, *rank;
+	size_t i;
+	kn_str s;
+
+	tv.d = d;
+	tv.mant = kn_alloc((d->n + 1) * sizeof(kn_i128));
+	tv.scale = kn_alloc((d->n + 1) * sizeof(int));
+	tv.miss = kn_zalloc(d->n + 1);
+	tv.numeric = 1;
+	for (i = 0; i < d->n && tv.numeric; i++) {
+		s = kn_dict_get(d, (uint32_t)i);
+		if (kn_missing(s.p, s.n))
+			tv.miss[i] = 1;
+		else if (!kn_dec_parse(s.p, s.n, &tv.mant[i], &tv.scale[i]))
+			tv.numeric = 0;
+	}
+	ord = kn_alloc((d->n + 1) * sizeof(uint32_t));
+	for (i = 0; i < d->n; i++)
+		ord[i] = (uint32_t)i;
+	kn_sort_ids(ord, d->n, cmp_tval, &tv);
+	rank = kn_alloc((d->n + 1) * sizeof(uint32_t));
+	for (i = 0; i < d->n; i++)
+		rank[ord[i]] = (uint32_t)i;
+	free(ord);
+	free(tv.mant);
+	free(tv.scale);
+	free(tv.miss);
+	return rank;
 }
