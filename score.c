@@ -89,6 +89,7 @@ static const struct option longopts[] = {
 	KN_TABLE_OPTIONS,
 	KN_OPT_MISSING_ENTRY,
 	KN_OPT_DATE_ENTRY,
+	KN_OPT_CLOSENESS_ENTRIES,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "freqset", no_argument, NULL, OPT_FREQSET },
 	{ "help", no_argument, NULL, 'h' },
@@ -109,9 +110,11 @@ static struct {
 	kn_req req;
 	long long thresh;
 	int hasl, skey, tkey;
+	size_t ns;		/* sensitive columns (-s a,b,...) */
 	const char *mark;
 	size_t nq;
-	const char *sfile, *sumsq;	/* --freqset: the file and S_sumsq */
+	const char *sfile;		/* --freqset: the file */
+	const char *sumsq[KN_MAXSENS];	/* and the S_sumsq columns */
 	size_t *dcol, ndate;	/* --date: the date columns */
 } o;
 
@@ -128,10 +131,10 @@ typedef struct {
 static struct {
 	uint64_t rows, supp, kept, nclass, minsz, maxsz, below, ldmin;
 	unsigned __int128 cdm;
-	long double lemin, varmin;
+	long double lemin, varmin, tmax;
 	long double hsum;	/* label entropy, in bits, times rows */
 	long double sse;	/* the target's squared error */
-	int kfail, lfail, vfail, first;
+	int kfail, lfail, vfail, tfail, first;
 	/* the current class */
 	int have;
 	char *key;		/* its QI labels, tab-joined */
@@ -139,14 +142,32 @@ static struct {
 	int supp_cls;
 	uint64_t n;
 	uint64_t *vals;		/* its sensitive counts */
-	size_t nval, valcap;
-	char *slast;		/* the sensitive label of vals[nval - 1] */
-	size_t slen, scap;
+	size_t valcap;
 	tpair *tv;		/* its target values */
 	size_t ntv, tvcap;
-	kn_i128 s, ss;		/* sums of S: s/10^sc, ss/10^ssc */
-	int sc, ssc;
 } a = { .first = 1 };
+
+/* Each sensitive column: its values, the current class's (value id,
+ * count) pairs and sums s/10^sc, ss/10^ssc; the rows of each value
+ * over the whole release, suppressed rows included (the table's
+ * distribution of t-closeness: kanon(7), T-CLOSENESS); and with
+ * --closeness the pairs of every class kept, class c's from off[c],
+ * to be measured once the whole distribution is known. */
+static struct sens {
+	kn_dict dict;
+	kn_tval *cur;
+	size_t ncur, curcap;
+	uint64_t *C;
+	size_t Ccap;
+	kn_tval *all;
+	size_t nall, allcap;
+	size_t *off;
+	size_t noff, offcap;
+	kn_i128 s, ss;
+	int sc, ssc;
+} sens[KN_MAXSENS];
+static uint64_t *clsn;		/* with --closeness: each class's rows */
+static size_t clscap;
 
 /* The values of the target column -t: a dictionary, and each value as
  * a number while all of them are numbers. */
@@ -1240,6 +1261,8 @@ sums_ok(uint64_t n, const kn_sum *sm)
 	return kn_big_cmp(&bl, &br) >= 0;
 }
 
+static void sens_merge(struct sens *);
+
 /* Scores the class just read. */
 static void
 end_class(void)
@@ -1255,6 +1278,9 @@ end_class(void)
 	/* Suppressed rows are one class for the target and the workload. */
 	if (o.tkey)
 		target_class(n);
+	if (o.skey)
+		for (i = 0; i < o.ns; i++)
+			sens_merge(&sens[i]);
 	if (W.on && n > 0) {
 		const char *p = a.key, *e;
 
@@ -1283,45 +1309,165 @@ end_class(void)
 		a.below += n;
 	if (o.req.k > 0 && n < (uint64_t)o.req.k)
 		a.kfail = 1;
-	if (o.skey) {
-		uint64_t *v = a.vals;
-		size_t m = a.nval;
+	for (i = 0; o.skey && i < o.ns; i++) {
+		struct sens *se = &sens[i];
+		uint64_t *v;
+		size_t m = se->ncur, j;
 		long double he;
 
+		a.vals = kn_grow(a.vals, &a.valcap, m, sizeof(uint64_t), 64);
+		v = a.vals;
+		for (j = 0; j < m; j++)
+			v[j] = se->cur[j].cnt;
 		kn_counts_desc(v, m);
 		he = v[0] == v[m - 1] ? (long double)m :
 		    expl(kn_entropy(v, m, n));
-		if (a.first || m < a.ldmin)
+		if ((a.first && i == 0) || m < a.ldmin)
 			a.ldmin = m;
-		if (a.first || he < a.lemin)
+		if ((a.first && i == 0) || he < a.lemin)
 			a.lemin = he;
-		if (!kn_ldiv_ok(&o.req.ld, v, m, n))
+		if (o.hasl && !kn_ldiv_ok(&o.req.ld, v, m, n))
 			a.lfail = 1;
+		if (o.req.hast) {
+			se->off = kn_grow(se->off, &se->offcap, se->noff,
+			    sizeof(size_t), 64);
+			se->off[se->noff++] = se->nall;
+			se->all = kn_grow(se->all, &se->allcap, se->nall + m,
+			    sizeof(kn_tval), 64);
+			memcpy(se->all + se->nall, se->cur,
+			    m * sizeof(kn_tval));
+			se->nall += m;
+		}
 	}
-	if (o.req.hasv) {
+	if (o.req.hast) {
+		clsn = kn_grow(clsn, &clscap, a.nclass - 1, sizeof(uint64_t),
+		    64);
+		clsn[a.nclass - 1] = n;
+	}
+	for (i = 0; o.req.hasv && i < o.ns; i++) {
+		struct sens *se = &sens[i];
 		kn_sum sm;
 		long double var;
-		int F = a.sc > (a.ssc + 1) / 2 ? a.sc : (a.ssc + 1) / 2;
+		int F = se->sc > (se->ssc + 1) / 2 ? se->sc :
+		    (se->ssc + 1) / 2;
 
 		/* Bring s to scale F and ss to 2F. */
-		sm.s = a.s;
-		sm.ss = a.ss;
-		if (__builtin_mul_overflow(sm.s, kn_pow10(F - a.sc), &sm.s) ||
-		    __builtin_mul_overflow(sm.ss, kn_pow10(2 * F - a.ssc),
+		sm.s = se->s;
+		sm.ss = se->ss;
+		if (__builtin_mul_overflow(sm.s, kn_pow10(F - se->sc),
+		    &sm.s) ||
+		    __builtin_mul_overflow(sm.ss, kn_pow10(2 * F - se->ssc),
 		    &sm.ss))
 			kn_die("sum overflow");
-		if (o.sumsq != NULL && !sums_ok(n, &sm))
+		if (o.sumsq[i] != NULL && !sums_ok(n, &sm))
 			kn_die("%s: column '%s': the sums of class '%.*s' are "
 			    "not those of any numbers (the sum of squares is "
 			    "below the squared sum over the count)", o.sfile,
-			    o.sumsq, (int)(a.keylen > 0 ? a.keylen - 1 : 0),
+			    o.sumsq[i], (int)(a.keylen > 0 ? a.keylen - 1 : 0),
 			    a.key);
 		if (!kn_variance_ok(n, &sm, F, o.req.vm, o.req.vs, &var))
 			a.vfail = 1;
-		if (a.first || var < a.varmin)
+		if ((a.first && i == 0) || var < a.varmin)
 			a.varmin = var;
 	}
 	a.first = 0;
+}
+
+static int
+cmp_tval(const void *x, const void *y)
+{
+	uint32_t p = ((const kn_tval *)x)->pos, q = ((const kn_tval *)y)->pos;
+
+	return p < q ? -1 : p > q;
+}
+
+/* Gathers the current class's pairs of se by value and adds them to
+ * the whole table's counts. */
+static void
+sens_merge(struct sens *se)
+{
+	size_t j, k;
+
+	qsort(se->cur, se->ncur, sizeof(kn_tval), cmp_tval);
+	for (j = k = 0; j < se->ncur; j++)
+		if (k > 0 && se->cur[k - 1].pos == se->cur[j].pos)
+			se->cur[k - 1].cnt += se->cur[j].cnt;
+		else
+			se->cur[k++] = se->cur[j];
+	se->ncur = k;
+	for (j = 0; j < k; j++)
+		if (__builtin_add_overflow(se->C[se->cur[j].pos],
+		    se->cur[j].cnt, &se->C[se->cur[j].pos]))
+			kn_die("a row count overflows 64 bits");
+}
+
+/* t-closeness (kanon(7), T-CLOSENESS): each class kept, in each
+ * sensitive column, against the distribution of the whole release; h
+ * holds the columns' hierarchies for the hierarchical distance. */
+static void
+closeness(char *const *names, kn_hier *const *h)
+{
+	kn_tscratch scr = { NULL, 0 };
+	kn_tclose tc;
+	kn_tval *v = NULL;
+	size_t i, c, j, m, e, vcap = 0;
+	uint32_t *pos;
+	uint64_t *C;
+	long double d;
+	int64_t leaf;
+	const char *err;
+
+	a.tmax = 0;
+	for (i = 0; i < o.ns; i++) {
+		struct sens *se = &sens[i];
+
+		m = se->dict.n;
+		if (o.req.dist == KN_DIST_ORDERED)
+			pos = kn_tclose_ranks(&se->dict);
+		else {
+			pos = kn_alloc((m + 1) * sizeof(uint32_t));
+			for (j = 0; j < m; j++) {
+				kn_str s = kn_dict_get(&se->dict, (uint32_t)j);
+
+				err = NULL;
+				if (h[i] == NULL)
+					pos[j] = (uint32_t)j;
+				else if ((leaf = kn_hier_leaf(h[i], s.p, s.n,
+				    &err)) < 0)
+					kn_die("-s %s: '%.*s': %s", names[i],
+					    (int)s.n, s.p, err != NULL ? err :
+					    "not a leaf of its hierarchy");
+				else
+					pos[j] = (uint32_t)leaf;
+			}
+		}
+		e = h[i] != NULL ? h[i]->lab[0].n : m;
+		C = kn_zalloc((e + 1) * sizeof(uint64_t));
+		for (j = 0; j < m; j++)
+			C[pos[j]] += se->C[j];
+		kn_tclose_init(&tc, &o.req, C, e, h[i]);
+		for (c = 0; c < se->noff; c++) {
+			size_t b = se->off[c];
+			size_t nv = (c + 1 < se->noff ? se->off[c + 1] :
+			    se->nall) - b;
+
+			v = kn_grow(v, &vcap, nv, sizeof(kn_tval), 64);
+			for (j = 0; j < nv; j++) {
+				v[j].pos = pos[se->all[b + j].pos];
+				v[j].cnt = se->all[b + j].cnt;
+			}
+			qsort(v, nv, sizeof(kn_tval), cmp_tval);
+			if (!kn_tclose_ok(&tc, v, nv, clsn[c], &scr, &d))
+				a.tfail = 1;
+			if (d > a.tmax)
+				a.tmax = d;
+		}
+		kn_tclose_free(&tc);
+		free(C);
+		free(pos);
+	}
+	free(v);
+	free(scr.p);
 }
 
 /* A group of the frequency set of (QI..., S, T). */
@@ -1363,39 +1509,36 @@ add_row(const kn_fsrow *r, void *ctx)
 			    memcmp(r->key[c].p, o.mark, r->key[c].n) == 0;
 		a.have = 1;
 		a.n = 0;
-		a.nval = 0;
 		a.ntv = 0;
-		a.s = a.ss = 0;
-		a.sc = a.ssc = 0;
+		for (c = 0; c < o.ns; c++) {
+			sens[c].ncur = 0;
+			sens[c].s = sens[c].ss = 0;
+			sens[c].sc = sens[c].ssc = 0;
+		}
 	}
 	if (__builtin_add_overflow(a.n, r->cnt, &a.n))
 		kn_die("a class size overflows 64 bits");
-	if (o.skey && r->cnt > 0) {
-		kn_str sv = r->key[o.nq];
+	for (c = 0; o.skey && r->cnt > 0 && c < o.ns; c++) {
+		struct sens *se = &sens[c];
+		kn_str sv = r->key[o.nq + c];
+		size_t was = se->dict.n;
+		uint32_t id = kn_dict_intern(&se->dict, sv.p, sv.n);
 
-		if (o.tkey && a.nval > 0 && sv.n == a.slen &&
-		    memcmp(sv.p, a.slast, sv.n) == 0)
-			/* The same sensitive value, another target value. */
-			a.vals[a.nval - 1] += r->cnt;
-		else {
-			if (a.nval == a.valcap) {
-				a.valcap = a.valcap ? 2 * a.valcap : 64;
-				a.vals = kn_realloc(a.vals,
-				    a.valcap * sizeof(uint64_t));
-			}
-			a.vals[a.nval++] = r->cnt;
-			if (o.tkey) {
-				a.slast = grow(a.slast, &a.scap, sv.n + 1, 1);
-				memcpy(a.slast, sv.p, sv.n);
-				a.slen = sv.n;
-			}
+		if (id == was) {
+			se->C = kn_grow(se->C, &se->Ccap, id, sizeof(uint64_t),
+			    64);
+			se->C[id] = 0;
 		}
+		se->cur = kn_grow(se->cur, &se->curcap, se->ncur,
+		    sizeof(kn_tval), 64);
+		se->cur[se->ncur].pos = id;
+		se->cur[se->ncur++].cnt = r->cnt;
 	}
 	if (o.tkey && r->cnt > 0)
-		target_add(r->key[o.nq + (size_t)o.skey], r->cnt);
-	if (o.req.hasv) {
-		kn_dec_add(&a.s, &a.sc, r->s[0], r->sc[0]);
-		kn_dec_add(&a.ss, &a.ssc, r->ss[0], r->ssc[0]);
+		target_add(r->key[o.nq + (o.skey ? o.ns : 0)], r->cnt);
+	for (c = 0; o.req.hasv && c < o.ns; c++) {
+		kn_dec_add(&sens[c].s, &sens[c].sc, r->s[c], r->sc[c]);
+		kn_dec_add(&sens[c].ss, &sens[c].ssc, r->ss[c], r->ssc[c]);
 	}
 }
 
@@ -1655,8 +1798,10 @@ main(int argc, char *argv[])
 	const char *opath = NULL, *wpath = NULL, *wauto = NULL;
 	const char *plotxy = NULL, *clscol = NULL;
 	char cdmbuf[48];
-	size_t *qi, *key, nq, d, c, sidx = 0, tidx = 0, cntcol = 0, sumcol = 0;
-	size_t scl, i;
+	size_t *qi, *key, nq, d, c, *sidx = NULL, tidx = 0, cntcol = 0;
+	size_t scl[KN_MAXSENS], i, j;
+	char *snames[KN_MAXSENS];
+	kn_hier *shier[KN_MAXSENS] = { NULL };
 	int ch, check = 0, freq = 0, nstdin;
 
 	kn_init(argv[0]);
@@ -1720,10 +1865,10 @@ main(int argc, char *argv[])
 		kn_die("--class-col applies to --plot");
 	if ((o.hasl || o.req.hasv) && opt.scol == NULL)
 		kn_die("-l and --variance need the sensitive column (-s)");
-	kn_ldiv_check(&o.req.ld, opt.scol != NULL);
-	if (check && o.req.k == 0 && !o.hasl && !o.req.hasv)
-		kn_die("--check: nothing to check (give -k, -l or "
-		    "--variance)");
+	kn_req_check(&o.req, opt.scol != NULL);
+	if (check && o.req.k == 0 && !o.hasl && !o.req.hasv && !o.req.hast)
+		kn_die("--check: nothing to check (give -k, -l, --variance "
+		    "or --closeness)");
 	if (wpath != NULL && wauto != NULL)
 		kn_die("--workload and --workload-auto exclude each other");
 	if ((wpath != NULL || wauto != NULL) && opath == NULL)
@@ -1731,9 +1876,10 @@ main(int argc, char *argv[])
 	if (opath != NULL && wpath == NULL && wauto == NULL)
 		kn_die("--original: give the workload (--workload or "
 		    "--workload-auto)");
-	if (hopts.n > 0 && opath == NULL)
+	if (hopts.n > 0 && opath == NULL && !(o.req.hast &&
+	    o.req.dist == KN_DIST_HIER))
 		kn_die("-H: hierarchies serve the workload (--workload or "
-		    "--workload-auto)");
+		    "--workload-auto) and --distance hierarchical");
 	nstdin = (argc == 0 || strcmp(argv[0], "-") == 0) +
 	    (opath != NULL && strcmp(opath, "-") == 0) +
 	    (wpath != NULL && strcmp(wpath, "-") == 0);
@@ -1759,12 +1905,37 @@ main(int argc, char *argv[])
 		kn_close_out(out);
 		kn_exit(0);
 	}
-	/* S is a key (for the l-diversity figures) unless it is only
-	 * summed for variance diversity. */
-	o.skey = opt.scol != NULL && (o.hasl || !o.req.hasv);
+	/* S is a key (for the l-diversity figures and t-closeness) unless
+	 * it is only summed for variance diversity. */
+	o.skey = opt.scol != NULL && (o.hasl || o.req.hast || !o.req.hasv);
 	o.tkey = opt.tcol != NULL;
-	if (opt.scol != NULL && (o.skey || !freq))
-		sidx = kn_table_col(&t, opt.scol);
+	if (opt.scol != NULL && (o.skey || !freq)) {
+		o.ns = kn_table_cols(&t, opt.scol, &sidx);
+		if (o.ns > KN_MAXSENS)
+			kn_die("-s: more than %d sensitive columns", KN_MAXSENS);
+		for (i = 0; i < o.ns; i++)
+			snames[i] = t.names[sidx[i]];
+	} else if (opt.scol != NULL) {
+		/* Summed only, in a frequency set: S_sum and S_sumsq. */
+		char *p = kn_strdup(opt.scol), *e;
+
+		for (o.ns = 0; p != NULL; o.ns++) {
+			if (o.ns == KN_MAXSENS)
+				kn_die("-s: more than %d sensitive columns",
+				    KN_MAXSENS);
+			e = strchr(p, ',');
+			if (e != NULL)
+				*e++ = '\0';
+			snames[o.ns] = p;
+			p = e;
+		}
+	}
+	for (i = 0; o.req.hast && o.req.dist == KN_DIST_HIER && i < o.ns;
+	    i++)
+		if ((shier[i] = kn_hopts_get(&hopts, snames[i])) == NULL)
+			kn_die("--distance hierarchical: the sensitive column "
+			    "'%s' has no hierarchy (give one with -H)",
+			    snames[i]);
 	if (o.tkey)
 		tidx = kn_table_col(&t, opt.tcol);
 	if (freq)
@@ -1777,14 +1948,20 @@ main(int argc, char *argv[])
 		size_t lim = freq ? cntcol : t.ncols;
 
 		qi = kn_alloc((t.ncols + 1) * sizeof(size_t));
-		for (nq = 0, c = 0; c < lim; c++)
-			if ((opt.scol == NULL || (!o.skey && freq) || c != sidx) &&
+		for (nq = 0, c = 0; c < lim; c++) {
+			for (j = 0; sidx != NULL && j < o.ns && c != sidx[j];
+			    j++)
+				;
+			if ((sidx == NULL || j == o.ns) &&
 			    (!o.tkey || c != tidx))
 				qi[nq++] = c;
+		}
 	}
 	for (c = 0; c < nq; c++) {
-		if (opt.scol != NULL && (o.skey || !freq) && qi[c] == sidx)
-			kn_die("-s %s is also a quasi-identifier", opt.scol);
+		for (j = 0; sidx != NULL && j < o.ns; j++)
+			if (qi[c] == sidx[j])
+				kn_die("-s %s is also a quasi-identifier",
+				    snames[j]);
 		if (o.tkey && qi[c] == tidx)
 			kn_die("-t %s is also a quasi-identifier", opt.tcol);
 		if (freq && qi[c] >= cntcol)
@@ -1798,23 +1975,28 @@ main(int argc, char *argv[])
 			kn_die("--date: '%s' is not a quasi-identifier",
 			    t.names[o.dcol[i]]);
 	}
-	if (o.req.hasv && freq) {
+	for (i = 0; o.req.hasv && i < o.ns; i++) {
 		char name[512];
-		const char *base = o.skey ? t.names[sidx] : opt.scol;
+		const char *base = snames[i];
 
+		if (!freq) {
+			scl[i] = sidx[i];
+			continue;
+		}
 		snprintf(name, sizeof(name), "%s_sum", base);
-		sumcol = kn_table_col(&t, name);
+		scl[i] = kn_table_col(&t, name);
 		snprintf(name, sizeof(name), "%s_sumsq", base);
-		if (sumcol + 1 >= t.ncols ||
-		    strcmp(t.names[sumcol + 1], name) != 0)
+		if (scl[i] + 1 >= t.ncols ||
+		    strcmp(t.names[scl[i] + 1], name) != 0)
 			kn_die("%s: no %s column after %s_sum", t.r.name, name,
 			    base);
 		o.sfile = t.r.name;
-		o.sumsq = t.names[sumcol + 1];
+		o.sumsq[i] = t.names[scl[i] + 1];
 	}
-	if (o.skey && freq && sidx >= cntcol)
-		kn_die("-s: '%s' must be a key column of the frequency set",
-		    t.names[sidx]);
+	for (i = 0; o.skey && freq && i < o.ns; i++)
+		if (sidx[i] >= cntcol)
+			kn_die("-s: '%s' must be a key column of the frequency "
+			    "set", t.names[sidx[i]]);
 	if (o.tkey && freq && tidx >= cntcol)
 		kn_die("-t: '%s' must be a key column of the frequency set",
 		    t.names[tidx]);
@@ -1827,26 +2009,29 @@ main(int argc, char *argv[])
 	/* The frequency set of (QI..., S if a key, T), S summed for
 	 * variance diversity, arrives in order; classes are runs of equal
 	 * QIs. */
-	d = nq + (size_t)o.skey + (size_t)o.tkey;
+	d = nq + (o.skey ? o.ns : 0) + (size_t)o.tkey;
 	dict = kn_alloc((d + 1) * sizeof(kn_dict));
 	key = kn_alloc((d + 1) * sizeof(size_t));
 	for (c = 0; c < d; c++) {
 		kn_dict_init(&dict[c]);
-		key[c] = c < nq ? qi[c] : c == nq && o.skey ? sidx : tidx;
+		key[c] = c < nq ? qi[c] : c < d - (size_t)o.tkey ?
+		    sidx[c - nq] : tidx;
 	}
-	scl = freq ? sumcol : sidx;
+	for (i = 0; i < o.ns; i++)
+		kn_dict_init(&sens[i].dict);
 	/* The columns not read may hold what TSV cannot (a CSV release
 	 * with line ends in a column passed through). */
 	{
-		size_t *used = kn_alloc((d + 3) * sizeof(size_t)), nu = d;
+		size_t *used = kn_alloc((d + 2 * o.ns + 3) * sizeof(size_t));
+		size_t nu = d;
 
 		memcpy(used, key, d * sizeof(size_t));
 		if (freq)
 			used[nu++] = cntcol;
-		if (o.req.hasv) {
-			used[nu++] = scl;
+		for (i = 0; o.req.hasv && i < o.ns; i++) {
+			used[nu++] = scl[i];
 			if (freq)
-				used[nu++] = scl + 1;
+				used[nu++] = scl[i] + 1;
 		}
 		kn_table_carry(&t, used, nu, 0);
 		free(used);
@@ -1857,11 +2042,13 @@ main(int argc, char *argv[])
 	cs.dict = dict;
 	cs.hascount = freq;
 	cs.cntcol = cntcol;
-	cs.nsum = o.req.hasv;
-	cs.sumcol = &scl;
+	cs.nsum = o.req.hasv ? o.ns : 0;
+	cs.sumcol = scl;
 	cs.pairs = freq;
 	kn_freq(&t, &cs, NULL, opt.budget, opt.tmpdir, add_row, NULL, NULL);
 	end_class();
+	if (o.req.hast)
+		closeness(snames, shier);
 	a.cdm += (unsigned __int128)a.supp * a.rows;
 
 	put("rows", "%llu", (unsigned long long)a.rows);
@@ -1889,6 +2076,8 @@ main(int argc, char *argv[])
 	}
 	if (o.req.hasv)
 		put("variance_min", "%.10Lg", a.varmin);
+	if (o.req.hast)
+		put("closeness_max", "%.10Lg", a.tmax);
 	if (o.tkey) {
 		put("label_entropy", "%.10Lg", a.rows ?
 		    a.hsum / a.rows : 0.0L);
@@ -1908,6 +2097,8 @@ main(int argc, char *argv[])
 		    "check_l_recursive", "%s", a.lfail ? "fail" : "pass");
 	if (o.req.hasv)
 		put("check_variance", "%s", a.vfail ? "fail" : "pass");
+	if (o.req.hast)
+		put("check_closeness", "%s", a.tfail ? "fail" : "pass");
 	kn_close_out(out);
-	kn_exit(check && (a.kfail || a.lfail || a.vfail) ? 1 : 0);
+	kn_exit(check && (a.kfail || a.lfail || a.vfail || a.tfail) ? 1 : 0);
 }
