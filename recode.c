@@ -106,6 +106,7 @@ static const struct option longopts[] = {
 	KN_OPT_MISSING_ENTRY,
 	KN_OUT_OPTIONS,
 	KN_OPT_DATE_ENTRY,
+	KN_OPT_CLOSENESS_ENTRIES,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "help", no_argument, NULL, 'h' },
 	{ "keep-class", no_argument, NULL, OPT_KEEPCLASS },
@@ -1173,6 +1174,21 @@ static struct {
 	uint32_t id;		/* the class being read */
 	uint64_t starred;	/* rows of a kept class labelled '*' in every
 				 * attribute, as suppressed rows are */
+	/* --closeness: the sensitive values (a class's pairs in tv), the
+	 * rows of each in the whole table (C), and the classes that meet
+	 * -k and -l, decided once C is known: each one's key (in defer,
+	 * or its id with --classes), rows, and pairs from off */
+	kn_dict sdict;
+	kn_tval *tv, *dtv;
+	size_t ntv, tvcap, ndtv, dtvcap;
+	uint64_t *C;
+	size_t Ccap;
+	kn_dict defer;
+	uint32_t *did;
+	uint64_t *dn;
+	size_t *doff;
+	size_t nd, dcap, dncap, doffcap;
+	kn_hier *sh;		/* the hierarchical distance's tree */
 } cl;
 
 static int all_stars(const char *key, size_t len);
@@ -1196,6 +1212,22 @@ class_end(void)
 	}
 	if (cl.known)
 		cl.cnt[cl.id] = cl.n;
+	if (o.req.hast && !bad) {
+		/* Within t?  Known once the whole table is read. */
+		cl.did = kn_grow(cl.did, &cl.dcap, cl.nd, sizeof(uint32_t),
+		    64);
+		cl.dn = kn_grow(cl.dn, &cl.dncap, cl.nd, sizeof(uint64_t), 64);
+		cl.doff = kn_grow(cl.doff, &cl.doffcap, cl.nd, sizeof(size_t),
+		    64);
+		cl.did[cl.nd] = cl.known ? cl.id :
+		    kn_dict_intern(&cl.defer, cl.key, cl.keylen);
+		cl.dn[cl.nd] = cl.n;
+		cl.doff[cl.nd++] = cl.ndtv;
+		cl.dtv = kn_grow(cl.dtv, &cl.dtvcap, cl.ndtv + cl.ntv,
+		    sizeof(kn_tval), 64);
+		memcpy(cl.dtv + cl.ndtv, cl.tv, cl.ntv * sizeof(kn_tval));
+		cl.ndtv += cl.ntv;
+	}
 	if (bad) {
 		if (cl.known)
 			cl.bad[cl.id] = 1;
@@ -1219,6 +1251,88 @@ all_stars(const char *key, size_t len)
 	return len > 0;
 }
 
+static int
+cmp_tval(const void *a, const void *b)
+{
+	uint32_t x = ((const kn_tval *)a)->pos, y = ((const kn_tval *)b)->pos;
+
+	return x < y ? -1 : x > y;
+}
+
+/* --closeness: suppresses the classes kept so far that are not within
+ * t of the whole table's distribution (that of the input, all of its
+ * rows: kanon(7), T-CLOSENESS). */
+static void
+closeness_decide(void)
+{
+	kn_tscratch scr = { NULL, 0 };
+	kn_tclose tc;
+	kn_tval *v = NULL;
+	uint32_t *pos;
+	uint64_t *C;
+	size_t i, j, m = cl.sdict.n, e, nv, vcap = 0;
+	int64_t leaf;
+	const char *err;
+
+	if (o.req.dist == KN_DIST_ORDERED)
+		pos = kn_tclose_ranks(&cl.sdict);
+	else {
+		pos = kn_alloc((m + 1) * sizeof(uint32_t));
+		for (j = 0; j < m; j++) {
+			kn_str sv = kn_dict_get(&cl.sdict, (uint32_t)j);
+
+			err = NULL;
+			if (cl.sh == NULL)
+				pos[j] = (uint32_t)j;
+			else if ((leaf = kn_hier_leaf(cl.sh, sv.p, sv.n,
+			    &err)) < 0)
+				kn_die("-s %s: '%.*s': %s", cl.sh->attr,
+				    (int)sv.n, sv.p, err != NULL ? err :
+				    "not a leaf of its hierarchy");
+			else
+				pos[j] = (uint32_t)leaf;
+		}
+	}
+	e = cl.sh != NULL ? cl.sh->lab[0].n : m;
+	C = kn_zalloc((e + 1) * sizeof(uint64_t));
+	for (j = 0; j < m; j++)
+		C[pos[j]] += cl.C[j];
+	kn_tclose_init(&tc, &o.req, C, e, cl.sh);
+	for (i = 0; i < cl.nd; i++) {
+		nv = (i + 1 < cl.nd ? cl.doff[i + 1] : cl.ndtv) - cl.doff[i];
+		v = kn_grow(v, &vcap, nv, sizeof(kn_tval), 64);
+		for (j = 0; j < nv; j++) {
+			v[j].pos = pos[cl.dtv[cl.doff[i] + j].pos];
+			v[j].cnt = cl.dtv[cl.doff[i] + j].cnt;
+		}
+		qsort(v, nv, sizeof(kn_tval), cmp_tval);
+		if (kn_tclose_ok(&tc, v, nv, cl.dn[i], &scr, NULL))
+			continue;
+		if (cl.known)
+			cl.bad[cl.did[i]] = 1;
+		else {
+			kn_str k = kn_dict_get(&cl.defer, cl.did[i]);
+
+			kn_dict_intern(&cl.fail, k.p, k.n);
+			if (all_stars(k.p, k.n))
+				cl.starred = 0;
+		}
+		if (cl.known && cl.all.n > 0) {
+			kn_str k = kn_dict_get(&cl.all, cl.did[i]);
+
+			if (all_stars(k.p, k.n))
+				cl.starred = 0;
+		}
+		cl.supp += cl.dn[i];
+		cl.suppcls++;
+	}
+	kn_tclose_free(&tc);
+	free(C);
+	free(pos);
+	free(v);
+	free(scr.p);
+}
+
 /* Decides the last class and checks --max-suppress: exits 1 if the
  * node suppresses too many rows. */
 static void
@@ -1227,6 +1341,8 @@ class_last(void)
 	uint64_t lim;
 
 	class_end();
+	if (o.req.hast)
+		closeness_decide();
 	if (cl.starred > 0 && cl.supp > 0 && !o.drop)
 		kn_die("the class labelled '*' in every attribute (%llu rows) "
 		    "is kept, and %llu suppressed rows would look the same: "
@@ -1304,6 +1420,7 @@ class_row(const kn_fsrow *r, void *ctx)
 		cl.have = 1;
 		cl.n = 0;
 		cl.nval = 0;
+		cl.ntv = 0;
 		if (cl.known) {
 			cl.id = kn_dict_intern(&cl.all, cl.key, len);
 			if (cl.id >= cl.badcap) {
@@ -1337,6 +1454,20 @@ class_row(const kn_fsrow *r, void *ctx)
 	if (cl.skey) {
 		cl.vals = kn_grow(cl.vals, &cl.valcap, cl.nval, sizeof(uint64_t), 64);
 		cl.vals[cl.nval++] = r->cnt;
+	}
+	if (o.req.hast && r->cnt > 0) {
+		size_t was = cl.sdict.n;
+		uint32_t id = kn_dict_intern(&cl.sdict, r->key[cl.nq].p,
+		    r->key[cl.nq].n);
+
+		if (id == was) {
+			cl.C = kn_grow(cl.C, &cl.Ccap, id, sizeof(uint64_t), 64);
+			cl.C[id] = 0;
+		}
+		cl.C[id] += r->cnt;
+		cl.tv = kn_grow(cl.tv, &cl.tvcap, cl.ntv, sizeof(kn_tval), 64);
+		cl.tv[cl.ntv].pos = id;
+		cl.tv[cl.ntv++].cnt = r->cnt;
 	}
 }
 
@@ -1651,12 +1782,33 @@ main(int argc, char *argv[])
 	    (argc == 0 || strcmp(argv[0], "-") == 0))
 		kn_die("--classes -: the table is read from the standard "
 		    "input");
-	kn_ldiv_check(&o.req.ld, opt.scol != NULL);
+	kn_req_check(&o.req, opt.scol != NULL);
+	if (opt.scol != NULL && strchr(opt.scol, ',') != NULL)
+		kn_die("-s: recode takes one sensitive column (several: run "
+		    "it with each, or check with score -s a,b)");
+	if (part && o.req.hast)
+		kn_die("--part: a part of the table cannot measure "
+		    "--closeness against the whole table");
 	kn_progress_init(opt.progress);
 	if (o.budget == 0)
 		o.budget = kn_default_budget();
 	o.tmpdir = kn_tmpdir(o.tmpdir);
-	suppress = o.req.k > 1 || o.req.ld.on;
+	suppress = o.req.k > 1 || o.req.ld.on || o.req.hast;
+	if (o.req.hast && o.req.dist == KN_DIST_HIER) {
+		/* The sensitive column's tree, kept apart from the -H of
+		 * the quasi-identifiers. */
+		size_t n = strlen(opt.scol), j, w;
+
+		if ((cl.sh = kn_hopts_get(&hopts, opt.scol)) == NULL)
+			kn_die("--distance hierarchical: the sensitive column "
+			    "'%s' has no hierarchy (give one with -H)",
+			    opt.scol);
+		for (j = w = 0; j < hopts.n; j++)
+			if (strncmp(hopts.arg[j], opt.scol, n) != 0 ||
+			    hopts.arg[j][n] != '=')
+				hopts.arg[w++] = hopts.arg[j];
+		hopts.n = w;
+	}
 	/* Without suppression one pass does, unless -v wants the classes
 	 * counted; with --classes they are counted already. */
 	twice = classes == NULL && (suppress || opt.verbose);
@@ -1748,7 +1900,9 @@ main(int argc, char *argv[])
 
 	/* Pass 1: count the classes, keep those to suppress. */
 	cl.nq = rc.nq;
-	cl.skey = o.req.ld.on;
+	cl.skey = o.req.ld.on || o.req.hast;
+	kn_dict_init(&cl.sdict);
+	kn_dict_init(&cl.defer);
 	kn_dict_init(&cl.fail);
 	memset(&st, 0, sizeof(st));
 	if (classes != NULL) {
