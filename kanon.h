@@ -787,6 +787,51 @@ typedef struct {
  * decided in exact integers; *d, if not NULL, gets the distance. */
 int kn_tclose_ok(const kn_tclose *tc, const kn_tval *v, size_t nv,
     uint64_t n, kn_tscratch *sc, long double *d);
+/* Prepares tc over the values of dictionary d, of which the whole
+ * table holds cnt[id] rows: the positions of the distance (the ranks
+ * of kn_tclose_ranks for the ordered one, the leaf ids of h for the
+ * hierarchical one, the ids otherwise) go to *pos (caller frees).
+ * Dies when a value is not a leaf of h. */
+void kn_tclose_dict(kn_tclose *tc, const kn_req *r, const kn_dict *d,
+    const uint64_t *cnt, kn_hier *h, uint32_t **pos);
+/* kn_tclose_ok for a class given as nv pairs (value id, count) in any
+ * order, an id possibly in several: v is mapped through pos, sorted and
+ * merged in place. */
+int kn_tclose_ids(const kn_tclose *tc, const uint32_t *pos, kn_tval *v,
+    size_t nv, uint64_t n, kn_tscratch *sc, long double *d);
+/* The classes of a release as they arrive, for the requirements on one
+ * sensitive column: the current class's (value id, count) pairs in
+ * cur; the whole table's rows of each value, C[id]; and the classes
+ * kept for t-closeness, class i's pairs from off[i], measured once the
+ * whole table is read (kn_sclass_close). */
+typedef struct {
+	kn_dict dict;		/* the values */
+	kn_tval *cur;
+	size_t ncur, curcap;
+	uint64_t *C;
+	size_t Ccap;
+	kn_tval *all;
+	size_t nall, allcap;
+	size_t *off;
+	uint64_t *n;
+	size_t nkept, offcap, ncap;
+} kn_sclass;
+
+void kn_sclass_init(kn_sclass *sc);
+/* Adds cnt rows of value p[0..len) to the current class. */
+void kn_sclass_add(kn_sclass *sc, const char *p, size_t len,
+    uint64_t cnt);
+/* Ends the current class: its pairs merged by value (distinct ids,
+ * ascending) and added to the whole table's counts.  Begin the next
+ * with ncur = 0. */
+void kn_sclass_end(kn_sclass *sc);
+/* Keeps the class just ended (n rows) for kn_sclass_close. */
+void kn_sclass_keep(kn_sclass *sc, uint64_t n);
+/* Measures each kept class i against the whole table's distribution
+ * (t-closeness r, hierarchy h for the hierarchical distance) and calls
+ * fn with whether it is within t and its distance. */
+void kn_sclass_close(kn_sclass *sc, const kn_req *r, kn_hier *h,
+    void (*fn)(size_t i, int ok, long double d, void *ctx), void *ctx);
 /* The order of the ordered distance over the values of d: rank[id].
  * Numeric when every value that is not missing is a decimal number
  * (missing values last, equal numbers in byte order), byte order

@@ -1522,39 +1522,14 @@ build_base(void)
 static void
 tclose_prepare(size_t s, kn_hier *h)
 {
-	const kn_dict *d = &in.sdict[s];
-	uint64_t *C;
-	uint32_t *pos;
-	size_t i, m;
-	int64_t leaf;
-	const char *err;
+	uint64_t *cnt = kn_zalloc((in.sdict[s].n + 1) * sizeof(uint64_t));
+	size_t i;
 
-	if (L.req.dist == KN_DIST_ORDERED)
-		pos = kn_tclose_ranks(d);
-	else {
-		pos = kn_alloc((d->n + 1) * sizeof(uint32_t));
-		for (i = 0; i < d->n; i++) {
-			kn_str v = kn_dict_get(d, (uint32_t)i);
-
-			if (h == NULL)
-				pos[i] = (uint32_t)i;
-			else if (err = NULL, (leaf = kn_hier_leaf(h, v.p, v.n,
-			    &err)) < 0)
-				kn_die("-s %s: '%.*s': %s", h->attr, (int)v.n,
-				    v.p, err != NULL ? err :
-				    "not a leaf of its hierarchy");
-			else
-				pos[i] = (uint32_t)leaf;
-		}
-	}
-	m = h != NULL ? h->lab[0].n : d->n;
-	C = kn_zalloc((m + 1) * sizeof(uint64_t));
 	for (i = 0; i < L.base.n; i++)
-		C[pos[L.base.key[i * L.W + L.sword[s]] >> L.sshift[s] &
-		    L.sfm[s]]] += L.base.cnt[i];
-	kn_tclose_init(&L.tc[s], &L.req, C, m, h);
-	free(C);
-	L.spos[s] = pos;
+		cnt[L.base.key[i * L.W + L.sword[s]] >> L.sshift[s] &
+		    L.sfm[s]] += L.base.cnt[i];
+	kn_tclose_dict(&L.tc[s], &L.req, &in.sdict[s], cnt, h, &L.spos[s]);
+	free(cnt);
 }
 
 /* ---- output -------------------------------------------------------- */

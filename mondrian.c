@@ -530,6 +530,32 @@ mond_gath_ok(struct part *pt, size_t m, uint64_t n)
 
 /* Whether a part meets every requirement.  Its sensitive counts are
  * hist[x], or with compl the node's totals less hist[x]. */
+/* Whether a part is within t of the whole table (t-closeness):
+ * counts as in mond_side_ok. */
+static int
+tclose_side(struct part *pt, const struct side *sd, const uint64_t *hist,
+    int compl)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < pt->nstouch; i++) {
+		uint32_t x = pt->stouch[i];
+
+		pt->tv = kn_grow(pt->tv, &pt->tvcap, m, sizeof(kn_tval), 64);
+		pt->tv[m].pos = x;
+		pt->tv[m++].cnt = compl ? pt->hs_tot[x] - hist[x] : hist[x];
+	}
+	return kn_tclose_ids(&pt->tc, pt->tpos, pt->tv, m, sd->n, &pt->tsc,
+	    NULL);
+}
+
+void
+mond_tclose_prepare(struct part *pt, kn_hier *h)
+{
+	kn_tclose_dict(&pt->tc, &pt->req, &pt->sens_dict, pt->hs_tot, h,
+	    &pt->tpos);
+}
+
 int
 mond_side_ok(
     struct part *pt, const struct side *sd, const uint64_t *hist, int compl )
@@ -540,18 +566,21 @@ mond_side_ok(
 		return pt->sample.test(pt, sd, hist, compl);
 	if (!mond_k_var_ok(pt, sd->n, sd->s, sd->ss))
 		return 0;
-	if (!pt->req.ld.on)
-		return 1;
-	if (pt->req.ld.kind == KN_DIV_DISTINCT)
-		return (double)sd->distinct >= pt->req.ld.l;
-	for (i = 0; i < pt->nstouch; i++) {
-		uint32_t x = pt->stouch[i];
-		uint64_t c = compl ? pt->hs_tot[x] - hist[x] : hist[x];
+	if (pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
+	    (double)sd->distinct < pt->req.ld.l)
+		return 0;
+	if (pt->req.ld.on && pt->req.ld.kind != KN_DIV_DISTINCT) {
+		for (i = 0; i < pt->nstouch; i++) {
+			uint32_t x = pt->stouch[i];
+			uint64_t c = compl ? pt->hs_tot[x] - hist[x] : hist[x];
 
-		if (c > 0)
-			pt->gath[m++] = c;
+			if (c > 0)
+				pt->gath[m++] = c;
+		}
+		if (!mond_gath_ok(pt, m, sd->n))
+			return 0;
 	}
-	return mond_gath_ok(pt, m, sd->n);
+	return !pt->req.hast || sd->n == 0 || tclose_side(pt, sd, hist, compl);
 }
 
 /* Adds row r to part a (and takes it from part b, if not NULL, whose

@@ -215,6 +215,13 @@ struct part {
 	uint32_t *stouch, *ltouch;
 	uint64_t *gath;
 	size_t nstouch, nltouch;
+	/* --closeness (in memory): the whole table's distribution of the
+	 * sensitive column, each value's position in it, scratch. */
+	kn_tclose tc;
+	uint32_t *tpos;
+	kn_tval *tv;
+	size_t tvcap;
+	kn_tscratch tsc;
 	struct part_sample sample;
 	struct part_node node;
 
@@ -285,6 +292,11 @@ int mond_k_var_ok(struct part *pt, uint64_t n, kn_i128 s, kn_i128 ss);
 /* Whether the sensitive counts gath[0..m) of a part of n rows meet the
  * l-diversity asked for. */
 int mond_gath_ok(struct part *pt, size_t m, uint64_t n);
+
+/* --closeness: takes the whole table's distribution of the sensitive
+ * column from the node's totals (the root's, all rows); h is its
+ * hierarchy for the hierarchical distance. */
+void mond_tclose_prepare(struct part *pt, kn_hier *h);
 
 /* Whether a part meets every requirement.  Its sensitive counts are
  * hist[x], or with compl the node's totals less hist[x]. */

@@ -110,6 +110,7 @@ static const struct option longopts[] = {
 	KN_OPT_MISSING_ENTRY,
 	KN_OUT_OPTIONS,
 	KN_OPT_DATE_ENTRY,
+	KN_OPT_CLOSENESS_ENTRIES,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "fcache", required_argument, NULL, OPT_FCACHE },
 	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
@@ -317,7 +318,9 @@ main(int argc, char *argv[])
 		kn_die("no -k: give the least number of rows of a class "
 		    "(-k 1 makes classes of any size); no requirement is "
 		    "implied");
-	kn_ldiv_check(&pt->req.ld, opt.scol != NULL);
+	kn_req_check(&pt->req, opt.scol != NULL);
+	if (opt.scol != NULL && strchr(opt.scol, ',') != NULL)
+		kn_die("-s: partition takes one sensitive column");
 	if (pt->req.hasv && opt.scol == NULL)
 		kn_die("--variance needs the sensitive column (-s)");
 	if (pt->split != SPLIT_MEDIAN && opt.tcol == NULL)
@@ -334,9 +337,11 @@ main(int argc, char *argv[])
 	if (rpath != NULL && argc > 0 && strcmp(argv[0], "-") != 0 &&
 	    kn_same_file(rpath, argv[0]))
 		kn_die("-r names the input file");
-	pt->has_sens = opt.scol != NULL && (pt->req.ld.on || pt->req.hasv);
+	pt->has_sens = opt.scol != NULL && (pt->req.ld.on || pt->req.hasv ||
+	    pt->req.hast);
 	if (opt.scol != NULL && !pt->has_sens)
-		kn_die("-s needs a requirement on it (-l or --variance)");
+		kn_die("-s needs a requirement on it (-l, --variance or "
+		    "--closeness)");
 	pt->has_targ = opt.tcol != NULL;
 	pt->need_stats = pt->has_sens || pt->has_targ;
 	pt->rk->gdense = !pt->has_sens && pt->split == SPLIT_MEDIAN;
@@ -366,6 +371,9 @@ main(int argc, char *argv[])
 		alphaset))
 		kn_die("--sample, --seed, --alpha and --naive are for -a "
 		    "rothko-s");
+	if (pt->req.hast && (pt->ooc || job != JOB_NONE))
+		kn_die("--closeness runs in memory only (-a mondrian, no -S, "
+		    "no --job): Rothko-T and Rothko-S do not measure it yet");
 	if (pt->ooc && pt->relaxed && pt->need_stats)
 		kn_die("--relaxed with -s or a split other than median runs "
 		    "in memory only");
@@ -533,6 +541,16 @@ main(int argc, char *argv[])
 	/* The whole table must meet the requirements, or nothing can. */
 	if (pt->nrows > 0 && !pt->ooc) {
 		mond_node_totals(pt, 0, pt->nrows, NULL);
+		if (pt->req.hast) {
+			kn_hier *sh = NULL;
+
+			if (pt->req.dist == KN_DIST_HIER &&
+			    (sh = kn_hopts_get(&hopts, opt.scol)) == NULL)
+				kn_die("--distance hierarchical: the sensitive "
+				    "column '%s' has no hierarchy (give one "
+				    "with -H)", opt.scol);
+			mond_tclose_prepare(pt, sh);
+		}
 		if (!mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
 			mond_no_solution(in.name, pt->nrows);
 		}

@@ -1174,20 +1174,14 @@ static struct {
 	uint32_t id;		/* the class being read */
 	uint64_t starred;	/* rows of a kept class labelled '*' in every
 				 * attribute, as suppressed rows are */
-	/* --closeness: the sensitive values (a class's pairs in tv), the
-	 * rows of each in the whole table (C), and the classes that meet
-	 * -k and -l, decided once C is known: each one's key (in defer,
-	 * or its id with --classes), rows, and pairs from off */
-	kn_dict sdict;
-	kn_tval *tv, *dtv;
-	size_t ntv, tvcap, ndtv, dtvcap;
-	uint64_t *C;
-	size_t Ccap;
+	/* --closeness: the sensitive values of the classes (sv), which
+	 * keeps those that meet -k and -l until the whole table is read;
+	 * kept class i is did[i]: its key in defer, or its id with
+	 * --classes */
+	kn_sclass sv;
 	kn_dict defer;
 	uint32_t *did;
-	uint64_t *dn;
-	size_t *doff;
-	size_t nd, dcap, dncap, doffcap;
+	size_t dcap;
 	kn_hier *sh;		/* the hierarchical distance's tree */
 } cl;
 
@@ -1212,21 +1206,15 @@ class_end(void)
 	}
 	if (cl.known)
 		cl.cnt[cl.id] = cl.n;
+	if (o.req.hast)
+		kn_sclass_end(&cl.sv);
 	if (o.req.hast && !bad) {
 		/* Within t?  Known once the whole table is read. */
-		cl.did = kn_grow(cl.did, &cl.dcap, cl.nd, sizeof(uint32_t),
-		    64);
-		cl.dn = kn_grow(cl.dn, &cl.dncap, cl.nd, sizeof(uint64_t), 64);
-		cl.doff = kn_grow(cl.doff, &cl.doffcap, cl.nd, sizeof(size_t),
-		    64);
-		cl.did[cl.nd] = cl.known ? cl.id :
+		cl.did = kn_grow(cl.did, &cl.dcap, cl.sv.nkept,
+		    sizeof(uint32_t), 64);
+		cl.did[cl.sv.nkept] = cl.known ? cl.id :
 		    kn_dict_intern(&cl.defer, cl.key, cl.keylen);
-		cl.dn[cl.nd] = cl.n;
-		cl.doff[cl.nd++] = cl.ndtv;
-		cl.dtv = kn_grow(cl.dtv, &cl.dtvcap, cl.ndtv + cl.ntv,
-		    sizeof(kn_tval), 64);
-		memcpy(cl.dtv + cl.ndtv, cl.tv, cl.ntv * sizeof(kn_tval));
-		cl.ndtv += cl.ntv;
+		kn_sclass_keep(&cl.sv, cl.n);
 	}
 	if (bad) {
 		if (cl.known)
@@ -1251,86 +1239,29 @@ all_stars(const char *key, size_t len)
 	return len > 0;
 }
 
-static int
-cmp_tval(const void *a, const void *b)
-{
-	uint32_t x = ((const kn_tval *)a)->pos, y = ((const kn_tval *)b)->pos;
-
-	return x < y ? -1 : x > y;
-}
-
-/* --closeness: suppresses the classes kept so far that are not within
- * t of the whole table's distribution (that of the input, all of its
- * rows: kanon(7), T-CLOSENESS). */
+/* --closeness: suppresses kept class i unless it is within t of the
+ * whole table's distribution (that of the input, all of its rows:
+ * kanon(7), T-CLOSENESS). */
 static void
-closeness_decide(void)
+close_class(size_t i, int ok, long double d, void *ctx)
 {
-	kn_tscratch scr = { NULL, 0 };
-	kn_tclose tc;
-	kn_tval *v = NULL;
-	uint32_t *pos;
-	uint64_t *C;
-	size_t i, j, m = cl.sdict.n, e, nv, vcap = 0;
-	int64_t leaf;
-	const char *err;
+	kn_str k;
 
-	if (o.req.dist == KN_DIST_ORDERED)
-		pos = kn_tclose_ranks(&cl.sdict);
-	else {
-		pos = kn_alloc((m + 1) * sizeof(uint32_t));
-		for (j = 0; j < m; j++) {
-			kn_str sv = kn_dict_get(&cl.sdict, (uint32_t)j);
-
-			err = NULL;
-			if (cl.sh == NULL)
-				pos[j] = (uint32_t)j;
-			else if ((leaf = kn_hier_leaf(cl.sh, sv.p, sv.n,
-			    &err)) < 0)
-				kn_die("-s %s: '%.*s': %s", cl.sh->attr,
-				    (int)sv.n, sv.p, err != NULL ? err :
-				    "not a leaf of its hierarchy");
-			else
-				pos[j] = (uint32_t)leaf;
-		}
+	(void)d;
+	(void)ctx;
+	if (ok)
+		return;
+	if (cl.known) {
+		cl.bad[cl.did[i]] = 1;
+		k = kn_dict_get(&cl.all, cl.did[i]);
+	} else {
+		k = kn_dict_get(&cl.defer, cl.did[i]);
+		kn_dict_intern(&cl.fail, k.p, k.n);
 	}
-	e = cl.sh != NULL ? cl.sh->lab[0].n : m;
-	C = kn_zalloc((e + 1) * sizeof(uint64_t));
-	for (j = 0; j < m; j++)
-		C[pos[j]] += cl.C[j];
-	kn_tclose_init(&tc, &o.req, C, e, cl.sh);
-	for (i = 0; i < cl.nd; i++) {
-		nv = (i + 1 < cl.nd ? cl.doff[i + 1] : cl.ndtv) - cl.doff[i];
-		v = kn_grow(v, &vcap, nv, sizeof(kn_tval), 64);
-		for (j = 0; j < nv; j++) {
-			v[j].pos = pos[cl.dtv[cl.doff[i] + j].pos];
-			v[j].cnt = cl.dtv[cl.doff[i] + j].cnt;
-		}
-		qsort(v, nv, sizeof(kn_tval), cmp_tval);
-		if (kn_tclose_ok(&tc, v, nv, cl.dn[i], &scr, NULL))
-			continue;
-		if (cl.known)
-			cl.bad[cl.did[i]] = 1;
-		else {
-			kn_str k = kn_dict_get(&cl.defer, cl.did[i]);
-
-			kn_dict_intern(&cl.fail, k.p, k.n);
-			if (all_stars(k.p, k.n))
-				cl.starred = 0;
-		}
-		if (cl.known && cl.all.n > 0) {
-			kn_str k = kn_dict_get(&cl.all, cl.did[i]);
-
-			if (all_stars(k.p, k.n))
-				cl.starred = 0;
-		}
-		cl.supp += cl.dn[i];
-		cl.suppcls++;
-	}
-	kn_tclose_free(&tc);
-	free(C);
-	free(pos);
-	free(v);
-	free(scr.p);
+	if (all_stars(k.p, k.n))
+		cl.starred = 0;
+	cl.supp += cl.sv.n[i];
+	cl.suppcls++;
 }
 
 /* Decides the last class and checks --max-suppress: exits 1 if the
@@ -1342,7 +1273,7 @@ class_last(void)
 
 	class_end();
 	if (o.req.hast)
-		closeness_decide();
+		kn_sclass_close(&cl.sv, &o.req, cl.sh, close_class, NULL);
 	if (cl.starred > 0 && cl.supp > 0 && !o.drop)
 		kn_die("the class labelled '*' in every attribute (%llu rows) "
 		    "is kept, and %llu suppressed rows would look the same: "
@@ -1420,7 +1351,7 @@ class_row(const kn_fsrow *r, void *ctx)
 		cl.have = 1;
 		cl.n = 0;
 		cl.nval = 0;
-		cl.ntv = 0;
+		cl.sv.ncur = 0;
 		if (cl.known) {
 			cl.id = kn_dict_intern(&cl.all, cl.key, len);
 			if (cl.id >= cl.badcap) {
@@ -1455,20 +1386,9 @@ class_row(const kn_fsrow *r, void *ctx)
 		cl.vals = kn_grow(cl.vals, &cl.valcap, cl.nval, sizeof(uint64_t), 64);
 		cl.vals[cl.nval++] = r->cnt;
 	}
-	if (o.req.hast && r->cnt > 0) {
-		size_t was = cl.sdict.n;
-		uint32_t id = kn_dict_intern(&cl.sdict, r->key[cl.nq].p,
-		    r->key[cl.nq].n);
-
-		if (id == was) {
-			cl.C = kn_grow(cl.C, &cl.Ccap, id, sizeof(uint64_t), 64);
-			cl.C[id] = 0;
-		}
-		cl.C[id] += r->cnt;
-		cl.tv = kn_grow(cl.tv, &cl.tvcap, cl.ntv, sizeof(kn_tval), 64);
-		cl.tv[cl.ntv].pos = id;
-		cl.tv[cl.ntv++].cnt = r->cnt;
-	}
+	if (o.req.hast)
+		kn_sclass_add(&cl.sv, r->key[cl.nq].p, r->key[cl.nq].n,
+		    r->cnt);
 }
 
 /*
@@ -1901,7 +1821,7 @@ main(int argc, char *argv[])
 	/* Pass 1: count the classes, keep those to suppress. */
 	cl.nq = rc.nq;
 	cl.skey = o.req.ld.on || o.req.hast;
-	kn_dict_init(&cl.sdict);
+	kn_sclass_init(&cl.sv);
 	kn_dict_init(&cl.defer);
 	kn_dict_init(&cl.fail);
 	memset(&st, 0, sizeof(st));

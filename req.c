@@ -769,3 +769,151 @@ kn_tclose_ranks(const kn_dict *d)
 	free(tv.miss);
 	return rank;
 }
+
+void
+kn_tclose_dict(kn_tclose *tc, const kn_req *r, const kn_dict *d,
+    const uint64_t *cnt, kn_hier *h, uint32_t **posp)
+{
+	uint64_t *C;
+	uint32_t *pos;
+	size_t i, m;
+	int64_t leaf;
+	const char *err;
+
+	if (r->dist == KN_DIST_ORDERED)
+		pos = kn_tclose_ranks(d);
+	else {
+		pos = kn_alloc((d->n + 1) * sizeof(uint32_t));
+		for (i = 0; i < d->n; i++) {
+			kn_str v = kn_dict_get(d, (uint32_t)i);
+
+			err = NULL;
+			if (h == NULL)
+				pos[i] = (uint32_t)i;
+			else if ((leaf = kn_hier_leaf(h, v.p, v.n, &err)) < 0)
+				kn_die("-s %s: '%.*s': %s", h->attr, (int)v.n,
+				    v.p, err != NULL ? err :
+				    "not a leaf of its hierarchy");
+			else
+				pos[i] = (uint32_t)leaf;
+		}
+	}
+	m = h != NULL ? h->lab[0].n : d->n;
+	C = kn_zalloc((m + 1) * sizeof(uint64_t));
+	for (i = 0; i < d->n; i++)
+		C[pos[i]] += cnt[i];
+	kn_tclose_init(tc, r, C, m, h);
+	free(C);
+	*posp = pos;
+}
+
+static int
+cmp_tpos(const void *a, const void *b)
+{
+	uint32_t x = ((const kn_tval *)a)->pos, y = ((const kn_tval *)b)->pos;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+kn_tclose_ids(const kn_tclose *tc, const uint32_t *pos, kn_tval *v,
+    size_t nv, uint64_t n, kn_tscratch *sc, long double *d)
+{
+	size_t i, k;
+
+	for (i = 0; i < nv; i++)
+		v[i].pos = pos[v[i].pos];
+	qsort(v, nv, sizeof(kn_tval), cmp_tpos);
+	for (i = k = 0; i < nv; i++)
+		if (k > 0 && v[k - 1].pos == v[i].pos)
+			v[k - 1].cnt += v[i].cnt;
+		else if (v[i].cnt > 0)
+			v[k++] = v[i];
+	return kn_tclose_ok(tc, v, k, n, sc, d);
+}
+
+/* ---- a sensitive column's classes, as they arrive ------------------ */
+
+void
+kn_sclass_init(kn_sclass *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	kn_dict_init(&sc->dict);
+}
+
+void
+kn_sclass_add(kn_sclass *sc, const char *p, size_t len, uint64_t cnt)
+{
+	size_t was = sc->dict.n;
+	uint32_t id = kn_dict_intern(&sc->dict, p, len);
+
+	if (cnt == 0)
+		return;
+	if (id == was) {
+		sc->C = kn_grow(sc->C, &sc->Ccap, id, sizeof(uint64_t), 64);
+		sc->C[id] = 0;
+	}
+	sc->cur = kn_grow(sc->cur, &sc->curcap, sc->ncur, sizeof(kn_tval),
+	    64);
+	sc->cur[sc->ncur].pos = id;
+	sc->cur[sc->ncur++].cnt = cnt;
+}
+
+void
+kn_sclass_end(kn_sclass *sc)
+{
+	size_t j, k;
+
+	qsort(sc->cur, sc->ncur, sizeof(kn_tval), cmp_tpos);
+	for (j = k = 0; j < sc->ncur; j++)
+		if (k > 0 && sc->cur[k - 1].pos == sc->cur[j].pos)
+			sc->cur[k - 1].cnt += sc->cur[j].cnt;
+		else
+			sc->cur[k++] = sc->cur[j];
+	sc->ncur = k;
+	for (j = 0; j < k; j++)
+		if (__builtin_add_overflow(sc->C[sc->cur[j].pos],
+		    sc->cur[j].cnt, &sc->C[sc->cur[j].pos]))
+			kn_die("a row count overflows 64 bits");
+}
+
+void
+kn_sclass_keep(kn_sclass *sc, uint64_t n)
+{
+	sc->off = kn_grow(sc->off, &sc->offcap, sc->nkept, sizeof(size_t),
+	    64);
+	sc->n = kn_grow(sc->n, &sc->ncap, sc->nkept, sizeof(uint64_t), 64);
+	sc->off[sc->nkept] = sc->nall;
+	sc->n[sc->nkept++] = n;
+	sc->all = kn_grow(sc->all, &sc->allcap, sc->nall + sc->ncur,
+	    sizeof(kn_tval), 64);
+	memcpy(sc->all + sc->nall, sc->cur, sc->ncur * sizeof(kn_tval));
+	sc->nall += sc->ncur;
+}
+
+void
+kn_sclass_close(kn_sclass *sc, const kn_req *r, kn_hier *h,
+    void (*fn)(size_t i, int ok, long double d, void *ctx), void *ctx)
+{
+	kn_tscratch scr = { NULL, 0 };
+	kn_tclose tc;
+	kn_tval *v = NULL;
+	uint32_t *pos;
+	size_t i, nv, vcap = 0;
+	long double d;
+	int ok;
+
+	kn_tclose_dict(&tc, r, &sc->dict, sc->C, h, &pos);
+	for (i = 0; i < sc->nkept; i++) {
+		nv = (i + 1 < sc->nkept ? sc->off[i + 1] : sc->nall) -
+		    sc->off[i];
+		v = kn_grow(v, &vcap, nv, sizeof(kn_tval), 64);
+		memcpy(v, sc->all + sc->off[i], nv * sizeof(kn_tval));
+		ok = kn_tclose_ids(&tc, pos, v, nv, sc->n[i], &scr, &d);
+		fn(i, ok, d, ctx);
+	}
+	kn_tclose_free(&tc);
+	free(pos);
+	free(v);
+	free(scr.p);
+}

@@ -147,27 +147,13 @@ static struct {
 	size_t ntv, tvcap;
 } a = { .first = 1 };
 
-/* Each sensitive column: its values, the current class's (value id,
- * count) pairs and sums s/10^sc, ss/10^ssc; the rows of each value
- * over the whole release, suppressed rows included (the table's
- * distribution of t-closeness: kanon(7), T-CLOSENESS); and with
- * --closeness the pairs of every class kept, class c's from off[c],
- * to be measured once the whole distribution is known. */
+/* Each sensitive column: its classes' values (kn_sclass), and the
+ * current class's sums s/10^sc, ss/10^ssc. */
 static struct sens {
-	kn_dict dict;
-	kn_tval *cur;
-	size_t ncur, curcap;
-	uint64_t *C;
-	size_t Ccap;
-	kn_tval *all;
-	size_t nall, allcap;
-	size_t *off;
-	size_t noff, offcap;
+	kn_sclass v;
 	kn_i128 s, ss;
 	int sc, ssc;
 } sens[KN_MAXSENS];
-static uint64_t *clsn;		/* with --closeness: each class's rows */
-static size_t clscap;
 
 /* The values of the target column -t: a dictionary, and each value as
  * a number while all of them are numbers. */
@@ -1261,8 +1247,6 @@ sums_ok(uint64_t n, const kn_sum *sm)
 	return kn_big_cmp(&bl, &br) >= 0;
 }
 
-static void sens_merge(struct sens *);
-
 /* Scores the class just read. */
 static void
 end_class(void)
@@ -1280,7 +1264,7 @@ end_class(void)
 		target_class(n);
 	if (o.skey)
 		for (i = 0; i < o.ns; i++)
-			sens_merge(&sens[i]);
+			kn_sclass_end(&sens[i].v);
 	if (W.on && n > 0) {
 		const char *p = a.key, *e;
 
@@ -1310,7 +1294,7 @@ end_class(void)
 	if (o.req.k > 0 && n < (uint64_t)o.req.k)
 		a.kfail = 1;
 	for (i = 0; o.skey && i < o.ns; i++) {
-		struct sens *se = &sens[i];
+		kn_sclass *se = &sens[i].v;
 		uint64_t *v;
 		size_t m = se->ncur, j;
 		long double he;
@@ -1328,21 +1312,8 @@ end_class(void)
 			a.lemin = he;
 		if (o.hasl && !kn_ldiv_ok(&o.req.ld, v, m, n))
 			a.lfail = 1;
-		if (o.req.hast) {
-			se->off = kn_grow(se->off, &se->offcap, se->noff,
-			    sizeof(size_t), 64);
-			se->off[se->noff++] = se->nall;
-			se->all = kn_grow(se->all, &se->allcap, se->nall + m,
-			    sizeof(kn_tval), 64);
-			memcpy(se->all + se->nall, se->cur,
-			    m * sizeof(kn_tval));
-			se->nall += m;
-		}
-	}
-	if (o.req.hast) {
-		clsn = kn_grow(clsn, &clscap, a.nclass - 1, sizeof(uint64_t),
-		    64);
-		clsn[a.nclass - 1] = n;
+		if (o.req.hast)
+			kn_sclass_keep(se, n);
 	}
 	for (i = 0; o.req.hasv && i < o.ns; i++) {
 		struct sens *se = &sens[i];
@@ -1373,101 +1344,16 @@ end_class(void)
 	a.first = 0;
 }
 
-static int
-cmp_tval(const void *x, const void *y)
-{
-	uint32_t p = ((const kn_tval *)x)->pos, q = ((const kn_tval *)y)->pos;
-
-	return p < q ? -1 : p > q;
-}
-
-/* Gathers the current class's pairs of se by value and adds them to
- * the whole table's counts. */
+/* A class measured by kn_sclass_close. */
 static void
-sens_merge(struct sens *se)
+close_class(size_t i, int ok, long double d, void *ctx)
 {
-	size_t j, k;
-
-	qsort(se->cur, se->ncur, sizeof(kn_tval), cmp_tval);
-	for (j = k = 0; j < se->ncur; j++)
-		if (k > 0 && se->cur[k - 1].pos == se->cur[j].pos)
-			se->cur[k - 1].cnt += se->cur[j].cnt;
-		else
-			se->cur[k++] = se->cur[j];
-	se->ncur = k;
-	for (j = 0; j < k; j++)
-		if (__builtin_add_overflow(se->C[se->cur[j].pos],
-		    se->cur[j].cnt, &se->C[se->cur[j].pos]))
-			kn_die("a row count overflows 64 bits");
-}
-
-/* t-closeness (kanon(7), T-CLOSENESS): each class kept, in each
- * sensitive column, against the distribution of the whole release; h
- * holds the columns' hierarchies for the hierarchical distance. */
-static void
-closeness(char *const *names, kn_hier *const *h)
-{
-	kn_tscratch scr = { NULL, 0 };
-	kn_tclose tc;
-	kn_tval *v = NULL;
-	size_t i, c, j, m, e, vcap = 0;
-	uint32_t *pos;
-	uint64_t *C;
-	long double d;
-	int64_t leaf;
-	const char *err;
-
-	a.tmax = 0;
-	for (i = 0; i < o.ns; i++) {
-		struct sens *se = &sens[i];
-
-		m = se->dict.n;
-		if (o.req.dist == KN_DIST_ORDERED)
-			pos = kn_tclose_ranks(&se->dict);
-		else {
-			pos = kn_alloc((m + 1) * sizeof(uint32_t));
-			for (j = 0; j < m; j++) {
-				kn_str s = kn_dict_get(&se->dict, (uint32_t)j);
-
-				err = NULL;
-				if (h[i] == NULL)
-					pos[j] = (uint32_t)j;
-				else if ((leaf = kn_hier_leaf(h[i], s.p, s.n,
-				    &err)) < 0)
-					kn_die("-s %s: '%.*s': %s", names[i],
-					    (int)s.n, s.p, err != NULL ? err :
-					    "not a leaf of its hierarchy");
-				else
-					pos[j] = (uint32_t)leaf;
-			}
-		}
-		e = h[i] != NULL ? h[i]->lab[0].n : m;
-		C = kn_zalloc((e + 1) * sizeof(uint64_t));
-		for (j = 0; j < m; j++)
-			C[pos[j]] += se->C[j];
-		kn_tclose_init(&tc, &o.req, C, e, h[i]);
-		for (c = 0; c < se->noff; c++) {
-			size_t b = se->off[c];
-			size_t nv = (c + 1 < se->noff ? se->off[c + 1] :
-			    se->nall) - b;
-
-			v = kn_grow(v, &vcap, nv, sizeof(kn_tval), 64);
-			for (j = 0; j < nv; j++) {
-				v[j].pos = pos[se->all[b + j].pos];
-				v[j].cnt = se->all[b + j].cnt;
-			}
-			qsort(v, nv, sizeof(kn_tval), cmp_tval);
-			if (!kn_tclose_ok(&tc, v, nv, clsn[c], &scr, &d))
-				a.tfail = 1;
-			if (d > a.tmax)
-				a.tmax = d;
-		}
-		kn_tclose_free(&tc);
-		free(C);
-		free(pos);
-	}
-	free(v);
-	free(scr.p);
+	(void)i;
+	(void)ctx;
+	if (!ok)
+		a.tfail = 1;
+	if (d > a.tmax)
+		a.tmax = d;
 }
 
 /* A group of the frequency set of (QI..., S, T). */
@@ -1511,29 +1397,16 @@ add_row(const kn_fsrow *r, void *ctx)
 		a.n = 0;
 		a.ntv = 0;
 		for (c = 0; c < o.ns; c++) {
-			sens[c].ncur = 0;
+			sens[c].v.ncur = 0;
 			sens[c].s = sens[c].ss = 0;
 			sens[c].sc = sens[c].ssc = 0;
 		}
 	}
 	if (__builtin_add_overflow(a.n, r->cnt, &a.n))
 		kn_die("a class size overflows 64 bits");
-	for (c = 0; o.skey && r->cnt > 0 && c < o.ns; c++) {
-		struct sens *se = &sens[c];
-		kn_str sv = r->key[o.nq + c];
-		size_t was = se->dict.n;
-		uint32_t id = kn_dict_intern(&se->dict, sv.p, sv.n);
-
-		if (id == was) {
-			se->C = kn_grow(se->C, &se->Ccap, id, sizeof(uint64_t),
-			    64);
-			se->C[id] = 0;
-		}
-		se->cur = kn_grow(se->cur, &se->curcap, se->ncur,
-		    sizeof(kn_tval), 64);
-		se->cur[se->ncur].pos = id;
-		se->cur[se->ncur++].cnt = r->cnt;
-	}
+	for (c = 0; o.skey && c < o.ns; c++)
+		kn_sclass_add(&sens[c].v, r->key[o.nq + c].p,
+		    r->key[o.nq + c].n, r->cnt);
 	if (o.tkey && r->cnt > 0)
 		target_add(r->key[o.nq + (o.skey ? o.ns : 0)], r->cnt);
 	for (c = 0; o.req.hasv && c < o.ns; c++) {
@@ -2018,7 +1891,7 @@ main(int argc, char *argv[])
 		    sidx[c - nq] : tidx;
 	}
 	for (i = 0; i < o.ns; i++)
-		kn_dict_init(&sens[i].dict);
+		kn_sclass_init(&sens[i].v);
 	/* The columns not read may hold what TSV cannot (a CSV release
 	 * with line ends in a column passed through). */
 	{
@@ -2047,8 +1920,9 @@ main(int argc, char *argv[])
 	cs.pairs = freq;
 	kn_freq(&t, &cs, NULL, opt.budget, opt.tmpdir, add_row, NULL, NULL);
 	end_class();
-	if (o.req.hast)
-		closeness(snames, shier);
+	for (i = 0; o.req.hast && i < o.ns; i++)
+		kn_sclass_close(&sens[i].v, &o.req, shier[i], close_class,
+		    NULL);
 	a.cdm += (unsigned __int128)a.supp * a.rows;
 
 	put("rows", "%llu", (unsigned long long)a.rows);
