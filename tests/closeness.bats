@@ -177,3 +177,19 @@ brute_hier() {
 		[[ "$output" == *"the sensitive column 's' has no hierarchy"* ]]
 	done
 }
+
+@test "release-check.awk catches a class beyond t, in either of two sensitive columns" {
+	ck=$BATS_TEST_DIRNAME/release-check.awk
+	printf 'x\tq\ts\ts2\n1\ta\tu\tv\n2\ta\tu\tw\n3\tb\tw\tv\n4\tb\tw\tw\n' > "$T/t.tsv"
+	# s: each class holds one value of two: distance 1/2; s2: 0.
+	awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s2 -v t=0 "$T/t.tsv" "$T/t.tsv"
+	awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s,s2 -v t=0.5 "$T/t.tsv" "$T/t.tsv"
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s2,s -v t=0.49 "$T/t.tsv" "$T/t.tsv"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"s not within 0.49 (equal)"* ]]
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s -v t=0.4 -v dist=ordered "$T/t.tsv" "$T/t.tsv"
+	[ "$status" -eq 1 ]
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s,s2 -v l=2 "$T/t.tsv" "$T/t.tsv"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not distinct 2-diverse in s"* ]]
+}
