@@ -104,7 +104,8 @@ void kn_progress_done(void);
  * output; exits 0.  -o, -h and --version are always described. */
 enum {
 	KN_HELP_HIER = 1 << 0,		/* -H */
-	KN_HELP_REQ = 1 << 1,		/* -k -s -l --diversity -c */
+	KN_HELP_REQ = 1 << 1,		/* -k -s -l --diversity -c
+					 * --closeness --distance */
 	KN_HELP_VARIANCE = 1 << 2,	/* --variance */
 	KN_HELP_TABLE = 1 << 3,		/* --columns(-file), --skip-header,
 					 * --icsv, --ifs */

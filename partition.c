@@ -27,8 +27,9 @@
 static const char synopsis[] =
     "usage: partition -q columns -k k [-s column [-l l [--diversity kind] "
     "[-c c]]\n"
-    "                 [--variance v]] [-t column] [--split how] "
-    "[--relaxed]\n"
+    "                 [--variance v] [--closeness t [--distance d]]] "
+    "[-t column]\n"
+    "                 [--split how] [--relaxed]\n"
     "                 [-H attr=spec|dir] [--numeric columns] [-r file] "
     "[-o file]\n"
     "                 [--class-col name] [-a algorithm] [-S size] "

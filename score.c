@@ -27,10 +27,11 @@
 #include "kanon.h"
 
 static const char synopsis[] =
-    "usage: score [--check] [-k k] [-s column [-l l [--diversity "
+    "usage: score [--check] [-k k] [-s columns [-l l [--diversity "
     "distinct|entropy|\n"
-    "             recursive] [-c c]] [--variance v]] [-t column] "
-    "[-o file]\n"
+    "             recursive] [-c c]] [--variance v] [--closeness t "
+    "[--distance d]]]\n"
+    "             [-t column] [-o file]\n"
     "             [-q columns] [--threshold n] [--suppressed mark] "
     "[--freqset]\n"
     "             [--original file (--workload file | "
