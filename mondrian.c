@@ -370,8 +370,18 @@ value_id(kn_dict *dc, kn_str v, int num, kn_i128 **val, int **scl, int *F,
 int
 mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
 {
-	return value_id(&pt->sens_dict, v, pt->req.hasv, &pt->sens_val,
-	    &pt->sens_scale, &pt->sens_F, id);
+	if (!value_id(&pt->sens_dict, v, pt->req.hasv, &pt->sens_val,
+	    &pt->sens_scale, &pt->sens_F, id))
+		return 0;
+	if (pt->req.hast) {
+		while (pt->nscount <= *id) {
+			pt->scount = kn_grow(pt->scount, &pt->scap,
+			    pt->nscount, sizeof(uint64_t), 64);
+			pt->scount[pt->nscount++] = 0;
+		}
+		pt->scount[*id]++;
+	}
+	return 1;
 }
 
 int
@@ -552,7 +562,7 @@ tclose_side(struct part *pt, const struct side *sd, const uint64_t *hist,
 void
 mond_tclose_prepare(struct part *pt, kn_hier *h)
 {
-	kn_tclose_dict(&pt->tc, &pt->req, &pt->sens_dict, pt->hs_tot, h,
+	kn_tclose_dict(&pt->tc, &pt->req, &pt->sens_dict, pt->scount, h,
 	    &pt->tpos);
 }
 

@@ -218,6 +218,8 @@ struct part {
 	/* --closeness (in memory): the whole table's distribution of the
 	 * sensitive column, each value's position in it, scratch. */
 	kn_tclose tc;
+	uint64_t *scount;	/* rows of each sensitive value, as loaded */
+	size_t nscount, scap;
 	uint32_t *tpos;
 	kn_tval *tv;
 	size_t tvcap;
@@ -294,8 +296,8 @@ int mond_k_var_ok(struct part *pt, uint64_t n, kn_i128 s, kn_i128 ss);
 int mond_gath_ok(struct part *pt, size_t m, uint64_t n);
 
 /* --closeness: takes the whole table's distribution of the sensitive
- * column from the node's totals (the root's, all rows); h is its
- * hierarchy for the hierarchical distance. */
+ * column from the rows loaded (mond_load); h is its hierarchy for the
+ * hierarchical distance. */
 void mond_tclose_prepare(struct part *pt, kn_hier *h);
 
 /* Whether a part meets every requirement.  Its sensitive counts are

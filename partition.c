@@ -372,9 +372,10 @@ main(int argc, char *argv[])
 		alphaset))
 		kn_die("--sample, --seed, --alpha and --naive are for -a "
 		    "rothko-s");
-	if (pt->req.hast && (pt->ooc || job != JOB_NONE))
-		kn_die("--closeness runs in memory only (-a mondrian, no -S, "
-		    "no --job): Rothko-T and Rothko-S do not measure it yet");
+	if (pt->req.hast && job != JOB_NONE)
+		kn_die("--closeness: the --job steps do not measure it yet "
+		    "(run partition in one process, in memory or with -a "
+		    "rothko-t or rothko-s)");
 	if (pt->ooc && pt->relaxed && pt->need_stats)
 		kn_die("--relaxed with -s or a split other than median runs "
 		    "in memory only");
@@ -539,19 +540,19 @@ main(int argc, char *argv[])
 		rothko_groups_alloc(pt);
 	ntot = pt->nrows;
 
+	if (pt->req.hast) {
+		kn_hier *sh = NULL;
+
+		if (pt->req.dist == KN_DIST_HIER &&
+		    (sh = kn_hopts_get(&hopts, opt.scol)) == NULL)
+			kn_die("--distance hierarchical: the sensitive column "
+			    "'%s' has no hierarchy (give one with -H)",
+			    opt.scol);
+		mond_tclose_prepare(pt, sh);
+	}
 	/* The whole table must meet the requirements, or nothing can. */
 	if (pt->nrows > 0 && !pt->ooc) {
 		mond_node_totals(pt, 0, pt->nrows, NULL);
-		if (pt->req.hast) {
-			kn_hier *sh = NULL;
-
-			if (pt->req.dist == KN_DIST_HIER &&
-			    (sh = kn_hopts_get(&hopts, opt.scol)) == NULL)
-				kn_die("--distance hierarchical: the sensitive "
-				    "column '%s' has no hierarchy (give one "
-				    "with -H)", opt.scol);
-			mond_tclose_prepare(pt, sh);
-		}
 		if (!mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
 			mond_no_solution(in.name, pt->nrows);
 		}

@@ -725,7 +725,7 @@ pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 	p->n++;
 	if (!pt->has_sens)
 		return;
-	if (pt->req.ld.on)
+	if (pt->req.ld.on || pt->req.hast)
 		rothko_gtab_add(pt, &p->h, r[pt->word_sens], 0, 0, 1);
 	if (pt->req.hasv) {
 		p->s += pt->sens_val[r[pt->word_sens]];
@@ -742,11 +742,22 @@ pstat_ok(struct part *pt, const struct pstat *p)
 
 	if (!mond_k_var_ok(pt, p->n, p->s, p->ss))
 		return 0;
-	if (!pt->req.ld.on)
+	if (pt->req.ld.on) {
+		for (i = 0; i < p->h.n; i++)
+			pt->gath[i] = p->h.e[i].cnt;
+		if (!mond_gath_ok(pt, p->h.n, p->n))
+			return 0;
+	}
+	if (!pt->req.hast || p->n == 0)
 		return 1;
-	for (i = 0; i < p->h.n; i++)
-		pt->gath[i] = p->h.e[i].cnt;
-	return mond_gath_ok(pt, p->h.n, p->n);
+	/* t-closeness, exactly, against the whole table. */
+	pt->tv = kn_grow(pt->tv, &pt->tvcap, p->h.n, sizeof(kn_tval), 64);
+	for (i = 0; i < p->h.n; i++) {
+		pt->tv[i].pos = p->h.e[i].code;
+		pt->tv[i].cnt = p->h.e[i].cnt;
+	}
+	return kn_tclose_ids(&pt->tc, pt->tpos, pt->tv, p->h.n, p->n,
+	    &pt->tsc, NULL);
 }
 
 /* Adds b's statistics to a's, and with files b's records too. */

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # t-closeness and several sensitive columns under stress: random tables
 # and hierarchies (gen-fd.bash, gen-mondrian.bash) through lattice-search
-# | recode -n and partition | recode -r with --closeness (each distance,
-# random t), and lattice-search with two sensitive columns; every
+# | recode -n and partition (memory, Rothko-T, Rothko-S) | recode -r
+# with --closeness (each distance, random t), and lattice-search with
+# two sensitive columns; every
 # release checked by release-check.awk (t, dist, scol=s,s2), written
 # apart from the programs, and by score --check.  A failure names the
 # seed.
@@ -98,8 +99,8 @@ tfdprop() {
 	done
 }
 
-# tmprop SEED: partition in memory with --closeness, recode -r, the
-# release checked.
+# tmprop SEED: partition with --closeness (in memory, by Rothko-T or by
+# Rothko-S, by the seed), recode -r, the release checked.
 tmprop() {
 	local seed=$1 dir="$T/m$1" q hl hm nl k rel dv l c vr sp st t d i
 	local -a opt chk ropt sh
@@ -110,6 +111,14 @@ tmprop() {
 	caseopts
 	tpick "$seed"
 	opt+=(-s s --closeness "$t" --distance "$d" "${sh[@]}")
+	mkdir -p "$dir/tmp"
+	case $((seed % 3)) in
+	1)	[ "$rel" != 0 ] || opt+=(-a rothko-t -S 64M --fit-rows \
+		    $((seed % 30 + 5)) -T "$dir/tmp") ;;
+	2)	[ "$rel" != 0 ] || opt+=(-a rothko-s -S 64M --fit-rows \
+		    $((seed % 30 + 5)) --sample $((seed % 50 + 10)) --seed "$seed" \
+		    -T "$dir/tmp") ;;
+	esac
 	partition "${opt[@]}" -r "$dir/r" "$dir/t" > "$dir/p" 2> "$dir/err"
 	st=$?
 	if [ "$st" -ne 0 ]; then
@@ -220,7 +229,7 @@ tpropcheck() {
 	tpropseeds tfdprop 1 150
 }
 
-@test "t-closeness on random tables: partition in memory | recode -r (each distance, random t)" {
+@test "t-closeness on random tables: partition (memory, Rothko-T, Rothko-S) | recode -r (each distance, random t)" {
 	tpropseeds tmprop 1 150
 }
 
