@@ -395,8 +395,8 @@ END {
 				fail("class " kk ": not " div " " l "-diverse in " \
 				    SC[j])
 			if (var != "" && variance(ns) < var * (1 - 1e-12) - 1e-12)
-				fail("class " kk ": variance of " SC[j] " " \
-				    variance(ns) " < " var)
+				fail("class " kk ": variance " variance(ns) \
+				    " < " var " in " SC[j])
 			if (t != "" && !tclose(j, key, size[key]))
 				fail("class " kk ": " SC[j] " not within " t \
 				    " (" dist ")")
