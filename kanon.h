@@ -676,8 +676,8 @@ void kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg);
 /* Dies on conflicting options; hass says whether -s was given. */
 void kn_ldiv_check(const kn_ldiv *ld, int hass);
 /* The requirements of a program that releases or checks data: -k,
- * l-diversity (-l, -c, --diversity) and variance diversity
- * (--variance: Var >= vm / 10^vs). */
+ * l-diversity (-l, -c, --diversity), variance diversity (--variance:
+ * Var >= vm / 10^vs) and t-closeness (--closeness, --distance). */
 typedef struct {
 	uint64_t k;		/* 0: -k not given */
 	kn_ldiv ld;

@@ -146,10 +146,11 @@ tmprop() {
 }
 
 # s2prop SEED: two sensitive columns (s and s2, a function of s and the
-# row) through lattice-search with -l or --closeness and no
-# suppression, the best node recoded, checked for both columns.
+# row) through lattice-search with -l or --closeness and the case's
+# suppression limit, the best node recoded with the same requirement
+# (star or drop), checked for both columns.
 s2prop() {
-	local seed=$1 dir="$T/f$1" q k lim limn dv l c t d a st n node hs
+	local seed=$1 dir="$T/f$1" q k lim limn dv l c t d a st n hs drop=0
 	local -a opt chk req rchk sh
 	mkdir -p "$dir"
 	IFS=$'\t' read -r q k lim limn dv l c < <(fd_gencase "$seed" "$dir" any)
@@ -165,14 +166,15 @@ s2prop() {
 		req=(--closeness "$t")
 		rchk=(-v t="$t")
 	fi
-	opt=(-k "$k")
+	opt=(-k "$k" -s s,s2 "${req[@]}")
 	hs=
 	for a in ${q//,/ }; do
 		opt+=(-H "$a=$dir/h.$a")
 		hs+=${hs:+,}$a=$dir/h.$a
 	done
-	lattice-search --best -q "$q" "${opt[@]}" -s s,s2 "${req[@]}" \
-	    "$dir/t" > "$dir/nodes" 2> "$dir/err"
+	[ "$lim" = - ] || opt+=(--max-suppress "$lim")
+	lattice-search --best -q "$q" "${opt[@]}" "$dir/t" > "$dir/nodes" \
+	    2> "$dir/err"
 	st=$?
 	n=$(($(wc -l < "$dir/nodes") - 1))
 	if [ "$st" -ne 0 ]; then
@@ -180,28 +182,93 @@ s2prop() {
 		echo "seed $seed: lattice-search exit $st: $(cat "$dir/err")"
 		return 1
 	fi
-	recode -n "$dir/nodes" "${opt[@]}" "$dir/t" > "$dir/rel" 2> "$dir/err" || {
-		echo "seed $seed: recode: $(cat "$dir/err")"
-		return 1
-	}
-	chk=(-v qi="$q" -v k="$k" -v id=x -v hier="$hs" -v scol=s,s2 "${rchk[@]}")
+	a=star
+	[ $((seed % 4)) -lt 2 ] || a=drop
+	if ! recode -n "$dir/nodes" "${opt[@]}" --suppress "$a" "$dir/t" \
+	    > "$dir/rel" 2> "$dir/err"; then
+		if [ "$a" = star ] &&
+		    grep -q "labelled '\*' in every attribute" "$dir/err"; then
+			a=drop
+			recode -n "$dir/nodes" "${opt[@]}" --suppress drop \
+			    "$dir/t" > "$dir/rel" 2> "$dir/err"
+		else
+			false
+		fi || {
+			echo "seed $seed: recode -n ${opt[*]}: $(cat "$dir/err")"
+			return 1
+		}
+	fi
+	[ "$a" = star ] || drop=1
+	chk=(-v qi="$q" -v k="$k" -v id=x -v hier="$hs" -v scol=s,s2
+	    -v maxsupp="$limn" -v drop="$drop" "${rchk[@]}")
 	if ! awk -f "$BATS_TEST_DIRNAME/release-check.awk" "${chk[@]}" \
 	    "$dir/t" "$dir/rel" > "$dir/chk"; then
-		echo "seed $seed: lattice-search -s s,s2 ${req[*]} | recode -n"
+		echo "seed $seed: lattice-search | recode -n ${opt[*]} --suppress $a"
 		cat "$dir/chk"
 		return 1
 	fi
-	score -q "$q" -s s,s2 "${req[@]}" --check "$dir/rel" > "$dir/sc" || {
+	[ "$a" = drop ] ||
+	    score -q "$q" -s s,s2 "${req[@]}" --check "$dir/rel" > "$dir/sc" || {
 		echo "seed $seed: score -s s,s2 ${req[*]} --check fails"
 		cat "$dir/sc"
 		return 1
 	}
 }
 
+# s2mprop SEED: partition guarantees s only, recode -r then suppresses
+# the classes that fail in s2 (-k and -l 2 or --closeness on s,s2), and
+# the release is checked for both columns.
+s2mprop() {
+	local seed=$1 dir="$T/m$1" q hl hm nl k rel dv l c vr sp st t d i
+	local -a opt chk ropt req rchk sh
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
+	dv=-
+	vr=-
+	caseopts
+	awk -F '\t' -v OFS='\t' -v seed="$seed" 'BEGIN { srand(seed) }
+	    NR == 1 { print $0, "s2"; next }
+	    { print $0, "v" int(3 * rand() * rand()) }' "$dir/t" > "$dir/t2"
+	mv "$dir/t2" "$dir/t"
+	if [ $((seed % 2)) -eq 0 ]; then
+		req=(-l 2)
+		rchk=(-v l=2)
+	else
+		t=$(echo 0.2 0.3 0.5 | cut -d ' ' -f $((seed % 3 + 1)))
+		req=(--closeness "$t")
+		rchk=(-v t="$t")
+	fi
+	partition "${opt[@]}" -s s "${req[@]}" -r "$dir/r" "$dir/t" > "$dir/p" \
+	    2> "$dir/err"
+	st=$?
+	if [ "$st" -ne 0 ]; then
+		[ "$st" -eq 1 ] && grep -q 'no partitioning' "$dir/err" && return 0
+		echo "seed $seed: partition ${opt[*]}: exit $st: $(cat "$dir/err")"
+		return 1
+	fi
+	ropt=(-k "$k" -s s,s2 "${req[@]}" --max-suppress 100% --suppress drop)
+	for ((i = 0; i < ${#opt[@]}; i++)); do
+		[ "${opt[i]}" != -H ] || ropt+=(-H "${opt[i + 1]}")
+	done
+	if ! recode -r "$dir/r" "${ropt[@]}" "$dir/p" > "$dir/rel" 2> "$dir/err"; then
+		echo "seed $seed: partition | recode -r ${ropt[*]}: $(cat "$dir/err")"
+		return 1
+	fi
+	chk+=(-v id=x -v ranges=1 -v drop=1 -v maxsupp=$(($(wc -l < "$dir/t") - 1))
+	    -v scol=s,s2 "${rchk[@]}")
+	if ! awk -f "$BATS_TEST_DIRNAME/release-check.awk" "${chk[@]}" \
+	    "$dir/t" "$dir/rel" > "$dir/chk"; then
+		echo "seed $seed: partition ${opt[*]} | recode -r ${ropt[*]}"
+		cat "$dir/chk"
+		return 1
+	fi
+}
+
 # tpropseeds CASE FIRST LAST: CASE for each seed, on two cores.
 tpropseeds() {
 	local f=$1 mid=$((($2 + $3) / 2)) p1 p2 s1=0 s2=0
-	export -f fd_gencase gencase caseopts tpick tfdprop tmprop s2prop tpropcheck
+	export -f fd_gencase gencase caseopts tpick tfdprop tmprop s2prop s2mprop \
+	    tpropcheck
 	export T BATS_TEST_DIRNAME
 	bash -c "tpropcheck $f $2 $mid" > "$T/log1" 2>&1 &
 	p1=$!
@@ -233,6 +300,10 @@ tpropcheck() {
 	tpropseeds tmprop 1 150
 }
 
-@test "two sensitive columns on random tables: lattice-search -s s,s2 (-l or --closeness) | recode -n, both columns checked" {
+@test "two sensitive columns on random tables: lattice-search -s s,s2 (-l or --closeness, limits) | recode -n, both columns checked" {
 	tpropseeds s2prop 1 100
+}
+
+@test "two sensitive columns on random tables: partition -s s | recode -r -s s,s2 suppresses what fails in s2" {
+	tpropseeds s2mprop 1 100
 }
