@@ -193,3 +193,40 @@ brute_hier() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"not distinct 2-diverse in s"* ]]
 }
+
+@test "score: variance diversity in each of two sensitive columns, from a table and from its frequency set" {
+	printf 'q\ta\tb\nx\t1\t10\nx\t3\t12\ny\t4\t1\ny\t6\t1\n' > "$T/v.tsv"
+	# a: variance 1 in both classes; b: 1 in x, 0 in y.
+	run score -q q -s a --variance 1 --check "$T/v.tsv"
+	[ "$status" -eq 0 ]
+	run score -q q -s a,b --variance 1 --check "$T/v.tsv"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"variance_min	0"* ]]
+	freqset -q q --sum a --sum b "$T/v.tsv" > "$T/f.tsv"
+	run score --freqset -q q -s a,b --variance 1 --check "$T/f.tsv"
+	[ "$status" -eq 1 ]
+	run score --freqset -q q -s b,a --variance 0 --check "$T/f.tsv"
+	[ "$status" -eq 0 ]
+	run score --freqset -q q -s a --variance 1 --check "$T/f.tsv"
+	[ "$status" -eq 0 ]
+}
+
+@test "recode: two sensitive columns, a class failing in either is suppressed once" {
+	printf 'q\ts1\ts2\tx\nx\ta\tu\t1\nx\tb\tu\t2\ny\ta\tu\t3\ny\tb\tv\t4\nz\ta\tv\t5\nz\tb\tu\t6\n' > "$T/m.tsv"
+	printf 'x\t*\ny\t*\nz\t*\n' > "$T/q.tsv"
+	run recode -v -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 "$T/m.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 2 ]
+	[[ "$output" == *"2 rows suppressed in 1 classes"* ]]
+	# s2 over the table: u 4, v 2; class x (u, u) is 1/3 away.
+	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s2,s1 --closeness 0.3 "$T/m.tsv"
+	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 2 ]
+	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s2,s1 --closeness 0.34 "$T/m.tsv"
+	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 0 ]
+	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 --classes "$T/m.tsv" "$T/m.tsv"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--classes takes one sensitive column (-s)"* ]]
+	run partition -q q -k 1 -s s1,s2 -l 2 "$T/m.tsv"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-s: partition takes one sensitive column"* ]]
+}
