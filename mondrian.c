@@ -391,6 +391,29 @@ mond_targ_id(struct part *pt, kn_str v, uint32_t *id)
 	    &pt->targ_val, &pt->targ_scale, &pt->targ_F, id);
 }
 
+/* Several sensitive columns: the row's values joined by tabs, the
+ * row's sensitive value (msens.c). */
+static kn_str
+sens_join(struct part *pt, const kn_table *t)
+{
+	kn_str v;
+	size_t j, n = 0;
+
+	for (j = 0; j < pt->nsens; j++)
+		n += t->f[pt->scols[j]].n + 1;
+	pt->sjoin = kn_grow(pt->sjoin, &pt->sjcap, n, 1, 64);
+	for (n = 0, j = 0; j < pt->nsens; j++) {
+		if (j > 0)
+			pt->sjoin[n++] = '\t';
+		memcpy(pt->sjoin + n, t->f[pt->scols[j]].p,
+		    t->f[pt->scols[j]].n);
+		n += t->f[pt->scols[j]].n;
+	}
+	v.p = pt->sjoin;
+	v.n = n;
+	return v;
+}
+
 /* Reads the table into records. */
 void
 mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
@@ -466,8 +489,8 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 			}
 		}
 		r[pt->word_row] = (uint32_t)pt->nrows;
-		if (pt->has_sens &&
-		    !mond_sens_id(pt, t->f[scol], &r[pt->word_sens]))
+		if (pt->has_sens && !mond_sens_id(pt, pt->nsens > 1 ?
+		    sens_join(pt, t) : t->f[scol], &r[pt->word_sens]))
 			kn_table_fail(t, scol, "'%.*s' %s (--variance)",
 			    (int)t->f[scol].n, t->f[scol].p,
 			    kn_missing(t->f[scol].p, t->f[scol].n) ?
@@ -540,32 +563,6 @@ mond_gath_ok(struct part *pt, size_t m, uint64_t n)
 
 /* Whether a part meets every requirement.  Its sensitive counts are
  * hist[x], or with compl the node's totals less hist[x]. */
-/* Whether a part is within t of the whole table (t-closeness):
- * counts as in mond_side_ok. */
-static int
-tclose_side(struct part *pt, const struct side *sd, const uint64_t *hist,
-    int compl)
-{
-	size_t i, m = 0;
-
-	for (i = 0; i < pt->nstouch; i++) {
-		uint32_t x = pt->stouch[i];
-
-		pt->tv = kn_grow(pt->tv, &pt->tvcap, m, sizeof(kn_tval), 64);
-		pt->tv[m].pos = x;
-		pt->tv[m++].cnt = compl ? pt->hs_tot[x] - hist[x] : hist[x];
-	}
-	return kn_tclose_ids(&pt->tc, pt->tpos, pt->tv, m, sd->n, &pt->tsc,
-	    NULL);
-}
-
-void
-mond_tclose_prepare(struct part *pt, kn_hier *h)
-{
-	kn_tclose_dict(&pt->tc, &pt->req, &pt->sens_dict, pt->scount, h,
-	    &pt->tpos);
-}
-
 int
 mond_side_ok(
     struct part *pt, const struct side *sd, const uint64_t *hist, int compl )
@@ -576,6 +573,8 @@ mond_side_ok(
 		return pt->sample.test(pt, sd, hist, compl);
 	if (!mond_k_var_ok(pt, sd->n, sd->s, sd->ss))
 		return 0;
+	if (pt->nsens > 1)
+		return msens_side_ok(pt, hist, compl, sd->n);
 	if (pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
 	    (double)sd->distinct < pt->req.ld.l)
 		return 0;
@@ -590,7 +589,7 @@ mond_side_ok(
 		if (!mond_gath_ok(pt, m, sd->n))
 			return 0;
 	}
-	return !pt->req.hast || sd->n == 0 || tclose_side(pt, sd, hist, compl);
+	return !pt->req.hast || msens_side_ok(pt, hist, compl, sd->n);
 }
 
 /* Adds row r to part a (and takes it from part b, if not NULL, whose

@@ -25,7 +25,7 @@
 #include "rothko.h"
 
 static const char synopsis[] =
-    "usage: partition -q columns -k k [-s column [-l l [--diversity kind] "
+    "usage: partition -q columns -k k [-s columns [-l l [--diversity kind] "
     "[-c c]]\n"
     "                 [--variance v] [--closeness t [--distance d]]] "
     "[-t column]\n"
@@ -220,6 +220,8 @@ main(int argc, char *argv[])
 	const char *rpath = NULL, *classcol = "class";
 	const char *numlist = NULL, *algo = NULL;
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
+	size_t *scols = NULL;
+	char *snames[KN_MAXSENS];
 	size_t *datec = NULL, ndate = 0;
 	int ch, hasclasscol = 0;
 	int seedset = 0, alphaset = 0, job = JOB_NONE, reads;
@@ -320,8 +322,10 @@ main(int argc, char *argv[])
 		    "(-k 1 makes classes of any size); no requirement is "
 		    "implied");
 	kn_req_check(&pt->req, opt.scol != NULL);
-	if (opt.scol != NULL && strchr(opt.scol, ',') != NULL)
-		kn_die("-s: partition takes one sensitive column");
+	if (opt.scol != NULL && strchr(opt.scol, ',') != NULL &&
+	    (pt->req.hasv || job != JOB_NONE))
+		kn_die("-s: one sensitive column with --variance and the --job "
+		    "steps");
 	if (pt->req.hasv && opt.scol == NULL)
 		kn_die("--variance needs the sensitive column (-s)");
 	if (pt->split != SPLIT_MEDIAN && opt.tcol == NULL)
@@ -479,11 +483,18 @@ main(int argc, char *argv[])
 		kn_die("--job: --date columns are not for the cluster jobs; "
 		    "give the dates a hierarchy file instead");
 	if (pt->has_sens) {
-		sidx = kn_table_col(&t, opt.scol);
-		for (j = 0; j < pt->nqi; j++)
-			if (qi[j] == sidx)
-				kn_die("-s %s is also a quasi-identifier",
-				    opt.scol);
+		pt->nsens = kn_table_cols(&t, opt.scol, &scols);
+		if (pt->nsens > KN_MAXSENS)
+			kn_die("-s: more than %d sensitive columns", KN_MAXSENS);
+		pt->scols = scols;
+		sidx = scols[0];
+		for (i = 0; i < pt->nsens; i++)
+			snames[i] = kn_strdup(t.names[scols[i]]);
+		for (i = 0; i < pt->nsens; i++)
+			for (j = 0; j < pt->nqi; j++)
+				if (qi[j] == scols[i])
+					kn_die("-s %s is also a quasi-identifier",
+					    t.names[scols[i]]);
 	}
 	if (pt->has_targ) {
 		tidx = kn_table_col(&t, opt.tcol);
@@ -492,11 +503,11 @@ main(int argc, char *argv[])
 				kn_die("-t %s is also a quasi-identifier",
 				    opt.tcol);
 	}
-	pt->used = kn_alloc((pt->nqi + 2) * sizeof(size_t));
+	pt->used = kn_alloc((pt->nqi + pt->nsens + 2) * sizeof(size_t));
 	memcpy(pt->used, qi, pt->nqi * sizeof(size_t));
 	pt->nused = pt->nqi;
-	if (pt->has_sens)
-		pt->used[pt->nused++] = sidx;
+	for (i = 0; i < pt->nsens; i++)
+		pt->used[pt->nused++] = scols[i];
 	if (pt->has_targ)
 		pt->used[pt->nused++] = tidx;
 	kn_table_carry(&t, pt->used, pt->nused, 1);
@@ -540,15 +551,16 @@ main(int argc, char *argv[])
 		rothko_groups_alloc(pt);
 	ntot = pt->nrows;
 
-	if (pt->req.hast) {
-		kn_hier *sh = NULL;
+	if (pt->has_sens) {
+		kn_hier *sh[KN_MAXSENS] = { NULL };
 
-		if (pt->req.dist == KN_DIST_HIER &&
-		    (sh = kn_hopts_get(&hopts, opt.scol)) == NULL)
-			kn_die("--distance hierarchical: the sensitive column "
-			    "'%s' has no hierarchy (give one with -H)",
-			    opt.scol);
-		mond_tclose_prepare(pt, sh);
+		for (i = 0; pt->req.hast && pt->req.dist == KN_DIST_HIER &&
+		    i < pt->nsens; i++)
+			if ((sh[i] = kn_hopts_get(&hopts, snames[i])) == NULL)
+				kn_die("--distance hierarchical: the sensitive "
+				    "column '%s' has no hierarchy (give one "
+				    "with -H)", snames[i]);
+		msens_prepare(pt, sh);
 	}
 	/* The whole table must meet the requirements, or nothing can. */
 	if (pt->nrows > 0 && !pt->ooc) {

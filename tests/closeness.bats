@@ -211,7 +211,7 @@ brute_hier() {
 	[ "$status" -eq 0 ]
 }
 
-@test "recode: two sensitive columns, a class failing in either is suppressed once" {
+@test "recode and partition: two sensitive columns, a class failing in either is suppressed once, or not cut" {
 	printf 'q\ts1\ts2\tx\nx\ta\tu\t1\nx\tb\tu\t2\ny\ta\tu\t3\ny\tb\tv\t4\nz\ta\tv\t5\nz\tb\tu\t6\n' > "$T/m.tsv"
 	printf 'x\t*\ny\t*\nz\t*\n' > "$T/q.tsv"
 	run recode -v -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 "$T/m.tsv"
@@ -226,7 +226,13 @@ brute_hier() {
 	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 --classes "$T/m.tsv" "$T/m.tsv"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--classes takes one sensitive column (-s)"* ]]
-	run partition -q q -k 1 -s s1,s2 -l 2 "$T/m.tsv"
+	run partition -q q -k 1 -s s1,s2 --variance 1 "$T/m.tsv"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"-s: partition takes one sensitive column"* ]]
+	[[ "$output" == *"-s: one sensitive column with --variance and the --job steps"* ]]
+	# partition: class x fails -l 2 in s2, so no cut stands.
+	run partition -q q -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 "$T/m.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | cut -f 5 | sort -u | wc -l)" -eq 2 ]
+	run partition -q q -H q="$T/q.tsv" -k 1 -s s1 -l 2 "$T/m.tsv"
+	[ "$(printf '%s\n' "$output" | cut -f 5 | sort -u | wc -l)" -eq 4 ]
 }
