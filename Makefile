@@ -16,9 +16,9 @@ all: $(PROGS)
 
 # The core, in layers from the bottom (kanon.h, extsort.h; make layers),
 # as a library: each program links only the members it uses.
-CORE = kanon.o date.o help.o progress.o tsv.o hier.o extsort.o freq.o
+CORE = kanon.o date.o help.o progress.o tsv.o hier.o req.o extsort.o freq.o
 # partition's own objects.
-PART_OBJS = partition.o mondrian.o rothko.o cluster.o hypo.o
+PART_OBJS = partition.o msens.o mondrian.o rothko.o cluster.o hypo.o
 
 libkanon.a: $(CORE)
 	rm -f $@
@@ -28,7 +28,7 @@ freqset gendata recode: %: %.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $@.o libkanon.a $(LDLIBS)
 
 # score's own objects: the risk models and the release report.
-SCORE_OBJS = score.o risk.o report.o sha256.o
+SCORE_OBJS = score.o value.o risk.o report.o sha256.o
 
 score: $(SCORE_OBJS) libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $(SCORE_OBJS) libkanon.a $(LDLIBS)
@@ -55,17 +55,18 @@ tests/hypo-check: tests/hypo-check.c hypo.o
 
 # The headers each object includes, directly or through another header.
 $(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
-    partition.o mondrian.o rothko.o cluster.o tagging.o: kanon.h
+    partition.o msens.o mondrian.o rothko.o cluster.o tagging.o: kanon.h
 lattice.o tagging.o: tagging.h
 extsort.o freq.o extsort_main.o: extsort.h
-partition.o mondrian.o rothko.o cluster.o: mondrian.h
+partition.o msens.o mondrian.o rothko.o cluster.o: mondrian.h
 partition.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
 sha256.o tests/sha256-check: sha256.h
+score.o value.o: value.h
 score.o risk.o report.o: report.h
 score.o risk.o: risk.h
-risk.o report.o: kanon.h
+value.o risk.o report.o: kanon.h
 tests/hypo-check: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its

@@ -1326,8 +1326,8 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 	for (j = 0, prod = 1; j < ly->d && prod < bound; j++)
 		if (bmask >> j & 1)
 			prod *= ly->f[j].h->lab[blev[j]].n;
-	if (ly->sfm != 0 && prod < bound)
-		prod *= ly->sfm + 1;
+	if (ly->sprod != 0 && prod < bound)
+		prod = ly->sprod > bound / prod ? bound : prod * ly->sprod;
 	if (prod < bound)
 		bound = prod;
 	for (nslot = 16; nslot < 2 * bound; nslot *= 2)

@@ -21,12 +21,14 @@ static const struct {
 	{ KN_HELP_REQ, 0,
 "  -k K                 every class has at least K rows\n" },
 	{ KN_HELP_REQ | KN_HELP_VARIANCE, 0,
-"  -s COLUMN            the sensitive column, for -l or --variance\n" },
+"  -s COLUMN            the sensitive column, for -l, --variance, --closeness\n" },
 	{ KN_HELP_REQ, KN_HELP_VARIANCE,
-"  -s COLUMN            the sensitive column, for -l\n" },
+"  -s COLUMN            the sensitive column, for -l or --closeness\n" },
 	{ KN_HELP_REQ, 0,
 "  -l L                 every class is L-diverse in -s\n"
-"  --diversity KIND     distinct (default), entropy, or recursive with -c C\n" },
+"  --diversity KIND     distinct (default), entropy, or recursive with -c C\n"
+"  --closeness T        every class's -s is within T (0 to 1) of the table's\n"
+"  --distance D         equal (default), ordered, or hierarchical (-H of -s)\n" },
 	{ KN_HELP_VARIANCE, 0,
 "  --variance V         the variance of -s in every class is at least V\n" },
 	{ KN_HELP_TABLE, 0,

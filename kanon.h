@@ -6,8 +6,7 @@
  *
  *   kanon.c  errors and exit, memory, option values, temp files and
  *            atomic output, hashing and dictionaries, exact
- *            decimals, big integers, and the requirements: suppression
- *            limits, l-diversity and variance diversity;
+ *            decimals, big integers;
  *   date.c   ISO 8601 dates and date-times as days and seconds, and the
  *            labels of generated date hierarchies;
  *   help.c   --help: the lines of the options the programs share;
@@ -15,6 +14,8 @@
  *   tsv.c    the TSV reader, tables and their options, two-pass input;
  *   hier.c   hierarchies (our TSV format, ARX's ';' CSV, generated
  *            intervals and digit masks) and the -H options;
+ *   req.c    the requirements: their options, suppression limits,
+ *            l-diversity, variance diversity and t-closeness;
  *   freq.c   frequency sets with roll-up (Incognito's rollup property,
  *            paper 000 §3), packed counting, and frequency streams,
  *            which spill through the external sort (extsort.h, between
@@ -106,7 +107,8 @@ void kn_progress_done(void);
  * output; exits 0.  -o, -h and --version are always described. */
 enum {
 	KN_HELP_HIER = 1 << 0,		/* -H */
-	KN_HELP_REQ = 1 << 1,		/* -k -s -l --diversity -c */
+	KN_HELP_REQ = 1 << 1,		/* -k -s -l --diversity -c
+					 * --closeness --distance */
 	KN_HELP_VARIANCE = 1 << 2,	/* --variance */
 	KN_HELP_TABLE = 1 << 3,		/* --columns(-file), --skip-header,
 					 * --icsv, --ifs */
@@ -296,89 +298,6 @@ void kn_big_pow10(kn_big *x, int e);
 void kn_big_sub(kn_big *x, const kn_big *y);
 int kn_big_cmp(const kn_big *x, const kn_big *y);
 long double kn_big_ld(const kn_big *x);
-
-/* ---- suppression limits ------------------------------------------ */
-
-/* A limit on suppressed rows: a number, or a percentage pm / 10^ps of
- * the rows. */
-typedef struct {
-	int pct;
-	uint64_t n;
-	kn_i128 pm;
-	int ps;
-} kn_limit;
-
-/* Parses N or P% (0 to 100) given to option opt. */
-void kn_limit_parse(kn_limit *l, const char *arg, const char *opt);
-/* The limit for a table of rows rows: N, or floor(P/100 x rows)
- * computed exactly. */
-uint64_t kn_limit_rows(const kn_limit *l, uint64_t rows);
-
-/* ---- l-diversity (paper 004 §1.1) ---------------------------------- */
-
-enum { KN_DIV_DISTINCT, KN_DIV_ENTROPY, KN_DIV_RECURSIVE };
-
-/* An l-diversity requirement on the sensitive values of each class:
- * distinct (at least l values), entropy (H >= log l) or recursive
- * (c,l): r1 < c (r_l + ... + r_m), with c = cm / 10^cs. */
-typedef struct {
-	int on;			/* -l given */
-	int kind;
-	double l;
-	kn_i128 cm;
-	int cs;
-	const char *lstr;	/* option texts, for messages */
-	int hasdiv, hasc;
-} kn_ldiv;
-
-/* Defaults: off, distinct, c = 1. */
-void kn_ldiv_init(kn_ldiv *ld);
-/* Takes the value of -l ('l'), -c ('c') or --diversity ('d'). */
-void kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg);
-/* Dies on conflicting options; hass says whether -s was given. */
-void kn_ldiv_check(const kn_ldiv *ld, int hass);
-/* The requirements of a program that releases or checks data: -k,
- * l-diversity (-l, -c, --diversity) and variance diversity
- * (--variance: Var >= vm / 10^vs). */
-typedef struct {
-	uint64_t k;		/* 0: -k not given */
-	kn_ldiv ld;
-	int hasv;		/* --variance given */
-	kn_i128 vm;
-	int vs;
-} kn_req;
-
-/* The long options kn_req_opt takes, for getopt_long: --diversity in
- * every program with -l, --variance in those with variance. */
-enum { KN_OPT_DIVERSITY = 1100, KN_OPT_VARIANCE };
-#define KN_OPT_DIVERSITY_ENTRY \
-	{ "diversity", required_argument, NULL, KN_OPT_DIVERSITY }
-#define KN_OPT_VARIANCE_ENTRY \
-	{ "variance", required_argument, NULL, KN_OPT_VARIANCE }
-
-/* No requirement: k 0, l-diversity off, no variance. */
-void kn_req_init(kn_req *r);
-/* Takes option ch if it is -k, -l, -c, --diversity or --variance (the
- * value arg); 0 if it is not one of them. */
-int kn_req_opt(kn_req *r, int ch, const char *arg);
-
-/* Sorts counts descending. */
-void kn_counts_desc(uint64_t *v, size_t m);
-/* Entropy (nats) of the counts v[0..m) summing to n. */
-long double kn_entropy(const uint64_t *v, size_t m, uint64_t n);
-/* Whether a class whose sensitive values have the counts v[0..m)
- * (descending, none zero) summing to n meets ld. */
-int kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m,
-    uint64_t n);
-
-/* ---- variance diversity (paper 004 §1.1) ------------------------- */
-
-/* Variance diversity (paper 004 §1.1): whether Var(E,S) >= vm/10^vs for
- * a class of n rows whose values of S sum to sm->s (scale F) with
- * squares summing to sm->ss (scale 2F); decided exactly.  Sets *var to
- * the variance. */
-int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
-    int vs, long double *var);
 
 /* ==== date.c ======================================================= */
 
@@ -734,6 +653,212 @@ kn_hier *kn_hopts_get(const kn_hopts *o, const char *attr);
 /* Dies if an ATTR=SPEC names an attribute not in names[0..n). */
 void kn_hopts_check(const kn_hopts *o, char *const *names, size_t n);
 
+/* ==== req.c ======================================================== */
+
+/* ---- suppression limits ------------------------------------------ */
+
+/* A limit on suppressed rows: a number, or a percentage pm / 10^ps of
+ * the rows. */
+typedef struct {
+	int pct;
+	uint64_t n;
+	kn_i128 pm;
+	int ps;
+} kn_limit;
+
+/* Parses N or P% (0 to 100) given to option opt. */
+void kn_limit_parse(kn_limit *l, const char *arg, const char *opt);
+/* The limit for a table of rows rows: N, or floor(P/100 x rows)
+ * computed exactly. */
+uint64_t kn_limit_rows(const kn_limit *l, uint64_t rows);
+
+/* ---- l-diversity (paper 004 §1.1) ---------------------------------- */
+
+enum { KN_DIV_DISTINCT, KN_DIV_ENTROPY, KN_DIV_RECURSIVE };
+
+/* An l-diversity requirement on the sensitive values of each class:
+ * distinct (at least l values), entropy (H >= log l) or recursive
+ * (c,l): r1 < c (r_l + ... + r_m), with c = cm / 10^cs. */
+typedef struct {
+	int on;			/* -l given */
+	int kind;
+	double l;
+	kn_i128 cm;
+	int cs;
+	const char *lstr;	/* option texts, for messages */
+	int hasdiv, hasc;
+} kn_ldiv;
+
+/* Defaults: off, distinct, c = 1. */
+void kn_ldiv_init(kn_ldiv *ld);
+/* Takes the value of -l ('l'), -c ('c') or --diversity ('d'). */
+void kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg);
+/* Dies on conflicting options; hass says whether -s was given. */
+void kn_ldiv_check(const kn_ldiv *ld, int hass);
+/* The requirements of a program that releases or checks data: -k,
+ * l-diversity (-l, -c, --diversity), variance diversity (--variance:
+ * Var >= vm / 10^vs) and t-closeness (--closeness, --distance). */
+typedef struct {
+	uint64_t k;		/* 0: -k not given */
+	kn_ldiv ld;
+	int hasv;		/* --variance given */
+	kn_i128 vm;
+	int vs;
+	int hast;		/* --closeness given: t = tm / 10^ts */
+	kn_i128 tm;
+	int ts;
+	const char *tstr;
+	int dist;		/* --distance: KN_DIST_* */
+	int hasdist;
+} kn_req;
+
+/* The long options kn_req_opt takes, for getopt_long: --diversity in
+ * every program with -l, --variance in those with variance. */
+enum { KN_OPT_DIVERSITY = 1100, KN_OPT_VARIANCE, KN_OPT_CLOSENESS,
+	KN_OPT_DISTANCE };
+#define KN_OPT_DIVERSITY_ENTRY \
+	{ "diversity", required_argument, NULL, KN_OPT_DIVERSITY }
+#define KN_OPT_VARIANCE_ENTRY \
+	{ "variance", required_argument, NULL, KN_OPT_VARIANCE }
+/* --closeness and --distance, in every program with -l. */
+#define KN_OPT_CLOSENESS_ENTRIES \
+	{ "closeness", required_argument, NULL, KN_OPT_CLOSENESS }, \
+	{ "distance", required_argument, NULL, KN_OPT_DISTANCE }
+
+/* No requirement: k 0, l-diversity off, no variance. */
+void kn_req_init(kn_req *r);
+/* Takes option ch if it is -k, -l, -c, --diversity, --variance,
+ * --closeness or --distance (the value arg); 0 if it is not one of
+ * them. */
+int kn_req_opt(kn_req *r, int ch, const char *arg);
+/* Dies (exit 2) on conflicting requirement options: those of
+ * kn_ldiv_check, --closeness without -s, --distance without
+ * --closeness; hass says whether -s was given. */
+void kn_req_check(const kn_req *r, int hass);
+/* The sensitive columns of -s a,b,...: every requirement holds for each
+ * of them separately (kanon(7), REQUIREMENTS). */
+#define KN_MAXSENS 16
+
+/* Sorts counts descending. */
+void kn_counts_desc(uint64_t *v, size_t m);
+/* Entropy (nats) of the counts v[0..m) summing to n. */
+long double kn_entropy(const uint64_t *v, size_t m, uint64_t n);
+/* Whether a class whose sensitive values have the counts v[0..m)
+ * (descending, none zero) summing to n meets ld. */
+int kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m,
+    uint64_t n);
+
+/* ---- variance diversity (paper 004 §1.1) ------------------------- */
+
+/* Variance diversity (paper 004 §1.1): whether Var(E,S) >= vm/10^vs for
+ * a class of n rows whose values of S sum to sm->s (scale F) with
+ * squares summing to sm->ss (scale 2F); decided exactly.  Sets *var to
+ * the variance. */
+int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
+    int vs, long double *var);
+
+/* ---- t-closeness (Li, Li, Venkatasubramanian, ICDE 2007) -------- */
+
+/* The distances of --distance (kanon(7), T-CLOSENESS). */
+enum { KN_DIST_EQUAL, KN_DIST_ORDERED, KN_DIST_HIER };
+extern const char *const kn_dist_name[];
+
+/* The whole table's distribution of a sensitive column, against which
+ * each class is measured: positions 0..m-1 hold C[pos] rows of N.  For
+ * the equal and ordered distances the positions are the table's values
+ * (each C > 0), in the order of kn_tclose_ranks for the ordered one;
+ * for the hierarchical distance they are the leaf ids of the column's
+ * hierarchy (C may be 0). */
+typedef struct {
+	int dist;
+	kn_i128 tm;		/* t = tm / 10^ts */
+	int ts;
+	size_t m;
+	uint64_t N;
+	uint64_t *C;
+	uint64_t norm;		/* the distance's divisor: 2, m - 1 or H */
+	unsigned __int128 *P;	/* ordered: P[i] = cum(0) + ... + cum(i-1) */
+	uint64_t *cum;		/* ordered: cum[i] = C[0] + ... + C[i] */
+	int nlev;		/* hierarchical: levels, with a virtual root */
+	uint32_t **up;		/* up[l][node at l] = its parent */
+	uint64_t **tot;		/* tot[l][node]: the table's rows under it */
+	size_t *nnode;		/* nodes per level */
+} kn_tclose;
+
+/* A sensitive value's rows in a class: its position and count. */
+typedef struct {
+	uint32_t pos;
+	uint64_t cnt;
+} kn_tval;
+
+/* Prepares tc for the requirement r (r->hast set) over the counts
+ * C[0..m) (copied); h is the column's hierarchy for the hierarchical
+ * distance (NULL otherwise), whose leaf ids are the positions. */
+void kn_tclose_init(kn_tclose *tc, const kn_req *r, const uint64_t *C,
+    size_t m, const kn_hier *h);
+void kn_tclose_free(kn_tclose *tc);
+/* Scratch space of kn_tclose_ok, one per thread; zero it first and
+ * free its p at the end. */
+typedef struct {
+	void *p;
+	size_t cap;
+} kn_tscratch;
+/* Whether a class whose values are v[0..nv) (positions ascending and
+ * distinct, counts > 0, summing to n > 0) is within t of the table,
+ * decided in exact integers; *d, if not NULL, gets the distance. */
+int kn_tclose_ok(const kn_tclose *tc, const kn_tval *v, size_t nv,
+    uint64_t n, kn_tscratch *sc, long double *d);
+/* Prepares tc over the values of dictionary d, of which the whole
+ * table holds cnt[id] rows: the positions of the distance (the ranks
+ * of kn_tclose_ranks for the ordered one, the leaf ids of h for the
+ * hierarchical one, the ids otherwise) go to *pos (caller frees).
+ * Dies when a value is not a leaf of h. */
+void kn_tclose_dict(kn_tclose *tc, const kn_req *r, const kn_dict *d,
+    const uint64_t *cnt, kn_hier *h, uint32_t **pos);
+/* kn_tclose_ok for a class given as nv pairs (value id, count) in any
+ * order, an id possibly in several: v is mapped through pos, sorted and
+ * merged in place. */
+int kn_tclose_ids(const kn_tclose *tc, const uint32_t *pos, kn_tval *v,
+    size_t nv, uint64_t n, kn_tscratch *sc, long double *d);
+/* The classes of a release as they arrive, for the requirements on one
+ * sensitive column: the current class's (value id, count) pairs in
+ * cur; the whole table's rows of each value, C[id]; and the classes
+ * kept for t-closeness, class i's pairs from off[i], measured once the
+ * whole table is read (kn_sclass_close). */
+typedef struct {
+	kn_dict dict;		/* the values */
+	kn_tval *cur;
+	size_t ncur, curcap;
+	uint64_t *C;
+	size_t Ccap;
+	kn_tval *all;
+	size_t nall, allcap;
+	size_t *off;
+	uint64_t *n;
+	size_t nkept, offcap, ncap;
+} kn_sclass;
+
+void kn_sclass_init(kn_sclass *sc);
+/* Adds cnt rows of value p[0..len) to the current class. */
+void kn_sclass_add(kn_sclass *sc, const char *p, size_t len,
+    uint64_t cnt);
+/* Ends the current class: its pairs merged by value (distinct ids,
+ * ascending) and added to the whole table's counts.  Begin the next
+ * with ncur = 0. */
+void kn_sclass_end(kn_sclass *sc);
+/* Keeps the class just ended (n rows) for kn_sclass_close. */
+void kn_sclass_keep(kn_sclass *sc, uint64_t n);
+/* Measures each kept class i against the whole table's distribution
+ * (t-closeness r, hierarchy h for the hierarchical distance) and calls
+ * fn with whether it is within t and its distance. */
+void kn_sclass_close(kn_sclass *sc, const kn_req *r, kn_hier *h,
+    void (*fn)(size_t i, int ok, long double d, void *ctx), void *ctx);
+/* The order of the ordered distance over the values of d: rank[id].
+ * Numeric when every value that is not missing is a decimal number
+ * (missing values last, equal numbers in byte order), byte order
+ * otherwise.  Caller frees. */
+uint32_t *kn_tclose_ranks(const kn_dict *d);
+
 /* ==== freq.c ======================================================= */
 
 /* ---- frequency sets ----------------------------------------------- */
@@ -783,13 +908,15 @@ typedef struct {
 	int nlev;
 	uint32_t **map;
 } kn_pfield;
-/* The layout of packed keys: d attributes, W words, and the mask of
- * the sensitive field (0: none), which roll-ups keep. */
+/* The layout of packed keys: d attributes, W words, and how many
+ * values the sensitive fields (which roll-ups keep, bits outside every
+ * attribute's) can take together, at most: the product of their id
+ * ranges, UINT64_MAX if it overflows (0: no sensitive field). */
 typedef struct {
 	size_t d;
 	int W;
 	const kn_pfield *f;
-	uint64_t sfm;
+	uint64_t sprod;
 } kn_playout;
 /* A roll-up's hash table, reused: slots of an older generation are
  * empty. */

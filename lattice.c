@@ -94,9 +94,11 @@ static const char synopsis[] =
     "[-j threads]\n"
     "                      [-k k] [-o file] [-q columns] [-S size] "
     "[-T dir]\n"
-    "                      [--max-suppress n|p%] [-s column -l l "
+    "                      [--max-suppress n|p%] [-s columns [-l l "
     "[--diversity\n"
     "                      distinct|entropy|recursive] [-c c]] "
+    "[--closeness t\n"
+    "                      [--distance equal|ordered|hierarchical]]] "
     "[--metric name]\n"
     "                      [--all | --best] [--raw] [--columns list | "
     "--columns-file\n"
@@ -148,6 +150,7 @@ static const struct option longopts[] = {
 	{ "best", no_argument, NULL, OPT_BEST },
 	KN_TABLE_OPTIONS,
 	KN_OPT_MISSING_ENTRY,
+	KN_OPT_CLOSENESS_ENTRIES,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "help", no_argument, NULL, 'h' },
 	{ "max-suppress", required_argument, NULL, OPT_MAXSUPP },
@@ -200,9 +203,14 @@ static struct {
 	size_t d;
 	struct attr a[MAXQ];
 	int W;
-	int hass, sword, sshift;
-	uint64_t sfm;
-	kn_req req;		/* -k and l-diversity */
+	int hass;		/* some requirement on -s */
+	size_t ns;		/* sensitive columns (-s a,b,...) */
+	int sword[KN_MAXSENS], sshift[KN_MAXSENS];
+	uint64_t sfm[KN_MAXSENS];
+	uint64_t smask[8];	/* the sensitive fields of each key word */
+	uint32_t *spos[KN_MAXSENS];	/* id -> t-closeness position */
+	kn_tclose tc[KN_MAXSENS];
+	kn_req req;		/* -k, l-diversity and t-closeness */
 	uint64_t limit, N;
 	int monotone;
 	int algo;
@@ -226,6 +234,9 @@ struct tstate {
 	uint32_t *ord;
 	uint64_t *vals;
 	size_t valcap;
+	kn_tval *tv;		/* a class's values of one sensitive column */
+	size_t tvcap;
+	kn_tscratch tsc;
 	size_t budget, kept;
 	struct stats st;
 };
@@ -252,16 +263,12 @@ cmp_qi(uint32_t x, uint32_t y, const void *ctx)
 	const fset *f = ctx;
 	const uint64_t *a = f->key + (size_t)x * L.W;
 	const uint64_t *b = f->key + (size_t)y * L.W;
-	uint64_t sm = L.sfm << L.sshift, u, v;
+	uint64_t u, v;
 	int w;
 
 	for (w = 0; w < L.W; w++) {
-		u = a[w];
-		v = b[w];
-		if (w == L.sword) {
-			u &= ~sm;
-			v &= ~sm;
-		}
+		u = a[w] & ~L.smask[w];
+		v = b[w] & ~L.smask[w];
 		if (u != v)
 			return u < v ? -1 : 1;
 	}
@@ -306,25 +313,72 @@ order_classes(const fset *f)
 	kn_sort_ids(T.ord, f->n, cmp_qi, f);
 }
 
+static int
+cmp_tval(const void *a, const void *b)
+{
+	uint32_t x = ((const kn_tval *)a)->pos, y = ((const kn_tval *)b)->pos;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether the n rows of groups o[i..e) of f meet l-diversity and
+ * t-closeness in sensitive column s: its values' counts are gathered
+ * by position (groups of one value differ in the other columns). */
+static int
+sens_ok(const fset *f, size_t i, size_t e, size_t s, uint64_t n)
+{
+	const uint32_t *o = T.ord;
+	size_t j, nv = 0, k;
+
+	for (j = i; j < e; j++) {
+		uint64_t id = f->key[(size_t)o[j] * L.W + L.sword[s]] >>
+		    L.sshift[s] & L.sfm[s];
+
+		T.tv = kn_grow(T.tv, &T.tvcap, nv, sizeof(kn_tval), 64);
+		T.tv[nv].pos = L.spos[s] != NULL ? L.spos[s][id] : (uint32_t)id;
+		T.tv[nv++].cnt = f->cnt[o[j]];
+	}
+	if (L.ns > 1 || L.req.hast)
+		qsort(T.tv, nv, sizeof(kn_tval), cmp_tval);
+	for (j = k = 0; j < nv; j++)
+		if (k > 0 && T.tv[k - 1].pos == T.tv[j].pos)
+			T.tv[k - 1].cnt += T.tv[j].cnt;
+		else
+			T.tv[k++] = T.tv[j];
+	nv = k;
+	if (L.req.ld.on) {
+		T.vals = kn_grow(T.vals, &T.valcap, nv, sizeof(uint64_t), 64);
+		for (j = 0; j < nv; j++)
+			T.vals[j] = T.tv[j].cnt;
+		kn_counts_desc(T.vals, nv);
+		if (!kn_ldiv_ok(&L.req.ld, T.vals, nv, n))
+			return 0;
+	}
+	return !L.req.hast ||
+	    kn_tclose_ok(&L.tc[s], T.tv, nv, n, &T.tsc, NULL);
+}
+
 /* The class at T.ord[i..): its size, the end of its run of groups, and
- * whether it must be suppressed (below k, or not l-diverse). */
+ * whether it must be suppressed (below k, or not l-diverse or t-close
+ * in some sensitive column). */
 static int
 class_at(const fset *f, size_t i, size_t *end, uint64_t *np)
 {
 	const uint32_t *o = T.ord;
 	uint64_t n = 0;
-	size_t j, nv = 0;
+	size_t j, s;
 
 	for (j = i; j < f->n && (j == i || cmp_qi(o[i], o[j], f) == 0);
-	    j++) {
-		T.vals = kn_grow(T.vals, &T.valcap, nv, sizeof(uint64_t), 64);
-		T.vals[nv++] = f->cnt[o[j]];
+	    j++)
 		n += f->cnt[o[j]];
-	}
 	*end = j;
 	*np = n;
-	kn_counts_desc(T.vals, nv);
-	return n < L.req.k || !kn_ldiv_ok(&L.req.ld, T.vals, nv, n);
+	if (n < L.req.k)
+		return 1;
+	for (s = 0; s < L.ns; s++)
+		if (!sens_ok(f, i, j, s, n))
+			return 1;
+	return 0;
 }
 
 /*
@@ -1199,7 +1253,7 @@ static struct {
 	uint32_t *ids;		/* rows of d (+1) ids */
 	uint64_t *cnt;
 	size_t n, cap, w;
-	kn_dict sdict;
+	kn_dict sdict[KN_MAXSENS];
 } in;
 
 /* A group of the input's frequency set at the leaves. */
@@ -1228,9 +1282,9 @@ add_group(const kn_fsrow *r, void *ctx)
 			    (int)r->key[c].n, r->key[c].p, err);
 		in.ids[in.n * in.w + c] = (uint32_t)id;
 	}
-	if (L.hass)
-		in.ids[in.n * in.w + L.d] = kn_dict_intern(&in.sdict,
-		    r->key[L.d].p, r->key[L.d].n);
+	for (c = 0; c < L.ns; c++)
+		in.ids[in.n * in.w + L.d + c] = kn_dict_intern(&in.sdict[c],
+		    r->key[L.d + c].p, r->key[L.d + c].n);
 	in.cnt[in.n] = r->cnt;
 	if (__builtin_add_overflow(L.N, r->cnt, &L.N))
 		kn_die("the row count overflows 64 bits");
@@ -1255,11 +1309,9 @@ build_base(void)
 	int word = 0, used = 0, b, from, to;
 	size_t c, i;
 
-	for (c = 0; c <= L.d; c++) {
-		if (c == L.d && !L.hass)
-			break;
+	for (c = 0; c < L.d + L.ns; c++) {
 		b = c < L.d ? bits_for(L.a[c].h->lab[0].n) :
-		    bits_for(in.sdict.n);
+		    bits_for(in.sdict[c - L.d].n);
 		if (used + b > 64) {
 			word++;
 			used = 0;
@@ -1270,9 +1322,9 @@ build_base(void)
 			L.a[c].fm = b == 64 ? ~(uint64_t)0 :
 			    ((uint64_t)1 << b) - 1;
 		} else {
-			L.sword = word;
-			L.sshift = used;
-			L.sfm = ((uint64_t)1 << b) - 1;
+			L.sword[c - L.d] = word;
+			L.sshift[c - L.d] = used;
+			L.sfm[c - L.d] = ((uint64_t)1 << b) - 1;
 		}
 		used += b;
 	}
@@ -1294,7 +1346,15 @@ build_base(void)
 		L.pf[c] = (kn_pfield){ a->word, a->shift, a->fm, h, a->nlev,
 		    a->map };
 	}
-	L.lay = (kn_playout){ L.d, L.W, L.pf, L.hass ? L.sfm : 0 };
+	L.lay = (kn_playout){ L.d, L.W, L.pf, 0 };
+	for (c = 0; L.hass && c < L.ns; c++) {
+		/* The sensitive fields' values together, for the size of a
+		 * roll-up's output (saturated: only a bound). */
+		uint64_t m = L.sfm[c] + 1, p = c == 0 ? 1 : L.lay.sprod;
+
+		L.lay.sprod = m == 0 || p > UINT64_MAX / m ? UINT64_MAX :
+		    p * m;
+	}
 	L.base.n = in.n;
 	L.base.key = kn_zalloc((in.n + 1) * L.W * sizeof(uint64_t));
 	L.base.cnt = in.cnt;
@@ -1304,11 +1364,30 @@ build_base(void)
 		for (c = 0; c < L.d; c++)
 			k[L.a[c].word] |= (uint64_t)in.ids[i * in.w + c] <<
 			    L.a[c].shift;
-		if (L.hass)
-			k[L.sword] |= (uint64_t)in.ids[i * in.w + L.d] <<
-			    L.sshift;
+		for (c = 0; c < L.ns; c++)
+			k[L.sword[c]] |= (uint64_t)in.ids[i * in.w + L.d + c] <<
+			    L.sshift[c];
 	}
+	for (c = 0; c < L.ns; c++)
+		L.smask[L.sword[c]] |= L.sfm[c] << L.sshift[c];
 	free(in.ids);
+}
+
+/* The whole table's distribution of sensitive column s (that of the
+ * input, whatever a node suppresses: kanon(7), T-CLOSENESS), and the
+ * positions of its values; h is its hierarchy for the hierarchical
+ * distance. */
+static void
+tclose_prepare(size_t s, kn_hier *h)
+{
+	uint64_t *cnt = kn_zalloc((in.sdict[s].n + 1) * sizeof(uint64_t));
+	size_t i;
+
+	for (i = 0; i < L.base.n; i++)
+		cnt[L.base.key[i * L.W + L.sword[s]] >> L.sshift[s] &
+		    L.sfm[s]] += L.base.cnt[i];
+	kn_tclose_dict(&L.tc[s], &L.req, &in.sdict[s], cnt, h, &L.spos[s]);
+	free(cnt);
 }
 
 /* ---- output -------------------------------------------------------- */
@@ -1667,7 +1746,8 @@ main(int argc, char *argv[])
 	struct flash fl;
 	struct outrow *rows = NULL;
 	kn_limit lim = { 0, 0, 0, 0 };
-	size_t *qi, *key, nq, c, cntcol = 0, nout = 0, j;
+	size_t *qi, *key, nq, c, cntcol = 0, nout = 0, j, *sidx = NULL;
+	kn_hier *shier[KN_MAXSENS] = { NULL };
 	uint32_t *outn = NULL;
 	uint64_t x, nanon = 0, nmin = 0, extra = 0, lattice = 1;
 	int ch, all = 0, best = 0, raw = 0;
@@ -1737,13 +1817,14 @@ main(int argc, char *argv[])
 		kn_die("one table at a time (got %d files)", argc);
 	if (all && best)
 		kn_die("--all and --best exclude each other");
-	kn_ldiv_check(&L.req.ld, opt.scol != NULL);
-	if (opt.scol != NULL && !L.req.ld.on)
-		kn_die("-s: give the l-diversity requirement with -l");
+	kn_req_check(&L.req, opt.scol != NULL);
+	if (opt.scol != NULL && !L.req.ld.on && !L.req.hast)
+		kn_die("-s: give the requirement on it with -l or "
+		    "--closeness");
 	if (opt.budget == 0)
 		opt.budget = kn_default_budget();
 	opt.tmpdir = kn_tmpdir(opt.tmpdir);
-	L.hass = L.req.ld.on;
+	L.hass = L.req.ld.on || L.req.hast;
 	if (L.threads == 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -1752,14 +1833,21 @@ main(int argc, char *argv[])
 
 	kn_table_open(&t, argv, (size_t)argc, opt.columns);
 	out = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
-	/* A column named count that is neither a quasi-identifier nor the
+	if (L.hass) {
+		L.ns = kn_table_cols(&t, opt.scol, &sidx);
+		if (L.ns > KN_MAXSENS)
+			kn_die("-s: more than %d sensitive columns", KN_MAXSENS);
+	}
+	/* A column named count that is neither a quasi-identifier nor a
 	 * sensitive column makes the input a frequency set (unless --raw). */
 	if (!raw) {
 		for (c = 0; c < t.ncols && strcmp(t.names[c], "count") != 0;
 		    c++)
 			;
-		if (c < t.ncols && (opt.scol == NULL ||
-		    kn_table_col(&t, opt.scol) != c)) {
+		for (j = 0; j < L.ns && c < t.ncols; j++)
+			if (sidx[j] == c)
+				c = t.ncols;
+		if (c < t.ncols) {
 			freq = 1;
 			cntcol = c;
 		}
@@ -1767,12 +1855,13 @@ main(int argc, char *argv[])
 	if (opt.qlist != NULL)
 		nq = kn_table_cols(&t, opt.qlist, &qi);
 	else if (freq) {
-		size_t sidx = opt.scol != NULL ? kn_table_col(&t, opt.scol) : SIZE_MAX;
-
 		qi = kn_alloc((t.ncols + 1) * sizeof(size_t));
-		for (nq = 0, c = 0; c < cntcol; c++)
-			if (c != sidx)
+		for (nq = 0, c = 0; c < cntcol; c++) {
+			for (j = 0; j < L.ns && sidx[j] != c; j++)
+				;
+			if (j == L.ns)
 				qi[nq++] = c;
+		}
 	} else
 		kn_die("-q: name the quasi-identifiers (a frequency set "
 		    "with a count column needs none)");
@@ -1789,9 +1878,9 @@ main(int argc, char *argv[])
 	kn_hopts_check(&hopts, t.names, t.ncols);
 	L.d = nq;
 	L.full = nq == 64 ? ~(uint64_t)0 : ((uint64_t)1 << nq) - 1;
-	key = kn_alloc((nq + 2) * sizeof(size_t));
-	dict = kn_alloc((nq + 2) * sizeof(kn_dict));
-	hier = kn_zalloc((nq + 2) * sizeof(kn_hier *));
+	key = kn_alloc((nq + L.ns + 2) * sizeof(size_t));
+	dict = kn_alloc((nq + L.ns + 2) * sizeof(kn_dict));
+	hier = kn_zalloc((nq + L.ns + 2) * sizeof(kn_hier *));
 	for (c = 0; c < nq; c++) {
 		key[c] = qi[c];
 		L.a[c].name = t.names[qi[c]];
@@ -1805,18 +1894,25 @@ main(int argc, char *argv[])
 			    (unsigned long long)MAXLAT);
 		lattice *= (uint64_t)hier[c]->nlevels;
 	}
-	if (L.hass) {
-		key[nq] = kn_table_col(&t, opt.scol);
+	for (j = 0; j < L.ns; j++) {
+		key[nq + j] = sidx[j];
 		for (c = 0; c < nq; c++)
-			if (qi[c] == key[nq])
-				kn_die("-s %s is also a quasi-identifier", opt.scol);
-		if (freq && key[nq] > cntcol)
+			if (qi[c] == sidx[j])
+				kn_die("-s %s is also a quasi-identifier",
+				    t.names[sidx[j]]);
+		if (freq && sidx[j] > cntcol)
 			kn_die("-s: '%s' must be a key column of the frequency "
-			    "set", opt.scol);
-		kn_dict_init(&dict[nq]);
+			    "set", t.names[sidx[j]]);
+		kn_dict_init(&dict[nq + j]);
+		kn_dict_init(&in.sdict[j]);
+		if (L.req.hast && L.req.dist == KN_DIST_HIER &&
+		    (shier[j] = kn_hopts_get(&hopts, t.names[sidx[j]])) ==
+		    NULL)
+			kn_die("--distance hierarchical: the sensitive column "
+			    "'%s' has no hierarchy (give one with -H)",
+			    t.names[sidx[j]]);
 	}
-	kn_dict_init(&in.sdict);
-	in.w = nq + (size_t)L.hass;
+	in.w = nq + L.ns;
 	/* The columns not read may hold what TSV cannot (kanon(7), CSV). */
 	key[in.w] = cntcol;
 	kn_table_carry(&t, key, in.w + (size_t)freq, 0);
@@ -1831,10 +1927,17 @@ main(int argc, char *argv[])
 	kn_freq(&t, &cs, NULL, opt.budget, opt.tmpdir, add_group, NULL, NULL);
 	kn_reader_close(&t.r);
 	build_base();
+	if (L.req.hast)
+		for (j = 0; j < L.ns; j++)
+			tclose_prepare(j, shier[j]);
 	L.limit = kn_limit_rows(&lim, L.N);
-	/* Entropy and recursive diversity with suppression are not
-	 * monotone: then every node is evaluated. */
-	L.monotone = !(L.hass && L.req.ld.kind != KN_DIV_DISTINCT &&
+	/* Entropy and recursive diversity, and t-closeness, with
+	 * suppression are not monotone (a class that passes merged with
+	 * one suppressed may fail): then every node is evaluated.
+	 * Without suppression they are: a merged class is within t when
+	 * its parts are (the distances are convex, paper §4.3). */
+	L.monotone = !(L.hass && (L.req.hast ||
+	    (L.req.ld.on && L.req.ld.kind != KN_DIV_DISTINCT)) &&
 	    L.limit > 0);
 	/* The default is flash whenever the requirement is monotone (not
 	 * monotone, every node is evaluated whatever -a says): measured

@@ -370,8 +370,18 @@ value_id(kn_dict *dc, kn_str v, int num, kn_i128 **val, int **scl, int *F,
 int
 mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
 {
-	return value_id(&pt->sens_dict, v, pt->req.hasv, &pt->sens_val,
-	    &pt->sens_scale, &pt->sens_F, id);
+	if (!value_id(&pt->sens_dict, v, pt->req.hasv, &pt->sens_val,
+	    &pt->sens_scale, &pt->sens_F, id))
+		return 0;
+	if (pt->req.hast) {
+		while (pt->nscount <= *id) {
+			pt->scount = kn_grow(pt->scount, &pt->scap,
+			    pt->nscount, sizeof(uint64_t), 64);
+			pt->scount[pt->nscount++] = 0;
+		}
+		pt->scount[*id]++;
+	}
+	return 1;
 }
 
 int
@@ -379,6 +389,29 @@ mond_targ_id(struct part *pt, kn_str v, uint32_t *id)
 {
 	return value_id(&pt->targ_dict, v, pt->split == SPLIT_REGRESSION,
 	    &pt->targ_val, &pt->targ_scale, &pt->targ_F, id);
+}
+
+/* Several sensitive columns: the row's values joined by tabs, the
+ * row's sensitive value (msens.c). */
+static kn_str
+sens_join(struct part *pt, const kn_table *t)
+{
+	kn_str v;
+	size_t j, n = 0;
+
+	for (j = 0; j < pt->nsens; j++)
+		n += t->f[pt->scols[j]].n + 1;
+	pt->sjoin = kn_grow(pt->sjoin, &pt->sjcap, n, 1, 64);
+	for (n = 0, j = 0; j < pt->nsens; j++) {
+		if (j > 0)
+			pt->sjoin[n++] = '\t';
+		memcpy(pt->sjoin + n, t->f[pt->scols[j]].p,
+		    t->f[pt->scols[j]].n);
+		n += t->f[pt->scols[j]].n;
+	}
+	v.p = pt->sjoin;
+	v.n = n;
+	return v;
 }
 
 /* Reads the table into records. */
@@ -456,8 +489,8 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 			}
 		}
 		r[pt->word_row] = (uint32_t)pt->nrows;
-		if (pt->has_sens &&
-		    !mond_sens_id(pt, t->f[scol], &r[pt->word_sens]))
+		if (pt->has_sens && !mond_sens_id(pt, pt->nsens > 1 ?
+		    sens_join(pt, t) : t->f[scol], &r[pt->word_sens]))
 			kn_table_fail(t, scol, "'%.*s' %s (--variance)",
 			    (int)t->f[scol].n, t->f[scol].p,
 			    kn_missing(t->f[scol].p, t->f[scol].n) ?
@@ -540,18 +573,23 @@ mond_side_ok(
 		return pt->sample.test(pt, sd, hist, compl);
 	if (!mond_k_var_ok(pt, sd->n, sd->s, sd->ss))
 		return 0;
-	if (!pt->req.ld.on)
-		return 1;
-	if (pt->req.ld.kind == KN_DIV_DISTINCT)
-		return (double)sd->distinct >= pt->req.ld.l;
-	for (i = 0; i < pt->nstouch; i++) {
-		uint32_t x = pt->stouch[i];
-		uint64_t c = compl ? pt->hs_tot[x] - hist[x] : hist[x];
+	if (pt->nsens > 1)
+		return msens_side_ok(pt, hist, compl, sd->n);
+	if (pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
+	    (double)sd->distinct < pt->req.ld.l)
+		return 0;
+	if (pt->req.ld.on && pt->req.ld.kind != KN_DIV_DISTINCT) {
+		for (i = 0; i < pt->nstouch; i++) {
+			uint32_t x = pt->stouch[i];
+			uint64_t c = compl ? pt->hs_tot[x] - hist[x] : hist[x];
 
-		if (c > 0)
-			pt->gath[m++] = c;
+			if (c > 0)
+				pt->gath[m++] = c;
+		}
+		if (!mond_gath_ok(pt, m, sd->n))
+			return 0;
 	}
-	return mond_gath_ok(pt, m, sd->n);
+	return !pt->req.hast || msens_side_ok(pt, hist, compl, sd->n);
 }
 
 /* Adds row r to part a (and takes it from part b, if not NULL, whose

@@ -215,6 +215,25 @@ struct part {
 	uint32_t *stouch, *ltouch;
 	uint64_t *gath;
 	size_t nstouch, nltouch;
+	/* Several sensitive columns (msens.c): scols[0..nsens); with more
+	 * than one, a row's sensitive value (sens_dict) is the tuple of
+	 * their values joined by tabs, and tmap[j][tuple] its value in
+	 * column j (sdicts[j]). */
+	size_t nsens;
+	const size_t *scols;
+	kn_dict sdicts[KN_MAXSENS];
+	uint32_t *tmap[KN_MAXSENS];
+	char *sjoin;
+	size_t sjcap;
+	/* --closeness: each column's distribution over the whole table,
+	 * each value's position in it; scratch. */
+	kn_tclose tc[KN_MAXSENS];
+	uint64_t *scount;	/* rows of each sensitive value, as loaded */
+	size_t nscount, scap;
+	uint32_t *tpos[KN_MAXSENS];
+	kn_tval *tv, *tv2;
+	size_t tvcap, tv2cap;
+	kn_tscratch tsc;
 	struct part_sample sample;
 	struct part_node node;
 
@@ -285,6 +304,22 @@ int mond_k_var_ok(struct part *pt, uint64_t n, kn_i128 s, kn_i128 ss);
 /* Whether the sensitive counts gath[0..m) of a part of n rows meet the
  * l-diversity asked for. */
 int mond_gath_ok(struct part *pt, size_t m, uint64_t n);
+
+/* ---- msens.c: the requirements on the sensitive columns ---------- */
+
+/* After mond_load: each sensitive column's values (several columns),
+ * and with --closeness the whole table's distribution of each; h[j]
+ * is column j's hierarchy for the hierarchical distance. */
+void msens_prepare(struct part *pt, kn_hier *const *h);
+/* Whether a part whose sensitive values (sens_dict ids) have the
+ * counts v[0..m) (ids distinct), n rows, meets l-diversity in each
+ * column when there are several, and t-closeness in each; v is
+ * scratch. */
+int msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n);
+/* The same for a part of the node: its counts hist[x], or with compl
+ * the node's totals less hist[x], over the values touched. */
+int msens_side_ok(struct part *pt, const uint64_t *hist, int compl,
+    uint64_t n);
 
 /* Whether a part meets every requirement.  Its sensitive counts are
  * hist[x], or with compl the node's totals less hist[x]. */

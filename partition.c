@@ -25,10 +25,11 @@
 #include "rothko.h"
 
 static const char synopsis[] =
-    "usage: partition -q columns -k k [-s column [-l l [--diversity kind] "
+    "usage: partition -q columns -k k [-s columns [-l l [--diversity kind] "
     "[-c c]]\n"
-    "                 [--variance v]] [-t column] [--split how] "
-    "[--relaxed]\n"
+    "                 [--variance v] [--closeness t [--distance d]]] "
+    "[-t column]\n"
+    "                 [--split how] [--relaxed]\n"
     "                 [-H attr=spec|dir] [--numeric columns] [-r file] "
     "[-o file]\n"
     "                 [--class-col name] [-a algorithm] [-S size] "
@@ -110,6 +111,7 @@ static const struct option longopts[] = {
 	KN_OPT_MISSING_ENTRY,
 	KN_OUT_OPTIONS,
 	KN_OPT_DATE_ENTRY,
+	KN_OPT_CLOSENESS_ENTRIES,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "fcache", required_argument, NULL, OPT_FCACHE },
 	{ "fit-rows", required_argument, NULL, OPT_FITROWS },
@@ -218,6 +220,8 @@ main(int argc, char *argv[])
 	const char *rpath = NULL, *classcol = "class";
 	const char *numlist = NULL, *algo = NULL;
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
+	size_t *scols = NULL;
+	char *snames[KN_MAXSENS];
 	size_t *datec = NULL, ndate = 0;
 	int ch, hasclasscol = 0;
 	int seedset = 0, alphaset = 0, job = JOB_NONE, reads;
@@ -317,7 +321,11 @@ main(int argc, char *argv[])
 		kn_die("no -k: give the least number of rows of a class "
 		    "(-k 1 makes classes of any size); no requirement is "
 		    "implied");
-	kn_ldiv_check(&pt->req.ld, opt.scol != NULL);
+	kn_req_check(&pt->req, opt.scol != NULL);
+	if (opt.scol != NULL && strchr(opt.scol, ',') != NULL &&
+	    (pt->req.hasv || job != JOB_NONE))
+		kn_die("-s: one sensitive column with --variance and the --job "
+		    "steps");
 	if (pt->req.hasv && opt.scol == NULL)
 		kn_die("--variance needs the sensitive column (-s)");
 	if (pt->split != SPLIT_MEDIAN && opt.tcol == NULL)
@@ -334,9 +342,11 @@ main(int argc, char *argv[])
 	if (rpath != NULL && argc > 0 && strcmp(argv[0], "-") != 0 &&
 	    kn_same_file(rpath, argv[0]))
 		kn_die("-r names the input file");
-	pt->has_sens = opt.scol != NULL && (pt->req.ld.on || pt->req.hasv);
+	pt->has_sens = opt.scol != NULL && (pt->req.ld.on || pt->req.hasv ||
+	    pt->req.hast);
 	if (opt.scol != NULL && !pt->has_sens)
-		kn_die("-s needs a requirement on it (-l or --variance)");
+		kn_die("-s needs a requirement on it (-l, --variance or "
+		    "--closeness)");
 	pt->has_targ = opt.tcol != NULL;
 	pt->need_stats = pt->has_sens || pt->has_targ;
 	pt->rk->gdense = !pt->has_sens && pt->split == SPLIT_MEDIAN;
@@ -366,6 +376,10 @@ main(int argc, char *argv[])
 		alphaset))
 		kn_die("--sample, --seed, --alpha and --naive are for -a "
 		    "rothko-s");
+	if (pt->req.hast && job != JOB_NONE)
+		kn_die("--closeness: the --job steps do not measure it yet "
+		    "(run partition in one process, in memory or with -a "
+		    "rothko-t or rothko-s)");
 	if (pt->ooc && pt->relaxed && pt->need_stats)
 		kn_die("--relaxed with -s or a split other than median runs "
 		    "in memory only");
@@ -469,11 +483,18 @@ main(int argc, char *argv[])
 		kn_die("--job: --date columns are not for the cluster jobs; "
 		    "give the dates a hierarchy file instead");
 	if (pt->has_sens) {
-		sidx = kn_table_col(&t, opt.scol);
-		for (j = 0; j < pt->nqi; j++)
-			if (qi[j] == sidx)
-				kn_die("-s %s is also a quasi-identifier",
-				    opt.scol);
+		pt->nsens = kn_table_cols(&t, opt.scol, &scols);
+		if (pt->nsens > KN_MAXSENS)
+			kn_die("-s: more than %d sensitive columns", KN_MAXSENS);
+		pt->scols = scols;
+		sidx = scols[0];
+		for (i = 0; i < pt->nsens; i++)
+			snames[i] = kn_strdup(t.names[scols[i]]);
+		for (i = 0; i < pt->nsens; i++)
+			for (j = 0; j < pt->nqi; j++)
+				if (qi[j] == scols[i])
+					kn_die("-s %s is also a quasi-identifier",
+					    t.names[scols[i]]);
 	}
 	if (pt->has_targ) {
 		tidx = kn_table_col(&t, opt.tcol);
@@ -482,11 +503,11 @@ main(int argc, char *argv[])
 				kn_die("-t %s is also a quasi-identifier",
 				    opt.tcol);
 	}
-	pt->used = kn_alloc((pt->nqi + 2) * sizeof(size_t));
+	pt->used = kn_alloc((pt->nqi + pt->nsens + 2) * sizeof(size_t));
 	memcpy(pt->used, qi, pt->nqi * sizeof(size_t));
 	pt->nused = pt->nqi;
-	if (pt->has_sens)
-		pt->used[pt->nused++] = sidx;
+	for (i = 0; i < pt->nsens; i++)
+		pt->used[pt->nused++] = scols[i];
 	if (pt->has_targ)
 		pt->used[pt->nused++] = tidx;
 	kn_table_carry(&t, pt->used, pt->nused, 1);
@@ -530,6 +551,17 @@ main(int argc, char *argv[])
 		rothko_groups_alloc(pt);
 	ntot = pt->nrows;
 
+	if (pt->has_sens) {
+		kn_hier *sh[KN_MAXSENS] = { NULL };
+
+		for (i = 0; pt->req.hast && pt->req.dist == KN_DIST_HIER &&
+		    i < pt->nsens; i++)
+			if ((sh[i] = kn_hopts_get(&hopts, snames[i])) == NULL)
+				kn_die("--distance hierarchical: the sensitive "
+				    "column '%s' has no hierarchy (give one "
+				    "with -H)", snames[i]);
+		msens_prepare(pt, sh);
+	}
 	/* The whole table must meet the requirements, or nothing can. */
 	if (pt->nrows > 0 && !pt->ooc) {
 		mond_node_totals(pt, 0, pt->nrows, NULL);

@@ -44,10 +44,11 @@
 static const char synopsis[] =
     "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
     "[--max-suppress n|p%]\n"
-    "              [--classes file [--part]] [-s column [-l l "
+    "              [--classes file [--part]] [-s columns [-l l "
     "[--diversity kind]\n"
-    "              [-c c]]] [--suppress star|drop] [-x columns] "
-    "[-o file] [-S size]\n"
+    "              [-c c]] [--closeness t [--distance d]]] "
+    "[--suppress star|drop]\n"
+    "              [-x columns] [-o file] [-S size]\n"
     "              [-T dir] [--columns list | --columns-file file] "
     "[--skip-header]\n"
     "              [--progress] [--raw] [file]\n"
@@ -106,6 +107,7 @@ static const struct option longopts[] = {
 	KN_OPT_MISSING_ENTRY,
 	KN_OUT_OPTIONS,
 	KN_OPT_DATE_ENTRY,
+	KN_OPT_CLOSENESS_ENTRIES,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "help", no_argument, NULL, 'h' },
 	{ "keep-class", no_argument, NULL, OPT_KEEPCLASS },
@@ -148,10 +150,10 @@ struct recoding {
 	size_t nx;
 	size_t *xcol;
 	char **xname;
-	/* Counts the classes of the rest of t (keyed last on column *scol
-	 * if not NULL), calling out for each group in order. */
+	/* Counts the classes of the rest of t (keyed last on the ns
+	 * columns scol), calling out for each group in order. */
 	void (*count)(struct recoding *, kn_table *, const size_t *scol,
-	    kn_fsout out, kn_freqstats *st);
+	    size_t ns, kn_fsout out, kn_freqstats *st);
 	/* Sets lab[0..nq + nx) to the labels of the current row of t. */
 	void (*label)(struct recoding *, kn_table *, kn_str *lab);
 	/* If not NULL: checks what the last pass read, at its end. */
@@ -342,15 +344,16 @@ node_resolve(struct recoding *rc, struct node *nd, const kn_table *t,
 }
 
 /* The frequency set of t at the node's levels, keyed on t's columns
- * qcol (one per attribute of the node) and last on *scol if not NULL,
+ * qcol (one per attribute of the node) and last on the ns columns scol,
  * each line weighed by the count column *cnt of a frequency set if not
  * NULL: Incognito's counting. */
 static void
 node_freq(struct recoding *rc, kn_table *t, const size_t *qcol,
-    const size_t *scol, const size_t *cnt, kn_fsout out, kn_freqstats *st)
+    const size_t *scol, size_t ns, const size_t *cnt, kn_fsout out,
+    kn_freqstats *st)
 {
 	struct node *nd = rc->priv;
-	size_t d = rc->nq + (scol != NULL), c;
+	size_t d = rc->nq + ns, c;
 	size_t *key = kn_alloc((d + 1) * sizeof(size_t));
 	kn_hier **h = kn_zalloc((d + 1) * sizeof(kn_hier *));
 	int *lv = kn_zalloc((d + 1) * sizeof(int));
@@ -364,7 +367,7 @@ node_freq(struct recoding *rc, kn_table *t, const size_t *qcol,
 			h[c] = nd->h[c];
 			lv[c] = nd->lv[c];
 		} else
-			key[c] = *scol;
+			key[c] = scol[c - rc->nq];
 	}
 	memset(&cs, 0, sizeof(cs));
 	cs.d = d;
@@ -387,9 +390,9 @@ node_freq(struct recoding *rc, kn_table *t, const size_t *qcol,
 /* The first pass of a node: the frequency set of the table. */
 static void
 node_count(struct recoding *rc, kn_table *t, const size_t *scol,
-    kn_fsout out, kn_freqstats *st)
+    size_t ns, kn_fsout out, kn_freqstats *st)
 {
-	node_freq(rc, t, rc->qcol, scol, NULL, out, st);
+	node_freq(rc, t, rc->qcol, scol, ns, NULL, out, st);
 }
 
 /* The labels of the row's attributes at the node's levels; every value
@@ -458,6 +461,8 @@ struct regions {
 	size_t gx;
 	char *gs;
 	size_t gsn, gscap;
+	char *sj;		/* several sensitive values, joined */
+	size_t sjcap;
 	uint64_t gcnt;
 };
 
@@ -1055,8 +1060,17 @@ region_flush(struct recoding *rc)
 	rg->have = 0;
 	memcpy(rg->key, rg->lab + rg->gx * rg->nl, rc->nq * sizeof(kn_str));
 	if (rg->skey) {
-		rg->key[rc->nq].p = rg->gs;
-		rg->key[rc->nq].n = rg->gsn;
+		/* The sensitive values, joined by tabs in gs. */
+		const char *p = rg->gs, *e = rg->gs + rg->gsn, *tab;
+		int j;
+
+		for (j = 0; j < rg->skey; j++) {
+			tab = memchr(p, '\t', (size_t)(e - p));
+			rg->key[rc->nq + j].p = p;
+			rg->key[rc->nq + j].n = (size_t)((tab != NULL ? tab :
+			    e) - p);
+			p = tab != NULL ? tab + 1 : e;
+		}
 	}
 	memset(&g, 0, sizeof(g));
 	g.key = rg->key;
@@ -1077,6 +1091,23 @@ region_group(const kn_fsrow *r, void *ctx)
 	struct regions *rg = rc->priv;
 	int64_t id = kn_dict_find(&rg->ids, r->key[0].p, r->key[0].n);
 	kn_str s = rg->skey ? r->key[1] : r->key[0];
+	int j;
+
+	/* Several sensitive columns: their values joined by tabs. */
+	if (rg->skey > 1) {
+		size_t len = 0;
+
+		for (j = 1; j <= rg->skey; j++)
+			len += r->key[j].n + 1;
+		rg->sj = kn_grow(rg->sj, &rg->sjcap, len, 1, 64);
+		for (len = 0, j = 1; j <= rg->skey; j++) {
+			memcpy(rg->sj + len, r->key[j].p, r->key[j].n);
+			len += r->key[j].n;
+			rg->sj[len++] = '\t';
+		}
+		s.p = rg->sj;
+		s.n = len - 1;
+	}
 
 	if (id < 0) {
 		rg->unknown = 1;
@@ -1133,19 +1164,19 @@ region_row(const kn_table *t, void *ctx)
  */
 static void
 region_count(struct recoding *rc, kn_table *t, const size_t *scol,
-    kn_fsout out, kn_freqstats *st)
+    size_t ns, kn_fsout out, kn_freqstats *st)
 {
 	struct regions *rg = rc->priv;
-	size_t d = 1 + (scol != NULL), c;
+	size_t d = 1 + ns, c;
 	size_t *key = kn_alloc(d * sizeof(size_t));
 	kn_dict *dict = kn_alloc(d * sizeof(kn_dict));
 	kn_countspec cs;
 	kn_str *lab;
 
-	rg->skey = scol != NULL;
+	rg->skey = (int)ns;
 	key[0] = rg->classcol;
-	if (scol != NULL)
-		key[1] = *scol;
+	for (c = 0; c < ns; c++)
+		key[1 + c] = scol[c];
 	for (c = 0; c < d; c++)
 		kn_dict_init(&dict[c]);
 	memset(&cs, 0, sizeof(cs));
@@ -1155,7 +1186,7 @@ region_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	cs.row = region_row;
 	cs.rowctx = rc;
 	rg->out = out;
-	rg->key = kn_alloc((rc->nq + 1) * sizeof(kn_str));
+	rg->key = kn_alloc((rc->nq + ns + 1) * sizeof(kn_str));
 	kn_freq(t, &cs, NULL, o.budget, o.tmpdir, region_group, rc, st);
 	region_flush(rc);
 	for (c = 0; c < d; c++)
@@ -1190,14 +1221,15 @@ region_count(struct recoding *rc, kn_table *t, const size_t *scol,
 static struct {
 	size_t nq;
 	int skey;
+	size_t ns;		/* sensitive columns */
 	uint64_t rows, classes, supp, suppcls;
 	kn_dict fail;		/* the failing classes' joined labels */
 	int have;
 	char *key;
 	size_t keylen, keycap;
 	uint64_t n;
-	uint64_t *vals;		/* the class's sensitive counts */
-	size_t nval, valcap;
+	uint64_t *vals;		/* a class's sensitive counts */
+	size_t valcap;
 	/* --classes */
 	const char *path;	/* the frequency set, for messages */
 	int known;		/* keep every class */
@@ -1214,6 +1246,16 @@ static struct {
 	uint32_t id;		/* the class being read */
 	uint64_t starred;	/* rows of a kept class labelled '*' in every
 				 * attribute, as suppressed rows are */
+	/* Each sensitive column's values in the classes (sv[j]), which
+	 * with --closeness keeps the classes that meet -k and -l until the
+	 * whole table is read; kept class i is did[i]: its key in defer,
+	 * or its id with --classes; tbad[i]: it is not within t */
+	kn_sclass sv[KN_MAXSENS];
+	kn_dict defer;
+	uint32_t *did;
+	size_t dcap, tbcap;
+	char *tbad;
+	kn_hier *sh[KN_MAXSENS];	/* the hierarchical distance's trees */
 } cl;
 
 static int all_stars(const char *key, size_t len);
@@ -1223,6 +1265,7 @@ static int all_stars(const char *key, size_t len);
 static void
 class_end(void)
 {
+	size_t i, j;
 	int bad;
 
 	if (!cl.have)
@@ -1231,12 +1274,30 @@ class_end(void)
 	cl.rows += cl.n;
 	cl.classes++;
 	bad = o.req.k > 0 && cl.n < (uint64_t)o.req.k;
-	if (!bad && o.req.ld.on) {
-		kn_counts_desc(cl.vals, cl.nval);
-		bad = !kn_ldiv_ok(&o.req.ld, cl.vals, cl.nval, cl.n);
+	for (j = 0; cl.skey && j < cl.ns; j++) {
+		kn_sclass *sv = &cl.sv[j];
+
+		kn_sclass_end(sv);
+		if (bad || !o.req.ld.on)
+			continue;
+		cl.vals = kn_grow(cl.vals, &cl.valcap, sv->ncur,
+		    sizeof(uint64_t), 64);
+		for (i = 0; i < sv->ncur; i++)
+			cl.vals[i] = sv->cur[i].cnt;
+		kn_counts_desc(cl.vals, sv->ncur);
+		bad = !kn_ldiv_ok(&o.req.ld, cl.vals, sv->ncur, cl.n);
 	}
 	if (cl.known)
 		cl.cnt[cl.id] = cl.n;
+	if (o.req.hast && !bad) {
+		/* Within t?  Known once the whole table is read. */
+		cl.did = kn_grow(cl.did, &cl.dcap, cl.sv[0].nkept,
+		    sizeof(uint32_t), 64);
+		cl.did[cl.sv[0].nkept] = cl.known ? cl.id :
+		    kn_dict_intern(&cl.defer, cl.key, cl.keylen);
+		for (j = 0; j < cl.ns; j++)
+			kn_sclass_keep(&cl.sv[j], cl.n);
+	}
 	if (bad) {
 		if (cl.known)
 			cl.bad[cl.id] = 1;
@@ -1260,14 +1321,55 @@ all_stars(const char *key, size_t len)
 	return len > 0;
 }
 
+/* --closeness: suppresses kept class i unless it is within t of the
+ * whole table's distribution (that of the input, all of its rows:
+ * kanon(7), T-CLOSENESS). */
+static void
+close_class(size_t i, int ok, long double d, void *ctx)
+{
+	(void)d;
+	(void)ctx;
+	if (!ok)
+		cl.tbad[i] = 1;
+}
+
+/* Suppresses kept class i, not within t in some sensitive column. */
+static void
+close_suppress(size_t i)
+{
+	kn_str k;
+
+	if (cl.known) {
+		cl.bad[cl.did[i]] = 1;
+		k = kn_dict_get(&cl.all, cl.did[i]);
+	} else {
+		k = kn_dict_get(&cl.defer, cl.did[i]);
+		kn_dict_intern(&cl.fail, k.p, k.n);
+	}
+	if (all_stars(k.p, k.n))
+		cl.starred = 0;
+	cl.supp += cl.sv[0].n[i];
+	cl.suppcls++;
+}
+
 /* Decides the last class and checks --max-suppress: exits 1 if the
  * node suppresses too many rows. */
 static void
 class_last(void)
 {
 	uint64_t lim;
+	size_t i, j;
 
 	class_end();
+	if (o.req.hast) {
+		cl.tbad = kn_zalloc(cl.sv[0].nkept + 1);
+		for (j = 0; j < cl.ns; j++)
+			kn_sclass_close(&cl.sv[j], &o.req, cl.sh[j],
+			    close_class, NULL);
+		for (i = 0; i < cl.sv[0].nkept; i++)
+			if (cl.tbad[i])
+				close_suppress(i);
+	}
 	if (cl.starred > 0 && cl.supp > 0 && !o.drop)
 		kn_die("the class labelled '*' in every attribute (%llu rows) "
 		    "is kept, and %llu suppressed rows would look the same: "
@@ -1344,7 +1446,8 @@ class_row(const kn_fsrow *r, void *ctx)
 		cl.keylen = len;
 		cl.have = 1;
 		cl.n = 0;
-		cl.nval = 0;
+		for (c = 0; c < cl.ns; c++)
+			cl.sv[c].ncur = 0;
 		if (cl.known) {
 			cl.id = kn_dict_intern(&cl.all, cl.key, len);
 			if (cl.id >= cl.badcap) {
@@ -1375,10 +1478,9 @@ class_row(const kn_fsrow *r, void *ctx)
 		}
 		cl.pcnt[pid] += r->cnt;
 	}
-	if (cl.skey) {
-		cl.vals = kn_grow(cl.vals, &cl.valcap, cl.nval, sizeof(uint64_t), 64);
-		cl.vals[cl.nval++] = r->cnt;
-	}
+	for (c = 0; cl.skey && c < cl.ns; c++)
+		kn_sclass_add(&cl.sv[c], r->key[cl.nq + c].p,
+		    r->key[cl.nq + c].n, r->cnt);
 }
 
 /*
@@ -1421,8 +1523,8 @@ classes_read(struct recoding *rc, const kn_table *t, const char *path,
 	cl.qlab = kn_alloc((rc->nq + 1) * sizeof(kn_dict));
 	for (i = 0; i < rc->nq; i++)
 		kn_dict_init(&cl.qlab[i]);
-	node_freq(rc, &ft, col, scol != NULL ? col + rc->nq : NULL, &cnt,
-	    class_row, st);
+	node_freq(rc, &ft, col, col + rc->nq, scol != NULL, &cnt, class_row,
+	    st);
 	kn_table_free(&ft);
 	free(col);
 }
@@ -1566,6 +1668,18 @@ header(kn_row *row, FILE *fp, const char *outname, const kn_table *t,
 	kn_row_put(row, fp, outname);
 }
 
+/* Whether column c is one of the ns sensitive columns sidx. */
+static int
+is_sens(size_t c, const size_t *sidx, size_t ns)
+{
+	size_t i;
+
+	for (i = 0; i < ns; i++)
+		if (sidx[i] == c)
+			return 1;
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -1583,7 +1697,7 @@ main(int argc, char *argv[])
 	const char *classes = NULL;
 	char *drop, *key = NULL;
 	const char *outname;
-	size_t sidx = 0, c, i, keycap = 0, *xcol, nx;
+	size_t *sidx = NULL, c, i, keycap = 0, *xcol, nx;
 	kn_row row = { NULL, 0, 0, 0, 0 };
 	const kn_str star = { "*", 1 };
 	long *qidx, *xat;
@@ -1692,12 +1806,40 @@ main(int argc, char *argv[])
 	    (argc == 0 || strcmp(argv[0], "-") == 0))
 		kn_die("--classes -: the table is read from the standard "
 		    "input");
-	kn_ldiv_check(&o.req.ld, opt.scol != NULL);
+	kn_req_check(&o.req, opt.scol != NULL);
+	if (opt.scol != NULL && strchr(opt.scol, ',') != NULL &&
+	    classes != NULL)
+		kn_die("--classes takes one sensitive column (-s)");
+	if (part && o.req.hast)
+		kn_die("--part: a part of the table cannot measure "
+		    "--closeness against the whole table");
 	kn_progress_init(opt.progress);
 	if (o.budget == 0)
 		o.budget = kn_default_budget();
 	o.tmpdir = kn_tmpdir(o.tmpdir);
-	suppress = o.req.k > 1 || o.req.ld.on;
+	suppress = o.req.k > 1 || o.req.ld.on || o.req.hast;
+	if (o.req.hast && o.req.dist == KN_DIST_HIER) {
+		/* The sensitive columns' trees, kept apart from the -H of
+		 * the quasi-identifiers. */
+		char *p = kn_strdup(opt.scol), *e;
+		size_t n, j, w;
+
+		for (cl.ns = 0; p != NULL && cl.ns < KN_MAXSENS; cl.ns++) {
+			if ((e = strchr(p, ',')) != NULL)
+				*e++ = '\0';
+			if ((cl.sh[cl.ns] = kn_hopts_get(&hopts, p)) == NULL)
+				kn_die("--distance hierarchical: the sensitive "
+				    "column '%s' has no hierarchy (give one "
+				    "with -H)", p);
+			n = strlen(p);
+			for (j = w = 0; j < hopts.n; j++)
+				if (strncmp(hopts.arg[j], p, n) != 0 ||
+				    hopts.arg[j][n] != '=')
+					hopts.arg[w++] = hopts.arg[j];
+			hopts.n = w;
+			p = e;
+		}
+	}
 	/* Without suppression one pass does, unless -v wants the classes
 	 * counted; with --classes they are counted already. */
 	twice = classes == NULL && (suppress || opt.verbose);
@@ -1744,26 +1886,32 @@ main(int argc, char *argv[])
 	for (i = 0; i < rc.nx; i++)
 		xat[rc.xcol[i]] = (long)(rc.nq + i);
 	if (opt.scol != NULL) {
-		sidx = kn_table_col(&t, opt.scol);
-		if (rc.cls >= 0 && sidx == (size_t)rc.cls)
-			kn_die("-s %s is the class column", opt.scol);
-		if (qidx[sidx] >= 0)
-			kn_die("-s %s is also a %s", opt.scol, rc.what);
+		cl.ns = kn_table_cols(&t, opt.scol, &sidx);
+		if (cl.ns > KN_MAXSENS)
+			kn_die("-s: more than %d sensitive columns", KN_MAXSENS);
+		for (i = 0; i < cl.ns; i++) {
+			if (rc.cls >= 0 && sidx[i] == (size_t)rc.cls)
+				kn_die("-s %s is the class column",
+				    t.names[sidx[i]]);
+			if (qidx[sidx[i]] >= 0)
+				kn_die("-s %s is also a %s", t.names[sidx[i]],
+				    rc.what);
+		}
 	}
 	/* lattice-search weighs the rows of a table with a count column
 	 * by it; recode would count each line once.  A frequency set is
 	 * not a table to release, so refuse it unless told otherwise. */
 	for (c = 0; c < t.ncols && !raw; c++)
 		if (strcmp(t.names[c], "count") == 0 && qidx[c] < 0 &&
-		    (opt.scol == NULL || c != sidx))
+		    !is_sens(c, sidx, cl.ns))
 			kn_die("%s: a 'count' column: this looks like a "
 			    "frequency set, whose lines are not rows (give "
 			    "--raw if 'count' is ordinary data)", t.r.name);
-	rc.used = kn_alloc((rc.nq + 2) * sizeof(size_t));
+	rc.used = kn_alloc((rc.nq + cl.ns + 2) * sizeof(size_t));
 	memcpy(rc.used, rc.qcol, rc.nq * sizeof(size_t));
 	rc.nused = rc.nq;
-	if (opt.scol != NULL)
-		rc.used[rc.nused++] = sidx;
+	for (i = 0; i < cl.ns; i++)
+		rc.used[rc.nused++] = sidx[i];
 	if (rc.cls >= 0)
 		rc.used[rc.nused++] = (size_t)rc.cls;
 	kn_table_carry(&t, rc.used, rc.nused, 1);
@@ -1777,7 +1925,7 @@ main(int argc, char *argv[])
 			if (qidx[xcol[i]] >= 0)
 				kn_die("-x: '%s' is a %s",
 				    t.names[xcol[i]], rc.what);
-			if (opt.scol != NULL && xcol[i] == sidx)
+			if (is_sens(xcol[i], sidx, cl.ns))
 				kn_die("-x: '%s' is the sensitive column (-s)",
 				    t.names[xcol[i]]);
 			drop[xcol[i]] = 1;
@@ -1789,12 +1937,15 @@ main(int argc, char *argv[])
 
 	/* Pass 1: count the classes, keep those to suppress. */
 	cl.nq = rc.nq;
-	cl.skey = o.req.ld.on;
+	cl.skey = o.req.ld.on || o.req.hast;
+	for (i = 0; i < cl.ns; i++)
+		kn_sclass_init(&cl.sv[i]);
+	kn_dict_init(&cl.defer);
 	kn_dict_init(&cl.fail);
 	memset(&st, 0, sizeof(st));
 	if (classes != NULL) {
 		kn_progress_phase("reading --classes", "lines", 0);
-		classes_read(&rc, &t, classes, cl.skey ? &sidx : NULL, &st);
+		classes_read(&rc, &t, classes, cl.skey ? sidx : NULL, &st);
 		class_last();
 		cl.part = part;
 		cl.iname = in.name;
@@ -1802,7 +1953,7 @@ main(int argc, char *argv[])
 		cl.pseen = kn_zalloc((cl.pairs.n + 1) * sizeof(uint64_t));
 	} else if (twice) {
 		kn_progress_phase("pass 1, counting", "rows", 0);
-		rc.count(&rc, &t, cl.skey ? &sidx : NULL, class_row, &st);
+		rc.count(&rc, &t, sidx, cl.skey ? cl.ns : 0, class_row, &st);
 		class_last();
 		pass1rows = t.rows;
 		kn_table_free(&t);
@@ -1824,7 +1975,8 @@ main(int argc, char *argv[])
 			kn_progress(t.rows, t.r.bytes);
 		rc.label(&rc, &t, lab);
 		if (cl.known)
-			sup = class_find(&rc, &t, lab, sidx);
+			sup = class_find(&rc, &t, lab, sidx != NULL ? sidx[0] :
+			    0);
 		else if (cl.fail.n > 0) {
 			size_t kl = join(lab, rc.nq, &key, &keycap);
 

@@ -67,16 +67,19 @@ report_opts_check(const report_opts *o)
 
 void
 report_columns(report *rp, const kn_table *t, const size_t *qi,
-    size_t nq, size_t s, size_t tc, size_t lim)
+    size_t nq, const size_t *s, size_t ns, size_t tc, size_t lim)
 {
-	size_t c;
+	size_t c, j;
 
 	rp->ncol = t->ncols;
 	rp->colname = t->names;
 	rp->role = kn_alloc(t->ncols + 1);
 	for (c = 0; c < t->ncols; c++)
-		rp->role[c] = c >= lim ? REPORT_NONE : c == s ? REPORT_SENS :
-		    c == tc ? REPORT_TARGET : REPORT_OTHER;
+		rp->role[c] = c >= lim ? REPORT_NONE : c == tc ?
+		    REPORT_TARGET : REPORT_OTHER;
+	for (j = 0; j < ns; j++)
+		if (s[j] < lim)
+			rp->role[s[j]] = REPORT_SENS;
 	for (c = 0; c < nq; c++)
 		rp->role[qi[c]] = REPORT_QI;
 }
@@ -357,6 +360,19 @@ json_number(const char *s)
 	return *s == '\0';
 }
 
+/* The sensitive columns, for a check's parameter: "column S", or "each
+ * of columns A,B". */
+static const char *
+scols(const report *rp)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s%s", rp->scol != NULL &&
+	    strchr(rp->scol, ',') != NULL ? "each of columns " : "column ",
+	    rp->scol != NULL ? rp->scol : "");
+	return buf;
+}
+
 /* What a check is, and its parameter, into par (of size np). */
 static const char *
 req_name(const report *rp, const char *check, char *par, size_t np)
@@ -374,11 +390,11 @@ req_name(const report *rp, const char *check, char *par, size_t np)
 		if (q != NULL && q->ld.lstr != NULL) {
 			if (q->ld.kind == KN_DIV_RECURSIVE) {
 				kn_dec_format(q->ld.cm, q->ld.cs, dec);
-				snprintf(par, np, "l = %s, c = %s in column %s",
-				    q->ld.lstr, dec, rp->scol ? rp->scol : "");
+				snprintf(par, np, "l = %s, c = %s in %s",
+				    q->ld.lstr, dec, scols(rp));
 			} else
-				snprintf(par, np, "l = %s in column %s",
-				    q->ld.lstr, rp->scol ? rp->scol : "");
+				snprintf(par, np, "l = %s in %s",
+				    q->ld.lstr, scols(rp));
 		}
 		return strcmp(check, "check_l_distinct") == 0 ?
 		    "distinct l-diversity: at least l sensitive values in "
@@ -391,11 +407,20 @@ req_name(const report *rp, const char *check, char *par, size_t np)
 	if (strcmp(check, "check_variance") == 0) {
 		if (q != NULL) {
 			kn_dec_format(q->vm, q->vs, dec);
-			snprintf(par, np, "v = %s in column %s", dec,
-			    rp->scol ? rp->scol : "");
+			snprintf(par, np, "v = %s in %s", dec, scols(rp));
 		}
 		return "variance diversity: the variance of the sensitive "
 		    "column in every class is at least v";
+	}
+	if (strcmp(check, "check_closeness") == 0) {
+		if (q != NULL && q->tstr != NULL)
+			snprintf(par, np, "t = %s, %s distance, in %s",
+			    q->tstr, q->dist == KN_DIST_EQUAL ? "equal" :
+			    q->dist == KN_DIST_ORDERED ? "ordered" :
+			    "hierarchical", scols(rp));
+		return "t-closeness: in every class the distribution of the "
+		    "sensitive column is within t (Earth Mover's Distance) "
+		    "of the whole table's";
 	}
 	return check;
 }

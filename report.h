@@ -82,11 +82,12 @@ void report_opts_check(const report_opts *o);
 #define REPORT_ON(o) ((o)->path != NULL || (o)->json)
 
 void report_init(report *rp, FILE *text);
-/* The roles of the columns of t: the QIs qi[0..nq), the sensitive and
- * target columns (s, tc: SIZE_MAX if none), the columns from lim on
- * (a frequency set's count and sums) not columns of the release. */
+/* The roles of the columns of t: the QIs qi[0..nq), the sensitive
+ * columns s[0..ns), the target column tc (SIZE_MAX if none), the
+ * columns from lim on (a frequency set's count and sums) not columns of
+ * the release. */
 void report_columns(report *rp, const kn_table *t, const size_t *qi,
-    size_t nq, size_t s, size_t tc, size_t lim);
+    size_t nq, const size_t *s, size_t ns, size_t tc, size_t lim);
 /* Writes and keeps a figure. */
 void report_put(report *rp, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

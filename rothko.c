@@ -65,7 +65,8 @@ sample_ok(
 			pt->sample.alpha, pt->sample.m))
 			return 0;
 	}
-	if (!pt->req.ld.on || pt->req.ld.kind != KN_DIV_RECURSIVE) {
+	if (!pt->req.ld.on || pt->req.ld.kind != KN_DIV_RECURSIVE ||
+	    pt->nsens > 1) {
 		int on = pt->sample.on, ok;
 
 		pt->sample.on = 0;
@@ -725,7 +726,7 @@ pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 	p->n++;
 	if (!pt->has_sens)
 		return;
-	if (pt->req.ld.on)
+	if (pt->req.ld.on || pt->req.hast)
 		rothko_gtab_add(pt, &p->h, r[pt->word_sens], 0, 0, 1);
 	if (pt->req.hasv) {
 		p->s += pt->sens_val[r[pt->word_sens]];
@@ -742,11 +743,22 @@ pstat_ok(struct part *pt, const struct pstat *p)
 
 	if (!mond_k_var_ok(pt, p->n, p->s, p->ss))
 		return 0;
-	if (!pt->req.ld.on)
+	if (pt->req.ld.on && pt->nsens <= 1) {
+		for (i = 0; i < p->h.n; i++)
+			pt->gath[i] = p->h.e[i].cnt;
+		if (!mond_gath_ok(pt, p->h.n, p->n))
+			return 0;
+	}
+	if (!pt->req.hast && pt->nsens <= 1)
 		return 1;
-	for (i = 0; i < p->h.n; i++)
-		pt->gath[i] = p->h.e[i].cnt;
-	return mond_gath_ok(pt, p->h.n, p->n);
+	/* t-closeness and several columns, exactly, against the whole
+	 * table. */
+	pt->tv = kn_grow(pt->tv, &pt->tvcap, p->h.n, sizeof(kn_tval), 64);
+	for (i = 0; i < p->h.n; i++) {
+		pt->tv[i].pos = p->h.e[i].code;
+		pt->tv[i].cnt = p->h.e[i].cnt;
+	}
+	return msens_pairs_ok(pt, pt->tv, p->h.n, p->n);
 }
 
 /* Adds b's statistics to a's, and with files b's records too. */

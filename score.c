@@ -27,13 +27,15 @@
 #include <string.h>
 
 #include "kanon.h"
+#include "value.h"
 #include "risk.h"
 
 static const char synopsis[] =
-    "usage: score [--check] [-k k] [-s column [-l l [--diversity "
+    "usage: score [--check] [-k k] [-s columns [-l l [--diversity "
     "distinct|entropy|\n"
-    "             recursive] [-c c]] [--variance v]] [-t column] "
-    "[-o file]\n"
+    "             recursive] [-c c]] [--variance v] [--closeness t "
+    "[--distance d]]]\n"
+    "             [-t column] [-o file]\n"
     "             [-q columns] [--threshold n] [--suppressed mark] "
     "[--freqset]\n"
     "             [--risk [--population file] [--sampling-fraction f]]\n"
@@ -101,6 +103,7 @@ static const struct option longopts[] = {
 	KN_TABLE_OPTIONS,
 	KN_OPT_MISSING_ENTRY,
 	KN_OPT_DATE_ENTRY,
+	KN_OPT_CLOSENESS_ENTRIES,
 	KN_OPT_DIVERSITY_ENTRY,
 	{ "freqset", no_argument, NULL, OPT_FREQSET },
 	{ "help", no_argument, NULL, 'h' },
@@ -122,9 +125,11 @@ static struct {
 	kn_req req;
 	long long thresh;
 	int hasl, skey, tkey;
+	size_t ns;		/* sensitive columns (-s a,b,...) */
 	const char *mark;
 	size_t nq;
-	const char *sfile, *sumsq;	/* --freqset: the file and S_sumsq */
+	const char *sfile;		/* --freqset: the file */
+	const char *sumsq[KN_MAXSENS];	/* and the S_sumsq columns */
 	size_t *dcol, ndate;	/* --date: the date columns */
 	char *numq;		/* which QIs hold numbers only, so far */
 	int strict;		/* --plot into the report: valid UTF-8 */
@@ -148,10 +153,10 @@ typedef struct {
 static struct {
 	uint64_t rows, supp, kept, nclass, minsz, maxsz, below, ldmin;
 	unsigned __int128 cdm;
-	long double lemin, varmin;
+	long double lemin, varmin, tmax;
 	long double hsum;	/* label entropy, in bits, times rows */
 	long double sse;	/* the target's squared error */
-	int kfail, lfail, vfail, first;
+	int kfail, lfail, vfail, tfail, first;
 	/* the current class */
 	int have;
 	char *key;		/* its QI labels, tab-joined */
@@ -159,14 +164,18 @@ static struct {
 	int supp_cls;
 	uint64_t n;
 	uint64_t *vals;		/* its sensitive counts */
-	size_t nval, valcap;
-	char *slast;		/* the sensitive label of vals[nval - 1] */
-	size_t slen, scap;
+	size_t valcap;
 	tpair *tv;		/* its target values */
 	size_t ntv, tvcap;
-	kn_i128 s, ss;		/* sums of S: s/10^sc, ss/10^ssc */
-	int sc, ssc;
 } a = { .first = 1 };
+
+/* Each sensitive column: its classes' values (kn_sclass), and the
+ * current class's sums s/10^sc, ss/10^ssc. */
+static struct sens {
+	kn_sclass v;
+	kn_i128 s, ss;
+	int sc, ssc;
+} sens[KN_MAXSENS];
 
 /* The values of the target column -t: a dictionary, and each value as
  * a number while all of them are numbers. */
@@ -177,14 +186,8 @@ static struct {
 	int allnum;
 } tg = { .allnum = 1 };
 
-/* A decimal number: exactly m / 10^sc, about v; or a date of form df
- * (kanon(7), DATES), m its day or second. */
-typedef struct {
-	kn_i128 m;
-	int sc;
-	long double v;
-	int df;
-} num;
+/* A number or a date of the release (value.h). */
+typedef val_num num;
 
 /* A predicate of a workload query on one column: equality with a
  * constant (a number: lo = hi = the constant), or an inclusive range
@@ -319,40 +322,7 @@ grow(void *p, size_t *cap, size_t need, size_t sz)
 	return p;
 }
 
-/* ---- numbers ------------------------------------------------------ */
-
-/* Parses a decimal number (kn_dec_parse) into x; 0 if s is none. */
-static int
-num_parse(const char *s, size_t n, num *x)
-{
-	if (!kn_dec_parse(s, n, &x->m, &x->sc))
-		return 0;
-	x->v = (long double)x->m / powl(10.0L, (long double)x->sc);
-	x->df = KN_DATE_NONE;
-	return 1;
-}
-
-/* Parses a date or date-time into x, its day or second; 0 if s is
- * none. */
-static int
-date_parse(const char *s, size_t n, num *x)
-{
-	int64_t v;
-
-	if ((x->df = kn_date_parse(s, n, &v)) == KN_DATE_NONE)
-		return 0;
-	x->m = v;
-	x->sc = 0;
-	x->v = (long double)v;
-	return 1;
-}
-
-/* A value of a column: a date if date (--date), else a number. */
-static int
-val_parse(int date, const char *s, size_t n, num *x)
-{
-	return date ? date_parse(s, n, x) : num_parse(s, n, x);
-}
+/* ---- numbers (value.c) ------------------------------------------ */
 
 /* Whether column c of the table is a date column (--date). */
 static int
@@ -363,73 +333,6 @@ is_date(size_t c)
 	for (i = 0; i < o.ndate && o.dcol[i] != c; i++)
 		;
 	return i < o.ndate;
-}
-
-/* Compares two numbers exactly. */
-static int
-num_cmp(const num *x, const num *y)
-{
-	return kn_dec_cmp(x->m, x->sc, y->m, y->sc);
-}
-
-/* The canonical form of a value, under which values are equal: a number
- * as kn_dec_format writes it (1, 1.0 and 01 are one value), anything
- * else, and a date (date: a date column), as it is.  Sets *s (buf or v)
- * and returns the length; *isnum and x say whether and which number (or
- * date) it is. */
-static size_t
-canonical(int date, const char *v, size_t n, char *buf, const char **s,
-    num *x, int *isnum)
-{
-	if (date) {
-		*isnum = date_parse(v, n, x);
-		*s = v;
-		return n;
-	}
-	if ((*isnum = num_parse(v, n, x))) {
-		*s = buf;
-		return kn_dec_format(x->m, x->sc, buf);
-	}
-	*s = v;
-	return n;
-}
-
-/* Parses a released numeric value: a range "[a-b]" (a and b may be
- * negative: "[-5--2]") or a number a (= [a-a]); with date, an ISO 8601
- * interval "a/b" of dates of one form, or a date a.  0 if it is
- * neither. */
-static int
-range_parse(int date, const char *s, size_t n, num *lo, num *hi)
-{
-	const char *sl;
-	size_t i;
-
-	if (date) {
-		if ((sl = memchr(s, '/', n)) == NULL) {
-			if (!date_parse(s, n, lo))
-				return 0;
-			*hi = *lo;
-			return 1;
-		}
-		i = (size_t)(sl - s);
-		return date_parse(s, i, lo) &&
-		    date_parse(sl + 1, n - i - 1, hi) && lo->df == hi->df &&
-		    num_cmp(lo, hi) <= 0;
-	}
-	if (n < 5 || s[0] != '[' || s[n - 1] != ']') {
-		if (!num_parse(s, n, lo))
-			return 0;
-		*hi = *lo;
-		return 1;
-	}
-	/* The first number ends at the first '-' after its digits. */
-	for (i = 2; i < n - 2; i++)
-		if (s[i] == '-' && s[i - 1] != '-' && s[i - 1] != '[')
-			break;
-	if (i >= n - 2 || !num_parse(s + 1, i - 1, lo) ||
-	    !num_parse(s + i + 1, n - i - 2, hi))
-		return 0;
-	return num_cmp(lo, hi) <= 0;
 }
 
 /* ---- the target column -t (paper 004 §5.5) ------------------------ */
@@ -486,7 +389,7 @@ target_add(kn_str v, uint64_t count)
 	if (id == n0) {
 		tg.val = grow(tg.val, &tg.cap, (size_t)id + 1,
 		    sizeof(long double));
-		if (num_parse(v.p, v.n, &x))
+		if (val_num_parse(v.p, v.n, &x))
 			tg.val[id] = x.v;
 		else
 			tg.allnum = 0;
@@ -523,11 +426,11 @@ num_frac(const num *x, const num *y, const pred *p)
 		return (long double)(ih - il + 1) /
 		    (long double)(y->m - x->m + 1);
 	}
-	l = lo != NULL && num_cmp(lo, x) > 0 ? lo : x;
-	h = hi != NULL && num_cmp(hi, y) < 0 ? hi : y;
-	if (num_cmp(x, y) == 0)
-		return num_cmp(l, h) <= 0;
-	if (num_cmp(l, h) >= 0)
+	l = lo != NULL && val_cmp(lo, x) > 0 ? lo : x;
+	h = hi != NULL && val_cmp(hi, y) < 0 ? hi : y;
+	if (val_cmp(x, y) == 0)
+		return val_cmp(l, h) <= 0;
+	if (val_cmp(l, h) >= 0)
 		return 0;
 	return (h->v - l->v) / (y->v - x->v);
 }
@@ -539,8 +442,8 @@ pred_sat(const pred *p, const char *s, size_t n, const num *x, int isnum)
 {
 	if (!p->range)
 		return n == p->ceqn && memcmp(s, p->ceq, n) == 0;
-	return isnum && (!p->haslo || num_cmp(&p->lo, x) <= 0) &&
-	    (!p->hashi || num_cmp(x, &p->hi) <= 0);
+	return isnum && (!p->haslo || val_cmp(&p->lo, x) <= 0) &&
+	    (!p->hashi || val_cmp(x, &p->hi) <= 0);
 }
 
 /* The fraction of region g of column w that satisfies p. */
@@ -599,7 +502,7 @@ wl_region(const wcol *w, kn_str v, region *g)
 			}
 		/* A range of a column cut as numeric (partition --numeric,
 		 * --date). */
-		if (range_parse(w->date, v.p, v.n, &g->a, &g->b) &&
+		if (val_range_parse(w->date, v.p, v.n, &g->a, &g->b) &&
 		    g->a.df == w->dform) {
 			g->kind = RG_NUM;
 			return;
@@ -610,7 +513,7 @@ wl_region(const wcol *w, kn_str v, region *g)
 		    "a/b of its dates" : "[a-b]");
 	}
 	if (w->numeric) {
-		if (!range_parse(w->date, v.p, v.n, &g->a, &g->b) ||
+		if (!val_range_parse(w->date, v.p, v.n, &g->a, &g->b) ||
 		    g->a.df != w->dform)
 			kn_die("%s: column '%s': '%.*s' is neither a %s nor a "
 			    "range %s", W.relname, w->name, (int)v.n, v.p,
@@ -621,7 +524,7 @@ wl_region(const wcol *w, kn_str v, region *g)
 		return;
 	}
 	g->kind = RG_CAT;
-	g->n = canonical(w->date, v.p, v.n, g->buf, &g->s, &x, &isnum);
+	g->n = val_canonical(w->date, v.p, v.n, g->buf, &g->s, &x, &isnum);
 }
 
 /* Adds a class of n rows with the QI labels key to the estimates.  A
@@ -655,7 +558,7 @@ wl_class(const kn_str *key, uint64_t n)
 			/* The constants from a to b. */
 			for (lo = 0, hi = w->neqnum; lo < hi;) {
 				mid = lo + (hi - lo) / 2;
-				if (num_cmp(&W.q[w->eqnum[mid]].p[0].lo,
+				if (val_cmp(&W.q[w->eqnum[mid]].p[0].lo,
 				    &g->a) < 0)
 					lo = mid + 1;
 				else
@@ -663,7 +566,7 @@ wl_class(const kn_str *key, uint64_t n)
 			}
 			for (i = lo; i < w->neqnum; i++) {
 				q = &W.q[w->eqnum[i]];
-				if (num_cmp(&q->p[0].lo, &g->b) > 0)
+				if (val_cmp(&q->p[0].lo, &g->b) > 0)
 					break;
 				q->est += n * num_frac(&g->a, &g->b, &q->p[0]);
 			}
@@ -727,7 +630,7 @@ eqnum_cmp(const void *x, const void *y)
 {
 	const query *p = &W.q[*(const size_t *)x];
 	const query *q = &W.q[*(const size_t *)y];
-	int r = num_cmp(&p->p[0].lo, &q->p[0].lo);
+	int r = val_cmp(&p->p[0].lo, &q->p[0].lo);
 
 	if (r == 0)
 		return (p > q) - (p < q);
@@ -817,7 +720,7 @@ pred_eq(pred *p, const char *s, size_t n)
 	const char *c;
 
 	p->range = 0;
-	p->ceqn = canonical(W.col[p->w].date, s, n, buf, &c, &p->lo,
+	p->ceqn = val_canonical(W.col[p->w].date, s, n, buf, &c, &p->lo,
 	    &p->eqnum);
 	p->ceq = kn_strndup(c, p->ceqn);
 	p->hi = p->lo;
@@ -895,7 +798,7 @@ wl_read(const char *path, const kn_table *rt, const size_t *qi, size_t nq)
 			    p->lo.df != p->hi.df)
 				kn_table_fail(&wt, c, "'%.*s': a date and a "
 				    "date-time", (int)n, s);
-			if (p->haslo && p->hashi && num_cmp(&p->lo, &p->hi) > 0)
+			if (p->haslo && p->hashi && val_cmp(&p->lo, &p->hi) > 0)
 				kn_table_fail(&wt, c, "'%.*s' is an empty "
 				    "range", (int)n, s);
 		}
@@ -926,7 +829,7 @@ wl_value(kn_table *ot, wcol *w, uint32_t id, kn_str f)
 		if (e != NULL)
 			kn_table_fail(ot, w->ocol, "'%.*s' %s", (int)f.n, f.p, e);
 	}
-	n = canonical(w->date, f.p, f.n, buf, &s, &x, &isnum);
+	n = val_canonical(w->date, f.p, f.n, buf, &s, &x, &isnum);
 	n0 = w->canon.n;
 	cid = kn_dict_intern(&w->canon, s, n);
 	w->vcanon[id] = cid;
@@ -944,9 +847,9 @@ wl_value(kn_table *ot, wcol *w, uint32_t id, kn_str f)
 	if (!isnum)
 		w->allnum = 0;
 	else {
-		if (w->nnum == 0 || num_cmp(&x, &w->min) < 0)
+		if (w->nnum == 0 || val_cmp(&x, &w->min) < 0)
 			w->min = x;
-		if (w->nnum == 0 || num_cmp(&x, &w->max) > 0)
+		if (w->nnum == 0 || val_cmp(&x, &w->max) > 0)
 			w->max = x;
 		w->nnum++;
 	}
@@ -979,7 +882,7 @@ wl_leaves(wcol *w)
 		size_t n0 = w->lcanon.n, n;
 
 		v = kn_dict_get(&h->lab[0], (uint32_t)i);
-		n = canonical(w->date, v.p, v.n, buf, &s, &w->lnum[i], &isnum);
+		n = val_canonical(w->date, v.p, v.n, buf, &s, &w->lnum[i], &isnum);
 		w->lisnum[i] = (char)isnum;
 		cid = kn_dict_intern(&w->lcanon, s, n);
 		if (cid == n0) {
@@ -1272,6 +1175,9 @@ end_class(void)
 	/* Suppressed rows are one class for the target and the workload. */
 	if (o.tkey)
 		target_class(n);
+	if (o.skey)
+		for (i = 0; i < o.ns; i++)
+			kn_sclass_end(&sens[i].v);
 	if (W.on && n > 0) {
 		const char *p = a.key, *e;
 
@@ -1301,45 +1207,67 @@ end_class(void)
 	risk_class(&rk, a.key, a.keylen, n);
 	if (o.req.k > 0 && n < (uint64_t)o.req.k)
 		a.kfail = 1;
-	if (o.skey) {
-		uint64_t *v = a.vals;
-		size_t m = a.nval;
+	for (i = 0; o.skey && i < o.ns; i++) {
+		kn_sclass *se = &sens[i].v;
+		uint64_t *v;
+		size_t m = se->ncur, j;
 		long double he;
 
+		a.vals = kn_grow(a.vals, &a.valcap, m, sizeof(uint64_t), 64);
+		v = a.vals;
+		for (j = 0; j < m; j++)
+			v[j] = se->cur[j].cnt;
 		kn_counts_desc(v, m);
 		he = v[0] == v[m - 1] ? (long double)m :
 		    expl(kn_entropy(v, m, n));
-		if (a.first || m < a.ldmin)
+		if ((a.first && i == 0) || m < a.ldmin)
 			a.ldmin = m;
-		if (a.first || he < a.lemin)
+		if ((a.first && i == 0) || he < a.lemin)
 			a.lemin = he;
-		if (!kn_ldiv_ok(&o.req.ld, v, m, n))
+		if (o.hasl && !kn_ldiv_ok(&o.req.ld, v, m, n))
 			a.lfail = 1;
+		if (o.req.hast)
+			kn_sclass_keep(se, n);
 	}
-	if (o.req.hasv) {
+	for (i = 0; o.req.hasv && i < o.ns; i++) {
+		struct sens *se = &sens[i];
 		kn_sum sm;
 		long double var;
-		int F = a.sc > (a.ssc + 1) / 2 ? a.sc : (a.ssc + 1) / 2;
+		int F = se->sc > (se->ssc + 1) / 2 ? se->sc :
+		    (se->ssc + 1) / 2;
 
 		/* Bring s to scale F and ss to 2F. */
-		sm.s = a.s;
-		sm.ss = a.ss;
-		if (__builtin_mul_overflow(sm.s, kn_pow10(F - a.sc), &sm.s) ||
-		    __builtin_mul_overflow(sm.ss, kn_pow10(2 * F - a.ssc),
+		sm.s = se->s;
+		sm.ss = se->ss;
+		if (__builtin_mul_overflow(sm.s, kn_pow10(F - se->sc),
+		    &sm.s) ||
+		    __builtin_mul_overflow(sm.ss, kn_pow10(2 * F - se->ssc),
 		    &sm.ss))
 			kn_die("sum overflow");
-		if (o.sumsq != NULL && !sums_ok(n, &sm))
+		if (o.sumsq[i] != NULL && !sums_ok(n, &sm))
 			kn_die("%s: column '%s': the sums of class '%.*s' are "
 			    "not those of any numbers (the sum of squares is "
 			    "below the squared sum over the count)", o.sfile,
-			    o.sumsq, (int)(a.keylen > 0 ? a.keylen - 1 : 0),
+			    o.sumsq[i], (int)(a.keylen > 0 ? a.keylen - 1 : 0),
 			    a.key);
 		if (!kn_variance_ok(n, &sm, F, o.req.vm, o.req.vs, &var))
 			a.vfail = 1;
-		if (a.first || var < a.varmin)
+		if ((a.first && i == 0) || var < a.varmin)
 			a.varmin = var;
 	}
 	a.first = 0;
+}
+
+/* A class measured by kn_sclass_close. */
+static void
+close_class(size_t i, int ok, long double d, void *ctx)
+{
+	(void)i;
+	(void)ctx;
+	if (!ok)
+		a.tfail = 1;
+	if (d > a.tmax)
+		a.tmax = d;
 }
 
 /* A group of the frequency set of (QI..., S, T). */
@@ -1381,44 +1309,31 @@ add_row(const kn_fsrow *r, void *ctx)
 			    memcmp(r->key[c].p, o.mark, r->key[c].n) == 0;
 		a.have = 1;
 		a.n = 0;
-		a.nval = 0;
 		a.ntv = 0;
-		a.s = a.ss = 0;
-		a.sc = a.ssc = 0;
-		for (c = 0; c < o.nq && !a.supp_cls; c++)
+		for (c = 0; c < o.ns; c++) {
+			sens[c].v.ncur = 0;
+			sens[c].s = sens[c].ss = 0;
+			sens[c].sc = sens[c].ssc = 0;
+		}
+		/* Which quasi-identifiers hold plain numbers (the plot). */
+		for (c = 0; c < o.nq && !a.supp_cls; c++) {
+			kn_i128 m;
+			int sc;
+
 			o.numq[c] &= kn_dec_parse(r->key[c].p, r->key[c].n,
-			    &a.s, &a.sc);
-		a.s = 0;
-		a.sc = 0;
+			    &m, &sc);
+		}
 	}
 	if (__builtin_add_overflow(a.n, r->cnt, &a.n))
 		kn_die("a class size overflows 64 bits");
-	if (o.skey && r->cnt > 0) {
-		kn_str sv = r->key[o.nq];
-
-		if (o.tkey && a.nval > 0 && sv.n == a.slen &&
-		    memcmp(sv.p, a.slast, sv.n) == 0)
-			/* The same sensitive value, another target value. */
-			a.vals[a.nval - 1] += r->cnt;
-		else {
-			if (a.nval == a.valcap) {
-				a.valcap = a.valcap ? 2 * a.valcap : 64;
-				a.vals = kn_realloc(a.vals,
-				    a.valcap * sizeof(uint64_t));
-			}
-			a.vals[a.nval++] = r->cnt;
-			if (o.tkey) {
-				a.slast = grow(a.slast, &a.scap, sv.n + 1, 1);
-				memcpy(a.slast, sv.p, sv.n);
-				a.slen = sv.n;
-			}
-		}
-	}
+	for (c = 0; o.skey && c < o.ns; c++)
+		kn_sclass_add(&sens[c].v, r->key[o.nq + c].p,
+		    r->key[o.nq + c].n, r->cnt);
 	if (o.tkey && r->cnt > 0)
-		target_add(r->key[o.nq + (size_t)o.skey], r->cnt);
-	if (o.req.hasv) {
-		kn_dec_add(&a.s, &a.sc, r->s[0], r->sc[0]);
-		kn_dec_add(&a.ss, &a.ssc, r->ss[0], r->ssc[0]);
+		target_add(r->key[o.nq + (o.skey ? o.ns : 0)], r->cnt);
+	for (c = 0; o.req.hasv && c < o.ns; c++) {
+		kn_dec_add(&sens[c].s, &sens[c].sc, r->s[c], r->sc[c]);
+		kn_dec_add(&sens[c].ss, &sens[c].ssc, r->ss[c], r->ssc[c]);
 	}
 }
 
@@ -1457,7 +1372,7 @@ xml_num(const num *x)
 static double
 pl_pos(long double v, const num *lo, const num *hi)
 {
-	if (num_cmp(lo, hi) == 0)
+	if (val_cmp(lo, hi) == 0)
 		return PL_SIZE / 2.0;
 	return (double)(PL_PAD + (v - lo->v) / (hi->v - lo->v) *
 	    (PL_SIZE - 2 * PL_PAD));
@@ -1521,15 +1436,15 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 				if (e != NULL)
 					kn_table_fail(t, xyi[j], "'%.*s' %s",
 					    (int)f.n, f.p, e);
-				date_parse(f.p, f.n, &v[j]);
-			} else if (!num_parse(f.p, f.n, &v[j]))
+				val_date_parse(f.p, f.n, &v[j]);
+			} else if (!val_num_parse(f.p, f.n, &v[j]))
 				kn_table_fail(t, xyi[j], "'%.*s' is not a "
 				    "number%s", (int)f.n, f.p,
-				    date_parse(f.p, f.n, &v[j]) ? " (a date: "
+				    val_date_parse(f.p, f.n, &v[j]) ? " (a date: "
 				    "name the column with --date)" : "");
-			if (npt == 0 || num_cmp(&v[j], &lo[j]) < 0)
+			if (npt == 0 || val_cmp(&v[j], &lo[j]) < 0)
 				lo[j] = v[j];
-			if (npt == 0 || num_cmp(&v[j], &hi[j]) > 0)
+			if (npt == 0 || val_cmp(&v[j], &hi[j]) > 0)
 				hi[j] = v[j];
 		}
 		if (hascls)
@@ -1550,13 +1465,13 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 			box[id].x0 = box[id].x1 = v[0];
 			box[id].y0 = box[id].y1 = v[1];
 		}
-		if (num_cmp(&v[0], &box[id].x0) < 0)
+		if (val_cmp(&v[0], &box[id].x0) < 0)
 			box[id].x0 = v[0];
-		if (num_cmp(&v[0], &box[id].x1) > 0)
+		if (val_cmp(&v[0], &box[id].x1) > 0)
 			box[id].x1 = v[0];
-		if (num_cmp(&v[1], &box[id].y0) < 0)
+		if (val_cmp(&v[1], &box[id].y0) < 0)
 			box[id].y0 = v[1];
-		if (num_cmp(&v[1], &box[id].y1) > 0)
+		if (val_cmp(&v[1], &box[id].y1) > 0)
 			box[id].y1 = v[1];
 		box[id].n++;
 		pt = grow(pt, &ptcap, npt + 1, sizeof(struct pt));
@@ -1695,8 +1610,10 @@ main(int argc, char *argv[])
 	report_opts ro = { 0 };
 	FILE *rout = NULL;
 	char cdmbuf[48];
-	size_t *qi, *key, nq, d, c, sidx = 0, tidx = 0, cntcol = 0, sumcol = 0;
-	size_t scl, i;
+	size_t *qi, *key, nq, d, c, *sidx = NULL, tidx = 0, cntcol = 0;
+	size_t scl[KN_MAXSENS], i, j;
+	char *snames[KN_MAXSENS];
+	kn_hier *shier[KN_MAXSENS] = { NULL };
 	int ch, check = 0, freq = 0, nstdin, oargc = argc;
 	char **oargv = argv;
 
@@ -1764,10 +1681,10 @@ main(int argc, char *argv[])
 		kn_die("--class-col applies to --plot");
 	if ((o.hasl || o.req.hasv) && opt.scol == NULL)
 		kn_die("-l and --variance need the sensitive column (-s)");
-	kn_ldiv_check(&o.req.ld, opt.scol != NULL);
-	if (check && o.req.k == 0 && !o.hasl && !o.req.hasv)
-		kn_die("--check: nothing to check (give -k, -l or "
-		    "--variance)");
+	kn_req_check(&o.req, opt.scol != NULL);
+	if (check && o.req.k == 0 && !o.hasl && !o.req.hasv && !o.req.hast)
+		kn_die("--check: nothing to check (give -k, -l, --variance "
+		    "or --closeness)");
 	if (wpath != NULL && wauto != NULL)
 		kn_die("--workload and --workload-auto exclude each other");
 	if ((wpath != NULL || wauto != NULL) && opath == NULL)
@@ -1776,9 +1693,10 @@ main(int argc, char *argv[])
 	    !REPORT_ON(&ro))
 		kn_die("--original: give the workload (--workload or "
 		    "--workload-auto), or --report or --json");
-	if (hopts.n > 0 && opath == NULL)
+	if (hopts.n > 0 && opath == NULL && !(o.req.hast &&
+	    o.req.dist == KN_DIST_HIER))
 		kn_die("-H: hierarchies serve the workload (--workload or "
-		    "--workload-auto)");
+		    "--workload-auto) and --distance hierarchical");
 	nstdin = (argc == 0 || strcmp(argv[0], "-") == 0) +
 	    (opath != NULL && strcmp(opath, "-") == 0) +
 	    (wpath != NULL && strcmp(wpath, "-") == 0) +
@@ -1807,12 +1725,37 @@ main(int argc, char *argv[])
 		kn_close_out(out);
 		kn_exit(0);
 	}
-	/* S is a key (for the l-diversity figures) unless it is only
-	 * summed for variance diversity. */
-	o.skey = opt.scol != NULL && (o.hasl || !o.req.hasv);
+	/* S is a key (for the l-diversity figures and t-closeness) unless
+	 * it is only summed for variance diversity. */
+	o.skey = opt.scol != NULL && (o.hasl || o.req.hast || !o.req.hasv);
 	o.tkey = opt.tcol != NULL;
-	if (opt.scol != NULL && (o.skey || !freq))
-		sidx = kn_table_col(&t, opt.scol);
+	if (opt.scol != NULL && (o.skey || !freq)) {
+		o.ns = kn_table_cols(&t, opt.scol, &sidx);
+		if (o.ns > KN_MAXSENS)
+			kn_die("-s: more than %d sensitive columns", KN_MAXSENS);
+		for (i = 0; i < o.ns; i++)
+			snames[i] = t.names[sidx[i]];
+	} else if (opt.scol != NULL) {
+		/* Summed only, in a frequency set: S_sum and S_sumsq. */
+		char *p = kn_strdup(opt.scol), *e;
+
+		for (o.ns = 0; p != NULL; o.ns++) {
+			if (o.ns == KN_MAXSENS)
+				kn_die("-s: more than %d sensitive columns",
+				    KN_MAXSENS);
+			e = strchr(p, ',');
+			if (e != NULL)
+				*e++ = '\0';
+			snames[o.ns] = p;
+			p = e;
+		}
+	}
+	for (i = 0; o.req.hast && o.req.dist == KN_DIST_HIER && i < o.ns;
+	    i++)
+		if ((shier[i] = kn_hopts_get(&hopts, snames[i])) == NULL)
+			kn_die("--distance hierarchical: the sensitive column "
+			    "'%s' has no hierarchy (give one with -H)",
+			    snames[i]);
 	if (o.tkey)
 		tidx = kn_table_col(&t, opt.tcol);
 	if (freq)
@@ -1825,14 +1768,20 @@ main(int argc, char *argv[])
 		size_t lim = freq ? cntcol : t.ncols;
 
 		qi = kn_alloc((t.ncols + 1) * sizeof(size_t));
-		for (nq = 0, c = 0; c < lim; c++)
-			if ((opt.scol == NULL || (!o.skey && freq) || c != sidx) &&
+		for (nq = 0, c = 0; c < lim; c++) {
+			for (j = 0; sidx != NULL && j < o.ns && c != sidx[j];
+			    j++)
+				;
+			if ((sidx == NULL || j == o.ns) &&
 			    (!o.tkey || c != tidx))
 				qi[nq++] = c;
+		}
 	}
 	for (c = 0; c < nq; c++) {
-		if (opt.scol != NULL && (o.skey || !freq) && qi[c] == sidx)
-			kn_die("-s %s is also a quasi-identifier", opt.scol);
+		for (j = 0; sidx != NULL && j < o.ns; j++)
+			if (qi[c] == sidx[j])
+				kn_die("-s %s is also a quasi-identifier",
+				    snames[j]);
 		if (o.tkey && qi[c] == tidx)
 			kn_die("-t %s is also a quasi-identifier", opt.tcol);
 		if (freq && qi[c] >= cntcol)
@@ -1846,23 +1795,28 @@ main(int argc, char *argv[])
 			kn_die("--date: '%s' is not a quasi-identifier",
 			    t.names[o.dcol[i]]);
 	}
-	if (o.req.hasv && freq) {
+	for (i = 0; o.req.hasv && i < o.ns; i++) {
 		char name[512];
-		const char *base = o.skey ? t.names[sidx] : opt.scol;
+		const char *base = snames[i];
 
+		if (!freq) {
+			scl[i] = sidx[i];
+			continue;
+		}
 		snprintf(name, sizeof(name), "%s_sum", base);
-		sumcol = kn_table_col(&t, name);
+		scl[i] = kn_table_col(&t, name);
 		snprintf(name, sizeof(name), "%s_sumsq", base);
-		if (sumcol + 1 >= t.ncols ||
-		    strcmp(t.names[sumcol + 1], name) != 0)
+		if (scl[i] + 1 >= t.ncols ||
+		    strcmp(t.names[scl[i] + 1], name) != 0)
 			kn_die("%s: no %s column after %s_sum", t.r.name, name,
 			    base);
 		o.sfile = t.r.name;
-		o.sumsq = t.names[sumcol + 1];
+		o.sumsq[i] = t.names[scl[i] + 1];
 	}
-	if (o.skey && freq && sidx >= cntcol)
-		kn_die("-s: '%s' must be a key column of the frequency set",
-		    t.names[sidx]);
+	for (i = 0; o.skey && freq && i < o.ns; i++)
+		if (sidx[i] >= cntcol)
+			kn_die("-s: '%s' must be a key column of the frequency "
+			    "set", t.names[sidx[i]]);
 	if (o.tkey && freq && tidx >= cntcol)
 		kn_die("-t: '%s' must be a key column of the frequency set",
 		    t.names[tidx]);
@@ -1889,26 +1843,29 @@ main(int argc, char *argv[])
 	/* The frequency set of (QI..., S if a key, T), S summed for
 	 * variance diversity, arrives in order; classes are runs of equal
 	 * QIs. */
-	d = nq + (size_t)o.skey + (size_t)o.tkey;
+	d = nq + (o.skey ? o.ns : 0) + (size_t)o.tkey;
 	dict = kn_alloc((d + 1) * sizeof(kn_dict));
 	key = kn_alloc((d + 1) * sizeof(size_t));
 	for (c = 0; c < d; c++) {
 		kn_dict_init(&dict[c]);
-		key[c] = c < nq ? qi[c] : c == nq && o.skey ? sidx : tidx;
+		key[c] = c < nq ? qi[c] : c < d - (size_t)o.tkey ?
+		    sidx[c - nq] : tidx;
 	}
-	scl = freq ? sumcol : sidx;
+	for (i = 0; i < o.ns; i++)
+		kn_sclass_init(&sens[i].v);
 	/* The columns not read may hold what TSV cannot (a CSV release
 	 * with line ends in a column passed through). */
 	{
-		size_t *used = kn_alloc((d + 3) * sizeof(size_t)), nu = d;
+		size_t *used = kn_alloc((d + 2 * o.ns + 3) * sizeof(size_t));
+		size_t nu = d;
 
 		memcpy(used, key, d * sizeof(size_t));
 		if (freq)
 			used[nu++] = cntcol;
-		if (o.req.hasv) {
-			used[nu++] = scl;
+		for (i = 0; o.req.hasv && i < o.ns; i++) {
+			used[nu++] = scl[i];
 			if (freq)
-				used[nu++] = scl + 1;
+				used[nu++] = scl[i] + 1;
 		}
 		kn_table_carry(&t, used, nu, 0);
 		free(used);
@@ -1919,11 +1876,14 @@ main(int argc, char *argv[])
 	cs.dict = dict;
 	cs.hascount = freq;
 	cs.cntcol = cntcol;
-	cs.nsum = o.req.hasv;
-	cs.sumcol = &scl;
+	cs.nsum = o.req.hasv ? o.ns : 0;
+	cs.sumcol = scl;
 	cs.pairs = freq;
 	kn_freq(&t, &cs, NULL, opt.budget, opt.tmpdir, add_row, NULL, NULL);
 	end_class();
+	for (i = 0; o.req.hast && i < o.ns; i++)
+		kn_sclass_close(&sens[i].v, &o.req, shier[i], close_class,
+		    NULL);
 	a.cdm += (unsigned __int128)a.supp * a.rows;
 
 	put("rows", "%llu", (unsigned long long)a.rows);
@@ -1954,6 +1914,8 @@ main(int argc, char *argv[])
 	}
 	if (o.req.hasv)
 		put("variance_min", "%.10Lg", a.varmin);
+	if (o.req.hast)
+		put("closeness_max", "%.10Lg", a.tmax);
 	if (o.tkey) {
 		put("label_entropy", "%.10Lg", a.rows ?
 		    a.hsum / a.rows : 0.0L);
@@ -1973,6 +1935,8 @@ main(int argc, char *argv[])
 		    "check_l_recursive", "%s", a.lfail ? "fail" : "pass");
 	if (o.req.hasv)
 		put("check_variance", "%s", a.vfail ? "fail" : "pass");
+	if (o.req.hast)
+		put("check_closeness", "%s", a.tfail ? "fail" : "pass");
 	if (REPORT_ON(&ro)) {
 		report_run(&rep, oargc, oargv, &ro, &o.req, opt.scol);
 		rep.fof = rk.fof;
@@ -1980,9 +1944,9 @@ main(int argc, char *argv[])
 		report_file_set(&rep.rel, argc > 0 ? argv[0] : NULL, t.rows);
 		if (opath != NULL)
 			report_file_set(&rep.orig, opath, W.orows);
-		report_columns(&rep, &t, qi, nq, opt.scol != NULL &&
-		    (o.skey || !freq) ? sidx : SIZE_MAX, o.tkey ? tidx :
-		    SIZE_MAX, freq ? cntcol : t.ncols);
+		report_columns(&rep, &t, qi, nq, sidx, opt.scol != NULL &&
+		    (o.skey || !freq) ? o.ns : 0, o.tkey ? tidx : SIZE_MAX,
+		    freq ? cntcol : t.ncols);
 		report_plot(argv, argc, qi, nq, opt.columns, freq);
 		if (rout != NULL) {
 			report_html(&rep, rout);
@@ -1992,5 +1956,5 @@ main(int argc, char *argv[])
 			report_json(&rep, out);
 	}
 	kn_close_out(out);
-	kn_exit(check && (a.kfail || a.lfail || a.vfail) ? 1 : 0);
+	kn_exit(check && (a.kfail || a.lfail || a.vfail || a.tfail) ? 1 : 0);
 }

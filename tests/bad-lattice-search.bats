@@ -126,7 +126,7 @@ setup() {
 	bad_cases <<-EOF
 	--all --best     | 2 | lattice-search: --all and --best exclude each other | lattice-search -q a,b $H --all --best @t.tsv
 	-l without -s    | 2 | lattice-search: -l needs the sensitive column (-s) | lattice-search -q a,b $H -l 2 @t.tsv
-	-s without -l    | 2 | lattice-search: -s: give the l-diversity requirement with -l | lattice-search -q a,b $H -s s @t.tsv
+	-s without -l    | 2 | lattice-search: -s: give the requirement on it with -l or --closeness | lattice-search -q a,b $H -s s @t.tsv
 	-c not recursive | 2 | lattice-search: -c applies to --diversity recursive | lattice-search -q a,b $H -s s -l 2 -c 2 @t.tsv
 	--diversity, no l| 2 | lattice-search: --diversity and -c apply to -l | lattice-search -q a,b $H -s s --diversity entropy @t.tsv
 	unknown option   | 2 | lattice-search: unrecognized option*usage: lattice-search* | lattice-search --bogus @t.tsv

@@ -130,7 +130,7 @@ setup() {
 @test "partition: options that conflict or lack another" {
 	bad_cases <<-'EOF'
 	-l without -s    | 2 | partition: -l needs the sensitive column (-s) | partition -k 1 -q a -l 2 @t.tsv
-	-s alone         | 2 | partition: -s needs a requirement on it (-l or --variance) | partition -k 1 -q a -s s @t.tsv
+	-s alone         | 2 | partition: -s needs a requirement on it (-l, --variance or --closeness) | partition -k 1 -q a -s s @t.tsv
 	-c not recursive | 2 | partition: -c applies to --diversity recursive | partition -k 1 -q a -s s -l 2 -c 2 @t.tsv
 	infogain, no -t  | 2 | partition: --split infogain needs the target column (-t) | partition -k 1 -q a --split infogain @t.tsv
 	--alpha, memory  | 2 | partition: --sample, --seed, --alpha and --naive are for -a rothko-s | partition -k 1 -q a --alpha 0.1 @t.tsv

@@ -568,7 +568,7 @@ fscase() {
 	-q a,b $H --max-suppress -1 $T/t|--max-suppress: '-1'
 	-q a,b $H --all --best $T/t|--all and --best
 	-q a,b $H -l 2 $T/t|-l needs the sensitive column (-s)
-	-q a $H -s b $T/t|-s: give the l-diversity requirement with -l
+	-q a $H -s b $T/t|-s: give the requirement on it with -l or --closeness
 	-q a,b $H -k 0 $T/t|-k: '0'
 	-q a,b $H -k x $T/t|-k: 'x'
 	$H $T/t|-q: name the quasi-identifiers

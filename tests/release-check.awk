@@ -5,7 +5,8 @@
 #
 #   awk -f release-check.awk -v qi=Q1,Q2 -v k=K -v id=COL
 #       [-v scol=S [-v l=L [-v div=distinct|entropy|recursive [-v c=C]]]
-#       [-v var=V]] [-v maxsupp=N] [-v drop=1] [-v mark='*']
+#       [-v var=V] [-v t=T [-v dist=equal|ordered|hierarchical
+#       [-v shier=FILE,...]]]] [-v maxsupp=N] [-v drop=1] [-v mark='*']
 #       [-v hier=Q1=FILE,...] [-v gen=Q1,...] [-v masks=Q1,...]
 #       [-v ranges=1] [-v means=1] [-v extra=COL] [-v missing=TOK,...]
 #       [-v dates=Q1,...] [-v datehier=Q1,...]
@@ -47,8 +48,16 @@
 #    on a multiple of N 2020/2024, or decade 2020s;
 #  - the rows kept, grouped by all their QI and Q_mean values (the
 #    classes an adversary sees), form classes of at least k rows, with
-#    l-diverse values of scol (distinct, entropy or recursive (c,l)) and
-#    a population variance of scol of at least var.
+#    l-diverse values of scol (distinct, entropy or recursive (c,l)),
+#    a population variance of scol of at least var, and a distribution
+#    of scol within t of ORIGINAL's whole column (t-closeness, kanon(7):
+#    the Earth Mover's Distance dist, equal by default; the ordered one
+#    over the values in numeric order when all are numbers, else byte
+#    order; the hierarchical one over the tree of the hierarchy file in
+#    shier, leaf first, with a root above a top level of several
+#    labels), decided in integers exact below 2^53.  scol may be a
+#    comma list: every requirement holds for each column, shier then
+#    lists one file per column.
 # Exit 0 when every check passes, else 1 with the first failures on the
 # standard output.
 
@@ -221,6 +230,33 @@ BEGIN {
 		div = "distinct"
 	if (c == "")
 		c = 1
+	nsc = split(scol, SC, ",")
+	if (dist == "")
+		dist = "equal"
+	if (t != "")
+		for (j = split(shier, lst, ","); j >= 1; j--)
+			loadshier(j, lst[j])
+}
+
+# The tree of sensitive column j from a hierarchy file (TSV or ';').
+function loadshier(j, file,    line, f, nf, i, top) {
+	while ((getline line < file) > 0) {
+		if (line == "")
+			continue
+		nf = split(line, f, line ~ /\t/ ? "\t" : ";")
+		sleaf[j, ++nsleaf[j]] = f[1]
+		for (i = 1; i <= nf; i++)
+			sanc[j, f[1], i - 1] = f[i]
+		if (!((j, nf - 1, f[nf]) in stop))
+			ntop[j]++
+		stop[j, nf - 1, f[nf]] = 1
+		top = nf - 1
+	}
+	close(file)
+	sH[j] = top + (ntop[j] > 1)
+	for (i = 1; i <= nsleaf[j]; i++)
+		if (sH[j] > top)
+			sanc[j, sleaf[j, i], sH[j]] = "(root)"
 }
 
 FNR == 1 && NR == 1 {
@@ -242,6 +278,12 @@ NR == FNR {
 	}
 	orow[$ocol[id]] = ++on
 	oline[on] = $0
+	for (j = 1; j <= nsc; j++) {
+		v = $ocol[SC[j]]
+		if (!((j, v) in TC))
+			tval[j, ++tm[j]] = v
+		TC[j, v]++
+	}
 	next
 }
 FNR == 1 {
@@ -318,11 +360,13 @@ FNR == 1 {
 		key = key SUBSEP $i
 	}
 	size[key]++
-	if (scol != "") {
-		s = o[ocol[scol]]
-		if (cnt[key, s]++ == 0)
-			nd[key]++
-		vals[key] = vals[key] SUBSEP s
+	for (j = 1; j <= nsc; j++) {
+		s = o[ocol[SC[j]]]
+		if (cnt[j, key, s]++ == 0) {
+			nd[j, key]++
+			dv[j, key] = dv[j, key] SUBSEP s
+		}
+		vals[j, key] = vals[j, key] SUBSEP s
 	}
 }
 
@@ -333,6 +377,8 @@ END {
 		fail("the release has " rn " rows, the original " on)
 	if (drop && on - rn > maxsupp)
 		fail(on - rn " rows suppressed, at most " maxsupp " allowed")
+	if (t != "")
+		tprepare()
 	for (key in size) {
 		kk = key
 		gsub(SUBSEP, "|", kk)
@@ -343,21 +389,119 @@ END {
 			continue
 		if (size[key] < k)
 			fail("class " kk ": " size[key] " rows, k = " k)
-		if (scol == "")
-			continue
-		ns = split(substr(vals[key], 2), sv, SUBSEP)
-		if (l != "" && !ldiverse(key, ns))
-			fail("class " kk ": not " div " " l "-diverse")
-		if (var != "" && variance(ns) < var * (1 - 1e-12) - 1e-12)
-			fail("class " kk ": variance " variance(ns) " < " var)
+		for (j = 1; j <= nsc; j++) {
+			ns = split(substr(vals[j, key], 2), sv, SUBSEP)
+			if (l != "" && !ldiverse(j, key, ns))
+				fail("class " kk ": not " div " " l "-diverse in " \
+				    SC[j])
+			if (var != "" && variance(ns) < var * (1 - 1e-12) - 1e-12)
+				fail("class " kk ": variance " variance(ns) \
+				    " < " var " in " SC[j])
+			if (t != "" && !tclose(j, key, size[key]))
+				fail("class " kk ": " SC[j] " not within " t \
+				    " (" dist ")")
+		}
 	}
 	exit nfail > 0
 }
 
-# Whether class key (n rows, sensitive values in sv) is l-diverse.
-function ldiverse(key, n,    i, m, x, h, p, r, t, tail) {
+# t as tnum / tden; the order of the ordered distance; the norms.
+function tprepare(    j, i, x, y, num, p) {
+	tnum = t
+	tden = 1
+	if (index(t, ".") > 0) {
+		for (i = length(t) - index(t, "."); i > 0; i--)
+			tden *= 10
+		sub(/\./, "", tnum)
+	}
+	tnum += 0
+	for (j = 1; j <= nsc; j++) {
+		num = 1
+		for (i = 1; i <= tm[j]; i++)
+			if (!isnum(tval[j, i]) && !ismiss(tval[j, i]))
+				num = 0
+		for (i = 1; i <= tm[j]; i++)
+			tord[j, i] = tval[j, i]
+		for (i = 2; i <= tm[j]; i++) {
+			x = tord[j, i]
+			for (p = i - 1; p >= 1; p--) {
+				y = tord[j, p]
+				# Numbers in numeric order, missing values last.
+				if (num ? (ismiss(y) != ismiss(x) ? ismiss(x) : \
+				    ismiss(x) ? y < x : y + 0 < x + 0 || \
+				    (y + 0 == x + 0 && y < x)) : y < x)
+					break
+				tord[j, p + 1] = y
+			}
+			tord[j, p + 1] = x
+		}
+		tnorm[j] = dist == "equal" ? 2 : dist == "ordered" ? \
+		    (tm[j] > 1 ? tm[j] - 1 : 1) : sH[j]
+	}
+}
+
+# The count of value v of column j in class key.
+function cc(j, key, v) {
+	return (j, key, v) in cnt ? cnt[j, key, v] : 0
+}
+
+# Whether class key (n rows) is within t in column j: the distance's
+# sum S over norm n N, S <= t norm n N.
+function tclose(j, key, n,    S, i, v, d, a, l, node, par, pos, neg, \
+    ex, nodes, done, e, p, q) {
+	S = 0
+	if (dist == "equal")
+		for (i = 1; i <= tm[j]; i++) {
+			v = tval[j, i]
+			d = cc(j, key, v) * on - TC[j, v] * n
+			S += d < 0 ? -d : d
+		}
+	else if (dist == "ordered") {
+		a = 0
+		for (i = 1; i <= tm[j]; i++) {
+			v = tord[j, i]
+			a += cc(j, key, v) * on - TC[j, v] * n
+			S += a < 0 ? -a : a
+		}
+	} else {
+		for (i = 1; i <= nsleaf[j]; i++) {
+			v = sleaf[j, i]
+			ex[0, v] = cc(j, key, v) * on - \
+			    ((j, v) in TC ? TC[j, v] : 0) * n
+		}
+		for (l = 1; l <= sH[j]; l++) {
+			split("", pos)
+			split("", neg)
+			split("", nodes)
+			for (i = 1; i <= nsleaf[j]; i++) {
+				node = sanc[j, sleaf[j, i], l - 1]
+				par = sanc[j, sleaf[j, i], l]
+				nodes[par] = 1
+				if ((l - 1, node) in done)
+					continue
+				done[l - 1, node] = 1
+				e = ex[l - 1, node]
+				if (e > 0)
+					pos[par] += e
+				else
+					neg[par] -= e
+				ex[l, par] += e
+			}
+			for (par in nodes) {
+				p = pos[par] + 0
+				q = neg[par] + 0
+				S += l * (p < q ? p : q)
+			}
+		}
+	}
+	return S * tden <= tnum * tnorm[j] * n * on
+}
+
+# Whether class key (n rows, values of sensitive column j in sv) is
+# l-diverse.
+function ldiverse(j, key, n,    i, m, x, h, p, r, t, tail) {
 	if (div == "distinct")
-		return nd[key] >= l
+		return nd[j, key] >= l
 	if (div == "recursive" && l <= 1)
 		return 1	# (c,1)-diversity always holds
 	m = 0
@@ -365,7 +509,7 @@ function ldiverse(key, n,    i, m, x, h, p, r, t, tail) {
 	for (i = 1; i <= n; i++)
 		if (!(sv[i] in seen)) {
 			seen[sv[i]] = 1
-			r[++m] = cnt[key, sv[i]]
+			r[++m] = cnt[j, key, sv[i]]
 		}
 	if (div == "entropy") {
 		h = 0

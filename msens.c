@@ -1,0 +1,120 @@
+/*
+ * msens.c: partition's requirements on the sensitive columns beyond
+ * one column's l-diversity and variance (mondrian.c): t-closeness (Li,
+ * Li, Venkatasubramanian, ICDE 2007; kanon(7), T-CLOSENESS) against
+ * the whole table's distribution, and several sensitive columns (-s
+ * a,b), whose tuple of values is the row's sensitive value and is
+ * projected on each column to check it.  Used by in-memory Mondrian,
+ * Rothko-T (the same side counts) and Rothko-S's prune step.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kanon.h"
+#include "mondrian.h"
+
+static int
+cmp_tval(const void *a, const void *b)
+{
+	uint32_t x = ((const kn_tval *)a)->pos, y = ((const kn_tval *)b)->pos;
+
+	return x < y ? -1 : x > y;
+}
+
+void
+msens_prepare(struct part *pt, kn_hier *const *h)
+{
+	uint64_t *cnt;
+	size_t j, x;
+
+	if (pt->nsens > 1)
+		for (j = 0; j < pt->nsens; j++) {
+			kn_dict_init(&pt->sdicts[j]);
+			pt->tmap[j] = kn_alloc((pt->sens_dict.n + 1) *
+			    sizeof(uint32_t));
+		}
+	for (x = 0; pt->nsens > 1 && x < pt->sens_dict.n; x++) {
+		kn_str v = kn_dict_get(&pt->sens_dict, (uint32_t)x);
+		const char *p = v.p, *e = v.p + v.n, *tab;
+
+		for (j = 0; j < pt->nsens; j++) {
+			tab = memchr(p, '\t', (size_t)(e - p));
+			if (tab == NULL)
+				tab = e;
+			pt->tmap[j][x] = kn_dict_intern(&pt->sdicts[j], p,
+			    (size_t)(tab - p));
+			p = tab < e ? tab + 1 : e;
+		}
+	}
+	if (!pt->req.hast)
+		return;
+	if (pt->nsens <= 1) {
+		kn_tclose_dict(&pt->tc[0], &pt->req, &pt->sens_dict, pt->scount,
+		    h[0], &pt->tpos[0]);
+		return;
+	}
+	for (j = 0; j < pt->nsens; j++) {
+		cnt = kn_zalloc((pt->sdicts[j].n + 1) * sizeof(uint64_t));
+		for (x = 0; x < pt->sens_dict.n && x < pt->nscount; x++)
+			cnt[pt->tmap[j][x]] += pt->scount[x];
+		kn_tclose_dict(&pt->tc[j], &pt->req, &pt->sdicts[j], cnt, h[j],
+		    &pt->tpos[j]);
+		free(cnt);
+	}
+}
+
+int
+msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n)
+{
+	size_t i, j, k;
+	kn_tval *w;
+
+	if (n == 0)
+		return 1;
+	if (pt->nsens <= 1)
+		return !pt->req.hast || kn_tclose_ids(&pt->tc[0], pt->tpos[0],
+		    v, m, n, &pt->tsc, NULL);
+	pt->tv2 = kn_grow(pt->tv2, &pt->tv2cap, m, sizeof(kn_tval), 64);
+	w = pt->tv2;
+	for (j = 0; j < pt->nsens; j++) {
+		for (i = 0; i < m; i++) {
+			w[i].pos = pt->tmap[j][v[i].pos];
+			w[i].cnt = v[i].cnt;
+		}
+		qsort(w, m, sizeof(kn_tval), cmp_tval);
+		for (i = k = 0; i < m; i++)
+			if (k > 0 && w[k - 1].pos == w[i].pos)
+				w[k - 1].cnt += w[i].cnt;
+			else if (w[i].cnt > 0)
+				w[k++] = w[i];
+		if (pt->req.ld.on) {
+			for (i = 0; i < k; i++)
+				pt->gath[i] = w[i].cnt;
+			kn_counts_desc(pt->gath, k);
+			if (!kn_ldiv_ok(&pt->req.ld, pt->gath, k, n))
+				return 0;
+		}
+		if (pt->req.hast && !kn_tclose_ids(&pt->tc[j], pt->tpos[j], w,
+		    k, n, &pt->tsc, NULL))
+			return 0;
+	}
+	return 1;
+}
+
+int
+msens_side_ok(struct part *pt, const uint64_t *hist, int compl, uint64_t n)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < pt->nstouch; i++) {
+		uint32_t x = pt->stouch[i];
+		uint64_t c = compl ? pt->hs_tot[x] - hist[x] : hist[x];
+
+		if (c == 0)
+			continue;
+		pt->tv = kn_grow(pt->tv, &pt->tvcap, m, sizeof(kn_tval), 64);
+		pt->tv[m].pos = x;
+		pt->tv[m++].cnt = c;
+	}
+	return msens_pairs_ok(pt, pt->tv, m, n);
+}

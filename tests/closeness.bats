@@ -1,0 +1,238 @@
+#!/usr/bin/env bats
+# t-closeness (kanon(7), T-CLOSENESS) and several sensitive columns:
+# lattice-search on Adult against closeness-brute.awk, an independent
+# brute force that measures every class of every node from the rows with
+# the distances' definitions; every algorithm gives the same bytes;
+# score --check agrees with lattice-search; the option errors.
+
+load common
+
+QI=sex,age,race,marital-status,education,native-country,workclass
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	HQ=()
+	for a in ${QI//,/ }; do
+		HQ+=(-H "$a=$AH/adult_hierarchy_$a.csv")
+	done
+	HS=(-H "occupation=$AH/adult_hierarchy_occupation.csv")
+}
+
+# The hierarchies as TSV, in -q order and then occupation's, for the
+# brute force.
+brute_hier() {
+	local a
+	for a in ${QI//,/ } occupation; do
+		tr ';' '\t' < "$AH/adult_hierarchy_$a.csv" > "$T/$a.tsv"
+		printf '%s\n' "$T/$a.tsv"
+	done
+}
+
+@test "Adult (3,000 rows, 7 QIs, occupation): lattice-search agrees with the brute force, every distance, k, t and limit" {
+	head -n 3001 "$ADULT" > "$T/a.tsv"
+	configs=""
+	for k in 2 5 10; do
+		for t in 0.1 0.15 0.2 0.3; do
+			for d in equal ordered hierarchical; do
+				for lim in 0 40; do
+					configs="$configs $k:$t:$d:$lim"
+				done
+			done
+		done
+	done
+	mapfile -t hf < <(brute_hier)
+	awk -f "$BATS_TEST_DIRNAME/closeness-brute.awk" -v qi="$QI" \
+	    -v scol=occupation -v configs="${configs# }" "${hf[@]}" \
+	    "$T/a.tsv" > "$T/brute"
+	[ "$(grep -c '^C' "$T/brute")" -eq 72 ]
+	for cf in $configs; do
+		IFS=: read -r k t d lim <<< "$cf"
+		want=$(awk -v c="$cf" '$1 == "C" && $2 == c {
+		    print $3, $4, $5 }' "$T/brute")
+		awk -v c="$cf" 'BEGIN { FS = OFS = "\t" } $1 == "M" && $2 == c {
+		    $1 = $2 = ""; sub(/^\t\t/, ""); print }' "$T/brute" |
+		    sort > "$T/wantmin"
+		first=
+		for a in incognito super-roots cube samarati bfs bfs-scan; do
+			lattice-search -a $a -q "$QI" -k "$k" -s occupation \
+			    --closeness "$t" --distance "$d" --max-suppress "$lim" \
+			    "${HQ[@]}" "${HS[@]}" -v "$T/a.tsv" > "$T/out.$a" \
+			    2> "$T/err" || [ $? -eq 1 ]
+			if [ -z "$first" ]; then
+				first=$a
+				tail -n +2 "$T/out.$a" | cut -f 1-7 | sort > "$T/gotmin"
+				diff "$T/wantmin" "$T/gotmin" ||
+				    { echo "$cf: minimal nodes differ"; return 1; }
+				got=$(sed -n 's/.*anonymous \([0-9]*\), minimal \([0-9]*\)$/\1 \2/p' "$T/err")
+				best=$(lattice-search -q "$QI" -k "$k" -s occupation \
+				    --closeness "$t" --distance "$d" \
+				    --max-suppress "$lim" "${HQ[@]}" "${HS[@]}" \
+				    --best "$T/a.tsv" | awk 'NR == 2 { print $10 }')
+				[ "$got ${best:-none}" = "$want" ] ||
+				    { echo "$cf: got $got ${best:-none}, want $want"; return 1; }
+			else
+				cmp "$T/out.$first" "$T/out.$a" ||
+				    { echo "$cf: -a $a differs from -a $first"; return 1; }
+			fi
+		done
+	done
+}
+
+@test "score --check agrees with lattice-search: the best node's release is within t, and fails just below its closeness_max" {
+	for d in equal ordered hierarchical; do
+		lattice-search -q "$QI" -k 5 -s occupation --closeness 0.15 \
+		    --distance "$d" "${HQ[@]}" "${HS[@]}" --best "$ADULT" > "$T/node"
+		recode -n "$T/node" "${HQ[@]}" -k 5 "$ADULT" > "$T/rel"
+		x=()
+		[ "$d" = hierarchical ] && x=("${HS[@]}")
+		run score -q "$QI" -k 5 -s occupation --closeness 0.15 \
+		    --distance "$d" "${x[@]}" --check "$T/rel"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"check_closeness	pass"* ]]
+		max=$(printf '%s\n' "$output" | awk '$1 == "closeness_max" { print $2 }')
+		below=$(awk -v m="$max" 'BEGIN { printf "%.6f", m - 0.000001 }')
+		run score -q "$QI" -k 5 -s occupation --closeness "$below" \
+		    --distance "$d" "${x[@]}" --check "$T/rel"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"check_closeness	fail"* ]]
+	done
+}
+
+@test "t-closeness is exact: a class exactly at t passes, and fails for t a hair below" {
+	# The table: a 2, b 2; class x holds a 2, b 1 (equal distance
+	# 1/2 |2/3 - 1/2| * 2 = 1/6), class y holds b 1.
+	printf 'q\ts\nx\ta\nx\ta\nx\tb\ny\tb\n' > "$T/t.tsv"
+	printf 'x\t*\ny\t*\n' > "$T/q.tsv"
+	run lattice-search -q q -H q="$T/q.tsv" -k 1 -s s --closeness 0.5 --all "$T/t.tsv"
+	[ "$status" -eq 0 ]
+	# Class y: |0 - 1/2| + |1 - 1/2| = 1, halved: 1/2.  So the leaves
+	# qualify at t = 0.5 and not below.
+	[ "$(printf '%s\n' "$output" | sed -n 2p | cut -f 1)" = 0 ]
+	run lattice-search -q q -H q="$T/q.tsv" -k 1 -s s --closeness 0.49999999999999999999 --all "$T/t.tsv"
+	[ "$(printf '%s\n' "$output" | sed -n 2p | cut -f 1)" = 1 ]
+	run score -q q -s s --closeness 0.5 --check "$T/t.tsv"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"closeness_max	0.5"* ]]
+	run score -q q -s s --closeness 0.49999999999999999999 --check "$T/t.tsv"
+	[ "$status" -eq 1 ]
+}
+
+@test "the ordered distance orders numbers as numbers, the hierarchical one uses -H" {
+	# Values 1, 2, 10: byte order would put 10 before 2.
+	printf 'q\ts\nx\t1\nx\t1\ny\t2\ny\t10\n' > "$T/t.tsv"
+	# Class x: p = 1, 0, 0 against q = 1/2, 1/4, 1/4: cumulative
+	# differences 1/2, 1/4, 0, over m - 1 = 2: 3/8.
+	run score -q q -s s --closeness 0.375 --distance ordered --check "$T/t.tsv"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"closeness_max	0.375"* ]]
+	# A tree: 1 and 2 under A, 10 under B; height 2.  Class x: the
+	# extra at A is +1/4 (1: +1/2, 2: -1/4), at B -1/4: A costs
+	# 1/2 min(1/2, 1/4) = 1/8, the root 2/2 min(1/4, 1/4) = 1/4.
+	printf '1\tA\t*\n2\tA\t*\n10\tB\t*\n' > "$T/s.tsv"
+	run score -q q -s s --closeness 0.375 --distance hierarchical \
+	    -H s="$T/s.tsv" --check "$T/t.tsv"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"closeness_max	0.375"* ]]
+}
+
+@test "several sensitive columns: every requirement holds for each" {
+	printf 'q\ts1\ts2\nx\ta\tu\nx\tb\tu\ny\ta\tu\ny\tb\tv\n' > "$T/t.tsv"
+	printf 'x\t*\ny\t*\n' > "$T/q.tsv"
+	# s1 is 2-diverse in both classes, s2 only in y: the leaves fail.
+	run lattice-search -q q -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 "$T/t.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | sed -n 2p | cut -f 1)" = 1 ]
+	run lattice-search -q q -H q="$T/q.tsv" -k 1 -s s1 -l 2 "$T/t.tsv"
+	[ "$(printf '%s\n' "$output" | sed -n 2p | cut -f 1)" = 0 ]
+	run score -q q -s s1,s2 -l 2 --check "$T/t.tsv"
+	[ "$status" -eq 1 ]
+	run score -q q -s s1 -l 2 --check "$T/t.tsv"
+	[ "$status" -eq 0 ]
+	run score -q q -s s2,s1 --closeness 0.25 --check "$T/t.tsv"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"closeness_max	0.25"* ]]
+}
+
+@test "option errors: --closeness without -s, t outside [0,1], --distance alone, no hierarchy" {
+	printf 'q\ts\nx\ta\n' > "$T/t.tsv"
+	printf 'x\t*\n' > "$T/q.tsv"
+	for prog in lattice-search score; do
+		h=()
+		[ $prog = lattice-search ] && h=(-H q="$T/q.tsv")
+		run $prog -q q "${h[@]}" --closeness 0.2 "$T/t.tsv"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"--closeness needs the sensitive column (-s)"* ]]
+		run $prog -q q "${h[@]}" -s s --closeness 1.5 "$T/t.tsv"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"--closeness: '1.5' is not a decimal number from 0 to 1"* ]]
+		run $prog -q q "${h[@]}" -s s --closeness -0.1 "$T/t.tsv"
+		[ "$status" -eq 2 ]
+		run $prog -q q "${h[@]}" -s s -l 1 --distance ordered "$T/t.tsv"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"--distance applies to --closeness"* ]]
+		run $prog -q q "${h[@]}" -s s --closeness 0.2 --distance tree "$T/t.tsv"
+		[ "$status" -eq 2 ]
+		run $prog -q q "${h[@]}" -s s --closeness 0.2 --distance hierarchical "$T/t.tsv"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"the sensitive column 's' has no hierarchy"* ]]
+	done
+}
+
+@test "release-check.awk catches a class beyond t, in either of two sensitive columns" {
+	ck=$BATS_TEST_DIRNAME/release-check.awk
+	printf 'x\tq\ts\ts2\n1\ta\tu\tv\n2\ta\tu\tw\n3\tb\tw\tv\n4\tb\tw\tw\n' > "$T/t.tsv"
+	# s: each class holds one value of two: distance 1/2; s2: 0.
+	awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s2 -v t=0 "$T/t.tsv" "$T/t.tsv"
+	awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s,s2 -v t=0.5 "$T/t.tsv" "$T/t.tsv"
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s2,s -v t=0.49 "$T/t.tsv" "$T/t.tsv"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"s not within 0.49 (equal)"* ]]
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s -v t=0.4 -v dist=ordered "$T/t.tsv" "$T/t.tsv"
+	[ "$status" -eq 1 ]
+	run awk -f "$ck" -v qi=q -v k=2 -v id=x -v scol=s,s2 -v l=2 "$T/t.tsv" "$T/t.tsv"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not distinct 2-diverse in s"* ]]
+}
+
+@test "score: variance diversity in each of two sensitive columns, from a table and from its frequency set" {
+	printf 'q\ta\tb\nx\t1\t10\nx\t3\t12\ny\t4\t1\ny\t6\t1\n' > "$T/v.tsv"
+	# a: variance 1 in both classes; b: 1 in x, 0 in y.
+	run score -q q -s a --variance 1 --check "$T/v.tsv"
+	[ "$status" -eq 0 ]
+	run score -q q -s a,b --variance 1 --check "$T/v.tsv"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"variance_min	0"* ]]
+	freqset -q q --sum a --sum b "$T/v.tsv" > "$T/f.tsv"
+	run score --freqset -q q -s a,b --variance 1 --check "$T/f.tsv"
+	[ "$status" -eq 1 ]
+	run score --freqset -q q -s b,a --variance 0 --check "$T/f.tsv"
+	[ "$status" -eq 0 ]
+	run score --freqset -q q -s a --variance 1 --check "$T/f.tsv"
+	[ "$status" -eq 0 ]
+}
+
+@test "recode and partition: two sensitive columns, a class failing in either is suppressed once, or not cut" {
+	printf 'q\ts1\ts2\tx\nx\ta\tu\t1\nx\tb\tu\t2\ny\ta\tu\t3\ny\tb\tv\t4\nz\ta\tv\t5\nz\tb\tu\t6\n' > "$T/m.tsv"
+	printf 'x\t*\ny\t*\nz\t*\n' > "$T/q.tsv"
+	run recode -v -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 "$T/m.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 2 ]
+	[[ "$output" == *"2 rows suppressed in 1 classes"* ]]
+	# s2 over the table: u 4, v 2; class x (u, u) is 1/3 away.
+	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s2,s1 --closeness 0.3 "$T/m.tsv"
+	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 2 ]
+	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s2,s1 --closeness 0.34 "$T/m.tsv"
+	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 0 ]
+	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 --classes "$T/m.tsv" "$T/m.tsv"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--classes takes one sensitive column (-s)"* ]]
+	run partition -q q -k 1 -s s1,s2 --variance 1 "$T/m.tsv"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-s: one sensitive column with --variance and the --job steps"* ]]
+	# partition: class x fails -l 2 in s2, so no cut stands.
+	run partition -q q -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 "$T/m.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | cut -f 5 | sort -u | wc -l)" -eq 2 ]
+	run partition -q q -H q="$T/q.tsv" -k 1 -s s1 -l 2 "$T/m.tsv"
+	[ "$(printf '%s\n' "$output" | cut -f 5 | sort -u | wc -l)" -eq 4 ]
+}
