@@ -24,8 +24,11 @@ libkanon.a: $(CORE)
 	rm -f $@
 	$(AR) rcs $@ $(CORE)
 
-freqset gendata recode: %: %.o libkanon.a
+freqset gendata: %: %.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $@.o libkanon.a $(LDLIBS)
+
+recode: recode.o regions.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ recode.o regions.o libkanon.a $(LDLIBS)
 
 # score's own objects: the risk models and the release report.
 SCORE_OBJS = score.o value.o risk.o report.o sha256.o
@@ -63,10 +66,11 @@ partition.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
 sha256.o tests/sha256-check: sha256.h
+recode.o regions.o: recode.h
 score.o value.o: value.h
 score.o risk.o report.o: report.h
 score.o risk.o: risk.h
-value.o risk.o report.o: kanon.h
+value.o risk.o report.o regions.o: kanon.h
 tests/hypo-check: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
@@ -112,7 +116,7 @@ $(FUZZ): fuzz/fuzz-%: fuzz/%.c fuzz/harness.c fuzz/harness.h kanon.h \
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ fuzz/$*.c fuzz/harness.c \
 	    fuzz/obj/libkanon.a $(LDLIBS)
 
-fuzz/fuzz-parse: recode.c extsort.h
+fuzz/fuzz-parse: recode.c regions.c recode.h extsort.h
 
 demo: all
 	@sh demo.sh

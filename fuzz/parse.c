@@ -12,6 +12,7 @@
  */
 #define main recode_main
 #include "../recode.c"
+#include "../regions.c"
 #undef main
 
 #include <limits.h>

@@ -1,0 +1,114 @@
+/*
+ * recode.h: what recode's main (recode.c) shares with the release by
+ * partition's regions (regions.c): the recoding's hooks and the
+ * regions.  recode's own.
+ */
+#ifndef RECODE_H
+#define RECODE_H
+
+#include "kanon.h"
+
+/* A generated hierarchy forgets its values past this many in the
+ * writing pass, so memory stays bounded. */
+#define GEN_RESET (1 << 18)
+
+/*
+ * A recoding: which columns are quasi-identifiers, how the first pass
+ * counts the classes and how a row's QI labels are found.  A lattice
+ * node fills in these hooks, and so do partition's regions.
+ */
+struct recoding {
+	const char *what;	/* what a QI is called in messages */
+	size_t nq;
+	size_t *qcol;		/* the QI columns of the table */
+	long cls;		/* the class column of the table, or -1 */
+	/* Extra output columns: column j, named xname[j], follows table
+	 * column xcol[j] and holds label nq + j. */
+	size_t nx;
+	size_t *xcol;
+	char **xname;
+	/* Counts the classes of the rest of t (keyed last on the ns
+	 * columns scol), calling out for each group in order. */
+	void (*count)(struct recoding *, kn_table *, const size_t *scol,
+	    size_t ns, kn_fsout out, kn_freqstats *st);
+	/* Sets lab[0..nq + nx) to the labels of the current row of t. */
+	void (*label)(struct recoding *, kn_table *, kn_str *lab);
+	/* If not NULL: checks what the last pass read, at its end. */
+	void (*done)(struct recoding *);
+	void *priv;
+	size_t *used, nused;	/* the columns read (kn_table_carry) */
+};
+
+enum { SUM_RANGE, SUM_MEAN, SUM_BOTH };
+
+/*
+ * partition's regions (-r): per class its row count and, per
+ * quasi-identifier, the min, max and mean of a numeric attribute or the
+ * hierarchy node of a categorical one.  The labels of each class are
+ * made once, as they are written: its QIs', then its class id, then
+ * with --summary both the means.  A row finds them by its class.
+ */
+struct regions {
+	const char *path;
+	const char *iname;	/* the input, for messages */
+	size_t nqi;		/* quasi-identifiers */
+	size_t nl;		/* labels per class */
+	size_t n, cap;		/* classes */
+	kn_dict ids;		/* class id -> index */
+	uint64_t *count;	/* their count column */
+	uint64_t *line;		/* their line in path */
+	kn_str *lab;		/* n * nl labels */
+	uint64_t *seen;		/* rows of each class read in this pass */
+	int part;		/* --part: the input is a part of the table */
+	size_t classcol;
+	int *num;		/* per QI: numeric (min, max, mean), or a node */
+	kn_hier **h;		/* per QI with a node: its hierarchy (-H) */
+	char **qname;		/* per QI: its name in the table */
+	struct bound *bd;	/* n * nqi: the numeric QIs' ranges */
+	const char *dates;	/* --date: the date columns of the table */
+	int *dform;		/* per QI: its date form, or KN_DATE_NONE */
+	char why[192];		/* why a value is not a date */
+	/* for the count hook */
+	size_t budget;		/* -S */
+	const char *tmpdir;	/* -T */
+	kn_input *in;
+	const char *columns;
+	kn_fsout out;
+	kn_str *key;
+	int skey, unknown, outside;
+	int have;		/* a group (class gx, value gs) is pending */
+	size_t gx;
+	char *gs;
+	size_t gsn, gscap;
+	char *sj;		/* several sensitive values, joined */
+	size_t sjcap;
+	uint64_t gcnt;
+};
+
+/* The range of a numeric quasi-identifier in a region: its min and max,
+ * as numbers and as written. */
+struct bound {
+	kn_i128 lo, hi;
+	int slo, shi;
+	const char *los, *his;
+	uint64_t miss;		/* rows whose value is missing */
+	uint64_t mseen;		/* of them, read so far */
+	int nonum;		/* all of them */
+};
+
+/* Splits s at tabs in place; returns the fields (n of them). */
+char **regions_tabsplit(char *s, size_t *n);
+/* Waits until fd has something to read (a FIFO's writer, or the end). */
+void regions_wait_input(int fd);
+/* Reads the regions file rg->path and checks it against table t, whose
+ * header has been read; fills in rc's hooks' state (kanon(7)). */
+void regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
+    int summary, const char *ccol, const kn_hopts *ho);
+/* The hooks of a recoding by regions: the first pass's count, a row's
+ * labels, and the check at the end of the pass that labels. */
+void regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
+    size_t ns, kn_fsout out, kn_freqstats *st);
+void regions_label(struct recoding *rc, kn_table *t, kn_str *lab);
+void regions_done(struct recoding *rc);
+
+#endif

@@ -1,0 +1,771 @@
+/*
+ * regions.c: recode -r, the release by partition's regions (paper 003
+ * Figure 3, §5 and Figure 8): the regions file read and checked against
+ * the table (Q_min, Q_max, Q_mean, Q_missing per numeric or date
+ * quasi-identifier, the node of a categorical one), each row's class
+ * labels, the first pass's count of the classes, and the checks that
+ * the rows are the regions' (counts, extents, missing values).
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "recode.h"
+
+/* Splits s at tabs in place; returns the fields (n of them). */
+char **
+regions_tabsplit(char *s, size_t *n)
+{
+	char **f = NULL, *p = s, *t;
+	size_t cap = 0;
+
+	*n = 0;
+	for (;;) {
+		f = kn_grow(f, &cap, *n, sizeof(char *), 16);
+		f[(*n)++] = p;
+		if ((t = strchr(p, '\t')) == NULL)
+			return f;
+		*t = '\0';
+		p = t + 1;
+	}
+}
+
+/* How a value stands to its class's region (region_fit). */
+enum { FIT, NOT_NUMBER, NOT_DATE, NOT_LEAF, OUTSIDE, NO_HIER, MISSING };
+
+/* Whether s is a positive integer as written by partition (no sign, no
+ * leading zero, at most 19 digits); sets *v. */
+static int
+posint(const char *s, uint64_t *v)
+{
+	const char *p;
+
+	if (*s < '1' || *s > '9')
+		return 0;
+	for (p = s; *p >= '0' && *p <= '9'; p++)
+		;
+	if (*p != '\0' || p - s > 19)
+		return 0;
+	*v = strtoull(s, NULL, 10);
+	return 1;
+}
+
+/* Whether name is stem followed by suffix. */
+static int
+stemmed(const char *name, const char *stem, size_t n, const char *suffix)
+{
+	return strncmp(name, stem, n) == 0 && strcmp(name + n, suffix) == 0;
+}
+
+/* Waits until fd has input or is at its end, without reading it. */
+void
+regions_wait_input(int fd)
+{
+	struct pollfd p;
+
+	p.fd = fd;
+	p.events = POLLIN;
+	while (poll(&p, 1, -1) < 0)
+		if (errno != EINTR)
+			kn_die_sys("poll");
+}
+
+/* A release of a class holding numbers and missing values: the
+ * numbers' summary s, '|' and the missing token. */
+static kn_str
+or_missing(kn_str s)
+{
+	const char *tok = kn_missing_token();
+	size_t n = s.n + 1 + strlen(tok);
+	char *b = kn_alloc(n + 1);
+	kn_str r;
+
+	snprintf(b, n + 1, "%.*s|%s", (int)s.n, s.p, tok);
+	r.p = b;
+	r.n = n;
+	return r;
+}
+
+/* Reads the Q_missing field v[3] of a class of cnt rows into B; the
+ * extents v[0..3) must be empty when every value is missing, and then
+ * returns 0. */
+static int
+region_missing(char **f, char **v, struct bound *B, uint64_t cnt,
+    const char *col, const char *path, unsigned long long ln)
+{
+	uint64_t miss = 0;
+
+	if (strcmp(v[3], "0") != 0 && !posint(v[3], &miss))
+		kn_die("%s:%llu: column '%s': '%s' is not a count", path, ln,
+		    col, v[3]);
+	if (miss > cnt)
+		kn_die("%s:%llu: class %s: %s %s is above its count %llu",
+		    path, ln, f[0], col, v[3], (unsigned long long)cnt);
+	B->miss = miss;
+	B->nonum = miss == cnt;
+	if (B->nonum != (*v[0] == '\0') || B->nonum != (*v[1] == '\0') ||
+	    B->nonum != (*v[2] == '\0'))
+		kn_die("%s:%llu: class %s: the least, greatest and mean values "
+		    "must be empty exactly when all %llu values are missing "
+		    "(%s %s)", path, ln, f[0], (unsigned long long)cnt, col,
+		    v[3]);
+	return !B->nonum;
+}
+
+/* Reads value s of date QI i of the regions (path:ln, column col) as
+ * its day or second into *m (scale 0): a date of the form of the first
+ * line's. */
+static void
+region_date(struct regions *rg, size_t i, const char *s, kn_i128 *m, int *sc,
+    const char *path, unsigned long long ln, const char *col)
+{
+	int64_t v;
+	int f = kn_date_parse(s, strlen(s), &v);
+
+	if (f == KN_DATE_NONE)
+		kn_die("%s:%llu: column '%s': '%s' %s", path, ln, col, s,
+		    kn_date_why(s, strlen(s), rg->why, sizeof(rg->why)));
+	if (rg->dform[i] < 0)
+		rg->dform[i] = f;
+	else if (f != rg->dform[i])
+		kn_die("%s:%llu: column '%s': '%s' is a %s, but the regions "
+		    "before it hold %ss", path, ln, col, s, f == KN_DATE_DAY ?
+		    "date" : "date-time", f == KN_DATE_DAY ? "date-time" :
+		    "date");
+	*m = v;
+	*sc = 0;
+}
+
+/*
+ * Reads the regions file and checks it against table t, whose header
+ * (the first line of partition's output) has been read: partition
+ * renames its regions into place before it writes that line.  The
+ * header is class, count, then per QI either Q_min, Q_max, Q_mean
+ * (numeric) or Q (categorical).
+ */
+void
+regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
+    int summary, const char *ccol, const kn_hopts *ho)
+{
+	const char *tname = t->headerless ? "--columns" : t->r.name;
+	const char *path = rg->path, *p;
+	kn_reader r;
+	char **name, **f, *line, **hn;
+	size_t nh, nf, i, j, c, len, *fld;
+	int *num;
+	kn_i128 m[3];
+	int sc[3];
+	int64_t day;
+
+	/* The class column of the table. */
+	for (c = 0; c < t->ncols && strcmp(t->names[c], ccol) != 0; c++)
+		;
+	for (p = ccol; *p >= '0' && *p <= '9'; p++)
+		;
+	if (c == t->ncols && p != ccol && *p == '\0')
+		c = kn_table_col(t, ccol);
+	if (c == t->ncols)
+		kn_die("%s: no class column '%s' (partition appends one; "
+		    "--class-col names it)", tname, ccol);
+	rg->classcol = c;
+	rc->cls = (long)c;
+
+	kn_reader_open(&r, path);
+	if (!kn_getline(&r))
+		kn_die("%s: empty regions file: expected a header line "
+		    "beginning with class and count, as partition -r writes it",
+		    path);
+	name = regions_tabsplit(kn_strndup(r.line, r.len), &nh);
+	if (nh < 2 || (strcmp(name[0], "class") != 0 &&
+	    strcmp(name[0], t->names[c]) != 0) ||
+	    strcmp(name[1], "count") != 0)
+		kn_die("%s:1: expected a header beginning with class and "
+		    "count, as partition -r writes it", path);
+	if (nh == 2)
+		kn_die("%s:1: no quasi-identifier columns after class and "
+		    "count", path);
+
+	/* The quasi-identifiers: fld[i] is the first field of QI i. */
+	fld = kn_alloc(nh * sizeof(size_t));
+	num = kn_alloc(nh * sizeof(int));
+	rc->qcol = kn_alloc(nh * sizeof(size_t));
+	rc->xcol = kn_alloc(nh * sizeof(size_t));
+	rc->xname = kn_alloc(nh * sizeof(char *));
+	for (i = 2; i < nh; rg->nqi++) {
+		const char *q = name[i];
+		size_t k = rg->nqi;
+
+		len = strlen(q);
+		fld[k] = i;
+		num[k] = len > 4 && strcmp(q + len - 4, "_min") == 0 &&
+		    i + 2 < nh && stemmed(name[i + 1], q, len - 4, "_max") &&
+		    stemmed(name[i + 2], q, len - 4, "_mean");
+		if (num[k]) {
+			q = kn_strndup(q, len - 4);
+			i += 3;
+			/* Q_missing: the class's missing values (kanon(7),
+			 * MISSING VALUES). */
+			if (i < nh && stemmed(name[i], q, len - 4,
+			    "_missing")) {
+				num[k] = 2;
+				i++;
+			}
+		} else
+			i++;
+		for (c = 0; c < t->ncols && strcmp(t->names[c], q) != 0; c++)
+			;
+		if (c == t->ncols)
+			kn_die("%s:1: quasi-identifier '%s' is not a column of "
+			    "%s", path, q, tname);
+		if (c == rg->classcol)
+			kn_die("%s:1: quasi-identifier '%s' is the class column",
+			    path, q);
+		for (j = 0; j < k; j++)
+			if (rc->qcol[j] == c)
+				kn_die("%s:1: quasi-identifier '%s' is named "
+				    "twice", path, q);
+		rc->qcol[k] = c;
+		if (num[k] && summary == SUM_BOTH) {
+			char *x = kn_alloc(strlen(q) + 6);
+
+			snprintf(x, strlen(q) + 6, "%s_mean", q);
+			for (c = 0; c < t->ncols; c++)
+				if (strcmp(t->names[c], x) == 0)
+					kn_die("--summary both: %s already has a "
+					    "column '%s'", tname, x);
+			rc->xcol[rc->nx] = rc->qcol[k];
+			rc->xname[rc->nx++] = x;
+		}
+	}
+	rc->what = "quasi-identifier";
+	rc->nq = rg->nqi + 1;
+	rc->qcol[rg->nqi] = rg->classcol;
+	rg->nl = rc->nq + rc->nx;
+
+	/* The dates (--date): numeric QIs whose values are dates. */
+	rg->dform = kn_zalloc((rg->nqi + 1) * sizeof(int));
+	if (rg->dates != NULL) {
+		size_t *dc, nd = kn_table_cols(t, rg->dates, &dc);
+
+		for (j = 0; j < nd; j++) {
+			for (i = 0; i < rg->nqi && rc->qcol[i] != dc[j]; i++)
+				;
+			if (i == rg->nqi || !num[i])
+				kn_die("--date: '%s' is not a quasi-identifier of "
+				    "%s with a range (%s_min, %s_max, %s_mean)",
+				    t->names[dc[j]], path, t->names[dc[j]],
+				    t->names[dc[j]], t->names[dc[j]]);
+			rg->dform[i] = -1;	/* known from the first line */
+		}
+		free(dc);
+	}
+
+	/* The hierarchies of the nodes: -H attr=spec must name one. */
+	rg->num = num;
+	rg->h = kn_zalloc((rg->nqi + 1) * sizeof(kn_hier *));
+	rg->qname = kn_alloc((rg->nqi + 1) * sizeof(char *));
+	for (i = 0; i < rg->nqi; i++)
+		rg->qname[i] = t->names[rc->qcol[i]];
+	hn = kn_alloc((rg->nqi + 1) * sizeof(char *));
+	for (i = 0, j = 0; i < rg->nqi; i++)
+		if (!num[i])
+			hn[j++] = t->names[rc->qcol[i]];
+	kn_hopts_check(ho, hn, j);
+	for (i = 0; i < rg->nqi; i++)
+		if (!num[i])
+			rg->h[i] = kn_hopts_get(ho, t->names[rc->qcol[i]]);
+	free(hn);
+
+	/* The classes. */
+	kn_dict_init(&rg->ids);
+	while (kn_getline(&r)) {
+		unsigned long long ln = r.lineno;
+		uint64_t cnt, id;
+		int64_t dup;
+		kn_str *L;
+		struct bound *B;
+		size_t x = 0;
+
+		line = kn_strndup(r.line, r.len);
+		f = regions_tabsplit(line, &nf);
+		if (nf != nh)
+			kn_die("%s:%llu: expected %zu fields, found %zu", path,
+			    ln, nh, nf);
+		if (!posint(f[0], &id))
+			kn_die("%s:%llu: class '%s' is not a positive integer",
+			    path, ln, f[0]);
+		if ((dup = kn_dict_find(&rg->ids, f[0], strlen(f[0]))) >= 0)
+			kn_die("%s:%llu: class %s appears twice (first on line "
+			    "%llu)", path, ln, f[0],
+			    (unsigned long long)rg->line[dup]);
+		if (!posint(f[1], &cnt))
+			kn_die("%s:%llu: class %s: count '%s' is not a positive "
+			    "integer", path, ln, f[0], f[1]);
+		if (rg->n == rg->cap) {
+			rg->cap = rg->cap ? 2 * rg->cap : 64;
+			rg->count = kn_realloc(rg->count, rg->cap *
+			    sizeof(uint64_t));
+			rg->line = kn_realloc(rg->line, rg->cap *
+			    sizeof(uint64_t));
+			rg->lab = kn_realloc(rg->lab, rg->cap * rg->nl *
+			    sizeof(kn_str));
+			rg->bd = kn_realloc(rg->bd, rg->cap * rg->nqi *
+			    sizeof(struct bound));
+		}
+		kn_dict_intern(&rg->ids, f[0], strlen(f[0]));
+		rg->count[rg->n] = cnt;
+		rg->line[rg->n] = ln;
+		L = rg->lab + rg->n * rg->nl;
+		for (i = 0; i < rg->nqi; i++) {
+			char **v = f + fld[i], *range;
+
+			if (!num[i]) {
+				L[i].p = v[0];
+				L[i].n = strlen(v[0]);
+				continue;
+			}
+			B = &rg->bd[rg->n * rg->nqi + i];
+			B->miss = B->mseen = 0;
+			B->nonum = 0;
+			if (num[i] == 2 && !region_missing(f, v, B, cnt,
+			    name[fld[i] + 3], path, ln)) {
+				/* All missing: the token is the release. */
+				L[i].p = kn_missing_token();
+				L[i].n = strlen(L[i].p);
+				if (summary == SUM_BOTH)
+					L[rc->nq + x++] = L[i];
+				continue;
+			}
+			for (j = 0; j < 3; j++)
+				if (rg->dform[i] != KN_DATE_NONE)
+					region_date(rg, i, v[j], &m[j], &sc[j],
+					    path, ln, name[fld[i] + j]);
+				else if (!kn_dec_parse(v[j], strlen(v[j]), &m[j],
+				    &sc[j]))
+					kn_die("%s:%llu: column '%s': '%s' is not "
+					    "a number%s", path, ln, name[fld[i] + j],
+					    v[j], kn_date_parse(v[j], strlen(v[j]),
+					    &day) != KN_DATE_NONE ? " (a date: name "
+					    "the column with --date)" : "");
+			/* min <= mean <= max, or it is no region. */
+			if (kn_dec_cmp(m[0], sc[0], m[1], sc[1]) > 0)
+				kn_die("%s:%llu: class %s: %s '%s' is above %s "
+				    "'%s'", path, ln, f[0], name[fld[i]], v[0],
+				    name[fld[i] + 1], v[1]);
+			if (kn_dec_cmp(m[2], sc[2], m[0], sc[0]) < 0 ||
+			    kn_dec_cmp(m[2], sc[2], m[1], sc[1]) > 0)
+				kn_die("%s:%llu: class %s: %s '%s' is not from "
+				    "%s to %s", path, ln, f[0], name[fld[i] + 2],
+				    v[2], v[0], v[1]);
+			B->lo = m[0];
+			B->slo = sc[0];
+			B->los = v[0];
+			B->hi = m[1];
+			B->shi = sc[1];
+			B->his = v[1];
+			if (strcmp(v[0], v[1]) == 0)
+				range = v[0];
+			else {
+				len = strlen(v[0]) + strlen(v[1]) + 4;
+				range = kn_alloc(len);
+				/* Dates: ISO 8601's interval (kanon(7), DATES). */
+				snprintf(range, len, rg->dform[i] != KN_DATE_NONE ?
+				    "%s/%s" : "[%s-%s]", v[0], v[1]);
+			}
+			L[i].p = summary == SUM_MEAN ? v[2] : range;
+			L[i].n = strlen(L[i].p);
+			if (summary == SUM_BOTH) {
+				L[rc->nq + x].p = v[2];
+				L[rc->nq + x++].n = strlen(v[2]);
+			}
+			if (B->miss > 0) {
+				/* Numbers and missing values: both said. */
+				L[i] = or_missing(L[i]);
+				if (summary == SUM_BOTH)
+					L[rc->nq + x - 1] =
+					    or_missing(L[rc->nq + x - 1]);
+			}
+		}
+		L[rg->nqi].p = f[0];
+		L[rg->nqi].n = strlen(f[0]);
+		rg->n++;
+		free(f);
+	}
+	kn_reader_close(&r);
+	rg->seen = kn_zalloc((rg->n + 1) * sizeof(uint64_t));
+	free(fld);
+	free(name);
+}
+
+/*
+ * Whether value v of quasi-identifier i lies in the region of class x:
+ * a number from its min to its max, exactly; for a node, a leaf of the
+ * hierarchy (-H) under it.  '*' holds any value, and a node equal to
+ * the value holds it; any other node needs the hierarchy to tell.
+ * *err gets the hierarchy's reason for NOT_LEAF.
+ */
+static int
+region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
+    const char **err)
+{
+	struct bound *b;
+	kn_hier *h = rg->h[i];
+	kn_str lab, a;
+	kn_i128 m;
+	int64_t id = 0;
+	int sc, l;
+
+	if (rg->num[i]) {
+		b = &rg->bd[x * rg->nqi + i];
+		if (kn_missing(v.p, v.n))
+			return b->miss > 0 ? FIT : MISSING;
+		if (b->nonum)
+			return OUTSIDE;
+	}
+	if (rg->num[i] && rg->dform[i] != KN_DATE_NONE) {
+		int64_t d;
+		int f = kn_date_parse(v.p, v.n, &d);
+
+		b = &rg->bd[x * rg->nqi + i];
+		if (f == KN_DATE_NONE) {
+			*err = kn_date_why(v.p, v.n, rg->why, sizeof(rg->why));
+			return NOT_DATE;
+		}
+		if (f != rg->dform[i]) {
+			snprintf(rg->why, sizeof(rg->why), "is a %s, but the "
+			    "regions hold %ss", f == KN_DATE_DAY ? "date" :
+			    "date-time", f == KN_DATE_DAY ? "date-time" : "date");
+			*err = rg->why;
+			return NOT_DATE;
+		}
+		return d < b->lo || d > b->hi ? OUTSIDE : FIT;
+	}
+	if (rg->num[i]) {
+		b = &rg->bd[x * rg->nqi + i];
+		*err = NULL;
+		if (!kn_dec_parse(v.p, v.n, &m, &sc))
+			return NOT_NUMBER;
+		return kn_dec_cmp(m, sc, b->lo, b->slo) < 0 ||
+		    kn_dec_cmp(m, sc, b->hi, b->shi) > 0 ? OUTSIDE : FIT;
+	}
+	lab = rg->lab[x * rg->nl + i];
+	if (h != NULL) {
+		if (h->kind != KN_HFILE && h->lab[0].n > GEN_RESET)
+			kn_hier_reset(h);
+		if ((id = kn_hier_leaf(h, v.p, v.n, err)) < 0)
+			return NOT_LEAF;
+	}
+	if ((lab.n == 1 && lab.p[0] == '*') ||
+	    (lab.n == v.n && memcmp(lab.p, v.p, v.n) == 0))
+		return FIT;
+	if (h == NULL)
+		return NO_HIER;
+	for (l = 1; l < h->nlevels; l++) {
+		a = kn_dict_get(&h->lab[l], kn_hier_lift(h, (uint32_t)id, 0,
+		    l));
+		if (a.n == lab.n && memcmp(a.p, lab.p, a.n) == 0)
+			return FIT;
+	}
+	return OUTSIDE;
+}
+
+/* Dies naming the row of t, the column of quasi-identifier i, its value
+ * v and the region of class x, for the answer why of region_fit. */
+static void __attribute__((noreturn))
+region_fail(const struct recoding *rc, const kn_table *t, struct regions *rg,
+    size_t x, size_t i, int why, const char *err)
+{
+	size_t col = rc->qcol[i];
+	kn_str v = t->f[col], id = rg->lab[x * rg->nl + rg->nqi];
+	kn_str lab = rg->lab[x * rg->nl + i];
+	const struct bound *b = &rg->bd[x * rg->nqi + i];
+	unsigned long long ln = (unsigned long long)rg->line[x];
+
+	if (why == NOT_LEAF)
+		kn_table_fail(t, col, "'%.*s': %s (%s)", (int)v.n, v.p, err,
+		    rg->h[i]->src);
+	if (why == NOT_DATE)
+		kn_table_fail(t, col, "'%.*s' %s", (int)v.n, v.p, err);
+	if (why == NOT_NUMBER)
+		kn_table_fail(t, col, "'%.*s' is not a number, so not in the "
+		    "region of class %.*s, from %s to %s (%s:%llu)", (int)v.n,
+		    v.p, (int)id.n, id.p, b->los, b->his, rg->path, ln);
+	if (why == MISSING && b->miss > 0)
+		kn_table_fail(t, col, "'%.*s' is a missing value, and the "
+		    "region of class %.*s holds only %llu (%s:%llu)", (int)v.n,
+		    v.p, (int)id.n, id.p, (unsigned long long)b->miss,
+		    rg->path, ln);
+	if (why == MISSING)
+		kn_table_fail(t, col, "'%.*s' is a missing value, and the "
+		    "region of class %.*s holds none (%s:%llu)", (int)v.n,
+		    v.p, (int)id.n, id.p, rg->path, ln);
+	if (why == OUTSIDE && rg->num[i] && b->nonum)
+		kn_table_fail(t, col, "'%.*s' lies outside the region of "
+		    "class %.*s, whose values are all missing (%s:%llu; "
+		    "give recode the --missing that partition had)",
+		    (int)v.n, v.p, (int)id.n, id.p, rg->path, ln);
+	if (why == OUTSIDE && rg->num[i])
+		kn_table_fail(t, col, "'%.*s' lies outside the region of "
+		    "class %.*s, from %s to %s (%s:%llu)", (int)v.n, v.p,
+		    (int)id.n, id.p, b->los, b->his, rg->path, ln);
+	if (why == OUTSIDE)
+		kn_table_fail(t, col, "'%.*s' lies outside the region of "
+		    "class %.*s, the node '%.*s' of %s (%s:%llu)", (int)v.n,
+		    v.p, (int)id.n, id.p, (int)lab.n, lab.p, rg->h[i]->src,
+		    rg->path, ln);
+	kn_table_fail(t, col, "'%.*s' is not the node '%.*s' of the region of "
+	    "class %.*s (%s:%llu), and whether it lies under it takes the "
+	    "hierarchy of '%s' (-H)", (int)v.n, v.p, (int)lab.n, lab.p,
+	    (int)id.n, id.p, rg->path, ln, t->names[col]);
+}
+
+/* Checks the rows read of each class against the regions' counts. */
+static void
+regions_check(struct recoding *rc)
+{
+	struct regions *rg = rc->priv;
+	size_t i;
+
+	for (i = 0; i < rg->n; i++)
+		if (rg->part ? rg->seen[i] > rg->count[i] :
+		    rg->seen[i] != rg->count[i]) {
+			kn_str id = rg->lab[i * rg->nl + rg->nqi];
+
+			kn_die("%s:%llu: class %.*s has count %llu, but %s has "
+			    "%llu row%s of it", rg->path,
+			    (unsigned long long)rg->line[i], (int)id.n, id.p,
+			    (unsigned long long)rg->count[i], rg->iname,
+			    (unsigned long long)rg->seen[i],
+			    rg->seen[i] == 1 ? "" : "s");
+		}
+}
+
+/* At the end of the pass that labels the rows: regions_check, and the
+ * missing values of each class against its Q_missing. */
+void
+regions_done(struct recoding *rc)
+{
+	struct regions *rg = rc->priv;
+	size_t i, q;
+
+	regions_check(rc);
+	for (i = 0; i < rg->n && !rg->part; i++)
+		for (q = 0; q < rg->nqi; q++) {
+			const struct bound *b = &rg->bd[i * rg->nqi + q];
+			kn_str id = rg->lab[i * rg->nl + rg->nqi];
+
+			if (!rg->num[q] || b->mseen == b->miss)
+				continue;
+			kn_die("%s:%llu: class %.*s has %llu missing value%s "
+			    "of '%s', but %s has %llu", rg->path,
+			    (unsigned long long)rg->line[i], (int)id.n, id.p,
+			    (unsigned long long)b->miss, b->miss == 1 ? "" :
+			    "s", rg->qname[q], rg->iname,
+			    (unsigned long long)b->mseen);
+		}
+}
+
+/* The labels of the row's class; the row must lie in its class's
+ * region, and the class may not have more rows than its count. */
+void
+regions_label(struct recoding *rc, kn_table *t, kn_str *lab)
+{
+	struct regions *rg = rc->priv;
+	kn_str v = t->f[rg->classcol];
+	int64_t id = kn_dict_find(&rg->ids, v.p, v.n);
+	const char *err = NULL;
+	size_t i;
+	int why;
+
+	if (id < 0)
+		kn_table_fail(t, rg->classcol, "'%.*s' is not a class of %s",
+		    (int)v.n, v.p, rg->path);
+	for (i = 0; i < rg->nqi; i++) {
+		kn_str q = t->f[rc->qcol[i]];
+		struct bound *b = &rg->bd[id * rg->nqi + i];
+
+		if ((why = region_fit(rg, (size_t)id, i, q, &err)) != FIT)
+			region_fail(rc, t, rg, (size_t)id, i, why, err);
+		if (rg->num[i] && kn_missing(q.p, q.n) && !rg->part &&
+		    ++b->mseen > b->miss)
+			region_fail(rc, t, rg, (size_t)id, i, MISSING, err);
+	}
+	/* More rows than the count: the regions are of another table,
+	 * whatever part of this one is read. */
+	if (++rg->seen[id] > rg->count[id])
+		kn_table_fail(t, rg->classcol, "class %.*s has count %llu "
+		    "(%s:%llu), but %s has more rows of it", (int)v.n, v.p,
+		    (unsigned long long)rg->count[id], rg->path,
+		    (unsigned long long)rg->line[id], rg->iname);
+	memcpy(lab, rg->lab + (size_t)id * rg->nl, rg->nl * sizeof(kn_str));
+}
+
+/* Passes on the pending group of the first pass, a class and with -l
+ * one of its sensitive values, keyed by the class's labels. */
+static void
+region_flush(struct recoding *rc)
+{
+	struct regions *rg = rc->priv;
+	kn_fsrow g;
+
+	if (!rg->have)
+		return;
+	rg->have = 0;
+	memcpy(rg->key, rg->lab + rg->gx * rg->nl, rc->nq * sizeof(kn_str));
+	if (rg->skey) {
+		/* The sensitive values, joined by tabs in gs. */
+		const char *p = rg->gs, *e = rg->gs + rg->gsn, *tab;
+		int j;
+
+		for (j = 0; j < rg->skey; j++) {
+			tab = memchr(p, '\t', (size_t)(e - p));
+			rg->key[rc->nq + j].p = p;
+			rg->key[rc->nq + j].n = (size_t)((tab != NULL ? tab :
+			    e) - p);
+			p = tab != NULL ? tab + 1 : e;
+		}
+	}
+	memset(&g, 0, sizeof(g));
+	g.key = rg->key;
+	g.cnt = rg->gcnt;
+	rg->out(&g, NULL);
+}
+
+/*
+ * A group (class id, sensitive value, quasi-identifiers) of the first
+ * pass: its values are checked against the class's region, and the
+ * groups of one class and sensitive value, which arrive together, are
+ * added up and passed on as one.
+ */
+static void
+region_group(const kn_fsrow *r, void *ctx)
+{
+	struct recoding *rc = ctx;
+	struct regions *rg = rc->priv;
+	int64_t id = kn_dict_find(&rg->ids, r->key[0].p, r->key[0].n);
+	kn_str s = rg->skey ? r->key[1] : r->key[0];
+	int j;
+
+	/* Several sensitive columns: their values joined by tabs. */
+	if (rg->skey > 1) {
+		size_t len = 0;
+
+		for (j = 1; j <= rg->skey; j++)
+			len += r->key[j].n + 1;
+		rg->sj = kn_grow(rg->sj, &rg->sjcap, len, 1, 64);
+		for (len = 0, j = 1; j <= rg->skey; j++) {
+			memcpy(rg->sj + len, r->key[j].p, r->key[j].n);
+			len += r->key[j].n;
+			rg->sj[len++] = '\t';
+		}
+		s.p = rg->sj;
+		s.n = len - 1;
+	}
+
+	if (id < 0) {
+		rg->unknown = 1;
+		return;
+	}
+	rg->seen[id] += r->cnt;
+	if (rg->have && ((size_t)id != rg->gx || (rg->skey &&
+	    (s.n != rg->gsn || memcmp(s.p, rg->gs, s.n) != 0))))
+		region_flush(rc);
+	if (!rg->have) {
+		rg->have = 1;
+		rg->gx = (size_t)id;
+		rg->gcnt = 0;
+		if (rg->skey) {
+			if (s.n + 1 > rg->gscap) {
+				rg->gscap = 2 * (s.n + 1);
+				rg->gs = kn_realloc(rg->gs, rg->gscap);
+			}
+			memcpy(rg->gs, s.p, s.n);
+			rg->gsn = s.n;
+		}
+	}
+	rg->gcnt += r->cnt;
+}
+
+/* A row of the first pass: its values against its class's region (the
+ * first row that fails is named by a second reading, below). */
+static void
+region_row(const kn_table *t, void *ctx)
+{
+	struct recoding *rc = ctx;
+	struct regions *rg = rc->priv;
+	kn_str v = t->f[rg->classcol];
+	int64_t id = kn_dict_find(&rg->ids, v.p, v.n);
+	const char *err;
+	size_t i;
+
+	if (id < 0) {
+		rg->unknown = 1;
+		return;
+	}
+	for (i = 0; i < rg->nqi; i++)
+		if (region_fit(rg, (size_t)id, i, t->f[rc->qcol[i]], &err) !=
+		    FIT)
+			rg->outside = 1;
+}
+
+/*
+ * The first pass: counts the rows of each class (and sensitive value)
+ * within -S, and checks each row against its class's region.  The
+ * groups of a class arrive together.  The regions are checked here,
+ * before anything is written: a row outside its region, or a count
+ * that the table does not match.
+ */
+void
+regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
+    size_t ns, kn_fsout out, kn_freqstats *st)
+{
+	struct regions *rg = rc->priv;
+	size_t d = 1 + ns, c;
+	size_t *key = kn_alloc(d * sizeof(size_t));
+	kn_dict *dict = kn_alloc(d * sizeof(kn_dict));
+	kn_countspec cs;
+	kn_str *lab;
+
+	rg->skey = (int)ns;
+	key[0] = rg->classcol;
+	for (c = 0; c < ns; c++)
+		key[1 + c] = scol[c];
+	for (c = 0; c < d; c++)
+		kn_dict_init(&dict[c]);
+	memset(&cs, 0, sizeof(cs));
+	cs.d = d;
+	cs.key = key;
+	cs.dict = dict;
+	cs.row = region_row;
+	cs.rowctx = rc;
+	rg->out = out;
+	rg->key = kn_alloc((rc->nq + ns + 1) * sizeof(kn_str));
+	kn_freq(t, &cs, NULL, rg->budget, rg->tmpdir, region_group, rc, st);
+	region_flush(rc);
+	for (c = 0; c < d; c++)
+		kn_dict_free(&dict[c]);
+	free(dict);
+	free(key);
+	free(rg->key);
+	free(rg->gs);
+	rg->gs = NULL;
+	if (rg->unknown || rg->outside) {
+		/* Read the input again to name the first such row. */
+		memset(rg->seen, 0, rg->n * sizeof(uint64_t));
+		kn_table_free(t);
+		kn_input_open(rg->in, t, rg->columns);
+		kn_table_carry(t, rc->used, rc->nused, 1);
+		lab = kn_alloc((rg->nl + 1) * sizeof(kn_str));
+		while (kn_table_next(t))
+			regions_label(rc, t, lab);
+		kn_die("%s: the input changed between the two passes",
+		    rg->iname);
+	}
+	regions_check(rc);
+	memset(rg->seen, 0, rg->n * sizeof(uint64_t));
+}
+
