@@ -39,127 +39,26 @@
  * minimality is decided over all specializations.  The monotone case
  * is what flash's inference needs both ways: a failing node's
  * specializations fail, since its passing would make them pass.
+ *
+ * The program's main, its options and their checks, the table opened
+ * and its columns resolved, is lattice_search.c; it hands them to
+ * lat_search (lattice.h), which reads, searches and writes the nodes.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "kanon.h"
+#include "lattice.h"
 #include "tagging.h"
 
-#define MAXQ 64
-#define MAXLAT ((uint64_t)1 << 28)
-
-enum { A_INCOGNITO, A_SUPERROOTS, A_CUBE, A_SAMARATI, A_BFS, A_BFSSCAN,
-    A_FLASH };
 static const char *const algname[] = { "incognito", "super-roots", "cube",
     "samarati", "bfs", "bfs-scan", "flash" };
-/* The names -a takes (kn_name_eq): each algorithm's own, and those of
- * the README and the papers. */
-static const struct {
-	const char *name;
-	int algo;
-} algalias[] = {
-	{ "incognito", A_INCOGNITO },
-	{ "basic", A_INCOGNITO },
-	{ "basic-incognito", A_INCOGNITO },
-	{ "super-roots", A_SUPERROOTS },
-	{ "superroots", A_SUPERROOTS },
-	{ "super-roots-incognito", A_SUPERROOTS },
-	{ "cube", A_CUBE },
-	{ "cube-incognito", A_CUBE },
-	{ "samarati", A_SAMARATI },
-	{ "binary", A_SAMARATI },
-	{ "binary-search", A_SAMARATI },
-	{ "bfs", A_BFS },
-	{ "breadth-first", A_BFS },
-	{ "breadth-first-search", A_BFS },
-	{ "bfs-scan", A_BFSSCAN },
-	{ "flash", A_FLASH },
-	{ "predictive-tagging", A_FLASH },
-};
 
-enum { M_CDM, M_CAVG, M_HEIGHT, M_PREC, M_LOSS };
-static const char *const metname[] = { "cdm", "cavg", "height", "prec",
-    "loss" };
 /* The metric of --metric (M_CDM...), which orders the output. */
 static int metric;
-
-static const char synopsis[] =
-    "usage: lattice-search [-v] [-a algorithm] [-H attr=spec|dir] "
-    "[-j threads]\n"
-    "                      [-k k] [-o file] [-q columns] [-S size] "
-    "[-T dir]\n"
-    "                      [--max-suppress n|p%] [-s columns [-l l "
-    "[--diversity\n"
-    "                      distinct|entropy|recursive] [-c c]] "
-    "[--closeness t\n"
-    "                      [--distance equal|ordered|hierarchical]]] "
-    "[--metric name]\n"
-    "                      [--all | --best] [--raw] [--columns list | "
-    "--columns-file\n"
-    "                      file] [--skip-header] [--progress] [file]\n";
-
-static const char help[] =
-    "The k-minimal full-domain generalizations (lattice nodes) of a "
-    "table or of\n"
-    "its frequency set, best first.\n"
-    "\n"
-    "  -q COLUMNS           the quasi-identifiers (default: the keys of "
-    "a\n"
-    "                       frequency set)\n"
-    "  -a ALGORITHM         incognito (or basic), super-roots, cube, "
-    "samarati\n"
-    "                       (or binary), bfs (or breadth-first), "
-    "bfs-scan, flash\n"
-    "  --max-suppress N|P%  a node may suppress up to N rows, or P% of "
-    "them\n"
-    "  --best               only the best qualifying node by --metric\n"
-    "  --all                every qualifying node, not only the minimal "
-    "ones\n"
-    "  --metric NAME        the order: cdm (the default), cavg, height, "
-    "prec, loss\n"
-    "  --raw                a column named count is data, not a count\n"
-    "  -j THREADS           search on THREADS threads (default: one per "
-    "CPU)\n"
-    "  -S SIZE              memory budget (64M, 1G...) for the input and "
-    "the\n"
-    "                       frequency sets kept for roll-ups\n"
-    "  -v                   print the statistics of the search on "
-    "stderr\n";
-
-static void __attribute__((noreturn))
-usage(int status)
-{
-	if (status == 0)
-		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
-		    KN_HELP_TABLE | KN_HELP_MISSING | KN_HELP_TMP |
-		    KN_HELP_PROGRESS);
-	fputs(synopsis, stderr);
-	exit(status);
-}
-
-enum { OPT_ALL = 256, OPT_BEST, OPT_MAXSUPP, OPT_METRIC, OPT_RAW };
-
-static const struct option longopts[] = {
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "best", no_argument, NULL, OPT_BEST },
-	KN_TABLE_OPTIONS,
-	KN_OPT_MISSING_ENTRY,
-	KN_OPT_CLOSENESS_ENTRIES,
-	KN_OPT_DIVERSITY_ENTRY,
-	{ "help", no_argument, NULL, 'h' },
-	{ "max-suppress", required_argument, NULL, OPT_MAXSUPP },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	KN_OPT_PROGRESS_ENTRY,
-	{ "raw", no_argument, NULL, OPT_RAW },
-	KN_OPT_VERSION_ENTRY,
-	{ NULL, 0, NULL, 0 }
-};
 
 /* A quasi-identifier: its hierarchy, level maps and packed field. */
 struct attr {
@@ -1722,7 +1621,7 @@ mark_below(struct family *F)
 	free(bs);
 }
 
-/* ---- main ---------------------------------------------------------- */
+/* ---- a run ------------------------------------------------------- */
 
 static double
 now(void)
@@ -1733,204 +1632,67 @@ now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The search of a run (lattice.h), from the table open to the exit
+ * status: reads the frequency set, searches, writes the nodes. */
 int
-main(int argc, char *argv[])
+lat_search(struct lat_run *r)
 {
-	kn_opts opt = { 0 };
-	kn_hopts hopts = { 0, NULL };
-	kn_table t;
 	kn_countspec cs;
 	kn_dict *dict;
-	kn_hier **hier;
+	kn_hier **hier = r->hier;
 	struct family *F = NULL;
 	struct flash fl;
 	struct outrow *rows = NULL;
-	kn_limit lim = { 0, 0, 0, 0 };
-	size_t *qi, *key, nq, c, cntcol = 0, nout = 0, j, *sidx = NULL;
-	kn_hier *shier[KN_MAXSENS] = { NULL };
+	size_t *qi = r->qi, *key, nq = r->nq, c, nout = 0, j;
 	uint32_t *outn = NULL;
-	uint64_t x, nanon = 0, nmin = 0, extra = 0, lattice = 1;
-	int ch, all = 0, best = 0, raw = 0;
-	int freq = 0;
+	uint64_t x, nanon = 0, nmin = 0, extra = 0, lattice = r->lattice;
+	int all = r->all, best = r->best;
 	double t0, t1;
 	long double subsets;
-	FILE *out;
+	FILE *out = r->out;
 
-	kn_init(argv[0]);
 	memset(&fl, 0, sizeof(fl));
-	kn_req_init(&L.req);
-	L.req.k = 2;
-	L.algo = -1;
-	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hj:k:l:o:q:s:v",
-	    longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'H':
-			kn_hopts_add(&hopts, optarg);
-			break;
-		case 'a':
-			for (j = 0; j < sizeof(algalias) / sizeof(algalias[0]) &&
-			    !kn_name_eq(optarg, algalias[j].name); j++)
-				;
-			if (j == sizeof(algalias) / sizeof(algalias[0]))
-				kn_die("-a: '%s' is not an algorithm: incognito "
-				    "(or basic), super-roots, cube, samarati (or "
-				    "binary), bfs (or breadth-first), bfs-scan or "
-				    "flash, in any case", optarg);
-			L.algo = algalias[j].algo;
-			break;
-		case 'h':
-			usage(0);
-		case 'j':
-			L.threads = (int)kn_parse_int(optarg, 1, 64, "-j");
-			break;
-		case OPT_ALL:
-			all = 1;
-			break;
-		case OPT_BEST:
-			best = 1;
-			break;
-		case OPT_MAXSUPP:
-			kn_limit_parse(&lim, optarg, "--max-suppress");
-			break;
-		case OPT_METRIC:
-			for (metric = 0; metric <= M_LOSS &&
-			    strcmp(optarg, metname[metric]) != 0; metric++)
-				;
-			if (metric > M_LOSS)
-				kn_die("--metric: '%s' is not cdm, cavg, height, "
-				    "prec or loss", optarg);
-			break;
-		case OPT_RAW:
-			raw = 1;
-			break;
-		default:
-			if (kn_req_opt(&L.req, ch, optarg) ||
-			    kn_opts_take(&opt, ch, optarg))
-				break;
-			usage(2);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	kn_progress_init(opt.progress);
-	if (argc > 1)
-		kn_die("one table at a time (got %d files)", argc);
-	if (all && best)
-		kn_die("--all and --best exclude each other");
-	kn_req_check(&L.req, opt.scol != NULL);
-	if (opt.scol != NULL && !L.req.ld.on && !L.req.hast)
-		kn_die("-s: give the requirement on it with -l or "
-		    "--closeness");
-	if (opt.budget == 0)
-		opt.budget = kn_default_budget();
-	opt.tmpdir = kn_tmpdir(opt.tmpdir);
+	L.req = r->req;
+	L.algo = r->algo;
+	L.threads = r->threads;
+	metric = r->metric;
 	L.hass = L.req.ld.on || L.req.hast;
-	if (L.threads == 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		L.threads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
-	}
-
-	kn_table_open(&t, argv, (size_t)argc, opt.columns);
-	out = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
-	if (L.hass) {
-		L.ns = kn_table_cols(&t, opt.scol, &sidx);
-		if (L.ns > KN_MAXSENS)
-			kn_die("-s: more than %d sensitive columns", KN_MAXSENS);
-	}
-	/* A column named count that is neither a quasi-identifier nor a
-	 * sensitive column makes the input a frequency set (unless --raw). */
-	if (!raw) {
-		for (c = 0; c < t.ncols && strcmp(t.names[c], "count") != 0;
-		    c++)
-			;
-		for (j = 0; j < L.ns && c < t.ncols; j++)
-			if (sidx[j] == c)
-				c = t.ncols;
-		if (c < t.ncols) {
-			freq = 1;
-			cntcol = c;
-		}
-	}
-	if (opt.qlist != NULL)
-		nq = kn_table_cols(&t, opt.qlist, &qi);
-	else if (freq) {
-		qi = kn_alloc((t.ncols + 1) * sizeof(size_t));
-		for (nq = 0, c = 0; c < cntcol; c++) {
-			for (j = 0; j < L.ns && sidx[j] != c; j++)
-				;
-			if (j == L.ns)
-				qi[nq++] = c;
-		}
-	} else
-		kn_die("-q: name the quasi-identifiers (a frequency set "
-		    "with a count column needs none)");
-	if (nq == 0)
-		kn_die("-q: no quasi-identifiers");
-	if (nq > MAXQ)
-		kn_die("-q: more than %d quasi-identifiers", MAXQ);
-	for (c = 0; c < nq; c++)
-		if (freq && qi[c] == cntcol) {
-			/* The count column is a quasi-identifier: a table. */
-			freq = 0;
-			break;
-		}
-	kn_hopts_check(&hopts, t.names, t.ncols);
+	L.ns = r->ns;
 	L.d = nq;
 	L.full = nq == 64 ? ~(uint64_t)0 : ((uint64_t)1 << nq) - 1;
 	key = kn_alloc((nq + L.ns + 2) * sizeof(size_t));
 	dict = kn_alloc((nq + L.ns + 2) * sizeof(kn_dict));
-	hier = kn_zalloc((nq + L.ns + 2) * sizeof(kn_hier *));
 	for (c = 0; c < nq; c++) {
 		key[c] = qi[c];
-		L.a[c].name = t.names[qi[c]];
-		L.a[c].h = hier[c] = kn_hopts_get(&hopts, t.names[qi[c]]);
-		if (hier[c] == NULL)
-			kn_die("'%s' has no hierarchy (give one with -H)",
-			    t.names[qi[c]]);
+		L.a[c].name = r->t->names[qi[c]];
+		L.a[c].h = hier[c];
 		kn_dict_init(&dict[c]);
-		if (lattice > MAXLAT / (uint64_t)hier[c]->nlevels)
-			kn_die("the lattice has more than %llu nodes",
-			    (unsigned long long)MAXLAT);
-		lattice *= (uint64_t)hier[c]->nlevels;
 	}
 	for (j = 0; j < L.ns; j++) {
-		key[nq + j] = sidx[j];
-		for (c = 0; c < nq; c++)
-			if (qi[c] == sidx[j])
-				kn_die("-s %s is also a quasi-identifier",
-				    t.names[sidx[j]]);
-		if (freq && sidx[j] > cntcol)
-			kn_die("-s: '%s' must be a key column of the frequency "
-			    "set", t.names[sidx[j]]);
+		key[nq + j] = r->sidx[j];
 		kn_dict_init(&dict[nq + j]);
 		kn_dict_init(&in.sdict[j]);
-		if (L.req.hast && L.req.dist == KN_DIST_HIER &&
-		    (shier[j] = kn_hopts_get(&hopts, t.names[sidx[j]])) ==
-		    NULL)
-			kn_die("--distance hierarchical: the sensitive column "
-			    "'%s' has no hierarchy (give one with -H)",
-			    t.names[sidx[j]]);
 	}
 	in.w = nq + L.ns;
 	/* The columns not read may hold what TSV cannot (kanon(7), CSV). */
-	key[in.w] = cntcol;
-	kn_table_carry(&t, key, in.w + (size_t)freq, 0);
+	key[in.w] = r->cntcol;
+	kn_table_carry(r->t, key, in.w + (size_t)r->freq, 0);
 	memset(&cs, 0, sizeof(cs));
 	cs.d = in.w;
 	cs.key = key;
 	cs.dict = dict;
 	cs.hier = hier;
-	cs.hascount = freq;
-	cs.cntcol = cntcol;
+	cs.hascount = r->freq;
+	cs.cntcol = r->cntcol;
 	t0 = now();
-	kn_freq(&t, &cs, NULL, opt.budget, opt.tmpdir, add_group, NULL, NULL);
-	kn_reader_close(&t.r);
+	kn_freq(r->t, &cs, NULL, r->budget, r->tmpdir, add_group, NULL,
+	    NULL);
+	kn_reader_close(&r->t->r);
 	build_base();
 	if (L.req.hast)
 		for (j = 0; j < L.ns; j++)
-			tclose_prepare(j, shier[j]);
-	L.limit = kn_limit_rows(&lim, L.N);
+			tclose_prepare(j, r->shier[j]);
+	L.limit = kn_limit_rows(&r->lim, L.N);
 	/* Entropy and recursive diversity, and t-closeness, with
 	 * suppression are not monotone (a class that passes merged with
 	 * one suppressed may fail): then every node is evaluated.
@@ -1959,7 +1721,7 @@ main(int argc, char *argv[])
 		    (unsigned long long)MAXLAT);
 	src.f = &L.base;
 	src.mask = L.full;
-	L.budget = T.budget = opt.budget;
+	L.budget = T.budget = r->budget;
 	t1 = now();
 	if (!L.monotone)
 		F = bottom_up(1, 0);
@@ -2031,7 +1793,7 @@ main(int argc, char *argv[])
 	kn_progress_done();
 	for (j = 0; j < nout; j++)
 		write_node(out, F, rows[outn[j]].x, &rows[outn[j]].m);
-	if (opt.verbose) {
+	if (r->verbose) {
 		if (!L.monotone)
 			fprintf(stderr, "lattice-search: not monotone: every "
 			    "node evaluated (bfs without marking)\n");
@@ -2085,5 +1847,5 @@ main(int argc, char *argv[])
 		    (unsigned long long)L.req.k, L.req.ld.on ?
 		    " and l-diversity" : "", (unsigned long long)L.N,
 		    (unsigned long long)L.limit);
-	kn_exit(nout > 0 ? 0 : 1);
+	return nout > 0 ? 0 : 1;
 }
