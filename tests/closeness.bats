@@ -28,23 +28,28 @@ brute_hier() {
 	done
 }
 
-@test "Adult (3,000 rows, 7 QIs, occupation): lattice-search agrees with the brute force, every distance, k, t and limit" {
-	head -n 3001 "$ADULT" > "$T/a.tsv"
+@test "Adult (1,000 rows, 7 QIs, occupation): lattice-search agrees with the brute force, every distance, k, t and limit" {
+	# The brute force measures every class of every node in awk: its
+	# time is the rows' times the lattice's, whatever the settings.
+	head -n 1001 "$ADULT" > "$T/a.tsv"
+	# Each distance at two k and two t without suppression, and at one
+	# with a limit, where every node is evaluated (not monotone): 15
+	# settings, within the suite's time (the issue's figures came from
+	# more, by hand: the closing note).
 	configs=""
-	for k in 2 5 10; do
-		for t in 0.1 0.15 0.2 0.3; do
-			for d in equal ordered hierarchical; do
-				for lim in 0 40; do
-					configs="$configs $k:$t:$d:$lim"
-				done
+	for d in equal ordered hierarchical; do
+		for k in 2 10; do
+			for t in 0.1 0.3; do
+				configs="$configs $k:$t:$d:0"
 			done
 		done
+		configs="$configs 5:0.15:$d:40"
 	done
 	mapfile -t hf < <(brute_hier)
 	awk -f "$BATS_TEST_DIRNAME/closeness-brute.awk" -v qi="$QI" \
 	    -v scol=occupation -v configs="${configs# }" "${hf[@]}" \
 	    "$T/a.tsv" > "$T/brute"
-	[ "$(grep -c '^C' "$T/brute")" -eq 72 ]
+	[ "$(grep -c '^C' "$T/brute")" -eq 15 ]
 	for cf in $configs; do
 		IFS=: read -r k t d lim <<< "$cf"
 		want=$(awk -v c="$cf" '$1 == "C" && $2 == c {
@@ -53,7 +58,7 @@ brute_hier() {
 		    $1 = $2 = ""; sub(/^\t\t/, ""); print }' "$T/brute" |
 		    sort > "$T/wantmin"
 		first=
-		for a in incognito super-roots cube samarati bfs bfs-scan; do
+		for a in flash incognito super-roots cube samarati bfs bfs-scan; do
 			lattice-search -a $a -q "$QI" -k "$k" -s occupation \
 			    --closeness "$t" --distance "$d" --max-suppress "$lim" \
 			    "${HQ[@]}" "${HS[@]}" -v "$T/a.tsv" > "$T/out.$a" \
