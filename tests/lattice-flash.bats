@@ -78,20 +78,21 @@ flashseeds() {
 }
 
 @test "flash = bfs-scan on random tables, k-anonymity with and without suppression" {
-	flashseeds kanon 1001 1060
+	flashseeds kanon 1001 1030
 }
 
 @test "flash = bfs-scan on random tables, l-diversity of each kind and limits" {
-	flashseeds any 1101 1180
+	flashseeds any 1101 1140
 }
 
 @test "flash = bfs-scan on random tables, not monotone (every node evaluated)" {
-	flashseeds nonmono 1301 1315
+	flashseeds nonmono 1301 1310
 }
 
 @test "flash = bfs on wider random tables: 6 to 8 attributes, thousands of nodes" {
 	local seed d j q h fail=0
-	for seed in 1 2 3 4 5 6; do
+	# 6, 7 and 8 attributes.
+	for seed in 1 2 3; do
 		d=$((5 + seed % 4))
 		randtable "$seed" $((300 + 100 * seed)) "$d" 30 > "$T/r$seed"
 		q=c1
