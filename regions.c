@@ -269,7 +269,7 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	rg->h = kn_zalloc((rg->nqi + 1) * sizeof(kn_hier *));
 	rg->qname = kn_alloc((rg->nqi + 1) * sizeof(char *));
 	for (i = 0; i < rg->nqi; i++)
-		rg->qname[i] = t->names[rc->qcol[i]];
+		rg->qname[i] = kn_strdup(t->names[rc->qcol[i]]);
 	hn = kn_alloc((rg->nqi + 1) * sizeof(char *));
 	for (i = 0, j = 0; i < rg->nqi; i++)
 		if (!num[i])
