@@ -335,6 +335,26 @@ merge_split(const kn_sorter *s, const rec *a, size_t na, const rec *b,
 	return lo;
 }
 
+/* Runs fn on each of the nt (at most 64) arguments at arg, of sz bytes
+ * each, one thread each; the caller's thread takes the first, and the
+ * arguments no thread could be made for. */
+static void
+par_run(void *(*fn)(void *), void *arg, size_t sz, int nt)
+{
+	pthread_t th[64];
+	int k, started;
+
+	for (started = 1; started < nt; started++)
+		if (pthread_create(&th[started], NULL, fn,
+		    (char *)arg + (size_t)started * sz) != 0)
+			break;
+	fn(arg);
+	for (k = 1; k < started; k++)
+		pthread_join(th[k], NULL);
+	for (k = started; k < nt; k++)
+		fn((char *)arg + (size_t)k * sz);
+}
+
 static void *
 merge_part(void *arg)
 {
@@ -355,8 +375,7 @@ static void *
 psort_run(void *arg)
 {
 	struct psort *p = arg, half[2], *part;
-	size_t h = p->n / 2, i;
-	pthread_t th[64];
+	size_t h = p->n / 2;
 	int k, nt = p->threads;
 
 	if (nt <= 1 || p->n < 2048) {
@@ -370,13 +389,7 @@ psort_run(void *arg)
 		half[k].n = k ? p->n - h : h;
 		half[k].threads = k ? nt - nt / 2 : nt / 2;
 	}
-	if (pthread_create(&th[0], NULL, psort_run, &half[0]) == 0) {
-		psort_run(&half[1]);
-		pthread_join(th[0], NULL);
-	} else {
-		psort_run(&half[0]);
-		psort_run(&half[1]);
-	}
+	par_run(psort_run, half, sizeof(half[0]), 2);
 	if (reccmp(p->s, &p->a[h - 1], &p->a[h]) <= 0)
 		return NULL;
 	part = kn_alloc((size_t)nt * sizeof(*part));
@@ -390,14 +403,7 @@ psort_run(void *arg)
 		part[k].d1 = p->n * (size_t)(k + 1) / (size_t)nt;
 		part[k].out = p->t;
 	}
-	for (k = 1; k < nt; k++)
-		if (pthread_create(&th[k], NULL, merge_part, &part[k]) != 0)
-			break;
-	merge_part(&part[0]);
-	for (i = 1; i < (size_t)k; i++)
-		pthread_join(th[i], NULL);
-	for (; k < nt; k++)
-		merge_part(&part[k]);
+	par_run(merge_part, part, sizeof(*part), nt);
 	free(part);
 	memcpy(p->a, p->t, p->n * sizeof(rec));
 	return NULL;
@@ -440,20 +446,31 @@ kn_sort_stats(const kn_sorter *s)
 	return &s->st;
 }
 
-/* Output buffer for runs. */
+/* Output buffer for runs.  A write error ends the program, or with
+ * soft (a thread's run) is kept in err and ends the writing. */
 struct wbuf {
 	int fd;
 	const char *path;
 	char buf[1 << 16];
 	size_t n;
 	uint64_t *count;
+	int soft, err;
 };
+
+static void
+wfail(struct wbuf *w)
+{
+	if (!w->soft)
+		kn_die_sys("%s: write error", w->path);
+	if (w->err == 0)
+		w->err = errno != 0 ? errno : EIO;
+}
 
 static void
 wflush(struct wbuf *w)
 {
-	if (w->n > 0 && kn_write_all(w->fd, w->buf, w->n) != 0)
-		kn_die_sys("%s: write error", w->path);
+	if (w->n > 0 && w->err == 0 && kn_write_all(w->fd, w->buf, w->n) != 0)
+		wfail(w);
 	*w->count += w->n;
 	w->n = 0;
 }
@@ -464,9 +481,9 @@ wline(struct wbuf *w, const char *p, size_t len)
 	if (w->n + len + 1 > sizeof(w->buf)) {
 		wflush(w);
 		if (len + 1 > sizeof(w->buf)) {
-			if (kn_write_all(w->fd, p, len) != 0 ||
-			    kn_write_all(w->fd, "\n", 1) != 0)
-				kn_die_sys("%s: write error", w->path);
+			if (w->err == 0 && (kn_write_all(w->fd, p, len) != 0 ||
+			    kn_write_all(w->fd, "\n", 1) != 0))
+				wfail(w);
 			*w->count += len + 1;
 			return;
 		}
@@ -494,29 +511,44 @@ sort_mem(kn_sorter *s)
 	psort_run(&p);
 }
 
+/* Sorts the lines of v in memory and writes them to w, which it
+ * closes; the error of a soft w is left in w->err. */
+static void
+write_run(kn_sorter *v, struct wbuf *w)
+{
+	size_t i;
+
+	sort_mem(v);
+	for (i = 0; i < v->n && w->err == 0; i++)
+		wline(w, v->arena + v->r[i].off, v->r[i].len);
+	wflush(w);
+	if (close(w->fd) != 0)
+		wfail(w);
+}
+
+/* Takes the run written to path, after the runs before it. */
+static void
+add_run(kn_sorter *s, char *path)
+{
+	s->run = kn_realloc(s->run, (s->nrun + 1) * sizeof(char *));
+	s->run[s->nrun++] = path;
+	s->st.runs++;
+}
+
 /* Sorts the lines in memory and writes them out as a run. */
 static void
 spill(kn_sorter *s)
 {
 	struct wbuf *w;
-	size_t i;
 
 	if (s->n == 0)
 		return;
-	sort_mem(s);
-	w = kn_alloc(sizeof(*w));
+	w = kn_zalloc(sizeof(*w));
 	w->fd = kn_mktemp(s->tmpdir, (char **)&w->path);
-	w->n = 0;
 	w->count = &s->st.bytes_written;
-	for (i = 0; i < s->n; i++)
-		wline(w, s->arena + s->r[i].off, s->r[i].len);
-	wflush(w);
-	if (close(w->fd) != 0)
-		kn_die_sys("%s: write error", w->path);
-	s->run = kn_realloc(s->run, (s->nrun + 1) * sizeof(char *));
-	s->run[s->nrun++] = (char *)w->path;
+	write_run(s, w);
+	add_run(s, (char *)w->path);
 	free(w);
-	s->st.runs++;
 	s->alen = 0;
 	s->n = s->nprep = 0;
 }
@@ -539,36 +571,15 @@ static void *
 bg_run(void *arg)
 {
 	struct bgspill *b = arg;
-	kn_sorter *v = &b->view;
-	char *buf = kn_alloc(1 << 16);
-	size_t i, n = 0;
+	struct wbuf *w = kn_zalloc(sizeof(*w));
 
-	sort_mem(v);
-	for (i = 0; i <= v->n && b->err == 0; i++) {
-		const rec *r = i < v->n ? &v->r[i] : NULL;
-
-		if (r == NULL || n + r->len + 1 > (1 << 16)) {
-			if (n > 0 && kn_write_all(b->fd, buf, n) != 0)
-				b->err = errno != 0 ? errno : EIO;
-			b->bytes += n;
-			n = 0;
-			if (r == NULL)
-				break;
-		}
-		if (r->len + 1 > (1 << 16)) {
-			if (kn_write_all(b->fd, v->arena + r->off, r->len) != 0 ||
-			    kn_write_all(b->fd, "\n", 1) != 0)
-				b->err = errno != 0 ? errno : EIO;
-			b->bytes += r->len + 1;
-			continue;
-		}
-		memcpy(buf + n, v->arena + r->off, r->len);
-		buf[n + r->len] = '\n';
-		n += r->len + 1;
-	}
-	free(buf);
-	if (close(b->fd) != 0 && b->err == 0)
-		b->err = errno != 0 ? errno : EIO;
+	w->fd = b->fd;
+	w->path = b->path;
+	w->count = &b->bytes;
+	w->soft = 1;
+	write_run(&b->view, w);
+	b->err = w->err;
+	free(w);
 	return NULL;
 }
 
@@ -580,9 +591,7 @@ bg_done(kn_sorter *s, struct bgspill *b)
 		errno = b->err;
 		kn_die_sys("%s: write error", b->path);
 	}
-	s->run = kn_realloc(s->run, (s->nrun + 1) * sizeof(char *));
-	s->run[s->nrun++] = b->path;
-	s->st.runs++;
+	add_run(s, b->path);
 	s->st.bytes_written += b->bytes;
 	free(s->sparea);
 	free(s->spr);
@@ -722,9 +731,8 @@ static void
 prep_all(kn_sorter *s)
 {
 	struct prep w[64];
-	pthread_t th[64];
 	size_t n = s->n - s->nprep;
-	int j, nt = s->threads, started;
+	int j, nt = s->threads;
 
 	if (n == 0)
 		return;
@@ -734,15 +742,7 @@ prep_all(kn_sorter *s)
 		w[j].to = s->nprep + n * (size_t)(j + 1) / (size_t)nt;
 		w[j].bad = 0;
 	}
-	for (started = 1; started < nt; started++)
-		if (pthread_create(&th[started], NULL, prep_part,
-		    &w[started]) != 0)
-			break;
-	prep_part(&w[0]);
-	for (j = 1; j < started; j++)
-		pthread_join(th[j], NULL);
-	for (j = started; j < nt; j++)
-		prep_part(&w[j]);
+	par_run(prep_part, w, sizeof(w[0]), nt);
 	for (j = 0; j < nt; j++)
 		if (w[j].bad)
 			kn_die("(temp run): a line of other than %zu fields",
@@ -1012,7 +1012,7 @@ kn_sort_finish(kn_sorter *s, int unique,
 
 		s->st.merge_passes++;
 		for (i = 0; i < s->nrun; i += f) {
-			struct wbuf *w = kn_alloc(sizeof(*w));
+			struct wbuf *w = kn_zalloc(sizeof(*w));
 
 			ns = s->nrun - i < f ? s->nrun - i : f;
 			src = kn_alloc(ns * sizeof(source));
@@ -1054,9 +1054,7 @@ void
 kn_sort_addrun(kn_sorter *s, char *path)
 {
 	bg_join(s);	/* the runs in order */
-	s->run = kn_realloc(s->run, (s->nrun + 1) * sizeof(char *));
-	s->run[s->nrun++] = path;
-	s->st.runs++;
+	add_run(s, path);
 }
 
 void
