@@ -50,6 +50,10 @@ partition: $(PART_OBJS) libkanon.a
 tests/sha256-check: tests/sha256-check.c sha256.o
 	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/sha256-check.c sha256.o
 
+# The peak RSS of a command, for the tests of -S (tests/memory.bats).
+tests/peak-rss: tests/peak-rss.c
+	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/peak-rss.c
+
 # The unit tests of hypo.c's quantiles (tests/hypo.bats).
 tests/hypo-check: tests/hypo-check.c hypo.o
 	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/hypo-check.c hypo.o -lm
@@ -80,7 +84,7 @@ tests/hypo-check: hypo.h
 layers: all
 	@sh tests/layers
 
-test: layers all tests/hypo-check tests/sha256-check
+test: layers all tests/hypo-check tests/sha256-check tests/peak-rss
 	@tests/run
 
 # The whole suite built with ASan and UBSan, in a copy of the tree.
@@ -142,7 +146,7 @@ install: all
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
-	rm -f $(PROGS) *.o libkanon.a tests/hypo-check tests/sha256-check $(FUZZ)
+	rm -f $(PROGS) *.o libkanon.a tests/hypo-check tests/sha256-check tests/peak-rss $(FUZZ)
 	rm -rf fuzz/obj fuzz/work
 
 .PHONY: all layers test sanitize fuzz fuzz-build demo bench lint-man \
