@@ -7,6 +7,8 @@
  * count a table within a memory budget, spilling sorted runs that the
  * external sort merges.  Above hier.c and extsort.c.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1005,6 +1007,419 @@ comb_line(const char *line, size_t len, void *ctx)
 	}
 }
 
+/* Adds cnt rows of key k to the set being counted, spilling a packed
+ * set that is full.  Returns the group's index in fr->fs, for its sums,
+ * or UINT32_MAX when the packed set took it. */
+static uint32_t
+freq_add(struct freq *fr, const uint32_t *k, uint64_t cnt)
+{
+	if (fr->packed) {
+		if (kn_pcount_add(&fr->pc, k, cnt)) {
+			if (fr->pc.full)
+				freq_spill(fr);
+			return UINT32_MAX;
+		}
+		kn_pcount_fset(&fr->pc, &fr->fs);
+		fr->packed = 0;
+	}
+	return kn_fset_add(&fr->fs, k, cnt);
+}
+
+/* ---- counting on threads (-j) -------------------------------------- */
+
+/* One thread's share of the counting: the blocks it takes are counted
+ * with its own dictionaries, into its own set and runs. */
+struct fwork {
+	struct freq fr;
+	kn_countspec cs;
+	kn_dict *dict;
+	kn_str *f;
+	uint32_t *k;
+	size_t limit;
+	kn_freqstats st;
+	struct fpar *p;
+	/* its set sorted (par_sort): pairs (key of ranks, count), the
+	 * ranks' places in the key, and each column's ids by rank */
+	uint64_t *pairs;
+	size_t npairs, at;
+	int same;		/* par_emit: at the group being emitted */
+	int shift[KN_PMAX], bits[KN_PMAX];
+	uint32_t **inv;
+};
+
+/* The blocks between the reading thread and the counting ones: a ring
+ * of the blocks read, the spare ones, and the earliest bad one. */
+struct fpar {
+	const kn_table *t;
+	pthread_mutex_t mu;
+	pthread_cond_t more, room;
+	kn_block **q;
+	size_t nb, qh, nq;
+	kn_block **spare;
+	size_t nspare;
+	int end;
+	kn_block *bad;
+};
+
+static void *
+par_work(void *arg)
+{
+	struct fwork *w = arg;
+	struct fpar *p = w->p;
+	const kn_countspec *cs = &w->cs;
+	sigset_t all;
+	kn_block *b;
+	uint64_t rows = 0;
+	size_t c, seen;
+
+	/* Signals go to the reading thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		while (p->nq == 0 && !p->end)
+			pthread_cond_wait(&p->more, &p->mu);
+		if (p->nq == 0) {
+			pthread_mutex_unlock(&p->mu);
+			break;
+		}
+		b = p->q[p->qh];
+		p->qh = (p->qh + 1) % p->nb;
+		p->nq--;
+		pthread_mutex_unlock(&p->mu);
+		seen = 0;
+		while (kn_block_row(p->t, b, w->f)) {
+			for (c = 0; c < cs->d; c++) {
+				kn_str v = w->f[cs->key[c]];
+
+				w->k[c] = kn_dict_intern_padded(&w->dict[c],
+				    v.p, v.n, 1);
+			}
+			freq_add(&w->fr, w->k, 1);
+			/* As one thread: every 1024 rows, or after an eighth
+			 * of the share read. */
+			if (w->limit > 0 && ((++rows & 0x3ff) == 0 ||
+			    b->pos - seen > w->limit / 8)) {
+				seen = b->pos;
+				if (freq_bytes(&w->fr) > w->limit)
+					freq_spill(&w->fr);
+			}
+		}
+		if (w->limit > 0 && freq_bytes(&w->fr) > w->limit)
+			freq_spill(&w->fr);
+		pthread_mutex_lock(&p->mu);
+		if (b->bad && (p->bad == NULL || b->seq < p->bad->seq)) {
+			if (p->bad != NULL)
+				p->spare[p->nspare++] = p->bad;
+			p->bad = b;
+		} else
+			p->spare[p->nspare++] = b;
+		pthread_cond_signal(&p->room);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return NULL;
+}
+
+/* Whether a thread's set can be sorted into pairs (kn_pcount_sorted):
+ * it did not spill, it is packed, no label holds a byte below TAB and
+ * the ranks fit the key. */
+static int
+par_sortable(const struct fwork *w)
+{
+	size_t c;
+	int tot = 0;
+
+	if (w->fr.nrun > 0 || !w->fr.packed)
+		return 0;
+	for (c = 0; c < w->cs.d; c++) {
+		if (w->dict[c].lowbyte)
+			return 0;
+		tot += bitlen(w->dict[c].n > 0 ? w->dict[c].n - 1 : 0);
+	}
+	return tot <= KN_PMAX;
+}
+
+/* A thread's set sorted by its labels into pairs, on its own thread
+ * (par_sortable holds). */
+static void *
+par_sort(void *arg)
+{
+	struct fwork *w = arg;
+	const kn_dict *od[KN_PMAX] = { NULL };
+	size_t c, d = w->cs.d;
+
+	for (c = 0; c < d; c++)
+		od[c] = &w->dict[c];
+	w->npairs = kn_pcount_sorted(&w->fr.pc, od, &w->pairs, w->shift,
+	    w->bits);
+	w->fr.packed = 0;
+	w->inv = kn_alloc((d + 1) * sizeof(uint32_t *));
+	for (c = 0; c < d; c++)
+		w->inv[c] = kn_dict_order(&w->dict[c]);
+	return NULL;
+}
+
+/* Label c of the pair at w->at. */
+static kn_str
+par_label(const struct fwork *w, size_t c)
+{
+	uint64_t k = w->pairs[2 * w->at];
+
+	return kn_dict_get(&w->dict[c], w->inv[c][(k >> w->shift[c]) &
+	    ((1ULL << w->bits[c]) - 1)]);
+}
+
+/* Compares the groups at x->at and y->at by their labels, each column
+ * in byte order (no label holds a byte below TAB: kn_pcount_sorted). */
+static int
+par_cmp(const struct fwork *x, const struct fwork *y)
+{
+	size_t c;
+	int r;
+
+	for (c = 0; c < x->cs.d; c++) {
+		kn_str a = par_label(x, c), b = par_label(y, c);
+
+		r = memcmp(a.p, b.p, a.n < b.n ? a.n : b.n);
+		if (r != 0)
+			return r;
+		if (a.n != b.n)
+			return a.n < b.n ? -1 : 1;
+	}
+	return 0;
+}
+
+/* Merges the sorted sets of the nt threads of w: each group, a group
+ * met in several once with its counts added, goes to out (NULL: only
+ * counted); returns the number of groups. */
+static uint64_t
+par_merge(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
+{
+	size_t d = fr->cs->d, c;
+	uint64_t groups = 0;
+	int k, m;
+
+	for (k = 0; k < nt; k++)
+		w[k].at = 0;
+	for (;;) {
+		for (m = -1, k = 0; k < nt; k++)
+			if (w[k].at < w[k].npairs &&
+			    (m < 0 || par_cmp(&w[k], &w[m]) < 0))
+				m = k;
+		if (m < 0)
+			break;
+		for (c = 0; out != NULL && c < d; c++)
+			fr->row.key[c] = par_label(&w[m], c);
+		fr->row.cnt = 0;
+		for (k = 0; k < nt; k++)
+			w[k].same = w[k].at < w[k].npairs &&
+			    (k == m || par_cmp(&w[k], &w[m]) == 0);
+		for (k = 0; k < nt; k++)
+			if (w[k].same) {
+				if (__builtin_add_overflow(fr->row.cnt,
+				    w[k].pairs[2 * w[k].at + 1], &fr->row.cnt))
+					count_overflow();
+				w[k].at++;
+			}
+		groups++;
+		if (out == NULL)
+			continue;
+		out(&fr->row, fr->ctx);
+		if ((groups & 0xffff) == 0)
+			kn_progress(groups, 0);
+	}
+	return groups;
+}
+
+/* Emits the sorted sets of the nt threads of w to fr's out, merged:
+ * the phase "sorting" as one thread shows it, whose total, the groups
+ * once merged, is counted first when progress is shown. */
+static void
+par_emit(struct freq *fr, struct fwork *w, int nt)
+{
+	uint64_t n;
+
+	if (kn_progress_on())
+		kn_progress_phase("sorting", "groups",
+		    par_merge(fr, w, nt, NULL));
+	n = par_merge(fr, w, nt, fr->out);
+	kn_progress(n, 0);
+}
+
+/* Frees what w holds but its runs. */
+static void
+par_free(struct fwork *w)
+{
+	size_t c;
+
+	if (w->inv != NULL)
+		for (c = 0; c < w->cs.d; c++)
+			free(w->inv[c]);
+	free(w->inv);
+	free(w->pairs);
+	if (w->fr.packed)
+		free(w->fr.pc.tab);
+	kn_fset_free(&w->fr.fs);
+	for (c = 0; c < w->cs.d; c++)
+		kn_dict_free(&w->dict[c]);
+	free(w->dict);
+	free(w->f);
+	free(w->k);
+	free(w->fr.row.key);
+}
+
+/*
+ * Counts the rest of table t on nt threads into fr: this thread reads
+ * blocks of rows (kn_table_block), the others split and count them
+ * each into a set of its own, within an equal share of limit, and the
+ * sets are merged into fr.  The groups are those of one thread, so
+ * the output is the same for any number; a bad row is reported as one
+ * thread would, at the first in the input.
+ */
+static int
+par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
+{
+	const kn_countspec *cs = fr->cs;
+	struct fwork *w;
+	struct fpar p;
+	pthread_t th[64];
+	kn_block *blocks;
+	size_t i, want;
+	int started, k, runs, got, emitted = 0;
+	uint64_t seq = 0;
+
+	if (nt > 64)
+		nt = 64;
+	memset(&p, 0, sizeof(p));
+	p.t = t;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.more, NULL);
+	pthread_cond_init(&p.room, NULL);
+	p.nb = 2 * (size_t)nt + 1;
+	blocks = kn_zalloc(p.nb * sizeof(kn_block));
+	p.q = kn_zalloc(p.nb * sizeof(kn_block *));
+	p.spare = kn_zalloc(p.nb * sizeof(kn_block *));
+	for (i = 0; i < p.nb; i++)
+		p.spare[p.nspare++] = &blocks[i];
+	/* The blocks take a quarter of the share of the sets. */
+	want = bounded ? limit / 4 / p.nb : (size_t)1 << 20;
+	if (want < ((size_t)16 << 10))
+		want = (size_t)16 << 10;
+	if (want > ((size_t)1 << 20))
+		want = (size_t)1 << 20;
+	w = kn_zalloc((size_t)nt * sizeof(*w));
+	for (started = 0; started < nt; started++) {
+		struct fwork *x = &w[started];
+
+		x->p = &p;
+		x->cs = *cs;
+		x->dict = kn_zalloc((cs->d + 1) * sizeof(kn_dict));
+		for (i = 0; i < cs->d; i++)
+			kn_dict_init(&x->dict[i]);
+		x->cs.dict = x->dict;
+		x->f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+		x->k = kn_alloc((cs->d + 1) * sizeof(uint32_t));
+		x->limit = bounded ? (limit - limit / 4) / (size_t)nt : 0;
+		if (bounded && x->limit == 0)
+			x->limit = 1;
+		x->fr.cs = &x->cs;
+		x->fr.row.key = kn_alloc((cs->d + 1) * sizeof(kn_str));
+		x->fr.tmpdir = fr->tmpdir;
+		x->fr.st = &x->st;
+		kn_fset_init(&x->fr.fs, cs->d, 0);
+		x->fr.packed = kn_pcount_init(&x->fr.pc, cs->d);
+		x->fr.pc.limit = x->limit;
+		if (pthread_create(&th[started], NULL, par_work, x) != 0) {
+			par_free(x);
+			break;
+		}
+	}
+	if (started > 0) {
+		for (;;) {
+			kn_block *b;
+
+			pthread_mutex_lock(&p.mu);
+			while (p.nspare == 0)
+				pthread_cond_wait(&p.room, &p.mu);
+			b = p.bad != NULL ? NULL : p.spare[--p.nspare];
+			pthread_mutex_unlock(&p.mu);
+			if (b == NULL || (got = kn_table_block(t, b,
+			    want)) == 0) {
+				if (b != NULL) {
+					pthread_mutex_lock(&p.mu);
+					p.spare[p.nspare++] = b;
+					pthread_mutex_unlock(&p.mu);
+				}
+				break;
+			}
+			b->seq = seq++;
+			pthread_mutex_lock(&p.mu);
+			p.q[(p.qh + p.nq++) % p.nb] = b;
+			pthread_cond_signal(&p.more);
+			/* A line lent by the reader: nothing is read until
+			 * every block, it too, is back. */
+			while (got == 2 && p.nspare + (p.bad != NULL) < p.nb)
+				pthread_cond_wait(&p.room, &p.mu);
+			pthread_mutex_unlock(&p.mu);
+		}
+		pthread_mutex_lock(&p.mu);
+		p.end = 1;
+		pthread_cond_broadcast(&p.more);
+		pthread_mutex_unlock(&p.mu);
+		for (k = 0; k < started; k++)
+			pthread_join(th[k], NULL);
+		if (p.bad != NULL)
+			kn_block_fail(t, p.bad);
+		for (i = 0; i < p.nb; i++)
+			kn_block_free(&blocks[i]);
+		/* Each thread's set sorted on its thread and merged here;
+		 * if one spilled (or cannot be sorted so), all are written
+		 * as runs, merged as one thread's would be. */
+		for (k = 0, runs = 0; k < started; k++)
+			runs |= !par_sortable(&w[k]);
+		if (!runs) {
+			for (k = 1; k < started; k++)
+				if (pthread_create(&th[k], NULL, par_sort,
+				    &w[k]) != 0)
+					break;
+			par_sort(&w[0]);
+			for (i = 1; i < (size_t)k; i++)
+				pthread_join(th[i], NULL);
+			for (; k < started; k++)
+				par_sort(&w[k]);
+			kn_progress(t->rows, t->r.bytes);
+			kn_progress_done();
+			par_emit(fr, w, started);
+			emitted = 1;
+		}
+		for (k = 0; k < started; k++) {
+			if (runs)
+				freq_spill(&w[k].fr);
+			fr->run = kn_realloc(fr->run, (fr->nrun + w[k].fr.nrun +
+			    1) * sizeof(char *));
+			for (i = 0; i < w[k].fr.nrun; i++)
+				fr->run[fr->nrun++] = w[k].fr.run[i];
+			free(w[k].fr.run);
+			fr->runlines += w[k].fr.runlines;
+			if (fr->st != NULL) {
+				fr->st->runs += w[k].st.runs;
+				fr->st->bytes_written += w[k].st.bytes_written;
+			}
+			par_free(&w[k]);
+		}
+	}
+	for (i = 0; i < p.nb; i++)
+		kn_block_free(&blocks[i]);
+	free(blocks);
+	free(p.q);
+	free(p.spare);
+	free(w);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.more);
+	pthread_cond_destroy(&p.room);
+	return emitted;
+}
+
 void
 kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
     const char *tmpdir, kn_fsout out, void *ctx, kn_freqstats *st)
@@ -1014,6 +1429,7 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	uint32_t *k = kn_alloc((d + 1) * sizeof(uint32_t)), e;
 	size_t limit = budget / 3;
 	uint64_t checked = 0;
+	int emitted = 0;
 
 	memset(&fr, 0, sizeof(fr));
 	fr.cs = cs;
@@ -1039,6 +1455,11 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		cnt_table = t;
 		cnt_col = cs->cntcol;
 	}
+	for (c = 0; cs->hier != NULL && c < d && cs->hier[c] == NULL; c++)
+		;
+	if (cs->jobs > 1 && !t->csv && (cs->hier == NULL || c == d) &&
+	    !cs->hascount && cs->nsum == 0 && cs->row == NULL && fr.packed)
+		emitted = par_count(&fr, t, limit, budget > 0, cs->jobs);
 	while (kn_table_next(t)) {
 		uint64_t cnt = 1;
 
@@ -1072,16 +1493,8 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		if (cs->hascount && !parse_count(t->f[cs->cntcol], &cnt))
 			kn_table_fail(t, cs->cntcol, "'%.*s' is not a count",
 			    (int)t->f[cs->cntcol].n, t->f[cs->cntcol].p);
-		if (fr.packed) {
-			if (kn_pcount_add(&fr.pc, k, cnt)) {
-				if (fr.pc.full)
-					freq_spill(&fr);
-				continue;
-			}
-			kn_pcount_fset(&fr.pc, &fr.fs);
-			fr.packed = 0;
-		}
-		e = kn_fset_add(&fr.fs, k, cnt);
+		if ((e = freq_add(&fr, k, cnt)) == UINT32_MAX)
+			continue;
 		for (j = 0; j < cs->nsum; j++) {
 			size_t col = cs->sumcol[j];
 			kn_str v = t->f[col];
@@ -1107,13 +1520,18 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 				    "of exact sums of 2^127 (kanon(7), Numbers)");
 		}
 	}
-	kn_progress(t->rows, t->r.bytes);
-	kn_progress_done();
+	if (!emitted) {
+		kn_progress(t->rows, t->r.bytes);
+		kn_progress_done();
+	}
 	cnt_table = NULL;
 	free(k);
 	if (st != NULL)
 		st->rows = t->rows;
-	if (fr.nrun == 0) {
+	if (emitted) {
+		free(fr.pc.tab);
+		kn_fset_free(&fr.fs);
+	} else if (fr.nrun == 0) {
 		fr.prog = 1;
 		freq_emit(&fr, out, ctx);
 		if (fr.packed)

@@ -17,7 +17,7 @@
 static const char synopsis[] =
     "usage: freqset [-v] [-H attr=spec|dir] [-L attr=level,...] "
     "[-o file]\n"
-    "               [-q columns] [-S size] [-T dir] [--sum column] "
+    "               [-j n] [-q columns] [-S size] [-T dir] [--sum column] "
     "[--merge\n"
     "               [--sorted]] [--no-header] [--progress]\n"
     "               [--columns list | --columns-file file] "
@@ -49,7 +49,7 @@ usage(int status)
 	if (status == 0)
 		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_TABLE |
 		    KN_HELP_OCSV | KN_HELP_MISSING | KN_HELP_TMP |
-		    KN_HELP_PROGRESS);
+		    KN_HELP_JOBS | KN_HELP_PROGRESS);
 	fputs(synopsis, stderr);
 	exit(status);
 }
@@ -174,7 +174,7 @@ main(int argc, char *argv[])
 	FILE *fp;
 
 	kn_init(argv[0]);
-	while ((ch = getopt_long(argc, argv, "H:L:S:T:ho:q:v", longopts,
+	while ((ch = getopt_long(argc, argv, "H:L:S:T:hj:o:q:v", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -318,6 +318,7 @@ main(int argc, char *argv[])
 		cs.nsum = nsum;
 		cs.sumcol = sumcol;
 		cs.pairs = merge;
+		cs.jobs = kn_jobs(&opt);
 		if (sorted)
 			kn_freq_sorted(&t, &cs, write_row, &w, &st);
 		else

@@ -8,8 +8,12 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -27,6 +31,12 @@ const char *kn_prog = "kanon";
 static char **tmp_path;			/* registered temp files */
 static volatile sig_atomic_t tmp_n;
 static size_t tmp_cap;
+/* The arrays tmp_path outgrew: kept, since a signal handler on another
+ * thread may still be reading one; freed only by the fuzzers' exit. */
+static char **tmp_old[64];
+static int tmp_nold;
+/* Threads that spill (kn_freq with jobs) register files at once. */
+static pthread_mutex_t tmp_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* Removes every registered temp file; safe in a signal handler. */
 static void
@@ -59,6 +69,13 @@ kn_init(const char *argv0)
 		p = strrchr(argv0, '/');
 		kn_prog = p != NULL ? p + 1 : argv0;
 	}
+#ifdef M_ARENA_MAX
+	/* The threads of -j share the one heap: an arena of its own for
+	 * each would reserve 64M of address space, which a ulimit -v of
+	 * a few hundred megabytes does not hold; the threads allocate
+	 * seldom, so there is little to contend for. */
+	mallopt(M_ARENA_MAX, 1);
+#endif
 	/* A standard descriptor that the caller closed (>&-) would go to
 	 * the next file opened, which would then get the messages or the
 	 * output.  Each is held on /dev/null, opened so that using it fails
@@ -103,6 +120,8 @@ kn_die_exit(int status)
 		for (i = 0; i < tmp_n; i++)
 			free(tmp_path[i]);
 		free(tmp_path);
+		while (tmp_nold > 0)
+			free(tmp_old[--tmp_nold]);
 		tmp_path = NULL;
 		tmp_n = 0;
 		tmp_cap = 0;
@@ -401,18 +420,30 @@ tmp_register(char *path)
 	sigset_t all, old;
 
 	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_mutex_lock(&tmp_mu);
 	if ((size_t)tmp_n == tmp_cap) {
-		tmp_cap = tmp_cap ? 2 * tmp_cap : 16;
-		tmp_path = realloc(tmp_path, tmp_cap * sizeof(*tmp_path));
-		if (tmp_path == NULL) {
+		size_t cap = tmp_cap ? 2 * tmp_cap : 16;
+		char **p = malloc(cap * sizeof(*tmp_path));
+
+		if (p == NULL || tmp_nold == 64) {
 			unlink(path);
+			pthread_mutex_unlock(&tmp_mu);
 			kn_die("out of memory");
 		}
+		if (tmp_cap > 0)
+			memcpy(p, tmp_path, tmp_cap * sizeof(*tmp_path));
+		if (tmp_path != NULL)
+			tmp_old[tmp_nold++] = tmp_path;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		tmp_path = p;
+		tmp_cap = cap;
 	}
 	tmp_path[tmp_n] = path;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	tmp_n++;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	pthread_mutex_unlock(&tmp_mu);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Forgets a registered path (it was renamed or removed). */
@@ -423,14 +454,19 @@ tmp_forget(const char *path)
 	sig_atomic_t i;
 
 	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_mutex_lock(&tmp_mu);
 	for (i = 0; i < tmp_n; i++)
 		if (tmp_path[i] != NULL && strcmp(tmp_path[i], path) == 0) {
-			free(tmp_path[i]);
+			char *p = tmp_path[i];
+
 			tmp_path[i] = NULL;
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+			free(p);
 			break;
 		}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	pthread_mutex_unlock(&tmp_mu);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static int
@@ -444,11 +480,11 @@ mktemp_in(const char *dir, const char *base, char **path)
 	snprintf(p, n, "%s/%s.XXXXXX", dir, base);
 	/* No signal may strike between creating and registering. */
 	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	fd = mkstemp(p);
 	if (fd >= 0)
 		tmp_register(p);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		int e = errno;
 

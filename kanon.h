@@ -94,6 +94,8 @@ char *kn_strdup(const char *s);
  * its final count on a line of its own.  Not for several threads at
  * once. */
 void kn_progress_init(int force);
+/* Whether progress is shown (a figure costly to know may be skipped). */
+int kn_progress_on(void);
 void kn_progress_phase(const char *phase, const char *unit, uint64_t total);
 void kn_progress(uint64_t done, uint64_t bytes);
 /* Adds n to the count of the current phase, from any thread (0: draws
@@ -426,6 +428,8 @@ typedef struct {
 	 * from CSV), which the program passes through to CSV output
 	 * unread; NULL: no column may (kn_table_carry) */
 	const unsigned char *carry;
+	int held;		/* the current line is the next row
+				 * (kn_table_block) */
 } kn_table;
 
 /* The formats of the tables read and written (kanon(7), CSV): CSV in
@@ -531,6 +535,37 @@ void kn_table_open(kn_table *t, char **paths, size_t npaths,
  * are t->f; the line t->r.line, the fields joined by tabs, only after
  * kn_table_join (a CSV record may be read as spans of its text). */
 int kn_table_next(kn_table *t);
+/* Blocks of rows, for threads that split and count them (kn_freq
+ * with jobs): the caller's thread reads whole lines into a block
+ * (kn_table_block), any thread takes its rows (kn_block_row), and the
+ * first bad line of the earliest block is reported by the caller's
+ * thread as kn_table_next would (kn_block_fail).  TSV only. */
+typedef struct {
+	char *buf;		/* the lines, each ended by a newline */
+	size_t len, cap, pos;
+	char *name;		/* the file's name, for messages */
+	uint64_t line0;		/* the line number of the first line */
+	uint64_t seq;		/* the block's number in the input (caller's) */
+	uint64_t at;		/* lines taken (kn_block_row) */
+	int bad;		/* a bad line at bad_off, of bad_len bytes */
+	size_t bad_off, bad_len;
+	int borrowed;		/* buf is the reader's: one line longer
+				 * than a block, not copied */
+} kn_block;
+
+/* Reads rows of t into b until it holds want bytes, the end of a file
+ * or a header skipped (--skip-header); 0 at the end of all input.  A
+ * line longer than want is a block of its own, lent from the reader's
+ * buffer (returns 2): the caller reads no more until b is done with. */
+int kn_table_block(kn_table *t, kn_block *b, size_t want);
+/* The next row of b split into f (t->ncols fields); 0 at its end, or at
+ * a bad line (b->bad set).  Touches only b and f: a thread of its own
+ * may call it. */
+int kn_block_row(const kn_table *t, kn_block *b, kn_str *f);
+/* Dies at b's bad line with the message of kn_table_next. */
+void kn_block_fail(const kn_table *t, const kn_block *b)
+    __attribute__((noreturn));
+void kn_block_free(kn_block *b);
 /* Makes t->r.line and t->r.len the current row's fields joined by
  * tabs (as TSV has them), for a program that uses the whole line. */
 void kn_table_join(kn_table *t);
@@ -988,6 +1023,10 @@ typedef struct {
 	 * the row that needs no group of its own) */
 	void (*row)(const kn_table *t, void *rowctx);
 	void *rowctx;
+	/* threads to count on (-j): more than 1 splits and counts TSV
+	 * rows on that many when no hierarchy, count column, sum or row
+	 * check is asked for; the groups and their order are the same */
+	int jobs;
 } kn_countspec;
 
 /* A group of a frequency set: its labels, count, and per summed column

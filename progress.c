@@ -125,6 +125,12 @@ kn_progress_init(int force)
 		kn_before_message = break_line;
 }
 
+int
+kn_progress_on(void)
+{
+	return progress.on;
+}
+
 void
 kn_progress_phase(const char *phase, const char *unit, uint64_t total)
 {

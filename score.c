@@ -44,7 +44,7 @@ static const char synopsis[] =
     "--workload-auto column)\n"
     "             [-H attr=spec|dir]] [--columns list | "
     "--columns-file file]\n"
-    "             [--skip-header] [-S size] [-T dir] [--progress] "
+    "             [--skip-header] [-j n] [-S size] [-T dir] [--progress] "
     "[file]\n"
     "       score --plot x,y [--class-col name] [-q columns] "
     "[-o file]\n"
@@ -52,9 +52,8 @@ static const char synopsis[] =
     "[--skip-header] [file]\n";
 
 static const char help[] =
-    "The metrics (C_DM, C_AVG, risk) and checks (k, l-diversity, "
-    "variance) of a\n"
-    "released table or of its frequency set.\n"
+    "The metrics and checks (k, l, t, variance) of a release or of its "
+    "counts.\n"
     "\n"
     "  -q COLUMNS           the quasi-identifiers, by name or number\n"
     "  --check              exit 1 when a check (-k, -l, --variance) "
@@ -79,9 +78,8 @@ static const char help[] =
     "  --json               the figures and the report as JSON, not lines\n"
     "  --command TEXT       a command line that made the release, for them\n"
     "  --class-col NAME     with --plot: the column of the classes\n"
-    "  -S SIZE              memory budget (64M, 1G...); beyond it, sorted "
-    "runs\n"
-    "                       in temporary files\n";
+    "  -S SIZE              memory budget (64M, 1G...); beyond it, runs on "
+    "disk\n";
 
 static void __attribute__((noreturn))
 usage(int status)
@@ -89,7 +87,8 @@ usage(int status)
 	if (status == 0)
 		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
 		    KN_HELP_VARIANCE | KN_HELP_TABLE | KN_HELP_MISSING |
-		    KN_HELP_DATE | KN_HELP_TMP | KN_HELP_PROGRESS);
+		    KN_HELP_DATE | KN_HELP_TMP | KN_HELP_JOBS |
+		    KN_HELP_PROGRESS);
 	fputs(synopsis, stderr);
 	exit(status);
 }
@@ -1620,7 +1619,7 @@ main(int argc, char *argv[])
 	kn_init(argv[0]);
 	kn_req_init(&o.req);
 	o.mark = "*";
-	while ((ch = getopt_long(argc, argv, "H:S:T:c:hk:l:o:q:s:t:",
+	while ((ch = getopt_long(argc, argv, "H:S:T:c:hj:k:l:o:q:s:t:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -1879,6 +1878,7 @@ main(int argc, char *argv[])
 	cs.nsum = o.req.hasv ? o.ns : 0;
 	cs.sumcol = scl;
 	cs.pairs = freq;
+	cs.jobs = kn_jobs(&opt);
 	kn_freq(&t, &cs, NULL, opt.budget, opt.tmpdir, add_row, NULL, NULL);
 	end_class();
 	for (i = 0; o.req.hast && i < o.ns; i++)

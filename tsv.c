@@ -1286,6 +1286,34 @@ again:
 	return 1;
 }
 
+static int header_again(const kn_table *, const char *, size_t);
+
+/* Dies for line lineno of file name, line[0..len) of t, which holds a
+ * NUL byte or not t->ncols fields. */
+static void __attribute__((noreturn))
+row_die(const kn_table *t, const char *name, uint64_t lineno, char *line,
+    size_t len)
+{
+	kn_str *f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+	const char *z;
+	size_t n, col = 1;
+	int nul;
+
+	n = split_fast(line, len, f, t->ncols, &nul);
+	if (nul) {
+		z = memchr(line, '\0', len);
+		for (; line < z; line++)
+			col += *line == t->r.fsep;
+		kn_die("%s:%llu: field %zu: NUL byte in input", name,
+		    (unsigned long long)lineno, col);
+	}
+	kn_die("%s:%llu: expected %zu fields, found %zu%s", name,
+	    (unsigned long long)lineno, t->ncols, n,
+	    memchr(line, '\r', len) == NULL ? "" :
+	    " (the line holds a carriage return: are some lines "
+	    "ended by CR alone?)");
+}
+
 int
 kn_table_next(kn_table *t)
 {
@@ -1299,26 +1327,137 @@ again:
 	while (!getline_raw(&t->r))
 		if (!open_next(t))
 			return 0;
-	/* The header, or the header after a byte-order mark: the start of
-	 * a file concatenated to the others (cat a.tsv b.tsv). */
-	if (t->skiphdr && (t->r.len == t->hdrlen ||
-	    (t->r.len == t->hdrlen + 3 && memcmp(t->r.line, BOM, 3) == 0)) &&
-	    memcmp(t->r.line + (t->r.len - t->hdrlen), t->hdrline,
-	    t->hdrlen) == 0) {
+	if (header_again(t, t->r.line, t->r.len)) {
 		t->skipped++;
 		goto again;
 	}
 	n = split_fast(t->r.line, t->r.len, t->f, t->ncols, &nul);
-	if (nul)
-		nul_error(&t->r);
-	if (n != t->ncols)
-		kn_die("%s:%llu: expected %zu fields, found %zu%s", t->r.name,
-		    (unsigned long long)t->r.lineno, t->ncols, n,
-		    memchr(t->r.line, '\r', t->r.len) == NULL ? "" :
-		    " (the line holds a carriage return: are some lines "
-		    "ended by CR alone?)");
+	if (nul || n != t->ncols)
+		row_die(t, t->r.name, t->r.lineno, t->r.line, t->r.len);
 	t->rows++;
 	return 1;
+}
+
+/* Whether line[0..len), read from t, is a header that --skip-header
+ * drops: the header, or the header after a byte-order mark (the start
+ * of a file concatenated to the others: cat a.tsv b.tsv). */
+static int
+header_again(const kn_table *t, const char *line, size_t len)
+{
+	return t->skiphdr && (len == t->hdrlen ||
+	    (len == t->hdrlen + 3 && memcmp(line, BOM, 3) == 0)) &&
+	    memcmp(line + (len - t->hdrlen), t->hdrline, t->hdrlen) == 0;
+}
+
+int
+kn_table_block(kn_table *t, kn_block *b, size_t want)
+{
+	b->len = b->pos = 0;
+	b->at = 0;
+	b->bad = 0;
+	if (b->borrowed || b->cap > 4 * (want + 4096)) {
+		if (!b->borrowed)
+			free(b->buf);
+		b->buf = NULL;
+		b->cap = 0;
+		b->borrowed = 0;
+	}
+	for (;;) {
+		if (t->held)
+			t->held = 0;
+		else if (!getline_raw(&t->r)) {
+			if (b->len > 0)
+				return 1;
+			if (!open_next(t))
+				return 0;
+			continue;
+		} else if (header_again(t, t->r.line, t->r.len)) {
+			t->skipped++;
+			if (b->len > 0)
+				return 1;
+			continue;
+		}
+		if (t->r.len >= want && b->len > 0) {
+			t->held = 1;
+			return 1;
+		}
+		if (b->len == 0) {
+			free(b->name);
+			b->name = kn_strdup(t->r.name);
+			b->line0 = t->r.lineno;
+		}
+		if (t->r.len >= want) {
+			/* The line ends in its NUL, inside the reader's
+			 * buffer and its slack: a newline there makes it a
+			 * block, which kn_block_row ends in a NUL again. */
+			if (!b->borrowed)
+				free(b->buf);
+			b->buf = t->r.line;
+			b->len = t->r.len;
+			b->buf[b->len++] = '\n';
+			b->cap = 0;
+			b->borrowed = 1;
+			if ((++t->rows & 0xffff) == 0)
+				kn_progress(t->rows, t->r.bytes);
+			return 2;
+		}
+		/* 16 bytes of slack: the dictionaries read words.  A line
+		 * longer than a block gets just its room, and gives it back
+		 * when the block is used again. */
+		if (b->len + t->r.len + 17 > b->cap) {
+			b->cap = b->len + t->r.len + 17;
+			if (b->cap < want + 4096)
+				b->cap = want + 4096;
+			b->buf = kn_realloc(b->buf, b->cap);
+		}
+		memcpy(b->buf + b->len, t->r.line, t->r.len);
+		b->len += t->r.len;
+		b->buf[b->len++] = '\n';
+		if ((++t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
+		if (b->len >= want)
+			return 1;
+	}
+}
+
+int
+kn_block_row(const kn_table *t, kn_block *b, kn_str *f)
+{
+	char *line = b->buf + b->pos, *nl;
+	size_t len, n;
+	int nul;
+
+	if (b->pos >= b->len || b->bad)
+		return 0;
+	nl = memchr(line, '\n', b->len - b->pos);
+	len = (size_t)(nl - line);
+	*nl = '\0';
+	b->pos += len + 1;
+	b->at++;
+	n = split_fast(line, len, f, t->ncols, &nul);
+	if (nul || n != t->ncols) {
+		b->bad = 1;
+		b->bad_off = (size_t)(line - b->buf);
+		b->bad_len = len;
+		return 0;
+	}
+	return 1;
+}
+
+void
+kn_block_fail(const kn_table *t, const kn_block *b)
+{
+	row_die(t, b->name, b->line0 + b->at - 1, b->buf + b->bad_off,
+	    b->bad_len);
+}
+
+void
+kn_block_free(kn_block *b)
+{
+	if (!b->borrowed)
+		free(b->buf);
+	free(b->name);
+	memset(b, 0, sizeof(*b));
 }
 
 size_t

@@ -299,3 +299,65 @@ a	1" ]
 	--merge --sorted --sum b|--sum does not apply to --merge
 	EOF_
 }
+
+@test "-j: the same bytes for any number of threads, in memory, in runs, from a pipe" {
+	gendata -n 60000 --seed 7 uniform -d 4 -c 40 > "$T/t.tsv"
+	# The threads' sets are merged in LC_ALL=C sort's order: a value
+	# that is a prefix of another (1, 10), and in a1 a label below TAB
+	# (which the threads merge as runs).
+	printf 'a\x01\t1\t2\t3\na\t1\t2\t3\nab\t1\t2\t3\n' >> "$T/t.tsv"
+	mkdir "$T/tmp"
+	for q in a2 a2,a3,a4 a1,a2,a3,a4; do
+		for S in 64M 64K; do
+			freqset -j 1 -S $S -T "$T/tmp" -q $q "$T/t.tsv" > "$T/one"
+			for j in 2 3 7; do
+				freqset -j $j -S $S -T "$T/tmp" -q $q "$T/t.tsv" \
+				    > "$T/many"
+				cmp "$T/one" "$T/many" ||
+				    { echo "-j $j -S $S -q $q"; false; }
+				freqset -j $j -S $S -T "$T/tmp" -q $q < "$T/t.tsv" \
+				    > "$T/many"
+				cmp "$T/one" "$T/many"
+			done
+		done
+	done
+	[ -z "$(ls "$T/tmp")" ]
+	# The counts are those of sort | uniq -c.
+	freqset -j 3 -q a1,a2 "$T/t.tsv" | tail -n +2 > "$T/a"
+	uniqc 1-2 "$T/t.tsv" > "$T/b"
+	cmp "$T/a" "$T/b"
+}
+
+@test "-j: several files, --skip-header and --columns as with one thread" {
+	gendata -n 30000 --seed 3 uniform -d 3 -c 30 > "$T/a.tsv"
+	gendata -n 20000 --seed 4 uniform -d 3 -c 30 > "$T/b.tsv"
+	cat "$T/a.tsv" "$T/b.tsv" > "$T/ab.tsv"
+	tail -n +2 "$T/a.tsv" > "$T/headless"
+	for j in 1 3; do
+		freqset -j $j -q a1,a3 "$T/a.tsv" "$T/b.tsv" > "$T/files.$j"
+		freqset -j $j --skip-header -q a1,a3 "$T/ab.tsv" > "$T/skip.$j"
+		freqset -j $j --columns x,y,z -q z "$T/headless" > "$T/cols.$j"
+	done
+	cmp "$T/files.1" "$T/files.3"
+	cmp "$T/skip.1" "$T/skip.3"
+	cmp "$T/files.1" "$T/skip.1"
+	cmp "$T/cols.1" "$T/cols.3"
+}
+
+@test "-j: a bad row is named as with one thread: the first in the input" {
+	gendata -n 200000 --seed 5 uniform -d 3 -c 50 > "$T/t.tsv"
+	# Two bad rows far apart (fields missing, then a NUL byte): the
+	# earlier one is the error, whichever thread meets which first.
+	awk 'NR == 150001 { sub(/\t[0-9]+$/, "") } { print }' "$T/t.tsv" |
+	    awk 'NR == 190001 { $0 = $0 "\t9" } { print }' > "$T/bad.tsv"
+	printf 'a1\ta2\ta3\n1\t2\t3\n4\t\0005\t6\n' > "$T/nul.tsv"
+	for j in 1 2 3; do
+		run freqset -j $j -S 256K -T "$T" -q a1 "$T/bad.tsv"
+		[ "$status" -eq 2 ]
+		[ "$output" = "freqset: $T/bad.tsv:150001: expected 3 fields, found 2" ]
+		run freqset -j $j -q a1 "$T/nul.tsv"
+		[ "$status" -eq 2 ]
+		[ "$output" = "freqset: $T/nul.tsv:3: field 2: NUL byte in input" ]
+	done
+	[ -z "$(ls "$T" | grep '^kanon\.')" ]
+}

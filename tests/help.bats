@@ -44,7 +44,7 @@ shortopts() {
 	run shortopts gendata
 	[ "$(echo "$output" | tr -d '\n')" = cdhno ]
 	run shortopts freqset
-	[ "$(echo "$output" | tr -d '\n')" = HLSThoqv ]
+	[ "$(echo "$output" | tr -d '\n')" = HLSThjoqv ]
 }
 
 @test "--help and -h: the synopsis and every option, on stdout, exit 0" {
