@@ -323,9 +323,8 @@ main(int argc, char *argv[])
 		    "implied");
 	kn_req_check(&pt->req, opt.scol != NULL);
 	if (opt.scol != NULL && strchr(opt.scol, ',') != NULL &&
-	    (pt->req.hasv || job != JOB_NONE))
-		kn_die("-s: one sensitive column with --variance and the --job "
-		    "steps");
+	    job != JOB_NONE)
+		kn_die("-s: one sensitive column with the --job steps");
 	if (pt->req.hasv && opt.scol == NULL)
 		kn_die("--variance needs the sensitive column (-s)");
 	if (pt->split != SPLIT_MEDIAN && opt.tcol == NULL)
@@ -495,6 +494,12 @@ main(int argc, char *argv[])
 				if (qi[j] == scols[i])
 					kn_die("-s %s is also a quasi-identifier",
 					    t.names[scols[i]]);
+		/* Each column's variance is msens.c's: the sides' sums are
+		 * of one column. */
+		if (pt->nsens > 1 && pt->req.hasv) {
+			pt->msvar = 1;
+			pt->req.hasv = 0;
+		}
 	}
 	if (pt->has_targ) {
 		tidx = kn_table_col(&t, opt.tcol);
@@ -560,7 +565,7 @@ main(int argc, char *argv[])
 				kn_die("--distance hierarchical: the sensitive "
 				    "column '%s' has no hierarchy (give one "
 				    "with -H)", snames[i]);
-		msens_prepare(pt, sh);
+		msens_prepare(pt, sh, snames);
 	}
 	/* The whole table must meet the requirements, or nothing can. */
 	if (pt->nrows > 0 && !pt->ooc) {

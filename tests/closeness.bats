@@ -231,9 +231,24 @@ brute_hier() {
 	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 --classes "$T/m.tsv" "$T/m.tsv"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--classes takes one sensitive column (-s)"* ]]
-	run partition -q q -k 1 -s s1,s2 --variance 1 "$T/m.tsv"
+	# --variance in each column: a is 1, 3 in both classes (variance 1),
+	# b is 0, 0 in x (0) and 0, 4 in y (4).
+	printf 'q\ta\tb\nx\t1\t0\nx\t3\t0\ny\t1\t0\ny\t3\t4\n' > "$T/v.tsv"
+	run partition -q q -H q="$T/q.tsv" -k 1 -s a --variance 1 "$T/v.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | cut -f 4 | sort -u | wc -l)" -eq 3 ]
+	for a in "" "-a rothko-t -S 1M" "-a rothko-s -S 1M"; do
+		run partition $a -q q -H q="$T/q.tsv" -k 1 -s a,b --variance 1 "$T/v.tsv"
+		[ "$status" -eq 0 ]
+		[ "$(printf '%s\n' "$output" | cut -f 4 | sort -u | wc -l)" -eq 2 ]
+		run partition $a -q q -H q="$T/q.tsv" -k 1 -s b,a --variance 0.5 "$T/v.tsv"
+		[ "$(printf '%s\n' "$output" | cut -f 4 | sort -u | wc -l)" -eq 2 ]
+		run partition $a -q q -H q="$T/q.tsv" -k 1 -s b,a --variance 0 "$T/v.tsv"
+		[ "$(printf '%s\n' "$output" | cut -f 4 | sort -u | wc -l)" -eq 3 ]
+	done
+	run partition -q q -H q="$T/q.tsv" -k 1 -s x,s2 --variance 0 "$T/m.tsv"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"-s: one sensitive column with --variance and the --job steps"* ]]
+	[[ "$output" == *"m.tsv:2: column 's2': 'u' is not a number (--variance)"* ]]
 	# partition: class x fails -l 2 in s2, so no cut stands.
 	run partition -q q -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 "$T/m.tsv"
 	[ "$status" -eq 0 ]
