@@ -17,8 +17,8 @@
 #
 # Then score --report writes the release report of FD k=10, with its
 # risk, NCP and precision (-H), as demo-report.html beside the release,
-# demo-release.tsv, at
-# the top of the tree or in the directory $KANON_DEMO_OUT.
+# demo-release.tsv, at the top of the tree or in the directory
+# $KANON_DEMO_OUT.
 set -eu
 cd "$(dirname "$0")"
 PATH=$(pwd):$PATH
