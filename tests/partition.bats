@@ -824,6 +824,22 @@ adultcase() {
 	done
 	# The root's cuts job wrote the table's distribution.
 	[ "$(grep -c '^sdist' "$T/tree")" -gt 14 ]
+	# A later level without it, or with a value of it twice, stops.
+	o="-q age,sex,race -H $AH --numeric age -k 5 -s occupation --closeness 0.15 --fit-rows 500 --columns $(head -1 "$T/t" | tr '\t' ,)"
+	: > "$T/tree"
+	partition $o --skip-header --job groups --tree "$T/tree" "$T/t" |
+	    LC_ALL=C sort | partition $o --job cuts --tree "$T/tree" > "$T/lvl"
+	[ "$(grep -c '^sdist' "$T/lvl")" -eq 14 ]
+	grep -v '^sdist' "$T/lvl" > "$T/tree"
+	partition $o --skip-header --job groups --tree "$T/tree" "$T/t" |
+	    LC_ALL=C sort > "$T/g"
+	run --separate-stderr partition $o --job cuts --tree "$T/tree" < "$T/g"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"tree: no sdist lines: the table's distribution of the sensitive values"* ]]
+	{ cat "$T/lvl"; grep -m 1 '^sdist' "$T/lvl"; } > "$T/tree"
+	run --separate-stderr partition $o --job open --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the sensitive value is twice in the distribution"* ]]
 }
 
 @test "Mondrian as cluster jobs: the single run's output on random tables (variance, regression, l-diversity, hierarchies)" {
