@@ -31,7 +31,7 @@ recode: recode.o regions.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ recode.o regions.o libkanon.a $(LDLIBS)
 
 # score's own objects: the risk models and the release report.
-SCORE_OBJS = score.o value.o risk.o report.o sha256.o
+SCORE_OBJS = score.o value.o risk.o report.o sha256.o utility.o
 
 score: $(SCORE_OBJS) libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $(SCORE_OBJS) libkanon.a $(LDLIBS)
@@ -73,10 +73,11 @@ partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
 sha256.o tests/sha256-check: sha256.h
 recode.o regions.o: recode.h
-score.o value.o: value.h
-score.o risk.o report.o: report.h
+score.o value.o utility.o: value.h
+score.o risk.o report.o utility.o: report.h
+score.o utility.o: utility.h
 score.o risk.o: risk.h
-value.o risk.o report.o regions.o: kanon.h
+value.o risk.o report.o regions.o utility.o: kanon.h
 tests/hypo-check: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its

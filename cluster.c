@@ -26,6 +26,9 @@
  *				tree is grown with
  *	domain	Q MIN MAX S	numeric QI Q: the table's range and scale
  *	scale	s|t F		the scale of the sensitive value, the target
+ *	sdist	N V ...		with --closeness: N rows of the table have
+ *				the sensitive value V (with several columns,
+ *				one field each)
  *	size	ID N		node ID holds N rows
  *	cut	ID Q V		rows with Q <= V go to ID.0, the others ID.1
  *	hcut	ID Q LV A ...	rows under A (a node at level LV-1 of Q's
@@ -33,7 +36,9 @@
  *	region	ID N ...	node ID is a class: its region
  *
  * The groups lines are "ID, QI number, value, sensitive value, target,
- * count", and "ID, n, , , , rows" for the node's rows.
+ * count", and "ID, n, , , , rows" for the node's rows.  With several
+ * sensitive columns the sensitive value is their values in one field,
+ * each backslash doubled, joined by a backslash and a 't' (sens_field).
  *
  * The root is r.  A node without a cut or a region is open while it
  * holds more than --fit-rows rows: a level job (groups, then cuts)
@@ -162,6 +167,7 @@ tree_load(struct part *pt, const char *path)
 	uint32_t id, n;
 
 	kn_dict_init(&pt->cl->tree.ids);
+	kn_dict_init(&pt->cl->tree.sdist);
 	pt->cl->tree.path = path;
 	cnode_id(pt, "r", 1);
 	kn_reader_open(&r, path);
@@ -212,6 +218,25 @@ tree_load(struct part *pt, const char *path)
 				pt->sens_F = (int)F;
 			else
 				pt->targ_F = (int)F;
+		} else if (nf >= 3 && strcmp(ty, "sdist") == 0) {
+			size_t ns = pt->nsens > 0 ? pt->nsens : 1, len;
+			uint32_t x;
+
+			if (!pt->req.hast || nf != 2 + ns)
+				kn_die("%s:%llu: a bad sdist line", r.name,
+				    (unsigned long long)r.lineno);
+			for (i = 3; i < nf; i++)	/* the tabs back */
+				((char *)f[i - 1].p)[f[i - 1].n] = '\t';
+			len = (size_t)(f[nf - 1].p + f[nf - 1].n - f[2].p);
+			k = pt->cl->tree.sdist.n;
+			x = kn_dict_intern(&pt->cl->tree.sdist, f[2].p, len);
+			if (x < k)
+				kn_die("%s:%llu: the sensitive value is twice in "
+				    "the distribution", r.name,
+				    (unsigned long long)r.lineno);
+			pt->cl->tree.sdn = kn_grow(pt->cl->tree.sdn,
+			    &pt->cl->tree.sdcap, x, sizeof(uint64_t), 64);
+			pt->cl->tree.sdn[x] = tree_u64(&f[1], &r, "a count");
 		} else if (nf == 3 && strcmp(ty, "size") == 0) {
 			id = cnode_id(pt, f[1].p, f[1].n);
 			c = &pt->cl->tree.v[id];
@@ -460,6 +485,98 @@ tree_number(struct part *pt)
 	free(st);
 }
 
+/* The row's sensitive value as one field of a groups line: with several
+ * columns their values, each backslash doubled, joined by "\\t". */
+static kn_str
+sens_field(struct part *pt, const kn_table *t, char **buf, size_t *cap)
+{
+	kn_str v;
+	size_t j, i, n = 0;
+
+	if (pt->nsens <= 1)
+		return t->f[pt->cl->tree.scol];
+	for (j = 0; j < pt->nsens; j++)
+		n += 2 * t->f[pt->scols[j]].n + 2;
+	*buf = kn_grow(*buf, cap, n, 1, 64);
+	for (n = 0, j = 0; j < pt->nsens; j++) {
+		v = t->f[pt->scols[j]];
+		if (j > 0) {
+			(*buf)[n++] = '\\';
+			(*buf)[n++] = 't';
+		}
+		for (i = 0; i < v.n; i++) {
+			if (v.p[i] == '\\')
+				(*buf)[n++] = '\\';
+			(*buf)[n++] = v.p[i];
+		}
+	}
+	v.p = *buf;
+	v.n = n;
+	return v;
+}
+
+/* A groups line's sensitive field f back to the row's sensitive value:
+ * with several columns, their values joined by tabs; NULL if f is not
+ * one. */
+static const char *
+sens_unfield(struct part *pt, kn_str *f, char **buf, size_t *cap)
+{
+	size_t i, n = 0, nt = 0;
+
+	if (pt->nsens <= 1)
+		return "";
+	*buf = kn_grow(*buf, cap, f->n, 1, 64);
+	for (i = 0; i < f->n; i++) {
+		if (f->p[i] != '\\') {
+			(*buf)[n++] = f->p[i];
+			continue;
+		}
+		if (++i == f->n || (f->p[i] != '\\' && f->p[i] != 't'))
+			return NULL;
+		(*buf)[n++] = f->p[i] == 't' ? '\t' : '\\';
+		nt += f->p[i] == 't';
+	}
+	if (nt + 1 != pt->nsens)
+		return NULL;
+	f->p = *buf;
+	f->n = n;
+	return "";
+}
+
+/* --closeness in a worker: the whole table's distribution of the
+ * sensitive values, from the tree's sdist lines, in place of the node's
+ * (pt->scount). */
+static void
+sdist_set(struct part *pt, const char *id)
+{
+	size_t i, n0 = pt->sens_dict.n;
+	uint32_t x;
+
+	if (pt->cl->tree.sdist.n == 0)
+		kn_die("%s: no sdist lines: the table's distribution of the "
+		    "sensitive values, which the root's cuts job writes with "
+		    "--closeness", pt->cl->tree.path);
+	if (pt->nscount > 0)
+		memset(pt->scount, 0, pt->nscount * sizeof(uint64_t));
+	for (i = 0; i < pt->cl->tree.sdist.n; i++) {
+		kn_str v = kn_dict_get(&pt->cl->tree.sdist, (uint32_t)i);
+
+		if (!mond_sens_id(pt, v, &x))
+			kn_die("%s: sdist: '%.*s' is not a number "
+			    "(--variance)", pt->cl->tree.path, (int)v.n, v.p);
+		pt->scount[x] = pt->cl->tree.sdn[i];
+	}
+	for (i = 0; i < n0; i++)
+		if (pt->scount[i] == 0) {
+			kn_str v = kn_dict_get(&pt->sens_dict, (uint32_t)i);
+
+			kn_die("node %s: the sensitive value '%.*s' is not in "
+			    "the table's distribution in %s (was the tree "
+			    "grown from this table?)", id, (int)v.n, v.p,
+			    pt->cl->tree.path);
+		}
+}
+
 /* Groups job (map): per row in an open node, per QI, the group
  * "node, QI, value, sensitive value, target" with a count, summed in
  * memory up to the budget. */
@@ -469,8 +586,8 @@ job_groups(struct part *pt, kn_table *t, FILE *fp)
 	kn_dict g;
 	uint64_t *gc = NULL;
 	size_t gcap = 0, len, cap = 256, j, i;
-	char *key = kn_alloc(cap), num[64];
-	size_t lim = pt->budget ? pt->budget : (size_t)64 << 20;
+	char *key = kn_alloc(cap), num[64], *sbuf = NULL;
+	size_t lim = pt->budget ? pt->budget : (size_t)64 << 20, scap = 0;
 
 	kn_dict_init(&g);
 	if (cnode_open(pt, &pt->cl->tree.v[0]) && !pt->cl->tree.v[0].hasn) {
@@ -505,7 +622,7 @@ job_groups(struct part *pt, kn_table *t, FILE *fp)
 			if (!cnode_open(pt, &pt->cl->tree.v[id]))
 				continue;
 			if (pt->has_sens)
-				sv = t->f[pt->cl->tree.scol];
+				sv = sens_field(pt, t, &sbuf, &scap);
 			if (pt->has_targ && pt->split != SPLIT_MEDIAN)
 				yv = t->f[pt->cl->tree.tcol];
 			for (j = 0; j <= pt->nqi; j++) {
@@ -562,6 +679,7 @@ job_groups(struct part *pt, kn_table *t, FILE *fp)
 	}
 	free(key);
 	free(gc);
+	free(sbuf);
 }
 
 /* The node a reducer's worker is given, which must be open (a cuts
@@ -695,6 +813,8 @@ worker_cuts(struct part *pt, const char *id)
 	struct cut best;
 	struct cnode *c = open_node(pt, id, 0);
 	uint64_t qn;
+	char *sbuf = NULL;
+	size_t scap = 0;
 
 	pt->inname = "the groups";
 	kn_reader_open(&r, "-");
@@ -747,6 +867,12 @@ worker_cuts(struct part *pt, const char *id)
 			e.v = mond_numdict_id(&pt->dims[e.j].vd, m, sc);
 		}
 		e.s = e.y = 0;
+		if (pt->has_sens && sens_unfield(pt, &f[2], &sbuf, &scap) ==
+		    NULL)
+			kn_die("%s:%llu: node %s: '%s' is not the values of %zu "
+			    "sensitive columns", r.name,
+			    (unsigned long long)r.lineno, id, f[2].p,
+			    pt->nsens);
 		if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--variance)", r.name,
@@ -767,6 +893,7 @@ worker_cuts(struct part *pt, const char *id)
 		gl[n++] = e;
 	}
 	kn_reader_close(&r);
+	free(sbuf);
 	for (j = 0; j < pt->nqi; j++)
 		if (dt[j] != tot)
 			kn_die("node %s: %llu rows, but the groups of %s count "
@@ -790,8 +917,19 @@ worker_cuts(struct part *pt, const char *id)
 	pt->rk->avail = SIZE_MAX; /* a node's groups are held, as in Rothko-T */
 	pt->nrows = tot;
 	pt->exact_sums = 1;
+	if (pt->req.hast && root) {
+		/* The table's distribution: the root's groups of a QI. */
+		if (pt->nscount > 0)
+			memset(pt->scount, 0, pt->nscount * sizeof(uint64_t));
+		for (i = 0; i < n; i++)
+			if (gl[i].j == 0)
+				pt->scount[gl[i].s] += gl[i].cnt;
+	} else if (pt->req.hast)
+		sdist_set(pt, id);
 	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
 	rothko_groups_alloc(pt);
+	if (pt->has_sens)
+		msens_prepare(pt, pt->cl->tree.shier, pt->cl->tree.snames);
 	/* The sums as in memory: exact over the node's rows. */
 	for (j = 0; j < 2; j++) {
 		kn_i128 a = 0, b = 0, v, w;
@@ -848,6 +986,15 @@ worker_cuts(struct part *pt, const char *id)
 		}
 		if (pt->req.hasv)
 			printf("scale\ts\t%d\n", pt->sens_F);
+		for (i = 0; pt->req.hast && i < pt->sens_dict.n; i++)
+			if (pt->scount[i] > 0) {
+				kn_str v = kn_dict_get(&pt->sens_dict,
+				    (uint32_t)i);
+
+				printf("sdist\t%llu\t%.*s\n",
+				    (unsigned long long)pt->scount[i],
+				    (int)v.n, v.p);
+			}
 		if (pt->split == SPLIT_REGRESSION)
 			printf("scale\tt\t%d\n", pt->targ_F);
 		if (fits_cluster(pt, tot)) {
@@ -941,7 +1088,11 @@ worker_solve(struct part *pt, const char *id)
 		    "changed since, or a job's output was lost or doubled)",
 		    id, (unsigned long long)pt->nrows, pt->cl->tree.path,
 		    (unsigned long long)c->n);
+	if (pt->req.hast)
+		sdist_set(pt, id);
 	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
+	if (pt->has_sens)
+		msens_prepare(pt, pt->cl->tree.shier, pt->cl->tree.snames);
 	if (strcmp(id, "r") == 0)
 		rothko_root_check(pt, "the table");
 	if ((pt->regions_fp = open_memstream(&rbuf, &rsz)) == NULL)

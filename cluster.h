@@ -61,6 +61,15 @@ struct cluster_tree {
 	const char *sname, *tname;
 	uint32_t nclass;
 	int regions;		/* keep the regions' text (regions job) */
+	/* The sensitive columns' names and hierarchies (msens_prepare);
+	 * with --closeness the whole table's distribution of their values
+	 * (sdist lines, the root's cuts job writes them): value i, the
+	 * tuple of the columns' values joined by tabs, has sdn[i] rows. */
+	char *const *snames;
+	kn_hier *const *shier;
+	kn_dict sdist;
+	uint64_t *sdn;
+	size_t sdcap;
 };
 
 /* The reducers: the input's lines begin with a node id, and each node's

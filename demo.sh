@@ -16,8 +16,9 @@
 # Two releases, k=2 and k=10, nothing suppressed.
 #
 # Then score --report writes the release report of FD k=10, with its
-# risk, as demo-report.html beside the release, demo-release.tsv, at
-# the top of the tree or in the directory $KANON_DEMO_OUT.
+# risk, NCP and precision (-H), as demo-report.html beside the release,
+# demo-release.tsv, at the top of the tree or in the directory
+# $KANON_DEMO_OUT.
 set -eu
 cd "$(dirname "$0")"
 PATH=$(pwd):$PATH
@@ -85,7 +86,7 @@ awk -F'\t' -v row="$row" '
 # The release report of FD k=10 (score --report), beside a copy of the
 # release it describes, at the top of the tree.
 cp "$tmp/k10.tsv" "$out/demo-release.tsv"
-score -q "$Q" -s salary-class -k 10 --risk --original "$data" \
+score -q "$Q" -s salary-class -k 10 --risk --original "$data" -H data/adult \
     --command "freqset -q $Q $data | lattice-search -H data/adult -k 10 --max-suppress 2% --best > node.tsv" \
     --command "recode -n node.tsv -H data/adult -k 10 --max-suppress 2% $data > demo-release.tsv" \
     --report "$out/demo-report.html" "$out/demo-release.tsv" > /dev/null

@@ -489,6 +489,8 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 			}
 		}
 		r[pt->word_row] = (uint32_t)pt->nrows;
+		if (pt->msvar)
+			msens_check_row(pt, t);
 		if (pt->has_sens && !mond_sens_id(pt, pt->nsens > 1 ?
 		    sens_join(pt, t) : t->f[scol], &r[pt->word_sens]))
 			kn_table_fail(t, scol, "'%.*s' %s (--variance)",

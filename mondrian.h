@@ -225,6 +225,13 @@ struct part {
 	uint32_t *tmap[KN_MAXSENS];
 	char *sjoin;
 	size_t sjcap;
+	/* --variance with several columns: the sides' sums (s, ss) are of
+	 * one column, so partition turns req.hasv off and msvar on, and
+	 * msens.c checks each column's variance from the tuples' counts:
+	 * column j's values are sval[j][id] / 10^svF[j] (sdicts[j] ids). */
+	int msvar;
+	kn_i128 *sval[KN_MAXSENS];
+	int svF[KN_MAXSENS];
 	/* --closeness: each column's distribution over the whole table,
 	 * each value's position in it; scratch. */
 	kn_tclose tc[KN_MAXSENS];
@@ -309,12 +316,16 @@ int mond_gath_ok(struct part *pt, size_t m, uint64_t n);
 
 /* After mond_load: each sensitive column's values (several columns),
  * and with --closeness the whole table's distribution of each; h[j]
- * is column j's hierarchy for the hierarchical distance. */
-void msens_prepare(struct part *pt, kn_hier *const *h);
+ * is column j's hierarchy for the hierarchical distance, names[j] its
+ * name for messages; with msvar each column's values as numbers. */
+void msens_prepare(struct part *pt, kn_hier *const *h, char *const *names);
+/* With msvar: whether the current row's sensitive values are numbers;
+ * dies naming the first that is not. */
+void msens_check_row(struct part *pt, kn_table *t);
 /* Whether a part whose sensitive values (sens_dict ids) have the
- * counts v[0..m) (ids distinct), n rows, meets l-diversity in each
- * column when there are several, and t-closeness in each; v is
- * scratch. */
+ * counts v[0..m) (ids distinct), n rows, meets l-diversity and
+ * variance diversity in each column when there are several, and
+ * t-closeness in each; v is scratch. */
 int msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n);
 /* The same for a part of the node: its counts hist[x], or with compl
  * the node's totals less hist[x], over the values touched. */

@@ -4,7 +4,8 @@
  * Li, Venkatasubramanian, ICDE 2007; kanon(7), T-CLOSENESS) against
  * the whole table's distribution, and several sensitive columns (-s
  * a,b), whose tuple of values is the row's sensitive value and is
- * projected on each column to check it.  Used by in-memory Mondrian,
+ * projected on each column to check it (l-diversity, variance
+ * diversity and t-closeness in each).  Used by in-memory Mondrian,
  * Rothko-T (the same side counts) and Rothko-S's prune step.
  */
 #include <stdlib.h>
@@ -21,8 +22,65 @@ cmp_tval(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* With msvar: whether the current row's sensitive values are numbers;
+ * dies naming the first that is not. */
 void
-msens_prepare(struct part *pt, kn_hier *const *h)
+msens_check_row(struct part *pt, kn_table *t)
+{
+	size_t j;
+	kn_i128 m;
+	int sc;
+
+	for (j = 0; j < pt->nsens; j++) {
+		kn_str v = t->f[pt->scols[j]];
+
+		if (!kn_dec_parse(v.p, v.n, &m, &sc))
+			kn_table_fail(t, pt->scols[j], "'%.*s' %s (--variance)",
+			    (int)v.n, v.p, kn_missing(v.p, v.n) ?
+			    "is a missing value, which has no variance: drop "
+			    "the row or give it a value" : "is not a number");
+	}
+}
+
+/* With msvar: column j's values as numbers of one scale.  Their sums
+ * are bounded by the largest value, whatever the rows: |v| * 2^32 rows
+ * and v^2 * 2^32 must fit 127 bits. */
+static void
+prepare_values(struct part *pt, size_t j, const char *name)
+{
+	kn_dict *dc = &pt->sdicts[j];
+	int *sc = kn_alloc((dc->n + 1) * sizeof(int)), F = 0;
+	kn_i128 mx = 0, b;
+	size_t x;
+
+	pt->sval[j] = kn_alloc((dc->n + 1) * sizeof(kn_i128));
+	for (x = 0; x < dc->n; x++) {
+		kn_str v = kn_dict_get(dc, (uint32_t)x);
+
+		if (!kn_dec_parse(v.p, v.n, &pt->sval[j][x], &sc[x]))
+			kn_die("-s %s: '%.*s' is not a number (--variance)",
+			    name, (int)v.n, v.p);
+		if (sc[x] > F)
+			F = sc[x];
+	}
+	for (x = 0; x < dc->n; x++) {
+		if (__builtin_mul_overflow(pt->sval[j][x],
+		    kn_pow10(F - sc[x]), &pt->sval[j][x]))
+			kn_die("-s %s: too many digits for exact variances",
+			    name);
+		b = pt->sval[j][x] < 0 ? -pt->sval[j][x] : pt->sval[j][x];
+		if (b > mx)
+			mx = b;
+	}
+	if (__builtin_mul_overflow(mx, mx, &b) ||
+	    __builtin_mul_overflow(b, (kn_i128)1 << 33, &b))
+		kn_die("-s %s: values too large for exact variances", name);
+	pt->svF[j] = F;
+	free(sc);
+}
+
+void
+msens_prepare(struct part *pt, kn_hier *const *h, char *const *names)
 {
 	uint64_t *cnt;
 	size_t j, x;
@@ -46,6 +104,8 @@ msens_prepare(struct part *pt, kn_hier *const *h)
 			p = tab < e ? tab + 1 : e;
 		}
 	}
+	for (j = 0; pt->msvar && j < pt->nsens; j++)
+		prepare_values(pt, j, names[j]);
 	if (!pt->req.hast)
 		return;
 	if (pt->nsens <= 1) {
@@ -92,6 +152,20 @@ msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n)
 				pt->gath[i] = w[i].cnt;
 			kn_counts_desc(pt->gath, k);
 			if (!kn_ldiv_ok(&pt->req.ld, pt->gath, k, n))
+				return 0;
+		}
+		if (pt->msvar) {
+			kn_sum sm = { 0, 0, pt->svF[j] };
+			long double var;
+
+			for (i = 0; i < k; i++) {
+				kn_i128 v = pt->sval[j][w[i].pos];
+
+				sm.s += v * (kn_i128)w[i].cnt;
+				sm.ss += v * v * (kn_i128)w[i].cnt;
+			}
+			if (!kn_variance_ok(n, &sm, pt->svF[j], pt->req.vm,
+			    pt->req.vs, &var))
 				return 0;
 		}
 		if (pt->req.hast && !kn_tclose_ids(&pt->tc[j], pt->tpos[j], w,

@@ -195,12 +195,18 @@ make_sig(struct part *pt, const char *q, const char *s, const char *t,
 	    (num ? strlen(num) : 1) +
 	    (pt->req.ld.lstr ? strlen(pt->req.ld.lstr) : 1) + 256;
 	b = kn_alloc(n);
+	n += pt->req.hast ? strlen(pt->req.tstr) : 0;
+	b = kn_realloc(b, n);
 	snprintf(b, n,
 	    "q=%s k=%llu s=%s l=%s div=%d c=%s var=%s t=%s "
 	    "split=%d num=%s",
 	    q, (unsigned long long)pt->req.k, s ? s : "-",
 	    pt->req.ld.on ? pt->req.ld.lstr : "-", pt->req.ld.kind, c, v,
 	    t ? t : "-", pt->split, num ? num : "-");
+	/* Added only when given: the trees grown before stay valid. */
+	if (pt->req.hast)
+		snprintf(b + strlen(b), n - strlen(b), " close=%s dist=%d",
+		    pt->req.tstr, pt->req.dist);
 	return b;
 }
 
@@ -222,6 +228,7 @@ main(int argc, char *argv[])
 	size_t *qi, *numc = NULL, nnum = 0, sidx = 0, tidx = 0, j, i;
 	size_t *scols = NULL;
 	char *snames[KN_MAXSENS];
+	kn_hier *sh[KN_MAXSENS] = { NULL };
 	size_t *datec = NULL, ndate = 0;
 	int ch, hasclasscol = 0;
 	int seedset = 0, alphaset = 0, job = JOB_NONE, reads;
@@ -322,10 +329,6 @@ main(int argc, char *argv[])
 		    "(-k 1 makes classes of any size); no requirement is "
 		    "implied");
 	kn_req_check(&pt->req, opt.scol != NULL);
-	if (opt.scol != NULL && strchr(opt.scol, ',') != NULL &&
-	    (pt->req.hasv || job != JOB_NONE))
-		kn_die("-s: one sensitive column with --variance and the --job "
-		    "steps");
 	if (pt->req.hasv && opt.scol == NULL)
 		kn_die("--variance needs the sensitive column (-s)");
 	if (pt->split != SPLIT_MEDIAN && opt.tcol == NULL)
@@ -376,10 +379,6 @@ main(int argc, char *argv[])
 		alphaset))
 		kn_die("--sample, --seed, --alpha and --naive are for -a "
 		    "rothko-s");
-	if (pt->req.hast && job != JOB_NONE)
-		kn_die("--closeness: the --job steps do not measure it yet "
-		    "(run partition in one process, in memory or with -a "
-		    "rothko-t or rothko-s)");
 	if (pt->ooc && pt->relaxed && pt->need_stats)
 		kn_die("--relaxed with -s or a split other than median runs "
 		    "in memory only");
@@ -495,7 +494,19 @@ main(int argc, char *argv[])
 				if (qi[j] == scols[i])
 					kn_die("-s %s is also a quasi-identifier",
 					    t.names[scols[i]]);
+		/* Each column's variance is msens.c's: the sides' sums are
+		 * of one column. */
+		if (pt->nsens > 1 && pt->req.hasv) {
+			pt->msvar = 1;
+			pt->req.hasv = 0;
+		}
 	}
+	for (i = 0; pt->req.hast && pt->req.dist == KN_DIST_HIER &&
+	    i < pt->nsens; i++)
+		if ((sh[i] = kn_hopts_get(&hopts, snames[i])) == NULL)
+			kn_die("--distance hierarchical: the sensitive column "
+			    "'%s' has no hierarchy (give one with -H)",
+			    snames[i]);
 	if (pt->has_targ) {
 		tidx = kn_table_col(&t, opt.tcol);
 		for (j = 0; j < pt->nqi; j++)
@@ -522,6 +533,8 @@ main(int argc, char *argv[])
 	if (job != JOB_NONE) {
 		pt->cl->tree.scol = sidx;
 		pt->cl->tree.tcol = tidx;
+		pt->cl->tree.snames = snames;
+		pt->cl->tree.shier = sh;
 		cluster_run_job(pt, job, &t, fp, classcol);
 	}
 
@@ -551,17 +564,8 @@ main(int argc, char *argv[])
 		rothko_groups_alloc(pt);
 	ntot = pt->nrows;
 
-	if (pt->has_sens) {
-		kn_hier *sh[KN_MAXSENS] = { NULL };
-
-		for (i = 0; pt->req.hast && pt->req.dist == KN_DIST_HIER &&
-		    i < pt->nsens; i++)
-			if ((sh[i] = kn_hopts_get(&hopts, snames[i])) == NULL)
-				kn_die("--distance hierarchical: the sensitive "
-				    "column '%s' has no hierarchy (give one "
-				    "with -H)", snames[i]);
-		msens_prepare(pt, sh);
-	}
+	if (pt->has_sens)
+		msens_prepare(pt, sh, snames);
 	/* The whole table must meet the requirements, or nothing can. */
 	if (pt->nrows > 0 && !pt->ooc) {
 		mond_node_totals(pt, 0, pt->nrows, NULL);

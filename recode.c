@@ -571,18 +571,27 @@ join(const kn_str *lab, size_t n, char **buf, size_t *cap)
 	return len;
 }
 
-/* The key of a class's sensitive value in cl.pairs: its class id, then
- * the value; returns the length. */
+/* The key of a class's sensitive values v[0..ns) in cl.pairs: its
+ * class id, then the values joined by tabs; returns the length. */
 static size_t
-pairkey(uint32_t id, kn_str s, char **buf, size_t *cap)
+pairkey(uint32_t id, const kn_str *v, size_t ns, char **buf, size_t *cap)
 {
-	if (s.n + sizeof(id) + 1 > *cap) {
-		*cap = 2 * (s.n + sizeof(id) + 1);
+	size_t n = sizeof(id) + 1, i;
+
+	for (i = 0; i < ns; i++)
+		n += v[i].n + 1;
+	if (n > *cap) {
+		*cap = 2 * n;
 		*buf = kn_realloc(*buf, *cap);
 	}
 	memcpy(*buf, &id, sizeof(id));
-	memcpy(*buf + sizeof(id), s.p, s.n);
-	return sizeof(id) + s.n;
+	for (n = sizeof(id), i = 0; i < ns; i++) {
+		if (i > 0)
+			(*buf)[n++] = '\t';
+		memcpy(*buf + n, v[i].p, v[i].n);
+		n += v[i].n;
+	}
+	return n;
 }
 
 /* A group of the first pass's frequency set. */
@@ -629,7 +638,7 @@ class_row(const kn_fsrow *r, void *ctx)
 		kn_die("a class size overflows 64 bits");
 	if (cl.known && cl.skey) {
 		uint32_t pid = kn_dict_intern(&cl.pairs, buf,
-		    pairkey(cl.id, r->key[cl.nq], &buf, &cap));
+		    pairkey(cl.id, r->key + cl.nq, cl.ns, &buf, &cap));
 
 		if (pid >= cl.pcap) {
 			c = cl.pcap;
@@ -650,10 +659,10 @@ class_row(const kn_fsrow *r, void *ctx)
  * --classes: the first pass made from path, the frequency set of the
  * whole table as freqset writes it (merged across a cluster), so that
  * the rows need to be read only once.  Its key columns must hold every
- * attribute of the node (and the -s column *scol of t, for -l) as
- * leaves of their hierarchies; its other key columns are summed over,
- * and its sums ignored.  Every class is kept, to tell a row that is
- * not counted there.
+ * attribute of the node (and the -s columns scol[0..cl.ns) of t, for
+ * -l and --closeness) as leaves of their hierarchies; its other key
+ * columns are summed over, and its sums ignored.  Every class is kept,
+ * to tell a row that is not counted there.
  */
 static void
 classes_read(struct recoding *rc, const kn_table *t, const char *path,
@@ -661,14 +670,16 @@ classes_read(struct recoding *rc, const kn_table *t, const char *path,
 {
 	kn_table ft;
 	char *paths[1];
-	size_t d = rc->nq + (scol != NULL), i, c, cnt, *col;
+	size_t ns = scol != NULL ? cl.ns : 0, d = rc->nq + ns, i, c, cnt,
+	    *col;
 
 	paths[0] = (char *)path;
 	kn_table_open_tsv(&ft, paths, 1, NULL);
 	cnt = kn_table_countcol(&ft, "--classes");
 	col = kn_alloc((d + 1) * sizeof(size_t));
 	for (i = 0; i < d; i++) {
-		const char *a = t->names[i < rc->nq ? rc->qcol[i] : *scol];
+		const char *a = t->names[i < rc->nq ? rc->qcol[i] :
+		    scol[i - rc->nq]];
 
 		for (c = 0; c < cnt && strcmp(ft.names[c], a) != 0; c++)
 			;
@@ -686,8 +697,7 @@ classes_read(struct recoding *rc, const kn_table *t, const char *path,
 	cl.qlab = kn_alloc((rc->nq + 1) * sizeof(kn_dict));
 	for (i = 0; i < rc->nq; i++)
 		kn_dict_init(&cl.qlab[i]);
-	node_freq(rc, &ft, col, col + rc->nq, scol != NULL, &cnt, class_row,
-	    st);
+	node_freq(rc, &ft, col, col + rc->nq, ns, &cnt, class_row, st);
 	kn_table_free(&ft);
 	free(col);
 }
@@ -727,16 +737,37 @@ key_text(const struct recoding *rc, const kn_table *t, kn_str k, kn_str *lab)
 	return class_text(rc, t, lab);
 }
 
+/* The row's sensitive values, for messages: 'v', or with several
+ * columns s1='v1', s2='v2' (caller frees). */
+static char *
+sens_text(const kn_table *t, const size_t *sidx)
+{
+	size_t i, len = 1, n = 0;
+	char *s;
+
+	for (i = 0; i < cl.ns; i++)
+		len += strlen(t->names[sidx[i]]) + t->f[sidx[i]].n + 6;
+	s = kn_alloc(len);
+	if (cl.ns == 1)
+		snprintf(s, len, "'%.*s'", (int)t->f[sidx[0]].n,
+		    t->f[sidx[0]].p);
+	for (i = 0; cl.ns > 1 && i < cl.ns; i++)
+		n += (size_t)snprintf(s + n, len - n, "%s%s='%.*s'",
+		    i > 0 ? ", " : "", t->names[sidx[i]],
+		    (int)t->f[sidx[i]].n, t->f[sidx[i]].p);
+	return s;
+}
+
 /*
  * --classes: whether the current row of t, whose labels are lab, is
- * suppressed.  Its class, and with -l its sensitive value (column
- * sidx), must be counted in the frequency set: else that is of another
- * table, and the error names the row's first attribute whose label no
- * class has, or its last.
+ * suppressed.  Its class, and with -l or --closeness its sensitive
+ * values (columns sidx[0..cl.ns)), must be counted in the frequency
+ * set: else that is of another table, and the error names the row's
+ * first attribute whose label no class has, or its last.
  */
 static int
 class_find(const struct recoding *rc, const kn_table *t, const kn_str *lab,
-    size_t sidx)
+    const size_t *sidx)
 {
 	static char *buf;
 	static size_t cap;
@@ -768,17 +799,26 @@ class_find(const struct recoding *rc, const kn_table *t, const kn_str *lab,
 		    (unsigned long long)t->r.lineno, class_text(rc, t, lab),
 		    (unsigned long long)cl.cnt[id], cl.path, cl.iname);
 	if (cl.skey) {
-		v = t->f[sidx];
-		len = pairkey((uint32_t)id, v, &buf, &cap);
-		if ((pid = kn_dict_find(&cl.pairs, buf, len)) < 0)
-			kn_table_fail(t, sidx, "'%.*s' is not counted in %s "
-			    "for the class %s", (int)v.n, v.p, cl.path,
-			    class_text(rc, t, lab));
-		if (++cl.pseen[pid] > cl.pcnt[pid])
-			kn_table_fail(t, sidx, "'%.*s' has count %llu in %s "
-			    "for the class %s, but %s has more rows of it",
-			    (int)v.n, v.p, (unsigned long long)cl.pcnt[pid],
-			    cl.path, class_text(rc, t, lab), cl.iname);
+		kn_str sv[KN_MAXSENS];
+		char *vt;
+
+		for (i = 0; i < cl.ns; i++)
+			sv[i] = t->f[sidx[i]];
+		len = pairkey((uint32_t)id, sv, cl.ns, &buf, &cap);
+		if ((pid = kn_dict_find(&cl.pairs, buf, len)) >= 0 &&
+		    ++cl.pseen[pid] <= cl.pcnt[pid])
+			return cl.bad[id];
+		vt = sens_text(t, sidx);
+		if (pid < 0)
+			kn_table_fail(t, sidx[0], "%s %s not counted in %s "
+			    "for the class %s", vt, cl.ns > 1 ? "are" : "is",
+			    cl.path, class_text(rc, t, lab));
+		kn_table_fail(t, sidx[0], "%s %s count %llu in %s for the "
+		    "class %s, but %s has more rows of %s", vt,
+		    cl.ns > 1 ? "have" : "has",
+		    (unsigned long long)cl.pcnt[pid], cl.path,
+		    class_text(rc, t, lab), cl.iname,
+		    cl.ns > 1 ? "them" : "it");
 	}
 	return cl.bad[id];
 }
@@ -970,9 +1010,6 @@ main(int argc, char *argv[])
 		kn_die("--classes -: the table is read from the standard "
 		    "input");
 	kn_req_check(&o.req, opt.scol != NULL);
-	if (opt.scol != NULL && strchr(opt.scol, ',') != NULL &&
-	    classes != NULL)
-		kn_die("--classes takes one sensitive column (-s)");
 	if (part && o.req.hast)
 		kn_die("--part: a part of the table cannot measure "
 		    "--closeness against the whole table");
@@ -1140,8 +1177,7 @@ main(int argc, char *argv[])
 			kn_progress(t.rows, t.r.bytes);
 		rc.label(&rc, &t, lab);
 		if (cl.known)
-			sup = class_find(&rc, &t, lab, sidx != NULL ? sidx[0] :
-			    0);
+			sup = class_find(&rc, &t, lab, sidx);
 		else if (cl.fail.n > 0) {
 			size_t kl = join(lab, rc.nq, &key, &keycap);
 

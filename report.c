@@ -566,6 +566,17 @@ html_cols(const report *rp, FILE *f, int role)
 		fputs("none", f);
 }
 
+/* Says why a measure is not in the report, if it is not. */
+static void
+html_why(FILE *f, const char *what, const char *why)
+{
+	if (why == NULL)
+		return;
+	fprintf(f, "<p>%s is not measured: ", what);
+	xs(f, why);
+	fputs(".</p>\n", f);
+}
+
 void
 report_html(const report *rp, FILE *f)
 {
@@ -574,8 +585,8 @@ report_html(const report *rp, FILE *f)
 	    "sample_", "population_", "journalist_", "marketer_", "sampling_",
 	    "zayatz_", "pitman_", NULL };
 	static const char *const util[] = { "rows", "suppressed", "classes",
-	    "class_size_", "cdm", "cavg", "l_", "variance_min", "label_",
-	    "target_", "workload_", NULL };
+	    "class_size_", "cdm", "cavg", "ncp", "precision", "l_",
+	    "variance_min", "label_", "target_", "workload_", NULL };
 	const char *labels[NBINS];
 	long double v[NBINS];
 	char par[512];
@@ -701,12 +712,16 @@ report_html(const report *rp, FILE *f)
 
 	fputs("<h2 id=\"utility\">Utility</h2>\n<p>What the release is "
 	    "still good for, as <code>score</code> measures it: the classes "
-	    "and their sizes, the discernibility metric C_DM, C_AVG, and with "
-	    "the options that ask for them the diversity left, the label "
-	    "entropy and target error, and the error of a workload of COUNT "
-	    "queries.  (Precision and the loss of a full-domain node are in "
-	    "<code>lattice-search</code>'s output; NCP is not computed.)</p>\n",
-	    f);
+	    "and their sizes, the discernibility metric C_DM, C_AVG, the "
+	    "normalized certainty penalty NCP (Xu et al., KDD 2006: 0 for "
+	    "the original values, 1 when every value is suppressed) and "
+	    "Sweeney's precision (1 for the original values, 0 when every "
+	    "value is at the top of its hierarchy), each a mean over the "
+	    "rows and quasi-identifiers, and with the options that ask for "
+	    "them the diversity left, the label entropy and target error, "
+	    "and the error of a workload of COUNT queries.</p>\n", f);
+	html_why(f, "NCP", rp->ncpwhy);
+	html_why(f, "Precision", rp->precwhy);
 	html_figs(rp, f, util);
 
 	fputs("<h2 id=\"plot\">Partition</h2>\n", f);
@@ -816,7 +831,18 @@ report_json(const report *rp, FILE *f)
 		fprintf(f, "%s{\"size\": %llu, \"classes\": %llu}",
 		    i ? ", " : "", (unsigned long long)rp->fof[i].size,
 		    (unsigned long long)rp->fof[i].classes);
-	fputs("],\n\"figures\": {", f);
+	/* Why a measure is not among the figures; null: it is. */
+	fputs("],\n\"not_measured\": {\"ncp\": ", f);
+	if (rp->ncpwhy != NULL)
+		js(f, rp->ncpwhy);
+	else
+		fputs("null", f);
+	fputs(", \"precision\": ", f);
+	if (rp->precwhy != NULL)
+		js(f, rp->precwhy);
+	else
+		fputs("null", f);
+	fputs("},\n\"figures\": {", f);
 	for (i = 0; i < rp->nfig; i++) {
 		fputs(i ? ",\n  " : "\n  ", f);
 		js(f, rp->fig[i].name);

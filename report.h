@@ -53,6 +53,8 @@ typedef struct {
 	char *svg;		/* --plot's picture, if any */
 	size_t nsvg;
 	const char *svgwhy;	/* why there is none */
+	const char *ncpwhy;	/* why NCP, precision are not measured */
+	const char *precwhy;
 } report;
 
 /* The options of the risk models and the report, for getopt_long. */

@@ -726,7 +726,7 @@ pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 	p->n++;
 	if (!pt->has_sens)
 		return;
-	if (pt->req.ld.on || pt->req.hast)
+	if (pt->req.ld.on || pt->req.hast || pt->nsens > 1)
 		rothko_gtab_add(pt, &p->h, r[pt->word_sens], 0, 0, 1);
 	if (pt->req.hasv) {
 		p->s += pt->sens_val[r[pt->word_sens]];

@@ -6,9 +6,9 @@
  *
  * Metrics: C_DM, the discernibility metric (Bayardo and Agrawal; paper
  * 003 §1.2), with suppressed rows charged |T| each; C_AVG (paper 003
- * §1.2); prosecutor re-identification risk.  Checks: k-anonymity (003
- * §1.1), distinct, entropy and recursive (c,l)-diversity and variance
- * diversity (paper 004 §1.1).
+ * §1.2); NCP and precision (utility.c); prosecutor re-identification
+ * risk.  Checks: k-anonymity (003 §1.1), distinct, entropy and
+ * recursive (c,l)-diversity and variance diversity (paper 004 §1.1).
  *
  * Utility: with -t, the conditional entropy of a class label given the
  * classes and the error of a numeric target estimated by its class mean
@@ -29,6 +29,7 @@
 #include "kanon.h"
 #include "value.h"
 #include "risk.h"
+#include "utility.h"
 
 static const char synopsis[] =
     "usage: score [--check] [-k k] [-s columns [-l l [--diversity "
@@ -52,8 +53,7 @@ static const char synopsis[] =
     "[--skip-header] [file]\n";
 
 static const char help[] =
-    "The metrics and checks (k, l, t, variance) of a release or of its "
-    "counts.\n"
+    "The metrics (C_DM, C_AVG, NCP, precision, risk) and checks of a release.\n"
     "\n"
     "  -q COLUMNS           the quasi-identifiers, by name or number\n"
     "  --check              exit 1 when a check (-k, -l, --variance) "
@@ -65,7 +65,8 @@ static const char help[] =
     "  --suppressed MARK    the mark of suppressed values (default *)\n"
     "  --freqset            the input is a frequency set, with a count "
     "column\n"
-    "  --original FILE      the table before release: workload, report\n"
+    "  --original FILE      the table before release: workload, NCP, "
+    "report\n"
     "  --workload FILE      the errors of the release's answers to "
     "COUNT queries\n"
     "  --workload-auto COL  one count query for each value of COL\n"
@@ -138,6 +139,8 @@ static struct {
  * release (report.c); the class sizes and the risk models (risk.c). */
 static report rep;
 static risk_ctx rk;
+/* NCP and precision (utility.c). */
+static util ut;
 
 /* A pair (target value, count) of the class being read. */
 typedef struct {
@@ -1188,6 +1191,8 @@ end_class(void)
 		}
 		wl_class(W.lab, n);
 	}
+	if (n > 0)
+		util_class(&ut, a.key, a.keylen, n);
 	if (a.supp_cls) {
 		a.supp += n;
 		return;
@@ -1688,14 +1693,6 @@ main(int argc, char *argv[])
 		kn_die("--workload and --workload-auto exclude each other");
 	if ((wpath != NULL || wauto != NULL) && opath == NULL)
 		kn_die("a workload needs the original table (--original)");
-	if (opath != NULL && wpath == NULL && wauto == NULL &&
-	    !REPORT_ON(&ro))
-		kn_die("--original: give the workload (--workload or "
-		    "--workload-auto), or --report or --json");
-	if (hopts.n > 0 && opath == NULL && !(o.req.hast &&
-	    o.req.dist == KN_DIST_HIER))
-		kn_die("-H: hierarchies serve the workload (--workload or "
-		    "--workload-auto) and --distance hierarchical");
 	nstdin = (argc == 0 || strcmp(argv[0], "-") == 0) +
 	    (opath != NULL && strcmp(opath, "-") == 0) +
 	    (wpath != NULL && strcmp(wpath, "-") == 0) +
@@ -1832,6 +1829,9 @@ main(int argc, char *argv[])
 		risk_population(&rk, ro.pop, qn, nq);
 		free(qn);
 	}
+	util_init(&ut, &t, qi, nq, o.dcol, o.ndate, snames, o.ns, &hopts,
+	    o.mark);
+	util_original(&ut, opath);
 	if (o.tkey)
 		kn_dict_init(&tg.dict);
 	if (wpath != NULL || wauto != NULL)
@@ -1898,6 +1898,7 @@ main(int argc, char *argv[])
 	if (o.req.k > 0)
 		put("cavg", "%.10Lg", a.nclass ?
 		    (long double)a.kept / a.nclass / o.req.k : 0.0L);
+	util_put(&ut, &rep);
 	put("risk_max", "%.10Lg", a.minsz ? 1.0L / a.minsz : 0.0L);
 	put("risk_mean", "%.10Lg", a.kept ?
 	    (long double)a.nclass / a.kept : 0.0L);

@@ -144,10 +144,9 @@ setup() {
 	--check nothing  | 2 | score: --check: nothing to check* | score --check @t.tsv
 	--plot -k        | 2 | score: --plot draws the classes: it takes no metric, check, risk, report or workload options | score --plot a,s -k 2 @t.tsv
 	--plot -s        | 2 | score: --plot draws the classes* | score --plot a,s -s b @t.tsv
-	--original alone | 2 | score: --original: give the workload* | score --original t.tsv @t.tsv
 	workload alone   | 2 | score: a workload needs the original table (--original) | score -q a --workload-auto a @t.tsv
 	both workloads   | 2 | score: --workload and --workload-auto exclude each other | score -q a,b --original t.tsv --workload-auto a --workload wl.tsv @t.tsv
-	-H, no workload  | 2 | score: -H: hierarchies serve the workload* | score -q a,b -H b=hb.tsv @t.tsv
+	-H, not a QI     | 2 | score: *'c' is not one of the grouped columns* | score -q a,b -H c=hb.tsv @t.tsv
 	unknown option   | 2 | score: unrecognized option*usage: score* | score --bogus @t.tsv
 	-o missing dir   | 2 | score: nodir/out: cannot create output* | score -o nodir/out @t.tsv
 	EOF

@@ -276,11 +276,68 @@ s2mprop() {
 	fi
 }
 
+# s2vprop SEED: two numeric sensitive columns (s and s2) with
+# --variance, and for some seeds -l 2 too, through partition -s s,s2 (in
+# memory, by Rothko-T or by Rothko-S) and recode -r; the release is
+# checked for the variance of both columns.
+s2vprop() {
+	local seed=$1 dir="$T/v$1" q hl hm nl k rel dv l c vr sp st i v
+	local -a opt chk ropt req rchk
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
+	dv=-
+	vr=-
+	caseopts
+	awk -F '\t' -v OFS='\t' -v seed="$seed" 'BEGIN { srand(seed) }
+	    NR == 1 { print $0, "s2"; next }
+	    { print $0, int(6 * rand() * rand()) (rand() < 0.2 ? ".25" : "") }' \
+	    "$dir/t" > "$dir/t2"
+	mv "$dir/t2" "$dir/t"
+	v=$(echo 0 0.1 0.25 0.5 1 2 | cut -d ' ' -f $((seed % 6 + 1)))
+	req=(--variance "$v")
+	rchk=(-v var="$v")
+	if [ $((seed % 4)) -eq 3 ]; then
+		req+=(-l 2)
+		rchk+=(-v l=2)
+	fi
+	mkdir -p "$dir/tmp"
+	case $((seed % 3)) in
+	1)	[ "$rel" != 0 ] || opt+=(-a rothko-t -S 64M --fit-rows \
+		    $((seed % 30 + 5)) -T "$dir/tmp") ;;
+	2)	[ "$rel" != 0 ] || opt+=(-a rothko-s -S 64M --fit-rows \
+		    $((seed % 30 + 5)) --sample $((seed % 50 + 10)) --seed "$seed" \
+		    -T "$dir/tmp") ;;
+	esac
+	partition "${opt[@]}" -s s,s2 "${req[@]}" -r "$dir/r" "$dir/t" \
+	    > "$dir/p" 2> "$dir/err"
+	st=$?
+	if [ "$st" -ne 0 ]; then
+		[ "$st" -eq 1 ] && grep -q 'no partitioning' "$dir/err" && return 0
+		echo "seed $seed: partition ${opt[*]} -s s,s2 ${req[*]}: exit $st: $(cat "$dir/err")"
+		return 1
+	fi
+	ropt=()
+	for ((i = 0; i < ${#opt[@]}; i++)); do
+		[ "${opt[i]}" != -H ] || ropt+=(-H "${opt[i + 1]}")
+	done
+	if ! recode -r "$dir/r" "${ropt[@]}" "$dir/p" > "$dir/rel" 2> "$dir/err"; then
+		echo "seed $seed: partition | recode -r: $(cat "$dir/err")"
+		return 1
+	fi
+	chk+=(-v id=x -v ranges=1 -v maxsupp=0 -v scol=s,s2 "${rchk[@]}")
+	if ! awk -f "$BATS_TEST_DIRNAME/release-check.awk" "${chk[@]}" \
+	    "$dir/t" "$dir/rel" > "$dir/chk"; then
+		echo "seed $seed: partition ${opt[*]} -s s,s2 ${req[*]} | recode -r"
+		cat "$dir/chk"
+		return 1
+	fi
+}
+
 # tpropseeds CASE FIRST LAST: CASE for each seed, on two cores.
 tpropseeds() {
 	local f=$1 mid=$((($2 + $3) / 2)) p1 p2 s1=0 s2=0
 	export -f fd_gencase gencase caseopts tpick tfdprop tmprop s2prop s2mprop \
-	    tpropcheck
+	    s2vprop tpropcheck
 	export T BATS_TEST_DIRNAME
 	bash -c "tpropcheck $f $2 $mid" > "$T/log1" 2>&1 &
 	p1=$!
@@ -299,7 +356,7 @@ tpropcheck() {
 			bad=$((bad + 1))
 			[ "$bad" -gt 5 ] || cat "$T/out.$1.$seed"
 		fi
-		rm -rf "$T/f$seed" "$T/m$seed"
+		rm -rf "$T/f$seed" "$T/m$seed" "$T/v$seed"
 	done
 	[ "$bad" -eq 0 ] || { echo "$bad of $(($3 - $2 + 1)) cases failed"; false; }
 }
@@ -318,4 +375,8 @@ tpropcheck() {
 
 @test "two sensitive columns on random tables: partition -s s,s2 (memory, Rothko-T, Rothko-S), or -s s | recode -r -s s,s2 suppressing what fails in s2" {
 	tpropseeds s2mprop 1 100
+}
+
+@test "two numeric sensitive columns on random tables: partition -s s,s2 --variance (memory, Rothko-T, Rothko-S; -l 2 for some) | recode -r, the variance of both checked" {
+	tpropseeds s2vprop 1 90
 }

@@ -228,12 +228,44 @@ brute_hier() {
 	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 2 ]
 	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s2,s1 --closeness 0.34 "$T/m.tsv"
 	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 0 ]
-	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 --classes "$T/m.tsv" "$T/m.tsv"
+	# --classes: the first pass from the frequency set, the same output.
+	freqset -q q,s1,s2 "$T/m.tsv" > "$T/f.tsv"
+	for r in "-l 2" "--closeness 0.3"; do
+		recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 $r "$T/m.tsv" > "$T/want"
+		run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 $r --classes "$T/f.tsv" "$T/m.tsv"
+		[ "$status" -eq 0 ]
+		[ "$output" = "$(cat "$T/want")" ]
+		[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 2 ]
+	done
+	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s2,s1 --closeness 0.34 --classes "$T/f.tsv" "$T/m.tsv"
+	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 0 ]
+	# A frequency set without s2, or with another pair of values.
+	freqset -q q,s1 "$T/m.tsv" > "$T/f1.tsv"
+	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 --classes "$T/f1.tsv" "$T/m.tsv"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"--classes takes one sensitive column (-s)"* ]]
-	run partition -q q -k 1 -s s1,s2 --variance 1 "$T/m.tsv"
+	[[ "$output" == *"sensitive column 's2' is not a key column"* ]]
+	sed '2s/u/v/' "$T/f.tsv" > "$T/f2.tsv"
+	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 --classes "$T/f2.tsv" "$T/m.tsv"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"-s: one sensitive column with --variance and the --job steps"* ]]
+	[[ "$output" == *"m.tsv:2: column 's1': s1='a', s2='u' are not counted in $T/f2.tsv for the class q='x'"* ]]
+	# --variance in each column: a is 1, 3 in both classes (variance 1),
+	# b is 0, 0 in x (0) and 0, 4 in y (4).
+	printf 'q\ta\tb\nx\t1\t0\nx\t3\t0\ny\t1\t0\ny\t3\t4\n' > "$T/v.tsv"
+	run partition -q q -H q="$T/q.tsv" -k 1 -s a --variance 1 "$T/v.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | cut -f 4 | sort -u | wc -l)" -eq 3 ]
+	for a in "" "-a rothko-t -S 1M" "-a rothko-s -S 1M"; do
+		run partition $a -q q -H q="$T/q.tsv" -k 1 -s a,b --variance 1 "$T/v.tsv"
+		[ "$status" -eq 0 ]
+		[ "$(printf '%s\n' "$output" | cut -f 4 | sort -u | wc -l)" -eq 2 ]
+		run partition $a -q q -H q="$T/q.tsv" -k 1 -s b,a --variance 0.5 "$T/v.tsv"
+		[ "$(printf '%s\n' "$output" | cut -f 4 | sort -u | wc -l)" -eq 2 ]
+		run partition $a -q q -H q="$T/q.tsv" -k 1 -s b,a --variance 0 "$T/v.tsv"
+		[ "$(printf '%s\n' "$output" | cut -f 4 | sort -u | wc -l)" -eq 3 ]
+	done
+	run partition -q q -H q="$T/q.tsv" -k 1 -s x,s2 --variance 0 "$T/m.tsv"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"m.tsv:2: column 's2': 'u' is not a number (--variance)"* ]]
 	# partition: class x fails -l 2 in s2, so no cut stands.
 	run partition -q q -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 "$T/m.tsv"
 	[ "$status" -eq 0 ]

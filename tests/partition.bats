@@ -184,6 +184,47 @@ clcase() {
 	fi
 }
 
+# cltcase SEED: clcase with --closeness (equal or ordered, random t) on
+# s, or with -s s,s2 (s2 text with backslashes) and -l 2 or
+# --closeness.
+cltcase() {
+	local seed=$1 dir="$T/c$1" q hl hm nl k rel dv l c vr sp st1 st2 t
+	local -a opt chk
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < <(gencase "$seed" "$dir")
+	dv=-
+	vr=-
+	caseopts
+	[ "$rel" = 0 ] || return 0
+	t=$(echo 0.1 0.2 0.3 0.5 | cut -d ' ' -f $((seed % 4 + 1)))
+	case $((seed % 3)) in
+	0)	opt+=(-s s --closeness "$t" --distance ordered) ;;
+	1)	opt+=(-s s,s2 -l 2) ;;
+	2)	opt+=(-s s2,s --closeness "$t") ;;
+	esac
+	awk -F '\t' -v OFS='\t' -v seed="$seed" 'BEGIN { srand(seed) }
+	    NR == 1 { print $0, "s2"; next }
+	    { x = int(3 * rand()); print $0, x == 0 ? "v" : x == 1 ? "v\\t" : "w\\" }' \
+	    "$dir/t" > "$dir/t2"
+	mv "$dir/t2" "$dir/t"
+	partition "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
+	st1=$?
+	clmondrian "$dir" $((seed % 4 + 1)) $((seed % 3 + 1)) "${opt[@]}" \
+	    --fit-rows $((seed * 7 % 30 + 3))
+	st2=$?
+	if [ "$st1" -ne 0 ]; then
+		[ "$st2" -ne 0 ] && grep -q 'no partitioning' "$dir/e2" && return 0
+		echo "seed $seed: memory $st1, cluster $st2: ${opt[*]}"
+		return 1
+	fi
+	if [ "$st2" -ne 0 ] || ! tail -n +2 "$dir/o1" | cmp -s - "$dir/o2" ||
+	    ! cmp -s "$dir/r1" "$dir/r2"; then
+		echo "seed $seed: memory $st1, cluster $st2 differ: ${opt[*]}"
+		cat "$dir/e2"
+		return 1
+	fi
+}
+
 # checkseeds FIRST LAST: checkcase for each seed; fails at the end if
 # any case failed, showing at most 5 of them.
 checkseeds() {
@@ -201,7 +242,8 @@ checkseeds() {
 # from the bats traps that slow every command of a long loop.
 randcases() {
 	local mid=$((($1 + $2) / 2)) p1 p2 s1=0 s2=0
-	export -f gencase caseopts checkcase ooccase scase clmondrian clcase checkseeds
+	export -f gencase caseopts checkcase ooccase scase clmondrian clcase cltcase \
+	    checkseeds
 	export T BATS_TEST_DIRNAME CASE
 	bash -c 'checkseeds "$@"' bash "$1" "$mid" > "$T/half1" 2>&1 &
 	p1=$!
@@ -751,8 +793,61 @@ adultcase() {
 	grep -q "^size	r	30162$" "$T/tree"
 }
 
+@test "Mondrian as cluster jobs with --closeness (each distance) and several sensitive columns (-l, --variance, --closeness): the single run's output on Adult" {
+	# Adult's first 3,000 rows, with two numeric columns and one whose
+	# values hold backslashes (a groups line's field of several).
+	awk -F '\t' -v OFS='\t' 'NR == 1 { print $0, "n1", "n2", "b"; next }
+	    NR <= 3001 { print $0, NR % 10, (NR * 7) % 13 / 4,
+		NR % 3 == 0 ? "a\\tb" : NR % 3 == 1 ? "a\\" : "a" }' \
+	    "$ADULT" > "$T/t"
+	printf '%s\tlo\t*\n' 0 1 2 3 4 > "$T/h.n1"
+	printf '%s\thi\t*\n' 5 6 7 8 9 >> "$T/h.n1"
+	for c in "3 2 500 -k 5 -s occupation --closeness 0.15" \
+	    "2 3 800 -k 5 -s n2 --closeness 0.2 --distance ordered" \
+	    "4 2 400 -k 3 -s occupation --closeness 0.25 --distance hierarchical" \
+	    "3 2 500 -k 5 -s occupation,b -l 2" \
+	    "2 2 600 -k 4 -s n1,n2 --variance 0.5" \
+	    "3 3 500 -k 5 -s b,n1,occupation --closeness 0.3 --distance hierarchical -H b=$T/hb -H n1=$T/h.n1"; do
+		set -- $c
+		local n=$1 r=$2 fit=$3
+		shift 3
+		printf 'a\tx\t*\na\\\tx\t*\na\\tb\ty\t*\n' > "$T/hb"
+		partition -q age,sex,race -H "$AH" --numeric age "$@" -r "$T/r1" \
+		    "$T/t" > "$T/o1"
+		clmondrian "$T" "$n" "$r" -q age,sex,race -H "$AH" --numeric age \
+		    "$@" --fit-rows "$fit" || { echo "$c"; cat "$T/e2"; false; }
+		tail -n +2 "$T/o1" | cmp - "$T/o2"
+		cmp "$T/r1" "$T/r2"
+		# More than one level of cuts, and classes.
+		[ "$(grep -c '^cut' "$T/tree")" -gt 2 ]
+		[ "$(cut -f 1 "$T/r2" | sort -u | wc -l)" -gt 10 ]
+	done
+	# The root's cuts job wrote the table's distribution.
+	[ "$(grep -c '^sdist' "$T/tree")" -gt 14 ]
+	# A later level without it, or with a value of it twice, stops.
+	o="-q age,sex,race -H $AH --numeric age -k 5 -s occupation --closeness 0.15 --fit-rows 500 --columns $(head -1 "$T/t" | tr '\t' ,)"
+	: > "$T/tree"
+	partition $o --skip-header --job groups --tree "$T/tree" "$T/t" |
+	    LC_ALL=C sort | partition $o --job cuts --tree "$T/tree" > "$T/lvl"
+	[ "$(grep -c '^sdist' "$T/lvl")" -eq 14 ]
+	grep -v '^sdist' "$T/lvl" > "$T/tree"
+	partition $o --skip-header --job groups --tree "$T/tree" "$T/t" |
+	    LC_ALL=C sort > "$T/g"
+	run --separate-stderr partition $o --job cuts --tree "$T/tree" < "$T/g"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"tree: no sdist lines: the table's distribution of the sensitive values"* ]]
+	{ cat "$T/lvl"; grep -m 1 '^sdist' "$T/lvl"; } > "$T/tree"
+	run --separate-stderr partition $o --job open --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the sensitive value is twice in the distribution"* ]]
+}
+
 @test "Mondrian as cluster jobs: the single run's output on random tables (variance, regression, l-diversity, hierarchies)" {
 	CASE=clcase randcases 1 120
+}
+
+@test "Mondrian as cluster jobs: the single run's output on random tables with --closeness and two sensitive columns" {
+	CASE=cltcase randcases 1 60
 }
 
 @test "Mondrian as cluster jobs: a header-only table, a single row, all rows alike" {

@@ -245,3 +245,33 @@ class_sizes.0.classes\t2\nclass_sizes.1.size\t2\nclass_sizes.1.classes\t1')" ]
 		    "$(awk -F'\t' '$1 == "classes" { print $2 }' text.out)" ]
 	done
 }
+
+@test "ncp and precision in the report and the JSON, with the reason when one is not measured" {
+	printf 'age\tzip\n20\t11\n30\t12\n40\t13\n60\t21\n' > o.tsv
+	printf 'age\tzip\n[20-40]\t1*\n[20-40]\t1*\n60\t21\n*\t*\n' > r.tsv
+	printf '11\t1*\t*\n12\t1*\t*\n13\t1*\t*\n21\t2*\t*\n' > zip.tsv
+	printf '20\t[20-40]\t*\n30\t[20-40]\t*\n40\t[20-40]\t*\n60\t[60-80]\t*\n' > age.tsv
+	score -q age,zip -H zip=zip.tsv -H age=age.tsv r.tsv > text.out
+	score -q age,zip -H zip=zip.tsv -H age=age.tsv --report r.html --json r.tsv > j.json
+	xmlok r.html
+	figures_in text.out r.html
+	grep -qF '<tr><td>ncp</td><td>0.625</td></tr>' r.html
+	grep -qF '<tr><td>precision</td><td>0.5</td></tr>' r.html
+	! grep -q 'is not measured' r.html
+	jsonflat j.json > j.flat
+	sed -n 's/^figures\.//p' j.flat | diff text.out -
+	grep -qF "$(printf 'figures.ncp\t0.625')" j.flat
+	grep -qF "$(printf 'figures.precision\t0.5')" j.flat
+	grep -qF "$(printf 'not_measured.ncp\tnull')" j.flat
+	grep -qF "$(printf 'not_measured.precision\tnull')" j.flat
+	# age numeric from the original: NCP; no precision, and why.
+	score -q age,zip -H zip=zip.tsv --original o.tsv --report r.html --json r.tsv > j.json
+	xmlok r.html
+	grep -qF '<tr><td>ncp</td><td>0.5625</td></tr>' r.html
+	! grep -q '<tr><td>precision</td>' r.html
+	grep -qF "<p>Precision is not measured: &#39;age&#39; has no hierarchy (-H)" r.html
+	jsonflat j.json > j.flat
+	grep -qF "$(printf 'figures.ncp\t0.5625')" j.flat
+	! grep -q '^figures.precision' j.flat
+	grep -qF "$(printf "not_measured.precision\t'age' has no hierarchy (-H)")" j.flat
+}

@@ -506,9 +506,8 @@ wl_tables() {
 	1\t|-q age,sex -H sex="$T/sex.tsv" --original "$T/oq" --workload "$T/w" "$T/r"|oq:2: column 'sex': 'Q': value is not a leaf
 	1\t|-q age,sex -H zip=x --original "$T/o" --workload "$T/w" "$T/r"|'zip' is not one of the grouped columns
 	1\t|-q age,sex --workload "$T/w" "$T/r"|a workload needs the original table
-	1\t|-q age,sex --original "$T/o" "$T/r"|--original: give the workload
 	1\t|--original "$T/o" --workload "$T/w" --workload-auto age "$T/r"|exclude each other
-	1\t|-H sex="$T/sex.tsv" "$T/r"|-H: hierarchies serve the workload
+	1\t|-q age -H sex="$T/sex.tsv" "$T/r"|'sex' is not one of the grouped columns
 	1\t|--original - --workload "$T/w"|only one input can be the standard input
 	1\t|-q age --original "$T/o" --workload "$T/w" "$T/r"|column 'sex' is not a quasi-identifier of
 	1\t|-q sex -t sex "$T/r"|-t sex is also a quasi-identifier
@@ -747,4 +746,62 @@ wl_check() {
 	--class-col c "$T/q"|--class-col applies to --plot
 	--plot x,y -o /nonexistent/dir/f.svg "$T/q"|/nonexistent/dir
 	EOF_
+}
+
+@test "ncp and precision: hand-computed on a numeric and a hierarchical QI with a suppressed row; only when their inputs are given" {
+	cd "$T"
+	# age 20..60 in the original (width 40); zip's hierarchy has 4
+	# leaves: 1* holds 3, 21 is one leaf; the last row is suppressed.
+	printf 'age\tzip\tdis\n20\t11\tflu\n30\t12\tflu\n40\t13\tcold\n60\t21\tcold\n' > o.tsv
+	printf 'age\tzip\tdis\n[20-40]\t1*\tflu\n[20-40]\t1*\tflu\n60\t21\tcold\n*\t*\tcold\n' > r.tsv
+	printf '11\t1*\t*\n12\t1*\t*\n13\t1*\t*\n21\t2*\t*\n' > zip.tsv
+	printf '20\t[20-40]\t*\n30\t[20-40]\t*\n40\t[20-40]\t*\n60\t[60-80]\t*\n' > age.tsv
+	# NCP: age 20/40 twice, 0, 1; zip 3/4 twice, 0, 1: 4.5 / 8.
+	run score -q age,zip -H zip=zip.tsv --original o.tsv --json r.tsv
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"ncp": 0.5625,'* ]]
+	# age has no hierarchy: no precision, and the JSON says why.
+	[[ "$output" != *'"precision": 0'* ]]
+	[[ "$output" == *"\"precision\": \"'age' has no hierarchy (-H): precision is defined for generalization by hierarchies\""* ]]
+	# Both with hierarchies: NCP age 3/4 twice, 0, 1 and zip the same,
+	# 5 / 8; precision levels 1/2 twice, 0, 1 in each: 1 - 4 / 8.
+	run score -q age,zip -H zip=zip.tsv -H age=age.tsv r.tsv
+	[ "$(value ncp)" = 0.625 ]
+	[ "$(value precision)" = 0.5 ]
+	[ "$(printf '%s\n' "$output" | sed -n '/^cdm/{n;p;}' | cut -f 1)" = ncp ]
+	# From the release's frequency set, the same.
+	freqset -q age,zip r.tsv > f.tsv
+	run score --freqset -q age,zip -H zip=zip.tsv -H age=age.tsv f.tsv
+	[ "$(value ncp)" = 0.625 ]
+	[ "$(value precision)" = 0.5 ]
+	# Dates: a 5-day interval of a 10-day column costs 1/2.
+	printf 'd\tzip\n2020-01-01\t11\n2020-01-11\t12\n2020-01-05\t21\n' > od.tsv
+	printf 'd\tzip\n2020-01-01/2020-01-06\t1*\n2020-01-06/2020-01-11\t1*\n2020-01-05\t21\n' > rd.tsv
+	run score -q d,zip --date d -H zip=zip.tsv --original od.tsv rd.tsv
+	[ "$(value ncp)" = 0.4166666667 ]
+	# Without their inputs, neither: no original for age, no -H.
+	run score -q age,zip -H zip=zip.tsv r.tsv
+	[ "$status" -eq 0 ]
+	[ -z "$(value ncp)" ] && [ -z "$(value precision)" ]
+	run score -q age,zip --original o.tsv --json r.tsv
+	[[ "$output" == *"\"ncp\": \"'zip' has no hierarchy (-H), and the release holds '1*', which is neither a number nor a range\""* ]]
+	# A label the hierarchy does not have: not measured, and why.
+	printf 'age\tzip\n[20-40]\t1x\n' > bad.tsv
+	run score -q age,zip -H zip=zip.tsv -H age=age.tsv --json bad.tsv
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"\"ncp\": \"'zip': the release holds '1x', which is no label of its hierarchy (-H)\""* ]]
+	[[ "$output" != *'"ncp": 0'* ]]
+}
+
+@test "precision agrees with lattice-search's prec for the best node's release on Adult, suppressed rows starred" {
+	q=sex,age,race,marital-status,education
+	for k in 5 10 50; do
+		lattice-search --best -q "$q" -H "$AH" -k "$k" --max-suppress 1% \
+		    "$ADULT" > "$T/node"
+		recode -n "$T/node" -H "$AH" -k "$k" --max-suppress 1% \
+		    --suppress star "$ADULT" > "$T/rel"
+		run score -q "$q" -H "$AH" "$T/rel"
+		[ "$(value precision)" = "$(awk -F'\t' 'NR == 2 { print $11 }' "$T/node")" ]
+		[ -n "$(value ncp)" ]
+	done
 }
