@@ -973,7 +973,7 @@ wl_sat(const wcol *w, const pred *p, uint32_t c)
 static void
 wl_setup(const kn_table *rt, const size_t *qi, size_t nq,
     const char *wpath, const char *wauto, const char *opath,
-    const kn_hopts *ho)
+    const kn_hopts *ho, int uneed)
 {
 	kn_table ot;
 	kn_fset fs;
@@ -1003,21 +1003,14 @@ wl_setup(const kn_table *rt, const size_t *qi, size_t nq,
 		wl_col(i, rt->names[c]);
 	}
 	for (c = 0; c < W.ncol; c++)
-		W.col[c].h = kn_hopts_get(ho, W.col[c].name);
-	/* The hierarchies of the other quasi-identifiers serve no query,
-	 * but a file given for one is checked all the same: a ragged or
-	 * non-functional file is an error wherever it is named. */
-	for (i = 0; i < nq; i++) {
-		for (c = 0; c < W.ncol && strcmp(W.col[c].name, qn[i]) != 0;
-		    c++)
-			;
-		if (c == W.ncol)
-			kn_hier_free(kn_hopts_get(ho, qn[i]));
-	}
+		W.col[c].h = util_hier(&ut, W.col[c].name);
 
-	/* The original: its frequency set over the workload's columns. */
+	/* The original: its frequency set over the workload's columns, and
+	 * in the same reading what NCP needs of it (uneed). */
 	paths[0] = (char *)opath;
 	kn_table_open(&ot, paths, 1, NULL);
+	if (uneed)
+		util_original_begin(&ut, &ot);
 	for (c = 0; c < W.ncol; c++)
 		W.col[c].ocol = kn_table_col(&ot, W.col[c].name);
 	key = kn_alloc((W.ncol + 1) * sizeof(uint32_t));
@@ -1039,7 +1032,10 @@ wl_setup(const kn_table *rt, const size_t *qi, size_t nq,
 		}
 		kn_fset_add(&fs, key, 1);
 		W.orows++;
+		if (uneed)
+			util_original_row(&ut, &ot);
 	}
+	util_original_end(&ut);
 	kn_progress(ot.rows, ot.r.bytes);
 	kn_progress_done();
 	kn_table_free(&ot);
@@ -1614,6 +1610,7 @@ main(int argc, char *argv[])
 	report_opts ro = { 0 };
 	FILE *rout = NULL;
 	char cdmbuf[48];
+	int uneed;
 	size_t *qi, *key, nq, d, c, *sidx = NULL, tidx = 0, cntcol = 0;
 	size_t scl[KN_MAXSENS], i, j;
 	char *snames[KN_MAXSENS];
@@ -1831,13 +1828,18 @@ main(int argc, char *argv[])
 	}
 	util_init(&ut, &t, qi, nq, o.dcol, o.ndate, snames, o.ns, &hopts,
 	    o.mark);
-	util_original(&ut, opath);
 	if (o.tkey)
 		kn_dict_init(&tg.dict);
+	uneed = util_original_needs(&ut, opath);
 	if (wpath != NULL || wauto != NULL)
-		wl_setup(&t, qi, nq, wpath, wauto, opath, &hopts);
-	else if (opath != NULL)		/* for the report, read first */
-		W.orows = report_lines(opath, opt.columns);
+		wl_setup(&t, qi, nq, wpath, wauto, opath, &hopts, uneed);
+	else if (uneed)
+		W.orows = util_original(&ut, opath);
+	else {
+		util_original_end(&ut);
+		if (opath != NULL)	/* for the report, read first */
+			W.orows = report_lines(opath, opt.columns);
+	}
 
 	/* The frequency set of (QI..., S if a key, T), S summed for
 	 * variance diversity, arrives in order; classes are runs of equal

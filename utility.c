@@ -97,15 +97,11 @@ count_leaves(struct util_col *c)
 		}
 }
 
-void
-util_original(util *u, const char *path)
+int
+util_original_needs(util *u, const char *path)
 {
-	kn_table ot;
-	char *paths[1];
-	size_t i, *oc;
-	int need = 0, *have;
-	val_num x;
-	const char *err;
+	size_t i;
+	int need = 0;
 
 	for (i = 0; i < u->nq; i++)
 		need |= u->col[i].h == NULL || u->col[i].h->kind != KN_HFILE;
@@ -131,56 +127,106 @@ util_original(util *u, const char *path)
 			u->precwhy = kn_strdup(u->ncpwhy);
 		need = 0;
 	}
-	if (need) {
-		paths[0] = (char *)path;
-		kn_table_open(&ot, paths, 1, NULL);
-		oc = kn_alloc((u->nq + 1) * sizeof(size_t));
-		have = kn_zalloc((u->nq + 1) * sizeof(int));
-		for (i = 0; i < u->nq; i++) {
-			oc[i] = kn_table_col(&ot, u->col[i].name);
-			u->col[i].numeric = u->col[i].h == NULL;
-		}
-		while (kn_table_next(&ot))
-			for (i = 0; i < u->nq; i++) {
-				struct util_col *c = &u->col[i];
-				kn_str v = ot.f[oc[i]];
+	return need;
+}
 
-				if (c->h != NULL) {
-					if (c->h->kind != KN_HFILE &&
-					    kn_hier_leaf(c->h, v.p, v.n, &err) < 0)
-						kn_table_fail(&ot, oc[i], "'%.*s': %s",
-						    (int)v.n, v.p, err);
-					continue;
-				}
-				if (!c->numeric || kn_missing(v.p, v.n))
-					continue;
-				if (!val_parse(c->date, v.p, v.n, &x) ||
-				    (have[i] && x.df != c->min.df)) {
-					c->numeric = 0;
-					why(&u->ncpwhy, "'%s' has no hierarchy "
-					    "(-H), and the original holds "
-					    "'%.*s', which is not a number",
-					    c->name, v.p, v.n);
-					continue;
-				}
-				if (!have[i] || val_cmp(&x, &c->min) < 0)
-					c->min = x;
-				if (!have[i] || val_cmp(&x, &c->max) > 0)
-					c->max = x;
-				have[i] = 1;
-			}
-		for (i = 0; i < u->nq; i++)
-			if (u->col[i].h == NULL && !have[i])
-				why(&u->ncpwhy, "'%s' has no hierarchy (-H), and "
-				    "the original holds no number in it",
-				    u->col[i].name, NULL, 0);
-		kn_table_free(&ot);
-		free(oc);
-		free(have);
+void
+util_original_begin(util *u, const kn_table *ot)
+{
+	size_t i;
+
+	u->oc = kn_alloc((u->nq + 1) * sizeof(size_t));
+	u->have = kn_zalloc((u->nq + 1) * sizeof(int));
+	for (i = 0; i < u->nq; i++) {
+		u->oc[i] = kn_table_col(ot, u->col[i].name);
+		u->col[i].numeric = u->col[i].h == NULL;
 	}
+}
+
+void
+util_original_row(util *u, const kn_table *ot)
+{
+	size_t i;
+	val_num x;
+	const char *err;
+
+	for (i = 0; i < u->nq; i++) {
+		struct util_col *c = &u->col[i];
+		kn_str v = ot->f[u->oc[i]];
+
+		if (c->h != NULL) {
+			if (c->h->kind != KN_HFILE &&
+			    kn_hier_leaf(c->h, v.p, v.n, &err) < 0)
+				kn_table_fail(ot, u->oc[i], "'%.*s': %s",
+				    (int)v.n, v.p, err);
+			continue;
+		}
+		if (!c->numeric || kn_missing(v.p, v.n))
+			continue;
+		if (!val_parse(c->date, v.p, v.n, &x) ||
+		    (u->have[i] && x.df != c->min.df)) {
+			c->numeric = 0;
+			why(&u->ncpwhy, "'%s' has no hierarchy (-H), and the "
+			    "original holds '%.*s', which is not a number",
+			    c->name, v.p, v.n);
+			continue;
+		}
+		if (!u->have[i] || val_cmp(&x, &c->min) < 0)
+			c->min = x;
+		if (!u->have[i] || val_cmp(&x, &c->max) > 0)
+			c->max = x;
+		u->have[i] = 1;
+	}
+}
+
+void
+util_original_end(util *u)
+{
+	size_t i;
+
+	for (i = 0; u->oc != NULL && i < u->nq; i++)
+		if (u->col[i].h == NULL && !u->have[i])
+			why(&u->ncpwhy, "'%s' has no hierarchy (-H), and the "
+			    "original holds no number in it", u->col[i].name,
+			    NULL, 0);
+	free(u->oc);
+	free(u->have);
+	u->oc = NULL;
+	u->have = NULL;
 	for (i = 0; i < u->nq; i++)
 		if (u->col[i].h != NULL)
 			count_leaves(&u->col[i]);
+}
+
+uint64_t
+util_original(util *u, const char *path)
+{
+	kn_table ot;
+	char *paths[1];
+	uint64_t rows = 0;
+
+	{
+		paths[0] = (char *)path;
+		kn_table_open(&ot, paths, 1, NULL);
+		util_original_begin(u, &ot);
+		while (kn_table_next(&ot))
+			util_original_row(u, &ot);
+		rows = ot.rows;
+		kn_table_free(&ot);
+	}
+	util_original_end(u);
+	return rows;
+}
+
+kn_hier *
+util_hier(const util *u, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < u->nq; i++)
+		if (strcmp(u->col[i].name, name) == 0)
+			return u->col[i].h;
+	return NULL;
 }
 
 /* Adds n rows of the released value v to the sums of column c. */

@@ -33,6 +33,9 @@ typedef struct {
 	kn_str *lab;		/* a class's labels */
 	/* why NCP or precision is not measured; NULL: it is */
 	char *ncpwhy, *precwhy;
+	/* reading the original: its columns, and which have a number */
+	size_t *oc;
+	int *have;
 } util;
 
 /* Sets up the measures of the quasi-identifiers, the columns qi[0..nq)
@@ -43,9 +46,21 @@ typedef struct {
 void util_init(util *u, const kn_table *t, const size_t *qi, size_t nq,
     const size_t *dcol, size_t ndate, char *const *sname, size_t ns,
     const kn_hopts *ho, const char *mark);
-/* Reads the table before release, at path (NULL: not given), for the
- * ranges of the numeric quasi-identifiers without hierarchy. */
-void util_original(util *u, const char *path);
+/* Whether the table before release, at path (NULL: not given), is to
+ * be read, for the ranges of the numeric quasi-identifiers without
+ * hierarchy and the leaves of the generated hierarchies. */
+int util_original_needs(util *u, const char *path);
+/* Its rows, as a reader of it that needs it too meets them (the
+ * workload's: a FIFO is read once): its columns found, each row, and
+ * the end (called whether it was read or not). */
+void util_original_begin(util *u, const kn_table *ot);
+void util_original_row(util *u, const kn_table *ot);
+void util_original_end(util *u);
+/* All of it, once util_original_needs said so; returns the rows. */
+uint64_t util_original(util *u, const char *path);
+/* The hierarchy of quasi-identifier name (-H), loaded once; NULL if
+ * none. */
+kn_hier *util_hier(const util *u, const char *name);
 /* Adds a class of n rows whose labels are key, each followed by a tab. */
 void util_class(util *u, const char *key, size_t keylen, uint64_t n);
 /* Writes the figures ncp and precision that could be measured, and

@@ -89,6 +89,7 @@ freqset|-q a,b -H {D} t.tsv|hb.tsv
 score|-q a,b -k 2 {}|t.tsv
 score|-q a,b -k 2 --columns-file {} td.tsv|cols.txt
 score|-q a,b -k 1 --original {} --workload wl.tsv t.tsv|t.tsv
+score|-q a,b -k 1 --original {} t.tsv|t.tsv
 score|-q a,b -k 1 --original t.tsv --workload {} t.tsv|wl.tsv
 score|-q a,b -k 1 --original t.tsv --workload wl.tsv -H b={} t.tsv|hb.tsv
 score|-q a,b -k 1 --original t.tsv --workload wl.tsv -H {D} t.tsv|hb.tsv
