@@ -30,8 +30,9 @@ freqset gendata: %: %.o libkanon.a
 recode: recode.o regions.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ recode.o regions.o libkanon.a $(LDLIBS)
 
-# score's own objects: the risk models and the release report.
-SCORE_OBJS = score.o value.o risk.o report.o sha256.o
+# score's own objects: the target column, the risk models and the
+# release report.
+SCORE_OBJS = score.o value.o target.o risk.o report.o sha256.o
 
 score: $(SCORE_OBJS) libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $(SCORE_OBJS) libkanon.a $(LDLIBS)
@@ -76,7 +77,8 @@ recode.o regions.o: recode.h
 score.o value.o: value.h
 score.o risk.o report.o: report.h
 score.o risk.o: risk.h
-value.o risk.o report.o regions.o: kanon.h
+score.o target.o: target.h extsort.h
+value.o target.o risk.o report.o regions.o: kanon.h
 tests/hypo-check: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
