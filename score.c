@@ -1751,7 +1751,8 @@ main(int argc, char *argv[])
 
 		for (c = 0; c < nq; c++)
 			qn[c] = t.names[qi[c]];
-		risk_population(&rk, ro.pop, qn, nq);
+		risk_population(&rk, ro.pop, qn, nq, opt.budget,
+		    opt.tmpdir);
 		free(qn);
 	}
 	/* Without S as a key, the targets of a class arrive in order. */
