@@ -11,9 +11,10 @@
  * its distinct values of count c, and the squared error of its values
  * about their mean, sum(c (v - mean)^2) = (n S2 - S1^2) / n with S1 =
  * sum(c v) and S2 = sum(c v^2) in exact integers (decimals at a common
- * scale); where those pass 128 bits, Welford's running mean and sum of
- * squares in extended precision.  Either way each figure depends only
- * on the class's values, in their byte order: the same for any -S.
+ * scale), of 128 bits, or of 1024 bits (kn_big) where those overflow:
+ * the 36 digits and 36 decimals of a number (kn_dec_parse) and 64-bit
+ * counts need fewer than 700.  Each figure depends only on the class's
+ * values, in their byte order: the same for any -S.
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +34,6 @@ targ_init(targ_ctx *t, int sorted, size_t budget, const char *tmpdir)
 	if (t->limit < (1 << 16))
 		t->limit = 1 << 16;
 	t->tmpdir = tmpdir;
-	t->exact = 1;
 }
 
 /* x * 10^e into *r; 0 on overflow. */
@@ -67,13 +67,84 @@ exact_add(targ_ctx *t, kn_i128 m, int sc, uint64_t c)
 	return 1;
 }
 
+/* x += y. */
+static void
+big_add(kn_big *x, const kn_big *y)
+{
+	uint64_t carry = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(x->d) / sizeof(x->d[0]); i++) {
+		carry += (uint64_t)x->d[i] + y->d[i];
+		x->d[i] = (uint32_t)carry;
+		carry >>= 32;
+	}
+	if (carry != 0)
+		kn_die("number too large for exact arithmetic");
+}
+
+/* x = |v|; returns whether v < 0. */
+static int
+big_i128(kn_big *x, kn_i128 v)
+{
+	kn_big_set(x, v < 0 ? (unsigned __int128)0 - (unsigned __int128)v :
+	    (unsigned __int128)v);
+	return v < 0;
+}
+
+/* The signed sum (x, *xneg) += (y, yneg). */
+static void
+big_sadd(kn_big *x, int *xneg, const kn_big *y, int yneg)
+{
+	kn_big t;
+
+	if (*xneg == yneg)
+		big_add(x, y);
+	else if (kn_big_cmp(x, y) >= 0)
+		kn_big_sub(x, y);
+	else {
+		t = *y;
+		kn_big_sub(&t, x);
+		*x = t;
+		*xneg = yneg;
+	}
+}
+
+/* Adds the sums of c rows of value m / 10^sc in 1024 bits, moving
+ * the sums there first. */
+static void
+big_sums_add(targ_ctx *t, kn_i128 m, int sc, uint64_t c)
+{
+	kn_big v, w, bc;
+	int neg;
+
+	if (!t->big) {
+		t->b1neg = big_i128(&t->b1, t->s1);
+		big_i128(&t->b2, t->s2);
+		t->big = 1;
+	}
+	if (sc > t->sc) {
+		kn_big_pow10(&t->b1, sc - t->sc);
+		kn_big_pow10(&t->b2, 2 * (sc - t->sc));
+		t->sc = sc;
+	}
+	neg = big_i128(&v, m);
+	kn_big_pow10(&v, t->sc - sc);
+	kn_big_set(&bc, c);
+	w = v;
+	kn_big_mul(&w, &v);
+	kn_big_mul(&w, &bc);
+	big_add(&t->b2, &w);
+	kn_big_mul(&v, &bc);
+	big_sadd(&t->b1, &t->b1neg, &v, neg);
+}
+
 /* A distinct value of the class being read, of c rows. */
 static void
 value(targ_ctx *t, const char *p, size_t len, uint64_t c)
 {
 	kn_i128 m;
 	int sc;
-	long double x, d, wn;
 
 	t->clog += (long double)c * log2l((long double)c);
 	if (!t->allnum)
@@ -82,14 +153,8 @@ value(targ_ctx *t, const char *p, size_t len, uint64_t c)
 		t->allnum = 0;
 		return;
 	}
-	if (t->exact)
-		t->exact = exact_add(t, m, sc, c);
-	x = (long double)m / powl(10.0L, (long double)sc);
-	wn = t->wn + (long double)c;
-	d = x - t->wmean;
-	t->wmean += d * (long double)c / wn;
-	t->wm2 += (long double)c * d * (x - t->wmean);
-	t->wn = wn;
+	if (t->big || !exact_add(t, m, sc, c))
+		big_sums_add(t, m, sc, c);
 }
 
 /* The next target of the class in byte order: runs of equal values
@@ -246,40 +311,39 @@ targ_class(targ_ctx *t)
 		value(t, t->run, t->runlen, t->runcnt);
 	if (n > 0) {
 		t->hsum += (long double)n * log2l((long double)n) - t->clog;
-		if (t->allnum && t->exact) {
+		if (t->allnum) {
 			kn_i128 a, b, num;
 			kn_big bl, bs, bt;
-			unsigned __int128 as;
 
-			if (!__builtin_mul_overflow((kn_i128)n, t->s2, &a) &&
+			if (!t->big &&
+			    !__builtin_mul_overflow((kn_i128)n, t->s2, &a) &&
 			    !__builtin_mul_overflow(t->s1, t->s1, &b) &&
 			    !__builtin_sub_overflow(a, b, &num))
 				t->sse += (long double)num /
 				    powl(10.0L, 2.0L * t->sc) / (long double)n;
 			else {
-				kn_big_set(&bl, (unsigned __int128)t->s2);
+				/* n S2 - S1^2 in 1024 bits. */
+				if (!t->big) {
+					t->b1neg = big_i128(&t->b1, t->s1);
+					big_i128(&t->b2, t->s2);
+				}
+				bl = t->b2;
 				kn_big_set(&bt, n);
 				kn_big_mul(&bl, &bt);
-				as = t->s1 < 0 ? (unsigned __int128)0 -
-				    (unsigned __int128)t->s1 :
-				    (unsigned __int128)t->s1;
-				kn_big_set(&bs, as);
-				kn_big_set(&bt, as);
-				kn_big_mul(&bs, &bt);
+				bs = t->b1;
+				kn_big_mul(&bs, &t->b1);
 				kn_big_sub(&bl, &bs);
 				t->sse += kn_big_ld(&bl) /
 				    powl(10.0L, 2.0L * t->sc) / (long double)n;
 			}
-		} else if (t->allnum)
-			t->sse += t->wm2;
+		}
 	}
 	t->n = 0;
 	t->clog = 0;
 	t->haverun = 0;
-	t->exact = 1;
+	t->big = 0;
 	t->s1 = t->s2 = 0;
 	t->sc = 0;
-	t->wn = t->wmean = t->wm2 = 0;
 }
 
 long double

@@ -33,10 +33,11 @@ typedef struct {
 	size_t runlen, runcap;
 	uint64_t runcnt;
 	int haverun;
-	int exact;		/* s1, s2 have not overflowed */
 	kn_i128 s1, s2;		/* sum of c m at scale sc, of c m^2 at 2 sc */
 	int sc;
-	long double wn, wmean, wm2;	/* Welford's running sums */
+	int big;		/* they passed 128 bits: in b1 (sign b1neg), b2 */
+	kn_big b1, b2;
+	int b1neg;
 	/* without sorted: the class's targets held, then spilled */
 	char *arena;
 	size_t alen, acap;
