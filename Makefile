@@ -132,14 +132,15 @@ demo: all
 bench: all
 	@sh bench/run && echo && sh bench/extsort.sh && echo && sh bench/lattice.sh && \
 	    echo && sh bench/wide.sh && echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
-	    echo && sh bench/csv.sh
+	    echo && sh bench/csv.sh && echo && sh bench/memory-score.sh
 
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
 
 # The sh scripts, with shellcheck (not needed to build or test).
 lint-sh:
-	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh
+	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh \
+	    bench/memory-score.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
