@@ -29,10 +29,10 @@ targ_init(targ_ctx *t, int sorted, size_t budget, const char *tmpdir)
 	memset(t, 0, sizeof(*t));
 	t->sorted = sorted;
 	t->allnum = 1;
-	t->budget = budget / 8;
-	t->limit = budget / 16;
-	if (t->limit < (1 << 16))
-		t->limit = 1 << 16;
+	t->budget = budget / 2;
+	t->limit = budget / 2;
+	if (t->limit < (1 << 15))
+		t->limit = 1 << 15;
 	t->tmpdir = tmpdir;
 }
 

@@ -48,7 +48,8 @@ typedef struct {
 
 /* Starts t; sorted when a class's targets arrive in byte order of
  * their labels (as a frequency set keyed by QI..., T has them), else
- * they are sorted within budget bytes, spilling to tmpdir. */
+ * they are sorted within budget bytes (half held, half the external
+ * sort's when they outgrow it), spilling to tmpdir. */
 void targ_init(targ_ctx *t, int sorted, size_t budget, const char *tmpdir);
 /* Adds cnt rows of target value p[0..len) to the class being read. */
 void targ_add(targ_ctx *t, const char *p, size_t len, uint64_t cnt);
