@@ -12,7 +12,7 @@
  *
  * Utility: with -t, the conditional entropy of a class label given the
  * classes and the error of a numeric target estimated by its class mean
- * (paper 004 §5.5); with --original and a workload, the error of
+ * (paper 004 §5.5; target.c); with --original and a workload, the error of
  * COUNT(*) queries answered from the release by assuming the values
  * uniform within each class (paper 003 §5, §6.3 and Figure 17).
  * --plot draws the classes of two numeric columns as SVG (paper 003
