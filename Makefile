@@ -30,8 +30,9 @@ freqset gendata: %: %.o libkanon.a
 recode: recode.o regions.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ recode.o regions.o libkanon.a $(LDLIBS)
 
-# score's own objects: the risk models and the release report.
-SCORE_OBJS = score.o value.o risk.o report.o sha256.o utility.o
+# score's own objects: the target column, the risk models, NCP and
+# precision, and the release report.
+SCORE_OBJS = score.o value.o target.o risk.o report.o sha256.o utility.o
 
 score: $(SCORE_OBJS) libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $(SCORE_OBJS) libkanon.a $(LDLIBS)
@@ -77,7 +78,8 @@ score.o value.o utility.o: value.h
 score.o risk.o report.o utility.o: report.h
 score.o utility.o: utility.h
 score.o risk.o: risk.h
-value.o risk.o report.o regions.o utility.o: kanon.h
+score.o target.o: target.h extsort.h
+value.o target.o risk.o report.o regions.o utility.o: kanon.h
 tests/hypo-check: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
@@ -131,14 +133,15 @@ demo: all
 bench: all
 	@sh bench/run && echo && sh bench/extsort.sh && echo && sh bench/lattice.sh && \
 	    echo && sh bench/wide.sh && echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
-	    echo && sh bench/csv.sh && echo && sh bench/memory.sh
+	    echo && sh bench/csv.sh && echo && sh bench/memory.sh && echo && sh bench/memory-score.sh
 
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
 
 # The sh scripts, with shellcheck (not needed to build or test).
 lint-sh:
-	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh bench/memory.sh
+	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh \
+	    bench/memory.sh bench/memory-score.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7

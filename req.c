@@ -849,6 +849,12 @@ kn_sclass_add(kn_sclass *sc, const char *p, size_t len, uint64_t cnt)
 
 	if (cnt == 0)
 		return;
+	/* A run of one value (the frequency set brings a class's rows of
+	 * one value together, a target column after it) takes one pair. */
+	if (sc->ncur > 0 && sc->cur[sc->ncur - 1].pos == id &&
+	    !__builtin_add_overflow(sc->cur[sc->ncur - 1].cnt, cnt,
+	    &sc->cur[sc->ncur - 1].cnt))
+		return;
 	if (id == was) {
 		sc->C = kn_grow(sc->C, &sc->Ccap, id, sizeof(uint64_t), 64);
 		sc->C[id] = 0;

@@ -47,17 +47,68 @@ risk_count(const kn_table *t, size_t col)
 	return v;
 }
 
+/* The check of a row of the population as it is counted: its count,
+ * and the population's rows within 64 bits. */
+static void
+pop_row(const kn_table *t, void *ctx)
+{
+	risk_ctx *r = ctx;
+
+	if (__builtin_add_overflow(r->prows, risk_count(t, r->pcntcol),
+	    &r->prows))
+		kn_table_fail(t, r->pcntcol, "the population's rows overflow "
+		    "64 bits");
+}
+
+/* A group of the population's frequency set, in order: to the file of
+ * the groups, its labels each followed by a tab, then its count. */
+static void
+pop_group(const kn_fsrow *g, void *ctx)
+{
+	risk_ctx *r = ctx;
+	size_t c;
+
+	for (c = 0; c < r->nq; c++) {
+		fwrite(g->key[c].p, 1, g->key[c].n, r->pf);
+		putc('\t', r->pf);
+	}
+	kn_put_u64(r->pf, g->cnt);
+	putc('\n', r->pf);
+}
+
+/* Reads the next group of the population: its key (the labels, each
+ * followed by a tab) in r->pline[0..r->pklen), its count in r->pF. */
+static void
+pop_next(risk_ctx *r)
+{
+	ssize_t n = getline(&r->pline, &r->plcap, r->pf);
+	size_t i, c = 0;
+
+	if (n < 0) {
+		if (ferror(r->pf))
+			kn_die_sys("%s", r->ptmp);
+		r->peof = 1;
+		return;
+	}
+	for (i = 0; c < r->nq && i < (size_t)n; i++)
+		c += r->pline[i] == '\t';
+	r->pklen = i;
+	for (r->pF = 0; i < (size_t)n && r->pline[i] != '\n'; i++)
+		r->pF = r->pF * 10 + (uint64_t)(r->pline[i] - '0');
+}
+
 void
 risk_population(risk_ctx *r, const char *path, char *const *names,
-    size_t nq)
+    size_t nq, size_t budget, const char *tmpdir)
 {
 	kn_table t;
-	char *paths[1], *key = NULL;
-	size_t *col, cnt, c, q, len, cap = 0, n0;
-	uint32_t id;
-	uint64_t v;
+	char *paths[1];
+	size_t *col, cnt, c, q;
+	kn_dict *dict;
+	kn_countspec cs;
 
 	r->ppath = path;
+	r->nq = nq;
 	paths[0] = (char *)path;
 	kn_table_open_tsv(&t, paths, 1, NULL);
 	cnt = kn_table_countcol(&t, "--population");
@@ -83,44 +134,60 @@ risk_population(risk_ctx *r, const char *path, char *const *names,
 				    "counted over the same columns", path,
 				    t.names[c]);
 		}
-	kn_dict_init(&r->pkey);
-	while (kn_table_next(&t)) {
-		for (len = 0, q = 0; q < nq; q++)
-			len += t.f[col[q]].n + 1;
-		if (len + 1 > cap) {
-			cap = 2 * len + 1;
-			key = kn_realloc(key, cap);
-		}
-		for (len = 0, q = 0; q < nq; q++) {
-			memcpy(key + len, t.f[col[q]].p, t.f[col[q]].n);
-			len += t.f[col[q]].n;
-			key[len++] = '\t';
-		}
-		v = risk_count(&t, cnt);
-		n0 = r->pkey.n;
-		id = kn_dict_intern(&r->pkey, key, len);
-		if (id == n0) {
-			if (id >= r->pcap) {
-				r->pcap = r->pcap ? 2 * r->pcap : 1024;
-				r->pcnt = kn_realloc(r->pcnt,
-				    r->pcap * sizeof(uint64_t));
-			}
-			r->pcnt[id] = 0;
-		}
-		if (__builtin_add_overflow(r->pcnt[id], v, &r->pcnt[id]) ||
-		    __builtin_add_overflow(r->prows, v, &r->prows))
-			kn_table_fail(&t, cnt, "the population's rows overflow "
-			    "64 bits");
-	}
+	/* Its groups, counted within the budget and in the order of the
+	 * release's classes, to a temp file that risk_class reads along. */
+	dict = kn_alloc((nq + 1) * sizeof(kn_dict));
+	for (q = 0; q < nq; q++)
+		kn_dict_init(&dict[q]);
+	memset(&cs, 0, sizeof(cs));
+	cs.d = nq;
+	cs.key = col;
+	cs.dict = dict;
+	cs.hascount = 1;
+	cs.cntcol = cnt;
+	cs.row = pop_row;
+	cs.rowctx = r;
+	r->pcntcol = cnt;
+	r->ptmp = kn_tmp_new(tmpdir);
+	if ((r->pf = kn_tmp_open(r->ptmp, "wb")) == NULL)
+		kn_die_sys("%s", r->ptmp);
+	kn_freq(&t, &cs, NULL, budget, tmpdir, pop_group, r, NULL);
+	if (fflush(r->pf) == EOF || ferror(r->pf) || fclose(r->pf) == EOF)
+		kn_die_sys("%s: write error", r->ptmp);
+	if ((r->pf = kn_tmp_open(r->ptmp, "rb")) == NULL)
+		kn_die_sys("%s", r->ptmp);
+	pop_next(r);
+	for (q = 0; q < nq; q++)
+		kn_dict_free(&dict[q]);
+	free(dict);
 	kn_table_free(&t);
-	free(key);
 	free(col);
+}
+
+/* The population's rows in the class whose key is key[0..len): the
+ * classes come in increasing order of their keys, as the groups of the
+ * population's file do, so the file is read along with them. */
+static uint64_t
+pop_find(risk_ctx *r, const char *key, size_t len)
+{
+	int c = 1;
+
+	while (!r->peof) {
+		size_t m = r->pklen < len ? r->pklen : len;
+
+		c = memcmp(r->pline, key, m);
+		if (c == 0)
+			c = (r->pklen > len) - (r->pklen < len);
+		if (c >= 0)
+			break;
+		pop_next(r);
+	}
+	return !r->peof && c == 0 ? r->pF : 0;
 }
 
 void
 risk_class(risk_ctx *r, const char *key, size_t len, uint64_t n)
 {
-	int64_t id;
 	uint64_t F;
 
 	r->rows += n;
@@ -136,8 +203,7 @@ risk_class(risk_ctx *r, const char *key, size_t len, uint64_t n)
 	}
 	if (r->ppath == NULL)
 		return;
-	id = kn_dict_find(&r->pkey, key, len);
-	F = id >= 0 ? r->pcnt[id] : 0;
+	F = pop_find(r, key, len);
 	if (F < n) {
 		/* The labels joined by ", ", as a class is named. */
 		char *lab = kn_alloc(2 * len + 1);
@@ -405,7 +471,9 @@ risk_free(risk_ctx *r)
 {
 	free(r->big);
 	free(r->fof);
-	free(r->pcnt);
-	if (r->ppath != NULL)
-		kn_dict_free(&r->pkey);
+	free(r->pline);
+	if (r->pf != NULL) {
+		fclose(r->pf);
+		kn_tmp_close(r->ptmp);
+	}
 }

@@ -25,12 +25,18 @@ typedef struct {
 	risk_fof *fof;		/* after risk_finish, by size */
 	size_t nfof;
 	uint64_t rows, classes;	/* rows and classes, suppressed aside */
-	/* --population: its frequency set, keyed by the QI labels joined
-	 * by tabs (a tab after each, as score builds a class's key) */
+	/* --population: its frequency set, counted within the budget into
+	 * a temp file of its groups in the order of the release's classes
+	 * (the QI labels, each followed by a tab, as score builds a class's
+	 * key, then the count), read along with the classes */
 	const char *ppath;
-	kn_dict pkey;
-	uint64_t *pcnt;
-	size_t pcap;
+	size_t nq, pcntcol;
+	char *ptmp;		/* the file's name */
+	FILE *pf;
+	char *pline;		/* its current group */
+	size_t plcap, pklen;	/* and the length of its key */
+	uint64_t pF;		/* and its count */
+	int peof;
 	uint64_t prows;
 	/* the release's classes against the population */
 	uint64_t pmin;		/* the least F_j; 0: no class yet */
@@ -42,11 +48,13 @@ typedef struct {
 /* Starts r; pi 0 for no sampling fraction. */
 void risk_init(risk_ctx *r, uint64_t thresh, double pi);
 /* Reads the population's frequency set from path; its key columns
- * must be the quasi-identifiers names[0..nq), in any order. */
+ * must be the quasi-identifiers names[0..nq), in any order.  Its groups
+ * are counted within budget bytes, spilling to tmpdir. */
 void risk_population(risk_ctx *r, const char *path, char *const *names,
-    size_t nq);
+    size_t nq, size_t budget, const char *tmpdir);
 /* Adds a class of n rows (not suppressed) whose QI labels, each
- * followed by a tab, are key[0..len). */
+ * followed by a tab, are key[0..len); the classes come in byte order of
+ * their keys, as score reads them. */
 void risk_class(risk_ctx *r, const char *key, size_t len, uint64_t n);
 /* Ends the classes: the frequencies of frequencies, by size, which
  * the report's histogram draws. */

@@ -12,7 +12,7 @@
  *
  * Utility: with -t, the conditional entropy of a class label given the
  * classes and the error of a numeric target estimated by its class mean
- * (paper 004 §5.5); with --original and a workload, the error of
+ * (paper 004 §5.5; target.c); with --original and a workload, the error of
  * COUNT(*) queries answered from the release by assuming the values
  * uniform within each class (paper 003 §5, §6.3 and Figure 17).
  * --plot draws the classes of two numeric columns as SVG (paper 003
@@ -29,6 +29,7 @@
 #include "kanon.h"
 #include "value.h"
 #include "risk.h"
+#include "target.h"
 #include "utility.h"
 
 static const char synopsis[] =
@@ -142,12 +143,6 @@ static risk_ctx rk;
 /* NCP and precision (utility.c). */
 static util ut;
 
-/* A pair (target value, count) of the class being read. */
-typedef struct {
-	uint32_t id;
-	uint64_t n;
-} tpair;
-
 /* The running totals, and the class being read: the frequency set
  * arrives in order of (QI labels..., S label, T label), so a class is a
  * run of rows with the same QI labels, and within it the rows of one
@@ -156,8 +151,6 @@ static struct {
 	uint64_t rows, supp, kept, nclass, minsz, maxsz, below, ldmin;
 	unsigned __int128 cdm;
 	long double lemin, varmin, tmax;
-	long double hsum;	/* label entropy, in bits, times rows */
-	long double sse;	/* the target's squared error */
 	int kfail, lfail, vfail, tfail, first;
 	/* the current class */
 	int have;
@@ -167,8 +160,6 @@ static struct {
 	uint64_t n;
 	uint64_t *vals;		/* its sensitive counts */
 	size_t valcap;
-	tpair *tv;		/* its target values */
-	size_t ntv, tvcap;
 } a = { .first = 1 };
 
 /* Each sensitive column: its classes' values (kn_sclass), and the
@@ -179,14 +170,8 @@ static struct sens {
 	int sc, ssc;
 } sens[KN_MAXSENS];
 
-/* The values of the target column -t: a dictionary, and each value as
- * a number while all of them are numbers. */
-static struct {
-	kn_dict dict;
-	long double *val;
-	size_t cap;
-	int allnum;
-} tg = { .allnum = 1 };
+/* The target column -t: its figures (target.c). */
+static targ_ctx tg;
 
 /* A number or a date of the release (value.h). */
 typedef val_num num;
@@ -335,70 +320,6 @@ is_date(size_t c)
 	for (i = 0; i < o.ndate && o.dcol[i] != c; i++)
 		;
 	return i < o.ndate;
-}
-
-/* ---- the target column -t (paper 004 §5.5) ------------------------ */
-
-/* Orders target pairs by value id. */
-static int
-tpair_cmp(const void *x, const void *y)
-{
-	const tpair *p = x, *q = y;
-
-	return (p->id > q->id) - (p->id < q->id);
-}
-
-/* Adds the class just read to the label entropy and the target's
- * squared error: the class holds n rows with the target values a.tv. */
-static void
-target_class(uint64_t n)
-{
-	size_t i, m;
-	long double sum = 0, mean;
-
-	if (n == 0)
-		return;
-	qsort(a.tv, a.ntv, sizeof(tpair), tpair_cmp);
-	for (m = 0, i = 0; i < a.ntv; i++) {
-		if (m > 0 && a.tv[m - 1].id == a.tv[i].id)
-			a.tv[m - 1].n += a.tv[i].n;
-		else
-			a.tv[m++] = a.tv[i];
-	}
-	for (i = 0; i < m; i++) {
-		a.hsum += (long double)a.tv[i].n *
-		    log2l((long double)n / a.tv[i].n);
-		sum += (long double)a.tv[i].n * tg.val[a.tv[i].id];
-	}
-	if (!tg.allnum)
-		return;
-	mean = sum / n;
-	for (i = 0; i < m; i++) {
-		long double d = tg.val[a.tv[i].id] - mean;
-
-		a.sse += (long double)a.tv[i].n * d * d;
-	}
-}
-
-/* Notes count rows of target value v in the class being read. */
-static void
-target_add(kn_str v, uint64_t count)
-{
-	size_t n0 = tg.dict.n;
-	uint32_t id = kn_dict_intern(&tg.dict, v.p, v.n);
-	num x;
-
-	if (id == n0) {
-		tg.val = grow(tg.val, &tg.cap, (size_t)id + 1,
-		    sizeof(long double));
-		if (val_num_parse(v.p, v.n, &x))
-			tg.val[id] = x.v;
-		else
-			tg.allnum = 0;
-	}
-	a.tv = grow(a.tv, &a.tvcap, a.ntv + 1, sizeof(tpair));
-	a.tv[a.ntv].id = id;
-	a.tv[a.ntv++].n = count;
 }
 
 /* ---- the workload (paper 003 §5, §6.3) ---------------------------- */
@@ -1172,7 +1093,7 @@ end_class(void)
 		kn_die("the row count overflows 64 bits");
 	/* Suppressed rows are one class for the target and the workload. */
 	if (o.tkey)
-		target_class(n);
+		targ_class(&tg);
 	if (o.skey)
 		for (i = 0; i < o.ns; i++)
 			kn_sclass_end(&sens[i].v);
@@ -1309,7 +1230,6 @@ add_row(const kn_fsrow *r, void *ctx)
 			    memcmp(r->key[c].p, o.mark, r->key[c].n) == 0;
 		a.have = 1;
 		a.n = 0;
-		a.ntv = 0;
 		for (c = 0; c < o.ns; c++) {
 			sens[c].v.ncur = 0;
 			sens[c].s = sens[c].ss = 0;
@@ -1330,7 +1250,8 @@ add_row(const kn_fsrow *r, void *ctx)
 		kn_sclass_add(&sens[c].v, r->key[o.nq + c].p,
 		    r->key[o.nq + c].n, r->cnt);
 	if (o.tkey && r->cnt > 0)
-		target_add(r->key[o.nq + (o.skey ? o.ns : 0)], r->cnt);
+		targ_add(&tg, r->key[o.nq + (o.skey ? o.ns : 0)].p,
+		    r->key[o.nq + (o.skey ? o.ns : 0)].n, r->cnt);
 	for (c = 0; o.req.hasv && c < o.ns; c++) {
 		kn_dec_add(&sens[c].s, &sens[c].sc, r->s[c], r->sc[c]);
 		kn_dec_add(&sens[c].ss, &sens[c].ssc, r->ss[c], r->ssc[c]);
@@ -1823,13 +1744,17 @@ main(int argc, char *argv[])
 
 		for (c = 0; c < nq; c++)
 			qn[c] = t.names[qi[c]];
-		risk_population(&rk, ro.pop, qn, nq);
+		risk_population(&rk, ro.pop, qn, nq, opt.budget,
+		    opt.tmpdir);
 		free(qn);
 	}
 	util_init(&ut, &t, qi, nq, o.dcol, o.ndate, snames, o.ns, &hopts,
 	    o.mark);
+	/* Without S as a key, the targets of a class arrive in order;
+	 * with it, their sort takes an eighth of the budget. */
 	if (o.tkey)
-		kn_dict_init(&tg.dict);
+		targ_init(&tg, !o.skey, o.skey ? opt.budget / 8 : 0,
+		    opt.tmpdir);
 	uneed = util_original_needs(&ut, opath);
 	if (wpath != NULL || wauto != NULL)
 		wl_setup(&t, qi, nq, wpath, wauto, opath, &hopts, uneed);
@@ -1881,7 +1806,8 @@ main(int argc, char *argv[])
 	cs.sumcol = scl;
 	cs.pairs = freq;
 	cs.jobs = kn_jobs(&opt);
-	kn_freq(&t, &cs, NULL, opt.budget, opt.tmpdir, add_row, NULL, NULL);
+	kn_freq(&t, &cs, NULL, opt.budget - (o.tkey && o.skey ?
+	    opt.budget / 8 : 0), opt.tmpdir, add_row, NULL, NULL);
 	end_class();
 	for (i = 0; o.req.hast && i < o.ns; i++)
 		kn_sclass_close(&sens[i].v, &o.req, shier[i], close_class,
@@ -1920,11 +1846,9 @@ main(int argc, char *argv[])
 	if (o.req.hast)
 		put("closeness_max", "%.10Lg", a.tmax);
 	if (o.tkey) {
-		put("label_entropy", "%.10Lg", a.rows ?
-		    a.hsum / a.rows : 0.0L);
+		put("label_entropy", "%.10Lg", targ_entropy(&tg, a.rows));
 		if (tg.allnum)
-			put("target_rmse", "%.10Lg", a.rows ?
-			    sqrtl(a.sse / a.rows) : 0.0L);
+			put("target_rmse", "%.10Lg", targ_rmse(&tg, a.rows));
 	}
 	if (W.on) {
 		wl_finish();

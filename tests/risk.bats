@@ -72,6 +72,24 @@ population_uniqueness\t0.25\ncheck_k\tfail')" ]
 	[ "$(value marketer_risk)" = 0.4583333333 ]
 }
 
+@test "the population in any order, a group in several lines, labels with bytes below TAB" {
+	# Classes x (2 rows), x^A (1), x^Ay (1), "x " (1); the population
+	# unsorted, x's 3 rows on two lines, and a group not released.
+	printf 'a\nx\nx\001\nx\001y\nx \nx\n' > "$T/l.tsv"
+	printf 'a\tcount\nx \t1\nx\t2\nzz\t9\nx\001y\t1\nx\t1\nx\001\t2\n' \
+	    > "$T/lp.tsv"
+	run score --population "$T/lp.tsv" "$T/l.tsv"
+	[ "$status" -eq 0 ]
+	# F = 3, 2, 1, 1: journalist 1/1; F < 2 for 2 rows; marketer
+	# (2/3 + 1/2 + 1 + 1) / 5 = 0.6333333333; 2 population uniques.
+	[ "$(value population_rows)" = 16 ]
+	[ "$(value journalist_rows_below_threshold)" = 2 ]
+	[ "$(value marketer_risk)" = 0.6333333333 ]
+	[ "$(value population_uniques)" = 2 ]
+	score -S 64K -T "$T" --population "$T/lp.tsv" "$T/l.tsv" > "$T/small"
+	printf '%s\n' "$output" | cmp - "$T/small"
+}
+
 @test "Zayatz and Pitman by hand, and at a sampling fraction of 1" {
 	# Zayatz: n = 4, N = 8, f1 = 2, f2 = 1; h(1) = C(7,3)/C(8,4) = 1/2,
 	# h(2) = 2 C(6,3)/C(8,4) = 4/7; 2 * 2 * (1/2) / (2/2 + 4/7) = 14/11.

@@ -1,0 +1,115 @@
+#!/usr/bin/env bats
+# score within -S whatever the input (issue 17): the target column -t
+# and the population of --risk on a table whose targets and QI
+# combinations are nearly all distinct, at -S 1M, against the peak RSS
+# (tests/peak-rss) and the bytes of the run with -S 1G.  The allowance
+# beyond the budget is 6 MB: the program and libc (about 2 MB), the
+# reader's and the sort's fixed buffers.  The same at 3M rows and
+# -S 16M is bench/memory-score.sh.
+
+load common
+
+# The budget and the allowance, in KB.
+BUDGET=1024
+ALLOW=6144
+
+setup_file() {
+	D=$BATS_FILE_TMPDIR
+	export D
+	# 300,000 rows: a nearly distinct, b small, c always the mark (all
+	# rows one suppressed class), t a distinct decimal, u a distinct
+	# text; an LCG mod 2^32, exact in awk's doubles.
+	awk -v n=300000 'BEGIN {
+		OFS = "\t"; x = 12345; y = 777
+		print "a", "b", "c", "t", "u"
+		for (i = 0; i < n; i++) {
+			x = (x * 69069 + 1) % 4294967296
+			y = (y * 69069 + 12345) % 4294967296
+			printf "%d\t%d\t*\t%d.%02d\tv%x\n", x % 1000000000, i % 7,
+			    int(y / 100), y % 100, x
+		}
+	}' > "$D/t.tsv"
+	freqset -q a,b "$D/t.tsv" > "$D/pop.tsv"
+	mkdir "$D/tmp"
+}
+
+# bounded NAME ARGS...: score ARGS at -S 1M within the budget plus the
+# allowance, its temp files gone, and its stdout that of -S 1G.
+bounded() {
+	local name=$1
+	shift
+	"$ROOT/tests/peak-rss" "$D/$name.rss" score -S 1M -T "$D/tmp" "$@" \
+	    "$D/t.tsv" > "$D/$name.small"
+	score -S 1G "$@" "$D/t.tsv" > "$D/$name.big"
+	cmp "$D/$name.small" "$D/$name.big"
+	rss=$(cat "$D/$name.rss")
+	[ "$rss" -le $((BUDGET + ALLOW)) ] ||
+		{ echo "score $*: peak RSS $rss KB"; false; }
+	[ -z "$(ls "$D/tmp")" ]
+}
+
+# value FILE NAME: the value of line NAME in FILE.
+value() {
+	awk -F'\t' -v n="$2" '$1 == n {print $2}' "$1"
+}
+
+@test "tests/peak-rss is built (make tests/peak-rss)" {
+	[ -x "$ROOT/tests/peak-rss" ]
+}
+
+@test "-t with a numeric target, nearly every value distinct: within -S 1M, the bytes of -S 1G" {
+	bounded tnum -q a,b -t t
+	[ "$(value "$D/tnum.big" classes)" -gt 299000 ]
+	[ -n "$(value "$D/tnum.big" target_rmse)" ]
+}
+
+@test "-t with a text target: within -S 1M, the bytes of -S 1G" {
+	bounded ttext -q a,b -t u
+	[ -z "$(value "$D/ttext.big" target_rmse)" ]
+}
+
+@test "-t over one class of every row (all suppressed): within -S 1M, entropy log2 300000" {
+	bounded supp -q c -t u
+	[ "$(value "$D/supp.big" suppressed)" = 300000 ]
+	# 300,000 distinct values in one class: log2(300000) bits.
+	[ "$(value "$D/supp.big" label_entropy)" = 18.19460298 ]
+	bounded suppnum -q c -t t
+}
+
+@test "-t with the sensitive column before it: the class's targets sorted within -S 1M" {
+	bounded sens -q c -s b -t u
+	[ "$(value "$D/sens.big" label_entropy)" = 18.19460298 ]
+	[ "$(value "$D/sens.big" l_distinct_min)" = 0 ]
+	bounded sens2 -q b -s c -t t
+	# Without -s the same target figures.
+	score -q b -t t "$D/t.tsv" | grep -e label_entropy -e target_rmse \
+	    > "$D/nos"
+	grep -e label_entropy -e target_rmse "$D/sens2.big" | cmp - "$D/nos"
+}
+
+@test "--population of 300,000 groups: within -S 1M, the bytes of -S 1G" {
+	bounded pop -q a,b --risk --population "$D/pop.tsv"
+	# The release as its own population: journalist = prosecutor.
+	[ "$(value "$D/pop.big" population_rows)" = 300000 ]
+	[ "$(value "$D/pop.big" population_uniques)" = \
+	    "$(value "$D/pop.big" sample_uniques)" ]
+	[ "$(value "$D/pop.big" journalist_risk_max)" = \
+	    "$(value "$D/pop.big" risk_max)" ]
+}
+
+@test "-t: the squared error exact across scales and past 128 bits" {
+	T=$BATS_TEST_TMPDIR
+	# Class a: 1.5, 2, 0.25 (mean 1.25, SSE 0.0625 + 0.5625 + 1 =
+	# 1.625); class b: 10^30 and 10^30 + 2 (SSE 2), whose squares pass
+	# 128 bits and whose difference long doubles lose; 5 rows:
+	# sqrt(3.625 / 5) = 0.8514693183.
+	printf 'q\ts\tt\na\tx\t1.5\na\tx\t2\na\ty\t0.25\nb\tx\t1%030d\nb\ty\t1%029d2\n' \
+	    0 0 > "$T/x"
+	run --separate-stderr score -q q -t t "$T/x"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep target_rmse)" = \
+	    "$(printf 'target_rmse\t0.8514693183')" ]
+	# With S between and a tiny budget: the same.
+	score -S 64K -T "$T" -q q -s s -t t "$T/x" | grep target_rmse |
+	    cmp - <(printf 'target_rmse\t0.8514693183\n')
+}
