@@ -27,8 +27,8 @@ libkanon.a: $(CORE)
 freqset gendata: %: %.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $@.o libkanon.a $(LDLIBS)
 
-recode: recode.o regions.o libkanon.a
-	$(CC) $(LDFLAGS) -o $@ recode.o regions.o libkanon.a $(LDLIBS)
+recode: recode.o regions.o keyset.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ recode.o regions.o keyset.o libkanon.a $(LDLIBS)
 
 # score's own objects: the risk models and the release report.
 SCORE_OBJS = score.o value.o risk.o report.o sha256.o
@@ -73,10 +73,11 @@ partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
 sha256.o tests/sha256-check: sha256.h
 recode.o regions.o: recode.h
+recode.o regions.o keyset.o: keyset.h extsort.h
 score.o value.o: value.h
 score.o risk.o report.o: report.h
 score.o risk.o: risk.h
-value.o risk.o report.o regions.o: kanon.h
+value.o risk.o report.o regions.o keyset.o: kanon.h
 tests/hypo-check: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
@@ -122,7 +123,7 @@ $(FUZZ): fuzz/fuzz-%: fuzz/%.c fuzz/harness.c fuzz/harness.h kanon.h \
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ fuzz/$*.c fuzz/harness.c \
 	    fuzz/obj/libkanon.a $(LDLIBS)
 
-fuzz/fuzz-parse: recode.c regions.c recode.h extsort.h
+fuzz/fuzz-parse: recode.c regions.c keyset.c recode.h keyset.h extsort.h
 
 demo: all
 	@sh demo.sh

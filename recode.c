@@ -41,6 +41,7 @@
 
 #include "kanon.h"
 #include "recode.h"
+#include "keyset.h"
 
 static const char synopsis[] =
     "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
@@ -364,8 +365,7 @@ node_label(struct recoding *rc, kn_table *t, kn_str *lab)
 		kn_hier *h = nd->h[i];
 		kn_str v = t->f[rc->qcol[i]];
 
-		if (h->kind != KN_HFILE && h->lab[0].n > GEN_RESET)
-			kn_hier_reset(h);
+		regions_hier_bound(h, o.budget / (4 * rc->nq));
 		id = kn_hier_leaf(h, v.p, v.n, &err);
 		if (id < 0)
 			kn_table_fail(t, rc->qcol[i], "'%.*s': %s (%s)",
@@ -387,6 +387,8 @@ static struct {
 	size_t ns;		/* sensitive columns */
 	uint64_t rows, classes, supp, suppcls;
 	kn_dict fail;		/* the failing classes' joined labels */
+	int failspill;		/* they outgrew memory: failset holds them */
+	keyset failset;
 	int have;
 	char *key;
 	size_t keylen, keycap;
@@ -422,6 +424,47 @@ static struct {
 } cl;
 
 static int all_stars(const char *key, size_t len);
+
+/*
+ * Adds a failing class's joined labels to the classes to suppress: in
+ * memory up to an eighth of -S, then all of them on disk (keyset.c),
+ * sorted once the first pass ends, so that memory is bounded whatever
+ * the number of classes suppressed.  The rows suppressed are the same.
+ */
+static void
+fail_add(const char *key, size_t len)
+{
+	kn_str k;
+	uint32_t i;
+
+	if (cl.failspill) {
+		keyset_add(&cl.failset, key, len);
+		return;
+	}
+	kn_dict_intern(&cl.fail, key, len);
+	if (kn_dict_bytes(&cl.fail) <= o.budget / 8)
+		return;
+	keyset_init(&cl.failset, 0, o.budget / 4, o.tmpdir);
+	for (i = 0; i < cl.fail.n; i++) {
+		k = kn_dict_get(&cl.fail, i);
+		keyset_add(&cl.failset, k.p, k.n);
+	}
+	kn_dict_free(&cl.fail);
+	kn_dict_init(&cl.fail);
+	cl.failspill = 1;
+}
+
+/* Whether the class of joined labels key is to be suppressed. */
+static int
+fail_has(const char *key, size_t len)
+{
+	const char *line;
+	size_t n;
+
+	if (cl.failspill)
+		return keyset_find(&cl.failset, key, len, &line, &n) >= 0;
+	return cl.fail.n > 0 && kn_dict_find(&cl.fail, key, len) >= 0;
+}
 
 /* Decides the class just read: suppressed if smaller than k or not
  * l-diverse. */
@@ -465,7 +508,7 @@ class_end(void)
 		if (cl.known)
 			cl.bad[cl.id] = 1;
 		else
-			kn_dict_intern(&cl.fail, cl.key, cl.keylen);
+			fail_add(cl.key, cl.keylen);
 		cl.supp += cl.n;
 		cl.suppcls++;
 	} else if (all_stars(cl.key, cl.keylen))
@@ -507,7 +550,7 @@ close_suppress(size_t i)
 		k = kn_dict_get(&cl.all, cl.did[i]);
 	} else {
 		k = kn_dict_get(&cl.defer, cl.did[i]);
-		kn_dict_intern(&cl.fail, k.p, k.n);
+		fail_add(k.p, k.n);
 	}
 	if (all_stars(k.p, k.n))
 		cl.starred = 0;
@@ -540,14 +583,17 @@ class_last(void)
 		    "may not meet -k or -l; use --suppress drop",
 		    (unsigned long long)cl.starred,
 		    (unsigned long long)cl.supp);
-	if (!o.haslim)
-		return;
-	lim = kn_limit_rows(&o.lim, cl.rows);
-	if (cl.supp > lim) {
-		kn_warn("%llu rows would be suppressed, more than the limit "
-		    "%llu", (unsigned long long)cl.supp, (unsigned long long)lim);
-		kn_exit(1);
+	if (o.haslim) {
+		lim = kn_limit_rows(&o.lim, cl.rows);
+		if (cl.supp > lim) {
+			kn_warn("%llu rows would be suppressed, more than the "
+			    "limit %llu", (unsigned long long)cl.supp,
+			    (unsigned long long)lim);
+			kn_exit(1);
+		}
 	}
+	if (cl.failspill)
+		keyset_seal(&cl.failset, NULL, NULL);
 }
 
 /* Joins n labels with tabs into *buf; returns the length. */
@@ -1142,10 +1188,10 @@ main(int argc, char *argv[])
 		if (cl.known)
 			sup = class_find(&rc, &t, lab, sidx != NULL ? sidx[0] :
 			    0);
-		else if (cl.fail.n > 0) {
+		else if (cl.fail.n > 0 || cl.failspill) {
 			size_t kl = join(lab, rc.nq, &key, &keycap);
 
-			sup = kn_dict_find(&cl.fail, key, kl) >= 0;
+			sup = fail_has(key, kl);
 		}
 		if (sup && o.drop)
 			continue;
@@ -1184,6 +1230,8 @@ main(int argc, char *argv[])
 		    (unsigned long long)cl.suppcls,
 		    (unsigned long long)written,
 		    (unsigned long long)st.runs);
+	if (cl.failspill)
+		keyset_free(&cl.failset);
 	kn_input_done(&in);
 	kn_exit(0);
 }

@@ -96,6 +96,8 @@ struct bound {
 	int nonum;		/* all of them */
 };
 
+/* Forgets a generated hierarchy's leaves past GEN_RESET or room bytes. */
+void regions_hier_bound(kn_hier *h, size_t room);
 /* Splits s at tabs in place; returns the fields (n of them). */
 char **regions_tabsplit(char *s, size_t *n);
 /* Waits until fd has something to read (a FIFO's writer, or the end). */

@@ -34,6 +34,29 @@ regions_tabsplit(char *s, size_t *n)
 	}
 }
 
+/* Forgets the leaves of generated hierarchy h once it holds GEN_RESET
+ * of them or more than room bytes (checked every 1,024 leaves): its
+ * labels are made again as values come, the same, so that memory stays
+ * bounded by -S. */
+void
+regions_hier_bound(kn_hier *h, size_t room)
+{
+	size_t b = 0;
+	int l;
+
+	if (h->kind == KN_HFILE)
+		return;
+	if (h->lab[0].n <= GEN_RESET) {
+		if ((h->lab[0].n & 0x3ff) != 0)
+			return;
+		for (l = 0; l < h->nlevels; l++)
+			b += kn_dict_bytes(&h->lab[l]) + h->upcap[l] * 4;
+		if (b <= room)
+			return;
+	}
+	kn_hier_reset(h);
+}
+
 /* How a value stands to its class's region (region_fit). */
 enum { FIT, NOT_NUMBER, NOT_DATE, NOT_LEAF, OUTSIDE, NO_HIER, MISSING };
 
@@ -454,8 +477,7 @@ region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
 	}
 	lab = rg->lab[x * rg->nl + i];
 	if (h != NULL) {
-		if (h->kind != KN_HFILE && h->lab[0].n > GEN_RESET)
-			kn_hier_reset(h);
+		regions_hier_bound(h, rg->budget / (4 * rg->nqi));
 		if ((id = kn_hier_leaf(h, v.p, v.n, err)) < 0)
 			return NOT_LEAF;
 	}
