@@ -102,6 +102,7 @@ struct regions {
 	int cfd;
 	char *cpath;
 	uint64_t *crec;		/* a record of counts */
+	unsigned char *cset;	/* per region: its counts are on disk */
 	int64_t wrank;		/* the window's rank in ks, or -1 */
 	char *wline;
 	size_t wcap;

@@ -396,6 +396,17 @@ regions_seal(struct regions *rg)
 	if (ftruncate(rg->cfd, (off_t)(rg->nall * region_rec(rg))) < 0)
 		kn_die_sys("%s", rg->cpath);
 	rg->crec = kn_zalloc(region_rec(rg));
+	/* A bit per region, if it fits: whether its counts are on disk
+	 * (none are zero), so that a first visit reads nothing. */
+	if (rg->nall / 8 < rg->budget / 16)
+		rg->cset = kn_zalloc(rg->nall / 8 + 1);
+}
+
+/* Whether the counts of region r may be other than zero on disk. */
+static int
+counts_on_disk(const struct regions *rg, uint64_t r)
+{
+	return rg->cset == NULL || (rg->cset[r / 8] & 1 << r % 8);
 }
 
 /* Reads or writes record rank of the counts. */
@@ -419,12 +430,19 @@ window_store(struct regions *rg)
 {
 	size_t q;
 
+	uint64_t r = (uint64_t)rg->wrank, any;
+
 	if (rg->wrank < 0)
 		return;
-	rg->crec[0] = rg->seen[0];
+	any = rg->crec[0] = rg->seen[0];
 	for (q = 0; q < rg->nqi; q++)
-		rg->crec[1 + q] = rg->num[q] ? rg->bd[q].mseen : 0;
-	counts_io(rg, (uint64_t)rg->wrank, 1);
+		any |= rg->crec[1 + q] = rg->num[q] ? rg->bd[q].mseen : 0;
+	/* Counts of zero need no writing while none are on disk. */
+	if (any == 0 && !counts_on_disk(rg, r))
+		return;
+	counts_io(rg, r, 1);
+	if (rg->cset != NULL)
+		rg->cset[r / 8] |= (unsigned char)(1 << r % 8);
 }
 
 /* Forgets the rows read of every class. */
@@ -437,7 +455,9 @@ counts_zero(struct regions *rg)
 		memset(rg->seen, 0, rg->n * sizeof(uint64_t));
 		return;
 	}
-	if (ftruncate(rg->cfd, 0) < 0 || ftruncate(rg->cfd,
+	if (rg->cset != NULL)
+		memset(rg->cset, 0, rg->nall / 8 + 1);
+	else if (ftruncate(rg->cfd, 0) < 0 || ftruncate(rg->cfd,
 	    (off_t)(rg->nall * region_rec(rg))) < 0)
 		kn_die_sys("%s", rg->cpath);
 	rg->seen[0] = 0;
@@ -481,7 +501,10 @@ region_find(struct recoding *rc, struct regions *rg, kn_str v)
 	(void)posint(f[1], &rg->count[0]);
 	region_parse(rc, rg, f, ln, 0);
 	free(f);
-	counts_io(rg, (uint64_t)rank, 0);
+	if (counts_on_disk(rg, (uint64_t)rank))
+		counts_io(rg, (uint64_t)rank, 0);
+	else
+		memset(rg->crec, 0, region_rec(rg));
 	rg->seen[0] = rg->crec[0];
 	for (q = 0; q < rg->nqi; q++)
 		if (rg->num[q])
@@ -503,6 +526,7 @@ regions_check_ooc(struct regions *rg, int missing)
 	size_t cap = 0, q, bq = 0;
 	ssize_t len;
 	uint64_t id, cnt, miss, bcnt = 0, bseen = 0, bmiss = 0, bmseen = 0;
+	uint64_t rank = 0;
 	unsigned long long ln, bln = 0, mln = 0;
 
 	window_store(rg);
@@ -517,6 +541,9 @@ regions_check_ooc(struct regions *rg, int missing)
 			s[len - 1] = '\0';
 		if (fread(rg->crec, region_rec(rg), 1, cf) != 1)
 			kn_die("%s: temp file cut short", rg->cpath);
+		if (!counts_on_disk(rg, rank))
+			memset(rg->crec, 0, region_rec(rg));
+		rank++;
 		region_split(rg, s, &id, &ln, &f);
 		(void)posint(f[1], &cnt);
 		if ((rg->part ? rg->crec[0] > cnt : rg->crec[0] != cnt) &&
