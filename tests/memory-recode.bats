@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# recode within -S whatever the input (issue 17): partition's regions
+# (-r) and the classes a node suppresses (-n) on a table of 200,000
+# classes, at -S 1M, against the peak RSS (tests/peak-rss) and the bytes
+# of the run with -S 1G; the checks of the regions against the table
+# give the same exit and message out of core as in memory.  The
+# allowance beyond the budget is 5 MB: the program and libc (about
+# 2 MB), the reader's, the writer's and the sort's fixed buffers.  The
+# same at 3M rows and -S 16M is bench/memory-recode.sh.
+
+load common
+
+# The budget and the allowance, in KB.
+BUDGET=1024
+ALLOW=5120
+
+setup_file() {
+	D=$BATS_FILE_TMPDIR
+	export D
+	# 200,000 distinct rows and 60,000 of them again: 60,000 classes
+	# of two rows, 140,000 of one; s a sensitive column.
+	gendata -n 200000 --seed 7 uniform -d 3 -c 1000000000 |
+	    awk -F'\t' 'NR == 1 { print $0 "\ts"; next }
+	    { r = $0 "\t" NR % 3; print r } NR <= 60001 { d[NR] = r }
+	    END { for (i = 2; i <= 60001; i++) print d[i] }' > "$D/t.tsv"
+	partition -q a1,a2,a3 -k 1 -r "$D/r.tsv" "$D/t.tsv" > "$D/p.tsv"
+	# A smaller partition for the checks: 6,000 rows, about 2,000 classes.
+	head -n 6001 "$D/t.tsv" > "$D/small.tsv"
+	partition -q a1,a2,a3 -k 2 -r "$D/rs.tsv" "$D/small.tsv" > "$D/ps.tsv"
+	mkdir "$D/tmp"
+}
+
+# bounded NAME ARGS...: recode ARGS at -S 1M within the budget plus the
+# allowance, its temp files gone, and its stdout and stderr those of
+# -S 1G (but -v's count of the sort's runs), whose peak RSS is above:
+# the out-of-core path ran.
+bounded() {
+	local name=$1 rss big
+	shift
+	"$ROOT/tests/peak-rss" "$D/$name.rss" recode -S 1M -T "$D/tmp" "$@" \
+	    > "$D/$name.small" 2> "$D/$name.serr"
+	"$ROOT/tests/peak-rss" "$D/$name.bigrss" recode -S 1G "$@" \
+	    > "$D/$name.big" 2> "$D/$name.berr"
+	cmp "$D/$name.small" "$D/$name.big"
+	# -v's runs depend on the budget, nothing else does.
+	cmp <(sed 's/, [0-9]* runs$//' "$D/$name.serr") \
+	    <(sed 's/, [0-9]* runs$//' "$D/$name.berr")
+	rss=$(cat "$D/$name.rss")
+	big=$(cat "$D/$name.bigrss")
+	[ "$rss" -le $((BUDGET + ALLOW)) ] ||
+		{ echo "recode $*: peak RSS $rss KB"; false; }
+	[ "$big" -gt $((BUDGET + ALLOW)) ] ||
+		{ echo "recode $* -S 1G: peak RSS $big KB, no larger"; false; }
+	[ -z "$(ls "$D/tmp")" ]
+}
+
+@test "tests/peak-rss is built (make tests/peak-rss)" {
+	[ -x "$ROOT/tests/peak-rss" ]
+}
+
+@test "-n: 140,000 classes suppressed of 200,000, within -S 1M, the bytes of -S 1G" {
+	H="-H a1=interval:10 -H a2=interval:10 -H a3=interval:10"
+	bounded n $H -n a1=0,a2=0,a3=0 -k 2 -v "$D/t.tsv"
+	grep -q '^recode: 260000 rows, 200000 classes, 140000 rows suppressed in 140000 classes, 260000 rows written, ' "$D/n.serr"
+	[ "$(grep -c '^\*	\*	\*	' "$D/n.small")" -eq 140000 ]
+	bounded nl $H -n a1=1,a2=0,a3=0 -k 2 -s s -l 2 --suppress drop "$D/t.tsv"
+	[ "$(wc -l < "$D/nl.small")" -eq 1 ]
+}
+
+@test "-r: 200,000 regions, within -S 1M, the bytes of -S 1G, in one pass and in two" {
+	bounded r -r "$D/r.tsv" "$D/p.tsv"
+	[ "$(wc -l < "$D/r.small")" -eq 260001 ]
+	bounded rk -r "$D/r.tsv" -k 2 -v --summary both "$D/p.tsv"
+	grep -q '260000 rows, 200000 classes, 140000 rows suppressed in 140000 classes' "$D/rk.serr"
+	bounded rl -r "$D/r.tsv" -s s -l 1 --summary mean "$D/p.tsv"
+}
+
+@test "-r out of core: regions that do not match the table exit 2, with the message of the regions in memory" {
+	cd "$D"
+	awk -F'\t' -v OFS='\t' 'NR == 400 { $3 = $3 + 1 } { print }' rs.tsv > narrow.tsv
+	awk -F'\t' -v OFS='\t' 'NR == 500 { $2 = $2 + 1 } { print }' rs.tsv > fewer.tsv
+	awk -F'\t' -v OFS='\t' 'NR == 600 { $2 = $2 - 1 } { print }' rs.tsv > more.tsv
+	awk 'NR != 700' rs.tsv > missing.tsv
+	awk '{ print } NR == 2000 { print }' rs.tsv > twice.tsv
+	{ cat rs.tsv; printf '99999\t2\t1\t1\t1\t1\t1\t1\t1\t1\t1\n'; } > extra.tsv
+	for r in narrow fewer more missing twice extra; do
+		for args in "" "-k 2" "-v" "--part"; do
+			run --separate-stderr recode -r $r.tsv $args -S 1G ps.tsv
+			s=$status e=$stderr
+			run --separate-stderr recode -r $r.tsv $args -S 1M \
+			    -T tmp ps.tsv
+			[ "$status" -eq "$s" ] || { echo "$r $args: $status, not $s"; false; }
+			[ "$stderr" = "$e" ] || { echo "$r $args: $stderr"; false; }
+			[ "$args" = --part ] || [ "$status" -eq 2 ] ||
+			    { echo "$r $args: exit $status"; false; }
+			[ -z "$(ls tmp)" ]
+		done
+	done
+	run --separate-stderr recode -r twice.tsv -S 1M ps.tsv
+	[ "$stderr" = "recode: twice.tsv:2001: class 1999 appears twice (first on line 2000)" ]
+	run --separate-stderr recode -r narrow.tsv -k 2 -S 1M ps.tsv
+	[[ "$stderr" == "recode: ps.tsv:"*" lies outside the region of class 399, from "*" (narrow.tsv:400)" ]]
+	[ -z "$output" ]
+}
