@@ -15,38 +15,41 @@
 
 /*
  * The lines are added in any order and sorted byte-wise (as LC_ALL=C
- * sort), then written to a temp file, one block of about blk bytes
- * after another; the index keeps the first key of each block.  A line's
- * key is its first keylen bytes, or all of it (keylen 0).  A lookup
- * reads one block.  Memory: the sort's while adding (its budget), then
- * the index, bounded to about an eighth of the budget by the size of
- * the blocks, and one block.
+ * sort), then written to a temp file.  A line's key is its first
+ * keylen bytes, or all of it (keylen 0).  Two indexes find a key: on
+ * disk the first key and offset of each block of about KEYSET_FINE
+ * bytes of lines, in memory the first key of each segment of that
+ * index, segments large enough that the index in memory keeps within an
+ * eighth of the budget.  A lookup reads a segment and a block.
  */
+#define KEYSET_FINE 512
+
 typedef struct {
 	size_t budget;
 	const char *tmpdir;
 	size_t keylen;		/* 0: the whole line */
 	kn_sorter *so;		/* while adding */
 	uint64_t n, bytes;	/* lines, and their bytes with newlines */
-	/* the sorted file */
-	char *path;
-	FILE *fp;
-	uint64_t size;
-	/* the index: per block its first key, offset and rank */
-	char **ikey;
-	size_t *iklen;
-	uint64_t *ioff, *irank;
-	size_t ni, icap;
-	size_t blk;		/* bytes per block (at least) */
-	/* sealing: the block being written */
-	uint64_t off, boff, wrote;
+	/* the sorted lines and the index of their blocks */
+	char *path, *ipath;
+	FILE *fp, *ifp;
+	uint64_t size, isize;
+	/* the index in memory: per segment its first key (in karena at
+	 * koff, klen bytes) and offset in the index on disk */
+	char *karena;
+	size_t kalen, kacap;
+	uint64_t *koff, *klen, *soff;
+	size_t ns, scap;
+	size_t seg;		/* bytes per segment (at least) */
+	/* sealing */
+	uint64_t off, boff, ioff, sboff, wrote;
 	int sealed;
 	void (*each)(const char *, size_t, uint64_t, void *);
 	void *ectx;
-	/* the block last read */
-	char *buf;
-	size_t bufcap, buflen;
-	long cached;		/* its index, or -1 */
+	/* the segment last read, and the lines being scanned */
+	char *sbuf, *buf;
+	size_t sbufcap, sbuflen, bufcap;
+	long cached;		/* the segment's index, or -1 */
 } keyset;
 
 /* An empty set whose sort keeps within budget bytes in tmpdir. */

@@ -63,16 +63,16 @@ bounded() {
 	bounded n $H -n a1=0,a2=0,a3=0 -k 2 -v "$D/t.tsv"
 	grep -q '^recode: 260000 rows, 200000 classes, 140000 rows suppressed in 140000 classes, 260000 rows written, ' "$D/n.serr"
 	[ "$(grep -c '^\*	\*	\*	' "$D/n.small")" -eq 140000 ]
-	bounded nl $H -n a1=1,a2=0,a3=0 -k 2 -s s -l 2 --suppress drop "$D/t.tsv"
-	[ "$(wc -l < "$D/nl.small")" -eq 1 ]
 }
 
-@test "-r: 200,000 regions, within -S 1M, the bytes of -S 1G, in one pass and in two" {
+@test "-r: 200,000 regions, within -S 1M, the bytes of -S 1G, in one pass and in two (-k, -l)" {
 	bounded r -r "$D/r.tsv" "$D/p.tsv"
 	[ "$(wc -l < "$D/r.small")" -eq 260001 ]
-	bounded rk -r "$D/r.tsv" -k 2 -v --summary both "$D/p.tsv"
-	grep -q '260000 rows, 200000 classes, 140000 rows suppressed in 140000 classes' "$D/rk.serr"
-	bounded rl -r "$D/r.tsv" -s s -l 1 --summary mean "$D/p.tsv"
+	# Every class of two rows has one value of s: -l 2 suppresses all.
+	bounded rk -r "$D/r.tsv" -k 2 -s s -l 2 -v --summary both \
+	    --suppress drop "$D/p.tsv"
+	grep -q '^recode: 260000 rows, 200000 classes, 260000 rows suppressed in 200000 classes, 0 rows written' "$D/rk.serr"
+	[ "$(cat "$D/rk.small")" = "$(printf 'a1\ta1_mean\ta2\ta2_mean\ta3\ta3_mean\ts')" ]
 }
 
 @test "-r out of core: regions that do not match the table exit 2, with the message of the regions in memory" {
