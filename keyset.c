@@ -129,11 +129,11 @@ void
 keyset_seal(keyset *ks, void (*each)(const char *, size_t, uint64_t, void *),
     void *ctx)
 {
-	size_t avg, room = ks->budget / 8;
+	size_t avg, room = ks->budget / 2;
 	uint64_t ibytes;
 
-	/* Segments large enough that the index in memory keeps within an
-	 * eighth of the budget. */
+	/* Segments large enough that the index in memory keeps within
+	 * half the budget (the sort's, freed once it is built). */
 	avg = ks->n > 0 ? (size_t)(ks->bytes / ks->n) : 1;
 	if (ks->keylen > 0 && ks->keylen < avg)
 		avg = ks->keylen;

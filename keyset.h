@@ -19,8 +19,8 @@
  * keylen bytes, or all of it (keylen 0).  Two indexes find a key: on
  * disk the first key and offset of each block of about KEYSET_FINE
  * bytes of lines, in memory the first key of each segment of that
- * index, segments large enough that the index in memory keeps within an
- * eighth of the budget.  A lookup reads a segment and a block.
+ * index, segments large enough that the index in memory keeps within
+ * half the budget.  A lookup reads a segment and a block.
  */
 #define KEYSET_FINE 512
 

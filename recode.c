@@ -334,7 +334,9 @@ node_freq(struct recoding *rc, kn_table *t, const size_t *qcol,
 		cs.hascount = 1;
 		cs.cntcol = *cnt;
 	}
-	kn_freq(t, &cs, lv, o.budget, o.tmpdir, out, NULL, st);
+	/* Half of -S: the classes to suppress, the regions and the
+	 * hierarchies share the rest. */
+	kn_freq(t, &cs, lv, o.budget / 2, o.tmpdir, out, NULL, st);
 	for (c = 0; c < d; c++)
 		kn_dict_free(&dict[c]);
 	free(dict);
@@ -444,7 +446,7 @@ fail_add(const char *key, size_t len)
 	kn_dict_intern(&cl.fail, key, len);
 	if (kn_dict_bytes(&cl.fail) <= o.budget / 8)
 		return;
-	keyset_init(&cl.failset, 0, o.budget / 4, o.tmpdir);
+	keyset_init(&cl.failset, 0, o.budget / 8, o.tmpdir);
 	for (i = 0; i < cl.fail.n; i++) {
 		k = kn_dict_get(&cl.fail, i);
 		keyset_add(&cl.failset, k.p, k.n);

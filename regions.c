@@ -1155,7 +1155,10 @@ regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	cs.rowctx = rc;
 	rg->out = out;
 	rg->key = kn_alloc((rc->nq + ns + 1) * sizeof(kn_str));
-	kn_freq(t, &cs, NULL, rg->budget, rg->tmpdir, region_group, rc, st);
+	/* Half of -S: the regions and the classes to suppress share the
+	 * rest. */
+	kn_freq(t, &cs, NULL, rg->budget / 2, rg->tmpdir, region_group, rc,
+	    st);
 	region_flush(rc);
 	for (c = 0; c < d; c++)
 		kn_dict_free(&dict[c]);
