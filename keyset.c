@@ -139,7 +139,7 @@ keyset_seal(keyset *ks, void (*each)(const char *, size_t, uint64_t, void *),
 		avg = ks->keylen;
 	ibytes = (ks->bytes / KEYSET_FINE + 1) * (avg + 24);
 	avg += 24;
-	ks->seg = 1024;
+	ks->seg = 256;
 	if (room > 0 && ibytes / ks->seg * avg > room)
 		ks->seg = (size_t)(ibytes * avg / room) + 1;
 	ks->fp = temp(ks, &ks->path);
@@ -240,7 +240,7 @@ keyset_find(keyset *ks, const char *key, size_t n, const char **line,
 			have -= at;
 			off += at;
 			at = 0;
-			want = have + 2 * KEYSET_FINE;
+			want = have + KEYSET_FINE + 256;
 			if (want > ks->bufcap) {
 				ks->bufcap = 2 * want;
 				ks->buf = kn_realloc(ks->buf, ks->bufcap);
@@ -248,7 +248,7 @@ keyset_find(keyset *ks, const char *key, size_t n, const char **line,
 			if (off + have >= ks->size)
 				return -1;
 			have += get(ks->fp, ks->path, ks->buf + have,
-			    ks->bufcap - have, off + have);
+			    want - have, off + have);
 			continue;
 		}
 		c = key_cmp(ks->buf + at, key_len(ks, (size_t)(nl - ks->buf -
