@@ -83,8 +83,8 @@ static const char help[] =
     "quasi-identifiers) or drop\n"
     "  -x COLUMNS           drop these columns (direct identifiers)\n"
     "  --raw                a column named count is data, not a count\n"
-    "  -S SIZE              memory budget (64M, 1G...) for counting the "
-    "classes\n"
+    "  -S SIZE              memory budget (64M, 1G...): beyond it, temp "
+    "files\n"
     "  -v                   print rows, classes and suppressed rows on "
     "stderr\n";
 
