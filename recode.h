@@ -103,6 +103,14 @@ struct regions {
 	char *cpath;
 	uint64_t *crec;		/* a record of counts */
 	unsigned char *cset;	/* per region: its counts are on disk */
+	unsigned char *cmem;	/* or all the counts, cw bytes each */
+	size_t cw;
+	uint64_t maxcnt;	/* the largest count */
+	/* the class of least line whose rows passed its count too far for
+	 * cmem: its line, count, rows and id */
+	unsigned long long ovline;
+	uint64_t ovcnt, ovseen;
+	char *ovid;
 	int64_t wrank;		/* the window's rank in ks, or -1 */
 	char *wline;
 	size_t wcap;

@@ -392,10 +392,20 @@ regions_seal(struct regions *rg)
 		kn_die("%s:%llu: class %llu appears twice (first on line %llu)",
 		    rg->path, rg->dupline, (unsigned long long)rg->dupid,
 		    rg->dupfirst);
+	rg->crec = kn_zalloc(region_rec(rg));
+	/* The counts in memory if they fit in an eighth of -S, each as
+	 * wide as the largest count and one more: a row past its class's
+	 * count is an error at once, but the first pass adds up groups, so
+	 * a wider sum (window_store) is an error kept aside. */
+	rg->cw = rg->maxcnt < 254 ? 1 : rg->maxcnt < 65534 ? 2 :
+	    rg->maxcnt < 4294967294U ? 4 : 8;
+	if (rg->nall * (1 + rg->nqi) * rg->cw <= rg->budget / 8) {
+		rg->cmem = kn_zalloc(rg->nall * (1 + rg->nqi) * rg->cw + 1);
+		return;
+	}
 	rg->cfd = kn_mktemp(rg->tmpdir, &rg->cpath);
 	if (ftruncate(rg->cfd, (off_t)(rg->nall * region_rec(rg))) < 0)
 		kn_die_sys("%s", rg->cpath);
-	rg->crec = kn_zalloc(region_rec(rg));
 	/* A bit per region, if it fits: whether its counts are on disk
 	 * (none are zero), so that a first visit reads nothing. */
 	if (rg->nall / 8 < rg->budget / 16)
@@ -406,16 +416,47 @@ regions_seal(struct regions *rg)
 static int
 counts_on_disk(const struct regions *rg, uint64_t r)
 {
-	return rg->cset == NULL || (rg->cset[r / 8] & 1 << r % 8);
+	return rg->cmem != NULL || rg->cset == NULL ||
+	    (rg->cset[r / 8] & 1 << r % 8);
 }
 
 /* Reads or writes record rank of the counts. */
 static void
 counts_io(struct regions *rg, uint64_t rank, int wr)
 {
-	size_t n = region_rec(rg);
+	size_t n = region_rec(rg), i, w = rg->cw;
 	off_t at = (off_t)(rank * n);
-	ssize_t r = wr ? pwrite(rg->cfd, rg->crec, n, at) :
+	ssize_t r;
+	unsigned char *p;
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+
+	if (rg->cmem != NULL) {
+		p = rg->cmem + rank * (1 + rg->nqi) * w;
+		for (i = 0; i <= rg->nqi; i++, p += w) {
+			uint64_t *c = &rg->crec[i];
+
+			if (w == 1 && wr)
+				v8 = (uint8_t)*c, memcpy(p, &v8, 1);
+			else if (w == 1)
+				memcpy(&v8, p, 1), *c = v8;
+			else if (w == 2 && wr)
+				v16 = (uint16_t)*c, memcpy(p, &v16, 2);
+			else if (w == 2)
+				memcpy(&v16, p, 2), *c = v16;
+			else if (w == 4 && wr)
+				v32 = (uint32_t)*c, memcpy(p, &v32, 4);
+			else if (w == 4)
+				memcpy(&v32, p, 4), *c = v32;
+			else if (wr)
+				memcpy(p, c, 8);
+			else
+				memcpy(c, p, 8);
+		}
+		return;
+	}
+	r = wr ? pwrite(rg->cfd, rg->crec, n, at) :
 	    pread(rg->cfd, rg->crec, n, at);
 
 	if (r < 0)
@@ -429,14 +470,28 @@ static void
 window_store(struct regions *rg)
 {
 	size_t q;
-
-	uint64_t r = (uint64_t)rg->wrank, any;
+	uint64_t r = (uint64_t)rg->wrank, any, wmax;
+	kn_str id;
 
 	if (rg->wrank < 0)
 		return;
 	any = rg->crec[0] = rg->seen[0];
 	for (q = 0; q < rg->nqi; q++)
 		any |= rg->crec[1 + q] = rg->num[q] ? rg->bd[q].mseen : 0;
+	wmax = rg->cw < 8 ? ((uint64_t)1 << 8 * rg->cw) - 1 : UINT64_MAX;
+	if (rg->cmem != NULL && rg->crec[0] >= wmax) {
+		/* Past the count, and too wide: the error of the least
+		 * line is kept apart, the count marked. */
+		if (rg->ovline == 0 || rg->line[0] < rg->ovline) {
+			id = rg->lab[rg->nqi];
+			rg->ovline = rg->line[0];
+			rg->ovcnt = rg->count[0];
+			rg->ovseen = rg->crec[0];
+			free(rg->ovid);
+			rg->ovid = kn_strndup(id.p, id.n);
+		}
+		rg->crec[0] = wmax;
+	}
 	/* Counts of zero need no writing while none are on disk. */
 	if (any == 0 && !counts_on_disk(rg, r))
 		return;
@@ -455,7 +510,10 @@ counts_zero(struct regions *rg)
 		memset(rg->seen, 0, rg->n * sizeof(uint64_t));
 		return;
 	}
-	if (rg->cset != NULL)
+	rg->ovline = 0;
+	if (rg->cmem != NULL)
+		memset(rg->cmem, 0, rg->nall * (1 + rg->nqi) * rg->cw);
+	else if (rg->cset != NULL)
 		memset(rg->cset, 0, rg->nall / 8 + 1);
 	else if (ftruncate(rg->cfd, 0) < 0 || ftruncate(rg->cfd,
 	    (off_t)(rg->nall * region_rec(rg))) < 0)
@@ -533,13 +591,17 @@ regions_check_ooc(struct regions *rg, int missing)
 	if ((kf = fdopen(dup(fileno(rg->ks.fp)), "r")) == NULL ||
 	    fseeko(kf, 0, SEEK_SET) < 0)
 		kn_die_sys("%s", rg->ks.path);
-	if ((cf = fdopen(dup(rg->cfd), "r")) == NULL ||
+	if (rg->cmem != NULL)
+		cf = NULL;
+	else if ((cf = fdopen(dup(rg->cfd), "r")) == NULL ||
 	    fseeko(cf, 0, SEEK_SET) < 0)
 		kn_die_sys("%s", rg->cpath);
 	while ((len = getline(&s, &cap, kf)) > 0) {
 		if (s[len - 1] == '\n')
 			s[len - 1] = '\0';
-		if (fread(rg->crec, region_rec(rg), 1, cf) != 1)
+		if (cf == NULL)
+			counts_io(rg, rank, 0);
+		else if (fread(rg->crec, region_rec(rg), 1, cf) != 1)
 			kn_die("%s: temp file cut short", rg->cpath);
 		if (!counts_on_disk(rg, rank))
 			memset(rg->crec, 0, region_rec(rg));
@@ -547,7 +609,8 @@ regions_check_ooc(struct regions *rg, int missing)
 		region_split(rg, s, &id, &ln, &f);
 		(void)posint(f[1], &cnt);
 		if ((rg->part ? rg->crec[0] > cnt : rg->crec[0] != cnt) &&
-		    (bln == 0 || ln < bln)) {
+		    (bln == 0 || ln < bln) && (cf != NULL || rg->cw == 8 ||
+		    rg->crec[0] != ((uint64_t)1 << 8 * rg->cw) - 1)) {
 			bln = ln;
 			bcnt = cnt;
 			bseen = rg->crec[0];
@@ -575,8 +638,15 @@ regions_check_ooc(struct regions *rg, int missing)
 	if (ferror(kf))
 		kn_die_sys("%s: read error", rg->ks.path);
 	fclose(kf);
-	fclose(cf);
+	if (cf != NULL)
+		fclose(cf);
 	free(s);
+	if (rg->ovline > 0 && (bln == 0 || rg->ovline < bln)) {
+		bln = rg->ovline;
+		bcnt = rg->ovcnt;
+		bseen = rg->ovseen;
+		cid = rg->ovid;
+	}
 	if (bln > 0)
 		kn_die("%s:%llu: class %s has count %llu, but %s has %llu row%s "
 		    "of it", rg->path, bln, cid, (unsigned long long)bcnt,
@@ -754,6 +824,8 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 		if (!posint(f[1], &cnt))
 			kn_die("%s:%llu: class %s: count '%s' is not a positive "
 			    "integer", path, ln, f[0], f[1]);
+		if (cnt > rg->maxcnt)
+			rg->maxcnt = cnt;
 		if (rg->ooc) {
 			/* Checked as in memory, then kept on disk only. */
 			region_free_window(rg);

@@ -24,8 +24,9 @@ setup_file() {
 	    { r = $0 "\t" NR % 3; print r } NR <= 60001 { d[NR] = r }
 	    END { for (i = 2; i <= 60001; i++) print d[i] }' > "$D/t.tsv"
 	partition -q a1,a2,a3 -k 1 -r "$D/r.tsv" "$D/t.tsv" > "$D/p.tsv"
-	# A smaller partition for the checks: 6,000 rows, about 2,000 classes.
-	head -n 6001 "$D/t.tsv" > "$D/small.tsv"
+	# A smaller partition for the checks: 9,000 rows, about 3,000
+	# classes.
+	head -n 9001 "$D/t.tsv" > "$D/small.tsv"
 	partition -q a1,a2,a3 -k 2 -r "$D/rs.tsv" "$D/small.tsv" > "$D/ps.tsv"
 	mkdir "$D/tmp"
 }
@@ -83,21 +84,36 @@ bounded() {
 	awk 'NR != 700' rs.tsv > missing.tsv
 	awk '{ print } NR == 2000 { print }' rs.tsv > twice.tsv
 	{ cat rs.tsv; printf '99999\t2\t1\t1\t1\t1\t1\t1\t1\t1\t1\n'; } > extra.tsv
-	for r in narrow fewer more missing twice extra; do
-		for args in "" "-k 2" "-v" "--part"; do
-			run --separate-stderr recode -r $r.tsv $args -S 1G ps.tsv
+	# A class with 300 rows more, whose count in the first pass is
+	# wider than the counts kept in memory.
+	{ head -n 2 ps.tsv; for i in $(seq 300); do sed -n 2p ps.tsv; done
+	    tail -n +3 ps.tsv; } > pover.tsv
+	# -S 1M keeps the rows read of each class in memory, -S 64K on disk.
+	for r in narrow fewer more missing twice extra rs; do
+		for args in "" "-k 2" "-S 64K -v"; do
+			p=ps.tsv
+			[ $r != rs ] || p=pover.tsv
+			run --separate-stderr recode -r $r.tsv $args -S 1G $p
 			s=$status e=$stderr
-			run --separate-stderr recode -r $r.tsv $args -S 1M \
-			    -T tmp ps.tsv
+			run --separate-stderr recode -r $r.tsv -S 1M $args \
+			    -T tmp $p
 			[ "$status" -eq "$s" ] || { echo "$r $args: $status, not $s"; false; }
 			[ "$stderr" = "$e" ] || { echo "$r $args: $stderr"; false; }
-			[ "$args" = --part ] || [ "$status" -eq 2 ] ||
+			[ "$status" -eq 2 ] ||
 			    { echo "$r $args: exit $status"; false; }
 			[ -z "$(ls tmp)" ]
 		done
 	done
+	# --part allows fewer rows, and a class of none, never more.
+	recode -r fewer.tsv --part -S 64K ps.tsv | cmp - <(recode -r rs.tsv ps.tsv)
+	recode -r extra.tsv --part -S 64K ps.tsv | cmp - <(recode -r rs.tsv ps.tsv)
+	run --separate-stderr recode -r more.tsv --part -S 64K ps.tsv
+	[ "$status" -eq 2 ]
 	run --separate-stderr recode -r twice.tsv -S 1M ps.tsv
 	[ "$stderr" = "recode: twice.tsv:2001: class 1999 appears twice (first on line 2000)" ]
+	c=$(sed -n '2s/.*\t//p' ps.tsv)
+	run --separate-stderr recode -r rs.tsv -k 2 -S 64K pover.tsv
+	[[ "$stderr" == "recode: rs.tsv:"*": class $c has count "*", but pover.tsv has "*" rows of it" ]]
 	run --separate-stderr recode -r narrow.tsv -k 2 -S 1M ps.tsv
 	[[ "$stderr" == "recode: ps.tsv:"*" lies outside the region of class 399, from "*" (narrow.tsv:400)" ]]
 	[ -z "$output" ]
