@@ -15,8 +15,9 @@
  * l-diversity as in paper 004 §1.1.
  *
  * Suppressing takes two passes: the first counts the classes (within
- * -S) and keeps only the set of failing ones, the second writes the
- * rows.  Input that cannot be read twice is spooled to a temp file.
+ * -S) and keeps only the set of failing ones (on disk past a share of
+ * -S, keyset.c), the second writes the rows.  Input that cannot be
+ * read twice is spooled to a temp file.
  * With --classes the first pass is made from the frequency set of the
  * whole table instead, and the rows are read once, as they come: a
  * mapper of Hadoop Streaming or Spark's pipe() recodes any split of
@@ -578,6 +579,8 @@ class_last(void)
 			if (cl.tbad[i])
 				close_suppress(i);
 	}
+	if (cl.failspill)
+		keyset_seal(&cl.failset, NULL, NULL);
 	if (cl.starred > 0 && cl.supp > 0 && !o.drop)
 		kn_die("the class labelled '*' in every attribute (%llu rows) "
 		    "is kept, and %llu suppressed rows would look the same: "
@@ -585,17 +588,14 @@ class_last(void)
 		    "may not meet -k or -l; use --suppress drop",
 		    (unsigned long long)cl.starred,
 		    (unsigned long long)cl.supp);
-	if (o.haslim) {
-		lim = kn_limit_rows(&o.lim, cl.rows);
-		if (cl.supp > lim) {
-			kn_warn("%llu rows would be suppressed, more than the "
-			    "limit %llu", (unsigned long long)cl.supp,
-			    (unsigned long long)lim);
-			kn_exit(1);
-		}
+	if (!o.haslim)
+		return;
+	lim = kn_limit_rows(&o.lim, cl.rows);
+	if (cl.supp > lim) {
+		kn_warn("%llu rows would be suppressed, more than the limit "
+		    "%llu", (unsigned long long)cl.supp, (unsigned long long)lim);
+		kn_exit(1);
 	}
-	if (cl.failspill)
-		keyset_seal(&cl.failset, NULL, NULL);
 }
 
 /* Joins n labels with tabs into *buf; returns the length. */

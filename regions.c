@@ -4,7 +4,9 @@
  * the table (Q_min, Q_max, Q_mean, Q_missing per numeric or date
  * quasi-identifier, the node of a categorical one), each row's class
  * labels, the first pass's count of the classes, and the checks that
- * the rows are the regions' (counts, extents, missing values).
+ * the rows are the regions' (counts, extents, missing values).  Regions
+ * past a quarter of -S are kept on disk (keyset.c) and read again one
+ * at a time, with the same checks and messages.
  */
 #include <sys/stat.h>
 
