@@ -66,6 +66,21 @@ bounded() {
 	[ "$(grep -c '^\*	\*	\*	' "$D/n.small")" -eq 140000 ]
 }
 
+@test "-n: classes kept and suppressed by -k, -l and --closeness on disk past -S, the bytes of -S 1G" {
+	H="-H a1=interval:50000000 -H a2=interval:50000000 -H a3=interval:50000000"
+	for args in "-k 2" "-k 2 -s s -l 2" "-k 1 -s s --closeness 0.6" \
+	    "-k 2 --suppress drop"; do
+		recode $H -n a1=1,a2=1,a3=1 $args -v -S 128K -T "$D/tmp" \
+		    "$D/small.tsv" > "$D/ns.small" 2> "$D/ns.err"
+		recode $H -n a1=1,a2=1,a3=1 $args -S 1G "$D/small.tsv" |
+		    cmp - "$D/ns.small"
+		# Some classes kept, some suppressed.
+		grep -q ' rows suppressed in [1-9][0-9]* classes' "$D/ns.err"
+		grep -v '^\*	' "$D/ns.small" | grep -q '^\['
+		[ -z "$(ls "$D/tmp")" ]
+	done
+}
+
 @test "-r: 200,000 regions, within -S 1M, the bytes of -S 1G, in one pass and in two (-k, -l)" {
 	bounded r -r "$D/r.tsv" "$D/p.tsv"
 	[ "$(wc -l < "$D/r.small")" -eq 260001 ]
