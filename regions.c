@@ -350,15 +350,13 @@ regions_spill(struct regions *rg)
 /* A region's line as the keyset holds it: its id and line number and
  * the line as written, whose fields (split in place) go to *f. */
 static void
-region_split(struct regions *rg, char *s, uint64_t *id,
-    unsigned long long *ln, char ***f)
+region_split(char *s, uint64_t *id, unsigned long long *ln, char ***f)
 {
 	size_t nf;
 
 	*id = strtoull(s, NULL, 10);
 	*ln = strtoull(s + 21, NULL, 10);
 	*f = regions_tabsplit(s + 42, &nf);
-	(void)rg;
 }
 
 /* The first class named twice, as the regions in memory would find it:
@@ -370,7 +368,6 @@ region_sealed(const char *line, size_t n, uint64_t rank, void *ctx)
 	unsigned long long ln = strtoull(line + 21, NULL, 10);
 
 	(void)n;
-	(void)rank;
 	if (rank > 0 && memcmp(line, rg->prev, 20) == 0 &&
 	    (rg->dupline == 0 || ln < rg->dupline)) {
 		rg->dupline = ln;
@@ -556,7 +553,7 @@ region_find(struct recoding *rc, struct regions *rg, kn_str v)
 	s = region_alloc(rg, n + 1);
 	memcpy(s, line, n);
 	s[n] = '\0';
-	region_split(rg, s, &id, &ln, &f);
+	region_split(s, &id, &ln, &f);
 	rg->line[0] = ln;
 	(void)posint(f[1], &rg->count[0]);
 	region_parse(rc, rg, f, ln, 0);
@@ -608,7 +605,7 @@ regions_check_ooc(struct regions *rg, int missing)
 		if (!counts_on_disk(rg, rank))
 			memset(rg->crec, 0, region_rec(rg));
 		rank++;
-		region_split(rg, s, &id, &ln, &f);
+		region_split(s, &id, &ln, &f);
 		(void)posint(f[1], &cnt);
 		if ((rg->part ? rg->crec[0] > cnt : rg->crec[0] != cnt) &&
 		    (bln == 0 || ln < bln) && (cf != NULL || rg->cw == 8 ||
