@@ -27,8 +27,8 @@ libkanon.a: $(CORE)
 freqset gendata: %: %.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $@.o libkanon.a $(LDLIBS)
 
-recode: recode.o regions.o libkanon.a
-	$(CC) $(LDFLAGS) -o $@ recode.o regions.o libkanon.a $(LDLIBS)
+recode: recode.o regions.o keyset.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ recode.o regions.o keyset.o libkanon.a $(LDLIBS)
 
 # score's own objects: the target column, the risk models, NCP and
 # precision, and the release report.
@@ -74,12 +74,13 @@ partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
 sha256.o tests/sha256-check: sha256.h
 recode.o regions.o: recode.h
+recode.o regions.o keyset.o: keyset.h extsort.h
 score.o value.o utility.o: value.h
 score.o risk.o report.o utility.o: report.h
 score.o utility.o: utility.h
 score.o risk.o: risk.h
 score.o target.o: target.h extsort.h
-value.o target.o risk.o report.o regions.o utility.o: kanon.h
+value.o target.o risk.o report.o regions.o keyset.o utility.o: kanon.h
 tests/hypo-check: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
@@ -125,7 +126,7 @@ $(FUZZ): fuzz/fuzz-%: fuzz/%.c fuzz/harness.c fuzz/harness.h kanon.h \
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ fuzz/$*.c fuzz/harness.c \
 	    fuzz/obj/libkanon.a $(LDLIBS)
 
-fuzz/fuzz-parse: recode.c regions.c recode.h extsort.h
+fuzz/fuzz-parse: recode.c regions.c keyset.c recode.h keyset.h extsort.h
 
 demo: all
 	@sh demo.sh
@@ -133,7 +134,8 @@ demo: all
 bench: all
 	@sh bench/run && echo && sh bench/extsort.sh && echo && sh bench/lattice.sh && \
 	    echo && sh bench/wide.sh && echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
-	    echo && sh bench/csv.sh && echo && sh bench/memory.sh && echo && sh bench/memory-score.sh
+	    echo && sh bench/csv.sh && echo && sh bench/memory.sh && echo && sh bench/memory-score.sh && \
+	    echo && sh bench/memory-recode.sh
 
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
@@ -141,7 +143,7 @@ lint-man:
 # The sh scripts, with shellcheck (not needed to build or test).
 lint-sh:
 	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh \
-	    bench/memory.sh bench/memory-score.sh
+	    bench/memory.sh bench/memory-score.sh bench/memory-recode.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7

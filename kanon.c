@@ -1228,6 +1228,16 @@ kn_dict_free(kn_dict *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* The entries of a dictionary's cache of short values. */
+#define DCACHE 4096
+
+size_t
+kn_dict_bytes(const kn_dict *d)
+{
+	return d->acap + d->cap * 12 + d->nslot * 8 +
+	    (d->cache != NULL ? DCACHE * sizeof(*d->cache) : 0);
+}
+
 static void
 dict_grow(kn_dict *d)
 {
@@ -1265,8 +1275,6 @@ kn_dict_find(const kn_dict *d, const char *s, size_t n)
 	}
 	return -1;
 }
-
-#define DCACHE 4096
 
 static uint32_t dict_intern(kn_dict *, const char *, size_t);
 

@@ -238,6 +238,8 @@ uint32_t kn_dict_intern_padded(kn_dict *d, const char *s, size_t n,
 /* Returns the id of s or -1. */
 int64_t kn_dict_find(const kn_dict *d, const char *s, size_t n);
 kn_str kn_dict_get(const kn_dict *d, uint32_t id);
+/* The bytes a dictionary holds, about. */
+size_t kn_dict_bytes(const kn_dict *d);
 /* rank[id] in byte-wise order of the values; caller frees. */
 uint32_t *kn_dict_ranks(const kn_dict *d);
 /* The ids in byte-wise order of their values; caller frees. */

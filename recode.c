@@ -15,8 +15,9 @@
  * l-diversity as in paper 004 §1.1.
  *
  * Suppressing takes two passes: the first counts the classes (within
- * -S) and keeps only the set of failing ones, the second writes the
- * rows.  Input that cannot be read twice is spooled to a temp file.
+ * -S) and keeps only the set of failing ones (on disk past a share of
+ * -S, keyset.c), the second writes the rows.  Input that cannot be
+ * read twice is spooled to a temp file.
  * With --classes the first pass is made from the frequency set of the
  * whole table instead, and the rows are read once, as they come: a
  * mapper of Hadoop Streaming or Spark's pipe() recodes any split of
@@ -41,6 +42,7 @@
 
 #include "kanon.h"
 #include "recode.h"
+#include "keyset.h"
 
 static const char synopsis[] =
     "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
@@ -82,8 +84,8 @@ static const char help[] =
     "quasi-identifiers) or drop\n"
     "  -x COLUMNS           drop these columns (direct identifiers)\n"
     "  --raw                a column named count is data, not a count\n"
-    "  -S SIZE              memory budget (64M, 1G...) for counting the "
-    "classes\n"
+    "  -S SIZE              memory budget (64M, 1G...): beyond it, temp "
+    "files\n"
     "  -v                   print rows, classes and suppressed rows on "
     "stderr\n";
 
@@ -333,7 +335,9 @@ node_freq(struct recoding *rc, kn_table *t, const size_t *qcol,
 		cs.hascount = 1;
 		cs.cntcol = *cnt;
 	}
-	kn_freq(t, &cs, lv, o.budget, o.tmpdir, out, NULL, st);
+	/* Half of -S: the classes to suppress, the regions and the
+	 * hierarchies share the rest. */
+	kn_freq(t, &cs, lv, o.budget / 2, o.tmpdir, out, NULL, st);
 	for (c = 0; c < d; c++)
 		kn_dict_free(&dict[c]);
 	free(dict);
@@ -364,8 +368,7 @@ node_label(struct recoding *rc, kn_table *t, kn_str *lab)
 		kn_hier *h = nd->h[i];
 		kn_str v = t->f[rc->qcol[i]];
 
-		if (h->kind != KN_HFILE && h->lab[0].n > GEN_RESET)
-			kn_hier_reset(h);
+		regions_hier_bound(h, o.budget / (4 * rc->nq));
 		id = kn_hier_leaf(h, v.p, v.n, &err);
 		if (id < 0)
 			kn_table_fail(t, rc->qcol[i], "'%.*s': %s (%s)",
@@ -387,6 +390,8 @@ static struct {
 	size_t ns;		/* sensitive columns */
 	uint64_t rows, classes, supp, suppcls;
 	kn_dict fail;		/* the failing classes' joined labels */
+	int failspill;		/* they outgrew memory: failset holds them */
+	keyset failset;
 	int have;
 	char *key;
 	size_t keylen, keycap;
@@ -422,6 +427,47 @@ static struct {
 } cl;
 
 static int all_stars(const char *key, size_t len);
+
+/*
+ * Adds a failing class's joined labels to the classes to suppress: in
+ * memory up to an eighth of -S, then all of them on disk (keyset.c),
+ * sorted once the first pass ends, so that memory is bounded whatever
+ * the number of classes suppressed.  The rows suppressed are the same.
+ */
+static void
+fail_add(const char *key, size_t len)
+{
+	kn_str k;
+	uint32_t i;
+
+	if (cl.failspill) {
+		keyset_add(&cl.failset, key, len);
+		return;
+	}
+	kn_dict_intern(&cl.fail, key, len);
+	if (kn_dict_bytes(&cl.fail) <= o.budget / 8)
+		return;
+	keyset_init(&cl.failset, 0, o.budget / 8, o.tmpdir);
+	for (i = 0; i < cl.fail.n; i++) {
+		k = kn_dict_get(&cl.fail, i);
+		keyset_add(&cl.failset, k.p, k.n);
+	}
+	kn_dict_free(&cl.fail);
+	kn_dict_init(&cl.fail);
+	cl.failspill = 1;
+}
+
+/* Whether the class of joined labels key is to be suppressed. */
+static int
+fail_has(const char *key, size_t len)
+{
+	const char *line;
+	size_t n;
+
+	if (cl.failspill)
+		return keyset_find(&cl.failset, key, len, &line, &n) >= 0;
+	return cl.fail.n > 0 && kn_dict_find(&cl.fail, key, len) >= 0;
+}
 
 /* Decides the class just read: suppressed if smaller than k or not
  * l-diverse. */
@@ -465,7 +511,7 @@ class_end(void)
 		if (cl.known)
 			cl.bad[cl.id] = 1;
 		else
-			kn_dict_intern(&cl.fail, cl.key, cl.keylen);
+			fail_add(cl.key, cl.keylen);
 		cl.supp += cl.n;
 		cl.suppcls++;
 	} else if (all_stars(cl.key, cl.keylen))
@@ -507,7 +553,7 @@ close_suppress(size_t i)
 		k = kn_dict_get(&cl.all, cl.did[i]);
 	} else {
 		k = kn_dict_get(&cl.defer, cl.did[i]);
-		kn_dict_intern(&cl.fail, k.p, k.n);
+		fail_add(k.p, k.n);
 	}
 	if (all_stars(k.p, k.n))
 		cl.starred = 0;
@@ -533,6 +579,8 @@ class_last(void)
 			if (cl.tbad[i])
 				close_suppress(i);
 	}
+	if (cl.failspill)
+		keyset_seal(&cl.failset, NULL, NULL);
 	if (cl.starred > 0 && cl.supp > 0 && !o.drop)
 		kn_die("the class labelled '*' in every attribute (%llu rows) "
 		    "is kept, and %llu suppressed rows would look the same: "
@@ -1178,10 +1226,10 @@ main(int argc, char *argv[])
 		rc.label(&rc, &t, lab);
 		if (cl.known)
 			sup = class_find(&rc, &t, lab, sidx);
-		else if (cl.fail.n > 0) {
+		else if (cl.fail.n > 0 || cl.failspill) {
 			size_t kl = join(lab, rc.nq, &key, &keycap);
 
-			sup = kn_dict_find(&cl.fail, key, kl) >= 0;
+			sup = fail_has(key, kl);
 		}
 		if (sup && o.drop)
 			continue;
@@ -1220,6 +1268,8 @@ main(int argc, char *argv[])
 		    (unsigned long long)cl.suppcls,
 		    (unsigned long long)written,
 		    (unsigned long long)st.runs);
+	if (cl.failspill)
+		keyset_free(&cl.failset);
 	kn_input_done(&in);
 	kn_exit(0);
 }

@@ -7,6 +7,7 @@
 #define RECODE_H
 
 #include "kanon.h"
+#include "keyset.h"
 
 /* A generated hierarchy forgets its values past this many in the
  * writing pass, so memory stays bounded. */
@@ -83,6 +84,39 @@ struct regions {
 	char *sj;		/* several sensitive values, joined */
 	size_t sjcap;
 	uint64_t gcnt;
+	/* what a region's line needs to be read again (region_parse) */
+	size_t *fld;		/* per QI: its first field */
+	char **hname;		/* the header's fields */
+	size_t nh;
+	int summary;
+	char **txt;		/* per class in memory: its line */
+	size_t *txtlen;
+	void **walloc;		/* the labels' memory */
+	size_t nwalloc, wacap;
+	size_t mem;		/* bytes the regions in memory hold, about */
+	/* Out of core (regions.c): the regions in ks, the rows read of
+	 * each in the file cpath; in memory the window, slot 0. */
+	int ooc;
+	keyset ks;
+	uint64_t nall;		/* the regions */
+	int cfd;
+	char *cpath;
+	uint64_t *crec;		/* a record of counts */
+	unsigned char *cset;	/* per region: its counts are on disk */
+	unsigned char *cmem;	/* or all the counts, cw bytes each */
+	size_t cw;
+	uint64_t maxcnt;	/* the largest count */
+	/* the class of least line whose rows passed its count too far for
+	 * cmem: its line, count, rows and id */
+	unsigned long long ovline;
+	uint64_t ovcnt, ovseen;
+	char *ovid;
+	int64_t wrank;		/* the window's rank in ks, or -1 */
+	char *wline;
+	size_t wcap;
+	char prev[20];		/* the sort's last id, for the check of */
+	unsigned long long prevline, dupline, dupfirst;	/* ids named */
+	uint64_t dupid;		/* twice */
 };
 
 /* The range of a numeric quasi-identifier in a region: its min and max,
@@ -96,6 +130,8 @@ struct bound {
 	int nonum;		/* all of them */
 };
 
+/* Forgets a generated hierarchy's leaves past GEN_RESET or room bytes. */
+void regions_hier_bound(kn_hier *h, size_t room);
 /* Splits s at tabs in place; returns the fields (n of them). */
 char **regions_tabsplit(char *s, size_t *n);
 /* Waits until fd has something to read (a FIFO's writer, or the end). */

@@ -4,7 +4,9 @@
  * the table (Q_min, Q_max, Q_mean, Q_missing per numeric or date
  * quasi-identifier, the node of a categorical one), each row's class
  * labels, the first pass's count of the classes, and the checks that
- * the rows are the regions' (counts, extents, missing values).
+ * the rows are the regions' (counts, extents, missing values).  Regions
+ * past a quarter of -S are kept on disk (keyset.c) and read again one
+ * at a time, with the same checks and messages.
  */
 #include <sys/stat.h>
 
@@ -32,6 +34,29 @@ regions_tabsplit(char *s, size_t *n)
 		*t = '\0';
 		p = t + 1;
 	}
+}
+
+/* Forgets the leaves of generated hierarchy h once it holds GEN_RESET
+ * of them or more than room bytes (checked every 1,024 leaves): its
+ * labels are made again as values come, the same, so that memory stays
+ * bounded by -S. */
+void
+regions_hier_bound(kn_hier *h, size_t room)
+{
+	size_t b = 0;
+	int l;
+
+	if (h->kind == KN_HFILE)
+		return;
+	if (h->lab[0].n <= GEN_RESET) {
+		if ((h->lab[0].n & 0x3ff) != 0)
+			return;
+		for (l = 0; l < h->nlevels; l++)
+			b += kn_dict_bytes(&h->lab[l]) + h->upcap[l] * 4;
+		if (b <= room)
+			return;
+	}
+	kn_hier_reset(h);
 }
 
 /* How a value stands to its class's region (region_fit). */
@@ -74,14 +99,38 @@ regions_wait_input(int fd)
 			kn_die_sys("poll");
 }
 
+/* Memory for the labels of a region, freed with the window's when the
+ * regions are out of core. */
+static void *
+region_alloc(struct regions *rg, size_t n)
+{
+	void *p = kn_alloc(n);
+
+	rg->walloc = kn_grow(rg->walloc, &rg->wacap, rg->nwalloc,
+	    sizeof(void *), 16);
+	rg->walloc[rg->nwalloc++] = p;
+	return p;
+}
+
+/* Frees what region_alloc gave. */
+static void
+region_free_window(struct regions *rg)
+{
+	size_t i;
+
+	for (i = 0; i < rg->nwalloc; i++)
+		free(rg->walloc[i]);
+	rg->nwalloc = 0;
+}
+
 /* A release of a class holding numbers and missing values: the
  * numbers' summary s, '|' and the missing token. */
 static kn_str
-or_missing(kn_str s)
+or_missing(struct regions *rg, kn_str s)
 {
 	const char *tok = kn_missing_token();
 	size_t n = s.n + 1 + strlen(tok);
-	char *b = kn_alloc(n + 1);
+	char *b = region_alloc(rg, n + 1);
 	kn_str r;
 
 	snprintf(b, n + 1, "%.*s|%s", (int)s.n, s.p, tok);
@@ -141,6 +190,474 @@ region_date(struct regions *rg, size_t i, const char *s, kn_i128 *m, int *sc,
 }
 
 /*
+ * Reads the fields f of the region of line ln into slot x: its labels
+ * (made once, as they are written) and the ranges of its numeric
+ * quasi-identifiers, checked: min <= mean <= max, dates of one form,
+ * missing values within the count.
+ */
+static void
+region_parse(struct recoding *rc, struct regions *rg, char **f,
+    unsigned long long ln, size_t x)
+{
+	const char *path = rg->path;
+	char **name = rg->hname;
+	size_t *fld = rg->fld, i, j, len, k = 0;
+	kn_str *L = rg->lab + x * rg->nl;
+	struct bound *B;
+	uint64_t cnt;
+	kn_i128 m[3];
+	int sc[3], summary = rg->summary;
+	int64_t day;
+
+	(void)posint(f[1], &cnt);
+	for (i = 0; i < rg->nqi; i++) {
+		char **v = f + fld[i], *range;
+
+		if (!rg->num[i]) {
+			L[i].p = v[0];
+			L[i].n = strlen(v[0]);
+			continue;
+		}
+		B = &rg->bd[x * rg->nqi + i];
+		B->miss = B->mseen = 0;
+		B->nonum = 0;
+		if (rg->num[i] == 2 && !region_missing(f, v, B, cnt,
+		    name[fld[i] + 3], path, ln)) {
+			/* All missing: the token is the release. */
+			L[i].p = kn_missing_token();
+			L[i].n = strlen(L[i].p);
+			if (summary == SUM_BOTH)
+				L[rc->nq + k++] = L[i];
+			continue;
+		}
+		for (j = 0; j < 3; j++)
+			if (rg->dform[i] != KN_DATE_NONE)
+				region_date(rg, i, v[j], &m[j], &sc[j], path, ln,
+				    name[fld[i] + j]);
+			else if (!kn_dec_parse(v[j], strlen(v[j]), &m[j],
+			    &sc[j]))
+				kn_die("%s:%llu: column '%s': '%s' is not a "
+				    "number%s", path, ln, name[fld[i] + j], v[j],
+				    kn_date_parse(v[j], strlen(v[j]), &day) !=
+				    KN_DATE_NONE ? " (a date: name the column "
+				    "with --date)" : "");
+		/* min <= mean <= max, or it is no region. */
+		if (kn_dec_cmp(m[0], sc[0], m[1], sc[1]) > 0)
+			kn_die("%s:%llu: class %s: %s '%s' is above %s '%s'",
+			    path, ln, f[0], name[fld[i]], v[0],
+			    name[fld[i] + 1], v[1]);
+		if (kn_dec_cmp(m[2], sc[2], m[0], sc[0]) < 0 ||
+		    kn_dec_cmp(m[2], sc[2], m[1], sc[1]) > 0)
+			kn_die("%s:%llu: class %s: %s '%s' is not from %s to "
+			    "%s", path, ln, f[0], name[fld[i] + 2], v[2], v[0],
+			    v[1]);
+		B->lo = m[0];
+		B->slo = sc[0];
+		B->los = v[0];
+		B->hi = m[1];
+		B->shi = sc[1];
+		B->his = v[1];
+		if (strcmp(v[0], v[1]) == 0)
+			range = v[0];
+		else {
+			len = strlen(v[0]) + strlen(v[1]) + 4;
+			range = region_alloc(rg, len);
+			/* Dates: ISO 8601's interval (kanon(7), DATES). */
+			snprintf(range, len, rg->dform[i] != KN_DATE_NONE ?
+			    "%s/%s" : "[%s-%s]", v[0], v[1]);
+		}
+		L[i].p = summary == SUM_MEAN ? v[2] : range;
+		L[i].n = strlen(L[i].p);
+		if (summary == SUM_BOTH) {
+			L[rc->nq + k].p = v[2];
+			L[rc->nq + k++].n = strlen(v[2]);
+		}
+		if (B->miss > 0) {
+			/* Numbers and missing values: both said. */
+			L[i] = or_missing(rg, L[i]);
+			if (summary == SUM_BOTH)
+				L[rc->nq + k - 1] = or_missing(rg,
+				    L[rc->nq + k - 1]);
+		}
+	}
+	L[rg->nqi].p = f[0];
+	L[rg->nqi].n = strlen(f[0]);
+}
+
+/* ---- regions out of core ------------------------------------------ */
+
+/*
+ * When the regions outgrow a quarter of -S, every region goes to a
+ * keyset (keyset.c) as a line "ID<TAB>LINE<TAB>the line as written",
+ * the id and line number in 20 digits so that the lines sort by id,
+ * and the rows read of each class to a file of counts, one record per
+ * region in that order.  Memory holds one region, the window, in slot
+ * 0: a row's class is looked up, its region parsed again from its line
+ * (with the same checks) and its counts read; so every message is the
+ * one the regions in memory give.
+ */
+
+/* Bytes of a region's record of counts: the rows read, and per
+ * quasi-identifier its missing values read. */
+static size_t
+region_rec(const struct regions *rg)
+{
+	return (1 + rg->nqi) * sizeof(uint64_t);
+}
+
+/* Adds a region's line, after its key kb, to the keyset. */
+static void
+region_add(struct regions *rg, const char *kb, const char *line, size_t n)
+{
+	size_t kl = strlen(kb);
+
+	rg->wline = kn_grow(rg->wline, &rg->wcap, kl + n + 1, 1, 256);
+	memcpy(rg->wline, kb, kl);
+	memcpy(rg->wline + kl, line, n);
+	keyset_add(&rg->ks, rg->wline, kl + n);
+}
+
+/* The regions read so far go to disk, and the window takes slot 0. */
+static void
+regions_spill(struct regions *rg)
+{
+	char kb[48];
+	size_t i, j;
+
+	keyset_init(&rg->ks, 20, rg->budget / 4, rg->tmpdir);
+	for (i = 0; i < rg->n; i++) {
+		/* The line as read: its fields were split at tabs. */
+		for (j = 0; j < rg->txtlen[i]; j++)
+			if (rg->txt[i][j] == '\0')
+				rg->txt[i][j] = '\t';
+		snprintf(kb, sizeof(kb), "%020llu\t%020llu\t",
+		    strtoull(rg->txt[i], NULL, 10),
+		    (unsigned long long)rg->line[i]);
+		region_add(rg, kb, rg->txt[i], rg->txtlen[i]);
+		free(rg->txt[i]);
+	}
+	region_free_window(rg);
+	free(rg->txt);
+	free(rg->txtlen);
+	rg->txt = NULL;
+	rg->txtlen = NULL;
+	kn_dict_free(&rg->ids);
+	rg->nall = rg->n;
+	rg->n = 1;
+	rg->ooc = 1;
+}
+
+/* A region's line as the keyset holds it: its id and line number and
+ * the line as written, whose fields (split in place) go to *f. */
+static void
+region_split(char *s, uint64_t *id, unsigned long long *ln, char ***f)
+{
+	size_t nf;
+
+	*id = strtoull(s, NULL, 10);
+	*ln = strtoull(s + 21, NULL, 10);
+	*f = regions_tabsplit(s + 42, &nf);
+}
+
+/* The first class named twice, as the regions in memory would find it:
+ * that of the least second line. */
+static void
+region_sealed(const char *line, size_t n, uint64_t rank, void *ctx)
+{
+	struct regions *rg = ctx;
+	unsigned long long ln = strtoull(line + 21, NULL, 10);
+
+	(void)n;
+	if (rank > 0 && memcmp(line, rg->prev, 20) == 0 &&
+	    (rg->dupline == 0 || ln < rg->dupline)) {
+		rg->dupline = ln;
+		rg->dupfirst = rg->prevline;
+		rg->dupid = strtoull(line, NULL, 10);
+	}
+	if (rank == 0 || memcmp(line, rg->prev, 20) != 0) {
+		memcpy(rg->prev, line, 20);
+		rg->prevline = ln;
+	}
+}
+
+/* Sorts the regions on disk, checks that no class is named twice, and
+ * makes the file of counts. */
+static void
+regions_seal(struct regions *rg)
+{
+	rg->n = 1;
+	keyset_seal(&rg->ks, region_sealed, rg);
+	if (rg->dupline > 0)
+		kn_die("%s:%llu: class %llu appears twice (first on line %llu)",
+		    rg->path, rg->dupline, (unsigned long long)rg->dupid,
+		    rg->dupfirst);
+	rg->crec = kn_zalloc(region_rec(rg));
+	/* The counts in memory if they fit in an eighth of -S, each as
+	 * wide as the largest count and one more: a row past its class's
+	 * count is an error at once, but the first pass adds up groups, so
+	 * a wider sum (window_store) is an error kept aside. */
+	rg->cw = rg->maxcnt < 254 ? 1 : rg->maxcnt < 65534 ? 2 :
+	    rg->maxcnt < 4294967294U ? 4 : 8;
+	if (rg->nall * (1 + rg->nqi) * rg->cw <= rg->budget / 8) {
+		rg->cmem = kn_zalloc(rg->nall * (1 + rg->nqi) * rg->cw + 1);
+		return;
+	}
+	rg->cfd = kn_mktemp(rg->tmpdir, &rg->cpath);
+	if (ftruncate(rg->cfd, (off_t)(rg->nall * region_rec(rg))) < 0)
+		kn_die_sys("%s", rg->cpath);
+	/* A bit per region, if it fits: whether its counts are on disk
+	 * (none are zero), so that a first visit reads nothing. */
+	if (rg->nall / 8 < rg->budget / 16)
+		rg->cset = kn_zalloc(rg->nall / 8 + 1);
+}
+
+/* Whether the counts of region r may be other than zero on disk. */
+static int
+counts_on_disk(const struct regions *rg, uint64_t r)
+{
+	return rg->cmem != NULL || rg->cset == NULL ||
+	    (rg->cset[r / 8] & 1 << r % 8);
+}
+
+/* Reads or writes record rank of the counts. */
+static void
+counts_io(struct regions *rg, uint64_t rank, int wr)
+{
+	size_t n = region_rec(rg), i, w = rg->cw;
+	off_t at = (off_t)(rank * n);
+	ssize_t r;
+	unsigned char *p;
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+
+	if (rg->cmem != NULL) {
+		p = rg->cmem + rank * (1 + rg->nqi) * w;
+		for (i = 0; i <= rg->nqi; i++, p += w) {
+			uint64_t *c = &rg->crec[i];
+
+			if (w == 1 && wr)
+				v8 = (uint8_t)*c, memcpy(p, &v8, 1);
+			else if (w == 1)
+				memcpy(&v8, p, 1), *c = v8;
+			else if (w == 2 && wr)
+				v16 = (uint16_t)*c, memcpy(p, &v16, 2);
+			else if (w == 2)
+				memcpy(&v16, p, 2), *c = v16;
+			else if (w == 4 && wr)
+				v32 = (uint32_t)*c, memcpy(p, &v32, 4);
+			else if (w == 4)
+				memcpy(&v32, p, 4), *c = v32;
+			else if (wr)
+				memcpy(p, c, 8);
+			else
+				memcpy(c, p, 8);
+		}
+		return;
+	}
+	r = wr ? pwrite(rg->cfd, rg->crec, n, at) :
+	    pread(rg->cfd, rg->crec, n, at);
+
+	if (r < 0)
+		kn_die_sys("%s: %s error", rg->cpath, wr ? "write" : "read");
+	if ((size_t)r != n)
+		kn_die("%s: temp file cut short", rg->cpath);
+}
+
+/* Writes the window's counts back. */
+static void
+window_store(struct regions *rg)
+{
+	size_t q;
+	uint64_t r = (uint64_t)rg->wrank, any, wmax;
+	kn_str id;
+
+	if (rg->wrank < 0)
+		return;
+	any = rg->crec[0] = rg->seen[0];
+	for (q = 0; q < rg->nqi; q++)
+		any |= rg->crec[1 + q] = rg->num[q] ? rg->bd[q].mseen : 0;
+	wmax = rg->cw < 8 ? ((uint64_t)1 << 8 * rg->cw) - 1 : UINT64_MAX;
+	if (rg->cmem != NULL && rg->crec[0] >= wmax) {
+		/* Past the count, and too wide: the error of the least
+		 * line is kept apart, the count marked. */
+		if (rg->ovline == 0 || rg->line[0] < rg->ovline) {
+			id = rg->lab[rg->nqi];
+			rg->ovline = rg->line[0];
+			rg->ovcnt = rg->count[0];
+			rg->ovseen = rg->crec[0];
+			free(rg->ovid);
+			rg->ovid = kn_strndup(id.p, id.n);
+		}
+		rg->crec[0] = wmax;
+	}
+	/* Counts of zero need no writing while none are on disk. */
+	if (any == 0 && !counts_on_disk(rg, r))
+		return;
+	counts_io(rg, r, 1);
+	if (rg->cset != NULL)
+		rg->cset[r / 8] |= (unsigned char)(1 << r % 8);
+}
+
+/* Forgets the rows read of every class. */
+static void
+counts_zero(struct regions *rg)
+{
+	size_t q;
+
+	if (!rg->ooc) {
+		memset(rg->seen, 0, rg->n * sizeof(uint64_t));
+		return;
+	}
+	rg->ovline = 0;
+	if (rg->cmem != NULL)
+		memset(rg->cmem, 0, rg->nall * (1 + rg->nqi) * rg->cw);
+	else if (rg->cset != NULL)
+		memset(rg->cset, 0, rg->nall / 8 + 1);
+	else if (ftruncate(rg->cfd, 0) < 0 || ftruncate(rg->cfd,
+	    (off_t)(rg->nall * region_rec(rg))) < 0)
+		kn_die_sys("%s", rg->cpath);
+	rg->seen[0] = 0;
+	for (q = 0; q < rg->nqi; q++)
+		rg->bd[q].mseen = 0;
+}
+
+/* The index of the region of class v, or -1: out of core, the window
+ * is loaded with it. */
+static int64_t
+region_find(struct recoding *rc, struct regions *rg, kn_str v)
+{
+	char kb[24], *s, **f;
+	const char *line;
+	size_t n, q;
+	uint64_t id;
+	unsigned long long ln;
+	int64_t rank;
+
+	if (!rg->ooc)
+		return kn_dict_find(&rg->ids, v.p, v.n);
+	if (rg->wrank >= 0 && rg->lab[rg->nqi].n == v.n &&
+	    memcmp(rg->lab[rg->nqi].p, v.p, v.n) == 0)
+		return 0;
+	if (v.n == 0 || v.n > 19)
+		return -1;
+	memcpy(kb, v.p, v.n);
+	kb[v.n] = '\0';
+	if (!posint(kb, &id))
+		return -1;
+	snprintf(kb, sizeof(kb), "%020llu", (unsigned long long)id);
+	if ((rank = keyset_find(&rg->ks, kb, 20, &line, &n)) < 0)
+		return -1;
+	window_store(rg);
+	region_free_window(rg);
+	s = region_alloc(rg, n + 1);
+	memcpy(s, line, n);
+	s[n] = '\0';
+	region_split(s, &id, &ln, &f);
+	rg->line[0] = ln;
+	(void)posint(f[1], &rg->count[0]);
+	region_parse(rc, rg, f, ln, 0);
+	free(f);
+	if (counts_on_disk(rg, (uint64_t)rank))
+		counts_io(rg, (uint64_t)rank, 0);
+	else
+		memset(rg->crec, 0, region_rec(rg));
+	rg->seen[0] = rg->crec[0];
+	for (q = 0; q < rg->nqi; q++)
+		if (rg->num[q])
+			rg->bd[q].mseen = rg->crec[1 + q];
+	rg->wrank = rank;
+	return 0;
+}
+
+/*
+ * Out of core, at the end of a pass: the class of the least line whose
+ * rows do not match its count, as regions_check finds it, and (if
+ * missing) that whose missing values do not, as regions_done does.
+ */
+static void
+regions_check_ooc(struct regions *rg, int missing)
+{
+	FILE *kf, *cf;
+	char *s = NULL, **f, *cid = NULL;
+	size_t cap = 0, q, bq = 0;
+	ssize_t len;
+	uint64_t id, cnt, miss, bcnt = 0, bseen = 0, bmiss = 0, bmseen = 0;
+	uint64_t rank = 0;
+	unsigned long long ln, bln = 0, mln = 0;
+
+	window_store(rg);
+	if ((kf = fdopen(dup(fileno(rg->ks.fp)), "r")) == NULL ||
+	    fseeko(kf, 0, SEEK_SET) < 0)
+		kn_die_sys("%s", rg->ks.path);
+	if (rg->cmem != NULL)
+		cf = NULL;
+	else if ((cf = fdopen(dup(rg->cfd), "r")) == NULL ||
+	    fseeko(cf, 0, SEEK_SET) < 0)
+		kn_die_sys("%s", rg->cpath);
+	while ((len = getline(&s, &cap, kf)) > 0) {
+		if (s[len - 1] == '\n')
+			s[len - 1] = '\0';
+		if (cf == NULL)
+			counts_io(rg, rank, 0);
+		else if (fread(rg->crec, region_rec(rg), 1, cf) != 1)
+			kn_die("%s: temp file cut short", rg->cpath);
+		if (!counts_on_disk(rg, rank))
+			memset(rg->crec, 0, region_rec(rg));
+		rank++;
+		region_split(s, &id, &ln, &f);
+		(void)posint(f[1], &cnt);
+		if ((rg->part ? rg->crec[0] > cnt : rg->crec[0] != cnt) &&
+		    (bln == 0 || ln < bln) && (cf != NULL || rg->cw == 8 ||
+		    rg->crec[0] != ((uint64_t)1 << 8 * rg->cw) - 1)) {
+			bln = ln;
+			bcnt = cnt;
+			bseen = rg->crec[0];
+			free(cid);
+			cid = kn_strdup(f[0]);
+		}
+		for (q = 0; missing && !rg->part && q < rg->nqi; q++) {
+			miss = 0;
+			if (rg->num[q] == 2 && strcmp(f[rg->fld[q] + 3], "0") != 0)
+				(void)posint(f[rg->fld[q] + 3], &miss);
+			if (!rg->num[q] || rg->crec[1 + q] == miss ||
+			    (mln != 0 && ln >= mln))
+				continue;
+			mln = ln;
+			bq = q;
+			bmiss = miss;
+			bmseen = rg->crec[1 + q];
+			if (bln == 0) {
+				free(cid);
+				cid = kn_strdup(f[0]);
+			}
+		}
+		free(f);
+	}
+	if (ferror(kf))
+		kn_die_sys("%s: read error", rg->ks.path);
+	fclose(kf);
+	if (cf != NULL)
+		fclose(cf);
+	free(s);
+	if (rg->ovline > 0 && (bln == 0 || rg->ovline < bln)) {
+		bln = rg->ovline;
+		bcnt = rg->ovcnt;
+		bseen = rg->ovseen;
+		cid = rg->ovid;
+	}
+	if (bln > 0)
+		kn_die("%s:%llu: class %s has count %llu, but %s has %llu row%s "
+		    "of it", rg->path, bln, cid, (unsigned long long)bcnt,
+		    rg->iname, (unsigned long long)bseen, bseen == 1 ? "" : "s");
+	if (mln > 0)
+		kn_die("%s:%llu: class %s has %llu missing value%s of '%s', "
+		    "but %s has %llu", rg->path, mln, cid,
+		    (unsigned long long)bmiss, bmiss == 1 ? "" : "s",
+		    rg->qname[bq], rg->iname, (unsigned long long)bmseen);
+}
+
+/*
  * Reads the regions file and checks it against table t, whose header
  * (the first line of partition's output) has been read: partition
  * renames its regions into place before it writes that line.  The
@@ -157,9 +674,6 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	char **name, **f, *line, **hn;
 	size_t nh, nf, i, j, c, len, *fld;
 	int *num;
-	kn_i128 m[3];
-	int sc[3];
-	int64_t day;
 
 	/* The class column of the table. */
 	for (c = 0; c < t->ncols && strcmp(t->names[c], ccol) != 0; c++)
@@ -281,14 +795,17 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	free(hn);
 
 	/* The classes. */
+	rg->fld = fld;
+	rg->hname = name;
+	rg->nh = nh;
+	rg->summary = summary;
+	rg->wrank = -1;
 	kn_dict_init(&rg->ids);
 	while (kn_getline(&r)) {
 		unsigned long long ln = r.lineno;
 		uint64_t cnt, id;
 		int64_t dup;
-		kn_str *L;
-		struct bound *B;
-		size_t x = 0;
+		char kb[48];
 
 		line = kn_strndup(r.line, r.len);
 		f = regions_tabsplit(line, &nf);
@@ -298,13 +815,28 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 		if (!posint(f[0], &id))
 			kn_die("%s:%llu: class '%s' is not a positive integer",
 			    path, ln, f[0]);
-		if ((dup = kn_dict_find(&rg->ids, f[0], strlen(f[0]))) >= 0)
+		if (!rg->ooc && (dup = kn_dict_find(&rg->ids, f[0],
+		    strlen(f[0]))) >= 0)
 			kn_die("%s:%llu: class %s appears twice (first on line "
 			    "%llu)", path, ln, f[0],
 			    (unsigned long long)rg->line[dup]);
 		if (!posint(f[1], &cnt))
 			kn_die("%s:%llu: class %s: count '%s' is not a positive "
 			    "integer", path, ln, f[0], f[1]);
+		if (cnt > rg->maxcnt)
+			rg->maxcnt = cnt;
+		if (rg->ooc) {
+			/* Checked as in memory, then kept on disk only. */
+			region_free_window(rg);
+			region_parse(rc, rg, f, ln, 0);
+			free(f);
+			free(line);
+			snprintf(kb, sizeof(kb), "%020llu\t%020llu\t",
+			    (unsigned long long)id, ln);
+			region_add(rg, kb, r.line, r.len);
+			rg->nall++;
+			continue;
+		}
 		if (rg->n == rg->cap) {
 			rg->cap = rg->cap ? 2 * rg->cap : 64;
 			rg->count = kn_realloc(rg->count, rg->cap *
@@ -315,90 +847,27 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 			    sizeof(kn_str));
 			rg->bd = kn_realloc(rg->bd, rg->cap * rg->nqi *
 			    sizeof(struct bound));
+			rg->txt = kn_realloc(rg->txt, rg->cap * sizeof(char *));
+			rg->txtlen = kn_realloc(rg->txtlen, rg->cap *
+			    sizeof(size_t));
 		}
 		kn_dict_intern(&rg->ids, f[0], strlen(f[0]));
 		rg->count[rg->n] = cnt;
 		rg->line[rg->n] = ln;
-		L = rg->lab + rg->n * rg->nl;
-		for (i = 0; i < rg->nqi; i++) {
-			char **v = f + fld[i], *range;
-
-			if (!num[i]) {
-				L[i].p = v[0];
-				L[i].n = strlen(v[0]);
-				continue;
-			}
-			B = &rg->bd[rg->n * rg->nqi + i];
-			B->miss = B->mseen = 0;
-			B->nonum = 0;
-			if (num[i] == 2 && !region_missing(f, v, B, cnt,
-			    name[fld[i] + 3], path, ln)) {
-				/* All missing: the token is the release. */
-				L[i].p = kn_missing_token();
-				L[i].n = strlen(L[i].p);
-				if (summary == SUM_BOTH)
-					L[rc->nq + x++] = L[i];
-				continue;
-			}
-			for (j = 0; j < 3; j++)
-				if (rg->dform[i] != KN_DATE_NONE)
-					region_date(rg, i, v[j], &m[j], &sc[j],
-					    path, ln, name[fld[i] + j]);
-				else if (!kn_dec_parse(v[j], strlen(v[j]), &m[j],
-				    &sc[j]))
-					kn_die("%s:%llu: column '%s': '%s' is not "
-					    "a number%s", path, ln, name[fld[i] + j],
-					    v[j], kn_date_parse(v[j], strlen(v[j]),
-					    &day) != KN_DATE_NONE ? " (a date: name "
-					    "the column with --date)" : "");
-			/* min <= mean <= max, or it is no region. */
-			if (kn_dec_cmp(m[0], sc[0], m[1], sc[1]) > 0)
-				kn_die("%s:%llu: class %s: %s '%s' is above %s "
-				    "'%s'", path, ln, f[0], name[fld[i]], v[0],
-				    name[fld[i] + 1], v[1]);
-			if (kn_dec_cmp(m[2], sc[2], m[0], sc[0]) < 0 ||
-			    kn_dec_cmp(m[2], sc[2], m[1], sc[1]) > 0)
-				kn_die("%s:%llu: class %s: %s '%s' is not from "
-				    "%s to %s", path, ln, f[0], name[fld[i] + 2],
-				    v[2], v[0], v[1]);
-			B->lo = m[0];
-			B->slo = sc[0];
-			B->los = v[0];
-			B->hi = m[1];
-			B->shi = sc[1];
-			B->his = v[1];
-			if (strcmp(v[0], v[1]) == 0)
-				range = v[0];
-			else {
-				len = strlen(v[0]) + strlen(v[1]) + 4;
-				range = kn_alloc(len);
-				/* Dates: ISO 8601's interval (kanon(7), DATES). */
-				snprintf(range, len, rg->dform[i] != KN_DATE_NONE ?
-				    "%s/%s" : "[%s-%s]", v[0], v[1]);
-			}
-			L[i].p = summary == SUM_MEAN ? v[2] : range;
-			L[i].n = strlen(L[i].p);
-			if (summary == SUM_BOTH) {
-				L[rc->nq + x].p = v[2];
-				L[rc->nq + x++].n = strlen(v[2]);
-			}
-			if (B->miss > 0) {
-				/* Numbers and missing values: both said. */
-				L[i] = or_missing(L[i]);
-				if (summary == SUM_BOTH)
-					L[rc->nq + x - 1] =
-					    or_missing(L[rc->nq + x - 1]);
-			}
-		}
-		L[rg->nqi].p = f[0];
-		L[rg->nqi].n = strlen(f[0]);
+		rg->txt[rg->n] = line;
+		rg->txtlen[rg->n] = r.len;
+		region_parse(rc, rg, f, ln, rg->n);
 		rg->n++;
 		free(f);
+		rg->mem += 2 * r.len + rg->nl * sizeof(kn_str) + rg->nqi *
+		    sizeof(struct bound) + 96;
+		if (rg->mem > rg->budget / 4)
+			regions_spill(rg);
 	}
 	kn_reader_close(&r);
+	if (rg->ooc)
+		regions_seal(rg);
 	rg->seen = kn_zalloc((rg->n + 1) * sizeof(uint64_t));
-	free(fld);
-	free(name);
 }
 
 /*
@@ -454,8 +923,7 @@ region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
 	}
 	lab = rg->lab[x * rg->nl + i];
 	if (h != NULL) {
-		if (h->kind != KN_HFILE && h->lab[0].n > GEN_RESET)
-			kn_hier_reset(h);
+		regions_hier_bound(h, rg->budget / (4 * rg->nqi));
 		if ((id = kn_hier_leaf(h, v.p, v.n, err)) < 0)
 			return NOT_LEAF;
 	}
@@ -530,6 +998,10 @@ regions_check(struct recoding *rc)
 	struct regions *rg = rc->priv;
 	size_t i;
 
+	if (rg->ooc) {
+		regions_check_ooc(rg, 0);
+		return;
+	}
 	for (i = 0; i < rg->n; i++)
 		if (rg->part ? rg->seen[i] > rg->count[i] :
 		    rg->seen[i] != rg->count[i]) {
@@ -552,6 +1024,10 @@ regions_done(struct recoding *rc)
 	struct regions *rg = rc->priv;
 	size_t i, q;
 
+	if (rg->ooc) {
+		regions_check_ooc(rg, 1);
+		return;
+	}
 	regions_check(rc);
 	for (i = 0; i < rg->n && !rg->part; i++)
 		for (q = 0; q < rg->nqi; q++) {
@@ -576,7 +1052,7 @@ regions_label(struct recoding *rc, kn_table *t, kn_str *lab)
 {
 	struct regions *rg = rc->priv;
 	kn_str v = t->f[rg->classcol];
-	int64_t id = kn_dict_find(&rg->ids, v.p, v.n);
+	int64_t id = region_find(rc, rg, v);
 	const char *err = NULL;
 	size_t i;
 	int why;
@@ -646,8 +1122,8 @@ region_group(const kn_fsrow *r, void *ctx)
 {
 	struct recoding *rc = ctx;
 	struct regions *rg = rc->priv;
-	int64_t id = kn_dict_find(&rg->ids, r->key[0].p, r->key[0].n);
-	kn_str s = rg->skey ? r->key[1] : r->key[0];
+	kn_str s = rg->skey ? r->key[1] : r->key[0], c;
+	int64_t id;
 	int j;
 
 	/* Several sensitive columns: their values joined by tabs. */
@@ -666,14 +1142,20 @@ region_group(const kn_fsrow *r, void *ctx)
 		s.n = len - 1;
 	}
 
-	if (id < 0) {
+	/* Another class or value: the pending group is passed on first
+	 * (out of core, the window holds its class until it is). */
+	if (rg->have) {
+		c = rg->lab[rg->gx * rg->nl + rg->nqi];
+		if (c.n != r->key[0].n || memcmp(c.p, r->key[0].p, c.n) != 0 ||
+		    (rg->skey && (s.n != rg->gsn || memcmp(s.p, rg->gs,
+		    s.n) != 0)))
+			region_flush(rc);
+	}
+	if ((id = region_find(rc, rg, r->key[0])) < 0) {
 		rg->unknown = 1;
 		return;
 	}
 	rg->seen[id] += r->cnt;
-	if (rg->have && ((size_t)id != rg->gx || (rg->skey &&
-	    (s.n != rg->gsn || memcmp(s.p, rg->gs, s.n) != 0))))
-		region_flush(rc);
 	if (!rg->have) {
 		rg->have = 1;
 		rg->gx = (size_t)id;
@@ -698,7 +1180,7 @@ region_row(const kn_table *t, void *ctx)
 	struct recoding *rc = ctx;
 	struct regions *rg = rc->priv;
 	kn_str v = t->f[rg->classcol];
-	int64_t id = kn_dict_find(&rg->ids, v.p, v.n);
+	int64_t id = region_find(rc, rg, v);
 	const char *err;
 	size_t i;
 
@@ -744,7 +1226,10 @@ regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	cs.rowctx = rc;
 	rg->out = out;
 	rg->key = kn_alloc((rc->nq + ns + 1) * sizeof(kn_str));
-	kn_freq(t, &cs, NULL, rg->budget, rg->tmpdir, region_group, rc, st);
+	/* Half of -S: the regions and the classes to suppress share the
+	 * rest. */
+	kn_freq(t, &cs, NULL, rg->budget / 2, rg->tmpdir, region_group, rc,
+	    st);
 	region_flush(rc);
 	for (c = 0; c < d; c++)
 		kn_dict_free(&dict[c]);
@@ -755,7 +1240,7 @@ regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	rg->gs = NULL;
 	if (rg->unknown || rg->outside) {
 		/* Read the input again to name the first such row. */
-		memset(rg->seen, 0, rg->n * sizeof(uint64_t));
+		counts_zero(rg);
 		kn_table_free(t);
 		kn_input_open(rg->in, t, rg->columns);
 		kn_table_carry(t, rc->used, rc->nused, 1);
@@ -766,6 +1251,6 @@ regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
 		    rg->iname);
 	}
 	regions_check(rc);
-	memset(rg->seen, 0, rg->n * sizeof(uint64_t));
+	counts_zero(rg);
 }
 

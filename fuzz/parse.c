@@ -13,6 +13,7 @@
 #define main recode_main
 #include "../recode.c"
 #include "../regions.c"
+#include "../keyset.c"
 #undef main
 
 #include <limits.h>

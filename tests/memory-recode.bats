@@ -1,0 +1,135 @@
+#!/usr/bin/env bats
+# recode within -S whatever the input (issue 17): partition's regions
+# (-r) and the classes a node suppresses (-n) on a table of 200,000
+# classes, at -S 1M, against the peak RSS (tests/peak-rss) and the bytes
+# of the run with -S 1G; the checks of the regions against the table
+# give the same exit and message out of core as in memory.  The
+# allowance beyond the budget is 5 MB: the program and libc (about
+# 2 MB), the reader's, the writer's and the sort's fixed buffers.  The
+# same at 3M rows and -S 16M is bench/memory-recode.sh.
+
+load common
+
+# The budget and the allowance, in KB.
+BUDGET=1024
+ALLOW=5120
+
+setup_file() {
+	D=$BATS_FILE_TMPDIR
+	export D
+	# 200,000 distinct rows and 60,000 of them again: 60,000 classes
+	# of two rows, 140,000 of one; s a sensitive column.
+	gendata -n 200000 --seed 7 uniform -d 3 -c 1000000000 |
+	    awk -F'\t' 'NR == 1 { print $0 "\ts"; next }
+	    { r = $0 "\t" NR % 3; print r } NR <= 60001 { d[NR] = r }
+	    END { for (i = 2; i <= 60001; i++) print d[i] }' > "$D/t.tsv"
+	partition -q a1,a2,a3 -k 1 -r "$D/r.tsv" "$D/t.tsv" > "$D/p.tsv"
+	# A smaller partition for the checks: 9,000 rows, about 3,000
+	# classes.
+	head -n 9001 "$D/t.tsv" > "$D/small.tsv"
+	partition -q a1,a2,a3 -k 2 -r "$D/rs.tsv" "$D/small.tsv" > "$D/ps.tsv"
+	mkdir "$D/tmp"
+}
+
+# bounded NAME ARGS...: recode ARGS at -S 1M within the budget plus the
+# allowance, its temp files gone, and its stdout and stderr those of
+# -S 1G (but -v's count of the sort's runs), whose peak RSS is above:
+# the out-of-core path ran.
+bounded() {
+	local name=$1 rss big
+	shift
+	"$ROOT/tests/peak-rss" "$D/$name.rss" recode -S 1M -T "$D/tmp" "$@" \
+	    > "$D/$name.small" 2> "$D/$name.serr"
+	"$ROOT/tests/peak-rss" "$D/$name.bigrss" recode -S 1G "$@" \
+	    > "$D/$name.big" 2> "$D/$name.berr"
+	cmp "$D/$name.small" "$D/$name.big"
+	# -v's runs depend on the budget, nothing else does.
+	cmp <(sed 's/, [0-9]* runs$//' "$D/$name.serr") \
+	    <(sed 's/, [0-9]* runs$//' "$D/$name.berr")
+	rss=$(cat "$D/$name.rss")
+	big=$(cat "$D/$name.bigrss")
+	[ "$rss" -le $((BUDGET + ALLOW)) ] ||
+		{ echo "recode $*: peak RSS $rss KB"; false; }
+	[ "$big" -gt $((BUDGET + ALLOW)) ] ||
+		{ echo "recode $* -S 1G: peak RSS $big KB, no larger"; false; }
+	[ -z "$(ls "$D/tmp")" ]
+}
+
+@test "tests/peak-rss is built (make tests/peak-rss)" {
+	[ -x "$ROOT/tests/peak-rss" ]
+}
+
+@test "-n: 140,000 classes suppressed of 200,000, within -S 1M, the bytes of -S 1G" {
+	H="-H a1=interval:10 -H a2=interval:10 -H a3=interval:10"
+	bounded n $H -n a1=0,a2=0,a3=0 -k 2 -v "$D/t.tsv"
+	grep -q '^recode: 260000 rows, 200000 classes, 140000 rows suppressed in 140000 classes, 260000 rows written, ' "$D/n.serr"
+	[ "$(grep -c '^\*	\*	\*	' "$D/n.small")" -eq 140000 ]
+}
+
+@test "-n: classes kept and suppressed by -k, -l and --closeness on disk past -S, the bytes of -S 1G" {
+	H="-H a1=interval:50000000 -H a2=interval:50000000 -H a3=interval:50000000"
+	for args in "-k 2" "-k 2 -s s -l 2" "-k 1 -s s --closeness 0.6" \
+	    "-k 2 --suppress drop"; do
+		recode $H -n a1=1,a2=1,a3=1 $args -v -S 128K -T "$D/tmp" \
+		    "$D/small.tsv" > "$D/ns.small" 2> "$D/ns.err"
+		recode $H -n a1=1,a2=1,a3=1 $args -S 1G "$D/small.tsv" |
+		    cmp - "$D/ns.small"
+		# Some classes kept, some suppressed.
+		grep -q ' rows suppressed in [1-9][0-9]* classes' "$D/ns.err"
+		grep -v '^\*	' "$D/ns.small" | grep -q '^\['
+		[ -z "$(ls "$D/tmp")" ]
+	done
+}
+
+@test "-r: 200,000 regions, within -S 1M, the bytes of -S 1G, in one pass and in two (-k, -l)" {
+	bounded r -r "$D/r.tsv" "$D/p.tsv"
+	[ "$(wc -l < "$D/r.small")" -eq 260001 ]
+	# Every class of two rows has one value of s: -l 2 suppresses all.
+	bounded rk -r "$D/r.tsv" -k 2 -s s -l 2 -v --summary both \
+	    --suppress drop "$D/p.tsv"
+	grep -q '^recode: 260000 rows, 200000 classes, 260000 rows suppressed in 200000 classes, 0 rows written' "$D/rk.serr"
+	[ "$(cat "$D/rk.small")" = "$(printf 'a1\ta1_mean\ta2\ta2_mean\ta3\ta3_mean\ts')" ]
+}
+
+@test "-r out of core: regions that do not match the table exit 2, with the message of the regions in memory" {
+	cd "$D"
+	awk -F'\t' -v OFS='\t' 'NR == 400 { $3 = $3 + 1 } { print }' rs.tsv > narrow.tsv
+	awk -F'\t' -v OFS='\t' 'NR == 500 { $2 = $2 + 1 } { print }' rs.tsv > fewer.tsv
+	awk -F'\t' -v OFS='\t' 'NR == 600 { $2 = $2 - 1 } { print }' rs.tsv > more.tsv
+	awk 'NR != 700' rs.tsv > missing.tsv
+	awk '{ print } NR == 2000 { print }' rs.tsv > twice.tsv
+	{ cat rs.tsv; printf '99999\t2\t1\t1\t1\t1\t1\t1\t1\t1\t1\n'; } > extra.tsv
+	# A class with 300 rows more, whose count in the first pass is
+	# wider than the counts kept in memory.
+	{ head -n 2 ps.tsv; for i in $(seq 300); do sed -n 2p ps.tsv; done
+	    tail -n +3 ps.tsv; } > pover.tsv
+	# -S 1M keeps the rows read of each class in memory, -S 64K on disk.
+	for r in narrow fewer more missing twice extra rs; do
+		for args in "" "-k 2" "-S 64K -v"; do
+			p=ps.tsv
+			[ $r != rs ] || p=pover.tsv
+			run --separate-stderr recode -r $r.tsv $args -S 1G $p
+			s=$status e=$stderr
+			run --separate-stderr recode -r $r.tsv -S 1M $args \
+			    -T tmp $p
+			[ "$status" -eq "$s" ] || { echo "$r $args: $status, not $s"; false; }
+			[ "$stderr" = "$e" ] || { echo "$r $args: $stderr"; false; }
+			[ "$status" -eq 2 ] ||
+			    { echo "$r $args: exit $status"; false; }
+			[ -z "$(ls tmp)" ]
+		done
+	done
+	# --part allows fewer rows, and a class of none, never more.
+	recode -r fewer.tsv --part -S 64K ps.tsv | cmp - <(recode -r rs.tsv ps.tsv)
+	recode -r extra.tsv --part -S 64K ps.tsv | cmp - <(recode -r rs.tsv ps.tsv)
+	run --separate-stderr recode -r more.tsv --part -S 64K ps.tsv
+	[ "$status" -eq 2 ]
+	run --separate-stderr recode -r twice.tsv -S 1M ps.tsv
+	[ "$stderr" = "recode: twice.tsv:2001: class 1999 appears twice (first on line 2000)" ]
+	c=$(sed -n '2s/.*\t//p' ps.tsv)
+	run --separate-stderr recode -r rs.tsv -k 2 -S 64K pover.tsv
+	[[ "$stderr" == "recode: rs.tsv:"*": class $c has count "*", but pover.tsv has "*" rows of it" ]]
+	run --separate-stderr recode -r narrow.tsv -k 2 -S 1M ps.tsv
+	[[ "$stderr" == "recode: ps.tsv:"*" lies outside the region of class 399, from "*" (narrow.tsv:400)" ]]
+	[ -z "$output" ]
+}
