@@ -91,15 +91,16 @@ sample_ok(
 
 /* ---- out of core: Rothko-T (paper 004 §2) -------------------------- */
 
-/* Maps a spooled record's ids to codes. */
+/* Maps a spooled record's leaves and labels to codes (its numbers are
+ * keys already). */
 static void
 map_record(struct part *pt, uint32_t *r)
 {
 	size_t j;
 
 	for (j = 0; j < pt->nqi; j++)
-		r[j] = pt->dims[j].h != NULL ? pt->dims[j].dfsrank[r[j]] :
-		    pt->dims[j].rankof[r[j]];
+		if (pt->dims[j].h != NULL)
+			r[j] = pt->dims[j].dfsrank[r[j]];
 	if (pt->split == SPLIT_INFOGAIN)
 		r[pt->word_targ] = pt->label_rank[r[pt->word_targ]];
 }
@@ -110,8 +111,9 @@ oread_open(struct part *pt, struct oread *rd, const struct onode *on)
 	rd->nd = on;
 	if ((rd->f = kn_tmp_open(on->path, "rb")) == NULL)
 		kn_die_sys("%s", on->path);
-	rd->buf = kn_alloc(MOND_CHUNK * pt->rec_words * sizeof(uint32_t));
+	rd->buf = kn_alloc(MOND_CHUNK * pt->dwords * sizeof(uint32_t));
 	rd->n = rd->i = 0;
+	rd->chunk = 0;
 	pt->acct.scans++;
 }
 
@@ -122,7 +124,7 @@ oread_next(struct part *pt, struct oread *rd)
 	size_t i;
 
 	if (rd->i == rd->n) {
-		rd->n = fread(rd->buf, pt->rec_words * sizeof(uint32_t),
+		rd->n = fread(rd->buf, pt->dwords * sizeof(uint32_t),
 		    MOND_CHUNK, rd->f);
 		rd->i = 0;
 		if (rd->n == 0) {
@@ -130,13 +132,15 @@ oread_next(struct part *pt, struct oread *rd)
 				kn_die_sys("%s: read error", rd->nd->path);
 			return NULL;
 		}
-		pt->acct.bread += rd->n * pt->rec_words * sizeof(uint32_t);
+		pt->acct.bread += rd->n * pt->dwords * sizeof(uint32_t);
 		kn_progress(pt->acct.classed, pt->acct.bread);
-		if (rd->nd->raw)
+		if (rd->nd->raw) {
+			numkey_rescale(pt, rd->buf, rd->n, rd->chunk++);
 			for (i = 0; i < rd->n; i++)
-				map_record(pt, rd->buf + i * pt->rec_words);
+				map_record(pt, rd->buf + i * pt->dwords);
+		}
 	}
-	return rd->buf + pt->rec_words * rd->i++;
+	return rd->buf + pt->dwords * rd->i++;
 }
 
 static void
@@ -147,9 +151,9 @@ oread_close(struct oread *rd)
 }
 
 static uint64_t
-ghash(uint32_t c, uint32_t s, uint32_t y)
+ghash(uint64_t c, uint32_t s, uint32_t y)
 {
-	uint64_t h = ((uint64_t)c * 0x9e3779b97f4a7c15ULL) ^
+	uint64_t h = (c * 0x9e3779b97f4a7c15ULL) ^
 	    ((uint64_t)s * 0xc2b2ae3d27d4eb4fULL) ^
 	    ((uint64_t)y * 0x165667b19e3779f9ULL);
 
@@ -157,7 +161,7 @@ ghash(uint32_t c, uint32_t s, uint32_t y)
 }
 
 void
-rothko_gtab_add(struct part *pt, struct gtab *g, uint32_t c, uint32_t s,
+rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
     uint32_t y, uint64_t cnt)
 {
 	size_t h, i;
@@ -224,15 +228,75 @@ gclear(struct part *pt, struct gtab *g, int keep)
 	pt->rk->gbytes += g->cap * sizeof(struct gent);
 }
 
+/* The key of dimension j in a record on disk: a leaf's code, or a
+ * number's key. */
+static uint64_t
+disk_key(struct part *pt, const uint32_t *r, size_t j)
+{
+	return pt->dims[j].h != NULL || !pt->keyed ? r[j] :
+	    numkey_get(r, pt->dims[j].kword);
+}
+
+/* The key of code c of dimension j in the node whose groups were
+ * counted last (or in memory): c itself, or a number's key. */
+static uint64_t
+code_key(struct part *pt, size_t j, uint64_t c)
+{
+	return pt->dims[j].h != NULL || !pt->keyed ? c :
+	    pt->dims[j].lkey[c];
+}
+
+/* The counts by code of dimension j fit an array of this many: the
+ * leaves of a hierarchy, or a numeric column of a small range; 0:
+ * not. */
+static size_t
+dense_dom(struct part *pt, size_t j)
+{
+	const struct dim *dm = &pt->dims[j];
+
+	if (dm->h != NULL)
+		return dm->ncode;
+	if (!pt->keyed)
+		return dm->nrank;
+	return (uint64_t)((kn_i128)dm->gmx - dm->gmn) < 65536 ?
+	    (size_t)((kn_i128)dm->gmx - dm->gmn) + 2 : 0;
+}
+
+/* A key's place in the dense counts of dimension j, and back: 0 for a
+ * missing value, then the numbers from the least. */
+static size_t
+dense_idx(struct part *pt, size_t j, uint64_t key)
+{
+	const struct dim *dm = &pt->dims[j];
+
+	if (dm->h != NULL || !pt->keyed)
+		return (size_t)key;
+	if (key == 0 && dm->miss)
+		return 0;
+	return (size_t)(numkey_value(key) - dm->gmn) + 1;
+}
+
+static uint64_t
+dense_key(struct part *pt, size_t j, size_t i)
+{
+	const struct dim *dm = &pt->dims[j];
+
+	if (dm->h != NULL || !pt->keyed)
+		return i;
+	if (i == 0)
+		return 0;
+	return (uint64_t)(dm->gmn + (int64_t)(i - 1)) ^ ((uint64_t)1 << 63);
+}
+
 /* Counts a row of code c of dimension j into g: in an array indexed by
  * the code when the groups are plain counts, else in the hash. */
 static void
 gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
 {
-	if (pt->rk->gdense) {
+	size_t dom;
+
+	if (pt->rk->gdense && (dom = dense_dom(pt, j)) > 0) {
 		if (g->arr == NULL) {
-			size_t dom = pt->dims[j].h != NULL ? pt->dims[j].ncode :
-			    pt->dims[j].nrank;
 
 			pt->rk->gbytes += (dom + 1) * sizeof(uint64_t);
 			if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
@@ -246,10 +310,10 @@ gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
 				    pt->budget, pt->rk->gbytes);
 			g->arr = kn_zalloc((dom + 1) * sizeof(uint64_t));
 		}
-		g->arr[r[j]]++;
+		g->arr[dense_idx(pt, j, disk_key(pt, r, j))]++;
 		return;
 	}
-	rothko_gtab_add(pt, g, r[j], pt->has_sens ? r[pt->word_sens] : 0,
+	rothko_gtab_add(pt, g, disk_key(pt, r, j), pt->has_sens ? r[pt->word_sens] : 0,
 	    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
 }
 
@@ -257,9 +321,7 @@ gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
 static void
 gdense_list(struct part *pt, struct gtab *g, size_t j)
 {
-	size_t dom = pt->dims[j].h != NULL ? pt->dims[j].ncode
-					   : pt->dims[j].nrank,
-	       c;
+	size_t dom = dense_dom(pt, j), c;
 
 	if (g->arr == NULL)
 		return;
@@ -268,7 +330,7 @@ gdense_list(struct part *pt, struct gtab *g, size_t j)
 		if (g->arr[c] == 0)
 			continue;
 		g->e = kn_grow(g->e, &g->cap, g->n, sizeof(struct gent), 1024);
-		g->e[g->n].code = (uint32_t)c;
+		g->e[g->n].code = dense_key(pt, j, c);
 		g->e[g->n].s = g->e[g->n].y = 0;
 		g->e[g->n].cnt = g->arr[c];
 		g->n++;
@@ -308,6 +370,67 @@ node_groups(struct part *pt, const struct onode *on)
 	rothko_groups_finish(pt, on->n);
 }
 
+/* Makes room for a node's ranks of numeric dimension dm, n of them. */
+static void
+local_room(struct part *pt, struct dim *dm, size_t n)
+{
+	pt->rk->gbytes += n * 2 * sizeof(uint64_t);
+	if (pt->rk->gbytes > pt->rk->avail)
+		kn_die("-S %zu: too small: the frequency groups of a node need "
+		    "more (%zu bytes so far)", pt->budget, pt->rk->gbytes);
+	if (dm->lcap >= n)
+		return;
+	dm->lcap = n;
+	dm->vals = kn_realloc(dm->vals, n * sizeof(int64_t));
+	dm->lkey = kn_realloc(dm->lkey, n * sizeof(uint64_t));
+}
+
+/* Frees the ranks of a numeric dimension's values. */
+static void
+local_free(struct dim *dm)
+{
+	if (dm->h != NULL)
+		return;
+	free(dm->vals);
+	free(dm->lkey);
+	dm->vals = NULL;
+	dm->lkey = NULL;
+	dm->lcap = 0;
+	dm->nrank = 0;
+}
+
+/* The groups of numeric dimension j, sorted, by the ranks of their
+ * keys among the node's (rank 0 for a missing value): what the cuts and
+ * regions are chosen from, as in memory, with the node's own vals and
+ * lkey (the key of each rank). */
+static void
+groups_rank(struct part *pt, size_t j)
+{
+	struct dim *dm = &pt->dims[j];
+	struct gtab *g = &pt->rk->gtab[j];
+	uint32_t r = dm->miss ? 1 : 0;
+	size_t i;
+
+	local_room(pt, dm, g->n + 2);
+	dm->vals[0] = dm->gmn;
+	dm->lkey[0] = 0;
+	for (i = 0; i < g->n; i++) {
+		uint64_t key = g->e[i].code;
+
+		if (dm->miss && key == 0) {
+			g->e[i].code = 0;
+			continue;
+		}
+		if (r == (dm->miss ? 1 : 0) || key != dm->lkey[r - 1]) {
+			dm->lkey[r] = key;
+			dm->vals[r] = numkey_value(key);
+			r++;
+		}
+		g->e[i].code = r - 1;
+	}
+	dm->nrank = r;
+}
+
 /* From the groups in gt of a node of n rows: sorted lists, the totals
  * and extents (pt->node). */
 void
@@ -321,6 +444,8 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 		else
 			qsort(pt->rk->gtab[j].e, pt->rk->gtab[j].n,
 			    sizeof(struct gent), cmp_gent);
+		if (pt->keyed && pt->dims[j].h == NULL)
+			groups_rank(pt, j);
 	}
 	/* Totals from the first dimension's groups. */
 	pt->node.b = 0;
@@ -615,6 +740,69 @@ fits_in_memory(struct part *pt, uint64_t n)
 	    (pt->rk->fit_rows == 0 || n <= pt->rk->fit_rows);
 }
 
+/* Sets number i of numeric dimension dm, of key key, for ranking. */
+static void
+rank_put(struct dim *dm, size_t i, uint64_t key)
+{
+	if (key == 0 && dm->miss) {
+		dm->raw[i] = 0;
+		dm->rsc[i] = -1;
+	} else {
+		dm->raw[i] = numkey_value(key);
+		dm->rsc[i] = (int8_t)dm->S;
+	}
+}
+
+/* Ranks the numbers of the nrows rows in rec among themselves, as in
+ * memory: each numeric dimension's keys, read again from the node's
+ * file on, or taken from the records wide[pr[2i+1]] on disk in memory,
+ * become ranks in the records' word j, with the node's vals and lkey.
+ * The in-memory algorithm sees only the order of the codes and the
+ * values of vals, whose rank 0 stands for a missing value with the
+ * table's least number, as in memory. */
+static void
+rank_in_memory(struct part *pt, const struct onode *on, const uint32_t *wide,
+    const uint64_t *pr)
+{
+	size_t j, i, n = pt->nrows;
+	uint32_t r0;
+
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+		int S = dm->S;
+
+		if (dm->h != NULL)
+			continue;
+		local_free(dm);
+		dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
+		dm->rsc = kn_alloc(n + 1);
+		if (wide != NULL) {
+			for (i = 0; i < n; i++)
+				rank_put(dm, i, numkey_get(wide +
+				    pr[2 * i + 1] * pt->dwords, dm->kword));
+		} else {
+			struct oread rd;
+			uint32_t *r;
+
+			oread_open(pt, &rd, on);
+			for (i = 0; (r = oread_next(pt, &rd)) != NULL; i++)
+				rank_put(dm, i, numkey_get(r, dm->kword));
+			oread_close(&rd);
+		}
+		mond_rank_numeric(pt, dm, j);
+		dm->S = S;
+		dm->lcap = (size_t)dm->nrank + 2;
+		dm->lkey = kn_alloc(dm->lcap * sizeof(uint64_t));
+		for (r0 = 0; r0 < dm->nrank; r0++)
+			dm->lkey[r0] = (uint64_t)dm->vals[r0] ^
+			    ((uint64_t)1 << 63);
+		if (dm->miss) {
+			dm->lkey[0] = 0;
+			dm->vals[0] = dm->gmn;
+		}
+	}
+}
+
 /* Partitions a node in memory: reads it and runs the stack of
  * mond_partition() over it, class ids continuing. */
 static void
@@ -631,11 +819,14 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 		    pt->rec_words * sizeof(uint32_t));
 	oread_close(&rd);
 	pt->nrows = on->n;
+	rank_in_memory(pt, on, NULL, NULL);
 	mond_scratch_alloc(pt, 1);
 	if (checkname != NULL)
 		rothko_root_check(pt, checkname);
 	mond_partition(pt);
 	mond_scratch_alloc(pt, 0);
+	for (i = 0; i < pt->nqi; i++)
+		local_free(&pt->dims[i]);
 	pt->acct.inmem++;
 }
 
@@ -677,10 +868,10 @@ sample_node(
     struct part *pt, const struct onode *on, uint64_t ns, struct pstat *all)
 {
 	struct oread rd;
-	uint32_t *r, *pos = kn_alloc((ns + 1) * sizeof(uint32_t));
+	uint32_t *r, *pos = kn_alloc((ns + 1) * sizeof(uint32_t)), *wide;
 	uint64_t i = 0, q;
 
-	pt->rec = kn_alloc((ns + 1) * pt->rec_words * sizeof(uint32_t));
+	wide = kn_alloc((ns + 1) * pt->dwords * sizeof(uint32_t));
 	oread_open(pt, &rd, on);
 	while ((r = oread_next(pt, &rd)) != NULL) {
 		if (all != NULL)
@@ -691,8 +882,7 @@ sample_node(
 			i++;
 			continue;
 		}
-		memcpy(pt->rec + q * pt->rec_words, r,
-		    pt->rec_words * sizeof(uint32_t));
+		memcpy(wide + q * pt->dwords, r, pt->dwords * sizeof(uint32_t));
 		pos[q] = (uint32_t)i;
 		i++;
 	}
@@ -710,10 +900,12 @@ sample_node(
 		qsort(pr, ns, 2 * sizeof(uint64_t), mond_cmp_u64pair);
 		for (q = 0; q < ns; q++)
 			memcpy(cp + q * pt->rec_words,
-			    pt->rec + pr[2 * q + 1] * pt->rec_words,
+			    wide + pr[2 * q + 1] * pt->dwords,
 			    pt->rec_words * sizeof(uint32_t));
-		free(pt->rec);
 		pt->rec = cp;
+		pt->nrows = ns;
+		rank_in_memory(pt, on, wide, pr);
+		free(wide);
 		free(pr);
 	}
 	free(pos);
@@ -815,7 +1007,8 @@ tree_route(struct part *pt, const uint32_t *r)
 	while (!pt->grow.t[t].leaf) {
 		const struct tnode *tn = &pt->grow.t[t];
 		const struct dim *dm = &pt->dims[tn->dim];
-		uint32_t v = r[tn->dim], leafid, c;
+		uint64_t v = disk_key(pt, r, tn->dim);
+		uint32_t leafid, c;
 
 		if (tn->rel) {
 			struct tnode *w = &pt->grow.t[t];
@@ -945,7 +1138,7 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 			pstat_add(pt, p, r);
 		else
 			p->n++;
-		if (fwrite(r, pt->rec_words * sizeof(uint32_t), 1, p->f) != 1)
+		if (fwrite(r, pt->dwords * sizeof(uint32_t), 1, p->f) != 1)
 			kn_die_sys("%s: write error", p->path);
 	}
 	oread_close(&rd);
@@ -956,7 +1149,7 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 			kn_die_sys("%s: write error", ps[t].path);
 		fclose(ps[t].f);
 		ps[t].f = NULL;
-		pt->acct.bwritten += ps[t].n * pt->rec_words * sizeof(uint32_t);
+		pt->acct.bwritten += ps[t].n * pt->dwords * sizeof(uint32_t);
 	}
 	pt->acct.repart++;
 }
@@ -1028,6 +1221,8 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 	mond_scratch_alloc(pt, 1);
 	mond_partition(pt);
 	mond_scratch_alloc(pt, 0);
+	for (t = 0; t < pt->nqi; t++)
+		local_free(&pt->dims[t]);
 	pt->req.k = kk;
 	pt->sample.on = 0;
 	pt->grow.on = 0;
@@ -1220,10 +1415,12 @@ again:
 				kc[1] = pt->grow.t[tn].n - best.L;
 				if (pt->relaxed) {
 					pt->grow.t[tn].rel = 1;
-					pt->grow.t[tn].med = best.med;
+					pt->grow.t[tn].med =
+					    code_key(pt, best.dim, best.med);
 					pt->grow.t[tn].eqleft = best.eqleft;
 				} else
-					pt->grow.t[tn].thr = best.med;
+					pt->grow.t[tn].thr =
+					    code_key(pt, best.dim, best.med);
 			}
 			pt->grow.t[tn].dim = best.dim;
 			pt->grow.t[tn].nkid = m;

@@ -22,12 +22,14 @@ struct oread {
 	const struct onode *nd;
 	uint32_t *buf;
 	size_t n, i;
+	uint64_t chunk;		/* chunks read, for the spool's scales */
 };
 
 /* The frequency groups of a node (004 §2: AV, AVS, AVC sets): per
  * dimension the counts of (code, sensitive value, label). */
 struct gent {
-	uint32_t code, s, y;
+	uint64_t code;		/* counting: a number's key (numkey.c) */
+	uint32_t s, y;
 	uint64_t cnt;
 };
 
@@ -68,7 +70,7 @@ struct rothko {
 	uint32_t *bucket;
 };
 
-void rothko_gtab_add(struct part *pt, struct gtab *g, uint32_t c, uint32_t s,
+void rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
     uint32_t y, uint64_t cnt);
 
 /* From the groups in gt of a node of n rows: sorted lists, the totals
