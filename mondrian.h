@@ -91,7 +91,7 @@ struct cut {
 	kn_i128 iscore;		/* infogain: larger is better */
 	long double score;	/* regression: larger is better */
 	int fast;		/* found by select_cut: */
-	uint32_t med;		/* left: keys below med, and the first */
+	uint64_t med;		/* left: keys below med, and the first */
 	uint64_t eqleft;	/* eqleft rows (in row order) equal to it */
 };
 
