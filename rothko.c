@@ -1030,35 +1030,47 @@ rank_put(struct dim *dm, size_t i, uint64_t key)
 
 /* Ranks the numbers of the nrows rows in rec among themselves, as in
  * memory: each numeric dimension's keys, read again from the node's
- * file on, or taken from the records wide[pr[2i+1]] on disk in memory,
- * become ranks in the records' word j, with the node's vals and lkey.
- * The in-memory algorithm sees only the order of the codes and the
- * values of vals, whose rank 0 stands for a missing value with the
- * table's least number, as in memory. */
+ * file on, or taken from the records wide[pr[2i+1]] on disk in memory
+ * (freed here, before the ranking's scratch is taken), become ranks in
+ * the records' word j, with the node's vals and lkey.  The in-memory
+ * algorithm sees only the order of the codes and the values of vals,
+ * whose rank 0 stands for a missing value with the table's least
+ * number, as in memory. */
 static void
-rank_in_memory(struct part *pt, const struct onode *on, const uint32_t *wide,
-    const uint64_t *pr)
+rank_in_memory(struct part *pt, const struct onode *on, uint32_t *wide,
+    uint64_t *pr)
 {
 	size_t j, i, n = pt->nrows;
+	int fromfile = wide == NULL;
 	uint32_t r0;
 
-	for (j = 0; j < pt->nqi; j++) {
+	for (j = 0; j < pt->nqi && !fromfile; j++) {
 		struct dim *dm = &pt->dims[j];
-		int S = dm->S;
 
 		if (dm->h != NULL)
 			continue;
 		local_free(dm);
 		dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
 		dm->rsc = kn_alloc(n + 1);
-		if (wide != NULL) {
-			for (i = 0; i < n; i++)
-				rank_put(dm, i, numkey_get(wide +
-				    pr[2 * i + 1] * pt->dwords, dm->kword));
-		} else {
+		for (i = 0; i < n; i++)
+			rank_put(dm, i, numkey_get(wide + pr[2 * i + 1] *
+			    pt->dwords, dm->kword));
+	}
+	free(wide);
+	free(pr);
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+		int S = dm->S;
+
+		if (dm->h != NULL)
+			continue;
+		if (fromfile) {
 			struct oread rd;
 			uint32_t *r;
 
+			local_free(dm);
+			dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
+			dm->rsc = kn_alloc(n + 1);
 			oread_open(pt, &rd, on);
 			for (i = 0; (r = oread_next(pt, &rd)) != NULL; i++)
 				rank_put(dm, i, numkey_get(r, dm->kword));
@@ -1186,9 +1198,9 @@ sample_node(
 			    pt->rec_words * sizeof(uint32_t));
 		pt->rec = cp;
 		pt->nrows = ns;
+		free(pos);
+		pos = NULL;
 		rank_in_memory(pt, on, wide, pr);
-		free(wide);
-		free(pr);
 	}
 	free(pos);
 }
@@ -1446,7 +1458,10 @@ static size_t
 rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
     const char *checkname)
 {
-	uint64_t ns = pt->rk->avail / (8 * pt->rec_words + 40), kk, lo, hi;
+	/* A row of the sample is held as on disk (dwords), then in memory,
+	 * as the nodes partitioned in memory are. */
+	uint64_t ns = pt->rk->avail / (8 * pt->dwords + 40),
+		 kk, lo, hi;
 	struct pstat *ps;
 	size_t t, nk = 0;
 
