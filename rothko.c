@@ -1031,14 +1031,15 @@ rank_put(struct dim *dm, size_t i, uint64_t key)
 /* Ranks the numbers of the nrows rows in rec among themselves, as in
  * memory: each numeric dimension's keys, read again from the node's
  * file on, or taken from the records wide[pr[2i+1]] on disk in memory
- * (freed here, before the ranking's scratch is taken), become ranks in
- * the records' word j, with the node's vals and lkey.  The in-memory
+ * (freed here, before the ranking's scratch is taken), or for done
+ * already in its raw and rsc, become ranks in the records' word j, with the
+ * node's vals and lkey.  The in-memory
  * algorithm sees only the order of the codes and the values of vals,
  * whose rank 0 stands for a missing value with the table's least
  * number, as in memory. */
 static void
 rank_in_memory(struct part *pt, const struct onode *on, uint32_t *wide,
-    uint64_t *pr)
+    uint64_t *pr, const struct dim *done)
 {
 	size_t j, i, n = pt->nrows;
 	int fromfile = wide == NULL;
@@ -1064,7 +1065,7 @@ rank_in_memory(struct part *pt, const struct onode *on, uint32_t *wide,
 
 		if (dm->h != NULL)
 			continue;
-		if (fromfile) {
+		if (fromfile && dm != done) {
 			struct oread rd;
 			uint32_t *r;
 
@@ -1098,15 +1099,28 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 	struct oread rd;
 	uint32_t *r;
 	uint64_t i = 0;
+	struct dim *d1 = NULL;
 
+	/* The first numeric dimension's keys are taken in the same scan. */
+	for (i = 0; i < pt->nqi && d1 == NULL; i++)
+		if (pt->dims[i].h == NULL) {
+			d1 = &pt->dims[i];
+			local_free(d1);
+			d1->raw = kn_alloc((on->n + 1) * sizeof(int64_t));
+			d1->rsc = kn_alloc(on->n + 1);
+		}
+	i = 0;
 	pt->rec = kn_alloc((on->n + 1) * pt->rec_words * sizeof(uint32_t));
 	oread_open(pt, &rd, on);
-	while ((r = oread_next(pt, &rd)) != NULL)
+	while ((r = oread_next(pt, &rd)) != NULL) {
+		if (d1 != NULL)
+			rank_put(d1, i, numkey_get(r, d1->kword));
 		memcpy(pt->rec + i++ * pt->rec_words, r,
 		    pt->rec_words * sizeof(uint32_t));
+	}
 	oread_close(&rd);
 	pt->nrows = on->n;
-	rank_in_memory(pt, on, NULL, NULL);
+	rank_in_memory(pt, on, NULL, NULL, d1);
 	mond_scratch_alloc(pt, 1);
 	if (checkname != NULL)
 		rothko_root_check(pt, checkname);
@@ -1200,7 +1214,7 @@ sample_node(
 		pt->nrows = ns;
 		free(pos);
 		pos = NULL;
-		rank_in_memory(pt, on, wide, pr);
+		rank_in_memory(pt, on, wide, pr, NULL);
 	}
 	free(pos);
 }
