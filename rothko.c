@@ -1007,11 +1007,14 @@ rothko_root_check(struct part *pt, const char *name)
 	mond_node_clear_totals(pt);
 }
 
-/* Whether a node of n rows can be partitioned in memory. */
+/* Whether a node of n rows can be partitioned in memory: 8 bytes a
+ * word of its records on disk and 40 (its records in memory twice, the
+ * scratch, and each number's rank and key, or while it is read, a
+ * sample's records as on disk). */
 static int
 fits_in_memory(struct part *pt, uint64_t n)
 {
-	return n * (8 * pt->rec_words + 40) <= pt->rk->avail &&
+	return n * (8 * pt->dwords + 40) <= pt->rk->avail &&
 	    (pt->rk->fit_rows == 0 || n <= pt->rk->fit_rows);
 }
 
@@ -1472,8 +1475,7 @@ static size_t
 rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
     const char *checkname)
 {
-	/* A row of the sample is held as on disk (dwords), then in memory,
-	 * as the nodes partitioned in memory are. */
+	/* As many rows as fits_in_memory() takes. */
 	uint64_t ns = pt->rk->avail / (8 * pt->dwords + 40),
 		 kk, lo, hi;
 	struct pstat *ps;
