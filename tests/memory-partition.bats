@@ -47,16 +47,18 @@ setup() {
 	[ -z "$(ls "$T/tmp")" ]
 }
 
-@test "Rothko-S, -S 4M, the same table: every class meets k and is minimal, the peak within -S plus $ALLOW_KB KB" {
+@test "Rothko-S, -S 2M, the table's first 100,000 rows: every class meets k and is minimal, the peak within -S plus $ALLOW_KB KB" {
+	# (The checker takes long on more rows.)
+	head -n 100001 "$B/big.tsv" > "$T/t"
 	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition -v \
-	    -a rothko-s -S 4M --seed 3 -q age,inc -k 10 -r "$T/r" \
-	    -o "$T/out" "$B/big.tsv"
+	    -a rothko-s -S 2M --seed 3 -q age,inc -k 10 -r "$T/r" \
+	    -o "$T/out" "$T/t"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[[ "$stderr" == *"Rothko-S"* ]]
 	awk -f "$BATS_TEST_DIRNAME/partition-check.awk" -v qi=age,inc -v k=10 \
-	    -v regions="$T/r" -v input="$B/big.tsv" -v output="$T/out"
+	    -v regions="$T/r" -v input="$T/t" -v output="$T/out"
 	echo "peak $(cat "$T/rss") KB"
-	[ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
+	[ "$(cat "$T/rss")" -le $((2048 + ALLOW_KB)) ]
 }
 
 @test "Rothko-T with the groups streamed: missing values, mixed decimals, l-diversity, variance, infogain, regression, --relaxed give the in-memory output" {
