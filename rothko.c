@@ -866,10 +866,11 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	kn_sorter *so;
 	uint32_t *r;
 	char line[32];
-	/* Half what the groups leave: the sort's records may double past
-	 * its budget as they grow (extsort.c). */
+	/* A quarter of what the groups leave: the sort's records may
+	 * double past its budget as they grow (extsort.c), to about twice
+	 * it. */
 	size_t t, budget = pt->rk->avail > pt->rk->gbytes ?
-	    (pt->rk->avail - pt->rk->gbytes) / 2 : 0;
+	    (pt->rk->avail - pt->rk->gbytes) / 4 : 0;
 
 	memset(&sc, 0, sizeof(sc));
 	sc.pt = pt;
@@ -1541,6 +1542,8 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 	pt->grow.on = 0;
 	if (pt->grow.t[0].leaf) {
 		free(pt->grow.t);
+		free(pt->grow.tcls);
+		free(pt->grow.stnode);
 		memset(&pt->grow, 0, sizeof(pt->grow));
 		return 0;
 	}
@@ -1596,6 +1599,8 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 	}
 	free(ps);
 	free(pt->grow.t);
+	free(pt->grow.tcls);
+	free(pt->grow.stnode);
 	memset(&pt->grow, 0, sizeof(pt->grow));
 	return nk;
 }
@@ -1795,6 +1800,8 @@ again:
 	for (t = 0; t < pt->grow.n; t++)
 		free(pt->grow.t[t].cid);
 	free(pt->grow.t);
+	free(pt->grow.tcls);
+	free(pt->grow.stnode);
 	memset(&pt->grow, 0, sizeof(pt->grow));
 	return nk;
 }
