@@ -127,17 +127,17 @@ fuzz/fuzz-parse: recode.c regions.c recode.h extsort.h
 demo: all
 	@sh demo.sh
 
-bench: all
+bench: all tests/peak-rss
 	@sh bench/run && echo && sh bench/extsort.sh && echo && sh bench/lattice.sh && \
 	    echo && sh bench/wide.sh && echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
-	    echo && sh bench/csv.sh
+	    echo && sh bench/csv.sh && echo && sh bench/numkey.sh
 
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
 
 # The sh scripts, with shellcheck (not needed to build or test).
 lint-sh:
-	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh
+	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh bench/numkey.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
