@@ -31,8 +31,9 @@ struct dim {
 	kn_hier *h;		/* NULL: numeric */
 	int isdate;		/* --date: numbers are days or seconds */
 	int dform;		/* its form (KN_DATE_*), once known */
-	/* numeric: values as integers at the column's scale S; out of
-	 * core the distinct values (mant, scale) get ids first */
+	/* numeric: values as integers at the column's scale S; on a
+	 * cluster the distinct values (mant, scale) get ids first, out of
+	 * core none: they are keys (numkey.c), ranked in a node's vals */
 	struct numdict {
 		int64_t *m;	/* id -> mantissa */
 		int8_t *sc;	/* id -> scale */
@@ -196,8 +197,8 @@ struct part {
 	uint64_t nrows;
 
 	/* Out of core (Rothko-T, paper 004 §2): the rows are spooled
-	 * once as binary records, the numbers as ids of their distinct
-	 * values, and read back in chunks. */
+	 * once as binary records, the numbers as 64-bit keys (numkey.c),
+	 * and read back in chunks. */
 	int ooc;
 	int keyed;		/* the numbers are keys on disk (numkey.c) */
 	size_t dwords;		/* words of a record on disk */
@@ -278,8 +279,8 @@ struct part {
 };
 
 /* Out of core (Rothko-T, paper 004 §2): the rows are spooled once as
- * binary records of rec_words words, the numbers as ids of their distinct
- * values, and read back in chunks. */
+ * binary records of dwords words, the numbers as 64-bit keys (numkey.c),
+ * and read back in chunks of this many. */
 #define MOND_CHUNK 4096
 
 /* Parses a decimal number into m / 10^sc with m in 64 bits (signed)

@@ -2,10 +2,14 @@
  * rothko.c: partition out of core (-S, -a rothko-t|rothko-s).
  *
  * The rows are spooled once (mondrian.c) as fixed-width binary records
- * of dictionary codes.  Rothko-T (paper 004 §2) grows the tree level by
- * level from frequency groups counted in scans (--fcache nodes per
- * scan), repartitions the rows across its leaves, and partitions a node
- * in memory once it fits: the same output as in memory.  Rothko-S (004
+ * of codes and 64-bit numbers (numkey.c); a node's numbers are ranked
+ * among themselves when its groups are counted or it is partitioned in
+ * memory, and a node whose numbers' groups do not fit has them streamed:
+ * its cuts are found from its rows sorted on disk (extsort.c).
+ * Rothko-T (paper 004 §2) grows the tree level by level from frequency
+ * groups counted in scans (--fcache nodes per scan), repartitions the
+ * rows across its leaves, and partitions a node in memory once it fits:
+ * the same output as in memory.  Rothko-S (004
  * §3) grows a tree on a sample, making a cut when the hypothesis tests
  * of hypo.c (004 §3.1) reject "not allowable", repartitions while
  * counting population statistics, and merges back any subtree with a
