@@ -18,7 +18,7 @@ all: $(PROGS)
 # as a library: each program links only the members it uses.
 CORE = kanon.o date.o help.o progress.o tsv.o hier.o req.o extsort.o freq.o
 # partition's own objects.
-PART_OBJS = partition.o msens.o mondrian.o rothko.o cluster.o hypo.o
+PART_OBJS = partition.o msens.o numkey.o mondrian.o rothko.o cluster.o hypo.o
 
 libkanon.a: $(CORE)
 	rm -f $@
@@ -64,11 +64,11 @@ tests/hypo-check: tests/hypo-check.c hypo.o
 
 # The headers each object includes, directly or through another header.
 $(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
-    lattice_search.o partition.o msens.o mondrian.o rothko.o cluster.o tagging.o: kanon.h
+    lattice_search.o partition.o msens.o numkey.o mondrian.o rothko.o cluster.o tagging.o: kanon.h
 lattice.o tagging.o: tagging.h
 lattice.o lattice_search.o: lattice.h
 extsort.o freq.o extsort_main.o: extsort.h
-partition.o msens.o mondrian.o rothko.o cluster.o: mondrian.h
+partition.o msens.o numkey.o mondrian.o rothko.o cluster.o: mondrian.h
 partition.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
@@ -131,11 +131,12 @@ fuzz/fuzz-parse: recode.c regions.c keyset.c recode.h keyset.h extsort.h
 demo: all
 	@sh demo.sh
 
-bench: all
+bench: all tests/peak-rss
 	@sh bench/run && echo && sh bench/extsort.sh && echo && sh bench/lattice.sh && \
 	    echo && sh bench/wide.sh && echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
 	    echo && sh bench/csv.sh && echo && sh bench/memory.sh && echo && sh bench/memory-score.sh && \
-	    echo && sh bench/memory-recode.sh
+	    echo && sh bench/memory-recode.sh && \
+	    echo && sh bench/numkey.sh
 
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
@@ -143,7 +144,8 @@ lint-man:
 # The sh scripts, with shellcheck (not needed to build or test).
 lint-sh:
 	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh \
-	    bench/memory.sh bench/memory-score.sh bench/memory-recode.sh
+	    bench/memory.sh bench/memory-score.sh bench/memory-recode.sh \
+	    bench/numkey.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7

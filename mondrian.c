@@ -125,8 +125,8 @@ mond_parse_value(struct dim *dm, const char *s, size_t n, int64_t *m,
 
 /* Ranks the values of a numeric column: brings them to the column's
  * scale and sorts (value, row) pairs by a radix sort on the value. */
-static void
-rank_numeric(struct part *pt, struct dim *dm, size_t j)
+void
+mond_rank_numeric(struct part *pt, struct dim *dm, size_t j)
 {
 	uint64_t *a, *b, *t, mn = UINT64_MAX, mx = 0;
 	uint32_t *ra, *rb, *rt, r = 0, base;
@@ -312,33 +312,20 @@ mond_numdict_id(struct numdict *v, int64_t m, int sc)
 	return (uint32_t)(v->n - 1);
 }
 
-/* Writes the rows in the buffer to the spool, the numbers as the ids
- * of their distinct values. */
+/* Writes the rows in the buffer to the spool, the numbers as keys
+ * (numkey.c); what stays in memory is the dictionaries of the other
+ * values, which must fit. */
 static void
 flush_chunk(struct part *pt, size_t nb)
 {
-	size_t i, j;
-
-	for (j = 0; j < pt->nqi; j++) {
-		struct dim *dm = &pt->dims[j];
-
-		if (dm->h != NULL)
-			continue;
-		for (i = 0; i < nb; i++)
-			pt->rec[i * pt->rec_words + j] =
-			    mond_numdict_id(&dm->vd, dm->raw[i], dm->rsc[i]);
-	}
+	numkey_flush(pt, nb);
 	if (mond_dicts_bytes(pt) +
-		2 * (size_t)MOND_CHUNK * pt->rec_words * sizeof(uint32_t) >
+		2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t) >
 	    pt->budget)
-		kn_die("-S %zu: too small: the dictionaries of the values "
-		    "outgrow it (%zu bytes at row %llu)", pt->budget,
+		kn_die("-S %zu: too small: the dictionaries of the sensitive "
+		    "values, the targets and the hierarchies' labels outgrow "
+		    "it (%zu bytes at row %llu)", pt->budget,
 		    mond_dicts_bytes(pt), (unsigned long long)pt->nrows);
-	if (fwrite(pt->rec, pt->rec_words * sizeof(uint32_t), nb, pt->spool) !=
-	    nb)
-		kn_die_sys("%s: write error", pt->spool_path);
-	pt->acct.bwritten += nb * pt->rec_words * sizeof(uint32_t);
-	pt->spooled += nb;
 }
 
 /* The id of value v in dc, added if new; with num, its number goes to
@@ -422,8 +409,10 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 	uint32_t *r;
 	const char *err;
 
-	if (pt->ooc)
+	if (pt->ooc) {
 		cap = MOND_CHUNK;
+		numkey_layout(pt);
+	}
 	pt->rec = kn_alloc(cap * pt->rec_words * sizeof(uint32_t));
 	while (kn_table_next(t)) {
 		size_t b = pt->nrows - pt->spooled;
@@ -1610,6 +1599,10 @@ record_cut(struct part *pt, size_t t, const struct cut *c)
 		sort_dim(pt, j);
 		tn->thr = pt->key[pt->perm[c->L - 1]] + pt->node.mn[j];
 	}
+	if (pt->keyed && cid == NULL && pt->dims[j].h == NULL)
+		/* A sample's ranks are its own: the key, or below med's. */
+		tn->thr = c->fast && c->eqleft == 0 ?
+		    pt->dims[j].lkey[c->med] - 1 : pt->dims[j].lkey[tn->thr];
 	pt->grow.leaves += tn->nkid - 1;
 }
 
@@ -1866,10 +1859,12 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			for (i = 0; i < pt->nrows && !pt->ooc; i++)
 				pt->rec[i * pt->rec_words + j] =
 				    dm->dfsrank[pt->rec[i * pt->rec_words + j]];
-		} else if (pt->ooc)
+		} else if (pt->keyed)
+			numkey_finish(pt, dm);
+		else if (pt->ooc)
 			rank_ids(pt, dm);
 		else
-			rank_numeric(pt, dm, j);
+			mond_rank_numeric(pt, dm, j);
 	}
 	if (pt->req.hasv) {
 		kn_i128 s = 0, ss = 0;

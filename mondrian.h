@@ -16,6 +16,9 @@ struct part;
 
 enum { SPLIT_MEDIAN, SPLIT_INFOGAIN, SPLIT_REGRESSION };
 
+/* The scales a number may have: 0 to 18 decimals (kanon(7), Numbers). */
+#define NUMKEY_SCALES 19
+
 /*
  * A quasi-identifier.  Every row's value becomes a code whose order is
  * the dimension's order: the rank of the number, or for a column with a
@@ -28,8 +31,9 @@ struct dim {
 	kn_hier *h;		/* NULL: numeric */
 	int isdate;		/* --date: numbers are days or seconds */
 	int dform;		/* its form (KN_DATE_*), once known */
-	/* numeric: values as integers at the column's scale S; out of
-	 * core the distinct values (mant, scale) get ids first */
+	/* numeric: values as integers at the column's scale S; on a
+	 * cluster the distinct values (mant, scale) get ids first, out of
+	 * core none: they are keys (numkey.c), ranked in a node's vals */
 	struct numdict {
 		int64_t *m;	/* id -> mantissa */
 		int8_t *sc;	/* id -> scale */
@@ -45,9 +49,22 @@ struct dim {
 	 * for it, below every number, and vals[0] is vals[1] */
 	int miss;
 	int S;
-	/* on a cluster: the table's scale and range, from the tree */
+	/* on a cluster: the table's scale and range, from the tree; out
+	 * of core the least and largest numbers of the table */
 	int fS, hasg;
 	int64_t gmn, gmx;
+	/* out of core (numkey.c): the spool holds each number as a key,
+	 * its value at the scale the column had when its chunk was
+	 * written, sc_chunk[s] the first chunk at scale s; its extremes
+	 * so far (at that scale) and whether one overflowed; the word of
+	 * the key in a record on disk; a node's local ranks: lkey[rank],
+	 * the key of a rank, lcap their room */
+	uint64_t sc_chunk[NUMKEY_SCALES];
+	int sc_now, sc_ovf, has_num;
+	int64_t kmn, kmx;
+	size_t kword;
+	uint64_t *lkey;
+	size_t lcap;
 	/* hierarchy */
 	int nl;			/* levels; nl is the implicit root above */
 	uint32_t **anc;		/* anc[l][leaf] = ancestor at level l */
@@ -75,7 +92,7 @@ struct cut {
 	kn_i128 iscore;		/* infogain: larger is better */
 	long double score;	/* regression: larger is better */
 	int fast;		/* found by select_cut: */
-	uint32_t med;		/* left: keys below med, and the first */
+	uint64_t med;		/* left: keys below med, and the first */
 	uint64_t eqleft;	/* eqleft rows (in row order) equal to it */
 };
 
@@ -89,7 +106,7 @@ struct tnode {
 	int leaf;
 	size_t dim;
 	int hier;
-	uint32_t thr;
+	uint64_t thr;		/* out of core: a key (numkey.c) */
 	int lv;
 	uint32_t x;
 	uint32_t *cid;		/* hierarchy: child ids, in kid order */
@@ -100,7 +117,7 @@ struct tnode {
 	 * first eqleft rows at med in file order, go to kid 0) */
 	uint64_t n;
 	int big, rel;
-	uint32_t med;
+	uint64_t med;
 	uint64_t eqleft, left;
 };
 
@@ -180,9 +197,11 @@ struct part {
 	uint64_t nrows;
 
 	/* Out of core (Rothko-T, paper 004 §2): the rows are spooled
-	 * once as binary records, the numbers as ids of their distinct
-	 * values, and read back in chunks. */
+	 * once as binary records, the numbers as 64-bit keys (numkey.c),
+	 * and read back in chunks. */
 	int ooc;
+	int keyed;		/* the numbers are keys on disk (numkey.c) */
+	size_t dwords;		/* words of a record on disk */
 	uint64_t spooled;	/* rows spooled so far */
 	FILE *spool;
 	char *spool_path;
@@ -267,8 +286,8 @@ struct part {
 };
 
 /* Out of core (Rothko-T, paper 004 §2): the rows are spooled once as
- * binary records of rec_words words, the numbers as ids of their distinct
- * values, and read back in chunks. */
+ * binary records of dwords words, the numbers as 64-bit keys (numkey.c),
+ * and read back in chunks of this many. */
 #define MOND_CHUNK 4096
 
 /* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
@@ -284,6 +303,11 @@ const char *mond_parse_value(struct dim *dm, const char *s, size_t n,
 /* Builds the ancestors, leaf counts and depth-first codes of a
  * hierarchy once all values are known. */
 void mond_prepare_hier(struct dim *dm);
+
+/* Ranks the numbers of dimension j of the nrows rows in rec, each
+ * dm->raw[row] / 10^dm->rsc[row] (scale -1: missing, rank 0), into the
+ * records' word j and dm->vals, dm->nrank; frees raw and rsc. */
+void mond_rank_numeric(struct part *pt, struct dim *dm, size_t j);
 
 /* The id of the number m / 10^sc (canonical: no trailing fractional
  * zeros) in a dictionary of distinct numbers, added if new. */
@@ -331,6 +355,37 @@ int msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n);
  * the node's totals less hist[x], over the values touched. */
 int msens_side_ok(struct part *pt, const uint64_t *hist, int compl,
     uint64_t n);
+
+/* ---- numkey.c: the numbers out of core, without a dictionary ---- */
+
+/* A number's key: its value at the column's scale, the sign bit flipped
+ * so that keys compare as the numbers do; 0 for a missing value, below
+ * every number (a column cannot have both a missing value and
+ * -2^63). */
+static inline uint64_t
+numkey_get(const uint32_t *r, size_t w)
+{
+	return (uint64_t)r[w] << 32 | r[w + 1];
+}
+
+static inline int64_t
+numkey_value(uint64_t key)
+{
+	return (int64_t)(key ^ ((uint64_t)1 << 63));
+}
+
+/* Sets the words of the spool's records: the in-memory record, then
+ * two words for each numeric QI's key. */
+void numkey_layout(struct part *pt);
+/* Writes the nb rows loaded in pt->rec, their numbers in dm->raw and
+ * dm->rsc, to the spool as records of keys. */
+void numkey_flush(struct part *pt, size_t nb);
+/* Once the rows are spooled: each numeric QI's scale and extremes, or
+ * the error of a number that does not fit 64 bits at that scale. */
+void numkey_finish(struct part *pt, struct dim *dm);
+/* Brings the keys of records buf[0..n) of the spool's chunk c to the
+ * column's scale. */
+void numkey_rescale(struct part *pt, uint32_t *buf, size_t n, uint64_t c);
 
 /* Whether a part meets every requirement.  Its sensitive counts are
  * hist[x], or with compl the node's totals less hist[x]. */

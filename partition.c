@@ -581,7 +581,7 @@ main(int argc, char *argv[])
 	if (pt->ooc) {
 		struct onode root;
 		size_t used = mond_dicts_bytes(pt) +
-		    (size_t)MOND_CHUNK * pt->rec_words * sizeof(uint32_t);
+		    (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t);
 
 		/* What is left of the budget for the nodes, the groups and
 		 * the buckets of the output pass. */

@@ -2,10 +2,14 @@
  * rothko.c: partition out of core (-S, -a rothko-t|rothko-s).
  *
  * The rows are spooled once (mondrian.c) as fixed-width binary records
- * of dictionary codes.  Rothko-T (paper 004 §2) grows the tree level by
- * level from frequency groups counted in scans (--fcache nodes per
- * scan), repartitions the rows across its leaves, and partitions a node
- * in memory once it fits: the same output as in memory.  Rothko-S (004
+ * of codes and 64-bit numbers (numkey.c); a node's numbers are ranked
+ * among themselves when its groups are counted or it is partitioned in
+ * memory, and a node whose numbers' groups do not fit has them streamed:
+ * its cuts are found from its rows sorted on disk (extsort.c).
+ * Rothko-T (paper 004 §2) grows the tree level by level from frequency
+ * groups counted in scans (--fcache nodes per scan), repartitions the
+ * rows across its leaves, and partitions a node in memory once it fits:
+ * the same output as in memory.  Rothko-S (004
  * §3) grows a tree on a sample, making a cut when the hypothesis tests
  * of hypo.c (004 §3.1) reject "not allowable", repartitions while
  * counting population statistics, and merges back any subtree with a
@@ -16,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "extsort.h"
 #include "hypo.h"
 #include "kanon.h"
 #include "mondrian.h"
@@ -91,15 +96,16 @@ sample_ok(
 
 /* ---- out of core: Rothko-T (paper 004 §2) -------------------------- */
 
-/* Maps a spooled record's ids to codes. */
+/* Maps a spooled record's leaves and labels to codes (its numbers are
+ * keys already). */
 static void
 map_record(struct part *pt, uint32_t *r)
 {
 	size_t j;
 
 	for (j = 0; j < pt->nqi; j++)
-		r[j] = pt->dims[j].h != NULL ? pt->dims[j].dfsrank[r[j]] :
-		    pt->dims[j].rankof[r[j]];
+		if (pt->dims[j].h != NULL)
+			r[j] = pt->dims[j].dfsrank[r[j]];
 	if (pt->split == SPLIT_INFOGAIN)
 		r[pt->word_targ] = pt->label_rank[r[pt->word_targ]];
 }
@@ -110,8 +116,9 @@ oread_open(struct part *pt, struct oread *rd, const struct onode *on)
 	rd->nd = on;
 	if ((rd->f = kn_tmp_open(on->path, "rb")) == NULL)
 		kn_die_sys("%s", on->path);
-	rd->buf = kn_alloc(MOND_CHUNK * pt->rec_words * sizeof(uint32_t));
+	rd->buf = kn_alloc(MOND_CHUNK * pt->dwords * sizeof(uint32_t));
 	rd->n = rd->i = 0;
+	rd->chunk = 0;
 	pt->acct.scans++;
 }
 
@@ -122,7 +129,7 @@ oread_next(struct part *pt, struct oread *rd)
 	size_t i;
 
 	if (rd->i == rd->n) {
-		rd->n = fread(rd->buf, pt->rec_words * sizeof(uint32_t),
+		rd->n = fread(rd->buf, pt->dwords * sizeof(uint32_t),
 		    MOND_CHUNK, rd->f);
 		rd->i = 0;
 		if (rd->n == 0) {
@@ -130,13 +137,15 @@ oread_next(struct part *pt, struct oread *rd)
 				kn_die_sys("%s: read error", rd->nd->path);
 			return NULL;
 		}
-		pt->acct.bread += rd->n * pt->rec_words * sizeof(uint32_t);
+		pt->acct.bread += rd->n * pt->dwords * sizeof(uint32_t);
 		kn_progress(pt->acct.classed, pt->acct.bread);
-		if (rd->nd->raw)
+		if (rd->nd->raw) {
+			numkey_rescale(pt, rd->buf, rd->n, rd->chunk++);
 			for (i = 0; i < rd->n; i++)
-				map_record(pt, rd->buf + i * pt->rec_words);
+				map_record(pt, rd->buf + i * pt->dwords);
+		}
 	}
-	return rd->buf + pt->rec_words * rd->i++;
+	return rd->buf + pt->dwords * rd->i++;
 }
 
 static void
@@ -147,17 +156,25 @@ oread_close(struct oread *rd)
 }
 
 static uint64_t
-ghash(uint32_t c, uint32_t s, uint32_t y)
+ghash(uint64_t c, uint32_t s, uint32_t y)
 {
-	uint64_t h = ((uint64_t)c * 0x9e3779b97f4a7c15ULL) ^
+	uint64_t h = (c * 0x9e3779b97f4a7c15ULL) ^
 	    ((uint64_t)s * 0xc2b2ae3d27d4eb4fULL) ^
 	    ((uint64_t)y * 0x165667b19e3779f9ULL);
 
 	return h ^ (h >> 29);
 }
 
+/* The memory of a group: with the rank and the value of its key when
+ * it is a number's (groups_rank). */
+static size_t
+gent_bytes(const struct gtab *g)
+{
+	return sizeof(struct gent) + (g->ranked ? 2 * sizeof(uint64_t) : 0);
+}
+
 void
-rothko_gtab_add(struct part *pt, struct gtab *g, uint32_t c, uint32_t s,
+rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
     uint32_t y, uint64_t cnt)
 {
 	size_t h, i;
@@ -194,7 +211,12 @@ rothko_gtab_add(struct part *pt, struct gtab *g, uint32_t c, uint32_t s,
 		h = (h + 1) & (g->nslot - 1);
 	}
 	if (g->n == g->cap) {
-		pt->rk->gbytes += g->cap * sizeof(struct gent);
+		pt->rk->gbytes += g->cap * gent_bytes(g);
+		if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
+			/* Over before it grows: the scan ends (gover). */
+			pt->rk->gover = 1;
+			return;
+		}
 		g->cap = g->cap ? 2 * g->cap : 1024;
 		g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
 	}
@@ -221,7 +243,75 @@ gclear(struct part *pt, struct gtab *g, int keep)
 		g->e = NULL;
 		g->cap = 0;
 	}
-	pt->rk->gbytes += g->cap * sizeof(struct gent);
+	pt->rk->gbytes += g->cap * gent_bytes(g);
+}
+
+/* The key of dimension j in a record on disk: a leaf's code, or a
+ * number's key. */
+static uint64_t
+disk_key(struct part *pt, const uint32_t *r, size_t j)
+{
+	return pt->dims[j].h != NULL || !pt->keyed ? r[j] :
+	    numkey_get(r, pt->dims[j].kword);
+}
+
+/* Whether dimension j of the node being counted is streamed: a
+ * number, its groups not held (struct rothko). */
+static int
+streamed(struct part *pt, size_t j)
+{
+	return pt->rk->streaming && pt->keyed && pt->dims[j].h == NULL;
+}
+
+/* The key of code c of dimension j in the node whose groups were
+ * counted last (or in memory): c itself, or a number's key. */
+static uint64_t
+code_key(struct part *pt, size_t j, uint64_t c)
+{
+	return pt->dims[j].h != NULL || !pt->keyed || streamed(pt, j) ? c :
+	    pt->dims[j].lkey[c];
+}
+
+/* The counts by code of dimension j fit an array of this many: the
+ * leaves of a hierarchy, or a numeric column of a small range; 0:
+ * not. */
+static size_t
+dense_dom(struct part *pt, size_t j)
+{
+	const struct dim *dm = &pt->dims[j];
+
+	if (dm->h != NULL)
+		return dm->ncode;
+	if (!pt->keyed)
+		return dm->nrank;
+	return (uint64_t)((kn_i128)dm->gmx - dm->gmn) < 65536 ?
+	    (size_t)((kn_i128)dm->gmx - dm->gmn) + 2 : 0;
+}
+
+/* A key's place in the dense counts of dimension j, and back: 0 for a
+ * missing value, then the numbers from the least. */
+static size_t
+dense_idx(struct part *pt, size_t j, uint64_t key)
+{
+	const struct dim *dm = &pt->dims[j];
+
+	if (dm->h != NULL || !pt->keyed)
+		return (size_t)key;
+	if (key == 0 && dm->miss)
+		return 0;
+	return (size_t)(numkey_value(key) - dm->gmn) + 1;
+}
+
+static uint64_t
+dense_key(struct part *pt, size_t j, size_t i)
+{
+	const struct dim *dm = &pt->dims[j];
+
+	if (dm->h != NULL || !pt->keyed)
+		return i;
+	if (i == 0)
+		return 0;
+	return (uint64_t)(dm->gmn + (int64_t)(i - 1)) ^ ((uint64_t)1 << 63);
 }
 
 /* Counts a row of code c of dimension j into g: in an array indexed by
@@ -229,12 +319,14 @@ gclear(struct part *pt, struct gtab *g, int keep)
 static void
 gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
 {
-	if (pt->rk->gdense) {
-		if (g->arr == NULL) {
-			size_t dom = pt->dims[j].h != NULL ? pt->dims[j].ncode :
-			    pt->dims[j].nrank;
+	size_t dom;
 
-			pt->rk->gbytes += (dom + 1) * sizeof(uint64_t);
+	g->ranked = pt->keyed && pt->dims[j].h == NULL;
+	if (pt->rk->gdense && (dom = dense_dom(pt, j)) > 0) {
+		if (g->arr == NULL) {
+
+			pt->rk->gbytes += (dom + 1) * (sizeof(uint64_t) +
+			    (g->ranked ? 2 * sizeof(uint64_t) : 0));
 			if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
 				pt->rk->gover = 1;
 				return;
@@ -246,20 +338,65 @@ gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
 				    pt->budget, pt->rk->gbytes);
 			g->arr = kn_zalloc((dom + 1) * sizeof(uint64_t));
 		}
-		g->arr[r[j]]++;
+		g->arr[dense_idx(pt, j, disk_key(pt, r, j))]++;
 		return;
 	}
-	rothko_gtab_add(pt, g, r[j], pt->has_sens ? r[pt->word_sens] : 0,
+	rothko_gtab_add(pt, g, disk_key(pt, r, j), pt->has_sens ? r[pt->word_sens] : 0,
 	    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
+}
+
+/* Clears what a scan counts of a node besides its groups. */
+static void
+count_clear(struct part *pt)
+{
+	size_t j;
+
+	gclear(pt, &pt->rk->gtot, 0);
+	for (j = 0; j < pt->nqi; j++)
+		memset(&pt->rk->sst[j], 0, sizeof(struct sstat));
+}
+
+/* Counts record r of a node into its groups G[0..nqi), or for a
+ * streamed dimension into its statistics, and into the node's
+ * totals. */
+static void
+count_row(struct part *pt, struct gtab *G, const uint32_t *r)
+{
+	size_t j;
+
+	for (j = 0; j < pt->nqi; j++) {
+		struct sstat *st = &pt->rk->sst[j];
+		uint64_t key;
+		int64_t v;
+
+		if (!streamed(pt, j)) {
+			gcount(pt, &G[j], j, r);
+			continue;
+		}
+		key = disk_key(pt, r, j);
+		if (key == 0 && pt->dims[j].miss) {
+			st->nmiss++;
+			continue;
+		}
+		v = numkey_value(key);
+		if (st->nnum == 0 || v < st->mn)
+			st->mn = v;
+		if (st->nnum == 0 || v > st->mx)
+			st->mx = v;
+		st->nnum++;
+		st->sum += v;
+	}
+	if (pt->rk->streaming)
+		rothko_gtab_add(pt, &pt->rk->gtot, 0,
+		    pt->has_sens ? r[pt->word_sens] : 0,
+		    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
 }
 
 /* Turns dense counts into the sorted list of groups. */
 static void
 gdense_list(struct part *pt, struct gtab *g, size_t j)
 {
-	size_t dom = pt->dims[j].h != NULL ? pt->dims[j].ncode
-					   : pt->dims[j].nrank,
-	       c;
+	size_t dom = dense_dom(pt, j), c;
 
 	if (g->arr == NULL)
 		return;
@@ -268,7 +405,7 @@ gdense_list(struct part *pt, struct gtab *g, size_t j)
 		if (g->arr[c] == 0)
 			continue;
 		g->e = kn_grow(g->e, &g->cap, g->n, sizeof(struct gent), 1024);
-		g->e[g->n].code = (uint32_t)c;
+		g->e[g->n].code = dense_key(pt, j, c);
 		g->e[g->n].s = g->e[g->n].y = 0;
 		g->e[g->n].cnt = g->arr[c];
 		g->n++;
@@ -289,6 +426,43 @@ cmp_gent(const void *a, const void *b)
 	return x->y < y->y ? -1 : x->y > y->y;
 }
 
+/* Moves e[root] down the heap e[0..n) to its place. */
+static void
+gent_sift(struct gent *e, size_t root, size_t n)
+{
+	size_t kid;
+	struct gent t;
+
+	for (; (kid = 2 * root + 1) < n; root = kid) {
+		if (kid + 1 < n && cmp_gent(&e[kid], &e[kid + 1]) < 0)
+			kid++;
+		if (cmp_gent(&e[root], &e[kid]) >= 0)
+			break;
+		t = e[root];
+		e[root] = e[kid];
+		e[kid] = t;
+	}
+}
+
+/* Sorts groups by cmp_gent in place (a heapsort: qsort's scratch would
+ * be as large as the groups, outside the budget; no two groups are
+ * equal, so the order is qsort's). */
+static void
+sort_gents(struct gent *e, size_t n)
+{
+	size_t i;
+	struct gent t;
+
+	for (i = n / 2; i-- > 0;)
+		gent_sift(e, i, n);
+	for (i = n; i-- > 1;) {
+		t = e[0];
+		e[0] = e[i];
+		e[i] = t;
+		gent_sift(e, 0, i);
+	}
+}
+
 /* Scans a node for its groups, totals and extents (pt->node). */
 static void
 node_groups(struct part *pt, const struct onode *on)
@@ -298,14 +472,94 @@ node_groups(struct part *pt, const struct onode *on)
 	size_t j;
 
 	pt->rk->gbytes = 0;
+	pt->rk->streaming = pt->keyed;	/* a region needs no groups */
 	for (j = 0; j < pt->nqi; j++)
 		gclear(pt, &pt->rk->gtab[j], 1);
+	count_clear(pt);
 	oread_open(pt, &rd, on);
 	while ((r = oread_next(pt, &rd)) != NULL)
-		for (j = 0; j < pt->nqi; j++)
-			gcount(pt, &pt->rk->gtab[j], j, r);
+		count_row(pt, pt->rk->gtab, r);
 	oread_close(&rd);
 	rothko_groups_finish(pt, on->n);
+}
+
+/* Makes room for a node's ranks of numeric dimension dm, n of them
+ * (their memory is counted with the groups: gent_bytes). */
+static void
+local_room(struct dim *dm, size_t n)
+{
+	if (dm->lcap >= n)
+		return;
+	dm->lcap = n;
+	dm->vals = kn_realloc(dm->vals, n * sizeof(int64_t));
+	dm->lkey = kn_realloc(dm->lkey, n * sizeof(uint64_t));
+}
+
+/* Frees the ranks of a numeric dimension's values. */
+static void
+local_free(struct dim *dm)
+{
+	if (dm->h != NULL)
+		return;
+	free(dm->vals);
+	free(dm->lkey);
+	dm->vals = NULL;
+	dm->lkey = NULL;
+	dm->lcap = 0;
+	dm->nrank = 0;
+}
+
+/* The groups of numeric dimension j, sorted, by the ranks of their
+ * keys among the node's (rank 0 for a missing value): what the cuts and
+ * regions are chosen from, as in memory, with the node's own vals and
+ * lkey (the key of each rank). */
+static void
+groups_rank(struct part *pt, size_t j)
+{
+	struct dim *dm = &pt->dims[j];
+	struct gtab *g = &pt->rk->gtab[j];
+	uint32_t r = dm->miss ? 1 : 0;
+	size_t i;
+
+	local_room(dm, g->n + 2);
+	dm->vals[0] = dm->gmn;
+	dm->lkey[0] = 0;
+	for (i = 0; i < g->n; i++) {
+		uint64_t key = g->e[i].code;
+
+		if (dm->miss && key == 0) {
+			g->e[i].code = 0;
+			continue;
+		}
+		if (r == (dm->miss ? 1 : 0) || key != dm->lkey[r - 1]) {
+			dm->lkey[r] = key;
+			dm->vals[r] = numkey_value(key);
+			r++;
+		}
+		g->e[i].code = r - 1;
+	}
+	dm->nrank = r;
+}
+
+/* The extent of streamed dimension j from its statistics: codes 0 (a
+ * missing value), 1 and 2 (the least and largest numbers) in a table
+ * of three ranks, which are all the widths and regions need. */
+static void
+stream_extent(struct part *pt, size_t j)
+{
+	struct dim *dm = &pt->dims[j];
+	const struct sstat *st = &pt->rk->sst[j];
+
+	local_room(dm, 3);
+	dm->vals[0] = dm->gmn;
+	dm->lkey[0] = 0;
+	dm->vals[1] = st->mn;
+	dm->vals[2] = st->mx;
+	dm->lkey[1] = (uint64_t)st->mn ^ ((uint64_t)1 << 63);
+	dm->lkey[2] = (uint64_t)st->mx ^ ((uint64_t)1 << 63);
+	dm->nrank = 3;
+	pt->node.mn[j] = st->nmiss > 0 || st->nnum == 0 ? 0 : 1;
+	pt->node.mx[j] = st->nnum == 0 ? 0 : st->mn == st->mx ? 1 : 2;
 }
 
 /* From the groups in gt of a node of n rows: sorted lists, the totals
@@ -315,12 +569,18 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 {
 	size_t i, j;
 
+	const struct gtab *g0 = pt->rk->streaming ? &pt->rk->gtot :
+	    &pt->rk->gtab[0];
+
 	for (j = 0; j < pt->nqi; j++) {
+		if (streamed(pt, j))
+			continue;
 		if (pt->rk->gtab[j].arr != NULL)
 			gdense_list(pt, &pt->rk->gtab[j], j);
 		else
-			qsort(pt->rk->gtab[j].e, pt->rk->gtab[j].n,
-			    sizeof(struct gent), cmp_gent);
+			sort_gents(pt->rk->gtab[j].e, pt->rk->gtab[j].n);
+		if (pt->keyed && pt->dims[j].h == NULL)
+			groups_rank(pt, j);
 	}
 	/* Totals from the first dimension's groups. */
 	pt->node.b = 0;
@@ -328,8 +588,8 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 	pt->node.sorted = pt->nqi;
 	memset(&pt->node.tot, 0, sizeof(pt->node.tot));
 	pt->nstouch = pt->nltouch = 0;
-	for (i = 0; i < pt->rk->gtab[0].n; i++) {
-		const struct gent *e = &pt->rk->gtab[0].e[i];
+	for (i = 0; i < g0->n; i++) {
+		const struct gent *e = &g0->e[i];
 
 		if (pt->has_sens && pt->hs_tot[e->s] == 0)
 			pt->stouch[pt->nstouch++] = e->s;
@@ -355,6 +615,10 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 	for (i = 0; i < pt->nltouch; i++)
 		pt->node.tot.lf += mond_x_log_x(pt, pt->hl_tot[pt->ltouch[i]]);
 	for (j = 0; j < pt->nqi; j++) {
+		if (streamed(pt, j)) {
+			stream_extent(pt, j);
+			continue;
+		}
 		pt->node.mn[j] =
 		    pt->rk->gtab[j].n > 0 ? pt->rk->gtab[j].e[0].code : 0;
 		pt->node.mx[j] = pt->rk->gtab[j].n > 0
@@ -423,6 +687,67 @@ group_clear(struct part *pt)
 		pt->hl_side[pt->ltouch[i]] = 0;
 }
 
+/* The cut of ordered dimension j below code c (the rows up to c on the
+ * left, L; the others R): taken as the best if it beats it and both
+ * parts meet the requirements, as eval_median and eval_ordered judge
+ * it in memory. */
+static void
+cut_at(struct part *pt, size_t j, struct cut *best, const struct side *L,
+    const struct side *R, uint64_t c)
+{
+	uint64_t n = pt->node.n, l = L->n, dist;
+	kn_i128 isc = 0;
+	long double sc = 0;
+
+	if (l < pt->req.k || n - l < pt->req.k)
+		return;
+	dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+	if (pt->split == SPLIT_MEDIAN) {
+		if (best->found && dist > best->dist)
+			return;
+	} else if (pt->split == SPLIT_INFOGAIN) {
+		isc = L->lf - mond_x_log_x(pt, l) + R->lf -
+		    mond_x_log_x(pt, n - l);
+		if (!mond_cut_better(pt, best, isc, 0, dist))
+			return;
+	} else {
+		sc = mond_regression_term(L->ts, l) +
+		    mond_regression_term(R->ts, n - l);
+		if (!mond_cut_better(pt, best, 0, sc, dist))
+			return;
+	}
+	if (!mond_side_ok(pt, L, pt->hs_side, 0) ||
+	    !mond_side_ok(pt, R, pt->hs_side, 1))
+		return;
+	best->found = 1;
+	best->fast = 1;
+	best->dim = j;
+	best->L = l;
+	best->dist = dist;
+	best->iscore = isc;
+	best->score = sc;
+	best->med = c;
+	best->eqleft = UINT64_MAX;
+}
+
+/* The relaxed cut (k alone, checked at the start): the middle row,
+ * whose code med has lt rows below it. */
+static void
+cut_relaxed(struct part *pt, size_t j, struct cut *best, uint64_t med,
+    uint64_t lt)
+{
+	uint64_t n = pt->node.n;
+
+	if (n < 2 * pt->req.k)
+		return;
+	best->found = 1;
+	best->fast = 1;
+	best->dim = j;
+	best->L = (n + 1) / 2;
+	best->med = med;
+	best->eqleft = best->L - lt;
+}
+
 /* Cuts of an ordered dimension from its groups: the median (k alone:
  * as select_cut; with diversity: as eval_median) or the best score (as
  * eval_ordered), with the same choices as in memory. */
@@ -435,9 +760,8 @@ groups_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	size_t i;
 
 	if (pt->relaxed) {
-		/* k alone (checked at the start): the middle row. */
-		uint64_t lt = 0, eq = 0, pos = (n - 1) / 2, c = 0;
-		uint32_t med = 0;
+		uint64_t lt = 0, pos = (n - 1) / 2, c = 0;
+		uint64_t med = 0;
 
 		for (i = 0; i < g->n; i++) {
 			if (c + g->e[i].cnt > pos) {
@@ -446,62 +770,141 @@ groups_cut_ordered(struct part *pt, size_t j, struct cut *best)
 			}
 			c += g->e[i].cnt;
 		}
-		for (i = 0; i < g->n; i++) {
+		for (i = 0; i < g->n; i++)
 			lt += g->e[i].code < med ? g->e[i].cnt : 0;
-			eq += g->e[i].code == med ? g->e[i].cnt : 0;
-		}
-		if (n < 2 * pt->req.k)
-			return;
-		best->found = 1;
-		best->fast = 1;
-		best->dim = j;
-		best->L = (n + 1) / 2;
-		best->med = med;
-		best->eqleft = best->L - lt;
+		cut_relaxed(pt, j, best, med, lt);
 		return;
 	}
 	memset(&L, 0, sizeof(L));
 	R = pt->node.tot;
-	for (i = 0; i < g->n; i++) {
-		uint64_t l, dist;
-		kn_i128 isc = 0;
-		long double sc = 0;
-
+	for (i = 0; i + 1 < g->n; i++) {
 		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt, &L, &R);
-		if (i + 1 < g->n && g->e[i + 1].code == g->e[i].code)
-			continue;
-		if (i + 1 == g->n)
-			break;
-		l = L.n;
-		if (l < pt->req.k || n - l < pt->req.k)
-			continue;
-		dist = 2 * l > n ? 2 * l - n : n - 2 * l;
-		if (pt->split == SPLIT_MEDIAN) {
-			if (best->found && dist > best->dist)
-				continue;
-		} else if (pt->split == SPLIT_INFOGAIN) {
-			isc = L.lf - mond_x_log_x(pt, l) + R.lf -
-			    mond_x_log_x(pt, n - l);
-			if (!mond_cut_better(pt, best, isc, 0, dist))
-				continue;
-		} else {
-			sc = mond_regression_term(L.ts, l) +
-			    mond_regression_term(R.ts, n - l);
-			if (!mond_cut_better(pt, best, 0, sc, dist))
-				continue;
+		if (g->e[i + 1].code != g->e[i].code)
+			cut_at(pt, j, best, &L, &R, g->e[i].code);
+	}
+	group_clear(pt);
+}
+
+static size_t tree_route(struct part *pt, const uint32_t *r);
+
+/* A streamed dimension's cut being found: the node's rows in the order
+ * of (key, sensitive value, label), as the groups are, with the parts
+ * so far, the key of the rows being added, and for --relaxed the middle
+ * row's. */
+struct scut {
+	struct part *pt;
+	size_t j;
+	struct cut *best;
+	struct side L, R;
+	uint64_t cur, ncur, before, pos, med, medlt;
+	int any, medset;
+};
+
+/* The rows of key sc->cur are all in: a cut below the next key. */
+static void
+scut_boundary(struct scut *sc)
+{
+	if (sc->pt->relaxed) {
+		if (!sc->medset && sc->before + sc->ncur > sc->pos) {
+			sc->med = sc->cur;
+			sc->medlt = sc->before;
+			sc->medset = 1;
 		}
-		if (!mond_side_ok(pt, &L, pt->hs_side, 0) ||
-		    !mond_side_ok(pt, &R, pt->hs_side, 1))
+		sc->before += sc->ncur;
+		sc->ncur = 0;
+		return;
+	}
+	cut_at(sc->pt, sc->j, sc->best, &sc->L, &sc->R, sc->cur);
+}
+
+static uint64_t
+hex_get(const char *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v = v << 4 | (uint64_t)(p[i] <= '9' ? p[i] - '0' :
+		    p[i] - 'a' + 10);
+	return v;
+}
+
+static void
+hex_put(char *p, uint64_t v, int n)
+{
+	while (n-- > 0) {
+		p[n] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	}
+}
+
+/* One row of the sorted stream: 16 hex digits of its key, 8 of its
+ * sensitive value, 8 of its label. */
+static void
+scut_line(const char *line, size_t len, void *ctx)
+{
+	struct scut *sc = ctx;
+	uint64_t key = hex_get(line, 16);
+
+	(void)len;
+	if (sc->any && key != sc->cur)
+		scut_boundary(sc);
+	if (!sc->pt->relaxed)
+		group_add(sc->pt, (uint32_t)hex_get(line + 16, 8),
+		    (uint32_t)hex_get(line + 24, 8), 1, &sc->L, &sc->R);
+	sc->cur = key;
+	sc->ncur++;
+	sc->any = 1;
+}
+
+/* Cuts of a streamed dimension (a node whose numbers' groups outgrow
+ * the budget): the node's (key, sensitive value, label) sorted on disk
+ * within the budget (extsort.c), then read in order as the groups would
+ * be, with the same choices: the cut's code is the key. */
+static void
+stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
+{
+	const struct onode *on = pt->rk->snode;
+	struct scut sc;
+	struct oread rd;
+	kn_sorter *so;
+	uint32_t *r;
+	char line[32];
+	/* A quarter of what the groups leave: the sort's records may
+	 * double past its budget as they grow (extsort.c), to about twice
+	 * it. */
+	size_t t, budget = pt->rk->avail > pt->rk->gbytes ?
+	    (pt->rk->avail - pt->rk->gbytes) / 4 : 0;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.pt = pt;
+	sc.j = j;
+	sc.best = best;
+	sc.R = pt->node.tot;
+	sc.pos = (pt->node.n - 1) / 2;
+	so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
+	for (t = 0; t < pt->grow.n; t++)
+		pt->grow.t[t].left = pt->grow.t[t].eqleft;
+	oread_open(pt, &rd, on);
+	while ((r = oread_next(pt, &rd)) != NULL) {
+		if (pt->rk->stn >= 0 && tree_route(pt, r) != (size_t)pt->rk->stn)
 			continue;
-		best->found = 1;
-		best->fast = 1;
-		best->dim = j;
-		best->L = l;
-		best->dist = dist;
-		best->iscore = isc;
-		best->score = sc;
-		best->med = g->e[i].code;
-		best->eqleft = UINT64_MAX;
+		hex_put(line, disk_key(pt, r, j), 16);
+		hex_put(line + 16, pt->has_sens ? r[pt->word_sens] : 0, 8);
+		hex_put(line + 24, pt->split != SPLIT_MEDIAN ?
+		    r[pt->word_targ] : 0, 8);
+		kn_sort_add(so, line, sizeof(line));
+	}
+	oread_close(&rd);
+	kn_sort_finish(so, 0, scut_line, &sc);
+	pt->acct.bread += kn_sort_stats(so)->bytes_read;
+	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
+	kn_sort_free(so);
+	if (pt->relaxed) {
+		if (sc.any)
+			scut_boundary(&sc);
+		cut_relaxed(pt, j, best, sc.med, sc.medlt);
+		return;
 	}
 	group_clear(pt);
 }
@@ -586,6 +989,8 @@ rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
 			continue;
 		if (mond_is_hier(pt, op[j]))
 			groups_cut_hier(pt, op[j], best);
+		else if (streamed(pt, op[j]))
+			stream_cut_ordered(pt, op[j], best);
 		else
 			groups_cut_ordered(pt, op[j], best);
 	}
@@ -607,12 +1012,91 @@ rothko_root_check(struct part *pt, const char *name)
 	mond_node_clear_totals(pt);
 }
 
-/* Whether a node of n rows can be partitioned in memory. */
+/* Whether a node of n rows can be partitioned in memory: 8 bytes a
+ * word of its records on disk and 40 (its records in memory twice, the
+ * scratch, and each number's rank and key, or while it is read, a
+ * sample's records as on disk). */
 static int
 fits_in_memory(struct part *pt, uint64_t n)
 {
-	return n * (8 * pt->rec_words + 40) <= pt->rk->avail &&
+	return n * (8 * pt->dwords + 40) <= pt->rk->avail &&
 	    (pt->rk->fit_rows == 0 || n <= pt->rk->fit_rows);
+}
+
+/* Sets number i of numeric dimension dm, of key key, for ranking. */
+static void
+rank_put(struct dim *dm, size_t i, uint64_t key)
+{
+	if (key == 0 && dm->miss) {
+		dm->raw[i] = 0;
+		dm->rsc[i] = -1;
+	} else {
+		dm->raw[i] = numkey_value(key);
+		dm->rsc[i] = (int8_t)dm->S;
+	}
+}
+
+/* Ranks the numbers of the nrows rows in rec among themselves, as in
+ * memory: each numeric dimension's keys, read again from the node's
+ * file on, or taken from the records wide[pr[2i+1]] on disk in memory
+ * (freed here, before the ranking's scratch is taken), or for done
+ * already in its raw and rsc, become ranks in the records' word j, with the
+ * node's vals and lkey.  The in-memory
+ * algorithm sees only the order of the codes and the values of vals,
+ * whose rank 0 stands for a missing value with the table's least
+ * number, as in memory. */
+static void
+rank_in_memory(struct part *pt, const struct onode *on, uint32_t *wide,
+    uint64_t *pr, const struct dim *done)
+{
+	size_t j, i, n = pt->nrows;
+	int fromfile = wide == NULL;
+	uint32_t r0;
+
+	for (j = 0; j < pt->nqi && !fromfile; j++) {
+		struct dim *dm = &pt->dims[j];
+
+		if (dm->h != NULL)
+			continue;
+		local_free(dm);
+		dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
+		dm->rsc = kn_alloc(n + 1);
+		for (i = 0; i < n; i++)
+			rank_put(dm, i, numkey_get(wide + pr[2 * i + 1] *
+			    pt->dwords, dm->kword));
+	}
+	free(wide);
+	free(pr);
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+		int S = dm->S;
+
+		if (dm->h != NULL)
+			continue;
+		if (fromfile && dm != done) {
+			struct oread rd;
+			uint32_t *r;
+
+			local_free(dm);
+			dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
+			dm->rsc = kn_alloc(n + 1);
+			oread_open(pt, &rd, on);
+			for (i = 0; (r = oread_next(pt, &rd)) != NULL; i++)
+				rank_put(dm, i, numkey_get(r, dm->kword));
+			oread_close(&rd);
+		}
+		mond_rank_numeric(pt, dm, j);
+		dm->S = S;
+		dm->lcap = (size_t)dm->nrank + 2;
+		dm->lkey = kn_alloc(dm->lcap * sizeof(uint64_t));
+		for (r0 = 0; r0 < dm->nrank; r0++)
+			dm->lkey[r0] = (uint64_t)dm->vals[r0] ^
+			    ((uint64_t)1 << 63);
+		if (dm->miss) {
+			dm->lkey[0] = 0;
+			dm->vals[0] = dm->gmn;
+		}
+	}
 }
 
 /* Partitions a node in memory: reads it and runs the stack of
@@ -623,19 +1107,35 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 	struct oread rd;
 	uint32_t *r;
 	uint64_t i = 0;
+	struct dim *d1 = NULL;
 
+	/* The first numeric dimension's keys are taken in the same scan. */
+	for (i = 0; i < pt->nqi && d1 == NULL; i++)
+		if (pt->dims[i].h == NULL) {
+			d1 = &pt->dims[i];
+			local_free(d1);
+			d1->raw = kn_alloc((on->n + 1) * sizeof(int64_t));
+			d1->rsc = kn_alloc(on->n + 1);
+		}
+	i = 0;
 	pt->rec = kn_alloc((on->n + 1) * pt->rec_words * sizeof(uint32_t));
 	oread_open(pt, &rd, on);
-	while ((r = oread_next(pt, &rd)) != NULL)
+	while ((r = oread_next(pt, &rd)) != NULL) {
+		if (d1 != NULL)
+			rank_put(d1, i, numkey_get(r, d1->kword));
 		memcpy(pt->rec + i++ * pt->rec_words, r,
 		    pt->rec_words * sizeof(uint32_t));
+	}
 	oread_close(&rd);
 	pt->nrows = on->n;
+	rank_in_memory(pt, on, NULL, NULL, d1);
 	mond_scratch_alloc(pt, 1);
 	if (checkname != NULL)
 		rothko_root_check(pt, checkname);
 	mond_partition(pt);
 	mond_scratch_alloc(pt, 0);
+	for (i = 0; i < pt->nqi; i++)
+		local_free(&pt->dims[i]);
 	pt->acct.inmem++;
 }
 
@@ -654,16 +1154,23 @@ big_leaf(struct part *pt, const struct onode *on)
 	while ((r = oread_next(pt, &rd)) != NULL)
 		mond_class_assign(pt, r[pt->word_row], id);
 	oread_close(&rd);
-	if (pt->regions_fp == NULL)
+	if (pt->regions_fp == NULL) {
+		pt->rk->streaming = 0;
 		return;
+	}
 	mond_region_clear(pt);
 	for (j = 0; j < pt->nqi; j++)
-		if (pt->dims[j].h == NULL)
+		if (streamed(pt, j)) {
+			pt->sums[j] = pt->rk->sst[j].sum;
+			pt->nmiss[j] = pt->rk->sst[j].nmiss;
+			pt->mnp[j] = 1;
+		} else if (pt->dims[j].h == NULL)
 			for (i = 0; i < pt->rk->gtab[j].n; i++)
 				mond_region_add(pt, j,
 				    pt->rk->gtab[j].e[i].code,
 				    pt->rk->gtab[j].e[i].cnt);
 	mond_region(pt, id, on->n, pt->sums);
+	pt->rk->streaming = 0;
 }
 
 /* ---- out of core: Rothko-S (paper 004 §3) ------------------------- */
@@ -677,10 +1184,10 @@ sample_node(
     struct part *pt, const struct onode *on, uint64_t ns, struct pstat *all)
 {
 	struct oread rd;
-	uint32_t *r, *pos = kn_alloc((ns + 1) * sizeof(uint32_t));
+	uint32_t *r, *pos = kn_alloc((ns + 1) * sizeof(uint32_t)), *wide;
 	uint64_t i = 0, q;
 
-	pt->rec = kn_alloc((ns + 1) * pt->rec_words * sizeof(uint32_t));
+	wide = kn_alloc((ns + 1) * pt->dwords * sizeof(uint32_t));
 	oread_open(pt, &rd, on);
 	while ((r = oread_next(pt, &rd)) != NULL) {
 		if (all != NULL)
@@ -691,8 +1198,7 @@ sample_node(
 			i++;
 			continue;
 		}
-		memcpy(pt->rec + q * pt->rec_words, r,
-		    pt->rec_words * sizeof(uint32_t));
+		memcpy(wide + q * pt->dwords, r, pt->dwords * sizeof(uint32_t));
 		pos[q] = (uint32_t)i;
 		i++;
 	}
@@ -710,11 +1216,13 @@ sample_node(
 		qsort(pr, ns, 2 * sizeof(uint64_t), mond_cmp_u64pair);
 		for (q = 0; q < ns; q++)
 			memcpy(cp + q * pt->rec_words,
-			    pt->rec + pr[2 * q + 1] * pt->rec_words,
+			    wide + pr[2 * q + 1] * pt->dwords,
 			    pt->rec_words * sizeof(uint32_t));
-		free(pt->rec);
 		pt->rec = cp;
-		free(pr);
+		pt->nrows = ns;
+		free(pos);
+		pos = NULL;
+		rank_in_memory(pt, on, wide, pr, NULL);
 	}
 	free(pos);
 }
@@ -815,7 +1323,8 @@ tree_route(struct part *pt, const uint32_t *r)
 	while (!pt->grow.t[t].leaf) {
 		const struct tnode *tn = &pt->grow.t[t];
 		const struct dim *dm = &pt->dims[tn->dim];
-		uint32_t v = r[tn->dim], leafid, c;
+		uint64_t v = disk_key(pt, r, tn->dim);
+		uint32_t leafid, c;
 
 		if (tn->rel) {
 			struct tnode *w = &pt->grow.t[t];
@@ -945,7 +1454,7 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 			pstat_add(pt, p, r);
 		else
 			p->n++;
-		if (fwrite(r, pt->rec_words * sizeof(uint32_t), 1, p->f) != 1)
+		if (fwrite(r, pt->dwords * sizeof(uint32_t), 1, p->f) != 1)
 			kn_die_sys("%s: write error", p->path);
 	}
 	oread_close(&rd);
@@ -956,7 +1465,7 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 			kn_die_sys("%s: write error", ps[t].path);
 		fclose(ps[t].f);
 		ps[t].f = NULL;
-		pt->acct.bwritten += ps[t].n * pt->rec_words * sizeof(uint32_t);
+		pt->acct.bwritten += ps[t].n * pt->dwords * sizeof(uint32_t);
 	}
 	pt->acct.repart++;
 }
@@ -971,7 +1480,9 @@ static size_t
 rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
     const char *checkname)
 {
-	uint64_t ns = pt->rk->avail / (8 * pt->rec_words + 40), kk, lo, hi;
+	/* As many rows as fits_in_memory() takes. */
+	uint64_t ns = pt->rk->avail / (8 * pt->dwords + 40),
+		 kk, lo, hi;
 	struct pstat *ps;
 	size_t t, nk = 0;
 
@@ -1028,11 +1539,15 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 	mond_scratch_alloc(pt, 1);
 	mond_partition(pt);
 	mond_scratch_alloc(pt, 0);
+	for (t = 0; t < pt->nqi; t++)
+		local_free(&pt->dims[t]);
 	pt->req.k = kk;
 	pt->sample.on = 0;
 	pt->grow.on = 0;
 	if (pt->grow.t[0].leaf) {
 		free(pt->grow.t);
+		free(pt->grow.tcls);
+		free(pt->grow.stnode);
 		memset(&pt->grow, 0, sizeof(pt->grow));
 		return 0;
 	}
@@ -1088,6 +1603,8 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 	}
 	free(ps);
 	free(pt->grow.t);
+	free(pt->grow.tcls);
+	free(pt->grow.stnode);
 	memset(&pt->grow, 0, sizeof(pt->grow));
 	return nk;
 }
@@ -1123,6 +1640,7 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
 	struct oread rd;
 	uint32_t *r;
 	size_t nk;
+	int stop = 0;
 
 	pt->grow.n = 0;
 	pt->grow.cap = 0;
@@ -1134,8 +1652,10 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
 	G = kn_zalloc(pt->rk->fcache * pt->nqi * sizeof(struct gtab));
 	/* Level by level while a level's nodes fit in one batch, as the
 	 * report's FCACHE: past that the rows are repartitioned. */
-	while (fb < nf && nf - fb <= pt->rk->fcache && pt->grow.n + 2 < 512) {
+	while (fb < nf && nf - fb <= pt->rk->fcache && pt->grow.n + 2 < 512 &&
+	    !stop) {
 		nb = nf - fb;
+		pt->rk->streaming = 0;
 again:
 		slot = kn_alloc(pt->grow.n * sizeof(long));
 		for (t = 0; t < pt->grow.n; t++) {
@@ -1147,11 +1667,14 @@ again:
 			if (b < nb)
 				slot[front[fb + b]] = (long)b;
 			for (j = 0; j < pt->nqi; j++)
-				gclear(pt, &G[b * pt->nqi + j], b < nb);
+				gclear(pt, &G[b * pt->nqi + j], b < nb &&
+				    !streamed(pt, j));
 		}
+		count_clear(pt);
 		/* One scan counts the groups of the whole batch; if they
-		 * outgrow the budget, half the batch is tried. */
-		pt->rk->gsoft = nb > 1;
+		 * outgrow the budget, half the batch is tried, and a node
+		 * alone has its numbers streamed. */
+		pt->rk->gsoft = 1;
 		pt->rk->gover = 0;
 		oread_open(pt, &rd, on);
 		while ((r = oread_next(pt, &rd)) != NULL && !pt->rk->gover) {
@@ -1159,22 +1682,36 @@ again:
 
 			if (sl < 0)
 				continue;
-			for (j = 0; j < pt->nqi; j++)
-				gcount(pt, &G[sl * pt->nqi + j], j, r);
+			count_row(pt, &G[sl * pt->nqi], r);
 		}
 		oread_close(&rd);
 		free(slot);
 		pt->rk->gsoft = 0;
-		if (pt->rk->gover) {
+		if (pt->rk->gover && nb > 1) {
 			nb /= 2;
 			goto again;
 		}
+		if (pt->rk->gover && !pt->rk->streaming && pt->keyed) {
+			pt->rk->streaming = 1;
+			goto again;
+		}
+		if (pt->rk->gover)
+			kn_die("-S %zu: too small: the frequency groups of a node "
+			    "need more (%zu bytes so far): those of the "
+			    "hierarchies' leaves (-H) with the sensitive values "
+			    "(-s) and labels (-t) must fit", pt->budget,
+			    pt->rk->gbytes);
+		/* A node streamed is repartitioned at once: the next
+		 * level's scans would read all of it again. */
+		stop = pt->rk->streaming;
 		for (b = 0; b < nb; b++) {
 			size_t tn = front[fb + b], m = 2, k, i;
 			struct cut best;
 			uint64_t *kc;
 
 			pt->rk->gtab = &G[b * pt->nqi];
+			pt->rk->snode = on;
+			pt->rk->stn = (long)tn;
 			rothko_groups_finish(pt, pt->grow.t[tn].n);
 			if (tn == 0 && checkname != NULL &&
 			    !mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
@@ -1220,10 +1757,12 @@ again:
 				kc[1] = pt->grow.t[tn].n - best.L;
 				if (pt->relaxed) {
 					pt->grow.t[tn].rel = 1;
-					pt->grow.t[tn].med = best.med;
+					pt->grow.t[tn].med =
+					    code_key(pt, best.dim, best.med);
 					pt->grow.t[tn].eqleft = best.eqleft;
 				} else
-					pt->grow.t[tn].thr = best.med;
+					pt->grow.t[tn].thr =
+					    code_key(pt, best.dim, best.med);
 			}
 			pt->grow.t[tn].dim = best.dim;
 			pt->grow.t[tn].nkid = m;
@@ -1247,6 +1786,7 @@ again:
 		fb += nb;
 	}
 	pt->rk->gtab = gsave;
+	pt->rk->streaming = 0;
 	for (b = 0; b < pt->rk->fcache * pt->nqi; b++) {
 		free(G[b].e);
 		free(G[b].slot);
@@ -1264,6 +1804,8 @@ again:
 	for (t = 0; t < pt->grow.n; t++)
 		free(pt->grow.t[t].cid);
 	free(pt->grow.t);
+	free(pt->grow.tcls);
+	free(pt->grow.stnode);
 	memset(&pt->grow, 0, sizeof(pt->grow));
 	return nk;
 }
@@ -1277,6 +1819,7 @@ void
 rothko_groups_alloc(struct part *pt)
 {
 	pt->rk->gtab = kn_zalloc((pt->nqi + 1) * sizeof(struct gtab));
+	pt->rk->sst = kn_zalloc((pt->nqi + 1) * sizeof(struct sstat));
 }
 
 void

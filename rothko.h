@@ -22,12 +22,14 @@ struct oread {
 	const struct onode *nd;
 	uint32_t *buf;
 	size_t n, i;
+	uint64_t chunk;		/* chunks read, for the spool's scales */
 };
 
 /* The frequency groups of a node (004 §2: AV, AVS, AVC sets): per
  * dimension the counts of (code, sensitive value, label). */
 struct gent {
-	uint32_t code, s, y;
+	uint64_t code;		/* counting: a number's key (numkey.c) */
+	uint32_t s, y;
 	uint64_t cnt;
 };
 
@@ -37,6 +39,7 @@ struct gtab {
 	uint32_t *slot;
 	size_t nslot;
 	uint64_t *arr;		/* dense counts by code (k alone) */
+	int ranked;		/* a number's: its keys get ranks too */
 };
 
 /* Population statistics of a tree node, counted while repartitioning:
@@ -48,6 +51,14 @@ struct pstat {
 	kn_i128 s, ss;
 	char *path;		/* a leaf's records */
 	FILE *f;
+};
+
+/* What a scan counts of a streamed dimension (a number's groups too
+ * many for memory): its missing values, numbers, extremes and sum. */
+struct sstat {
+	uint64_t nmiss, nnum;
+	int64_t mn, mx;
+	kn_i128 sum;
 };
 
 struct rothko {
@@ -63,12 +74,22 @@ struct rothko {
 	uint64_t sample_max;	/* --sample */
 	uint64_t seed;		/* --seed */
 	uint64_t fcache;	/* --fcache */
+	/* A node whose numbers' groups outgrow the budget: its numeric
+	 * dimensions are streamed, their statistics counted in sst, the
+	 * node's totals in gtot, and a cut found from the node's (key,
+	 * sensitive value, label) sorted on disk: the node's file snode,
+	 * its rows routed to tree node stn (or all, -1). */
+	int streaming;
+	struct sstat *sst;
+	struct gtab gtot;
+	const struct onode *snode;
+	long stn;
 	/* rothko_class_of(): the classes of rows [bucket_lo, bucket_hi) */
 	uint64_t bucket_lo, bucket_hi;
 	uint32_t *bucket;
 };
 
-void rothko_gtab_add(struct part *pt, struct gtab *g, uint32_t c, uint32_t s,
+void rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
     uint32_t y, uint64_t cnt);
 
 /* From the groups in gt of a node of n rows: sorted lists, the totals
