@@ -148,6 +148,18 @@ pk_hash(uint64_t pk)
 	return kn_hash_mix(pk * KN_HASH_M1 + KN_HASH_M2);
 }
 
+/* A table of ns empty slots, its pages written first: a page that a
+ * probe reads before a write would be the shared zero page, whose copy
+ * on the write costs every thread of -j a TLB flush. */
+static uint64_t *
+pc_table(size_t ns)
+{
+	uint64_t *tab = kn_alloc(2 * ns * sizeof(uint64_t));
+
+	memset(tab, 0, 2 * ns * sizeof(uint64_t));
+	return tab;
+}
+
 int
 kn_pcount_init(kn_pcount *pc, size_t d)
 {
@@ -162,7 +174,7 @@ kn_pcount_init(kn_pcount *pc, size_t d)
 		pc->shift[c] = (int)(c * (KN_PMAX / d));
 	}
 	pc->nslot = 1024;
-	pc->tab = kn_zalloc(2 * pc->nslot * sizeof(uint64_t));
+	pc->tab = pc_table(pc->nslot);
 	return 1;
 }
 
@@ -187,7 +199,7 @@ pc_insert(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt, size_t *n)
 static void
 pc_resize(kn_pcount *pc, size_t ns)
 {
-	uint64_t *tab = kn_zalloc(2 * ns * sizeof(uint64_t));
+	uint64_t *tab = pc_table(ns);
 	size_t i, n = 0;
 
 	for (i = 0; i < pc->nslot; i++)
