@@ -1281,7 +1281,9 @@ par_free(struct fwork *w)
 }
 
 /*
- * Counts the rest of table t on nt threads into fr: this thread reads
+ * Counts the rest of table t on nt threads into fr (returns -1 when no
+ * thread could start, and t is left unread; 1 when the groups went to
+ * fr's out, 0 when they are in fr's runs): this thread reads
  * blocks of rows (kn_table_block), the others split and count them
  * each into a set of its own, within an equal share of limit, and the
  * sets are merged into fr.  The groups are those of one thread, so
@@ -1429,7 +1431,7 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.more);
 	pthread_cond_destroy(&p.room);
-	return emitted;
+	return started == 0 ? -1 : emitted;
 }
 
 void
@@ -1441,7 +1443,7 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	uint32_t *k = kn_alloc((d + 1) * sizeof(uint32_t)), e;
 	size_t limit = budget / 3;
 	uint64_t checked = 0;
-	int emitted = 0;
+	int emitted = 0, par = -1;
 
 	memset(&fr, 0, sizeof(fr));
 	fr.cs = cs;
@@ -1471,8 +1473,10 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		;
 	if (cs->jobs > 1 && !t->csv && (cs->hier == NULL || c == d) &&
 	    !cs->hascount && cs->nsum == 0 && cs->row == NULL && fr.packed)
-		emitted = par_count(&fr, t, limit, budget > 0, cs->jobs);
-	while (kn_table_next(t)) {
+		par = par_count(&fr, t, limit, budget > 0, cs->jobs);
+	emitted = par == 1;
+	/* The threads read it all (and closed the last file). */
+	while (par < 0 && kn_table_next(t)) {
 		uint64_t cnt = 1;
 
 		if (cs->row != NULL)
