@@ -36,14 +36,16 @@ if [ ! -f "$t" ]; then
 	    -c 1000000000 | awk -v h="$half" 'NR == 1 { print; next }
 	    { print } NR <= h + 1 { d[NR] = $0 }
 	    END { for (k = 0; k < 4; k++) for (i = 2; i <= h + 1; i++) print d[i] }' \
-	    > "$t.tmp" && mv "$t.tmp" "$t" || bench_die "cannot write $t"
+	    > "$t.tmp" || bench_die "cannot write $t.tmp"
+	mv "$t.tmp" "$t" || bench_die "cannot write $t"
 fi
 p=$dir/recode-n$rows.part.tsv
 r=$dir/recode-n$rows.regions.tsv
 if [ ! -f "$p" ]; then
 	echo "partitioning $t ..."
-	"$bin/partition" -q a1,a2,a3 -k 1 -r "$r" -o "$p.tmp" "$t" &&
-	    mv "$p.tmp" "$p" || bench_die "partition failed"
+	"$bin/partition" -q a1,a2,a3 -k 1 -r "$r" -o "$p.tmp" "$t" ||
+		bench_die "partition failed"
+	mv "$p.tmp" "$p" || bench_die "cannot write $p"
 fi
 cat "$t" "$p" "$r" > /dev/null
 H="-H a1=interval:10 -H a2=interval:10 -H a3=interval:10"
@@ -53,9 +55,12 @@ printf '%s rows, %s classes, %s regions\n' "$rows" \
 printf '%-22s %6s %8s %8s %8s  %s\n' case budget wall cpu 'RSS MiB' result
 # row NAME CASE BUDGET RESULT: a line of the table from $tmp/NAME.time.
 row() {
+	# The figures "user sys wall rss", split on purpose.
+	# shellcheck disable=SC2046
 	set -- $(cat "$tmp/$1.time") "$2" "$3" "$4"
 	printf '%-22s %6s %8s %8.2f %8.1f  %s\n' "$5" "$6" "$3" \
-	    "$(echo "$1 + $2" | bc)" "$(echo "$4 / 1024" | bc -l)" "$7"
+	    "$(awk -v u="$1" -v s="$2" 'BEGIN { print u + s }')" \
+	    "$(awk -v m="$4" 'BEGIN { print m / 1024 }')" "$7"
 }
 bench_timed sort sh -c "LC_ALL=C sort -S 16M -T '$tmp' '$p' > /dev/null"
 row sort "sort (partitioned)" 16M ""
