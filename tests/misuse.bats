@@ -116,7 +116,7 @@ extremes() {
 		kill -KILL "$pid" 2>/dev/null || true
 		wait "$pid" || true
 		[ "$held" -eq 1 ]
-		[ -z "$(ls "$T")" ]
+		[ -z "$(ls "$T")" ] || { echo "-a $a left: $(ls -l "$T")"; false; }
 	done
 }
 
