@@ -153,10 +153,29 @@ kn_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The one thread that ends the process with a message: another that
+ * fails at the same time (the threads of -j) waits until exit ends it,
+ * so that one whole message is written. */
+static pthread_mutex_t die_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t die_owner;
+static int die_owned;
+
+void
+kn_die_lock(void)
+{
+	if (die_owned && pthread_equal(die_owner, pthread_self()))
+		return;
+	pthread_mutex_lock(&die_mu);
+	die_owner = pthread_self();
+	die_owned = 1;
+}
+
 void
 kn_die(const char *fmt, ...)
 {
 	va_list ap;
+
+	kn_die_lock();
 
 	va_start(ap, fmt);
 	vmsg(fmt, ap, 0);
@@ -169,6 +188,8 @@ kn_die_sys(const char *fmt, ...)
 {
 	va_list ap;
 	int err = errno;
+
+	kn_die_lock();
 
 	if (err == EPIPE) {
 		/* The reader went away (SIGPIPE was ignored): end as
@@ -535,14 +556,31 @@ kn_tmp_new(const char *dir)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	fd = mktemp_in(dir, "kanon", &path);
+	/* Unlinked at once, before anything else is done, signals held
+	 * off: no registry is needed, and a SIGKILL (which nothing
+	 * holds off) finds the name gone but for the two calls. */
+	{
+		size_t n = strlen(dir) + 32;
+		sigset_t all, old;
+		int e;
+
+		path = kn_alloc(n);
+		snprintf(path, n, "%s/kanon.XXXXXX", dir);
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		fd = mkstemp(path);
+		e = errno;
+		if (fd >= 0)
+			unlink(path);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		errno = e;
+	}
 	if (fd < 0 && errno == EMFILE)
 		kn_die("cannot create a temp file in %s: too many files open "
 		    "(raise ulimit -n, or give a larger -S)", dir);
 	if (fd < 0)
 		kn_die_sys("cannot create a temp file in %s", dir);
-	name = kn_strdup(path);
-	kn_rmtemp(path);
+	name = path;
 	unlinked_tmps = kn_grow(unlinked_tmps, &unlinked_tmp_cap,
 	    unlinked_tmp_n, sizeof(*unlinked_tmps), 64);
 	unlinked_tmps[unlinked_tmp_n].name = name;

@@ -43,6 +43,9 @@ extern const char *kn_prog;
 /* Sets the program name and installs the cleanup signal handlers. */
 void kn_init(const char *argv0);
 /* Prints "prog: msg" and exits 2 after removing temp files. */
+/* Taken first by every message that ends the process: one thread's
+ * message is written whole, the others wait for the exit. */
+void kn_die_lock(void);
 void kn_die(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
 /* Like kn_die, with ": strerror(errno)" appended. */

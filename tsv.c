@@ -1544,6 +1544,7 @@ kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
 {
 	va_list ap;
 
+	kn_die_lock();
 	fflush(stdout);
 	if (kn_before_message != NULL)
 		kn_before_message();
