@@ -149,16 +149,6 @@ numcmp(const char *a, size_t an, const char *b, size_t bn)
 	return 0;
 }
 
-static int
-bytecmp(const char *a, size_t an, const char *b, size_t bn)
-{
-	int c = memcmp(a, b, an < bn ? an : bn);
-
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	return an < bn ? -1 : an > bn;
-}
-
 /* Compares two lines with their key offsets ka, kb, from key i on. */
 static int
 keycmp_from(const kn_sorter *s, const char *a, size_t an, const uint32_t *ka,
@@ -167,13 +157,13 @@ keycmp_from(const kn_sorter *s, const char *a, size_t an, const uint32_t *ka,
 	int c;
 
 	if (s->nkey == 0)
-		return i == 0 ? bytecmp(a, an, b, bn) : 0;
+		return i == 0 ? kn_bytes_cmp(a, an, b, bn) : 0;
 	for (; i < s->nkey; i++) {
 		const char *x = a + ka[2 * i], *y = b + kb[2 * i];
 		size_t xn = ka[2 * i + 1], yn = kb[2 * i + 1];
 
 		c = s->key[i].numeric ? numcmp(x, xn, y, yn) :
-		    bytecmp(x, xn, y, yn);
+		    kn_bytes_cmp(x, xn, y, yn);
 		if (c != 0)
 			return s->key[i].reverse ? -c : c;
 	}

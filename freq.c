@@ -410,6 +410,23 @@ radix_pairs(uint64_t *a, size_t n, int tot)
 	free(t);
 }
 
+/* Whether counts over the labels dict[0..d) can be sorted by their
+ * ranks (kn_pcount_sorted): no label holds a byte below TAB, and the
+ * ranks fit a key. */
+static int
+pc_sortable(size_t d, const kn_dict *const *dict)
+{
+	size_t c;
+	int tot = 0;
+
+	for (c = 0; c < d; c++) {
+		if (dict[c]->lowbyte)
+			return 0;
+		tot += bitlen(dict[c]->n > 0 ? dict[c]->n - 1 : 0);
+	}
+	return tot <= KN_PMAX;
+}
+
 size_t
 kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
     uint64_t **pairs, int *shift, int *bits)
@@ -419,15 +436,13 @@ kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
 	uint64_t *a, pk, nk;
 	int tot = 0, sh;
 
+	if (!pc_sortable(d, dict))
+		return (size_t)-1;
 	pc_flush(pc);
 	for (c = 0; c < d; c++) {
-		if (dict[c]->lowbyte)
-			return (size_t)-1;
 		bits[c] = bitlen(dict[c]->n > 0 ? dict[c]->n - 1 : 0);
 		tot += bits[c];
 	}
-	if (tot > KN_PMAX)
-		return (size_t)-1;
 	for (sh = tot, c = 0; c < d; c++) {
 		sh -= bits[c];
 		shift[c] = sh;
@@ -1138,17 +1153,14 @@ par_work(void *arg)
 static int
 par_sortable(const struct fwork *w)
 {
+	const kn_dict *od[KN_PMAX] = { NULL };
 	size_t c;
-	int tot = 0;
 
 	if (w->fr.nrun > 0 || !w->fr.packed)
 		return 0;
-	for (c = 0; c < w->cs.d; c++) {
-		if (w->dict[c].lowbyte)
-			return 0;
-		tot += bitlen(w->dict[c].n > 0 ? w->dict[c].n - 1 : 0);
-	}
-	return tot <= KN_PMAX;
+	for (c = 0; c < w->cs.d; c++)
+		od[c] = &w->dict[c];
+	return pc_sortable(w->cs.d, od);
 }
 
 /* A thread's set sorted by its labels into pairs, on its own thread
@@ -1192,11 +1204,8 @@ par_cmp(const struct fwork *x, const struct fwork *y)
 	for (c = 0; c < x->cs.d; c++) {
 		kn_str a = par_label(x, c), b = par_label(y, c);
 
-		r = memcmp(a.p, b.p, a.n < b.n ? a.n : b.n);
-		if (r != 0)
+		if ((r = kn_bytes_cmp(a.p, a.n, b.p, b.n)) != 0)
 			return r;
-		if (a.n != b.n)
-			return a.n < b.n ? -1 : 1;
 	}
 	return 0;
 }

@@ -491,7 +491,7 @@ tmp_forget(const char *path)
 }
 
 static int
-mktemp_in(const char *dir, const char *base, char **path)
+mktemp_in(const char *dir, const char *base, char **path, int unlinked)
 {
 	size_t n = strlen(dir) + strlen(base) + 32;
 	char *p = kn_alloc(n);
@@ -499,11 +499,16 @@ mktemp_in(const char *dir, const char *base, char **path)
 	int fd;
 
 	snprintf(p, n, "%s/%s.XXXXXX", dir, base);
-	/* No signal may strike between creating and registering. */
+	/* No signal may strike between creating and registering, or
+	 * unlinking at once (unlinked: no registry is needed, and a
+	 * SIGKILL, which nothing holds off, finds the name gone but for
+	 * the two calls). */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	fd = mkstemp(p);
-	if (fd >= 0)
+	if (fd >= 0 && unlinked)
+		unlink(p);
+	else if (fd >= 0)
 		tmp_register(p);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
@@ -520,7 +525,7 @@ mktemp_in(const char *dir, const char *base, char **path)
 int
 kn_mktemp(const char *dir, char **path)
 {
-	int fd = mktemp_in(dir, "kanon", path);
+	int fd = mktemp_in(dir, "kanon", path, 0);
 
 	if (fd < 0)
 		kn_die_sys("cannot create a temp file in %s", dir);
@@ -556,25 +561,7 @@ kn_tmp_new(const char *dir)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	/* Unlinked at once, before anything else is done, signals held
-	 * off: no registry is needed, and a SIGKILL (which nothing
-	 * holds off) finds the name gone but for the two calls. */
-	{
-		size_t n = strlen(dir) + 32;
-		sigset_t all, old;
-		int e;
-
-		path = kn_alloc(n);
-		snprintf(path, n, "%s/kanon.XXXXXX", dir);
-		sigfillset(&all);
-		pthread_sigmask(SIG_BLOCK, &all, &old);
-		fd = mkstemp(path);
-		e = errno;
-		if (fd >= 0)
-			unlink(path);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		errno = e;
-	}
+	fd = mktemp_in(dir, "kanon", &path, 1);
 	if (fd < 0 && errno == EMFILE)
 		kn_die("cannot create a temp file in %s: too many files open "
 		    "(raise ulimit -n, or give a larger -S)", dir);
@@ -1407,13 +1394,13 @@ kn_dict_get(const kn_dict *d, uint32_t id)
 	return s;
 }
 
-static int
-cmp_str(const char *a, size_t an, const char *b, size_t bn)
+int
+kn_bytes_cmp(const char *a, size_t an, const char *b, size_t bn)
 {
 	int c = memcmp(a, b, an < bn ? an : bn);
 
 	if (c != 0)
-		return c;
+		return c < 0 ? -1 : 1;
 	return an < bn ? -1 : an > bn;
 }
 
@@ -1422,7 +1409,7 @@ cmp_dictval(uint32_t a, uint32_t b, const void *ctx)
 {
 	const kn_dict *d = ctx;
 
-	return cmp_str(d->arena + d->off[a], d->lens[a],
+	return kn_bytes_cmp(d->arena + d->off[a], d->lens[a],
 	    d->arena + d->off[b], d->lens[b]);
 }
 

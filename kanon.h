@@ -263,6 +263,9 @@ kn_hash_mix(uint64_t h)
 	return h;
 }
 
+/* Byte-wise order of a[0..an) and b[0..bn) (LC_ALL=C), a prefix
+ * first: -1, 0 or 1. */
+int kn_bytes_cmp(const char *a, size_t an, const char *b, size_t bn);
 /* Stable sort of n ids by cmp(a, b, ctx). */
 void kn_sort_ids(uint32_t *a, size_t n,
     int (*cmp)(uint32_t, uint32_t, const void *), const void *ctx);

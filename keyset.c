@@ -39,17 +39,6 @@ key_len(const keyset *ks, size_t len)
 	return ks->keylen > 0 && ks->keylen < len ? ks->keylen : len;
 }
 
-/* Byte-wise, as the sort: memcmp, then the shorter first. */
-static int
-key_cmp(const char *a, size_t an, const char *b, size_t bn)
-{
-	int c = memcmp(a, b, an < bn ? an : bn);
-
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	return an < bn ? -1 : an > bn;
-}
-
 /* Writes n bytes to the temp file fp (path). */
 static void
 put(FILE *fp, const char *path, const void *p, size_t n)
@@ -215,7 +204,7 @@ keyset_find(keyset *ks, const char *key, size_t n, const char **line,
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (key_cmp(ks->karena + ks->koff[mid], ks->klen[mid], key,
+		if (kn_bytes_cmp(ks->karena + ks->koff[mid], ks->klen[mid], key,
 		    n) < 0)
 			lo = mid;
 		else
@@ -225,7 +214,8 @@ keyset_find(keyset *ks, const char *key, size_t n, const char **line,
 	for (p = ks->sbuf, pe = ks->sbuf + ks->sbuflen; p < pe;
 	    p += sizeof(e) + e[2]) {
 		memcpy(e, p, sizeof(e));
-		if (p != ks->sbuf && key_cmp(p + sizeof(e), e[2], key, n) >= 0)
+		if (p != ks->sbuf &&
+		    kn_bytes_cmp(p + sizeof(e), e[2], key, n) >= 0)
 			break;
 		off = e[0];
 		rank = e[1];
@@ -251,7 +241,7 @@ keyset_find(keyset *ks, const char *key, size_t n, const char **line,
 			    want - have, off + have);
 			continue;
 		}
-		c = key_cmp(ks->buf + at, key_len(ks, (size_t)(nl - ks->buf -
+		c = kn_bytes_cmp(ks->buf + at, key_len(ks, (size_t)(nl - ks->buf -
 		    at)), key, n);
 		if (c > 0)
 			return -1;
