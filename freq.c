@@ -427,26 +427,24 @@ pc_sortable(size_t d, const kn_dict *const *dict)
 	return tot <= KN_PMAX;
 }
 
-size_t
-kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
-    uint64_t **pairs, int *shift, int *bits)
+/* Compacts pc's table into pairs (key, count), each key rewritten from
+ * the ranks rank[c] of its ids in bits[c] bits, the first column
+ * highest (shift[c] is set), sorted by key; returns their number and
+ * leaves pc empty. */
+static size_t
+pc_pairs(kn_pcount *pc, uint32_t *const *rank, const int *bits, int *shift,
+    uint64_t **pairs)
 {
 	size_t d = pc->d, c, i, n = 0;
-	uint32_t *rank[KN_PMAX];
 	uint64_t *a, pk, nk;
 	int tot = 0, sh;
 
-	if (!pc_sortable(d, dict))
-		return (size_t)-1;
 	pc_flush(pc);
-	for (c = 0; c < d; c++) {
-		bits[c] = bitlen(dict[c]->n > 0 ? dict[c]->n - 1 : 0);
+	for (c = 0; c < d; c++)
 		tot += bits[c];
-	}
 	for (sh = tot, c = 0; c < d; c++) {
 		sh -= bits[c];
 		shift[c] = sh;
-		rank[c] = kn_dict_ranks(dict[c]);
 	}
 	/* Compact the table in place, re-keying by the ranks. */
 	a = pc->tab;
@@ -462,11 +460,28 @@ kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
 		a[2 * n + 1] = a[2 * i + 1];
 		n++;
 	}
-	for (c = 0; c < d; c++)
-		free(rank[c]);
 	radix_pairs(a, n, tot);
 	*pairs = a;
 	memset(pc, 0, sizeof(*pc));
+	return n;
+}
+
+size_t
+kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
+    uint64_t **pairs, int *shift, int *bits)
+{
+	size_t d = pc->d, c, n;
+	uint32_t *rank[KN_PMAX] = { NULL };
+
+	if (!pc_sortable(d, dict))
+		return (size_t)-1;
+	for (c = 0; c < d; c++) {
+		bits[c] = bitlen(dict[c]->n > 0 ? dict[c]->n - 1 : 0);
+		rank[c] = kn_dict_ranks(dict[c]);
+	}
+	n = pc_pairs(pc, rank, bits, shift, pairs);
+	for (c = 0; c < d; c++)
+		free(rank[c]);
 	return n;
 }
 
@@ -1065,13 +1080,20 @@ struct fwork {
 	size_t limit;
 	kn_freqstats st;
 	struct fpar *p;
-	/* its set sorted (par_sort): pairs (key of ranks, count), the
-	 * ranks' places in the key, and each column's ids by rank */
+	/* its set sorted (par_sort): pairs (key of the ranks among all
+	 * threads' labels, count), and each column's ranks by id */
+	const struct fglob *g;
 	uint64_t *pairs;
 	size_t npairs, at;
-	int same;		/* par_emit: at the group being emitted */
-	int shift[KN_PMAX], bits[KN_PMAX];
-	uint32_t **inv;
+	uint32_t *grank[KN_PMAX];
+};
+
+/* The labels of all threads together (par_union): each column's in
+ * byte order, the bits of their ranks and the ranks' places in a
+ * pair's key. */
+struct fglob {
+	kn_str *lab[KN_PMAX];
+	int bits[KN_PMAX], shift[KN_PMAX];
 };
 
 /* The blocks between the reading thread and the counting ones: a ring
@@ -1163,51 +1185,83 @@ par_sortable(const struct fwork *w)
 	return pc_sortable(w->cs.d, od);
 }
 
-/* A thread's set sorted by its labels into pairs, on its own thread
- * (par_sortable holds). */
+/*
+ * Ranks the labels of column c of the nt threads of w together, in byte
+ * order: g->lab[c] gets them (pointing into the threads' dictionaries),
+ * each thread's grank[c] the rank of each of its ids.  Returns the
+ * bits of the ranks.
+ */
+static int
+par_union(struct fwork *w, int nt, size_t c, struct fglob *g)
+{
+	uint32_t *ord[64];
+	size_t pos[64], n = 0, tot = 0;
+	kn_str m, v;
+	int k, lo;
+
+	for (k = 0; k < nt; k++) {
+		ord[k] = kn_dict_order(&w[k].dict[c]);
+		pos[k] = 0;
+		w[k].grank[c] = kn_alloc((w[k].dict[c].n + 1) *
+		    sizeof(uint32_t));
+		tot += w[k].dict[c].n;
+	}
+	g->lab[c] = kn_alloc((tot + 1) * sizeof(kn_str));
+	for (;;) {
+		for (lo = -1, k = 0; k < nt; k++) {
+			if (pos[k] == w[k].dict[c].n)
+				continue;
+			v = kn_dict_get(&w[k].dict[c], ord[k][pos[k]]);
+			if (lo < 0 || kn_bytes_cmp(v.p, v.n, m.p, m.n) < 0) {
+				lo = k;
+				m = v;
+			}
+		}
+		if (lo < 0)
+			break;
+		for (k = 0; k < nt; k++) {
+			if (pos[k] == w[k].dict[c].n)
+				continue;
+			v = kn_dict_get(&w[k].dict[c], ord[k][pos[k]]);
+			if (kn_bytes_cmp(v.p, v.n, m.p, m.n) == 0)
+				w[k].grank[c][ord[k][pos[k]++]] = (uint32_t)n;
+		}
+		g->lab[c][n++] = m;
+	}
+	for (k = 0; k < nt; k++)
+		free(ord[k]);
+	return bitlen(n > 0 ? n - 1 : 0);
+}
+
+/* Ranks every column's labels of the nt threads of w together into g;
+ * 0 when the ranks do not fit a key of 64 bits. */
+static int
+par_rank(struct fwork *w, int nt, struct fglob *g)
+{
+	size_t d = w[0].cs.d, c;
+	int tot = 0, k, sh;
+
+	for (c = 0; c < d; c++)
+		tot += g->bits[c] = par_union(w, nt, c, g);
+	for (sh = tot, c = 0; c < d; c++)
+		g->shift[c] = sh -= g->bits[c];
+	for (k = 0; k < nt; k++)
+		w[k].g = g;
+	return tot <= KN_PMAX;
+}
+
+/* A thread's set sorted into pairs by the ranks of par_rank, on its own
+ * thread. */
 static void *
 par_sort(void *arg)
 {
 	struct fwork *w = arg;
-	const kn_dict *od[KN_PMAX] = { NULL };
-	size_t c, d = w->cs.d;
+	int shift[KN_PMAX];	/* those of par_rank */
 
-	for (c = 0; c < d; c++)
-		od[c] = &w->dict[c];
-	w->npairs = kn_pcount_sorted(&w->fr.pc, od, &w->pairs, w->shift,
-	    w->bits);
+	w->npairs = pc_pairs(&w->fr.pc, w->grank, w->g->bits, shift,
+	    &w->pairs);
 	w->fr.packed = 0;
-	w->inv = kn_alloc((d + 1) * sizeof(uint32_t *));
-	for (c = 0; c < d; c++)
-		w->inv[c] = kn_dict_order(&w->dict[c]);
 	return NULL;
-}
-
-/* Label c of the pair at w->at. */
-static kn_str
-par_label(const struct fwork *w, size_t c)
-{
-	uint64_t k = w->pairs[2 * w->at];
-
-	return kn_dict_get(&w->dict[c], w->inv[c][(k >> w->shift[c]) &
-	    ((1ULL << w->bits[c]) - 1)]);
-}
-
-/* Compares the groups at x->at and y->at by their labels, each column
- * in byte order (no label holds a byte below TAB: kn_pcount_sorted). */
-static int
-par_cmp(const struct fwork *x, const struct fwork *y)
-{
-	size_t c;
-	int r;
-
-	for (c = 0; c < x->cs.d; c++) {
-		kn_str a = par_label(x, c), b = par_label(y, c);
-
-		if ((r = kn_bytes_cmp(a.p, a.n, b.p, b.n)) != 0)
-			return r;
-	}
-	return 0;
 }
 
 /* Merges the sorted sets of the nt threads of w: each group, a group
@@ -1216,27 +1270,29 @@ par_cmp(const struct fwork *x, const struct fwork *y)
 static uint64_t
 par_merge(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
 {
+	const struct fglob *g = w[0].g;
 	size_t d = fr->cs->d, c;
-	uint64_t groups = 0;
+	uint64_t groups = 0, key;
 	int k, m;
 
 	for (k = 0; k < nt; k++)
 		w[k].at = 0;
 	for (;;) {
 		for (m = -1, k = 0; k < nt; k++)
-			if (w[k].at < w[k].npairs &&
-			    (m < 0 || par_cmp(&w[k], &w[m]) < 0))
+			if (w[k].at < w[k].npairs && (m < 0 ||
+			    w[k].pairs[2 * w[k].at] < key)) {
 				m = k;
+				key = w[k].pairs[2 * w[k].at];
+			}
 		if (m < 0)
 			break;
 		for (c = 0; out != NULL && c < d; c++)
-			fr->row.key[c] = par_label(&w[m], c);
+			fr->row.key[c] = g->lab[c][(key >> g->shift[c]) &
+			    ((1ULL << g->bits[c]) - 1)];
 		fr->row.cnt = 0;
 		for (k = 0; k < nt; k++)
-			w[k].same = w[k].at < w[k].npairs &&
-			    (k == m || par_cmp(&w[k], &w[m]) == 0);
-		for (k = 0; k < nt; k++)
-			if (w[k].same) {
+			if (w[k].at < w[k].npairs &&
+			    w[k].pairs[2 * w[k].at] == key) {
 				if (__builtin_add_overflow(fr->row.cnt,
 				    w[k].pairs[2 * w[k].at + 1], &fr->row.cnt))
 					count_overflow();
@@ -1273,10 +1329,8 @@ par_free(struct fwork *w)
 {
 	size_t c;
 
-	if (w->inv != NULL)
-		for (c = 0; c < w->cs.d; c++)
-			free(w->inv[c]);
-	free(w->inv);
+	for (c = 0; c < w->cs.d; c++)
+		free(w->grank[c]);
 	free(w->pairs);
 	if (w->fr.packed)
 		free(w->fr.pc.tab);
@@ -1305,6 +1359,7 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 	const kn_countspec *cs = fr->cs;
 	struct fwork *w;
 	struct fpar p;
+	struct fglob g;
 	pthread_t th[64];
 	kn_block *blocks;
 	size_t i, want;
@@ -1314,6 +1369,7 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 	if (nt > 64)
 		nt = 64;
 	memset(&p, 0, sizeof(p));
+	memset(&g, 0, sizeof(g));
 	p.t = t;
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.more, NULL);
@@ -1400,6 +1456,8 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 		 * as runs, merged as one thread's would be. */
 		for (k = 0, runs = 0; k < started; k++)
 			runs |= !par_sortable(&w[k]);
+		if (!runs)
+			runs = !par_rank(w, started, &g);
 		if (!runs) {
 			for (k = 1; k < started; k++)
 				if (pthread_create(&th[k], NULL, par_sort,
@@ -1437,6 +1495,8 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 	free(p.q);
 	free(p.spare);
 	free(w);
+	for (i = 0; i < cs->d && i < KN_PMAX; i++)
+		free(g.lab[i]);
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.more);
 	pthread_cond_destroy(&p.room);

@@ -298,7 +298,7 @@ main(int argc, char *argv[])
 	{
 		kn_countspec cs;
 		struct wctx w = { fp, d, nsum, 0, !nohdr, &t, key, sumspec,
-			{ NULL, 0, 0, 0, 0 }, opt.outpath };
+			{ NULL, 0, 0, 0, 0, 0 }, opt.outpath };
 		size_t *used = kn_alloc((d + nsum + 1) * sizeof(size_t));
 
 		memcpy(used, key, d * sizeof(size_t));
@@ -319,6 +319,9 @@ main(int argc, char *argv[])
 		cs.sumcol = sumcol;
 		cs.pairs = merge;
 		cs.jobs = kn_jobs(&opt);
+		/* --sorted writes each group as it ends (a reducer streams);
+		 * the others, once the table is read, in batches. */
+		w.row.batch = !sorted;
 		if (sorted)
 			kn_freq_sorted(&t, &cs, write_row, &w, &st);
 		else
@@ -327,6 +330,7 @@ main(int argc, char *argv[])
 		groups = w.groups;
 		if (w.hdr)
 			header(&w);
+		kn_row_flush(&w.row, fp, opt.outpath);
 		free(w.row.buf);
 	}
 	kn_close_out(fp);

@@ -451,11 +451,14 @@ struct kn_csvfmt {
 extern struct kn_csvfmt kn_csv;
 
 /* A row of the output table being built: fields are added in order,
- * each as TSV or CSV (kn_csv.out), then the row is written. */
+ * each as TSV or CSV (kn_csv.out), then the row is written; with batch
+ * set, rows gather up to 64 KiB before they are written, and
+ * kn_row_flush writes the last ones. */
 typedef struct {
 	char *buf;
 	size_t len, cap, nf;
 	int empty1;		/* the only field so far is empty */
+	int batch;
 } kn_row;
 /* Adds field p[0..n) to the row. */
 void kn_row_add(kn_row *w, const char *p, size_t n);
@@ -467,6 +470,7 @@ kn_row_adds(kn_row *w, const char *s)
 /* Writes the row with its newline to fp (dying with a write error
  * naming name) and empties it. */
 void kn_row_put(kn_row *w, FILE *fp, const char *name);
+void kn_row_flush(kn_row *w, FILE *fp, const char *name);
 
 /* Whether p[0..n) is a missing value: empty, or one of the tokens of
  * --missing (kanon(7), MISSING VALUES). */

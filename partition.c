@@ -138,7 +138,7 @@ write_table(struct part *pt, kn_input *in, const char *columns,
     const char *classcol, FILE *fp, const char *outname)
 {
 	kn_table t;
-	kn_row row = { NULL, 0, 0, 0, 0 };
+	kn_row row = { NULL, 0, 0, 0, 0, 0 };
 	size_t c;
 	char num[24];
 	int copy = !kn_csv.in && !kn_csv.out;

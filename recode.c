@@ -949,7 +949,7 @@ main(int argc, char *argv[])
 	char *drop, *key = NULL;
 	const char *outname;
 	size_t *sidx = NULL, c, i, keycap = 0, *xcol, nx;
-	kn_row row = { NULL, 0, 0, 0, 0 };
+	kn_row row = { NULL, 0, 0, 0, 0, 0 };
 	const kn_str star = { "*", 1 };
 	long *qidx, *xat;
 	uint64_t pass1rows = 0, written = 0;

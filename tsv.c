@@ -937,11 +937,20 @@ kn_row_put(kn_row *w, FILE *fp, const char *name)
 		w->buf[w->len++] = '"';
 	}
 	w->buf[w->len++] = '\n';
-	if (fwrite(w->buf, 1, w->len, fp) != w->len || ferror(fp))
+	w->nf = 0;
+	if (!w->batch || w->len >= ((size_t)64 << 10))
+		kn_row_flush(w, fp, name);
+}
+
+/* Writes the rows gathered; a failed write is seen at once, a failed
+ * flush of the stream's buffer by kn_close_out. */
+void
+kn_row_flush(kn_row *w, FILE *fp, const char *name)
+{
+	if (w->len > 0 && fwrite(w->buf, 1, w->len, fp) != w->len)
 		kn_die_sys("%s: write error", name != NULL ? name :
 		    "standard output");
 	w->len = 0;
-	w->nf = 0;
 }
 
 /* ---- missing values ------------------------------------------------ */

@@ -283,6 +283,9 @@ util_class(util *u, const char *key, size_t keylen, uint64_t n)
 	size_t i;
 
 	u->rows += n;
+	/* Neither figure can be measured: nothing to add up. */
+	if (u->ncpwhy != NULL && u->precwhy != NULL)
+		return;
 	for (i = 0; i < u->nq; i++) {
 		tab = memchr(p, '\t', (size_t)(e - p));
 		u->lab[i].p = p;
