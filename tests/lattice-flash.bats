@@ -49,7 +49,7 @@ flashcompare() {
 		# shellcheck disable=SC2086
 		lattice-search -a bfs-scan $flag "$@" > "$dir/want" 2> "$dir/werr"
 		s1=$?
-		for m in "" "-S 1K" "-j 1"; do
+		for m in "-j 3" "-S 1K" "-j 1"; do
 			# shellcheck disable=SC2086
 			lattice-search -a flash $m $flag "$@" > "$dir/got" \
 			    2> "$dir/gerr"

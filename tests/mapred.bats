@@ -21,7 +21,7 @@ fsjob() {
 	keys=$q,count
 	[ -z "$sum" ] || keys=$keys,${sum}_sum,${sum}_sumsq
 	mapred -n "$n" -r "$r" \
-	    -m "freqset --columns-file $cols --skip-header -q $q ${sum:+--sum $sum} --no-header" \
+	    -m "freqset ${MJ:+-j $MJ} --columns-file $cols --skip-header -q $q ${sum:+--sum $sum} --no-header" \
 	    -c "freqset --merge --sorted --columns $keys --no-header" \
 	    -R "freqset --merge --sorted --columns $keys --no-header" "$table"
 }
@@ -32,13 +32,17 @@ sorted_with_header() {
 	cmp "$1" "$2.whole"
 }
 
-@test "freqset job on Adult: N 1 3 7, R 1 2 3 give freqset's bytes" {
-	freqset -q sex,race,age "$ADULT" > "$T/want"
+@test "freqset job on Adult: N 1 3 7, R 1 2 3, mappers of -j 1 and 3 give freqset's bytes" {
+	freqset -j 1 -q sex,race,age "$ADULT" > "$T/want"
+	freqset -j 3 -q sex,race,age "$ADULT" | cmp - "$T/want"
 	for n in 1 3 7; do
 		for r in 1 2 3; do
-			fsjob $n $r "$ADULT" "$T/cols" sex,race,age > "$T/got"
-			sorted_with_header "$T/want" "$T/got" ||
-			    { echo "N=$n R=$r"; false; }
+			for MJ in 1 3; do
+				MJ=$MJ fsjob $n $r "$ADULT" "$T/cols" \
+				    sex,race,age > "$T/got"
+				sorted_with_header "$T/want" "$T/got" ||
+				    { echo "N=$n R=$r -j $MJ"; false; }
+			done
 		done
 	done
 }

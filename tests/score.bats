@@ -805,3 +805,20 @@ wl_check() {
 		[ -n "$(value ncp)" ]
 	done
 }
+
+@test "-j: the same figures for any number of threads, in memory and in runs" {
+	gendata -n 200000 --seed 4 uniform -d 4 -c 30 > "$T/u.tsv"
+	n=$(tail -n +2 "$T/u.tsv" | cut -f1-3 | LC_ALL=C sort -u | wc -l)
+	for S in "" "-S 1M"; do
+		# shellcheck disable=SC2086
+		score -j 1 $S -q a1,a2,a3 -s a4 -l 2 -k 3 "$T/u.tsv" \
+		    > "$T/want"
+		grep -qx "classes	$n" "$T/want"
+		for j in 2 3 7; do
+			# shellcheck disable=SC2086
+			score -j $j $S -q a1,a2,a3 -s a4 -l 2 -k 3 "$T/u.tsv" |
+			    cmp - "$T/want" ||
+			    { echo "-j $j $S"; false; }
+		done
+	done
+}
