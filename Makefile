@@ -16,7 +16,7 @@ all: $(PROGS)
 
 # The core, in layers from the bottom (kanon.h, extsort.h; make layers),
 # as a library: each program links only the members it uses.
-CORE = kanon.o date.o help.o progress.o tsv.o hier.o req.o extsort.o freq.o
+CORE = kanon.o date.o help.o progress.o tsv.o hier.o req.o extsort.o pcount.o freq.o
 # partition's own objects.
 PART_OBJS = partition.o msens.o numkey.o mondrian.o rothko.o cluster.o hypo.o
 

@@ -1016,6 +1016,18 @@ void kn_pcount_fset(kn_pcount *pc, kn_fset *fs);
  * 63 bits or some label holds a byte below TAB.  Frees pc otherwise. */
 size_t kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
     uint64_t **pairs, int *shift, int *bits);
+/* Counts the batched keys. */
+void kn_pcount_flush(kn_pcount *pc);
+/* The bits of the ranks of n values (0 for one value). */
+int kn_pcount_bits(size_t n);
+/* Whether counts over the labels dict[0..d) can be sorted by their
+ * ranks: no label holds a byte below TAB, and the ranks fit a key. */
+int kn_pcount_sortable(size_t d, const kn_dict *const *dict);
+/* Compacts pc into pairs (key of the ranks rank[c] of column c's ids in
+ * bits[c] bits, the first column highest, at shift[c], which it sets;
+ * count) sorted by key; returns their number and leaves pc empty. */
+size_t kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank,
+    const int *bits, int *shift, uint64_t **pairs);
 
 /* What kn_freq reads from each row: d key columns (each through the
  * leaves of hier[c], or dict[c] where hier is NULL), an optional count

@@ -1,0 +1,311 @@
+/*
+ * pcount.c: packed counting, the fast path of a frequency set: each
+ * row's ids packed into one 64-bit key, counted in an open-addressing
+ * hash batched by prefetch, the fields widened as the ids grow; and the
+ * counts sorted by the byte order of their labels into (key, count)
+ * pairs by an LSD radix sort of the labels' ranks.  What cannot be
+ * packed (ids past 63 bits together) goes to freq.c's sets.  Above
+ * kanon.c, below freq.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kanon.h"
+
+static inline uint64_t
+pk_hash(uint64_t pk)
+{
+	return kn_hash_mix(pk * KN_HASH_M1 + KN_HASH_M2);
+}
+
+/* A table of ns empty slots, its pages written first: a page that a
+ * probe reads before a write would be the shared zero page, whose copy
+ * on the write costs every thread of -j a TLB flush. */
+static uint64_t *
+pc_table(size_t ns)
+{
+	uint64_t *tab = kn_alloc(2 * ns * sizeof(uint64_t));
+
+	memset(tab, 0, 2 * ns * sizeof(uint64_t));
+	return tab;
+}
+
+int
+kn_pcount_init(kn_pcount *pc, size_t d)
+{
+	size_t c;
+
+	memset(pc, 0, sizeof(*pc));
+	if (d > KN_PMAX)
+		return 0;
+	pc->d = d;
+	for (c = 0; c < d; c++) {
+		pc->bits[c] = (int)(KN_PMAX / d);
+		pc->shift[c] = (int)(c * (KN_PMAX / d));
+	}
+	pc->nslot = 1024;
+	pc->tab = pc_table(pc->nslot);
+	return 1;
+}
+
+/* Inserts packed key pk (+1 stored) with count cnt into tab. */
+static inline void
+pc_insert(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt, size_t *n)
+{
+	size_t j;
+
+	for (j = pk_hash(pk) & mask; tab[2 * j] != 0; j = (j + 1) & mask)
+		if (tab[2 * j] == pk + 1) {
+			if (__builtin_add_overflow(tab[2 * j + 1], cnt,
+			    &tab[2 * j + 1]))
+				kn_die("a count overflows 64 bits");
+			return;
+		}
+	tab[2 * j] = pk + 1;
+	tab[2 * j + 1] = cnt;
+	(*n)++;
+}
+
+static void
+pc_resize(kn_pcount *pc, size_t ns)
+{
+	uint64_t *tab = pc_table(ns);
+	size_t i, n = 0;
+
+	for (i = 0; i < pc->nslot; i++)
+		if (pc->tab[2 * i] != 0)
+			pc_insert(tab, ns - 1, pc->tab[2 * i] - 1,
+			    pc->tab[2 * i + 1], &n);
+	free(pc->tab);
+	pc->tab = tab;
+	pc->nslot = ns;
+}
+
+void
+kn_pcount_flush(kn_pcount *pc)
+{
+	size_t i;
+
+	if (10 * (pc->n + pc->nb) > 7 * pc->nslot) {
+		if (pc->limit > 0 && 2 * pc->nslot * 16 > pc->limit &&
+		    pc->n + pc->nb + 1 < pc->nslot)
+			pc->full = 1;	/* the owner spills instead */
+		else
+			pc_resize(pc, 2 * pc->nslot);
+	}
+	for (i = 0; i < pc->nb; i++)
+		pc_insert(pc->tab, pc->nslot - 1, pc->bk[i], pc->bc[i], &pc->n);
+	pc->nb = 0;
+}
+
+static int
+bitlen(uint64_t v)
+{
+	int b = 0;
+
+	while (v != 0) {
+		b++;
+		v >>= 1;
+	}
+	return b;
+}
+
+/* Reassigns the bits so that key fits, and repacks the table. */
+int
+kn_pcount_bits(size_t n)
+{
+	return bitlen(n > 0 ? n - 1 : 0);
+}
+
+static int
+pc_widen(kn_pcount *pc, const uint32_t *key)
+{
+	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX], tot = 0, c, sh;
+	uint64_t *old = pc->tab, v, pk;
+	size_t i, d = pc->d, n = 0;
+
+	kn_pcount_flush(pc);
+	for (c = 0; c < (int)d; c++)
+		need[c] = bitlen(key[c]);
+	for (i = 0; i < pc->nslot; i++) {
+		if (old[2 * i] == 0)
+			continue;
+		pk = old[2 * i] - 1;
+		for (c = 0; c < (int)d; c++) {
+			v = (pk >> pc->shift[c]) & ((1ULL << pc->bits[c]) - 1);
+			if (bitlen(v) > need[c])
+				need[c] = bitlen(v);
+		}
+	}
+	for (c = 0; c < (int)d; c++) {
+		if (need[c] == 0)
+			need[c] = 1;
+		tot += need[c];
+	}
+	if (tot > KN_PMAX)
+		return 0;
+	/* Spread the spare bits as headroom, widest columns first. */
+	for (c = 0; c < (int)d; c++)
+		bits[c] = need[c];
+	for (c = 0; tot < KN_PMAX; c = (c + 1) % (int)d, tot++)
+		bits[c]++;
+	for (sh = 0, c = 0; c < (int)d; c++) {
+		shift[c] = sh;
+		sh += bits[c];
+	}
+	pc->tab = kn_zalloc(2 * pc->nslot * sizeof(uint64_t));
+	for (i = 0; i < pc->nslot; i++) {
+		uint64_t np = 0;
+
+		if (old[2 * i] == 0)
+			continue;
+		pk = old[2 * i] - 1;
+		for (c = 0; c < (int)d; c++)
+			np |= ((pk >> pc->shift[c]) &
+			    ((1ULL << pc->bits[c]) - 1)) << shift[c];
+		pc_insert(pc->tab, pc->nslot - 1, np, old[2 * i + 1], &n);
+	}
+	free(old);
+	memcpy(pc->bits, bits, sizeof(bits));
+	memcpy(pc->shift, shift, sizeof(shift));
+	return 1;
+}
+
+int
+kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt)
+{
+	uint64_t pk = 0;
+	size_t c, d = pc->d;
+
+	for (c = 0; c < d; c++) {
+		if ((uint64_t)key[c] >> pc->bits[c] != 0) {
+			if (!pc_widen(pc, key))
+				return 0;
+			return kn_pcount_add(pc, key, cnt);
+		}
+		pk |= (uint64_t)key[c] << pc->shift[c];
+	}
+	__builtin_prefetch(pc->tab + 2 * (pk_hash(pk) & (pc->nslot - 1)), 1);
+	pc->bk[pc->nb] = pk;
+	pc->bc[pc->nb] = cnt;
+	if (++pc->nb == KN_PBATCH)
+		kn_pcount_flush(pc);
+	return 1;
+}
+
+/* LSD radix sort of n (key, value) pairs by key, 11-bit digits over
+ * the low tot bits; skips digits where all keys agree. */
+static void
+radix_pairs(uint64_t *a, size_t n, int tot)
+{
+	uint64_t *t = kn_alloc((2 * n + 2) * sizeof(uint64_t));
+	uint64_t *src = a, *dst = t, *x;
+	uint32_t cnt[2048], sum, v;
+	size_t i, b;
+	int pass;
+
+	for (pass = 0; pass * 11 < tot; pass++) {
+		unsigned sh = 11 * (unsigned)pass;
+
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(src[2 * i] >> sh) & 2047]++;
+		for (b = 0; b < 2048 && cnt[b] != n; b++)
+			;
+		if (b < 2048)
+			continue;
+		for (sum = 0, b = 0; b < 2048; b++) {
+			v = cnt[b];
+			cnt[b] = sum;
+			sum += v;
+		}
+		for (i = 0; i < n; i++) {
+			uint32_t to = cnt[(src[2 * i] >> sh) & 2047]++;
+
+			dst[2 * to] = src[2 * i];
+			dst[2 * to + 1] = src[2 * i + 1];
+		}
+		x = src;
+		src = dst;
+		dst = x;
+	}
+	if (src != a)
+		memcpy(a, src, 2 * n * sizeof(uint64_t));
+	free(t);
+}
+
+/* Whether counts over the labels dict[0..d) can be sorted by their
+ * ranks (kn_pcount_sorted): no label holds a byte below TAB, and the
+ * ranks fit a key. */
+int
+kn_pcount_sortable(size_t d, const kn_dict *const *dict)
+{
+	size_t c;
+	int tot = 0;
+
+	for (c = 0; c < d; c++) {
+		if (dict[c]->lowbyte)
+			return 0;
+		tot += bitlen(dict[c]->n > 0 ? dict[c]->n - 1 : 0);
+	}
+	return tot <= KN_PMAX;
+}
+
+/* Compacts pc's table into pairs (key, count), each key rewritten from
+ * the ranks rank[c] of its ids in bits[c] bits, the first column
+ * highest (shift[c] is set), sorted by key; returns their number and
+ * leaves pc empty. */
+size_t
+kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank, const int *bits, int *shift,
+    uint64_t **pairs)
+{
+	size_t d = pc->d, c, i, n = 0;
+	uint64_t *a, pk, nk;
+	int tot = 0, sh;
+
+	kn_pcount_flush(pc);
+	for (c = 0; c < d; c++)
+		tot += bits[c];
+	for (sh = tot, c = 0; c < d; c++) {
+		sh -= bits[c];
+		shift[c] = sh;
+	}
+	/* Compact the table in place, re-keying by the ranks. */
+	a = pc->tab;
+	for (i = 0; i < pc->nslot; i++) {
+		if (a[2 * i] == 0)
+			continue;
+		pk = a[2 * i] - 1;
+		nk = 0;
+		for (c = 0; c < d; c++)
+			nk |= (uint64_t)rank[c][(pk >> pc->shift[c]) &
+			    ((1ULL << pc->bits[c]) - 1)] << shift[c];
+		a[2 * n] = nk;
+		a[2 * n + 1] = a[2 * i + 1];
+		n++;
+	}
+	radix_pairs(a, n, tot);
+	*pairs = a;
+	memset(pc, 0, sizeof(*pc));
+	return n;
+}
+
+size_t
+kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
+    uint64_t **pairs, int *shift, int *bits)
+{
+	size_t d = pc->d, c, n;
+	uint32_t *rank[KN_PMAX] = { NULL };
+
+	if (!kn_pcount_sortable(d, dict))
+		return (size_t)-1;
+	for (c = 0; c < d; c++) {
+		bits[c] = bitlen(dict[c]->n > 0 ? dict[c]->n - 1 : 0);
+		rank[c] = kn_dict_ranks(dict[c]);
+	}
+	n = kn_pcount_pairs(pc, rank, bits, shift, pairs);
+	for (c = 0; c < d; c++)
+		free(rank[c]);
+	return n;
+}
+
