@@ -793,6 +793,7 @@ struct fwork {
 	/* its set sorted (par_sort): pairs (key of the ranks among all
 	 * threads' labels, count), and each column's ranks by id */
 	const struct fglob *g;
+	struct femit *emit;	/* par_rows */
 	uint64_t *pairs;
 	size_t npairs, at;
 	uint32_t *grank[KN_PMAX];
@@ -804,6 +805,7 @@ struct fwork {
 struct fglob {
 	kn_str *lab[KN_PMAX];
 	int bits[KN_PMAX], shift[KN_PMAX];
+	size_t rowmax;		/* the bytes of the longest row written */
 };
 
 /* The blocks between the reading thread and the counting ones: a ring
@@ -905,7 +907,7 @@ static int
 par_union(struct fwork *w, int nt, size_t c, struct fglob *g)
 {
 	uint32_t *ord[64];
-	size_t pos[64], n = 0, tot = 0;
+	size_t pos[64], n = 0, tot = 0, longest = 0;
 	kn_str m, v;
 	int k, lo;
 
@@ -937,9 +939,13 @@ par_union(struct fwork *w, int nt, size_t c, struct fglob *g)
 				w[k].grank[c][ord[k][pos[k]++]] = (uint32_t)n;
 		}
 		g->lab[c][n++] = m;
+		if (m.n > longest)
+			longest = m.n;
 	}
 	for (k = 0; k < nt; k++)
 		free(ord[k]);
+	/* A label written as CSV may double its bytes and gain quotes. */
+	g->rowmax += 2 * longest + 3 + 8;
 	return kn_pcount_bits(n);
 }
 
@@ -1018,6 +1024,210 @@ par_merge(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
 	return groups;
 }
 
+/*
+ * The rows of the merged sets, formatted on the threads (cs->fmt) and
+ * written in order by the caller (cs->blk): the groups are cut into
+ * stretches, each of at most FCHUNK pairs of every thread, all the
+ * pairs of a key in one stretch; a thread takes the next stretch,
+ * merges and formats it into its row buffer, and the caller's thread
+ * hands the buffers on in order.
+ */
+struct fchunk {
+	size_t lo[64], hi[64];	/* each thread's pairs [lo, hi) */
+	kn_row row;
+	uint64_t groups;
+	int state;		/* 0 free, 1 to format, 2 formatted */
+};
+
+struct femit {
+	struct freq *fr;
+	struct fwork *w;
+	int nt;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct fchunk *ch;
+	size_t nch, made, taken;	/* the ring; stretches cut, taken */
+	int end;
+};
+
+/* Merges and formats stretch c on the thread of work wk. */
+static void
+chunk_format(struct femit *e, struct fchunk *c, struct fwork *wk)
+{
+	const struct fglob *g = e->w[0].g;
+	const kn_countspec *cs = e->fr->cs;
+	kn_fsrow *row = &wk->fr.row;
+	size_t at[64], d = cs->d, i;
+	uint64_t key = 0;
+	int k, m;
+
+	memcpy(at, c->lo, (size_t)e->nt * sizeof(size_t));
+	c->groups = 0;
+	for (;;) {
+		for (m = -1, k = 0; k < e->nt; k++)
+			if (at[k] < c->hi[k] && (m < 0 ||
+			    e->w[k].pairs[2 * at[k]] < key)) {
+				m = k;
+				key = e->w[k].pairs[2 * at[k]];
+			}
+		if (m < 0)
+			break;
+		for (i = 0; i < d; i++)
+			row->key[i] = g->lab[i][(key >> g->shift[i]) &
+			    ((1ULL << g->bits[i]) - 1)];
+		row->cnt = 0;
+		for (k = 0; k < e->nt; k++)
+			if (at[k] < c->hi[k] && e->w[k].pairs[2 * at[k]] == key) {
+				if (__builtin_add_overflow(row->cnt,
+				    e->w[k].pairs[2 * at[k] + 1], &row->cnt))
+					count_overflow();
+				at[k]++;
+			}
+		cs->fmt(row, &c->row, e->fr->ctx);
+		c->groups++;
+	}
+}
+
+static void *
+chunk_work(void *arg)
+{
+	struct fwork *wk = arg;
+	struct femit *e = wk->emit;
+	struct fchunk *c;
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	pthread_mutex_lock(&e->mu);
+	for (;;) {
+		while (e->taken == e->made && !e->end)
+			pthread_cond_wait(&e->cv, &e->mu);
+		if (e->taken == e->made)
+			break;
+		c = &e->ch[e->taken++ % e->nch];
+		pthread_mutex_unlock(&e->mu);
+		chunk_format(e, c, wk);
+		pthread_mutex_lock(&e->mu);
+		c->state = 2;
+		pthread_cond_broadcast(&e->cv);
+	}
+	pthread_mutex_unlock(&e->mu);
+	return NULL;
+}
+
+/* Cuts the next stretch from the positions pos into c; 0 when every
+ * pair is taken. */
+static int
+chunk_cut(struct femit *e, size_t *pos, size_t most, struct fchunk *c)
+{
+	uint64_t bound = 0;
+	int k, bounded = 0;
+	size_t lo, hi, mid;
+
+	for (k = 0; k < e->nt; k++)
+		if (pos[k] < e->w[k].npairs)
+			break;
+	if (k == e->nt)
+		return 0;
+	/* The least key that ends a thread's share. */
+	for (k = 0; k < e->nt; k++)
+		if (pos[k] + most < e->w[k].npairs && (!bounded ||
+		    e->w[k].pairs[2 * (pos[k] + most)] < bound)) {
+			bound = e->w[k].pairs[2 * (pos[k] + most)];
+			bounded = 1;
+		}
+	for (k = 0; k < e->nt; k++) {
+		lo = bounded ? pos[k] : e->w[k].npairs;
+		hi = e->w[k].npairs;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (e->w[k].pairs[2 * mid] < bound)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		c->lo[k] = pos[k];
+		c->hi[k] = pos[k] = lo;
+	}
+	return 1;
+}
+
+/* Writes the merged sets of the nt threads of w through cs->fmt and
+ * cs->blk (see struct fchunk); returns the number of groups. */
+static uint64_t
+par_rows(struct freq *fr, struct fwork *w, int nt)
+{
+	struct femit e;
+	pthread_t th[64];
+	size_t pos[64] = { 0 }, most, i, out = 0;
+	uint64_t groups = 0;
+	int k, started, more = 1;
+
+	memset(&e, 0, sizeof(e));
+	e.fr = fr;
+	e.w = w;
+	e.nt = nt;
+	e.nch = 2 * (size_t)nt + 1;
+	e.ch = kn_zalloc(e.nch * sizeof(*e.ch));
+	/* A stretch of some 256 KiB of rows at most. */
+	most = ((size_t)256 << 10) / (w[0].g->rowmax + 24);
+	most = most < 1 ? 1 : most > 4096 ? 4096 : most;
+	pthread_mutex_init(&e.mu, NULL);
+	pthread_cond_init(&e.cv, NULL);
+	for (started = 0; started < nt; started++) {
+		w[started].emit = &e;
+		if (pthread_create(&th[started], NULL, chunk_work,
+		    &w[started]) != 0)
+			break;
+	}
+	pthread_mutex_lock(&e.mu);
+	for (;;) {
+		while (more && e.made - out < e.nch) {
+			struct fchunk *c = &e.ch[e.made % e.nch];
+
+			if (!(more = chunk_cut(&e, pos, most, c)))
+				break;
+			c->state = 1;
+			e.made++;
+			pthread_cond_broadcast(&e.cv);
+		}
+		if (out == e.made)
+			break;
+		if (started == 0) {
+			/* No thread: this one formats. */
+			struct fchunk *c = &e.ch[e.taken++ % e.nch];
+
+			chunk_format(&e, c, &w[0]);
+			c->state = 2;
+		}
+		while (e.ch[out % e.nch].state != 2)
+			pthread_cond_wait(&e.cv, &e.mu);
+		pthread_mutex_unlock(&e.mu);
+		{
+			struct fchunk *c = &e.ch[out % e.nch];
+
+			fr->cs->blk(c->row.buf, c->row.len, c->groups,
+			    fr->ctx);
+			groups += c->groups;
+			c->row.len = 0;
+			kn_progress(groups, 0);
+		}
+		pthread_mutex_lock(&e.mu);
+		e.ch[out++ % e.nch].state = 0;
+	}
+	e.end = 1;
+	pthread_cond_broadcast(&e.cv);
+	pthread_mutex_unlock(&e.mu);
+	for (k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	for (i = 0; i < e.nch; i++)
+		free(e.ch[i].row.buf);
+	free(e.ch);
+	pthread_mutex_destroy(&e.mu);
+	pthread_cond_destroy(&e.cv);
+	return groups;
+}
+
 /* Emits the sorted sets of the nt threads of w to fr's out, merged:
  * the phase "sorting" as one thread shows it, whose total, the groups
  * once merged, is counted first when progress is shown. */
@@ -1029,7 +1239,8 @@ par_emit(struct freq *fr, struct fwork *w, int nt)
 	if (kn_progress_on())
 		kn_progress_phase("sorting", "groups",
 		    par_merge(fr, w, nt, NULL));
-	n = par_merge(fr, w, nt, fr->out);
+	n = fr->cs->fmt != NULL ? par_rows(fr, w, nt) :
+	    par_merge(fr, w, nt, fr->out);
 	kn_progress(n, 0);
 }
 

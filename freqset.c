@@ -128,33 +128,68 @@ header(struct wctx *w)
 	kn_row_put(&w->row, w->fp, w->outname);
 }
 
-/* Writes one group: labels, count, sums.  A write error ends the run
- * at once, not after the rest of the input (--merge --sorted streams):
- * a reader gone with SIGPIPE ignored, a full disk. */
+/* Adds the fields of one group to row: labels, count, sums (w is only
+ * read: the threads of -j format their groups with it). */
+static void
+fields(const kn_fsrow *r, kn_row *row, const struct wctx *w)
+{
+	char num[64];
+	size_t c, j;
+
+	for (c = 0; c < w->d; c++)
+		kn_row_add(row, r->key[c].p, r->key[c].n);
+	kn_row_add(row, num, kn_fmt_u64(num, r->cnt));
+	for (j = 0; j < w->nsum; j++) {
+		kn_row_add(row, num, kn_dec_format(r->s[j], r->sc[j], num));
+		kn_row_add(row, num, kn_dec_format(r->ss[j], r->ssc[j], num));
+	}
+}
+
+/* The header, written with the first group: an error in the input then
+ * leaves nothing on the output. */
+static void
+first_group(struct wctx *w)
+{
+	if (w->hdr) {
+		header(w);
+		w->hdr = 0;
+	}
+}
+
+/* Writes one group.  A write error ends the run at once, not after the
+ * rest of the input (--merge --sorted streams): a reader gone with
+ * SIGPIPE ignored, a full disk. */
 static void
 write_row(const kn_fsrow *r, void *ctx)
 {
 	struct wctx *w = ctx;
-	char num[64];
-	size_t c, j;
 
-	if (w->hdr) {
-		/* Written with the first group: an error in the input then
-		 * leaves nothing on the output. */
-		header(w);
-		w->hdr = 0;
-	}
-	for (c = 0; c < w->d; c++)
-		kn_row_add(&w->row, r->key[c].p, r->key[c].n);
-	kn_row_add(&w->row, num, kn_fmt_u64(num, r->cnt));
-	for (j = 0; j < w->nsum; j++) {
-		kn_row_add(&w->row, num, kn_dec_format(r->s[j], r->sc[j],
-		    num));
-		kn_row_add(&w->row, num, kn_dec_format(r->ss[j], r->ssc[j],
-		    num));
-	}
+	first_group(w);
+	fields(r, &w->row, w);
 	kn_row_put(&w->row, w->fp, w->outname);
 	w->groups++;
+}
+
+/* A group formatted on a thread of -j. */
+static void
+format_row(const kn_fsrow *r, kn_row *row, void *ctx)
+{
+	fields(r, row, ctx);
+	kn_row_end(row);
+}
+
+/* Writes the rows of n groups formatted on the threads, in order. */
+static void
+write_rows(const char *p, size_t len, uint64_t n, void *ctx)
+{
+	struct wctx *w = ctx;
+
+	first_group(w);
+	kn_row_flush(&w->row, w->fp, w->outname);
+	if (fwrite(p, 1, len, w->fp) != len)
+		kn_die_sys("%s: write error", w->outname != NULL ?
+		    w->outname : "standard output");
+	w->groups += n;
 }
 
 int
@@ -322,6 +357,8 @@ main(int argc, char *argv[])
 		/* --sorted writes each group as it ends (a reducer streams);
 		 * the others, once the table is read, in batches. */
 		w.row.batch = !sorted;
+		cs.fmt = format_row;
+		cs.blk = write_rows;
 		if (sorted)
 			kn_freq_sorted(&t, &cs, write_row, &w, &st);
 		else

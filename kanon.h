@@ -470,6 +470,8 @@ kn_row_adds(kn_row *w, const char *s)
 /* Writes the row with its newline to fp (dying with a write error
  * naming name) and empties it. */
 void kn_row_put(kn_row *w, FILE *fp, const char *name);
+/* Ends the row without writing it: the next field begins a new one. */
+void kn_row_end(kn_row *w);
 void kn_row_flush(kn_row *w, FILE *fp, const char *name);
 
 /* Whether p[0..n) is a missing value: empty, or one of the tokens of
@@ -1029,6 +1031,15 @@ int kn_pcount_sortable(size_t d, const kn_dict *const *dict);
 size_t kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank,
     const int *bits, int *shift, uint64_t **pairs);
 
+/* A group of a frequency set: its labels, count, and per summed column
+ * the sum s/10^sc and the sum of squares ss/10^ssc. */
+typedef struct {
+	kn_str *key;
+	uint64_t cnt;
+	kn_i128 *s, *ss;
+	int *sc, *ssc;
+} kn_fsrow;
+
 /* What kn_freq reads from each row: d key columns (each through the
  * leaves of hier[c], or dict[c] where hier is NULL), an optional count
  * column (a frequency set's weights), and nsum summed columns: single
@@ -1051,16 +1062,13 @@ typedef struct {
 	 * rows on that many when no hierarchy, count column, sum or row
 	 * check is asked for; the groups and their order are the same */
 	int jobs;
+	/* if set, the groups counted on threads are not handed to out but
+	 * formatted on the threads, each into a row of w (fmt, which may
+	 * only read ctx), and the rows handed to blk on the caller's
+	 * thread, in order, as bytes holding the number of groups given */
+	void (*fmt)(const kn_fsrow *row, kn_row *w, void *ctx);
+	void (*blk)(const char *p, size_t n, uint64_t groups, void *ctx);
 } kn_countspec;
-
-/* A group of a frequency set: its labels, count, and per summed column
- * the sum s/10^sc and the sum of squares ss/10^ssc. */
-typedef struct {
-	kn_str *key;
-	uint64_t cnt;
-	kn_i128 *s, *ss;
-	int *sc, *ssc;
-} kn_fsrow;
 
 typedef void (*kn_fsout)(const kn_fsrow *row, void *ctx);
 

@@ -927,6 +927,14 @@ kn_row_add(kn_row *w, const char *p, size_t n)
 void
 kn_row_put(kn_row *w, FILE *fp, const char *name)
 {
+	kn_row_end(w);
+	if (!w->batch || w->len >= ((size_t)64 << 10))
+		kn_row_flush(w, fp, name);
+}
+
+void
+kn_row_end(kn_row *w)
+{
 	if (w->len + 4 > w->cap) {
 		w->cap = w->len + 64;
 		w->buf = kn_realloc(w->buf, w->cap);
@@ -938,8 +946,6 @@ kn_row_put(kn_row *w, FILE *fp, const char *name)
 	}
 	w->buf[w->len++] = '\n';
 	w->nf = 0;
-	if (!w->batch || w->len >= ((size_t)64 << 10))
-		kn_row_flush(w, fp, name);
 }
 
 /* Writes the rows gathered; a failed write is seen at once, a failed
