@@ -1235,13 +1235,15 @@ add_row(const kn_fsrow *r, void *ctx)
 			sens[c].s = sens[c].ss = 0;
 			sens[c].sc = sens[c].ssc = 0;
 		}
-		/* Which quasi-identifiers hold plain numbers (the plot). */
+		/* Which quasi-identifiers hold plain numbers (the plot
+		 * of the report). */
 		for (c = 0; c < o.nq && !a.supp_cls; c++) {
 			kn_i128 m;
 			int sc;
 
-			o.numq[c] &= kn_dec_parse(r->key[c].p, r->key[c].n,
-			    &m, &sc);
+			if (o.numq[c] && !kn_dec_parse(r->key[c].p,
+			    r->key[c].n, &m, &sc))
+				o.numq[c] = 0;
 		}
 	}
 	if (__builtin_add_overflow(a.n, r->cnt, &a.n))
@@ -1736,7 +1738,7 @@ main(int argc, char *argv[])
 		    t.names[tidx]);
 	o.nq = nq;
 	o.numq = kn_alloc(nq + 1);
-	memset(o.numq, 1, nq + 1);
+	memset(o.numq, REPORT_ON(&ro), nq + 1);
 	report_init(&rep, ro.json ? NULL : out);
 	risk_init(&rk, (uint64_t)o.thresh, ro.pi);
 	if (ro.pop != NULL) {
