@@ -76,10 +76,13 @@ struct kn_sorter {
 	kn_str *f;		/* field scratch */
 	int threads;		/* for sorting in memory (kn_sort_threads) */
 	size_t nprep;		/* records with their keys and prefix */
-	/* With threads, a full buffer is sorted and written as a run by
-	 * a thread of its own while the next fills (spill_async): each
-	 * of the two buffers has half the budget. */
+	/* The first buffer has the whole budget, so that lines that fit
+	 * are sorted in memory whatever the threads.  With threads, once
+	 * it has been written, a full buffer is sorted and written as a
+	 * run by a thread of its own while the next fills (spill_async):
+	 * each of the two buffers has half the budget. */
 	size_t bufbudget;
+	int halved;		/* the buffers have half the budget */
 	struct bgspill *bg;	/* the run being written, or NULL */
 	char *sparea;		/* the buffers of the last run written */
 	size_t spacap, sprcap;
@@ -403,7 +406,25 @@ void
 kn_sort_threads(kn_sorter *s, int n)
 {
 	s->threads = n < 1 ? 1 : n > 64 ? 64 : n;
-	s->bufbudget = s->threads > 1 ? s->budget / 2 : s->budget;
+}
+
+/* After the first run of a sorter with threads: two buffers of half the
+ * budget from now on, the first one's room given back. */
+static void
+halve(kn_sorter *s)
+{
+	s->halved = 1;
+	s->bufbudget = s->budget / 2;
+	/* Shrunk in place, its pages given back (a block freed and taken
+	 * anew may stay with the process, on top of the two buffers). */
+	if (s->acap > SORT_FIRST_ARENA) {
+		s->acap = SORT_FIRST_ARENA;
+		s->arena = kn_realloc(s->arena, s->acap);
+	}
+	if (s->rcap > SORT_FIRST_RECS) {
+		s->rcap = SORT_FIRST_RECS;
+		s->r = kn_realloc(s->r, s->rcap * sizeof(rec));
+	}
 }
 
 kn_sorter *
@@ -752,10 +773,13 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 		kn_die("a line of %zu bytes is too long to sort", len);
 	if (s->n > 0 && s->alen + need + 2 * (s->n + 1) * sizeof(rec) >
 	    s->bufbudget) {
-		if (s->threads > 1)
+		if (s->threads > 1 && s->halved)
 			spill_async(s);
-		else
+		else {
 			spill(s);
+			if (s->threads > 1)
+				halve(s);
+		}
 	}
 	if (s->alen + need > s->acap) {
 		/* Twice the room, within the budget; a line larger than

@@ -57,16 +57,30 @@ static const struct option longopts[] = {
 
 /* Writes a sorted line.  A write error ends the run at once, not after
  * the rest of the input: a reader gone with SIGPIPE ignored, a full
- * disk. */
+ * disk.  When the whole input is sorted before the first line goes
+ * out, lines gather in batch (64 KiB) first; -m writes each line as it
+ * comes. */
 static struct {
-	FILE *f;
 	const char *hdr;	/* the header, still to be written */
+	kn_row batch;
 } out;
+
+static void
+flush_lines(FILE *f)
+{
+	if (out.batch.len > 0 && (fwrite(out.batch.buf, 1, out.batch.len,
+	    f) != out.batch.len || ferror(f))) {
+		kn_close_out(f);	/* reports the error and exits */
+		kn_die("write error");
+	}
+	out.batch.len = 0;
+}
 
 static void
 put_line(const char *line, size_t len, void *ctx)
 {
 	FILE *f = ctx;
+	kn_row *b = &out.batch;
 
 	if (out.hdr != NULL) {
 		/* With the first row: an error before it leaves nothing on
@@ -74,12 +88,19 @@ put_line(const char *line, size_t len, void *ctx)
 		fprintf(f, "%s\n", out.hdr);
 		out.hdr = NULL;
 	}
-	fwrite(line, 1, len, f);
-	putc('\n', f);
-	if (ferror(f)) {
-		kn_close_out(f);	/* reports the error and exits */
-		kn_die("write error");
+	if (b->len + len + 1 > b->cap) {
+		flush_lines(f);
+		if (len + 1 > b->cap) {
+			b->cap = len + 1 > ((size_t)64 << 10) ? len + 1 :
+			    (size_t)64 << 10;
+			b->buf = kn_realloc(b->buf, b->cap);
+		}
 	}
+	memcpy(b->buf + b->len, line, len);
+	b->buf[b->len + len] = '\n';
+	b->len += len + 1;
+	if (!b->batch)
+		flush_lines(f);
 }
 
 int
@@ -153,6 +174,7 @@ main(int argc, char *argv[])
 			out.hdr = t.hdrline;
 		s = kn_sort_new(key, nkey, t.ncols, opt.budget, opt.tmpdir);
 		kn_sort_threads(s, kn_jobs(&opt));
+		out.batch.batch = 1;
 		while (kn_table_next(&t)) {
 			kn_table_join(&t);
 			kn_sort_add(s, t.r.line, t.r.len);
@@ -161,6 +183,8 @@ main(int argc, char *argv[])
 	}
 	if (out.hdr != NULL)
 		fprintf(fp, "%s\n", out.hdr);	/* no rows */
+	flush_lines(fp);
+	free(out.batch.buf);
 	kn_close_out(fp);
 	if (opt.verbose) {
 		const kn_sortstats *st = kn_sort_stats(s);
