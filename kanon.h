@@ -464,6 +464,10 @@ kn_row_adds(kn_row *w, const char *s)
 {
 	kn_row_add(w, s, strlen(s));
 }
+/* Ends the row with its newline in w->buf, which keeps it: the next
+ * row's fields follow it (rows built on several threads, written in
+ * order). */
+void kn_row_end(kn_row *w);
 /* Writes the row with its newline to fp (dying with a write error
  * naming name) and empties it. */
 void kn_row_put(kn_row *w, FILE *fp, const char *name);
@@ -673,6 +677,12 @@ void kn_hier_free(kn_hier *h);
  * fit, e.g. is not a number). */
 int64_t kn_hier_leaf(kn_hier *h, const char *s, size_t n,
     const char **err);
+/* A copy of h of its own, for another thread to look values up in (a
+ * lookup may add to a hierarchy): a file hierarchy copied, a generated
+ * one made again from its spec with the date form it has learned.  NULL
+ * when a date hierarchy has not learned its form yet: a copy could
+ * learn another one from another row. */
+kn_hier *kn_hier_clone(const kn_hier *h);
 /* Forgets the values a generated hierarchy has seen (file hierarchies
  * are left as they are). */
 void kn_hier_reset(kn_hier *h);

@@ -925,7 +925,7 @@ kn_row_add(kn_row *w, const char *p, size_t n)
 }
 
 void
-kn_row_put(kn_row *w, FILE *fp, const char *name)
+kn_row_end(kn_row *w)
 {
 	if (w->len + 4 > w->cap) {
 		w->cap = w->len + 64;
@@ -937,11 +937,17 @@ kn_row_put(kn_row *w, FILE *fp, const char *name)
 		w->buf[w->len++] = '"';
 	}
 	w->buf[w->len++] = '\n';
+	w->nf = 0;
+}
+
+void
+kn_row_put(kn_row *w, FILE *fp, const char *name)
+{
+	kn_row_end(w);
 	if (fwrite(w->buf, 1, w->len, fp) != w->len || ferror(fp))
 		kn_die_sys("%s: write error", name != NULL ? name :
 		    "standard output");
 	w->len = 0;
-	w->nf = 0;
 }
 
 /* ---- missing values ------------------------------------------------ */
