@@ -62,54 +62,62 @@ struct rpworker {
 	kn_str *f;
 };
 
-/* Does the rows of j until its end or a row the main thread must do. */
+/* Does the rows of j until its end or a row the main thread must do:
+ * on copies of its block, output and records, which are the thread's
+ * alone while it works (the blocks side by side are other threads'). */
 static void
 rowpar_block(struct rpworker *w, struct rpjob *j)
 {
 	const struct rowpar_ops *ops = w->rp->ops;
-	kn_block *b = &j->b;
+	kn_block b = j->b;
+	kn_row out = j->out;
+	rowpar_buf rec = j->rec;
 	uint64_t off[3];
 	size_t in, outl, recl;
+	int64_t written = 0;
 	int r;
 
-	j->out.len = 0;
-	j->out.nf = 0;
-	j->rec.len = 0;
-	j->written = 0;
+	out.len = 0;
+	out.nf = 0;
+	rec.len = 0;
 	j->stop = 0;
 	for (;;) {
-		in = b->pos;
-		outl = j->out.len;
-		recl = j->rec.len;
+		in = b.pos;
+		outl = out.len;
+		recl = rec.len;
 		if (ops->commit != NULL) {
 			off[0] = in;
 			off[1] = outl;
-			off[2] = (uint64_t)j->written;
-			rowpar_put(&j->rec, off, sizeof(off));
+			off[2] = (uint64_t)written;
+			rowpar_put(&rec, off, sizeof(off));
 		}
-		if (!kn_block_row(w->rp->t, b, w->f)) {
-			j->rec.len = recl;
+		if (!kn_block_row(w->rp->t, &b, w->f)) {
+			rec.len = recl;
 			j->good = in;
-			if (b->bad) {
+			if (b.bad) {
 				j->stop = 1;
 				j->stop_in = in;
-				j->stop_at = b->at - 1;
+				j->stop_at = b.at - 1;
 			}
-			return;
+			break;
 		}
-		r = ops->row(ops->ctx, w->ts, w->f, &j->out, &j->rec);
+		r = ops->row(ops->ctx, w->ts, w->f, &out, &rec);
 		if (r < 0) {
-			j->out.len = outl;
-			j->out.nf = 0;
-			j->rec.len = recl;
-			j->good = b->pos;
+			out.len = outl;
+			out.nf = 0;
+			rec.len = recl;
+			j->good = b.pos;
 			j->stop = 1;
 			j->stop_in = in;
-			j->stop_at = b->at - 1;
-			return;
+			j->stop_at = b.at - 1;
+			break;
 		}
-		j->written += r;
+		written += r;
 	}
+	j->b = b;
+	j->out = out;
+	j->rec = rec;
+	j->written = written;
 }
 
 static void *
