@@ -1042,9 +1042,21 @@ typedef struct {
 	void (*row)(const kn_table *t, void *rowctx);
 	void *rowctx;
 	/* threads to count on (-j): more than 1 splits and counts TSV
-	 * rows on that many when no hierarchy, count column, sum or row
-	 * check is asked for; the groups and their order are the same */
+	 * rows on that many when no hierarchy (but with tkey), count
+	 * column, sum or row check is asked for; the groups and their
+	 * order are the same */
 	int jobs;
+	/* With jobs, if tkey is set: the d values of a row's key made on
+	 * the threads by tkey (into key, from the row's fields f, valid
+	 * until its next call; hier is then not used), with state of each
+	 * thread's own (tnew, NULL when none can be made: no threads;
+	 * tfree).  -1 at a row that tfail then reports on the caller's
+	 * thread (and dies), as the first bad row. */
+	void *(*tnew)(void *tctx, int nt);
+	void (*tfree)(void *tctx, void *ts);
+	int (*tkey)(void *tctx, void *ts, const kn_str *f, kn_str *key);
+	void (*tfail)(void *tctx, kn_table *t);
+	void *tctx;
 } kn_countspec;
 
 /* A group of a frequency set: its labels, count, and per summed column

@@ -135,6 +135,7 @@ static struct {
 	kn_limit lim;
 	size_t budget;
 	const char *tmpdir;
+	int jobs;		/* -j */
 } o;
 
 
@@ -302,84 +303,6 @@ node_resolve(struct recoding *rc, struct node *nd, const kn_table *t,
 	rc->priv = nd;
 }
 
-/* The frequency set of t at the node's levels, keyed on t's columns
- * qcol (one per attribute of the node) and last on the ns columns scol,
- * each line weighed by the count column *cnt of a frequency set if not
- * NULL: Incognito's counting. */
-static void
-node_freq(struct recoding *rc, kn_table *t, const size_t *qcol,
-    const size_t *scol, size_t ns, const size_t *cnt, kn_fsout out,
-    kn_freqstats *st)
-{
-	struct node *nd = rc->priv;
-	size_t d = rc->nq + ns, c;
-	size_t *key = kn_alloc((d + 1) * sizeof(size_t));
-	kn_hier **h = kn_zalloc((d + 1) * sizeof(kn_hier *));
-	int *lv = kn_zalloc((d + 1) * sizeof(int));
-	kn_dict *dict = kn_alloc((d + 1) * sizeof(kn_dict));
-	kn_countspec cs;
-
-	for (c = 0; c < d; c++) {
-		kn_dict_init(&dict[c]);
-		if (c < rc->nq) {
-			key[c] = qcol[c];
-			h[c] = nd->h[c];
-			lv[c] = nd->lv[c];
-		} else
-			key[c] = scol[c - rc->nq];
-	}
-	memset(&cs, 0, sizeof(cs));
-	cs.d = d;
-	cs.key = key;
-	cs.dict = dict;
-	cs.hier = h;
-	if (cnt != NULL) {
-		cs.hascount = 1;
-		cs.cntcol = *cnt;
-	}
-	/* Half of -S: the classes to suppress, the regions and the
-	 * hierarchies share the rest. */
-	kn_freq(t, &cs, lv, o.budget / 2, o.tmpdir, out, NULL, st);
-	for (c = 0; c < d; c++)
-		kn_dict_free(&dict[c]);
-	free(dict);
-	free(lv);
-	free(h);
-	free(key);
-}
-
-/* The first pass of a node: the frequency set of the table. */
-static void
-node_count(struct recoding *rc, kn_table *t, const size_t *scol,
-    size_t ns, kn_fsout out, kn_freqstats *st)
-{
-	node_freq(rc, t, rc->qcol, scol, ns, NULL, out, st);
-}
-
-/* The labels of the row's attributes at the node's levels; every value
- * must be a leaf, also at level 0. */
-static void
-node_label(struct recoding *rc, kn_table *t, kn_str *lab)
-{
-	struct node *nd = rc->priv;
-	const char *err;
-	int64_t id;
-	size_t i;
-
-	for (i = 0; i < rc->nq; i++) {
-		kn_hier *h = nd->h[i];
-		kn_str v = t->f[rc->qcol[i]];
-
-		regions_hier_bound(h, o.budget / (4 * rc->nq));
-		id = kn_hier_leaf(h, v.p, v.n, &err);
-		if (id < 0)
-			kn_table_fail(t, rc->qcol[i], "'%.*s': %s (%s)",
-			    (int)v.n, v.p, err, h->src);
-		lab[i] = kn_dict_get(&h->lab[nd->lv[i]],
-		    kn_hier_lift(h, (uint32_t)id, 0, nd->lv[i]));
-	}
-}
-
 /* A thread's own hierarchies of a node (-j), and its share of the room
  * the generated ones may take. */
 struct nthread {
@@ -440,6 +363,140 @@ node_tlabel(struct recoding *rc, void *ts, const kn_str *f, kn_str *lab,
 		    kn_hier_lift(h, (uint32_t)id, 0, nd->lv[i]));
 	}
 	return 0;
+}
+
+static void node_label(struct recoding *, kn_table *, kn_str *);
+
+/* The first pass of a node on the threads of -j (kn_countspec's tkey):
+ * each row's key is its labels, then its sensitive values. */
+struct nkey {
+	struct recoding *rc;
+	const size_t *scol;
+	size_t ns;
+};
+
+static void *
+nkey_tnew(void *ctx, int nt)
+{
+	return node_tnew(((struct nkey *)ctx)->rc, nt);
+}
+
+static void
+nkey_tfree(void *ctx, void *ts)
+{
+	node_tfree(((struct nkey *)ctx)->rc, ts);
+}
+
+static int
+nkey_key(void *ctx, void *ts, const kn_str *f, kn_str *key)
+{
+	struct nkey *nk = ctx;
+	size_t j;
+
+	if (node_tlabel(nk->rc, ts, f, key, NULL) < 0)
+		return -1;
+	for (j = 0; j < nk->ns; j++)
+		key[nk->rc->nq + j] = f[nk->scol[j]];
+	return 0;
+}
+
+/* A row nkey_key refused, reported as one thread reports it. */
+static void
+nkey_fail(void *ctx, kn_table *t)
+{
+	struct nkey *nk = ctx;
+	kn_str *lab = kn_alloc((nk->rc->nq + nk->rc->nx + 1) *
+	    sizeof(kn_str));
+
+	node_label(nk->rc, t, lab);
+	free(lab);
+}
+
+/* The frequency set of t at the node's levels, keyed on t's columns
+ * qcol (one per attribute of the node) and last on the ns columns scol,
+ * each line weighed by the count column *cnt of a frequency set if not
+ * NULL: Incognito's counting. */
+static void
+node_freq(struct recoding *rc, kn_table *t, const size_t *qcol,
+    const size_t *scol, size_t ns, const size_t *cnt, kn_fsout out,
+    kn_freqstats *st)
+{
+	struct node *nd = rc->priv;
+	size_t d = rc->nq + ns, c;
+	size_t *key = kn_alloc((d + 1) * sizeof(size_t));
+	kn_hier **h = kn_zalloc((d + 1) * sizeof(kn_hier *));
+	int *lv = kn_zalloc((d + 1) * sizeof(int));
+	kn_dict *dict = kn_alloc((d + 1) * sizeof(kn_dict));
+	kn_countspec cs;
+	struct nkey nk = { rc, scol, ns };
+
+	for (c = 0; c < d; c++) {
+		kn_dict_init(&dict[c]);
+		if (c < rc->nq) {
+			key[c] = qcol[c];
+			h[c] = nd->h[c];
+			lv[c] = nd->lv[c];
+		} else
+			key[c] = scol[c - rc->nq];
+	}
+	memset(&cs, 0, sizeof(cs));
+	cs.d = d;
+	cs.key = key;
+	cs.dict = dict;
+	cs.hier = h;
+	if (cnt != NULL) {
+		cs.hascount = 1;
+		cs.cntcol = *cnt;
+	} else {
+		/* The table's rows: labelled on the threads of -j. */
+		cs.jobs = o.jobs;
+		cs.tnew = nkey_tnew;
+		cs.tfree = nkey_tfree;
+		cs.tkey = nkey_key;
+		cs.tfail = nkey_fail;
+		cs.tctx = &nk;
+	}
+	/* Half of -S: the classes to suppress, the regions and the
+	 * hierarchies share the rest. */
+	kn_freq(t, &cs, lv, o.budget / 2, o.tmpdir, out, NULL, st);
+	for (c = 0; c < d; c++)
+		kn_dict_free(&dict[c]);
+	free(dict);
+	free(lv);
+	free(h);
+	free(key);
+}
+
+/* The first pass of a node: the frequency set of the table. */
+static void
+node_count(struct recoding *rc, kn_table *t, const size_t *scol,
+    size_t ns, kn_fsout out, kn_freqstats *st)
+{
+	node_freq(rc, t, rc->qcol, scol, ns, NULL, out, st);
+}
+
+/* The labels of the row's attributes at the node's levels; every value
+ * must be a leaf, also at level 0. */
+static void
+node_label(struct recoding *rc, kn_table *t, kn_str *lab)
+{
+	struct node *nd = rc->priv;
+	const char *err;
+	int64_t id;
+	size_t i;
+
+	for (i = 0; i < rc->nq; i++) {
+		kn_hier *h = nd->h[i];
+		kn_str v = t->f[rc->qcol[i]];
+
+		regions_hier_bound(h, o.budget / (4 * rc->nq));
+		id = kn_hier_leaf(h, v.p, v.n, &err);
+		if (id < 0)
+			kn_table_fail(t, rc->qcol[i], "'%.*s': %s (%s)",
+			    (int)v.n, v.p, err, h->src);
+		lab[i] = kn_dict_get(&h->lab[nd->lv[i]],
+		    kn_hier_lift(h, (uint32_t)id, 0, nd->lv[i]));
+	}
 }
 
 /* ---- the classes -------------------------------------------------- */
@@ -1263,6 +1320,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	o.budget = opt.budget;
 	o.tmpdir = opt.tmpdir;
+	o.jobs = kn_jobs(&opt);
 	if (argc > 1)
 		kn_die("one table at a time (got %d files)", argc);
 	if (nodearg != NULL && regpath != NULL)
@@ -1471,7 +1529,7 @@ main(int argc, char *argv[])
 	p2.lab = kn_alloc((rc.nq + rc.nx + 1) * sizeof(kn_str));
 	p2.fp = fp;
 	p2.outname = outname;
-	written = pass2_run(&p2, &t, kn_jobs(&opt));
+	written = pass2_run(&p2, &t, o.jobs);
 	kn_progress(t.rows, t.r.bytes);
 	kn_progress_done();
 	if (twice && t.rows != pass1rows)
