@@ -1537,7 +1537,8 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		;
 	if (cs->jobs > 1 && !t->csv && (cs->hier == NULL || c == d ||
 	    cs->tkey != NULL) &&
-	    !cs->hascount && cs->nsum == 0 && cs->row == NULL && fr.packed)
+	    !cs->hascount && cs->nsum == 0 &&
+	    (cs->row == NULL || cs->tkey != NULL) && fr.packed)
 		par = par_count(&fr, t, limit, budget > 0, cs->jobs);
 	emitted = par == 1;
 	/* The threads read it all (and closed the last file). */

@@ -1048,7 +1048,8 @@ typedef struct {
 	int jobs;
 	/* With jobs, if tkey is set: the d values of a row's key made on
 	 * the threads by tkey (into key, from the row's fields f, valid
-	 * until its next call; hier is then not used), with state of each
+	 * until its next call; hier is then not used, and row is tkey's to
+	 * do if it is set), with state of each
 	 * thread's own (tnew, NULL when none can be made: no threads;
 	 * tfree).  -1 at a row that tfail then reports on the caller's
 	 * thread (and dies), as the first bad row. */

@@ -1417,6 +1417,7 @@ main(int argc, char *argv[])
 		rg.part = part;
 		rg.dates = opt.dates;
 		rg.budget = o.budget;
+		rg.jobs = o.jobs;
 		rg.tmpdir = o.tmpdir;
 		rc.count = regions_count;
 		rc.label = regions_label;

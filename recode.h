@@ -83,6 +83,7 @@ struct regions {
 	char why[192];		/* why a value is not a date */
 	/* for the count hook */
 	size_t budget;		/* -S */
+	int jobs;		/* -j */
 	const char *tmpdir;	/* -T */
 	kn_input *in;
 	const char *columns;

@@ -1194,6 +1194,63 @@ region_row(const kn_table *t, void *ctx)
 			rg->outside = 1;
 }
 
+/* The first pass on the threads of -j (kn_countspec's tkey): a row's
+ * key, its class and sensitive values, made on a thread, and its values
+ * checked there against its class's region as region_row does, the
+ * thread's findings added up when it ends. */
+struct rkey {
+	struct recoding *rc;
+	const size_t *scol;
+	size_t ns;
+};
+
+static void *
+rkey_tnew(void *ctx, int nt)
+{
+	return regions_tnew(((struct rkey *)ctx)->rc, nt);
+}
+
+static void
+rkey_tfree(void *ctx, void *ts)
+{
+	struct recoding *rc = ((struct rkey *)ctx)->rc;
+	struct regions *rg = rc->priv, *c = ts;
+
+	rg->unknown |= c->unknown;
+	rg->outside |= c->outside;
+	regions_tfree(rc, ts);
+}
+
+static int
+rkey_key(void *ctx, void *ts, const kn_str *f, kn_str *key)
+{
+	struct rkey *rk = ctx;
+	struct regions *c = ts;
+	kn_str v = f[c->classcol];
+	int64_t id = kn_dict_find(&c->ids, v.p, v.n);
+	const char *err;
+	size_t i;
+
+	if (id < 0)
+		c->unknown = 1;
+	for (i = 0; id >= 0 && i < c->nqi; i++)
+		if (region_fit(c, (size_t)id, i, f[rk->rc->qcol[i]], &err) !=
+		    FIT)
+			c->outside = 1;
+	key[0] = v;
+	for (i = 0; i < rk->ns; i++)
+		key[1 + i] = f[rk->scol[i]];
+	return 0;
+}
+
+/* rkey_key refuses no row. */
+static void
+rkey_fail(void *ctx, kn_table *t)
+{
+	(void)ctx;
+	(void)t;
+}
+
 /*
  * The first pass: counts the rows of each class (and sensitive value)
  * within -S, and checks each row against its class's region.  The
@@ -1211,6 +1268,7 @@ regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	kn_dict *dict = kn_alloc(d * sizeof(kn_dict));
 	kn_countspec cs;
 	kn_str *lab;
+	struct rkey rk = { rc, scol, ns };
 
 	rg->skey = (int)ns;
 	key[0] = rg->classcol;
@@ -1224,6 +1282,12 @@ regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	cs.dict = dict;
 	cs.row = region_row;
 	cs.rowctx = rc;
+	cs.jobs = rg->jobs;
+	cs.tnew = rkey_tnew;
+	cs.tfree = rkey_tfree;
+	cs.tkey = rkey_key;
+	cs.tfail = rkey_fail;
+	cs.tctx = &rk;
 	rg->out = out;
 	rg->key = kn_alloc((rc->nq + ns + 1) * sizeof(kn_str));
 	/* Half of -S: the regions and the classes to suppress share the

@@ -178,6 +178,11 @@ middle() {
 	    '{ $3 = 1000; print }')" > "$T/out"
 	awk -v n=20001 'NR == n { print; print; next } { print }' "$T/p" \
 	    > "$T/dup"
+	# The first pass counts on: a ragged line after a row outside its
+	# region is met first, and so is a class not in the regions.
+	middle "$T/out" 30001 "1	2" > "$T/outr"
+	middle "$T/p" 15001 "$(sed -n 15001p "$T/p" | awk -F'\t' -v OFS='\t' \
+	    '{ $10 = 999999; print }')" > "$T/unk"
 	c=$(awk -F'\t' 'NR > 1 && $6 > 0 && $6 == $2 { print $1; exit }' "$T/r")
 	[ -n "$c" ]
 	awk -F'\t' -v c="$c" '!done && $10 == c { print; done = 1 } { print }' \
@@ -190,6 +195,9 @@ middle() {
 	done <<-EOF_
 	out||:20001: column 'age': '1000' lies outside the region
 	out|-k 2|:20001: column 'age': '1000' lies outside the region
+	outr|-k 2|:30001: expected 10 fields, found 2
+	outr||:20001: column 'age': '1000' lies outside the region
+	unk|-k 2 -S 1M|:15001: column 'class': '999999' is not a class of
 	dup||but $T/dup has more rows of it
 	dup|-S 1M|but $T/dup has more rows of it
 	miss|-S 1M|column 'age': '' is a missing value, and the region of class $c holds only
