@@ -1320,7 +1320,6 @@ main(int argc, char *argv[])
 	argv += optind;
 	o.budget = opt.budget;
 	o.tmpdir = opt.tmpdir;
-	o.jobs = kn_jobs(&opt);
 	if (argc > 1)
 		kn_die("one table at a time (got %d files)", argc);
 	if (nodearg != NULL && regpath != NULL)
@@ -1360,6 +1359,12 @@ main(int argc, char *argv[])
 	if (o.budget == 0)
 		o.budget = kn_default_budget();
 	o.tmpdir = kn_tmpdir(o.tmpdir);
+	/* A thread's own dictionaries, hierarchies and blocks take about
+	 * a megabyte whatever -S: one thread per 2 MB of it at most. */
+	o.jobs = kn_jobs(&opt);
+	if ((size_t)o.jobs > o.budget / ((size_t)2 << 20))
+		o.jobs = o.budget < ((size_t)4 << 20) ? 1 :
+		    (int)(o.budget / ((size_t)2 << 20));
 	suppress = o.req.k > 1 || o.req.ld.on || o.req.hast;
 	if (o.req.hast && o.req.dist == KN_DIST_HIER) {
 		/* The sensitive columns' trees, kept apart from the -H of

@@ -62,13 +62,23 @@ middle() {
 		age=1,zipcode=1,car=0|-k 3 -s elevel -l 2 -v
 		age=0,salary=1|-k 4 --suppress drop -x loan,hvalue
 		age=2,zipcode=1|-k 1
-		age=1,car=1|-k 2 -S 1M
+		age=1,car=1|-k 2 -S 8M
 		age=1,zipcode=0|-k 2 --ocsv
 		age=0,salary=0|-k 2 -S 1M -v
 		EOF_
 	done
-	# The last run suppressed most classes: on disk at -S 1M.
+	# The last run suppressed most classes, at -S 1M: on one thread.
 	[ "$(wc -l < "$T/out.1")" -eq 60001 ]
+}
+
+@test "-j: the classes to suppress on disk (past an eighth of -S), looked up by one thread at a time" {
+	gendata -n 150000 --seed 11 uniform -d 3 -c 1000000000 |
+	    awk 'NR <= 30001 { d[NR] = $0 } { print }
+	    END { for (i = 2; i <= 30001; i++) print d[i] }' > "$T/t"
+	same_jobs -H a1=interval:10 -H a2=interval:10 -H a3=interval:10 \
+	    -n a1=0,a2=0,a3=0 -k 2 -v -S 16M "$T/t"
+	[ "$(cat "$T/st.1")" = 0 ]
+	grep -q ' 120000 rows suppressed in 120000 classes' "$T/err.1"
 }
 
 @test "-j: a file hierarchy, the same bytes; headerless input, --skip-header" {
@@ -109,12 +119,12 @@ middle() {
 	done <<-EOF_
 	ragged|age=1|-k 1|:30001: expected 9 fields, found 3
 	ragged|age=1|-k 3|:30001: expected 9 fields, found 3
-	ragged|age=1|-k 1 -S 1M|:30001: expected 9 fields, found 3
+	ragged|age=1|-k 1 -S 8M|:30001: expected 9 fields, found 3
 	nan|age=1,car=0|-k 1|:20001: column 'age': 'old': value is not a number
-	nan|age=1,car=0|-k 2 -S 1M|:20001: column 'age': 'old'
+	nan|age=1,car=0|-k 2 -S 8M|:20001: column 'age': 'old'
 	two|age=1|-k 1|:20001: column 'age'
-	two|age=1|-k 2 -S 1M|:20001: column 'age'
-	leaf|zipcode=1|-H zipcode=$T/hz -k 2 -S 1M|:25001: column 'zipcode': '12': value is not a leaf
+	two|age=1|-k 2 -S 8M|:20001: column 'age'
+	leaf|zipcode=1|-H zipcode=$T/hz -k 2 -S 8M|:25001: column 'zipcode': '12': value is not a leaf
 	leaf|zipcode=1|-H zipcode=$T/hz -k 1|:25001: column 'zipcode': '12': value is not a leaf
 	EOF_
 }
@@ -142,7 +152,7 @@ middle() {
 	awk -F'\t' -v OFS='\t' 'NR == 9001 { while (length(l) < 300000)
 	    l = l "yyyyyyyyyyyyyyyyyyyy"; $9 = l } { print }' "$T/t" > "$T/long"
 	# shellcheck disable=SC2046
-	same_jobs $(hs age=1) -k 2 -S 1M "$T/long"
+	same_jobs $(hs age=1) -k 2 -S 8M "$T/long"
 	[ "$(cat "$T/st.1")" = 0 ]
 	[ "$(sed -n 9001p "$T/out.1" | cut -f 9 | wc -c)" -eq 300001 ]
 }
@@ -161,7 +171,7 @@ middle() {
 	--summary both --keep-class
 	-k 7 -v
 	-k 7 -s elevel -l 2 --suppress drop
-	-S 2M -k 2
+	-S 8M -k 2
 	--part
 	EOF_
 }
@@ -197,10 +207,10 @@ middle() {
 	out|-k 2|:20001: column 'age': '1000' lies outside the region
 	outr|-k 2|:30001: expected 10 fields, found 2
 	outr||:20001: column 'age': '1000' lies outside the region
-	unk|-k 2 -S 1M|:15001: column 'class': '999999' is not a class of
+	unk|-k 2 -S 8M|:15001: column 'class': '999999' is not a class of
 	dup||but $T/dup has more rows of it
-	dup|-S 1M|but $T/dup has more rows of it
-	miss|-S 1M|column 'age': '' is a missing value, and the region of class $c holds only
+	dup|-S 8M|but $T/dup has more rows of it
+	miss|-S 8M|column 'age': '' is a missing value, and the region of class $c holds only
 	miss||column 'age': '' is a missing value, and the region of class $c holds only
 	EOF_
 }
