@@ -138,10 +138,10 @@ middle() {
 	# shellcheck disable=SC2086
 	recode -j 1 $n -k 1 "$T/t" > "$T/want2"
 	for j in 2 3 7; do
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2002,SC2086 # a pipe, on purpose
 		cat "$T/t" | recode -j "$j" -T "$T/tmp" $n -k 4 |
 		    cmp - "$T/want1"
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2002,SC2086
 		cat "$T/t" | recode -j "$j" $n -k 1 | cmp - "$T/want2"
 	done
 	[ -z "$(ls -A "$T/tmp")" ]
@@ -212,5 +212,29 @@ middle() {
 	dup|-S 8M|but $T/dup has more rows of it
 	miss|-S 8M|column 'age': '' is a missing value, and the region of class $c holds only
 	miss||column 'age': '' is a missing value, and the region of class $c holds only
+	EOF_
+}
+
+@test "-j: a date hierarchy, its form set by the rows (on one thread until it is), a date-time among dates" {
+	awk 'BEGIN { srand(3); print "d\tx"
+	    for (i = 0; i < 40000; i++)
+		printf "%d-%02d-%02d\t%d\n", 1990 + int(rand() * 30),
+		    1 + int(rand() * 12), 1 + int(rand() * 28), i % 7 }' > "$T/t"
+	middle "$T/t" 25001 "2001-02-03T04:05:06	1" > "$T/mixed"
+	while IFS='|' read -r file args want; do
+		# shellcheck disable=SC2086
+		same_jobs -H d=date:month,year -n d=1 $args "$T/$file" ||
+		    return 1
+		if [ -z "$want" ]; then
+			[ "$(cat "$T/st.1")" = 0 ]
+		else
+			[ "$(cat "$T/st.1")" = 2 ]
+			grep -q -- "$want" "$T/err.1" || { cat "$T/err.1"; return 1; }
+		fi
+	done <<-EOF_
+	t|-k 1|
+	t|-k 3 -S 8M|
+	mixed|-k 1|:25001: column 'd': '2001-02-03T04:05:06': value is a date-time
+	mixed|-k 3 -S 8M|:25001: column 'd': '2001-02-03T04:05:06': value is a date-time
 	EOF_
 }
