@@ -27,8 +27,9 @@ libkanon.a: $(CORE)
 freqset gendata: %: %.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $@.o libkanon.a $(LDLIBS)
 
-recode: recode.o regions.o keyset.o libkanon.a
-	$(CC) $(LDFLAGS) -o $@ recode.o regions.o keyset.o libkanon.a $(LDLIBS)
+recode: recode.o regions.o keyset.o rowpar.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ recode.o regions.o keyset.o rowpar.o libkanon.a \
+	    $(LDLIBS)
 
 # score's own objects: the target column, the risk models, NCP and
 # precision, and the release report.
@@ -73,14 +74,15 @@ partition.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
 sha256.o tests/sha256-check: sha256.h
-recode.o regions.o: recode.h
+recode.o regions.o: recode.h rowpar.h
+rowpar.o: rowpar.h
 recode.o regions.o keyset.o: keyset.h extsort.h
 score.o value.o utility.o: value.h
 score.o risk.o report.o utility.o: report.h
 score.o utility.o: utility.h
 score.o risk.o: risk.h
 score.o target.o: target.h extsort.h
-value.o target.o risk.o report.o regions.o keyset.o utility.o: kanon.h
+value.o target.o risk.o report.o regions.o keyset.o rowpar.o utility.o: kanon.h
 tests/hypo-check: hypo.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
@@ -126,7 +128,8 @@ $(FUZZ): fuzz/fuzz-%: fuzz/%.c fuzz/harness.c fuzz/harness.h kanon.h \
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ fuzz/$*.c fuzz/harness.c \
 	    fuzz/obj/libkanon.a $(LDLIBS)
 
-fuzz/fuzz-parse: recode.c regions.c keyset.c recode.h keyset.h extsort.h
+fuzz/fuzz-parse: recode.c regions.c keyset.c rowpar.c recode.h keyset.h \
+    rowpar.h extsort.h
 
 demo: all
 	@sh demo.sh

@@ -786,6 +786,8 @@ struct fwork {
 	kn_countspec cs;
 	kn_dict *dict;
 	kn_str *f;
+	kn_str *key;		/* the key of cs.tkey */
+	void *ts;		/* the thread's state of cs.tkey */
 	uint32_t *k;
 	size_t limit;
 	kn_freqstats st;
@@ -849,12 +851,24 @@ par_work(void *arg)
 		p->nq--;
 		pthread_mutex_unlock(&p->mu);
 		seen = 0;
-		while (kn_block_row(p->t, b, w->f)) {
+		for (;;) {
+			size_t at = b->pos;
+
+			if (!kn_block_row(p->t, b, w->f))
+				break;
+			if (cs->tkey != NULL && cs->tkey(cs->tctx, w->ts, w->f,
+			    w->key) < 0) {
+				/* A row for the main thread to report. */
+				b->bad = 2;
+				b->bad_off = at;
+				break;
+			}
 			for (c = 0; c < cs->d; c++) {
-				kn_str v = w->f[cs->key[c]];
+				kn_str v = cs->tkey != NULL ? w->key[c] :
+				    w->f[cs->key[c]];
 
 				w->k[c] = kn_dict_intern_padded(&w->dict[c],
-				    v.p, v.n, 1);
+				    v.p, v.n, cs->tkey == NULL);
 			}
 			freq_add(&w->fr, w->k, 1);
 			/* As one thread: every 1024 rows, or after an eighth
@@ -1261,7 +1275,35 @@ par_free(struct fwork *w)
 	free(w->dict);
 	free(w->f);
 	free(w->k);
+	free(w->key);
 	free(w->fr.row.key);
+	if (w->ts != NULL)
+		w->cs.tfree(w->cs.tctx, w->ts);
+}
+
+/* Reports the row of block b that cs->tkey refused, on this thread: the
+ * line at b->bad_off, split again, handed to cs->tfail. */
+static void __attribute__((noreturn))
+par_fail(const kn_countspec *cs, kn_table *t, kn_block *b)
+{
+	kn_str *f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+	kn_table tc;
+
+	if (b->bad != 2)
+		kn_block_fail(t, b);
+	b->buf[b->bad_off + strlen(b->buf + b->bad_off)] = '\n';
+	b->pos = b->bad_off;
+	b->at--;
+	b->bad = 0;
+	if (!kn_block_row(t, b, f))
+		kn_block_fail(t, b);
+	tc = *t;
+	tc.f = f;
+	tc.r.name = b->name;
+	tc.r.lineno = b->line0 + b->at - 1;
+	cs->tfail(cs->tctx, &tc);
+	kn_die("%s:%llu: a row refused on a thread but not on this one",
+	    b->name, (unsigned long long)tc.r.lineno);
 }
 
 /*
@@ -1308,6 +1350,14 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 	if (want > ((size_t)1 << 20))
 		want = (size_t)1 << 20;
 	w = kn_zalloc((size_t)nt * sizeof(*w));
+	/* The threads' own state for cs->tkey, or no thread at all. */
+	for (k = 0; cs->tkey != NULL && k < nt; k++)
+		if ((w[k].ts = cs->tnew(cs->tctx, nt)) == NULL) {
+			while (k-- > 0)
+				cs->tfree(cs->tctx, w[k].ts);
+			nt = 0;
+			break;
+		}
 	for (started = 0; started < nt; started++) {
 		struct fwork *x = &w[started];
 
@@ -1317,8 +1367,11 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 		for (i = 0; i < cs->d; i++)
 			kn_dict_init(&x->dict[i]);
 		x->cs.dict = x->dict;
+		if (cs->tkey != NULL)
+			x->cs.hier = NULL;	/* the keys are tkey's */
 		x->f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
 		x->k = kn_alloc((cs->d + 1) * sizeof(uint32_t));
+		x->key = kn_alloc((cs->d + 1) * sizeof(kn_str));
 		x->limit = bounded ? (limit - limit / 4) / (size_t)nt : 0;
 		if (bounded && x->limit == 0)
 			x->limit = 1;
@@ -1334,6 +1387,8 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 			break;
 		}
 	}
+	for (k = started + 1; k < nt && cs->tkey != NULL; k++)
+		cs->tfree(cs->tctx, w[k].ts);
 	if (started > 0) {
 		for (;;) {
 			kn_block *b;
@@ -1369,7 +1424,7 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 		for (k = 0; k < started; k++)
 			pthread_join(th[k], NULL);
 		if (p.bad != NULL)
-			kn_block_fail(t, p.bad);
+			par_fail(cs, t, p.bad);
 		for (i = 0; i < p.nb; i++)
 			kn_block_free(&blocks[i]);
 		/* Each thread's set sorted on its thread and merged here;
@@ -1461,8 +1516,10 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	}
 	for (c = 0; cs->hier != NULL && c < d && cs->hier[c] == NULL; c++)
 		;
-	if (cs->jobs > 1 && !t->csv && (cs->hier == NULL || c == d) &&
-	    !cs->hascount && cs->nsum == 0 && cs->row == NULL && fr.packed)
+	if (cs->jobs > 1 && !t->csv && (cs->hier == NULL || c == d ||
+	    cs->tkey != NULL) &&
+	    !cs->hascount && cs->nsum == 0 &&
+	    (cs->row == NULL || cs->tkey != NULL) && fr.packed)
 		par = par_count(&fr, t, limit, budget > 0, cs->jobs);
 	emitted = par == 1;
 	/* The threads read it all (and closed the last file). */

@@ -490,6 +490,38 @@ kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 	return id[0];
 }
 
+kn_hier *
+kn_hier_clone(const kn_hier *h)
+{
+	kn_hier *c;
+	kn_str s;
+	uint32_t i;
+	int l;
+
+	if (h->kind == KN_HDATE && h->dform == KN_DATE_NONE)
+		return NULL;
+	if (h->kind != KN_HFILE) {
+		c = kn_hier_load(h->attr, h->src);
+		c->dform = h->dform;
+		return c;
+	}
+	c = hier_new(h->attr, h->src, KN_HFILE, h->nlevels);
+	for (l = 0; l < h->nlevels; l++) {
+		/* Interned in order, each label keeps its id. */
+		for (i = 0; i < h->lab[l].n; i++) {
+			s = kn_dict_get(&h->lab[l], i);
+			kn_dict_intern(&c->lab[l], s.p, s.n);
+		}
+		if (h->upcap[l] > 0) {
+			c->up[l] = kn_alloc(h->upcap[l] * sizeof(uint32_t));
+			memcpy(c->up[l], h->up[l], h->upcap[l] *
+			    sizeof(uint32_t));
+			c->upcap[l] = h->upcap[l];
+		}
+	}
+	return c;
+}
+
 void
 kn_hier_reset(kn_hier *h)
 {

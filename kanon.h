@@ -467,11 +467,14 @@ kn_row_adds(kn_row *w, const char *s)
 {
 	kn_row_add(w, s, strlen(s));
 }
-/* Writes the row with its newline to fp (dying with a write error
- * naming name) and empties it. */
-void kn_row_put(kn_row *w, FILE *fp, const char *name);
-/* Ends the row without writing it: the next field begins a new one. */
+/* Ends the row with its newline in w->buf, which keeps it: the next
+ * row's fields follow it (rows built on several threads, written in
+ * order). */
 void kn_row_end(kn_row *w);
+/* Ends the row and writes it to fp (dying with a write error naming
+ * name), or with batch set, once the rows gathered pass 64 KiB. */
+void kn_row_put(kn_row *w, FILE *fp, const char *name);
+/* Writes the rows gathered and empties w. */
 void kn_row_flush(kn_row *w, FILE *fp, const char *name);
 
 /* Whether p[0..n) is a missing value: empty, or one of the tokens of
@@ -679,6 +682,12 @@ void kn_hier_free(kn_hier *h);
  * fit, e.g. is not a number). */
 int64_t kn_hier_leaf(kn_hier *h, const char *s, size_t n,
     const char **err);
+/* A copy of h of its own, for another thread to look values up in (a
+ * lookup may add to a hierarchy): a file hierarchy copied, a generated
+ * one made again from its spec with the date form it has learned.  NULL
+ * when a date hierarchy has not learned its form yet: a copy could
+ * learn another one from another row. */
+kn_hier *kn_hier_clone(const kn_hier *h);
 /* Forgets the values a generated hierarchy has seen (file hierarchies
  * are left as they are). */
 void kn_hier_reset(kn_hier *h);
@@ -1059,8 +1068,9 @@ typedef struct {
 	void (*row)(const kn_table *t, void *rowctx);
 	void *rowctx;
 	/* threads to count on (-j): more than 1 splits and counts TSV
-	 * rows on that many when no hierarchy, count column, sum or row
-	 * check is asked for; the groups and their order are the same */
+	 * rows on that many when no hierarchy (but with tkey), count
+	 * column, sum or row check is asked for; the groups and their
+	 * order are the same */
 	int jobs;
 	/* if set, the groups counted on threads are not handed to out but
 	 * formatted on the threads, each into a row of w (fmt, which may
@@ -1068,6 +1078,18 @@ typedef struct {
 	 * thread, in order, as bytes holding the number of groups given */
 	void (*fmt)(const kn_fsrow *row, kn_row *w, void *ctx);
 	void (*blk)(const char *p, size_t n, uint64_t groups, void *ctx);
+	/* With jobs, if tkey is set: the d values of a row's key made on
+	 * the threads by tkey (into key, from the row's fields f, valid
+	 * until its next call; hier is then not used, and row is tkey's to
+	 * do if it is set), with state of each
+	 * thread's own (tnew, NULL when none can be made: no threads;
+	 * tfree).  -1 at a row that tfail then reports on the caller's
+	 * thread (and dies), as the first bad row. */
+	void *(*tnew)(void *tctx, int nt);
+	void (*tfree)(void *tctx, void *ts);
+	int (*tkey)(void *tctx, void *ts, const kn_str *f, kn_str *key);
+	void (*tfail)(void *tctx, kn_table *t);
+	void *tctx;
 } kn_countspec;
 
 typedef void (*kn_fsout)(const kn_fsrow *row, void *ctx);

@@ -36,6 +36,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,7 +52,7 @@ static const char synopsis[] =
     "[--diversity kind]\n"
     "              [-c c]] [--closeness t [--distance d]]] "
     "[--suppress star|drop]\n"
-    "              [-x columns] [-o file] [-S size]\n"
+    "              [-x columns] [-j n] [-o file] [-S size]\n"
     "              [-T dir] [--columns list | --columns-file file] "
     "[--skip-header]\n"
     "              [--progress] [--raw] [file]\n"
@@ -95,7 +96,8 @@ usage(int status)
 	if (status == 0)
 		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
 		    KN_HELP_TABLE | KN_HELP_OCSV | KN_HELP_MISSING |
-		    KN_HELP_DATE | KN_HELP_TMP | KN_HELP_PROGRESS);
+		    KN_HELP_DATE | KN_HELP_TMP | KN_HELP_PROGRESS |
+		    KN_HELP_JOBS);
 	fputs(synopsis, stderr);
 	exit(status);
 }
@@ -133,6 +135,7 @@ static struct {
 	kn_limit lim;
 	size_t budget;
 	const char *tmpdir;
+	int jobs;		/* -j */
 } o;
 
 
@@ -300,6 +303,115 @@ node_resolve(struct recoding *rc, struct node *nd, const kn_table *t,
 	rc->priv = nd;
 }
 
+/* A thread's own hierarchies of a node (-j), and its share of the room
+ * the generated ones may take. */
+struct nthread {
+	kn_hier **h;
+	size_t room;
+};
+
+static void
+node_tfree(struct recoding *rc, void *ts)
+{
+	struct nthread *th = ts;
+	size_t i;
+
+	for (i = 0; i < rc->nq; i++)
+		kn_hier_free(th->h[i]);
+	free(th->h);
+	free(th);
+}
+
+static void *
+node_tnew(struct recoding *rc, int nt)
+{
+	struct node *nd = rc->priv;
+	struct nthread *th = kn_alloc(sizeof(*th));
+	size_t i;
+
+	th->h = kn_zalloc((rc->nq + 1) * sizeof(kn_hier *));
+	th->room = o.budget / (4 * rc->nq * (size_t)nt);
+	for (i = 0; i < rc->nq; i++)
+		if ((th->h[i] = kn_hier_clone(nd->h[i])) == NULL) {
+			node_tfree(rc, th);
+			return NULL;
+		}
+	return th;
+}
+
+/* node_label on a thread: -1 at a value that is not a leaf, which the
+ * main thread reports. */
+static int
+node_tlabel(struct recoding *rc, void *ts, const kn_str *f, kn_str *lab,
+    rowpar_buf *rec)
+{
+	struct nthread *th = ts;
+	struct node *nd = rc->priv;
+	const char *err;
+	int64_t id;
+	size_t i;
+
+	(void)rec;
+	for (i = 0; i < rc->nq; i++) {
+		kn_hier *h = th->h[i];
+		kn_str v = f[rc->qcol[i]];
+
+		regions_hier_bound(h, th->room);
+		if ((id = kn_hier_leaf(h, v.p, v.n, &err)) < 0)
+			return -1;
+		lab[i] = kn_dict_get(&h->lab[nd->lv[i]],
+		    kn_hier_lift(h, (uint32_t)id, 0, nd->lv[i]));
+	}
+	return 0;
+}
+
+static void node_label(struct recoding *, kn_table *, kn_str *);
+
+/* The first pass of a node on the threads of -j (kn_countspec's tkey):
+ * each row's key is its labels, then its sensitive values. */
+struct nkey {
+	struct recoding *rc;
+	const size_t *scol;
+	size_t ns;
+};
+
+static void *
+nkey_tnew(void *ctx, int nt)
+{
+	return node_tnew(((struct nkey *)ctx)->rc, nt);
+}
+
+static void
+nkey_tfree(void *ctx, void *ts)
+{
+	node_tfree(((struct nkey *)ctx)->rc, ts);
+}
+
+static int
+nkey_key(void *ctx, void *ts, const kn_str *f, kn_str *key)
+{
+	struct nkey *nk = ctx;
+	size_t j;
+
+	if (node_tlabel(nk->rc, ts, f, key, NULL) < 0)
+		return -1;
+	for (j = 0; j < nk->ns; j++)
+		key[nk->rc->nq + j] = f[nk->scol[j]];
+	return 0;
+}
+
+/* A row nkey_key refused, reported as one thread reports it. */
+static void
+nkey_fail(void *ctx, kn_table *t)
+{
+	struct nkey *nk = ctx;
+	kn_str *lab = kn_alloc((nk->rc->nq + nk->rc->nx + 1) *
+	    sizeof(kn_str));
+
+	node_label(nk->rc, t, lab);
+	free(lab);
+}
+
 /* The frequency set of t at the node's levels, keyed on t's columns
  * qcol (one per attribute of the node) and last on the ns columns scol,
  * each line weighed by the count column *cnt of a frequency set if not
@@ -316,6 +428,7 @@ node_freq(struct recoding *rc, kn_table *t, const size_t *qcol,
 	int *lv = kn_zalloc((d + 1) * sizeof(int));
 	kn_dict *dict = kn_alloc((d + 1) * sizeof(kn_dict));
 	kn_countspec cs;
+	struct nkey nk = { rc, scol, ns };
 
 	for (c = 0; c < d; c++) {
 		kn_dict_init(&dict[c]);
@@ -334,6 +447,14 @@ node_freq(struct recoding *rc, kn_table *t, const size_t *qcol,
 	if (cnt != NULL) {
 		cs.hascount = 1;
 		cs.cntcol = *cnt;
+	} else {
+		/* The table's rows: labelled on the threads of -j. */
+		cs.jobs = o.jobs;
+		cs.tnew = nkey_tnew;
+		cs.tfree = nkey_tfree;
+		cs.tkey = nkey_key;
+		cs.tfail = nkey_fail;
+		cs.tctx = &nk;
 	}
 	/* Half of -S: the classes to suppress, the regions and the
 	 * hierarchies share the rest. */
@@ -919,6 +1040,180 @@ header(kn_row *row, FILE *fp, const char *outname, const kn_table *t,
 	kn_row_put(row, fp, outname);
 }
 
+/* What the second pass writes each row with. */
+struct pass2 {
+	struct recoding *rc;
+	const char *drop;	/* per column: not written (-x, -r's class) */
+	const long *qidx;	/* per column: its label, or -1 */
+	const long *xat;	/* per column: the extra label after it, or -1 */
+	size_t ncols;
+	const size_t *sidx;	/* the sensitive columns */
+	kn_str *lab;		/* the main thread's labels */
+	char *key;
+	size_t keycap;
+	kn_row row;
+	FILE *fp;
+	const char *outname;
+	pthread_mutex_t ksmu;	/* the failing classes on disk: one thread
+				 * at a time looks them up */
+};
+
+/* A thread's own of the second pass (-j). */
+struct p2thread {
+	void *ts;		/* the recoding's */
+	kn_str *lab;
+	char *key;
+	size_t keycap;
+};
+
+/* Adds the row of fields f, labelled lab or suppressed (sup), to row,
+ * unless it is dropped; returns the rows added. */
+static int
+pass2_emit(const struct pass2 *p, kn_row *row, const kn_str *f,
+    const kn_str *lab, int sup)
+{
+	const kn_str star = { "*", 1 };
+	size_t c;
+
+	if (sup && o.drop)
+		return 0;
+	for (c = 0; c < p->ncols; c++) {
+		kn_str v = f[c];
+
+		if (p->drop[c])
+			continue;
+		if (p->qidx[c] >= 0)
+			v = sup ? star : lab[p->qidx[c]];
+		kn_row_add(row, v.p, v.n);
+		if (p->xat[c] >= 0) {
+			v = sup ? star : lab[p->xat[c]];
+			kn_row_add(row, v.p, v.n);
+		}
+	}
+	return 1;
+}
+
+/* The current row of t generalized and written, as one thread does it;
+ * returns the rows written. */
+static int
+pass2_serial(void *ctx, kn_table *t)
+{
+	struct pass2 *p = ctx;
+	struct recoding *rc = p->rc;
+	size_t kl;
+	int sup = 0;
+
+	rc->label(rc, t, p->lab);
+	if (cl.known)
+		sup = class_find(rc, t, p->lab, p->sidx);
+	else if (cl.fail.n > 0 || cl.failspill) {
+		kl = join(p->lab, rc->nq, &p->key, &p->keycap);
+		sup = fail_has(p->key, kl);
+	}
+	if (!pass2_emit(p, &p->row, t->f, p->lab, sup))
+		return 0;
+	kn_row_put(&p->row, p->fp, p->outname);
+	return 1;
+}
+
+static void *
+pass2_tnew(void *ctx, int nt)
+{
+	struct pass2 *p = ctx;
+	struct p2thread *th = kn_zalloc(sizeof(*th));
+
+	if ((th->ts = p->rc->tnew(p->rc, nt)) == NULL) {
+		free(th);
+		return NULL;
+	}
+	th->lab = kn_alloc((p->rc->nq + p->rc->nx + 1) * sizeof(kn_str));
+	return th;
+}
+
+static void
+pass2_tfree(void *ctx, void *ts)
+{
+	struct pass2 *p = ctx;
+	struct p2thread *th = ts;
+
+	p->rc->tfree(p->rc, th->ts);
+	free(th->lab);
+	free(th->key);
+	free(th);
+}
+
+/* Row f generalized on a thread into out (rowpar.c). */
+static int
+pass2_row(void *ctx, void *ts, kn_str *f, kn_row *out, rowpar_buf *rec)
+{
+	struct pass2 *p = ctx;
+	struct p2thread *th = ts;
+	struct recoding *rc = p->rc;
+	size_t kl;
+	int sup = 0;
+
+	if (rc->tlabel(rc, th->ts, f, th->lab, rec) < 0)
+		return -1;
+	if (cl.fail.n > 0 || cl.failspill) {
+		kl = join(th->lab, rc->nq, &th->key, &th->keycap);
+		if (cl.failspill) {
+			pthread_mutex_lock(&p->ksmu);
+			sup = fail_has(th->key, kl);
+			pthread_mutex_unlock(&p->ksmu);
+		} else
+			sup = fail_has(th->key, kl);
+	}
+	if (!pass2_emit(p, out, f, th->lab, sup))
+		return 0;
+	kn_row_end(out);
+	return 1;
+}
+
+/* The recoding's check, in the order of the rows, of a row labelled on
+ * a thread. */
+static int
+pass2_commit(void *ctx, const char **rec)
+{
+	struct pass2 *p = ctx;
+
+	return p->rc->tcommit(p->rc, rec);
+}
+
+/*
+ * The second pass: the rest of t generalized and written, on the
+ * threads of -j when the recoding can label rows there (TSV input, not
+ * --classes, whose counts every row checks); returns the rows written.
+ */
+static uint64_t
+pass2_run(struct pass2 *p, kn_table *t, int jobs)
+{
+	struct rowpar_ops ops;
+	uint64_t written = 0;
+	int64_t n = -1;
+
+	if (jobs > 1 && !t->csv && p->rc->tlabel != NULL && !cl.known) {
+		memset(&ops, 0, sizeof(ops));
+		ops.ctx = p;
+		ops.tnew = pass2_tnew;
+		ops.tfree = pass2_tfree;
+		ops.row = pass2_row;
+		ops.commit = p->rc->tcommit != NULL ? pass2_commit : NULL;
+		ops.serial = pass2_serial;
+		pthread_mutex_init(&p->ksmu, NULL);
+		/* A quarter of -S: the first pass's half is free again. */
+		n = rowpar_run(t, &ops, jobs, o.budget / 4, p->fp, p->outname);
+		pthread_mutex_destroy(&p->ksmu);
+	}
+	if (n >= 0)
+		return (uint64_t)n;
+	while (kn_table_next(t)) {
+		if ((t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
+		written += pass2_serial(p, t);
+	}
+	return written;
+}
+
 /* Whether column c is one of the ns sensitive columns sidx. */
 static int
 is_sens(size_t c, const size_t *sidx, size_t ns)
@@ -942,15 +1237,14 @@ main(int argc, char *argv[])
 	kn_table t;
 	kn_freqstats st;
 	kn_input in;
-	kn_str *lab;
+	struct pass2 p2;
 	const char *nodearg = NULL;
 	const char *xlist = NULL, *regpath = NULL, *ccol = NULL;
 	const char *classes = NULL;
-	char *drop, *key = NULL;
+	char *drop;
 	const char *outname;
-	size_t *sidx = NULL, c, i, keycap = 0, *xcol, nx;
+	size_t *sidx = NULL, c, i, *xcol, nx;
 	kn_row row = { NULL, 0, 0, 0, 0, 0 };
-	const kn_str star = { "*", 1 };
 	long *qidx, *xat;
 	uint64_t pass1rows = 0, written = 0;
 	int ch, suppress, twice, raw = 0, part = 0;
@@ -959,7 +1253,7 @@ main(int argc, char *argv[])
 
 	kn_init(argv[0]);
 	kn_req_init(&o.req);
-	while ((ch = getopt_long(argc, argv, "H:S:T:c:hk:l:n:o:r:s:vx:",
+	while ((ch = getopt_long(argc, argv, "H:S:T:c:hj:k:l:n:o:r:s:vx:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -1065,6 +1359,12 @@ main(int argc, char *argv[])
 	if (o.budget == 0)
 		o.budget = kn_default_budget();
 	o.tmpdir = kn_tmpdir(o.tmpdir);
+	/* A thread's own dictionaries, hierarchies and blocks take about
+	 * a megabyte whatever -S: one thread per 2 MB of it at most. */
+	o.jobs = kn_jobs(&opt);
+	if ((size_t)o.jobs > o.budget / ((size_t)2 << 20))
+		o.jobs = o.budget < ((size_t)4 << 20) ? 1 :
+		    (int)(o.budget / ((size_t)2 << 20));
 	suppress = o.req.k > 1 || o.req.ld.on || o.req.hast;
 	if (o.req.hast && o.req.dist == KN_DIST_HIER) {
 		/* The sensitive columns' trees, kept apart from the -H of
@@ -1104,6 +1404,9 @@ main(int argc, char *argv[])
 	if (nd != NULL) {
 		rc.count = node_count;
 		rc.label = node_label;
+		rc.tnew = node_tnew;
+		rc.tfree = node_tfree;
+		rc.tlabel = node_tlabel;
 		node_resolve(&rc, nd, &t, &hopts);
 	} else {
 		/* The regions are read only now, after the first line of
@@ -1119,10 +1422,15 @@ main(int argc, char *argv[])
 		rg.part = part;
 		rg.dates = opt.dates;
 		rg.budget = o.budget;
+		rg.jobs = o.jobs;
 		rg.tmpdir = o.tmpdir;
 		rc.count = regions_count;
 		rc.label = regions_label;
 		rc.done = regions_done;
+		rc.tnew = regions_tnew;
+		rc.tfree = regions_tfree;
+		rc.tlabel = regions_tlabel;
+		rc.tcommit = regions_tcommit;
 		rc.priv = &rg;
 		regions_read(&rc, &rg, &t, summary < 0 ? SUM_RANGE : summary,
 		    ccol != NULL ? ccol : "class", &hopts);
@@ -1214,41 +1522,20 @@ main(int argc, char *argv[])
 	/* Pass 2: generalize and write. */
 	kn_progress_phase(twice ? "pass 2, writing" : "writing", "rows",
 	    twice ? pass1rows : 0);
-	lab = kn_alloc((rc.nq + rc.nx + 1) * sizeof(kn_str));
 	outname = opt.outpath != NULL ? opt.outpath : "standard output";
 	if (!t.headerless)
 		header(&row, fp, outname, &t, drop, xat, &rc);
-	while (kn_table_next(&t)) {
-		int sup = 0;
-
-		if ((t.rows & 0xffff) == 0)
-			kn_progress(t.rows, t.r.bytes);
-		rc.label(&rc, &t, lab);
-		if (cl.known)
-			sup = class_find(&rc, &t, lab, sidx);
-		else if (cl.fail.n > 0 || cl.failspill) {
-			size_t kl = join(lab, rc.nq, &key, &keycap);
-
-			sup = fail_has(key, kl);
-		}
-		if (sup && o.drop)
-			continue;
-		for (c = 0; c < t.ncols; c++) {
-			kn_str v = t.f[c];
-
-			if (drop[c])
-				continue;
-			if (qidx[c] >= 0)
-				v = sup ? star : lab[qidx[c]];
-			kn_row_add(&row, v.p, v.n);
-			if (xat[c] >= 0) {
-				v = sup ? star : lab[xat[c]];
-				kn_row_add(&row, v.p, v.n);
-			}
-		}
-		kn_row_put(&row, fp, outname);
-		written++;
-	}
+	memset(&p2, 0, sizeof(p2));
+	p2.rc = &rc;
+	p2.drop = drop;
+	p2.qidx = qidx;
+	p2.xat = xat;
+	p2.ncols = t.ncols;
+	p2.sidx = sidx;
+	p2.lab = kn_alloc((rc.nq + rc.nx + 1) * sizeof(kn_str));
+	p2.fp = fp;
+	p2.outname = outname;
+	written = pass2_run(&p2, &t, o.jobs);
 	kn_progress(t.rows, t.r.bytes);
 	kn_progress_done();
 	if (twice && t.rows != pass1rows)

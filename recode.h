@@ -8,6 +8,7 @@
 
 #include "kanon.h"
 #include "keyset.h"
+#include "rowpar.h"
 
 /* A generated hierarchy forgets its values past this many in the
  * writing pass, so memory stays bounded. */
@@ -36,6 +37,17 @@ struct recoding {
 	void (*label)(struct recoding *, kn_table *, kn_str *lab);
 	/* If not NULL: checks what the last pass read, at its end. */
 	void (*done)(struct recoding *);
+	/* If not NULL, the rows may be labelled on the threads of -j
+	 * (rowpar.c): a thread's own state (NULL when none can be made),
+	 * the labels of row f on it (0, or -1 when the main thread must
+	 * label the row with label), leaving in rec what the main thread
+	 * checks in the order of the rows with tcommit (if not NULL: 0
+	 * when the main thread must label the row). */
+	void *(*tnew)(struct recoding *, int nt);
+	void (*tfree)(struct recoding *, void *ts);
+	int (*tlabel)(struct recoding *, void *ts, const kn_str *f,
+	    kn_str *lab, rowpar_buf *rec);
+	int (*tcommit)(struct recoding *, const char **rec);
 	void *priv;
 	size_t *used, nused;	/* the columns read (kn_table_carry) */
 };
@@ -71,6 +83,7 @@ struct regions {
 	char why[192];		/* why a value is not a date */
 	/* for the count hook */
 	size_t budget;		/* -S */
+	int jobs;		/* -j */
 	const char *tmpdir;	/* -T */
 	kn_input *in;
 	const char *columns;
@@ -146,5 +159,11 @@ void regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
     size_t ns, kn_fsout out, kn_freqstats *st);
 void regions_label(struct recoding *rc, kn_table *t, kn_str *lab);
 void regions_done(struct recoding *rc);
+/* The hooks of the threads of -j, regions in memory only (rg->ooc 0). */
+void *regions_tnew(struct recoding *rc, int nt);
+void regions_tfree(struct recoding *rc, void *ts);
+int regions_tlabel(struct recoding *rc, void *ts, const kn_str *f,
+    kn_str *lab, rowpar_buf *rec);
+int regions_tcommit(struct recoding *rc, const char **rec);
 
 #endif

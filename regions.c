@@ -1194,6 +1194,63 @@ region_row(const kn_table *t, void *ctx)
 			rg->outside = 1;
 }
 
+/* The first pass on the threads of -j (kn_countspec's tkey): a row's
+ * key, its class and sensitive values, made on a thread, and its values
+ * checked there against its class's region as region_row does, the
+ * thread's findings added up when it ends. */
+struct rkey {
+	struct recoding *rc;
+	const size_t *scol;
+	size_t ns;
+};
+
+static void *
+rkey_tnew(void *ctx, int nt)
+{
+	return regions_tnew(((struct rkey *)ctx)->rc, nt);
+}
+
+static void
+rkey_tfree(void *ctx, void *ts)
+{
+	struct recoding *rc = ((struct rkey *)ctx)->rc;
+	struct regions *rg = rc->priv, *c = ts;
+
+	rg->unknown |= c->unknown;
+	rg->outside |= c->outside;
+	regions_tfree(rc, ts);
+}
+
+static int
+rkey_key(void *ctx, void *ts, const kn_str *f, kn_str *key)
+{
+	struct rkey *rk = ctx;
+	struct regions *c = ts;
+	kn_str v = f[c->classcol];
+	int64_t id = kn_dict_find(&c->ids, v.p, v.n);
+	const char *err;
+	size_t i;
+
+	if (id < 0)
+		c->unknown = 1;
+	for (i = 0; id >= 0 && i < c->nqi; i++)
+		if (region_fit(c, (size_t)id, i, f[rk->rc->qcol[i]], &err) !=
+		    FIT)
+			c->outside = 1;
+	key[0] = v;
+	for (i = 0; i < rk->ns; i++)
+		key[1 + i] = f[rk->scol[i]];
+	return 0;
+}
+
+/* rkey_key refuses no row. */
+static void
+rkey_fail(void *ctx, kn_table *t)
+{
+	(void)ctx;
+	(void)t;
+}
+
 /*
  * The first pass: counts the rows of each class (and sensitive value)
  * within -S, and checks each row against its class's region.  The
@@ -1211,6 +1268,7 @@ regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	kn_dict *dict = kn_alloc(d * sizeof(kn_dict));
 	kn_countspec cs;
 	kn_str *lab;
+	struct rkey rk = { rc, scol, ns };
 
 	rg->skey = (int)ns;
 	key[0] = rg->classcol;
@@ -1224,6 +1282,12 @@ regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	cs.dict = dict;
 	cs.row = region_row;
 	cs.rowctx = rc;
+	cs.jobs = rg->jobs;
+	cs.tnew = rkey_tnew;
+	cs.tfree = rkey_tfree;
+	cs.tkey = rkey_key;
+	cs.tfail = rkey_fail;
+	cs.tctx = &rk;
 	rg->out = out;
 	rg->key = kn_alloc((rc->nq + ns + 1) * sizeof(kn_str));
 	/* Half of -S: the regions and the classes to suppress share the
@@ -1254,3 +1318,114 @@ regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	counts_zero(rg);
 }
 
+
+/* ---- the threads of -j ------------------------------------------- */
+
+/*
+ * A thread's own regions: those in memory shared, read only, with
+ * hierarchies of its own (a lookup may add to one), its share of the
+ * room they may take, and its own buffer for a reason.
+ */
+void *
+regions_tnew(struct recoding *rc, int nt)
+{
+	struct regions *rg = rc->priv, *c;
+	size_t i;
+
+	if (rg->ooc)
+		return NULL;
+	c = kn_alloc(sizeof(*c));
+	*c = *rg;
+	c->budget = rg->budget / (size_t)nt;
+	c->h = kn_zalloc((rg->nqi + 1) * sizeof(kn_hier *));
+	for (i = 0; i < rg->nqi; i++)
+		if (rg->h[i] != NULL &&
+		    (c->h[i] = kn_hier_clone(rg->h[i])) == NULL) {
+			regions_tfree(rc, c);
+			return NULL;
+		}
+	return c;
+}
+
+void
+regions_tfree(struct recoding *rc, void *ts)
+{
+	struct regions *c = ts;
+	size_t i;
+
+	(void)rc;
+	for (i = 0; i < c->nqi; i++)
+		kn_hier_free(c->h[i]);
+	free(c->h);
+	free(c);
+}
+
+/*
+ * regions_label on a thread: the labels of row f, whose values must
+ * lie in its class's region (-1 otherwise, for the main thread to
+ * report).  The class's rows and missing values are counted by
+ * regions_tcommit, from the record: the class, then the missing values'
+ * quasi-identifiers, their number first.
+ */
+int
+regions_tlabel(struct recoding *rc, void *ts, const kn_str *f, kn_str *lab,
+    rowpar_buf *rec)
+{
+	struct regions *rg = ts;
+	kn_str v = f[rg->classcol], q;
+	int64_t id = kn_dict_find(&rg->ids, v.p, v.n);
+	const char *err = NULL;
+	uint32_t nm = 0, i;
+	uint64_t x;
+
+	if (id < 0)
+		return -1;
+	for (i = 0; i < rg->nqi; i++)
+		if (region_fit(rg, (size_t)id, i, f[rc->qcol[i]], &err) != FIT)
+			return -1;
+	x = (uint64_t)id;
+	rowpar_put(rec, &x, sizeof(x));
+	for (i = 0; i < rg->nqi && !rg->part; i++) {
+		q = f[rc->qcol[i]];
+		nm += rg->num[i] && kn_missing(q.p, q.n);
+	}
+	rowpar_put(rec, &nm, sizeof(nm));
+	for (i = 0; nm > 0 && i < rg->nqi; i++) {
+		q = f[rc->qcol[i]];
+		if (rg->num[i] && kn_missing(q.p, q.n))
+			rowpar_put(rec, &i, sizeof(i));
+	}
+	memcpy(lab, rg->lab + (size_t)id * rg->nl, rg->nl * sizeof(kn_str));
+	return 0;
+}
+
+/* Counts a row labelled by regions_tlabel, in the order of the rows:
+ * 0, counting nothing, when its class or one of its missing values
+ * would pass its count (regions_label reports it). */
+int
+regions_tcommit(struct recoding *rc, const char **rec)
+{
+	struct regions *rg = rc->priv;
+	const char *p = *rec;
+	uint64_t x;
+	uint32_t nm, i, q;
+
+	memcpy(&x, p, sizeof(x));
+	memcpy(&nm, p + sizeof(x), sizeof(nm));
+	*rec = p + sizeof(x) + sizeof(nm) + nm * sizeof(q);
+	p += sizeof(x) + sizeof(nm);
+	for (i = 0; i < nm; i++) {
+		memcpy(&q, p + i * sizeof(q), sizeof(q));
+		if (rg->bd[x * rg->nqi + q].mseen >=
+		    rg->bd[x * rg->nqi + q].miss)
+			return 0;
+	}
+	if (rg->seen[x] >= rg->count[x])
+		return 0;
+	for (i = 0; i < nm; i++) {
+		memcpy(&q, p + i * sizeof(q), sizeof(q));
+		rg->bd[x * rg->nqi + q].mseen++;
+	}
+	rg->seen[x]++;
+	return 1;
+}

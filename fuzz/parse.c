@@ -14,6 +14,7 @@
 #include "../recode.c"
 #include "../regions.c"
 #include "../keyset.c"
+#include "../rowpar.c"
 #undef main
 
 #include <limits.h>
