@@ -12,6 +12,7 @@
 
 load common
 load gen-dates
+load seeds
 
 setup() {
 	T=$BATS_TEST_TMPDIR
@@ -530,29 +531,7 @@ dprop() {
 # dpropseeds FIRST LAST: dprop for each seed, on two cores; a failing
 # case is reported with its seed.
 dpropseeds() {
-	local mid=$((($1 + $2) / 2)) p1 p2 s1=0 s2=0
-	export -f gendates dprop dpropcheck
-	export T BATS_TEST_DIRNAME
-	bash -c "dpropcheck $1 $mid" > "$T/log1" 2>&1 &
-	p1=$!
-	bash -c "dpropcheck $((mid + 1)) $2" > "$T/log2" 2>&1 &
-	p2=$!
-	wait "$p1" || s1=$?
-	wait "$p2" || s2=$?
-	cat "$T/log1" "$T/log2"
-	[ "$s1" -eq 0 ] && [ "$s2" -eq 0 ]
-}
-
-dpropcheck() {
-	local seed bad=0
-	for ((seed = $1; seed <= $2; seed++)); do
-		if ! dprop "$seed" > "$T/out.$seed" 2>&1; then
-			bad=$((bad + 1))
-			[ "$bad" -gt 5 ] || cat "$T/out.$seed"
-		fi
-		rm -rf "$T/d$seed"
-	done
-	[ "$bad" -eq 0 ] || { echo "$bad of $(($2 - $1 + 1)) cases failed"; false; }
+	seedsplit dprop "$1" "$2" gendates dprop
 }
 
 @test "random tables with dates keep their guarantees (partition in memory, Rothko-T, Rothko-S, by a date hierarchy; freqset | lattice-search | recode -n)" {

@@ -20,6 +20,7 @@
 load common
 load gen-fd
 load gen-mondrian
+load seeds
 
 setup() {
 	T=$BATS_TEST_TMPDIR
@@ -239,34 +240,10 @@ fdmiss() {
 	done
 }
 
-# misscheck FUNC FIRST LAST: FUNC for each seed, on two cores, in child
-# shells away from the bats traps; fails at the end if any case failed,
-# showing at most 5 of them.
+# missseeds CASE FIRST LAST: CASE for each seed, on two cores.
 missseeds() {
-	local f=$1 mid=$((($2 + $3) / 2)) p1 p2 s1=0 s2=0
-	export -f fd_gencase gencase caseopts addmissing scorecheck fdmiss \
-	    mmiss missrun mrelease misscheck
-	export T BATS_TEST_DIRNAME
-	bash -c "misscheck $f $2 $mid" > "$T/log1" 2>&1 &
-	p1=$!
-	bash -c "misscheck $f $((mid + 1)) $3" > "$T/log2" 2>&1 &
-	p2=$!
-	wait "$p1" || s1=$?
-	wait "$p2" || s2=$?
-	cat "$T/log1" "$T/log2"
-	[ "$s1" -eq 0 ] && [ "$s2" -eq 0 ]
-}
-
-misscheck() {
-	local seed bad=0
-	for ((seed = $2; seed <= $3; seed++)); do
-		if ! "$1" "$seed" > "$T/out.$1.$seed" 2>&1; then
-			bad=$((bad + 1))
-			[ "$bad" -gt 5 ] || cat "$T/out.$1.$seed"
-		fi
-		rm -rf "$T/f$seed" "$T/m$seed"
-	done
-	[ "$bad" -eq 0 ] || { echo "$bad of $(($3 - $2 + 1)) cases failed"; false; }
+	seedsplit "$@" fd_gencase gencase caseopts addmissing scorecheck fdmiss \
+	    mmiss missrun mrelease
 }
 
 # missrun NAME ARGS...: partition with the case's options opt and ARGS,

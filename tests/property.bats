@@ -17,6 +17,7 @@
 load common
 load gen-fd
 load gen-mondrian
+load seeds
 
 setup() {
 	T=$BATS_TEST_TMPDIR
@@ -370,30 +371,8 @@ mtrust() {
 
 # propseeds CASE FIRST LAST: CASE for each seed, on two cores.
 propseeds() {
-	local f=$1 mid=$((($2 + $3) / 2)) p1 p2 s1=0 s2=0
-	export -f fd_gencase gencase caseopts fdprop mprop propcheck fdtrust \
+	seedsplit "$@" fd_gencase gencase caseopts fdprop mprop fdtrust \
 	    mtrust relcheck splitrun trust partrun
-	export T BATS_TEST_DIRNAME
-	bash -c "propcheck $f $2 $mid" > "$T/log1" 2>&1 &
-	p1=$!
-	bash -c "propcheck $f $((mid + 1)) $3" > "$T/log2" 2>&1 &
-	p2=$!
-	wait "$p1" || s1=$?
-	wait "$p2" || s2=$?
-	cat "$T/log1" "$T/log2"
-	[ "$s1" -eq 0 ] && [ "$s2" -eq 0 ]
-}
-
-propcheck() {
-	local seed bad=0
-	for ((seed = $2; seed <= $3; seed++)); do
-		if ! "$1" "$seed" > "$T/out.$1.$seed" 2>&1; then
-			bad=$((bad + 1))
-			[ "$bad" -gt 5 ] || cat "$T/out.$1.$seed"
-		fi
-		rm -rf "$T/f$seed" "$T/m$seed"
-	done
-	[ "$bad" -eq 0 ] || { echo "$bad of $(($3 - $2 + 1)) cases failed"; false; }
 }
 
 @test "release-check.awk catches what it should (a class below k, an l-diversity, a changed column, too many suppressed, an untrue value)" {
