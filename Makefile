@@ -18,7 +18,7 @@ all: $(PROGS)
 # as a library: each program links only the members it uses.
 CORE = kanon.o date.o help.o progress.o tsv.o hier.o req.o extsort.o freq.o
 # partition's own objects.
-PART_OBJS = partition.o msens.o numkey.o mondrian.o rothko.o cluster.o hypo.o
+PART_OBJS = partition.o msens.o numkey.o mondrian.o mpar.o rothko.o cluster.o hypo.o
 
 libkanon.a: $(CORE)
 	rm -f $@

@@ -22,6 +22,7 @@
 #include "cluster.h"
 #include "kanon.h"
 #include "mondrian.h"
+#include "mpar.h"
 #include "rothko.h"
 
 static const char synopsis[] =
@@ -238,7 +239,7 @@ main(int argc, char *argv[])
 
 	kn_init(argv[0]);
 	kn_req_init(&pt->req);
-	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hk:l:o:q:r:s:t:v",
+	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hj:k:l:o:q:r:s:t:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -603,7 +604,7 @@ main(int argc, char *argv[])
 			kn_die_sys("%s: write error", pt->pairs_path);
 		fclose(pt->pairs);
 	} else
-		mond_partition(pt);
+		mpar_partition(pt, kn_jobs(&opt));
 	kn_progress(pt->acct.classed, pt->acct.bread);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* The regions are in place before the table's first byte. */
