@@ -64,11 +64,12 @@ tests/hypo-check: tests/hypo-check.c hypo.o
 
 # The headers each object includes, directly or through another header.
 $(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
-    lattice_search.o partition.o msens.o numkey.o mondrian.o rothko.o cluster.o tagging.o: kanon.h
+    lattice_search.o partition.o msens.o numkey.o mondrian.o mpar.o rothko.o cluster.o tagging.o: kanon.h
 lattice.o tagging.o: tagging.h
 lattice.o lattice_search.o: lattice.h
 extsort.o freq.o extsort_main.o: extsort.h
-partition.o msens.o numkey.o mondrian.o rothko.o cluster.o: mondrian.h
+partition.o msens.o numkey.o mondrian.o mpar.o rothko.o cluster.o: mondrian.h
+partition.o mpar.o: mpar.h
 partition.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h

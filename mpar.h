@@ -8,7 +8,7 @@
 
 /* Tables of fewer than twice this many rows are cut on one thread,
  * and parts this small are not cut further before they are shared. */
-#define MPAR_MIN_ROWS 4096
+#define MPAR_MIN_ROWS 32
 
 /* Partitions all rows in memory as mond_partition() does, the parts of
  * the tree on jobs threads: the same classes, numbered the same way,

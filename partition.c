@@ -33,7 +33,7 @@ static const char synopsis[] =
     "                 [--split how] [--relaxed]\n"
     "                 [-H attr=spec|dir] [--numeric columns] [-r file] "
     "[-o file]\n"
-    "                 [--class-col name] [-a algorithm] [-S size] "
+    "                 [--class-col name] [-a algorithm] [-j n] [-S size] "
     "[-T dir]\n"
     "                 [--fit-rows n] [--fcache n] [--sample n] "
     "[--seed n]\n"
@@ -85,7 +85,7 @@ usage(int status)
 		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
 		    KN_HELP_VARIANCE | KN_HELP_TABLE | KN_HELP_OCSV |
 		    KN_HELP_MISSING | KN_HELP_DATE | KN_HELP_TMP |
-		    KN_HELP_PROGRESS);
+		    KN_HELP_JOBS | KN_HELP_PROGRESS);
 	fputs(synopsis, stderr);
 	exit(status);
 }
