@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# partition -j N (issue 18): the in-memory Mondrian cuts the parts of
+# its tree on N threads (mpar.c), and the output must be the same bytes
+# for every N: the table, the regions (-r), stderr and the exit status,
+# on random tables (the partition tests' cases, the larger ones, with
+# every requirement and split) and on a generated Agrawal table.
+
+load common
+load gen-mondrian
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# jobscase SEED: the case (a larger table) with -j 1, 2, 3 and 7; with
+# --closeness or two sensitive columns for some seeds.  Prints what
+# differs and returns 1.
+jobscase() {
+	local seed=$1 dir="$T/j$1" q hl hm nl k rel dv l c vr sp j
+	local -a opt chk
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < \
+	    <(gencase "$seed" "$dir" big)
+	caseopts
+	case $((seed % 4)) in
+	1)	[ "$dv" != - ] || [ "$vr" != - ] || opt+=(-s s)
+		opt+=(--closeness "0.$((seed % 7 + 2))" --distance \
+		    "$( ((seed % 8 < 4)) && echo ordered || echo equal)") ;;
+	2)	[ "$dv" != - ] || [ "$vr" != - ] || opt+=(-s s,y -l 2) ;;
+	esac
+	for j in 1 2 3 7; do
+		partition -j "$j" "${opt[@]}" -r "$dir/r$j" "$dir/t" \
+		    > "$dir/o$j" 2> "$dir/e$j"
+		echo $? > "$dir/s$j"
+		[ "$j" = 1 ] && continue
+		for f in s o e r; do
+			[ -e "$dir/${f}1" ] || [ ! -e "$dir/$f$j" ] || {
+				echo "seed $seed: -j $j: $f made: partition ${opt[*]}"
+				return 1
+			}
+			[ ! -e "$dir/${f}1" ] || cmp -s "$dir/${f}1" "$dir/$f$j" || {
+				echo "seed $seed: -j 1 and -j $j: $f differ: partition ${opt[*]}"
+				return 1
+			}
+		done
+	done
+	[ "$(cat "$dir/s1")" -ne 0 ] || echo ok > "$dir/ran"
+}
+
+@test "-j 1, 2, 3 and 7 give the same table, regions, messages and status on random tables" {
+	local seed bad=0 ran
+	export -f gencase caseopts jobscase
+	for ((seed = 1; seed <= 120; seed++)); do
+		jobscase "$seed" || bad=$((bad + 1))
+		[ "$bad" -le 5 ] || break
+	done
+	[ "$bad" -eq 0 ]
+	# Most cases partition (exit 0), not only refuse.
+	ran=$(ls "$T"/j*/ran | wc -l)
+	[ "$ran" -ge 60 ] || { echo "only $ran cases partitioned"; false; }
+}
+
+@test "-j on 20,000 Agrawal rows: the same bytes with -l, --variance, --closeness, --split and --relaxed" {
+	gendata -n 20000 --seed 7 agrawal > "$T/a"
+	for req in "-k 5" "-k 20 -s elevel -l 3" "-k 10 -s car --closeness 0.4" \
+	    "-k 8 -s commission --variance 100" "-k 5 -t car --split infogain" \
+	    "-k 5 -t hyears --split regression" "-k 3 --relaxed" \
+	    "-k 4 -H zipcode=interval:3,9"; do
+		# shellcheck disable=SC2086
+		partition -j 1 -q salary,age,hvalue,loan,zipcode $req \
+		    -r "$T/r1" "$T/a" > "$T/o1"
+		[ "$(wc -l < "$T/r1")" -gt 100 ]
+		for j in 2 3 7; do
+			# shellcheck disable=SC2086
+			partition -j "$j" -q salary,age,hvalue,loan,zipcode \
+			    $req -r "$T/r$j" "$T/a" > "$T/o$j"
+			cmp "$T/o1" "$T/o$j" || { echo "$req -j $j: table"; false; }
+			cmp "$T/r1" "$T/r$j" || { echo "$req -j $j: regions"; false; }
+		done
+	done
+}
+
+@test "-j: the same errors and exit status; -j outside 1 to 64 is refused" {
+	gendata -n 2000 --seed 3 agrawal > "$T/a"
+	for j in 1 2 7; do
+		run --separate-stderr partition -j "$j" -q age -k 10 -s elevel \
+		    -l 9 "$T/a"
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[[ "$stderr" == *"no partitioning"* ]]
+	done
+	for j in 0 65 x; do
+		run --separate-stderr partition -j "$j" -q age -k 10 "$T/a"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == *"-j"* ]]
+	done
+}
