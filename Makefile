@@ -137,7 +137,7 @@ bench: all tests/peak-rss
 	    echo && sh bench/wide.sh && echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
 	    echo && sh bench/csv.sh && echo && sh bench/memory.sh && echo && sh bench/memory-score.sh && \
 	    echo && sh bench/memory-recode.sh && \
-	    echo && sh bench/numkey.sh
+	    echo && sh bench/numkey.sh && echo && sh bench/parallel.sh
 
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
@@ -146,7 +146,7 @@ lint-man:
 lint-sh:
 	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh \
 	    bench/memory.sh bench/memory-score.sh bench/memory-recode.sh \
-	    bench/numkey.sh
+	    bench/numkey.sh bench/parallel.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
