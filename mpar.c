@@ -359,6 +359,91 @@ grow_scratch(struct part *pt, size_t n)
 	pt->cnt = kn_realloc(pt->cnt, 2 * m * sizeof(uint32_t));
 }
 
+/* The numeric dimensions ranked on the threads: the next to take, and
+ * those whose numbers do not fit 64 bits at the column's scale. */
+struct mpar_rank {
+	struct part *pt;
+	size_t next;
+	int *bad;
+	pthread_mutex_t mu;
+};
+
+/* Whether every number of dimension dm fits 64 bits at the scale
+ * mond_rank_numeric() will give the column: if not, it dies, which
+ * only this thread may do, and only for the first such column. */
+static int
+rank_fits(const struct part *pt, const struct dim *dm)
+{
+	uint64_t i;
+	int S = dm->fS;
+	int64_t v;
+
+	for (i = 0; i < pt->nrows; i++)
+		if (dm->rsc[i] > S)
+			S = dm->rsc[i];
+	for (i = 0; i < pt->nrows; i++)
+		if (dm->rsc[i] >= 0 && __builtin_mul_overflow(dm->raw[i],
+		    (int64_t)kn_pow10(S - dm->rsc[i]), &v))
+			return 0;
+	return 1;
+}
+
+/* A thread: ranks the numeric dimensions one at a time. */
+static void *
+rank_run(void *arg)
+{
+	struct mpar_rank *rk = arg;
+	struct part *pt = rk->pt;
+
+	for (;;) {
+		size_t j;
+
+		pthread_mutex_lock(&rk->mu);
+		j = rk->next++;
+		pthread_mutex_unlock(&rk->mu);
+		if (j >= pt->nqi)
+			return NULL;
+		if (pt->dims[j].h != NULL)
+			continue;
+		if (!rank_fits(pt, &pt->dims[j]))
+			rk->bad[j] = 1;
+		else
+			mond_rank_numeric(pt, &pt->dims[j], j);
+	}
+}
+
+void
+mpar_rank(struct part *pt, int jobs)
+{
+	struct mpar_rank rk;
+	pthread_t th[64];
+	size_t j, nnum = 0;
+	int k, started;
+
+	for (j = 0; j < pt->nqi; j++)
+		nnum += pt->dims[j].h == NULL;
+	if (jobs <= 1 || nnum < 2 || pt->ooc || pt->nrows < 2 * MPAR_MIN_ROWS)
+		return;
+	if ((size_t)jobs > nnum)
+		jobs = (int)nnum;
+	rk.pt = pt;
+	rk.next = 0;
+	rk.bad = kn_zalloc(pt->nqi * sizeof(int));
+	pthread_mutex_init(&rk.mu, NULL);
+	for (started = 1; started < jobs && started < 64; started++)
+		if (pthread_create(&th[started], NULL, rank_run, &rk) != 0)
+			break;
+	rank_run(&rk);
+	for (k = 1; k < started; k++)
+		pthread_join(th[k], NULL);
+	pthread_mutex_destroy(&rk.mu);
+	/* The first column that does not fit, with the serial message. */
+	for (j = 0; j < pt->nqi; j++)
+		if (rk.bad[j])
+			mond_rank_numeric(pt, &pt->dims[j], j);
+	free(rk.bad);
+}
+
 void
 mpar_partition(struct part *pt, int jobs)
 {

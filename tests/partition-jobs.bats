@@ -89,6 +89,22 @@ jobscase() {
 		[ -z "$output" ]
 		[[ "$stderr" == *"no partitioning"* ]]
 	done
+	# Two columns whose numbers do not fit 64 bits at their scale: the
+	# first of -q is named, as on one thread.
+	{ printf 'a\tb\tc\n'; seq 100 | awk '{ print $1 "\t" $1 * 3 "\t" $1 % 7 }'
+	  printf '9223372036854775807\t9223372036854775000\t1\n0.5\t0.25\t2\n'; } > "$T/o"
+	for qc in c,b,a=b a,b=a b,a=b; do
+		q=${qc%=*}
+		run --separate-stderr partition -j 1 -q "$q" -k 5 "$T/o"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == *"column '${qc#*=}': the values do not fit"* ]]
+		for j in 2 3 7; do
+			want=$stderr
+			run --separate-stderr partition -j "$j" -q "$q" -k 5 "$T/o"
+			[ "$status" -eq 2 ]
+			[ "$stderr" = "$want" ]
+		done
+	done
 	for j in 0 65 x; do
 		run --separate-stderr partition -j "$j" -q age -k 10 "$T/a"
 		[ "$status" -eq 2 ]
