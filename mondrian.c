@@ -1865,7 +1865,7 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			numkey_finish(pt, dm);
 		else if (pt->ooc)
 			rank_ids(pt, dm);
-		else if (dm->vals == NULL)	/* not ranked by mpar_rank */
+		else
 			mond_rank_numeric(pt, dm, j);
 	}
 	if (pt->req.hasv) {

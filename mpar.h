@@ -15,10 +15,4 @@
  * and the same regions in the same order. */
 void mpar_partition(struct part *pt, int jobs);
 
-/* Before mond_prepare(), in memory: ranks the numeric dimensions as
- * mond_rank_numeric() does, a dimension a thread at a time on up to
- * jobs threads; mond_prepare() ranks those left (all, on one thread).
- * A column whose numbers do not fit is refused as on one thread. */
-void mpar_rank(struct part *pt, int jobs);
-
 #endif

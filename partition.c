@@ -560,7 +560,6 @@ main(int argc, char *argv[])
 			free(pt->dims[j].rsc);
 		}
 	}
-	mpar_rank(pt, kn_jobs(&opt));
 	mond_prepare(pt, opt.scol, opt.tcol);
 	if (pt->ooc)
 		rothko_groups_alloc(pt);
