@@ -344,19 +344,26 @@ task_regions(struct part *pt, const struct mpar_task *tk, uint32_t first)
 }
 
 /* Grows the scratch indexed by rows by a slot per part, of which there
- * are at most n. */
+ * are at most n.  Its contents are not kept: allocated afresh rather
+ * than copied, its pages are touched only as the parts use them, as
+ * one thread's would be. */
 static void
 grow_scratch(struct part *pt, size_t n)
 {
 	size_t m = pt->nrows + n + 1;
 
-	pt->key = kn_realloc(pt->key, m * sizeof(uint32_t));
-	pt->perm = kn_realloc(pt->perm, m * sizeof(uint32_t));
-	pt->perm_tmp = kn_realloc(pt->perm_tmp, m * sizeof(uint32_t));
-	pt->grp = kn_realloc(pt->grp, m * sizeof(uint32_t));
-	pt->rec_tmp = kn_realloc(pt->rec_tmp, m * pt->rec_words *
-	    sizeof(uint32_t));
-	pt->cnt = kn_realloc(pt->cnt, 2 * m * sizeof(uint32_t));
+	free(pt->key);
+	free(pt->perm);
+	free(pt->perm_tmp);
+	free(pt->grp);
+	free(pt->rec_tmp);
+	free(pt->cnt);
+	pt->key = kn_alloc(m * sizeof(uint32_t));
+	pt->perm = kn_alloc(m * sizeof(uint32_t));
+	pt->perm_tmp = kn_alloc(m * sizeof(uint32_t));
+	pt->grp = kn_alloc(m * sizeof(uint32_t));
+	pt->rec_tmp = kn_alloc(m * pt->rec_words * sizeof(uint32_t));
+	pt->cnt = kn_alloc(2 * m * sizeof(uint32_t));
 }
 
 void
