@@ -136,3 +136,24 @@ jobscase() {
 		done
 	done
 }
+
+@test "-j: the table's writing thread gives the bytes of one thread: lines longer than its buffers, -o, a full disk" {
+	# Rows of a few bytes and, every 700 rows, one of 1.5 MB.
+	awk 'BEGIN { print "a\tb"; x = "xxxxxxxxxxxxxxxx"
+		while (length(x) < 1500000) x = x x
+		for (i = 0; i < 2500; i++)
+			print i % 97 "\t" (i % 700 == 3 ? x : "") "y" }' > "$T/l"
+	partition -j 1 -q a -k 5 "$T/l" > "$T/o1"
+	[ "$(wc -c < "$T/o1")" -gt 4000000 ]
+	for j in 2 3; do
+		partition -j "$j" -q a -k 5 "$T/l" > "$T/o$j"
+		cmp "$T/o1" "$T/o$j"
+		partition -j "$j" -q a -k 5 -o "$T/oo$j" "$T/l"
+		cmp "$T/o1" "$T/oo$j"
+	done
+	for j in 1 2; do
+		run --separate-stderr sh -c "partition -j $j -q a -k 5 '$T/l' > /dev/full"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "partition: standard output: write error: No space left on device" ]
+	done
+}
