@@ -18,7 +18,7 @@ all: $(PROGS)
 # as a library: each program links only the members it uses.
 CORE = kanon.o date.o help.o progress.o tsv.o hier.o req.o extsort.o pcount.o freq.o
 # partition's own objects.
-PART_OBJS = partition.o msens.o numkey.o mondrian.o rothko.o cluster.o hypo.o
+PART_OBJS = partition.o msens.o numkey.o mondrian.o mpar.o rothko.o cluster.o hypo.o
 
 libkanon.a: $(CORE)
 	rm -f $@
@@ -65,11 +65,12 @@ tests/hypo-check: tests/hypo-check.c hypo.o
 
 # The headers each object includes, directly or through another header.
 $(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
-    lattice_search.o partition.o msens.o numkey.o mondrian.o rothko.o cluster.o tagging.o: kanon.h
+    lattice_search.o partition.o msens.o numkey.o mondrian.o mpar.o rothko.o cluster.o tagging.o: kanon.h
 lattice.o tagging.o: tagging.h
 lattice.o lattice_search.o: lattice.h
 extsort.o freq.o extsort_main.o: extsort.h
-partition.o msens.o numkey.o mondrian.o rothko.o cluster.o: mondrian.h
+partition.o msens.o numkey.o mondrian.o mpar.o rothko.o cluster.o: mondrian.h
+partition.o mpar.o: mpar.h
 partition.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
@@ -139,7 +140,7 @@ bench: all tests/peak-rss
 	    echo && sh bench/wide.sh && echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
 	    echo && sh bench/csv.sh && echo && sh bench/memory.sh && echo && sh bench/memory-score.sh && \
 	    echo && sh bench/memory-recode.sh && \
-	    echo && sh bench/numkey.sh && echo && sh bench/threads.sh
+	    echo && sh bench/numkey.sh && echo && sh bench/threads.sh && echo && sh bench/parallel.sh
 
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
@@ -148,7 +149,7 @@ lint-man:
 lint-sh:
 	@shellcheck -s sh mapred bench/cluster.sh bench/csv.sh bench/wide.sh \
 	    bench/memory.sh bench/memory-score.sh bench/memory-recode.sh \
-	    bench/numkey.sh bench/threads.sh
+	    bench/numkey.sh bench/threads.sh bench/parallel.sh
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7

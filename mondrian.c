@@ -1109,8 +1109,8 @@ eval_hier(struct part *pt, size_t j, struct cut *best)
 }
 
 /* Pushes the segment [b,e) with the extents ext (min[d], max[d]). */
-static void
-stack_push(struct part *pt, uint64_t b, uint64_t e, const uint32_t *ext)
+void
+mond_stack_push(struct part *pt, uint64_t b, uint64_t e, const uint32_t *ext)
 {
 	if (pt->nstack + 2 > pt->stack_cap) {
 		pt->stack_cap = pt->stack_cap ? 2 * pt->stack_cap : 1024;
@@ -1199,8 +1199,8 @@ cut_apply(struct part *pt, const struct cut *c)
 	memcpy(pt->rec + pt->node.b * pt->rec_words, pt->rec_tmp,
 	    n * pt->rec_words * sizeof(uint32_t));
 	for (g = m; g-- > 0;)
-		stack_push(pt, pt->node.b + off[g], pt->node.b + off[g + 1],
-		    ext + g * 2 * pt->nqi);
+		mond_stack_push(pt, pt->node.b + off[g],
+		    pt->node.b + off[g + 1], ext + g * 2 * pt->nqi);
 	free(off);
 	free(ext);
 }
@@ -1645,7 +1645,6 @@ void
 mond_partition(struct part *pt)
 {
 	uint32_t *ord = kn_alloc((2 * pt->nqi + 1) * sizeof(uint32_t));
-	size_t j;
 
 	if (pt->nrows == 0) {
 		free(ord);
@@ -1654,7 +1653,7 @@ mond_partition(struct part *pt)
 	mond_node_totals(pt, 0, pt->nrows, NULL);
 	memcpy(ord, pt->node.mn, pt->nqi * sizeof(uint32_t));
 	memcpy(ord + pt->nqi, pt->node.mx, pt->nqi * sizeof(uint32_t));
-	stack_push(pt, 0, pt->nrows, ord);
+	mond_stack_push(pt, 0, pt->nrows, ord);
 	mond_node_clear_totals(pt);
 	if (pt->grow.on) {
 		pt->grow.stnode =
@@ -1664,78 +1663,81 @@ mond_partition(struct part *pt)
 		pt->grow.leaves = 1;
 	}
 	while (pt->nstack > 0) {
-		uint64_t e = pt->stack[--pt->nstack],
-			 b = pt->stack[--pt->nstack];
-		size_t tn = pt->grow.on ? pt->grow.stnode[pt->nstack / 2] : 0;
-		struct cut best;
-
 		kn_progress(pt->acct.classed, pt->acct.bread);
-		mond_node_totals(
-		    pt, b, e, pt->stack_ext + pt->nstack / 2 * 2 * pt->nqi);
-		memset(&best, 0, sizeof(best));
-		if (pt->node.n >= 2 * pt->req.k && (!pt->grow.on ||
-		    (pt->grow.t[tn].depth < pt->grow.maxdepth &&
-		    pt->grow.leaves < pt->grow.maxleaves))) {
-			if (pt->split == SPLIT_MEDIAN) {
-				for (j = 0; j < pt->nqi; j++) {
-					size_t q = j;
-
-					for (; q > 0 &&
-					     mond_cmp_width(pt, ord[q - 1],
-						 (uint32_t)j, NULL) > 0;
-					     q--)
-						ord[q] = ord[q - 1];
-					ord[q] = (uint32_t)j;
-				}
-				for (j = 0; j < pt->nqi && !best.found; j++) {
-					if (!pt->node.can[ord[j]])
-						continue;
-					if (mond_is_hier(pt, ord[j]))
-						eval_hier(pt, ord[j], &best);
-					else if (!pt->need_stats)
-						select_cut(pt, ord[j], &best);
-					else
-						eval_median(pt, ord[j], &best);
-				}
-			} else {
-				for (j = 0; j < pt->nqi; j++) {
-					if (!pt->node.can[j])
-						continue;
-					if (mond_is_hier(pt, j))
-						eval_hier(pt, j, &best);
-					else
-						eval_ordered(pt, j, &best);
-				}
-			}
-		}
-		if (best.found && pt->grow.on) {
-			size_t before = pt->nstack / 2, q, k0;
-
-			record_cut(pt, tn, &best);
-			cut_apply(pt, &best);
-			/* The kids were pushed last-first: the first on top.
-			 * A hierarchy's "other" kid has no rows here. */
-			k0 = pt->grow.t[tn].kid0;
-			if (pt->grow.stcap < pt->nstack / 2 + 1) {
-				pt->grow.stcap = 2 * (pt->nstack / 2 + 1);
-				pt->grow.stnode = kn_realloc(pt->grow.stnode,
-				    pt->grow.stcap * sizeof(size_t));
-			}
-			for (q = before; q < pt->nstack / 2; q++)
-				pt->grow.stnode[q] =
-				    k0 + (pt->nstack / 2 - 1 - q);
-		} else if (best.found) {
-			pt->ncuts++;
-			cut_apply(pt, &best);
-		} else if (!pt->grow.on)
-			make_class(pt);
-		else if (pt->grow.full) {
-			make_class(pt);
-			pt->grow.tcls[tn] = pt->nclasses;
-		}
-		mond_node_clear_totals(pt);
+		mond_step(pt, ord);
 	}
 	free(ord);
+}
+
+/* Takes the node on top of the stack: cuts it, its parts pushed, or
+ * makes it a class; ord is scratch of 2 * nqi + 1 codes. */
+void
+mond_step(struct part *pt, uint32_t *ord)
+{
+	uint64_t e = pt->stack[--pt->nstack], b = pt->stack[--pt->nstack];
+	size_t tn = pt->grow.on ? pt->grow.stnode[pt->nstack / 2] : 0, j;
+	struct cut best;
+
+	mond_node_totals(pt, b, e, pt->stack_ext + pt->nstack / 2 * 2 * pt->nqi);
+	memset(&best, 0, sizeof(best));
+	if (pt->node.n >= 2 * pt->req.k && (!pt->grow.on ||
+	    (pt->grow.t[tn].depth < pt->grow.maxdepth &&
+	    pt->grow.leaves < pt->grow.maxleaves))) {
+		if (pt->split == SPLIT_MEDIAN) {
+			for (j = 0; j < pt->nqi; j++) {
+				size_t q = j;
+
+				for (; q > 0 && mond_cmp_width(pt, ord[q - 1],
+				    (uint32_t)j, NULL) > 0; q--)
+					ord[q] = ord[q - 1];
+				ord[q] = (uint32_t)j;
+			}
+			for (j = 0; j < pt->nqi && !best.found; j++) {
+				if (!pt->node.can[ord[j]])
+					continue;
+				if (mond_is_hier(pt, ord[j]))
+					eval_hier(pt, ord[j], &best);
+				else if (!pt->need_stats)
+					select_cut(pt, ord[j], &best);
+				else
+					eval_median(pt, ord[j], &best);
+			}
+		} else {
+			for (j = 0; j < pt->nqi; j++) {
+				if (!pt->node.can[j])
+					continue;
+				if (mond_is_hier(pt, j))
+					eval_hier(pt, j, &best);
+				else
+					eval_ordered(pt, j, &best);
+			}
+		}
+	}
+	if (best.found && pt->grow.on) {
+		size_t before = pt->nstack / 2, q, k0;
+
+		record_cut(pt, tn, &best);
+		cut_apply(pt, &best);
+		/* The kids were pushed last-first: the first on top.  A
+		 * hierarchy's "other" kid has no rows here. */
+		k0 = pt->grow.t[tn].kid0;
+		if (pt->grow.stcap < pt->nstack / 2 + 1) {
+			pt->grow.stcap = 2 * (pt->nstack / 2 + 1);
+			pt->grow.stnode = kn_realloc(pt->grow.stnode,
+			    pt->grow.stcap * sizeof(size_t));
+		}
+		for (q = before; q < pt->nstack / 2; q++)
+			pt->grow.stnode[q] = k0 + (pt->nstack / 2 - 1 - q);
+	} else if (best.found) {
+		pt->ncuts++;
+		cut_apply(pt, &best);
+	} else if (!pt->grow.on)
+		make_class(pt);
+	else if (pt->grow.full) {
+		make_class(pt);
+		pt->grow.tcls[tn] = pt->nclasses;
+	}
+	mond_node_clear_totals(pt);
 }
 
 /* The memory of a dictionary. */

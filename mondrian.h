@@ -448,6 +448,14 @@ void mond_scratch_alloc(struct part *pt, int get);
 
 /* Partitions all rows: Figure 7 of paper 003 with an explicit stack. */
 void mond_partition(struct part *pt);
+/* Pushes the segment [b,e) of the rows with the extents ext (min[d],
+ * max[d]) on the stack of the nodes to cut. */
+void mond_stack_push(struct part *pt, uint64_t b, uint64_t e,
+    const uint32_t *ext);
+/* Takes the node on top of the stack: cuts it, its parts pushed
+ * leftmost on top, or makes it a class; ord is scratch of 2 * nqi + 1
+ * codes.  mond_partition's loop, and a thread's in mpar.c. */
+void mond_step(struct part *pt, uint32_t *ord);
 
 /* The memory the dictionaries and per-value arrays take: what -S must
  * hold besides the nodes. */

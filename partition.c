@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,6 +23,7 @@
 #include "cluster.h"
 #include "kanon.h"
 #include "mondrian.h"
+#include "mpar.h"
 #include "rothko.h"
 
 static const char synopsis[] =
@@ -32,7 +34,7 @@ static const char synopsis[] =
     "                 [--split how] [--relaxed]\n"
     "                 [-H attr=spec|dir] [--numeric columns] [-r file] "
     "[-o file]\n"
-    "                 [--class-col name] [-a algorithm] [-S size] "
+    "                 [--class-col name] [-a algorithm] [-j n] [-S size] "
     "[-T dir]\n"
     "                 [--fit-rows n] [--fcache n] [--sample n] "
     "[--seed n]\n"
@@ -84,7 +86,7 @@ usage(int status)
 		kn_help(synopsis, help, KN_HELP_HIER | KN_HELP_REQ |
 		    KN_HELP_VARIANCE | KN_HELP_TABLE | KN_HELP_OCSV |
 		    KN_HELP_MISSING | KN_HELP_DATE | KN_HELP_TMP |
-		    KN_HELP_PROGRESS);
+		    KN_HELP_JOBS | KN_HELP_PROGRESS);
 	fputs(synopsis, stderr);
 	exit(status);
 }
@@ -130,18 +132,81 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* The lines of the table on their way to a thread that writes them
+ * (-j 2 and more): this thread fills one buffer while the other thread
+ * writes the other. */
+struct wpipe {
+	FILE *fp;
+	char *buf[2];		/* this thread fills buf[i] while !full[i] */
+	size_t len[2], cap[2];
+	int full[2];		/* buffer i waits to be written */
+	int done;		/* no more buffers */
+	int err;		/* the errno of a write that failed, or 0 */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+/* The writing thread: writes the buffers in turn until done. */
+static void *
+wpipe_run(void *arg)
+{
+	struct wpipe *wp = arg;
+	int i = 0;
+
+	for (;;) {
+		pthread_mutex_lock(&wp->mu);
+		while (!wp->full[i] && !wp->done)
+			pthread_cond_wait(&wp->cv, &wp->mu);
+		if (!wp->full[i]) {
+			pthread_mutex_unlock(&wp->mu);
+			return NULL;
+		}
+		pthread_mutex_unlock(&wp->mu);
+		if (wp->err == 0 &&
+		    fwrite(wp->buf[i], 1, wp->len[i], wp->fp) != wp->len[i])
+			wp->err = errno != 0 ? errno : EIO;
+		pthread_mutex_lock(&wp->mu);
+		wp->full[i] = 0;
+		pthread_cond_broadcast(&wp->cv);
+		pthread_mutex_unlock(&wp->mu);
+		i ^= 1;
+	}
+}
+
+/* Hands buffer *cur to the writing thread and waits for the other to be
+ * free; 0 if a write failed. */
+static int
+wpipe_hand(struct wpipe *wp, int *cur)
+{
+	int ok;
+
+	pthread_mutex_lock(&wp->mu);
+	wp->full[*cur] = 1;
+	pthread_cond_broadcast(&wp->cv);
+	*cur ^= 1;
+	while (wp->full[*cur])
+		pthread_cond_wait(&wp->cv, &wp->mu);
+	wp->len[*cur] = 0;
+	ok = wp->err == 0;
+	pthread_mutex_unlock(&wp->mu);
+	return ok;
+}
+
 /* Writes the table with its classes: the second pass over the input.
- * TSV in and out copies each line; otherwise the fields are written in
- * the output's format. */
+ * TSV in and out copies each line, with jobs > 1 through a thread that
+ * writes while this one reads; otherwise the fields are written in the
+ * output's format. */
 static void
 write_table(struct part *pt, kn_input *in, const char *columns,
-    const char *classcol, FILE *fp, const char *outname)
+    const char *classcol, FILE *fp, const char *outname, int jobs)
 {
 	kn_table t;
 	kn_row row = { NULL, 0, 0, 0, 0, 0 };
 	size_t c;
 	char num[24];
-	int copy = !kn_csv.in && !kn_csv.out;
+	int copy = !kn_csv.in && !kn_csv.out, cur = 0;
+	struct wpipe wp;
+	pthread_t th;
 
 	kn_input_open(in, &t, columns);
 	kn_table_carry(&t, pt->used, pt->nused, 1);
@@ -150,6 +215,20 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 			kn_row_adds(&row, t.names[c]);
 		kn_row_adds(&row, classcol);
 		kn_row_put(&row, fp, outname);
+	}
+	memset(&wp, 0, sizeof(wp));
+	if (copy && jobs > 1) {
+		wp.fp = fp;
+		wp.cap[0] = wp.cap[1] = (size_t)1 << 20;
+		wp.buf[0] = kn_alloc(wp.cap[0]);
+		wp.buf[1] = kn_alloc(wp.cap[1]);
+		pthread_mutex_init(&wp.mu, NULL);
+		pthread_cond_init(&wp.cv, NULL);
+		if (pthread_create(&th, NULL, wpipe_run, &wp) != 0) {
+			free(wp.buf[0]);
+			free(wp.buf[1]);
+			wp.fp = NULL;
+		}
 	}
 	while (kn_table_next(&t)) {
 		size_t nn;
@@ -167,9 +246,43 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 			continue;
 		}
 		num[nn++] = '\n';
+		if (wp.fp != NULL) {
+			size_t need = t.r.len + 1 + nn;
+
+			if (wp.len[cur] + need > wp.cap[cur] &&
+			    wp.len[cur] > 0 && !wpipe_hand(&wp, &cur))
+				break;
+			if (need > wp.cap[cur]) {
+				/* A line longer than the buffer. */
+				wp.cap[cur] = 2 * need;
+				wp.buf[cur] = kn_realloc(wp.buf[cur],
+				    wp.cap[cur]);
+			}
+			memcpy(wp.buf[cur] + wp.len[cur], t.r.line, t.r.len);
+			wp.buf[cur][wp.len[cur] + t.r.len] = '\t';
+			memcpy(wp.buf[cur] + wp.len[cur] + t.r.len + 1, num,
+			    nn);
+			wp.len[cur] += need;
+			continue;
+		}
 		if (fwrite(t.r.line, 1, t.r.len, fp) != t.r.len ||
 		    putc('\t', fp) == EOF || fwrite(num, 1, nn, fp) != nn)
 			kn_die_sys("%s: write error", outname);
+	}
+	if (wp.fp != NULL) {
+		if (wp.len[cur] > 0)
+			wpipe_hand(&wp, &cur);
+		pthread_mutex_lock(&wp.mu);
+		wp.done = 1;
+		pthread_cond_broadcast(&wp.cv);
+		pthread_mutex_unlock(&wp.mu);
+		pthread_join(th, NULL);
+		free(wp.buf[0]);
+		free(wp.buf[1]);
+		if (wp.err != 0) {
+			errno = wp.err;
+			kn_die_sys("%s: write error", outname);
+		}
 	}
 	if (t.rows != pt->nrows)
 		kn_die("%s: the input changed between the two passes",
@@ -238,7 +351,7 @@ main(int argc, char *argv[])
 
 	kn_init(argv[0]);
 	kn_req_init(&pt->req);
-	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hk:l:o:q:r:s:t:v",
+	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hj:k:l:o:q:r:s:t:v",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -603,7 +716,7 @@ main(int argc, char *argv[])
 			kn_die_sys("%s: write error", pt->pairs_path);
 		fclose(pt->pairs);
 	} else
-		mond_partition(pt);
+		mpar_partition(pt, kn_jobs(&opt));
 	kn_progress(pt->acct.classed, pt->acct.bread);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* The regions are in place before the table's first byte. */
@@ -613,7 +726,8 @@ main(int argc, char *argv[])
 	/* Pass 2: the rows with their classes. */
 	kn_progress_phase("writing", "rows", ntot);
 	write_table(pt, &in, opt.columns, classcol, fp,
-	    opt.outpath != NULL ? opt.outpath : "standard output");
+	    opt.outpath != NULL ? opt.outpath : "standard output",
+	    pt->ooc ? 1 : kn_jobs(&opt));
 	kn_progress_done();
 	kn_close_out(fp);
 	kn_input_done(&in);

@@ -10,9 +10,10 @@
 # ("-": none), the -H mode (files or dir), the --numeric list ("-"), k,
 # relaxed (0/1), the diversity ("-" none, "default" for -l alone), l, c
 # ("-"), the variance ("-") and the split (median, infogain,
-# regression).
+# regression).  With a third argument "big", the table is one of the
+# larger ones (100 to 1,500 rows), the rest drawn as for the seed.
 gencase() {
-	awk -v seed="$1" -v dir="$2" '
+	awk -v seed="$1" -v dir="$2" -v forcebig="${3:-}" '
 	function shuffle(a, n,    i, j, t) {
 		for (i = n; i > 1; i--) {
 			j = 1 + int(rand() * i)
@@ -41,7 +42,7 @@ gencase() {
 		d = 1 + int(rand() * 4)
 		# Some larger tables, with numeric values from wide ranges
 		# (other sorting paths in partition).
-		big = rand() < 0.12
+		big = rand() < 0.12 || forcebig == "big"
 		hmode = rand() < 0.3 ? "dir" : "files"
 		if (hmode == "dir")
 			system("mkdir -p " dir "/h")

@@ -316,9 +316,9 @@ mrelease() {
 }
 
 # mmiss SEED: the Mondrian path.  partition in memory and by Rothko-T
-# (tiny --fit-rows: the same exit status and bytes, table and regions;
-# what Rothko-T cannot do refused with exit 2) and by Rothko-S (the
-# same exit status as in memory); recode -r of the in-memory run with
+# (tiny --fit-rows; one on -j 1, the other on -j 3: the same exit
+# status and bytes, table and regions; what Rothko-T cannot do refused
+# with exit 2) and by Rothko-S (the same exit status as in memory); recode -r of the in-memory run with
 # each summary, and of Rothko-S's with one, each release checked.
 mmiss() {
 	local seed=$1 dir="$T/m$1" q hl hm nl k rel dv l c vr sp st sum miss
@@ -333,10 +333,11 @@ mmiss() {
 	IFS=$'\t' read -r miss ext < <(addmissing "$seed" "$dir" "$q" "$scol" "$hl" 0)
 	caseopts
 	[ "$miss" = - ] || opt+=(--missing "$miss")
-	missrun mem
+	# In memory on -j 1 or 3 (mpar.c), by the seed.
+	missrun mem -j $((seed % 2 ? 3 : 1))
 	st=$?
 	[ "$st" -ne 1 ] || return 1
-	missrun t -a rothko-t -S 64M --fit-rows $((seed % 30 + 5)) \
+	missrun t -j $((seed % 2 ? 1 : 3)) -a rothko-t -S 64M --fit-rows $((seed % 30 + 5)) \
 	    --fcache $((seed % 3 + 1)) -T "$dir/tmp" > /dev/null
 	if [ "$rel" != 0 ] && { [ "$dv" != - ] || [ "$vr" != - ] ||
 	    [ "$sp" != median ]; }; then

@@ -1,0 +1,159 @@
+#!/usr/bin/env bats
+# partition -j N (issue 18): the in-memory Mondrian cuts the parts of
+# its tree on N threads (mpar.c), and the output must be the same bytes
+# for every N: the table, the regions (-r), stderr and the exit status,
+# on random tables (the partition tests' cases, the larger ones, with
+# every requirement and split) and on a generated Agrawal table.
+
+load common
+load gen-mondrian
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# jobscase SEED: the case (a larger table) with -j 1, 2, 3 and 7; with
+# --closeness or two sensitive columns for some seeds.  Prints what
+# differs and returns 1.
+jobscase() {
+	local seed=$1 dir="$T/j$1" q hl hm nl k rel dv l c vr sp j
+	local -a opt chk
+	mkdir -p "$dir"
+	IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < \
+	    <(gencase "$seed" "$dir" big)
+	caseopts
+	case $((seed % 4)) in
+	1)	[ "$dv" != - ] || [ "$vr" != - ] || opt+=(-s s)
+		opt+=(--closeness "0.$((seed % 7 + 2))" --distance \
+		    "$( ((seed % 8 < 4)) && echo ordered || echo equal)") ;;
+	2)	[ "$dv" != - ] || [ "$vr" != - ] || opt+=(-s s,y -l 2) ;;
+	esac
+	for j in 1 2 3 7; do
+		partition -j "$j" "${opt[@]}" -r "$dir/r$j" "$dir/t" \
+		    > "$dir/o$j" 2> "$dir/e$j"
+		echo $? > "$dir/s$j"
+		[ "$j" = 1 ] && continue
+		for f in s o e r; do
+			[ -e "$dir/${f}1" ] || [ ! -e "$dir/$f$j" ] || {
+				echo "seed $seed: -j $j: $f made: partition ${opt[*]}"
+				return 1
+			}
+			[ ! -e "$dir/${f}1" ] || cmp -s "$dir/${f}1" "$dir/$f$j" || {
+				echo "seed $seed: -j 1 and -j $j: $f differ: partition ${opt[*]}"
+				return 1
+			}
+		done
+	done
+	[ "$(cat "$dir/s1")" -ne 0 ] || echo ok > "$dir/ran"
+}
+
+@test "-j 1, 2, 3 and 7 give the same table, regions, messages and status on random tables" {
+	local seed bad=0 ran
+	export -f gencase caseopts jobscase
+	for ((seed = 1; seed <= 120; seed++)); do
+		jobscase "$seed" || bad=$((bad + 1))
+		[ "$bad" -le 5 ] || break
+	done
+	[ "$bad" -eq 0 ]
+	# Most cases partition (exit 0), not only refuse.
+	ran=$(ls "$T"/j*/ran | wc -l)
+	[ "$ran" -ge 60 ] || { echo "only $ran cases partitioned"; false; }
+}
+
+@test "-j on 20,000 Agrawal rows: the same bytes with -l, --variance, --closeness, --split and --relaxed" {
+	gendata -n 20000 --seed 7 agrawal > "$T/a"
+	for req in "-k 5" "-k 20 -s elevel -l 3" "-k 10 -s car --closeness 0.4" \
+	    "-k 8 -s commission --variance 100" "-k 5 -t car --split infogain" \
+	    "-k 5 -t hyears --split regression" "-k 3 --relaxed" \
+	    "-k 4 -H zipcode=interval:3,9"; do
+		# shellcheck disable=SC2086
+		partition -j 1 -q salary,age,hvalue,loan,zipcode $req \
+		    -r "$T/r1" "$T/a" > "$T/o1"
+		[ "$(wc -l < "$T/r1")" -gt 100 ]
+		for j in 2 3 7; do
+			# shellcheck disable=SC2086
+			partition -j "$j" -q salary,age,hvalue,loan,zipcode \
+			    $req -r "$T/r$j" "$T/a" > "$T/o$j"
+			cmp "$T/o1" "$T/o$j" || { echo "$req -j $j: table"; false; }
+			cmp "$T/r1" "$T/r$j" || { echo "$req -j $j: regions"; false; }
+		done
+	done
+}
+
+@test "-j: the same errors and exit status; -j outside 1 to 64 is refused" {
+	gendata -n 2000 --seed 3 agrawal > "$T/a"
+	for j in 1 2 7; do
+		run --separate-stderr partition -j "$j" -q age -k 10 -s elevel \
+		    -l 9 "$T/a"
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[[ "$stderr" == *"no partitioning"* ]]
+	done
+	# Two columns whose numbers do not fit 64 bits at their scale: the
+	# first of -q is named, as on one thread.
+	{ printf 'a\tb\tc\n'; seq 100 | awk '{ print $1 "\t" $1 * 3 "\t" $1 % 7 }'
+	  printf '9223372036854775807\t9223372036854775000\t1\n0.5\t0.25\t2\n'; } > "$T/o"
+	for qc in c,b,a=b a,b=a b,a=b; do
+		q=${qc%=*}
+		run --separate-stderr partition -j 1 -q "$q" -k 5 "$T/o"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == *"column '${qc#*=}': the values do not fit"* ]]
+		for j in 2 3 7; do
+			want=$stderr
+			run --separate-stderr partition -j "$j" -q "$q" -k 5 "$T/o"
+			[ "$status" -eq 2 ]
+			[ "$stderr" = "$want" ]
+		done
+	done
+	for j in 0 65 x; do
+		run --separate-stderr partition -j "$j" -q age -k 10 "$T/a"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == *"-j"* ]]
+	done
+}
+
+@test "-j on Adult with its hierarchies: the same bytes, strict and relaxed, with -l, CSV out, --progress, and missing values" {
+	local q=sex,age,race,marital-status,education,native-country,workclass,occupation
+	# Some ages missing (kanon(7), MISSING VALUES): rank 0 of the column.
+	awk -F '\t' 'BEGIN { OFS = "\t" } NR > 1 && NR % 37 == 0 { $2 = "?" } 1' \
+	    "$ADULT" > "$T/am"
+	for opts in "-k 10 --numeric age" "-k 5 --relaxed" \
+	    "-k 8 --numeric age -s salary-class -l 2" "-k 20 --ocsv" \
+	    "-k 10 --numeric age --missing ? --progress"; do
+		in=$ADULT
+		[[ $opts != *--missing* ]] || in=$T/am
+		# shellcheck disable=SC2086
+		partition -j 1 -q "$q" -H "$AH" $opts -r "$T/r1" "$in" \
+		    > "$T/o1" 2> "$T/e1"
+		[ "$(wc -l < "$T/r1")" -gt 50 ]
+		for j in 2 3; do
+			# shellcheck disable=SC2086
+			partition -j "$j" -q "$q" -H "$AH" $opts -r "$T/r$j" \
+			    "$in" > "$T/o$j" 2> "$T/e$j"
+			cmp "$T/o1" "$T/o$j" || { echo "$opts -j $j: table"; false; }
+			cmp "$T/r1" "$T/r$j" || { echo "$opts -j $j: regions"; false; }
+			cmp "$T/e1" "$T/e$j" || { echo "$opts -j $j: stderr"; false; }
+		done
+	done
+}
+
+@test "-j: the table's writing thread gives the bytes of one thread: lines longer than its buffers, -o, a full disk" {
+	# Rows of a few bytes and, every 700 rows, one of 1.5 MB.
+	awk 'BEGIN { print "a\tb"; x = "xxxxxxxxxxxxxxxx"
+		while (length(x) < 1500000) x = x x
+		for (i = 0; i < 2500; i++)
+			print i % 97 "\t" (i % 700 == 3 ? x : "") "y" }' > "$T/l"
+	partition -j 1 -q a -k 5 "$T/l" > "$T/o1"
+	[ "$(wc -c < "$T/o1")" -gt 4000000 ]
+	for j in 2 3; do
+		partition -j "$j" -q a -k 5 "$T/l" > "$T/o$j"
+		cmp "$T/o1" "$T/o$j"
+		partition -j "$j" -q a -k 5 -o "$T/oo$j" "$T/l"
+		cmp "$T/o1" "$T/oo$j"
+	done
+	for j in 1 2; do
+		run --separate-stderr sh -c "partition -j $j -q a -k 5 '$T/l' > /dev/full"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "partition: standard output: write error: No space left on device" ]
+	done
+}
