@@ -51,6 +51,7 @@
 #include <time.h>
 
 #include "kanon.h"
+#include "latbudget.h"
 #include "lattice.h"
 #include "tagging.h"
 
@@ -116,6 +117,7 @@ static struct {
 	fset base;
 	uint64_t full;		/* mask of all quasi-identifiers */
 	size_t budget;		/* bytes of sets kept for roll-ups */
+	struct lbud bud;	/* what -S holds whatever the search does */
 	int threads;
 	kn_pfield pf[MAXQ];	/* the packed fields of the attributes */
 	kn_playout lay;
@@ -1155,6 +1157,41 @@ static struct {
 	kn_dict sdict[KN_MAXSENS];
 } in;
 
+/* Counts what the input holds against -S (latbudget.c): while it is
+ * read (reading), the groups read and the labels against the half of
+ * the budget that the counting leaves; then the packed set, the level
+ * maps and the roll-ups' work space against the whole. */
+static void
+input_check(int reading)
+{
+	size_t c;
+
+	L.bud.groups = in.n;
+	L.bud.labels = 0;
+	for (c = 0; c < L.d; c++)
+		L.bud.labels += lbud_hier_bytes(L.a[c].h);
+	for (c = 0; c < L.ns; c++)
+		L.bud.labels += kn_dict_bytes(&in.sdict[c]);
+	if (reading) {
+		L.bud.input = in.cap * (in.w * sizeof(uint32_t) +
+		    sizeof(uint64_t));
+		lbud_check(&L.bud, L.bud.budget / 2, 1);
+		return;
+	}
+	L.bud.input = (in.n + 1) * (size_t)L.W * sizeof(uint64_t) +
+	    in.cap * sizeof(uint64_t);
+	L.bud.maps = 0;
+	for (c = 0; c < L.d; c++)
+		L.bud.maps += lbud_maps_bytes(L.a[c].h);
+	/* Incognito's threads roll up each on its own, from a copy of the
+	 * input's set generalized to the candidates' lowest levels. */
+	L.bud.work = lbud_work_bytes(in.n, L.W, L.algo <= A_CUBE &&
+	    L.monotone ? L.threads : 1, L.hass);
+	if (L.algo <= A_CUBE && L.monotone)
+		L.bud.work += (in.n + 1) * (size_t)(L.W + 1) * sizeof(uint64_t);
+	lbud_check(&L.bud, L.bud.budget, 0);
+}
+
 /* A group of the input's frequency set at the leaves. */
 static void
 add_group(const kn_fsrow *r, void *ctx)
@@ -1187,7 +1224,8 @@ add_group(const kn_fsrow *r, void *ctx)
 	in.cnt[in.n] = r->cnt;
 	if (__builtin_add_overflow(L.N, r->cnt, &L.N))
 		kn_die("the row count overflows 64 bits");
-	in.n++;
+	if ((++in.n & 0xffff) == 0)
+		input_check(1);
 }
 
 static int
@@ -1650,6 +1688,7 @@ lat_search(struct lat_run *r)
 	double t0, t1;
 	long double subsets;
 	FILE *out = r->out;
+	const char **qname;
 
 	memset(&fl, 0, sizeof(fl));
 	L.req = r->req;
@@ -1684,10 +1723,19 @@ lat_search(struct lat_run *r)
 	cs.hier = hier;
 	cs.hascount = r->freq;
 	cs.cntcol = r->cntcol;
+	L.bud.budget = r->budget;
+	L.bud.d = nq;
+	L.bud.hier = hier;
+	qname = kn_alloc((nq + 1) * sizeof(char *));
+	for (c = 0; c < nq; c++)
+		qname[c] = L.a[c].name;
+	L.bud.name = qname;
 	t0 = now();
-	kn_freq(r->t, &cs, NULL, r->budget, r->tmpdir, add_group, NULL,
+	/* Half the budget for the counting, half for the groups read. */
+	kn_freq(r->t, &cs, NULL, r->budget / 2, r->tmpdir, add_group, NULL,
 	    NULL);
 	kn_reader_close(&r->t->r);
+	input_check(1);
 	build_base();
 	if (L.req.hast)
 		for (j = 0; j < L.ns; j++)
@@ -1721,7 +1769,8 @@ lat_search(struct lat_run *r)
 		    (unsigned long long)MAXLAT);
 	src.f = &L.base;
 	src.mask = L.full;
-	L.budget = T.budget = r->budget;
+	input_check(0);
+	L.budget = T.budget = lbud_kept(&L.bud);
 	t1 = now();
 	if (!L.monotone)
 		F = bottom_up(1, 0);
@@ -1835,7 +1884,11 @@ lat_search(struct lat_run *r)
 		    (unsigned long long)extra, (unsigned long long)total.groups);
 		if (total.dropped > 0)
 			fprintf(stderr, "lattice-search: %llu sets not kept "
-			    "within -S\n", (unsigned long long)total.dropped);
+			    "within -S (%zu MiB of it left for them: the input, "
+			    "the labels, the level maps and the roll-ups' work "
+			    "space hold %zu MiB)\n",
+			    (unsigned long long)total.dropped, L.budget >> 20,
+			    (lbud_fixed(&L.bud) + (1 << 20) - 1) >> 20);
 		fprintf(stderr, "lattice-search: read %.3f s, search %.3f s\n",
 		    t1 - t0, now() - t1);
 	}
