@@ -107,7 +107,7 @@ fmt_size(char *buf, size_t n, size_t v)
 void
 lbud_check(const struct lbud *b, size_t share, int reading)
 {
-	char s[32], need[32], leaves[160] = "";
+	char s[32], need[32], leaves[160] = "", parts[512];
 	size_t f = lbud_fixed(b), c, most = 0, nl;
 
 	if (f <= share || f - share <= LBUD_SLACK)
@@ -123,16 +123,25 @@ lbud_check(const struct lbud *b, size_t share, int reading)
 	if (reading)
 		kn_die("-S %s: too small for this input: after %zu groups of "
 		    "its frequency set read, they take %llu MiB and the labels "
-		    "of the hierarchies %llu MiB%s, more than the half of the "
-		    "budget left beside the counting; these are held in memory "
+		    "of the hierarchies %llu MiB%s, more than the three quarters "
+		    "of the budget left beside the counting; these are held in memory "
 		    "whatever the budget (lattice-search(1), -S): give a larger "
 		    "-S", s, b->groups, mib(b->input), mib(b->labels), leaves);
+	/* The parts held, those of this phase only. */
+	snprintf(parts, sizeof(parts), "its frequency set of %zu groups "
+	    "takes %llu MiB", b->groups, mib(b->input));
+	if (b->labels > 0)
+		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
+		    ", the labels of the hierarchies %llu MiB%s",
+		    mib(b->labels), leaves);
+	if (b->maps > 0)
+		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
+		    ", their level maps %llu MiB", mib(b->maps));
+	if (b->work > 0)
+		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
+		    ", the roll-ups' work space %llu MiB", mib(b->work));
 	fmt_size(need, sizeof(need), (size_t)(mib(f + f / 4) << 20));
-	kn_die("-S %s: too small for this input: its frequency set of %zu "
-	    "groups takes %llu MiB, the labels of the hierarchies %llu "
-	    "MiB%s, their level maps %llu MiB and the roll-ups' work space "
-	    "%llu MiB, %llu MiB in all, held in memory whatever the budget "
-	    "(lattice-search(1), -S): give -S %s or more", s, b->groups,
-	    mib(b->input), mib(b->labels), leaves, mib(b->maps),
-	    mib(b->work), mib(f), need);
+	kn_die("-S %s: too small for this input: %s, %llu MiB in all, held "
+	    "in memory whatever the budget (lattice-search(1), -S): give -S "
+	    "%s or more", s, parts, mib(f), need);
 }

@@ -1157,32 +1157,42 @@ static struct {
 	kn_dict sdict[KN_MAXSENS];
 } in;
 
-/* Counts what the input holds against -S (latbudget.c): while it is
- * read (reading), the groups read and the labels against the half of
- * the budget that the counting leaves; then the packed set, the level
- * maps and the roll-ups' work space against the whole. */
+/* The phases of a run whose memory input_check counts. */
+enum { PH_READ, PH_BUILD, PH_SEARCH };
+
+/*
+ * Counts what the input holds against -S (latbudget.c).  While it is
+ * read, the groups read and the labels, against the three quarters of
+ * the budget that the counting leaves; as the packed set is built, the
+ * groups read, the labels, the level maps and the packed keys; for the
+ * search (the labels shed), the packed set, the level maps and the
+ * roll-ups' work space.
+ */
 static void
-input_check(int reading)
+input_check(int phase)
 {
 	size_t c;
 
 	L.bud.groups = in.n;
-	L.bud.labels = 0;
-	for (c = 0; c < L.d; c++)
+	L.bud.labels = L.bud.maps = L.bud.work = 0;
+	for (c = 0; phase != PH_SEARCH && c < L.d; c++)
 		L.bud.labels += lbud_hier_bytes(L.a[c].h);
 	for (c = 0; c < L.ns; c++)
 		L.bud.labels += kn_dict_bytes(&in.sdict[c]);
-	if (reading) {
-		L.bud.input = in.cap * (in.w * sizeof(uint32_t) +
-		    sizeof(uint64_t));
-		lbud_check(&L.bud, L.bud.budget / 2, 1);
+	L.bud.input = in.cap * (in.w * sizeof(uint32_t) + sizeof(uint64_t));
+	if (phase == PH_READ) {
+		lbud_check(&L.bud, L.bud.budget / 4 * 3, 1);
+		return;
+	}
+	for (c = 0; c < L.d; c++)
+		L.bud.maps += lbud_maps_bytes(L.a[c].h);
+	if (phase == PH_BUILD) {
+		L.bud.input += (in.n + 1) * (size_t)L.W * sizeof(uint64_t);
+		lbud_check(&L.bud, L.bud.budget, 0);
 		return;
 	}
 	L.bud.input = (in.n + 1) * (size_t)L.W * sizeof(uint64_t) +
 	    in.cap * sizeof(uint64_t);
-	L.bud.maps = 0;
-	for (c = 0; c < L.d; c++)
-		L.bud.maps += lbud_maps_bytes(L.a[c].h);
 	/* Incognito's threads roll up each on its own, from a copy of the
 	 * input's set generalized to the candidates' lowest levels. */
 	L.bud.work = lbud_work_bytes(in.n, L.W, L.algo <= A_CUBE &&
@@ -1224,8 +1234,8 @@ add_group(const kn_fsrow *r, void *ctx)
 	in.cnt[in.n] = r->cnt;
 	if (__builtin_add_overflow(L.N, r->cnt, &L.N))
 		kn_die("the row count overflows 64 bits");
-	if ((++in.n & 0xffff) == 0)
-		input_check(1);
+	if ((++in.n & 0xfff) == 0)
+		input_check(PH_READ);
 }
 
 static int
@@ -1292,6 +1302,7 @@ build_base(void)
 		L.lay.sprod = m == 0 || p > UINT64_MAX / m ? UINT64_MAX :
 		    p * m;
 	}
+	input_check(PH_BUILD);
 	L.base.n = in.n;
 	L.base.key = kn_zalloc((in.n + 1) * L.W * sizeof(uint64_t));
 	L.base.cnt = in.cnt;
@@ -1308,6 +1319,9 @@ build_base(void)
 	for (c = 0; c < L.ns; c++)
 		L.smask[L.sword[c]] |= L.sfm[c] << L.sshift[c];
 	free(in.ids);
+	/* The search asks the hierarchies only their numbers of labels. */
+	for (c = 0; c < L.d; c++)
+		kn_hier_shed(L.a[c].h);
 }
 
 /* The whole table's distribution of sensitive column s (that of the
@@ -1731,11 +1745,12 @@ lat_search(struct lat_run *r)
 		qname[c] = L.a[c].name;
 	L.bud.name = qname;
 	t0 = now();
-	/* Half the budget for the counting, half for the groups read. */
-	kn_freq(r->t, &cs, NULL, r->budget / 2, r->tmpdir, add_group, NULL,
+	/* A quarter of the budget for the counting, the rest for the
+	 * groups read and their labels. */
+	kn_freq(r->t, &cs, NULL, r->budget / 4, r->tmpdir, add_group, NULL,
 	    NULL);
 	kn_reader_close(&r->t->r);
-	input_check(1);
+	input_check(PH_READ);
 	build_base();
 	if (L.req.hast)
 		for (j = 0; j < L.ns; j++)
@@ -1759,8 +1774,7 @@ lat_search(struct lat_run *r)
 	 * subsets, whose nodes number prod(levels + 1), refused when that
 	 * passes MAXLAT. */
 	for (c = 0, subsets = 1; c < nq; c++)
-		subsets *= (long double)(L.a[c].h->nlevels + 1) /
-		    L.a[c].h->nlevels;
+		subsets *= (long double)(L.a[c].nlev + 1) / L.a[c].nlev;
 	if (L.algo < 0)
 		L.algo = L.monotone ? A_FLASH : A_BFS;
 	if (L.algo <= A_CUBE && subsets * lattice > (long double)MAXLAT)
@@ -1769,7 +1783,7 @@ lat_search(struct lat_run *r)
 		    (unsigned long long)MAXLAT);
 	src.f = &L.base;
 	src.mask = L.full;
-	input_check(0);
+	input_check(PH_SEARCH);
 	L.budget = T.budget = lbud_kept(&L.bud);
 	t1 = now();
 	if (!L.monotone)
