@@ -17,6 +17,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kanon.h"
 #include "latbudget.h"
@@ -68,11 +69,37 @@ lbud_fixed(const struct lbud *b)
 	return b->input + b->labels + b->maps + b->work;
 }
 
+/* The bytes resident now, where the system says (Linux's
+ * /proc/self/statm), else 0. */
+static size_t
+resident(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long long size, res = 0;
+	long psz = sysconf(_SC_PAGESIZE);
+
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%llu %llu", &size, &res) != 2)
+		res = 0;
+	fclose(f);
+	return psz > 0 ? (size_t)res * (size_t)psz : 0;
+}
+
+/*
+ * What is left for the sets kept: the budget less what is held and the
+ * work space.  What the reading and the labels freed need not have left
+ * the process (a heap does not shrink in its middle), and the sets kept
+ * may come on top of it: what is resident, when more, counts as held.
+ */
 size_t
 lbud_kept(const struct lbud *b)
 {
-	size_t f = lbud_fixed(b);
+	size_t held = b->input + b->labels + b->maps, r = resident(), f;
 
+	if (r > held)
+		held = r;
+	f = held + b->work;
 	return f < b->budget ? b->budget - f : 0;
 }
 
