@@ -45,7 +45,10 @@ lbud_maps_bytes(const kn_hier *h)
 	for (from = 0; from < h->nlevels; from++) {
 		for (to = from + 1; to < h->nlevels; to++)
 			b += (h->lab[from].n + 1) * sizeof(uint32_t);
-		b += (h->lab[from].n + 1) * sizeof(double);
+		/* The loss of each label, and while it is computed the
+		 * leaves under each (kn_hier_loss). */
+		b += (h->lab[from].n + 1) * (sizeof(double) +
+		    sizeof(uint64_t));
 	}
 	return b + (size_t)h->nlevels * h->nlevels * sizeof(uint32_t *);
 }

@@ -1785,6 +1785,8 @@ lat_search(struct lat_run *r)
 	src.mask = L.full;
 	input_check(PH_SEARCH);
 	L.budget = T.budget = lbud_kept(&L.bud);
+	free(qname);
+	L.bud.name = NULL;
 	t1 = now();
 	if (!L.monotone)
 		F = bottom_up(1, 0);
