@@ -1,19 +1,21 @@
 /*
  * latbudget.c: lattice-search's memory budget (-S, issue 17).  The
  * search holds, whatever it does, the input's frequency set at the
- * leaves (packed keys and counts), the hierarchies' labels (a generated
- * hierarchy has a leaf for each distinct value of its column), their
- * level maps and losses, and the work space of a roll-up from the
- * input's set (its hash table, the set it makes and the one it reads
- * when that is not kept, the class order of -l).  These are counted
- * here against -S; what is left goes to the sets kept for roll-ups
- * (lattice.c's keep_set, tagging.c's hubs), and when nothing is left
- * the run is refused with what takes the memory, rather than passing
- * the budget (by more than LBUD_SLACK: a small input's fixed part, its
- * dictionaries' caches and tables, passes a budget of a few kilobytes,
- * which the tests give to see sets dropped).  The lattice's own bookkeeping (a state byte per node,
- * the order by height, --all's metrics) grows with the lattice, not the
- * input, and is not counted: lattice-search(1), -S.
+ * leaves (its groups as read, then their keys packed), the hierarchies'
+ * labels (a generated hierarchy has a leaf for each distinct value of
+ * its column) until the level maps and losses are built from them, and
+ * the work space of a roll-up from the input's set (its hash table, the
+ * set it makes and the one it reads when that is not kept, the class
+ * order of -l).  These are counted here against -S, phase by phase
+ * (lattice.c's input_check); what is left goes to the sets kept for
+ * roll-ups (lattice.c's keep_set, tagging.c's hubs).  A run whose fixed
+ * part passes the budget by more than LBUD_SLACK is refused, with what
+ * takes the memory; within the slack it runs with no set kept (a small
+ * input's fixed part, its dictionaries' caches and tables, passes a
+ * budget of a few kilobytes, which the tests give to see sets dropped).
+ * The lattice's own bookkeeping (a state byte per node, the order by
+ * height, --all's metrics) grows with the lattice, not the input, and
+ * is not counted: lattice-search(1), -S.
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +24,7 @@
 #include "kanon.h"
 #include "latbudget.h"
 
+/* A hierarchy's labels of every level and their links upward. */
 size_t
 lbud_hier_bytes(const kn_hier *h)
 {
@@ -36,6 +39,8 @@ lbud_hier_bytes(const kn_hier *h)
 	return b;
 }
 
+/* What build_base (lattice.c) makes of a hierarchy: kn_hier_map from
+ * every level to every higher one, and kn_hier_loss. */
 size_t
 lbud_maps_bytes(const kn_hier *h)
 {
@@ -53,6 +58,8 @@ lbud_maps_bytes(const kn_hier *h)
 	return b + (size_t)h->nlevels * h->nlevels * sizeof(uint32_t *);
 }
 
+/* kn_pset_rollup's hash table and output, and the set it reads, for
+ * each thread. */
 size_t
 lbud_work_bytes(size_t groups, int W, int threads, int ord)
 {
@@ -66,6 +73,7 @@ lbud_work_bytes(size_t groups, int W, int threads, int ord)
 	    (ord ? (groups + 1) * sizeof(uint32_t) : 0));
 }
 
+/* The parts of the phase counted. */
 size_t
 lbud_fixed(const struct lbud *b)
 {
