@@ -161,10 +161,12 @@ lbud_check(const struct lbud *b, size_t share, int reading)
 	if (reading)
 		kn_die("-S %s: too small for this input: after %zu groups of "
 		    "its frequency set read, they take %llu MiB and the labels "
-		    "of the hierarchies %llu MiB%s, more than the three quarters "
-		    "of the budget left beside the counting; these are held in memory "
-		    "whatever the budget (lattice-search(1), -S): give a larger "
-		    "-S", s, b->groups, mib(b->input), mib(b->labels), leaves);
+		    "of the hierarchies %llu MiB%s, more than the three "
+		    "quarters of the budget left beside the counting; these "
+		    "are held in memory whatever the budget, about %zu bytes a "
+		    "group (lattice-search(1), -S): give a larger -S", s,
+		    b->groups, mib(b->input), mib(b->labels), leaves,
+		    (b->input + b->labels) / (b->groups > 0 ? b->groups : 1));
 	/* The parts held, those of this phase only. */
 	snprintf(parts, sizeof(parts), "its frequency set of %zu groups "
 	    "takes %llu MiB", b->groups, mib(b->input));
