@@ -1213,7 +1213,8 @@ add_group(const kn_fsrow *r, void *ctx)
 	if (r->cnt == 0)
 		return;
 	if (in.n == in.cap) {
-		in.cap = in.cap ? 2 * in.cap : 1024;
+		/* By half: the slack counts against -S. */
+		in.cap = in.cap ? in.cap + in.cap / 2 : 1024;
 		in.ids = kn_realloc(in.ids, in.cap * in.w * sizeof(uint32_t));
 		in.cnt = kn_realloc(in.cnt, in.cap * sizeof(uint64_t));
 	}
@@ -1303,6 +1304,9 @@ build_base(void)
 		    p * m;
 	}
 	input_check(PH_BUILD);
+	/* The search asks the hierarchies only their numbers of labels. */
+	for (c = 0; c < L.d; c++)
+		kn_hier_shed(L.a[c].h);
 	L.base.n = in.n;
 	L.base.key = kn_zalloc((in.n + 1) * L.W * sizeof(uint64_t));
 	L.base.cnt = in.cnt;
@@ -1319,9 +1323,6 @@ build_base(void)
 	for (c = 0; c < L.ns; c++)
 		L.smask[L.sword[c]] |= L.sfm[c] << L.sshift[c];
 	free(in.ids);
-	/* The search asks the hierarchies only their numbers of labels. */
-	for (c = 0; c < L.d; c++)
-		kn_hier_shed(L.a[c].h);
 }
 
 /* The whole table's distribution of sensitive column s (that of the
