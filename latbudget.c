@@ -7,8 +7,8 @@
  * the work space of a roll-up from the input's set (its hash table, the
  * set it makes and the one it reads when that is not kept, the class
  * order of -l).  These are counted here against -S, phase by phase
- * (lattice.c's input_check); what is left goes to the sets kept for
- * roll-ups (lattice.c's keep_set, tagging.c's hubs).  A run whose fixed
+ * (lattice.c's input_check); two thirds of what is left go to the sets
+ * kept for roll-ups (lattice.c's keep_set, tagging.c's hubs).  A run whose fixed
  * part passes the budget by more than LBUD_SLACK is refused, with what
  * takes the memory; within the slack it runs with no set kept (a small
  * input's fixed part, its dictionaries' caches and tables, passes a
