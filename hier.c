@@ -59,6 +59,26 @@ kn_hier_free(kn_hier *h)
 	free(h);
 }
 
+/* Frees the labels' text and index and the links, keeping the number
+ * of labels of each level (lab[l].n): for a caller done with the values
+ * once it has built its level maps and losses (lattice-search, whose
+ * budget -S they would take for nothing during the search). */
+void
+kn_hier_shed(kn_hier *h)
+{
+	size_t n;
+	int l;
+
+	for (l = 0; l < h->nlevels; l++) {
+		n = h->lab[l].n;
+		kn_dict_free(&h->lab[l]);
+		h->lab[l].n = n;
+		free(h->up[l]);
+		h->up[l] = NULL;
+		h->upcap[l] = 0;
+	}
+}
+
 /* Links id at level l to parent p at level l+1; returns the parent
  * already recorded, or NOPARENT when the link is new or the same. */
 static uint32_t

@@ -691,6 +691,9 @@ kn_hier *kn_hier_clone(const kn_hier *h);
 /* Forgets the values a generated hierarchy has seen (file hierarchies
  * are left as they are). */
 void kn_hier_reset(kn_hier *h);
+/* Frees the labels and links, keeping only the count of labels of each
+ * level (lab[l].n) and nlevels: nothing else may be asked of it. */
+void kn_hier_shed(kn_hier *h);
 /* The id at level lv of the node id at level from. */
 uint32_t kn_hier_lift(const kn_hier *h, uint32_t id, int from, int lv);
 /* map[id at level from] = id at level to, for all ids; caller frees. */

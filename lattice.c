@@ -51,6 +51,7 @@
 #include <time.h>
 
 #include "kanon.h"
+#include "latbudget.h"
 #include "lattice.h"
 #include "tagging.h"
 
@@ -116,6 +117,7 @@ static struct {
 	fset base;
 	uint64_t full;		/* mask of all quasi-identifiers */
 	size_t budget;		/* bytes of sets kept for roll-ups */
+	struct lbud bud;	/* what -S holds whatever the search does */
 	int threads;
 	kn_pfield pf[MAXQ];	/* the packed fields of the attributes */
 	kn_playout lay;
@@ -1155,6 +1157,51 @@ static struct {
 	kn_dict sdict[KN_MAXSENS];
 } in;
 
+/* The phases of a run whose memory input_check counts. */
+enum { PH_READ, PH_BUILD, PH_SEARCH };
+
+/*
+ * Counts what the input holds against -S (latbudget.c).  While it is
+ * read, the groups read and the labels, against the three quarters of
+ * the budget that the counting leaves; as the packed set is built, the
+ * groups read, the labels, the level maps and the packed keys; for the
+ * search (the labels shed), the packed set, the level maps and the
+ * roll-ups' work space.
+ */
+static void
+input_check(int phase)
+{
+	size_t c;
+
+	L.bud.groups = in.n;
+	L.bud.labels = L.bud.maps = L.bud.work = 0;
+	for (c = 0; phase != PH_SEARCH && c < L.d; c++)
+		L.bud.labels += lbud_hier_bytes(L.a[c].h);
+	for (c = 0; c < L.ns; c++)
+		L.bud.labels += kn_dict_bytes(&in.sdict[c]);
+	L.bud.input = in.cap * (in.w * sizeof(uint32_t) + sizeof(uint64_t));
+	if (phase == PH_READ) {
+		lbud_check(&L.bud, L.bud.budget / 4 * 3, 1);
+		return;
+	}
+	for (c = 0; c < L.d; c++)
+		L.bud.maps += lbud_maps_bytes(L.a[c].h);
+	if (phase == PH_BUILD) {
+		L.bud.input += (in.n + 1) * (size_t)L.W * sizeof(uint64_t);
+		lbud_check(&L.bud, L.bud.budget, 0);
+		return;
+	}
+	L.bud.input = (in.n + 1) * (size_t)L.W * sizeof(uint64_t) +
+	    in.cap * sizeof(uint64_t);
+	/* Incognito's threads roll up each on its own, from a copy of the
+	 * input's set generalized to the candidates' lowest levels. */
+	L.bud.work = lbud_work_bytes(in.n, L.W, L.algo <= A_CUBE &&
+	    L.monotone ? L.threads : 1, L.hass);
+	if (L.algo <= A_CUBE && L.monotone)
+		L.bud.work += (in.n + 1) * (size_t)(L.W + 1) * sizeof(uint64_t);
+	lbud_check(&L.bud, L.bud.budget, 0);
+}
+
 /* A group of the input's frequency set at the leaves. */
 static void
 add_group(const kn_fsrow *r, void *ctx)
@@ -1166,7 +1213,8 @@ add_group(const kn_fsrow *r, void *ctx)
 	if (r->cnt == 0)
 		return;
 	if (in.n == in.cap) {
-		in.cap = in.cap ? 2 * in.cap : 1024;
+		/* By half: the slack counts against -S. */
+		in.cap = in.cap ? in.cap + in.cap / 2 : 1024;
 		in.ids = kn_realloc(in.ids, in.cap * in.w * sizeof(uint32_t));
 		in.cnt = kn_realloc(in.cnt, in.cap * sizeof(uint64_t));
 	}
@@ -1187,7 +1235,8 @@ add_group(const kn_fsrow *r, void *ctx)
 	in.cnt[in.n] = r->cnt;
 	if (__builtin_add_overflow(L.N, r->cnt, &L.N))
 		kn_die("the row count overflows 64 bits");
-	in.n++;
+	if ((++in.n & 0xfff) == 0)
+		input_check(PH_READ);
 }
 
 static int
@@ -1254,6 +1303,10 @@ build_base(void)
 		L.lay.sprod = m == 0 || p > UINT64_MAX / m ? UINT64_MAX :
 		    p * m;
 	}
+	input_check(PH_BUILD);
+	/* The search asks the hierarchies only their numbers of labels. */
+	for (c = 0; c < L.d; c++)
+		kn_hier_shed(L.a[c].h);
 	L.base.n = in.n;
 	L.base.key = kn_zalloc((in.n + 1) * L.W * sizeof(uint64_t));
 	L.base.cnt = in.cnt;
@@ -1650,6 +1703,7 @@ lat_search(struct lat_run *r)
 	double t0, t1;
 	long double subsets;
 	FILE *out = r->out;
+	const char **qname;
 
 	memset(&fl, 0, sizeof(fl));
 	L.req = r->req;
@@ -1684,10 +1738,20 @@ lat_search(struct lat_run *r)
 	cs.hier = hier;
 	cs.hascount = r->freq;
 	cs.cntcol = r->cntcol;
+	L.bud.budget = r->budget;
+	L.bud.d = nq;
+	L.bud.hier = hier;
+	qname = kn_alloc((nq + 1) * sizeof(char *));
+	for (c = 0; c < nq; c++)
+		qname[c] = L.a[c].name;
+	L.bud.name = qname;
 	t0 = now();
-	kn_freq(r->t, &cs, NULL, r->budget, r->tmpdir, add_group, NULL,
+	/* A quarter of the budget for the counting, the rest for the
+	 * groups read and their labels. */
+	kn_freq(r->t, &cs, NULL, r->budget / 4, r->tmpdir, add_group, NULL,
 	    NULL);
 	kn_reader_close(&r->t->r);
+	input_check(PH_READ);
 	build_base();
 	if (L.req.hast)
 		for (j = 0; j < L.ns; j++)
@@ -1711,8 +1775,7 @@ lat_search(struct lat_run *r)
 	 * subsets, whose nodes number prod(levels + 1), refused when that
 	 * passes MAXLAT. */
 	for (c = 0, subsets = 1; c < nq; c++)
-		subsets *= (long double)(L.a[c].h->nlevels + 1) /
-		    L.a[c].h->nlevels;
+		subsets *= (long double)(L.a[c].nlev + 1) / L.a[c].nlev;
 	if (L.algo < 0)
 		L.algo = L.monotone ? A_FLASH : A_BFS;
 	if (L.algo <= A_CUBE && subsets * lattice > (long double)MAXLAT)
@@ -1721,7 +1784,10 @@ lat_search(struct lat_run *r)
 		    (unsigned long long)MAXLAT);
 	src.f = &L.base;
 	src.mask = L.full;
-	L.budget = T.budget = r->budget;
+	input_check(PH_SEARCH);
+	L.budget = T.budget = lbud_kept(&L.bud);
+	free(qname);
+	L.bud.name = NULL;
 	t1 = now();
 	if (!L.monotone)
 		F = bottom_up(1, 0);
@@ -1835,7 +1901,11 @@ lat_search(struct lat_run *r)
 		    (unsigned long long)extra, (unsigned long long)total.groups);
 		if (total.dropped > 0)
 			fprintf(stderr, "lattice-search: %llu sets not kept "
-			    "within -S\n", (unsigned long long)total.dropped);
+			    "within -S (%zu MiB of it left for them: the input, "
+			    "the labels, the level maps and the roll-ups' work "
+			    "space hold %zu MiB)\n",
+			    (unsigned long long)total.dropped, L.budget >> 20,
+			    (lbud_fixed(&L.bud) + (1 << 20) - 1) >> 20);
 		fprintf(stderr, "lattice-search: read %.3f s, search %.3f s\n",
 		    t1 - t0, now() - t1);
 	}

@@ -1,0 +1,191 @@
+/*
+ * latbudget.c: lattice-search's memory budget (-S, issue 17).  The
+ * search holds, whatever it does, the input's frequency set at the
+ * leaves (its groups as read, then their keys packed), the hierarchies'
+ * labels (a generated hierarchy has a leaf for each distinct value of
+ * its column) until the level maps and losses are built from them, and
+ * the work space of a roll-up from the input's set (its hash table, the
+ * set it makes and the one it reads when that is not kept, the class
+ * order of -l).  These are counted here against -S, phase by phase
+ * (lattice.c's input_check); two thirds of what is left go to the sets
+ * kept for roll-ups (lattice.c's keep_set, tagging.c's hubs).  A run whose fixed
+ * part passes the budget by more than LBUD_SLACK is refused, with what
+ * takes the memory; within the slack it runs with no set kept (a small
+ * input's fixed part, its dictionaries' caches and tables, passes a
+ * budget of a few kilobytes, which the tests give to see sets dropped).
+ * The lattice's own bookkeeping (a state byte per node, the order by
+ * height, --all's metrics) grows with the lattice, not the input, and
+ * is not counted: lattice-search(1), -S.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kanon.h"
+#include "latbudget.h"
+
+/* A hierarchy's labels of every level and their links upward. */
+size_t
+lbud_hier_bytes(const kn_hier *h)
+{
+	size_t b = 0;
+	int l;
+
+	for (l = 0; l < h->nlevels; l++) {
+		b += kn_dict_bytes(&h->lab[l]);
+		if (h->upcap != NULL)
+			b += h->upcap[l] * sizeof(uint32_t);
+	}
+	return b;
+}
+
+/* What build_base (lattice.c) makes of a hierarchy: kn_hier_map from
+ * every level to every higher one, and kn_hier_loss. */
+size_t
+lbud_maps_bytes(const kn_hier *h)
+{
+	size_t b = 0;
+	int from, to;
+
+	for (from = 0; from < h->nlevels; from++) {
+		for (to = from + 1; to < h->nlevels; to++)
+			b += (h->lab[from].n + 1) * sizeof(uint32_t);
+		/* The loss of each label, and while it is computed the
+		 * leaves under each (kn_hier_loss). */
+		b += (h->lab[from].n + 1) * (sizeof(double) +
+		    sizeof(uint64_t));
+	}
+	return b + (size_t)h->nlevels * h->nlevels * sizeof(uint32_t *);
+}
+
+/* kn_pset_rollup's hash table and output, and the set it reads, for
+ * each thread. */
+size_t
+lbud_work_bytes(size_t groups, int W, int threads, int ord)
+{
+	size_t nslot, set = (groups + 1) * (size_t)(W + 1) * sizeof(uint64_t);
+
+	/* kn_pset_rollup's table: a power of two, at least twice the
+	 * groups, of 16-byte slots. */
+	for (nslot = 16; nslot < 2 * groups; nslot *= 2)
+		;
+	return (size_t)threads * (nslot * 16 + 2 * set +
+	    (ord ? (groups + 1) * sizeof(uint32_t) : 0));
+}
+
+/* The parts of the phase counted. */
+size_t
+lbud_fixed(const struct lbud *b)
+{
+	return b->input + b->labels + b->maps + b->work;
+}
+
+/* The bytes resident now, where the system says (Linux's
+ * /proc/self/statm), else 0. */
+static size_t
+resident(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long long size, res = 0;
+	long psz = sysconf(_SC_PAGESIZE);
+
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%llu %llu", &size, &res) != 2)
+		res = 0;
+	fclose(f);
+	return psz > 0 ? (size_t)res * (size_t)psz : 0;
+}
+
+/*
+ * What is left for the sets kept: the budget less what is held and the
+ * work space, less a third.  What the reading and the labels freed need not have left
+ * the process (a heap does not shrink in its middle), and the sets kept
+ * may come on top of it: what is resident, when more, counts as held.
+ */
+size_t
+lbud_kept(const struct lbud *b)
+{
+	size_t held = b->input + b->labels + b->maps, r = resident(), f;
+
+	if (r > held)
+		held = r;
+	f = held + b->work;
+	/* A third of what is left for the heap's holes: sets of every
+	 * size are kept, dropped and made in turn, and the holes they
+	 * leave are not all filled again (3 million groups at -S 800M
+	 * passed it by 42 MiB with all of it, by 35 with seven eighths). */
+	return f < b->budget ? (b->budget - f) / 3 * 2 : 0;
+}
+
+/* MiB, rounded up. */
+static unsigned long long
+mib(size_t b)
+{
+	return ((unsigned long long)b + (1 << 20) - 1) >> 20;
+}
+
+/* The budget as -S takes it: 16M, 1G, 512K, or bytes. */
+static void
+fmt_size(char *buf, size_t n, size_t v)
+{
+	if (v != 0 && v % ((size_t)1 << 30) == 0)
+		snprintf(buf, n, "%lluG", (unsigned long long)(v >> 30));
+	else if (v != 0 && v % ((size_t)1 << 20) == 0)
+		snprintf(buf, n, "%lluM", (unsigned long long)(v >> 20));
+	else if (v != 0 && v % 1024 == 0)
+		snprintf(buf, n, "%lluK", (unsigned long long)(v >> 10));
+	else
+		snprintf(buf, n, "%llub", (unsigned long long)v);
+}
+
+/*
+ * The run is refused when what it holds whatever it does passes its
+ * share of the budget: the message names each part, the hierarchy with
+ * the most leaves (a generated one has a leaf for each distinct value),
+ * and, after the reading, the budget that would do (what is held, and a
+ * quarter more for the sets kept).
+ */
+void
+lbud_check(const struct lbud *b, size_t share, int reading)
+{
+	char s[32], need[32], leaves[160] = "", parts[512];
+	size_t f = lbud_fixed(b), c, most = 0, nl;
+
+	if (f <= share || f - share <= LBUD_SLACK)
+		return;
+	for (c = 0; c < b->d; c++)
+		if (b->hier[c]->lab[0].n > b->hier[most]->lab[0].n)
+			most = c;
+	nl = b->d > 0 ? b->hier[most]->lab[0].n : 0;
+	if (nl > 4096)
+		snprintf(leaves, sizeof(leaves), " ('%s' has %zu leaves, one "
+		    "for each of its distinct values)", b->name[most], nl);
+	fmt_size(s, sizeof(s), b->budget);
+	if (reading)
+		kn_die("-S %s: too small for this input: after %zu groups of "
+		    "its frequency set read, they take %llu MiB and the labels "
+		    "of the hierarchies %llu MiB%s, more than the three "
+		    "quarters of the budget left beside the counting; these "
+		    "are held in memory whatever the budget, about %zu bytes a "
+		    "group (lattice-search(1), -S): give a larger -S", s,
+		    b->groups, mib(b->input), mib(b->labels), leaves,
+		    (b->input + b->labels) / (b->groups > 0 ? b->groups : 1));
+	/* The parts held, those of this phase only. */
+	snprintf(parts, sizeof(parts), "its frequency set of %zu groups "
+	    "takes %llu MiB", b->groups, mib(b->input));
+	if (b->labels > 0)
+		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
+		    ", the labels of the hierarchies %llu MiB%s",
+		    mib(b->labels), leaves);
+	if (b->maps > 0)
+		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
+		    ", their level maps %llu MiB", mib(b->maps));
+	if (b->work > 0)
+		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
+		    ", the roll-ups' work space %llu MiB", mib(b->work));
+	fmt_size(need, sizeof(need), (size_t)(mib(f + f / 4) << 20));
+	kn_die("-S %s: too small for this input: %s, %llu MiB in all, held "
+	    "in memory whatever the budget (lattice-search(1), -S): give -S "
+	    "%s or more", s, parts, mib(f), need);
+}

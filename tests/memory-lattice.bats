@@ -1,0 +1,137 @@
+#!/usr/bin/env bats
+# lattice-search within -S (issue 17): what the search holds whatever it
+# does (the input's frequency set, the hierarchies' labels, the level
+# maps, the roll-ups' work space) is counted against the budget, the
+# sets kept for roll-ups get what is left, and a run whose fixed part
+# passes the budget by more than 8 MiB is refused (exit 2) with what
+# takes the memory.  On a table with a numeric quasi-identifier distinct
+# in every row (a generated interval hierarchy, a leaf per row): the
+# output at a small -S is the bytes of -S 16G for every algorithm, with
+# suppression, --best, --all and l-diversity, and the peak RSS
+# (tests/peak-rss) stays within the budget plus the allowance.  The same
+# at 1 and 3 million rows is bench/memory.sh's lattice step.
+
+load common
+
+# What a run may take besides -S, in KB: the 8 MiB by which the fixed
+# part may pass a small budget (latbudget.c, LBUD_SLACK), what the
+# dictionaries grow by between two checks of the reading (every 4096
+# groups), the program, the C library, the reader's and stdio's
+# buffers; half the 32 MiB of bench/memory.sh's goal.
+ALLOW_KB=16384
+# Under make sanitize (ASAN_OPTIONS set) the peak RSS is ASan's shadow
+# and quarantine, not the program's: only the bytes are checked there.
+
+Q=w,age,salary,zipcode,car
+H="-H w=interval:1000,100000,10000000 -H age=interval:5,10,20,40
+-H salary=interval:10000,50000 -H zipcode=interval:3 -H car=interval:5,10"
+
+# table N SEED: Agrawal's table of N rows and w, distinct in every row
+# (the row's number times 100000007 modulo 2^27, a permutation).
+table() {
+	gendata -n "$1" --seed "$2" agrawal | awk -F '\t' 'BEGIN { OFS = "\t" }
+	    NR == 1 { print $0, "w"; next }
+	    { print $0, ((NR - 1) * 100000007) % 134217728 }'
+}
+
+setup_file() {
+	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
+	table 20000 4 > "$BATS_FILE_TMPDIR/small.tsv"
+	table 100000 2 > "$BATS_FILE_TMPDIR/mid.tsv"
+}
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	B=$BATS_FILE_TMPDIR
+	mkdir "$T/tmp"
+}
+
+# same BUDGET FILE ARGS...: lattice-search ARGS on FILE at -S BUDGET
+# (stderr of -v in $T/err) gives the bytes of -S 16G, its peak RSS
+# within BUDGET (in KB) plus the allowance, its temp files gone.
+same() {
+	local kb=$1 f=$2
+	shift 2
+	# $H is split into words on purpose.
+	# shellcheck disable=SC2086
+	"$ROOT/tests/peak-rss" "$T/rss" lattice-search -v -S "${kb}K" \
+	    -T "$T/tmp" $H -q $Q "$@" "$f" > "$T/small" 2> "$T/err" ||
+		{ cat "$T/err"; false; }
+	# shellcheck disable=SC2086
+	lattice-search -S 16G $H -q $Q "$@" "$f" > "$T/big"
+	cmp "$T/small" "$T/big"
+	[ "$(wc -l < "$T/big")" -ge 2 ]
+	echo "lattice-search -S ${kb}K $*: peak $(cat "$T/rss") KB"
+	# cube keeps the ungeneralized set of every subset of the
+	# quasi-identifiers, not counted (lattice-search(1), -S).
+	[ -n "${ASAN_OPTIONS:-}" ] || [[ " $* " == *" cube "* ]] ||
+	    [ "$(cat "$T/rss")" -le $((kb + ALLOW_KB)) ]
+	[ -z "$(ls "$T/tmp")" ]
+}
+
+@test "tests/peak-rss is built (make tests/peak-rss)" {
+	[ -x "$ROOT/tests/peak-rss" ]
+}
+
+@test "-S 1M, 20,000 distinct values: every algorithm gives the bytes of -S 16G, with suppression" {
+	for a in flash bfs bfs-scan incognito super-roots cube samarati; do
+		same 1024 "$B/small.tsv" -a $a -k 20 --max-suppress 1%
+	done
+	# The flash run keeps no set: the budget is the fixed part's.
+	same 1024 "$B/small.tsv" -k 20 --max-suppress 1%
+	grep -q 'sets not kept within -S (0 MiB of it left for them' "$T/err"
+}
+
+@test "-S 1M: --best by each metric, --all, -j 2 and no suppression give the bytes of -S 16G" {
+	for m in cdm cavg height prec loss; do
+		same 1024 "$B/small.tsv" -k 50 --max-suppress 2% --best --metric $m
+	done
+	same 1024 "$B/small.tsv" -k 50 --max-suppress 2% --all
+	same 1024 "$B/small.tsv" -a incognito -j 2 -k 10 --max-suppress 1
+	same 1024 "$B/small.tsv" -k 5
+}
+
+@test "-S 1M: l-diversity (distinct, and entropy with suppression: not monotone) gives the bytes of -S 16G" {
+	same 1024 "$B/small.tsv" -k 5 -s elevel -l 2 --max-suppress 1%
+	same 1024 "$B/small.tsv" -a bfs -k 5 -s elevel -l 2 --max-suppress 1%
+	same 1024 "$B/small.tsv" -k 5 -s elevel -l 2 --diversity entropy \
+	    --max-suppress 1%
+	grep -q 'not monotone' "$T/err"
+}
+
+@test "-S 24M, 100,000 distinct values: the sets kept within what is left, the bytes of -S 16G" {
+	same 24576 "$B/mid.tsv" -k 50 --max-suppress 1%
+	same 24576 "$B/mid.tsv" -k 50 --max-suppress 1% --best
+	same 24576 "$B/mid.tsv" -a bfs -k 50 --max-suppress 1%
+	grep -q 'sets not kept within -S ([0-9]* MiB of it left for them: the input, the labels, the level maps and the roll-ups. work space hold [0-9]* MiB)' "$T/err"
+}
+
+@test "-S 1M, 100,000 distinct values: refused (exit 2) while reading, naming the labels and the column, within the budget" {
+	# $H is split into words on purpose.
+	# shellcheck disable=SC2086
+	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" lattice-search \
+	    -S 1M -T "$T/tmp" $H -q $Q -k 5 "$B/mid.tsv"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "lattice-search: -S 1M: too small for this input: after "*" groups of its frequency set read, they take "*" MiB and the labels of the hierarchies "*" MiB ('w' has "*" leaves, one for each of its distinct values)"*"(lattice-search(1), -S): give a larger -S" ]]
+	echo "peak $(cat "$T/rss") KB"
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + ALLOW_KB)) ]
+	[ -z "$(ls "$T/tmp")" ]
+}
+
+@test "-S 24M, Incognito on 8 threads: refused once read, naming each part and the -S that would do, which does" {
+	# Each thread of Incognito has its own roll-ups' work space.  A
+	# frequency set as input, its count column read.
+	freqset -q "$Q" "$B/mid.tsv" > "$T/f.tsv"
+	# shellcheck disable=SC2086
+	run --separate-stderr lattice-search -a incognito -j 8 -S 24M \
+	    -T "$T/tmp" $H -k 5 "$T/f.tsv"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	echo "$stderr"
+	[[ "$stderr" == "lattice-search: -S 24M: too small for this input: its frequency set of 100000 groups takes "*" MiB, their level maps "*" MiB, the roll-ups' work space "*" MiB, "*" MiB in all, held in memory whatever the budget (lattice-search(1), -S): give -S "*"M or more" ]]
+	need=${stderr##*give -S }
+	need=${need%% or more}
+	# shellcheck disable=SC2086
+	same "$(( ${need%M} * 1024 ))" "$T/f.tsv" -a incognito -j 8 -k 5
+}
