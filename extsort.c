@@ -417,8 +417,9 @@ halve(kn_sorter *s)
 	s->bufbudget = s->budget / 2;
 	/* Shrunk in place, its pages given back (a block freed and taken
 	 * anew may stay with the process, on top of the two buffers). */
-	if (s->acap > SORT_FIRST_ARENA) {
-		s->acap = SORT_FIRST_ARENA;
+	if (s->acap > SORT_FIRST_ARENA || s->acap > s->bufbudget) {
+		s->acap = SORT_FIRST_ARENA < s->bufbudget ? SORT_FIRST_ARENA :
+		    s->bufbudget;
 		s->arena = kn_realloc(s->arena, s->acap);
 	}
 	if (s->rcap > SORT_FIRST_RECS) {

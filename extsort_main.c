@@ -88,19 +88,27 @@ put_line(const char *line, size_t len, void *ctx)
 		fprintf(f, "%s\n", out.hdr);
 		out.hdr = NULL;
 	}
+	if (!b->batch || len >= ((size_t)64 << 10)) {
+		/* Written as it is, not copied. */
+		flush_lines(f);
+		fwrite(line, 1, len, f);
+		putc('\n', f);
+		if (ferror(f)) {
+			kn_close_out(f);	/* reports the error and exits */
+			kn_die("write error");
+		}
+		return;
+	}
 	if (b->len + len + 1 > b->cap) {
 		flush_lines(f);
-		if (len + 1 > b->cap) {
-			b->cap = len + 1 > ((size_t)64 << 10) ? len + 1 :
-			    (size_t)64 << 10;
-			b->buf = kn_realloc(b->buf, b->cap);
+		if (b->cap == 0) {
+			b->cap = (size_t)64 << 10;
+			b->buf = kn_alloc(b->cap);
 		}
 	}
 	memcpy(b->buf + b->len, line, len);
 	b->buf[b->len + len] = '\n';
 	b->len += len + 1;
-	if (!b->batch)
-		flush_lines(f);
 }
 
 int

@@ -792,13 +792,16 @@ struct fwork {
 	size_t limit;
 	kn_freqstats st;
 	struct fpar *p;
-	/* its set sorted (par_sort): pairs (key of the ranks among all
-	 * threads' labels, count), and each column's ranks by id */
+	/* its set sorted (par_sort): pairs (key, count), the key of the
+	 * ranks among all threads' labels (grank[c]: the rank of each id)
+	 * or, when those do not fit 64 bits, of its own labels' ranks (in
+	 * bits[c] at shift[c]; inv[c]: the ids by rank) */
 	const struct fglob *g;
 	struct femit *emit;	/* par_rows */
 	uint64_t *pairs;
 	size_t npairs, at;
-	uint32_t *grank[KN_PMAX];
+	uint32_t *grank[KN_PMAX], *inv[KN_PMAX];
+	int shift[KN_PMAX], bits[KN_PMAX];
 };
 
 /* The labels of all threads together (par_union): each column's in
@@ -807,6 +810,7 @@ struct fwork {
 struct fglob {
 	kn_str *lab[KN_PMAX];
 	int bits[KN_PMAX], shift[KN_PMAX];
+	int ranked;		/* the ranks fit a key of 64 bits */
 	size_t rowmax;		/* the bytes of the longest row written */
 };
 
@@ -963,9 +967,9 @@ par_union(struct fwork *w, int nt, size_t c, struct fglob *g)
 	return kn_pcount_bits(n);
 }
 
-/* Ranks every column's labels of the nt threads of w together into g;
- * 0 when the ranks do not fit a key of 64 bits. */
-static int
+/* Ranks every column's labels of the nt threads of w together into g,
+ * which says whether the ranks fit a key of 64 bits. */
+static void
 par_rank(struct fwork *w, int nt, struct fglob *g)
 {
 	size_t d = w[0].cs.d, c;
@@ -977,21 +981,67 @@ par_rank(struct fwork *w, int nt, struct fglob *g)
 		g->shift[c] = sh -= g->bits[c];
 	for (k = 0; k < nt; k++)
 		w[k].g = g;
-	return tot <= KN_PMAX;
+	g->ranked = tot <= KN_PMAX;
 }
 
-/* A thread's set sorted into pairs by the ranks of par_rank, on its own
- * thread. */
+/* A thread's set sorted into pairs on its own thread: by the ranks of
+ * par_rank, or by its own labels' ranks when those do not fit. */
 static void *
 par_sort(void *arg)
 {
 	struct fwork *w = arg;
+	const kn_dict *od[KN_PMAX] = { NULL };
 	int shift[KN_PMAX];	/* those of par_rank */
+	size_t c;
 
-	w->npairs = kn_pcount_pairs(&w->fr.pc, w->grank, w->g->bits, shift,
-	    &w->pairs);
+	if (w->g->ranked)
+		w->npairs = kn_pcount_pairs(&w->fr.pc, w->grank, w->g->bits,
+		    shift, &w->pairs);
+	else {
+		for (c = 0; c < w->cs.d; c++) {
+			od[c] = &w->dict[c];
+			w->inv[c] = kn_dict_order(&w->dict[c]);
+		}
+		w->npairs = kn_pcount_sorted(&w->fr.pc, od, &w->pairs,
+		    w->shift, w->bits);
+	}
 	w->fr.packed = 0;
 	return NULL;
+}
+
+/* Label c of the pair at i of w. */
+static kn_str
+par_label(const struct fwork *w, size_t i, size_t c)
+{
+	const struct fglob *g = w->g;
+	uint64_t k = w->pairs[2 * i];
+
+	if (g->ranked)
+		return g->lab[c][(k >> g->shift[c]) &
+		    ((1ULL << g->bits[c]) - 1)];
+	return kn_dict_get(&w->dict[c], w->inv[c][(k >> w->shift[c]) &
+	    ((1ULL << w->bits[c]) - 1)]);
+}
+
+/* Compares the groups at x->at and y->at: by their keys when the ranks
+ * are all threads', else label by label, each column in byte order (no
+ * label holds a byte below TAB: kn_pcount_sorted). */
+static int
+par_cmp(const struct fwork *x, const struct fwork *y)
+{
+	uint64_t a = x->pairs[2 * x->at], b = y->pairs[2 * y->at];
+	size_t c;
+	int r;
+
+	if (x->g->ranked)
+		return a < b ? -1 : a > b;
+	for (c = 0; c < x->cs.d; c++) {
+		kn_str u = par_label(x, x->at, c), v = par_label(y, y->at, c);
+
+		if ((r = kn_bytes_cmp(u.p, u.n, v.p, v.n)) != 0)
+			return r;
+	}
+	return 0;
 }
 
 /* Merges the sorted sets of the nt threads of w: each group, a group
@@ -1000,29 +1050,27 @@ par_sort(void *arg)
 static uint64_t
 par_merge(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
 {
-	const struct fglob *g = w[0].g;
 	size_t d = fr->cs->d, c;
-	uint64_t groups = 0, key;
-	int k, m;
+	uint64_t groups = 0;
+	int k, m, same[64];
 
 	for (k = 0; k < nt; k++)
 		w[k].at = 0;
 	for (;;) {
 		for (m = -1, k = 0; k < nt; k++)
 			if (w[k].at < w[k].npairs && (m < 0 ||
-			    w[k].pairs[2 * w[k].at] < key)) {
+			    par_cmp(&w[k], &w[m]) < 0))
 				m = k;
-				key = w[k].pairs[2 * w[k].at];
-			}
 		if (m < 0)
 			break;
 		for (c = 0; out != NULL && c < d; c++)
-			fr->row.key[c] = g->lab[c][(key >> g->shift[c]) &
-			    ((1ULL << g->bits[c]) - 1)];
+			fr->row.key[c] = par_label(&w[m], w[m].at, c);
 		fr->row.cnt = 0;
 		for (k = 0; k < nt; k++)
-			if (w[k].at < w[k].npairs &&
-			    w[k].pairs[2 * w[k].at] == key) {
+			same[k] = w[k].at < w[k].npairs &&
+			    (k == m || par_cmp(&w[k], &w[m]) == 0);
+		for (k = 0; k < nt; k++)
+			if (same[k]) {
 				if (__builtin_add_overflow(fr->row.cnt,
 				    w[k].pairs[2 * w[k].at + 1], &fr->row.cnt))
 					count_overflow();
@@ -1040,9 +1088,10 @@ par_merge(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
 
 /*
  * The rows of the merged sets, formatted on the threads (cs->fmt) and
- * written in order by the caller (cs->blk): the groups are cut into
- * stretches, each of at most FCHUNK pairs of every thread, all the
- * pairs of a key in one stretch; a thread takes the next stretch,
+ * written in order by the caller (cs->blk), when the keys are the ranks
+ * of all threads' labels: the groups are cut into stretches, each of
+ * at most as many pairs of every thread as make 256 KiB of rows
+ * between them, all the pairs of a key in one stretch; a thread takes the next stretch,
  * merges and formats it into its row buffer, and the caller's thread
  * hands the buffers on in order.
  */
@@ -1184,7 +1233,7 @@ par_rows(struct freq *fr, struct fwork *w, int nt)
 	e.nch = 2 * (size_t)nt + 1;
 	e.ch = kn_zalloc(e.nch * sizeof(*e.ch));
 	/* A stretch of some 256 KiB of rows at most. */
-	most = ((size_t)256 << 10) / (w[0].g->rowmax + 24);
+	most = ((size_t)256 << 10) / (w[0].g->rowmax + 24) / (size_t)nt;
 	most = most < 1 ? 1 : most > 4096 ? 4096 : most;
 	pthread_mutex_init(&e.mu, NULL);
 	pthread_cond_init(&e.cv, NULL);
@@ -1253,7 +1302,7 @@ par_emit(struct freq *fr, struct fwork *w, int nt)
 	if (kn_progress_on())
 		kn_progress_phase("sorting", "groups",
 		    par_merge(fr, w, nt, NULL));
-	n = fr->cs->fmt != NULL ? par_rows(fr, w, nt) :
+	n = fr->cs->fmt != NULL && w[0].g->ranked ? par_rows(fr, w, nt) :
 	    par_merge(fr, w, nt, fr->out);
 	kn_progress(n, 0);
 }
@@ -1264,8 +1313,10 @@ par_free(struct fwork *w)
 {
 	size_t c;
 
-	for (c = 0; c < w->cs.d; c++)
+	for (c = 0; c < w->cs.d; c++) {
 		free(w->grank[c]);
+		free(w->inv[c]);
+	}
 	free(w->pairs);
 	if (w->fr.packed)
 		free(w->fr.pc.tab);
@@ -1432,9 +1483,8 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 		 * as runs, merged as one thread's would be. */
 		for (k = 0, runs = 0; k < started; k++)
 			runs |= !par_sortable(&w[k]);
-		if (!runs)
-			runs = !par_rank(w, started, &g);
 		if (!runs) {
+			par_rank(w, started, &g);
 			for (k = 1; k < started; k++)
 				if (pthread_create(&th[k], NULL, par_sort,
 				    &w[k]) != 0)
@@ -1452,8 +1502,9 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 		for (k = 0; k < started; k++) {
 			if (runs)
 				freq_spill(&w[k].fr);
-			fr->run = kn_realloc(fr->run, (fr->nrun + w[k].fr.nrun +
-			    1) * sizeof(char *));
+			if (w[k].fr.nrun > 0)
+				fr->run = kn_realloc(fr->run, (fr->nrun +
+				    w[k].fr.nrun + 1) * sizeof(char *));
 			for (i = 0; i < w[k].fr.nrun; i++)
 				fr->run[fr->nrun++] = w[k].fr.run[i];
 			free(w[k].fr.run);

@@ -361,3 +361,25 @@ a	1" ]
 	done
 	[ -z "$(ls "$T" | grep '^kanon\.')" ]
 }
+
+@test "-j: labels of all threads that need more than 63 bits together give the same bytes" {
+	# Eight columns of 128 values, a ninth of 128 in each file but 256
+	# in both: a thread that sees one file ranks its labels in 63 bits,
+	# all threads together need 64 (merged label by label).
+	for f in a b; do
+		awk -v f=$f 'BEGIN { OFS = "\t"
+		    print "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"
+		    for (i = 0; i < 24000; i++) {
+			for (c = 1; c <= 8; c++) v[c] = (i + 37 * c * c) % 128
+			print v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8],
+			    sprintf("%s%03d", f, (i * 7) % 128) } }' > "$T/w$f.tsv"
+	done
+	freqset -j 1 "$T/wa.tsv" "$T/wb.tsv" > "$T/want"
+	[ "$(($(wc -l < "$T/want") - 1))" -eq "$(tail -q -n +2 "$T/wa.tsv" \
+	    "$T/wb.tsv" | sort -u | wc -l)" ]
+	for j in 2 3 7; do
+		freqset -j $j "$T/wa.tsv" "$T/wb.tsv" | cmp - "$T/want"
+		freqset -j $j --ocsv "$T/wa.tsv" "$T/wb.tsv" |
+		    cmp - <(freqset -j 1 --ocsv "$T/wa.tsv" "$T/wb.tsv")
+	done
+}
