@@ -37,7 +37,7 @@ tpick() {
 # checked.
 tfdprop() {
 	local seed=$1 dir="$T/f$1" q k lim limn dv l c t d a st n i node hs
-	local -a opt chk sh
+	local -a opt chk sh ropt
 	mkdir -p "$dir"
 	IFS=$'\t' read -r q k lim limn dv l c < <(fd_gencase "$seed" "$dir" any)
 	tpick "$seed"
@@ -59,45 +59,19 @@ tfdprop() {
 		echo "seed $seed: lattice-search exit $st: $(cat "$dir/err")"
 		return 1
 	fi
-	for i in 1 "$n"; do
-		node=$(awk -F '\t' -v i="$i" -v d="$(echo "$q" | tr , '\n' | wc -l)" '
-		    NR == 1 { for (j = 1; j <= d; j++) h[j] = $j; next }
-		    NR == i + 1 { for (j = 1; j <= d; j++)
-			printf "%s%s=%s", (j > 1 ? "," : ""), h[j], $j; print "" }' \
-		    "$dir/nodes")
-		a=drop
-		[ $(((seed + i) % 2)) -eq 0 ] || a=star
-		if ! recode -n "$node" "${opt[@]}" "${sh[@]}" --suppress "$a" \
-		    "$dir/t" > "$dir/rel" 2> "$dir/err"; then
-			if [ "$a" = star ] &&
-			    grep -q "labelled '\*' in every attribute" "$dir/err"; then
-				a=drop
-				recode -n "$node" "${opt[@]}" "${sh[@]}" \
-				    --suppress drop "$dir/t" > "$dir/rel" 2> "$dir/err"
-			else
-				false
-			fi || {
-				echo "seed $seed: recode -n $node ${opt[*]}: $(cat "$dir/err")"
-				return 1
-			}
-		fi
-		local drop=0
-		[ "$a" = star ] || drop=1
-		if ! awk -f "$BATS_TEST_DIRNAME/release-check.awk" "${chk[@]}" \
-		    -v drop="$drop" "$dir/t" "$dir/rel" > "$dir/chk"; then
-			echo "seed $seed: recode -n $node ${opt[*]} --suppress $a"
-			cat "$dir/chk"
-			return 1
-		fi
-		# score measures against the release's rows: all of them
-		# when suppressed rows are starred.
-		if [ "$a" = star ] && ! score -q "$q" -s s --closeness "$t" \
-		    --distance "$d" "${sh[@]}" --check "$dir/rel" > "$dir/sc"; then
-			echo "seed $seed: score --check fails on recode -n $node ${opt[*]}"
-			cat "$dir/sc"
-			return 1
-		fi
-	done
+	ropt=("${sh[@]}")
+	fd_releases "$seed" "$dir" "$q" "1 $n" 1 tfdscore
+}
+
+# tfdscore NODE SUPPRESS: score measures against the release's rows (all
+# of them when suppressed rows are starred) the closeness of tfdprop.
+tfdscore() {
+	[ "$2" = star ] || return 0
+	score -q "$q" -s s --closeness "$t" --distance "$d" "${sh[@]}" \
+	    --check "$dir/rel" > "$dir/sc" && return 0
+	echo "seed $seed: score --check fails on recode -n $1 ${opt[*]}"
+	cat "$dir/sc"
+	return 1
 }
 
 # tmprop SEED: partition with --closeness (in memory, by Rothko-T or by
@@ -336,8 +310,8 @@ s2vprop() {
 
 # tpropseeds CASE FIRST LAST: CASE for each seed, on two cores.
 tpropseeds() {
-	seedsplit "$@" fd_gencase gencase caseopts tpick tfdprop tmprop s2prop \
-	    s2mprop s2vprop
+	seedsplit "$@" fd_gencase fd_releases gencase caseopts tpick tfdprop \
+	    tfdscore tmprop s2prop s2mprop s2vprop
 }
 
 @test "t-closeness on random tables: lattice-search | recode -n (each distance, random t, star and drop)" {

@@ -1,5 +1,5 @@
 # The random cases of the full-domain tests (lattice-search.bats) and
-# the property test (property.bats).
+# the property tests (property.bats and the others that load seeds.bash).
 
 # fd_gencase SEED DIR MODE: writes a random case into DIR: the table DIR/t
 # (columns: the quasi-identifiers q1..qD, s and x in a random order) and
@@ -214,4 +214,51 @@ fd_gencase() {
 	function up0(i, lv) {
 		return lv == 1 ? L[j, i] : top[i]
 	}'
+}
+
+# fd_releases SEED DIR Q NODES STAR HOOK: recodes the table DIR/t to each
+# node numbered in NODES (the rows of DIR/nodes, lattice-search --all's
+# output of the -q list Q, 1 the first) by recode -n "${opt[@]}"
+# "${ropt[@]}" (the caller's arrays), the suppressed rows starred when
+# SEED plus the node's number is STAR modulo 2 and dropped otherwise, or
+# when recode refuses to star them; checks each release DIR/rel with
+# release-check.awk "${chk[@]}", then, unless HOOK is -, with HOOK NODE
+# SUPPRESS, the caller's own check.  Fails at the first failure, saying
+# what failed.
+fd_releases() {
+	local seed=$1 dir=$2 q=$3 nodes=$4 star=$5 hook=$6 i node a drop
+	for i in $nodes; do
+		node=$(awk -F '\t' -v i="$i" -v d="$(echo "$q" | tr , '\n' | wc -l)" '
+		    NR == 1 { for (j = 1; j <= d; j++) h[j] = $j; next }
+		    NR == i + 1 { for (j = 1; j <= d; j++)
+			printf "%s%s=%s", (j > 1 ? "," : ""), h[j], $j; print "" }' \
+		    "$dir/nodes")
+		a=drop
+		[ $(((seed + i) % 2)) -ne "$star" ] || a=star
+		if ! recode -n "$node" "${opt[@]}" "${ropt[@]+"${ropt[@]}"}" \
+		    --suppress "$a" "$dir/t" > "$dir/rel" 2> "$dir/err"; then
+			# Suppressed rows starred like a class: refused.
+			if [ "$a" = star ] &&
+			    grep -q "labelled '\*' in every attribute" "$dir/err"; then
+				a=drop
+				recode -n "$node" "${opt[@]}" \
+				    "${ropt[@]+"${ropt[@]}"}" --suppress drop \
+				    "$dir/t" > "$dir/rel" 2> "$dir/err"
+			else
+				false
+			fi || {
+				echo "seed $seed: recode -n $node ${opt[*]} --suppress $a: $(cat "$dir/err")"
+				return 1
+			}
+		fi
+		drop=0
+		[ "$a" = star ] || drop=1
+		if ! awk -f "$BATS_TEST_DIRNAME/release-check.awk" "${chk[@]}" \
+		    -v drop="$drop" "$dir/t" "$dir/rel" > "$dir/chk"; then
+			echo "seed $seed: recode -n $node ${opt[*]} --suppress $a"
+			cat "$dir/chk"
+			return 1
+		fi
+		[ "$hook" = - ] || "$hook" "$node" "$a" || return 1
+	done
 }

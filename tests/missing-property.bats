@@ -204,46 +204,18 @@ fdmiss() {
 		echo "seed $seed: lattice-search -a $alg -q $q ${opt[*]}: exit $st: $(cat "$dir/err")"
 		return 1
 	fi
-	for i in 1 $((seed % n + 1)) "$n"; do
-		node=$(awk -F '\t' -v i="$i" -v d="$(echo "$q" | tr , '\n' | wc -l)" '
-		    NR == 1 { for (j = 1; j <= d; j++) h[j] = $j; next }
-		    NR == i + 1 { for (j = 1; j <= d; j++)
-			printf "%s%s=%s", (j > 1 ? "," : ""), h[j], $j; print "" }' \
-		    "$dir/nodes")
-		a=star
-		[ $(((seed + i) % 2)) -eq 0 ] || a=drop
-		if ! recode -n "$node" "${opt[@]}" --suppress "$a" "$dir/t" \
-		    > "$dir/rel" 2> "$dir/err"; then
-			# Suppressed rows starred like a class: refused.
-			if [ "$a" = star ] &&
-			    grep -q "labelled '\*' in every attribute" "$dir/err"; then
-				a=drop
-				recode -n "$node" "${opt[@]}" --suppress drop \
-				    "$dir/t" > "$dir/rel" 2> "$dir/err"
-			else
-				false
-			fi || {
-				echo "seed $seed: recode -n $node ${opt[*]} --suppress $a: $(cat "$dir/err")"
-				return 1
-			}
-		fi
-		local drop=0
-		[ "$a" = star ] || drop=1
-		if ! awk -f "$BATS_TEST_DIRNAME/release-check.awk" "${chk[@]}" \
-		    -v drop="$drop" "$dir/t" "$dir/rel" > "$dir/chk"; then
-			echo "seed $seed: recode -n $node ${opt[*]} --suppress $a"
-			cat "$dir/chk"
-			return 1
-		fi
-		scorecheck "recode -n $node ${opt[*]} --suppress $a" \
-		    "$dir/rel" "${sc[@]}" || return 1
-	done
+	fd_releases "$seed" "$dir" "$q" "1 $((seed % n + 1)) $n" 0 fdscore
+}
+
+# fdscore NODE SUPPRESS: score --check on fdmiss's release.
+fdscore() {
+	scorecheck "recode -n $1 ${opt[*]} --suppress $2" "$dir/rel" "${sc[@]}"
 }
 
 # missseeds CASE FIRST LAST: CASE for each seed, on two cores.
 missseeds() {
-	seedsplit "$@" fd_gencase gencase caseopts addmissing scorecheck fdmiss \
-	    mmiss missrun mrelease
+	seedsplit "$@" fd_gencase fd_releases gencase caseopts addmissing \
+	    scorecheck fdscore fdmiss mmiss missrun mrelease
 }
 
 # missrun NAME ARGS...: partition with the case's options opt and ARGS,

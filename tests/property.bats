@@ -56,38 +56,7 @@ fdprop() {
 		echo "seed $seed: lattice-search -a $alg exit $st: $(cat "$dir/err")"
 		return 1
 	fi
-	for i in 1 $((seed % n + 1)) "$n"; do
-		node=$(awk -F '\t' -v i="$i" -v d="$(echo "$q" | tr , '\n' | wc -l)" '
-		    NR == 1 { for (j = 1; j <= d; j++) h[j] = $j; next }
-		    NR == i + 1 { for (j = 1; j <= d; j++)
-			printf "%s%s=%s", (j > 1 ? "," : ""), h[j], $j; print "" }' \
-		    "$dir/nodes")
-		a=star
-		[ $(((seed + i) % 2)) -eq 0 ] || a=drop
-		if ! recode -n "$node" "${opt[@]}" --suppress "$a" "$dir/t" \
-		    > "$dir/rel" 2> "$dir/err"; then
-			# Suppressed rows starred like a class: refused.
-			if [ "$a" = star ] &&
-			    grep -q "labelled '\*' in every attribute" "$dir/err"; then
-				a=drop
-				recode -n "$node" "${opt[@]}" --suppress drop \
-				    "$dir/t" > "$dir/rel" 2> "$dir/err"
-			else
-				false
-			fi || {
-				echo "seed $seed: recode -n $node ${opt[*]} --suppress $a: $(cat "$dir/err")"
-				return 1
-			}
-		fi
-		local drop=0
-		[ "$a" = star ] || drop=1
-		if ! awk -f "$BATS_TEST_DIRNAME/release-check.awk" "${chk[@]}" \
-		    -v drop="$drop" "$dir/t" "$dir/rel" > "$dir/chk"; then
-			echo "seed $seed: recode -n $node ${opt[*]} --suppress $a"
-			cat "$dir/chk"
-			return 1
-		fi
-	done
+	fd_releases "$seed" "$dir" "$q" "1 $((seed % n + 1)) $n" 0 -
 }
 
 # partrun REGIONS: partition with the case's options opt, the table in
@@ -371,8 +340,8 @@ mtrust() {
 
 # propseeds CASE FIRST LAST: CASE for each seed, on two cores.
 propseeds() {
-	seedsplit "$@" fd_gencase gencase caseopts fdprop mprop fdtrust \
-	    mtrust relcheck splitrun trust partrun
+	seedsplit "$@" fd_gencase fd_releases gencase caseopts fdprop mprop \
+	    fdtrust mtrust relcheck splitrun trust partrun
 }
 
 @test "release-check.awk catches what it should (a class below k, an l-diversity, a changed column, too many suppressed, an untrue value)" {
