@@ -65,14 +65,21 @@ static struct {
 	kn_row batch;
 } out;
 
+/* Writes p[0..n), dying of a write error. */
 static void
-flush_lines(FILE *f)
+put(FILE *f, const char *p, size_t n)
 {
-	if (out.batch.len > 0 && (fwrite(out.batch.buf, 1, out.batch.len,
-	    f) != out.batch.len || ferror(f))) {
+	if (fwrite(p, 1, n, f) != n || ferror(f)) {
 		kn_close_out(f);	/* reports the error and exits */
 		kn_die("write error");
 	}
+}
+
+static void
+flush_lines(FILE *f)
+{
+	if (out.batch.len > 0)
+		put(f, out.batch.buf, out.batch.len);
 	out.batch.len = 0;
 }
 
@@ -91,12 +98,8 @@ put_line(const char *line, size_t len, void *ctx)
 	if (!b->batch || len >= ((size_t)64 << 10)) {
 		/* Written as it is, not copied. */
 		flush_lines(f);
-		fwrite(line, 1, len, f);
-		putc('\n', f);
-		if (ferror(f)) {
-			kn_close_out(f);	/* reports the error and exits */
-			kn_die("write error");
-		}
+		put(f, line, len);
+		put(f, "\n", 1);
 		return;
 	}
 	if (b->len + len + 1 > b->cap) {

@@ -9,7 +9,6 @@
  * threads of -j.  Above hier.c, extsort.c and pcount.c.
  */
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -799,7 +798,7 @@ struct fwork {
 	const struct fglob *g;
 	struct femit *emit;	/* par_rows */
 	uint64_t *pairs;
-	size_t npairs, at;
+	size_t npairs;
 	uint32_t *grank[KN_PMAX], *inv[KN_PMAX];
 	int shift[KN_PMAX], bits[KN_PMAX];
 };
@@ -834,14 +833,11 @@ par_work(void *arg)
 	struct fwork *w = arg;
 	struct fpar *p = w->p;
 	const kn_countspec *cs = &w->cs;
-	sigset_t all;
 	kn_block *b;
 	uint64_t rows = 0;
 	size_t c, seen;
 
-	/* Signals go to the reading thread. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	kn_thread_nosignals();
 	for (;;) {
 		pthread_mutex_lock(&p->mu);
 		while (p->nq == 0 && !p->end)
@@ -1023,20 +1019,20 @@ par_label(const struct fwork *w, size_t i, size_t c)
 	    ((1ULL << w->bits[c]) - 1)]);
 }
 
-/* Compares the groups at x->at and y->at: by their keys when the ranks
- * are all threads', else label by label, each column in byte order (no
- * label holds a byte below TAB: kn_pcount_sorted). */
+/* Compares the pair at i of x and at j of y: by their keys when the
+ * ranks are all threads', else label by label, each column in byte
+ * order (no label holds a byte below TAB: kn_pcount_sorted). */
 static int
-par_cmp(const struct fwork *x, const struct fwork *y)
+par_cmp(const struct fwork *x, size_t i, const struct fwork *y, size_t j)
 {
-	uint64_t a = x->pairs[2 * x->at], b = y->pairs[2 * y->at];
+	uint64_t a = x->pairs[2 * i], b = y->pairs[2 * j];
 	size_t c;
 	int r;
 
 	if (x->g->ranked)
 		return a < b ? -1 : a > b;
 	for (c = 0; c < x->cs.d; c++) {
-		kn_str u = par_label(x, x->at, c), v = par_label(y, y->at, c);
+		kn_str u = par_label(x, i, c), v = par_label(y, j, c);
 
 		if ((r = kn_bytes_cmp(u.p, u.n, v.p, v.n)) != 0)
 			return r;
@@ -1044,46 +1040,59 @@ par_cmp(const struct fwork *x, const struct fwork *y)
 	return 0;
 }
 
-/* Merges the sorted sets of the nt threads of w: each group, a group
- * met in several once with its counts added, goes to out (NULL: only
- * counted); returns the number of groups. */
+/* Merges the pairs [at[k], hi[k]) of the sorted sets of the nt threads
+ * of w, at[] advancing: each group, a group met in several once with
+ * its counts added, is put in row and handed to out with ctx (NULL:
+ * only counted), progress shown with progress set; returns the number
+ * of groups. */
 static uint64_t
-par_merge(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
+par_merge(struct fwork *w, int nt, size_t *at, const size_t *hi,
+    kn_fsrow *row, kn_fsout out, void *ctx, int progress)
 {
-	size_t d = fr->cs->d, c;
+	size_t d = w[0].cs.d, c;
 	uint64_t groups = 0;
 	int k, m, same[64];
 
-	for (k = 0; k < nt; k++)
-		w[k].at = 0;
 	for (;;) {
 		for (m = -1, k = 0; k < nt; k++)
-			if (w[k].at < w[k].npairs && (m < 0 ||
-			    par_cmp(&w[k], &w[m]) < 0))
+			if (at[k] < hi[k] && (m < 0 ||
+			    par_cmp(&w[k], at[k], &w[m], at[m]) < 0))
 				m = k;
 		if (m < 0)
 			break;
 		for (c = 0; out != NULL && c < d; c++)
-			fr->row.key[c] = par_label(&w[m], w[m].at, c);
-		fr->row.cnt = 0;
+			row->key[c] = par_label(&w[m], at[m], c);
+		row->cnt = 0;
 		for (k = 0; k < nt; k++)
-			same[k] = w[k].at < w[k].npairs &&
-			    (k == m || par_cmp(&w[k], &w[m]) == 0);
+			same[k] = at[k] < hi[k] &&
+			    (k == m || par_cmp(&w[k], at[k], &w[m], at[m]) == 0);
 		for (k = 0; k < nt; k++)
 			if (same[k]) {
-				if (__builtin_add_overflow(fr->row.cnt,
-				    w[k].pairs[2 * w[k].at + 1], &fr->row.cnt))
+				if (__builtin_add_overflow(row->cnt,
+				    w[k].pairs[2 * at[k] + 1], &row->cnt))
 					count_overflow();
-				w[k].at++;
+				at[k]++;
 			}
 		groups++;
 		if (out == NULL)
 			continue;
-		out(&fr->row, fr->ctx);
-		if ((groups & 0xffff) == 0)
+		out(row, ctx);
+		if (progress && (groups & 0xffff) == 0)
 			kn_progress(groups, 0);
 	}
 	return groups;
+}
+
+/* All the groups of the nt threads of w merged, as par_merge. */
+static uint64_t
+par_merge_all(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
+{
+	size_t at[64] = { 0 }, hi[64];
+	int k;
+
+	for (k = 0; k < nt; k++)
+		hi[k] = w[k].npairs;
+	return par_merge(w, nt, at, hi, &fr->row, out, fr->ctx, 1);
 }
 
 /*
@@ -1097,6 +1106,7 @@ par_merge(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
  */
 struct fchunk {
 	size_t lo[64], hi[64];	/* each thread's pairs [lo, hi) */
+	struct femit *e;
 	kn_row row;
 	uint64_t groups;
 	int state;		/* 0 free, 1 to format, 2 formatted */
@@ -1113,42 +1123,24 @@ struct femit {
 	int end;
 };
 
+/* A group of stretch c, formatted into its rows. */
+static void
+chunk_put(const kn_fsrow *row, void *ctx)
+{
+	struct fchunk *c = ctx;
+
+	c->e->fr->cs->fmt(row, &c->row, c->e->fr->ctx);
+}
+
 /* Merges and formats stretch c on the thread of work wk. */
 static void
 chunk_format(struct femit *e, struct fchunk *c, struct fwork *wk)
 {
-	const struct fglob *g = e->w[0].g;
-	const kn_countspec *cs = e->fr->cs;
-	kn_fsrow *row = &wk->fr.row;
-	size_t at[64], d = cs->d, i;
-	uint64_t key = 0;
-	int k, m;
+	size_t at[64];
 
 	memcpy(at, c->lo, (size_t)e->nt * sizeof(size_t));
-	c->groups = 0;
-	for (;;) {
-		for (m = -1, k = 0; k < e->nt; k++)
-			if (at[k] < c->hi[k] && (m < 0 ||
-			    e->w[k].pairs[2 * at[k]] < key)) {
-				m = k;
-				key = e->w[k].pairs[2 * at[k]];
-			}
-		if (m < 0)
-			break;
-		for (i = 0; i < d; i++)
-			row->key[i] = g->lab[i][(key >> g->shift[i]) &
-			    ((1ULL << g->bits[i]) - 1)];
-		row->cnt = 0;
-		for (k = 0; k < e->nt; k++)
-			if (at[k] < c->hi[k] && e->w[k].pairs[2 * at[k]] == key) {
-				if (__builtin_add_overflow(row->cnt,
-				    e->w[k].pairs[2 * at[k] + 1], &row->cnt))
-					count_overflow();
-				at[k]++;
-			}
-		cs->fmt(row, &c->row, e->fr->ctx);
-		c->groups++;
-	}
+	c->groups = par_merge(e->w, e->nt, at, c->hi, &wk->fr.row, chunk_put,
+	    c, 0);
 }
 
 static void *
@@ -1157,10 +1149,8 @@ chunk_work(void *arg)
 	struct fwork *wk = arg;
 	struct femit *e = wk->emit;
 	struct fchunk *c;
-	sigset_t all;
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	kn_thread_nosignals();
 	pthread_mutex_lock(&e->mu);
 	for (;;) {
 		while (e->taken == e->made && !e->end)
@@ -1232,6 +1222,8 @@ par_rows(struct freq *fr, struct fwork *w, int nt)
 	e.nt = nt;
 	e.nch = 2 * (size_t)nt + 1;
 	e.ch = kn_zalloc(e.nch * sizeof(*e.ch));
+	for (i = 0; i < e.nch; i++)
+		e.ch[i].e = &e;
 	/* A stretch of some 256 KiB of rows at most. */
 	most = ((size_t)256 << 10) / (w[0].g->rowmax + 24) / (size_t)nt;
 	most = most < 1 ? 1 : most > 4096 ? 4096 : most;
@@ -1301,9 +1293,9 @@ par_emit(struct freq *fr, struct fwork *w, int nt)
 
 	if (kn_progress_on())
 		kn_progress_phase("sorting", "groups",
-		    par_merge(fr, w, nt, NULL));
+		    par_merge_all(fr, w, nt, NULL));
 	n = fr->cs->fmt != NULL && w[0].g->ranked ? par_rows(fr, w, nt) :
-	    par_merge(fr, w, nt, fr->out);
+	    par_merge_all(fr, w, nt, fr->out);
 	kn_progress(n, 0);
 }
 

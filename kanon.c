@@ -171,6 +171,15 @@ kn_die_lock(void)
 }
 
 void
+kn_thread_nosignals(void)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+}
+
+void
 kn_die(const char *fmt, ...)
 {
 	va_list ap;

@@ -46,6 +46,10 @@ void kn_init(const char *argv0);
 /* Taken first by every message that ends the process: one thread's
  * message is written whole, the others wait for the exit. */
 void kn_die_lock(void);
+/* Called first by a worker thread: it blocks every signal, so that the
+ * signals (and the cleanup of their handler) go to the thread that
+ * started it. */
+void kn_thread_nosignals(void);
 void kn_die(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
 /* Like kn_die, with ": strerror(errno)" appended. */

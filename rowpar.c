@@ -10,7 +10,6 @@
  * that the first bad row is reported as one thread reports it.
  */
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,11 +125,8 @@ rowpar_work(void *arg)
 	struct rpworker *w = arg;
 	struct rowpar *rp = w->rp;
 	struct rpjob *j;
-	sigset_t all;
 
-	/* Signals go to the main thread. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	kn_thread_nosignals();
 	for (;;) {
 		pthread_mutex_lock(&rp->mu);
 		while (rp->nq == 0 && !rp->end)
