@@ -402,6 +402,74 @@ psort_run(void *arg)
 	return NULL;
 }
 
+/*
+ * Sorting by the prefixes first.  When every record's first prefix is
+ * fast, a stable LSD radix sort on it (and on the second too, when every
+ * first prefix is exact and every second one fast) orders the records
+ * as reccmp does wherever the prefixes differ; it passes only over the
+ * bytes that differ somewhere.  Where they cannot decide (a key longer
+ * than its prefix, a key after the prefixes), each stretch of equal
+ * prefixes is then sorted by recsort, which keeps its order on ties:
+ * the order is the merge sort's.  Returns 0, having done nothing, when
+ * a first prefix is not fast.
+ */
+static int
+radix_sort(const kn_sorter *s, rec *a, rec *t, size_t n)
+{
+	size_t np = s->nkey < 2 ? 1 : 2, nk = s->nkey == 0 ? 1 : s->nkey;
+	size_t i, j, lv, nv, (*cnt)[256];
+	uint64_t or[2] = { 0, 0 }, and[2] = { ~0ULL, ~0ULL };
+	int fast[2] = { 1, 1 }, exact[2] = { 1, 1 }, b;
+	rec *src = a, *dst = t, *x;
+
+	for (i = 0; i < n; i++)
+		for (lv = 0; lv < np; lv++) {
+			fast[lv] &= a[i].p.fast[lv];
+			exact[lv] &= a[i].p.exact[lv];
+			or[lv] |= a[i].p.v[lv];
+			and[lv] &= a[i].p.v[lv];
+		}
+	if (!fast[0])
+		return 0;
+	nv = np == 2 && exact[0] && fast[1] ? 2 : 1;
+	cnt = kn_zalloc(8 * nv * sizeof(*cnt));
+	for (i = 0; i < n; i++)
+		for (lv = 0; lv < nv; lv++)
+			for (b = 0; b < 8; b++)
+				cnt[8 * lv + b][a[i].p.v[lv] >> 8 * b & 255]++;
+	for (lv = nv; lv-- > 0;)
+		for (b = 0; b < 8; b++) {
+			size_t *c = cnt[8 * lv + b], sum = 0, m;
+
+			if (((or[lv] ^ and[lv]) >> 8 * b & 255) == 0)
+				continue;
+			for (j = 0; j < 256; j++) {
+				m = c[j];
+				c[j] = sum;
+				sum += m;
+			}
+			for (i = 0; i < n; i++)
+				dst[c[src[i].p.v[lv] >> 8 * b & 255]++] =
+				    src[i];
+			x = src;
+			src = dst;
+			dst = x;
+		}
+	free(cnt);
+	if (src != a)
+		memcpy(a, src, n * sizeof(rec));
+	if (nv == nk && exact[nv - 1])
+		return 1;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && a[j].p.v[0] == a[i].p.v[0] &&
+		    (nv == 1 || a[j].p.v[1] == a[i].p.v[1]); j++)
+			;
+		if (j - i > 1)
+			recsort(s, a + i, t, j - i);
+	}
+	return 1;
+}
+
 void
 kn_sort_threads(kn_sorter *s, int n)
 {
@@ -520,7 +588,8 @@ sort_mem(kn_sorter *s)
 	p.t = s->r + s->n;	/* scratch: the other half of r */
 	p.n = s->n;
 	p.threads = s->threads;
-	psort_run(&p);
+	if (!radix_sort(s, p.a, p.t, p.n))
+		psort_run(&p);
 }
 
 /* Sorts the lines of v in memory and writes them to w, which it

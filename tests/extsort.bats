@@ -63,6 +63,40 @@ setup() {
 	[[ "$output" == "extsort: -j"* ]]
 }
 
+@test "keys longer than eight bytes, alike in their first eight, sort as sort -s" {
+	# The prefixes decide nothing among these: the records sorted by
+	# them are sorted again by their whole keys, stably.
+	awk 'BEGIN {
+		srand(7)
+		print "l\tn\tr"
+		split("abcdefgh,abcdefghi,abcdefgh0,abcdefgh00,abcdefg,abcdefgz,abcdefghij,", w, ",")
+		for (i = 0; i < 6000; i++)
+			printf "%s%s\t%d\t%d\n", w[1 + int(rand() * 8)],
+			    rand() < .5 ? "" : int(rand() * 3),
+			    int(rand() * 20) - 10, i
+	}' > "$T/l.tsv"
+	tail -n +2 "$T/l.tsv" > "$T/lbody"
+	while IFS='|' read -r ours gnu; do
+		LC_ALL=C sort -s -t "$(printf '\t')" $gnu "$T/lbody" > "$T/want"
+		for S in 1G 64K; do
+			for j in 1 3; do
+				extsort -j $j -S $S -T "$T/tmp" -k "$ours" \
+				    "$T/l.tsv" | tail -n +2 | cmp - "$T/want" ||
+				    { echo "-j $j -S $S -k $ours"; false; }
+			done
+		done
+	done <<-EOF_
+	l|-k1,1
+	l:r|-k1,1r
+	l,n:n|-k1,1 -k2,2n
+	n:n,l|-k2,2n -k1,1
+	n:nr,l:r|-k2,2nr -k1,1r
+	EOF_
+	LC_ALL=C sort -s "$T/lbody" > "$T/want"
+	extsort -S 64K -T "$T/tmp" --columns l,n,r "$T/lbody" | cmp - "$T/want"
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
 @test "a line longer than the budget is sorted too" {
 	awk 'BEGIN {print "a\tb"; for (i = 0; i < 5; i++) {
 		s = ""; for (j = 0; j < 30000; j++) s = s (i % 3)
