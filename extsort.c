@@ -73,7 +73,9 @@ struct kn_sorter {
 	size_t n, rcap;
 	char **run;		/* temp files of sorted runs */
 	size_t nrun;
-	kn_str *f;		/* field scratch */
+	size_t maxcol;		/* the last column of a key */
+	uint32_t *colkey;	/* a column's first key, or UINT32_MAX */
+	int keyed;		/* every line came with its fields */
 	int threads;		/* for sorting in memory (kn_sort_threads) */
 	size_t nprep;		/* records with their keys and prefix */
 	/* The first buffer has the whole budget, so that lines that fit
@@ -501,6 +503,7 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
     const char *tmpdir)
 {
 	kn_sorter *s = kn_zalloc(sizeof(*s));
+	size_t i;
 
 	s->key = key;
 	s->nkey = nkey;
@@ -509,7 +512,15 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
 	s->tmpdir = tmpdir;
 	s->threads = 1;
 	s->bufbudget = s->budget;
-	s->f = kn_alloc((ncols + 1) * sizeof(kn_str));
+	s->colkey = kn_alloc((ncols + 1) * sizeof(uint32_t));
+	for (i = 0; i <= ncols; i++)
+		s->colkey[i] = UINT32_MAX;
+	for (i = nkey; i-- > 0;) {
+		s->colkey[key[i].col] = (uint32_t)i;
+		if (key[i].col > s->maxcol)
+			s->maxcol = key[i].col;
+	}
+	s->keyed = 1;
 	/* Lines and records (with the merge sort's scratch) share the
 	 * budget as the rows need: both grow as they fill, up to it, so
 	 * that a budget is a ceiling and not an allocation (-S 1T). */
@@ -735,33 +746,39 @@ spill_async(kn_sorter *s)
 	s->bg = b;
 }
 
-/* Finds the key fields of a line: offsets and lengths into k, with f
- * (ncols + 1 of them) as scratch; returns the number of fields. */
-static size_t
-split_keys(const kn_sorter *s, const char *line, size_t len, uint32_t *k,
-    kn_str *f)
+/* Finds the key fields of a line: their offsets and lengths into k.
+ * The fields after the last key's are not looked at: the lines are a
+ * table's, whose fields were counted as it was read (kn_table_next), or
+ * a caller's, or the runs made of them.  Returns 0 when the line has
+ * too few fields for the keys. */
+static int
+split_keys(const kn_sorter *s, const char *line, size_t len, uint32_t *k)
 {
-	size_t i, nf = 0, start = 0, col;
+	size_t i, c = 0, start = 0;
+	uint32_t *at = s->colkey;
 
 	if (s->nkey == 0)
-		return s->ncols;
-	for (i = 0; i <= len; i++)
+		return 1;
+	for (i = 0; c <= s->maxcol; i++)
 		if (i == len || line[i] == '\t') {
-			if (nf < s->ncols) {
-				f[nf].p = line + start;
-				f[nf].n = i - start;
+			if (at[c] != UINT32_MAX) {
+				/* Every key on column c (a column may be
+				 * two keys: -k a,a:n). */
+				size_t j;
+
+				for (j = at[c]; j < s->nkey; j++)
+					if (s->key[j].col == c) {
+						k[2 * j] = (uint32_t)start;
+						k[2 * j + 1] =
+						    (uint32_t)(i - start);
+					}
 			}
-			nf++;
+			c++;
 			start = i + 1;
+			if (i == len)
+				break;
 		}
-	if (nf != s->ncols)
-		return nf;
-	for (i = 0; i < s->nkey; i++) {
-		col = s->key[i].col;
-		k[2 * i] = (uint32_t)(f[col].p - line);
-		k[2 * i + 1] = (uint32_t)f[col].n;
-	}
-	return nf;
+	return c > s->maxcol;
 }
 
 /* split_keys, dying on a short row (named name, or a temp run). */
@@ -769,12 +786,10 @@ static void
 locate(kn_sorter *s, const char *line, size_t len, uint32_t *k,
     const char *name, uint64_t lineno)
 {
-	size_t nf = split_keys(s, line, len, k, s->f);
-
-	if (nf != s->ncols)
-		kn_die("%s:%llu: expected %zu fields, found %zu",
+	if (!split_keys(s, line, len, k))
+		kn_die("%s:%llu: expected %zu fields, found fewer",
 		    name != NULL ? name : "(temp run)",
-		    (unsigned long long)lineno, s->ncols, nf);
+		    (unsigned long long)lineno, s->maxcol + 1);
 }
 
 /* The keys and prefixes of records [from, to), which kn_sort_add left
@@ -790,7 +805,6 @@ prep_part(void *arg)
 {
 	struct prep *w = arg;
 	kn_sorter *s = w->s;
-	kn_str *f = kn_alloc((s->ncols + 1) * sizeof(kn_str));
 	size_t i;
 
 	for (i = w->from; i < w->to; i++) {
@@ -798,12 +812,11 @@ prep_part(void *arg)
 		char *p = s->arena + r->off;
 		uint32_t *k = (uint32_t *)(void *)(p - 8 * s->nkey);
 
-		if (split_keys(s, p, r->len, k, f) != s->ncols)
+		if (!s->keyed && !split_keys(s, p, r->len, k))
 			w->bad = 1;
 		else
 			prefix(s, p, r->len, k, &r->p);
 	}
-	free(f);
 	return NULL;
 }
 
@@ -826,15 +839,23 @@ prep_all(kn_sorter *s)
 	par_run(prep_part, w, sizeof(w[0]), nt);
 	for (j = 0; j < nt; j++)
 		if (w[j].bad)
-			kn_die("(temp run): a line of other than %zu fields",
-			    s->ncols);
+			kn_die("(temp run): a line of fewer than %zu fields",
+			    s->maxcol + 1);
 	s->nprep = s->n;
 }
 
 void
 kn_sort_add(kn_sorter *s, const char *line, size_t len)
 {
-	size_t need = 8 * s->nkey + len + 8;
+	s->keyed = 0;
+	kn_sort_add_fields(s, line, len, NULL);
+}
+
+void
+kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
+    const kn_str *f)
+{
+	size_t need = 8 * s->nkey + len + 8, i;
 	uint32_t *k;
 	char *p;
 	rec *r;
@@ -877,10 +898,16 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 	r = &s->r[s->n++];
 	r->off = (uint64_t)(p - s->arena);
 	r->len = (uint32_t)len;
+	if (f != NULL)
+		for (i = 0; i < s->nkey; i++) {
+			k[2 * i] = (uint32_t)(f[s->key[i].col].p - line);
+			k[2 * i + 1] = (uint32_t)f[s->key[i].col].n;
+		}
 	/* With threads, the keys and the prefix are found by them, as
 	 * the lines are sorted (prep_all). */
 	if (s->threads == 1) {
-		locate(s, p, len, k, NULL, 0);
+		if (!s->keyed)
+			locate(s, p, len, k, NULL, 0);
 		prefix(s, p, len, k, &r->p);
 		s->nprep = s->n;
 	}
@@ -1177,7 +1204,7 @@ kn_sort_free(kn_sorter *s)
 	free(s->spr);
 	free(s->arena);
 	free(s->r);
-	free(s->f);
+	free(s->colkey);
 	free(s);
 }
 
