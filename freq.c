@@ -455,6 +455,8 @@ struct freq {
 	kn_freqstats *st;
 	/* a row being emitted */
 	kn_fsrow row;
+	/* the leaves of the labels last seen, by column (leaf_cached) */
+	struct hcache *hc;
 	/* the run being written */
 	FILE *rf;
 	/* merge: the group being combined */
@@ -498,6 +500,57 @@ freq_bytes(const struct freq *fr)
 				b += dict_bytes(&h->lab[l]) + h->upcap[l] * 4;
 	}
 	return b;
+}
+
+/*
+ * A direct-mapped cache of a column's labels of at most 16 bytes and
+ * their leaves in its hierarchy, for the rows counted on the reading
+ * thread: a column repeats few values, and a look-up in the hierarchy
+ * hashes the label and compares it.  Emptied with the leaves when the
+ * counting spills (freq_spill, kn_hier_reset).
+ */
+#define HCACHE 256
+struct hcache {
+	uint64_t w[2];
+	uint32_t len, id1;
+};
+
+static inline int64_t
+leaf_cached(struct hcache *hc, kn_hier *h, kn_str v, const char **err)
+{
+	uint64_t w[2] = { 0, 0 };
+	struct hcache *e;
+	int64_t id;
+
+	if (v.n > 16)
+		return kn_hier_leaf(h, v.p, v.n, err);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* A reader's field may be read 8 bytes at a time past its end
+	 * (kn_dict_intern_padded). */
+	memcpy(&w[0], v.p, 8);
+	if (v.n < 8)
+		w[0] &= (1ULL << (8 * v.n)) - 1;
+	else if (v.n > 8) {
+		memcpy(&w[1], v.p + 8, 8);
+		if (v.n < 16)
+			w[1] &= (1ULL << (8 * (v.n - 8))) - 1;
+	}
+#else
+	memcpy(w, v.p, v.n);
+#endif
+	e = &hc[((w[0] ^ w[1] * KN_HASH_M2) * KN_HASH_M1 >> 52 ^ v.n) &
+	    (HCACHE - 1)];
+	if (e->id1 != 0 && e->len == v.n && e->w[0] == w[0] &&
+	    e->w[1] == w[1])
+		return e->id1 - 1;
+	id = kn_hier_leaf(h, v.p, v.n, err);
+	if (id >= 0 && id < UINT32_MAX) {
+		e->w[0] = w[0];
+		e->w[1] = w[1];
+		e->len = (uint32_t)v.n;
+		e->id1 = (uint32_t)id + 1;
+	}
+	return id;
 }
 
 /* The labels of column c at its output level. */
@@ -553,7 +606,7 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 	}
 	if (fr->packed && !rolls) {
 		int shift[KN_PMAX], bits[KN_PMAX];
-		uint32_t *inv[KN_PMAX];
+		uint32_t *inv[KN_PMAX], *ids = kn_alloc((d + 1) * sizeof(*ids));
 		uint64_t *pairs;
 
 		if (fr->prog) {
@@ -564,16 +617,21 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 		if (n != (size_t)-1) {
 			for (c = 0; c < d; c++)
 				inv[c] = kn_dict_order(od[c]);
+			fr->row.id = ids;
 			for (i = 0; i < n; i++) {
 				if (fr->prog && (i & 0xffff) == 0)
 					kn_progress(i, 0);
-				for (c = 0; c < d; c++)
+				for (c = 0; c < d; c++) {
+					ids[c] = inv[c][(pairs[2 * i] >>
+					    shift[c]) & ((1ULL << bits[c]) - 1)];
 					fr->row.key[c] = kn_dict_get(od[c],
-					    inv[c][(pairs[2 * i] >> shift[c]) &
-					    ((1ULL << bits[c]) - 1)]);
+					    ids[c]);
+				}
 				fr->row.cnt = pairs[2 * i + 1];
 				sink(&fr->row, sctx);
 			}
+			fr->row.id = NULL;
+			free(ids);
 			if (fr->prog)
 				kn_progress(n, 0);
 			for (c = 0; c < d; c++)
@@ -584,6 +642,7 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 			free(od);
 			return;
 		}
+		free(ids);
 	}
 	if (fr->packed) {
 		kn_pcount_fset(&fr->pc, &fr->fs);
@@ -618,6 +677,7 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 			if (fr->prog && (i & 0xffff) == 0)
 				kn_progress(i, 0);
 			e = order[i];
+			fr->row.id = &f->key[(size_t)e * d];
 			for (c = 0; c < d; c++)
 				fr->row.key[c] = kn_dict_get(od[c],
 				    f->key[(size_t)e * d + c]);
@@ -633,6 +693,7 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 			}
 			sink(&fr->row, sctx);
 		}
+		fr->row.id = NULL;
 		if (fr->prog)
 			kn_progress(f->n, 0);
 		free(order);
@@ -676,6 +737,8 @@ freq_spill(struct freq *fr)
 		} else
 			kn_hier_reset(h);
 	}
+	if (fr->hc != NULL)
+		memset(fr->hc, 0, fr->cs->d * HCACHE * sizeof(*fr->hc));
 	if (fr->st != NULL)
 		fr->st->runs++;
 }
@@ -1541,6 +1604,8 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	fr.ctx = ctx;
 	fr.st = st;
 	fr.row.key = kn_alloc((d + 1) * sizeof(kn_str));
+	if (cs->hier != NULL)
+		fr.hc = kn_zalloc(d * HCACHE * sizeof(*fr.hc));
 	fr.cf = kn_alloc((d + 2 + 2 * cs->nsum) * sizeof(kn_str));
 	fr.row.s = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
 	fr.row.ss = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
@@ -1588,7 +1653,8 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 				    v.n, 1);
 			else {
 				const char *err;
-				int64_t id = kn_hier_leaf(h, v.p, v.n, &err);
+				int64_t id = leaf_cached(fr.hc + c * HCACHE, h,
+				    v, &err);
 
 				if (id < 0)
 					kn_table_fail(t, cs->key[c], "'%.*s': %s "
@@ -1669,6 +1735,7 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		kn_progress(fr.merged, 0);
 	kn_progress_done();
 	free(fr.cf);
+	free(fr.hc);
 	free(fr.row.key);
 	free(fr.row.s);
 	free(fr.row.ss);
@@ -1704,6 +1771,7 @@ kn_freq_sorted(kn_table *t, const kn_countspec *cs, kn_fsout out,
 	kn_i128 m, m2;
 	int sc, sc2;
 
+	row.id = NULL;
 	row.key = kn_alloc((d + 1) * sizeof(kn_str));
 	row.s = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
 	row.ss = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
