@@ -11,6 +11,7 @@
  * fraction; anything else counts as zero).
  */
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +44,7 @@ typedef struct {
 	int kind;		/* SRC_MEM, SRC_RUN, SRC_TABLE */
 	size_t run;		/* order of the source, for stability */
 	kn_reader r;		/* SRC_RUN */
+	uint64_t left;		/* SRC_RUN: bytes of its range, or 0: all */
 	kn_table *t;		/* SRC_TABLE */
 	size_t i;		/* SRC_MEM: next record */
 	const char *line;	/* current line */
@@ -931,7 +933,8 @@ src_next(kn_sorter *s, source *x)
 		x->i++;
 		return 1;
 	case SRC_RUN:
-		if (!kn_getline(&x->r))
+		if ((x->left > 0 && x->r.bytes >= x->left) ||
+		    !kn_getline(&x->r))
 			return 0;
 		x->line = x->r.line;
 		x->len = x->r.len;
@@ -1087,6 +1090,255 @@ open_run(source *x, const char *path, size_t run, size_t bufsz)
 	x->r.temp = 1;
 }
 
+/*
+ * The last merge on several threads.  Splitters are keys taken from the
+ * largest run at even steps; part p holds, of every run, the lines whose
+ * keys pass splitter p - 1 and not splitter p.  Equal keys fall in one
+ * part, so a part's merge (ties to the earlier run) is a stretch of the
+ * one merge's output, and the parts one after the other are all of it.
+ * Part 0 is merged on the caller's thread to out; each other part by a
+ * thread of its own into a temp file, handed to out in turn.  A run is
+ * cut by a binary search over its bytes (run_upper), a line read where
+ * each probe lands.
+ */
+#define MPARTS 8
+
+/* The first line of the run at fd (size bytes) that starts at or after
+ * off: its start in *at (size: none), the line in *buf (grown), its
+ * length returned. */
+static size_t
+line_after(int fd, uint64_t size, uint64_t off, char **buf, size_t *cap,
+    uint64_t *at)
+{
+	uint64_t pos = off > 0 ? off - 1 : 0;
+	size_t n = 0, got, i;
+	int start = off == 0;
+
+	for (;;) {
+		if (n + 65536 > *cap) {
+			*cap = 2 * (n + 65536);
+			*buf = kn_realloc(*buf, *cap);
+		}
+		got = 0;
+		if (pos < size) {
+			ssize_t r = pread(fd, *buf + n, 65536, (off_t)pos);
+
+			if (r < 0)
+				kn_die_sys("(temp run): read error");
+			got = (size_t)r;
+		}
+		if (got == 0) {
+			/* The end: a run's last line ends in a newline. */
+			*at = size;
+			return 0;
+		}
+		pos += got;
+		if (!start) {
+			char *nl = memchr(*buf, '\n', got);
+
+			if (nl == NULL)
+				continue;
+			/* The line starts after the newline. */
+			start = 1;
+			*at = pos - got + (uint64_t)(nl - *buf) + 1;
+			n = got - (size_t)(nl - *buf) - 1;
+			memmove(*buf, nl + 1, n);
+		} else {
+			if (n == 0 && off == 0)
+				*at = 0;
+			n += got;
+		}
+		for (i = 0; i < n; i++)
+			if ((*buf)[i] == '\n')
+				return i;
+		if (*at >= size)
+			return 0;
+	}
+}
+
+/* The start of the first line of the run at fd whose key passes the
+ * splitter (sp, its keys spk), or size. */
+static uint64_t
+run_upper(kn_sorter *s, int fd, uint64_t size, const char *sp, size_t spn,
+    const uint32_t *spk, char **buf, size_t *cap, uint32_t *k)
+{
+	uint64_t lo = 0, hi = size, mid, at;
+	size_t n;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		n = line_after(fd, size, mid, buf, cap, &at);
+		if (at < size)
+			locate(s, *buf, n, k, NULL, 0);
+		if (at >= size || keycmp(s, *buf, n, k, sp, spn, spk) > 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	line_after(fd, size, lo, buf, cap, &at);
+	return at;
+}
+
+/* A part merged by a thread into a temp file. */
+struct mpart {
+	kn_sorter view;		/* the sorter's copy: its own counts */
+	source *src;
+	size_t n;
+	int unique;
+	struct wbuf *w;
+	pthread_t th;
+	int started;
+};
+
+static void *
+mpart_run(void *arg)
+{
+	struct mpart *m = arg;
+
+	merge(&m->view, m->src, m->n, m->unique, out_run, m->w);
+	wflush(m->w);
+	if (close(m->w->fd) != 0)
+		wfail(m->w);
+	return NULL;
+}
+
+/* The last merge of the runs, on the sorter's threads; 0 when the runs
+ * give no splitter (one key throughout), and nothing was done. */
+static int
+merge_parts(kn_sorter *s, int unique, size_t bufsz,
+    void (*out)(const char *, size_t, void *), void *ctx)
+{
+	size_t np = (size_t)s->threads, nsp = 0, i, j, big = 0, len;
+	uint64_t *size = kn_alloc(s->nrun * sizeof(uint64_t));
+	uint64_t *cut, at;
+	int *fd = kn_alloc(s->nrun * sizeof(int));
+	char *sp[MPARTS], *buf = NULL;
+	size_t spn[MPARTS], cap = 0;
+	uint32_t *spk[MPARTS], *k = kn_alloc(8 * s->nkey + 8);
+	struct mpart *m;
+	struct stat st;
+
+	if (np > MPARTS)
+		np = MPARTS;
+	for (j = 0; j < s->nrun; j++) {
+		fd[j] = open(s->run[j], O_RDONLY);
+		if (fd[j] < 0 || fstat(fd[j], &st) != 0)
+			kn_die_sys("%s", s->run[j]);
+		size[j] = (uint64_t)st.st_size;
+		if (size[j] > size[big])
+			big = j;
+	}
+	/* Splitters: the lines at even steps of the largest run, each
+	 * kept only if its key passes the one before. */
+	for (i = 1; i < np; i++) {
+		len = line_after(fd[big], size[big], size[big] * i / np, &buf,
+		    &cap, &at);
+		if (at >= size[big])
+			break;
+		locate(s, buf, len, k, NULL, 0);
+		if (nsp > 0 && keycmp(s, buf, len, k, sp[nsp - 1],
+		    spn[nsp - 1], spk[nsp - 1]) <= 0)
+			continue;
+		sp[nsp] = kn_alloc(len + 1);
+		memcpy(sp[nsp], buf, len);
+		spn[nsp] = len;
+		spk[nsp] = kn_alloc(8 * s->nkey + 8);
+		memcpy(spk[nsp], k, 8 * s->nkey);
+		nsp++;
+	}
+	if (nsp == 0) {
+		for (j = 0; j < s->nrun; j++)
+			close(fd[j]);
+		free(fd);
+		free(size);
+		free(buf);
+		free(k);
+		return 0;
+	}
+	np = nsp + 1;
+	/* cut[j * (np + 1) + p]: where part p starts in run j. */
+	cut = kn_alloc(s->nrun * (np + 1) * sizeof(uint64_t));
+	for (j = 0; j < s->nrun; j++) {
+		cut[j * (np + 1)] = 0;
+		for (i = 0; i < nsp; i++)
+			cut[j * (np + 1) + i + 1] = run_upper(s, fd[j], size[j],
+			    sp[i], spn[i], spk[i], &buf, &cap, k);
+		cut[j * (np + 1) + np] = size[j];
+		close(fd[j]);
+	}
+	free(buf);
+	m = kn_zalloc(np * sizeof(*m));
+	for (i = 0; i < np; i++) {
+		m[i].view = *s;
+		m[i].view.st.bytes_read = m[i].view.st.bytes_written = 0;
+		m[i].unique = unique;
+		m[i].n = s->nrun;
+		m[i].src = kn_alloc(s->nrun * sizeof(source));
+		for (j = 0; j < s->nrun; j++) {
+			source *x = &m[i].src[j];
+
+			open_run(x, s->run[j], j, bufsz / np);
+			if (lseek(x->r.fd, (off_t)cut[j * (np + 1) + i],
+			    SEEK_SET) < 0)
+				kn_die_sys("%s", s->run[j]);
+			x->left = cut[j * (np + 1) + i + 1] -
+			    cut[j * (np + 1) + i];
+			if (x->left == 0)
+				x->r.eof = 1;
+		}
+		if (i == 0)
+			continue;
+		m[i].w = kn_zalloc(sizeof(*m[i].w));
+		m[i].w->fd = kn_mktemp(s->tmpdir, (char **)&m[i].w->path);
+		m[i].w->count = &m[i].view.st.bytes_written;
+		m[i].w->soft = 1;
+		m[i].started = pthread_create(&m[i].th, NULL, mpart_run,
+		    &m[i]) == 0;
+	}
+	merge(&m[0].view, m[0].src, s->nrun, unique, out, ctx);
+	for (i = 0; i < np; i++) {
+		if (i > 0 && m[i].started)
+			pthread_join(m[i].th, NULL);
+		else if (i > 0)
+			mpart_run(&m[i]);
+		for (j = 0; j < s->nrun; j++)
+			kn_reader_close(&m[i].src[j].r);
+		free(m[i].src);
+		s->st.bytes_read += m[i].view.st.bytes_read;
+		s->st.bytes_written += m[i].view.st.bytes_written;
+		if (i == 0)
+			continue;
+		if (m[i].w->err != 0) {
+			errno = m[i].w->err;
+			kn_die_sys("%s: write error", m[i].w->path);
+		}
+		{
+			/* The part's lines, in turn. */
+			kn_reader r;
+
+			kn_reader_open_size(&r, m[i].w->path, bufsz);
+			r.keepcr = 1;
+			r.temp = 1;
+			while (kn_getline(&r))
+				out(r.line, r.len, ctx);
+			s->st.bytes_read += r.bytes;
+			kn_reader_close(&r);
+		}
+		kn_rmtemp((char *)m[i].w->path);
+		free(m[i].w);
+	}
+	for (i = 0; i < nsp; i++) {
+		free(sp[i]);
+		free(spk[i]);
+	}
+	free(m);
+	free(cut);
+	free(fd);
+	free(size);
+	free(k);
+	return 1;
+}
+
 void
 kn_sort_finish(kn_sorter *s, int unique,
     void (*out)(const char *, size_t, void *), void *ctx)
@@ -1149,6 +1401,13 @@ kn_sort_finish(kn_sorter *s, int unique,
 		s->nrun = nn;
 	}
 	s->st.merge_passes++;
+	if (s->threads > 1 && s->nrun > 1 && merge_parts(s, unique, bufsz,
+	    out, ctx)) {
+		for (j = 0; j < s->nrun; j++)
+			kn_rmtemp(s->run[j]);
+		s->nrun = 0;
+		return;
+	}
 	src = kn_alloc(s->nrun * sizeof(source));
 	for (j = 0; j < s->nrun; j++)
 		open_run(&src[j], s->run[j], j, bufsz);

@@ -97,6 +97,41 @@ setup() {
 	[ -z "$(ls -A "$T/tmp")" ]
 }
 
+@test "-j: the last merge, cut by key into parts, gives sort's bytes with -u, few keys, long lines" {
+	# Few distinct keys (cuts fall between runs of equal keys), one
+	# key only (no cut: one part), and lines of 5,000 bytes now and then
+	# (a probe of a cut lands inside them).
+	awk 'BEGIN {
+		srand(11)
+		print "k\tv\tx"
+		for (i = 0; i < 20000; i++)
+			printf "%s\t%d\t%s\n", substr("abcdef", 1 + int(rand() * 4), 2),
+			    int(rand() * 5), rand() < .02 ? sprintf("%05000d", i) : i
+	}' > "$T/p.tsv"
+	tail -n +2 "$T/p.tsv" > "$T/pbody"
+	while IFS='|' read -r ours gnu; do
+		for u in "" -u; do
+			LC_ALL=C sort -s $u -t "$(printf '\t')" $gnu "$T/pbody" \
+			    > "$T/want"
+			for j in 2 3 8; do
+				extsort $u -j $j -S 128K -T "$T/tmp" -k "$ours" \
+				    "$T/p.tsv" | tail -n +2 | cmp - "$T/want" ||
+				    { echo "$u -j $j -k $ours"; false; }
+			done
+		done
+	done <<-EOF_
+	k|-k1,1
+	v:n,k:r|-k2,2n -k1,1r
+	x|-k3,3
+	EOF_
+	awk -F '\t' 'NR > 1 { print "same\t" $2 "\t" $3 }' "$T/p.tsv" |
+	    { printf 'k\tv\tx\n'; cat; } > "$T/one.tsv"
+	tail -n +2 "$T/one.tsv" > "$T/want"
+	extsort -j 3 -S 128K -T "$T/tmp" -k k "$T/one.tsv" | tail -n +2 |
+	    cmp - "$T/want"
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
 @test "a line longer than the budget is sorted too" {
 	awk 'BEGIN {print "a\tb"; for (i = 0; i < 5; i++) {
 		s = ""; for (j = 0; j < 30000; j++) s = s (i % 3)
