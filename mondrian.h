@@ -290,6 +290,8 @@ struct part {
  * and read back in chunks of this many. */
 #define MOND_CHUNK 4096
 
+/* ---- mload.c: coding the rows ------------------------------------ */
+
 /* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
  * and no trailing fractional zeros; 0 if s is not one. */
 int mond_parse_num(const char *s, size_t n, int64_t *m, int *sc);
@@ -320,6 +322,12 @@ int mond_targ_id(struct part *pt, kn_str v, uint32_t *id);
 
 /* Reads the table into records. */
 void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
+
+/* The memory the dictionaries and per-value arrays take: what -S must
+ * hold besides the nodes. */
+size_t mond_dicts_bytes(struct part *pt);
+
+/* ---- mondrian.c: the partitioning ---------------------------------- */
 
 /* c ln c in fixed point (units of 2^-32): integers, so that sums of
  * them are exact and do not depend on the order they are added in. */
@@ -386,6 +394,8 @@ void numkey_finish(struct part *pt, struct dim *dm);
 /* Brings the keys of records buf[0..n) of the spool's chunk c to the
  * column's scale. */
 void numkey_rescale(struct part *pt, uint32_t *buf, size_t n, uint64_t c);
+
+/* ---- mondrian.c, continued ---------------------------------------- */
 
 /* Whether a part meets every requirement.  Its sensitive counts are
  * hist[x], or with compl the node's totals less hist[x]. */
@@ -456,10 +466,6 @@ void mond_stack_push(struct part *pt, uint64_t b, uint64_t e,
  * leftmost on top, or makes it a class; ord is scratch of 2 * nqi + 1
  * codes.  mond_partition's loop, and a thread's in mpar.c. */
 void mond_step(struct part *pt, uint32_t *ord);
-
-/* The memory the dictionaries and per-value arrays take: what -S must
- * hold besides the nodes. */
-size_t mond_dicts_bytes(struct part *pt);
 
 int mond_cmp_u64pair(const void *a, const void *b);
 

@@ -1,0 +1,522 @@
+/*
+ * mload.c: coding the table's rows for partition, the first pass every
+ * mode shares (paper 003 §4's records, paper 004 §2's spool): each
+ * row's quasi-identifiers become codes whose order is the dimension's
+ * (mondrian.h, struct dim), the numbers ranked once all are read, the
+ * hierarchies' leaves ordered depth-first; the sensitive values and the
+ * targets are numbered in a dictionary each.  In memory the rows are
+ * records in pt->rec; out of core they are spooled as binary records
+ * of these codes for rothko.c, the numbers as keys (numkey.c).  Below
+ * mondrian.c, which prepares the codes (mond_prepare) and cuts them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kanon.h"
+#include "mondrian.h"
+
+/* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
+ * and no trailing fractional zeros; 0 if s is not one. */
+const char *
+mond_num_error(const char *s, size_t n)
+{
+	kn_i128 mant;
+	int sc;
+
+	int64_t day;
+
+	if (kn_date_parse(s, n, &day) != KN_DATE_NONE)
+		return "is a date, not a number: name its column with --date "
+		    "to cut it as a time, or give it a hierarchy -H "
+		    "COL=date:LEVELS";
+	if (!kn_dec_parse(s, n, &mant, &sc))
+		return "is not a decimal number";
+	if (sc > 18)
+		return "has more than 18 decimal places (kanon(7), Numbers)";
+	return "does not fit a signed 64-bit integer (kanon(7), Numbers)";
+}
+
+int
+mond_parse_num(const char *s, size_t n, int64_t *m, int *sc)
+{
+	size_t i = 0, nd = 0;
+	uint64_t v = 0;
+	int neg = 0, frac = -1;
+
+	if (memchr(s, '.', n) != NULL)
+		while (n > 0 && s[n - 1] == '0')
+			n--;
+	if (n > 0 && (s[0] == '-' || s[0] == '+')) {
+		neg = s[0] == '-';
+		i++;
+	}
+	for (; i < n; i++) {
+		if (s[i] == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		if (v > (UINT64_MAX - 9) / 10 || v * 10 + (uint64_t)(s[i] -
+		    '0') > (uint64_t)INT64_MAX + (uint64_t)neg)
+			return 0;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+		nd++;
+		if (frac >= 0)
+			frac++;
+	}
+	if (nd == 0)
+		return 0;
+	if (frac < 0)
+		frac = 0;
+	while (frac > 0 && v % 10 == 0) {
+		v /= 10;
+		frac--;
+	}
+	if (frac > 18)
+		return 0;
+	/* -2^63 included, without an overflow. */
+	*m = neg ? -(int64_t)(v - 1) - 1 : (int64_t)v;
+	*sc = frac;
+	return 1;
+}
+
+const char *
+mond_parse_value(struct dim *dm, const char *s, size_t n, int64_t *m,
+    int *sc, char *buf, size_t size)
+{
+	const char *err;
+
+	if (dm->isdate) {
+		*sc = 0;
+		return kn_date_value(&dm->dform, s, n, m, buf, size);
+	}
+	if (mond_parse_num(s, n, m, sc))
+		return NULL;
+	err = mond_num_error(s, n);
+	if (dm->h == NULL && strncmp(err, "is a date", 9) != 0) {
+		snprintf(buf, size, "%s (a column with a hierarchy (-H) need "
+		    "not be one)", err);
+		return buf;
+	}
+	return err;
+}
+
+/* Ranks the values of a numeric column: brings them to the column's
+ * scale and sorts (value, row) pairs by a radix sort on the value. */
+void
+mond_rank_numeric(struct part *pt, struct dim *dm, size_t j)
+{
+	uint64_t *a, *b, *t, mn = UINT64_MAX, mx = 0;
+	uint32_t *ra, *rb, *rt, r = 0, base;
+	size_t i, n;
+	int S = 0, sh;
+
+	for (i = 0, S = dm->fS; i < pt->nrows; i++)
+		if (dm->rsc[i] > S)
+			S = dm->rsc[i];
+	dm->S = S;
+	a = kn_alloc((pt->nrows + 1) * sizeof(uint64_t));
+	b = kn_alloc((pt->nrows + 1) * sizeof(uint64_t));
+	ra = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
+	rb = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
+	/* The rows whose value is missing keep rank 0 (mond_load); the
+	 * numbers of the others are ranked from 1 on. */
+	for (i = 0, n = 0; i < pt->nrows; i++) {
+		int64_t v;
+
+		if (dm->rsc[i] < 0)
+			continue;
+		if (__builtin_mul_overflow(dm->raw[i],
+		    (int64_t)kn_pow10(S - dm->rsc[i]), &v))
+			kn_die("%s: column '%s': the values do not fit 64 "
+			       "bits with %d decimals each",
+			    pt->inname, dm->name, S);
+		a[n] = (uint64_t)v ^ ((uint64_t)1 << 63);
+		ra[n] = (uint32_t)i;
+		if (a[n] < mn)
+			mn = a[n];
+		if (a[n] > mx)
+			mx = a[n];
+		n++;
+	}
+	free(dm->raw);
+	free(dm->rsc);
+	dm->raw = NULL;
+	dm->rsc = NULL;
+	r = base = dm->miss != 0;
+	if (n > 0 && mx - mn < 4 * (uint64_t)n + 65536) {
+		/* A dense range: ranks by a table of the values present. */
+		uint32_t *tab = kn_zalloc((size_t)(mx - mn + 2) *
+		    sizeof(uint32_t));
+		uint64_t v;
+
+		for (i = 0; i < n; i++)
+			tab[a[i] - mn] = 1;
+		dm->vals = kn_alloc((n + 2) * sizeof(int64_t));
+		for (v = 0; v <= mx - mn; v++)
+			if (tab[v]) {
+				dm->vals[r] = (int64_t)((v + mn) ^
+				    ((uint64_t)1 << 63));
+				tab[v] = r++;
+			}
+		for (i = 0; i < n; i++)
+			pt->rec[(size_t)ra[i] * pt->rec_words + j] =
+			    tab[a[i] - mn];
+		free(tab);
+		dm->nrank = r;
+		goto done;
+	}
+	for (sh = 0; sh < 64 && n > 0 && ((mx - mn) >> sh) != 0;
+	     sh += 11) {
+		uint32_t *c = kn_zalloc((2048 + 1) * sizeof(uint32_t));
+
+		for (i = 0; i < n; i++)
+			c[(((a[i] - mn) >> sh) & 0x7ff) + 1]++;
+		for (i = 1; i <= 2048; i++)
+			c[i] += c[i - 1];
+		for (i = 0; i < n; i++) {
+			size_t p = c[((a[i] - mn) >> sh) & 0x7ff]++;
+
+			b[p] = a[i];
+			rb[p] = ra[i];
+		}
+		free(c);
+		t = a, a = b, b = t;
+		rt = ra, ra = rb, rb = rt;
+	}
+	dm->vals = kn_alloc((n + 2) * sizeof(int64_t));
+	for (i = 0; i < n; i++) {
+		if (i > 0 && a[i] != a[i - 1])
+			r++;
+		if (i == 0 || a[i] != a[i - 1])
+			dm->vals[r] = (int64_t)(a[i] ^ ((uint64_t)1 << 63));
+		pt->rec[(size_t)ra[i] * pt->rec_words + j] = r;
+	}
+	dm->nrank = n > 0 ? r + 1 : base;
+done:
+	dm->vals = kn_realloc(dm->vals, (dm->nrank + 2) * sizeof(int64_t));
+	if (base)
+		dm->vals[0] = dm->nrank > 1 ? dm->vals[1] : 0;
+	free(a);
+	free(b);
+	free(ra);
+	free(rb);
+}
+
+/* Orders leaves depth-first: by their ancestors from the top down. */
+static int
+cmp_dfs(uint32_t a, uint32_t b, const void *ctx)
+{
+	const struct dim *dm = ctx;
+	int l;
+
+	for (l = dm->nl - 1; l >= 1; l--)
+		if (dm->anc[l][a] != dm->anc[l][b])
+			return dm->anc[l][a] < dm->anc[l][b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Builds the ancestors, leaf counts and depth-first codes of a
+ * hierarchy once all values are known. */
+void
+mond_prepare_hier(struct dim *dm)
+{
+	kn_hier *h = dm->h;
+	size_t nleaves = h->lab[0].n, i;
+	int l;
+
+	dm->nl = h->nlevels;
+	dm->anc = kn_alloc(((size_t)dm->nl + 1) * sizeof(uint32_t *));
+	dm->nleaf = kn_alloc(((size_t)dm->nl + 1) * sizeof(uint32_t *));
+	dm->anc[0] = kn_alloc((nleaves + 1) * sizeof(uint32_t));
+	for (i = 0; i < nleaves; i++)
+		dm->anc[0][i] = (uint32_t)i;
+	for (l = 1; l < dm->nl; l++)
+		dm->anc[l] = kn_hier_map(h, 0, l);
+	for (l = 0; l < dm->nl; l++) {
+		dm->nleaf[l] = kn_zalloc((h->lab[l].n + 1) *
+		    sizeof(uint32_t));
+		for (i = 0; i < nleaves; i++)
+			dm->nleaf[l][dm->anc[l][i]]++;
+	}
+	dm->dfsleaf = kn_alloc((nleaves + 1) * sizeof(uint32_t));
+	dm->dfsrank = kn_alloc((nleaves + 1) * sizeof(uint32_t));
+	for (i = 0; i < nleaves; i++)
+		dm->dfsleaf[i] = (uint32_t)i;
+	kn_sort_ids(dm->dfsleaf, nleaves, cmp_dfs, dm);
+	for (i = 0; i < nleaves; i++)
+		dm->dfsrank[dm->dfsleaf[i]] = (uint32_t)i;
+	dm->ncode = (uint32_t)nleaves;
+}
+
+/* The id of the number m / 10^sc (canonical: no trailing fractional
+ * zeros) in a dictionary of distinct numbers, added if new. */
+uint32_t
+mond_numdict_id(struct numdict *v, int64_t m, int sc)
+{
+	uint64_t h;
+	size_t i, k;
+
+	if (2 * (v->n + 1) > v->nslot) {
+		size_t ns = v->nslot ? 2 * v->nslot : 1024;
+
+		free(v->slot);
+		v->slot = kn_zalloc(ns * sizeof(uint32_t));
+		v->nslot = ns;
+		for (k = 0; k < v->n; k++) {
+			h = ((uint64_t)v->m[k] * 0x9e3779b97f4a7c15ULL ^
+			    (uint64_t)v->sc[k]) >> 17;
+			while (v->slot[h & (ns - 1)] != 0)
+				h++;
+			v->slot[h & (ns - 1)] = (uint32_t)k + 1;
+		}
+	}
+	h = ((uint64_t)m * 0x9e3779b97f4a7c15ULL ^ (uint64_t)sc) >> 17;
+	for (;; h++) {
+		i = v->slot[h & (v->nslot - 1)];
+		if (i == 0)
+			break;
+		if (v->m[i - 1] == m && v->sc[i - 1] == sc)
+			return (uint32_t)(i - 1);
+	}
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 1024;
+		v->m = kn_realloc(v->m, v->cap * sizeof(int64_t));
+		v->sc = kn_realloc(v->sc, v->cap);
+	}
+	v->m[v->n] = m;
+	v->sc[v->n] = (int8_t)sc;
+	v->slot[h & (v->nslot - 1)] = (uint32_t)++v->n;
+	return (uint32_t)(v->n - 1);
+}
+
+/* Writes the rows in the buffer to the spool, the numbers as keys
+ * (numkey.c); what stays in memory is the dictionaries of the other
+ * values, which must fit. */
+static void
+flush_chunk(struct part *pt, size_t nb)
+{
+	numkey_flush(pt, nb);
+	if (mond_dicts_bytes(pt) +
+		2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t) >
+	    pt->budget)
+		kn_die("-S %zu: too small: the dictionaries of the sensitive "
+		    "values, the targets and the hierarchies' labels outgrow "
+		    "it (%zu bytes at row %llu)", pt->budget,
+		    mond_dicts_bytes(pt), (unsigned long long)pt->nrows);
+}
+
+/* The id of value v in dc, added if new; with num, its number goes to
+ * (*val)[id] / 10^(*scl)[id] and *F is the largest scale.  0 if num
+ * and v is not a number. */
+static int
+value_id(kn_dict *dc, kn_str v, int num, kn_i128 **val, int **scl, int *F,
+    uint32_t *id)
+{
+	size_t n0 = dc->n;
+	kn_i128 m;
+	int sc;
+
+	*id = kn_dict_intern(dc, v.p, v.n);
+	if (!num || dc->n == n0)
+		return 1;
+	if (!kn_dec_parse(v.p, v.n, &m, &sc))
+		return 0;
+	*val = kn_realloc(*val, dc->n * sizeof(kn_i128));
+	*scl = kn_realloc(*scl, dc->n * sizeof(int));
+	(*val)[*id] = m;
+	(*scl)[*id] = sc;
+	if (sc > *F)
+		*F = sc;
+	return 1;
+}
+
+/* The id of a sensitive value; of a target. */
+int
+mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
+{
+	if (!value_id(&pt->sens_dict, v, pt->req.hasv, &pt->sens_val,
+	    &pt->sens_scale, &pt->sens_F, id))
+		return 0;
+	if (pt->req.hast) {
+		while (pt->nscount <= *id) {
+			pt->scount = kn_grow(pt->scount, &pt->scap,
+			    pt->nscount, sizeof(uint64_t), 64);
+			pt->scount[pt->nscount++] = 0;
+		}
+		pt->scount[*id]++;
+	}
+	return 1;
+}
+
+int
+mond_targ_id(struct part *pt, kn_str v, uint32_t *id)
+{
+	return value_id(&pt->targ_dict, v, pt->split == SPLIT_REGRESSION,
+	    &pt->targ_val, &pt->targ_scale, &pt->targ_F, id);
+}
+
+/* Several sensitive columns: the row's values joined by tabs, the
+ * row's sensitive value (msens.c). */
+static kn_str
+sens_join(struct part *pt, const kn_table *t)
+{
+	kn_str v;
+	size_t j, n = 0;
+
+	for (j = 0; j < pt->nsens; j++)
+		n += t->f[pt->scols[j]].n + 1;
+	pt->sjoin = kn_grow(pt->sjoin, &pt->sjcap, n, 1, 64);
+	for (n = 0, j = 0; j < pt->nsens; j++) {
+		if (j > 0)
+			pt->sjoin[n++] = '\t';
+		memcpy(pt->sjoin + n, t->f[pt->scols[j]].p,
+		    t->f[pt->scols[j]].n);
+		n += t->f[pt->scols[j]].n;
+	}
+	v.p = pt->sjoin;
+	v.n = n;
+	return v;
+}
+
+/* Reads the table into records. */
+void
+mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
+{
+	size_t cap = 1 << 16, rawcap = 0, j;
+	uint32_t *r;
+	const char *err;
+
+	if (pt->ooc) {
+		cap = MOND_CHUNK;
+		numkey_layout(pt);
+	}
+	pt->rec = kn_alloc(cap * pt->rec_words * sizeof(uint32_t));
+	while (kn_table_next(t)) {
+		size_t b = pt->nrows - pt->spooled;
+
+		if ((t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
+		if (pt->ooc && b == MOND_CHUNK) {
+			flush_chunk(pt, b);
+			b = 0;
+		}
+		if (b == cap) {
+			cap *= 2;
+			pt->rec = kn_realloc(
+			    pt->rec, cap * pt->rec_words * sizeof(uint32_t));
+		}
+		if (b == rawcap) {
+			rawcap = cap;
+			for (j = 0; j < pt->nqi; j++) {
+				if (pt->dims[j].h != NULL)
+					continue;
+				pt->dims[j].raw = kn_realloc(pt->dims[j].raw,
+				    rawcap * sizeof(int64_t));
+				pt->dims[j].rsc =
+				    kn_realloc(pt->dims[j].rsc, rawcap);
+			}
+		}
+		if (pt->nrows >= UINT32_MAX - 1)
+			kn_die("%s: more than %u rows are not supported",
+			    t->r.name, UINT32_MAX - 2);
+		r = pt->rec + b * pt->rec_words;
+		for (j = 0; j < pt->nqi; j++) {
+			struct dim *dm = &pt->dims[j];
+			kn_str v = t->f[dm->col];
+
+			if (dm->h != NULL) {
+				int64_t id = kn_hier_leaf(dm->h, v.p, v.n,
+				    &err);
+
+				if (id < 0)
+					kn_table_fail(t, dm->col, "'%.*s': %s",
+					    (int)v.n, v.p, err);
+				r[j] = (uint32_t)id;
+			} else {
+				int64_t m;
+				int sc;
+				char why[192];
+
+				if (kn_missing(v.p, v.n)) {
+					/* Apart from every number (rank 0). */
+					dm->raw[b] = 0;
+					dm->rsc[b] = -1;
+					dm->miss = 1;
+					r[j] = 0;
+					continue;
+				}
+				if ((err = mond_parse_value(dm, v.p, v.n, &m,
+				    &sc, why, sizeof(why))) != NULL)
+					kn_table_fail(t, dm->col, "'%.*s' %s",
+					    (int)v.n, v.p, err);
+				dm->raw[b] = m;
+				dm->rsc[b] = (int8_t)sc;
+				r[j] = 0;
+			}
+		}
+		r[pt->word_row] = (uint32_t)pt->nrows;
+		if (pt->msvar)
+			msens_check_row(pt, t);
+		if (pt->has_sens && !mond_sens_id(pt, pt->nsens > 1 ?
+		    sens_join(pt, t) : t->f[scol], &r[pt->word_sens]))
+			kn_table_fail(t, scol, "'%.*s' %s (--variance)",
+			    (int)t->f[scol].n, t->f[scol].p,
+			    kn_missing(t->f[scol].p, t->f[scol].n) ?
+			    "is a missing value, which has no variance: drop "
+			    "the row or give it a value" : "is not a number");
+		if (pt->has_targ &&
+		    !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
+			kn_table_fail(t, tcol, "'%.*s' %s (--split regression)",
+			    (int)t->f[tcol].n, t->f[tcol].p,
+			    kn_missing(t->f[tcol].p, t->f[tcol].n) ?
+			    "is a missing value, which a regression cannot "
+			    "fit: drop the row or give it a value" :
+			    "is not a number");
+		pt->nrows++;
+	}
+	if (pt->ooc)
+		flush_chunk(pt, pt->nrows - pt->spooled);
+	kn_progress(t->rows, t->r.bytes);
+	kn_progress_done();
+}
+
+/* The memory of a dictionary. */
+static size_t
+dict_bytes(const kn_dict *dc)
+{
+	return dc->acap + dc->cap * (sizeof(uint64_t) + sizeof(uint32_t)) +
+	    dc->nslot * 2 * sizeof(uint32_t) + (dc->cache != NULL ?
+	    4096 * sizeof(*dc->cache) : 0);
+}
+
+/* The memory the dictionaries and per-value arrays take: what -S must
+ * hold besides the nodes. */
+size_t
+mond_dicts_bytes(struct part *pt)
+{
+	size_t b = 0, j;
+	int l;
+
+	for (j = 0; j < pt->nqi; j++) {
+		const struct dim *dm = &pt->dims[j];
+
+		if (dm->h == NULL) {
+			b += dm->vd.cap * (sizeof(int64_t) + 1) +
+			    dm->vd.nslot * sizeof(uint32_t) +
+			    (size_t)dm->nrank * (sizeof(uint32_t) +
+			    sizeof(int64_t));
+			continue;
+		}
+		for (l = 0; l < dm->nl; l++)
+			b += dict_bytes(&dm->h->lab[l]) + dm->h->lab[l].n *
+			    2 * sizeof(uint32_t) + dm->ncode * sizeof(uint32_t);
+		b += dm->ncode * 2 * sizeof(uint32_t);
+	}
+	b += dict_bytes(&pt->sens_dict) +
+	    pt->sens_dict.n * (5 * sizeof(uint64_t) + sizeof(uint32_t));
+	b += dict_bytes(&pt->targ_dict) +
+	    pt->targ_dict.n * (3 * sizeof(uint64_t) + sizeof(uint32_t));
+	return b;
+}
