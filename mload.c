@@ -8,7 +8,19 @@
  * records in pt->rec; out of core they are spooled as binary records
  * of these codes for rothko.c, the numbers as keys (numkey.c).  Below
  * mondrian.c, which prepares the codes (mond_prepare) and cuts them.
+ *
+ * With -j (TSV in memory), tsv.c's blocks of lines are coded on threads
+ * (mload_par): each thread parses its block's rows into their records
+ * in place and gives the values of the dictionaries (the hierarchies'
+ * leaves, the sensitive values, the targets) ids of the block's own,
+ * first seen first; the main thread takes the blocks back in order and
+ * adds their values to the run's dictionaries in that order, which is
+ * the order one thread sees them in, so the codes are the same.  A row
+ * a thread cannot code, and the rest of its block, or the whole block
+ * when one of its values is refused, is coded again on the main thread
+ * as one thread codes it, which reports the first bad row.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -332,6 +344,18 @@ value_id(kn_dict *dc, kn_str v, int num, kn_i128 **val, int **scl, int *F,
 	return 1;
 }
 
+/* Adds c rows to the count of sensitive value id (--closeness). */
+static void
+sens_count(struct part *pt, uint32_t id, uint64_t c)
+{
+	while (pt->nscount <= id) {
+		pt->scount = kn_grow(pt->scount, &pt->scap, pt->nscount,
+		    sizeof(uint64_t), 64);
+		pt->scount[pt->nscount++] = 0;
+	}
+	pt->scount[id] += c;
+}
+
 /* The id of a sensitive value; of a target. */
 int
 mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
@@ -339,14 +363,8 @@ mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
 	if (!value_id(&pt->sens_dict, v, pt->req.hasv, &pt->sens_val,
 	    &pt->sens_scale, &pt->sens_F, id))
 		return 0;
-	if (pt->req.hast) {
-		while (pt->nscount <= *id) {
-			pt->scount = kn_grow(pt->scount, &pt->scap,
-			    pt->nscount, sizeof(uint64_t), 64);
-			pt->scount[pt->nscount++] = 0;
-		}
-		pt->scount[*id]++;
-	}
+	if (pt->req.hast)
+		sens_count(pt, *id, 1);
 	return 1;
 }
 
@@ -357,37 +375,586 @@ mond_targ_id(struct part *pt, kn_str v, uint32_t *id)
 	    &pt->targ_val, &pt->targ_scale, &pt->targ_F, id);
 }
 
-/* Several sensitive columns: the row's values joined by tabs, the
- * row's sensitive value (msens.c). */
+/* Several sensitive columns: the row's values f[...] joined by tabs in
+ * *buf, the row's sensitive value (msens.c). */
 static kn_str
-sens_join(struct part *pt, const kn_table *t)
+sens_join(struct part *pt, const kn_str *f, char **buf, size_t *cap)
 {
 	kn_str v;
 	size_t j, n = 0;
 
 	for (j = 0; j < pt->nsens; j++)
-		n += t->f[pt->scols[j]].n + 1;
-	pt->sjoin = kn_grow(pt->sjoin, &pt->sjcap, n, 1, 64);
+		n += f[pt->scols[j]].n + 1;
+	*buf = kn_grow(*buf, cap, n, 1, 64);
 	for (n = 0, j = 0; j < pt->nsens; j++) {
 		if (j > 0)
-			pt->sjoin[n++] = '\t';
-		memcpy(pt->sjoin + n, t->f[pt->scols[j]].p,
-		    t->f[pt->scols[j]].n);
-		n += t->f[pt->scols[j]].n;
+			(*buf)[n++] = '\t';
+		memcpy(*buf + n, f[pt->scols[j]].p, f[pt->scols[j]].n);
+		n += f[pt->scols[j]].n;
 	}
-	v.p = pt->sjoin;
+	v.p = *buf;
 	v.n = n;
 	return v;
 }
 
-/* Reads the table into records. */
+/* Codes the current row of t as row number row, into record b of
+ * pt->rec and entry b of the numbers read (dm->raw, dm->rsc); dies at
+ * its first bad value. */
+static void
+load_row(struct part *pt, kn_table *t, size_t b, uint64_t row, size_t scol,
+    size_t tcol)
+{
+	uint32_t *r;
+	const char *err;
+	size_t j;
+
+	if (row >= UINT32_MAX - 1)
+		kn_die("%s: more than %u rows are not supported",
+		    t->r.name, UINT32_MAX - 2);
+	r = pt->rec + b * pt->rec_words;
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+		kn_str v = t->f[dm->col];
+
+		if (dm->h != NULL) {
+			int64_t id = kn_hier_leaf(dm->h, v.p, v.n, &err);
+
+			if (id < 0)
+				kn_table_fail(t, dm->col, "'%.*s': %s",
+				    (int)v.n, v.p, err);
+			r[j] = (uint32_t)id;
+		} else {
+			int64_t m;
+			int sc;
+			char why[192];
+
+			if (kn_missing(v.p, v.n)) {
+				/* Apart from every number (rank 0). */
+				dm->raw[b] = 0;
+				dm->rsc[b] = -1;
+				dm->miss = 1;
+				r[j] = 0;
+				continue;
+			}
+			if ((err = mond_parse_value(dm, v.p, v.n, &m, &sc, why,
+			    sizeof(why))) != NULL)
+				kn_table_fail(t, dm->col, "'%.*s' %s",
+				    (int)v.n, v.p, err);
+			dm->raw[b] = m;
+			dm->rsc[b] = (int8_t)sc;
+			r[j] = 0;
+		}
+	}
+	r[pt->word_row] = (uint32_t)row;
+	if (pt->msvar)
+		msens_check_row(pt, t);
+	if (pt->has_sens && !mond_sens_id(pt, pt->nsens > 1 ?
+	    sens_join(pt, t->f, &pt->sjoin, &pt->sjcap) : t->f[scol],
+	    &r[pt->word_sens]))
+		kn_table_fail(t, scol, "'%.*s' %s (--variance)",
+		    (int)t->f[scol].n, t->f[scol].p,
+		    kn_missing(t->f[scol].p, t->f[scol].n) ?
+		    "is a missing value, which has no variance: drop "
+		    "the row or give it a value" : "is not a number");
+	if (pt->has_targ && !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
+		kn_table_fail(t, tcol, "'%.*s' %s (--split regression)",
+		    (int)t->f[tcol].n, t->f[tcol].p,
+		    kn_missing(t->f[tcol].p, t->f[tcol].n) ?
+		    "is a missing value, which a regression cannot "
+		    "fit: drop the row or give it a value" :
+		    "is not a number");
+}
+
+/* Makes room for cap rows in pt->rec and the numbers read. */
+static void
+load_room(struct part *pt, size_t cap)
+{
+	size_t j;
+
+	pt->rec = kn_realloc(pt->rec, cap * pt->rec_words * sizeof(uint32_t));
+	for (j = 0; j < pt->nqi; j++) {
+		if (pt->dims[j].h != NULL)
+			continue;
+		pt->dims[j].raw = kn_realloc(pt->dims[j].raw,
+		    cap * sizeof(int64_t));
+		pt->dims[j].rsc = kn_realloc(pt->dims[j].rsc, cap);
+	}
+}
+
+/* ---- the rows on the threads of -j ------------------------------- */
+
+/* The dictionaries a block's rows are coded with before the run's: one
+ * per hierarchy's QI (at its index), then the sensitive values and the
+ * targets. */
+#define LD_SENS(pt) ((pt)->nqi)
+#define LD_TARG(pt) ((pt)->nqi + 1)
+
+/* A block of lines and what a thread made of them: its rows' records
+ * and numbers written in place (pt->rec and dm->raw at rows row0 on),
+ * the values of dictionaries as ids of the block's own, first seen
+ * first. */
+struct mljob {
+	kn_block b;
+	uint64_t row0;		/* the number of its first row */
+	uint64_t done;		/* the rows coded */
+	int stop;		/* the thread stopped at a row: the main
+				 * thread does it and the rest */
+	size_t stop_in;		/* its offset in b */
+	size_t good;		/* the lines taken end here (kn_block_row
+				 * ended each by a NUL) */
+	kn_dict *ld;		/* the block's values (LD_*) */
+	uint64_t *lcount;	/* --closeness: rows of each sensitive value */
+	size_t nlcount, lccap;
+	int *lform;		/* per QI with --date: its dates' form */
+	int *lmiss;		/* per numeric QI: a value is missing */
+	int ready;
+};
+
+/* The blocks between the main thread and the others. */
+struct mlpar {
+	struct part *pt;
+	const kn_table *t;
+	size_t scol, tcol;
+	int coded;		/* some word of a record is a dictionary's */
+	pthread_mutex_t mu;
+	pthread_cond_t more, done;
+	struct mljob **q;	/* a ring of the blocks to do */
+	size_t nb, qh, nq;
+	int end;
+};
+
+struct mlworker {
+	struct mlpar *mp;
+	kn_str *f;
+	char *sjoin;
+	size_t sjcap;
+};
+
+/* Codes row f, number row, on a thread: 0 if it has a value the thread
+ * cannot take (the main thread reports it). */
+static int
+code_row(struct mlworker *w, struct mljob *jb, const kn_str *f,
+    uint64_t row)
+{
+	struct part *pt = w->mp->pt;
+	uint32_t *r = pt->rec + row * pt->rec_words;
+	size_t j;
+
+	if (row >= UINT32_MAX - 1)
+		return 0;
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+		kn_str v = f[dm->col];
+		int64_t m;
+		int sc;
+		char why[192];
+
+		if (dm->h != NULL) {
+			r[j] = kn_dict_intern_padded(&jb->ld[j], v.p, v.n, 1);
+			continue;
+		}
+		r[j] = 0;
+		if (kn_missing(v.p, v.n)) {
+			dm->raw[row] = 0;
+			dm->rsc[row] = -1;
+			jb->lmiss[j] = 1;
+			continue;
+		}
+		if (dm->isdate) {
+			if (kn_date_value(&jb->lform[j], v.p, v.n, &m, why,
+			    sizeof(why)) != NULL)
+				return 0;
+			sc = 0;
+		} else if (!mond_parse_num(v.p, v.n, &m, &sc))
+			return 0;
+		dm->raw[row] = m;
+		dm->rsc[row] = (int8_t)sc;
+	}
+	r[pt->word_row] = (uint32_t)row;
+	for (j = 0; pt->msvar && j < pt->nsens; j++) {
+		kn_i128 m;
+		int sc;
+
+		if (!kn_dec_parse(f[pt->scols[j]].p, f[pt->scols[j]].n, &m,
+		    &sc))
+			return 0;
+	}
+	if (pt->has_sens) {
+		kn_str v = pt->nsens > 1 ? sens_join(pt, f, &w->sjoin,
+		    &w->sjcap) : f[w->mp->scol];
+		uint32_t id = kn_dict_intern_padded(&jb->ld[LD_SENS(pt)], v.p,
+		    v.n, pt->nsens == 1);
+
+		r[pt->word_sens] = id;
+		if (pt->req.hast) {
+			while (jb->nlcount <= id) {
+				jb->lcount = kn_grow(jb->lcount, &jb->lccap,
+				    jb->nlcount, sizeof(uint64_t), 64);
+				jb->lcount[jb->nlcount++] = 0;
+			}
+			jb->lcount[id]++;
+		}
+	}
+	if (pt->has_targ)
+		r[pt->word_targ] = kn_dict_intern_padded(&jb->ld[LD_TARG(pt)],
+		    f[w->mp->tcol].p, f[w->mp->tcol].n, 1);
+	return 1;
+}
+
+/* Codes the rows of jb until its end or a row the main thread must do;
+ * the block, its dictionaries and its rows are the thread's alone while
+ * it works. */
+static void
+code_block(struct mlworker *w, struct mljob *jb)
+{
+	struct part *pt = w->mp->pt;
+	kn_block *b = &jb->b;
+	size_t in, j;
+
+	for (j = 0; j < pt->nqi + 2; j++) {
+		kn_dict_free(&jb->ld[j]);
+		kn_dict_init(&jb->ld[j]);
+		if (j < pt->nqi) {
+			jb->lform[j] = KN_DATE_NONE;
+			jb->lmiss[j] = 0;
+		}
+	}
+	jb->nlcount = 0;
+	jb->stop = 0;
+	for (;;) {
+		in = b->pos;
+		if (!kn_block_row(w->mp->t, b, w->f)) {
+			jb->good = in;
+			if (b->bad) {
+				jb->stop = 1;
+				jb->stop_in = in;
+			}
+			break;
+		}
+		if (!code_row(w, jb, w->f, jb->row0 + b->at - 1)) {
+			jb->good = b->pos;
+			jb->stop = 1;
+			jb->stop_in = in;
+			break;
+		}
+	}
+	jb->done = b->at - jb->stop;
+}
+
+static void *
+mload_work(void *arg)
+{
+	struct mlworker *w = arg;
+	struct mlpar *mp = w->mp;
+	struct mljob *jb;
+
+	kn_thread_nosignals();
+	for (;;) {
+		pthread_mutex_lock(&mp->mu);
+		while (mp->nq == 0 && !mp->end)
+			pthread_cond_wait(&mp->more, &mp->mu);
+		if (mp->nq == 0) {
+			pthread_mutex_unlock(&mp->mu);
+			return NULL;
+		}
+		jb = mp->q[mp->qh];
+		mp->qh = (mp->qh + 1) % mp->nb;
+		mp->nq--;
+		pthread_mutex_unlock(&mp->mu);
+		code_block(w, jb);
+		pthread_mutex_lock(&mp->mu);
+		jb->ready = 1;
+		pthread_cond_broadcast(&mp->done);
+		pthread_mutex_unlock(&mp->mu);
+	}
+}
+
+/* Whether v is in dc already or a number. */
+static int
+is_number(const kn_dict *dc, kn_str v)
+{
+	kn_i128 m;
+	int sc;
+
+	return kn_dict_find(dc, v.p, v.n) >= 0 ||
+	    kn_dec_parse(v.p, v.n, &m, &sc);
+}
+
+/* The run's ids of the block's values of dictionary x, in map (in the
+ * order the block saw them first, so that the run's are numbered as one
+ * thread numbers them); 0 if one is refused. */
+static int
+merge_dict(struct part *pt, struct mljob *jb, size_t x, uint32_t *map)
+{
+	kn_dict *ld = &jb->ld[x];
+	const char *err;
+	uint32_t i;
+
+	for (i = 0; i < ld->n; i++) {
+		kn_str v = kn_dict_get(ld, i);
+		int64_t id;
+
+		if (x < pt->nqi) {
+			if ((id = kn_hier_leaf(pt->dims[x].h, v.p, v.n,
+			    &err)) < 0)
+				return 0;
+			map[i] = (uint32_t)id;
+		} else if (x == LD_SENS(pt)) {
+			/* Refused before it is added, as one thread, which
+			 * stops there, would not find it again. */
+			if (pt->req.hasv && !is_number(&pt->sens_dict, v))
+				return 0;
+			if (!value_id(&pt->sens_dict, v, pt->req.hasv,
+			    &pt->sens_val, &pt->sens_scale, &pt->sens_F,
+			    &map[i]))
+				return 0;
+		} else if ((pt->split == SPLIT_REGRESSION &&
+		    !is_number(&pt->targ_dict, v)) ||
+		    !mond_targ_id(pt, v, &map[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * On the main thread, in the order of the blocks: waits for jb, gives
+ * its values the run's ids as one thread would, in turn, and puts them
+ * in its records; from the first row the thread could not do, or from
+ * its first row if a value of the block is refused, the rows are done
+ * as one thread does them, which reports the first bad one.
+ */
+static void
+mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
+    uint32_t **map, size_t *mapcap)
+{
+	struct part *pt = mp->pt;
+	kn_block *b = &jb->b;
+	size_t x, j, i, in;
+	uint64_t at, k;
+	int redo, ok = 1;
+	kn_table tc;
+
+	pthread_mutex_lock(&mp->mu);
+	while (!jb->ready)
+		pthread_cond_wait(&mp->done, &mp->mu);
+	pthread_mutex_unlock(&mp->mu);
+	in = jb->stop_in;
+	at = jb->done;
+	redo = jb->stop;
+	for (j = 0; j < pt->nqi && ok; j++) {
+		struct dim *dm = &pt->dims[j];
+
+		if (dm->h != NULL || jb->lform[j] == KN_DATE_NONE)
+			continue;
+		if (dm->dform == KN_DATE_NONE)
+			dm->dform = jb->lform[j];
+		else if (dm->dform != jb->lform[j])
+			ok = 0;
+	}
+	for (x = 0; x < pt->nqi + 2 && ok; x++) {
+		if (jb->ld[x].n == 0)
+			continue;
+		if (jb->ld[x].n > mapcap[x]) {
+			mapcap[x] = jb->ld[x].n;
+			map[x] = kn_realloc(map[x], mapcap[x] * sizeof(uint32_t));
+		}
+		ok = merge_dict(pt, jb, x, map[x]);
+	}
+	if (!ok) {
+		/* One thread reports the value refused, or a row before it. */
+		redo = 1;
+		in = 0;
+		at = 0;
+	} else {
+		for (k = 0; k < jb->done && mp->coded; k++) {
+			uint32_t *r = pt->rec + (jb->row0 + k) * pt->rec_words;
+
+			for (j = 0; j < pt->nqi; j++)
+				if (pt->dims[j].h != NULL)
+					r[j] = map[j][r[j]];
+			if (pt->has_sens)
+				r[pt->word_sens] =
+				    map[LD_SENS(pt)][r[pt->word_sens]];
+			if (pt->has_targ)
+				r[pt->word_targ] =
+				    map[LD_TARG(pt)][r[pt->word_targ]];
+		}
+		for (i = 0; i < jb->nlcount; i++)
+			if (jb->lcount[i] > 0)
+				sens_count(pt, map[LD_SENS(pt)][i],
+				    jb->lcount[i]);
+		for (j = 0; j < pt->nqi; j++)
+			if (pt->dims[j].h == NULL && jb->lmiss[j])
+				pt->dims[j].miss = 1;
+	}
+	if (!redo)
+		return;
+	/* The lines taken from in on are whole again. */
+	for (i = in; i < jb->good; i++)
+		if (b->buf[i] == '\0')
+			b->buf[i] = '\n';
+	if (b->bad)
+		b->buf[b->bad_off + b->bad_len] = '\n';
+	b->pos = in;
+	b->at = at;
+	b->bad = 0;
+	tc = *mp->t;
+	tc.f = f;
+	tc.r.name = b->name;
+	while (kn_block_row(mp->t, b, f)) {
+		tc.r.lineno = b->line0 + b->at - 1;
+		load_row(pt, &tc, jb->row0 + b->at - 1, jb->row0 + b->at - 1,
+		    mp->scol, mp->tcol);
+	}
+	if (b->bad)
+		kn_block_fail(mp->t, b);
+}
+
+/*
+ * Reads TSV table t into records in memory on nt threads: the main
+ * thread reads blocks of lines (tsv.c's kn_table_block), the threads
+ * code their rows in place, and the main thread takes the blocks back
+ * in order to number their values.  The records grow as one thread
+ * grows them, once the blocks in hand are done.  0 if the threads could
+ * not start (nothing of t was read then).
+ */
+static int
+mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
+{
+	struct mlpar mp;
+	struct mlworker w[64];
+	struct mljob *jobs;
+	pthread_t th[64];
+	uint32_t **map;
+	size_t *mapcap, cap = 1 << 16, wh = 0, nin = 0, i, x;
+	uint64_t row = 0, before;
+	kn_str *f;
+	int started, k, got;
+
+	if (nt > 64)
+		nt = 64;
+	memset(&mp, 0, sizeof(mp));
+	mp.pt = pt;
+	mp.t = t;
+	mp.scol = scol;
+	mp.tcol = tcol;
+	mp.coded = pt->has_sens || pt->has_targ;
+	for (x = 0; x < pt->nqi; x++)
+		mp.coded |= pt->dims[x].h != NULL;
+	pthread_mutex_init(&mp.mu, NULL);
+	pthread_cond_init(&mp.more, NULL);
+	pthread_cond_init(&mp.done, NULL);
+	mp.nb = 2 * (size_t)nt + 1;
+	mp.q = kn_zalloc(mp.nb * sizeof(*mp.q));
+	for (started = 0; started < nt; started++) {
+		memset(&w[started], 0, sizeof(w[started]));
+		w[started].mp = &mp;
+		w[started].f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+		if (pthread_create(&th[started], NULL, mload_work,
+		    &w[started]) != 0) {
+			free(w[started].f);
+			break;
+		}
+	}
+	jobs = kn_zalloc(mp.nb * sizeof(*jobs));
+	for (i = 0; i < mp.nb; i++) {
+		jobs[i].ld = kn_zalloc((pt->nqi + 2) * sizeof(kn_dict));
+		for (x = 0; x < pt->nqi + 2; x++)
+			kn_dict_init(&jobs[i].ld[x]);
+		jobs[i].lform = kn_zalloc((pt->nqi + 1) * sizeof(int));
+		jobs[i].lmiss = kn_zalloc((pt->nqi + 1) * sizeof(int));
+	}
+	map = kn_zalloc((pt->nqi + 2) * sizeof(uint32_t *));
+	mapcap = kn_zalloc((pt->nqi + 2) * sizeof(size_t));
+	f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+	if (started > 0) {
+		pt->rec = kn_alloc(cap * pt->rec_words * sizeof(uint32_t));
+		load_room(pt, cap);
+	}
+	if (started > 0)
+		for (;;) {
+			struct mljob *jb;
+
+			if (nin == mp.nb) {
+				mload_finish(&mp, &jobs[wh], f, map, mapcap);
+				wh = (wh + 1) % mp.nb;
+				nin--;
+			}
+			jb = &jobs[(wh + nin) % mp.nb];
+			before = t->rows;
+			if ((got = kn_table_block(t, &jb->b, MLOAD_BLOCK)) == 0)
+				break;
+			if (row + (t->rows - before) > cap) {
+				/* More room: once the blocks in hand are done. */
+				for (; nin > 0; nin--, wh = (wh + 1) % mp.nb)
+					mload_finish(&mp, &jobs[wh], f, map,
+					    mapcap);
+				while (row + (t->rows - before) > cap)
+					cap *= 2;
+				load_room(pt, cap);
+			}
+			jb->row0 = row;
+			row += t->rows - before;
+			jb->ready = 0;
+			nin++;
+			pthread_mutex_lock(&mp.mu);
+			mp.q[(mp.qh + mp.nq++) % mp.nb] = jb;
+			pthread_cond_signal(&mp.more);
+			pthread_mutex_unlock(&mp.mu);
+			/* A line lent by the reader: nothing is read until it
+			 * is done. */
+			for (; got == 2 && nin > 0; nin--, wh = (wh + 1) %
+			    mp.nb)
+				mload_finish(&mp, &jobs[wh], f, map, mapcap);
+		}
+	for (; nin > 0; nin--, wh = (wh + 1) % mp.nb)
+		mload_finish(&mp, &jobs[wh], f, map, mapcap);
+	pthread_mutex_lock(&mp.mu);
+	mp.end = 1;
+	pthread_cond_broadcast(&mp.more);
+	pthread_mutex_unlock(&mp.mu);
+	for (k = 0; k < started; k++) {
+		pthread_join(th[k], NULL);
+		free(w[k].f);
+		free(w[k].sjoin);
+	}
+	for (i = 0; i < mp.nb; i++) {
+		kn_block_free(&jobs[i].b);
+		for (x = 0; x < pt->nqi + 2; x++)
+			kn_dict_free(&jobs[i].ld[x]);
+		free(jobs[i].ld);
+		free(jobs[i].lcount);
+		free(jobs[i].lform);
+		free(jobs[i].lmiss);
+	}
+	for (x = 0; x < pt->nqi + 2; x++)
+		free(map[x]);
+	free(map);
+	free(mapcap);
+	free(jobs);
+	free(mp.q);
+	free(f);
+	pthread_mutex_destroy(&mp.mu);
+	pthread_cond_destroy(&mp.more);
+	pthread_cond_destroy(&mp.done);
+	if (started == 0)
+		return 0;
+	pt->nrows = row;
+	kn_progress(t->rows, t->r.bytes);
+	kn_progress_done();
+	return 1;
+}
+
+/* Reads the table into records: on the threads of pt->jobs (TSV in
+ * memory, mload_par), or here. */
 void
 mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 {
-	size_t cap = 1 << 16, rawcap = 0, j;
-	uint32_t *r;
-	const char *err;
+	size_t cap = 1 << 16, rawcap = 0;
 
+	if (pt->jobs > 1 && !pt->ooc && !t->csv &&
+	    mload_par(pt, t, scol, tcol, pt->jobs))
+		return;
 	if (pt->ooc) {
 		cap = MOND_CHUNK;
 		numkey_layout(pt);
@@ -402,78 +969,13 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 			flush_chunk(pt, b);
 			b = 0;
 		}
-		if (b == cap) {
+		if (b == cap)
 			cap *= 2;
-			pt->rec = kn_realloc(
-			    pt->rec, cap * pt->rec_words * sizeof(uint32_t));
-		}
 		if (b == rawcap) {
 			rawcap = cap;
-			for (j = 0; j < pt->nqi; j++) {
-				if (pt->dims[j].h != NULL)
-					continue;
-				pt->dims[j].raw = kn_realloc(pt->dims[j].raw,
-				    rawcap * sizeof(int64_t));
-				pt->dims[j].rsc =
-				    kn_realloc(pt->dims[j].rsc, rawcap);
-			}
+			load_room(pt, cap);
 		}
-		if (pt->nrows >= UINT32_MAX - 1)
-			kn_die("%s: more than %u rows are not supported",
-			    t->r.name, UINT32_MAX - 2);
-		r = pt->rec + b * pt->rec_words;
-		for (j = 0; j < pt->nqi; j++) {
-			struct dim *dm = &pt->dims[j];
-			kn_str v = t->f[dm->col];
-
-			if (dm->h != NULL) {
-				int64_t id = kn_hier_leaf(dm->h, v.p, v.n,
-				    &err);
-
-				if (id < 0)
-					kn_table_fail(t, dm->col, "'%.*s': %s",
-					    (int)v.n, v.p, err);
-				r[j] = (uint32_t)id;
-			} else {
-				int64_t m;
-				int sc;
-				char why[192];
-
-				if (kn_missing(v.p, v.n)) {
-					/* Apart from every number (rank 0). */
-					dm->raw[b] = 0;
-					dm->rsc[b] = -1;
-					dm->miss = 1;
-					r[j] = 0;
-					continue;
-				}
-				if ((err = mond_parse_value(dm, v.p, v.n, &m,
-				    &sc, why, sizeof(why))) != NULL)
-					kn_table_fail(t, dm->col, "'%.*s' %s",
-					    (int)v.n, v.p, err);
-				dm->raw[b] = m;
-				dm->rsc[b] = (int8_t)sc;
-				r[j] = 0;
-			}
-		}
-		r[pt->word_row] = (uint32_t)pt->nrows;
-		if (pt->msvar)
-			msens_check_row(pt, t);
-		if (pt->has_sens && !mond_sens_id(pt, pt->nsens > 1 ?
-		    sens_join(pt, t) : t->f[scol], &r[pt->word_sens]))
-			kn_table_fail(t, scol, "'%.*s' %s (--variance)",
-			    (int)t->f[scol].n, t->f[scol].p,
-			    kn_missing(t->f[scol].p, t->f[scol].n) ?
-			    "is a missing value, which has no variance: drop "
-			    "the row or give it a value" : "is not a number");
-		if (pt->has_targ &&
-		    !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
-			kn_table_fail(t, tcol, "'%.*s' %s (--split regression)",
-			    (int)t->f[tcol].n, t->f[tcol].p,
-			    kn_missing(t->f[tcol].p, t->f[tcol].n) ?
-			    "is a missing value, which a regression cannot "
-			    "fit: drop the row or give it a value" :
-			    "is not a number");
+		load_row(pt, t, b, pt->nrows, scol, tcol);
 		pt->nrows++;
 	}
 	if (pt->ooc)

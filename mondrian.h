@@ -181,6 +181,8 @@ struct part {
 	int relaxed;		/* --relaxed */
 	const char *inname;	/* the input, for messages */
 	size_t budget;		/* -S */
+	int jobs;		/* -j: the threads that code the rows
+				 * (mload.c) */
 
 	/* The quasi-identifiers and the rows as records of rec_words
 	 * words: per QI its code, then the row number, the sensitive
@@ -290,6 +292,9 @@ struct part {
  * and read back in chunks of this many. */
 #define MOND_CHUNK 4096
 
+/* The bytes of lines in a block coded by a thread of -j (mload.c). */
+#define MLOAD_BLOCK ((size_t)512 << 10)
+
 /* ---- mload.c: coding the rows ------------------------------------ */
 
 /* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
@@ -320,7 +325,8 @@ int mond_sens_id(struct part *pt, kn_str v, uint32_t *id);
 
 int mond_targ_id(struct part *pt, kn_str v, uint32_t *id);
 
-/* Reads the table into records. */
+/* Reads the table into records; with pt->jobs above 1, TSV in memory
+ * on that many threads, the same records. */
 void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
 
 /* The memory the dictionaries and per-value arrays take: what -S must
