@@ -115,11 +115,16 @@ mond_parse_value(struct dim *dm, const char *s, size_t n, int64_t *m,
 }
 
 /* Ranks the values of a numeric column: brings them to the column's
- * scale and sorts (value, row) pairs by a radix sort on the value. */
-void
-mond_rank_numeric(struct part *pt, struct dim *dm, size_t j)
+ * scale, as keys in place of dm->raw, and gives each its rank by a
+ * table of the values present when their range is dense, else by a
+ * radix sort of (value, row) pairs, the sort within sortmu if not NULL
+ * (one sort's memory at a time).  0 if the values do not fit 64 bits
+ * at the column's scale (dm->S): nothing is ranked then. */
+static int
+rank_numeric(struct part *pt, struct dim *dm, size_t j,
+    pthread_mutex_t *sortmu)
 {
-	uint64_t *a, *b, *t, mn = UINT64_MAX, mx = 0;
+	uint64_t *a = (uint64_t *)dm->raw, *b, *t, mn = UINT64_MAX, mx = 0;
 	uint32_t *ra, *rb, *rt, r = 0, base;
 	size_t i, n;
 	int S = 0, sh;
@@ -128,10 +133,6 @@ mond_rank_numeric(struct part *pt, struct dim *dm, size_t j)
 		if (dm->rsc[i] > S)
 			S = dm->rsc[i];
 	dm->S = S;
-	a = kn_alloc((pt->nrows + 1) * sizeof(uint64_t));
-	b = kn_alloc((pt->nrows + 1) * sizeof(uint64_t));
-	ra = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
-	rb = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
 	/* The rows whose value is missing keep rank 0 (mond_load); the
 	 * numbers of the others are ranked from 1 on. */
 	for (i = 0, n = 0; i < pt->nrows; i++) {
@@ -141,21 +142,14 @@ mond_rank_numeric(struct part *pt, struct dim *dm, size_t j)
 			continue;
 		if (__builtin_mul_overflow(dm->raw[i],
 		    (int64_t)kn_pow10(S - dm->rsc[i]), &v))
-			kn_die("%s: column '%s': the values do not fit 64 "
-			       "bits with %d decimals each",
-			    pt->inname, dm->name, S);
-		a[n] = (uint64_t)v ^ ((uint64_t)1 << 63);
-		ra[n] = (uint32_t)i;
-		if (a[n] < mn)
-			mn = a[n];
-		if (a[n] > mx)
-			mx = a[n];
+			return 0;
+		a[i] = (uint64_t)v ^ ((uint64_t)1 << 63);
+		if (a[i] < mn)
+			mn = a[i];
+		if (a[i] > mx)
+			mx = a[i];
 		n++;
 	}
-	free(dm->raw);
-	free(dm->rsc);
-	dm->raw = NULL;
-	dm->rsc = NULL;
 	r = base = dm->miss != 0;
 	if (n > 0 && mx - mn < 4 * (uint64_t)n + 65536) {
 		/* A dense range: ranks by a table of the values present. */
@@ -163,8 +157,9 @@ mond_rank_numeric(struct part *pt, struct dim *dm, size_t j)
 		    sizeof(uint32_t));
 		uint64_t v;
 
-		for (i = 0; i < n; i++)
-			tab[a[i] - mn] = 1;
+		for (i = 0; i < pt->nrows; i++)
+			if (dm->rsc[i] >= 0)
+				tab[a[i] - mn] = 1;
 		dm->vals = kn_alloc((n + 2) * sizeof(int64_t));
 		for (v = 0; v <= mx - mn; v++)
 			if (tab[v]) {
@@ -172,13 +167,26 @@ mond_rank_numeric(struct part *pt, struct dim *dm, size_t j)
 				    ((uint64_t)1 << 63));
 				tab[v] = r++;
 			}
-		for (i = 0; i < n; i++)
-			pt->rec[(size_t)ra[i] * pt->rec_words + j] =
-			    tab[a[i] - mn];
+		for (i = 0; i < pt->nrows; i++)
+			if (dm->rsc[i] >= 0)
+				pt->rec[i * pt->rec_words + j] = tab[a[i] - mn];
 		free(tab);
 		dm->nrank = r;
+		free(a);
 		goto done;
 	}
+	if (sortmu != NULL)
+		pthread_mutex_lock(sortmu);
+	b = kn_alloc((n + 1) * sizeof(uint64_t));
+	ra = kn_alloc((n + 1) * sizeof(uint32_t));
+	rb = kn_alloc((n + 1) * sizeof(uint32_t));
+	for (i = 0, n = 0; i < pt->nrows; i++)
+		if (dm->rsc[i] >= 0) {
+			a[n] = a[i];
+			ra[n++] = (uint32_t)i;
+		}
+	free(dm->rsc);
+	dm->rsc = NULL;
 	for (sh = 0; sh < 64 && n > 0 && ((mx - mn) >> sh) != 0;
 	     sh += 11) {
 		uint32_t *c = kn_zalloc((2048 + 1) * sizeof(uint32_t));
@@ -206,14 +214,110 @@ mond_rank_numeric(struct part *pt, struct dim *dm, size_t j)
 		pt->rec[(size_t)ra[i] * pt->rec_words + j] = r;
 	}
 	dm->nrank = n > 0 ? r + 1 : base;
-done:
-	dm->vals = kn_realloc(dm->vals, (dm->nrank + 2) * sizeof(int64_t));
-	if (base)
-		dm->vals[0] = dm->nrank > 1 ? dm->vals[1] : 0;
 	free(a);
 	free(b);
 	free(ra);
 	free(rb);
+	if (sortmu != NULL)
+		pthread_mutex_unlock(sortmu);
+done:
+	free(dm->rsc);
+	dm->raw = NULL;
+	dm->rsc = NULL;
+	dm->vals = kn_realloc(dm->vals, (dm->nrank + 2) * sizeof(int64_t));
+	if (base)
+		dm->vals[0] = dm->nrank > 1 ? dm->vals[1] : 0;
+	return 1;
+}
+
+/* Says that the values of dm do not fit 64 bits at its scale. */
+static void __attribute__((noreturn))
+rank_die(struct part *pt, const struct dim *dm)
+{
+	kn_die("%s: column '%s': the values do not fit 64 bits with %d "
+	    "decimals each", pt->inname, dm->name, dm->S);
+}
+
+void
+mond_rank_numeric(struct part *pt, struct dim *dm, size_t j)
+{
+	if (!rank_numeric(pt, dm, j, NULL))
+		rank_die(pt, dm);
+}
+
+/* The numeric QIs ranked on threads, which take them in turn. */
+struct rankpar {
+	struct part *pt;
+	pthread_mutex_t mu, sortmu;
+	size_t next;
+	int *ok;
+};
+
+static void *
+rank_work(void *arg)
+{
+	struct rankpar *rp = arg;
+	struct part *pt = rp->pt;
+	size_t j;
+
+	for (;;) {
+		pthread_mutex_lock(&rp->mu);
+		while (rp->next < pt->nqi && pt->dims[rp->next].h != NULL)
+			rp->next++;
+		j = rp->next++;
+		pthread_mutex_unlock(&rp->mu);
+		if (j >= pt->nqi)
+			return NULL;
+		rp->ok[j] = rank_numeric(pt, &pt->dims[j], j, &rp->sortmu);
+	}
+}
+
+/* Thread entry of rank_work, with no signals. */
+static void *
+rank_thread(void *arg)
+{
+	kn_thread_nosignals();
+	return rank_work(arg);
+}
+
+void
+mond_rank_numbers(struct part *pt)
+{
+	struct rankpar rp;
+	pthread_t th[64];
+	size_t j, nnum = 0;
+	int nt = pt->jobs, k, started = 0;
+
+	for (j = 0; j < pt->nqi; j++)
+		nnum += pt->dims[j].h == NULL;
+	if (nt > 64)
+		nt = 64;
+	if ((size_t)nt > nnum)
+		nt = (int)nnum;
+	if (nt <= 1) {
+		for (j = 0; j < pt->nqi; j++)
+			if (pt->dims[j].h == NULL)
+				mond_rank_numeric(pt, &pt->dims[j], j);
+		return;
+	}
+	memset(&rp, 0, sizeof(rp));
+	rp.pt = pt;
+	rp.ok = kn_zalloc((pt->nqi + 1) * sizeof(int));
+	pthread_mutex_init(&rp.mu, NULL);
+	pthread_mutex_init(&rp.sortmu, NULL);
+	for (k = 1; k < nt; k++, started++)
+		if (pthread_create(&th[started], NULL, rank_thread, &rp) != 0)
+			break;
+	rank_work(&rp);
+	for (k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	/* One thread names the first column that does not fit. */
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h == NULL && !rp.ok[j])
+			rank_die(pt, &pt->dims[j]);
+	free(rp.ok);
+	pthread_mutex_destroy(&rp.mu);
+	pthread_mutex_destroy(&rp.sortmu);
 }
 
 /* Orders leaves depth-first: by their ancestors from the top down. */

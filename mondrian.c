@@ -1356,9 +1356,9 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			numkey_finish(pt, dm);
 		else if (pt->ooc)
 			rank_ids(pt, dm);
-		else
-			mond_rank_numeric(pt, dm, j);
 	}
+	if (!pt->ooc)
+		mond_rank_numbers(pt);
 	if (pt->req.hasv) {
 		kn_i128 s = 0, ss = 0;
 
