@@ -55,6 +55,18 @@ mond_parse_num(const char *s, size_t n, int64_t *m, int *sc)
 	uint64_t v = 0;
 	int neg = 0, frac = -1;
 
+	/* Most often: an integer of at most 18 digits, which fits. */
+	if (n > 0 && n <= 18) {
+		for (; i < n && (unsigned char)(s[i] - '0') < 10; i++)
+			v = v * 10 + (uint64_t)(s[i] - '0');
+		if (i == n) {
+			*m = (int64_t)v;
+			*sc = 0;
+			return 1;
+		}
+		i = 0;
+		v = 0;
+	}
 	if (memchr(s, '.', n) != NULL)
 		while (n > 0 && s[n - 1] == '0')
 			n--;
