@@ -27,8 +27,7 @@
 #include "kanon.h"
 #include "mondrian.h"
 
-/* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
- * and no trailing fractional zeros; 0 if s is not one. */
+/* Why mond_parse_num refused s, in words for a message. */
 const char *
 mond_num_error(const char *s, size_t n)
 {
@@ -48,6 +47,8 @@ mond_num_error(const char *s, size_t n)
 	return "does not fit a signed 64-bit integer (kanon(7), Numbers)";
 }
 
+/* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
+ * and no trailing fractional zeros; 0 if s is not one. */
 int
 mond_parse_num(const char *s, size_t n, int64_t *m, int *sc)
 {
