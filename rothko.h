@@ -1,6 +1,7 @@
 /*
  * rothko.h: the out-of-core partitioning, Rothko-T (paper 004 §2) and
- * Rothko-S (004 §3): its part of a run's state.
+ * Rothko-S (004 §3): its part of a run's state, the frequency groups of
+ * nodes on disk (rgroups.c) and the steps (rothko.c).
  */
 #ifndef ROTHKO_H
 #define ROTHKO_H
@@ -89,8 +90,61 @@ struct rothko {
 	uint32_t *bucket;
 };
 
+/* rgroups.c: the frequency groups of nodes on disk. */
+
+/* A reader of node file on, its records mapped to codes: opened (a scan
+ * counted), the next record or NULL at the end, closed. */
+void rothko_read_open(struct part *pt, struct oread *rd,
+    const struct onode *on);
+uint32_t *rothko_read_next(struct part *pt, struct oread *rd);
+void rothko_read_close(struct oread *rd);
+
 void rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
     uint32_t y, uint64_t cnt);
+
+/* Empties g for a new count, keeping its list's memory (counted in
+ * gbytes) if keep, else freeing it too. */
+void rothko_gclear(struct part *pt, struct gtab *g, int keep);
+
+/* Clears what a scan counts of a node besides its groups. */
+void rothko_count_clear(struct part *pt);
+
+/* Counts record r of a node into its groups G[0..nqi), or for a
+ * streamed dimension into its statistics, and into the node's
+ * totals. */
+void rothko_count_row(struct part *pt, struct gtab *G, const uint32_t *r);
+
+/* Scans a node for its groups, totals and extents (pt->node). */
+void rothko_node_groups(struct part *pt, const struct onode *on);
+
+/* Frees the ranks of a numeric dimension's values. */
+void rothko_local_free(struct dim *dm);
+
+/* The key of dimension j in a record on disk: a leaf's code, or a
+ * number's key. */
+static inline uint64_t
+rothko_disk_key(struct part *pt, const uint32_t *r, size_t j)
+{
+	return pt->dims[j].h != NULL || !pt->keyed ? r[j] :
+	    numkey_get(r, pt->dims[j].kword);
+}
+
+/* Whether dimension j of the node being counted is streamed: a
+ * number, its groups not held (struct rothko). */
+static inline int
+rothko_streamed(struct part *pt, size_t j)
+{
+	return pt->rk->streaming && pt->keyed && pt->dims[j].h == NULL;
+}
+
+/* The key of code c of dimension j in the node whose groups were
+ * counted last (or in memory): c itself, or a number's key. */
+static inline uint64_t
+rothko_code_key(struct part *pt, size_t j, uint64_t c)
+{
+	return pt->dims[j].h != NULL || !pt->keyed ||
+	    rothko_streamed(pt, j) ? c : pt->dims[j].lkey[c];
+}
 
 /* From the groups in gt of a node of n rows: sorted lists, the totals
  * and extents (pt->node). */
@@ -102,13 +156,15 @@ void rothko_choose_cut_on_disk(struct part *pt, struct cut *best);
 /* Exits 1 when the table in memory does not meet the requirements. */
 void rothko_root_check(struct part *pt, const char *name);
 
+/* Allocates the frequency groups, once mond_prepare() has run. */
+void rothko_groups_alloc(struct part *pt);
+
+/* rothko.c */
+
 /* Rothko-T: nodes too large for memory are cut from their frequency
  * groups and repartitioned to disk, depth first; a node that fits is
  * partitioned in memory.  The classes are those of the in-memory
  * algorithm, numbered alike. */
-/* Allocates the frequency groups, once mond_prepare() has run. */
-void rothko_groups_alloc(struct part *pt);
-
 void rothko_t(struct part *pt, struct onode *root, const char *name);
 
 /* The class of a row.  Out of core the pairs file is read once per
