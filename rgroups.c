@@ -40,30 +40,50 @@ rothko_read_open(struct part *pt, struct oread *rd, const struct onode *on)
 	pt->acct.scans++;
 }
 
+/* Reads the reader's next chunk, mapped; 0 at the end. */
+static int
+read_fill(struct part *pt, struct oread *rd)
+{
+	size_t i;
+
+	rd->n = fread(rd->buf, pt->dwords * sizeof(uint32_t), MOND_CHUNK,
+	    rd->f);
+	rd->i = 0;
+	if (rd->n == 0) {
+		if (ferror(rd->f))
+			kn_die_sys("%s: read error", rd->nd->path);
+		return 0;
+	}
+	pt->acct.bread += rd->n * pt->dwords * sizeof(uint32_t);
+	kn_progress(pt->acct.classed, pt->acct.bread);
+	if (rd->nd->raw) {
+		numkey_rescale(pt, rd->buf, rd->n, rd->chunk++);
+		for (i = 0; i < rd->n; i++)
+			map_record(pt, rd->buf + i * pt->dwords);
+	}
+	return 1;
+}
+
 /* The next record, mapped, or NULL at the end. */
 uint32_t *
 rothko_read_next(struct part *pt, struct oread *rd)
 {
-	size_t i;
-
-	if (rd->i == rd->n) {
-		rd->n = fread(rd->buf, pt->dwords * sizeof(uint32_t),
-		    MOND_CHUNK, rd->f);
-		rd->i = 0;
-		if (rd->n == 0) {
-			if (ferror(rd->f))
-				kn_die_sys("%s: read error", rd->nd->path);
-			return NULL;
-		}
-		pt->acct.bread += rd->n * pt->dwords * sizeof(uint32_t);
-		kn_progress(pt->acct.classed, pt->acct.bread);
-		if (rd->nd->raw) {
-			numkey_rescale(pt, rd->buf, rd->n, rd->chunk++);
-			for (i = 0; i < rd->n; i++)
-				map_record(pt, rd->buf + i * pt->dwords);
-		}
-	}
+	if (rd->i == rd->n && !read_fill(pt, rd))
+		return NULL;
 	return rd->buf + pt->dwords * rd->i++;
+}
+
+uint32_t *
+rothko_read_chunk(struct part *pt, struct oread *rd, size_t *n)
+{
+	uint32_t *p;
+
+	if (rd->i == rd->n && !read_fill(pt, rd))
+		return NULL;
+	p = rd->buf + pt->dwords * rd->i;
+	*n = rd->n - rd->i;
+	rd->i = rd->n;
+	return p;
 }
 
 void
@@ -91,6 +111,21 @@ gent_bytes(const struct gtab *g)
 	return sizeof(struct gent) + (g->ranked ? 2 * sizeof(uint64_t) : 0);
 }
 
+/* gbytes and gover are shared by the threads of a scan. */
+static void
+gb_lock(struct part *pt)
+{
+	if (pt->rk->gmu != NULL)
+		pthread_mutex_lock(pt->rk->gmu);
+}
+
+static void
+gb_unlock(struct part *pt)
+{
+	if (pt->rk->gmu != NULL)
+		pthread_mutex_unlock(pt->rk->gmu);
+}
+
 void
 rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
     uint32_t y, uint64_t cnt)
@@ -98,6 +133,7 @@ rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
 	size_t h, i;
 
 	if (2 * (g->n + 1) > g->nslot) {
+		gb_lock(pt);
 		size_t ns = g->nslot ? 2 * g->nslot : 1024, k;
 
 		free(g->slot);
@@ -117,6 +153,7 @@ rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
 			kn_die("-S %zu: too small: the frequency groups of a "
 			    "node need more (%zu bytes so far)", pt->budget,
 			    pt->rk->gbytes);
+		gb_unlock(pt);
 	}
 	h = ghash(c, s, y) & (g->nslot - 1);
 	while ((i = g->slot[h]) != 0) {
@@ -129,12 +166,15 @@ rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
 		h = (h + 1) & (g->nslot - 1);
 	}
 	if (g->n == g->cap) {
+		gb_lock(pt);
 		pt->rk->gbytes += g->cap * gent_bytes(g);
 		if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
 			/* Over before it grows: the scan ends (gover). */
 			pt->rk->gover = 1;
+			gb_unlock(pt);
 			return;
 		}
+		gb_unlock(pt);
 		g->cap = g->cap ? 2 * g->cap : 1024;
 		g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
 	}
@@ -153,6 +193,8 @@ rothko_gclear(struct part *pt, struct gtab *g, int keep)
 	free(g->slot);
 	free(g->arr);
 	g->arr = NULL;
+	g->dom = 0;
+	g->mode = 0;
 	g->slot = NULL;
 	g->nslot = 0;
 	g->n = 0;
@@ -165,24 +207,29 @@ rothko_gclear(struct part *pt, struct gtab *g, int keep)
 }
 
 /* The counts by code of dimension j fit an array of this many: the
- * leaves of a hierarchy, or a numeric column of a small range; 0:
+ * leaves of a hierarchy, or a numeric column of a range below 65536 or
+ * of at most twice as many numbers as the node's rows, rows (0:
+ * unknown), whose array is then smaller than their hash would be; 0:
  * not. */
 static size_t
-dense_dom(struct part *pt, size_t j)
+dense_dom(struct part *pt, size_t j, uint64_t rows)
 {
 	const struct dim *dm = &pt->dims[j];
+	uint64_t w;
 
 	if (dm->h != NULL)
 		return dm->ncode;
 	if (!pt->keyed)
 		return dm->nrank;
-	return (uint64_t)((kn_i128)dm->gmx - dm->gmn) < 65536 ?
-	    (size_t)((kn_i128)dm->gmx - dm->gmn) + 2 : 0;
+	w = (uint64_t)((kn_i128)dm->gmx - dm->gmn);
+	if (w < 65536 || (w < SIZE_MAX / 64 && w + 2 <= 2 * rows))
+		return (size_t)w + 2;
+	return 0;
 }
 
 /* A key's place in the dense counts of dimension j, and back: 0 for a
  * missing value, then the numbers from the least. */
-static size_t
+static inline size_t
 dense_idx(struct part *pt, size_t j, uint64_t key)
 {
 	const struct dim *dm = &pt->dims[j];
@@ -206,36 +253,40 @@ dense_key(struct part *pt, size_t j, size_t i)
 	return (uint64_t)(dm->gmn + (int64_t)(i - 1)) ^ ((uint64_t)1 << 63);
 }
 
-/* Counts a row of code c of dimension j into g: in an array indexed by
- * the code when the groups are plain counts, else in the hash. */
-static void
-gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
+/* Decides before a scan how g counts dimension j: in an array indexed
+ * by the code when the groups are plain counts and the array fits (a
+ * wide range only while it fits what is left of the budget, else
+ * hashed), else in the hash.  Returns 0 when the budget is passed in a
+ * scan that may overflow (gover). */
+static int
+gdecide(struct part *pt, struct gtab *g, size_t j)
 {
-	size_t dom;
+	size_t dom, b, nk;
 
 	g->ranked = pt->keyed && pt->dims[j].h == NULL;
-	if (pt->rk->gdense && (dom = dense_dom(pt, j)) > 0) {
-		if (g->arr == NULL) {
-
-			pt->rk->gbytes += (dom + 1) * (sizeof(uint64_t) +
-			    (g->ranked ? 2 * sizeof(uint64_t) : 0));
-			if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
-				pt->rk->gover = 1;
-				return;
-			}
-			if (pt->rk->gbytes > pt->rk->avail)
-				kn_die(
-				    "-S %zu: too small: the frequency groups "
-				    "of a node need more (%zu bytes so far)",
-				    pt->budget, pt->rk->gbytes);
-			g->arr = kn_zalloc((dom + 1) * sizeof(uint64_t));
-		}
-		g->arr[dense_idx(pt, j, rothko_disk_key(pt, r, j))]++;
-		return;
+	g->mode = GT_HASH;
+	if (!pt->rk->gdense || (dom = dense_dom(pt, j, g->rows)) == 0)
+		return 1;
+	/* The counts, and the ranks of a number's keys (groups_rank), as
+	 * many as its distinct keys. */
+	nk = g->rows > 0 && g->rows < dom ? (size_t)g->rows : dom;
+	b = (dom + 1) * sizeof(uint32_t) +
+	    (g->ranked ? (nk + 1) * 2 * sizeof(uint64_t) : 0);
+	if (dense_dom(pt, j, 0) == 0 && pt->rk->gbytes + b > pt->rk->avail)
+		return 1;
+	pt->rk->gbytes += b;
+	if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
+		pt->rk->gover = 1;
+		return 0;
 	}
-	rothko_gtab_add(pt, g, rothko_disk_key(pt, r, j),
-	    pt->has_sens ? r[pt->word_sens] : 0,
-	    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
+	if (pt->rk->gbytes > pt->rk->avail)
+		kn_die("-S %zu: too small: the frequency groups "
+		    "of a node need more (%zu bytes so far)",
+		    pt->budget, pt->rk->gbytes);
+	g->arr = kn_zalloc((dom + 1) * sizeof(uint32_t));
+	g->dom = dom;
+	g->mode = GT_DENSE;
+	return 1;
 }
 
 /* Clears what a scan counts of a node besides its groups. */
@@ -249,47 +300,292 @@ rothko_count_clear(struct part *pt)
 		memset(&pt->rk->sst[j], 0, sizeof(struct sstat));
 }
 
-/* Counts record r of a node into its groups G[0..nqi), or for a
- * streamed dimension into its statistics, and into the node's
- * totals. */
-void
-rothko_count_row(struct part *pt, struct gtab *G, const uint32_t *r)
+/* The threads of the counting scans: the caller is thread 0, the
+ * others wait for a chunk (gen), count the dimensions whose owner they
+ * are, and say so (pending). */
+struct rpool {
+	pthread_mutex_t mu, gmu;
+	pthread_cond_t go, done;
+	unsigned long gen;
+	int nth, pending, quit;
+	pthread_t *th;
+	struct rwork *w;
+	/* The chunk. */
+	struct part *pt;
+	struct gtab *G;
+	const uint32_t *recs;
+	size_t n;
+	const long *sl;
+	int *owner;		/* of each dimension, and of the totals */
+};
+
+struct rwork {
+	struct rpool *p;
+	int k;
+};
+
+/* Counts dimension j of the n records at recs into G (as
+ * rothko_count_chunk). */
+static void
+count_dim(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
+    const long *sl, size_t j)
 {
-	size_t j;
+	const struct dim *dm = &pt->dims[j];
+	size_t i, w = pt->dwords, nq = pt->nqi;
+	int plain = dm->h != NULL || !pt->keyed, miss = dm->miss;
+	int64_t gmn = dm->gmn;
 
-	for (j = 0; j < pt->nqi; j++) {
+	if (rothko_streamed(pt, j)) {
 		struct sstat *st = &pt->rk->sst[j];
-		uint64_t key;
-		int64_t v;
 
-		if (!rothko_streamed(pt, j)) {
-			gcount(pt, &G[j], j, r);
-			continue;
+		for (i = 0; i < n; i++) {
+			const uint32_t *r = recs + i * w;
+			uint64_t key;
+			int64_t v;
+
+			if (sl != NULL && sl[i] < 0)
+				continue;
+			key = rothko_disk_key(pt, r, j);
+			if (key == 0 && miss) {
+				st->nmiss++;
+				continue;
+			}
+			v = numkey_value(key);
+			if (st->nnum == 0 || v < st->mn)
+				st->mn = v;
+			if (st->nnum == 0 || v > st->mx)
+				st->mx = v;
+			st->nnum++;
+			st->sum += v;
 		}
-		key = rothko_disk_key(pt, r, j);
-		if (key == 0 && pt->dims[j].miss) {
-			st->nmiss++;
-			continue;
-		}
-		v = numkey_value(key);
-		if (st->nnum == 0 || v < st->mn)
-			st->mn = v;
-		if (st->nnum == 0 || v > st->mx)
-			st->mx = v;
-		st->nnum++;
-		st->sum += v;
+		return;
 	}
-	if (pt->rk->streaming)
+	for (i = 0; i < n; i++) {
+		const uint32_t *r = recs + i * w;
+		struct gtab *g;
+		uint64_t key;
+
+		if (sl != NULL && sl[i] < 0)
+			continue;
+		g = &G[(sl != NULL ? (size_t)sl[i] * nq : 0) + j];
+		if (g->mode == GT_DENSE) {
+			if (plain)
+				g->arr[r[j]]++;
+			else if ((key = numkey_get(r, dm->kword)) == 0 &&
+			    miss)
+				g->arr[0]++;
+			else
+				g->arr[(size_t)(numkey_value(key) - gmn) +
+				    1]++;
+			continue;
+		}
+		if (g->mode != GT_HASH)
+			continue;
+		rothko_gtab_add(pt, g, rothko_disk_key(pt, r, j),
+		    pt->has_sens ? r[pt->word_sens] : 0,
+		    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
+	}
+}
+
+/* Counts the node's totals of the n records at recs (a streamed
+ * node's). */
+static void
+count_tot(struct part *pt, const uint32_t *recs, size_t n, const long *sl)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const uint32_t *r = recs + i * pt->dwords;
+
+		if (sl != NULL && sl[i] < 0)
+			continue;
 		rothko_gtab_add(pt, &pt->rk->gtot, 0,
 		    pt->has_sens ? r[pt->word_sens] : 0,
 		    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
+	}
+}
+
+/* Thread k's part of the chunk in p. */
+static void
+pool_count(struct rpool *p, int k)
+{
+	size_t j;
+
+	for (j = 0; j < p->pt->nqi; j++)
+		if (p->owner[j] == k)
+			count_dim(p->pt, p->G, p->recs, p->n, p->sl, j);
+	if (p->pt->rk->streaming && p->owner[p->pt->nqi] == k)
+		count_tot(p->pt, p->recs, p->n, p->sl);
+}
+
+static void *
+pool_run(void *arg)
+{
+	struct rwork *w = arg;
+	struct rpool *p = w->p;
+	unsigned long seen = 0;
+
+	kn_thread_nosignals();
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (p->gen == seen && !p->quit)
+			pthread_cond_wait(&p->go, &p->mu);
+		if (p->quit)
+			break;
+		seen = p->gen;
+		pthread_mutex_unlock(&p->mu);
+		pool_count(p, w->k);
+		pthread_mutex_lock(&p->mu);
+		if (--p->pending == 0)
+			pthread_cond_signal(&p->done);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* The pool of -j's threads, started at the first scan that has work
+ * for more than one; NULL with -j 1. */
+static struct rpool *
+pool_get(struct part *pt)
+{
+	struct rpool *p = pt->rk->pool;
+	int k;
+
+	if (p != NULL || pt->rk->jobs <= 1)
+		return p;
+	p = kn_zalloc(sizeof(*p));
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_mutex_init(&p->gmu, NULL);
+	pthread_cond_init(&p->go, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->owner = kn_zalloc((pt->nqi + 1) * sizeof(int));
+	p->th = kn_alloc((size_t)pt->rk->jobs * sizeof(pthread_t));
+	p->w = kn_alloc((size_t)pt->rk->jobs * sizeof(struct rwork));
+	for (k = 1; k < pt->rk->jobs; k++) {
+		p->w[k].p = p;
+		p->w[k].k = k;
+		if (pthread_create(&p->th[k], NULL, pool_run, &p->w[k]) != 0)
+			break;
+	}
+	p->nth = k;
+	pt->rk->pool = p;
+	pt->rk->gmu = &p->gmu;
+	return p;
+}
+
+/* The dimensions (and the totals) shared among the pool's threads by
+ * their cost, the largest first to the least loaded thread, thread 0
+ * also reading and routing the rows. */
+static void
+pool_share(struct part *pt, struct rpool *p, struct gtab *G)
+{
+	size_t j, m = pt->nqi + 1, i;
+	uint64_t *load = kn_zalloc((size_t)p->nth * sizeof(uint64_t));
+	uint64_t *cost = kn_alloc(m * sizeof(uint64_t));
+	int k, best;
+
+	for (j = 0; j < m; j++) {
+		p->owner[j] = -1;
+		if (j == pt->nqi)
+			cost[j] = pt->rk->streaming ? 4 : 0;
+		else if (rothko_streamed(pt, j) || (G[j].mode == GT_DENSE &&
+		    G[j].dom <= 65536))
+			cost[j] = 1;
+		else
+			cost[j] = 3;
+	}
+	load[0] = 2;
+	for (i = 0; i < m; i++) {
+		size_t top = m;
+
+		for (j = 0; j < m; j++)
+			if (p->owner[j] < 0 && (top == m ||
+			    cost[j] > cost[top]))
+				top = j;
+		for (best = 0, k = 1; k < p->nth; k++)
+			if (load[k] < load[best])
+				best = k;
+		p->owner[top] = best;
+		load[best] += cost[top];
+	}
+	free(load);
+	free(cost);
+}
+
+int
+rothko_count_begin(struct part *pt, struct gtab *G, size_t nb)
+{
+	size_t b, j;
+	struct rpool *p;
+
+	for (b = 0; b < nb; b++)
+		for (j = 0; j < pt->nqi; j++)
+			if (!rothko_streamed(pt, j) &&
+			    !gdecide(pt, &G[b * pt->nqi + j], j))
+				return 0;
+	if ((p = pool_get(pt)) != NULL)
+		pool_share(pt, p, G);
+	return 1;
+}
+
+void
+rothko_count_chunk(struct part *pt, struct gtab *G, const uint32_t *recs,
+    size_t n, const long *sl)
+{
+	struct rpool *p = pt->rk->pool;
+	size_t j;
+
+	if (p == NULL || p->nth <= 1) {
+		for (j = 0; j < pt->nqi; j++)
+			count_dim(pt, G, recs, n, sl, j);
+		if (pt->rk->streaming)
+			count_tot(pt, recs, n, sl);
+		return;
+	}
+	pthread_mutex_lock(&p->mu);
+	p->pt = pt;
+	p->G = G;
+	p->recs = recs;
+	p->n = n;
+	p->sl = sl;
+	p->pending = p->nth - 1;
+	p->gen++;
+	pthread_cond_broadcast(&p->go);
+	pthread_mutex_unlock(&p->mu);
+	pool_count(p, 0);
+	pthread_mutex_lock(&p->mu);
+	while (p->pending > 0)
+		pthread_cond_wait(&p->done, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void
+rothko_count_end(struct part *pt)
+{
+	struct rpool *p = pt->rk->pool;
+	int k;
+
+	if (p == NULL)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->go);
+	pthread_mutex_unlock(&p->mu);
+	for (k = 1; k < p->nth; k++)
+		pthread_join(p->th[k], NULL);
+	pt->rk->gmu = NULL;
+	pt->rk->pool = NULL;
+	free(p->owner);
+	free(p->th);
+	free(p->w);
+	free(p);
 }
 
 /* Turns dense counts into the sorted list of groups. */
 static void
 gdense_list(struct part *pt, struct gtab *g, size_t j)
 {
-	size_t dom = dense_dom(pt, j), c;
+	size_t dom = g->dom, c;
 
 	if (g->arr == NULL)
 		return;
@@ -305,6 +601,7 @@ gdense_list(struct part *pt, struct gtab *g, size_t j)
 	}
 	free(g->arr);
 	g->arr = NULL;
+	g->dom = 0;
 }
 
 static int
@@ -362,16 +659,19 @@ rothko_node_groups(struct part *pt, const struct onode *on)
 {
 	struct oread rd;
 	uint32_t *r;
-	size_t j;
+	size_t j, n;
 
 	pt->rk->gbytes = 0;
 	pt->rk->streaming = pt->keyed;	/* a region needs no groups */
-	for (j = 0; j < pt->nqi; j++)
+	for (j = 0; j < pt->nqi; j++) {
 		rothko_gclear(pt, &pt->rk->gtab[j], 1);
+		pt->rk->gtab[j].rows = on->n;
+	}
 	rothko_count_clear(pt);
+	rothko_count_begin(pt, pt->rk->gtab, 1);
 	rothko_read_open(pt, &rd, on);
-	while ((r = rothko_read_next(pt, &rd)) != NULL)
-		rothko_count_row(pt, pt->rk->gtab, r);
+	while ((r = rothko_read_chunk(pt, &rd, &n)) != NULL)
+		rothko_count_chunk(pt, pt->rk->gtab, r, n, NULL);
 	rothko_read_close(&rd);
 	rothko_groups_finish(pt, on->n);
 }

@@ -505,23 +505,20 @@ rank_put(struct dim *dm, size_t i, uint64_t key)
 }
 
 /* Ranks the numbers of the nrows rows in rec among themselves, as in
- * memory: each numeric dimension's keys, read again from the node's
- * file on, or taken from the records wide[pr[2i+1]] on disk in memory
- * (freed here, before the ranking's scratch is taken), or for done
- * already in its raw and rsc, become ranks in the records' word j, with the
- * node's vals and lkey.  The in-memory
- * algorithm sees only the order of the codes and the values of vals,
- * whose rank 0 stands for a missing value with the table's least
- * number, as in memory. */
+ * memory: each numeric dimension's keys, taken from the records
+ * wide[pr[2i+1]] on disk in memory (freed here, before the ranking's
+ * scratch is taken), or without wide already in its raw and rsc,
+ * become ranks in the records' word j, with the node's vals and lkey.
+ * The in-memory algorithm sees only the order of the codes and the
+ * values of vals, whose rank 0 stands for a missing value with the
+ * table's least number, as in memory. */
 static void
-rank_in_memory(struct part *pt, const struct onode *on, uint32_t *wide,
-    uint64_t *pr, const struct dim *done)
+rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr)
 {
 	size_t j, i, n = pt->nrows;
-	int fromfile = wide == NULL;
 	uint32_t r0;
 
-	for (j = 0; j < pt->nqi && !fromfile; j++) {
+	for (j = 0; j < pt->nqi && wide != NULL; j++) {
 		struct dim *dm = &pt->dims[j];
 
 		if (dm->h != NULL)
@@ -541,19 +538,6 @@ rank_in_memory(struct part *pt, const struct onode *on, uint32_t *wide,
 
 		if (dm->h != NULL)
 			continue;
-		if (fromfile && dm != done) {
-			struct oread rd;
-			uint32_t *r;
-
-			rothko_local_free(dm);
-			dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
-			dm->rsc = kn_alloc(n + 1);
-			rothko_read_open(pt, &rd, on);
-			for (i = 0; (r = rothko_read_next(pt, &rd)) != NULL;
-			     i++)
-				rank_put(dm, i, numkey_get(r, dm->kword));
-			rothko_read_close(&rd);
-		}
 		mond_rank_numeric(pt, dm, j);
 		dm->S = S;
 		dm->lcap = (size_t)dm->nrank + 2;
@@ -568,36 +552,39 @@ rank_in_memory(struct part *pt, const struct onode *on, uint32_t *wide,
 	}
 }
 
-/* Partitions a node in memory: reads it and runs the stack of
- * mond_partition() over it, class ids continuing. */
+/* Partitions a node in memory: reads it, each number's key taken in the
+ * same scan (9 bytes a row and number: within the 16 that
+ * fits_in_memory counts for its two words on disk), and runs the stack
+ * of mond_partition() over it, class ids continuing. */
 static void
 solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 {
 	struct oread rd;
 	uint32_t *r;
 	uint64_t i = 0;
-	struct dim *d1 = NULL;
+	size_t j;
 
-	/* The first numeric dimension's keys are taken in the same scan. */
-	for (i = 0; i < pt->nqi && d1 == NULL; i++)
-		if (pt->dims[i].h == NULL) {
-			d1 = &pt->dims[i];
-			rothko_local_free(d1);
-			d1->raw = kn_alloc((on->n + 1) * sizeof(int64_t));
-			d1->rsc = kn_alloc(on->n + 1);
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h == NULL) {
+			struct dim *dm = &pt->dims[j];
+
+			rothko_local_free(dm);
+			dm->raw = kn_alloc((on->n + 1) * sizeof(int64_t));
+			dm->rsc = kn_alloc(on->n + 1);
 		}
-	i = 0;
 	pt->rec = kn_alloc((on->n + 1) * pt->rec_words * sizeof(uint32_t));
 	rothko_read_open(pt, &rd, on);
 	while ((r = rothko_read_next(pt, &rd)) != NULL) {
-		if (d1 != NULL)
-			rank_put(d1, i, numkey_get(r, d1->kword));
+		for (j = 0; j < pt->nqi; j++)
+			if (pt->dims[j].h == NULL)
+				rank_put(&pt->dims[j], i, numkey_get(r,
+				    pt->dims[j].kword));
 		memcpy(pt->rec + i++ * pt->rec_words, r,
 		    pt->rec_words * sizeof(uint32_t));
 	}
 	rothko_read_close(&rd);
 	pt->nrows = on->n;
-	rank_in_memory(pt, on, NULL, NULL, d1);
+	rank_in_memory(pt, NULL, NULL);
 	mond_scratch_alloc(pt, 1);
 	if (checkname != NULL)
 		rothko_root_check(pt, checkname);
@@ -691,7 +678,7 @@ sample_node(
 		pt->nrows = ns;
 		free(pos);
 		pos = NULL;
-		rank_in_memory(pt, on, wide, pr, NULL);
+		rank_in_memory(pt, wide, pr);
 	}
 	free(pos);
 }
@@ -1104,8 +1091,8 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
     const char *checkname)
 {
 	struct gtab *G, *gsave = pt->rk->gtab;
-	size_t *front, nf = 0, fb = 0, nb, b, t, j;
-	long *slot;
+	size_t *front, nf = 0, fb = 0, nb, b, t, j, n, i;
+	long *slot, *sl = kn_alloc(MOND_CHUNK * sizeof(long));
 	struct oread rd;
 	uint32_t *r;
 	size_t nk;
@@ -1135,9 +1122,12 @@ again:
 		for (b = 0; b < pt->rk->fcache; b++) {
 			if (b < nb)
 				slot[front[fb + b]] = (long)b;
-			for (j = 0; j < pt->nqi; j++)
+			for (j = 0; j < pt->nqi; j++) {
 				rothko_gclear(pt, &G[b * pt->nqi + j], b < nb &&
 				    !rothko_streamed(pt, j));
+				G[b * pt->nqi + j].rows = b < nb ?
+				    pt->grow.t[front[fb + b]].n : 0;
+			}
 		}
 		rothko_count_clear(pt);
 		/* One scan counts the groups of the whole batch; if they
@@ -1145,16 +1135,17 @@ again:
 		 * alone has its numbers streamed. */
 		pt->rk->gsoft = 1;
 		pt->rk->gover = 0;
-		rothko_read_open(pt, &rd, on);
-		while ((r = rothko_read_next(pt, &rd)) != NULL &&
-		    !pt->rk->gover) {
-			long sl = slot[tree_route(pt, r)];
-
-			if (sl < 0)
-				continue;
-			rothko_count_row(pt, &G[sl * pt->nqi], r);
+		if (rothko_count_begin(pt, G, nb)) {
+			rothko_read_open(pt, &rd, on);
+			while (!pt->rk->gover &&
+			    (r = rothko_read_chunk(pt, &rd, &n)) != NULL) {
+				for (i = 0; i < n; i++)
+					sl[i] = slot[tree_route(pt,
+					    r + i * pt->dwords)];
+				rothko_count_chunk(pt, G, r, n, sl);
+			}
+			rothko_read_close(&rd);
 		}
-		rothko_read_close(&rd);
 		free(slot);
 		pt->rk->gsoft = 0;
 		if (pt->rk->gover && nb > 1) {
@@ -1266,6 +1257,7 @@ again:
 	}
 	free(G);
 	free(front);
+	free(sl);
 	if (pt->grow.t[0].leaf) {
 		nk = 0;
 		*kids = NULL;
@@ -1374,6 +1366,7 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 		}
 	}
 	free(st);
+	rothko_count_end(pt);
 }
 
 /* The class of a row.  Out of core the pairs file is read once per

@@ -6,6 +6,8 @@
 #ifndef ROTHKO_H
 #define ROTHKO_H
 
+#include <pthread.h>
+
 #include "mondrian.h"
 
 /* A node on disk: a file of n records, with the numbers and labels still
@@ -39,9 +41,15 @@ struct gtab {
 	size_t n, cap;
 	uint32_t *slot;
 	size_t nslot;
-	uint64_t *arr;		/* dense counts by code (k alone) */
+	uint32_t *arr;		/* dense counts by code (k alone) */
+	size_t dom;		/* arr's size */
+	int mode;		/* this scan: 0 not decided, GT_DENSE, GT_HASH */
+	uint64_t rows;		/* the rows of the node counted, or 0 */
 	int ranked;		/* a number's: its keys get ranks too */
 };
+
+#define GT_DENSE 1
+#define GT_HASH 2
 
 /* Population statistics of a tree node, counted while repartitioning:
  * what the requirements need (004 §3: counts, sensitive histograms,
@@ -85,6 +93,12 @@ struct rothko {
 	struct gtab gtot;
 	const struct onode *snode;
 	long stn;
+	/* The counting scans on the threads of -j (rgroups.c): each
+	 * thread counts the rows of a chunk into the groups of its own
+	 * dimensions; gmu guards gbytes and gover while they run. */
+	int jobs;
+	struct rpool *pool;
+	pthread_mutex_t *gmu;
 	/* rothko_class_of(): the classes of rows [bucket_lo, bucket_hi) */
 	uint64_t bucket_lo, bucket_hi;
 	uint32_t *bucket;
@@ -106,13 +120,29 @@ void rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
  * gbytes) if keep, else freeing it too. */
 void rothko_gclear(struct part *pt, struct gtab *g, int keep);
 
+/* The records of the reader's next chunk, mapped, n of them, or NULL
+ * at the end. */
+uint32_t *rothko_read_chunk(struct part *pt, struct oread *rd, size_t *n);
+
 /* Clears what a scan counts of a node besides its groups. */
 void rothko_count_clear(struct part *pt);
 
-/* Counts record r of a node into its groups G[0..nqi), or for a
- * streamed dimension into its statistics, and into the node's
- * totals. */
-void rothko_count_row(struct part *pt, struct gtab *G, const uint32_t *r);
+/* Before a scan that counts nb nodes into G[0..nb * nqi): how each
+ * dimension's groups are counted, decided in order (a dense array
+ * charged to gbytes now).  Returns 0 when the budget is passed in a
+ * scan that may overflow (gover). */
+int rothko_count_begin(struct part *pt, struct gtab *G, size_t nb);
+
+/* Counts the n records at recs, record i into the groups of node sl[i]
+ * (G + sl[i] * nqi; skipped when negative; all into G when sl is
+ * NULL), or for a streamed dimension into its statistics, and into the
+ * node's totals: on the threads of -j, each with dimensions of its own,
+ * so that every count is the same as on one. */
+void rothko_count_chunk(struct part *pt, struct gtab *G,
+    const uint32_t *recs, size_t n, const long *sl);
+
+/* Ends the threads of the counting scans. */
+void rothko_count_end(struct part *pt);
 
 /* Scans a node for its groups, totals and extents (pt->node). */
 void rothko_node_groups(struct part *pt, const struct onode *on);
