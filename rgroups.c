@@ -253,6 +253,17 @@ dense_key(struct part *pt, size_t j, size_t i)
 	return (uint64_t)(dm->gmn + (int64_t)(i - 1)) ^ ((uint64_t)1 << 63);
 }
 
+/* The bytes of a group made from dense counts, in its list and with
+ * the rank of its key (groups_rank). */
+#define DENSE_LIST (sizeof(struct gent) + 2 * sizeof(uint64_t))
+
+/* The most groups dense counts of g in an array of dom can make. */
+static size_t
+dense_keys(const struct gtab *g, size_t dom)
+{
+	return g->rows > 0 && g->rows < dom ? (size_t)g->rows : dom;
+}
+
 /* Decides before a scan how g counts dimension j: in an array indexed
  * by the code when the groups are plain counts and the array fits (a
  * wide range only while it fits what is left of the budget, else
@@ -267,12 +278,12 @@ gdecide(struct part *pt, struct gtab *g, size_t j)
 	g->mode = GT_HASH;
 	if (!pt->rk->gdense || (dom = dense_dom(pt, j, g->rows)) == 0)
 		return 1;
-	/* The counts, and the ranks of a number's keys (groups_rank), as
-	 * many as its distinct keys. */
-	nk = g->rows > 0 && g->rows < dom ? (size_t)g->rows : dom;
-	b = (dom + 1) * sizeof(uint32_t) +
-	    (g->ranked ? (nk + 1) * 2 * sizeof(uint64_t) : 0);
-	if (dense_dom(pt, j, 0) == 0 && pt->rk->gbytes + b > pt->rk->avail)
+	/* The counts; their list and the ranks of a number's keys, for
+	 * one node at a time, are counted by rothko_count_begin. */
+	nk = dense_keys(g, dom);
+	b = (dom + 1) * sizeof(uint32_t);
+	if (dense_dom(pt, j, 0) == 0 &&
+	    pt->rk->gbytes + b + nk * DENSE_LIST > pt->rk->avail)
 		return 1;
 	pt->rk->gbytes += b;
 	if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
@@ -515,7 +526,7 @@ pool_share(struct part *pt, struct rpool *p, struct gtab *G)
 int
 rothko_count_begin(struct part *pt, struct gtab *G, size_t nb)
 {
-	size_t b, j;
+	size_t b, j, most, lists = 0;
 	struct rpool *p;
 
 	for (b = 0; b < nb; b++)
@@ -523,6 +534,27 @@ rothko_count_begin(struct part *pt, struct gtab *G, size_t nb)
 			if (!rothko_streamed(pt, j) &&
 			    !gdecide(pt, &G[b * pt->nqi + j], j))
 				return 0;
+	/* The lists made from dense counts, one node's at a time
+	 * (rothko_groups_drop), as large as the largest. */
+	for (j = 0; j < pt->nqi; j++) {
+		for (most = 0, b = 0; b < nb; b++) {
+			const struct gtab *g = &G[b * pt->nqi + j];
+
+			if (g->mode == GT_DENSE &&
+			    dense_keys(g, g->dom) > most)
+				most = dense_keys(g, g->dom);
+		}
+		lists += (most + 1) * DENSE_LIST;
+	}
+	pt->rk->gbytes += lists;
+	if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
+		pt->rk->gover = 1;
+		return 0;
+	}
+	if (pt->rk->gbytes > pt->rk->avail)
+		kn_die("-S %zu: too small: the frequency groups "
+		    "of a node need more (%zu bytes so far)",
+		    pt->budget, pt->rk->gbytes);
 	if ((p = pool_get(pt)) != NULL)
 		pool_share(pt, p, G);
 	return 1;
@@ -557,6 +589,19 @@ rothko_count_chunk(struct part *pt, struct gtab *G, const uint32_t *recs,
 	while (p->pending > 0)
 		pthread_cond_wait(&p->done, &p->mu);
 	pthread_mutex_unlock(&p->mu);
+}
+
+void
+rothko_groups_drop(struct part *pt, struct gtab *G)
+{
+	size_t j;
+
+	for (j = 0; j < pt->nqi; j++)
+		if (G[j].mode == GT_DENSE) {
+			free(G[j].e);
+			G[j].e = NULL;
+			G[j].n = G[j].cap = 0;
+		}
 }
 
 void

@@ -886,43 +886,65 @@ tree_collect(struct part *pt, size_t t, struct pstat *ps, struct onode *out,
 
 /* Writes the records of a node to one file per leaf of the tree pt->grow
  * (ps[t].path), counting the leaves' rows in ps[t].n, or with stats all
- * of their population statistics. */
+ * of their population statistics.  Each leaf's records are gathered in
+ * a buffer of its own (up to 64 KiB, together an eighth of what the
+ * nodes may use) and written a buffer at a time. */
 static void
 route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 {
 	struct oread rd;
-	uint32_t *r;
-	size_t t;
+	uint32_t *r, *wb;
+	size_t t, i, n, nleaf = 0, w = pt->dwords, per, *wn;
 
 	for (t = 0; t < pt->grow.n; t++) {
 		pt->grow.t[t].left = pt->grow.t[t].eqleft;
 		if (!pt->grow.t[t].leaf)
 			continue;
+		nleaf++;
 		ps[t].path = kn_tmp_new(pt->rk->tmpdir);
 		if ((ps[t].f = kn_tmp_open(ps[t].path, "wb")) == NULL)
 			kn_die_sys("%s", ps[t].path);
 	}
+	per = pt->rk->avail / 8 / (nleaf + 1) / (w * sizeof(uint32_t));
+	if (per > 65536 / (w * sizeof(uint32_t)))
+		per = 65536 / (w * sizeof(uint32_t));
+	if (per < 1)
+		per = 1;
+	wb = kn_alloc(pt->grow.n * per * w * sizeof(uint32_t));
+	wn = kn_zalloc(pt->grow.n * sizeof(size_t));
 	rothko_read_open(pt, &rd, on);
-	while ((r = rothko_read_next(pt, &rd)) != NULL) {
-		struct pstat *p = &ps[tree_route(pt, r)];
+	while ((r = rothko_read_chunk(pt, &rd, &n)) != NULL)
+		for (i = 0; i < n; i++, r += w) {
+			size_t lt = tree_route(pt, r);
+			struct pstat *p = &ps[lt];
 
-		if (stats)
-			pstat_add(pt, p, r);
-		else
-			p->n++;
-		if (fwrite(r, pt->dwords * sizeof(uint32_t), 1, p->f) != 1)
-			kn_die_sys("%s: write error", p->path);
-	}
+			if (stats)
+				pstat_add(pt, p, r);
+			else
+				p->n++;
+			memcpy(wb + (lt * per + wn[lt]++) * w, r,
+			    w * sizeof(uint32_t));
+			if (wn[lt] == per) {
+				if (fwrite(wb + lt * per * w, w *
+				    sizeof(uint32_t), per, p->f) != per)
+					kn_die_sys("%s: write error", p->path);
+				wn[lt] = 0;
+			}
+		}
 	rothko_read_close(&rd);
 	for (t = 0; t < pt->grow.n; t++) {
 		if (ps[t].f == NULL)
 			continue;
-		if (fflush(ps[t].f) != 0 || ferror(ps[t].f))
+		if (fwrite(wb + t * per * w, w * sizeof(uint32_t), wn[t],
+		    ps[t].f) != wn[t] || fflush(ps[t].f) != 0 ||
+		    ferror(ps[t].f))
 			kn_die_sys("%s: write error", ps[t].path);
 		fclose(ps[t].f);
 		ps[t].f = NULL;
 		pt->acct.bwritten += ps[t].n * pt->dwords * sizeof(uint32_t);
 	}
+	free(wb);
+	free(wn);
 	pt->acct.repart++;
 }
 
@@ -1106,11 +1128,12 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
 	front = kn_alloc(1024 * sizeof(size_t));
 	front[nf++] = t;
 	G = kn_zalloc(pt->rk->fcache * pt->nqi * sizeof(struct gtab));
-	/* Level by level while a level's nodes fit in one batch, as the
-	 * report's FCACHE: past that the rows are repartitioned. */
-	while (fb < nf && nf - fb <= pt->rk->fcache && pt->grow.n + 2 < 512 &&
-	    !stop) {
-		nb = nf - fb;
+	/* Level by level, a batch of up to FCACHE nodes a scan, while the
+	 * nodes left to count fit in two batches: past that the rows are
+	 * repartitioned, and each part's scans read only its rows. */
+	while (fb < nf && nf - fb <= 2 * pt->rk->fcache &&
+	    pt->grow.n + 2 < 512 && !stop) {
+		nb = nf - fb < pt->rk->fcache ? nf - fb : pt->rk->fcache;
 		pt->rk->streaming = 0;
 again:
 		slot = kn_alloc(pt->grow.n * sizeof(long));
@@ -1170,6 +1193,8 @@ again:
 			struct cut best;
 			uint64_t *kc;
 
+			if (b > 0)
+				rothko_groups_drop(pt, &G[(b - 1) * pt->nqi]);
 			pt->rk->gtab = &G[b * pt->nqi];
 			pt->rk->snode = on;
 			pt->rk->stn = (long)tn;
@@ -1181,9 +1206,12 @@ again:
 			rothko_choose_cut_on_disk(pt, &best);
 			/* A node found final is one class; past 512 tree
 			 * nodes (files to write at once) the rest wait for
-			 * the next step. */
-			if (!best.found || (tn != 0 &&
-			    pt->grow.n + pt->rk->gtab[best.dim].n + 2 > 512)) {
+			 * the next step (a number's cut makes two, a
+			 * hierarchy's a kid for each group at most and
+			 * "other"). */
+			if (!best.found || (tn != 0 && pt->grow.n + 2 +
+			    (best.fast ? 0 : pt->rk->gtab[best.dim].n) >
+			    512)) {
 				pt->grow.t[tn].big = !best.found;
 				mond_node_clear_totals(pt);
 				continue;
@@ -1246,6 +1274,7 @@ again:
 			free(kc);
 			mond_node_clear_totals(pt);
 		}
+		rothko_groups_drop(pt, &G[(nb - 1) * pt->nqi]);
 		fb += nb;
 	}
 	pt->rk->gtab = gsave;

@@ -141,6 +141,11 @@ int rothko_count_begin(struct part *pt, struct gtab *G, size_t nb);
 void rothko_count_chunk(struct part *pt, struct gtab *G,
     const uint32_t *recs, size_t n, const long *sl);
 
+/* Frees the lists made from dense counts of a node's groups G[0..nqi)
+ * once its cut is chosen: rothko_count_begin counts them for one node
+ * of a scan at a time. */
+void rothko_groups_drop(struct part *pt, struct gtab *G);
+
 /* Ends the threads of the counting scans. */
 void rothko_count_end(struct part *pt);
 
