@@ -31,12 +31,18 @@ map_record(struct part *pt, uint32_t *r)
 void
 rothko_read_open(struct part *pt, struct oread *rd, const struct onode *on)
 {
+	size_t j;
+
 	rd->nd = on;
 	if ((rd->f = kn_tmp_open(on->path, "rb")) == NULL)
 		kn_die_sys("%s", on->path);
 	rd->buf = kn_alloc(MOND_CHUNK * pt->dwords * sizeof(uint32_t));
 	rd->n = rd->i = 0;
 	rd->chunk = 0;
+	/* Whether a record has anything to map. */
+	rd->map = pt->split == SPLIT_INFOGAIN;
+	for (j = 0; j < pt->nqi; j++)
+		rd->map |= pt->dims[j].h != NULL;
 	pt->acct.scans++;
 }
 
@@ -58,7 +64,7 @@ read_fill(struct part *pt, struct oread *rd)
 	kn_progress(pt->acct.classed, pt->acct.bread);
 	if (rd->nd->raw) {
 		numkey_rescale(pt, rd->buf, rd->n, rd->chunk++);
-		for (i = 0; i < rd->n; i++)
+		for (i = 0; i < rd->n && rd->map; i++)
 			map_record(pt, rd->buf + i * pt->dwords);
 	}
 	return 1;

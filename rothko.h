@@ -26,6 +26,7 @@ struct oread {
 	uint32_t *buf;
 	size_t n, i;
 	uint64_t chunk;		/* chunks read, for the spool's scales */
+	int map;		/* the spool's records need map_record */
 };
 
 /* The frequency groups of a node (004 §2: AV, AVS, AVC sets): per
