@@ -504,6 +504,82 @@ rank_put(struct dim *dm, size_t i, uint64_t key)
 	}
 }
 
+/* The numeric dimensions being ranked on a thread each: the next to
+ * take. */
+struct rank_pool {
+	struct part *pt;
+	pthread_mutex_t mu;
+	size_t next;
+};
+
+/* Ranks numeric dimensions of the pool's node until none is left. */
+static void *
+rank_run(void *arg)
+{
+	struct rank_pool *rp = arg;
+	struct part *pt = rp->pt;
+	size_t j;
+
+	for (;;) {
+		pthread_mutex_lock(&rp->mu);
+		while (rp->next < pt->nqi && pt->dims[rp->next].h != NULL)
+			rp->next++;
+		j = rp->next++;
+		pthread_mutex_unlock(&rp->mu);
+		if (j >= pt->nqi)
+			return NULL;
+		{
+			struct dim *dm = &pt->dims[j];
+			int S = dm->S;
+
+			mond_rank_numeric(pt, dm, j);
+			dm->S = S;
+		}
+	}
+}
+
+/* rank_run on a thread of its own, which leaves the signals to the
+ * main thread (kanon.c's cleanup). */
+static void *
+rank_thread(void *arg)
+{
+	kn_thread_nosignals();
+	return rank_run(arg);
+}
+
+/* Ranks each numeric dimension's numbers (mond_rank_numeric), the
+ * dimensions side by side on the threads of -j as far as their scratch
+ * (24 bytes a row each) fits in what fits_in_memory counts for a row
+ * and is not yet used (the records, 9 bytes a row and number): each
+ * ranks only its own, so the ranks are those of one thread. */
+static void
+rank_dims(struct part *pt)
+{
+	struct rank_pool rp;
+	pthread_t th[64];
+	size_t j, nnum = 0, spare;
+	int k, nt, started;
+
+	for (j = 0; j < pt->nqi; j++)
+		nnum += pt->dims[j].h == NULL;
+	spare = 8 * pt->dwords + 40 - 4 * pt->rec_words - 9 * nnum;
+	nt = pt->rk->jobs < 64 ? pt->rk->jobs : 64;
+	if ((size_t)nt > nnum)
+		nt = (int)nnum;
+	if ((size_t)nt > spare / 24)
+		nt = (int)(spare / 24);
+	memset(&rp, 0, sizeof(rp));
+	rp.pt = pt;
+	pthread_mutex_init(&rp.mu, NULL);
+	for (started = 1; started < nt; started++)
+		if (pthread_create(&th[started], NULL, rank_thread, &rp) != 0)
+			break;
+	rank_run(&rp);
+	for (k = 1; k < started; k++)
+		pthread_join(th[k], NULL);
+	pthread_mutex_destroy(&rp.mu);
+}
+
 /* Ranks the numbers of the nrows rows in rec among themselves, as in
  * memory: each numeric dimension's keys, taken from the records
  * wide[pr[2i+1]] on disk in memory (freed here, before the ranking's
@@ -532,14 +608,12 @@ rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr)
 	}
 	free(wide);
 	free(pr);
+	rank_dims(pt);
 	for (j = 0; j < pt->nqi; j++) {
 		struct dim *dm = &pt->dims[j];
-		int S = dm->S;
 
 		if (dm->h != NULL)
 			continue;
-		mond_rank_numeric(pt, dm, j);
-		dm->S = S;
 		dm->lcap = (size_t)dm->nrank + 2;
 		dm->lkey = kn_alloc(dm->lcap * sizeof(uint64_t));
 		for (r0 = 0; r0 < dm->nrank; r0++)
