@@ -259,8 +259,8 @@ dense_key(struct part *pt, size_t j, size_t i)
 	return (uint64_t)(dm->gmn + (int64_t)(i - 1)) ^ ((uint64_t)1 << 63);
 }
 
-/* The bytes of a group made from dense counts, in its list and with
- * the rank of its key (groups_rank). */
+/* The bytes of a number's group made from dense counts, in its list
+ * and with the rank of its key (groups_rank); a leaf's has no rank. */
 #define DENSE_LIST (sizeof(struct gent) + 2 * sizeof(uint64_t))
 
 /* The most groups dense counts of g in an array of dom can make. */
@@ -543,6 +543,8 @@ rothko_count_begin(struct part *pt, struct gtab *G, size_t nb)
 	/* The lists made from dense counts, one node's at a time
 	 * (rothko_groups_drop), as large as the largest. */
 	for (j = 0; j < pt->nqi; j++) {
+		int ranked = pt->keyed && pt->dims[j].h == NULL;
+
 		for (most = 0, b = 0; b < nb; b++) {
 			const struct gtab *g = &G[b * pt->nqi + j];
 
@@ -550,7 +552,8 @@ rothko_count_begin(struct part *pt, struct gtab *G, size_t nb)
 			    dense_keys(g, g->dom) > most)
 				most = dense_keys(g, g->dom);
 		}
-		lists += (most + 1) * DENSE_LIST;
+		lists += (most + 1) * (ranked ? DENSE_LIST :
+		    sizeof(struct gent));
 	}
 	pt->rk->gbytes += lists;
 	if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
