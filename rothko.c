@@ -968,18 +968,17 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 {
 	struct oread rd;
 	uint32_t *r, *wb;
-	size_t t, i, n, nleaf = 0, w = pt->dwords, per, *wn;
+	size_t t, i, n, w = pt->dwords, per, *wn;
 
 	for (t = 0; t < pt->grow.n; t++) {
 		pt->grow.t[t].left = pt->grow.t[t].eqleft;
 		if (!pt->grow.t[t].leaf)
 			continue;
-		nleaf++;
 		ps[t].path = kn_tmp_new(pt->rk->tmpdir);
 		if ((ps[t].f = kn_tmp_open(ps[t].path, "wb")) == NULL)
 			kn_die_sys("%s", ps[t].path);
 	}
-	per = pt->rk->avail / 8 / (nleaf + 1) / (w * sizeof(uint32_t));
+	per = pt->rk->avail / 8 / (pt->grow.n + 1) / (w * sizeof(uint32_t));
 	if (per > 65536 / (w * sizeof(uint32_t)))
 		per = 65536 / (w * sizeof(uint32_t));
 	if (per < 1)
