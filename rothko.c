@@ -1203,9 +1203,12 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
 	G = kn_zalloc(pt->rk->fcache * pt->nqi * sizeof(struct gtab));
 	/* Level by level, a batch of up to FCACHE nodes a scan, while the
 	 * nodes left to count fit in two batches: past that the rows are
-	 * repartitioned, and each part's scans read only its rows. */
-	while (fb < nf && nf - fb <= 2 * pt->rk->fcache &&
-	    pt->grow.n + 2 < 512 && !stop) {
+	 * repartitioned, and each part's scans read only its rows.  Under
+	 * Rothko-S, whose samples of the parts depend on which parts the
+	 * step makes, in one batch, and a cut deferred past 512 tree nodes
+	 * by the count of its groups, as Rothko-S's output has been. */
+	while (fb < nf && nf - fb <= (pt->rk->sampling ? 1 : 2) *
+	    pt->rk->fcache && pt->grow.n + 2 < 512 && !stop) {
 		nb = nf - fb < pt->rk->fcache ? nf - fb : pt->rk->fcache;
 		pt->rk->streaming = 0;
 again:
@@ -1283,8 +1286,8 @@ again:
 			 * hierarchy's a kid for each group at most and
 			 * "other"). */
 			if (!best.found || (tn != 0 && pt->grow.n + 2 +
-			    (best.fast ? 0 : pt->rk->gtab[best.dim].n) >
-			    512)) {
+			    (best.fast && !pt->rk->sampling ? 0 :
+			    pt->rk->gtab[best.dim].n) > 512)) {
 				pt->grow.t[tn].big = !best.found;
 				mond_node_clear_totals(pt);
 				continue;
