@@ -711,6 +711,7 @@ main(int argc, char *argv[])
 		root.n = pt->nrows;
 		root.raw = 1;
 		root.big = 0;
+		pt->rk->jobs = kn_jobs(&opt);
 		rothko_t(pt, &root, in.name);
 		pt->nrows = ntot;
 		if (fflush(pt->pairs) != 0 || ferror(pt->pairs))

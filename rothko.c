@@ -14,7 +14,7 @@
  * of hypo.c (004 §3.1) reject "not allowable", repartitions while
  * counting population statistics, and merges back any subtree with a
  * part that fails a requirement: every class meets every requirement
- * whatever the sample.
+ * whatever the sample.  The frequency groups are counted in rgroups.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -95,538 +95,6 @@ sample_ok(
 }
 
 /* ---- out of core: Rothko-T (paper 004 §2) -------------------------- */
-
-/* Maps a spooled record's leaves and labels to codes (its numbers are
- * keys already). */
-static void
-map_record(struct part *pt, uint32_t *r)
-{
-	size_t j;
-
-	for (j = 0; j < pt->nqi; j++)
-		if (pt->dims[j].h != NULL)
-			r[j] = pt->dims[j].dfsrank[r[j]];
-	if (pt->split == SPLIT_INFOGAIN)
-		r[pt->word_targ] = pt->label_rank[r[pt->word_targ]];
-}
-
-static void
-oread_open(struct part *pt, struct oread *rd, const struct onode *on)
-{
-	rd->nd = on;
-	if ((rd->f = kn_tmp_open(on->path, "rb")) == NULL)
-		kn_die_sys("%s", on->path);
-	rd->buf = kn_alloc(MOND_CHUNK * pt->dwords * sizeof(uint32_t));
-	rd->n = rd->i = 0;
-	rd->chunk = 0;
-	pt->acct.scans++;
-}
-
-/* The next record, mapped, or NULL at the end. */
-static uint32_t *
-oread_next(struct part *pt, struct oread *rd)
-{
-	size_t i;
-
-	if (rd->i == rd->n) {
-		rd->n = fread(rd->buf, pt->dwords * sizeof(uint32_t),
-		    MOND_CHUNK, rd->f);
-		rd->i = 0;
-		if (rd->n == 0) {
-			if (ferror(rd->f))
-				kn_die_sys("%s: read error", rd->nd->path);
-			return NULL;
-		}
-		pt->acct.bread += rd->n * pt->dwords * sizeof(uint32_t);
-		kn_progress(pt->acct.classed, pt->acct.bread);
-		if (rd->nd->raw) {
-			numkey_rescale(pt, rd->buf, rd->n, rd->chunk++);
-			for (i = 0; i < rd->n; i++)
-				map_record(pt, rd->buf + i * pt->dwords);
-		}
-	}
-	return rd->buf + pt->dwords * rd->i++;
-}
-
-static void
-oread_close(struct oread *rd)
-{
-	fclose(rd->f);
-	free(rd->buf);
-}
-
-static uint64_t
-ghash(uint64_t c, uint32_t s, uint32_t y)
-{
-	uint64_t h = (c * 0x9e3779b97f4a7c15ULL) ^
-	    ((uint64_t)s * 0xc2b2ae3d27d4eb4fULL) ^
-	    ((uint64_t)y * 0x165667b19e3779f9ULL);
-
-	return h ^ (h >> 29);
-}
-
-/* The memory of a group: with the rank and the value of its key when
- * it is a number's (groups_rank). */
-static size_t
-gent_bytes(const struct gtab *g)
-{
-	return sizeof(struct gent) + (g->ranked ? 2 * sizeof(uint64_t) : 0);
-}
-
-void
-rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
-    uint32_t y, uint64_t cnt)
-{
-	size_t h, i;
-
-	if (2 * (g->n + 1) > g->nslot) {
-		size_t ns = g->nslot ? 2 * g->nslot : 1024, k;
-
-		free(g->slot);
-		pt->rk->gbytes += (ns - g->nslot) * sizeof(uint32_t);
-		g->slot = kn_zalloc(ns * sizeof(uint32_t));
-		g->nslot = ns;
-		for (k = 0; k < g->n; k++) {
-			h = ghash(g->e[k].code, g->e[k].s, g->e[k].y) &
-			    (ns - 1);
-			while (g->slot[h] != 0)
-				h = (h + 1) & (ns - 1);
-			g->slot[h] = (uint32_t)k + 1;
-		}
-		if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft)
-			pt->rk->gover = 1;
-		else if (pt->rk->gbytes > pt->rk->avail)
-			kn_die("-S %zu: too small: the frequency groups of a "
-			    "node need more (%zu bytes so far)", pt->budget,
-			    pt->rk->gbytes);
-	}
-	h = ghash(c, s, y) & (g->nslot - 1);
-	while ((i = g->slot[h]) != 0) {
-		struct gent *e = &g->e[i - 1];
-
-		if (e->code == c && e->s == s && e->y == y) {
-			e->cnt += cnt;
-			return;
-		}
-		h = (h + 1) & (g->nslot - 1);
-	}
-	if (g->n == g->cap) {
-		pt->rk->gbytes += g->cap * gent_bytes(g);
-		if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
-			/* Over before it grows: the scan ends (gover). */
-			pt->rk->gover = 1;
-			return;
-		}
-		g->cap = g->cap ? 2 * g->cap : 1024;
-		g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
-	}
-	g->e[g->n].code = c;
-	g->e[g->n].s = s;
-	g->e[g->n].y = y;
-	g->e[g->n].cnt = cnt;
-	g->slot[h] = (uint32_t)++g->n;
-}
-
-/* Empties g for a new count, keeping its list's memory (counted in
- * gbytes) if keep, else freeing it too. */
-static void
-gclear(struct part *pt, struct gtab *g, int keep)
-{
-	free(g->slot);
-	free(g->arr);
-	g->arr = NULL;
-	g->slot = NULL;
-	g->nslot = 0;
-	g->n = 0;
-	if (!keep) {
-		free(g->e);
-		g->e = NULL;
-		g->cap = 0;
-	}
-	pt->rk->gbytes += g->cap * gent_bytes(g);
-}
-
-/* The key of dimension j in a record on disk: a leaf's code, or a
- * number's key. */
-static uint64_t
-disk_key(struct part *pt, const uint32_t *r, size_t j)
-{
-	return pt->dims[j].h != NULL || !pt->keyed ? r[j] :
-	    numkey_get(r, pt->dims[j].kword);
-}
-
-/* Whether dimension j of the node being counted is streamed: a
- * number, its groups not held (struct rothko). */
-static int
-streamed(struct part *pt, size_t j)
-{
-	return pt->rk->streaming && pt->keyed && pt->dims[j].h == NULL;
-}
-
-/* The key of code c of dimension j in the node whose groups were
- * counted last (or in memory): c itself, or a number's key. */
-static uint64_t
-code_key(struct part *pt, size_t j, uint64_t c)
-{
-	return pt->dims[j].h != NULL || !pt->keyed || streamed(pt, j) ? c :
-	    pt->dims[j].lkey[c];
-}
-
-/* The counts by code of dimension j fit an array of this many: the
- * leaves of a hierarchy, or a numeric column of a small range; 0:
- * not. */
-static size_t
-dense_dom(struct part *pt, size_t j)
-{
-	const struct dim *dm = &pt->dims[j];
-
-	if (dm->h != NULL)
-		return dm->ncode;
-	if (!pt->keyed)
-		return dm->nrank;
-	return (uint64_t)((kn_i128)dm->gmx - dm->gmn) < 65536 ?
-	    (size_t)((kn_i128)dm->gmx - dm->gmn) + 2 : 0;
-}
-
-/* A key's place in the dense counts of dimension j, and back: 0 for a
- * missing value, then the numbers from the least. */
-static size_t
-dense_idx(struct part *pt, size_t j, uint64_t key)
-{
-	const struct dim *dm = &pt->dims[j];
-
-	if (dm->h != NULL || !pt->keyed)
-		return (size_t)key;
-	if (key == 0 && dm->miss)
-		return 0;
-	return (size_t)(numkey_value(key) - dm->gmn) + 1;
-}
-
-static uint64_t
-dense_key(struct part *pt, size_t j, size_t i)
-{
-	const struct dim *dm = &pt->dims[j];
-
-	if (dm->h != NULL || !pt->keyed)
-		return i;
-	if (i == 0)
-		return 0;
-	return (uint64_t)(dm->gmn + (int64_t)(i - 1)) ^ ((uint64_t)1 << 63);
-}
-
-/* Counts a row of code c of dimension j into g: in an array indexed by
- * the code when the groups are plain counts, else in the hash. */
-static void
-gcount(struct part *pt, struct gtab *g, size_t j, const uint32_t *r)
-{
-	size_t dom;
-
-	g->ranked = pt->keyed && pt->dims[j].h == NULL;
-	if (pt->rk->gdense && (dom = dense_dom(pt, j)) > 0) {
-		if (g->arr == NULL) {
-
-			pt->rk->gbytes += (dom + 1) * (sizeof(uint64_t) +
-			    (g->ranked ? 2 * sizeof(uint64_t) : 0));
-			if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
-				pt->rk->gover = 1;
-				return;
-			}
-			if (pt->rk->gbytes > pt->rk->avail)
-				kn_die(
-				    "-S %zu: too small: the frequency groups "
-				    "of a node need more (%zu bytes so far)",
-				    pt->budget, pt->rk->gbytes);
-			g->arr = kn_zalloc((dom + 1) * sizeof(uint64_t));
-		}
-		g->arr[dense_idx(pt, j, disk_key(pt, r, j))]++;
-		return;
-	}
-	rothko_gtab_add(pt, g, disk_key(pt, r, j), pt->has_sens ? r[pt->word_sens] : 0,
-	    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
-}
-
-/* Clears what a scan counts of a node besides its groups. */
-static void
-count_clear(struct part *pt)
-{
-	size_t j;
-
-	gclear(pt, &pt->rk->gtot, 0);
-	for (j = 0; j < pt->nqi; j++)
-		memset(&pt->rk->sst[j], 0, sizeof(struct sstat));
-}
-
-/* Counts record r of a node into its groups G[0..nqi), or for a
- * streamed dimension into its statistics, and into the node's
- * totals. */
-static void
-count_row(struct part *pt, struct gtab *G, const uint32_t *r)
-{
-	size_t j;
-
-	for (j = 0; j < pt->nqi; j++) {
-		struct sstat *st = &pt->rk->sst[j];
-		uint64_t key;
-		int64_t v;
-
-		if (!streamed(pt, j)) {
-			gcount(pt, &G[j], j, r);
-			continue;
-		}
-		key = disk_key(pt, r, j);
-		if (key == 0 && pt->dims[j].miss) {
-			st->nmiss++;
-			continue;
-		}
-		v = numkey_value(key);
-		if (st->nnum == 0 || v < st->mn)
-			st->mn = v;
-		if (st->nnum == 0 || v > st->mx)
-			st->mx = v;
-		st->nnum++;
-		st->sum += v;
-	}
-	if (pt->rk->streaming)
-		rothko_gtab_add(pt, &pt->rk->gtot, 0,
-		    pt->has_sens ? r[pt->word_sens] : 0,
-		    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
-}
-
-/* Turns dense counts into the sorted list of groups. */
-static void
-gdense_list(struct part *pt, struct gtab *g, size_t j)
-{
-	size_t dom = dense_dom(pt, j), c;
-
-	if (g->arr == NULL)
-		return;
-	g->n = 0;
-	for (c = 0; c < dom; c++) {
-		if (g->arr[c] == 0)
-			continue;
-		g->e = kn_grow(g->e, &g->cap, g->n, sizeof(struct gent), 1024);
-		g->e[g->n].code = dense_key(pt, j, c);
-		g->e[g->n].s = g->e[g->n].y = 0;
-		g->e[g->n].cnt = g->arr[c];
-		g->n++;
-	}
-	free(g->arr);
-	g->arr = NULL;
-}
-
-static int
-cmp_gent(const void *a, const void *b)
-{
-	const struct gent *x = a, *y = b;
-
-	if (x->code != y->code)
-		return x->code < y->code ? -1 : 1;
-	if (x->s != y->s)
-		return x->s < y->s ? -1 : 1;
-	return x->y < y->y ? -1 : x->y > y->y;
-}
-
-/* Moves e[root] down the heap e[0..n) to its place. */
-static void
-gent_sift(struct gent *e, size_t root, size_t n)
-{
-	size_t kid;
-	struct gent t;
-
-	for (; (kid = 2 * root + 1) < n; root = kid) {
-		if (kid + 1 < n && cmp_gent(&e[kid], &e[kid + 1]) < 0)
-			kid++;
-		if (cmp_gent(&e[root], &e[kid]) >= 0)
-			break;
-		t = e[root];
-		e[root] = e[kid];
-		e[kid] = t;
-	}
-}
-
-/* Sorts groups by cmp_gent in place (a heapsort: qsort's scratch would
- * be as large as the groups, outside the budget; no two groups are
- * equal, so the order is qsort's). */
-static void
-sort_gents(struct gent *e, size_t n)
-{
-	size_t i;
-	struct gent t;
-
-	for (i = n / 2; i-- > 0;)
-		gent_sift(e, i, n);
-	for (i = n; i-- > 1;) {
-		t = e[0];
-		e[0] = e[i];
-		e[i] = t;
-		gent_sift(e, 0, i);
-	}
-}
-
-/* Scans a node for its groups, totals and extents (pt->node). */
-static void
-node_groups(struct part *pt, const struct onode *on)
-{
-	struct oread rd;
-	uint32_t *r;
-	size_t j;
-
-	pt->rk->gbytes = 0;
-	pt->rk->streaming = pt->keyed;	/* a region needs no groups */
-	for (j = 0; j < pt->nqi; j++)
-		gclear(pt, &pt->rk->gtab[j], 1);
-	count_clear(pt);
-	oread_open(pt, &rd, on);
-	while ((r = oread_next(pt, &rd)) != NULL)
-		count_row(pt, pt->rk->gtab, r);
-	oread_close(&rd);
-	rothko_groups_finish(pt, on->n);
-}
-
-/* Makes room for a node's ranks of numeric dimension dm, n of them
- * (their memory is counted with the groups: gent_bytes). */
-static void
-local_room(struct dim *dm, size_t n)
-{
-	if (dm->lcap >= n)
-		return;
-	dm->lcap = n;
-	dm->vals = kn_realloc(dm->vals, n * sizeof(int64_t));
-	dm->lkey = kn_realloc(dm->lkey, n * sizeof(uint64_t));
-}
-
-/* Frees the ranks of a numeric dimension's values. */
-static void
-local_free(struct dim *dm)
-{
-	if (dm->h != NULL)
-		return;
-	free(dm->vals);
-	free(dm->lkey);
-	dm->vals = NULL;
-	dm->lkey = NULL;
-	dm->lcap = 0;
-	dm->nrank = 0;
-}
-
-/* The groups of numeric dimension j, sorted, by the ranks of their
- * keys among the node's (rank 0 for a missing value): what the cuts and
- * regions are chosen from, as in memory, with the node's own vals and
- * lkey (the key of each rank). */
-static void
-groups_rank(struct part *pt, size_t j)
-{
-	struct dim *dm = &pt->dims[j];
-	struct gtab *g = &pt->rk->gtab[j];
-	uint32_t r = dm->miss ? 1 : 0;
-	size_t i;
-
-	local_room(dm, g->n + 2);
-	dm->vals[0] = dm->gmn;
-	dm->lkey[0] = 0;
-	for (i = 0; i < g->n; i++) {
-		uint64_t key = g->e[i].code;
-
-		if (dm->miss && key == 0) {
-			g->e[i].code = 0;
-			continue;
-		}
-		if (r == (dm->miss ? 1 : 0) || key != dm->lkey[r - 1]) {
-			dm->lkey[r] = key;
-			dm->vals[r] = numkey_value(key);
-			r++;
-		}
-		g->e[i].code = r - 1;
-	}
-	dm->nrank = r;
-}
-
-/* The extent of streamed dimension j from its statistics: codes 0 (a
- * missing value), 1 and 2 (the least and largest numbers) in a table
- * of three ranks, which are all the widths and regions need. */
-static void
-stream_extent(struct part *pt, size_t j)
-{
-	struct dim *dm = &pt->dims[j];
-	const struct sstat *st = &pt->rk->sst[j];
-
-	local_room(dm, 3);
-	dm->vals[0] = dm->gmn;
-	dm->lkey[0] = 0;
-	dm->vals[1] = st->mn;
-	dm->vals[2] = st->mx;
-	dm->lkey[1] = (uint64_t)st->mn ^ ((uint64_t)1 << 63);
-	dm->lkey[2] = (uint64_t)st->mx ^ ((uint64_t)1 << 63);
-	dm->nrank = 3;
-	pt->node.mn[j] = st->nmiss > 0 || st->nnum == 0 ? 0 : 1;
-	pt->node.mx[j] = st->nnum == 0 ? 0 : st->mn == st->mx ? 1 : 2;
-}
-
-/* From the groups in gt of a node of n rows: sorted lists, the totals
- * and extents (pt->node). */
-void
-rothko_groups_finish(struct part *pt, uint64_t n)
-{
-	size_t i, j;
-
-	const struct gtab *g0 = pt->rk->streaming ? &pt->rk->gtot :
-	    &pt->rk->gtab[0];
-
-	for (j = 0; j < pt->nqi; j++) {
-		if (streamed(pt, j))
-			continue;
-		if (pt->rk->gtab[j].arr != NULL)
-			gdense_list(pt, &pt->rk->gtab[j], j);
-		else
-			sort_gents(pt->rk->gtab[j].e, pt->rk->gtab[j].n);
-		if (pt->keyed && pt->dims[j].h == NULL)
-			groups_rank(pt, j);
-	}
-	/* Totals from the first dimension's groups. */
-	pt->node.b = 0;
-	pt->node.n = n;
-	pt->node.sorted = pt->nqi;
-	memset(&pt->node.tot, 0, sizeof(pt->node.tot));
-	pt->nstouch = pt->nltouch = 0;
-	for (i = 0; i < g0->n; i++) {
-		const struct gent *e = &g0->e[i];
-
-		if (pt->has_sens && pt->hs_tot[e->s] == 0)
-			pt->stouch[pt->nstouch++] = e->s;
-		if (pt->has_sens)
-			pt->hs_tot[e->s] += e->cnt;
-		if (pt->split == SPLIT_INFOGAIN && pt->hl_tot[e->y] == 0)
-			pt->ltouch[pt->nltouch++] = e->y;
-		if (pt->split == SPLIT_INFOGAIN)
-			pt->hl_tot[e->y] += e->cnt;
-		if (pt->req.hasv) {
-			pt->node.tot.s += pt->sens_val[e->s] * (kn_i128)e->cnt;
-			pt->node.tot.ss += pt->sens_val[e->s] *
-			    pt->sens_val[e->s] * (kn_i128)e->cnt;
-		}
-		if (pt->split == SPLIT_REGRESSION)
-			pt->node.tot.ts += pt->targ_val[e->y] * (kn_i128)e->cnt;
-	}
-	if (pt->nltouch > 1)
-		qsort(pt->ltouch, pt->nltouch, sizeof(uint32_t), mond_cmp_u32);
-	pt->node.tot.n = n;
-	for (i = 0; i < pt->nstouch; i++)
-		pt->node.tot.distinct++;
-	for (i = 0; i < pt->nltouch; i++)
-		pt->node.tot.lf += mond_x_log_x(pt, pt->hl_tot[pt->ltouch[i]]);
-	for (j = 0; j < pt->nqi; j++) {
-		if (streamed(pt, j)) {
-			stream_extent(pt, j);
-			continue;
-		}
-		pt->node.mn[j] =
-		    pt->rk->gtab[j].n > 0 ? pt->rk->gtab[j].e[0].code : 0;
-		pt->node.mx[j] = pt->rk->gtab[j].n > 0
-		    ? pt->rk->gtab[j].e[pt->rk->gtab[j].n - 1].code
-		    : 0;
-	}
-	mond_widths(pt);
-}
 
 /* Adds cnt rows of sensitive value x and label y to part L (and takes
  * them from R, if not NULL). */
@@ -885,17 +353,17 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
 	for (t = 0; t < pt->grow.n; t++)
 		pt->grow.t[t].left = pt->grow.t[t].eqleft;
-	oread_open(pt, &rd, on);
-	while ((r = oread_next(pt, &rd)) != NULL) {
+	rothko_read_open(pt, &rd, on);
+	while ((r = rothko_read_next(pt, &rd)) != NULL) {
 		if (pt->rk->stn >= 0 && tree_route(pt, r) != (size_t)pt->rk->stn)
 			continue;
-		hex_put(line, disk_key(pt, r, j), 16);
+		hex_put(line, rothko_disk_key(pt, r, j), 16);
 		hex_put(line + 16, pt->has_sens ? r[pt->word_sens] : 0, 8);
 		hex_put(line + 24, pt->split != SPLIT_MEDIAN ?
 		    r[pt->word_targ] : 0, 8);
 		kn_sort_add(so, line, sizeof(line));
 	}
-	oread_close(&rd);
+	rothko_read_close(&rd);
 	kn_sort_finish(so, 0, scut_line, &sc);
 	pt->acct.bread += kn_sort_stats(so)->bytes_read;
 	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
@@ -989,7 +457,7 @@ rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
 			continue;
 		if (mond_is_hier(pt, op[j]))
 			groups_cut_hier(pt, op[j], best);
-		else if (streamed(pt, op[j]))
+		else if (rothko_streamed(pt, op[j]))
 			stream_cut_ordered(pt, op[j], best);
 		else
 			groups_cut_ordered(pt, op[j], best);
@@ -1036,29 +504,102 @@ rank_put(struct dim *dm, size_t i, uint64_t key)
 	}
 }
 
-/* Ranks the numbers of the nrows rows in rec among themselves, as in
- * memory: each numeric dimension's keys, read again from the node's
- * file on, or taken from the records wide[pr[2i+1]] on disk in memory
- * (freed here, before the ranking's scratch is taken), or for done
- * already in its raw and rsc, become ranks in the records' word j, with the
- * node's vals and lkey.  The in-memory
- * algorithm sees only the order of the codes and the values of vals,
- * whose rank 0 stands for a missing value with the table's least
- * number, as in memory. */
+/* The numeric dimensions being ranked on a thread each: the next to
+ * take. */
+struct rank_pool {
+	struct part *pt;
+	pthread_mutex_t mu;
+	size_t next;
+};
+
+/* Ranks numeric dimensions of the pool's node until none is left. */
+static void *
+rank_run(void *arg)
+{
+	struct rank_pool *rp = arg;
+	struct part *pt = rp->pt;
+	size_t j;
+
+	for (;;) {
+		pthread_mutex_lock(&rp->mu);
+		while (rp->next < pt->nqi && pt->dims[rp->next].h != NULL)
+			rp->next++;
+		j = rp->next++;
+		pthread_mutex_unlock(&rp->mu);
+		if (j >= pt->nqi)
+			return NULL;
+		{
+			struct dim *dm = &pt->dims[j];
+			int S = dm->S;
+
+			mond_rank_numeric(pt, dm, j);
+			dm->S = S;
+		}
+	}
+}
+
+/* rank_run on a thread of its own, which leaves the signals to the
+ * main thread (kanon.c's cleanup). */
+static void *
+rank_thread(void *arg)
+{
+	kn_thread_nosignals();
+	return rank_run(arg);
+}
+
+/* Ranks each numeric dimension's numbers (mond_rank_numeric), the
+ * dimensions side by side on the threads of -j as far as their scratch
+ * (24 bytes a row each) fits in what fits_in_memory counts for a row
+ * and is not yet used (the records, 9 bytes a row and number): each
+ * ranks only its own, so the ranks are those of one thread. */
 static void
-rank_in_memory(struct part *pt, const struct onode *on, uint32_t *wide,
-    uint64_t *pr, const struct dim *done)
+rank_dims(struct part *pt)
+{
+	struct rank_pool rp;
+	pthread_t th[64];
+	size_t j, nnum = 0, spare;
+	int k, nt, started;
+
+	for (j = 0; j < pt->nqi; j++)
+		nnum += pt->dims[j].h == NULL;
+	spare = 8 * pt->dwords + 40 - 4 * pt->rec_words - 9 * nnum;
+	nt = pt->rk->jobs < 64 ? pt->rk->jobs : 64;
+	if ((size_t)nt > nnum)
+		nt = (int)nnum;
+	if ((size_t)nt > spare / 24)
+		nt = (int)(spare / 24);
+	memset(&rp, 0, sizeof(rp));
+	rp.pt = pt;
+	pthread_mutex_init(&rp.mu, NULL);
+	for (started = 1; started < nt; started++)
+		if (pthread_create(&th[started], NULL, rank_thread, &rp) != 0)
+			break;
+	rank_run(&rp);
+	for (k = 1; k < started; k++)
+		pthread_join(th[k], NULL);
+	pthread_mutex_destroy(&rp.mu);
+}
+
+/* Ranks the numbers of the nrows rows in rec among themselves, as in
+ * memory: each numeric dimension's keys, taken from the records
+ * wide[pr[2i+1]] on disk in memory (freed here, before the ranking's
+ * scratch is taken), or without wide already in its raw and rsc,
+ * become ranks in the records' word j, with the node's vals and lkey.
+ * The in-memory algorithm sees only the order of the codes and the
+ * values of vals, whose rank 0 stands for a missing value with the
+ * table's least number, as in memory. */
+static void
+rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr)
 {
 	size_t j, i, n = pt->nrows;
-	int fromfile = wide == NULL;
 	uint32_t r0;
 
-	for (j = 0; j < pt->nqi && !fromfile; j++) {
+	for (j = 0; j < pt->nqi && wide != NULL; j++) {
 		struct dim *dm = &pt->dims[j];
 
 		if (dm->h != NULL)
 			continue;
-		local_free(dm);
+		rothko_local_free(dm);
 		dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
 		dm->rsc = kn_alloc(n + 1);
 		for (i = 0; i < n; i++)
@@ -1067,26 +608,12 @@ rank_in_memory(struct part *pt, const struct onode *on, uint32_t *wide,
 	}
 	free(wide);
 	free(pr);
+	rank_dims(pt);
 	for (j = 0; j < pt->nqi; j++) {
 		struct dim *dm = &pt->dims[j];
-		int S = dm->S;
 
 		if (dm->h != NULL)
 			continue;
-		if (fromfile && dm != done) {
-			struct oread rd;
-			uint32_t *r;
-
-			local_free(dm);
-			dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
-			dm->rsc = kn_alloc(n + 1);
-			oread_open(pt, &rd, on);
-			for (i = 0; (r = oread_next(pt, &rd)) != NULL; i++)
-				rank_put(dm, i, numkey_get(r, dm->kword));
-			oread_close(&rd);
-		}
-		mond_rank_numeric(pt, dm, j);
-		dm->S = S;
 		dm->lcap = (size_t)dm->nrank + 2;
 		dm->lkey = kn_alloc(dm->lcap * sizeof(uint64_t));
 		for (r0 = 0; r0 < dm->nrank; r0++)
@@ -1099,43 +626,46 @@ rank_in_memory(struct part *pt, const struct onode *on, uint32_t *wide,
 	}
 }
 
-/* Partitions a node in memory: reads it and runs the stack of
- * mond_partition() over it, class ids continuing. */
+/* Partitions a node in memory: reads it, each number's key taken in the
+ * same scan (9 bytes a row and number: within the 16 that
+ * fits_in_memory counts for its two words on disk), and runs the stack
+ * of mond_partition() over it, class ids continuing. */
 static void
 solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 {
 	struct oread rd;
 	uint32_t *r;
 	uint64_t i = 0;
-	struct dim *d1 = NULL;
+	size_t j;
 
-	/* The first numeric dimension's keys are taken in the same scan. */
-	for (i = 0; i < pt->nqi && d1 == NULL; i++)
-		if (pt->dims[i].h == NULL) {
-			d1 = &pt->dims[i];
-			local_free(d1);
-			d1->raw = kn_alloc((on->n + 1) * sizeof(int64_t));
-			d1->rsc = kn_alloc(on->n + 1);
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h == NULL) {
+			struct dim *dm = &pt->dims[j];
+
+			rothko_local_free(dm);
+			dm->raw = kn_alloc((on->n + 1) * sizeof(int64_t));
+			dm->rsc = kn_alloc(on->n + 1);
 		}
-	i = 0;
 	pt->rec = kn_alloc((on->n + 1) * pt->rec_words * sizeof(uint32_t));
-	oread_open(pt, &rd, on);
-	while ((r = oread_next(pt, &rd)) != NULL) {
-		if (d1 != NULL)
-			rank_put(d1, i, numkey_get(r, d1->kword));
+	rothko_read_open(pt, &rd, on);
+	while ((r = rothko_read_next(pt, &rd)) != NULL) {
+		for (j = 0; j < pt->nqi; j++)
+			if (pt->dims[j].h == NULL)
+				rank_put(&pt->dims[j], i, numkey_get(r,
+				    pt->dims[j].kword));
 		memcpy(pt->rec + i++ * pt->rec_words, r,
 		    pt->rec_words * sizeof(uint32_t));
 	}
-	oread_close(&rd);
+	rothko_read_close(&rd);
 	pt->nrows = on->n;
-	rank_in_memory(pt, on, NULL, NULL, d1);
+	rank_in_memory(pt, NULL, NULL);
 	mond_scratch_alloc(pt, 1);
 	if (checkname != NULL)
 		rothko_root_check(pt, checkname);
 	mond_partition(pt);
 	mond_scratch_alloc(pt, 0);
 	for (i = 0; i < pt->nqi; i++)
-		local_free(&pt->dims[i]);
+		rothko_local_free(&pt->dims[i]);
 	pt->acct.inmem++;
 }
 
@@ -1150,17 +680,17 @@ big_leaf(struct part *pt, const struct onode *on)
 	if (on->n > pt->max_class)
 		pt->max_class = on->n;
 	pt->acct.bigleaf++;
-	oread_open(pt, &rd, on);
-	while ((r = oread_next(pt, &rd)) != NULL)
+	rothko_read_open(pt, &rd, on);
+	while ((r = rothko_read_next(pt, &rd)) != NULL)
 		mond_class_assign(pt, r[pt->word_row], id);
-	oread_close(&rd);
+	rothko_read_close(&rd);
 	if (pt->regions_fp == NULL) {
 		pt->rk->streaming = 0;
 		return;
 	}
 	mond_region_clear(pt);
 	for (j = 0; j < pt->nqi; j++)
-		if (streamed(pt, j)) {
+		if (rothko_streamed(pt, j)) {
 			pt->sums[j] = pt->rk->sst[j].sum;
 			pt->nmiss[j] = pt->rk->sst[j].nmiss;
 			pt->mnp[j] = 1;
@@ -1188,8 +718,8 @@ sample_node(
 	uint64_t i = 0, q;
 
 	wide = kn_alloc((ns + 1) * pt->dwords * sizeof(uint32_t));
-	oread_open(pt, &rd, on);
-	while ((r = oread_next(pt, &rd)) != NULL) {
+	rothko_read_open(pt, &rd, on);
+	while ((r = rothko_read_next(pt, &rd)) != NULL) {
 		if (all != NULL)
 			pstat_add(pt, all, r);
 		if (i < ns)
@@ -1202,7 +732,7 @@ sample_node(
 		pos[q] = (uint32_t)i;
 		i++;
 	}
-	oread_close(&rd);
+	rothko_read_close(&rd);
 	/* Back in file order, so that ties break as in memory. */
 	{
 		uint64_t *pr = kn_alloc((ns + 1) * 2 * sizeof(uint64_t));
@@ -1222,7 +752,7 @@ sample_node(
 		pt->nrows = ns;
 		free(pos);
 		pos = NULL;
-		rank_in_memory(pt, on, wide, pr, NULL);
+		rank_in_memory(pt, wide, pr);
 	}
 	free(pos);
 }
@@ -1323,7 +853,7 @@ tree_route(struct part *pt, const uint32_t *r)
 	while (!pt->grow.t[t].leaf) {
 		const struct tnode *tn = &pt->grow.t[t];
 		const struct dim *dm = &pt->dims[tn->dim];
-		uint64_t v = disk_key(pt, r, tn->dim);
+		uint64_t v = rothko_disk_key(pt, r, tn->dim);
 		uint32_t leafid, c;
 
 		if (tn->rel) {
@@ -1430,13 +960,15 @@ tree_collect(struct part *pt, size_t t, struct pstat *ps, struct onode *out,
 
 /* Writes the records of a node to one file per leaf of the tree pt->grow
  * (ps[t].path), counting the leaves' rows in ps[t].n, or with stats all
- * of their population statistics. */
+ * of their population statistics.  Each leaf's records are gathered in
+ * a buffer of its own (up to 64 KiB, together an eighth of what the
+ * nodes may use) and written a buffer at a time. */
 static void
 route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 {
 	struct oread rd;
-	uint32_t *r;
-	size_t t;
+	uint32_t *r, *wb;
+	size_t t, i, n, w = pt->dwords, per, *wn;
 
 	for (t = 0; t < pt->grow.n; t++) {
 		pt->grow.t[t].left = pt->grow.t[t].eqleft;
@@ -1446,27 +978,46 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 		if ((ps[t].f = kn_tmp_open(ps[t].path, "wb")) == NULL)
 			kn_die_sys("%s", ps[t].path);
 	}
-	oread_open(pt, &rd, on);
-	while ((r = oread_next(pt, &rd)) != NULL) {
-		struct pstat *p = &ps[tree_route(pt, r)];
+	per = pt->rk->avail / 8 / (pt->grow.n + 1) / (w * sizeof(uint32_t));
+	if (per > 65536 / (w * sizeof(uint32_t)))
+		per = 65536 / (w * sizeof(uint32_t));
+	if (per < 1)
+		per = 1;
+	wb = kn_alloc(pt->grow.n * per * w * sizeof(uint32_t));
+	wn = kn_zalloc(pt->grow.n * sizeof(size_t));
+	rothko_read_open(pt, &rd, on);
+	while ((r = rothko_read_chunk(pt, &rd, &n)) != NULL)
+		for (i = 0; i < n; i++, r += w) {
+			size_t lt = tree_route(pt, r);
+			struct pstat *p = &ps[lt];
 
-		if (stats)
-			pstat_add(pt, p, r);
-		else
-			p->n++;
-		if (fwrite(r, pt->dwords * sizeof(uint32_t), 1, p->f) != 1)
-			kn_die_sys("%s: write error", p->path);
-	}
-	oread_close(&rd);
+			if (stats)
+				pstat_add(pt, p, r);
+			else
+				p->n++;
+			memcpy(wb + (lt * per + wn[lt]++) * w, r,
+			    w * sizeof(uint32_t));
+			if (wn[lt] == per) {
+				if (fwrite(wb + lt * per * w, w *
+				    sizeof(uint32_t), per, p->f) != per)
+					kn_die_sys("%s: write error", p->path);
+				wn[lt] = 0;
+			}
+		}
+	rothko_read_close(&rd);
 	for (t = 0; t < pt->grow.n; t++) {
 		if (ps[t].f == NULL)
 			continue;
-		if (fflush(ps[t].f) != 0 || ferror(ps[t].f))
+		if (fwrite(wb + t * per * w, w * sizeof(uint32_t), wn[t],
+		    ps[t].f) != wn[t] || fflush(ps[t].f) != 0 ||
+		    ferror(ps[t].f))
 			kn_die_sys("%s: write error", ps[t].path);
 		fclose(ps[t].f);
 		ps[t].f = NULL;
 		pt->acct.bwritten += ps[t].n * pt->dwords * sizeof(uint32_t);
 	}
+	free(wb);
+	free(wn);
 	pt->acct.repart++;
 }
 
@@ -1540,7 +1091,7 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 	mond_partition(pt);
 	mond_scratch_alloc(pt, 0);
 	for (t = 0; t < pt->nqi; t++)
-		local_free(&pt->dims[t]);
+		rothko_local_free(&pt->dims[t]);
 	pt->req.k = kk;
 	pt->sample.on = 0;
 	pt->grow.on = 0;
@@ -1635,8 +1186,8 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
     const char *checkname)
 {
 	struct gtab *G, *gsave = pt->rk->gtab;
-	size_t *front, nf = 0, fb = 0, nb, b, t, j;
-	long *slot;
+	size_t *front, nf = 0, fb = 0, nb, b, t, j, n, i;
+	long *slot, *sl = kn_alloc(MOND_CHUNK * sizeof(long));
 	struct oread rd;
 	uint32_t *r;
 	size_t nk;
@@ -1650,11 +1201,15 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
 	front = kn_alloc(1024 * sizeof(size_t));
 	front[nf++] = t;
 	G = kn_zalloc(pt->rk->fcache * pt->nqi * sizeof(struct gtab));
-	/* Level by level while a level's nodes fit in one batch, as the
-	 * report's FCACHE: past that the rows are repartitioned. */
-	while (fb < nf && nf - fb <= pt->rk->fcache && pt->grow.n + 2 < 512 &&
-	    !stop) {
-		nb = nf - fb;
+	/* Level by level, a batch of up to FCACHE nodes a scan, while the
+	 * nodes left to count fit in two batches: past that the rows are
+	 * repartitioned, and each part's scans read only its rows.  Under
+	 * Rothko-S, whose samples of the parts depend on which parts the
+	 * step makes, in one batch, and a cut deferred past 512 tree nodes
+	 * by the count of its groups, as Rothko-S's output has been. */
+	while (fb < nf && nf - fb <= (pt->rk->sampling ? 1 : 2) *
+	    pt->rk->fcache && pt->grow.n + 2 < 512 && !stop) {
+		nb = nf - fb < pt->rk->fcache ? nf - fb : pt->rk->fcache;
 		pt->rk->streaming = 0;
 again:
 		slot = kn_alloc(pt->grow.n * sizeof(long));
@@ -1666,25 +1221,30 @@ again:
 		for (b = 0; b < pt->rk->fcache; b++) {
 			if (b < nb)
 				slot[front[fb + b]] = (long)b;
-			for (j = 0; j < pt->nqi; j++)
-				gclear(pt, &G[b * pt->nqi + j], b < nb &&
-				    !streamed(pt, j));
+			for (j = 0; j < pt->nqi; j++) {
+				rothko_gclear(pt, &G[b * pt->nqi + j], b < nb &&
+				    !rothko_streamed(pt, j));
+				G[b * pt->nqi + j].rows = b < nb ?
+				    pt->grow.t[front[fb + b]].n : 0;
+			}
 		}
-		count_clear(pt);
+		rothko_count_clear(pt);
 		/* One scan counts the groups of the whole batch; if they
 		 * outgrow the budget, half the batch is tried, and a node
 		 * alone has its numbers streamed. */
 		pt->rk->gsoft = 1;
 		pt->rk->gover = 0;
-		oread_open(pt, &rd, on);
-		while ((r = oread_next(pt, &rd)) != NULL && !pt->rk->gover) {
-			long sl = slot[tree_route(pt, r)];
-
-			if (sl < 0)
-				continue;
-			count_row(pt, &G[sl * pt->nqi], r);
+		if (rothko_count_begin(pt, G, nb)) {
+			rothko_read_open(pt, &rd, on);
+			while (!pt->rk->gover &&
+			    (r = rothko_read_chunk(pt, &rd, &n)) != NULL) {
+				for (i = 0; i < n; i++)
+					sl[i] = slot[tree_route(pt,
+					    r + i * pt->dwords)];
+				rothko_count_chunk(pt, G, r, n, sl);
+			}
+			rothko_read_close(&rd);
 		}
-		oread_close(&rd);
 		free(slot);
 		pt->rk->gsoft = 0;
 		if (pt->rk->gover && nb > 1) {
@@ -1709,6 +1269,8 @@ again:
 			struct cut best;
 			uint64_t *kc;
 
+			if (b > 0)
+				rothko_groups_drop(pt, &G[(b - 1) * pt->nqi]);
 			pt->rk->gtab = &G[b * pt->nqi];
 			pt->rk->snode = on;
 			pt->rk->stn = (long)tn;
@@ -1720,9 +1282,12 @@ again:
 			rothko_choose_cut_on_disk(pt, &best);
 			/* A node found final is one class; past 512 tree
 			 * nodes (files to write at once) the rest wait for
-			 * the next step. */
-			if (!best.found || (tn != 0 &&
-			    pt->grow.n + pt->rk->gtab[best.dim].n + 2 > 512)) {
+			 * the next step (a number's cut makes two, a
+			 * hierarchy's a kid for each group at most and
+			 * "other"). */
+			if (!best.found || (tn != 0 && pt->grow.n + 2 +
+			    (best.fast && !pt->rk->sampling ? 0 :
+			    pt->rk->gtab[best.dim].n) > 512)) {
 				pt->grow.t[tn].big = !best.found;
 				mond_node_clear_totals(pt);
 				continue;
@@ -1758,11 +1323,13 @@ again:
 				if (pt->relaxed) {
 					pt->grow.t[tn].rel = 1;
 					pt->grow.t[tn].med =
-					    code_key(pt, best.dim, best.med);
+					    rothko_code_key(pt, best.dim,
+						best.med);
 					pt->grow.t[tn].eqleft = best.eqleft;
 				} else
 					pt->grow.t[tn].thr =
-					    code_key(pt, best.dim, best.med);
+					    rothko_code_key(pt, best.dim,
+						best.med);
 			}
 			pt->grow.t[tn].dim = best.dim;
 			pt->grow.t[tn].nkid = m;
@@ -1783,6 +1350,7 @@ again:
 			free(kc);
 			mond_node_clear_totals(pt);
 		}
+		rothko_groups_drop(pt, &G[(nb - 1) * pt->nqi]);
 		fb += nb;
 	}
 	pt->rk->gtab = gsave;
@@ -1794,6 +1362,7 @@ again:
 	}
 	free(G);
 	free(front);
+	free(sl);
 	if (pt->grow.t[0].leaf) {
 		nk = 0;
 		*kids = NULL;
@@ -1810,18 +1379,11 @@ again:
 	return nk;
 }
 
+
 /* Rothko-T: nodes too large for memory are cut from their frequency
  * groups and repartitioned to disk, depth first; a node that fits is
  * partitioned in memory.  The classes are those of the in-memory
  * algorithm, numbered alike. */
-/* Allocates the frequency groups, once mond_prepare() has run. */
-void
-rothko_groups_alloc(struct part *pt)
-{
-	pt->rk->gtab = kn_zalloc((pt->nqi + 1) * sizeof(struct gtab));
-	pt->rk->sst = kn_zalloc((pt->nqi + 1) * sizeof(struct sstat));
-}
-
 void
 rothko_t(struct part *pt, struct onode *root, const char *name)
 {
@@ -1847,7 +1409,7 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 		}
 		if (on.big) {
 			/* Known to have no allowable cut: one class. */
-			node_groups(pt, &on);
+			rothko_node_groups(pt, &on);
 			big_leaf(pt, &on);
 			mond_node_clear_totals(pt);
 			kn_tmp_close(on.path);
@@ -1892,7 +1454,7 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 			if (nk == 0) {
 				/* No allowable cut: one class. */
 				free(tk);
-				node_groups(pt, &on);
+				rothko_node_groups(pt, &on);
 				big_leaf(pt, &on);
 				mond_node_clear_totals(pt);
 				kn_tmp_close(on.path);
@@ -1909,6 +1471,7 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 		}
 	}
 	free(st);
+	rothko_count_end(pt);
 }
 
 /* The class of a row.  Out of core the pairs file is read once per

@@ -1,9 +1,12 @@
 /*
  * rothko.h: the out-of-core partitioning, Rothko-T (paper 004 §2) and
- * Rothko-S (004 §3): its part of a run's state.
+ * Rothko-S (004 §3): its part of a run's state, the frequency groups of
+ * nodes on disk (rgroups.c) and the steps (rothko.c).
  */
 #ifndef ROTHKO_H
 #define ROTHKO_H
+
+#include <pthread.h>
 
 #include "mondrian.h"
 
@@ -23,6 +26,7 @@ struct oread {
 	uint32_t *buf;
 	size_t n, i;
 	uint64_t chunk;		/* chunks read, for the spool's scales */
+	int map;		/* the spool's records need map_record */
 };
 
 /* The frequency groups of a node (004 §2: AV, AVS, AVC sets): per
@@ -38,9 +42,15 @@ struct gtab {
 	size_t n, cap;
 	uint32_t *slot;
 	size_t nslot;
-	uint64_t *arr;		/* dense counts by code (k alone) */
+	uint32_t *arr;		/* dense counts by code (k alone) */
+	size_t dom;		/* arr's size */
+	int mode;		/* this scan: 0 not decided, GT_DENSE, GT_HASH */
+	uint64_t rows;		/* the rows of the node counted, or 0 */
 	int ranked;		/* a number's: its keys get ranks too */
 };
+
+#define GT_DENSE 1
+#define GT_HASH 2
 
 /* Population statistics of a tree node, counted while repartitioning:
  * what the requirements need (004 §3: counts, sensitive histograms,
@@ -84,13 +94,93 @@ struct rothko {
 	struct gtab gtot;
 	const struct onode *snode;
 	long stn;
+	/* The counting scans on the threads of -j (rgroups.c): each
+	 * thread counts the rows of a chunk into the groups of its own
+	 * dimensions; gmu guards gbytes and gover while they run. */
+	int jobs;
+	struct rpool *pool;
+	pthread_mutex_t *gmu;
 	/* rothko_class_of(): the classes of rows [bucket_lo, bucket_hi) */
 	uint64_t bucket_lo, bucket_hi;
 	uint32_t *bucket;
 };
 
+/* rgroups.c: the frequency groups of nodes on disk. */
+
+/* A reader of node file on, its records mapped to codes: opened (a scan
+ * counted), the next record or NULL at the end, closed. */
+void rothko_read_open(struct part *pt, struct oread *rd,
+    const struct onode *on);
+uint32_t *rothko_read_next(struct part *pt, struct oread *rd);
+void rothko_read_close(struct oread *rd);
+
 void rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
     uint32_t y, uint64_t cnt);
+
+/* Empties g for a new count, keeping its list's memory (counted in
+ * gbytes) if keep, else freeing it too. */
+void rothko_gclear(struct part *pt, struct gtab *g, int keep);
+
+/* The records of the reader's next chunk, mapped, n of them, or NULL
+ * at the end. */
+uint32_t *rothko_read_chunk(struct part *pt, struct oread *rd, size_t *n);
+
+/* Clears what a scan counts of a node besides its groups. */
+void rothko_count_clear(struct part *pt);
+
+/* Before a scan that counts nb nodes into G[0..nb * nqi): how each
+ * dimension's groups are counted, decided in order (a dense array
+ * charged to gbytes now).  Returns 0 when the budget is passed in a
+ * scan that may overflow (gover). */
+int rothko_count_begin(struct part *pt, struct gtab *G, size_t nb);
+
+/* Counts the n records at recs, record i into the groups of node sl[i]
+ * (G + sl[i] * nqi; skipped when negative; all into G when sl is
+ * NULL), or for a streamed dimension into its statistics, and into the
+ * node's totals: on the threads of -j, each with dimensions of its own,
+ * so that every count is the same as on one. */
+void rothko_count_chunk(struct part *pt, struct gtab *G,
+    const uint32_t *recs, size_t n, const long *sl);
+
+/* Frees the lists made from dense counts of a node's groups G[0..nqi)
+ * once its cut is chosen: rothko_count_begin counts them for one node
+ * of a scan at a time. */
+void rothko_groups_drop(struct part *pt, struct gtab *G);
+
+/* Ends the threads of the counting scans. */
+void rothko_count_end(struct part *pt);
+
+/* Scans a node for its groups, totals and extents (pt->node). */
+void rothko_node_groups(struct part *pt, const struct onode *on);
+
+/* Frees the ranks of a numeric dimension's values. */
+void rothko_local_free(struct dim *dm);
+
+/* The key of dimension j in a record on disk: a leaf's code, or a
+ * number's key. */
+static inline uint64_t
+rothko_disk_key(struct part *pt, const uint32_t *r, size_t j)
+{
+	return pt->dims[j].h != NULL || !pt->keyed ? r[j] :
+	    numkey_get(r, pt->dims[j].kword);
+}
+
+/* Whether dimension j of the node being counted is streamed: a
+ * number, its groups not held (struct rothko). */
+static inline int
+rothko_streamed(struct part *pt, size_t j)
+{
+	return pt->rk->streaming && pt->keyed && pt->dims[j].h == NULL;
+}
+
+/* The key of code c of dimension j in the node whose groups were
+ * counted last (or in memory): c itself, or a number's key. */
+static inline uint64_t
+rothko_code_key(struct part *pt, size_t j, uint64_t c)
+{
+	return pt->dims[j].h != NULL || !pt->keyed ||
+	    rothko_streamed(pt, j) ? c : pt->dims[j].lkey[c];
+}
 
 /* From the groups in gt of a node of n rows: sorted lists, the totals
  * and extents (pt->node). */
@@ -102,13 +192,15 @@ void rothko_choose_cut_on_disk(struct part *pt, struct cut *best);
 /* Exits 1 when the table in memory does not meet the requirements. */
 void rothko_root_check(struct part *pt, const char *name);
 
+/* Allocates the frequency groups, once mond_prepare() has run. */
+void rothko_groups_alloc(struct part *pt);
+
+/* rothko.c */
+
 /* Rothko-T: nodes too large for memory are cut from their frequency
  * groups and repartitioned to disk, depth first; a node that fits is
  * partitioned in memory.  The classes are those of the in-memory
  * algorithm, numbered alike. */
-/* Allocates the frequency groups, once mond_prepare() has run. */
-void rothko_groups_alloc(struct part *pt);
-
 void rothko_t(struct part *pt, struct onode *root, const char *name);
 
 /* The class of a row.  Out of core the pairs file is read once per

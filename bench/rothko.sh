@@ -187,7 +187,8 @@ echo "   sort: GNU sort, $(nproc 2>/dev/null || echo '?') cores available (--par
 echo
 echo "2. Scale-up (004 Figures 12-15): the first rows of the table of 1, k = $K,"
 echo "   -S $BUDGET (the sample of Rothko-S: as many rows as the budget holds).  wait ="
-echo "   wall - user - sys (I/O and page-cache waits; partition is single-threaded)."
+echo "   wall - user - sys (I/O and page-cache waits, less the time the counting"
+echo "   threads of -j overlap; 0 when they overlap more)."
 if [ $fcache = 1 ]; then
 	echo "   Rothko-T with --fcache $fcs (004 Figure 13 is FCACHE 1, Figure 14 FCACHE 8;"
 	echo "   partition's default is 8), then Rothko-S (Figure 15).  The rows of the whole"

@@ -106,3 +106,34 @@ setup() {
 		[ -z "$output" ]
 	done
 }
+
+@test "Rothko-T and Rothko-S counting on the threads of -j: -j 1, 2 and 3 give the same output, regions and accounting, at budgets that force many scans" {
+	# Dense counts (k alone), hashed groups (-s, -l; infogain) and
+	# streamed numbers (inc at -S 4M), --fcache 1 and 3.
+	head -n 60001 "$B/big.tsv" > "$T/t"
+	local -a cases=(
+	    "-a rothko-t -S 4M -q salary,commission,age,elevel,car,zipcode,hvalue,hyears,loan -k 20"
+	    "-a rothko-t -S 4M --fcache 1 -q salary,age,hvalue,loan -k 50"
+	    "-a rothko-t -S 4M --fcache 3 -q salary,age,car,hvalue,loan -s zipcode -l 3 -k 10"
+	    "-a rothko-t -S 4M -q salary,age,hvalue,inc -t elevel --split infogain -k 30"
+	    "-a rothko-t -S 2M -q age,inc -k 10"
+	    "-a rothko-s -S 4M -q salary,commission,age,elevel,car,zipcode,hvalue,hyears,loan -k 20"
+	    "-a rothko-s -S 4M -q salary,age,hvalue,loan -s zipcode -l 2 -k 10"
+	)
+	local c j
+	for c in "${cases[@]}"; do
+		run --separate-stderr partition -v -j 1 $c -r "$T/r1" "$T/t"
+		[ "$status" -eq 0 ] || { echo "$c: $stderr"; false; }
+		[[ "$stderr" != *" 0 repartitions"* ]] || { echo "$c: in memory"; false; }
+		local out1=$output acct1
+		acct1=$(echo "$stderr" | grep -v 'partitioning')
+		for j in 2 3; do
+			run --separate-stderr partition -v -j $j $c -r "$T/r$j" "$T/t"
+			[ "$status" -eq 0 ] || { echo "$c -j $j: $stderr"; false; }
+			[ "$output" = "$out1" ] || { echo "$c -j $j: differ"; false; }
+			cmp "$T/r1" "$T/r$j" || { echo "$c -j $j: regions differ"; false; }
+			[ "$(echo "$stderr" | grep -v 'partitioning')" = "$acct1" ] ||
+			    { echo "$c -j $j: accounting differs"; false; }
+		done
+	done
+}

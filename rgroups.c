@@ -1,0 +1,884 @@
+/*
+ * rgroups.c: the frequency groups of partition's nodes on disk (paper
+ * 004 §2: the AV, AVS and AVC sets), for Rothko-T, Rothko-S and the
+ * cluster jobs: the reader of node files (the spool's records mapped to
+ * codes), the counting of a node's rows into its groups (by code in an
+ * array, or hashed with the sensitive value and the label), a streamed
+ * dimension's statistics, and the groups made sorted lists, with the
+ * ranks of a number's keys, the node's totals and its extents.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kanon.h"
+#include "mondrian.h"
+#include "rothko.h"
+
+/* Maps a spooled record's leaves and labels to codes (its numbers are
+ * keys already). */
+static void
+map_record(struct part *pt, uint32_t *r)
+{
+	size_t j;
+
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h != NULL)
+			r[j] = pt->dims[j].dfsrank[r[j]];
+	if (pt->split == SPLIT_INFOGAIN)
+		r[pt->word_targ] = pt->label_rank[r[pt->word_targ]];
+}
+
+void
+rothko_read_open(struct part *pt, struct oread *rd, const struct onode *on)
+{
+	size_t j;
+
+	rd->nd = on;
+	if ((rd->f = kn_tmp_open(on->path, "rb")) == NULL)
+		kn_die_sys("%s", on->path);
+	rd->buf = kn_alloc(MOND_CHUNK * pt->dwords * sizeof(uint32_t));
+	rd->n = rd->i = 0;
+	rd->chunk = 0;
+	/* Whether a record has anything to map. */
+	rd->map = pt->split == SPLIT_INFOGAIN;
+	for (j = 0; j < pt->nqi; j++)
+		rd->map |= pt->dims[j].h != NULL;
+	pt->acct.scans++;
+}
+
+/* Reads the reader's next chunk, mapped; 0 at the end. */
+static int
+read_fill(struct part *pt, struct oread *rd)
+{
+	size_t i;
+
+	rd->n = fread(rd->buf, pt->dwords * sizeof(uint32_t), MOND_CHUNK,
+	    rd->f);
+	rd->i = 0;
+	if (rd->n == 0) {
+		if (ferror(rd->f))
+			kn_die_sys("%s: read error", rd->nd->path);
+		return 0;
+	}
+	pt->acct.bread += rd->n * pt->dwords * sizeof(uint32_t);
+	kn_progress(pt->acct.classed, pt->acct.bread);
+	if (rd->nd->raw) {
+		numkey_rescale(pt, rd->buf, rd->n, rd->chunk++);
+		for (i = 0; i < rd->n && rd->map; i++)
+			map_record(pt, rd->buf + i * pt->dwords);
+	}
+	return 1;
+}
+
+/* The next record, mapped, or NULL at the end. */
+uint32_t *
+rothko_read_next(struct part *pt, struct oread *rd)
+{
+	if (rd->i == rd->n && !read_fill(pt, rd))
+		return NULL;
+	return rd->buf + pt->dwords * rd->i++;
+}
+
+uint32_t *
+rothko_read_chunk(struct part *pt, struct oread *rd, size_t *n)
+{
+	uint32_t *p;
+
+	if (rd->i == rd->n && !read_fill(pt, rd))
+		return NULL;
+	p = rd->buf + pt->dwords * rd->i;
+	*n = rd->n - rd->i;
+	rd->i = rd->n;
+	return p;
+}
+
+void
+rothko_read_close(struct oread *rd)
+{
+	fclose(rd->f);
+	free(rd->buf);
+}
+
+static uint64_t
+ghash(uint64_t c, uint32_t s, uint32_t y)
+{
+	uint64_t h = (c * 0x9e3779b97f4a7c15ULL) ^
+	    ((uint64_t)s * 0xc2b2ae3d27d4eb4fULL) ^
+	    ((uint64_t)y * 0x165667b19e3779f9ULL);
+
+	return h ^ (h >> 29);
+}
+
+/* The memory of a group: with the rank and the value of its key when
+ * it is a number's (groups_rank). */
+static size_t
+gent_bytes(const struct gtab *g)
+{
+	return sizeof(struct gent) + (g->ranked ? 2 * sizeof(uint64_t) : 0);
+}
+
+/* gbytes and gover are shared by the threads of a scan. */
+static void
+gb_lock(struct part *pt)
+{
+	if (pt->rk->gmu != NULL)
+		pthread_mutex_lock(pt->rk->gmu);
+}
+
+static void
+gb_unlock(struct part *pt)
+{
+	if (pt->rk->gmu != NULL)
+		pthread_mutex_unlock(pt->rk->gmu);
+}
+
+void
+rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
+    uint32_t y, uint64_t cnt)
+{
+	size_t h, i;
+
+	if (2 * (g->n + 1) > g->nslot) {
+		gb_lock(pt);
+		size_t ns = g->nslot ? 2 * g->nslot : 1024, k;
+
+		free(g->slot);
+		pt->rk->gbytes += (ns - g->nslot) * sizeof(uint32_t);
+		g->slot = kn_zalloc(ns * sizeof(uint32_t));
+		g->nslot = ns;
+		for (k = 0; k < g->n; k++) {
+			h = ghash(g->e[k].code, g->e[k].s, g->e[k].y) &
+			    (ns - 1);
+			while (g->slot[h] != 0)
+				h = (h + 1) & (ns - 1);
+			g->slot[h] = (uint32_t)k + 1;
+		}
+		if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft)
+			pt->rk->gover = 1;
+		else if (pt->rk->gbytes > pt->rk->avail)
+			kn_die("-S %zu: too small: the frequency groups of a "
+			    "node need more (%zu bytes so far)", pt->budget,
+			    pt->rk->gbytes);
+		gb_unlock(pt);
+	}
+	h = ghash(c, s, y) & (g->nslot - 1);
+	while ((i = g->slot[h]) != 0) {
+		struct gent *e = &g->e[i - 1];
+
+		if (e->code == c && e->s == s && e->y == y) {
+			e->cnt += cnt;
+			return;
+		}
+		h = (h + 1) & (g->nslot - 1);
+	}
+	if (g->n == g->cap) {
+		gb_lock(pt);
+		pt->rk->gbytes += g->cap * gent_bytes(g);
+		if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
+			/* Over before it grows: the scan ends (gover). */
+			pt->rk->gover = 1;
+			gb_unlock(pt);
+			return;
+		}
+		gb_unlock(pt);
+		g->cap = g->cap ? 2 * g->cap : 1024;
+		g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
+	}
+	g->e[g->n].code = c;
+	g->e[g->n].s = s;
+	g->e[g->n].y = y;
+	g->e[g->n].cnt = cnt;
+	g->slot[h] = (uint32_t)++g->n;
+}
+
+/* Empties g for a new count, keeping its list's memory (counted in
+ * gbytes) if keep, else freeing it too. */
+void
+rothko_gclear(struct part *pt, struct gtab *g, int keep)
+{
+	free(g->slot);
+	free(g->arr);
+	g->arr = NULL;
+	g->dom = 0;
+	g->mode = 0;
+	g->slot = NULL;
+	g->nslot = 0;
+	g->n = 0;
+	if (!keep) {
+		free(g->e);
+		g->e = NULL;
+		g->cap = 0;
+	}
+	pt->rk->gbytes += g->cap * gent_bytes(g);
+}
+
+/* The counts by code of dimension j fit an array of this many: the
+ * leaves of a hierarchy, or a numeric column of a range below 65536 or
+ * of at most twice as many numbers as the node's rows, rows (0:
+ * unknown), whose array is then smaller than their hash would be; 0:
+ * not. */
+static size_t
+dense_dom(struct part *pt, size_t j, uint64_t rows)
+{
+	const struct dim *dm = &pt->dims[j];
+	uint64_t w;
+
+	if (dm->h != NULL)
+		return dm->ncode;
+	if (!pt->keyed)
+		return dm->nrank;
+	w = (uint64_t)((kn_i128)dm->gmx - dm->gmn);
+	if (w < 65536 || (w < SIZE_MAX / 64 && w + 2 <= 2 * rows))
+		return (size_t)w + 2;
+	return 0;
+}
+
+/* A key's place in the dense counts of dimension j, and back: 0 for a
+ * missing value, then the numbers from the least. */
+static inline size_t
+dense_idx(struct part *pt, size_t j, uint64_t key)
+{
+	const struct dim *dm = &pt->dims[j];
+
+	if (dm->h != NULL || !pt->keyed)
+		return (size_t)key;
+	if (key == 0 && dm->miss)
+		return 0;
+	return (size_t)(numkey_value(key) - dm->gmn) + 1;
+}
+
+static uint64_t
+dense_key(struct part *pt, size_t j, size_t i)
+{
+	const struct dim *dm = &pt->dims[j];
+
+	if (dm->h != NULL || !pt->keyed)
+		return i;
+	if (i == 0)
+		return 0;
+	return (uint64_t)(dm->gmn + (int64_t)(i - 1)) ^ ((uint64_t)1 << 63);
+}
+
+/* The bytes of a number's group made from dense counts, in its list
+ * and with the rank of its key (groups_rank); a leaf's has no rank. */
+#define DENSE_LIST (sizeof(struct gent) + 2 * sizeof(uint64_t))
+
+/* The most groups dense counts of g in an array of dom can make. */
+static size_t
+dense_keys(const struct gtab *g, size_t dom)
+{
+	return g->rows > 0 && g->rows < dom ? (size_t)g->rows : dom;
+}
+
+/* Decides before a scan how g counts dimension j: in an array indexed
+ * by the code when the groups are plain counts and the array fits (a
+ * wide range only while it fits what is left of the budget, else
+ * hashed), else in the hash.  Returns 0 when the budget is passed in a
+ * scan that may overflow (gover). */
+static int
+gdecide(struct part *pt, struct gtab *g, size_t j)
+{
+	size_t dom, b, nk;
+
+	g->ranked = pt->keyed && pt->dims[j].h == NULL;
+	g->mode = GT_HASH;
+	if (!pt->rk->gdense || (dom = dense_dom(pt, j, g->rows)) == 0)
+		return 1;
+	/* The counts; their list and the ranks of a number's keys, for
+	 * one node at a time, are counted by rothko_count_begin. */
+	nk = dense_keys(g, dom);
+	b = (dom + 1) * sizeof(uint32_t);
+	if (dense_dom(pt, j, 0) == 0 &&
+	    pt->rk->gbytes + b + nk * DENSE_LIST > pt->rk->avail)
+		return 1;
+	pt->rk->gbytes += b;
+	if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
+		pt->rk->gover = 1;
+		return 0;
+	}
+	if (pt->rk->gbytes > pt->rk->avail)
+		kn_die("-S %zu: too small: the frequency groups "
+		    "of a node need more (%zu bytes so far)",
+		    pt->budget, pt->rk->gbytes);
+	g->arr = kn_zalloc((dom + 1) * sizeof(uint32_t));
+	g->dom = dom;
+	g->mode = GT_DENSE;
+	return 1;
+}
+
+/* Clears what a scan counts of a node besides its groups. */
+void
+rothko_count_clear(struct part *pt)
+{
+	size_t j;
+
+	rothko_gclear(pt, &pt->rk->gtot, 0);
+	for (j = 0; j < pt->nqi; j++)
+		memset(&pt->rk->sst[j], 0, sizeof(struct sstat));
+}
+
+/* The threads of the counting scans: the caller is thread 0, the
+ * others wait for a chunk (gen), count the dimensions whose owner they
+ * are, and say so (pending). */
+struct rpool {
+	pthread_mutex_t mu, gmu;
+	pthread_cond_t go, done;
+	unsigned long gen;
+	int nth, pending, quit;
+	pthread_t *th;
+	struct rwork *w;
+	/* The chunk. */
+	struct part *pt;
+	struct gtab *G;
+	const uint32_t *recs;
+	size_t n;
+	const long *sl;
+	int *owner;		/* of each dimension, and of the totals */
+};
+
+struct rwork {
+	struct rpool *p;
+	int k;
+};
+
+/* Counts dimension j of the n records at recs into G (as
+ * rothko_count_chunk). */
+static void
+count_dim(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
+    const long *sl, size_t j)
+{
+	const struct dim *dm = &pt->dims[j];
+	size_t i, w = pt->dwords, nq = pt->nqi;
+	int plain = dm->h != NULL || !pt->keyed, miss = dm->miss;
+	int64_t gmn = dm->gmn;
+
+	if (rothko_streamed(pt, j)) {
+		struct sstat *st = &pt->rk->sst[j];
+
+		for (i = 0; i < n; i++) {
+			const uint32_t *r = recs + i * w;
+			uint64_t key;
+			int64_t v;
+
+			if (sl != NULL && sl[i] < 0)
+				continue;
+			key = rothko_disk_key(pt, r, j);
+			if (key == 0 && miss) {
+				st->nmiss++;
+				continue;
+			}
+			v = numkey_value(key);
+			if (st->nnum == 0 || v < st->mn)
+				st->mn = v;
+			if (st->nnum == 0 || v > st->mx)
+				st->mx = v;
+			st->nnum++;
+			st->sum += v;
+		}
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const uint32_t *r = recs + i * w;
+		struct gtab *g;
+		uint64_t key;
+
+		if (sl != NULL && sl[i] < 0)
+			continue;
+		g = &G[(sl != NULL ? (size_t)sl[i] * nq : 0) + j];
+		if (g->mode == GT_DENSE) {
+			if (plain)
+				g->arr[r[j]]++;
+			else if ((key = numkey_get(r, dm->kword)) == 0 &&
+			    miss)
+				g->arr[0]++;
+			else
+				g->arr[(size_t)(numkey_value(key) - gmn) +
+				    1]++;
+			continue;
+		}
+		if (g->mode != GT_HASH)
+			continue;
+		rothko_gtab_add(pt, g, rothko_disk_key(pt, r, j),
+		    pt->has_sens ? r[pt->word_sens] : 0,
+		    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
+	}
+}
+
+/* Counts the node's totals of the n records at recs (a streamed
+ * node's). */
+static void
+count_tot(struct part *pt, const uint32_t *recs, size_t n, const long *sl)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const uint32_t *r = recs + i * pt->dwords;
+
+		if (sl != NULL && sl[i] < 0)
+			continue;
+		rothko_gtab_add(pt, &pt->rk->gtot, 0,
+		    pt->has_sens ? r[pt->word_sens] : 0,
+		    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
+	}
+}
+
+/* Thread k's part of the chunk in p. */
+static void
+pool_count(struct rpool *p, int k)
+{
+	size_t j;
+
+	for (j = 0; j < p->pt->nqi; j++)
+		if (p->owner[j] == k)
+			count_dim(p->pt, p->G, p->recs, p->n, p->sl, j);
+	if (p->pt->rk->streaming && p->owner[p->pt->nqi] == k)
+		count_tot(p->pt, p->recs, p->n, p->sl);
+}
+
+static void *
+pool_run(void *arg)
+{
+	struct rwork *w = arg;
+	struct rpool *p = w->p;
+	unsigned long seen = 0;
+
+	kn_thread_nosignals();
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (p->gen == seen && !p->quit)
+			pthread_cond_wait(&p->go, &p->mu);
+		if (p->quit)
+			break;
+		seen = p->gen;
+		pthread_mutex_unlock(&p->mu);
+		pool_count(p, w->k);
+		pthread_mutex_lock(&p->mu);
+		if (--p->pending == 0)
+			pthread_cond_signal(&p->done);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* The pool of -j's threads, started at the first scan that has work
+ * for more than one; NULL with -j 1. */
+static struct rpool *
+pool_get(struct part *pt)
+{
+	struct rpool *p = pt->rk->pool;
+	int k;
+
+	if (p != NULL || pt->rk->jobs <= 1)
+		return p;
+	p = kn_zalloc(sizeof(*p));
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_mutex_init(&p->gmu, NULL);
+	pthread_cond_init(&p->go, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->owner = kn_zalloc((pt->nqi + 1) * sizeof(int));
+	p->th = kn_alloc((size_t)pt->rk->jobs * sizeof(pthread_t));
+	p->w = kn_alloc((size_t)pt->rk->jobs * sizeof(struct rwork));
+	for (k = 1; k < pt->rk->jobs; k++) {
+		p->w[k].p = p;
+		p->w[k].k = k;
+		if (pthread_create(&p->th[k], NULL, pool_run, &p->w[k]) != 0)
+			break;
+	}
+	p->nth = k;
+	pt->rk->pool = p;
+	pt->rk->gmu = &p->gmu;
+	return p;
+}
+
+/* The dimensions (and the totals) shared among the pool's threads by
+ * their cost, the largest first to the least loaded thread, thread 0
+ * also reading and routing the rows. */
+static void
+pool_share(struct part *pt, struct rpool *p, struct gtab *G)
+{
+	size_t j, m = pt->nqi + 1, i;
+	uint64_t *load = kn_zalloc((size_t)p->nth * sizeof(uint64_t));
+	uint64_t *cost = kn_alloc(m * sizeof(uint64_t));
+	int k, best;
+
+	for (j = 0; j < m; j++) {
+		p->owner[j] = -1;
+		if (j == pt->nqi)
+			cost[j] = pt->rk->streaming ? 4 : 0;
+		else if (rothko_streamed(pt, j) || (G[j].mode == GT_DENSE &&
+		    G[j].dom <= 65536))
+			cost[j] = 1;
+		else
+			cost[j] = 3;
+	}
+	load[0] = 2;
+	for (i = 0; i < m; i++) {
+		size_t top = m;
+
+		for (j = 0; j < m; j++)
+			if (p->owner[j] < 0 && (top == m ||
+			    cost[j] > cost[top]))
+				top = j;
+		for (best = 0, k = 1; k < p->nth; k++)
+			if (load[k] < load[best])
+				best = k;
+		p->owner[top] = best;
+		load[best] += cost[top];
+	}
+	free(load);
+	free(cost);
+}
+
+int
+rothko_count_begin(struct part *pt, struct gtab *G, size_t nb)
+{
+	size_t b, j, most, lists = 0;
+	struct rpool *p;
+
+	for (b = 0; b < nb; b++)
+		for (j = 0; j < pt->nqi; j++)
+			if (!rothko_streamed(pt, j) &&
+			    !gdecide(pt, &G[b * pt->nqi + j], j))
+				return 0;
+	/* The lists made from dense counts, one node's at a time
+	 * (rothko_groups_drop), as large as the largest. */
+	for (j = 0; j < pt->nqi; j++) {
+		int ranked = pt->keyed && pt->dims[j].h == NULL;
+
+		for (most = 0, b = 0; b < nb; b++) {
+			const struct gtab *g = &G[b * pt->nqi + j];
+
+			if (g->mode == GT_DENSE &&
+			    dense_keys(g, g->dom) > most)
+				most = dense_keys(g, g->dom);
+		}
+		lists += (most + 1) * (ranked ? DENSE_LIST :
+		    sizeof(struct gent));
+	}
+	pt->rk->gbytes += lists;
+	if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
+		pt->rk->gover = 1;
+		return 0;
+	}
+	if (pt->rk->gbytes > pt->rk->avail)
+		kn_die("-S %zu: too small: the frequency groups "
+		    "of a node need more (%zu bytes so far)",
+		    pt->budget, pt->rk->gbytes);
+	if ((p = pool_get(pt)) != NULL)
+		pool_share(pt, p, G);
+	return 1;
+}
+
+void
+rothko_count_chunk(struct part *pt, struct gtab *G, const uint32_t *recs,
+    size_t n, const long *sl)
+{
+	struct rpool *p = pt->rk->pool;
+	size_t j;
+
+	if (p == NULL || p->nth <= 1) {
+		for (j = 0; j < pt->nqi; j++)
+			count_dim(pt, G, recs, n, sl, j);
+		if (pt->rk->streaming)
+			count_tot(pt, recs, n, sl);
+		return;
+	}
+	pthread_mutex_lock(&p->mu);
+	p->pt = pt;
+	p->G = G;
+	p->recs = recs;
+	p->n = n;
+	p->sl = sl;
+	p->pending = p->nth - 1;
+	p->gen++;
+	pthread_cond_broadcast(&p->go);
+	pthread_mutex_unlock(&p->mu);
+	pool_count(p, 0);
+	pthread_mutex_lock(&p->mu);
+	while (p->pending > 0)
+		pthread_cond_wait(&p->done, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void
+rothko_groups_drop(struct part *pt, struct gtab *G)
+{
+	size_t j;
+
+	for (j = 0; j < pt->nqi; j++)
+		if (G[j].mode == GT_DENSE) {
+			free(G[j].e);
+			G[j].e = NULL;
+			G[j].n = G[j].cap = 0;
+		}
+}
+
+void
+rothko_count_end(struct part *pt)
+{
+	struct rpool *p = pt->rk->pool;
+	int k;
+
+	if (p == NULL)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->go);
+	pthread_mutex_unlock(&p->mu);
+	for (k = 1; k < p->nth; k++)
+		pthread_join(p->th[k], NULL);
+	pt->rk->gmu = NULL;
+	pt->rk->pool = NULL;
+	free(p->owner);
+	free(p->th);
+	free(p->w);
+	free(p);
+}
+
+/* Turns dense counts into the sorted list of groups. */
+static void
+gdense_list(struct part *pt, struct gtab *g, size_t j)
+{
+	size_t dom = g->dom, c;
+
+	if (g->arr == NULL)
+		return;
+	g->n = 0;
+	for (c = 0; c < dom; c++) {
+		if (g->arr[c] == 0)
+			continue;
+		g->e = kn_grow(g->e, &g->cap, g->n, sizeof(struct gent), 1024);
+		g->e[g->n].code = dense_key(pt, j, c);
+		g->e[g->n].s = g->e[g->n].y = 0;
+		g->e[g->n].cnt = g->arr[c];
+		g->n++;
+	}
+	free(g->arr);
+	g->arr = NULL;
+	g->dom = 0;
+}
+
+static int
+cmp_gent(const void *a, const void *b)
+{
+	const struct gent *x = a, *y = b;
+
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return x->y < y->y ? -1 : x->y > y->y;
+}
+
+/* Moves e[root] down the heap e[0..n) to its place. */
+static void
+gent_sift(struct gent *e, size_t root, size_t n)
+{
+	size_t kid;
+	struct gent t;
+
+	for (; (kid = 2 * root + 1) < n; root = kid) {
+		if (kid + 1 < n && cmp_gent(&e[kid], &e[kid + 1]) < 0)
+			kid++;
+		if (cmp_gent(&e[root], &e[kid]) >= 0)
+			break;
+		t = e[root];
+		e[root] = e[kid];
+		e[kid] = t;
+	}
+}
+
+/* Sorts groups by cmp_gent in place (a heapsort: qsort's scratch would
+ * be as large as the groups, outside the budget; no two groups are
+ * equal, so the order is qsort's). */
+static void
+sort_gents(struct gent *e, size_t n)
+{
+	size_t i;
+	struct gent t;
+
+	for (i = n / 2; i-- > 0;)
+		gent_sift(e, i, n);
+	for (i = n; i-- > 1;) {
+		t = e[0];
+		e[0] = e[i];
+		e[i] = t;
+		gent_sift(e, 0, i);
+	}
+}
+
+/* Scans a node for its groups, totals and extents (pt->node). */
+void
+rothko_node_groups(struct part *pt, const struct onode *on)
+{
+	struct oread rd;
+	uint32_t *r;
+	size_t j, n;
+
+	pt->rk->gbytes = 0;
+	pt->rk->streaming = pt->keyed;	/* a region needs no groups */
+	for (j = 0; j < pt->nqi; j++) {
+		rothko_gclear(pt, &pt->rk->gtab[j], 1);
+		pt->rk->gtab[j].rows = on->n;
+	}
+	rothko_count_clear(pt);
+	rothko_count_begin(pt, pt->rk->gtab, 1);
+	rothko_read_open(pt, &rd, on);
+	while ((r = rothko_read_chunk(pt, &rd, &n)) != NULL)
+		rothko_count_chunk(pt, pt->rk->gtab, r, n, NULL);
+	rothko_read_close(&rd);
+	rothko_groups_finish(pt, on->n);
+}
+
+/* Makes room for a node's ranks of numeric dimension dm, n of them
+ * (their memory is counted with the groups: gent_bytes). */
+static void
+local_room(struct dim *dm, size_t n)
+{
+	if (dm->lcap >= n)
+		return;
+	dm->lcap = n;
+	dm->vals = kn_realloc(dm->vals, n * sizeof(int64_t));
+	dm->lkey = kn_realloc(dm->lkey, n * sizeof(uint64_t));
+}
+
+/* Frees the ranks of a numeric dimension's values. */
+void
+rothko_local_free(struct dim *dm)
+{
+	if (dm->h != NULL)
+		return;
+	free(dm->vals);
+	free(dm->lkey);
+	dm->vals = NULL;
+	dm->lkey = NULL;
+	dm->lcap = 0;
+	dm->nrank = 0;
+}
+
+/* The groups of numeric dimension j, sorted, by the ranks of their
+ * keys among the node's (rank 0 for a missing value): what the cuts and
+ * regions are chosen from, as in memory, with the node's own vals and
+ * lkey (the key of each rank). */
+static void
+groups_rank(struct part *pt, size_t j)
+{
+	struct dim *dm = &pt->dims[j];
+	struct gtab *g = &pt->rk->gtab[j];
+	uint32_t r = dm->miss ? 1 : 0;
+	size_t i;
+
+	local_room(dm, g->n + 2);
+	dm->vals[0] = dm->gmn;
+	dm->lkey[0] = 0;
+	for (i = 0; i < g->n; i++) {
+		uint64_t key = g->e[i].code;
+
+		if (dm->miss && key == 0) {
+			g->e[i].code = 0;
+			continue;
+		}
+		if (r == (dm->miss ? 1 : 0) || key != dm->lkey[r - 1]) {
+			dm->lkey[r] = key;
+			dm->vals[r] = numkey_value(key);
+			r++;
+		}
+		g->e[i].code = r - 1;
+	}
+	dm->nrank = r;
+}
+
+/* The extent of streamed dimension j from its statistics: codes 0 (a
+ * missing value), 1 and 2 (the least and largest numbers) in a table
+ * of three ranks, which are all the widths and regions need. */
+static void
+stream_extent(struct part *pt, size_t j)
+{
+	struct dim *dm = &pt->dims[j];
+	const struct sstat *st = &pt->rk->sst[j];
+
+	local_room(dm, 3);
+	dm->vals[0] = dm->gmn;
+	dm->lkey[0] = 0;
+	dm->vals[1] = st->mn;
+	dm->vals[2] = st->mx;
+	dm->lkey[1] = (uint64_t)st->mn ^ ((uint64_t)1 << 63);
+	dm->lkey[2] = (uint64_t)st->mx ^ ((uint64_t)1 << 63);
+	dm->nrank = 3;
+	pt->node.mn[j] = st->nmiss > 0 || st->nnum == 0 ? 0 : 1;
+	pt->node.mx[j] = st->nnum == 0 ? 0 : st->mn == st->mx ? 1 : 2;
+}
+
+/* From the groups in gt of a node of n rows: sorted lists, the totals
+ * and extents (pt->node). */
+void
+rothko_groups_finish(struct part *pt, uint64_t n)
+{
+	size_t i, j;
+
+	const struct gtab *g0 = pt->rk->streaming ? &pt->rk->gtot :
+	    &pt->rk->gtab[0];
+
+	for (j = 0; j < pt->nqi; j++) {
+		if (rothko_streamed(pt, j))
+			continue;
+		if (pt->rk->gtab[j].arr != NULL)
+			gdense_list(pt, &pt->rk->gtab[j], j);
+		else
+			sort_gents(pt->rk->gtab[j].e, pt->rk->gtab[j].n);
+		if (pt->keyed && pt->dims[j].h == NULL)
+			groups_rank(pt, j);
+	}
+	/* Totals from the first dimension's groups. */
+	pt->node.b = 0;
+	pt->node.n = n;
+	pt->node.sorted = pt->nqi;
+	memset(&pt->node.tot, 0, sizeof(pt->node.tot));
+	pt->nstouch = pt->nltouch = 0;
+	for (i = 0; i < g0->n; i++) {
+		const struct gent *e = &g0->e[i];
+
+		if (pt->has_sens && pt->hs_tot[e->s] == 0)
+			pt->stouch[pt->nstouch++] = e->s;
+		if (pt->has_sens)
+			pt->hs_tot[e->s] += e->cnt;
+		if (pt->split == SPLIT_INFOGAIN && pt->hl_tot[e->y] == 0)
+			pt->ltouch[pt->nltouch++] = e->y;
+		if (pt->split == SPLIT_INFOGAIN)
+			pt->hl_tot[e->y] += e->cnt;
+		if (pt->req.hasv) {
+			pt->node.tot.s += pt->sens_val[e->s] * (kn_i128)e->cnt;
+			pt->node.tot.ss += pt->sens_val[e->s] *
+			    pt->sens_val[e->s] * (kn_i128)e->cnt;
+		}
+		if (pt->split == SPLIT_REGRESSION)
+			pt->node.tot.ts += pt->targ_val[e->y] * (kn_i128)e->cnt;
+	}
+	if (pt->nltouch > 1)
+		qsort(pt->ltouch, pt->nltouch, sizeof(uint32_t), mond_cmp_u32);
+	pt->node.tot.n = n;
+	for (i = 0; i < pt->nstouch; i++)
+		pt->node.tot.distinct++;
+	for (i = 0; i < pt->nltouch; i++)
+		pt->node.tot.lf += mond_x_log_x(pt, pt->hl_tot[pt->ltouch[i]]);
+	for (j = 0; j < pt->nqi; j++) {
+		if (rothko_streamed(pt, j)) {
+			stream_extent(pt, j);
+			continue;
+		}
+		pt->node.mn[j] =
+		    pt->rk->gtab[j].n > 0 ? pt->rk->gtab[j].e[0].code : 0;
+		pt->node.mx[j] = pt->rk->gtab[j].n > 0
+		    ? pt->rk->gtab[j].e[pt->rk->gtab[j].n - 1].code
+		    : 0;
+	}
+	mond_widths(pt);
+}
+
+/* Allocates the frequency groups, once mond_prepare() has run. */
+void
+rothko_groups_alloc(struct part *pt)
+{
+	pt->rk->gtab = kn_zalloc((pt->nqi + 1) * sizeof(struct gtab));
+	pt->rk->sst = kn_zalloc((pt->nqi + 1) * sizeof(struct sstat));
+}
