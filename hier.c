@@ -726,35 +726,23 @@ kn_hopts_check(const kn_hopts *o, char *const *names, size_t n)
 }
 
 /*
- * Iyengar's loss of each label: loss[l][id] is (leaves under the label
- * - 1) / (leaves - 1), 0 for a hierarchy of one leaf.  Caller frees
- * each level and the array.
+ * The leaves under each label of the levels above the leaves, for
+ * Iyengar's loss ((leaves under it - 1) / (leaves - 1)): cover[l][id],
+ * l > 0; cover[0] is NULL.  Caller frees each level and the array.
  */
-double **
-kn_hier_loss(const kn_hier *h)
+uint32_t **
+kn_hier_cover(const kn_hier *h)
 {
-	uint64_t **cover;
-	double **loss;
+	uint32_t **cover;
 	size_t id;
 	int l;
 
-	cover = kn_alloc((size_t)h->nlevels * sizeof(uint64_t *));
-	for (l = 0; l < h->nlevels; l++)
-		cover[l] = kn_zalloc((h->lab[l].n + 1) * sizeof(uint64_t));
-	for (id = 0; id < h->lab[0].n; id++)
-		cover[0][id] = 1;
+	cover = kn_zalloc((size_t)h->nlevels * sizeof(uint32_t *));
+	for (l = 1; l < h->nlevels; l++)
+		cover[l] = kn_zalloc((h->lab[l].n + 1) * sizeof(uint32_t));
 	for (l = 0; l + 1 < h->nlevels; l++)
 		for (id = 0; id < h->lab[l].n; id++)
-			cover[l + 1][h->up[l][id]] += cover[l][id];
-	loss = kn_alloc((size_t)h->nlevels * sizeof(double *));
-	for (l = 0; l < h->nlevels; l++) {
-		loss[l] = kn_zalloc((h->lab[l].n + 1) * sizeof(double));
-		for (id = 0; id < h->lab[l].n; id++)
-			if (h->lab[0].n > 1)
-				loss[l][id] = (double)(cover[l][id] - 1) /
-				    (double)(h->lab[0].n - 1);
-		free(cover[l]);
-	}
-	free(cover);
-	return loss;
+			cover[l + 1][h->up[l][id]] += l == 0 ? 1 :
+			    cover[l][id];
+	return cover;
 }

@@ -709,9 +709,10 @@ void kn_hier_shed(kn_hier *h);
 uint32_t kn_hier_lift(const kn_hier *h, uint32_t id, int from, int lv);
 /* map[id at level from] = id at level to, for all ids; caller frees. */
 uint32_t *kn_hier_map(const kn_hier *h, int from, int to);
-/* Iyengar's loss of each label of each level: (leaves under it - 1) /
- * (leaves - 1); caller frees. */
-double **kn_hier_loss(const kn_hier *h);
+/* The leaves under each label above the leaves (cover[l][id], l > 0),
+ * for Iyengar's loss: (leaves under it - 1) / (leaves - 1); caller
+ * frees. */
+uint32_t **kn_hier_cover(const kn_hier *h);
 
 /* The -H options of a program: ATTR=SPEC pairs and directories. */
 typedef struct {

@@ -35,7 +35,7 @@ struct lbud {
 size_t lbud_hier_bytes(const kn_hier *h);
 /* The bytes of the level maps (every level to every higher one) and
  * the losses of a hierarchy, as lattice.c builds them. */
-size_t lbud_maps_bytes(const kn_hier *h);
+size_t lbud_maps_bytes(const kn_hier *h, int leaves);
 /* The work space of roll-ups from a set of groups groups of keys of W
  * words, on threads threads: each thread's hash table, two sets of that
  * size alive at once and, with ord, their class order. */
@@ -43,9 +43,9 @@ size_t lbud_work_bytes(size_t groups, int W, int threads, int ord);
 /* What is held whatever the search does: the sum of b's parts. */
 size_t lbud_fixed(const struct lbud *b);
 /* Dies (exit 2) when the parts of b pass share bytes by more than
- * LBUD_SLACK, naming them and
- * the budget that would do; reading: the input is still being read. */
-void lbud_check(const struct lbud *b, size_t share, int reading);
+ * LBUD_SLACK, naming them and the budget that would do: what is held
+ * with the frequency set on disk. */
+void lbud_check(const struct lbud *b, size_t share);
 /* The bytes left of the budget for the sets kept for roll-ups. */
 size_t lbud_kept(const struct lbud *b);
 

@@ -52,6 +52,7 @@
 
 #include "kanon.h"
 #include "latbudget.h"
+#include "latdisk.h"
 #include "lattice.h"
 #include "tagging.h"
 
@@ -67,8 +68,8 @@ struct attr {
 	kn_hier *h;
 	int nlev;
 	uint32_t **map;		/* map[from * nlev + to]: ids at from -> to */
-	double **loss;		/* loss[l][id]: (leaves under it - 1) /
-				 * (leaves - 1) */
+	uint32_t **cover;	/* cover[l][id], l > 0: the leaves under
+				 * label id (Iyengar's loss) */
 	int word, shift;
 	uint64_t fm;		/* field mask (unshifted) */
 };
@@ -118,6 +119,11 @@ static struct {
 	uint64_t full;		/* mask of all quasi-identifiers */
 	size_t budget;		/* bytes of sets kept for roll-ups */
 	struct lbud bud;	/* what -S holds whatever the search does */
+	struct ldisk *disk;	/* the input's set on disk, or NULL */
+	size_t most, sortbud;	/* with it, the groups of a set made in
+				 * memory, and the bytes of a sort */
+	kn_hier **hier;
+	const char *tmpdir;
 	int threads;
 	kn_pfield pf[MAXQ];	/* the packed fields of the attributes */
 	kn_playout lay;
@@ -147,13 +153,39 @@ static pthread_mutex_t total_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- frequency sets ------------------------------------------------ */
 
+/* The set of node (mask, lev) from the input's set on disk: in memory
+ * when it has at most L.most groups, else a set without keys, which
+ * evaluate sorts from the disk. */
+static fset *
+disk_set(uint64_t mask, const int *lev)
+{
+	struct ldisk_node nd = { &L.lay, L.sword, L.sshift, mask, lev };
+	fset *f = ldisk_rollup(L.disk, &nd, L.most, &T.scr);
+
+	if (f == NULL) {
+		f = kn_zalloc(sizeof(*f));
+		f->n = L.base.n;
+	}
+	return f;
+}
+
 /* Rolls the frequency set src of node (amask, alev) up to the node
- * (bmask, blev) (kn_pset_rollup), counting the groups read. */
+ * (bmask, blev) (kn_pset_rollup), counting the groups read; from the
+ * disk when src is there, or when the maps from its levels are not
+ * kept (from the leaves ranked on disk). */
 static fset *
 rollup(const fset *src, uint64_t amask, const int *alev, uint64_t bmask,
     const int *blev)
 {
+	size_t j;
+
 	T.st.groups += src->n;
+	for (j = 0; src->key != NULL && j < L.d; j++)
+		if ((amask & bmask) >> j & 1 && alev[j] != blev[j] &&
+		    L.a[j].map[alev[j] * L.a[j].nlev + blev[j]] == NULL)
+			break;
+	if (src->key == NULL || j < L.d)
+		return disk_set(bmask, blev);
 	return kn_pset_rollup(&L.lay, &T.scr, src, amask, alev, bmask, blev);
 }
 
@@ -176,30 +208,60 @@ cmp_qi(uint32_t x, uint32_t y, const void *ctx)
 	return 0;
 }
 
-/* The sum of the losses of the labels of group i of f. */
-static double
-class_loss(const fset *f, size_t i, const int *lev)
+/*
+ * What the classes of a node's set add up to: the rows suppressed; of
+ * the classes kept, their number, C_DM and, by attribute, the rows
+ * times the leaves their label covers less one (Iyengar's loss, summed
+ * exactly, so that no order of the classes changes a bit of it); the
+ * same of all classes for flash's bound (bound_of).
+ */
+struct tally {
+	uint64_t supp, classes, bclasses;
+	unsigned __int128 cdm, bcdm, cov[MAXQ], bcov[MAXQ];
+};
+
+/* Adds the class of n rows at group i of f (node lev over mask) to t;
+ * sup: it is suppressed. */
+static void
+tally_class(const fset *f, size_t i, uint64_t n, int sup, uint64_t mask,
+    const int *lev, struct tally *t)
 {
 	const uint64_t *k = f->key + i * L.W;
-	double ll = 0;
+	uint64_t c = n < L.req.k ? L.req.k : n, cv;
 	size_t j;
 
+	t->supp += sup ? n : 0;
+	t->bclasses++;
+	t->bcdm += (unsigned __int128)n * (c < L.N ? c : L.N);
+	if (!sup) {
+		t->classes++;
+		t->cdm += (unsigned __int128)n * n;
+	}
 	for (j = 0; j < L.d; j++) {
 		const struct attr *a = &L.a[j];
 
-		ll += a->loss[lev[j]][k[a->word] >> a->shift & a->fm];
+		if (lev[j] == 0 || !(mask >> j & 1))
+			continue;
+		cv = a->cover[lev[j]][k[a->word] >> a->shift & a->fm] - 1;
+		t->bcov[j] += (unsigned __int128)n * cv;
+		if (!sup)
+			t->cov[j] += (unsigned __int128)n * cv;
 	}
-	return ll;
 }
 
-/* Adds the class at group i of f (n rows) to the metrics. */
-static void
-add_class(const fset *f, size_t i, uint64_t n, const int *lev,
-    struct metrics *m)
+/* The mean of Iyengar's loss over the cells of sums by attribute cov,
+ * without the suppressed cells. */
+static long double
+loss_of(const unsigned __int128 *cov)
 {
-	m->classes++;
-	m->cdm += (unsigned __int128)n * n;
-	m->loss += (long double)class_loss(f, i, lev) * n;
+	long double l = 0;
+	size_t j;
+
+	for (j = 0; j < L.d; j++)
+		if (L.a[j].h->lab[0].n > 1)
+			l += (long double)cov[j] / (long double)(L.a[j].h->lab[0].n
+			    - 1);
+	return l;
 }
 
 /* Sorts the groups of f by quasi-identifiers into T.ord. */
@@ -282,51 +344,95 @@ class_at(const fset *f, size_t i, size_t *end, uint64_t *np)
 	return 0;
 }
 
+/* Adds the classes of f (node lev over mask) to t: all of the tally
+ * with full, else the rows suppressed only. */
+static void
+tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
+    int full)
+{
+	uint64_t n;
+	size_t i, j;
+	int sup;
+
+	if (!L.hass) {
+		for (i = 0; i < f->n; i++)
+			if (full)
+				tally_class(f, i, f->cnt[i], f->cnt[i] < L.req.k,
+				    mask, lev, t);
+			else if (f->cnt[i] < L.req.k)
+				t->supp += f->cnt[i];
+		return;
+	}
+	order_classes(f);
+	for (i = 0; i < f->n; i = j) {
+		sup = class_at(f, i, &j, &n);
+		if (full)
+			tally_class(f, T.ord[i], n, sup, mask, lev, t);
+		else if (sup)
+			t->supp += n;
+	}
+}
+
+/* The node and tally of a set on disk, which evaluate reads in pieces
+ * of whole classes. */
+struct piece {
+	uint64_t mask;
+	const int *lev;
+	struct tally *t;
+};
+
+static void
+tally_piece(const kn_pset *f, void *ctx)
+{
+	const struct piece *p = ctx;
+
+	tally(f, p->mask, p->lev, p->t, 1);
+}
+
 /*
  * Evaluates node (mask, lev): the rows in classes below k or failing
  * l-diversity are suppressed; the node qualifies if they are at most
  * the limit.  With m (all quasi-identifiers), fills in the metrics of
- * a qualifying node.
+ * a qualifying node, and with tp its whole tally.
  */
 static int
-evaluate(const fset *f, const int *lev, struct metrics *m)
+evaluate(const fset *f, uint64_t mask, const int *lev, struct metrics *m,
+    struct tally *tp)
 {
-	uint64_t supp = 0, n;
-	size_t i, j;
+	struct tally t;
+	uint64_t supp;
+	size_t j;
 	long double pl = 0;
 
-	if (!L.hass) {
-		for (i = 0; i < f->n; i++)
-			if (f->cnt[i] < L.req.k)
-				supp += f->cnt[i];
-	} else {
-		order_classes(f);
-		for (i = 0; i < f->n; i = j)
-			if (class_at(f, i, &j, &n))
-				supp += n;
-	}
-	if (supp > L.limit || m == NULL)
-		return supp <= L.limit;
-	memset(m, 0, sizeof(*m));
-	if (!L.hass) {
-		for (i = 0; i < f->n; i++)
-			if (f->cnt[i] >= L.req.k)
-				add_class(f, i, f->cnt[i], lev, m);
+	memset(&t, 0, sizeof(t));
+	if (f->key == NULL) {
+		struct ldisk_node nd = { &L.lay, L.sword, L.sshift, mask, lev };
+		struct piece p = { mask, lev, &t };
+
+		ldisk_each(L.disk, &nd, L.smask, L.sortbud, tally_piece, &p);
 	} else
-		for (i = 0; i < f->n; i = j)
-			if (!class_at(f, i, &j, &n))
-				add_class(f, T.ord[i], n, lev, m);
+		tally(f, mask, lev, &t, 0);
+	if (t.supp > L.limit || m == NULL)
+		return t.supp <= L.limit;
+	if (f->key != NULL) {
+		memset(&t, 0, sizeof(t));
+		tally(f, mask, lev, &t, 1);
+	}
+	if (tp != NULL)
+		*tp = t;
+	memset(m, 0, sizeof(*m));
 	/* Precision (Sweeney): one minus the mean generalization height
 	 * of the cells; loss (Iyengar): the mean share of each cell's
 	 * domain its label covers.  Suppressed cells count 1. */
 	for (j = 0; j < L.d; j++)
 		if (L.a[j].nlev > 1)
 			pl += (long double)lev[j] / (L.a[j].nlev - 1);
-	m->supp = supp;
-	m->cdm += (unsigned __int128)supp * L.N;
+	m->supp = supp = t.supp;
+	m->classes = t.classes;
+	m->cdm = t.cdm + (unsigned __int128)supp * L.N;
 	m->prec = L.N == 0 ? 1 : 1 - (pl * (L.N - supp) +
 	    (long double)supp * L.d) / L.N / L.d;
-	m->loss = L.N == 0 ? 0 : (m->loss + (long double)supp * L.d) /
+	m->loss = L.N == 0 ? 0 : (loss_of(t.cov) + (long double)supp * L.d) /
 	    L.N / L.d;
 	return 1;
 }
@@ -456,8 +562,8 @@ eval_node(struct family *F, uint64_t x, const fset *f)
 	T.st.computed++;
 	F->st[x] |= EVAL;
 	if (F->mask != L.full)
-		return evaluate(f, lev, NULL);
-	ok = evaluate(f, lev, &m);
+		return evaluate(f, F->mask, lev, NULL, NULL);
+	ok = evaluate(f, F->mask, lev, &m, NULL);
 	if (F->met == NULL)
 		F->met = kn_alloc(F->size * sizeof(struct metrics));
 	F->met[x] = m;
@@ -472,7 +578,7 @@ keep_set(struct family *F, uint64_t x, fset *f)
 {
 	size_t bytes = f->n * (L.W + 1) * sizeof(uint64_t);
 
-	if (T.kept + bytes > T.budget) {
+	if (f->key == NULL || T.kept + bytes > T.budget) {
 		kn_pset_free(f);
 		T.st.dropped++;
 		return;
@@ -1155,41 +1261,48 @@ static struct {
 	uint64_t *cnt;
 	size_t n, cap, w;
 	kn_dict sdict[KN_MAXSENS];
+	uint64_t *scnt[KN_MAXSENS];	/* the rows of each sensitive id */
+	size_t scap[KN_MAXSENS];
 } in;
 
 /* The phases of a run whose memory input_check counts. */
 enum { PH_READ, PH_BUILD, PH_SEARCH };
 
 /*
- * Counts what the input holds against -S (latbudget.c).  While it is
- * read, the groups read and the labels, against the three quarters of
- * the budget that the counting leaves; as the packed set is built, the
- * groups read, the labels, the level maps and the packed keys; for the
- * search (the labels shed), the packed set, the level maps and the
- * roll-ups' work space.
+ * Counts what the input holds against -S (latbudget.c), and returns
+ * whether it passes share.  While it is read, the groups read and the
+ * labels, against the three quarters of the budget that the counting
+ * leaves; as the packed set is built, the groups read, the labels, the
+ * level maps and the packed keys; for the search (the labels shed),
+ * the packed set, the level maps and the roll-ups' work space.  With
+ * the set on disk, the labels above the ranked leaves, the maps from
+ * them and the sensitive values only.
  */
-static void
+static int
 input_check(int phase)
 {
 	size_t c;
 
-	L.bud.groups = in.n;
-	L.bud.labels = L.bud.maps = L.bud.work = 0;
+	L.bud.groups = L.disk != NULL ? ldisk_groups(L.disk) : in.n;
+	L.bud.labels = L.bud.maps = L.bud.work = L.bud.input = 0;
 	for (c = 0; phase != PH_SEARCH && c < L.d; c++)
 		L.bud.labels += lbud_hier_bytes(L.a[c].h);
 	for (c = 0; c < L.ns; c++)
-		L.bud.labels += kn_dict_bytes(&in.sdict[c]);
-	L.bud.input = in.cap * (in.w * sizeof(uint32_t) + sizeof(uint64_t));
-	if (phase == PH_READ) {
-		lbud_check(&L.bud, L.bud.budget / 4 * 3, 1);
-		return;
-	}
+		L.bud.labels += kn_dict_bytes(&in.sdict[c]) +
+		    in.scap[c] * sizeof(uint64_t);
+	if (phase == PH_READ)
+		return L.disk == NULL && lbud_fixed(&L.bud) +
+		    in.cap * (in.w * sizeof(uint32_t) + sizeof(uint64_t)) >
+		    L.bud.budget / 4 * 3;
 	for (c = 0; c < L.d; c++)
-		L.bud.maps += lbud_maps_bytes(L.a[c].h);
+		L.bud.maps += lbud_maps_bytes(L.a[c].h, L.disk == NULL ||
+		    !ldisk_ranked(L.disk, c));
+	if (L.disk != NULL)
+		return lbud_fixed(&L.bud) > L.bud.budget;
+	L.bud.input = in.cap * (in.w * sizeof(uint32_t) + sizeof(uint64_t));
 	if (phase == PH_BUILD) {
 		L.bud.input += (in.n + 1) * (size_t)L.W * sizeof(uint64_t);
-		lbud_check(&L.bud, L.bud.budget, 0);
-		return;
+		return lbud_fixed(&L.bud) > L.bud.budget;
 	}
 	L.bud.input = (in.n + 1) * (size_t)L.W * sizeof(uint64_t) +
 	    in.cap * sizeof(uint64_t);
@@ -1199,19 +1312,61 @@ input_check(int phase)
 	    L.monotone ? L.threads : 1, L.hass);
 	if (L.algo <= A_CUBE && L.monotone)
 		L.bud.work += (in.n + 1) * (size_t)(L.W + 1) * sizeof(uint64_t);
-	lbud_check(&L.bud, L.bud.budget, 0);
+	return lbud_fixed(&L.bud) > L.bud.budget;
+}
+
+/* Puts the input's frequency set on disk (latdisk.c): the groups read
+ * so far are written out and freed, the next go there as they come. */
+static void
+go_disk(void)
+{
+	kn_str *k = kn_alloc((L.d + 1) * sizeof(kn_str));
+	size_t i, c;
+
+	L.disk = ldisk_new(L.d, L.hier, L.ns, L.tmpdir);
+	for (i = 0; i < in.n; i++) {
+		for (c = 0; c < L.d; c++)
+			k[c] = kn_dict_get(&L.a[c].h->lab[0],
+			    in.ids[i * in.w + c]);
+		ldisk_group(L.disk, k, in.ids + i * in.w + L.d, in.cnt[i]);
+	}
+	free(k);
+	free(in.ids);
+	free(in.cnt);
+	in.ids = NULL;
+	in.cnt = NULL;
+	in.n = in.cap = 0;
 }
 
 /* A group of the input's frequency set at the leaves. */
 static void
 add_group(const kn_fsrow *r, void *ctx)
 {
-	size_t c;
+	uint32_t sid[KN_MAXSENS];
+	size_t c, o;
 	int64_t id;
 
 	(void)ctx;
 	if (r->cnt == 0)
 		return;
+	if (__builtin_add_overflow(L.N, r->cnt, &L.N))
+		kn_die("the row count overflows 64 bits");
+	for (c = 0; c < L.ns; c++) {
+		sid[c] = kn_dict_intern(&in.sdict[c], r->key[L.d + c].p,
+		    r->key[L.d + c].n);
+		if (sid[c] >= in.scap[c]) {
+			o = in.scap[c];
+			in.scnt[c] = kn_grow(in.scnt[c], &in.scap[c], sid[c],
+			    sizeof(uint64_t), 64);
+			memset(in.scnt[c] + o, 0, (in.scap[c] - o) *
+			    sizeof(uint64_t));
+		}
+		in.scnt[c][sid[c]] += r->cnt;
+	}
+	if (L.disk != NULL) {
+		ldisk_group(L.disk, r->key, sid, r->cnt);
+		return;
+	}
 	if (in.n == in.cap) {
 		/* By half: the slack counts against -S. */
 		in.cap = in.cap ? in.cap + in.cap / 2 : 1024;
@@ -1230,13 +1385,10 @@ add_group(const kn_fsrow *r, void *ctx)
 		in.ids[in.n * in.w + c] = (uint32_t)id;
 	}
 	for (c = 0; c < L.ns; c++)
-		in.ids[in.n * in.w + L.d + c] = kn_dict_intern(&in.sdict[c],
-		    r->key[L.d + c].p, r->key[L.d + c].n);
+		in.ids[in.n * in.w + L.d + c] = sid[c];
 	in.cnt[in.n] = r->cnt;
-	if (__builtin_add_overflow(L.N, r->cnt, &L.N))
-		kn_die("the row count overflows 64 bits");
-	if ((++in.n & 0xfff) == 0)
-		input_check(PH_READ);
+	if ((++in.n & 0xfff) == 0 && input_check(PH_READ))
+		go_disk();
 }
 
 static int
@@ -1249,13 +1401,14 @@ bits_for(uint64_t n)
 	return b;
 }
 
-/* Lays out the packed keys, builds the level maps and leaf counts, and
- * packs the input into the base frequency set. */
+/* Lays out the packed keys, builds the level maps (with the set on
+ * disk, none from the leaves ranked there) and the leaves under each
+ * label; the hierarchies' labels are then shed. */
 static void
-build_base(void)
+build_layout(void)
 {
 	int word = 0, used = 0, b, from, to;
-	size_t c, i;
+	size_t c;
 
 	for (c = 0; c < L.d + L.ns; c++) {
 		b = c < L.d ? bits_for(L.a[c].h->lab[0].n) :
@@ -1282,15 +1435,16 @@ build_base(void)
 	for (c = 0; c < L.d; c++) {
 		struct attr *a = &L.a[c];
 		kn_hier *h = a->h;
+		int ranked = L.disk != NULL && ldisk_ranked(L.disk, c);
 
 		a->nlev = h->nlevels;
 		a->map = kn_zalloc((size_t)a->nlev * a->nlev *
 		    sizeof(uint32_t *));
-		for (from = 0; from < a->nlev; from++)
+		for (from = ranked; from < a->nlev; from++)
 			for (to = from + 1; to < a->nlev; to++)
 				a->map[from * a->nlev + to] =
 				    kn_hier_map(h, from, to);
-		a->loss = kn_hier_loss(h);
+		a->cover = ranked ? ldisk_cover(L.disk, c) : kn_hier_cover(h);
 		L.pf[c] = (kn_pfield){ a->word, a->shift, a->fm, h, a->nlev,
 		    a->map };
 	}
@@ -1303,7 +1457,54 @@ build_base(void)
 		L.lay.sprod = m == 0 || p > UINT64_MAX / m ? UINT64_MAX :
 		    p * m;
 	}
-	input_check(PH_BUILD);
+	for (c = 0; c < L.ns; c++)
+		L.smask[L.sword[c]] |= L.sfm[c] << L.sshift[c];
+}
+
+/* Undoes build_layout, for build_disk. */
+static void
+unlayout(void)
+{
+	size_t c;
+	int l;
+
+	for (c = 0; c < L.d; c++) {
+		for (l = 0; l < L.a[c].nlev * L.a[c].nlev; l++)
+			free(L.a[c].map[l]);
+		free(L.a[c].map);
+		for (l = 0; l < L.a[c].nlev; l++)
+			free(L.a[c].cover[l]);
+		free(L.a[c].cover);
+	}
+	memset(L.smask, 0, sizeof(L.smask));
+}
+
+/*
+ * The budget with the input's set on disk: of what the labels, maps and
+ * sensitive values leave, a third for the sets made in memory (L.most
+ * groups at most, with the roll-ups' work space), a third for the sorts
+ * of larger ones, the rest for the sets kept (lbud_kept).
+ */
+static void
+disk_budget(void)
+{
+	size_t f = lbud_fixed(&L.bud), rest, most;
+
+	rest = f < L.bud.budget ? (L.bud.budget - f) / 3 : 0;
+	for (most = 1024; lbud_work_bytes(2 * most, L.W, 1, L.hass) <= rest;
+	    most *= 2)
+		;
+	L.most = most;
+	L.sortbud = rest > ((size_t)256 << 10) ? rest : (size_t)256 << 10;
+	L.bud.work = lbud_work_bytes(most, L.W, 1, L.hass) + L.sortbud;
+}
+
+/* Packs the input into the base frequency set, in memory. */
+static void
+build_base(void)
+{
+	size_t c, i;
+
 	/* The search asks the hierarchies only their numbers of labels. */
 	for (c = 0; c < L.d; c++)
 		kn_hier_shed(L.a[c].h);
@@ -1320,9 +1521,28 @@ build_base(void)
 			k[L.sword[c]] |= (uint64_t)in.ids[i * in.w + L.d + c] <<
 			    L.sshift[c];
 	}
-	for (c = 0; c < L.ns; c++)
-		L.smask[L.sword[c]] |= L.sfm[c] << L.sshift[c];
 	free(in.ids);
+}
+
+/*
+ * The input's set on disk (latdisk.c): the generated hierarchies forget
+ * what the reading taught them, the leaves of those that would take
+ * more than an eighth of the budget among them are ranked by sorts
+ * within half of it; the base set is a set without keys.
+ */
+static void
+build_disk(void)
+{
+	size_t c;
+
+	for (c = 0; c < L.d; c++)
+		if (L.a[c].h->kind != KN_HFILE)
+			kn_hier_reset(L.a[c].h);
+	ldisk_build(L.disk, L.bud.budget / 8 / (L.d > 0 ? L.d : 1),
+	    L.bud.budget / 2);
+	L.base.n = ldisk_groups(L.disk);
+	L.base.key = L.base.cnt = NULL;
+	L.threads = 1;
 }
 
 /* The whole table's distribution of sensitive column s (that of the
@@ -1333,11 +1553,9 @@ static void
 tclose_prepare(size_t s, kn_hier *h)
 {
 	uint64_t *cnt = kn_zalloc((in.sdict[s].n + 1) * sizeof(uint64_t));
-	size_t i;
 
-	for (i = 0; i < L.base.n; i++)
-		cnt[L.base.key[i * L.W + L.sword[s]] >> L.sshift[s] &
-		    L.sfm[s]] += L.base.cnt[i];
+	if (in.sdict[s].n > 0)
+		memcpy(cnt, in.scnt[s], in.sdict[s].n * sizeof(uint64_t));
 	kn_tclose_dict(&L.tc[s], &L.req, &in.sdict[s], cnt, h, &L.spos[s]);
 	free(cnt);
 }
@@ -1470,45 +1688,27 @@ flash_roll(void *ctx, const kn_pset *src, const int *slev, const int *lev)
 }
 
 /*
- * The bound of node x's generalizations from its set f (just evaluated,
- * so with -l its groups are in class order in T.ord).  A row of a class
- * of n rows costs at least min(N, max(n, k)) in C_DM at any
- * generalization (its class there is no smaller, at least k if not
- * suppressed, and N if suppressed); classes only merge; each cell's
- * label covers at least the leaves it covers here (a suppressed cell
- * counts 1); and the levels only rise, which bounds the precision.
+ * The bound of node x's generalizations from the tally t of all its
+ * classes.  A row of a class of n rows costs at least min(N, max(n, k))
+ * in C_DM at any generalization (its class there is no smaller, at
+ * least k if not suppressed, and N if suppressed); classes only merge;
+ * each cell's label covers at least the leaves it covers here (a
+ * suppressed cell counts 1); and the levels only rise, which bounds the
+ * precision.
  */
 static void
-bound_of(const fset *f, const int *lev, struct mrec *b)
+bound_of(const struct tally *t, const int *lev, struct mrec *b)
 {
-	uint64_t n, c;
-	size_t i, j, e;
+	size_t j;
 	long double pl = 0;
 
-	b->cdm = b->classes = 0;
-	b->loss = 0;
-	for (i = 0; i < f->n; i = e) {
-		if (!L.hass) {
-			n = f->cnt[i];
-			j = i;
-			e = i + 1;
-		} else {
-			for (n = 0, e = i; e < f->n && (e == i ||
-			    cmp_qi(T.ord[i], T.ord[e], f) == 0); e++)
-				n += f->cnt[T.ord[e]];
-			j = T.ord[i];
-		}
-		c = n < L.req.k ? L.req.k : n;
-		b->cdm += (unsigned __int128)n * (c < L.N ? c : L.N);
-		b->classes++;
-		b->loss += (long double)class_loss(f, j, lev) * n;
-	}
+	b->cdm = t->bcdm;
+	b->classes = t->bclasses;
 	for (j = 0; j < L.d; j++)
 		if (L.a[j].nlev > 1)
 			pl += (long double)lev[j] / (L.a[j].nlev - 1);
 	b->prec = 1 - pl / L.d;
-	if (L.N > 0)
-		b->loss = b->loss / L.N / L.d;
+	b->loss = L.N > 0 ? loss_of(t->bcov) / L.N / L.d : 0;
 }
 
 /* tag_ops: evaluates node x from its set f; its metrics go to F->met
@@ -1519,14 +1719,15 @@ flash_eval(void *ctx, uint64_t x, const kn_pset *set, const int *lev,
 {
 	struct flash *fl = ctx;
 	struct mrec *r = rec;
-	int ok = evaluate(set, lev, &r->m);
+	struct tally t;
+	int ok = evaluate(set, L.full, lev, &r->m, &t);
 
 	T.st.computed++;
 	fl->F->st[x] |= EVAL;
 	if (ok && fl->F->met != NULL)
 		fl->F->met[x] = r->m;
 	if (ok && bound)
-		bound_of(set, lev, r);
+		bound_of(&t, lev, r);
 	return ok;
 }
 
@@ -1641,7 +1842,7 @@ fill_metrics(struct family *F)
 			} else
 				f = rollup(&L.base, L.full, zero, F->mask, lev);
 			if (!(F->st[x] & EVAL)) {
-				evaluate(f, lev, &F->met[x]);
+				evaluate(f, F->mask, lev, &F->met[x], NULL);
 				extra++;
 			}
 			keep_set(F, x, f);
@@ -1739,6 +1940,8 @@ lat_search(struct lat_run *r)
 	cs.hascount = r->freq;
 	cs.cntcol = r->cntcol;
 	L.bud.budget = r->budget;
+	L.hier = hier;
+	L.tmpdir = r->tmpdir;
 	L.bud.d = nq;
 	L.bud.hier = hier;
 	qname = kn_alloc((nq + 1) * sizeof(char *));
@@ -1751,11 +1954,11 @@ lat_search(struct lat_run *r)
 	kn_freq(r->t, &cs, NULL, r->budget / 4, r->tmpdir, add_group, NULL,
 	    NULL);
 	kn_reader_close(&r->t->r);
-	input_check(PH_READ);
-	build_base();
-	if (L.req.hast)
-		for (j = 0; j < L.ns; j++)
-			tclose_prepare(j, r->shier[j]);
+	if (L.disk == NULL && input_check(PH_READ))
+		go_disk();
+	if (L.disk != NULL)
+		build_disk();
+	build_layout();
 	L.limit = kn_limit_rows(&r->lim, L.N);
 	/* Entropy and recursive diversity, and t-closeness, with
 	 * suppression are not monotone (a class that passes merged with
@@ -1782,9 +1985,26 @@ lat_search(struct lat_run *r)
 		kn_die("-a %s: the lattices of the attribute subsets have "
 		    "more than %llu nodes (use -a bfs)", algname[L.algo],
 		    (unsigned long long)MAXLAT);
+	if (L.disk == NULL && (input_check(PH_BUILD) ||
+	    input_check(PH_SEARCH))) {
+		unlayout();
+		go_disk();
+		build_disk();
+		build_layout();
+	}
+	if (L.disk == NULL)
+		build_base();
+	for (c = 0; L.disk != NULL && c < L.d; c++)
+		kn_hier_shed(L.a[c].h);
+	if (L.req.hast)
+		for (j = 0; j < L.ns; j++)
+			tclose_prepare(j, r->shier[j]);
 	src.f = &L.base;
 	src.mask = L.full;
-	input_check(PH_SEARCH);
+	if (input_check(PH_SEARCH))
+		lbud_check(&L.bud, L.bud.budget);
+	if (L.disk != NULL)
+		disk_budget();
 	L.budget = T.budget = lbud_kept(&L.bud);
 	free(qname);
 	L.bud.name = NULL;
@@ -1899,6 +2119,10 @@ lat_search(struct lat_run *r)
 		    (unsigned long long)total.rollups,
 		    (unsigned long long)cube.computed,
 		    (unsigned long long)extra, (unsigned long long)total.groups);
+		if (L.disk != NULL)
+			fprintf(stderr, "lattice-search: frequency set on disk "
+			    "(-S): sets of up to %zu groups made in memory, "
+			    "larger ones sorted\n", L.most);
 		if (total.dropped > 0)
 			fprintf(stderr, "lattice-search: %llu sets not kept "
 			    "within -S (%zu MiB of it left for them: the input, "
@@ -1909,6 +2133,7 @@ lat_search(struct lat_run *r)
 		fprintf(stderr, "lattice-search: read %.3f s, search %.3f s\n",
 		    t1 - t0, now() - t1);
 	}
+	ldisk_free(L.disk);
 	kn_close_out(out);
 	if (nout == 0)
 		kn_warn("no node of the lattice meets the requirements, not "
