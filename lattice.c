@@ -51,8 +51,7 @@
 #include <time.h>
 
 #include "kanon.h"
-#include "latbudget.h"
-#include "latdisk.h"
+#include "latinput.h"
 #include "lattice.h"
 #include "tagging.h"
 
@@ -61,21 +60,6 @@ static const char *const algname[] = { "incognito", "super-roots", "cube",
 
 /* The metric of --metric (M_CDM...), which orders the output. */
 static int metric;
-
-/* A quasi-identifier: its hierarchy, level maps and packed field. */
-struct attr {
-	const char *name;
-	kn_hier *h;
-	int nlev;
-	uint32_t **map;		/* map[from * nlev + to]: ids at from -> to */
-	uint32_t **cover;	/* cover[l][id], l > 0: the leaves under
-				 * label id (Iyengar's loss) */
-	int word, shift;
-	uint64_t fm;		/* field mask (unshifted) */
-};
-
-/* A frequency set: n groups, keys of W words, counts (kanon.h). */
-typedef kn_pset fset;
 
 /* What an evaluation of a node on all quasi-identifiers yields. */
 struct metrics {
@@ -100,34 +84,7 @@ struct family {
 enum { CAND = 1, ANON = 2, EVAL = 4, QUEUED = 8, BELOW = 16, ROOT = 32,
     FAIL = 64, PRUNED = 128 };
 
-static struct {
-	size_t d;
-	struct attr a[MAXQ];
-	int W;
-	int hass;		/* some requirement on -s */
-	size_t ns;		/* sensitive columns (-s a,b,...) */
-	int sword[KN_MAXSENS], sshift[KN_MAXSENS];
-	uint64_t sfm[KN_MAXSENS];
-	uint64_t smask[8];	/* the sensitive fields of each key word */
-	uint32_t *spos[KN_MAXSENS];	/* id -> t-closeness position */
-	kn_tclose tc[KN_MAXSENS];
-	kn_req req;		/* -k, l-diversity and t-closeness */
-	uint64_t limit, N;
-	int monotone;
-	int algo;
-	fset base;
-	uint64_t full;		/* mask of all quasi-identifiers */
-	size_t budget;		/* bytes of sets kept for roll-ups */
-	struct lbud bud;	/* what -S holds whatever the search does */
-	struct ldisk *disk;	/* the input's set on disk, or NULL */
-	size_t most, sortbud;	/* with it, the groups of a set made in
-				 * memory, and the bytes of a sort */
-	kn_hier **hier;
-	const char *tmpdir;
-	int threads;
-	kn_pfield pf[MAXQ];	/* the packed fields of the attributes */
-	kn_playout lay;
-} L;
+static struct lat_state L;
 
 /* Statistics of a search. */
 struct stats {
@@ -1254,312 +1211,6 @@ done:
 	return F;
 }
 
-/* ---- input --------------------------------------------------------- */
-
-static struct {
-	uint32_t *ids;		/* rows of d (+1) ids */
-	uint64_t *cnt;
-	size_t n, cap, w;
-	kn_dict sdict[KN_MAXSENS];
-	uint64_t *scnt[KN_MAXSENS];	/* the rows of each sensitive id */
-	size_t scap[KN_MAXSENS];
-} in;
-
-/* The phases of a run whose memory input_check counts. */
-enum { PH_READ, PH_BUILD, PH_SEARCH };
-
-/*
- * Counts what the input holds against -S (latbudget.c), and returns
- * whether it passes share.  While it is read, the groups read and the
- * labels, against the three quarters of the budget that the counting
- * leaves; as the packed set is built, the groups read, the labels, the
- * level maps and the packed keys; for the search (the labels shed),
- * the packed set, the level maps and the roll-ups' work space.  With
- * the set on disk, the labels above the ranked leaves, the maps from
- * them and the sensitive values only.
- */
-static int
-input_check(int phase)
-{
-	size_t c;
-
-	L.bud.groups = L.disk != NULL ? ldisk_groups(L.disk) : in.n;
-	L.bud.labels = L.bud.maps = L.bud.work = L.bud.input = 0;
-	for (c = 0; phase != PH_SEARCH && c < L.d; c++)
-		L.bud.labels += lbud_hier_bytes(L.a[c].h);
-	for (c = 0; c < L.ns; c++)
-		L.bud.labels += kn_dict_bytes(&in.sdict[c]) +
-		    in.scap[c] * sizeof(uint64_t);
-	if (phase == PH_READ)
-		return L.disk == NULL && lbud_fixed(&L.bud) +
-		    in.cap * (in.w * sizeof(uint32_t) + sizeof(uint64_t)) >
-		    L.bud.budget / 4 * 3;
-	for (c = 0; c < L.d; c++)
-		L.bud.maps += lbud_maps_bytes(L.a[c].h, L.disk == NULL ||
-		    !ldisk_ranked(L.disk, c));
-	if (L.disk != NULL)
-		return lbud_fixed(&L.bud) > L.bud.budget;
-	L.bud.input = in.cap * (in.w * sizeof(uint32_t) + sizeof(uint64_t));
-	if (phase == PH_BUILD) {
-		L.bud.input += (in.n + 1) * (size_t)L.W * sizeof(uint64_t);
-		return lbud_fixed(&L.bud) > L.bud.budget;
-	}
-	L.bud.input = (in.n + 1) * (size_t)L.W * sizeof(uint64_t) +
-	    in.cap * sizeof(uint64_t);
-	/* Incognito's threads roll up each on its own, from a copy of the
-	 * input's set generalized to the candidates' lowest levels. */
-	L.bud.work = lbud_work_bytes(in.n, L.W, L.algo <= A_CUBE &&
-	    L.monotone ? L.threads : 1, L.hass);
-	if (L.algo <= A_CUBE && L.monotone)
-		L.bud.work += (in.n + 1) * (size_t)(L.W + 1) * sizeof(uint64_t);
-	return lbud_fixed(&L.bud) > L.bud.budget;
-}
-
-/* Puts the input's frequency set on disk (latdisk.c): the groups read
- * so far are written out and freed, the next go there as they come. */
-static void
-go_disk(void)
-{
-	kn_str *k = kn_alloc((L.d + 1) * sizeof(kn_str));
-	size_t i, c;
-
-	L.disk = ldisk_new(L.d, L.hier, L.ns, L.tmpdir);
-	for (i = 0; i < in.n; i++) {
-		for (c = 0; c < L.d; c++)
-			k[c] = kn_dict_get(&L.a[c].h->lab[0],
-			    in.ids[i * in.w + c]);
-		ldisk_group(L.disk, k, in.ids + i * in.w + L.d, in.cnt[i]);
-	}
-	free(k);
-	free(in.ids);
-	free(in.cnt);
-	in.ids = NULL;
-	in.cnt = NULL;
-	in.n = in.cap = 0;
-}
-
-/* A group of the input's frequency set at the leaves. */
-static void
-add_group(const kn_fsrow *r, void *ctx)
-{
-	uint32_t sid[KN_MAXSENS];
-	size_t c, o;
-	int64_t id;
-
-	(void)ctx;
-	if (r->cnt == 0)
-		return;
-	if (__builtin_add_overflow(L.N, r->cnt, &L.N))
-		kn_die("the row count overflows 64 bits");
-	for (c = 0; c < L.ns; c++) {
-		sid[c] = kn_dict_intern(&in.sdict[c], r->key[L.d + c].p,
-		    r->key[L.d + c].n);
-		if (sid[c] >= in.scap[c]) {
-			o = in.scap[c];
-			in.scnt[c] = kn_grow(in.scnt[c], &in.scap[c], sid[c],
-			    sizeof(uint64_t), 64);
-			memset(in.scnt[c] + o, 0, (in.scap[c] - o) *
-			    sizeof(uint64_t));
-		}
-		in.scnt[c][sid[c]] += r->cnt;
-	}
-	if (L.disk != NULL) {
-		ldisk_group(L.disk, r->key, sid, r->cnt);
-		return;
-	}
-	if (in.n == in.cap) {
-		/* By half: the slack counts against -S. */
-		in.cap = in.cap ? in.cap + in.cap / 2 : 1024;
-		in.ids = kn_realloc(in.ids, in.cap * in.w * sizeof(uint32_t));
-		in.cnt = kn_realloc(in.cnt, in.cap * sizeof(uint64_t));
-	}
-	for (c = 0; c < L.d; c++) {
-		const char *err;
-
-		/* Through kn_hier_leaf: a generated hierarchy forgets its
-		 * leaves when the counting spills, and grows them again. */
-		id = kn_hier_leaf(L.a[c].h, r->key[c].p, r->key[c].n, &err);
-		if (id < 0)
-			kn_die("%s: '%.*s': %s", L.a[c].name,
-			    (int)r->key[c].n, r->key[c].p, err);
-		in.ids[in.n * in.w + c] = (uint32_t)id;
-	}
-	for (c = 0; c < L.ns; c++)
-		in.ids[in.n * in.w + L.d + c] = sid[c];
-	in.cnt[in.n] = r->cnt;
-	if ((++in.n & 0xfff) == 0 && input_check(PH_READ))
-		go_disk();
-}
-
-static int
-bits_for(uint64_t n)
-{
-	int b = 1;
-
-	while (b < 64 && ((uint64_t)1 << b) < n)
-		b++;
-	return b;
-}
-
-/* Lays out the packed keys, builds the level maps (with the set on
- * disk, none from the leaves ranked there) and the leaves under each
- * label; the hierarchies' labels are then shed. */
-static void
-build_layout(void)
-{
-	int word = 0, used = 0, b, from, to;
-	size_t c;
-
-	for (c = 0; c < L.d + L.ns; c++) {
-		b = c < L.d ? bits_for(L.a[c].h->lab[0].n) :
-		    bits_for(in.sdict[c - L.d].n);
-		if (used + b > 64) {
-			word++;
-			used = 0;
-		}
-		if (c < L.d) {
-			L.a[c].word = word;
-			L.a[c].shift = used;
-			L.a[c].fm = b == 64 ? ~(uint64_t)0 :
-			    ((uint64_t)1 << b) - 1;
-		} else {
-			L.sword[c - L.d] = word;
-			L.sshift[c - L.d] = used;
-			L.sfm[c - L.d] = ((uint64_t)1 << b) - 1;
-		}
-		used += b;
-	}
-	L.W = word + 1;
-	if (L.W > 8)
-		kn_die("the quasi-identifiers need more than 512 key bits");
-	for (c = 0; c < L.d; c++) {
-		struct attr *a = &L.a[c];
-		kn_hier *h = a->h;
-		int ranked = L.disk != NULL && ldisk_ranked(L.disk, c);
-
-		a->nlev = h->nlevels;
-		a->map = kn_zalloc((size_t)a->nlev * a->nlev *
-		    sizeof(uint32_t *));
-		for (from = ranked; from < a->nlev; from++)
-			for (to = from + 1; to < a->nlev; to++)
-				a->map[from * a->nlev + to] =
-				    kn_hier_map(h, from, to);
-		a->cover = ranked ? ldisk_cover(L.disk, c) : kn_hier_cover(h);
-		L.pf[c] = (kn_pfield){ a->word, a->shift, a->fm, h, a->nlev,
-		    a->map };
-	}
-	L.lay = (kn_playout){ L.d, L.W, L.pf, 0 };
-	for (c = 0; L.hass && c < L.ns; c++) {
-		/* The sensitive fields' values together, for the size of a
-		 * roll-up's output (saturated: only a bound). */
-		uint64_t m = L.sfm[c] + 1, p = c == 0 ? 1 : L.lay.sprod;
-
-		L.lay.sprod = m == 0 || p > UINT64_MAX / m ? UINT64_MAX :
-		    p * m;
-	}
-	for (c = 0; c < L.ns; c++)
-		L.smask[L.sword[c]] |= L.sfm[c] << L.sshift[c];
-}
-
-/* Undoes build_layout, for build_disk. */
-static void
-unlayout(void)
-{
-	size_t c;
-	int l;
-
-	for (c = 0; c < L.d; c++) {
-		for (l = 0; l < L.a[c].nlev * L.a[c].nlev; l++)
-			free(L.a[c].map[l]);
-		free(L.a[c].map);
-		for (l = 0; l < L.a[c].nlev; l++)
-			free(L.a[c].cover[l]);
-		free(L.a[c].cover);
-	}
-	memset(L.smask, 0, sizeof(L.smask));
-}
-
-/*
- * The budget with the input's set on disk: of what the labels, maps and
- * sensitive values leave, a third for the sets made in memory (L.most
- * groups at most, with the roll-ups' work space), a third for the sorts
- * of larger ones, the rest for the sets kept (lbud_kept).
- */
-static void
-disk_budget(void)
-{
-	size_t f = lbud_fixed(&L.bud), rest, most;
-
-	rest = f < L.bud.budget ? (L.bud.budget - f) / 3 : 0;
-	for (most = 1024; lbud_work_bytes(2 * most, L.W, 1, L.hass) <= rest;
-	    most *= 2)
-		;
-	L.most = most;
-	L.sortbud = rest > ((size_t)256 << 10) ? rest : (size_t)256 << 10;
-	L.bud.work = lbud_work_bytes(most, L.W, 1, L.hass) + L.sortbud;
-}
-
-/* Packs the input into the base frequency set, in memory. */
-static void
-build_base(void)
-{
-	size_t c, i;
-
-	/* The search asks the hierarchies only their numbers of labels. */
-	for (c = 0; c < L.d; c++)
-		kn_hier_shed(L.a[c].h);
-	L.base.n = in.n;
-	L.base.key = kn_zalloc((in.n + 1) * L.W * sizeof(uint64_t));
-	L.base.cnt = in.cnt;
-	for (i = 0; i < in.n; i++) {
-		uint64_t *k = L.base.key + i * L.W;
-
-		for (c = 0; c < L.d; c++)
-			k[L.a[c].word] |= (uint64_t)in.ids[i * in.w + c] <<
-			    L.a[c].shift;
-		for (c = 0; c < L.ns; c++)
-			k[L.sword[c]] |= (uint64_t)in.ids[i * in.w + L.d + c] <<
-			    L.sshift[c];
-	}
-	free(in.ids);
-}
-
-/*
- * The input's set on disk (latdisk.c): the generated hierarchies forget
- * what the reading taught them, the leaves of those that would take
- * more than an eighth of the budget among them are ranked by sorts
- * within half of it; the base set is a set without keys.
- */
-static void
-build_disk(void)
-{
-	size_t c;
-
-	for (c = 0; c < L.d; c++)
-		if (L.a[c].h->kind != KN_HFILE)
-			kn_hier_reset(L.a[c].h);
-	ldisk_build(L.disk, L.bud.budget / 8 / (L.d > 0 ? L.d : 1),
-	    L.bud.budget / 2);
-	L.base.n = ldisk_groups(L.disk);
-	L.base.key = L.base.cnt = NULL;
-	L.threads = 1;
-}
-
-/* The whole table's distribution of sensitive column s (that of the
- * input, whatever a node suppresses: kanon(7), T-CLOSENESS), and the
- * positions of its values; h is its hierarchy for the hierarchical
- * distance. */
-static void
-tclose_prepare(size_t s, kn_hier *h)
-{
-	uint64_t *cnt = kn_zalloc((in.sdict[s].n + 1) * sizeof(uint64_t));
-
-	if (in.sdict[s].n > 0)
-		memcpy(cnt, in.scnt[s], in.sdict[s].n * sizeof(uint64_t));
-	kn_tclose_dict(&L.tc[s], &L.req, &in.sdict[s], cnt, h, &L.spos[s]);
-	free(cnt);
-}
-
 /* ---- output -------------------------------------------------------- */
 
 static const struct family *OF;
@@ -1926,14 +1577,14 @@ lat_search(struct lat_run *r)
 	for (j = 0; j < L.ns; j++) {
 		key[nq + j] = r->sidx[j];
 		kn_dict_init(&dict[nq + j]);
-		kn_dict_init(&in.sdict[j]);
+		kn_dict_init(&L.in.sdict[j]);
 	}
-	in.w = nq + L.ns;
+	L.in.w = nq + L.ns;
 	/* The columns not read may hold what TSV cannot (kanon(7), CSV). */
-	key[in.w] = r->cntcol;
-	kn_table_carry(r->t, key, in.w + (size_t)r->freq, 0);
+	key[L.in.w] = r->cntcol;
+	kn_table_carry(r->t, key, L.in.w + (size_t)r->freq, 0);
 	memset(&cs, 0, sizeof(cs));
-	cs.d = in.w;
+	cs.d = L.in.w;
 	cs.key = key;
 	cs.dict = dict;
 	cs.hier = hier;
@@ -1951,14 +1602,14 @@ lat_search(struct lat_run *r)
 	t0 = now();
 	/* A quarter of the budget for the counting, the rest for the
 	 * groups read and their labels. */
-	kn_freq(r->t, &cs, NULL, r->budget / 4, r->tmpdir, add_group, NULL,
+	kn_freq(r->t, &cs, NULL, r->budget / 4, r->tmpdir, latin_group, &L,
 	    NULL);
 	kn_reader_close(&r->t->r);
-	if (L.disk == NULL && input_check(PH_READ))
-		go_disk();
+	if (L.disk == NULL && latin_check(&L, PH_READ))
+		latin_go_disk(&L);
 	if (L.disk != NULL)
-		build_disk();
-	build_layout();
+		latin_disk(&L);
+	latin_layout(&L);
 	L.limit = kn_limit_rows(&r->lim, L.N);
 	/* Entropy and recursive diversity, and t-closeness, with
 	 * suppression are not monotone (a class that passes merged with
@@ -1985,26 +1636,26 @@ lat_search(struct lat_run *r)
 		kn_die("-a %s: the lattices of the attribute subsets have "
 		    "more than %llu nodes (use -a bfs)", algname[L.algo],
 		    (unsigned long long)MAXLAT);
-	if (L.disk == NULL && (input_check(PH_BUILD) ||
-	    input_check(PH_SEARCH))) {
-		unlayout();
-		go_disk();
-		build_disk();
-		build_layout();
+	if (L.disk == NULL && (latin_check(&L, PH_BUILD) ||
+	    latin_check(&L, PH_SEARCH))) {
+		latin_unlayout(&L);
+		latin_go_disk(&L);
+		latin_disk(&L);
+		latin_layout(&L);
 	}
 	if (L.disk == NULL)
-		build_base();
+		latin_base(&L);
 	for (c = 0; L.disk != NULL && c < L.d; c++)
 		kn_hier_shed(L.a[c].h);
 	if (L.req.hast)
 		for (j = 0; j < L.ns; j++)
-			tclose_prepare(j, r->shier[j]);
+			latin_tclose(&L, j, r->shier[j]);
 	src.f = &L.base;
 	src.mask = L.full;
-	if (input_check(PH_SEARCH))
+	if (latin_check(&L, PH_SEARCH))
 		lbud_check(&L.bud, L.bud.budget);
 	if (L.disk != NULL)
-		disk_budget();
+		latin_disk_budget(&L);
 	L.budget = T.budget = lbud_kept(&L.bud);
 	free(qname);
 	L.bud.name = NULL;

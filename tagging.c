@@ -384,7 +384,8 @@ kept_set(struct tag_lattice *tl, uint64_t x, const int *lev, int *owned,
 		tl->rollups++;
 	}
 	bytes = s->n * ops->groupbytes;
-	if (bytes > ops->budget) {
+	/* A set without keys is on disk, made again when read. */
+	if (bytes > ops->budget || s->key == NULL) {
 		tl->dropped++;
 		*owned = 1;
 		return s;
