@@ -107,7 +107,9 @@ lbud_kept(const struct lbud *b)
 {
 	size_t held = b->input + b->labels + b->maps, r = resident(), f;
 
-	if (r > held)
+	/* With the set on disk, what the reading left is not held: the
+	 * sets kept come in its holes. */
+	if (r > held && !b->disk)
 		held = r;
 	f = held + b->work;
 	/* A third of what is left for the heap's holes: sets of every

@@ -26,6 +26,7 @@ struct lbud {
 	size_t maps;		/* the level maps and losses */
 	size_t work;		/* roll-ups' hash tables, the sets being
 				 * evaluated, their class orders */
+	int disk;		/* the input's set is on disk (latdisk.c) */
 	size_t d;		/* quasi-identifiers... */
 	kn_hier *const *hier;	/* ...and their hierarchies */
 	const char *const *name;	/* their column names */

@@ -408,30 +408,68 @@ ldisk_build(struct ldisk *ld, size_t colmax, size_t budget)
 	ld->prevcap = ld->linecap = ld->outcap = 0;
 }
 
-/* The key of the record rec at node nd into k, its count into *cnt. */
+/* How a record's key is made at a node: for each field of the key,
+ * the record's id it takes, through a level map or as it is, and where
+ * it goes. */
+struct proj {
+	size_t nop, cntat;
+	int W;
+	struct {
+		size_t from;
+		const uint32_t *map;
+		int word, shift;
+	} op[KN_PMAXQ + KN_MAXSENS];
+};
+
 static void
-project(const struct ldisk *ld, const struct ldisk_node *nd,
-    const unsigned char *rec, uint64_t *k, uint64_t *cnt)
+proj_init(const struct ldisk *ld, const struct ldisk_node *nd,
+    struct proj *pj)
 {
-	uint32_t v[2 * KN_PMAXQ + KN_MAXSENS], id;
-	size_t c, d = ld->d;
+	size_t c, d = ld->d, n = 0;
 	int lv;
 
-	memcpy(v, rec, ld->rsize - sizeof(uint64_t));
-	memcpy(cnt, rec + ld->rsize - sizeof(uint64_t), sizeof(uint64_t));
-	memset(k, 0, (size_t)nd->ly->W * sizeof(uint64_t));
 	for (c = 0; c < d; c++) {
 		const kn_pfield *f = &nd->ly->f[c];
 
 		if (!(nd->mask >> c & 1))
 			continue;
 		lv = nd->lev[c];
-		id = lv == 0 ? v[c] : lv == 1 ? v[d + c] :
-		    f->map[f->nlev + lv][v[d + c]];
-		k[f->word] |= (uint64_t)id << f->shift;
+		pj->op[n].from = lv == 0 ? c : d + c;
+		pj->op[n].map = lv < 2 ? NULL : f->map[f->nlev + lv];
+		pj->op[n].word = f->word;
+		pj->op[n++].shift = f->shift;
 	}
-	for (c = 0; c < ld->ns; c++)
-		k[nd->sword[c]] |= (uint64_t)v[2 * d + c] << nd->sshift[c];
+	for (c = 0; c < ld->ns; c++) {
+		pj->op[n].from = 2 * d + c;
+		pj->op[n].map = NULL;
+		pj->op[n].word = nd->sword[c];
+		pj->op[n++].shift = nd->sshift[c];
+	}
+	pj->nop = n;
+	pj->cntat = ld->rsize - sizeof(uint64_t);
+	pj->W = nd->ly->W;
+}
+
+/* The key of the record rec (aligned to 4 bytes) into k, its count
+ * into *cnt. */
+static inline void
+project(const struct proj *pj, const unsigned char *rec, uint64_t *k,
+    uint64_t *cnt)
+{
+	const uint32_t *v = (const uint32_t *)(const void *)rec;
+	uint64_t id;
+	size_t i;
+	int w;
+
+	memcpy(cnt, rec + pj->cntat, sizeof(uint64_t));
+	for (w = 0; w < pj->W; w++)
+		k[w] = 0;
+	for (i = 0; i < pj->nop; i++) {
+		id = v[pj->op[i].from];
+		if (pj->op[i].map != NULL)
+			id = pj->op[i].map[id];
+		k[pj->op[i].word] |= id << pj->op[i].shift;
+	}
 }
 
 /* Calls each on every record of the set, read in batches. */
@@ -467,8 +505,7 @@ scan(struct ldisk *ld, void (*each)(const unsigned char *, void *),
 
 /* ldisk_rollup's pass. */
 struct hpass {
-	struct ldisk *ld;
-	const struct ldisk_node *nd;
+	struct proj pj;
 	kn_pscratch *s;
 	kn_pset *dst;
 	size_t cap, most, mask;
@@ -480,7 +517,7 @@ hash_rec(const unsigned char *rec, void *ctx)
 {
 	struct hpass *p = ctx;
 	kn_pset *dst = p->dst;
-	const int W = p->nd->ly->W;
+	const int W = p->pj.W;
 	uint64_t k[8], cnt, h;
 	kn_pslot *tab = p->s->tab;
 	uint32_t gen = p->s->gen;
@@ -488,15 +525,17 @@ hash_rec(const unsigned char *rec, void *ctx)
 
 	if (p->over)
 		return;
-	project(p->ld, p->nd, rec, k, &cnt);
-	for (h = 0, w = 0; w < W; w++)
+	project(&p->pj, rec, k, &cnt);
+	if (W == 1)
+		h = k[0] * 0x9E3779B97F4A7C15ULL;
+	else for (h = 0, w = 0; w < W; w++)
 		h = (h ^ k[w]) * 0x9E3779B97F4A7C15ULL;
 	h = (h ^ (h >> 29)) & p->mask;
 	for (;; h = (h + 1) & p->mask) {
 		if (tab[h].gen != gen)
 			break;
-		if (tab[h].key == k[0] && memcmp(dst->key +
-		    (size_t)tab[h].idx * W, k, W * sizeof(uint64_t)) == 0) {
+		if (tab[h].key == k[0] && (W == 1 || memcmp(dst->key +
+		    (size_t)tab[h].idx * W, k, W * sizeof(uint64_t)) == 0)) {
 			dst->cnt[tab[h].idx] += cnt;
 			return;
 		}
@@ -541,8 +580,7 @@ ldisk_rollup(struct ldisk *ld, const struct ldisk_node *nd, size_t most,
 		s->gen = 1;
 	}
 	memset(&p, 0, sizeof(p));
-	p.ld = ld;
-	p.nd = nd;
+	proj_init(ld, nd, &p.pj);
 	p.s = s;
 	p.most = most;
 	p.mask = nslot - 1;
@@ -560,7 +598,7 @@ ldisk_rollup(struct ldisk *ld, const struct ldisk_node *nd, size_t most,
 /* ldisk_each's pass: the sort, then the piece being filled, the group
  * being summed and its key (the fields of smask masked, then whole). */
 struct spass {
-	struct ldisk *ld;
+	struct proj pj;
 	const struct ldisk_node *nd;
 	const uint64_t *smask;
 	kn_sorter *so;
@@ -575,6 +613,17 @@ struct spass {
 	void *ctx;
 };
 
+/* v in 16 hexadecimal digits at b. */
+static size_t
+put_hex16(char *b, uint64_t v)
+{
+	int i;
+
+	for (i = 15; i >= 0; i--, v >>= 4)
+		b[i] = "0123456789abcdef"[v & 15];
+	return 16;
+}
+
 static void
 sort_rec(const unsigned char *rec, void *ctx)
 {
@@ -584,14 +633,13 @@ sort_rec(const unsigned char *rec, void *ctx)
 	size_t n = 0;
 	int w;
 
-	project(p->ld, p->nd, rec, k, &cnt);
+	project(&p->pj, rec, k, &cnt);
 	for (w = 0; w < W; w++)
-		n += (size_t)sprintf(p->line + n, "%016llx",
-		    (unsigned long long)(k[w] & ~p->smask[w]));
+		n += put_hex16(p->line + n, k[w] & ~p->smask[w]);
 	for (w = 0; w < W; w++)
-		n += (size_t)sprintf(p->line + n, "%016llx",
-		    (unsigned long long)k[w]);
-	n += (size_t)sprintf(p->line + n, "\t%llx", (unsigned long long)cnt);
+		n += put_hex16(p->line + n, k[w]);
+	p->line[n++] = '\t';
+	n += put_hex16(p->line + n, cnt);
 	kn_sort_add(p->so, p->line, n);
 }
 
@@ -664,7 +712,7 @@ ldisk_each(struct ldisk *ld, const struct ldisk_node *nd,
 	struct spass p;
 
 	memset(&p, 0, sizeof(p));
-	p.ld = ld;
+	proj_init(ld, nd, &p.pj);
 	p.nd = nd;
 	p.smask = smask;
 	p.each = each;

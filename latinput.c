@@ -246,6 +246,7 @@ latin_disk_budget(struct lat_state *L)
 	L->most = most;
 	L->sortbud = rest > ((size_t)256 << 10) ? rest : (size_t)256 << 10;
 	L->bud.work = lbud_work_bytes(most, L->W, 1, L->hass) + L->sortbud;
+	L->bud.disk = 1;
 }
 
 /* Packs the input into the base frequency set, in memory. */
