@@ -1610,6 +1610,8 @@ lat_search(struct lat_run *r)
 	if (L.disk != NULL)
 		latin_disk(&L);
 	latin_layout(&L);
+	if (L.disk != NULL && latin_check(&L, PH_BUILD))
+		lbud_check(&L.bud, L.bud.budget);
 	L.limit = kn_limit_rows(&r->lim, L.N);
 	/* Entropy and recursive diversity, and t-closeness, with
 	 * suppression are not monotone (a class that passes merged with
@@ -1642,6 +1644,8 @@ lat_search(struct lat_run *r)
 		latin_go_disk(&L);
 		latin_disk(&L);
 		latin_layout(&L);
+		if (latin_check(&L, PH_BUILD))
+			lbud_check(&L.bud, L.bud.budget);
 	}
 	if (L.disk == NULL)
 		latin_base(&L);
