@@ -1,21 +1,21 @@
 /*
  * latbudget.c: lattice-search's memory budget (-S, issue 17).  The
- * search holds, whatever it does, the input's frequency set at the
- * leaves (its groups as read, then their keys packed), the hierarchies'
- * labels (a generated hierarchy has a leaf for each distinct value of
- * its column) until the level maps and losses are built from them, and
+ * search holds the input's frequency set at the leaves (its groups as
+ * read, then their keys packed), the hierarchies' labels (a generated
+ * hierarchy has a leaf for each distinct value of its column) until the
+ * level maps and the leaves under each label are built from them, and
  * the work space of a roll-up from the input's set (its hash table, the
  * set it makes and the one it reads when that is not kept, the class
  * order of -l).  These are counted here against -S, phase by phase
- * (lattice.c's input_check); two thirds of what is left go to the sets
- * kept for roll-ups (lattice.c's keep_set, tagging.c's hubs).  A run whose fixed
- * part passes the budget by more than LBUD_SLACK is refused, with what
- * takes the memory; within the slack it runs with no set kept (a small
- * input's fixed part, its dictionaries' caches and tables, passes a
- * budget of a few kilobytes, which the tests give to see sets dropped).
- * The lattice's own bookkeeping (a state byte per node, the order by
- * height, --all's metrics) grows with the lattice, not the input, and
- * is not counted: lattice-search(1), -S.
+ * (latinput.c's latin_check); when they pass it, the set goes to disk
+ * (latdisk.c) and what is still held is counted: the labels above the
+ * ranked leaves, the level maps from them, the sensitive values.  Two
+ * thirds of what is left go to the sets kept for roll-ups (lattice.c's
+ * keep_set, tagging.c's hubs).  A run on disk whose held part passes
+ * the budget by more than LBUD_SLACK is refused, with what takes the
+ * memory.  The lattice's own bookkeeping (a state byte per node, the
+ * order by height, --all's metrics) grows with the lattice, not the
+ * input, and is not counted: lattice-search(1), -S.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,19 +1,19 @@
 /*
  * latbudget.h: lattice-search's memory budget (-S, issue 17): the bytes
- * of what the search holds whatever it does (the input's frequency set,
- * the hierarchies' labels and level maps, the roll-ups' work space),
- * counted against the budget; the share left for the frequency sets
- * kept for roll-ups; and the refusal, in the user's terms, when the
- * input does not fit.  See latbudget.c.
+ * of what the search holds (the input's frequency set, the hierarchies'
+ * labels and level maps, the roll-ups' work space), counted against the
+ * budget; the share left for the frequency sets kept for roll-ups; and
+ * the refusal, in the user's terms, when what the set on disk leaves in
+ * memory does not fit.  See latbudget.c.
  */
 #ifndef LATBUDGET_H
 #define LATBUDGET_H
 
 #include "kanon.h"
 
-/* How far what is held whatever the search does may pass its share of
- * the budget before the run is refused: within the allowance of the
- * goal (kanon(7): the budget plus 32 MiB). */
+/* How far what the set on disk leaves held may pass the budget before
+ * the run is refused: within the allowance of the goal (the budget plus
+ * 32 MiB). */
 #define LBUD_SLACK ((size_t)8 << 20)
 
 /* What lattice-search holds of its budget, in bytes. */

@@ -27,7 +27,10 @@
  *    --best's bounds below.
  * The "table" they scan is the frequency set of the input at the
  * leaves, held in memory with dictionary-encoded keys packed into
- * 64-bit words.  All algorithms give the same nodes.
+ * 64-bit words (latinput.c), or on disk when it does not fit -S
+ * (latdisk.c): a set then comes from a pass over the file, in memory
+ * while it fits its share, else as a set without keys, which evaluate
+ * reads sorted from the disk.  All algorithms give the same nodes.
  *
  * With a suppression limit, a node qualifies when the rows of its
  * classes below k (or not l-diverse) number at most the limit.  That is
