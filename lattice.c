@@ -91,7 +91,7 @@ static struct lat_state L;
 
 /* Statistics of a search. */
 struct stats {
-	uint64_t computed, scans, rollups, groups, dropped;
+	uint64_t computed, scans, rollups, groups, dropped, sorted;
 };
 
 /* What each thread has of its own: scratch space, the sets it keeps
@@ -370,6 +370,7 @@ evaluate(const fset *f, uint64_t mask, const int *lev, struct metrics *m,
 		struct piece p = { mask, lev, &t };
 
 		ldisk_each(L.disk, &nd, L.smask, L.sortbud, tally_piece, &p);
+		T.st.sorted++;
 	} else
 		tally(f, mask, lev, &t, 0);
 	if (t.supp > L.limit || m == NULL)
@@ -898,6 +899,7 @@ add_stats(void)
 	total.rollups += T.st.rollups;
 	total.groups += T.st.groups;
 	total.dropped += T.st.dropped;
+	total.sorted += T.st.sorted;
 	pthread_mutex_unlock(&total_mu);
 	memset(&T.st, 0, sizeof(T.st));
 }
@@ -1780,7 +1782,8 @@ lat_search(struct lat_run *r)
 		if (L.disk != NULL)
 			fprintf(stderr, "lattice-search: frequency set on disk "
 			    "(-S): sets of up to %zu groups made in memory, "
-			    "larger ones sorted\n", L.most);
+			    "larger ones sorted (%llu)\n", L.most,
+			    (unsigned long long)total.sorted);
 		if (total.dropped > 0)
 			fprintf(stderr, "lattice-search: %llu sets not kept "
 			    "within -S (%zu MiB of it left for them: the input, "
