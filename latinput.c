@@ -29,37 +29,39 @@
 int
 latin_check(struct lat_state *L, int phase)
 {
+	struct lat_in *in = &L->in;
 	size_t c;
 
-	L->bud.groups = L->disk != NULL ? ldisk_groups(L->disk) : L->in.n;
+	L->bud.groups = L->disk != NULL ? ldisk_groups(L->disk) : in->n;
 	L->bud.labels = L->bud.maps = L->bud.work = L->bud.input = 0;
 	for (c = 0; phase != PH_SEARCH && c < L->d; c++)
 		L->bud.labels += lbud_hier_bytes(L->a[c].h);
 	for (c = 0; c < L->ns; c++)
-		L->bud.labels += kn_dict_bytes(&L->in.sdict[c]) +
-		    L->in.scap[c] * sizeof(uint64_t);
+		L->bud.labels += kn_dict_bytes(&in->sdict[c]) +
+		    in->scap[c] * sizeof(uint64_t);
 	if (phase == PH_READ)
 		return L->disk == NULL && lbud_fixed(&L->bud) +
-		    L->in.cap * (L->in.w * sizeof(uint32_t) + sizeof(uint64_t)) >
+		    in->cap * (in->w * sizeof(uint32_t) + sizeof(uint64_t)) >
 		    L->bud.budget / 4 * 3;
 	for (c = 0; c < L->d; c++)
 		L->bud.maps += lbud_maps_bytes(L->a[c].h, L->disk == NULL ||
 		    !ldisk_ranked(L->disk, c));
 	if (L->disk != NULL)
 		return lbud_fixed(&L->bud) > L->bud.budget;
-	L->bud.input = L->in.cap * (L->in.w * sizeof(uint32_t) + sizeof(uint64_t));
+	L->bud.input = in->cap * (in->w * sizeof(uint32_t) + sizeof(uint64_t));
 	if (phase == PH_BUILD) {
-		L->bud.input += (L->in.n + 1) * (size_t)L->W * sizeof(uint64_t);
+		L->bud.input += (in->n + 1) * (size_t)L->W * sizeof(uint64_t);
 		return lbud_fixed(&L->bud) > L->bud.budget;
 	}
-	L->bud.input = (L->in.n + 1) * (size_t)L->W * sizeof(uint64_t) +
-	    L->in.cap * sizeof(uint64_t);
+	L->bud.input = (in->n + 1) * (size_t)L->W * sizeof(uint64_t) +
+	    in->cap * sizeof(uint64_t);
 	/* Incognito's threads roll up each on its own, from a copy of the
 	 * input's set generalized to the candidates' lowest levels. */
-	L->bud.work = lbud_work_bytes(L->in.n, L->W, L->algo <= A_CUBE &&
+	L->bud.work = lbud_work_bytes(in->n, L->W, L->algo <= A_CUBE &&
 	    L->monotone ? L->threads : 1, L->hass);
 	if (L->algo <= A_CUBE && L->monotone)
-		L->bud.work += (L->in.n + 1) * (size_t)(L->W + 1) * sizeof(uint64_t);
+		L->bud.work += (in->n + 1) * (size_t)(L->W + 1) *
+		    sizeof(uint64_t);
 	return lbud_fixed(&L->bud) > L->bud.budget;
 }
 
@@ -68,22 +70,23 @@ latin_check(struct lat_state *L, int phase)
 void
 latin_go_disk(struct lat_state *L)
 {
+	struct lat_in *in = &L->in;
 	kn_str *k = kn_alloc((L->d + 1) * sizeof(kn_str));
 	size_t i, c;
 
 	L->disk = ldisk_new(L->d, L->hier, L->ns, L->tmpdir);
-	for (i = 0; i < L->in.n; i++) {
+	for (i = 0; i < in->n; i++) {
 		for (c = 0; c < L->d; c++)
 			k[c] = kn_dict_get(&L->a[c].h->lab[0],
-			    L->in.ids[i * L->in.w + c]);
-		ldisk_group(L->disk, k, L->in.ids + i * L->in.w + L->d, L->in.cnt[i]);
+			    in->ids[i * in->w + c]);
+		ldisk_group(L->disk, k, in->ids + i * in->w + L->d, in->cnt[i]);
 	}
 	free(k);
-	free(L->in.ids);
-	free(L->in.cnt);
-	L->in.ids = NULL;
-	L->in.cnt = NULL;
-	L->in.n = L->in.cap = 0;
+	free(in->ids);
+	free(in->cnt);
+	in->ids = NULL;
+	in->cnt = NULL;
+	in->n = in->cap = 0;
 }
 
 /* A group of the input's frequency set at the leaves. */
@@ -95,32 +98,34 @@ latin_group(const kn_fsrow *r, void *ctx)
 	int64_t id;
 
 	struct lat_state *L = ctx;
+	struct lat_in *in = &L->in;
 
 	if (r->cnt == 0)
 		return;
 	if (__builtin_add_overflow(L->N, r->cnt, &L->N))
 		kn_die("the row count overflows 64 bits");
 	for (c = 0; c < L->ns; c++) {
-		sid[c] = kn_dict_intern(&L->in.sdict[c], r->key[L->d + c].p,
+		sid[c] = kn_dict_intern(&in->sdict[c], r->key[L->d + c].p,
 		    r->key[L->d + c].n);
-		if (sid[c] >= L->in.scap[c]) {
-			o = L->in.scap[c];
-			L->in.scnt[c] = kn_grow(L->in.scnt[c], &L->in.scap[c], sid[c],
+		if (sid[c] >= in->scap[c]) {
+			o = in->scap[c];
+			in->scnt[c] = kn_grow(in->scnt[c], &in->scap[c], sid[c],
 			    sizeof(uint64_t), 64);
-			memset(L->in.scnt[c] + o, 0, (L->in.scap[c] - o) *
+			memset(in->scnt[c] + o, 0, (in->scap[c] - o) *
 			    sizeof(uint64_t));
 		}
-		L->in.scnt[c][sid[c]] += r->cnt;
+		in->scnt[c][sid[c]] += r->cnt;
 	}
 	if (L->disk != NULL) {
 		ldisk_group(L->disk, r->key, sid, r->cnt);
 		return;
 	}
-	if (L->in.n == L->in.cap) {
+	if (in->n == in->cap) {
 		/* By half: the slack counts against -S. */
-		L->in.cap = L->in.cap ? L->in.cap + L->in.cap / 2 : 1024;
-		L->in.ids = kn_realloc(L->in.ids, L->in.cap * L->in.w * sizeof(uint32_t));
-		L->in.cnt = kn_realloc(L->in.cnt, L->in.cap * sizeof(uint64_t));
+		in->cap = in->cap ? in->cap + in->cap / 2 : 1024;
+		in->ids = kn_realloc(in->ids, in->cap * in->w *
+		    sizeof(uint32_t));
+		in->cnt = kn_realloc(in->cnt, in->cap * sizeof(uint64_t));
 	}
 	for (c = 0; c < L->d; c++) {
 		const char *err;
@@ -131,12 +136,12 @@ latin_group(const kn_fsrow *r, void *ctx)
 		if (id < 0)
 			kn_die("%s: '%.*s': %s", L->a[c].name,
 			    (int)r->key[c].n, r->key[c].p, err);
-		L->in.ids[L->in.n * L->in.w + c] = (uint32_t)id;
+		in->ids[in->n * in->w + c] = (uint32_t)id;
 	}
 	for (c = 0; c < L->ns; c++)
-		L->in.ids[L->in.n * L->in.w + L->d + c] = sid[c];
-	L->in.cnt[L->in.n] = r->cnt;
-	if ((++L->in.n & 0xfff) == 0 && latin_check(L, PH_READ))
+		in->ids[in->n * in->w + L->d + c] = sid[c];
+	in->cnt[in->n] = r->cnt;
+	if ((++in->n & 0xfff) == 0 && latin_check(L, PH_READ))
 		latin_go_disk(L);
 }
 
@@ -156,12 +161,13 @@ bits_for(uint64_t n)
 void
 latin_layout(struct lat_state *L)
 {
+	struct lat_in *in = &L->in;
 	int word = 0, used = 0, b, from, to;
 	size_t c;
 
 	for (c = 0; c < L->d + L->ns; c++) {
 		b = c < L->d ? bits_for(L->a[c].h->lab[0].n) :
-		    bits_for(L->in.sdict[c - L->d].n);
+		    bits_for(in->sdict[c - L->d].n);
 		if (used + b > 64) {
 			word++;
 			used = 0;
@@ -253,25 +259,26 @@ latin_disk_budget(struct lat_state *L)
 void
 latin_base(struct lat_state *L)
 {
+	struct lat_in *in = &L->in;
 	size_t c, i;
 
 	/* The search asks the hierarchies only their numbers of labels. */
 	for (c = 0; c < L->d; c++)
 		kn_hier_shed(L->a[c].h);
-	L->base.n = L->in.n;
-	L->base.key = kn_zalloc((L->in.n + 1) * L->W * sizeof(uint64_t));
-	L->base.cnt = L->in.cnt;
-	for (i = 0; i < L->in.n; i++) {
+	L->base.n = in->n;
+	L->base.key = kn_zalloc((in->n + 1) * L->W * sizeof(uint64_t));
+	L->base.cnt = in->cnt;
+	for (i = 0; i < in->n; i++) {
 		uint64_t *k = L->base.key + i * L->W;
 
 		for (c = 0; c < L->d; c++)
-			k[L->a[c].word] |= (uint64_t)L->in.ids[i * L->in.w + c] <<
+			k[L->a[c].word] |= (uint64_t)in->ids[i * in->w + c] <<
 			    L->a[c].shift;
 		for (c = 0; c < L->ns; c++)
-			k[L->sword[c]] |= (uint64_t)L->in.ids[i * L->in.w + L->d + c] <<
-			    L->sshift[c];
+			k[L->sword[c]] |= (uint64_t)in->ids[i * in->w +
+			    L->d + c] << L->sshift[c];
 	}
-	free(L->in.ids);
+	free(in->ids);
 }
 
 /*
@@ -302,10 +309,11 @@ latin_disk(struct lat_state *L)
 void
 latin_tclose(struct lat_state *L, size_t s, kn_hier *h)
 {
-	uint64_t *cnt = kn_zalloc((L->in.sdict[s].n + 1) * sizeof(uint64_t));
+	struct lat_in *in = &L->in;
+	uint64_t *cnt = kn_zalloc((in->sdict[s].n + 1) * sizeof(uint64_t));
 
-	if (L->in.sdict[s].n > 0)
-		memcpy(cnt, L->in.scnt[s], L->in.sdict[s].n * sizeof(uint64_t));
-	kn_tclose_dict(&L->tc[s], &L->req, &L->in.sdict[s], cnt, h, &L->spos[s]);
+	if (in->sdict[s].n > 0)
+		memcpy(cnt, in->scnt[s], in->sdict[s].n * sizeof(uint64_t));
+	kn_tclose_dict(&L->tc[s], &L->req, &in->sdict[s], cnt, h, &L->spos[s]);
 	free(cnt);
 }

@@ -219,8 +219,8 @@ loss_of(const unsigned __int128 *cov)
 
 	for (j = 0; j < L.d; j++)
 		if (L.a[j].h->lab[0].n > 1)
-			l += (long double)cov[j] / (long double)(L.a[j].h->lab[0].n
-			    - 1);
+			l += (long double)cov[j] /
+			    (long double)(L.a[j].h->lab[0].n - 1);
 	return l;
 }
 
