@@ -14,17 +14,17 @@
 #include "kanon.h"
 #include "latinput.h"
 
-
-
 /*
  * Counts what the input holds against -S (latbudget.c), and returns
- * whether it passes share.  While it is read, the groups read and the
- * labels, against the three quarters of the budget that the counting
- * leaves; as the packed set is built, the groups read, the labels, the
- * level maps and the packed keys; for the search (the labels shed),
- * the packed set, the level maps and the roll-ups' work space.  With
- * the set on disk, the labels above the ranked leaves, the maps from
- * them and the sensitive values only.
+ * whether it passes the budget by more than LBUD_SLACK (the small fixed
+ * part of every run: past it, the set goes to disk).  While it is read,
+ * the groups read and the labels, against the three quarters of the
+ * budget that the counting leaves; as the packed set is built, the
+ * groups read, the labels, the level maps and the packed keys; for the
+ * search (the labels shed), the packed set, the level maps and the
+ * roll-ups' work space.  With the set on disk, the labels above the
+ * ranked leaves, the maps from them and the sensitive values only,
+ * against the budget itself (lbud_check allows the slack).
  */
 int
 latin_check(struct lat_state *L, int phase)
@@ -42,7 +42,7 @@ latin_check(struct lat_state *L, int phase)
 	if (phase == PH_READ)
 		return L->disk == NULL && lbud_fixed(&L->bud) +
 		    in->cap * (in->w * sizeof(uint32_t) + sizeof(uint64_t)) >
-		    L->bud.budget / 4 * 3;
+		    L->bud.budget / 4 * 3 + LBUD_SLACK;
 	for (c = 0; c < L->d; c++)
 		L->bud.maps += lbud_maps_bytes(L->a[c].h, L->disk == NULL ||
 		    !ldisk_ranked(L->disk, c));
@@ -51,7 +51,7 @@ latin_check(struct lat_state *L, int phase)
 	L->bud.input = in->cap * (in->w * sizeof(uint32_t) + sizeof(uint64_t));
 	if (phase == PH_BUILD) {
 		L->bud.input += (in->n + 1) * (size_t)L->W * sizeof(uint64_t);
-		return lbud_fixed(&L->bud) > L->bud.budget;
+		return lbud_fixed(&L->bud) > L->bud.budget + LBUD_SLACK;
 	}
 	L->bud.input = (in->n + 1) * (size_t)L->W * sizeof(uint64_t) +
 	    in->cap * sizeof(uint64_t);
@@ -62,7 +62,7 @@ latin_check(struct lat_state *L, int phase)
 	if (L->algo <= A_CUBE && L->monotone)
 		L->bud.work += (in->n + 1) * (size_t)(L->W + 1) *
 		    sizeof(uint64_t);
-	return lbud_fixed(&L->bud) > L->bud.budget;
+	return lbud_fixed(&L->bud) > L->bud.budget + LBUD_SLACK;
 }
 
 /* Puts the input's frequency set on disk (latdisk.c): the groups read
