@@ -113,7 +113,8 @@ same() {
 	same 1024 "$B/mid.tsv" -k 50 --max-suppress 1%
 	grep -q 'frequency set on disk' "$T/err"
 	same 1024 "$B/mid.tsv" -k 50 --max-suppress 1% --best --metric loss
-	same 1024 "$B/mid.tsv" -a bfs -k 50 -s elevel -l 2 --max-suppress 1%
+	same 1024 "$B/mid.tsv" -k 50 -s elevel -l 2 --max-suppress 1%
+	same 1024 "$B/mid.tsv" -a super-roots -k 50 --max-suppress 1% --all
 }
 
 @test "-S 2M, Incognito on 8 threads from a frequency set: on disk (one thread), the bytes of -S 16G" {
