@@ -7,8 +7,9 @@
  * the work space of a roll-up from the input's set (its hash table, the
  * set it makes and the one it reads when that is not kept, the class
  * order of -l).  These are counted here against -S, phase by phase
- * (latinput.c's latin_check); when they pass it, the set goes to disk
- * (latdisk.c) and what is still held is counted: the labels above the
+ * (latinput.c's latin_check); when they pass it by more than
+ * LBUD_SLACK, the set goes to disk (latdisk.c) and what is still held is
+ * counted: the labels above the
  * ranked leaves, the level maps from them, the sensitive values.  Two
  * thirds of what is left go to the sets kept for roll-ups (lattice.c's
  * keep_set, tagging.c's hubs).  A run on disk whose held part passes

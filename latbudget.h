@@ -11,9 +11,9 @@
 
 #include "kanon.h"
 
-/* How far what the set on disk leaves held may pass the budget before
- * the run is refused: within the allowance of the goal (the budget plus
- * 32 MiB). */
+/* How far what the search holds may pass the budget before the set goes
+ * to disk, and what the set on disk leaves held before the run is
+ * refused: within the allowance of the goal (the budget plus 32 MiB). */
 #define LBUD_SLACK ((size_t)8 << 20)
 
 /* What lattice-search holds of its budget, in bytes. */
