@@ -9,10 +9,9 @@
  * order of -l).  These are counted here against -S, phase by phase
  * (latinput.c's latin_check); when they pass it by more than
  * LBUD_SLACK, the set goes to disk (latdisk.c) and what is still held is
- * counted: the labels above the
- * ranked leaves, the level maps from them, the sensitive values.  Two
- * thirds of what is left go to the sets kept for roll-ups (lattice.c's
- * keep_set, tagging.c's hubs).  A run on disk whose held part passes
+ * counted: the labels above the ranked leaves, the level maps from them,
+ * the sensitive values.  Two thirds of what is left go to the sets kept
+ * for roll-ups (lattice.c's keep_set, tagging.c's hubs).  A run on disk whose held part passes
  * the budget by more than LBUD_SLACK is refused, with what takes the
  * memory.  The lattice's own bookkeeping (a state byte per node, the
  * order by height, --all's metrics) grows with the lattice, not the
