@@ -73,8 +73,10 @@ spill() {
 	lattice-search)
 		# At 1M the input's frequency set goes to disk
 		# (lattice-search(1), -S): its groups, the sorts that rank
-		# the leaves, its records and the sorts of large sets.
-		cmd=(lattice-search "${H[@]}" -q a1,a2,a3 -k 5 --best -S 1M) ;;
+		# the leaves, its records and the sorts of large sets.  The
+		# search may hold 8 MiB past -S before it goes there.
+		cmd=(lattice-search "${H[@]}" -q a1,a2,a3 -k 5 --best -S 1M)
+		budget=9216 ;;
 	recode) cmd=(recode -n "$D/node" "${H[@]}" -k 5 -S 1M) ;;
 	recode-pipe)
 		cmd=(recode -n "$D/node" "${H[@]}" -k 5 -S 1M)
