@@ -18,7 +18,7 @@ all: $(PROGS)
 # as a library: each program links only the members it uses.
 CORE = kanon.o date.o help.o progress.o tsv.o hier.o req.o extsort.o pcount.o freq.o
 # partition's own objects.
-PART_OBJS = partition.o msens.o numkey.o mondrian.o mpar.o rothko.o cluster.o hypo.o
+PART_OBJS = partition.o msens.o numkey.o mload.o mondrian.o mpar.o rothko.o cluster.o hypo.o
 
 libkanon.a: $(CORE)
 	rm -f $@
@@ -66,7 +66,7 @@ tests/hypo-check: tests/hypo-check.c hypo.o
 
 # The headers each object includes, directly or through another header.
 $(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
-    lattice_search.o partition.o msens.o numkey.o mondrian.o mpar.o rothko.o cluster.o tagging.o \
+    lattice_search.o partition.o msens.o numkey.o mload.o mondrian.o mpar.o rothko.o cluster.o tagging.o \
     latbudget.o latdisk.o latinput.o: kanon.h
 lattice.o latinput.o latbudget.o: latbudget.h
 lattice.o latinput.o latdisk.o: latdisk.h
@@ -75,7 +75,7 @@ latdisk.o: extsort.h
 lattice.o tagging.o: tagging.h
 lattice.o lattice_search.o: lattice.h
 extsort.o freq.o extsort_main.o: extsort.h
-partition.o msens.o numkey.o mondrian.o mpar.o rothko.o cluster.o: mondrian.h
+partition.o msens.o numkey.o mload.o mondrian.o mpar.o rothko.o cluster.o: mondrian.h
 partition.o mpar.o: mpar.h
 partition.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h

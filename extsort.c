@@ -11,6 +11,7 @@
  * fraction; anything else counts as zero).
  */
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +44,7 @@ typedef struct {
 	int kind;		/* SRC_MEM, SRC_RUN, SRC_TABLE */
 	size_t run;		/* order of the source, for stability */
 	kn_reader r;		/* SRC_RUN */
+	uint64_t left;		/* SRC_RUN: bytes of its range, or 0: all */
 	kn_table *t;		/* SRC_TABLE */
 	size_t i;		/* SRC_MEM: next record */
 	const char *line;	/* current line */
@@ -73,7 +75,9 @@ struct kn_sorter {
 	size_t n, rcap;
 	char **run;		/* temp files of sorted runs */
 	size_t nrun;
-	kn_str *f;		/* field scratch */
+	size_t maxcol;		/* the last column of a key */
+	uint32_t *colkey;	/* a column's first key, or UINT32_MAX */
+	int keyed;		/* every line came with its fields */
 	int threads;		/* for sorting in memory (kn_sort_threads) */
 	size_t nprep;		/* records with their keys and prefix */
 	/* The first buffer has the whole budget, so that lines that fit
@@ -402,6 +406,74 @@ psort_run(void *arg)
 	return NULL;
 }
 
+/*
+ * Sorting by the prefixes first.  When every record's first prefix is
+ * fast, a stable LSD radix sort on it (and on the second too, when every
+ * first prefix is exact and every second one fast) orders the records
+ * as reccmp does wherever the prefixes differ; it passes only over the
+ * bytes that differ somewhere.  Where they cannot decide (a key longer
+ * than its prefix, a key after the prefixes), each stretch of equal
+ * prefixes is then sorted by recsort, which keeps its order on ties:
+ * the order is the merge sort's.  Returns 0, having done nothing, when
+ * a first prefix is not fast.
+ */
+static int
+radix_sort(const kn_sorter *s, rec *a, rec *t, size_t n)
+{
+	size_t np = s->nkey < 2 ? 1 : 2, nk = s->nkey == 0 ? 1 : s->nkey;
+	size_t i, j, lv, nv, (*cnt)[256];
+	uint64_t or[2] = { 0, 0 }, and[2] = { ~0ULL, ~0ULL };
+	int fast[2] = { 1, 1 }, exact[2] = { 1, 1 }, b;
+	rec *src = a, *dst = t, *x;
+
+	for (i = 0; i < n; i++)
+		for (lv = 0; lv < np; lv++) {
+			fast[lv] &= a[i].p.fast[lv];
+			exact[lv] &= a[i].p.exact[lv];
+			or[lv] |= a[i].p.v[lv];
+			and[lv] &= a[i].p.v[lv];
+		}
+	if (!fast[0])
+		return 0;
+	nv = np == 2 && exact[0] && fast[1] ? 2 : 1;
+	cnt = kn_zalloc(8 * nv * sizeof(*cnt));
+	for (i = 0; i < n; i++)
+		for (lv = 0; lv < nv; lv++)
+			for (b = 0; b < 8; b++)
+				cnt[8 * lv + b][a[i].p.v[lv] >> 8 * b & 255]++;
+	for (lv = nv; lv-- > 0;)
+		for (b = 0; b < 8; b++) {
+			size_t *c = cnt[8 * lv + b], sum = 0, m;
+
+			if (((or[lv] ^ and[lv]) >> 8 * b & 255) == 0)
+				continue;
+			for (j = 0; j < 256; j++) {
+				m = c[j];
+				c[j] = sum;
+				sum += m;
+			}
+			for (i = 0; i < n; i++)
+				dst[c[src[i].p.v[lv] >> 8 * b & 255]++] =
+				    src[i];
+			x = src;
+			src = dst;
+			dst = x;
+		}
+	free(cnt);
+	if (src != a)
+		memcpy(a, src, n * sizeof(rec));
+	if (nv == nk && exact[nv - 1])
+		return 1;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && a[j].p.v[0] == a[i].p.v[0] &&
+		    (nv == 1 || a[j].p.v[1] == a[i].p.v[1]); j++)
+			;
+		if (j - i > 1)
+			recsort(s, a + i, t, j - i);
+	}
+	return 1;
+}
+
 void
 kn_sort_threads(kn_sorter *s, int n)
 {
@@ -433,6 +505,7 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
     const char *tmpdir)
 {
 	kn_sorter *s = kn_zalloc(sizeof(*s));
+	size_t i;
 
 	s->key = key;
 	s->nkey = nkey;
@@ -441,7 +514,15 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
 	s->tmpdir = tmpdir;
 	s->threads = 1;
 	s->bufbudget = s->budget;
-	s->f = kn_alloc((ncols + 1) * sizeof(kn_str));
+	s->colkey = kn_alloc((ncols + 1) * sizeof(uint32_t));
+	for (i = 0; i <= ncols; i++)
+		s->colkey[i] = UINT32_MAX;
+	for (i = nkey; i-- > 0;) {
+		s->colkey[key[i].col] = (uint32_t)i;
+		if (key[i].col > s->maxcol)
+			s->maxcol = key[i].col;
+	}
+	s->keyed = 1;
 	/* Lines and records (with the merge sort's scratch) share the
 	 * budget as the rows need: both grow as they fill, up to it, so
 	 * that a budget is a ceiling and not an allocation (-S 1T). */
@@ -520,7 +601,8 @@ sort_mem(kn_sorter *s)
 	p.t = s->r + s->n;	/* scratch: the other half of r */
 	p.n = s->n;
 	p.threads = s->threads;
-	psort_run(&p);
+	if (!radix_sort(s, p.a, p.t, p.n))
+		psort_run(&p);
 }
 
 /* Sorts the lines of v in memory and writes them to w, which it
@@ -666,33 +748,39 @@ spill_async(kn_sorter *s)
 	s->bg = b;
 }
 
-/* Finds the key fields of a line: offsets and lengths into k, with f
- * (ncols + 1 of them) as scratch; returns the number of fields. */
-static size_t
-split_keys(const kn_sorter *s, const char *line, size_t len, uint32_t *k,
-    kn_str *f)
+/* Finds the key fields of a line: their offsets and lengths into k.
+ * The fields after the last key's are not looked at: the lines are a
+ * table's, whose fields were counted as it was read (kn_table_next), or
+ * a caller's, or the runs made of them.  Returns 0 when the line has
+ * too few fields for the keys. */
+static int
+split_keys(const kn_sorter *s, const char *line, size_t len, uint32_t *k)
 {
-	size_t i, nf = 0, start = 0, col;
+	size_t i, c = 0, start = 0;
+	uint32_t *at = s->colkey;
 
 	if (s->nkey == 0)
-		return s->ncols;
-	for (i = 0; i <= len; i++)
+		return 1;
+	for (i = 0; c <= s->maxcol; i++)
 		if (i == len || line[i] == '\t') {
-			if (nf < s->ncols) {
-				f[nf].p = line + start;
-				f[nf].n = i - start;
+			if (at[c] != UINT32_MAX) {
+				/* Every key on column c (a column may be
+				 * two keys: -k a,a:n). */
+				size_t j;
+
+				for (j = at[c]; j < s->nkey; j++)
+					if (s->key[j].col == c) {
+						k[2 * j] = (uint32_t)start;
+						k[2 * j + 1] =
+						    (uint32_t)(i - start);
+					}
 			}
-			nf++;
+			c++;
 			start = i + 1;
+			if (i == len)
+				break;
 		}
-	if (nf != s->ncols)
-		return nf;
-	for (i = 0; i < s->nkey; i++) {
-		col = s->key[i].col;
-		k[2 * i] = (uint32_t)(f[col].p - line);
-		k[2 * i + 1] = (uint32_t)f[col].n;
-	}
-	return nf;
+	return c > s->maxcol;
 }
 
 /* split_keys, dying on a short row (named name, or a temp run). */
@@ -700,12 +788,10 @@ static void
 locate(kn_sorter *s, const char *line, size_t len, uint32_t *k,
     const char *name, uint64_t lineno)
 {
-	size_t nf = split_keys(s, line, len, k, s->f);
-
-	if (nf != s->ncols)
-		kn_die("%s:%llu: expected %zu fields, found %zu",
+	if (!split_keys(s, line, len, k))
+		kn_die("%s:%llu: expected %zu fields, found fewer",
 		    name != NULL ? name : "(temp run)",
-		    (unsigned long long)lineno, s->ncols, nf);
+		    (unsigned long long)lineno, s->maxcol + 1);
 }
 
 /* The keys and prefixes of records [from, to), which kn_sort_add left
@@ -721,7 +807,6 @@ prep_part(void *arg)
 {
 	struct prep *w = arg;
 	kn_sorter *s = w->s;
-	kn_str *f = kn_alloc((s->ncols + 1) * sizeof(kn_str));
 	size_t i;
 
 	for (i = w->from; i < w->to; i++) {
@@ -729,12 +814,11 @@ prep_part(void *arg)
 		char *p = s->arena + r->off;
 		uint32_t *k = (uint32_t *)(void *)(p - 8 * s->nkey);
 
-		if (split_keys(s, p, r->len, k, f) != s->ncols)
+		if (!s->keyed && !split_keys(s, p, r->len, k))
 			w->bad = 1;
 		else
 			prefix(s, p, r->len, k, &r->p);
 	}
-	free(f);
 	return NULL;
 }
 
@@ -757,15 +841,23 @@ prep_all(kn_sorter *s)
 	par_run(prep_part, w, sizeof(w[0]), nt);
 	for (j = 0; j < nt; j++)
 		if (w[j].bad)
-			kn_die("(temp run): a line of other than %zu fields",
-			    s->ncols);
+			kn_die("(temp run): a line of fewer than %zu fields",
+			    s->maxcol + 1);
 	s->nprep = s->n;
 }
 
 void
 kn_sort_add(kn_sorter *s, const char *line, size_t len)
 {
-	size_t need = 8 * s->nkey + len + 8;
+	s->keyed = 0;
+	kn_sort_add_fields(s, line, len, NULL);
+}
+
+void
+kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
+    const kn_str *f)
+{
+	size_t need = 8 * s->nkey + len + 8, i;
 	uint32_t *k;
 	char *p;
 	rec *r;
@@ -808,10 +900,16 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 	r = &s->r[s->n++];
 	r->off = (uint64_t)(p - s->arena);
 	r->len = (uint32_t)len;
+	if (f != NULL)
+		for (i = 0; i < s->nkey; i++) {
+			k[2 * i] = (uint32_t)(f[s->key[i].col].p - line);
+			k[2 * i + 1] = (uint32_t)f[s->key[i].col].n;
+		}
 	/* With threads, the keys and the prefix are found by them, as
 	 * the lines are sorted (prep_all). */
 	if (s->threads == 1) {
-		locate(s, p, len, k, NULL, 0);
+		if (!s->keyed)
+			locate(s, p, len, k, NULL, 0);
 		prefix(s, p, len, k, &r->p);
 		s->nprep = s->n;
 	}
@@ -835,7 +933,8 @@ src_next(kn_sorter *s, source *x)
 		x->i++;
 		return 1;
 	case SRC_RUN:
-		if (!kn_getline(&x->r))
+		if ((x->left > 0 && x->r.bytes >= x->left) ||
+		    !kn_getline(&x->r))
 			return 0;
 		x->line = x->r.line;
 		x->len = x->r.len;
@@ -991,6 +1090,255 @@ open_run(source *x, const char *path, size_t run, size_t bufsz)
 	x->r.temp = 1;
 }
 
+/*
+ * The last merge on several threads.  Splitters are keys taken from the
+ * largest run at even steps; part p holds, of every run, the lines whose
+ * keys pass splitter p - 1 and not splitter p.  Equal keys fall in one
+ * part, so a part's merge (ties to the earlier run) is a stretch of the
+ * one merge's output, and the parts one after the other are all of it.
+ * Part 0 is merged on the caller's thread to out; each other part by a
+ * thread of its own into a temp file, handed to out in turn.  A run is
+ * cut by a binary search over its bytes (run_upper), a line read where
+ * each probe lands.
+ */
+#define MPARTS 8
+
+/* The first line of the run at fd (size bytes) that starts at or after
+ * off: its start in *at (size: none), the line in *buf (grown), its
+ * length returned. */
+static size_t
+line_after(int fd, uint64_t size, uint64_t off, char **buf, size_t *cap,
+    uint64_t *at)
+{
+	uint64_t pos = off > 0 ? off - 1 : 0;
+	size_t n = 0, got, i;
+	int start = off == 0;
+
+	for (;;) {
+		if (n + 65536 > *cap) {
+			*cap = 2 * (n + 65536);
+			*buf = kn_realloc(*buf, *cap);
+		}
+		got = 0;
+		if (pos < size) {
+			ssize_t r = pread(fd, *buf + n, 65536, (off_t)pos);
+
+			if (r < 0)
+				kn_die_sys("(temp run): read error");
+			got = (size_t)r;
+		}
+		if (got == 0) {
+			/* The end: a run's last line ends in a newline. */
+			*at = size;
+			return 0;
+		}
+		pos += got;
+		if (!start) {
+			char *nl = memchr(*buf, '\n', got);
+
+			if (nl == NULL)
+				continue;
+			/* The line starts after the newline. */
+			start = 1;
+			*at = pos - got + (uint64_t)(nl - *buf) + 1;
+			n = got - (size_t)(nl - *buf) - 1;
+			memmove(*buf, nl + 1, n);
+		} else {
+			if (n == 0 && off == 0)
+				*at = 0;
+			n += got;
+		}
+		for (i = 0; i < n; i++)
+			if ((*buf)[i] == '\n')
+				return i;
+		if (*at >= size)
+			return 0;
+	}
+}
+
+/* The start of the first line of the run at fd whose key passes the
+ * splitter (sp, its keys spk), or size. */
+static uint64_t
+run_upper(kn_sorter *s, int fd, uint64_t size, const char *sp, size_t spn,
+    const uint32_t *spk, char **buf, size_t *cap, uint32_t *k)
+{
+	uint64_t lo = 0, hi = size, mid, at;
+	size_t n;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		n = line_after(fd, size, mid, buf, cap, &at);
+		if (at < size)
+			locate(s, *buf, n, k, NULL, 0);
+		if (at >= size || keycmp(s, *buf, n, k, sp, spn, spk) > 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	line_after(fd, size, lo, buf, cap, &at);
+	return at;
+}
+
+/* A part merged by a thread into a temp file. */
+struct mpart {
+	kn_sorter view;		/* the sorter's copy: its own counts */
+	source *src;
+	size_t n;
+	int unique;
+	struct wbuf *w;
+	pthread_t th;
+	int started;
+};
+
+static void *
+mpart_run(void *arg)
+{
+	struct mpart *m = arg;
+
+	merge(&m->view, m->src, m->n, m->unique, out_run, m->w);
+	wflush(m->w);
+	if (close(m->w->fd) != 0)
+		wfail(m->w);
+	return NULL;
+}
+
+/* The last merge of the runs, on the sorter's threads; 0 when the runs
+ * give no splitter (one key throughout), and nothing was done. */
+static int
+merge_parts(kn_sorter *s, int unique, size_t bufsz,
+    void (*out)(const char *, size_t, void *), void *ctx)
+{
+	size_t np = (size_t)s->threads, nsp = 0, i, j, big = 0, len;
+	uint64_t *size = kn_alloc(s->nrun * sizeof(uint64_t));
+	uint64_t *cut, at;
+	int *fd = kn_alloc(s->nrun * sizeof(int));
+	char *sp[MPARTS], *buf = NULL;
+	size_t spn[MPARTS], cap = 0;
+	uint32_t *spk[MPARTS], *k = kn_alloc(8 * s->nkey + 8);
+	struct mpart *m;
+	struct stat st;
+
+	if (np > MPARTS)
+		np = MPARTS;
+	for (j = 0; j < s->nrun; j++) {
+		fd[j] = open(s->run[j], O_RDONLY);
+		if (fd[j] < 0 || fstat(fd[j], &st) != 0)
+			kn_die_sys("%s", s->run[j]);
+		size[j] = (uint64_t)st.st_size;
+		if (size[j] > size[big])
+			big = j;
+	}
+	/* Splitters: the lines at even steps of the largest run, each
+	 * kept only if its key passes the one before. */
+	for (i = 1; i < np; i++) {
+		len = line_after(fd[big], size[big], size[big] * i / np, &buf,
+		    &cap, &at);
+		if (at >= size[big])
+			break;
+		locate(s, buf, len, k, NULL, 0);
+		if (nsp > 0 && keycmp(s, buf, len, k, sp[nsp - 1],
+		    spn[nsp - 1], spk[nsp - 1]) <= 0)
+			continue;
+		sp[nsp] = kn_alloc(len + 1);
+		memcpy(sp[nsp], buf, len);
+		spn[nsp] = len;
+		spk[nsp] = kn_alloc(8 * s->nkey + 8);
+		memcpy(spk[nsp], k, 8 * s->nkey);
+		nsp++;
+	}
+	if (nsp == 0) {
+		for (j = 0; j < s->nrun; j++)
+			close(fd[j]);
+		free(fd);
+		free(size);
+		free(buf);
+		free(k);
+		return 0;
+	}
+	np = nsp + 1;
+	/* cut[j * (np + 1) + p]: where part p starts in run j. */
+	cut = kn_alloc(s->nrun * (np + 1) * sizeof(uint64_t));
+	for (j = 0; j < s->nrun; j++) {
+		cut[j * (np + 1)] = 0;
+		for (i = 0; i < nsp; i++)
+			cut[j * (np + 1) + i + 1] = run_upper(s, fd[j], size[j],
+			    sp[i], spn[i], spk[i], &buf, &cap, k);
+		cut[j * (np + 1) + np] = size[j];
+		close(fd[j]);
+	}
+	free(buf);
+	m = kn_zalloc(np * sizeof(*m));
+	for (i = 0; i < np; i++) {
+		m[i].view = *s;
+		m[i].view.st.bytes_read = m[i].view.st.bytes_written = 0;
+		m[i].unique = unique;
+		m[i].n = s->nrun;
+		m[i].src = kn_alloc(s->nrun * sizeof(source));
+		for (j = 0; j < s->nrun; j++) {
+			source *x = &m[i].src[j];
+
+			open_run(x, s->run[j], j, bufsz / np);
+			if (lseek(x->r.fd, (off_t)cut[j * (np + 1) + i],
+			    SEEK_SET) < 0)
+				kn_die_sys("%s", s->run[j]);
+			x->left = cut[j * (np + 1) + i + 1] -
+			    cut[j * (np + 1) + i];
+			if (x->left == 0)
+				x->r.eof = 1;
+		}
+		if (i == 0)
+			continue;
+		m[i].w = kn_zalloc(sizeof(*m[i].w));
+		m[i].w->fd = kn_mktemp(s->tmpdir, (char **)&m[i].w->path);
+		m[i].w->count = &m[i].view.st.bytes_written;
+		m[i].w->soft = 1;
+		m[i].started = pthread_create(&m[i].th, NULL, mpart_run,
+		    &m[i]) == 0;
+	}
+	merge(&m[0].view, m[0].src, s->nrun, unique, out, ctx);
+	for (i = 0; i < np; i++) {
+		if (i > 0 && m[i].started)
+			pthread_join(m[i].th, NULL);
+		else if (i > 0)
+			mpart_run(&m[i]);
+		for (j = 0; j < s->nrun; j++)
+			kn_reader_close(&m[i].src[j].r);
+		free(m[i].src);
+		s->st.bytes_read += m[i].view.st.bytes_read;
+		s->st.bytes_written += m[i].view.st.bytes_written;
+		if (i == 0)
+			continue;
+		if (m[i].w->err != 0) {
+			errno = m[i].w->err;
+			kn_die_sys("%s: write error", m[i].w->path);
+		}
+		{
+			/* The part's lines, in turn. */
+			kn_reader r;
+
+			kn_reader_open_size(&r, m[i].w->path, bufsz);
+			r.keepcr = 1;
+			r.temp = 1;
+			while (kn_getline(&r))
+				out(r.line, r.len, ctx);
+			s->st.bytes_read += r.bytes;
+			kn_reader_close(&r);
+		}
+		kn_rmtemp((char *)m[i].w->path);
+		free(m[i].w);
+	}
+	for (i = 0; i < nsp; i++) {
+		free(sp[i]);
+		free(spk[i]);
+	}
+	free(m);
+	free(cut);
+	free(fd);
+	free(size);
+	free(k);
+	return 1;
+}
+
 void
 kn_sort_finish(kn_sorter *s, int unique,
     void (*out)(const char *, size_t, void *), void *ctx)
@@ -1053,6 +1401,13 @@ kn_sort_finish(kn_sorter *s, int unique,
 		s->nrun = nn;
 	}
 	s->st.merge_passes++;
+	if (s->threads > 1 && s->nrun > 1 && merge_parts(s, unique, bufsz,
+	    out, ctx)) {
+		for (j = 0; j < s->nrun; j++)
+			kn_rmtemp(s->run[j]);
+		s->nrun = 0;
+		return;
+	}
 	src = kn_alloc(s->nrun * sizeof(source));
 	for (j = 0; j < s->nrun; j++)
 		open_run(&src[j], s->run[j], j, bufsz);
@@ -1108,7 +1463,7 @@ kn_sort_free(kn_sorter *s)
 	free(s->spr);
 	free(s->arena);
 	free(s->r);
-	free(s->f);
+	free(s->colkey);
 	free(s);
 }
 

@@ -35,6 +35,10 @@ kn_sorter *kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols,
  * the same for every n. */
 void kn_sort_threads(kn_sorter *s, int n);
 void kn_sort_add(kn_sorter *s, const char *line, size_t len);
+/* kn_sort_add of a table's line whose fields f (kn_table_next's, each
+ * inside line) are known, so that its keys need not be found again. */
+void kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
+    const kn_str *f);
 /* Calls out for each line in order (with unique: the first line of each
  * run of equal keys); removes the temp files. */
 void kn_sort_finish(kn_sorter *s, int unique,

@@ -188,7 +188,7 @@ main(int argc, char *argv[])
 		out.batch.batch = 1;
 		while (kn_table_next(&t)) {
 			kn_table_join(&t);
-			kn_sort_add(s, t.r.line, t.r.len);
+			kn_sort_add_fields(s, t.r.line, t.r.len, t.f);
 		}
 		kn_sort_finish(s, unique, put_line, fp);
 	}

@@ -455,6 +455,8 @@ struct freq {
 	kn_freqstats *st;
 	/* a row being emitted */
 	kn_fsrow row;
+	/* the leaves of the labels last seen, by column (leaf_cached) */
+	struct hcache *hc;
 	/* the run being written */
 	FILE *rf;
 	/* merge: the group being combined */
@@ -498,6 +500,57 @@ freq_bytes(const struct freq *fr)
 				b += dict_bytes(&h->lab[l]) + h->upcap[l] * 4;
 	}
 	return b;
+}
+
+/*
+ * A direct-mapped cache of a column's labels of at most 16 bytes and
+ * their leaves in its hierarchy, for the rows counted on the reading
+ * thread: a column repeats few values, and a look-up in the hierarchy
+ * hashes the label and compares it.  Emptied with the leaves when the
+ * counting spills (freq_spill, kn_hier_reset).
+ */
+#define HCACHE 256
+struct hcache {
+	uint64_t w[2];
+	uint32_t len, id1;
+};
+
+static inline int64_t
+leaf_cached(struct hcache *hc, kn_hier *h, kn_str v, const char **err)
+{
+	uint64_t w[2] = { 0, 0 };
+	struct hcache *e;
+	int64_t id;
+
+	if (v.n > 16)
+		return kn_hier_leaf(h, v.p, v.n, err);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* A reader's field may be read 8 bytes at a time past its end
+	 * (kn_dict_intern_padded). */
+	memcpy(&w[0], v.p, 8);
+	if (v.n < 8)
+		w[0] &= (1ULL << (8 * v.n)) - 1;
+	else if (v.n > 8) {
+		memcpy(&w[1], v.p + 8, 8);
+		if (v.n < 16)
+			w[1] &= (1ULL << (8 * (v.n - 8))) - 1;
+	}
+#else
+	memcpy(w, v.p, v.n);
+#endif
+	e = &hc[((w[0] ^ w[1] * KN_HASH_M2) * KN_HASH_M1 >> 52 ^ v.n) &
+	    (HCACHE - 1)];
+	if (e->id1 != 0 && e->len == v.n && e->w[0] == w[0] &&
+	    e->w[1] == w[1])
+		return e->id1 - 1;
+	id = kn_hier_leaf(h, v.p, v.n, err);
+	if (id >= 0 && id < UINT32_MAX) {
+		e->w[0] = w[0];
+		e->w[1] = w[1];
+		e->len = (uint32_t)v.n;
+		e->id1 = (uint32_t)id + 1;
+	}
+	return id;
 }
 
 /* The labels of column c at its output level. */
@@ -553,7 +606,7 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 	}
 	if (fr->packed && !rolls) {
 		int shift[KN_PMAX], bits[KN_PMAX];
-		uint32_t *inv[KN_PMAX];
+		uint32_t *inv[KN_PMAX], *ids = kn_alloc((d + 1) * sizeof(*ids));
 		uint64_t *pairs;
 
 		if (fr->prog) {
@@ -564,16 +617,21 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 		if (n != (size_t)-1) {
 			for (c = 0; c < d; c++)
 				inv[c] = kn_dict_order(od[c]);
+			fr->row.id = ids;
 			for (i = 0; i < n; i++) {
 				if (fr->prog && (i & 0xffff) == 0)
 					kn_progress(i, 0);
-				for (c = 0; c < d; c++)
+				for (c = 0; c < d; c++) {
+					ids[c] = inv[c][(pairs[2 * i] >>
+					    shift[c]) & ((1ULL << bits[c]) - 1)];
 					fr->row.key[c] = kn_dict_get(od[c],
-					    inv[c][(pairs[2 * i] >> shift[c]) &
-					    ((1ULL << bits[c]) - 1)]);
+					    ids[c]);
+				}
 				fr->row.cnt = pairs[2 * i + 1];
 				sink(&fr->row, sctx);
 			}
+			fr->row.id = NULL;
+			free(ids);
 			if (fr->prog)
 				kn_progress(n, 0);
 			for (c = 0; c < d; c++)
@@ -584,6 +642,7 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 			free(od);
 			return;
 		}
+		free(ids);
 	}
 	if (fr->packed) {
 		kn_pcount_fset(&fr->pc, &fr->fs);
@@ -618,6 +677,7 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 			if (fr->prog && (i & 0xffff) == 0)
 				kn_progress(i, 0);
 			e = order[i];
+			fr->row.id = &f->key[(size_t)e * d];
 			for (c = 0; c < d; c++)
 				fr->row.key[c] = kn_dict_get(od[c],
 				    f->key[(size_t)e * d + c]);
@@ -633,6 +693,7 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 			}
 			sink(&fr->row, sctx);
 		}
+		fr->row.id = NULL;
 		if (fr->prog)
 			kn_progress(f->n, 0);
 		free(order);
@@ -676,6 +737,8 @@ freq_spill(struct freq *fr)
 		} else
 			kn_hier_reset(h);
 	}
+	if (fr->hc != NULL)
+		memset(fr->hc, 0, fr->cs->d * HCACHE * sizeof(*fr->hc));
 	if (fr->st != NULL)
 		fr->st->runs++;
 }
@@ -1541,6 +1604,8 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	fr.ctx = ctx;
 	fr.st = st;
 	fr.row.key = kn_alloc((d + 1) * sizeof(kn_str));
+	if (cs->hier != NULL)
+		fr.hc = kn_zalloc(d * HCACHE * sizeof(*fr.hc));
 	fr.cf = kn_alloc((d + 2 + 2 * cs->nsum) * sizeof(kn_str));
 	fr.row.s = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
 	fr.row.ss = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
@@ -1588,7 +1653,8 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 				    v.n, 1);
 			else {
 				const char *err;
-				int64_t id = kn_hier_leaf(h, v.p, v.n, &err);
+				int64_t id = leaf_cached(fr.hc + c * HCACHE, h,
+				    v, &err);
 
 				if (id < 0)
 					kn_table_fail(t, cs->key[c], "'%.*s': %s "
@@ -1669,6 +1735,7 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		kn_progress(fr.merged, 0);
 	kn_progress_done();
 	free(fr.cf);
+	free(fr.hc);
 	free(fr.row.key);
 	free(fr.row.s);
 	free(fr.row.ss);
@@ -1704,6 +1771,7 @@ kn_freq_sorted(kn_table *t, const kn_countspec *cs, kn_fsout out,
 	kn_i128 m, m2;
 	int sc, sc2;
 
+	row.id = NULL;
 	row.key = kn_alloc((d + 1) * sizeof(kn_str));
 	row.s = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
 	row.ss = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
@@ -1776,159 +1844,4 @@ kn_freq_sorted(kn_table *t, const kn_countspec *cs, kn_fsout out,
 	free(row.ss);
 	free(row.sc);
 	free(row.ssc);
-}
-
-/* ---- packed frequency sets (lattice-search) ---------------------- */
-
-static inline uint64_t
-pset_hash(const uint64_t *k, int W)
-{
-	uint64_t h = 0;
-	int w;
-
-	for (w = 0; w < W; w++)
-		h = (h ^ k[w]) * 0x9E3779B97F4A7C15ULL;
-	return h ^ (h >> 29);
-}
-
-void
-kn_pset_free(kn_pset *f)
-{
-	if (f == NULL)
-		return;
-	free(f->key);
-	free(f->cnt);
-	free(f);
-}
-
-/*
- * Rolls the packed frequency set src of node (amask, alev) up to the
- * node (bmask, blev), which generalizes it or drops attributes (the
- * roll-up property of paper 000): each key is mapped through the
- * hierarchies and the counts of keys that meet are added, in a hash
- * table of s's.  The groups come in the order they are first met.
- */
-kn_pset *
-kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
-    uint64_t amask, const int *alev, uint64_t bmask, const int *blev)
-{
-	struct op {
-		int w, shift;
-		uint64_t fm;
-		const uint32_t *map;
-	} ops[KN_PMAXQ];
-	uint64_t keep[8], k[8];
-	size_t i, j, nop = 0, nslot, n = 0, bound;
-	uint64_t prod;
-	kn_pslot *tab;
-	uint32_t gen;
-	const int W = ly->W;
-	kn_pset *dst;
-	int w;
-
-	for (w = 0; w < W; w++)
-		keep[w] = ~(uint64_t)0;
-	for (j = 0; j < ly->d; j++) {
-		const kn_pfield *a = &ly->f[j];
-
-		if (!(amask >> j & 1))
-			continue;
-		if (!(bmask >> j & 1))
-			keep[a->word] &= ~(a->fm << a->shift);
-		else if (alev[j] != blev[j]) {
-			keep[a->word] &= ~(a->fm << a->shift);
-			ops[nop].w = a->word;
-			ops[nop].shift = a->shift;
-			ops[nop].fm = a->fm;
-			ops[nop].map = a->map[alev[j] * a->nlev + blev[j]];
-			nop++;
-		}
-	}
-	/* The output has at most min(src->n, product of the label counts
-	 * at the target levels) groups: a small table for general nodes. */
-	bound = src->n;
-	for (j = 0, prod = 1; j < ly->d && prod < bound; j++)
-		if (bmask >> j & 1)
-			prod *= ly->f[j].h->lab[blev[j]].n;
-	if (ly->sprod != 0 && prod < bound)
-		prod = ly->sprod > bound / prod ? bound : prod * ly->sprod;
-	if (prod < bound)
-		bound = prod;
-	for (nslot = 16; nslot < 2 * bound; nslot *= 2)
-		;
-	if (nslot > s->nslot) {
-		free(s->tab);
-		s->tab = kn_zalloc(nslot * sizeof(*s->tab));
-		s->nslot = nslot;
-		s->gen = 0;
-	}
-	/* Slots of an earlier generation are empty: no clearing. */
-	if (++s->gen == 0) {
-		memset(s->tab, 0, s->nslot * sizeof(*s->tab));
-		s->gen = 1;
-	}
-	gen = s->gen;
-	tab = s->tab;
-	dst = kn_alloc(sizeof(*dst));
-	dst->key = kn_alloc((bound + 1) * W * sizeof(uint64_t));
-	dst->cnt = kn_alloc((bound + 1) * sizeof(uint64_t));
-	if (W == 1) {
-		/* One key word: the common case, kept tight. */
-		const uint64_t *sk = src->key, *sc = src->cnt;
-		uint64_t kp = keep[0], *dk = dst->key, *dc = dst->cnt;
-		size_t mask = nslot - 1;
-		int hs = 64 - __builtin_ctzll(nslot);
-
-		for (i = 0; i < src->n; i++) {
-			uint64_t k0 = sk[i] & kp;
-			size_t h;
-
-			for (j = 0; j < nop; j++)
-				k0 |= (uint64_t)ops[j].map[sk[i] >> ops[j].shift &
-				    ops[j].fm] << ops[j].shift;
-			h = (k0 * 0x9E3779B97F4A7C15ULL) >> hs;
-			while (tab[h].gen == gen && tab[h].key != k0)
-				h = (h + 1) & mask;
-			if (tab[h].gen == gen)
-				dc[tab[h].idx] += sc[i];
-			else {
-				tab[h].gen = gen;
-				tab[h].key = k0;
-				tab[h].idx = (uint32_t)n;
-				dk[n] = k0;
-				dc[n++] = sc[i];
-			}
-		}
-	} else for (i = 0; i < src->n; i++) {
-		const uint64_t *sk = src->key + i * W;
-		size_t h;
-
-		for (w = 0; w < W; w++)
-			k[w] = sk[w] & keep[w];
-		for (j = 0; j < nop; j++) {
-			uint64_t id = sk[ops[j].w] >> ops[j].shift & ops[j].fm;
-
-			k[ops[j].w] |= (uint64_t)ops[j].map[id] << ops[j].shift;
-		}
-		h = pset_hash(k, W) & (nslot - 1);
-		for (;;) {
-			if (tab[h].gen != gen) {
-				tab[h].gen = gen;
-				tab[h].key = k[0];
-				tab[h].idx = (uint32_t)n;
-				memcpy(dst->key + n * W, k, W * sizeof(uint64_t));
-				dst->cnt[n++] = src->cnt[i];
-				break;
-			}
-			if (tab[h].key == k[0] &&
-			    memcmp(dst->key + (size_t)tab[h].idx * W, k,
-			    W * sizeof(uint64_t)) == 0) {
-				dst->cnt[tab[h].idx] += src->cnt[i];
-				break;
-			}
-			h = (h + 1) & (nslot - 1);
-		}
-	}
-	dst->n = n;
-	return dst;
 }

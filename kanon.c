@@ -115,6 +115,9 @@ kn_die_exit(int status)
 {
 	sig_atomic_t i;
 
+	/* Held to the end: a thread between creating a temp file and
+	 * registering it finishes first, and none starts after. */
+	pthread_mutex_lock(&tmp_mu);
 	cleanup();
 	if (kn_fuzz_exit != NULL) {
 		for (i = 0; i < tmp_n; i++)
@@ -125,6 +128,7 @@ kn_die_exit(int status)
 		tmp_path = NULL;
 		tmp_n = 0;
 		tmp_cap = 0;
+		pthread_mutex_unlock(&tmp_mu);
 		kn_fuzz_exit(status);
 	}
 	_exit(status);
@@ -203,6 +207,7 @@ kn_die_sys(const char *fmt, ...)
 	if (err == EPIPE) {
 		/* The reader went away (SIGPIPE was ignored): end as
 		 * quietly as the default SIGPIPE would. */
+		pthread_mutex_lock(&tmp_mu);
 		cleanup();
 		signal(SIGPIPE, SIG_DFL);
 		raise(SIGPIPE);
@@ -444,14 +449,10 @@ kn_tmpdir(const char *opt)
 	return d != NULL && *d != '\0' ? d : "/tmp";
 }
 
+/* Registers path, tmp_mu held. */
 static void
-tmp_register(char *path)
+tmp_add(char *path)
 {
-	sigset_t all, old;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	pthread_mutex_lock(&tmp_mu);
 	if ((size_t)tmp_n == tmp_cap) {
 		size_t cap = tmp_cap ? 2 * tmp_cap : 16;
 		char **p = malloc(cap * sizeof(*tmp_path));
@@ -472,6 +473,17 @@ tmp_register(char *path)
 	tmp_path[tmp_n] = path;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	tmp_n++;
+}
+
+static void
+tmp_register(char *path)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_mutex_lock(&tmp_mu);
+	tmp_add(path);
 	pthread_mutex_unlock(&tmp_mu);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
@@ -514,11 +526,15 @@ mktemp_in(const char *dir, const char *base, char **path, int unlinked)
 	 * the two calls). */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
+	/* Nor may another thread, dying, clean up between the two
+	 * (kn_die_exit holds tmp_mu). */
+	pthread_mutex_lock(&tmp_mu);
 	fd = mkstemp(p);
 	if (fd >= 0 && unlinked)
 		unlink(p);
 	else if (fd >= 0)
-		tmp_register(p);
+		tmp_add(p);
+	pthread_mutex_unlock(&tmp_mu);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		int e = errno;

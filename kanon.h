@@ -1056,9 +1056,13 @@ size_t kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank,
     const int *bits, int *shift, uint64_t **pairs);
 
 /* A group of a frequency set: its labels, count, and per summed column
- * the sum s/10^sc and the sum of squares ss/10^ssc. */
+ * the sum s/10^sc and the sum of squares ss/10^ssc.  id, when not NULL,
+ * holds each label's id in the dictionary it was counted in (a column
+ * with a hierarchy: its labels at the level of the set, h->lab[l]); a
+ * set merged from runs has none. */
 typedef struct {
 	kn_str *key;
+	const uint32_t *id;
 	uint64_t cnt;
 	kn_i128 *s, *ss;
 	int *sc, *ssc;

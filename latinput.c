@@ -130,8 +130,14 @@ latin_group(const kn_fsrow *r, void *ctx)
 	for (c = 0; c < L->d; c++) {
 		const char *err;
 
-		/* Through kn_hier_leaf: a generated hierarchy forgets its
-		 * leaves when the counting spills, and grows them again. */
+		/* The leaf kn_freq found for the label, when the set was
+		 * counted in memory; else through kn_hier_leaf: a generated
+		 * hierarchy forgets its leaves when the counting spills,
+		 * and grows them again. */
+		if (r->id != NULL) {
+			in->ids[in->n * in->w + c] = r->id[c];
+			continue;
+		}
 		id = kn_hier_leaf(L->a[c].h, r->key[c].p, r->key[c].n, &err);
 		if (id < 0)
 			kn_die("%s: '%.*s': %s", L->a[c].name,

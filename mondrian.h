@@ -181,6 +181,8 @@ struct part {
 	int relaxed;		/* --relaxed */
 	const char *inname;	/* the input, for messages */
 	size_t budget;		/* -S */
+	int jobs;		/* -j: the threads that code the rows
+				 * (mload.c) */
 
 	/* The quasi-identifiers and the rows as records of rec_words
 	 * words: per QI its code, then the row number, the sensitive
@@ -290,6 +292,11 @@ struct part {
  * and read back in chunks of this many. */
 #define MOND_CHUNK 4096
 
+/* The bytes of lines in a block coded by a thread of -j (mload.c). */
+#define MLOAD_BLOCK ((size_t)512 << 10)
+
+/* ---- mload.c: coding the rows ------------------------------------ */
+
 /* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
  * and no trailing fractional zeros; 0 if s is not one. */
 int mond_parse_num(const char *s, size_t n, int64_t *m, int *sc);
@@ -308,6 +315,11 @@ void mond_prepare_hier(struct dim *dm);
  * dm->raw[row] / 10^dm->rsc[row] (scale -1: missing, rank 0), into the
  * records' word j and dm->vals, dm->nrank; frees raw and rsc. */
 void mond_rank_numeric(struct part *pt, struct dim *dm, size_t j);
+/* The same for every numeric QI of the table in memory, on the threads
+ * of pt->jobs (the columns taken in turn, one radix sort at a time);
+ * dies naming the first column of -q that does not fit, as one thread
+ * does. */
+void mond_rank_numbers(struct part *pt);
 
 /* The id of the number m / 10^sc (canonical: no trailing fractional
  * zeros) in a dictionary of distinct numbers, added if new. */
@@ -318,8 +330,15 @@ int mond_sens_id(struct part *pt, kn_str v, uint32_t *id);
 
 int mond_targ_id(struct part *pt, kn_str v, uint32_t *id);
 
-/* Reads the table into records. */
+/* Reads the table into records; with pt->jobs above 1, TSV in memory
+ * on that many threads, the same records. */
 void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
+
+/* The memory the dictionaries and per-value arrays take: what -S must
+ * hold besides the nodes. */
+size_t mond_dicts_bytes(struct part *pt);
+
+/* ---- mondrian.c: the partitioning ---------------------------------- */
 
 /* c ln c in fixed point (units of 2^-32): integers, so that sums of
  * them are exact and do not depend on the order they are added in. */
@@ -386,6 +405,8 @@ void numkey_finish(struct part *pt, struct dim *dm);
 /* Brings the keys of records buf[0..n) of the spool's chunk c to the
  * column's scale. */
 void numkey_rescale(struct part *pt, uint32_t *buf, size_t n, uint64_t c);
+
+/* ---- mondrian.c, continued ---------------------------------------- */
 
 /* Whether a part meets every requirement.  Its sensitive counts are
  * hist[x], or with compl the node's totals less hist[x]. */
@@ -456,10 +477,6 @@ void mond_stack_push(struct part *pt, uint64_t b, uint64_t e,
  * leftmost on top, or makes it a class; ord is scratch of 2 * nqi + 1
  * codes.  mond_partition's loop, and a thread's in mpar.c. */
 void mond_step(struct part *pt, uint32_t *ord);
-
-/* The memory the dictionaries and per-value arrays take: what -S must
- * hold besides the nodes. */
-size_t mond_dicts_bytes(struct part *pt);
 
 int mond_cmp_u64pair(const void *a, const void *b);
 

@@ -658,6 +658,7 @@ main(int argc, char *argv[])
 		if ((pt->spool = kn_tmp_open(pt->spool_path, "wb")) == NULL)
 			kn_die_sys("%s", pt->spool_path);
 	}
+	pt->jobs = pt->ooc ? 1 : kn_jobs(&opt);
 	mond_load(pt, &t, sidx, tidx);
 	kn_table_free(&t);
 	kn_progress_phase("partitioning", "rows in classes", pt->nrows);

@@ -4,8 +4,10 @@
  * hash batched by prefetch, the fields widened as the ids grow; and the
  * counts sorted by the byte order of their labels into (key, count)
  * pairs by an LSD radix sort of the labels' ranks.  What cannot be
- * packed (ids past 63 bits together) goes to freq.c's sets.  Above
- * kanon.c, below freq.c.
+ * packed (ids past 63 bits together) goes to freq.c's sets.  And
+ * lattice-search's packed sets, keyed by their packed ids, with their
+ * roll-up through the hierarchies' level maps (kn_pset_rollup).  Above
+ * kanon.c and hier.c, below freq.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -309,3 +311,157 @@ kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
 	return n;
 }
 
+/* ---- packed frequency sets (lattice-search) ---------------------- */
+
+static inline uint64_t
+pset_hash(const uint64_t *k, int W)
+{
+	uint64_t h = 0;
+	int w;
+
+	for (w = 0; w < W; w++)
+		h = (h ^ k[w]) * 0x9E3779B97F4A7C15ULL;
+	return h ^ (h >> 29);
+}
+
+void
+kn_pset_free(kn_pset *f)
+{
+	if (f == NULL)
+		return;
+	free(f->key);
+	free(f->cnt);
+	free(f);
+}
+
+/*
+ * Rolls the packed frequency set src of node (amask, alev) up to the
+ * node (bmask, blev), which generalizes it or drops attributes (the
+ * roll-up property of paper 000): each key is mapped through the
+ * hierarchies and the counts of keys that meet are added, in a hash
+ * table of s's.  The groups come in the order they are first met.
+ */
+kn_pset *
+kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
+    uint64_t amask, const int *alev, uint64_t bmask, const int *blev)
+{
+	struct op {
+		int w, shift;
+		uint64_t fm;
+		const uint32_t *map;
+	} ops[KN_PMAXQ];
+	uint64_t keep[8], k[8];
+	size_t i, j, nop = 0, nslot, n = 0, bound;
+	uint64_t prod;
+	kn_pslot *tab;
+	uint32_t gen;
+	const int W = ly->W;
+	kn_pset *dst;
+	int w;
+
+	for (w = 0; w < W; w++)
+		keep[w] = ~(uint64_t)0;
+	for (j = 0; j < ly->d; j++) {
+		const kn_pfield *a = &ly->f[j];
+
+		if (!(amask >> j & 1))
+			continue;
+		if (!(bmask >> j & 1))
+			keep[a->word] &= ~(a->fm << a->shift);
+		else if (alev[j] != blev[j]) {
+			keep[a->word] &= ~(a->fm << a->shift);
+			ops[nop].w = a->word;
+			ops[nop].shift = a->shift;
+			ops[nop].fm = a->fm;
+			ops[nop].map = a->map[alev[j] * a->nlev + blev[j]];
+			nop++;
+		}
+	}
+	/* The output has at most min(src->n, product of the label counts
+	 * at the target levels) groups: a small table for general nodes. */
+	bound = src->n;
+	for (j = 0, prod = 1; j < ly->d && prod < bound; j++)
+		if (bmask >> j & 1)
+			prod *= ly->f[j].h->lab[blev[j]].n;
+	if (ly->sprod != 0 && prod < bound)
+		prod = ly->sprod > bound / prod ? bound : prod * ly->sprod;
+	if (prod < bound)
+		bound = prod;
+	for (nslot = 16; nslot < 2 * bound; nslot *= 2)
+		;
+	if (nslot > s->nslot) {
+		free(s->tab);
+		s->tab = kn_zalloc(nslot * sizeof(*s->tab));
+		s->nslot = nslot;
+		s->gen = 0;
+	}
+	/* Slots of an earlier generation are empty: no clearing. */
+	if (++s->gen == 0) {
+		memset(s->tab, 0, s->nslot * sizeof(*s->tab));
+		s->gen = 1;
+	}
+	gen = s->gen;
+	tab = s->tab;
+	dst = kn_alloc(sizeof(*dst));
+	dst->key = kn_alloc((bound + 1) * W * sizeof(uint64_t));
+	dst->cnt = kn_alloc((bound + 1) * sizeof(uint64_t));
+	if (W == 1) {
+		/* One key word: the common case, kept tight. */
+		const uint64_t *sk = src->key, *sc = src->cnt;
+		uint64_t kp = keep[0], *dk = dst->key, *dc = dst->cnt;
+		size_t mask = nslot - 1;
+		int hs = 64 - __builtin_ctzll(nslot);
+
+		for (i = 0; i < src->n; i++) {
+			uint64_t k0 = sk[i] & kp;
+			size_t h;
+
+			for (j = 0; j < nop; j++)
+				k0 |= (uint64_t)ops[j].map[sk[i] >> ops[j].shift &
+				    ops[j].fm] << ops[j].shift;
+			h = (k0 * 0x9E3779B97F4A7C15ULL) >> hs;
+			while (tab[h].gen == gen && tab[h].key != k0)
+				h = (h + 1) & mask;
+			if (tab[h].gen == gen)
+				dc[tab[h].idx] += sc[i];
+			else {
+				tab[h].gen = gen;
+				tab[h].key = k0;
+				tab[h].idx = (uint32_t)n;
+				dk[n] = k0;
+				dc[n++] = sc[i];
+			}
+		}
+	} else for (i = 0; i < src->n; i++) {
+		const uint64_t *sk = src->key + i * W;
+		size_t h;
+
+		for (w = 0; w < W; w++)
+			k[w] = sk[w] & keep[w];
+		for (j = 0; j < nop; j++) {
+			uint64_t id = sk[ops[j].w] >> ops[j].shift & ops[j].fm;
+
+			k[ops[j].w] |= (uint64_t)ops[j].map[id] << ops[j].shift;
+		}
+		h = pset_hash(k, W) & (nslot - 1);
+		for (;;) {
+			if (tab[h].gen != gen) {
+				tab[h].gen = gen;
+				tab[h].key = k[0];
+				tab[h].idx = (uint32_t)n;
+				memcpy(dst->key + n * W, k, W * sizeof(uint64_t));
+				dst->cnt[n++] = src->cnt[i];
+				break;
+			}
+			if (tab[h].key == k[0] &&
+			    memcmp(dst->key + (size_t)tab[h].idx * W, k,
+			    W * sizeof(uint64_t)) == 0) {
+				dst->cnt[tab[h].idx] += src->cnt[i];
+				break;
+			}
+			h = (h + 1) & (nslot - 1);
+		}
+	}
+	dst->n = n;
+	return dst;
+}

@@ -63,6 +63,75 @@ setup() {
 	[[ "$output" == "extsort: -j"* ]]
 }
 
+@test "keys longer than eight bytes, alike in their first eight, sort as sort -s" {
+	# The prefixes decide nothing among these: the records sorted by
+	# them are sorted again by their whole keys, stably.
+	awk 'BEGIN {
+		srand(7)
+		print "l\tn\tr"
+		split("abcdefgh,abcdefghi,abcdefgh0,abcdefgh00,abcdefg,abcdefgz,abcdefghij,", w, ",")
+		for (i = 0; i < 6000; i++)
+			printf "%s%s\t%d\t%d\n", w[1 + int(rand() * 8)],
+			    rand() < .5 ? "" : int(rand() * 3),
+			    int(rand() * 20) - 10, i
+	}' > "$T/l.tsv"
+	tail -n +2 "$T/l.tsv" > "$T/lbody"
+	while IFS='|' read -r ours gnu; do
+		LC_ALL=C sort -s -t "$(printf '\t')" $gnu "$T/lbody" > "$T/want"
+		for S in 1G 64K; do
+			for j in 1 3; do
+				extsort -j $j -S $S -T "$T/tmp" -k "$ours" \
+				    "$T/l.tsv" | tail -n +2 | cmp - "$T/want" ||
+				    { echo "-j $j -S $S -k $ours"; false; }
+			done
+		done
+	done <<-EOF_
+	l|-k1,1
+	l:r|-k1,1r
+	l,n:n|-k1,1 -k2,2n
+	n:n,l|-k2,2n -k1,1
+	n:nr,l:r|-k2,2nr -k1,1r
+	EOF_
+	LC_ALL=C sort -s "$T/lbody" > "$T/want"
+	extsort -S 64K -T "$T/tmp" --columns l,n,r "$T/lbody" | cmp - "$T/want"
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
+@test "-j: the last merge, cut by key into parts, gives sort's bytes with -u, few keys, long lines" {
+	# Few distinct keys (cuts fall between runs of equal keys), one
+	# key only (no cut: one part), and lines of 5,000 bytes now and then
+	# (a probe of a cut lands inside them).
+	awk 'BEGIN {
+		srand(11)
+		print "k\tv\tx"
+		for (i = 0; i < 20000; i++)
+			printf "%s\t%d\t%s\n", substr("abcdef", 1 + int(rand() * 4), 2),
+			    int(rand() * 5), rand() < .02 ? sprintf("%05000d", i) : i
+	}' > "$T/p.tsv"
+	tail -n +2 "$T/p.tsv" > "$T/pbody"
+	while IFS='|' read -r ours gnu; do
+		for u in "" -u; do
+			LC_ALL=C sort -s $u -t "$(printf '\t')" $gnu "$T/pbody" \
+			    > "$T/want"
+			for j in 2 3 8; do
+				extsort $u -j $j -S 128K -T "$T/tmp" -k "$ours" \
+				    "$T/p.tsv" | tail -n +2 | cmp - "$T/want" ||
+				    { echo "$u -j $j -k $ours"; false; }
+			done
+		done
+	done <<-EOF_
+	k|-k1,1
+	v:n,k:r|-k2,2n -k1,1r
+	x|-k3,3
+	EOF_
+	awk -F '\t' 'NR > 1 { print "same\t" $2 "\t" $3 }' "$T/p.tsv" |
+	    { printf 'k\tv\tx\n'; cat; } > "$T/one.tsv"
+	tail -n +2 "$T/one.tsv" > "$T/want"
+	extsort -j 3 -S 128K -T "$T/tmp" -k k "$T/one.tsv" | tail -n +2 |
+	    cmp - "$T/want"
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
 @test "a line longer than the budget is sorted too" {
 	awk 'BEGIN {print "a\tb"; for (i = 0; i < 5; i++) {
 		s = ""; for (j = 0; j < 30000; j++) s = s (i % 3)

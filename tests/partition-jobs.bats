@@ -3,7 +3,9 @@
 # its tree on N threads (mpar.c), and the output must be the same bytes
 # for every N: the table, the regions (-r), stderr and the exit status,
 # on random tables (the partition tests' cases, the larger ones, with
-# every requirement and split) and on a generated Agrawal table.
+# every requirement and split), on a generated Agrawal table, and on
+# tables of many blocks, whose rows the threads read and code (mload.c),
+# with bad rows late in them.
 
 load common
 load gen-mondrian
@@ -156,4 +158,81 @@ jobscase() {
 		[ "$status" -eq 2 ]
 		[ "$stderr" = "partition: standard output: write error: No space left on device" ]
 	done
+}
+
+# bigtable FILE HIER: 120,000 rows (about 12 of the blocks the threads
+# of -j code, mload.c) with a date, a date-time, a number and a
+# categorical column (HIER: its hierarchy) with missing values, and a
+# sensitive column.
+bigtable() {
+	awk 'BEGIN { print "id\td\tt\tx\tc\ts"
+		for (i = 0; i < 120000; i++) {
+			d = sprintf("20%02d-%02d-%02d", i % 30, i % 12 + 1, i % 28 + 1)
+			if (i % 101 == 0) d = "?"
+			printf "%d\t%s\t2020-01-01T%02d:%02d:00\t%s\tv%d\t%d\n", i, d,
+			    i % 24, i % 60, i % 53 == 0 ? "NA" : i % 1000 / 10,
+			    i * 7919 % 997, i % 13
+		} }' > "$1"
+	awk 'BEGIN { for (k = 0; k < 997; k++) print "v" k ";g" k % 10 ";*" }' > "$2"
+}
+
+@test "-j on tables of many blocks: dates, numbers, a hierarchy, missing values and sensitive columns give the bytes of -j 1" {
+	bigtable "$T/b" "$T/c.csv"
+	for opts in "-q d,x,c --date d -k 20 -s s -l 3" \
+	    "-q d,t,x,c --date d,t -k 20 -s s --closeness 0.5" \
+	    "-q d,x -H d=date:year,decade -k 20 -t s --split regression" \
+	    "-q d,x -H d=date:year -k 20 -t c --split infogain" \
+	    "-q x,c -k 20 -s d,s -l 2" "-q x,c,d --date d -k 30 -s s --variance 2"; do
+		# shellcheck disable=SC2086
+		partition -j 1 --missing '?,NA' -H c="$T/c.csv" $opts \
+		    -r "$T/r1" "$T/b" > "$T/o1" 2> "$T/e1"
+		[ "$(wc -l < "$T/r1")" -gt 500 ]
+		for j in 2 3; do
+			# shellcheck disable=SC2086
+			partition -j "$j" --missing '?,NA' -H c="$T/c.csv" \
+			    $opts -r "$T/r$j" "$T/b" > "$T/o$j" 2> "$T/e$j"
+			cmp "$T/o1" "$T/o$j" || { echo "$opts -j $j: table"; false; }
+			cmp "$T/r1" "$T/r$j" || { echo "$opts -j $j: regions"; false; }
+			cmp "$T/e1" "$T/e$j" || { echo "$opts -j $j: stderr"; false; }
+		done
+	done
+}
+
+@test "-j: a bad row late in a table of many blocks is reported as -j 1 reports it, exit 2" {
+	local edit opts
+	bigtable "$T/b" "$T/c.csv"
+	# Each case: the awk edit of the table (a row a thread stops at, a
+	# value refused only when the block's values are merged, two bad
+	# rows in one block, dates of two forms in two blocks), the options.
+	while IFS='|' read -r edit opts; do
+		awk -F '\t' -v OFS='\t' "$edit" "$T/b" > "$T/bad"
+		# shellcheck disable=SC2086
+		run --separate-stderr partition -j 1 --missing '?,NA' \
+		    -H c="$T/c.csv" $opts "$T/bad"
+		[ "$status" -eq 2 ] || { echo "$edit: -j 1: $status"; false; }
+		[[ "$stderr" == "partition: $T/bad:"[0-9]* ]]
+		want=$stderr
+		for j in 2 3; do
+			# shellcheck disable=SC2086
+			run --separate-stderr partition -j "$j" --missing '?,NA' \
+			    -H c="$T/c.csv" $opts "$T/bad"
+			[ "$status" -eq 2 ] && [ "$stderr" = "$want" ] && [ -z "$output" ] || {
+				echo "$edit -j $j: $status $stderr, not $want"; false; }
+		done
+	done <<'CASES'
+NR == 100001 { $4 = "abc" } 1|-q d,x,c --date d -k 20
+NR == 100001 { $4 = $4 "\t1" } 1|-q d,x,c --date d -k 20
+NR == 119001 { $1 = $1 "\0" } 1|-q d,x,c --date d -k 20
+NR == 100001 { $5 = "zzz" } 1|-q d,x,c --date d -k 20
+NR == 100001 { $5 = "zzz" } NR == 100011 { $4 = "abc" } 1|-q d,x,c --date d -k 20
+NR == 100011 { $5 = "zzz" } NR == 100001 { $4 = "abc" } 1|-q c,d,x --date d -k 20
+NR == 90001 { $2 = "2001-01-01T00:00:00" } 1|-q d,x,c --date d -k 20
+NR >= 90001 { $2 = "2001-01-01T00:00:00" } 1|-q d,x,c --date d -k 20
+NR >= 90001 { $2 = "2001-01-01T00:00:00" } 1|-q x,d -H d=date:year -k 20
+NR == 110001 { $6 = "x" } 1|-q d,x,c --date d -k 20 -s s --variance 1
+NR == 110001 { $6 = "?" } 1|-q d,x,c --date d -k 20 -s s --variance 1
+NR == 110001 { $6 = "x" } 1|-q d,c --date d -k 20 -s s,x --variance 1
+NR == 110001 { $6 = "" } 1|-q d,x,c --date d -k 20 -t s --split regression
+NR == 110001 { $6 = "1e5" } 1|-q d,c,s -H s=interval:5,10 --date d -k 20
+CASES
 }

@@ -1024,3 +1024,16 @@ mapped() {
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf 'q\ts\tx\n*\ts0\tr1\n*\ts1\tr2\n*\ts2\tr3')" ]
 }
+
+@test "-n through generated hierarchies: the same bytes when the count of the classes spills and the leaves are forgotten and found again" {
+	gendata -n 30000 --seed 3 agrawal > "$T/g.tsv"
+	set -- -H salary=interval:1000,10000,100000 -H age=interval:5,10,20 \
+	    -H zipcode=interval:3 -H car=interval:5,10 \
+	    -n salary=1,age=1,zipcode=0,car=1 -k 3 "$T/g.tsv"
+	recode -S 16G "$@" > "$T/want"
+	for j in 1 2; do
+		recode -j $j -S 64K -v "$@" > "$T/got" 2> "$T/err"
+		grep -q ' [1-9][0-9]* runs$' "$T/err"
+		cmp "$T/got" "$T/want"
+	done
+}

@@ -1,0 +1,1141 @@
+/*
+ * mload.c: coding the table's rows for partition, the first pass every
+ * mode shares (paper 003 §4's records, paper 004 §2's spool): each
+ * row's quasi-identifiers become codes whose order is the dimension's
+ * (mondrian.h, struct dim), the numbers ranked once all are read, the
+ * hierarchies' leaves ordered depth-first; the sensitive values and the
+ * targets are numbered in a dictionary each.  In memory the rows are
+ * records in pt->rec; out of core they are spooled as binary records
+ * of these codes for rothko.c, the numbers as keys (numkey.c).  Below
+ * mondrian.c, which prepares the codes (mond_prepare) and cuts them.
+ *
+ * With -j (TSV in memory), tsv.c's blocks of lines are coded on threads
+ * (mload_par): each thread parses its block's rows into their records
+ * in place and gives the values of the dictionaries (the hierarchies'
+ * leaves, the sensitive values, the targets) ids of the block's own,
+ * first seen first; the main thread takes the blocks back in order and
+ * adds their values to the run's dictionaries in that order, which is
+ * the order one thread sees them in, so the codes are the same.  A row
+ * a thread cannot code, and the rest of its block, or the whole block
+ * when one of its values is refused, is coded again on the main thread
+ * as one thread codes it, which reports the first bad row.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kanon.h"
+#include "mondrian.h"
+
+/* Why mond_parse_num refused s, in words for a message. */
+const char *
+mond_num_error(const char *s, size_t n)
+{
+	kn_i128 mant;
+	int sc;
+
+	int64_t day;
+
+	if (kn_date_parse(s, n, &day) != KN_DATE_NONE)
+		return "is a date, not a number: name its column with --date "
+		    "to cut it as a time, or give it a hierarchy -H "
+		    "COL=date:LEVELS";
+	if (!kn_dec_parse(s, n, &mant, &sc))
+		return "is not a decimal number";
+	if (sc > 18)
+		return "has more than 18 decimal places (kanon(7), Numbers)";
+	return "does not fit a signed 64-bit integer (kanon(7), Numbers)";
+}
+
+/* Parses a decimal number into m / 10^sc with m in 64 bits (signed)
+ * and no trailing fractional zeros; 0 if s is not one. */
+int
+mond_parse_num(const char *s, size_t n, int64_t *m, int *sc)
+{
+	size_t i = 0, nd = 0;
+	uint64_t v = 0;
+	int neg = 0, frac = -1;
+
+	/* Most often: an integer of at most 18 digits, which fits. */
+	if (n > 0 && n <= 18) {
+		for (; i < n && (unsigned char)(s[i] - '0') < 10; i++)
+			v = v * 10 + (uint64_t)(s[i] - '0');
+		if (i == n) {
+			*m = (int64_t)v;
+			*sc = 0;
+			return 1;
+		}
+		i = 0;
+		v = 0;
+	}
+	if (memchr(s, '.', n) != NULL)
+		while (n > 0 && s[n - 1] == '0')
+			n--;
+	if (n > 0 && (s[0] == '-' || s[0] == '+')) {
+		neg = s[0] == '-';
+		i++;
+	}
+	for (; i < n; i++) {
+		if (s[i] == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		if (v > (UINT64_MAX - 9) / 10 || v * 10 + (uint64_t)(s[i] -
+		    '0') > (uint64_t)INT64_MAX + (uint64_t)neg)
+			return 0;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+		nd++;
+		if (frac >= 0)
+			frac++;
+	}
+	if (nd == 0)
+		return 0;
+	if (frac < 0)
+		frac = 0;
+	while (frac > 0 && v % 10 == 0) {
+		v /= 10;
+		frac--;
+	}
+	if (frac > 18)
+		return 0;
+	/* -2^63 included, without an overflow. */
+	*m = neg ? -(int64_t)(v - 1) - 1 : (int64_t)v;
+	*sc = frac;
+	return 1;
+}
+
+const char *
+mond_parse_value(struct dim *dm, const char *s, size_t n, int64_t *m,
+    int *sc, char *buf, size_t size)
+{
+	const char *err;
+
+	if (dm->isdate) {
+		*sc = 0;
+		return kn_date_value(&dm->dform, s, n, m, buf, size);
+	}
+	if (mond_parse_num(s, n, m, sc))
+		return NULL;
+	err = mond_num_error(s, n);
+	if (dm->h == NULL && strncmp(err, "is a date", 9) != 0) {
+		snprintf(buf, size, "%s (a column with a hierarchy (-H) need "
+		    "not be one)", err);
+		return buf;
+	}
+	return err;
+}
+
+/* Ranks the values of a numeric column: brings them to the column's
+ * scale, as keys in place of dm->raw, and gives each its rank by a
+ * table of the values present when their range is dense, else by a
+ * radix sort of (value, row) pairs, the sort within sortmu if not NULL
+ * (one sort's memory at a time).  0 if the values do not fit 64 bits
+ * at the column's scale (dm->S): nothing is ranked then. */
+static int
+rank_numeric(struct part *pt, struct dim *dm, size_t j,
+    pthread_mutex_t *sortmu)
+{
+	uint64_t *a = (uint64_t *)dm->raw, *b, *t, mn = UINT64_MAX, mx = 0;
+	uint32_t *ra, *rb, *rt, r = 0, base;
+	size_t i, n;
+	int S = 0, sh;
+
+	for (i = 0, S = dm->fS; i < pt->nrows; i++)
+		if (dm->rsc[i] > S)
+			S = dm->rsc[i];
+	dm->S = S;
+	/* The rows whose value is missing keep rank 0 (mond_load); the
+	 * numbers of the others are ranked from 1 on. */
+	for (i = 0, n = 0; i < pt->nrows; i++) {
+		int64_t v;
+
+		if (dm->rsc[i] < 0)
+			continue;
+		if (__builtin_mul_overflow(dm->raw[i],
+		    (int64_t)kn_pow10(S - dm->rsc[i]), &v))
+			return 0;
+		a[i] = (uint64_t)v ^ ((uint64_t)1 << 63);
+		if (a[i] < mn)
+			mn = a[i];
+		if (a[i] > mx)
+			mx = a[i];
+		n++;
+	}
+	r = base = dm->miss != 0;
+	if (n > 0 && mx - mn < 4 * (uint64_t)n + 65536) {
+		/* A dense range: ranks by a table of the values present. */
+		uint32_t *tab = kn_zalloc((size_t)(mx - mn + 2) *
+		    sizeof(uint32_t));
+		uint64_t v;
+
+		for (i = 0; i < pt->nrows; i++)
+			if (dm->rsc[i] >= 0)
+				tab[a[i] - mn] = 1;
+		dm->vals = kn_alloc((n + 2) * sizeof(int64_t));
+		for (v = 0; v <= mx - mn; v++)
+			if (tab[v]) {
+				dm->vals[r] = (int64_t)((v + mn) ^
+				    ((uint64_t)1 << 63));
+				tab[v] = r++;
+			}
+		for (i = 0; i < pt->nrows; i++)
+			if (dm->rsc[i] >= 0)
+				pt->rec[i * pt->rec_words + j] = tab[a[i] - mn];
+		free(tab);
+		dm->nrank = r;
+		free(a);
+		goto done;
+	}
+	if (sortmu != NULL)
+		pthread_mutex_lock(sortmu);
+	b = kn_alloc((n + 1) * sizeof(uint64_t));
+	ra = kn_alloc((n + 1) * sizeof(uint32_t));
+	rb = kn_alloc((n + 1) * sizeof(uint32_t));
+	for (i = 0, n = 0; i < pt->nrows; i++)
+		if (dm->rsc[i] >= 0) {
+			a[n] = a[i];
+			ra[n++] = (uint32_t)i;
+		}
+	free(dm->rsc);
+	dm->rsc = NULL;
+	for (sh = 0; sh < 64 && n > 0 && ((mx - mn) >> sh) != 0;
+	     sh += 11) {
+		uint32_t *c = kn_zalloc((2048 + 1) * sizeof(uint32_t));
+
+		for (i = 0; i < n; i++)
+			c[(((a[i] - mn) >> sh) & 0x7ff) + 1]++;
+		for (i = 1; i <= 2048; i++)
+			c[i] += c[i - 1];
+		for (i = 0; i < n; i++) {
+			size_t p = c[((a[i] - mn) >> sh) & 0x7ff]++;
+
+			b[p] = a[i];
+			rb[p] = ra[i];
+		}
+		free(c);
+		t = a, a = b, b = t;
+		rt = ra, ra = rb, rb = rt;
+	}
+	dm->vals = kn_alloc((n + 2) * sizeof(int64_t));
+	for (i = 0; i < n; i++) {
+		if (i > 0 && a[i] != a[i - 1])
+			r++;
+		if (i == 0 || a[i] != a[i - 1])
+			dm->vals[r] = (int64_t)(a[i] ^ ((uint64_t)1 << 63));
+		pt->rec[(size_t)ra[i] * pt->rec_words + j] = r;
+	}
+	dm->nrank = n > 0 ? r + 1 : base;
+	free(a);
+	free(b);
+	free(ra);
+	free(rb);
+	if (sortmu != NULL)
+		pthread_mutex_unlock(sortmu);
+done:
+	free(dm->rsc);
+	dm->raw = NULL;
+	dm->rsc = NULL;
+	dm->vals = kn_realloc(dm->vals, (dm->nrank + 2) * sizeof(int64_t));
+	if (base)
+		dm->vals[0] = dm->nrank > 1 ? dm->vals[1] : 0;
+	return 1;
+}
+
+/* Says that the values of dm do not fit 64 bits at its scale. */
+static void __attribute__((noreturn))
+rank_die(struct part *pt, const struct dim *dm)
+{
+	kn_die("%s: column '%s': the values do not fit 64 bits with %d "
+	    "decimals each", pt->inname, dm->name, dm->S);
+}
+
+void
+mond_rank_numeric(struct part *pt, struct dim *dm, size_t j)
+{
+	if (!rank_numeric(pt, dm, j, NULL))
+		rank_die(pt, dm);
+}
+
+/* The numeric QIs ranked on threads, which take them in turn. */
+struct rankpar {
+	struct part *pt;
+	pthread_mutex_t mu, sortmu;
+	size_t next;
+	int *ok;
+};
+
+static void *
+rank_work(void *arg)
+{
+	struct rankpar *rp = arg;
+	struct part *pt = rp->pt;
+	size_t j;
+
+	for (;;) {
+		pthread_mutex_lock(&rp->mu);
+		while (rp->next < pt->nqi && pt->dims[rp->next].h != NULL)
+			rp->next++;
+		j = rp->next++;
+		pthread_mutex_unlock(&rp->mu);
+		if (j >= pt->nqi)
+			return NULL;
+		rp->ok[j] = rank_numeric(pt, &pt->dims[j], j, &rp->sortmu);
+	}
+}
+
+/* Thread entry of rank_work, with no signals. */
+static void *
+rank_thread(void *arg)
+{
+	kn_thread_nosignals();
+	return rank_work(arg);
+}
+
+void
+mond_rank_numbers(struct part *pt)
+{
+	struct rankpar rp;
+	pthread_t th[64];
+	size_t j, nnum = 0;
+	int nt = pt->jobs, k, started = 0;
+
+	for (j = 0; j < pt->nqi; j++)
+		nnum += pt->dims[j].h == NULL;
+	if (nt > 64)
+		nt = 64;
+	if ((size_t)nt > nnum)
+		nt = (int)nnum;
+	if (nt <= 1) {
+		for (j = 0; j < pt->nqi; j++)
+			if (pt->dims[j].h == NULL)
+				mond_rank_numeric(pt, &pt->dims[j], j);
+		return;
+	}
+	memset(&rp, 0, sizeof(rp));
+	rp.pt = pt;
+	rp.ok = kn_zalloc((pt->nqi + 1) * sizeof(int));
+	pthread_mutex_init(&rp.mu, NULL);
+	pthread_mutex_init(&rp.sortmu, NULL);
+	for (k = 1; k < nt; k++, started++)
+		if (pthread_create(&th[started], NULL, rank_thread, &rp) != 0)
+			break;
+	rank_work(&rp);
+	for (k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	/* One thread names the first column that does not fit. */
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h == NULL && !rp.ok[j])
+			rank_die(pt, &pt->dims[j]);
+	free(rp.ok);
+	pthread_mutex_destroy(&rp.mu);
+	pthread_mutex_destroy(&rp.sortmu);
+}
+
+/* Orders leaves depth-first: by their ancestors from the top down. */
+static int
+cmp_dfs(uint32_t a, uint32_t b, const void *ctx)
+{
+	const struct dim *dm = ctx;
+	int l;
+
+	for (l = dm->nl - 1; l >= 1; l--)
+		if (dm->anc[l][a] != dm->anc[l][b])
+			return dm->anc[l][a] < dm->anc[l][b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Builds the ancestors, leaf counts and depth-first codes of a
+ * hierarchy once all values are known. */
+void
+mond_prepare_hier(struct dim *dm)
+{
+	kn_hier *h = dm->h;
+	size_t nleaves = h->lab[0].n, i;
+	int l;
+
+	dm->nl = h->nlevels;
+	dm->anc = kn_alloc(((size_t)dm->nl + 1) * sizeof(uint32_t *));
+	dm->nleaf = kn_alloc(((size_t)dm->nl + 1) * sizeof(uint32_t *));
+	dm->anc[0] = kn_alloc((nleaves + 1) * sizeof(uint32_t));
+	for (i = 0; i < nleaves; i++)
+		dm->anc[0][i] = (uint32_t)i;
+	for (l = 1; l < dm->nl; l++)
+		dm->anc[l] = kn_hier_map(h, 0, l);
+	for (l = 0; l < dm->nl; l++) {
+		dm->nleaf[l] = kn_zalloc((h->lab[l].n + 1) *
+		    sizeof(uint32_t));
+		for (i = 0; i < nleaves; i++)
+			dm->nleaf[l][dm->anc[l][i]]++;
+	}
+	dm->dfsleaf = kn_alloc((nleaves + 1) * sizeof(uint32_t));
+	dm->dfsrank = kn_alloc((nleaves + 1) * sizeof(uint32_t));
+	for (i = 0; i < nleaves; i++)
+		dm->dfsleaf[i] = (uint32_t)i;
+	kn_sort_ids(dm->dfsleaf, nleaves, cmp_dfs, dm);
+	for (i = 0; i < nleaves; i++)
+		dm->dfsrank[dm->dfsleaf[i]] = (uint32_t)i;
+	dm->ncode = (uint32_t)nleaves;
+}
+
+/* The id of the number m / 10^sc (canonical: no trailing fractional
+ * zeros) in a dictionary of distinct numbers, added if new. */
+uint32_t
+mond_numdict_id(struct numdict *v, int64_t m, int sc)
+{
+	uint64_t h;
+	size_t i, k;
+
+	if (2 * (v->n + 1) > v->nslot) {
+		size_t ns = v->nslot ? 2 * v->nslot : 1024;
+
+		free(v->slot);
+		v->slot = kn_zalloc(ns * sizeof(uint32_t));
+		v->nslot = ns;
+		for (k = 0; k < v->n; k++) {
+			h = ((uint64_t)v->m[k] * 0x9e3779b97f4a7c15ULL ^
+			    (uint64_t)v->sc[k]) >> 17;
+			while (v->slot[h & (ns - 1)] != 0)
+				h++;
+			v->slot[h & (ns - 1)] = (uint32_t)k + 1;
+		}
+	}
+	h = ((uint64_t)m * 0x9e3779b97f4a7c15ULL ^ (uint64_t)sc) >> 17;
+	for (;; h++) {
+		i = v->slot[h & (v->nslot - 1)];
+		if (i == 0)
+			break;
+		if (v->m[i - 1] == m && v->sc[i - 1] == sc)
+			return (uint32_t)(i - 1);
+	}
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 1024;
+		v->m = kn_realloc(v->m, v->cap * sizeof(int64_t));
+		v->sc = kn_realloc(v->sc, v->cap);
+	}
+	v->m[v->n] = m;
+	v->sc[v->n] = (int8_t)sc;
+	v->slot[h & (v->nslot - 1)] = (uint32_t)++v->n;
+	return (uint32_t)(v->n - 1);
+}
+
+/* Writes the rows in the buffer to the spool, the numbers as keys
+ * (numkey.c); what stays in memory is the dictionaries of the other
+ * values, which must fit. */
+static void
+flush_chunk(struct part *pt, size_t nb)
+{
+	numkey_flush(pt, nb);
+	if (mond_dicts_bytes(pt) +
+		2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t) >
+	    pt->budget)
+		kn_die("-S %zu: too small: the dictionaries of the sensitive "
+		    "values, the targets and the hierarchies' labels outgrow "
+		    "it (%zu bytes at row %llu)", pt->budget,
+		    mond_dicts_bytes(pt), (unsigned long long)pt->nrows);
+}
+
+/* The id of value v in dc, added if new; with num, its number goes to
+ * (*val)[id] / 10^(*scl)[id] and *F is the largest scale.  0 if num
+ * and v is not a number. */
+static int
+value_id(kn_dict *dc, kn_str v, int num, kn_i128 **val, int **scl, int *F,
+    uint32_t *id)
+{
+	size_t n0 = dc->n;
+	kn_i128 m;
+	int sc;
+
+	*id = kn_dict_intern(dc, v.p, v.n);
+	if (!num || dc->n == n0)
+		return 1;
+	if (!kn_dec_parse(v.p, v.n, &m, &sc))
+		return 0;
+	*val = kn_realloc(*val, dc->n * sizeof(kn_i128));
+	*scl = kn_realloc(*scl, dc->n * sizeof(int));
+	(*val)[*id] = m;
+	(*scl)[*id] = sc;
+	if (sc > *F)
+		*F = sc;
+	return 1;
+}
+
+/* Adds c rows to the count of sensitive value id (--closeness). */
+static void
+sens_count(struct part *pt, uint32_t id, uint64_t c)
+{
+	while (pt->nscount <= id) {
+		pt->scount = kn_grow(pt->scount, &pt->scap, pt->nscount,
+		    sizeof(uint64_t), 64);
+		pt->scount[pt->nscount++] = 0;
+	}
+	pt->scount[id] += c;
+}
+
+/* The id of a sensitive value; of a target. */
+int
+mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
+{
+	if (!value_id(&pt->sens_dict, v, pt->req.hasv, &pt->sens_val,
+	    &pt->sens_scale, &pt->sens_F, id))
+		return 0;
+	if (pt->req.hast)
+		sens_count(pt, *id, 1);
+	return 1;
+}
+
+int
+mond_targ_id(struct part *pt, kn_str v, uint32_t *id)
+{
+	return value_id(&pt->targ_dict, v, pt->split == SPLIT_REGRESSION,
+	    &pt->targ_val, &pt->targ_scale, &pt->targ_F, id);
+}
+
+/* Several sensitive columns: the row's values f[...] joined by tabs in
+ * *buf, the row's sensitive value (msens.c). */
+static kn_str
+sens_join(struct part *pt, const kn_str *f, char **buf, size_t *cap)
+{
+	kn_str v;
+	size_t j, n = 0;
+
+	for (j = 0; j < pt->nsens; j++)
+		n += f[pt->scols[j]].n + 1;
+	*buf = kn_grow(*buf, cap, n, 1, 64);
+	for (n = 0, j = 0; j < pt->nsens; j++) {
+		if (j > 0)
+			(*buf)[n++] = '\t';
+		memcpy(*buf + n, f[pt->scols[j]].p, f[pt->scols[j]].n);
+		n += f[pt->scols[j]].n;
+	}
+	v.p = *buf;
+	v.n = n;
+	return v;
+}
+
+/* Codes the current row of t as row number row, into record b of
+ * pt->rec and entry b of the numbers read (dm->raw, dm->rsc); dies at
+ * its first bad value. */
+static void
+load_row(struct part *pt, kn_table *t, size_t b, uint64_t row, size_t scol,
+    size_t tcol)
+{
+	uint32_t *r;
+	const char *err;
+	size_t j;
+
+	if (row >= UINT32_MAX - 1)
+		kn_die("%s: more than %u rows are not supported",
+		    t->r.name, UINT32_MAX - 2);
+	r = pt->rec + b * pt->rec_words;
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+		kn_str v = t->f[dm->col];
+
+		if (dm->h != NULL) {
+			int64_t id = kn_hier_leaf(dm->h, v.p, v.n, &err);
+
+			if (id < 0)
+				kn_table_fail(t, dm->col, "'%.*s': %s",
+				    (int)v.n, v.p, err);
+			r[j] = (uint32_t)id;
+		} else {
+			int64_t m;
+			int sc;
+			char why[192];
+
+			if (kn_missing(v.p, v.n)) {
+				/* Apart from every number (rank 0). */
+				dm->raw[b] = 0;
+				dm->rsc[b] = -1;
+				dm->miss = 1;
+				r[j] = 0;
+				continue;
+			}
+			if ((err = mond_parse_value(dm, v.p, v.n, &m, &sc, why,
+			    sizeof(why))) != NULL)
+				kn_table_fail(t, dm->col, "'%.*s' %s",
+				    (int)v.n, v.p, err);
+			dm->raw[b] = m;
+			dm->rsc[b] = (int8_t)sc;
+			r[j] = 0;
+		}
+	}
+	r[pt->word_row] = (uint32_t)row;
+	if (pt->msvar)
+		msens_check_row(pt, t);
+	if (pt->has_sens && !mond_sens_id(pt, pt->nsens > 1 ?
+	    sens_join(pt, t->f, &pt->sjoin, &pt->sjcap) : t->f[scol],
+	    &r[pt->word_sens]))
+		kn_table_fail(t, scol, "'%.*s' %s (--variance)",
+		    (int)t->f[scol].n, t->f[scol].p,
+		    kn_missing(t->f[scol].p, t->f[scol].n) ?
+		    "is a missing value, which has no variance: drop "
+		    "the row or give it a value" : "is not a number");
+	if (pt->has_targ && !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
+		kn_table_fail(t, tcol, "'%.*s' %s (--split regression)",
+		    (int)t->f[tcol].n, t->f[tcol].p,
+		    kn_missing(t->f[tcol].p, t->f[tcol].n) ?
+		    "is a missing value, which a regression cannot "
+		    "fit: drop the row or give it a value" :
+		    "is not a number");
+}
+
+/* Makes room for cap rows in pt->rec and the numbers read. */
+static void
+load_room(struct part *pt, size_t cap)
+{
+	size_t j;
+
+	pt->rec = kn_realloc(pt->rec, cap * pt->rec_words * sizeof(uint32_t));
+	for (j = 0; j < pt->nqi; j++) {
+		if (pt->dims[j].h != NULL)
+			continue;
+		pt->dims[j].raw = kn_realloc(pt->dims[j].raw,
+		    cap * sizeof(int64_t));
+		pt->dims[j].rsc = kn_realloc(pt->dims[j].rsc, cap);
+	}
+}
+
+/* ---- the rows on the threads of -j ------------------------------- */
+
+/* The dictionaries a block's rows are coded with before the run's: one
+ * per hierarchy's QI (at its index), then the sensitive values and the
+ * targets. */
+#define LD_SENS(pt) ((pt)->nqi)
+#define LD_TARG(pt) ((pt)->nqi + 1)
+
+/* A block of lines and what a thread made of them: its rows' records
+ * and numbers written in place (pt->rec and dm->raw at rows row0 on),
+ * the values of dictionaries as ids of the block's own, first seen
+ * first. */
+struct mljob {
+	kn_block b;
+	uint64_t row0;		/* the number of its first row */
+	uint64_t done;		/* the rows coded */
+	int stop;		/* the thread stopped at a row: the main
+				 * thread does it and the rest */
+	size_t stop_in;		/* its offset in b */
+	size_t good;		/* the lines taken end here (kn_block_row
+				 * ended each by a NUL) */
+	kn_dict *ld;		/* the block's values (LD_*) */
+	uint64_t *lcount;	/* --closeness: rows of each sensitive value */
+	size_t nlcount, lccap;
+	int *lform;		/* per QI with --date: its dates' form */
+	int *lmiss;		/* per numeric QI: a value is missing */
+	int ready;
+};
+
+/* The blocks between the main thread and the others. */
+struct mlpar {
+	struct part *pt;
+	const kn_table *t;
+	size_t scol, tcol;
+	int coded;		/* some word of a record is a dictionary's */
+	pthread_mutex_t mu;
+	pthread_cond_t more, done;
+	struct mljob **q;	/* a ring of the blocks to do */
+	size_t nb, qh, nq;
+	int end;
+};
+
+struct mlworker {
+	struct mlpar *mp;
+	kn_str *f;
+	char *sjoin;
+	size_t sjcap;
+};
+
+/* Codes row f, number row, on a thread: 0 if it has a value the thread
+ * cannot take (the main thread reports it). */
+static int
+code_row(struct mlworker *w, struct mljob *jb, const kn_str *f,
+    uint64_t row)
+{
+	struct part *pt = w->mp->pt;
+	uint32_t *r = pt->rec + row * pt->rec_words;
+	size_t j;
+
+	if (row >= UINT32_MAX - 1)
+		return 0;
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+		kn_str v = f[dm->col];
+		int64_t m;
+		int sc;
+		char why[192];
+
+		if (dm->h != NULL) {
+			r[j] = kn_dict_intern_padded(&jb->ld[j], v.p, v.n, 1);
+			continue;
+		}
+		r[j] = 0;
+		if (kn_missing(v.p, v.n)) {
+			dm->raw[row] = 0;
+			dm->rsc[row] = -1;
+			jb->lmiss[j] = 1;
+			continue;
+		}
+		if (dm->isdate) {
+			if (kn_date_value(&jb->lform[j], v.p, v.n, &m, why,
+			    sizeof(why)) != NULL)
+				return 0;
+			sc = 0;
+		} else if (!mond_parse_num(v.p, v.n, &m, &sc))
+			return 0;
+		dm->raw[row] = m;
+		dm->rsc[row] = (int8_t)sc;
+	}
+	r[pt->word_row] = (uint32_t)row;
+	for (j = 0; pt->msvar && j < pt->nsens; j++) {
+		kn_i128 m;
+		int sc;
+
+		if (!kn_dec_parse(f[pt->scols[j]].p, f[pt->scols[j]].n, &m,
+		    &sc))
+			return 0;
+	}
+	if (pt->has_sens) {
+		kn_str v = pt->nsens > 1 ? sens_join(pt, f, &w->sjoin,
+		    &w->sjcap) : f[w->mp->scol];
+		uint32_t id = kn_dict_intern_padded(&jb->ld[LD_SENS(pt)], v.p,
+		    v.n, pt->nsens == 1);
+
+		r[pt->word_sens] = id;
+		if (pt->req.hast) {
+			while (jb->nlcount <= id) {
+				jb->lcount = kn_grow(jb->lcount, &jb->lccap,
+				    jb->nlcount, sizeof(uint64_t), 64);
+				jb->lcount[jb->nlcount++] = 0;
+			}
+			jb->lcount[id]++;
+		}
+	}
+	if (pt->has_targ)
+		r[pt->word_targ] = kn_dict_intern_padded(&jb->ld[LD_TARG(pt)],
+		    f[w->mp->tcol].p, f[w->mp->tcol].n, 1);
+	return 1;
+}
+
+/* Codes the rows of jb until its end or a row the main thread must do;
+ * the block, its dictionaries and its rows are the thread's alone while
+ * it works. */
+static void
+code_block(struct mlworker *w, struct mljob *jb)
+{
+	struct part *pt = w->mp->pt;
+	kn_block *b = &jb->b;
+	size_t in, j;
+
+	for (j = 0; j < pt->nqi + 2; j++) {
+		kn_dict_free(&jb->ld[j]);
+		kn_dict_init(&jb->ld[j]);
+		if (j < pt->nqi) {
+			jb->lform[j] = KN_DATE_NONE;
+			jb->lmiss[j] = 0;
+		}
+	}
+	jb->nlcount = 0;
+	jb->stop = 0;
+	for (;;) {
+		in = b->pos;
+		if (!kn_block_row(w->mp->t, b, w->f)) {
+			jb->good = in;
+			if (b->bad) {
+				jb->stop = 1;
+				jb->stop_in = in;
+			}
+			break;
+		}
+		if (!code_row(w, jb, w->f, jb->row0 + b->at - 1)) {
+			jb->good = b->pos;
+			jb->stop = 1;
+			jb->stop_in = in;
+			break;
+		}
+	}
+	jb->done = b->at - jb->stop;
+}
+
+static void *
+mload_work(void *arg)
+{
+	struct mlworker *w = arg;
+	struct mlpar *mp = w->mp;
+	struct mljob *jb;
+
+	kn_thread_nosignals();
+	for (;;) {
+		pthread_mutex_lock(&mp->mu);
+		while (mp->nq == 0 && !mp->end)
+			pthread_cond_wait(&mp->more, &mp->mu);
+		if (mp->nq == 0) {
+			pthread_mutex_unlock(&mp->mu);
+			return NULL;
+		}
+		jb = mp->q[mp->qh];
+		mp->qh = (mp->qh + 1) % mp->nb;
+		mp->nq--;
+		pthread_mutex_unlock(&mp->mu);
+		code_block(w, jb);
+		pthread_mutex_lock(&mp->mu);
+		jb->ready = 1;
+		pthread_cond_broadcast(&mp->done);
+		pthread_mutex_unlock(&mp->mu);
+	}
+}
+
+/* Whether v is in dc already or a number. */
+static int
+is_number(const kn_dict *dc, kn_str v)
+{
+	kn_i128 m;
+	int sc;
+
+	return kn_dict_find(dc, v.p, v.n) >= 0 ||
+	    kn_dec_parse(v.p, v.n, &m, &sc);
+}
+
+/* The run's ids of the block's values of dictionary x, in map (in the
+ * order the block saw them first, so that the run's are numbered as one
+ * thread numbers them); 0 if one is refused. */
+static int
+merge_dict(struct part *pt, struct mljob *jb, size_t x, uint32_t *map)
+{
+	kn_dict *ld = &jb->ld[x];
+	const char *err;
+	uint32_t i;
+
+	for (i = 0; i < ld->n; i++) {
+		kn_str v = kn_dict_get(ld, i);
+		int64_t id;
+
+		if (x < pt->nqi) {
+			if ((id = kn_hier_leaf(pt->dims[x].h, v.p, v.n,
+			    &err)) < 0)
+				return 0;
+			map[i] = (uint32_t)id;
+		} else if (x == LD_SENS(pt)) {
+			/* Refused before it is added, as one thread, which
+			 * stops there, would not find it again. */
+			if (pt->req.hasv && !is_number(&pt->sens_dict, v))
+				return 0;
+			if (!value_id(&pt->sens_dict, v, pt->req.hasv,
+			    &pt->sens_val, &pt->sens_scale, &pt->sens_F,
+			    &map[i]))
+				return 0;
+		} else if ((pt->split == SPLIT_REGRESSION &&
+		    !is_number(&pt->targ_dict, v)) ||
+		    !mond_targ_id(pt, v, &map[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * On the main thread, in the order of the blocks: waits for jb, gives
+ * its values the run's ids as one thread would, in turn, and puts them
+ * in its records; from the first row the thread could not do, or from
+ * its first row if a value of the block is refused, the rows are done
+ * as one thread does them, which reports the first bad one.
+ */
+static void
+mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
+    uint32_t **map, size_t *mapcap)
+{
+	struct part *pt = mp->pt;
+	kn_block *b = &jb->b;
+	size_t x, j, i, in;
+	uint64_t at, k;
+	int redo, ok = 1;
+	kn_table tc;
+
+	pthread_mutex_lock(&mp->mu);
+	while (!jb->ready)
+		pthread_cond_wait(&mp->done, &mp->mu);
+	pthread_mutex_unlock(&mp->mu);
+	in = jb->stop_in;
+	at = jb->done;
+	redo = jb->stop;
+	for (j = 0; j < pt->nqi && ok; j++) {
+		struct dim *dm = &pt->dims[j];
+
+		if (dm->h != NULL || jb->lform[j] == KN_DATE_NONE)
+			continue;
+		if (dm->dform == KN_DATE_NONE)
+			dm->dform = jb->lform[j];
+		else if (dm->dform != jb->lform[j])
+			ok = 0;
+	}
+	for (x = 0; x < pt->nqi + 2 && ok; x++) {
+		if (jb->ld[x].n == 0)
+			continue;
+		if (jb->ld[x].n > mapcap[x]) {
+			mapcap[x] = jb->ld[x].n;
+			map[x] = kn_realloc(map[x], mapcap[x] * sizeof(uint32_t));
+		}
+		ok = merge_dict(pt, jb, x, map[x]);
+	}
+	if (!ok) {
+		/* One thread reports the value refused, or a row before it. */
+		redo = 1;
+		in = 0;
+		at = 0;
+	} else {
+		for (k = 0; k < jb->done && mp->coded; k++) {
+			uint32_t *r = pt->rec + (jb->row0 + k) * pt->rec_words;
+
+			for (j = 0; j < pt->nqi; j++)
+				if (pt->dims[j].h != NULL)
+					r[j] = map[j][r[j]];
+			if (pt->has_sens)
+				r[pt->word_sens] =
+				    map[LD_SENS(pt)][r[pt->word_sens]];
+			if (pt->has_targ)
+				r[pt->word_targ] =
+				    map[LD_TARG(pt)][r[pt->word_targ]];
+		}
+		for (i = 0; i < jb->nlcount; i++)
+			if (jb->lcount[i] > 0)
+				sens_count(pt, map[LD_SENS(pt)][i],
+				    jb->lcount[i]);
+		for (j = 0; j < pt->nqi; j++)
+			if (pt->dims[j].h == NULL && jb->lmiss[j])
+				pt->dims[j].miss = 1;
+	}
+	if (!redo)
+		return;
+	/* The lines taken from in on are whole again. */
+	for (i = in; i < jb->good; i++)
+		if (b->buf[i] == '\0')
+			b->buf[i] = '\n';
+	if (b->bad)
+		b->buf[b->bad_off + b->bad_len] = '\n';
+	b->pos = in;
+	b->at = at;
+	b->bad = 0;
+	tc = *mp->t;
+	tc.f = f;
+	tc.r.name = b->name;
+	while (kn_block_row(mp->t, b, f)) {
+		tc.r.lineno = b->line0 + b->at - 1;
+		load_row(pt, &tc, jb->row0 + b->at - 1, jb->row0 + b->at - 1,
+		    mp->scol, mp->tcol);
+	}
+	if (b->bad)
+		kn_block_fail(mp->t, b);
+}
+
+/*
+ * Reads TSV table t into records in memory on nt threads: the main
+ * thread reads blocks of lines (tsv.c's kn_table_block), the threads
+ * code their rows in place, and the main thread takes the blocks back
+ * in order to number their values.  The records grow as one thread
+ * grows them, once the blocks in hand are done.  0 if the threads could
+ * not start (nothing of t was read then).
+ */
+static int
+mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
+{
+	struct mlpar mp;
+	struct mlworker w[64];
+	struct mljob *jobs;
+	pthread_t th[64];
+	uint32_t **map;
+	size_t *mapcap, cap = 1 << 16, wh = 0, nin = 0, i, x;
+	uint64_t row = 0, before;
+	kn_str *f;
+	int started, k, got;
+
+	if (nt > 64)
+		nt = 64;
+	memset(&mp, 0, sizeof(mp));
+	mp.pt = pt;
+	mp.t = t;
+	mp.scol = scol;
+	mp.tcol = tcol;
+	mp.coded = pt->has_sens || pt->has_targ;
+	for (x = 0; x < pt->nqi; x++)
+		mp.coded |= pt->dims[x].h != NULL;
+	pthread_mutex_init(&mp.mu, NULL);
+	pthread_cond_init(&mp.more, NULL);
+	pthread_cond_init(&mp.done, NULL);
+	mp.nb = 2 * (size_t)nt + 1;
+	mp.q = kn_zalloc(mp.nb * sizeof(*mp.q));
+	for (started = 0; started < nt; started++) {
+		memset(&w[started], 0, sizeof(w[started]));
+		w[started].mp = &mp;
+		w[started].f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+		if (pthread_create(&th[started], NULL, mload_work,
+		    &w[started]) != 0) {
+			free(w[started].f);
+			break;
+		}
+	}
+	jobs = kn_zalloc(mp.nb * sizeof(*jobs));
+	for (i = 0; i < mp.nb; i++) {
+		jobs[i].ld = kn_zalloc((pt->nqi + 2) * sizeof(kn_dict));
+		for (x = 0; x < pt->nqi + 2; x++)
+			kn_dict_init(&jobs[i].ld[x]);
+		jobs[i].lform = kn_zalloc((pt->nqi + 1) * sizeof(int));
+		jobs[i].lmiss = kn_zalloc((pt->nqi + 1) * sizeof(int));
+	}
+	map = kn_zalloc((pt->nqi + 2) * sizeof(uint32_t *));
+	mapcap = kn_zalloc((pt->nqi + 2) * sizeof(size_t));
+	f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+	if (started > 0) {
+		pt->rec = kn_alloc(cap * pt->rec_words * sizeof(uint32_t));
+		load_room(pt, cap);
+	}
+	if (started > 0)
+		for (;;) {
+			struct mljob *jb;
+
+			if (nin == mp.nb) {
+				mload_finish(&mp, &jobs[wh], f, map, mapcap);
+				wh = (wh + 1) % mp.nb;
+				nin--;
+			}
+			jb = &jobs[(wh + nin) % mp.nb];
+			before = t->rows;
+			if ((got = kn_table_block(t, &jb->b, MLOAD_BLOCK)) == 0)
+				break;
+			if (row + (t->rows - before) > cap) {
+				/* More room: once the blocks in hand are done. */
+				for (; nin > 0; nin--, wh = (wh + 1) % mp.nb)
+					mload_finish(&mp, &jobs[wh], f, map,
+					    mapcap);
+				while (row + (t->rows - before) > cap)
+					cap *= 2;
+				load_room(pt, cap);
+			}
+			jb->row0 = row;
+			row += t->rows - before;
+			jb->ready = 0;
+			nin++;
+			pthread_mutex_lock(&mp.mu);
+			mp.q[(mp.qh + mp.nq++) % mp.nb] = jb;
+			pthread_cond_signal(&mp.more);
+			pthread_mutex_unlock(&mp.mu);
+			/* A line lent by the reader: nothing is read until it
+			 * is done. */
+			for (; got == 2 && nin > 0; nin--, wh = (wh + 1) %
+			    mp.nb)
+				mload_finish(&mp, &jobs[wh], f, map, mapcap);
+		}
+	for (; nin > 0; nin--, wh = (wh + 1) % mp.nb)
+		mload_finish(&mp, &jobs[wh], f, map, mapcap);
+	pthread_mutex_lock(&mp.mu);
+	mp.end = 1;
+	pthread_cond_broadcast(&mp.more);
+	pthread_mutex_unlock(&mp.mu);
+	for (k = 0; k < started; k++) {
+		pthread_join(th[k], NULL);
+		free(w[k].f);
+		free(w[k].sjoin);
+	}
+	for (i = 0; i < mp.nb; i++) {
+		kn_block_free(&jobs[i].b);
+		for (x = 0; x < pt->nqi + 2; x++)
+			kn_dict_free(&jobs[i].ld[x]);
+		free(jobs[i].ld);
+		free(jobs[i].lcount);
+		free(jobs[i].lform);
+		free(jobs[i].lmiss);
+	}
+	for (x = 0; x < pt->nqi + 2; x++)
+		free(map[x]);
+	free(map);
+	free(mapcap);
+	free(jobs);
+	free(mp.q);
+	free(f);
+	pthread_mutex_destroy(&mp.mu);
+	pthread_cond_destroy(&mp.more);
+	pthread_cond_destroy(&mp.done);
+	if (started == 0)
+		return 0;
+	pt->nrows = row;
+	kn_progress(t->rows, t->r.bytes);
+	kn_progress_done();
+	return 1;
+}
+
+/* Reads the table into records: on the threads of pt->jobs (TSV in
+ * memory, mload_par), or here. */
+void
+mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
+{
+	size_t cap = 1 << 16, rawcap = 0;
+
+	if (pt->jobs > 1 && !pt->ooc && !t->csv &&
+	    mload_par(pt, t, scol, tcol, pt->jobs))
+		return;
+	if (pt->ooc) {
+		cap = MOND_CHUNK;
+		numkey_layout(pt);
+	}
+	pt->rec = kn_alloc(cap * pt->rec_words * sizeof(uint32_t));
+	while (kn_table_next(t)) {
+		size_t b = pt->nrows - pt->spooled;
+
+		if ((t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
+		if (pt->ooc && b == MOND_CHUNK) {
+			flush_chunk(pt, b);
+			b = 0;
+		}
+		if (b == cap)
+			cap *= 2;
+		if (b == rawcap) {
+			rawcap = cap;
+			load_room(pt, cap);
+		}
+		load_row(pt, t, b, pt->nrows, scol, tcol);
+		pt->nrows++;
+	}
+	if (pt->ooc)
+		flush_chunk(pt, pt->nrows - pt->spooled);
+	kn_progress(t->rows, t->r.bytes);
+	kn_progress_done();
+}
+
+/* The memory of a dictionary. */
+static size_t
+dict_bytes(const kn_dict *dc)
+{
+	return dc->acap + dc->cap * (sizeof(uint64_t) + sizeof(uint32_t)) +
+	    dc->nslot * 2 * sizeof(uint32_t) + (dc->cache != NULL ?
+	    4096 * sizeof(*dc->cache) : 0);
+}
+
+/* The memory the dictionaries and per-value arrays take: what -S must
+ * hold besides the nodes. */
+size_t
+mond_dicts_bytes(struct part *pt)
+{
+	size_t b = 0, j;
+	int l;
+
+	for (j = 0; j < pt->nqi; j++) {
+		const struct dim *dm = &pt->dims[j];
+
+		if (dm->h == NULL) {
+			b += dm->vd.cap * (sizeof(int64_t) + 1) +
+			    dm->vd.nslot * sizeof(uint32_t) +
+			    (size_t)dm->nrank * (sizeof(uint32_t) +
+			    sizeof(int64_t));
+			continue;
+		}
+		for (l = 0; l < dm->nl; l++)
+			b += dict_bytes(&dm->h->lab[l]) + dm->h->lab[l].n *
+			    2 * sizeof(uint32_t) + dm->ncode * sizeof(uint32_t);
+		b += dm->ncode * 2 * sizeof(uint32_t);
+	}
+	b += dict_bytes(&pt->sens_dict) +
+	    pt->sens_dict.n * (5 * sizeof(uint64_t) + sizeof(uint32_t));
+	b += dict_bytes(&pt->targ_dict) +
+	    pt->targ_dict.n * (3 * sizeof(uint64_t) + sizeof(uint32_t));
+	return b;
+}
