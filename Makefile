@@ -41,9 +41,10 @@ score: $(SCORE_OBJS) libkanon.a
 extsort: extsort_main.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ extsort_main.o libkanon.a $(LDLIBS)
 
-lattice-search: lattice_search.o lattice.o latbudget.o tagging.o libkanon.a
-	$(CC) $(LDFLAGS) -o $@ lattice_search.o lattice.o latbudget.o \
-	    tagging.o libkanon.a $(LDLIBS)
+lattice-search: lattice_search.o lattice.o latinput.o latbudget.o latdisk.o \
+    tagging.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ lattice_search.o lattice.o latinput.o \
+	    latbudget.o latdisk.o tagging.o libkanon.a $(LDLIBS)
 
 partition: $(PART_OBJS) libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $(PART_OBJS) libkanon.a $(LDLIBS)
@@ -66,8 +67,11 @@ tests/hypo-check: tests/hypo-check.c hypo.o
 # The headers each object includes, directly or through another header.
 $(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
     lattice_search.o partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rothko.o cluster.o tagging.o \
-    latbudget.o: kanon.h
-lattice.o latbudget.o: latbudget.h
+    latbudget.o latdisk.o latinput.o: kanon.h
+lattice.o latinput.o latbudget.o: latbudget.h
+lattice.o latinput.o latdisk.o: latdisk.h
+lattice.o latinput.o: latinput.h
+latdisk.o: extsort.h
 lattice.o tagging.o: tagging.h
 lattice.o lattice_search.o: lattice.h
 extsort.o freq.o extsort_main.o: extsort.h

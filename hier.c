@@ -392,9 +392,10 @@ floordiv(kn_i128 a, kn_i128 b)
  * top, and there to the top's one label (to itself if the top level
  * has several). */
 static int64_t
-missing_leaf(kn_hier *h, const char *s, size_t n, const char **err)
+missing_leaf(kn_hier *h, const char *s, size_t n, const char **err,
+    uint32_t *above)
 {
-	uint32_t id, p;
+	uint32_t id = 0, p;
 	int l, top = h->nlevels - 1;
 
 	for (l = 1; l < h->nlevels; l++)
@@ -404,27 +405,34 @@ missing_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 			    "hierarchy but not a leaf: list it as a leaf";
 			return -1;
 		}
-	id = kn_dict_intern(&h->lab[0], s, n);
+	if (above == NULL)
+		id = kn_dict_intern(&h->lab[0], s, n);
 	for (l = 0; l < top; l++) {
 		p = l + 1 == top && h->lab[top].n == 1 ? 0 :
 		    kn_dict_intern(&h->lab[l + 1], s, n);
-		hier_link(h, l, l == 0 ? id : kn_dict_find(&h->lab[l], s,
-		    n), p);
+		if (above != NULL)
+			above[l + 1] = p;
+		if (l > 0 || above == NULL)
+			hier_link(h, l, l == 0 ? id :
+			    (uint32_t)kn_dict_find(&h->lab[l], s, n), p);
 	}
 	return id;
 }
 
-int64_t
-kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
+/* kn_hier_leaf, and kn_hier_above when above is not NULL: the labels
+ * of a generated hierarchy above the leaf, its leaf not kept. */
+static int64_t
+hier_leaf(kn_hier *h, const char *s, size_t n, const char **err,
+    uint32_t *above)
 {
-	int64_t found = kn_dict_find(&h->lab[0], s, n);
+	int64_t found = above != NULL ? -1 : kn_dict_find(&h->lab[0], s, n);
 	uint32_t id[66];
 	char buf[192];
 	int l, top = h->nlevels - 1;
 
 	*err = NULL;
 	if (found < 0 && kn_missing(s, n))
-		return missing_leaf(h, s, n, err);
+		return missing_leaf(h, s, n, err, above);
 	if (found >= 0 || h->kind == KN_HFILE) {
 		if (found < 0)
 			*err = "value is not a leaf of the hierarchy";
@@ -449,7 +457,7 @@ kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 			*err = "value out of range for the interval widths";
 			return -1;
 		}
-		id[0] = kn_dict_intern(&h->lab[0], s, n);
+		id[0] = above != NULL ? 0 : kn_dict_intern(&h->lab[0], s, n);
 		for (l = 1; l < top; l++) {
 			w = h->width[l - 1] * kn_pow10(S - h->wscale);
 			lo = floordiv(m, w) * w;
@@ -476,7 +484,7 @@ kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 			    "date-times (YYYY-MM-DDThh:mm:ss)";
 			return -1;
 		}
-		id[0] = kn_dict_intern(&h->lab[0], s, n);
+		id[0] = above != NULL ? 0 : kn_dict_intern(&h->lab[0], s, n);
 		for (l = 1; l < top; l++) {
 			len = kn_date_label(v, h->dform, h->dlevel[l - 1], buf);
 			id[l] = kn_dict_intern(&h->lab[l], buf, len);
@@ -492,7 +500,7 @@ kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 			*err = "value is not a code of digits";
 			return -1;
 		}
-		id[0] = kn_dict_intern(&h->lab[0], s, n);
+		id[0] = above != NULL ? 0 : kn_dict_intern(&h->lab[0], s, n);
 		b = kn_alloc(n + 1);
 		for (l = 1; l < top; l++) {
 			size_t m = (size_t)h->mask[l - 1] < n ?
@@ -505,9 +513,24 @@ kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 		free(b);
 	}
 	id[top] = 0;
-	for (l = 0; l < top; l++)
+	for (l = above != NULL; l < top; l++)
 		hier_link(h, l, id[l], id[l + 1]);
+	if (above != NULL)
+		memcpy(above + 1, id + 1, (size_t)top * sizeof(uint32_t));
 	return id[0];
+}
+
+int64_t
+kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
+{
+	return hier_leaf(h, s, n, err, NULL);
+}
+
+int
+kn_hier_above(kn_hier *h, const char *s, size_t n, uint32_t *ids,
+    const char **err)
+{
+	return hier_leaf(h, s, n, err, ids) < 0 ? -1 : 0;
 }
 
 kn_hier *
@@ -703,35 +726,23 @@ kn_hopts_check(const kn_hopts *o, char *const *names, size_t n)
 }
 
 /*
- * Iyengar's loss of each label: loss[l][id] is (leaves under the label
- * - 1) / (leaves - 1), 0 for a hierarchy of one leaf.  Caller frees
- * each level and the array.
+ * The leaves under each label of the levels above the leaves, for
+ * Iyengar's loss ((leaves under it - 1) / (leaves - 1)): cover[l][id],
+ * l > 0; cover[0] is NULL.  Caller frees each level and the array.
  */
-double **
-kn_hier_loss(const kn_hier *h)
+uint32_t **
+kn_hier_cover(const kn_hier *h)
 {
-	uint64_t **cover;
-	double **loss;
+	uint32_t **cover;
 	size_t id;
 	int l;
 
-	cover = kn_alloc((size_t)h->nlevels * sizeof(uint64_t *));
-	for (l = 0; l < h->nlevels; l++)
-		cover[l] = kn_zalloc((h->lab[l].n + 1) * sizeof(uint64_t));
-	for (id = 0; id < h->lab[0].n; id++)
-		cover[0][id] = 1;
+	cover = kn_zalloc((size_t)h->nlevels * sizeof(uint32_t *));
+	for (l = 1; l < h->nlevels; l++)
+		cover[l] = kn_zalloc((h->lab[l].n + 1) * sizeof(uint32_t));
 	for (l = 0; l + 1 < h->nlevels; l++)
 		for (id = 0; id < h->lab[l].n; id++)
-			cover[l + 1][h->up[l][id]] += cover[l][id];
-	loss = kn_alloc((size_t)h->nlevels * sizeof(double *));
-	for (l = 0; l < h->nlevels; l++) {
-		loss[l] = kn_zalloc((h->lab[l].n + 1) * sizeof(double));
-		for (id = 0; id < h->lab[l].n; id++)
-			if (h->lab[0].n > 1)
-				loss[l][id] = (double)(cover[l][id] - 1) /
-				    (double)(h->lab[0].n - 1);
-		free(cover[l]);
-	}
-	free(cover);
-	return loss;
+			cover[l + 1][h->up[l][id]] += l == 0 ? 1 :
+			    cover[l][id];
+	return cover;
 }

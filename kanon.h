@@ -686,6 +686,13 @@ void kn_hier_free(kn_hier *h);
  * fit, e.g. is not a number). */
 int64_t kn_hier_leaf(kn_hier *h, const char *s, size_t n,
     const char **err);
+/* The ids of a value's labels at levels 1 to the top of a generated
+ * hierarchy, in ids[1..nlevels), interned and linked as kn_hier_leaf
+ * does, but not its leaf (lattice-search's leaves out of core: a leaf
+ * for each distinct value would outgrow -S).  Returns -1 with *err as
+ * kn_hier_leaf. */
+int kn_hier_above(kn_hier *h, const char *s, size_t n, uint32_t *ids,
+    const char **err);
 /* A copy of h of its own, for another thread to look values up in (a
  * lookup may add to a hierarchy): a file hierarchy copied, a generated
  * one made again from its spec with the date form it has learned.  NULL
@@ -702,9 +709,10 @@ void kn_hier_shed(kn_hier *h);
 uint32_t kn_hier_lift(const kn_hier *h, uint32_t id, int from, int lv);
 /* map[id at level from] = id at level to, for all ids; caller frees. */
 uint32_t *kn_hier_map(const kn_hier *h, int from, int to);
-/* Iyengar's loss of each label of each level: (leaves under it - 1) /
- * (leaves - 1); caller frees. */
-double **kn_hier_loss(const kn_hier *h);
+/* The leaves under each label above the leaves (cover[l][id], l > 0),
+ * for Iyengar's loss: (leaves under it - 1) / (leaves - 1); caller
+ * frees. */
+uint32_t **kn_hier_cover(const kn_hier *h);
 
 /* The -H options of a program: ATTR=SPEC pairs and directories. */
 typedef struct {

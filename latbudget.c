@@ -1,21 +1,21 @@
 /*
  * latbudget.c: lattice-search's memory budget (-S, issue 17).  The
- * search holds, whatever it does, the input's frequency set at the
- * leaves (its groups as read, then their keys packed), the hierarchies'
- * labels (a generated hierarchy has a leaf for each distinct value of
- * its column) until the level maps and losses are built from them, and
+ * search holds the input's frequency set at the leaves (its groups as
+ * read, then their keys packed), the hierarchies' labels (a generated
+ * hierarchy has a leaf for each distinct value of its column) until the
+ * level maps and the leaves under each label are built from them, and
  * the work space of a roll-up from the input's set (its hash table, the
  * set it makes and the one it reads when that is not kept, the class
  * order of -l).  These are counted here against -S, phase by phase
- * (lattice.c's input_check); two thirds of what is left go to the sets
- * kept for roll-ups (lattice.c's keep_set, tagging.c's hubs).  A run whose fixed
- * part passes the budget by more than LBUD_SLACK is refused, with what
- * takes the memory; within the slack it runs with no set kept (a small
- * input's fixed part, its dictionaries' caches and tables, passes a
- * budget of a few kilobytes, which the tests give to see sets dropped).
- * The lattice's own bookkeeping (a state byte per node, the order by
- * height, --all's metrics) grows with the lattice, not the input, and
- * is not counted: lattice-search(1), -S.
+ * (latinput.c's latin_check); when they pass it by more than
+ * LBUD_SLACK, the set goes to disk (latdisk.c) and what is still held is
+ * counted: the labels above the ranked leaves, the level maps from them,
+ * the sensitive values.  Two thirds of what is left go to the sets kept
+ * for roll-ups (lattice.c's keep_set, tagging.c's hubs).  A run on disk whose held part passes
+ * the budget by more than LBUD_SLACK is refused, with what takes the
+ * memory.  The lattice's own bookkeeping (a state byte per node, the
+ * order by height, --all's metrics) grows with the lattice, not the
+ * input, and is not counted: lattice-search(1), -S.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,21 +39,20 @@ lbud_hier_bytes(const kn_hier *h)
 	return b;
 }
 
-/* What build_base (lattice.c) makes of a hierarchy: kn_hier_map from
- * every level to every higher one, and kn_hier_loss. */
+/* What build_layout (lattice.c) makes of a hierarchy: kn_hier_map
+ * from every level (but the leaves, unless leaves) to every higher one,
+ * and the leaves under each label above them (kn_hier_cover). */
 size_t
-lbud_maps_bytes(const kn_hier *h)
+lbud_maps_bytes(const kn_hier *h, int leaves)
 {
 	size_t b = 0;
 	int from, to;
 
-	for (from = 0; from < h->nlevels; from++) {
+	for (from = !leaves; from < h->nlevels; from++) {
 		for (to = from + 1; to < h->nlevels; to++)
 			b += (h->lab[from].n + 1) * sizeof(uint32_t);
-		/* The loss of each label, and while it is computed the
-		 * leaves under each (kn_hier_loss). */
-		b += (h->lab[from].n + 1) * (sizeof(double) +
-		    sizeof(uint64_t));
+		if (from > 0)
+			b += (h->lab[from].n + 1) * sizeof(uint32_t);
 	}
 	return b + (size_t)h->nlevels * h->nlevels * sizeof(uint32_t *);
 }
@@ -108,7 +107,9 @@ lbud_kept(const struct lbud *b)
 {
 	size_t held = b->input + b->labels + b->maps, r = resident(), f;
 
-	if (r > held)
+	/* With the set on disk, what the reading left is not held: the
+	 * sets kept come in its holes. */
+	if (r > held && !b->disk)
 		held = r;
 	f = held + b->work;
 	/* A third of what is left for the heap's holes: sets of every
@@ -140,52 +141,29 @@ fmt_size(char *buf, size_t n, size_t v)
 }
 
 /*
- * The run is refused when what it holds whatever it does passes its
- * share of the budget: the message names each part, the hierarchy with
- * the most leaves (a generated one has a leaf for each distinct value),
- * and, after the reading, the budget that would do (what is held, and a
- * quarter more for the sets kept).
+ * The run is refused when what it holds whatever it does passes the
+ * budget, with the frequency set on disk: the message names each part,
+ * the hierarchy with the most labels above its leaves, and the budget
+ * that would do (what is held, and a quarter more).
  */
 void
-lbud_check(const struct lbud *b, size_t share, int reading)
+lbud_check(const struct lbud *b, size_t share)
 {
-	char s[32], need[32], leaves[160] = "", parts[512];
-	size_t f = lbud_fixed(b), c, most = 0, nl;
+	char s[32], need[32], parts[512];
+	size_t f = lbud_fixed(b);
 
 	if (f <= share || f - share <= LBUD_SLACK)
 		return;
-	for (c = 0; c < b->d; c++)
-		if (b->hier[c]->lab[0].n > b->hier[most]->lab[0].n)
-			most = c;
-	nl = b->d > 0 ? b->hier[most]->lab[0].n : 0;
-	if (nl > 4096)
-		snprintf(leaves, sizeof(leaves), " ('%s' has %zu leaves, one "
-		    "for each of its distinct values)", b->name[most], nl);
 	fmt_size(s, sizeof(s), b->budget);
-	if (reading)
-		kn_die("-S %s: too small for this input: after %zu groups of "
-		    "its frequency set read, they take %llu MiB and the labels "
-		    "of the hierarchies %llu MiB%s, more than the three "
-		    "quarters of the budget left beside the counting; these "
-		    "are held in memory whatever the budget, about %zu bytes a "
-		    "group (lattice-search(1), -S): give a larger -S", s,
-		    b->groups, mib(b->input), mib(b->labels), leaves,
-		    (b->input + b->labels) / (b->groups > 0 ? b->groups : 1));
-	/* The parts held, those of this phase only. */
-	snprintf(parts, sizeof(parts), "its frequency set of %zu groups "
-	    "takes %llu MiB", b->groups, mib(b->input));
-	if (b->labels > 0)
-		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
-		    ", the labels of the hierarchies %llu MiB%s",
-		    mib(b->labels), leaves);
+	snprintf(parts, sizeof(parts), "the labels of the hierarchies above "
+	    "their leaves, and the sensitive values, take %llu MiB",
+	    mib(b->labels));
 	if (b->maps > 0)
 		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
 		    ", their level maps %llu MiB", mib(b->maps));
-	if (b->work > 0)
-		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
-		    ", the roll-ups' work space %llu MiB", mib(b->work));
 	fmt_size(need, sizeof(need), (size_t)(mib(f + f / 4) << 20));
-	kn_die("-S %s: too small for this input: %s, %llu MiB in all, held "
-	    "in memory whatever the budget (lattice-search(1), -S): give -S "
-	    "%s or more", s, parts, mib(f), need);
+	kn_die("-S %s: too small for this input: with its frequency set of "
+	    "%zu groups on disk, %s, %llu MiB in all, held in memory whatever "
+	    "the budget (lattice-search(1), -S): give -S %s or more", s,
+	    b->groups, parts, mib(f), need);
 }

@@ -27,7 +27,10 @@
  *    --best's bounds below.
  * The "table" they scan is the frequency set of the input at the
  * leaves, held in memory with dictionary-encoded keys packed into
- * 64-bit words.  All algorithms give the same nodes.
+ * 64-bit words (latinput.c), or on disk when it does not fit -S
+ * (latdisk.c): a set then comes from a pass over the file, in memory
+ * while it fits its share, else as a set without keys, which evaluate
+ * reads sorted from the disk.  All algorithms give the same nodes.
  *
  * With a suppression limit, a node qualifies when the rows of its
  * classes below k (or not l-diverse) number at most the limit.  That is
@@ -51,7 +54,7 @@
 #include <time.h>
 
 #include "kanon.h"
-#include "latbudget.h"
+#include "latinput.h"
 #include "lattice.h"
 #include "tagging.h"
 
@@ -60,21 +63,6 @@ static const char *const algname[] = { "incognito", "super-roots", "cube",
 
 /* The metric of --metric (M_CDM...), which orders the output. */
 static int metric;
-
-/* A quasi-identifier: its hierarchy, level maps and packed field. */
-struct attr {
-	const char *name;
-	kn_hier *h;
-	int nlev;
-	uint32_t **map;		/* map[from * nlev + to]: ids at from -> to */
-	double **loss;		/* loss[l][id]: (leaves under it - 1) /
-				 * (leaves - 1) */
-	int word, shift;
-	uint64_t fm;		/* field mask (unshifted) */
-};
-
-/* A frequency set: n groups, keys of W words, counts (kanon.h). */
-typedef kn_pset fset;
 
 /* What an evaluation of a node on all quasi-identifiers yields. */
 struct metrics {
@@ -99,33 +87,11 @@ struct family {
 enum { CAND = 1, ANON = 2, EVAL = 4, QUEUED = 8, BELOW = 16, ROOT = 32,
     FAIL = 64, PRUNED = 128 };
 
-static struct {
-	size_t d;
-	struct attr a[MAXQ];
-	int W;
-	int hass;		/* some requirement on -s */
-	size_t ns;		/* sensitive columns (-s a,b,...) */
-	int sword[KN_MAXSENS], sshift[KN_MAXSENS];
-	uint64_t sfm[KN_MAXSENS];
-	uint64_t smask[8];	/* the sensitive fields of each key word */
-	uint32_t *spos[KN_MAXSENS];	/* id -> t-closeness position */
-	kn_tclose tc[KN_MAXSENS];
-	kn_req req;		/* -k, l-diversity and t-closeness */
-	uint64_t limit, N;
-	int monotone;
-	int algo;
-	fset base;
-	uint64_t full;		/* mask of all quasi-identifiers */
-	size_t budget;		/* bytes of sets kept for roll-ups */
-	struct lbud bud;	/* what -S holds whatever the search does */
-	int threads;
-	kn_pfield pf[MAXQ];	/* the packed fields of the attributes */
-	kn_playout lay;
-} L;
+static struct lat_state L;
 
 /* Statistics of a search. */
 struct stats {
-	uint64_t computed, scans, rollups, groups, dropped;
+	uint64_t computed, scans, rollups, groups, dropped, sorted;
 };
 
 /* What each thread has of its own: scratch space, the sets it keeps
@@ -147,13 +113,39 @@ static pthread_mutex_t total_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- frequency sets ------------------------------------------------ */
 
+/* The set of node (mask, lev) from the input's set on disk: in memory
+ * when it has at most L.most groups, else a set without keys, which
+ * evaluate sorts from the disk. */
+static fset *
+disk_set(uint64_t mask, const int *lev)
+{
+	struct ldisk_node nd = { &L.lay, L.sword, L.sshift, mask, lev };
+	fset *f = ldisk_rollup(L.disk, &nd, L.most, &T.scr);
+
+	if (f == NULL) {
+		f = kn_zalloc(sizeof(*f));
+		f->n = L.base.n;
+	}
+	return f;
+}
+
 /* Rolls the frequency set src of node (amask, alev) up to the node
- * (bmask, blev) (kn_pset_rollup), counting the groups read. */
+ * (bmask, blev) (kn_pset_rollup), counting the groups read; from the
+ * disk when src is there, or when the maps from its levels are not
+ * kept (from the leaves ranked on disk). */
 static fset *
 rollup(const fset *src, uint64_t amask, const int *alev, uint64_t bmask,
     const int *blev)
 {
+	size_t j;
+
 	T.st.groups += src->n;
+	for (j = 0; src->key != NULL && j < L.d; j++)
+		if ((amask & bmask) >> j & 1 && alev[j] != blev[j] &&
+		    L.a[j].map[alev[j] * L.a[j].nlev + blev[j]] == NULL)
+			break;
+	if (src->key == NULL || j < L.d)
+		return disk_set(bmask, blev);
 	return kn_pset_rollup(&L.lay, &T.scr, src, amask, alev, bmask, blev);
 }
 
@@ -176,30 +168,60 @@ cmp_qi(uint32_t x, uint32_t y, const void *ctx)
 	return 0;
 }
 
-/* The sum of the losses of the labels of group i of f. */
-static double
-class_loss(const fset *f, size_t i, const int *lev)
+/*
+ * What the classes of a node's set add up to: the rows suppressed; of
+ * the classes kept, their number, C_DM and, by attribute, the rows
+ * times the leaves their label covers less one (Iyengar's loss, summed
+ * exactly, so that no order of the classes changes a bit of it); the
+ * same of all classes for flash's bound (bound_of).
+ */
+struct tally {
+	uint64_t supp, classes, bclasses;
+	unsigned __int128 cdm, bcdm, cov[MAXQ], bcov[MAXQ];
+};
+
+/* Adds the class of n rows at group i of f (node lev over mask) to t;
+ * sup: it is suppressed. */
+static void
+tally_class(const fset *f, size_t i, uint64_t n, int sup, uint64_t mask,
+    const int *lev, struct tally *t)
 {
 	const uint64_t *k = f->key + i * L.W;
-	double ll = 0;
+	uint64_t c = n < L.req.k ? L.req.k : n, cv;
 	size_t j;
 
+	t->supp += sup ? n : 0;
+	t->bclasses++;
+	t->bcdm += (unsigned __int128)n * (c < L.N ? c : L.N);
+	if (!sup) {
+		t->classes++;
+		t->cdm += (unsigned __int128)n * n;
+	}
 	for (j = 0; j < L.d; j++) {
 		const struct attr *a = &L.a[j];
 
-		ll += a->loss[lev[j]][k[a->word] >> a->shift & a->fm];
+		if (lev[j] == 0 || !(mask >> j & 1))
+			continue;
+		cv = a->cover[lev[j]][k[a->word] >> a->shift & a->fm] - 1;
+		t->bcov[j] += (unsigned __int128)n * cv;
+		if (!sup)
+			t->cov[j] += (unsigned __int128)n * cv;
 	}
-	return ll;
 }
 
-/* Adds the class at group i of f (n rows) to the metrics. */
-static void
-add_class(const fset *f, size_t i, uint64_t n, const int *lev,
-    struct metrics *m)
+/* The mean of Iyengar's loss over the cells of sums by attribute cov,
+ * without the suppressed cells. */
+static long double
+loss_of(const unsigned __int128 *cov)
 {
-	m->classes++;
-	m->cdm += (unsigned __int128)n * n;
-	m->loss += (long double)class_loss(f, i, lev) * n;
+	long double l = 0;
+	size_t j;
+
+	for (j = 0; j < L.d; j++)
+		if (L.a[j].h->lab[0].n > 1)
+			l += (long double)cov[j] /
+			    (long double)(L.a[j].h->lab[0].n - 1);
+	return l;
 }
 
 /* Sorts the groups of f by quasi-identifiers into T.ord. */
@@ -282,51 +304,96 @@ class_at(const fset *f, size_t i, size_t *end, uint64_t *np)
 	return 0;
 }
 
+/* Adds the classes of f (node lev over mask) to t: all of the tally
+ * with full, else the rows suppressed only. */
+static void
+tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
+    int full)
+{
+	uint64_t n;
+	size_t i, j;
+	int sup;
+
+	if (!L.hass) {
+		for (i = 0; i < f->n; i++)
+			if (full)
+				tally_class(f, i, f->cnt[i], f->cnt[i] < L.req.k,
+				    mask, lev, t);
+			else if (f->cnt[i] < L.req.k)
+				t->supp += f->cnt[i];
+		return;
+	}
+	order_classes(f);
+	for (i = 0; i < f->n; i = j) {
+		sup = class_at(f, i, &j, &n);
+		if (full)
+			tally_class(f, T.ord[i], n, sup, mask, lev, t);
+		else if (sup)
+			t->supp += n;
+	}
+}
+
+/* The node and tally of a set on disk, which evaluate reads in pieces
+ * of whole classes. */
+struct piece {
+	uint64_t mask;
+	const int *lev;
+	struct tally *t;
+};
+
+static void
+tally_piece(const kn_pset *f, void *ctx)
+{
+	const struct piece *p = ctx;
+
+	tally(f, p->mask, p->lev, p->t, 1);
+}
+
 /*
  * Evaluates node (mask, lev): the rows in classes below k or failing
  * l-diversity are suppressed; the node qualifies if they are at most
  * the limit.  With m (all quasi-identifiers), fills in the metrics of
- * a qualifying node.
+ * a qualifying node, and with tp its whole tally.
  */
 static int
-evaluate(const fset *f, const int *lev, struct metrics *m)
+evaluate(const fset *f, uint64_t mask, const int *lev, struct metrics *m,
+    struct tally *tp)
 {
-	uint64_t supp = 0, n;
-	size_t i, j;
+	struct tally t;
+	uint64_t supp;
+	size_t j;
 	long double pl = 0;
 
-	if (!L.hass) {
-		for (i = 0; i < f->n; i++)
-			if (f->cnt[i] < L.req.k)
-				supp += f->cnt[i];
-	} else {
-		order_classes(f);
-		for (i = 0; i < f->n; i = j)
-			if (class_at(f, i, &j, &n))
-				supp += n;
-	}
-	if (supp > L.limit || m == NULL)
-		return supp <= L.limit;
-	memset(m, 0, sizeof(*m));
-	if (!L.hass) {
-		for (i = 0; i < f->n; i++)
-			if (f->cnt[i] >= L.req.k)
-				add_class(f, i, f->cnt[i], lev, m);
+	memset(&t, 0, sizeof(t));
+	if (f->key == NULL) {
+		struct ldisk_node nd = { &L.lay, L.sword, L.sshift, mask, lev };
+		struct piece p = { mask, lev, &t };
+
+		ldisk_each(L.disk, &nd, L.smask, L.sortbud, tally_piece, &p);
+		T.st.sorted++;
 	} else
-		for (i = 0; i < f->n; i = j)
-			if (!class_at(f, i, &j, &n))
-				add_class(f, T.ord[i], n, lev, m);
+		tally(f, mask, lev, &t, 0);
+	if (t.supp > L.limit || m == NULL)
+		return t.supp <= L.limit;
+	if (f->key != NULL) {
+		memset(&t, 0, sizeof(t));
+		tally(f, mask, lev, &t, 1);
+	}
+	if (tp != NULL)
+		*tp = t;
+	memset(m, 0, sizeof(*m));
 	/* Precision (Sweeney): one minus the mean generalization height
 	 * of the cells; loss (Iyengar): the mean share of each cell's
 	 * domain its label covers.  Suppressed cells count 1. */
 	for (j = 0; j < L.d; j++)
 		if (L.a[j].nlev > 1)
 			pl += (long double)lev[j] / (L.a[j].nlev - 1);
-	m->supp = supp;
-	m->cdm += (unsigned __int128)supp * L.N;
+	m->supp = supp = t.supp;
+	m->classes = t.classes;
+	m->cdm = t.cdm + (unsigned __int128)supp * L.N;
 	m->prec = L.N == 0 ? 1 : 1 - (pl * (L.N - supp) +
 	    (long double)supp * L.d) / L.N / L.d;
-	m->loss = L.N == 0 ? 0 : (m->loss + (long double)supp * L.d) /
+	m->loss = L.N == 0 ? 0 : (loss_of(t.cov) + (long double)supp * L.d) /
 	    L.N / L.d;
 	return 1;
 }
@@ -456,8 +523,8 @@ eval_node(struct family *F, uint64_t x, const fset *f)
 	T.st.computed++;
 	F->st[x] |= EVAL;
 	if (F->mask != L.full)
-		return evaluate(f, lev, NULL);
-	ok = evaluate(f, lev, &m);
+		return evaluate(f, F->mask, lev, NULL, NULL);
+	ok = evaluate(f, F->mask, lev, &m, NULL);
 	if (F->met == NULL)
 		F->met = kn_alloc(F->size * sizeof(struct metrics));
 	F->met[x] = m;
@@ -472,7 +539,7 @@ keep_set(struct family *F, uint64_t x, fset *f)
 {
 	size_t bytes = f->n * (L.W + 1) * sizeof(uint64_t);
 
-	if (T.kept + bytes > T.budget) {
+	if (f->key == NULL || T.kept + bytes > T.budget) {
 		kn_pset_free(f);
 		T.st.dropped++;
 		return;
@@ -832,6 +899,7 @@ add_stats(void)
 	total.rollups += T.st.rollups;
 	total.groups += T.st.groups;
 	total.dropped += T.st.dropped;
+	total.sorted += T.st.sorted;
 	pthread_mutex_unlock(&total_mu);
 	memset(&T.st, 0, sizeof(T.st));
 }
@@ -1148,206 +1216,6 @@ done:
 	return F;
 }
 
-/* ---- input --------------------------------------------------------- */
-
-static struct {
-	uint32_t *ids;		/* rows of d (+1) ids */
-	uint64_t *cnt;
-	size_t n, cap, w;
-	kn_dict sdict[KN_MAXSENS];
-} in;
-
-/* The phases of a run whose memory input_check counts. */
-enum { PH_READ, PH_BUILD, PH_SEARCH };
-
-/*
- * Counts what the input holds against -S (latbudget.c).  While it is
- * read, the groups read and the labels, against the three quarters of
- * the budget that the counting leaves; as the packed set is built, the
- * groups read, the labels, the level maps and the packed keys; for the
- * search (the labels shed), the packed set, the level maps and the
- * roll-ups' work space.
- */
-static void
-input_check(int phase)
-{
-	size_t c;
-
-	L.bud.groups = in.n;
-	L.bud.labels = L.bud.maps = L.bud.work = 0;
-	for (c = 0; phase != PH_SEARCH && c < L.d; c++)
-		L.bud.labels += lbud_hier_bytes(L.a[c].h);
-	for (c = 0; c < L.ns; c++)
-		L.bud.labels += kn_dict_bytes(&in.sdict[c]);
-	L.bud.input = in.cap * (in.w * sizeof(uint32_t) + sizeof(uint64_t));
-	if (phase == PH_READ) {
-		lbud_check(&L.bud, L.bud.budget / 4 * 3, 1);
-		return;
-	}
-	for (c = 0; c < L.d; c++)
-		L.bud.maps += lbud_maps_bytes(L.a[c].h);
-	if (phase == PH_BUILD) {
-		L.bud.input += (in.n + 1) * (size_t)L.W * sizeof(uint64_t);
-		lbud_check(&L.bud, L.bud.budget, 0);
-		return;
-	}
-	L.bud.input = (in.n + 1) * (size_t)L.W * sizeof(uint64_t) +
-	    in.cap * sizeof(uint64_t);
-	/* Incognito's threads roll up each on its own, from a copy of the
-	 * input's set generalized to the candidates' lowest levels. */
-	L.bud.work = lbud_work_bytes(in.n, L.W, L.algo <= A_CUBE &&
-	    L.monotone ? L.threads : 1, L.hass);
-	if (L.algo <= A_CUBE && L.monotone)
-		L.bud.work += (in.n + 1) * (size_t)(L.W + 1) * sizeof(uint64_t);
-	lbud_check(&L.bud, L.bud.budget, 0);
-}
-
-/* A group of the input's frequency set at the leaves. */
-static void
-add_group(const kn_fsrow *r, void *ctx)
-{
-	size_t c;
-	int64_t id;
-
-	(void)ctx;
-	if (r->cnt == 0)
-		return;
-	if (in.n == in.cap) {
-		/* By half: the slack counts against -S. */
-		in.cap = in.cap ? in.cap + in.cap / 2 : 1024;
-		in.ids = kn_realloc(in.ids, in.cap * in.w * sizeof(uint32_t));
-		in.cnt = kn_realloc(in.cnt, in.cap * sizeof(uint64_t));
-	}
-	for (c = 0; c < L.d; c++) {
-		const char *err;
-
-		/* The leaf kn_freq found for the label, when the set was
-		 * counted in memory; else through kn_hier_leaf: a generated
-		 * hierarchy forgets its leaves when the counting spills,
-		 * and grows them again. */
-		if (r->id != NULL) {
-			in.ids[in.n * in.w + c] = r->id[c];
-			continue;
-		}
-		id = kn_hier_leaf(L.a[c].h, r->key[c].p, r->key[c].n, &err);
-		if (id < 0)
-			kn_die("%s: '%.*s': %s", L.a[c].name,
-			    (int)r->key[c].n, r->key[c].p, err);
-		in.ids[in.n * in.w + c] = (uint32_t)id;
-	}
-	for (c = 0; c < L.ns; c++)
-		in.ids[in.n * in.w + L.d + c] = kn_dict_intern(&in.sdict[c],
-		    r->key[L.d + c].p, r->key[L.d + c].n);
-	in.cnt[in.n] = r->cnt;
-	if (__builtin_add_overflow(L.N, r->cnt, &L.N))
-		kn_die("the row count overflows 64 bits");
-	if ((++in.n & 0xfff) == 0)
-		input_check(PH_READ);
-}
-
-static int
-bits_for(uint64_t n)
-{
-	int b = 1;
-
-	while (b < 64 && ((uint64_t)1 << b) < n)
-		b++;
-	return b;
-}
-
-/* Lays out the packed keys, builds the level maps and leaf counts, and
- * packs the input into the base frequency set. */
-static void
-build_base(void)
-{
-	int word = 0, used = 0, b, from, to;
-	size_t c, i;
-
-	for (c = 0; c < L.d + L.ns; c++) {
-		b = c < L.d ? bits_for(L.a[c].h->lab[0].n) :
-		    bits_for(in.sdict[c - L.d].n);
-		if (used + b > 64) {
-			word++;
-			used = 0;
-		}
-		if (c < L.d) {
-			L.a[c].word = word;
-			L.a[c].shift = used;
-			L.a[c].fm = b == 64 ? ~(uint64_t)0 :
-			    ((uint64_t)1 << b) - 1;
-		} else {
-			L.sword[c - L.d] = word;
-			L.sshift[c - L.d] = used;
-			L.sfm[c - L.d] = ((uint64_t)1 << b) - 1;
-		}
-		used += b;
-	}
-	L.W = word + 1;
-	if (L.W > 8)
-		kn_die("the quasi-identifiers need more than 512 key bits");
-	for (c = 0; c < L.d; c++) {
-		struct attr *a = &L.a[c];
-		kn_hier *h = a->h;
-
-		a->nlev = h->nlevels;
-		a->map = kn_zalloc((size_t)a->nlev * a->nlev *
-		    sizeof(uint32_t *));
-		for (from = 0; from < a->nlev; from++)
-			for (to = from + 1; to < a->nlev; to++)
-				a->map[from * a->nlev + to] =
-				    kn_hier_map(h, from, to);
-		a->loss = kn_hier_loss(h);
-		L.pf[c] = (kn_pfield){ a->word, a->shift, a->fm, h, a->nlev,
-		    a->map };
-	}
-	L.lay = (kn_playout){ L.d, L.W, L.pf, 0 };
-	for (c = 0; L.hass && c < L.ns; c++) {
-		/* The sensitive fields' values together, for the size of a
-		 * roll-up's output (saturated: only a bound). */
-		uint64_t m = L.sfm[c] + 1, p = c == 0 ? 1 : L.lay.sprod;
-
-		L.lay.sprod = m == 0 || p > UINT64_MAX / m ? UINT64_MAX :
-		    p * m;
-	}
-	input_check(PH_BUILD);
-	/* The search asks the hierarchies only their numbers of labels. */
-	for (c = 0; c < L.d; c++)
-		kn_hier_shed(L.a[c].h);
-	L.base.n = in.n;
-	L.base.key = kn_zalloc((in.n + 1) * L.W * sizeof(uint64_t));
-	L.base.cnt = in.cnt;
-	for (i = 0; i < in.n; i++) {
-		uint64_t *k = L.base.key + i * L.W;
-
-		for (c = 0; c < L.d; c++)
-			k[L.a[c].word] |= (uint64_t)in.ids[i * in.w + c] <<
-			    L.a[c].shift;
-		for (c = 0; c < L.ns; c++)
-			k[L.sword[c]] |= (uint64_t)in.ids[i * in.w + L.d + c] <<
-			    L.sshift[c];
-	}
-	for (c = 0; c < L.ns; c++)
-		L.smask[L.sword[c]] |= L.sfm[c] << L.sshift[c];
-	free(in.ids);
-}
-
-/* The whole table's distribution of sensitive column s (that of the
- * input, whatever a node suppresses: kanon(7), T-CLOSENESS), and the
- * positions of its values; h is its hierarchy for the hierarchical
- * distance. */
-static void
-tclose_prepare(size_t s, kn_hier *h)
-{
-	uint64_t *cnt = kn_zalloc((in.sdict[s].n + 1) * sizeof(uint64_t));
-	size_t i;
-
-	for (i = 0; i < L.base.n; i++)
-		cnt[L.base.key[i * L.W + L.sword[s]] >> L.sshift[s] &
-		    L.sfm[s]] += L.base.cnt[i];
-	kn_tclose_dict(&L.tc[s], &L.req, &in.sdict[s], cnt, h, &L.spos[s]);
-	free(cnt);
-}
-
 /* ---- output -------------------------------------------------------- */
 
 static const struct family *OF;
@@ -1476,45 +1344,27 @@ flash_roll(void *ctx, const kn_pset *src, const int *slev, const int *lev)
 }
 
 /*
- * The bound of node x's generalizations from its set f (just evaluated,
- * so with -l its groups are in class order in T.ord).  A row of a class
- * of n rows costs at least min(N, max(n, k)) in C_DM at any
- * generalization (its class there is no smaller, at least k if not
- * suppressed, and N if suppressed); classes only merge; each cell's
- * label covers at least the leaves it covers here (a suppressed cell
- * counts 1); and the levels only rise, which bounds the precision.
+ * The bound of node x's generalizations from the tally t of all its
+ * classes.  A row of a class of n rows costs at least min(N, max(n, k))
+ * in C_DM at any generalization (its class there is no smaller, at
+ * least k if not suppressed, and N if suppressed); classes only merge;
+ * each cell's label covers at least the leaves it covers here (a
+ * suppressed cell counts 1); and the levels only rise, which bounds the
+ * precision.
  */
 static void
-bound_of(const fset *f, const int *lev, struct mrec *b)
+bound_of(const struct tally *t, const int *lev, struct mrec *b)
 {
-	uint64_t n, c;
-	size_t i, j, e;
+	size_t j;
 	long double pl = 0;
 
-	b->cdm = b->classes = 0;
-	b->loss = 0;
-	for (i = 0; i < f->n; i = e) {
-		if (!L.hass) {
-			n = f->cnt[i];
-			j = i;
-			e = i + 1;
-		} else {
-			for (n = 0, e = i; e < f->n && (e == i ||
-			    cmp_qi(T.ord[i], T.ord[e], f) == 0); e++)
-				n += f->cnt[T.ord[e]];
-			j = T.ord[i];
-		}
-		c = n < L.req.k ? L.req.k : n;
-		b->cdm += (unsigned __int128)n * (c < L.N ? c : L.N);
-		b->classes++;
-		b->loss += (long double)class_loss(f, j, lev) * n;
-	}
+	b->cdm = t->bcdm;
+	b->classes = t->bclasses;
 	for (j = 0; j < L.d; j++)
 		if (L.a[j].nlev > 1)
 			pl += (long double)lev[j] / (L.a[j].nlev - 1);
 	b->prec = 1 - pl / L.d;
-	if (L.N > 0)
-		b->loss = b->loss / L.N / L.d;
+	b->loss = L.N > 0 ? loss_of(t->bcov) / L.N / L.d : 0;
 }
 
 /* tag_ops: evaluates node x from its set f; its metrics go to F->met
@@ -1525,14 +1375,15 @@ flash_eval(void *ctx, uint64_t x, const kn_pset *set, const int *lev,
 {
 	struct flash *fl = ctx;
 	struct mrec *r = rec;
-	int ok = evaluate(set, lev, &r->m);
+	struct tally t;
+	int ok = evaluate(set, L.full, lev, &r->m, &t);
 
 	T.st.computed++;
 	fl->F->st[x] |= EVAL;
 	if (ok && fl->F->met != NULL)
 		fl->F->met[x] = r->m;
 	if (ok && bound)
-		bound_of(set, lev, r);
+		bound_of(&t, lev, r);
 	return ok;
 }
 
@@ -1647,7 +1498,7 @@ fill_metrics(struct family *F)
 			} else
 				f = rollup(&L.base, L.full, zero, F->mask, lev);
 			if (!(F->st[x] & EVAL)) {
-				evaluate(f, lev, &F->met[x]);
+				evaluate(f, F->mask, lev, &F->met[x], NULL);
 				extra++;
 			}
 			keep_set(F, x, f);
@@ -1731,20 +1582,22 @@ lat_search(struct lat_run *r)
 	for (j = 0; j < L.ns; j++) {
 		key[nq + j] = r->sidx[j];
 		kn_dict_init(&dict[nq + j]);
-		kn_dict_init(&in.sdict[j]);
+		kn_dict_init(&L.in.sdict[j]);
 	}
-	in.w = nq + L.ns;
+	L.in.w = nq + L.ns;
 	/* The columns not read may hold what TSV cannot (kanon(7), CSV). */
-	key[in.w] = r->cntcol;
-	kn_table_carry(r->t, key, in.w + (size_t)r->freq, 0);
+	key[L.in.w] = r->cntcol;
+	kn_table_carry(r->t, key, L.in.w + (size_t)r->freq, 0);
 	memset(&cs, 0, sizeof(cs));
-	cs.d = in.w;
+	cs.d = L.in.w;
 	cs.key = key;
 	cs.dict = dict;
 	cs.hier = hier;
 	cs.hascount = r->freq;
 	cs.cntcol = r->cntcol;
 	L.bud.budget = r->budget;
+	L.hier = hier;
+	L.tmpdir = r->tmpdir;
 	L.bud.d = nq;
 	L.bud.hier = hier;
 	qname = kn_alloc((nq + 1) * sizeof(char *));
@@ -1754,14 +1607,16 @@ lat_search(struct lat_run *r)
 	t0 = now();
 	/* A quarter of the budget for the counting, the rest for the
 	 * groups read and their labels. */
-	kn_freq(r->t, &cs, NULL, r->budget / 4, r->tmpdir, add_group, NULL,
+	kn_freq(r->t, &cs, NULL, r->budget / 4, r->tmpdir, latin_group, &L,
 	    NULL);
 	kn_reader_close(&r->t->r);
-	input_check(PH_READ);
-	build_base();
-	if (L.req.hast)
-		for (j = 0; j < L.ns; j++)
-			tclose_prepare(j, r->shier[j]);
+	if (L.disk == NULL && latin_check(&L, PH_READ))
+		latin_go_disk(&L);
+	if (L.disk != NULL)
+		latin_disk(&L);
+	latin_layout(&L);
+	if (L.disk != NULL && latin_check(&L, PH_BUILD))
+		lbud_check(&L.bud, L.bud.budget);
 	L.limit = kn_limit_rows(&r->lim, L.N);
 	/* Entropy and recursive diversity, and t-closeness, with
 	 * suppression are not monotone (a class that passes merged with
@@ -1788,9 +1643,28 @@ lat_search(struct lat_run *r)
 		kn_die("-a %s: the lattices of the attribute subsets have "
 		    "more than %llu nodes (use -a bfs)", algname[L.algo],
 		    (unsigned long long)MAXLAT);
+	if (L.disk == NULL && (latin_check(&L, PH_BUILD) ||
+	    latin_check(&L, PH_SEARCH))) {
+		latin_unlayout(&L);
+		latin_go_disk(&L);
+		latin_disk(&L);
+		latin_layout(&L);
+		if (latin_check(&L, PH_BUILD))
+			lbud_check(&L.bud, L.bud.budget);
+	}
+	if (L.disk == NULL)
+		latin_base(&L);
+	for (c = 0; L.disk != NULL && c < L.d; c++)
+		kn_hier_shed(L.a[c].h);
+	if (L.req.hast)
+		for (j = 0; j < L.ns; j++)
+			latin_tclose(&L, j, r->shier[j]);
 	src.f = &L.base;
 	src.mask = L.full;
-	input_check(PH_SEARCH);
+	if (latin_check(&L, PH_SEARCH))
+		lbud_check(&L.bud, L.bud.budget);
+	if (L.disk != NULL)
+		latin_disk_budget(&L);
 	L.budget = T.budget = lbud_kept(&L.bud);
 	free(qname);
 	L.bud.name = NULL;
@@ -1905,6 +1779,11 @@ lat_search(struct lat_run *r)
 		    (unsigned long long)total.rollups,
 		    (unsigned long long)cube.computed,
 		    (unsigned long long)extra, (unsigned long long)total.groups);
+		if (L.disk != NULL)
+			fprintf(stderr, "lattice-search: frequency set on disk "
+			    "(-S): sets of up to %zu groups made in memory, "
+			    "larger ones sorted (%llu)\n", L.most,
+			    (unsigned long long)total.sorted);
 		if (total.dropped > 0)
 			fprintf(stderr, "lattice-search: %llu sets not kept "
 			    "within -S (%zu MiB of it left for them: the input, "
@@ -1915,6 +1794,7 @@ lat_search(struct lat_run *r)
 		fprintf(stderr, "lattice-search: read %.3f s, search %.3f s\n",
 		    t1 - t0, now() - t1);
 	}
+	ldisk_free(L.disk);
 	kn_close_out(out);
 	if (nout == 0)
 		kn_warn("no node of the lattice meets the requirements, not "

@@ -361,7 +361,9 @@ kept_set(struct tag_lattice *tl, uint64_t x, const int *lev, int *owned,
 			best = e[i].set->n;
 		}
 	}
-	for (s = NULL; p == SIZE_MAX && hub > 0 && s == NULL; hub--) {
+	/* No hub when no set can be kept: it would be made again. */
+	for (s = NULL; p == SIZE_MAX && hub > 0 && ops->budget > 0 &&
+	    s == NULL; hub--) {
 		for (j = 0, hx = 0, diff = 0; j < tl->m; j++) {
 			hlev[j] = lev[j] < hub ? lev[j] : hub;
 			diff |= hlev[j] != lev[j];
@@ -384,7 +386,8 @@ kept_set(struct tag_lattice *tl, uint64_t x, const int *lev, int *owned,
 		tl->rollups++;
 	}
 	bytes = s->n * ops->groupbytes;
-	if (bytes > ops->budget) {
+	/* A set without keys is on disk, made again when read. */
+	if (bytes > ops->budget || s->key == NULL) {
 		tl->dropped++;
 		*owned = 1;
 		return s;

@@ -19,11 +19,10 @@
 # release must be 1000-anonymous, checked by score --check).
 # A program that refuses the budget is shown as refused, with the first
 # words of its message: that is a missed goal, not an error of the
-# script, and its outputs are not compared.  lattice-search refuses a
-# budget that its input's frequency set, the hierarchies' labels (a leaf
-# for each distinct w) and the roll-ups' work space do not fit in
-# (lattice-search(1), -S); recode -n then reads the node of a run at
-# -S 16G.
+# script, and its outputs are not compared.  lattice-search puts its
+# input's frequency set on disk when it, or the hierarchies' leaves (one
+# for each distinct w), do not fit the budget (lattice-search(1), -S);
+# should it refuse, recode -n reads the node of a run at -S 16G.
 # Environment: BENCH_DIR (default ${TMPDIR:-/tmp}/kanon-bench) keeps
 # the generated tables across runs, BENCH_ROWS and BENCH_CUT (at least
 # 10000 each, BENCH_CUT at most BENCH_ROWS), BENCH_CLEAN=1 removes the

@@ -1,0 +1,58 @@
+/*
+ * latdisk.h: lattice-search's frequency set on disk (issue 17), for a
+ * run whose set at the leaves, or its hierarchies' leaves, pass -S:
+ * the groups read kept in a temp file, the leaves of the columns with
+ * many distinct values ranked by sorts instead of a dictionary, and a
+ * node's set made by one streaming pass over the file.  See latdisk.c.
+ */
+#ifndef LATDISK_H
+#define LATDISK_H
+
+#include "kanon.h"
+
+struct ldisk;
+
+/* The set of node lev over mask, packed in the layout ly (sensitive
+ * fields at sword/sshift); kept by the caller. */
+struct ldisk_node {
+	const kn_playout *ly;
+	const int *sword, *sshift;
+	uint64_t mask;
+	const int *lev;
+};
+
+/* A frequency set to be kept on disk: d quasi-identifiers with their
+ * hierarchies, ns sensitive columns (kept as ids), temp files in
+ * tmpdir. */
+struct ldisk *ldisk_new(size_t d, kn_hier **hier, size_t ns,
+    const char *tmpdir);
+/* A group of the set: its quasi-identifiers' values, its sensitive
+ * columns' ids and its count. */
+void ldisk_group(struct ldisk *ld, const kn_str *qi, const uint32_t *sid,
+    uint64_t cnt);
+/*
+ * Turns the groups into the set on disk: each generated hierarchy
+ * whose labels pass colmax bytes has its leaves ranked by a sort within
+ * budget (lab[0].n is then the number of its leaves, with no
+ * dictionary), the others are looked up; writes the records.
+ */
+void ldisk_build(struct ldisk *ld, size_t colmax, size_t budget);
+/* Whether column c's leaves were ranked; its leaves under each label
+ * of the levels above them (cover[l][id], l > 0: kn_hier_cover). */
+int ldisk_ranked(const struct ldisk *ld, size_t c);
+uint32_t **ldisk_cover(struct ldisk *ld, size_t c);
+/* The groups of the set. */
+uint64_t ldisk_groups(const struct ldisk *ld);
+/* The set of node nd, in memory in the order its groups are first met,
+ * through the hash of s; NULL when it has more than most groups. */
+kn_pset *ldisk_rollup(struct ldisk *ld, const struct ldisk_node *nd,
+    size_t most, kn_pscratch *s);
+/* The set of node nd sorted within budget (the fields in smask last),
+ * handed to each in pieces of whole classes. */
+void ldisk_each(struct ldisk *ld, const struct ldisk_node *nd,
+    const uint64_t *smask, size_t budget,
+    void (*each)(const kn_pset *, void *), void *ctx);
+/* Removes the files. */
+void ldisk_free(struct ldisk *ld);
+
+#endif
