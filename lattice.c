@@ -180,32 +180,89 @@ struct tally {
 	unsigned __int128 cdm, bcdm, cov[MAXQ], bcov[MAXQ];
 };
 
-/* Adds the class of n rows at group i of f (node lev over mask) to t;
- * sup: it is suppressed. */
-static void
-tally_class(const fset *f, size_t i, uint64_t n, int sup, uint64_t mask,
-    const int *lev, struct tally *t)
+/* A run of classes' sums in 64 bits: of the kept classes and of the
+ * suppressed ones, by attribute (the rows times the leaves their label
+ * covers less one), and C_DM's; added to a tally's 128-bit sums when
+ * one would pass 64 bits, and at the end (tally_flush). */
+struct tacc {
+	uint64_t supp, classes, bclasses, cdm, bcdm;
+	uint64_t kcov[MAXQ], scov[MAXQ];
+	/* the node's generalized attributes: their field and covers */
+	size_t nop;
+	struct {
+		const uint32_t *cover;
+		uint64_t fm;
+		int word, shift;
+		size_t j;
+	} op[MAXQ];
+};
+
+/* acc += x, or, when that would pass 64 bits, *wide += acc + x and
+ * acc = 0. */
+static inline void
+acc_add(uint64_t *acc, unsigned __int128 x, unsigned __int128 *wide)
+{
+	uint64_t sum;
+
+	if (x >> 64 != 0 || __builtin_add_overflow(*acc, (uint64_t)x, &sum)) {
+		*wide += x + *acc;
+		*acc = 0;
+	} else
+		*acc = sum;
+}
+
+/* Adds the class of n rows at group i of f to a (the node's attributes
+ * in a->op), or to t past 64 bits; sup: it is suppressed. */
+static inline void
+tally_class(const fset *f, size_t i, uint64_t n, int sup, struct tally *t,
+    struct tacc *a)
 {
 	const uint64_t *k = f->key + i * L.W;
-	uint64_t c = n < L.req.k ? L.req.k : n, cv;
+	uint64_t c = n < L.req.k ? L.req.k : n, cv, sum, *acc;
+	size_t j, o;
+
+	a->bclasses++;
+	acc_add(&a->bcdm, (unsigned __int128)n * (c < L.N ? c : L.N),
+	    &t->bcdm);
+	if (sup)
+		a->supp += n;
+	else {
+		a->classes++;
+		acc_add(&a->cdm, (unsigned __int128)n * n, &t->cdm);
+	}
+	acc = sup ? a->scov : a->kcov;
+	for (o = 0; o < a->nop; o++) {
+		unsigned __int128 x;
+
+		j = a->op[o].j;
+		cv = a->op[o].cover[k[a->op[o].word] >> a->op[o].shift &
+		    a->op[o].fm] - 1;
+		x = (unsigned __int128)n * cv;
+		if (x >> 64 != 0 ||
+		    __builtin_add_overflow(acc[j], (uint64_t)x, &sum)) {
+			x += acc[j];
+			t->bcov[j] += x;
+			if (!sup)
+				t->cov[j] += x;
+			acc[j] = 0;
+		} else
+			acc[j] = sum;
+	}
+}
+
+static void
+tally_flush(struct tally *t, const struct tacc *a)
+{
 	size_t j;
 
-	t->supp += sup ? n : 0;
-	t->bclasses++;
-	t->bcdm += (unsigned __int128)n * (c < L.N ? c : L.N);
-	if (!sup) {
-		t->classes++;
-		t->cdm += (unsigned __int128)n * n;
-	}
+	t->supp += a->supp;
+	t->classes += a->classes;
+	t->bclasses += a->bclasses;
+	t->cdm += a->cdm;
+	t->bcdm += a->bcdm;
 	for (j = 0; j < L.d; j++) {
-		const struct attr *a = &L.a[j];
-
-		if (lev[j] == 0 || !(mask >> j & 1))
-			continue;
-		cv = a->cover[lev[j]][k[a->word] >> a->shift & a->fm] - 1;
-		t->bcov[j] += (unsigned __int128)n * cv;
-		if (!sup)
-			t->cov[j] += (unsigned __int128)n * cv;
+		t->cov[j] += a->kcov[j];
+		t->bcov[j] += (unsigned __int128)a->kcov[j] + a->scov[j];
 	}
 }
 
@@ -310,27 +367,48 @@ static void
 tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
     int full)
 {
-	uint64_t n;
-	size_t i, j;
+	struct tacc a;
+	uint64_t n, supp = 0;
+	size_t i, j, g;
 	int sup;
 
-	if (!L.hass) {
+	if (!full && !L.hass) {
 		for (i = 0; i < f->n; i++)
-			if (full)
-				tally_class(f, i, f->cnt[i], f->cnt[i] < L.req.k,
-				    mask, lev, t);
-			else if (f->cnt[i] < L.req.k)
-				t->supp += f->cnt[i];
+			supp += f->cnt[i] < L.req.k ? f->cnt[i] : 0;
+		t->supp += supp;
 		return;
 	}
-	order_classes(f);
+	if (L.hass)
+		order_classes(f);
+	memset(&a, 0, sizeof(a));
+	for (j = 0; full && j < L.d; j++)
+		if (lev[j] > 0 && (mask >> j & 1)) {
+			const struct attr *at = &L.a[j];
+
+			a.op[a.nop].cover = at->cover[lev[j]];
+			a.op[a.nop].fm = at->fm;
+			a.op[a.nop].word = at->word;
+			a.op[a.nop].shift = at->shift;
+			a.op[a.nop++].j = j;
+		}
 	for (i = 0; i < f->n; i = j) {
-		sup = class_at(f, i, &j, &n);
+		if (L.hass) {
+			sup = class_at(f, i, &j, &n);
+			g = T.ord[i];
+		} else {
+			j = i + 1;
+			n = f->cnt[i];
+			sup = n < L.req.k;
+			g = i;
+		}
 		if (full)
-			tally_class(f, T.ord[i], n, sup, mask, lev, t);
+			tally_class(f, g, n, sup, t, &a);
 		else if (sup)
-			t->supp += n;
+			supp += n;
 	}
+	t->supp += supp;
+	if (full)
+		tally_flush(t, &a);
 }
 
 /* The node and tally of a set on disk, which evaluate reads in pieces

@@ -630,3 +630,16 @@ fscase() {
 	    -s salary-class -l 2 --diversity entropy --max-suppress 1% "$ADULT"
 	[[ ${stderr%%$'\n'*} == "lattice-search: not monotone: every node evaluated (bfs without marking)" ]]
 }
+
+@test "counts near 2^64: C_DM and the loss summed past 64 bits, exactly" {
+	# Three groups of 2^62 rows: at the top, 3 * 2^62 rows each cover
+	# two leaves more than their own, 1.5 * 2^64 in all: loss 1.
+	printf 'a\tcount\nx\t4611686018427387904\ny\t4611686018427387904\nz\t4611686018427387904\n' > "$T/big.tsv"
+	printf 'x\t*\ny\t*\nz\t*\n' > "$T/h.tsv"
+	run lattice-search --all -q a -H a="$T/h.tsv" -k 1 "$T/big.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | sed -n 3p | cut -f 1,2,3,4,8)" = \
+	    "$(printf '1\t0\t1\t191408831393027885698148216680369618944\t1')" ]
+	[ "$(printf '%s\n' "$output" | sed -n 2p | cut -f 4,8)" = \
+	    "$(printf '63802943797675961899382738893456539648\t0')" ]
+}
