@@ -1217,9 +1217,22 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 	uint32_t *spk[MPARTS], *k = kn_alloc(8 * s->nkey + 8);
 	struct mpart *m;
 	struct stat st;
+	struct rlimit rl;
 
 	if (np > MPARTS)
 		np = MPARTS;
+	/* Each part opens every run, and a temp file: within the limit on
+	 * open files that the fan-in kept (fanin). */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    np * (s->nrun + 1) + 16 > rl.rlim_cur)
+		np = rl.rlim_cur > 16 ? (size_t)(rl.rlim_cur - 16) /
+		    (s->nrun + 1) : 1;
+	if (np < 2) {
+		free(size);
+		free(fd);
+		free(k);
+		return 0;
+	}
 	for (j = 0; j < s->nrun; j++) {
 		fd[j] = open(s->run[j], O_RDONLY);
 		if (fd[j] < 0 || fstat(fd[j], &st) != 0)

@@ -124,6 +124,12 @@ setup() {
 	v:n,k:r|-k2,2n -k1,1r
 	x|-k3,3
 	EOF_
+	# Parts within the limit on open files: fewer, or none.
+	LC_ALL=C sort -s -t "$(printf '\t')" -k1,1 "$T/pbody" > "$T/want"
+	for n in 30 100; do
+		(ulimit -n $n && extsort -j 8 -S 1M -T "$T/tmp" -k k \
+		    "$T/p.tsv") | tail -n +2 | cmp - "$T/want"
+	done
 	awk -F '\t' 'NR > 1 { print "same\t" $2 "\t" $3 }' "$T/p.tsv" |
 	    { printf 'k\tv\tx\n'; cat; } > "$T/one.tsv"
 	tail -n +2 "$T/one.tsv" > "$T/want"
