@@ -1002,6 +1002,10 @@ typedef struct {
 	size_t nslot;
 	uint32_t gen;
 } kn_pscratch;
+/* Readies s's hash table for at most most groups, emptied by a new
+ * generation (grown if need be); returns the slots to use, a power of 2
+ * at least twice most (s->nslot may be more). */
+size_t kn_pscratch_begin(kn_pscratch *s, size_t most);
 kn_pset *kn_pset_rollup(const kn_playout *ly, kn_pscratch *s,
     const kn_pset *src, uint64_t amask, const int *alev, uint64_t bmask,
     const int *blev);

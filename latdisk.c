@@ -565,20 +565,8 @@ ldisk_rollup(struct ldisk *ld, const struct ldisk_node *nd, size_t most,
     kn_pscratch *s)
 {
 	struct hpass p;
-	size_t nslot;
+	size_t nslot = kn_pscratch_begin(s, most);
 
-	for (nslot = 16; nslot < 2 * most; nslot *= 2)
-		;
-	if (nslot > s->nslot) {
-		free(s->tab);
-		s->tab = kn_zalloc(nslot * sizeof(*s->tab));
-		s->nslot = nslot;
-		s->gen = 0;
-	}
-	if (++s->gen == 0) {
-		memset(s->tab, 0, s->nslot * sizeof(*s->tab));
-		s->gen = 1;
-	}
 	memset(&p, 0, sizeof(p));
 	proj_init(ld, nd, &p.pj);
 	p.s = s;

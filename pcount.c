@@ -334,6 +334,27 @@ kn_pset_free(kn_pset *f)
 	free(f);
 }
 
+size_t
+kn_pscratch_begin(kn_pscratch *s, size_t most)
+{
+	size_t nslot;
+
+	for (nslot = 16; nslot < 2 * most; nslot *= 2)
+		;
+	if (nslot > s->nslot) {
+		free(s->tab);
+		s->tab = kn_zalloc(nslot * sizeof(*s->tab));
+		s->nslot = nslot;
+		s->gen = 0;
+	}
+	/* Slots of an earlier generation are empty: no clearing. */
+	if (++s->gen == 0) {
+		memset(s->tab, 0, s->nslot * sizeof(*s->tab));
+		s->gen = 1;
+	}
+	return nslot;
+}
+
 /*
  * Rolls the packed frequency set src of node (amask, alev) up to the
  * node (bmask, blev), which generalizes it or drops attributes (the
@@ -387,19 +408,7 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 		prod = ly->sprod > bound / prod ? bound : prod * ly->sprod;
 	if (prod < bound)
 		bound = prod;
-	for (nslot = 16; nslot < 2 * bound; nslot *= 2)
-		;
-	if (nslot > s->nslot) {
-		free(s->tab);
-		s->tab = kn_zalloc(nslot * sizeof(*s->tab));
-		s->nslot = nslot;
-		s->gen = 0;
-	}
-	/* Slots of an earlier generation are empty: no clearing. */
-	if (++s->gen == 0) {
-		memset(s->tab, 0, s->nslot * sizeof(*s->tab));
-		s->gen = 1;
-	}
+	nslot = kn_pscratch_begin(s, bound);
 	gen = s->gen;
 	tab = s->tab;
 	dst = kn_alloc(sizeof(*dst));

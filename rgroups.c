@@ -132,6 +132,23 @@ gb_unlock(struct part *pt)
 		pthread_mutex_unlock(pt->rk->gmu);
 }
 
+/* Counts b more bytes of frequency groups against what is left of the
+ * budget: 0, with gover set, when they pass it in a scan that may end
+ * early (gsoft); past it otherwise, an error. */
+static int
+gcharge(struct part *pt, size_t b)
+{
+	pt->rk->gbytes += b;
+	if (pt->rk->gbytes <= pt->rk->avail)
+		return 1;
+	if (!pt->rk->gsoft)
+		kn_die("-S %zu: too small: the frequency groups of a node "
+		    "need more (%zu bytes so far)", pt->budget,
+		    pt->rk->gbytes);
+	pt->rk->gover = 1;
+	return 0;
+}
+
 void
 rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
     uint32_t y, uint64_t cnt)
@@ -141,9 +158,9 @@ rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
 	if (2 * (g->n + 1) > g->nslot) {
 		gb_lock(pt);
 		size_t ns = g->nslot ? 2 * g->nslot : 1024, k;
+		size_t grow = (ns - g->nslot) * sizeof(uint32_t);
 
 		free(g->slot);
-		pt->rk->gbytes += (ns - g->nslot) * sizeof(uint32_t);
 		g->slot = kn_zalloc(ns * sizeof(uint32_t));
 		g->nslot = ns;
 		for (k = 0; k < g->n; k++) {
@@ -153,12 +170,8 @@ rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
 				h = (h + 1) & (ns - 1);
 			g->slot[h] = (uint32_t)k + 1;
 		}
-		if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft)
-			pt->rk->gover = 1;
-		else if (pt->rk->gbytes > pt->rk->avail)
-			kn_die("-S %zu: too small: the frequency groups of a "
-			    "node need more (%zu bytes so far)", pt->budget,
-			    pt->rk->gbytes);
+		/* Over in a scan that may end: it ends (gover). */
+		(void)gcharge(pt, grow);
 		gb_unlock(pt);
 	}
 	h = ghash(c, s, y) & (g->nslot - 1);
@@ -291,15 +304,8 @@ gdecide(struct part *pt, struct gtab *g, size_t j)
 	if (dense_dom(pt, j, 0) == 0 &&
 	    pt->rk->gbytes + b + nk * DENSE_LIST > pt->rk->avail)
 		return 1;
-	pt->rk->gbytes += b;
-	if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
-		pt->rk->gover = 1;
+	if (!gcharge(pt, b))
 		return 0;
-	}
-	if (pt->rk->gbytes > pt->rk->avail)
-		kn_die("-S %zu: too small: the frequency groups "
-		    "of a node need more (%zu bytes so far)",
-		    pt->budget, pt->rk->gbytes);
 	g->arr = kn_zalloc((dom + 1) * sizeof(uint32_t));
 	g->dom = dom;
 	g->mode = GT_DENSE;
@@ -555,15 +561,8 @@ rothko_count_begin(struct part *pt, struct gtab *G, size_t nb)
 		lists += (most + 1) * (ranked ? DENSE_LIST :
 		    sizeof(struct gent));
 	}
-	pt->rk->gbytes += lists;
-	if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
-		pt->rk->gover = 1;
+	if (!gcharge(pt, lists))
 		return 0;
-	}
-	if (pt->rk->gbytes > pt->rk->avail)
-		kn_die("-S %zu: too small: the frequency groups "
-		    "of a node need more (%zu bytes so far)",
-		    pt->budget, pt->rk->gbytes);
 	if ((p = pool_get(pt)) != NULL)
 		pool_share(pt, p, G);
 	return 1;
