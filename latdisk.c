@@ -18,8 +18,10 @@
  *    at the node's levels (from level 1 by the level maps, which the
  *    labels above the leaves keep small) and counted in a hash while it
  *    holds at most a given number of groups (ldisk_rollup); larger, the
- *    keys are sorted within the budget and handed on in pieces of
- *    whole classes, in class order (ldisk_each).
+ *    keys are written to parts by a hash of their class, as a
+ *    database's hash aggregation spills, and each part is counted in
+ *    memory and handed on, a set of whole classes (ldisk_each); the
+ *    tally of lattice.c does not depend on the order of the classes.
  * Below lattice.c, above extsort.c and hier.c.
  */
 #include <errno.h>
@@ -27,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include "kanon.h"
 #include "extsort.h"
@@ -34,8 +37,8 @@
 
 /* Records read at a time. */
 #define LD_BATCH 4096
-/* The groups of a piece of ldisk_each, at least. */
-#define LD_PIECE 65536
+/* The parts a set is split into at a time (ldisk_each). */
+#define LD_MAXPARTS 256
 
 struct ldisk {
 	size_t d, ns;
@@ -472,85 +475,131 @@ project(const struct proj *pj, const unsigned char *rec, uint64_t *k,
 	}
 }
 
-/* Calls each on every record of the set, read in batches. */
+/* A source of groups keyed at a node: the records of the set, each
+ * keyed through the projection pj, or a part written by ldisk_each
+ * (pj NULL), whose entries are keys and counts as they are. */
+struct src {
+	int fd;
+	const char *path;
+	uint64_t n;		/* records or entries */
+	size_t esize;		/* bytes of one */
+	const struct proj *pj;
+	int W;
+};
+
 static void
-scan(struct ldisk *ld, void (*each)(const unsigned char *, void *),
+src_records(const struct ldisk *ld, const struct proj *pj, struct src *s)
+{
+	s->fd = ld->bfd;
+	s->path = ld->bpath;
+	s->n = ld->groups;
+	s->esize = ld->rsize;
+	s->pj = pj;
+	s->W = pj->W;
+}
+
+/* Calls each on every group of s (its key, its count), read in
+ * batches, until each returns nonzero. */
+static void
+scan(const struct src *s, int (*each)(const uint64_t *, uint64_t, void *),
     void *ctx)
 {
-	unsigned char *buf = kn_alloc(LD_BATCH * ld->rsize);
-	uint64_t left = ld->groups, want, i;
+	unsigned char *buf = kn_alloc(LD_BATCH * s->esize);
+	const size_t kb = (size_t)s->W * sizeof(uint64_t);
+	uint64_t left = s->n, want, i, k[8], cnt;
 	off_t off = 0;
 	ssize_t got;
 	size_t have;
 
 	while (left > 0) {
 		want = left < LD_BATCH ? left : LD_BATCH;
-		for (have = 0; have < want * ld->rsize; have += (size_t)got) {
-			got = pread(ld->bfd, buf + have, want * ld->rsize -
-			    have, off + (off_t)have);
+		for (have = 0; have < want * s->esize; have += (size_t)got) {
+			got = pread(s->fd, buf + have, want * s->esize - have,
+			    off + (off_t)have);
 			if (got < 0 && errno == EINTR) {
 				got = 0;
 				continue;
 			}
 			if (got <= 0)
-				kn_die_sys("%s: read error", ld->bpath);
+				kn_die_sys("%s: read error", s->path);
 		}
-		for (i = 0; i < want; i++)
-			each(buf + i * ld->rsize, ctx);
+		for (i = 0; i < want; i++) {
+			const unsigned char *e = buf + i * s->esize;
+
+			if (s->pj != NULL)
+				project(s->pj, e, k, &cnt);
+			else {
+				memcpy(k, e, kb);
+				memcpy(&cnt, e + kb, sizeof(cnt));
+			}
+			if (each(k, cnt, ctx))
+				goto done;
+		}
 		off += (off_t)have;
 		left -= want;
 	}
+done:
 	free(buf);
 }
 
-/* ldisk_rollup's pass. */
-struct hpass {
-	struct proj pj;
+/* A set counted in memory, of at most most groups, through the hash
+ * table of s; over when a group more was met. */
+struct agg {
 	kn_pscratch *s;
 	kn_pset *dst;
 	size_t cap, most, mask;
-	int over;
+	int W, over;
 };
 
 static void
-hash_rec(const unsigned char *rec, void *ctx)
+agg_begin(struct agg *a, kn_pscratch *s, size_t most, int W)
 {
-	struct hpass *p = ctx;
-	kn_pset *dst = p->dst;
-	const int W = p->pj.W;
-	uint64_t k[8], cnt, h;
-	kn_pslot *tab = p->s->tab;
-	uint32_t gen = p->s->gen;
+	memset(a, 0, sizeof(*a));
+	a->s = s;
+	a->most = most;
+	a->W = W;
+	a->mask = kn_pscratch_begin(s, most) - 1;
+	a->dst = kn_zalloc(sizeof(kn_pset));
+	a->dst->key = kn_alloc(W * sizeof(uint64_t));
+	a->dst->cnt = kn_alloc(sizeof(uint64_t));
+}
+
+static int
+agg_add(const uint64_t *k, uint64_t cnt, void *ctx)
+{
+	struct agg *a = ctx;
+	kn_pset *dst = a->dst;
+	const int W = a->W;
+	kn_pslot *tab = a->s->tab;
+	uint32_t gen = a->s->gen;
+	uint64_t h;
 	int w;
 
-	if (p->over)
-		return;
-	project(&p->pj, rec, k, &cnt);
 	if (W == 1)
 		h = k[0] * 0x9E3779B97F4A7C15ULL;
 	else for (h = 0, w = 0; w < W; w++)
 		h = (h ^ k[w]) * 0x9E3779B97F4A7C15ULL;
-	h = (h ^ (h >> 29)) & p->mask;
-	for (;; h = (h + 1) & p->mask) {
+	h = (h ^ (h >> 29)) & a->mask;
+	for (;; h = (h + 1) & a->mask) {
 		if (tab[h].gen != gen)
 			break;
 		if (tab[h].key == k[0] && (W == 1 || memcmp(dst->key +
 		    (size_t)tab[h].idx * W, k, W * sizeof(uint64_t)) == 0)) {
 			dst->cnt[tab[h].idx] += cnt;
-			return;
+			return 0;
 		}
 	}
-	if (dst->n == p->most) {
-		p->over = 1;
-		return;
+	if (dst->n == a->most) {
+		a->over = 1;
+		return 1;
 	}
-	if (dst->n == p->cap) {
-		p->cap = p->cap ? p->cap + p->cap / 2 : 1024;
-		if (p->cap > p->most)
-			p->cap = p->most;
-		dst->key = kn_realloc(dst->key, (p->cap + 1) * W *
+	if (dst->n == a->cap) {
+		a->cap = a->cap ? a->cap + a->cap / 2 : 1024;
+		if (a->cap > a->most)
+			a->cap = a->most;
+		dst->key = kn_realloc(dst->key, (a->cap + 1) * W *
 		    sizeof(uint64_t));
-		dst->cnt = kn_realloc(dst->cnt, (p->cap + 1) *
+		dst->cnt = kn_realloc(dst->cnt, (a->cap + 1) *
 		    sizeof(uint64_t));
 	}
 	tab[h].gen = gen;
@@ -558,165 +607,275 @@ hash_rec(const unsigned char *rec, void *ctx)
 	tab[h].idx = (uint32_t)dst->n;
 	memcpy(dst->key + dst->n * W, k, W * sizeof(uint64_t));
 	dst->cnt[dst->n++] = cnt;
+	return 0;
 }
 
 kn_pset *
 ldisk_rollup(struct ldisk *ld, const struct ldisk_node *nd, size_t most,
     kn_pscratch *s)
 {
-	struct hpass p;
-	size_t nslot = kn_pscratch_begin(s, most);
+	struct proj pj;
+	struct src src;
+	struct agg a;
 
-	memset(&p, 0, sizeof(p));
-	proj_init(ld, nd, &p.pj);
-	p.s = s;
-	p.most = most;
-	p.mask = nslot - 1;
-	p.dst = kn_zalloc(sizeof(kn_pset));
-	p.dst->key = kn_alloc(nd->ly->W * sizeof(uint64_t));
-	p.dst->cnt = kn_alloc(sizeof(uint64_t));
-	scan(ld, hash_rec, &p);
-	if (p.over) {
-		kn_pset_free(p.dst);
+	proj_init(ld, nd, &pj);
+	src_records(ld, &pj, &src);
+	agg_begin(&a, s, most, nd->ly->W);
+	scan(&src, agg_add, &a);
+	if (a.over) {
+		kn_pset_free(a.dst);
 		return NULL;
 	}
-	return p.dst;
+	return a.dst;
 }
 
-/* ldisk_each's pass: the sort, then the piece being filled, the group
- * being summed and its key (the fields of smask masked, then whole). */
-struct spass {
-	struct proj pj;
-	const struct ldisk_node *nd;
+/* ldisk_each's pass: the groups of a source written to parts by a hash
+ * of their class (the key with the fields of smask cleared), through a
+ * buffer each. */
+struct route {
+	int W;
 	const uint64_t *smask;
-	kn_sorter *so;
-	char *line;
-	size_t cap;
-	kn_pset piece;
-	size_t pcap;
-	uint64_t key[16], cnt;	/* the class (masked), then the key */
-	uint64_t last[8];	/* the class of the piece's last group */
-	int have;
+	uint64_t seed;
+	size_t np, bufsz;
+	struct src *part;
+	unsigned char *buf;
+	size_t *fill;
+};
+
+static size_t
+part_of(const struct route *r, const uint64_t *k)
+{
+	uint64_t h = r->seed;
+	int w;
+
+	for (w = 0; w < r->W; w++) {
+		h = (h ^ (k[w] & ~r->smask[w])) * 0x9E3779B97F4A7C15ULL;
+		h ^= h >> 32;
+	}
+	h *= 0xBF58476D1CE4E5B9ULL;
+	h ^= h >> 31;
+	return (size_t)(((unsigned __int128)h * r->np) >> 64);
+}
+
+static void
+flush_part(struct route *r, size_t i)
+{
+	if (kn_write_all(r->part[i].fd, r->buf + i * r->bufsz, r->fill[i]))
+		kn_die_sys("%s: write error", r->part[i].path);
+	r->fill[i] = 0;
+}
+
+static int
+route_group(const uint64_t *k, uint64_t cnt, void *ctx)
+{
+	struct route *r = ctx;
+	const size_t kb = (size_t)r->W * sizeof(uint64_t);
+	size_t i = part_of(r, k);
+	unsigned char *b;
+
+	if (r->fill[i] + kb + sizeof(cnt) > r->bufsz)
+		flush_part(r, i);
+	b = r->buf + i * r->bufsz + r->fill[i];
+	memcpy(b, k, kb);
+	memcpy(b + kb, &cnt, sizeof(cnt));
+	r->fill[i] += kb + sizeof(cnt);
+	r->part[i].n++;
+	return 0;
+}
+
+/* ldisk_each's node and what it hands the sets on to. */
+struct each {
+	struct ldisk *ld;
+	const uint64_t *smask;
+	kn_pscratch *s;
+	size_t most, budget, maxparts;
+	int W;
 	void (*each)(const kn_pset *, void *);
 	void *ctx;
 };
 
-/* v in 16 hexadecimal digits at b. */
-static size_t
-put_hex16(char *b, uint64_t v)
-{
-	int i;
+/* The entries of hand_whole, compared by key. */
+struct entries {
+	const uint64_t *v;
+	size_t ew;
+	int W;
+};
 
-	for (i = 15; i >= 0; i--, v >>= 4)
-		b[i] = "0123456789abcdef"[v & 15];
-	return 16;
-}
-
-static void
-sort_rec(const unsigned char *rec, void *ctx)
+static int
+cmp_entry(uint32_t a, uint32_t b, const void *ctx)
 {
-	struct spass *p = ctx;
-	const int W = p->nd->ly->W;
-	uint64_t k[8], cnt;
-	size_t n = 0;
+	const struct entries *es = ctx;
+	const uint64_t *x = es->v + a * es->ew, *y = es->v + b * es->ew;
 	int w;
 
-	project(&p->pj, rec, k, &cnt);
-	for (w = 0; w < W; w++)
-		n += put_hex16(p->line + n, k[w] & ~p->smask[w]);
-	for (w = 0; w < W; w++)
-		n += put_hex16(p->line + n, k[w]);
-	p->line[n++] = '\t';
-	n += put_hex16(p->line + n, cnt);
-	kn_sort_add(p->so, p->line, n);
+	for (w = 0; w < es->W; w++)
+		if (x[w] != y[w])
+			return x[w] < y[w] ? -1 : 1;
+	return 0;
 }
 
-/* Adds the group summed to the piece, handing the piece on first when
- * it is full and the group begins a class. */
+/* Hands on the groups of s counted in memory whatever their number:
+ * the entries read, sorted and summed.  Only for a part that hashing
+ * no longer splits: one class (with the groups of its sensitive
+ * values), or classes that hash alike under every seed. */
 static void
-put_group(struct spass *p)
+hand_whole(const struct each *e, const struct src *s)
 {
-	const int W = p->nd->ly->W;
-	kn_pset *pc = &p->piece;
+	const size_t ew = (size_t)e->W + 1;
+	uint64_t *v = kn_alloc(((size_t)s->n + 1) * ew * sizeof(uint64_t));
+	unsigned char *buf = kn_alloc(LD_BATCH * s->esize);
+	struct entries es;
+	kn_pset set;
+	uint32_t *ord;
+	uint64_t left = s->n, want, i, n = 0;
+	off_t off = 0;
+	ssize_t got;
+	size_t have;
+	int W = e->W;
 
-	if (pc->n >= LD_PIECE && memcmp(p->last, p->key,
-	    W * sizeof(uint64_t)) != 0) {
-		p->each(pc, p->ctx);
-		pc->n = 0;
+	while (left > 0) {
+		want = left < LD_BATCH ? left : LD_BATCH;
+		for (have = 0; have < want * s->esize; have += (size_t)got) {
+			got = pread(s->fd, buf + have, want * s->esize - have,
+			    off + (off_t)have);
+			if (got < 0 && errno == EINTR) {
+				got = 0;
+				continue;
+			}
+			if (got <= 0)
+				kn_die_sys("%s: read error", s->path);
+		}
+		memcpy(v + n * ew, buf, have);
+		n += want;
+		off += (off_t)have;
+		left -= want;
 	}
-	memcpy(p->last, p->key, W * sizeof(uint64_t));
-	if (pc->n == p->pcap) {
-		p->pcap = p->pcap ? 2 * p->pcap : 1024;
-		pc->key = kn_realloc(pc->key, (p->pcap + 1) * W *
-		    sizeof(uint64_t));
-		pc->cnt = kn_realloc(pc->cnt, (p->pcap + 1) * sizeof(uint64_t));
+	free(buf);
+	if (n > UINT32_MAX)
+		kn_die("a class of more than %lu groups on disk: beyond what "
+		    "one pass can count", (unsigned long)UINT32_MAX);
+	ord = kn_alloc((n + 1) * sizeof(*ord));
+	for (i = 0; i < n; i++)
+		ord[i] = (uint32_t)i;
+	es.v = v;
+	es.ew = ew;
+	es.W = W;
+	kn_sort_ids(ord, n, cmp_entry, &es);
+	memset(&set, 0, sizeof(set));
+	set.key = kn_alloc((n + 1) * W * sizeof(uint64_t));
+	set.cnt = kn_alloc((n + 1) * sizeof(uint64_t));
+	for (i = 0; i < n; i++) {
+		const uint64_t *x = v + ord[i] * ew;
+
+		if (set.n > 0 && memcmp(set.key + (set.n - 1) * W, x,
+		    W * sizeof(uint64_t)) == 0) {
+			set.cnt[set.n - 1] += x[W];
+			continue;
+		}
+		memcpy(set.key + set.n * W, x, W * sizeof(uint64_t));
+		set.cnt[set.n++] = x[W];
 	}
-	memcpy(pc->key + pc->n * W, p->key + W, W * sizeof(uint64_t));
-	pc->cnt[pc->n++] = p->cnt;
+	free(ord);
+	free(v);
+	e->each(&set, e->ctx);
+	free(set.key);
+	free(set.cnt);
 }
 
-static uint64_t
-hex16(const char *s)
-{
-	uint64_t v = 0;
-	int i, x;
-
-	for (i = 0; i < 16; i++) {
-		x = s[i] <= '9' ? s[i] - '0' : s[i] - 'a' + 10;
-		v = v << 4 | (uint64_t)x;
-	}
-	return v;
-}
-
+/*
+ * Hands on the groups of s in sets of whole classes: counted in memory
+ * when they are at most e->most, else written to parts by a hash of
+ * their class (a seed for each depth), each part then handed on the
+ * same way and removed.  split: whether s is smaller than the source
+ * it was split from.
+ */
 static void
-sorted_line(const char *line, size_t len, void *ctx)
+hand_on(const struct each *e, const struct src *s, int depth, int split)
 {
-	struct spass *p = ctx;
-	const int W = p->nd->ly->W;
-	uint64_t k[16];
-	int w;
+	struct route r;
+	struct agg a;
+	size_t i;
 
-	if (len < (size_t)W * 32 + 2)
-		kn_die("(temp run): a short line");
-	for (w = 0; w < 2 * W; w++)
-		k[w] = hex16(line + 16 * w);
-	if (p->have && memcmp(k, p->key, 2 * W * sizeof(uint64_t)) == 0) {
-		p->cnt += number((kn_str){ line + W * 32 + 1,
-		    len - W * 32 - 1 }, 16);
-		return;
+	if (s->n <= e->most || !split) {
+		agg_begin(&a, e->s, e->most, e->W);
+		scan(s, agg_add, &a);
+		if (!a.over)
+			e->each(a.dst, e->ctx);
+		kn_pset_free(a.dst);
+		if (!a.over)
+			return;
+		if (!split) {
+			hand_whole(e, s);
+			return;
+		}
 	}
-	if (p->have)
-		put_group(p);
-	memcpy(p->key, k, 2 * W * sizeof(uint64_t));
-	p->cnt = number((kn_str){ line + W * 32 + 1, len - W * 32 - 1 }, 16);
-	p->have = 1;
+	memset(&r, 0, sizeof(r));
+	r.W = e->W;
+	r.smask = e->smask;
+	r.seed = 0x243F6A8885A308D3ULL * (uint64_t)(depth + 1);
+	r.np = (size_t)(s->n / (e->most / 2 + 1)) + 1;
+	if (r.np > e->maxparts)
+		r.np = e->maxparts;
+	if (r.np < 2)
+		r.np = 2;
+	r.bufsz = e->budget / r.np;
+	if (r.bufsz > ((size_t)1 << 20))
+		r.bufsz = (size_t)1 << 20;
+	if (r.bufsz < 4096)
+		r.bufsz = 4096;
+	r.part = kn_zalloc(r.np * sizeof(*r.part));
+	r.fill = kn_zalloc(r.np * sizeof(*r.fill));
+	r.buf = kn_alloc(r.np * r.bufsz);
+	for (i = 0; i < r.np; i++) {
+		char *path;
+
+		r.part[i].fd = kn_mktemp(e->ld->tmpdir, &path);
+		r.part[i].path = path;
+		r.part[i].esize = (size_t)(e->W + 1) * sizeof(uint64_t);
+		r.part[i].W = e->W;
+	}
+	scan(s, route_group, &r);
+	for (i = 0; i < r.np; i++)
+		flush_part(&r, i);
+	free(r.buf);
+	free(r.fill);
+	for (i = 0; i < r.np; i++) {
+		if (r.part[i].n > 0)
+			hand_on(e, &r.part[i], depth + 1, r.part[i].n < s->n);
+		close(r.part[i].fd);
+		kn_rmtemp(r.part[i].path);	/* and frees it */
+	}
+	free(r.part);
 }
 
 void
 ldisk_each(struct ldisk *ld, const struct ldisk_node *nd,
-    const uint64_t *smask, size_t budget,
+    const uint64_t *smask, size_t most, kn_pscratch *s, size_t budget,
     void (*each)(const kn_pset *, void *), void *ctx)
 {
-	struct spass p;
+	struct each e;
+	struct proj pj;
+	struct src src;
+	struct rlimit rl;
 
-	memset(&p, 0, sizeof(p));
-	proj_init(ld, nd, &p.pj);
-	p.nd = nd;
-	p.smask = smask;
-	p.each = each;
-	p.ctx = ctx;
-	p.line = kn_alloc((size_t)nd->ly->W * 32 + 32);
-	p.so = kn_sort_new(NULL, 0, 1, budget, ld->tmpdir);
-	scan(ld, sort_rec, &p);
-	kn_sort_finish(p.so, 0, sorted_line, &p);
-	kn_sort_free(p.so);
-	if (p.have)
-		put_group(&p);
-	if (p.piece.n > 0)
-		each(&p.piece, ctx);
-	free(p.piece.key);
-	free(p.piece.cnt);
-	free(p.line);
+	memset(&e, 0, sizeof(e));
+	e.ld = ld;
+	e.smask = smask;
+	e.s = s;
+	e.most = most;
+	e.budget = budget;
+	e.W = nd->ly->W;
+	e.each = each;
+	e.ctx = ctx;
+	/* The parts of one depth are open together, and a few depths at
+	 * once: a quarter of the open files allowed for each. */
+	e.maxparts = LD_MAXPARTS;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur !=
+	    RLIM_INFINITY && rl.rlim_cur / 4 < e.maxparts + 8)
+		e.maxparts = rl.rlim_cur / 4 > 10 ? rl.rlim_cur / 4 - 8 : 2;
+	proj_init(ld, nd, &pj);
+	src_records(ld, &pj, &src);
+	hand_on(&e, &src, 0, 1);
 }
 
 void

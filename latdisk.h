@@ -47,10 +47,16 @@ uint64_t ldisk_groups(const struct ldisk *ld);
  * through the hash of s; NULL when it has more than most groups. */
 kn_pset *ldisk_rollup(struct ldisk *ld, const struct ldisk_node *nd,
     size_t most, kn_pscratch *s);
-/* The set of node nd sorted within budget (the fields in smask last),
- * handed to each in pieces of whole classes. */
+/*
+ * The set of node nd handed to each in sets of whole classes (a class:
+ * the key with the fields of smask cleared), each of at most most
+ * groups counted through s: the groups split into parts on disk by a
+ * hash of their class, written through buffers of budget bytes in all,
+ * and the parts still larger split again.  A class of more groups
+ * (its sensitive values') is handed on alone, whole.
+ */
 void ldisk_each(struct ldisk *ld, const struct ldisk_node *nd,
-    const uint64_t *smask, size_t budget,
+    const uint64_t *smask, size_t most, kn_pscratch *s, size_t budget,
     void (*each)(const kn_pset *, void *), void *ctx);
 /* Removes the files. */
 void ldisk_free(struct ldisk *ld);

@@ -243,8 +243,9 @@ latin_unlayout(struct lat_state *L)
 /*
  * The budget with the input's set on disk: of what the labels, maps and
  * sensitive values leave, a third for the sets made in memory (L->most
- * groups at most, with the roll-ups' work space), a third for the sorts
- * of larger ones, the rest for the sets kept (lbud_kept).
+ * groups at most, with the roll-ups' work space), a third for the
+ * buffers of the parts larger ones are split into, the rest for the
+ * sets kept (lbud_kept).
  */
 void
 latin_disk_budget(struct lat_state *L)

@@ -447,7 +447,8 @@ evaluate(const fset *f, uint64_t mask, const int *lev, struct metrics *m,
 		struct ldisk_node nd = { &L.lay, L.sword, L.sshift, mask, lev };
 		struct piece p = { mask, lev, &t };
 
-		ldisk_each(L.disk, &nd, L.smask, L.sortbud, tally_piece, &p);
+		ldisk_each(L.disk, &nd, L.smask, L.most, &T.scr, L.sortbud,
+		    tally_piece, &p);
 		T.st.sorted++;
 	} else
 		tally(f, mask, lev, &t, 0);
@@ -1860,8 +1861,8 @@ lat_search(struct lat_run *r)
 		if (L.disk != NULL)
 			fprintf(stderr, "lattice-search: frequency set on disk "
 			    "(-S): sets of up to %zu groups made in memory, "
-			    "larger ones sorted (%llu)\n", L.most,
-			    (unsigned long long)total.sorted);
+			    "larger ones counted in parts on disk (%llu)\n",
+			    L.most, (unsigned long long)total.sorted);
 		if (total.dropped > 0)
 			fprintf(stderr, "lattice-search: %llu sets not kept "
 			    "within -S (%zu MiB of it left for them: the input, "
