@@ -498,6 +498,25 @@ src_records(const struct ldisk *ld, const struct proj *pj, struct src *s)
 	s->W = pj->W;
 }
 
+/* Reads want records or entries of s at off into buf; their bytes. */
+static size_t
+read_at(const struct src *s, unsigned char *buf, uint64_t want, off_t off)
+{
+	size_t have, n = (size_t)want * s->esize;
+	ssize_t got;
+
+	for (have = 0; have < n; have += (size_t)got) {
+		got = pread(s->fd, buf + have, n - have, off + (off_t)have);
+		if (got < 0 && errno == EINTR) {
+			got = 0;
+			continue;
+		}
+		if (got <= 0)
+			kn_die_sys("%s: read error", s->path);
+	}
+	return have;
+}
+
 /* Calls each on every group of s (its key, its count), read in
  * batches, until each returns nonzero. */
 static void
@@ -508,21 +527,11 @@ scan(const struct src *s, int (*each)(const uint64_t *, uint64_t, void *),
 	const size_t kb = (size_t)s->W * sizeof(uint64_t);
 	uint64_t left = s->n, want, i, k[8], cnt;
 	off_t off = 0;
-	ssize_t got;
 	size_t have;
 
 	while (left > 0) {
 		want = left < LD_BATCH ? left : LD_BATCH;
-		for (have = 0; have < want * s->esize; have += (size_t)got) {
-			got = pread(s->fd, buf + have, want * s->esize - have,
-			    off + (off_t)have);
-			if (got < 0 && errno == EINTR) {
-				got = 0;
-				continue;
-			}
-			if (got <= 0)
-				kn_die_sys("%s: read error", s->path);
-		}
+		have = read_at(s, buf, want, off);
 		for (i = 0; i < want; i++) {
 			const unsigned char *e = buf + i * s->esize;
 
@@ -729,22 +738,12 @@ hand_whole(const struct each *e, const struct src *s)
 	uint32_t *ord;
 	uint64_t left = s->n, want, i, n = 0;
 	off_t off = 0;
-	ssize_t got;
 	size_t have;
 	int W = e->W;
 
 	while (left > 0) {
 		want = left < LD_BATCH ? left : LD_BATCH;
-		for (have = 0; have < want * s->esize; have += (size_t)got) {
-			got = pread(s->fd, buf + have, want * s->esize - have,
-			    off + (off_t)have);
-			if (got < 0 && errno == EINTR) {
-				got = 0;
-				continue;
-			}
-			if (got <= 0)
-				kn_die_sys("%s: read error", s->path);
-		}
+		have = read_at(s, buf, want, off);
 		memcpy(v + n * ew, buf, have);
 		n += want;
 		off += (off_t)have;
