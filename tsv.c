@@ -1364,6 +1364,104 @@ header_again(const kn_table *t, const char *line, size_t len)
 	    memcmp(line + (len - t->hdrlen), t->hdrline, t->hdrlen) == 0;
 }
 
+/* The newlines in p[0..n), eight bytes at a time. */
+static uint64_t
+count_lines(const char *p, size_t n)
+{
+	uint64_t lines = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w, z;
+
+		memcpy(&w, p + i, 8);
+		w ^= ONES * '\n';
+		/* Exactly the zero bytes' high bits. */
+		z = ~(((w & ~HIGHS) + ~HIGHS) | w | ~HIGHS);
+		lines += (uint64_t)__builtin_popcountll(z);
+	}
+	for (; i < n; i++)
+		lines += p[i] == '\n';
+	return lines;
+}
+
+/* The bytes of p[0..n) up to its k-th newline, which it holds (k > 0),
+ * found eight bytes at a time. */
+static size_t
+line_ends(const char *p, size_t n, uint64_t k)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w, z;
+		int c;
+
+		memcpy(&w, p + i, 8);
+		w ^= ONES * '\n';
+		z = ~(((w & ~HIGHS) + ~HIGHS) | w | ~HIGHS);
+		c = __builtin_popcountll(z);
+		if ((uint64_t)c >= k)
+			break;
+		k -= (uint64_t)c;
+	}
+	for (; i < n; i++)
+		if (p[i] == '\n' && --k == 0)
+			return i + 1;
+	return n;
+}
+
+/*
+ * kn_table_block's lines that need no look of their own, taken at once:
+ * the whole lines in the reader's buffer, up to the room left in b,
+ * when they hold no CR (whose line end the reader drops) and no header
+ * is to be skipped between them.  Returns whether it took any.
+ */
+static int
+block_bulk(kn_table *t, kn_block *b, size_t want)
+{
+	kn_reader *r = &t->r;
+	char *p = r->buf + r->beg, *q;
+	size_t n = r->end - r->beg;
+	uint64_t lines;
+
+	if (t->held || t->skiphdr || r->lineno == 0)
+		return 0;
+	if (n > want - b->len)
+		n = want - b->len;
+	if ((q = memchr(p, '\r', n)) != NULL)
+		n = (size_t)(q - p);
+	while (n > 0 && p[n - 1] != '\n')
+		n--;
+	if (n == 0)
+		return 0;
+	lines = count_lines(p, n);
+	/* Progress is shown at every 65536th row, as line by line. */
+	if ((t->rows & 0xffff) + lines >= 0x10000) {
+		lines = 0x10000 - (t->rows & 0xffff);
+		n = line_ends(p, n, lines);
+	}
+	if (b->len == 0) {
+		free(b->name);
+		b->name = kn_strdup(r->name);
+		b->line0 = r->lineno + 1;
+	}
+	if (b->len + n + 17 > b->cap) {
+		b->cap = b->len + n + 17;
+		if (b->cap < want + 4096)
+			b->cap = want + 4096;
+		b->buf = kn_realloc(b->buf, b->cap);
+	}
+	memcpy(b->buf + b->len, p, n);
+	b->len += n;
+	r->beg += n;
+	r->bytes += n;
+	r->lineno += lines;
+	t->rows += lines;
+	if ((t->rows & 0xffff) == 0)
+		kn_progress(t->rows, r->bytes);
+	return 1;
+}
+
 int
 kn_table_block(kn_table *t, kn_block *b, size_t want)
 {
@@ -1378,6 +1476,11 @@ kn_table_block(kn_table *t, kn_block *b, size_t want)
 		b->borrowed = 0;
 	}
 	for (;;) {
+		if (block_bulk(t, b, want)) {
+			if (b->len >= want)
+				return 1;
+			continue;
+		}
 		if (t->held)
 			t->held = 0;
 		else if (!getline_raw(&t->r)) {
