@@ -344,6 +344,29 @@ a	1" ]
 	cmp "$T/cols.1" "$T/cols.3"
 }
 
+@test "-j: CRLF line ends, some lines only, a CR inside a field, long lines: the bytes and line numbers of -j 1" {
+	# The reading thread takes the lines of its buffer at once unless
+	# a CR is among them (tsv.c, block_bulk).
+	gendata -n 90000 --seed 5 uniform -d 3 -c 30 | awk '
+	    NR % 7 == 3 { $0 = $0 "\r" }
+	    NR % 1000 == 5 { sub(/\t/, "\r\t") }
+	    NR % 5000 == 9 { for (i = 0; i < 3000; i++) $0 = $0 "x" }
+	    { print }' > "$T/t.tsv"
+	freqset -j 1 -q a1,a3 "$T/t.tsv" > "$T/one"
+	for j in 2 3; do
+		freqset -j $j -q a1,a3 "$T/t.tsv" > "$T/many"
+		cmp "$T/one" "$T/many"
+	done
+	[ "$(grep -c $'\r\t' "$T/one")" -gt 0 ]
+	# A ragged line after them: the same line number.
+	{ cat "$T/t.tsv"; printf 'x\r\n'; } > "$T/bad.tsv"
+	for j in 1 3; do
+		run --separate-stderr freqset -j $j -q a1 "$T/bad.tsv"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "freqset: $T/bad.tsv:90002: expected 3 fields, found 1" ]
+	done
+}
+
 @test "-j: a bad row is named as with one thread: the first in the input" {
 	gendata -n 200000 --seed 5 uniform -d 3 -c 50 > "$T/t.tsv"
 	# Two bad rows far apart (fields missing, then a NUL byte): the
