@@ -1151,6 +1151,19 @@ kn_fmt_u128(char *buf, unsigned __int128 v)
 	return n + 1;
 }
 
+void
+kn_fmt_size(char *buf, size_t n, size_t v)
+{
+	if (v != 0 && v % ((size_t)1 << 30) == 0)
+		snprintf(buf, n, "%lluG", (unsigned long long)(v >> 30));
+	else if (v != 0 && v % ((size_t)1 << 20) == 0)
+		snprintf(buf, n, "%lluM", (unsigned long long)(v >> 20));
+	else if (v != 0 && v % 1024 == 0)
+		snprintf(buf, n, "%lluK", (unsigned long long)(v >> 10));
+	else
+		snprintf(buf, n, "%llub", (unsigned long long)v);
+}
+
 size_t
 kn_fmt_u64(char *buf, uint64_t v)
 {

@@ -207,6 +207,9 @@ size_t kn_fmt_u64(char *buf, uint64_t v);
 /* The same for 128 bits (up to 40 digits and a NUL: 48 bytes will do),
  * such as a C_DM past 2^127, beyond kn_dec_format. */
 size_t kn_fmt_u128(char *buf, unsigned __int128 v);
+/* A size as -S takes it, into buf (32 bytes will do): 16M, 1G, 512K,
+ * or bytes ("100b"). */
+void kn_fmt_size(char *buf, size_t n, size_t v);
 /* Writes all of buf to fd; 0 on success, -1 with errno set. */
 int kn_write_all(int fd, const void *buf, size_t n);
 

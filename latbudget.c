@@ -126,20 +126,6 @@ mib(size_t b)
 	return ((unsigned long long)b + (1 << 20) - 1) >> 20;
 }
 
-/* The budget as -S takes it: 16M, 1G, 512K, or bytes. */
-static void
-fmt_size(char *buf, size_t n, size_t v)
-{
-	if (v != 0 && v % ((size_t)1 << 30) == 0)
-		snprintf(buf, n, "%lluG", (unsigned long long)(v >> 30));
-	else if (v != 0 && v % ((size_t)1 << 20) == 0)
-		snprintf(buf, n, "%lluM", (unsigned long long)(v >> 20));
-	else if (v != 0 && v % 1024 == 0)
-		snprintf(buf, n, "%lluK", (unsigned long long)(v >> 10));
-	else
-		snprintf(buf, n, "%llub", (unsigned long long)v);
-}
-
 /*
  * The run is refused when what it holds whatever it does passes the
  * budget, with the frequency set on disk: the message names each part,
@@ -154,14 +140,14 @@ lbud_check(const struct lbud *b, size_t share)
 
 	if (f <= share || f - share <= LBUD_SLACK)
 		return;
-	fmt_size(s, sizeof(s), b->budget);
+	kn_fmt_size(s, sizeof(s), b->budget);
 	snprintf(parts, sizeof(parts), "the labels of the hierarchies above "
 	    "their leaves, and the sensitive values, take %llu MiB",
 	    mib(b->labels));
 	if (b->maps > 0)
 		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
 		    ", their level maps %llu MiB", mib(b->maps));
-	fmt_size(need, sizeof(need), (size_t)(mib(f + f / 4) << 20));
+	kn_fmt_size(need, sizeof(need), (size_t)(mib(f + f / 4) << 20));
 	kn_die("-S %s: too small for this input: with its frequency set of "
 	    "%zu groups on disk, %s, %llu MiB in all, held in memory whatever "
 	    "the budget (lattice-search(1), -S): give -S %s or more", s,

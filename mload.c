@@ -427,13 +427,19 @@ static void
 flush_chunk(struct part *pt, size_t nb)
 {
 	numkey_flush(pt, nb);
+	char s[32];
+
 	if (mond_dicts_bytes(pt) +
 		2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t) >
-	    pt->budget)
-		kn_die("-S %zu: too small: the dictionaries of the sensitive "
-		    "values, the targets and the hierarchies' labels outgrow "
-		    "it (%zu bytes at row %llu)", pt->budget,
-		    mond_dicts_bytes(pt), (unsigned long long)pt->nrows);
+	    pt->budget) {
+		kn_fmt_size(s, sizeof(s), pt->budget);
+		kn_die("-S %s: too small: the dictionaries of the sensitive "
+		    "values, the targets and the hierarchies' labels, held "
+		    "in memory whatever the budget (partition(1), -S), take "
+		    "%zu MiB at row %llu: give a larger -S", s,
+		    (mond_dicts_bytes(pt) >> 20) + 1,
+		    (unsigned long long)pt->nrows);
+	}
 }
 
 /* The id of value v in dc, added if new; with num, its number goes to

@@ -1043,8 +1043,13 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 		ns = pt->rk->fit_rows;
 	if (ns > on->n)
 		ns = on->n;
-	if (ns < 2)
-		kn_die("-S %zu: too small for a sample", pt->budget);
+	if (ns < 2) {
+		char s[32];
+
+		kn_fmt_size(s, sizeof(s), pt->budget);
+		kn_die("-S %s: too small for a sample of two rows "
+		    "(partition(1), -S): give a larger -S", s);
+	}
 	pt->rk->gbytes = 0;
 	if (checkname != NULL) {
 		/* The whole table must meet the requirements. */
@@ -1255,12 +1260,17 @@ again:
 			pt->rk->streaming = 1;
 			goto again;
 		}
-		if (pt->rk->gover)
-			kn_die("-S %zu: too small: the frequency groups of a node "
-			    "need more (%zu bytes so far): those of the "
-			    "hierarchies' leaves (-H) with the sensitive values "
-			    "(-s) and labels (-t) must fit", pt->budget,
-			    pt->rk->gbytes);
+		if (pt->rk->gover) {
+			char s[32];
+
+			kn_fmt_size(s, sizeof(s), pt->budget);
+			kn_die("-S %s: too small: the frequency groups of a "
+			    "node need more (%zu MiB so far): those of the "
+			    "hierarchies' leaves (-H) with the sensitive "
+			    "values (-s) and labels (-t) must fit "
+			    "(partition(1), -S): give a larger -S", s,
+			    (pt->rk->gbytes >> 20) + 1);
+		}
 		/* A node streamed is repartitioned at once: the next
 		 * level's scans would read all of it again. */
 		stop = pt->rk->streaming;

@@ -123,7 +123,7 @@ setup() {
 	-S junk          | 2 | partition: -S: 'abc' is not a size* | partition -k 1 -q a -S abc @t.tsv
 	-a junk          | 2 | partition: -a: 'bogus' is not an algorithm: mondrian (or memory), rothko-t or rothko-s, in any case | partition -k 1 -q a -a bogus @t.tsv
 	--split junk     | 2 | partition: --split: 'bogus' is not median, infogain or regression | partition -k 1 -q a --split bogus @t.tsv
-	-S too small     | 2 | partition: -S 1: too small* | partition -k 1 -q a -S 1b @late.tsv
+	-S too small     | 2 | partition: -S 1b: too small* | partition -k 1 -q a -S 1b @late.tsv
 	EOF
 }
 

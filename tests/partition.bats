@@ -724,7 +724,7 @@ adultcase() {
 	run --separate-stderr "$ROOT/partition" -S 1M -q "$QI" -H "$AH" \
 	    --numeric age -k 10 "$ADULT"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"-S 1048576: too small"* ]]
+	[[ "$stderr" == *"-S 1M: too small"*": give a larger -S" ]]
 	[ -z "$output" ]
 }
 
