@@ -25,6 +25,7 @@
  * Below lattice.c, above extsort.c and hier.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,10 @@
 
 /* Records read at a time. */
 #define LD_BATCH 4096
-/* The parts a set is split into at a time (ldisk_each). */
+/* The parts a set is split into at a time (ldisk_each), and the depth
+ * past which parts that do not split are counted whole. */
 #define LD_MAXPARTS 256
+#define LD_MAXDEPTH 32
 
 struct ldisk {
 	size_t d, ns;
@@ -511,8 +514,10 @@ read_at(const struct src *s, unsigned char *buf, uint64_t want, off_t off)
 			got = 0;
 			continue;
 		}
-		if (got <= 0)
+		if (got < 0)
 			kn_die_sys("%s: read error", s->path);
+		if (got == 0)
+			kn_die("%s: temp file shorter than written", s->path);
 	}
 	return have;
 }
@@ -649,6 +654,8 @@ struct route {
 	struct src *part;
 	unsigned char *buf;
 	size_t *fill;
+	uint64_t *first;	/* each part's first class */
+	unsigned char *mixed;	/* whether it holds another */
 };
 
 static size_t
@@ -680,7 +687,15 @@ route_group(const uint64_t *k, uint64_t cnt, void *ctx)
 	struct route *r = ctx;
 	const size_t kb = (size_t)r->W * sizeof(uint64_t);
 	size_t i = part_of(r, k);
+	uint64_t *f = r->first + i * (size_t)r->W;
 	unsigned char *b;
+	int w;
+
+	for (w = 0; w < r->W; w++)
+		if (r->part[i].n == 0)
+			f[w] = k[w] & ~r->smask[w];
+		else if (f[w] != (k[w] & ~r->smask[w]))
+			r->mixed[i] = 1;
 
 	if (r->fill[i] + kb + sizeof(cnt) > r->bufsz)
 		flush_part(r, i);
@@ -703,110 +718,76 @@ struct each {
 	void *ctx;
 };
 
-/* The entries of hand_whole, compared by key. */
-struct entries {
-	const uint64_t *v;
-	size_t ew;
-	int W;
-};
-
-static int
-cmp_entry(uint32_t a, uint32_t b, const void *ctx)
-{
-	const struct entries *es = ctx;
-	const uint64_t *x = es->v + a * es->ew, *y = es->v + b * es->ew;
-	int w;
-
-	for (w = 0; w < es->W; w++)
-		if (x[w] != y[w])
-			return x[w] < y[w] ? -1 : 1;
-	return 0;
-}
-
-/* Hands on the groups of s counted in memory whatever their number:
- * the entries read, sorted and summed.  Only for a part that hashing
- * no longer splits: one class (with the groups of its sensitive
- * values), or classes that hash alike under every seed. */
+/* Hands on the groups of s counted in memory whatever their number,
+ * in a table of their own that doubles until they fit (each try a pass
+ * over s): for a part that holds one class whose groups (its sensitive
+ * values') pass e->most, or one that hashing did not split. */
 static void
 hand_whole(const struct each *e, const struct src *s)
 {
-	const size_t ew = (size_t)e->W + 1;
-	uint64_t *v = kn_alloc(((size_t)s->n + 1) * ew * sizeof(uint64_t));
-	unsigned char *buf = kn_alloc(LD_BATCH * s->esize);
-	struct entries es;
-	kn_pset set;
-	uint32_t *ord;
-	uint64_t left = s->n, want, i, n = 0;
-	off_t off = 0;
-	size_t have;
-	int W = e->W;
+	kn_pscratch sc;
+	struct agg a;
+	size_t most = e->most;
 
-	while (left > 0) {
-		want = left < LD_BATCH ? left : LD_BATCH;
-		have = read_at(s, buf, want, off);
-		memcpy(v + n * ew, buf, have);
-		n += want;
-		off += (off_t)have;
-		left -= want;
-	}
-	free(buf);
-	if (n > UINT32_MAX)
-		kn_die("a class of more than %lu groups on disk: beyond what "
-		    "one pass can count", (unsigned long)UINT32_MAX);
-	ord = kn_alloc((n + 1) * sizeof(*ord));
-	for (i = 0; i < n; i++)
-		ord[i] = (uint32_t)i;
-	es.v = v;
-	es.ew = ew;
-	es.W = W;
-	kn_sort_ids(ord, n, cmp_entry, &es);
-	memset(&set, 0, sizeof(set));
-	set.key = kn_alloc((n + 1) * W * sizeof(uint64_t));
-	set.cnt = kn_alloc((n + 1) * sizeof(uint64_t));
-	for (i = 0; i < n; i++) {
-		const uint64_t *x = v + ord[i] * ew;
+	memset(&sc, 0, sizeof(sc));
+	do {
+		if (most > (size_t)UINT32_MAX / 4)
+			kn_die("%s: a class of more than %zu groups: beyond "
+			    "what lattice-search counts in one table", s->path,
+			    most);
+		most *= 2;
+		agg_begin(&a, &sc, most, e->W);
+		scan(s, agg_add, &a);
+		if (a.over)
+			kn_pset_free(a.dst);
+	} while (a.over);
+	e->each(a.dst, e->ctx);
+	kn_pset_free(a.dst);
+	free(sc.tab);
+}
 
-		if (set.n > 0 && memcmp(set.key + (set.n - 1) * W, x,
-		    W * sizeof(uint64_t)) == 0) {
-			set.cnt[set.n - 1] += x[W];
-			continue;
-		}
-		memcpy(set.key + set.n * W, x, W * sizeof(uint64_t));
-		set.cnt[set.n++] = x[W];
+/* Closes s when it is a part, read for the last time. */
+static void
+src_done(struct src *s)
+{
+	if (s->pj == NULL && s->fd >= 0) {
+		close(s->fd);
+		s->fd = -1;
 	}
-	free(ord);
-	free(v);
-	e->each(&set, e->ctx);
-	free(set.key);
-	free(set.cnt);
 }
 
 /*
  * Hands on the groups of s in sets of whole classes: counted in memory
  * when they are at most e->most, else written to parts by a hash of
  * their class (a seed for each depth), each part then handed on the
- * same way and removed.  split: whether s is smaller than the source
- * it was split from.
+ * same way and removed.  one: whether s holds a single class.  A part
+ * (not the records) is closed once read: the parts above the one being
+ * read are not open.
  */
 static void
-hand_on(const struct each *e, const struct src *s, int depth, int split)
+hand_on(const struct each *e, struct src *s, int depth, int one)
 {
 	struct route r;
 	struct agg a;
 	size_t i;
 
-	if (s->n <= e->most || !split) {
+	if (s->n <= e->most || one) {
 		agg_begin(&a, e->s, e->most, e->W);
 		scan(s, agg_add, &a);
 		if (!a.over)
 			e->each(a.dst, e->ctx);
 		kn_pset_free(a.dst);
-		if (!a.over)
-			return;
-		if (!split) {
-			hand_whole(e, s);
+		if (!a.over) {
+			src_done(s);
 			return;
 		}
+	}
+	/* A class too large, or classes that the hashes of many seeds
+	 * have not parted. */
+	if (one || depth >= LD_MAXDEPTH) {
+		hand_whole(e, s);
+		src_done(s);
+		return;
 	}
 	memset(&r, 0, sizeof(r));
 	r.W = e->W;
@@ -824,6 +805,8 @@ hand_on(const struct each *e, const struct src *s, int depth, int split)
 		r.bufsz = 4096;
 	r.part = kn_zalloc(r.np * sizeof(*r.part));
 	r.fill = kn_zalloc(r.np * sizeof(*r.fill));
+	r.first = kn_zalloc(r.np * (size_t)r.W * sizeof(uint64_t));
+	r.mixed = kn_zalloc(r.np);
 	r.buf = kn_alloc(r.np * r.bufsz);
 	for (i = 0; i < r.np; i++) {
 		char *path;
@@ -834,16 +817,27 @@ hand_on(const struct each *e, const struct src *s, int depth, int split)
 		r.part[i].W = e->W;
 	}
 	scan(s, route_group, &r);
-	for (i = 0; i < r.np; i++)
+	src_done(s);
+	/* Written, the parts are closed: only the one read is open. */
+	for (i = 0; i < r.np; i++) {
 		flush_part(&r, i);
+		if (close(r.part[i].fd) != 0)
+			kn_die_sys("%s: write error", r.part[i].path);
+	}
 	free(r.buf);
 	free(r.fill);
+	free(r.first);
 	for (i = 0; i < r.np; i++) {
-		if (r.part[i].n > 0)
-			hand_on(e, &r.part[i], depth + 1, r.part[i].n < s->n);
-		close(r.part[i].fd);
+		if (r.part[i].n > 0) {
+			r.part[i].fd = open(r.part[i].path, O_RDONLY |
+			    O_NOFOLLOW);
+			if (r.part[i].fd < 0)
+				kn_die_sys("%s", r.part[i].path);
+			hand_on(e, &r.part[i], depth + 1, !r.mixed[i]);
+		}
 		kn_rmtemp(r.part[i].path);	/* and frees it */
 	}
+	free(r.mixed);
 	free(r.part);
 }
 
@@ -866,15 +860,15 @@ ldisk_each(struct ldisk *ld, const struct ldisk_node *nd,
 	e.W = nd->ly->W;
 	e.each = each;
 	e.ctx = ctx;
-	/* The parts of one depth are open together, and a few depths at
-	 * once: a quarter of the open files allowed for each. */
+	/* The parts being written are open together, with one read at
+	 * each depth above them: half the open files allowed. */
 	e.maxparts = LD_MAXPARTS;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur !=
-	    RLIM_INFINITY && rl.rlim_cur / 4 < e.maxparts + 8)
-		e.maxparts = rl.rlim_cur / 4 > 10 ? rl.rlim_cur / 4 - 8 : 2;
+	    RLIM_INFINITY && rl.rlim_cur / 2 < e.maxparts + 16)
+		e.maxparts = rl.rlim_cur / 2 > 18 ? rl.rlim_cur / 2 - 16 : 2;
 	proj_init(ld, nd, &pj);
 	src_records(ld, &pj, &src);
-	hand_on(&e, &src, 0, 1);
+	hand_on(&e, &src, 0, 0);
 }
 
 void

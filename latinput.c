@@ -253,8 +253,9 @@ latin_disk_budget(struct lat_state *L)
 	size_t f = lbud_fixed(&L->bud), rest, most;
 
 	rest = f < L->bud.budget ? (L->bud.budget - f) / 3 : 0;
-	for (most = 1024; lbud_work_bytes(2 * most, L->W, 1, L->hass) <= rest;
-	    most *= 2)
+	/* At most 2^30: the hash's slots hold 32-bit indexes. */
+	for (most = 1024; most < ((size_t)1 << 30) &&
+	    lbud_work_bytes(2 * most, L->W, 1, L->hass) <= rest; most *= 2)
 		;
 	L->most = most;
 	L->sortbud = rest > ((size_t)256 << 10) ? rest : (size_t)256 << 10;
