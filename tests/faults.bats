@@ -495,6 +495,19 @@ start() {
 	    why "no temp file beside the -o target"
 }
 
+# remove DIR: removes DIR, into which the running program may still be
+# making files: rm -rf fails ("Directory not empty") when a file is
+# made between its unlinks and its rmdir, so it is tried again until
+# DIR is gone (once gone, no file can be made in it).
+remove() {
+	local i
+
+	for i in $(seq 50); do
+		rm -rf "$1" 2> /dev/null && [ ! -e "$1" ] && return 0
+	done
+	why "cannot remove $1: $(ls -A "$1" 2>&1)"
+}
+
 # finish: feeds the rest of the table (the program may be gone) and
 # waits for it.  Sets status and stderr.
 finish() {
@@ -512,7 +525,7 @@ vanish() {
 	progname "$1"
 	start "$1"
 	hwm_ok "$pid"
-	rm -rf "$TD"
+	remove "$TD"
 	finish
 	failed 2 'No such file or directory'
 	[ ! -e "$TD" ] || why "the temp directory came back"
@@ -548,7 +561,7 @@ vanish() {
 	for name in freqset extsort recode rothko-t; do
 		progname "$name"
 		start "$name"
-		rm -rf "$T/out"
+		remove "$T/out"
 		finish
 		failed 2 "$T/out/result.tsv: cannot rename into place: No such file or directory"
 		[ -z "$(ls -A "$TD")" ] || why "left in -T: $(ls -A "$TD")"
