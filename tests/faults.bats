@@ -495,6 +495,19 @@ start() {
 	    why "no temp file beside the -o target"
 }
 
+# remove DIR: removes DIR, into which the running program may still be
+# making files: rm -rf fails ("Directory not empty") when a file is
+# made between its unlinks and its rmdir, so it is tried again until
+# DIR is gone (once gone, no file can be made in it).
+remove() {
+	local i
+
+	for i in $(seq 50); do
+		rm -rf "$1" 2> /dev/null && [ ! -e "$1" ] && return 0
+	done
+	why "cannot remove $1: $(ls -A "$1" 2>&1)"
+}
+
 # finish: feeds the rest of the table (the program may be gone) and
 # waits for it.  Sets status and stderr.
 finish() {
@@ -512,7 +525,7 @@ vanish() {
 	progname "$1"
 	start "$1"
 	hwm_ok "$pid"
-	rm -rf "$TD"
+	remove "$TD"
 	finish
 	failed 2 'No such file or directory'
 	[ ! -e "$TD" ] || why "the temp directory came back"
@@ -548,7 +561,7 @@ vanish() {
 	for name in freqset extsort recode rothko-t; do
 		progname "$name"
 		start "$name"
-		rm -rf "$T/out"
+		remove "$T/out"
 		finish
 		failed 2 "$T/out/result.tsv: cannot rename into place: No such file or directory"
 		[ -z "$(ls -A "$TD")" ] || why "left in -T: $(ls -A "$TD")"
@@ -655,7 +668,7 @@ killed() {
 }
 
 @test "SIGTERM, SIGINT, SIGHUP amid map tasks: mapred ends them too" {
-	local sig i u=$RANDOM$RANDOM left
+	local sig i u=$RANDOM$RANDOM left end
 	prog=mapred
 	for sig in TERM INT HUP; do
 		rm -f "$T"/started.*
@@ -664,15 +677,25 @@ killed() {
 		    -m "cat > /dev/null; : > $T/started.\$\$; exec sleep 30.$u" \
 		    "$D/small" > "$T/stdout" 2> "$T/err" 3>&- &
 		pid=$!
-		for i in $(seq 200); do
+		# Up to 20 s for a task to start (mapred is a shell script:
+		# slow to split and fork on a loaded machine).
+		for i in $(seq 1000); do
 			[ -n "$(ls "$T" | grep '^started\.')" ] && break
 			sleep 0.02
 		done
 		kill -s "$sig" "$pid"
 		status=0
 		wait "$pid" || status=$?
-		left=$(ps -A -o pid= -o args= | awk -v a="sleep 30.$u" \
-		    '{ p = $1; $1 = ""; if (substr($0, 2) == a) print p }')
+		# mapred signals its tasks and ends without waiting for them:
+		# a task signaled may still show for a moment on a loaded
+		# machine.  One left running still shows 10 s on (of its 30).
+		end=$((SECONDS + 10))
+		while :; do
+			left=$(ps -A -o pid= -o args= | awk -v a="sleep 30.$u" \
+			    '{ p = $1; $1 = ""; if (substr($0, 2) == a) print p }')
+			[ -n "$left" ] && [ "$SECONDS" -lt "$end" ] || break
+			sleep 0.05
+		done
 		if [ -n "$left" ]; then
 			kill $left
 			why "SIG$sig: map tasks left running: $left"
