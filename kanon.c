@@ -37,6 +37,10 @@ static char **tmp_old[64];
 static int tmp_nold;
 /* Threads that spill (kn_freq with jobs) register files at once. */
 static pthread_mutex_t tmp_mu = PTHREAD_MUTEX_INITIALIZER;
+/* A signal's handler, which may not take tmp_mu, sets dying and waits
+ * while a thread is creating a temp file (mktemp_in, tmp_mu held); a
+ * thread that would create one once dying is set waits for the end. */
+static int tmp_dying, tmp_creating;
 
 /* Removes every registered temp file; safe in a signal handler. */
 static void
@@ -52,6 +56,9 @@ cleanup(void)
 static void
 on_signal(int sig)
 {
+	__atomic_store_n(&tmp_dying, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&tmp_creating, __ATOMIC_SEQ_CST) > 0)
+		;
 	cleanup();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -529,11 +536,20 @@ mktemp_in(const char *dir, const char *base, char **path, int unlinked)
 	/* Nor may another thread, dying, clean up between the two
 	 * (kn_die_exit holds tmp_mu). */
 	pthread_mutex_lock(&tmp_mu);
+	__atomic_add_fetch(&tmp_creating, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&tmp_dying, __ATOMIC_SEQ_CST)) {
+		/* A handler on another thread is removing the files and
+		 * ending the process: no file more, and no return. */
+		__atomic_sub_fetch(&tmp_creating, 1, __ATOMIC_SEQ_CST);
+		for (;;)
+			pause();
+	}
 	fd = mkstemp(p);
 	if (fd >= 0 && unlinked)
 		unlink(p);
 	else if (fd >= 0)
 		tmp_add(p);
+	__atomic_sub_fetch(&tmp_creating, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&tmp_mu);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
