@@ -19,6 +19,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>	/* malloc_trim */
+#endif
 
 #include "extsort.h"
 #include "hypo.h"
@@ -1498,12 +1501,18 @@ rothko_class_of(struct part *pt, uint64_t row)
 		return pt->row_class[row];
 	if (row >= pt->rk->bucket_lo && row < pt->rk->bucket_hi)
 		return pt->rk->bucket[row - pt->rk->bucket_lo];
-	B = pt->rk->avail / sizeof(uint32_t);
+	/* Half the budget: the partitioning's memory is freed, but the
+	 * C library may not give it all back to the system. */
+	B = pt->rk->avail / 2 / sizeof(uint32_t);
 	if (B < 4096)
 		B = 4096;
-	if (pt->rk->bucket == NULL)
+	if (pt->rk->bucket == NULL) {
+#ifdef __GLIBC__
+		malloc_trim(0);
+#endif
 		pt->rk->bucket = kn_alloc(
 		    (pt->nrows < B ? pt->nrows : B) * sizeof(uint32_t) + 4);
+	}
 	pt->rk->bucket_lo = row;
 	pt->rk->bucket_hi = row + B < pt->nrows ? row + B : pt->nrows;
 	if ((f = kn_tmp_open(pt->pairs_path, "rb")) == NULL)
