@@ -483,14 +483,37 @@ rothko_root_check(struct part *pt, const char *name)
 	mond_node_clear_totals(pt);
 }
 
-/* Whether a node of n rows can be partitioned in memory: 8 bytes a
- * word of its records on disk and 40 (its records in memory twice, the
- * scratch, and each number's rank and key, or while it is read, a
- * sample's records as on disk). */
+/* The numeric dimensions. */
+static size_t
+numbers(const struct part *pt)
+{
+	size_t j, n = 0;
+
+	for (j = 0; j < pt->nqi; j++)
+		n += pt->dims[j].h == NULL;
+	return n;
+}
+
+/*
+ * The bytes a row takes in a node partitioned in memory: its record
+ * and the scratch's copy (4 bytes a word each, counted as 8 a word of
+ * the records on disk), four ids and two counts (mond_scratch_alloc),
+ * and for each number its value and scale (9) and its rank's value and
+ * key (16: as many ranks as rows when the numbers are distinct).  Past
+ * what the records and numbers take while they are ranked, the ranking
+ * takes 24 bytes a row on each thread (rank_dims).
+ */
+static size_t
+mem_row_bytes(const struct part *pt)
+{
+	return 8 * pt->dwords + 24 + 25 * numbers(pt);
+}
+
+/* Whether a node of n rows can be partitioned in memory. */
 static int
 fits_in_memory(struct part *pt, uint64_t n)
 {
-	return n * (8 * pt->dwords + 40) <= pt->rk->avail &&
+	return n * mem_row_bytes(pt) <= pt->rk->avail &&
 	    (pt->rk->fit_rows == 0 || n <= pt->rk->fit_rows);
 }
 
@@ -552,20 +575,19 @@ rank_thread(void *arg)
 
 /* Ranks each numeric dimension's numbers (mond_rank_numeric), the
  * dimensions side by side on the threads of -j as far as their scratch
- * (24 bytes a row each) fits in what fits_in_memory counts for a row
- * and is not yet used (the records, 9 bytes a row and number): each
- * ranks only its own, so the ranks are those of one thread. */
+ * (24 bytes a row each) fits in what mem_row_bytes counts for a row and
+ * is not yet used (the record, and 25 bytes a row and number: the value
+ * and scale, the rank's value and key): each ranks only its own, so the
+ * ranks are those of one thread. */
 static void
 rank_dims(struct part *pt)
 {
 	struct rank_pool rp;
 	pthread_t th[64];
-	size_t j, nnum = 0, spare;
+	size_t nnum = numbers(pt), spare;
 	int k, nt, started;
 
-	for (j = 0; j < pt->nqi; j++)
-		nnum += pt->dims[j].h == NULL;
-	spare = 8 * pt->dwords + 40 - 4 * pt->rec_words - 9 * nnum;
+	spare = mem_row_bytes(pt) - 4 * pt->rec_words - 25 * nnum;
 	nt = pt->rk->jobs < 64 ? pt->rk->jobs : 64;
 	if ((size_t)nt > nnum)
 		nt = (int)nnum;
@@ -1034,7 +1056,8 @@ static size_t
 rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
     const char *checkname)
 {
-	/* As many rows as fits_in_memory() takes. */
+	/* 8 bytes a word of the records on disk and 40 a row: the
+	 * sample's records as read, and the tree grown on them. */
 	uint64_t ns = pt->rk->avail / (8 * pt->dwords + 40),
 		 kk, lo, hi;
 	struct pstat *ps;
