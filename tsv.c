@@ -1364,6 +1364,18 @@ header_again(const kn_table *t, const char *line, size_t len)
 	    memcmp(line + (len - t->hdrlen), t->hdrline, t->hdrlen) == 0;
 }
 
+/* The newlines among the eight bytes at p. */
+static inline int
+newlines8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	w ^= ONES * '\n';
+	/* Exactly the zero bytes' high bits: no carry leaves a byte. */
+	return __builtin_popcountll(~(((w & ~HIGHS) + ~HIGHS) | w | ~HIGHS));
+}
+
 /* The newlines in p[0..n), eight bytes at a time. */
 static uint64_t
 count_lines(const char *p, size_t n)
@@ -1371,15 +1383,8 @@ count_lines(const char *p, size_t n)
 	uint64_t lines = 0;
 	size_t i = 0;
 
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w, z;
-
-		memcpy(&w, p + i, 8);
-		w ^= ONES * '\n';
-		/* Exactly the zero bytes' high bits. */
-		z = ~(((w & ~HIGHS) + ~HIGHS) | w | ~HIGHS);
-		lines += (uint64_t)__builtin_popcountll(z);
-	}
+	for (; i + 8 <= n; i += 8)
+		lines += (uint64_t)newlines8(p + i);
 	for (; i < n; i++)
 		lines += p[i] == '\n';
 	return lines;
@@ -1393,13 +1398,8 @@ line_ends(const char *p, size_t n, uint64_t k)
 	size_t i = 0;
 
 	for (; i + 8 <= n; i += 8) {
-		uint64_t w, z;
-		int c;
+		int c = newlines8(p + i);
 
-		memcpy(&w, p + i, 8);
-		w ^= ONES * '\n';
-		z = ~(((w & ~HIGHS) + ~HIGHS) | w | ~HIGHS);
-		c = __builtin_popcountll(z);
 		if ((uint64_t)c >= k)
 			break;
 		k -= (uint64_t)c;
