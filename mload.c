@@ -21,6 +21,8 @@
  * as one thread codes it, which reports the first bad row.
  */
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -427,19 +429,14 @@ static void
 flush_chunk(struct part *pt, size_t nb)
 {
 	numkey_flush(pt, nb);
-	char s[32];
-
 	if (mond_dicts_bytes(pt) +
 		2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t) >
-	    pt->budget) {
-		kn_fmt_size(s, sizeof(s), pt->budget);
-		kn_die("-S %s: too small: the dictionaries of the sensitive "
-		    "values, the targets and the hierarchies' labels, held "
-		    "in memory whatever the budget (partition(1), -S), take "
-		    "%zu MiB at row %llu: give a larger -S", s,
+	    pt->budget)
+		mond_too_small(pt, "the dictionaries of the sensitive values, "
+		    "the targets and the hierarchies' labels, held in memory "
+		    "whatever the budget, take %zu MiB at row %llu",
 		    (mond_dicts_bytes(pt) >> 20) + 1,
 		    (unsigned long long)pt->nrows);
-	}
 }
 
 /* The id of value v in dc, added if new; with num, its number goes to
@@ -1144,4 +1141,18 @@ mond_dicts_bytes(struct part *pt)
 	b += dict_bytes(&pt->targ_dict) +
 	    pt->targ_dict.n * (3 * sizeof(uint64_t) + sizeof(uint32_t));
 	return b;
+}
+
+void
+mond_too_small(const struct part *pt, const char *fmt, ...)
+{
+	char size[32], what[512];
+	va_list ap;
+
+	kn_fmt_size(size, sizeof(size), pt->budget);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	kn_die("-S %s: too small: %s (partition(1), -S): give a larger -S",
+	    size, what);
 }

@@ -337,6 +337,10 @@ void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
 /* The memory the dictionaries and per-value arrays take: what -S must
  * hold besides the nodes. */
 size_t mond_dicts_bytes(struct part *pt);
+/* Refuses -S (exit 2): "-S SIZE: too small: " and what, then where to
+ * read and what to do (partition(1), -S). */
+void mond_too_small(const struct part *pt, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 2, 3)));
 
 /* ---- mondrian.c: the partitioning ---------------------------------- */
 

@@ -699,15 +699,10 @@ main(int argc, char *argv[])
 
 		/* What is left of the budget for the nodes, the groups and
 		 * the buckets of the output pass. */
-		if (used + 4096 >= pt->budget) {
-			char b[32];
-
-			kn_fmt_size(b, sizeof(b), pt->budget);
-			kn_die("-S %s: too small: the dictionaries and a "
-			    "read buffer alone take %zu MiB, held whatever "
-			    "the budget (partition(1), -S): give a larger -S",
-			    b, (used >> 20) + 1);
-		}
+		if (used + 4096 >= pt->budget)
+			mond_too_small(pt, "the dictionaries and a read "
+			    "buffer alone take %zu MiB, held whatever the "
+			    "budget", (used >> 20) + 1);
 		pt->rk->avail = pt->budget - used;
 		pt->pairs_path = kn_tmp_new(pt->rk->tmpdir);
 		if ((pt->pairs = kn_tmp_open(pt->pairs_path, "wb")) == NULL)

@@ -141,14 +141,9 @@ gcharge(struct part *pt, size_t b)
 	pt->rk->gbytes += b;
 	if (pt->rk->gbytes <= pt->rk->avail)
 		return 1;
-	if (!pt->rk->gsoft) {
-		char s[32];
-
-		kn_fmt_size(s, sizeof(s), pt->budget);
-		kn_die("-S %s: too small: the frequency groups of a node "
-		    "need more (%zu MiB so far, partition(1), -S): give a "
-		    "larger -S", s, (pt->rk->gbytes >> 20) + 1);
-	}
+	if (!pt->rk->gsoft)
+		mond_too_small(pt, "the frequency groups of a node need more "
+		    "(%zu MiB so far)", (pt->rk->gbytes >> 20) + 1);
 	pt->rk->gover = 1;
 	return 0;
 }

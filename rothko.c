@@ -19,9 +19,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __GLIBC__
-#include <malloc.h>	/* malloc_trim */
-#endif
 
 #include "extsort.h"
 #include "hypo.h"
@@ -1069,13 +1066,8 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 		ns = pt->rk->fit_rows;
 	if (ns > on->n)
 		ns = on->n;
-	if (ns < 2) {
-		char s[32];
-
-		kn_fmt_size(s, sizeof(s), pt->budget);
-		kn_die("-S %s: too small for a sample of two rows "
-		    "(partition(1), -S): give a larger -S", s);
-	}
+	if (ns < 2)
+		mond_too_small(pt, "a sample of two rows does not fit");
 	pt->rk->gbytes = 0;
 	if (checkname != NULL) {
 		/* The whole table must meet the requirements. */
@@ -1286,17 +1278,12 @@ again:
 			pt->rk->streaming = 1;
 			goto again;
 		}
-		if (pt->rk->gover) {
-			char s[32];
-
-			kn_fmt_size(s, sizeof(s), pt->budget);
-			kn_die("-S %s: too small: the frequency groups of a "
-			    "node need more (%zu MiB so far): those of the "
-			    "hierarchies' leaves (-H) with the sensitive "
-			    "values (-s) and labels (-t) must fit "
-			    "(partition(1), -S): give a larger -S", s,
+		if (pt->rk->gover)
+			mond_too_small(pt, "the frequency groups of a node "
+			    "need more (%zu MiB so far): those of the "
+			    "hierarchies' leaves (-H) with the sensitive values "
+			    "(-s) and labels (-t) must fit",
 			    (pt->rk->gbytes >> 20) + 1);
-		}
 		/* A node streamed is repartitioned at once: the next
 		 * level's scans would read all of it again. */
 		stop = pt->rk->streaming;
@@ -1525,17 +1512,13 @@ rothko_class_of(struct part *pt, uint64_t row)
 	if (row >= pt->rk->bucket_lo && row < pt->rk->bucket_hi)
 		return pt->rk->bucket[row - pt->rk->bucket_lo];
 	/* Half the budget: the partitioning's memory is freed, but the
-	 * C library may not give it all back to the system. */
+	 * C library may not give all of it back to the system. */
 	B = pt->rk->avail / 2 / sizeof(uint32_t);
 	if (B < 4096)
 		B = 4096;
-	if (pt->rk->bucket == NULL) {
-#ifdef __GLIBC__
-		malloc_trim(0);
-#endif
+	if (pt->rk->bucket == NULL)
 		pt->rk->bucket = kn_alloc(
 		    (pt->nrows < B ? pt->nrows : B) * sizeof(uint32_t) + 4);
-	}
 	pt->rk->bucket_lo = row;
 	pt->rk->bucket_hi = row + B < pt->nrows ? row + B : pt->nrows;
 	if ((f = kn_tmp_open(pt->pairs_path, "rb")) == NULL)

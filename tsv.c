@@ -1364,6 +1364,29 @@ header_again(const kn_table *t, const char *line, size_t len)
 	    memcmp(line + (len - t->hdrlen), t->hdrline, t->hdrlen) == 0;
 }
 
+/* Block b begins with line line0 of file name. */
+static void
+block_start(kn_block *b, const char *name, uint64_t line0)
+{
+	free(b->name);
+	b->name = kn_strdup(name);
+	b->line0 = line0;
+}
+
+/* Room in b for n bytes more and a newline, with 16 bytes of slack (the
+ * dictionaries read words).  A line longer than a block gets just its
+ * room, and gives it back when the block is used again. */
+static void
+block_room(kn_block *b, size_t n, size_t want)
+{
+	if (b->len + n + 17 > b->cap) {
+		b->cap = b->len + n + 17;
+		if (b->cap < want + 4096)
+			b->cap = want + 4096;
+		b->buf = kn_realloc(b->buf, b->cap);
+	}
+}
+
 /* The newlines among the eight bytes at p. */
 static inline int
 newlines8(const char *p)
@@ -1440,17 +1463,9 @@ block_bulk(kn_table *t, kn_block *b, size_t want)
 		lines = 0x10000 - (t->rows & 0xffff);
 		n = line_ends(p, n, lines);
 	}
-	if (b->len == 0) {
-		free(b->name);
-		b->name = kn_strdup(r->name);
-		b->line0 = r->lineno + 1;
-	}
-	if (b->len + n + 17 > b->cap) {
-		b->cap = b->len + n + 17;
-		if (b->cap < want + 4096)
-			b->cap = want + 4096;
-		b->buf = kn_realloc(b->buf, b->cap);
-	}
+	if (b->len == 0)
+		block_start(b, r->name, r->lineno + 1);
+	block_room(b, n, want);
 	memcpy(b->buf + b->len, p, n);
 	b->len += n;
 	r->beg += n;
@@ -1499,11 +1514,8 @@ kn_table_block(kn_table *t, kn_block *b, size_t want)
 			t->held = 1;
 			return 1;
 		}
-		if (b->len == 0) {
-			free(b->name);
-			b->name = kn_strdup(t->r.name);
-			b->line0 = t->r.lineno;
-		}
+		if (b->len == 0)
+			block_start(b, t->r.name, t->r.lineno);
 		if (t->r.len >= want) {
 			/* The line ends in its NUL, inside the reader's
 			 * buffer and its slack: a newline there makes it a
@@ -1519,15 +1531,7 @@ kn_table_block(kn_table *t, kn_block *b, size_t want)
 				kn_progress(t->rows, t->r.bytes);
 			return 2;
 		}
-		/* 16 bytes of slack: the dictionaries read words.  A line
-		 * longer than a block gets just its room, and gives it back
-		 * when the block is used again. */
-		if (b->len + t->r.len + 17 > b->cap) {
-			b->cap = b->len + t->r.len + 17;
-			if (b->cap < want + 4096)
-				b->cap = want + 4096;
-			b->buf = kn_realloc(b->buf, b->cap);
-		}
+		block_room(b, t->r.len, want);
 		memcpy(b->buf + b->len, t->r.line, t->r.len);
 		b->len += t->r.len;
 		b->buf[b->len++] = '\n';
