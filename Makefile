@@ -61,6 +61,12 @@ tests/peak-rss: tests/peak-rss.c
 tests/hypo-check: tests/hypo-check.c hypo.o
 	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/hypo-check.c hypo.o -lm
 
+# The l-diversity verdicts of req.c, whole and count by count
+# (tests/ldiv.bats).
+tests/ldiv-check: tests/ldiv-check.c libkanon.a
+	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/ldiv-check.c \
+	    libkanon.a $(LDLIBS)
+
 .c.o:
 	$(CC) $(KFLAGS) $(CFLAGS) -c $<
 
@@ -91,13 +97,15 @@ score.o risk.o: risk.h
 score.o target.o: target.h extsort.h
 value.o target.o risk.o report.o regions.o keyset.o rowpar.o utility.o: kanon.h
 tests/hypo-check: hypo.h
+tests/ldiv-check: kanon.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
 # own, and no .c file passes 2,000 lines.
 layers: all
 	@sh tests/layers
 
-test: layers all tests/hypo-check tests/sha256-check tests/peak-rss
+test: layers all tests/hypo-check tests/sha256-check tests/peak-rss \
+    tests/ldiv-check
 	@tests/run
 
 # The whole suite built with ASan and UBSan, in a copy of the tree.
@@ -164,7 +172,8 @@ install: all
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
-	rm -f $(PROGS) *.o libkanon.a tests/hypo-check tests/sha256-check tests/peak-rss $(FUZZ)
+	rm -f $(PROGS) *.o libkanon.a tests/hypo-check tests/sha256-check tests/peak-rss \
+	    tests/ldiv-check $(FUZZ)
 	rm -rf fuzz/obj fuzz/work
 
 .PHONY: all layers test sanitize fuzz fuzz-build demo bench lint-man \

@@ -823,6 +823,20 @@ long double kn_entropy(const uint64_t *v, size_t m, uint64_t n);
  * (descending, none zero) summing to n meets ld. */
 int kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m,
     uint64_t n);
+/* The same verdict from the counts given one by one, in descending
+ * order (kn_ldiv_add), for a class too large to hold them: n is their
+ * sum, known before. */
+typedef struct {
+	const kn_ldiv *ld;
+	uint64_t n, first, last;
+	size_t m;
+	long double h;			/* the entropy, as kn_entropy */
+	unsigned __int128 tail;		/* the sum of the l-th count on */
+	uint64_t prod[4];		/* prod c^c modulo large primes */
+} kn_ldiv_acc;
+void kn_ldiv_begin(kn_ldiv_acc *a, const kn_ldiv *ld, uint64_t n);
+void kn_ldiv_add(kn_ldiv_acc *a, uint64_t c);
+int kn_ldiv_end(const kn_ldiv_acc *a);
 
 /* ---- variance diversity (paper 004 §1.1) ------------------------- */
 

@@ -10,7 +10,8 @@
  * (latinput.c's latin_check); when they pass it by more than
  * LBUD_SLACK, the set goes to disk (latdisk.c) and what is still held is
  * counted: the labels above the ranked leaves, the level maps from them,
- * the sensitive values.  Two thirds of what is left go to the sets kept
+ * the sensitive values with t-closeness (without, latdisk.c numbers
+ * them).  Two thirds of what is left go to the sets kept
  * for roll-ups (lattice.c's keep_set, tagging.c's hubs).  A run on disk whose held part passes
  * the budget by more than LBUD_SLACK is refused, with what takes the
  * memory.  The lattice's own bookkeeping (a state byte per node, the
@@ -142,7 +143,8 @@ lbud_check(const struct lbud *b, size_t share)
 		return;
 	kn_fmt_size(s, sizeof(s), b->budget);
 	snprintf(parts, sizeof(parts), "the labels of the hierarchies above "
-	    "their leaves, and the sensitive values, take %llu MiB",
+	    "their leaves%s take %llu MiB", b->svalues ? ", and the "
+	    "sensitive values (t-closeness holds their distribution)," : "",
 	    mib(b->labels));
 	if (b->maps > 0)
 		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),

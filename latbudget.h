@@ -27,6 +27,8 @@ struct lbud {
 	size_t work;		/* roll-ups' hash tables, the sets being
 				 * evaluated, their class orders */
 	int disk;		/* the input's set is on disk (latdisk.c) */
+	int svalues;		/* the sensitive values are held with it
+				 * (t-closeness) */
 	size_t d;		/* quasi-identifiers... */
 	kn_hier *const *hier;	/* ...and their hierarchies */
 	const char *const *name;	/* their column names */

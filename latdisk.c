@@ -12,6 +12,11 @@
  *    interned once per distinct value (kn_hier_above) with the leaves
  *    under each label counted for Iyengar's loss; one sort a column,
  *    the others' leaves looked up in their dictionaries;
+ *  - the sensitive columns' values (but with t-closeness, which holds
+ *    their distribution in memory and gives their ids) are numbered the
+ *    same way: interned while their dictionary keeps within the share
+ *    of a column, else ranked by a sort, the ids then in the order of
+ *    the values (l-diversity asks only whether two are the same);
  *  - the set is then a file of records, each group's leaf and level-1
  *    ids, its sensitive ids and its count (ldisk_build);
  *  - a node's set is one pass over that file, each record's key made
@@ -45,6 +50,11 @@
 
 struct ldisk {
 	size_t d, ns;
+	int svals;		/* the sensitive values come as text */
+	kn_dict sdict[KN_MAXSENS];	/* of those interned */
+	int sranked[KN_MAXSENS];
+	uint32_t nsid[KN_MAXSENS];	/* the ids of each column */
+	uint64_t bigs;		/* classes handed on from sorts */
 	kn_hier **hier;
 	const char *tmpdir;
 	char *gpath;		/* the groups read, as lines of text */
@@ -53,7 +63,9 @@ struct ldisk {
 	int ranked[KN_PMAXQ];
 	uint32_t **cover[KN_PMAXQ];	/* of the ranked columns */
 	size_t *ccap[KN_PMAXQ];
-	size_t nr, rcol[KN_PMAXQ];	/* the ranked columns */
+	/* the ranked columns: quasi-identifiers c, then sensitive ones as
+	 * d + c */
+	size_t nr, rcol[KN_PMAXQ + KN_MAXSENS];
 	size_t rsize;		/* bytes of a record */
 	char *bpath;		/* the records */
 	int bfd;
@@ -72,14 +84,19 @@ struct ldisk {
 };
 
 struct ldisk *
-ldisk_new(size_t d, kn_hier **hier, size_t ns, const char *tmpdir)
+ldisk_new(size_t d, kn_hier **hier, size_t ns, int svals,
+    const char *tmpdir)
 {
 	struct ldisk *ld = kn_zalloc(sizeof(*ld));
+	size_t c;
 	int fd;
 
 	ld->d = d;
 	ld->hier = hier;
 	ld->ns = ns;
+	ld->svals = svals;
+	for (c = 0; c < ns; c++)
+		kn_dict_init(&ld->sdict[c]);
 	ld->tmpdir = tmpdir;
 	ld->bfd = -1;
 	fd = kn_mktemp(tmpdir, &ld->gpath);
@@ -92,22 +109,22 @@ ldisk_new(size_t d, kn_hier **hier, size_t ns, const char *tmpdir)
 }
 
 void
-ldisk_group(struct ldisk *ld, const kn_str *qi, const uint32_t *sid,
+ldisk_group(struct ldisk *ld, const kn_str *key, const uint32_t *sid,
     uint64_t cnt)
 {
 	size_t c;
 
-	for (c = 0; c < ld->d; c++) {
-		if (memchr(qi[c].p, '\t', qi[c].n) != NULL ||
-		    memchr(qi[c].p, '\n', qi[c].n) != NULL)
+	for (c = 0; c < ld->d + (ld->svals ? ld->ns : 0); c++) {
+		if (memchr(key[c].p, '\t', key[c].n) != NULL ||
+		    memchr(key[c].p, '\n', key[c].n) != NULL)
 			kn_die("'%.*s': a value with a tab or a newline in it "
 			    "cannot go to the frequency set on disk: give a "
-			    "larger -S (lattice-search(1), -S)", (int)qi[c].n,
-			    qi[c].p);
-		fwrite(qi[c].p, 1, qi[c].n, ld->gf);
+			    "larger -S (lattice-search(1), -S)", (int)key[c].n,
+			    key[c].p);
+		fwrite(key[c].p, 1, key[c].n, ld->gf);
 		putc('\t', ld->gf);
 	}
-	for (c = 0; c < ld->ns; c++)
+	for (c = 0; !ld->svals && c < ld->ns; c++)
 		fprintf(ld->gf, "%lu\t", (unsigned long)sid[c]);
 	kn_put_u64(ld->gf, cnt);
 	if (putc('\n', ld->gf) == EOF)
@@ -125,6 +142,18 @@ int
 ldisk_ranked(const struct ldisk *ld, size_t c)
 {
 	return ld->ranked[c];
+}
+
+uint32_t
+ldisk_nsid(const struct ldisk *ld, size_t c)
+{
+	return ld->nsid[c];
+}
+
+uint64_t
+ldisk_bigs(const struct ldisk *ld)
+{
+	return ld->bigs;
 }
 
 uint32_t **
@@ -193,7 +222,8 @@ bad_value(const struct ldisk *ld, size_t c, kn_str v, const char *err)
 /*
  * Interns the leaves of each generated hierarchy from the groups, until
  * its labels pass colmax bytes: its leaves are then ranked (and what it
- * learned forgotten).
+ * learned forgotten); the same for the sensitive values given as text,
+ * in a dictionary of their own.
  */
 static void
 decide(struct ldisk *ld, size_t colmax)
@@ -221,6 +251,18 @@ decide(struct ldisk *ld, size_t colmax)
 				kn_hier_reset(h);
 			}
 		}
+		for (c = 0; ld->svals && c < ld->ns; c++) {
+			if (ld->sranked[c])
+				continue;
+			v = field(buf, (size_t)n - 1, ld->d + c);
+			kn_dict_intern(&ld->sdict[c], v.p, v.n);
+			if ((lines & 0x3ff) == 0 &&
+			    kn_dict_bytes(&ld->sdict[c]) > colmax) {
+				ld->sranked[c] = 1;
+				kn_dict_free(&ld->sdict[c]);
+				kn_dict_init(&ld->sdict[c]);
+			}
+		}
 	}
 	if (ferror(ld->gf))
 		kn_die_sys("%s", ld->gpath);
@@ -234,6 +276,18 @@ decide(struct ldisk *ld, size_t colmax)
 	for (c = 0; c < ld->d; c++)
 		if (ld->ranked[c])
 			ld->rcol[ld->nr++] = c;
+	for (c = 0; c < ld->ns; c++) {
+		if (ld->svals && !ld->sranked[c] &&
+		    kn_dict_bytes(&ld->sdict[c]) > colmax) {
+			ld->sranked[c] = 1;
+			kn_dict_free(&ld->sdict[c]);
+			kn_dict_init(&ld->sdict[c]);
+		}
+		if (ld->sranked[c])
+			ld->rcol[ld->nr++] = ld->d + c;
+		else if (ld->svals)
+			ld->nsid[c] = (uint32_t)ld->sdict[c].n;
+	}
 }
 
 /* Writes the record of a line of groups whose ranked columns' ranks and
@@ -264,8 +318,19 @@ record(struct ldisk *ld, const char *p, size_t n)
 		rec[d + c] = h->nlevels > 1 ? kn_hier_lift(h, (uint32_t)id, 0,
 		    1) : 0;
 	}
-	for (c = 0; c < ld->ns; c++)
-		rec[2 * d + c] = (uint32_t)number(field(p, n, d + c), 10);
+	for (c = 0; c < ld->ns; c++) {
+		v = field(p, n, d + c);
+		if (ld->sranked[c]) {
+			i = d + ld->ns + 1 + 2 * r++;
+			rec[2 * d + c] = (uint32_t)number(field(p, n, i), 16);
+		} else if (ld->svals) {
+			if ((id = kn_dict_find(&ld->sdict[c], v.p, v.n)) < 0)
+				kn_die("(temp file %s): a sensitive value not "
+				    "read before", ld->bpath);
+			rec[2 * d + c] = (uint32_t)id;
+		} else
+			rec[2 * d + c] = (uint32_t)number(v, 10);
+	}
 	cnt = number(field(p, n, d + ld->ns), 10);
 	memcpy((char *)rec + ld->rsize - sizeof(uint64_t), &cnt, sizeof(cnt));
 	if (fwrite(rec, ld->rsize, 1, ld->bf) != 1)
@@ -292,19 +357,42 @@ feed(struct ldisk *ld, const char *p, size_t n)
 	kn_sort_add(ld->next, ld->line, v.n + 1 + n);
 }
 
+/* The labels above the leaf v of ranked column c, each counting it
+ * among its leaves; its label at level 1. */
+static uint32_t
+leaf_above(struct ldisk *ld, size_t c, kn_str v)
+{
+	kn_hier *h = ld->hier[c];
+	uint32_t ids[KN_HIER_MAXLEVELS];
+	const char *err;
+	size_t i;
+	int l;
+
+	if (kn_hier_above(h, v.p, v.n, ids, &err) < 0)
+		bad_value(ld, c, v, err);
+	for (l = 1; l < h->nlevels; l++) {
+		if (ids[l] >= ld->ccap[c][l]) {
+			i = ld->ccap[c][l];
+			ld->cover[c][l] = kn_grow(ld->cover[c][l],
+			    &ld->ccap[c][l], ids[l], sizeof(uint32_t), 64);
+			memset(ld->cover[c][l] + i, 0,
+			    (ld->ccap[c][l] - i) * sizeof(uint32_t));
+		}
+		ld->cover[c][l][ids[l]]++;
+	}
+	return h->nlevels > 1 ? ids[1] : 0;
+}
+
 /* A line of the sort of column rcol[at], in the order of its values:
- * a new value takes the next rank, its labels above the leaf and their
- * leaves; the line goes on with them to the next stage. */
+ * a new value takes the next rank, a leaf its labels above it; the line
+ * goes on with them to the next stage. */
 static void
 ranked_line(const char *line, size_t len, void *ctx)
 {
 	struct ldisk *ld = ctx;
 	size_t c = ld->rcol[ld->at - 1], i, n;
-	kn_hier *h = ld->hier[c];
-	const char *tab = memchr(line, '\t', len), *err;
-	uint32_t ids[KN_HIER_MAXLEVELS];
+	const char *tab = memchr(line, '\t', len);
 	char *buf;
-	int l;
 
 	if (tab == NULL)
 		kn_die("(temp file %s): a line without its value", ld->gpath);
@@ -316,20 +404,8 @@ ranked_line(const char *line, size_t len, void *ctx)
 		ld->prev = kn_grow(ld->prev, &ld->prevcap, n, 1, 64);
 		memcpy(ld->prev, line, n);
 		ld->prevlen = n;
-		if (kn_hier_above(h, line, n, ids, &err) < 0)
-			bad_value(ld, c, (kn_str){ line, n }, err);
-		ld->l1 = h->nlevels > 1 ? ids[1] : 0;
-		for (l = 1; l < h->nlevels; l++) {
-			if (ids[l] >= ld->ccap[c][l]) {
-				i = ld->ccap[c][l];
-				ld->cover[c][l] = kn_grow(ld->cover[c][l],
-				    &ld->ccap[c][l], ids[l], sizeof(uint32_t),
-				    64);
-				memset(ld->cover[c][l] + i, 0,
-				    (ld->ccap[c][l] - i) * sizeof(uint32_t));
-			}
-			ld->cover[c][l][ids[l]]++;
-		}
+		ld->l1 = c < ld->d ? leaf_above(ld, c, (kn_str){ line, n }) :
+		    0;
 	}
 	/* The fields, then this column's rank and level-1 id. */
 	ld->out = kn_grow(ld->out, &ld->outcap, len - n + 40, 1, 256);
@@ -353,7 +429,7 @@ ldisk_build(struct ldisk *ld, size_t colmax, size_t budget)
 	if (fflush(ld->gf) == EOF || ferror(ld->gf))
 		kn_die_sys("%s: write error", ld->gpath);
 	decide(ld, colmax);
-	for (r = 0; r < ld->nr; r++) {
+	for (r = 0; r < ld->nr && ld->rcol[r] < ld->d; r++) {
 		c = ld->rcol[r];
 		ld->cover[c] = kn_zalloc((size_t)ld->hier[c]->nlevels *
 		    sizeof(uint32_t *));
@@ -387,8 +463,13 @@ ldisk_build(struct ldisk *ld, size_t colmax, size_t budget)
 		ld->rank = 0;
 		kn_sort_finish(cur, 0, ranked_line, ld);
 		kn_sort_free(cur);
-		/* The leaves of the column: its ranks. */
+		/* The leaves of the column, or its sensitive ids: its
+		 * ranks. */
 		c = ld->rcol[ld->at - 1];
+		if (c >= ld->d) {
+			ld->nsid[c - ld->d] = ld->have ? ld->rank + 1 : 0;
+			continue;
+		}
 		ld->hier[c]->lab[0].n = ld->have ? ld->rank + 1 : 0;
 		for (l = 1; l < ld->hier[c]->nlevels; l++)
 			if (ld->ccap[c][l] <= ld->hier[c]->lab[l].n) {
@@ -407,6 +488,10 @@ ldisk_build(struct ldisk *ld, size_t colmax, size_t budget)
 		kn_die_sys("%s", ld->bpath);
 	fclose(ld->bf);
 	ld->bf = NULL;
+	for (c = 0; c < ld->ns; c++) {
+		kn_dict_free(&ld->sdict[c]);
+		kn_dict_init(&ld->sdict[c]);
+	}
 	free(ld->prev);
 	free(ld->line);
 	free(ld->out);
@@ -710,13 +795,123 @@ route_group(const uint64_t *k, uint64_t cnt, void *ctx)
 /* ldisk_each's node and what it hands the sets on to. */
 struct each {
 	struct ldisk *ld;
+	const struct ldisk_node *nd;
 	const uint64_t *smask;
 	kn_pscratch *s;
 	size_t most, budget, maxparts;
 	int W;
-	void (*each)(const kn_pset *, void *);
-	void *ctx;
+	const struct ldisk_hand *h;
 };
+
+/* A class too large for a set made in memory, its sensitive values not
+ * held (ldisk_new's svals): the counts of one sensitive column's values
+ * added up in a sort by value, then given to the verdict in a sort by
+ * count, descending. */
+struct big {
+	const struct each *e;
+	size_t c;		/* the column */
+	kn_sorter *byval, *bycnt;
+	uint64_t n;		/* the class's rows */
+	uint64_t key[8];	/* its key, the sensitive fields cleared */
+	uint32_t prev;		/* the value being added up */
+	uint64_t sum;
+	int have;
+	kn_ldiv_acc acc;
+};
+
+/* Writes the line of a group's value of column b->c and its count. */
+static int
+big_group(const uint64_t *k, uint64_t cnt, void *ctx)
+{
+	struct big *b = ctx;
+	const struct ldisk_node *nd = b->e->nd;
+	char line[32];
+	int w;
+
+	if (b->n == 0)
+		for (w = 0; w < b->e->W; w++)
+			b->key[w] = k[w] & ~b->e->smask[w];
+	b->n += cnt;
+	snprintf(line, sizeof(line), "%08lx%016llx", (unsigned long)(k[
+	    nd->sword[b->c]] >> nd->sshift[b->c] & nd->sfm[b->c]),
+	    (unsigned long long)cnt);
+	kn_sort_add(b->byval, line, 24);
+	return 0;
+}
+
+static void
+big_flush(struct big *b)
+{
+	char line[24];
+
+	if (!b->have)
+		return;
+	snprintf(line, sizeof(line), "%016llx", (unsigned long long)~b->sum);
+	kn_sort_add(b->bycnt, line, 16);
+}
+
+/* A line of the sort by value: a value's counts added up. */
+static void
+big_value(const char *line, size_t len, void *ctx)
+{
+	struct big *b = ctx;
+	uint32_t v = (uint32_t)number((kn_str){ line, 8 }, 16);
+
+	(void)len;
+	if (!b->have || v != b->prev) {
+		big_flush(b);
+		b->have = 1;
+		b->prev = v;
+		b->sum = 0;
+	}
+	b->sum += number((kn_str){ line + 8, 16 }, 16);
+}
+
+/* A line of the sort by count, descending. */
+static void
+big_count(const char *line, size_t len, void *ctx)
+{
+	struct big *b = ctx;
+
+	(void)len;
+	kn_ldiv_add(&b->acc, ~number((kn_str){ line, 16 }, 16));
+}
+
+/*
+ * Hands on the class of s, of more groups than a set made in memory
+ * holds, with no more of them in memory than two sorts within the
+ * budget of the parts' buffers take: its size, and whether each
+ * sensitive column's values meet l-diversity, are found from sorts of
+ * its groups (two for each column), and the class is handed on as its
+ * key (e->h->big).
+ */
+static void
+hand_big(const struct each *e, const struct src *s)
+{
+	struct big b;
+	int ok = 1;
+
+	memset(&b, 0, sizeof(b));
+	b.e = e;
+	for (b.c = 0; b.c < e->ld->ns && (ok || b.c == 0); b.c++) {
+		b.n = 0;
+		b.have = 0;
+		b.byval = kn_sort_new(NULL, 0, 1, e->budget / 2,
+		    e->ld->tmpdir);
+		scan(s, big_group, &b);
+		b.bycnt = kn_sort_new(NULL, 0, 1, e->budget / 2,
+		    e->ld->tmpdir);
+		kn_sort_finish(b.byval, 0, big_value, &b);
+		kn_sort_free(b.byval);
+		big_flush(&b);
+		kn_ldiv_begin(&b.acc, e->h->div, b.n);
+		kn_sort_finish(b.bycnt, 0, big_count, &b);
+		kn_sort_free(b.bycnt);
+		ok = kn_ldiv_end(&b.acc);
+	}
+	e->ld->bigs++;
+	e->h->big(b.key, b.n, ok, e->h->ctx);
+}
 
 /* Hands on the groups of s counted in memory whatever their number,
  * in a table of their own that doubles until they fit (each try a pass
@@ -741,7 +936,7 @@ hand_whole(const struct each *e, const struct src *s)
 		if (a.over)
 			kn_pset_free(a.dst);
 	} while (a.over);
-	e->each(a.dst, e->ctx);
+	e->h->each(a.dst, e->h->ctx);
 	kn_pset_free(a.dst);
 	free(sc.tab);
 }
@@ -775,7 +970,7 @@ hand_on(const struct each *e, struct src *s, int depth, int one)
 		agg_begin(&a, e->s, e->most, e->W);
 		scan(s, agg_add, &a);
 		if (!a.over)
-			e->each(a.dst, e->ctx);
+			e->h->each(a.dst, e->h->ctx);
 		kn_pset_free(a.dst);
 		if (!a.over) {
 			src_done(s);
@@ -784,6 +979,11 @@ hand_on(const struct each *e, struct src *s, int depth, int one)
 	}
 	/* A class too large, or classes that the hashes of many seeds
 	 * have not parted. */
+	if (one && e->ld->svals) {
+		hand_big(e, s);
+		src_done(s);
+		return;
+	}
 	if (one || depth >= LD_MAXDEPTH) {
 		hand_whole(e, s);
 		src_done(s);
@@ -844,7 +1044,7 @@ hand_on(const struct each *e, struct src *s, int depth, int one)
 void
 ldisk_each(struct ldisk *ld, const struct ldisk_node *nd,
     const uint64_t *smask, size_t most, kn_pscratch *s, size_t budget,
-    void (*each)(const kn_pset *, void *), void *ctx)
+    const struct ldisk_hand *h)
 {
 	struct each e;
 	struct proj pj;
@@ -853,13 +1053,13 @@ ldisk_each(struct ldisk *ld, const struct ldisk_node *nd,
 
 	memset(&e, 0, sizeof(e));
 	e.ld = ld;
+	e.nd = nd;
 	e.smask = smask;
 	e.s = s;
 	e.most = most;
 	e.budget = budget;
 	e.W = nd->ly->W;
-	e.each = each;
-	e.ctx = ctx;
+	e.h = h;
 	/* The parts being written are open together, with one read at
 	 * each depth above them: half the open files allowed. */
 	e.maxparts = LD_MAXPARTS;

@@ -23,8 +23,8 @@
  * groups read, the labels, the level maps and the packed keys; for the
  * search (the labels shed), the packed set, the level maps and the
  * roll-ups' work space.  With the set on disk, the labels above the
- * ranked leaves, the maps from them and the sensitive values only,
- * against the budget itself (lbud_check allows the slack).
+ * ranked leaves, the maps from them and with t-closeness the sensitive
+ * values only, against the budget itself (lbud_check allows the slack).
  */
 int
 latin_check(struct lat_state *L, int phase)
@@ -71,17 +71,30 @@ void
 latin_go_disk(struct lat_state *L)
 {
 	struct lat_in *in = &L->in;
-	kn_str *k = kn_alloc((L->d + 1) * sizeof(kn_str));
+	kn_str *k = kn_alloc((L->d + L->ns + 1) * sizeof(kn_str));
 	size_t i, c;
+	int svals = !L->req.hast;
 
-	L->disk = ldisk_new(L->d, L->hier, L->ns, L->tmpdir);
+	L->disk = ldisk_new(L->d, L->hier, L->ns, svals, L->tmpdir);
 	for (i = 0; i < in->n; i++) {
 		for (c = 0; c < L->d; c++)
 			k[c] = kn_dict_get(&L->a[c].h->lab[0],
 			    in->ids[i * in->w + c]);
+		for (c = 0; svals && c < L->ns; c++)
+			k[L->d + c] = kn_dict_get(&in->sdict[c],
+			    in->ids[i * in->w + L->d + c]);
 		ldisk_group(L->disk, k, in->ids + i * in->w + L->d, in->cnt[i]);
 	}
 	free(k);
+	/* Without t-closeness the sensitive values are numbered on disk
+	 * (latdisk.c), as they come. */
+	for (c = 0; svals && c < L->ns; c++) {
+		kn_dict_free(&in->sdict[c]);
+		kn_dict_init(&in->sdict[c]);
+		free(in->scnt[c]);
+		in->scnt[c] = NULL;
+		in->scap[c] = 0;
+	}
 	free(in->ids);
 	free(in->cnt);
 	in->ids = NULL;
@@ -104,7 +117,7 @@ latin_group(const kn_fsrow *r, void *ctx)
 		return;
 	if (__builtin_add_overflow(L->N, r->cnt, &L->N))
 		kn_die("the row count overflows 64 bits");
-	for (c = 0; c < L->ns; c++) {
+	for (c = 0; c < L->ns && (L->disk == NULL || L->req.hast); c++) {
 		sid[c] = kn_dict_intern(&in->sdict[c], r->key[L->d + c].p,
 		    r->key[L->d + c].n);
 		if (sid[c] >= in->scap[c]) {
@@ -172,8 +185,12 @@ latin_layout(struct lat_state *L)
 	size_t c;
 
 	for (c = 0; c < L->d + L->ns; c++) {
-		b = c < L->d ? bits_for(L->a[c].h->lab[0].n) :
-		    bits_for(in->sdict[c - L->d].n);
+		if (c < L->d)
+			b = bits_for(L->a[c].h->lab[0].n);
+		else if (L->disk != NULL && !L->req.hast)
+			b = bits_for(ldisk_nsid(L->disk, c - L->d));
+		else
+			b = bits_for(in->sdict[c - L->d].n);
 		if (used + b > 64) {
 			word++;
 			used = 0;
@@ -298,12 +315,12 @@ latin_base(struct lat_state *L)
 void
 latin_disk(struct lat_state *L)
 {
-	size_t c;
+	size_t c, cols = L->d + (L->req.hast ? 0 : L->ns);
 
 	for (c = 0; c < L->d; c++)
 		if (L->a[c].h->kind != KN_HFILE)
 			kn_hier_reset(L->a[c].h);
-	ldisk_build(L->disk, L->bud.budget / 8 / (L->d > 0 ? L->d : 1),
+	ldisk_build(L->disk, L->bud.budget / 8 / (cols > 0 ? cols : 1),
 	    L->bud.budget / 2);
 	L->base.n = ldisk_groups(L->disk);
 	L->base.key = L->base.cnt = NULL;

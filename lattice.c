@@ -119,7 +119,8 @@ static pthread_mutex_t total_mu = PTHREAD_MUTEX_INITIALIZER;
 static fset *
 disk_set(uint64_t mask, const int *lev)
 {
-	struct ldisk_node nd = { &L.lay, L.sword, L.sshift, mask, lev };
+	struct ldisk_node nd = { &L.lay, L.sword, L.sshift, L.sfm, mask,
+	    lev };
 	fset *f = ldisk_rollup(L.disk, &nd, L.most, &T.scr);
 
 	if (f == NULL) {
@@ -361,6 +362,25 @@ class_at(const fset *f, size_t i, size_t *end, uint64_t *np)
 	return 0;
 }
 
+/* Begins a's tally of classes of node lev over mask. */
+static void
+tacc_begin(struct tacc *a, uint64_t mask, const int *lev)
+{
+	size_t j;
+
+	memset(a, 0, sizeof(*a));
+	for (j = 0; j < L.d; j++)
+		if (lev[j] > 0 && (mask >> j & 1)) {
+			const struct attr *at = &L.a[j];
+
+			a->op[a->nop].cover = at->cover[lev[j]];
+			a->op[a->nop].fm = at->fm;
+			a->op[a->nop].word = at->word;
+			a->op[a->nop].shift = at->shift;
+			a->op[a->nop++].j = j;
+		}
+}
+
 /* Adds the classes of f (node lev over mask) to t: all of the tally
  * with full, else the rows suppressed only. */
 static void
@@ -380,17 +400,8 @@ tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
 	}
 	if (L.hass)
 		order_classes(f);
-	memset(&a, 0, sizeof(a));
-	for (j = 0; full && j < L.d; j++)
-		if (lev[j] > 0 && (mask >> j & 1)) {
-			const struct attr *at = &L.a[j];
-
-			a.op[a.nop].cover = at->cover[lev[j]];
-			a.op[a.nop].fm = at->fm;
-			a.op[a.nop].word = at->word;
-			a.op[a.nop].shift = at->shift;
-			a.op[a.nop++].j = j;
-		}
+	if (full)
+		tacc_begin(&a, mask, lev);
 	for (i = 0; i < f->n; i = j) {
 		if (L.hass) {
 			sup = class_at(f, i, &j, &n);
@@ -427,6 +438,23 @@ tally_piece(const kn_pset *f, void *ctx)
 	tally(f, p->mask, p->lev, p->t, 1);
 }
 
+/* A class of the set on disk too large to be handed on in a set: its
+ * key, rows, and whether its sensitive values meet l-diversity. */
+static void
+tally_big(const uint64_t *key, uint64_t n, int sens_ok, void *ctx)
+{
+	const struct piece *p = ctx;
+	fset f = { 0 };
+	struct tacc a;
+
+	f.n = 1;
+	f.key = (uint64_t *)(uintptr_t)key;
+	f.cnt = &n;
+	tacc_begin(&a, p->mask, p->lev);
+	tally_class(&f, 0, n, n < L.req.k || !sens_ok, p->t, &a);
+	tally_flush(p->t, &a);
+}
+
 /*
  * Evaluates node (mask, lev): the rows in classes below k or failing
  * l-diversity are suppressed; the node qualifies if they are at most
@@ -444,11 +472,13 @@ evaluate(const fset *f, uint64_t mask, const int *lev, struct metrics *m,
 
 	memset(&t, 0, sizeof(t));
 	if (f->key == NULL) {
-		struct ldisk_node nd = { &L.lay, L.sword, L.sshift, mask, lev };
+		struct ldisk_node nd = { &L.lay, L.sword, L.sshift, L.sfm,
+		    mask, lev };
 		struct piece p = { mask, lev, &t };
+		struct ldisk_hand h = { tally_piece, tally_big, &L.req.ld, &p };
 
 		ldisk_each(L.disk, &nd, L.smask, L.most, &T.scr, L.sortbud,
-		    tally_piece, &p);
+		    &h);
 		T.st.sorted++;
 	} else
 		tally(f, mask, lev, &t, 0);
@@ -1675,6 +1705,7 @@ lat_search(struct lat_run *r)
 	cs.hascount = r->freq;
 	cs.cntcol = r->cntcol;
 	L.bud.budget = r->budget;
+	L.bud.svalues = L.req.hast;
 	L.hier = hier;
 	L.tmpdir = r->tmpdir;
 	L.bud.d = nq;
@@ -1861,8 +1892,10 @@ lat_search(struct lat_run *r)
 		if (L.disk != NULL)
 			fprintf(stderr, "lattice-search: frequency set on disk "
 			    "(-S): sets of up to %zu groups made in memory, "
-			    "larger ones counted in parts on disk (%llu)\n",
-			    L.most, (unsigned long long)total.sorted);
+			    "larger ones counted in parts on disk (%llu)%s\n",
+			    L.most, (unsigned long long)total.sorted,
+			    ldisk_bigs(L.disk) > 0 ? ", classes larger "
+			    "still from sorts of their sensitive values" : "");
 		if (total.dropped > 0)
 			fprintf(stderr, "lattice-search: %llu sets not kept "
 			    "within -S (%zu MiB of it left for them: the input, "

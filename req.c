@@ -169,80 +169,97 @@ powmod(uint64_t b, uint64_t e, uint64_t p)
 	return r;
 }
 
+static const uint64_t prime[] = { 0xFFFFFFFFFFFFFFC5ULL,
+    0x7FFFFFFFFFFFFFE7ULL, 0x3FFFFFFFFFFFFFC7ULL, 0x1FFFFFFFFFFFFFFFULL };
+#define NPRIME (sizeof(prime) / sizeof(prime[0]))
+
+/* prod c_i^c_i modulo each prime, of the counts v[0..m). */
+static void
+entropy_prods(const uint64_t *v, size_t m, uint64_t *prod)
+{
+	size_t i, j;
+
+	for (j = 0; j < NPRIME; j++)
+		for (prod[j] = 1, i = 0; i < m; i++)
+			prod[j] = mulmod(prod[j], powmod(v[i], v[i], prime[j]),
+			    prime[j]);
+}
+
 /*
  * Whether H = log l exactly, l = lm / 10^ls: H = log l holds iff
  * n^n 10^(ls n) = lm^n prod c_i^c_i.  Both sides are compared modulo
- * four large primes, which tells equal integers from unequal ones but
- * for a vanishing chance.
+ * four large primes (prod: prod c_i^c_i modulo each), which tells equal
+ * integers from unequal ones but for a vanishing chance.
  */
 static int
-entropy_equal(const uint64_t *v, size_t m, uint64_t n, kn_i128 lm, int ls)
+entropy_equal(const uint64_t *prod, uint64_t n, kn_i128 lm, int ls)
 {
-	static const uint64_t prime[] = { 0xFFFFFFFFFFFFFFC5ULL,
-	    0x7FFFFFFFFFFFFFE7ULL, 0x3FFFFFFFFFFFFFC7ULL,
-	    0x1FFFFFFFFFFFFFFFULL };
 	uint64_t p, a, b;
-	size_t i, j;
+	size_t j;
 
-	for (j = 0; j < sizeof(prime) / sizeof(prime[0]); j++) {
+	for (j = 0; j < NPRIME; j++) {
 		p = prime[j];
 		a = mulmod(powmod(n, n, p), powmod(powmod(10, (uint64_t)ls, p),
 		    n, p), p);
-		b = powmod((uint64_t)((unsigned __int128)lm % p), n, p);
-		for (i = 0; i < m; i++)
-			b = mulmod(b, powmod(v[i], v[i], p), p);
+		b = mulmod(powmod((uint64_t)((unsigned __int128)lm % p), n, p),
+		    prod[j], p);
 		if (a != b)
 			return 0;
 	}
 	return 1;
 }
 
-/* Entropy l-diversity: H >= log l.  Computed in long double; when H is
- * within rounding of log l, equality is decided exactly (counts such as
- * 4,1,1,1,1 have H = log 4 exactly). */
+/* Entropy l-diversity: H >= log l, H computed in long double over the
+ * m counts in descending order (uniform: all equal); when H is within
+ * rounding of log l, equality is decided exactly from the counts v, or
+ * with v NULL from prod (counts such as 4,1,1,1,1 have H = log 4
+ * exactly). */
 static int
-entropy_ok(const kn_ldiv *ld, const uint64_t *v, size_t m, uint64_t n)
+entropy_ok(const kn_ldiv *ld, long double h, size_t m, int uniform,
+    uint64_t n, const uint64_t *v, const uint64_t *prod)
 {
-	long double h, t;
+	uint64_t pr[NPRIME];
+	long double t;
 	kn_i128 lm;
 	int ls;
 
 	if (m == 0)
 		return 0;
-	if (v[0] == v[m - 1])
+	if (uniform)
 		return (double)m >= ld->l;
-	h = kn_entropy(v, m, n);
 	t = logl((long double)ld->l);
 	if (fabsl(h - t) > 1e-12L * (1 + t))
 		return h >= t;
+	if (v != NULL) {
+		entropy_prods(v, m, pr);
+		prod = pr;
+	}
 	if (ld->lstr != NULL &&
 	    kn_dec_parse(ld->lstr, strlen(ld->lstr), &lm, &ls) && lm > 0 &&
-	    entropy_equal(v, m, n, lm, ls))
+	    entropy_equal(prod, n, lm, ls))
 		return 1;
 	return h >= t;
 }
 
-/* Recursive (c,l)-diversity, decided exactly:
+/* Recursive (c,l)-diversity, decided exactly from the largest of m
+ * counts and the sum of the l-th on:
  * r1 10^cs < cm (r_l + ... + r_m). */
 static int
-recursive_ok(const uint64_t *v, size_t m, long l, kn_i128 cm, int cs)
+recursive_ok(uint64_t r1, unsigned __int128 tail, size_t m, long l,
+    kn_i128 cm, int cs)
 {
-	unsigned __int128 tail = 0;
 	kn_i128 lhs, rhs;
 	kn_big bl, br, t;
-	size_t i;
 
 	if (l <= 1)
 		return 1;
 	if (m < (size_t)l)
 		return 0;
-	for (i = (size_t)l - 1; i < m; i++)
-		tail += v[i];
 	if (tail <= (unsigned __int128)INT64_MAX &&
-	    !__builtin_mul_overflow((kn_i128)v[0], kn_pow10(cs), &lhs) &&
+	    !__builtin_mul_overflow((kn_i128)r1, kn_pow10(cs), &lhs) &&
 	    !__builtin_mul_overflow(cm, (kn_i128)tail, &rhs))
 		return lhs < rhs;
-	kn_big_set(&bl, v[0]);
+	kn_big_set(&bl, r1);
 	kn_big_pow10(&bl, cs);
 	kn_big_set(&br, (unsigned __int128)cm);
 	kn_big_set(&t, tail);
@@ -253,15 +270,75 @@ recursive_ok(const uint64_t *v, size_t m, long l, kn_i128 cm, int cs)
 int
 kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m, uint64_t n)
 {
+	unsigned __int128 tail = 0;
+	size_t i;
+
 	if (!ld->on)
 		return 1;
 	switch (ld->kind) {
 	case KN_DIV_DISTINCT:
 		return (double)m >= ld->l;
 	case KN_DIV_ENTROPY:
-		return entropy_ok(ld, v, m, n);
+		return entropy_ok(ld, m > 0 ? kn_entropy(v, m, n) : 0, m,
+		    m > 0 && v[0] == v[m - 1], n, v, NULL);
 	default:
-		return recursive_ok(v, m, (long)ld->l, ld->cm, ld->cs);
+		for (i = ld->l >= 1 ? (size_t)ld->l - 1 : 0; i < m; i++)
+			tail += v[i];
+		return recursive_ok(m > 0 ? v[0] : 0, tail, m, (long)ld->l,
+		    ld->cm, ld->cs);
+	}
+}
+
+void
+kn_ldiv_begin(kn_ldiv_acc *a, const kn_ldiv *ld, uint64_t n)
+{
+	size_t j;
+
+	memset(a, 0, sizeof(*a));
+	a->ld = ld;
+	a->n = n;
+	for (j = 0; j < NPRIME; j++)
+		a->prod[j] = 1;
+}
+
+void
+kn_ldiv_add(kn_ldiv_acc *a, uint64_t c)
+{
+	long double p;
+	size_t j;
+
+	if (a->m == 0)
+		a->first = c;
+	a->last = c;
+	if (a->ld->l < 1 || a->m >= (size_t)a->ld->l - 1)
+		a->tail += c;
+	a->m++;
+	if (a->ld->kind != KN_DIV_ENTROPY)
+		return;
+	/* As kn_entropy, term by term in the same order. */
+	p = (long double)c / (long double)a->n;
+	a->h -= p * logl(p);
+	for (j = 0; j < NPRIME; j++)
+		a->prod[j] = mulmod(a->prod[j], powmod(c, c, prime[j]),
+		    prime[j]);
+}
+
+int
+kn_ldiv_end(const kn_ldiv_acc *a)
+{
+	const kn_ldiv *ld = a->ld;
+
+	if (!ld->on)
+		return 1;
+	switch (ld->kind) {
+	case KN_DIV_DISTINCT:
+		return (double)a->m >= ld->l;
+	case KN_DIV_ENTROPY:
+		return entropy_ok(ld, a->h, a->m, a->m > 0 &&
+		    a->first == a->last, a->n, NULL, a->prod);
+	default:
+		return recursive_ok(a->first, a->tail, a->m, (long)ld->l,
+		    ld->cm, ld->cs);
 	}
 }
 

@@ -117,14 +117,16 @@ same() {
 	same 1024 "$B/mid.tsv" -a super-roots -k 50 --max-suppress 1% --all
 }
 
-@test "-S 1M, classes of more groups than a set made in memory holds (their sensitive values): counted whole, the bytes of -S 16G" {
+@test "-S 1M, classes of more groups than a set made in memory holds (their sensitive values): from sorts, or with t-closeness counted whole, the bytes of -S 16G" {
 	# s takes 5,000 values: a class near the top of the lattice holds
-	# thousands of groups, sets of 1,024 are made in memory.
+	# thousands of groups, sets of 1,024 are made in memory; t-closeness
+	# holds the values, and a class's groups are counted in memory.
 	awk -F '\t' 'BEGIN { OFS = "\t" } NR == 1 { print $0, "s"; next }
 	    { print $0, ((NR - 1) * 7919) % 5000 }' "$B/mid.tsv" > "$T/s.tsv"
 	local a=(-H w=interval:1000,100000,10000000 -H age=interval:5,10,20,40
 	    -q w,age -s s -k 5 --max-suppress 1%)
-	for l in "-l 2" "-l 3 --diversity entropy" "-l 2 --all"; do
+	for l in "-l 2" "-l 3 --diversity entropy" "-l 2 --all" \
+	    "--closeness 0.9"; do
 		# shellcheck disable=SC2086 # the options, split on purpose
 		lattice-search -v -S 1M -T "$T/tmp" "${a[@]}" $l "$T/s.tsv" \
 		    > "$T/small" 2> "$T/err" || { cat "$T/err"; false; }
@@ -142,23 +144,45 @@ same() {
 	[ -z "$(ls "$T/tmp")" ]
 }
 
-@test "-S 4M, 1 million rows, a sensitive column of 50,000 values: a class's groups counted whole within the budget, the bytes of -S 16G" {
-	# One quasi-identifier: near the top of the lattice a class holds
-	# nearly all the groups, which are counted by their distinct keys,
-	# not by the rows on disk.
-	table 1000000 3 | awk -F '\t' 'BEGIN { OFS = "\t" }
-	    NR == 1 { print $0, "s"; next }
-	    { print $0, ((NR - 1) * 7919) % 50000 }' > "$T/s.tsv"
-	local a=(-H age=interval:5,10,20,40 -q age -s s -k 5 --max-suppress 1%
-	    -l 2 --all)
+@test "-S 1M, sensitive columns distinct in every row (l-diversity of each kind, two columns): numbered on disk, classes larger than a set from sorts, the bytes of -S 16G" {
+	local a=(-H age=interval:5,10,20,40 -H zipcode=interval:3 -q age,zipcode
+	    -k 5 --max-suppress 1%)
+	for l in "-s w -l 2" "-s w -l 3 --diversity entropy --all" \
+	    "-s w -l 3 --diversity recursive -c 2" "-s w,hvalue -l 2 --best"; do
+		# shellcheck disable=SC2086 # the options, split on purpose
+		lattice-search -v -S 1M -T "$T/tmp" "${a[@]}" $l "$B/mid.tsv" \
+		    > "$T/small" 2> "$T/err" || { cat "$T/err"; false; }
+		grep -q 'classes larger still from sorts of their sensitive values' "$T/err"
+		# shellcheck disable=SC2086
+		lattice-search -S 16G "${a[@]}" $l "$B/mid.tsv" > "$T/big"
+		cmp "$T/small" "$T/big"
+		[ "$(wc -l < "$T/big")" -ge 2 ]
+	done
+	[ -z "$(ls "$T/tmp")" ]
+}
+
+@test "-S 4M, 1 million rows, a sensitive column distinct in every row: its values numbered on disk, a class of them all from sorts, within the budget, the bytes of -S 16G" {
+	# One quasi-identifier: at the top of the lattice one class holds
+	# all the groups, whose counts are sorted on disk, not held.
+	table 1000000 3 > "$T/s.tsv"
+	local a=(-H age=interval:5,10,20,40 -q age -s w -k 5 --max-suppress 1%
+	    -l 3 --diversity entropy --all)
 	"$ROOT/tests/peak-rss" "$T/rss" lattice-search -v -S 4M -T "$T/tmp" \
 	    "${a[@]}" "$T/s.tsv" > "$T/small" 2> "$T/err" ||
 		{ cat "$T/err"; false; }
-	grep -q 'frequency set on disk' "$T/err"
+	grep -q 'classes larger still from sorts of their sensitive values' "$T/err"
 	lattice-search -S 16G "${a[@]}" "$T/s.tsv" > "$T/big"
 	cmp "$T/small" "$T/big"
 	echo "peak $(cat "$T/rss") KB"
 	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
+	[ -z "$(ls "$T/tmp")" ]
+	# t-closeness holds the column's distribution: refused, and said.
+	run --separate-stderr lattice-search -S 4M -T "$T/tmp" \
+	    -H age=interval:5,10,20,40 -q age -s w --closeness 0.5 -k 5 \
+	    "$T/s.tsv"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"the labels of the hierarchies above their leaves, and the sensitive values (t-closeness holds their distribution), take "*" MiB"*"give -S "*" or more" ]]
 	[ -z "$(ls "$T/tmp")" ]
 }
 
@@ -178,7 +202,7 @@ same() {
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
 	echo "$stderr"
-	[[ "$stderr" == "lattice-search: -S 1M: too small for this input: with its frequency set of 100000 groups on disk, the labels of the hierarchies above their leaves, and the sensitive values, take "*" MiB, their level maps "*" MiB, "*" MiB in all, held in memory whatever the budget (lattice-search(1), -S): give -S "*"M or more" ]]
+	[[ "$stderr" == "lattice-search: -S 1M: too small for this input: with its frequency set of 100000 groups on disk, the labels of the hierarchies above their leaves take "*" MiB, their level maps "*" MiB, "*" MiB in all, held in memory whatever the budget (lattice-search(1), -S): give -S "*"M or more" ]]
 	[ -z "$(ls "$T/tmp")" ]
 	need=${stderr##*give -S }
 	need=${need%% or more}
