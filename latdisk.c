@@ -229,7 +229,7 @@ static void
 decide(struct ldisk *ld, size_t colmax)
 {
 	char *buf = NULL;
-	size_t cap = 0, c;
+	size_t cap = 0, c, added[KN_MAXSENS] = { 0 };
 	ssize_t n;
 	uint64_t lines = 0;
 	const char *err;
@@ -256,12 +256,16 @@ decide(struct ldisk *ld, size_t colmax)
 				continue;
 			v = field(buf, (size_t)n - 1, ld->d + c);
 			kn_dict_intern(&ld->sdict[c], v.p, v.n);
-			if ((lines & 0x3ff) == 0 &&
+			/* Every 1024 lines, or sooner for long values. */
+			added[c] += v.n;
+			if (((lines & 0x3ff) == 0 || added[c] > colmax / 8) &&
 			    kn_dict_bytes(&ld->sdict[c]) > colmax) {
 				ld->sranked[c] = 1;
 				kn_dict_free(&ld->sdict[c]);
 				kn_dict_init(&ld->sdict[c]);
 			}
+			if ((lines & 0x3ff) == 0 || added[c] > colmax / 8)
+				added[c] = 0;
 		}
 	}
 	if (ferror(ld->gf))

@@ -117,6 +117,8 @@ latin_group(const kn_fsrow *r, void *ctx)
 		return;
 	if (__builtin_add_overflow(L->N, r->cnt, &L->N))
 		kn_die("the row count overflows 64 bits");
+	for (c = 0; c < L->d + L->ns; c++)
+		in->vbytes += r->key[c].n;
 	for (c = 0; c < L->ns && (L->disk == NULL || L->req.hast); c++) {
 		sid[c] = kn_dict_intern(&in->sdict[c], r->key[L->d + c].p,
 		    r->key[L->d + c].n);
@@ -160,8 +162,13 @@ latin_group(const kn_fsrow *r, void *ctx)
 	for (c = 0; c < L->ns; c++)
 		in->ids[in->n * in->w + L->d + c] = sid[c];
 	in->cnt[in->n] = r->cnt;
-	if ((++in->n & 0xfff) == 0 && latin_check(L, PH_READ))
-		latin_go_disk(L);
+	/* Every 4096 groups, or sooner when their values are long (the
+	 * labels and the sensitive values grow with them). */
+	if ((++in->n & 0xfff) == 0 || in->vbytes > L->bud.budget / 32) {
+		in->vbytes = 0;
+		if (latin_check(L, PH_READ))
+			latin_go_disk(L);
+	}
 }
 
 static int

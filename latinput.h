@@ -36,6 +36,8 @@ struct lat_in {
 	kn_dict sdict[KN_MAXSENS];
 	uint64_t *scnt[KN_MAXSENS];	/* the rows of each sensitive id */
 	size_t scap[KN_MAXSENS];
+	size_t vbytes;		/* of the values read since the last
+				 * check of the budget */
 };
 
 /* The state of a run (lattice.c's L). */

@@ -161,6 +161,26 @@ same() {
 	[ -z "$(ls "$T/tmp")" ]
 }
 
+@test "-S 4M, long sensitive values (4,000 of 16 KB, distinct): numbered on disk within the budget, checked by their bytes, the bytes of -S 16G" {
+	# The reading checks the budget every 4096 groups, or sooner when
+	# their values are long; so does the numbering on disk.
+	gendata -n 4000 --seed 3 agrawal | awk -F '\t' 'BEGIN { OFS = "\t"
+	    for (i = 0; i < 16000; i++) p = p "y" }
+	    NR == 1 { print $0, "L"; next } { print $0, p NR }' > "$T/l.tsv"
+	local a=(-H age=interval:5,10,20,40 -H zipcode=interval:3 -q age,zipcode
+	    -k 5 --max-suppress 1% -s L -l 3 --all)
+	"$ROOT/tests/peak-rss" "$T/rss" lattice-search -v -S 4M -T "$T/tmp" \
+	    "${a[@]}" "$T/l.tsv" > "$T/small" 2> "$T/err" ||
+		{ cat "$T/err"; false; }
+	grep -q 'frequency set on disk' "$T/err"
+	lattice-search -S 16G "${a[@]}" "$T/l.tsv" > "$T/big"
+	cmp "$T/small" "$T/big"
+	[ "$(wc -l < "$T/big")" -ge 2 ]
+	echo "peak $(cat "$T/rss") KB"
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
+	[ -z "$(ls "$T/tmp")" ]
+}
+
 @test "-S 4M, 1 million rows, a sensitive column distinct in every row: its values numbered on disk, a class of them all from sorts, within the budget, the bytes of -S 16G" {
 	# One quasi-identifier: at the top of the lattice one class holds
 	# all the groups, whose counts are sorted on disk, not held.
