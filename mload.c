@@ -9,10 +9,13 @@
  * of these codes for rothko.c, the numbers as keys (numkey.c).  Below
  * mondrian.c, which prepares the codes (mond_prepare) and cuts them.
  *
- * With -j (TSV in memory), tsv.c's blocks of lines are coded on threads
- * (mload_par): each thread parses its block's rows into their records
- * in place and gives the values of the dictionaries (the hierarchies'
- * leaves, the sensitive values, the targets) ids of the block's own,
+ * With -j (TSV), tsv.c's blocks of lines are coded on threads
+ * (mload_par): each thread parses its block's rows into their records,
+ * in place in memory, out of core into the block's own (its size then
+ * bounded by the budget) that the main thread copies to the spool's
+ * chunks in order, and gives the values of the dictionaries (the
+ * hierarchies' leaves, the sensitive values, the targets) ids of the
+ * block's own,
  * first seen first; the main thread takes the blocks back in order and
  * adds their values to the run's dictionaries in that order, which is
  * the order one thread sees them in, so the codes are the same.  A row
@@ -429,7 +432,7 @@ static void
 flush_chunk(struct part *pt, size_t nb)
 {
 	numkey_flush(pt, nb);
-	if (mond_dicts_bytes(pt) +
+	if (mond_dicts_bytes(pt) + pt->loadbuf +
 		2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t) >
 	    pt->budget)
 		mond_too_small(pt, "the dictionaries of the sensitive values, "
@@ -601,6 +604,21 @@ load_room(struct part *pt, size_t cap)
 	}
 }
 
+/* Out of core: codes the current row of t as the next, into the chunk
+ * of rows in pt->rec, which goes to the spool each time it fills. */
+static void
+chunk_row(struct part *pt, kn_table *t, size_t scol, size_t tcol)
+{
+	size_t b = pt->nrows - pt->spooled;
+
+	if (b == MOND_CHUNK) {
+		flush_chunk(pt, b);
+		b = 0;
+	}
+	load_row(pt, t, b, pt->nrows, scol, tcol);
+	pt->nrows++;
+}
+
 /* ---- the rows on the threads of -j ------------------------------- */
 
 /* The dictionaries a block's rows are coded with before the run's: one
@@ -610,12 +628,17 @@ load_room(struct part *pt, size_t cap)
 #define LD_TARG(pt) ((pt)->nqi + 1)
 
 /* A block of lines and what a thread made of them: its rows' records
- * and numbers written in place (pt->rec and dm->raw at rows row0 on),
- * the values of dictionaries as ids of the block's own, first seen
- * first. */
+ * and numbers (in memory written in place, pt->rec and dm->raw at rows
+ * row0 on; out of core in the block's own, for the chunks of the
+ * spool), the values of dictionaries as ids of the block's own, first
+ * seen first. */
 struct mljob {
 	kn_block b;
 	uint64_t row0;		/* the number of its first row */
+	uint32_t *rec;		/* the records of its rows */
+	int64_t **raw;		/* per numeric QI, their numbers */
+	int8_t **rsc;
+	size_t cap;		/* out of core: the rows its own hold */
 	uint64_t done;		/* the rows coded */
 	int stop;		/* the thread stopped at a row: the main
 				 * thread does it and the rest */
@@ -650,6 +673,70 @@ struct mlworker {
 	size_t sjcap;
 };
 
+/* In memory: the block's rows are coded in place, from row0 on. */
+static void
+job_in_place(struct part *pt, struct mljob *jb)
+{
+	size_t j;
+
+	jb->rec = pt->rec + jb->row0 * pt->rec_words;
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h == NULL) {
+			jb->raw[j] = pt->dims[j].raw + jb->row0;
+			jb->rsc[j] = pt->dims[j].rsc + jb->row0;
+		}
+}
+
+/* Out of core: room for n rows in the block's own records and
+ * numbers. */
+static void
+job_room(struct part *pt, struct mljob *jb, size_t n)
+{
+	size_t j;
+
+	if (n <= jb->cap)
+		return;
+	jb->cap = n;
+	jb->rec = kn_realloc(jb->rec, n * pt->rec_words * sizeof(uint32_t));
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h == NULL) {
+			jb->raw[j] = kn_realloc(jb->raw[j], n * sizeof(int64_t));
+			jb->rsc[j] = kn_realloc(jb->rsc[j], n);
+		}
+}
+
+/* Out of core: appends the first n rows of jb, coded, to the chunk of
+ * rows in pt->rec, which goes to the spool each time it fills. */
+static void
+chunk_append(struct part *pt, const struct mljob *jb, uint64_t n)
+{
+	size_t rw = pt->rec_words, b, m, j;
+	uint64_t i = 0;
+
+	while (i < n) {
+		b = pt->nrows - pt->spooled;
+		if (b == MOND_CHUNK) {
+			flush_chunk(pt, b);
+			b = 0;
+		}
+		m = MOND_CHUNK - b;
+		if (m > n - i)
+			m = (size_t)(n - i);
+		memcpy(pt->rec + b * rw, jb->rec + i * rw,
+		    m * rw * sizeof(uint32_t));
+		for (j = 0; j < pt->nqi; j++) {
+			struct dim *dm = &pt->dims[j];
+
+			if (dm->h != NULL)
+				continue;
+			memcpy(dm->raw + b, jb->raw[j] + i, m * sizeof(int64_t));
+			memcpy(dm->rsc + b, jb->rsc[j] + i, m);
+		}
+		pt->nrows += m;
+		i += m;
+	}
+}
+
 /* Codes row f, number row, on a thread: 0 if it has a value the thread
  * cannot take (the main thread reports it). */
 static int
@@ -657,8 +744,8 @@ code_row(struct mlworker *w, struct mljob *jb, const kn_str *f,
     uint64_t row)
 {
 	struct part *pt = w->mp->pt;
-	uint32_t *r = pt->rec + row * pt->rec_words;
-	size_t j;
+	size_t i = (size_t)(row - jb->row0), j;
+	uint32_t *r = jb->rec + i * pt->rec_words;
 
 	if (row >= UINT32_MAX - 1)
 		return 0;
@@ -675,8 +762,8 @@ code_row(struct mlworker *w, struct mljob *jb, const kn_str *f,
 		}
 		r[j] = 0;
 		if (kn_missing(v.p, v.n)) {
-			dm->raw[row] = 0;
-			dm->rsc[row] = -1;
+			jb->raw[j][i] = 0;
+			jb->rsc[j][i] = -1;
 			jb->lmiss[j] = 1;
 			continue;
 		}
@@ -687,8 +774,8 @@ code_row(struct mlworker *w, struct mljob *jb, const kn_str *f,
 			sc = 0;
 		} else if (!mond_parse_num(v.p, v.n, &m, &sc))
 			return 0;
-		dm->raw[row] = m;
-		dm->rsc[row] = (int8_t)sc;
+		jb->raw[j][i] = m;
+		jb->rsc[j][i] = (int8_t)sc;
 	}
 	r[pt->word_row] = (uint32_t)row;
 	for (j = 0; pt->msvar && j < pt->nsens; j++) {
@@ -887,7 +974,7 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 		at = 0;
 	} else {
 		for (k = 0; k < jb->done && mp->coded; k++) {
-			uint32_t *r = pt->rec + (jb->row0 + k) * pt->rec_words;
+			uint32_t *r = jb->rec + k * pt->rec_words;
 
 			for (j = 0; j < pt->nqi; j++)
 				if (pt->dims[j].h != NULL)
@@ -906,6 +993,8 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 		for (j = 0; j < pt->nqi; j++)
 			if (pt->dims[j].h == NULL && jb->lmiss[j])
 				pt->dims[j].miss = 1;
+		if (pt->ooc)
+			chunk_append(pt, jb, jb->done);
 	}
 	if (!redo)
 		return;
@@ -923,8 +1012,11 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 	tc.r.name = b->name;
 	while (kn_block_row(mp->t, b, f)) {
 		tc.r.lineno = b->line0 + b->at - 1;
-		load_row(pt, &tc, jb->row0 + b->at - 1, jb->row0 + b->at - 1,
-		    mp->scol, mp->tcol);
+		if (pt->ooc)
+			chunk_row(pt, &tc, mp->scol, mp->tcol);
+		else
+			load_row(pt, &tc, jb->row0 + b->at - 1, jb->row0 +
+			    b->at - 1, mp->scol, mp->tcol);
 	}
 	if (b->bad)
 		kn_block_fail(mp->t, b);
@@ -946,7 +1038,8 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	struct mljob *jobs;
 	pthread_t th[64];
 	uint32_t **map;
-	size_t *mapcap, cap = 1 << 16, wh = 0, nin = 0, i, x;
+	size_t *mapcap, cap = 1 << 16, wh = 0, nin = 0, i, x, want, nr;
+	size_t rowb = pt->rec_words * sizeof(uint32_t), nnum = 0;
 	uint64_t row = 0, before;
 	kn_str *f;
 	int started, k, got;
@@ -978,6 +1071,8 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	}
 	jobs = kn_zalloc(mp.nb * sizeof(*jobs));
 	for (i = 0; i < mp.nb; i++) {
+		jobs[i].raw = kn_zalloc((pt->nqi + 1) * sizeof(int64_t *));
+		jobs[i].rsc = kn_zalloc((pt->nqi + 1) * sizeof(int8_t *));
 		jobs[i].ld = kn_zalloc((pt->nqi + 2) * sizeof(kn_dict));
 		for (x = 0; x < pt->nqi + 2; x++)
 			kn_dict_init(&jobs[i].ld[x]);
@@ -987,7 +1082,24 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	map = kn_zalloc((pt->nqi + 2) * sizeof(uint32_t *));
 	mapcap = kn_zalloc((pt->nqi + 2) * sizeof(size_t));
 	f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+	for (x = 0; x < pt->nqi; x++)
+		nnum += pt->dims[x].h == NULL;
+	rowb += nnum * (sizeof(int64_t) + 1);
+	want = MLOAD_BLOCK;
+	if (pt->ooc) {
+		/* The blocks' own records within an eighth of the budget: a
+		 * row of ncols fields has ncols bytes at least. */
+		want = pt->budget / 8 / mp.nb / rowb * (t->ncols + 1);
+		if (want > MLOAD_BLOCK)
+			want = MLOAD_BLOCK;
+		if (want < 4096)
+			want = 4096;
+		pt->loadbuf = mp.nb * (want / (t->ncols + 1) + 1) * rowb;
+		cap = MOND_CHUNK;
+	}
 	if (started > 0) {
+		if (pt->ooc)
+			numkey_layout(pt);
 		pt->rec = kn_alloc(cap * pt->rec_words * sizeof(uint32_t));
 		load_room(pt, cap);
 	}
@@ -1002,19 +1114,24 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 			}
 			jb = &jobs[(wh + nin) % mp.nb];
 			before = t->rows;
-			if ((got = kn_table_block(t, &jb->b, MLOAD_BLOCK)) == 0)
+			if ((got = kn_table_block(t, &jb->b, want)) == 0)
 				break;
-			if (row + (t->rows - before) > cap) {
+			nr = (size_t)(t->rows - before);
+			if (pt->ooc)
+				job_room(pt, jb, nr);
+			else if (row + nr > cap) {
 				/* More room: once the blocks in hand are done. */
 				for (; nin > 0; nin--, wh = (wh + 1) % mp.nb)
 					mload_finish(&mp, &jobs[wh], f, map,
 					    mapcap);
-				while (row + (t->rows - before) > cap)
+				while (row + nr > cap)
 					cap *= 2;
 				load_room(pt, cap);
 			}
 			jb->row0 = row;
-			row += t->rows - before;
+			if (!pt->ooc)
+				job_in_place(pt, jb);
+			row += nr;
 			jb->ready = 0;
 			nin++;
 			pthread_mutex_lock(&mp.mu);
@@ -1039,6 +1156,15 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 		free(w[k].sjoin);
 	}
 	for (i = 0; i < mp.nb; i++) {
+		if (pt->ooc) {
+			free(jobs[i].rec);
+			for (x = 0; x < pt->nqi; x++) {
+				free(jobs[i].raw[x]);
+				free(jobs[i].rsc[x]);
+			}
+		}
+		free(jobs[i].raw);
+		free(jobs[i].rsc);
 		kn_block_free(&jobs[i].b);
 		for (x = 0; x < pt->nqi + 2; x++)
 			kn_dict_free(&jobs[i].ld[x]);
@@ -1057,9 +1183,11 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	pthread_mutex_destroy(&mp.mu);
 	pthread_cond_destroy(&mp.more);
 	pthread_cond_destroy(&mp.done);
+	pt->loadbuf = 0;
 	if (started == 0)
 		return 0;
-	pt->nrows = row;
+	if (!pt->ooc)
+		pt->nrows = row;
 	kn_progress(t->rows, t->r.bytes);
 	kn_progress_done();
 	return 1;
@@ -1072,9 +1200,12 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 {
 	size_t cap = 1 << 16, rawcap = 0;
 
-	if (pt->jobs > 1 && !pt->ooc && !t->csv &&
-	    mload_par(pt, t, scol, tcol, pt->jobs))
+	if (pt->jobs > 1 && !t->csv && mload_par(pt, t, scol, tcol,
+	    pt->jobs)) {
+		if (pt->ooc)
+			flush_chunk(pt, pt->nrows - pt->spooled);
 		return;
+	}
 	if (pt->ooc) {
 		cap = MOND_CHUNK;
 		numkey_layout(pt);

@@ -191,6 +191,8 @@ struct part {
 	struct dim *dims;
 	size_t rec_words;
 	size_t word_row, word_sens, word_targ;
+	size_t loadbuf;		/* out of core with -j: the bytes of the
+				 * blocks being coded (mload.c) */
 	int has_sens, has_targ;
 	size_t *used, nused;	/* the columns read: QIs, -s, -t */
 	int need_stats;		/* parts need more than their size */

@@ -176,13 +176,16 @@ bigtable() {
 	awk 'BEGIN { for (k = 0; k < 997; k++) print "v" k ";g" k % 10 ";*" }' > "$2"
 }
 
-@test "-j on tables of many blocks: dates, numbers, a hierarchy, missing values and sensitive columns give the bytes of -j 1" {
+@test "-j on tables of many blocks: dates, numbers, a hierarchy, missing values and sensitive columns give the bytes of -j 1, in memory and spooled out of core (-S)" {
 	bigtable "$T/b" "$T/c.csv"
 	for opts in "-q d,x,c --date d -k 20 -s s -l 3" \
 	    "-q d,t,x,c --date d,t -k 20 -s s --closeness 0.5" \
 	    "-q d,x -H d=date:year,decade -k 20 -t s --split regression" \
 	    "-q d,x -H d=date:year -k 20 -t c --split infogain" \
-	    "-q x,c -k 20 -s d,s -l 2" "-q x,c,d --date d -k 30 -s s --variance 2"; do
+	    "-q x,c -k 20 -s d,s -l 2" "-q x,c,d --date d -k 30 -s s --variance 2" \
+	    "-q d,x,c --date d -k 20 -s s -l 3 -S 4M" \
+	    "-q d,t,x,c --date d,t -k 20 -s s --closeness 0.5 -a rothko-s -S 4M" \
+	    "-q x,c,d --date d -k 30 -s s --variance 2 -S 4M"; do
 		# shellcheck disable=SC2086
 		partition -j 1 --missing '?,NA' -H c="$T/c.csv" $opts \
 		    -r "$T/r1" "$T/b" > "$T/o1" 2> "$T/e1"
@@ -234,5 +237,9 @@ NR == 110001 { $6 = "?" } 1|-q d,x,c --date d -k 20 -s s --variance 1
 NR == 110001 { $6 = "x" } 1|-q d,c --date d -k 20 -s s,x --variance 1
 NR == 110001 { $6 = "" } 1|-q d,x,c --date d -k 20 -t s --split regression
 NR == 110001 { $6 = "1e5" } 1|-q d,c,s -H s=interval:5,10 --date d -k 20
+NR == 100001 { $4 = "abc" } 1|-q d,x,c --date d -k 20 -S 4M
+NR == 100001 { $5 = "zzz" } NR == 100011 { $4 = "abc" } 1|-q d,x,c --date d -k 20 -S 4M
+NR >= 90001 { $2 = "2001-01-01T00:00:00" } 1|-q d,x,c --date d -k 20 -a rothko-s -S 4M
+NR == 110001 { $6 = "x" } 1|-q d,x,c --date d -k 20 -s s --variance 1 -S 4M
 CASES
 }
