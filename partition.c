@@ -658,8 +658,14 @@ main(int argc, char *argv[])
 		if ((pt->spool = kn_tmp_open(pt->spool_path, "wb")) == NULL)
 			kn_die_sys("%s", pt->spool_path);
 	}
-	pt->jobs = pt->ooc ? 1 : kn_jobs(&opt);
+	/* The rows are read and coded on the threads of -j (mload.c);
+	 * out of core, the nodes partitioned in memory are on one (their
+	 * scratch counted in -S is one thread's) and the threads count the
+	 * groups (rgroups.c) and rank the numbers (rothko.c). */
+	pt->jobs = kn_jobs(&opt);
 	mond_load(pt, &t, sidx, tidx);
+	if (pt->ooc)
+		pt->jobs = 1;
 	kn_table_free(&t);
 	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
 	if (pt->ooc) {
