@@ -846,11 +846,11 @@ adultcase() {
 }
 
 @test "Mondrian as cluster jobs: the single run's output on random tables (variance, regression, l-diversity, hierarchies)" {
-	CASE=clcase randcases 1 120
+	CASE=clcase randcases 1 80
 }
 
 @test "Mondrian as cluster jobs: the single run's output on random tables with --closeness and two sensitive columns" {
-	CASE=cltcase randcases 1 60
+	CASE=cltcase randcases 1 40
 }
 
 @test "Mondrian as cluster jobs: a header-only table, a single row, all rows alike" {
