@@ -425,6 +425,15 @@ mond_numdict_id(struct numdict *v, int64_t m, int sc)
 	return (uint32_t)(v->n - 1);
 }
 
+/* Out of core, what the reading keeps for the blocks of -j (mload_par),
+ * counted whatever -j is, so that a budget is refused at the same row
+ * for every -j: an eighth. */
+static size_t
+ooc_reserve(const struct part *pt)
+{
+	return pt->budget / 8;
+}
+
 /* Writes the rows in the buffer to the spool, the numbers as keys
  * (numkey.c); what stays in memory is the dictionaries of the other
  * values, which must fit. */
@@ -432,7 +441,7 @@ static void
 flush_chunk(struct part *pt, size_t nb)
 {
 	numkey_flush(pt, nb);
-	if (mond_dicts_bytes(pt) + pt->loadbuf +
+	if (mond_dicts_bytes(pt) + ooc_reserve(pt) +
 		2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t) >
 	    pt->budget)
 		mond_too_small(pt, "the dictionaries of the sensitive values, "
@@ -672,6 +681,24 @@ struct mlworker {
 	char *sjoin;
 	size_t sjcap;
 };
+
+/* Out of core: the bytes of a block of lines whose rows' records, nb
+ * blocks at a time, keep within ooc_reserve (a row of ncols fields has
+ * ncols bytes at least), or 0 when blocks worth the threads do not. */
+static size_t
+ooc_block(const struct part *pt, const kn_table *t, size_t nb)
+{
+	size_t rowb = pt->rec_words * sizeof(uint32_t), j, want;
+	size_t minrow = t->ncols > 0 ? t->ncols : 1;
+
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h == NULL)
+			rowb += sizeof(int64_t) + 1;
+	want = ooc_reserve(pt) / nb / rowb * minrow;
+	if (want < 4096)
+		return 0;
+	return want < MLOAD_BLOCK ? want : MLOAD_BLOCK;
+}
 
 /* In memory: the block's rows are coded in place, from row0 on. */
 static void
@@ -1039,7 +1066,6 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	pthread_t th[64];
 	uint32_t **map;
 	size_t *mapcap, cap = 1 << 16, wh = 0, nin = 0, i, x, want, nr;
-	size_t rowb = pt->rec_words * sizeof(uint32_t), nnum = 0;
 	uint64_t row = 0, before;
 	kn_str *f;
 	int started, k, got;
@@ -1082,19 +1108,9 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	map = kn_zalloc((pt->nqi + 2) * sizeof(uint32_t *));
 	mapcap = kn_zalloc((pt->nqi + 2) * sizeof(size_t));
 	f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
-	for (x = 0; x < pt->nqi; x++)
-		nnum += pt->dims[x].h == NULL;
-	rowb += nnum * (sizeof(int64_t) + 1);
 	want = MLOAD_BLOCK;
 	if (pt->ooc) {
-		/* The blocks' own records within an eighth of the budget: a
-		 * row of ncols fields has ncols bytes at least. */
-		want = pt->budget / 8 / mp.nb / rowb * (t->ncols + 1);
-		if (want > MLOAD_BLOCK)
-			want = MLOAD_BLOCK;
-		if (want < 4096)
-			want = 4096;
-		pt->loadbuf = mp.nb * (want / (t->ncols + 1) + 1) * rowb;
+		want = ooc_block(pt, t, mp.nb);
 		cap = MOND_CHUNK;
 	}
 	if (started > 0) {
@@ -1183,7 +1199,6 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	pthread_mutex_destroy(&mp.mu);
 	pthread_cond_destroy(&mp.more);
 	pthread_cond_destroy(&mp.done);
-	pt->loadbuf = 0;
 	if (started == 0)
 		return 0;
 	if (!pt->ooc)
@@ -1200,8 +1215,9 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 {
 	size_t cap = 1 << 16, rawcap = 0;
 
-	if (pt->jobs > 1 && !t->csv && mload_par(pt, t, scol, tcol,
-	    pt->jobs)) {
+	if (pt->jobs > 1 && !t->csv && (!pt->ooc ||
+	    ooc_block(pt, t, 2 * (size_t)pt->jobs + 1) > 0) &&
+	    mload_par(pt, t, scol, tcol, pt->jobs)) {
 		if (pt->ooc)
 			flush_chunk(pt, pt->nrows - pt->spooled);
 		return;
@@ -1272,6 +1288,15 @@ mond_dicts_bytes(struct part *pt)
 	b += dict_bytes(&pt->targ_dict) +
 	    pt->targ_dict.n * (3 * sizeof(uint64_t) + sizeof(uint32_t));
 	return b;
+}
+
+void
+mond_size(char *buf, size_t n, size_t b)
+{
+	if (b >= ((size_t)1 << 20))
+		snprintf(buf, n, "%zu MiB", b >> 20);
+	else
+		snprintf(buf, n, "%zu KiB", b >> 10);
 }
 
 void

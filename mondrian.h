@@ -191,8 +191,6 @@ struct part {
 	struct dim *dims;
 	size_t rec_words;
 	size_t word_row, word_sens, word_targ;
-	size_t loadbuf;		/* out of core with -j: the bytes of the
-				 * blocks being coded (mload.c) */
 	int has_sens, has_targ;
 	size_t *used, nused;	/* the columns read: QIs, -s, -t */
 	int need_stats;		/* parts need more than their size */
@@ -339,6 +337,9 @@ void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
 /* The memory the dictionaries and per-value arrays take: what -S must
  * hold besides the nodes. */
 size_t mond_dicts_bytes(struct part *pt);
+/* b bytes in words for a message: MiB, or KiB below one MiB (rounded
+ * down). */
+void mond_size(char *buf, size_t n, size_t b);
 /* Refuses -S (exit 2): "-S SIZE: too small: " and what, then where to
  * read and what to do (partition(1), -S). */
 void mond_too_small(const struct part *pt, const char *fmt, ...)

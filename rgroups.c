@@ -141,9 +141,15 @@ gcharge(struct part *pt, size_t b)
 	pt->rk->gbytes += b;
 	if (pt->rk->gbytes <= pt->rk->avail)
 		return 1;
-	if (!pt->rk->gsoft)
+	if (!pt->rk->gsoft) {
+		char left[32];
+
+		/* What is left, not what was counted: the threads of a
+		 * scan count side by side, the message is one thread's. */
+		mond_size(left, sizeof(left), pt->rk->avail);
 		mond_too_small(pt, "the frequency groups of a node need more "
-		    "(%zu MiB so far)", (pt->rk->gbytes >> 20) + 1);
+		    "than the %s left for them", left);
+	}
 	pt->rk->gover = 1;
 	return 0;
 }

@@ -1278,12 +1278,15 @@ again:
 			pt->rk->streaming = 1;
 			goto again;
 		}
-		if (pt->rk->gover)
+		if (pt->rk->gover) {
+			char left[32];
+
+			mond_size(left, sizeof(left), pt->rk->avail);
 			mond_too_small(pt, "the frequency groups of a node "
-			    "need more (%zu MiB so far): those of the "
-			    "hierarchies' leaves (-H) with the sensitive values "
-			    "(-s) and labels (-t) must fit",
-			    (pt->rk->gbytes >> 20) + 1);
+			    "need more than the %s left for them: those of "
+			    "the hierarchies' leaves (-H) with the sensitive "
+			    "values (-s) and labels (-t) must fit", left);
+		}
 		/* A node streamed is repartitioned at once: the next
 		 * level's scans would read all of it again. */
 		stop = pt->rk->streaming;

@@ -201,6 +201,26 @@ bigtable() {
 	done
 }
 
+@test "-j out of core: a budget too small is refused at the same row, with the same message, for every -j; one that fits gives the bytes of -j 1" {
+	bigtable "$T/b" "$T/c.csv"
+	local S j seen=
+	for S in 300K 600K 1M 2M 3M; do
+		for j in 1 3; do
+			partition -j "$j" --missing '?,NA' -H c="$T/c.csv" \
+			    -q d,x,c --date d -k 20 -s s -l 2 -S "$S" -T "$T" \
+			    "$T/b" > "$T/o$j" 2> "$T/e$j" && echo 0 > "$T/s$j" ||
+				echo $? > "$T/s$j"
+		done
+		cat "$T/s1" "$T/e1"
+		cmp "$T/s1" "$T/s3"
+		cmp "$T/e1" "$T/e3"
+		cmp "$T/o1" "$T/o3"
+		seen="$seen $(cat "$T/s1")"
+	done
+	# Both cases met: refused (2) and run (0).
+	[[ "$seen" == *2* ]] && [[ "$seen" == *0* ]]
+}
+
 @test "-j: a bad row late in a table of many blocks is reported as -j 1 reports it, exit 2" {
 	local edit opts
 	bigtable "$T/b" "$T/c.csv"
