@@ -57,7 +57,8 @@ struct dim {
 	 * its value at the scale the column had when its chunk was
 	 * written, sc_chunk[s] the first chunk at scale s; its extremes
 	 * so far (at that scale) and whether one overflowed; the word of
-	 * the key in a record on disk; a node's local ranks: lkey[rank],
+	 * the key's low half in a record on disk (its high half is the
+	 * dimension's own word); a node's local ranks: lkey[rank],
 	 * the key of a rank, lcap their room */
 	uint64_t sc_chunk[NUMKEY_SCALES];
 	int sc_now, sc_ovf, has_num;
@@ -388,10 +389,21 @@ int msens_side_ok(struct part *pt, const uint64_t *hist, int compl,
  * so that keys compare as the numbers do; 0 for a missing value, below
  * every number (a column cannot have both a missing value and
  * -2^63). */
+/* The key of numeric dimension j, whose low word is at kw, in a record
+ * of the spool: its high word is the record's word j, which only the
+ * ranks of a node in memory use (numkey_layout). */
 static inline uint64_t
-numkey_get(const uint32_t *r, size_t w)
+numkey_get(const uint32_t *r, size_t j, size_t kw)
 {
-	return (uint64_t)r[w] << 32 | r[w + 1];
+	return (uint64_t)r[j] << 32 | r[kw];
+}
+
+/* Sets that key. */
+static inline void
+numkey_put(uint32_t *r, size_t j, size_t kw, uint64_t key)
+{
+	r[j] = (uint32_t)(key >> 32);
+	r[kw] = (uint32_t)key;
 }
 
 static inline int64_t

@@ -4,7 +4,9 @@
  * The spool (paper 004 §2, Rothko-T's and Rothko-S's one copy of the
  * rows) holds each number of a numeric quasi-identifier as a 64-bit key:
  * its value as an integer at the column's scale, the sign bit flipped,
- * so that keys compare as the numbers do.  The column's scale (its
+ * so that keys compare as the numbers do; its high half in the record's
+ * word of the dimension (which holds a rank only in memory), its low
+ * half in a word added to the record.  The column's scale (its
  * largest number of decimals) is known only at the end, so a chunk of
  * rows is written at the scale seen so far and brought to the final
  * one when it is read back (numkey_rescale): the scale only grows, at
@@ -19,7 +21,7 @@
 #include "mondrian.h"
 
 /* Sets the words of the spool's records: the in-memory record, then
- * two words for each numeric QI's key. */
+ * a word for each numeric QI's key's low half. */
 void
 numkey_layout(struct part *pt)
 {
@@ -34,7 +36,7 @@ numkey_layout(struct part *pt)
 		if (dm->h != NULL)
 			continue;
 		dm->kword = pt->dwords;
-		pt->dwords += 2;
+		pt->dwords += 1;
 		dm->sc_chunk[0] = 0;
 		for (s = 1; s < NUMKEY_SCALES; s++)
 			dm->sc_chunk[s] = UINT64_MAX;
@@ -80,7 +82,7 @@ numkey_flush(struct part *pt, size_t nb)
 		if (sc > dm->sc_now)
 			raise_scale(dm, sc, c);
 		for (i = 0; i < nb; i++) {
-			uint32_t *r = out + i * pt->dwords + dm->kword;
+			uint32_t *r = out + i * pt->dwords;
 			uint64_t key = 0;
 			int64_t v;
 
@@ -97,8 +99,7 @@ numkey_flush(struct part *pt, size_t nb)
 				dm->has_num = 1;
 				key = (uint64_t)v ^ ((uint64_t)1 << 63);
 			}
-			r[0] = (uint32_t)(key >> 32);
-			r[1] = (uint32_t)key;
+			numkey_put(r, j, dm->kword, key);
 		}
 	}
 	if (fwrite(out, pt->dwords * sizeof(uint32_t), nb, pt->spool) != nb)
@@ -150,9 +151,8 @@ numkey_rescale(struct part *pt, uint32_t *buf, size_t n, uint64_t c)
 			continue;
 		f = (int64_t)kn_pow10(dm->S - s);
 		for (i = 0; i < n; i++) {
-			uint32_t *r = buf + i * pt->dwords + dm->kword;
-			uint64_t key = numkey_get(buf + i * pt->dwords,
-			    dm->kword);
+			uint32_t *r = buf + i * pt->dwords;
+			uint64_t key = numkey_get(r, j, dm->kword);
 
 			/* A missing value's key is 0; no number's is, below
 			 * the final scale (-2^63 is no multiple of 10). */
@@ -160,8 +160,7 @@ numkey_rescale(struct part *pt, uint32_t *buf, size_t n, uint64_t c)
 				continue;
 			key = (uint64_t)(numkey_value(key) * f) ^
 			    ((uint64_t)1 << 63);
-			r[0] = (uint32_t)(key >> 32);
-			r[1] = (uint32_t)key;
+			numkey_put(r, j, dm->kword, key);
 		}
 	}
 }

@@ -399,7 +399,7 @@ count_dim(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
 		if (g->mode == GT_DENSE) {
 			if (plain)
 				g->arr[r[j]]++;
-			else if ((key = numkey_get(r, dm->kword)) == 0 &&
+			else if ((key = numkey_get(r, j, dm->kword)) == 0 &&
 			    miss)
 				g->arr[0]++;
 			else

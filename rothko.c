@@ -626,7 +626,7 @@ rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr)
 		dm->rsc = kn_alloc(n + 1);
 		for (i = 0; i < n; i++)
 			rank_put(dm, i, numkey_get(wide + pr[2 * i + 1] *
-			    pt->dwords, dm->kword));
+			    pt->dwords, j, dm->kword));
 	}
 	free(wide);
 	free(pr);
@@ -649,8 +649,8 @@ rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr)
 }
 
 /* Partitions a node in memory: reads it, each number's key taken in the
- * same scan (9 bytes a row and number: within the 16 that
- * fits_in_memory counts for its two words on disk), and runs the stack
+ * same scan (9 bytes a row and number: its value and scale, within what
+ * mem_row_bytes counts), and runs the stack
  * of mond_partition() over it, class ids continuing. */
 static void
 solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
@@ -673,7 +673,7 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 	while ((r = rothko_read_next(pt, &rd)) != NULL) {
 		for (j = 0; j < pt->nqi; j++)
 			if (pt->dims[j].h == NULL)
-				rank_put(&pt->dims[j], i, numkey_get(r,
+				rank_put(&pt->dims[j], i, numkey_get(r, j,
 				    pt->dims[j].kword));
 		memcpy(pt->rec + i++ * pt->rec_words, r,
 		    pt->rec_words * sizeof(uint32_t));

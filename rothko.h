@@ -162,7 +162,7 @@ static inline uint64_t
 rothko_disk_key(struct part *pt, const uint32_t *r, size_t j)
 {
 	return pt->dims[j].h != NULL || !pt->keyed ? r[j] :
-	    numkey_get(r, pt->dims[j].kword);
+	    numkey_get(r, j, pt->dims[j].kword);
 }
 
 /* Whether dimension j of the node being counted is streamed: a
