@@ -539,7 +539,7 @@ mktemp_in(const char *dir, const char *base, char **path, int unlinked)
 	/* No signal may strike between creating and registering, or
 	 * unlinking at once (unlinked: no registry is needed, and a
 	 * SIGKILL, which nothing holds off, finds the name gone but for
-	 * the two calls). */
+	 * the two calls, or with O_TMPFILE never made). */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	/* Nor may another thread, dying, clean up between the two
@@ -553,11 +553,20 @@ mktemp_in(const char *dir, const char *base, char **path, int unlinked)
 		for (;;)
 			pause();
 	}
-	fd = mkstemp(p);
-	if (fd >= 0 && unlinked)
-		unlink(p);
-	else if (fd >= 0)
-		tmp_add(p);
+	fd = -1;
+#if defined(__linux__) && defined(__O_TMPFILE)
+	/* A file without a name, where the system makes them (Linux's
+	 * O_TMPFILE): not even a SIGKILL between two calls leaves it. */
+	if (unlinked && (fd = open(dir, __O_TMPFILE | O_RDWR, 0600)) >= 0)
+		snprintf(p, n, "%s/%s (unnamed)", dir, base);
+#endif
+	if (fd < 0) {
+		fd = mkstemp(p);
+		if (fd >= 0 && unlinked)
+			unlink(p);
+		else if (fd >= 0)
+			tmp_add(p);
+	}
 	__atomic_sub_fetch(&tmp_creating, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&tmp_mu);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
