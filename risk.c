@@ -459,9 +459,12 @@ risk_put(const risk_ctx *r, report *rp)
 		report_put(rp, "zayatz_population_uniques", "%.10Lg", z);
 		report_put(rp, "zayatz_population_uniqueness", "%.10Lg",
 		    n > 0 ? z / n : 0.0L);
+		/* Six digits: the fit is flat near its optimum, and the
+		 * digits after the eighth came out differently on AMD and
+		 * Intel CPUs (the x87's logarithm and exponential). */
 		z = risk_pitman(r);
-		report_put(rp, "pitman_population_uniques", "%.10Lg", z);
-		report_put(rp, "pitman_population_uniqueness", "%.10Lg",
+		report_put(rp, "pitman_population_uniques", "%.6Lg", z);
+		report_put(rp, "pitman_population_uniqueness", "%.6Lg",
 		    n > 0 ? z / n : 0.0L);
 	}
 }
