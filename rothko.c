@@ -1053,9 +1053,9 @@ static size_t
 rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
     const char *checkname)
 {
-	/* 8 bytes a word of the records on disk and 40 a row: the
-	 * sample's records as read, and the tree grown on them. */
-	uint64_t ns = pt->rk->avail / (8 * pt->dwords + 40),
+	/* The sample takes the room of a node in memory (mem_row_bytes),
+	 * and 40 bytes a row for the tree grown on it. */
+	uint64_t ns = pt->rk->avail / (mem_row_bytes(pt) + 40),
 		 kk, lo, hi;
 	struct pstat *ps;
 	size_t t, nk = 0;

@@ -83,6 +83,23 @@ setup() {
 	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((2048 + ALLOW_KB)) ]
 }
 
+@test "Rothko-S, -S 128M, a million rows of nine numbers: the sample within -S plus $ALLOW_KB KB, as a node in memory" {
+	# The sample was sized at 8 bytes a word on disk and 40 a row,
+	# less than it takes while read and ranked: 144 MiB at -S 128M, 570
+	# at -S 512M; now it takes the room of a node in memory.
+	gendata -n 1000000 --seed 5 agrawal > "$T/t"
+	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition -v \
+	    -a rothko-s -S 128M -T "$T" -k 1000 -o "$T/out" \
+	    -q salary,commission,age,elevel,car,zipcode,hvalue,hyears,loan \
+	    "$T/t"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ "$stderr" == *"Rothko-S"* ]]
+	[ "$(wc -l < "$T/out")" -eq 1000001 ]
+	echo "peak $(cat "$T/rss") KB"
+	[ -n "${ASAN_OPTIONS:-}" ] ||
+	    [ "$(cat "$T/rss")" -le $((131072 + ALLOW_KB)) ]
+}
+
 @test "Rothko-T with the groups streamed: missing values, mixed decimals, l-diversity, variance, infogain, regression, --relaxed give the in-memory output" {
 	# 20,000 rows; 'inc' nearly distinct, some missing, with 0, 1 or
 	# 2 decimals; 'd2' quarters, some missing.
