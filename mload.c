@@ -1287,7 +1287,7 @@ mond_dicts_bytes(struct part *pt)
 	    pt->sens_dict.n * (5 * sizeof(uint64_t) + sizeof(uint32_t));
 	b += dict_bytes(&pt->targ_dict) +
 	    pt->targ_dict.n * (3 * sizeof(uint64_t) + sizeof(uint32_t));
-	return b;
+	return b + pt->xlx_n * sizeof(kn_i128);
 }
 
 void

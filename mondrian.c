@@ -42,6 +42,8 @@ mond_x_log_x(struct part *pt, uint64_t c)
 {
 	if (c < pt->xlx_n)
 		return pt->xlx_tab[c];
+	if (c < 2)
+		return 0;
 	return (kn_i128)llroundl((long double)c * logl((long double)c) *
 	    4294967296.0L);
 }
@@ -1411,8 +1413,15 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			pt->label_rank = rk;
 		else
 			free(rk);
+		/* c ln c of the counts below xlx_n from a table, the others
+		 * computed (the same integers): out of core the table takes
+		 * an eighth of -S at most, counted with the dictionaries
+		 * (mond_dicts_bytes). */
 		pt->xlx_n = pt->nrows + 1 < ((size_t)1 << 20) ? pt->nrows + 1
 							      : (size_t)1 << 20;
+		if (pt->ooc && pt->budget != 0 &&
+		    pt->xlx_n > pt->budget / 8 / sizeof(kn_i128))
+			pt->xlx_n = pt->budget / 8 / sizeof(kn_i128);
 		pt->xlx_tab = kn_alloc(pt->xlx_n * sizeof(kn_i128));
 		for (i = 0; i < pt->xlx_n; i++)
 			pt->xlx_tab[i] = i < 2 ? 0 : (kn_i128)llroundl(

@@ -100,6 +100,21 @@ setup() {
 	    [ "$(cat "$T/rss")" -le $((131072 + ALLOW_KB)) ]
 }
 
+@test "Rothko-T --split infogain, -S 2M, 600,000 rows: the table of c ln c within the budget, the in-memory output, the peak within -S plus $ALLOW_KB KB" {
+	# The table of c ln c had a row for every count up to the rows or
+	# 2^20, whatever the budget: 15,188 KB here.
+	gendata -n 600000 --seed 6 agrawal > "$T/t"
+	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition \
+	    -a rothko-t -S 2M -T "$T" -q age,zipcode,car -k 1000 \
+	    --split infogain -t elevel -o "$T/out" "$T/t"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	partition -q age,zipcode,car -k 1000 --split infogain -t elevel \
+	    "$T/t" | cmp - "$T/out"
+	echo "peak $(cat "$T/rss") KB"
+	[ -n "${ASAN_OPTIONS:-}" ] ||
+	    [ "$(cat "$T/rss")" -le $((2048 + ALLOW_KB)) ]
+}
+
 @test "Rothko-T with the groups streamed: missing values, mixed decimals, l-diversity, variance, infogain, regression, --relaxed give the in-memory output" {
 	# 20,000 rows; 'inc' nearly distinct, some missing, with 0, 1 or
 	# 2 decimals; 'd2' quarters, some missing.
