@@ -230,6 +230,7 @@ decide(struct ldisk *ld, size_t colmax)
 {
 	char *buf = NULL;
 	size_t cap = 0, c, added[KN_MAXSENS] = { 0 };
+	size_t *ladd = kn_zalloc((ld->d + 1) * sizeof(size_t));
 	ssize_t n;
 	uint64_t lines = 0;
 	const char *err;
@@ -246,10 +247,16 @@ decide(struct ldisk *ld, size_t colmax)
 			v = field(buf, (size_t)n - 1, c);
 			if (kn_hier_leaf(h, v.p, v.n, &err) < 0)
 				bad_value(ld, c, v, err);
-			if ((lines & 0x3ff) == 0 && labels_bytes(h) > colmax) {
+			/* Every 1024 lines, or sooner for long values, as
+			 * the sensitive values below. */
+			ladd[c] += v.n;
+			if (((lines & 0x3ff) == 0 || ladd[c] > colmax / 8) &&
+			    labels_bytes(h) > colmax) {
 				ld->ranked[c] = 1;
 				kn_hier_reset(h);
 			}
+			if ((lines & 0x3ff) == 0 || ladd[c] > colmax / 8)
+				ladd[c] = 0;
 		}
 		for (c = 0; ld->svals && c < ld->ns; c++) {
 			if (ld->sranked[c])
@@ -271,6 +278,7 @@ decide(struct ldisk *ld, size_t colmax)
 	if (ferror(ld->gf))
 		kn_die_sys("%s", ld->gpath);
 	free(buf);
+	free(ladd);
 	for (c = 0; c < ld->d; c++)
 		if (ld->hier[c]->kind != KN_HFILE && !ld->ranked[c] &&
 		    labels_bytes(ld->hier[c]) > colmax) {

@@ -440,15 +440,23 @@ ooc_reserve(const struct part *pt)
 static void
 flush_chunk(struct part *pt, size_t nb)
 {
+	size_t d, c = 2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t);
+	char ds[32], rs[32], cs[32];
+
 	numkey_flush(pt, nb);
-	if (mond_dicts_bytes(pt) + ooc_reserve(pt) +
-		2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t) >
-	    pt->budget)
-		mond_too_small(pt, "the dictionaries of the sensitive values, "
-		    "the targets and the hierarchies' labels, held in memory "
-		    "whatever the budget, take %zu MiB at row %llu",
-		    (mond_dicts_bytes(pt) >> 20) + 1,
-		    (unsigned long long)pt->nrows);
+	d = mond_dicts_bytes(pt);
+	if (d + ooc_reserve(pt) + c <= pt->budget)
+		return;
+	/* Each part named, as a refusal with no sensitive column, target
+	 * or hierarchy must not blame their dictionaries. */
+	mond_size(ds, sizeof(ds), d);
+	mond_size(rs, sizeof(rs), ooc_reserve(pt));
+	mond_size(cs, sizeof(cs), c);
+	mond_too_small(pt, "at row %llu the reading holds more than it: the "
+	    "dictionaries of the sensitive values, the targets and the "
+	    "hierarchies' labels (%s), the blocks of -j (an eighth of -S: "
+	    "%s) and two chunks of %d rows (%s)",
+	    (unsigned long long)pt->nrows, ds, rs, MOND_CHUNK, cs);
 }
 
 /* The id of value v in dc, added if new; with num, its number goes to
@@ -682,9 +690,10 @@ struct mlworker {
 	size_t sjcap;
 };
 
-/* Out of core: the bytes of a block of lines whose rows' records, nb
- * blocks at a time, keep within ooc_reserve (a row of ncols fields has
- * ncols bytes at least), or 0 when blocks worth the threads do not. */
+/* Out of core: the bytes of a block of lines which, with its rows'
+ * records, nb blocks at a time, keeps within ooc_reserve (a row of ncols
+ * fields has ncols bytes at least, so a block of w bytes has w / ncols
+ * rows at most), or 0 when blocks worth the threads do not. */
 static size_t
 ooc_block(const struct part *pt, const kn_table *t, size_t nb)
 {
@@ -694,7 +703,7 @@ ooc_block(const struct part *pt, const kn_table *t, size_t nb)
 	for (j = 0; j < pt->nqi; j++)
 		if (pt->dims[j].h == NULL)
 			rowb += sizeof(int64_t) + 1;
-	want = ooc_reserve(pt) / nb / rowb * minrow;
+	want = ooc_reserve(pt) / nb / (minrow + rowb) * minrow;
 	if (want < 4096)
 		return 0;
 	return want < MLOAD_BLOCK ? want : MLOAD_BLOCK;
@@ -732,13 +741,12 @@ job_room(struct part *pt, struct mljob *jb, size_t n)
 		}
 }
 
-/* Out of core: appends the first n rows of jb, coded, to the chunk of
- * rows in pt->rec, which goes to the spool each time it fills. */
+/* Out of core: appends rows [i, n) of jb, coded, to the chunk of rows
+ * in pt->rec, which goes to the spool each time it fills. */
 static void
-chunk_append(struct part *pt, const struct mljob *jb, uint64_t n)
+chunk_append(struct part *pt, const struct mljob *jb, uint64_t i, uint64_t n)
 {
 	size_t rw = pt->rec_words, b, m, j;
-	uint64_t i = 0;
 
 	while (i < n) {
 		b = pt->nrows - pt->spooled;
@@ -918,13 +926,14 @@ is_number(const kn_dict *dc, kn_str v)
  * order the block saw them first, so that the run's are numbered as one
  * thread numbers them); 0 if one is refused. */
 static int
-merge_dict(struct part *pt, struct mljob *jb, size_t x, uint32_t *map)
+merge_dict(struct part *pt, struct mljob *jb, size_t x, uint32_t *map,
+    uint32_t from, uint32_t to)
 {
 	kn_dict *ld = &jb->ld[x];
 	const char *err;
 	uint32_t i;
 
-	for (i = 0; i < ld->n; i++) {
+	for (i = from; i < to; i++) {
 		kn_str v = kn_dict_get(ld, i);
 		int64_t id;
 
@@ -951,6 +960,84 @@ merge_dict(struct part *pt, struct mljob *jb, size_t x, uint32_t *map)
 }
 
 /*
+ * Out of core, the rows of jb up to the first it could not do, put in
+ * the chunks as one thread puts them: a chunk's rows at a time, the
+ * values first seen in them given the run's ids just before (a block's
+ * ids are in the order it saw them first, so the largest of a stretch
+ * of rows tells how many), so that each chunk, when it fills, is
+ * checked against the budget (flush_chunk) with the dictionaries of
+ * its rows and those before only, for every -j.  0 when a value is
+ * refused, *skip then the rows put in the chunks.
+ */
+static int
+finish_ooc(struct mlpar *mp, struct mljob *jb, uint32_t **map,
+    uint64_t *skip)
+{
+	struct part *pt = mp->pt;
+	size_t rw = pt->rec_words, nx = pt->nqi + 2, x, j;
+	uint32_t *merged = kn_zalloc(nx * sizeof(uint32_t));
+	uint32_t *upto = kn_zalloc(nx * sizeof(uint32_t));
+	uint64_t k0 = 0, k1, k;
+	int ok = 1;
+
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h == NULL && jb->lmiss[j])
+			pt->dims[j].miss = 1;
+	while (k0 < jb->done && ok) {
+		size_t b = pt->nrows - pt->spooled;
+
+		if (b == MOND_CHUNK) {
+			flush_chunk(pt, b);
+			b = 0;
+		}
+		k1 = k0 + (MOND_CHUNK - b);
+		if (k1 > jb->done)
+			k1 = jb->done;
+		for (k = k0; k < k1 && mp->coded; k++) {
+			const uint32_t *r = jb->rec + k * rw;
+
+			for (j = 0; j < pt->nqi; j++)
+				if (pt->dims[j].h != NULL && r[j] >= upto[j])
+					upto[j] = r[j] + 1;
+			if (pt->has_sens && r[pt->word_sens] >= upto[LD_SENS(pt)])
+				upto[LD_SENS(pt)] = r[pt->word_sens] + 1;
+			if (pt->has_targ && r[pt->word_targ] >= upto[LD_TARG(pt)])
+				upto[LD_TARG(pt)] = r[pt->word_targ] + 1;
+		}
+		for (x = 0; x < nx && ok; x++)
+			if (upto[x] > merged[x]) {
+				ok = merge_dict(pt, jb, x, map[x], merged[x],
+				    upto[x]);
+				merged[x] = upto[x];
+			}
+		if (!ok)
+			break;
+		for (k = k0; k < k1 && mp->coded; k++) {
+			uint32_t *r = jb->rec + k * rw;
+
+			for (j = 0; j < pt->nqi; j++)
+				if (pt->dims[j].h != NULL)
+					r[j] = map[j][r[j]];
+			if (pt->has_sens) {
+				r[pt->word_sens] =
+				    map[LD_SENS(pt)][r[pt->word_sens]];
+				if (pt->req.hast)
+					sens_count(pt, r[pt->word_sens], 1);
+			}
+			if (pt->has_targ)
+				r[pt->word_targ] =
+				    map[LD_TARG(pt)][r[pt->word_targ]];
+		}
+		chunk_append(pt, jb, k0, k1);
+		k0 = k1;
+	}
+	*skip = ok ? 0 : k0;
+	free(merged);
+	free(upto);
+	return ok;
+}
+
+/*
  * On the main thread, in the order of the blocks: waits for jb, gives
  * its values the run's ids as one thread would, in turn, and puts them
  * in its records; from the first row the thread could not do, or from
@@ -964,7 +1051,7 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 	struct part *pt = mp->pt;
 	kn_block *b = &jb->b;
 	size_t x, j, i, in;
-	uint64_t at, k;
+	uint64_t at, k, skip = 0;
 	int redo, ok = 1;
 	kn_table tc;
 
@@ -992,14 +1079,18 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 			mapcap[x] = jb->ld[x].n;
 			map[x] = kn_realloc(map[x], mapcap[x] * sizeof(uint32_t));
 		}
-		ok = merge_dict(pt, jb, x, map[x]);
+		if (!pt->ooc)
+			ok = merge_dict(pt, jb, x, map[x], 0, jb->ld[x].n);
 	}
+	if (ok && pt->ooc && !finish_ooc(mp, jb, map, &skip))
+		ok = 0;
 	if (!ok) {
-		/* One thread reports the value refused, or a row before it. */
+		/* One thread reports the value refused, or a row before it;
+		 * out of core the rows up to skip are in the chunks. */
 		redo = 1;
 		in = 0;
 		at = 0;
-	} else {
+	} else if (!pt->ooc) {
 		for (k = 0; k < jb->done && mp->coded; k++) {
 			uint32_t *r = jb->rec + k * pt->rec_words;
 
@@ -1020,8 +1111,6 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 		for (j = 0; j < pt->nqi; j++)
 			if (pt->dims[j].h == NULL && jb->lmiss[j])
 				pt->dims[j].miss = 1;
-		if (pt->ooc)
-			chunk_append(pt, jb, jb->done);
 	}
 	if (!redo)
 		return;
@@ -1038,6 +1127,10 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 	tc.f = f;
 	tc.r.name = b->name;
 	while (kn_block_row(mp->t, b, f)) {
+		if (skip > 0) {
+			skip--;
+			continue;
+		}
 		tc.r.lineno = b->line0 + b->at - 1;
 		if (pt->ooc)
 			chunk_row(pt, &tc, mp->scol, mp->tcol);

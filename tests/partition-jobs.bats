@@ -255,6 +255,46 @@ bigtable() {
 	[[ "$seen" == *2* ]] && [[ "$seen" == *0* ]]
 }
 
+@test "-j out of core: the budget checked with the values of the rows before each chunk only: the same refusal, or the bad row before it, for every -j" {
+	# A block's values were all given ids before its rows went to the
+	# chunks, so a chunk was checked with values of rows after it:
+	# -j 2 refused at row 16384 where -j 1 and 3 did at 20480, and
+	# reported that refusal instead of a bad row at line 18001.
+	gendata -n 30000 --seed 7 agrawal | awk -F '\t' -v OFS='\t' '
+	    NR == 1 { print $1, $3, "s"; next }
+	    { print $1, $3, "sensitive-value-" NR }' > "$T/r"
+	awk -F '\t' -v OFS='\t' 'NR == 18001 { $1 = "oops" } 1' "$T/r" > "$T/rb"
+	for f in r rb; do
+		for j in 1 2 3 5; do
+			run --separate-stderr partition -q salary,age -k 5 -s s \
+			    -l 1 -S 2500K -j "$j" "$T/$f"
+			[ "$status" -eq 2 ]
+			echo "$stderr" > "$T/e$j"
+			[ "$j" = 1 ] || cmp "$T/e1" "$T/e$j" ||
+			    { cat "$T/e1" "$T/e$j"; false; }
+		done
+		cat "$T/e1"
+	done
+	grep -q 'rb:18001: column .salary.' "$T/e1"
+}
+
+@test "-j out of core on a wide table: the blocks' lines counted in the reading's share of -S, for any -j" {
+	# 200 columns, one of them a quasi-identifier: the blocks were sized
+	# by their rows' records only, and -j 64 peaked at 29,364 KB at
+	# -S 16M.
+	awk 'BEGIN { OFS = "\t"; srand(3); h = "q"
+	    for (i = 2; i <= 200; i++) h = h "\tc" i; print h
+	    for (r = 0; r < 60000; r++) { s = int(rand() * 1000000)
+		for (i = 2; i <= 200; i++) s = s "\t" (i % 10); print s } }' \
+	    > "$T/w"
+	partition -j 1 -q q -k 10 -S 16M "$T/w" > "$T/o1"
+	"$ROOT/tests/peak-rss" "$T/rss" partition -j 64 -q q -k 10 -S 16M \
+	    "$T/w" > "$T/o64"
+	cmp "$T/o1" "$T/o64"
+	echo "peak $(cat "$T/rss") KB"
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((16384 + 8192)) ]
+}
+
 @test "-j: a bad row late in a table of many blocks is reported as -j 1 reports it, exit 2" {
 	local edit opts
 	bigtable "$T/b" "$T/c.csv"
