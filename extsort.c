@@ -91,6 +91,7 @@ struct kn_sorter {
 	char *sparea;		/* the buffers of the last run written */
 	size_t spacap, sprcap;
 	rec *spr;
+	size_t ahw, rhw;	/* the bytes of arena and records touched */
 	kn_sortstats st;
 };
 /* Parses a number as sort -n sees it; returns its parts. */
@@ -853,9 +854,20 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 	kn_sort_add_fields(s, line, len, NULL);
 }
 
-void
-kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
-    const kn_str *f)
+/* Whether a line of len bytes fits the buffer of s (an empty buffer
+ * takes any line, held alone). */
+static int
+fits(const kn_sorter *s, size_t len)
+{
+	return s->n == 0 || s->alen + 8 * s->nkey + len + 8 +
+	    2 * (s->n + 1) * sizeof(rec) <= s->bufbudget;
+}
+
+/* Keeps line[0..len) in the buffer of s, which has room for it (fits):
+ * its keys from the fields f (inside line), or, with none, found by
+ * locate; with prep, its keys and prefix now, else by prep_all. */
+static void
+keep(kn_sorter *s, const char *line, size_t len, const kn_str *f, int prep)
 {
 	size_t need = 8 * s->nkey + len + 8, i;
 	uint32_t *k;
@@ -864,16 +876,6 @@ kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
 
 	if (len > UINT32_MAX - 16)
 		kn_die("a line of %zu bytes is too long to sort", len);
-	if (s->n > 0 && s->alen + need + 2 * (s->n + 1) * sizeof(rec) >
-	    s->bufbudget) {
-		if (s->threads > 1 && s->halved)
-			spill_async(s);
-		else {
-			spill(s);
-			if (s->threads > 1)
-				halve(s);
-		}
-	}
 	if (s->alen + need > s->acap) {
 		/* Twice the room, within the budget; a line larger than
 		 * the budget is held alone (the arena is empty). */
@@ -905,9 +907,7 @@ kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
 			k[2 * i] = (uint32_t)(f[s->key[i].col].p - line);
 			k[2 * i + 1] = (uint32_t)f[s->key[i].col].n;
 		}
-	/* With threads, the keys and the prefix are found by them, as
-	 * the lines are sorted (prep_all). */
-	if (s->threads == 1) {
+	if (prep) {
 		if (!s->keyed)
 			locate(s, p, len, k, NULL, 0);
 		prefix(s, p, len, k, &r->p);
@@ -915,6 +915,400 @@ kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
 	}
 	s->alen += 8 * s->nkey + len + 1;
 	s->st.rows++;
+}
+
+void
+kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
+    const kn_str *f)
+{
+	if (!fits(s, len)) {
+		if (s->threads > 1 && s->halved)
+			spill_async(s);
+		else {
+			spill(s);
+			if (s->threads > 1)
+				halve(s);
+		}
+	}
+	/* With threads, the keys and the prefix are found by them, as
+	 * the lines are sorted (prep_all). */
+	keep(s, line, len, f, s->threads == 1);
+}
+
+/*
+ * Runs formed on threads from blocks of lines (kn_sort_table): this
+ * thread reads whole lines into blocks (tsv.c's kn_table_block), and a
+ * worker takes them in order, splitting each row, keeping it in its
+ * buffer with its keys and prefix, until the buffer is full; then the
+ * next worker goes on from that row while the full buffer is sorted
+ * and written as a run by its own.  Each run is thus a stretch of the
+ * input, numbered in its order, and the merge (ties to the earlier
+ * run) gives the order of one thread.  One worker fills at a time, so
+ * the first bad row met is the first of the input.  The blocks and the
+ * workers' buffers share the budget; the first buffer has all of it
+ * but the blocks' share, so that lines that fit are sorted in memory,
+ * and is sorted on every thread and written before the others fill.
+ */
+#define TFILL_BLOCKS 4
+
+struct tfill {
+	kn_sorter *s;
+	kn_table *t;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;	/* any change: the few threads all look */
+	kn_block **q;		/* a ring of the blocks read, in order */
+	size_t qh, nq;
+	kn_block **spare;
+	size_t nspare;
+	kn_block *cur;		/* a block begun, for the next worker */
+	int end;		/* every line is read */
+	int done;		/* no more filling: the end, or a bad row */
+	kn_block *bad;		/* the first bad row's block */
+	int nw, ready;		/* the workers started */
+	int turn;		/* the worker that fills */
+	int first;		/* the first buffer is not yet full */
+	size_t share;		/* the buffer of each worker after it */
+	int last;		/* the worker left holding the last lines */
+	char **path;		/* the runs, by their number */
+	int *err;		/* and their write errors (errno) */
+	size_t nrun, runcap;
+};
+
+struct tworker {
+	struct tfill *p;
+	int id;
+	kn_sorter v;		/* the sorter's copy: the buffer, counts */
+	kn_str *f;
+	pthread_t th;
+};
+
+/* Takes the next block to fill from, in order; NULL at the end. */
+static kn_block *
+tfill_next(struct tfill *p)
+{
+	kn_block *b = NULL;
+
+	pthread_mutex_lock(&p->mu);
+	while (p->cur == NULL && p->nq == 0 && !p->end)
+		pthread_cond_wait(&p->cv, &p->mu);
+	if (p->cur != NULL) {
+		b = p->cur;
+		p->cur = NULL;
+	} else if (p->nq > 0) {
+		b = p->q[p->qh];
+		p->qh = (p->qh + 1) % TFILL_BLOCKS;
+		p->nq--;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return b;
+}
+
+/* Fills w's buffer from the blocks; 1 when it is full (the rest left in
+ * p->cur), 0 at the end of the input or at a bad row. */
+static int
+tfill_rows(struct tworker *w)
+{
+	struct tfill *p = w->p;
+	kn_sorter *v = &w->v;
+	kn_block *b;
+	size_t at, len;
+
+	while ((b = tfill_next(p)) != NULL) {
+		for (;;) {
+			at = b->pos;
+			if (!kn_block_row(p->t, b, w->f))
+				break;
+			len = b->pos - at - 1;
+			if (!fits(v, len)) {
+				/* The row is the next buffer's. */
+				b->buf[at + len] = '\n';
+				b->pos = at;
+				b->at--;
+				pthread_mutex_lock(&p->mu);
+				p->cur = b;
+				pthread_mutex_unlock(&p->mu);
+				if (v->alen > v->ahw)
+					v->ahw = v->alen;
+				if (2 * v->n * sizeof(rec) > v->rhw)
+					v->rhw = 2 * v->n * sizeof(rec);
+				return 1;
+			}
+			keep(v, b->buf + at, len, w->f, 1);
+		}
+		if (v->alen > v->ahw)
+			v->ahw = v->alen;
+		if (2 * v->n * sizeof(rec) > v->rhw)
+			v->rhw = 2 * v->n * sizeof(rec);
+		pthread_mutex_lock(&p->mu);
+		if (b->bad) {
+			p->bad = b;
+			p->done = 1;
+		} else
+			p->spare[p->nspare++] = b;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+		if (b->bad)
+			return 0;
+	}
+	return 0;
+}
+
+/* Empties the buffer of v for cap bytes at most.  The pages it touched
+ * stay while they fit: its arena and records are shrunk, in the
+ * proportion they were used, only when they would not (a buffer given
+ * back and taken again would be faulted in again). */
+static void
+tfill_buffer(kn_sorter *v, size_t cap)
+{
+	size_t a, r;
+
+	v->bufbudget = cap;
+	if (v->arena == NULL) {
+		v->acap = SORT_FIRST_ARENA < cap ? SORT_FIRST_ARENA : cap;
+		v->rcap = SORT_FIRST_RECS;
+		v->arena = kn_alloc(v->acap);
+		v->r = kn_alloc(v->rcap * sizeof(rec));
+	} else if (v->ahw + v->rhw > cap) {
+		a = (size_t)((double)cap * (double)v->ahw /
+		    (double)(v->ahw + v->rhw));
+		r = (cap - a) / sizeof(rec);
+		if (v->acap > a && a > 0) {
+			v->acap = a;
+			v->arena = kn_realloc(v->arena, v->acap);
+		}
+		if (v->rcap > r && r > 0) {
+			v->rcap = r;
+			v->r = kn_realloc(v->r, v->rcap * sizeof(rec));
+		}
+		v->ahw = v->ahw < v->acap ? v->ahw : v->acap;
+		v->rhw = v->rhw < v->rcap * sizeof(rec) ? v->rhw :
+		    v->rcap * sizeof(rec);
+	}
+	v->alen = 0;
+	v->n = v->nprep = 0;
+}
+
+static void *
+tfill_work(void *arg)
+{
+	struct tworker *w = arg;
+	struct tfill *p = w->p;
+	struct wbuf *wb = kn_zalloc(sizeof(*wb));
+	size_t seq;
+	int first;
+
+	kn_thread_nosignals();
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		while (!p->done && (!p->ready || p->turn != w->id))
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->done) {
+			pthread_mutex_unlock(&p->mu);
+			break;
+		}
+		first = p->first;
+		pthread_mutex_unlock(&p->mu);
+		tfill_buffer(&w->v, first ? w->v.bufbudget : p->share);
+		if (!tfill_rows(w)) {
+			pthread_mutex_lock(&p->mu);
+			if (p->bad == NULL)
+				p->last = w->id;
+			p->done = 1;
+			pthread_cond_broadcast(&p->cv);
+			pthread_mutex_unlock(&p->mu);
+			break;
+		}
+		/* Full: its run's file made now, in the order of the
+		 * input, then the next worker fills (after the first
+		 * buffer is written: it holds the budget). */
+		memset(wb, 0, sizeof(*wb));
+		wb->fd = kn_mktemp(w->v.tmpdir, (char **)&wb->path);
+		wb->count = &w->v.st.bytes_written;
+		wb->soft = 1;
+		pthread_mutex_lock(&p->mu);
+		seq = p->nrun++;
+		p->path = kn_grow(p->path, &p->runcap, seq, sizeof(char *), 16);
+		p->err = kn_realloc(p->err, p->runcap * sizeof(int));
+		p->path[seq] = (char *)wb->path;
+		p->err[seq] = 0;
+		if (!first) {
+			p->turn = (w->id + 1) % p->nw;
+			pthread_cond_broadcast(&p->cv);
+		}
+		pthread_mutex_unlock(&p->mu);
+		w->v.threads = first ? w->p->s->threads : 1;
+		write_run(&w->v, wb);
+		w->v.threads = 1;
+		if (first)
+			tfill_buffer(&w->v, p->share);
+		pthread_mutex_lock(&p->mu);
+		p->err[seq] = wb->err;
+		if (first) {
+			p->first = 0;
+			p->turn = (w->id + 1) % p->nw;
+			pthread_cond_broadcast(&p->cv);
+		}
+		pthread_mutex_unlock(&p->mu);
+	}
+	free(wb);
+	return NULL;
+}
+
+void
+kn_sort_table(kn_sorter *s, kn_table *t)
+{
+	struct tfill p;
+	struct tworker w[64];
+	kn_block blocks[TFILL_BLOCKS];
+	size_t want, room, i;
+	int nw = s->threads, k, got;
+
+	/* Blocks of a sixteenth of the budget in all, each of 1 MiB at
+	 * most; the rest the buffers', each worth 64 KiB at least. */
+	want = s->budget / 16 / TFILL_BLOCKS;
+	if (want > ((size_t)1 << 20))
+		want = (size_t)1 << 20;
+	room = TFILL_BLOCKS * (want + 8192);
+	if (nw > 4)
+		nw = 4;	/* one fills at a time: the others sort */
+	if (s->threads < 2 || t->csv || !s->keyed || s->n > 0 ||
+	    s->budget < room || (s->budget - room) / (size_t)nw <
+	    ((size_t)64 << 10)) {
+		while (kn_table_next(t)) {
+			kn_table_join(t);
+			kn_sort_add_fields(s, t->r.line, t->r.len, t->f);
+		}
+		return;
+	}
+	memset(&p, 0, sizeof(p));
+	memset(blocks, 0, sizeof(blocks));
+	p.s = s;
+	p.t = t;
+	p.first = 1;
+	p.last = -1;
+	p.share = (s->budget - room) / (size_t)nw;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	p.q = kn_alloc(TFILL_BLOCKS * sizeof(kn_block *));
+	p.spare = kn_alloc(TFILL_BLOCKS * sizeof(kn_block *));
+	for (i = 0; i < TFILL_BLOCKS; i++)
+		p.spare[p.nspare++] = &blocks[i];
+	/* The sorter's own buffer is not used: the workers' are. */
+	free(s->arena);
+	free(s->r);
+	s->arena = NULL;
+	s->r = NULL;
+	s->acap = s->rcap = 0;
+	pthread_mutex_lock(&p.mu);
+	for (k = 0; k < nw; k++) {
+		memset(&w[k], 0, sizeof(w[k]));
+		w[k].p = &p;
+		w[k].id = k;
+		w[k].v = *s;
+		w[k].v.threads = 1;
+		w[k].v.bg = NULL;
+		w[k].v.run = NULL;
+		w[k].v.nrun = 0;
+		w[k].v.sparea = NULL;
+		w[k].v.spr = NULL;
+		memset(&w[k].v.st, 0, sizeof(w[k].v.st));
+		w[k].v.bufbudget = s->budget - room;
+		w[k].f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+		if (pthread_create(&w[k].th, NULL, tfill_work, &w[k]) != 0) {
+			free(w[k].f);
+			break;
+		}
+	}
+	p.nw = k;
+	p.ready = 1;
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	if (p.nw == 0) {
+		/* No thread: the rows on this one. */
+		p.done = 1;
+		s->arena = kn_alloc(SORT_FIRST_ARENA < s->bufbudget ?
+		    SORT_FIRST_ARENA : s->bufbudget);
+		s->acap = SORT_FIRST_ARENA < s->bufbudget ? SORT_FIRST_ARENA :
+		    s->bufbudget;
+		s->rcap = SORT_FIRST_RECS;
+		s->r = kn_alloc(s->rcap * sizeof(rec));
+		s->threads = 1;
+		kn_sort_table(s, t);
+		goto out;
+	}
+	for (;;) {
+		kn_block *b;
+
+		pthread_mutex_lock(&p.mu);
+		while (p.nspare == 0 && !p.done)
+			pthread_cond_wait(&p.cv, &p.mu);
+		b = p.done ? NULL : p.spare[--p.nspare];
+		pthread_mutex_unlock(&p.mu);
+		if (b == NULL)
+			break;
+		if ((got = kn_table_block(t, b, want)) == 0) {
+			pthread_mutex_lock(&p.mu);
+			p.spare[p.nspare++] = b;
+			pthread_mutex_unlock(&p.mu);
+			break;
+		}
+		pthread_mutex_lock(&p.mu);
+		p.q[(p.qh + p.nq++) % TFILL_BLOCKS] = b;
+		pthread_cond_broadcast(&p.cv);
+		/* A line lent by the reader: nothing is read until every
+		 * block, it too, is back. */
+		while (got == 2 && p.nspare < TFILL_BLOCKS && !p.done)
+			pthread_cond_wait(&p.cv, &p.mu);
+		pthread_mutex_unlock(&p.mu);
+	}
+	pthread_mutex_lock(&p.mu);
+	p.end = 1;
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	for (k = 0; k < p.nw; k++)
+		pthread_join(w[k].th, NULL);
+	for (i = 0; i < p.nrun; i++)
+		add_run(s, p.path[i]);
+	for (i = 0; i < p.nrun; i++)
+		if (p.err[i] != 0) {
+			errno = p.err[i];
+			kn_die_sys("%s: write error", p.path[i]);
+		}
+	if (p.bad != NULL)
+		kn_block_fail(t, p.bad);
+	for (k = 0; k < p.nw; k++) {
+		kn_sorter *v = &w[k].v;
+
+		s->st.rows += v->st.rows;
+		s->st.bytes_written += v->st.bytes_written;
+		if (k == p.last) {
+			s->arena = v->arena;
+			s->acap = v->acap;
+			s->alen = v->alen;
+			s->r = v->r;
+			s->rcap = v->rcap;
+			s->n = v->n;
+			s->nprep = v->nprep;
+		} else {
+			free(v->arena);
+			free(v->r);
+		}
+		free(w[k].f);
+	}
+	/* As kn_sort_add_fields leaves it after runs (halve). */
+	if (p.nrun > 0) {
+		s->halved = 1;
+		s->bufbudget = s->budget / 2;
+	}
+out:
+	for (i = 0; i < TFILL_BLOCKS; i++)
+		kn_block_free(&blocks[i]);
+	free(p.q);
+	free(p.spare);
+	free(p.path);
+	free(p.err);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
 }
 
 /* Reads the next line of a source; 0 at its end. */

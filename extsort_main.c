@@ -186,10 +186,7 @@ main(int argc, char *argv[])
 		s = kn_sort_new(key, nkey, t.ncols, opt.budget, opt.tmpdir);
 		kn_sort_threads(s, kn_jobs(&opt));
 		out.batch.batch = 1;
-		while (kn_table_next(&t)) {
-			kn_table_join(&t);
-			kn_sort_add_fields(s, t.r.line, t.r.len, t.f);
-		}
+		kn_sort_table(s, &t);
 		kn_sort_finish(s, unique, put_line, fp);
 	}
 	if (out.hdr != NULL)
