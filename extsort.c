@@ -92,6 +92,9 @@ struct kn_sorter {
 	size_t spacap, sprcap;
 	rec *spr;
 	size_t ahw, rhw;	/* the bytes of arena and records touched */
+	rec *scratch;		/* the sort's, or NULL: r + n */
+	/* kn_sort_bulk's: lines ended by newlines, handed on at once */
+	void (*bulk)(const char *, size_t, void *);
 	kn_sortstats st;
 };
 /* Parses a number as sort -n sees it; returns its parts. */
@@ -534,6 +537,12 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
 	return s;
 }
 
+void
+kn_sort_bulk(kn_sorter *s, void (*bulk)(const char *, size_t, void *))
+{
+	s->bulk = bulk;
+}
+
 const kn_sortstats *
 kn_sort_stats(const kn_sorter *s)
 {
@@ -549,6 +558,8 @@ struct wbuf {
 	size_t n;
 	uint64_t *count;
 	int soft, err;
+	char *mem;		/* or the lines kept here (merge_parts) */
+	size_t mlen;
 };
 
 static void
@@ -572,6 +583,12 @@ wflush(struct wbuf *w)
 static void
 wline(struct wbuf *w, const char *p, size_t len)
 {
+	if (w->mem != NULL) {
+		memcpy(w->mem + w->mlen, p, len);
+		w->mem[w->mlen + len] = '\n';
+		w->mlen += len + 1;
+		return;
+	}
 	if (w->n + len + 1 > sizeof(w->buf)) {
 		wflush(w);
 		if (len + 1 > sizeof(w->buf)) {
@@ -599,7 +616,8 @@ sort_mem(kn_sorter *s)
 	memset(&p, 0, sizeof(p));
 	p.s = s;
 	p.a = s->r;
-	p.t = s->r + s->n;	/* scratch: the other half of r */
+	/* scratch: the other half of r */
+	p.t = s->scratch != NULL ? s->scratch : s->r + s->n;
 	p.n = s->n;
 	p.threads = s->threads;
 	if (!radix_sort(s, p.a, p.t, p.n))
@@ -646,6 +664,56 @@ spill(kn_sorter *s)
 	free(w);
 	s->alen = 0;
 	s->n = s->nprep = 0;
+}
+
+/* A stretch of the records of a sorter written as a run by a thread
+ * of its own (spill_parts). */
+struct spart {
+	kn_sorter v;
+	struct wbuf *w;
+};
+
+static void *
+spart_run(void *arg)
+{
+	struct spart *x = arg;
+
+	write_run(&x->v, x->w);
+	return NULL;
+}
+
+/* Sorts the records of s in np stretches of the input, each written
+ * as a run by a thread of its own: the runs' files in path[0..np), in
+ * order, and their write errors (errno) in err. */
+static void
+spill_parts(kn_sorter *s, size_t np, char **path, int *err)
+{
+	struct spart *x = kn_zalloc(np * sizeof(*x));
+	size_t i, lo, hi;
+
+	prep_all(s);
+	for (i = 0; i < np; i++) {
+		lo = s->n * i / np;
+		hi = s->n * (i + 1) / np;
+		x[i].v = *s;
+		x[i].v.threads = 1;
+		x[i].v.r = s->r + lo;
+		x[i].v.n = x[i].v.nprep = hi - lo;
+		x[i].v.scratch = s->r + s->n + lo;
+		memset(&x[i].v.st, 0, sizeof(x[i].v.st));
+		x[i].w = kn_zalloc(sizeof(*x[i].w));
+		x[i].w->fd = kn_mktemp(s->tmpdir, (char **)&x[i].w->path);
+		x[i].w->count = &x[i].v.st.bytes_written;
+		x[i].w->soft = 1;
+	}
+	par_run(spart_run, x, sizeof(*x), (int)np);
+	for (i = 0; i < np; i++) {
+		path[i] = (char *)x[i].w->path;
+		err[i] = x[i].w->err;
+		s->st.bytes_written += x[i].v.st.bytes_written;
+		free(x[i].w);
+	}
+	free(x);
 }
 
 /*
@@ -936,39 +1004,50 @@ kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
 }
 
 /*
- * Runs formed on threads from blocks of lines (kn_sort_table): this
- * thread reads whole lines into blocks (tsv.c's kn_table_block), and a
- * worker takes them in order, splitting each row, keeping it in its
- * buffer with its keys and prefix, until the buffer is full; then the
- * next worker goes on from that row while the full buffer is sorted
- * and written as a run by its own.  Each run is thus a stretch of the
- * input, numbered in its order, and the merge (ties to the earlier
- * run) gives the order of one thread.  One worker fills at a time, so
- * the first bad row met is the first of the input.  The blocks and the
- * workers' buffers share the budget; the first buffer has all of it
- * but the blocks' share, so that lines that fit are sorted in memory,
- * and is sorted on every thread and written before the others fill.
+ * Runs formed on threads from blocks of lines (kn_sort_table).  This
+ * thread reads whole lines into blocks (tsv.c's kn_table_block) and
+ * gives each block its place in a buffer: room in the arena for its
+ * lines and their keys, and its records, after the block before.  Any
+ * worker takes a block and writes its rows there, each with its keys
+ * and prefix, so the records of a buffer are in the order of the
+ * input; a buffer full, once its blocks are done, is sorted and
+ * written as a run by a worker while the blocks go to the other
+ * buffer.  The runs are stretches of the input, numbered in its order,
+ * and the merge (ties to the earlier run) gives the order of one
+ * thread.  Two buffers and the blocks share the budget; the first
+ * buffer has all of it but the blocks' share, so that lines that fit
+ * are sorted in memory, and is sorted on every thread and written
+ * before the other fills.  The earliest block's bad row is reported,
+ * as one thread reports it.
  */
-#define TFILL_BLOCKS 4
+struct pbuf {
+	kn_sorter v;		/* arena, records and counts of the buffer */
+	size_t pending;		/* blocks being written into it */
+	int full;		/* no more blocks: to sort once none pends */
+	int busy;		/* being sorted and written */
+	size_t run, nrun;	/* its runs' numbers */
+};
+
+struct pblk {
+	kn_block b;
+	struct pbuf *to;
+	size_t aoff, roff;	/* its place in to's arena and records */
+	uint64_t rows;
+};
 
 struct tfill {
 	kn_sorter *s;
 	kn_table *t;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;	/* any change: the few threads all look */
-	kn_block **q;		/* a ring of the blocks read, in order */
-	size_t qh, nq;
-	kn_block **spare;
+	struct pblk **q;	/* a ring of the blocks to do */
+	size_t nb, qh, nq;
+	struct pblk **spare;
 	size_t nspare;
-	kn_block *cur;		/* a block begun, for the next worker */
-	int end;		/* every line is read */
-	int done;		/* no more filling: the end, or a bad row */
-	kn_block *bad;		/* the first bad row's block */
-	int nw, ready;		/* the workers started */
-	int turn;		/* the worker that fills */
-	int first;		/* the first buffer is not yet full */
-	size_t share;		/* the buffer of each worker after it */
-	int last;		/* the worker left holding the last lines */
+	struct pbuf buf[2];
+	int first;		/* buf[0] has the budget (no run written) */
+	int quit, stop;		/* the end; a bad row met */
+	struct pblk *bad;	/* the earliest block with a bad row */
 	char **path;		/* the runs, by their number */
 	int *err;		/* and their write errors (errno) */
 	size_t nrun, runcap;
@@ -976,89 +1055,128 @@ struct tfill {
 
 struct tworker {
 	struct tfill *p;
-	int id;
-	kn_sorter v;		/* the sorter's copy: the buffer, counts */
 	kn_str *f;
 	pthread_t th;
 };
 
-/* Takes the next block to fill from, in order; NULL at the end. */
-static kn_block *
-tfill_next(struct tfill *p)
+/* Writes the rows of block x into its place; 0 at a bad row. */
+static int
+pblk_rows(struct tfill *p, struct pblk *x, kn_str *f)
 {
-	kn_block *b = NULL;
+	kn_sorter *v = &x->to->v;
+	kn_block *b = &x->b;
+	char *arena = v->arena, *q;
+	rec *r = v->r + x->roff;
+	size_t a = x->aoff, at, len, i, nk = v->nkey;
+	uint32_t *k;
 
+	for (;;) {
+		at = b->pos;
+		if (!kn_block_row(p->t, b, f))
+			break;
+		len = b->pos - at - 1;
+		if (len > UINT32_MAX - 16)
+			kn_die("a line of %zu bytes is too long to sort", len);
+		a += (8 - (a & 7)) & 7;
+		k = (uint32_t *)(void *)(arena + a);
+		q = arena + a + 8 * nk;
+		memcpy(q, b->buf + at, len + 1);	/* and its NUL */
+		for (i = 0; i < nk; i++) {
+			k[2 * i] = (uint32_t)(f[v->key[i].col].p - (b->buf +
+			    at));
+			k[2 * i + 1] = (uint32_t)f[v->key[i].col].n;
+		}
+		r->off = (uint64_t)(q - arena);
+		r->len = (uint32_t)len;
+		prefix(v, q, len, k, &r->p);
+		r++;
+		a += 8 * nk + len + 1;
+	}
+	return !b->bad;
+}
+
+/* Sorts full buffer c and writes it as runs c->run to c->run + c->nrun
+ * - 1 (more than one: stretches written side by side). */
+static void
+pbuf_write(struct tfill *p, struct pbuf *c)
+{
+	char **path = kn_alloc(c->nrun * sizeof(char *));
+	int *err = kn_alloc(c->nrun * sizeof(int));
+	size_t i;
+
+	c->v.nprep = c->v.n;
+	spill_parts(&c->v, c->nrun, path, err);
 	pthread_mutex_lock(&p->mu);
-	while (p->cur == NULL && p->nq == 0 && !p->end)
-		pthread_cond_wait(&p->cv, &p->mu);
-	if (p->cur != NULL) {
-		b = p->cur;
-		p->cur = NULL;
-	} else if (p->nq > 0) {
-		b = p->q[p->qh];
-		p->qh = (p->qh + 1) % TFILL_BLOCKS;
-		p->nq--;
+	for (i = 0; i < c->nrun; i++) {
+		p->path[c->run + i] = path[i];
+		p->err[c->run + i] = err[i];
 	}
 	pthread_mutex_unlock(&p->mu);
-	return b;
+	free(path);
+	free(err);
 }
 
-/* Fills w's buffer from the blocks; 1 when it is full (the rest left in
- * p->cur), 0 at the end of the input or at a bad row. */
-static int
-tfill_rows(struct tworker *w)
+static void *
+tfill_work(void *arg)
 {
+	struct tworker *w = arg;
 	struct tfill *p = w->p;
-	kn_sorter *v = &w->v;
-	kn_block *b;
-	size_t at, len;
+	struct pblk *x;
+	struct pbuf *c;
+	int i, ok;
 
-	while ((b = tfill_next(p)) != NULL) {
-		for (;;) {
-			at = b->pos;
-			if (!kn_block_row(p->t, b, w->f))
-				break;
-			len = b->pos - at - 1;
-			if (!fits(v, len)) {
-				/* The row is the next buffer's. */
-				b->buf[at + len] = '\n';
-				b->pos = at;
-				b->at--;
-				pthread_mutex_lock(&p->mu);
-				p->cur = b;
-				pthread_mutex_unlock(&p->mu);
-				if (v->alen > v->ahw)
-					v->ahw = v->alen;
-				if (2 * v->n * sizeof(rec) > v->rhw)
-					v->rhw = 2 * v->n * sizeof(rec);
-				return 1;
-			}
-			keep(v, b->buf + at, len, w->f, 1);
+	kn_thread_nosignals();
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		/* A full buffer first: its room is awaited. */
+		for (c = NULL, i = 0; i < 2; i++)
+			if (p->buf[i].full && !p->buf[i].busy &&
+			    p->buf[i].pending == 0)
+				c = &p->buf[i];
+		if (c != NULL) {
+			c->busy = 1;
+			pthread_mutex_unlock(&p->mu);
+			if (!p->stop)
+				pbuf_write(p, c);
+			pthread_mutex_lock(&p->mu);
+			c->busy = 0;
+			c->full = 0;
+			c->v.n = 0;
+			c->v.alen = 0;
+			pthread_cond_broadcast(&p->cv);
+			continue;
 		}
-		if (v->alen > v->ahw)
-			v->ahw = v->alen;
-		if (2 * v->n * sizeof(rec) > v->rhw)
-			v->rhw = 2 * v->n * sizeof(rec);
-		pthread_mutex_lock(&p->mu);
-		if (b->bad) {
-			p->bad = b;
-			p->done = 1;
-		} else
-			p->spare[p->nspare++] = b;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-		if (b->bad)
-			return 0;
+		if (p->nq > 0) {
+			x = p->q[p->qh];
+			p->qh = (p->qh + 1) % p->nb;
+			p->nq--;
+			pthread_mutex_unlock(&p->mu);
+			ok = pblk_rows(p, x, w->f);
+			pthread_mutex_lock(&p->mu);
+			x->to->pending--;
+			if (!ok) {
+				p->stop = 1;
+				if (p->bad == NULL || x->b.seq < p->bad->b.seq)
+					p->bad = x;
+			} else
+				p->spare[p->nspare++] = x;
+			pthread_cond_broadcast(&p->cv);
+			continue;
+		}
+		if (p->quit)
+			break;
+		pthread_cond_wait(&p->cv, &p->mu);
 	}
-	return 0;
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
 }
 
-/* Empties the buffer of v for cap bytes at most.  The pages it touched
- * stay while they fit: its arena and records are shrunk, in the
- * proportion they were used, only when they would not (a buffer given
- * back and taken again would be faulted in again). */
+/* Empties buffer v for cap bytes at most.  The pages it touched stay
+ * while they fit: its arena and records are shrunk, in the proportion
+ * they were used, only when they would not (a buffer given back and
+ * taken again would be faulted in again). */
 static void
-tfill_buffer(kn_sorter *v, size_t cap)
+pbuf_reset(kn_sorter *v, size_t cap)
 {
 	size_t a, r;
 
@@ -1076,7 +1194,7 @@ tfill_buffer(kn_sorter *v, size_t cap)
 			v->acap = a;
 			v->arena = kn_realloc(v->arena, v->acap);
 		}
-		if (v->rcap > r && r > 0) {
+		if (v->rcap > r && r > 1) {
 			v->rcap = r;
 			v->r = kn_realloc(v->r, v->rcap * sizeof(rec));
 		}
@@ -1088,70 +1206,91 @@ tfill_buffer(kn_sorter *v, size_t cap)
 	v->n = v->nprep = 0;
 }
 
-static void *
-tfill_work(void *arg)
+/* Waits, holding p->mu, until c pends on no block and is not being
+ * sorted, or a bad row stops all. */
+static void
+pbuf_wait(struct tfill *p, struct pbuf *c)
 {
-	struct tworker *w = arg;
-	struct tfill *p = w->p;
-	struct wbuf *wb = kn_zalloc(sizeof(*wb));
-	size_t seq;
-	int first;
+	while ((c->pending > 0 || c->full) && !p->stop)
+		pthread_cond_wait(&p->cv, &p->mu);
+}
 
-	kn_thread_nosignals();
-	for (;;) {
-		pthread_mutex_lock(&p->mu);
-		while (!p->done && (!p->ready || p->turn != w->id))
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->done) {
-			pthread_mutex_unlock(&p->mu);
-			break;
-		}
-		first = p->first;
-		pthread_mutex_unlock(&p->mu);
-		tfill_buffer(&w->v, first ? w->v.bufbudget : p->share);
-		if (!tfill_rows(w)) {
-			pthread_mutex_lock(&p->mu);
-			if (p->bad == NULL)
-				p->last = w->id;
-			p->done = 1;
-			pthread_cond_broadcast(&p->cv);
-			pthread_mutex_unlock(&p->mu);
-			break;
-		}
-		/* Full: its run's file made now, in the order of the
-		 * input, then the next worker fills (after the first
-		 * buffer is written: it holds the budget). */
-		memset(wb, 0, sizeof(*wb));
-		wb->fd = kn_mktemp(w->v.tmpdir, (char **)&wb->path);
-		wb->count = &w->v.st.bytes_written;
-		wb->soft = 1;
-		pthread_mutex_lock(&p->mu);
-		seq = p->nrun++;
-		p->path = kn_grow(p->path, &p->runcap, seq, sizeof(char *), 16);
+/* Gives block x, of rows rows, its place in the buffer that fills (*cp):
+ * closing it when full, for the other one; growing it when every block
+ * written into it is done.  Returns 0 when a bad row stops all.  Holds
+ * p->mu. */
+static int
+pblk_place(struct tfill *p, struct pbuf **cp, struct pblk *x, uint64_t rows)
+{
+	struct pbuf *c = *cp;
+	kn_sorter *v = &c->v;
+	size_t na = x->b.len + (size_t)rows * (8 * v->nkey + 8), cap;
+
+	if (v->n > 0 && v->alen + na + 2 * (v->n + rows) * sizeof(rec) >
+	    v->bufbudget) {
+		if (v->alen > v->ahw)
+			v->ahw = v->alen;
+		if (2 * v->n * sizeof(rec) > v->rhw)
+			v->rhw = 2 * v->n * sizeof(rec);
+		/* The first is written by every thread, a stretch each. */
+		c->run = p->nrun;
+		c->nrun = p->first && v->n >= ((size_t)1 << 16) ?
+		    (size_t)(p->s->threads > 8 ? 8 : p->s->threads) : 1;
+		p->nrun += c->nrun;
+		p->path = kn_grow(p->path, &p->runcap, p->nrun,
+		    sizeof(char *), 16);
 		p->err = kn_realloc(p->err, p->runcap * sizeof(int));
-		p->path[seq] = (char *)wb->path;
-		p->err[seq] = 0;
-		if (!first) {
-			p->turn = (w->id + 1) % p->nw;
-			pthread_cond_broadcast(&p->cv);
+		for (cap = c->run; cap < p->nrun; cap++) {
+			p->path[cap] = NULL;
+			p->err[cap] = 0;
 		}
-		pthread_mutex_unlock(&p->mu);
-		w->v.threads = first ? w->p->s->threads : 1;
-		write_run(&w->v, wb);
-		w->v.threads = 1;
-		if (first)
-			tfill_buffer(&w->v, p->share);
-		pthread_mutex_lock(&p->mu);
-		p->err[seq] = wb->err;
-		if (first) {
+		c->full = 1;
+		pthread_cond_broadcast(&p->cv);
+		if (p->first) {
+			/* Written before the other takes its room. */
+			pbuf_wait(p, c);
+			if (p->stop)
+				return 0;
 			p->first = 0;
-			p->turn = (w->id + 1) % p->nw;
-			pthread_cond_broadcast(&p->cv);
+			pbuf_reset(v, p->buf[1].v.bufbudget);
 		}
-		pthread_mutex_unlock(&p->mu);
+		c = *cp = c == &p->buf[0] ? &p->buf[1] : &p->buf[0];
+		v = &c->v;
+		pbuf_wait(p, c);
+		if (p->stop)
+			return 0;
+		pbuf_reset(v, v->bufbudget);
 	}
-	free(wb);
-	return NULL;
+	if (v->alen + na > v->acap || 2 * (v->n + rows) > v->rcap) {
+		/* Moved only when no thread writes into it. */
+		while (c->pending > 0 && !p->stop)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->stop)
+			return 0;
+		if (v->alen + na > v->acap) {
+			cap = 2 * v->acap;
+			if (cap > v->bufbudget)
+				cap = v->bufbudget;
+			if (cap < v->alen + na)
+				cap = v->alen + na;
+			v->arena = kn_realloc(v->arena, cap);
+			v->acap = cap;
+		}
+		if (2 * (v->n + rows) > v->rcap) {
+			v->rcap = 2 * v->rcap > 2 * (v->n + rows) ?
+			    2 * v->rcap : 2 * (v->n + rows);
+			v->r = kn_realloc(v->r, v->rcap * sizeof(rec));
+		}
+	}
+	x->to = c;
+	x->aoff = v->alen;
+	x->roff = v->n;
+	x->rows = rows;
+	v->alen += na;
+	v->n += rows;
+	v->st.rows += rows;
+	c->pending++;
+	return 1;
 }
 
 void
@@ -1159,156 +1298,161 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 {
 	struct tfill p;
 	struct tworker w[64];
-	kn_block blocks[TFILL_BLOCKS];
+	struct pblk *blocks;
+	struct pbuf *c;
 	size_t want, room, i;
-	int nw = s->threads, k, got;
+	uint64_t rows, seq = 0;
+	int nt = s->threads, k, got, ok = 1;
 
 	/* Blocks of a sixteenth of the budget in all, each of 1 MiB at
-	 * most; the rest the buffers', each worth 64 KiB at least. */
-	want = s->budget / 16 / TFILL_BLOCKS;
+	 * most; the rest for two buffers of 64 KiB at least. */
+	memset(&p, 0, sizeof(p));
+	p.nb = 2 * (size_t)nt + 2;
+	want = s->budget / 16 / p.nb;
 	if (want > ((size_t)1 << 20))
 		want = (size_t)1 << 20;
-	room = TFILL_BLOCKS * (want + 8192);
-	if (nw > 4)
-		nw = 4;	/* one fills at a time: the others sort */
+	room = p.nb * (want + 8192);
 	if (s->threads < 2 || t->csv || !s->keyed || s->n > 0 ||
-	    s->budget < room || (s->budget - room) / (size_t)nw <
-	    ((size_t)64 << 10)) {
+	    s->budget < room + ((size_t)128 << 10)) {
 		while (kn_table_next(t)) {
 			kn_table_join(t);
 			kn_sort_add_fields(s, t->r.line, t->r.len, t->f);
 		}
 		return;
 	}
-	memset(&p, 0, sizeof(p));
-	memset(blocks, 0, sizeof(blocks));
 	p.s = s;
 	p.t = t;
 	p.first = 1;
-	p.last = -1;
-	p.share = (s->budget - room) / (size_t)nw;
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	p.q = kn_alloc(TFILL_BLOCKS * sizeof(kn_block *));
-	p.spare = kn_alloc(TFILL_BLOCKS * sizeof(kn_block *));
-	for (i = 0; i < TFILL_BLOCKS; i++)
+	blocks = kn_zalloc(p.nb * sizeof(*blocks));
+	p.q = kn_alloc(p.nb * sizeof(*p.q));
+	p.spare = kn_alloc(p.nb * sizeof(*p.spare));
+	for (i = 0; i < p.nb; i++)
 		p.spare[p.nspare++] = &blocks[i];
-	/* The sorter's own buffer is not used: the workers' are. */
-	free(s->arena);
-	free(s->r);
+	for (k = 0; k < 2; k++) {
+		kn_sorter *v = &p.buf[k].v;
+
+		*v = *s;
+		v->threads = 1;
+		v->bg = NULL;
+		v->run = NULL;
+		v->nrun = 0;
+		v->sparea = NULL;
+		v->spr = NULL;
+		memset(&v->st, 0, sizeof(v->st));
+		v->bufbudget = (s->budget - room) / 2;
+	}
+	/* The sorter's own buffer becomes the first. */
+	p.buf[0].v.bufbudget = s->budget - room;
+	p.buf[0].v.alen = p.buf[0].v.n = 0;
+	p.buf[1].v.arena = NULL;
+	p.buf[1].v.r = NULL;
 	s->arena = NULL;
 	s->r = NULL;
-	s->acap = s->rcap = 0;
-	pthread_mutex_lock(&p.mu);
-	for (k = 0; k < nw; k++) {
-		memset(&w[k], 0, sizeof(w[k]));
+	pbuf_reset(&p.buf[1].v, p.buf[1].v.bufbudget);
+	for (k = 0; k < nt; k++) {
 		w[k].p = &p;
-		w[k].id = k;
-		w[k].v = *s;
-		w[k].v.threads = 1;
-		w[k].v.bg = NULL;
-		w[k].v.run = NULL;
-		w[k].v.nrun = 0;
-		w[k].v.sparea = NULL;
-		w[k].v.spr = NULL;
-		memset(&w[k].v.st, 0, sizeof(w[k].v.st));
-		w[k].v.bufbudget = s->budget - room;
 		w[k].f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
 		if (pthread_create(&w[k].th, NULL, tfill_work, &w[k]) != 0) {
 			free(w[k].f);
 			break;
 		}
 	}
-	p.nw = k;
-	p.ready = 1;
-	pthread_cond_broadcast(&p.cv);
-	pthread_mutex_unlock(&p.mu);
-	if (p.nw == 0) {
-		/* No thread: the rows on this one. */
-		p.done = 1;
-		s->arena = kn_alloc(SORT_FIRST_ARENA < s->bufbudget ?
-		    SORT_FIRST_ARENA : s->bufbudget);
-		s->acap = SORT_FIRST_ARENA < s->bufbudget ? SORT_FIRST_ARENA :
-		    s->bufbudget;
-		s->rcap = SORT_FIRST_RECS;
-		s->r = kn_alloc(s->rcap * sizeof(rec));
-		s->threads = 1;
-		kn_sort_table(s, t);
-		goto out;
+	nt = k;
+	if (nt == 0) {
+		/* No thread: every row on this one. */
+		p.quit = 1;
+		p.buf[0].v.bufbudget = s->budget;
+		ok = 0;
 	}
+	c = &p.buf[0];
 	for (;;) {
-		kn_block *b;
+		struct pblk *x;
 
 		pthread_mutex_lock(&p.mu);
-		while (p.nspare == 0 && !p.done)
+		while (p.nspare == 0 && !p.stop)
 			pthread_cond_wait(&p.cv, &p.mu);
-		b = p.done ? NULL : p.spare[--p.nspare];
+		x = p.stop || !ok ? NULL : p.spare[--p.nspare];
 		pthread_mutex_unlock(&p.mu);
-		if (b == NULL)
+		if (x == NULL)
 			break;
-		if ((got = kn_table_block(t, b, want)) == 0) {
+		rows = t->rows;
+		if ((got = kn_table_block(t, &x->b, want)) == 0) {
 			pthread_mutex_lock(&p.mu);
-			p.spare[p.nspare++] = b;
+			p.spare[p.nspare++] = x;
 			pthread_mutex_unlock(&p.mu);
 			break;
 		}
+		x->b.seq = seq++;
 		pthread_mutex_lock(&p.mu);
-		p.q[(p.qh + p.nq++) % TFILL_BLOCKS] = b;
-		pthread_cond_broadcast(&p.cv);
+		if (pblk_place(&p, &c, x, t->rows - rows)) {
+			p.q[(p.qh + p.nq++) % p.nb] = x;
+			pthread_cond_broadcast(&p.cv);
+		} else
+			p.spare[p.nspare++] = x;
 		/* A line lent by the reader: nothing is read until every
 		 * block, it too, is back. */
-		while (got == 2 && p.nspare < TFILL_BLOCKS && !p.done)
+		while (got == 2 && p.nspare < p.nb && !p.stop)
 			pthread_cond_wait(&p.cv, &p.mu);
 		pthread_mutex_unlock(&p.mu);
 	}
+	/* The blocks done and the full buffers written, then the end. */
 	pthread_mutex_lock(&p.mu);
-	p.end = 1;
+	while (!p.stop && (p.nq > 0 || c->pending > 0 || p.buf[0].full ||
+	    p.buf[1].full))
+		pthread_cond_wait(&p.cv, &p.mu);
+	p.quit = 1;
 	pthread_cond_broadcast(&p.cv);
 	pthread_mutex_unlock(&p.mu);
-	for (k = 0; k < p.nw; k++)
+	for (k = 0; k < nt; k++) {
 		pthread_join(w[k].th, NULL);
-	for (i = 0; i < p.nrun; i++)
-		add_run(s, p.path[i]);
+		free(w[k].f);
+	}
 	for (i = 0; i < p.nrun; i++)
 		if (p.err[i] != 0) {
 			errno = p.err[i];
 			kn_die_sys("%s: write error", p.path[i]);
 		}
 	if (p.bad != NULL)
-		kn_block_fail(t, p.bad);
-	for (k = 0; k < p.nw; k++) {
-		kn_sorter *v = &w[k].v;
+		kn_block_fail(t, &p.bad->b);
+	for (i = 0; i < p.nrun; i++)
+		add_run(s, p.path[i]);
+	for (k = 0; k < 2; k++) {
+		kn_sorter *v = &p.buf[k].v;
 
 		s->st.rows += v->st.rows;
 		s->st.bytes_written += v->st.bytes_written;
-		if (k == p.last) {
+		if (&p.buf[k] == c) {
 			s->arena = v->arena;
 			s->acap = v->acap;
 			s->alen = v->alen;
 			s->r = v->r;
 			s->rcap = v->rcap;
-			s->n = v->n;
-			s->nprep = v->nprep;
+			s->n = s->nprep = v->n;
 		} else {
 			free(v->arena);
 			free(v->r);
 		}
-		free(w[k].f);
 	}
 	/* As kn_sort_add_fields leaves it after runs (halve). */
 	if (p.nrun > 0) {
 		s->halved = 1;
 		s->bufbudget = s->budget / 2;
 	}
-out:
-	for (i = 0; i < TFILL_BLOCKS; i++)
-		kn_block_free(&blocks[i]);
+	for (i = 0; i < p.nb; i++)
+		kn_block_free(&blocks[i].b);
+	free(blocks);
 	free(p.q);
 	free(p.spare);
 	free(p.path);
 	free(p.err);
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.cv);
+	if (nt == 0) {
+		s->threads = 1;
+		kn_sort_table(s, t);
+	}
 }
 
 /* Reads the next line of a source; 0 at its end. */
@@ -1590,6 +1734,8 @@ mpart_run(void *arg)
 	struct mpart *m = arg;
 
 	merge(&m->view, m->src, m->n, m->unique, out_run, m->w);
+	if (m->w->mem != NULL)
+		return NULL;
 	wflush(m->w);
 	if (close(m->w->fd) != 0)
 		wfail(m->w);
@@ -1607,7 +1753,7 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 	uint64_t *cut, at;
 	int *fd = kn_alloc(s->nrun * sizeof(int));
 	char *sp[MPARTS], *buf = NULL;
-	size_t spn[MPARTS], cap = 0;
+	size_t spn[MPARTS], cap = 0, room;
 	uint32_t *spk[MPARTS], *k = kn_alloc(8 * s->nkey + 8);
 	struct mpart *m;
 	struct stat st;
@@ -1674,6 +1820,9 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 		close(fd[j]);
 	}
 	free(buf);
+	/* The parts after the first kept in memory while the budget left
+	 * by the read buffers holds them, else in temp files. */
+	room = s->budget > s->nrun * bufsz ? s->budget - s->nrun * bufsz : 0;
 	m = kn_zalloc(np * sizeof(*m));
 	for (i = 0; i < np; i++) {
 		m[i].view = *s;
@@ -1696,6 +1845,16 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 		if (i == 0)
 			continue;
 		m[i].w = kn_zalloc(sizeof(*m[i].w));
+		for (j = 0, len = 0; j < s->nrun; j++)
+			len += cut[j * (np + 1) + i + 1] - cut[j * (np + 1) + i];
+		if (len + 1 <= room) {
+			m[i].w->mem = kn_alloc(len + 1);
+			room -= len + 1;
+			m[i].w->fd = -1;
+			m[i].started = pthread_create(&m[i].th, NULL,
+			    mpart_run, &m[i]) == 0;
+			continue;
+		}
 		m[i].w->fd = kn_mktemp(s->tmpdir, (char **)&m[i].w->path);
 		m[i].w->count = &m[i].view.st.bytes_written;
 		m[i].w->soft = 1;
@@ -1715,6 +1874,23 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 		s->st.bytes_written += m[i].view.st.bytes_written;
 		if (i == 0)
 			continue;
+		if (m[i].w->mem != NULL) {
+			/* The part's lines, in turn, from memory. */
+			char *p = m[i].w->mem, *e = p + m[i].w->mlen, *nl;
+
+			if (s->bulk != NULL && p < e) {
+				s->bulk(p, (size_t)(e - p), ctx);
+				p = e;
+			}
+			for (; p < e; p = nl + 1) {
+				nl = memchr(p, '\n', (size_t)(e - p));
+				*nl = '\0';
+				out(p, (size_t)(nl - p), ctx);
+			}
+			free(m[i].w->mem);
+			free(m[i].w);
+			continue;
+		}
 		if (m[i].w->err != 0) {
 			errno = m[i].w->err;
 			kn_die_sys("%s: write error", m[i].w->path);
@@ -1767,9 +1943,28 @@ kn_sort_finish(kn_sorter *s, int unique,
 		free(src);
 		return;
 	}
-	/* The last lines join the runs; the arena is then free for the
-	 * read buffers of the merge. */
-	spill(s);
+	/* The last lines join the runs (with threads, as runs of their
+	 * stretches written side by side); the arena is then free for
+	 * the read buffers of the merge. */
+	if (s->threads > 1 && s->n >= ((size_t)1 << 16)) {
+		size_t np = s->threads > 8 ? 8 : (size_t)s->threads;
+		char **path = kn_alloc(np * sizeof(char *));
+		int *err = kn_alloc(np * sizeof(int));
+
+		spill_parts(s, np, path, err);
+		for (i = 0; i < np; i++)
+			if (err[i] != 0) {
+				errno = err[i];
+				kn_die_sys("%s: write error", path[i]);
+			}
+		for (i = 0; i < np; i++)
+			add_run(s, path[i]);
+		free(path);
+		free(err);
+		s->alen = 0;
+		s->n = s->nprep = 0;
+	} else
+		spill(s);
 	free(s->arena);
 	s->arena = NULL;
 	free(s->r);

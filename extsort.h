@@ -47,6 +47,9 @@ void kn_sort_table(kn_sorter *s, kn_table *t);
  * run of equal keys); removes the temp files. */
 void kn_sort_finish(kn_sorter *s, int unique,
     void (*out)(const char *, size_t, void *), void *ctx);
+/* Lets kn_sort_finish hand several lines at once, each ended by a
+ * newline, to bulk (same ctx as out) rather than one by one to out. */
+void kn_sort_bulk(kn_sorter *s, void (*bulk)(const char *, size_t, void *));
 /* Hands over a file of lines already sorted, to be merged as a run
  * (it is removed after the merge). */
 void kn_sort_addrun(kn_sorter *s, char *path);

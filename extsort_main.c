@@ -114,6 +114,21 @@ put_line(const char *line, size_t len, void *ctx)
 	b->len += len + 1;
 }
 
+/* Writes lines already ended by their newlines, as put_line would one
+ * by one. */
+static void
+put_lines(const char *p, size_t n, void *ctx)
+{
+	FILE *f = ctx;
+
+	if (out.hdr != NULL) {
+		fprintf(f, "%s\n", out.hdr);
+		out.hdr = NULL;
+	}
+	flush_lines(f);
+	put(f, p, n);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -185,6 +200,7 @@ main(int argc, char *argv[])
 			out.hdr = t.hdrline;
 		s = kn_sort_new(key, nkey, t.ncols, opt.budget, opt.tmpdir);
 		kn_sort_threads(s, kn_jobs(&opt));
+		kn_sort_bulk(s, put_lines);
 		out.batch.batch = 1;
 		kn_sort_table(s, &t);
 		kn_sort_finish(s, unique, put_line, fp);
