@@ -558,8 +558,6 @@ struct wbuf {
 	size_t n;
 	uint64_t *count;
 	int soft, err;
-	char *mem;		/* or the lines kept here (merge_parts) */
-	size_t mlen;
 };
 
 static void
@@ -583,12 +581,6 @@ wflush(struct wbuf *w)
 static void
 wline(struct wbuf *w, const char *p, size_t len)
 {
-	if (w->mem != NULL) {
-		memcpy(w->mem + w->mlen, p, len);
-		w->mem[w->mlen + len] = '\n';
-		w->mlen += len + 1;
-		return;
-	}
 	if (w->n + len + 1 > sizeof(w->buf)) {
 		wflush(w);
 		if (len + 1 > sizeof(w->buf)) {
@@ -632,8 +624,13 @@ write_run(kn_sorter *v, struct wbuf *w)
 	size_t i;
 
 	sort_mem(v);
-	for (i = 0; i < v->n && w->err == 0; i++)
+	/* The lines are scattered in the arena now: each is fetched a few
+	 * lines ahead, so that the cache misses overlap. */
+	for (i = 0; i < v->n && w->err == 0; i++) {
+		if (i + 16 < v->n)
+			__builtin_prefetch(v->arena + v->r[i + 16].off);
 		wline(w, v->arena + v->r[i].off, v->r[i].len);
+	}
 	wflush(w);
 	if (close(w->fd) != 0)
 		wfail(w);
@@ -1639,7 +1636,7 @@ open_run(source *x, const char *path, size_t run, size_t bufsz)
  * cut by a binary search over its bytes (run_upper), a line read where
  * each probe lands.
  */
-#define MPARTS 8
+#define MPARTS 32
 
 /* The first line of the run at fd (size bytes) that starts at or after
  * off: its start in *at (size: none), the line in *buf (grown), its
@@ -1653,13 +1650,13 @@ line_after(int fd, uint64_t size, uint64_t off, char **buf, size_t *cap,
 	int start = off == 0;
 
 	for (;;) {
-		if (n + 65536 > *cap) {
-			*cap = 2 * (n + 65536);
+		if (n + 4096 > *cap) {
+			*cap = 2 * (n + 4096);
 			*buf = kn_realloc(*buf, *cap);
 		}
 		got = 0;
 		if (pos < size) {
-			ssize_t r = pread(fd, *buf + n, 65536, (off_t)pos);
+			ssize_t r = pread(fd, *buf + n, 4096, (off_t)pos);
 
 			if (r < 0)
 				kn_die_sys("(temp run): read error");
@@ -1717,29 +1714,175 @@ run_upper(kn_sorter *s, int fd, uint64_t size, const char *sp, size_t spn,
 	return at;
 }
 
-/* A part merged by a thread into a temp file. */
+/* A part's output: chunks of its lines, each ended by a newline. */
+struct mchunk {
+	struct mchunk *next;
+	size_t len, cap;
+	char buf[];
+};
+
+/* What the parts' threads share with the one that writes: the part
+ * written now, and the bytes of the chunks waiting, within limit. */
+struct mshare {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t cur;
+	size_t bytes, limit, chunk;
+	struct mpart *m;	/* the parts, taken in order (next) */
+	size_t np, next;
+	const uint64_t *cut;	/* where each part starts in each run */
+	size_t bufsz;
+	struct mchunk *free;	/* chunks written, to be filled again (their
+				 * pages kept) */
+};
+
+/* A part merged by a thread into chunks, handed on in order. */
 struct mpart {
 	kn_sorter view;		/* the sorter's copy: its own counts */
 	source *src;
-	size_t n;
+	size_t n, id;
 	int unique;
-	struct wbuf *w;
+	struct mshare *sh;
+	struct mchunk *head, *tail, *fill;
+	size_t queued;
+	int done;
 	pthread_t th;
 	int started;
 };
 
+/* Hands on m's chunk.  The part written now waits only while 8 of its
+ * chunks wait; the others while the chunks waiting pass the limit. */
+static void
+mpart_put(struct mpart *m)
+{
+	struct mshare *sh = m->sh;
+	struct mchunk *c = m->fill;
+
+	m->fill = NULL;
+	pthread_mutex_lock(&sh->mu);
+	c->next = NULL;
+	if (m->tail != NULL)
+		m->tail->next = c;
+	else
+		m->head = c;
+	m->tail = c;
+	m->queued++;
+	sh->bytes += c->cap;
+	pthread_cond_broadcast(&sh->cv);
+	while (m->id == sh->cur ? m->queued > 8 : sh->bytes > sh->limit)
+		pthread_cond_wait(&sh->cv, &sh->mu);
+	pthread_mutex_unlock(&sh->mu);
+}
+
+static void
+mpart_line(const char *line, size_t len, void *ctx)
+{
+	struct mpart *m = ctx;
+	struct mchunk *c = m->fill;
+
+	if (c != NULL && c->len + len + 1 > c->cap) {
+		mpart_put(m);
+		c = NULL;
+	}
+	if (c == NULL && len + 1 <= m->sh->chunk) {
+		pthread_mutex_lock(&m->sh->mu);
+		if ((c = m->sh->free) != NULL)
+			m->sh->free = c->next;
+		pthread_mutex_unlock(&m->sh->mu);
+	}
+	if (c == NULL) {
+		size_t cap = len + 1 > m->sh->chunk ? len + 1 : m->sh->chunk;
+
+		c = kn_alloc(sizeof(*c) + cap);
+		c->cap = cap;
+	}
+	if (m->fill == NULL) {
+		m->fill = c;
+		c->len = 0;
+	}
+	memcpy(c->buf + c->len, line, len);
+	c->buf[c->len + len] = '\n';
+	c->len += len + 1;
+}
+
+/* Opens the runs of part m where it starts, with a read buffer of
+ * bufsz bytes each. */
+static void
+mpart_open(struct mpart *m, const uint64_t *cut, size_t np, size_t bufsz)
+{
+	const kn_sorter *s = &m->view;
+	size_t j, i = m->id;
+
+	m->src = kn_alloc(s->nrun * sizeof(source));
+	for (j = 0; j < s->nrun; j++) {
+		source *x = &m->src[j];
+
+		open_run(x, s->run[j], j, bufsz);
+		if (lseek(x->r.fd, (off_t)cut[j * (np + 1) + i], SEEK_SET) < 0)
+			kn_die_sys("%s", s->run[j]);
+		x->left = cut[j * (np + 1) + i + 1] - cut[j * (np + 1) + i];
+		if (x->left == 0)
+			x->r.eof = 1;
+	}
+}
+
+static void
+mpart_close(struct mpart *m)
+{
+	size_t j;
+
+	for (j = 0; j < m->n; j++)
+		kn_reader_close(&m->src[j].r);
+	free(m->src);
+	m->src = NULL;
+}
+
+/* A thread of the last merge: the parts in order, each merged into
+ * chunks. */
 static void *
 mpart_run(void *arg)
 {
-	struct mpart *m = arg;
+	struct mshare *sh = arg;
+	struct mpart *m;
+	size_t i;
 
-	merge(&m->view, m->src, m->n, m->unique, out_run, m->w);
-	if (m->w->mem != NULL)
-		return NULL;
-	wflush(m->w);
-	if (close(m->w->fd) != 0)
-		wfail(m->w);
+	kn_thread_nosignals();
+	for (;;) {
+		pthread_mutex_lock(&sh->mu);
+		i = sh->next < sh->np ? sh->next++ : sh->np;
+		pthread_mutex_unlock(&sh->mu);
+		if (i == sh->np)
+			break;
+		m = &sh->m[i];
+		mpart_open(m, sh->cut, sh->np, sh->bufsz);
+		merge(&m->view, m->src, m->n, m->unique, mpart_line, m);
+		mpart_close(m);
+		if (m->fill != NULL)
+			mpart_put(m);
+		pthread_mutex_lock(&sh->mu);
+		m->done = 1;
+		pthread_cond_broadcast(&sh->cv);
+		pthread_mutex_unlock(&sh->mu);
+	}
 	return NULL;
+}
+
+/* Hands the lines of chunk c to out, or all at once to s->bulk. */
+static void
+mchunk_out(const kn_sorter *s, struct mchunk *c,
+    void (*out)(const char *, size_t, void *), void *ctx)
+{
+	char *p = c->buf, *e = p + c->len, *nl;
+
+	if (s->bulk != NULL) {
+		s->bulk(p, c->len, ctx);
+		return;
+	}
+	for (; p < e; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		*nl = '\0';
+		out(p, (size_t)(nl - p), ctx);
+	}
 }
 
 /* The last merge of the runs, on the sorter's threads; 0 when the runs
@@ -1748,26 +1891,31 @@ static int
 merge_parts(kn_sorter *s, int unique, size_t bufsz,
     void (*out)(const char *, size_t, void *), void *ctx)
 {
-	size_t np = (size_t)s->threads, nsp = 0, i, j, big = 0, len;
+	size_t nt = (size_t)s->threads, np, nsp = 0, i, j, big = 0, len;
 	uint64_t *size = kn_alloc(s->nrun * sizeof(uint64_t));
 	uint64_t *cut, at;
 	int *fd = kn_alloc(s->nrun * sizeof(int));
 	char *sp[MPARTS], *buf = NULL;
-	size_t spn[MPARTS], cap = 0, room;
+	size_t spn[MPARTS], cap = 0;
+	struct mshare sh;
 	uint32_t *spk[MPARTS], *k = kn_alloc(8 * s->nkey + 8);
 	struct mpart *m;
 	struct stat st;
 	struct rlimit rl;
+	pthread_t th[MPARTS];
 
-	if (np > MPARTS)
-		np = MPARTS;
-	/* Each part opens every run, and a temp file: within the limit on
-	 * open files that the fan-in kept (fanin). */
+	if (nt > MPARTS / 4)
+		nt = MPARTS / 4;
+	/* Each thread's part opens every run: within the limit on open
+	 * files that the fan-in kept (fanin). */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    np * (s->nrun + 1) + 16 > rl.rlim_cur)
-		np = rl.rlim_cur > 16 ? (size_t)(rl.rlim_cur - 16) /
-		    (s->nrun + 1) : 1;
-	if (np < 2) {
+	    nt * s->nrun + 16 > rl.rlim_cur)
+		nt = rl.rlim_cur > 16 ? (size_t)(rl.rlim_cur - 16) /
+		    s->nrun : 1;
+	/* Four parts a thread: while the threads merge the parts ahead,
+	 * this one writes those done, and the last is short. */
+	np = 4 * nt;
+	if (nt < 1 || s->threads < 2) {
 		free(size);
 		free(fd);
 		free(k);
@@ -1820,96 +1968,81 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 		close(fd[j]);
 	}
 	free(buf);
-	/* The parts after the first kept in memory while the budget left
-	 * by the read buffers holds them, else in temp files. */
-	room = s->budget > s->nrun * bufsz ? s->budget - s->nrun * bufsz : 0;
+	/* The parts merged in order by nt threads into chunks, which this
+	 * thread writes in turn; those of the parts ahead wait within the
+	 * budget that the read buffers leave. */
+	memset(&sh, 0, sizeof(sh));
+	pthread_mutex_init(&sh.mu, NULL);
+	pthread_cond_init(&sh.cv, NULL);
+	sh.limit = s->budget > s->nrun * bufsz ? s->budget - s->nrun * bufsz :
+	    0;
+	sh.chunk = sh.limit / 16 / np;
+	if (sh.chunk > ((size_t)1 << 20))
+		sh.chunk = (size_t)1 << 20;
+	if (sh.chunk < ((size_t)4 << 10))
+		sh.chunk = (size_t)4 << 10;
 	m = kn_zalloc(np * sizeof(*m));
 	for (i = 0; i < np; i++) {
 		m[i].view = *s;
 		m[i].view.st.bytes_read = m[i].view.st.bytes_written = 0;
 		m[i].unique = unique;
 		m[i].n = s->nrun;
-		m[i].src = kn_alloc(s->nrun * sizeof(source));
-		for (j = 0; j < s->nrun; j++) {
-			source *x = &m[i].src[j];
-
-			open_run(x, s->run[j], j, bufsz / np);
-			if (lseek(x->r.fd, (off_t)cut[j * (np + 1) + i],
-			    SEEK_SET) < 0)
-				kn_die_sys("%s", s->run[j]);
-			x->left = cut[j * (np + 1) + i + 1] -
-			    cut[j * (np + 1) + i];
-			if (x->left == 0)
-				x->r.eof = 1;
-		}
-		if (i == 0)
-			continue;
-		m[i].w = kn_zalloc(sizeof(*m[i].w));
-		for (j = 0, len = 0; j < s->nrun; j++)
-			len += cut[j * (np + 1) + i + 1] - cut[j * (np + 1) + i];
-		if (len + 1 <= room) {
-			m[i].w->mem = kn_alloc(len + 1);
-			room -= len + 1;
-			m[i].w->fd = -1;
-			m[i].started = pthread_create(&m[i].th, NULL,
-			    mpart_run, &m[i]) == 0;
-			continue;
-		}
-		m[i].w->fd = kn_mktemp(s->tmpdir, (char **)&m[i].w->path);
-		m[i].w->count = &m[i].view.st.bytes_written;
-		m[i].w->soft = 1;
-		m[i].started = pthread_create(&m[i].th, NULL, mpart_run,
-		    &m[i]) == 0;
+		m[i].id = i;
+		m[i].sh = &sh;
 	}
-	merge(&m[0].view, m[0].src, s->nrun, unique, out, ctx);
+	sh.m = m;
+	sh.np = np;
+	sh.cut = cut;
+	sh.bufsz = bufsz / nt;
+	for (j = 0; j < nt; j++)
+		if (pthread_create(&th[j], NULL, mpart_run, &sh) != 0)
+			break;
+	nt = j;
+	if (nt == 0)
+		sh.next = np;	/* no thread: each part merged here */
 	for (i = 0; i < np; i++) {
-		if (i > 0 && m[i].started)
-			pthread_join(m[i].th, NULL);
-		else if (i > 0)
-			mpart_run(&m[i]);
-		for (j = 0; j < s->nrun; j++)
-			kn_reader_close(&m[i].src[j].r);
-		free(m[i].src);
+		struct mchunk *c;
+
+		pthread_mutex_lock(&sh.mu);
+		sh.cur = i;
+		pthread_cond_broadcast(&sh.cv);
+		while (nt > 0) {
+			while (m[i].head == NULL && !m[i].done)
+				pthread_cond_wait(&sh.cv, &sh.mu);
+			if ((c = m[i].head) == NULL)
+				break;
+			if ((m[i].head = c->next) == NULL)
+				m[i].tail = NULL;
+			m[i].queued--;
+			sh.bytes -= c->cap;
+			pthread_cond_broadcast(&sh.cv);
+			pthread_mutex_unlock(&sh.mu);
+			mchunk_out(s, c, out, ctx);
+			pthread_mutex_lock(&sh.mu);
+			if (c->cap == sh.chunk) {
+				c->next = sh.free;
+				sh.free = c;
+			} else
+				free(c);
+		}
+		pthread_mutex_unlock(&sh.mu);
+		if (nt == 0) {
+			mpart_open(&m[i], cut, np, bufsz);
+			merge(&m[i].view, m[i].src, s->nrun, unique, out, ctx);
+			mpart_close(&m[i]);
+		}
 		s->st.bytes_read += m[i].view.st.bytes_read;
-		s->st.bytes_written += m[i].view.st.bytes_written;
-		if (i == 0)
-			continue;
-		if (m[i].w->mem != NULL) {
-			/* The part's lines, in turn, from memory. */
-			char *p = m[i].w->mem, *e = p + m[i].w->mlen, *nl;
-
-			if (s->bulk != NULL && p < e) {
-				s->bulk(p, (size_t)(e - p), ctx);
-				p = e;
-			}
-			for (; p < e; p = nl + 1) {
-				nl = memchr(p, '\n', (size_t)(e - p));
-				*nl = '\0';
-				out(p, (size_t)(nl - p), ctx);
-			}
-			free(m[i].w->mem);
-			free(m[i].w);
-			continue;
-		}
-		if (m[i].w->err != 0) {
-			errno = m[i].w->err;
-			kn_die_sys("%s: write error", m[i].w->path);
-		}
-		{
-			/* The part's lines, in turn. */
-			kn_reader r;
-
-			kn_reader_open_size(&r, m[i].w->path, bufsz);
-			r.keepcr = 1;
-			r.temp = 1;
-			while (kn_getline(&r))
-				out(r.line, r.len, ctx);
-			s->st.bytes_read += r.bytes;
-			kn_reader_close(&r);
-		}
-		kn_rmtemp((char *)m[i].w->path);
-		free(m[i].w);
 	}
+	for (j = 0; j < nt; j++)
+		pthread_join(th[j], NULL);
+	while (sh.free != NULL) {
+		struct mchunk *c = sh.free;
+
+		sh.free = c->next;
+		free(c);
+	}
+	pthread_mutex_destroy(&sh.mu);
+	pthread_cond_destroy(&sh.cv);
 	for (i = 0; i < nsp; i++) {
 		free(sp[i]);
 		free(spk[i]);
