@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sortmem.h"
@@ -503,7 +504,50 @@ struct tfill {
 	char **path;		/* the runs, by their number */
 	int *err;		/* and their write errors (errno) */
 	size_t nrun, runcap;
+	pthread_t main;		/* the thread that reads */
+	int reading;		/* it is in kn_table_block */
 };
+
+/* The rows being formed on threads, for tfill_before_message, and the
+ * kn_before_message it stands in front of: a hook takes no argument. */
+static struct tfill *tfill_hooked;
+static void (*tfill_next_hook)(void);
+
+/*
+ * kn_before_message while the rows are formed on threads.  When the
+ * reading thread dies of an error of its input (a header that differs,
+ * a NUL byte in a line longer than the reader's buffer), a block read
+ * before may hold a bad row that one thread would have reported first:
+ * the blocks read are done (within 5 seconds: a worker may be dying
+ * too), and the earliest bad row, if any, is reported instead.
+ */
+static void
+tfill_before_message(void)
+{
+	struct tfill *p = tfill_hooked;
+	struct pblk *bad = NULL;
+	struct timespec until;
+
+	if (p != NULL && p->reading && pthread_equal(pthread_self(),
+	    p->main)) {
+		tfill_hooked = NULL;
+		kn_before_message = tfill_next_hook;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 5;
+		pthread_mutex_lock(&p->mu);
+		while (p->nq > 0 || p->buf[0].pending > 0 ||
+		    p->buf[1].pending > 0)
+			if (pthread_cond_timedwait(&p->cv, &p->mu,
+			    &until) != 0)
+				break;
+		bad = p->bad;
+		pthread_mutex_unlock(&p->mu);
+		if (bad != NULL)
+			kn_block_fail(p->t, &bad->b);
+	}
+	if (tfill_next_hook != NULL)
+		tfill_next_hook();
+}
 
 struct tworker {
 	struct tfill *p;
@@ -819,6 +863,10 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 		ok = 0;
 	}
 	c = &p.buf[0];
+	p.main = pthread_self();
+	tfill_hooked = &p;
+	tfill_next_hook = kn_before_message;
+	kn_before_message = tfill_before_message;
 	for (;;) {
 		struct pblk *x;
 
@@ -830,7 +878,10 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 		if (x == NULL)
 			break;
 		rows = t->rows;
-		if ((got = kn_table_block(t, &x->b, want)) == 0) {
+		p.reading = 1;
+		got = kn_table_block(t, &x->b, want);
+		p.reading = 0;
+		if (got == 0) {
 			pthread_mutex_lock(&p.mu);
 			p.spare[p.nspare++] = x;
 			pthread_mutex_unlock(&p.mu);
@@ -861,6 +912,8 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 		pthread_join(w[k].th, NULL);
 		free(w[k].f);
 	}
+	kn_before_message = tfill_next_hook;
+	tfill_hooked = NULL;
 	for (i = 0; i < p.nrun; i++)
 		if (p.err[i] != 0) {
 			errno = p.err[i];
