@@ -1226,6 +1226,7 @@ run_upper(kn_sorter *s, int fd, uint64_t size, const char *sp, size_t spn,
 struct mchunk {
 	struct mchunk *next;
 	size_t len, cap;
+	int pooled;		/* cut from the sorter's buffers: not freed */
 	char buf[];
 };
 
@@ -1303,6 +1304,7 @@ mpart_line(const char *line, size_t len, void *ctx)
 
 		c = kn_alloc(sizeof(*c) + cap);
 		c->cap = cap;
+		c->pooled = 0;
 	}
 	if (m->fill == NULL) {
 		m->fill = c;
@@ -1373,6 +1375,46 @@ mpart_run(void *arg)
 		pthread_mutex_unlock(&sh->mu);
 	}
 	return NULL;
+}
+
+/* The chunks' first memory: the sorter's arena and records, which
+ * the last lines left (their pages still mapped, where fresh memory
+ * would be faulted in again), cut into chunks within the limit, the
+ * rest given back.  kn_sort_finish frees them after the merge. */
+static void
+mchunk_pool(kn_sorter *s, struct mshare *sh)
+{
+	size_t slot = (sizeof(struct mchunk) + sh->chunk + 15) & ~(size_t)15;
+	size_t left = sh->limit, k, use, off;
+	char *base[2];
+	size_t size[2];
+
+	base[0] = s->arena;
+	size[0] = s->arena != NULL ? s->acap : 0;
+	base[1] = (char *)s->r;
+	size[1] = s->r != NULL ? s->rcap * sizeof(rec) : 0;
+	for (k = 0; k < 2; k++) {
+		use = size[k] < left ? size[k] : left;
+		use -= use % slot;
+		if (use == 0) {
+			free(base[k]);
+			base[k] = NULL;
+		} else if (use < size[k])
+			base[k] = kn_realloc(base[k], use);
+		left -= use;
+		for (off = 0; off < use; off += slot) {
+			struct mchunk *c = (struct mchunk *)(void *)
+			    (base[k] + off);
+
+			c->cap = sh->chunk;
+			c->pooled = 1;
+			c->next = sh->free;
+			sh->free = c;
+		}
+	}
+	s->arena = base[0];
+	s->r = (rec *)(void *)base[1];
+	s->acap = s->rcap = 0;
 }
 
 /* Hands the lines of chunk c to out, or all at once to s->bulk. */
@@ -1489,9 +1531,12 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 		sh.chunk = (size_t)1 << 20;
 	if (sh.chunk < ((size_t)4 << 10))
 		sh.chunk = (size_t)4 << 10;
+	mchunk_pool(s, &sh);
 	m = kn_zalloc(np * sizeof(*m));
 	for (i = 0; i < np; i++) {
 		m[i].view = *s;
+		m[i].view.arena = NULL;
+		m[i].view.r = NULL;
 		m[i].view.st.bytes_read = m[i].view.st.bytes_written = 0;
 		m[i].unique = unique;
 		m[i].n = s->nrun;
@@ -1547,7 +1592,8 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 		struct mchunk *c = sh.free;
 
 		sh.free = c->next;
-		free(c);
+		if (!c->pooled)
+			free(c);
 	}
 	pthread_mutex_destroy(&sh.mu);
 	pthread_cond_destroy(&sh.cv);
@@ -1569,6 +1615,7 @@ kn_sort_finish(kn_sorter *s, int unique,
 {
 	size_t bufsz, f = fanin(s, &bufsz), i, j, ns;
 	source *src;
+	int done;
 
 	bg_join(s);
 	free(s->sparea);
@@ -1606,10 +1653,13 @@ kn_sort_finish(kn_sorter *s, int unique,
 		s->n = s->nprep = 0;
 	} else
 		spill(s);
-	free(s->arena);
-	s->arena = NULL;
-	free(s->r);
-	s->r = NULL;
+	if (s->threads < 2 || s->nrun > f) {
+		/* Else kept for the last merge's chunks (mchunk_pool). */
+		free(s->arena);
+		s->arena = NULL;
+		free(s->r);
+		s->r = NULL;
+	}
 	s->n = s->nprep = 0;
 	while (s->nrun > f) {
 		/* A merge pass: consecutive groups of f runs, in order. */
@@ -1644,8 +1694,13 @@ kn_sort_finish(kn_sorter *s, int unique,
 		s->nrun = nn;
 	}
 	s->st.merge_passes++;
-	if (s->threads > 1 && s->nrun > 1 && merge_parts(s, unique, bufsz,
-	    out, ctx)) {
+	done = s->threads > 1 && s->nrun > 1 && merge_parts(s, unique, bufsz,
+	    out, ctx);
+	free(s->arena);
+	s->arena = NULL;
+	free(s->r);
+	s->r = NULL;
+	if (done) {
 		for (j = 0; j < s->nrun; j++)
 			kn_rmtemp(s->run[j]);
 		s->nrun = 0;
