@@ -631,8 +631,9 @@ tfill_work(void *arg)
 				c = &p->buf[i];
 		if (c != NULL) {
 			c->busy = 1;
+			ok = !p->stop;
 			pthread_mutex_unlock(&p->mu);
-			if (!p->stop)
+			if (ok)
 				pbuf_write(p, c);
 			pthread_mutex_lock(&p->mu);
 			c->busy = 0;
