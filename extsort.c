@@ -804,11 +804,12 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 	/* Blocks of a sixteenth of the budget in all, each of 1 MiB at
 	 * most; the rest for two buffers of 64 KiB at least. */
 	memset(&p, 0, sizeof(p));
-	p.nb = 2 * (size_t)nt + 2;
+	p.nb = (size_t)nt + 2;
 	want = s->budget / 16 / p.nb;
 	if (want > ((size_t)1 << 20))
 		want = (size_t)1 << 20;
-	room = p.nb * (want + 8192);
+	/* A block's room: its lines and tsv.c's slack (block_room). */
+	room = p.nb * (want + 4096 + 64);
 	if (s->threads < 2 || t->csv || !s->keyed || s->n > 0 ||
 	    s->budget < room + ((size_t)128 << 10)) {
 		while (kn_table_next(t)) {
