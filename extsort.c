@@ -498,7 +498,8 @@ struct tfill {
 	struct pblk **spare;
 	size_t nspare;
 	struct pbuf buf[2];
-	int first;		/* buf[0] has the budget (no run written) */
+	int first;		/* buf[0] has the budget (no run written),
+				 * unless the lines cannot fit */
 	int quit, stop;		/* the end; a bad row met */
 	struct pblk *bad;	/* the earliest block with a bad row */
 	char **path;		/* the runs, by their number */
@@ -790,6 +791,25 @@ pblk_place(struct tfill *p, struct pbuf **cp, struct pblk *x, uint64_t rows)
 	return 1;
 }
 
+/* Whether the lines of table t are known not to fit budget bytes: its
+ * files are regular files of more bytes than that (those of stdin or a
+ * pipe are not known). */
+static int
+table_larger(const kn_table *t, size_t budget)
+{
+	struct stat st;
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < t->npaths; i++) {
+		if (strcmp(t->paths[i], "-") == 0 ||
+		    stat(t->paths[i], &st) != 0 || !S_ISREG(st.st_mode))
+			return 0;
+		sum += (uint64_t)st.st_size;
+	}
+	return sum > budget;
+}
+
 void
 kn_sort_table(kn_sorter *s, kn_table *t)
 {
@@ -820,7 +840,8 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 	}
 	p.s = s;
 	p.t = t;
-	p.first = 1;
+	/* Lines that cannot fit go to the two buffers at once. */
+	p.first = !table_larger(t, s->budget);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	blocks = kn_zalloc(p.nb * sizeof(*blocks));
@@ -842,7 +863,8 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 		v->bufbudget = (s->budget - room) / 2;
 	}
 	/* The sorter's own buffer becomes the first. */
-	p.buf[0].v.bufbudget = s->budget - room;
+	if (p.first)
+		p.buf[0].v.bufbudget = s->budget - room;
 	p.buf[0].v.alen = p.buf[0].v.n = 0;
 	p.buf[1].v.arena = NULL;
 	p.buf[1].v.r = NULL;
