@@ -16,7 +16,8 @@ all: $(PROGS)
 
 # The core, in layers from the bottom (kanon.h, extsort.h; make layers),
 # as a library: each program links only the members it uses.
-CORE = kanon.o date.o help.o progress.o tsv.o hier.o req.o extsort.o pcount.o freq.o
+CORE = kanon.o date.o help.o progress.o tsv.o hier.o req.o sortmem.o extsort.o pcount.o \
+	freq.o
 # partition's own objects.
 PART_OBJS = partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rothko.o cluster.o hypo.o
 
@@ -81,6 +82,7 @@ latdisk.o: extsort.h
 lattice.o tagging.o: tagging.h
 lattice.o lattice_search.o: lattice.h
 extsort.o freq.o extsort_main.o: extsort.h
+sortmem.o extsort.o: sortmem.h
 partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rothko.o cluster.o: mondrian.h
 partition.o mpar.o rothko.o: mpar.h
 partition.o rgroups.o rothko.o cluster.o: rothko.h
@@ -133,6 +135,7 @@ $(FUZZ_CORE): fuzz/obj/%.o: %.c kanon.h
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -DRBUF=4096 \
 	    -c -o $@ $<
 fuzz/obj/extsort.o fuzz/obj/freq.o: extsort.h
+fuzz/obj/sortmem.o fuzz/obj/extsort.o: sortmem.h extsort.h
 
 fuzz/obj/libkanon.a: $(FUZZ_CORE)
 	rm -f $@

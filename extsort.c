@@ -5,10 +5,8 @@
  * merge passes of fan-in F, about log_F(runs) more passes).
  *
  * Runs are formed in input order and sorted stably, and the merge breaks
- * ties by run number, so the whole sort is stable.  Byte-wise keys
- * compare as memcmp (LC_ALL=C), numeric keys as sort -n does in the C
- * locale (leading blanks, optional '-', digits, optional '.' and
- * fraction; anything else counts as zero).
+ * ties by run number, so the whole sort is stable.  The lines held in
+ * memory, their keys, comparison and sorts are sortmem.c's.
  */
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -18,26 +16,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "extsort.h"
-
-/* A line held in memory: a prefix of the first key for fast compares,
- * and the offset of the line in the arena; the key field offsets and
- * lengths (uint32 pairs) are stored just before the line. */
-/* Prefixes of the first two keys: v[i] orders key i whenever the two
- * values differ and both are fast; with both exact, equal values mean
- * equal keys. */
-typedef struct {
-	uint64_t v[2];
-	uint8_t fast[2], exact[2];
-} pfx;
-
-typedef struct {
-	pfx p;
-	uint64_t off;
-	uint32_t len;
-} rec;
+#include "sortmem.h"
 
 /* A source of sorted lines for the merge. */
 typedef struct {
@@ -58,421 +40,6 @@ typedef struct {
 } source;
 
 enum { SRC_MEM, SRC_RUN, SRC_TABLE };
-
-/* The first sizes of the line arena and of the records; both grow as
- * needed within the budget. */
-#define SORT_FIRST_ARENA ((size_t)1 << 20)
-#define SORT_FIRST_RECS ((size_t)1 << 12)
-
-struct kn_sorter {
-	const kn_skey *key;
-	size_t nkey, ncols;
-	size_t budget;
-	const char *tmpdir;
-	char *arena;
-	size_t alen, acap;
-	rec *r;
-	size_t n, rcap;
-	char **run;		/* temp files of sorted runs */
-	size_t nrun;
-	size_t maxcol;		/* the last column of a key */
-	uint32_t *colkey;	/* a column's first key, or UINT32_MAX */
-	int keyed;		/* every line came with its fields */
-	int threads;		/* for sorting in memory (kn_sort_threads) */
-	size_t nprep;		/* records with their keys and prefix */
-	/* The first buffer has the whole budget, so that lines that fit
-	 * are sorted in memory whatever the threads.  With threads, once
-	 * it has been written, a full buffer is sorted and written as a
-	 * run by a thread of its own while the next fills (spill_async):
-	 * each of the two buffers has half the budget. */
-	size_t bufbudget;
-	int halved;		/* the buffers have half the budget */
-	struct bgspill *bg;	/* the run being written, or NULL */
-	char *sparea;		/* the buffers of the last run written */
-	size_t spacap, sprcap;
-	rec *spr;
-	kn_sortstats st;
-};
-/* Parses a number as sort -n sees it; returns its parts. */
-struct num {
-	int neg;
-	const char *ip, *fp;	/* integer digits (no leading zeros), fraction */
-	size_t in, fn;		/* (no trailing zeros) */
-};
-
-static void
-numparse(const char *s, size_t n, struct num *x)
-{
-	const char *p = s, *end = s + n, *q;
-
-	memset(x, 0, sizeof(*x));
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p < end && *p == '-') {
-		x->neg = 1;
-		p++;
-	}
-	while (p < end && *p == '0')
-		p++;
-	for (q = p; q < end && *q >= '0' && *q <= '9'; q++)
-		;
-	x->ip = p;
-	x->in = (size_t)(q - p);
-	if (q < end && *q == '.') {
-		p = ++q;
-		while (q < end && *q >= '0' && *q <= '9')
-			q++;
-		x->fp = p;
-		x->fn = (size_t)(q - p);
-		while (x->fn > 0 && x->fp[x->fn - 1] == '0')
-			x->fn--;
-	}
-	if (x->in == 0 && x->fn == 0)
-		x->neg = 0;	/* zero, or not a number: both zero */
-}
-
-/* Compares numbers as sort -n does. */
-static int
-numcmp(const char *a, size_t an, const char *b, size_t bn)
-{
-	struct num x, y;
-	int c, sign;
-	size_t m;
-
-	numparse(a, an, &x);
-	numparse(b, bn, &y);
-	if (x.neg != y.neg)
-		return x.neg ? -1 : 1;
-	sign = x.neg ? -1 : 1;
-	if (x.in != y.in)
-		return x.in < y.in ? -sign : sign;
-	if ((c = memcmp(x.ip, y.ip, x.in)) != 0)
-		return c < 0 ? -sign : sign;
-	m = x.fn < y.fn ? x.fn : y.fn;
-	if (m > 0 && (c = memcmp(x.fp, y.fp, m)) != 0)
-		return c < 0 ? -sign : sign;
-	if (x.fn != y.fn)
-		return x.fn < y.fn ? -sign : sign;
-	return 0;
-}
-
-/* Compares two lines with their key offsets ka, kb, from key i on. */
-static int
-keycmp_from(const kn_sorter *s, const char *a, size_t an, const uint32_t *ka,
-    const char *b, size_t bn, const uint32_t *kb, size_t i)
-{
-	int c;
-
-	if (s->nkey == 0)
-		return i == 0 ? kn_bytes_cmp(a, an, b, bn) : 0;
-	for (; i < s->nkey; i++) {
-		const char *x = a + ka[2 * i], *y = b + kb[2 * i];
-		size_t xn = ka[2 * i + 1], yn = kb[2 * i + 1];
-
-		c = s->key[i].numeric ? numcmp(x, xn, y, yn) :
-		    kn_bytes_cmp(x, xn, y, yn);
-		if (c != 0)
-			return s->key[i].reverse ? -c : c;
-	}
-	return 0;
-}
-
-static int
-keycmp(const kn_sorter *s, const char *a, size_t an, const uint32_t *ka,
-    const char *b, size_t bn, const uint32_t *kb)
-{
-	return keycmp_from(s, a, an, ka, b, bn, kb, 0);
-}
-
-/* Compares two lines with prefixes, reading the lines only when the
- * prefixes cannot decide. */
-static int
-pfxcmp(const kn_sorter *s, const pfx *pa, const char *a, size_t an,
-    const uint32_t *ka, const pfx *pb, const char *b, size_t bn,
-    const uint32_t *kb)
-{
-	size_t i, np = s->nkey < 2 ? (s->nkey == 0 ? 1 : s->nkey) : 2;
-
-	for (i = 0; i < np; i++) {
-		if (!pa->fast[i] || !pb->fast[i])
-			break;
-		if (pa->v[i] != pb->v[i])
-			return pa->v[i] < pb->v[i] ? -1 : 1;
-		if (!pa->exact[i] || !pb->exact[i])
-			break;
-	}
-	if (s->nkey == 0 && i == np)
-		return 0;
-	return keycmp_from(s, a, an, ka, b, bn, kb, i);
-}
-
-/* The prefixes of the first two keys (or of the whole line): eight
- * bytes big-endian for byte keys (exact up to 8 bytes: NUL bytes never
- * occur), the biased value for numeric keys that are integers of up to
- * 18 digits. */
-static void
-prefix(const kn_sorter *s, const char *line, size_t len, const uint32_t *k,
-    pfx *x)
-{
-	size_t i, j, n, np = s->nkey < 2 ? (s->nkey == 0 ? 1 : s->nkey) : 2;
-	const char *p;
-	uint64_t v;
-
-	memset(x, 0, sizeof(*x));
-	for (i = 0; i < np; i++) {
-		v = 0;
-		if (s->nkey == 0) {
-			p = line;
-			n = len;
-		} else {
-			p = line + k[2 * i];
-			n = k[2 * i + 1];
-		}
-		if (s->nkey == 0 || !s->key[i].numeric) {
-			for (j = 0; j < 8; j++)
-				v = v << 8 | (j < n ? (unsigned char)p[j] : 0);
-			x->fast[i] = 1;
-			x->exact[i] = n <= 8;
-		} else {
-			struct num u;
-			int64_t m = 0;
-
-			numparse(p, n, &u);
-			if (u.fn == 0 && u.in <= 18) {
-				for (j = 0; j < u.in; j++)
-					m = m * 10 + (u.ip[j] - '0');
-				if (u.neg)
-					m = -m;
-				v = (uint64_t)m ^ (1ULL << 63);
-				x->fast[i] = x->exact[i] = 1;
-			}
-		}
-		if (s->nkey > 0 && s->key[i].reverse)
-			v = ~v;
-		x->v[i] = v;
-	}
-}
-
-static int
-reccmp(const kn_sorter *s, const rec *a, const rec *b)
-{
-	const char *pa = s->arena + a->off, *pb = s->arena + b->off;
-
-	return pfxcmp(s, &a->p, pa, a->len,
-	    (const uint32_t *)(const void *)(pa - 8 * s->nkey),
-	    &b->p, pb, b->len,
-	    (const uint32_t *)(const void *)(pb - 8 * s->nkey));
-}
-
-/* Stable merge sort of a[0..n) with scratch t. */
-static void
-recsort(const kn_sorter *s, rec *a, rec *t, size_t n)
-{
-	size_t h = n / 2, i = 0, j, k = 0;
-
-	if (n < 16) {
-		for (i = 1; i < n; i++) {
-			rec x = a[i];
-
-			for (j = i; j > 0 && reccmp(s, &x, &a[j - 1]) < 0; j--)
-				a[j] = a[j - 1];
-			a[j] = x;
-		}
-		return;
-	}
-	recsort(s, a, t, h);
-	recsort(s, a + h, t, n - h);
-	if (reccmp(s, &a[h - 1], &a[h]) <= 0)
-		return;
-	j = h;
-	while (i < h && j < n)
-		t[k++] = reccmp(s, &a[j], &a[i]) < 0 ? a[j++] : a[i++];
-	while (i < h)
-		t[k++] = a[i++];
-	memcpy(a, t, k * sizeof(rec));
-}
-
-/*
- * Sorting in memory on several threads: the records split in halves
- * sorted at once, each on its share of the threads, then merged by
- * all of them, each writing its own stretch of the output (the split
- * points found on the merge path by binary search).  Ties go to the
- * left half, as in recsort, so the order is the one thread's: the
- * output does not depend on -j.
- */
-struct psort {
-	const kn_sorter *s;
-	rec *a, *t;		/* the records and a scratch as large */
-	size_t n;
-	int threads;
-	/* a merge's share: a[0, na) and b[0, nb) from diagonal d0 to d1
-	 * of the merge path into out */
-	const rec *ma, *mb;
-	size_t na, nb, d0, d1;
-	rec *out;
-};
-
-/* Where diagonal d of the merge of a[0, na) and b[0, nb) crosses: the
- * number of records of a among the first d of the output. */
-static size_t
-merge_split(const kn_sorter *s, const rec *a, size_t na, const rec *b,
-    size_t nb, size_t d)
-{
-	size_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		/* a[mid] precedes b[d - mid - 1] (ties go to a): it is
-		 * among the first d. */
-		if (reccmp(s, &b[d - mid - 1], &a[mid]) >= 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Runs fn on each of the nt (at most 64) arguments at arg, of sz bytes
- * each, one thread each; the caller's thread takes the first, and the
- * arguments no thread could be made for. */
-static void
-par_run(void *(*fn)(void *), void *arg, size_t sz, int nt)
-{
-	pthread_t th[64];
-	int k, started;
-
-	for (started = 1; started < nt; started++)
-		if (pthread_create(&th[started], NULL, fn,
-		    (char *)arg + (size_t)started * sz) != 0)
-			break;
-	fn(arg);
-	for (k = 1; k < started; k++)
-		pthread_join(th[k], NULL);
-	for (k = started; k < nt; k++)
-		fn((char *)arg + (size_t)k * sz);
-}
-
-static void *
-merge_part(void *arg)
-{
-	struct psort *p = arg;
-	size_t i = merge_split(p->s, p->ma, p->na, p->mb, p->nb, p->d0);
-	size_t j = p->d0 - i, k;
-
-	for (k = p->d0; k < p->d1; k++)
-		if (j < p->nb && (i == p->na ||
-		    reccmp(p->s, &p->mb[j], &p->ma[i]) < 0))
-			p->out[k] = p->mb[j++];
-		else
-			p->out[k] = p->ma[i++];
-	return NULL;
-}
-
-static void *
-psort_run(void *arg)
-{
-	struct psort *p = arg, half[2], *part;
-	size_t h = p->n / 2;
-	int k, nt = p->threads;
-
-	if (nt <= 1 || p->n < 2048) {
-		recsort(p->s, p->a, p->t, p->n);
-		return NULL;
-	}
-	for (k = 0; k < 2; k++) {
-		half[k] = *p;
-		half[k].a = p->a + (k ? h : 0);
-		half[k].t = p->t + (k ? h : 0);
-		half[k].n = k ? p->n - h : h;
-		half[k].threads = k ? nt - nt / 2 : nt / 2;
-	}
-	par_run(psort_run, half, sizeof(half[0]), 2);
-	if (reccmp(p->s, &p->a[h - 1], &p->a[h]) <= 0)
-		return NULL;
-	part = kn_alloc((size_t)nt * sizeof(*part));
-	for (k = 0; k < nt; k++) {
-		part[k] = *p;
-		part[k].ma = p->a;
-		part[k].na = h;
-		part[k].mb = p->a + h;
-		part[k].nb = p->n - h;
-		part[k].d0 = p->n * (size_t)k / (size_t)nt;
-		part[k].d1 = p->n * (size_t)(k + 1) / (size_t)nt;
-		part[k].out = p->t;
-	}
-	par_run(merge_part, part, sizeof(*part), nt);
-	free(part);
-	memcpy(p->a, p->t, p->n * sizeof(rec));
-	return NULL;
-}
-
-/*
- * Sorting by the prefixes first.  When every record's first prefix is
- * fast, a stable LSD radix sort on it (and on the second too, when every
- * first prefix is exact and every second one fast) orders the records
- * as reccmp does wherever the prefixes differ; it passes only over the
- * bytes that differ somewhere.  Where they cannot decide (a key longer
- * than its prefix, a key after the prefixes), each stretch of equal
- * prefixes is then sorted by recsort, which keeps its order on ties:
- * the order is the merge sort's.  Returns 0, having done nothing, when
- * a first prefix is not fast.
- */
-static int
-radix_sort(const kn_sorter *s, rec *a, rec *t, size_t n)
-{
-	size_t np = s->nkey < 2 ? 1 : 2, nk = s->nkey == 0 ? 1 : s->nkey;
-	size_t i, j, lv, nv, (*cnt)[256];
-	uint64_t or[2] = { 0, 0 }, and[2] = { ~0ULL, ~0ULL };
-	int fast[2] = { 1, 1 }, exact[2] = { 1, 1 }, b;
-	rec *src = a, *dst = t, *x;
-
-	for (i = 0; i < n; i++)
-		for (lv = 0; lv < np; lv++) {
-			fast[lv] &= a[i].p.fast[lv];
-			exact[lv] &= a[i].p.exact[lv];
-			or[lv] |= a[i].p.v[lv];
-			and[lv] &= a[i].p.v[lv];
-		}
-	if (!fast[0])
-		return 0;
-	nv = np == 2 && exact[0] && fast[1] ? 2 : 1;
-	cnt = kn_zalloc(8 * nv * sizeof(*cnt));
-	for (i = 0; i < n; i++)
-		for (lv = 0; lv < nv; lv++)
-			for (b = 0; b < 8; b++)
-				cnt[8 * lv + b][a[i].p.v[lv] >> 8 * b & 255]++;
-	for (lv = nv; lv-- > 0;)
-		for (b = 0; b < 8; b++) {
-			size_t *c = cnt[8 * lv + b], sum = 0, m;
-
-			if (((or[lv] ^ and[lv]) >> 8 * b & 255) == 0)
-				continue;
-			for (j = 0; j < 256; j++) {
-				m = c[j];
-				c[j] = sum;
-				sum += m;
-			}
-			for (i = 0; i < n; i++)
-				dst[c[src[i].p.v[lv] >> 8 * b & 255]++] =
-				    src[i];
-			x = src;
-			src = dst;
-			dst = x;
-		}
-	free(cnt);
-	if (src != a)
-		memcpy(a, src, n * sizeof(rec));
-	if (nv == nk && exact[nv - 1])
-		return 1;
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && a[j].p.v[0] == a[i].p.v[0] &&
-		    (nv == 1 || a[j].p.v[1] == a[i].p.v[1]); j++)
-			;
-		if (j - i > 1)
-			recsort(s, a + i, t, j - i);
-	}
-	return 1;
-}
 
 void
 kn_sort_threads(kn_sorter *s, int n)
@@ -533,6 +100,12 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
 	return s;
 }
 
+void
+kn_sort_bulk(kn_sorter *s, void (*bulk)(const char *, size_t, void *))
+{
+	s->bulk = bulk;
+}
+
 const kn_sortstats *
 kn_sort_stats(const kn_sorter *s)
 {
@@ -586,25 +159,6 @@ wline(struct wbuf *w, const char *p, size_t len)
 	w->n += len + 1;
 }
 
-static void prep_all(kn_sorter *s);
-
-/* Sorts the lines held in memory. */
-static void
-sort_mem(kn_sorter *s)
-{
-	struct psort p;
-
-	prep_all(s);
-	memset(&p, 0, sizeof(p));
-	p.s = s;
-	p.a = s->r;
-	p.t = s->r + s->n;	/* scratch: the other half of r */
-	p.n = s->n;
-	p.threads = s->threads;
-	if (!radix_sort(s, p.a, p.t, p.n))
-		psort_run(&p);
-}
-
 /* Sorts the lines of v in memory and writes them to w, which it
  * closes; the error of a soft w is left in w->err. */
 static void
@@ -612,9 +166,14 @@ write_run(kn_sorter *v, struct wbuf *w)
 {
 	size_t i;
 
-	sort_mem(v);
-	for (i = 0; i < v->n && w->err == 0; i++)
+	kn_sort_mem(v);
+	/* The lines are scattered in the arena now: each is fetched a few
+	 * lines ahead, so that the cache misses overlap. */
+	for (i = 0; i < v->n && w->err == 0; i++) {
+		if (i + 16 < v->n)
+			__builtin_prefetch(v->arena + v->r[i + 16].off);
 		wline(w, v->arena + v->r[i].off, v->r[i].len);
+	}
 	wflush(w);
 	if (close(w->fd) != 0)
 		wfail(w);
@@ -645,6 +204,56 @@ spill(kn_sorter *s)
 	free(w);
 	s->alen = 0;
 	s->n = s->nprep = 0;
+}
+
+/* A stretch of the records of a sorter written as a run by a thread
+ * of its own (spill_parts). */
+struct spart {
+	kn_sorter v;
+	struct wbuf *w;
+};
+
+static void *
+spart_run(void *arg)
+{
+	struct spart *x = arg;
+
+	write_run(&x->v, x->w);
+	return NULL;
+}
+
+/* Sorts the records of s in np stretches of the input, each written
+ * as a run by a thread of its own: the runs' files in path[0..np), in
+ * order, and their write errors (errno) in err. */
+static void
+spill_parts(kn_sorter *s, size_t np, char **path, int *err)
+{
+	struct spart *x = kn_zalloc(np * sizeof(*x));
+	size_t i, lo, hi;
+
+	kn_sort_prep_all(s);
+	for (i = 0; i < np; i++) {
+		lo = s->n * i / np;
+		hi = s->n * (i + 1) / np;
+		x[i].v = *s;
+		x[i].v.threads = 1;
+		x[i].v.r = s->r + lo;
+		x[i].v.n = x[i].v.nprep = hi - lo;
+		x[i].v.scratch = s->r + s->n + lo;
+		memset(&x[i].v.st, 0, sizeof(x[i].v.st));
+		x[i].w = kn_zalloc(sizeof(*x[i].w));
+		x[i].w->fd = kn_mktemp(s->tmpdir, (char **)&x[i].w->path);
+		x[i].w->count = &x[i].v.st.bytes_written;
+		x[i].w->soft = 1;
+	}
+	kn_sort_par_run(spart_run, x, sizeof(*x), (int)np);
+	for (i = 0; i < np; i++) {
+		path[i] = (char *)x[i].w->path;
+		err[i] = x[i].w->err;
+		s->st.bytes_written += x[i].v.st.bytes_written;
+		free(x[i].w);
+	}
+	free(x);
 }
 
 /*
@@ -748,102 +357,15 @@ spill_async(kn_sorter *s)
 	s->bg = b;
 }
 
-/* Finds the key fields of a line: their offsets and lengths into k.
- * The fields after the last key's are not looked at: the lines are a
- * table's, whose fields were counted as it was read (kn_table_next), or
- * a caller's, or the runs made of them.  Returns 0 when the line has
- * too few fields for the keys. */
-static int
-split_keys(const kn_sorter *s, const char *line, size_t len, uint32_t *k)
-{
-	size_t i, c = 0, start = 0;
-	uint32_t *at = s->colkey;
-
-	if (s->nkey == 0)
-		return 1;
-	for (i = 0; c <= s->maxcol; i++)
-		if (i == len || line[i] == '\t') {
-			if (at[c] != UINT32_MAX) {
-				/* Every key on column c (a column may be
-				 * two keys: -k a,a:n). */
-				size_t j;
-
-				for (j = at[c]; j < s->nkey; j++)
-					if (s->key[j].col == c) {
-						k[2 * j] = (uint32_t)start;
-						k[2 * j + 1] =
-						    (uint32_t)(i - start);
-					}
-			}
-			c++;
-			start = i + 1;
-			if (i == len)
-				break;
-		}
-	return c > s->maxcol;
-}
-
-/* split_keys, dying on a short row (named name, or a temp run). */
+/* kn_sort_split_keys, dying on a short row (named name, or a temp run). */
 static void
 locate(kn_sorter *s, const char *line, size_t len, uint32_t *k,
     const char *name, uint64_t lineno)
 {
-	if (!split_keys(s, line, len, k))
+	if (!kn_sort_split_keys(s, line, len, k))
 		kn_die("%s:%llu: expected %zu fields, found fewer",
 		    name != NULL ? name : "(temp run)",
 		    (unsigned long long)lineno, s->maxcol + 1);
-}
-
-/* The keys and prefixes of records [from, to), which kn_sort_add left
- * to the threads of sort_mem; *bad is set for a short row. */
-struct prep {
-	kn_sorter *s;
-	size_t from, to;
-	int bad;
-};
-
-static void *
-prep_part(void *arg)
-{
-	struct prep *w = arg;
-	kn_sorter *s = w->s;
-	size_t i;
-
-	for (i = w->from; i < w->to; i++) {
-		rec *r = &s->r[i];
-		char *p = s->arena + r->off;
-		uint32_t *k = (uint32_t *)(void *)(p - 8 * s->nkey);
-
-		if (!s->keyed && !split_keys(s, p, r->len, k))
-			w->bad = 1;
-		else
-			prefix(s, p, r->len, k, &r->p);
-	}
-	return NULL;
-}
-
-/* Readies the records kn_sort_add left, on the sorter's threads. */
-static void
-prep_all(kn_sorter *s)
-{
-	struct prep w[64];
-	size_t n = s->n - s->nprep;
-	int j, nt = s->threads;
-
-	if (n == 0)
-		return;
-	for (j = 0; j < nt; j++) {
-		w[j].s = s;
-		w[j].from = s->nprep + n * (size_t)j / (size_t)nt;
-		w[j].to = s->nprep + n * (size_t)(j + 1) / (size_t)nt;
-		w[j].bad = 0;
-	}
-	par_run(prep_part, w, sizeof(w[0]), nt);
-	for (j = 0; j < nt; j++)
-		if (w[j].bad)
-			kn_die("(temp run): a line of fewer than %zu fields",
-			    s->maxcol + 1);
-	s->nprep = s->n;
 }
 
 void
@@ -853,9 +375,20 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 	kn_sort_add_fields(s, line, len, NULL);
 }
 
-void
-kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
-    const kn_str *f)
+/* Whether a line of len bytes fits the buffer of s (an empty buffer
+ * takes any line, held alone). */
+static int
+fits(const kn_sorter *s, size_t len)
+{
+	return s->n == 0 || s->alen + 8 * s->nkey + len + 8 +
+	    2 * (s->n + 1) * sizeof(rec) <= s->bufbudget;
+}
+
+/* Keeps line[0..len) in the buffer of s, which has room for it (fits):
+ * its keys from the fields f (inside line), or, with none, found by
+ * locate; with prep, its keys and prefix now, else by kn_sort_prep_all. */
+static void
+keep(kn_sorter *s, const char *line, size_t len, const kn_str *f, int prep)
 {
 	size_t need = 8 * s->nkey + len + 8, i;
 	uint32_t *k;
@@ -864,16 +397,6 @@ kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
 
 	if (len > UINT32_MAX - 16)
 		kn_die("a line of %zu bytes is too long to sort", len);
-	if (s->n > 0 && s->alen + need + 2 * (s->n + 1) * sizeof(rec) >
-	    s->bufbudget) {
-		if (s->threads > 1 && s->halved)
-			spill_async(s);
-		else {
-			spill(s);
-			if (s->threads > 1)
-				halve(s);
-		}
-	}
 	if (s->alen + need > s->acap) {
 		/* Twice the room, within the budget; a line larger than
 		 * the budget is held alone (the arena is empty). */
@@ -905,16 +428,560 @@ kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
 			k[2 * i] = (uint32_t)(f[s->key[i].col].p - line);
 			k[2 * i + 1] = (uint32_t)f[s->key[i].col].n;
 		}
-	/* With threads, the keys and the prefix are found by them, as
-	 * the lines are sorted (prep_all). */
-	if (s->threads == 1) {
+	if (prep) {
 		if (!s->keyed)
 			locate(s, p, len, k, NULL, 0);
-		prefix(s, p, len, k, &r->p);
+		kn_sort_prefix(s, p, len, k, &r->p);
 		s->nprep = s->n;
 	}
 	s->alen += 8 * s->nkey + len + 1;
 	s->st.rows++;
+}
+
+void
+kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
+    const kn_str *f)
+{
+	if (!fits(s, len)) {
+		if (s->threads > 1 && s->halved)
+			spill_async(s);
+		else {
+			spill(s);
+			if (s->threads > 1)
+				halve(s);
+		}
+	}
+	/* With threads, the keys and the prefix are found by them, as
+	 * the lines are sorted (kn_sort_prep_all). */
+	keep(s, line, len, f, s->threads == 1);
+}
+
+/*
+ * Runs formed on threads from blocks of lines (kn_sort_table).  This
+ * thread reads whole lines into blocks (tsv.c's kn_table_block) and
+ * gives each block its place in a buffer: room in the arena for its
+ * lines and their keys, and its records, after the block before.  Any
+ * worker takes a block and writes its rows there, each with its keys
+ * and prefix, so the records of a buffer are in the order of the
+ * input; a buffer full, once its blocks are done, is sorted and
+ * written as a run by a worker while the blocks go to the other
+ * buffer.  The runs are stretches of the input, numbered in its order,
+ * and the merge (ties to the earlier run) gives the order of one
+ * thread.  Two buffers and the blocks share the budget; the first
+ * buffer has all of it but the blocks' share, so that lines that fit
+ * are sorted in memory, and is sorted on every thread and written
+ * before the other fills.  The earliest block's bad row is reported,
+ * as one thread reports it.
+ */
+struct pbuf {
+	kn_sorter v;		/* arena, records and counts of the buffer */
+	size_t pending;		/* blocks being written into it */
+	int full;		/* no more blocks: to sort once none pends */
+	int busy;		/* being sorted and written */
+	size_t run, nrun;	/* its runs' numbers */
+};
+
+struct pblk {
+	kn_block b;
+	struct pbuf *to;
+	size_t aoff, roff;	/* its place in to's arena and records */
+	uint64_t rows;
+};
+
+struct tfill {
+	kn_sorter *s;
+	kn_table *t;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;	/* any change: the few threads all look */
+	struct pblk **q;	/* a ring of the blocks to do */
+	size_t nb, qh, nq;
+	struct pblk **spare;
+	size_t nspare;
+	struct pbuf buf[2];
+	int first;		/* buf[0] has the budget (no run written),
+				 * unless the lines cannot fit */
+	int quit, stop;		/* the end; a bad row met */
+	struct pblk *bad;	/* the earliest block with a bad row */
+	char **path;		/* the runs, by their number */
+	int *err;		/* and their write errors (errno) */
+	size_t nrun, runcap;
+	pthread_t main;		/* the thread that reads */
+	int reading;		/* it is in kn_table_block */
+};
+
+/* The rows being formed on threads, for tfill_before_message, and the
+ * kn_before_message it stands in front of: a hook takes no argument. */
+static struct tfill *tfill_hooked;
+static void (*tfill_next_hook)(void);
+
+/*
+ * kn_before_message while the rows are formed on threads.  When the
+ * reading thread dies of an error of its input (a header that differs,
+ * a NUL byte in a line longer than the reader's buffer), a block read
+ * before may hold a bad row that one thread would have reported first:
+ * the blocks read are done (within 5 seconds: a worker may be dying
+ * too), and the earliest bad row, if any, is reported instead.
+ */
+static void
+tfill_before_message(void)
+{
+	struct tfill *p = tfill_hooked;
+	struct pblk *bad = NULL;
+	struct timespec until;
+
+	if (p != NULL && p->reading && pthread_equal(pthread_self(),
+	    p->main)) {
+		tfill_hooked = NULL;
+		kn_before_message = tfill_next_hook;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 5;
+		pthread_mutex_lock(&p->mu);
+		while (p->nq > 0 || p->buf[0].pending > 0 ||
+		    p->buf[1].pending > 0)
+			if (pthread_cond_timedwait(&p->cv, &p->mu,
+			    &until) != 0)
+				break;
+		bad = p->bad;
+		pthread_mutex_unlock(&p->mu);
+		if (bad != NULL)
+			kn_block_fail(p->t, &bad->b);
+	}
+	if (tfill_next_hook != NULL)
+		tfill_next_hook();
+}
+
+struct tworker {
+	struct tfill *p;
+	kn_str *f;
+	pthread_t th;
+};
+
+/* Writes the rows of block x into its place; 0 at a bad row. */
+static int
+pblk_rows(struct tfill *p, struct pblk *x, kn_str *f)
+{
+	kn_sorter *v = &x->to->v;
+	kn_block *b = &x->b;
+	char *arena = v->arena, *q;
+	rec *r = v->r + x->roff;
+	size_t a = x->aoff, at, len, i, nk = v->nkey;
+	uint32_t *k;
+
+	for (;;) {
+		at = b->pos;
+		if (!kn_block_row(p->t, b, f))
+			break;
+		len = b->pos - at - 1;
+		if (len > UINT32_MAX - 16)
+			kn_die("a line of %zu bytes is too long to sort", len);
+		a += (8 - (a & 7)) & 7;
+		k = (uint32_t *)(void *)(arena + a);
+		q = arena + a + 8 * nk;
+		memcpy(q, b->buf + at, len + 1);	/* and its NUL */
+		for (i = 0; i < nk; i++) {
+			k[2 * i] = (uint32_t)(f[v->key[i].col].p - (b->buf +
+			    at));
+			k[2 * i + 1] = (uint32_t)f[v->key[i].col].n;
+		}
+		r->off = (uint64_t)(q - arena);
+		r->len = (uint32_t)len;
+		kn_sort_prefix(v, q, len, k, &r->p);
+		r++;
+		a += 8 * nk + len + 1;
+	}
+	return !b->bad;
+}
+
+/* Sorts full buffer c and writes it as runs c->run to c->run + c->nrun
+ * - 1 (more than one: stretches written side by side). */
+static void
+pbuf_write(struct tfill *p, struct pbuf *c)
+{
+	char **path = kn_alloc(c->nrun * sizeof(char *));
+	int *err = kn_alloc(c->nrun * sizeof(int));
+	size_t i;
+
+	c->v.nprep = c->v.n;
+	spill_parts(&c->v, c->nrun, path, err);
+	pthread_mutex_lock(&p->mu);
+	for (i = 0; i < c->nrun; i++) {
+		p->path[c->run + i] = path[i];
+		p->err[c->run + i] = err[i];
+	}
+	pthread_mutex_unlock(&p->mu);
+	free(path);
+	free(err);
+}
+
+static void *
+tfill_work(void *arg)
+{
+	struct tworker *w = arg;
+	struct tfill *p = w->p;
+	struct pblk *x;
+	struct pbuf *c;
+	int i, ok;
+
+	kn_thread_nosignals();
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		/* A full buffer first: its room is awaited. */
+		for (c = NULL, i = 0; i < 2; i++)
+			if (p->buf[i].full && !p->buf[i].busy &&
+			    p->buf[i].pending == 0)
+				c = &p->buf[i];
+		if (c != NULL) {
+			c->busy = 1;
+			ok = !p->stop;
+			pthread_mutex_unlock(&p->mu);
+			if (ok)
+				pbuf_write(p, c);
+			pthread_mutex_lock(&p->mu);
+			c->busy = 0;
+			c->full = 0;
+			c->v.n = 0;
+			c->v.alen = 0;
+			pthread_cond_broadcast(&p->cv);
+			continue;
+		}
+		if (p->nq > 0) {
+			x = p->q[p->qh];
+			p->qh = (p->qh + 1) % p->nb;
+			p->nq--;
+			pthread_mutex_unlock(&p->mu);
+			ok = pblk_rows(p, x, w->f);
+			pthread_mutex_lock(&p->mu);
+			x->to->pending--;
+			if (!ok) {
+				p->stop = 1;
+				if (p->bad == NULL || x->b.seq < p->bad->b.seq)
+					p->bad = x;
+			} else
+				p->spare[p->nspare++] = x;
+			pthread_cond_broadcast(&p->cv);
+			continue;
+		}
+		if (p->quit)
+			break;
+		pthread_cond_wait(&p->cv, &p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* Empties buffer v for cap bytes at most.  The pages it touched stay
+ * while they fit: its arena and records are shrunk, in the proportion
+ * they were used, only when they would not (a buffer given back and
+ * taken again would be faulted in again). */
+static void
+pbuf_reset(kn_sorter *v, size_t cap)
+{
+	size_t a, r;
+
+	v->bufbudget = cap;
+	if (v->arena == NULL) {
+		v->acap = SORT_FIRST_ARENA < cap ? SORT_FIRST_ARENA : cap;
+		v->rcap = SORT_FIRST_RECS;
+		v->arena = kn_alloc(v->acap);
+		v->r = kn_alloc(v->rcap * sizeof(rec));
+	} else if (v->ahw + v->rhw > cap) {
+		a = (size_t)((double)cap * (double)v->ahw /
+		    (double)(v->ahw + v->rhw));
+		r = (cap - a) / sizeof(rec);
+		if (v->acap > a && a > 0) {
+			v->acap = a;
+			v->arena = kn_realloc(v->arena, v->acap);
+		}
+		if (v->rcap > r && r > 1) {
+			v->rcap = r;
+			v->r = kn_realloc(v->r, v->rcap * sizeof(rec));
+		}
+		v->ahw = v->ahw < v->acap ? v->ahw : v->acap;
+		v->rhw = v->rhw < v->rcap * sizeof(rec) ? v->rhw :
+		    v->rcap * sizeof(rec);
+	}
+	v->alen = 0;
+	v->n = v->nprep = 0;
+}
+
+/* Waits, holding p->mu, until c pends on no block and is not being
+ * sorted, or a bad row stops all. */
+static void
+pbuf_wait(struct tfill *p, struct pbuf *c)
+{
+	while ((c->pending > 0 || c->full) && !p->stop)
+		pthread_cond_wait(&p->cv, &p->mu);
+}
+
+/* Gives block x, of rows rows, its place in the buffer that fills (*cp):
+ * closing it when full, for the other one; growing it when every block
+ * written into it is done.  Returns 0 when a bad row stops all.  Holds
+ * p->mu. */
+static int
+pblk_place(struct tfill *p, struct pbuf **cp, struct pblk *x, uint64_t rows)
+{
+	struct pbuf *c = *cp;
+	kn_sorter *v = &c->v;
+	size_t na = x->b.len + (size_t)rows * (8 * v->nkey + 8), cap;
+
+	if (v->n > 0 && v->alen + na + 2 * (v->n + rows) * sizeof(rec) >
+	    v->bufbudget) {
+		if (v->alen > v->ahw)
+			v->ahw = v->alen;
+		if (2 * v->n * sizeof(rec) > v->rhw)
+			v->rhw = 2 * v->n * sizeof(rec);
+		/* The first is written by every thread, a stretch each. */
+		c->run = p->nrun;
+		c->nrun = p->first && v->n >= ((size_t)1 << 16) ?
+		    (size_t)(p->s->threads > 8 ? 8 : p->s->threads) : 1;
+		p->nrun += c->nrun;
+		p->path = kn_grow(p->path, &p->runcap, p->nrun,
+		    sizeof(char *), 16);
+		p->err = kn_realloc(p->err, p->runcap * sizeof(int));
+		for (cap = c->run; cap < p->nrun; cap++) {
+			p->path[cap] = NULL;
+			p->err[cap] = 0;
+		}
+		c->full = 1;
+		pthread_cond_broadcast(&p->cv);
+		if (p->first) {
+			/* Written before the other takes its room. */
+			pbuf_wait(p, c);
+			if (p->stop)
+				return 0;
+			p->first = 0;
+			pbuf_reset(v, p->buf[1].v.bufbudget);
+		}
+		c = *cp = c == &p->buf[0] ? &p->buf[1] : &p->buf[0];
+		v = &c->v;
+		pbuf_wait(p, c);
+		if (p->stop)
+			return 0;
+		pbuf_reset(v, v->bufbudget);
+	}
+	if (v->alen + na > v->acap || 2 * (v->n + rows) > v->rcap) {
+		/* Moved only when no thread writes into it. */
+		while (c->pending > 0 && !p->stop)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->stop)
+			return 0;
+		if (v->alen + na > v->acap) {
+			cap = 2 * v->acap;
+			if (cap > v->bufbudget)
+				cap = v->bufbudget;
+			if (cap < v->alen + na)
+				cap = v->alen + na;
+			v->arena = kn_realloc(v->arena, cap);
+			v->acap = cap;
+		}
+		if (2 * (v->n + rows) > v->rcap) {
+			v->rcap = 2 * v->rcap > 2 * (v->n + rows) ?
+			    2 * v->rcap : 2 * (v->n + rows);
+			v->r = kn_realloc(v->r, v->rcap * sizeof(rec));
+		}
+	}
+	x->to = c;
+	x->aoff = v->alen;
+	x->roff = v->n;
+	x->rows = rows;
+	v->alen += na;
+	v->n += rows;
+	v->st.rows += rows;
+	c->pending++;
+	return 1;
+}
+
+/* Whether the lines of table t are known not to fit budget bytes: its
+ * files are regular files of more bytes than that (those of stdin or a
+ * pipe are not known). */
+static int
+table_larger(const kn_table *t, size_t budget)
+{
+	struct stat st;
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < t->npaths; i++) {
+		if (strcmp(t->paths[i], "-") == 0 ||
+		    stat(t->paths[i], &st) != 0 || !S_ISREG(st.st_mode))
+			return 0;
+		sum += (uint64_t)st.st_size;
+	}
+	return sum > budget;
+}
+
+void
+kn_sort_table(kn_sorter *s, kn_table *t)
+{
+	struct tfill p;
+	struct tworker w[64];
+	struct pblk *blocks;
+	struct pbuf *c;
+	size_t want, room, i;
+	uint64_t rows, seq = 0;
+	int nt = s->threads, k, got, ok = 1;
+
+	/* Blocks of a sixteenth of the budget in all, each of 1 MiB at
+	 * most; the rest for two buffers of 64 KiB at least. */
+	memset(&p, 0, sizeof(p));
+	p.nb = (size_t)nt + 2;
+	want = s->budget / 16 / p.nb;
+	if (want > ((size_t)1 << 20))
+		want = (size_t)1 << 20;
+	/* A block's room: its lines and tsv.c's slack (block_room). */
+	room = p.nb * (want + 4096 + 64);
+	if (s->threads < 2 || t->csv || !s->keyed || s->n > 0 ||
+	    s->budget < room + ((size_t)128 << 10)) {
+		while (kn_table_next(t)) {
+			kn_table_join(t);
+			kn_sort_add_fields(s, t->r.line, t->r.len, t->f);
+		}
+		return;
+	}
+	p.s = s;
+	p.t = t;
+	/* Lines that cannot fit go to the two buffers at once. */
+	p.first = !table_larger(t, s->budget);
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	blocks = kn_zalloc(p.nb * sizeof(*blocks));
+	p.q = kn_alloc(p.nb * sizeof(*p.q));
+	p.spare = kn_alloc(p.nb * sizeof(*p.spare));
+	for (i = 0; i < p.nb; i++)
+		p.spare[p.nspare++] = &blocks[i];
+	for (k = 0; k < 2; k++) {
+		kn_sorter *v = &p.buf[k].v;
+
+		*v = *s;
+		v->threads = 1;
+		v->bg = NULL;
+		v->run = NULL;
+		v->nrun = 0;
+		v->sparea = NULL;
+		v->spr = NULL;
+		memset(&v->st, 0, sizeof(v->st));
+		v->bufbudget = (s->budget - room) / 2;
+	}
+	/* The sorter's own buffer becomes the first. */
+	if (p.first)
+		p.buf[0].v.bufbudget = s->budget - room;
+	p.buf[0].v.alen = p.buf[0].v.n = 0;
+	p.buf[1].v.arena = NULL;
+	p.buf[1].v.r = NULL;
+	s->arena = NULL;
+	s->r = NULL;
+	pbuf_reset(&p.buf[1].v, p.buf[1].v.bufbudget);
+	for (k = 0; k < nt; k++) {
+		w[k].p = &p;
+		w[k].f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+		if (pthread_create(&w[k].th, NULL, tfill_work, &w[k]) != 0) {
+			free(w[k].f);
+			break;
+		}
+	}
+	nt = k;
+	if (nt == 0) {
+		/* No thread: every row on this one. */
+		p.quit = 1;
+		p.buf[0].v.bufbudget = s->budget;
+		ok = 0;
+	}
+	c = &p.buf[0];
+	p.main = pthread_self();
+	tfill_hooked = &p;
+	tfill_next_hook = kn_before_message;
+	kn_before_message = tfill_before_message;
+	for (;;) {
+		struct pblk *x;
+
+		pthread_mutex_lock(&p.mu);
+		while (p.nspare == 0 && !p.stop)
+			pthread_cond_wait(&p.cv, &p.mu);
+		x = p.stop || !ok ? NULL : p.spare[--p.nspare];
+		pthread_mutex_unlock(&p.mu);
+		if (x == NULL)
+			break;
+		rows = t->rows;
+		p.reading = 1;
+		got = kn_table_block(t, &x->b, want);
+		p.reading = 0;
+		if (got == 0) {
+			pthread_mutex_lock(&p.mu);
+			p.spare[p.nspare++] = x;
+			pthread_mutex_unlock(&p.mu);
+			break;
+		}
+		x->b.seq = seq++;
+		pthread_mutex_lock(&p.mu);
+		if (pblk_place(&p, &c, x, t->rows - rows)) {
+			p.q[(p.qh + p.nq++) % p.nb] = x;
+			pthread_cond_broadcast(&p.cv);
+		} else
+			p.spare[p.nspare++] = x;
+		/* A line lent by the reader: nothing is read until every
+		 * block, it too, is back. */
+		while (got == 2 && p.nspare < p.nb && !p.stop)
+			pthread_cond_wait(&p.cv, &p.mu);
+		pthread_mutex_unlock(&p.mu);
+	}
+	/* The blocks done and the full buffers written, then the end. */
+	pthread_mutex_lock(&p.mu);
+	while (!p.stop && (p.nq > 0 || c->pending > 0 || p.buf[0].full ||
+	    p.buf[1].full))
+		pthread_cond_wait(&p.cv, &p.mu);
+	p.quit = 1;
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	for (k = 0; k < nt; k++) {
+		pthread_join(w[k].th, NULL);
+		free(w[k].f);
+	}
+	kn_before_message = tfill_next_hook;
+	tfill_hooked = NULL;
+	for (i = 0; i < p.nrun; i++)
+		if (p.err[i] != 0) {
+			errno = p.err[i];
+			kn_die_sys("%s: write error", p.path[i]);
+		}
+	if (p.bad != NULL)
+		kn_block_fail(t, &p.bad->b);
+	for (i = 0; i < p.nrun; i++)
+		add_run(s, p.path[i]);
+	for (k = 0; k < 2; k++) {
+		kn_sorter *v = &p.buf[k].v;
+
+		s->st.rows += v->st.rows;
+		s->st.bytes_written += v->st.bytes_written;
+		if (&p.buf[k] == c) {
+			s->arena = v->arena;
+			s->acap = v->acap;
+			s->alen = v->alen;
+			s->r = v->r;
+			s->rcap = v->rcap;
+			s->n = s->nprep = v->n;
+		} else {
+			free(v->arena);
+			free(v->r);
+		}
+	}
+	/* As kn_sort_add_fields leaves it after runs (halve). */
+	if (p.nrun > 0) {
+		s->halved = 1;
+		s->bufbudget = s->budget / 2;
+	}
+	for (i = 0; i < p.nb; i++)
+		kn_block_free(&blocks[i].b);
+	free(blocks);
+	free(p.q);
+	free(p.spare);
+	free(p.path);
+	free(p.err);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	if (nt == 0) {
+		s->threads = 1;
+		kn_sort_table(s, t);
+	}
 }
 
 /* Reads the next line of a source; 0 at its end. */
@@ -965,7 +1032,7 @@ src_next(kn_sorter *s, source *x)
 			    x->t->r.name, (unsigned long long)x->t->r.lineno);
 		break;
 	}
-	prefix(s, x->line, x->len, x->k, &x->p);
+	kn_sort_prefix(s, x->line, x->len, x->k, &x->p);
 	s->st.bytes_read += x->kind == SRC_RUN ? x->len + 1 : 0;
 	return 1;
 }
@@ -1101,7 +1168,7 @@ open_run(source *x, const char *path, size_t run, size_t bufsz)
  * cut by a binary search over its bytes (run_upper), a line read where
  * each probe lands.
  */
-#define MPARTS 8
+#define MPARTS 32
 
 /* The first line of the run at fd (size bytes) that starts at or after
  * off: its start in *at (size: none), the line in *buf (grown), its
@@ -1115,13 +1182,13 @@ line_after(int fd, uint64_t size, uint64_t off, char **buf, size_t *cap,
 	int start = off == 0;
 
 	for (;;) {
-		if (n + 65536 > *cap) {
-			*cap = 2 * (n + 65536);
+		if (n + 4096 > *cap) {
+			*cap = 2 * (n + 4096);
 			*buf = kn_realloc(*buf, *cap);
 		}
 		got = 0;
 		if (pos < size) {
-			ssize_t r = pread(fd, *buf + n, 65536, (off_t)pos);
+			ssize_t r = pread(fd, *buf + n, 4096, (off_t)pos);
 
 			if (r < 0)
 				kn_die_sys("(temp run): read error");
@@ -1179,27 +1246,217 @@ run_upper(kn_sorter *s, int fd, uint64_t size, const char *sp, size_t spn,
 	return at;
 }
 
-/* A part merged by a thread into a temp file. */
+/* A part's output: chunks of its lines, each ended by a newline. */
+struct mchunk {
+	struct mchunk *next;
+	size_t len, cap;
+	int pooled;		/* cut from the sorter's buffers: not freed */
+	char buf[];
+};
+
+/* What the parts' threads share with the one that writes: the part
+ * written now, and the bytes of the chunks waiting, within limit. */
+struct mshare {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t cur;
+	size_t bytes, limit, chunk;
+	struct mpart *m;	/* the parts, taken in order (next) */
+	size_t np, next;
+	const uint64_t *cut;	/* where each part starts in each run */
+	size_t bufsz;
+	struct mchunk *free;	/* chunks written, to be filled again (their
+				 * pages kept) */
+};
+
+/* A part merged by a thread into chunks, handed on in order. */
 struct mpart {
 	kn_sorter view;		/* the sorter's copy: its own counts */
 	source *src;
-	size_t n;
+	size_t n, id;
 	int unique;
-	struct wbuf *w;
+	struct mshare *sh;
+	struct mchunk *head, *tail, *fill;
+	size_t queued;
+	int done;
 	pthread_t th;
 	int started;
 };
 
+/* Hands on m's chunk.  The part written now waits only while 8 of its
+ * chunks wait; the others while the chunks waiting pass the limit. */
+static void
+mpart_put(struct mpart *m)
+{
+	struct mshare *sh = m->sh;
+	struct mchunk *c = m->fill;
+
+	m->fill = NULL;
+	pthread_mutex_lock(&sh->mu);
+	c->next = NULL;
+	if (m->tail != NULL)
+		m->tail->next = c;
+	else
+		m->head = c;
+	m->tail = c;
+	m->queued++;
+	sh->bytes += c->cap;
+	pthread_cond_broadcast(&sh->cv);
+	while (m->id == sh->cur ? m->queued > 8 : sh->bytes > sh->limit)
+		pthread_cond_wait(&sh->cv, &sh->mu);
+	pthread_mutex_unlock(&sh->mu);
+}
+
+static void
+mpart_line(const char *line, size_t len, void *ctx)
+{
+	struct mpart *m = ctx;
+	struct mchunk *c = m->fill;
+
+	if (c != NULL && c->len + len + 1 > c->cap) {
+		mpart_put(m);
+		c = NULL;
+	}
+	if (c == NULL && len + 1 <= m->sh->chunk) {
+		pthread_mutex_lock(&m->sh->mu);
+		if ((c = m->sh->free) != NULL)
+			m->sh->free = c->next;
+		pthread_mutex_unlock(&m->sh->mu);
+	}
+	if (c == NULL) {
+		size_t cap = len + 1 > m->sh->chunk ? len + 1 : m->sh->chunk;
+
+		c = kn_alloc(sizeof(*c) + cap);
+		c->cap = cap;
+		c->pooled = 0;
+	}
+	if (m->fill == NULL) {
+		m->fill = c;
+		c->len = 0;
+	}
+	memcpy(c->buf + c->len, line, len);
+	c->buf[c->len + len] = '\n';
+	c->len += len + 1;
+}
+
+/* Opens the runs of part m where it starts, with a read buffer of
+ * bufsz bytes each. */
+static void
+mpart_open(struct mpart *m, const uint64_t *cut, size_t np, size_t bufsz)
+{
+	const kn_sorter *s = &m->view;
+	size_t j, i = m->id;
+
+	m->src = kn_alloc(s->nrun * sizeof(source));
+	for (j = 0; j < s->nrun; j++) {
+		source *x = &m->src[j];
+
+		open_run(x, s->run[j], j, bufsz);
+		if (lseek(x->r.fd, (off_t)cut[j * (np + 1) + i], SEEK_SET) < 0)
+			kn_die_sys("%s", s->run[j]);
+		x->left = cut[j * (np + 1) + i + 1] - cut[j * (np + 1) + i];
+		if (x->left == 0)
+			x->r.eof = 1;
+	}
+}
+
+static void
+mpart_close(struct mpart *m)
+{
+	size_t j;
+
+	for (j = 0; j < m->n; j++)
+		kn_reader_close(&m->src[j].r);
+	free(m->src);
+	m->src = NULL;
+}
+
+/* A thread of the last merge: the parts in order, each merged into
+ * chunks. */
 static void *
 mpart_run(void *arg)
 {
-	struct mpart *m = arg;
+	struct mshare *sh = arg;
+	struct mpart *m;
+	size_t i;
 
-	merge(&m->view, m->src, m->n, m->unique, out_run, m->w);
-	wflush(m->w);
-	if (close(m->w->fd) != 0)
-		wfail(m->w);
+	kn_thread_nosignals();
+	for (;;) {
+		pthread_mutex_lock(&sh->mu);
+		i = sh->next < sh->np ? sh->next++ : sh->np;
+		pthread_mutex_unlock(&sh->mu);
+		if (i == sh->np)
+			break;
+		m = &sh->m[i];
+		mpart_open(m, sh->cut, sh->np, sh->bufsz);
+		merge(&m->view, m->src, m->n, m->unique, mpart_line, m);
+		mpart_close(m);
+		if (m->fill != NULL)
+			mpart_put(m);
+		pthread_mutex_lock(&sh->mu);
+		m->done = 1;
+		pthread_cond_broadcast(&sh->cv);
+		pthread_mutex_unlock(&sh->mu);
+	}
 	return NULL;
+}
+
+/* The chunks' first memory: the sorter's arena and records, which
+ * the last lines left (their pages still mapped, where fresh memory
+ * would be faulted in again), cut into chunks within the limit, the
+ * rest given back.  kn_sort_finish frees them after the merge. */
+static void
+mchunk_pool(kn_sorter *s, struct mshare *sh)
+{
+	size_t slot = (sizeof(struct mchunk) + sh->chunk + 15) & ~(size_t)15;
+	size_t left = sh->limit, k, use, off;
+	char *base[2];
+	size_t size[2];
+
+	base[0] = s->arena;
+	size[0] = s->arena != NULL ? s->acap : 0;
+	base[1] = (char *)s->r;
+	size[1] = s->r != NULL ? s->rcap * sizeof(rec) : 0;
+	for (k = 0; k < 2; k++) {
+		use = size[k] < left ? size[k] : left;
+		use -= use % slot;
+		if (use == 0) {
+			free(base[k]);
+			base[k] = NULL;
+		} else if (use < size[k])
+			base[k] = kn_realloc(base[k], use);
+		left -= use;
+		for (off = 0; off < use; off += slot) {
+			struct mchunk *c = (struct mchunk *)(void *)
+			    (base[k] + off);
+
+			c->cap = sh->chunk;
+			c->pooled = 1;
+			c->next = sh->free;
+			sh->free = c;
+		}
+	}
+	s->arena = base[0];
+	s->r = (rec *)(void *)base[1];
+	s->acap = s->rcap = 0;
+}
+
+/* Hands the lines of chunk c to out, or all at once to s->bulk. */
+static void
+mchunk_out(const kn_sorter *s, struct mchunk *c,
+    void (*out)(const char *, size_t, void *), void *ctx)
+{
+	char *p = c->buf, *e = p + c->len, *nl;
+
+	if (s->bulk != NULL) {
+		s->bulk(p, c->len, ctx);
+		return;
+	}
+	for (; p < e; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		*nl = '\0';
+		out(p, (size_t)(nl - p), ctx);
+	}
 }
 
 /* The last merge of the runs, on the sorter's threads; 0 when the runs
@@ -1208,26 +1465,31 @@ static int
 merge_parts(kn_sorter *s, int unique, size_t bufsz,
     void (*out)(const char *, size_t, void *), void *ctx)
 {
-	size_t np = (size_t)s->threads, nsp = 0, i, j, big = 0, len;
+	size_t nt = (size_t)s->threads, np, nsp = 0, i, j, big = 0, len;
 	uint64_t *size = kn_alloc(s->nrun * sizeof(uint64_t));
 	uint64_t *cut, at;
 	int *fd = kn_alloc(s->nrun * sizeof(int));
 	char *sp[MPARTS], *buf = NULL;
 	size_t spn[MPARTS], cap = 0;
+	struct mshare sh;
 	uint32_t *spk[MPARTS], *k = kn_alloc(8 * s->nkey + 8);
 	struct mpart *m;
 	struct stat st;
 	struct rlimit rl;
+	pthread_t th[MPARTS];
 
-	if (np > MPARTS)
-		np = MPARTS;
-	/* Each part opens every run, and a temp file: within the limit on
-	 * open files that the fan-in kept (fanin). */
+	if (nt > MPARTS / 4)
+		nt = MPARTS / 4;
+	/* Each thread's part opens every run: within the limit on open
+	 * files that the fan-in kept (fanin). */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    np * (s->nrun + 1) + 16 > rl.rlim_cur)
-		np = rl.rlim_cur > 16 ? (size_t)(rl.rlim_cur - 16) /
-		    (s->nrun + 1) : 1;
-	if (np < 2) {
+	    nt * s->nrun + 16 > rl.rlim_cur)
+		nt = rl.rlim_cur > 16 ? (size_t)(rl.rlim_cur - 16) /
+		    s->nrun : 1;
+	/* Four parts a thread: while the threads merge the parts ahead,
+	 * this one writes those done, and the last is short. */
+	np = 4 * nt;
+	if (nt < 1 || s->threads < 2) {
 		free(size);
 		free(fd);
 		free(k);
@@ -1280,66 +1542,85 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 		close(fd[j]);
 	}
 	free(buf);
+	/* The parts merged in order by nt threads into chunks, which this
+	 * thread writes in turn; those of the parts ahead wait within the
+	 * budget that the read buffers leave. */
+	memset(&sh, 0, sizeof(sh));
+	pthread_mutex_init(&sh.mu, NULL);
+	pthread_cond_init(&sh.cv, NULL);
+	sh.limit = s->budget > s->nrun * bufsz ? s->budget - s->nrun * bufsz :
+	    0;
+	sh.chunk = sh.limit / 16 / np;
+	if (sh.chunk > ((size_t)1 << 20))
+		sh.chunk = (size_t)1 << 20;
+	if (sh.chunk < ((size_t)4 << 10))
+		sh.chunk = (size_t)4 << 10;
+	mchunk_pool(s, &sh);
 	m = kn_zalloc(np * sizeof(*m));
 	for (i = 0; i < np; i++) {
 		m[i].view = *s;
+		m[i].view.arena = NULL;
+		m[i].view.r = NULL;
 		m[i].view.st.bytes_read = m[i].view.st.bytes_written = 0;
 		m[i].unique = unique;
 		m[i].n = s->nrun;
-		m[i].src = kn_alloc(s->nrun * sizeof(source));
-		for (j = 0; j < s->nrun; j++) {
-			source *x = &m[i].src[j];
-
-			open_run(x, s->run[j], j, bufsz / np);
-			if (lseek(x->r.fd, (off_t)cut[j * (np + 1) + i],
-			    SEEK_SET) < 0)
-				kn_die_sys("%s", s->run[j]);
-			x->left = cut[j * (np + 1) + i + 1] -
-			    cut[j * (np + 1) + i];
-			if (x->left == 0)
-				x->r.eof = 1;
-		}
-		if (i == 0)
-			continue;
-		m[i].w = kn_zalloc(sizeof(*m[i].w));
-		m[i].w->fd = kn_mktemp(s->tmpdir, (char **)&m[i].w->path);
-		m[i].w->count = &m[i].view.st.bytes_written;
-		m[i].w->soft = 1;
-		m[i].started = pthread_create(&m[i].th, NULL, mpart_run,
-		    &m[i]) == 0;
+		m[i].id = i;
+		m[i].sh = &sh;
 	}
-	merge(&m[0].view, m[0].src, s->nrun, unique, out, ctx);
+	sh.m = m;
+	sh.np = np;
+	sh.cut = cut;
+	sh.bufsz = bufsz / nt;
+	for (j = 0; j < nt; j++)
+		if (pthread_create(&th[j], NULL, mpart_run, &sh) != 0)
+			break;
+	nt = j;
+	if (nt == 0)
+		sh.next = np;	/* no thread: each part merged here */
 	for (i = 0; i < np; i++) {
-		if (i > 0 && m[i].started)
-			pthread_join(m[i].th, NULL);
-		else if (i > 0)
-			mpart_run(&m[i]);
-		for (j = 0; j < s->nrun; j++)
-			kn_reader_close(&m[i].src[j].r);
-		free(m[i].src);
-		s->st.bytes_read += m[i].view.st.bytes_read;
-		s->st.bytes_written += m[i].view.st.bytes_written;
-		if (i == 0)
-			continue;
-		if (m[i].w->err != 0) {
-			errno = m[i].w->err;
-			kn_die_sys("%s: write error", m[i].w->path);
-		}
-		{
-			/* The part's lines, in turn. */
-			kn_reader r;
+		struct mchunk *c;
 
-			kn_reader_open_size(&r, m[i].w->path, bufsz);
-			r.keepcr = 1;
-			r.temp = 1;
-			while (kn_getline(&r))
-				out(r.line, r.len, ctx);
-			s->st.bytes_read += r.bytes;
-			kn_reader_close(&r);
+		pthread_mutex_lock(&sh.mu);
+		sh.cur = i;
+		pthread_cond_broadcast(&sh.cv);
+		while (nt > 0) {
+			while (m[i].head == NULL && !m[i].done)
+				pthread_cond_wait(&sh.cv, &sh.mu);
+			if ((c = m[i].head) == NULL)
+				break;
+			if ((m[i].head = c->next) == NULL)
+				m[i].tail = NULL;
+			m[i].queued--;
+			sh.bytes -= c->cap;
+			pthread_cond_broadcast(&sh.cv);
+			pthread_mutex_unlock(&sh.mu);
+			mchunk_out(s, c, out, ctx);
+			pthread_mutex_lock(&sh.mu);
+			if (c->cap == sh.chunk) {
+				c->next = sh.free;
+				sh.free = c;
+			} else
+				free(c);
 		}
-		kn_rmtemp((char *)m[i].w->path);
-		free(m[i].w);
+		pthread_mutex_unlock(&sh.mu);
+		if (nt == 0) {
+			mpart_open(&m[i], cut, np, bufsz);
+			merge(&m[i].view, m[i].src, s->nrun, unique, out, ctx);
+			mpart_close(&m[i]);
+		}
+		s->st.bytes_read += m[i].view.st.bytes_read;
 	}
+	for (j = 0; j < nt; j++)
+		pthread_join(th[j], NULL);
+	while (sh.free != NULL) {
+		struct mchunk *c = sh.free;
+
+		sh.free = c->next;
+		if (!c->pooled)
+			free(c);
+	}
+	pthread_mutex_destroy(&sh.mu);
+	pthread_cond_destroy(&sh.cv);
 	for (i = 0; i < nsp; i++) {
 		free(sp[i]);
 		free(spk[i]);
@@ -1358,6 +1639,7 @@ kn_sort_finish(kn_sorter *s, int unique,
 {
 	size_t bufsz, f = fanin(s, &bufsz), i, j, ns;
 	source *src;
+	int done;
 
 	bg_join(s);
 	free(s->sparea);
@@ -1366,20 +1648,42 @@ kn_sort_finish(kn_sorter *s, int unique,
 	s->spr = NULL;
 	if (s->nrun == 0) {
 		/* Everything fit: sort in memory and write out. */
-		sort_mem(s);
+		kn_sort_mem(s);
 		src = kn_zalloc(sizeof(source));
 		src->kind = SRC_MEM;
 		merge(s, src, 1, unique, out, ctx);
 		free(src);
 		return;
 	}
-	/* The last lines join the runs; the arena is then free for the
-	 * read buffers of the merge. */
-	spill(s);
-	free(s->arena);
-	s->arena = NULL;
-	free(s->r);
-	s->r = NULL;
+	/* The last lines join the runs (with threads, as runs of their
+	 * stretches written side by side); the arena is then free for
+	 * the read buffers of the merge. */
+	if (s->threads > 1 && s->n >= ((size_t)1 << 16)) {
+		size_t np = s->threads > 8 ? 8 : (size_t)s->threads;
+		char **path = kn_alloc(np * sizeof(char *));
+		int *err = kn_alloc(np * sizeof(int));
+
+		spill_parts(s, np, path, err);
+		for (i = 0; i < np; i++)
+			if (err[i] != 0) {
+				errno = err[i];
+				kn_die_sys("%s: write error", path[i]);
+			}
+		for (i = 0; i < np; i++)
+			add_run(s, path[i]);
+		free(path);
+		free(err);
+		s->alen = 0;
+		s->n = s->nprep = 0;
+	} else
+		spill(s);
+	if (s->threads < 2 || s->nrun > f) {
+		/* Else kept for the last merge's chunks (mchunk_pool). */
+		free(s->arena);
+		s->arena = NULL;
+		free(s->r);
+		s->r = NULL;
+	}
 	s->n = s->nprep = 0;
 	while (s->nrun > f) {
 		/* A merge pass: consecutive groups of f runs, in order. */
@@ -1414,8 +1718,13 @@ kn_sort_finish(kn_sorter *s, int unique,
 		s->nrun = nn;
 	}
 	s->st.merge_passes++;
-	if (s->threads > 1 && s->nrun > 1 && merge_parts(s, unique, bufsz,
-	    out, ctx)) {
+	done = s->threads > 1 && s->nrun > 1 && merge_parts(s, unique, bufsz,
+	    out, ctx);
+	free(s->arena);
+	s->arena = NULL;
+	free(s->r);
+	s->r = NULL;
+	if (done) {
 		for (j = 0; j < s->nrun; j++)
 			kn_rmtemp(s->run[j]);
 		s->nrun = 0;

@@ -39,10 +39,17 @@ void kn_sort_add(kn_sorter *s, const char *line, size_t len);
  * inside line) are known, so that its keys need not be found again. */
 void kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
     const kn_str *f);
+/* kn_sort_add_fields of every row left in table t.  With threads and
+ * TSV, this thread reads blocks of lines and the others split them and
+ * form the runs; a bad row is reported as one thread reports it. */
+void kn_sort_table(kn_sorter *s, kn_table *t);
 /* Calls out for each line in order (with unique: the first line of each
  * run of equal keys); removes the temp files. */
 void kn_sort_finish(kn_sorter *s, int unique,
     void (*out)(const char *, size_t, void *), void *ctx);
+/* Lets kn_sort_finish hand several lines at once, each ended by a
+ * newline, to bulk (same ctx as out) rather than one by one to out. */
+void kn_sort_bulk(kn_sorter *s, void (*bulk)(const char *, size_t, void *));
 /* Hands over a file of lines already sorted, to be merged as a run
  * (it is removed after the merge). */
 void kn_sort_addrun(kn_sorter *s, char *path);

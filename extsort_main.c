@@ -114,6 +114,21 @@ put_line(const char *line, size_t len, void *ctx)
 	b->len += len + 1;
 }
 
+/* Writes lines already ended by their newlines, as put_line would one
+ * by one. */
+static void
+put_lines(const char *p, size_t n, void *ctx)
+{
+	FILE *f = ctx;
+
+	if (out.hdr != NULL) {
+		fprintf(f, "%s\n", out.hdr);
+		out.hdr = NULL;
+	}
+	flush_lines(f);
+	put(f, p, n);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -185,11 +200,9 @@ main(int argc, char *argv[])
 			out.hdr = t.hdrline;
 		s = kn_sort_new(key, nkey, t.ncols, opt.budget, opt.tmpdir);
 		kn_sort_threads(s, kn_jobs(&opt));
+		kn_sort_bulk(s, put_lines);
 		out.batch.batch = 1;
-		while (kn_table_next(&t)) {
-			kn_table_join(&t);
-			kn_sort_add_fields(s, t.r.line, t.r.len, t.f);
-		}
+		kn_sort_table(s, &t);
 		kn_sort_finish(s, unique, put_line, fp);
 	}
 	if (out.hdr != NULL)

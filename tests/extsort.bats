@@ -238,3 +238,115 @@ setup() {
 	[ "$status" -ne 0 ]
 	[ -z "$(ls -A "$T/tmp")" ]
 }
+
+@test "-j: rows split on the threads give -j 1's bytes at block and buffer bounds, over several files, stdin, CRLF, --skip-header" {
+	# Three files: CRLF lines now and then and lines of 3,000 bytes
+	# (a block of their own at the small budget), plain lines, and a
+	# last row with no newline; the second one on stdin.  At -S 400K
+	# blocks of about 1.5 KiB and buffers of about 120 KiB, many runs;
+	# at 1G the rows stay in memory.
+	awk 'BEGIN {
+		srand(5)
+		print "a\tb\tc"
+		for (i = 0; i < 12000; i++)
+			printf "%d\t%s\t%s%s\n", int(rand() * 40),
+			    substr("qwertyuiop", 1 + int(rand() * 8), 1 + int(rand() * 3)),
+			    rand() < .002 ? sprintf("%03000d", i) : int(rand() * 1000) - 500,
+			    i % 5 == 0 ? "\r" : ""
+	}' > "$T/j1.tsv"
+	awk 'BEGIN { srand(6); print "a\tb\tc"; for (i = 0; i < 8000; i++)
+	    printf "%d\tk%d\t%d.%d\n", int(rand() * 40), int(rand() * 99),
+	    int(rand() * 100) - 50, int(rand() * 10) }' > "$T/j2.tsv"
+	printf 'a\tb\tc\n7\tz\t1' > "$T/j3.tsv"
+	for k in a b:r,a:n c:n c:nr,b -; do
+		key=(-k "$k")
+		[ "$k" != - ] || key=()
+		for S in 400K 3M 1G; do
+			extsort -j 1 -S $S -T "$T/tmp" "${key[@]}" "$T/j1.tsv" - \
+			    "$T/j3.tsv" < "$T/j2.tsv" > "$T/want"
+			for j in 2 3 7; do
+				extsort -j $j -S $S -T "$T/tmp" "${key[@]}" \
+				    "$T/j1.tsv" - "$T/j3.tsv" < "$T/j2.tsv" |
+				    cmp - "$T/want" || { echo "-j $j -S $S -k $k"; false; }
+			done
+		done
+	done
+	# The files concatenated, headers and all, through a pipe.
+	cat "$T/j1.tsv" "$T/j2.tsv" "$T/j3.tsv" |
+	    extsort --skip-header -j 1 -S 400K -T "$T/tmp" -k b,a:n > "$T/want"
+	for j in 2 3 7; do
+		cat "$T/j1.tsv" "$T/j2.tsv" "$T/j3.tsv" |
+		    extsort --skip-header -j $j -S 400K -T "$T/tmp" -k b,a:n |
+		    cmp - "$T/want"
+	done
+	# The runs are many, and -u keeps the first of each key.
+	extsort -v -j 2 -S 400K -T "$T/tmp" -k a "$T/j1.tsv" 2>&1 > /dev/null |
+	    grep -Eq ' ([4-9]|[1-9][0-9]+) runs'
+	extsort -u -j 1 -S 400K -T "$T/tmp" -k b "$T/j1.tsv" "$T/j2.tsv" > "$T/want"
+	extsort -u -j 3 -S 400K -T "$T/tmp" -k b "$T/j1.tsv" "$T/j2.tsv" |
+	    cmp - "$T/want"
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
+@test "-j: a bad row is reported at its line as -j 1 reports it, wherever it falls" {
+	awk 'BEGIN { print "a\tb"; for (i = 0; i < 30000; i++)
+	    print i % 97 "\t" i }' > "$T/g.tsv"
+	printf 'a\tb\n1\t2\n3\t4\t5\n' > "$T/small.tsv"
+	printf 'a\tc\n1\t2\n' > "$T/other.tsv"
+	# A row of three fields at the first row, inside a block, at the
+	# last row, after runs were written; a NUL byte; a bad row just
+	# before a file whose header differs (the reader meets the header
+	# before a thread meets the row).
+	for l in 2 777 15000 30001; do
+		awk -v l=$l 'NR == l { print $0 "\tx"; next } { print }' \
+		    "$T/g.tsv" > "$T/bad$l.tsv"
+	done
+	{ head -n 19999 "$T/g.tsv"; printf '1\t\000\n'
+	    tail -n +20001 "$T/g.tsv"; } > "$T/nul.tsv"
+	while IFS='|' read -r files want; do
+		for S in 400K 1G; do
+			for j in 1 2 3 7; do
+				run --separate-stderr extsort -j $j -S $S \
+				    -T "$T/tmp" -k a:n $files
+				[ "$status" -eq 2 ]
+				[ "$stderr" = "extsort: $want" ] ||
+				    { echo "-j $j -S $S $files: $stderr"; false; }
+			done
+		done
+	done <<-EOF_
+	$T/bad2.tsv|$T/bad2.tsv:2: expected 2 fields, found 3
+	$T/g.tsv $T/bad777.tsv|$T/bad777.tsv:777: expected 2 fields, found 3
+	$T/bad15000.tsv $T/g.tsv|$T/bad15000.tsv:15000: expected 2 fields, found 3
+	$T/g.tsv $T/bad30001.tsv|$T/bad30001.tsv:30001: expected 2 fields, found 3
+	$T/g.tsv $T/nul.tsv|$T/nul.tsv:20000: field 2: NUL byte in input
+	$T/g.tsv $T/small.tsv $T/other.tsv|$T/small.tsv:3: expected 2 fields, found 3
+	$T/g.tsv $T/other.tsv|$T/other.tsv:1: header differs from that of $T/g.tsv
+	EOF_
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
+@test "-j: the peak RSS stays within -S for any number of threads" {
+	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
+	gendata -n 400000 --seed 3 uniform -d 9 -c 100 > "$T/u.tsv"
+	extsort -j 1 -S 64M -k a3,a1:n "$T/u.tsv" > "$T/want"
+	for j in 1 2 7; do
+		"$ROOT/tests/peak-rss" "$T/rss" extsort -j $j -S 4M \
+		    -T "$T/tmp" -k a3,a1:n -o "$T/got" "$T/u.tsv"
+		cmp "$T/got" "$T/want"
+		echo "-j $j -S 4M: peak $(cat "$T/rss") KB"
+		# The program, its libraries and the reader's buffer besides.
+		[ -n "${ASAN_OPTIONS:-}" ] ||
+		    [ "$(cat "$T/rss")" -le $((4096 + 4096)) ]
+	done
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
+@test "-j: a write error of a run written by a thread is reported, and nothing is left" {
+	awk 'BEGIN { srand(2); print "a\tb"; for (i = 0; i < 60000; i++)
+	    print int(rand() * 1000) "\t" i }' > "$T/w.tsv"
+	run --separate-stderr bash -c "ulimit -f 64; trap '' XFSZ; extsort -j 2 -S 400K -T '$T/tmp' -k a:n -o '$T/out' '$T/w.tsv'"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"write error"* ]]
+	[ -z "$(ls -A "$T/tmp")" ]
+	[ ! -e "$T/out" ]
+}
