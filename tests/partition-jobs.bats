@@ -89,7 +89,6 @@ jobscase() {
 	gendata -n 20000 --seed 7 agrawal > "$T/a"
 	for req in "-k 5" "-k 20 -s elevel -l 3" "-k 10 -s car --closeness 0.4" \
 	    "-k 8 -s commission --variance 100" "-k 5 -t car --split infogain" \
-	    "-k 5 -t hyears --split regression" \
 	    "-k 4 -H zipcode=interval:3,9"; do
 		# shellcheck disable=SC2086
 		partition -q salary,age,hvalue,loan,zipcode $req -r "$T/rm" \
