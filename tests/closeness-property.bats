@@ -315,11 +315,11 @@ tpropseeds() {
 }
 
 @test "t-closeness on random tables: lattice-search | recode -n (each distance, random t, star and drop)" {
-	tpropseeds tfdprop 1 80
+	tpropseeds tfdprop 1 100
 }
 
 @test "t-closeness on random tables: partition (memory, Rothko-T, Rothko-S) | recode -r (each distance, random t)" {
-	tpropseeds tmprop 1 80
+	tpropseeds tmprop 1 100
 }
 
 @test "two sensitive columns on random tables: lattice-search -s s,s2 (-l or --closeness, limits) | recode -n, both columns checked" {

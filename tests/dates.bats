@@ -535,5 +535,5 @@ dpropseeds() {
 }
 
 @test "random tables with dates keep their guarantees (partition in memory, Rothko-T, Rothko-S, by a date hierarchy; freqset | lattice-search | recode -n)" {
-	dpropseeds 1 120
+	dpropseeds 1 150
 }
