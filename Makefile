@@ -84,7 +84,7 @@ lattice.o lattice_search.o: lattice.h
 extsort.o freq.o extsort_main.o: extsort.h
 sortmem.o extsort.o: sortmem.h
 partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rothko.o cluster.o: mondrian.h
-partition.o mpar.o rothko.o: mpar.h
+partition.o mpar.o: mpar.h
 partition.o rgroups.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h

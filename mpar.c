@@ -53,7 +53,6 @@ struct mpar {
 	size_t norder, next;
 	uint64_t target;	/* parts above this many rows are cut first */
 	uint32_t *first;	/* MPAR_NUMBER: a part's first class less 1 */
-	int ooc;		/* a node of Rothko in memory (mpar_partition) */
 	pthread_mutex_t mu;
 };
 
@@ -198,9 +197,7 @@ task_work(struct mpar_worker *w, size_t i, int grow)
 			    nq * sizeof(uint32_t));
 		}
 	}
-	/* Out of core the run counts its progress itself (rothko.c). */
-	if (!mp->ooc)
-		kn_progress_add(tp->acct.classed - classed);
+	kn_progress_add(tp->acct.classed - classed);
 }
 
 /* Adds the number of the classes before part i to its rows' classes. */
@@ -346,73 +343,6 @@ task_regions(struct part *pt, const struct mpar_task *tk, uint32_t first)
 	}
 }
 
-/*
- * Out of core, a node of Rothko partitioned in memory (rothko.c) has
- * its classes numbered after those made before it and written as
- * (row, class) pairs to the pairs file, which the threads cannot share:
- * they note each record's class in row_class by its place among the
- * node's records instead (the records' row words set to the places, the
- * rows kept aside), and the pairs are written once the classes are
- * numbered, in the order of the records, in which the serial run writes
- * them (its classes left to right, each a segment of the records).
- */
-static uint32_t *
-ooc_begin(struct part *pt, uint32_t **rc)
-{
-	uint32_t *rows = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
-	size_t i;
-
-	for (i = 0; i < pt->nrows; i++) {
-		uint32_t *r = pt->rec + i * pt->rec_words + pt->word_row;
-
-		rows[i] = *r;
-		*r = (uint32_t)i;
-	}
-	*rc = pt->row_class;
-	pt->row_class = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
-	pt->ooc = 0;
-	return rows;
-}
-
-static void
-ooc_end(struct part *pt, uint32_t *rows, uint32_t *rc)
-{
-	uint32_t buf[2 * 1024];
-	size_t i, b = 0;
-
-	for (i = 0; i < pt->nrows; i++) {
-		uint32_t *r = pt->rec + i * pt->rec_words + pt->word_row;
-
-		buf[b++] = rows[*r];
-		buf[b++] = pt->row_class[*r];
-		*r = rows[*r];
-		if (b == sizeof(buf) / sizeof(buf[0]) || i + 1 == pt->nrows) {
-			if (fwrite(buf, sizeof(uint32_t), b, pt->pairs) != b)
-				kn_die_sys("%s: write error", pt->pairs_path);
-			b = 0;
-		}
-	}
-	pt->acct.bwritten += pt->nrows * 2 * sizeof(uint32_t);
-	free(pt->row_class);
-	free(rows);
-	pt->row_class = rc;
-	pt->ooc = 1;
-}
-
-size_t
-mpar_bytes(const struct part *pt, int jobs)
-{
-	size_t q = pt->nqi + 1;
-
-	if (jobs <= 1)
-		return 0;
-	return (size_t)jobs * ((pt->sens_dict.n + 1) * (4 * sizeof(uint64_t) +
-	    sizeof(uint32_t)) + (pt->targ_dict.n + 1) * (2 * sizeof(uint64_t) +
-	    sizeof(uint32_t)) + q * (8 * sizeof(uint32_t) + sizeof(int) +
-	    sizeof(long double) + sizeof(kn_i128) + sizeof(uint64_t)) +
-	    sizeof(struct mpar_worker)) + 64 * 1024;
-}
-
 /* Grows the scratch indexed by rows by a slot per part, of which there
  * are at most n.  Its contents are not kept: allocated afresh rather
  * than copied, its pages are touched only as the parts use them, as
@@ -442,21 +372,18 @@ mpar_partition(struct part *pt, int jobs)
 	struct mpar mp;
 	struct mpar_worker *w;
 	size_t i, maxtask;
-	uint32_t nclass = pt->nclasses, *rows = NULL, *rc = NULL;
+	uint32_t nclass = 0;
 	int k;
 
 	/* Small tables, and the growth of Rothko-S's and a cluster's
 	 * trees, on one thread. */
-	if (jobs <= 1 || pt->grow.on || pt->region_tag != NULL ||
+	if (jobs <= 1 || pt->grow.on || pt->ooc || pt->region_tag != NULL ||
 	    pt->nrows < 2 * MPAR_MIN_ROWS) {
 		mond_partition(pt);
 		return;
 	}
 	memset(&mp, 0, sizeof(mp));
 	mp.pt = pt;
-	mp.ooc = pt->ooc;
-	if (mp.ooc)
-		rows = ooc_begin(pt, &rc);
 	/* Parts of at most an eighth of a thread's share, so that the
 	 * largest taken last does not keep the others waiting long. */
 	mp.target = pt->nrows / (8 * (uint64_t)jobs);
@@ -516,8 +443,6 @@ mpar_partition(struct part *pt, int jobs)
 	for (k = 0; k < jobs; k++)
 		worker_free(&w[k]);
 	free(w);
-	if (mp.ooc)
-		ooc_end(pt, rows, rc);
 	for (i = 0; i < mp.ntask; i++) {
 		free(mp.task[i].ext);
 		free(mp.task[i].reg);

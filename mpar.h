@@ -14,9 +14,5 @@
  * the tree on jobs threads: the same classes, numbered the same way,
  * and the same regions in the same order. */
 void mpar_partition(struct part *pt, int jobs);
-/* The bytes mpar_partition takes on jobs threads besides what one
- * thread's run takes, but for 8 bytes a row out of core and the tasks
- * of the parts (a fixed 64 KiB is counted for them). */
-size_t mpar_bytes(const struct part *pt, int jobs);
 
 #endif

@@ -24,7 +24,6 @@
 #include "hypo.h"
 #include "kanon.h"
 #include "mondrian.h"
-#include "mpar.h"
 #include "rothko.h"
 
 /* side_ok on a sample part: the tests of 004 §3.1.  Distinct
@@ -660,7 +659,6 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 	uint32_t *r;
 	uint64_t i = 0;
 	size_t j;
-	int jobs;
 
 	for (j = 0; j < pt->nqi; j++)
 		if (pt->dims[j].h == NULL) {
@@ -686,13 +684,7 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 	mond_scratch_alloc(pt, 1);
 	if (checkname != NULL)
 		rothko_root_check(pt, checkname);
-	/* On the threads of -j (mpar.c) where their scratch, and 8 bytes
-	 * a row for the classes noted by place, fit beside the node. */
-	jobs = pt->rk->jobs;
-	if (jobs > 1 && on->n * (mem_row_bytes(pt) + 8) +
-	    mpar_bytes(pt, jobs) > pt->rk->avail)
-		jobs = 1;
-	mpar_partition(pt, jobs);
+	mond_partition(pt);
 	mond_scratch_alloc(pt, 0);
 	for (i = 0; i < pt->nqi; i++)
 		rothko_local_free(&pt->dims[i]);

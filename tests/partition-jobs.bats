@@ -82,39 +82,6 @@ jobscase() {
 	done
 }
 
-@test "-j out of core: the nodes partitioned in memory on the threads give the bytes and accounting of -j 1, Rothko-T the in-memory run's" {
-	# At -S 4M the 20,000 rows do not fit, and nodes of thousands of
-	# rows are partitioned in memory: on 3 threads (mpar.c) where
-	# their scratch fits, their classes written as pairs afterwards.
-	gendata -n 20000 --seed 7 agrawal > "$T/a"
-	for req in "-k 5" "-k 20 -s elevel -l 3" "-k 10 -s car --closeness 0.4" \
-	    "-k 8 -s commission --variance 100" "-k 5 -t car --split infogain" \
-	    "-k 4 -H zipcode=interval:3,9"; do
-		# shellcheck disable=SC2086
-		partition -q salary,age,hvalue,loan,zipcode $req -r "$T/rm" \
-		    "$T/a" > "$T/om"
-		for a in rothko-t rothko-s; do
-			for j in 1 3; do
-				# shellcheck disable=SC2086
-				partition -j "$j" -a "$a" -S 4M -T "$T" -v \
-				    -q salary,age,hvalue,loan,zipcode $req \
-				    -r "$T/r$j" "$T/a" > "$T/o$j" 2> "$T/e$j" ||
-				    { cat "$T/e$j"; false; }
-				sed -i 's/partitioning [0-9.]* s$//' "$T/e$j"
-			done
-			grep -q ' [1-9][0-9]* nodes in memory' "$T/e1"
-			cmp "$T/o1" "$T/o3" || { echo "$a $req: table"; false; }
-			cmp "$T/r1" "$T/r3" || { echo "$a $req: regions"; false; }
-			cmp "$T/e1" "$T/e3" || { echo "$a $req: -v"; cat "$T/e1" "$T/e3"; false; }
-			[ "$a" = rothko-s ] || cmp "$T/om" "$T/o1" ||
-			    { echo "$req: Rothko-T against memory"; false; }
-			[ "$a" = rothko-s ] || cmp "$T/rm" "$T/r1" ||
-			    { echo "$req: Rothko-T's regions against memory"; false; }
-		done
-	done
-	[ -z "$(ls "$T" | grep -v '^[aeor]')" ]
-}
-
 @test "-j: the same errors and exit status; -j outside 1 to 64 is refused" {
 	gendata -n 2000 --seed 3 agrawal > "$T/a"
 	for j in 1 2 7; do
