@@ -384,6 +384,30 @@ fits(const kn_sorter *s, size_t len)
 	    2 * (s->n + 1) * sizeof(rec) <= s->bufbudget;
 }
 
+/* Room in s's arena for bytes more and in its records for rows more:
+ * the arena twice as large, within the budget (a line larger than the
+ * budget held alone, the arena empty), the records and the sort's
+ * scratch twice as many. */
+static void
+room(kn_sorter *s, size_t bytes, size_t rows)
+{
+	if (s->alen + bytes > s->acap) {
+		size_t cap = 2 * s->acap;
+
+		if (cap > s->bufbudget)
+			cap = s->bufbudget;
+		if (cap < s->alen + bytes)
+			cap = s->alen + bytes;
+		s->arena = kn_realloc(s->arena, cap);
+		s->acap = cap;
+	}
+	if (2 * (s->n + rows) > s->rcap) {
+		s->rcap = 2 * s->rcap > 2 * (s->n + rows) ? 2 * s->rcap :
+		    2 * (s->n + rows);
+		s->r = kn_realloc(s->r, s->rcap * sizeof(rec));
+	}
+}
+
 /* Keeps line[0..len) in the buffer of s, which has room for it (fits):
  * its keys from the fields f (inside line), or, with none, found by
  * locate; with prep, its keys and prefix now, else by kn_sort_prep_all. */
@@ -397,24 +421,7 @@ keep(kn_sorter *s, const char *line, size_t len, const kn_str *f, int prep)
 
 	if (len > UINT32_MAX - 16)
 		kn_die("a line of %zu bytes is too long to sort", len);
-	if (s->alen + need > s->acap) {
-		/* Twice the room, within the budget; a line larger than
-		 * the budget is held alone (the arena is empty). */
-		size_t cap = 2 * s->acap;
-
-		if (cap > s->bufbudget)
-			cap = s->bufbudget;
-		if (cap < s->alen + need)
-			cap = s->alen + need;
-		s->arena = kn_realloc(s->arena, cap);
-		s->acap = cap;
-	}
-	if (2 * (s->n + 1) > s->rcap) {
-		/* The records and the sort's scratch: twice as many. */
-		s->rcap = 2 * s->rcap > 2 * (s->n + 1) ? 2 * s->rcap :
-		    2 * (s->n + 1);
-		s->r = kn_realloc(s->r, s->rcap * sizeof(rec));
-	}
+	room(s, need, 1);
 	s->alen += (8 - (s->alen & 7)) & 7;	/* align the offsets */
 	k = (uint32_t *)(void *)(s->arena + s->alen);
 	p = s->arena + s->alen + 8 * s->nkey;
@@ -765,20 +772,7 @@ pblk_place(struct tfill *p, struct pbuf **cp, struct pblk *x, uint64_t rows)
 			pthread_cond_wait(&p->cv, &p->mu);
 		if (p->stop)
 			return 0;
-		if (v->alen + na > v->acap) {
-			cap = 2 * v->acap;
-			if (cap > v->bufbudget)
-				cap = v->bufbudget;
-			if (cap < v->alen + na)
-				cap = v->alen + na;
-			v->arena = kn_realloc(v->arena, cap);
-			v->acap = cap;
-		}
-		if (2 * (v->n + rows) > v->rcap) {
-			v->rcap = 2 * v->rcap > 2 * (v->n + rows) ?
-			    2 * v->rcap : 2 * (v->n + rows);
-			v->r = kn_realloc(v->r, v->rcap * sizeof(rec));
-		}
+		room(v, na, rows);
 	}
 	x->to = c;
 	x->aoff = v->alen;

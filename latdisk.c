@@ -210,6 +210,19 @@ labels_bytes(const kn_hier *h)
 	return b;
 }
 
+/* Whether a column's values, n bytes more of them read since the last
+ * check (*added), are due to be measured against its share colmax:
+ * every 1024 lines, or sooner once their bytes pass an eighth of it. */
+static int
+check_due(uint64_t lines, size_t *added, size_t n, size_t colmax)
+{
+	*added += n;
+	if ((lines & 0x3ff) != 0 && *added <= colmax / 8)
+		return 0;
+	*added = 0;
+	return 1;
+}
+
 /* Dies of a value the hierarchy of column c does not take. */
 static void __attribute__((noreturn))
 bad_value(const struct ldisk *ld, size_t c, kn_str v, const char *err)
@@ -247,32 +260,23 @@ decide(struct ldisk *ld, size_t colmax)
 			v = field(buf, (size_t)n - 1, c);
 			if (kn_hier_leaf(h, v.p, v.n, &err) < 0)
 				bad_value(ld, c, v, err);
-			/* Every 1024 lines, or sooner for long values, as
-			 * the sensitive values below. */
-			ladd[c] += v.n;
-			if (((lines & 0x3ff) == 0 || ladd[c] > colmax / 8) &&
+			if (check_due(lines, &ladd[c], v.n, colmax) &&
 			    labels_bytes(h) > colmax) {
 				ld->ranked[c] = 1;
 				kn_hier_reset(h);
 			}
-			if ((lines & 0x3ff) == 0 || ladd[c] > colmax / 8)
-				ladd[c] = 0;
 		}
 		for (c = 0; ld->svals && c < ld->ns; c++) {
 			if (ld->sranked[c])
 				continue;
 			v = field(buf, (size_t)n - 1, ld->d + c);
 			kn_dict_intern(&ld->sdict[c], v.p, v.n);
-			/* Every 1024 lines, or sooner for long values. */
-			added[c] += v.n;
-			if (((lines & 0x3ff) == 0 || added[c] > colmax / 8) &&
+			if (check_due(lines, &added[c], v.n, colmax) &&
 			    kn_dict_bytes(&ld->sdict[c]) > colmax) {
 				ld->sranked[c] = 1;
 				kn_dict_free(&ld->sdict[c]);
 				kn_dict_init(&ld->sdict[c]);
 			}
-			if ((lines & 0x3ff) == 0 || added[c] > colmax / 8)
-				added[c] = 0;
 		}
 	}
 	if (ferror(ld->gf))

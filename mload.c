@@ -980,9 +980,6 @@ finish_ooc(struct mlpar *mp, struct mljob *jb, uint32_t **map,
 	uint64_t k0 = 0, k1, k;
 	int ok = 1;
 
-	for (j = 0; j < pt->nqi; j++)
-		if (pt->dims[j].h == NULL && jb->lmiss[j])
-			pt->dims[j].miss = 1;
 	while (k0 < jb->done && ok) {
 		size_t b = pt->nrows - pt->spooled;
 
@@ -1082,6 +1079,9 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 		if (!pt->ooc)
 			ok = merge_dict(pt, jb, x, map[x], 0, jb->ld[x].n);
 	}
+	for (j = 0; j < pt->nqi && ok; j++)
+		if (pt->dims[j].h == NULL && jb->lmiss[j])
+			pt->dims[j].miss = 1;
 	if (ok && pt->ooc && !finish_ooc(mp, jb, map, &skip))
 		ok = 0;
 	if (!ok) {
@@ -1108,9 +1108,6 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 			if (jb->lcount[i] > 0)
 				sens_count(pt, map[LD_SENS(pt)][i],
 				    jb->lcount[i]);
-		for (j = 0; j < pt->nqi; j++)
-			if (pt->dims[j].h == NULL && jb->lmiss[j])
-				pt->dims[j].miss = 1;
 	}
 	if (!redo)
 		return;
