@@ -484,6 +484,46 @@ value_id(kn_dict *dc, kn_str v, int num, kn_i128 **val, int **scl, int *F,
 	return 1;
 }
 
+/* A keyed column's number v (mondrian.h), as a numeric QI's is kept
+ * while it is read: 0 if it is none, or does not fit 64 bits with at
+ * most 18 decimals. */
+static int
+keyed_num(kn_str v, int64_t *m, int8_t *sc)
+{
+	kn_i128 x;
+	int s;
+
+	if (!kn_dec_parse(v.p, v.n, &x, &s) || s > 18 || x > INT64_MAX ||
+	    x < INT64_MIN)
+		return 0;
+	*m = (int64_t)x;
+	*sc = (int8_t)s;
+	return 1;
+}
+
+/* Dies of the keyed value of dimension j of t's current row that
+ * keyed_num refused, as a dictionary's refusal words it. */
+static void __attribute__((noreturn))
+keyed_fail(struct part *pt, kn_table *t, size_t j)
+{
+	const struct dim *dm = &pt->dims[j];
+	kn_str v = t->f[dm->col];
+	kn_i128 x;
+	int s, sens = pt->sens_keyed && j == pt->nqi;
+	const char *opt = sens ? "--variance" : "--split regression";
+
+	if (kn_missing(v.p, v.n))
+		kn_table_fail(t, dm->col, "'%.*s' is a missing value, which "
+		    "%s: drop the row or give it a value (%s)", (int)v.n, v.p,
+		    sens ? "has no variance" : "a regression cannot fit", opt);
+	if (!kn_dec_parse(v.p, v.n, &x, &s))
+		kn_table_fail(t, dm->col, "'%.*s' is not a number (%s)",
+		    (int)v.n, v.p, opt);
+	kn_table_fail(t, dm->col, "'%.*s' does not fit 64 bits with at most "
+	    "18 decimals, as %s takes a number out of core (-S): run in "
+	    "memory (-a memory), or round it", (int)v.n, v.p, opt);
+}
+
 /* Adds c rows to the count of sensitive value id (--closeness). */
 static void
 sens_count(struct part *pt, uint32_t id, uint64_t c)
@@ -588,7 +628,11 @@ load_row(struct part *pt, kn_table *t, size_t b, uint64_t row, size_t scol,
 	r[pt->word_row] = (uint32_t)row;
 	if (pt->msvar)
 		msens_check_row(pt, t);
-	if (pt->has_sens && !mond_sens_id(pt, pt->nsens > 1 ?
+	for (j = pt->nqi; j < pt->nkd; j++)
+		if (!keyed_num(t->f[pt->dims[j].col], &pt->dims[j].raw[b],
+		    &pt->dims[j].rsc[b]))
+			keyed_fail(pt, t, j);
+	if (pt->has_sens && !pt->sens_keyed && !mond_sens_id(pt, pt->nsens > 1 ?
 	    sens_join(pt, t->f, &pt->sjoin, &pt->sjcap) : t->f[scol],
 	    &r[pt->word_sens]))
 		kn_table_fail(t, scol, "'%.*s' %s (--variance)",
@@ -596,7 +640,8 @@ load_row(struct part *pt, kn_table *t, size_t b, uint64_t row, size_t scol,
 		    kn_missing(t->f[scol].p, t->f[scol].n) ?
 		    "is a missing value, which has no variance: drop "
 		    "the row or give it a value" : "is not a number");
-	if (pt->has_targ && !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
+	if (pt->has_targ && !pt->targ_keyed &&
+	    !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
 		kn_table_fail(t, tcol, "'%.*s' %s (--split regression)",
 		    (int)t->f[tcol].n, t->f[tcol].p,
 		    kn_missing(t->f[tcol].p, t->f[tcol].n) ?
@@ -612,7 +657,7 @@ load_room(struct part *pt, size_t cap)
 	size_t j;
 
 	pt->rec = kn_realloc(pt->rec, cap * pt->rec_words * sizeof(uint32_t));
-	for (j = 0; j < pt->nqi; j++) {
+	for (j = 0; j < pt->nkd; j++) {
 		if (pt->dims[j].h != NULL)
 			continue;
 		pt->dims[j].raw = kn_realloc(pt->dims[j].raw,
@@ -700,7 +745,7 @@ ooc_block(const struct part *pt, const kn_table *t, size_t nb)
 	size_t rowb = pt->rec_words * sizeof(uint32_t), j, want;
 	size_t minrow = t->ncols > 0 ? t->ncols : 1;
 
-	for (j = 0; j < pt->nqi; j++)
+	for (j = 0; j < pt->nkd; j++)
 		if (pt->dims[j].h == NULL)
 			rowb += sizeof(int64_t) + 1;
 	want = ooc_reserve(pt) / nb / (minrow + rowb) * minrow;
@@ -716,7 +761,7 @@ job_in_place(struct part *pt, struct mljob *jb)
 	size_t j;
 
 	jb->rec = pt->rec + jb->row0 * pt->rec_words;
-	for (j = 0; j < pt->nqi; j++)
+	for (j = 0; j < pt->nkd; j++)
 		if (pt->dims[j].h == NULL) {
 			jb->raw[j] = pt->dims[j].raw + jb->row0;
 			jb->rsc[j] = pt->dims[j].rsc + jb->row0;
@@ -734,7 +779,7 @@ job_room(struct part *pt, struct mljob *jb, size_t n)
 		return;
 	jb->cap = n;
 	jb->rec = kn_realloc(jb->rec, n * pt->rec_words * sizeof(uint32_t));
-	for (j = 0; j < pt->nqi; j++)
+	for (j = 0; j < pt->nkd; j++)
 		if (pt->dims[j].h == NULL) {
 			jb->raw[j] = kn_realloc(jb->raw[j], n * sizeof(int64_t));
 			jb->rsc[j] = kn_realloc(jb->rsc[j], n);
@@ -759,7 +804,7 @@ chunk_append(struct part *pt, const struct mljob *jb, uint64_t i, uint64_t n)
 			m = (size_t)(n - i);
 		memcpy(pt->rec + b * rw, jb->rec + i * rw,
 		    m * rw * sizeof(uint32_t));
-		for (j = 0; j < pt->nqi; j++) {
+		for (j = 0; j < pt->nkd; j++) {
 			struct dim *dm = &pt->dims[j];
 
 			if (dm->h != NULL)
@@ -813,6 +858,10 @@ code_row(struct mlworker *w, struct mljob *jb, const kn_str *f,
 		jb->rsc[j][i] = (int8_t)sc;
 	}
 	r[pt->word_row] = (uint32_t)row;
+	for (j = pt->nqi; j < pt->nkd; j++)
+		if (!keyed_num(f[pt->dims[j].col], &jb->raw[j][i],
+		    &jb->rsc[j][i]))
+			return 0;
 	for (j = 0; pt->msvar && j < pt->nsens; j++) {
 		kn_i128 m;
 		int sc;
@@ -821,7 +870,7 @@ code_row(struct mlworker *w, struct mljob *jb, const kn_str *f,
 		    &sc))
 			return 0;
 	}
-	if (pt->has_sens) {
+	if (pt->has_sens && !pt->sens_keyed) {
 		kn_str v = pt->nsens > 1 ? sens_join(pt, f, &w->sjoin,
 		    &w->sjcap) : f[w->mp->scol];
 		uint32_t id = kn_dict_intern_padded(&jb->ld[LD_SENS(pt)], v.p,
@@ -837,7 +886,7 @@ code_row(struct mlworker *w, struct mljob *jb, const kn_str *f,
 			jb->lcount[id]++;
 		}
 	}
-	if (pt->has_targ)
+	if (pt->has_targ && !pt->targ_keyed)
 		r[pt->word_targ] = kn_dict_intern_padded(&jb->ld[LD_TARG(pt)],
 		    f[w->mp->tcol].p, f[w->mp->tcol].n, 1);
 	return 1;
@@ -996,9 +1045,11 @@ finish_ooc(struct mlpar *mp, struct mljob *jb, uint32_t **map,
 			for (j = 0; j < pt->nqi; j++)
 				if (pt->dims[j].h != NULL && r[j] >= upto[j])
 					upto[j] = r[j] + 1;
-			if (pt->has_sens && r[pt->word_sens] >= upto[LD_SENS(pt)])
+			if (pt->has_sens && !pt->sens_keyed &&
+			    r[pt->word_sens] >= upto[LD_SENS(pt)])
 				upto[LD_SENS(pt)] = r[pt->word_sens] + 1;
-			if (pt->has_targ && r[pt->word_targ] >= upto[LD_TARG(pt)])
+			if (pt->has_targ && !pt->targ_keyed &&
+			    r[pt->word_targ] >= upto[LD_TARG(pt)])
 				upto[LD_TARG(pt)] = r[pt->word_targ] + 1;
 		}
 		for (x = 0; x < nx && ok; x++)
@@ -1015,13 +1066,13 @@ finish_ooc(struct mlpar *mp, struct mljob *jb, uint32_t **map,
 			for (j = 0; j < pt->nqi; j++)
 				if (pt->dims[j].h != NULL)
 					r[j] = map[j][r[j]];
-			if (pt->has_sens) {
+			if (pt->has_sens && !pt->sens_keyed) {
 				r[pt->word_sens] =
 				    map[LD_SENS(pt)][r[pt->word_sens]];
 				if (pt->req.hast)
 					sens_count(pt, r[pt->word_sens], 1);
 			}
-			if (pt->has_targ)
+			if (pt->has_targ && !pt->targ_keyed)
 				r[pt->word_targ] =
 				    map[LD_TARG(pt)][r[pt->word_targ]];
 		}
@@ -1167,7 +1218,8 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	mp.t = t;
 	mp.scol = scol;
 	mp.tcol = tcol;
-	mp.coded = pt->has_sens || pt->has_targ;
+	mp.coded = (pt->has_sens && !pt->sens_keyed) ||
+	    (pt->has_targ && !pt->targ_keyed);
 	for (x = 0; x < pt->nqi; x++)
 		mp.coded |= pt->dims[x].h != NULL;
 	pthread_mutex_init(&mp.mu, NULL);
@@ -1187,8 +1239,8 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	}
 	jobs = kn_zalloc(mp.nb * sizeof(*jobs));
 	for (i = 0; i < mp.nb; i++) {
-		jobs[i].raw = kn_zalloc((pt->nqi + 1) * sizeof(int64_t *));
-		jobs[i].rsc = kn_zalloc((pt->nqi + 1) * sizeof(int8_t *));
+		jobs[i].raw = kn_zalloc((pt->nkd + 1) * sizeof(int64_t *));
+		jobs[i].rsc = kn_zalloc((pt->nkd + 1) * sizeof(int8_t *));
 		jobs[i].ld = kn_zalloc((pt->nqi + 2) * sizeof(kn_dict));
 		for (x = 0; x < pt->nqi + 2; x++)
 			kn_dict_init(&jobs[i].ld[x]);
@@ -1264,7 +1316,7 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	for (i = 0; i < mp.nb; i++) {
 		if (pt->ooc) {
 			free(jobs[i].rec);
-			for (x = 0; x < pt->nqi; x++) {
+			for (x = 0; x < pt->nkd; x++) {
 				free(jobs[i].raw[x]);
 				free(jobs[i].rsc[x]);
 			}

@@ -1338,6 +1338,30 @@ rank_ids(struct part *pt, struct dim *dm)
 	free(pr);
 }
 
+/* Once the rows are spooled, a keyed sensitive column (sens) or target
+ * (mondrian.h): its scale, and the bound on its sums that the values
+ * of a dictionary are checked against. */
+static void
+keyed_prepare(struct part *pt, struct dim *dm, int sens)
+{
+	kn_i128 mx, b;
+
+	numkey_finish(pt, dm);
+	mx = dm->kmx > -(kn_i128)dm->kmn ? dm->kmx : -(kn_i128)dm->kmn;
+	if (sens) {
+		pt->sens_F = dm->S;
+		if (__builtin_mul_overflow(mx, mx, &b) ||
+		    __builtin_mul_overflow(b, (kn_i128)pt->nrows + 1, &b))
+			kn_die("-s %s: values too large for exact variances",
+			    dm->name);
+	} else {
+		pt->targ_F = dm->S;
+		if (__builtin_mul_overflow(mx, (kn_i128)pt->nrows + 1, &b))
+			kn_die("-t %s: values too large for exact sums",
+			    dm->name);
+	}
+}
+
 /* Once the rows are read: codes for the values, exact scales for the
  * sums, and the scratch of the nodes. */
 void
@@ -1361,6 +1385,8 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 	}
 	if (!pt->ooc)
 		mond_rank_numbers(pt);
+	for (j = pt->nqi; j < pt->nkd; j++)
+		keyed_prepare(pt, &pt->dims[j], j == pt->nqi && pt->sens_keyed);
 	if (pt->req.hasv) {
 		kn_i128 s = 0, ss = 0;
 

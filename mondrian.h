@@ -63,7 +63,7 @@ struct dim {
 	uint64_t sc_chunk[NUMKEY_SCALES];
 	int sc_now, sc_ovf, has_num;
 	int64_t kmn, kmx;
-	size_t kword;
+	size_t hword, kword;
 	uint64_t *lkey;
 	size_t lcap;
 	/* hierarchy */
@@ -193,6 +193,15 @@ struct part {
 	size_t rec_words;
 	size_t word_row, word_sens, word_targ;
 	int has_sens, has_targ;
+	/* Out of core, a sensitive column asked for its variance alone and
+	 * a regression's target need only their values' sums: they are
+	 * numbers with no dictionary (issue 17), keyed as a numeric QI is
+	 * (numkey.c) by the dimensions dims[nqi..nkd) that follow the QIs
+	 * (the sensitive column's first), never cut, their keys' high half
+	 * in word_sens and word_targ; the groups carry the keys, and a
+	 * node in memory gives its rows ids of their own (rothko.c). */
+	int sens_keyed, targ_keyed;
+	size_t nkd;
 	size_t *used, nused;	/* the columns read: QIs, -s, -t */
 	int need_stats;		/* parts need more than their size */
 	uint32_t *rec;		/* nrows records */
@@ -410,6 +419,40 @@ static inline int64_t
 numkey_value(uint64_t key)
 {
 	return (int64_t)(key ^ ((uint64_t)1 << 63));
+}
+
+/* A record's sensitive value and target as the groups carry them: the
+ * key of a keyed one (struct part), else the dictionary's id, or 0
+ * without. */
+static inline uint64_t
+mond_sens_of(const struct part *pt, const uint32_t *r)
+{
+	if (pt->sens_keyed)
+		return numkey_get(r, pt->word_sens, pt->dims[pt->nqi].kword);
+	return pt->has_sens ? r[pt->word_sens] : 0;
+}
+
+static inline uint64_t
+mond_targ_of(const struct part *pt, const uint32_t *r)
+{
+	if (pt->targ_keyed)
+		return numkey_get(r, pt->word_targ,
+		    pt->dims[pt->nkd - 1].kword);
+	return pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0;
+}
+
+/* The number of sensitive value s, or of target y, so carried, at the
+ * column's scale (sens_F, targ_F). */
+static inline kn_i128
+mond_sval(const struct part *pt, uint64_t s)
+{
+	return pt->sens_keyed ? (kn_i128)numkey_value(s) : pt->sens_val[s];
+}
+
+static inline kn_i128
+mond_tval(const struct part *pt, uint64_t y)
+{
+	return pt->targ_keyed ? (kn_i128)numkey_value(y) : pt->targ_val[y];
 }
 
 /* Sets the words of the spool's records: the in-memory record, then

@@ -12,7 +12,10 @@
  * one when it is read back (numkey_rescale): the scale only grows, at
  * most 19 times, and each chunk's is found from the first chunk of
  * each scale.  Memory does not grow with the distinct values; ranks
- * are given only to the values of a node in memory (rothko.c).
+ * are given only to the values of a node in memory (rothko.c).  A
+ * sensitive column asked for its variance alone, and a regression's
+ * target, are keyed the same way, as dimensions after the QIs
+ * (mondrian.h), their high halves in their own words of the record.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,11 +33,13 @@ numkey_layout(struct part *pt)
 
 	pt->keyed = 1;
 	pt->dwords = pt->rec_words;
-	for (j = 0; j < pt->nqi; j++) {
+	for (j = 0; j < pt->nkd; j++) {
 		struct dim *dm = &pt->dims[j];
 
 		if (dm->h != NULL)
 			continue;
+		if (j < pt->nqi)
+			dm->hword = j;
 		dm->kword = pt->dwords;
 		pt->dwords += 1;
 		dm->sc_chunk[0] = 0;
@@ -70,7 +75,7 @@ numkey_flush(struct part *pt, size_t nb)
 	for (i = 0; i < nb; i++)
 		memcpy(out + i * pt->dwords, pt->rec + i * pt->rec_words,
 		    pt->rec_words * sizeof(uint32_t));
-	for (j = 0; j < pt->nqi; j++) {
+	for (j = 0; j < pt->nkd; j++) {
 		struct dim *dm = &pt->dims[j];
 		int sc = dm->sc_now;
 
@@ -99,7 +104,7 @@ numkey_flush(struct part *pt, size_t nb)
 				dm->has_num = 1;
 				key = (uint64_t)v ^ ((uint64_t)1 << 63);
 			}
-			numkey_put(r, j, dm->kword, key);
+			numkey_put(r, dm->hword, dm->kword, key);
 		}
 	}
 	if (fwrite(out, pt->dwords * sizeof(uint32_t), nb, pt->spool) != nb)
@@ -137,7 +142,7 @@ numkey_rescale(struct part *pt, uint32_t *buf, size_t n, uint64_t c)
 {
 	size_t i, j;
 
-	for (j = 0; j < pt->nqi; j++) {
+	for (j = 0; j < pt->nkd; j++) {
 		struct dim *dm = &pt->dims[j];
 		int s = 0, t;
 		int64_t f;
@@ -152,7 +157,7 @@ numkey_rescale(struct part *pt, uint32_t *buf, size_t n, uint64_t c)
 		f = (int64_t)kn_pow10(dm->S - s);
 		for (i = 0; i < n; i++) {
 			uint32_t *r = buf + i * pt->dwords;
-			uint64_t key = numkey_get(r, j, dm->kword);
+			uint64_t key = numkey_get(r, dm->hword, dm->kword);
 
 			/* A missing value's key is 0; no number's is, below
 			 * the final scale (-2^63 is no multiple of 10). */
@@ -160,7 +165,7 @@ numkey_rescale(struct part *pt, uint32_t *buf, size_t n, uint64_t c)
 				continue;
 			key = (uint64_t)(numkey_value(key) * f) ^
 			    ((uint64_t)1 << 63);
-			numkey_put(r, j, dm->kword, key);
+			numkey_put(r, dm->hword, dm->kword, key);
 		}
 	}
 }

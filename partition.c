@@ -323,6 +323,19 @@ make_sig(struct part *pt, const char *q, const char *s, const char *t,
 	return b;
 }
 
+/* Out of core: the numbers of column col (a sensitive column asked for
+ * its variance alone, or a regression's target) keyed with no
+ * dictionary, as the next dimension after the QIs (mondrian.h). */
+static void
+keyed_dim(struct part *pt, size_t col, const char *name, size_t word)
+{
+	struct dim *dm = &pt->dims[pt->nkd++];
+
+	dm->col = col;
+	dm->name = kn_strdup(name);
+	dm->hword = word;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -565,7 +578,7 @@ main(int argc, char *argv[])
 			kn_die("%s: the table has a column '%s' already%s",
 			    t.r.name, classcol, hasclasscol ? "" :
 			    " (name the class column with --class-col)");
-	pt->dims = kn_zalloc(pt->nqi * sizeof(struct dim));
+	pt->dims = kn_zalloc((pt->nqi + 2) * sizeof(struct dim));
 	for (j = 0; j < pt->nqi; j++) {
 		struct dim *dm = &pt->dims[j];
 		int numeric = 0;
@@ -643,6 +656,14 @@ main(int argc, char *argv[])
 		pt->word_sens = pt->rec_words++;
 	if (pt->has_targ)
 		pt->word_targ = pt->rec_words++;
+	pt->nkd = pt->nqi;
+	pt->sens_keyed = pt->ooc && pt->req.hasv && pt->nsens == 1 &&
+	    !pt->req.ld.on && !pt->req.hast;
+	pt->targ_keyed = pt->ooc && pt->split == SPLIT_REGRESSION;
+	if (pt->sens_keyed)
+		keyed_dim(pt, sidx, snames[0], pt->word_sens);
+	if (pt->targ_keyed)
+		keyed_dim(pt, tidx, t.names[tidx], pt->word_targ);
 	if (job != JOB_NONE) {
 		pt->cl->tree.scol = sidx;
 		pt->cl->tree.tcol = tidx;
@@ -674,7 +695,7 @@ main(int argc, char *argv[])
 		fclose(pt->spool);
 		free(pt->rec);
 		pt->rec = NULL;
-		for (j = 0; j < pt->nqi; j++) {
+		for (j = 0; j < pt->nkd; j++) {
 			free(pt->dims[j].raw);
 			free(pt->dims[j].rsc);
 		}

@@ -100,13 +100,28 @@ rothko_read_close(struct oread *rd)
 }
 
 static uint64_t
-ghash(uint64_t c, uint32_t s, uint32_t y)
+ghash(const struct gtab *g, uint64_t c, uint32_t s, uint32_t y)
 {
-	uint64_t h = (c * 0x9e3779b97f4a7c15ULL) ^
-	    ((uint64_t)s * 0xc2b2ae3d27d4eb4fULL) ^
-	    ((uint64_t)y * 0x165667b19e3779f9ULL);
+	uint64_t h;
 
+	/* With sums, the field that holds a group's index is not its key
+	 * (rothko.h). */
+	if (g->sums == GS_S)
+		s = 0;
+	if (g->sums == GS_Y)
+		y = 0;
+	h = (c * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)s * 0xc2b2ae3d27d4eb4fULL) ^
+	    ((uint64_t)y * 0x165667b19e3779f9ULL);
 	return h ^ (h >> 29);
+}
+
+/* Whether group e of g is (c, s, y), as ghash sees it. */
+static int
+gmatch(const struct gtab *g, const struct gent *e, uint64_t c, uint32_t s,
+    uint32_t y)
+{
+	return e->code == c && (g->sums == GS_S || e->s == s) &&
+	    (g->sums == GS_Y || e->y == y);
 }
 
 /* The memory of a group: with the rank and the value of its key when
@@ -114,7 +129,8 @@ ghash(uint64_t c, uint32_t s, uint32_t y)
 static size_t
 gent_bytes(const struct gtab *g)
 {
-	return sizeof(struct gent) + (g->ranked ? 2 * sizeof(uint64_t) : 0);
+	return sizeof(struct gent) + (g->ranked ? 2 * sizeof(uint64_t) : 0) +
+	    (g->sums ? sizeof(struct gsum) : 0);
 }
 
 /* gbytes and gover are shared by the threads of a scan. */
@@ -154,9 +170,11 @@ gcharge(struct part *pt, size_t b)
 	return 0;
 }
 
-void
-rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
-    uint32_t y, uint64_t cnt)
+/* Adds cnt rows to group (c, s, y) of g, and with sums v to its
+ * sums. */
+static void
+gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
+    uint64_t cnt, const struct gsum *v)
 {
 	size_t h, i;
 
@@ -169,7 +187,7 @@ rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
 		g->slot = kn_zalloc(ns * sizeof(uint32_t));
 		g->nslot = ns;
 		for (k = 0; k < g->n; k++) {
-			h = ghash(g->e[k].code, g->e[k].s, g->e[k].y) &
+			h = ghash(g, g->e[k].code, g->e[k].s, g->e[k].y) &
 			    (ns - 1);
 			while (g->slot[h] != 0)
 				h = (h + 1) & (ns - 1);
@@ -179,12 +197,20 @@ rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
 		(void)gcharge(pt, grow);
 		gb_unlock(pt);
 	}
-	h = ghash(c, s, y) & (g->nslot - 1);
+	h = ghash(g, c, s, y) & (g->nslot - 1);
 	while ((i = g->slot[h]) != 0) {
 		struct gent *e = &g->e[i - 1];
 
-		if (e->code == c && e->s == s && e->y == y) {
+		if (gmatch(g, e, c, s, y)) {
 			e->cnt += cnt;
+			if (g->sums) {
+				struct gsum *m = &g->sum[g->sums == GS_S ?
+				    e->s : e->y];
+
+				m->s += v->s;
+				m->ss += v->ss;
+				m->ts += v->ts;
+			}
 			return;
 		}
 		h = (h + 1) & (g->nslot - 1);
@@ -201,7 +227,16 @@ rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
 		gb_unlock(pt);
 		g->cap = g->cap ? 2 * g->cap : 1024;
 		g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
+		if (g->sums)
+			g->sum = kn_realloc(g->sum,
+			    g->cap * sizeof(struct gsum));
 	}
+	if (g->sums == GS_S)
+		s = (uint32_t)g->n;
+	if (g->sums == GS_Y)
+		y = (uint32_t)g->n;
+	if (g->sums)
+		g->sum[g->n] = *v;
 	g->e[g->n].code = c;
 	g->e[g->n].s = s;
 	g->e[g->n].y = y;
@@ -209,11 +244,40 @@ rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
 	g->slot[h] = (uint32_t)++g->n;
 }
 
+void
+rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
+    uint32_t y, uint64_t cnt)
+{
+	gadd(pt, g, c, s, y, cnt, NULL);
+}
+
+/* Adds record r to group c of g: with sums, its keyed values to the
+ * group's sums, its ids (if any) to its key. */
+static void
+gadd_row(struct part *pt, struct gtab *g, uint64_t c, const uint32_t *r)
+{
+	struct gsum v;
+	kn_i128 x;
+
+	if (!g->sums) {
+		gadd(pt, g, c, (uint32_t)mond_sens_of(pt, r),
+		    (uint32_t)mond_targ_of(pt, r), 1, NULL);
+		return;
+	}
+	x = pt->sens_keyed ? mond_sval(pt, mond_sens_of(pt, r)) : 0;
+	v.s = x;
+	v.ss = x * x;
+	v.ts = pt->targ_keyed ? mond_tval(pt, mond_targ_of(pt, r)) : 0;
+	gadd(pt, g, c, pt->sens_keyed ? 0 : (uint32_t)mond_sens_of(pt, r),
+	    pt->targ_keyed ? 0 : (uint32_t)mond_targ_of(pt, r), 1, &v);
+}
+
 /* Empties g for a new count, keeping its list's memory (counted in
  * gbytes) if keep, else freeing it too. */
 void
 rothko_gclear(struct part *pt, struct gtab *g, int keep)
 {
+	g->sums = pt->sens_keyed ? GS_S : pt->targ_keyed ? GS_Y : 0;
 	free(g->slot);
 	free(g->arr);
 	g->arr = NULL;
@@ -224,7 +288,9 @@ rothko_gclear(struct part *pt, struct gtab *g, int keep)
 	g->n = 0;
 	if (!keep) {
 		free(g->e);
+		free(g->sum);
 		g->e = NULL;
+		g->sum = NULL;
 		g->cap = 0;
 	}
 	pt->rk->gbytes += g->cap * gent_bytes(g);
@@ -409,9 +475,7 @@ count_dim(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
 		}
 		if (g->mode != GT_HASH)
 			continue;
-		rothko_gtab_add(pt, g, rothko_disk_key(pt, r, j),
-		    pt->has_sens ? r[pt->word_sens] : 0,
-		    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
+		gadd_row(pt, g, rothko_disk_key(pt, r, j), r);
 	}
 }
 
@@ -427,9 +491,7 @@ count_tot(struct part *pt, const uint32_t *recs, size_t n, const long *sl)
 
 		if (sl != NULL && sl[i] < 0)
 			continue;
-		rothko_gtab_add(pt, &pt->rk->gtot, 0,
-		    pt->has_sens ? r[pt->word_sens] : 0,
-		    pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0, 1);
+		gadd_row(pt, &pt->rk->gtot, 0, r);
 	}
 }
 
@@ -842,20 +904,26 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 	for (i = 0; i < g0->n; i++) {
 		const struct gent *e = &g0->e[i];
 
-		if (pt->has_sens && pt->hs_tot[e->s] == 0)
-			pt->stouch[pt->nstouch++] = e->s;
-		if (pt->has_sens)
+		if (pt->has_sens && !pt->sens_keyed && pt->hs_tot[e->s] == 0)
+			pt->stouch[pt->nstouch++] = (uint32_t)e->s;
+		if (pt->has_sens && !pt->sens_keyed)
 			pt->hs_tot[e->s] += e->cnt;
 		if (pt->split == SPLIT_INFOGAIN && pt->hl_tot[e->y] == 0)
 			pt->ltouch[pt->nltouch++] = e->y;
 		if (pt->split == SPLIT_INFOGAIN)
 			pt->hl_tot[e->y] += e->cnt;
-		if (pt->req.hasv) {
-			pt->node.tot.s += pt->sens_val[e->s] * (kn_i128)e->cnt;
-			pt->node.tot.ss += pt->sens_val[e->s] *
-			    pt->sens_val[e->s] * (kn_i128)e->cnt;
+		if (pt->req.hasv && pt->sens_keyed) {
+			pt->node.tot.s += rothko_gsum(g0, e)->s;
+			pt->node.tot.ss += rothko_gsum(g0, e)->ss;
+		} else if (pt->req.hasv) {
+			kn_i128 v = pt->sens_val[e->s];
+
+			pt->node.tot.s += v * (kn_i128)e->cnt;
+			pt->node.tot.ss += v * v * (kn_i128)e->cnt;
 		}
-		if (pt->split == SPLIT_REGRESSION)
+		if (pt->split == SPLIT_REGRESSION && pt->targ_keyed)
+			pt->node.tot.ts += rothko_gsum(g0, e)->ts;
+		else if (pt->split == SPLIT_REGRESSION)
 			pt->node.tot.ts += pt->targ_val[e->y] * (kn_i128)e->cnt;
 	}
 	if (pt->nltouch > 1)

@@ -96,16 +96,17 @@ sample_ok(
 
 /* ---- out of core: Rothko-T (paper 004 §2) -------------------------- */
 
-/* Adds cnt rows of sensitive value x and label y to part L (and takes
- * them from R, if not NULL). */
+/* Adds cnt rows of sensitive value x and label y (ids, or a streamed
+ * row's keys: mond_sens_of, mond_targ_of) to part L (and takes them
+ * from R, if not NULL); a group's keyed values are its sums gs. */
 static void
-group_add(struct part *pt, uint32_t x, uint32_t y, uint64_t cnt, struct side *L,
-    struct side *R)
+group_add(struct part *pt, uint64_t x, uint64_t y, uint64_t cnt,
+    const struct gsum *gs, struct side *L, struct side *R)
 {
 	L->n += cnt;
 	if (R != NULL)
 		R->n -= cnt;
-	if (pt->has_sens) {
+	if (pt->has_sens && !pt->sens_keyed) {
 		uint64_t c = pt->hs_side[x];
 
 		pt->hs_side[x] += cnt;
@@ -113,20 +114,23 @@ group_add(struct part *pt, uint32_t x, uint32_t y, uint64_t cnt, struct side *L,
 			L->distinct++;
 		if (R != NULL && pt->hs_tot[x] - c == cnt)
 			R->distinct--;
-		if (pt->req.hasv) {
-			kn_i128 v = pt->sens_val[x] * (kn_i128)cnt;
-			kn_i128 v2 = pt->sens_val[x] * v;
+	}
+	if (pt->req.hasv) {
+		kn_i128 v = gs != NULL && pt->sens_keyed ? gs->s :
+		    mond_sval(pt, x) * (kn_i128)cnt;
+		kn_i128 v2 = gs != NULL && pt->sens_keyed ? gs->ss :
+		    mond_sval(pt, x) * v;
 
-			L->s += v;
-			L->ss += v2;
-			if (R != NULL) {
-				R->s -= v;
-				R->ss -= v2;
-			}
+		L->s += v;
+		L->ss += v2;
+		if (R != NULL) {
+			R->s -= v;
+			R->ss -= v2;
 		}
 	}
 	if (pt->split == SPLIT_REGRESSION) {
-		kn_i128 v = pt->targ_val[y] * (kn_i128)cnt;
+		kn_i128 v = gs != NULL && pt->targ_keyed ? gs->ts :
+		    mond_tval(pt, y) * (kn_i128)cnt;
 
 		L->ts += v;
 		if (R != NULL)
@@ -246,7 +250,8 @@ groups_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	memset(&L, 0, sizeof(L));
 	R = pt->node.tot;
 	for (i = 0; i + 1 < g->n; i++) {
-		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt, &L, &R);
+		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt,
+		    rothko_gsum(g, &g->e[i]), &L, &R);
 		if (g->e[i + 1].code != g->e[i].code)
 			cut_at(pt, j, best, &L, &R, g->e[i].code);
 	}
@@ -306,20 +311,36 @@ hex_put(char *p, uint64_t v, int n)
 	}
 }
 
-/* One row of the sorted stream: 16 hex digits of its key, 8 of its
- * sensitive value, 8 of its label. */
+/* The hex digits of a streamed row's sensitive value and label: 16 for
+ * a keyed one's key (mondrian.h), else 8 for an id. */
+static int
+sens_digits(const struct part *pt)
+{
+	return pt->sens_keyed ? 16 : 8;
+}
+
+static int
+targ_digits(const struct part *pt)
+{
+	return pt->targ_keyed ? 16 : 8;
+}
+
+/* One row of the sorted stream: 16 hex digits of its key, then its
+ * sensitive value's and its label's (sens_digits, targ_digits). */
 static void
 scut_line(const char *line, size_t len, void *ctx)
 {
 	struct scut *sc = ctx;
 	uint64_t key = hex_get(line, 16);
+	int sd = sens_digits(sc->pt);
 
 	(void)len;
 	if (sc->any && key != sc->cur)
 		scut_boundary(sc);
 	if (!sc->pt->relaxed)
-		group_add(sc->pt, (uint32_t)hex_get(line + 16, 8),
-		    (uint32_t)hex_get(line + 24, 8), 1, &sc->L, &sc->R);
+		group_add(sc->pt, hex_get(line + 16, sd),
+		    hex_get(line + 16 + sd, targ_digits(sc->pt)), 1, NULL,
+		    &sc->L, &sc->R);
 	sc->cur = key;
 	sc->ncur++;
 	sc->any = 1;
@@ -337,7 +358,8 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	struct oread rd;
 	kn_sorter *so;
 	uint32_t *r;
-	char line[32];
+	char line[48];
+	int sd = sens_digits(pt), td = targ_digits(pt);
 	/* A quarter of what the groups leave: the sort's records may
 	 * double past its budget as they grow (extsort.c), to about twice
 	 * it. */
@@ -358,10 +380,9 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 		if (pt->rk->stn >= 0 && tree_route(pt, r) != (size_t)pt->rk->stn)
 			continue;
 		hex_put(line, rothko_disk_key(pt, r, j), 16);
-		hex_put(line + 16, pt->has_sens ? r[pt->word_sens] : 0, 8);
-		hex_put(line + 24, pt->split != SPLIT_MEDIAN ?
-		    r[pt->word_targ] : 0, 8);
-		kn_sort_add(so, line, sizeof(line));
+		hex_put(line + 16, mond_sens_of(pt, r), sd);
+		hex_put(line + 16 + sd, mond_targ_of(pt, r), td);
+		kn_sort_add(so, line, (size_t)(16 + sd + td));
 	}
 	rothko_read_close(&rd);
 	kn_sort_finish(so, 0, scut_line, &sc);
@@ -391,7 +412,8 @@ groups_cut_hier(struct part *pt, size_t j, struct cut *best)
 
 	memset(&S, 0, sizeof(S));
 	for (i = 0; i < g->n && ok; i++) {
-		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt, &S, NULL);
+		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt,
+		    rothko_gsum(g, &g->e[i]), &S, NULL);
 		if (i + 1 < g->n &&
 		    mond_child_of(pt, j, g->e[i + 1].code - pt->node.mn[j]) ==
 			mond_child_of(pt, j, g->e[i].code - pt->node.mn[j]))
@@ -491,6 +513,79 @@ numbers(const struct part *pt)
 	return n;
 }
 
+/* The bytes a row of a node in memory takes for a keyed sensitive value
+ * and target (mondrian.h): each row has ids of its own there, its
+ * values in sens_val and targ_val, and the sensitive ids the counts the
+ * in-memory algorithm keeps by id (hs_tot, hs_side, hs_side2, gath,
+ * stouch). */
+static size_t
+local_row_bytes(const struct part *pt)
+{
+	return (pt->sens_keyed ? sizeof(kn_i128) + 4 * sizeof(uint64_t) +
+	    sizeof(uint32_t) : 0) + (pt->targ_keyed ? sizeof(kn_i128) : 0);
+}
+
+/* Room for the keyed values of a node of n rows in memory. */
+static void
+local_alloc(struct part *pt, uint64_t n)
+{
+	if (pt->sens_keyed) {
+		free(pt->sens_val);
+		free(pt->hs_tot);
+		free(pt->hs_side);
+		free(pt->hs_side2);
+		free(pt->gath);
+		free(pt->stouch);
+		pt->sens_val = kn_alloc((n + 1) * sizeof(kn_i128));
+		pt->hs_tot = kn_zalloc((n + 1) * sizeof(uint64_t));
+		pt->hs_side = kn_zalloc((n + 1) * sizeof(uint64_t));
+		pt->hs_side2 = kn_zalloc((n + 1) * sizeof(uint64_t));
+		pt->gath = kn_zalloc((n + 1) * sizeof(uint64_t));
+		pt->stouch = kn_alloc((n + 1) * sizeof(uint32_t));
+	}
+	if (pt->targ_keyed) {
+		free(pt->targ_val);
+		pt->targ_val = kn_alloc((n + 1) * sizeof(kn_i128));
+	}
+}
+
+/* Row i of a node in memory, whose record on disk is d: its keyed
+ * values, with i for their ids in its record in memory, m. */
+static void
+local_put(struct part *pt, uint32_t *m, const uint32_t *d, uint64_t i)
+{
+	if (pt->sens_keyed) {
+		pt->sens_val[i] = mond_sval(pt, mond_sens_of(pt, d));
+		m[pt->word_sens] = (uint32_t)i;
+	}
+	if (pt->targ_keyed) {
+		pt->targ_val[i] = mond_tval(pt, mond_targ_of(pt, d));
+		m[pt->word_targ] = (uint32_t)i;
+	}
+}
+
+/* Frees what local_alloc took. */
+static void
+local_free(struct part *pt)
+{
+	if (pt->sens_keyed) {
+		free(pt->sens_val);
+		free(pt->hs_tot);
+		free(pt->hs_side);
+		free(pt->hs_side2);
+		free(pt->gath);
+		free(pt->stouch);
+		pt->sens_val = NULL;
+		pt->hs_tot = pt->hs_side = pt->hs_side2 = pt->gath = NULL;
+		pt->stouch = NULL;
+		pt->nstouch = 0;
+	}
+	if (pt->targ_keyed) {
+		free(pt->targ_val);
+		pt->targ_val = NULL;
+	}
+}
+
 /*
  * The bytes a row takes in a node partitioned in memory: its record
  * and the scratch's copy (4 bytes a word each, counted as 8 a word of
@@ -498,12 +593,13 @@ numbers(const struct part *pt)
  * and for each number its value and scale (9) and its rank's value and
  * key (16: as many ranks as rows when the numbers are distinct).  Past
  * what the records and numbers take while they are ranked, the ranking
- * takes 24 bytes a row on each thread (rank_dims).
+ * takes 24 bytes a row on each thread (rank_dims).  Keyed values take
+ * local_row_bytes more.
  */
 static size_t
 mem_row_bytes(const struct part *pt)
 {
-	return 8 * pt->dwords + 24 + 25 * numbers(pt);
+	return 8 * pt->dwords + 24 + 25 * numbers(pt) + local_row_bytes(pt);
 }
 
 /* Whether a node of n rows can be partitioned in memory. */
@@ -584,7 +680,8 @@ rank_dims(struct part *pt)
 	size_t nnum = numbers(pt), spare;
 	int k, nt, started;
 
-	spare = mem_row_bytes(pt) - 4 * pt->rec_words - 25 * nnum;
+	spare = mem_row_bytes(pt) - 4 * pt->rec_words - 25 * nnum -
+	    local_row_bytes(pt);
 	nt = pt->rk->jobs < 64 ? pt->rk->jobs : 64;
 	if ((size_t)nt > nnum)
 		nt = (int)nnum;
@@ -669,14 +766,17 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 			dm->rsc = kn_alloc(on->n + 1);
 		}
 	pt->rec = kn_alloc((on->n + 1) * pt->rec_words * sizeof(uint32_t));
+	local_alloc(pt, on->n);
 	rothko_read_open(pt, &rd, on);
 	while ((r = rothko_read_next(pt, &rd)) != NULL) {
 		for (j = 0; j < pt->nqi; j++)
 			if (pt->dims[j].h == NULL)
 				rank_put(&pt->dims[j], i, numkey_get(r, j,
 				    pt->dims[j].kword));
-		memcpy(pt->rec + i++ * pt->rec_words, r,
+		memcpy(pt->rec + i * pt->rec_words, r,
 		    pt->rec_words * sizeof(uint32_t));
+		local_put(pt, pt->rec + i * pt->rec_words, r, i);
+		i++;
 	}
 	rothko_read_close(&rd);
 	pt->nrows = on->n;
@@ -688,6 +788,7 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 	mond_scratch_alloc(pt, 0);
 	for (i = 0; i < pt->nqi; i++)
 		rothko_local_free(&pt->dims[i]);
+	local_free(pt);
 	pt->acct.inmem++;
 }
 
@@ -766,10 +867,14 @@ sample_node(
 			pr[2 * q + 1] = q;
 		}
 		qsort(pr, ns, 2 * sizeof(uint64_t), mond_cmp_u64pair);
-		for (q = 0; q < ns; q++)
+		local_alloc(pt, ns);
+		for (q = 0; q < ns; q++) {
 			memcpy(cp + q * pt->rec_words,
 			    wide + pr[2 * q + 1] * pt->dwords,
 			    pt->rec_words * sizeof(uint32_t));
+			local_put(pt, cp + q * pt->rec_words,
+			    wide + pr[2 * q + 1] * pt->dwords, q);
+		}
 		pt->rec = cp;
 		pt->nrows = ns;
 		free(pos);
@@ -789,9 +894,10 @@ pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 	if (pt->req.ld.on || pt->req.hast || pt->nsens > 1)
 		rothko_gtab_add(pt, &p->h, r[pt->word_sens], 0, 0, 1);
 	if (pt->req.hasv) {
-		p->s += pt->sens_val[r[pt->word_sens]];
-		p->ss += pt->sens_val[r[pt->word_sens]] *
-		    pt->sens_val[r[pt->word_sens]];
+		kn_i128 v = mond_sval(pt, mond_sens_of(pt, r));
+
+		p->s += v;
+		p->ss += v * v;
 	}
 }
 
@@ -1115,6 +1221,7 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 	mond_scratch_alloc(pt, 0);
 	for (t = 0; t < pt->nqi; t++)
 		rothko_local_free(&pt->dims[t]);
+	local_free(pt);
 	pt->req.k = kk;
 	pt->sample.on = 0;
 	pt->grow.on = 0;
@@ -1383,6 +1490,7 @@ again:
 	pt->rk->streaming = 0;
 	for (b = 0; b < pt->rk->fcache * pt->nqi; b++) {
 		free(G[b].e);
+		free(G[b].sum);
 		free(G[b].slot);
 		free(G[b].arr);
 	}

@@ -37,6 +37,13 @@ struct gent {
 	uint64_t cnt;
 };
 
+/* A keyed sensitive value's or target's (mondrian.h) sums in a group,
+ * which is then (code, label) or (code, sensitive value) alone: the
+ * values at the column's scale, their squares, the targets. */
+struct gsum {
+	kn_i128 s, ss, ts;
+};
+
 struct gtab {
 	struct gent *e;
 	size_t n, cap;
@@ -47,7 +54,25 @@ struct gtab {
 	int mode;		/* this scan: 0 not decided, GT_DENSE, GT_HASH */
 	uint64_t rows;		/* the rows of the node counted, or 0 */
 	int ranked;		/* a number's: its keys get ranks too */
+	/* a node's groups with keyed values: each group's sums, sum[i]
+	 * where i is its s (GS_S: the sensitive value is keyed) or its y
+	 * (GS_Y: the target alone is), the group's index when it was
+	 * added; 0 without */
+	int sums;
+	struct gsum *sum;
 };
+
+#define GS_S 1
+#define GS_Y 2
+
+/* The sums of group e of g, or NULL if g has none. */
+static inline const struct gsum *
+rothko_gsum(const struct gtab *g, const struct gent *e)
+{
+	if (g->sums == 0)
+		return NULL;
+	return &g->sum[g->sums == GS_S ? e->s : e->y];
+}
 
 #define GT_DENSE 1
 #define GT_HASH 2
