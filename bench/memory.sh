@@ -9,7 +9,9 @@
 # the combinations of the quasi-identifiers are all distinct.  Every
 # program runs on it at -S 256M under GNU time: freqset, score -t,
 # lattice-search, recode -n (of lattice-search's node), partition
-# Rothko-T and Rothko-S, recode -r (of Rothko-T's regions); beside them
+# Rothko-T and Rothko-S, Rothko-T with w as the sensitive column of
+# --variance and the target of --split regression instead of a QI
+# (rothko-tv), recode -r (of Rothko-T's regions); beside them
 # one LC_ALL=C sort -S 256M -k1,1n of the same file, the time the
 # out-of-core paths are measured against.  The goal is a peak RSS
 # within the budget plus 32 MiB.
@@ -87,6 +89,8 @@ step() {
 	    -r "$tmp/$4.regions" "$f" ;;
 	rothko-s) set -- "$B/partition" -a rothko-s -q $Q -k $K \
 	    -r "$tmp/$4.sregions" "$f" ;;
+	rothko-tv) set -- "$B/partition" -a rothko-t -q ${Q#w,} -k $K \
+	    -s w --variance 1000000 --split regression -t w "$f" ;;
 	recode-r) set -- "$B/recode" -r "$tmp/$4.regions" "$tmp/$4.rothko-t" ;;
 	esac
 	"$TIME" -f '%e %M' -o "$tmp/$n.time" "$@" -S "$s" -T "$tmp/T" \
@@ -105,7 +109,8 @@ step() {
 # $tmp/TAG.NAME (with TAG big, only those a later step reads: the node,
 # partition's output and its regions, $tmp/TAG.regions).
 all() {
-	for n in freqset score-t lattice recode-n rothko-t rothko-s recode-r; do
+	for n in freqset score-t lattice recode-n rothko-t rothko-s rothko-tv \
+	    recode-r; do
 		r=$(step $n "$2" "$1" "$3")
 		echo "$r"
 		case $n in
@@ -160,7 +165,7 @@ echo
 echo "2. The first $cut rows, at -S $BUDGET and at -S $BIG: the same bytes"
 all "$small" $BUDGET cut > "$tmp/cut.lines"
 all "$small" $BIG ref > "$tmp/ref.lines"
-for n in freqset score-t lattice recode-n rothko-t recode-r; do
+for n in freqset score-t lattice recode-n rothko-t rothko-tv recode-r; do
 	# A refusal is a missed goal, shown in the table, not a mismatch.
 	if grep -q "^$n .* refused" "$tmp/cut.lines"; then
 		checks="$checks$n at -S $BUDGET and -S $BIG: not compared (refused at -S $BUDGET)

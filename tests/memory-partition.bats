@@ -159,6 +159,91 @@ setup() {
 	done
 }
 
+@test "Rothko-T and Rothko-S, -S 4M: 'inc', distinct in each of 300,000 rows, as the sensitive column of --variance and the target of --split regression: no dictionary, the in-memory output (Rothko-T), the variance met (Rothko-S), the peak within -S plus $ALLOW_KB KB" {
+	# Both were refused at row 36864 ("the dictionaries of the
+	# sensitive values, the targets ... (3 MiB)").
+	local -a cases=(
+	    "-s inc --variance 1000000"
+	    "--split regression -t inc"
+	    "-s inc --variance 1000000 --split regression -t salary"
+	)
+	local c a
+	mkdir "$T/tmp"
+	for c in "${cases[@]}"; do
+		partition -q age,zipcode,car -k 50 $c "$B/big.tsv" > "$T/mem"
+		for a in rothko-t rothko-s; do
+			run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" \
+			    partition -a $a -S 4M -T "$T/tmp" -q age,zipcode,car \
+			    -k 50 $c -o "$T/out" "$B/big.tsv"
+			[ "$status" -eq 0 ] || { echo "$a $c: $stderr"; false; }
+			echo "$a $c: peak $(cat "$T/rss") KB"
+			[ -n "${ASAN_OPTIONS:-}" ] ||
+			    [ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
+			if [ $a = rothko-t ]; then
+				cmp "$T/mem" "$T/out"
+			elif [[ "$c" == -s* ]]; then
+				score --check -q class -k 50 -s inc \
+				    --variance 1000000 "$T/out" > /dev/null
+			fi
+		done
+	done
+}
+
+@test "Rothko-T, small -S, -j 1 and 3: a sensitive column and a target with no dictionary, their scale rising after the first chunk, negative, through hierarchies and streamed nodes, give the in-memory output" {
+	# v: integers for 5,000 rows, then up to 3 decimals; w: one in
+	# three with a decimal.  Both nearly distinct, some negative.
+	gendata -n 12000 --seed 4 agrawal | awk -F '\t' 'BEGIN { OFS = "\t" }
+	    NR == 1 { print $0, "v", "w"; next }
+	    { r = (NR * 104729) % 1000003 - 500000; k = NR > 5000 ? NR % 4 : 0
+	      v = k == 0 ? r : k == 1 ? r ".5" : k == 2 ? r ".25" : r ".125"
+	      w = (NR * 7919) % 100003 - 50000; if (NR % 3 == 0) w = w ".7"
+	      print $0, v, w }' > "$T/t"
+	printf '0\tlow\n1\tlow\n2\tmid\n3\tmid\n4\thigh\n' > "$T/el"
+	local -a cases=(
+	    "-q age,zipcode,car -k 20 -s v --variance 100"
+	    "-q age,zipcode,elevel -k 30 --split regression -t w"
+	    "-q zipcode,age,hyears -k 25 -s w --variance 50 --split regression -t v"
+	    "-q age,elevel,car -k 15 -s hyears -l 2 --split regression -t v"
+	    "-q elevel,car -H elevel=$T/el -k 15 -s v --variance 10 --split infogain -t hyears"
+	)
+	local c S j
+	for c in "${cases[@]}"; do
+		partition $c -r "$T/r1" "$T/t" > "$T/o1"
+		for S in 800K 3M; do
+			for j in 1 3; do
+				partition -a rothko-t -S $S -j $j -T "$T" $c \
+				    -r "$T/r2" "$T/t" > "$T/o2"
+				cmp "$T/o1" "$T/o2" || { echo "$c -S $S -j $j"; false; }
+				cmp "$T/r1" "$T/r2"
+			done
+		done
+	done
+}
+
+@test "-S: a value of the sensitive column or target with no dictionary: a missing value and a word refused as in memory, one that does not fit 64 bits with 18 decimals refused out of core, with its line" {
+	local o a
+	for o in "-s s --variance 1" "--split regression -t s"; do
+		printf 'a\tb\ts\n1\t2\t3\n2\t3\t\n' > "$T/t"
+		run --separate-stderr partition -q a,b -k 1 $o "$T/t"
+		[ "$status" -eq 2 ] && [[ "$stderr" == *"t:3: column 's': '' is a missing value"* ]]
+		local mem=$stderr
+		printf 'a\tb\ts\n1\t2\t3\n2\t3\tx\n' > "$T/u"
+		run --separate-stderr partition -q a,b -k 1 $o "$T/u"
+		[ "$status" -eq 2 ] && [[ "$stderr" == *"u:3: column 's': 'x' is not a number"* ]]
+		local memx=$stderr
+		printf 'a\tb\ts\n1\t2\t3\n2\t3\t12345678901234567890\n' > "$T/v"
+		for a in rothko-t rothko-s; do
+			run --separate-stderr partition -a $a -S 1M -q a,b -k 1 $o "$T/t"
+			[ "$status" -eq 2 ] && [ "$stderr" = "$mem" ] && [ -z "$output" ]
+			run --separate-stderr partition -a $a -S 1M -q a,b -k 1 $o "$T/u"
+			[ "$status" -eq 2 ] && [ "$stderr" = "$memx" ] && [ -z "$output" ]
+			run --separate-stderr partition -a $a -S 1M -q a,b -k 1 $o "$T/v"
+			[ "$status" -eq 2 ] && [ -z "$output" ]
+			[[ "$stderr" == *"v:3: column 's': '12345678901234567890' does not fit 64 bits with at most 18 decimals"*"run in memory (-a memory)"* ]]
+		done
+	done
+}
+
 @test "Rothko-T and Rothko-S counting on the threads of -j: -j 1, 2 and 3 give the same output, regions and accounting, at budgets that force many scans" {
 	# Dense counts (k alone), hashed groups (-s, -l; infogain) and
 	# streamed numbers (inc at -S 4M), --fcache 1 and 3.
