@@ -475,8 +475,12 @@ value_id(kn_dict *dc, kn_str v, int num, kn_i128 **val, int **scl, int *F,
 		return 1;
 	if (!kn_dec_parse(v.p, v.n, &m, &sc))
 		return 0;
-	*val = kn_realloc(*val, dc->n * sizeof(kn_i128));
-	*scl = kn_realloc(*scl, dc->n * sizeof(int));
+	/* Room for twice the values each time their number reaches a
+	 * power of two (dc->n grows by one). */
+	if ((dc->n & (dc->n - 1)) == 0) {
+		*val = kn_realloc(*val, 2 * dc->n * sizeof(kn_i128));
+		*scl = kn_realloc(*scl, 2 * dc->n * sizeof(int));
+	}
 	(*val)[*id] = m;
 	(*scl)[*id] = sc;
 	if (sc > *F)
@@ -1429,6 +1433,11 @@ mond_dicts_bytes(struct part *pt)
 	    pt->sens_dict.n * (5 * sizeof(uint64_t) + sizeof(uint32_t));
 	b += dict_bytes(&pt->targ_dict) +
 	    pt->targ_dict.n * (3 * sizeof(uint64_t) + sizeof(uint32_t));
+	/* The numbers of the values (value_id): room for twice them. */
+	if (pt->req.hasv)
+		b += 2 * pt->sens_dict.n * (sizeof(kn_i128) + sizeof(int));
+	if (pt->split == SPLIT_REGRESSION)
+		b += 2 * pt->targ_dict.n * (sizeof(kn_i128) + sizeof(int));
 	return b + pt->xlx_n * sizeof(kn_i128);
 }
 
