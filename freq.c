@@ -1146,16 +1146,167 @@ par_merge(struct fwork *w, int nt, size_t *at, const size_t *hi,
 	return groups;
 }
 
-/* All the groups of the nt threads of w merged, as par_merge. */
+/*
+ * The groups merged on a thread of their own and handed to the caller's
+ * out on the caller's thread, in order, batch by batch: the merge (its
+ * comparisons and labels) goes on beside what out does with each
+ * group.  A ring of PIPE_NB batches of PIPE_ROWS groups, their labels
+ * (pointing into the threads' dictionaries) and counts.
+ */
+#define PIPE_NB 4
+#define PIPE_ROWS 1024
+
+struct fpipe {
+	struct fwork *w;
+	int nt;
+	size_t d;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	kn_str *key[PIPE_NB];
+	uint64_t *cnt[PIPE_NB];
+	size_t n[PIPE_NB];
+	int full[PIPE_NB];
+	size_t put, get;	/* batches filled, taken */
+	int end;
+};
+
+/* The merging thread's own: the batch it fills (b, n groups so far),
+ * apart from what the two threads share, which it touches once a
+ * batch. */
+struct fprod {
+	struct fpipe *p;
+	size_t b, n;
+	kn_str *key;
+	uint64_t *cnt;
+};
+
+/* Hands the batch being filled on, with end the last, and takes the
+ * next once it is free. */
+static void
+pipe_hand(struct fprod *q, int end)
+{
+	struct fpipe *p = q->p;
+
+	pthread_mutex_lock(&p->mu);
+	p->n[q->b] = q->n;
+	p->full[q->b] = 1;
+	p->put++;
+	p->end = end;
+	pthread_cond_broadcast(&p->cv);
+	q->b = p->put % PIPE_NB;
+	while (!end && p->full[q->b])
+		pthread_cond_wait(&p->cv, &p->mu);
+	q->key = p->key[q->b];
+	q->cnt = p->cnt[q->b];
+	pthread_mutex_unlock(&p->mu);
+	q->n = 0;
+}
+
+/* A merged group into the batch being filled, handed on when full. */
+static void
+pipe_put(const kn_fsrow *row, void *ctx)
+{
+	struct fprod *q = ctx;
+	size_t d = q->p->d;
+
+	memcpy(q->key + q->n * d, row->key, d * sizeof(kn_str));
+	q->cnt[q->n] = row->cnt;
+	if (++q->n == PIPE_ROWS)
+		pipe_hand(q, 0);
+}
+
+static void *
+pipe_merge(void *arg)
+{
+	struct fpipe *p = arg;
+	size_t at[64] = { 0 }, hi[64];
+	kn_str key[KN_PMAX + 1];
+	kn_fsrow row;
+	struct fprod q;
+	int k;
+
+	kn_thread_nosignals();
+	memset(&row, 0, sizeof(row));
+	row.key = key;
+	q.p = p;
+	q.b = q.n = 0;
+	q.key = p->key[0];
+	q.cnt = p->cnt[0];
+	for (k = 0; k < p->nt; k++)
+		hi[k] = p->w[k].npairs;
+	par_merge(p->w, p->nt, at, hi, &row, pipe_put, &q, 0);
+	pipe_hand(&q, 1);
+	return NULL;
+}
+
+/* All the groups of the nt threads of w merged, as par_merge: with out,
+ * on a thread of their own (struct fpipe) if one starts. */
 static uint64_t
 par_merge_all(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
 {
-	size_t at[64] = { 0 }, hi[64];
-	int k;
+	size_t at[64] = { 0 }, hi[64], i, b;
+	struct fpipe p;
+	pthread_t th;
+	uint64_t groups = 0;
+	kn_str *key = fr->row.key;
+	int k, last = 0, started = 1;
 
 	for (k = 0; k < nt; k++)
 		hi[k] = w[k].npairs;
-	return par_merge(w, nt, at, hi, &fr->row, out, fr->ctx, 1);
+	memset(&p, 0, sizeof(p));
+	p.w = w;
+	p.nt = nt;
+	p.d = w[0].cs.d;
+	if (out == NULL || p.d > KN_PMAX)
+		return par_merge(w, nt, at, hi, &fr->row, out, fr->ctx, 1);
+	for (b = 0; b < PIPE_NB; b++) {
+		p.key[b] = kn_alloc(PIPE_ROWS * p.d * sizeof(kn_str));
+		p.cnt[b] = kn_alloc(PIPE_ROWS * sizeof(uint64_t));
+	}
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	if (pthread_create(&th, NULL, pipe_merge, &p) != 0) {
+		groups = par_merge(w, nt, at, hi, &fr->row, out, fr->ctx, 1);
+		last = 1;
+		started = 0;
+	}
+	while (!last) {
+		size_t n;
+		const kn_str *bk;
+		const uint64_t *bc;
+
+		b = p.get % PIPE_NB;
+		pthread_mutex_lock(&p.mu);
+		while (!p.full[b])
+			pthread_cond_wait(&p.cv, &p.mu);
+		last = p.end && p.get + 1 == p.put;
+		n = p.n[b];
+		bk = p.key[b];
+		bc = p.cnt[b];
+		pthread_mutex_unlock(&p.mu);
+		for (i = 0; i < n; i++) {
+			fr->row.key = (kn_str *)(bk + i * p.d);
+			fr->row.cnt = bc[i];
+			out(&fr->row, fr->ctx);
+			if ((++groups & 0xffff) == 0)
+				kn_progress(groups, 0);
+		}
+		pthread_mutex_lock(&p.mu);
+		p.full[b] = 0;
+		p.get++;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+	}
+	if (started)
+		pthread_join(th, NULL);
+	fr->row.key = key;
+	for (b = 0; b < PIPE_NB; b++) {
+		free(p.key[b]);
+		free(p.cnt[b]);
+	}
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	return groups;
 }
 
 /*
