@@ -132,70 +132,193 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* The lines of the table on their way to a thread that writes them
- * (-j 2 and more): this thread fills one buffer while the other thread
- * writes the other. */
-struct wpipe {
-	FILE *fp;
-	char *buf[2];		/* this thread fills buf[i] while !full[i] */
-	size_t len[2], cap[2];
-	int full[2];		/* buffer i waits to be written */
-	int done;		/* no more buffers */
-	int err;		/* the errno of a write that failed, or 0 */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+/*
+ * The second pass on the threads of -j (TSV in and out, in memory): the
+ * main thread reads blocks of lines (kn_table_block) and looks up their
+ * rows' classes, any thread copies a block's lines with their classes
+ * into the block's output, and the main thread writes the outputs in
+ * the order of the input.
+ */
+#define WT_NB_MAX 17
+
+struct wtslot {
+	kn_block b;
+	uint64_t row0;		/* the number of its first row */
+	size_t n;		/* its rows to write (those of the table) */
+	uint32_t *cls;		/* their classes */
+	size_t ccap;
+	char *out;		/* the lines with their classes */
+	size_t len, cap;
+	int state;		/* 0 free, 1 to copy, 2 copied */
 };
 
-/* The writing thread: writes the buffers in turn until done. */
-static void *
-wpipe_run(void *arg)
-{
-	struct wpipe *wp = arg;
-	int i = 0;
+struct wtpar {
+	const kn_table *t;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct wtslot s[WT_NB_MAX];
+	size_t nb, head, nq, taken;	/* the ring: oldest, in it, copied */
+	int end;
+};
 
-	for (;;) {
-		pthread_mutex_lock(&wp->mu);
-		while (!wp->full[i] && !wp->done)
-			pthread_cond_wait(&wp->cv, &wp->mu);
-		if (!wp->full[i]) {
-			pthread_mutex_unlock(&wp->mu);
-			return NULL;
+/* Copies slot w's lines, each with a tab and its class, into its
+ * output; a bad line ends it (b.bad, reported by the main thread). */
+static void
+wt_copy(const kn_table *t, struct wtslot *w, kn_str *f)
+{
+	size_t i, nn;
+	char num[24];
+
+	w->len = 0;
+	for (i = 0; i < w->n; i++) {
+		size_t at = w->b.pos, len;
+
+		if (!kn_block_row(t, &w->b, f))
+			break;
+		len = w->b.pos - at - 1;
+		nn = kn_fmt_u64(num, w->cls[i]);
+		if (w->len + len + nn + 2 > w->cap) {
+			w->cap = 2 * (w->len + len + nn + 2);
+			w->out = kn_realloc(w->out, w->cap);
 		}
-		pthread_mutex_unlock(&wp->mu);
-		if (wp->err == 0 &&
-		    fwrite(wp->buf[i], 1, wp->len[i], wp->fp) != wp->len[i])
-			wp->err = errno != 0 ? errno : EIO;
-		pthread_mutex_lock(&wp->mu);
-		wp->full[i] = 0;
-		pthread_cond_broadcast(&wp->cv);
-		pthread_mutex_unlock(&wp->mu);
-		i ^= 1;
+		memcpy(w->out + w->len, w->b.buf + at, len);
+		w->len += len;
+		w->out[w->len++] = '\t';
+		memcpy(w->out + w->len, num, nn);
+		w->len += nn;
+		w->out[w->len++] = '\n';
 	}
 }
 
-/* Hands buffer *cur to the writing thread and waits for the other to be
- * free; 0 if a write failed. */
-static int
-wpipe_hand(struct wpipe *wp, int *cur)
+static void *
+wt_work(void *arg)
 {
-	int ok;
+	struct wtpar *wp = arg;
+	kn_str *f = kn_alloc((wp->t->ncols + 1) * sizeof(kn_str));
+	struct wtslot *w;
+
+	kn_thread_nosignals();
+	pthread_mutex_lock(&wp->mu);
+	for (;;) {
+		while (wp->taken == wp->nq && !wp->end)
+			pthread_cond_wait(&wp->cv, &wp->mu);
+		if (wp->taken == wp->nq)
+			break;
+		w = &wp->s[(wp->head + wp->taken++) % wp->nb];
+		pthread_mutex_unlock(&wp->mu);
+		wt_copy(wp->t, w, f);
+		pthread_mutex_lock(&wp->mu);
+		w->state = 2;
+		pthread_cond_broadcast(&wp->cv);
+	}
+	pthread_mutex_unlock(&wp->mu);
+	free(f);
+	return NULL;
+}
+
+/* Writes the oldest block once copied and frees its slot; dies at its
+ * bad line after the lines before it. */
+static void
+wt_put(struct wtpar *wp, FILE *fp, const char *outname)
+{
+	struct wtslot *w = &wp->s[wp->head];
 
 	pthread_mutex_lock(&wp->mu);
-	wp->full[*cur] = 1;
-	pthread_cond_broadcast(&wp->cv);
-	*cur ^= 1;
-	while (wp->full[*cur])
+	while (w->state != 2)
 		pthread_cond_wait(&wp->cv, &wp->mu);
-	wp->len[*cur] = 0;
-	ok = wp->err == 0;
 	pthread_mutex_unlock(&wp->mu);
-	return ok;
+	if (w->len > 0 && fwrite(w->out, 1, w->len, fp) != w->len)
+		kn_die_sys("%s: write error", outname);
+	if (w->b.bad)
+		kn_block_fail(wp->t, &w->b);
+	pthread_mutex_lock(&wp->mu);
+	w->state = 0;
+	wp->head = (wp->head + 1) % wp->nb;
+	wp->nq--;
+	wp->taken--;
+	pthread_mutex_unlock(&wp->mu);
+}
+
+/* The rows of t on nt threads, as write_table writes them; 0 if the
+ * threads could not start (nothing of t read then). */
+static int
+wt_run(struct part *pt, kn_table *t, FILE *fp, const char *outname, int nt)
+{
+	struct wtpar wp;
+	pthread_t th[WT_NB_MAX];
+	size_t i, want = (size_t)1 << 20;
+	int started, got;
+
+	memset(&wp, 0, sizeof(wp));
+	wp.t = t;
+	if (nt > (WT_NB_MAX - 1) / 2)
+		nt = (WT_NB_MAX - 1) / 2;
+	wp.nb = 2 * (size_t)nt + 1;
+	pthread_mutex_init(&wp.mu, NULL);
+	pthread_cond_init(&wp.cv, NULL);
+	for (started = 0; started < nt; started++)
+		if (pthread_create(&th[started], NULL, wt_work, &wp) != 0)
+			break;
+	if (started == 0) {
+		pthread_mutex_destroy(&wp.mu);
+		pthread_cond_destroy(&wp.cv);
+		return 0;
+	}
+	for (;;) {
+		struct wtslot *w;
+		uint64_t before = t->rows;
+
+		if (wp.nq == wp.nb)
+			wt_put(&wp, fp, outname);
+		w = &wp.s[(wp.head + wp.nq) % wp.nb];
+		if ((got = kn_table_block(t, &w->b, want)) == 0)
+			break;
+		w->row0 = before;
+		w->n = (size_t)(t->rows - before);
+		/* A table longer than the first pass's: the rows past it
+		 * are not written, and the run dies (write_table). */
+		if (before + w->n > pt->nrows)
+			w->n = before < pt->nrows ? (size_t)(pt->nrows - before) :
+			    0;
+		if (w->n > w->ccap) {
+			w->ccap = w->n;
+			w->cls = kn_realloc(w->cls, w->ccap * sizeof(uint32_t));
+		}
+		for (i = 0; i < w->n; i++)
+			w->cls[i] = rothko_class_of(pt, before + i);
+		w->state = 1;
+		pthread_mutex_lock(&wp.mu);
+		wp.nq++;
+		pthread_cond_broadcast(&wp.cv);
+		pthread_mutex_unlock(&wp.mu);
+		kn_progress(t->rows, t->r.bytes);
+		/* A line lent by the reader: written before more is read. */
+		while (got == 2 && wp.nq > 0)
+			wt_put(&wp, fp, outname);
+		if (t->rows > pt->nrows)
+			break;
+	}
+	while (wp.nq > 0)
+		wt_put(&wp, fp, outname);
+	pthread_mutex_lock(&wp.mu);
+	wp.end = 1;
+	pthread_cond_broadcast(&wp.cv);
+	pthread_mutex_unlock(&wp.mu);
+	while (started-- > 0)
+		pthread_join(th[started], NULL);
+	for (i = 0; i < wp.nb; i++) {
+		kn_block_free(&wp.s[i].b);
+		free(wp.s[i].cls);
+		free(wp.s[i].out);
+	}
+	pthread_mutex_destroy(&wp.mu);
+	pthread_cond_destroy(&wp.cv);
+	return 1;
 }
 
 /* Writes the table with its classes: the second pass over the input.
- * TSV in and out copies each line, with jobs > 1 through a thread that
- * writes while this one reads; otherwise the fields are written in the
- * output's format. */
+ * TSV in and out copies each line, with jobs > 1 on threads (wt_run);
+ * otherwise the fields are written in the output's format. */
 static void
 write_table(struct part *pt, kn_input *in, const char *columns,
     const char *classcol, FILE *fp, const char *outname, int jobs)
@@ -204,9 +327,7 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 	kn_row row = { NULL, 0, 0, 0, 0, 0 };
 	size_t c;
 	char num[24];
-	int copy = !kn_csv.in && !kn_csv.out, cur = 0;
-	struct wpipe wp;
-	pthread_t th;
+	int copy = !kn_csv.in && !kn_csv.out;
 
 	kn_input_open(in, &t, columns);
 	kn_table_carry(&t, pt->used, pt->nused, 1);
@@ -216,74 +337,28 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 		kn_row_adds(&row, classcol);
 		kn_row_put(&row, fp, outname);
 	}
-	memset(&wp, 0, sizeof(wp));
-	if (copy && jobs > 1) {
-		wp.fp = fp;
-		wp.cap[0] = wp.cap[1] = (size_t)1 << 20;
-		wp.buf[0] = kn_alloc(wp.cap[0]);
-		wp.buf[1] = kn_alloc(wp.cap[1]);
-		pthread_mutex_init(&wp.mu, NULL);
-		pthread_cond_init(&wp.cv, NULL);
-		if (pthread_create(&th, NULL, wpipe_run, &wp) != 0) {
-			free(wp.buf[0]);
-			free(wp.buf[1]);
-			wp.fp = NULL;
-		}
-	}
-	while (kn_table_next(&t)) {
-		size_t nn;
+	if (!(copy && jobs > 1 && wt_run(pt, &t, fp, outname, jobs)))
+		while (kn_table_next(&t)) {
+			size_t nn;
 
-		if (t.rows > pt->nrows)
-			break;
-		if ((t.rows & 0xffff) == 0)
-			kn_progress(t.rows, t.r.bytes);
-		nn = kn_fmt_u64(num, rothko_class_of(pt, t.rows - 1));
-		if (!copy) {
-			for (c = 0; c < t.ncols; c++)
-				kn_row_add(&row, t.f[c].p, t.f[c].n);
-			kn_row_add(&row, num, nn);
-			kn_row_put(&row, fp, outname);
-			continue;
-		}
-		num[nn++] = '\n';
-		if (wp.fp != NULL) {
-			size_t need = t.r.len + 1 + nn;
-
-			if (wp.len[cur] + need > wp.cap[cur] &&
-			    wp.len[cur] > 0 && !wpipe_hand(&wp, &cur))
+			if (t.rows > pt->nrows)
 				break;
-			if (need > wp.cap[cur]) {
-				/* A line longer than the buffer. */
-				wp.cap[cur] = 2 * need;
-				wp.buf[cur] = kn_realloc(wp.buf[cur],
-				    wp.cap[cur]);
+			if ((t.rows & 0xffff) == 0)
+				kn_progress(t.rows, t.r.bytes);
+			nn = kn_fmt_u64(num, rothko_class_of(pt, t.rows - 1));
+			if (!copy) {
+				for (c = 0; c < t.ncols; c++)
+					kn_row_add(&row, t.f[c].p, t.f[c].n);
+				kn_row_add(&row, num, nn);
+				kn_row_put(&row, fp, outname);
+				continue;
 			}
-			memcpy(wp.buf[cur] + wp.len[cur], t.r.line, t.r.len);
-			wp.buf[cur][wp.len[cur] + t.r.len] = '\t';
-			memcpy(wp.buf[cur] + wp.len[cur] + t.r.len + 1, num,
-			    nn);
-			wp.len[cur] += need;
-			continue;
+			num[nn++] = '\n';
+			if (fwrite(t.r.line, 1, t.r.len, fp) != t.r.len ||
+			    putc('\t', fp) == EOF ||
+			    fwrite(num, 1, nn, fp) != nn)
+				kn_die_sys("%s: write error", outname);
 		}
-		if (fwrite(t.r.line, 1, t.r.len, fp) != t.r.len ||
-		    putc('\t', fp) == EOF || fwrite(num, 1, nn, fp) != nn)
-			kn_die_sys("%s: write error", outname);
-	}
-	if (wp.fp != NULL) {
-		if (wp.len[cur] > 0)
-			wpipe_hand(&wp, &cur);
-		pthread_mutex_lock(&wp.mu);
-		wp.done = 1;
-		pthread_cond_broadcast(&wp.cv);
-		pthread_mutex_unlock(&wp.mu);
-		pthread_join(th, NULL);
-		free(wp.buf[0]);
-		free(wp.buf[1]);
-		if (wp.err != 0) {
-			errno = wp.err;
-			kn_die_sys("%s: write error", outname);
-		}
-	}
 	if (t.rows != pt->nrows)
 		kn_die("%s: the input changed between the two passes",
 		    in->name);

@@ -139,7 +139,7 @@ jobscase() {
 	done
 }
 
-@test "-j: the table's writing thread gives the bytes of one thread: lines longer than its buffers, -o, a full disk" {
+@test "-j: the table's lines copied with their classes on threads give the bytes of one thread: lines longer than a block, CRLF lines, -o, a full disk" {
 	# Rows of a few bytes and, every 700 rows, one of 1.5 MB.
 	awk 'BEGIN { print "a\tb"; x = "xxxxxxxxxxxxxxxx"
 		while (length(x) < 1500000) x = x x
@@ -152,6 +152,12 @@ jobscase() {
 		cmp "$T/o1" "$T/o$j"
 		partition -j "$j" -q a -k 5 -o "$T/oo$j" "$T/l"
 		cmp "$T/o1" "$T/oo$j"
+	done
+	# 300,000 rows (several blocks of lines), ended by CR LF.
+	gendata -n 300000 --seed 3 agrawal | sed 's/$/\r/' > "$T/crlf"
+	partition -j 1 -q age,salary -k 5 "$T/crlf" > "$T/c1"
+	for j in 2 3; do
+		partition -j "$j" -q age,salary -k 5 "$T/crlf" | cmp - "$T/c1"
 	done
 	for j in 1 2; do
 		run --separate-stderr sh -c "partition -j $j -q a -k 5 '$T/l' > /dev/full"
