@@ -240,7 +240,8 @@ wt_put(struct wtpar *wp, FILE *fp, const char *outname)
 }
 
 /* The rows of t on nt threads, as write_table writes them; 0 if the
- * threads could not start (nothing of t read then). */
+ * threads could not start (nothing of t read then), or out of core if
+ * blocks worth it do not fit an eighth of -S with their outputs. */
 static int
 wt_run(struct part *pt, kn_table *t, FILE *fp, const char *outname, int nt)
 {
@@ -254,6 +255,17 @@ wt_run(struct part *pt, kn_table *t, FILE *fp, const char *outname, int nt)
 	if (nt > (WT_NB_MAX - 1) / 2)
 		nt = (WT_NB_MAX - 1) / 2;
 	wp.nb = 2 * (size_t)nt + 1;
+	/* Out of core, the blocks within an eighth of -S: a block of w
+	 * bytes has w / ncols rows at most, whose classes take 4 bytes
+	 * each and their copies 12 more than their lines. */
+	if (pt->ooc) {
+		size_t per = 2 + (16 + t->ncols - 1) / t->ncols;
+
+		if (want > pt->budget / 8 / wp.nb / per)
+			want = pt->budget / 8 / wp.nb / per;
+	}
+	if (want < ((size_t)64 << 10))
+		return 0;
 	pthread_mutex_init(&wp.mu, NULL);
 	pthread_cond_init(&wp.cv, NULL);
 	for (started = 0; started < nt; started++)
@@ -831,7 +843,7 @@ main(int argc, char *argv[])
 	kn_progress_phase("writing", "rows", ntot);
 	write_table(pt, &in, opt.columns, classcol, fp,
 	    opt.outpath != NULL ? opt.outpath : "standard output",
-	    pt->ooc ? 1 : kn_jobs(&opt));
+	    kn_jobs(&opt));
 	kn_progress_done();
 	kn_close_out(fp);
 	kn_input_done(&in);

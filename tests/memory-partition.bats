@@ -246,7 +246,8 @@ setup() {
 
 @test "Rothko-T and Rothko-S counting on the threads of -j: -j 1, 2 and 3 give the same output, regions and accounting, at budgets that force many scans" {
 	# Dense counts (k alone), hashed groups (-s, -l; infogain) and
-	# streamed numbers (inc at -S 4M), --fcache 1 and 3.
+	# streamed numbers (inc at -S 4M), --fcache 1 and 3; at -S 64M the
+	# table's lines copied with their classes on the threads too.
 	head -n 60001 "$B/big.tsv" > "$T/t"
 	local -a cases=(
 	    "-a rothko-t -S 4M -q salary,commission,age,elevel,car,zipcode,hvalue,hyears,loan -k 20"
@@ -256,6 +257,8 @@ setup() {
 	    "-a rothko-t -S 2M -q age,inc -k 10"
 	    "-a rothko-s -S 4M -q salary,commission,age,elevel,car,zipcode,hvalue,hyears,loan -k 20"
 	    "-a rothko-s -S 4M -q salary,age,hvalue,loan -s zipcode -l 2 -k 10"
+	    "-a rothko-t -S 64M --fit-rows 5000 -q salary,age,hvalue,loan -k 20"
+	    "-a rothko-s -S 64M --fit-rows 5000 -q salary,age,car,loan -k 20"
 	)
 	local c j
 	for c in "${cases[@]}"; do
