@@ -1150,11 +1150,11 @@ par_merge(struct fwork *w, int nt, size_t *at, const size_t *hi,
  * The groups merged on a thread of their own and handed to the caller's
  * out on the caller's thread, in order, batch by batch: the merge (its
  * comparisons and labels) goes on beside what out does with each
- * group.  A ring of PIPE_NB batches of PIPE_ROWS groups, their labels
- * (pointing into the threads' dictionaries) and counts.
+ * group.  A ring of PIPE_NB batches of rows groups (at most 1024, and
+ * 256 KiB), their labels (pointing into the threads' dictionaries) and
+ * counts.
  */
 #define PIPE_NB 4
-#define PIPE_ROWS 1024
 
 struct fpipe {
 	struct fwork *w;
@@ -1165,6 +1165,7 @@ struct fpipe {
 	kn_str *key[PIPE_NB];
 	uint64_t *cnt[PIPE_NB];
 	size_t n[PIPE_NB];
+	size_t rows;		/* a batch's room */
 	int full[PIPE_NB];
 	size_t put, get;	/* batches filled, taken */
 	int end;
@@ -1211,7 +1212,7 @@ pipe_put(const kn_fsrow *row, void *ctx)
 
 	memcpy(q->key + q->n * d, row->key, d * sizeof(kn_str));
 	q->cnt[q->n] = row->cnt;
-	if (++q->n == PIPE_ROWS)
+	if (++q->n == q->p->rows)
 		pipe_hand(q, 0);
 }
 
@@ -1244,12 +1245,12 @@ pipe_merge(void *arg)
 static uint64_t
 par_merge_all(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
 {
-	size_t at[64] = { 0 }, hi[64], i, b;
+	size_t at[64] = { 0 }, hi[64], i, b, n;
 	struct fpipe p;
 	pthread_t th;
 	uint64_t groups = 0;
-	kn_str *key = fr->row.key;
-	int k, last = 0, started = 1;
+	kn_str *key = fr->row.key, *bk;
+	int k, last = 0;
 
 	for (k = 0; k < nt; k++)
 		hi[k] = w[k].npairs;
@@ -1259,46 +1260,41 @@ par_merge_all(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
 	p.d = w[0].cs.d;
 	if (out == NULL || p.d > KN_PMAX)
 		return par_merge(w, nt, at, hi, &fr->row, out, fr->ctx, 1);
+	p.rows = ((size_t)256 << 10) / (p.d * sizeof(kn_str) + 8);
+	p.rows = p.rows > 1024 ? 1024 : p.rows;
 	for (b = 0; b < PIPE_NB; b++) {
-		p.key[b] = kn_alloc(PIPE_ROWS * p.d * sizeof(kn_str));
-		p.cnt[b] = kn_alloc(PIPE_ROWS * sizeof(uint64_t));
+		p.key[b] = kn_alloc(p.rows * p.d * sizeof(kn_str));
+		p.cnt[b] = kn_alloc(p.rows * sizeof(uint64_t));
 	}
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	if (pthread_create(&th, NULL, pipe_merge, &p) != 0) {
+	if (pthread_create(&th, NULL, pipe_merge, &p) != 0)
 		groups = par_merge(w, nt, at, hi, &fr->row, out, fr->ctx, 1);
-		last = 1;
-		started = 0;
-	}
-	while (!last) {
-		size_t n;
-		const kn_str *bk;
-		const uint64_t *bc;
-
-		b = p.get % PIPE_NB;
-		pthread_mutex_lock(&p.mu);
-		while (!p.full[b])
-			pthread_cond_wait(&p.cv, &p.mu);
-		last = p.end && p.get + 1 == p.put;
-		n = p.n[b];
-		bk = p.key[b];
-		bc = p.cnt[b];
-		pthread_mutex_unlock(&p.mu);
-		for (i = 0; i < n; i++) {
-			fr->row.key = (kn_str *)(bk + i * p.d);
-			fr->row.cnt = bc[i];
-			out(&fr->row, fr->ctx);
-			if ((++groups & 0xffff) == 0)
-				kn_progress(groups, 0);
+	else {
+		while (!last) {
+			b = p.get % PIPE_NB;
+			pthread_mutex_lock(&p.mu);
+			while (!p.full[b])
+				pthread_cond_wait(&p.cv, &p.mu);
+			last = p.end && p.get + 1 == p.put;
+			n = p.n[b];
+			bk = p.key[b];
+			pthread_mutex_unlock(&p.mu);
+			for (i = 0; i < n; i++) {
+				fr->row.key = bk + i * p.d;
+				fr->row.cnt = p.cnt[b][i];
+				out(&fr->row, fr->ctx);
+				if ((++groups & 0xffff) == 0)
+					kn_progress(groups, 0);
+			}
+			pthread_mutex_lock(&p.mu);
+			p.full[b] = 0;
+			p.get++;
+			pthread_cond_broadcast(&p.cv);
+			pthread_mutex_unlock(&p.mu);
 		}
-		pthread_mutex_lock(&p.mu);
-		p.full[b] = 0;
-		p.get++;
-		pthread_cond_broadcast(&p.cv);
-		pthread_mutex_unlock(&p.mu);
-	}
-	if (started)
 		pthread_join(th, NULL);
+	}
 	fr->row.key = key;
 	for (b = 0; b < PIPE_NB; b++) {
 		free(p.key[b]);

@@ -505,25 +505,26 @@ keyed_num(kn_str v, int64_t *m, int8_t *sc)
 	return 1;
 }
 
-/* Dies of the keyed value of dimension j of t's current row that
- * keyed_num refused, as a dictionary's refusal words it. */
+/* Dies of value v of column col of t's current row, refused as the
+ * sensitive column's (sens) number for --variance or the target's for
+ * --split regression: a missing value, not a number, or out of core
+ * (keyed) one that keyed_num cannot take. */
 static void __attribute__((noreturn))
-keyed_fail(struct part *pt, kn_table *t, size_t j)
+num_fail(kn_table *t, size_t col, int sens)
 {
-	const struct dim *dm = &pt->dims[j];
-	kn_str v = t->f[dm->col];
+	kn_str v = t->f[col];
 	kn_i128 x;
-	int s, sens = pt->sens_keyed && j == pt->nqi;
+	int s;
 	const char *opt = sens ? "--variance" : "--split regression";
 
 	if (kn_missing(v.p, v.n))
-		kn_table_fail(t, dm->col, "'%.*s' is a missing value, which "
-		    "%s: drop the row or give it a value (%s)", (int)v.n, v.p,
+		kn_table_fail(t, col, "'%.*s' is a missing value, which %s: "
+		    "drop the row or give it a value (%s)", (int)v.n, v.p,
 		    sens ? "has no variance" : "a regression cannot fit", opt);
 	if (!kn_dec_parse(v.p, v.n, &x, &s))
-		kn_table_fail(t, dm->col, "'%.*s' is not a number (%s)",
+		kn_table_fail(t, col, "'%.*s' is not a number (%s)",
 		    (int)v.n, v.p, opt);
-	kn_table_fail(t, dm->col, "'%.*s' does not fit 64 bits with at most "
+	kn_table_fail(t, col, "'%.*s' does not fit 64 bits with at most "
 	    "18 decimals, as %s takes a number out of core (-S): run in "
 	    "memory (-a memory), or round it", (int)v.n, v.p, opt);
 }
@@ -632,26 +633,17 @@ load_row(struct part *pt, kn_table *t, size_t b, uint64_t row, size_t scol,
 	r[pt->word_row] = (uint32_t)row;
 	if (pt->msvar)
 		msens_check_row(pt, t);
-	for (j = pt->nqi; j < pt->nkd; j++)
-		if (!keyed_num(t->f[pt->dims[j].col], &pt->dims[j].raw[b],
-		    &pt->dims[j].rsc[b]))
-			keyed_fail(pt, t, j);
-	if (pt->has_sens && !pt->sens_keyed && !mond_sens_id(pt, pt->nsens > 1 ?
-	    sens_join(pt, t->f, &pt->sjoin, &pt->sjcap) : t->f[scol],
-	    &r[pt->word_sens]))
-		kn_table_fail(t, scol, "'%.*s' %s (--variance)",
-		    (int)t->f[scol].n, t->f[scol].p,
-		    kn_missing(t->f[scol].p, t->f[scol].n) ?
-		    "is a missing value, which has no variance: drop "
-		    "the row or give it a value" : "is not a number");
-	if (pt->has_targ && !pt->targ_keyed &&
-	    !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
-		kn_table_fail(t, tcol, "'%.*s' %s (--split regression)",
-		    (int)t->f[tcol].n, t->f[tcol].p,
-		    kn_missing(t->f[tcol].p, t->f[tcol].n) ?
-		    "is a missing value, which a regression cannot "
-		    "fit: drop the row or give it a value" :
-		    "is not a number");
+	/* The sensitive value, then the target, keyed (dims[nqi..nkd))
+	 * or in their dictionaries. */
+	if (pt->sens_keyed ? !keyed_num(t->f[scol], &pt->dims[pt->nqi].raw[b],
+	    &pt->dims[pt->nqi].rsc[b]) : pt->has_sens && !mond_sens_id(pt,
+	    pt->nsens > 1 ? sens_join(pt, t->f, &pt->sjoin, &pt->sjcap) :
+	    t->f[scol], &r[pt->word_sens]))
+		num_fail(t, scol, 1);
+	if (pt->targ_keyed ? !keyed_num(t->f[tcol],
+	    &pt->dims[pt->nkd - 1].raw[b], &pt->dims[pt->nkd - 1].rsc[b]) :
+	    pt->has_targ && !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
+		num_fail(t, tcol, 0);
 }
 
 /* Makes room for cap rows in pt->rec and the numbers read. */

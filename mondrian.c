@@ -1346,6 +1346,11 @@ keyed_prepare(struct part *pt, struct dim *dm, int sens)
 {
 	kn_i128 mx, b;
 
+	if (dm->sc_ovf)
+		kn_die("%s: column '%s': the values do not fit 64 bits with %d "
+		    "decimals each, as %s takes them out of core (-S): run in "
+		    "memory (-a memory), or round them", pt->inname, dm->name,
+		    dm->sc_now, sens ? "--variance" : "--split regression");
 	numkey_finish(pt, dm);
 	mx = dm->kmx > -(kn_i128)dm->kmn ? dm->kmx : -(kn_i128)dm->kmn;
 	if (sens) {

@@ -24,7 +24,8 @@
 #include "mondrian.h"
 
 /* Sets the words of the spool's records: the in-memory record, then
- * a word for each numeric QI's key's low half. */
+ * a word for the low half of each key (of a numeric QI, or a keyed
+ * column's: mondrian.h). */
 void
 numkey_layout(struct part *pt)
 {

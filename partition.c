@@ -133,11 +133,12 @@ static const struct option longopts[] = {
 };
 
 /*
- * The second pass on the threads of -j (TSV in and out, in memory): the
- * main thread reads blocks of lines (kn_table_block) and looks up their
- * rows' classes, any thread copies a block's lines with their classes
- * into the block's output, and the main thread writes the outputs in
- * the order of the input.
+ * The second pass on the threads of -j (TSV in and out): the main
+ * thread reads blocks of lines (kn_table_block) and looks up their rows'
+ * classes (rothko_class_of, which out of core reads the pairs file), any
+ * thread copies a block's lines with their classes into the block's
+ * output, and the main thread writes the outputs in the order of the
+ * input.
  */
 #define WT_NB_MAX 17
 
@@ -149,7 +150,7 @@ struct wtslot {
 	size_t ccap;
 	char *out;		/* the lines with their classes */
 	size_t len, cap;
-	int state;		/* 0 free, 1 to copy, 2 copied */
+	int copied;
 };
 
 struct wtpar {
@@ -157,7 +158,9 @@ struct wtpar {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct wtslot s[WT_NB_MAX];
-	size_t nb, head, nq, taken;	/* the ring: oldest, in it, copied */
+	/* the ring of nb slots: the oldest, the slots in it from there,
+	 * and how many of those a thread has taken */
+	size_t nb, head, nq, taken;
 	int end;
 };
 
@@ -169,7 +172,12 @@ wt_copy(const kn_table *t, struct wtslot *w, kn_str *f)
 	size_t i, nn;
 	char num[24];
 
+	/* Each line gains a tab and at most 10 digits. */
 	w->len = 0;
+	if (w->b.len + 11 * w->n > w->cap) {
+		w->cap = w->b.len + 11 * w->n;
+		w->out = kn_realloc(w->out, w->cap);
+	}
 	for (i = 0; i < w->n; i++) {
 		size_t at = w->b.pos, len;
 
@@ -177,10 +185,6 @@ wt_copy(const kn_table *t, struct wtslot *w, kn_str *f)
 			break;
 		len = w->b.pos - at - 1;
 		nn = kn_fmt_u64(num, w->cls[i]);
-		if (w->len + len + nn + 2 > w->cap) {
-			w->cap = 2 * (w->len + len + nn + 2);
-			w->out = kn_realloc(w->out, w->cap);
-		}
 		memcpy(w->out + w->len, w->b.buf + at, len);
 		w->len += len;
 		w->out[w->len++] = '\t';
@@ -208,7 +212,7 @@ wt_work(void *arg)
 		pthread_mutex_unlock(&wp->mu);
 		wt_copy(wp->t, w, f);
 		pthread_mutex_lock(&wp->mu);
-		w->state = 2;
+		w->copied = 1;
 		pthread_cond_broadcast(&wp->cv);
 	}
 	pthread_mutex_unlock(&wp->mu);
@@ -224,7 +228,7 @@ wt_put(struct wtpar *wp, FILE *fp, const char *outname)
 	struct wtslot *w = &wp->s[wp->head];
 
 	pthread_mutex_lock(&wp->mu);
-	while (w->state != 2)
+	while (!w->copied)
 		pthread_cond_wait(&wp->cv, &wp->mu);
 	pthread_mutex_unlock(&wp->mu);
 	if (w->len > 0 && fwrite(w->out, 1, w->len, fp) != w->len)
@@ -232,7 +236,7 @@ wt_put(struct wtpar *wp, FILE *fp, const char *outname)
 	if (w->b.bad)
 		kn_block_fail(wp->t, &w->b);
 	pthread_mutex_lock(&wp->mu);
-	w->state = 0;
+	w->copied = 0;
 	wp->head = (wp->head + 1) % wp->nb;
 	wp->nq--;
 	wp->taken--;
@@ -255,11 +259,12 @@ wt_run(struct part *pt, kn_table *t, FILE *fp, const char *outname, int nt)
 	if (nt > (WT_NB_MAX - 1) / 2)
 		nt = (WT_NB_MAX - 1) / 2;
 	wp.nb = 2 * (size_t)nt + 1;
-	/* Out of core, the blocks within an eighth of -S: a block of w
-	 * bytes has w / ncols rows at most, whose classes take 4 bytes
-	 * each and their copies 12 more than their lines. */
+	/* Out of core, the blocks within an eighth of -S: a block asked
+	 * for w bytes holds up to 2w (its last line), so 2w / ncols rows
+	 * at most, whose classes take 4 bytes each and their copies up to
+	 * 11 more than their lines. */
 	if (pt->ooc) {
-		size_t per = 2 + (16 + t->ncols - 1) / t->ncols;
+		size_t per = 4 + (30 + t->ncols - 1) / t->ncols;
 
 		if (want > pt->budget / 8 / wp.nb / per)
 			want = pt->budget / 8 / wp.nb / per;
@@ -298,7 +303,6 @@ wt_run(struct part *pt, kn_table *t, FILE *fp, const char *outname, int nt)
 		}
 		for (i = 0; i < w->n; i++)
 			w->cls[i] = rothko_class_of(pt, before + i);
-		w->state = 1;
 		pthread_mutex_lock(&wp.mu);
 		wp.nq++;
 		pthread_cond_broadcast(&wp.cv);

@@ -248,7 +248,13 @@ void
 rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
     uint32_t y, uint64_t cnt)
 {
-	gadd(pt, g, c, s, y, cnt, NULL);
+	static const struct gsum none;
+
+	/* A table with sums is counted from records (gadd_row): none of
+	 * its groups is added here. */
+	if (g->sums)
+		kn_die("internal error: groups with sums added without them");
+	gadd(pt, g, c, s, y, cnt, &none);
 }
 
 /* Adds record r to group c of g: with sums, its keyed values to the
