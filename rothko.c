@@ -525,45 +525,6 @@ local_row_bytes(const struct part *pt)
 	    sizeof(uint32_t) : 0) + (pt->targ_keyed ? sizeof(kn_i128) : 0);
 }
 
-/* Room for the keyed values of a node of n rows in memory. */
-static void
-local_alloc(struct part *pt, uint64_t n)
-{
-	if (pt->sens_keyed) {
-		free(pt->sens_val);
-		free(pt->hs_tot);
-		free(pt->hs_side);
-		free(pt->hs_side2);
-		free(pt->gath);
-		free(pt->stouch);
-		pt->sens_val = kn_alloc((n + 1) * sizeof(kn_i128));
-		pt->hs_tot = kn_zalloc((n + 1) * sizeof(uint64_t));
-		pt->hs_side = kn_zalloc((n + 1) * sizeof(uint64_t));
-		pt->hs_side2 = kn_zalloc((n + 1) * sizeof(uint64_t));
-		pt->gath = kn_zalloc((n + 1) * sizeof(uint64_t));
-		pt->stouch = kn_alloc((n + 1) * sizeof(uint32_t));
-	}
-	if (pt->targ_keyed) {
-		free(pt->targ_val);
-		pt->targ_val = kn_alloc((n + 1) * sizeof(kn_i128));
-	}
-}
-
-/* Row i of a node in memory, whose record on disk is d: its keyed
- * values, with i for their ids in its record in memory, m. */
-static void
-local_put(struct part *pt, uint32_t *m, const uint32_t *d, uint64_t i)
-{
-	if (pt->sens_keyed) {
-		pt->sens_val[i] = mond_sval(pt, mond_sens_of(pt, d));
-		m[pt->word_sens] = (uint32_t)i;
-	}
-	if (pt->targ_keyed) {
-		pt->targ_val[i] = mond_tval(pt, mond_targ_of(pt, d));
-		m[pt->word_targ] = (uint32_t)i;
-	}
-}
-
 /* Frees what local_alloc took. */
 static void
 local_free(struct part *pt)
@@ -583,6 +544,38 @@ local_free(struct part *pt)
 	if (pt->targ_keyed) {
 		free(pt->targ_val);
 		pt->targ_val = NULL;
+	}
+}
+
+/* Room for the keyed values of a node of n rows in memory. */
+static void
+local_alloc(struct part *pt, uint64_t n)
+{
+	local_free(pt);
+	if (pt->sens_keyed) {
+		pt->sens_val = kn_alloc((n + 1) * sizeof(kn_i128));
+		pt->hs_tot = kn_zalloc((n + 1) * sizeof(uint64_t));
+		pt->hs_side = kn_zalloc((n + 1) * sizeof(uint64_t));
+		pt->hs_side2 = kn_zalloc((n + 1) * sizeof(uint64_t));
+		pt->gath = kn_zalloc((n + 1) * sizeof(uint64_t));
+		pt->stouch = kn_alloc((n + 1) * sizeof(uint32_t));
+	}
+	if (pt->targ_keyed)
+		pt->targ_val = kn_alloc((n + 1) * sizeof(kn_i128));
+}
+
+/* Row i of a node in memory, whose record on disk is d: its keyed
+ * values, with i for their ids in its record in memory, m. */
+static void
+local_put(struct part *pt, uint32_t *m, const uint32_t *d, uint64_t i)
+{
+	if (pt->sens_keyed) {
+		pt->sens_val[i] = mond_sval(pt, mond_sens_of(pt, d));
+		m[pt->word_sens] = (uint32_t)i;
+	}
+	if (pt->targ_keyed) {
+		pt->targ_val[i] = mond_tval(pt, mond_targ_of(pt, d));
+		m[pt->word_targ] = (uint32_t)i;
 	}
 }
 
