@@ -198,7 +198,8 @@ struct part {
 	 * numbers with no dictionary (issue 17), keyed as a numeric QI is
 	 * (numkey.c) by the dimensions dims[nqi..nkd) that follow the QIs
 	 * (the sensitive column's first), never cut, their keys' high half
-	 * in word_sens and word_targ; the groups carry the keys, and a
+	 * in word_sens and word_targ; the frequency groups carry their
+	 * sums (struct gsum, rothko.h), a streamed row its keys, and a
 	 * node in memory gives its rows ids of their own (rothko.c). */
 	int sens_keyed, targ_keyed;
 	size_t nkd;
