@@ -19,7 +19,7 @@ all: $(PROGS)
 CORE = kanon.o date.o help.o progress.o tsv.o hier.o req.o sortmem.o extsort.o pcount.o \
 	freq.o
 # partition's own objects.
-PART_OBJS = partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rothko.o cluster.o hypo.o
+PART_OBJS = partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rothko.o cluster.o hypo.o rowpar.o
 
 libkanon.a: $(CORE)
 	rm -f $@
@@ -90,6 +90,7 @@ partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
 sha256.o tests/sha256-check: sha256.h
 recode.o regions.o: recode.h rowpar.h
+partition.o: rowpar.h
 rowpar.o: rowpar.h
 recode.o regions.o keyset.o: keyset.h extsort.h
 score.o value.o utility.o: value.h

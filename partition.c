@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,6 +24,7 @@
 #include "mondrian.h"
 #include "mpar.h"
 #include "rothko.h"
+#include "rowpar.h"
 
 static const char synopsis[] =
     "usage: partition -q columns -k k [-s columns [-l l [--diversity kind] "
@@ -132,209 +132,61 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/*
- * The second pass on the threads of -j (TSV in and out): the main
- * thread reads blocks of lines (kn_table_block) and looks up their rows'
- * classes (rothko_class_of, which out of core reads the pairs file), any
- * thread copies a block's lines with their classes into the block's
- * output, and the main thread writes the outputs in the order of the
- * input.
- */
-#define WT_NB_MAX 17
-
-struct wtslot {
-	kn_block b;
-	uint64_t row0;		/* the number of its first row */
-	size_t n;		/* its rows to write (those of the table) */
-	uint32_t *cls;		/* their classes */
-	size_t ccap;
-	char *out;		/* the lines with their classes */
-	size_t len, cap;
-	int copied;
+/* The second pass on the threads of -j (rowpar.c), TSV in and out, in
+ * memory: each line copied with its class. */
+struct wtab {
+	struct part *pt;
+	size_t ncols;
+	const char *inname;
 };
-
-struct wtpar {
-	const kn_table *t;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct wtslot s[WT_NB_MAX];
-	/* the ring of nb slots: the oldest, the slots in it from there,
-	 * and how many of those a thread has taken */
-	size_t nb, head, nq, taken;
-	int end;
-};
-
-/* Copies slot w's lines, each with a tab and its class, into its
- * output; a bad line ends it (b.bad, reported by the main thread). */
-static void
-wt_copy(const kn_table *t, struct wtslot *w, kn_str *f)
-{
-	size_t i, nn;
-	char num[24];
-
-	/* Each line gains a tab and at most 10 digits. */
-	w->len = 0;
-	if (w->b.len + 11 * w->n > w->cap) {
-		w->cap = w->b.len + 11 * w->n;
-		w->out = kn_realloc(w->out, w->cap);
-	}
-	for (i = 0; i < w->n; i++) {
-		size_t at = w->b.pos, len;
-
-		if (!kn_block_row(t, &w->b, f))
-			break;
-		len = w->b.pos - at - 1;
-		nn = kn_fmt_u64(num, w->cls[i]);
-		memcpy(w->out + w->len, w->b.buf + at, len);
-		w->len += len;
-		w->out[w->len++] = '\t';
-		memcpy(w->out + w->len, num, nn);
-		w->len += nn;
-		w->out[w->len++] = '\n';
-	}
-}
 
 static void *
-wt_work(void *arg)
+wt_tnew(void *ctx, int nt)
 {
-	struct wtpar *wp = arg;
-	kn_str *f = kn_alloc((wp->t->ncols + 1) * sizeof(kn_str));
-	struct wtslot *w;
-
-	kn_thread_nosignals();
-	pthread_mutex_lock(&wp->mu);
-	for (;;) {
-		while (wp->taken == wp->nq && !wp->end)
-			pthread_cond_wait(&wp->cv, &wp->mu);
-		if (wp->taken == wp->nq)
-			break;
-		w = &wp->s[(wp->head + wp->taken++) % wp->nb];
-		pthread_mutex_unlock(&wp->mu);
-		wt_copy(wp->t, w, f);
-		pthread_mutex_lock(&wp->mu);
-		w->copied = 1;
-		pthread_cond_broadcast(&wp->cv);
-	}
-	pthread_mutex_unlock(&wp->mu);
-	free(f);
-	return NULL;
+	(void)nt;
+	return ctx;
 }
 
-/* Writes the oldest block once copied and frees its slot; dies at its
- * bad line after the lines before it. */
 static void
-wt_put(struct wtpar *wp, FILE *fp, const char *outname)
+wt_tfree(void *ctx, void *ts)
 {
-	struct wtslot *w = &wp->s[wp->head];
-
-	pthread_mutex_lock(&wp->mu);
-	while (!w->copied)
-		pthread_cond_wait(&wp->cv, &wp->mu);
-	pthread_mutex_unlock(&wp->mu);
-	if (w->len > 0 && fwrite(w->out, 1, w->len, fp) != w->len)
-		kn_die_sys("%s: write error", outname);
-	if (w->b.bad)
-		kn_block_fail(wp->t, &w->b);
-	pthread_mutex_lock(&wp->mu);
-	w->copied = 0;
-	wp->head = (wp->head + 1) % wp->nb;
-	wp->nq--;
-	wp->taken--;
-	pthread_mutex_unlock(&wp->mu);
+	(void)ctx;
+	(void)ts;
 }
 
-/* The rows of t on nt threads, as write_table writes them; 0 if the
- * threads could not start (nothing of t read then), or out of core if
- * blocks worth it do not fit an eighth of -S with their outputs. */
+/* Line f (its fields, whole in their block) and its class; past the
+ * rows of the first pass, the main thread's (wt_serial). */
 static int
-wt_run(struct part *pt, kn_table *t, FILE *fp, const char *outname, int nt)
+wt_row(void *ctx, void *ts, uint64_t row, kn_str *f, kn_row *out,
+    rowpar_buf *rec)
 {
-	struct wtpar wp;
-	pthread_t th[WT_NB_MAX];
-	size_t i, want = (size_t)1 << 20;
-	int started, got;
+	const struct wtab *w = ctx;
+	const kn_str *e = &f[w->ncols - 1];
+	char num[24];
 
-	memset(&wp, 0, sizeof(wp));
-	wp.t = t;
-	if (nt > (WT_NB_MAX - 1) / 2)
-		nt = (WT_NB_MAX - 1) / 2;
-	wp.nb = 2 * (size_t)nt + 1;
-	/* Out of core, the blocks within an eighth of -S: a block asked
-	 * for w bytes holds up to 2w (its last line), so 2w / ncols rows
-	 * at most, whose classes take 4 bytes each and their copies up to
-	 * 11 more than their lines. */
-	if (pt->ooc) {
-		size_t per = 4 + (30 + t->ncols - 1) / t->ncols;
-
-		if (want > pt->budget / 8 / wp.nb / per)
-			want = pt->budget / 8 / wp.nb / per;
-	}
-	if (want < ((size_t)64 << 10))
-		return 0;
-	pthread_mutex_init(&wp.mu, NULL);
-	pthread_cond_init(&wp.cv, NULL);
-	for (started = 0; started < nt; started++)
-		if (pthread_create(&th[started], NULL, wt_work, &wp) != 0)
-			break;
-	if (started == 0) {
-		pthread_mutex_destroy(&wp.mu);
-		pthread_cond_destroy(&wp.cv);
-		return 0;
-	}
-	for (;;) {
-		struct wtslot *w;
-		uint64_t before = t->rows;
-
-		if (wp.nq == wp.nb)
-			wt_put(&wp, fp, outname);
-		w = &wp.s[(wp.head + wp.nq) % wp.nb];
-		if ((got = kn_table_block(t, &w->b, want)) == 0)
-			break;
-		w->row0 = before;
-		w->n = (size_t)(t->rows - before);
-		/* A table longer than the first pass's: the rows past it
-		 * are not written, and the run dies (write_table). */
-		if (before + w->n > pt->nrows)
-			w->n = before < pt->nrows ? (size_t)(pt->nrows - before) :
-			    0;
-		if (w->n > w->ccap) {
-			w->ccap = w->n;
-			w->cls = kn_realloc(w->cls, w->ccap * sizeof(uint32_t));
-		}
-		for (i = 0; i < w->n; i++)
-			w->cls[i] = rothko_class_of(pt, before + i);
-		pthread_mutex_lock(&wp.mu);
-		wp.nq++;
-		pthread_cond_broadcast(&wp.cv);
-		pthread_mutex_unlock(&wp.mu);
-		kn_progress(t->rows, t->r.bytes);
-		/* A line lent by the reader: written before more is read. */
-		while (got == 2 && wp.nq > 0)
-			wt_put(&wp, fp, outname);
-		if (t->rows > pt->nrows)
-			break;
-	}
-	while (wp.nq > 0)
-		wt_put(&wp, fp, outname);
-	pthread_mutex_lock(&wp.mu);
-	wp.end = 1;
-	pthread_cond_broadcast(&wp.cv);
-	pthread_mutex_unlock(&wp.mu);
-	while (started-- > 0)
-		pthread_join(th[started], NULL);
-	for (i = 0; i < wp.nb; i++) {
-		kn_block_free(&wp.s[i].b);
-		free(wp.s[i].cls);
-		free(wp.s[i].out);
-	}
-	pthread_mutex_destroy(&wp.mu);
-	pthread_cond_destroy(&wp.cv);
+	(void)ts;
+	(void)rec;
+	if (row >= w->pt->nrows)
+		return -1;
+	kn_row_add(out, f[0].p, (size_t)(e->p + e->n - f[0].p));
+	kn_row_add(out, num, kn_fmt_u64(num, w->pt->row_class[row]));
+	kn_row_end(out);
 	return 1;
 }
 
+/* A row past those of the first pass: the input changed. */
+static int
+wt_serial(void *ctx, kn_table *t)
+{
+	const struct wtab *w = ctx;
+
+	(void)t;
+	kn_die("%s: the input changed between the two passes", w->inname);
+}
+
 /* Writes the table with its classes: the second pass over the input.
- * TSV in and out copies each line, with jobs > 1 on threads (wt_run);
- * otherwise the fields are written in the output's format. */
+ * TSV in and out copies each line, with jobs > 1 in memory on threads
+ * (rowpar.c); otherwise the fields are written in the output's format. */
 static void
 write_table(struct part *pt, kn_input *in, const char *columns,
     const char *classcol, FILE *fp, const char *outname, int jobs)
@@ -344,6 +196,9 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 	size_t c;
 	char num[24];
 	int copy = !kn_csv.in && !kn_csv.out;
+	struct wtab w;
+	struct rowpar_ops ops = { &w, wt_tnew, wt_tfree, wt_row, NULL,
+	    wt_serial };
 
 	kn_input_open(in, &t, columns);
 	kn_table_carry(&t, pt->used, pt->nused, 1);
@@ -353,7 +208,11 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 		kn_row_adds(&row, classcol);
 		kn_row_put(&row, fp, outname);
 	}
-	if (!(copy && jobs > 1 && wt_run(pt, &t, fp, outname, jobs)))
+	w.pt = pt;
+	w.ncols = t.ncols;
+	w.inname = in->name;
+	if (!(copy && jobs > 1 && !pt->ooc &&
+	    rowpar_run(&t, &ops, jobs, SIZE_MAX, fp, outname) >= 0))
 		while (kn_table_next(&t)) {
 			size_t nn;
 

@@ -1144,7 +1144,8 @@ pass2_tfree(void *ctx, void *ts)
 
 /* Row f generalized on a thread into out (rowpar.c). */
 static int
-pass2_row(void *ctx, void *ts, kn_str *f, kn_row *out, rowpar_buf *rec)
+pass2_row(void *ctx, void *ts, uint64_t row, kn_str *f, kn_row *out,
+    rowpar_buf *rec)
 {
 	struct pass2 *p = ctx;
 	struct p2thread *th = ts;
@@ -1152,6 +1153,7 @@ pass2_row(void *ctx, void *ts, kn_str *f, kn_row *out, rowpar_buf *rec)
 	size_t kl;
 	int sup = 0;
 
+	(void)row;
 	if (rc->tlabel(rc, th->ts, f, th->lab, rec) < 0)
 		return -1;
 	if (cl.fail.n > 0 || cl.failspill) {

@@ -30,6 +30,7 @@ rowpar_put(rowpar_buf *b, const void *p, size_t n)
 /* A block of rows and what a thread made of them. */
 struct rpjob {
 	kn_block b;
+	uint64_t row0;		/* the table's rows before its first */
 	kn_row out;		/* the rows written */
 	rowpar_buf rec;		/* per row (with a commit): its offsets in
 				 * b and out, the rows written before it,
@@ -100,7 +101,8 @@ rowpar_block(struct rpworker *w, struct rpjob *j)
 			}
 			break;
 		}
-		r = ops->row(ops->ctx, w->ts, w->f, &out, &rec);
+		r = ops->row(ops->ctx, w->ts, j->row0 + b.at - 1, w->f, &out,
+		    &rec);
 		if (r < 0) {
 			out.len = outl;
 			out.nf = 0;
@@ -206,6 +208,7 @@ rowpar_finish(struct rowpar *rp, struct rpjob *j, FILE *fp,
 		tc.r.name = b->name;
 		while (kn_block_row(rp->t, b, f)) {
 			tc.r.lineno = b->line0 + b->at - 1;
+			tc.rows = j->row0 + b->at;
 			written += ops->serial(ops->ctx, &tc);
 		}
 		if (b->bad)
@@ -297,6 +300,7 @@ rowpar_run(kn_table *t, const struct rowpar_ops *ops, int nt, size_t limit,
 			free(j->rec.p);
 			memset(&j->rec, 0, sizeof(j->rec));
 		}
+		j->row0 = t->rows;
 		if ((got = kn_table_block(t, &j->b, want)) == 0) {
 			spare[nspare++] = j;
 			break;

@@ -1,6 +1,7 @@
 /*
  * rowpar.h: the rows of a table done on the threads of -j and written
- * in their order (rowpar.c): recode's second pass.  Above kanon.h.
+ * in their order (rowpar.c): recode's and partition's second passes.
+ * Above kanon.h.
  */
 #ifndef ROWPAR_H
 #define ROWPAR_H
@@ -35,18 +36,19 @@ struct rowpar_ops {
 	 * is read; NULL: the rows cannot be done on threads. */
 	void *(*tnew)(void *ctx, int nt);
 	void (*tfree)(void *ctx, void *ts);
-	/* Row f on a thread: its output appended to out (each row ended
-	 * by kn_row_end), its record to rec; returns the rows written (0
-	 * or 1), or -1 when the main thread must do the row. */
-	int (*row)(void *ctx, void *ts, kn_str *f, kn_row *out,
+	/* Row f, number row among the table's rows (0 the first), on a
+	 * thread: its output appended to out (each row ended by
+	 * kn_row_end), its record to rec; returns the rows written (0 or
+	 * 1), or -1 when the main thread must do the row. */
+	int (*row)(void *ctx, void *ts, uint64_t row, kn_str *f, kn_row *out,
 	    rowpar_buf *rec);
 	/* If not NULL: on the main thread, in the order of the rows,
 	 * whether the row's record at *rec (moved past it) may be
 	 * applied; applies it then.  0: the main thread does the row. */
 	int (*commit)(void *ctx, const char **rec);
 	/* The current row of t (its fields t->f, its file and line for
-	 * messages) as one thread does it, written to the output;
-	 * returns the rows written. */
+	 * messages, t->rows the rows up to it) as one thread does it,
+	 * written to the output; returns the rows written. */
 	int (*serial)(void *ctx, kn_table *t);
 };
 

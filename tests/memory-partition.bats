@@ -246,8 +246,8 @@ setup() {
 
 @test "Rothko-T and Rothko-S counting on the threads of -j: -j 1, 2 and 3 give the same output, regions and accounting, at budgets that force many scans" {
 	# Dense counts (k alone), hashed groups (-s, -l; infogain) and
-	# streamed numbers (inc at -S 4M), --fcache 1 and 3; at -S 64M the
-	# table's lines copied with their classes on the threads too.
+	# streamed numbers (inc at -S 4M), --fcache 1 and 3; at -S 64M,
+	# nodes in memory of at most 5,000 rows (--fit-rows).
 	head -n 60001 "$B/big.tsv" > "$T/t"
 	local -a cases=(
 	    "-a rothko-t -S 4M -q salary,commission,age,elevel,car,zipcode,hvalue,hyears,loan -k 20"
