@@ -1338,33 +1338,51 @@ rank_ids(struct part *pt, struct dim *dm)
 	free(pr);
 }
 
+/* Out of core the sums are bounded by the largest value, mx: the rows'
+ * (and one more) squares of it with sens (variance), else the rows'
+ * (and one more) times it (regression), must fit 128 bits. */
+static void
+sums_bound(struct part *pt, kn_i128 mx, int sens, const char *name)
+{
+	kn_i128 b, n = (kn_i128)pt->nrows + 1;
+
+	if (sens ? __builtin_mul_overflow(mx, mx, &b) ||
+	    __builtin_mul_overflow(b, n, &b) : __builtin_mul_overflow(mx, n, &b))
+		kn_die(sens ? "-s %s: values too large for exact variances" :
+		    "-t %s: values too large for exact sums", name);
+}
+
+/* The largest of |v[0..n)|. */
+static kn_i128
+abs_max(const kn_i128 *v, size_t n)
+{
+	kn_i128 mx = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((v[i] < 0 ? -v[i] : v[i]) > mx)
+			mx = v[i] < 0 ? -v[i] : v[i];
+	return mx;
+}
+
 /* Once the rows are spooled, a keyed sensitive column (sens) or target
  * (mondrian.h): its scale, and the bound on its sums that the values
  * of a dictionary are checked against. */
 static void
 keyed_prepare(struct part *pt, struct dim *dm, int sens)
 {
-	kn_i128 mx, b;
-
 	if (dm->sc_ovf)
 		kn_die("%s: column '%s': the values do not fit 64 bits with %d "
 		    "decimals each, as %s takes them out of core (-S): run in "
 		    "memory (-a memory), or round them", pt->inname, dm->name,
 		    dm->sc_now, sens ? "--variance" : "--split regression");
 	numkey_finish(pt, dm);
-	mx = dm->kmx > -(kn_i128)dm->kmn ? dm->kmx : -(kn_i128)dm->kmn;
-	if (sens) {
+	if (sens)
 		pt->sens_F = dm->S;
-		if (__builtin_mul_overflow(mx, mx, &b) ||
-		    __builtin_mul_overflow(b, (kn_i128)pt->nrows + 1, &b))
-			kn_die("-s %s: values too large for exact variances",
-			    dm->name);
-	} else {
+	else
 		pt->targ_F = dm->S;
-		if (__builtin_mul_overflow(mx, (kn_i128)pt->nrows + 1, &b))
-			kn_die("-t %s: values too large for exact sums",
-			    dm->name);
-	}
+	sums_bound(pt, dm->kmx > -(kn_i128)dm->kmn ? dm->kmx :
+	    -(kn_i128)dm->kmn, sens, dm->name);
 }
 
 /* Once the rows are read: codes for the values, exact scales for the
@@ -1401,24 +1419,10 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 				&pt->sens_val[i]))
 				kn_die("-s %s: too many digits for exact "
 				    "variances", scol);
-		if (pt->ooc && !pt->exact_sums) {
-			/* The rows are on disk: bound the sums by the largest
-			 * value. */
-			kn_i128 mx = 0, b;
-
-			for (i = 0; i < pt->sens_dict.n; i++)
-				if ((pt->sens_val[i] < 0
-					    ? -pt->sens_val[i]
-					    : pt->sens_val[i]) > mx)
-					mx = pt->sens_val[i] < 0
-					    ? -pt->sens_val[i]
-					    : pt->sens_val[i];
-			if (__builtin_mul_overflow(mx, mx, &b) ||
-			    __builtin_mul_overflow(
-				b, (kn_i128)pt->nrows + 1, &b))
-				kn_die("-s %s: values too large for exact "
-				    "variances", scol);
-		}
+		/* The rows on disk: the sums bounded by the largest value. */
+		if (pt->ooc && !pt->exact_sums)
+			sums_bound(pt, abs_max(pt->sens_val, pt->sens_dict.n), 1,
+			    scol);
 		for (i = 0; i < pt->nrows && !pt->ooc; i++) {
 			kn_i128 v = pt->sens_val[pt->rec[i * pt->rec_words +
 				    pt->word_sens]],
@@ -1468,21 +1472,9 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 				&pt->targ_val[i]))
 				kn_die("-t %s: too many digits for exact sums",
 				    tcol);
-		if (pt->ooc && !pt->exact_sums) {
-			kn_i128 mx = 0, b;
-
-			for (i = 0; i < pt->targ_dict.n; i++)
-				if ((pt->targ_val[i] < 0
-					    ? -pt->targ_val[i]
-					    : pt->targ_val[i]) > mx)
-					mx = pt->targ_val[i] < 0
-					    ? -pt->targ_val[i]
-					    : pt->targ_val[i];
-			if (__builtin_mul_overflow(
-				mx, (kn_i128)pt->nrows + 1, &b))
-				kn_die("-t %s: values too large for exact "
-				    "sums", tcol);
-		}
+		if (pt->ooc && !pt->exact_sums)
+			sums_bound(pt, abs_max(pt->targ_val, pt->targ_dict.n), 0,
+			    tcol);
 		for (i = 0; i < pt->nrows && !pt->ooc; i++) {
 			kn_i128 v = pt->targ_val[pt->rec[i * pt->rec_words +
 			    pt->word_targ]];
