@@ -1004,6 +1004,22 @@ merge_dict(struct part *pt, struct mljob *jb, size_t x, uint32_t *map,
 	return 1;
 }
 
+/* Record r's ids of a block's own dictionaries made the run's, through
+ * map (merge_dict). */
+static void
+map_codes(const struct part *pt, uint32_t *r, uint32_t *const *map)
+{
+	size_t j;
+
+	for (j = 0; j < pt->nqi; j++)
+		if (pt->dims[j].h != NULL)
+			r[j] = map[j][r[j]];
+	if (pt->has_sens && !pt->sens_keyed)
+		r[pt->word_sens] = map[LD_SENS(pt)][r[pt->word_sens]];
+	if (pt->has_targ && !pt->targ_keyed)
+		r[pt->word_targ] = map[LD_TARG(pt)][r[pt->word_targ]];
+}
+
 /*
  * Out of core, the rows of jb up to the first it could not do, put in
  * the chunks as one thread puts them: a chunk's rows at a time, the
@@ -1059,18 +1075,9 @@ finish_ooc(struct mlpar *mp, struct mljob *jb, uint32_t **map,
 		for (k = k0; k < k1 && mp->coded; k++) {
 			uint32_t *r = jb->rec + k * rw;
 
-			for (j = 0; j < pt->nqi; j++)
-				if (pt->dims[j].h != NULL)
-					r[j] = map[j][r[j]];
-			if (pt->has_sens && !pt->sens_keyed) {
-				r[pt->word_sens] =
-				    map[LD_SENS(pt)][r[pt->word_sens]];
-				if (pt->req.hast)
-					sens_count(pt, r[pt->word_sens], 1);
-			}
-			if (pt->has_targ && !pt->targ_keyed)
-				r[pt->word_targ] =
-				    map[LD_TARG(pt)][r[pt->word_targ]];
+			map_codes(pt, r, map);
+			if (pt->has_sens && pt->req.hast)
+				sens_count(pt, r[pt->word_sens], 1);
 		}
 		chunk_append(pt, jb, k0, k1);
 		k0 = k1;
@@ -1138,19 +1145,8 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 		in = 0;
 		at = 0;
 	} else if (!pt->ooc) {
-		for (k = 0; k < jb->done && mp->coded; k++) {
-			uint32_t *r = jb->rec + k * pt->rec_words;
-
-			for (j = 0; j < pt->nqi; j++)
-				if (pt->dims[j].h != NULL)
-					r[j] = map[j][r[j]];
-			if (pt->has_sens)
-				r[pt->word_sens] =
-				    map[LD_SENS(pt)][r[pt->word_sens]];
-			if (pt->has_targ)
-				r[pt->word_targ] =
-				    map[LD_TARG(pt)][r[pt->word_targ]];
-		}
+		for (k = 0; k < jb->done && mp->coded; k++)
+			map_codes(pt, jb->rec + k * pt->rec_words, map);
 		for (i = 0; i < jb->nlcount; i++)
 			if (jb->lcount[i] > 0)
 				sens_count(pt, map[LD_SENS(pt)][i],
