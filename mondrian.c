@@ -991,15 +991,16 @@ mond_region(struct part *pt, uint32_t id, uint64_t n, const kn_i128 *sums)
 		kn_die_sys("%s: write error", pt->regions_name);
 }
 
-/* Notes that row belongs to class id: in memory, or out of core as a
- * pair in the pairs file. */
+/* Notes that row belongs to class id: in row_class when there is one
+ * (in memory; out of core, a node in memory's, by its rows' places in
+ * it), else as a pair in the pairs file. */
 void
 mond_class_assign(struct part *pt, uint32_t row, uint32_t id)
 {
 	uint32_t pr[2];
 
 	pt->acct.classed++;
-	if (!pt->ooc) {
+	if (pt->row_class != NULL) {
 		pt->row_class[row] = id;
 		return;
 	}

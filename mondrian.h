@@ -220,6 +220,7 @@ struct part {
 	char *spool_path;
 	FILE *pairs;		/* (row, class) pairs */
 	char *pairs_path;
+	const char *tmpdir;	/* -T: the temp files' directory */
 	kn_i128 *sums;		/* per dimension, for a region's means */
 	/* per dimension, for a region: its rows whose value is missing and
 	 * the least rank of the others (set with the sums) */
@@ -286,6 +287,7 @@ struct part {
 
 	/* Output of the partitioning. */
 	uint32_t *row_class;	/* row -> class */
+	uint32_t *node_row;	/* out of core: a node in memory's rows */
 	uint32_t nclasses;
 	uint64_t max_class;
 	FILE *regions_fp;
@@ -511,8 +513,9 @@ void mond_region(struct part *pt, uint32_t id, uint64_t n, const kn_i128 *sums);
 void mond_region_clear(struct part *pt);
 void mond_region_add(struct part *pt, size_t j, uint32_t c, uint64_t cnt);
 
-/* Notes that row belongs to class id: in memory, or out of core as a
- * pair in the pairs file. */
+/* Notes that row belongs to class id: in row_class when there is one
+ * (in memory; out of core, a node in memory's, by its rows' places in
+ * it), else as a pair in the pairs file. */
 void mond_class_assign(struct part *pt, uint32_t row, uint32_t id);
 
 /* Orders the dimensions by normalized width, widest first. */

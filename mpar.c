@@ -34,6 +34,7 @@ struct mpar_task {
 	uint32_t nclass;
 	char *reg;		/* the regions' lines, ids from 1 */
 	size_t nreg;
+	char *regpath;		/* out of core: those lines' temp file */
 	/* cut once by a round of growth: its parts, in the serial order,
 	 * as pairs b, e and their extents */
 	size_t nkid;
@@ -172,15 +173,26 @@ task_work(struct mpar_worker *w, size_t i, int grow)
 	size_t q, nq = 2 * tp->nqi;
 
 	worker_slice(w, i);
-	if (mp->pt->regions_fp != NULL &&
+	if (mp->pt->regions_fp != NULL && mp->pt->ooc) {
+		/* Out of core the regions wait on disk, not in the
+		 * budget. */
+		pthread_mutex_lock(&mp->mu);
+		tk->regpath = kn_tmp_new(mp->pt->tmpdir);
+		tp->regions_fp = kn_tmp_open(tk->regpath, "wb");
+		pthread_mutex_unlock(&mp->mu);
+		if (tp->regions_fp == NULL)
+			kn_die_sys("%s", tk->regpath);
+	} else if (mp->pt->regions_fp != NULL &&
 	    (tp->regions_fp = open_memstream(&tk->reg, &tk->nreg)) == NULL)
 		kn_die_sys("regions in memory");
 	mond_stack_push(tp, tk->b, tk->e, tk->ext);
 	do
 		mond_step(tp, w->ord);
 	while (!grow && tp->nstack > 0);
-	if (tp->regions_fp != NULL && fclose(tp->regions_fp) != 0)
-		kn_die_sys("regions in memory");
+	if (tp->regions_fp != NULL && (fflush(tp->regions_fp) != 0 ||
+	    ferror(tp->regions_fp) || fclose(tp->regions_fp) != 0))
+		kn_die_sys("%s", tk->regpath != NULL ? tk->regpath :
+		    "regions in memory");
 	tk->nclass = tp->nclasses;
 	tk->done = tp->nstack == 0;
 	if (!tk->done) {
@@ -309,6 +321,8 @@ task_expand(struct mpar *mp)
 		free(tk->kid);
 		free(tk->kext);
 		free(tk->reg);
+		if (tk->regpath != NULL)
+			kn_tmp_close(tk->regpath);
 	}
 	free(mp->task);
 	free(mp->order);
@@ -317,19 +331,36 @@ task_expand(struct mpar *mp)
 	mp->order = kn_alloc((n + 1) * sizeof(size_t));
 }
 
-/* Writes part i's regions with their classes numbered from first + 1. */
+/* Writes part i's regions with their classes numbered from first + 1:
+ * from memory, or out of core from the part's temp file, which is then
+ * closed. */
 static void
-task_regions(struct part *pt, const struct mpar_task *tk, uint32_t first)
+task_regions(struct part *pt, struct mpar_task *tk, uint32_t first)
 {
 	const char *p = tk->reg, *end = tk->reg + tk->nreg;
-	char num[24];
+	char num[24], *line = NULL;
+	size_t cap = 0;
+	FILE *f = NULL;
 
-	while (p < end) {
-		const char *tab = memchr(p, '\t', (size_t)(end - p));
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+	if (tk->regpath != NULL &&
+	    (f = kn_tmp_open(tk->regpath, "rb")) == NULL)
+		kn_die_sys("%s", tk->regpath);
+	for (;;) {
+		const char *tab, *nl;
 		uint64_t id = 0;
 		size_t len;
 
+		if (f != NULL) {
+			ssize_t got = getline(&line, &cap, f);
+
+			if (got <= 0)
+				break;
+			p = line;
+			end = line + got;
+		} else if (p >= end)
+			break;
+		tab = memchr(p, '\t', (size_t)(end - p));
+		nl = memchr(p, '\n', (size_t)(end - p));
 		if (tab == NULL || nl == NULL)
 			kn_die("internal error: a region without its class");
 		for (; p < tab; p++)
@@ -340,6 +371,14 @@ task_regions(struct part *pt, const struct mpar_task *tk, uint32_t first)
 		    (size_t)(nl + 1 - tab))
 			kn_die_sys("%s: write error", pt->regions_name);
 		p = nl + 1;
+	}
+	free(line);
+	if (f != NULL) {
+		if (ferror(f))
+			kn_die_sys("%s: read error", tk->regpath);
+		fclose(f);
+		kn_tmp_close(tk->regpath);
+		tk->regpath = NULL;
 	}
 }
 
@@ -372,16 +411,20 @@ mpar_partition(struct part *pt, int jobs)
 	struct mpar mp;
 	struct mpar_worker *w;
 	size_t i, maxtask;
-	uint32_t nclass = 0;
+	uint32_t nclass;
 	int k;
 
 	/* Small tables, and the growth of Rothko-S's and a cluster's
-	 * trees, on one thread. */
-	if (jobs <= 1 || pt->grow.on || pt->ooc || pt->region_tag != NULL ||
-	    pt->nrows < 2 * MPAR_MIN_ROWS) {
+	 * trees, on one thread; out of core, a node whose classes go
+	 * straight to the pairs file, or whose keyed values have ids by
+	 * row (worker_init sizes the counts by the dictionaries). */
+	if (jobs <= 1 || pt->grow.on || pt->region_tag != NULL ||
+	    (pt->ooc && (pt->row_class == NULL || pt->sens_keyed ||
+	    pt->targ_keyed)) || pt->nrows < 2 * MPAR_MIN_ROWS) {
 		mond_partition(pt);
 		return;
 	}
+	nclass = pt->nclasses;
 	memset(&mp, 0, sizeof(mp));
 	mp.pt = pt;
 	/* Parts of at most an eighth of a thread's share, so that the
@@ -425,7 +468,8 @@ mpar_partition(struct part *pt, int jobs)
 	mp.mode = MPAR_RUN;
 	run_threads(&mp, w, jobs);
 
-	/* The classes as the serial run numbers them. */
+	/* The classes as the serial run numbers them, after those of the
+	 * nodes before out of core. */
 	mp.first = kn_alloc((mp.ntask + 1) * sizeof(uint32_t));
 	for (i = 0; i < mp.ntask; i++) {
 		mp.first[i] = nclass;

@@ -499,6 +499,7 @@ main(int argc, char *argv[])
 		kn_die("--tree goes with --job");
 	kn_progress_init(opt.progress);
 	pt->rk->tmpdir = kn_tmpdir(pt->rk->tmpdir);
+	pt->tmpdir = pt->rk->tmpdir;
 
 	/* The outputs first: a bad path fails before any work.  The
 	 * output of a table may replace it (kanon(7), OUTPUT FILES). */

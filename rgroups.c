@@ -36,7 +36,8 @@ rothko_read_open(struct part *pt, struct oread *rd, const struct onode *on)
 	rd->nd = on;
 	if ((rd->f = kn_tmp_open(on->path, "rb")) == NULL)
 		kn_die_sys("%s", on->path);
-	rd->buf = kn_alloc(MOND_CHUNK * pt->dwords * sizeof(uint32_t));
+	rd->buf = kn_alloc(ROTHKO_READ * pt->dwords * sizeof(uint32_t));
+	rd->buf2 = NULL;
 	rd->n = rd->i = 0;
 	rd->chunk = 0;
 	/* Whether a record has anything to map. */
@@ -46,27 +47,40 @@ rothko_read_open(struct part *pt, struct oread *rd, const struct onode *on)
 	pt->acct.scans++;
 }
 
-/* Reads the reader's next chunk, mapped; 0 at the end. */
+/* Reads the reader's next records, up to ROTHKO_READ, mapped; 0 at the
+ * end.  The spool's are read a chunk at a time, each brought to the
+ * final scales as its chunk (numkey_rescale). */
 static int
 read_fill(struct part *pt, struct oread *rd)
 {
-	size_t i;
+	size_t i, got = MOND_CHUNK, w = pt->dwords;
 
-	rd->n = fread(rd->buf, pt->dwords * sizeof(uint32_t), MOND_CHUNK,
-	    rd->f);
-	rd->i = 0;
-	if (rd->n == 0) {
-		if (ferror(rd->f))
-			kn_die_sys("%s: read error", rd->nd->path);
+	if (rd->buf2 != NULL) {
+		uint32_t *b = rd->buf;
+
+		rd->buf = rd->buf2;
+		rd->buf2 = b;
+	}
+	rd->n = rd->i = 0;
+	while (got == MOND_CHUNK && rd->n + MOND_CHUNK <= ROTHKO_READ) {
+		uint32_t *b = rd->buf + rd->n * w;
+
+		got = fread(b, w * sizeof(uint32_t), MOND_CHUNK, rd->f);
+		if (got == 0)
+			break;
+		if (rd->nd->raw) {
+			numkey_rescale(pt, b, got, rd->chunk++);
+			for (i = 0; i < got && rd->map; i++)
+				map_record(pt, b + i * w);
+		}
+		rd->n += got;
+	}
+	if (ferror(rd->f))
+		kn_die_sys("%s: read error", rd->nd->path);
+	if (rd->n == 0)
 		return 0;
-	}
-	pt->acct.bread += rd->n * pt->dwords * sizeof(uint32_t);
+	pt->acct.bread += rd->n * w * sizeof(uint32_t);
 	kn_progress(pt->acct.classed, pt->acct.bread);
-	if (rd->nd->raw) {
-		numkey_rescale(pt, rd->buf, rd->n, rd->chunk++);
-		for (i = 0; i < rd->n && rd->map; i++)
-			map_record(pt, rd->buf + i * pt->dwords);
-	}
 	return 1;
 }
 
@@ -93,10 +107,19 @@ rothko_read_chunk(struct part *pt, struct oread *rd, size_t *n)
 }
 
 void
+rothko_read_double(struct part *pt, struct oread *rd)
+{
+	if (rd->buf2 == NULL)
+		rd->buf2 = kn_alloc(ROTHKO_READ * pt->dwords *
+		    sizeof(uint32_t));
+}
+
+void
 rothko_read_close(struct oread *rd)
 {
 	fclose(rd->f);
 	free(rd->buf);
+	free(rd->buf2);
 }
 
 static uint64_t
@@ -401,8 +424,12 @@ rothko_count_clear(struct part *pt)
 }
 
 /* The threads of the counting scans: the caller is thread 0, the
- * others wait for a chunk (gen), count the dimensions whose owner they
- * are, and say so (pending). */
+ * others wait for a chunk (gen); each then takes the chunk's
+ * dimensions (and the totals) one at a time, the costliest first, and
+ * counts them, so that every dimension's counts are made by one thread
+ * as they would be by one alone.  The caller may read and route the
+ * next chunk before it joins them (rothko_count_start and
+ * rothko_count_wait). */
 struct rpool {
 	pthread_mutex_t mu, gmu;
 	pthread_cond_t go, done;
@@ -416,7 +443,8 @@ struct rpool {
 	const uint32_t *recs;
 	size_t n;
 	const long *sl;
-	int *owner;		/* of each dimension, and of the totals */
+	size_t *order;		/* the dimensions, nqi for the totals */
+	size_t norder, next;	/* the next to take, under mu */
 };
 
 struct rwork {
@@ -501,17 +529,23 @@ count_tot(struct part *pt, const uint32_t *recs, size_t n, const long *sl)
 	}
 }
 
-/* Thread k's part of the chunk in p. */
+/* Counts the chunk's dimensions on this thread until none is left. */
 static void
-pool_count(struct rpool *p, int k)
+pool_count(struct rpool *p)
 {
-	size_t j;
+	for (;;) {
+		size_t j;
 
-	for (j = 0; j < p->pt->nqi; j++)
-		if (p->owner[j] == k)
+		pthread_mutex_lock(&p->mu);
+		j = p->next < p->norder ? p->order[p->next++] : SIZE_MAX;
+		pthread_mutex_unlock(&p->mu);
+		if (j == SIZE_MAX)
+			return;
+		if (j == p->pt->nqi)
+			count_tot(p->pt, p->recs, p->n, p->sl);
+		else
 			count_dim(p->pt, p->G, p->recs, p->n, p->sl, j);
-	if (p->pt->rk->streaming && p->owner[p->pt->nqi] == k)
-		count_tot(p->pt, p->recs, p->n, p->sl);
+	}
 }
 
 static void *
@@ -530,7 +564,7 @@ pool_run(void *arg)
 			break;
 		seen = p->gen;
 		pthread_mutex_unlock(&p->mu);
-		pool_count(p, w->k);
+		pool_count(p);
 		pthread_mutex_lock(&p->mu);
 		if (--p->pending == 0)
 			pthread_cond_signal(&p->done);
@@ -554,7 +588,7 @@ pool_get(struct part *pt)
 	pthread_mutex_init(&p->gmu, NULL);
 	pthread_cond_init(&p->go, NULL);
 	pthread_cond_init(&p->done, NULL);
-	p->owner = kn_zalloc((pt->nqi + 1) * sizeof(int));
+	p->order = kn_alloc((pt->nqi + 1) * sizeof(size_t));
 	p->th = kn_alloc((size_t)pt->rk->jobs * sizeof(pthread_t));
 	p->w = kn_alloc((size_t)pt->rk->jobs * sizeof(struct rwork));
 	for (k = 1; k < pt->rk->jobs; k++) {
@@ -569,19 +603,16 @@ pool_get(struct part *pt)
 	return p;
 }
 
-/* The dimensions (and the totals) shared among the pool's threads by
- * their cost, the largest first to the least loaded thread, thread 0
- * also reading and routing the rows. */
+/* The order in which the pool's threads take the dimensions (and the
+ * totals) of each chunk: the costliest first, so that the last taken
+ * are short. */
 static void
 pool_share(struct part *pt, struct rpool *p, struct gtab *G)
 {
 	size_t j, m = pt->nqi + 1, i;
-	uint64_t *load = kn_zalloc((size_t)p->nth * sizeof(uint64_t));
 	uint64_t *cost = kn_alloc(m * sizeof(uint64_t));
-	int k, best;
 
-	for (j = 0; j < m; j++) {
-		p->owner[j] = -1;
+	for (j = 0, p->norder = 0; j < m; j++) {
 		if (j == pt->nqi)
 			cost[j] = pt->rk->streaming ? 4 : 0;
 		else if (rothko_streamed(pt, j) || (G[j].mode == GT_DENSE &&
@@ -589,22 +620,13 @@ pool_share(struct part *pt, struct rpool *p, struct gtab *G)
 			cost[j] = 1;
 		else
 			cost[j] = 3;
+		if (cost[j] == 0)
+			continue;
+		for (i = p->norder++; i > 0 && cost[p->order[i - 1]] <
+		    cost[j]; i--)
+			p->order[i] = p->order[i - 1];
+		p->order[i] = j;
 	}
-	load[0] = 2;
-	for (i = 0; i < m; i++) {
-		size_t top = m;
-
-		for (j = 0; j < m; j++)
-			if (p->owner[j] < 0 && (top == m ||
-			    cost[j] > cost[top]))
-				top = j;
-		for (best = 0, k = 1; k < p->nth; k++)
-			if (load[k] < load[best])
-				best = k;
-		p->owner[top] = best;
-		load[best] += cost[top];
-	}
-	free(load);
 	free(cost);
 }
 
@@ -642,7 +664,7 @@ rothko_count_begin(struct part *pt, struct gtab *G, size_t nb)
 }
 
 void
-rothko_count_chunk(struct part *pt, struct gtab *G, const uint32_t *recs,
+rothko_count_start(struct part *pt, struct gtab *G, const uint32_t *recs,
     size_t n, const long *sl)
 {
 	struct rpool *p = pt->rk->pool;
@@ -661,15 +683,33 @@ rothko_count_chunk(struct part *pt, struct gtab *G, const uint32_t *recs,
 	p->recs = recs;
 	p->n = n;
 	p->sl = sl;
+	p->next = 0;
 	p->pending = p->nth - 1;
 	p->gen++;
 	pthread_cond_broadcast(&p->go);
 	pthread_mutex_unlock(&p->mu);
-	pool_count(p, 0);
+}
+
+void
+rothko_count_wait(struct part *pt)
+{
+	struct rpool *p = pt->rk->pool;
+
+	if (p == NULL || p->nth <= 1)
+		return;
+	pool_count(p);
 	pthread_mutex_lock(&p->mu);
 	while (p->pending > 0)
 		pthread_cond_wait(&p->done, &p->mu);
 	pthread_mutex_unlock(&p->mu);
+}
+
+void
+rothko_count_chunk(struct part *pt, struct gtab *G, const uint32_t *recs,
+    size_t n, const long *sl)
+{
+	rothko_count_start(pt, G, recs, n, sl);
+	rothko_count_wait(pt);
 }
 
 void
@@ -701,7 +741,7 @@ rothko_count_end(struct part *pt)
 		pthread_join(p->th[k], NULL);
 	pt->rk->gmu = NULL;
 	pt->rk->pool = NULL;
-	free(p->owner);
+	free(p->order);
 	free(p->th);
 	free(p->w);
 	free(p);

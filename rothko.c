@@ -24,6 +24,7 @@
 #include "hypo.h"
 #include "kanon.h"
 #include "mondrian.h"
+#include "mpar.h"
 #include "rothko.h"
 
 /* side_ok on a sample part: the tests of 004 §3.1.  Distinct
@@ -738,6 +739,80 @@ rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr)
 	}
 }
 
+/* The threads of -j that partition a node of n rows in memory
+ * (mpar.c): as many as what is left of the budget past the node's rows
+ * holds the scratch of each beyond the first (worker_init: its counts
+ * by sensitive value and label, closeness's values, its node and
+ * stack), and one for a node whose classes go to the pairs file. */
+static int
+threads_for(struct part *pt, uint64_t n)
+{
+	size_t used = n * mem_row_bytes(pt), each;
+	int k;
+
+	if (pt->row_class == NULL || used >= pt->rk->avail)
+		return 1;
+	each = (pt->sens_dict.n + 1) * (4 * sizeof(uint64_t) +
+	    sizeof(uint32_t) + 2 * sizeof(kn_tval)) +
+	    (pt->targ_dict.n + 1) * (2 * sizeof(uint64_t) + sizeof(uint32_t)) +
+	    ((size_t)64 << 10);
+	for (k = 1; k < pt->rk->jobs && used + each <= pt->rk->avail; k++)
+		used += each;
+	return k;
+}
+
+/*
+ * The classes of a node's rows in memory go to an array of the node's
+ * own, each record's row word its place in the node, so that the
+ * threads of -j can partition it (mpar.c numbers its classes as one
+ * thread would); then to the pairs file, in the node's order.  Its two
+ * words a row take 8 of the 9 bytes a row and number that the ranking
+ * frees (rank_in_memory; mem_row_bytes), so a node with no number
+ * writes its pairs as it goes, on one thread.
+ */
+static void
+node_classes(struct part *pt, uint64_t n)
+{
+	uint64_t i;
+
+	pt->node_row = kn_alloc((n + 1) * sizeof(uint32_t));
+	pt->row_class = kn_alloc((n + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++) {
+		uint32_t *r = pt->rec + i * pt->rec_words;
+
+		pt->node_row[i] = r[pt->word_row];
+		r[pt->word_row] = (uint32_t)i;
+	}
+}
+
+/* Writes the pairs of the node's classes (node_classes). */
+static void
+node_pairs(struct part *pt, uint64_t n)
+{
+	uint32_t pr[2 * 1024];
+	uint64_t i;
+	size_t m = 0;
+
+	for (i = 0; i <= n; i++) {
+		if (m == 1024 || (i == n && m > 0)) {
+			if (fwrite(pr, 2 * sizeof(uint32_t), m, pt->pairs) !=
+			    m)
+				kn_die_sys("%s: write error", pt->pairs_path);
+			pt->acct.bwritten += m * 2 * sizeof(uint32_t);
+			m = 0;
+		}
+		if (i == n)
+			break;
+		pr[2 * m] = pt->node_row[i];
+		pr[2 * m + 1] = pt->row_class[i];
+		m++;
+	}
+	free(pt->node_row);
+	free(pt->row_class);
+	pt->node_row = NULL;
+	pt->row_class = NULL;
+}
+
 /* Partitions a node in memory: reads it, each number's key taken in the
  * same scan (9 bytes a row and number: its value and scale, within what
  * mem_row_bytes counts), and runs the stack
@@ -777,7 +852,11 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 	mond_scratch_alloc(pt, 1);
 	if (checkname != NULL)
 		rothko_root_check(pt, checkname);
-	mond_partition(pt);
+	if (numbers(pt) > 0)
+		node_classes(pt, on->n);
+	mpar_partition(pt, threads_for(pt, on->n));
+	if (pt->row_class != NULL)
+		node_pairs(pt, on->n);
 	mond_scratch_alloc(pt, 0);
 	for (i = 0; i < pt->nqi; i++)
 		rothko_local_free(&pt->dims[i]);
@@ -1298,6 +1377,18 @@ repartition_tree(struct part *pt, const struct onode *on, struct onode **kids)
 	return nk;
 }
 
+/* The batch's slots of the n records at r (none when r is NULL), routed
+ * in order through the tree. */
+static void
+route_chunk(struct part *pt, const uint32_t *r, size_t n, const long *slot,
+    long *sl)
+{
+	size_t i;
+
+	for (i = 0; r != NULL && i < n; i++)
+		sl[i] = slot[tree_route(pt, r + i * pt->dwords)];
+}
+
 /* One step of Rothko-T on a node too large for memory (004 §2): the
  * tree is grown breadth first, the frequency groups of up to fcache
  * nodes counted per scan by routing every row through it, each cut
@@ -1310,12 +1401,14 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
 {
 	struct gtab *G, *gsave = pt->rk->gtab;
 	size_t *front, nf = 0, fb = 0, nb, b, t, j, n, i;
-	long *slot, *sl = kn_alloc(MOND_CHUNK * sizeof(long));
+	long *slot, *sl[2];
 	struct oread rd;
 	uint32_t *r;
 	size_t nk;
 	int stop = 0;
 
+	sl[0] = kn_alloc(ROTHKO_READ * sizeof(long));
+	sl[1] = kn_alloc(ROTHKO_READ * sizeof(long));
 	pt->grow.n = 0;
 	pt->grow.cap = 0;
 	pt->grow.t = NULL;
@@ -1358,13 +1451,22 @@ again:
 		pt->rk->gsoft = 1;
 		pt->rk->gover = 0;
 		if (rothko_count_begin(pt, G, nb)) {
+			/* The next chunk read and routed while the threads
+			 * count one. */
 			rothko_read_open(pt, &rd, on);
-			while (!pt->rk->gover &&
-			    (r = rothko_read_chunk(pt, &rd, &n)) != NULL) {
-				for (i = 0; i < n; i++)
-					sl[i] = slot[tree_route(pt,
-					    r + i * pt->dwords)];
-				rothko_count_chunk(pt, G, r, n, sl);
+			rothko_read_double(pt, &rd);
+			r = rothko_read_chunk(pt, &rd, &n);
+			route_chunk(pt, r, n, slot, sl[0]);
+			for (i = 0; r != NULL && !pt->rk->gover; i ^= 1) {
+				uint32_t *rn;
+				size_t nn;
+
+				rothko_count_start(pt, G, r, n, sl[i]);
+				rn = rothko_read_chunk(pt, &rd, &nn);
+				route_chunk(pt, rn, nn, slot, sl[i ^ 1]);
+				rothko_count_wait(pt);
+				r = rn;
+				n = nn;
 			}
 			rothko_read_close(&rd);
 		}
@@ -1489,7 +1591,8 @@ again:
 	}
 	free(G);
 	free(front);
-	free(sl);
+	free(sl[0]);
+	free(sl[1]);
 	if (pt->grow.t[0].leaf) {
 		nk = 0;
 		*kids = NULL;

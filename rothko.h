@@ -19,11 +19,17 @@ struct onode {
 	int big;		/* known to have no allowable cut */
 };
 
+/* The records a reader of a node file takes at once: eight chunks of
+ * the spool (2.4 MB of records of 19 words), so that the threads of a
+ * counting scan meet once for as many rows. */
+#define ROTHKO_READ (8 * (size_t)MOND_CHUNK)
+
 /* A reader of a node file in chunks. */
 struct oread {
 	FILE *f;
 	const struct onode *nd;
 	uint32_t *buf;
+	uint32_t *buf2;		/* rothko_read_double's other buffer */
 	size_t n, i;
 	uint64_t chunk;		/* chunks read, for the spool's scales */
 	int map;		/* the spool's records need map_record */
@@ -138,6 +144,9 @@ void rothko_read_open(struct part *pt, struct oread *rd,
     const struct onode *on);
 uint32_t *rothko_read_next(struct part *pt, struct oread *rd);
 void rothko_read_close(struct oread *rd);
+/* Gives the reader a second buffer, filled in turn with the first, so
+ * that a chunk stays as it is while the next is read. */
+void rothko_read_double(struct part *pt, struct oread *rd);
 
 void rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
     uint32_t y, uint64_t cnt);
@@ -166,6 +175,14 @@ int rothko_count_begin(struct part *pt, struct gtab *G, size_t nb);
  * so that every count is the same as on one. */
 void rothko_count_chunk(struct part *pt, struct gtab *G,
     const uint32_t *recs, size_t n, const long *sl);
+
+/* rothko_count_chunk in two halves: the threads of -j start on the
+ * chunk, and the caller, which may meanwhile read the next one (recs,
+ * sl and G stay as they are until then), joins them and waits until
+ * they are done. */
+void rothko_count_start(struct part *pt, struct gtab *G,
+    const uint32_t *recs, size_t n, const long *sl);
+void rothko_count_wait(struct part *pt);
 
 /* Frees the lists made from dense counts of a node's groups G[0..nqi)
  * once its cut is chosen: rothko_count_begin counts them for one node
