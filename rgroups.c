@@ -38,8 +38,9 @@ rothko_read_open(struct part *pt, struct oread *rd, const struct onode *on)
 		kn_die_sys("%s", on->path);
 	rd->buf = kn_alloc(ROTHKO_READ * pt->dwords * sizeof(uint32_t));
 	rd->buf2 = NULL;
+	rd->blk = kn_alloc(numkey_block_bytes(pt));
 	rd->n = rd->i = 0;
-	rd->chunk = 0;
+	rd->rows = 0;
 	/* Whether a record has anything to map. */
 	rd->map = pt->split == SPLIT_INFOGAIN;
 	for (j = 0; j < pt->nqi; j++)
@@ -48,12 +49,12 @@ rothko_read_open(struct part *pt, struct oread *rd, const struct onode *on)
 }
 
 /* Reads the reader's next records, up to ROTHKO_READ, mapped; 0 at the
- * end.  The spool's are read a chunk at a time, each brought to the
- * final scales as its chunk (numkey_rescale). */
+ * end.  They are read a block at a time (numkey_read), the spool's each
+ * brought to the final scales as its chunk (numkey_rescale). */
 static int
 read_fill(struct part *pt, struct oread *rd)
 {
-	size_t i, got = MOND_CHUNK, w = pt->dwords;
+	size_t i, got, w = pt->dwords;
 
 	if (rd->buf2 != NULL) {
 		uint32_t *b = rd->buf;
@@ -62,24 +63,23 @@ read_fill(struct part *pt, struct oread *rd)
 		rd->buf2 = b;
 	}
 	rd->n = rd->i = 0;
-	while (got == MOND_CHUNK && rd->n + MOND_CHUNK <= ROTHKO_READ) {
+	while (rd->n + MOND_CHUNK <= ROTHKO_READ) {
 		uint32_t *b = rd->buf + rd->n * w;
 
-		got = fread(b, w * sizeof(uint32_t), MOND_CHUNK, rd->f);
+		got = numkey_read(pt, rd->f, rd->nd->path, b, &pt->acct.bread,
+		    rd->blk);
 		if (got == 0)
 			break;
 		if (rd->nd->raw) {
-			numkey_rescale(pt, b, got, rd->chunk++);
+			numkey_rescale(pt, b, got, rd->rows / MOND_CHUNK);
 			for (i = 0; i < got && rd->map; i++)
 				map_record(pt, b + i * w);
 		}
+		rd->rows += got;
 		rd->n += got;
 	}
-	if (ferror(rd->f))
-		kn_die_sys("%s: read error", rd->nd->path);
 	if (rd->n == 0)
 		return 0;
-	pt->acct.bread += rd->n * w * sizeof(uint32_t);
 	kn_progress(pt->acct.classed, pt->acct.bread);
 	return 1;
 }
@@ -120,6 +120,7 @@ rothko_read_close(struct oread *rd)
 	fclose(rd->f);
 	free(rd->buf);
 	free(rd->buf2);
+	free(rd->blk);
 }
 
 static uint64_t

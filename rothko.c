@@ -1198,9 +1198,8 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 			memcpy(wb + (lt * per + wn[lt]++) * w, r,
 			    w * sizeof(uint32_t));
 			if (wn[lt] == per) {
-				if (fwrite(wb + lt * per * w, w *
-				    sizeof(uint32_t), per, p->f) != per)
-					kn_die_sys("%s: write error", p->path);
+				pt->acct.bwritten += numkey_write(pt, p->f,
+				    p->path, wb + lt * per * w, per, 0);
 				wn[lt] = 0;
 			}
 		}
@@ -1208,13 +1207,12 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 	for (t = 0; t < pt->grow.n; t++) {
 		if (ps[t].f == NULL)
 			continue;
-		if (fwrite(wb + t * per * w, w * sizeof(uint32_t), wn[t],
-		    ps[t].f) != wn[t] || fflush(ps[t].f) != 0 ||
-		    ferror(ps[t].f))
+		pt->acct.bwritten += numkey_write(pt, ps[t].f, ps[t].path,
+		    wb + t * per * w, wn[t], 0);
+		if (fflush(ps[t].f) != 0 || ferror(ps[t].f))
 			kn_die_sys("%s: write error", ps[t].path);
 		fclose(ps[t].f);
 		ps[t].f = NULL;
-		pt->acct.bwritten += ps[t].n * pt->dwords * sizeof(uint32_t);
 	}
 	free(wb);
 	free(wn);

@@ -30,8 +30,9 @@ struct oread {
 	const struct onode *nd;
 	uint32_t *buf;
 	uint32_t *buf2;		/* rothko_read_double's other buffer */
+	unsigned char *blk;	/* a block as read (numkey_read) */
 	size_t n, i;
-	uint64_t chunk;		/* chunks read, for the spool's scales */
+	uint64_t rows;		/* records read, for the spool's scales */
 	int map;		/* the spool's records need map_record */
 };
 
