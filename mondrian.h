@@ -474,14 +474,14 @@ void numkey_rescale(struct part *pt, uint32_t *buf, size_t n, uint64_t c);
 /* Node files in packed blocks (numkey.c): writes the n records at recs,
  * the first of which is record first of the file, and returns the
  * bytes written; reads the next block into out (room for MOND_CHUNK
- * records) through blk (numkey_block_bytes), adds its bytes to *bytes
+ * records) through buf (numkey_group_bytes), adds its bytes to *bytes
  * and returns its records, 0 at the end.  Both die on an error, with
  * the file's path. */
 size_t numkey_write(const struct part *pt, FILE *f, const char *path,
     const uint32_t *recs, size_t n, uint64_t first);
-size_t numkey_block_bytes(const struct part *pt);
+size_t numkey_group_bytes(const struct part *pt);
 size_t numkey_read(const struct part *pt, FILE *f, const char *path,
-    uint32_t *out, uint64_t *bytes, unsigned char *blk);
+    uint32_t *out, uint64_t *bytes, unsigned char *buf);
 
 /* ---- mondrian.c, continued ---------------------------------------- */
 

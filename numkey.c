@@ -176,17 +176,16 @@ numkey_rescale(struct part *pt, uint32_t *buf, size_t n, uint64_t c)
  * spool (numkey_rescale works a chunk at a time).  A block is its count
  * (4 bytes), then for each word of a record the least value the block
  * has there (4 bytes) and the bytes, 0 to 4, that the differences from
- * it take (1 byte), then each word's differences in turn, a record
- * after another, the least significant byte first.  A key's high half
- * is mostly one value, and the rest few bytes: Agrawal's nine numbers
- * take 19 bytes a row against the 76 of the records.  The writer packs
- * a word at a time through a small buffer; the reader takes a block
- * whole (numkey_block_bytes: no more than its records) and unpacks it
- * sixty-four records at a time.
+ * it take (1 byte), then its records by groups of NK_GROUP: in a group,
+ * each word's differences in turn, a record after another, the least
+ * significant byte first.  A key's high half is mostly one value, and
+ * the rest few bytes: Agrawal's nine numbers take 19 bytes a row
+ * against the 76 of the records.  A group is packed and unpacked
+ * through a buffer of its own (numkey_group_bytes), the records staying
+ * in the first cache while each word is.
  */
 
-/* The values of a word packed or unpacked at a time. */
-#define NK_PIECE 4096
+#define NK_GROUP 64
 
 static unsigned
 width_of(uint32_t d)
@@ -211,12 +210,21 @@ get_u32(const unsigned char *p)
 	    (uint32_t)p[3] << 24;
 }
 
-/* Writes the n records at recs as one block. */
+size_t
+numkey_group_bytes(const struct part *pt)
+{
+	return 4 + 5 * pt->dwords + NK_GROUP * pt->dwords * 4;
+}
+
+/* Writes the n records at recs as one block, through buf
+ * (numkey_group_bytes). */
 static size_t
 write_block(const struct part *pt, FILE *f, const char *path,
-    const uint32_t *recs, size_t n, unsigned char *hdr, unsigned char *buf)
+    const uint32_t *recs, size_t n, unsigned char *buf)
 {
-	size_t dw = pt->dwords, w, i, h = 4 + 5 * dw, total;
+	size_t dw = pt->dwords, w, i, g, h = 4 + 5 * dw, total;
+	unsigned char *hdr = buf;
+	uint32_t *base = kn_alloc(dw * sizeof(uint32_t));
 
 	put_u32(hdr, (uint32_t)n);
 	for (w = 0; w < dw; w++) {
@@ -228,32 +236,33 @@ write_block(const struct part *pt, FILE *f, const char *path,
 			mn = v < mn ? v : mn;
 			mx = v > mx ? v : mx;
 		}
+		base[w] = mn;
 		put_u32(hdr + 4 + 4 * w, mn);
 		hdr[4 + 4 * dw + w] = (unsigned char)width_of(mx - mn);
 	}
 	if (fwrite(hdr, 1, h, f) != h)
 		kn_die_sys("%s: write error", path);
 	total = h;
-	for (w = 0; w < dw; w++) {
-		uint32_t base = get_u32(hdr + 4 + 4 * w);
-		unsigned b = hdr[4 + 4 * dw + w], k;
-		size_t at;
+	for (g = 0; g < n; g += NK_GROUP) {
+		size_t m = n - g < NK_GROUP ? n - g : NK_GROUP;
+		unsigned char *p = buf + h;
 
-		for (at = 0; b > 0 && at < n; at += NK_PIECE) {
-			size_t m = n - at < NK_PIECE ? n - at : NK_PIECE;
-			unsigned char *p = buf;
+		for (w = 0; w < dw; w++) {
+			unsigned b = hdr[4 + 4 * dw + w], k;
 
-			for (i = 0; i < m; i++) {
-				uint32_t d = recs[(at + i) * dw + w] - base;
+			for (i = 0; b > 0 && i < m; i++) {
+				uint32_t d = recs[(g + i) * dw + w] - base[w];
 
 				for (k = 0; k < b; k++)
 					*p++ = (unsigned char)(d >> (8 * k));
 			}
-			if (fwrite(buf, 1, m * b, f) != m * b)
-				kn_die_sys("%s: write error", path);
-			total += m * b;
 		}
+		if (fwrite(buf + h, 1, (size_t)(p - (buf + h)), f) !=
+		    (size_t)(p - (buf + h)))
+			kn_die_sys("%s: write error", path);
+		total += (size_t)(p - (buf + h));
 	}
+	free(base);
 	return total;
 }
 
@@ -261,8 +270,7 @@ size_t
 numkey_write(const struct part *pt, FILE *f, const char *path,
     const uint32_t *recs, size_t n, uint64_t first)
 {
-	unsigned char *hdr = kn_alloc(4 + 5 * pt->dwords);
-	unsigned char *buf = kn_alloc(4 * NK_PIECE);
+	unsigned char *buf = kn_alloc(numkey_group_bytes(pt));
 	size_t total = 0;
 
 	while (n > 0) {
@@ -270,12 +278,11 @@ numkey_write(const struct part *pt, FILE *f, const char *path,
 
 		if (m > n)
 			m = n;
-		total += write_block(pt, f, path, recs, m, hdr, buf);
+		total += write_block(pt, f, path, recs, m, buf);
 		recs += m * pt->dwords;
 		first += m;
 		n -= m;
 	}
-	free(hdr);
 	free(buf);
 	return total;
 }
@@ -292,60 +299,53 @@ read_all(FILE *f, const char *path, void *p, size_t len)
 }
 
 size_t
-numkey_block_bytes(const struct part *pt)
-{
-	return 4 + 5 * pt->dwords + (size_t)MOND_CHUNK * pt->dwords * 4;
-}
-
-size_t
 numkey_read(const struct part *pt, FILE *f, const char *path, uint32_t *out,
-    uint64_t *bytes, unsigned char *blk)
+    uint64_t *bytes, unsigned char *buf)
 {
-	size_t dw = pt->dwords, w, i, g, n, h = 4 + 5 * dw, len = 0;
-	size_t got = fread(blk, 1, 4, f);
+	size_t dw = pt->dwords, w, i, g, n, h = 4 + 5 * dw, rec = 0;
+	size_t got = fread(buf, 1, 4, f);
+	const unsigned char *hdr = buf;
 	uint32_t *tmpl;
 
 	if (got == 0 && !ferror(f))
 		return 0;
 	if (got != 4)
-		read_all(f, path, blk + got, 4 - got);
-	n = get_u32(blk);
+		read_all(f, path, buf + got, 4 - got);
+	n = get_u32(buf);
 	if (n == 0 || n > MOND_CHUNK)
 		kn_die("%s: internal error: a block of %zu records", path, n);
-	read_all(f, path, blk + 4, h - 4);
+	read_all(f, path, buf + 4, h - 4);
 	for (w = 0; w < dw; w++) {
-		if (blk[4 + 4 * dw + w] > 4)
+		if (hdr[4 + 4 * dw + w] > 4)
 			kn_die("%s: internal error: a word of %u bytes", path,
-			    (unsigned)blk[4 + 4 * dw + w]);
-		len += n * blk[4 + 4 * dw + w];
+			    (unsigned)hdr[4 + 4 * dw + w]);
+		rec += hdr[4 + 4 * dw + w];
 	}
-	read_all(f, path, blk + h, len);
-	*bytes += h + len;
+	*bytes += h + n * rec;
 	tmpl = kn_alloc(dw * sizeof(uint32_t));
-	/* Sixty-four records at a time: each record first its words' least
-	 * values, in order (the records are written from end to end, once),
-	 * then the differences word by word, while the records stay in the
-	 * first cache. */
 	for (w = 0; w < dw; w++)
-		tmpl[w] = get_u32(blk + 4 + 4 * w);
-	for (g = 0; g < n; g += 64) {
-		size_t m = n - g < 64 ? n - g : 64;
+		tmpl[w] = get_u32(hdr + 4 + 4 * w);
+	/* A group: each record first its words' least values, in order
+	 * (the records are written from end to end, once), then the
+	 * differences word by word. */
+	for (g = 0; g < n; g += NK_GROUP) {
+		size_t m = n - g < NK_GROUP ? n - g : NK_GROUP;
+		const unsigned char *p = buf + h;
 
+		read_all(f, path, buf + h, m * rec);
 		for (i = 0; i < m; i++)
 			for (w = 0; w < dw; w++)
 				out[(g + i) * dw + w] = tmpl[w];
-		for (w = 0, len = h; w < dw; w++) {
-			unsigned b = blk[4 + 4 * dw + w];
-			const unsigned char *p = blk + len + g * b;
+		for (w = 0; w < dw; w++) {
 			uint32_t *q = out + g * dw + w;
 
-			len += n * b;
-			switch (b) {
+			switch (hdr[4 + 4 * dw + w]) {
 			case 0:
 				break;
 			case 1:
 				for (i = 0; i < m; i++)
 					q[i * dw] += p[i];
+				p += m;
 				break;
 			case 2:
 				for (i = 0; i < m; i++, p += 2)

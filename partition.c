@@ -672,14 +672,13 @@ main(int argc, char *argv[])
 	}
 	if (pt->ooc) {
 		struct onode root;
-		size_t used = mond_dicts_bytes(pt) +
-		    (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t);
+		size_t used = mond_dicts_bytes(pt) + rothko_read_bytes(pt);
 
 		/* What is left of the budget for the nodes, the groups and
 		 * the buckets of the output pass. */
 		if (used + 4096 >= pt->budget)
-			mond_too_small(pt, "the dictionaries and a read "
-			    "buffer alone take %zu MiB, held whatever the "
+			mond_too_small(pt, "the dictionaries and the read "
+			    "buffers alone take %zu MiB, held whatever the "
 			    "budget", (used >> 20) + 1);
 		pt->rk->avail = pt->budget - used;
 		pt->pairs_path = kn_tmp_new(pt->rk->tmpdir);

@@ -28,19 +28,59 @@ map_record(struct part *pt, uint32_t *r)
 		r[pt->word_targ] = pt->label_rank[r[pt->word_targ]];
 }
 
+/* The chunks of MOND_CHUNK records a reader's buffer holds: a 64th of
+ * the budget, from one to eight (eight make the threads of a counting
+ * scan meet once for 32768 rows). */
+static size_t
+read_chunks(const struct part *pt)
+{
+	size_t c = pt->budget / 64 / ((size_t)MOND_CHUNK * pt->dwords *
+	    sizeof(uint32_t));
+
+	return c < 1 ? 1 : c > 8 ? 8 : c;
+}
+
+/* The buffers of a reader: ROTHKO_SLOTS when they fit a sixteenth of
+ * the budget, else one (no chunk held while the next is read). */
+static size_t
+read_slots(const struct part *pt)
+{
+	size_t b = read_chunks(pt) * MOND_CHUNK * pt->dwords *
+	    sizeof(uint32_t);
+
+	return ROTHKO_SLOTS * b <= pt->budget / 16 ? ROTHKO_SLOTS : 1;
+}
+
+size_t
+rothko_read_cap(const struct part *pt)
+{
+	return read_chunks(pt) * MOND_CHUNK;
+}
+
+size_t
+rothko_read_bytes(const struct part *pt)
+{
+	return read_slots(pt) * rothko_read_cap(pt) * pt->dwords *
+	    sizeof(uint32_t) + 2 * numkey_group_bytes(pt) + BUFSIZ;
+}
+
 void
 rothko_read_open(struct part *pt, struct oread *rd, const struct onode *on)
 {
 	size_t j;
 
+	memset(rd, 0, sizeof(*rd));
 	rd->nd = on;
+	rd->pt = pt;
 	if ((rd->f = kn_tmp_open(on->path, "rb")) == NULL)
 		kn_die_sys("%s", on->path);
-	rd->buf = kn_alloc(ROTHKO_READ * pt->dwords * sizeof(uint32_t));
-	rd->buf2 = NULL;
-	rd->blk = kn_alloc(numkey_block_bytes(pt));
-	rd->n = rd->i = 0;
-	rd->rows = 0;
+	rd->cap = rothko_read_cap(pt);
+	rd->nslot = read_slots(pt);
+	for (j = 0; j < (size_t)rd->nslot; j++)
+		rd->slot[j] = kn_alloc(rd->cap * pt->dwords *
+		    sizeof(uint32_t));
+	rd->grp = kn_alloc(numkey_group_bytes(pt));
+	rd->hold = 1;
 	/* Whether a record has anything to map. */
 	rd->map = pt->split == SPLIT_INFOGAIN;
 	for (j = 0; j < pt->nqi; j++)
@@ -48,26 +88,31 @@ rothko_read_open(struct part *pt, struct oread *rd, const struct onode *on)
 	pt->acct.scans++;
 }
 
-/* Reads the reader's next records, up to ROTHKO_READ, mapped; 0 at the
- * end.  They are read a block at a time (numkey_read), the spool's each
- * brought to the final scales as its chunk (numkey_rescale). */
-static int
-read_fill(struct part *pt, struct oread *rd)
+int
+rothko_read_double(struct oread *rd)
 {
-	size_t i, got, w = pt->dwords;
+	if (rd->nslot < 2)
+		return 0;
+	rd->hold = 2;
+	return 1;
+}
 
-	if (rd->buf2 != NULL) {
-		uint32_t *b = rd->buf;
+/* Fills buffer s with the next records, up to the reader's cap, mapped,
+ * none at the end.  They are read a block at a time (numkey_read), the
+ * spool's each brought to the final scales as its chunk
+ * (numkey_rescale). */
+static void
+fill_slot(struct oread *rd, size_t s)
+{
+	struct part *pt = rd->pt;
+	size_t i, got, w = pt->dwords, n = 0;
 
-		rd->buf = rd->buf2;
-		rd->buf2 = b;
-	}
-	rd->n = rd->i = 0;
-	while (rd->n + MOND_CHUNK <= ROTHKO_READ) {
-		uint32_t *b = rd->buf + rd->n * w;
+	rd->sbytes[s] = 0;
+	while (n + MOND_CHUNK <= rd->cap) {
+		uint32_t *b = rd->slot[s] + n * w;
 
-		got = numkey_read(pt, rd->f, rd->nd->path, b, &pt->acct.bread,
-		    rd->blk);
+		got = numkey_read(pt, rd->f, rd->nd->path, b, &rd->sbytes[s],
+		    rd->grp);
 		if (got == 0)
 			break;
 		if (rd->nd->raw) {
@@ -76,10 +121,82 @@ read_fill(struct part *pt, struct oread *rd)
 				map_record(pt, b + i * w);
 		}
 		rd->rows += got;
-		rd->n += got;
+		n += got;
 	}
-	if (rd->n == 0)
+	rd->sn[s] = n;
+}
+
+/* The thread that reads ahead: it fills the buffers in turn while one
+ * is free (those the caller holds are not), until the end. */
+static void *
+read_ahead(void *arg)
+{
+	struct oread *rd = arg;
+
+	kn_thread_nosignals();
+	pthread_mutex_lock(&rd->mu);
+	for (;;) {
+		size_t s;
+
+		while (!rd->quit && rd->filled + (uint64_t)rd->hold >=
+		    rd->taken + (uint64_t)rd->nslot)
+			pthread_cond_wait(&rd->cv, &rd->mu);
+		if (rd->quit)
+			break;
+		s = (size_t)(rd->filled % (uint64_t)rd->nslot);
+		pthread_mutex_unlock(&rd->mu);
+		fill_slot(rd, s);
+		pthread_mutex_lock(&rd->mu);
+		rd->filled++;
+		pthread_cond_broadcast(&rd->cv);
+		if (rd->sn[s] == 0)
+			break;
+	}
+	pthread_mutex_unlock(&rd->mu);
+	return NULL;
+}
+
+/* Takes the next buffer of records; 0 at the end.  With -j above 1 and
+ * a buffer to spare, a thread reads the next while the caller works on
+ * this one. */
+static int
+read_fill(struct part *pt, struct oread *rd)
+{
+	size_t s;
+
+	if (rd->eof)
 		return 0;
+	if (!rd->started && pt->rk->jobs > 1 && rd->nslot > rd->hold) {
+		pthread_mutex_init(&rd->mu, NULL);
+		pthread_cond_init(&rd->cv, NULL);
+		if (pthread_create(&rd->th, NULL, read_ahead, rd) == 0)
+			rd->started = 1;
+		else {
+			pthread_mutex_destroy(&rd->mu);
+			pthread_cond_destroy(&rd->cv);
+			rd->started = -1;
+		}
+	}
+	s = (size_t)(rd->taken % (uint64_t)rd->nslot);
+	if (rd->started == 1) {
+		pthread_mutex_lock(&rd->mu);
+		while (rd->filled <= rd->taken)
+			pthread_cond_wait(&rd->cv, &rd->mu);
+		rd->taken++;
+		pthread_cond_broadcast(&rd->cv);
+		pthread_mutex_unlock(&rd->mu);
+	} else {
+		fill_slot(rd, s);
+		rd->taken++;
+	}
+	rd->buf = rd->slot[s];
+	rd->n = rd->sn[s];
+	rd->i = 0;
+	pt->acct.bread += rd->sbytes[s];
+	if (rd->n == 0) {
+		rd->eof = 1;
+		return 0;
+	}
 	kn_progress(pt->acct.classed, pt->acct.bread);
 	return 1;
 }
@@ -107,20 +224,23 @@ rothko_read_chunk(struct part *pt, struct oread *rd, size_t *n)
 }
 
 void
-rothko_read_double(struct part *pt, struct oread *rd)
-{
-	if (rd->buf2 == NULL)
-		rd->buf2 = kn_alloc(ROTHKO_READ * pt->dwords *
-		    sizeof(uint32_t));
-}
-
-void
 rothko_read_close(struct oread *rd)
 {
+	int s;
+
+	if (rd->started == 1) {
+		pthread_mutex_lock(&rd->mu);
+		rd->quit = 1;
+		pthread_cond_broadcast(&rd->cv);
+		pthread_mutex_unlock(&rd->mu);
+		pthread_join(rd->th, NULL);
+		pthread_mutex_destroy(&rd->mu);
+		pthread_cond_destroy(&rd->cv);
+	}
 	fclose(rd->f);
-	free(rd->buf);
-	free(rd->buf2);
-	free(rd->blk);
+	for (s = 0; s < rd->nslot; s++)
+		free(rd->slot[s]);
+	free(rd->grp);
 }
 
 static uint64_t

@@ -1405,8 +1405,8 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
 	size_t nk;
 	int stop = 0;
 
-	sl[0] = kn_alloc(ROTHKO_READ * sizeof(long));
-	sl[1] = kn_alloc(ROTHKO_READ * sizeof(long));
+	sl[0] = kn_alloc(rothko_read_cap(pt) * sizeof(long));
+	sl[1] = kn_alloc(rothko_read_cap(pt) * sizeof(long));
 	pt->grow.n = 0;
 	pt->grow.cap = 0;
 	pt->grow.t = NULL;
@@ -1450,9 +1450,11 @@ again:
 		pt->rk->gover = 0;
 		if (rothko_count_begin(pt, G, nb)) {
 			/* The next chunk read and routed while the threads
-			 * count one. */
+			 * count one, when the reader can keep it. */
+			int dbl;
+
 			rothko_read_open(pt, &rd, on);
-			rothko_read_double(pt, &rd);
+			dbl = rothko_read_double(&rd);
 			r = rothko_read_chunk(pt, &rd, &n);
 			route_chunk(pt, r, n, slot, sl[0]);
 			for (i = 0; r != NULL && !pt->rk->gover; i ^= 1) {
@@ -1460,9 +1462,12 @@ again:
 				size_t nn;
 
 				rothko_count_start(pt, G, r, n, sl[i]);
+				if (!dbl)
+					rothko_count_wait(pt);
 				rn = rothko_read_chunk(pt, &rd, &nn);
 				route_chunk(pt, rn, nn, slot, sl[i ^ 1]);
-				rothko_count_wait(pt);
+				if (dbl)
+					rothko_count_wait(pt);
 				r = rn;
 				n = nn;
 			}

@@ -19,21 +19,35 @@ struct onode {
 	int big;		/* known to have no allowable cut */
 };
 
-/* The records a reader of a node file takes at once: eight chunks of
- * the spool (2.4 MB of records of 19 words), so that the threads of a
- * counting scan meet once for as many rows. */
-#define ROTHKO_READ (8 * (size_t)MOND_CHUNK)
+/* The buffers of a reader of node files: the chunks the caller holds
+ * (one, or two: rothko_read_double) and one that a thread of -j reads
+ * ahead into. */
+#define ROTHKO_SLOTS 3
 
-/* A reader of a node file in chunks. */
+/* A reader of a node file, a buffer of records at a time. */
 struct oread {
 	FILE *f;
 	const struct onode *nd;
-	uint32_t *buf;
-	uint32_t *buf2;		/* rothko_read_double's other buffer */
-	unsigned char *blk;	/* a block as read (numkey_read) */
-	size_t n, i;
+	struct part *pt;
+	size_t cap;		/* records a buffer holds */
+	uint32_t *slot[ROTHKO_SLOTS];
+	size_t sn[ROTHKO_SLOTS];	/* their records */
+	uint64_t sbytes[ROTHKO_SLOTS];	/* the bytes read for them */
+	int nslot, hold;	/* the buffers, and those the caller holds */
+	unsigned char *grp;	/* a group as read (numkey_read) */
 	uint64_t rows;		/* records read, for the spool's scales */
 	int map;		/* the spool's records need map_record */
+	/* The thread that reads ahead (started 1; -1 when it could not
+	 * be, 0 before the first read) fills buffer number filled while
+	 * filled + hold < taken + nslot. */
+	int started, quit, eof;
+	uint64_t filled, taken;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	/* The buffer being taken. */
+	uint32_t *buf;
+	size_t n, i;
 };
 
 /* The frequency groups of a node (004 §2: AV, AVS, AVC sets): per
@@ -145,9 +159,14 @@ void rothko_read_open(struct part *pt, struct oread *rd,
     const struct onode *on);
 uint32_t *rothko_read_next(struct part *pt, struct oread *rd);
 void rothko_read_close(struct oread *rd);
-/* Gives the reader a second buffer, filled in turn with the first, so
- * that a chunk stays as it is while the next is read. */
-void rothko_read_double(struct part *pt, struct oread *rd);
+/* Makes the reader keep the chunk it gave last as it is while it gives
+ * the next; 0 when the budget left it no buffer for that.  Called
+ * before the first read. */
+int rothko_read_double(struct oread *rd);
+/* The records a reader's buffer holds, and the memory a reader takes
+ * (counted in the budget: partition.c). */
+size_t rothko_read_cap(const struct part *pt);
+size_t rothko_read_bytes(const struct part *pt);
 
 void rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
     uint32_t y, uint64_t cnt);
