@@ -582,18 +582,23 @@ local_put(struct part *pt, uint32_t *m, const uint32_t *d, uint64_t i)
 
 /*
  * The bytes a row takes in a node partitioned in memory: its record
- * and the scratch's copy (4 bytes a word each, counted as 8 a word of
- * the records on disk), four ids and two counts (mond_scratch_alloc),
- * and for each number its value and scale (9) and its rank's value and
- * key (16: as many ranks as rows when the numbers are distinct).  Past
- * what the records and numbers take while they are ranked, the ranking
- * takes 24 bytes a row on each thread (rank_dims).  Keyed values take
- * local_row_bytes more.
+ * and the scratch's copy (4 bytes a word each), four ids and two counts
+ * (mond_scratch_alloc), and for each number its value and scale (9)
+ * and its rank's value and key (16: as many ranks as rows when the
+ * numbers are distinct).  Past what the records and numbers take while
+ * they are ranked, the ranking takes 24 bytes a row on each thread
+ * (rank_dims), at least one in the copy's room.  Keyed values take
+ * local_row_bytes more.  A sample (sample_node) takes its records as
+ * read (4 bytes a word of the records on disk, one more for each
+ * number and keyed value) beside their copies, with 16 bytes a row to
+ * order them and 4 for their places, which this and the 40 bytes a row
+ * of the sample's tree hold.
  */
 static size_t
 mem_row_bytes(const struct part *pt)
 {
-	return 8 * pt->dwords + 24 + 25 * numbers(pt) + local_row_bytes(pt);
+	return 8 * pt->rec_words + 24 + 25 * numbers(pt) +
+	    local_row_bytes(pt);
 }
 
 /* Whether a node of n rows can be partitioned in memory. */
