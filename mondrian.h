@@ -126,6 +126,7 @@ struct tnode {
 struct part_acct {
 	uint64_t scans;		/* passes over node files */
 	uint64_t bread, bwritten;	/* temp file bytes */
+	uint64_t bspool;	/* those of the spool */
 	uint64_t repart;	/* nodes repartitioned to disk */
 	uint64_t inmem;		/* nodes partitioned in memory */
 	uint64_t bigleaf;	/* classes too large for memory */

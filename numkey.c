@@ -248,13 +248,36 @@ write_block(const struct part *pt, FILE *f, const char *path,
 		unsigned char *p = buf + h;
 
 		for (w = 0; w < dw; w++) {
-			unsigned b = hdr[4 + 4 * dw + w], k;
+			const uint32_t *q = recs + g * dw + w;
+			uint32_t bw = base[w];
 
-			for (i = 0; b > 0 && i < m; i++) {
-				uint32_t d = recs[(g + i) * dw + w] - base[w];
+			switch (hdr[4 + 4 * dw + w]) {
+			case 0:
+				break;
+			case 1:
+				for (i = 0; i < m; i++)
+					*p++ = (unsigned char)(q[i * dw] - bw);
+				break;
+			case 2:
+				for (i = 0; i < m; i++, p += 2) {
+					uint32_t d = q[i * dw] - bw;
 
-				for (k = 0; k < b; k++)
-					*p++ = (unsigned char)(d >> (8 * k));
+					p[0] = (unsigned char)d;
+					p[1] = (unsigned char)(d >> 8);
+				}
+				break;
+			case 3:
+				for (i = 0; i < m; i++, p += 3) {
+					uint32_t d = q[i * dw] - bw;
+
+					p[0] = (unsigned char)d;
+					p[1] = (unsigned char)(d >> 8);
+					p[2] = (unsigned char)(d >> 16);
+				}
+				break;
+			default:
+				for (i = 0; i < m; i++, p += 4)
+					put_u32(p, q[i * dw] - bw);
 			}
 		}
 		if (fwrite(buf + h, 1, (size_t)(p - (buf + h)), f) !=

@@ -684,6 +684,7 @@ main(int argc, char *argv[])
 		pt->pairs_path = kn_tmp_new(pt->rk->tmpdir);
 		if ((pt->pairs = kn_tmp_open(pt->pairs_path, "wb")) == NULL)
 			kn_die_sys("%s", pt->pairs_path);
+		pt->acct.bspool = pt->acct.bwritten;
 		root.path = pt->spool_path;
 		root.n = pt->nrows;
 		root.raw = 1;
@@ -715,14 +716,16 @@ main(int argc, char *argv[])
 	if (opt.verbose && pt->ooc)
 		fprintf(stderr,
 		    "%s: %s: -S %zu, %zu for nodes; %llu "
-		    "scans of node files, %llu bytes written and %llu read "
-		    "in temp files, %llu repartitions, %llu nodes in memory, "
+		    "scans of node files, %llu bytes written (%llu of them "
+		    "the spool) and %llu read in temp files, %llu "
+		    "repartitions, %llu nodes in memory, "
 		    "%llu classes too large for memory, %llu nodes "
 		    "pruned\n",
 		    kn_prog, pt->rk->sampling ? "Rothko-S" : "Rothko-T",
 		    pt->budget, pt->rk->avail,
 		    (unsigned long long)pt->acct.scans,
 		    (unsigned long long)pt->acct.bwritten,
+		    (unsigned long long)pt->acct.bspool,
 		    (unsigned long long)pt->acct.bread,
 		    (unsigned long long)pt->acct.repart,
 		    (unsigned long long)pt->acct.inmem,

@@ -1163,19 +1163,113 @@ tree_collect(struct part *pt, size_t t, struct pstat *ps, struct onode *out,
 		tree_collect(pt, pt->grow.t[t].kid0 + k, ps, out, nout);
 }
 
+/*
+ * The writing of route_rows: each leaf's records are gathered in a
+ * buffer of its own and written a buffer at a time (numkey_write).
+ * With -j above 1 a thread of its own packs and writes the full
+ * buffers, in the order they filled, while the rows are routed into
+ * each leaf's other buffer.
+ */
+struct rwrite {
+	struct part *pt;
+	struct pstat *ps;
+	uint32_t *wb;		/* per leaf two buffers of per records */
+	size_t per, *wn;	/* the records in the buffer being filled */
+	int *cur;		/* which of a leaf's two is being filled */
+	int *busy;		/* the other one waits to be written */
+	/* The writer's queue of full buffers: leaf, buffer, records. */
+	size_t *qt, *qn;
+	int *qb;
+	size_t qcap, qhead, qlen;
+	int threaded, done;
+	uint64_t written;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static uint32_t *
+rw_buf(const struct rwrite *w, size_t t, int b)
+{
+	return w->wb + (2 * t + (size_t)b) * w->per * w->pt->dwords;
+}
+
+static void *
+rw_run(void *arg)
+{
+	struct rwrite *w = arg;
+
+	kn_thread_nosignals();
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		size_t t, n;
+		int b;
+		uint64_t bytes;
+
+		while (w->qlen == 0 && !w->done)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (w->qlen == 0)
+			break;
+		t = w->qt[w->qhead];
+		b = w->qb[w->qhead];
+		n = w->qn[w->qhead];
+		w->qhead = (w->qhead + 1) % w->qcap;
+		w->qlen--;
+		pthread_mutex_unlock(&w->mu);
+		bytes = numkey_write(w->pt, w->ps[t].f, w->ps[t].path,
+		    rw_buf(w, t, b), n, 0);
+		pthread_mutex_lock(&w->mu);
+		w->written += bytes;
+		w->busy[t] = 0;
+		pthread_cond_broadcast(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+/* Hands leaf t's buffer being filled to the writer (or writes it), and
+ * takes the other once it is written. */
+static void
+rw_flush(struct rwrite *w, size_t t)
+{
+	int b = w->cur[t];
+
+	if (w->wn[t] == 0)
+		return;
+	if (!w->threaded) {
+		w->written += numkey_write(w->pt, w->ps[t].f, w->ps[t].path,
+		    rw_buf(w, t, b), w->wn[t], 0);
+		w->wn[t] = 0;
+		return;
+	}
+	pthread_mutex_lock(&w->mu);
+	while (w->busy[t])
+		pthread_cond_wait(&w->cv, &w->mu);
+	w->busy[t] = 1;
+	w->qt[(w->qhead + w->qlen) % w->qcap] = t;
+	w->qb[(w->qhead + w->qlen) % w->qcap] = b;
+	w->qn[(w->qhead + w->qlen) % w->qcap] = w->wn[t];
+	w->qlen++;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	w->cur[t] = b ^ 1;
+	w->wn[t] = 0;
+}
+
 /* Writes the records of a node to one file per leaf of the tree pt->grow
  * (ps[t].path), counting the leaves' rows in ps[t].n, or with stats all
- * of their population statistics.  Each leaf's records are gathered in
- * a buffer of its own (up to 64 KiB, together an eighth of what the
- * nodes may use) and written a buffer at a time. */
+ * of their population statistics.  Each leaf has two buffers (of up to
+ * 64 KiB each, together an eighth of what the nodes may use): one
+ * filled while the other is written. */
 static void
 route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 {
 	struct oread rd;
-	uint32_t *r, *wb;
-	size_t t, i, n, w = pt->dwords, per, *wn;
+	struct rwrite w;
+	uint32_t *r;
+	size_t t, i, n, dw = pt->dwords, nt = pt->grow.n;
 
-	for (t = 0; t < pt->grow.n; t++) {
+	for (t = 0; t < nt; t++) {
 		pt->grow.t[t].left = pt->grow.t[t].eqleft;
 		if (!pt->grow.t[t].leaf)
 			continue;
@@ -1183,16 +1277,34 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 		if ((ps[t].f = kn_tmp_open(ps[t].path, "wb")) == NULL)
 			kn_die_sys("%s", ps[t].path);
 	}
-	per = pt->rk->avail / 8 / (pt->grow.n + 1) / (w * sizeof(uint32_t));
-	if (per > 65536 / (w * sizeof(uint32_t)))
-		per = 65536 / (w * sizeof(uint32_t));
-	if (per < 1)
-		per = 1;
-	wb = kn_alloc(pt->grow.n * per * w * sizeof(uint32_t));
-	wn = kn_zalloc(pt->grow.n * sizeof(size_t));
+	memset(&w, 0, sizeof(w));
+	w.pt = pt;
+	w.ps = ps;
+	w.per = pt->rk->avail / 16 / (nt + 1) / (dw * sizeof(uint32_t));
+	if (w.per > 65536 / (dw * sizeof(uint32_t)))
+		w.per = 65536 / (dw * sizeof(uint32_t));
+	if (w.per < 1)
+		w.per = 1;
+	w.wb = kn_alloc(2 * nt * w.per * dw * sizeof(uint32_t));
+	w.wn = kn_zalloc(nt * sizeof(size_t));
+	w.cur = kn_zalloc(nt * sizeof(int));
+	w.busy = kn_zalloc(nt * sizeof(int));
+	w.qcap = nt + 1;
+	w.qt = kn_alloc(w.qcap * sizeof(size_t));
+	w.qn = kn_alloc(w.qcap * sizeof(size_t));
+	w.qb = kn_alloc(w.qcap * sizeof(int));
+	if (pt->rk->jobs > 1) {
+		pthread_mutex_init(&w.mu, NULL);
+		pthread_cond_init(&w.cv, NULL);
+		w.threaded = pthread_create(&w.th, NULL, rw_run, &w) == 0;
+		if (!w.threaded) {
+			pthread_mutex_destroy(&w.mu);
+			pthread_cond_destroy(&w.cv);
+		}
+	}
 	rothko_read_open(pt, &rd, on);
 	while ((r = rothko_read_chunk(pt, &rd, &n)) != NULL)
-		for (i = 0; i < n; i++, r += w) {
+		for (i = 0; i < n; i++, r += dw) {
 			size_t lt = tree_route(pt, r);
 			struct pstat *p = &ps[lt];
 
@@ -1200,27 +1312,40 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 				pstat_add(pt, p, r);
 			else
 				p->n++;
-			memcpy(wb + (lt * per + wn[lt]++) * w, r,
-			    w * sizeof(uint32_t));
-			if (wn[lt] == per) {
-				pt->acct.bwritten += numkey_write(pt, p->f,
-				    p->path, wb + lt * per * w, per, 0);
-				wn[lt] = 0;
-			}
+			memcpy(rw_buf(&w, lt, w.cur[lt]) + w.wn[lt]++ * dw, r,
+			    dw * sizeof(uint32_t));
+			if (w.wn[lt] == w.per)
+				rw_flush(&w, lt);
 		}
 	rothko_read_close(&rd);
-	for (t = 0; t < pt->grow.n; t++) {
+	for (t = 0; t < nt; t++)
+		if (ps[t].f != NULL)
+			rw_flush(&w, t);
+	if (w.threaded) {
+		pthread_mutex_lock(&w.mu);
+		w.done = 1;
+		pthread_cond_broadcast(&w.cv);
+		pthread_mutex_unlock(&w.mu);
+		pthread_join(w.th, NULL);
+		pthread_mutex_destroy(&w.mu);
+		pthread_cond_destroy(&w.cv);
+	}
+	pt->acct.bwritten += w.written;
+	for (t = 0; t < nt; t++) {
 		if (ps[t].f == NULL)
 			continue;
-		pt->acct.bwritten += numkey_write(pt, ps[t].f, ps[t].path,
-		    wb + t * per * w, wn[t], 0);
 		if (fflush(ps[t].f) != 0 || ferror(ps[t].f))
 			kn_die_sys("%s: write error", ps[t].path);
 		fclose(ps[t].f);
 		ps[t].f = NULL;
 	}
-	free(wb);
-	free(wn);
+	free(w.wb);
+	free(w.wn);
+	free(w.cur);
+	free(w.busy);
+	free(w.qt);
+	free(w.qn);
+	free(w.qb);
 	pt->acct.repart++;
 }
 

@@ -56,8 +56,6 @@ TAB=$(printf '\t')
 QA=salary,commission,age,elevel,car,zipcode,hvalue,hyears,loan
 K=1000
 BUDGET=256M
-# A spooled record: 4 bytes per QI and 4 for the row's number.
-RECB=40
 
 # gen N: the path of gendata -n N --seed 1 agrawal, generated once.
 gen() {
@@ -97,7 +95,7 @@ runp() {
 		cat "$tmp/p.err" >&2
 		exit 2
 	}
-	acct=$(sed -n 's/^partition: Rothko-[TS]: -S [0-9]*, \([0-9]*\) for nodes; \([0-9]*\) scans of node files, \([0-9]*\) bytes written and \([0-9]*\) read in temp files, \([0-9]*\) repartitions, \([0-9]*\) nodes in memory, \([0-9]*\) classes too large for memory, \([0-9]*\) nodes pruned$/\1 \2 \3 \4 \5 \6 \7 \8/p' \
+	acct=$(sed -n 's/^partition: Rothko-[TS]: -S [0-9]*, \([0-9]*\) for nodes; \([0-9]*\) scans of node files, \([0-9]*\) bytes written (\([0-9]*\) of them the spool) and \([0-9]*\) read in temp files, \([0-9]*\) repartitions, \([0-9]*\) nodes in memory, \([0-9]*\) classes too large for memory, \([0-9]*\) nodes pruned$/\1 \2 \3 \5 \6 \7 \8 \9 \4/p' \
 	    "$tmp/p.err")
 	classes=$(sed -n 's/^partition: .* rows, \([0-9]*\) classes,.*/\1/p' \
 	    "$tmp/p.err")
@@ -149,24 +147,24 @@ for a in T S; do
 	    $6 * 512 / 1e9, $12, $15 }'
 done
 # The goals.  The pairs file (8 bytes a row) is read once per bucket of
-# avail/4 rows of the output pass: its reads are taken out of the node
+# avail/8 rows of the output pass: its reads are taken out of the node
 # files' reads, and its one write out of partition's "written".
 echo "   goals:"
 for a in T S; do
 	if [ $a = T ]; then r=$rt; else r=$rs; fi
-	echo "rothko-$a $r" | awk -v n="$rows" -v rb=$RECB -v s="$so" -v a=$a '{
+	echo "rothko-$a $r" | awk -v n="$rows" -v s="$so" -v a=$a '{
 		split(s, b, " ")
 		rss = $5 / 1024
 		printf "   rothko-%s: peak RSS %.1f MiB (goal < 320 MiB): %s\n",
 		    a, rss, rss < 320 ? "met" : "MISSED"
-		spool = n * rb
-		B = int($8 / 4); if (B < 4096) B = 4096
+		spool = $16
+		B = int($8 / 8); if (B < 4096) B = 4096
 		nb = int((n + B - 1) / B)
 		pr = nb * n * 8
 		rd = ($11 - pr) / spool
 		wr = ($10 - spool - n * 8) / spool
-		printf "   rothko-%s: spool %.2f GB (%d bytes a row); reads %.2f x the spool (%.2f of node files", \
-		    a, spool / 1e9, rb, $11 / spool, rd
+		printf "   rothko-%s: spool %.2f GB (%.1f bytes a row, packed); reads %.2f x the spool (%.2f of node files", \
+		    a, spool / 1e9, spool / n, $11 / spool, rd
 		printf " + %d read%s of the %.2f GB pairs file), writes %.2f x besides the spool", \
 		    nb, nb == 1 ? "" : "s", n * 8 / 1e9, wr
 		if (a == "S")
