@@ -136,6 +136,7 @@ static const struct option longopts[] = {
  * memory: each line copied with its class. */
 struct wtab {
 	struct part *pt;
+	const uint32_t *cls;	/* the rows' classes (rothko_classes) */
 	size_t ncols;
 	const char *inname;
 };
@@ -169,7 +170,7 @@ wt_row(void *ctx, void *ts, uint64_t row, kn_str *f, kn_row *out,
 	if (row >= w->pt->nrows)
 		return -1;
 	kn_row_add(out, f[0].p, (size_t)(e->p + e->n - f[0].p));
-	kn_row_add(out, num, kn_fmt_u64(num, w->pt->row_class[row]));
+	kn_row_add(out, num, kn_fmt_u64(num, w->cls[row]));
 	kn_row_end(out);
 	return 1;
 }
@@ -185,8 +186,10 @@ wt_serial(void *ctx, kn_table *t)
 }
 
 /* Writes the table with its classes: the second pass over the input.
- * TSV in and out copies each line, with jobs > 1 in memory on threads
- * (rowpar.c); otherwise the fields are written in the output's format. */
+ * TSV in and out copies each line, with jobs > 1 on threads (rowpar.c)
+ * when the classes of all rows are in one array (in memory, or out of
+ * core when they fit one bucket: rothko_classes); otherwise the fields
+ * are written in the output's format. */
 static void
 write_table(struct part *pt, kn_input *in, const char *columns,
     const char *classcol, FILE *fp, const char *outname, int jobs)
@@ -209,10 +212,13 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 		kn_row_put(&row, fp, outname);
 	}
 	w.pt = pt;
+	w.cls = copy && jobs > 1 ? rothko_classes(pt) : NULL;
 	w.ncols = t.ncols;
 	w.inname = in->name;
-	if (!(copy && jobs > 1 && !pt->ooc &&
-	    rowpar_run(&t, &ops, jobs, SIZE_MAX, fp, outname) >= 0))
+	/* Out of core the blocks within the share the first pass's had
+	 * (an eighth of -S). */
+	if (!(w.cls != NULL && rowpar_run(&t, &ops, jobs,
+	    pt->ooc ? pt->budget / 8 : SIZE_MAX, fp, outname) >= 0))
 		while (kn_table_next(&t)) {
 			size_t nn;
 

@@ -1837,6 +1837,28 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 	rothko_count_end(pt);
 }
 
+/* The rows of a bucket of rothko_class_of: half the budget (the
+ * partitioning's memory is freed, but the C library may not give all
+ * of it back to the system). */
+static uint64_t
+bucket_rows(const struct part *pt)
+{
+	uint64_t B = pt->rk->avail / 2 / sizeof(uint32_t);
+
+	return B < 4096 ? 4096 : B;
+}
+
+const uint32_t *
+rothko_classes(struct part *pt)
+{
+	if (!pt->ooc)
+		return pt->row_class;
+	if (pt->nrows == 0 || bucket_rows(pt) < pt->nrows)
+		return NULL;
+	(void)rothko_class_of(pt, 0);
+	return pt->rk->bucket;
+}
+
 /* The class of a row.  Out of core the pairs file is read once per
  * bucket of rows that fits the budget. */
 uint32_t
@@ -1851,11 +1873,7 @@ rothko_class_of(struct part *pt, uint64_t row)
 		return pt->row_class[row];
 	if (row >= pt->rk->bucket_lo && row < pt->rk->bucket_hi)
 		return pt->rk->bucket[row - pt->rk->bucket_lo];
-	/* Half the budget: the partitioning's memory is freed, but the
-	 * C library may not give all of it back to the system. */
-	B = pt->rk->avail / 2 / sizeof(uint32_t);
-	if (B < 4096)
-		B = 4096;
+	B = bucket_rows(pt);
 	if (pt->rk->bucket == NULL)
 		pt->rk->bucket = kn_alloc(
 		    (pt->nrows < B ? pt->nrows : B) * sizeof(uint32_t) + 4);

@@ -268,5 +268,9 @@ void rothko_t(struct part *pt, struct onode *root, const char *name);
 /* The class of a row.  Out of core the pairs file is read once per
  * bucket of rows that fits the budget. */
 uint32_t rothko_class_of(struct part *pt, uint64_t row);
+/* The classes of all the rows, by row, when they are in memory or fit
+ * one bucket of rothko_class_of (then read now); NULL otherwise.  The
+ * array stays as it is until rothko_class_of is called again. */
+const uint32_t *rothko_classes(struct part *pt);
 
 #endif
