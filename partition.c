@@ -678,7 +678,7 @@ main(int argc, char *argv[])
 	}
 	if (pt->ooc) {
 		struct onode root;
-		size_t used = mond_dicts_bytes(pt) + rothko_read_bytes(pt);
+		size_t used = mond_dicts_bytes(pt) + rothko_scan_bytes(pt);
 
 		/* What is left of the budget for the nodes, the groups and
 		 * the buckets of the output pass. */

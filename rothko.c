@@ -1505,6 +1505,12 @@ repartition_tree(struct part *pt, const struct onode *on, struct onode **kids)
 	return nk;
 }
 
+size_t
+rothko_scan_bytes(const struct part *pt)
+{
+	return rothko_read_bytes(pt) + 2 * rothko_read_cap(pt) * sizeof(long);
+}
+
 /* The batch's slots of the n records at r (none when r is NULL), routed
  * in order through the tree. */
 static void

@@ -265,6 +265,12 @@ void rothko_groups_alloc(struct part *pt);
  * algorithm, numbered alike. */
 void rothko_t(struct part *pt, struct onode *root, const char *name);
 
+/* The memory a scan of a node file takes whatever the budget left for
+ * the nodes: its reader's (rothko_read_bytes) and the slots of a
+ * counting scan's rows, two buffers' worth (counted in the budget:
+ * partition.c). */
+size_t rothko_scan_bytes(const struct part *pt);
+
 /* The class of a row.  Out of core the pairs file is read once per
  * bucket of rows that fits the budget. */
 uint32_t rothko_class_of(struct part *pt, uint64_t row);

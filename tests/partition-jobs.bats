@@ -166,6 +166,26 @@ jobscase() {
 	done
 }
 
+@test "-j out of core: the table written on threads when the rows' classes fit one bucket of the pairs file (-S 64M), bucket by bucket on one thread when not (-S 2M): the in-memory bytes, CR LF lines included; the node files packed" {
+	# 300,000 rows ended by CR LF, three numbers: records of 7 words
+	# (28 bytes) unpacked.
+	gendata -n 300000 --seed 3 agrawal | sed 's/$/\r/' > "$T/crlf"
+	partition -q age,salary,zipcode -k 50 -r "$T/rm" "$T/crlf" > "$T/m"
+	for S in 64M 2M; do
+		for j in 1 2 3; do
+			partition -j "$j" -a rothko-t -S "$S" -T "$T" -v \
+			    -q age,salary,zipcode -k 50 -r "$T/r" "$T/crlf" \
+			    > "$T/o" 2> "$T/e"
+			cmp "$T/m" "$T/o" || { echo "-S $S -j $j: table"; false; }
+			cmp "$T/rm" "$T/r" || { echo "-S $S -j $j: regions"; false; }
+			spool=$(sed -n 's/.* bytes written (\([0-9]*\) of them the spool).*/\1/p' "$T/e")
+			# age, zipcode and the rows' numbers in a block take a
+			# byte or two, salary three, the keys' high halves none.
+			[ "$spool" -gt 0 ] && [ "$spool" -lt $((300000 * 10)) ]
+		done
+	done
+}
+
 # bigtable FILE HIER: 120,000 rows (about 12 of the blocks the threads
 # of -j code, mload.c) with a date, a date-time, a number and a
 # categorical column (HIER: its hierarchy) with missing values, and a
