@@ -34,7 +34,10 @@ struct mpar_task {
 	uint32_t nclass;
 	char *reg;		/* the regions' lines, ids from 1 */
 	size_t nreg;
-	char *regpath;		/* out of core: those lines' temp file */
+	/* out of core: those lines in the temp file of worker rw (-1:
+	 * none), roff of its bytes on, rlen of them */
+	int rw;
+	off_t roff, rlen;
 	/* cut once by a round of growth: its parts, in the serial order,
 	 * as pairs b, e and their extents */
 	size_t nkid;
@@ -57,12 +60,18 @@ struct mpar {
 	pthread_mutex_t mu;
 };
 
-/* One thread: its copy of the run and its scratch. */
+/* One thread: its copy of the run and its scratch; out of core with
+ * regions, the temp file where the regions of its parts wait, one
+ * after another (a file a thread, not a part: a node may have
+ * thousands of parts). */
 struct mpar_worker {
 	struct mpar *mp;
+	int id;
 	struct part tp;
 	uint32_t *ord;
 	pthread_t th;
+	char *regpath;
+	FILE *regf;
 };
 
 /* A copy of the run for one thread, with scratch of its own. */
@@ -103,6 +112,13 @@ worker_init(struct mpar_worker *w, struct mpar *mp)
 	tp->ncuts = 0;
 	tp->max_class = 0;
 	w->ord = kn_alloc((2 * pt->nqi + 1) * sizeof(uint32_t));
+	w->regpath = NULL;
+	w->regf = NULL;
+	if (pt->regions_fp != NULL && pt->ooc) {
+		w->regpath = kn_tmp_new(pt->tmpdir);
+		if ((w->regf = kn_tmp_open(w->regpath, "wb")) == NULL)
+			kn_die_sys("%s", w->regpath);
+	}
 }
 
 /* Adds a thread's counts to the run's and frees its scratch. */
@@ -139,6 +155,10 @@ worker_free(struct mpar_worker *w)
 	free(tp->tv2);
 	free(tp->tsc.p);
 	free(w->ord);
+	if (w->regf != NULL) {
+		fclose(w->regf);
+		kn_tmp_close(w->regpath);
+	}
 }
 
 /* Points the thread's scratch indexed by rows at the slice of part i
@@ -173,15 +193,13 @@ task_work(struct mpar_worker *w, size_t i, int grow)
 	size_t q, nq = 2 * tp->nqi;
 
 	worker_slice(w, i);
-	if (mp->pt->regions_fp != NULL && mp->pt->ooc) {
+	tk->rw = -1;
+	if (w->regf != NULL) {
 		/* Out of core the regions wait on disk, not in the
 		 * budget. */
-		pthread_mutex_lock(&mp->mu);
-		tk->regpath = kn_tmp_new(mp->pt->tmpdir);
-		tp->regions_fp = kn_tmp_open(tk->regpath, "wb");
-		pthread_mutex_unlock(&mp->mu);
-		if (tp->regions_fp == NULL)
-			kn_die_sys("%s", tk->regpath);
+		tk->rw = w->id;
+		tk->roff = ftello(w->regf);
+		tp->regions_fp = w->regf;
 	} else if (mp->pt->regions_fp != NULL &&
 	    (tp->regions_fp = open_memstream(&tk->reg, &tk->nreg)) == NULL)
 		kn_die_sys("regions in memory");
@@ -189,10 +207,13 @@ task_work(struct mpar_worker *w, size_t i, int grow)
 	do
 		mond_step(tp, w->ord);
 	while (!grow && tp->nstack > 0);
-	if (tp->regions_fp != NULL && (fflush(tp->regions_fp) != 0 ||
+	if (w->regf != NULL) {
+		if (fflush(w->regf) != 0 || ferror(w->regf) ||
+		    (tk->rlen = ftello(w->regf) - tk->roff) < 0)
+			kn_die_sys("%s: write error", w->regpath);
+	} else if (tp->regions_fp != NULL && (fflush(tp->regions_fp) != 0 ||
 	    ferror(tp->regions_fp) || fclose(tp->regions_fp) != 0))
-		kn_die_sys("%s", tk->regpath != NULL ? tk->regpath :
-		    "regions in memory");
+		kn_die_sys("regions in memory");
 	tk->nclass = tp->nclasses;
 	tk->done = tp->nstack == 0;
 	if (!tk->done) {
@@ -311,6 +332,7 @@ task_expand(struct mpar *mp)
 			continue;
 		}
 		for (q = 0; q < tk->nkid; q++, n++) {
+			nt[n].rw = -1;
 			nt[n].b = tk->kid[2 * q];
 			nt[n].e = tk->kid[2 * q + 1];
 			nt[n].ext = kn_alloc(nq * sizeof(uint32_t));
@@ -321,8 +343,6 @@ task_expand(struct mpar *mp)
 		free(tk->kid);
 		free(tk->kext);
 		free(tk->reg);
-		if (tk->regpath != NULL)
-			kn_tmp_close(tk->regpath);
 	}
 	free(mp->task);
 	free(mp->order);
@@ -332,29 +352,37 @@ task_expand(struct mpar *mp)
 }
 
 /* Writes part i's regions with their classes numbered from first + 1:
- * from memory, or out of core from the part's temp file, which is then
- * closed. */
+ * from memory, or out of core from its worker's temp file, read through
+ * f (NULL in memory). */
 static void
-task_regions(struct part *pt, struct mpar_task *tk, uint32_t first)
+task_regions(struct part *pt, const struct mpar_task *tk, uint32_t first,
+    FILE *f, const char *path)
 {
 	const char *p = tk->reg, *end = tk->reg + tk->nreg;
 	char num[24], *line = NULL;
 	size_t cap = 0;
-	FILE *f = NULL;
+	off_t left = tk->rw >= 0 ? tk->rlen : 0;
 
-	if (tk->regpath != NULL &&
-	    (f = kn_tmp_open(tk->regpath, "rb")) == NULL)
-		kn_die_sys("%s", tk->regpath);
+	if (tk->rw >= 0 && fseeko(f, tk->roff, SEEK_SET) != 0)
+		kn_die_sys("%s", path);
 	for (;;) {
 		const char *tab, *nl;
 		uint64_t id = 0;
 		size_t len;
 
-		if (f != NULL) {
-			ssize_t got = getline(&line, &cap, f);
+		if (tk->rw >= 0) {
+			ssize_t got;
 
-			if (got <= 0)
+			if (left == 0)
 				break;
+			if ((got = getline(&line, &cap, f)) <= 0 ||
+			    got > left) {
+				if (ferror(f))
+					kn_die_sys("%s: read error", path);
+				kn_die("%s: internal error: a part's regions "
+				    "cut short", path);
+			}
+			left -= got;
 			p = line;
 			end = line + got;
 		} else if (p >= end)
@@ -373,13 +401,6 @@ task_regions(struct part *pt, struct mpar_task *tk, uint32_t first)
 		p = nl + 1;
 	}
 	free(line);
-	if (f != NULL) {
-		if (ferror(f))
-			kn_die_sys("%s: read error", tk->regpath);
-		fclose(f);
-		kn_tmp_close(tk->regpath);
-		tk->regpath = NULL;
-	}
 }
 
 /* Grows the scratch indexed by rows by a slot per part, of which there
@@ -410,6 +431,7 @@ mpar_partition(struct part *pt, int jobs)
 {
 	struct mpar mp;
 	struct mpar_worker *w;
+	FILE **rf;
 	size_t i, maxtask;
 	uint32_t nclass;
 	int k;
@@ -440,6 +462,7 @@ mpar_partition(struct part *pt, int jobs)
 	mp.ntask = 1;
 	mp.task[0].b = 0;
 	mp.task[0].e = pt->nrows;
+	mp.task[0].rw = -1;
 	mp.task[0].ext = kn_alloc(2 * pt->nqi * sizeof(uint32_t));
 	mond_node_totals(pt, 0, pt->nrows, NULL);
 	memcpy(mp.task[0].ext, pt->node.mn, pt->nqi * sizeof(uint32_t));
@@ -448,8 +471,10 @@ mpar_partition(struct part *pt, int jobs)
 	mond_node_clear_totals(pt);
 
 	w = kn_zalloc((size_t)jobs * sizeof(*w));
-	for (k = 0; k < jobs; k++)
+	for (k = 0; k < jobs; k++) {
+		w[k].id = k;
 		worker_init(&w[k], &mp);
+	}
 	/* Grow the tree, a level a round, until the parts are small. */
 	for (;;) {
 		order_tasks(&mp, 1);
@@ -471,12 +496,25 @@ mpar_partition(struct part *pt, int jobs)
 	/* The classes as the serial run numbers them, after those of the
 	 * nodes before out of core. */
 	mp.first = kn_alloc((mp.ntask + 1) * sizeof(uint32_t));
+	rf = kn_zalloc((size_t)jobs * sizeof(FILE *));
+	for (k = 0; k < jobs; k++)
+		if (w[k].regf != NULL &&
+		    (rf[k] = kn_tmp_open(w[k].regpath, "rb")) == NULL)
+			kn_die_sys("%s", w[k].regpath);
 	for (i = 0; i < mp.ntask; i++) {
+		const struct mpar_task *tk = &mp.task[i];
+
 		mp.first[i] = nclass;
 		if (pt->regions_fp != NULL)
-			task_regions(pt, &mp.task[i], nclass);
-		nclass += mp.task[i].nclass;
+			task_regions(pt, tk, nclass, tk->rw >= 0 ?
+			    rf[tk->rw] : NULL, tk->rw >= 0 ?
+			    w[tk->rw].regpath : NULL);
+		nclass += tk->nclass;
 	}
+	for (k = 0; k < jobs; k++)
+		if (rf[k] != NULL)
+			fclose(rf[k]);
+	free(rf);
 	pt->nclasses = nclass;
 	for (i = 0; i < mp.ntask; i++)
 		mp.order[i] = i;

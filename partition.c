@@ -637,9 +637,10 @@ main(int argc, char *argv[])
 			kn_die_sys("%s", pt->spool_path);
 	}
 	/* The rows are read and coded on the threads of -j (mload.c);
-	 * out of core, the nodes partitioned in memory are on one (their
-	 * scratch counted in -S is one thread's) and the threads count the
-	 * groups (rgroups.c) and rank the numbers (rothko.c). */
+	 * out of core the threads then count the groups (rgroups.c), read
+	 * and write node files ahead, rank the numbers and partition the
+	 * nodes in memory (rothko.c, mpar.c), as far as -S holds their
+	 * scratch (pt->rk->jobs). */
 	pt->jobs = kn_jobs(&opt);
 	mond_load(pt, &t, sidx, tidx);
 	if (pt->ooc)

@@ -115,6 +115,9 @@ fill_slot(struct oread *rd, size_t s)
 		    rd->grp);
 		if (got == 0)
 			break;
+		if (rd->nd->raw && rd->rows % MOND_CHUNK + got > MOND_CHUNK)
+			kn_die("%s: internal error: a block across chunks",
+			    rd->nd->path);
 		if (rd->nd->raw) {
 			numkey_rescale(pt, b, got, rd->rows / MOND_CHUNK);
 			for (i = 0; i < got && rd->map; i++)

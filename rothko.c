@@ -1,8 +1,8 @@
 /*
  * rothko.c: partition out of core (-S, -a rothko-t|rothko-s).
  *
- * The rows are spooled once (mondrian.c) as fixed-width binary records
- * of codes and 64-bit numbers (numkey.c); a node's numbers are ranked
+ * The rows are spooled once (mload.c) as binary records of codes and
+ * 64-bit numbers, packed in blocks (numkey.c); a node's numbers are ranked
  * among themselves when its groups are counted or it is partitioned in
  * memory, and a node whose numbers' groups do not fit has them streamed:
  * its cuts are found from its rows sorted on disk (extsort.c).

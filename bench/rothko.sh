@@ -83,7 +83,7 @@ first() {
 
 # runp ALGO FILE [OPTS]: partition -a ALGO under GNU time; prints "user
 # sys wall rss_kib fs_out_blocks classes avail scans written read repart
-# inmem bigleaf pruned".
+# inmem bigleaf pruned spool".
 runp() {
 	a=$1 f=$2
 	shift 2

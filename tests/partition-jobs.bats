@@ -186,6 +186,23 @@ jobscase() {
 	done
 }
 
+@test "-j out of core with -r: a node in memory cut into thousands of parts keeps a temp file a thread for their regions, not one a part: -j 3 under ulimit -n 64 gives the in-memory bytes" {
+	# A flat hierarchy of 3000 leaves: one cut makes a part a leaf.
+	awk 'BEGIN { srand(5); print "id\tcat\tnum"
+		for (i = 0; i < 100000; i++)
+			printf "%d\tv%d\t%d\n", i, int(rand() * 3000),
+			    int(rand() * 100000) }' > "$T/c.tsv"
+	awk 'BEGIN { for (k = 0; k < 3000; k++) print "v" k ";*" }' > "$T/c.csv"
+	partition -q cat,num -H cat="$T/c.csv" -k 5 -r "$T/rm" "$T/c.tsv" > "$T/m"
+	for j in 1 3; do
+		(ulimit -n 64 && partition -j "$j" -a rothko-t -S 64M -T "$T" \
+		    -q cat,num -H cat="$T/c.csv" -k 5 -r "$T/r$j" "$T/c.tsv" \
+		    > "$T/o$j")
+		cmp "$T/m" "$T/o$j"
+		cmp "$T/rm" "$T/r$j"
+	done
+}
+
 # bigtable FILE HIER: 120,000 rows (about 12 of the blocks the threads
 # of -j code, mload.c) with a date, a date-time, a number and a
 # categorical column (HIER: its hierarchy) with missing values, and a
