@@ -120,6 +120,10 @@ struct tnode {
 	int big, rel;
 	uint64_t med;
 	uint64_t eqleft, left;
+	/* Rothko-T, the median split and k alone: the dimensions (a bit
+	 * each) whose groups the node's scan counts, the others' extents
+	 * alone; 0: all */
+	uint64_t spec;
 };
 
 /* Accounting of an out-of-core run (-v; paper 004 §4-5). */

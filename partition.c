@@ -298,7 +298,7 @@ main(int argc, char *argv[])
 	kn_opts opt = { 0 };
 	kn_hopts hopts = { 0, NULL };
 	struct rothko rothko_state = { .alpha = 0.05, .seed = 1,
-	    .fcache = 8 };
+	    .fcache = 16 };
 	struct cluster cluster_state = { 0 };
 	struct part run = { .regions_name = "regions",
 	    .rk = &rothko_state, .cl = &cluster_state };
@@ -696,6 +696,7 @@ main(int argc, char *argv[])
 		root.n = pt->nrows;
 		root.raw = 1;
 		root.big = 0;
+		root.spec = 0;
 		pt->rk->jobs = kn_jobs(&opt);
 		rothko_t(pt, &root, in.name);
 		pt->nrows = ntot;

@@ -436,6 +436,7 @@ rothko_gclear(struct part *pt, struct gtab *g, int keep)
 	g->arr = NULL;
 	g->dom = 0;
 	g->mode = 0;
+	g->extent = 0;
 	g->slot = NULL;
 	g->nslot = 0;
 	g->n = 0;
@@ -519,7 +520,15 @@ gdecide(struct part *pt, struct gtab *g, size_t j)
 
 	g->ranked = pt->keyed && pt->dims[j].h == NULL;
 	g->mode = GT_HASH;
-	if (!pt->rk->gdense || (dom = dense_dom(pt, j, g->rows)) == 0)
+	dom = pt->rk->gdense ? dense_dom(pt, j, g->rows) : 0;
+	if (g->extent && !rothko_streamed(pt, j) &&
+	    (dom == 0 || dom > 65536)) {
+		/* Its extents alone, unless dense counts are cheap. */
+		g->mode = GT_EXTENT;
+		g->xmn = g->xmx = g->xnum = g->xmiss = 0;
+		return 1;
+	}
+	if (dom == 0)
 		return 1;
 	/* The counts; their list and the ranks of a number's keys, for
 	 * one node at a time, are counted by rothko_count_begin. */
@@ -631,6 +640,19 @@ count_dim(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
 				    1]++;
 			continue;
 		}
+		if (g->mode == GT_EXTENT) {
+			key = rothko_disk_key(pt, r, j);
+			if (!plain && key == 0 && miss) {
+				g->xmiss++;
+				continue;
+			}
+			if (g->xnum == 0 || key < g->xmn)
+				g->xmn = key;
+			if (g->xnum == 0 || key > g->xmx)
+				g->xmx = key;
+			g->xnum++;
+			continue;
+		}
 		if (g->mode != GT_HASH)
 			continue;
 		gadd_row(pt, g, rothko_disk_key(pt, r, j), r);
@@ -739,8 +761,8 @@ pool_share(struct part *pt, struct rpool *p, struct gtab *G)
 	for (j = 0, p->norder = 0; j < m; j++) {
 		if (j == pt->nqi)
 			cost[j] = pt->rk->streaming ? 4 : 0;
-		else if (rothko_streamed(pt, j) || (G[j].mode == GT_DENSE &&
-		    G[j].dom <= 65536))
+		else if (rothko_streamed(pt, j) || G[j].mode == GT_EXTENT ||
+		    (G[j].mode == GT_DENSE && G[j].dom <= 65536))
 			cost[j] = 1;
 		else
 			cost[j] = 3;
@@ -1045,6 +1067,111 @@ stream_extent(struct part *pt, size_t j)
 	pt->node.mx[j] = st->nnum == 0 ? 0 : st->mn == st->mx ? 1 : 2;
 }
 
+/* The extent of dimension j from the least and largest keys a scan
+ * counted (GT_EXTENT): a leaf's or a dictionary's codes themselves, or
+ * a number's in a table of three ranks as stream_extent's. */
+static void
+counted_extent(struct part *pt, size_t j)
+{
+	struct dim *dm = &pt->dims[j];
+	const struct gtab *g = &pt->rk->gtab[j];
+
+	if (dm->h != NULL || !pt->keyed) {
+		pt->node.mn[j] = g->xnum > 0 ? (uint32_t)g->xmn : 0;
+		pt->node.mx[j] = g->xnum > 0 ? (uint32_t)g->xmx : 0;
+		return;
+	}
+	local_room(dm, 3);
+	dm->vals[0] = dm->gmn;
+	dm->lkey[0] = 0;
+	dm->vals[1] = numkey_value(g->xmn);
+	dm->vals[2] = numkey_value(g->xmx);
+	dm->lkey[1] = g->xmn;
+	dm->lkey[2] = g->xmx;
+	dm->nrank = 3;
+	pt->node.mn[j] = g->xmiss > 0 || g->xnum == 0 ? 0 : 1;
+	pt->node.mx[j] = g->xnum == 0 ? 0 : g->xmn == g->xmx ? 1 : 2;
+}
+
+/* The dimensions whose groups a scan of Rothko-T counts, when not all
+ * (struct tnode's spec): a guess at the widest two. */
+#define LAZY_DIMS 2
+
+/* Whether a scan may count some dimensions' extents alone (struct
+ * tnode's spec): the median split on k alone looks at no other
+ * dimension than the widest it can cut, and the next if that one has
+ * no allowable cut. */
+static int
+lazy(const struct part *pt)
+{
+	return pt->split == SPLIT_MEDIAN && !pt->need_stats &&
+	    !pt->rk->sampling && pt->nqi <= 64;
+}
+
+/* The spec of a node whose widths are guessed to be w (negative: a
+ * dimension it cannot cut): the LAZY_DIMS widest, ties to the first as
+ * mond_cmp_width breaks them. */
+static uint64_t
+spec_of(const struct part *pt, const long double *w)
+{
+	uint64_t spec = 0;
+	size_t j, d, top;
+
+	for (d = 0; d < LAZY_DIMS; d++) {
+		for (top = pt->nqi, j = 0; j < pt->nqi; j++)
+			if (w[j] >= 0 && !(spec >> j & 1) &&
+			    (top == pt->nqi || w[j] > w[top]))
+				top = j;
+		if (top == pt->nqi)
+			break;
+		spec |= (uint64_t)1 << top;
+	}
+	/* None it can cut: its extents say so. */
+	return spec != 0 ? spec : 1;
+}
+
+/* The spec of a kid of the node just cut on dimension cut: the node's
+ * widths, the cut dimension's halved.  A guess: a kid whose cut needs
+ * another dimension's groups is counted again, whole. */
+uint64_t
+rothko_kid_spec(struct part *pt, size_t cut)
+{
+	long double w[64];
+	size_t j;
+
+	if (!lazy(pt))
+		return 0;
+	for (j = 0; j < pt->nqi; j++)
+		w[j] = pt->node.can[j] ? pt->node.width[j] /
+		    (j == cut ? 2 : 1) : -1;
+	return spec_of(pt, w);
+}
+
+/* The spec of the whole table: its numbers' widths are 1, or 0 for a
+ * single number (perhaps with missing values); a hierarchy's, unknown
+ * before a scan, are counted. */
+uint64_t
+rothko_table_spec(struct part *pt)
+{
+	long double w[64];
+	uint64_t hier = 0;
+	size_t j;
+
+	if (!lazy(pt))
+		return 0;
+	for (j = 0; j < pt->nqi; j++) {
+		const struct dim *dm = &pt->dims[j];
+
+		if (dm->h != NULL) {
+			hier |= (uint64_t)1 << j;
+			w[j] = -1;
+		} else
+			w[j] = (pt->keyed ? dm->gmx > dm->gmn :
+			    dm->nrank > 1) ? 1 : 0;
+	}
+	return spec_of(pt, w) | hier;
+}
+
 /* From the groups in gt of a node of n rows: sorted lists, the totals
  * and extents (pt->node). */
 void
@@ -1056,7 +1183,8 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 	    &pt->rk->gtab[0];
 
 	for (j = 0; j < pt->nqi; j++) {
-		if (rothko_streamed(pt, j))
+		if (rothko_streamed(pt, j) ||
+		    pt->rk->gtab[j].mode == GT_EXTENT)
 			continue;
 		if (pt->rk->gtab[j].arr != NULL)
 			gdense_list(pt, &pt->rk->gtab[j], j);
@@ -1106,6 +1234,10 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 	for (j = 0; j < pt->nqi; j++) {
 		if (rothko_streamed(pt, j)) {
 			stream_extent(pt, j);
+			continue;
+		}
+		if (pt->rk->gtab[j].mode == GT_EXTENT) {
+			counted_extent(pt, j);
 			continue;
 		}
 		pt->node.mn[j] =

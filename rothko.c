@@ -478,6 +478,12 @@ rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
 			break;
 		if (!pt->node.can[op[j]])
 			continue;
+		if (pt->rk->gtab[op[j]].mode == GT_EXTENT) {
+			/* Its groups were not counted (rothko_t_step). */
+			memset(best, 0, sizeof(*best));
+			pt->rk->unknown = 1;
+			break;
+		}
 		if (mond_is_hier(pt, op[j]))
 			groups_cut_hier(pt, op[j], best);
 		else if (rothko_streamed(pt, op[j]))
@@ -1155,6 +1161,7 @@ tree_collect(struct part *pt, size_t t, struct pstat *ps, struct onode *out,
 		out[*nout].n = ps[t].n;
 		out[*nout].raw = 0;
 		out[*nout].big = pt->grow.t[t].big;
+		out[*nout].spec = pt->grow.t[t].spec;
 		ps[t].path = NULL;
 		(*nout)++;
 		return;
@@ -1523,6 +1530,17 @@ route_chunk(struct part *pt, const uint32_t *r, size_t n, const long *slot,
 		sl[i] = slot[tree_route(pt, r + i * pt->dwords)];
 }
 
+/* The rows of the n tree nodes at front. */
+static uint64_t
+front_rows(const struct part *pt, const size_t *front, size_t n)
+{
+	uint64_t rows = 0;
+
+	while (n-- > 0)
+		rows += pt->grow.t[front[n]].n;
+	return rows;
+}
+
 /* One step of Rothko-T on a node too large for memory (004 §2): the
  * tree is grown breadth first, the frequency groups of up to fcache
  * nodes counted per scan by routing every row through it, each cut
@@ -1548,6 +1566,7 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
 	pt->grow.t = NULL;
 	t = mond_tree_node_new(pt, 0);
 	pt->grow.t[t].n = on->n;
+	pt->grow.t[t].spec = on->raw ? rothko_table_spec(pt) : on->spec;
 	front = kn_alloc(1024 * sizeof(size_t));
 	front[nf++] = t;
 	G = kn_zalloc(pt->rk->fcache * pt->nqi * sizeof(struct gtab));
@@ -1558,7 +1577,9 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
 	 * step makes, in one batch, and a cut deferred past 512 tree nodes
 	 * by the count of its groups, as Rothko-S's output has been. */
 	while (fb < nf && nf - fb <= (pt->rk->sampling ? 1 : 2) *
-	    pt->rk->fcache && pt->grow.n + 2 < 512 && !stop) {
+	    pt->rk->fcache && pt->grow.n + 2 < 512 && !stop &&
+	    (pt->rk->sampling || 4 * front_rows(pt, front + fb, nf - fb) >=
+	    on->n)) {
 		nb = nf - fb < pt->rk->fcache ? nf - fb : pt->rk->fcache;
 		pt->rk->streaming = 0;
 again:
@@ -1569,13 +1590,20 @@ again:
 		}
 		pt->rk->gbytes = 0;
 		for (b = 0; b < pt->rk->fcache; b++) {
+			uint64_t spec = b < nb && !pt->rk->streaming ?
+			    pt->grow.t[front[fb + b]].spec : 0;
+
 			if (b < nb)
 				slot[front[fb + b]] = (long)b;
 			for (j = 0; j < pt->nqi; j++) {
-				rothko_gclear(pt, &G[b * pt->nqi + j], b < nb &&
-				    !rothko_streamed(pt, j));
-				G[b * pt->nqi + j].rows = b < nb ?
+				struct gtab *g = &G[b * pt->nqi + j];
+				int ext = spec != 0 && !(spec >> j & 1);
+
+				rothko_gclear(pt, g, b < nb &&
+				    !rothko_streamed(pt, j) && !ext);
+				g->rows = b < nb ?
 				    pt->grow.t[front[fb + b]].n : 0;
+				g->extent = ext;
 			}
 		}
 		rothko_count_clear(pt);
@@ -1634,7 +1662,7 @@ again:
 		for (b = 0; b < nb; b++) {
 			size_t tn = front[fb + b], m = 2, k, i;
 			struct cut best;
-			uint64_t *kc;
+			uint64_t *kc, spec;
 
 			if (b > 0)
 				rothko_groups_drop(pt, &G[(b - 1) * pt->nqi]);
@@ -1647,6 +1675,20 @@ again:
 				mond_no_solution(checkname, on->n);
 			}
 			rothko_choose_cut_on_disk(pt, &best);
+			if (pt->rk->unknown) {
+				/* Its cut needs groups the scan did not
+				 * count: the batch from this node is counted
+				 * again, every dimension (its siblings were
+				 * guessed alike). */
+				pt->rk->unknown = 0;
+				for (k = b; k < nb; k++)
+					pt->grow.t[front[fb + k]].spec = 0;
+				mond_node_clear_totals(pt);
+				rothko_groups_drop(pt, &G[b * pt->nqi]);
+				fb += b;
+				nb -= b;
+				goto again;
+			}
 			/* A node found final is one class; past 512 tree
 			 * nodes (files to write at once) the rest wait for
 			 * the next step (a number's cut makes two, a
@@ -1702,11 +1744,13 @@ again:
 			pt->grow.t[tn].nkid = m;
 			pt->grow.t[tn].kid0 = pt->grow.n;
 			pt->grow.t[tn].leaf = 0;
+			spec = rothko_kid_spec(pt, best.dim);
 			for (k = 0; k < m; k++) {
 				size_t kt = mond_tree_node_new(
 				    pt, pt->grow.t[tn].depth + 1);
 
 				pt->grow.t[kt].n = kc[k];
+				pt->grow.t[kt].spec = spec;
 				if (kc[k] > 0 && !fits_in_memory(pt, kc[k])) {
 					if (nf % 1024 == 0)
 						front = kn_realloc(front, (nf +

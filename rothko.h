@@ -17,6 +17,7 @@ struct onode {
 	uint64_t n;
 	int raw;
 	int big;		/* known to have no allowable cut */
+	uint64_t spec;		/* Rothko-T: its first scan's (struct tnode) */
 };
 
 /* The buffers of a reader of node files: the chunks the caller holds
@@ -72,7 +73,13 @@ struct gtab {
 	size_t nslot;
 	uint32_t *arr;		/* dense counts by code (k alone) */
 	size_t dom;		/* arr's size */
-	int mode;		/* this scan: 0 not decided, GT_DENSE, GT_HASH */
+	int mode;		/* this scan: 0 not decided, GT_DENSE, GT_HASH,
+				 * GT_EXTENT */
+	/* Rothko-T: the scan may count the dimension's extents alone
+	 * (GT_EXTENT, unless its dense counts are cheap): its least and
+	 * largest keys (codes), of xnum rows, and xmiss missing numbers */
+	int extent;
+	uint64_t xmn, xmx, xnum, xmiss;
 	uint64_t rows;		/* the rows of the node counted, or 0 */
 	int ranked;		/* a number's: its keys get ranks too */
 	/* a node's groups with keyed values: each group's sums, sum[i]
@@ -97,6 +104,7 @@ rothko_gsum(const struct gtab *g, const struct gent *e)
 
 #define GT_DENSE 1
 #define GT_HASH 2
+#define GT_EXTENT 3
 
 /* Population statistics of a tree node, counted while repartitioning:
  * what the requirements need (004 §3: counts, sensitive histograms,
@@ -136,6 +144,9 @@ struct rothko {
 	 * sensitive value, label) sorted on disk: the node's file snode,
 	 * its rows routed to tree node stn (or all, -1). */
 	int streaming;
+	/* rothko_choose_cut_on_disk() needed the groups of a dimension
+	 * whose extents alone were counted (GT_EXTENT): no cut chosen */
+	int unknown;
 	struct sstat *sst;
 	struct gtab gtot;
 	const struct onode *snode;
@@ -247,6 +258,13 @@ rothko_code_key(struct part *pt, size_t j, uint64_t c)
 /* From the groups in gt of a node of n rows: sorted lists, the totals
  * and extents (pt->node). */
 void rothko_groups_finish(struct part *pt, uint64_t n);
+
+/* Rothko-T under k alone with the median split: the dimensions whose
+ * groups a kid of the node just cut on dimension cut counts (struct
+ * tnode's spec: the two its widths put first), and those of the whole
+ * table's first scan; 0 (all) otherwise. */
+uint64_t rothko_kid_spec(struct part *pt, size_t cut);
+uint64_t rothko_table_spec(struct part *pt);
 
 /* Chooses the cut of a node on disk, as mond_partition() would in memory. */
 void rothko_choose_cut_on_disk(struct part *pt, struct cut *best);

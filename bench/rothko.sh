@@ -11,14 +11,14 @@
 #    most 3 times and writing it once besides the spool, and no more
 #    time than the sort.
 # 2. Scale-up (004 Figures 12-15): the first 10%, 25%, 50% and all of
-#    the rows, Rothko-T (--fcache 1 and 8) and Rothko-S: time and
+#    the rows, Rothko-T (--fcache 1 and 16) and Rothko-S: time and
 #    temp-file I/O.
 # 3. 004 Figure 28: nodes pruned by Rothko-S with the hypothesis tests
 #    and with --naive, 100,000 rows, sample sizes 100 to 25000, under
 #    k-anonymity, recursive (c,l)-diversity and variance diversity.
 # Environment: BENCH_DIR (default ${TMPDIR:-/tmp}/kanon-bench) keeps the
 # generated tables across runs, BENCH_ROWS (default 100000000, at least
-# 10000) the rows of tables 1 and 2, BENCH_FCACHE (default "1 8") the
+# 10000) the rows of tables 1 and 2, BENCH_FCACHE (default "1 16") the
 # --fcache values of Rothko-T in table 2, BENCH_CLEAN=1 removes the
 # generated tables at the end.
 # Exit status: 0 when every run completed (a missed goal does not change
@@ -48,7 +48,7 @@ part=$tmp/bin/partition
 # when partition has it, table 2 runs Rothko-T with 1 and 8.
 fcache=0
 "$part" -h 2>&1 | grep -q -e '--fcache' && fcache=1
-fcs=${BENCH_FCACHE-1 8}
+fcs=${BENCH_FCACHE-1 16}
 for c in $fcs; do
 	bench_number BENCH_FCACHE "$c" 1 1024
 done
@@ -127,13 +127,13 @@ echo "   k = $K, -S $BUDGET, table to /dev/null, -T in a temp dir under $dir;"
 echo "   one run each under GNU time, input in the page cache.  GB = 10^9 bytes;"
 echo "   wr/rd: temp-file bytes from partition -v; fs-wr: bytes written to files"
 echo "   (GNU time %O x 512: the spool, node files and the (row, class) pairs file)"
-fc8=
+fcd=
 if [ $fcache = 1 ]; then
-	echo "   Rothko-T with --fcache 8 (the frequency groups of up to 8 nodes per scan)"
-	fc8="--fcache 8"
+	echo "   Rothko-T with --fcache 16 (the frequency groups of up to 16 nodes per scan)"
+	fcd="--fcache 16"
 fi
 # shellcheck disable=SC2086 # split into words on purpose
-rt=$(runp rothko-t "$big" $fc8) || exit 2
+rt=$(runp rothko-t "$big" $fcd) || exit 2
 rs=$(runp rothko-s "$big") || exit 2
 so=$(runsort "$big") || exit 2
 printf '%-9s %8s %8s %8s %8s %6s %7s %7s %7s %6s %7s\n' command "wall s" \
@@ -189,8 +189,8 @@ echo "   wall - user - sys (I/O and page-cache waits, less the time the counting
 echo "   threads of -j overlap; 0 when they overlap more)."
 if [ $fcache = 1 ]; then
 	echo "   Rothko-T with --fcache $fcs (004 Figure 13 is FCACHE 1, Figure 14 FCACHE 8;"
-	echo "   partition's default is 8), then Rothko-S (Figure 15).  The rows of the whole"
-	echo "   table repeat table 1's runs for --fcache 8 and Rothko-S."
+	echo "   partition's default is 16), then Rothko-S (Figure 15).  The rows of the whole"
+	echo "   table repeat table 1's runs for --fcache 16 and Rothko-S."
 	algos=
 	for c in $fcs; do algos="$algos T$c"; done
 	algos="$algos S"
@@ -206,7 +206,7 @@ for m in $((rows / 10)) $((rows / 4)) $((rows / 2)) $rows; do
 	[ "$m" -eq "$rows" ] || cat "$f" > /dev/null
 	for a in $algos; do
 		case $a/$m in
-		"T/$rows" | "T8/$rows") r=$rt ;;
+		"T/$rows" | "T16/$rows") r=$rt ;;
 		"S/$rows") r=$rs ;;
 		T/*) r=$(runp rothko-t "$f") || exit 2 ;;
 		S/*) r=$(runp rothko-s "$f") || exit 2 ;;

@@ -186,6 +186,37 @@ jobscase() {
 	done
 }
 
+@test "Rothko-T under k alone counts a leaf's groups of the two columns its parent's widths put first and the extents of the others; a wrong guess counts the scan's leaves again: the in-memory bytes, strict and relaxed, for -j 1 and 3" {
+	# a, b and c move together, d does not (and has missing values):
+	# after the cut on a, b and c look widest by a's widths but are
+	# as narrow as a, and d is the widest.  100,000 numbers in a
+	# column's range: their counts are not cheap (rgroups.c), so a
+	# leaf's scan counts d's extents alone, and must count it again.
+	awk 'BEGIN { srand(7); print "a\tb\tc\td\te"
+		for (i = 0; i < 300000; i++) {
+			x = int(rand() * 100000)
+			printf "%d\t%d\t%d\t%s\t%d\n", x, x + int(rand() * 100),
+			    x + int(rand() * 300),
+			    i % 997 == 0 ? "" : int(rand() * 100000),
+			    int(rand() * 50) } }' > "$T/c.tsv"
+	for rel in "" --relaxed; do
+		partition ${rel:+"$rel"} -q a,b,c,d,e -k 20 -r "$T/rm" "$T/c.tsv" > "$T/m"
+		for j in 1 3; do
+			partition ${rel:+"$rel"} -j "$j" -a rothko-t -S 20M -T "$T" -v \
+			    -q a,b,c,d,e -k 20 -r "$T/r" "$T/c.tsv" > "$T/o" \
+			    2> "$T/e"
+			cmp "$T/m" "$T/o" || { echo "$rel -j $j: table"; false; }
+			cmp "$T/rm" "$T/r" || { echo "$rel -j $j: regions"; false; }
+			# The scan of the two leaves again, whole: 9 scans
+			# where a right guess makes 8 (the root's, the
+			# leaves', the repartition's, the 4 parts' and the
+			# pairs').
+			grep -q "; 9 scans of node files" "$T/e" ||
+			    { cat "$T/e"; false; }
+		done
+	done
+}
+
 @test "-j out of core with -r: a node in memory cut into thousands of parts keeps a temp file a thread for their regions, not one a part: -j 3 under ulimit -n 64 gives the in-memory bytes" {
 	# A flat hierarchy of 3000 leaves: one cut makes a part a leaf.
 	awk 'BEGIN { srand(5); print "id\tcat\tnum"
