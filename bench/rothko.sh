@@ -45,7 +45,7 @@ mkdir "$tmp/T" || bench_die "cannot create $tmp/T"
 bench_copy partition
 part=$tmp/bin/partition
 # --fcache (frequency groups of several nodes per scan in Rothko-T):
-# when partition has it, table 2 runs Rothko-T with 1 and 8.
+# when partition has it, table 2 runs Rothko-T with 1 and 16.
 fcache=0
 "$part" -h 2>&1 | grep -q -e '--fcache' && fcache=1
 fcs=${BENCH_FCACHE-1 16}

@@ -217,6 +217,26 @@ jobscase() {
 	done
 }
 
+@test "Rothko-S's exact steps count 8 leaves a scan by default (Rothko-T 16): the output is that of --fcache 8, which a larger batch changes" {
+	# A flat hierarchy of 10 leaves, the last rare: a node whose cut
+	# makes 9 or 10 leaves, cut exactly in one batch of 16 and
+	# repartitioned and sampled in batches of 8.
+	awk 'BEGIN { srand(11); print "c\tx\ty"
+		for (i = 0; i < 200000; i++) {
+			c = i % 10000 == 0 ? "v9" : "v" int(rand() * 9)
+			printf "%s\t%d\t%d\n", c, int(rand() * 200),
+			    int(rand() * 150) } }' > "$T/h.tsv"
+	awk 'BEGIN { for (k = 0; k < 10; k++) print "v" k ";*" }' > "$T/h.csv"
+	for f in "" 8 16; do
+		partition -a rothko-s ${f:+--fcache "$f"} --fit-rows 3000 \
+		    --sample 2000 -S 32M -T "$T" -q c,x,y -H c="$T/h.csv" \
+		    -k 10 -r "$T/r$f" "$T/h.tsv" > "$T/o$f"
+	done
+	cmp "$T/o" "$T/o8"
+	cmp "$T/r" "$T/r8"
+	! cmp -s "$T/o" "$T/o16"
+}
+
 @test "-j out of core with -r: a node in memory cut into thousands of parts keeps a temp file a thread for their regions, not one a part: -j 3 under ulimit -n 64 gives the in-memory bytes" {
 	# A flat hierarchy of 3000 leaves: one cut makes a part a leaf.
 	awk 'BEGIN { srand(5); print "id\tcat\tnum"
