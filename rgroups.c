@@ -1046,51 +1046,51 @@ groups_rank(struct part *pt, size_t j)
 	dm->nrank = r;
 }
 
-/* The extent of streamed dimension j from its statistics: codes 0 (a
- * missing value), 1 and 2 (the least and largest numbers) in a table
- * of three ranks, which are all the widths and regions need. */
+/* A number's extent in a table of three ranks: codes 0 (a missing
+ * value), 1 and 2 (the least and largest of nnum numbers, mn and mx),
+ * which are all the widths and regions need. */
 static void
-stream_extent(struct part *pt, size_t j)
+three_ranks(struct part *pt, size_t j, int miss, uint64_t nnum, int64_t mn,
+    int64_t mx)
 {
 	struct dim *dm = &pt->dims[j];
-	const struct sstat *st = &pt->rk->sst[j];
 
 	local_room(dm, 3);
 	dm->vals[0] = dm->gmn;
 	dm->lkey[0] = 0;
-	dm->vals[1] = st->mn;
-	dm->vals[2] = st->mx;
-	dm->lkey[1] = (uint64_t)st->mn ^ ((uint64_t)1 << 63);
-	dm->lkey[2] = (uint64_t)st->mx ^ ((uint64_t)1 << 63);
+	dm->vals[1] = mn;
+	dm->vals[2] = mx;
+	dm->lkey[1] = (uint64_t)mn ^ ((uint64_t)1 << 63);
+	dm->lkey[2] = (uint64_t)mx ^ ((uint64_t)1 << 63);
 	dm->nrank = 3;
-	pt->node.mn[j] = st->nmiss > 0 || st->nnum == 0 ? 0 : 1;
-	pt->node.mx[j] = st->nnum == 0 ? 0 : st->mn == st->mx ? 1 : 2;
+	pt->node.mn[j] = miss || nnum == 0 ? 0 : 1;
+	pt->node.mx[j] = nnum == 0 ? 0 : mn == mx ? 1 : 2;
+}
+
+/* The extent of streamed dimension j from its statistics. */
+static void
+stream_extent(struct part *pt, size_t j)
+{
+	const struct sstat *st = &pt->rk->sst[j];
+
+	three_ranks(pt, j, st->nmiss > 0, st->nnum, st->mn, st->mx);
 }
 
 /* The extent of dimension j from the least and largest keys a scan
  * counted (GT_EXTENT): a leaf's or a dictionary's codes themselves, or
- * a number's in a table of three ranks as stream_extent's. */
+ * a number's three ranks. */
 static void
 counted_extent(struct part *pt, size_t j)
 {
-	struct dim *dm = &pt->dims[j];
 	const struct gtab *g = &pt->rk->gtab[j];
 
-	if (dm->h != NULL || !pt->keyed) {
+	if (pt->dims[j].h != NULL || !pt->keyed) {
 		pt->node.mn[j] = g->xnum > 0 ? (uint32_t)g->xmn : 0;
 		pt->node.mx[j] = g->xnum > 0 ? (uint32_t)g->xmx : 0;
 		return;
 	}
-	local_room(dm, 3);
-	dm->vals[0] = dm->gmn;
-	dm->lkey[0] = 0;
-	dm->vals[1] = numkey_value(g->xmn);
-	dm->vals[2] = numkey_value(g->xmx);
-	dm->lkey[1] = g->xmn;
-	dm->lkey[2] = g->xmx;
-	dm->nrank = 3;
-	pt->node.mn[j] = g->xmiss > 0 || g->xnum == 0 ? 0 : 1;
-	pt->node.mx[j] = g->xnum == 0 ? 0 : g->xmn == g->xmx ? 1 : 2;
+	three_ranks(pt, j, g->xmiss > 0, g->xnum, numkey_value(g->xmn),
+	    numkey_value(g->xmx));
 }
 
 /* The dimensions whose groups a scan of Rothko-T counts, when not all
