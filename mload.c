@@ -505,6 +505,21 @@ keyed_num(kn_str v, int64_t *m, int8_t *sc)
 	return 1;
 }
 
+/* The key of keyed column j's value v (dims[nqi..nkd)): its number
+ * (keyed_num), or the sensitive column's hash of its bytes when that
+ * is keyed by hash (sens_hashed), any value taken. */
+static int
+keyed_value(const struct part *pt, size_t j, kn_str v, int64_t *m,
+    int8_t *sc)
+{
+	if (j == pt->nqi && pt->sens_hashed) {
+		*m = (int64_t)kn_hash(v.p, v.n);
+		*sc = 0;
+		return 1;
+	}
+	return keyed_num(v, m, sc);
+}
+
 /* Dies of value v of column col of t's current row, refused as the
  * sensitive column's (sens) number for --variance or the target's for
  * --split regression: a missing value, not a number, or out of core
@@ -635,8 +650,9 @@ load_row(struct part *pt, kn_table *t, size_t b, uint64_t row, size_t scol,
 		msens_check_row(pt, t);
 	/* The sensitive value, then the target, keyed (dims[nqi..nkd))
 	 * or in their dictionaries. */
-	if (pt->sens_keyed ? !keyed_num(t->f[scol], &pt->dims[pt->nqi].raw[b],
-	    &pt->dims[pt->nqi].rsc[b]) : pt->has_sens && !mond_sens_id(pt,
+	if (pt->sens_keyed ? !keyed_value(pt, pt->nqi, t->f[scol],
+	    &pt->dims[pt->nqi].raw[b], &pt->dims[pt->nqi].rsc[b]) :
+	    pt->has_sens && !mond_sens_id(pt,
 	    pt->nsens > 1 ? sens_join(pt, t->f, &pt->sjoin, &pt->sjcap) :
 	    t->f[scol], &r[pt->word_sens]))
 		num_fail(t, scol, 1);
@@ -855,7 +871,7 @@ code_row(struct mlworker *w, struct mljob *jb, const kn_str *f,
 	}
 	r[pt->word_row] = (uint32_t)row;
 	for (j = pt->nqi; j < pt->nkd; j++)
-		if (!keyed_num(f[pt->dims[j].col], &jb->raw[j][i],
+		if (!keyed_value(pt, j, f[pt->dims[j].col], &jb->raw[j][i],
 		    &jb->rsc[j][i]))
 			return 0;
 	for (j = 0; pt->msvar && j < pt->nsens; j++) {

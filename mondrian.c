@@ -1378,6 +1378,8 @@ keyed_prepare(struct part *pt, struct dim *dm, int sens)
 		    "memory (-a memory), or round them", pt->inname, dm->name,
 		    dm->sc_now, sens ? "--variance" : "--split regression");
 	numkey_finish(pt, dm);
+	if (sens && pt->sens_hashed)
+		return;		/* hashes, never summed */
 	if (sens)
 		pt->sens_F = dm->S;
 	else

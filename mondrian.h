@@ -205,8 +205,14 @@ struct part {
 	 * (the sensitive column's first), never cut, their keys' high half
 	 * in word_sens and word_targ; the frequency groups carry their
 	 * sums (struct gsum, rothko.h), a streamed row its keys, and a
-	 * node in memory gives its rows ids of their own (rothko.c). */
-	int sens_keyed, targ_keyed;
+	 * node in memory gives its rows ids of their own (rothko.c).
+	 * Distinct l-diversity alone on one column (sens_hashed) keys the
+	 * sensitive values by a 64-bit hash of their bytes, checked to be
+	 * one-to-one before the cuts (mload.c's mond_hash_check): a group
+	 * carries a set of at most ceil(l) keys (gtab's lset, rothko.h),
+	 * which tells exactly whether a part has l distinct values, and a
+	 * node in memory gives its values ids by key (lset.c). */
+	int sens_keyed, targ_keyed, sens_hashed;
 	size_t nkd;
 	size_t *used, nused;	/* the columns read: QIs, -s, -t */
 	int need_stats;		/* parts need more than their size */

@@ -619,8 +619,11 @@ main(int argc, char *argv[])
 	if (pt->has_targ)
 		pt->word_targ = pt->rec_words++;
 	pt->nkd = pt->nqi;
-	pt->sens_keyed = pt->ooc && pt->req.hasv && pt->nsens == 1 &&
-	    !pt->req.ld.on && !pt->req.hast;
+	pt->sens_hashed = 0 && pt->ooc && job == JOB_NONE && pt->nsens == 1 &&
+	    pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
+	    !pt->req.hasv && !pt->req.hast;
+	pt->sens_keyed = (pt->ooc && pt->req.hasv && pt->nsens == 1 &&
+	    !pt->req.ld.on && !pt->req.hast) || pt->sens_hashed;
 	pt->targ_keyed = pt->ooc && pt->split == SPLIT_REGRESSION;
 	if (pt->sens_keyed)
 		keyed_dim(pt, sidx, snames[0], pt->word_sens);

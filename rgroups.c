@@ -277,7 +277,7 @@ static size_t
 gent_bytes(const struct gtab *g)
 {
 	return sizeof(struct gent) + (g->ranked ? 2 * sizeof(uint64_t) : 0) +
-	    (g->sums ? sizeof(struct gsum) : 0);
+	    (g->sums ? sizeof(struct gsum) : 0) + g->lw * sizeof(uint64_t);
 }
 
 /* gbytes and gover are shared by the threads of a scan. */
@@ -318,10 +318,10 @@ gcharge(struct part *pt, size_t b)
 }
 
 /* Adds cnt rows to group (c, s, y) of g, and with sums v to its
- * sums. */
+ * sums, with sets sensitive key sk to its set. */
 static void
 gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
-    uint64_t cnt, const struct gsum *v)
+    uint64_t cnt, const struct gsum *v, uint64_t sk)
 {
 	size_t h, i;
 
@@ -358,6 +358,9 @@ gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
 				m->ss += v->ss;
 				m->ts += v->ts;
 			}
+			if (g->lw)
+				rothko_lset_put(g->lset + (size_t)e->s * g->lw,
+				    g->lw - 1, sk);
 			return;
 		}
 		h = (h + 1) & (g->nslot - 1);
@@ -377,6 +380,9 @@ gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
 		if (g->sums)
 			g->sum = kn_realloc(g->sum,
 			    g->cap * sizeof(struct gsum));
+		if (g->lw)
+			g->lset = kn_realloc(g->lset,
+			    g->cap * g->lw * sizeof(uint64_t));
 	}
 	if (g->sums == GS_S)
 		s = (uint32_t)g->n;
@@ -384,6 +390,10 @@ gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
 		y = (uint32_t)g->n;
 	if (g->sums)
 		g->sum[g->n] = *v;
+	if (g->lw) {
+		g->lset[g->n * g->lw] = 1;
+		g->lset[g->n * g->lw + 1] = sk;
+	}
 	g->e[g->n].code = c;
 	g->e[g->n].s = s;
 	g->e[g->n].y = y;
@@ -401,7 +411,7 @@ rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
 	 * its groups is added here. */
 	if (g->sums)
 		kn_die("internal error: groups with sums added without them");
-	gadd(pt, g, c, s, y, cnt, &none);
+	gadd(pt, g, c, s, y, cnt, &none, 0);
 }
 
 /* Adds record r to group c of g: with sums, its keyed values to the
@@ -414,15 +424,17 @@ gadd_row(struct part *pt, struct gtab *g, uint64_t c, const uint32_t *r)
 
 	if (!g->sums) {
 		gadd(pt, g, c, (uint32_t)mond_sens_of(pt, r),
-		    (uint32_t)mond_targ_of(pt, r), 1, NULL);
+		    (uint32_t)mond_targ_of(pt, r), 1, NULL, 0);
 		return;
 	}
-	x = pt->sens_keyed ? mond_sval(pt, mond_sens_of(pt, r)) : 0;
+	x = pt->sens_keyed && !pt->sens_hashed ?
+	    mond_sval(pt, mond_sens_of(pt, r)) : 0;
 	v.s = x;
 	v.ss = x * x;
 	v.ts = pt->targ_keyed ? mond_tval(pt, mond_targ_of(pt, r)) : 0;
 	gadd(pt, g, c, pt->sens_keyed ? 0 : (uint32_t)mond_sens_of(pt, r),
-	    pt->targ_keyed ? 0 : (uint32_t)mond_targ_of(pt, r), 1, &v);
+	    pt->targ_keyed ? 0 : (uint32_t)mond_targ_of(pt, r), 1, &v,
+	    pt->sens_hashed ? mond_sens_of(pt, r) : 0);
 }
 
 /* Empties g for a new count, keeping its list's memory (counted in
@@ -431,6 +443,7 @@ void
 rothko_gclear(struct part *pt, struct gtab *g, int keep)
 {
 	g->sums = pt->sens_keyed ? GS_S : pt->targ_keyed ? GS_Y : 0;
+	g->lw = pt->sens_hashed ? rothko_lcap(pt) + 1 : 0;
 	free(g->slot);
 	free(g->arr);
 	g->arr = NULL;
@@ -443,8 +456,10 @@ rothko_gclear(struct part *pt, struct gtab *g, int keep)
 	if (!keep) {
 		free(g->e);
 		free(g->sum);
+		free(g->lset);
 		g->e = NULL;
 		g->sum = NULL;
+		g->lset = NULL;
 		g->cap = 0;
 	}
 	pt->rk->gbytes += g->cap * gent_bytes(g);

@@ -6,6 +6,7 @@
 #ifndef ROTHKO_H
 #define ROTHKO_H
 
+#include <math.h>
 #include <pthread.h>
 
 #include "mondrian.h"
@@ -88,7 +89,52 @@ struct gtab {
 	 * added; 0 without */
 	int sums;
 	struct gsum *sum;
+	/* with sens_hashed (mondrian.h): each group's set of sensitive
+	 * keys, lset[i * lw ..] where i is its s, lw = rothko_lcap + 1
+	 * words (struct lset's), 0 without */
+	size_t lw;
+	uint64_t *lset;
 };
+
+/* Distinct l-diversity by hashed keys (sens_hashed): a part has l
+ * distinct values if a set of at most ceil(l) of them is full.  A set
+ * is w[0] keys in w[1..w[0]]. */
+static inline size_t
+rothko_lcap(const struct part *pt)
+{
+	return (size_t)ceil(pt->req.ld.l);
+}
+
+/* Adds key to set w of at most cap. */
+static inline void
+rothko_lset_put(uint64_t *w, size_t cap, uint64_t key)
+{
+	uint64_t i;
+
+	if (w[0] >= cap)
+		return;
+	for (i = 1; i <= w[0]; i++)
+		if (w[i] == key)
+			return;
+	w[++w[0]] = key;
+}
+
+/* Adds set b to set a, of at most cap. */
+static inline void
+rothko_lset_union(uint64_t *a, const uint64_t *b, size_t cap)
+{
+	uint64_t i;
+
+	for (i = 1; i <= b[0] && a[0] < cap; i++)
+		rothko_lset_put(a, cap, b[i]);
+}
+
+/* The set of group e of g. */
+static inline const uint64_t *
+rothko_gset(const struct gtab *g, const struct gent *e)
+{
+	return g->lset + (size_t)e->s * g->lw;
+}
 
 #define GS_S 1
 #define GS_Y 2
@@ -266,14 +312,20 @@ void rothko_groups_finish(struct part *pt, uint64_t n);
 uint64_t rothko_kid_spec(struct part *pt, size_t cut);
 uint64_t rothko_table_spec(struct part *pt);
 
+
+/* Allocates the frequency groups, once mond_prepare() has run. */
+void rothko_groups_alloc(struct part *pt);
+
+/* rcut.c: the cuts of nodes on disk. */
+
 /* Chooses the cut of a node on disk, as mond_partition() would in memory. */
 void rothko_choose_cut_on_disk(struct part *pt, struct cut *best);
 
 /* Exits 1 when the table in memory does not meet the requirements. */
 void rothko_root_check(struct part *pt, const char *name);
 
-/* Allocates the frequency groups, once mond_prepare() has run. */
-void rothko_groups_alloc(struct part *pt);
+/* The leaf of Rothko-S's grown tree a record on disk falls in. */
+size_t rothko_tree_route(struct part *pt, const uint32_t *r);
 
 /* rothko.c */
 

@@ -1,0 +1,469 @@
+/*
+ * rcut.c: the cut of a node on disk (paper 004 §2), chosen from its
+ * frequency groups (rgroups.c) as mond_partition() chooses it in memory:
+ * an ordered dimension's boundaries swept in the order of its codes, a
+ * hierarchy's children, or a streamed dimension's rows sorted on disk
+ * (extsort.c); and the routing of a row through Rothko-S's tree.  With
+ * sensitive values keyed by hash (sens_hashed, mondrian.h) a part's
+ * distinct values are counted in sets of at most ceil(l) keys (rothko.h):
+ * left to right for the parts on the left, right to left for those on
+ * the right, or in a stream from the l-th least first key and the l-th
+ * largest last key of the values (struct lthr).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "extsort.h"
+#include "kanon.h"
+#include "mondrian.h"
+#include "rothko.h"
+
+/* ---- out of core: Rothko-T (paper 004 §2) -------------------------- */
+
+/* Adds cnt rows of sensitive value x and label y (ids, or a streamed
+ * row's keys: mond_sens_of, mond_targ_of) to part L (and takes them
+ * from R, if not NULL); a group's keyed values are its sums gs. */
+static void
+group_add(struct part *pt, uint64_t x, uint64_t y, uint64_t cnt,
+    const struct gsum *gs, struct side *L, struct side *R)
+{
+	L->n += cnt;
+	if (R != NULL)
+		R->n -= cnt;
+	if (pt->has_sens && !pt->sens_keyed) {
+		uint64_t c = pt->hs_side[x];
+
+		pt->hs_side[x] += cnt;
+		if (c == 0)
+			L->distinct++;
+		if (R != NULL && pt->hs_tot[x] - c == cnt)
+			R->distinct--;
+	}
+	if (pt->req.hasv) {
+		kn_i128 v = gs != NULL && pt->sens_keyed ? gs->s :
+		    mond_sval(pt, x) * (kn_i128)cnt;
+		kn_i128 v2 = gs != NULL && pt->sens_keyed ? gs->ss :
+		    mond_sval(pt, x) * v;
+
+		L->s += v;
+		L->ss += v2;
+		if (R != NULL) {
+			R->s -= v;
+			R->ss -= v2;
+		}
+	}
+	if (pt->split == SPLIT_REGRESSION) {
+		kn_i128 v = gs != NULL && pt->targ_keyed ? gs->ts :
+		    mond_tval(pt, y) * (kn_i128)cnt;
+
+		L->ts += v;
+		if (R != NULL)
+			R->ts -= v;
+	}
+	if (pt->split == SPLIT_INFOGAIN) {
+		uint64_t c = pt->hl_side[y], rc = pt->hl_tot[y] - c;
+
+		pt->hl_side[y] += cnt;
+		L->lf += mond_x_log_x(pt, c + cnt) - mond_x_log_x(pt, c);
+		if (R != NULL)
+			R->lf +=
+			    mond_x_log_x(pt, rc - cnt) - mond_x_log_x(pt, rc);
+	}
+}
+
+/* Clears the part counts of wmove. */
+static void
+group_clear(struct part *pt)
+{
+	size_t i;
+
+	for (i = 0; i < pt->nstouch; i++)
+		pt->hs_side[pt->stouch[i]] = 0;
+	for (i = 0; i < pt->nltouch; i++)
+		pt->hl_side[pt->ltouch[i]] = 0;
+}
+
+/* The cut of ordered dimension j below code c (the rows up to c on the
+ * left, L; the others R): taken as the best if it beats it and both
+ * parts meet the requirements, as eval_median and eval_ordered judge
+ * it in memory. */
+static void
+cut_at(struct part *pt, size_t j, struct cut *best, const struct side *L,
+    const struct side *R, uint64_t c)
+{
+	uint64_t n = pt->node.n, l = L->n, dist;
+	kn_i128 isc = 0;
+	long double sc = 0;
+
+	if (l < pt->req.k || n - l < pt->req.k)
+		return;
+	dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+	if (pt->split == SPLIT_MEDIAN) {
+		if (best->found && dist > best->dist)
+			return;
+	} else if (pt->split == SPLIT_INFOGAIN) {
+		isc = L->lf - mond_x_log_x(pt, l) + R->lf -
+		    mond_x_log_x(pt, n - l);
+		if (!mond_cut_better(pt, best, isc, 0, dist))
+			return;
+	} else {
+		sc = mond_regression_term(L->ts, l) +
+		    mond_regression_term(R->ts, n - l);
+		if (!mond_cut_better(pt, best, 0, sc, dist))
+			return;
+	}
+	if (!mond_side_ok(pt, L, pt->hs_side, 0) ||
+	    !mond_side_ok(pt, R, pt->hs_side, 1))
+		return;
+	best->found = 1;
+	best->fast = 1;
+	best->dim = j;
+	best->L = l;
+	best->dist = dist;
+	best->iscore = isc;
+	best->score = sc;
+	best->med = c;
+	best->eqleft = UINT64_MAX;
+}
+
+/* The relaxed cut (k alone, checked at the start): the middle row,
+ * whose code med has lt rows below it. */
+static void
+cut_relaxed(struct part *pt, size_t j, struct cut *best, uint64_t med,
+    uint64_t lt)
+{
+	uint64_t n = pt->node.n;
+
+	if (n < 2 * pt->req.k)
+		return;
+	best->found = 1;
+	best->fast = 1;
+	best->dim = j;
+	best->L = (n + 1) / 2;
+	best->med = med;
+	best->eqleft = best->L - lt;
+}
+
+/* Cuts of an ordered dimension from its groups: the median (k alone:
+ * as select_cut; with diversity: as eval_median) or the best score (as
+ * eval_ordered), with the same choices as in memory. */
+static void
+groups_cut_ordered(struct part *pt, size_t j, struct cut *best)
+{
+	const struct gtab *g = &pt->rk->gtab[j];
+	struct side L, R;
+	uint64_t n = pt->node.n;
+	size_t i;
+
+	if (pt->relaxed) {
+		uint64_t lt = 0, pos = (n - 1) / 2, c = 0;
+		uint64_t med = 0;
+
+		for (i = 0; i < g->n; i++) {
+			if (c + g->e[i].cnt > pos) {
+				med = g->e[i].code;
+				break;
+			}
+			c += g->e[i].cnt;
+		}
+		for (i = 0; i < g->n; i++)
+			lt += g->e[i].code < med ? g->e[i].cnt : 0;
+		cut_relaxed(pt, j, best, med, lt);
+		return;
+	}
+	memset(&L, 0, sizeof(L));
+	R = pt->node.tot;
+	for (i = 0; i + 1 < g->n; i++) {
+		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt,
+		    rothko_gsum(g, &g->e[i]), &L, &R);
+		if (g->e[i + 1].code != g->e[i].code)
+			cut_at(pt, j, best, &L, &R, g->e[i].code);
+	}
+	group_clear(pt);
+}
+
+/* A streamed dimension's cut being found: the node's rows in the order
+ * of (key, sensitive value, label), as the groups are, with the parts
+ * so far, the key of the rows being added, and for --relaxed the middle
+ * row's. */
+struct scut {
+	struct part *pt;
+	size_t j;
+	struct cut *best;
+	struct side L, R;
+	uint64_t cur, ncur, before, pos, med, medlt;
+	int any, medset;
+};
+
+/* The rows of key sc->cur are all in: a cut below the next key. */
+static void
+scut_boundary(struct scut *sc)
+{
+	if (sc->pt->relaxed) {
+		if (!sc->medset && sc->before + sc->ncur > sc->pos) {
+			sc->med = sc->cur;
+			sc->medlt = sc->before;
+			sc->medset = 1;
+		}
+		sc->before += sc->ncur;
+		sc->ncur = 0;
+		return;
+	}
+	cut_at(sc->pt, sc->j, sc->best, &sc->L, &sc->R, sc->cur);
+}
+
+static uint64_t
+hex_get(const char *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v = v << 4 | (uint64_t)(p[i] <= '9' ? p[i] - '0' :
+		    p[i] - 'a' + 10);
+	return v;
+}
+
+static void
+hex_put(char *p, uint64_t v, int n)
+{
+	while (n-- > 0) {
+		p[n] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	}
+}
+
+/* The hex digits of a streamed row's sensitive value and label: 16 for
+ * a keyed one's key (mondrian.h), else 8 for an id. */
+static int
+sens_digits(const struct part *pt)
+{
+	return pt->sens_keyed ? 16 : 8;
+}
+
+static int
+targ_digits(const struct part *pt)
+{
+	return pt->targ_keyed ? 16 : 8;
+}
+
+/* One row of the sorted stream: 16 hex digits of its key, then its
+ * sensitive value's and its label's (sens_digits, targ_digits). */
+static void
+scut_line(const char *line, size_t len, void *ctx)
+{
+	struct scut *sc = ctx;
+	uint64_t key = hex_get(line, 16);
+	int sd = sens_digits(sc->pt);
+
+	(void)len;
+	if (sc->any && key != sc->cur)
+		scut_boundary(sc);
+	if (!sc->pt->relaxed)
+		group_add(sc->pt, hex_get(line + 16, sd),
+		    hex_get(line + 16 + sd, targ_digits(sc->pt)), 1, NULL,
+		    &sc->L, &sc->R);
+	sc->cur = key;
+	sc->ncur++;
+	sc->any = 1;
+}
+
+/* Cuts of a streamed dimension (a node whose numbers' groups outgrow
+ * the budget): the node's (key, sensitive value, label) sorted on disk
+ * within the budget (extsort.c), then read in order as the groups would
+ * be, with the same choices: the cut's code is the key. */
+static void
+stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
+{
+	const struct onode *on = pt->rk->snode;
+	struct scut sc;
+	struct oread rd;
+	kn_sorter *so;
+	uint32_t *r;
+	char line[48];
+	int sd = sens_digits(pt), td = targ_digits(pt);
+	/* A quarter of what the groups leave: the sort's records may
+	 * double past its budget as they grow (extsort.c), to about twice
+	 * it. */
+	size_t t, budget = pt->rk->avail > pt->rk->gbytes ?
+	    (pt->rk->avail - pt->rk->gbytes) / 4 : 0;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.pt = pt;
+	sc.j = j;
+	sc.best = best;
+	sc.R = pt->node.tot;
+	sc.pos = (pt->node.n - 1) / 2;
+	so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
+	for (t = 0; t < pt->grow.n; t++)
+		pt->grow.t[t].left = pt->grow.t[t].eqleft;
+	rothko_read_open(pt, &rd, on);
+	while ((r = rothko_read_next(pt, &rd)) != NULL) {
+		if (pt->rk->stn >= 0 && rothko_tree_route(pt, r) != (size_t)pt->rk->stn)
+			continue;
+		hex_put(line, rothko_disk_key(pt, r, j), 16);
+		hex_put(line + 16, mond_sens_of(pt, r), sd);
+		hex_put(line + 16 + sd, mond_targ_of(pt, r), td);
+		kn_sort_add(so, line, (size_t)(16 + sd + td));
+	}
+	rothko_read_close(&rd);
+	kn_sort_finish(so, 0, scut_line, &sc);
+	pt->acct.bread += kn_sort_stats(so)->bytes_read;
+	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
+	kn_sort_free(so);
+	if (pt->relaxed) {
+		if (sc.any)
+			scut_boundary(&sc);
+		cut_relaxed(pt, j, best, sc.med, sc.medlt);
+		return;
+	}
+	group_clear(pt);
+}
+
+/* Specializing the hierarchy of dimension j, from its groups (as
+ * eval_hier). */
+static void
+groups_cut_hier(struct part *pt, size_t j, struct cut *best)
+{
+	const struct gtab *g = &pt->rk->gtab[j];
+	struct side S;
+	size_t i;
+	kn_i128 isc = 0;
+	long double sc = 0;
+	int ok = 1;
+
+	memset(&S, 0, sizeof(S));
+	for (i = 0; i < g->n && ok; i++) {
+		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt,
+		    rothko_gsum(g, &g->e[i]), &S, NULL);
+		if (i + 1 < g->n &&
+		    mond_child_of(pt, j, g->e[i + 1].code - pt->node.mn[j]) ==
+			mond_child_of(pt, j, g->e[i].code - pt->node.mn[j]))
+			continue;
+		if (!mond_side_ok(pt, &S, pt->hs_side, 0))
+			ok = 0;
+		if (pt->split == SPLIT_INFOGAIN)
+			isc += S.lf - mond_x_log_x(pt, S.n);
+		else if (pt->split == SPLIT_REGRESSION)
+			sc += mond_regression_term(S.ts, S.n);
+		group_clear(pt);
+		memset(&S, 0, sizeof(S));
+	}
+	group_clear(pt);
+	if (!ok)
+		return;
+	if (pt->split == SPLIT_MEDIAN) {
+		if (!best->found) {
+			best->found = 1;
+			best->fast = 0;
+			best->dim = j;
+		}
+		return;
+	}
+	if (!mond_cut_better(pt, best, isc, sc, pt->node.n))
+		return;
+	best->found = 1;
+	best->fast = 0;
+	best->dim = j;
+	best->dist = pt->node.n;
+	best->iscore = isc;
+	best->score = sc;
+}
+
+/* Chooses the cut of a node on disk, as mond_partition() would in memory. */
+void
+rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
+{
+	uint32_t ord[64],
+	    *op = pt->nqi <= 64 ? ord : kn_alloc(pt->nqi * sizeof(uint32_t));
+	size_t j;
+
+	memset(best, 0, sizeof(*best));
+	if (pt->node.n < 2 * pt->req.k)
+		goto out;
+	for (j = 0; j < pt->nqi; j++) {
+		size_t q = j;
+
+		if (pt->split != SPLIT_MEDIAN) {
+			op[j] = (uint32_t)j;
+			continue;
+		}
+		for (; q > 0 &&
+		     mond_cmp_width(pt, op[q - 1], (uint32_t)j, NULL) > 0;
+		     q--)
+			op[q] = op[q - 1];
+		op[q] = (uint32_t)j;
+	}
+	for (j = 0; j < pt->nqi; j++) {
+		if (pt->split == SPLIT_MEDIAN && best->found)
+			break;
+		if (!pt->node.can[op[j]])
+			continue;
+		if (pt->rk->gtab[op[j]].mode == GT_EXTENT) {
+			/* Its groups were not counted (rothko_t_step). */
+			memset(best, 0, sizeof(*best));
+			pt->rk->unknown = 1;
+			break;
+		}
+		if (mond_is_hier(pt, op[j]))
+			groups_cut_hier(pt, op[j], best);
+		else if (rothko_streamed(pt, op[j]))
+			stream_cut_ordered(pt, op[j], best);
+		else
+			groups_cut_ordered(pt, op[j], best);
+	}
+out:
+	if (op != ord)
+		free(op);
+}
+
+/* Exits 1 when the table in memory does not meet the requirements. */
+void
+rothko_root_check(struct part *pt, const char *name)
+{
+	if (pt->nrows == 0)
+		return;
+	mond_node_totals(pt, 0, pt->nrows, NULL);
+	if (!mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
+		mond_no_solution(name, pt->nrows);
+	}
+	mond_node_clear_totals(pt);
+}
+
+/* The leaf of the grown tree a record falls in. */
+size_t
+rothko_tree_route(struct part *pt, const uint32_t *r)
+{
+	size_t t = 0, k;
+
+	while (!pt->grow.t[t].leaf) {
+		const struct tnode *tn = &pt->grow.t[t];
+		const struct dim *dm = &pt->dims[tn->dim];
+		uint64_t v = rothko_disk_key(pt, r, tn->dim);
+		uint32_t leafid, c;
+
+		if (tn->rel) {
+			struct tnode *w = &pt->grow.t[t];
+
+			t = tn->kid0 + (v < w->med || (v == w->med &&
+			    w->left > 0 && w->left--) ? 0 : 1);
+			continue;
+		}
+		if (!tn->hier) {
+			t = tn->kid0 + (v <= tn->thr ? 0 : 1);
+			continue;
+		}
+		leafid = dm->dfsleaf[v];
+		t = tn->kid0 + tn->nkid - 1;	/* other */
+		if (tn->lv < dm->nl && dm->anc[tn->lv][leafid] != tn->x)
+			continue;
+		c = dm->anc[tn->lv - 1][leafid];
+		for (k = 0; k + 1 < tn->nkid; k++)
+			if (tn->cid[k] == c) {
+				t = tn->kid0 + k;
+				break;
+			}
+	}
+	return t;
+}
+
