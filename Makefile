@@ -81,7 +81,7 @@ lattice.o latinput.o: latinput.h
 latdisk.o: extsort.h
 lattice.o tagging.o: tagging.h
 lattice.o lattice_search.o: lattice.h
-extsort.o freq.o extsort_main.o: extsort.h
+extsort.o freq.o extsort_main.o mload.o rcut.o rothko.o: extsort.h
 sortmem.o extsort.o: sortmem.h
 partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rcut.o rothko.o cluster.o: mondrian.h
 partition.o mpar.o: mpar.h

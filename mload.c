@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "extsort.h"
 #include "kanon.h"
 #include "mondrian.h"
 
@@ -1466,4 +1467,73 @@ mond_too_small(const struct part *pt, const char *fmt, ...)
 	va_end(ap);
 	kn_die("-S %s: too small: %s (partition(1), -S): give a larger -S",
 	    size, what);
+}
+
+/* ---- the hashes of the sensitive values (sens_hashed) ------------- */
+
+struct hcheck {
+	kn_sorter *so;
+	const char *col;
+	int any;
+	char last[16];
+};
+
+/* A distinct sensitive value: its hash to the sort. */
+static void
+hcheck_value(const kn_fsrow *row, void *ctx)
+{
+	struct hcheck *hc = ctx;
+	uint64_t h = kn_hash(row->key[0].p, row->key[0].n);
+	char line[16];
+	int i;
+
+	for (i = 15; i >= 0; i--, h >>= 4)
+		line[i] = "0123456789abcdef"[h & 15];
+	kn_sort_add(hc->so, line, sizeof(line));
+}
+
+/* The hashes in order: two alike are two values with one key. */
+static void
+hcheck_hash(const char *line, size_t len, void *ctx)
+{
+	struct hcheck *hc = ctx;
+
+	if (len == sizeof(hc->last) && hc->any &&
+	    memcmp(line, hc->last, len) == 0)
+		kn_die("two values of the sensitive column '%s' share the "
+		    "64-bit hash %.16s, which distinct l-diversity takes "
+		    "for a value out of core (-S): run in memory (-a "
+		    "memory)", hc->col, line);
+	memcpy(hc->last, line, sizeof(hc->last));
+	hc->any = 1;
+}
+
+void
+mond_hash_check(struct part *pt, kn_input *in, const char *columns,
+    size_t scol, const char *name, const char *tmpdir)
+{
+	kn_table t;
+	kn_countspec cs;
+	kn_dict dict;
+	struct hcheck hc;
+
+	kn_input_open(in, &t, columns);
+	kn_table_carry(&t, &scol, 1, 1);
+	kn_dict_init(&dict);
+	memset(&cs, 0, sizeof(cs));
+	cs.d = 1;
+	cs.key = &scol;
+	cs.dict = &dict;
+	cs.jobs = pt->jobs;
+	memset(&hc, 0, sizeof(hc));
+	hc.col = name;
+	hc.so = kn_sort_new(NULL, 0, 1, pt->budget / 4, tmpdir);
+	kn_freq(&t, &cs, NULL, pt->budget / 2, tmpdir, hcheck_value,
+	    &hc, NULL);
+	kn_sort_finish(hc.so, 0, hcheck_hash, &hc);
+	pt->acct.bread += kn_sort_stats(hc.so)->bytes_read;
+	pt->acct.bwritten += kn_sort_stats(hc.so)->bytes_written;
+	kn_sort_free(hc.so);
+	kn_dict_free(&dict);
+	kn_table_free(&t);
 }

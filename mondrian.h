@@ -357,6 +357,12 @@ int mond_targ_id(struct part *pt, kn_str v, uint32_t *id);
 /* Reads the table into records; with pt->jobs above 1, TSV in memory
  * on that many threads, the same records. */
 void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
+/* With sens_hashed, dies unless the distinct values of the sensitive
+ * column scol (named name) of the input have distinct hashes: a pass
+ * over the input counting them within -S (kn_freq), their hashes then
+ * sorted in tmpdir. */
+void mond_hash_check(struct part *pt, kn_input *in, const char *columns,
+    size_t scol, const char *name, const char *tmpdir);
 
 /* The memory the dictionaries and per-value arrays take: what -S must
  * hold besides the nodes. */

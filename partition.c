@@ -619,7 +619,7 @@ main(int argc, char *argv[])
 	if (pt->has_targ)
 		pt->word_targ = pt->rec_words++;
 	pt->nkd = pt->nqi;
-	pt->sens_hashed = 0 && pt->ooc && job == JOB_NONE && pt->nsens == 1 &&
+	pt->sens_hashed = pt->ooc && job == JOB_NONE && pt->nsens == 1 &&
 	    pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
 	    !pt->req.hasv && !pt->req.hast;
 	pt->sens_keyed = (pt->ooc && pt->req.hasv && pt->nsens == 1 &&
@@ -654,6 +654,9 @@ main(int argc, char *argv[])
 	if (pt->ooc)
 		pt->jobs = 1;
 	kn_table_free(&t);
+	if (pt->sens_hashed)
+		mond_hash_check(pt, &in, opt.columns, sidx, snames[0],
+		    pt->rk->tmpdir);
 	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
 	if (pt->ooc) {
 		if (fflush(pt->spool) != 0 || ferror(pt->spool))

@@ -152,8 +152,8 @@ groups_cut_ordered(struct part *pt, size_t j, struct cut *best)
 {
 	const struct gtab *g = &pt->rk->gtab[j];
 	struct side L, R;
-	uint64_t n = pt->node.n;
-	size_t i;
+	uint64_t n = pt->node.n, *ls = pt->rk->lset;
+	size_t i, cap = g->lw ? g->lw - 1 : 0, rfull = 0;
 
 	if (pt->relaxed) {
 		uint64_t lt = 0, pos = (n - 1) / 2, c = 0;
@@ -173,19 +173,84 @@ groups_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	}
 	memset(&L, 0, sizeof(L));
 	R = pt->node.tot;
+	/* Keyed by hash: the part right of group i has l distinct values
+	 * while i < rfull, the first group of the shortest stretch at the
+	 * end that has. */
+	if (g->lw) {
+		ls[0] = 0;
+		for (i = g->n; i > 0 && ls[0] < cap; i--)
+			rothko_lset_union(ls, rothko_gset(g, &g->e[i - 1]), cap);
+		rfull = ls[0] == cap ? i : 0;
+		ls[0] = 0;
+	}
 	for (i = 0; i + 1 < g->n; i++) {
 		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt,
 		    rothko_gsum(g, &g->e[i]), &L, &R);
+		if (g->lw) {
+			rothko_lset_union(ls, rothko_gset(g, &g->e[i]), cap);
+			L.distinct = ls[0];
+			R.distinct = i < rfull ? cap : 0;
+		}
 		if (g->e[i + 1].code != g->e[i].code)
 			cut_at(pt, j, best, &L, &R, g->e[i].code);
 	}
 	group_clear(pt);
 }
 
+/*
+ * Keyed by hash, a stream's distinct values: the cap values of the
+ * least first keys seen so far (or with last, the largest last keys),
+ * each with that key, whatever the order of the rows.  Once cap are
+ * kept, the worst of their keys only gets better, and a value dropped
+ * had the worst: it comes back only with a key better than that, which
+ * is then its best.  So at the end m[worst] is the cap-th least first
+ * key of the values (largest last key): the part left of a boundary
+ * holds cap values if its keys reach that one, the part right of it if
+ * that one lies beyond.
+ */
+struct lthr {
+	uint64_t *v, *m;
+	size_t n, cap, worst;
+	int last;
+};
+
+static int
+lthr_better(const struct lthr *t, uint64_t a, uint64_t b)
+{
+	return t->last ? a > b : a < b;
+}
+
+/* Value v seen at key key. */
+static void
+lthr_add(struct lthr *t, uint64_t v, uint64_t key)
+{
+	size_t i;
+
+	if (t->n == t->cap && !lthr_better(t, key, t->m[t->worst]))
+		return;
+	for (i = 0; i < t->n && t->v[i] != v; i++)
+		;
+	if (i == t->n) {
+		if (t->n < t->cap)
+			t->n++;
+		else
+			i = t->worst;
+		t->v[i] = v;
+		t->m[i] = key;
+	} else if (lthr_better(t, key, t->m[i]))
+		t->m[i] = key;
+	else
+		return;
+	t->worst = 0;
+	for (i = 1; i < t->n; i++)
+		if (lthr_better(t, t->m[t->worst], t->m[i]))
+			t->worst = i;
+}
+
 /* A streamed dimension's cut being found: the node's rows in the order
  * of (key, sensitive value, label), as the groups are, with the parts
  * so far, the key of the rows being added, and for --relaxed the middle
- * row's. */
+ * row's; keyed by hash, the thresholds of the distinct values. */
 struct scut {
 	struct part *pt;
 	size_t j;
@@ -193,6 +258,7 @@ struct scut {
 	struct side L, R;
 	uint64_t cur, ncur, before, pos, med, medlt;
 	int any, medset;
+	struct lthr first, last;
 };
 
 /* The rows of key sc->cur are all in: a cut below the next key. */
@@ -208,6 +274,14 @@ scut_boundary(struct scut *sc)
 		sc->before += sc->ncur;
 		sc->ncur = 0;
 		return;
+	}
+	if (sc->pt->sens_hashed) {
+		const struct lthr *f = &sc->first, *l = &sc->last;
+
+		sc->L.distinct = f->n == f->cap && f->m[f->worst] <= sc->cur ?
+		    f->cap : 0;
+		sc->R.distinct = l->n == l->cap && l->m[l->worst] > sc->cur ?
+		    l->cap : 0;
 	}
 	cut_at(sc->pt, sc->j, sc->best, &sc->L, &sc->R, sc->cur);
 }
@@ -294,15 +368,30 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	sc.best = best;
 	sc.R = pt->node.tot;
 	sc.pos = (pt->node.n - 1) / 2;
+	if (pt->sens_hashed) {
+		sc.first.cap = sc.last.cap = rothko_lcap(pt);
+		sc.first.v = kn_alloc(4 * sc.first.cap * sizeof(uint64_t));
+		sc.first.m = sc.first.v + sc.first.cap;
+		sc.last.v = sc.first.m + sc.first.cap;
+		sc.last.m = sc.last.v + sc.first.cap;
+		sc.last.last = 1;
+	}
 	so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
 	for (t = 0; t < pt->grow.n; t++)
 		pt->grow.t[t].left = pt->grow.t[t].eqleft;
 	rothko_read_open(pt, &rd, on);
 	while ((r = rothko_read_next(pt, &rd)) != NULL) {
-		if (pt->rk->stn >= 0 && rothko_tree_route(pt, r) != (size_t)pt->rk->stn)
+		if (pt->rk->stn >= 0 &&
+		    rothko_tree_route(pt, r) != (size_t)pt->rk->stn)
 			continue;
 		hex_put(line, rothko_disk_key(pt, r, j), 16);
 		hex_put(line + 16, mond_sens_of(pt, r), sd);
+		if (pt->sens_hashed) {
+			lthr_add(&sc.first, mond_sens_of(pt, r),
+			    rothko_disk_key(pt, r, j));
+			lthr_add(&sc.last, mond_sens_of(pt, r),
+			    rothko_disk_key(pt, r, j));
+		}
 		hex_put(line + 16 + sd, mond_targ_of(pt, r), td);
 		kn_sort_add(so, line, (size_t)(16 + sd + td));
 	}
@@ -311,6 +400,7 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	pt->acct.bread += kn_sort_stats(so)->bytes_read;
 	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
 	kn_sort_free(so);
+	free(sc.first.v);
 	if (pt->relaxed) {
 		if (sc.any)
 			scut_boundary(&sc);
@@ -333,9 +423,15 @@ groups_cut_hier(struct part *pt, size_t j, struct cut *best)
 	int ok = 1;
 
 	memset(&S, 0, sizeof(S));
+	pt->rk->lset[0] = 0;
 	for (i = 0; i < g->n && ok; i++) {
 		group_add(pt, g->e[i].s, g->e[i].y, g->e[i].cnt,
 		    rothko_gsum(g, &g->e[i]), &S, NULL);
+		if (g->lw) {
+			rothko_lset_union(pt->rk->lset,
+			    rothko_gset(g, &g->e[i]), g->lw - 1);
+			S.distinct = pt->rk->lset[0];
+		}
 		if (i + 1 < g->n &&
 		    mond_child_of(pt, j, g->e[i + 1].code - pt->node.mn[j]) ==
 			mond_child_of(pt, j, g->e[i].code - pt->node.mn[j]))
@@ -348,6 +444,7 @@ groups_cut_hier(struct part *pt, size_t j, struct cut *best)
 			sc += mond_regression_term(S.ts, S.n);
 		group_clear(pt);
 		memset(&S, 0, sizeof(S));
+		pt->rk->lset[0] = 0;
 	}
 	group_clear(pt);
 	if (!ok)

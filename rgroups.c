@@ -1244,6 +1244,13 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 	pt->node.tot.n = n;
 	for (i = 0; i < pt->nstouch; i++)
 		pt->node.tot.distinct++;
+	if (pt->sens_hashed) {
+		pt->rk->lset[0] = 0;
+		for (i = 0; i < g0->n; i++)
+			rothko_lset_union(pt->rk->lset,
+			    rothko_gset(g0, &g0->e[i]), g0->lw - 1);
+		pt->node.tot.distinct = pt->rk->lset[0];
+	}
 	for (i = 0; i < pt->nltouch; i++)
 		pt->node.tot.lf += mond_x_log_x(pt, pt->hl_tot[pt->ltouch[i]]);
 	for (j = 0; j < pt->nqi; j++) {
@@ -1270,4 +1277,7 @@ rothko_groups_alloc(struct part *pt)
 {
 	pt->rk->gtab = kn_zalloc((pt->nqi + 1) * sizeof(struct gtab));
 	pt->rk->sst = kn_zalloc((pt->nqi + 1) * sizeof(struct sstat));
+	if (pt->sens_hashed)
+		pt->rk->lset = kn_zalloc((rothko_lcap(pt) + 1) *
+		    sizeof(uint64_t));
 }

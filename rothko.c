@@ -110,12 +110,14 @@ numbers(const struct part *pt)
  * and target (mondrian.h): each row has ids of its own there, its
  * values in sens_val and targ_val, and the sensitive ids the counts the
  * in-memory algorithm keeps by id (hs_tot, hs_side, hs_side2, gath,
- * stouch). */
+ * stouch); keyed by hash, a value's id is its key's (local_put), kept
+ * with an index of at most four slots a row. */
 static size_t
 local_row_bytes(const struct part *pt)
 {
 	return (pt->sens_keyed ? sizeof(kn_i128) + 4 * sizeof(uint64_t) +
-	    sizeof(uint32_t) : 0) + (pt->targ_keyed ? sizeof(kn_i128) : 0);
+	    sizeof(uint32_t) : 0) + (pt->targ_keyed ? sizeof(kn_i128) : 0) +
+	    (pt->sens_hashed ? sizeof(uint64_t) + 4 * sizeof(uint32_t) : 0);
 }
 
 /* Frees what local_alloc took. */
@@ -133,6 +135,10 @@ local_free(struct part *pt)
 		pt->hs_tot = pt->hs_side = pt->hs_side2 = pt->gath = NULL;
 		pt->stouch = NULL;
 		pt->nstouch = 0;
+		free(pt->rk->lkey);
+		free(pt->rk->lslot);
+		pt->rk->lkey = NULL;
+		pt->rk->lslot = NULL;
 	}
 	if (pt->targ_keyed) {
 		free(pt->targ_val);
@@ -153,6 +159,16 @@ local_alloc(struct part *pt, uint64_t n)
 		pt->gath = kn_zalloc((n + 1) * sizeof(uint64_t));
 		pt->stouch = kn_alloc((n + 1) * sizeof(uint32_t));
 	}
+	if (pt->sens_hashed) {
+		size_t ns = 2;
+
+		while (ns < 2 * (n + 1))
+			ns *= 2;
+		pt->rk->lkey = kn_alloc((n + 1) * sizeof(uint64_t));
+		pt->rk->lslot = kn_zalloc(ns * sizeof(uint32_t));
+		pt->rk->lmask = ns - 1;
+		pt->rk->nlkey = 0;
+	}
 	if (pt->targ_keyed)
 		pt->targ_val = kn_alloc((n + 1) * sizeof(kn_i128));
 }
@@ -162,7 +178,22 @@ local_alloc(struct part *pt, uint64_t n)
 static void
 local_put(struct part *pt, uint32_t *m, const uint32_t *d, uint64_t i)
 {
-	if (pt->sens_keyed) {
+	if (pt->sens_hashed) {
+		/* The node's own id of the value's key, first seen first. */
+		uint64_t k = mond_sens_of(pt, d);
+		size_t h = kn_hash_mix(k) & pt->rk->lmask;
+		uint32_t id;
+
+		while ((id = pt->rk->lslot[h]) != 0 &&
+		    pt->rk->lkey[id - 1] != k)
+			h = (h + 1) & pt->rk->lmask;
+		if (id == 0) {
+			pt->rk->lkey[pt->rk->nlkey] = k;
+			id = pt->rk->lslot[h] = (uint32_t)++pt->rk->nlkey;
+		}
+		pt->sens_val[id - 1] = 0;
+		m[pt->word_sens] = id - 1;
+	} else if (pt->sens_keyed) {
 		pt->sens_val[i] = mond_sval(pt, mond_sens_of(pt, d));
 		m[pt->word_sens] = (uint32_t)i;
 	}
@@ -560,7 +591,13 @@ pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 	p->n++;
 	if (!pt->has_sens)
 		return;
-	if (pt->req.ld.on || pt->req.hast || pt->nsens > 1)
+	/* Keyed by hash, the count of a value is not needed: its first
+	 * ceil(l) values tell whether there are l. */
+	if (pt->sens_hashed) {
+		if (p->h.n < rothko_lcap(pt))
+			rothko_gtab_add(pt, &p->h, mond_sens_of(pt, r), 0, 0,
+			    1);
+	} else if (pt->req.ld.on || pt->req.hast || pt->nsens > 1)
 		rothko_gtab_add(pt, &p->h, r[pt->word_sens], 0, 0, 1);
 	if (pt->req.hasv) {
 		kn_i128 v = mond_sval(pt, mond_sens_of(pt, r));
@@ -578,6 +615,8 @@ pstat_ok(struct part *pt, const struct pstat *p)
 
 	if (!mond_k_var_ok(pt, p->n, p->s, p->ss))
 		return 0;
+	if (pt->sens_hashed)
+		return (double)p->h.n >= pt->req.ld.l;
 	if (pt->req.ld.on && pt->nsens <= 1) {
 		for (i = 0; i < p->h.n; i++)
 			pt->gath[i] = p->h.e[i].cnt;
@@ -606,7 +645,9 @@ pstat_merge(struct part *pt, struct pstat *a, struct pstat *b, int files)
 	a->s += b->s;
 	a->ss += b->ss;
 	for (i = 0; i < b->h.n; i++)
-		rothko_gtab_add(pt, &a->h, b->h.e[i].code, 0, 0, b->h.e[i].cnt);
+		if (!pt->sens_hashed || a->h.n < rothko_lcap(pt))
+			rothko_gtab_add(pt, &a->h, b->h.e[i].code, 0, 0,
+			    b->h.e[i].cnt);
 	if (!files)
 		return;
 	if (b->path != NULL) {

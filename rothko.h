@@ -194,6 +194,12 @@ struct rothko {
 	 * whose extents alone were counted (GT_EXTENT): no cut chosen */
 	int unknown;
 	struct sstat *sst;
+	/* sens_hashed: a set of sensitive keys (rothko_lcap) for a part;
+	 * a node in memory's keys by id, and their hash index */
+	uint64_t *lset, *lkey;
+	uint32_t *lslot;
+	size_t lmask;
+	uint64_t nlkey;
 	struct gtab gtot;
 	const struct onode *snode;
 	long stn;
