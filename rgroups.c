@@ -277,7 +277,8 @@ static size_t
 gent_bytes(const struct gtab *g)
 {
 	return sizeof(struct gent) + (g->ranked ? 2 * sizeof(uint64_t) : 0) +
-	    (g->sums ? sizeof(struct gsum) : 0) + g->lw * sizeof(uint64_t);
+	    (g->sums && !g->nosum ? sizeof(struct gsum) : 0) +
+	    g->lw * sizeof(uint64_t);
 }
 
 /* gbytes and gover are shared by the threads of a scan. */
@@ -350,7 +351,7 @@ gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
 
 		if (gmatch(g, e, c, s, y)) {
 			e->cnt += cnt;
-			if (g->sums) {
+			if (g->sums && !g->nosum) {
 				struct gsum *m = &g->sum[g->sums == GS_S ?
 				    e->s : e->y];
 
@@ -377,7 +378,7 @@ gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
 		gb_unlock(pt);
 		g->cap = g->cap ? 2 * g->cap : 1024;
 		g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
-		if (g->sums)
+		if (g->sums && !g->nosum)
 			g->sum = kn_realloc(g->sum,
 			    g->cap * sizeof(struct gsum));
 		if (g->lw)
@@ -388,7 +389,7 @@ gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
 		s = (uint32_t)g->n;
 	if (g->sums == GS_Y)
 		y = (uint32_t)g->n;
-	if (g->sums)
+	if (g->sums && !g->nosum)
 		g->sum[g->n] = *v;
 	if (g->lw) {
 		g->lset[g->n * g->lw] = 1;
@@ -443,6 +444,7 @@ void
 rothko_gclear(struct part *pt, struct gtab *g, int keep)
 {
 	g->sums = pt->sens_keyed ? GS_S : pt->targ_keyed ? GS_Y : 0;
+	g->nosum = pt->sens_hashed && !pt->targ_keyed;
 	g->lw = pt->sens_hashed ? rothko_lcap(pt) + 1 : 0;
 	free(g->slot);
 	free(g->arr);
@@ -1277,7 +1279,7 @@ rothko_groups_alloc(struct part *pt)
 {
 	pt->rk->gtab = kn_zalloc((pt->nqi + 1) * sizeof(struct gtab));
 	pt->rk->sst = kn_zalloc((pt->nqi + 1) * sizeof(struct sstat));
-	if (pt->sens_hashed)
-		pt->rk->lset = kn_zalloc((rothko_lcap(pt) + 1) *
-		    sizeof(uint64_t));
+	/* Emptied whether or not it is used (rcut.c). */
+	pt->rk->lset = kn_zalloc(((pt->sens_hashed ? rothko_lcap(pt) : 0) +
+	    1) * sizeof(uint64_t));
 }

@@ -591,12 +591,13 @@ pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 	p->n++;
 	if (!pt->has_sens)
 		return;
-	/* Keyed by hash, the count of a value is not needed: its first
-	 * ceil(l) values tell whether there are l. */
+	/* Keyed by hash, the counts are not needed: a set of ceil(l)
+	 * values tells whether there are l. */
 	if (pt->sens_hashed) {
-		if (p->h.n < rothko_lcap(pt))
-			rothko_gtab_add(pt, &p->h, mond_sens_of(pt, r), 0, 0,
-			    1);
+		if (p->ls == NULL)
+			p->ls = kn_zalloc((rothko_lcap(pt) + 1) *
+			    sizeof(uint64_t));
+		rothko_lset_put(p->ls, rothko_lcap(pt), mond_sens_of(pt, r));
 	} else if (pt->req.ld.on || pt->req.hast || pt->nsens > 1)
 		rothko_gtab_add(pt, &p->h, r[pt->word_sens], 0, 0, 1);
 	if (pt->req.hasv) {
@@ -605,6 +606,17 @@ pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 		p->s += v;
 		p->ss += v * v;
 	}
+}
+
+/* Frees p's counts of the sensitive values. */
+static void
+pstat_free(struct pstat *p)
+{
+	free(p->h.e);
+	free(p->h.slot);
+	free(p->ls);
+	memset(&p->h, 0, sizeof(p->h));
+	p->ls = NULL;
 }
 
 /* Whether population statistics meet every requirement, exactly. */
@@ -616,7 +628,7 @@ pstat_ok(struct part *pt, const struct pstat *p)
 	if (!mond_k_var_ok(pt, p->n, p->s, p->ss))
 		return 0;
 	if (pt->sens_hashed)
-		return (double)p->h.n >= pt->req.ld.l;
+		return p->ls != NULL && (double)p->ls[0] >= pt->req.ld.l;
 	if (pt->req.ld.on && pt->nsens <= 1) {
 		for (i = 0; i < p->h.n; i++)
 			pt->gath[i] = p->h.e[i].cnt;
@@ -645,9 +657,12 @@ pstat_merge(struct part *pt, struct pstat *a, struct pstat *b, int files)
 	a->s += b->s;
 	a->ss += b->ss;
 	for (i = 0; i < b->h.n; i++)
-		if (!pt->sens_hashed || a->h.n < rothko_lcap(pt))
-			rothko_gtab_add(pt, &a->h, b->h.e[i].code, 0, 0,
-			    b->h.e[i].cnt);
+		rothko_gtab_add(pt, &a->h, b->h.e[i].code, 0, 0, b->h.e[i].cnt);
+	if (b->ls != NULL && a->ls == NULL) {
+		a->ls = b->ls;
+		b->ls = NULL;
+	} else if (b->ls != NULL)
+		rothko_lset_union(a->ls, b->ls, rothko_lcap(pt));
 	if (!files)
 		return;
 	if (b->path != NULL) {
@@ -677,9 +692,7 @@ pstat_merge(struct part *pt, struct pstat *a, struct pstat *b, int files)
 			b->path = NULL;
 		}
 	}
-	free(b->h.e);
-	free(b->h.slot);
-	memset(&b->h, 0, sizeof(b->h));
+	pstat_free(b);
 }
 
 /* Moves the records of the leaves under t (t included) into p. */
@@ -694,6 +707,7 @@ merge_down(struct part *pt, size_t t, struct pstat *ps, struct pstat *p)
 		/* Only the records: p has the statistics already, or gets
 		 * them from the kids' sums below. */
 		memset(&tmp.h, 0, sizeof(tmp.h));
+		tmp.ls = NULL;
 		tmp.n = 0;
 		tmp.s = tmp.ss = 0;
 		pstat_merge(pt, p, &tmp, 1);
@@ -981,8 +995,7 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 		if (!pstat_ok(pt, &all)) {
 			mond_no_solution(checkname, on->n);
 		}
-		free(all.h.e);
-		free(all.h.slot);
+		pstat_free(&all);
 	} else
 		sample_node(pt, on, ns, NULL);
 	/* Growth. */
@@ -1073,8 +1086,7 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 		pt->ncuts += count_cuts(pt, 0);
 	}
 	for (t = 0; t < pt->grow.n; t++) {
-		free(ps[t].h.e);
-		free(ps[t].h.slot);
+		pstat_free(&ps[t]);
 		if (ps[t].path != NULL)
 			kn_tmp_close(ps[t].path);
 		free(pt->grow.t[t].cid);

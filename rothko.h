@@ -89,6 +89,8 @@ struct gtab {
 	 * added; 0 without */
 	int sums;
 	struct gsum *sum;
+	int nosum;		/* keyed by hash with no target keyed: the
+				 * groups have indexes (sums) but no sums */
 	/* with sens_hashed (mondrian.h): each group's set of sensitive
 	 * keys, lset[i * lw ..] where i is its s, lw = rothko_lcap + 1
 	 * words (struct lset's), 0 without */
@@ -143,7 +145,7 @@ rothko_gset(const struct gtab *g, const struct gent *e)
 static inline const struct gsum *
 rothko_gsum(const struct gtab *g, const struct gent *e)
 {
-	if (g->sums == 0)
+	if (g->sums == 0 || g->nosum)
 		return NULL;
 	return &g->sum[g->sums == GS_S ? e->s : e->y];
 }
@@ -158,6 +160,7 @@ rothko_gsum(const struct gtab *g, const struct gent *e)
 struct pstat {
 	uint64_t n;
 	struct gtab h;		/* sensitive value -> count (code = s) */
+	uint64_t *ls;		/* keyed by hash: the set of its values */
 	kn_i128 s, ss;
 	char *path;		/* a leaf's records */
 	FILE *f;
