@@ -62,6 +62,14 @@ tests/peak-rss: tests/peak-rss.c
 tests/hypo-check: tests/hypo-check.c hypo.o
 	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/hypo-check.c hypo.o -lm
 
+# partition with the sensitive values' hashes cut to 8 bits, so that
+# two values share one (tests/memory-partition.bats).
+tests/partition-h8: mload.c $(PART_OBJS) libkanon.a
+	$(CC) $(KFLAGS) $(CFLAGS) -DMOND_HASH_BITS=8 -c -o tests/mload-h8.o \
+	    mload.c
+	$(CC) $(LDFLAGS) -o $@ $$(echo $(PART_OBJS) | sed \
+	    's| mload.o | tests/mload-h8.o |') libkanon.a $(LDLIBS)
+
 # The l-diversity verdicts of req.c, whole and count by count
 # (tests/ldiv.bats).
 tests/ldiv-check: tests/ldiv-check.c libkanon.a
@@ -177,7 +185,7 @@ install: all
 
 clean:
 	rm -f $(PROGS) *.o libkanon.a tests/hypo-check tests/sha256-check tests/peak-rss \
-	    tests/ldiv-check $(FUZZ)
+	    tests/ldiv-check tests/partition-h8 tests/mload-h8.o $(FUZZ)
 	rm -rf fuzz/obj fuzz/work
 
 .PHONY: all layers test sanitize fuzz fuzz-build demo bench lint-man \

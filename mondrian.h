@@ -211,7 +211,7 @@ struct part {
 	 * one-to-one before the cuts (mload.c's mond_hash_check): a group
 	 * carries a set of at most ceil(l) keys (gtab's lset, rothko.h),
 	 * which tells exactly whether a part has l distinct values, and a
-	 * node in memory gives its values ids by key (lset.c). */
+	 * node in memory gives its values ids by key (rothko.c). */
 	int sens_keyed, targ_keyed, sens_hashed;
 	size_t nkd;
 	size_t *used, nused;	/* the columns read: QIs, -s, -t */
@@ -359,10 +359,10 @@ int mond_targ_id(struct part *pt, kn_str v, uint32_t *id);
 void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
 /* With sens_hashed, dies unless the distinct values of the sensitive
  * column scol (named name) of the input have distinct hashes: a pass
- * over the input counting them within -S (kn_freq), their hashes then
- * sorted in tmpdir. */
+ * over the input counting them within -S (kn_freq, on jobs threads),
+ * their hashes then sorted in tmpdir. */
 void mond_hash_check(struct part *pt, kn_input *in, const char *columns,
-    size_t scol, const char *name, const char *tmpdir);
+    size_t scol, const char *name, const char *tmpdir, int jobs);
 
 /* The memory the dictionaries and per-value arrays take: what -S must
  * hold besides the nodes. */

@@ -656,7 +656,7 @@ main(int argc, char *argv[])
 	kn_table_free(&t);
 	if (pt->sens_hashed)
 		mond_hash_check(pt, &in, opt.columns, sidx, snames[0],
-		    pt->rk->tmpdir);
+		    pt->rk->tmpdir, kn_jobs(&opt));
 	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
 	if (pt->ooc) {
 		if (fflush(pt->spool) != 0 || ferror(pt->spool))

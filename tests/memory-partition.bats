@@ -319,6 +319,24 @@ setup() {
 	cmp "$T/o1" "$T/o2"
 }
 
+@test "-S, distinct l by hashes: two sensitive values that share a hash are refused, naming the column and the hash, with no output (a partition whose hashes keep 8 bits); in memory the table passes" {
+	[ -x "$ROOT/tests/partition-h8" ] || make -s -C "$ROOT" tests/partition-h8
+	awk 'BEGIN { print "a\tb\ts"
+	    for (i = 0; i < 2000; i++) print i % 50 "\t" i % 7 "\tv" i }' \
+	    > "$T/t"
+	local a
+	for a in rothko-t rothko-s; do
+		run --separate-stderr "$ROOT/tests/partition-h8" -a $a -S 1M \
+		    -T "$T" -q a,b -k 5 -s s -l 2 -o "$T/out" "$T/t"
+		[ "$status" -eq 2 ] && [ ! -e "$T/out" ] && [ -z "$output" ]
+		[[ "$stderr" == "partition-h8: two values of the sensitive column 's' share the 64-bit hash 00000000000000"??", which distinct l-diversity takes for a value out of core (-S): run in memory (-a memory)" ]]
+	done
+	"$ROOT/tests/partition-h8" -q a,b -k 5 -s s -l 2 "$T/t" > "$T/mem"
+	partition -a rothko-t -S 1M -T "$T" -q a,b -k 5 -s s -l 2 "$T/t" |
+	    cmp - "$T/mem"
+	[ -z "$(ls "$T" | grep -v '^t$\|^mem$')" ]
+}
+
 @test "Rothko-T and Rothko-S counting on the threads of -j: -j 1, 2 and 3 give the same output, regions and accounting, at budgets that force many scans" {
 	# Dense counts (k alone), hashed groups (-s, -l; infogain) and
 	# streamed numbers (inc at -S 4M), --fcache 1 and 3; at -S 64M,
