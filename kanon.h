@@ -914,8 +914,20 @@ int kn_tclose_ids(const kn_tclose *tc, const uint32_t *pos, kn_tval *v,
  * sensitive column: the current class's (value id, count) pairs in
  * cur; the whole table's rows of each value, C[id]; and the classes
  * kept for t-closeness, class i's pairs from off[i], measured once the
- * whole table is read (kn_sclass_close). */
+ * whole table is read (kn_sclass_close).  With runs (set after
+ * kn_sclass_init, not with t-closeness), a class's rows of a value
+ * arrive together, as a frequency set brings the first column after
+ * the key's: nothing is kept per value, only the value being read
+ * (last) and how many values have each count (a class of n rows has at
+ * most sqrt(2n) counts), in hc, hm and their index. */
 typedef struct {
+	int runs;
+	char *last;
+	size_t lastlen, lastcap;
+	uint64_t run;		/* its rows so far, 0 before the first */
+	uint64_t *hc, *hm;	/* a count, and how many values have it */
+	uint32_t *hslot;
+	size_t nh, hcap, hmask;
 	kn_dict dict;		/* the values */
 	kn_tval *cur;
 	size_t ncur, curcap;
@@ -929,15 +941,22 @@ typedef struct {
 } kn_sclass;
 
 void kn_sclass_init(kn_sclass *sc);
+/* Begins a class. */
+void kn_sclass_begin(kn_sclass *sc);
 /* Adds cnt rows of value p[0..len) to the current class. */
 void kn_sclass_add(kn_sclass *sc, const char *p, size_t len,
     uint64_t cnt);
 /* Ends the current class: its pairs merged by value (distinct ids,
- * ascending) and added to the whole table's counts.  Begin the next
- * with ncur = 0. */
+ * ascending) and added to the whole table's counts. */
 void kn_sclass_end(kn_sclass *sc);
 /* Keeps the class just ended (n rows) for kn_sclass_close. */
 void kn_sclass_keep(kn_sclass *sc, uint64_t n);
+/* The class just ended, of n rows: its distinct values, *m, the
+ * exponent of its values' entropy (m when their counts are equal),
+ * *he, and whether it meets ld (kn_ldiv_ok), from its counts in
+ * descending order.  v is scratch of *vcap counts (kn_grow). */
+int kn_sclass_ldiv(kn_sclass *sc, const kn_ldiv *ld, uint64_t n,
+    uint64_t **v, size_t *vcap, size_t *m, long double *he);
 /* Measures each kept class i against the whole table's distribution
  * (t-closeness r, hierarchy h for the hierarchical distance) and calls
  * fn with whether it is within t and its distance. */

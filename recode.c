@@ -595,7 +595,8 @@ fail_has(const char *key, size_t len)
 static void
 class_end(void)
 {
-	size_t i, j;
+	size_t j, m;
+	long double he;
 	int bad;
 
 	if (!cl.have)
@@ -610,12 +611,8 @@ class_end(void)
 		kn_sclass_end(sv);
 		if (bad || !o.req.ld.on)
 			continue;
-		cl.vals = kn_grow(cl.vals, &cl.valcap, sv->ncur,
-		    sizeof(uint64_t), 64);
-		for (i = 0; i < sv->ncur; i++)
-			cl.vals[i] = sv->cur[i].cnt;
-		kn_counts_desc(cl.vals, sv->ncur);
-		bad = !kn_ldiv_ok(&o.req.ld, cl.vals, sv->ncur, cl.n);
+		bad = !kn_sclass_ldiv(sv, &o.req.ld, cl.n, &cl.vals,
+		    &cl.valcap, &m, &he);
 	}
 	if (cl.known)
 		cl.cnt[cl.id] = cl.n;
@@ -788,7 +785,7 @@ class_row(const kn_fsrow *r, void *ctx)
 		cl.have = 1;
 		cl.n = 0;
 		for (c = 0; c < cl.ns; c++)
-			cl.sv[c].ncur = 0;
+			kn_sclass_begin(&cl.sv[c]);
 		if (cl.known) {
 			cl.id = kn_dict_intern(&cl.all, cl.key, len);
 			if (cl.id >= cl.badcap) {
@@ -1498,8 +1495,13 @@ main(int argc, char *argv[])
 	/* Pass 1: count the classes, keep those to suppress. */
 	cl.nq = rc.nq;
 	cl.skey = o.req.ld.on || o.req.hast;
-	for (i = 0; i < cl.ns; i++)
+	/* A class's rows of a value of the first sensitive column come
+	 * together (the groups' order): no dictionary of its values unless
+	 * t-closeness keeps them. */
+	for (i = 0; i < cl.ns; i++) {
 		kn_sclass_init(&cl.sv[i]);
+		cl.sv[i].runs = i == 0 && !o.req.hast;
+	}
 	kn_dict_init(&cl.defer);
 	kn_dict_init(&cl.fail);
 	memset(&st, 0, sizeof(st));

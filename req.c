@@ -918,12 +918,86 @@ kn_sclass_init(kn_sclass *sc)
 	kn_dict_init(&sc->dict);
 }
 
+/* With runs: one more value of c rows in the current class. */
+static void
+hist_add(kn_sclass *sc, uint64_t c)
+{
+	size_t h, i;
+
+	if (2 * (sc->nh + 1) > sc->hmask + 1) {
+		size_t ns = sc->hmask ? 2 * (sc->hmask + 1) : 64;
+
+		free(sc->hslot);
+		sc->hslot = kn_zalloc(ns * sizeof(uint32_t));
+		sc->hmask = ns - 1;
+		for (i = 0; i < sc->nh; i++) {
+			h = kn_hash_mix(sc->hc[i] * KN_HASH_M1) & sc->hmask;
+			while (sc->hslot[h] != 0)
+				h = (h + 1) & sc->hmask;
+			sc->hslot[h] = (uint32_t)i + 1;
+		}
+	}
+	h = kn_hash_mix(c * KN_HASH_M1) & sc->hmask;
+	while ((i = sc->hslot[h]) != 0 && sc->hc[i - 1] != c)
+		h = (h + 1) & sc->hmask;
+	if (i != 0) {
+		sc->hm[i - 1]++;
+		return;
+	}
+	if (sc->nh == sc->hcap) {
+		sc->hcap = sc->hcap ? 2 * sc->hcap : 32;
+		sc->hc = kn_realloc(sc->hc, sc->hcap * sizeof(uint64_t));
+		sc->hm = kn_realloc(sc->hm, sc->hcap * sizeof(uint64_t));
+	}
+	sc->hc[sc->nh] = c;
+	sc->hm[sc->nh] = 1;
+	sc->hslot[h] = (uint32_t)++sc->nh;
+}
+
+void
+kn_sclass_begin(kn_sclass *sc)
+{
+	size_t i, h;
+
+	sc->ncur = 0;
+	sc->run = 0;
+	/* The histogram's slots emptied one by one: a class of many
+	 * counts leaves a large index that the small ones after it would
+	 * otherwise clear whole. */
+	for (i = 0; i < sc->nh; i++) {
+		h = kn_hash_mix(sc->hc[i] * KN_HASH_M1) & sc->hmask;
+		while (sc->hslot[h] != (uint32_t)i + 1)
+			h = (h + 1) & sc->hmask;
+		sc->hslot[h] = 0;
+	}
+	sc->nh = 0;
+}
+
 void
 kn_sclass_add(kn_sclass *sc, const char *p, size_t len, uint64_t cnt)
 {
-	size_t was = sc->dict.n;
-	uint32_t id = kn_dict_intern(&sc->dict, p, len);
+	size_t was;
+	uint32_t id;
 
+	if (sc->runs) {
+		if (cnt == 0)
+			return;
+		if (sc->run > 0 && len == sc->lastlen &&
+		    memcmp(p, sc->last, len) == 0) {
+			if (__builtin_add_overflow(sc->run, cnt, &sc->run))
+				kn_die("a row count overflows 64 bits");
+			return;
+		}
+		if (sc->run > 0)
+			hist_add(sc, sc->run);
+		sc->last = kn_grow(sc->last, &sc->lastcap, len, 1, 64);
+		memcpy(sc->last, p, len);
+		sc->lastlen = len;
+		sc->run = cnt;
+		return;
+	}
+	was = sc->dict.n;
+	id = kn_dict_intern(&sc->dict, p, len);
 	if (cnt == 0)
 		return;
 	/* A run of one value (the frequency set brings a class's rows of
@@ -947,6 +1021,12 @@ kn_sclass_end(kn_sclass *sc)
 {
 	size_t j, k;
 
+	if (sc->runs) {
+		if (sc->run > 0)
+			hist_add(sc, sc->run);
+		sc->run = 0;
+		return;
+	}
 	qsort(sc->cur, sc->ncur, sizeof(kn_tval), cmp_tpos);
 	for (j = k = 0; j < sc->ncur; j++)
 		if (k > 0 && sc->cur[k - 1].pos == sc->cur[j].pos)
@@ -958,6 +1038,53 @@ kn_sclass_end(kn_sclass *sc)
 		if (__builtin_add_overflow(sc->C[sc->cur[j].pos],
 		    sc->cur[j].cnt, &sc->C[sc->cur[j].pos]))
 			kn_die("a row count overflows 64 bits");
+}
+
+static int
+cmp_pair_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+int
+kn_sclass_ldiv(kn_sclass *sc, const kn_ldiv *ld, uint64_t n,
+    uint64_t **v, size_t *vcap, size_t *m, long double *he)
+{
+	kn_ldiv_acc acc;
+	long double h = 0, p;
+	size_t i, k;
+
+	if (!sc->runs) {
+		*v = kn_grow(*v, vcap, sc->ncur, sizeof(uint64_t), 64);
+		for (i = 0; i < sc->ncur; i++)
+			(*v)[i] = sc->cur[i].cnt;
+		kn_counts_desc(*v, sc->ncur);
+		*m = sc->ncur;
+		*he = *m == 0 ? 0 : (*v)[0] == (*v)[*m - 1] ? (long double)*m :
+		    expl(kn_entropy(*v, *m, n));
+		return kn_ldiv_ok(ld, *v, *m, n);
+	}
+	/* The counts with how many values have each, the largest first:
+	 * the terms of kn_entropy and kn_ldiv_ok in their order. */
+	*v = kn_grow(*v, vcap, 2 * sc->nh, sizeof(uint64_t), 64);
+	for (i = 0; i < sc->nh; i++) {
+		(*v)[2 * i] = sc->hc[i];
+		(*v)[2 * i + 1] = sc->hm[i];
+	}
+	qsort(*v, sc->nh, 2 * sizeof(uint64_t), cmp_pair_desc);
+	kn_ldiv_begin(&acc, ld, n);
+	*m = 0;
+	for (i = 0; i < sc->nh; i++)
+		for (k = 0; k < (*v)[2 * i + 1]; k++) {
+			p = (long double)(*v)[2 * i] / (long double)n;
+			h -= p * logl(p);
+			kn_ldiv_add(&acc, (*v)[2 * i]);
+			(*m)++;
+		}
+	*he = *m == 0 ? 0 : sc->nh == 1 ? (long double)*m : expl(h);
+	return kn_ldiv_end(&acc);
 }
 
 void

@@ -1130,22 +1130,16 @@ end_class(void)
 		a.kfail = 1;
 	for (i = 0; o.skey && i < o.ns; i++) {
 		kn_sclass *se = &sens[i].v;
-		uint64_t *v;
-		size_t m = se->ncur, j;
+		size_t m;
 		long double he;
+		int ok = kn_sclass_ldiv(se, &o.req.ld, n, &a.vals, &a.valcap,
+		    &m, &he);
 
-		a.vals = kn_grow(a.vals, &a.valcap, m, sizeof(uint64_t), 64);
-		v = a.vals;
-		for (j = 0; j < m; j++)
-			v[j] = se->cur[j].cnt;
-		kn_counts_desc(v, m);
-		he = v[0] == v[m - 1] ? (long double)m :
-		    expl(kn_entropy(v, m, n));
 		if ((a.first && i == 0) || m < a.ldmin)
 			a.ldmin = m;
 		if ((a.first && i == 0) || he < a.lemin)
 			a.lemin = he;
-		if (o.hasl && !kn_ldiv_ok(&o.req.ld, v, m, n))
+		if (o.hasl && !ok)
 			a.lfail = 1;
 		if (o.req.hast)
 			kn_sclass_keep(se, n);
@@ -1231,7 +1225,7 @@ add_row(const kn_fsrow *r, void *ctx)
 		a.have = 1;
 		a.n = 0;
 		for (c = 0; c < o.ns; c++) {
-			sens[c].v.ncur = 0;
+			kn_sclass_begin(&sens[c].v);
 			sens[c].s = sens[c].ss = 0;
 			sens[c].sc = sens[c].ssc = 0;
 		}
@@ -1779,8 +1773,14 @@ main(int argc, char *argv[])
 		key[c] = c < nq ? qi[c] : c < d - (size_t)o.tkey ?
 		    sidx[c - nq] : tidx;
 	}
-	for (i = 0; i < o.ns; i++)
+	/* The first sensitive column comes right after the quasi-
+	 * identifiers in the groups' order: a class's rows of each of its
+	 * values come together, so it needs no dictionary unless
+	 * t-closeness keeps the classes' values. */
+	for (i = 0; i < o.ns; i++) {
 		kn_sclass_init(&sens[i].v);
+		sens[i].v.runs = i == 0 && !o.req.hast;
+	}
 	/* The columns not read may hold what TSV cannot (a CSV release
 	 * with line ends in a column passed through). */
 	{

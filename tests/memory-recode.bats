@@ -83,6 +83,15 @@ bounded() {
 	done
 }
 
+@test "-n -s: a sensitive column distinct in nearly every row (a1) within -S 1M, the bytes of -S 1G, classes kept and suppressed by -l" {
+	# 181,343 classes, most of them too small for 3 values of a1.
+	H="-H a2=interval:1000000 -H a3=interval:1000000"
+	bounded nl $H -n a2=1,a3=1 -k 2 -s a1 -l 3 -v "$D/t.tsv"
+	bounded ne $H -n a2=1,a3=1 -k 2 -s a1 -l 5 --diversity entropy "$D/t.tsv"
+	grep -q ' rows suppressed in [1-9][0-9]* classes' "$D/nl.serr"
+	grep -q '^recode: 260000 rows, [1-9][0-9]* classes' "$D/nl.serr"
+}
+
 @test "-r: 200,000 regions, within -S 1M, the bytes of -S 1G, in one pass and in two (-k, -l)" {
 	bounded r -r "$D/r.tsv" "$D/p.tsv"
 	[ "$(wc -l < "$D/r.small")" -eq 260001 ]

@@ -89,6 +89,18 @@ value() {
 	grep -e label_entropy -e target_rmse "$D/sens2.big" | cmp - "$D/nos"
 }
 
+@test "-s, the sensitive column distinct in nearly every row: distinct, entropy and recursive l within -S 1M, the bytes of -S 1G" {
+	# Every value went to a dictionary of the whole table: -l 2 -q b
+	# peaked at 25,908 KB at -S 1M (3,924 KB now).
+	bounded ld -q b -s u -l 2 --check
+	bounded le -q b -s u -l 2 --diversity entropy --check
+	bounded lr -q b -s u -l 3 --diversity recursive -c 2 --check
+	bounded la -q a,b -s u -l 2
+	[ "$(value "$D/ld.big" l_distinct_min)" -ge 42857 ]
+	[ "$(value "$D/la.big" l_distinct_min)" -eq 1 ]
+	[ "$(value "$D/la.big" check_l_distinct)" = fail ]
+}
+
 @test "--population of 300,000 groups: within -S 1M, the bytes of -S 1G" {
 	bounded pop -q a,b --risk --population "$D/pop.tsv"
 	# The release as its own population: journalist = prosecutor.
