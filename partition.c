@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -619,9 +620,13 @@ main(int argc, char *argv[])
 	if (pt->has_targ)
 		pt->word_targ = pt->rec_words++;
 	pt->nkd = pt->nqi;
+	/* Distinct l alone by hashes, while a scan's first 1024 groups'
+	 * sets of ceil(l) keys take at most an eighth of -S (partition(1)):
+	 * a larger l keeps the dictionary. */
 	pt->sens_hashed = pt->ooc && job == JOB_NONE && pt->nsens == 1 &&
 	    pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
-	    !pt->req.hasv && !pt->req.hast;
+	    !pt->req.hasv && !pt->req.hast &&
+	    (ceil(pt->req.ld.l) + 1) * 8 * 1024 <= (double)pt->budget / 8;
 	pt->sens_keyed = (pt->ooc && pt->req.hasv && pt->nsens == 1 &&
 	    !pt->req.ld.on && !pt->req.hast) || pt->sens_hashed;
 	pt->targ_keyed = pt->ooc && pt->split == SPLIT_REGRESSION;

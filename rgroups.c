@@ -328,7 +328,7 @@ gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
 
 	if (2 * (g->n + 1) > g->nslot) {
 		gb_lock(pt);
-		size_t ns = g->nslot ? 2 * g->nslot : 1024, k;
+		size_t ns = g->nslot ? 2 * g->nslot : 32, k;
 		size_t grow = (ns - g->nslot) * sizeof(uint32_t);
 
 		free(g->slot);
@@ -367,8 +367,13 @@ gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
 		h = (h + 1) & (g->nslot - 1);
 	}
 	if (g->n == g->cap) {
+		/* The entries added, counted before they are: 16 at
+		 * first (a table of Rothko-S's population statistics per
+		 * leaf of its tree holds few), then as many again. */
+		size_t more = g->cap ? g->cap : 16;
+
 		gb_lock(pt);
-		pt->rk->gbytes += g->cap * gent_bytes(g);
+		pt->rk->gbytes += more * gent_bytes(g);
 		if (pt->rk->gbytes > pt->rk->avail && pt->rk->gsoft) {
 			/* Over before it grows: the scan ends (gover). */
 			pt->rk->gover = 1;
@@ -376,7 +381,7 @@ gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
 			return;
 		}
 		gb_unlock(pt);
-		g->cap = g->cap ? 2 * g->cap : 1024;
+		g->cap += more;
 		g->e = kn_realloc(g->e, g->cap * sizeof(struct gent));
 		if (g->sums && !g->nosum)
 			g->sum = kn_realloc(g->sum,

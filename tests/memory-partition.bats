@@ -319,6 +319,34 @@ setup() {
 	cmp "$T/o1" "$T/o2"
 }
 
+@test "Rothko-T, -S 4M, distinct l = 20 by hashes on ten quasi-identifiers: the groups' sets counted from their first entry, the peak within -S plus $ALLOW_KB KB; an l past the budget's bound keeps the dictionary and exits 1 as in memory" {
+	# The first 1024 entries of each group table went uncounted, 200
+	# bytes each with l = 20: 21,812 KB at -S 4M.
+	awk 'BEGIN { srand(12); OFS = "\t"
+	    print "q0\tq1\tq2\tq3\tq4\tq5\tq6\tq7\tq8\tq9\ts"
+	    for (i = 1; i <= 200000; i++) {
+		for (j = 0; j < 10; j++) printf "%d\t", int(rand() * 1000)
+		print "v" int(rand() * 5000) } }' > "$T/t"
+	local q=q0,q1,q2,q3,q4,q5,q6,q7,q8,q9
+	mkdir "$T/tmp"
+	partition -q $q -k 40 -s s -l 20 "$T/t" > "$T/mem"
+	"$ROOT/tests/peak-rss" "$T/rss" partition -a rothko-t -S 4M \
+	    -T "$T/tmp" -q $q -k 40 -s s -l 20 -o "$T/out" "$T/t"
+	cmp "$T/mem" "$T/out"
+	echo "peak $(cat "$T/rss") KB"
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
+	# l = 10^7: a set of ceil(l) keys a group would take 80 MB.
+	run --separate-stderr partition -q q0,q1 -k 5 -s s -l 10000000 "$T/t"
+	[ "$status" -eq 1 ]
+	local mem=$stderr a
+	for a in rothko-t rothko-s; do
+		run --separate-stderr partition -a $a -S 4M -T "$T/tmp" \
+		    -q q0,q1 -k 5 -s s -l 10000000 "$T/t"
+		[ "$status" -eq 1 ] && [ "$stderr" = "$mem" ]
+	done
+	[ -z "$(ls "$T/tmp")" ]
+}
+
 @test "-S, distinct l by hashes: two sensitive values that share a hash are refused, naming the column and the hash, with no output (a partition whose hashes keep 8 bits); in memory the table passes" {
 	[ -x "$ROOT/tests/partition-h8" ] || make -s -C "$ROOT" tests/partition-h8
 	awk 'BEGIN { print "a\tb\ts"
