@@ -318,8 +318,8 @@ gcharge(struct part *pt, size_t b)
 	return 0;
 }
 
-/* Adds cnt rows to group (c, s, y) of g, and with sums v to its
- * sums, with sets sensitive key sk to its set. */
+/* Adds cnt rows to group (c, s, y) of g, with sums v to its sums, and
+ * with sets (lw) sensitive key sk to its set. */
 static void
 gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
     uint64_t cnt, const struct gsum *v, uint64_t sk)

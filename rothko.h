@@ -92,8 +92,8 @@ struct gtab {
 	int nosum;		/* keyed by hash with no target keyed: the
 				 * groups have indexes (sums) but no sums */
 	/* with sens_hashed (mondrian.h): each group's set of sensitive
-	 * keys, lset[i * lw ..] where i is its s, lw = rothko_lcap + 1
-	 * words (struct lset's), 0 without */
+	 * keys (rothko_lset_put), lset[i * lw ..] where i is its s, of
+	 * lw = rothko_lcap + 1 words; lw is 0 without */
 	size_t lw;
 	uint64_t *lset;
 };
