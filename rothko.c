@@ -14,7 +14,8 @@
  * of hypo.c (004 §3.1) reject "not allowable", repartitions while
  * counting population statistics, and merges back any subtree with a
  * part that fails a requirement: every class meets every requirement
- * whatever the sample.  The frequency groups are counted in rgroups.c.
+ * whatever the sample.  The frequency groups are counted in rgroups.c,
+ * and a node's cut is chosen from them in rcut.c.
  */
 #include <math.h>
 #include <stdlib.h>
