@@ -1052,9 +1052,10 @@ int
 kn_sclass_ldiv(kn_sclass *sc, const kn_ldiv *ld, uint64_t n,
     uint64_t **v, size_t *vcap, size_t *m, long double *he)
 {
-	kn_ldiv_acc acc;
+	uint64_t prod[NPRIME], lm1, k;
+	unsigned __int128 tail = 0;
 	long double h = 0, p;
-	size_t i, k;
+	size_t i, j;
 
 	if (!sc->runs) {
 		*v = kn_grow(*v, vcap, sc->ncur, sizeof(uint64_t), 64);
@@ -1074,17 +1075,42 @@ kn_sclass_ldiv(kn_sclass *sc, const kn_ldiv *ld, uint64_t n,
 		(*v)[2 * i + 1] = sc->hm[i];
 	}
 	qsort(*v, sc->nh, 2 * sizeof(uint64_t), cmp_pair_desc);
-	kn_ldiv_begin(&acc, ld, n);
+	/* As kn_ldiv_ok: the entropy term by term, the sum of the counts
+	 * from the l-th on, and the products for an exact tie a count at
+	 * a time (c^c to the power of its values). */
+	lm1 = ld->l >= 1 ? (uint64_t)ld->l - 1 : 0;
+	for (j = 0; j < NPRIME; j++)
+		prod[j] = 1;
 	*m = 0;
-	for (i = 0; i < sc->nh; i++)
-		for (k = 0; k < (*v)[2 * i + 1]; k++) {
-			p = (long double)(*v)[2 * i] / (long double)n;
+	for (i = 0; i < sc->nh; i++) {
+		uint64_t c = (*v)[2 * i], mult = (*v)[2 * i + 1];
+
+		for (k = 0; k < mult; k++) {
+			p = (long double)c / (long double)n;
 			h -= p * logl(p);
-			kn_ldiv_add(&acc, (*v)[2 * i]);
-			(*m)++;
 		}
+		if (*m + mult > lm1)
+			tail += (unsigned __int128)c *
+			    (*m + mult - (*m > lm1 ? *m : lm1));
+		for (j = 0; ld->on && ld->kind == KN_DIV_ENTROPY &&
+		    j < NPRIME; j++)
+			prod[j] = mulmod(prod[j], powmod(powmod(c, c, prime[j]),
+			    mult, prime[j]), prime[j]);
+		*m += mult;
+	}
 	*he = *m == 0 ? 0 : sc->nh == 1 ? (long double)*m : expl(h);
-	return kn_ldiv_end(&acc);
+	if (!ld->on)
+		return 1;
+	switch (ld->kind) {
+	case KN_DIV_DISTINCT:
+		return (double)*m >= ld->l;
+	case KN_DIV_ENTROPY:
+		return entropy_ok(ld, *m > 0 ? h : 0, *m, sc->nh == 1, n, NULL,
+		    prod);
+	default:
+		return recursive_ok(sc->nh > 0 ? (*v)[0] : 0, tail, *m,
+		    (long)ld->l, ld->cm, ld->cs);
+	}
 }
 
 void
