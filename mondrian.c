@@ -834,16 +834,22 @@ mond_node_totals(struct part *pt, size_t b, size_t e, const uint32_t *ext)
 	mond_widths(pt);
 }
 
-/* Clears the node's total counts. */
 void
-mond_node_clear_totals(struct part *pt)
+mond_clear_touched(struct part *pt, uint64_t *hs, uint64_t *hl)
 {
 	size_t i;
 
 	for (i = 0; i < pt->nstouch; i++)
-		pt->hs_tot[pt->stouch[i]] = 0;
+		hs[pt->stouch[i]] = 0;
 	for (i = 0; i < pt->nltouch; i++)
-		pt->hl_tot[pt->ltouch[i]] = 0;
+		hl[pt->ltouch[i]] = 0;
+}
+
+/* Clears the node's total counts. */
+void
+mond_node_clear_totals(struct part *pt)
+{
+	mond_clear_touched(pt, pt->hs_tot, pt->hl_tot);
 }
 
 /* Makes room for n more bytes of the region line. */

@@ -530,6 +530,9 @@ void mond_node_totals(struct part *pt, size_t b, size_t e, const uint32_t *ext);
 
 /* Clears the node's total counts. */
 void mond_node_clear_totals(struct part *pt);
+/* Clears the sensitive and label counts hs and hl of the values the
+ * node touches (stouch, ltouch). */
+void mond_clear_touched(struct part *pt, uint64_t *hs, uint64_t *hl);
 
 /* Writes the header line of the regions file. */
 void mond_regions_header(struct part *pt, FILE *fp);

@@ -71,16 +71,11 @@ group_add(struct part *pt, uint64_t x, uint64_t y, uint64_t cnt,
 	}
 }
 
-/* Clears the part counts of wmove. */
+/* Clears the part counts. */
 static void
 group_clear(struct part *pt)
 {
-	size_t i;
-
-	for (i = 0; i < pt->nstouch; i++)
-		pt->hs_side[pt->stouch[i]] = 0;
-	for (i = 0; i < pt->nltouch; i++)
-		pt->hl_side[pt->ltouch[i]] = 0;
+	mond_clear_touched(pt, pt->hs_side, pt->hl_side);
 }
 
 /* The cut of ordered dimension j below code c (the rows up to c on the

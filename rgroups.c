@@ -7,6 +7,7 @@
  * dimension's statistics, and the groups made sorted lists, with the
  * ranks of a number's keys, the node's totals and its extents.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1284,7 +1285,7 @@ rothko_groups_alloc(struct part *pt)
 {
 	pt->rk->gtab = kn_zalloc((pt->nqi + 1) * sizeof(struct gtab));
 	pt->rk->sst = kn_zalloc((pt->nqi + 1) * sizeof(struct sstat));
+	pt->rk->lcap = pt->sens_hashed ? (size_t)ceil(pt->req.ld.l) : 0;
 	/* Emptied whether or not it is used (rcut.c). */
-	pt->rk->lset = kn_zalloc(((pt->sens_hashed ? rothko_lcap(pt) : 0) +
-	    1) * sizeof(uint64_t));
+	pt->rk->lset = kn_zalloc((pt->rk->lcap + 1) * sizeof(uint64_t));
 }

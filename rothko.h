@@ -6,7 +6,6 @@
 #ifndef ROTHKO_H
 #define ROTHKO_H
 
-#include <math.h>
 #include <pthread.h>
 
 #include "mondrian.h"
@@ -99,15 +98,9 @@ struct gtab {
 };
 
 /* Distinct l-diversity by hashed keys (sens_hashed): a part has l
- * distinct values if a set of at most ceil(l) of them is full.  A set
- * is w[0] keys in w[1..w[0]]. */
-static inline size_t
-rothko_lcap(const struct part *pt)
-{
-	return (size_t)ceil(pt->req.ld.l);
-}
-
-/* Adds key to set w of at most cap. */
+ * distinct values if a set of at most ceil(l) of them (rothko_lcap) is
+ * full.  A set is w[0] keys in w[1..w[0]].  Adds key to set w of at
+ * most cap. */
 static inline void
 rothko_lset_put(uint64_t *w, size_t cap, uint64_t key)
 {
@@ -200,6 +193,7 @@ struct rothko {
 	/* sens_hashed: a set of sensitive keys (rothko_lcap) for a part;
 	 * a node in memory's keys by id, and their hash index */
 	uint64_t *lset, *lkey;
+	size_t lcap;		/* ceil(l), set with the groups */
 	uint32_t *lslot;
 	size_t lmask;
 	uint64_t nlkey;
@@ -216,6 +210,13 @@ struct rothko {
 	uint64_t bucket_lo, bucket_hi;
 	uint32_t *bucket;
 };
+
+/* The size of a set of distinct l by hashed keys: ceil(l). */
+static inline size_t
+rothko_lcap(const struct part *pt)
+{
+	return pt->rk->lcap;
+}
 
 /* rgroups.c: the frequency groups of nodes on disk. */
 
