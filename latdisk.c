@@ -657,13 +657,23 @@ done:
 	free(buf);
 }
 
+/* How many groups ahead agg_add fetches their slots. */
+#define AGG_AHEAD 16
+
 /* A set counted in memory, of at most most groups, through the hash
- * table of s; over when a group more was met. */
+ * table of s; over when a group more was met.  A group waits in ring
+ * (from its first, pending of them) while its slot is fetched, so that
+ * the misses of a table larger than the caches overlap; they are
+ * counted in the order met. */
 struct agg {
 	kn_pscratch *s;
 	kn_pset *dst;
 	size_t cap, most, mask;
 	int W, over;
+	size_t first, pending;
+	struct {
+		uint64_t k[8], cnt, h;
+	} ring[AGG_AHEAD];
 };
 
 static void
@@ -679,22 +689,15 @@ agg_begin(struct agg *a, kn_pscratch *s, size_t most, int W)
 	a->dst->cnt = kn_alloc(sizeof(uint64_t));
 }
 
+/* Counts the group k (cnt rows) at slot h onwards; 1 when over. */
 static int
-agg_add(const uint64_t *k, uint64_t cnt, void *ctx)
+agg_put(struct agg *a, const uint64_t *k, uint64_t cnt, uint64_t h)
 {
-	struct agg *a = ctx;
 	kn_pset *dst = a->dst;
 	const int W = a->W;
 	kn_pslot *tab = a->s->tab;
 	uint32_t gen = a->s->gen;
-	uint64_t h;
-	int w;
 
-	if (W == 1)
-		h = k[0] * 0x9E3779B97F4A7C15ULL;
-	else for (h = 0, w = 0; w < W; w++)
-		h = (h ^ k[w]) * 0x9E3779B97F4A7C15ULL;
-	h = (h ^ (h >> 29)) & a->mask;
 	for (;; h = (h + 1) & a->mask) {
 		if (tab[h].gen != gen)
 			break;
@@ -725,6 +728,54 @@ agg_add(const uint64_t *k, uint64_t cnt, void *ctx)
 	return 0;
 }
 
+/* Counts the oldest group waiting; 1 when over. */
+static int
+agg_next(struct agg *a)
+{
+	int r = agg_put(a, a->ring[a->first].k, a->ring[a->first].cnt,
+	    a->ring[a->first].h);
+
+	a->first = (a->first + 1) % AGG_AHEAD;
+	a->pending--;
+	return r;
+}
+
+/* scan's each: the group k waits for its slot, the oldest waiting is
+ * counted once the ring is full. */
+static int
+agg_add(const uint64_t *k, uint64_t cnt, void *ctx)
+{
+	struct agg *a = ctx;
+	const int W = a->W;
+	uint64_t h;
+	size_t e;
+	int w;
+
+	if (a->pending == AGG_AHEAD && agg_next(a))
+		return 1;
+	if (W == 1)
+		h = k[0] * 0x9E3779B97F4A7C15ULL;
+	else for (h = 0, w = 0; w < W; w++)
+		h = (h ^ k[w]) * 0x9E3779B97F4A7C15ULL;
+	h = (h ^ (h >> 29)) & a->mask;
+	__builtin_prefetch(&a->s->tab[h]);
+	e = (a->first + a->pending++) % AGG_AHEAD;
+	memcpy(a->ring[e].k, k, W * sizeof(uint64_t));
+	a->ring[e].cnt = cnt;
+	a->ring[e].h = h;
+	return 0;
+}
+
+/* The groups of s counted into a (begun), those still waiting last;
+ * a->over tells whether they passed a->most. */
+static void
+agg_scan(struct agg *a, const struct src *s)
+{
+	scan(s, agg_add, a);
+	while (!a->over && a->pending > 0)
+		agg_next(a);
+}
+
 kn_pset *
 ldisk_rollup(struct ldisk *ld, const struct ldisk_node *nd, size_t most,
     kn_pscratch *s)
@@ -736,7 +787,7 @@ ldisk_rollup(struct ldisk *ld, const struct ldisk_node *nd, size_t most,
 	proj_init(ld, nd, &pj);
 	src_records(ld, &pj, &src);
 	agg_begin(&a, s, most, nd->ly->W);
-	scan(&src, agg_add, &a);
+	agg_scan(&a, &src);
 	if (a.over) {
 		kn_pset_free(a.dst);
 		return NULL;
@@ -948,7 +999,7 @@ hand_whole(const struct each *e, const struct src *s)
 			    most);
 		most *= 2;
 		agg_begin(&a, &sc, most, e->W);
-		scan(s, agg_add, &a);
+		agg_scan(&a, s);
 		if (a.over)
 			kn_pset_free(a.dst);
 	} while (a.over);
@@ -984,7 +1035,7 @@ hand_on(const struct each *e, struct src *s, int depth, int one)
 
 	if (s->n <= e->most || one) {
 		agg_begin(&a, e->s, e->most, e->W);
-		scan(s, agg_add, &a);
+		agg_scan(&a, s);
 		if (!a.over)
 			e->h->each(a.dst, e->h->ctx);
 		kn_pset_free(a.dst);

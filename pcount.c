@@ -362,15 +362,55 @@ kn_pscratch_begin(kn_pscratch *s, size_t most)
  * hierarchies and the counts of keys that meet are added, in a hash
  * table of s's.  The groups come in the order they are first met.
  */
+/* A roll-up's change of one field: the bits of fm at shift in word w
+ * mapped through map. */
+struct pset_op {
+	int w, shift;
+	uint64_t fm;
+	const uint32_t *map;
+};
+
+/* How many groups ahead kn_pset_rollup fetches their slots. */
+#define PSET_AHEAD 16
+
+/* The one-word key k rolled up: the bits of keep kept, each op's field
+ * mapped. */
+static inline uint64_t
+pset_rolled(uint64_t k, uint64_t keep, const struct pset_op *ops,
+    size_t nop)
+{
+	uint64_t r = k & keep;
+	size_t j;
+
+	for (j = 0; j < nop; j++)
+		r |= (uint64_t)ops[j].map[k >> ops[j].shift & ops[j].fm] <<
+		    ops[j].shift;
+	return r;
+}
+
+/* The key sk of W words rolled up into k; its hash. */
+static inline uint64_t
+pset_rolled_w(const uint64_t *sk, int W, const uint64_t *keep,
+    const struct pset_op *ops, size_t nop, uint64_t *k)
+{
+	size_t j;
+	int w;
+
+	for (w = 0; w < W; w++)
+		k[w] = sk[w] & keep[w];
+	for (j = 0; j < nop; j++) {
+		uint64_t id = sk[ops[j].w] >> ops[j].shift & ops[j].fm;
+
+		k[ops[j].w] |= (uint64_t)ops[j].map[id] << ops[j].shift;
+	}
+	return pset_hash(k, W);
+}
+
 kn_pset *
 kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
     uint64_t amask, const int *alev, uint64_t bmask, const int *blev)
 {
-	struct op {
-		int w, shift;
-		uint64_t fm;
-		const uint32_t *map;
-	} ops[KN_PMAXQ];
+	struct pset_op ops[KN_PMAXQ];
 	uint64_t keep[8], k[8];
 	size_t i, j, nop = 0, nslot, n = 0, bound;
 	uint64_t prod;
@@ -421,14 +461,28 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 		size_t mask = nslot - 1;
 		int hs = 64 - __builtin_ctzll(nslot);
 
-		for (i = 0; i < src->n; i++) {
-			uint64_t k0 = sk[i] & kp;
-			size_t h;
+		/* Each group's key and slot are found PSET_AHEAD groups
+		 * early and the slot fetched, so that the misses of a
+		 * table larger than the caches overlap. */
+		uint64_t rk[PSET_AHEAD];
+		size_t rh[PSET_AHEAD], e;
 
-			for (j = 0; j < nop; j++)
-				k0 |= (uint64_t)ops[j].map[sk[i] >> ops[j].shift &
-				    ops[j].fm] << ops[j].shift;
-			h = (k0 * 0x9E3779B97F4A7C15ULL) >> hs;
+		for (e = 0; e < PSET_AHEAD && e < src->n; e++) {
+			rk[e] = pset_rolled(sk[e], kp, ops, nop);
+			rh[e] = (rk[e] * 0x9E3779B97F4A7C15ULL) >> hs;
+			__builtin_prefetch(&tab[rh[e]]);
+		}
+		for (i = 0; i < src->n; i++) {
+			uint64_t k0 = rk[i % PSET_AHEAD];
+			size_t h = rh[i % PSET_AHEAD];
+
+			if ((e = i + PSET_AHEAD) < src->n) {
+				uint64_t kn = pset_rolled(sk[e], kp, ops, nop);
+
+				rk[i % PSET_AHEAD] = kn;
+				rh[i % PSET_AHEAD] = (kn * 0x9E3779B97F4A7C15ULL) >> hs;
+				__builtin_prefetch(&tab[rh[i % PSET_AHEAD]]);
+			}
 			while (tab[h].gen == gen && tab[h].key != k0)
 				h = (h + 1) & mask;
 			if (tab[h].gen == gen)
@@ -441,34 +495,45 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 				dc[n++] = sc[i];
 			}
 		}
-	} else for (i = 0; i < src->n; i++) {
-		const uint64_t *sk = src->key + i * W;
-		size_t h;
+	} else {
+		/* Several words: the same, each key made in rk. */
+		uint64_t rk[PSET_AHEAD][8];
+		size_t rh[PSET_AHEAD], e;
 
-		for (w = 0; w < W; w++)
-			k[w] = sk[w] & keep[w];
-		for (j = 0; j < nop; j++) {
-			uint64_t id = sk[ops[j].w] >> ops[j].shift & ops[j].fm;
-
-			k[ops[j].w] |= (uint64_t)ops[j].map[id] << ops[j].shift;
+		for (e = 0; e < PSET_AHEAD && e < src->n; e++) {
+			rh[e] = pset_rolled_w(src->key + e * W, W, keep, ops,
+			    nop, rk[e]) & (nslot - 1);
+			__builtin_prefetch(&tab[rh[e]]);
 		}
-		h = pset_hash(k, W) & (nslot - 1);
-		for (;;) {
-			if (tab[h].gen != gen) {
-				tab[h].gen = gen;
-				tab[h].key = k[0];
-				tab[h].idx = (uint32_t)n;
-				memcpy(dst->key + n * W, k, W * sizeof(uint64_t));
-				dst->cnt[n++] = src->cnt[i];
-				break;
+		for (i = 0; i < src->n; i++) {
+			size_t h = rh[i % PSET_AHEAD];
+
+			memcpy(k, rk[i % PSET_AHEAD], W * sizeof(uint64_t));
+			if ((e = i + PSET_AHEAD) < src->n) {
+				e = i % PSET_AHEAD;
+				rh[e] = pset_rolled_w(src->key + (i +
+				    PSET_AHEAD) * W, W, keep, ops, nop, rk[e]) &
+				    (nslot - 1);
+				__builtin_prefetch(&tab[rh[e]]);
 			}
-			if (tab[h].key == k[0] &&
-			    memcmp(dst->key + (size_t)tab[h].idx * W, k,
-			    W * sizeof(uint64_t)) == 0) {
-				dst->cnt[tab[h].idx] += src->cnt[i];
-				break;
+			for (;;) {
+				if (tab[h].gen != gen) {
+					tab[h].gen = gen;
+					tab[h].key = k[0];
+					tab[h].idx = (uint32_t)n;
+					memcpy(dst->key + n * W, k,
+					    W * sizeof(uint64_t));
+					dst->cnt[n++] = src->cnt[i];
+					break;
+				}
+				if (tab[h].key == k[0] &&
+				    memcmp(dst->key + (size_t)tab[h].idx * W, k,
+				    W * sizeof(uint64_t)) == 0) {
+					dst->cnt[tab[h].idx] += src->cnt[i];
+					break;
+				}
+				h = (h + 1) & (nslot - 1);
 			}
-			h = (h + 1) & (nslot - 1);
 		}
 	}
 	dst->n = n;
