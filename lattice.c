@@ -282,16 +282,48 @@ loss_of(const unsigned __int128 *cov)
 	return l;
 }
 
-/* Sorts the groups of f by quasi-identifiers into T.ord. */
+/* Sorts the groups of f by quasi-identifiers into T.ord, those of one
+ * class in their order in f.  Keys of one word are sorted by their
+ * bytes from the lowest (a stable radix sort, each byte that not all
+ * share a pass), others by cmp_qi. */
 static void
 order_classes(const fset *f)
 {
-	size_t i;
+	size_t i, n = f->n, (*cnt)[256], sum, c;
+	uint32_t *a, *b, *t;
+	uint64_t m, k;
+	int d;
 
-	T.ord = kn_realloc(T.ord, (f->n + 1) * sizeof(uint32_t));
-	for (i = 0; i < f->n; i++)
+	T.ord = kn_realloc(T.ord, (n + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++)
 		T.ord[i] = (uint32_t)i;
-	kn_sort_ids(T.ord, f->n, cmp_qi, f);
+	if (L.W != 1 || n < 256) {
+		kn_sort_ids(T.ord, n, cmp_qi, f);
+		return;
+	}
+	m = ~L.smask[0];
+	cnt = kn_zalloc(8 * sizeof(*cnt));
+	for (i = 0; i < n; i++)
+		for (k = f->key[i] & m, d = 0; d < 8; d++)
+			cnt[d][k >> 8 * d & 255]++;
+	a = T.ord;
+	b = kn_alloc((n + 1) * sizeof(uint32_t));
+	for (d = 0; d < 8; d++) {
+		if (cnt[d][(f->key[0] & m) >> 8 * d & 255] == n)
+			continue;
+		for (sum = 0, c = 0; c < 256; c++) {
+			sum += cnt[d][c];
+			cnt[d][c] = sum - cnt[d][c];
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[d][(f->key[a[i]] & m) >> 8 * d & 255]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	T.ord = a;
+	free(b);
+	free(cnt);
 }
 
 static int
