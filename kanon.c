@@ -1485,15 +1485,72 @@ cmp_dictval(uint32_t a, uint32_t b, const void *ctx)
 	    d->arena + d->off[b], d->lens[b]);
 }
 
+static void msort(uint32_t *a, uint32_t *tmp, size_t n,
+    int (*cmp)(uint32_t, uint32_t, const void *), const void *ctx);
+
+/* The byte of value id at depth, plus one; 0 past its end. */
+static inline size_t
+dict_byte(const kn_dict *d, uint32_t id, size_t depth)
+{
+	return d->lens[id] <= depth ? 0 :
+	    (size_t)(unsigned char)d->arena[d->off[id] + depth] + 1;
+}
+
+/* Sorts ids[0..n) (using tmp), whose values share their first depth
+ * bytes, by their bytes: a stable bucket for each next byte, the values
+ * that end there first, each bucket then sorted from the byte after;
+ * buckets of few values, and all past DICT_RADIX_DEPTH bytes, by
+ * cmp_dictval (stable, as the buckets). */
+#define DICT_RADIX_DEPTH 16
+static void
+dict_radix(const kn_dict *d, uint32_t *ids, uint32_t *tmp, size_t n,
+    size_t depth)
+{
+	size_t cnt[257], i, c, at;
+
+	while (n >= 64 && depth < DICT_RADIX_DEPTH) {
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[dict_byte(d, ids[i], depth)]++;
+		c = dict_byte(d, ids[0], depth);
+		if (cnt[c] < n)
+			break;
+		if (c == 0)
+			return;		/* equal values */
+		depth++;
+	}
+	if (n < 64 || depth >= DICT_RADIX_DEPTH) {
+		msort(ids, tmp, n, cmp_dictval, d);
+		return;
+	}
+	for (at = 0, c = 0; c < 257; c++) {
+		size_t k = cnt[c];
+
+		cnt[c] = at;
+		at += k;
+	}
+	for (i = 0; i < n; i++)
+		tmp[cnt[dict_byte(d, ids[i], depth)]++] = ids[i];
+	memcpy(ids, tmp, n * sizeof(uint32_t));
+	/* cnt[c] is now where bucket c + 1 begins; bucket 0 (the values
+	 * that end at depth) holds equal values. */
+	for (c = 1; c < 257; c++)
+		if (cnt[c] - cnt[c - 1] > 1)
+			dict_radix(d, ids + cnt[c - 1], tmp, cnt[c] - cnt[c - 1],
+			    depth + 1);
+}
+
 uint32_t *
 kn_dict_order(const kn_dict *d)
 {
 	uint32_t *ids = kn_alloc((d->n + 1) * sizeof(uint32_t));
+	uint32_t *tmp = kn_alloc((d->n + 1) * sizeof(uint32_t));
 	size_t i;
 
 	for (i = 0; i < d->n; i++)
 		ids[i] = (uint32_t)i;
-	kn_sort_ids(ids, d->n, cmp_dictval, d);
+	dict_radix(d, ids, tmp, d->n, 0);
+	free(tmp);
 	return ids;
 }
 
