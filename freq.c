@@ -613,10 +613,8 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 			kn_pcount_flush(&fr->pc);
 			kn_progress_phase("sorting", "groups", fr->pc.n);
 		}
-		n = kn_pcount_sorted(&fr->pc, od, &pairs, shift, bits);
+		n = kn_pcount_sorted(&fr->pc, od, &pairs, shift, bits, inv);
 		if (n != (size_t)-1) {
-			for (c = 0; c < d; c++)
-				inv[c] = kn_dict_order(od[c]);
 			fr->row.id = ids;
 			for (i = 0; i < n; i++) {
 				if (fr->prog && (i & 0xffff) == 0)
@@ -1057,12 +1055,13 @@ par_sort(void *arg)
 		w->npairs = kn_pcount_pairs(&w->fr.pc, w->grank, w->g->bits,
 		    shift, &w->pairs);
 	else {
-		for (c = 0; c < w->cs.d; c++) {
+		for (c = 0; c < w->cs.d; c++)
 			od[c] = &w->dict[c];
-			w->inv[c] = kn_dict_order(&w->dict[c]);
-		}
 		w->npairs = kn_pcount_sorted(&w->fr.pc, od, &w->pairs,
-		    w->shift, w->bits);
+		    w->shift, w->bits, w->inv);
+		if (w->npairs == (size_t)-1)
+			for (c = 0; c < w->cs.d; c++)
+				w->inv[c] = kn_dict_order(&w->dict[c]);
 	}
 	w->fr.packed = 0;
 	return NULL;

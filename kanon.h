@@ -1077,11 +1077,13 @@ int kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt);
 void kn_pcount_fset(kn_pcount *pc, kn_fset *fs);
 /* Sorts the counts in byte-wise order of the labels dict[c] of the ids
  * (as kn_fset_order) and returns n pairs (key, count) in *pairs, the key
- * holding the rank of column c's label at shift[c] in bits[c] bits.
- * Returns (size_t)-1, leaving pc as it was, if the ranks need more than
- * 63 bits or some label holds a byte below TAB.  Frees pc otherwise. */
+ * holding the rank of column c's label at shift[c] in bits[c] bits;
+ * with inv, inv[c] is the ids of column c in that order (as
+ * kn_dict_order gives them).  Returns (size_t)-1, leaving pc as it was,
+ * if the ranks need more than 63 bits or some label holds a byte below
+ * TAB.  Frees pc otherwise. */
 size_t kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
-    uint64_t **pairs, int *shift, int *bits);
+    uint64_t **pairs, int *shift, int *bits, uint32_t **inv);
 /* Counts the batched keys. */
 void kn_pcount_flush(kn_pcount *pc);
 /* The bits of the ranks of n values (0 for one value). */

@@ -294,7 +294,7 @@ kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank, const int *bits, int *shif
 
 size_t
 kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
-    uint64_t **pairs, int *shift, int *bits)
+    uint64_t **pairs, int *shift, int *bits, uint32_t **inv)
 {
 	size_t d = pc->d, c, n;
 	uint32_t *rank[KN_PMAX] = { NULL };
@@ -306,8 +306,16 @@ kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
 		rank[c] = kn_dict_ranks(dict[c]);
 	}
 	n = kn_pcount_pairs(pc, rank, bits, shift, pairs);
-	for (c = 0; c < d; c++)
+	for (c = 0; c < d; c++) {
+		if (inv != NULL) {
+			size_t i, m = dict[c]->n;
+
+			inv[c] = kn_alloc((m + 1) * sizeof(uint32_t));
+			for (i = 0; i < m; i++)
+				inv[c][rank[c][i]] = (uint32_t)i;
+		}
 		free(rank[c]);
+	}
 	return n;
 }
 
