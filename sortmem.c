@@ -84,7 +84,7 @@ kn_sort_keycmp_from(const kn_sorter *s, const char *a, size_t an, const uint32_t
 	int c;
 
 	if (s->nkey == 0)
-		return i == 0 ? kn_bytes_cmp(a, an, b, bn) : 0;
+		return kn_bytes_cmp(a, an, b, bn);
 	for (; i < s->nkey; i++) {
 		const char *x = a + ka[2 * i], *y = b + kb[2 * i];
 		size_t xn = ka[2 * i + 1], yn = kb[2 * i + 1];
@@ -97,15 +97,16 @@ kn_sort_keycmp_from(const kn_sorter *s, const char *a, size_t an, const uint32_t
 	return 0;
 }
 
-/* The prefixes of the first two keys (or of the whole line): eight
- * bytes big-endian for byte keys (exact up to 8 bytes: NUL bytes never
- * occur), the biased value for numeric keys that are integers of up to
- * 18 digits. */
+/* The prefixes of the first two keys (or of the whole line, its first
+ * 16 bytes in two): eight bytes big-endian for byte keys (exact up to 8
+ * bytes: NUL bytes never occur; a line's first eight are followed by
+ * the next, exact up to 16), the biased value for numeric keys that are
+ * integers of up to 18 digits. */
 void
 kn_sort_prefix(const kn_sorter *s, const char *line, size_t len, const uint32_t *k,
     pfx *x)
 {
-	size_t i, j, n, np = s->nkey < 2 ? (s->nkey == 0 ? 1 : s->nkey) : 2;
+	size_t i, j, n, np = s->nkey == 1 ? 1 : 2;
 	const char *p;
 	uint64_t v;
 
@@ -113,8 +114,8 @@ kn_sort_prefix(const kn_sorter *s, const char *line, size_t len, const uint32_t 
 	for (i = 0; i < np; i++) {
 		v = 0;
 		if (s->nkey == 0) {
-			p = line;
-			n = len;
+			p = line + 8 * i;
+			n = len > 8 * i ? len - 8 * i : 0;
 		} else {
 			p = line + k[2 * i];
 			n = k[2 * i + 1];
@@ -123,7 +124,7 @@ kn_sort_prefix(const kn_sorter *s, const char *line, size_t len, const uint32_t 
 			for (j = 0; j < 8; j++)
 				v = v << 8 | (j < n ? (unsigned char)p[j] : 0);
 			x->fast[i] = 1;
-			x->exact[i] = n <= 8;
+			x->exact[i] = n <= 8 || (s->nkey == 0 && i == 0);
 		} else {
 			struct num u;
 			int64_t m = 0;
@@ -311,7 +312,7 @@ psort_run(void *arg)
 static int
 radix_sort(const kn_sorter *s, rec *a, rec *t, size_t n)
 {
-	size_t np = s->nkey < 2 ? 1 : 2, nk = s->nkey == 0 ? 1 : s->nkey;
+	size_t np = s->nkey == 1 ? 1 : 2, nk = s->nkey == 0 ? 2 : s->nkey;
 	size_t i, j, lv, nv, (*cnt)[256];
 	uint64_t or[2] = { 0, 0 }, and[2] = { ~0ULL, ~0ULL };
 	int fast[2] = { 1, 1 }, exact[2] = { 1, 1 }, b;

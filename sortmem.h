@@ -8,9 +8,9 @@
 
 #include "extsort.h"
 
-/* Prefixes of the first two keys: v[i] orders key i whenever the two
- * values differ and both are fast; with both exact, equal values mean
- * equal keys. */
+/* Prefixes of the first two keys (with no key, of the line's first 8
+ * and next 8 bytes): v[i] orders key i whenever the two values differ
+ * and both are fast; with both exact, equal values mean equal keys. */
 typedef struct {
 	uint64_t v[2];
 	uint8_t fast[2], exact[2];
@@ -104,7 +104,7 @@ pfxcmp(const kn_sorter *s, const pfx *pa, const char *a, size_t an,
     const uint32_t *ka, const pfx *pb, const char *b, size_t bn,
     const uint32_t *kb)
 {
-	size_t i, np = s->nkey < 2 ? (s->nkey == 0 ? 1 : s->nkey) : 2;
+	size_t i, np = s->nkey == 1 ? 1 : 2;
 
 	for (i = 0; i < np; i++) {
 		if (!pa->fast[i] || !pb->fast[i])
