@@ -972,22 +972,52 @@ par_sortable(const struct fwork *w)
 	return kn_pcount_sortable(w->cs.d, od);
 }
 
+/* A thread's dictionary of a column put in order (kn_dict_order), on a
+ * thread of its own for par_union. */
+struct pord {
+	const kn_dict *d;
+	uint32_t *ord;
+};
+
+static void *
+pord_run(void *arg)
+{
+	struct pord *p = arg;
+
+	p->ord = kn_dict_order(p->d);
+	return NULL;
+}
+
 /*
  * Ranks the labels of column c of the nt threads of w together, in byte
  * order: g->lab[c] gets them (pointing into the threads' dictionaries),
- * each thread's grank[c] the rank of each of its ids.  Returns the
- * bits of the ranks.
+ * each thread's grank[c] the rank of each of its ids.  Each thread's
+ * labels are put in order on a thread of their own, then merged.
+ * Returns the bits of the ranks.
  */
 static int
 par_union(struct fwork *w, int nt, size_t c, struct fglob *g)
 {
 	uint32_t *ord[64];
 	size_t pos[64], n = 0, tot = 0, longest = 0;
+	struct pord po[64];
+	pthread_t th[64];
 	kn_str m, v;
-	int k, lo;
+	int k, lo, started;
 
+	for (k = 0; k < nt; k++)
+		po[k].d = &w[k].dict[c];
+	for (started = 1; started < nt; started++)
+		if (pthread_create(&th[started], NULL, pord_run,
+		    &po[started]) != 0)
+			break;
+	pord_run(&po[0]);
+	for (k = 1; k < started; k++)
+		pthread_join(th[k], NULL);
+	for (; k < nt; k++)
+		pord_run(&po[k]);
 	for (k = 0; k < nt; k++) {
-		ord[k] = kn_dict_order(&w[k].dict[c]);
+		ord[k] = po[k].ord;
 		pos[k] = 0;
 		w[k].grank[c] = kn_alloc((w[k].dict[c].n + 1) *
 		    sizeof(uint32_t));
