@@ -987,6 +987,11 @@ void kn_fset_init(kn_fset *fs, size_t d, size_t nsum);
 void kn_fset_free(kn_fset *fs);
 /* Adds cnt to the entry of key (created if new); returns its index. */
 uint32_t kn_fset_add(kn_fset *fs, const uint32_t *key, uint64_t cnt);
+/* Dies of a group's count past 64 bits (exit 2), naming the row that
+ * took it there when kn_fset_count_context gave the table being read
+ * and its count column (NULL: none). */
+void kn_count_overflow(void) __attribute__((noreturn));
+void kn_fset_count_context(const kn_table *t, size_t col);
 /* Adds mant/10^scale (and its square) to sum column j of entry i;
  * returns 0 on overflow. */
 int kn_fset_addval(kn_fset *fs, size_t i, size_t j, kn_i128 mant,
