@@ -363,13 +363,6 @@ kn_pscratch_begin(kn_pscratch *s, size_t most)
 	return nslot;
 }
 
-/*
- * Rolls the packed frequency set src of node (amask, alev) up to the
- * node (bmask, blev), which generalizes it or drops attributes (the
- * roll-up property of paper 000): each key is mapped through the
- * hierarchies and the counts of keys that meet are added, in a hash
- * table of s's.  The groups come in the order they are first met.
- */
 /* A roll-up's change of one field: the bits of fm at shift in word w
  * mapped through map. */
 struct pset_op {
@@ -414,6 +407,13 @@ pset_rolled_w(const uint64_t *sk, int W, const uint64_t *keep,
 	return pset_hash(k, W);
 }
 
+/*
+ * Rolls the packed frequency set src of node (amask, alev) up to the
+ * node (bmask, blev), which generalizes it or drops attributes (the
+ * roll-up property of paper 000): each key is mapped through the
+ * hierarchies and the counts of keys that meet are added, in a hash
+ * table of s's.  The groups come in the order they are first met.
+ */
 kn_pset *
 kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
     uint64_t amask, const int *alev, uint64_t bmask, const int *blev)
