@@ -114,8 +114,8 @@ kn_sort_prefix(const kn_sorter *s, const char *line, size_t len, const uint32_t 
 	for (i = 0; i < np; i++) {
 		v = 0;
 		if (s->nkey == 0) {
-			p = line + 8 * i;
 			n = len > 8 * i ? len - 8 * i : 0;
+			p = n > 0 ? line + 8 * i : line;
 		} else {
 			p = line + k[2 * i];
 			n = k[2 * i + 1];
