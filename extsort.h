@@ -61,4 +61,10 @@ void kn_sort_free(kn_sorter *s);
 /* Parses -k KEY[:flags],... against table t (flags n and r). */
 size_t kn_sort_keys(const kn_table *t, const char *spec, kn_skey **key);
 
+/* Runs fn on each of the nt (at most 64) arguments at arg, of sz bytes
+ * each, one thread each; the caller's thread takes the first, and the
+ * arguments no thread could be made for.  The sort's threads, and
+ * freq.c's. */
+void kn_sort_par_run(void *(*fn)(void *), void *arg, size_t sz, int nt);
+
 #endif

@@ -591,26 +591,15 @@ pord_run(void *arg)
 static int
 par_union(struct fwork *w, int nt, size_t c, struct fglob *g)
 {
-	uint32_t *ord[64];
 	size_t pos[64], n = 0, tot = 0, longest = 0;
 	struct pord po[64];
-	pthread_t th[64];
 	kn_str m, v;
-	int k, lo, started;
+	int k, lo;
 
 	for (k = 0; k < nt; k++)
 		po[k].d = &w[k].dict[c];
-	for (started = 1; started < nt; started++)
-		if (pthread_create(&th[started], NULL, pord_run,
-		    &po[started]) != 0)
-			break;
-	pord_run(&po[0]);
-	for (k = 1; k < started; k++)
-		pthread_join(th[k], NULL);
-	for (; k < nt; k++)
-		pord_run(&po[k]);
+	kn_sort_par_run(pord_run, po, sizeof(po[0]), nt);
 	for (k = 0; k < nt; k++) {
-		ord[k] = po[k].ord;
 		pos[k] = 0;
 		w[k].grank[c] = kn_alloc((w[k].dict[c].n + 1) *
 		    sizeof(uint32_t));
@@ -621,7 +610,7 @@ par_union(struct fwork *w, int nt, size_t c, struct fglob *g)
 		for (lo = -1, k = 0; k < nt; k++) {
 			if (pos[k] == w[k].dict[c].n)
 				continue;
-			v = kn_dict_get(&w[k].dict[c], ord[k][pos[k]]);
+			v = kn_dict_get(&w[k].dict[c], po[k].ord[pos[k]]);
 			if (lo < 0 || kn_bytes_cmp(v.p, v.n, m.p, m.n) < 0) {
 				lo = k;
 				m = v;
@@ -632,16 +621,16 @@ par_union(struct fwork *w, int nt, size_t c, struct fglob *g)
 		for (k = 0; k < nt; k++) {
 			if (pos[k] == w[k].dict[c].n)
 				continue;
-			v = kn_dict_get(&w[k].dict[c], ord[k][pos[k]]);
+			v = kn_dict_get(&w[k].dict[c], po[k].ord[pos[k]]);
 			if (kn_bytes_cmp(v.p, v.n, m.p, m.n) == 0)
-				w[k].grank[c][ord[k][pos[k]++]] = (uint32_t)n;
+				w[k].grank[c][po[k].ord[pos[k]++]] = (uint32_t)n;
 		}
 		g->lab[c][n++] = m;
 		if (m.n > longest)
 			longest = m.n;
 	}
 	for (k = 0; k < nt; k++)
-		free(ord[k]);
+		free(po[k].ord);
 	/* A label written as CSV may double its bytes and gain quotes. */
 	g->rowmax += 2 * longest + 3 + 8;
 	return kn_pcount_bits(n);
@@ -1309,15 +1298,7 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 			runs |= !par_sortable(&w[k]);
 		if (!runs) {
 			par_rank(w, started, &g);
-			for (k = 1; k < started; k++)
-				if (pthread_create(&th[k], NULL, par_sort,
-				    &w[k]) != 0)
-					break;
-			par_sort(&w[0]);
-			for (i = 1; i < (size_t)k; i++)
-				pthread_join(th[i], NULL);
-			for (; k < started; k++)
-				par_sort(&w[k]);
+			kn_sort_par_run(par_sort, w, sizeof(w[0]), started);
 			kn_progress(t->rows, t->r.bytes);
 			kn_progress_done();
 			par_emit(fr, w, started);

@@ -84,10 +84,6 @@ void kn_sort_prep_all(kn_sorter *s);
 /* Sorts the records held in memory (r[0, n), scratch after them or at
  * s->scratch), on the sorter's threads; stable. */
 void kn_sort_mem(kn_sorter *s);
-/* Runs fn on each of the nt (at most 64) arguments at arg, of sz bytes
- * each, one thread each; the caller's thread takes the first, and the
- * arguments no thread could be made for. */
-void kn_sort_par_run(void *(*fn)(void *), void *arg, size_t sz, int nt);
 
 /* Compares two lines with their key offsets. */
 static inline int
