@@ -407,6 +407,29 @@ pset_rolled_w(const uint64_t *sk, int W, const uint64_t *keep,
 	return pset_hash(k, W);
 }
 
+/* Counts cnt rows of the key k of W words at slot h onwards of tab
+ * (generation gen, mask), into dst's first n groups; their number. */
+static size_t
+pset_count_w(kn_pslot *tab, uint32_t gen, size_t mask, size_t h,
+    const uint64_t *k, int W, uint64_t cnt, kn_pset *dst, size_t n)
+{
+	for (;; h = (h + 1) & mask) {
+		if (tab[h].gen != gen) {
+			tab[h].gen = gen;
+			tab[h].key = k[0];
+			tab[h].idx = (uint32_t)n;
+			memcpy(dst->key + n * W, k, W * sizeof(uint64_t));
+			dst->cnt[n] = cnt;
+			return n + 1;
+		}
+		if (tab[h].key == k[0] && memcmp(dst->key +
+		    (size_t)tab[h].idx * W, k, W * sizeof(uint64_t)) == 0) {
+			dst->cnt[tab[h].idx] += cnt;
+			return n;
+		}
+	}
+}
+
 /*
  * Rolls the packed frequency set src of node (amask, alev) up to the
  * node (bmask, blev), which generalizes it or drops attributes (the
@@ -419,7 +442,7 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
     uint64_t amask, const int *alev, uint64_t bmask, const int *blev)
 {
 	struct pset_op ops[KN_PMAXQ];
-	uint64_t keep[8], k[8];
+	uint64_t keep[8];
 	size_t i, j, nop = 0, nslot, n = 0, bound;
 	uint64_t prod;
 	kn_pslot *tab;
@@ -470,37 +493,37 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 		int hs = 64 - __builtin_ctzll(nslot);
 
 		/* Each group's key and slot are found PSET_AHEAD groups
-		 * early and the slot fetched, so that the misses of a
-		 * table larger than the caches overlap. */
+		 * early (at e, into ring slot e % PSET_AHEAD) and the slot
+		 * fetched, so that the misses of a table larger than the
+		 * caches overlap; group i = e - PSET_AHEAD is counted
+		 * first, from the ring slot that group e then takes. */
 		uint64_t rk[PSET_AHEAD];
 		size_t rh[PSET_AHEAD], e;
 
-		for (e = 0; e < PSET_AHEAD && e < src->n; e++) {
-			rk[e] = pset_rolled(sk[e], kp, ops, nop);
-			rh[e] = (rk[e] * 0x9E3779B97F4A7C15ULL) >> hs;
-			__builtin_prefetch(&tab[rh[e]]);
-		}
-		for (i = 0; i < src->n; i++) {
-			uint64_t k0 = rk[i % PSET_AHEAD];
-			size_t h = rh[i % PSET_AHEAD];
+		for (e = 0; e < src->n + PSET_AHEAD; e++) {
+			size_t r = e % PSET_AHEAD;
 
-			if ((e = i + PSET_AHEAD) < src->n) {
-				uint64_t kn = pset_rolled(sk[e], kp, ops, nop);
+			if (e >= PSET_AHEAD) {
+				uint64_t k0 = rk[r];
+				size_t h = rh[r];
 
-				rk[i % PSET_AHEAD] = kn;
-				rh[i % PSET_AHEAD] = (kn * 0x9E3779B97F4A7C15ULL) >> hs;
-				__builtin_prefetch(&tab[rh[i % PSET_AHEAD]]);
+				i = e - PSET_AHEAD;
+				while (tab[h].gen == gen && tab[h].key != k0)
+					h = (h + 1) & mask;
+				if (tab[h].gen == gen)
+					dc[tab[h].idx] += sc[i];
+				else {
+					tab[h].gen = gen;
+					tab[h].key = k0;
+					tab[h].idx = (uint32_t)n;
+					dk[n] = k0;
+					dc[n++] = sc[i];
+				}
 			}
-			while (tab[h].gen == gen && tab[h].key != k0)
-				h = (h + 1) & mask;
-			if (tab[h].gen == gen)
-				dc[tab[h].idx] += sc[i];
-			else {
-				tab[h].gen = gen;
-				tab[h].key = k0;
-				tab[h].idx = (uint32_t)n;
-				dk[n] = k0;
-				dc[n++] = sc[i];
+			if (e < src->n) {
+				rk[r] = pset_rolled(sk[e], kp, ops, nop);
+				rh[r] = (rk[r] * 0x9E3779B97F4A7C15ULL) >> hs;
+				__builtin_prefetch(&tab[rh[r]]);
 			}
 		}
 	} else {
@@ -508,39 +531,16 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 		uint64_t rk[PSET_AHEAD][8];
 		size_t rh[PSET_AHEAD], e;
 
-		for (e = 0; e < PSET_AHEAD && e < src->n; e++) {
-			rh[e] = pset_rolled_w(src->key + e * W, W, keep, ops,
-			    nop, rk[e]) & (nslot - 1);
-			__builtin_prefetch(&tab[rh[e]]);
-		}
-		for (i = 0; i < src->n; i++) {
-			size_t h = rh[i % PSET_AHEAD];
+		for (e = 0; e < src->n + PSET_AHEAD; e++) {
+			size_t r = e % PSET_AHEAD;
 
-			memcpy(k, rk[i % PSET_AHEAD], W * sizeof(uint64_t));
-			if ((e = i + PSET_AHEAD) < src->n) {
-				e = i % PSET_AHEAD;
-				rh[e] = pset_rolled_w(src->key + (i +
-				    PSET_AHEAD) * W, W, keep, ops, nop, rk[e]) &
-				    (nslot - 1);
-				__builtin_prefetch(&tab[rh[e]]);
-			}
-			for (;;) {
-				if (tab[h].gen != gen) {
-					tab[h].gen = gen;
-					tab[h].key = k[0];
-					tab[h].idx = (uint32_t)n;
-					memcpy(dst->key + n * W, k,
-					    W * sizeof(uint64_t));
-					dst->cnt[n++] = src->cnt[i];
-					break;
-				}
-				if (tab[h].key == k[0] &&
-				    memcmp(dst->key + (size_t)tab[h].idx * W, k,
-				    W * sizeof(uint64_t)) == 0) {
-					dst->cnt[tab[h].idx] += src->cnt[i];
-					break;
-				}
-				h = (h + 1) & (nslot - 1);
+			if (e >= PSET_AHEAD)
+				n = pset_count_w(tab, gen, nslot - 1, rh[r],
+				    rk[r], W, src->cnt[e - PSET_AHEAD], dst, n);
+			if (e < src->n) {
+				rh[r] = pset_rolled_w(src->key + e * W, W, keep,
+				    ops, nop, rk[r]) & (nslot - 1);
+				__builtin_prefetch(&tab[rh[r]]);
 			}
 		}
 	}
