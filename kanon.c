@@ -1309,8 +1309,7 @@ kn_dict_init(kn_dict *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->nslot = 16;
-	d->slot = kn_zalloc(d->nslot * sizeof(uint32_t));
-	d->tag = kn_zalloc(d->nslot * sizeof(uint32_t));
+	d->slot = kn_zalloc(d->nslot * sizeof(uint64_t));
 }
 
 void
@@ -1320,57 +1319,86 @@ kn_dict_free(kn_dict *d)
 	free(d->off);
 	free(d->lens);
 	free(d->slot);
-	free(d->tag);
 	free(d->cache);
 	memset(d, 0, sizeof(*d));
 }
 
-/* The entries of a dictionary's cache of short values. */
+/* The most entries of a dictionary's cache of short values, and the
+ * fewest: it has as many as the dictionary's hash slots between the
+ * two, so that a hierarchy's dozens of small dictionaries do not each
+ * take (and fault in) 64 KB of it. */
 #define DCACHE 4096
+#define DCACHE_MIN 64
 
 size_t
 kn_dict_bytes(const kn_dict *d)
 {
 	return d->acap + d->cap * 12 + d->nslot * 8 +
-	    (d->cache != NULL ? DCACHE * sizeof(*d->cache) : 0);
+	    (d->cache != NULL ? d->ncache * sizeof(*d->cache) : 0);
+}
+
+/*
+ * A slot holds the low 32 bits of its value's hash beside the value's
+ * id + 1, in one word: a look-up reads one array, and a table of up to
+ * 2^32 slots grows from the slots alone, without hashing the values
+ * again.
+ */
+static inline uint64_t
+dict_slot(uint64_t h, uint32_t id)
+{
+	return (h & 0xffffffffu) << 32 | ((uint64_t)id + 1);
 }
 
 static void
 dict_grow(kn_dict *d)
 {
 	size_t ns = d->nslot * 2, i, j;
-	uint32_t *slot = kn_zalloc(ns * sizeof(uint32_t));
-	uint32_t *tag = kn_zalloc(ns * sizeof(uint32_t));
-	uint64_t h;
+	uint64_t *slot = kn_zalloc(ns * sizeof(uint64_t)), h, e;
 
-	for (i = 0; i < d->n; i++) {
-		h = kn_hash(d->arena + d->off[i], d->lens[i]);
+	for (i = 0; i < d->nslot; i++) {
+		if ((e = d->slot[i]) == 0)
+			continue;
+		h = e >> 32;
+		if (ns > ((uint64_t)1 << 32))
+			h = kn_hash(d->arena + d->off[(uint32_t)e - 1],
+			    d->lens[(uint32_t)e - 1]);
 		for (j = h & (ns - 1); slot[j] != 0; j = (j + 1) & (ns - 1))
 			;
-		slot[j] = (uint32_t)i + 1;
-		tag[j] = (uint32_t)(h >> 32);
+		slot[j] = e;
 	}
 	free(d->slot);
-	free(d->tag);
 	d->slot = slot;
-	d->tag = tag;
 	d->nslot = ns;
+	/* The cache made again, larger, at the next short value. */
+	if (d->cache != NULL && d->ncache < DCACHE && d->ncache < ns) {
+		free(d->cache);
+		d->cache = NULL;
+	}
+}
+
+/* The slot of s (hash h) in d, or of the empty slot where it goes. */
+static inline size_t
+dict_probe(const kn_dict *d, const char *s, size_t n, uint64_t h)
+{
+	uint64_t tg = h << 32, e;
+	size_t j, mask = d->nslot - 1;
+	uint32_t id;
+
+	for (j = h & mask; (e = d->slot[j]) != 0; j = (j + 1) & mask) {
+		id = (uint32_t)e - 1;
+		if ((e & ~(uint64_t)0xffffffffu) == tg && d->lens[id] == n &&
+		    memcmp(d->arena + d->off[id], s, n) == 0)
+			break;
+	}
+	return j;
 }
 
 int64_t
 kn_dict_find(const kn_dict *d, const char *s, size_t n)
 {
-	uint64_t h = kn_hash(s, n);
-	uint32_t tg = (uint32_t)(h >> 32), id;
-	size_t j, mask = d->nslot - 1;
+	uint64_t e = d->slot[dict_probe(d, s, n, kn_hash(s, n))];
 
-	for (j = h & mask; (id = d->slot[j]) != 0; j = (j + 1) & mask) {
-		id--;
-		if (d->tag[j] == tg && d->lens[id] == n &&
-		    memcmp(d->arena + d->off[id], s, n) == 0)
-			return id;
-	}
-	return -1;
+	return e != 0 ? (int64_t)(uint32_t)(e - 1) : -1;
 }
 
 static uint32_t dict_intern(kn_dict *, const char *, size_t);
@@ -1400,15 +1428,22 @@ kn_dict_intern_padded(kn_dict *d, const char *s, size_t n, int padded)
 		} else
 #endif
 			memcpy(&w, s, n);
-		if (d->cache == NULL)
-			d->cache = kn_zalloc(DCACHE * sizeof(*d->cache));
-		ce = &d->cache[((w * KN_HASH_M1) >> 52 ^ n) & (DCACHE - 1)];
+		if (d->cache == NULL) {
+			d->ncache = d->nslot < DCACHE_MIN ? DCACHE_MIN :
+			    d->nslot > DCACHE ? DCACHE : d->nslot;
+			d->cache = kn_zalloc(d->ncache * sizeof(*d->cache));
+		}
+		ce = &d->cache[((w * KN_HASH_M1) >> 52 ^ n) &
+		    (d->ncache - 1)];
 		if (ce->id1 != 0 && ce->w == w && ce->len == n)
 			return ce->id1 - 1;
 		id = dict_intern(d, s, n);
-		ce->w = w;
-		ce->len = (uint32_t)n;
-		ce->id1 = id + 1;
+		/* Not if the dictionary grew out of its cache (dict_grow). */
+		if (d->cache != NULL) {
+			ce->w = w;
+			ce->len = (uint32_t)n;
+			ce->id1 = id + 1;
+		}
 		return id;
 	}
 	return dict_intern(d, s, n);
@@ -1418,15 +1453,11 @@ static uint32_t
 dict_intern(kn_dict *d, const char *s, size_t n)
 {
 	uint64_t h = kn_hash(s, n);
-	uint32_t tg = (uint32_t)(h >> 32), id;
-	size_t j, mask = d->nslot - 1, k;
+	size_t j = dict_probe(d, s, n, h), k;
+	uint32_t id;
 
-	for (j = h & mask; (id = d->slot[j]) != 0; j = (j + 1) & mask) {
-		id--;
-		if (d->tag[j] == tg && d->lens[id] == n &&
-		    memcmp(d->arena + d->off[id], s, n) == 0)
-			return id;
-	}
+	if (d->slot[j] != 0)
+		return (uint32_t)(d->slot[j] - 1);
 	if (d->n >= UINT32_MAX - 1)
 		kn_die("more than %u distinct values", UINT32_MAX - 1);
 	if (d->n == d->cap) {
@@ -1449,8 +1480,7 @@ dict_intern(kn_dict *d, const char *s, size_t n)
 	d->lens[id] = (uint32_t)n;
 	d->alen += n + 1;
 	d->n++;
-	d->slot[j] = id + 1;
-	d->tag[j] = tg;
+	d->slot[j] = dict_slot(h, id);
 	if (2 * d->n > d->nslot)
 		dict_grow(d);
 	return id;

@@ -227,14 +227,15 @@ typedef struct {
 	uint64_t *off;		/* id -> offset of the value in arena */
 	uint32_t *lens;		/* id -> length */
 	size_t n, cap;
-	uint32_t *slot;		/* hash index: id+1, 0 empty */
-	uint32_t *tag;		/* upper hash bits per slot */
+	uint64_t *slot;		/* hash index: the hash's low 32 bits
+				 * << 32 | id+1, 0 empty */
 	size_t nslot;
 	int lowbyte;		/* some value holds a byte below TAB */
 	struct kn_dcache {	/* direct-mapped cache of short values */
 		uint64_t w;
 		uint32_t id1, len;
 	} *cache;
+	size_t ncache;		/* its entries, a power of 2 */
 } kn_dict;
 
 void kn_dict_init(kn_dict *d);

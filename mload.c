@@ -1420,7 +1420,7 @@ dict_bytes(const kn_dict *dc)
 {
 	return dc->acap + dc->cap * (sizeof(uint64_t) + sizeof(uint32_t)) +
 	    dc->nslot * 2 * sizeof(uint32_t) + (dc->cache != NULL ?
-	    4096 * sizeof(*dc->cache) : 0);
+	    dc->ncache * sizeof(*dc->cache) : 0);
 }
 
 /* The memory the dictionaries and per-value arrays take: what -S must
