@@ -160,15 +160,22 @@ relcheck() {
 # TABLE (headerless, --columns-file), the outputs put together in OUT
 # after the header line COLS; 0 if every split exits 0, 1 if one fails
 # (its message in $dir/err), 2 if the splits cannot be made.
+#
+# The splits of a table are made once: a case's table does not change
+# between its runs, and its path (under the seed's directory) names it.
 splitrun() {
 	local out=$1 cols=$2 table=$3 p
 	shift 3
-	rm -f "$dir"/sp.*
-	tail -n +2 "$table" > "$dir/body"
-	split -n l/3 "$dir/body" "$dir/sp." || return 2
-	head -n 1 "$table" | tr '\t' '\n' > "$dir/cols"
+	if [ "${split_of:-}" != "$table" ]; then
+		rm -f "$dir"/sp.*
+		tail -n +2 "$table" > "$dir/body"
+		split -n l/3 "$dir/body" "$dir/sp." || return 2
+		IFS= read -r p < "$table"
+		printf '%s\n' "${p//$'\t'/$'\n'}" > "$dir/cols"
+		split_of=$table
+	fi
 	{
-		[ -z "$cols" ] || printf '%s\n' "$cols" | tr , '\t'
+		[ -z "$cols" ] || printf '%s\n' "${cols//,/$'\t'}"
 		for p in "$dir"/sp.*; do
 			recode "$@" --part --columns-file "$dir/cols" "$p" \
 			    2> "$dir/err" || return 1
@@ -183,7 +190,7 @@ splitrun() {
 # that all exit 0 and that fails release-check must fail score (sc).
 # Variant right must pass, unless refused with a message matching OK.
 trust() {
-	local v=$1 ok=$2 table=$3 st
+	local v=$1 ok=$2 table=$3 st hdr
 	shift 3
 	recode "$@" "${wx[@]}" "$table" > "$dir/rel" 2> "$dir/err"
 	st=$?
@@ -194,7 +201,8 @@ trust() {
 		echo "seed $seed: recode $* ${wx[*]}: exit $st: $(cat "$dir/err")"
 		return 1
 	fi
-	splitrun "$dir/rel" "$(head -n 1 "$dir/t" | tr '\t' ,)" "$table" "$@"
+	IFS= read -r hdr < "$dir/t"
+	splitrun "$dir/rel" "${hdr//$'\t'/,}" "$table" "$@"
 	st=$?
 	if [ "$st" -ne 0 ] && { [ "$st" -ne 1 ] || { [ "$v" = right ] &&
 	    ! { [ -n "$ok" ] && grep -q "$ok" "$dir/err"; }; }; }; then
