@@ -44,6 +44,7 @@
 #include "kanon.h"
 #include "recode.h"
 #include "keyset.h"
+#include "cvals.h"
 
 static const char synopsis[] =
     "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
@@ -540,6 +541,11 @@ static struct {
 	 * whole table is read; kept class i is did[i]: its key in defer,
 	 * or its id with --classes; tbad[i]: it is not within t */
 	kn_sclass sv[KN_MAXSENS];
+	/* sorted[j]: column j's values of a class brought into order
+	 * through cv[j] (cvals.c): the columns after the first, whose
+	 * values of a class the groups do not bring together */
+	int sorted[KN_MAXSENS];
+	cvals_ctx cv[KN_MAXSENS];
 	kn_dict defer;
 	uint32_t *did;
 	size_t dcap, tbcap;
@@ -590,6 +596,13 @@ fail_has(const char *key, size_t len)
 	return cl.fail.n > 0 && kn_dict_find(&cl.fail, key, len) >= 0;
 }
 
+/* A distinct value of a sensitive column's class, in order. */
+static void
+sorted_sens(const char *p, size_t len, uint64_t cnt, void *ctx)
+{
+	kn_sclass_add(ctx, p, len, cnt);
+}
+
 /* Decides the class just read: suppressed if smaller than k or not
  * l-diverse. */
 static void
@@ -608,6 +621,8 @@ class_end(void)
 	for (j = 0; cl.skey && j < cl.ns; j++) {
 		kn_sclass *sv = &cl.sv[j];
 
+		if (cl.sorted[j])
+			cvals_end(&cl.cv[j], sorted_sens, sv);
 		kn_sclass_end(sv);
 		if (bad || !o.req.ld.on)
 			continue;
@@ -817,8 +832,12 @@ class_row(const kn_fsrow *r, void *ctx)
 		cl.pcnt[pid] += r->cnt;
 	}
 	for (c = 0; cl.skey && c < cl.ns; c++)
-		kn_sclass_add(&cl.sv[c], r->key[cl.nq + c].p,
-		    r->key[cl.nq + c].n, r->cnt);
+		if (!cl.sorted[c])
+			kn_sclass_add(&cl.sv[c], r->key[cl.nq + c].p,
+			    r->key[cl.nq + c].n, r->cnt);
+		else if (r->cnt > 0)
+			cvals_add(&cl.cv[c], r->key[cl.nq + c].p,
+			    r->key[cl.nq + c].n, r->cnt);
 }
 
 /*
@@ -1496,11 +1515,16 @@ main(int argc, char *argv[])
 	cl.nq = rc.nq;
 	cl.skey = o.req.ld.on || o.req.hast;
 	/* A class's rows of a value of the first sensitive column come
-	 * together (the groups' order): no dictionary of its values unless
+	 * together (the groups' order); the others' are sorted in an eighth
+	 * of -S (cvals.c): no dictionary of their values unless
 	 * t-closeness keeps them. */
 	for (i = 0; i < cl.ns; i++) {
 		kn_sclass_init(&cl.sv[i]);
-		cl.sv[i].runs = i == 0 && !o.req.hast;
+		cl.sv[i].runs = !o.req.hast;
+		cl.sorted[i] = i > 0 && !o.req.hast && cl.skey;
+		if (cl.sorted[i])
+			cvals_init(&cl.cv[i], o.budget / 8 / (cl.ns - 1),
+			    o.tmpdir);
 	}
 	kn_dict_init(&cl.defer);
 	kn_dict_init(&cl.fail);

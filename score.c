@@ -162,10 +162,14 @@ static struct {
 	size_t valcap;
 } a = { .first = 1 };
 
-/* Each sensitive column: its classes' values (kn_sclass), and the
- * current class's sums s/10^sc, ss/10^ssc. */
+/* Each sensitive column: its classes' values (kn_sclass), brought into
+ * order through cv when sorted (not the first column, whose values of a
+ * class the groups bring together), and the current class's sums
+ * s/10^sc, ss/10^ssc. */
 static struct sens {
 	kn_sclass v;
+	int sorted;
+	cvals_ctx cv;
 	kn_i128 s, ss;
 	int sc, ssc;
 } sens[KN_MAXSENS];
@@ -1079,6 +1083,13 @@ sums_ok(uint64_t n, const kn_sum *sm)
 	return kn_big_cmp(&bl, &br) >= 0;
 }
 
+/* A distinct value of a sensitive column's class, in order. */
+static void
+sorted_sens(const char *p, size_t len, uint64_t cnt, void *ctx)
+{
+	kn_sclass_add(ctx, p, len, cnt);
+}
+
 /* Scores the class just read. */
 static void
 end_class(void)
@@ -1095,8 +1106,11 @@ end_class(void)
 	if (o.tkey)
 		targ_class(&tg);
 	if (o.skey)
-		for (i = 0; i < o.ns; i++)
+		for (i = 0; i < o.ns; i++) {
+			if (sens[i].sorted)
+				cvals_end(&sens[i].cv, sorted_sens, &sens[i].v);
 			kn_sclass_end(&sens[i].v);
+		}
 	if (W.on && n > 0) {
 		const char *p = a.key, *e;
 
@@ -1243,8 +1257,12 @@ add_row(const kn_fsrow *r, void *ctx)
 	if (__builtin_add_overflow(a.n, r->cnt, &a.n))
 		kn_die("a class size overflows 64 bits");
 	for (c = 0; o.skey && c < o.ns; c++)
-		kn_sclass_add(&sens[c].v, r->key[o.nq + c].p,
-		    r->key[o.nq + c].n, r->cnt);
+		if (!sens[c].sorted)
+			kn_sclass_add(&sens[c].v, r->key[o.nq + c].p,
+			    r->key[o.nq + c].n, r->cnt);
+		else if (r->cnt > 0)
+			cvals_add(&sens[c].cv, r->key[o.nq + c].p,
+			    r->key[o.nq + c].n, r->cnt);
 	if (o.tkey && r->cnt > 0)
 		targ_add(&tg, r->key[o.nq + (o.skey ? o.ns : 0)].p,
 		    r->key[o.nq + (o.skey ? o.ns : 0)].n, r->cnt);
@@ -1529,7 +1547,7 @@ main(int argc, char *argv[])
 	char cdmbuf[48];
 	int uneed;
 	size_t *qi, *key, nq, d, c, *sidx = NULL, tidx = 0, cntcol = 0;
-	size_t scl[KN_MAXSENS], i, j;
+	size_t scl[KN_MAXSENS], i, j, nsort;
 	char *snames[KN_MAXSENS];
 	kn_hier *shier[KN_MAXSENS] = { NULL };
 	int ch, check = 0, freq = 0, nstdin, oargc = argc;
@@ -1746,10 +1764,14 @@ main(int argc, char *argv[])
 	}
 	util_init(&ut, &t, qi, nq, o.dcol, o.ndate, snames, o.ns, &hopts,
 	    o.mark);
-	/* Without S as a key, the targets of a class arrive in order;
-	 * with it, their sort takes an eighth of the budget. */
+	/* Without S as a key, the targets of a class arrive in order; with
+	 * it, their sort and those of the sensitive columns after the
+	 * first (unless t-closeness keeps the values) share an eighth of
+	 * the budget. */
+	nsort = (o.tkey && o.skey) + (o.skey && !o.req.hast && o.ns > 1 ?
+	    o.ns - 1 : 0);
 	if (o.tkey)
-		targ_init(&tg, !o.skey, o.skey ? opt.budget / 8 : 0,
+		targ_init(&tg, !o.skey, o.skey ? opt.budget / 8 / nsort : 0,
 		    opt.tmpdir);
 	uneed = util_original_needs(&ut, opath);
 	if (wpath != NULL || wauto != NULL)
@@ -1775,11 +1797,16 @@ main(int argc, char *argv[])
 	}
 	/* The first sensitive column comes right after the quasi-
 	 * identifiers in the groups' order: a class's rows of each of its
-	 * values come together, so it needs no dictionary unless
-	 * t-closeness keeps the classes' values. */
+	 * values come together.  The others' values of a class are sorted
+	 * (cvals.c).  So none needs a dictionary unless t-closeness keeps
+	 * the classes' values. */
 	for (i = 0; i < o.ns; i++) {
 		kn_sclass_init(&sens[i].v);
-		sens[i].v.runs = i == 0 && !o.req.hast;
+		sens[i].v.runs = !o.req.hast;
+		sens[i].sorted = i > 0 && !o.req.hast && o.skey;
+		if (sens[i].sorted)
+			cvals_init(&sens[i].cv, opt.budget / 8 / nsort,
+			    opt.tmpdir);
 	}
 	/* The columns not read may hold what TSV cannot (a CSV release
 	 * with line ends in a column passed through). */
@@ -1808,8 +1835,8 @@ main(int argc, char *argv[])
 	cs.sumcol = scl;
 	cs.pairs = freq;
 	cs.jobs = kn_jobs(&opt);
-	kn_freq(&t, &cs, NULL, opt.budget - (o.tkey && o.skey ?
-	    opt.budget / 8 : 0), opt.tmpdir, add_row, NULL, NULL);
+	kn_freq(&t, &cs, NULL, opt.budget - (nsort > 0 ? opt.budget / 8 : 0),
+	    opt.tmpdir, add_row, NULL, NULL);
 	end_class();
 	for (i = 0; o.req.hast && i < o.ns; i++)
 		kn_sclass_close(&sens[i].v, &o.req, shier[i], close_class,

@@ -4,8 +4,8 @@
  * a class are read in byte order of their labels, so that equal values
  * are adjacent and no dictionary is needed: as the frequency set brings
  * them (keyed by QI..., T), or, when the sensitive column comes between
- * (QI..., S, T), sorted per class, through the external sort beyond a
- * share of the budget.
+ * (QI..., S, T), sorted per class (cvals.c), through the external sort
+ * beyond a share of the budget.
  *
  * A class E of n rows adds n H(T, E) = n log2 n - sum(c log2 c) over
  * its distinct values of count c, and the squared error of its values
@@ -29,11 +29,7 @@ targ_init(targ_ctx *t, int sorted, size_t budget, const char *tmpdir)
 	memset(t, 0, sizeof(*t));
 	t->sorted = sorted;
 	t->allnum = 1;
-	t->budget = budget / 2;
-	t->limit = budget / 2;
-	if (t->limit < (1 << 15))
-		t->limit = 1 << 15;
-	t->tmpdir = tmpdir;
+	cvals_init(&t->cv, budget, tmpdir);
 }
 
 /* x * 10^e into *r; 0 on overflow. */
@@ -179,32 +175,11 @@ in_order(targ_ctx *t, const char *p, size_t len, uint64_t cnt)
 	t->haverun = 1;
 }
 
-/* Moves the targets held to the sort, as lines "label<TAB>count". */
+/* A distinct value of the class from cvals_end. */
 static void
-spill(targ_ctx *t)
+sorted_value(const char *p, size_t len, uint64_t c, void *ctx)
 {
-	char *line = NULL;
-	size_t i, cap = 0, n;
-	int k;
-
-	if (t->so == NULL)
-		t->so = kn_sort_new(NULL, 0, 1, t->budget, t->tmpdir);
-	for (i = 0; i < t->nent; i++) {
-		const targ_ent *e = &t->ent[i];
-
-		if (e->len + 32 > cap) {
-			cap = 2 * e->len + 32;
-			line = kn_realloc(line, cap);
-		}
-		memcpy(line, t->arena + e->off, e->len);
-		n = e->len;
-		k = snprintf(line + n, cap - n, "\t%llu",
-		    (unsigned long long)e->cnt);
-		kn_sort_add(t->so, line, n + (size_t)k);
-	}
-	free(line);
-	t->nent = 0;
-	t->alen = 0;
+	value(ctx, p, len, c);
 }
 
 void
@@ -212,101 +187,19 @@ targ_add(targ_ctx *t, const char *p, size_t len, uint64_t cnt)
 {
 	if (__builtin_add_overflow(t->n, cnt, &t->n))
 		kn_die("a class size overflows 64 bits");
-	if (t->sorted) {
+	if (t->sorted)
 		in_order(t, p, len, cnt);
-		return;
-	}
-	if (t->alen + len > t->acap) {
-		t->acap = 2 * (t->alen + len) + 64;
-		t->arena = kn_realloc(t->arena, t->acap);
-	}
-	memcpy(t->arena + t->alen, p, len);
-	t->ent = kn_grow(t->ent, &t->entcap, t->nent, sizeof(targ_ent), 64);
-	t->ent[t->nent].off = t->alen;
-	t->ent[t->nent].len = len;
-	t->ent[t->nent++].cnt = cnt;
-	t->alen += len;
-	if (t->alen + t->nent * sizeof(targ_ent) > t->limit)
-		spill(t);
-}
-
-/* Orders two labels as the lines "label<TAB>..." of the sort do. */
-static int
-ent_cmp(const void *x, const void *y, const char *arena)
-{
-	const targ_ent *a = x, *b = y;
-	size_t n = a->len < b->len ? a->len : b->len;
-	int c = memcmp(arena + a->off, arena + b->off, n);
-
-	if (c != 0 || a->len == b->len)
-		return c;
-	if (a->len < b->len)
-		return (unsigned char)'\t' < (unsigned char)arena[b->off + n] ?
-		    -1 : 1;
-	return (unsigned char)arena[a->off + n] < (unsigned char)'\t' ?
-	    -1 : 1;
-}
-
-/* A line of the sort: a label and a count. */
-static void
-sorted_line(const char *line, size_t len, void *ctx)
-{
-	targ_ctx *t = ctx;
-	const char *tab = memchr(line, '\t', len);
-	uint64_t c = 0;
-	size_t i;
-
-	if (tab == NULL)
-		kn_die("(temp run): a target line without its count");
-	for (i = (size_t)(tab - line) + 1; i < len; i++)
-		c = c * 10 + (uint64_t)(line[i] - '0');
-	in_order(t, line, (size_t)(tab - line), c);
-}
-
-/* Sorts the entries held by label (a merge sort: qsort has no
- * context argument in C11). */
-static void
-ent_sort(targ_ent *e, targ_ent *tmp, size_t n, const char *arena)
-{
-	size_t h = n / 2, i = 0, j = h, k = 0;
-
-	if (n < 2)
-		return;
-	ent_sort(e, tmp, h, arena);
-	ent_sort(e + h, tmp, n - h, arena);
-	while (i < h && j < n)
-		tmp[k++] = ent_cmp(&e[j], &e[i], arena) < 0 ? e[j++] : e[i++];
-	while (i < h)
-		tmp[k++] = e[i++];
-	while (j < n)
-		tmp[k++] = e[j++];
-	memcpy(e, tmp, n * sizeof(targ_ent));
+	else
+		cvals_add(&t->cv, p, len, cnt);
 }
 
 void
 targ_class(targ_ctx *t)
 {
 	uint64_t n = t->n;
-	size_t i;
 
-	if (!t->sorted) {
-		if (t->so != NULL) {
-			spill(t);
-			kn_sort_finish(t->so, 0, sorted_line, t);
-			kn_sort_free(t->so);
-			t->so = NULL;
-		} else if (t->nent > 0) {
-			targ_ent *tmp = kn_alloc(t->nent * sizeof(targ_ent));
-
-			ent_sort(t->ent, tmp, t->nent, t->arena);
-			free(tmp);
-			for (i = 0; i < t->nent; i++)
-				in_order(t, t->arena + t->ent[i].off,
-				    t->ent[i].len, t->ent[i].cnt);
-		}
-		t->nent = 0;
-		t->alen = 0;
-	}
+	if (!t->sorted)
+		cvals_end(&t->cv, sorted_value, t);
 	if (t->haverun)
 		value(t, t->run, t->runlen, t->runcnt);
 	if (n > 0) {
@@ -362,8 +255,5 @@ void
 targ_free(targ_ctx *t)
 {
 	free(t->run);
-	free(t->arena);
-	free(t->ent);
-	if (t->so != NULL)
-		kn_sort_free(t->so);
+	cvals_free(&t->cv);
 }

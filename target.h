@@ -8,20 +8,10 @@
 #define TARGET_H
 
 #include "kanon.h"
-#include "extsort.h"
-
-/* One entry of a class's targets held for sorting: its label at off
- * in the arena, and its count. */
-typedef struct {
-	size_t off, len;
-	uint64_t cnt;
-} targ_ent;
+#include "cvals.h"
 
 typedef struct {
 	int sorted;		/* the targets of a class arrive in order */
-	size_t limit;		/* bytes held for sorting before spilling */
-	size_t budget;		/* of the sort that spills them */
-	const char *tmpdir;
 	/* the totals */
 	long double hsum;	/* sum of |E| H(T, E), in bits */
 	long double sse;	/* sum of the squared errors */
@@ -38,12 +28,8 @@ typedef struct {
 	int big;		/* they passed 128 bits: in b1 (sign b1neg), b2 */
 	kn_big b1, b2;
 	int b1neg;
-	/* without sorted: the class's targets held, then spilled */
-	char *arena;
-	size_t alen, acap;
-	targ_ent *ent;
-	size_t nent, entcap;
-	kn_sorter *so;
+	/* without sorted: the class's targets brought into order */
+	cvals_ctx cv;
 } targ_ctx;
 
 /* Starts t; sorted when a class's targets arrive in byte order of

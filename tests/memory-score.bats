@@ -101,6 +101,28 @@ value() {
 	[ "$(value "$D/la.big" check_l_distinct)" = fail ]
 }
 
+@test "-s a,u,t: sensitive columns after the first distinct in nearly every row, their values of a class sorted within -S 1M, the bytes of -S 1G" {
+	# The columns after the first went to dictionaries of the whole
+	# table: -q b -s a,u -l 2 peaked at 26,428 KB at -S 1M, with
+	# -s a,u,t and recursive l at 45,100 KB (3,772 and 4,136 KB now).
+	bounded s2 -q b -s a,u -l 2 --check
+	bounded s3 -q b -s a,u,t -l 3 --diversity recursive -c 2 --check
+	bounded st -q b -s a,u -l 2 --diversity entropy -t t
+	bounded sa -q a,b -s u,t -l 2
+	[ "$(value "$D/s2.big" l_distinct_min)" -ge 42800 ]
+	[ "$(value "$D/s2.big" check_l_distinct)" = pass ]
+	# The classes of a,b are nearly all of one row.
+	[ "$(value "$D/sa.big" l_distinct_min)" -eq 1 ]
+	[ "$(value "$D/sa.big" check_l_distinct)" = fail ]
+	# The same figures as each column alone (the least of them).
+	score -q b -s u -l 2 "$D/t.tsv" > "$D/u.big"
+	score -q b -s a -l 2 "$D/t.tsv" > "$D/a.big"
+	m=$(value "$D/u.big" l_distinct_min)
+	[ "$(value "$D/a.big" l_distinct_min)" -ge "$m" ] ||
+		m=$(value "$D/a.big" l_distinct_min)
+	[ "$(value "$D/s2.big" l_distinct_min)" -eq "$m" ]
+}
+
 @test "--population of 300,000 groups: within -S 1M, the bytes of -S 1G" {
 	bounded pop -q a,b --risk --population "$D/pop.tsv"
 	# The release as its own population: journalist = prosecutor.
