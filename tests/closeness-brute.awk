@@ -204,26 +204,68 @@ END {
 	nnodes = 1
 	for (j = 1; j <= nq; j++)
 		nnodes *= nlev[j]
+	# Each group's label at each level of each attribute as a number
+	# from 1 (glab, indexed by (g * 10 + j) * 10 + l), and its
+	# sensitive value's (gsi): a class is known by the number whose
+	# digits in base nl[j] + 1 are its labels, numbered 1, 2... in the
+	# node (ci), and a class's rows of a value by that number times
+	# m + 1 plus the value's: whole numbers below 2^31 are the quickest
+	# keys of awk's arrays (larger ones are made strings by CONVFMT).
+	for (i = 1; i <= m; i++)
+		sid[sval[i]] = i
+	for (g = 1; g <= ng; g++) {
+		gsi[g] = sid[gs[g]]
+		for (j = 1; j <= nq; j++)
+			for (l = 0; l < nlev[j]; l++) {
+				lab = gen[j, l, gv[g, j]]
+				if (!((j, lab) in labid))
+					labid[j, lab] = ++nl[j]
+				glab[(g * 10 + j) * 10 + l] = labid[j, lab]
+			}
+	}
+	y = 1
+	for (j = 1; j <= nq; j++)
+		y *= nl[j] + 1
+	if (y >= 2147483648) {
+		print "closeness-brute.awk: too many labels" > "/dev/stderr"
+		exit 2
+	}
 	for (x = 0; x < nnodes; x++) {
 		y = x
 		for (j = nq; j >= 1; j--) {
 			lev[x, j] = y % nlev[j]
 			y = int(y / nlev[j])
 		}
+		# pre[j * ng + g]: group g's class number over the first j
+		# attributes, made again from the first attribute whose
+		# level differs from the node before's.
+		for (j = 1; x > 0 && j < nq && lev[x, j] == lev[x - 1, j]; j++)
+			;
+		for (; j <= nq; j++) {
+			l = lev[x, j]
+			for (g = 1; g <= ng; g++)
+				pre[j * ng + g] = (j > 1 ? pre[(j - 1) * ng + g] * \
+				    (nl[j] + 1) : 0) + glab[(g * 10 + j) * 10 + l]
+		}
+		split("", ci)
 		split("", size)
 		split("", scc)
+		nc = 0
 		for (g = 1; g <= ng; g++) {
-			key = ""
-			for (j = 1; j <= nq; j++)
-				key = key "\036" gen[j, lev[x, j], gv[g, j]]
+			key = pre[nq * ng + g]
+			if (!(key in ci)) {
+				ci[key] = ++nc
+				size[nc] = 0
+			}
+			key = ci[key]
 			size[key] += gw[g]
-			scc[key, gs[g]] += gw[g]
+			scc[key * (m + 1) + gsi[g]] += gw[g]
 		}
 		for (c = 1; c <= ncf; c++) {
 			supp[c] = 0
 			sq[c] = 0
 		}
-		for (key in size) {
+		for (key = 1; key <= nc; key++) {
 			n = size[key]
 			if (n < kmin) {
 				# Below every k: suppressed whatever its
@@ -235,8 +277,8 @@ END {
 			split("", cc)
 			sig = ""
 			for (i = 1; i <= m; i++)
-				if ((key, sval[i]) in scc) {
-					cc[sval[i]] = scc[key, sval[i]]
+				if ((key * (m + 1) + i) in scc) {
+					cc[sval[i]] = scc[key * (m + 1) + i]
 					sig = sig " " cc[sval[i]]
 				} else
 					sig = sig " 0"
