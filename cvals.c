@@ -59,7 +59,9 @@ spill(cvals_ctx *v)
 void
 cvals_add(cvals_ctx *v, const char *p, size_t len, uint64_t cnt)
 {
-	if (v->alen + len > v->acap) {
+	/* Made at the first value, even an empty one: memcpy wants an
+	 * arena. */
+	if (v->arena == NULL || v->alen + len > v->acap) {
 		v->acap = 2 * (v->alen + len) + 64;
 		v->arena = kn_realloc(v->arena, v->acap);
 	}

@@ -149,3 +149,20 @@ value() {
 	score -S 64K -T "$T" -q q -s s -t t "$T/x" | grep target_rmse |
 	    cmp - <(printf 'target_rmse\t0.8514693183\n')
 }
+
+@test "-s s1,s2 and -t: an empty value first in a column sorted by class (cvals.c) counts as a value (score, recode)" {
+	T=$BATS_TEST_TMPDIR
+	# The arena of the values held was made at the first value longer
+	# than nothing: an empty first value was copied to no arena (an
+	# error of make sanitize's UBSan).
+	printf 'q\ts1\ts2\tt\n1\tx\t\t1\n1\ty\tb\t\n1\tz\tb\t2\n' > "$T/z"
+	score -q q -s s1,s2 -l 2 -t t "$T/z" > "$T/out"
+	[ "$(value "$T/out" l_distinct_min)" -eq 2 ]
+	[ "$(value "$T/out" check_l_distinct)" = pass ]
+	score -q q -s s1,s2 -l 3 "$T/z" > "$T/out3"
+	[ "$(value "$T/out3" check_l_distinct)" = fail ]
+	run --separate-stderr recode -H q=interval:5 -n q=1 -k 1 \
+	    -s s1,s2 -l 2 "$T/z"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'q\ts1\ts2\tt\n[0,5)\tx\t\t1\n[0,5)\ty\tb\t\n[0,5)\tz\tb\t2')" ]
+}
