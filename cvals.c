@@ -180,6 +180,19 @@ cvals_end(cvals_ctx *v, cvals_fn fn, void *ctx)
 	v->alen = 0;
 }
 
+/* A value of cvals_end_sclass's class. */
+static void
+to_sclass(const char *p, size_t len, uint64_t cnt, void *sc)
+{
+	kn_sclass_add(sc, p, len, cnt);
+}
+
+void
+cvals_end_sclass(cvals_ctx *v, kn_sclass *sc)
+{
+	cvals_end(v, to_sclass, sc);
+}
+
 void
 cvals_free(cvals_ctx *v)
 {

@@ -44,6 +44,9 @@ void cvals_add(cvals_ctx *v, const char *p, size_t len, uint64_t cnt);
  * byte order of the lines "value<TAB>..." (equal values summed), then
  * nothing is held. */
 void cvals_end(cvals_ctx *v, cvals_fn fn, void *ctx);
+/* cvals_end with each value added to the class of sc (kn_sclass_add),
+ * which then has them in order, as with runs. */
+void cvals_end_sclass(cvals_ctx *v, kn_sclass *sc);
 void cvals_free(cvals_ctx *v);
 
 #endif

@@ -596,13 +596,6 @@ fail_has(const char *key, size_t len)
 	return cl.fail.n > 0 && kn_dict_find(&cl.fail, key, len) >= 0;
 }
 
-/* A distinct value of a sensitive column's class, in order. */
-static void
-sorted_sens(const char *p, size_t len, uint64_t cnt, void *ctx)
-{
-	kn_sclass_add(ctx, p, len, cnt);
-}
-
 /* Decides the class just read: suppressed if smaller than k or not
  * l-diverse. */
 static void
@@ -622,7 +615,7 @@ class_end(void)
 		kn_sclass *sv = &cl.sv[j];
 
 		if (cl.sorted[j])
-			cvals_end(&cl.cv[j], sorted_sens, sv);
+			cvals_end_sclass(&cl.cv[j], sv);
 		kn_sclass_end(sv);
 		if (bad || !o.req.ld.on)
 			continue;

@@ -1083,13 +1083,6 @@ sums_ok(uint64_t n, const kn_sum *sm)
 	return kn_big_cmp(&bl, &br) >= 0;
 }
 
-/* A distinct value of a sensitive column's class, in order. */
-static void
-sorted_sens(const char *p, size_t len, uint64_t cnt, void *ctx)
-{
-	kn_sclass_add(ctx, p, len, cnt);
-}
-
 /* Scores the class just read. */
 static void
 end_class(void)
@@ -1108,7 +1101,7 @@ end_class(void)
 	if (o.skey)
 		for (i = 0; i < o.ns; i++) {
 			if (sens[i].sorted)
-				cvals_end(&sens[i].cv, sorted_sens, &sens[i].v);
+				cvals_end_sclass(&sens[i].cv, &sens[i].v);
 			kn_sclass_end(&sens[i].v);
 		}
 	if (W.on && n > 0) {
