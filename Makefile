@@ -17,7 +17,7 @@ all: $(PROGS)
 # The core, in layers from the bottom (kanon.h, extsort.h; make layers),
 # as a library: each program links only the members it uses.
 CORE = kanon.o date.o help.o progress.o tsv.o hier.o req.o sortmem.o extsort.o pcount.o \
-	fset.o freq.o cvals.o
+	fset.o freq.o cvals.o tcdisk.o
 # partition's own objects.
 PART_OBJS = partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rcut.o rothko.o cluster.o hypo.o rowpar.o
 
@@ -107,6 +107,7 @@ score.o utility.o: utility.h
 score.o risk.o: risk.h
 score.o target.o: target.h extsort.h
 score.o target.o recode.o cvals.o: cvals.h extsort.h
+score.o recode.o tcdisk.o: tcdisk.h extsort.h
 value.o target.o risk.o report.o regions.o keyset.o rowpar.o utility.o: kanon.h
 tests/hypo-check: hypo.h
 tests/ldiv-check: kanon.h

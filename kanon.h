@@ -911,58 +911,67 @@ void kn_tclose_dict(kn_tclose *tc, const kn_req *r, const kn_dict *d,
  * merged in place. */
 int kn_tclose_ids(const kn_tclose *tc, const uint32_t *pos, kn_tval *v,
     size_t nv, uint64_t n, kn_tscratch *sc, long double *d);
-/* The classes of a release as they arrive, for the requirements on one
- * sensitive column: the current class's (value id, count) pairs in
- * cur; the whole table's rows of each value, C[id]; and the classes
- * kept for t-closeness, class i's pairs from off[i], measured once the
- * whole table is read (kn_sclass_close).  With runs (set after
- * kn_sclass_init, not with t-closeness), a class's rows of a value
- * arrive together, as a frequency set brings the first column after
- * the key's: nothing is kept per value, only the value being read
- * (last) and how many values have each count (a class of n rows has at
- * most sqrt(2n) counts), in hc, hm and their index. */
+/* The parts of kn_tclose_ok, for a class measured piece by piece (as
+ * tcdisk.c does out of core), in the same exact integers.  S, the
+ * distance times norm n N, is a sum of terms in 256 bits. */
 typedef struct {
-	int runs;
+	unsigned __int128 hi, lo;
+} kn_tsum;
+void kn_tsum_add(kn_tsum *S, kn_tsum x);
+/* The equal distance: a value of c of the class's n rows and C of the
+ * table's N adds |c N - C n|; then, once, the table's rows of the
+ * values the class lacks, N - in, add (N - in) n. */
+void kn_tclose_equal_val(kn_tsum *S, uint64_t c, uint64_t C, uint64_t N,
+    uint64_t n);
+void kn_tclose_equal_rest(kn_tsum *S, uint64_t in, uint64_t N, uint64_t n);
+/* The ordered distance: the term of the positions [a, b) between two of
+ * the class's values, s N being its rows up to a times N, q the first
+ * position of [a, b) where cum n >= s N (b if none), P the prefix sums
+ * of the cumulative counts there. */
+kn_tsum kn_tclose_run(unsigned __int128 sN, uint64_t n, uint64_t a,
+    uint64_t b, uint64_t q, unsigned __int128 Pa, unsigned __int128 Pb,
+    unsigned __int128 Pq);
+/* Whether S (of a class of n rows) is within t, *d its distance. */
+int kn_tclose_judge(const kn_tclose *tc, kn_tsum S, uint64_t n,
+    long double *d);
+/* tc for kn_tclose_judge alone, over a table of N rows and m distinct
+ * values, with the equal or the ordered distance: no arrays. */
+void kn_tclose_params(kn_tclose *tc, const kn_req *r, uint64_t N,
+    uint64_t m);
+/* The classes of a release as they arrive, for the requirements on one
+ * sensitive column, with no dictionary: a class's rows of a value
+ * arrive together, as a frequency set brings the first column after
+ * the key's (cvals.c brings the others so); nothing is kept per value,
+ * only the value being read (last) and how many values have each count
+ * (a class of n rows has at most sqrt(2n) counts), in hc, hm and their
+ * index.  tap, if set, is called with each value of a class and its
+ * rows once they are all read (t-closeness's measure, tcdisk.c). */
+typedef struct {
 	char *last;
 	size_t lastlen, lastcap;
 	uint64_t run;		/* its rows so far, 0 before the first */
 	uint64_t *hc, *hm;	/* a count, and how many values have it */
 	uint32_t *hslot;
 	size_t nh, hcap, hmask;
-	kn_dict dict;		/* the values */
-	kn_tval *cur;
-	size_t ncur, curcap;
-	uint64_t *C;
-	size_t Ccap;
-	kn_tval *all;
-	size_t nall, allcap;
-	size_t *off;
-	uint64_t *n;
-	size_t nkept, offcap, ncap;
+	void (*tap)(const char *p, size_t len, uint64_t cnt, void *ctx);
+	void *tapctx;
 } kn_sclass;
 
 void kn_sclass_init(kn_sclass *sc);
 /* Begins a class. */
 void kn_sclass_begin(kn_sclass *sc);
-/* Adds cnt rows of value p[0..len) to the current class. */
+/* Adds cnt rows of value p[0..len) to the current class: a value's
+ * rows together, after those of the value before. */
 void kn_sclass_add(kn_sclass *sc, const char *p, size_t len,
     uint64_t cnt);
-/* Ends the current class: its pairs merged by value (distinct ids,
- * ascending) and added to the whole table's counts. */
+/* Ends the current class. */
 void kn_sclass_end(kn_sclass *sc);
-/* Keeps the class just ended (n rows) for kn_sclass_close. */
-void kn_sclass_keep(kn_sclass *sc, uint64_t n);
 /* The class just ended, of n rows: its distinct values, *m, the
  * exponent of its values' entropy (m when their counts are equal),
  * *he, and whether it meets ld (kn_ldiv_ok), from its counts in
  * descending order.  v is scratch of *vcap counts (kn_grow). */
 int kn_sclass_ldiv(kn_sclass *sc, const kn_ldiv *ld, uint64_t n,
     uint64_t **v, size_t *vcap, size_t *m, long double *he);
-/* Measures each kept class i against the whole table's distribution
- * (t-closeness r, hierarchy h for the hierarchical distance) and calls
- * fn with whether it is within t and its distance. */
-void kn_sclass_close(kn_sclass *sc, const kn_req *r, kn_hier *h,
-    void (*fn)(size_t i, int ok, long double d, void *ctx), void *ctx);
 /* The order of the ordered distance over the values of d: rank[id].
  * Numeric when every value that is not missing is a decimal number
  * (missing values last, equal numbers in byte order), byte order

@@ -45,6 +45,7 @@
 #include "recode.h"
 #include "keyset.h"
 #include "cvals.h"
+#include "tcdisk.h"
 
 static const char synopsis[] =
     "usage: recode -n node [-v] [-H attr=spec|dir] [-k k] "
@@ -536,24 +537,26 @@ static struct {
 	uint32_t id;		/* the class being read */
 	uint64_t starred;	/* rows of a kept class labelled '*' in every
 				 * attribute, as suppressed rows are */
-	/* Each sensitive column's values in the classes (sv[j]), which
-	 * with --closeness keeps the classes that meet -k and -l until the
-	 * whole table is read; kept class i is did[i]: its key in defer,
-	 * or its id with --classes; tbad[i]: it is not within t */
+	/* Each sensitive column's values in the classes (sv[j]), measured
+	 * for --closeness through tc[j] once the whole table is read; the
+	 * classes that meet -k and -l, to be measured, are in the temp
+	 * file kname (nkept of them): each its rows, and its id with
+	 * --classes, else its joined labels */
 	kn_sclass sv[KN_MAXSENS];
+	tcd_ctx tc[KN_MAXSENS];
 	/* sorted[j]: column j's values of a class brought into order
 	 * through cv[j] (cvals.c): the columns after the first, whose
 	 * values of a class the groups do not bring together */
 	int sorted[KN_MAXSENS];
 	cvals_ctx cv[KN_MAXSENS];
-	kn_dict defer;
-	uint32_t *did;
-	size_t dcap, tbcap;
-	char *tbad;
+	char *kname;
+	FILE *kf;
+	uint64_t nkept;
 	kn_hier *sh[KN_MAXSENS];	/* the hierarchical distance's trees */
 } cl;
 
 static int all_stars(const char *key, size_t len);
+static void kept_put(void);
 
 /*
  * Adds a failing class's joined labels to the classes to suppress: in
@@ -624,14 +627,12 @@ class_end(void)
 	}
 	if (cl.known)
 		cl.cnt[cl.id] = cl.n;
-	if (o.req.hast && !bad) {
+	if (o.req.hast) {
 		/* Within t?  Known once the whole table is read. */
-		cl.did = kn_grow(cl.did, &cl.dcap, cl.sv[0].nkept,
-		    sizeof(uint32_t), 64);
-		cl.did[cl.sv[0].nkept] = cl.known ? cl.id :
-		    kn_dict_intern(&cl.defer, cl.key, cl.keylen);
 		for (j = 0; j < cl.ns; j++)
-			kn_sclass_keep(&cl.sv[j], cl.n);
+			tcd_class(&cl.tc[j], cl.n, !bad);
+		if (!bad)
+			kept_put();
 	}
 	if (bad) {
 		if (cl.known)
@@ -656,35 +657,83 @@ all_stars(const char *key, size_t len)
 	return len > 0;
 }
 
-/* --closeness: suppresses kept class i unless it is within t of the
- * whole table's distribution (that of the input, all of its rows:
- * kanon(7), T-CLOSENESS). */
+/* Writes the class just ended to the classes to measure. */
 static void
-close_class(size_t i, int ok, long double d, void *ctx)
+kept_put(void)
 {
-	(void)d;
-	(void)ctx;
-	if (!ok)
-		cl.tbad[i] = 1;
+	uint64_t w[2];
+
+	if (cl.kf == NULL) {
+		cl.kname = kn_tmp_new(o.tmpdir);
+		if ((cl.kf = kn_tmp_open(cl.kname, "wb")) == NULL)
+			kn_die_sys("%s", cl.kname);
+	}
+	w[0] = cl.n;
+	w[1] = cl.known ? cl.id : cl.keylen;
+	if (fwrite(w, sizeof(w), 1, cl.kf) != 1 || (!cl.known &&
+	    cl.keylen > 0 && fwrite(cl.key, 1, cl.keylen, cl.kf) != cl.keylen))
+		kn_die_sys("writing temp file %s", cl.kname);
+	cl.nkept++;
 }
 
-/* Suppresses kept class i, not within t in some sensitive column. */
+/* --closeness: suppresses each class kept so far unless it is within t
+ * of the whole table's distribution in every sensitive column (that of
+ * the input, all of its rows: kanon(7), T-CLOSENESS). */
 static void
-close_suppress(size_t i)
+close_classes(void)
 {
-	kn_str k;
+	uint64_t i, w[2];
+	size_t j;
+	long double d;
+	char *k = NULL;
+	size_t kcap = 0;
+	int ok;
 
-	if (cl.known) {
-		cl.bad[cl.did[i]] = 1;
-		k = kn_dict_get(&cl.all, cl.did[i]);
-	} else {
-		k = kn_dict_get(&cl.defer, cl.did[i]);
-		fail_add(k.p, k.n);
+	for (j = 0; j < cl.ns; j++)
+		tcd_finish(&cl.tc[j]);
+	if (cl.kf != NULL) {
+		if (fflush(cl.kf) != 0 || ferror(cl.kf))
+			kn_die_sys("writing temp file %s", cl.kname);
+		fclose(cl.kf);
+		if ((cl.kf = kn_tmp_open(cl.kname, "rb")) == NULL)
+			kn_die_sys("%s", cl.kname);
 	}
-	if (all_stars(k.p, k.n))
-		cl.starred = 0;
-	cl.supp += cl.sv[0].n[i];
-	cl.suppcls++;
+	for (i = 0; i < cl.nkept; i++) {
+		if (fread(w, sizeof(w), 1, cl.kf) != 1)
+			kn_die("temp file %s: a class missing", cl.kname);
+		if (!cl.known) {
+			k = kn_grow(k, &kcap, (size_t)w[1], 1, 64);
+			if (w[1] > 0 && fread(k, 1, (size_t)w[1], cl.kf) !=
+			    w[1])
+				kn_die("temp file %s: cut short", cl.kname);
+		}
+		for (ok = 1, j = 0; j < cl.ns; j++)
+			if (!tcd_next(&cl.tc[j], &d))
+				ok = 0;
+		if (ok)
+			continue;
+		if (cl.known) {
+			kn_str lab = kn_dict_get(&cl.all, (uint32_t)w[1]);
+
+			cl.bad[w[1]] = 1;
+			if (all_stars(lab.p, lab.n))
+				cl.starred = 0;
+		} else {
+			fail_add(k, (size_t)w[1]);
+			if (all_stars(k, (size_t)w[1]))
+				cl.starred = 0;
+		}
+		cl.supp += w[0];
+		cl.suppcls++;
+	}
+	free(k);
+	for (j = 0; j < cl.ns; j++)
+		tcd_free(&cl.tc[j]);
+	if (cl.kf != NULL) {
+		fclose(cl.kf);
+		kn_tmp_close(cl.kname);
+		cl.kf = NULL;
+	}
 }
 
 /* Decides the last class and checks --max-suppress: exits 1 if the
@@ -693,18 +742,10 @@ static void
 class_last(void)
 {
 	uint64_t lim;
-	size_t i, j;
 
 	class_end();
-	if (o.req.hast) {
-		cl.tbad = kn_zalloc(cl.sv[0].nkept + 1);
-		for (j = 0; j < cl.ns; j++)
-			kn_sclass_close(&cl.sv[j], &o.req, cl.sh[j],
-			    close_class, NULL);
-		for (i = 0; i < cl.sv[0].nkept; i++)
-			if (cl.tbad[i])
-				close_suppress(i);
-	}
+	if (o.req.hast)
+		close_classes();
 	if (cl.failspill)
 		keyset_seal(&cl.failset, NULL, NULL);
 	if (cl.starred > 0 && cl.supp > 0 && !o.drop)
@@ -1513,13 +1554,17 @@ main(int argc, char *argv[])
 	 * t-closeness keeps them. */
 	for (i = 0; i < cl.ns; i++) {
 		kn_sclass_init(&cl.sv[i]);
-		cl.sv[i].runs = !o.req.hast;
-		cl.sorted[i] = i > 0 && !o.req.hast && cl.skey;
+		cl.sorted[i] = i > 0 && cl.skey;
 		if (cl.sorted[i])
 			cvals_init(&cl.cv[i], o.budget / 8 / (cl.ns - 1),
 			    o.tmpdir);
+		if (o.req.hast) {
+			tcd_init(&cl.tc[i], &o.req, cl.sh[i], o.budget,
+			    o.tmpdir);
+			cl.sv[i].tap = tcd_add;
+			cl.sv[i].tapctx = &cl.tc[i];
+		}
 	}
-	kn_dict_init(&cl.defer);
 	kn_dict_init(&cl.fail);
 	memset(&st, 0, sizeof(st));
 	if (classes != NULL) {

@@ -451,9 +451,7 @@ typedef unsigned __int128 u128;
 
 /* Unsigned 256-bit integers: the sums of the distances, whose terms
  * reach n N < 2^126 and whose count the values bound. */
-typedef struct {
-	u128 hi, lo;
-} u256;
+typedef kn_tsum u256;
 
 static void
 u256_add(u256 *x, u256 y)
@@ -625,6 +623,25 @@ absdiff(u128 a, u128 b)
 	return a >= b ? a - b : b - a;
 }
 
+void
+kn_tsum_add(kn_tsum *S, kn_tsum x)
+{
+	u256_add(S, x);
+}
+
+void
+kn_tclose_equal_val(kn_tsum *S, uint64_t c, uint64_t C, uint64_t N,
+    uint64_t n)
+{
+	u256_add128(S, absdiff((u128)c * N, (u128)C * n));
+}
+
+void
+kn_tclose_equal_rest(kn_tsum *S, uint64_t in, uint64_t N, uint64_t n)
+{
+	u256_add128(S, (u128)(N - in) * n);
+}
+
 /* Equal distance: S = sum over the values of |c_i N - C_i n|, the
  * values absent from the class adding C_i n. */
 static u256
@@ -635,12 +652,25 @@ sum_equal(const kn_tclose *tc, const kn_tval *v, size_t nv, uint64_t n)
 	size_t i;
 
 	for (i = 0; i < nv; i++) {
-		u256_add128(&S, absdiff((u128)v[i].cnt * tc->N,
-		    (u128)tc->C[v[i].pos] * n));
+		kn_tclose_equal_val(&S, v[i].cnt, tc->C[v[i].pos], tc->N, n);
 		in += tc->C[v[i].pos];
 	}
-	u256_add128(&S, (u128)(tc->N - in) * n);
+	kn_tclose_equal_rest(&S, in, tc->N, n);
 	return S;
+}
+
+kn_tsum
+kn_tclose_run(u128 sN, uint64_t n, uint64_t a, uint64_t b, uint64_t q,
+    u128 Pa, u128 Pb, u128 Pq)
+{
+	u256 x;
+
+	/* (q - a) s N - n (P[q] - P[a]) */
+	x = u256_sub(u256_mul((u128)(q - a), sN), u256_mul(n, Pq - Pa));
+	/* n (P[b] - P[q]) - (b - q) s N */
+	u256_add(&x, u256_sub(u256_mul(n, Pb - Pq),
+	    u256_mul((u128)(b - q), sN)));
+	return x;
 }
 
 /* Ordered distance: S = sum over positions i of |s_i N - cum_i n|, s_i
@@ -650,7 +680,7 @@ sum_equal(const kn_tclose *tc, const kn_tval *v, size_t nv, uint64_t n)
 static u256
 sum_ordered(const kn_tclose *tc, const kn_tval *v, size_t nv, uint64_t n)
 {
-	u256 S = { 0, 0 }, x;
+	u256 S = { 0, 0 };
 	size_t j, a, b, lo, hi, q;
 	u128 s = 0, sN;
 
@@ -672,14 +702,8 @@ sum_ordered(const kn_tclose *tc, const kn_tval *v, size_t nv, uint64_t n)
 				lo = mid + 1;
 		}
 		q = lo;
-		/* (q - a) s N - n (P[q] - P[a]) */
-		x = u256_sub(u256_mul((u128)(q - a), sN),
-		    u256_mul(n, tc->P[q] - tc->P[a]));
-		u256_add(&S, x);
-		/* n (P[b] - P[q]) - (b - q) s N */
-		x = u256_sub(u256_mul(n, tc->P[b] - tc->P[q]),
-		    u256_mul((u128)(b - q), sN));
-		u256_add(&S, x);
+		u256_add(&S, kn_tclose_run(sN, n, a, b, q, tc->P[a], tc->P[b],
+		    tc->P[q]));
 	}
 	return S;
 }
@@ -778,9 +802,32 @@ kn_tclose_ok(const kn_tclose *tc, const kn_tval *v, size_t nv, uint64_t n,
 	default:
 		S = sum_hier(tc, v, nv, n, sc);
 	}
+	return kn_tclose_judge(tc, S, n, d);
+}
+
+int
+kn_tclose_judge(const kn_tclose *tc, kn_tsum S, uint64_t n, long double *d)
+{
+	if (n == 0 || tc->N == 0) {
+		if (d != NULL)
+			*d = 0;
+		return 1;
+	}
 	if (d != NULL)
 		*d = u256_ld(S) / ((long double)tc->norm * n * tc->N);
 	return tclose_cmp(tc, S, n);
+}
+
+void
+kn_tclose_params(kn_tclose *tc, const kn_req *r, uint64_t N, uint64_t m)
+{
+	memset(tc, 0, sizeof(*tc));
+	tc->dist = r->dist;
+	tc->tm = r->tm;
+	tc->ts = r->ts;
+	tc->N = N;
+	tc->m = (size_t)m;
+	tc->norm = r->dist == KN_DIST_EQUAL ? 2 : m > 1 ? m - 1 : 1;
 }
 
 /* The values of the ordered distance: numbers (mant / 10^scale) or
@@ -915,10 +962,9 @@ void
 kn_sclass_init(kn_sclass *sc)
 {
 	memset(sc, 0, sizeof(*sc));
-	kn_dict_init(&sc->dict);
 }
 
-/* With runs: one more value of c rows in the current class. */
+/* One more value of c rows in the current class. */
 static void
 hist_add(kn_sclass *sc, uint64_t c)
 {
@@ -954,12 +1000,20 @@ hist_add(kn_sclass *sc, uint64_t c)
 	sc->hslot[h] = (uint32_t)++sc->nh;
 }
 
+/* The value being read has all its rows in the class. */
+static void
+run_end(kn_sclass *sc)
+{
+	hist_add(sc, sc->run);
+	if (sc->tap != NULL)
+		sc->tap(sc->last, sc->lastlen, sc->run, sc->tapctx);
+}
+
 void
 kn_sclass_begin(kn_sclass *sc)
 {
 	size_t i, h;
 
-	sc->ncur = 0;
 	sc->run = 0;
 	/* The histogram's slots emptied one by one: a class of many
 	 * counts leaves a large index that the small ones after it would
@@ -976,68 +1030,28 @@ kn_sclass_begin(kn_sclass *sc)
 void
 kn_sclass_add(kn_sclass *sc, const char *p, size_t len, uint64_t cnt)
 {
-	size_t was;
-	uint32_t id;
-
-	if (sc->runs) {
-		if (cnt == 0)
-			return;
-		if (sc->run > 0 && len == sc->lastlen &&
-		    memcmp(p, sc->last, len) == 0) {
-			if (__builtin_add_overflow(sc->run, cnt, &sc->run))
-				kn_die("a row count overflows 64 bits");
-			return;
-		}
-		if (sc->run > 0)
-			hist_add(sc, sc->run);
-		sc->last = kn_grow(sc->last, &sc->lastcap, len, 1, 64);
-		memcpy(sc->last, p, len);
-		sc->lastlen = len;
-		sc->run = cnt;
-		return;
-	}
-	was = sc->dict.n;
-	id = kn_dict_intern(&sc->dict, p, len);
 	if (cnt == 0)
 		return;
-	/* A run of one value (the frequency set brings a class's rows of
-	 * one value together, a target column after it) takes one pair. */
-	if (sc->ncur > 0 && sc->cur[sc->ncur - 1].pos == id &&
-	    !__builtin_add_overflow(sc->cur[sc->ncur - 1].cnt, cnt,
-	    &sc->cur[sc->ncur - 1].cnt))
+	if (sc->run > 0 && len == sc->lastlen &&
+	    memcmp(p, sc->last, len) == 0) {
+		if (__builtin_add_overflow(sc->run, cnt, &sc->run))
+			kn_die("a row count overflows 64 bits");
 		return;
-	if (id == was) {
-		sc->C = kn_grow(sc->C, &sc->Ccap, id, sizeof(uint64_t), 64);
-		sc->C[id] = 0;
 	}
-	sc->cur = kn_grow(sc->cur, &sc->curcap, sc->ncur, sizeof(kn_tval),
-	    64);
-	sc->cur[sc->ncur].pos = id;
-	sc->cur[sc->ncur++].cnt = cnt;
+	if (sc->run > 0)
+		run_end(sc);
+	sc->last = kn_grow(sc->last, &sc->lastcap, len, 1, 64);
+	memcpy(sc->last, p, len);
+	sc->lastlen = len;
+	sc->run = cnt;
 }
 
 void
 kn_sclass_end(kn_sclass *sc)
 {
-	size_t j, k;
-
-	if (sc->runs) {
-		if (sc->run > 0)
-			hist_add(sc, sc->run);
-		sc->run = 0;
-		return;
-	}
-	qsort(sc->cur, sc->ncur, sizeof(kn_tval), cmp_tpos);
-	for (j = k = 0; j < sc->ncur; j++)
-		if (k > 0 && sc->cur[k - 1].pos == sc->cur[j].pos)
-			sc->cur[k - 1].cnt += sc->cur[j].cnt;
-		else
-			sc->cur[k++] = sc->cur[j];
-	sc->ncur = k;
-	for (j = 0; j < k; j++)
-		if (__builtin_add_overflow(sc->C[sc->cur[j].pos],
-		    sc->cur[j].cnt, &sc->C[sc->cur[j].pos]))
-			kn_die("a row count overflows 64 bits");
+	if (sc->run > 0)
+		run_end(sc);
+	sc->run = 0;
 }
 
 static int
@@ -1057,16 +1071,6 @@ kn_sclass_ldiv(kn_sclass *sc, const kn_ldiv *ld, uint64_t n,
 	long double h = 0, p;
 	size_t i, j;
 
-	if (!sc->runs) {
-		*v = kn_grow(*v, vcap, sc->ncur, sizeof(uint64_t), 64);
-		for (i = 0; i < sc->ncur; i++)
-			(*v)[i] = sc->cur[i].cnt;
-		kn_counts_desc(*v, sc->ncur);
-		*m = sc->ncur;
-		*he = *m == 0 ? 0 : (*v)[0] == (*v)[*m - 1] ? (long double)*m :
-		    expl(kn_entropy(*v, *m, n));
-		return kn_ldiv_ok(ld, *v, *m, n);
-	}
 	/* The counts with how many values have each, the largest first:
 	 * the terms of kn_entropy and kn_ldiv_ok in their order. */
 	*v = kn_grow(*v, vcap, 2 * sc->nh, sizeof(uint64_t), 64);
@@ -1113,43 +1117,3 @@ kn_sclass_ldiv(kn_sclass *sc, const kn_ldiv *ld, uint64_t n,
 	}
 }
 
-void
-kn_sclass_keep(kn_sclass *sc, uint64_t n)
-{
-	sc->off = kn_grow(sc->off, &sc->offcap, sc->nkept, sizeof(size_t),
-	    64);
-	sc->n = kn_grow(sc->n, &sc->ncap, sc->nkept, sizeof(uint64_t), 64);
-	sc->off[sc->nkept] = sc->nall;
-	sc->n[sc->nkept++] = n;
-	sc->all = kn_grow(sc->all, &sc->allcap, sc->nall + sc->ncur,
-	    sizeof(kn_tval), 64);
-	memcpy(sc->all + sc->nall, sc->cur, sc->ncur * sizeof(kn_tval));
-	sc->nall += sc->ncur;
-}
-
-void
-kn_sclass_close(kn_sclass *sc, const kn_req *r, kn_hier *h,
-    void (*fn)(size_t i, int ok, long double d, void *ctx), void *ctx)
-{
-	kn_tscratch scr = { NULL, 0 };
-	kn_tclose tc;
-	kn_tval *v = NULL;
-	uint32_t *pos;
-	size_t i, nv, vcap = 0;
-	long double d;
-	int ok;
-
-	kn_tclose_dict(&tc, r, &sc->dict, sc->C, h, &pos);
-	for (i = 0; i < sc->nkept; i++) {
-		nv = (i + 1 < sc->nkept ? sc->off[i + 1] : sc->nall) -
-		    sc->off[i];
-		v = kn_grow(v, &vcap, nv, sizeof(kn_tval), 64);
-		memcpy(v, sc->all + sc->off[i], nv * sizeof(kn_tval));
-		ok = kn_tclose_ids(&tc, pos, v, nv, sc->n[i], &scr, &d);
-		fn(i, ok, d, ctx);
-	}
-	kn_tclose_free(&tc);
-	free(pos);
-	free(v);
-	free(scr.p);
-}

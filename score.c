@@ -30,6 +30,7 @@
 #include "value.h"
 #include "risk.h"
 #include "target.h"
+#include "tcdisk.h"
 #include "utility.h"
 
 static const char synopsis[] =
@@ -164,12 +165,13 @@ static struct {
 
 /* Each sensitive column: its classes' values (kn_sclass), brought into
  * order through cv when sorted (not the first column, whose values of a
- * class the groups bring together), and the current class's sums
- * s/10^sc, ss/10^ssc. */
+ * class the groups bring together), measured for t-closeness through
+ * tc, and the current class's sums s/10^sc, ss/10^ssc. */
 static struct sens {
 	kn_sclass v;
 	int sorted;
 	cvals_ctx cv;
+	tcd_ctx tc;
 	kn_i128 s, ss;
 	int sc, ssc;
 } sens[KN_MAXSENS];
@@ -1103,6 +1105,11 @@ end_class(void)
 			if (sens[i].sorted)
 				cvals_end_sclass(&sens[i].cv, &sens[i].v);
 			kn_sclass_end(&sens[i].v);
+			/* Suppressed rows and empty classes are measured
+			 * in no class, but are the table's. */
+			if (o.req.hast)
+				tcd_class(&sens[i].tc, n, !a.supp_cls &&
+				    n > 0);
 		}
 	if (W.on && n > 0) {
 		const char *p = a.key, *e;
@@ -1148,8 +1155,6 @@ end_class(void)
 			a.lemin = he;
 		if (o.hasl && !ok)
 			a.lfail = 1;
-		if (o.req.hast)
-			kn_sclass_keep(se, n);
 	}
 	for (i = 0; o.req.hasv && i < o.ns; i++) {
 		struct sens *se = &sens[i];
@@ -1180,16 +1185,24 @@ end_class(void)
 	a.first = 0;
 }
 
-/* A class measured by kn_sclass_close. */
+/* Measures the classes for t-closeness, once the whole table is read. */
 static void
-close_class(size_t i, int ok, long double d, void *ctx)
+close_classes(void)
 {
-	(void)i;
-	(void)ctx;
-	if (!ok)
-		a.tfail = 1;
-	if (d > a.tmax)
-		a.tmax = d;
+	uint64_t i;
+	size_t j;
+	long double d;
+
+	for (j = 0; j < o.ns; j++) {
+		tcd_finish(&sens[j].tc);
+		for (i = 0; i < a.nclass; i++) {
+			if (!tcd_next(&sens[j].tc, &d))
+				a.tfail = 1;
+			if (d > a.tmax)
+				a.tmax = d;
+		}
+		tcd_free(&sens[j].tc);
+	}
 }
 
 /* A group of the frequency set of (QI..., S, T). */
@@ -1759,10 +1772,8 @@ main(int argc, char *argv[])
 	    o.mark);
 	/* Without S as a key, the targets of a class arrive in order; with
 	 * it, their sort and those of the sensitive columns after the
-	 * first (unless t-closeness keeps the values) share an eighth of
-	 * the budget. */
-	nsort = (o.tkey && o.skey) + (o.skey && !o.req.hast && o.ns > 1 ?
-	    o.ns - 1 : 0);
+	 * first share an eighth of the budget. */
+	nsort = (o.tkey && o.skey) + (o.skey && o.ns > 1 ? o.ns - 1 : 0);
 	if (o.tkey)
 		targ_init(&tg, !o.skey, o.skey ? opt.budget / 8 / nsort : 0,
 		    opt.tmpdir);
@@ -1791,15 +1802,21 @@ main(int argc, char *argv[])
 	/* The first sensitive column comes right after the quasi-
 	 * identifiers in the groups' order: a class's rows of each of its
 	 * values come together.  The others' values of a class are sorted
-	 * (cvals.c).  So none needs a dictionary unless t-closeness keeps
-	 * the classes' values. */
+	 * (cvals.c).  So none needs a dictionary, t-closeness's measure
+	 * neither (tcdisk.c: its sorts take the budget once the frequency
+	 * set is read). */
 	for (i = 0; i < o.ns; i++) {
 		kn_sclass_init(&sens[i].v);
-		sens[i].v.runs = !o.req.hast;
-		sens[i].sorted = i > 0 && !o.req.hast && o.skey;
+		sens[i].sorted = i > 0 && o.skey;
 		if (sens[i].sorted)
 			cvals_init(&sens[i].cv, opt.budget / 8 / nsort,
 			    opt.tmpdir);
+		if (o.req.hast) {
+			tcd_init(&sens[i].tc, &o.req, shier[i], opt.budget,
+			    opt.tmpdir);
+			sens[i].v.tap = tcd_add;
+			sens[i].v.tapctx = &sens[i].tc;
+		}
 	}
 	/* The columns not read may hold what TSV cannot (a CSV release
 	 * with line ends in a column passed through). */
@@ -1831,9 +1848,8 @@ main(int argc, char *argv[])
 	kn_freq(&t, &cs, NULL, opt.budget - (nsort > 0 ? opt.budget / 8 : 0),
 	    opt.tmpdir, add_row, NULL, NULL);
 	end_class();
-	for (i = 0; o.req.hast && i < o.ns; i++)
-		kn_sclass_close(&sens[i].v, &o.req, shier[i], close_class,
-		    NULL);
+	if (o.req.hast)
+		close_classes();
 	a.cdm += (unsigned __int128)a.supp * a.rows;
 
 	put("rows", "%llu", (unsigned long long)a.rows);

@@ -108,6 +108,23 @@ bounded() {
 	[ "$(grep -c '\*' "$D/n2.big")" -ge "$(grep -c '\*' "$D/n1.big")" ]
 }
 
+@test "-n --closeness: a sensitive column distinct in nearly every row (a1) measured out of core within -S 1M, the bytes of -S 1G, classes kept and suppressed" {
+	# Each column's values went to a dictionary and every class's
+	# values were kept to the end: -s a1 --distance ordered peaked at
+	# 31,064 KB at -S 1M (3,868 KB now).
+	H="-H a2=interval:1000000 -H a3=interval:1000000"
+	bounded nt $H -n a2=1,a3=1 -k 2 -s a1 --closeness 0.9 \
+	    --distance ordered -v "$D/t.tsv"
+	bounded nt2 $H -n a2=1,a3=1 -k 2 -s s,a1 --closeness 0.9 \
+	    --distance ordered -v "$D/t.tsv"
+	grep -q '^recode: 260000 rows, 181343 classes, 114748 rows suppressed in 114748 classes, ' "$D/nt.serr"
+	grep -q '^recode: 260000 rows, 181343 classes, 114748 rows suppressed in 114748 classes, ' "$D/nt2.serr"
+	# Under the equal distance a class of one or two distinct values
+	# is far from 260,000 of them: every class suppressed.
+	bounded nte $H -n a2=1,a3=1 -k 2 -s a1 --closeness 0.9 -v "$D/t.tsv"
+	grep -q ' 260000 rows suppressed in 181343 classes, ' "$D/nte.serr"
+}
+
 @test "-r: 200,000 regions, within -S 1M, the bytes of -S 1G, in one pass and in two (-k, -l)" {
 	bounded r -r "$D/r.tsv" "$D/p.tsv"
 	[ "$(wc -l < "$D/r.small")" -eq 260001 ]

@@ -123,6 +123,27 @@ value() {
 	[ "$(value "$D/s2.big" l_distinct_min)" -eq "$m" ]
 }
 
+@test "--closeness, sensitive columns distinct in nearly every row: equal and ordered distances measured out of core within -S 1M, the bytes of -S 1G" {
+	# Each column's values went to a dictionary and every class's
+	# values were kept to the end: -q b -s u --closeness 0.01 peaked at
+	# 32,004 KB at -S 1M, -s t --distance ordered at 40,928 KB (4,044
+	# and 4,020 KB now).
+	bounded te -q b -s u --closeness 0.01
+	bounded to -q b -s t --closeness 0.01 --distance ordered --check
+	bounded tm -q a -s u,t --closeness 0.5 -l 1
+	bounded tl -q b -s t,u --closeness 0.9 --distance ordered -l 2 \
+	    --diversity entropy
+	# Seven classes of about 42,857 distinct values each: against
+	# 300,000 of one row each, the equal distance is 1 - 1/7.
+	[ "$(value "$D/te.big" closeness_max)" = 0.8571433333 ]
+	[ "$(value "$D/te.big" check_closeness)" = fail ]
+	[ "$(value "$D/to.big" check_closeness)" = pass ]
+	# A class of one row is far from the table; seven classes of the
+	# whole range are near it.
+	[ "$(value "$D/tm.big" check_closeness)" = fail ]
+	[ "$(value "$D/tl.big" check_closeness)" = pass ]
+}
+
 @test "--population of 300,000 groups: within -S 1M, the bytes of -S 1G" {
 	bounded pop -q a,b --risk --population "$D/pop.tsv"
 	# The release as its own population: journalist = prosecutor.
