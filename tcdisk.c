@@ -90,39 +90,20 @@ done_writing(FILE *f, const char *name)
 
 static const char hexd[] = "0123456789abcdef";
 
-static char *
-hex64(char *p, uint64_t v)
-{
-	int i;
-
-	for (i = 15; i >= 0; i--, v >>= 4)
-		p[i] = hexd[v & 15];
-	return p + 16;
-}
-
-static char *
-hex128(char *p, u128 v)
-{
-	p = hex64(p, (uint64_t)(v >> 64));
-	return hex64(p, (uint64_t)v);
-}
-
-static uint64_t
-unhex64(const char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		v = v << 4 | (uint64_t)(p[i] <= '9' ? p[i] - '0' :
-		    p[i] - 'a' + 10);
-	return v;
-}
-
+/* A number read from a line at *p (before end), past it. */
 static u128
-unhex128(const char *p)
+get_num(const char **p, const char *end)
 {
-	return (u128)unhex64(p) << 64 | unhex64(p + 16);
+	const char *q = *p;
+	u128 v = 0;
+	int n, i;
+
+	if (q >= end || (n = *q++ - '0') < 0 || n > 32 || end - q < n)
+		kn_die("(temp run): a line cut short");
+	for (i = 0; i < n; i++)
+		v = v << 4 | (u128)(q[i] <= '9' ? q[i] - '0' : q[i] - 'a' + 10);
+	*p = q + n;
+	return v;
 }
 
 /* A line being made. */
@@ -138,20 +119,22 @@ room(line *l, size_t n)
 	return l->p + l->n;
 }
 
+/* A number, so that the lines' byte order is the numbers' order: its
+ * count of hexadecimal digits ('0' + n), then the digits, no leading
+ * zero (short: the sort's prefixes see more of the line). */
 static void
-add_hex64(line *l, uint64_t v)
+add_num(line *l, u128 v)
 {
-	hex64(room(l, 17), v);
-	l->p[l->n + 16] = '\t';
-	l->n += 17;
-}
+	char d[32], *p;
+	int n = 0;
 
-static void
-add_hex128(line *l, u128 v)
-{
-	hex128(room(l, 33), v);
-	l->p[l->n + 32] = '\t';
-	l->n += 33;
+	for (; v > 0; v >>= 4)
+		d[n++] = hexd[(int)(v & 15)];
+	p = room(l, (size_t)n + 1);
+	*p++ = (char)('0' + n);
+	while (n > 0)
+		*p++ = d[--n];
+	l->n = (size_t)(p - l->p);
 }
 
 static void
@@ -463,15 +446,16 @@ static void
 by_value(const char *l, size_t len, void *ctx)
 {
 	struct meas *me = ctx;
-	const char *tab = memchr(l, '\t', len);
+	const char *tab = memchr(l, '\t', len), *p, *end = l + len;
 	size_t k;
 	uint64_t seq, cnt;
 
-	if (tab == NULL || len - (size_t)(tab - l) != 34)
+	if (tab == NULL)
 		kn_die("(temp run): a value's line cut short");
 	k = (size_t)(tab - l);
-	seq = unhex64(tab + 1);
-	cnt = unhex64(tab + 18);
+	p = tab + 1;
+	seq = (uint64_t)get_num(&p, end);
+	cnt = (uint64_t)get_num(&p, end);
 	if (!me->have || k != me->key.n || memcmp(l, me->key.p, k) != 0) {
 		group_flush(me);
 		me->key.n = 0;
@@ -499,15 +483,15 @@ run_line(struct meas *me, uint64_t b, u128 Pb)
 	if (me->a >= b)
 		return;
 	me->out.n = 0;
-	add_hex64(&me->out, T);
-	add_hex64(&me->out, me->seq);
-	add_hex64(&me->out, me->a);
-	add_hex64(&me->out, b);
-	add_hex128(&me->out, me->Pa);
-	add_hex128(&me->out, Pb);
-	add_hex64(&me->out, me->s);
-	add_hex64(&me->out, me->cn);
-	kn_sort_add(me->next, me->out.p, me->out.n - 1);
+	add_num(&me->out, T);
+	add_num(&me->out, me->seq);
+	add_num(&me->out, me->a);
+	add_num(&me->out, b);
+	add_num(&me->out, me->Pa);
+	add_num(&me->out, Pb);
+	add_num(&me->out, me->s);
+	add_num(&me->out, me->cn);
+	kn_sort_add(me->next, me->out.p, me->out.n);
 }
 
 /* The end of the class being read in the sort by class. */
@@ -541,15 +525,15 @@ static void
 by_class(const char *l, size_t len, void *ctx)
 {
 	struct meas *me = ctx;
-	uint64_t seq, pos, c, C;
-	u128 P;
+	const char *p = l, *end = l + len;
+	uint64_t seq, pos, c;
+	u128 X;
 	kn_tsum zero = { 0, 0 };
 
-	if (len != (me->tc.dist == KN_DIST_EQUAL ? 67 : 83))
-		kn_die("(temp run): a class's line cut short");
-	seq = unhex64(l);
-	pos = unhex64(l + 17);
-	c = unhex64(l + 34);
+	seq = (uint64_t)get_num(&p, end);
+	pos = (uint64_t)get_num(&p, end);
+	c = (uint64_t)get_num(&p, end);
+	X = get_num(&p, end);
 	if (!me->inclass || seq != me->seq) {
 		class_done(me);
 		if (me->tc.dist == KN_DIST_EQUAL)
@@ -571,16 +555,14 @@ by_class(const char *l, size_t len, void *ctx)
 		me->Pa = 0;
 	}
 	if (me->tc.dist == KN_DIST_EQUAL) {
-		C = unhex64(l + 51);
-		kn_tclose_equal_val(&me->S, c, C, me->tc.N, me->cn);
-		me->in += C;
+		kn_tclose_equal_val(&me->S, c, (uint64_t)X, me->tc.N, me->cn);
+		me->in += (uint64_t)X;
 		return;
 	}
-	P = unhex128(l + 51);
-	run_line(me, pos, P);
+	run_line(me, pos, X);
 	me->s += c;
 	me->a = pos;
-	me->Pa = P;
+	me->Pa = X;
 }
 
 /* The next value in order: its rows in the table, and its pairs in
@@ -604,20 +586,19 @@ static void
 by_threshold(const char *l, size_t len, void *ctx)
 {
 	struct meas *me = ctx;
+	const char *p = l, *end = l + len;
 	uint64_t T, seq, a, b, s, n, q;
 	u128 Pa, Pb, Pq;
 	kn_tsum x;
 
-	if (len != 16 * 6 + 32 * 2 + 7)
-		kn_die("(temp run): a run's line cut short");
-	T = unhex64(l);
-	seq = unhex64(l + 17);
-	a = unhex64(l + 34);
-	b = unhex64(l + 51);
-	Pa = unhex128(l + 68);
-	Pb = unhex128(l + 101);
-	s = unhex64(l + 134);
-	n = unhex64(l + 151);
+	T = (uint64_t)get_num(&p, end);
+	seq = (uint64_t)get_num(&p, end);
+	a = (uint64_t)get_num(&p, end);
+	b = (uint64_t)get_num(&p, end);
+	Pa = get_num(&p, end);
+	Pb = get_num(&p, end);
+	s = (uint64_t)get_num(&p, end);
+	n = (uint64_t)get_num(&p, end);
 	while (me->cumG < T) {
 		if (me->vleft == 0)
 			kn_die("t-closeness: a threshold past the table");
@@ -630,10 +611,10 @@ by_threshold(const char *l, size_t len, void *ctx)
 	Pq = me->G < a ? Pa : me->G > b ? Pb : me->PG;
 	x = kn_tclose_run((u128)s * me->tc.N, n, a, b, q, Pa, Pb, Pq);
 	me->out.n = 0;
-	add_hex64(&me->out, seq);
-	add_hex128(&me->out, x.hi);
-	add_hex128(&me->out, x.lo);
-	kn_sort_add(me->next, me->out.p, me->out.n - 1);
+	add_num(&me->out, seq);
+	add_num(&me->out, x.hi);
+	add_num(&me->out, x.lo);
+	kn_sort_add(me->next, me->out.p, me->out.n);
 }
 
 /* Sort by class of the ordered distance's terms: "class<TAB>term". */
@@ -641,14 +622,13 @@ static void
 by_term(const char *l, size_t len, void *ctx)
 {
 	struct meas *me = ctx;
+	const char *p = l, *end = l + len;
 	uint64_t seq;
 	kn_tsum x, zero = { 0, 0 };
 
-	if (len != 16 + 64 + 2)
-		kn_die("(temp run): a term's line cut short");
-	seq = unhex64(l);
-	x.hi = unhex128(l + 17);
-	x.lo = unhex128(l + 50);
+	seq = (uint64_t)get_num(&p, end);
+	x.hi = get_num(&p, end);
+	x.lo = get_num(&p, end);
 	if (!me->inclass || seq != me->seq) {
 		if (me->inclass)
 			verdict(me, me->S);
@@ -690,9 +670,9 @@ measure_sorted(struct meas *me)
 			add_bytes_hex(&me->out, val, (size_t)len);
 		*room(&me->out, 1) = '\t';
 		me->out.n++;
-		add_hex64(&me->out, rec[0]);
-		add_hex64(&me->out, rec[1]);
-		kn_sort_add(so, me->out.p, me->out.n - 1);
+		add_num(&me->out, rec[0]);
+		add_num(&me->out, rec[1]);
+		kn_sort_add(so, me->out.p, me->out.n);
 	}
 	free(val);
 	fclose(me->vf);
@@ -719,14 +699,14 @@ measure_sorted(struct meas *me)
 				kn_die("temp file %s: a pair missing",
 				    me->recname);
 			me->out.n = 0;
-			add_hex64(&me->out, rec[0]);
-			add_hex64(&me->out, g);
-			add_hex64(&me->out, rec[1]);
+			add_num(&me->out, rec[0]);
+			add_num(&me->out, g);
+			add_num(&me->out, rec[1]);
 			if (ordered)
-				add_hex128(&me->out, P);
+				add_num(&me->out, P);
 			else
-				add_hex64(&me->out, C);
-			kn_sort_add(so, me->out.p, me->out.n - 1);
+				add_num(&me->out, C);
+			kn_sort_add(so, me->out.p, me->out.n);
 		}
 		cum += C;
 		P += cum;
