@@ -12,7 +12,7 @@
 # at -S BENCH_REF (default 2G; none: not run) for the bytes: a peak RSS
 # above the budget plus 32 MB prints RSS-FAIL, a difference MISMATCH,
 # and either makes the script exit 1.  BENCH_CASES lists the cases to
-# run (default: sort tnum ttext supp sens pop).  The time is set against one
+# run (default: sort tnum ttext supp sens pop tequal tordered).  The time is set against one
 # LC_ALL=C sort -S BUDGET of the same file.  Exit 2 on an error.
 
 # shellcheck source=common.sh
@@ -26,7 +26,7 @@ rows=${BENCH_ROWS:-3000000}
 bench_number BENCH_ROWS "$rows" 1
 budget=${BENCH_BUDGET:-16M}
 ref=${BENCH_REF:-2G}
-cases=${BENCH_CASES:-sort tnum ttext supp sens pop}
+cases=${BENCH_CASES:-sort tnum ttext supp sens pop tequal tordered}
 bench_tmpdir kanon-mscore
 bench_copy score freqset
 score=$tmp/bin/score
@@ -66,18 +66,20 @@ bench_machine
 
 echo "score within -S $budget: $rows rows ($input; POP: $pop),"
 echo "$ncpu CPUs ($model)"
-printf '%-44s %7s %7s %8s  %s\n' case "wall s" "CPU s" "RSS MiB" result
+printf '%-52s %7s %7s %8s  %s\n' case "wall s" "CPU s" "RSS MiB" result
 case " $cases " in
 *" sort "*)
 	bench_timed sort sort -S "$budget" -T "$tmp" "$input"
 	read -r u s wall rss < "$tmp/sort.time"
 	rm -f "$tmp/sort.out"
-	printf '%-44s %7s %7s %8s\n' "LC_ALL=C sort -S $budget" "$wall" \
+	printf '%-52s %7s %7s %8s\n' "LC_ALL=C sort -S $budget" "$wall" \
 	    "$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" $((rss / 1024))
 	;;
 esac
 for c in "tnum|-q a,b -t t" "ttext|-q a,b -t u" "supp|-q c -t u" \
-    "sens|-q c -s b -t t" "pop|-q a,b --risk --population $pop"; do
+    "sens|-q c -s b -t t" "pop|-q a,b --risk --population $pop" \
+    "tequal|-q b -s u --closeness 0.01" \
+    "tordered|-q b -s t --closeness 0.01 --distance ordered"; do
 	name=${c%%|*}
 	args=${c#*|}
 	case " $cases " in
@@ -102,7 +104,7 @@ for c in "tnum|-q a,b -t t" "ttext|-q a,b -t u" "supp|-q c -t u" \
 	ok*) ;;
 	*) status=1 ;;
 	esac
-	printf '%-44s %7s %7s %8s  %s\n' "score $(echo "$args" |
+	printf '%-52s %7s %7s %8s  %s\n' "score $(echo "$args" |
 	    sed "s|$pop|POP|")" "$wall" \
 	    "$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" "$rss" "$res"
 	rm -f "$tmp/$name.out" "$tmp/$name.ref"

@@ -140,6 +140,65 @@ brute_hier() {
 	[[ "$output" == *"closeness_max	0.375"* ]]
 }
 
+# ordered_oracle FILE: the largest ordered distance of the classes of
+# FILE (lines "class<TAB>value", no header) from the whole column,
+# brute force: the distinct values ranked by sort -g (ties in byte
+# order), the empty ones last, and each class's cumulative differences
+# summed over all positions.
+ordered_oracle() {
+	cut -f 2 "$1" | LC_ALL=C sort -u | grep -v '^$' | LC_ALL=C sort -g \
+	    > "$T/rank"
+	if cut -f 2 "$1" | grep -q '^$'; then echo >> "$T/rank"; fi
+	awk -F'\t' 'NR == FNR { pos[$0] = FNR - 1; m = FNR; next }
+	    { c[$1, pos[$2]]++; n[$1]++; C[pos[$2]]++; N++ }
+	    END {
+		for (k in n) {
+			s = 0; d = 0
+			for (i = 0; i < m; i++) {
+				s += c[k, i] / n[k] - C[i] / N
+				d += s < 0 ? -s : s
+			}
+			d /= (m > 1 ? m - 1 : 1)
+			if (d > max) max = d
+		}
+		printf "%.12f\n", max
+	    }' "$T/rank" "$1"
+}
+
+@test "the ordered distance out of core: numbers of every form in kn_tclose_ranks's order (the brute force), the same for any -S; a value of no rows is no position" {
+	# Negative, signed, equal numbers written differently (byte order
+	# between them), leading and trailing zeros and dots, missing
+	# values last; three classes.
+	awk 'BEGIN {
+		split("-2.5 -2.50 -10 0 -0 0.0 3 03 3.000 +4 .5 7. 12 1000000 -0.001", v, " ")
+		x = 7
+		for (i = 0; i < 400; i++) {
+			x = (x * 1103515245 + 12345) % 2147483648
+			k = x % 19
+			printf "%s\t%s\n", substr("xyz", i % 3 + 1, 1),
+			    k < 15 ? v[k + 1] : ""
+		}
+	}' > "$T/rows"
+	{ printf 'q\ts\n'; cat "$T/rows"; } > "$T/t.tsv"
+	want=$(ordered_oracle "$T/rows")
+	for S in 64K 1G; do
+		run score -S "$S" -q q -s s --closeness 0.5 --distance ordered \
+		    "$T/t.tsv"
+		[ "$status" -eq 0 ]
+		got=$(printf '%s\n' "$output" | awk '$1 == "closeness_max" { print $2 }')
+		awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; exit !(d < 1e-9 && d > -1e-9 && b > 0.01) }'
+	done
+	# A frequency set's group of 0 rows: value 2 is not of the table
+	# ({1: 5, 3: 1, 5: 1}); class a {1: 2, 3: 1} is then at 2/21
+	# (cumulative differences -1/21, 3/21, 0 over m - 1 = 2), not 5/63
+	# as with 2 a fourth position.
+	printf 'q\ts\tcount\na\t1\t2\na\t2\t0\na\t3\t1\nb\t1\t3\nb\t5\t1\n' > "$T/f.tsv"
+	run score --freqset -q q -s s --closeness 0.5 --distance ordered "$T/f.tsv"
+	[[ "$output" == *"closeness_max	0.09523809524"* ]]
+	grep -v '	0$' "$T/f.tsv" > "$T/f1.tsv"
+	cmp <(printf '%s\n' "$output") <(score --freqset -q q -s s --closeness 0.5 --distance ordered "$T/f1.tsv")
+}
+
 @test "several sensitive columns: every requirement holds for each" {
 	printf 'q\ts1\ts2\nx\ta\tu\nx\tb\tu\ny\ta\tu\ny\tb\tv\n' > "$T/t.tsv"
 	printf 'x\t*\ny\t*\n' > "$T/q.tsv"
