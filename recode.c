@@ -1560,7 +1560,7 @@ main(int argc, char *argv[])
 			    o.tmpdir);
 		if (o.req.hast) {
 			tcd_init(&cl.tc[i], &o.req, cl.sh[i], o.budget,
-			    o.tmpdir);
+			    o.tmpdir, o.jobs);
 			cl.sv[i].tap = tcd_add;
 			cl.sv[i].tapctx = &cl.tc[i];
 		}

@@ -1813,7 +1813,7 @@ main(int argc, char *argv[])
 			    opt.tmpdir);
 		if (o.req.hast) {
 			tcd_init(&sens[i].tc, &o.req, shier[i], opt.budget,
-			    opt.tmpdir);
+			    opt.tmpdir, kn_jobs(&opt));
 			sens[i].v.tap = tcd_add;
 			sens[i].v.tapctx = &sens[i].tc;
 		}

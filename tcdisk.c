@@ -219,9 +219,10 @@ grow_leaves(tcd_ctx *t, size_t n)
 
 void
 tcd_init(tcd_ctx *t, const kn_req *r, kn_hier *h, size_t budget,
-    const char *tmpdir)
+    const char *tmpdir, int jobs)
 {
 	memset(t, 0, sizeof(*t));
+	t->jobs = jobs < 1 ? 1 : jobs > 64 ? 64 : jobs;
 	t->req = r;
 	t->h = r->dist == KN_DIST_HIER ? h : NULL;
 	t->budget = budget;
@@ -642,13 +643,23 @@ by_term(const char *l, size_t len, void *ctx)
 	kn_tsum_add(&me->S, x);
 }
 
+/* A sort of whole lines within budget bytes, on the threads of -j. */
+static kn_sorter *
+new_sort(const tcd_ctx *t, size_t budget)
+{
+	kn_sorter *so = kn_sort_new(NULL, 0, 1, budget, t->tmpdir);
+
+	kn_sort_threads(so, t->jobs);
+	return so;
+}
+
 /* Equal and ordered distances: the sorts of the head comment. */
 static void
 measure_sorted(struct meas *me)
 {
 	tcd_ctx *t = me->t;
 	size_t half = t->budget / 2;
-	kn_sorter *so = kn_sort_new(NULL, 0, 1, half, t->tmpdir);
+	kn_sorter *so = new_sort(t, half);
 	uint64_t rec[2], len, g, j, C, gn, cum = 0;
 	u128 P = 0;
 	char *val = NULL;
@@ -689,7 +700,7 @@ measure_sorted(struct meas *me)
 	kn_tclose_params(&me->tc, t->req, me->N, me->m);
 
 	/* 2. By class, each value's pairs with its position and rows. */
-	so = kn_sort_new(NULL, 0, 1, half, t->tmpdir);
+	so = new_sort(t, half);
 	me->vf = tmp_open(&t->vname, t->tmpdir, "rb");
 	me->rec = tmp_open(&me->recname, t->tmpdir, "rb");
 	for (g = 0; g < me->m; g++) {
@@ -717,7 +728,7 @@ measure_sorted(struct meas *me)
 	fclose(me->rec);
 	kn_tmp_close(me->recname);
 	me->recname = NULL;
-	me->next = ordered ? kn_sort_new(NULL, 0, 1, half, t->tmpdir) : NULL;
+	me->next = ordered ? new_sort(t, half) : NULL;
 	me->S = zero;
 	kn_sort_finish(so, 0, by_class, me);
 	kn_sort_free(so);
@@ -733,7 +744,7 @@ measure_sorted(struct meas *me)
 
 	/* 3. The runs by threshold, merged with the table's counts. */
 	so = me->next;
-	me->next = kn_sort_new(NULL, 0, 1, half, t->tmpdir);
+	me->next = new_sort(t, half);
 	me->vf = tmp_open(&t->vname, t->tmpdir, "rb");
 	me->G = 0;
 	me->PG = 0;

@@ -15,6 +15,7 @@ typedef struct {
 	const kn_req *req;
 	kn_hier *h;		/* the hierarchical distance's, else NULL */
 	size_t budget;		/* of each pair of sorts at the end */
+	int jobs;		/* their threads */
 	const char *tmpdir;
 	char *vname, *cname, *rname;
 	FILE *vf;		/* every class's values, as they come */
@@ -28,9 +29,10 @@ typedef struct {
 
 /* Starts t for the t-closeness of r on one sensitive column (h its
  * hierarchy for the hierarchical distance), whose sorts take budget
- * bytes at the end, spilling to tmpdir. */
+ * bytes at the end, spilling to tmpdir, on jobs threads (the order is
+ * the same for any number). */
 void tcd_init(tcd_ctx *t, const kn_req *r, kn_hier *h, size_t budget,
-    const char *tmpdir);
+    const char *tmpdir, int jobs);
 /* cnt > 0 rows of value p[0..len) in the class being read (kn_sclass's
  * tap: ctx is t). */
 void tcd_add(const char *p, size_t len, uint64_t cnt, void *ctx);
