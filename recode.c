@@ -539,9 +539,9 @@ static struct {
 				 * attribute, as suppressed rows are */
 	/* Each sensitive column's values in the classes (sv[j]), measured
 	 * for --closeness through tc[j] once the whole table is read; the
-	 * classes that meet -k and -l, to be measured, are in the temp
-	 * file kname (nkept of them): each its rows, and its id with
-	 * --classes, else its joined labels */
+	 * classes that meet -k and -l, to be measured, are in the spool
+	 * kept (nkept of them): each its rows, and its id with --classes,
+	 * else its joined labels */
 	kn_sclass sv[KN_MAXSENS];
 	tcd_ctx tc[KN_MAXSENS];
 	/* sorted[j]: column j's values of a class brought into order
@@ -549,8 +549,7 @@ static struct {
 	 * values of a class the groups do not bring together */
 	int sorted[KN_MAXSENS];
 	cvals_ctx cv[KN_MAXSENS];
-	char *kname;
-	FILE *kf;
+	tcd_spool kept;
 	uint64_t nkept;
 	kn_hier *sh[KN_MAXSENS];	/* the hierarchical distance's trees */
 } cl;
@@ -663,16 +662,11 @@ kept_put(void)
 {
 	uint64_t w[2];
 
-	if (cl.kf == NULL) {
-		cl.kname = kn_tmp_new(o.tmpdir);
-		if ((cl.kf = kn_tmp_open(cl.kname, "wb")) == NULL)
-			kn_die_sys("%s", cl.kname);
-	}
 	w[0] = cl.n;
 	w[1] = cl.known ? cl.id : cl.keylen;
-	if (fwrite(w, sizeof(w), 1, cl.kf) != 1 || (!cl.known &&
-	    cl.keylen > 0 && fwrite(cl.key, 1, cl.keylen, cl.kf) != cl.keylen))
-		kn_die_sys("writing temp file %s", cl.kname);
+	tcd_spool_put(&cl.kept, w, sizeof(w));
+	if (!cl.known)
+		tcd_spool_put(&cl.kept, cl.key, cl.keylen);
 	cl.nkept++;
 }
 
@@ -691,21 +685,14 @@ close_classes(void)
 
 	for (j = 0; j < cl.ns; j++)
 		tcd_finish(&cl.tc[j]);
-	if (cl.kf != NULL) {
-		if (fflush(cl.kf) != 0 || ferror(cl.kf))
-			kn_die_sys("writing temp file %s", cl.kname);
-		fclose(cl.kf);
-		if ((cl.kf = kn_tmp_open(cl.kname, "rb")) == NULL)
-			kn_die_sys("%s", cl.kname);
-	}
+	tcd_spool_read(&cl.kept);
 	for (i = 0; i < cl.nkept; i++) {
-		if (fread(w, sizeof(w), 1, cl.kf) != 1)
-			kn_die("temp file %s: a class missing", cl.kname);
+		if (!tcd_spool_get(&cl.kept, w, sizeof(w)))
+			kn_die("(the classes to measure): a class missing");
 		if (!cl.known) {
 			k = kn_grow(k, &kcap, (size_t)w[1], 1, 64);
-			if (w[1] > 0 && fread(k, 1, (size_t)w[1], cl.kf) !=
-			    w[1])
-				kn_die("temp file %s: cut short", cl.kname);
+			if (!tcd_spool_get(&cl.kept, k, (size_t)w[1]))
+				kn_die("(the classes to measure): cut short");
 		}
 		for (ok = 1, j = 0; j < cl.ns; j++)
 			if (!tcd_next(&cl.tc[j], &d))
@@ -729,11 +716,7 @@ close_classes(void)
 	free(k);
 	for (j = 0; j < cl.ns; j++)
 		tcd_free(&cl.tc[j]);
-	if (cl.kf != NULL) {
-		fclose(cl.kf);
-		kn_tmp_close(cl.kname);
-		cl.kf = NULL;
-	}
+	tcd_spool_free(&cl.kept);
 }
 
 /* Decides the last class and checks --max-suppress: exits 1 if the
@@ -1552,6 +1535,7 @@ main(int argc, char *argv[])
 	 * together (the groups' order); the others' are sorted in an eighth
 	 * of -S (cvals.c): no dictionary of their values unless
 	 * t-closeness keeps them. */
+	tcd_spool_init(&cl.kept, o.budget / 16, o.tmpdir);
 	for (i = 0; i < cl.ns; i++) {
 		kn_sclass_init(&cl.sv[i]);
 		cl.sorted[i] = i > 0 && cl.skey;
@@ -1560,7 +1544,7 @@ main(int argc, char *argv[])
 			    o.tmpdir);
 		if (o.req.hast) {
 			tcd_init(&cl.tc[i], &o.req, cl.sh[i], o.budget,
-			    o.tmpdir, o.jobs);
+			    o.budget / 16 / cl.ns, o.tmpdir, o.jobs);
 			cl.sv[i].tap = tcd_add;
 			cl.sv[i].tapctx = &cl.tc[i];
 		}

@@ -1813,7 +1813,7 @@ main(int argc, char *argv[])
 			    opt.tmpdir);
 		if (o.req.hast) {
 			tcd_init(&sens[i].tc, &o.req, shier[i], opt.budget,
-			    opt.tmpdir, kn_jobs(&opt));
+			    opt.budget / 8 / o.ns, opt.tmpdir, kn_jobs(&opt));
 			sens[i].v.tap = tcd_add;
 			sens[i].v.tapctx = &sens[i].tc;
 		}
@@ -1845,8 +1845,10 @@ main(int argc, char *argv[])
 	cs.sumcol = scl;
 	cs.pairs = freq;
 	cs.jobs = kn_jobs(&opt);
-	kn_freq(&t, &cs, NULL, opt.budget - (nsort > 0 ? opt.budget / 8 : 0),
-	    opt.tmpdir, add_row, NULL, NULL);
+	/* The values spooled for t-closeness hold another eighth. */
+	kn_freq(&t, &cs, NULL, opt.budget - (nsort > 0 ? opt.budget / 8 : 0) -
+	    (o.req.hast ? opt.budget / 8 : 0), opt.tmpdir, add_row, NULL,
+	    NULL);
 	end_class();
 	if (o.req.hast)
 		close_classes();

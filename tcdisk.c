@@ -3,14 +3,15 @@
  * the Earth Mover's Distance) of a release's classes, measured out of
  * core for score and recode.  A class is measured against the whole
  * table's distribution, known only once every class is read; so every
- * class's values go to a temp file as they come, with no dictionary,
- * and are measured at the end by sorts within -S, in the exact integers
+ * class's values are spooled as they come (in memory up to a share of
+ * -S, then in a temp file), with no dictionary, and are measured at
+ * the end by sorts within -S, in the exact integers
  * of kn_tclose_ok (req.c), term for term:
  *
  * - hierarchical distance: the positions are the leaves of the
  *   column's hierarchy, whose rows are counted in memory as the
  *   hierarchy's size allows; the classes are read back one by one.
- * - equal and ordered: the lines "value<TAB>class<TAB>rows" are sorted
+ * - equal and ordered: the lines "value<TAB>class rows" are sorted
  *   by value (for the ordered distance, in kn_tclose_ranks's order:
  *   numbers, missing values last, if every value is one, else bytes),
  *   which gives each value's position and rows in the table; then by
@@ -22,10 +23,13 @@
  *   the runs are sorted by that threshold and merged with the table's
  *   counts in order to find q and P[q], then sorted by class again.
  *
- * Each line's numbers are fixed-width hexadecimal, so that the lines'
- * byte order is the numbers' order; values go as hexadecimal too, so
+ * In the sorts' lines a number is its count of hexadecimal digits,
+ * then the digits (no leading zero), so that the lines' byte order is
+ * the numbers' order; a value is in hexadecimal too, then a tab, so
  * that any byte (a tab, a newline of a quoted CSV field) is safe and
- * "a" comes before "a<byte 1>" as in memcmp order.
+ * "a" comes before "a<byte 1>" as in memcmp's order.  What the sorts
+ * do not hold goes through spools: in memory up to a share of the
+ * budget, then in a temp file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,55 +40,103 @@
 
 typedef unsigned __int128 u128;
 
-/* ---- temp files ---------------------------------------------------- */
+/* ---- spools --------------------------------------------------------- */
 
-static FILE *
-tmp_open(char **name, const char *dir, const char *mode)
+/* A stream of records held in memory up to its limit, then in a temp
+ * file: a small table needs no temp file (nor a writable -T), and
+ * no more descriptors are open than the files made. */
+void
+tcd_spool_init(tcd_spool *sp, size_t lim, const char *dir)
 {
-	FILE *f;
+	memset(sp, 0, sizeof(*sp));
+	sp->lim = lim;
+	sp->dir = dir;
+}
 
-	if (*name == NULL)
-		*name = kn_tmp_new(dir);
-	if ((f = kn_tmp_open(*name, mode)) == NULL)
-		kn_die_sys("%s", *name);
-	return f;
+void
+tcd_spool_put(tcd_spool *sp, const void *p, size_t n)
+{
+	if (sp->f == NULL && sp->len + n > sp->lim) {
+		sp->name = kn_tmp_new(sp->dir);
+		if ((sp->f = kn_tmp_open(sp->name, "wb")) == NULL)
+			kn_die_sys("%s", sp->name);
+		if (sp->len > 0 && fwrite(sp->buf, 1, sp->len, sp->f) !=
+		    sp->len)
+			kn_die_sys("writing temp file %s", sp->name);
+		free(sp->buf);
+		sp->buf = NULL;
+		sp->len = sp->cap = 0;
+	}
+	if (sp->f != NULL) {
+		if (n > 0 && fwrite(p, 1, n, sp->f) != n)
+			kn_die_sys("writing temp file %s", sp->name);
+		return;
+	}
+	if (n == 0)
+		return;
+	sp->buf = kn_grow(sp->buf, &sp->cap, sp->len + n, 1, 4096);
+	memcpy(sp->buf + sp->len, p, n);
+	sp->len += n;
 }
 
 static void
-put(FILE *f, const void *p, size_t n, const char *name)
+tcd_spool_put64(tcd_spool *sp, uint64_t v)
 {
-	if (n > 0 && fwrite(p, 1, n, f) != n)
-		kn_die_sys("writing temp file %s", name);
+	tcd_spool_put(sp, &v, sizeof(v));
 }
 
-/* Reads n bytes; 0 at the file's end. */
-static int
-get(FILE *f, void *p, size_t n, const char *name)
+/* Ends the writing, or a reading: the next tcd_spool_get reads from the
+ * start. */
+void
+tcd_spool_read(tcd_spool *sp)
 {
-	size_t k = fread(p, 1, n, f);
+	sp->pos = 0;
+	if (sp->f == NULL)
+		return;
+	if (fflush(sp->f) != 0 || ferror(sp->f))
+		kn_die_sys("writing temp file %s", sp->name);
+	fclose(sp->f);
+	if ((sp->f = kn_tmp_open(sp->name, "rb")) == NULL)
+		kn_die_sys("%s", sp->name);
+}
 
-	if (k == n)
+/* Reads n bytes; 0 at the end. */
+int
+tcd_spool_get(tcd_spool *sp, void *p, size_t n)
+{
+	size_t k;
+
+	if (sp->f == NULL) {
+		if (sp->len - sp->pos < n) {
+			if (sp->pos < sp->len)
+				kn_die("(t-closeness's records): cut short");
+			return 0;
+		}
+		if (n > 0)
+			memcpy(p, sp->buf + sp->pos, n);
+		sp->pos += n;
 		return 1;
-	if (ferror(f))
-		kn_die_sys("reading temp file %s", name);
+	}
+	if ((k = fread(p, 1, n, sp->f)) == n)
+		return 1;
+	if (ferror(sp->f))
+		kn_die_sys("reading temp file %s", sp->name);
 	if (k != 0)
-		kn_die("temp file %s: cut short", name);
+		kn_die("temp file %s: cut short", sp->name);
 	return 0;
 }
 
-static void
-put64(FILE *f, uint64_t v, const char *name)
+void
+tcd_spool_free(tcd_spool *sp)
 {
-	put(f, &v, sizeof(v), name);
+	if (sp->f != NULL)
+		fclose(sp->f);
+	if (sp->name != NULL)
+		kn_tmp_close(sp->name);
+	free(sp->buf);
+	memset(sp, 0, sizeof(*sp));
 }
 
-static void
-done_writing(FILE *f, const char *name)
-{
-	if (fflush(f) != 0 || ferror(f))
-		kn_die_sys("writing temp file %s", name);
-	fclose(f);
-}
 
 /* ---- the lines of the sorts ---------------------------------------- */
 
@@ -219,7 +271,7 @@ grow_leaves(tcd_ctx *t, size_t n)
 
 void
 tcd_init(tcd_ctx *t, const kn_req *r, kn_hier *h, size_t budget,
-    const char *tmpdir, int jobs)
+    size_t hold, const char *tmpdir, int jobs)
 {
 	memset(t, 0, sizeof(*t));
 	t->jobs = jobs < 1 ? 1 : jobs > 64 ? 64 : jobs;
@@ -228,8 +280,9 @@ tcd_init(tcd_ctx *t, const kn_req *r, kn_hier *h, size_t budget,
 	t->budget = budget;
 	t->tmpdir = tmpdir;
 	t->numeric = 1;
-	t->vf = tmp_open(&t->vname, tmpdir, "wb");
-	t->cf = tmp_open(&t->cname, tmpdir, "wb");
+	t->hold = hold;
+	tcd_spool_init(&t->vals, hold / 2, tmpdir);
+	tcd_spool_init(&t->cls, hold / 2, tmpdir);
 	if (t->h != NULL)
 		grow_leaves(t, t->h->lab[0].n + 1);
 }
@@ -243,13 +296,13 @@ tcd_add(const char *p, size_t len, uint64_t cnt, void *ctx)
 	kn_i128 mant;
 	int sc;
 
-	put64(t->vf, t->seq, t->vname);
-	put64(t->vf, cnt, t->vname);
+	tcd_spool_put64(&t->vals, t->seq);
+	tcd_spool_put64(&t->vals, cnt);
 	if (t->h != NULL) {
 		if ((leaf = kn_hier_leaf(t->h, p, len, &err)) < 0)
 			kn_die("-s %s: '%.*s': %s", t->h->attr, (int)len, p,
 			    err != NULL ? err : "not a leaf of its hierarchy");
-		put64(t->vf, (uint64_t)leaf, t->vname);
+		tcd_spool_put64(&t->vals, (uint64_t)leaf);
 		grow_leaves(t, (size_t)leaf + 1);
 		if (__builtin_add_overflow(t->C[leaf], cnt, &t->C[leaf]))
 			kn_die("a row count overflows 64 bits");
@@ -258,8 +311,8 @@ tcd_add(const char *p, size_t len, uint64_t cnt, void *ctx)
 	if (t->numeric && t->req->dist == KN_DIST_ORDERED &&
 	    !kn_missing(p, len) && !kn_dec_parse(p, len, &mant, &sc))
 		t->numeric = 0;
-	put64(t->vf, len, t->vname);
-	put(t->vf, p, len, t->vname);
+	tcd_spool_put64(&t->vals, len);
+	tcd_spool_put(&t->vals, p, len);
 }
 
 void
@@ -267,8 +320,8 @@ tcd_class(tcd_ctx *t, uint64_t n, int measure)
 {
 	unsigned char b = measure != 0;
 
-	put64(t->cf, n, t->cname);
-	put(t->cf, &b, 1, t->cname);
+	tcd_spool_put64(&t->cls, n);
+	tcd_spool_put(&t->cls, &b, 1);
 	t->seq++;
 }
 
@@ -278,10 +331,9 @@ tcd_class(tcd_ctx *t, uint64_t n, int measure)
 struct meas {
 	tcd_ctx *t;
 	kn_tclose tc;
-	FILE *cf, *rf, *vf;	/* classes, verdicts, the table's counts */
-	FILE *rec;		/* the pairs (class, rows) by value */
-	char *recname;
-	uint64_t cseq;		/* classes read from cf */
+	tcd_spool tab;		/* each value in order: its rows, pairs */
+	tcd_spool rec;		/* the pairs (class, rows) by value */
+	uint64_t cseq;		/* classes read from the classes' spool */
 	uint64_t cn;		/* the rows of the class being measured */
 	int cmeas;
 	/* the sort by value */
@@ -311,10 +363,10 @@ class_next(struct meas *me)
 {
 	unsigned char b;
 
-	if (!get(me->cf, &me->cn, sizeof(me->cn), me->t->cname))
+	if (!tcd_spool_get(&me->t->cls, &me->cn, sizeof(me->cn)))
 		return 0;
-	if (!get(me->cf, &b, 1, me->t->cname))
-		kn_die("temp file %s: cut short", me->t->cname);
+	if (!tcd_spool_get(&me->t->cls, &b, 1))
+		kn_die("(t-closeness's classes): cut short");
 	me->cmeas = b;
 	me->cseq++;
 	return 1;
@@ -329,8 +381,8 @@ verdict(struct meas *me, kn_tsum S)
 	if (!me->cmeas)
 		return;
 	ok = (unsigned char)kn_tclose_judge(&me->tc, S, me->cn, &d);
-	put(me->rf, &d, sizeof(d), me->t->rname);
-	put(me->rf, &ok, 1, me->t->rname);
+	tcd_spool_put(&me->t->verd, &d, sizeof(d));
+	tcd_spool_put(&me->t->verd, &ok, 1);
 }
 
 /* The classes before seq with no line: none of their rows had a value
@@ -343,8 +395,7 @@ classes_upto(struct meas *me, uint64_t seq)
 
 	while (me->cseq < seq) {
 		if (!class_next(me))
-			kn_die("temp file %s: a class missing",
-			    me->t->cname);
+			kn_die("(t-closeness's classes): a class missing");
 		if (me->tc.dist == KN_DIST_EQUAL) {
 			kn_tsum S = zero;
 
@@ -383,10 +434,10 @@ measure_hier(struct meas *me)
 	t->m = t->h->lab[0].n;
 	acc = kn_zalloc((t->m + 1) * sizeof(uint64_t));
 	kn_tclose_init(&me->tc, t->req, t->C, t->m, t->h);
-	more = get(me->vf, rec, sizeof(rec), t->vname);
+	more = tcd_spool_get(&t->vals, rec, sizeof(rec));
 	while (class_next(me)) {
 		for (; more && rec[0] == me->cseq - 1;
-		    more = get(me->vf, rec, sizeof(rec), t->vname)) {
+		    more = tcd_spool_get(&t->vals, rec, sizeof(rec))) {
 			if (acc[rec[2]] == 0) {
 				v = kn_grow(v, &vcap, nv, sizeof(kn_tval), 64);
 				v[nv].pos = (uint32_t)rec[2];
@@ -402,28 +453,28 @@ measure_hier(struct meas *me)
 			qsort(v, nv, sizeof(kn_tval), cmp_leaf);
 			ok = (unsigned char)kn_tclose_ok(&me->tc, v, nv,
 			    me->cn, &scr, &d);
-			put(me->rf, &d, sizeof(d), t->rname);
-			put(me->rf, &ok, 1, t->rname);
+			tcd_spool_put(&t->verd, &d, sizeof(d));
+			tcd_spool_put(&t->verd, &ok, 1);
 		}
 		nv = 0;
 	}
 	if (more)
-		kn_die("temp file %s: a value past the last class", t->vname);
+		kn_die("(t-closeness's values): a value past the last class");
 	free(acc);
 	free(v);
 	free(scr.p);
 }
 
-/* Sort by value: a line "value<TAB>class<TAB>rows".  Writes the pairs
+/* Sort by value: a line "value<TAB>class rows".  Writes the pairs
  * (class, rows) of each value, equal classes summed, to rec, and the
- * value's rows in the table and number of pairs to vf. */
+ * value's rows in the table and number of pairs to tab. */
 static void
 pair_flush(struct meas *me)
 {
 	if (me->pcnt == 0)
 		return;
-	put64(me->rec, me->pseq, me->recname);
-	put64(me->rec, me->pcnt, me->recname);
+	tcd_spool_put64(&me->rec, me->pseq);
+	tcd_spool_put64(&me->rec, me->pcnt);
 	me->gnrec++;
 	me->pcnt = 0;
 }
@@ -434,8 +485,8 @@ group_flush(struct meas *me)
 	if (!me->have)
 		return;
 	pair_flush(me);
-	put64(me->vf, me->gC, me->t->vname);
-	put64(me->vf, me->gnrec, me->t->vname);
+	tcd_spool_put64(&me->tab, me->gC);
+	tcd_spool_put64(&me->tab, me->gnrec);
 	if (__builtin_add_overflow(me->N, me->gC, &me->N))
 		kn_die("the row count overflows 64 bits");
 	me->m++;
@@ -472,16 +523,17 @@ by_value(const char *l, size_t len, void *ctx)
 }
 
 /* The ordered distance: the run [a, b) of the class being read, s of
- * its rows before b, as a line of the sort by threshold:
- * "T<TAB>class<TAB>a<TAB>b<TAB>P[a]<TAB>P[b]<TAB>s<TAB>n", T the least
- * cumulative count with cum n >= s N. */
+ * its rows before b, as a line of the sort by threshold: the numbers
+ * T, class, a, b, P[a], P[b], s and n, T the least cumulative count
+ * with cum n >= s N. */
 static void
 run_line(struct meas *me, uint64_t b, u128 Pb)
 {
 	u128 sN = (u128)me->s * me->tc.N;
 	uint64_t T = me->cn == 0 ? 0 : (uint64_t)((sN + me->cn - 1) / me->cn);
 
-	if (me->a >= b)
+	/* A class not measured needs no term. */
+	if (me->a >= b || !me->cmeas)
 		return;
 	me->out.n = 0;
 	add_num(&me->out, T);
@@ -520,8 +572,8 @@ class_empty(struct meas *me, uint64_t seq)
 	class_done(me);
 }
 
-/* Sort by class: "class<TAB>position<TAB>rows<TAB>X", X the value's
- * rows in the table (equal) or P at its position (ordered). */
+/* Sort by class: the numbers class, position, rows and X, X the
+ * value's rows in the table (equal) or P at its position (ordered). */
 static void
 by_class(const char *l, size_t len, void *ctx)
 {
@@ -542,12 +594,12 @@ by_class(const char *l, size_t len, void *ctx)
 		else
 			while (me->cseq < seq) {
 				if (!class_next(me))
-					kn_die("temp file %s: a class missing",
-					    me->t->cname);
+					kn_die("(t-closeness's classes): "
+					    "a class missing");
 				class_empty(me, me->cseq - 1);
 			}
 		if (!class_next(me))
-			kn_die("temp file %s: a class missing", me->t->cname);
+			kn_die("(t-closeness's classes): a class missing");
 		me->seq = seq;
 		me->inclass = 1;
 		me->S = zero;
@@ -573,8 +625,8 @@ next_value(struct meas *me, uint64_t *nrec)
 {
 	uint64_t r[2];
 
-	if (!get(me->vf, r, sizeof(r), me->t->vname))
-		kn_die("temp file %s: a value missing", me->t->vname);
+	if (!tcd_spool_get(&me->tab, r, sizeof(r)))
+		kn_die("(t-closeness's values): a value missing");
 	if (nrec != NULL)
 		*nrec = r[1];
 	return r[0];
@@ -582,7 +634,7 @@ next_value(struct meas *me, uint64_t *nrec)
 
 /* Sort by threshold: finds each run's q and P[q] by merging the runs
  * with the table's counts in order, and sends its term to the sort by
- * class: "class<TAB>term". */
+ * class: the numbers class, term's high and low 128 bits. */
 static void
 by_threshold(const char *l, size_t len, void *ctx)
 {
@@ -618,7 +670,7 @@ by_threshold(const char *l, size_t len, void *ctx)
 	kn_sort_add(me->next, me->out.p, me->out.n);
 }
 
-/* Sort by class of the ordered distance's terms: "class<TAB>term". */
+/* Sort by class of the ordered distance's terms. */
 static void
 by_term(const char *l, size_t len, void *ctx)
 {
@@ -635,7 +687,7 @@ by_term(const char *l, size_t len, void *ctx)
 			verdict(me, me->S);
 		classes_upto(me, seq);
 		if (!class_next(me))
-			kn_die("temp file %s: a class missing", me->t->cname);
+			kn_die("(t-closeness's classes): a class missing");
 		me->seq = seq;
 		me->inclass = 1;
 		me->S = zero;
@@ -653,13 +705,16 @@ new_sort(const tcd_ctx *t, size_t budget)
 	return so;
 }
 
-/* Equal and ordered distances: the sorts of the head comment. */
+/* Equal and ordered distances: the sorts of the head comment.  Two
+ * sorts at a time (one handing its lines to the next), each in a
+ * quarter of the budget; the spools of the values' rows and pairs in
+ * a sixteenth each. */
 static void
 measure_sorted(struct meas *me)
 {
 	tcd_ctx *t = me->t;
-	size_t half = t->budget / 2;
-	kn_sorter *so = new_sort(t, half);
+	size_t share = t->budget / 4;
+	kn_sorter *so = new_sort(t, share);
 	uint64_t rec[2], len, g, j, C, gn, cum = 0;
 	u128 P = 0;
 	char *val = NULL;
@@ -668,12 +723,12 @@ measure_sorted(struct meas *me)
 	kn_tsum zero = { 0, 0 };
 
 	/* 1. By value. */
-	while (get(me->vf, rec, sizeof(rec), t->vname)) {
-		if (!get(me->vf, &len, sizeof(len), t->vname))
-			kn_die("temp file %s: cut short", t->vname);
+	while (tcd_spool_get(&t->vals, rec, sizeof(rec))) {
+		if (!tcd_spool_get(&t->vals, &len, sizeof(len)))
+			kn_die("(t-closeness's values): cut short");
 		val = kn_grow(val, &vcap, (size_t)len, 1, 64);
-		if (!get(me->vf, val, (size_t)len, t->vname) && len > 0)
-			kn_die("temp file %s: cut short", t->vname);
+		if (!tcd_spool_get(&t->vals, val, (size_t)len) && len > 0)
+			kn_die("(t-closeness's values): cut short");
 		me->out.n = 0;
 		if (ordered && t->numeric)
 			add_numkey(&me->out, val, (size_t)len);
@@ -686,49 +741,36 @@ measure_sorted(struct meas *me)
 		kn_sort_add(so, me->out.p, me->out.n);
 	}
 	free(val);
-	fclose(me->vf);
-	me->vf = NULL;
-	kn_tmp_close(t->vname);
-	t->vname = NULL;
-	me->vf = tmp_open(&t->vname, t->tmpdir, "wb");
-	me->rec = tmp_open(&me->recname, t->tmpdir, "wb");
+	tcd_spool_free(&t->vals);
+	tcd_spool_init(&me->tab, t->budget / 16, t->tmpdir);
+	tcd_spool_init(&me->rec, t->budget / 16, t->tmpdir);
 	kn_sort_finish(so, 0, by_value, me);
 	kn_sort_free(so);
 	group_flush(me);
-	done_writing(me->vf, t->vname);
-	done_writing(me->rec, me->recname);
 	kn_tclose_params(&me->tc, t->req, me->N, me->m);
 
 	/* 2. By class, each value's pairs with its position and rows. */
-	so = new_sort(t, half);
-	me->vf = tmp_open(&t->vname, t->tmpdir, "rb");
-	me->rec = tmp_open(&me->recname, t->tmpdir, "rb");
+	so = new_sort(t, share);
+	tcd_spool_read(&me->tab);
+	tcd_spool_read(&me->rec);
 	for (g = 0; g < me->m; g++) {
 		C = next_value(me, &gn);
 		for (j = 0; j < gn; j++) {
-			if (!get(me->rec, rec, sizeof(rec), me->recname))
-				kn_die("temp file %s: a pair missing",
-				    me->recname);
+			if (!tcd_spool_get(&me->rec, rec, sizeof(rec)))
+				kn_die("(t-closeness's pairs): a pair missing");
 			me->out.n = 0;
 			add_num(&me->out, rec[0]);
 			add_num(&me->out, g);
 			add_num(&me->out, rec[1]);
-			if (ordered)
-				add_num(&me->out, P);
-			else
-				add_num(&me->out, C);
+			add_num(&me->out, ordered ? P : C);
 			kn_sort_add(so, me->out.p, me->out.n);
 		}
 		cum += C;
 		P += cum;
 	}
 	me->Pm = P;
-	fclose(me->vf);
-	me->vf = NULL;
-	fclose(me->rec);
-	kn_tmp_close(me->recname);
-	me->recname = NULL;
-	me->next = ordered ? new_sort(t, half) : NULL;
+	tcd_spool_free(&me->rec);
+	me->next = ordered ? new_sort(t, share) : NULL;
 	me->S = zero;
 	kn_sort_finish(so, 0, by_class, me);
 	kn_sort_free(so);
@@ -744,19 +786,18 @@ measure_sorted(struct meas *me)
 
 	/* 3. The runs by threshold, merged with the table's counts. */
 	so = me->next;
-	me->next = new_sort(t, half);
-	me->vf = tmp_open(&t->vname, t->tmpdir, "rb");
+	me->next = new_sort(t, share);
+	tcd_spool_read(&me->tab);
 	me->G = 0;
 	me->PG = 0;
 	me->vleft = me->m > 0 ? me->m - 1 : 0;
 	me->cumG = me->m > 0 ? next_value(me, NULL) : 0;
 	kn_sort_finish(so, 0, by_threshold, me);
 	kn_sort_free(so);
-	fclose(me->vf);
-	me->vf = NULL;
+	tcd_spool_free(&me->tab);
 
 	/* 4. The terms by class. */
-	rewind(me->cf);
+	tcd_spool_read(&t->cls);
 	me->cseq = 0;
 	me->inclass = 0;
 	kn_sort_finish(me->next, 0, by_term, me);
@@ -774,31 +815,25 @@ tcd_finish(tcd_ctx *t)
 
 	memset(&me, 0, sizeof(me));
 	me.t = t;
-	done_writing(t->vf, t->vname);
-	done_writing(t->cf, t->cname);
-	t->vf = t->cf = NULL;
-	me.vf = tmp_open(&t->vname, t->tmpdir, "rb");
-	me.cf = tmp_open(&t->cname, t->tmpdir, "rb");
-	me.rf = tmp_open(&t->rname, t->tmpdir, "wb");
-	if (t->h != NULL) {
+	tcd_spool_read(&t->vals);
+	tcd_spool_read(&t->cls);
+	tcd_spool_init(&t->verd, t->hold, t->tmpdir);
+	if (t->h != NULL)
 		measure_hier(&me);
-		fclose(me.vf);
-	} else
+	else
 		measure_sorted(&me);
 	if (me.cseq != t->seq)
-		kn_die("temp file %s: %llu classes of %llu measured", t->cname,
-		    (unsigned long long)me.cseq, (unsigned long long)t->seq);
-	fclose(me.cf);
-	done_writing(me.rf, t->rname);
+		kn_die("(t-closeness's classes): %llu classes of %llu "
+		    "measured", (unsigned long long)me.cseq,
+		    (unsigned long long)t->seq);
 	kn_tclose_free(&me.tc);
 	free(me.key.p);
 	free(me.out.p);
-	kn_tmp_close(t->vname);
-	kn_tmp_close(t->cname);
-	t->vname = t->cname = NULL;
+	tcd_spool_free(&t->vals);
+	tcd_spool_free(&t->cls);
 	free(t->C);
 	t->C = NULL;
-	t->rf = tmp_open(&t->rname, t->tmpdir, "rb");
+	tcd_spool_read(&t->verd);
 }
 
 int
@@ -806,27 +841,17 @@ tcd_next(tcd_ctx *t, long double *d)
 {
 	unsigned char ok;
 
-	if (!get(t->rf, d, sizeof(*d), t->rname) ||
-	    !get(t->rf, &ok, 1, t->rname))
-		kn_die("temp file %s: a verdict missing", t->rname);
+	if (!tcd_spool_get(&t->verd, d, sizeof(*d)) || !tcd_spool_get(&t->verd, &ok, 1))
+		kn_die("(t-closeness's verdicts): a verdict missing");
 	return ok;
 }
 
 void
 tcd_free(tcd_ctx *t)
 {
-	if (t->vf != NULL)
-		fclose(t->vf);
-	if (t->cf != NULL)
-		fclose(t->cf);
-	if (t->rf != NULL)
-		fclose(t->rf);
-	if (t->vname != NULL)
-		kn_tmp_close(t->vname);
-	if (t->cname != NULL)
-		kn_tmp_close(t->cname);
-	if (t->rname != NULL)
-		kn_tmp_close(t->rname);
+	tcd_spool_free(&t->vals);
+	tcd_spool_free(&t->cls);
+	tcd_spool_free(&t->verd);
 	free(t->C);
 	memset(t, 0, sizeof(*t));
 }

@@ -11,28 +11,48 @@
 #include "kanon.h"
 #include "extsort.h"
 
+/* A stream of records in memory up to lim bytes, then in a temp
+ * file. */
+typedef struct {
+	char *buf;
+	size_t len, cap, lim, pos;
+	const char *dir;
+	char *name;
+	FILE *f;
+} tcd_spool;
+
 typedef struct {
 	const kn_req *req;
 	kn_hier *h;		/* the hierarchical distance's, else NULL */
-	size_t budget;		/* of each pair of sorts at the end */
+	size_t budget;		/* of the sorts at the end */
+	size_t hold;		/* the spools' share in memory */
 	int jobs;		/* their threads */
 	const char *tmpdir;
-	char *vname, *cname, *rname;
-	FILE *vf;		/* every class's values, as they come */
-	FILE *cf;		/* every class: its rows, whether measured */
-	FILE *rf;		/* the verdicts of the classes measured */
+	tcd_spool vals;		/* every class's values, as they come */
+	tcd_spool cls;		/* every class: its rows, whether measured */
+	tcd_spool verd;		/* the verdicts of the classes measured */
 	uint64_t seq;		/* classes ended */
 	int numeric;		/* ordered: each value a number or missing */
 	uint64_t *C;		/* hierarchical: the rows of each leaf */
-	size_t m;
+	size_t m;		/* their room, then the leaves */
 } tcd_ctx;
 
+void tcd_spool_init(tcd_spool *sp, size_t lim, const char *dir);
+void tcd_spool_put(tcd_spool *sp, const void *p, size_t n);
+/* Ends the writing, or a reading: the next get reads from the start. */
+void tcd_spool_read(tcd_spool *sp);
+/* Reads n bytes: 1, or 0 at the end. */
+int tcd_spool_get(tcd_spool *sp, void *p, size_t n);
+void tcd_spool_free(tcd_spool *sp);
+
 /* Starts t for the t-closeness of r on one sensitive column (h its
- * hierarchy for the hierarchical distance), whose sorts take budget
- * bytes at the end, spilling to tmpdir, on jobs threads (the order is
- * the same for any number). */
+ * hierarchy for the hierarchical distance): while the table is read it
+ * holds up to hold bytes of the classes' values in memory, the rest
+ * in temp files in tmpdir, and as much of the verdicts at the end; its
+ * sorts then take up to five eighths of budget, on jobs threads (the
+ * order is the same for any number). */
 void tcd_init(tcd_ctx *t, const kn_req *r, kn_hier *h, size_t budget,
-    const char *tmpdir, int jobs);
+    size_t hold, const char *tmpdir, int jobs);
 /* cnt > 0 rows of value p[0..len) in the class being read (kn_sclass's
  * tap: ctx is t). */
 void tcd_add(const char *p, size_t len, uint64_t cnt, void *ctx);

@@ -199,6 +199,29 @@ ordered_oracle() {
 	cmp <(printf '%s\n' "$output") <(score --freqset -q q -s s --closeness 0.5 --distance ordered "$T/f1.tsv")
 }
 
+@test "--closeness on a small table needs no temp file: score and recode run with -T a directory that does not exist, and 16 sensitive columns under ulimit -n 32" {
+	printf 'q\ts\n1\t1\n1\t2\n2\t3\n' > "$T/t.tsv"
+	run score -T "$T/none" -q q -s s --closeness 0.5 "$T/t.tsv"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"closeness_max	0.6666666667"* ]]
+	run recode -T "$T/none" -n q=0 -H q=interval:10 -k 1 -s s \
+	    --closeness 0.5 "$T/t.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'q\ts\n1\t1\n1\t2\n*\t3')" ]
+	# Every column's values, classes and verdicts held in memory.
+	awk 'BEGIN { OFS = "\t"; printf "q"; for (c = 0; c < 16; c++)
+	    printf "\ts%d", c; print ""; for (i = 0; i < 50; i++) {
+	    printf "%d", i % 3; for (c = 0; c < 16; c++)
+	    printf "\t%d", (i * (c + 1)) % 7; print "" } }' > "$T/w.tsv"
+	cols=$(head -n 1 "$T/w.tsv" | cut -f 2- | tr '\t' ,)
+	score -q q -s "$cols" --closeness 0.9 --distance ordered "$T/w.tsv" \
+	    > "$T/want"
+	(ulimit -n 32 && score -q q -s "$cols" --closeness 0.9 \
+	    --distance ordered "$T/w.tsv") > "$T/got"
+	cmp "$T/want" "$T/got"
+	grep -q '^check_closeness	' "$T/got"
+}
+
 @test "several sensitive columns: every requirement holds for each" {
 	printf 'q\ts1\ts2\nx\ta\tu\nx\tb\tu\ny\ta\tu\ny\tb\tv\n' > "$T/t.tsv"
 	printf 'x\t*\ny\t*\n' > "$T/q.tsv"
