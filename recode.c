@@ -1533,8 +1533,9 @@ main(int argc, char *argv[])
 	cl.skey = o.req.ld.on || o.req.hast;
 	/* A class's rows of a value of the first sensitive column come
 	 * together (the groups' order); the others' are sorted in an eighth
-	 * of -S (cvals.c): no dictionary of their values unless
-	 * t-closeness keeps them. */
+	 * of -S (cvals.c): no dictionary of their values; t-closeness
+	 * spools each class's values and measures them at the end
+	 * (tcdisk.c). */
 	tcd_spool_init(&cl.kept, o.budget / 16, o.tmpdir);
 	for (i = 0; i < cl.ns; i++) {
 		kn_sclass_init(&cl.sv[i]);
