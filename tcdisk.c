@@ -355,6 +355,9 @@ struct meas {
 	u128 PG;
 	kn_sorter *next;
 	line out;
+	/* ordered, the table's counts in memory: cum[i], P[i] */
+	uint64_t *cum;
+	u128 *P;
 };
 
 /* The next class of the classes' file; 0 at its end. */
@@ -531,10 +534,24 @@ run_line(struct meas *me, uint64_t b, u128 Pb)
 {
 	u128 sN = (u128)me->s * me->tc.N;
 	uint64_t T = me->cn == 0 ? 0 : (uint64_t)((sN + me->cn - 1) / me->cn);
+	size_t lo, hi, mid;
 
 	/* A class not measured needs no term. */
 	if (me->a >= b || !me->cmeas)
 		return;
+	if (me->cum != NULL) {
+		/* The table's counts in memory: q as sum_ordered finds it. */
+		for (lo = (size_t)me->a, hi = (size_t)b; lo < hi;) {
+			mid = lo + (hi - lo) / 2;
+			if ((u128)me->cum[mid] * me->cn >= sN)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		kn_tsum_add(&me->S, kn_tclose_run(sN, me->cn, me->a, b, lo,
+		    me->Pa, Pb, me->P[lo]));
+		return;
+	}
 	me->out.n = 0;
 	add_num(&me->out, T);
 	add_num(&me->out, me->seq);
@@ -557,17 +574,23 @@ class_done(struct meas *me)
 	if (me->tc.dist == KN_DIST_EQUAL) {
 		kn_tclose_equal_rest(&me->S, me->in, me->tc.N, me->cn);
 		verdict(me, me->S);
-	} else
+	} else {
 		run_line(me, me->m, me->Pm);
+		if (me->cum != NULL)
+			verdict(me, me->S);
+	}
 }
 
 /* A class with no value: only the ordered distance's one run. */
 static void
 class_empty(struct meas *me, uint64_t seq)
 {
+	kn_tsum zero = { 0, 0 };
+
 	me->seq = seq;
 	me->a = me->s = 0;
 	me->Pa = 0;
+	me->S = zero;
 	me->inclass = 1;
 	class_done(me);
 }
@@ -749,7 +772,14 @@ measure_sorted(struct meas *me)
 	group_flush(me);
 	kn_tclose_params(&me->tc, t->req, me->N, me->m);
 
-	/* 2. By class, each value's pairs with its position and rows. */
+	/* 2. By class, each value's pairs with its position and rows.  For
+	 * the ordered distance, when the table's cumulative counts and
+	 * their prefix sums fit the other quarter, each run's q is found
+	 * there as in memory, and the sorts 3 and 4 are not needed. */
+	if (ordered && me->m + 1 <= share / (3 * sizeof(uint64_t))) {
+		me->cum = kn_alloc((me->m + 1) * sizeof(uint64_t));
+		me->P = kn_alloc((me->m + 1) * sizeof(u128));
+	}
 	so = new_sort(t, share);
 	tcd_spool_read(&me->tab);
 	tcd_spool_read(&me->rec);
@@ -765,12 +795,18 @@ measure_sorted(struct meas *me)
 			add_num(&me->out, ordered ? P : C);
 			kn_sort_add(so, me->out.p, me->out.n);
 		}
+		if (me->P != NULL)
+			me->P[g] = P;
 		cum += C;
 		P += cum;
+		if (me->cum != NULL)
+			me->cum[g] = cum;
 	}
 	me->Pm = P;
+	if (me->P != NULL)
+		me->P[me->m] = P;
 	tcd_spool_free(&me->rec);
-	me->next = ordered ? new_sort(t, share) : NULL;
+	me->next = ordered && me->cum == NULL ? new_sort(t, share) : NULL;
 	me->S = zero;
 	kn_sort_finish(so, 0, by_class, me);
 	kn_sort_free(so);
@@ -782,6 +818,14 @@ measure_sorted(struct meas *me)
 	while (me->cseq < t->seq) {
 		class_next(me);
 		class_empty(me, me->cseq - 1);
+	}
+	if (me->cum != NULL) {
+		free(me->cum);
+		free(me->P);
+		me->cum = NULL;
+		me->P = NULL;
+		tcd_spool_free(&me->tab);
+		return;
 	}
 
 	/* 3. The runs by threshold, merged with the table's counts. */
