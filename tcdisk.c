@@ -21,7 +21,9 @@
  *   class's values in closed form from the prefix sums P of the
  *   cumulative counts, split at the first position q where cum n >= s N:
  *   the runs are sorted by that threshold and merged with the table's
- *   counts in order to find q and P[q], then sorted by class again.
+ *   counts in order to find q and P[q], then sorted by class again;
+ *   or, when the table's cumulative counts and P fit a quarter of the
+ *   budget, q is found there by sum_ordered's binary search.
  *
  * In the sorts' lines a number is its count of hexadecimal digits,
  * then the digits (no leading zero), so that the lines' byte order is
