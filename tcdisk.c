@@ -377,17 +377,26 @@ class_next(struct meas *me)
 	return 1;
 }
 
+/* Spools a measured class's verdict, for tcd_next. */
+static void
+put_verdict(tcd_ctx *t, int ok, long double d)
+{
+	unsigned char b = ok != 0;
+
+	tcd_spool_put(&t->verd, &d, sizeof(d));
+	tcd_spool_put(&t->verd, &b, 1);
+}
+
 static void
 verdict(struct meas *me, kn_tsum S)
 {
 	long double d;
-	unsigned char ok;
+	int ok;
 
 	if (!me->cmeas)
 		return;
-	ok = (unsigned char)kn_tclose_judge(&me->tc, S, me->cn, &d);
-	tcd_spool_put(&me->t->verd, &d, sizeof(d));
-	tcd_spool_put(&me->t->verd, &ok, 1);
+	ok = kn_tclose_judge(&me->tc, S, me->cn, &d);
+	put_verdict(me->t, ok, d);
 }
 
 /* The classes before seq with no line: none of their rows had a value
@@ -429,9 +438,8 @@ measure_hier(struct meas *me)
 	kn_tval *v = NULL;
 	size_t nv = 0, vcap = 0, i;
 	uint64_t rec[3];
-	int more;
+	int more, ok;
 	long double d;
-	unsigned char ok;
 
 	/* A generated hierarchy may have made leaves after the last
 	 * value: they have no rows. */
@@ -456,10 +464,8 @@ measure_hier(struct meas *me)
 		}
 		if (me->cmeas) {
 			qsort(v, nv, sizeof(kn_tval), cmp_leaf);
-			ok = (unsigned char)kn_tclose_ok(&me->tc, v, nv,
-			    me->cn, &scr, &d);
-			tcd_spool_put(&t->verd, &d, sizeof(d));
-			tcd_spool_put(&t->verd, &ok, 1);
+			ok = kn_tclose_ok(&me->tc, v, nv, me->cn, &scr, &d);
+			put_verdict(t, ok, d);
 		}
 		nv = 0;
 	}
@@ -535,7 +541,6 @@ static void
 run_line(struct meas *me, uint64_t b, u128 Pb)
 {
 	u128 sN = (u128)me->s * me->tc.N;
-	uint64_t T = me->cn == 0 ? 0 : (uint64_t)((sN + me->cn - 1) / me->cn);
 	size_t lo, hi, mid;
 
 	/* A class not measured needs no term. */
@@ -555,7 +560,7 @@ run_line(struct meas *me, uint64_t b, u128 Pb)
 		return;
 	}
 	me->out.n = 0;
-	add_num(&me->out, T);
+	add_num(&me->out, me->cn == 0 ? 0 : (sN + me->cn - 1) / me->cn);
 	add_num(&me->out, me->seq);
 	add_num(&me->out, me->a);
 	add_num(&me->out, b);
@@ -597,6 +602,18 @@ class_empty(struct meas *me, uint64_t seq)
 	class_done(me);
 }
 
+/* The ordered distance's classes before seq with no value, in the sort
+ * by class. */
+static void
+empties_upto(struct meas *me, uint64_t seq)
+{
+	while (me->cseq < seq) {
+		if (!class_next(me))
+			kn_die("(t-closeness's classes): a class missing");
+		class_empty(me, me->cseq - 1);
+	}
+}
+
 /* Sort by class: the numbers class, position, rows and X, X the
  * value's rows in the table (equal) or P at its position (ordered). */
 static void
@@ -617,12 +634,7 @@ by_class(const char *l, size_t len, void *ctx)
 		if (me->tc.dist == KN_DIST_EQUAL)
 			classes_upto(me, seq);
 		else
-			while (me->cseq < seq) {
-				if (!class_next(me))
-					kn_die("(t-closeness's classes): "
-					    "a class missing");
-				class_empty(me, me->cseq - 1);
-			}
+			empties_upto(me, seq);
 		if (!class_next(me))
 			kn_die("(t-closeness's classes): a class missing");
 		me->seq = seq;
@@ -817,10 +829,7 @@ measure_sorted(struct meas *me)
 		classes_upto(me, t->seq);
 		return;
 	}
-	while (me->cseq < t->seq) {
-		class_next(me);
-		class_empty(me, me->cseq - 1);
-	}
+	empties_upto(me, t->seq);
 	if (me->cum != NULL) {
 		free(me->cum);
 		free(me->P);
