@@ -6,6 +6,30 @@ ADULT="$ROOT/data/adult/adult.tsv"
 AH="$ROOT/data/adult"
 export LC_ALL=C
 
+# bats records a stack trace before every command a test runs (its
+# DEBUG trap), to name the failing line: about 0.75 ms a command on the
+# 2-core machine, 130 times a loop of shell arithmetic without it, and
+# most of the suite's time in the tests that loop over cases.  Here the
+# trace is taken once, when a command fails (the ERR trap runs where
+# the DEBUG trap would have, so bats names the same line and command),
+# and tracing is left to bats when it traces (bats -x) or when
+# KANON_TEST_TRACE is set.  A bats without these functions keeps its
+# own traps.
+if [ -z "${KANON_TEST_TRACE:-}" ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ] &&
+    declare -F bats_setup_tracing bats_debug_trap \
+    bats_check_status_from_trap > /dev/null; then
+	eval "$(declare -f bats_setup_tracing |
+	    sed '1s/^bats_setup_tracing/kanon_bats_setup_tracing/')"
+	bats_setup_tracing() {
+		kanon_bats_setup_tracing "$@"
+		trap - DEBUG
+		# shellcheck disable=SC2016 # expanded when the trap runs
+		trap 'bats_check_status_from_trap
+		    bats_debug_trap "$BASH_SOURCE"
+		    BATS_DEBUG_LAST_STACK_TRACE_IS_VALID=1' ERR
+	}
+fi
+
 # randtable SEED ROWS COLS CARD: a random table with columns c1..cCOLS
 # of small integers, skewed so that some classes are tiny.
 randtable() {
