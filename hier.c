@@ -54,6 +54,7 @@ kn_hier_free(kn_hier *h)
 	free(h->width);
 	free(h->mask);
 	free(h->dlevel);
+	free(h->icache);
 	free(h->attr);
 	free(h->src);
 	free(h);
@@ -69,6 +70,8 @@ kn_hier_shed(kn_hier *h)
 	size_t n;
 	int l;
 
+	free(h->icache);
+	h->icache = NULL;
 	for (l = 0; l < h->nlevels; l++) {
 		n = h->lab[l].n;
 		kn_dict_free(&h->lab[l]);
@@ -419,6 +422,49 @@ missing_leaf(kn_hier *h, const char *s, size_t n, const char **err,
 	return id;
 }
 
+/* The ids of the interval labels lately made, by level, scale and the
+ * interval's number (its low end over its width): a value's labels are
+ * made once per interval met again, not formatted and looked up per
+ * value (a column with a distinct value in each row makes a leaf per
+ * row).  Direct-mapped, ICACHE entries a level (32 KB), not counted
+ * against -S, as the dictionaries' caches of short values are not. */
+#define ICACHE 1024
+struct kn_hicache {
+	kn_i128 q;
+	int32_t S;
+	uint32_t id1;		/* the label's id + 1, 0 for none */
+};
+
+/* The id of the label of interval number q of width w (scaled by
+ * 10^S) at level l: "[q w,(q + 1) w)" at scale S. */
+static uint32_t
+ilabel(kn_hier *h, int l, int S, kn_i128 q, kn_i128 w)
+{
+	struct kn_hicache *e;
+	uint64_t x = (uint64_t)q ^ (uint64_t)(q >> 64) * KN_HASH_M2 ^
+	    (uint64_t)S << 56;
+	char buf[192];
+	size_t len;
+	kn_i128 lo = q * w;
+
+	if (h->icache == NULL)
+		h->icache = kn_zalloc((size_t)(h->nlevels - 1) * ICACHE *
+		    sizeof(*h->icache));
+	e = &h->icache[(size_t)(l - 1) * ICACHE +
+	    (size_t)(x * KN_HASH_M1 >> 54 & (ICACHE - 1))];
+	if (e->id1 != 0 && e->q == q && e->S == S)
+		return e->id1 - 1;
+	buf[0] = '[';
+	len = 1 + kn_dec_format(lo, S, buf + 1);
+	buf[len++] = ',';
+	len += kn_dec_format(lo + w, S, buf + len);
+	buf[len++] = ')';
+	e->q = q;
+	e->S = S;
+	e->id1 = kn_dict_intern(&h->lab[l], buf, len) + 1;
+	return e->id1 - 1;
+}
+
 /* kn_hier_leaf, and kn_hier_above when above is not NULL: the labels
  * of a generated hierarchy above the leaf, its leaf not kept. */
 static int64_t
@@ -439,9 +485,8 @@ hier_leaf(kn_hier *h, const char *s, size_t n, const char **err,
 		return found;
 	}
 	if (h->kind == KN_HINTERVAL) {
-		kn_i128 m, w, lo;
+		kn_i128 m, w, q;
 		int sc, S;
-		size_t len;
 
 		if (!kn_dec_parse(s, n, &m, &sc) || sc > 18 ||
 		    m > ((kn_i128)1 << 100) || m < -((kn_i128)1 << 100)) {
@@ -460,13 +505,8 @@ hier_leaf(kn_hier *h, const char *s, size_t n, const char **err,
 		id[0] = above != NULL ? 0 : kn_dict_intern(&h->lab[0], s, n);
 		for (l = 1; l < top; l++) {
 			w = h->width[l - 1] * kn_pow10(S - h->wscale);
-			lo = floordiv(m, w) * w;
-			buf[0] = '[';
-			len = 1 + kn_dec_format(lo, S, buf + 1);
-			buf[len++] = ',';
-			len += kn_dec_format(lo + w, S, buf + len);
-			buf[len++] = ')';
-			id[l] = kn_dict_intern(&h->lab[l], buf, len);
+			q = floordiv(m, w);
+			id[l] = ilabel(h, l, S, q, w);
 		}
 	} else if (h->kind == KN_HDATE) {
 		int64_t v;
@@ -572,6 +612,8 @@ kn_hier_reset(kn_hier *h)
 
 	if (h->kind == KN_HFILE)
 		return;
+	free(h->icache);
+	h->icache = NULL;
 	for (l = 0; l < h->nlevels; l++) {
 		kn_dict_free(&h->lab[l]);
 		kn_dict_init(&h->lab[l]);

@@ -675,6 +675,9 @@ typedef struct {
 	int *mask;		/* characters masked per level */
 	int *dlevel;		/* date: the level of each label (date.c) */
 	int dform;		/* date: the column's form, once known */
+	/* interval: the ids of labels lately made, by their interval's
+	 * number (hier.c's ilabel), made at the first value */
+	struct kn_hicache *icache;
 	char why[192];		/* the reason a value was refused */
 } kn_hier;
 
