@@ -226,9 +226,9 @@ bad_end() {
 	}
 }
 
-# bad_quiet: leaves bats' tracing (a DEBUG trap run before every
-# command, which would make the tables slow) and errexit, in the
-# subshell that runs a table.
+# bad_quiet: leaves bats' traps (ERR, and the DEBUG trap run before
+# every command when KANON_TEST_TRACE keeps it, which would make the
+# tables slow) and errexit, in the subshell that runs a table.
 bad_quiet() {
 	trap - DEBUG ERR
 	set +eET
