@@ -8,9 +8,9 @@ export LC_ALL=C
 
 # bats records a stack trace before every command a test runs (its
 # DEBUG trap), to name the failing line: about 0.75 ms a command on the
-# 2-core machine, 130 times a loop of shell arithmetic without it, and
-# most of the suite's time in the tests that loop over cases.  Here the
-# trace is taken once, when a command fails (the ERR trap runs where
+# 2-core machine (a loop of shell arithmetic took 130 times as long as
+# without it), much of the time of the tests that loop over cases.  The
+# trace is taken here once, when a command fails (the ERR trap runs where
 # the DEBUG trap would have, so bats names the same line and command),
 # and tracing is left to bats when it traces (bats -x) or when
 # KANON_TEST_TRACE is set.  A bats without these functions keeps its
