@@ -426,9 +426,9 @@ missing_leaf(kn_hier *h, const char *s, size_t n, const char **err,
  * interval's number (its low end over its width): a value's labels are
  * made once per interval met again, not formatted and looked up per
  * value (a column with a distinct value in each row makes a leaf per
- * row).  Direct-mapped, ICACHE entries a level (32 KB), not counted
+ * row).  Direct-mapped, ICACHE entries a level (8 KB), not counted
  * against -S, as the dictionaries' caches of short values are not. */
-#define ICACHE 1024
+#define ICACHE 256
 struct kn_hicache {
 	kn_i128 q;
 	int32_t S;
@@ -451,7 +451,7 @@ ilabel(kn_hier *h, int l, int S, kn_i128 q, kn_i128 w)
 		h->icache = kn_zalloc((size_t)(h->nlevels - 1) * ICACHE *
 		    sizeof(*h->icache));
 	e = &h->icache[(size_t)(l - 1) * ICACHE +
-	    (size_t)(x * KN_HASH_M1 >> 54 & (ICACHE - 1))];
+	    (size_t)(x * KN_HASH_M1 >> 56 & (ICACHE - 1))];
 	if (e->id1 != 0 && e->q == q && e->S == S)
 		return e->id1 - 1;
 	buf[0] = '[';
