@@ -445,7 +445,7 @@ ilabel(kn_hier *h, int l, int S, kn_i128 q, kn_i128 w)
 	    (uint64_t)S << 56;
 	char buf[192];
 	size_t len;
-	kn_i128 lo = q * w;
+	kn_i128 lo;
 
 	if (h->icache == NULL)
 		h->icache = kn_zalloc((size_t)(h->nlevels - 1) * ICACHE *
@@ -454,6 +454,7 @@ ilabel(kn_hier *h, int l, int S, kn_i128 q, kn_i128 w)
 	    (size_t)(x * KN_HASH_M1 >> 56 & (ICACHE - 1))];
 	if (e->id1 != 0 && e->q == q && e->S == S)
 		return e->id1 - 1;
+	lo = q * w;
 	buf[0] = '[';
 	len = 1 + kn_dec_format(lo, S, buf + 1);
 	buf[len++] = ',';

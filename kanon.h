@@ -934,6 +934,10 @@ void kn_tclose_equal_rest(kn_tsum *S, uint64_t in, uint64_t N, uint64_t n);
 kn_tsum kn_tclose_run(unsigned __int128 sN, uint64_t n, uint64_t a,
     uint64_t b, uint64_t q, unsigned __int128 Pa, unsigned __int128 Pb,
     unsigned __int128 Pq);
+/* The same term from tc's cumulative counts and their prefix sums
+ * (tc->cum, tc->P), q found among them. */
+kn_tsum kn_tclose_run_at(const kn_tclose *tc, unsigned __int128 sN,
+    uint64_t n, size_t a, size_t b);
 /* Whether S (of a class of n rows) is within t, *d its distance. */
 int kn_tclose_judge(const kn_tclose *tc, kn_tsum S, uint64_t n,
     long double *d);

@@ -681,31 +681,35 @@ static u256
 sum_ordered(const kn_tclose *tc, const kn_tval *v, size_t nv, uint64_t n)
 {
 	u256 S = { 0, 0 };
-	size_t j, a, b, lo, hi, q;
-	u128 s = 0, sN;
+	size_t j, a, b;
+	u128 s = 0;
 
 	for (j = 0; j <= nv; j++) {
 		a = j == 0 ? 0 : v[j - 1].pos;
 		b = j == nv ? tc->m : v[j].pos;
 		if (j > 0)
 			s += v[j - 1].cnt;
-		if (a >= b)
-			continue;
-		sN = s * tc->N;
-		/* q: the first position in [a, b) with cum n >= s N. */
-		for (lo = a, hi = b; lo < hi;) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if ((u128)tc->cum[mid] * n >= sN)
-				hi = mid;
-			else
-				lo = mid + 1;
-		}
-		q = lo;
-		u256_add(&S, kn_tclose_run(sN, n, a, b, q, tc->P[a], tc->P[b],
-		    tc->P[q]));
+		if (a < b)
+			u256_add(&S, kn_tclose_run_at(tc, s * tc->N, n, a, b));
 	}
 	return S;
+}
+
+kn_tsum
+kn_tclose_run_at(const kn_tclose *tc, u128 sN, uint64_t n, size_t a,
+    size_t b)
+{
+	size_t lo, hi, mid;
+
+	/* q: the first position in [a, b) with cum n >= s N. */
+	for (lo = a, hi = b; lo < hi;) {
+		mid = lo + (hi - lo) / 2;
+		if ((u128)tc->cum[mid] * n >= sN)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return kn_tclose_run(sN, n, a, b, lo, tc->P[a], tc->P[b], tc->P[lo]);
 }
 
 /* A node of the tree that holds some of the class's rows. */

@@ -23,7 +23,8 @@
  *   the runs are sorted by that threshold and merged with the table's
  *   counts in order to find q and P[q], then sorted by class again;
  *   or, when the table's cumulative counts and P fit a quarter of the
- *   budget, q is found there by sum_ordered's binary search.
+ *   budget, kept in the kn_tclose, each run's term is kn_tclose_run_at's
+ *   as in memory.
  *
  * In the sorts' lines a number is its count of hexadecimal digits,
  * then the digits (no leading zero), so that the lines' byte order is
@@ -357,9 +358,6 @@ struct meas {
 	u128 PG;
 	kn_sorter *next;
 	line out;
-	/* ordered, the table's counts in memory: cum[i], P[i] */
-	uint64_t *cum;
-	u128 *P;
 };
 
 /* The next class of the classes' file; 0 at its end. */
@@ -541,22 +539,14 @@ static void
 run_line(struct meas *me, uint64_t b, u128 Pb)
 {
 	u128 sN = (u128)me->s * me->tc.N;
-	size_t lo, hi, mid;
 
 	/* A class not measured needs no term. */
 	if (me->a >= b || !me->cmeas)
 		return;
-	if (me->cum != NULL) {
-		/* The table's counts in memory: q as sum_ordered finds it. */
-		for (lo = (size_t)me->a, hi = (size_t)b; lo < hi;) {
-			mid = lo + (hi - lo) / 2;
-			if ((u128)me->cum[mid] * me->cn >= sN)
-				hi = mid;
-			else
-				lo = mid + 1;
-		}
-		kn_tsum_add(&me->S, kn_tclose_run(sN, me->cn, me->a, b, lo,
-		    me->Pa, Pb, me->P[lo]));
+	if (me->tc.cum != NULL) {
+		/* The table's counts in memory: the term as in memory. */
+		kn_tsum_add(&me->S, kn_tclose_run_at(&me->tc, sN, me->cn,
+		    (size_t)me->a, (size_t)b));
 		return;
 	}
 	me->out.n = 0;
@@ -583,7 +573,7 @@ class_done(struct meas *me)
 		verdict(me, me->S);
 	} else {
 		run_line(me, me->m, me->Pm);
-		if (me->cum != NULL)
+		if (me->tc.cum != NULL)
 			verdict(me, me->S);
 	}
 }
@@ -791,8 +781,8 @@ measure_sorted(struct meas *me)
 	 * their prefix sums fit the other quarter, each run's q is found
 	 * there as in memory, and the sorts 3 and 4 are not needed. */
 	if (ordered && me->m + 1 <= share / (3 * sizeof(uint64_t))) {
-		me->cum = kn_alloc((me->m + 1) * sizeof(uint64_t));
-		me->P = kn_alloc((me->m + 1) * sizeof(u128));
+		me->tc.cum = kn_alloc((me->m + 1) * sizeof(uint64_t));
+		me->tc.P = kn_alloc((me->m + 1) * sizeof(u128));
 	}
 	so = new_sort(t, share);
 	tcd_spool_read(&me->tab);
@@ -809,18 +799,18 @@ measure_sorted(struct meas *me)
 			add_num(&me->out, ordered ? P : C);
 			kn_sort_add(so, me->out.p, me->out.n);
 		}
-		if (me->P != NULL)
-			me->P[g] = P;
+		if (me->tc.P != NULL)
+			me->tc.P[g] = P;
 		cum += C;
 		P += cum;
-		if (me->cum != NULL)
-			me->cum[g] = cum;
+		if (me->tc.cum != NULL)
+			me->tc.cum[g] = cum;
 	}
 	me->Pm = P;
-	if (me->P != NULL)
-		me->P[me->m] = P;
+	if (me->tc.P != NULL)
+		me->tc.P[me->m] = P;
 	tcd_spool_free(&me->rec);
-	me->next = ordered && me->cum == NULL ? new_sort(t, share) : NULL;
+	me->next = ordered && me->tc.cum == NULL ? new_sort(t, share) : NULL;
 	me->S = zero;
 	kn_sort_finish(so, 0, by_class, me);
 	kn_sort_free(so);
@@ -830,11 +820,11 @@ measure_sorted(struct meas *me)
 		return;
 	}
 	empties_upto(me, t->seq);
-	if (me->cum != NULL) {
-		free(me->cum);
-		free(me->P);
-		me->cum = NULL;
-		me->P = NULL;
+	if (me->tc.cum != NULL) {
+		free(me->tc.cum);
+		free(me->tc.P);
+		me->tc.cum = NULL;
+		me->tc.P = NULL;
 		tcd_spool_free(&me->tab);
 		return;
 	}
