@@ -1515,73 +1515,174 @@ cmp_dictval(uint32_t a, uint32_t b, const void *ctx)
 	    d->arena + d->off[b], d->lens[b]);
 }
 
-static void msort(uint32_t *a, uint32_t *tmp, size_t n,
-    int (*cmp)(uint32_t, uint32_t, const void *), const void *ctx);
+/*
+ * A dictionary's values put in byte order.  Each value becomes a word:
+ * four of its bytes from depth, big-endian, 0 past its end, above its
+ * id; the words are sorted in place by those bytes (an American flag
+ * sort, MSD radix with no second array), each run of equal bytes then
+ * settled: the values that end within the four bytes first, shortest
+ * first (each a prefix of the others), the rest sorted again on their
+ * next four bytes.  Values still alike past DICT_RADIX_DEPTH bytes go
+ * to a heap sort by cmp_dictval.  The words are read from the values
+ * once each four bytes, in a sequential array: the sort's memory is
+ * the 8 bytes a value of the words.
+ */
+#define DICT_RADIX_DEPTH 64
 
-/* The byte of value id at depth, plus one; 0 past its end. */
-static inline size_t
-dict_byte(const kn_dict *d, uint32_t id, size_t depth)
+static inline uint64_t
+dict_word(const kn_dict *d, uint32_t id, size_t depth)
 {
-	return d->lens[id] <= depth ? 0 :
-	    (size_t)(unsigned char)d->arena[d->off[id] + depth] + 1;
+	const unsigned char *p = (const unsigned char *)d->arena +
+	    d->off[id] + depth;
+	size_t len = d->lens[id], k;
+	uint32_t c = 0;
+
+	for (k = 0; k < 4; k++)
+		c = c << 8 | (depth + k < len ? p[k] : 0);
+	return (uint64_t)c << 32 | id;
 }
 
-/* Sorts ids[0..n) (using tmp), whose values share their first depth
- * bytes, by their bytes: a stable bucket for each next byte, the values
- * that end there first, each bucket then sorted from the byte after;
- * buckets of few values, and all past DICT_RADIX_DEPTH bytes, by
- * cmp_dictval (stable, as the buckets). */
-#define DICT_RADIX_DEPTH 16
+/* Sorts a[0..n) by the bytes b.. of their words' high halves. */
 static void
-dict_radix(const kn_dict *d, uint32_t *ids, uint32_t *tmp, size_t n,
-    size_t depth)
+dict_wsort(uint64_t *a, size_t n, int b)
 {
-	size_t cnt[257], i, c, at;
+	size_t cnt[256], next[256], end[256], i, at, c;
+	int sh = 0;
+	uint64_t v, t;
 
-	while (n >= 64 && depth < DICT_RADIX_DEPTH) {
+	while (b < 4 && n >= 32) {
+		sh = 56 - 8 * b;
 		memset(cnt, 0, sizeof(cnt));
 		for (i = 0; i < n; i++)
-			cnt[dict_byte(d, ids[i], depth)]++;
-		c = dict_byte(d, ids[0], depth);
-		if (cnt[c] < n)
+			cnt[a[i] >> sh & 255]++;
+		if (cnt[a[0] >> sh & 255] < n)
 			break;
-		if (c == 0)
-			return;		/* equal values */
-		depth++;
+		b++;
 	}
-	if (n < 64 || depth >= DICT_RADIX_DEPTH) {
-		msort(ids, tmp, n, cmp_dictval, d);
+	if (b == 4)
+		return;
+	if (n < 32) {
+		for (i = 1; i < n; i++) {
+			for (v = a[i], c = i; c > 0 && a[c - 1] > v; c--)
+				a[c] = a[c - 1];
+			a[c] = v;
+		}
 		return;
 	}
-	for (at = 0, c = 0; c < 257; c++) {
-		size_t k = cnt[c];
-
-		cnt[c] = at;
-		at += k;
+	for (at = 0, c = 0; c < 256; c++) {
+		next[c] = at;
+		at += cnt[c];
+		end[c] = at;
 	}
-	for (i = 0; i < n; i++)
-		tmp[cnt[dict_byte(d, ids[i], depth)]++] = ids[i];
-	memcpy(ids, tmp, n * sizeof(uint32_t));
-	/* cnt[c] is now where bucket c + 1 begins; bucket 0 (the values
-	 * that end at depth) holds equal values. */
-	for (c = 1; c < 257; c++)
-		if (cnt[c] - cnt[c - 1] > 1)
-			dict_radix(d, ids + cnt[c - 1], tmp, cnt[c] - cnt[c - 1],
-			    depth + 1);
+	for (c = 0; c < 256; c++)
+		while (next[c] < end[c]) {
+			v = a[next[c]];
+			while ((i = v >> sh & 255) != c) {
+				t = a[next[i]];
+				a[next[i]++] = v;
+				v = t;
+			}
+			a[next[c]++] = v;
+		}
+	for (at = 0, c = 0; c < 256; at = end[c++])
+		if (end[c] - at > 1)
+			dict_wsort(a + at, end[c] - at, b + 1);
+}
+
+/* Sift-down of a heap of a[0..n) by cmp_dictval of the words' ids. */
+static void
+dict_sift(const kn_dict *d, uint64_t *a, size_t i, size_t n)
+{
+	size_t c;
+	uint64_t v = a[i];
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && cmp_dictval((uint32_t)a[c + 1], (uint32_t)a[c],
+		    d) > 0)
+			c++;
+		if (cmp_dictval((uint32_t)a[c], (uint32_t)v, d) <= 0)
+			break;
+		a[i] = a[c];
+		i = c;
+	}
+	a[i] = v;
+}
+
+/* Settles a[0..n), sorted by their words, whose values share their
+ * first depth bytes. */
+static void
+dict_settle(const kn_dict *d, uint64_t *a, size_t n, size_t depth)
+{
+	size_t i = 0, j, e, k, m;
+	uint64_t v;
+	uint32_t id;
+
+	for (; i < n; i = j) {
+		for (j = i + 1; j < n && a[j] >> 32 == a[i] >> 32; j++)
+			;
+		if (j - i < 2)
+			continue;
+		/* The values that end within the four bytes to the front,
+		 * the others' next words read (the values' bytes fetched
+		 * ahead: they are far apart; each is longer than depth,
+		 * since it did not end before). */
+		for (e = i, k = i; k < j; k++) {
+			if (k + 8 < j)
+				__builtin_prefetch(&d->lens[(uint32_t)a[k + 8]]);
+			if (k + 4 < j)
+				__builtin_prefetch(d->arena +
+				    d->off[(uint32_t)a[k + 4]] + depth);
+			id = (uint32_t)a[k];
+			if (d->lens[id] <= depth + 4) {
+				v = a[e];
+				a[e++] = a[k];
+				a[k] = v;
+			} else if (depth + 4 < DICT_RADIX_DEPTH)
+				a[k] = dict_word(d, id, depth + 4);
+		}
+		/* The first by length (at most five, distinct lengths). */
+		for (k = i + 1; k < e; k++) {
+			for (v = a[k], m = k; m > i &&
+			    d->lens[(uint32_t)a[m - 1]] > d->lens[(uint32_t)v];
+			    m--)
+				a[m] = a[m - 1];
+			a[m] = v;
+		}
+		if ((m = j - e) < 2)
+			continue;
+		if (depth + 4 >= DICT_RADIX_DEPTH) {
+			for (k = m / 2; k-- > 0;)
+				dict_sift(d, a + e, k, m);
+			for (k = m; k-- > 1;) {
+				v = a[e];
+				a[e] = a[e + k];
+				a[e + k] = v;
+				dict_sift(d, a + e, 0, k);
+			}
+			continue;
+		}
+		dict_wsort(a + e, m, 0);
+		dict_settle(d, a + e, m, depth + 4);
+	}
 }
 
 uint32_t *
 kn_dict_order(const kn_dict *d)
 {
-	uint32_t *ids = kn_alloc((d->n + 1) * sizeof(uint32_t));
-	uint32_t *tmp = kn_alloc((d->n + 1) * sizeof(uint32_t));
+	uint64_t *w = kn_alloc((d->n + 1) * sizeof(uint64_t));
 	size_t i;
+	uint32_t id;
 
 	for (i = 0; i < d->n; i++)
-		ids[i] = (uint32_t)i;
-	dict_radix(d, ids, tmp, d->n, 0);
-	free(tmp);
-	return ids;
+		w[i] = dict_word(d, (uint32_t)i, 0);
+	dict_wsort(w, d->n, 0);
+	dict_settle(d, w, d->n, 0);
+	/* The ids to the array's first half, in place. */
+	for (i = 0; i < d->n; i++) {
+		id = (uint32_t)w[i];
+		memcpy((char *)w + i * sizeof(uint32_t), &id, sizeof(id));
+	}
+	return kn_realloc(w, (d->n + 1) * sizeof(uint32_t));
 }
 
 uint32_t *
