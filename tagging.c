@@ -63,6 +63,10 @@ tag_init(struct tag_lattice *tl, int m, const int *nl, uint8_t *st)
 	if (tl->size > UINT32_MAX)
 		kn_die("tag_init: a lattice of %llu nodes",
 		    (unsigned long long)tl->size);
+	tl->pkw = (m + 7) / 8;
+	for (i = 0; i < m; i++)
+		if (nl[i] > 128)
+			tl->pkw = 0;
 	tl->st = st;
 	/* The nodes by height: a counting sort, the levels counted up
 	 * as the index is. */
@@ -96,6 +100,8 @@ tag_free(struct tag_lattice *tl)
 	free(tl->rec);
 	free(tl->slot);
 	free(tl->best);
+	free(tl->kept);
+	tl->kept = NULL;
 	tl->byh = NULL;
 	tl->bstart = tl->stack = tl->path = NULL;
 	tl->rec = tl->best = NULL;
@@ -336,6 +342,39 @@ rec_add(struct tag_lattice *tl, uint64_t x)
  * at 2%, 561 scans of the table instead of 6,657 with hubs at levels 2
  * and 1, the best measured).  *owned: the caller drops the set.
  */
+/* The levels lev packed a byte each into pkw words of pk. */
+static void
+tag_pack(const struct tag_lattice *tl, const int *lev, uint64_t *pk)
+{
+	int j;
+
+	memset(pk, 0, (size_t)tl->pkw * sizeof(uint64_t));
+	for (j = 0; j < tl->m && tl->pkw > 0; j++)
+		pk[j / 8] |= (uint64_t)lev[j] << 8 * (j % 8);
+}
+
+/* Whether kept set e is of a specialization of the levels lev (packed
+ * into pk): each of its levels at most lev's.  Packed, a byte of pk
+ * with its top bit set, less a byte below 128, keeps the bit when it
+ * is no less, and borrows from no other byte. */
+static inline int
+kept_below(const struct tag_lattice *tl, const struct tag_kept *e,
+    const int *lev, const uint64_t *pk)
+{
+	const uint64_t top = 0x8080808080808080ULL;
+	int j;
+
+	if (tl->pkw > 0) {
+		for (j = 0; j < tl->pkw; j++)
+			if ((((pk[j] | top) - e->pk[j]) & top) != top)
+				return 0;
+		return 1;
+	}
+	for (j = 0; j < tl->m && e->lev[j] <= lev[j]; j++)
+		;
+	return j == tl->m;
+}
+
 static const kn_pset *
 kept_set(struct tag_lattice *tl, uint64_t x, const int *lev, int *owned,
     int hub)
@@ -344,19 +383,18 @@ kept_set(struct tag_lattice *tl, uint64_t x, const int *lev, int *owned,
 	struct tag_kept *e = tl->kept;
 	size_t i, p = SIZE_MAX, bytes, best = ops->table_groups;
 	int j, hlev[TAG_MAXQ], diff, o;
-	uint64_t hx;
+	uint64_t hx, pk[TAG_MAXQ / 8];
 	const kn_pset *hs;
 	kn_pset *s;
 
 	*owned = 0;
+	tag_pack(tl, lev, pk);
 	for (i = 0; i < tl->nkept; i++) {
 		if (e[i].x == x) {
 			e[i].used = ++tl->clock;
 			return e[i].set;
 		}
-		for (j = 0; j < tl->m && e[i].lev[j] <= lev[j]; j++)
-			;
-		if (j == tl->m && e[i].set->n < best) {
+		if (e[i].set->n < best && kept_below(tl, &e[i], lev, pk)) {
 			p = i;
 			best = e[i].set->n;
 		}
@@ -407,6 +445,7 @@ kept_set(struct tag_lattice *tl, uint64_t x, const int *lev, int *owned,
 	e->set = s;
 	e->bytes = bytes;
 	memcpy(e->lev, lev, (size_t)tl->m * sizeof(int));
+	memcpy(e->pk, pk, (size_t)tl->pkw * sizeof(uint64_t));
 	tl->keptbytes += bytes;
 	return s;
 }
@@ -482,6 +521,8 @@ tag_search(struct tag_lattice *tl, const struct tag_ops *ops, int best,
 	tl->bound = best;
 	/* The scratch record of search_check, then the best. */
 	tl->best = kn_zalloc(ops->recsize);
+	if (tl->kept == NULL)
+		tl->kept = kn_alloc(TAG_KEEP * sizeof(*tl->kept));
 	tag_classify(tl);
 	if (best) {
 		/* The best of the nodes checked first, free of cost, so

@@ -48,12 +48,14 @@ struct tag_ops {
 };
 
 /* The sets kept: at most TAG_KEEP, the least recently used dropped
- * first. */
+ * first.  pk holds the levels a byte each (tag_lattice's pkw words),
+ * so that a look-up for a specialization compares eight at once. */
 #define TAG_KEEP 256
 struct tag_kept {
 	uint64_t x, used;
 	kn_pset *set;
 	size_t bytes;
+	uint64_t pk[TAG_MAXQ / 8];
 	int lev[TAG_MAXQ];
 };
 
@@ -79,8 +81,10 @@ struct tag_lattice {
 	uint64_t checked, passed;	/* nodes checked, and those passing */
 	/* tag_search's: */
 	const struct tag_ops *ops;
-	struct tag_kept kept[TAG_KEEP];
+	struct tag_kept *kept;	/* TAG_KEEP of them */
 	size_t nkept, keptbytes;
+	int pkw;		/* words of a packed level, or 0: a level
+				 * past 127 */
 	uint64_t clock;
 	char *rec;		/* records of the nodes evaluated */
 	size_t nrec, reccap;
