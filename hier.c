@@ -472,7 +472,9 @@ static int64_t
 hier_leaf(kn_hier *h, const char *s, size_t n, const char **err,
     uint32_t *above)
 {
-	int64_t found = above != NULL ? -1 : kn_dict_find(&h->lab[0], s, n);
+	kn_dict_at at;
+	int64_t found = above != NULL ? -1 :
+	    kn_dict_find_at(&h->lab[0], s, n, &at);
 	uint32_t id[66];
 	char buf[192];
 	int l, top = h->nlevels - 1;
@@ -503,7 +505,8 @@ hier_leaf(kn_hier *h, const char *s, size_t n, const char **err,
 			*err = "value out of range for the interval widths";
 			return -1;
 		}
-		id[0] = above != NULL ? 0 : kn_dict_intern(&h->lab[0], s, n);
+		id[0] = above != NULL ? 0 :
+		    kn_dict_put_at(&h->lab[0], s, n, &at);
 		for (l = 1; l < top; l++) {
 			w = h->width[l - 1] * kn_pow10(S - h->wscale);
 			q = floordiv(m, w);
@@ -525,7 +528,8 @@ hier_leaf(kn_hier *h, const char *s, size_t n, const char **err,
 			    "date-times (YYYY-MM-DDThh:mm:ss)";
 			return -1;
 		}
-		id[0] = above != NULL ? 0 : kn_dict_intern(&h->lab[0], s, n);
+		id[0] = above != NULL ? 0 :
+		    kn_dict_put_at(&h->lab[0], s, n, &at);
 		for (l = 1; l < top; l++) {
 			len = kn_date_label(v, h->dform, h->dlevel[l - 1], buf);
 			id[l] = kn_dict_intern(&h->lab[l], buf, len);
@@ -541,7 +545,8 @@ hier_leaf(kn_hier *h, const char *s, size_t n, const char **err,
 			*err = "value is not a code of digits";
 			return -1;
 		}
-		id[0] = above != NULL ? 0 : kn_dict_intern(&h->lab[0], s, n);
+		id[0] = above != NULL ? 0 :
+		    kn_dict_put_at(&h->lab[0], s, n, &at);
 		b = kn_alloc(n + 1);
 		for (l = 1; l < top; l++) {
 			size_t m = (size_t)h->mask[l - 1] < n ?

@@ -1402,6 +1402,27 @@ kn_dict_find(const kn_dict *d, const char *s, size_t n)
 }
 
 static uint32_t dict_intern(kn_dict *, const char *, size_t);
+static uint32_t dict_add(kn_dict *, const char *, size_t, uint64_t, size_t);
+
+int64_t
+kn_dict_find_at(const kn_dict *d, const char *s, size_t n, kn_dict_at *at)
+{
+	uint64_t e;
+
+	at->h = kn_hash(s, n);
+	at->j = dict_probe(d, s, n, at->h);
+	at->n = d->n;
+	e = d->slot[at->j];
+	return e != 0 ? (int64_t)(uint32_t)(e - 1) : -1;
+}
+
+uint32_t
+kn_dict_put_at(kn_dict *d, const char *s, size_t n, const kn_dict_at *at)
+{
+	if (at->n != d->n || d->slot[at->j] != 0)
+		return dict_intern(d, s, n);
+	return dict_add(d, s, n, at->h, at->j);
+}
 
 /* Interns s; values of at most 8 bytes go through a small cache first,
  * since most columns repeat a few short values. */
@@ -1453,11 +1474,20 @@ static uint32_t
 dict_intern(kn_dict *d, const char *s, size_t n)
 {
 	uint64_t h = kn_hash(s, n);
-	size_t j = dict_probe(d, s, n, h), k;
-	uint32_t id;
+	size_t j = dict_probe(d, s, n, h);
 
 	if (d->slot[j] != 0)
 		return (uint32_t)(d->slot[j] - 1);
+	return dict_add(d, s, n, h, j);
+}
+
+/* Adds s (hash h) to d at its empty slot j. */
+static uint32_t
+dict_add(kn_dict *d, const char *s, size_t n, uint64_t h, size_t j)
+{
+	size_t k;
+	uint32_t id;
+
 	if (d->n >= UINT32_MAX - 1)
 		kn_die("more than %u distinct values", UINT32_MAX - 1);
 	if (d->n == d->cap) {

@@ -248,6 +248,17 @@ uint32_t kn_dict_intern_padded(kn_dict *d, const char *s, size_t n,
     int padded);
 /* Returns the id of s or -1. */
 int64_t kn_dict_find(const kn_dict *d, const char *s, size_t n);
+/* kn_dict_find, which also notes in *at where s goes; kn_dict_put_at
+ * then adds s (not found) there, with no second look-up, if d is
+ * unchanged since (else it looks s up again), and returns its id. */
+typedef struct {
+	uint64_t h;
+	size_t j, n;
+} kn_dict_at;
+int64_t kn_dict_find_at(const kn_dict *d, const char *s, size_t n,
+    kn_dict_at *at);
+uint32_t kn_dict_put_at(kn_dict *d, const char *s, size_t n,
+    const kn_dict_at *at);
 kn_str kn_dict_get(const kn_dict *d, uint32_t id);
 /* The bytes a dictionary holds, about. */
 size_t kn_dict_bytes(const kn_dict *d);
