@@ -5,8 +5,8 @@
  * parts above its own (make layers checks the objects with nm).
  *
  *   kanon.c  errors and exit, memory, option values, temp files and
- *            atomic output, hashing and dictionaries, exact
- *            decimals, big integers;
+ *            atomic output, exact decimals, big integers;
+ *   dict.c   hashing, and dictionaries of values as ids, in byte order;
  *   date.c   ISO 8601 dates and date-times as days and seconds, and the
  *            labels of generated date hierarchies;
  *   help.c   --help: the lines of the options the programs share;
@@ -213,7 +213,46 @@ void kn_fmt_size(char *buf, size_t n, size_t v);
 /* Writes all of buf to fd; 0 on success, -1 with errno set. */
 int kn_write_all(int fd, const void *buf, size_t n);
 
-/* ---- dictionaries ------------------------------------------------- */
+/* ---- exact decimal numbers ---------------------------------------- */
+
+/* Parses a decimal number ("-12", "3.25"; "1e3" is refused) into
+ * mant / 10^scale with trailing zeros dropped; returns 0 if s is not
+ * such a number or has more than 36 significant digits. */
+int kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale);
+/* Formats v / 10^scale canonically (no trailing zeros) into buf
+ * (at least 48 bytes); returns the length. */
+size_t kn_dec_format(kn_i128 v, int scale, char *buf);
+/* Adds a/10^as to the sum v/10^vs exactly, raising vs as needed; dies
+ * on overflow. */
+void kn_dec_add(kn_i128 *v, int *vs, kn_i128 a, int as);
+/* 10^e as i128 (e <= 38). */
+kn_i128 kn_pow10(int e);
+/* Compares a/10^as with b/10^bs exactly: -1, 0 or 1. */
+int kn_dec_cmp(kn_i128 a, int as, kn_i128 b, int bs);
+
+/* Per summed column: exact sum s/10^sc and sum of squares ss/10^2sc. */
+typedef struct {
+	kn_i128 s, ss;
+	int sc;
+} kn_sum;
+
+/* Unsigned integers of up to 1024 bits, for exact comparisons whose
+ * products outgrow 128 bits (variance and recursive diversity). */
+typedef struct {
+	uint32_t d[32];		/* little-endian limbs */
+} kn_big;
+
+void kn_big_set(kn_big *x, unsigned __int128 v);
+/* x *= y; dies if the product needs more than 1024 bits. */
+void kn_big_mul(kn_big *x, const kn_big *y);
+/* x *= 10^e. */
+void kn_big_pow10(kn_big *x, int e);
+/* x -= y (x >= y). */
+void kn_big_sub(kn_big *x, const kn_big *y);
+int kn_big_cmp(const kn_big *x, const kn_big *y);
+long double kn_big_ld(const kn_big *x);
+
+/* ==== dict.c ======================================================= */
 
 /* A string that is not NUL-terminated: a field, a label. */
 typedef struct {
@@ -288,45 +327,6 @@ int kn_bytes_cmp(const char *a, size_t an, const char *b, size_t bn);
 /* Stable sort of n ids by cmp(a, b, ctx). */
 void kn_sort_ids(uint32_t *a, size_t n,
     int (*cmp)(uint32_t, uint32_t, const void *), const void *ctx);
-
-/* ---- exact decimal numbers ---------------------------------------- */
-
-/* Parses a decimal number ("-12", "3.25"; "1e3" is refused) into
- * mant / 10^scale with trailing zeros dropped; returns 0 if s is not
- * such a number or has more than 36 significant digits. */
-int kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale);
-/* Formats v / 10^scale canonically (no trailing zeros) into buf
- * (at least 48 bytes); returns the length. */
-size_t kn_dec_format(kn_i128 v, int scale, char *buf);
-/* Adds a/10^as to the sum v/10^vs exactly, raising vs as needed; dies
- * on overflow. */
-void kn_dec_add(kn_i128 *v, int *vs, kn_i128 a, int as);
-/* 10^e as i128 (e <= 38). */
-kn_i128 kn_pow10(int e);
-/* Compares a/10^as with b/10^bs exactly: -1, 0 or 1. */
-int kn_dec_cmp(kn_i128 a, int as, kn_i128 b, int bs);
-
-/* Per summed column: exact sum s/10^sc and sum of squares ss/10^2sc. */
-typedef struct {
-	kn_i128 s, ss;
-	int sc;
-} kn_sum;
-
-/* Unsigned integers of up to 1024 bits, for exact comparisons whose
- * products outgrow 128 bits (variance and recursive diversity). */
-typedef struct {
-	uint32_t d[32];		/* little-endian limbs */
-} kn_big;
-
-void kn_big_set(kn_big *x, unsigned __int128 v);
-/* x *= y; dies if the product needs more than 1024 bits. */
-void kn_big_mul(kn_big *x, const kn_big *y);
-/* x *= 10^e. */
-void kn_big_pow10(kn_big *x, int e);
-/* x -= y (x >= y). */
-void kn_big_sub(kn_big *x, const kn_big *y);
-int kn_big_cmp(const kn_big *x, const kn_big *y);
-long double kn_big_ld(const kn_big *x);
 
 /* ==== date.c ======================================================= */
 
