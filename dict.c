@@ -152,7 +152,7 @@ kn_dict_put_at(kn_dict *d, const char *s, size_t n, const kn_dict_at *at)
 	return dict_add(d, s, n, at->h, at->j);
 }
 
-/* Interns s; values of at most 8 bytes go through a small cache first,
+/* Interns s; values of at most 16 bytes go through a small cache first,
  * since most columns repeat a few short values. */
 uint32_t
 kn_dict_intern(kn_dict *d, const char *s, size_t n)
@@ -164,38 +164,48 @@ uint32_t
 kn_dict_intern_padded(kn_dict *d, const char *s, size_t n, int padded)
 {
 	struct kn_dcache *ce = NULL;
+	uint64_t w[2] = { 0, 0 };
 	uint32_t id;
 
-	if (n <= 8) {
-		uint64_t w = 0;
-
+	if (n > 16)
+		return dict_intern(d, s, n);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		if (padded) {
-			memcpy(&w, s, 8);
-			if (n < 8)
-				w &= (1ULL << (8 * n)) - 1;
-		} else
+	if (padded) {
+		/* Whole words, the bytes past the value cleared. */
+		memcpy(&w[0], s, 8);
+		if (n < 8)
+			w[0] &= (1ULL << (8 * n)) - 1;
+		else if (n > 8) {
+			memcpy(&w[1], s + 8, 8);
+			if (n < 16)
+				w[1] &= (1ULL << (8 * (n - 8))) - 1;
+		}
+	} else
 #endif
-			memcpy(&w, s, n);
-		if (d->cache == NULL) {
-			d->ncache = d->nslot < DCACHE_MIN ? DCACHE_MIN :
-			    d->nslot > DCACHE ? DCACHE : d->nslot;
-			d->cache = kn_zalloc(d->ncache * sizeof(*d->cache));
-		}
-		ce = &d->cache[((w * KN_HASH_M1) >> 52 ^ n) &
-		    (d->ncache - 1)];
-		if (ce->id1 != 0 && ce->w == w && ce->len == n)
-			return ce->id1 - 1;
-		id = dict_intern(d, s, n);
-		/* Not if the dictionary grew out of its cache (dict_grow). */
-		if (d->cache != NULL) {
-			ce->w = w;
-			ce->len = (uint32_t)n;
-			ce->id1 = id + 1;
-		}
-		return id;
+	{
+		memcpy(&w[0], s, n < 8 ? n : 8);
+		if (n > 8)
+			memcpy(&w[1], s + 8, n - 8);
 	}
-	return dict_intern(d, s, n);
+	if (d->cache == NULL) {
+		d->ncache = d->nslot < DCACHE_MIN ? DCACHE_MIN :
+		    d->nslot > DCACHE ? DCACHE : d->nslot;
+		d->cache = kn_zalloc(d->ncache * sizeof(*d->cache));
+	}
+	ce = &d->cache[(((w[0] ^ w[1] * KN_HASH_M2) * KN_HASH_M1) >> 52 ^ n) &
+	    (d->ncache - 1)];
+	if (ce->id1 != 0 && ce->w[0] == w[0] && ce->w[1] == w[1] &&
+	    ce->len == n)
+		return ce->id1 - 1;
+	id = dict_intern(d, s, n);
+	/* Not if the dictionary grew out of its cache (dict_grow). */
+	if (d->cache != NULL) {
+		ce->w[0] = w[0];
+		ce->w[1] = w[1];
+		ce->len = (uint32_t)n;
+		ce->id1 = id + 1;
+	}
+	return id;
 }
 
 static uint32_t

@@ -270,8 +270,9 @@ typedef struct {
 				 * << 32 | id+1, 0 empty */
 	size_t nslot;
 	int lowbyte;		/* some value holds a byte below TAB */
-	struct kn_dcache {	/* direct-mapped cache of short values */
-		uint64_t w;
+	struct kn_dcache {	/* direct-mapped cache of values of at
+				 * most 16 bytes */
+		uint64_t w[2];
 		uint32_t id1, len;
 	} *cache;
 	size_t ncache;		/* its entries, a power of 2 */
