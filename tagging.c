@@ -63,10 +63,12 @@ tag_init(struct tag_lattice *tl, int m, const int *nl, uint8_t *st)
 	if (tl->size > UINT32_MAX)
 		kn_die("tag_init: a lattice of %llu nodes",
 		    (unsigned long long)tl->size);
+	/* Levels a byte each (kept_below): a hierarchy has at most
+	 * KN_HIER_MAXLEVELS. */
 	tl->pkw = (m + 7) / 8;
 	for (i = 0; i < m; i++)
 		if (nl[i] > 128)
-			tl->pkw = 0;
+			kn_die("internal error: tag_init: %d levels", nl[i]);
 	tl->st = st;
 	/* The nodes by height: a counting sort, the levels counted up
 	 * as the index is. */
@@ -349,30 +351,25 @@ tag_pack(const struct tag_lattice *tl, const int *lev, uint64_t *pk)
 	int j;
 
 	memset(pk, 0, (size_t)tl->pkw * sizeof(uint64_t));
-	for (j = 0; j < tl->m && tl->pkw > 0; j++)
+	for (j = 0; j < tl->m; j++)
 		pk[j / 8] |= (uint64_t)lev[j] << 8 * (j % 8);
 }
 
-/* Whether kept set e is of a specialization of the levels lev (packed
- * into pk): each of its levels at most lev's.  Packed, a byte of pk
- * with its top bit set, less a byte below 128, keeps the bit when it
+/* Whether kept set e is of a specialization of the node whose levels
+ * are packed in pk: each of its levels at most the node's.  A byte of
+ * pk with its top bit set, less a byte below 128, keeps the bit when it
  * is no less, and borrows from no other byte. */
 static inline int
 kept_below(const struct tag_lattice *tl, const struct tag_kept *e,
-    const int *lev, const uint64_t *pk)
+    const uint64_t *pk)
 {
 	const uint64_t top = 0x8080808080808080ULL;
 	int j;
 
-	if (tl->pkw > 0) {
-		for (j = 0; j < tl->pkw; j++)
-			if ((((pk[j] | top) - e->pk[j]) & top) != top)
-				return 0;
-		return 1;
-	}
-	for (j = 0; j < tl->m && e->lev[j] <= lev[j]; j++)
-		;
-	return j == tl->m;
+	for (j = 0; j < tl->pkw; j++)
+		if ((((pk[j] | top) - e->pk[j]) & top) != top)
+			return 0;
+	return 1;
 }
 
 static const kn_pset *
@@ -394,7 +391,7 @@ kept_set(struct tag_lattice *tl, uint64_t x, const int *lev, int *owned,
 			e[i].used = ++tl->clock;
 			return e[i].set;
 		}
-		if (e[i].set->n < best && kept_below(tl, &e[i], lev, pk)) {
+		if (e[i].set->n < best && kept_below(tl, &e[i], pk)) {
 			p = i;
 			best = e[i].set->n;
 		}
@@ -544,6 +541,8 @@ tag_search(struct tag_lattice *tl, const struct tag_ops *ops, int best,
 		kn_pset_free(tl->kept[tl->nkept].set);
 	}
 	tl->keptbytes = 0;
+	free(tl->kept);
+	tl->kept = NULL;
 }
 
 void

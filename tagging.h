@@ -83,8 +83,7 @@ struct tag_lattice {
 	const struct tag_ops *ops;
 	struct tag_kept *kept;	/* TAG_KEEP of them */
 	size_t nkept, keptbytes;
-	int pkw;		/* words of a packed level, or 0: a level
-				 * past 127 */
+	int pkw;		/* words of the levels packed a byte each */
 	uint64_t clock;
 	char *rec;		/* records of the nodes evaluated */
 	size_t nrec, reccap;

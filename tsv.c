@@ -446,13 +446,14 @@ split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul)
 
 struct kn_csvfmt kn_csv = { 0, 0, ",", ",", 1, 1 };
 
-/* Makes room for need bytes of the decoded record (and a NUL); a
- * record longer than a line may be is an error, most likely a quote
- * that was never closed. */
+/* Makes room for need bytes of the decoded record, a NUL and 16 bytes
+ * more (a field may be read a word at a time past its end: freq.c's
+ * leaf_cached, kn_dict_intern_padded); a record longer than a line may
+ * be is an error, most likely a quote that was never closed. */
 static void
 rec_room(kn_table *t, size_t need, uint64_t start)
 {
-	if (need + 1 <= t->reccap)
+	if (need + 17 <= t->reccap)
 		return;
 	if (need > t->r.maxline)
 		kn_die("%s:%llu: a record of more than %zu bytes: is a quote "

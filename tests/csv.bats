@@ -350,3 +350,19 @@ csvfix() {
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf 'a\tb\tcount\n1\t2\t1\n3\t4\t1')" ]
 }
+
+@test "CSV: a field after a quoted field of several lines, near the end of the record's buffer, is counted whole, with a hierarchy or not (under make sanitize: no read past the buffer)" {
+	local q n want
+	want=$(printf 'b\tcount\n12345678901234\t1\n7\t1')
+	for n in 60 63 66 67 68 69 70 72 75 131 132 133; do
+		q=$(printf "%${n}s" '' | tr ' ' q)
+		printf 'a,b\n"pppppppppp\n%s",7\n"x\ny",12345678901234\n' \
+		    "$q" > "$T/t.csv"
+		run freqset --icsv -j 1 -q b "$T/t.csv"
+		[ "$status" -eq 0 ]
+		[ "$output" = "$want" ] || { echo "$n: $output"; false; }
+		run freqset --icsv -j 1 -q b -H b=mask:1 "$T/t.csv"
+		[ "$status" -eq 0 ]
+		[ "$output" = "$want" ] || { echo "$n -H: $output"; false; }
+	done
+}

@@ -1,4 +1,4 @@
-/* dict-check: kanon.c's byte order of a dictionary's values for the
+/* dict-check: dict.c's byte order of a dictionary's values for the
  * tests (tests/dict.bats).  Each line of stdin is a value (any bytes
  * but the newline); the distinct values are printed one a line in the
  * order of kn_dict_order, after checking that kn_dict_ranks is its

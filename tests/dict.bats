@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# kanon.c's byte order of a dictionary's values (kn_dict_order,
+# dict.c's byte order of a dictionary's values (kn_dict_order,
 # kn_dict_ranks: freqset's labels, the leaves' ranks, the targets')
 # against sort(1) in the C locale: random values of every byte but the
 # newline, of 0 to 300 bytes, many the prefix of others, many
