@@ -498,34 +498,44 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 		 * caches overlap; group i = e - PSET_AHEAD is counted
 		 * first, from the ring slot that group e then takes. */
 		uint64_t rk[PSET_AHEAD];
-		size_t rh[PSET_AHEAD], e;
+		size_t rh[PSET_AHEAD], e, ahead = src->n < PSET_AHEAD ?
+		    src->n : PSET_AHEAD;
 
-		for (e = 0; e < src->n + PSET_AHEAD; e++) {
-			size_t r = e % PSET_AHEAD;
-
-			if (e >= PSET_AHEAD) {
-				uint64_t k0 = rk[r];
-				size_t h = rh[r];
-
-				i = e - PSET_AHEAD;
-				while (tab[h].gen == gen && tab[h].key != k0)
-					h = (h + 1) & mask;
-				if (tab[h].gen == gen)
-					dc[tab[h].idx] += sc[i];
-				else {
-					tab[h].gen = gen;
-					tab[h].key = k0;
-					tab[h].idx = (uint32_t)n;
-					dk[n] = k0;
-					dc[n++] = sc[i];
-				}
-			}
-			if (e < src->n) {
-				rk[r] = pset_rolled(sk[e], kp, ops, nop);
-				rh[r] = (rk[r] * 0x9E3779B97F4A7C15ULL) >> hs;
-				__builtin_prefetch(&tab[rh[r]]);
-			}
+#define PSET_FETCH(e) do {						\
+	size_t r_ = (e) % PSET_AHEAD;					\
+									\
+	rk[r_] = pset_rolled(sk[e], kp, ops, nop);			\
+	rh[r_] = (rk[r_] * 0x9E3779B97F4A7C15ULL) >> hs;		\
+	__builtin_prefetch(&tab[rh[r_]]);				\
+} while (0)
+#define PSET_COUNT(i) do {						\
+	uint64_t k0 = rk[(i) % PSET_AHEAD];				\
+	size_t h = rh[(i) % PSET_AHEAD];				\
+									\
+	while (tab[h].gen == gen && tab[h].key != k0)			\
+		h = (h + 1) & mask;					\
+	if (tab[h].gen == gen)						\
+		dc[tab[h].idx] += sc[i];				\
+	else {								\
+		tab[h].gen = gen;					\
+		tab[h].key = k0;					\
+		tab[h].idx = (uint32_t)n;				\
+		dk[n] = k0;						\
+		dc[n++] = sc[i];					\
+	}								\
+} while (0)
+		for (e = 0; e < ahead; e++)
+			PSET_FETCH(e);
+		/* Group e - PSET_AHEAD counted, then group e fetched into
+		 * the ring slot it leaves. */
+		for (; e < src->n; e++) {
+			PSET_COUNT(e - PSET_AHEAD);
+			PSET_FETCH(e);
 		}
+		for (i = e >= PSET_AHEAD ? e - PSET_AHEAD : 0; i < src->n; i++)
+			PSET_COUNT(i);
+#undef PSET_FETCH
+#undef PSET_COUNT
 	} else {
 		/* Several words: the same, each key made in rk. */
 		uint64_t rk[PSET_AHEAD][8];
