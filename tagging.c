@@ -334,16 +334,6 @@ rec_add(struct tag_lattice *tl, uint64_t x)
 	return r + REC_AT;
 }
 
-/*
- * The set of node x (levels lev): kept, or rolled up from the kept set
- * of a specialization with the fewest groups, then kept.  When none is
- * kept, from a hub: the node at level hub where x is higher, itself
- * from the hub at level hub - 1, and so on down to the table's set.  A
- * hub is shared by the many nodes near it that the paths check and
- * holds far fewer groups than the table (on adult-full's 12 attributes
- * at 2%, 561 scans of the table instead of 6,657 with hubs at levels 2
- * and 1, the best measured).  *owned: the caller drops the set.
- */
 /* The levels lev packed a byte each into pkw words of pk. */
 static void
 tag_pack(const struct tag_lattice *tl, const int *lev, uint64_t *pk)
@@ -372,6 +362,16 @@ kept_below(const struct tag_lattice *tl, const struct tag_kept *e,
 	return 1;
 }
 
+/*
+ * The set of node x (levels lev): kept, or rolled up from the kept set
+ * of a specialization with the fewest groups, then kept.  When none is
+ * kept, from a hub: the node at level hub where x is higher, itself
+ * from the hub at level hub - 1, and so on down to the table's set.  A
+ * hub is shared by the many nodes near it that the paths check and
+ * holds far fewer groups than the table (on adult-full's 12 attributes
+ * at 2%, 561 scans of the table instead of 6,657 with hubs at levels 2
+ * and 1, the best measured).  *owned: the caller drops the set.
+ */
 static const kn_pset *
 kept_set(struct tag_lattice *tl, uint64_t x, const int *lev, int *owned,
     int hub)
