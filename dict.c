@@ -121,14 +121,6 @@ dict_probe(const kn_dict *d, const char *s, size_t n, uint64_t h)
 	return j;
 }
 
-int64_t
-kn_dict_find(const kn_dict *d, const char *s, size_t n)
-{
-	uint64_t e = d->slot[dict_probe(d, s, n, kn_hash(s, n))];
-
-	return e != 0 ? (int64_t)(uint32_t)(e - 1) : -1;
-}
-
 static uint32_t dict_intern(kn_dict *, const char *, size_t);
 static uint32_t dict_add(kn_dict *, const char *, size_t, uint64_t, size_t);
 
@@ -142,6 +134,14 @@ kn_dict_find_at(const kn_dict *d, const char *s, size_t n, kn_dict_at *at)
 	at->n = d->n;
 	e = d->slot[at->j];
 	return e != 0 ? (int64_t)(uint32_t)(e - 1) : -1;
+}
+
+int64_t
+kn_dict_find(const kn_dict *d, const char *s, size_t n)
+{
+	kn_dict_at at;
+
+	return kn_dict_find_at(d, s, n, &at);
 }
 
 uint32_t
@@ -163,37 +163,19 @@ kn_dict_intern(kn_dict *d, const char *s, size_t n)
 uint32_t
 kn_dict_intern_padded(kn_dict *d, const char *s, size_t n, int padded)
 {
-	struct kn_dcache *ce = NULL;
-	uint64_t w[2] = { 0, 0 };
+	struct kn_dcache *ce;
+	uint64_t w[2], slot;
 	uint32_t id;
 
 	if (n > 16)
 		return dict_intern(d, s, n);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (padded) {
-		/* Whole words, the bytes past the value cleared. */
-		memcpy(&w[0], s, 8);
-		if (n < 8)
-			w[0] &= (1ULL << (8 * n)) - 1;
-		else if (n > 8) {
-			memcpy(&w[1], s + 8, 8);
-			if (n < 16)
-				w[1] &= (1ULL << (8 * (n - 8))) - 1;
-		}
-	} else
-#endif
-	{
-		memcpy(&w[0], s, n < 8 ? n : 8);
-		if (n > 8)
-			memcpy(&w[1], s + 8, n - 8);
-	}
+	slot = kn_short_key(s, n, padded, w);
 	if (d->cache == NULL) {
 		d->ncache = d->nslot < DCACHE_MIN ? DCACHE_MIN :
 		    d->nslot > DCACHE ? DCACHE : d->nslot;
 		d->cache = kn_zalloc(d->ncache * sizeof(*d->cache));
 	}
-	ce = &d->cache[(((w[0] ^ w[1] * KN_HASH_M2) * KN_HASH_M1) >> 52 ^ n) &
-	    (d->ncache - 1)];
+	ce = &d->cache[slot & (d->ncache - 1)];
 	if (ce->id1 != 0 && ce->w[0] == w[0] && ce->w[1] == w[1] &&
 	    ce->len == n)
 		return ce->id1 - 1;

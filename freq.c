@@ -111,28 +111,14 @@ struct hcache {
 static inline int64_t
 leaf_cached(struct hcache *hc, kn_hier *h, kn_str v, const char **err)
 {
-	uint64_t w[2] = { 0, 0 };
+	uint64_t w[2];
 	struct hcache *e;
 	int64_t id;
 
 	if (v.n > 16)
 		return kn_hier_leaf(h, v.p, v.n, err);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* A reader's field may be read 8 bytes at a time past its end
-	 * (kn_dict_intern_padded). */
-	memcpy(&w[0], v.p, 8);
-	if (v.n < 8)
-		w[0] &= (1ULL << (8 * v.n)) - 1;
-	else if (v.n > 8) {
-		memcpy(&w[1], v.p + 8, 8);
-		if (v.n < 16)
-			w[1] &= (1ULL << (8 * (v.n - 8))) - 1;
-	}
-#else
-	memcpy(w, v.p, v.n);
-#endif
-	e = &hc[((w[0] ^ w[1] * KN_HASH_M2) * KN_HASH_M1 >> 52 ^ v.n) &
-	    (HCACHE - 1)];
+	/* A reader's field may be read 8 bytes at a time past its end. */
+	e = &hc[kn_short_key(v.p, v.n, 1, w) & (HCACHE - 1)];
 	if (e->id1 != 0 && e->len == v.n && e->w[0] == w[0] &&
 	    e->w[1] == w[1])
 		return e->id1 - 1;

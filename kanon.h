@@ -322,6 +322,35 @@ kn_hash_mix(uint64_t h)
 	return h;
 }
 
+/* A value s of n <= 16 bytes as two words w (zero past its end), and
+ * the hash of a direct-mapped cache's slot for it (keep its low bits):
+ * the caches of short values (the dictionaries', freq.c's leaves').
+ * With padded, s is read a word at a time, up to 8 bytes past its end
+ * (as a reader's buffers allow). */
+static inline uint64_t
+kn_short_key(const char *s, size_t n, int padded, uint64_t *w)
+{
+	w[0] = w[1] = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (padded) {
+		memcpy(&w[0], s, 8);
+		if (n < 8)
+			w[0] &= (1ULL << (8 * n)) - 1;
+		else if (n > 8) {
+			memcpy(&w[1], s + 8, 8);
+			if (n < 16)
+				w[1] &= (1ULL << (8 * (n - 8))) - 1;
+		}
+	} else
+#endif
+	{
+		memcpy(&w[0], s, n < 8 ? n : 8);
+		if (n > 8)
+			memcpy(&w[1], s + 8, n - 8);
+	}
+	return ((w[0] ^ w[1] * KN_HASH_M2) * KN_HASH_M1) >> 52 ^ n;
+}
+
 /* Byte-wise order of a[0..an) and b[0..bn) (LC_ALL=C), a prefix
  * first: -1, 0 or 1. */
 int kn_bytes_cmp(const char *a, size_t an, const char *b, size_t bn);

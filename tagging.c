@@ -518,8 +518,7 @@ tag_search(struct tag_lattice *tl, const struct tag_ops *ops, int best,
 	tl->bound = best;
 	/* The scratch record of search_check, then the best. */
 	tl->best = kn_zalloc(ops->recsize);
-	if (tl->kept == NULL)
-		tl->kept = kn_alloc(TAG_KEEP * sizeof(*tl->kept));
+	tl->kept = kn_alloc(TAG_KEEP * sizeof(*tl->kept));
 	tag_classify(tl);
 	if (best) {
 		/* The best of the nodes checked first, free of cost, so
