@@ -733,18 +733,21 @@ adultcase() {
 
 @test "-a takes the names of the README and the papers, in any case" {
 	# name=algorithm; -v names Rothko-T or Rothko-S out of core, and
-	# prints nothing of the kind in memory.
+	# prints nothing of the kind in memory.  (The tables in files: bats's
+	# run takes a while over 30,000 lines.)
+	partition -q sex,race -H "$AH" -k 10 "$ADULT" > "$T/mem"
 	for m in Mondrian=memory memory=memory In-Memory=memory \
 	    Rothko-T=Rothko-T rothko_t=Rothko-T ROTHKO-S=Rothko-S \
 	    "rothko s=Rothko-S"; do
+		rm -f "$T/out"
 		run --separate-stderr partition -v -a "${m%%=*}" -S 4M \
-		    -q sex,race -H "$AH" -k 10 "$ADULT"
+		    -q sex,race -H "$AH" -k 10 -o "$T/out" "$ADULT"
 		[ "$status" -eq 0 ] || { echo "-a '${m%%=*}': $stderr"; false; }
 		case ${m#*=} in
 		memory) [[ $stderr != *Rothko* ]] ;;
 		*) [[ $stderr == "partition: ${m#*=}: -S 4194304,"* ]] ;;
 		esac || { echo "-a '${m%%=*}': $stderr"; false; }
-		[ "$output" = "$(partition -q sex,race -H "$AH" -k 10 "$ADULT")" ]
+		cmp "$T/mem" "$T/out"
 	done
 	for a in rothko rothko-x mondrian-t ""; do
 		run --separate-stderr partition -a "$a" -q sex -H "$AH" -k 2 "$ADULT"
