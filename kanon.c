@@ -64,6 +64,9 @@ on_signal(int sig)
 	raise(sig);
 }
 
+/* The standard descriptors the caller closed, held on /dev/null. */
+static int std_closed[3];
+
 void
 kn_init(const char *argv0)
 {
@@ -98,9 +101,12 @@ kn_init(const char *argv0)
 	 * as using a closed one would: stdin and stderr write-only, stdout
 	 * read-only (an unused stdout is no error, a written one is). */
 	for (i = 0; i < 3; i++)
-		if (fcntl((int)i, F_GETFD) == -1 && errno == EBADF &&
-		    open("/dev/null", i == 1 ? O_RDONLY : O_WRONLY) != (int)i)
-			_exit(2);
+		if (fcntl((int)i, F_GETFD) == -1 && errno == EBADF) {
+			if (open("/dev/null", i == 1 ? O_RDONLY : O_WRONLY) !=
+			    (int)i)
+				_exit(2);
+			std_closed[i] = 1;
+		}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -454,15 +460,37 @@ kn_default_budget(void)
 	return b;
 }
 
+/*
+ * The temp files' directory: -T, else TMPDIR, else /tmp.  Some temp
+ * files are closed and opened again by name (sorted runs, spilled
+ * sets), so no other user may be able to replace them: a directory
+ * that others may write to must be sticky (as /tmp is), and it must
+ * belong to the user running the program or to root (the owner of a
+ * sticky directory may still rename what is in it).
+ */
 const char *
 kn_tmpdir(const char *opt)
 {
-	const char *d;
+	const char *d = opt, *how = "-T";
+	struct stat st;
 
-	if (opt != NULL && *opt != '\0')
-		return opt;
-	d = getenv("TMPDIR");
-	return d != NULL && *d != '\0' ? d : "/tmp";
+	if (d == NULL || *d == '\0') {
+		d = getenv("TMPDIR");
+		how = "TMPDIR";
+		if (d == NULL || *d == '\0')
+			return "/tmp";
+	}
+	if (stat(d, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    (((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+	    (st.st_mode & S_ISVTX) == 0) ||
+	    (st.st_uid != geteuid() && st.st_uid != 0)))
+		kn_die("%s %s: %s could replace the working files in it "
+		    "(kanon(7), TMPDIR): give a directory of your own, or a "
+		    "sticky one such as /tmp", how, d, (st.st_mode &
+		    (S_IWGRP | S_IWOTH)) != 0 && (st.st_mode & S_ISVTX) == 0 ?
+		    "not sticky, and other users may write to it: they" :
+		    "the directory of another user, who");
+	return d;
 }
 
 /* Registers path, tmp_mu held. */
@@ -704,6 +732,7 @@ struct outfile {
 	int dirfd;
 	int isreg;		/* the target is the regular file id */
 	struct fileid id;
+	struct fileid dirid;	/* dirfd's */
 	struct fileid *allow;	/* inputs it may replace: the table's */
 	size_t nallow;
 	struct outfile *next;
@@ -999,6 +1028,48 @@ out_mktemp(struct outfile *o, const char *dir)
 	return fd;
 }
 
+/* Dies if o's target, base in dirfd, is the target of another output
+ * of the run (say -o and -r through a link to one name): the second
+ * rename would replace the first output. */
+static void
+out_twice(struct outfile *o, const char *shown)
+{
+	const struct outfile *q;
+	struct stat st;
+
+	if (fstat(o->dirfd, &st) != 0)
+		kn_die_sys("%s", shown);
+	o->dirid.dev = st.st_dev;
+	o->dirid.ino = st.st_ino;
+	for (q = outs; q != NULL; q = q->next)
+		if (q->base != NULL && same_id(&q->dirid, &o->dirid) &&
+		    strcmp(q->base, o->base) == 0)
+			kn_die("%s: the file of another output too (given as "
+			    "%s): one would replace the other", shown, q->dst);
+}
+
+/* Dies if the existing target st is in a sticky directory that others
+ * may write to (/tmp) and belongs to neither us nor the directory's
+ * owner: another user's file or FIFO there would take the output (a
+ * file keeps its owner and mode when replaced).  The rule of Linux's
+ * fs.protected_regular and fs.protected_fifos, applied whether the
+ * system sets them or not. */
+static void
+out_owner(const struct outfile *o, const struct stat *st, const char *shown)
+{
+	struct stat ds;
+
+	if (fstat(o->dirfd, &ds) != 0)
+		kn_die_sys("%s", shown);
+	if ((ds.st_mode & S_ISVTX) != 0 &&
+	    (ds.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+	    st->st_uid != geteuid() && st->st_uid != ds.st_uid &&
+	    !S_ISDIR(st->st_mode))
+		kn_die("%s: a file in a sticky directory that others may "
+		    "write to, owned by neither you nor the directory's "
+		    "owner: not written (kanon(7), OUTPUT FILES)", shown);
+}
+
 /* Opens the output path (named shown in messages), which may replace
  * the table read from ops[0..nops) (none: stdin) if inplace is set. */
 static FILE *
@@ -1012,15 +1083,30 @@ open_out(const char *path, const char *shown, char *const *ops,
 	size_t i;
 	int fd;
 
-	if ((fd = fd_name(path)) >= 0 || strncmp(path, "/proc/", 6) == 0) {
-		/* A name of an open descriptor, or a file of the kernel's:
-		 * written as it is. */
-		fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : open(path,
-		    O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0666);
-		if (fd < 0)
+	if ((fd = fd_name(path)) >= 0) {
+		/* A name of an open descriptor: written as it is; not one
+		 * the caller closed, held on /dev/null. */
+		int fl;
+
+		if (fd < 3 && std_closed[fd])
+			kn_die("%s: the standard %s is closed: nothing written "
+			    "there would be kept", shown, fd == 0 ? "input" :
+			    fd == 1 ? "output" : "error");
+		if ((fl = fcntl(fd, F_GETFL)) >= 0 &&
+		    (fl & O_ACCMODE) == O_RDONLY)
+			kn_die("%s: open for reading only, not an output",
+			    shown);
+		if ((fd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0)
 			kn_die_sys("%s", shown);
 		return out_direct(shown, fd);
 	}
+	if (strncmp(path, "/proc/", 6) == 0)
+		/* /proc/self/cwd/x, /proc/self/root/x: links that the
+		 * checks below could not follow safely. */
+		kn_die("%s%s%s: a name under /proc, not a file to write: give "
+		    "the file's own path (or /dev/fd/N for a descriptor)",
+		    shown, strcmp(shown, path) == 0 ? "" : ": leads to ",
+		    strcmp(shown, path) == 0 ? "" : path);
 	o = kn_zalloc(sizeof(*o));
 	if ((o->base = out_walk(shown, path, &o->dirfd, &dir, &proc)) ==
 	    NULL) {
@@ -1029,7 +1115,9 @@ open_out(const char *path, const char *shown, char *const *ops,
 		free(proc);
 		return f;
 	}
+	out_twice(o, shown);
 	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		out_owner(o, &st, shown);
 		if (!S_ISREG(st.st_mode)) {
 			/* A device or a FIFO (/dev/null, a named pipe):
 			 * written directly, there is nothing to replace

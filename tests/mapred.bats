@@ -362,3 +362,16 @@ b	1" ]
 		done
 	done
 }
+
+@test "an input named like an option (-x.tsv) or an assignment (a=b.tsv) is read as a file, by split and by awk" {
+	cd "$T"
+	head -n 200 "$ADULT" > ./-x.tsv
+	cp ./-x.tsv a=b.tsv
+	local f s
+	for f in -x.tsv a=b.tsv; do
+		for s in "" awk; do
+			MAPRED_SPLIT=$s mapred -n 3 -m cat -- "$f" > out
+			cmp out ./"$f"
+		done
+	done
+}

@@ -409,3 +409,122 @@ closed() {
 	each "$OUTPUTS" closed
 	done_cases
 }
+
+# The cases an adversarial review found (2026-11-29): names under /proc,
+# two outputs that are one file, closed standard descriptors, another
+# user's file in /tmp, and working directories others could write to.
+# own: a table and its copy in the test's directory.
+own() {
+	mkdir "$BATS_TEST_TMPDIR/w" && cd "$BATS_TEST_TMPDIR/w" || return 1
+	printf 'a\tb\n1\tx\n2\ty\n1\tx\n' > t.tsv
+	cp t.tsv t0
+}
+
+@test "outputs: a name under /proc other than a descriptor's is refused, the input untouched" {
+	own
+	ln -s /proc/self/cwd/t.tsv viaproc
+	local c p
+	for c in "freqset -q a" "extsort -k a" "score -q a -k 1" \
+	    "partition -q a -k 1" "lattice-search -q a -H a=interval:2 -k 1"; do
+		p=${c%% *}
+		run --separate-stderr $c -o /proc/self/cwd/t.tsv t.tsv
+		[ "$status" -eq 2 ] && [ -z "$output" ]
+		[ "$stderr" = "$p: /proc/self/cwd/t.tsv: a name under /proc, not a file to write: give the file's own path (or /dev/fd/N for a descriptor)" ]
+		cmp t.tsv t0
+		run --separate-stderr $c -o viaproc t.tsv
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "$p: viaproc: leads to /proc/self/cwd/t.tsv: a name under /proc, not a file to write: give the file's own path (or /dev/fd/N for a descriptor)" ]
+		cmp t.tsv t0
+	done
+	[ -z "$(ls -A | grep -v '^t.tsv$\|^t0$\|^viaproc$')" ]
+	# A descriptor's name there is written as the shell writes it.
+	freqset -q a -o /proc/self/fd/1 t.tsv > out
+	[ "$(cat out)" = "$(printf 'a\tcount\n1\t2\n2\t1')" ]
+}
+
+@test "outputs: two outputs of one run that are one file (a link to a new name, or the same name) are refused, nothing written" {
+	own
+	ln -s r.tsv l.tsv
+	run --separate-stderr partition -q a -k 1 -r r.tsv -o l.tsv t.tsv
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	[ "$stderr" = "partition: r.tsv: the file of another output too (given as l.tsv): one would replace the other" ]
+	[ ! -e r.tsv ]
+	run --separate-stderr score -q a -k 1 --report x.html -o x.html t.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "score: x.html: the file of another output too (given as x.html): one would replace the other" ]
+	[ ! -e x.html ]
+	[ -z "$(ls -A | grep -v '^t.tsv$\|^t0$\|^l.tsv$')" ]
+}
+
+@test "outputs: a standard descriptor the caller closed is refused as -o, with a message" {
+	own
+	run bash -c 'freqset -q a -o /dev/stdin t.tsv <&- 2>&1; echo "status $?"'
+	[ "$output" = "$(printf 'freqset: /dev/stdin: the standard input is closed: nothing written there would be kept\nstatus 2')" ]
+	run bash -c 'extsort -k a -o /dev/fd/0 t.tsv <&- 2>&1; echo "status $?"'
+	[ "$output" = "$(printf 'extsort: /dev/fd/0: the standard input is closed: nothing written there would be kept\nstatus 2')" ]
+	run bash -c 'score -q a -k 1 -o /dev/stdout t.tsv >&- 2> err; echo "status $?"'
+	[ "$output" = "status 2" ]
+	[ "$(cat err)" = "score: /dev/stdout: the standard output is closed: nothing written there would be kept" ]
+	run bash -c 'partition -q a -k 1 -o /dev/fd/2 t.tsv 2>&-; echo "status $?"'
+	[ "$output" = "status 2" ]
+	# Open for reading, as a shell may leave the standard input.
+	run bash -c 'freqset -q a -o /dev/stdin t.tsv < t0 2>&1; echo "status $?"'
+	[ "$output" = "$(printf 'freqset: /dev/stdin: open for reading only, not an output\nstatus 2')" ]
+	cmp t.tsv t0
+}
+
+@test "outputs: in a sticky directory others may write to, another user's file or FIFO is not written" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root, to make a file owned by another user"
+	id nobody > /dev/null 2>&1 || skip "no user nobody"
+	own
+	mkdir -m 1777 st
+	chmod 1777 st
+	echo theirs > st/out
+	chmod 666 st/out
+	mkfifo st/fifo
+	chown nobody st/out st/fifo
+	local c
+	for c in "freqset -q a" "extsort -k a" "partition -q a -k 1"; do
+		for f in out fifo; do
+			run --separate-stderr timeout 20 $c -o "st/$f" t.tsv
+			[ "$status" -eq 2 ]
+			[ "$stderr" = "${c%% *}: st/$f: a file in a sticky directory that others may write to, owned by neither you nor the directory's owner: not written (kanon(7), OUTPUT FILES)" ]
+		done
+	done
+	[ "$(cat st/out)" = theirs ]
+	[ "$(stat -c %U st/out)" = nobody ]
+	# Ours, or the directory's owner's, is replaced as elsewhere.
+	chown root st/out
+	freqset -q a -o st/out t.tsv
+	[ "$(wc -l < st/out)" -eq 3 ]
+}
+
+@test "-T and TMPDIR: a directory others may write to and not sticky, or another user's, is refused before reading; a sticky one or one's own is used" {
+	own
+	mkdir open
+	chmod 0777 open
+	local p c
+	for c in "freqset -q a" "extsort -k a" "score -q a -k 1" \
+	    "partition -q a -k 1" "recode -n a=0 -H a=interval:2 -k 1" \
+	    "lattice-search -q a -H a=interval:2 -k 1"; do
+		p=${c%% *}
+		run --separate-stderr $c -T open t.tsv
+		[ "$status" -eq 2 ] && [ -z "$output" ]
+		[ "$stderr" = "$p: -T open: not sticky, and other users may write to it: they could replace the working files in it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
+		TMPDIR=open run --separate-stderr $c t.tsv
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "$p: TMPDIR open: not sticky, and other users may write to it: they could replace the working files in it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
+	done
+	chmod 1777 open
+	mkdir mine
+	freqset -q a -S 1K -T open t.tsv > out1
+	TMPDIR=mine freqset -q a -S 1K t.tsv > out2
+	cmp out1 out2
+	[ -z "$(ls -A open)" ] && [ -z "$(ls -A mine)" ]
+	if [ "$(id -u)" -eq 0 ] && id nobody > /dev/null 2>&1; then
+		chown nobody mine
+		run --separate-stderr freqset -q a -T mine t.tsv
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "freqset: -T mine: the directory of another user, who could replace the working files in it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
+	fi
+}
