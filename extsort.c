@@ -1172,8 +1172,9 @@ line_after(int fd, uint64_t size, uint64_t off, char **buf, size_t *cap,
     uint64_t *at)
 {
 	uint64_t pos = off > 0 ? off - 1 : 0;
-	size_t n = 0, got, i;
+	size_t n = 0, got, from;
 	int start = off == 0;
+	char *nl;
 
 	for (;;) {
 		if (n + 4096 > *cap) {
@@ -1182,7 +1183,9 @@ line_after(int fd, uint64_t size, uint64_t off, char **buf, size_t *cap,
 		}
 		got = 0;
 		if (pos < size) {
-			ssize_t r = pread(fd, *buf + n, 4096, (off_t)pos);
+			/* What the buffer holds: a long line is read in
+			 * reads that grow with it. */
+			ssize_t r = pread(fd, *buf + n, *cap - n, (off_t)pos);
 
 			if (r < 0)
 				kn_die_sys("(temp run): read error");
@@ -1195,8 +1198,7 @@ line_after(int fd, uint64_t size, uint64_t off, char **buf, size_t *cap,
 		}
 		pos += got;
 		if (!start) {
-			char *nl = memchr(*buf, '\n', got);
-
+			nl = memchr(*buf, '\n', got);
 			if (nl == NULL)
 				continue;
 			/* The line starts after the newline. */
@@ -1204,14 +1206,17 @@ line_after(int fd, uint64_t size, uint64_t off, char **buf, size_t *cap,
 			*at = pos - got + (uint64_t)(nl - *buf) + 1;
 			n = got - (size_t)(nl - *buf) - 1;
 			memmove(*buf, nl + 1, n);
+			from = 0;
 		} else {
 			if (n == 0 && off == 0)
 				*at = 0;
+			from = n;
 			n += got;
 		}
-		for (i = 0; i < n; i++)
-			if ((*buf)[i] == '\n')
-				return i;
+		/* Only the bytes new since the last read: a line of L
+		 * bytes is looked at once, not L / 4096 times. */
+		if ((nl = memchr(*buf + from, '\n', n - from)) != NULL)
+			return (size_t)(nl - *buf);
 		if (*at >= size)
 			return 0;
 	}

@@ -453,7 +453,7 @@ struct kn_csvfmt kn_csv = { 0, 0, ",", ",", 1, 1 };
 static void
 rec_room(kn_table *t, size_t need, uint64_t start)
 {
-	if (need + 17 <= t->reccap)
+	if (need + 17 <= t->reccap && need <= t->r.maxline)
 		return;
 	if (need > t->r.maxline)
 		kn_die("%s:%llu: a record of more than %zu bytes: is a quote "
@@ -1266,6 +1266,34 @@ kn_table_open_tsv(kn_table *t, char **paths, size_t npaths,
 	table_open(t, paths, npaths, columns, NULL, 0);
 }
 
+/* Whether the first field of a record, f, is the column name name: as
+ * it is, or after a byte-order mark, where the field is read as it
+ * stands (a quote after the mark does not start a quoted field), so
+ * that "name" in quotes there is name too. */
+static int
+csv_first_name(const char *name, kn_str f)
+{
+	size_t n = strlen(name), i, j;
+
+	if (f.n == n && memcmp(f.p, name, n) == 0)
+		return 1;
+	if (f.n < 3 || memcmp(f.p, BOM, 3) != 0)
+		return 0;
+	f.p += 3;
+	f.n -= 3;
+	if (f.n == n && memcmp(f.p, name, n) == 0)
+		return 1;
+	if (f.n < 2 || f.p[0] != '"' || f.p[f.n - 1] != '"')
+		return 0;
+	for (i = 1, j = 0; i < f.n - 1; i++, j++) {
+		if (j == n || f.p[i] != name[j])
+			return 0;
+		if (f.p[i] == '"' && (i + 1 == f.n - 1 || f.p[++i] != '"'))
+			return 0;
+	}
+	return j == n;
+}
+
 /* kn_table_next for CSV. */
 static int
 csv_next(kn_table *t)
@@ -1284,11 +1312,13 @@ again:
 	if (t->skiphdr) {
 		/* A record whose fields are the column names, field by
 		 * field (its fields joined may not tell: one may hold a
-		 * tab). */
+		 * tab), the first after a byte-order mark or not (a file
+		 * concatenated to the others: cat a.csv b.csv). */
 		size_t c;
 
 		for (c = 0; c < n; c++)
-			if (strlen(t->names[c]) != t->f[c].n ||
+			if (c == 0 ? !csv_first_name(t->names[0], t->f[0]) :
+			    strlen(t->names[c]) != t->f[c].n ||
 			    memcmp(t->names[c], t->f[c].p, t->f[c].n) != 0)
 				break;
 		if (c == n) {

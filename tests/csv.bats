@@ -366,3 +366,31 @@ csvfix() {
 		[ "$output" = "$want" ] || { echo "$n -H: $output"; false; }
 	done
 }
+
+@test "--skip-header: a CSV file concatenated after a byte-order mark (cat a.csv b.csv, Excel's) loses its header, quoted or not, as TSV does" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a,b\n1,2\n' > h1.csv
+	printf '\357\273\277a,b\r\n5,6\r\n' > h2.csv
+	printf '\357\273\277"a",b\r\n7,8\r\n' > h3.csv
+	want=$(printf 'a\tb\tcount\n1\t2\t1\n5\t6\t1\n7\t8\t1')
+	[ "$(cat h1.csv h2.csv h3.csv | freqset --icsv --skip-header -q a,b)" = "$want" ]
+	printf 'a\tb\n1\t2\n' > h1.tsv
+	printf '\357\273\277a\tb\n5\t6\n' > h2.tsv
+	printf '\357\273\277a\tb\n7\t8\n' > h3.tsv
+	[ "$(cat h1.tsv h2.tsv h3.tsv | freqset --skip-header -q a,b)" = "$want" ]
+	# A name with a quote in it, and a record that only starts like
+	# the header, kept as data.
+	printf '"x""y",b\n1,2\n' > q1.csv
+	printf '\357\273\277"x""y",b\n\357\273\277"x""y,b\n' > q2.csv
+	run freqset --icsv --skip-header q1.csv q2.csv
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'x"y\tb\tcount\n1\t2\t1\n\357\273\277"x""y\tb\t1')" ]
+}
+
+@test "CSV: a quoted record of more lines than the record limit (64 MiB) is refused at its line, however its buffer grew" {
+	cd "$BATS_TEST_TMPDIR"
+	{ printf 'a,b\n1,"'; head -c 70000000 /dev/zero | tr '\0' '\n'; printf '"\n'; } > r.csv
+	run freqset --icsv -q a r.csv
+	[ "$status" -eq 2 ]
+	[ "$output" = "freqset: r.csv:2: a record of more than 67108864 bytes: is a quote of this line never closed? (raise -S for longer records)" ]
+}

@@ -350,3 +350,13 @@ setup() {
 	[ -z "$(ls -A "$T/tmp")" ]
 	[ ! -e "$T/out" ]
 }
+
+@test "-j 2 merges runs of lines of megabytes as -j 1 does, each line looked at once (it took minutes)" {
+	cd "$BATS_TEST_TMPDIR"
+	{ printf 'a\tb\n'; for i in 4 0 3 1 2; do printf '%d\t' "$i"
+	    head -c 4194304 /dev/zero | tr '\0' x; echo; done; } > L.tsv
+	extsort -k a -S 64K -j 1 L.tsv > one
+	timeout 60 extsort -k a -S 64K -j 2 L.tsv > two
+	cmp one two
+	[ "$(cut -c 1 one | tr -d '\n')" = a01234 ]
+}
