@@ -1430,6 +1430,10 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 			if (!kn_dec_parse(v.p, v.n, &m, &sc))
 				kn_table_fail(t, col, "'%.*s' is not a number",
 				    (int)v.n, v.p);
+			if (sc > 18)
+				kn_table_fail(t, col, "'%.*s' has more than 18 "
+				    "decimal places (kanon(7), Numbers)",
+				    (int)v.n, v.p);
 			if (cs->pairs) {
 				kn_str w = t->f[col + 1];
 

@@ -44,6 +44,10 @@ extremes() {
 	run partition -q a -k 1 t.tsv
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"t.tsv:2: column 'a': '0.0000000000000000001' has more than 18 decimal places (kanon(7), Numbers)"* ]]
+	# As a value to sum (it said the sums passed 2^127).
+	run freqset -q b --sum a t.tsv
+	[ "$status" -eq 2 ]
+	[ "$output" = "freqset: t.tsv:2: column 'a': '0.0000000000000000001' has more than 18 decimal places (kanon(7), Numbers)" ]
 }
 
 @test "a sum of squares past 2^127 is an error that names the limit" {
