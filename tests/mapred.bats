@@ -375,3 +375,25 @@ b	1" ]
 		done
 	done
 }
+
+@test "-T or TMPDIR that others may write to and not sticky, or another user's, is refused before the job; a sticky one or one's own is used" {
+	cd "$T"
+	head -n 200 "$ADULT" > t.tsv
+	mkdir open mine
+	chmod 0777 open
+	run --separate-stderr mapred -T open -m cat t.tsv
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	[ "$stderr" = "mapred: -T open: not sticky, and other users may write to it: they could replace the job's files in it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
+	TMPDIR=open run --separate-stderr mapred -m cat t.tsv
+	[ "$status" -eq 2 ]
+	chmod 1777 open
+	mapred -T open -m cat t.tsv | cmp - t.tsv
+	TMPDIR=mine mapred -m cat t.tsv | cmp - t.tsv
+	[ -z "$(ls -A open)" ] && [ -z "$(ls -A mine)" ]
+	if [ "$(id -u)" -eq 0 ] && id nobody > /dev/null 2>&1; then
+		chown nobody mine
+		run --separate-stderr mapred -T mine -m cat t.tsv
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "mapred: -T mine: the directory of another user, who could replace the job's files in it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
+	fi
+}
