@@ -174,6 +174,14 @@ run_row(const kn_fsrow *row, void *ctx)
  * caches at each. */
 #define EMIT_AHEAD 16
 
+/* The id of column c of group i of the sorted pairs. */
+static inline uint32_t
+emit_id(uint32_t *const *inv, const uint64_t *pairs, size_t i,
+    const int *shift, const int *bits, size_t c)
+{
+	return inv[c][(pairs[2 * i] >> shift[c]) & ((1ULL << bits[c]) - 1)];
+}
+
 /* Emits the set in memory, in order, to sink; then empties it. */
 static void
 freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
@@ -205,21 +213,19 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 				if (fr->prog && (i & 0xffff) == 0)
 					kn_progress(i, 0);
 				for (c = 0; i + EMIT_AHEAD < n && c < d; c++) {
-					uint32_t a = inv[c][(pairs[2 * (i +
-					    EMIT_AHEAD)] >> shift[c]) &
-					    ((1ULL << bits[c]) - 1)], b;
+					uint32_t a = emit_id(inv, pairs, i +
+					    EMIT_AHEAD, shift, bits, c);
+					uint32_t b = emit_id(inv, pairs, i +
+					    EMIT_AHEAD / 2, shift, bits, c);
 
-					b = inv[c][(pairs[2 * (i + EMIT_AHEAD /
-					    2)] >> shift[c]) &
-					    ((1ULL << bits[c]) - 1)];
 					__builtin_prefetch(&od[c]->off[a]);
 					__builtin_prefetch(&od[c]->lens[a]);
 					__builtin_prefetch(od[c]->arena +
 					    od[c]->off[b]);
 				}
 				for (c = 0; c < d; c++) {
-					ids[c] = inv[c][(pairs[2 * i] >>
-					    shift[c]) & ((1ULL << bits[c]) - 1)];
+					ids[c] = emit_id(inv, pairs, i, shift,
+					    bits, c);
 					fr->row.key[c] = kn_dict_get(od[c],
 					    ids[c]);
 				}

@@ -473,6 +473,7 @@ kn_tmpdir(const char *opt)
 {
 	const char *d = opt, *how = "-T";
 	struct stat st;
+	int shared;
 
 	if (d == NULL || *d == '\0') {
 		d = getenv("TMPDIR");
@@ -480,14 +481,14 @@ kn_tmpdir(const char *opt)
 		if (d == NULL || *d == '\0')
 			return "/tmp";
 	}
-	if (stat(d, &st) == 0 && S_ISDIR(st.st_mode) &&
-	    (((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
-	    (st.st_mode & S_ISVTX) == 0) ||
-	    (st.st_uid != geteuid() && st.st_uid != 0)))
+	if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
+		return d;	/* refused when a temp file is made there */
+	shared = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+	    (st.st_mode & S_ISVTX) == 0;
+	if (shared || (st.st_uid != geteuid() && st.st_uid != 0))
 		kn_die("%s %s: %s could replace the working files in it "
 		    "(kanon(7), TMPDIR): give a directory of your own, or a "
-		    "sticky one such as /tmp", how, d, (st.st_mode &
-		    (S_IWGRP | S_IWOTH)) != 0 && (st.st_mode & S_ISVTX) == 0 ?
+		    "sticky one such as /tmp", how, d, shared ?
 		    "not sticky, and other users may write to it: they" :
 		    "the directory of another user, who");
 	return d;
@@ -1032,15 +1033,12 @@ out_mktemp(struct outfile *o, const char *dir)
  * of the run (say -o and -r through a link to one name): the second
  * rename would replace the first output. */
 static void
-out_twice(struct outfile *o, const char *shown)
+out_twice(struct outfile *o, const struct stat *ds, const char *shown)
 {
 	const struct outfile *q;
-	struct stat st;
 
-	if (fstat(o->dirfd, &st) != 0)
-		kn_die_sys("%s", shown);
-	o->dirid.dev = st.st_dev;
-	o->dirid.ino = st.st_ino;
+	o->dirid.dev = ds->st_dev;
+	o->dirid.ino = ds->st_ino;
 	for (q = outs; q != NULL; q = q->next)
 		if (q->base != NULL && same_id(&q->dirid, &o->dirid) &&
 		    strcmp(q->base, o->base) == 0)
@@ -1048,22 +1046,18 @@ out_twice(struct outfile *o, const char *shown)
 			    "%s): one would replace the other", shown, q->dst);
 }
 
-/* Dies if the existing target st is in a sticky directory that others
- * may write to (/tmp) and belongs to neither us nor the directory's
- * owner: another user's file or FIFO there would take the output (a
- * file keeps its owner and mode when replaced).  The rule of Linux's
- * fs.protected_regular and fs.protected_fifos, applied whether the
- * system sets them or not. */
+/* Dies if the existing target st is in a sticky directory ds that
+ * others may write to (/tmp) and belongs to neither us nor the
+ * directory's owner: another user's file or FIFO there would take the
+ * output (a file keeps its owner and mode when replaced).  The rule of
+ * Linux's fs.protected_regular and fs.protected_fifos, applied whether
+ * the system sets them or not. */
 static void
-out_owner(const struct outfile *o, const struct stat *st, const char *shown)
+out_owner(const struct stat *ds, const struct stat *st, const char *shown)
 {
-	struct stat ds;
-
-	if (fstat(o->dirfd, &ds) != 0)
-		kn_die_sys("%s", shown);
-	if ((ds.st_mode & S_ISVTX) != 0 &&
-	    (ds.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
-	    st->st_uid != geteuid() && st->st_uid != ds.st_uid &&
+	if ((ds->st_mode & S_ISVTX) != 0 &&
+	    (ds->st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+	    st->st_uid != geteuid() && st->st_uid != ds->st_uid &&
 	    !S_ISDIR(st->st_mode))
 		kn_die("%s: a file in a sticky directory that others may "
 		    "write to, owned by neither you nor the directory's "
@@ -1077,7 +1071,7 @@ open_out(const char *path, const char *shown, char *const *ops,
     size_t nops, int inplace)
 {
 	struct outfile *o;
-	struct stat st;
+	struct stat st, ds;
 	char *dir, *proc;
 	FILE *f;
 	size_t i;
@@ -1115,9 +1109,11 @@ open_out(const char *path, const char *shown, char *const *ops,
 		free(proc);
 		return f;
 	}
-	out_twice(o, shown);
+	if (fstat(o->dirfd, &ds) != 0)
+		kn_die_sys("%s", shown);
+	out_twice(o, &ds, shown);
 	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-		out_owner(o, &st, shown);
+		out_owner(&ds, &st, shown);
 		if (!S_ISREG(st.st_mode)) {
 			/* A device or a FIFO (/dev/null, a named pipe):
 			 * written directly, there is nothing to replace
