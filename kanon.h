@@ -415,6 +415,15 @@ size_t kn_date_label(int64_t v, int form, int level, char *buf);
  * KN_LINE_MAX and -S (kn_opts_take sets it). */
 extern size_t kn_line_max;
 
+/* Where a reader copies what it reads (kn_input's first pass of a
+ * pipe): the spool file, named for messages; eof is set once the
+ * reader has read to the end. */
+typedef struct {
+	int fd;
+	const char *name;
+	int eof;
+} kn_tee;
+
 typedef struct {
 	int fd;
 	const char *name;	/* for messages */
@@ -437,6 +446,7 @@ typedef struct {
 	size_t maxline;		/* kn_line_max when opened */
 	char fsep;		/* the field separator, for naming the field
 				 * of a NUL byte ('\t'; ';' in ARX's files) */
+	kn_tee *tee;		/* NULL, or where each read is copied */
 } kn_reader;
 
 /* Opens path ("-" or NULL: stdin); dies if it cannot, or if stdin is
@@ -471,6 +481,7 @@ typedef struct {
 	size_t hdrlen;
 	uint64_t skipped;	/* header lines skipped */
 	const char *stdname;	/* stdin's name in messages (a spool's) */
+	kn_tee *tee;		/* the reader's (kn_input's first pass) */
 	/* CSV (kn_csv.in when opened; never a program's own files) */
 	int csv;
 	char *rec;		/* the decoded record: fields joined by tabs */
@@ -667,15 +678,17 @@ void kn_table_carry(kn_table *t, const size_t *used, size_t nused,
 void kn_table_free(kn_table *t);
 
 /* An input read once or twice (two-pass programs).  Input that cannot
- * be read again (a pipe, a FIFO, a terminal) is first copied to a
- * spool file in tmpdir; a regular file that changes between the passes
- * is an error. */
+ * be read again (a pipe, a FIFO, a terminal) is copied to a spool file
+ * in tmpdir by the first pass's reader as it reads, and the second pass
+ * reads the spool; a regular file that changes between the passes is
+ * an error. */
 typedef struct {
 	const char *path;	/* NULL: stdin */
 	const char *name;	/* for messages */
 	const char *tmpdir;
 	char *spool;
 	int sfd;
+	kn_tee tee;		/* the first pass's copy to the spool */
 	int opened;
 	uint64_t size, ino, dev;	/* of a regular file, as first read */
 	int64_t msec, mnsec;
@@ -684,7 +697,7 @@ typedef struct {
 /* Prepares the input path (NULL or "-": stdin); twice says whether it
  * is read twice. */
 void kn_input_init(kn_input *in, const char *path, int twice,
-    const char *columns, const char *tmpdir);
+    const char *tmpdir);
 /* Opens the table for the next pass. */
 void kn_input_open(kn_input *in, kn_table *t, const char *columns);
 /* Removes the spool file, if any. */

@@ -525,9 +525,9 @@ main(int argc, char *argv[])
 	}
 	if (reads)
 		kn_input_init(&in, argc > 0 ? argv[0] : NULL,
-		    job == JOB_NONE, opt.columns, pt->rk->tmpdir);
+		    job == JOB_NONE, pt->rk->tmpdir);
 	else
-		kn_input_init(&in, "/dev/null", 0, opt.columns, pt->rk->tmpdir);
+		kn_input_init(&in, "/dev/null", 0, pt->rk->tmpdir);
 	pt->inname = in.name;
 	kn_input_open(&in, &t, opt.columns);
 	pt->nqi = kn_table_cols(&t, opt.qlist, &qi);

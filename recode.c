@@ -1431,8 +1431,7 @@ main(int argc, char *argv[])
 	if (nodearg != NULL)
 		nd = node_read(nodearg);
 	fp = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
-	kn_input_init(&in, argc > 0 ? argv[0] : NULL, twice, opt.columns,
-	    o.tmpdir);
+	kn_input_init(&in, argc > 0 ? argv[0] : NULL, twice, o.tmpdir);
 	kn_input_open(&in, &t, opt.columns);
 
 	memset(&rc, 0, sizeof(rc));

@@ -193,6 +193,12 @@ fill(kn_reader *r)
 		kn_die_sys("%s: read error", r->name);
 	if (got == 0)
 		r->eof = 1;
+	if (r->tee != NULL) {
+		if (kn_write_all(r->tee->fd, r->buf + r->end,
+		    (size_t)got) != 0)
+			kn_die_sys("%s: write error", r->tee->name);
+		r->tee->eof |= got == 0;
+	}
 	r->end += (size_t)got;
 }
 
@@ -1073,6 +1079,7 @@ open_next(kn_table *t)
 	kn_reader_open(&t->r, t->paths[t->cur]);
 	if (t->stdname != NULL && t->r.fd == 0)
 		t->r.name = t->stdname;
+	t->r.tee = t->tee;
 	t->cur++;
 	/* Headerless, the first line may be any row of a larger table (a
 	 * split), and a row may hold a CR. */
@@ -1213,12 +1220,13 @@ kn_opts_take(kn_opts *o, int ch, char *arg)
  * NULL. */
 static void
 table_open(kn_table *t, char **paths, size_t npaths, const char *columns,
-    const char *stdname, int csv)
+    const char *stdname, int csv, kn_tee *tee)
 {
 	static char *dash[] = { "-" };
 
 	memset(t, 0, sizeof(*t));
 	t->stdname = stdname;
+	t->tee = tee;
 	t->csv = csv;
 	if (npaths == 0) {
 		paths = dash;
@@ -1256,14 +1264,14 @@ table_open(kn_table *t, char **paths, size_t npaths, const char *columns,
 void
 kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
 {
-	table_open(t, paths, npaths, columns, NULL, kn_csv.in);
+	table_open(t, paths, npaths, columns, NULL, kn_csv.in, NULL);
 }
 
 void
 kn_table_open_tsv(kn_table *t, char **paths, size_t npaths,
     const char *columns)
 {
-	table_open(t, paths, npaths, columns, NULL, 0);
+	table_open(t, paths, npaths, columns, NULL, 0, NULL);
 }
 
 /* Whether the first field of a record, f, is the column name name: as
@@ -1769,53 +1777,9 @@ kn_table_free(kn_table *t)
 
 /* ---- two-pass input ------------------------------------------------ */
 
-/* Copies the input to the spool file.  The copy stops after the first
- * NUL byte, the first line longer than the limit or a first block of
- * compressed data, which the reader of the spool then reports (a
- * binary stream such as /dev/zero would fill the disk). */
-static void
-input_spool(kn_input *in)
-{
-	char *buf = kn_alloc(1 << 16), *p, *z;
-	ssize_t got;
-	size_t n, linelen = 0;
-	int fd = 0, more, stop = 0, first = 1;
-
-	if (in->path != NULL && (fd = open(in->path, O_RDONLY)) < 0)
-		kn_die_sys("%s", in->path);
-	kn_note_input(fd, in->path);
-	in->sfd = kn_mktemp(in->tmpdir, &in->spool);
-	while (!stop) {
-		got = read(fd, buf, 1 << 16);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			kn_die_sys("%s: read error", in->name);
-		if (got == 0)
-			break;
-		n = (size_t)got;
-		if ((z = memchr(buf, '\0', n)) != NULL) {
-			n = (size_t)(z - buf) + 1;
-			stop = 1;
-		}
-		for (p = buf + n; p > buf && p[-1] != '\n'; p--)
-			;
-		linelen = p > buf ? (size_t)(buf + n - p) : linelen + n;
-		if (linelen > kn_line_max ||
-		    (first && magic_of(buf, n, &more) != NULL))
-			stop = 1;
-		first = 0;
-		if (kn_write_all(in->sfd, buf, n) != 0)
-			kn_die_sys("%s: write error", in->spool);
-	}
-	if (fd != 0)
-		close(fd);
-	free(buf);
-}
-
 void
 kn_input_init(kn_input *in, const char *path, int twice,
-    const char *columns, const char *tmpdir)
+    const char *tmpdir)
 {
 	struct stat st;
 
@@ -1830,10 +1794,9 @@ kn_input_init(kn_input *in, const char *path, int twice,
 		return;
 	if (in->path == NULL || (stat(in->path, &st) == 0 &&
 	    !S_ISREG(st.st_mode))) {
-		input_spool(in);
-		if (columns == NULL && lseek(in->sfd, 0, SEEK_END) == 0)
-			kn_die("%s: empty input: expected a header line "
-			    "naming the columns", in->name);
+		in->sfd = kn_mktemp(in->tmpdir, &in->spool);
+		in->tee.fd = in->sfd;
+		in->tee.name = in->spool;
 	}
 }
 
@@ -1843,16 +1806,26 @@ kn_input_open(kn_input *in, kn_table *t, const char *columns)
 	char *paths[1];
 	struct stat st;
 
-	if (in->spool != NULL) {
-		/* Read the spool as standard input, named as the input
-		 * (from its header line on). */
-		if (lseek(in->sfd, 0, SEEK_SET) != 0 || dup2(in->sfd, 0) < 0)
-			kn_die_sys("%s", in->spool);
-		table_open(t, NULL, 0, columns, in->name, kn_csv.in);
+	paths[0] = (char *)(in->path != NULL ? in->path : "-");
+	if (in->spool != NULL && in->opened == 0) {
+		/* The first pass copies what it reads to the spool: an
+		 * input the reader refuses (a line or a record past the
+		 * limit, binary data) is refused before more is copied. */
+		table_open(t, paths, 1, columns, NULL, kn_csv.in, &in->tee);
 		in->opened++;
 		return;
 	}
-	paths[0] = (char *)(in->path != NULL ? in->path : "-");
+	if (in->spool != NULL) {
+		/* Read the spool as standard input, named as the input. */
+		if (!in->tee.eof)
+			kn_die("%s: internal error: the first pass did not "
+			    "read to the end", in->name);
+		if (lseek(in->sfd, 0, SEEK_SET) != 0 || dup2(in->sfd, 0) < 0)
+			kn_die_sys("%s", in->spool);
+		table_open(t, NULL, 0, columns, in->name, kn_csv.in, NULL);
+		in->opened++;
+		return;
+	}
 	kn_table_open(t, paths, 1, columns);
 	if (in->path != NULL && fstat(t->r.fd, &st) == 0 &&
 	    S_ISREG(st.st_mode)) {

@@ -394,3 +394,24 @@ csvfix() {
 	[ "$status" -eq 2 ]
 	[ "$output" = "freqset: r.csv:2: a record of more than 67108864 bytes: is a quote of this line never closed? (raise -S for longer records)" ]
 }
+
+@test "CSV from a pipe read twice (partition, recode with suppression): a quote never closed is refused at the record limit, before the spool outgrows it" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir tmp
+	msg='stdin:2: a record of more than 67108864 bytes: is a quote of this line never closed? (raise -S for longer records)'
+	# An endless stream: the copy for the second pass used to fill the
+	# disk before the first pass saw the record.
+	run timeout 30 sh -c '{ printf "a,b\n1,\""; yes; } | partition --icsv -T tmp -q a -k 1'
+	[ "$status" -eq 2 ]
+	[ "$output" = "partition: $msg" ]
+	run timeout 30 sh -c '{ printf "a,b\n1,\""; yes; } | recode --icsv -T tmp -H a=interval:5 -n a=1 -k 2 --max-suppress 1'
+	[ "$status" -eq 2 ]
+	[ "$output" = "recode: $msg" ]
+	[ -z "$(ls -A tmp)" ]
+	# A table that ends is spooled and read twice, the same bytes.
+	printf 'a,b\n1,"x\ny"\n2,z\n12,w\n' > t.csv
+	partition --icsv --ocsv -q a -k 2 t.csv > want
+	cat t.csv | partition --icsv --ocsv -T tmp -q a -k 2 > got
+	cmp want got
+	[ -z "$(ls -A tmp)" ]
+}
