@@ -1434,6 +1434,34 @@ kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale)
 	return 1;
 }
 
+const char *
+kn_dec_why(const char *s, size_t n, const char *notnum)
+{
+	const char *p = s, *end = s + n;
+	int digits = 0, sig = 0, dec = 0, dot = 0;
+
+	if (p < end && (*p == '-' || *p == '+'))
+		p++;
+	for (; p < end; p++) {
+		if (*p == '.' && !dot)
+			dot = 1;
+		else if (*p < '0' || *p > '9')
+			return notnum;
+		else {
+			digits++;
+			sig += sig > 0 || *p != '0';
+			dec += dot;
+		}
+	}
+	if (digits == 0)
+		return notnum;
+	if (sig > 36)
+		return "has more than 36 significant digits, the most a "
+		    "number may have (kanon(7), Numbers)";
+	return "has more than 36 decimal places, the most a number may "
+	    "have (kanon(7), Numbers)";
+}
+
 size_t
 kn_dec_format(kn_i128 v, int scale, char *buf)
 {

@@ -219,6 +219,10 @@ int kn_write_all(int fd, const void *buf, size_t n);
  * mant / 10^scale with trailing zeros dropped; returns 0 if s is not
  * such a number or has more than 36 significant digits. */
 int kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale);
+/* Why kn_dec_parse refused s, for a message after the quoted value:
+ * notnum ("is not a number"), or the number's digits or decimals
+ * passing 36. */
+const char *kn_dec_why(const char *s, size_t n, const char *notnum);
 /* Formats v / 10^scale canonically (no trailing zeros) into buf
  * (at least 48 bytes); returns the length. */
 size_t kn_dec_format(kn_i128 v, int scale, char *buf);

@@ -47,7 +47,7 @@ mond_num_error(const char *s, size_t n)
 		    "to cut it as a time, or give it a hierarchy -H "
 		    "COL=date:LEVELS";
 	if (!kn_dec_parse(s, n, &mant, &sc))
-		return "is not a decimal number";
+		return kn_dec_why(s, n, "is not a decimal number");
 	if (sc > 18)
 		return "has more than 18 decimal places (kanon(7), Numbers)";
 	return "does not fit a signed 64-bit integer (kanon(7), Numbers)";
@@ -550,8 +550,8 @@ num_fail(kn_table *t, size_t col, int sens)
 		    "drop the row or give it a value (%s)", (int)v.n, v.p,
 		    sens ? "has no variance" : "a regression cannot fit", opt);
 	if (!kn_dec_parse(v.p, v.n, &x, &s))
-		kn_table_fail(t, col, "'%.*s' is not a number (%s)",
-		    (int)v.n, v.p, opt);
+		kn_table_fail(t, col, "'%.*s' %s (%s)", (int)v.n, v.p,
+		    kn_dec_why(v.p, v.n, "is not a number"), opt);
 	kn_table_fail(t, col, "'%.*s' does not fit 64 bits with at most "
 	    "18 decimals, as %s takes a number out of core (-S): run in "
 	    "memory (-a memory), or round it", (int)v.n, v.p, opt);

@@ -38,7 +38,8 @@ msens_check_row(struct part *pt, kn_table *t)
 			kn_table_fail(t, pt->scols[j], "'%.*s' %s (--variance)",
 			    (int)v.n, v.p, kn_missing(v.p, v.n) ?
 			    "is a missing value, which has no variance: drop "
-			    "the row or give it a value" : "is not a number");
+			    "the row or give it a value" :
+			    kn_dec_why(v.p, v.n, "is not a number"));
 	}
 }
 
@@ -58,8 +59,9 @@ prepare_values(struct part *pt, size_t j, const char *name)
 		kn_str v = kn_dict_get(dc, (uint32_t)x);
 
 		if (!kn_dec_parse(v.p, v.n, &pt->sval[j][x], &sc[x]))
-			kn_die("-s %s: '%.*s' is not a number (--variance)",
-			    name, (int)v.n, v.p);
+			kn_die("-s %s: '%.*s' %s (--variance)", name,
+			    (int)v.n, v.p,
+			    kn_dec_why(v.p, v.n, "is not a number"));
 		if (sc[x] > F)
 			F = sc[x];
 	}

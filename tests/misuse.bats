@@ -50,6 +50,24 @@ extremes() {
 	[ "$output" = "freqset: t.tsv:2: column 'a': '0.0000000000000000001' has more than 18 decimal places (kanon(7), Numbers)" ]
 }
 
+@test "a number of more than 36 digits or decimals says so, not 'not a number' (freqset --sum, partition's sensitive and numeric columns)" {
+	big=170141183460469231731687303715884105727	# 2^127 - 1
+	tiny=0.0000000000000000000000000000000000000001
+	printf 'a\ts\tt\n1\t%s\t%s\n' $big $tiny > t.tsv
+	run freqset -q a --sum s t.tsv
+	[ "$status" -eq 2 ]
+	[ "$output" = "freqset: t.tsv:2: column 's': '$big' has more than 36 significant digits, the most a number may have (kanon(7), Numbers)" ]
+	run freqset -q a --sum t t.tsv
+	[ "$status" -eq 2 ]
+	[ "$output" = "freqset: t.tsv:2: column 't': '$tiny' has more than 36 decimal places, the most a number may have (kanon(7), Numbers)" ]
+	run partition -q a -k 1 -s s --variance 1 t.tsv
+	[ "$status" -eq 2 ]
+	[ "$output" = "partition: t.tsv:2: column 's': '$big' has more than 36 significant digits, the most a number may have (kanon(7), Numbers) (--variance)" ]
+	run partition -q s -k 1 t.tsv
+	[ "$status" -eq 2 ]
+	[[ "$output" == "partition: t.tsv:2: column 's': '$big' has more than 36 significant digits, the most a number may have (kanon(7), Numbers)"* ]]
+}
+
 @test "a sum of squares past 2^127 is an error that names the limit" {
 	printf 'q\ts\n1\t9000000000000000000\n1\t-9000000000000000000\n1\t9000000000000000000\n' > t.tsv
 	for p in "score -q q -s s --variance 1 --check" "freqset -q q --sum s"; do
