@@ -693,6 +693,7 @@ typedef struct {
 	char *spool;
 	int sfd;
 	kn_tee tee;		/* the first pass's copy to the spool */
+	int again;		/* a regular file: it may be read again */
 	int opened;
 	uint64_t size, ino, dev;	/* of a regular file, as first read */
 	int64_t msec, mnsec;

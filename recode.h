@@ -130,6 +130,28 @@ struct regions {
 	char prev[20];		/* the sort's last id, for the check of */
 	unsigned long long prevline, dupline, dupfirst;	/* ids named */
 	uint64_t dupid;		/* twice */
+	/* Out of core, the rows joined with the regions (regions_join):
+	 * the labels of each row, in the rows' order, read from jr */
+	int joined;
+	int jgroups;		/* the first pass's groups passed on */
+	int jover, jmiss;	/* a class passed its count, its missing */
+	kn_sorter *jlab;	/* the labels by row, while joining */
+	char *jbuf;
+	size_t jcap;
+	kn_reader jr;
+	char *jpath;
+	FILE *jctx;		/* jpath while written */
+	/* while joining: the regions read in order (jks, the line jl
+	 * of rank jrank if jhave), the counts written in order (jcf,
+	 * up to record jcnext; jzero a record of zeros) */
+	FILE *jks, *jcf;
+	char *jl;
+	size_t jlcap;
+	int jhave;
+	uint64_t jrank, jcnext;
+	uint64_t *jzero;
+	uint64_t jrows;		/* rows joined */
+	kn_str *jf;		/* a joined line's fields */
 };
 
 /* The range of a numeric quasi-identifier in a region: its min and max,
@@ -158,6 +180,11 @@ void regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 void regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
     size_t ns, kn_fsout out, kn_freqstats *st);
 void regions_label(struct recoding *rc, kn_table *t, kn_str *lab);
+/* Out of core, without a first pass: the rows of t joined with the
+ * regions, so that the pass that labels them reads no region; 0 if
+ * the regions are in memory, or a row does not match them (the pass
+ * that labels them then names it).  The input is read again after. */
+int regions_join(struct recoding *rc, kn_table *t);
 void regions_done(struct recoding *rc);
 /* The hooks of the threads of -j, regions in memory only (rg->ooc 0). */
 void *regions_tnew(struct recoding *rc, int nt);

@@ -5,8 +5,9 @@
  * quasi-identifier, the node of a categorical one), each row's class
  * labels, the first pass's count of the classes, and the checks that
  * the rows are the regions' (counts, extents, missing values).  Regions
- * past a quarter of -S are kept on disk (keyset.c) and read again one
- * at a time, with the same checks and messages.
+ * past a quarter of -S are kept on disk (keyset.c), and the rows are
+ * joined with them by sorts (regions_join), with the same checks and
+ * messages.
  */
 #include <sys/stat.h>
 
@@ -317,6 +318,17 @@ region_add(struct regions *rg, const char *kb, const char *line, size_t n)
 	keyset_add(&rg->ks, rg->wline, kl + n);
 }
 
+/* The key of a region on disk, before its line: its class id as
+ * written, padded with spaces to 20 bytes, so that the regions are in
+ * the byte order of their ids (as the first pass's groups and the
+ * join's rows are), then its line number. */
+static void
+region_kb(char *kb, size_t n, const char *id, size_t idlen, uint64_t ln)
+{
+	snprintf(kb, n, "%-20.*s\t%020llu\t", (int)idlen, id,
+	    (unsigned long long)ln);
+}
+
 /* The regions read so far go to disk, and the window takes slot 0. */
 static void
 regions_spill(struct regions *rg)
@@ -330,9 +342,8 @@ regions_spill(struct regions *rg)
 		for (j = 0; j < rg->txtlen[i]; j++)
 			if (rg->txt[i][j] == '\0')
 				rg->txt[i][j] = '\t';
-		snprintf(kb, sizeof(kb), "%020llu\t%020llu\t",
-		    strtoull(rg->txt[i], NULL, 10),
-		    (unsigned long long)rg->line[i]);
+		region_kb(kb, sizeof(kb), rg->txt[i],
+		    strcspn(rg->txt[i], "\t"), rg->line[i]);
 		region_add(rg, kb, rg->txt[i], rg->txtlen[i]);
 		free(rg->txt[i]);
 	}
@@ -431,6 +442,17 @@ counts_io(struct regions *rg, uint64_t rank, int wr)
 	uint16_t v16;
 	uint32_t v32;
 
+	if (rg->jcf != NULL && wr && rank >= rg->jcnext) {
+		/* Joining, the classes come in order: the records before
+		 * this one that no row wrote are zeros. */
+		for (; rg->jcnext <= rank; rg->jcnext++)
+			if (fwrite(rg->jcnext < rank ? rg->jzero : rg->crec, n,
+			    1, rg->jcf) != 1)
+				kn_die_sys("%s: write error", rg->cpath);
+		return;
+	}
+	if (rg->jcf != NULL && fflush(rg->jcf) == EOF)
+		kn_die_sys("%s: write error", rg->cpath);
 	if (rg->cmem != NULL) {
 		p = rg->cmem + rank * (1 + rg->nqi) * w;
 		for (i = 0; i <= rg->nqi; i++, p += w) {
@@ -522,6 +544,38 @@ counts_zero(struct regions *rg)
 		rg->bd[q].mseen = 0;
 }
 
+/* Joining: reads the regions on to the one of key kb (the class id
+ * padded, 20 bytes), which is no earlier than the last found; its rank,
+ * its line in rg->jl (without the newline), or -1 if there is none. */
+static int64_t
+join_next(struct regions *rg, const char *kb)
+{
+	ssize_t len;
+	int c;
+
+	for (;;) {
+		if (!rg->jhave) {
+			if ((len = getline(&rg->jl, &rg->jlcap, rg->jks)) < 0) {
+				if (ferror(rg->jks))
+					kn_die_sys("%s: read error",
+					    rg->ks.path);
+				return -1;
+			}
+			if (len > 0 && rg->jl[len - 1] == '\n')
+				rg->jl[len - 1] = '\0';
+			rg->jhave = 1;
+		}
+		if ((c = memcmp(rg->jl, kb, 20)) > 0)
+			return -1;
+		if (c == 0)
+			break;
+		rg->jhave = 0;
+		rg->jrank++;
+	}
+	rg->jhave = 0;
+	return (int64_t)rg->jrank++;
+}
+
 /* The index of the region of class v, or -1: out of core, the window
  * is loaded with it. */
 static int64_t
@@ -545,8 +599,15 @@ region_find(struct recoding *rc, struct regions *rg, kn_str v)
 	kb[v.n] = '\0';
 	if (!posint(kb, &id))
 		return -1;
-	snprintf(kb, sizeof(kb), "%020llu", (unsigned long long)id);
-	if ((rank = keyset_find(&rg->ks, kb, 20, &line, &n)) < 0)
+	snprintf(kb, sizeof(kb), "%-20.*s", (int)v.n, v.p);
+	if (rg->jks != NULL) {
+		/* Joining, the classes come in the regions' order: the
+		 * regions are read on, and none had rows before. */
+		if ((rank = join_next(rg, kb)) < 0)
+			return -1;
+		line = rg->jl;
+		n = strlen(rg->jl);
+	} else if ((rank = keyset_find(&rg->ks, kb, 20, &line, &n)) < 0)
 		return -1;
 	window_store(rg);
 	region_free_window(rg);
@@ -558,7 +619,7 @@ region_find(struct recoding *rc, struct regions *rg, kn_str v)
 	(void)posint(f[1], &rg->count[0]);
 	region_parse(rc, rg, f, ln, 0);
 	free(f);
-	if (counts_on_disk(rg, (uint64_t)rank))
+	if (rg->jks == NULL && counts_on_disk(rg, (uint64_t)rank))
 		counts_io(rg, (uint64_t)rank, 0);
 	else
 		memset(rg->crec, 0, region_rec(rg));
@@ -829,10 +890,9 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 			/* Checked as in memory, then kept on disk only. */
 			region_free_window(rg);
 			region_parse(rc, rg, f, ln, 0);
+			region_kb(kb, sizeof(kb), f[0], strlen(f[0]), ln);
 			free(f);
 			free(line);
-			snprintf(kb, sizeof(kb), "%020llu\t%020llu\t",
-			    (unsigned long long)id, ln);
 			region_add(rg, kb, r.line, r.len);
 			rg->nall++;
 			continue;
@@ -991,6 +1051,11 @@ region_fail(const struct recoding *rc, const kn_table *t, struct regions *rg,
 	    (int)id.n, id.p, rg->path, ln, t->names[col]);
 }
 
+static void join_close(struct regions *rg);
+static void join_changed(const struct regions *rg)
+    __attribute__((noreturn));
+static void join_label(struct recoding *rc, kn_table *t, kn_str *lab);
+
 /* Checks the rows read of each class against the regions' counts. */
 static void
 regions_check(struct recoding *rc)
@@ -1026,6 +1091,9 @@ regions_done(struct recoding *rc)
 
 	if (rg->ooc) {
 		regions_check_ooc(rg, 1);
+		if (rg->joined && kn_getline(&rg->jr))
+			join_changed(rg);
+		join_close(rg);
 		return;
 	}
 	regions_check(rc);
@@ -1052,10 +1120,16 @@ regions_label(struct recoding *rc, kn_table *t, kn_str *lab)
 {
 	struct regions *rg = rc->priv;
 	kn_str v = t->f[rg->classcol];
-	int64_t id = region_find(rc, rg, v);
+	int64_t id;
 	const char *err = NULL;
 	size_t i;
 	int why;
+
+	if (rg->joined) {
+		join_label(rc, t, lab);
+		return;
+	}
+	id = region_find(rc, rg, v);
 
 	if (id < 0)
 		kn_table_fail(t, rg->classcol, "'%.*s' is not a class of %s",
@@ -1251,6 +1325,315 @@ rkey_fail(void *ctx, kn_table *t)
 	(void)t;
 }
 
+/* ---- out of core: the rows joined with the regions --------------- */
+
+/*
+ * Out of core, looking a row's region up on disk reads a segment of the
+ * index, a block of regions and the class's counts, and writes the
+ * counts back, in the order of the rows, which is no order of the
+ * regions.  So the rows are sorted instead: by class, in the order of
+ * the regions on disk (the bytes of their ids, which is also the order
+ * of the first pass's groups), then by row; and read beside the regions
+ * in one pass, which checks each row against its region, counts each
+ * class's rows and missing values, passes on the first pass's groups,
+ * and sorts each row's labels back into the order of the rows for the
+ * pass that writes them.  A row that does not match the regions is
+ * named by looking the rows up one by one from the first, as in memory,
+ * so that the message is the same.
+ */
+
+/* Whether v is a class id as partition writes it (as posint). */
+static int
+class_id(kn_str v)
+{
+	size_t i;
+
+	if (v.n == 0 || v.n > 19 || v.p[0] < '1' || v.p[0] > '9')
+		return 0;
+	for (i = 1; i < v.n; i++)
+		if (v.p[i] < '0' || v.p[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* Appends p[0..n) to the join's line of *len bytes, after a tab if
+ * tab. */
+static void
+join_put(struct regions *rg, size_t *len, const char *p, size_t n, int tab)
+{
+	rg->jbuf = kn_grow(rg->jbuf, &rg->jcap, *len + n + 2, 1, 256);
+	if (tab)
+		rg->jbuf[(*len)++] = '\t';
+	memcpy(rg->jbuf + *len, p, n);
+	*len += n;
+}
+
+/* The rows left in t, each as its class (padded as on disk), its
+ * values of the rg->skey sensitive columns scol, its number and its
+ * quasi-identifiers' values, sorted within a quarter of -S.  Every row
+ * is read, whatever is wrong with one: a pipe is copied as it is read. */
+static kn_sorter *
+join_rows(struct recoding *rc, kn_table *t, const size_t *scol)
+{
+	struct regions *rg = rc->priv;
+	kn_sorter *so = kn_sort_new(NULL, 0, 1, rg->budget / 4, rg->tmpdir);
+	char num[24];
+	size_t len, i;
+
+	rg->jrows = 0;
+	while (kn_table_next(t)) {
+		kn_str v = t->f[rg->classcol];
+
+		if ((t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
+		rg->jrows++;
+		if (!class_id(v)) {
+			rg->unknown = 1;
+			continue;
+		}
+		rg->jbuf = kn_grow(rg->jbuf, &rg->jcap, 24, 1, 256);
+		len = (size_t)snprintf(rg->jbuf, rg->jcap, "%-20.*s", (int)v.n,
+		    v.p);
+		for (i = 0; i < (size_t)rg->skey; i++)
+			join_put(rg, &len, t->f[scol[i]].p, t->f[scol[i]].n, 1);
+		snprintf(num, sizeof(num), "%020llu",
+		    (unsigned long long)rg->jrows);
+		join_put(rg, &len, num, 20, 1);
+		for (i = 0; i < rg->nqi; i++)
+			join_put(rg, &len, t->f[rc->qcol[i]].p,
+			    t->f[rc->qcol[i]].n, 1);
+		kn_sort_add(so, rg->jbuf, len);
+	}
+	return so;
+}
+
+/* A row of the join, in the order of the classes: checked against its
+ * region (the window), counted, passed on as a group of the first pass
+ * (jgroups), and its labels added to the sort by row.  After a row
+ * that does not match, nothing more is done. */
+static void
+join_line(const char *line, size_t len, void *ctx)
+{
+	struct recoding *rc = ctx;
+	struct regions *rg = rc->priv;
+	size_t nf = (size_t)rg->skey + 1 + rg->nqi, i, k;
+	kn_str *f = rg->jf, c, key[1 + KN_MAXSENS];
+	const char *p = line + 20, *e = line + len, *tab, *err;
+	kn_fsrow r;
+
+	if (rg->unknown || rg->outside)
+		return;
+	for (c.p = line, c.n = 20; c.n > 0 && line[c.n - 1] == ' '; c.n--)
+		;
+	for (k = 0; k < nf; k++) {
+		if (p >= e)
+			kn_die("(temp run): expected %zu fields", nf + 1);
+		p++;
+		tab = memchr(p, '\t', (size_t)(e - p));
+		f[k].p = p;
+		f[k].n = (size_t)((tab != NULL ? tab : e) - p);
+		p += f[k].n;
+	}
+	if (rg->jgroups) {
+		/* region_group passes on the pending group, then loads
+		 * this row's class, and counts the row. */
+		memset(&r, 0, sizeof(r));
+		key[0] = c;
+		for (k = 0; k < (size_t)rg->skey; k++)
+			key[1 + k] = f[k];
+		r.key = key;
+		r.cnt = 1;
+		region_group(&r, rc);
+		if (rg->unknown)
+			return;
+	} else if (region_find(rc, rg, c) < 0) {
+		rg->unknown = 1;
+		return;
+	} else
+		rg->seen[0]++;
+	if (rg->seen[0] > rg->count[0])
+		rg->jover = 1;
+	for (i = 0; i < rg->nqi; i++) {
+		kn_str q = f[rg->skey + 1 + i];
+
+		if (region_fit(rg, 0, i, q, &err) != FIT) {
+			rg->outside = 1;
+			return;
+		}
+		if (rg->num[i] && kn_missing(q.p, q.n) && !rg->part &&
+		    ++rg->bd[i].mseen > rg->bd[i].miss)
+			rg->jmiss = 1;
+	}
+	/* The row's number, then its class's labels. */
+	len = 0;
+	join_put(rg, &len, f[rg->skey].p, f[rg->skey].n, 0);
+	for (k = 0; k < rg->nl; k++)
+		join_put(rg, &len, rg->lab[k].p, rg->lab[k].n, 1);
+	kn_sort_add(rg->jlab, rg->jbuf, len);
+}
+
+/* The regions and their counts read and written in order while the
+ * rows are joined (the counts are all zero before). */
+static void
+join_open(struct regions *rg)
+{
+	if ((rg->jks = fdopen(dup(fileno(rg->ks.fp)), "r")) == NULL ||
+	    fseeko(rg->jks, 0, SEEK_SET) < 0)
+		kn_die_sys("%s", rg->ks.path);
+	rg->jhave = 0;
+	rg->jrank = 0;
+	rg->jcnext = 0;
+	rg->jzero = kn_zalloc(region_rec(rg));
+	if (rg->cmem == NULL && ((rg->jcf = fdopen(dup(rg->cfd), "w")) ==
+	    NULL || fseeko(rg->jcf, 0, SEEK_SET) < 0))
+		kn_die_sys("%s", rg->cpath);
+}
+
+/* The group pending is passed on, the last class's counts written
+ * (and every record after it, zeros), and the regions looked up again
+ * as rows come. */
+static void
+join_end(struct recoding *rc)
+{
+	struct regions *rg = rc->priv;
+
+	if (rg->jgroups)
+		region_flush(rc);
+	rg->jgroups = 0;
+	window_store(rg);
+	if (rg->jcf != NULL) {
+		memset(rg->crec, 0, region_rec(rg));
+		if (rg->jcnext < rg->nall)
+			counts_io(rg, rg->nall - 1, 1);
+		if (fclose(rg->jcf) == EOF)
+			kn_die_sys("%s: write error", rg->cpath);
+		rg->jcf = NULL;
+	}
+	fclose(rg->jks);
+	rg->jks = NULL;
+	free(rg->jl);
+	rg->jl = NULL;
+	rg->jlcap = 0;
+	free(rg->jzero);
+	rg->jzero = NULL;
+}
+
+/* Writes a line of labels, in the rows' order, to the file jpath. */
+static void
+join_store(const char *line, size_t len, void *ctx)
+{
+	struct regions *rg = ctx;
+	FILE *fp = rg->jctx;
+
+	if (fwrite(line, 1, len, fp) != len || putc('\n', fp) == EOF)
+		kn_die_sys("%s: write error", rg->jpath);
+}
+
+/* Joins the rows sorted in so with the regions; unless a row does not
+ * match them, the labels are then read in the rows' order (joined). */
+static void
+join_run(struct recoding *rc, kn_sorter *so, kn_freqstats *st)
+{
+	struct regions *rg = rc->priv;
+	int fd;
+
+	rg->jf = kn_alloc(((size_t)rg->skey + 2 + rg->nqi) * sizeof(kn_str));
+	rg->jlab = kn_sort_new(NULL, 0, 1, rg->budget / 8, rg->tmpdir);
+	join_open(rg);
+	kn_sort_finish(so, 0, join_line, rc);
+	join_end(rc);
+	if (st != NULL)
+		st->runs += kn_sort_stats(so)->runs;
+	kn_sort_free(so);
+	if (rg->unknown || rg->outside) {
+		kn_sort_free(rg->jlab);
+		rg->jlab = NULL;
+		return;
+	}
+	fd = kn_mktemp(rg->tmpdir, &rg->jpath);
+	if ((rg->jctx = fdopen(fd, "w")) == NULL)
+		kn_die_sys("%s", rg->jpath);
+	kn_sort_finish(rg->jlab, 0, join_store, rg);
+	kn_sort_free(rg->jlab);
+	rg->jlab = NULL;
+	if (fflush(rg->jctx) == EOF || ferror(rg->jctx) ||
+	    fclose(rg->jctx) == EOF)
+		kn_die_sys("%s: write error", rg->jpath);
+	rg->jctx = NULL;
+	kn_reader_open_size(&rg->jr, rg->jpath, (size_t)1 << 16);
+	rg->jr.temp = 1;
+	rg->joined = 1;
+}
+
+/* The labels are looked up again (or the run is over): their file
+ * goes. */
+static void
+join_close(struct regions *rg)
+{
+	if (!rg->joined)
+		return;
+	kn_reader_close(&rg->jr);
+	kn_rmtemp(rg->jpath);	/* and frees it */
+	rg->jpath = NULL;
+	rg->joined = 0;
+}
+
+/* Dies: the table read again is not the one joined. */
+static void
+join_changed(const struct regions *rg)
+{
+	kn_die("%s: the input changed between the two passes", rg->iname);
+}
+
+/* regions_label of a joined row: its labels, the next line's. */
+static void
+join_label(struct recoding *rc, kn_table *t, kn_str *lab)
+{
+	struct regions *rg = rc->priv;
+	kn_str v = t->f[rg->classcol];
+	const char *p, *e, *tab;
+	size_t k;
+
+	if (!kn_getline(&rg->jr) || rg->jr.len < 20 ||
+	    strtoull(rg->jr.line, NULL, 10) != t->rows)
+		join_changed(rg);
+	p = rg->jr.line + 20;
+	e = rg->jr.line + rg->jr.len;
+	for (k = 0; k < rg->nl; k++) {
+		if (p >= e)
+			join_changed(rg);
+		p++;
+		tab = memchr(p, '\t', (size_t)(e - p));
+		lab[k].p = p;
+		lab[k].n = (size_t)((tab != NULL ? tab : e) - p);
+		p += lab[k].n;
+	}
+	if (p != e || lab[rg->nqi].n != v.n ||
+	    memcmp(lab[rg->nqi].p, v.p, v.n) != 0)
+		join_changed(rg);
+}
+
+int
+regions_join(struct recoding *rc, kn_table *t)
+{
+	struct regions *rg = rc->priv;
+
+	if (!rg->ooc)
+		return 0;
+	rg->skey = 0;
+	rg->jgroups = 0;
+	join_run(rc, join_rows(rc, t, NULL), NULL);
+	/* Anything wrong: the pass that labels looks the rows up, from the
+	 * first, and names the first row that does not match. */
+	if (rg->jover || rg->jmiss)
+		join_close(rg);
+	if (!rg->joined) {
+		rg->unknown = rg->outside = 0;
+		counts_zero(rg);
+	}
+	return 1;
+}
+
 /*
  * The first pass: counts the rows of each class (and sensitive value)
  * within -S, and checks each row against its class's region.  The
@@ -1291,9 +1674,13 @@ regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
 	rg->out = out;
 	rg->key = kn_alloc((rc->nq + ns + 1) * sizeof(kn_str));
 	/* Half of -S: the regions and the classes to suppress share the
-	 * rest. */
-	kn_freq(t, &cs, NULL, rg->budget / 2, rg->tmpdir, region_group, rc,
-	    st);
+	 * rest.  Out of core, the join's sorts take it. */
+	if (rg->ooc) {
+		rg->jgroups = 1;
+		join_run(rc, join_rows(rc, t, scol), st);
+	} else
+		kn_freq(t, &cs, NULL, rg->budget / 2, rg->tmpdir,
+		    region_group, rc, st);
 	region_flush(rc);
 	for (c = 0; c < d; c++)
 		kn_dict_free(&dict[c]);
@@ -1315,6 +1702,12 @@ regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
 		    rg->iname);
 	}
 	regions_check(rc);
+	/* Joined, the rows' labels and counts are known: the second pass
+	 * reads the labels, unless a class holds more missing values than
+	 * its region, which it names by looking the rows up. */
+	if (rg->joined && !rg->jmiss)
+		return;
+	join_close(rg);
 	counts_zero(rg);
 }
 

@@ -1843,6 +1843,7 @@ kn_input_open(kn_input *in, kn_table *t, const char *columns)
 		in->dev = (uint64_t)st.st_dev;
 		in->msec = (int64_t)st.st_mtim.tv_sec;
 		in->mnsec = (int64_t)st.st_mtim.tv_nsec;
+		in->again = 1;
 	}
 	in->opened++;
 }

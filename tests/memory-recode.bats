@@ -177,3 +177,60 @@ bounded() {
 	[[ "$stderr" == "recode: ps.tsv:"*" lies outside the region of class 399, from "*" (narrow.tsv:400)" ]]
 	[ -z "$output" ]
 }
+
+# joined SEED: a table of missing values, dates and a categorical
+# column partitioned by its regions, as $T/p.tsv and $T/r.tsv.
+joined() {
+	gendata -n 1500 --seed "$1" uniform -d 3 -c 60 | awk -F'\t' -v OFS='\t' '
+	    NR == 1 { print "age", "zip", "day", "sex", "s", "t"; next }
+	    { print ($1 % 17 == 0 ? "" : $1), 10000 + $2 * 7,
+	        sprintf("2020-%02d-%02d", $3 % 12 + 1, $3 % 28 + 1),
+	        ($1 + $2) % 2 ? "M" : "F", "d" $2 % 5, "e" $3 % 3 }' > "$T/t.tsv"
+	printf 'M\t*\nF\t*\n' > "$T/sex.tsv"
+	partition -q age,zip,day,sex -H sex="$T/sex.tsv" --date day -k 2 \
+	    -r "$T/r.tsv" -o "$T/p.tsv" "$T/t.tsv"
+}
+
+@test "-r out of core joins the rows with the regions: random tables (missing values, dates, a hierarchy), one pass and two, a file and a pipe, good regions and bad, the output and message of -S 1G" {
+	T=$BATS_TEST_TMPDIR
+	mkdir "$T/tmp"
+	local seed c args how n=0
+	for seed in 1 2 3; do
+		joined $seed
+		for c in good count drop extra class outside missing dup; do
+			cp "$T/r.tsv" "$T/rr.tsv"
+			cp "$T/p.tsv" "$T/pp.tsv"
+			case $c in
+			count) awk -F'\t' -v OFS='\t' 'NR == 90 { $2++ } { print }' "$T/r.tsv" > "$T/rr.tsv" ;;
+			drop) awk 'NR != 120' "$T/r.tsv" > "$T/rr.tsv" ;;
+			extra) { cat "$T/r.tsv"; tail -n 1 "$T/r.tsv" | awk -F'\t' -v OFS='\t' '{ $1 = 99999; print }'; } > "$T/rr.tsv" ;;
+			class) awk -F'\t' -v OFS='\t' 'NR == 700 { $NF = 88888 } { print }' "$T/p.tsv" > "$T/pp.tsv" ;;
+			outside) awk -F'\t' -v OFS='\t' 'NR == 800 { $2 = 20000 } { print }' "$T/p.tsv" > "$T/pp.tsv" ;;
+			missing) awk -F'\t' -v OFS='\t' 'NR == 900 { $1 = "" } { print }' "$T/p.tsv" > "$T/pp.tsv" ;;
+			dup) awk '{ print } NR == 1000 { print }' "$T/p.tsv" > "$T/pp.tsv" ;;
+			esac
+			for args in "" "-k 2" "-k 2 -s s,t -l 2 --summary both" "--part"; do
+				for how in file pipe; do
+					# $args is split into words on purpose.
+					# shellcheck disable=SC2086
+					set -- recode -r "$T/rr.tsv" --date day -H sex="$T/sex.tsv" $args
+					if [ $how = file ]; then
+						"$@" -S 1G "$T/pp.tsv" > "$T/big" 2> "$T/berr" && s=0 || s=$?
+						"$@" -S 64K -T "$T/tmp" "$T/pp.tsv" > "$T/small" 2> "$T/serr" && t=0 || t=$?
+					else
+						"$@" -S 1G < "$T/pp.tsv" > "$T/big" 2> "$T/berr" && s=0 || s=$?
+						"$@" -S 64K -T "$T/tmp" < "$T/pp.tsv" > "$T/small" 2> "$T/serr" && t=0 || t=$?
+					fi
+					[ "$s" = "$t" ] || { echo "$seed $c '$args' $how: exit $t, not $s"; cat "$T/serr"; false; }
+					cmp "$T/big" "$T/small"
+					cmp "$T/berr" "$T/serr"
+					[ -z "$(ls "$T/tmp")" ]
+					[ "$s" = 0 ] || n=$((n + 1))
+				done
+			done
+		done
+	done
+	# The bad regions and rows were refused (--part takes fewer rows).
+	echo "refused: $n"
+	[ "$n" -ge 130 ]
+}
