@@ -1545,6 +1545,11 @@ join_run(struct recoding *rc, kn_sorter *so, kn_freqstats *st)
 	if (st != NULL)
 		st->runs += kn_sort_stats(so)->runs;
 	kn_sort_free(so);
+	free(rg->jf);
+	free(rg->jbuf);
+	rg->jf = NULL;
+	rg->jbuf = NULL;
+	rg->jcap = 0;
 	if (rg->unknown || rg->outside) {
 		kn_sort_free(rg->jlab);
 		rg->jlab = NULL;
