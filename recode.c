@@ -535,8 +535,10 @@ static struct {
 	int part;		/* --part: the input is a part of the table */
 	const char *iname;	/* the input, for messages */
 	uint32_t id;		/* the class being read */
-	uint64_t starred;	/* rows of a kept class labelled '*' in every
-				 * attribute, as suppressed rows are */
+	uint64_t starred;	/* rows of the kept classes labelled '*' in
+				 * every attribute, as suppressed rows are */
+	int idlast;		/* a class's last label is its id (-r),
+				 * which is not written (no --keep-class) */
 	/* Each sensitive column's values in the classes (sv[j]), measured
 	 * for --closeness through tc[j] once the whole table is read; the
 	 * classes that meet -k and -l, to be measured, are in the spool
@@ -641,14 +643,22 @@ class_end(void)
 		cl.supp += cl.n;
 		cl.suppcls++;
 	} else if (all_stars(cl.key, cl.keylen))
-		cl.starred = cl.n;
+		cl.starred += cl.n;
 }
 
-/* Whether the labels of a class, joined by tabs, are all '*'. */
+/* Whether the labels of a class, joined by tabs, are all '*', as its
+ * rows are written: with -r, but the class id that is not. */
 static int
 all_stars(const char *key, size_t len)
 {
 	size_t i;
+
+	if (cl.idlast) {
+		while (len > 0 && key[len - 1] != '\t')
+			len--;
+		if (len > 0)
+			len--;
+	}
 
 	for (i = 0; i < len; i += 2)
 		if (key[i] != '*' || (i + 1 < len && key[i + 1] != '\t'))
@@ -704,11 +714,11 @@ close_classes(void)
 
 			cl.bad[w[1]] = 1;
 			if (all_stars(lab.p, lab.n))
-				cl.starred = 0;
+				cl.starred -= w[0];
 		} else {
 			fail_add(k, (size_t)w[1]);
 			if (all_stars(k, (size_t)w[1]))
-				cl.starred = 0;
+				cl.starred -= w[0];
 		}
 		cl.supp += w[0];
 		cl.suppcls++;
@@ -1526,6 +1536,9 @@ main(int argc, char *argv[])
 	}
 	if (rc.cls >= 0 && !keep)
 		drop[rc.cls] = 1;
+	/* -r: the class id, the last label, is written only with
+	 * --keep-class. */
+	cl.idlast = rc.cls >= 0 && drop[rc.cls];
 
 	/* Pass 1: count the classes, keep those to suppress. */
 	cl.nq = rc.nq;
