@@ -822,6 +822,12 @@ typedef struct {
 	int on;			/* -l given */
 	int kind;
 	double l;
+	/* l exactly: the least integer at least l (the values a class
+	 * needs when all are equally frequent), whether l is one, and l
+	 * as a long double for log l */
+	uint64_t lceil;
+	int lint;
+	long double ll;
 	kn_i128 cm;
 	int cs;
 	const char *lstr;	/* option texts, for messages */

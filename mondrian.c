@@ -99,7 +99,7 @@ mond_side_ok(
 	if (pt->nsens > 1)
 		return msens_side_ok(pt, hist, compl, sd->n);
 	if (pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
-	    (double)sd->distinct < pt->req.ld.l)
+	    sd->distinct < pt->req.ld.lceil)
 		return 0;
 	if (pt->req.ld.on && pt->req.ld.kind != KN_DIV_DISTINCT) {
 		for (i = 0; i < pt->nstouch; i++) {

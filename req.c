@@ -23,6 +23,23 @@ kn_ldiv_init(kn_ldiv *ld)
 	ld->cm = 1;
 }
 
+/* l as given, exactly (kn_ldiv's lceil, lint and ll): a double may
+ * round 3.0000000000000001 to 3. */
+static void
+ldiv_exact(kn_ldiv *ld, const char *arg)
+{
+	kn_i128 m, p;
+	int sc;
+
+	if (!kn_dec_parse(arg, strlen(arg), &m, &sc) || m <= 0)
+		kn_die("-l: '%s' is not a decimal number from 1 to 1e9 "
+		    "(digits with an optional point, no exponent)", arg);
+	p = kn_pow10(sc);
+	ld->lint = sc == 0;
+	ld->lceil = (uint64_t)(m / p + (m % p != 0));
+	ld->ll = (long double)m / powl(10, sc);
+}
+
 void
 kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg)
 {
@@ -31,6 +48,7 @@ kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg)
 		ld->on = 1;
 		ld->lstr = arg;
 		ld->l = kn_parse_double(arg, 1, 1e9, "-l");
+		ldiv_exact(ld, arg);
 		break;
 	case 'c':
 		ld->hasc = 1;
@@ -64,7 +82,7 @@ kn_ldiv_check(const kn_ldiv *ld, int hass)
 		kn_die("--diversity and -c apply to -l");
 	if (ld->hasc && ld->kind != KN_DIV_RECURSIVE)
 		kn_die("-c applies to --diversity recursive");
-	if (ld->on && ld->kind != KN_DIV_ENTROPY && ld->l != floor(ld->l))
+	if (ld->on && ld->kind != KN_DIV_ENTROPY && !ld->lint)
 		kn_die("-l: '%s': distinct and recursive diversity need an "
 		    "integer", ld->lstr);
 }
@@ -210,10 +228,10 @@ entropy_equal(const uint64_t *prod, uint64_t n, kn_i128 lm, int ls)
 }
 
 /* Entropy l-diversity: H >= log l, H computed in long double over the
- * m counts in descending order (uniform: all equal); when H is within
- * rounding of log l, equality is decided exactly from the counts v, or
- * with v NULL from prod (counts such as 4,1,1,1,1 have H = log 4
- * exactly). */
+ * m counts in descending order (uniform: all equal, m >= l exactly);
+ * when H is within rounding of log l, equality is decided exactly from
+ * the counts v, or with v NULL from prod (counts such as 4,1,1,1,1 have
+ * H = log 4 exactly), and a class that is not equal fails. */
 static int
 entropy_ok(const kn_ldiv *ld, long double h, size_t m, int uniform,
     uint64_t n, const uint64_t *v, const uint64_t *prod)
@@ -226,9 +244,11 @@ entropy_ok(const kn_ldiv *ld, long double h, size_t m, int uniform,
 	if (m == 0)
 		return 0;
 	if (uniform)
-		return (double)m >= ld->l;
-	t = logl((long double)ld->l);
-	if (fabsl(h - t) > 1e-12L * (1 + t))
+		return m >= ld->lceil;
+	/* h is within (m + 3)(1 + h) units of 2^-64 of H, log l of its
+	 * own: four times that is rounding. */
+	t = logl(ld->ll);
+	if (fabsl(h - t) > 4 * ((long double)m + 4) * (1 + t) * 0x1p-64L)
 		return h >= t;
 	if (v != NULL) {
 		entropy_prods(v, m, pr);
@@ -238,7 +258,9 @@ entropy_ok(const kn_ldiv *ld, long double h, size_t m, int uniform,
 	    kn_dec_parse(ld->lstr, strlen(ld->lstr), &lm, &ls) && lm > 0 &&
 	    entropy_equal(prod, n, lm, ls))
 		return 1;
-	return h >= t;
+	/* Unequal, but nearer than rounding tells: not shown to be at
+	 * least log l, so not passed. */
+	return 0;
 }
 
 /* Recursive (c,l)-diversity, decided exactly from the largest of m
@@ -277,7 +299,7 @@ kn_ldiv_ok(const kn_ldiv *ld, const uint64_t *v, size_t m, uint64_t n)
 		return 1;
 	switch (ld->kind) {
 	case KN_DIV_DISTINCT:
-		return (double)m >= ld->l;
+		return m >= ld->lceil;
 	case KN_DIV_ENTROPY:
 		return entropy_ok(ld, m > 0 ? kn_entropy(v, m, n) : 0, m,
 		    m > 0 && v[0] == v[m - 1], n, v, NULL);
@@ -332,7 +354,7 @@ kn_ldiv_end(const kn_ldiv_acc *a)
 		return 1;
 	switch (ld->kind) {
 	case KN_DIV_DISTINCT:
-		return (double)a->m >= ld->l;
+		return a->m >= ld->lceil;
 	case KN_DIV_ENTROPY:
 		return entropy_ok(ld, a->h, a->m, a->m > 0 &&
 		    a->first == a->last, a->n, NULL, a->prod);
@@ -1111,7 +1133,7 @@ kn_sclass_ldiv(kn_sclass *sc, const kn_ldiv *ld, uint64_t n,
 		return 1;
 	switch (ld->kind) {
 	case KN_DIV_DISTINCT:
-		return (double)*m >= ld->l;
+		return *m >= ld->lceil;
 	case KN_DIV_ENTROPY:
 		return entropy_ok(ld, *m > 0 ? h : 0, *m, sc->nh == 1, n, NULL,
 		    prod);

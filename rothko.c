@@ -629,7 +629,7 @@ pstat_ok(struct part *pt, const struct pstat *p)
 	if (!mond_k_var_ok(pt, p->n, p->s, p->ss))
 		return 0;
 	if (pt->sens_hashed)
-		return p->ls != NULL && (double)p->ls[0] >= pt->req.ld.l;
+		return p->ls != NULL && p->ls[0] >= pt->req.ld.lceil;
 	if (pt->req.ld.on && pt->nsens <= 1) {
 		for (i = 0; i < p->h.n; i++)
 			pt->gath[i] = p->h.e[i].cnt;

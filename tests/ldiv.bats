@@ -98,3 +98,31 @@ setup_file() {
 	! grep DIFFER "$BATS_TEST_TMPDIR/out"
 	grep -q '^1 1$' "$BATS_TEST_TMPDIR/out"
 }
+
+@test "l is taken exactly, not as a double: 3 equal values against l = 3.0000000000000001, a near tie of H against log l (exp H = 1.889881574842309747...), an l just past an integer for distinct; in every program" {
+	{
+		echo "entropy 3.0000000000000001 - 1 1 1"
+		echo "entropy 3 - 1 1 1"
+		echo "entropy 1.88988157484230976 - 2 1"
+		echo "entropy 1.889881574842309 - 2 1"
+	} | "$ROOT/tests/ldiv-check" > "$BATS_TEST_TMPDIR/out"
+	cat "$BATS_TEST_TMPDIR/out"
+	[ "$(tr '\n' , < "$BATS_TEST_TMPDIR/out")" = "0 0,1 1,0 0,1 1," ]
+	cd "$BATS_TEST_TMPDIR"
+	printf 'q\ts\n1\tx\n1\ty\n1\tz\n' > u.tsv
+	printf 'q\ts\n1\tx\n1\tx\n1\ty\n' > t.tsv
+	# Found by review: each passed.
+	run partition -q q -k 1 -s s -l 3.0000000000000001 --diversity entropy u.tsv
+	[ "$status" -eq 1 ]
+	run score --check -q q -s s -l 3.0000000000000001 --diversity entropy u.tsv
+	[[ "$output" == *"check_l_entropy	fail"* ]]
+	run lattice-search -q q -H q=interval:10 -k 1 -s s -l 3.0000000000000001 --diversity entropy u.tsv
+	[ "$status" -eq 1 ]
+	recode -n q=0 -H q=interval:10 -k 1 -s s -l 1.88988157484230976 --diversity entropy t.tsv > out
+	[ "$(cut -f 1 out | tr '\n' ,)" = "q,*,*,*," ]
+	recode -n q=0 -H q=interval:10 -k 1 -s s -l 1.889881574842309 --diversity entropy t.tsv > out
+	[ "$(cut -f 1 out | tr '\n' ,)" = "q,1,1,1," ]
+	run partition -q q -k 1 -s s -l 2.0000000000000001 u.tsv
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-l: '2.0000000000000001': distinct and recursive diversity need an integer"* ]]
+}
