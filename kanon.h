@@ -696,7 +696,7 @@ typedef struct {
 	int again;		/* a regular file: it may be read again */
 	int opened;
 	uint64_t size, ino, dev;	/* of a regular file, as first read */
-	int64_t msec, mnsec;
+	int64_t msec, mnsec, csec, cnsec;
 } kn_input;
 
 /* Prepares the input path (NULL or "-": stdin); twice says whether it
@@ -705,6 +705,10 @@ void kn_input_init(kn_input *in, const char *path, int twice,
     const char *tmpdir);
 /* Opens the table for the next pass. */
 void kn_input_open(kn_input *in, kn_table *t, const char *columns);
+/* Dies if a regular file changed since the first pass opened it
+ * (call it when the last pass has read it, before its output is put
+ * in place); an edit in place keeps the number of rows. */
+void kn_input_end(const kn_input *in);
 /* Removes the spool file, if any. */
 void kn_input_done(kn_input *in);
 

@@ -733,6 +733,7 @@ main(int argc, char *argv[])
 	    opt.outpath != NULL ? opt.outpath : "standard output",
 	    kn_jobs(&opt));
 	kn_progress_done();
+	kn_input_end(&in);
 	kn_close_out(fp);
 	kn_input_done(&in);
 	if (pt->ooc)

@@ -1617,6 +1617,7 @@ main(int argc, char *argv[])
 		rc.done(&rc);
 	if (cl.known && !cl.part)
 		classes_check(&rc, &t);
+	kn_input_end(&in);
 	kn_close_out(fp);
 	if (opt.verbose)
 		fprintf(stderr, "%s: %llu rows, %llu classes, %llu rows "

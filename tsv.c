@@ -1800,6 +1800,23 @@ kn_input_init(kn_input *in, const char *path, int twice,
 	}
 }
 
+/* Dies if st is not the regular file the first pass opened, as it
+ * was: its size, its inode, its times of change (the status change
+ * time too, which no one can set back). */
+static void
+input_same(const kn_input *in, const struct stat *st)
+{
+	if ((uint64_t)st->st_size != in->size ||
+	    (uint64_t)st->st_ino != in->ino ||
+	    (uint64_t)st->st_dev != in->dev ||
+	    (int64_t)st->st_mtim.tv_sec != in->msec ||
+	    (int64_t)st->st_mtim.tv_nsec != in->mnsec ||
+	    (int64_t)st->st_ctim.tv_sec != in->csec ||
+	    (int64_t)st->st_ctim.tv_nsec != in->cnsec)
+		kn_die("%s: the file changed between or during the two "
+		    "passes (kanon(7), Operands and output)", in->name);
+}
+
 void
 kn_input_open(kn_input *in, kn_table *t, const char *columns)
 {
@@ -1831,21 +1848,30 @@ kn_input_open(kn_input *in, kn_table *t, const char *columns)
 	    S_ISREG(st.st_mode)) {
 		/* A file that changes between the passes would make the
 		 * second disagree with what the first decided. */
-		if (in->opened > 0 && ((uint64_t)st.st_size != in->size ||
-		    (uint64_t)st.st_ino != in->ino ||
-		    (uint64_t)st.st_dev != in->dev ||
-		    (int64_t)st.st_mtim.tv_sec != in->msec ||
-		    (int64_t)st.st_mtim.tv_nsec != in->mnsec))
-			kn_die("%s: the file changed between the two passes",
-			    in->name);
+		if (in->opened > 0)
+			input_same(in, &st);
 		in->size = (uint64_t)st.st_size;
 		in->ino = (uint64_t)st.st_ino;
 		in->dev = (uint64_t)st.st_dev;
 		in->msec = (int64_t)st.st_mtim.tv_sec;
 		in->mnsec = (int64_t)st.st_mtim.tv_nsec;
+		in->csec = (int64_t)st.st_ctim.tv_sec;
+		in->cnsec = (int64_t)st.st_ctim.tv_nsec;
 		in->again = 1;
 	}
 	in->opened++;
+}
+
+void
+kn_input_end(const kn_input *in)
+{
+	struct stat st;
+
+	if (!in->again || in->path == NULL)
+		return;
+	if (stat(in->path, &st) != 0)
+		kn_die_sys("%s: the file is gone after the passes", in->name);
+	input_same(in, &st);
 }
 
 void

@@ -459,3 +459,27 @@ tall() {
 	check "freqset -q b -H b=tab.csv t.tsv" 2 "freqset: tab.csv:1: field 1: tab inside a label (a tab-separated hierarchy is named .tsv, not .csv)"
 	done_checks
 }
+
+@test "a file edited in place while the second pass reads it is an error (recode, partition), whatever the row count: a row released alone was written with exit 0" {
+	awk 'BEGIN { print "a\tb"; for (i = 0; i < 60000; i++) printf "%d\tx%d\n", 10 + i % 80, i; print "10\tlast" }' > r.tsv
+	# The reader of the output waits for its first byte (the second
+	# pass has begun, and blocks on the full pipe), then makes the last
+	# row's 10 a 95, which no other row holds.
+	edit() {
+		head -c 1 > /dev/null
+		printf '95' | dd of=r.tsv bs=1 seek=$(($(wc -c < r.tsv) - 8)) conv=notrunc 2> /dev/null
+		cat > out
+	}
+	cp r.tsv orig.tsv
+	{ recode -n a=0 -H a=interval:100 -k 2 r.tsv 2> err && s=0 || s=$?; echo $s > rc; } | edit
+	[ "$(cat rc)" -eq 2 ]
+	[ "$(cat err)" = "recode: r.tsv: the file changed between or during the two passes (kanon(7), Operands and output)" ]
+	cp orig.tsv r.tsv
+	{ partition -q a -k 5 r.tsv 2> err && s=0 || s=$?; echo $s > rc; } | edit
+	[ "$(cat rc)" -eq 2 ]
+	[ "$(cat err)" = "partition: r.tsv: the file changed between or during the two passes (kanon(7), Operands and output)" ]
+	# Unchanged, both end well.
+	cp orig.tsv r.tsv
+	recode -n a=0 -H a=interval:100 -k 2 r.tsv > /dev/null
+	partition -q a -k 5 r.tsv > /dev/null
+}
