@@ -1039,7 +1039,8 @@ static void
 set_names(kn_table *t, const char *s, size_t len, int sep, const char *where)
 {
 	const char *p = s, *end = s + len, *q;
-	size_t i, j, cap = 8;
+	size_t i, j, n, cap = 8;
+	kn_dict seen;
 
 	t->names = kn_alloc(cap * sizeof(char *));
 	t->ncols = 0;
@@ -1056,15 +1057,19 @@ set_names(kn_table *t, const char *s, size_t len, int sep, const char *where)
 			break;
 		p = q + 1;
 	}
+	/* Each name once: a header of a million columns is checked in
+	 * linear time. */
+	kn_dict_init(&seen);
 	for (i = 0; i < t->ncols; i++) {
 		if (t->names[i][0] == '\0')
 			kn_die("%s: column %zu has an empty name", where, i + 1);
-		for (j = 0; j < i; j++)
-			if (strcmp(t->names[i], t->names[j]) == 0)
-				kn_die("%s: column name '%s' appears twice "
-				    "(columns %zu and %zu)", where,
-				    t->names[i], j + 1, i + 1);
+		n = strlen(t->names[i]);
+		if ((j = (size_t)kn_dict_intern(&seen, t->names[i], n)) != i)
+			kn_die("%s: column name '%s' appears twice "
+			    "(columns %zu and %zu)", where,
+			    t->names[i], j + 1, i + 1);
 	}
+	kn_dict_free(&seen);
 	t->f = kn_alloc(t->ncols * sizeof(kn_str));
 }
 
@@ -1072,6 +1077,8 @@ set_names(kn_table *t, const char *s, size_t len, int sep, const char *where)
 static int
 open_next(kn_table *t)
 {
+	size_t nf, tabs, i;
+
 	if (t->cur > 0)
 		kn_reader_close(&t->r);
 	if (t->cur >= t->npaths)
@@ -1094,12 +1101,18 @@ open_next(kn_table *t)
 	if (t->csv) {
 		int odd;
 
-		if (csv_record(t, &odd, 0) == 0)
+		if ((nf = csv_record(t, &odd, 0)) == 0)
 			kn_die("%s: empty input: expected a header line naming "
 			    "the columns", t->r.name);
 		if (odd && (memchr(t->r.line, '\n', t->r.len) != NULL ||
 		    memchr(t->r.line, '\r', t->r.len) != NULL))
 			kn_die("%s:%llu: a column name holds a line end",
+			    t->r.name, (unsigned long long)t->r.lineno);
+		/* The fields are joined by tabs: one more tab is a name's. */
+		for (tabs = 0, i = 0; odd && i < t->r.len; i++)
+			tabs += t->r.line[i] == '\t';
+		if (odd && tabs != nf - 1)
+			kn_die("%s:%llu: a column name holds a tab",
 			    t->r.name, (unsigned long long)t->r.lineno);
 	} else if (!kn_getline(&t->r))
 		kn_die("%s: empty input: expected a header line naming the "

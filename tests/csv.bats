@@ -415,3 +415,16 @@ csvfix() {
 	cmp want got
 	[ -z "$(ls -A tmp)" ]
 }
+
+@test "CSV: a quoted column name holding a tab is refused, where it split into two columns (a row of one field more was taken)" {
+	cd "$BATS_TEST_TMPDIR"
+	for p in "freqset --icsv -q a" "partition --icsv -q a -k 1" "score --icsv -q a" "extsort --icsv -k a"; do
+		printf 'a,"b\tc"\n1,x,y\n' > t.csv
+		run $p t.csv
+		[ "$status" -eq 2 ]
+		[ "$output" = "${p%% *}: t.csv:1: a column name holds a tab" ]
+	done
+	# A quoted name without one is a name.
+	printf 'a,"b c"\n1,x\n' > u.csv
+	[ "$(freqset --icsv -q 'b c' u.csv)" = "$(printf 'b c\tcount\nx\t1')" ]
+}

@@ -483,3 +483,15 @@ tall() {
 	recode -n a=0 -H a=interval:100 -k 2 r.tsv > /dev/null
 	partition -q a -k 5 r.tsv > /dev/null
 }
+
+@test "a header of 300,000 columns is read in linear time (its names' check was quadratic: a minute), a name twice still found" {
+	awk 'BEGIN { for (i = 0; i < 300000; i++) printf "%sc%d", i ? "\t" : "", i; print ""
+	    for (i = 0; i < 300000; i++) printf "%s%d", i ? "\t" : "", i % 7; print "" }' > w.tsv
+	run timeout 30 freqset -q c1,c299999 w.tsv
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'c1\tc299999\tcount\n1\t0\t1')" ]
+	sed '1s/c299999$/c5/' w.tsv > d.tsv
+	run timeout 30 freqset -q c1 d.tsv
+	[ "$status" -eq 2 ]
+	[ "$output" = "freqset: d.tsv:1: column name 'c5' appears twice (columns 6 and 300000)" ]
+}
