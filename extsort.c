@@ -144,6 +144,8 @@ wflush(struct wbuf *w)
 static void
 wline(struct wbuf *w, const char *p, size_t len)
 {
+	if (len > KN_LINE_SHORT)
+		kn_line_seen(len);
 	if (w->n + len + 1 > sizeof(w->buf)) {
 		wflush(w);
 		if (len + 1 > sizeof(w->buf)) {
@@ -1119,18 +1121,21 @@ out_run(const char *line, size_t len, void *ctx)
 	wline(ctx, line, len);
 }
 
-/* The merge fan-in and the read buffer per run for the budget. */
+/* The merge fan-in and the read buffer per run for the budget: a run's
+ * reader may grow to the longest line read (kn_line_longest), so that
+ * the fan-in falls, down to 2, as lines outgrow a buffer. */
 static size_t
 fanin(const kn_sorter *s, size_t *bufsz)
 {
 	struct rlimit rl;
-	size_t b = s->budget / 64, f;
+	size_t b = s->budget / 64, f, longest;
 
 	if (b < (1 << 14))
 		b = 1 << 14;
 	if (b > (1 << 20))
 		b = 1 << 20;
-	f = s->budget / b;
+	longest = __atomic_load_n(&kn_line_longest, __ATOMIC_RELAXED);
+	f = s->budget / (longest > b ? longest : b);
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 	    rl.rlim_cur < f + 16)
 		f = rl.rlim_cur > 20 ? (size_t)rl.rlim_cur - 16 : 4;
@@ -1684,7 +1689,7 @@ kn_sort_finish(kn_sorter *s, int unique,
 		s->r = NULL;
 	}
 	s->n = s->nprep = 0;
-	while (s->nrun > f) {
+	while (s->nrun > (f = fanin(s, &bufsz))) {
 		/* A merge pass: consecutive groups of f runs, in order. */
 		char **next = kn_alloc(((s->nrun + f - 1) / f) * sizeof(char *));
 		size_t nn = 0;
@@ -1717,8 +1722,11 @@ kn_sort_finish(kn_sorter *s, int unique,
 		s->nrun = nn;
 	}
 	s->st.merge_passes++;
-	done = s->threads > 1 && s->nrun > 1 && merge_parts(s, unique, bufsz,
-	    out, ctx);
+	/* On threads each merges every run (a part of their keys), so
+	 * not with lines longer than a run's buffer. */
+	done = s->threads > 1 && s->nrun > 1 &&
+	    __atomic_load_n(&kn_line_longest, __ATOMIC_RELAXED) <= bufsz &&
+	    merge_parts(s, unique, bufsz, out, ctx);
 	free(s->arena);
 	s->arena = NULL;
 	free(s->r);

@@ -148,14 +148,19 @@ static void
 run_row(const kn_fsrow *row, void *ctx)
 {
 	struct freq *fr = ctx;
-	size_t c, j;
+	size_t c, j, len;
 	char buf[48];
 
 	fr->runlines++;
-	for (c = 0; c < fr->cs->d; c++) {
+	for (len = 0, c = 0; c < fr->cs->d; c++) {
 		fwrite(row->key[c].p, 1, row->key[c].n, fr->rf);
 		putc('\t', fr->rf);
+		len += row->key[c].n + 1;
 	}
+	/* The count and sums take at most 100 bytes each. */
+	len += 100 * (1 + 2 * fr->cs->nsum);
+	if (len > KN_LINE_SHORT)
+		kn_line_seen(len);
 	kn_put_u64(fr->rf, row->cnt);
 	for (j = 0; j < fr->cs->nsum; j++) {
 		putc('\t', fr->rf);

@@ -418,6 +418,23 @@ size_t kn_date_label(int64_t v, int form, int level, char *buf);
 /* The longest line of the readers opened from now on: the larger of
  * KN_LINE_MAX and -S (kn_opts_take sets it). */
 extern size_t kn_line_max;
+/* The longest line read, or written to a sorted run, so far (a bound:
+ * a reader's buffer grown for one counts): the external sort's merge
+ * gives each run that much, so that -S holds however long the lines
+ * (read and set atomically: readers run on threads). */
+extern size_t kn_line_longest;
+/* Lines up to this long need not be counted (the merge's least buffer
+ * per run). */
+#define KN_LINE_SHORT ((size_t)1 << 14)
+static inline void
+kn_line_seen(size_t len)
+{
+	size_t seen = __atomic_load_n(&kn_line_longest, __ATOMIC_RELAXED);
+
+	while (len > seen && !__atomic_compare_exchange_n(&kn_line_longest,
+	    &seen, len, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
 
 /* Where a reader copies what it reads (kn_input's first pass of a
  * pipe): the spool file, named for messages; eof is set once the

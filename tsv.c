@@ -25,6 +25,7 @@
 #endif
 
 size_t kn_line_max = KN_LINE_MAX;
+size_t kn_line_longest;
 
 /* The UTF-8 byte-order mark, which Excel writes at the start of a file. */
 #define BOM "\xef\xbb\xbf"
@@ -185,6 +186,7 @@ fill(kn_reader *r)
 		}
 		r->cap = cap;
 		r->buf = kn_realloc(r->buf, r->cap + 16);
+		kn_line_seen(cap);
 	}
 	do
 		got = read(r->fd, r->buf + r->end, r->cap - r->end);
@@ -314,6 +316,8 @@ line_set(kn_reader *r, char *nl)
 		r->len--;
 	r->line[r->len] = '\0';
 	r->lineno++;
+	if (r->len > KN_LINE_SHORT)
+		kn_line_seen(r->len);
 }
 
 /* getline_raw for the first line of the file: its start is looked at

@@ -360,3 +360,22 @@ setup() {
 	cmp one two
 	[ "$(cut -c 1 one | tr -d '\n')" = a01234 ]
 }
+
+@test "lines of 128 KB: the merge's fan-in falls with the longest line, so freqset, score and extsort (-j 1 and 2) keep within -S 1M (64 runs' readers grew to a line each: 11 to 18 MB)" {
+	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
+	awk 'BEGIN { s = "x"; while (length(s) < 131072) s = s s
+	    print "a\tb"; for (i = 0; i < 256; i++) print i % 5 "\t" s i }' > "$T/l.tsv"
+	for p in "freqset -q b" "score -q b" "extsort -j 1 -k b" "extsort -j 2 -k b"; do
+		# $p is split into words on purpose.
+		# shellcheck disable=SC2086
+		$p -S 1G "$T/l.tsv" > "$T/want"
+		# shellcheck disable=SC2086
+		"$ROOT/tests/peak-rss" "$T/rss" $p -S 1M -T "$T/tmp" \
+		    "$T/l.tsv" > "$T/got"
+		cmp "$T/got" "$T/want"
+		echo "$p -S 1M: peak $(cat "$T/rss") KB"
+		[ -n "${ASAN_OPTIONS:-}" ] ||
+		    [ "$(cat "$T/rss")" -le $((1024 + 5120)) ]
+	done
+	[ -z "$(ls -A "$T/tmp")" ]
+}
