@@ -1456,7 +1456,7 @@ main(int argc, char *argv[])
 		/* The regions are read only now, after the first line of
 		 * the table: partition puts them in place before it writes
 		 * that line, so a pipe from it needs no other wait. */
-		if (t.headerless && in.spool == NULL)
+		if (t.headerless)
 			regions_wait_input(t.r.fd);
 		memset(&rg, 0, sizeof(rg));
 		rg.path = regpath;
