@@ -435,16 +435,28 @@ ooc_reserve(const struct part *pt)
 	return pt->budget / 8;
 }
 
+static void dicts_check(struct part *pt);
+
 /* Writes the rows in the buffer to the spool, the numbers as keys
  * (numkey.c); what stays in memory is the dictionaries of the other
  * values, which must fit. */
 static void
 flush_chunk(struct part *pt, size_t nb)
 {
+	numkey_flush(pt, nb);
+	dicts_check(pt);
+}
+
+/* Out of core, the dictionaries (with the blocks of -j and two chunks)
+ * must fit the budget: checked at each chunk, and as soon as long new
+ * values have taken a sixteenth of it since (value_id). */
+static void
+dicts_check(struct part *pt)
+{
 	size_t d, c = 2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t);
 	char ds[32], rs[32], cs[32];
 
-	numkey_flush(pt, nb);
+	pt->dgrown = 0;
 	d = mond_dicts_bytes(pt);
 	if (d + ooc_reserve(pt) + c <= pt->budget)
 		return;
@@ -464,14 +476,17 @@ flush_chunk(struct part *pt, size_t nb)
  * (*val)[id] / 10^(*scl)[id] and *F is the largest scale.  0 if num
  * and v is not a number. */
 static int
-value_id(kn_dict *dc, kn_str v, int num, kn_i128 **val, int **scl, int *F,
-    uint32_t *id)
+value_id(struct part *pt, kn_dict *dc, kn_str v, int num, kn_i128 **val,
+    int **scl, int *F, uint32_t *id)
 {
 	size_t n0 = dc->n;
 	kn_i128 m;
 	int sc;
 
 	*id = kn_dict_intern(dc, v.p, v.n);
+	if (dc->n != n0 && pt->ooc &&
+	    (pt->dgrown += v.n) > pt->budget / 16)
+		dicts_check(pt);
 	if (!num || dc->n == n0)
 		return 1;
 	if (!kn_dec_parse(v.p, v.n, &m, &sc))
@@ -573,7 +588,7 @@ sens_count(struct part *pt, uint32_t id, uint64_t c)
 int
 mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
 {
-	if (!value_id(&pt->sens_dict, v, pt->req.hasv, &pt->sens_val,
+	if (!value_id(pt, &pt->sens_dict, v, pt->req.hasv, &pt->sens_val,
 	    &pt->sens_scale, &pt->sens_F, id))
 		return 0;
 	if (pt->req.hast)
@@ -584,7 +599,7 @@ mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
 int
 mond_targ_id(struct part *pt, kn_str v, uint32_t *id)
 {
-	return value_id(&pt->targ_dict, v, pt->split == SPLIT_REGRESSION,
+	return value_id(pt, &pt->targ_dict, v, pt->split == SPLIT_REGRESSION,
 	    &pt->targ_val, &pt->targ_scale, &pt->targ_F, id);
 }
 
@@ -1021,7 +1036,7 @@ merge_dict(struct part *pt, struct mljob *jb, size_t x, uint32_t *map,
 			 * stops there, would not find it again. */
 			if (pt->req.hasv && !is_number(&pt->sens_dict, v))
 				return 0;
-			if (!value_id(&pt->sens_dict, v, pt->req.hasv,
+			if (!value_id(pt, &pt->sens_dict, v, pt->req.hasv,
 			    &pt->sens_val, &pt->sens_scale, &pt->sens_F,
 			    &map[i]))
 				return 0;

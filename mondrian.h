@@ -187,6 +187,8 @@ struct part {
 	int relaxed;		/* --relaxed */
 	const char *inname;	/* the input, for messages */
 	size_t budget;		/* -S */
+	size_t dgrown;		/* bytes of values the dictionaries took
+				 * since the budget was last checked */
 	int jobs;		/* -j: the threads that code the rows
 				 * (mload.c) */
 

@@ -415,3 +415,18 @@ fi
 		done
 	done
 }
+
+@test "-S 1M, sensitive values and labels of 64 KB: the dictionaries are refused as soon as they pass the budget, not at the next 4,096 rows (67 MB were held at 1,000 rows)" {
+	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
+	T=$BATS_TEST_TMPDIR
+	awk 'BEGIN { s = "y"; while (length(s) < 65536) s = s s
+	    print "a\ts"; for (i = 0; i < 1000; i++) print i % 5 "\t" s i }' > "$T/l.tsv"
+	for args in "-s s -l 2 --diversity entropy" "-j 2 -s s -l 2 --diversity recursive" "-t s --split infogain"; do
+		# $args is split into words on purpose.
+		# shellcheck disable=SC2086
+		run "$ROOT/tests/peak-rss" "$T/rss" partition -S 1M -q a -k 2 $args "$T/l.tsv"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"partition: -S 1M: too small: at row 7 the reading holds more than it: the dictionaries"* ]]
+		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 8192)) ]
+	done
+}
