@@ -1360,7 +1360,7 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	uint32_t *k = kn_alloc((d + 1) * sizeof(uint32_t)), e;
 	size_t limit = budget / 3;
 	uint64_t checked = 0;
-	int emitted = 0, par = -1;
+	int emitted = 0, par = -1, jobs;
 
 	memset(&fr, 0, sizeof(fr));
 	fr.cs = cs;
@@ -1389,11 +1389,18 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	}
 	for (c = 0; cs->hier != NULL && c < d && cs->hier[c] == NULL; c++)
 		;
-	if (cs->jobs > 1 && !t->csv && (cs->hier == NULL || c == d ||
+	/* A thread's own set, dictionaries, blocks and runs take about a
+	 * megabyte whatever the budget: one thread per 2 MB of it at most
+	 * (as recode(1) says), so that -S holds at any -j. */
+	jobs = cs->jobs;
+	if (budget > 0 && (size_t)jobs > budget / ((size_t)2 << 20))
+		jobs = budget < ((size_t)4 << 20) ? 1 :
+		    (int)(budget / ((size_t)2 << 20));
+	if (jobs > 1 && !t->csv && (cs->hier == NULL || c == d ||
 	    cs->tkey != NULL) &&
 	    !cs->hascount && cs->nsum == 0 &&
 	    (cs->row == NULL || cs->tkey != NULL) && fr.packed)
-		par = par_count(&fr, t, limit, budget > 0, cs->jobs);
+		par = par_count(&fr, t, limit, budget > 0, jobs);
 	emitted = par == 1;
 	/* The threads read it all (and closed the last file). */
 	while (par < 0 && kn_table_next(t)) {

@@ -406,3 +406,16 @@ a	1" ]
 		    cmp - <(freqset -j 1 --ocsv "$T/wa.tsv" "$T/wb.tsv")
 	done
 }
+
+@test "-j 64 at -S 1M runs one thread (one per 2 MB of -S), within the budget: 64 threads' sets, blocks and runs took 10 MB on 200,000 distinct values" {
+	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
+	gendata -n 200000 --seed 5 uniform -d 3 -c 1000000000 > "$T/u.tsv"
+	freqset -j 1 -q a1 "$T/u.tsv" > "$T/want"
+	for j in 1 64; do
+		"$ROOT/tests/peak-rss" "$T/rss" freqset -j $j -S 1M -q a1 \
+		    -o "$T/got" "$T/u.tsv"
+		cmp "$T/got" "$T/want"
+		echo "-j $j: $(cat "$T/rss") KB"
+		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 5120)) ]
+	done
+}
