@@ -1355,8 +1355,12 @@ sums_bound(struct part *pt, kn_i128 mx, int sens, const char *name)
 
 	if (sens ? __builtin_mul_overflow(mx, mx, &b) ||
 	    __builtin_mul_overflow(b, n, &b) : __builtin_mul_overflow(mx, n, &b))
-		kn_die(sens ? "-s %s: values too large for exact variances" :
-		    "-t %s: values too large for exact sums", name);
+		kn_die(sens ? "-s %s: values too large for exact variances: "
+		    "the largest squared, times the rows, passes 2^127 "
+		    "(kanon(7), Numbers); scale the column down" :
+		    "-t %s: values too large for exact sums: the largest, "
+		    "times the rows, passes 2^127 (kanon(7), Numbers); scale "
+		    "the column down", name);
 }
 
 /* The largest of |v[0..n)|. */
@@ -1426,22 +1430,32 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			if (__builtin_mul_overflow(pt->sens_val[i],
 				kn_pow10(pt->sens_F - pt->sens_scale[i]),
 				&pt->sens_val[i]))
-				kn_die("-s %s: too many digits for exact "
-				    "variances", scol);
+				kn_die("-s %s: '%.*s' has too many digits for "
+				    "exact variances at the column's largest "
+				    "scale, %d decimals (kanon(7), Numbers)",
+				    scol, (int)kn_dict_get(&pt->sens_dict,
+				    (uint32_t)i).n, kn_dict_get(&pt->sens_dict,
+				    (uint32_t)i).p, pt->sens_F);
 		/* The rows on disk: the sums bounded by the largest value. */
 		if (pt->ooc && !pt->exact_sums)
 			sums_bound(pt, abs_max(pt->sens_val, pt->sens_dict.n), 1,
 			    scol);
 		for (i = 0; i < pt->nrows && !pt->ooc; i++) {
-			kn_i128 v = pt->sens_val[pt->rec[i * pt->rec_words +
-				    pt->word_sens]],
-				a = v < 0 ? -v : v;
+			uint32_t x = pt->rec[i * pt->rec_words +
+			    pt->word_sens];
+			kn_i128 v = pt->sens_val[x], a = v < 0 ? -v : v;
+			kn_str w;
 
 			if (__builtin_add_overflow(s, a, &s) ||
 			    __builtin_mul_overflow(v, v, &v) ||
-			    __builtin_add_overflow(ss, v, &ss))
+			    __builtin_add_overflow(ss, v, &ss)) {
+				w = kn_dict_get(&pt->sens_dict, x);
 				kn_die("-s %s: values too large for exact "
-				    "variances", scol);
+				    "variances: with '%.*s', of data row "
+				    "%zu, the sum of the squares passes 2^127 "
+				    "(kanon(7), Numbers); scale the column "
+				    "down", scol, (int)w.n, w.p, i + 1);
+			}
 		}
 	}
 

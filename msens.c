@@ -52,7 +52,8 @@ prepare_values(struct part *pt, size_t j, const char *name)
 	kn_dict *dc = &pt->sdicts[j];
 	int *sc = kn_alloc((dc->n + 1) * sizeof(int)), F = 0;
 	kn_i128 mx = 0, b;
-	size_t x;
+	size_t x, xm = 0;
+	kn_str w;
 
 	pt->sval[j] = kn_alloc((dc->n + 1) * sizeof(kn_i128));
 	for (x = 0; x < dc->n; x++) {
@@ -68,15 +69,24 @@ prepare_values(struct part *pt, size_t j, const char *name)
 	for (x = 0; x < dc->n; x++) {
 		if (__builtin_mul_overflow(pt->sval[j][x],
 		    kn_pow10(F - sc[x]), &pt->sval[j][x]))
-			kn_die("-s %s: too many digits for exact variances",
-			    name);
+			kn_die("-s %s: '%.*s' has too many digits for exact "
+			    "variances at the column's largest scale, %d "
+			    "decimals (kanon(7), Numbers)", name,
+			    (int)kn_dict_get(dc, (uint32_t)x).n,
+			    kn_dict_get(dc, (uint32_t)x).p, F);
 		b = pt->sval[j][x] < 0 ? -pt->sval[j][x] : pt->sval[j][x];
-		if (b > mx)
+		if (b > mx) {
 			mx = b;
+			xm = x;
+		}
 	}
 	if (__builtin_mul_overflow(mx, mx, &b) ||
-	    __builtin_mul_overflow(b, (kn_i128)1 << 33, &b))
-		kn_die("-s %s: values too large for exact variances", name);
+	    __builtin_mul_overflow(b, (kn_i128)1 << 33, &b)) {
+		w = kn_dict_get(dc, (uint32_t)xm);
+		kn_die("-s %s: '%.*s' is too large for exact variances: its "
+		    "square times 2^33 rows passes 2^127 (kanon(7), Numbers); "
+		    "scale the column down", name, (int)w.n, w.p);
+	}
 	pt->svF[j] = F;
 	free(sc);
 }

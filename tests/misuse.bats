@@ -68,6 +68,13 @@ extremes() {
 	[[ "$output" == "partition: t.tsv:2: column 's': '$big' has more than 36 significant digits, the most a number may have (kanon(7), Numbers)"* ]]
 }
 
+@test "partition --variance: values whose squares pass 2^127 are named, with their row, the limit and what to do (it said only 'values too large')" {
+	printf 'a\tb\n1\t2\n123456789012345678901\t1\n' > t.tsv
+	run partition -q b -k 1 -s a --variance 1 t.tsv
+	[ "$status" -eq 2 ]
+	[ "$output" = "partition: -s a: values too large for exact variances: with '123456789012345678901', of data row 2, the sum of the squares passes 2^127 (kanon(7), Numbers); scale the column down" ]
+}
+
 @test "a sum of squares past 2^127 is an error that names the limit" {
 	printf 'q\ts\n1\t9000000000000000000\n1\t-9000000000000000000\n1\t9000000000000000000\n' > t.tsv
 	for p in "score -q q -s s --variance 1 --check" "freqset -q q --sum s"; do
