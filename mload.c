@@ -484,7 +484,7 @@ value_id(struct part *pt, kn_dict *dc, kn_str v, int num, kn_i128 **val,
 	int sc;
 
 	*id = kn_dict_intern(dc, v.p, v.n);
-	if (dc->n != n0 && pt->ooc &&
+	if (dc->n != n0 && pt->ooc && pt->budget > 0 &&
 	    (pt->dgrown += v.n) > pt->budget / 16)
 		dicts_check(pt);
 	if (!num || dc->n == n0)
