@@ -126,7 +126,7 @@ emit(struct emit *em, const char *p, size_t len, uint64_t cnt)
 
 	if (v->haverun && len == v->runlen && memcmp(p, v->run, len) == 0) {
 		if (__builtin_add_overflow(v->runcnt, cnt, &v->runcnt))
-			kn_die("a row count overflows 64 bits");
+			kn_rows_overflow();
 		return;
 	}
 	if (v->haverun)

@@ -1434,6 +1434,14 @@ kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale)
 	return 1;
 }
 
+void
+kn_rows_overflow(void)
+{
+	kn_die("the row count overflows 64 bits: the counts add up to more "
+	    "than 18446744073709551615 rows (a frequency set's count "
+	    "column?)");
+}
+
 const char *
 kn_dec_why(const char *s, size_t n, const char *notnum)
 {

@@ -223,6 +223,9 @@ int kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale);
  * notnum ("is not a number"), or the number's digits or decimals
  * passing 36. */
 const char *kn_dec_why(const char *s, size_t n, const char *notnum);
+/* Dies: the rows counted (a class's, a table's) pass 2^64 - 1, which
+ * only a frequency set's count column can make. */
+void kn_rows_overflow(void) __attribute__((noreturn));
 /* Formats v / 10^scale canonically (no trailing zeros) into buf
  * (at least 48 bytes); returns the length. */
 size_t kn_dec_format(kn_i128 v, int scale, char *buf);

@@ -116,7 +116,7 @@ latin_group(const kn_fsrow *r, void *ctx)
 	if (r->cnt == 0)
 		return;
 	if (__builtin_add_overflow(L->N, r->cnt, &L->N))
-		kn_die("the row count overflows 64 bits");
+		kn_rows_overflow();
 	for (c = 0; c < L->d + L->ns; c++)
 		in->vbytes += r->key[c].n;
 	for (c = 0; c < L->ns && (L->disk == NULL || L->req.hast); c++) {

@@ -572,7 +572,7 @@ kn_tclose_init(kn_tclose *tc, const kn_req *r, const uint64_t *C,
 	for (i = 0; i < m; i++) {
 		tc->C[i] = C[i];
 		if (__builtin_add_overflow(tc->N, C[i], &tc->N))
-			kn_die("the row count overflows 64 bits");
+			kn_rows_overflow();
 	}
 	switch (tc->dist) {
 	case KN_DIST_EQUAL:
@@ -1061,7 +1061,7 @@ kn_sclass_add(kn_sclass *sc, const char *p, size_t len, uint64_t cnt)
 	if (sc->run > 0 && len == sc->lastlen &&
 	    memcmp(p, sc->last, len) == 0) {
 		if (__builtin_add_overflow(sc->run, cnt, &sc->run))
-			kn_die("a row count overflows 64 bits");
+			kn_rows_overflow();
 		return;
 	}
 	if (sc->run > 0)

@@ -1096,7 +1096,7 @@ end_class(void)
 		return;
 	a.have = 0;
 	if (__builtin_add_overflow(a.rows, n, &a.rows))
-		kn_die("the row count overflows 64 bits");
+		kn_rows_overflow();
 	/* Suppressed rows are one class for the target and the workload. */
 	if (o.tkey)
 		targ_class(&tg);

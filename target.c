@@ -160,7 +160,7 @@ in_order(targ_ctx *t, const char *p, size_t len, uint64_t cnt)
 {
 	if (t->haverun && len == t->runlen && memcmp(p, t->run, len) == 0) {
 		if (__builtin_add_overflow(t->runcnt, cnt, &t->runcnt))
-			kn_die("a row count overflows 64 bits");
+			kn_rows_overflow();
 		return;
 	}
 	if (t->haverun)

@@ -74,7 +74,7 @@ setup() {
 	count -1         | 2 | lattice-search: @:3: column 'count': '-1' is not a count | lattice-search -H a=interval:5 @fsneg.tsv
 	count 2^64       | 2 | lattice-search: @:2: column 'count': '18446744073709551616' is not a count | lattice-search -H a=interval:5 @fsbig.tsv
 	count +3         | 2 | lattice-search: @:2: column 'count': '+3' is not a count | lattice-search -H a=interval:5 @fsplus.tsv
-	counts overflow  | 2 | lattice-search:*overflows 64 bits | lattice-search -H a=interval:5 @fsover.tsv
+	counts overflow  | 2 | lattice-search:*overflows 64 bits* | lattice-search -H a=interval:5 @fsover.tsv
 	EOF
 }
 

@@ -231,7 +231,7 @@ check_k\tfail\n' > want.huge
 	counts near 2^64 | 0 | =want.huge | score --freqset -k 2 @fshuge.tsv
 	EOF
 	bad_cases <<-'EOF'
-	counts overflow  | 2 | score:*overflows 64 bits | score --freqset -k 2 @fsover.tsv
+	counts overflow  | 2 | score:*overflows 64 bits* | score --freqset -k 2 @fsover.tsv
 	EOF
 }
 
