@@ -260,7 +260,8 @@ parse_widths(kn_hier *h, const char *list, int *n)
 		if (!kn_dec_parse(p, (size_t)(q - p), &m[k], &sc[k]) ||
 		    m[k] <= 0 || sc[k] > 9 || m[k] > (kn_i128)1000000000000000LL)
 			kn_die("-H %s=interval:%s: '%.*s' is not a positive "
-			    "width", h->attr, list, (int)(q - p), p);
+			    "width (at most 15 digits, at most 9 of them after "
+			    "the point)", h->attr, list, (int)(q - p), p);
 		if (sc[k] > maxsc)
 			maxsc = sc[k];
 		k++;
