@@ -467,6 +467,7 @@ typedef struct {
 				 * CR: an error only if no newline ends it
 				 * (headerless input, a split of a table) */
 	int started;		/* the start of the file was looked at */
+	int shifted;		/* buf no longer starts at the file's start */
 	size_t maxline;		/* kn_line_max when opened */
 	char fsep;		/* the field separator, for naming the field
 				 * of a NUL byte ('\t'; ';' in ARX's files) */
@@ -729,6 +730,11 @@ void kn_input_open(kn_input *in, kn_table *t, const char *columns);
  * (call it when the last pass has read it, before its output is put
  * in place); an edit in place keeps the number of rows. */
 void kn_input_end(const kn_input *in);
+/* Input read once so far that cannot be read again (a pipe), its
+ * reader still holding all it read from its start: copies that to the
+ * spool, and what the reader reads from now on, so that the input can
+ * be opened again; 0 (nothing done) otherwise. */
+int kn_input_tee(kn_input *in, kn_table *t);
 /* Removes the spool file, if any. */
 void kn_input_done(kn_input *in);
 

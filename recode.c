@@ -1580,9 +1580,11 @@ main(int argc, char *argv[])
 		kn_table_free(&t);
 		kn_input_open(&in, &t, opt.columns);
 		kn_table_carry(&t, rc.used, rc.nused, 1);
-	} else if (regpath != NULL && in.again) {
-		/* Regions out of core: a file is read once more, to join
-		 * its rows with them (regions.c). */
+	} else if (regpath != NULL && rg.ooc &&
+	    (in.again || kn_input_tee(&in, &t))) {
+		/* Regions out of core: the input is read once more (a pipe
+		 * from the copy made as it is read), to join its rows with
+		 * them (regions.c). */
 		kn_progress_phase("joining the regions", "rows", 0);
 		if (regions_join(&rc, &t)) {
 			kn_table_free(&t);

@@ -170,6 +170,7 @@ fill(kn_reader *r)
 
 	if (r->beg > 0) {
 		memmove(r->buf, r->buf + r->beg, r->end - r->beg);
+		r->shifted = 1;
 		r->end -= r->beg;
 		r->beg = 0;
 	}
@@ -1877,6 +1878,36 @@ kn_input_open(kn_input *in, kn_table *t, const char *columns)
 		in->again = 1;
 	}
 	in->opened++;
+}
+
+int
+kn_input_tee(kn_input *in, kn_table *t)
+{
+	kn_reader *r = &t->r;
+	size_t i;
+	char *hd;
+
+	/* A CSV record read is decoded in place: its bytes are gone. */
+	if (in->spool != NULL || in->again || in->opened != 1 ||
+	    r->tee != NULL || r->shifted || t->npaths != 1 ||
+	    r->buf == NULL || (t->csv && r->beg > 0))
+		return 0;
+	in->sfd = kn_mktemp(in->tmpdir, &in->spool);
+	in->tee.fd = in->sfd;
+	in->tee.name = in->spool;
+	in->tee.eof = r->eof;
+	/* The lines read end in a NUL where their LF, or the CR before
+	 * it, was (a NUL in the input is an error). */
+	hd = kn_alloc(r->beg + 1);
+	for (i = 0; i < r->beg; i++)
+		hd[i] = r->buf[i] != '\0' ? r->buf[i] : i + 1 < r->end &&
+		    r->buf[i + 1] == '\n' ? '\r' : '\n';
+	if (kn_write_all(in->sfd, hd, r->beg) != 0 ||
+	    kn_write_all(in->sfd, r->buf + r->beg, r->end - r->beg) != 0)
+		kn_die_sys("%s: write error", in->spool);
+	free(hd);
+	r->tee = t->tee = &in->tee;
+	return 1;
 }
 
 void
