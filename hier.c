@@ -260,8 +260,9 @@ parse_widths(kn_hier *h, const char *list, int *n)
 		if (!kn_dec_parse(p, (size_t)(q - p), &m[k], &sc[k]) ||
 		    m[k] <= 0 || sc[k] > 9 || m[k] > (kn_i128)1000000000000000LL)
 			kn_die("-H %s=interval:%s: '%.*s' is not a positive "
-			    "width (at most 15 digits, at most 9 of them after "
-			    "the point)", h->attr, list, (int)(q - p), p);
+			    "width (a number above 0, at most 10^15, with at "
+			    "most 9 digits after the point)", h->attr, list,
+			    (int)(q - p), p);
 		if (sc[k] > maxsc)
 			maxsc = sc[k];
 		k++;

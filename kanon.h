@@ -715,6 +715,8 @@ typedef struct {
 	int sfd;
 	kn_tee tee;		/* the first pass's copy to the spool */
 	int again;		/* a regular file: it may be read again */
+	int kfd;		/* the file the second pass read, kept open
+				 * for kn_input_end, or -1 */
 	int opened;
 	uint64_t size, ino, dev;	/* of a regular file, as first read */
 	int64_t msec, mnsec, csec, cnsec;
@@ -726,9 +728,11 @@ void kn_input_init(kn_input *in, const char *path, int twice,
     const char *tmpdir);
 /* Opens the table for the next pass. */
 void kn_input_open(kn_input *in, kn_table *t, const char *columns);
-/* Dies if a regular file changed since the first pass opened it
- * (call it when the last pass has read it, before its output is put
- * in place); an edit in place keeps the number of rows. */
+/* Dies if a regular file read twice changed since the first pass
+ * opened it, the file the second pass read (which a rename over its
+ * name does not change) (call it when the last pass has read it,
+ * before its output is put in place); an edit in place keeps the
+ * number of rows. */
 void kn_input_end(const kn_input *in);
 /* Input read once so far that cannot be read again (a pipe), its
  * reader still holding all it read from its start: copies that to the

@@ -32,8 +32,8 @@ ldiv_exact(kn_ldiv *ld, const char *arg)
 	int sc;
 
 	if (!kn_dec_parse(arg, strlen(arg), &m, &sc) || m <= 0)
-		kn_die("-l: '%s' is not a decimal number from 1 to 1e9 "
-		    "(digits with an optional point, no exponent)", arg);
+		kn_die("-l: '%s' is not a decimal number (digits with an "
+		    "optional point, no exponent: kanon(7), Numbers)", arg);
 	p = kn_pow10(sc);
 	ld->lint = sc == 0;
 	ld->lceil = (uint64_t)(m / p + (m % p != 0));

@@ -1806,6 +1806,7 @@ kn_input_init(kn_input *in, const char *path, int twice,
 	in->name = in->path != NULL ? in->path : "stdin";
 	in->tmpdir = tmpdir;
 	in->sfd = -1;
+	in->kfd = -1;
 	if (in->path == NULL)
 		stdin_check();
 	if (!twice)
@@ -1829,8 +1830,10 @@ input_same(const kn_input *in, const struct stat *st)
 	    (uint64_t)st->st_dev != in->dev ||
 	    (int64_t)st->st_mtim.tv_sec != in->msec ||
 	    (int64_t)st->st_mtim.tv_nsec != in->mnsec ||
-	    (int64_t)st->st_ctim.tv_sec != in->csec ||
-	    (int64_t)st->st_ctim.tv_nsec != in->cnsec)
+	    /* A file renamed over or removed changed its link count,
+	     * hence its status change time, not its bytes. */
+	    (st->st_nlink > 0 && ((int64_t)st->st_ctim.tv_sec != in->csec ||
+	    (int64_t)st->st_ctim.tv_nsec != in->cnsec)))
 		kn_die("%s: the file changed between or during the two "
 		    "passes (kanon(7), Operands and output)", in->name);
 }
@@ -1866,8 +1869,13 @@ kn_input_open(kn_input *in, kn_table *t, const char *columns)
 	    S_ISREG(st.st_mode)) {
 		/* A file that changes between the passes would make the
 		 * second disagree with what the first decided. */
-		if (in->opened > 0)
+		if (in->opened > 0) {
 			input_same(in, &st);
+			if (in->kfd >= 0)
+				close(in->kfd);
+			if ((in->kfd = dup(t->r.fd)) < 0)
+				kn_die_sys("%s", in->name);
+		}
 		in->size = (uint64_t)st.st_size;
 		in->ino = (uint64_t)st.st_ino;
 		in->dev = (uint64_t)st.st_dev;
@@ -1915,16 +1923,20 @@ kn_input_end(const kn_input *in)
 {
 	struct stat st;
 
-	if (!in->again || in->path == NULL)
+	if (in->kfd < 0)
 		return;
-	if (stat(in->path, &st) != 0)
-		kn_die_sys("%s: the file is gone after the passes", in->name);
+	if (fstat(in->kfd, &st) != 0)
+		kn_die_sys("%s", in->name);
 	input_same(in, &st);
 }
 
 void
 kn_input_done(kn_input *in)
 {
+	if (in->kfd >= 0) {
+		close(in->kfd);
+		in->kfd = -1;
+	}
 	if (in->spool != NULL) {
 		close(in->sfd);
 		kn_rmtemp(in->spool);

@@ -495,3 +495,23 @@ tall() {
 	[ "$status" -eq 2 ]
 	[ "$output" = "freqset: d.tsv:1: column name 'c5' appears twice (columns 6 and 300000)" ]
 }
+
+@test "a file renamed over, or read once, is no change: recode in one pass, and with -k 2 when the rename comes during the second pass, end well" {
+	awk 'BEGIN { print "a\tb"; for (i = 0; i < 60000; i++) printf "%d\tx%d\n", 10 + i % 80, i }' > r.tsv
+	cp r.tsv new.tsv
+	# The reader of the output waits for its first byte (the last pass
+	# has begun), then renames a copy over the input's name.
+	swap() {
+		head -c 1 > /dev/null
+		mv new.tsv r.tsv
+		cat > out
+	}
+	{ recode -n a=0 -H a=interval:100 -k 1 r.tsv 2> err && s=0 || s=$?; echo $s > rc; } | swap
+	[ "$(cat rc)" -eq 0 ] || { cat err; false; }
+	cp r.tsv new.tsv
+	{ recode -n a=0 -H a=interval:100 -k 2 r.tsv 2> err && s=0 || s=$?; echo $s > rc; } | swap
+	[ "$(cat rc)" -eq 0 ] || { cat err; false; }
+	cp r.tsv new.tsv
+	{ partition -q a -k 5 r.tsv 2> err && s=0 || s=$?; echo $s > rc; } | swap
+	[ "$(cat rc)" -eq 0 ] || { cat err; false; }
+}
