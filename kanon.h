@@ -691,6 +691,13 @@ char *kn_columns_file(const char *path);
  * --classes, a workload): TSV whatever --icsv says. */
 void kn_table_open_tsv(kn_table *t, char **paths, size_t npaths,
     const char *columns);
+/* Dies if the standard input is closed (or open for writing only). */
+void kn_stdin_check(void);
+/* kn_table_open, CSV or not by csv, with stdin called stdname in
+ * messages when that is not NULL, and what the reader reads copied to
+ * tee when that is not NULL (input.c). */
+void kn_table_open_as(kn_table *t, char **paths, size_t npaths,
+    const char *columns, const char *stdname, int csv, kn_tee *tee);
 /* Sets which columns of t may carry a tab, CR or LF (kn_table's carry):
  * every column not among used[0..nused) that the program does not
  * read, unless passthru says that it writes them to its output table
