@@ -111,25 +111,45 @@ int
 kn_input_tee(kn_input *in, kn_table *t)
 {
 	kn_reader *r = &t->r;
-	size_t i;
+	size_t i, n, c;
 	char *hd;
 
-	/* A CSV record read is decoded in place: its bytes are gone. */
 	if (in->spool != NULL || in->again || in->opened != 1 ||
-	    r->tee != NULL || r->shifted || t->npaths != 1 ||
-	    r->buf == NULL || (t->csv && r->beg > 0))
+	    r->tee != NULL || r->shifted || t->npaths != 1 || r->buf == NULL)
 		return 0;
 	in->sfd = kn_mktemp(in->tmpdir, &in->spool);
 	in->tee.fd = in->sfd;
 	in->tee.name = in->spool;
 	in->tee.eof = r->eof;
-	/* The lines read end in a NUL where their LF, or the CR before
-	 * it, was (a NUL in the input is an error). */
-	hd = kn_alloc(r->beg + 1);
-	for (i = 0; i < r->beg; i++)
-		hd[i] = r->buf[i] != '\0' ? r->buf[i] : i + 1 < r->end &&
-		    r->buf[i + 1] == '\n' ? '\r' : '\n';
-	if (kn_write_all(in->sfd, hd, r->beg) != 0 ||
+	if (t->csv && r->beg > 0) {
+		/* A CSV header read is decoded in place: written again,
+		 * each name quoted, which reads back as the same names. */
+		n = 0;
+		for (c = 0; c < t->ncols; c++)
+			n += 2 * strlen(t->names[c]) + 2 + kn_csv.ifslen;
+		hd = kn_alloc(n + 1);
+		for (n = 0, c = 0; c < t->ncols; c++) {
+			if (c > 0) {
+				memcpy(hd + n, kn_csv.ifs, kn_csv.ifslen);
+				n += kn_csv.ifslen;
+			}
+			hd[n++] = '"';
+			for (i = 0; t->names[c][i] != '\0'; i++)
+				if ((hd[n++] = t->names[c][i]) == '"')
+					hd[n++] = '"';
+			hd[n++] = '"';
+		}
+		hd[n++] = '\n';
+	} else {
+		/* The lines read end in a NUL where their LF, or the CR
+		 * before it, was (a NUL in the input is an error). */
+		hd = kn_alloc(r->beg + 1);
+		for (n = r->beg, i = 0; i < r->beg; i++)
+			hd[i] = r->buf[i] != '\0' ? r->buf[i] :
+			    i + 1 < r->end && r->buf[i + 1] == '\n' ? '\r' :
+			    '\n';
+	}
+	if (kn_write_all(in->sfd, hd, n) != 0 ||
 	    kn_write_all(in->sfd, r->buf + r->beg, r->end - r->beg) != 0)
 		kn_die_sys("%s: write error", in->spool);
 	free(hd);

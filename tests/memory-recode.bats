@@ -238,3 +238,22 @@ joined() {
 	echo "refused: $n"
 	[ "$n" -ge 200 ]
 }
+
+@test "-r out of core, CSV from a pipe in one pass and two: the header (a byte-order mark, CRLF, a quoted name with quotes and commas) copied again, the output and message of -S 1G" {
+	T=$BATS_TEST_TMPDIR
+	mkdir "$T/tmp"
+	joined 5
+	{ printf '\357\273\277age,zip,day,sex,"s ""1"", and ,",t,class\r\n'
+	    tail -n +2 "$T/p.tsv" | tr '\t' ','; } > "$T/p.csv"
+	for args in "" "-k 2" "-k 2 --ocsv"; do
+		# $args is split into words on purpose.
+		# shellcheck disable=SC2086
+		set -- recode --icsv -r "$T/r.tsv" --date day -H sex="$T/sex.tsv" $args
+		"$@" -S 1G "$T/p.csv" > "$T/big" 2> "$T/berr"
+		cat "$T/p.csv" | "$@" -S 64K -T "$T/tmp" > "$T/small" 2> "$T/serr"
+		cmp "$T/big" "$T/small"
+		cmp "$T/berr" "$T/serr"
+		[ -z "$(ls "$T/tmp")" ]
+	done
+	[ "$(head -n 1 "$T/big")" = "$(printf 'age,zip,day,sex,"s ""1"", and ,",t')" ]
+}
