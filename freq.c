@@ -1447,7 +1447,8 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 
 			if (!kn_dec_parse(v.p, v.n, &m, &sc))
 				kn_table_fail(t, col, "'%.*s' %s", (int)v.n,
-				    v.p, kn_dec_why(v.p, v.n, "is not a number"));
+				    v.p, kn_dec_why(v.p, v.n,
+				    "is not a number"));
 			if (sc > 18)
 				kn_table_fail(t, col, "'%.*s' has more than 18 "
 				    "decimal places (kanon(7), Numbers)",
@@ -1600,7 +1601,8 @@ kn_freq_sorted(kn_table *t, const kn_countspec *cs, kn_fsout out,
 
 			if (!kn_dec_parse(a.p, a.n, &m, &sc))
 				kn_table_fail(t, col, "'%.*s' %s", (int)a.n,
-				    a.p, kn_dec_why(a.p, a.n, "is not a number"));
+				    a.p, kn_dec_why(a.p, a.n,
+				    "is not a number"));
 			if (!kn_dec_parse(b.p, b.n, &m2, &sc2) || m2 < 0)
 				kn_table_fail(t, col + 1, "'%.*s' is not a sum "
 				    "of squares", (int)b.n, b.p);

@@ -68,7 +68,8 @@ kn_input_open(kn_input *in, kn_table *t, const char *columns)
 		/* The first pass copies what it reads to the spool: an
 		 * input the reader refuses (a line or a record past the
 		 * limit, binary data) is refused before more is copied. */
-		kn_table_open_as(t, paths, 1, columns, NULL, kn_csv.in, &in->tee);
+		kn_table_open_as(t, paths, 1, columns, NULL, kn_csv.in,
+		    &in->tee);
 		in->opened++;
 		return;
 	}
@@ -79,7 +80,8 @@ kn_input_open(kn_input *in, kn_table *t, const char *columns)
 			    "read to the end", in->name);
 		if (lseek(in->sfd, 0, SEEK_SET) != 0 || dup2(in->sfd, 0) < 0)
 			kn_die_sys("%s", in->spool);
-		kn_table_open_as(t, NULL, 0, columns, in->name, kn_csv.in, NULL);
+		kn_table_open_as(t, NULL, 0, columns, in->name, kn_csv.in,
+		    NULL);
 		in->opened++;
 		return;
 	}

@@ -467,7 +467,8 @@ typedef struct {
 				 * CR: an error only if no newline ends it
 				 * (headerless input, a split of a table) */
 	int started;		/* the start of the file was looked at */
-	int shifted;		/* buf no longer starts at the file's start */
+	int shifted;		/* buf no longer begins at the file's
+				 * first byte */
 	size_t maxline;		/* kn_line_max when opened */
 	char fsep;		/* the field separator, for naming the field
 				 * of a NUL byte ('\t'; ';' in ARX's files) */
