@@ -1389,13 +1389,7 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	}
 	for (c = 0; cs->hier != NULL && c < d && cs->hier[c] == NULL; c++)
 		;
-	/* A thread's own set, dictionaries, blocks and runs take about a
-	 * megabyte whatever the budget: one thread per 2 MB of it at most
-	 * (as recode(1) says), so that -S holds at any -j. */
-	jobs = cs->jobs;
-	if (budget > 0 && (size_t)jobs > budget / ((size_t)2 << 20))
-		jobs = budget < ((size_t)4 << 20) ? 1 :
-		    (int)(budget / ((size_t)2 << 20));
+	jobs = budget > 0 ? kn_jobs_within(cs->jobs, budget) : cs->jobs;
 	if (jobs > 1 && !t->csv && (cs->hier == NULL || c == d ||
 	    cs->tkey != NULL) &&
 	    !cs->hascount && cs->nsum == 0 &&

@@ -627,6 +627,10 @@ enum { KN_OPT_DATE = 1300 };
 /* The threads of -j: o->jobs when given, else the online CPUs (at
  * most 64). */
 int kn_jobs(const kn_opts *o);
+/* At most jobs threads, one per 2 MB of the budget (one below 4 MB):
+ * a thread's own sets, dictionaries and blocks take about a megabyte
+ * whatever its share (recode(1), freqset(1)). */
+int kn_jobs_within(int jobs, size_t budget);
 /* Takes option ch into o if it is one of kn_opts's; 0 if it is not. */
 int kn_opts_take(kn_opts *o, int ch, char *arg);
 

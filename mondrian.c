@@ -1429,13 +1429,15 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 		for (i = 0; i < pt->sens_dict.n; i++)
 			if (__builtin_mul_overflow(pt->sens_val[i],
 				kn_pow10(pt->sens_F - pt->sens_scale[i]),
-				&pt->sens_val[i]))
+				&pt->sens_val[i])) {
+				kn_str w = kn_dict_get(&pt->sens_dict,
+				    (uint32_t)i);
+
 				kn_die("-s %s: '%.*s' has too many digits for "
 				    "exact variances at the column's largest "
 				    "scale, %d decimals (kanon(7), Numbers)",
-				    scol, (int)kn_dict_get(&pt->sens_dict,
-				    (uint32_t)i).n, kn_dict_get(&pt->sens_dict,
-				    (uint32_t)i).p, pt->sens_F);
+				    scol, (int)w.n, w.p, pt->sens_F);
+			}
 		/* The rows on disk: the sums bounded by the largest value. */
 		if (pt->ooc && !pt->exact_sums)
 			sums_bound(pt, abs_max(pt->sens_val, pt->sens_dict.n), 1,

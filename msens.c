@@ -68,12 +68,13 @@ prepare_values(struct part *pt, size_t j, const char *name)
 	}
 	for (x = 0; x < dc->n; x++) {
 		if (__builtin_mul_overflow(pt->sval[j][x],
-		    kn_pow10(F - sc[x]), &pt->sval[j][x]))
+		    kn_pow10(F - sc[x]), &pt->sval[j][x])) {
+			w = kn_dict_get(dc, (uint32_t)x);
 			kn_die("-s %s: '%.*s' has too many digits for exact "
 			    "variances at the column's largest scale, %d "
-			    "decimals (kanon(7), Numbers)", name,
-			    (int)kn_dict_get(dc, (uint32_t)x).n,
-			    kn_dict_get(dc, (uint32_t)x).p, F);
+			    "decimals (kanon(7), Numbers)", name, (int)w.n,
+			    w.p, F);
+		}
 		b = pt->sval[j][x] < 0 ? -pt->sval[j][x] : pt->sval[j][x];
 		if (b > mx) {
 			mx = b;

@@ -1404,12 +1404,7 @@ main(int argc, char *argv[])
 	if (o.budget == 0)
 		o.budget = kn_default_budget();
 	o.tmpdir = kn_tmpdir(o.tmpdir);
-	/* A thread's own dictionaries, hierarchies and blocks take about
-	 * a megabyte whatever -S: one thread per 2 MB of it at most. */
-	o.jobs = kn_jobs(&opt);
-	if ((size_t)o.jobs > o.budget / ((size_t)2 << 20))
-		o.jobs = o.budget < ((size_t)4 << 20) ? 1 :
-		    (int)(o.budget / ((size_t)2 << 20));
+	o.jobs = kn_jobs_within(kn_jobs(&opt), o.budget);
 	suppress = o.req.k > 1 || o.req.ld.on || o.req.hast;
 	if (o.req.hast && o.req.dist == KN_DIST_HIER) {
 		/* The sensitive columns' trees, kept apart from the -H of
@@ -1586,11 +1581,10 @@ main(int argc, char *argv[])
 		 * from the copy made as it is read), to join its rows with
 		 * them (regions.c). */
 		kn_progress_phase("joining the regions", "rows", 0);
-		if (regions_join(&rc, &t)) {
-			kn_table_free(&t);
-			kn_input_open(&in, &t, opt.columns);
-			kn_table_carry(&t, rc.used, rc.nused, 1);
-		}
+		regions_join(&rc, &t);
+		kn_table_free(&t);
+		kn_input_open(&in, &t, opt.columns);
+		kn_table_carry(&t, rc.used, rc.nused, 1);
 	}
 
 	/* Pass 2: generalize and write. */

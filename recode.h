@@ -150,7 +150,6 @@ struct regions {
 	int jhave;
 	uint64_t jrank, jcnext;
 	uint64_t *jzero;
-	uint64_t jrows;		/* rows joined */
 	kn_str *jf;		/* a joined line's fields */
 };
 
@@ -180,11 +179,11 @@ void regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 void regions_count(struct recoding *rc, kn_table *t, const size_t *scol,
     size_t ns, kn_fsout out, kn_freqstats *st);
 void regions_label(struct recoding *rc, kn_table *t, kn_str *lab);
-/* Out of core, without a first pass: the rows of t joined with the
- * regions, so that the pass that labels them reads no region; 0 if
- * the regions are in memory, or a row does not match them (the pass
- * that labels them then names it).  The input is read again after. */
-int regions_join(struct recoding *rc, kn_table *t);
+/* Regions out of core (rg->ooc), without a first pass: the rows of t
+ * joined with them, so that the pass that labels them reads no region
+ * (unless a row does not match them: that pass then names it).  The
+ * input is read again after. */
+void regions_join(struct recoding *rc, kn_table *t);
 void regions_done(struct recoding *rc);
 /* The hooks of the threads of -j, regions in memory only (rg->ooc 0). */
 void *regions_tnew(struct recoding *rc, int nt);

@@ -318,15 +318,38 @@ region_add(struct regions *rg, const char *kb, const char *line, size_t n)
 	keyset_add(&rg->ks, rg->wline, kl + n);
 }
 
-/* The key of a region on disk, before its line: its class id as
- * written, padded with spaces to 20 bytes, so that the regions are in
- * the byte order of their ids (as the first pass's groups and the
- * join's rows are), then its line number. */
+/* A class id as written, padded with spaces to 20 bytes into kb (of
+ * n bytes, at least 21): the key of its region on disk and of its
+ * rows in the join, in the byte order of the ids (as the first pass's
+ * groups are); returns its length, 20. */
+static size_t
+id_key(char *kb, size_t n, const char *id, size_t idlen)
+{
+	return (size_t)snprintf(kb, n, "%-20.*s", (int)idlen, id);
+}
+
+/* Whether v is a class id as partition writes it (as posint). */
+static int
+class_id(kn_str v)
+{
+	size_t i;
+
+	if (v.n == 0 || v.n > 19 || v.p[0] < '1' || v.p[0] > '9')
+		return 0;
+	for (i = 1; i < v.n; i++)
+		if (v.p[i] < '0' || v.p[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* The key of a region on disk, before its line: its id (id_key), then
+ * its line number. */
 static void
 region_kb(char *kb, size_t n, const char *id, size_t idlen, uint64_t ln)
 {
-	snprintf(kb, n, "%-20.*s\t%020llu\t", (int)idlen, id,
-	    (unsigned long long)ln);
+	size_t k = id_key(kb, n, id, idlen);
+
+	snprintf(kb + k, n - k, "\t%020llu\t", (unsigned long long)ln);
 }
 
 /* The regions read so far go to disk, and the window takes slot 0. */
@@ -593,13 +616,9 @@ region_find(struct recoding *rc, struct regions *rg, kn_str v)
 	if (rg->wrank >= 0 && rg->lab[rg->nqi].n == v.n &&
 	    memcmp(rg->lab[rg->nqi].p, v.p, v.n) == 0)
 		return 0;
-	if (v.n == 0 || v.n > 19)
+	if (!class_id(v))
 		return -1;
-	memcpy(kb, v.p, v.n);
-	kb[v.n] = '\0';
-	if (!posint(kb, &id))
-		return -1;
-	snprintf(kb, sizeof(kb), "%-20.*s", (int)v.n, v.p);
+	id_key(kb, sizeof(kb), v.p, v.n);
 	if (rg->jks != NULL) {
 		/* Joining, the classes come in the regions' order: the
 		 * regions are read on, and none had rows before. */
@@ -1342,18 +1361,24 @@ rkey_fail(void *ctx, kn_table *t)
  * so that the message is the same.
  */
 
-/* Whether v is a class id as partition writes it (as posint). */
-static int
-class_id(kn_str v)
+/* Splits the n fields after p, each after a tab, up to e into f;
+ * where the last ends, or NULL if there are fewer. */
+static const char *
+join_fields(const char *p, const char *e, kn_str *f, size_t n)
 {
-	size_t i;
+	const char *tab;
+	size_t k;
 
-	if (v.n == 0 || v.n > 19 || v.p[0] < '1' || v.p[0] > '9')
-		return 0;
-	for (i = 1; i < v.n; i++)
-		if (v.p[i] < '0' || v.p[i] > '9')
-			return 0;
-	return 1;
+	for (k = 0; k < n; k++) {
+		if (p >= e)
+			return NULL;
+		p++;
+		tab = memchr(p, '\t', (size_t)(e - p));
+		f[k].p = p;
+		f[k].n = (size_t)((tab != NULL ? tab : e) - p);
+		p += f[k].n;
+	}
+	return p;
 }
 
 /* Appends p[0..n) to the join's line of *len bytes, after a tab if
@@ -1380,24 +1405,22 @@ join_rows(struct recoding *rc, kn_table *t, const size_t *scol)
 	char num[24];
 	size_t len, i;
 
-	rg->jrows = 0;
 	while (kn_table_next(t)) {
 		kn_str v = t->f[rg->classcol];
 
 		if ((t->rows & 0xffff) == 0)
 			kn_progress(t->rows, t->r.bytes);
-		rg->jrows++;
 		if (!class_id(v)) {
 			rg->unknown = 1;
 			continue;
 		}
 		rg->jbuf = kn_grow(rg->jbuf, &rg->jcap, 24, 1, 256);
-		len = (size_t)snprintf(rg->jbuf, rg->jcap, "%-20.*s", (int)v.n,
-		    v.p);
+		len = id_key(rg->jbuf, rg->jcap, v.p, v.n);
 		for (i = 0; i < (size_t)rg->skey; i++)
 			join_put(rg, &len, t->f[scol[i]].p, t->f[scol[i]].n, 1);
+		/* The row's number, as the pass that labels counts it. */
 		snprintf(num, sizeof(num), "%020llu",
-		    (unsigned long long)rg->jrows);
+		    (unsigned long long)t->rows);
 		join_put(rg, &len, num, 20, 1);
 		for (i = 0; i < rg->nqi; i++)
 			join_put(rg, &len, t->f[rc->qcol[i]].p,
@@ -1418,22 +1441,15 @@ join_line(const char *line, size_t len, void *ctx)
 	struct regions *rg = rc->priv;
 	size_t nf = (size_t)rg->skey + 1 + rg->nqi, i, k;
 	kn_str *f = rg->jf, c, key[1 + KN_MAXSENS];
-	const char *p = line + 20, *e = line + len, *tab, *err;
+	const char *err;
 	kn_fsrow r;
 
 	if (rg->unknown || rg->outside)
 		return;
 	for (c.p = line, c.n = 20; c.n > 0 && line[c.n - 1] == ' '; c.n--)
 		;
-	for (k = 0; k < nf; k++) {
-		if (p >= e)
-			kn_die("(temp run): expected %zu fields", nf + 1);
-		p++;
-		tab = memchr(p, '\t', (size_t)(e - p));
-		f[k].p = p;
-		f[k].n = (size_t)((tab != NULL ? tab : e) - p);
-		p += f[k].n;
-	}
+	if (join_fields(line + 20, line + len, f, nf) == NULL)
+		kn_die("(temp run): expected %zu fields", nf + 1);
 	if (rg->jgroups) {
 		/* region_group passes on the pending group, then loads
 		 * this row's class, and counts the row. */
@@ -1596,35 +1612,23 @@ join_label(struct recoding *rc, kn_table *t, kn_str *lab)
 {
 	struct regions *rg = rc->priv;
 	kn_str v = t->f[rg->classcol];
-	const char *p, *e, *tab;
-	size_t k;
+	const char *e;
 
 	if (!kn_getline(&rg->jr) || rg->jr.len < 20 ||
 	    strtoull(rg->jr.line, NULL, 10) != t->rows)
 		join_changed(rg);
-	p = rg->jr.line + 20;
 	e = rg->jr.line + rg->jr.len;
-	for (k = 0; k < rg->nl; k++) {
-		if (p >= e)
-			join_changed(rg);
-		p++;
-		tab = memchr(p, '\t', (size_t)(e - p));
-		lab[k].p = p;
-		lab[k].n = (size_t)((tab != NULL ? tab : e) - p);
-		p += lab[k].n;
-	}
-	if (p != e || lab[rg->nqi].n != v.n ||
+	if (join_fields(rg->jr.line + 20, e, lab, rg->nl) != e ||
+	    lab[rg->nqi].n != v.n ||
 	    memcmp(lab[rg->nqi].p, v.p, v.n) != 0)
 		join_changed(rg);
 }
 
-int
+void
 regions_join(struct recoding *rc, kn_table *t)
 {
 	struct regions *rg = rc->priv;
 
-	if (!rg->ooc)
-		return 0;
 	rg->skey = 0;
 	rg->jgroups = 0;
 	join_run(rc, join_rows(rc, t, NULL), NULL);
@@ -1636,7 +1640,6 @@ regions_join(struct recoding *rc, kn_table *t)
 		rg->unknown = rg->outside = 0;
 		counts_zero(rg);
 	}
-	return 1;
 }
 
 /*

@@ -1192,6 +1192,15 @@ kn_jobs(const kn_opts *o)
 }
 
 int
+kn_jobs_within(int jobs, size_t budget)
+{
+	if ((size_t)jobs <= budget / ((size_t)2 << 20))
+		return jobs;
+	return budget < ((size_t)4 << 20) ? 1 :
+	    (int)(budget / ((size_t)2 << 20));
+}
+
+int
 kn_opts_take(kn_opts *o, int ch, char *arg)
 {
 	switch (ch) {
