@@ -465,11 +465,13 @@ dicts_check(struct part *pt)
 	mond_size(ds, sizeof(ds), d);
 	mond_size(rs, sizeof(rs), ooc_reserve(pt));
 	mond_size(cs, sizeof(cs), c);
-	mond_too_small(pt, "at row %llu the reading holds more than it: the "
+	/* No row is named: with -j, the blocks' values join the
+	 * dictionaries a block at a time, so the row would depend on it. */
+	mond_too_small(pt, "the reading holds more than it: the "
 	    "dictionaries of the sensitive values, the targets and the "
 	    "hierarchies' labels (%s), the blocks of -j (an eighth of -S: "
 	    "%s) and two chunks of %d rows (%s)",
-	    (unsigned long long)pt->nrows, ds, rs, MOND_CHUNK, cs);
+	    ds, rs, MOND_CHUNK, cs);
 }
 
 /* The id of value v in dc, added if new; with num, its number goes to
