@@ -460,20 +460,48 @@ kn_default_budget(void)
 	return b;
 }
 
+/* Dies unless directory p (st) on the path of d, what the user gave
+ * as how (-T, TMPDIR), is safe for the working files: one that others
+ * may write to must be sticky, and it must belong to the user or to
+ * root.  last: p is d itself. */
+static void
+tmpdir_check(const char *how, const char *d, const char *p,
+    const struct stat *st, int last)
+{
+	int shared = (st->st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+	    (st->st_mode & S_ISVTX) == 0;
+	const char *who = shared ? "not sticky, and other users may write "
+	    "to it: they" : "the directory of another user, who";
+
+	if (!shared && (st->st_uid == geteuid() || st->st_uid == 0))
+		return;
+	if (last)
+		kn_die("%s %s: %s could replace the working files in it "
+		    "(kanon(7), TMPDIR): give a directory of your own, or a "
+		    "sticky one such as /tmp", how, d, who);
+	kn_die("%s %s: %s is %s could replace the directories below it, "
+	    "and the working files in them (kanon(7), TMPDIR): give a "
+	    "directory of your own, on a path of your own or root's", how,
+	    d, p, who);
+}
+
 /*
  * The temp files' directory: -T, else TMPDIR, else /tmp.  Some temp
  * files are closed and opened again by name (sorted runs, spilled
- * sets), so no other user may be able to replace them: a directory
- * that others may write to must be sticky (as /tmp is), and it must
- * belong to the user running the program or to root (the owner of a
- * sticky directory may still rename what is in it).
+ * sets), so no other user may be able to replace them.  The directory
+ * is taken by its path with the links resolved (realpath), so that no
+ * link changed later leads elsewhere, and every directory on that path
+ * is checked from the root down (tmpdir_check): once one is safe, only
+ * the user or root can change what is in it, so the next one checked
+ * stays the one checked, and so does the last.
  */
 const char *
 kn_tmpdir(const char *opt)
 {
 	const char *d = opt, *how = "-T";
 	struct stat st;
-	int shared;
+	char *real;
+	size_t i, n;
 
 	if (d == NULL || *d == '\0') {
 		d = getenv("TMPDIR");
@@ -481,17 +509,24 @@ kn_tmpdir(const char *opt)
 		if (d == NULL || *d == '\0')
 			return "/tmp";
 	}
-	if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
+	if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    (real = realpath(d, NULL)) == NULL)
 		return d;	/* refused when a temp file is made there */
-	shared = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
-	    (st.st_mode & S_ISVTX) == 0;
-	if (shared || (st.st_uid != geteuid() && st.st_uid != 0))
-		kn_die("%s %s: %s could replace the working files in it "
-		    "(kanon(7), TMPDIR): give a directory of your own, or a "
-		    "sticky one such as /tmp", how, d, shared ?
-		    "not sticky, and other users may write to it: they" :
-		    "the directory of another user, who");
-	return d;
+	n = strlen(real);
+	for (i = 0; i <= n; i++) {
+		size_t e = i == 0 ? 1 : i;	/* "/", then each prefix */
+		char c = real[e];
+
+		if (i < n && real[i] != '/')
+			continue;
+		real[e] = '\0';
+		if (lstat(real, &st) != 0 || !S_ISDIR(st.st_mode))
+			kn_die("%s %s: %s changed while it was checked "
+			    "(kanon(7), TMPDIR)", how, d, real);
+		tmpdir_check(how, d, real, &st, i == n);
+		real[e] = c;
+	}
+	return real;
 }
 
 /* Registers path, tmp_mu held. */

@@ -526,5 +526,31 @@ own() {
 		run --separate-stderr freqset -q a -T mine t.tsv
 		[ "$status" -eq 2 ]
 		[ "$stderr" = "freqset: -T mine: the directory of another user, who could replace the working files in it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
+		# A directory of one's own below another user's: they could
+		# rename it, and the runs opened again by name with it.
+		mkdir mine/sub
+		run --separate-stderr freqset -q a -T mine/sub t.tsv
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "freqset: -T mine/sub: $PWD/mine is the directory of another user, who could replace the directories below it, and the working files in them (kanon(7), TMPDIR): give a directory of your own, on a path of your own or root's" ]
 	fi
+	chmod 0777 open
+	mkdir open/sub
+	run --separate-stderr freqset -q a -T open/sub t.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: -T open/sub: $PWD/open is not sticky, and other users may write to it: they could replace the directories below it, and the working files in them (kanon(7), TMPDIR): give a directory of your own, on a path of your own or root's" ]
+}
+
+@test "-T through a link: the directory it led to at the start is used, so a link changed during the run cannot take the runs opened again by name (found by review: forged groups released, runs left behind)" {
+	own
+	mkdir A B
+	ln -s A L
+	awk 'BEGIN { print "a"; for (i = 0; i < 300000; i++) printf "v%07d\n", i }' > big.tsv
+	freqset -q a -S 1M big.tsv > want
+	( head -n 150001 big.tsv; sleep 1; tail -n +150002 big.tsv ) |
+	    freqset -q a -S 1M -T L -o got &
+	sleep 0.5
+	ln -sfn B L
+	wait $!
+	cmp want got
+	[ -z "$(ls -A A)" ] && [ -z "$(ls -A B)" ]
 }
