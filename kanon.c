@@ -806,6 +806,18 @@ out_clash(const struct outfile *o, const struct infile *in)
 	kn_die("%s: output file is input file (%s)", o->dst, iname);
 }
 
+/* The pipes the run reads (kn_note_input), each with what read it: a
+ * pipe read a second time would give nothing, its data taken by the
+ * first reading (--columns-file - with the table on stdin). */
+static struct pipein {
+	struct fileid id;
+	char *name;
+} *pipes;
+static size_t pipe_n, pipe_cap;
+static char *stdin_by;		/* what read descriptor 0 */
+
+const char *kn_input_role;
+
 void
 kn_note_input(int fd, const char *name)
 {
@@ -814,7 +826,35 @@ kn_note_input(int fd, const char *name)
 	struct stat st;
 	size_t i;
 
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+	if (fstat(fd, &st) != 0)
+		return;
+	/* Descriptor 0 is read from where the last reading left it, a
+	 * file's end too: a second reading of it found nothing (a spool
+	 * put there for a second pass starts at 0, a pipe is below). */
+	if (fd == 0 && stdin_by != NULL && S_ISREG(st.st_mode) &&
+	    lseek(0, 0, SEEK_CUR) > 0)
+		kn_die("stdin: read already (as %s): give one of them a file "
+		    "of its own", stdin_by);
+	if (fd == 0 && stdin_by == NULL)
+		stdin_by = kn_strdup(kn_input_role != NULL ? kn_input_role :
+		    "stdin");
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		struct fileid id = { st.st_dev, st.st_ino };
+		const char *nm = name != NULL ? name : "stdin";
+
+		for (i = 0; i < pipe_n; i++)
+			if (same_id(&pipes[i].id, &id))
+				kn_die("%s: a pipe read already (as %s), "
+				    "which gives its data once: give one of "
+				    "them a file of its own", nm,
+				    pipes[i].name);
+		pipes = kn_grow(pipes, &pipe_cap, pipe_n, sizeof(*pipes), 4);
+		pipes[pipe_n].id = id;
+		pipes[pipe_n++].name = kn_input_role != NULL ?
+		    kn_strdup(kn_input_role) : kn_strdup(nm);
+		return;
+	}
+	if (!S_ISREG(st.st_mode))
 		return;
 	in.id.dev = st.st_dev;
 	in.id.ino = st.st_ino;
@@ -838,6 +878,13 @@ kn_forget_inputs(void)
 	free(in_files);
 	in_files = NULL;
 	in_n = in_cap = 0;
+	for (i = 0; i < pipe_n; i++)
+		free(pipes[i].name);
+	free(pipes);
+	pipes = NULL;
+	pipe_n = pipe_cap = 0;
+	free(stdin_by);
+	stdin_by = NULL;
 }
 
 /* Takes o, open on f, as an output; dies if it clashes with an input

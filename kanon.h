@@ -194,6 +194,9 @@ FILE *kn_open_out_inplace(const char *path, char *const *ops, size_t n);
 /* Records that the run reads the file open at fd, named name in
  * messages (NULL: stdin); kn_reader_open calls it for every input. */
 void kn_note_input(int fd, const char *name);
+/* What reads the next input, for kn_note_input's message when a pipe
+ * is read twice (NULL: the input's name). */
+extern const char *kn_input_role;
 /* Forgets the inputs noted so far, for a process that runs the core
  * again and again (the fuzz targets, after each run). */
 void kn_forget_inputs(void);
@@ -687,9 +690,9 @@ size_t kn_table_countcol(const kn_table *t, const char *opt);
 /* Dies with "prog: file:line: column 'c': msg". */
 void kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));
-/* Reads a --columns-file: a TSV header line (the first line, if it
- * holds a tab: the rest is ignored) or one name per line; returns a
- * comma list. */
+/* Reads a --columns-file: a TSV header line (alone) or one name per
+ * line; returns a comma list, which kn_table_open_as reads as the
+ * names read (one may hold a comma). */
 char *kn_columns_file(const char *path);
 
 /* kn_table_open for a file of the programs' own (a frequency set of

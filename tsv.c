@@ -1141,6 +1141,12 @@ open_next(kn_table *t)
 
 int kn_skip_header;
 
+/* The names kn_columns_file read, joined by tabs (a name may hold a
+ * comma, not a tab), and the comma list it returned for them, which
+ * kn_table_open_as knows by its address. */
+static char *colfile_tabs, *colfile_list;
+
+
 int
 kn_table_opt(int ch, char *arg, char **columns)
 {
@@ -1261,7 +1267,12 @@ kn_table_open_as(kn_table *t, char **paths, size_t npaths,
 	t->npaths = npaths;
 	if (columns != NULL) {
 		t->headerless = 1;
-		set_names(t, columns, strlen(columns), ',', "--columns");
+		if (columns == colfile_list)
+			set_names(t, colfile_tabs, strlen(colfile_tabs), '\t',
+			    "--columns-file");
+		else
+			set_names(t, columns, strlen(columns), ',',
+			    "--columns");
 		if (csv)
 			csv_offsets(t);
 	}
@@ -1752,31 +1763,38 @@ kn_columns_file(const char *path)
 	kn_reader r;
 	char *out = NULL, *p;
 	size_t n = 0;
+	int header = 0;
 
+	kn_input_role = "--columns-file";
 	kn_reader_open(&r, path);
+	kn_input_role = NULL;
 	while (kn_getline(&r)) {
 		if (r.len == 0)
 			continue;
-		if (n == 0 && memchr(r.line, '\t', r.len) != NULL) {
-			/* A header line: it alone names the columns. */
-			out = kn_strndup(r.line, r.len);
-			n = r.len;
-			break;
-		}
+		if (header || (n > 0 && memchr(r.line, '\t', r.len) != NULL))
+			kn_die("%s:%llu: %s: give one name a line, or the "
+			    "names on one line separated by tabs", r.name,
+			    (unsigned long long)r.lineno, header ?
+			    "a line after the names of the header line" :
+			    "a tab in a column name");
+		/* A header line names the columns alone. */
+		header = memchr(r.line, '\t', r.len) != NULL;
 		out = kn_realloc(out, n + r.len + 2);
 		if (n > 0)
-			out[n++] = ',';
+			out[n++] = '\t';
 		memcpy(out + n, r.line, r.len);
 		n += r.len;
 	}
 	kn_reader_close(&r);
 	if (out == NULL)
-		kn_die("%s: no column names", path);
+		kn_die("%s: no column names", r.name);
 	out[n] = '\0';
-	for (p = out; *p != '\0'; p++)
+	colfile_tabs = out;
+	colfile_list = kn_strdup(out);
+	for (p = colfile_list; *p != '\0'; p++)
 		if (*p == '\t')
 			*p = ',';
-	return out;
+	return colfile_list;
 }
 
 void

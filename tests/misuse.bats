@@ -185,3 +185,41 @@ extremes() {
 	run recode -r r.tsv p.tsv
 	[ "$status" -eq 0 ]
 }
+
+@test "--columns-file: the standard input read as the names is not the table too; a header line alone, or a name a line; a name may hold a comma (found by review: an empty release with exit 0)" {
+	printf 'sex\tage\nM\t30\nF\t40\nM\t30\n' > s.tsv
+	printf 'age\n' > one.tsv
+	local c p
+	for c in "freqset -q age" "score -q age -k 5 --check" "extsort -k age" \
+	    "partition -q age -k 1"; do
+		p=${c%% *}
+		# The names from a redirected file: the table found its end.
+		run --separate-stderr $c --columns-file - < one.tsv
+		[ "$status" -eq 2 ] && [ -z "$output" ]
+		[ "$stderr" = "$p: stdin: read already (as --columns-file): give one of them a file of its own" ]
+		# From a pipe.
+		run --separate-stderr sh -c "printf 'age\n' | $c --columns-file -"
+		[ "$status" -eq 2 ] && [ -z "$output" ]
+		[ "$stderr" = "$p: stdin: a pipe read already (as --columns-file), which gives its data once: give one of them a file of its own" ]
+	done
+	run --separate-stderr sh -c "cat s.tsv | freqset -q age - -"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: stdin: a pipe read already (as stdin), which gives its data once: give one of them a file of its own" ]
+	# A header line, then more: not ignored.
+	printf 'a\tb\nc\td\n' > cf
+	run --separate-stderr freqset --columns-file cf -q a s.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: cf:2: a line after the names of the header line: give one name a line, or the names on one line separated by tabs" ]
+	printf 'a\nb\tc\n' > cf
+	run --separate-stderr freqset --columns-file cf -q a s.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: cf:2: a tab in a column name: give one name a line, or the names on one line separated by tabs" ]
+	# The header of a split with a comma in a name (kanon(7)'s recipe).
+	printf 'id\tzip,code\n1\t123\n1\t123\n' > cm.tsv
+	head -n 1 cm.tsv | tr '\t' '\n' > cols
+	tail -n +2 cm.tsv | freqset --columns-file cols -q 2 > got
+	printf 'zip,code\tcount\n123\t2\n' | cmp - got
+	head -n 1 cm.tsv > cols
+	tail -n +2 cm.tsv | freqset --columns-file cols -q 2 > got
+	printf 'zip,code\tcount\n123\t2\n' | cmp - got
+}
