@@ -198,6 +198,13 @@ hier_file(const char *attr, const char *path, int csv)
 		}
 		if (nf == 1 && f[0].n == 0)
 			continue;	/* blank line */
+		for (i = 0; i < nf; i++)
+			if (f[i].n > 0 && f[i].p[f[i].n - 1] == '\r')
+				kn_die("%s:%llu: field %zu: a label that ends "
+				    "in a carriage return (a reader of the "
+				    "release would take it, ending a line, for a "
+				    "CRLF line end); remove it (tr -d '\\r')",
+				    path, here, i + 1);
 		if (h == NULL) {
 			if (nf == 1 && !csv && memchr(f[0].p, ';', f[0].n))
 				kn_die("%s:%llu: no tab but a ';': this looks "

@@ -401,21 +401,24 @@ kn_split(char *line, size_t len, kn_str *f, size_t max)
 #define HIGHS 0x8080808080808080ULL
 #define HASZERO(v) (((v) - ONES) & ~(v) & HIGHS)
 
-/* Like kn_split, and also finds NUL bytes (*nul).  On little-endian
- * machines eight bytes at a time: the zero-byte test flags every tab or
- * NUL and possibly bytes after one, so each candidate is checked. */
+/* Like kn_split, and also finds NUL bytes (*nul) and whether the line
+ * holds a CR (*cr).  On little-endian machines eight bytes at a time:
+ * the zero-byte test flags every tab, NUL or CR and possibly bytes
+ * after one, so each candidate is checked. */
 static size_t
-split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul)
+split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul,
+    int *cr)
 {
 	size_t i = 0, start = 0, n = 0, pos;
 
-	*nul = 0;
+	*nul = *cr = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	for (; i + 8 <= len; i += 8) {
 		uint64_t w, m;
 
 		memcpy(&w, line + i, 8);
-		m = HASZERO(w ^ (ONES * '\t')) | HASZERO(w);
+		m = HASZERO(w ^ (ONES * '\t')) | HASZERO(w) |
+		    HASZERO(w ^ (ONES * '\r'));
 		while (m != 0) {
 			pos = i + (size_t)__builtin_ctzll(m) / 8;
 			m &= m - 1;
@@ -429,7 +432,8 @@ split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul)
 			} else if (line[pos] == '\0') {
 				*nul = 1;
 				return n + 1;
-			}
+			} else if (line[pos] == '\r')
+				*cr = 1;
 		}
 	}
 #endif
@@ -444,7 +448,8 @@ split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul)
 		} else if (line[i] == '\0') {
 			*nul = 1;
 			return n + 1;
-		}
+		} else if (line[i] == '\r')
+			*cr = 1;
 	}
 	if (n < max) {
 		f[n].p = line + start;
@@ -877,7 +882,9 @@ kn_table_carry(kn_table *t, const size_t *used, size_t nused, int passthru)
 
 	free((void *)t->carry);
 	t->carry = NULL;
-	if (!t->csv || (passthru && !kn_csv.out))
+	/* TSV: a CR is a value's byte, but one that ends a line written
+	 * would be read back as a CRLF line end: none in a column read. */
+	if (t->csv && passthru && !kn_csv.out)
 		return;
 	m = kn_alloc(t->ncols);
 	memset(m, 1, t->ncols);
@@ -1378,18 +1385,40 @@ again:
 
 static int header_again(const kn_table *, const char *, size_t);
 
+/* The first column of a TSV row f, split from a line that holds a CR,
+ * whose value ends in one where kn_table_carry allows none (written at
+ * the end of a line, it would be read back as a CRLF line end); t->ncols
+ * if there is none. */
+static size_t
+cr_read(const kn_table *t, const kn_str *f)
+{
+	size_t c;
+
+	for (c = 0; t->carry != NULL && !t->csv && c < t->ncols; c++)
+		if (!t->carry[c] && f[c].n > 0 && f[c].p[f[c].n - 1] == '\r')
+			return c;
+	return t->ncols;
+}
+
 /* Dies for line lineno of file name, line[0..len) of t, which holds a
- * NUL byte or not t->ncols fields. */
+ * NUL byte, not t->ncols fields, or a CR in a column read. */
 static void __attribute__((noreturn))
 row_die(const kn_table *t, const char *name, uint64_t lineno, char *line,
     size_t len)
 {
 	kn_str *f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
 	const char *z;
-	size_t n, col = 1;
-	int nul;
+	size_t n, col = 1, c;
+	int nul, cr;
 
-	n = split_fast(line, len, f, t->ncols, &nul);
+	n = split_fast(line, len, f, t->ncols, &nul, &cr);
+	if (!nul && n == t->ncols && (c = cr_read(t, f)) < t->ncols)
+		kn_die("%s:%llu: column '%s': the value ends in a carriage "
+		    "return, which kanon carries only in a column it passes "
+		    "through without reading it (a reader of the release "
+		    "would take it, ending a line, for a CRLF line end); "
+		    "remove it first (tr -d '\\r') or drop the column", name,
+		    (unsigned long long)lineno, t->names[c]);
 	if (nul) {
 		z = memchr(line, '\0', len);
 		for (; line < z; line++)
@@ -1408,8 +1437,7 @@ int
 kn_table_next(kn_table *t)
 {
 	size_t n;
-
-	int nul;
+	int nul, cr;
 
 	if (t->csv)
 		return csv_next(t);
@@ -1421,8 +1449,8 @@ again:
 		t->skipped++;
 		goto again;
 	}
-	n = split_fast(t->r.line, t->r.len, t->f, t->ncols, &nul);
-	if (nul || n != t->ncols)
+	n = split_fast(t->r.line, t->r.len, t->f, t->ncols, &nul, &cr);
+	if (nul || n != t->ncols || (cr && cr_read(t, t->f) < t->ncols))
 		row_die(t, t->r.name, t->r.lineno, t->r.line, t->r.len);
 	t->rows++;
 	return 1;
@@ -1625,7 +1653,7 @@ kn_block_row(const kn_table *t, kn_block *b, kn_str *f)
 {
 	char *line = b->buf + b->pos, *nl;
 	size_t len, n;
-	int nul;
+	int nul, cr;
 
 	if (b->pos >= b->len || b->bad)
 		return 0;
@@ -1634,8 +1662,8 @@ kn_block_row(const kn_table *t, kn_block *b, kn_str *f)
 	*nl = '\0';
 	b->pos += len + 1;
 	b->at++;
-	n = split_fast(line, len, f, t->ncols, &nul);
-	if (nul || n != t->ncols) {
+	n = split_fast(line, len, f, t->ncols, &nul, &cr);
+	if (nul || n != t->ncols || (cr && cr_read(t, f) < t->ncols)) {
 		b->bad = 1;
 		b->bad_off = (size_t)(line - b->buf);
 		b->bad_len = len;

@@ -349,7 +349,7 @@ a	1" ]
 	# a CR is among them (tsv.c, block_bulk).
 	gendata -n 90000 --seed 5 uniform -d 3 -c 30 | awk '
 	    NR % 7 == 3 { $0 = $0 "\r" }
-	    NR % 1000 == 5 { sub(/\t/, "\r\t") }
+	    NR % 1000 == 5 { sub(/\t/, "\r0\t") }
 	    NR % 5000 == 9 { for (i = 0; i < 3000; i++) $0 = $0 "x" }
 	    { print }' > "$T/t.tsv"
 	freqset -j 1 -q a1,a3 "$T/t.tsv" > "$T/one"
@@ -357,13 +357,20 @@ a	1" ]
 		freqset -j $j -q a1,a3 "$T/t.tsv" > "$T/many"
 		cmp "$T/one" "$T/many"
 	done
-	[ "$(grep -c $'\r\t' "$T/one")" -gt 0 ]
+	[ "$(grep -c $'\r0\t' "$T/one")" -gt 0 ]
 	# A ragged line after them: the same line number.
 	{ cat "$T/t.tsv"; printf 'x\r\n'; } > "$T/bad.tsv"
 	for j in 1 3; do
 		run --separate-stderr freqset -j $j -q a1 "$T/bad.tsv"
 		[ "$status" -eq 2 ]
 		[ "$stderr" = "freqset: $T/bad.tsv:90002: expected 3 fields, found 1" ]
+	done
+	# A value read that ends in a CR: the same line named.
+	{ cat "$T/t.tsv"; printf '1\r\t2\t3\n'; } > "$T/bad.tsv"
+	for j in 1 3; do
+		run --separate-stderr freqset -j $j -q a1 "$T/bad.tsv"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == "freqset: $T/bad.tsv:90002: column 'a1': the value ends in a carriage return, "* ]]
 	done
 }
 

@@ -84,9 +84,9 @@ replay() {
 }
 
 @test "fuzz: tables end cleanly" {
-	printf 'a,b' > cols
+	printf 'a\nb\n' > cols
 	replay <<-'EOF'
-	0|freqset $C/tsv-long-cr.tsv
+	2|freqset $C/tsv-long-cr.tsv
 	0|extsort -k 2 $C/tsv-long-cr.tsv
 	0|score -q a $C/tsv-long-cr.tsv
 	2|freqset $C/tsv-ragged-crlf.tsv
