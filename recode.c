@@ -660,10 +660,12 @@ all_stars(const char *key, size_t len)
 			len--;
 	}
 
+	/* "*", "*\t*", ...: an odd length ("*\t" is '*' and an empty
+	 * label). */
 	for (i = 0; i < len; i += 2)
 		if (key[i] != '*' || (i + 1 < len && key[i + 1] != '\t'))
 			return 0;
-	return len > 0;
+	return len % 2 == 1;
 }
 
 /* Writes the class just ended to the classes to measure. */

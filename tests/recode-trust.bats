@@ -251,3 +251,19 @@ cases() {
 	[ "${BASH_REMATCH[1]}" -ge 2 ]
 	recode -r rbig pbig | cmp - <(printf '%s\n' "$output")
 }
+
+@test "a class '*' in every attribute but an empty last one is told apart from the suppressed rows, '*' in all (found by review: refused with exit 2)" {
+	printf 'a\tA\t*\nb\tA\t*\nc\tA\t*\n' > h3.tsv
+	printf 'p\tq\ts\n1\t\tx\n2\t\tx\n3\ta\tx\n4\ta\tx\n5\tb\tx\n' > t3.tsv
+	run --separate-stderr recode -n p=2,q=0 -H p=interval:10 -H q=h3.tsv -k 2 t3.tsv
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'p\tq\ts\n*\t\tx\n*\t\tx\n*\ta\tx\n*\ta\tx\n*\t*\tx')" ]
+	echo "$output" | score -q p,q -k 2 --check > s
+	grep -qx 'suppressed	1' s && grep -qx 'check_k	pass' s
+	# '*' in both, beside a suppressed row: refused as before.
+	printf 'a\t*\t*\nb\t*\t*\nc\tC\t*\n' > h5.tsv
+	printf 'p\tq\ts\n1\ta\tx\n2\ta\tx\n3\tb\tx\n4\tb\tx\n5\tc\tx\n' > t5.tsv
+	run --separate-stderr recode -n p=2,q=1 -H p=interval:10 -H q=h5.tsv -k 2 t5.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"labelled '*' in every attribute (4 rows) is kept, and 1 suppressed rows would look the same"* ]]
+}
