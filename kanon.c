@@ -771,6 +771,11 @@ struct outfile {
 	struct fileid dirid;	/* dirfd's */
 	struct fileid *allow;	/* inputs it may replace: the table's */
 	size_t nallow;
+	/* written directly (standard output, /dev/fd/N, a FIFO): the
+	 * file, FIFO or socket its bytes go to, which no other output's
+	 * may (a terminal or /dev/null may take several) */
+	int direct;
+	struct fileid wid;
 	struct outfile *next;
 };
 static struct outfile *outs;
@@ -903,17 +908,35 @@ out_add(struct outfile *o, FILE *f)
 	return f;
 }
 
-/* Sets o's id from the descriptor fd when it is a regular file. */
+/* Sets o's id from the descriptor fd when it is a regular file, and
+ * what it writes to directly; dies if another output writes there
+ * too (score --report /dev/stdout, its table on the standard output):
+ * their bytes would mix. */
 static void
 out_id(struct outfile *o, int fd)
 {
+	const struct outfile *q;
 	struct stat st;
 
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0)
+		return;
+	if (S_ISREG(st.st_mode)) {
 		o->isreg = 1;
 		o->id.dev = st.st_dev;
 		o->id.ino = st.st_ino;
 	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
+	    !S_ISSOCK(st.st_mode))
+		return;
+	o->direct = 1;
+	o->wid.dev = st.st_dev;
+	o->wid.ino = st.st_ino;
+	for (q = outs; q != NULL; q = q->next)
+		if ((q->direct && same_id(&q->wid, &o->wid)) ||
+		    (q->isreg && q->tmp != NULL && same_id(&q->id, &o->wid)))
+			kn_die("%s: the file of another output too (%s): "
+			    "their bytes would mix, or one replace the "
+			    "other", o->dst, q->dst);
 }
 
 /* An output written directly to the descriptor fd. */

@@ -554,3 +554,19 @@ own() {
 	cmp want got
 	[ -z "$(ls -A A)" ] && [ -z "$(ls -A B)" ]
 }
+
+@test "two outputs written to one file through the standard output are refused: a report or regions on /dev/stdout beside the table there (found by review: mixed with exit 0)" {
+	own
+	run --separate-stderr sh -c 'score -q a -k 1 --report /dev/stdout t.tsv > x'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "score: /dev/stdout: the file of another output too (standard output): their bytes would mix, or one replace the other" ]
+	run --separate-stderr sh -c 'partition -q a -k 1 -r /dev/stdout t.tsv | cat'
+	[ "$stderr" = "partition: /dev/stdout: the file of another output too (standard output): their bytes would mix, or one replace the other" ]
+	run --separate-stderr sh -c 'score -q a -k 1 --report /dev/fd/1 -o /dev/stdout t.tsv > x'
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "score: /dev/"*": the file of another output too (/dev/"*"): their bytes would mix, or one replace the other" ]]
+	# To a terminal or /dev/null, several may go; to two files, each.
+	score -q a -k 1 --report /dev/null t.tsv > /dev/null
+	score -q a -k 1 --report r.html t.tsv > x
+	[ -s r.html ] && [ -s x ]
+}
