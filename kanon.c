@@ -1116,7 +1116,11 @@ out_mktemp(struct outfile *o, const char *dir)
 		seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32 ^
 		    (uint64_t)(uintptr_t)o->tmp;
 	for (tries = 0; tries < 100 && fd < 0 && e == EEXIST; tries++) {
-		len = dlen + (size_t)sprintf(o->tmp + dlen, ".%s.", o->base);
+		/* ".base.XXXXXX", the base cut so that it is a name the
+		 * system takes (of 255 bytes at most, as the target). */
+		len = dlen + (size_t)sprintf(o->tmp + dlen, ".%.*s.",
+		    (int)(strlen(o->base) > 255 - 8 ? 255 - 8 :
+		    strlen(o->base)), o->base);
 		for (x = kn_splitmix64(&seed), i = 0; i < 6; i++, x /= 62)
 			o->tmp[len++] = chars[x % 62];
 		o->tmp[len] = '\0';

@@ -570,3 +570,17 @@ own() {
 	score -q a -k 1 --report r.html t.tsv > x
 	[ -s r.html ] && [ -s x ]
 }
+
+@test "an output named by 248 to 255 bytes is written: its temp file's name is cut to fit (found by review: 'File name too long')" {
+	own
+	local n
+	for n in 248 255; do
+		name=$(printf "%${n}s" | tr ' ' x)
+		freqset -q a -o "$name" t.tsv
+		[ "$(cat "$name")" = "$(printf 'a\tcount\n1\t2\n2\t1')" ]
+		freqset -q b -o "$name" t.tsv
+		[ "$(head -n 1 "$name")" = "$(printf 'b\tcount')" ]
+		rm "$name"
+	done
+	[ "$(ls -A | sort | tr '\n' ' ')" = "t.tsv t0 " ]
+}
