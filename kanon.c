@@ -156,17 +156,91 @@ kn_die_exit(int status)
 	_exit(status);
 }
 
+/* Appends s[0..n) to o (of room for 4 bytes a byte) with its control
+ * bytes but the tab escaped (\n, \r, \xNN): a value quoted in a
+ * message reaches a terminal or a cron mail as text, never as a
+ * terminal's command.  Returns the bytes appended. */
+static size_t
+msg_put(char *o, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c >= 0x20 && c != 0x7f) || c == '\t')
+			o[k++] = (char)c;
+		else if (c == '\n' || c == '\r') {
+			o[k++] = '\\';
+			o[k++] = c == '\n' ? 'n' : 'r';
+		} else {
+			o[k++] = '\\';
+			o[k++] = 'x';
+			o[k++] = hex[c >> 4];
+			o[k++] = hex[c & 15];
+		}
+	}
+	return k;
+}
+
+/* The message's bytes shown whole up to MSG_MOST; a longer one (a
+ * value of megabytes quoted) loses its middle, cut between characters,
+ * so that its start (where) and its end (what to do) are kept.  It is
+ * written at once: the processes of a job write to one stderr. */
+#define MSG_MOST 4096
+
 static void
 vmsg(const char *fmt, va_list ap, int err)
 {
+	char small[512], *m = small, *o;
+	size_t n, a, b, k;
+	va_list aq;
+	int len;
+
 	fflush(stdout);
 	if (kn_before_message != NULL)
 		kn_before_message();
-	fprintf(stderr, "%s: ", kn_prog);
-	vfprintf(stderr, fmt, ap);
+	va_copy(aq, ap);
+	len = vsnprintf(small, sizeof(small), fmt, aq);
+	va_end(aq);
+	n = len < 0 ? 0 : (size_t)len;
+	if (n >= sizeof(small) && (m = malloc(n + 1)) != NULL)
+		vsnprintf(m, n + 1, fmt, ap);
+	else if (m == NULL) {
+		m = small;
+		n = sizeof(small) - 1;
+	}
+	a = n;
+	b = n;
+	if (n > MSG_MOST) {
+		for (a = MSG_MOST / 2; ((unsigned char)m[a] & 0xc0) == 0x80;
+		    a--)
+			;
+		for (b = n - MSG_MOST / 4; ((unsigned char)m[b] & 0xc0) ==
+		    0x80; b++)
+			;
+	}
+	o = malloc(strlen(kn_prog) + 4 * (a + n - b) + 256 + (err != 0 ?
+	    strlen(strerror(err)) : 0));
+	if (o == NULL) {
+		fprintf(stderr, "%s: %.*s\n", kn_prog, (int)a, m);
+		if (m != small)
+			free(m);
+		return;
+	}
+	k = (size_t)sprintf(o, "%s: ", kn_prog);
+	k += msg_put(o + k, m, a);
+	if (b > a)
+		k += (size_t)sprintf(o + k, " [... %zu bytes ...] ", b - a);
+	k += msg_put(o + k, m + b, n - b);
 	if (err != 0)
-		fprintf(stderr, ": %s", strerror(err));
-	fputc('\n', stderr);
+		k += (size_t)sprintf(o + k, ": %s", strerror(err));
+	o[k++] = '\n';
+	fwrite(o, 1, k, stderr);
+	free(o);
+	if (m != small)
+		free(m);
 }
 
 void

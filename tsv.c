@@ -1771,18 +1771,18 @@ void
 kn_table_fail(const kn_table *t, size_t col, const char *fmt, ...)
 {
 	va_list ap;
+	char *m;
+	int n;
 
-	kn_die_lock();
-	fflush(stdout);
-	if (kn_before_message != NULL)
-		kn_before_message();
-	fprintf(stderr, "%s: %s:%llu: column '%s': ", kn_prog, t->r.name,
-	    (unsigned long long)t->r.lineno, t->names[col]);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	kn_die_exit(2);
+	m = kn_alloc(n > 0 ? (size_t)n + 1 : 1);
+	va_start(ap, fmt);
+	vsnprintf(m, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+	va_end(ap);
+	kn_die("%s:%llu: column '%s': %s", t->r.name,
+	    (unsigned long long)t->r.lineno, t->names[col], m);
 }
 
 char *

@@ -251,3 +251,15 @@ extremes() {
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "recode: h.tsv:2: field 2: a label that ends in a carriage return (a reader of the release would take it, ending a line, for a CRLF line end); remove it (tr -d '\\r')" ]
 }
+
+@test "messages: a value's control bytes are escaped, and a message of a value of megabytes keeps its start and end, not its middle (found by review: escape sequences reached the terminal, a megabyte cron mail)" {
+	printf 'a\n\033[31mRED\033]0;t\007\n' > e.tsv
+	run --separate-stderr freqset -H a=interval:5 -L a=1 -q a e.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: e.tsv:2: column 'a': '\\x1b[31mRED\\x1b]0;t\\x07': value is not a number (interval:5)" ]
+	awk 'BEGIN { s = "xyz"; while (length(s) < 1000000) s = s s; print "a"; print s }' > big.tsv
+	run --separate-stderr freqset -H a=interval:5 -L a=1 -q a big.tsv
+	[ "$status" -eq 2 ]
+	[ "${#stderr}" -lt 5000 ]
+	[[ "$stderr" == "freqset: big.tsv:2: column 'a': 'xyzxyz"*" [... "*" bytes ...] "*"xyz': value is not a number (interval:5)" ]]
+}
