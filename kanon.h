@@ -525,6 +525,9 @@ typedef struct {
 	 * from CSV), which the program passes through to CSV output
 	 * unread; NULL: no column may (kn_table_carry) */
 	const unsigned char *carry;
+	/* TSV: the columns read, whose values may not end in a CR
+	 * (kn_table_carry) */
+	size_t *crcols, ncrcols;
 	int held;		/* the current line is the next row
 				 * (kn_table_block) */
 } kn_table;

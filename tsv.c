@@ -882,9 +882,20 @@ kn_table_carry(kn_table *t, const size_t *used, size_t nused, int passthru)
 
 	free((void *)t->carry);
 	t->carry = NULL;
-	/* TSV: a CR is a value's byte, but one that ends a line written
-	 * would be read back as a CRLF line end: none in a column read. */
-	if (t->csv && passthru && !kn_csv.out)
+	free(t->crcols);
+	t->crcols = NULL;
+	t->ncrcols = 0;
+	if (!t->csv) {
+		/* A CR is a value's byte, but one that ends a value
+		 * written at the end of a line would be read back as a
+		 * CRLF line end: none at the end of a value read. */
+		t->crcols = kn_alloc((nused + 1) * sizeof(size_t));
+		for (i = 0; i < nused; i++)
+			if (used[i] < t->ncols)
+				t->crcols[t->ncrcols++] = used[i];
+		return;
+	}
+	if (passthru && !kn_csv.out)
 		return;
 	m = kn_alloc(t->ncols);
 	memset(m, 1, t->ncols);
@@ -1385,18 +1396,20 @@ again:
 
 static int header_again(const kn_table *, const char *, size_t);
 
-/* The first column of a TSV row f, split from a line that holds a CR,
- * whose value ends in one where kn_table_carry allows none (written at
- * the end of a line, it would be read back as a CRLF line end); t->ncols
- * if there is none. */
-static size_t
+/* The first column of TSV row f read (kn_table_carry's crcols) whose
+ * value ends in a CR (split_fast saw one in the line): written at the
+ * end of a line, it would be read back as a CRLF line end; t->ncols if
+ * there is none. */
+static inline size_t
 cr_read(const kn_table *t, const kn_str *f)
 {
-	size_t c;
+	size_t i, c;
 
-	for (c = 0; t->carry != NULL && !t->csv && c < t->ncols; c++)
-		if (!t->carry[c] && f[c].n > 0 && f[c].p[f[c].n - 1] == '\r')
+	for (i = 0; i < t->ncrcols; i++) {
+		c = t->crcols[i];
+		if (f[c].n > 0 && f[c].p[f[c].n - 1] == '\r')
 			return c;
+	}
 	return t->ncols;
 }
 
@@ -1838,6 +1851,9 @@ kn_table_free(kn_table *t)
 	free(t->rec);
 	free(t->foff);
 	free((void *)t->carry);
+	free(t->crcols);
+	t->crcols = NULL;
+	t->ncrcols = 0;
 	t->rec = NULL;
 	t->foff = t->fend = NULL;
 	t->carry = NULL;
