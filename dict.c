@@ -56,7 +56,7 @@ kn_dict_free(kn_dict *d)
  * two, so that a hierarchy's dozens of small dictionaries do not each
  * take (and fault in) 64 KB of it. */
 #define DCACHE 4096
-#define DCACHE_MIN 64
+#define DCACHE_MIN 16
 
 size_t
 kn_dict_bytes(const kn_dict *d)
@@ -211,13 +211,15 @@ dict_add(kn_dict *d, const char *s, size_t n, uint64_t h, size_t j)
 	if (d->n >= UINT32_MAX - 1)
 		kn_die("more than %u distinct values", UINT32_MAX - 1);
 	if (d->n == d->cap) {
-		d->cap = d->cap ? 2 * d->cap : 64;
+		d->cap = d->cap ? 2 * d->cap : 8;
 		d->off = kn_realloc(d->off, d->cap * sizeof(*d->off));
 		d->lens = kn_realloc(d->lens, d->cap * sizeof(*d->lens));
 	}
 	if (d->alen + n + 1 > d->acap) {
+		/* From 64 bytes: a table of many columns has as many
+		 * dictionaries, most of few values. */
 		while (d->alen + n + 1 > d->acap)
-			d->acap = d->acap ? 2 * d->acap : 4096;
+			d->acap = d->acap ? 2 * d->acap : 64;
 		d->arena = kn_realloc(d->arena, d->acap);
 	}
 	memcpy(d->arena + d->alen, s, n);

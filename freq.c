@@ -1370,7 +1370,11 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	fr.ctx = ctx;
 	fr.st = st;
 	fr.row.key = kn_alloc((d + 1) * sizeof(kn_str));
-	if (cs->hier != NULL)
+	/* A cache of leaves for each column, when one has a hierarchy
+	 * (a table of many columns and no hierarchy takes none). */
+	for (c = 0; cs->hier != NULL && c < d && cs->hier[c] == NULL; c++)
+		;
+	if (cs->hier != NULL && c < d)
 		fr.hc = kn_zalloc(d * HCACHE * sizeof(*fr.hc));
 	fr.cf = kn_alloc((d + 2 + 2 * cs->nsum) * sizeof(kn_str));
 	fr.row.s = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));

@@ -130,8 +130,10 @@ kn_fset_add(kn_fset *fs, const uint32_t *key, uint64_t cnt)
 	}
 	if (fs->n >= UINT32_MAX - 1)
 		kn_die("more than %u distinct keys", UINT32_MAX - 1);
+	/* The first room: 256 keys, or 16 KB of wide ones. */
 	if (fs->n == fs->cap)
-		fset_reserve(fs, fs->cap ? 2 * fs->cap : 256);
+		fset_reserve(fs, fs->cap ? 2 * fs->cap : d <= 16 ? 256 :
+		    d <= 1024 ? 4096 / d : 4);
 	e = (uint32_t)fs->n++;
 	memcpy(fs->key + (size_t)e * d, key, d * sizeof(uint32_t));
 	fs->cnt[e] = cnt;
