@@ -1939,7 +1939,10 @@ lat_search(struct lat_run *r)
 		    t1 - t0, now() - t1);
 	}
 	ldisk_free(L.disk);
-	kn_close_out(out);
+	/* With no node, exit 1 keeps the file -o names, as recode and
+	 * partition do (the temp file is removed on exit). */
+	if (nout > 0 || out == stdout)
+		kn_close_out(out);
 	if (nout == 0)
 		kn_warn("no node of the lattice meets the requirements, not "
 		    "even the top (k %llu%s, %llu rows, %llu may be "

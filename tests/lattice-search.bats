@@ -523,10 +523,10 @@ fscase() {
 	[ -z "$output" ]
 	[ -z "$stderr" ]
 	cmp "$T/want" "$T/o/out"
-	# Nothing qualifies: the header only, exit 1.
+	# Nothing qualifies: exit 1, the file kept.
 	run --separate-stderr lattice-search "$@" -k 3000 -o "$T/o/out" "$T/r"
 	[ "$status" -eq 1 ]
-	[ "$(cat "$T/o/out")" = "c1	c2	c3	$MET" ]
+	cmp "$T/want" "$T/o/out"
 	# A data error leaves the old file and no temp file.
 	echo old > "$T/o/out"
 	printf 'c1\tc2\tc3\n1\t2\t3\nx\t2\t3\n' > "$T/bad"
@@ -642,4 +642,17 @@ fscase() {
 	    "$(printf '1\t0\t1\t191408831393027885698148216680369618944\t1')" ]
 	[ "$(printf '%s\n' "$output" | sed -n 2p | cut -f 4,8)" = \
 	    "$(printf '63802943797675961899382738893456539648\t0')" ]
+}
+
+@test "no node qualifies: exit 1 keeps the file -o names, as recode and partition do (found by review: replaced by a header)" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a\tb\n1\tx\n2\ty\n' > l.tsv
+	echo old > out.tsv
+	run --separate-stderr lattice-search -q a -H a=interval:2 -k 5 -o out.tsv l.tsv
+	[ "$status" -eq 1 ]
+	[ "$(cat out.tsv)" = old ]
+	[ -z "$(ls -A | grep '^\.out')" ]
+	run --separate-stderr lattice-search -q a -H a=interval:2 -k 2 -o out.tsv l.tsv
+	[ "$status" -eq 0 ]
+	[ "$(head -n 1 out.tsv | cut -f 1)" = a ]
 }
