@@ -500,9 +500,19 @@ hier_leaf(kn_hier *h, const char *s, size_t n, const char **err,
 		kn_i128 m, w, q;
 		int sc, S;
 
-		if (!kn_dec_parse(s, n, &m, &sc) || sc > 18 ||
-		    m > ((kn_i128)1 << 100) || m < -((kn_i128)1 << 100)) {
-			*err = "value is not a number";
+		if (!kn_dec_parse(s, n, &m, &sc)) {
+			*err = kn_dec_why(s, n, "value is not a number");
+			return -1;
+		}
+		if (sc > 18) {
+			*err = "value has more than 18 decimal places, the most "
+			    "an interval hierarchy takes (kanon(7), Numbers)";
+			return -1;
+		}
+		if (m > ((kn_i128)1 << 100) || m < -((kn_i128)1 << 100)) {
+			*err = "value has too many digits for an interval "
+			    "hierarchy: without its point, they may make at "
+			    "most 2^100 (31 digits; kanon(7), Numbers)";
 			return -1;
 		}
 		S = sc > h->wscale ? sc : h->wscale;
@@ -579,6 +589,21 @@ int64_t
 kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 {
 	return hier_leaf(h, s, n, err, NULL);
+}
+
+void
+kn_hier_missing(kn_hier *h)
+{
+	const kn_dict *tok = kn_missing_tokens();
+	const char *err;
+	uint32_t i;
+
+	(void)kn_hier_leaf(h, "", 0, &err);
+	for (i = 0; tok != NULL && i < tok->n; i++) {
+		kn_str v = kn_dict_get(tok, i);
+
+		(void)kn_hier_leaf(h, v.p, v.n, &err);
+	}
 }
 
 int

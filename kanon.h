@@ -575,6 +575,8 @@ int kn_missing(const char *p, size_t n);
 /* The token a release writes for a missing value: the first of
  * --missing, or the empty string. */
 const char *kn_missing_token(void);
+/* The tokens of --missing beside the empty value (NULL: none). */
+const kn_dict *kn_missing_tokens(void);
 
 /* --skip-header: every kn_table opened afterwards skips the lines that
  * equal its header (the column names joined by tabs), alone or after a
@@ -804,6 +806,12 @@ void kn_hier_free(kn_hier *h);
  * fit, e.g. is not a number). */
 int64_t kn_hier_leaf(kn_hier *h, const char *s, size_t n,
     const char **err);
+/* Adds the leaves of the missing values (the empty value and those of
+ * --missing) that file hierarchy h does not list, in that order, as a
+ * value met would (kanon(7), MISSING VALUES); one that cannot be a leaf
+ * is left to be refused where a row holds it.  So every process of the
+ * --job steps numbers them alike. */
+void kn_hier_missing(kn_hier *h);
 /* The ids of a value's labels at levels 1 to the top of a generated
  * hierarchy, in ids[1..nlevels), interned and linked as kn_hier_leaf
  * does, but not its leaf (lattice-search's leaves out of core: a leaf

@@ -557,6 +557,11 @@ main(int argc, char *argv[])
 			    dm->name);
 		if (!numeric && !dm->isdate)
 			dm->h = kn_hopts_get(&hopts, dm->name);
+		/* The missing values' leaves before any row: in the order
+		 * of their tokens, whichever rows hold them, as each --job
+		 * step, which sees some rows, must have them. */
+		if (dm->h != NULL && dm->h->kind == KN_HFILE)
+			kn_hier_missing(dm->h);
 	}
 	for (i = 0; i < nnum + ndate; i++) {
 		size_t c = i < nnum ? numc[i] : datec[i - nnum];

@@ -1002,6 +1002,12 @@ kn_missing(const char *p, size_t n)
 	    kn_dict_find(missing_tokens, p, n) >= 0);
 }
 
+const kn_dict *
+kn_missing_tokens(void)
+{
+	return missing_tokens;
+}
+
 const char *
 kn_missing_token(void)
 {
