@@ -474,3 +474,19 @@ adult_expect() {
 	[ "$(freqset -H zip=mask:1,3 -L zip=3 z.tsv)" = "$(printf 'zip\tcount\n*\t5000')" ] ||
 	    fail "top: $(freqset -H zip=mask:1,3 -L zip=3 z.tsv)"
 }
+
+@test "interval hierarchies say which limit a number passes: 18 decimal places, 2^100 of digits, 36 significant digits (found by review: 'not a number' for valid numbers)" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a\n999999999999999999999999999999999999\n' > n1.tsv
+	printf 'a\n0.0000000000000000001\n' > n2.tsv
+	printf 'a\n1234567890123456789012345678901234567890\n' > n3.tsv
+	run --separate-stderr freqset -H a=interval:10 -L a=1 -q a n1.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: n1.tsv:2: column 'a': '999999999999999999999999999999999999': value has too many digits for an interval hierarchy: without its point, they may make at most 2^100 (31 digits; kanon(7), Numbers) (interval:10)" ]
+	run --separate-stderr freqset -H a=interval:10 -L a=1 -q a n2.tsv
+	[ "$stderr" = "freqset: n2.tsv:2: column 'a': '0.0000000000000000001': value has more than 18 decimal places, the most an interval hierarchy takes (kanon(7), Numbers) (interval:10)" ]
+	run --separate-stderr freqset -H a=interval:10 -L a=1 -q a n3.tsv
+	[ "$stderr" = "freqset: n3.tsv:2: column 'a': '1234567890123456789012345678901234567890': has more than 36 significant digits, the most a number may have (kanon(7), Numbers) (interval:10)" ]
+	printf 'a\n1267650600228229401496703205376\n' > ok.tsv
+	freqset -H a=interval:10 -L a=1 -q a ok.tsv > /dev/null
+}
