@@ -395,5 +395,20 @@ b	1" ]
 		run --separate-stderr mapred -T mine -m cat t.tsv
 		[ "$status" -eq 2 ]
 		[ "$stderr" = "mapred: -T mine: the directory of another user, who could replace the job's files in it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
+		# One's own below another user's: refused, as the
+		# programs refuse it.
+		mkdir mine/sub
+		run --separate-stderr mapred -T mine/sub -m cat t.tsv
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "mapred: -T mine/sub: $PWD/mine is the directory of another user, who could replace the job's files below it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
 	fi
+	chmod 0777 open
+	mkdir open/sub
+	run --separate-stderr mapred -T open/sub -m cat t.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "mapred: -T open/sub: $PWD/open is not sticky, and other users may write to it: they could replace the job's files below it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
+	# Through a link: the directory it leads to.
+	chmod 0755 open
+	ln -s open/sub via
+	mapred -T via -m cat t.tsv | cmp - t.tsv
 }
