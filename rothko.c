@@ -984,6 +984,10 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 		ns = pt->rk->fit_rows;
 	if (ns > on->n)
 		ns = on->n;
+	if (ns < 2 && pt->rk->fit_rows == 1)
+		kn_die("--fit-rows 1: a sample of Rothko-S takes at most "
+		    "--fit-rows rows, and needs two: give --fit-rows 2 or "
+		    "more");
 	if (ns < 2)
 		mond_too_small(pt, "a sample of two rows does not fit");
 	pt->rk->gbytes = 0;

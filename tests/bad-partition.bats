@@ -273,3 +273,12 @@ setup() {
 	regions          | 0 | class\tcount\ta\377\n1\t2\t\xff\xfe\n2\t2\t\x80\n | partition -q 1 -H "\$(printf 'a\377')=hu.tsv" -k 2 -o /dev/null -r r.out @u.tsv && cat r.out && rm r.out
 	EOF
 }
+
+@test "partition -a rothko-s --fit-rows 1 names --fit-rows, not -S (found by review)" {
+	cd "$BATS_TEST_TMPDIR"
+	gendata -n 100 --seed 1 uniform -d 2 -c 10 > g.tsv
+	run --separate-stderr partition -q a1,a2 -k 2 -a rothko-s --fit-rows 1 g.tsv
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	[ "$stderr" = "partition: --fit-rows 1: a sample of Rothko-S takes at most --fit-rows rows, and needs two: give --fit-rows 2 or more" ]
+	partition -q a1,a2 -k 2 -a rothko-s --fit-rows 2 g.tsv > /dev/null
+}
