@@ -870,7 +870,7 @@ csv_odd(const kn_table *t)
 		kn_table_fail(t, c, "the value holds %s, which kanon carries "
 		    "only in a column that a program passes through to CSV "
 		    "output (--ocsv) without reading it; remove it first "
-		    "(as with tr) or drop the column", what);
+		    "(as with tr) or cut the column out", what);
 	}
 }
 
@@ -1436,7 +1436,7 @@ row_die(const kn_table *t, const char *name, uint64_t lineno, char *line,
 		    "return, which kanon carries only in a column it passes "
 		    "through without reading it (a reader of the release "
 		    "would take it, ending a line, for a CRLF line end); "
-		    "remove it first (tr -d '\\r') or drop the column", name,
+		    "remove it first (tr -d '\\r') or cut the column out", name,
 		    (unsigned long long)lineno, t->names[c]);
 	if (nul) {
 		z = memchr(line, '\0', len);

@@ -235,7 +235,7 @@ extremes() {
 		p=${c%% *}
 		run --separate-stderr $c t.tsv
 		[ "$status" -eq 2 ] || { echo "$c: $status"; false; }
-		[ "$stderr" = "$p: t.tsv:3: column 's': the value ends in a carriage return, which kanon carries only in a column it passes through without reading it (a reader of the release would take it, ending a line, for a CRLF line end); remove it first (tr -d '\\r') or drop the column" ]
+		[ "$stderr" = "$p: t.tsv:3: column 's': the value ends in a carriage return, which kanon carries only in a column it passes through without reading it (a reader of the release would take it, ending a line, for a CRLF line end); remove it first (tr -d '\\r') or cut the column out" ]
 	done
 	# Passed through, it is carried (z is not read).
 	printf 'q\tz\tw\n1\tx\r\ty\n1\tx\ty\n' > p.tsv
