@@ -243,6 +243,7 @@ hier_file(const char *attr, const char *path, int csv)
 	kn_reader_close(&r);
 	if (h == NULL)
 		kn_die("%s: empty hierarchy", path);
+	h->nfile = (uint32_t)h->lab[0].n;
 	free(tmp);
 	free(f);
 	free(id);
@@ -629,6 +630,7 @@ kn_hier_clone(const kn_hier *h)
 		return c;
 	}
 	c = hier_new(h->attr, h->src, KN_HFILE, h->nlevels);
+	c->nfile = h->nfile;
 	for (l = 0; l < h->nlevels; l++) {
 		/* Interned in order, each label keeps its id. */
 		for (i = 0; i < h->lab[l].n; i++) {

@@ -780,6 +780,9 @@ typedef struct {
 	int kind;
 	int nlevels;		/* levels including the leaves (level 0) */
 	kn_dict *lab;		/* lab[l]: the labels of level l */
+	uint32_t nfile;		/* a file's: the leaves it lists (those
+				 * after are missing values', hier.c's
+				 * missing_leaf) */
 	uint32_t **up;		/* up[l][id at l] = id at l+1 */
 	size_t *upcap;
 	/* generated hierarchies */

@@ -352,6 +352,19 @@ cmp_dfs(uint32_t a, uint32_t b, const void *ctx)
 	return a < b ? -1 : a > b;
 }
 
+/* Whether leaf i of h is a missing value's that h's file does not
+ * list. */
+static int
+hier_missing_leaf(const kn_hier *h, uint32_t i)
+{
+	kn_str v;
+
+	if (h->kind == KN_HFILE && i < h->nfile)
+		return 0;
+	v = kn_dict_get(&h->lab[0], i);
+	return kn_missing(v.p, v.n);
+}
+
 /* Builds the ancestors, leaf counts and depth-first codes of a
  * hierarchy once all values are known. */
 void
@@ -369,11 +382,19 @@ mond_prepare_hier(struct dim *dm)
 		dm->anc[0][i] = (uint32_t)i;
 	for (l = 1; l < dm->nl; l++)
 		dm->anc[l] = kn_hier_map(h, 0, l);
+	/* A node's width counts the leaves under its label, but not
+	 * those of missing values that a file does not list (kn_hier_
+	 * missing adds them whether rows hold them or not): a table's
+	 * widths are those of its file, as every --job step has them. */
+	dm->wleaves = 0;
+	for (i = 0; i < nleaves; i++)
+		dm->wleaves += !hier_missing_leaf(h, (uint32_t)i);
 	for (l = 0; l < dm->nl; l++) {
 		dm->nleaf[l] = kn_zalloc((h->lab[l].n + 1) *
 		    sizeof(uint32_t));
 		for (i = 0; i < nleaves; i++)
-			dm->nleaf[l][dm->anc[l][i]]++;
+			if (!hier_missing_leaf(h, (uint32_t)i))
+				dm->nleaf[l][dm->anc[l][i]]++;
 	}
 	dm->dfsleaf = kn_alloc((nleaves + 1) * sizeof(uint32_t));
 	dm->dfsrank = kn_alloc((nleaves + 1) * sizeof(uint32_t));

@@ -759,7 +759,8 @@ mond_widths(struct part *pt)
 			pt->node.node[j] = l < dm->nl ? dm->anc[l][la] : 0;
 			pt->node.width[j] = l < dm->nl ?
 			    (long double)dm->nleaf[l][pt->node.node[j]] /
-			    (long double)dm->ncode : 1;
+			    (long double)(dm->wleaves > 0 ? dm->wleaves : 1) :
+			    1;
 		} else {
 			long double g = (long double)(dm->hasg ?
 			    (kn_i128)dm->gmx - dm->gmn : (kn_i128)

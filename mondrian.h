@@ -73,6 +73,7 @@ struct dim {
 	uint32_t *dfsleaf;	/* code -> leaf */
 	uint32_t *dfsrank;	/* leaf -> code */
 	uint32_t ncode;
+	uint32_t wleaves;	/* the leaves that widths count */
 };
 
 /* Statistics of one part of a candidate cut. */
