@@ -513,7 +513,7 @@ hier_leaf(kn_hier *h, const char *s, size_t n, const char **err,
 		if (m > ((kn_i128)1 << 100) || m < -((kn_i128)1 << 100)) {
 			*err = "value has too many digits for an interval "
 			    "hierarchy: without its point, they may make at "
-			    "most 2^100 (31 digits; kanon(7), Numbers)";
+			    "most 2^100 (about 31 digits; kanon(7), Numbers)";
 			return -1;
 		}
 		S = sc > h->wscale ? sc : h->wscale;

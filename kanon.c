@@ -214,11 +214,13 @@ vmsg(const char *fmt, va_list ap, int err)
 	a = n;
 	b = n;
 	if (n > MSG_MOST) {
-		for (a = MSG_MOST / 2; ((unsigned char)m[a] & 0xc0) == 0x80;
-		    a--)
+		/* Back to a character's first byte, 3 bytes at most (bytes
+		 * that are not UTF-8 are cut where they are). */
+		for (a = MSG_MOST / 2; a > MSG_MOST / 2 - 3 &&
+		    ((unsigned char)m[a] & 0xc0) == 0x80; a--)
 			;
-		for (b = n - MSG_MOST / 4; ((unsigned char)m[b] & 0xc0) ==
-		    0x80; b++)
+		for (b = n - MSG_MOST / 4; b < n - MSG_MOST / 4 + 3 &&
+		    ((unsigned char)m[b] & 0xc0) == 0x80; b++)
 			;
 	}
 	o = malloc(strlen(kn_prog) + 4 * (a + n - b) + 256 + (err != 0 ?
@@ -583,9 +585,11 @@ kn_tmpdir(const char *opt)
 		if (d == NULL || *d == '\0')
 			return "/tmp";
 	}
-	if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode) ||
-	    (real = realpath(d, NULL)) == NULL)
+	if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
 		return d;	/* refused when a temp file is made there */
+	if ((real = realpath(d, NULL)) == NULL)
+		kn_die_sys("%s %s: its path cannot be resolved to be checked "
+		    "(kanon(7), TMPDIR)", how, d);
 	n = strlen(real);
 	for (i = 0; i <= n; i++) {
 		size_t e = i == 0 ? 1 : i;	/* "/", then each prefix */
@@ -1296,7 +1300,15 @@ open_out(const char *path, const char *shown, char *const *ops,
 		kn_die_sys("%s", shown);
 	out_twice(o, &ds, shown);
 	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		const struct outfile *q;
+
 		out_owner(&ds, &st, shown);
+		for (q = outs; q != NULL; q = q->next)
+			if (q->direct && q->wid.dev == st.st_dev &&
+			    q->wid.ino == st.st_ino)
+				kn_die("%s: the file of another output too (%s): "
+				    "their bytes would mix, or one replace the "
+				    "other", shown, q->dst);
 		if (!S_ISREG(st.st_mode)) {
 			/* A device or a FIFO (/dev/null, a named pipe):
 			 * written directly, there is nothing to replace
@@ -1346,7 +1358,8 @@ out_open(const char *path, char *const *ops, size_t nops, int inplace)
 		return open_out(path, path, ops, nops, inplace);
 	for (o = outs; o != NULL; o = o->next)
 		if (o->f == stdout)
-			return stdout;
+			kn_die("-: the standard output of another output too: "
+			    "their bytes would mix");
 	o = kn_zalloc(sizeof(*o));
 	o->dst = kn_strdup("standard output");
 	o->dirfd = -1;

@@ -501,6 +501,7 @@ typedef struct {
 	char **paths;
 	size_t npaths, cur;
 	int headerless;		/* columns given with --columns */
+	int colfile;		/* the names are --columns-file's */
 	size_t ncols;
 	char **names;
 	char *hdrline;		/* header as read, for comparison */

@@ -21,6 +21,8 @@
  * as a page or an object (report.c).
  */
 #include <getopt.h>
+#include <sys/stat.h>
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -1523,6 +1525,15 @@ report_plot(char **argv, int argc, const size_t *qi, size_t nq,
 	    "only" : freq ? "the input is a frequency set" : argc == 0 ||
 	    strcmp(argv[0], "-") == 0 ? "the release was read from the "
 	    "standard input, which is not read twice" : NULL;
+	/* Nor a pipe named (/dev/stdin, <(...)): only files are read
+	 * again. */
+	for (c = 0; rep.svgwhy == NULL && c < (size_t)argc; c++) {
+		struct stat st;
+
+		if (stat(argv[c], &st) != 0 || !S_ISREG(st.st_mode))
+			rep.svgwhy = "the release was read from a pipe or a "
+			    "device, which is not read twice";
+	}
 	if (rep.svgwhy == NULL) {
 		snprintf(xy, sizeof(xy), "%zu,%zu", p[0] + 1, p[1] + 1);
 		kn_table_open(&t2, argv, (size_t)argc, columns);

@@ -1291,7 +1291,7 @@ kn_table_open_as(kn_table *t, char **paths, size_t npaths,
 	t->npaths = npaths;
 	if (columns != NULL) {
 		t->headerless = 1;
-		if (columns == colfile_list)
+		if ((t->colfile = columns == colfile_list))
 			set_names(t, colfile_tabs, strlen(colfile_tabs), '\t',
 			    "--columns-file");
 		else
@@ -1445,11 +1445,17 @@ row_die(const kn_table *t, const char *name, uint64_t lineno, char *line,
 		kn_die("%s:%llu: field %zu: NUL byte in input", name,
 		    (unsigned long long)lineno, col);
 	}
+	for (c = 0; t->colfile && c < t->ncols; c++)
+		if (strchr(t->names[c], ',') != NULL)
+			break;
 	kn_die("%s:%llu: expected %zu fields, found %zu%s", name,
 	    (unsigned long long)lineno, t->ncols, n,
-	    memchr(line, '\r', len) == NULL ? "" :
+	    memchr(line, '\r', len) != NULL ?
 	    " (the line holds a carriage return: are some lines "
-	    "ended by CR alone?)");
+	    "ended by CR alone?)" : t->colfile && c < t->ncols ?
+	    " (--columns-file names a column with a comma: a file names "
+	    "one column a line, or all on one line separated by tabs)" :
+	    "");
 }
 
 int

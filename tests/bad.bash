@@ -290,8 +290,8 @@ ok_cases() (
 			# With -o: nothing on stdout, and o/new written, but
 			# not on an error; on exit 1, score's failed check is
 			# written, while a run with no solution (lattice-search,
-			# recode, partition) keeps the file, and its standard
-			# output alone is compared.
+			# recode, partition) keeps the file: o/new is not made,
+			# and there is nothing more to compare.
 			if [ "$mode" = out ]; then
 				[ -s "$bad_got" ] &&
 				    bad_fail "$c" "$mode" "$bad_cmd" "output on stdout"

@@ -482,7 +482,7 @@ adult_expect() {
 	printf 'a\n1234567890123456789012345678901234567890\n' > n3.tsv
 	run --separate-stderr freqset -H a=interval:10 -L a=1 -q a n1.tsv
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "freqset: n1.tsv:2: column 'a': '999999999999999999999999999999999999': value has too many digits for an interval hierarchy: without its point, they may make at most 2^100 (31 digits; kanon(7), Numbers) (interval:10)" ]
+	[ "$stderr" = "freqset: n1.tsv:2: column 'a': '999999999999999999999999999999999999': value has too many digits for an interval hierarchy: without its point, they may make at most 2^100 (about 31 digits; kanon(7), Numbers) (interval:10)" ]
 	run --separate-stderr freqset -H a=interval:10 -L a=1 -q a n2.tsv
 	[ "$stderr" = "freqset: n2.tsv:2: column 'a': '0.0000000000000000001': value has more than 18 decimal places, the most an interval hierarchy takes (kanon(7), Numbers) (interval:10)" ]
 	run --separate-stderr freqset -H a=interval:10 -L a=1 -q a n3.tsv

@@ -400,15 +400,24 @@ b	1" ]
 		mkdir mine/sub
 		run --separate-stderr mapred -T mine/sub -m cat t.tsv
 		[ "$status" -eq 2 ]
-		[ "$stderr" = "mapred: -T mine/sub: $PWD/mine is the directory of another user, who could replace the job's files below it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
+		[ "$stderr" = "mapred: -T mine/sub: $PWD/mine is the directory of another user, who could replace the job's files below it (kanon(7), TMPDIR): give a directory of your own, or one on a path of your own or root's" ]
 	fi
 	chmod 0777 open
 	mkdir open/sub
 	run --separate-stderr mapred -T open/sub -m cat t.tsv
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "mapred: -T open/sub: $PWD/open is not sticky, and other users may write to it: they could replace the job's files below it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
-	# Through a link: the directory it leads to.
+	[ "$stderr" = "mapred: -T open/sub: $PWD/open is not sticky, and other users may write to it: they could replace the job's files below it (kanon(7), TMPDIR): give a directory of your own, or one on a path of your own or root's" ]
+	# Through a link: the directory it leads to, '..' after the link
+	# (as the system resolves it), and CDPATH set or not.
 	chmod 0755 open
 	ln -s open/sub via
 	mapred -T via -m cat t.tsv | cmp - t.tsv
+	mkdir -p deep/a/b deep/a/z2
+	chmod 0777 deep/a/z2
+	ln -s deep/a/b lk
+	run --separate-stderr mapred -T lk/../z2 -m cat t.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "mapred: -T lk/../z2: not sticky, and other users may write to it: "* ]]
+	CDPATH=/ mapred -T open -m cat t.tsv 2> err | cmp - t.tsv
+	[ ! -s err ]
 }

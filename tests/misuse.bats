@@ -275,3 +275,15 @@ extremes() {
 	"$ROOT/tests/peak-rss" rss score -S 1M -k 2 -o out w.tsv
 	[ "$(cat rss)" -le 12288 ] || { echo "score: $(cat rss) KB"; false; }
 }
+
+@test "messages: a long one that starts with bytes that are not UTF-8 is cut, not a crash; a columns file with a comma says so when the rows do not fit it (found by review of the fixes)" {
+	arg=$(printf '%2100s' | tr ' ' '\260')$(printf '%3000s' | tr ' ' x)
+	run --separate-stderr freqset -q a "$arg"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "freqset: "*" [... "*" bytes ...] "*"xxx: "* ]]
+	printf 'a,b\n' > cf
+	printf '1\t2\n' > n.tsv
+	run --separate-stderr freqset --columns-file cf -q 1 n.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: n.tsv:1: expected 1 fields, found 2 (--columns-file names a column with a comma: a file names one column a line, or all on one line separated by tabs)" ]
+}

@@ -584,3 +584,26 @@ own() {
 	done
 	[ "$(ls -A | sort | tr '\n' ' ')" = "t.tsv t0 " ]
 }
+
+@test "two outputs to one file, either order, or '-' twice, are refused; a -T whose path cannot be resolved to be checked is refused (found by review of the fixes)" {
+	own
+	run --separate-stderr partition -q a -k 1 -r - t.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "partition: -: the standard output of another output too: their bytes would mix" ]
+	run --separate-stderr sh -c 'partition -q a -k 2 -r r.tsv t.tsv > r.tsv'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "partition: r.tsv: the file of another output too (standard output): their bytes would mix, or one replace the other" ]
+	run --separate-stderr sh -c 'score -q a -k 2 --report rep.html t.tsv > rep.html'
+	[ "$status" -eq 2 ]
+	# A path of more than PATH_MAX bytes once resolved, through links.
+	c=$(printf "%200s" | tr ' ' d)
+	half=$(for i in $(seq 11); do printf '%s/' "$c"; done)
+	mkdir -p "deepp/$half$half"
+	(cd "deepp/$half" && chmod 0777 "$half")
+	ln -sfn "deepp/$half" l1
+	ln -sfn "$half" l1/l2
+	run --separate-stderr freqset -q a -S 1K -T l1/l2 t.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "freqset: -T l1/l2: its path cannot be resolved to be checked (kanon(7), TMPDIR): "* ]]
+	[ -z "$(cd "deepp/$half" && ls -A "$half")" ]
+}
