@@ -184,17 +184,27 @@ msg_put(char *o, const char *s, size_t n)
 	return k;
 }
 
-/* The message's bytes shown whole up to MSG_MOST; a longer one (a
- * value of megabytes quoted) loses its middle, cut between characters,
- * so that its start (where) and its end (what to do) are kept.  It is
- * written at once: the processes of a job write to one stderr. */
-#define MSG_MOST 4096
+/* The bytes that msg_put writes for byte c. */
+static size_t
+msg_width(unsigned char c)
+{
+	return (c >= 0x20 && c != 0x7f) || c == '\t' ? 1 :
+	    c == '\n' || c == '\r' ? 2 : 4;
+}
+
+/* A message is shown whole while its text, escaped, takes MSG_MOST
+ * bytes at most; a longer one (a value of megabytes quoted) loses its
+ * middle, cut between characters, so that its start (where) and its
+ * end (what to do) are kept.  It is written at once, in less than
+ * PIPE_BUF (4096) bytes, so that the processes of a job, which write
+ * to one stderr, never interleave their messages. */
+#define MSG_MOST 3584
 
 static void
 vmsg(const char *fmt, va_list ap, int err)
 {
 	char small[512], *m = small, *o;
-	size_t n, a, b, k;
+	size_t n, a, b, k, i, w;
 	va_list aq;
 	int len;
 
@@ -211,17 +221,25 @@ vmsg(const char *fmt, va_list ap, int err)
 		m = small;
 		n = sizeof(small) - 1;
 	}
-	a = n;
-	b = n;
-	if (n > MSG_MOST) {
-		/* Back to a character's first byte, 3 bytes at most (bytes
-		 * that are not UTF-8 are cut where they are). */
-		for (a = MSG_MOST / 2; a > MSG_MOST / 2 - 3 &&
-		    ((unsigned char)m[a] & 0xc0) == 0x80; a--)
-			;
-		for (b = n - MSG_MOST / 4; b < n - MSG_MOST / 4 + 3 &&
-		    ((unsigned char)m[b] & 0xc0) == 0x80; b++)
-			;
+	for (i = w = 0; i < n; i++)
+		w += msg_width((unsigned char)m[i]);
+	a = b = n;
+	if (w > MSG_MOST) {
+		/* Half the room before the cut, a quarter after, each end
+		 * moved to a character's first byte (3 bytes at most:
+		 * bytes that are not UTF-8 are cut where they are). */
+		for (a = w = 0; a < n && w + msg_width((unsigned char)m[a]) <=
+		    MSG_MOST / 2; a++)
+			w += msg_width((unsigned char)m[a]);
+		for (i = 0; i < 3 && a > 0 &&
+		    ((unsigned char)m[a] & 0xc0) == 0x80; i++)
+			a--;
+		for (b = n, w = 0; b > a && w +
+		    msg_width((unsigned char)m[b - 1]) <= MSG_MOST / 4; b--)
+			w += msg_width((unsigned char)m[b - 1]);
+		for (i = 0; i < 3 && b < n &&
+		    ((unsigned char)m[b] & 0xc0) == 0x80; i++)
+			b++;
 	}
 	o = malloc(strlen(kn_prog) + 4 * (a + n - b) + 256 + (err != 0 ?
 	    strlen(strerror(err)) : 0));

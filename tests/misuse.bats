@@ -281,6 +281,11 @@ extremes() {
 	run --separate-stderr freqset -q a "$arg"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "freqset: "*" [... "*" bytes ...] "*"xxx: "* ]]
+	# Escaped, a message stays one write of less than PIPE_BUF.
+	run --separate-stderr freqset -q a "$(printf '%5000s' | tr ' ' '\033')"
+	[ "$status" -eq 2 ]
+	[ "${#stderr}" -lt 4096 ]
+	[[ "$stderr" == 'freqset: \x1b\x1b'*' [... '*' bytes ...] '*'\x1b: '* ]]
 	printf 'a,b\n' > cf
 	printf '1\t2\n' > n.tsv
 	run --separate-stderr freqset --columns-file cf -q 1 n.tsv
