@@ -419,10 +419,10 @@ comb_line(const char *line, size_t len, void *ctx)
 	for (j = 0; j < fr->cs->nsum; j++) {
 		kn_str a = f[d + 1 + 2 * j], b = f[d + 2 + 2 * j];
 
-		if (!kn_dec_parse(a.p, a.n, &m, &sc))
+		if (!kn_sum_parse(a.p, a.n, &m, &sc))
 			kn_die("(temp run): bad sum");
 		kn_dec_add(&fr->row.s[j], &fr->row.sc[j], m, sc);
-		if (!kn_dec_parse(b.p, b.n, &m, &sc))
+		if (!kn_sum_parse(b.p, b.n, &m, &sc))
 			kn_die("(temp run): bad sum");
 		kn_dec_add(&fr->row.ss[j], &fr->row.ssc[j], m, sc);
 	}
@@ -1443,7 +1443,10 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 			kn_i128 m, m2;
 			int sc, sc2;
 
-			if (!kn_dec_parse(v.p, v.n, &m, &sc))
+			/* A value, or a frequency set's sum (pairs), which
+			 * may take up to 39 digits. */
+			if (!(cs->pairs ? kn_sum_parse : kn_dec_parse)(v.p, v.n,
+			    &m, &sc))
 				kn_table_fail(t, col, "'%.*s' %s", (int)v.n,
 				    v.p, kn_dec_why(v.p, v.n,
 				    "is not a number"));
@@ -1454,7 +1457,7 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 			if (cs->pairs) {
 				kn_str w = t->f[col + 1];
 
-				if (!kn_dec_parse(w.p, w.n, &m2, &sc2) || m2 < 0)
+				if (!kn_sum_parse(w.p, w.n, &m2, &sc2) || m2 < 0)
 					kn_table_fail(t, col + 1, "'%.*s' is not "
 					    "a sum of squares", (int)w.n, w.p);
 				if (!kn_fset_addsum(&fr.fs, e, j, m, sc, m2, sc2))
@@ -1597,11 +1600,11 @@ kn_freq_sorted(kn_table *t, const kn_countspec *cs, kn_fsout out,
 			size_t col = cs->sumcol[j];
 			kn_str a = t->f[col], b = t->f[col + 1];
 
-			if (!kn_dec_parse(a.p, a.n, &m, &sc))
+			if (!kn_sum_parse(a.p, a.n, &m, &sc))
 				kn_table_fail(t, col, "'%.*s' %s", (int)a.n,
 				    a.p, kn_dec_why(a.p, a.n,
 				    "is not a number"));
-			if (!kn_dec_parse(b.p, b.n, &m2, &sc2) || m2 < 0)
+			if (!kn_sum_parse(b.p, b.n, &m2, &sc2) || m2 < 0)
 				kn_table_fail(t, col + 1, "'%.*s' is not a sum "
 				    "of squares", (int)b.n, b.p);
 			kn_dec_add(&row.s[j], &row.sc[j], m, sc);

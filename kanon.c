@@ -1605,8 +1605,11 @@ kn_dec_cmp(kn_i128 a, int as, kn_i128 b, int bs)
 	return a < t ? -1 : a > t;
 }
 
-int
-kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale)
+/* kn_dec_parse, or with wide (kn_sum_parse) any number of significant
+ * digits whose value fits 127 bits: a sum of squares of numbers of 18
+ * digits takes up to 39, which a frequency set writes and reads. */
+static int
+dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale, int wide)
 {
 	const char *p = s, *end = s + n;
 	kn_i128 v = 0;
@@ -1627,9 +1630,11 @@ kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale)
 				sc++;
 			continue;
 		}
-		if (++sig > 36)
+		if (++sig > 36 && !wide)
 			return 0;
-		v = v * 10 + (*p - '0');
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (kn_i128)(*p - '0'), &v))
+			return 0;
 		if (dot)
 			sc++;
 	}
@@ -1646,6 +1651,18 @@ kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale)
 	*mant = neg ? -v : v;
 	*scale = sc;
 	return 1;
+}
+
+int
+kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale)
+{
+	return dec_parse(s, n, mant, scale, 0);
+}
+
+int
+kn_sum_parse(const char *s, size_t n, kn_i128 *mant, int *scale)
+{
+	return dec_parse(s, n, mant, scale, 1);
 }
 
 void

@@ -222,6 +222,9 @@ int kn_write_all(int fd, const void *buf, size_t n);
  * mant / 10^scale with trailing zeros dropped; returns 0 if s is not
  * such a number or has more than 36 significant digits. */
 int kn_dec_parse(const char *s, size_t n, kn_i128 *mant, int *scale);
+/* kn_dec_parse for a sum or a sum of squares that a frequency set
+ * holds: any number of digits whose value fits 127 bits. */
+int kn_sum_parse(const char *s, size_t n, kn_i128 *mant, int *scale);
 /* Why kn_dec_parse refused s, for a message after the quoted value:
  * notnum ("is not a number"), or the number's digits or decimals
  * passing 36. */

@@ -1368,6 +1368,14 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 	memset(hi, 0, sizeof(hi));
 	kn_dict_init(&cls);
 	while (kn_table_next(t)) {
+		/* The report's plot leaves the suppressed rows out (the
+		 * mark in every QI), as its choice of columns did. */
+		for (c = 0; o.strict && c < nq && t->f[qi[c]].n ==
+		    strlen(o.mark) && memcmp(t->f[qi[c]].p, o.mark,
+		    t->f[qi[c]].n) == 0; c++)
+			;
+		if (o.strict && nq > 0 && c == nq)
+			continue;
 		for (j = 0; j < 2; j++) {
 			kn_str f = t->f[xyi[j]];
 

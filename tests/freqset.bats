@@ -426,3 +426,21 @@ a	1" ]
 		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 5120)) ]
 	done
 }
+
+@test "--sum: sums of squares of 37 to 39 digits are read back from the runs of -S, by --merge and by score --freqset, as they are written (found by review: 'bad sum' at -S 64K, 'not a sum of squares' of freqset's own output)" {
+	cd "$BATS_TEST_TMPDIR"
+	{ printf 'k\tv\nK\t1000000000000000000\n'; seq 1 20000 | sed 's/$/\t1/'; } > one.tsv
+	freqset -q k --sum v one.tsv > want
+	freqset -S 64K -q k --sum v one.tsv > got
+	cmp want got
+	grep -qx 'K	1	1000000000000000000	1000000000000000000000000000000000000' got
+	{ printf 'k\tv\n'; for i in $(seq 80); do printf 'K\t1000000000000000000\n'; done; } > r80.tsv
+	freqset -q k --sum v r80.tsv > r80.fs
+	freqset --merge r80.fs | cmp - r80.fs
+	score --freqset -q k -s v --variance 0 --check r80.fs > s
+	grep -qx 'check_variance	pass' s
+	printf 'k\tcount\tv_sum\tv_sumsq\nK\t1\t1\t999999999999999999999999999999999999999999\n' > bad.fs
+	run --separate-stderr freqset --merge bad.fs
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: bad.fs:2: column 'v_sumsq': '999999999999999999999999999999999999999999' is not a sum of squares" ]
+}

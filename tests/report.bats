@@ -275,3 +275,15 @@ class_sizes.0.classes\t2\nclass_sizes.1.size\t2\nclass_sizes.1.classes\t1')" ]
 	! grep -q '^figures.precision' j.flat
 	grep -qF "$(printf "not_measured.precision\t'age' has no hierarchy (-H)")" j.flat
 }
+
+@test "--report and --json on a release whose numeric quasi-identifiers hold the suppressed rows' mark: the plot leaves those rows out (found by review: exit 2, no report)" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a\tb\n1\t5\n2\t6\n*\t*\n' > mr.tsv
+	printf 'a\tb\n*\t*\n1\t5\n2\t6\n' > mr2.tsv
+	for f in mr.tsv mr2.tsv; do
+		score --json "$f" > j
+		grep -q '"program": "score"' j
+		score --report r.html "$f" > /dev/null
+		grep -q '<svg' r.html
+	done
+}
