@@ -1360,7 +1360,7 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	uint32_t *k = kn_alloc((d + 1) * sizeof(uint32_t)), e;
 	size_t limit = budget / 3;
 	uint64_t checked = 0;
-	int emitted = 0, par = -1, jobs;
+	int emitted = 0, par = -1, jobs, hashier;
 
 	memset(&fr, 0, sizeof(fr));
 	fr.cs = cs;
@@ -1370,11 +1370,12 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	fr.ctx = ctx;
 	fr.st = st;
 	fr.row.key = kn_alloc((d + 1) * sizeof(kn_str));
-	/* A cache of leaves for each column, when one has a hierarchy
-	 * (a table of many columns and no hierarchy takes none). */
 	for (c = 0; cs->hier != NULL && c < d && cs->hier[c] == NULL; c++)
 		;
-	if (cs->hier != NULL && c < d)
+	hashier = cs->hier != NULL && c < d;
+	/* A cache of leaves for each column, when one has a hierarchy
+	 * (a table of many columns and no hierarchy takes none). */
+	if (hashier)
 		fr.hc = kn_zalloc(d * HCACHE * sizeof(*fr.hc));
 	fr.cf = kn_alloc((d + 2 + 2 * cs->nsum) * sizeof(kn_str));
 	fr.row.s = kn_zalloc((cs->nsum + 1) * sizeof(kn_i128));
@@ -1391,11 +1392,8 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 	if (cs->hascount) {
 		kn_fset_count_context(t, cs->cntcol);
 	}
-	for (c = 0; cs->hier != NULL && c < d && cs->hier[c] == NULL; c++)
-		;
 	jobs = budget > 0 ? kn_jobs_within(cs->jobs, budget) : cs->jobs;
-	if (jobs > 1 && !t->csv && (cs->hier == NULL || c == d ||
-	    cs->tkey != NULL) &&
+	if (jobs > 1 && !t->csv && (!hashier || cs->tkey != NULL) &&
 	    !cs->hascount && cs->nsum == 0 &&
 	    (cs->row == NULL || cs->tkey != NULL) && fr.packed)
 		par = par_count(&fr, t, limit, budget > 0, jobs);

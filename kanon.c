@@ -1004,14 +1004,29 @@ out_add(struct outfile *o, FILE *f)
 	return f;
 }
 
+/* Dies if an output opened before writes the file id directly or, with
+ * renamed, through a temp file renamed over it (score --report
+ * /dev/stdout, its table on the standard output): their bytes would
+ * mix, or one replace the other.  Output shown is the one opened. */
+static void
+out_shared(const struct fileid *id, int renamed, const char *shown)
+{
+	const struct outfile *q;
+
+	for (q = outs; q != NULL; q = q->next)
+		if ((q->direct && same_id(&q->wid, id)) || (renamed &&
+		    q->isreg && q->tmp != NULL && same_id(&q->id, id)))
+			kn_die("%s: the file of another output too (%s): "
+			    "their bytes would mix, or one replace the "
+			    "other", shown, q->dst);
+}
+
 /* Sets o's id from the descriptor fd when it is a regular file, and
- * what it writes to directly; dies if another output writes there
- * too (score --report /dev/stdout, its table on the standard output):
- * their bytes would mix. */
+ * what it writes to directly, which no other output may write
+ * (out_shared). */
 static void
 out_id(struct outfile *o, int fd)
 {
-	const struct outfile *q;
 	struct stat st;
 
 	if (fstat(fd, &st) != 0)
@@ -1027,12 +1042,7 @@ out_id(struct outfile *o, int fd)
 	o->direct = 1;
 	o->wid.dev = st.st_dev;
 	o->wid.ino = st.st_ino;
-	for (q = outs; q != NULL; q = q->next)
-		if ((q->direct && same_id(&q->wid, &o->wid)) ||
-		    (q->isreg && q->tmp != NULL && same_id(&q->id, &o->wid)))
-			kn_die("%s: the file of another output too (%s): "
-			    "their bytes would mix, or one replace the "
-			    "other", o->dst, q->dst);
+	out_shared(&o->wid, 1, o->dst);
 }
 
 /* An output written directly to the descriptor fd. */
@@ -1318,15 +1328,11 @@ open_out(const char *path, const char *shown, char *const *ops,
 		kn_die_sys("%s", shown);
 	out_twice(o, &ds, shown);
 	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-		const struct outfile *q;
+		struct fileid id = { st.st_dev, st.st_ino };
 
 		out_owner(&ds, &st, shown);
-		for (q = outs; q != NULL; q = q->next)
-			if (q->direct && q->wid.dev == st.st_dev &&
-			    q->wid.ino == st.st_ino)
-				kn_die("%s: the file of another output too (%s): "
-				    "their bytes would mix, or one replace the "
-				    "other", shown, q->dst);
+		/* Named outputs are compared by their names (out_twice). */
+		out_shared(&id, 0, shown);
 		if (!S_ISREG(st.st_mode)) {
 			/* A device or a FIFO (/dev/null, a named pipe):
 			 * written directly, there is nothing to replace

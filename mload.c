@@ -386,15 +386,16 @@ mond_prepare_hier(struct dim *dm)
 	 * those of missing values that a file does not list (kn_hier_
 	 * missing adds them whether rows hold them or not): a table's
 	 * widths are those of its file, as every --job step has them. */
-	dm->wleaves = 0;
-	for (i = 0; i < nleaves; i++)
-		dm->wleaves += !hier_missing_leaf(h, (uint32_t)i);
-	for (l = 0; l < dm->nl; l++) {
+	for (l = 0; l < dm->nl; l++)
 		dm->nleaf[l] = kn_zalloc((h->lab[l].n + 1) *
 		    sizeof(uint32_t));
-		for (i = 0; i < nleaves; i++)
-			if (!hier_missing_leaf(h, (uint32_t)i))
-				dm->nleaf[l][dm->anc[l][i]]++;
+	dm->wleaves = 0;
+	for (i = 0; i < nleaves; i++) {
+		if (hier_missing_leaf(h, (uint32_t)i))
+			continue;
+		dm->wleaves++;
+		for (l = 0; l < dm->nl; l++)
+			dm->nleaf[l][dm->anc[l][i]]++;
 	}
 	dm->dfsleaf = kn_alloc((nleaves + 1) * sizeof(uint32_t));
 	dm->dfsrank = kn_alloc((nleaves + 1) * sizeof(uint32_t));

@@ -1335,7 +1335,7 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 		uint64_t n;
 	} *box = NULL;
 	size_t *xyi, *qi = NULL, nq = 0, ci = 0, c, j, npt = 0, ptcap = 0;
-	size_t nbox = 0, boxcap = 0, len, keycap = 0;
+	size_t nbox = 0, boxcap = 0, len, keycap = 0, mlen = strlen(o.mark);
 	num v[2], lo[2], hi[2];
 	char *key = NULL, why[192];
 	uint32_t id, *ord;
@@ -1370,9 +1370,8 @@ plot(kn_table *t, const char *xy, const char *clscol, const char *qlist)
 	while (kn_table_next(t)) {
 		/* The report's plot leaves the suppressed rows out (the
 		 * mark in every QI), as its choice of columns did. */
-		for (c = 0; o.strict && c < nq && t->f[qi[c]].n ==
-		    strlen(o.mark) && memcmp(t->f[qi[c]].p, o.mark,
-		    t->f[qi[c]].n) == 0; c++)
+		for (c = 0; o.strict && c < nq && t->f[qi[c]].n == mlen &&
+		    memcmp(t->f[qi[c]].p, o.mark, mlen) == 0; c++)
 			;
 		if (o.strict && nq > 0 && c == nq)
 			continue;
