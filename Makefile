@@ -81,6 +81,11 @@ tests/dict-check: tests/dict-check.c libkanon.a
 	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/dict-check.c \
 	    libkanon.a $(LDLIBS)
 
+# pcount.c's counting hash and its forms against awk (tests/pcount.bats).
+tests/pcount-check: tests/pcount-check.c libkanon.a
+	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/pcount-check.c \
+	    libkanon.a $(LDLIBS)
+
 .c.o:
 	$(CC) $(KFLAGS) $(CFLAGS) -c $<
 
@@ -115,7 +120,7 @@ score.o target.o recode.o cvals.o: cvals.h extsort.h
 score.o recode.o tcdisk.o: tcdisk.h extsort.h
 value.o target.o risk.o report.o regions.o keyset.o rowpar.o utility.o: kanon.h
 tests/hypo-check: hypo.h
-tests/ldiv-check tests/dict-check: kanon.h
+tests/ldiv-check tests/dict-check tests/pcount-check: kanon.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
 # own, and no .c file passes 2,000 lines.
@@ -123,7 +128,7 @@ layers: all
 	@sh tests/layers
 
 test: layers all tests/hypo-check tests/sha256-check tests/peak-rss \
-    tests/ldiv-check tests/dict-check
+    tests/ldiv-check tests/dict-check tests/pcount-check
 	@tests/run
 
 # The whole suite built with ASan and UBSan, in a copy of the tree.
@@ -192,7 +197,8 @@ install: all
 
 clean:
 	rm -f $(PROGS) *.o libkanon.a tests/hypo-check tests/sha256-check tests/peak-rss \
-	    tests/ldiv-check tests/dict-check tests/partition-h8 tests/mload-h8.o $(FUZZ)
+	    tests/ldiv-check tests/dict-check tests/pcount-check tests/partition-h8 \
+	    tests/mload-h8.o $(FUZZ)
 	rm -rf fuzz/obj fuzz/work
 
 .PHONY: all layers test sanitize fuzz fuzz-build demo bench lint-man \

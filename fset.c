@@ -150,29 +150,28 @@ void
 kn_pcount_fset(kn_pcount *pc, kn_fset *fs)
 {
 	size_t i, c, d = pc->d, e;
-	uint64_t pk;
+	uint64_t pk, cnt;
 	int fresh = fs->n == 0;
 
 	kn_pcount_flush(pc);
 	fset_reserve(fs, fs->n + pc->n + 1);
 	for (i = 0; i < pc->nslot; i++) {
-		if (pc->tab[2 * i] == 0)
+		if (!kn_pcount_slot(pc, i, &pk, &cnt))
 			continue;
-		pk = pc->tab[2 * i] - 1;
 		if (fresh) {
 			/* Distinct keys: append; the index is built later. */
 			e = fs->n++;
 			for (c = 0; c < d; c++)
 				fs->key[e * d + c] = (uint32_t)((pk >>
 				    pc->shift[c]) & ((1ULL << pc->bits[c]) - 1));
-			fs->cnt[e] = pc->tab[2 * i + 1];
+			fs->cnt[e] = cnt;
 		} else {
 			uint32_t k[KN_PMAX];
 
 			for (c = 0; c < d; c++)
 				k[c] = (uint32_t)((pk >> pc->shift[c]) &
 				    ((1ULL << pc->bits[c]) - 1));
-			kn_fset_add(fs, k, pc->tab[2 * i + 1]);
+			kn_fset_add(fs, k, cnt);
 		}
 	}
 	free(pc->tab);

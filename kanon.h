@@ -1209,13 +1209,16 @@ uint32_t *kn_fset_order(const kn_fset *fs, const kn_dict *const *dict);
 /* A counting hash for keys whose ids pack into 63 bits: one cache line
  * per row, with prefetching over a batch of rows.  Used to build a
  * frequency set fast; ids that outgrow the bits are repacked, and a key
- * that cannot be packed makes kn_pcount_add return 0. */
+ * that cannot be packed makes kn_pcount_add return 0.  Its slots are
+ * narrow (8 bytes) while the keys fit 31 bits and the counts 32, wide
+ * (16) after: read them with kn_pcount_slot. */
 #define KN_PMAX 63
 #define KN_PBATCH 32
 typedef struct {
 	size_t d;
 	int bits[KN_PMAX], shift[KN_PMAX];
-	uint64_t *tab;		/* pairs: packed key + 1 (0 empty), count */
+	uint64_t *tab;		/* slots: packed key + 1 (0 empty), count */
+	int wide;		/* slots of two words, else of one */
 	size_t nslot, n;
 	uint64_t bk[KN_PBATCH], bc[KN_PBATCH];	/* pending adds */
 	size_t nb;
@@ -1240,6 +1243,10 @@ size_t kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
     uint64_t **pairs, int *shift, int *bits, uint32_t **inv);
 /* Counts the batched keys. */
 void kn_pcount_flush(kn_pcount *pc);
+/* Slot i of pc's table: 0 if empty, else 1 with its packed key in *pk
+ * and count in *cnt. */
+int kn_pcount_slot(const kn_pcount *pc, size_t i, uint64_t *pk,
+    uint64_t *cnt);
 /* The bits of the ranks of n values (0 for one value). */
 int kn_pcount_bits(size_t n);
 /* Whether counts over the labels dict[0..d) can be sorted by their

@@ -20,39 +20,96 @@ pk_hash(uint64_t pk)
 	return kn_hash_mix(pk * KN_HASH_M1 + KN_HASH_M2);
 }
 
+/*
+ * The table holds a slot per key, in one of two forms.  Narrow (while
+ * the key fits PC_NARROW bits and each count 32): one word, the key + 1
+ * in its high half and the count in its low half, so that a million
+ * keys take 16 MB where wide slots took 32: the table of each thread of
+ * -j stays in the cache longer.  Wide: two words, the key + 1 (up to 63
+ * bits) and the count.  A table turns wide, once, when a key needs more
+ * bits or a count passes 32 bits.
+ */
+#define PC_NARROW 31
+
+/* Bytes of a slot. */
+static size_t
+pc_slotb(const kn_pcount *pc)
+{
+	return pc->wide ? 16 : 8;
+}
+
 /* A table of ns empty slots, its pages written first: a page that a
  * probe reads before a write would be the shared zero page, whose copy
  * on the write costs every thread of -j a TLB flush. */
 static uint64_t *
-pc_table(size_t ns)
+pc_table(const kn_pcount *pc, size_t ns)
 {
-	uint64_t *tab = kn_alloc(2 * ns * sizeof(uint64_t));
+	uint64_t *tab = kn_alloc(ns * pc_slotb(pc));
 
-	memset(tab, 0, 2 * ns * sizeof(uint64_t));
+	memset(tab, 0, ns * pc_slotb(pc));
 	return tab;
+}
+
+int
+kn_pcount_slot(const kn_pcount *pc, size_t i, uint64_t *pk, uint64_t *cnt)
+{
+	if (pc->wide) {
+		if (pc->tab[2 * i] == 0)
+			return 0;
+		*pk = pc->tab[2 * i] - 1;
+		*cnt = pc->tab[2 * i + 1];
+		return 1;
+	}
+	if (pc->tab[i] == 0)
+		return 0;
+	*pk = (pc->tab[i] >> 32) - 1;
+	*cnt = pc->tab[i] & 0xffffffffu;
+	return 1;
+}
+
+/* Spreads key bits over the d columns, each given at least need[c]: the
+ * spare bits as headroom, round the columns; 0 if they pass most. */
+static int
+pc_spread(size_t d, const int *need, int most, int *bits, int *shift)
+{
+	int tot = 0, c, sh;
+
+	for (c = 0; c < (int)d; c++) {
+		bits[c] = need[c] > 0 ? need[c] : 1;
+		tot += bits[c];
+	}
+	if (tot > most)
+		return 0;
+	for (c = 0; tot < most; c = (c + 1) % (int)d, tot++)
+		bits[c]++;
+	for (sh = 0, c = 0; c < (int)d; c++) {
+		shift[c] = sh;
+		sh += bits[c];
+	}
+	return 1;
 }
 
 int
 kn_pcount_init(kn_pcount *pc, size_t d)
 {
-	size_t c;
+	int need[KN_PMAX] = { 0 };
 
 	memset(pc, 0, sizeof(*pc));
 	if (d > KN_PMAX)
 		return 0;
 	pc->d = d;
-	for (c = 0; c < d; c++) {
-		pc->bits[c] = (int)(KN_PMAX / d);
-		pc->shift[c] = (int)(c * (KN_PMAX / d));
-	}
+	pc->wide = d > PC_NARROW;
+	pc_spread(d, need, pc->wide ? KN_PMAX : PC_NARROW, pc->bits,
+	    pc->shift);
 	pc->nslot = 1024;
-	pc->tab = pc_table(pc->nslot);
+	pc->tab = pc_table(pc, pc->nslot);
 	return 1;
 }
 
-/* Inserts packed key pk (+1 stored) with count cnt into tab. */
+/* Inserts packed key pk (+1 stored) with count cnt into a wide tab. */
 static inline void
-pc_insert(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt, size_t *n)
+pc_insert_wide(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt,
+    size_t *n)
 {
 	size_t j;
 
@@ -68,19 +125,63 @@ pc_insert(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt, size_t *n)
 	(*n)++;
 }
 
-static void
-pc_resize(kn_pcount *pc, size_t ns)
+/* The same into a narrow tab: 0, with nothing changed, when the count
+ * would pass 32 bits. */
+static inline int
+pc_insert_narrow(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt,
+    size_t *n)
 {
-	uint64_t *tab = pc_table(ns);
-	size_t i, n = 0;
+	size_t j;
 
-	for (i = 0; i < pc->nslot; i++)
-		if (pc->tab[2 * i] != 0)
-			pc_insert(tab, ns - 1, pc->tab[2 * i] - 1,
-			    pc->tab[2 * i + 1], &n);
+	for (j = pk_hash(pk) & mask; tab[j] != 0; j = (j + 1) & mask)
+		if (tab[j] >> 32 == pk + 1) {
+			if (cnt > 0xffffffffu - (tab[j] & 0xffffffffu))
+				return 0;
+			tab[j] += cnt;
+			return 1;
+		}
+	if (cnt > 0xffffffffu)
+		return 0;
+	tab[j] = (pk + 1) << 32 | cnt;
+	(*n)++;
+	return 1;
+}
+
+/* Moves the counts into a table of ns slots, wide if wide, each key
+ * repacked from the fields of pc->bits and pc->shift into those of bits
+ * and shift (NULL: as they are). */
+static void
+pc_rebuild(kn_pcount *pc, size_t ns, int wide, const int *bits,
+    const int *shift)
+{
+	kn_pcount to = *pc;
+	uint64_t pk, cnt, np;
+	size_t i, c, n = 0;
+
+	to.wide = wide;
+	to.tab = pc_table(&to, ns);
+	for (i = 0; i < pc->nslot; i++) {
+		if (!kn_pcount_slot(pc, i, &pk, &cnt))
+			continue;
+		np = pk;
+		if (bits != NULL)
+			for (np = 0, c = 0; c < pc->d; c++)
+				np |= ((pk >> pc->shift[c]) &
+				    ((1ULL << pc->bits[c]) - 1)) << shift[c];
+		/* A narrow table's counts fit its keys' slots. */
+		if (wide)
+			pc_insert_wide(to.tab, ns - 1, np, cnt, &n);
+		else
+			pc_insert_narrow(to.tab, ns - 1, np, cnt, &n);
+	}
 	free(pc->tab);
-	pc->tab = tab;
+	pc->tab = to.tab;
 	pc->nslot = ns;
+	pc->wide = wide;
+	if (bits != NULL) {
+		memcpy(pc->bits, bits, pc->d * sizeof(int));
+		memcpy(pc->shift, shift, pc->d * sizeof(int));
+	}
 }
 
 void
@@ -89,14 +190,25 @@ kn_pcount_flush(kn_pcount *pc)
 	size_t i;
 
 	if (10 * (pc->n + pc->nb) > 7 * pc->nslot) {
+		/* Counted as wide slots whatever the form: a narrow
+		 * table's pairs (kn_pcount_pairs) take as much. */
 		if (pc->limit > 0 && 2 * pc->nslot * 16 > pc->limit &&
 		    pc->n + pc->nb + 1 < pc->nslot)
 			pc->full = 1;	/* the owner spills instead */
 		else
-			pc_resize(pc, 2 * pc->nslot);
+			pc_rebuild(pc, 2 * pc->nslot, pc->wide, NULL, NULL);
 	}
-	for (i = 0; i < pc->nb; i++)
-		pc_insert(pc->tab, pc->nslot - 1, pc->bk[i], pc->bc[i], &pc->n);
+	for (i = 0; i < pc->nb; i++) {
+		if (!pc->wide && pc_insert_narrow(pc->tab, pc->nslot - 1,
+		    pc->bk[i], pc->bc[i], &pc->n))
+			continue;
+		/* A count past 32 bits turns the table wide, its keys
+		 * with the bits they have. */
+		if (!pc->wide)
+			pc_rebuild(pc, pc->nslot, 1, NULL, NULL);
+		pc_insert_wide(pc->tab, pc->nslot - 1, pc->bk[i], pc->bc[i],
+		    &pc->n);
+	}
 	pc->nb = 0;
 }
 
@@ -112,64 +224,40 @@ bitlen(uint64_t v)
 	return b;
 }
 
-/* Reassigns the bits so that key fits, and repacks the table. */
 int
 kn_pcount_bits(size_t n)
 {
 	return bitlen(n > 0 ? n - 1 : 0);
 }
 
+/* Reassigns the bits so that key fits, and repacks the table, wide if
+ * the keys need more than a narrow slot's bits; 0 if they need more
+ * than KN_PMAX. */
 static int
 pc_widen(kn_pcount *pc, const uint32_t *key)
 {
-	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX], tot = 0, c, sh;
-	uint64_t *old = pc->tab, v, pk;
-	size_t i, d = pc->d, n = 0;
+	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX];
+	uint64_t pk, cnt, v;
+	size_t i, c, d = pc->d;
+	int wide = pc->wide;
 
 	kn_pcount_flush(pc);
-	for (c = 0; c < (int)d; c++)
+	for (c = 0; c < d; c++)
 		need[c] = bitlen(key[c]);
 	for (i = 0; i < pc->nslot; i++) {
-		if (old[2 * i] == 0)
+		if (!kn_pcount_slot(pc, i, &pk, &cnt))
 			continue;
-		pk = old[2 * i] - 1;
-		for (c = 0; c < (int)d; c++) {
+		for (c = 0; c < d; c++) {
 			v = (pk >> pc->shift[c]) & ((1ULL << pc->bits[c]) - 1);
 			if (bitlen(v) > need[c])
 				need[c] = bitlen(v);
 		}
 	}
-	for (c = 0; c < (int)d; c++) {
-		if (need[c] == 0)
-			need[c] = 1;
-		tot += need[c];
-	}
-	if (tot > KN_PMAX)
+	if (!wide && !pc_spread(d, need, PC_NARROW, bits, shift))
+		wide = 1;
+	if (wide && !pc_spread(d, need, KN_PMAX, bits, shift))
 		return 0;
-	/* Spread the spare bits as headroom, widest columns first. */
-	for (c = 0; c < (int)d; c++)
-		bits[c] = need[c];
-	for (c = 0; tot < KN_PMAX; c = (c + 1) % (int)d, tot++)
-		bits[c]++;
-	for (sh = 0, c = 0; c < (int)d; c++) {
-		shift[c] = sh;
-		sh += bits[c];
-	}
-	pc->tab = kn_zalloc(2 * pc->nslot * sizeof(uint64_t));
-	for (i = 0; i < pc->nslot; i++) {
-		uint64_t np = 0;
-
-		if (old[2 * i] == 0)
-			continue;
-		pk = old[2 * i] - 1;
-		for (c = 0; c < (int)d; c++)
-			np |= ((pk >> pc->shift[c]) &
-			    ((1ULL << pc->bits[c]) - 1)) << shift[c];
-		pc_insert(pc->tab, pc->nslot - 1, np, old[2 * i + 1], &n);
-	}
-	free(old);
-	memcpy(pc->bits, bits, sizeof(bits));
-	memcpy(pc->shift, shift, sizeof(shift));
+	pc_rebuild(pc, pc->nslot, wide, bits, shift);
 	return 1;
 }
 
@@ -187,7 +275,8 @@ kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt)
 		}
 		pk |= (uint64_t)key[c] << pc->shift[c];
 	}
-	__builtin_prefetch(pc->tab + 2 * (pk_hash(pk) & (pc->nslot - 1)), 1);
+	__builtin_prefetch(pc->tab + (pk_hash(pk) & (pc->nslot - 1)) *
+	    (pc->wide ? 2 : 1), 1);
 	pc->bk[pc->nb] = pk;
 	pc->bc[pc->nb] = cnt;
 	if (++pc->nb == KN_PBATCH)
@@ -272,20 +361,24 @@ kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank, const int *bits, int *shif
 		sh -= bits[c];
 		shift[c] = sh;
 	}
-	/* Compact the table in place, re-keying by the ranks. */
-	a = pc->tab;
+	/* Re-key by the ranks: in place in a wide table (pair n is at or
+	 * before slot i), into pairs of their own from a narrow one. */
+	a = pc->wide ? pc->tab : kn_alloc((2 * pc->n + 2) * sizeof(uint64_t));
 	for (i = 0; i < pc->nslot; i++) {
-		if (a[2 * i] == 0)
+		uint64_t cnt;
+
+		if (!kn_pcount_slot(pc, i, &pk, &cnt))
 			continue;
-		pk = a[2 * i] - 1;
 		nk = 0;
 		for (c = 0; c < d; c++)
 			nk |= (uint64_t)rank[c][(pk >> pc->shift[c]) &
 			    ((1ULL << pc->bits[c]) - 1)] << shift[c];
 		a[2 * n] = nk;
-		a[2 * n + 1] = a[2 * i + 1];
+		a[2 * n + 1] = cnt;
 		n++;
 	}
+	if (a != pc->tab)
+		free(pc->tab);
 	radix_pairs(a, n, tot);
 	*pairs = a;
 	memset(pc, 0, sizeof(*pc));
