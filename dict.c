@@ -52,11 +52,14 @@ kn_dict_free(kn_dict *d)
 }
 
 /* The most entries of a dictionary's cache of short values, and the
- * fewest: it has as many as the dictionary's hash slots between the
- * two, so that a hierarchy's dozens of small dictionaries do not each
- * take (and fault in) 64 KB of it. */
+ * fewest: it has four times as many as the dictionary's hash slots
+ * between the two, so that values seldom share an entry (a column of
+ * 100 values: 1024 entries, 24 KB), and is made at the DCACHE_AFTER-th
+ * look-up only, so that the dictionaries of a table of many columns and
+ * few rows, or a hierarchy's dozens of small ones, take none. */
 #define DCACHE 4096
 #define DCACHE_MIN 16
+#define DCACHE_AFTER 4096
 
 size_t
 kn_dict_bytes(const kn_dict *d)
@@ -98,7 +101,7 @@ dict_grow(kn_dict *d)
 	d->slot = slot;
 	d->nslot = ns;
 	/* The cache made again, larger, at the next short value. */
-	if (d->cache != NULL && d->ncache < DCACHE && d->ncache < ns) {
+	if (d->cache != NULL && d->ncache < DCACHE && d->ncache < 4 * ns) {
 		free(d->cache);
 		d->cache = NULL;
 	}
@@ -169,12 +172,16 @@ kn_dict_intern_padded(kn_dict *d, const char *s, size_t n, int padded)
 
 	if (n > 16)
 		return dict_intern(d, s, n);
-	slot = kn_short_key(s, n, padded, w);
 	if (d->cache == NULL) {
-		d->ncache = d->nslot < DCACHE_MIN ? DCACHE_MIN :
-		    d->nslot > DCACHE ? DCACHE : d->nslot;
+		if (d->nlook < DCACHE_AFTER) {
+			d->nlook++;
+			return dict_intern(d, s, n);
+		}
+		d->ncache = 4 * d->nslot < DCACHE_MIN ? DCACHE_MIN :
+		    4 * d->nslot > DCACHE ? DCACHE : 4 * d->nslot;
 		d->cache = kn_zalloc(d->ncache * sizeof(*d->cache));
 	}
+	slot = kn_short_key(s, n, padded, w);
 	ce = &d->cache[slot & (d->ncache - 1)];
 	if (ce->id1 != 0 && ce->w[0] == w[0] && ce->w[1] == w[1] &&
 	    ce->len == n)

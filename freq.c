@@ -63,12 +63,6 @@ struct freq {
 	uint64_t runlines, merged;
 };
 
-/* Bytes held by a dictionary (but its fixed-size cache). */
-static size_t
-dict_bytes(const kn_dict *d)
-{
-	return d->acap + d->cap * 12 + d->nslot * 8;
-}
 
 /* Bytes held by the set being counted and the plain dictionaries. */
 static size_t
@@ -87,10 +81,10 @@ freq_bytes(const struct freq *fr)
 		int l;
 
 		if (h == NULL)
-			b += dict_bytes(&fr->cs->dict[c]);
+			b += kn_dict_bytes(&fr->cs->dict[c]);
 		else if (h->kind != KN_HFILE)
 			for (l = 0; l < h->nlevels; l++)
-				b += dict_bytes(&h->lab[l]) + h->upcap[l] * 4;
+				b += kn_dict_bytes(&h->lab[l]) + h->upcap[l] * 4;
 	}
 	return b;
 }

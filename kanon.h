@@ -289,6 +289,7 @@ typedef struct {
 		uint32_t id1, len;
 	} *cache;
 	size_t ncache;		/* its entries, a power of 2 */
+	size_t nlook;		/* short look-ups before the cache */
 } kn_dict;
 
 void kn_dict_init(kn_dict *d);
