@@ -62,6 +62,17 @@ kn_dict_free(kn_dict *d)
 #define DCACHE_AFTER 4096
 
 size_t
+kn_dict_cache_bytes(const kn_dict *d)
+{
+	size_t n = 4 * d->nslot;
+
+	if (d->nslot == 0)
+		return 0;
+	return (n < DCACHE_MIN ? DCACHE_MIN : n > DCACHE ? DCACHE : n) *
+	    sizeof(*d->cache);
+}
+
+size_t
 kn_dict_bytes(const kn_dict *d)
 {
 	return d->acap + d->cap * 12 + d->nslot * 8 +

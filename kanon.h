@@ -292,6 +292,15 @@ typedef struct {
 	size_t nlook;		/* short look-ups before the cache */
 } kn_dict;
 
+/* The readings of a regions file's header f[0..n) (the fields after
+ * class and count) against the columns cols[0..nc) of a table (rhead.c):
+ * 0, 1, or 2 for two or more.  With one and kind not NULL, *nq is the
+ * quasi-identifiers read and kind[k] (room for n) is 0 for a
+ * hierarchy's column, 1 for a range (Q_min, Q_max, Q_mean), 2 for a
+ * range with Q_missing. */
+int kn_rhead_read(char *const *f, size_t n, char *const *cols, size_t nc,
+    int *kind, size_t *nq);
+
 void kn_dict_init(kn_dict *d);
 void kn_dict_free(kn_dict *d);
 /* Returns the id of s, adding it if new. */
@@ -316,6 +325,10 @@ uint32_t kn_dict_put_at(kn_dict *d, const char *s, size_t n,
 kn_str kn_dict_get(const kn_dict *d, uint32_t id);
 /* The bytes a dictionary holds, about. */
 size_t kn_dict_bytes(const kn_dict *d);
+/* The bytes of d's cache of short values at the size it has, or will
+ * have once made (at the DCACHE_AFTER-th look-up): what a budget counts
+ * that must not depend on how many look-ups a dictionary has had. */
+size_t kn_dict_cache_bytes(const kn_dict *d);
 /* rank[id] in byte-wise order of the values; caller frees. */
 uint32_t *kn_dict_ranks(const kn_dict *d);
 /* The ids in byte-wise order of their values; caller frees. */

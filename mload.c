@@ -1453,13 +1453,14 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 	kn_progress_done();
 }
 
-/* The memory of a dictionary. */
+/* The memory of a dictionary, its cache at the size it has or will
+ * have: with -j the main thread's dictionaries take other look-ups than
+ * one thread's, and the accounting (-v) is the same for every -j. */
 static size_t
 dict_bytes(const kn_dict *dc)
 {
 	return dc->acap + dc->cap * (sizeof(uint64_t) + sizeof(uint32_t)) +
-	    dc->nslot * 2 * sizeof(uint32_t) + (dc->cache != NULL ?
-	    dc->ncache * sizeof(*dc->cache) : 0);
+	    dc->nslot * 2 * sizeof(uint32_t) + kn_dict_cache_bytes(dc);
 }
 
 /* The memory the dictionaries and per-value arrays take: what -S must

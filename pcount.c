@@ -50,8 +50,8 @@ pc_table(const kn_pcount *pc, size_t ns)
 	return tab;
 }
 
-int
-kn_pcount_slot(const kn_pcount *pc, size_t i, uint64_t *pk, uint64_t *cnt)
+static inline int
+pc_slot(const kn_pcount *pc, size_t i, uint64_t *pk, uint64_t *cnt)
 {
 	if (pc->wide) {
 		if (pc->tab[2 * i] == 0)
@@ -65,6 +65,12 @@ kn_pcount_slot(const kn_pcount *pc, size_t i, uint64_t *pk, uint64_t *cnt)
 	*pk = (pc->tab[i] >> 32) - 1;
 	*cnt = pc->tab[i] & 0xffffffffu;
 	return 1;
+}
+
+int
+kn_pcount_slot(const kn_pcount *pc, size_t i, uint64_t *pk, uint64_t *cnt)
+{
+	return pc_slot(pc, i, pk, cnt);
 }
 
 /* Spreads key bits over the d columns, each given at least need[c]: the
@@ -161,7 +167,7 @@ pc_rebuild(kn_pcount *pc, size_t ns, int wide, const int *bits,
 	to.wide = wide;
 	to.tab = pc_table(&to, ns);
 	for (i = 0; i < pc->nslot; i++) {
-		if (!kn_pcount_slot(pc, i, &pk, &cnt))
+		if (!pc_slot(pc, i, &pk, &cnt))
 			continue;
 		np = pk;
 		if (bits != NULL)
@@ -245,7 +251,7 @@ pc_widen(kn_pcount *pc, const uint32_t *key)
 	for (c = 0; c < d; c++)
 		need[c] = bitlen(key[c]);
 	for (i = 0; i < pc->nslot; i++) {
-		if (!kn_pcount_slot(pc, i, &pk, &cnt))
+		if (!pc_slot(pc, i, &pk, &cnt))
 			continue;
 		for (c = 0; c < d; c++) {
 			v = (pk >> pc->shift[c]) & ((1ULL << pc->bits[c]) - 1);
@@ -367,7 +373,7 @@ kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank, const int *bits, int *shif
 	for (i = 0; i < pc->nslot; i++) {
 		uint64_t cnt;
 
-		if (!kn_pcount_slot(pc, i, &pk, &cnt))
+		if (!pc_slot(pc, i, &pk, &cnt))
 			continue;
 		nk = 0;
 		for (c = 0; c < d; c++)

@@ -753,7 +753,7 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 	kn_reader r;
 	char **name, **f, *line, **hn;
 	size_t nh, nf, i, j, c, len, *fld;
-	int *num;
+	int *num, reading;
 
 	/* The class column of the table. */
 	for (c = 0; c < t->ncols && strcmp(t->names[c], ccol) != 0; c++)
@@ -783,9 +783,29 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 		kn_die("%s:1: no quasi-identifier columns after class and "
 		    "count", path);
 
-	/* The quasi-identifiers: fld[i] is the first field of QI i. */
+	/* The quasi-identifiers: fld[i] is the first field of QI i.  A
+	 * header that reads two ways is refused (the table's columns but
+	 * the class column); one that reads one way is read that way; one
+	 * that reads none gets the message of the first field read
+	 * wrong, as below. */
 	fld = kn_alloc(nh * sizeof(size_t));
 	num = kn_alloc(nh * sizeof(int));
+	{
+		char **cols = kn_alloc((t->ncols + 1) * sizeof(char *));
+		size_t nc = 0, nq = 0;
+
+		for (c = 0; c < t->ncols; c++)
+			if (c != rg->classcol)
+				cols[nc++] = t->names[c];
+		reading = kn_rhead_read(name + 2, nh - 2, cols, nc, num, &nq);
+		free(cols);
+		if (reading > 1)
+			kn_die("%s:1: the header reads two ways against the "
+			    "columns of %s: a column's name is also that of "
+			    "a range's field (Q_min, Q_max, Q_mean, "
+			    "Q_missing) of a column Q; rename the column and "
+			    "partition again", path, tname);
+	}
 	rc->qcol = kn_alloc(nh * sizeof(size_t));
 	rc->xcol = kn_alloc(nh * sizeof(size_t));
 	rc->xname = kn_alloc(nh * sizeof(char *));
@@ -795,19 +815,20 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 
 		len = strlen(q);
 		fld[k] = i;
-		num[k] = len > 4 && strcmp(q + len - 4, "_min") == 0 &&
-		    i + 2 < nh && stemmed(name[i + 1], q, len - 4, "_max") &&
-		    stemmed(name[i + 2], q, len - 4, "_mean");
+		if (reading == 0)
+			num[k] = len > 4 && strcmp(q + len - 4, "_min") == 0 &&
+			    i + 2 < nh &&
+			    stemmed(name[i + 1], q, len - 4, "_max") &&
+			    stemmed(name[i + 2], q, len - 4, "_mean");
 		if (num[k]) {
 			q = kn_strndup(q, len - 4);
 			i += 3;
 			/* Q_missing: the class's missing values (kanon(7),
 			 * MISSING VALUES). */
-			if (i < nh && stemmed(name[i], q, len - 4,
-			    "_missing")) {
+			if (reading == 0 && i < nh &&
+			    stemmed(name[i], q, len - 4, "_missing"))
 				num[k] = 2;
-				i++;
-			}
+			i += num[k] == 2;
 		} else
 			i++;
 		for (c = 0; c < t->ncols && strcmp(t->names[c], q) != 0; c++)

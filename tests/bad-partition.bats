@@ -22,6 +22,14 @@ setup() {
 	printf 'a\tb\ts\tclass\n1\tx\t5\t1\n' > part.tsv
 	printf 'a\tb\ts\n1\tx\t5\n99999999999999999999\ty\t7\n' > huge.tsv
 	printf 'a\tb\ts\n1\tx\t5\n1e3\ty\t7\n' > exp.tsv
+	# Columns whose names the regions' header would take for a
+	# range's (found by review: recode read them so).
+	printf 'a\ta_missing\ts\n1\t0\tx\n2\t1\ty\n3\t0\tz\n4\t1\tw\n' > am.tsv
+	printf '0\t0\t*\n1\t0\t*\n' > ham.tsv
+	printf 'x\tx_min\tx_max\tx_mean\n5\t1\t7\t3\n5\t2\t8\t4\n' > xm.tsv
+	printf '1\t0\t*\n2\t0\t*\n' > h1.tsv
+	printf '7\t9\t*\n8\t9\t*\n' > h2.tsv
+	printf '3\t5\t*\n4\t5\t*\n' > h3.tsv
 }
 
 @test "partition: empty input, bad headers, ragged rows, NUL bytes" {
@@ -63,6 +71,8 @@ setup() {
 	--class-col ''   | 2 | partition: --class-col: '' is not a column name | partition -k 1 -q a --class-col '' @t.tsv
 	-r is the input  | 2 | partition: -r names the input file | partition -k 1 -q a -r t.tsv t.tsv
 	-r is -o         | 2 | partition: -r and -o name the same file | partition -k 1 -q a -r o/r -o o/r @t.tsv
+	-r, Q_missing    | 2 | partition: -r: the regions' header would read two ways against the columns of @, so recode -r could not read it* | partition -k 2 -q a,a_missing -H a_missing=ham.tsv -r o/r @am.tsv
+	-r, Q_min..      | 2 | partition: -r: the regions' header would read two ways* | partition -k 2 -q x_min,x_max,x_mean -H x_min=h1.tsv -H x_max=h2.tsv -H x_mean=h3.tsv -r o/r @xm.tsv
 	EOF
 }
 

@@ -36,6 +36,11 @@ setup() {
 	printf 'a\tb\ts\tclass\n1\tx\t5\t1\n2\ty\t7\tx\n' > partx.tsv
 	printf 'a\tb\ts\tclass\n1\tx\t5\t1\n2\ty\t7\t\n' > partempty.tsv
 	printf 'a\tb\ts\tclass\ta_mean\n1\tx\t5\t1\t0\n' > partclash.tsv
+	# A hierarchy's column a_missing beside a range of a: its nodes or
+	# a's missing values (found by review: read as the latter, a
+	# release of classes of one row under -k 2).
+	printf 'a\ta_missing\ts\tclass\n1\t0\tx\t1\n2\t1\ty\t1\n3\t0\tz\t2\n4\t1\tw\t2\n' > partam.tsv
+	printf 'class\tcount\ta_min\ta_max\ta_mean\ta_missing\n1\t2\t1\t2\t1.5\t0\n2\t2\t3\t4\t3.5\t0\n' > regam.tsv
 	# Node files as lattice-search writes them.
 	M='suppressed\tclasses\tcdm\tcavg\theight\tprec\tloss'
 	printf "a\\tb\\t$M\\n1\\t0\\t0\\t2\\t8\\t1\\t1\\t0.75\\t0.5\\n" > node.tsv
@@ -145,7 +150,22 @@ setup() {
 	--class-col      | 2 | recode: @: no class column 'zz'* | recode -r reg.tsv --class-col zz @part.tsv
 	both, clash      | 2 | recode: --summary both: @ already has a column 'a_mean' | recode -r reg.tsv --summary both @partclash.tsv
 	-r - and stdin   | 2 | recode: -r -: the table is read from the standard input | recode -r - < part.tsv
+	header two ways  | 2 | recode: regam.tsv:1: the header reads two ways against the columns of @: * | recode -r regam.tsv -k 2 @partam.tsv
 	EOF
+}
+
+@test "recode -r: a header that reads one way only is read that way: columns x_min, x_max, x_mean with no column x are hierarchies' (refused before as a range of x)" {
+	printf 'y\tx_min\tx_max\tx_mean\n5\t1\t7\t3\n5\t2\t8\t4\n5\t1\t8\t3\n6\t2\t7\t4\n' > ym.tsv
+	printf '1\t0\t*\n2\t0\t*\n' > h1.tsv
+	printf '7\t9\t*\n8\t9\t*\n' > h2.tsv
+	printf '3\t5\t*\n4\t5\t*\n' > h3.tsv
+	hs='-H x_min=h1.tsv -H x_max=h2.tsv -H x_mean=h3.tsv'
+	partition -q x_min,x_max,x_mean $hs -k 2 -r ym.reg ym.tsv > ym.part
+	printf 'class\tcount\tx_min\tx_max\tx_mean\n1\t2\t1\t9\t3\n2\t2\t2\t9\t4\n' |
+	    diff - ym.reg
+	recode -r ym.reg -k 2 $hs ym.part > out
+	printf 'y\tx_min\tx_max\tx_mean\n5\t1\t9\t3\n5\t2\t9\t4\n5\t1\t9\t3\n6\t2\t9\t4\n' |
+	    diff - out
 }
 
 @test "recode: bad --classes frequency sets" {
