@@ -23,6 +23,16 @@ kn_ldiv_init(kn_ldiv *ld)
 	ld->cm = 1;
 }
 
+/* Reads option opt's decimal arg into m / 10^sc, or dies saying why:
+ * notnum, or the limit of digits it passes (kn_dec_why). */
+static void
+dec_opt(const char *opt, const char *arg, size_t n, kn_i128 *m, int *sc,
+    const char *notnum)
+{
+	if (!kn_dec_parse(arg, n, m, sc))
+		kn_die("%s: '%s' %s", opt, arg, kn_dec_why(arg, n, notnum));
+}
+
 /* l as given, exactly (kn_ldiv's lceil, lint and ll): a double may
  * round 3.0000000000000001 to 3. */
 static void
@@ -31,9 +41,11 @@ ldiv_exact(kn_ldiv *ld, const char *arg)
 	kn_i128 m, p;
 	int sc;
 
-	if (!kn_dec_parse(arg, strlen(arg), &m, &sc) || m <= 0)
-		kn_die("-l: '%s' is not a decimal number (digits with an "
-		    "optional point, no exponent: kanon(7), Numbers)", arg);
+	dec_opt("-l", arg, strlen(arg), &m, &sc, "is not a decimal number "
+	    "(digits with an optional point, no exponent: kanon(7), "
+	    "Numbers)");
+	if (m <= 0)
+		kn_die("-l: '%s' is not a positive number", arg);
 	p = kn_pow10(sc);
 	ld->lint = sc == 0;
 	ld->lceil = (uint64_t)(m / p + (m % p != 0));
@@ -52,10 +64,9 @@ kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg)
 		break;
 	case 'c':
 		ld->hasc = 1;
-		if (!kn_dec_parse(arg, strlen(arg), &ld->cm, &ld->cs))
-			kn_die("-c: '%s' is not a decimal number (digits "
-			    "with an optional point, no exponent, at most 36 "
-			    "digits)", arg);
+		dec_opt("-c", arg, strlen(arg), &ld->cm, &ld->cs, "is not a "
+		    "decimal number (digits with an optional point, no "
+		    "exponent: kanon(7), Numbers)");
 		if (ld->cm <= 0)
 			kn_die("-c: '%s' is not a positive number", arg);
 		break;
@@ -109,8 +120,9 @@ kn_req_opt(kn_req *r, int ch, const char *arg)
 		kn_ldiv_opt(&r->ld, 'd', arg);
 		return 1;
 	case KN_OPT_CLOSENESS:
-		if (!kn_dec_parse(arg, strlen(arg), &r->tm, &r->ts) ||
-		    r->tm < 0 || r->tm > kn_pow10(r->ts))
+		dec_opt("--closeness", arg, strlen(arg), &r->tm, &r->ts,
+		    "is not a decimal number from 0 to 1");
+		if (r->tm < 0 || r->tm > kn_pow10(r->ts))
 			kn_die("--closeness: '%s' is not a decimal number from "
 			    "0 to 1", arg);
 		r->hast = 1;
@@ -129,10 +141,9 @@ kn_req_opt(kn_req *r, int ch, const char *arg)
 		r->hasdist = 1;
 		return 1;
 	case KN_OPT_VARIANCE:
-		if (!kn_dec_parse(arg, strlen(arg), &r->vm, &r->vs))
-			kn_die("--variance: '%s' is not a decimal number "
-			    "(digits with an optional point, no exponent, at "
-			    "most 36 digits)", arg);
+		dec_opt("--variance", arg, strlen(arg), &r->vm, &r->vs,
+		    "is not a decimal number (digits with an optional point, "
+		    "no exponent: kanon(7), Numbers)");
 		if (r->vm < 0)
 			kn_die("--variance: '%s' is not a number >= 0", arg);
 		r->hasv = 1;
@@ -375,10 +386,13 @@ kn_limit_parse(kn_limit *l, const char *arg, const char *opt)
 	l->pct = n > 0 && arg[n - 1] == '%';
 	if (!l->pct)
 		l->n = (uint64_t)kn_parse_int(arg, 0, INT64_MAX, opt);
-	else if (!kn_dec_parse(arg, n - 1, &l->pm, &l->ps) || l->pm < 0 ||
-	    l->pm > 100 * kn_pow10(l->ps))
-		kn_die("%s: '%s' is not a percentage from 0%% to 100%%", opt,
-		    arg);
+	else {
+		dec_opt(opt, arg, n - 1, &l->pm, &l->ps,
+		    "is not a percentage from 0% to 100%");
+		if (l->pm < 0 || l->pm > 100 * kn_pow10(l->ps))
+			kn_die("%s: '%s' is not a percentage from 0%% to "
+			    "100%%", opt, arg);
+	}
 }
 
 /* The largest m with m * 100 * 10^ps <= pm * rows, by bisection in

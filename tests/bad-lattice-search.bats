@@ -108,7 +108,7 @@ setup() {
 	-l nan entropy   | 2 | lattice-search: -l: 'nan' is not a number | lattice-search -q a,b $H -s s -l nan --diversity entropy @t.tsv
 	-l 2e9           | 2 | lattice-search: -l: '2000000000' is out of range* | lattice-search -q a,b $H -s s -l 2000000000 @t.tsv
 	-c 0             | 2 | lattice-search: -c: '0' is not a positive number | lattice-search -q a,b $H -s s -l 2 --diversity recursive -c 0 @t.tsv
-	-c junk          | 2 | lattice-search: -c: 'x' is not a decimal number (digits with an optional point, no exponent, at most 36 digits) | lattice-search -q a,b $H -s s -l 2 --diversity recursive -c x @t.tsv
+	-c junk          | 2 | lattice-search: -c: 'x' is not a decimal number (digits with an optional point, no exponent: kanon(7), Numbers) | lattice-search -q a,b $H -s s -l 2 --diversity recursive -c x @t.tsv
 	--diversity junk | 2 | lattice-search: --diversity: 'bogus'* | lattice-search -q a,b $H -s s -l 2 --diversity bogus @t.tsv
 	suppress -1      | 2 | lattice-search: --max-suppress: '-1' is out of range* | lattice-search -q a,b $H --max-suppress -1 @t.tsv
 	suppress 101%    | 2 | lattice-search: --max-suppress: '101%' is not a percentage* | lattice-search -q a,b $H --max-suppress 101% @t.tsv

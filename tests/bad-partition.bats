@@ -117,7 +117,7 @@ setup() {
 	-l junk          | 2 | partition: -l: 'abc' is not a number | partition -k 1 -q a -s s -l abc @t.tsv
 	-l 1.5           | 2 | partition: -l: '1.5':*integer | partition -k 1 -q a -s s -l 1.5 @t.tsv
 	-c 0             | 2 | partition: -c: '0' is not a positive number | partition -k 1 -q a -s s -l 2 --diversity recursive -c 0 @t.tsv
-	-c junk          | 2 | partition: -c: 'x' is not a decimal number (digits with an optional point, no exponent, at most 36 digits) | partition -k 1 -q a -s s -l 2 --diversity recursive -c x @t.tsv
+	-c junk          | 2 | partition: -c: 'x' is not a decimal number (digits with an optional point, no exponent: kanon(7), Numbers) | partition -k 1 -q a -s s -l 2 --diversity recursive -c x @t.tsv
 	--diversity junk | 2 | partition: --diversity: 'bogus'* | partition -k 1 -q a -s s -l 2 --diversity bogus @t.tsv
 	--variance -1    | 2 | partition: --variance: '-1' is not a number >= 0 | partition -k 1 -q a -s s --variance -1 @t.tsv
 	--variance junk  | 2 | partition: --variance: 'x'* | partition -k 1 -q a -s s --variance x @t.tsv

@@ -194,7 +194,7 @@ setup() {
 	-l junk          | 2 | recode: -l: 'abc' is not a number | recode -k 1 -n a=1 $H -s s -l abc @t.tsv
 	-l 1.5           | 2 | recode: -l: '1.5':*integer | recode -k 1 -n a=1 $H -s s -l 1.5 @t.tsv
 	-c 0             | 2 | recode: -c: '0' is not a positive number | recode -k 1 -n a=1 $H -s s -l 2 --diversity recursive -c 0 @t.tsv
-	-c junk          | 2 | recode: -c: 'x' is not a decimal number (digits with an optional point, no exponent, at most 36 digits) | recode -k 1 -n a=1 $H -s s -l 2 --diversity recursive -c x @t.tsv
+	-c junk          | 2 | recode: -c: 'x' is not a decimal number (digits with an optional point, no exponent: kanon(7), Numbers) | recode -k 1 -n a=1 $H -s s -l 2 --diversity recursive -c x @t.tsv
 	--diversity junk | 2 | recode: --diversity: 'bogus'* | recode -k 1 -n a=1 $H -s s -l 2 --diversity bogus @t.tsv
 	suppress -1      | 2 | recode: --max-suppress: '-1' is out of range* | recode -n a=1 $H -k 2 --max-suppress -1 @t.tsv
 	suppress 200%    | 2 | recode: --max-suppress: '200%' is not a percentage* | recode -n a=1 $H -k 2 --max-suppress 200% @t.tsv

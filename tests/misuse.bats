@@ -88,7 +88,7 @@ extremes() {
 	[ "$status" -eq 0 ]
 }
 
-@test "option values: out of range is not 'not a number'" {
+@test "option values: out of range is not 'not a number', nor are too many digits (found by review: -l and --max-suppress of 37 digits were 'not a decimal number', 'not a percentage')" {
 	printf 'a\n1\n' > t.tsv
 	while IFS='|' read -r cmd want; do
 		run $cmd t.tsv
@@ -105,6 +105,9 @@ extremes() {
 	extsort -S 0|-S: '0': a memory budget must be more than 0 (leave out -S for the default)
 	freqset -q a -S 0|-S: '0': a memory budget must be more than 0
 	partition -q a -k 2 -S 0K|-S: '0K': a memory budget must be more than 0
+	score -q a -s a -l 2.828427124746190097603377448419396157|-l: '2.828427124746190097603377448419396157' has more than 36 significant digits
+	score -q a -s a --closeness 0.1234567890123456789012345678901234567|--closeness: '0.1234567890123456789012345678901234567' has more than 36 significant digits
+	lattice-search -q a -H a=interval:5 -k 1 --max-suppress 33.33333333333333333333333333333333333%|--max-suppress: '33.33333333333333333333333333333333333%' has more than 36 significant digits
 	EOF
 }
 
