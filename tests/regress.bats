@@ -49,7 +49,7 @@ setup() {
 	run --separate-stderr score -q q -s s -l 2 --diversity recursive \
 	    -c 0.00000000000000000000000000000000000000001 "$T/t"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"not a decimal number"*"at most 36 digits"* ]]
+	[[ "$stderr" == *"has more than 36 decimal places"* ]]
 }
 
 @test "extsort keeps a CR at the end of a line whether it spills or not" {
