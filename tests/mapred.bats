@@ -326,7 +326,20 @@ b	1" ]
 	-m cat -x|usage: mapred
 	-m cat -T /nonexistent/dir|cannot create a temp directory
 	-m cat /nonexistent/file|cannot read /nonexistent/file
+	-m cat -j 65|-j: at most 64 tasks at once
+	-m cat -T "$(printf 'T\nx')"|-T: a directory whose path holds a newline is not taken
 	EOF_
+}
+
+@test "-T with a backslash is the directory used, in split and in the shuffle (found by review: awk -v took 'T\\101' for 'TA')" {
+	cd "$BATS_TEST_TMPDIR"
+	gendata -n 2000 agrawal > s.tsv
+	mkdir 'T\101' TA
+	mapred -T 'T\101' -m cat -R cat s.tsv | LC_ALL=C sort > out
+	LC_ALL=C sort s.tsv | cmp - out
+	MAPRED_SPLIT=awk mapred -T 'T\101' -m cat s.tsv | cmp - s.tsv
+	[ -z "$(ls TA)" ]
+	[ -z "$(ls 'T\101')" ]
 }
 
 @test "temp files: none left after a run, a failure or a signal" {
