@@ -597,7 +597,10 @@ kn_tmpdir(const char *opt)
 	char *real;
 	size_t i, n;
 
-	if (d == NULL || *d == '\0') {
+	if (d != NULL && *d == '\0')
+		kn_die("-T: an empty directory name (leave -T out for TMPDIR, "
+		    "then /tmp)");
+	if (d == NULL) {
 		d = getenv("TMPDIR");
 		how = "TMPDIR";
 		if (d == NULL || *d == '\0')
@@ -1292,6 +1295,9 @@ open_out(const char *path, const char *shown, char *const *ops,
 	size_t i;
 	int fd;
 
+	if (*path == '\0')
+		kn_die("an output named by an empty file name: give a file, "
+		    "or - for the standard output");
 	if ((fd = fd_name(path)) >= 0) {
 		/* A name of an open descriptor: written as it is; not one
 		 * the caller closed, held on /dev/null. */
@@ -1347,6 +1353,13 @@ open_out(const char *path, const char *shown, char *const *ops,
 			free(dir);
 			return out_direct(shown, fd);
 		}
+		/* Replaced only where it could be written, as sort -o
+		 * writes it: a file made read-only, or another user's,
+		 * is kept (root may write any). */
+		if (faccessat(o->dirfd, o->base, W_OK, AT_EACCESS) != 0 &&
+		    errno == EACCES)
+			kn_die("%s: not writable by you: not replaced "
+			    "(kanon(7), OUTPUT FILES)", shown);
 		o->isreg = 1;
 		o->id.dev = st.st_dev;
 		o->id.ino = st.st_ino;

@@ -607,3 +607,39 @@ own() {
 	[[ "$stderr" == "freqset: -T l1/l2: its path cannot be resolved to be checked (kanon(7), TMPDIR): "* ]]
 	[ -z "$(cd "deepp/$half" && ls -A "$half")" ]
 }
+
+@test "an output over a file you could not write is refused and the file kept, as sort -o keeps it; root replaces it, its mode kept; an empty -o or -T is refused (found by review: replaced, and ': Is a directory')" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root, to run as nobody"
+	getent group nogroup > /dev/null || skip "no group nogroup"
+	w=$(mktemp -d /tmp/kanon-ow.XXXXXX)
+	chmod 755 "$w"
+	chown nobody "$w"
+	printf 'k\n3\n1\n' > "$w/in.tsv"
+	chmod 644 "$w/in.tsv"
+	echo old > "$w/ro.tsv"
+	chmod 444 "$w/ro.tsv"
+	chown nobody "$w/ro.tsv"
+	echo old > "$w/rootf.tsv"
+	for f in ro.tsv rootf.tsv in.tsv; do
+		run setpriv --reuid nobody --regid nogroup --clear-groups \
+		    extsort -k k -o "$w/$f" "$w/in.tsv"
+		[ "$status" -eq 2 ] || { echo "$f: $status $output"; false; }
+		[[ "$output" == *"$w/$f: not writable by you: not replaced"* ]]
+	done
+	[ "$(cat "$w/ro.tsv")" = old ]
+	[ "$(cat "$w/rootf.tsv")" = old ]
+	run setpriv --reuid nobody --regid nogroup --clear-groups \
+	    extsort -k k -o "$w/new.tsv" "$w/in.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(ls -A "$w" | wc -l)" -eq 4 ]
+	extsort -k k -o "$w/ro.tsv" "$w/in.tsv"
+	printf 'k\n1\n3\n' | cmp - "$w/ro.tsv"
+	[ "$(stat -c %a "$w/ro.tsv")" = 444 ]
+	run extsort -k k -o '' "$w/in.tsv"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"an output named by an empty file name"* ]]
+	run freqset -q k -T '' "$w/in.tsv"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-T: an empty directory name"* ]]
+	rm -rf "$w"
+}
