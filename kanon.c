@@ -744,10 +744,31 @@ mktemp_in(const char *dir, const char *base, char **path, int unlinked)
 	return fd;
 }
 
+/* Takes the descriptors the hard limit allows, once: the sorts' merges
+ * and Rothko's nodes hold a file each, and a low soft limit (ulimit
+ * -Sn) would end them where the hard one lets them run. */
+static void
+tmp_nofile(void)
+{
+	static int done;
+	struct rlimit rl;
+
+	if (done)
+		return;
+	done = 1;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int
 kn_mktemp(const char *dir, char **path)
 {
-	int fd = mktemp_in(dir, "kanon", path, 0);
+	int fd;
+
+	tmp_nofile();
+	fd = mktemp_in(dir, "kanon", path, 0);
 
 	if (fd < 0)
 		kn_die_sys("cannot create a temp file in %s", dir);
@@ -773,16 +794,9 @@ char *
 kn_tmp_new(const char *dir)
 {
 	char *path, *name;
-	struct rlimit rl;
 	int fd;
 
-	if (unlinked_tmp_cap == 0 && getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-	    rl.rlim_cur < rl.rlim_max) {
-		/* Out-of-core runs hold a file per node: take what the
-		 * hard limit allows. */
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
+	tmp_nofile();
 	fd = mktemp_in(dir, "kanon", &path, 1);
 	if (fd < 0 && errno == EMFILE)
 		kn_die("cannot create a temp file in %s: too many files open "
