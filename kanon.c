@@ -342,9 +342,9 @@ kn_exit(int status)
 	if (kn_fuzz_exit != NULL)
 		kn_die_exit(status);
 	if (fflush(stdout) == EOF || ferror(stdout))
-		kn_die_sys("write error on standard output");
+		kn_die_sys("standard output: write error");
 	if (fclose(stdout) == EOF)
-		kn_die_sys("write error on standard output");
+		kn_die_sys("standard output: write error");
 	cleanup();
 	exit(status);
 }
@@ -1472,7 +1472,7 @@ kn_close_out(FILE *f)
 
 	if (f == stdout) {
 		if (fflush(stdout) == EOF || ferror(stdout))
-			kn_die_sys("write error on standard output");
+			kn_die_sys("standard output: write error");
 		return;
 	}
 	for (pp = &outs; *pp != NULL && (*pp)->f != f; pp = &(*pp)->next)

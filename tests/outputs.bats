@@ -399,7 +399,7 @@ closed() {
 	case $c in
 	*'-o @'*)
 		go "${c//-o @/} >&-"
-		refused "write error on standard output: Bad file descriptor"
+		refused "standard output: write error: Bad file descriptor"
 		leftover .
 		;;
 	esac
