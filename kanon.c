@@ -256,6 +256,12 @@ vmsg(const char *fmt, va_list ap, int err)
 	k += msg_put(o + k, m + b, n - b);
 	if (err != 0)
 		k += (size_t)sprintf(o + k, ": %s", strerror(err));
+	/* A working file (kn_mktemp's names) out of room: say where the
+	 * room is wanted, since the file named is gone by now. */
+	if ((err == ENOSPC || err == EDQUOT || err == EFBIG) &&
+	    (strstr(m, "/kanon.") != NULL || strstr(m, "/kanon (") != NULL))
+		k += (size_t)sprintf(o + k, " (a working file: give -T, or "
+		    "TMPDIR, a directory with more room; kanon(7), TMPDIR)");
 	o[k++] = '\n';
 	fwrite(o, 1, k, stderr);
 	free(o);

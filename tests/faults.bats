@@ -317,6 +317,12 @@ tmpfull() {
 		run --separate-stderr go "$1"
 	fi
 	failed 2 'No space left on device'
+	# The file named is gone: the message says what it was (the
+	# programs' files; mapred's are split's and awk's).
+	[ "$1" = mapred ] ||
+	    [[ $stderr == *"(a working file: give -T, or TMPDIR, a directory with more room; kanon(7), TMPDIR)"* ]] ||
+	    [[ $stderr == *"cannot create a temp file in"* ]] ||
+	    { echo "no hint: $stderr"; false; }
 	clean
 	peak_ok
 }
