@@ -442,7 +442,7 @@ tall() {
 	done
 	# A file operand does not need it; a closed stdout is a write error.
 	check "freqset t.tsv <&-" 0 ""
-	check "freqset -S 1K t.tsv >&-" 2 "freqset: write error*"
+	check "freqset -S 1K t.tsv >&-" 2 "freqset: standard output: write error*"
 	done_checks
 }
 
