@@ -437,7 +437,7 @@ missing_leaf(kn_hier *h, const char *s, size_t n, const char **err,
  * made once per interval met again, not formatted and looked up per
  * value (a column with a distinct value in each row makes a leaf per
  * row).  Direct-mapped, ICACHE entries a level (8 KB), not counted
- * against -S, as the dictionaries' caches of short values are not. */
+ * against -S: a fixed room a level, like the leaf caches of freq.c. */
 #define ICACHE 256
 struct kn_hicache {
 	kn_i128 q;

@@ -759,9 +759,8 @@ tmp_nofile(void)
 	static int done;
 	struct rlimit rl;
 
-	if (done)
+	if (__atomic_exchange_n(&done, 1, __ATOMIC_SEQ_CST))
 		return;
-	done = 1;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);

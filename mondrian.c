@@ -914,20 +914,38 @@ put_date(struct part *pt, const struct dim *dm, kn_i128 v, uint64_t n)
 void
 mond_regions_header(struct part *pt, FILE *fp)
 {
-	size_t j;
+	static const char *const sfx[] = { "_min", "_max", "_mean",
+		"_missing" };
+	char **f = kn_alloc((4 * pt->nqi + 1) * sizeof(char *));
+	size_t j, n = 0, s;
 
-	fputs("class\tcount", fp);
 	for (j = 0; j < pt->nqi; j++) {
-		if (pt->dims[j].h != NULL)
-			fprintf(fp, "\t%s", pt->dims[j].name);
-		else
-			fprintf(fp, "\t%s_min\t%s_max\t%s_mean",
-			    pt->dims[j].name, pt->dims[j].name,
-			    pt->dims[j].name);
-		if (pt->dims[j].h == NULL && pt->dims[j].miss)
-			fprintf(fp, "\t%s_missing", pt->dims[j].name);
+		const struct dim *dm = &pt->dims[j];
+
+		if (dm->h != NULL) {
+			f[n++] = kn_strdup(dm->name);
+			continue;
+		}
+		for (s = 0; s < (dm->miss ? 4u : 3u); s++) {
+			f[n] = kn_alloc(strlen(dm->name) + 9);
+			sprintf(f[n++], "%s%s", dm->name, sfx[s]);
+		}
+	}
+	/* As recode -r reads it: one way, or not written. */
+	if (pt->tcols != NULL &&
+	    kn_rhead_read(f, n, pt->tcols, pt->ntcols, NULL, NULL) > 1)
+		kn_die("-r: the regions' header would read two ways against "
+		    "the columns of %s, so recode -r could not read it: a "
+		    "column's name is also that of a range's field (Q_min, "
+		    "Q_max, Q_mean, Q_missing) of a column Q; rename the "
+		    "column", pt->tname);
+	fputs("class\tcount", fp);
+	for (j = 0; j < n; j++) {
+		fprintf(fp, "\t%s", f[j]);
+		free(f[j]);
 	}
 	putc('\n', fp);
+	free(f);
 }
 
 /* Writes the region of class id: n rows, the node's extents, and per

@@ -306,6 +306,11 @@ struct part {
 	uint64_t max_class;
 	FILE *regions_fp;
 	const char *regions_name;	/* for messages */
+	/* The table's columns and name, against which the regions'
+	 * header must read one way (mond_regions_header, rhead.c). */
+	char **tcols;
+	size_t ntcols;
+	char *tname;
 	char *region_line;	/* the line of a region being built */
 	size_t region_len, region_cap;
 	const char *region_tag;	/* a node id to write instead of a class's */

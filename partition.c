@@ -293,42 +293,6 @@ keyed_dim(struct part *pt, size_t col, const char *name, size_t word)
 	dm->hword = word;
 }
 
-/* Dies unless the regions' header reads one way against the table's
- * columns (rhead.c), as recode -r must read it: with every range's
- * Q_missing, and with none. */
-static void
-regions_unambiguous(const struct part *pt, const kn_table *t)
-{
-	char **f = kn_alloc((4 * pt->nqi + 1) * sizeof(char *));
-	static const char *const sfx[] = { "_min", "_max", "_mean",
-		"_missing" };
-	size_t j, n, s, v;
-
-	for (v = 0; v < 2; v++) {
-		for (n = 0, j = 0; j < pt->nqi; j++) {
-			const char *q = pt->dims[j].name;
-
-			if (pt->dims[j].h != NULL) {
-				f[n++] = kn_strdup(q);
-				continue;
-			}
-			for (s = 0; s < 3 + v; s++) {
-				f[n] = kn_alloc(strlen(q) + 9);
-				sprintf(f[n++], "%s%s", q, sfx[s]);
-			}
-		}
-		if (kn_rhead_read(f, n, t->names, t->ncols, NULL, NULL) > 1)
-			kn_die("-r: the regions' header would read two ways "
-			    "against the columns of %s, so recode -r could "
-			    "not read it: a column's name is also that of a "
-			    "range's field (Q_min, Q_max, Q_mean, Q_missing) "
-			    "of a column Q; rename the column", t->r.name);
-		while (n > 0)
-			free(f[--n]);
-	}
-	free(f);
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -599,8 +563,15 @@ main(int argc, char *argv[])
 		if (dm->h != NULL && dm->h->kind == KN_HFILE)
 			kn_hier_missing(dm->h);
 	}
-	if (rpath != NULL || job == JOB_REGIONS)
-		regions_unambiguous(pt, &t);
+	/* The columns the regions' header is read against (recode -r
+	 * reads the table partition writes: these and the class). */
+	if (rpath != NULL || job == JOB_REGIONS) {
+		pt->tcols = kn_alloc((t.ncols + 1) * sizeof(char *));
+		for (i = 0; i < t.ncols; i++)
+			pt->tcols[i] = kn_strdup(t.names[i]);
+		pt->ntcols = t.ncols;
+		pt->tname = kn_strdup(t.headerless ? "--columns" : t.r.name);
+	}
 	for (i = 0; i < nnum + ndate; i++) {
 		size_t c = i < nnum ? numc[i] : datec[i - nnum];
 

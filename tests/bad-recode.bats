@@ -166,6 +166,19 @@ setup() {
 	recode -r ym.reg -k 2 $hs ym.part > out
 	printf 'y\tx_min\tx_max\tx_mean\n5\t1\t9\t3\n5\t2\t9\t4\n5\t1\t9\t3\n6\t2\t9\t4\n' |
 	    diff - out
+	# A column age_missing beside a range of age with no missing value:
+	# the header has no age_missing field, and reads one way (found by
+	# review: partition refused it); with a missing age it would not.
+	printf 'age\tzip\tage_missing\n30\t1\tn\n31\t1\tn\n40\t2\tn\n41\t2\tn\n' > am.tsv
+	partition -k 2 -q age --numeric age -r am.reg am.tsv > am.part
+	recode -r am.reg -k 2 am.part > out
+	printf 'age\tzip\tage_missing\n[30-31]\t1\tn\n[30-31]\t1\tn\n[40-41]\t2\tn\n[40-41]\t2\tn\n' |
+	    diff - out
+	printf 'age\tzip\tage_missing\n30\t1\tn\n\t1\tn\n40\t2\tn\n41\t2\tn\n' > am3.tsv
+	run partition -k 2 -q age --numeric age -r am3.reg am3.tsv
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-r: the regions' header would read two ways"* ]]
+	[ ! -e am3.reg ]
 }
 
 @test "recode: bad --classes frequency sets" {

@@ -326,7 +326,10 @@ b	1" ]
 	-m cat -x|usage: mapred
 	-m cat -T /nonexistent/dir|cannot create a temp directory
 	-m cat /nonexistent/file|cannot read /nonexistent/file
-	-m cat -j 65|-j: at most 64 tasks at once
+	-m cat -j 65|-j: '65' must be from 1 to 64
+	-m cat -j 1234567890|-j: '1234567890' must be from 1 to 64
+	-m cat -n 1000000|-n: '1000000' must be from 1 to 999999
+	-m cat -T ''|-T: an empty directory name
 	-m cat -T "$(printf 'T\nx')"|-T: a directory whose path holds a newline is not taken
 	EOF_
 }

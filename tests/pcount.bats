@@ -65,6 +65,9 @@ check() {
 	printf '0 4294967296\n1 5\nwide 1\n' | diff - "$BATS_TEST_TMPDIR/got"
 	printf '3 8589934592\n' | "$ROOT/tests/pcount-check" 1 > "$BATS_TEST_TMPDIR/got"
 	printf '3 8589934592\nwide 1\n' | diff - "$BATS_TEST_TMPDIR/got"
+	# 2^32 - 1 fits: narrow still (found by review: untested).
+	printf '0 4294967294\n0 1\n' | "$ROOT/tests/pcount-check" 1 > "$BATS_TEST_TMPDIR/got"
+	printf '0 4294967295\nwide 0\n' | diff - "$BATS_TEST_TMPDIR/got"
 }
 
 @test "pcount: ids that outgrow 31 bits together turn the slots wide" {
