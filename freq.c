@@ -353,6 +353,21 @@ comb_flush(struct freq *fr)
 	fr->have = 0;
 }
 
+/* A group whose sums of summed column j pass 2^127 once its runs are
+ * merged: named by its labels, as no row took it there alone. */
+static void
+run_sum_over(const struct freq *fr, size_t j)
+{
+	size_t n = fr->cklen;
+
+	if (n > 0 && fr->ckey[n - 1] == '\t')
+		n--;
+	kn_die("--sum: column %zu of the list, group '%.*s': the sum of its "
+	    "values or of their squares passes the limit of exact sums of "
+	    "2^127 (kanon(7), Numbers), its rows' sums merged from the runs "
+	    "that -S spilled", j + 1, (int)n, fr->ckey);
+}
+
 /* A merged run line: combine lines of equal keys (they are adjacent),
  * then emit each group. */
 static void
@@ -415,10 +430,12 @@ comb_line(const char *line, size_t len, void *ctx)
 
 		if (!kn_sum_parse(a.p, a.n, &m, &sc))
 			kn_die("(temp run): bad sum");
-		kn_dec_add(&fr->row.s[j], &fr->row.sc[j], m, sc);
+		if (!kn_dec_add_ok(&fr->row.s[j], &fr->row.sc[j], m, sc))
+			run_sum_over(fr, j);
 		if (!kn_sum_parse(b.p, b.n, &m, &sc))
 			kn_die("(temp run): bad sum");
-		kn_dec_add(&fr->row.ss[j], &fr->row.ssc[j], m, sc);
+		if (!kn_dec_add_ok(&fr->row.ss[j], &fr->row.ssc[j], m, sc))
+			run_sum_over(fr, j);
 	}
 }
 

@@ -1790,16 +1790,29 @@ kn_dec_format(kn_i128 v, int scale, char *buf)
 	return len;
 }
 
+int
+kn_dec_add_ok(kn_i128 *v, int *vs, kn_i128 a, int as)
+{
+	kn_i128 w = *v;
+	int ws = *vs;
+
+	if (as > ws) {
+		if (as > 38 || __builtin_mul_overflow(w, kn_pow10(as - ws), &w))
+			return 0;
+		ws = as;
+	}
+	if (__builtin_mul_overflow(a, kn_pow10(ws - as), &a) ||
+	    __builtin_add_overflow(w, a, &w))
+		return 0;
+	*v = w;
+	*vs = ws;
+	return 1;
+}
+
 void
 kn_dec_add(kn_i128 *v, int *vs, kn_i128 a, int as)
 {
-	if (as > *vs) {
-		if (as > 38 || __builtin_mul_overflow(*v, kn_pow10(as - *vs), v))
-			kn_die("a sum overflows 128 bits");
-		*vs = as;
-	}
-	if (__builtin_mul_overflow(a, kn_pow10(*vs - as), &a) ||
-	    __builtin_add_overflow(*v, a, v))
+	if (!kn_dec_add_ok(v, vs, a, as))
 		kn_die("a sum overflows 128 bits");
 }
 

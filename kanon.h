@@ -236,8 +236,9 @@ void kn_rows_overflow(void) __attribute__((noreturn));
  * (at least 48 bytes); returns the length. */
 size_t kn_dec_format(kn_i128 v, int scale, char *buf);
 /* Adds a/10^as to the sum v/10^vs exactly, raising vs as needed; dies
- * on overflow. */
+ * on overflow.  kn_dec_add_ok: 0 on overflow, with v and vs unchanged. */
 void kn_dec_add(kn_i128 *v, int *vs, kn_i128 a, int as);
+int kn_dec_add_ok(kn_i128 *v, int *vs, kn_i128 a, int as);
 /* 10^e as i128 (e <= 38). */
 kn_i128 kn_pow10(int e);
 /* Compares a/10^as with b/10^bs exactly: -1, 0 or 1. */

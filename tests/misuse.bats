@@ -86,6 +86,15 @@ extremes() {
 	head -3 t.tsv > u.tsv
 	run score -q q -s s --variance 1 --check u.tsv
 	[ "$status" -eq 0 ]
+	# Each row in a run of its own at -S: the merge names the group
+	# (it said only 'a sum overflows 128 bits').
+	{ printf 'k\tv\n'; for i in 1 2 3; do
+		printf 'K\t9000000000000000000\n'
+		seq $((i * 100000)) $((i * 100000 + 20000)) | sed 's/^/x/; s/$/\t1/'
+	done; } > r.tsv
+	run freqset -S 64K -q k --sum v r.tsv
+	[ "$status" -eq 2 ]
+	[ "$output" = "freqset: --sum: column 1 of the list, group 'K': the sum of its values or of their squares passes the limit of exact sums of 2^127 (kanon(7), Numbers), its rows' sums merged from the runs that -S spilled" ]
 }
 
 @test "option values: out of range is not 'not a number', nor are too many digits (found by review: -l and --max-suppress of 37 digits were 'not a decimal number', 'not a percentage')" {
