@@ -506,6 +506,13 @@ kn_parse_double(const char *s, double lo, double hi, const char *what)
 		kn_die("%s: '%s' is not a number", what, s);
 	if (isinf(v) && errno != ERANGE)
 		kn_die("%s: '%s' is not a finite number", what, s);
+	/* strtod's range: a value below DBL_MIN is not read exactly, one
+	 * past DBL_MAX not at all. */
+	if (errno == ERANGE && !isinf(v) && lo <= 0 && hi >= 0)
+		kn_die("%s: '%s' is too close to 0 to be read (below about "
+		    "2.2e-308)", what, s);
+	if (errno == ERANGE && isinf(v) && isinf(v > 0 ? hi : lo))
+		kn_die("%s: '%s' is too large to be read", what, s);
 	if (errno == ERANGE || v < lo || v > hi)
 		kn_die("%s: '%s' is out of range [%g, %g]", what, s, lo, hi);
 	return v;

@@ -59,6 +59,8 @@ setup() {
 	--sd 10.1        | 2 | gendata: --sd: '10.1' is not in (0, 10] | gendata --sd 10.1 skewed
 	--sd inf         | 2 | gendata: --sd: 'inf' is not a finite number | gendata --sd inf skewed
 	--sd nan         | 2 | gendata: --sd: 'nan' is not a number | gendata --sd nan skewed
+	--sd 1e-320      | 2 | gendata: --sd: '1e-320' is too close to 0 to be read (below about 2.2e-308) | gendata --sd 1e-320 skewed
+	--sd 1e400       | 2 | gendata: --sd: '1e400' is too large to be read | gendata --sd 1e400 skewed
 	EOF
 }
 
