@@ -1423,6 +1423,12 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 			if (freq_bytes(&fr) > limit)
 				freq_spill(&fr);
 		}
+		if (cs->hascount && !parse_count(t->f[cs->cntcol], &cnt))
+			kn_table_fail(t, cs->cntcol, "'%.*s' is not a count",
+			    (int)t->f[cs->cntcol].n, t->f[cs->cntcol].p);
+		/* Ignored whole: its values make no leaf (skipzero). */
+		if (cnt == 0 && cs->skipzero)
+			continue;
 		for (c = 0; c < d; c++) {
 			kn_str v = t->f[cs->key[c]];
 			kn_hier *h = cs->hier != NULL ? cs->hier[c] : NULL;
@@ -1441,9 +1447,6 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 				k[c] = (uint32_t)id;
 			}
 		}
-		if (cs->hascount && !parse_count(t->f[cs->cntcol], &cnt))
-			kn_table_fail(t, cs->cntcol, "'%.*s' is not a count",
-			    (int)t->f[cs->cntcol].n, t->f[cs->cntcol].p);
 		if ((e = freq_add(&fr, k, cnt)) == UINT32_MAX)
 			continue;
 		for (j = 0; j < cs->nsum; j++) {

@@ -1297,6 +1297,7 @@ typedef struct {
 	kn_hier **hier;
 	int hascount;
 	size_t cntcol;
+	int skipzero;		/* a row of count 0 skipped before its key */
 	size_t nsum;
 	const size_t *sumcol;
 	int pairs;

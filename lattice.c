@@ -48,6 +48,7 @@
  * lat_search (lattice.h), which reads, searches and writes the nodes.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1375,13 +1376,32 @@ node_cmp_levels(const struct family *F, uint64_t x, uint64_t y)
 	return 0;
 }
 
+/* prec and loss as written (ten significant digits, rounding being
+ * monotone): equal values summed in other orders differ in their last
+ * bits, and the tie-breaks must decide them.  Values farther apart than
+ * that rounding cannot be written alike. */
+static int
+cmp_written(long double x, long double y)
+{
+	char a[64], b[64];
+	long double u, v;
+
+	if (fabsl(x - y) > 2e-9L * fmaxl(fabsl(x), fabsl(y)))
+		return x < y ? -1 : 1;
+	snprintf(a, sizeof(a), "%.10Lg", x);
+	snprintf(b, sizeof(b), "%.10Lg", y);
+	u = strtold(a, NULL);
+	v = strtold(b, NULL);
+	return u < v ? -1 : u > v;
+}
+
 /* Best first by the metric; ties by C_DM, height, then levels: nodes
  * a and b of F with the metrics x and y. */
 static int
 cmp_node(const struct family *F, const struct metrics *x, uint64_t a,
     const struct metrics *y, uint64_t b)
 {
-	int hx = height(F, a), hy = height(F, b);
+	int hx = height(F, a), hy = height(F, b), c;
 
 	switch (metric) {
 	case M_CAVG:
@@ -1404,12 +1424,12 @@ cmp_node(const struct family *F, const struct metrics *x, uint64_t a,
 			return hx < hy ? -1 : 1;
 		break;
 	case M_PREC:
-		if (x->prec != y->prec)
-			return x->prec > y->prec ? -1 : 1;
+		if ((c = cmp_written(x->prec, y->prec)) != 0)
+			return -c;
 		break;
 	case M_LOSS:
-		if (x->loss != y->loss)
-			return x->loss < y->loss ? -1 : 1;
+		if ((c = cmp_written(x->loss, y->loss)) != 0)
+			return c;
 		break;
 	}
 	if (x->cdm != y->cdm)
@@ -1736,6 +1756,7 @@ lat_search(struct lat_run *r)
 	cs.hier = hier;
 	cs.hascount = r->freq;
 	cs.cntcol = r->cntcol;
+	cs.skipzero = 1;	/* lattice-search(1): ignored, no leaf made */
 	L.bud.budget = r->budget;
 	L.bud.svalues = L.req.hast;
 	L.hier = hier;
