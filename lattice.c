@@ -1386,6 +1386,8 @@ cmp_written(long double x, long double y)
 	char a[64], b[64];
 	long double u, v;
 
+	if (x == y)
+		return 0;
 	if (fabsl(x - y) > 2e-9L * fmaxl(fabsl(x), fabsl(y)))
 		return x < y ? -1 : 1;
 	snprintf(a, sizeof(a), "%.10Lg", x);
