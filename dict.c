@@ -61,22 +61,33 @@ kn_dict_free(kn_dict *d)
 #define DCACHE_MIN 16
 #define DCACHE_AFTER 4096
 
-size_t
-kn_dict_cache_bytes(const kn_dict *d)
+/* The entries of the cache of a dictionary of nslot hash slots. */
+static size_t
+cache_entries(size_t nslot)
 {
-	size_t n = 4 * d->nslot;
+	return 4 * nslot < DCACHE_MIN ? DCACHE_MIN : 4 * nslot > DCACHE ?
+	    DCACHE : 4 * nslot;
+}
 
-	if (d->nslot == 0)
-		return 0;
-	return (n < DCACHE_MIN ? DCACHE_MIN : n > DCACHE ? DCACHE : n) *
-	    sizeof(*d->cache);
+/* The bytes of d but its cache. */
+static size_t
+dict_base_bytes(const kn_dict *d)
+{
+	return d->acap + d->cap * 12 + d->nslot * 8;
 }
 
 size_t
 kn_dict_bytes(const kn_dict *d)
 {
-	return d->acap + d->cap * 12 + d->nslot * 8 +
+	return dict_base_bytes(d) +
 	    (d->cache != NULL ? d->ncache * sizeof(*d->cache) : 0);
+}
+
+size_t
+kn_dict_bytes_ahead(const kn_dict *d)
+{
+	return dict_base_bytes(d) + (d->nslot > 0 ?
+	    cache_entries(d->nslot) * sizeof(*d->cache) : 0);
 }
 
 /*
@@ -188,8 +199,7 @@ kn_dict_intern_padded(kn_dict *d, const char *s, size_t n, int padded)
 			d->nlook++;
 			return dict_intern(d, s, n);
 		}
-		d->ncache = 4 * d->nslot < DCACHE_MIN ? DCACHE_MIN :
-		    4 * d->nslot > DCACHE ? DCACHE : 4 * d->nslot;
+		d->ncache = cache_entries(d->nslot);
 		d->cache = kn_zalloc(d->ncache * sizeof(*d->cache));
 	}
 	slot = kn_short_key(s, n, padded, w);

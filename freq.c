@@ -63,7 +63,6 @@ struct freq {
 	uint64_t runlines, merged;
 };
 
-
 /* Bytes held by the set being counted and the plain dictionaries. */
 static size_t
 freq_bytes(const struct freq *fr)

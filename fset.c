@@ -162,15 +162,13 @@ kn_pcount_fset(kn_pcount *pc, kn_fset *fs)
 			/* Distinct keys: append; the index is built later. */
 			e = fs->n++;
 			for (c = 0; c < d; c++)
-				fs->key[e * d + c] = (uint32_t)((pk >>
-				    pc->shift[c]) & ((1ULL << pc->bits[c]) - 1));
+				fs->key[e * d + c] = kn_pcount_field(pc, pk, c);
 			fs->cnt[e] = cnt;
 		} else {
 			uint32_t k[KN_PMAX];
 
 			for (c = 0; c < d; c++)
-				k[c] = (uint32_t)((pk >> pc->shift[c]) &
-				    ((1ULL << pc->bits[c]) - 1));
+				k[c] = kn_pcount_field(pc, pk, c);
 			kn_fset_add(fs, k, cnt);
 		}
 	}

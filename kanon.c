@@ -156,6 +156,14 @@ kn_die_exit(int status)
 	_exit(status);
 }
 
+/* The bytes that msg_put writes for byte c: itself, \n or \r, \xNN. */
+static size_t
+msg_width(unsigned char c)
+{
+	return (c >= 0x20 && c != 0x7f) || c == '\t' ? 1 :
+	    c == '\n' || c == '\r' ? 2 : 4;
+}
+
 /* Appends s[0..n) to o (of room for 4 bytes a byte) with its control
  * bytes but the tab escaped (\n, \r, \xNN): a value quoted in a
  * message reaches a terminal or a cron mail as text, never as a
@@ -169,12 +177,15 @@ msg_put(char *o, const char *s, size_t n)
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if ((c >= 0x20 && c != 0x7f) || c == '\t')
+		switch (msg_width(c)) {
+		case 1:
 			o[k++] = (char)c;
-		else if (c == '\n' || c == '\r') {
+			break;
+		case 2:
 			o[k++] = '\\';
 			o[k++] = c == '\n' ? 'n' : 'r';
-		} else {
+			break;
+		default:
 			o[k++] = '\\';
 			o[k++] = 'x';
 			o[k++] = hex[c >> 4];
@@ -182,14 +193,6 @@ msg_put(char *o, const char *s, size_t n)
 		}
 	}
 	return k;
-}
-
-/* The bytes that msg_put writes for byte c. */
-static size_t
-msg_width(unsigned char c)
-{
-	return (c >= 0x20 && c != 0x7f) || c == '\t' ? 1 :
-	    c == '\n' || c == '\r' ? 2 : 4;
 }
 
 /* A message is shown whole while its text, escaped, takes MSG_MOST

@@ -326,10 +326,10 @@ uint32_t kn_dict_put_at(kn_dict *d, const char *s, size_t n,
 kn_str kn_dict_get(const kn_dict *d, uint32_t id);
 /* The bytes a dictionary holds, about. */
 size_t kn_dict_bytes(const kn_dict *d);
-/* The bytes of d's cache of short values at the size it has, or will
+/* The same with its cache of short values at the size it has, or will
  * have once made (at the DCACHE_AFTER-th look-up): what a budget counts
  * that must not depend on how many look-ups a dictionary has had. */
-size_t kn_dict_cache_bytes(const kn_dict *d);
+size_t kn_dict_bytes_ahead(const kn_dict *d);
 /* rank[id] in byte-wise order of the values; caller frees. */
 uint32_t *kn_dict_ranks(const kn_dict *d);
 /* The ids in byte-wise order of their values; caller frees. */
@@ -1258,6 +1258,12 @@ size_t kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
     uint64_t **pairs, int *shift, int *bits, uint32_t **inv);
 /* Counts the batched keys. */
 void kn_pcount_flush(kn_pcount *pc);
+/* Field c (column c's id) of the packed key pk. */
+static inline uint32_t
+kn_pcount_field(const kn_pcount *pc, uint64_t pk, size_t c)
+{
+	return (uint32_t)(pk >> pc->shift[c] & ((1ULL << pc->bits[c]) - 1));
+}
 /* Slot i of pc's table: 0 if empty, else 1 with its packed key in *pk
  * and count in *cnt. */
 int kn_pcount_slot(const kn_pcount *pc, size_t i, uint64_t *pk,

@@ -1453,18 +1453,11 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 	kn_progress_done();
 }
 
-/* The memory of a dictionary, its cache at the size it has or will
- * have: with -j the main thread's dictionaries take other look-ups than
- * one thread's, and the accounting (-v) is the same for every -j. */
-static size_t
-dict_bytes(const kn_dict *dc)
-{
-	return dc->acap + dc->cap * (sizeof(uint64_t) + sizeof(uint32_t)) +
-	    dc->nslot * 2 * sizeof(uint32_t) + kn_dict_cache_bytes(dc);
-}
-
 /* The memory the dictionaries and per-value arrays take: what -S must
- * hold besides the nodes. */
+ * hold besides the nodes.  A dictionary's cache is counted at the size
+ * it has or will have (kn_dict_bytes_ahead): with -j the main thread's
+ * dictionaries take other look-ups than one thread's, and the
+ * accounting (-v) is the same for every -j. */
 size_t
 mond_dicts_bytes(struct part *pt)
 {
@@ -1482,13 +1475,14 @@ mond_dicts_bytes(struct part *pt)
 			continue;
 		}
 		for (l = 0; l < dm->nl; l++)
-			b += dict_bytes(&dm->h->lab[l]) + dm->h->lab[l].n *
-			    2 * sizeof(uint32_t) + dm->ncode * sizeof(uint32_t);
+			b += kn_dict_bytes_ahead(&dm->h->lab[l]) +
+			    dm->h->lab[l].n * 2 * sizeof(uint32_t) +
+			    dm->ncode * sizeof(uint32_t);
 		b += dm->ncode * 2 * sizeof(uint32_t);
 	}
-	b += dict_bytes(&pt->sens_dict) +
+	b += kn_dict_bytes_ahead(&pt->sens_dict) +
 	    pt->sens_dict.n * (5 * sizeof(uint64_t) + sizeof(uint32_t));
-	b += dict_bytes(&pt->targ_dict) +
+	b += kn_dict_bytes_ahead(&pt->targ_dict) +
 	    pt->targ_dict.n * (3 * sizeof(uint64_t) + sizeof(uint32_t));
 	/* The numbers of the values (value_id): room for twice them. */
 	if (pt->req.hasv)

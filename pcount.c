@@ -172,8 +172,8 @@ pc_rebuild(kn_pcount *pc, size_t ns, int wide, const int *bits,
 		np = pk;
 		if (bits != NULL)
 			for (np = 0, c = 0; c < pc->d; c++)
-				np |= ((pk >> pc->shift[c]) &
-				    ((1ULL << pc->bits[c]) - 1)) << shift[c];
+				np |= (uint64_t)kn_pcount_field(pc, pk, c) <<
+				    shift[c];
 		/* A narrow table's counts fit its keys' slots. */
 		if (wide)
 			pc_insert_wide(to.tab, ns - 1, np, cnt, &n);
@@ -257,7 +257,7 @@ pc_widen(kn_pcount *pc, const uint32_t *key)
 		if (!pc_slot(pc, i, &pk, &cnt))
 			continue;
 		for (c = 0; c < d; c++) {
-			v = (pk >> pc->shift[c]) & ((1ULL << pc->bits[c]) - 1);
+			v = kn_pcount_field(pc, pk, c);
 			if (bitlen(v) > need[c])
 				need[c] = bitlen(v);
 		}
@@ -380,8 +380,8 @@ kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank, const int *bits, int *shif
 			continue;
 		nk = 0;
 		for (c = 0; c < d; c++)
-			nk |= (uint64_t)rank[c][(pk >> pc->shift[c]) &
-			    ((1ULL << pc->bits[c]) - 1)] << shift[c];
+			nk |= (uint64_t)rank[c][kn_pcount_field(pc, pk, c)] <<
+			    shift[c];
 		a[2 * n] = nk;
 		a[2 * n + 1] = cnt;
 		n++;

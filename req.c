@@ -23,6 +23,10 @@ kn_ldiv_init(kn_ldiv *ld)
 	ld->cm = 1;
 }
 
+/* What an option's value that is not a decimal number is said to be. */
+static const char notdec[] = "is not a decimal number (digits with an "
+    "optional point, no exponent: kanon(7), Numbers)";
+
 /* Reads option opt's decimal arg into m / 10^sc, or dies saying why:
  * notnum, or the limit of digits it passes (kn_dec_why). */
 static void
@@ -41,9 +45,7 @@ ldiv_exact(kn_ldiv *ld, const char *arg)
 	kn_i128 m, p;
 	int sc;
 
-	dec_opt("-l", arg, strlen(arg), &m, &sc, "is not a decimal number "
-	    "(digits with an optional point, no exponent: kanon(7), "
-	    "Numbers)");
+	dec_opt("-l", arg, strlen(arg), &m, &sc, notdec);
 	if (m <= 0)
 		kn_die("-l: '%s' is not a positive number", arg);
 	p = kn_pow10(sc);
@@ -64,9 +66,7 @@ kn_ldiv_opt(kn_ldiv *ld, int opt, const char *arg)
 		break;
 	case 'c':
 		ld->hasc = 1;
-		dec_opt("-c", arg, strlen(arg), &ld->cm, &ld->cs, "is not a "
-		    "decimal number (digits with an optional point, no "
-		    "exponent: kanon(7), Numbers)");
+		dec_opt("-c", arg, strlen(arg), &ld->cm, &ld->cs, notdec);
 		if (ld->cm <= 0)
 			kn_die("-c: '%s' is not a positive number", arg);
 		break;
@@ -141,9 +141,7 @@ kn_req_opt(kn_req *r, int ch, const char *arg)
 		r->hasdist = 1;
 		return 1;
 	case KN_OPT_VARIANCE:
-		dec_opt("--variance", arg, strlen(arg), &r->vm, &r->vs,
-		    "is not a decimal number (digits with an optional point, "
-		    "no exponent: kanon(7), Numbers)");
+		dec_opt("--variance", arg, strlen(arg), &r->vm, &r->vs, notdec);
 		if (r->vm < 0)
 			kn_die("--variance: '%s' is not a number >= 0", arg);
 		r->hasv = 1;

@@ -20,9 +20,9 @@
  * --report and --json write every figure, and what the release is,
  * as a page or an object (report.c).
  */
-#include <getopt.h>
 #include <sys/stat.h>
 
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1170,7 +1170,6 @@ int kn_skip_header;
  * kn_table_open_as knows by its address. */
 static char *colfile_tabs, *colfile_list;
 
-
 int
 kn_table_opt(int ch, char *arg, char **columns)
 {

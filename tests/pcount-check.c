@@ -43,8 +43,8 @@ main(int argc, char **argv)
 		if (!kn_pcount_slot(&pc, i, &pk, &n))
 			continue;
 		for (c = 0; c < d; c++)
-			printf("%llu ", (unsigned long long)((pk >>
-			    pc.shift[c]) & ((1ULL << pc.bits[c]) - 1)));
+			printf("%lu ", (unsigned long)kn_pcount_field(&pc, pk,
+			    c));
 		printf("%llu\n", (unsigned long long)n);
 	}
 	printf("wide %d\n", pc.wide);
