@@ -203,6 +203,30 @@ msg_put(char *o, const char *s, size_t n)
  * to one stderr, never interleave their messages. */
 #define MSG_MOST 3584
 
+/* The prefixes of the working files' names made so far (mktemp_in:
+ * "DIR/kanon"), by which a message knows one of them: its name is gone
+ * by the time a write to it fails. */
+#define TMP_PREFIXES 8
+static char *tmp_prefix[TMP_PREFIXES];
+static size_t tmp_nprefix;
+static pthread_mutex_t prefix_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether message m names a working file ("DIR/kanon." or the unnamed
+ * "DIR/kanon ("). */
+static int
+msg_working(const char *m)
+{
+	size_t i, n = __atomic_load_n(&tmp_nprefix, __ATOMIC_ACQUIRE), k;
+	const char *p;
+
+	for (i = 0; i < n; i++)
+		for (k = strlen(tmp_prefix[i]), p = m;
+		    (p = strstr(p, tmp_prefix[i])) != NULL; p++)
+			if (p[k] == '.' || p[k] == ' ')
+				return 1;
+	return 0;
+}
+
 static void
 vmsg(const char *fmt, va_list ap, int err)
 {
@@ -259,10 +283,10 @@ vmsg(const char *fmt, va_list ap, int err)
 	k += msg_put(o + k, m + b, n - b);
 	if (err != 0)
 		k += (size_t)sprintf(o + k, ": %s", strerror(err));
-	/* A working file (kn_mktemp's names) out of room: say where the
-	 * room is wanted, since the file named is gone by now. */
+	/* A working file out of room: say where the room is wanted,
+	 * since the file named is gone by now. */
 	if ((err == ENOSPC || err == EDQUOT || err == EFBIG) &&
-	    (strstr(m, "/kanon.") != NULL || strstr(m, "/kanon (") != NULL))
+	    msg_working(m))
 		k += (size_t)sprintf(o + k, " (a working file: give -T, or "
 		    "TMPDIR, a directory with more room; kanon(7), TMPDIR)");
 	o[k++] = '\n';
@@ -706,6 +730,25 @@ tmp_forget(const char *path)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* Notes the first n bytes of a working file's name p ("DIR/kanon") as
+ * a prefix of the working files' names (msg_working). */
+static void
+tmp_note_prefix(const char *p, size_t n)
+{
+	size_t i;
+
+	pthread_mutex_lock(&prefix_mu);
+	for (i = 0; i < tmp_nprefix; i++)
+		if (strlen(tmp_prefix[i]) == n &&
+		    memcmp(tmp_prefix[i], p, n) == 0)
+			break;
+	if (i == tmp_nprefix && i < TMP_PREFIXES) {
+		tmp_prefix[i] = kn_strndup(p, n);
+		__atomic_store_n(&tmp_nprefix, i + 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&prefix_mu);
+}
+
 static int
 mktemp_in(const char *dir, const char *base, char **path, int unlinked)
 {
@@ -715,6 +758,7 @@ mktemp_in(const char *dir, const char *base, char **path, int unlinked)
 	int fd;
 
 	snprintf(p, n, "%s/%s.XXXXXX", dir, base);
+	tmp_note_prefix(p, strlen(dir) + 1 + strlen(base));
 	/* No signal may strike between creating and registering, or
 	 * unlinking at once (unlinked: no registry is needed, and a
 	 * SIGKILL, which nothing holds off, finds the name gone but for

@@ -340,6 +340,15 @@ tmpfull() {
 }
 @test "-T on a full device: mapred" { tmpfull mapred; }
 
+@test "a full device under an output named kanon.tsv: its message is not taken for a working file's" {
+	tinyfs "$T/fs"
+	fill "$T/fs"
+	gendata -n 2000 agrawal > "$T/t.tsv"
+	run --separate-stderr freqset -q age,salary -o "$T/fs/kanon.tsv" "$T/t.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: $T/fs/kanon.tsv: write error: No space left on device" ]
+}
+
 # ---- temp space that runs out: ulimit -f ----------------------------------
 
 # limited NAME ARGS...: the run with files limited to 64 KB; SIGXFSZ
