@@ -4,6 +4,10 @@
  * output, exact decimals and big integers.  It uses nothing but the C
  * library.
  */
+/* madvise and MADV_HUGEPAGE (kn_huge_pages), beside POSIX. */
+#define _DEFAULT_SOURCE 1
+
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -390,6 +394,22 @@ kn_version(void)
 }
 
 /* ---- memory -------------------------------------------------------- */
+
+void
+kn_huge_pages(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t H = (uintptr_t)2 << 20;
+	uintptr_t a = ((uintptr_t)p + H - 1) & ~(H - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(H - 1);
+
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
 
 void *
 kn_alloc(size_t n)

@@ -77,6 +77,9 @@ extern void (*kn_before_message)(void);
 void kn_version(void) __attribute__((noreturn));
 
 void *kn_alloc(size_t n);
+/* A hint that the whole 2 MiB pages of p[0..n), a large table read at
+ * random, be huge pages (Linux's MADV_HUGEPAGE; nothing elsewhere). */
+void kn_huge_pages(void *p, size_t n);
 void *kn_zalloc(size_t n);
 void *kn_realloc(void *p, size_t n);
 /* Makes room for element i of the array p of *cap elements of elem

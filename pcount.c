@@ -46,6 +46,7 @@ pc_table(const kn_pcount *pc, size_t ns)
 {
 	uint64_t *tab = kn_alloc(ns * pc_slotb(pc));
 
+	kn_huge_pages(tab, ns * pc_slotb(pc));
 	memset(tab, 0, ns * pc_slotb(pc));
 	return tab;
 }
@@ -304,6 +305,8 @@ radix_pairs(uint64_t *a, size_t n, int tot)
 	size_t i, b;
 	int pass;
 
+	kn_huge_pages(t, (2 * n + 2) * sizeof(uint64_t));
+
 	for (pass = 0; pass * 11 < tot; pass++) {
 		unsigned sh = 11 * (unsigned)pass;
 
@@ -372,7 +375,11 @@ kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank, const int *bits, int *shif
 	}
 	/* Re-key by the ranks: in place in a wide table (pair n is at or
 	 * before slot i), into pairs of their own from a narrow one. */
-	a = pc->wide ? pc->tab : kn_alloc((2 * pc->n + 2) * sizeof(uint64_t));
+	if (!pc->wide) {
+		a = kn_alloc((2 * pc->n + 2) * sizeof(uint64_t));
+		kn_huge_pages(a, (2 * pc->n + 2) * sizeof(uint64_t));
+	} else
+		a = pc->tab;
 	for (i = 0; i < pc->nslot; i++) {
 		uint64_t cnt;
 
@@ -454,6 +461,7 @@ kn_pscratch_begin(kn_pscratch *s, size_t most)
 	if (nslot > s->nslot) {
 		free(s->tab);
 		s->tab = kn_zalloc(nslot * sizeof(*s->tab));
+		kn_huge_pages(s->tab, nslot * sizeof(*s->tab));
 		s->nslot = nslot;
 		s->gen = 0;
 	}
