@@ -476,7 +476,7 @@ static void
 dicts_check(struct part *pt)
 {
 	size_t d, c = 2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t);
-	char ds[32], rs[32], cs[32];
+	char ds[32], rs[32], cs[32], why[256] = "";
 
 	pt->dgrown = 0;
 	d = mond_dicts_bytes(pt);
@@ -487,13 +487,30 @@ dicts_check(struct part *pt)
 	mond_size(ds, sizeof(ds), d);
 	mond_size(rs, sizeof(rs), ooc_reserve(pt));
 	mond_size(cs, sizeof(cs), c);
+	/* What holds the values, when the user can choose otherwise
+	 * (partition(1), -S): by the options, so that the message is the
+	 * same for any -j, whose blocks join the dictionaries in turn. */
+	if (pt->has_sens && !pt->sens_keyed)
+		snprintf(why, sizeof(why), ", the sensitive values among "
+		    "them, which out of core %s%s",
+		    pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
+		    pt->nsens == 1 && !pt->req.hast && !pt->req.hasv ?
+		    "distinct l-diversity holds in memory with l above the "
+		    "budget over 65536, less 1" : "entropy and recursive "
+		    "l-diversity, --closeness and several -s hold in memory "
+		    "(distinct l-diversity alone and --variance do not)",
+		    pt->has_targ && !pt->targ_keyed ? ", and the labels of "
+		    "-t, which --split infogain holds" : "");
+	else if (pt->has_targ && !pt->targ_keyed)
+		snprintf(why, sizeof(why), ", the labels of -t among them, "
+		    "which out of core --split infogain holds in memory");
 	/* No row is named: with -j, the blocks' values join the
 	 * dictionaries a block at a time, so the row would depend on it. */
 	mond_too_small(pt, "the reading holds more than it: the "
 	    "dictionaries of the sensitive values, the targets and the "
-	    "hierarchies' labels (%s), the blocks of -j (an eighth of -S: "
+	    "hierarchies' labels (%s%s), the blocks of -j (an eighth of -S: "
 	    "%s) and two chunks of %d rows (%s)",
-	    ds, rs, MOND_CHUNK, cs);
+	    ds, why, rs, MOND_CHUNK, cs);
 }
 
 /* The id of value v in dc, added if new; with num, its number goes to
