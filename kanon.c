@@ -1789,7 +1789,7 @@ const char *
 kn_dec_why(const char *s, size_t n, const char *notnum)
 {
 	const char *p = s, *end = s + n;
-	int digits = 0, sig = 0, dec = 0, dot = 0;
+	int digits = 0, sig = 0, dot = 0;
 
 	if (p < end && (*p == '-' || *p == '+'))
 		p++;
@@ -1801,7 +1801,6 @@ kn_dec_why(const char *s, size_t n, const char *notnum)
 		else {
 			digits++;
 			sig += sig > 0 || *p != '0';
-			dec += dot;
 		}
 	}
 	if (digits == 0)

@@ -494,20 +494,8 @@ dense_dom(struct part *pt, size_t j, uint64_t rows)
 	return 0;
 }
 
-/* A key's place in the dense counts of dimension j, and back: 0 for a
+/* The key of place i in the dense counts of dimension j: 0 for a
  * missing value, then the numbers from the least. */
-static inline size_t
-dense_idx(struct part *pt, size_t j, uint64_t key)
-{
-	const struct dim *dm = &pt->dims[j];
-
-	if (dm->h != NULL || !pt->keyed)
-		return (size_t)key;
-	if (key == 0 && dm->miss)
-		return 0;
-	return (size_t)(numkey_value(key) - dm->gmn) + 1;
-}
-
 static uint64_t
 dense_key(struct part *pt, size_t j, size_t i)
 {
