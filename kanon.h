@@ -304,6 +304,10 @@ typedef struct {
  * range with Q_missing. */
 int kn_rhead_read(char *const *f, size_t n, char *const *cols, size_t nc,
     int *kind, size_t *nq);
+/* Whether name is the first n bytes of stem, then suffix (a range's
+ * field: Q_min, Q_max, Q_mean, Q_missing). */
+int kn_rhead_stemmed(const char *name, const char *stem, size_t n,
+    const char *suffix);
 
 void kn_dict_init(kn_dict *d);
 void kn_dict_free(kn_dict *d);

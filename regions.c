@@ -80,13 +80,6 @@ posint(const char *s, uint64_t *v)
 	return 1;
 }
 
-/* Whether name is stem followed by suffix. */
-static int
-stemmed(const char *name, const char *stem, size_t n, const char *suffix)
-{
-	return strncmp(name, stem, n) == 0 && strcmp(name + n, suffix) == 0;
-}
-
 /* Waits until fd has input or is at its end, without reading it. */
 void
 regions_wait_input(int fd)
@@ -818,15 +811,15 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 		if (reading == 0)
 			num[k] = len > 4 && strcmp(q + len - 4, "_min") == 0 &&
 			    i + 2 < nh &&
-			    stemmed(name[i + 1], q, len - 4, "_max") &&
-			    stemmed(name[i + 2], q, len - 4, "_mean");
+			    kn_rhead_stemmed(name[i + 1], q, len - 4, "_max") &&
+			    kn_rhead_stemmed(name[i + 2], q, len - 4, "_mean");
 		if (num[k]) {
 			q = kn_strndup(q, len - 4);
 			i += 3;
 			/* Q_missing: the class's missing values (kanon(7),
 			 * MISSING VALUES). */
 			if (reading == 0 && i < nh &&
-			    stemmed(name[i], q, len - 4, "_missing"))
+			    kn_rhead_stemmed(name[i], q, len - 4, "_missing"))
 				num[k] = 2;
 			i += num[k] == 2;
 		} else

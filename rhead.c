@@ -27,9 +27,9 @@ rh_col(const char *name, size_t n, char *const *cols, size_t nc)
 	return 0;
 }
 
-/* Whether name is the first n bytes of stem, then suffix. */
-static int
-rh_stemmed(const char *name, const char *stem, size_t n, const char *suffix)
+int
+kn_rhead_stemmed(const char *name, const char *stem, size_t n,
+    const char *suffix)
 {
 	return strncmp(name, stem, n) == 0 && strcmp(name + n, suffix) == 0;
 }
@@ -44,12 +44,12 @@ rh_range(char *const *f, size_t n, size_t i, char *const *cols, size_t nc,
 
 	*r3 = *r4 = 0;
 	if (len <= 4 || strcmp(f[i] + s, "_min") != 0 || i + 2 >= n ||
-	    !rh_stemmed(f[i + 1], f[i], s, "_max") ||
-	    !rh_stemmed(f[i + 2], f[i], s, "_mean") ||
+	    !kn_rhead_stemmed(f[i + 1], f[i], s, "_max") ||
+	    !kn_rhead_stemmed(f[i + 2], f[i], s, "_mean") ||
 	    !rh_col(f[i], s, cols, nc))
 		return;
 	*r3 = 1;
-	*r4 = i + 3 < n && rh_stemmed(f[i + 3], f[i], s, "_missing");
+	*r4 = i + 3 < n && kn_rhead_stemmed(f[i + 3], f[i], s, "_missing");
 }
 
 int
