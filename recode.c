@@ -92,6 +92,9 @@ static const char help[] =
     "  -v                   print rows, classes and suppressed rows on "
     "stderr\n";
 
+/* The short options, for getopt_long and kn_opt_error. */
+#define OPTSTRING "H:S:T:c:hj:k:l:n:o:r:s:vx:"
+
 static void __attribute__((noreturn))
 usage(int status)
 {
@@ -847,8 +850,9 @@ class_row(const kn_fsrow *r, void *ctx)
 	if (__builtin_add_overflow(cl.n, r->cnt, &cl.n))
 		kn_die("a class size overflows 64 bits");
 	if (cl.known && cl.skey) {
-		uint32_t pid = kn_dict_intern(&cl.pairs, buf,
-		    pairkey(cl.id, r->key + cl.nq, cl.ns, &buf, &cap));
+		/* The key first: pairkey may move buf. */
+		size_t plen = pairkey(cl.id, r->key + cl.nq, cl.ns, &buf, &cap);
+		uint32_t pid = kn_dict_intern(&cl.pairs, buf, plen);
 
 		if (pid >= cl.pcap) {
 			c = cl.pcap;
@@ -1300,7 +1304,7 @@ main(int argc, char *argv[])
 
 	kn_init(argv[0]);
 	kn_req_init(&o.req);
-	while ((ch = getopt_long(argc, argv, "H:S:T:c:hj:k:l:n:o:r:s:vx:",
+	while ((ch = getopt_long(argc, argv, OPTSTRING,
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -1360,6 +1364,8 @@ main(int argc, char *argv[])
 			if (kn_req_opt(&o.req, ch, optarg) ||
 			    kn_opts_take(&opt, ch, optarg))
 				break;
+			if (ch == '?')
+				kn_opt_error(argv, OPTSTRING);
 			usage(2);
 		}
 	}
