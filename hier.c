@@ -293,17 +293,23 @@ static void
 parse_masks(kn_hier *h, const char *list, int *n)
 {
 	int k = 0, v;
-	const char *p = list;
-	char *q;
+	const char *p = list, *q;
 
 	h->mask = kn_alloc(64 * sizeof(int));
 	for (;;) {
-		errno = 0;
-		v = (int)strtol(p, &q, 10);
-		if (q == p || (*q != ',' && *q != '\0') || v <= 0 || v > 64 ||
-		    (k > 0 && v <= h->mask[k - 1]) || k == 64)
-			kn_die("-H %s=mask:%s: expected increasing digit counts",
-			    h->attr, list);
+		/* Digits alone: no sign or space, no wrap past an int. */
+		for (v = 0, q = p; *q >= '0' && *q <= '9' && v <= 64; q++)
+			v = 10 * v + (*q - '0');
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q == p || (*q != ',' && *q != '\0') || v < 1 || v > 64)
+			kn_die("-H %s=mask:%s: '%.*s' is not a count of digits "
+			    "to mask, from 1 to 64", h->attr, list,
+			    (int)strcspn(p, ","), p);
+		if (k > 0 && v <= h->mask[k - 1])
+			kn_die("-H %s=mask:%s: %d after %d: each level masks "
+			    "more digits than the one before", h->attr, list,
+			    v, h->mask[k - 1]);
 		h->mask[k++] = v;
 		if (*q == '\0')
 			break;

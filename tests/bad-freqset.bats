@@ -91,7 +91,11 @@ setup() {
 	-L no hierarchy  | 2 | freqset: -L a=1: 'a' has no hierarchy* | freqset -L a=1 @t.tsv
 	interval:0       | 2 | freqset: -H a=interval:0:*'0'* | freqset -H a=interval:0 @t.tsv
 	interval:5,7     | 2 | freqset: -H a=interval:5,7:*multiple* | freqset -H a=interval:5,7 @t.tsv
-	mask:2,1         | 2 | freqset: -H a=mask:2,1:* | freqset -H a=mask:2,1 @t.tsv
+	mask:2,1         | 2 | freqset: -H a=mask:2,1: 1 after 2: each level masks more digits than the one before | freqset -H a=mask:2,1 @t.tsv
+	mask past an int | 2 | freqset: -H a=mask:4294967298: '4294967298' is not a count of digits to mask, from 1 to 64 | freqset -H a=mask:4294967298 @t.tsv
+	mask:1,4294967299| 2 | freqset: -H a=mask:1,4294967299: '4294967299' is not*from 1 to 64 | freqset -H a=mask:1,4294967299 @t.tsv
+	mask:65          | 2 | freqset: -H a=mask:65: '65' is not*from 1 to 64 | freqset -H a=mask:65 @t.tsv
+	mask:+2          | 2 | freqset: -H a=mask:+2: '+2' is not*from 1 to 64 | freqset -H a=mask:+2 @t.tsv
 	-H no =          | 2 | freqset: -H 'a': expected ATTR=FILE* | freqset -H a @t.tsv
 	EOF
 }
@@ -106,7 +110,7 @@ setup() {
 	--sorted -H      | 2 | freqset: --sorted*-H and -L do not apply | freqset --merge --sorted -H b=hb.tsv @fs.tsv
 	--sorted -q part | 2 | freqset:*-q* | freqset --merge --sorted -q b @fs.tsv
 	-L no =          | 2 | freqset: -L a: expected attr=level | freqset -H a=interval:5 -L a @t.tsv
-	unknown option   | 2 | freqset: unrecognized option*usage: freqset* | freqset --bogus @t.tsv
+	unknown option   | 2 | freqset: --bogus: unknown option*usage: freqset* | freqset --bogus @t.tsv
 	missing argument | 2 | *usage: freqset* | freqset @t.tsv -q
 	-o missing dir   | 2 | freqset: nodir/out: cannot create output* | freqset -o nodir/out @t.tsv
 	EOF
