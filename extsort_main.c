@@ -35,6 +35,9 @@ static const char help[] =
     "  -v                   print rows, runs, merge passes and temporary "
     "bytes\n";
 
+/* The short options, for getopt_long and kn_opt_error. */
+#define OPTSTRING "S:T:hj:k:mo:uv"
+
 static void __attribute__((noreturn))
 usage(int status)
 {
@@ -142,7 +145,7 @@ main(int argc, char *argv[])
 	FILE *fp;
 
 	kn_init(argv[0]);
-	while ((ch = getopt_long(argc, argv, "S:T:hj:k:mo:uv", longopts,
+	while ((ch = getopt_long(argc, argv, OPTSTRING, longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -163,6 +166,8 @@ main(int argc, char *argv[])
 		default:
 			if (kn_opts_take(&opt, ch, optarg))
 				break;
+			if (ch == '?')
+				kn_opt_error(argv, OPTSTRING);
 			usage(2);
 		}
 	}

@@ -43,6 +43,9 @@ static const char help[] =
     "  -v                   print rows, groups, runs and CPU time on "
     "stderr\n";
 
+/* The short options, for getopt_long and kn_opt_error. */
+#define OPTSTRING "H:L:S:T:hj:o:q:v"
+
 static void __attribute__((noreturn))
 usage(int status)
 {
@@ -209,7 +212,7 @@ main(int argc, char *argv[])
 	FILE *fp;
 
 	kn_init(argv[0]);
-	while ((ch = getopt_long(argc, argv, "H:L:S:T:hj:o:q:v", longopts,
+	while ((ch = getopt_long(argc, argv, OPTSTRING, longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -237,6 +240,8 @@ main(int argc, char *argv[])
 		default:
 			if (kn_opts_take(&opt, ch, optarg))
 				break;
+			if (ch == '?')
+				kn_opt_error(argv, OPTSTRING);
 			usage(2);
 		}
 	}

@@ -596,6 +596,8 @@ parse_opts(int argc, char **argv, const char *optstring, struct opts *o)
 		case OPT_VERSION:
 			kn_version();
 		default:
+			if (ch == '?')
+				kn_opt_error(argv, optstring);
 			usage(2);
 		}
 		given(o, ch);

@@ -6,6 +6,9 @@
  * The man pages are the reference: these are reminders that fit on a
  * screen.
  */
+#include <string.h>
+#include <unistd.h>
+
 #include "kanon.h"
 
 /* The shared options' lines, each printed when the program takes all
@@ -77,4 +80,28 @@ kn_help(const char *usage, const char *own, unsigned mask)
 	printf("\nSee %s(1), and kanon(7) for what the programs share.\n",
 	    kn_prog);
 	kn_exit(0);
+}
+
+void
+kn_opt_error(char *const *argv, const char *optstring)
+{
+	const char *tok = optind > 0 ? argv[optind - 1] : NULL;
+	int lng = tok != NULL && strncmp(tok, "--", 2) == 0;
+	int known = optopt >= 256 || (optopt > 0 && optopt != ':' &&
+	    strchr(optstring, optopt) != NULL);
+	size_t n = lng ? strcspn(tok, "=") : 0;
+
+	/* getopt_long (opterr 0, kn_init) left in optopt the option whose
+	 * value is missing (or, for a long one, that takes none), a short
+	 * option it does not know, or 0. */
+	if (!known && optopt > 0)
+		kn_warn("-%c: unknown option", optopt);
+	else if (lng)
+		kn_warn("%.*s: %s", (int)n, tok, !known ?
+		    "unknown option, or short for more than one" :
+		    tok[n] == '=' ? "takes no value" : "needs a value");
+	else if (known)
+		kn_warn("-%c: needs a value", optopt);
+	else
+		kn_warn("%s: unknown option", tok != NULL ? tok : "?");
 }

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
@@ -83,6 +84,9 @@ kn_init(const char *argv0)
 		p = strrchr(argv0, '/');
 		kn_prog = p != NULL ? p + 1 : argv0;
 	}
+	/* getopt's messages are kn_opt_error's: the program's name, the
+	 * option's bytes escaped. */
+	opterr = 0;
 #ifdef M_ARENA_MAX
 	/* The threads of -j share the one heap: an arena of its own for
 	 * each would reserve 64M of address space, which a ulimit -v of
@@ -533,7 +537,9 @@ kn_parse_int(const char *s, long long lo, long long hi, const char *what)
 
 	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (*s == '\0' || *end != '\0')
+	/* strtoll skips leading space, which kanon(7) Numbers does not
+	 * take ('-k " 3"' is a mistake to show, not a 3). */
+	if (*s == '\0' || *end != '\0' || isspace((unsigned char)*s))
 		kn_die("%s: '%s' is not an integer", what, s);
 	if (errno == ERANGE || v < lo || v > hi)
 		kn_die("%s: '%s' is out of range [%lld, %lld]", what, s, lo,
@@ -549,7 +555,8 @@ kn_parse_double(const char *s, double lo, double hi, const char *what)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (*s == '\0' || *end != '\0' || isnan(v))
+	if (*s == '\0' || *end != '\0' || isnan(v) ||
+	    isspace((unsigned char)*s))
 		kn_die("%s: '%s' is not a number", what, s);
 	if (isinf(v) && errno != ERANGE)
 		kn_die("%s: '%s' is not a finite number", what, s);
@@ -1015,6 +1022,26 @@ static char *stdin_by;		/* what read descriptor 0 */
 
 const char *kn_input_role;
 
+/* Dies for the pipe name read and written as the output shown: the run
+ * would wait for its own bytes. */
+static void __attribute__((noreturn))
+pipe_clash(const char *name, const char *shown)
+{
+	kn_die("%s: output file is input file (%s): a pipe the run both "
+	    "reads and writes would wait on itself", shown, name);
+}
+
+/* Dies if id, an output written directly, is a pipe read so far. */
+static void
+pipe_out(const struct fileid *id, const char *shown)
+{
+	size_t i;
+
+	for (i = 0; i < pipe_n; i++)
+		if (same_id(&pipes[i].id, id))
+			pipe_clash(pipes[i].name, shown);
+}
+
 void
 kn_note_input(int fd, const char *name)
 {
@@ -1045,6 +1072,9 @@ kn_note_input(int fd, const char *name)
 				    "which gives its data once: give one of "
 				    "them a file of its own", nm,
 				    pipes[i].name);
+		for (o = outs; o != NULL; o = o->next)
+			if (o->direct && same_id(&o->wid, &id))
+				pipe_clash(nm, o->dst);
 		pipes = kn_grow(pipes, &pipe_cap, pipe_n, sizeof(*pipes), 4);
 		pipes[pipe_n].id = id;
 		pipes[pipe_n++].name = kn_input_role != NULL ?
@@ -1139,6 +1169,7 @@ out_id(struct outfile *o, int fd)
 	o->wid.dev = st.st_dev;
 	o->wid.ino = st.st_ino;
 	out_shared(&o->wid, 1, o->dst);
+	pipe_out(&o->wid, o->dst);
 }
 
 /* An output written directly to the descriptor fd. */
@@ -1257,6 +1288,18 @@ out_walk(const char *shown, const char *path, int *dirfd, char **dir,
 				    "not followed", strcmp(t, shown) == 0 ? "" :
 				    shown, strcmp(t, shown) == 0 ? "" : ": ",
 				    t);
+			}
+			/* Nor another user's anywhere: its owner may point
+			 * it at any file (root's job writing through a
+			 * user's link). */
+			if (st.st_uid != geteuid() && st.st_uid != 0) {
+				t = path_join(cur, comp);
+				kn_die("%s%s%s: a symbolic link owned by another "
+				    "user (uid %lu), neither you nor root: not "
+				    "followed: give the path it leads to",
+				    strcmp(t, shown) == 0 ? "" : shown,
+				    strcmp(t, shown) == 0 ? "" : ": ", t,
+				    (unsigned long)st.st_uid);
 			}
 			if (++hops > 40)
 				kn_die("%s: too many levels of symbolic links",
@@ -1383,7 +1426,7 @@ open_out(const char *path, const char *shown, char *const *ops,
 {
 	struct outfile *o;
 	struct stat st, ds;
-	char *dir, *proc;
+	char *dir, *proc = NULL;
 	FILE *f;
 	size_t i;
 	int fd;
@@ -1435,7 +1478,21 @@ open_out(const char *path, const char *shown, char *const *ops,
 		if (!S_ISREG(st.st_mode)) {
 			/* A device or a FIFO (/dev/null, a named pipe):
 			 * written directly, there is nothing to replace
-			 * atomically. */
+			 * atomically.  Not a pipe the run reads: opening it
+			 * would wait for a reader, or give one that waits
+			 * on itself. */
+			pipe_out(&id, shown);
+			for (i = 0; S_ISFIFO(st.st_mode) && inplace &&
+			    i < (nops > 0 ? nops : 1); i++) {
+				struct stat is;
+				int std = nops == 0 || strcmp(ops[i], "-") == 0;
+
+				if ((std ? fstat(0, &is) : stat(ops[i], &is)) ==
+				    0 && is.st_dev == st.st_dev &&
+				    is.st_ino == st.st_ino)
+					pipe_clash(std ? "stdin" : ops[i],
+					    shown);
+			}
 			fd = openat(o->dirfd, o->base, O_WRONLY | O_NOFOLLOW |
 			    O_NOCTTY | O_CLOEXEC);
 			if (fd < 0)

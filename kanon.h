@@ -131,6 +131,11 @@ enum {
 	KN_HELP_PROGRESS = 1 << 8,	/* --progress */
 	KN_HELP_JOBS = 1 << 9		/* -j */
 };
+/* For getopt_long's '?' (help.c): says which option of argv was not
+ * known or lacks its value (optstring: the program's short options),
+ * as a message of the program's own, escaped (getopt's own are off,
+ * kn_init); the caller then shows its synopsis and exits 2. */
+void kn_opt_error(char *const *argv, const char *optstring);
 void kn_help(const char *usage, const char *own, unsigned mask)
     __attribute__((noreturn));
 

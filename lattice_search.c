@@ -83,6 +83,9 @@ static const char help[] =
     "  -v                   print the statistics of the search on "
     "stderr\n";
 
+/* The short options, for getopt_long and kn_opt_error. */
+#define OPTSTRING "H:S:T:a:c:hj:k:l:o:q:s:v"
+
 static void __attribute__((noreturn))
 usage(int status)
 {
@@ -129,7 +132,7 @@ main(int argc, char *argv[])
 	kn_req_init(&r.req);
 	r.req.k = 2;
 	r.algo = -1;
-	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hj:k:l:o:q:s:v",
+	while ((ch = getopt_long(argc, argv, OPTSTRING,
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -175,6 +178,8 @@ main(int argc, char *argv[])
 			if (kn_req_opt(&r.req, ch, optarg) ||
 			    kn_opts_take(&opt, ch, optarg))
 				break;
+			if (ch == '?')
+				kn_opt_error(argv, OPTSTRING);
 			usage(2);
 		}
 	}

@@ -80,6 +80,9 @@ static const char help[] =
     "  -v                   print rows, classes, cuts and time on "
     "stderr\n";
 
+/* The short options, for getopt_long and kn_opt_error. */
+#define OPTSTRING "H:S:T:a:c:hj:k:l:o:q:r:s:t:v"
+
 static void __attribute__((noreturn))
 usage(int status)
 {
@@ -321,7 +324,7 @@ main(int argc, char *argv[])
 
 	kn_init(argv[0]);
 	kn_req_init(&pt->req);
-	while ((ch = getopt_long(argc, argv, "H:S:T:a:c:hj:k:l:o:q:r:s:t:v",
+	while ((ch = getopt_long(argc, argv, OPTSTRING,
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -396,6 +399,8 @@ main(int argc, char *argv[])
 			if (kn_req_opt(&pt->req, ch, optarg) ||
 			    kn_opts_take(&opt, ch, optarg))
 				break;
+			if (ch == '?')
+				kn_opt_error(argv, OPTSTRING);
 			usage(2);
 		}
 	}

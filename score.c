@@ -86,6 +86,9 @@ static const char help[] =
     "  -S SIZE              memory budget (64M, 1G...); beyond it, runs on "
     "disk\n";
 
+/* The short options, for getopt_long and kn_opt_error. */
+#define OPTSTRING "H:S:T:c:hj:k:l:o:q:s:t:"
+
 static void __attribute__((noreturn))
 usage(int status)
 {
@@ -1580,7 +1583,7 @@ main(int argc, char *argv[])
 	kn_init(argv[0]);
 	kn_req_init(&o.req);
 	o.mark = "*";
-	while ((ch = getopt_long(argc, argv, "H:S:T:c:hj:k:l:o:q:s:t:",
+	while ((ch = getopt_long(argc, argv, OPTSTRING,
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
@@ -1621,6 +1624,8 @@ main(int argc, char *argv[])
 			    report_opt(&ro, ch, optarg) ||
 			    kn_opts_take(&opt, ch, optarg))
 				break;
+			if (ch == '?')
+				kn_opt_error(argv, OPTSTRING);
 			usage(2);
 		}
 	}

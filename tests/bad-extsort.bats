@@ -65,7 +65,7 @@ setup() {
 	-m unsorted      | 2+ | extsort: @:3: input is not sorted by the keys (-m) | extsort -m -k a @unsorted.tsv
 	-m second file   | 2+ | extsort: unsorted.tsv:3: input is not sorted* | extsort -m -k a sorted.tsv unsorted.tsv
 	-m -u unsorted   | 2+ | extsort: @:3: input is not sorted* | extsort -m -u -k a:n @unsorted.tsv
-	unknown option   | 2 | extsort: unrecognized option*usage: extsort* | extsort --bogus @t.tsv
+	unknown option   | 2 | extsort: --bogus: unknown option*usage: extsort* | extsort --bogus @t.tsv
 	missing argument | 2 | *usage: extsort* | extsort @t.tsv -k
 	-o missing dir   | 2 | extsort: nodir/out: cannot create output* | extsort -o nodir/out @t.tsv
 	EOF

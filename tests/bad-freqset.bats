@@ -111,7 +111,9 @@ setup() {
 	--sorted -q part | 2 | freqset:*-q* | freqset --merge --sorted -q b @fs.tsv
 	-L no =          | 2 | freqset: -L a: expected attr=level | freqset -H a=interval:5 -L a @t.tsv
 	unknown option   | 2 | freqset: --bogus: unknown option*usage: freqset* | freqset --bogus @t.tsv
-	missing argument | 2 | *usage: freqset* | freqset @t.tsv -q
+	missing argument | 2 | freqset: -q: needs a value*usage: freqset* | freqset @t.tsv -q
+	-j space first   | 2 | freqset: -j: ' 2' is not an integer | freqset -j ' 2' @t.tsv
+	-j newline first | 2 | freqset: -j: '??2' is not an integer | freqset -j $'\n2' @t.tsv
 	-o missing dir   | 2 | freqset: nodir/out: cannot create output* | freqset -o nodir/out @t.tsv
 	EOF
 }

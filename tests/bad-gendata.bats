@@ -21,7 +21,7 @@ setup() {
 	empty name       | 2 | gendata: unknown generator ''* | gendata ''
 	two generators   | 2 | gendata: unexpected operand 'skewed' | gendata uniform skewed
 	an extra operand | 2 | gendata: unexpected operand 't.tsv' | gendata uniform t.tsv
-	unknown option   | 2 | gendata: unrecognized option*usage: gendata* | gendata --bogus uniform
+	unknown option   | 2 | gendata: --bogus: unknown option*usage: gendata* | gendata --bogus uniform
 	missing argument | 2 | *usage: gendata* | gendata uniform -n
 	-o missing dir   | 2 | gendata: nodir/out: cannot create output* | gendata -o nodir/out uniform
 	EOF

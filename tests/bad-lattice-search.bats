@@ -129,7 +129,7 @@ setup() {
 	-s without -l    | 2 | lattice-search: -s: give the requirement on it with -l or --closeness | lattice-search -q a,b $H -s s @t.tsv
 	-c not recursive | 2 | lattice-search: -c applies to --diversity recursive | lattice-search -q a,b $H -s s -l 2 -c 2 @t.tsv
 	--diversity, no l| 2 | lattice-search: --diversity and -c apply to -l | lattice-search -q a,b $H -s s --diversity entropy @t.tsv
-	unknown option   | 2 | lattice-search: unrecognized option*usage: lattice-search* | lattice-search --bogus @t.tsv
+	unknown option   | 2 | lattice-search: --bogus: unknown option*usage: lattice-search* | lattice-search --bogus @t.tsv
 	-o missing dir   | 2 | lattice-search: nodir/out: cannot create output* | lattice-search -q a,b $H -o nodir/out @t.tsv
 	EOF
 }

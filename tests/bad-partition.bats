@@ -148,7 +148,9 @@ setup() {
 	--seed, -S       | 2 | partition: --sample, --seed, --alpha and --naive are for -a rothko-s | partition -k 1 -q a -S 1M --seed 3 @t.tsv
 	relaxed, -s, -S  | 2 | partition: --relaxed with -s or a split other than median runs in memory only | partition -k 1 -q a --relaxed -S 1M -s s -l 1 @t.tsv
 	relaxed rothko-s | 2 | partition: --relaxed runs in memory or with -a rothko-t only | partition -k 1 -q a --relaxed -a rothko-s @t.tsv
-	unknown option   | 2 | partition: unrecognized option*usage: partition* | partition -k 1 --bogus @t.tsv
+	-k space first   | 2 | partition: -k: ' 3' is not an integer | partition -q a -k ' 3' @t.tsv
+	-l space first   | 2 | partition: -l: ' 2' is not a number | partition -q a -k 1 -s b -l ' 2' @t.tsv
+	unknown option   | 2 | partition: --bogus: unknown option*usage: partition* | partition -k 1 --bogus @t.tsv
 	-o missing dir   | 2 | partition: nodir/out: cannot create output* | partition -k 1 -q a -o nodir/out @t.tsv
 	-r missing dir   | 2 | partition: nodir/r: cannot create output* | partition -k 1 -q a -r nodir/r @t.tsv
 	EOF

@@ -236,7 +236,7 @@ setup() {
 	--part with -n   | 2 | recode: --part applies to -r and --classes | recode -k 1 -n a=1 $H --part @t.tsv
 	--part with -k   | 2 | recode: --part: a part of the table cannot count its classes* | recode -r reg.tsv --part -k 2 @part.tsv
 	-H numeric, -r   | 2 | recode: -H a=interval:5: 'a' is not one of the grouped columns | recode -r reg.tsv $H @part.tsv
-	unknown option   | 2 | recode: unrecognized option*usage: recode* | recode --bogus @t.tsv
+	unknown option   | 2 | recode: --bogus: unknown option*usage: recode* | recode --bogus @t.tsv
 	-o missing dir   | 2 | recode: nodir/out: cannot create output* | recode -k 1 -n a=1 $H -o nodir/out @t.tsv
 	EOF
 }

@@ -147,7 +147,7 @@ setup() {
 	workload alone   | 2 | score: a workload needs the original table (--original) | score -q a --workload-auto a @t.tsv
 	both workloads   | 2 | score: --workload and --workload-auto exclude each other | score -q a,b --original t.tsv --workload-auto a --workload wl.tsv @t.tsv
 	-H, not a QI     | 2 | score: *'c' is not one of the grouped columns* | score -q a,b -H c=hb.tsv @t.tsv
-	unknown option   | 2 | score: unrecognized option*usage: score* | score --bogus @t.tsv
+	unknown option   | 2 | score: --bogus: unknown option*usage: score* | score --bogus @t.tsv
 	-o missing dir   | 2 | score: nodir/out: cannot create output* | score -o nodir/out @t.tsv
 	EOF
 }

@@ -112,10 +112,33 @@ shortopts() {
 	for p in $ALL; do
 		run --separate-stderr "$p" --no-such-option
 		[ "$status" -eq 2 ] && [ -z "$output" ]
-		[[ $stderr == *"unrecognized option"*"usage: "* ]]
+		[[ $stderr == "$p: --no-such-option: unknown option"*"usage: "* ]]
 		# The synopsis only: no option descriptions.
 		[[ $stderr != *"print this help"* ]]
 	done
+}
+
+@test "a wrong option is named by the program's own name, its bytes escaped, and says what is wrong (getopt's messages gave argv[0] as typed and the bytes raw)" {
+	for p in $ALL; do
+		run --separate-stderr "$ROOT/$p" $'--bo\x1b[31m\nX=1'
+		[ "$status" -eq 2 ]
+		[[ $stderr == "$p: --bo\\x1b[31m\\nX: unknown option"* ]]
+		run --separate-stderr "$p" -Z
+		[ "$status" -eq 2 ]
+		[[ $stderr == "$p: -Z: unknown option"* ]]
+	done
+	run --separate-stderr freqset -q
+	[ "$status" -eq 2 ]
+	[[ $stderr == "freqset: -q: needs a value"*"usage: freqset"* ]]
+	run --separate-stderr partition --split
+	[ "$status" -eq 2 ]
+	[[ $stderr == "partition: --split: needs a value"* ]]
+	run --separate-stderr score --check=yes
+	[ "$status" -eq 2 ]
+	[[ $stderr == "score: --check: takes no value"* ]]
+	run --separate-stderr recode --co
+	[ "$status" -eq 2 ]
+	[[ $stderr == "recode: --co: unknown option, or short for more than one"* ]]
 }
 
 @test "--help to a full disk is an error" {

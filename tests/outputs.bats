@@ -270,6 +270,29 @@ same_input() {
 	done_cases
 }
 
+@test "inputs: a FIFO both read and written (-o, or the standard output) is refused, not waited on forever" {
+	fresh
+	mkfifo ff
+	for p in "freqset -q a" "score -q a -k 1" "extsort -k a" "partition -q a -k 1"; do
+		# timeout: the old build waited on itself forever.
+		(cat t.tsv > ff &)
+		go "timeout 10 $p -o ff ff"
+		[ "$status" -eq 2 ] && [ "$stderr" = "${p%% *}: ff: output file is input file (ff): a pipe the run both reads and writes would wait on itself" ] ||
+		    fail "$p -o ff ff: status $status: $stderr"
+		(cat t.tsv > ff &)
+		go "timeout 10 $p ff 1<>ff"
+		[ "$status" -eq 2 ] && [ "$stderr" = "${p%% *}: standard output: output file is input file (ff): a pipe the run both reads and writes would wait on itself" ] ||
+		    fail "$p ff 1<>ff: status $status: $stderr"
+	done
+	# A FIFO output that is no input is written.
+	(cat ff > got &)
+	go 'freqset -q a -o ff t.tsv'
+	[ "$status" -eq 0 ] || fail "status $status"
+	for i in 1 2 3 4 5 6 7 8 9 10; do [ -s got ] && break; sleep 0.2; done
+	freqset -q a t.tsv | cmp -s - got || fail "the FIFO got other bytes"
+	done_cases
+}
+
 # The table of outputs: name | command, one per file a program writes.
 OUTPUTS='
 freqset -o          | freqset -q a -o @ t.tsv
@@ -351,6 +374,11 @@ sticky() {
 		if [ "$owner" = nobody ] && [ "$diru" = root ]; then
 			refused "st/link: a symbolic link in a sticky world-writable directory, owned by neither you nor the directory's owner: not followed"
 			[ "$(cat real/victim)" = old ] || fail "the victim changed"
+		elif [ "$owner" = nobody ]; then
+			# The directory's owner's link is another user's too:
+			# root does not write through it.
+			refused "st/link: a symbolic link owned by another user (uid $(id -u nobody)), neither you nor root: not followed: give the path it leads to"
+			[ "$(cat real/victim)" = old ] || fail "the victim changed"
 		else
 			[ "$status" -eq 0 ] || fail "status $status, not 0 ($owner)"
 			cmp -s "$ref" real/victim || fail "victim not written ($owner)"
@@ -376,6 +404,29 @@ sticky() {
 		[ "$(cat real/victim)" = old ] || fail "the victim changed"
 		leftover st real
 	done
+}
+
+@test "outputs: another user's link, in a directory of that user that is not sticky, is not followed (root replaced the file it led to)" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root, to make a link owned by another user"
+	id nobody > /dev/null 2>&1 || skip "no user nobody"
+	fresh
+	mkdir -m 755 nd real
+	echo old > real/victim
+	ln -s "$C/real/victim" nd/out
+	ln -s "$C/real" nd/dl
+	chown -h nobody nd nd/out nd/dl
+	why="a symbolic link owned by another user (uid $(id -u nobody)), neither you nor root: not followed: give the path it leads to"
+	go 'freqset -q a -o nd/out t.tsv'
+	refused "nd/out: $why"
+	go 'freqset -q a -o nd/dl/victim t.tsv'
+	refused "nd/dl/victim: nd/dl: $why"
+	[ "$(cat real/victim)" = old ] || fail "the victim changed"
+	# One's own link is followed.
+	ln -s "$C/real/victim" mine
+	go 'freqset -q a -o mine t.tsv'
+	[ "$status" -eq 0 ] || fail "own link: status $status"
+	freqset -q a t.tsv | cmp -s - real/victim || fail "own link: the file it leads to not written"
+	done_cases
 }
 
 @test "outputs: a link planted in a sticky world-writable directory is not followed" {
