@@ -187,12 +187,19 @@ char *kn_tmp_new(const char *dir);
 FILE *kn_tmp_open(const char *name, const char *mode);
 /* Closes temp file name for good and frees name. */
 void kn_tmp_close(char *name);
+/* Registers path (taken) to be removed on an error or a signal, as a
+ * temp file is; and forgets it, once renamed or removed (outfile.c's
+ * outputs). */
+void kn_tmp_register(char *path);
+void kn_tmp_forget(const char *path);
+/* The standard descriptors the caller closed, which kn_init holds on
+ * /dev/null. */
+extern int kn_std_closed[3];
 
-/* Opens the output: stdout for NULL or "-", else a temp file beside
- * path that kn_close_out renames into place, keeping the mode of the
- * file it replaces (kanon(7), OUTPUT FILES).  A symbolic link planted
- * in a sticky world-writable directory by another user is not
- * followed.  The output may not replace, nor be, a file the run reads
+/* Opens the output (outfile.c): stdout for NULL or "-", else a temp
+ * file beside path that kn_close_out renames into place, keeping the
+ * mode of the file it replaces (kanon(7), OUTPUT FILES).  Another
+ * user's symbolic link is not followed.  The output may not replace, nor be, a file the run reads
  * (kn_note_input): that is an error as soon as both are known. */
 FILE *kn_open_out(const char *path);
 /* The same for the output of the table read from the operands
