@@ -297,6 +297,11 @@ vmsg(const char *fmt, va_list ap, int err)
 	    msg_working(m))
 		k += (size_t)sprintf(o + k, " (a working file: give -T, or "
 		    "TMPDIR, a directory with more room; kanon(7), TMPDIR)");
+	/* Out of descriptors: what the user can change, as the
+	 * refusal of too many runs at a time says it. */
+	if (err == EMFILE)
+		k += (size_t)sprintf(o + k, " (raise ulimit -n, or give a "
+		    "larger -S)");
 	o[k++] = '\n';
 	fwrite(o, 1, k, stderr);
 	free(o);

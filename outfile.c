@@ -554,6 +554,10 @@ open_out(const char *path, const char *shown, char *const *ops,
 	if (fstat(o->dirfd, &ds) != 0)
 		kn_die_sys("%s", shown);
 	out_twice(o, &ds, shown);
+	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) != 0 &&
+	    errno == ENAMETOOLONG)
+		/* Now, not at the rename after all the work. */
+		kn_die_sys("%s: cannot create output", shown);
 	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		struct fileid id = { st.st_dev, st.st_ino };
 

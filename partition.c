@@ -432,7 +432,9 @@ main(int argc, char *argv[])
 		kn_die("-r and -o name the same file");
 	if (rpath != NULL && argc > 0 && strcmp(argv[0], "-") != 0 &&
 	    kn_same_file(rpath, argv[0]))
-		kn_die("-r names the input file");
+		kn_die("-r %s: the input file too (%s): the regions would "
+		    "replace the table before its second pass; give them "
+		    "another file", rpath, argv[0]);
 	pt->has_sens = opt.scol != NULL && (pt->req.ld.on || pt->req.hasv ||
 	    pt->req.hast);
 	if (opt.scol != NULL && !pt->has_sens)

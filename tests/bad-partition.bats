@@ -69,7 +69,7 @@ setup() {
 	-H unknown       | 2 | partition: -H c=hb.tsv: 'c' is not one of the grouped columns | partition -k 1 -q a -H c=hb.tsv @t.tsv
 	--class-col taken| 2 | partition: @: the table has a column 'a' already | partition -k 1 -q a --class-col a @t.tsv
 	--class-col ''   | 2 | partition: --class-col: '' is not a column name | partition -k 1 -q a --class-col '' @t.tsv
-	-r is the input  | 2 | partition: -r names the input file | partition -k 1 -q a -r t.tsv t.tsv
+	-r is the input  | 2 | partition: -r t.tsv: the input file too (t.tsv): the regions would replace the table before its second pass; give them another file | partition -k 1 -q a -r t.tsv t.tsv
 	-r is -o         | 2 | partition: -r and -o name the same file | partition -k 1 -q a -r o/r -o o/r @t.tsv
 	-r, Q_missing    | 2 | partition: -r: the regions' header would read two ways against the columns of @, so recode -r could not read it* | partition -k 2 -q a,a_missing -H a_missing=ham.tsv -r o/r @am.tsv
 	-r, Q_min..      | 2 | partition: -r: the regions' header would read two ways* | partition -k 2 -q x_min,x_max,x_mean -H x_min=h1.tsv -H x_max=h2.tsv -H x_mean=h3.tsv -r o/r @xm.tsv

@@ -821,3 +821,25 @@ streamed() {
 		    why "SIGPIPE $ign: exit $status: $(cat "$T/err")"
 	done
 }
+
+@test "out of descriptors (ulimit -n held low): the message says what to change, whichever file ran out (found by the misuse pass: a temp file's name and 'Too many open files' alone)" {
+	cd "$BATS_TEST_TMPDIR"
+	{ printf 'a\tb\n'; awk 'BEGIN { for (i = 0; i < 100000; i++) print i % 1000 "\t" i }'; } > big.tsv
+	for n in 8 10 12; do
+		run --separate-stderr bash -c "ulimit -n $n; partition -q a,b -k 5 -a rothko-t -S 1M big.tsv"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == "partition: "*"Too many open files (raise ulimit -n, or give a larger -S)" ]]
+	done
+}
+
+@test "an output name too long for the file system is refused before the work, not at the rename after it" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a\n1\n' > t.tsv
+	long=$(printf 'x%.0s' $(seq 300))
+	run --separate-stderr freqset -o "$long" t.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: $long: cannot create output: File name too long" ]
+	run --separate-stderr partition -q a -k 1 -o "$long" t.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "partition: $long: cannot create output: File name too long" ]]
+}

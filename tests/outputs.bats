@@ -155,7 +155,7 @@ partition rothko-s   | t.tsv       | stdin       | ok | partition -q a -k 2 -a r
 partition -H         | hb.tsv      | hb.tsv      | R  | partition -q b -H b=hb.tsv -k 2 -o @ t.tsv
 partition -H dir     | hdir/b.tsv  | hdir/b.tsv  | R  | partition -q b -H hdir -k 2 -o @ t.tsv
 partition cols-file  | cols.txt    | cols.txt    | R  | partition --columns-file cols.txt --skip-header -q a -k 2 -o @ t.tsv
-partition -r operand | t.tsv       | t.tsv       | -r names the input file | partition -q a -k 2 -o /dev/null -r @ t.tsv
+partition -r operand | t.tsv       | t.tsv       | -r %o: the input file too (%i): the regions would replace the table before its second pass; give them another file | partition -q a -k 2 -o /dev/null -r @ t.tsv
 partition -r stdin   | t.tsv       | stdin       | R  | partition -q a -k 2 -o /dev/null -r @ < t.tsv
 partition -r -H      | hb.tsv      | hb.tsv      | R  | partition -q b -H b=hb.tsv -k 2 -o /dev/null -r @ t.tsv
 partition -r -H dir  | hdir/b.tsv  | hdir/b.tsv  | R  | partition -q b -H hdir -k 2 -o /dev/null -r @ t.tsv
