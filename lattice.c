@@ -542,6 +542,22 @@ evaluate(const fset *f, uint64_t mask, const int *lev, struct metrics *m,
 
 /* ---- families and nodes ------------------------------------------- */
 
+/* n zeroed items of each bytes for the nodes of F, outside -S: a
+ * lattice too large for memory is said to be, not "out of memory". */
+static void *
+node_array(const struct family *F, uint64_t n, size_t each, const char *what)
+{
+	void *p = n <= SIZE_MAX / each ? calloc(n, each) : NULL;
+
+	if (p == NULL)
+		kn_die("a lattice of %llu nodes: %s take %.0f MiB, more than "
+		    "the system gives, and grow with the lattice, not within "
+		    "-S (lattice-search(1), -S): try -a flash, or hierarchies "
+		    "of fewer levels", (unsigned long long)F->size, what,
+		    (double)n * (double)each / 1048576);
+	return p;
+}
+
 static struct family *
 family_new(uint64_t mask)
 {
@@ -556,7 +572,7 @@ family_new(uint64_t mask)
 			F->mem[F->m++] = (int)j;
 			F->size *= (uint64_t)L.a[j].nlev;
 		}
-	F->st = kn_zalloc(F->size);
+	F->st = node_array(F, F->size, 1, "the states of the nodes");
 	return F;
 }
 
@@ -668,7 +684,8 @@ eval_node(struct family *F, uint64_t x, const fset *f)
 		return evaluate(f, F->mask, lev, NULL, NULL);
 	ok = evaluate(f, F->mask, lev, &m, NULL);
 	if (F->met == NULL)
-		F->met = kn_alloc(F->size * sizeof(struct metrics));
+		F->met = node_array(F, F->size, sizeof(struct metrics),
+		    "the metrics of the nodes");
 	F->met[x] = m;
 	return ok;
 }
@@ -751,7 +768,8 @@ by_height(const struct family *F, uint64_t **bstartp, int *hmaxp)
 	for (i = 0; i < F->m; i++)
 		hmax += L.a[F->mem[i]].nlev - 1;
 	bs = kn_zalloc((size_t)(hmax + 2) * sizeof(uint64_t));
-	byh = kn_alloc((F->size + 1) * sizeof(uint64_t));
+	byh = node_array(F, F->size + 1, sizeof(uint64_t),
+	    "the nodes in order of height");
 	for (x = 0; x < F->size; x++)
 		if (F->st[x] & CAND)
 			bs[height(F, x) + 1]++;
@@ -787,7 +805,8 @@ bfs(struct family *F, const struct how *how)
 	fset *f;
 
 	byh = by_height(F, &bs, &hmax);
-	F->fs = kn_zalloc((F->size + 1) * sizeof(fset *));
+	F->fs = node_array(F, F->size + 1, sizeof(fset *),
+	    "the places of the nodes' sets");
 	for (b = 0; b < bs[hmax + 1]; b++)
 		if (F->st[byh[b]] & ROOT)
 			F->st[byh[b]] |= QUEUED;
@@ -1302,7 +1321,8 @@ samarati(void)
 	fset *f;
 
 	byh = by_height(F, &bs, &hmax);
-	F->fs = kn_zalloc((F->size + 1) * sizeof(fset *));
+	F->fs = node_array(F, F->size + 1, sizeof(fset *),
+	    "the places of the nodes' sets");
 	/* The binary search checks only some heights: the count of the
 	 * nodes checked ends below the lattice's size. */
 	kn_progress_phase("search", "nodes checked", F->size);
@@ -1616,7 +1636,8 @@ flash(struct flash *fl, int best, int all)
 
 	fl->F = F;
 	if (all)
-		F->met = kn_alloc((F->size + 1) * sizeof(struct metrics));
+		F->met = node_array(F, F->size + 1, sizeof(struct metrics),
+		    "the metrics of the nodes");
 	for (j = 0; j < L.d; j++)
 		nl[j] = L.a[j].nlev;
 	tag_init(&fl->tl, (int)L.d, nl, F->st);
@@ -1643,10 +1664,12 @@ fill_metrics(struct family *F)
 	fset *f;
 
 	if (F->met == NULL)
-		F->met = kn_alloc((F->size + 1) * sizeof(struct metrics));
+		F->met = node_array(F, F->size + 1, sizeof(struct metrics),
+		    "the metrics of the nodes");
 	byh = by_height(F, &bs, &hmax);
 	free(F->fs);
-	F->fs = kn_zalloc((F->size + 1) * sizeof(fset *));
+	F->fs = node_array(F, F->size + 1, sizeof(fset *),
+	    "the places of the nodes' sets");
 	for (h = 0; h <= hmax; h++) {
 		for (b = bs[h]; b < bs[h + 1]; b++) {
 			x = byh[b];

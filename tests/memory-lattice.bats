@@ -268,3 +268,18 @@ fi
 	grep -q 'frequency set on disk' "$T/err"
 	grep -q 'counted in parts on disk' "$T/err"
 }
+
+@test "a lattice whose bookkeeping the system cannot hold is refused with what holds it and what to try, not 'out of memory' (found by the misuse pass: 6.4 GB asked at once)" {
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "ulimit -v under ASan"
+	cd "$BATS_TEST_TMPDIR"
+	awk 'BEGIN { print "a\tb\tc\td"; for (i = 0; i < 50; i++)
+	    printf "%d\t%d\t%d\t%d\n", i, 2 * i, 3 * i, 5 * i }' > t.tsv
+	for c in a b c d; do
+		awk 'BEGIN { for (v = 0; v < 1000; v++) { line = v
+		    for (l = 1; l < 99; l++) line = line "\t" int(v / (2 ^ l)) "_" l
+		    print line "\t*" } }' > "$c.h"
+	done
+	run --separate-stderr bash -c 'ulimit -v 2000000; lattice-search -a samarati --best -q a,b,c,d -H a=a.h -H b=b.h -H c=c.h -H d=d.h -k 2 t.tsv'
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "lattice-search: a lattice of 100000000 nodes: "*" MiB, more than the system gives, and grow with the lattice, not within -S (lattice-search(1), -S): try -a flash, or hierarchies of fewer levels" ]]
+}
