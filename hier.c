@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kanon.h"
 
@@ -173,6 +174,10 @@ hier_file(const char *attr, const char *path, int csv)
 	kn_hier *h = NULL;
 	int l, bycsv = csv == 1;
 
+	/* Said as the option that names it, before the reader's own
+	 * "PATH: No such file or directory". */
+	if (strcmp(path, "-") != 0 && access(path, F_OK) != 0)
+		kn_die_sys("-H %s=%s: the hierarchy file", attr, path);
 	kn_reader_open(&r, path);
 	if (csv == 1)
 		r.fsep = ';';

@@ -84,7 +84,7 @@ setup() {
 	ARX bad quote    | 2 | freqset: hq.csv:2:* | freqset -q b -H b=hq.csv @t.tsv
 	NUL              | 2 | freqset: hnul.tsv:2: field 1: NUL byte* | freqset -q b -H b=hnul.tsv @t.tsv
 	empty file       | 2 | freqset: hempty.tsv: empty hierarchy | freqset -q b -H b=hempty.tsv @t.tsv
-	missing file     | 2 | freqset: nosuch.tsv: No such file or directory | freqset -q b -H b=nosuch.tsv @t.tsv
+	missing file     | 2 | freqset: -H b=nosuch.tsv: the hierarchy file: No such file or directory | freqset -q b -H b=nosuch.tsv @t.tsv
 	directory, ragged| 2 | freqset: hdir/b.tsv:2:* | freqset -q b -H hdir @t.tsv
 	-L above the top | 2 | freqset: -L*'3'*out of range* | freqset -q b -H b=hb.tsv -L b=3 @t.tsv
 	-L negative      | 2 | freqset: -L*'-1'* | freqset -q b -H b=hb.tsv -L b=-1 @t.tsv

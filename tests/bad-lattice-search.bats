@@ -88,7 +88,7 @@ setup() {
 	ARX bad quote    | 2 | lattice-search: hq.csv:2:* | lattice-search -q b -H b=hq.csv @t.tsv
 	NUL              | 2 | lattice-search: hnul.tsv:2: field 1: NUL byte* | lattice-search -q b -H b=hnul.tsv @t.tsv
 	empty            | 2 | lattice-search: hempty.tsv: empty hierarchy | lattice-search -q b -H b=hempty.tsv @t.tsv
-	missing          | 2 | lattice-search: nosuch.tsv: No such file or directory | lattice-search -q b -H b=nosuch.tsv @t.tsv
+	missing          | 2 | lattice-search: -H b=nosuch.tsv: the hierarchy file: No such file or directory | lattice-search -q b -H b=nosuch.tsv @t.tsv
 	directory        | 2 | lattice-search: hdir/b.tsv:2:* | lattice-search -q a,b -H a=interval:5 -H hdir @t.tsv
 	interval:0       | 2 | lattice-search: -H a=interval:0:*'0'* | lattice-search -q a -H a=interval:0 @t.tsv
 	interval:5,7     | 2 | lattice-search: -H a=interval:5,7:*multiple* | lattice-search -q a -H a=interval:5,7 @t.tsv

@@ -102,7 +102,7 @@ setup() {
 	ARX bad quote    | 2 | partition: hq.csv:2:* | partition -k 1 -q b -H b=hq.csv @t.tsv
 	NUL              | 2 | partition: hnul.tsv:2: field 1: NUL byte* | partition -k 1 -q b -H b=hnul.tsv @t.tsv
 	empty            | 2 | partition: hempty.tsv: empty hierarchy | partition -k 1 -q b -H b=hempty.tsv @t.tsv
-	missing          | 2 | partition: nosuch.tsv: No such file or directory | partition -k 1 -q b -H b=nosuch.tsv @t.tsv
+	missing          | 2 | partition: -H b=nosuch.tsv: the hierarchy file: No such file or directory | partition -k 1 -q b -H b=nosuch.tsv @t.tsv
 	directory        | 2 | partition: hdir/b.tsv:2:* | partition -k 1 -q b -H hdir @t.tsv
 	interval:5,7     | 2 | partition: -H a=interval:5,7:*multiple* | partition -k 1 -q a -H a=interval:5,7 @t.tsv
 	EOF

@@ -119,7 +119,7 @@ setup() {
 	ARX bad quote    | 2 | recode: hq.csv:2:* | recode -k 1 -n b=1 -H b=hq.csv @t.tsv
 	NUL              | 2 | recode: hnul.tsv:2: field 1: NUL byte* | recode -k 1 -n b=1 -H b=hnul.tsv @t.tsv
 	empty            | 2 | recode: hempty.tsv: empty hierarchy | recode -k 1 -n b=1 -H b=hempty.tsv @t.tsv
-	missing          | 2 | recode: nosuch.tsv: No such file or directory | recode -k 1 -n b=1 -H b=nosuch.tsv @t.tsv
+	missing          | 2 | recode: -H b=nosuch.tsv: the hierarchy file: No such file or directory | recode -k 1 -n b=1 -H b=nosuch.tsv @t.tsv
 	directory        | 2 | recode: hdir/b.tsv:2:* | recode -k 1 -n b=1 -H hdir @t.tsv
 	interval:5,7     | 2 | recode: -H a=interval:5,7:*multiple* | recode -k 1 -n a=1 -H a=interval:5,7 @t.tsv
 	EOF

@@ -96,7 +96,7 @@ setup() {
 	ARX bad quote    | 2 | score: hq.csv:2:* | score -q a,b --original t.tsv --workload-auto b -H b=hq.csv @t.tsv
 	NUL              | 2 | score: hnul.tsv:2: field 1: NUL byte* | score -q a,b --original t.tsv --workload-auto b -H b=hnul.tsv @t.tsv
 	empty            | 2 | score: hempty.tsv: empty hierarchy | score -q a,b --original t.tsv --workload-auto b -H b=hempty.tsv @t.tsv
-	missing          | 2 | score: nosuch.tsv: No such file or directory | score -q a,b --original t.tsv --workload-auto b -H b=nosuch.tsv @t.tsv
+	missing          | 2 | score: -H b=nosuch.tsv: the hierarchy file: No such file or directory | score -q a,b --original t.tsv --workload-auto b -H b=nosuch.tsv @t.tsv
 	directory        | 2 | score: hdir/b.tsv:2:* | score -q a,b --original t.tsv --workload-auto b -H hdir @t.tsv
 	interval:, x1    | 2 | score: nonnum.tsv:3: column 'a': 'x1'* | score -q a,b --original nonnum.tsv --workload-auto a -H a=interval:5 @t.tsv
 	# A hierarchy of a quasi-identifier that the workload does not use

@@ -574,7 +574,7 @@ fscase() {
 	$H $T/t|-q: name the quasi-identifiers
 	-q a,b $H /dev/null|/dev/null: empty input
 	-q a,c $H $T/t|no column named 'c'
-	-q a,b -H a=$T/ha -H b=$T/none $T/t|$T/none: No such file or directory
+	-q a,b -H a=$T/ha -H b=$T/none $T/t|-H b=$T/none: the hierarchy file: No such file or directory
 	-q a,b $H --metric best $T/t|--metric: 'best'
 	-q a $H -s b -l 2 --diversity max $T/t|--diversity: 'max'
 	-q a $H -s b -l 2 -c 2 $T/t|-c applies to --diversity recursive
