@@ -358,7 +358,8 @@ static void
 task_regions(struct part *pt, const struct mpar_task *tk, uint32_t first,
     FILE *f, const char *path)
 {
-	const char *p = tk->reg, *end = tk->reg + tk->nreg;
+	/* No regions in memory: reg NULL, which takes no offset. */
+	const char *p = tk->reg, *end = p != NULL ? p + tk->nreg : NULL;
 	char num[24], *line = NULL;
 	size_t cap = 0;
 	off_t left = tk->rw >= 0 ? tk->rlen : 0;
