@@ -632,7 +632,7 @@ main(int argc, char *argv[])
 	if (argc == 0)
 		usage(2);
 	name = argv[0];
-	argv[0] = argv0;	/* for getopt's messages */
+	argv[0] = argv0;	/* getopt skips it, as a program's name */
 	optind = 0;
 	parse_opts(argc, argv, OPTSTRING, &o);
 	argc -= optind;

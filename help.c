@@ -86,22 +86,26 @@ void
 kn_opt_error(char *const *argv, const char *optstring)
 {
 	const char *tok = optind > 0 ? argv[optind - 1] : NULL;
+	const char *os = optstring + (*optstring == '+' || *optstring == '-');
+	/* glibc keeps a byte past 0x7f as a negative char. */
+	int c = optopt >= 256 ? optopt : (unsigned char)optopt;
 	int lng = tok != NULL && strncmp(tok, "--", 2) == 0;
-	int known = optopt >= 256 || (optopt > 0 && optopt != ':' &&
-	    strchr(optstring, optopt) != NULL);
+	int known = c >= 256 || (c > 0 && c != ':' && strchr(os, c) != NULL);
 	size_t n = lng ? strcspn(tok, "=") : 0;
 
 	/* getopt_long (opterr 0, kn_init) left in optopt the option whose
 	 * value is missing (or, for a long one, that takes none), a short
-	 * option it does not know, or 0. */
-	if (!known && optopt > 0)
-		kn_warn("-%c: unknown option", optopt);
+	 * option it does not know, or 0 for a long one it does not. */
+	if (!known && c >= 0x80)
+		kn_warn("-\\x%02x: unknown option", c);	/* a byte of UTF-8 */
+	else if (!known && c > 0)
+		kn_warn("-%c: unknown option", c);
 	else if (lng)
 		kn_warn("%.*s: %s", (int)n, tok, !known ?
 		    "unknown option, or short for more than one" :
 		    tok[n] == '=' ? "takes no value" : "needs a value");
 	else if (known)
-		kn_warn("-%c: needs a value", optopt);
+		kn_warn("-%c: needs a value", c);
 	else
 		kn_warn("%s: unknown option", tok != NULL ? tok : "?");
 }

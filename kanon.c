@@ -297,11 +297,12 @@ vmsg(const char *fmt, va_list ap, int err)
 	    msg_working(m))
 		k += (size_t)sprintf(o + k, " (a working file: give -T, or "
 		    "TMPDIR, a directory with more room; kanon(7), TMPDIR)");
-	/* Out of descriptors: what the user can change, as the
-	 * refusal of too many runs at a time says it. */
+	/* Out of descriptors: what the user can change; -S only for the
+	 * working files, fewer with a larger budget. */
 	if (err == EMFILE)
-		k += (size_t)sprintf(o + k, " (raise ulimit -n, or give a "
-		    "larger -S)");
+		k += (size_t)sprintf(o + k, " (raise ulimit -n%s)",
+		    msg_working(m) || strstr(m, "temp file") != NULL ?
+		    ", or give a larger -S" : "");
 	o[k++] = '\n';
 	fwrite(o, 1, k, stderr);
 	free(o);
@@ -940,6 +941,77 @@ kn_tmp_close(char *name)
 	close(unlinked_tmps[i].fd);
 	unlinked_tmps[i] = unlinked_tmps[--unlinked_tmp_n];
 	free(name);
+}
+
+/* ---- numbers written, and bytes to a descriptor ------------------ */
+
+size_t
+kn_fmt_u128(char *buf, unsigned __int128 v)
+{
+	size_t n;
+
+	if (v < 10)
+		return kn_dec_format((kn_i128)v, 0, buf);
+	/* The tens, then the last digit: v / 10 is below 2^127. */
+	n = kn_dec_format((kn_i128)(v / 10), 0, buf);
+	buf[n] = (char)('0' + (int)(v % 10));
+	buf[n + 1] = '\0';
+	return n + 1;
+}
+
+void
+kn_fmt_size(char *buf, size_t n, size_t v)
+{
+	if (v != 0 && v % ((size_t)1 << 30) == 0)
+		snprintf(buf, n, "%lluG", (unsigned long long)(v >> 30));
+	else if (v != 0 && v % ((size_t)1 << 20) == 0)
+		snprintf(buf, n, "%lluM", (unsigned long long)(v >> 20));
+	else if (v != 0 && v % 1024 == 0)
+		snprintf(buf, n, "%lluK", (unsigned long long)(v >> 10));
+	else
+		snprintf(buf, n, "%llub", (unsigned long long)v);
+}
+
+size_t
+kn_fmt_u64(char *buf, uint64_t v)
+{
+	char b[24], *p = b + sizeof(b);
+	size_t n;
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	n = (size_t)(b + sizeof(b) - p);
+	memcpy(buf, p, n);
+	return n;
+}
+
+void
+kn_put_u64(FILE *f, uint64_t v)
+{
+	char b[24];
+
+	fwrite(b, 1, kn_fmt_u64(b, v), f);
+}
+
+int
+kn_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	ssize_t w;
+
+	while (n > 0) {
+		w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }
 
 /* ---- exact decimals ------------------------------------------------ */

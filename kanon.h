@@ -199,8 +199,9 @@ extern int kn_std_closed[3];
 /* Opens the output (outfile.c): stdout for NULL or "-", else a temp
  * file beside path that kn_close_out renames into place, keeping the
  * mode of the file it replaces (kanon(7), OUTPUT FILES).  Another
- * user's symbolic link is not followed.  The output may not replace, nor be, a file the run reads
- * (kn_note_input): that is an error as soon as both are known. */
+ * user's symbolic link is not followed.  The output may not replace,
+ * nor be, a file the run reads (kn_note_input): that is an error as
+ * soon as both are known. */
 FILE *kn_open_out(const char *path);
 /* The same for the output of the table read from the operands
  * ops[0..n) (none: stdin), which may replace one of them, as sort -o

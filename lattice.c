@@ -542,8 +542,7 @@ evaluate(const fset *f, uint64_t mask, const int *lev, struct metrics *m,
 
 /* ---- families and nodes ------------------------------------------- */
 
-/* n zeroed items of each bytes for the nodes of F, outside -S: a
- * lattice too large for memory is said to be, not "out of memory". */
+/* n zeroed items of each bytes for F's nodes, outside -S, said so. */
 static void *
 node_array(const struct family *F, uint64_t n, size_t each, const char *what)
 {
@@ -552,9 +551,10 @@ node_array(const struct family *F, uint64_t n, size_t each, const char *what)
 	if (p == NULL)
 		kn_die("a lattice of %llu nodes: %s take %.0f MiB, more than "
 		    "the system gives, and grow with the lattice, not within "
-		    "-S (lattice-search(1), -S): try -a flash, or hierarchies "
-		    "of fewer levels", (unsigned long long)F->size, what,
-		    (double)n * (double)each / 1048576);
+		    "-S (lattice-search(1), -S): try %s, or hierarchies of "
+		    "fewer levels", (unsigned long long)F->size, what,
+		    (double)n * (double)each / 1048576, L.algo != A_FLASH ?
+		    "-a flash" : "it without --all");
 	return p;
 }
 

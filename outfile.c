@@ -101,29 +101,32 @@ out_clash(const struct outfile *o, const struct infile *in)
 static struct pipein {
 	struct fileid id;
 	char *name;
+	int fifo;		/* a FIFO, not a socket (both ways) */
 } *pipes;
 static size_t pipe_n, pipe_cap;
 static char *stdin_by;		/* what read descriptor 0 */
 
 const char *kn_input_role;
 
-/* Dies for the pipe name read and written as the output shown: the run
- * would wait for its own bytes. */
+/* Dies for the FIFO name read and written as the output shown: the run
+ * would wait for its own bytes.  (A socket, say inetd's on both stdin
+ * and stdout, goes both ways: no clash.) */
 static void __attribute__((noreturn))
 pipe_clash(const char *name, const char *shown)
 {
 	kn_die("%s: output file is input file (%s): a pipe the run both "
-	    "reads and writes would wait on itself", shown, name);
+	    "reads and writes would wait on itself: give the output another "
+	    "file", shown, name);
 }
 
-/* Dies if id, an output written directly, is a pipe read so far. */
+/* Dies if id, an output written directly, is a FIFO read so far. */
 static void
 pipe_out(const struct fileid *id, const char *shown)
 {
 	size_t i;
 
 	for (i = 0; i < pipe_n; i++)
-		if (same_id(&pipes[i].id, id))
+		if (pipes[i].fifo && same_id(&pipes[i].id, id))
 			pipe_clash(pipes[i].name, shown);
 }
 
@@ -157,10 +160,11 @@ kn_note_input(int fd, const char *name)
 				    "which gives its data once: give one of "
 				    "them a file of its own", nm,
 				    pipes[i].name);
-		for (o = outs; o != NULL; o = o->next)
+		for (o = outs; S_ISFIFO(st.st_mode) && o != NULL; o = o->next)
 			if (o->direct && same_id(&o->wid, &id))
 				pipe_clash(nm, o->dst);
 		pipes = kn_grow(pipes, &pipe_cap, pipe_n, sizeof(*pipes), 4);
+		pipes[pipe_n].fifo = S_ISFIFO(st.st_mode);
 		pipes[pipe_n].id = id;
 		pipes[pipe_n++].name = kn_input_role != NULL ?
 		    kn_strdup(kn_input_role) : kn_strdup(nm);
@@ -315,12 +319,44 @@ path_join(const char *dir, const char *name)
 	return p;
 }
 
+/* Stats link comp in dfd into *st and reads its target into buf (cap
+ * bytes, not ended): both of one link, where the system can name it by
+ * a descriptor (Linux's O_PATH), so that an entry swapped between the
+ * two is not read for the one checked; elsewhere the link is stated
+ * again after it is read, and a change is an error.  The target's
+ * length, or -1. */
+static ssize_t
+link_read(int dfd, const char *comp, struct stat *st, char *buf, size_t cap)
+{
+	struct stat again;
+	ssize_t n;
+#if defined(__linux__) && defined(__O_PATH)
+	int fd = openat(dfd, comp, __O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = fstat(fd, st) != 0 ? -1 : !S_ISLNK(st->st_mode) ? 0 :
+		    readlinkat(fd, "", buf, cap);
+		close(fd);
+		return n;
+	}
+#endif
+	if (fstatat(dfd, comp, st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    (n = readlinkat(dfd, comp, buf, cap)) < 0 ||
+	    fstatat(dfd, comp, &again, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    again.st_ino != st->st_ino || again.st_dev != st->st_dev ||
+	    again.st_uid != st->st_uid)
+		return -1;
+	return n;
+}
+
 /* Where the output path leads: the last name, returned, in the
  * directory open on *dirfd, whose path is *dir.  Symbolic links are
- * followed as open(2) follows them, but not one in a sticky
- * world-writable directory (/tmp) owned by neither us nor the
- * directory's owner: the rule of Linux's fs.protected_symlinks, which
- * the kernel applies only where it is set.  The directories are opened
+ * followed as open(2) follows them when they are ours or root's (read
+ * by link_read): not another user's, whose owner could point it
+ * anywhere; in a sticky world-writable directory (/tmp) one of neither
+ * us nor the directory's owner is refused with the message of Linux's
+ * fs.protected_symlinks, which the kernel applies only where it is
+ * set.  The directories are opened
  * one by one without following links, so that none can turn into a
  * link after it is checked.  Returns NULL, with the rest of the path in
  * *proc, when a link leads into /proc, to a name of an open file. */
@@ -361,6 +397,12 @@ out_walk(const char *shown, const char *path, int *dirfd, char **dir,
 		if (strcmp(comp, "..") != 0 &&
 		    fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISLNK(st.st_mode)) {
+			/* The owner and the target of one link (st again):
+			 * not swapped for another between the two. */
+			n = link_read(dfd, comp, &st, buf, sizeof(buf) - 1);
+			if (n < 0 || !S_ISLNK(st.st_mode))
+				kn_die("%s: changed while its path was read: "
+				    "not written", shown);
 			if (fstat(dfd, &ds) != 0)
 				kn_die_sys("%s", shown);
 			if ((ds.st_mode & (S_ISVTX | S_IWOTH)) ==
@@ -379,19 +421,17 @@ out_walk(const char *shown, const char *path, int *dirfd, char **dir,
 			 * user's link). */
 			if (st.st_uid != geteuid() && st.st_uid != 0) {
 				t = path_join(cur, comp);
-				kn_die("%s%s%s: a symbolic link owned by another "
-				    "user (uid %lu), neither you nor root: not "
-				    "followed: give the path it leads to",
-				    strcmp(t, shown) == 0 ? "" : shown,
+				kn_die("%s%s%s: a symbolic link owned by "
+				    "another user (uid %lu), neither you nor "
+				    "root: not followed: give the path it "
+				    "leads to", strcmp(t, shown) == 0 ? "" :
+				    shown,
 				    strcmp(t, shown) == 0 ? "" : ": ", t,
 				    (unsigned long)st.st_uid);
 			}
 			if (++hops > 40)
 				kn_die("%s: too many levels of symbolic links",
 				    shown);
-			if ((n = readlinkat(dfd, comp, buf, sizeof(buf) - 1)) <
-			    0)
-				kn_die_sys("%s", shown);
 			buf[n] = '\0';
 			t = kn_alloc((size_t)n + strlen(p) + 2);
 			sprintf(t, "%s%s%s", buf, *p != '\0' ? "/" : "", p);
@@ -725,75 +765,6 @@ kn_close_out(FILE *f)
 	free(o->base);
 	free(o->allow);
 	free(o);
-}
-
-size_t
-kn_fmt_u128(char *buf, unsigned __int128 v)
-{
-	size_t n;
-
-	if (v < 10)
-		return kn_dec_format((kn_i128)v, 0, buf);
-	/* The tens, then the last digit: v / 10 is below 2^127. */
-	n = kn_dec_format((kn_i128)(v / 10), 0, buf);
-	buf[n] = (char)('0' + (int)(v % 10));
-	buf[n + 1] = '\0';
-	return n + 1;
-}
-
-void
-kn_fmt_size(char *buf, size_t n, size_t v)
-{
-	if (v != 0 && v % ((size_t)1 << 30) == 0)
-		snprintf(buf, n, "%lluG", (unsigned long long)(v >> 30));
-	else if (v != 0 && v % ((size_t)1 << 20) == 0)
-		snprintf(buf, n, "%lluM", (unsigned long long)(v >> 20));
-	else if (v != 0 && v % 1024 == 0)
-		snprintf(buf, n, "%lluK", (unsigned long long)(v >> 10));
-	else
-		snprintf(buf, n, "%llub", (unsigned long long)v);
-}
-
-size_t
-kn_fmt_u64(char *buf, uint64_t v)
-{
-	char b[24], *p = b + sizeof(b);
-	size_t n;
-
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	n = (size_t)(b + sizeof(b) - p);
-	memcpy(buf, p, n);
-	return n;
-}
-
-void
-kn_put_u64(FILE *f, uint64_t v)
-{
-	char b[24];
-
-	fwrite(b, 1, kn_fmt_u64(b, v), f);
-}
-
-int
-kn_write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-	ssize_t w;
-
-	while (n > 0) {
-		w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* The canonical name of path: realpath(3) of the file, or of its

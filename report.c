@@ -20,7 +20,8 @@
 int
 report_opt(report_opts *o, int ch, const char *arg)
 {
-	char *end;
+	kn_i128 m;
+	int sc;
 
 	switch (ch) {
 	case REPORT_OPT_CMD:
@@ -41,13 +42,14 @@ report_opt(report_opts *o, int ch, const char *arg)
 		o->risk = 1;
 		return 1;
 	case REPORT_OPT_FRAC:
-		errno = 0;
-		o->pi = strtod(arg, &end);
-		if (end == arg || *end != '\0' || errno != 0 ||
-		    !(o->pi > 0 && o->pi <= 1))
+		/* A decimal as kanon(7) Numbers has them: no space, no
+		 * exponent (strtod took ' 0.5' and 5e-1). */
+		if (!kn_dec_parse(arg, strlen(arg), &m, &sc) || m <= 0 ||
+		    kn_dec_cmp(m, sc, 1, 0) > 0)
 			kn_die("--sampling-fraction: '%s' is not a number in "
 			    "(0, 1]: the share of the population that the "
 			    "table holds", arg);
+		o->pi = strtod(arg, NULL);
 		o->risk = 1;
 		return 1;
 	}

@@ -148,6 +148,8 @@ setup() {
 	both workloads   | 2 | score: --workload and --workload-auto exclude each other | score -q a,b --original t.tsv --workload-auto a --workload wl.tsv @t.tsv
 	-H, not a QI     | 2 | score: *'c' is not one of the grouped columns* | score -q a,b -H c=hb.tsv @t.tsv
 	unknown option   | 2 | score: --bogus: unknown option*usage: score* | score --bogus @t.tsv
+	fraction space   | 2 | score: --sampling-fraction: ' 0.5' is not a number in (0, 1]* | score -q a -k 1 --sampling-fraction ' 0.5' @t.tsv
+	fraction 5e-1    | 2 | score: --sampling-fraction: '5e-1' is not a number in (0, 1]* | score -q a -k 1 --sampling-fraction 5e-1 @t.tsv
 	-o missing dir   | 2 | score: nodir/out: cannot create output* | score -o nodir/out @t.tsv
 	EOF
 }

@@ -830,6 +830,12 @@ streamed() {
 		[ "$status" -eq 2 ]
 		[[ "$stderr" == "partition: "*"Too many open files (raise ulimit -n, or give a larger -S)" ]]
 	done
+	# Not -S where a budget changes nothing (found by review): the
+	# output itself.
+	printf 'a\n1\n' > t.tsv
+	run --separate-stderr bash -c 'exec 3>&- 4>&-; ulimit -n 4; exec freqset -o out.tsv t.tsv'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: out.tsv: cannot create output: Too many open files (raise ulimit -n)" ]
 }
 
 @test "an output name too long for the file system is refused before the work, not at the rename after it" {

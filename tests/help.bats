@@ -139,6 +139,14 @@ shortopts() {
 	run --separate-stderr recode --co
 	[ "$status" -eq 2 ]
 	[[ $stderr == "recode: --co: unknown option, or short for more than one"* ]]
+	# Found by review: a byte past 0x7f named the argument before it,
+	# and gendata's '+' (getopt's order) was an option needing a value.
+	run --separate-stderr freqset -v $'-\xc3\xa9'
+	[ "$status" -eq 2 ]
+	[[ $stderr == "freqset: -\\xc3: unknown option"* ]]
+	run --separate-stderr gendata -+
+	[ "$status" -eq 2 ]
+	[[ $stderr == "gendata: -+: unknown option"* ]]
 }
 
 @test "--help to a full disk is an error" {

@@ -12,10 +12,11 @@
 #            (as by sort -o), anything else is refused with status 2,
 #            the input untouched, no temp file left.
 #   outputs  each output's mode, owner and group kept when it replaces
-#            a file, 0666 less the umask when new; a symbolic link in a
-#            sticky world-writable directory followed only when its
-#            owner is the caller or the directory's owner; and a run
-#            with the standard output closed.
+#            a file, 0666 less the umask when new; a symbolic link
+#            followed only when its owner is the caller or root (in a
+#            sticky world-writable directory, one of neither the caller
+#            nor the directory's owner refused with fs.protected_symlinks'
+#            message); and a run with the standard output closed.
 #
 # A command holds @ where the output's file goes.  Each case runs in a
 # fresh copy of the fixtures; failures are collected and printed with
@@ -277,13 +278,32 @@ same_input() {
 		# timeout: the old build waited on itself forever.
 		(cat t.tsv > ff &)
 		go "timeout 10 $p -o ff ff"
-		[ "$status" -eq 2 ] && [ "$stderr" = "${p%% *}: ff: output file is input file (ff): a pipe the run both reads and writes would wait on itself" ] ||
+		[ "$status" -eq 2 ] && [ "$stderr" = "${p%% *}: ff: output file is input file (ff): a pipe the run both reads and writes would wait on itself: give the output another file" ] ||
 		    fail "$p -o ff ff: status $status: $stderr"
 		(cat t.tsv > ff &)
 		go "timeout 10 $p ff 1<>ff"
-		[ "$status" -eq 2 ] && [ "$stderr" = "${p%% *}: standard output: output file is input file (ff): a pipe the run both reads and writes would wait on itself" ] ||
+		[ "$status" -eq 2 ] && [ "$stderr" = "${p%% *}: standard output: output file is input file (ff): a pipe the run both reads and writes would wait on itself: give the output another file" ] ||
 		    fail "$p ff 1<>ff: status $status: $stderr"
 	done
+	# A socket on both stdin and stdout (inetd, socat) goes both ways:
+	# no clash.
+	if command -v python3 > /dev/null 2>&1; then
+		python3 - "$(command -v freqset)" > sock.out <<-'PY' || fail "socket: $(cat sock.out)"
+		import socket, subprocess, sys
+		a, b = socket.socketpair()
+		p = subprocess.Popen([sys.argv[1], "-q", "a"], stdin=b, stdout=b)
+		b.close()
+		a.sendall(open("t.tsv", "rb").read())
+		a.shutdown(socket.SHUT_WR)
+		got = b""
+		while True:
+		    d = a.recv(65536)
+		    if not d:
+		        break
+		    got += d
+		sys.exit(p.wait() or (0 if got.startswith(b"a\tcount\n") else 3))
+		PY
+	fi
 	# A FIFO output that is no input is written.
 	(cat ff > got &)
 	go 'freqset -q a -o ff t.tsv'
@@ -421,6 +441,12 @@ sticky() {
 	go 'freqset -q a -o nd/dl/victim t.tsv'
 	refused "nd/dl/victim: nd/dl: $why"
 	[ "$(cat real/victim)" = old ] || fail "the victim changed"
+	# Root's link in nobody's directory is followed (found by review:
+	# no case of it).
+	ln -s "$C/real/ok" nd/rootlink
+	go 'freqset -q a -o nd/rootlink t.tsv'
+	[ "$status" -eq 0 ] || fail "root's link: status $status"
+	freqset -q a t.tsv | cmp -s - real/ok || fail "root's link: the file it leads to not written"
 	# One's own link is followed.
 	ln -s "$C/real/victim" mine
 	go 'freqset -q a -o mine t.tsv'
