@@ -551,10 +551,10 @@ node_array(const struct family *F, uint64_t n, size_t each, const char *what)
 	if (p == NULL)
 		kn_die("a lattice of %llu nodes: %s take %.0f MiB, more than "
 		    "the system gives, and grow with the lattice, not within "
-		    "-S (lattice-search(1), -S): try %s, or hierarchies of "
-		    "fewer levels", (unsigned long long)F->size, what,
-		    (double)n * (double)each / 1048576, L.algo != A_FLASH ?
-		    "-a flash" : "it without --all");
+		    "-S (lattice-search(1), -S): try %shierarchies of fewer "
+		    "levels", (unsigned long long)F->size, what, (double)n *
+		    each / 1048576, L.algo != A_FLASH ? "-a flash, or " : each
+		    == sizeof(struct metrics) ? "without --all, or " : "");
 	return p;
 }
 

@@ -9,6 +9,9 @@
  * file registry (kn_tmp_register) removes an unfinished output on an
  * error or a signal.
  */
+/* O_PATH (link_read), beside POSIX, where the system has it. */
+#define _GNU_SOURCE 1
+
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -320,33 +323,39 @@ path_join(const char *dir, const char *name)
 }
 
 /* Stats link comp in dfd into *st and reads its target into buf (cap
- * bytes, not ended): both of one link, where the system can name it by
- * a descriptor (Linux's O_PATH), so that an entry swapped between the
- * two is not read for the one checked; elsewhere the link is stated
- * again after it is read, and a change is an error.  The target's
- * length, or -1. */
+ * bytes, not ended): both of one link, held open where the system can
+ * (O_PATH), so that an entry swapped between the two is not read for
+ * the one checked.  Elsewhere only a link in a directory that no other
+ * user can change (ds: its owner us or root, and not writable by others
+ * but sticky) is read, by its name: in one that others can change, a
+ * swap there and back between a stat and the read cannot be seen.  The
+ * target's length, or -1 (errno 0 for a directory others can change). */
 static ssize_t
-link_read(int dfd, const char *comp, struct stat *st, char *buf, size_t cap)
+link_read(int dfd, const char *comp, const struct stat *ds, struct stat *st,
+    char *buf, size_t cap)
 {
-	struct stat again;
+#ifdef O_PATH
+	int fd = openat(dfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	ssize_t n;
-#if defined(__linux__) && defined(__O_PATH)
-	int fd = openat(dfd, comp, __O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
-	if (fd >= 0) {
-		n = fstat(fd, st) != 0 ? -1 : !S_ISLNK(st->st_mode) ? 0 :
-		    readlinkat(fd, "", buf, cap);
-		close(fd);
-		return n;
-	}
-#endif
-	if (fstatat(dfd, comp, st, AT_SYMLINK_NOFOLLOW) != 0 ||
-	    (n = readlinkat(dfd, comp, buf, cap)) < 0 ||
-	    fstatat(dfd, comp, &again, AT_SYMLINK_NOFOLLOW) != 0 ||
-	    again.st_ino != st->st_ino || again.st_dev != st->st_dev ||
-	    again.st_uid != st->st_uid)
+	(void)ds;
+	if (fd < 0)
 		return -1;
+	n = fstat(fd, st) != 0 ? -1 : !S_ISLNK(st->st_mode) ? 0 :
+	    readlinkat(fd, "", buf, cap);
+	close(fd);
 	return n;
+#else
+	if ((ds->st_uid != geteuid() && ds->st_uid != 0) ||
+	    ((ds->st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+	    (ds->st_mode & S_ISVTX) == 0)) {
+		errno = 0;
+		return -1;
+	}
+	if (fstatat(dfd, comp, st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	return readlinkat(dfd, comp, buf, cap);
+#endif
 }
 
 /* Where the output path leads: the last name, returned, in the
@@ -367,7 +376,7 @@ out_walk(const char *shown, const char *path, int *dirfd, char **dir,
 	char *rest = kn_strdup(path), *p = rest, *comp, *cur, *t, *name;
 	char buf[4096];
 	struct stat st, ds;
-	int dfd, nfd, hops = 0;
+	int dfd, nfd, hops = 0, last;
 	ssize_t n;
 
 	cur = kn_strdup(*p == '/' ? "/" : "");
@@ -383,7 +392,8 @@ out_walk(const char *shown, const char *path, int *dirfd, char **dir,
 		}
 		comp = p;
 		p += strcspn(p, "/");
-		if (*p == '\0') {
+		last = *p == '\0';
+		if (last) {
 			/* The last name: the file, or a link to it. */
 			if (fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 			    !S_ISLNK(st.st_mode)) {
@@ -394,17 +404,27 @@ out_walk(const char *shown, const char *path, int *dirfd, char **dir,
 			*p++ = '\0';
 		if (strcmp(comp, ".") == 0)
 			continue;
-		if (strcmp(comp, "..") != 0 &&
-		    fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    S_ISLNK(st.st_mode)) {
+		if (strcmp(comp, "..") != 0 && (last ||
+		    (fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode)))) {
 			/* The owner and the target of one link (st again):
 			 * not swapped for another between the two. */
-			n = link_read(dfd, comp, &st, buf, sizeof(buf) - 1);
+			if (fstat(dfd, &ds) != 0)
+				kn_die_sys("%s", shown);
+			n = link_read(dfd, comp, &ds, &st, buf,
+			    sizeof(buf) - 1);
+			if (n < 0 && errno == 0) {
+				t = path_join(cur, comp);
+				kn_die("%s%s%s: a symbolic link in a directory "
+				    "another user can change, which this "
+				    "system cannot read safely: not followed: "
+				    "give the path it leads to",
+				    strcmp(t, shown) == 0 ? "" : shown,
+				    strcmp(t, shown) == 0 ? "" : ": ", t);
+			}
 			if (n < 0 || !S_ISLNK(st.st_mode))
 				kn_die("%s: changed while its path was read: "
 				    "not written", shown);
-			if (fstat(dfd, &ds) != 0)
-				kn_die_sys("%s", shown);
 			if ((ds.st_mode & (S_ISVTX | S_IWOTH)) ==
 			    (S_ISVTX | S_IWOTH) && st.st_uid != geteuid() &&
 			    st.st_uid != ds.st_uid) {

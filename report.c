@@ -44,8 +44,12 @@ report_opt(report_opts *o, int ch, const char *arg)
 	case REPORT_OPT_FRAC:
 		/* A decimal as kanon(7) Numbers has them: no space, no
 		 * exponent (strtod took ' 0.5' and 5e-1). */
-		if (!kn_dec_parse(arg, strlen(arg), &m, &sc) || m <= 0 ||
-		    kn_dec_cmp(m, sc, 1, 0) > 0)
+		if (!kn_dec_parse(arg, strlen(arg), &m, &sc))
+			kn_die("--sampling-fraction: '%s' %s", arg,
+			    kn_dec_why(arg, strlen(arg), "is not a number in "
+			    "(0, 1]: the share of the population that the "
+			    "table holds"));
+		if (m <= 0 || kn_dec_cmp(m, sc, 1, 0) > 0)
 			kn_die("--sampling-fraction: '%s' is not a number in "
 			    "(0, 1]: the share of the population that the "
 			    "table holds", arg);

@@ -73,7 +73,12 @@ tag_init(struct tag_lattice *tl, int m, const int *nl, uint8_t *st)
 	/* The nodes by height: a counting sort, the levels counted up
 	 * as the index is. */
 	bs = kn_zalloc((size_t)(tl->hmax + 2) * sizeof(uint64_t));
-	tl->byh = kn_alloc((tl->size + 1) * sizeof(uint32_t));
+	if ((tl->byh = malloc((tl->size + 1) * sizeof(uint32_t))) == NULL)
+		kn_die("a lattice of %llu nodes: the nodes in order of height "
+		    "take %.0f MiB, more than the system gives, and grow with "
+		    "the lattice, not within -S (lattice-search(1), -S): try "
+		    "hierarchies of fewer levels", (unsigned long long)tl->size,
+		    (double)(tl->size + 1) * 4 / 1048576);
 	memset(lev, 0, sizeof(lev));
 	for (x = 0, h = 0; x < tl->size; x++) {
 		bs[h + 1]++;
