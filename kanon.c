@@ -218,6 +218,9 @@ msg_put(char *o, const char *s, size_t n)
 static char *tmp_prefix[TMP_PREFIXES];
 static size_t tmp_nprefix;
 static pthread_mutex_t prefix_mu = PTHREAD_MUTEX_INITIALIZER;
+/* A working file could not be made (tmp_fail): the message is about
+ * one. */
+static volatile sig_atomic_t tmp_failed;
 
 /* Whether message m names a working file ("DIR/kanon." or the unnamed
  * "DIR/kanon ("). */
@@ -301,8 +304,8 @@ vmsg(const char *fmt, va_list ap, int err)
 	 * working files, fewer with a larger budget. */
 	if (err == EMFILE)
 		k += (size_t)sprintf(o + k, " (raise ulimit -n%s)",
-		    msg_working(m) || strstr(m, "temp file") != NULL ?
-		    ", or give a larger -S" : "");
+		    msg_working(m) || tmp_failed ? ", or give a larger -S" :
+		    "");
 	o[k++] = '\n';
 	fwrite(o, 1, k, stderr);
 	free(o);
@@ -853,6 +856,15 @@ tmp_nofile(void)
 	}
 }
 
+/* Dies for a working file not made in dir: out of descriptors, vmsg
+ * says to raise ulimit -n or give a larger -S (fewer files at once). */
+static void __attribute__((noreturn))
+tmp_fail(const char *dir)
+{
+	tmp_failed = 1;
+	kn_die_sys("cannot create a temp file in %s", dir);
+}
+
 int
 kn_mktemp(const char *dir, char **path)
 {
@@ -862,7 +874,7 @@ kn_mktemp(const char *dir, char **path)
 	fd = mktemp_in(dir, "kanon", path, 0);
 
 	if (fd < 0)
-		kn_die_sys("cannot create a temp file in %s", dir);
+		tmp_fail(dir);
 	return fd;
 }
 
@@ -889,11 +901,8 @@ kn_tmp_new(const char *dir)
 
 	tmp_nofile();
 	fd = mktemp_in(dir, "kanon", &path, 1);
-	if (fd < 0 && errno == EMFILE)
-		kn_die("cannot create a temp file in %s: too many files open "
-		    "(raise ulimit -n, or give a larger -S)", dir);
 	if (fd < 0)
-		kn_die_sys("cannot create a temp file in %s", dir);
+		tmp_fail(dir);
 	name = path;
 	unlinked_tmps = kn_grow(unlinked_tmps, &unlinked_tmp_cap,
 	    unlinked_tmp_n, sizeof(*unlinked_tmps), 64);

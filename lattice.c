@@ -546,16 +546,9 @@ evaluate(const fset *f, uint64_t mask, const int *lev, struct metrics *m,
 static void *
 node_array(const struct family *F, uint64_t n, size_t each, const char *what)
 {
-	void *p = n <= SIZE_MAX / each ? calloc(n, each) : NULL;
-
-	if (p == NULL)
-		kn_die("a lattice of %llu nodes: %s take %.0f MiB, more than "
-		    "the system gives, and grow with the lattice, not within "
-		    "-S (lattice-search(1), -S): try %shierarchies of fewer "
-		    "levels", (unsigned long long)F->size, what, (double)n *
-		    each / 1048576, L.algo != A_FLASH ? "-a flash, or " : each
-		    == sizeof(struct metrics) ? "without --all, or " : "");
-	return p;
+	return tag_nodes_alloc(F->size, n, each, what, L.algo != A_FLASH ?
+	    "-a flash, or " : each == sizeof(struct metrics) ?
+	    "without --all, or " : "");
 }
 
 static struct family *

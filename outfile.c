@@ -563,6 +563,15 @@ out_owner(const struct stat *ds, const struct stat *st, const char *shown)
 		    "owner: not written (kanon(7), OUTPUT FILES)", shown);
 }
 
+/* stat(2) of the table's operand i of ops[0..nops), the standard input
+ * for "-" or none. */
+static int
+op_stat(char *const *ops, size_t nops, size_t i, struct stat *st)
+{
+	return nops == 0 || strcmp(ops[i], "-") == 0 ? fstat(0, st) :
+	    stat(ops[i], st);
+}
+
 /* Opens the output path (named shown in messages), which may replace
  * the table read from ops[0..nops) (none: stdin) if inplace is set. */
 static FILE *
@@ -574,7 +583,7 @@ open_out(const char *path, const char *shown, char *const *ops,
 	char *dir, *proc = NULL;
 	FILE *f;
 	size_t i;
-	int fd;
+	int fd, got;
 
 	if (*path == '\0')
 		kn_die("an output named by an empty file name: give a file, "
@@ -614,11 +623,11 @@ open_out(const char *path, const char *shown, char *const *ops,
 	if (fstat(o->dirfd, &ds) != 0)
 		kn_die_sys("%s", shown);
 	out_twice(o, &ds, shown);
-	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) != 0 &&
+	if ((got = fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW)) != 0 &&
 	    errno == ENAMETOOLONG)
 		/* Now, not at the rename after all the work. */
 		kn_die_sys("%s: cannot create output", shown);
-	if (fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+	if (got == 0) {
 		struct fileid id = { st.st_dev, st.st_ino };
 
 		out_owner(&ds, &st, shown);
@@ -634,13 +643,13 @@ open_out(const char *path, const char *shown, char *const *ops,
 			for (i = 0; S_ISFIFO(st.st_mode) && inplace &&
 			    i < (nops > 0 ? nops : 1); i++) {
 				struct stat is;
-				int std = nops == 0 || strcmp(ops[i], "-") == 0;
 
-				if ((std ? fstat(0, &is) : stat(ops[i], &is)) ==
-				    0 && is.st_dev == st.st_dev &&
+				if (op_stat(ops, nops, i, &is) == 0 &&
+				    is.st_dev == st.st_dev &&
 				    is.st_ino == st.st_ino)
-					pipe_clash(std ? "stdin" : ops[i],
-					    shown);
+					pipe_clash(nops == 0 ||
+					    strcmp(ops[i], "-") == 0 ?
+					    "stdin" : ops[i], shown);
 			}
 			fd = openat(o->dirfd, o->base, O_WRONLY | O_NOFOLLOW |
 			    O_NOCTTY | O_CLOEXEC);
@@ -668,8 +677,7 @@ open_out(const char *path, const char *shown, char *const *ops,
 		/* The table's files: its operands, or stdin. */
 		o->allow = kn_alloc((nops + 1) * sizeof(*o->allow));
 		for (i = 0; i < (nops > 0 ? nops : 1); i++)
-			if ((nops == 0 || strcmp(ops[i], "-") == 0 ?
-			    fstat(0, &st) : stat(ops[i], &st)) == 0 &&
+			if (op_stat(ops, nops, i, &st) == 0 &&
 			    S_ISREG(st.st_mode)) {
 				o->allow[o->nallow].dev = st.st_dev;
 				o->allow[o->nallow++].ino = st.st_ino;

@@ -42,6 +42,21 @@ next_levels(const struct tag_lattice *tl, int *lev, int h)
 	return h;
 }
 
+void *
+tag_nodes_alloc(uint64_t nodes, uint64_t n, size_t each, const char *what,
+    const char *hint)
+{
+	void *p = n <= SIZE_MAX / each ? calloc(n, each) : NULL;
+
+	if (p == NULL)
+		kn_die("a lattice of %llu nodes: %s take %.0f MiB, more than "
+		    "the system gives, and grow with the lattice, not within "
+		    "-S (lattice-search(1), -S): try %shierarchies of fewer "
+		    "levels", (unsigned long long)nodes, what, (double)n *
+		    each / 1048576, hint);
+	return p;
+}
+
 void
 tag_init(struct tag_lattice *tl, int m, const int *nl, uint8_t *st)
 {
@@ -73,12 +88,8 @@ tag_init(struct tag_lattice *tl, int m, const int *nl, uint8_t *st)
 	/* The nodes by height: a counting sort, the levels counted up
 	 * as the index is. */
 	bs = kn_zalloc((size_t)(tl->hmax + 2) * sizeof(uint64_t));
-	if ((tl->byh = malloc((tl->size + 1) * sizeof(uint32_t))) == NULL)
-		kn_die("a lattice of %llu nodes: the nodes in order of height "
-		    "take %.0f MiB, more than the system gives, and grow with "
-		    "the lattice, not within -S (lattice-search(1), -S): try "
-		    "hierarchies of fewer levels", (unsigned long long)tl->size,
-		    (double)(tl->size + 1) * 4 / 1048576);
+	tl->byh = tag_nodes_alloc(tl->size, tl->size + 1, sizeof(uint32_t),
+	    "the nodes in order of height", "");
 	memset(lev, 0, sizeof(lev));
 	for (x = 0, h = 0; x < tl->size; x++) {
 		bs[h + 1]++;

@@ -100,6 +100,11 @@ struct tag_lattice {
  * states st (size bytes, the caller's); check and ctx are set by the
  * caller, or by tag_search. */
 void tag_init(struct tag_lattice *tl, int m, const int *nl, uint8_t *st);
+/* n zeroed items of each bytes for a lattice of nodes nodes, outside -S:
+ * when the system cannot give them, dies saying what they are and what
+ * to try (hint, before "hierarchies of fewer levels"). */
+void *tag_nodes_alloc(uint64_t nodes, uint64_t n, size_t each,
+    const char *what, const char *hint);
 void tag_free(struct tag_lattice *tl);
 /* The levels lev[0..m) of node x. */
 void tag_levels(const struct tag_lattice *tl, uint64_t x, int *lev);
