@@ -1008,6 +1008,17 @@ typedef struct {
 void kn_ldiv_begin(kn_ldiv_acc *a, const kn_ldiv *ld, uint64_t n);
 void kn_ldiv_add(kn_ldiv_acc *a, uint64_t c);
 int kn_ldiv_end(const kn_ldiv_acc *a);
+/* Recursive (c,l)-diversity of a part of m values from its largest
+ * count r1 and the sum of its l-th count on, tail: kn_ldiv_ok's
+ * verdict. */
+int kn_ldiv_recursive_ok(const kn_ldiv *ld, uint64_t r1,
+    unsigned __int128 tail, size_t m);
+/* Entropy l-diversity of a part of n rows and m values, known by a =
+ * n ln n and s = sum c ln c over its counts c, each term in units of
+ * 2^-32 rounded from long double: 1 when kn_ldiv_ok surely passes the
+ * part, -1 when it surely fails it, 0 when only the counts can tell. */
+int kn_ldiv_entropy_sure(const kn_ldiv *ld, kn_i128 a, kn_i128 s, uint64_t n,
+    uint64_t m);
 
 /* ---- variance diversity (paper 004 §1.1) ------------------------- */
 

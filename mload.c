@@ -476,7 +476,7 @@ static void
 dicts_check(struct part *pt)
 {
 	size_t d, c = 2 * (size_t)MOND_CHUNK * pt->dwords * sizeof(uint32_t);
-	char ds[32], rs[32], cs[32], why[256] = "";
+	char ds[32], rs[32], cs[32], why[512] = "";
 
 	pt->dgrown = 0;
 	d = mond_dicts_bytes(pt);
@@ -496,9 +496,12 @@ dicts_check(struct part *pt)
 		    pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
 		    pt->nsens == 1 && !pt->req.hast && !pt->req.hasv ?
 		    "distinct l-diversity holds in memory with l above the "
-		    "budget over 65536, less 1" : "entropy and recursive "
-		    "l-diversity, --closeness and several -s hold in memory "
-		    "(distinct l-diversity alone and --variance do not)",
+		    "budget over 65536, less 1" : "--closeness, several "
+		    "-s, -l with --variance, and entropy and recursive "
+		    "l-diversity under Rothko-S or --split hold in memory "
+		    "(distinct l-diversity alone, --variance alone, and "
+		    "entropy and recursive l under Rothko-T's median split do "
+		    "not)",
 		    pt->has_targ && !pt->targ_keyed ? ", and the labels of "
 		    "-t, which --split infogain holds" : "");
 	else if (pt->has_targ && !pt->targ_keyed)

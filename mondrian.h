@@ -214,8 +214,12 @@ struct part {
 	 * one-to-one before the cuts (mload.c's mond_hash_check): a group
 	 * carries a set of at most ceil(l) keys (gtab's lset, rothko.h),
 	 * which tells exactly whether a part has l distinct values, and a
-	 * node in memory gives its values ids by key (rothko.c). */
-	int sens_keyed, targ_keyed, sens_hashed;
+	 * node in memory gives its values ids by key (rothko.c).  Entropy
+ * and recursive l-diversity on one column under Rothko-T's median
+ * split are keyed so too (sens_sorted, with sens_hashed): a node on
+ * disk is decided from sorts of its keys (rsens.c), its groups carry
+ * no set. */
+	int sens_keyed, targ_keyed, sens_hashed, sens_sorted;
 	size_t nkd;
 	size_t *used, nused;	/* the columns read: QIs, -s, -t */
 	int need_stats;		/* parts need more than their size */

@@ -281,27 +281,6 @@ scut_boundary(struct scut *sc)
 	cut_at(sc->pt, sc->j, sc->best, &sc->L, &sc->R, sc->cur);
 }
 
-static uint64_t
-hex_get(const char *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v = v << 4 | (uint64_t)(p[i] <= '9' ? p[i] - '0' :
-		    p[i] - 'a' + 10);
-	return v;
-}
-
-static void
-hex_put(char *p, uint64_t v, int n)
-{
-	while (n-- > 0) {
-		p[n] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	}
-}
-
 /* The hex digits of a streamed row's sensitive value and label: 16 for
  * a keyed one's key (mondrian.h), else 8 for an id. */
 static int
@@ -322,15 +301,15 @@ static void
 scut_line(const char *line, size_t len, void *ctx)
 {
 	struct scut *sc = ctx;
-	uint64_t key = hex_get(line, 16);
+	uint64_t key = rothko_hex_get(line, 16);
 	int sd = sens_digits(sc->pt);
 
 	(void)len;
 	if (sc->any && key != sc->cur)
 		scut_boundary(sc);
 	if (!sc->pt->relaxed)
-		group_add(sc->pt, hex_get(line + 16, sd),
-		    hex_get(line + 16 + sd, targ_digits(sc->pt)), 1, NULL,
+		group_add(sc->pt, rothko_hex_get(line + 16, sd),
+		    rothko_hex_get(line + 16 + sd, targ_digits(sc->pt)), 1, NULL,
 		    &sc->L, &sc->R);
 	sc->cur = key;
 	sc->ncur++;
@@ -379,15 +358,15 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 		if (pt->rk->stn >= 0 &&
 		    rothko_tree_route(pt, r) != (size_t)pt->rk->stn)
 			continue;
-		hex_put(line, rothko_disk_key(pt, r, j), 16);
-		hex_put(line + 16, mond_sens_of(pt, r), sd);
+		rothko_hex_put(line, rothko_disk_key(pt, r, j), 16);
+		rothko_hex_put(line + 16, mond_sens_of(pt, r), sd);
 		if (pt->sens_hashed) {
 			lthr_add(&sc.first, mond_sens_of(pt, r),
 			    rothko_disk_key(pt, r, j));
 			lthr_add(&sc.last, mond_sens_of(pt, r),
 			    rothko_disk_key(pt, r, j));
 		}
-		hex_put(line + 16 + sd, mond_targ_of(pt, r), td);
+		rothko_hex_put(line + 16 + sd, mond_targ_of(pt, r), td);
 		kn_sort_add(so, line, (size_t)(16 + sd + td));
 	}
 	rothko_read_close(&rd);
@@ -462,17 +441,13 @@ groups_cut_hier(struct part *pt, size_t j, struct cut *best)
 	best->score = sc;
 }
 
-/* Chooses the cut of a node on disk, as mond_partition() would in memory. */
+/* The order the dimensions are tried in, into op[0..nqi): by width
+ * under the median split (mond_cmp_width), else as listed. */
 void
-rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
+rothko_dim_order(struct part *pt, uint32_t *op)
 {
-	uint32_t ord[64],
-	    *op = pt->nqi <= 64 ? ord : kn_alloc(pt->nqi * sizeof(uint32_t));
 	size_t j;
 
-	memset(best, 0, sizeof(*best));
-	if (pt->node.n < 2 * pt->req.k)
-		goto out;
 	for (j = 0; j < pt->nqi; j++) {
 		size_t q = j;
 
@@ -486,6 +461,20 @@ rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
 			op[q] = op[q - 1];
 		op[q] = (uint32_t)j;
 	}
+}
+
+/* Chooses the cut of a node on disk, as mond_partition() would in memory. */
+void
+rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
+{
+	uint32_t ord[64],
+	    *op = pt->nqi <= 64 ? ord : kn_alloc(pt->nqi * sizeof(uint32_t));
+	size_t j;
+
+	memset(best, 0, sizeof(*best));
+	if (pt->node.n < 2 * pt->req.k)
+		goto out;
+	rothko_dim_order(pt, op);
 	for (j = 0; j < pt->nqi; j++) {
 		if (pt->split == SPLIT_MEDIAN && best->found)
 			break;

@@ -451,7 +451,7 @@ rothko_gclear(struct part *pt, struct gtab *g, int keep)
 {
 	g->sums = pt->sens_keyed ? GS_S : pt->targ_keyed ? GS_Y : 0;
 	g->nosum = pt->sens_hashed && !pt->targ_keyed;
-	g->lw = pt->sens_hashed ? rothko_lcap(pt) + 1 : 0;
+	g->lw = pt->sens_hashed && !pt->sens_sorted ? rothko_lcap(pt) + 1 : 0;
 	free(g->slot);
 	free(g->arr);
 	g->arr = NULL;
@@ -1240,7 +1240,7 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 	pt->node.tot.n = n;
 	for (i = 0; i < pt->nstouch; i++)
 		pt->node.tot.distinct++;
-	if (pt->sens_hashed) {
+	if (pt->sens_hashed && !pt->sens_sorted) {
 		pt->rk->lset[0] = 0;
 		for (i = 0; i < g0->n; i++)
 			rothko_lset_union(pt->rk->lset,
@@ -1273,7 +1273,8 @@ rothko_groups_alloc(struct part *pt)
 {
 	pt->rk->gtab = kn_zalloc((pt->nqi + 1) * sizeof(struct gtab));
 	pt->rk->sst = kn_zalloc((pt->nqi + 1) * sizeof(struct sstat));
-	pt->rk->lcap = pt->sens_hashed ? (size_t)ceil(pt->req.ld.l) : 0;
+	pt->rk->lcap = pt->sens_hashed && !pt->sens_sorted ?
+	    (size_t)ceil(pt->req.ld.l) : 0;
 	/* Emptied whether or not it is used (rcut.c). */
 	pt->rk->lset = kn_zalloc((pt->rk->lcap + 1) * sizeof(uint64_t));
 }

@@ -1278,10 +1278,14 @@ again:
 			pt->rk->stn = (long)tn;
 			rothko_groups_finish(pt, pt->grow.t[tn].n);
 			if (tn == 0 && checkname != NULL &&
-			    !mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
+			    !(pt->sens_sorted ? rsens_node_ok(pt) :
+			    mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1))) {
 				mond_no_solution(checkname, on->n);
 			}
-			rothko_choose_cut_on_disk(pt, &best);
+			if (pt->sens_sorted)
+				rsens_choose_cut(pt, &best);
+			else
+				rothko_choose_cut_on_disk(pt, &best);
 			if (pt->rk->unknown) {
 				/* Its cut needs groups the scan did not
 				 * count: the batch from this node is counted

@@ -285,6 +285,29 @@ void rothko_node_groups(struct part *pt, const struct onode *on);
 /* Frees the ranks of a numeric dimension's values. */
 void rothko_local_free(struct dim *dm);
 
+/* n hex digits at p, and v written as n of them: a key in the lines
+ * the sorts of nodes on disk take (rcut.c, rsens.c). */
+static inline uint64_t
+rothko_hex_get(const char *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v = v << 4 | (uint64_t)(p[i] <= '9' ? p[i] - '0' :
+		    p[i] - 'a' + 10);
+	return v;
+}
+
+static inline void
+rothko_hex_put(char *p, uint64_t v, int n)
+{
+	while (n-- > 0) {
+		p[n] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	}
+}
+
 /* The key of dimension j in a record on disk: a leaf's code, or a
  * number's key. */
 static inline uint64_t
@@ -330,12 +353,23 @@ void rothko_groups_alloc(struct part *pt);
 
 /* Chooses the cut of a node on disk, as mond_partition() would in memory. */
 void rothko_choose_cut_on_disk(struct part *pt, struct cut *best);
+/* The order the dimensions are tried in, into op[0..nqi). */
+void rothko_dim_order(struct part *pt, uint32_t *op);
 
 /* Exits 1 when the table in memory does not meet the requirements. */
 void rothko_root_check(struct part *pt, const char *name);
 
 /* The leaf of Rothko-S's grown tree a record on disk falls in. */
 size_t rothko_tree_route(struct part *pt, const uint32_t *r);
+
+/* rsens.c: entropy and recursive l-diversity keyed by hash
+ * (sens_sorted, mondrian.h), a node on disk decided from sorts. */
+
+/* Chooses the cut of the node being counted (snode, stn), as
+ * rothko_choose_cut_on_disk. */
+void rsens_choose_cut(struct part *pt, struct cut *best);
+/* Whether that node as a whole meets -k and -l. */
+int rsens_node_ok(struct part *pt);
 
 /* rothko.c */
 

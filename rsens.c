@@ -1,0 +1,933 @@
+/*
+ * rsens.c: entropy and recursive (c,l)-diversity of a node on disk
+ * (paper 004 §2) whose sensitive values are keyed by hash (sens_sorted,
+ * mondrian.h), decided from external sorts with no memory by value, as
+ * mond_partition() decides them in memory (mondrian.c's eval_median and
+ * eval_hier, kn_ldiv_ok):
+ *
+ * - a part's verdict exactly: its keys sorted, each value's count, the
+ *   counts sorted in descending order and handed to kn_ldiv_add (the
+ *   node as a whole; each child of a hierarchy, from the node's rows
+ *   sorted by child and key);
+ * - an ordered dimension's cut: the rows sorted by (the value's key, the
+ *   dimension's key) give each row its rank j among the rows of its
+ *   value in the dimension's order, and the value's total T; sorted
+ *   again by the dimension's key, a sweep from the right adds to the
+ *   right part, row by row, f(T - j + 1) - f(T - j) (f = mond_x_log_x,
+ *   c ln c in integers, so that the sum is the same in any order), and
+ *   one from the left f(j) - f(j - 1) to the left part; recursive l
+ *   keeps the l - 1 largest counts of the part that grows.  Entropy is
+ *   decided from those sums where they tell surely
+ *   (kn_ldiv_entropy_sure), else from the part's counts as above.
+ *
+ * The cut chosen is the one eval_median chooses: the allowable cut
+ * nearest the median, the right one of two as near.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "extsort.h"
+#include "kanon.h"
+#include "mondrian.h"
+#include "rothko.h"
+
+/* What one sort may take: a quarter of what the groups leave, as
+ * rcut.c's streamed dimension (a sort's records may pass its budget
+ * twice over as they grow). */
+static size_t
+sort_budget(const struct part *pt)
+{
+	return pt->rk->avail > pt->rk->gbytes ?
+	    (pt->rk->avail - pt->rk->gbytes) / 4 : 0;
+}
+
+static void
+sort_done(struct part *pt, kn_sorter *so)
+{
+	pt->acct.bread += kn_sort_stats(so)->bytes_read;
+	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
+	kn_sort_free(so);
+}
+
+/* The rows of the node being counted (snode; of its batch, those the
+ * tree routes to node stn). */
+static void
+node_open(struct part *pt, struct oread *rd)
+{
+	size_t t;
+
+	for (t = 0; t < pt->grow.n; t++)
+		pt->grow.t[t].left = pt->grow.t[t].eqleft;
+	rothko_read_open(pt, rd, pt->rk->snode);
+}
+
+static const uint32_t *
+node_next(struct part *pt, struct oread *rd)
+{
+	uint32_t *r;
+
+	while ((r = rothko_read_next(pt, rd)) != NULL)
+		if (pt->rk->stn < 0 ||
+		    rothko_tree_route(pt, r) == (size_t)pt->rk->stn)
+			return r;
+	return NULL;
+}
+
+/* ---- a part's counts, in descending order -------------------------- */
+
+struct cnts {
+	struct part *pt;
+	kn_sorter *so;
+	uint64_t n;
+	kn_ldiv_acc a;
+};
+
+static void
+cnts_new(struct part *pt, struct cnts *c, size_t budget)
+{
+	memset(c, 0, sizeof(*c));
+	c->pt = pt;
+	c->so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
+}
+
+/* A value of v rows. */
+static void
+cnts_add(struct cnts *c, uint64_t v)
+{
+	char line[16];
+
+	rothko_hex_put(line, ~v, 16);
+	kn_sort_add(c->so, line, sizeof(line));
+	c->n += v;
+}
+
+static void
+cnts_line(const char *line, size_t len, void *ctx)
+{
+	struct cnts *c = ctx;
+
+	(void)len;
+	kn_ldiv_add(&c->a, ~rothko_hex_get(line, 16));
+}
+
+/* Whether the part meets -k and -l, as mond_side_ok; frees the sort. */
+static int
+cnts_ok(struct cnts *c)
+{
+	struct part *pt = c->pt;
+
+	kn_ldiv_begin(&c->a, &pt->req.ld, c->n);
+	kn_sort_finish(c->so, 0, cnts_line, c);
+	sort_done(pt, c->so);
+	c->so = NULL;
+	return c->n >= pt->req.k && kn_ldiv_end(&c->a);
+}
+
+/* Runs of equal keys in a sorted stream of them, each run's length a
+ * value's count. */
+struct runs {
+	struct cnts *c;
+	uint64_t cur, len;
+	int any;
+};
+
+static void
+runs_line(const char *line, size_t len, void *ctx)
+{
+	struct runs *ru = ctx;
+	uint64_t h = rothko_hex_get(line, 16);
+
+	(void)len;
+	if (ru->any && h != ru->cur) {
+		cnts_add(ru->c, ru->len);
+		ru->len = 0;
+	}
+	ru->cur = h;
+	ru->len++;
+	ru->any = 1;
+}
+
+static void
+runs_end(struct runs *ru)
+{
+	if (ru->any)
+		cnts_add(ru->c, ru->len);
+	ru->any = 0;
+	ru->len = 0;
+}
+
+int
+rsens_node_ok(struct part *pt)
+{
+	struct oread rd;
+	const uint32_t *r;
+	struct cnts c;
+	struct runs ru;
+	kn_sorter *so;
+	char line[16];
+	size_t b = sort_budget(pt) / 2;
+
+	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
+	node_open(pt, &rd);
+	while ((r = node_next(pt, &rd)) != NULL) {
+		rothko_hex_put(line, mond_sens_of(pt, r), 16);
+		kn_sort_add(so, line, sizeof(line));
+	}
+	rothko_read_close(&rd);
+	cnts_new(pt, &c, b);
+	memset(&ru, 0, sizeof(ru));
+	ru.c = &c;
+	kn_sort_finish(so, 0, runs_line, &ru);
+	sort_done(pt, so);
+	runs_end(&ru);
+	return cnts_ok(&c);
+}
+
+/* ---- a hierarchy's children ---------------------------------------- */
+
+struct hsort {
+	struct part *pt;
+	size_t budget;
+	struct cnts c;
+	struct runs ru;
+	uint64_t child;
+	int open, ok;
+};
+
+static void
+hier_end(struct hsort *hs)
+{
+	runs_end(&hs->ru);
+	if (!cnts_ok(&hs->c))
+		hs->ok = 0;
+	hs->open = 0;
+}
+
+/* A row: 8 hex digits of its child, 16 of its value's key. */
+static void
+hier_line(const char *line, size_t len, void *ctx)
+{
+	struct hsort *hs = ctx;
+	uint64_t ch = rothko_hex_get(line, 8);
+
+	if (!hs->ok)
+		return;
+	if (hs->open && ch != hs->child) {
+		hier_end(hs);
+		if (!hs->ok)
+			return;
+	}
+	if (!hs->open) {
+		cnts_new(hs->pt, &hs->c, hs->budget);
+		memset(&hs->ru, 0, sizeof(hs->ru));
+		hs->ru.c = &hs->c;
+		hs->child = ch;
+		hs->open = 1;
+	}
+	runs_line(line + 8, len - 8, &hs->ru);
+}
+
+/* Specializing the hierarchy of dimension j: allowable when every
+ * child meets the requirements (eval_hier). */
+static void
+cut_hier(struct part *pt, size_t j, struct cut *best)
+{
+	struct oread rd;
+	const uint32_t *r;
+	struct hsort hs;
+	kn_sorter *so;
+	char line[24];
+	size_t b = sort_budget(pt) / 2;
+
+	memset(&hs, 0, sizeof(hs));
+	hs.pt = pt;
+	hs.budget = b;
+	hs.ok = 1;
+	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
+	node_open(pt, &rd);
+	while ((r = node_next(pt, &rd)) != NULL) {
+		rothko_hex_put(line, mond_child_of(pt, j,
+		    (uint32_t)(rothko_disk_key(pt, r, j) - pt->node.mn[j])), 8);
+		rothko_hex_put(line + 8, mond_sens_of(pt, r), 16);
+		kn_sort_add(so, line, sizeof(line));
+	}
+	rothko_read_close(&rd);
+	kn_sort_finish(so, 0, hier_line, &hs);
+	sort_done(pt, so);
+	if (hs.open)
+		hier_end(&hs);
+	if (!hs.ok || best->found)
+		return;
+	best->found = 1;
+	best->fast = 0;
+	best->dim = j;
+}
+
+/* ---- an ordered dimension's cut ------------------------------------ */
+
+/* The l - 1 largest counts of a part as it grows, each by one at a
+ * time: a heap of the values, least count first, and the values' places
+ * in it by hash. */
+struct topl {
+	size_t cap, n, mask;
+	uint64_t *v, *c;	/* the heap */
+	uint64_t *sv;		/* a slot's value + 1, or 0 */
+	size_t *sp;		/* its place in the heap */
+	uint64_t sum;
+};
+
+/* The bytes a topl of cap values takes. */
+static size_t
+topl_bytes(size_t cap)
+{
+	size_t ns = 2;
+
+	while (ns < 2 * cap)
+		ns *= 2;
+	return 2 * cap * sizeof(uint64_t) +
+	    ns * (sizeof(uint64_t) + sizeof(size_t));
+}
+
+static void
+topl_init(struct topl *t, size_t cap)
+{
+	size_t ns = 2;
+
+	memset(t, 0, sizeof(*t));
+	while (ns < 2 * cap)
+		ns *= 2;
+	t->cap = cap;
+	t->mask = ns - 1;
+	t->v = kn_alloc((cap + 1) * sizeof(uint64_t));
+	t->c = kn_alloc((cap + 1) * sizeof(uint64_t));
+	t->sv = kn_zalloc(ns * sizeof(uint64_t));
+	t->sp = kn_zalloc(ns * sizeof(size_t));
+}
+
+static void
+topl_free(struct topl *t)
+{
+	free(t->v);
+	free(t->c);
+	free(t->sv);
+	free(t->sp);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The slot of value v, or the empty one where it would go. */
+static size_t
+topl_slot(const struct topl *t, uint64_t v)
+{
+	size_t h = kn_hash_mix(v) & t->mask;
+
+	while (t->sv[h] != 0 && t->sv[h] != v + 1)
+		h = (h + 1) & t->mask;
+	return h;
+}
+
+/* Removes the value in slot h, shifting back those after it. */
+static void
+topl_unslot(struct topl *t, size_t h)
+{
+	size_t i = h, k;
+
+	t->sv[h] = 0;
+	for (;;) {
+		i = (i + 1) & t->mask;
+		if (t->sv[i] == 0)
+			return;
+		k = kn_hash_mix(t->sv[i] - 1) & t->mask;
+		/* Stays unless its home lies cyclically in (h, i]. */
+		if (h <= i ? h < k && k <= i : h < k || k <= i)
+			continue;
+		t->sv[h] = t->sv[i];
+		t->sp[h] = t->sp[i];
+		t->sv[i] = 0;
+		h = i;
+	}
+}
+
+static void
+topl_swap(struct topl *t, size_t a, size_t b)
+{
+	uint64_t x = t->v[a], y = t->c[a];
+
+	t->v[a] = t->v[b];
+	t->c[a] = t->c[b];
+	t->v[b] = x;
+	t->c[b] = y;
+	t->sp[topl_slot(t, t->v[a])] = a;
+	t->sp[topl_slot(t, t->v[b])] = b;
+}
+
+static void
+topl_down(struct topl *t, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l < t->n && t->c[l] < t->c[m])
+			m = l;
+		if (l + 1 < t->n && t->c[l + 1] < t->c[m])
+			m = l + 1;
+		if (m == i)
+			return;
+		topl_swap(t, i, m);
+		i = m;
+	}
+}
+
+static void
+topl_up(struct topl *t, size_t i)
+{
+	while (i > 0 && t->c[(i - 1) / 2] > t->c[i]) {
+		topl_swap(t, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+/* Value v now has c rows in the part, one more than before: a value
+ * outside the heap had at most its least count. */
+static void
+topl_add(struct topl *t, uint64_t v, uint64_t c)
+{
+	size_t h;
+
+	if (t->cap == 0)
+		return;
+	h = topl_slot(t, v);
+	if (t->sv[h] != 0) {
+		t->c[t->sp[h]] = c;
+		t->sum++;
+		topl_down(t, t->sp[h]);
+		return;
+	}
+	if (t->n < t->cap) {
+		t->v[t->n] = v;
+		t->c[t->n] = c;
+		t->sv[h] = v + 1;
+		t->sp[h] = t->n;
+		t->sum += c;
+		topl_up(t, t->n++);
+		return;
+	}
+	if (c <= t->c[0])
+		return;
+	topl_unslot(t, topl_slot(t, t->v[0]));
+	t->sum += c - t->c[0];
+	t->v[0] = v;
+	t->c[0] = c;
+	h = topl_slot(t, v);
+	t->sv[h] = v + 1;
+	t->sp[h] = 0;
+	topl_down(t, 0);
+}
+
+/* A part as a sweep grows it: rows, values, the largest count, and
+ * for entropy the sum of f(c), for recursive l the l - 1 largest. */
+struct sweep {
+	uint64_t n, m, r1;
+	kn_i128 s;
+	struct topl top;
+};
+
+/* Value v has now c rows in the part, one more. */
+static void
+sweep_add(struct part *pt, struct sweep *w, uint64_t v, uint64_t c)
+{
+	w->n++;
+	w->m += c == 1;
+	if (c > w->r1)
+		w->r1 = c;
+	if (pt->req.ld.kind == KN_DIV_ENTROPY)
+		w->s += mond_x_log_x(pt, c) - mond_x_log_x(pt, c - 1);
+	else
+		topl_add(&w->top, v, c);
+}
+
+/* A part at a boundary, as the sweep from the right leaves it for the
+ * sweep from the left. */
+struct rinfo {
+	kn_i128 s;
+	uint64_t n, m, r1, pad;
+};
+
+/* 1 when a part meets -k and -l, 0 when not, -1 when only its counts
+ * can tell (entropy near the threshold). */
+static int
+side_verdict(struct part *pt, uint64_t n, uint64_t m, uint64_t r1,
+    kn_i128 s)
+{
+	if (n < pt->req.k)
+		return 0;
+	if (pt->req.ld.kind != KN_DIV_ENTROPY)
+		return kn_ldiv_recursive_ok(&pt->req.ld, r1,
+		    (unsigned __int128)(n - (uint64_t)s), (size_t)m);
+	switch (kn_ldiv_entropy_sure(&pt->req.ld, mond_x_log_x(pt, n), s, n,
+	    m)) {
+	case 1:
+		return 1;
+	case -1:
+		return 0;
+	}
+	return -1;
+}
+
+/* A row of the node in the dimension's order: its key there, its
+ * value's number (in the order of their keys), its rank j among the
+ * rows of its value, and their total t. */
+struct orow {
+	uint64_t key, v, j, t;
+};
+
+/* A file of records read from its end. */
+struct brev {
+	int fd;
+	off_t at;
+	char *buf;
+	size_t rs, cap, n;
+	const char *name;
+};
+
+static void
+brev_open(struct brev *b, FILE *f, const char *name, size_t rs)
+{
+	memset(b, 0, sizeof(*b));
+	b->fd = fileno(f);
+	b->name = name;
+	b->rs = rs;
+	b->cap = 65536 / rs;
+	b->buf = kn_alloc(b->cap * rs);
+	if ((b->at = lseek(b->fd, 0, SEEK_END)) < 0)
+		kn_die_sys("%s", name);
+}
+
+static const void *
+brev_prev(struct brev *b)
+{
+	if (b->n == 0) {
+		size_t k = (size_t)(b->at / (off_t)b->rs), got = 0;
+		ssize_t w;
+
+		if (k == 0)
+			return NULL;
+		if (k > b->cap)
+			k = b->cap;
+		b->at -= (off_t)(k * b->rs);
+		while (got < k * b->rs) {
+			w = pread(b->fd, b->buf + got, k * b->rs - got,
+			    b->at + (off_t)got);
+			if (w <= 0)
+				kn_die_sys("%s: read error", b->name);
+			got += (size_t)w;
+		}
+		b->n = k;
+	}
+	return b->buf + --b->n * b->rs;
+}
+
+/* A cut whose parts only their counts can tell. */
+struct unsure {
+	uint64_t l, dist, kc;
+	int needl, needr;
+};
+
+/* The state of an ordered dimension's cut. */
+struct osort {
+	struct part *pt;
+	size_t j;
+	struct cut *best;
+	size_t budget;
+	/* the first sort's: the keys in the dimension in the order of
+	 * (value, key) (f1), each value's rows (ft) */
+	char *n1, *nt, *n2, *n3;
+	FILE *f1, *ft, *f2, *f3;
+	uint64_t cur, run;
+	int any;
+	/* the cuts waiting for their counts (flush_unsure) */
+	struct unsure *un;
+	size_t nun, ucap;
+};
+
+static void
+wr(FILE *f, const void *p, size_t n, const char *name)
+{
+	if (fwrite(p, n, 1, f) != 1)
+		kn_die_sys("%s: write error", name);
+}
+
+static FILE *
+tmp_make(struct part *pt, char **name)
+{
+	FILE *f;
+
+	*name = kn_tmp_new(pt->rk->tmpdir);
+	if ((f = kn_tmp_open(*name, "w+b")) == NULL)
+		kn_die_sys("%s", *name);
+	return f;
+}
+
+/* The first sort's line: 16 hex digits of the value's key, 16 of the
+ * dimension's. */
+static void
+first_line(const char *line, size_t len, void *ctx)
+{
+	struct osort *os = ctx;
+	uint64_t h = rothko_hex_get(line, 16), k = rothko_hex_get(line + 16,
+	    16);
+
+	(void)len;
+	if (os->any && h != os->cur) {
+		wr(os->ft, &os->run, sizeof(os->run), os->nt);
+		os->run = 0;
+	}
+	os->cur = h;
+	os->any = 1;
+	os->run++;
+	wr(os->f1, &k, sizeof(k), os->n1);
+}
+
+/* The second sort's line: key, value, j, t, 16 hex digits each. */
+static void
+second_line(const char *line, size_t len, void *ctx)
+{
+	struct osort *os = ctx;
+	struct orow o;
+
+	(void)len;
+	o.key = rothko_hex_get(line, 16);
+	o.v = rothko_hex_get(line + 16, 16);
+	o.j = rothko_hex_get(line + 32, 16);
+	o.t = rothko_hex_get(line + 48, 16);
+	wr(os->f2, &o, sizeof(o), os->n2);
+}
+
+static void
+rd(FILE *f, void *p, size_t n, const char *name)
+{
+	if (fread(p, n, 1, f) != 1)
+		kn_die("%s: read error: the file is shorter than written",
+		    name);
+}
+
+/* The verdicts of the parts left and right of a cut below key kc that
+ * only their counts tell (needl, needr), from the first sort's files. */
+static int
+exact_ok(struct osort *os, uint64_t kc, int needl, int needr)
+{
+	struct part *pt = os->pt;
+	struct cnts cl, cr;
+	uint64_t t, i, k, nl;
+	int ok = 1;
+
+	if (needl)
+		cnts_new(pt, &cl, os->budget / 2);
+	if (needr)
+		cnts_new(pt, &cr, os->budget / 2);
+	rewind(os->f1);
+	rewind(os->ft);
+	while (fread(&t, sizeof(t), 1, os->ft) == 1) {
+		for (i = nl = 0; i < t; i++) {
+			rd(os->f1, &k, sizeof(k), os->n1);
+			nl += k <= kc;
+		}
+		if (needl && nl > 0)
+			cnts_add(&cl, nl);
+		if (needr && t > nl)
+			cnts_add(&cr, t - nl);
+	}
+	if (ferror(os->ft))
+		kn_die_sys("%s: read error", os->nt);
+	if (needl)
+		ok = cnts_ok(&cl);
+	if (needr)
+		ok = cnts_ok(&cr) && ok;
+	return ok;
+}
+
+/* The code the groups of dimension j give key k (rothko_code_key's
+ * inverse). */
+static uint64_t
+key_code(struct part *pt, size_t j, uint64_t k)
+{
+	const struct gtab *g = &pt->rk->gtab[j];
+	size_t lo = 0, hi = g->n;
+
+	if (!pt->keyed || rothko_streamed(pt, j))
+		return k;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rothko_code_key(pt, j, g->e[mid].code) < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == g->n || rothko_code_key(pt, j, g->e[lo].code) != k)
+		kn_die("internal error: a cut's key is not among the node's");
+	return g->e[lo].code;
+}
+
+/* Takes the cut below key kc, l rows on its left, as the best. */
+static void
+take(struct osort *os, uint64_t l, uint64_t kc)
+{
+	struct cut *best = os->best;
+	uint64_t n = os->pt->node.n;
+
+	best->found = 1;
+	best->fast = 1;
+	best->dim = os->j;
+	best->L = l;
+	best->dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+	best->iscore = 0;
+	best->score = 0;
+	best->med = key_code(os->pt, os->j, kc);
+	best->eqleft = UINT64_MAX;
+}
+
+/* Whether a cut of l rows on its left is nearer the median than the
+ * best so far, or as near and right of it (eval_median's order). */
+static int
+nearer(const struct osort *os, uint64_t l)
+{
+	uint64_t n = os->pt->node.n, dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+
+	return !os->best->found || dist < os->best->dist ||
+	    (dist == os->best->dist && l > os->best->L);
+}
+
+static int
+cmp_unsure(const void *a, const void *b)
+{
+	const struct unsure *x = a, *y = b;
+
+	if (x->dist != y->dist)
+		return x->dist < y->dist ? -1 : 1;
+	return x->l > y->l ? -1 : x->l < y->l;
+}
+
+/* The cuts waiting for their counts, the nearest first, until one
+ * passes or none is nearer than the best. */
+static void
+flush_unsure(struct osort *os)
+{
+	size_t i;
+
+	qsort(os->un, os->nun, sizeof(*os->un), cmp_unsure);
+	for (i = 0; i < os->nun && nearer(os, os->un[i].l); i++)
+		if (exact_ok(os, os->un[i].kc, os->un[i].needl,
+		    os->un[i].needr)) {
+			take(os, os->un[i].l, os->un[i].kc);
+			break;
+		}
+	os->nun = 0;
+}
+
+/* The boundary below key kc, the left part L, the right one R: taken
+ * as the best if it is as near the median and both parts pass.  One
+ * that only its counts can tell waits (in un), so that their pass over
+ * the node is made for the nearest alone. */
+static void
+boundary(struct osort *os, uint64_t kc, const struct sweep *L,
+    const struct rinfo *R)
+{
+	struct part *pt = os->pt;
+	uint64_t n = pt->node.n, l = L->n;
+	int vl, vr;
+
+	if (l < pt->req.k || n - l < pt->req.k || !nearer(os, l))
+		return;
+	if ((vl = side_verdict(pt, L->n, L->m, L->r1,
+	    pt->req.ld.kind == KN_DIV_ENTROPY ? L->s :
+	    (kn_i128)L->top.sum)) == 0)
+		return;
+	if ((vr = side_verdict(pt, R->n, R->m, R->r1, R->s)) == 0)
+		return;
+	if (vl > 0 && vr > 0) {
+		take(os, l, kc);
+		return;
+	}
+	if (os->nun == os->ucap) {
+		flush_unsure(os);
+		if (!nearer(os, l))
+			return;
+	}
+	os->un[os->nun].l = l;
+	os->un[os->nun].dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+	os->un[os->nun].kc = kc;
+	os->un[os->nun].needl = vl < 0;
+	os->un[os->nun].needr = vr < 0;
+	os->nun++;
+}
+
+/* The l - 1 largest counts a sweep keeps, refused past the budget. */
+static size_t
+top_cap(struct part *pt, size_t budget)
+{
+	size_t cap;
+	char sz[32];
+
+	if (pt->req.ld.kind == KN_DIV_ENTROPY || pt->req.ld.l < 2)
+		return 0;
+	cap = (size_t)pt->req.ld.l - 1;
+	if (cap > pt->node.n)
+		cap = (size_t)pt->node.n;
+	if (topl_bytes(cap) > budget) {
+		mond_size(sz, sizeof(sz), budget);
+		mond_too_small(pt, "recursive l-diversity keeps the l - 1 "
+		    "largest counts of a part (%zu bytes), more than the %s "
+		    "a sort of a node on disk has", topl_bytes(cap), sz);
+	}
+	return cap;
+}
+
+static void
+cut_ordered(struct part *pt, size_t j, struct cut *best)
+{
+	struct osort os;
+	struct oread rdr;
+	const uint32_t *r;
+	const struct orow *op;
+	struct orow o;
+	struct sweep w;
+	struct rinfo ri;
+	struct brev b2, b3;
+	const struct rinfo *rp;
+	kn_sorter *so;
+	char line[64];
+	uint64_t t, v, i, k, cur = 0;
+	size_t cap;
+	int any;
+
+	memset(&os, 0, sizeof(os));
+	os.pt = pt;
+	os.j = j;
+	os.best = best;
+	os.budget = sort_budget(pt);
+	cap = top_cap(pt, os.budget);
+	os.ucap = os.budget / 8 / sizeof(struct unsure);
+	if (os.ucap < 16)
+		os.ucap = 16;
+	if (pt->req.ld.kind == KN_DIV_ENTROPY)
+		os.un = kn_alloc(os.ucap * sizeof(struct unsure));
+
+	/* By value, then by the dimension's key. */
+	so = kn_sort_new(NULL, 0, 1, os.budget, pt->rk->tmpdir);
+	node_open(pt, &rdr);
+	while ((r = node_next(pt, &rdr)) != NULL) {
+		rothko_hex_put(line, mond_sens_of(pt, r), 16);
+		rothko_hex_put(line + 16, rothko_disk_key(pt, r, j), 16);
+		kn_sort_add(so, line, 32);
+	}
+	rothko_read_close(&rdr);
+	os.f1 = tmp_make(pt, &os.n1);
+	os.ft = tmp_make(pt, &os.nt);
+	kn_sort_finish(so, 0, first_line, &os);
+	sort_done(pt, so);
+	if (os.any)
+		wr(os.ft, &os.run, sizeof(os.run), os.nt);
+	if (fflush(os.f1) != 0 || fflush(os.ft) != 0)
+		kn_die_sys("%s: write error", os.n1);
+
+	/* Each row's rank among its value's rows, and their total, in the
+	 * dimension's order. */
+	so = kn_sort_new(NULL, 0, 1, os.budget, pt->rk->tmpdir);
+	rewind(os.f1);
+	rewind(os.ft);
+	for (v = 0; fread(&t, sizeof(t), 1, os.ft) == 1; v++)
+		for (i = 1; i <= t; i++) {
+			rd(os.f1, &k, sizeof(k), os.n1);
+			rothko_hex_put(line, k, 16);
+			rothko_hex_put(line + 16, v, 16);
+			rothko_hex_put(line + 32, i, 16);
+			rothko_hex_put(line + 48, t, 16);
+			kn_sort_add(so, line, 64);
+		}
+	if (ferror(os.ft))
+		kn_die_sys("%s: read error", os.nt);
+	os.f2 = tmp_make(pt, &os.n2);
+	kn_sort_finish(so, 0, second_line, &os);
+	sort_done(pt, so);
+	if (fflush(os.f2) != 0)
+		kn_die_sys("%s: write error", os.n2);
+
+	/* From the right: the right part at each boundary. */
+	os.f3 = tmp_make(pt, &os.n3);
+	memset(&w, 0, sizeof(w));
+	topl_init(&w.top, cap);
+	brev_open(&b2, os.f2, os.n2, sizeof(struct orow));
+	for (any = 0; (op = brev_prev(&b2)) != NULL; any = 1) {
+		if (any && op->key != cur) {
+			memset(&ri, 0, sizeof(ri));
+			ri.n = w.n;
+			ri.m = w.m;
+			ri.r1 = w.r1;
+			ri.s = pt->req.ld.kind == KN_DIV_ENTROPY ? w.s :
+			    (kn_i128)w.top.sum;
+			wr(os.f3, &ri, sizeof(ri), os.n3);
+		}
+		sweep_add(pt, &w, op->v, op->t - op->j + 1);
+		cur = op->key;
+	}
+	free(b2.buf);
+	topl_free(&w.top);
+	if (fflush(os.f3) != 0)
+		kn_die_sys("%s: write error", os.n3);
+
+	/* From the left, each boundary judged with its right part. */
+	memset(&w, 0, sizeof(w));
+	topl_init(&w.top, cap);
+	brev_open(&b3, os.f3, os.n3, sizeof(struct rinfo));
+	rewind(os.f2);
+	for (any = 0; fread(&o, sizeof(o), 1, os.f2) == 1; any = 1) {
+		if (any && o.key != cur) {
+			if ((rp = brev_prev(&b3)) == NULL)
+				kn_die("internal error: %s: fewer boundaries "
+				    "from the right", os.n3);
+			boundary(&os, cur, &w, rp);
+		}
+		sweep_add(pt, &w, o.v, o.j);
+		cur = o.key;
+	}
+	if (ferror(os.f2))
+		kn_die_sys("%s: read error", os.n2);
+	if (os.nun > 0)
+		flush_unsure(&os);
+	free(os.un);
+	free(b3.buf);
+	topl_free(&w.top);
+	fclose(os.f1);
+	fclose(os.ft);
+	fclose(os.f2);
+	fclose(os.f3);
+	kn_tmp_close(os.n1);
+	kn_tmp_close(os.nt);
+	kn_tmp_close(os.n2);
+	kn_tmp_close(os.n3);
+}
+
+void
+rsens_choose_cut(struct part *pt, struct cut *best)
+{
+	uint32_t ord[64],
+	    *op = pt->nqi <= 64 ? ord : kn_alloc(pt->nqi * sizeof(uint32_t));
+	size_t j;
+
+	memset(best, 0, sizeof(*best));
+	if (pt->node.n >= 2 * pt->req.k) {
+		rothko_dim_order(pt, op);
+		for (j = 0; j < pt->nqi && !best->found; j++) {
+			if (!pt->node.can[op[j]])
+				continue;
+			if (mond_is_hier(pt, op[j]))
+				cut_hier(pt, op[j], best);
+			else
+				cut_ordered(pt, op[j], best);
+		}
+	}
+	if (op != ord)
+		free(op);
+}
