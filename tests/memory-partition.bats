@@ -331,6 +331,56 @@ fi
 	cmp "$T/o1" "$T/o2"
 }
 
+@test "Rothko-T, -S 4M: entropy and recursive l-diversity on 'inc', distinct in each of 300,000 rows: no dictionary (hashes, nodes on disk decided by sorts), the in-memory output, the peak within -S plus $ALLOW_KB KB" {
+	# Refused before: "the dictionaries of the sensitive values ...".
+	local c
+	mkdir "$T/tmp"
+	for c in "-s inc -l 3 --diversity entropy" "-s inc -l 3 --diversity recursive -c 2"; do
+		partition -q age,zipcode,car -k 40 $c -r "$T/r1" "$B/big.tsv" > "$T/mem"
+		run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" \
+		    partition -a rothko-t -S 4M -j 2 -T "$T/tmp" -q age,zipcode,car \
+		    -k 40 $c -r "$T/r2" -o "$T/out" "$B/big.tsv"
+		[ "$status" -eq 0 ] || { echo "$c: $stderr"; false; }
+		echo "$c: peak $(cat "$T/rss") KB"
+		[ -n "${ASAN_OPTIONS:-}" ] ||
+		    [ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
+		cmp "$T/mem" "$T/out"
+		cmp "$T/r1" "$T/r2"
+		[ -z "$(ls "$T/tmp")" ]
+	done
+}
+
+@test "Rothko-T, small -S, -j 1 and 3: entropy and recursive l by hashes through hierarchies, missing values, parts exactly at the entropy threshold and one value per row give the in-memory output" {
+	# s: few values, some missing; e: four values in turn with the row's
+	# number n, so that many parts have H = log 4 exactly (decided from
+	# their counts); d: a word distinct in every row.
+	gendata -n 12000 --seed 7 agrawal | awk -F '\t' 'BEGIN { OFS = "\t" }
+	    NR == 1 { print $0, "n", "s", "e", "d"; next }
+	    { s = "v" int(9 * ((NR * 31) % 101 / 101) ^ 2); if (NR % 50 == 0) s = "?"
+	      print $0, NR, s, "e" NR % 4, "w" (NR * 7919) % 100003 }' > "$T/t"
+	printf '0\tlow\n1\tlow\n2\tmid\n3\tmid\n4\thigh\n' > "$T/el"
+	local -a cases=(
+	    "-q age,salary,zipcode -k 10 -s s -l 2.5 --diversity entropy"
+	    "-q elevel,car,age -H elevel=$T/el -k 15 -s s -l 3 --diversity recursive -c 3"
+	    "-q n,elevel -H elevel=$T/el -k 8 -s e -l 4 --diversity entropy"
+	    "-q commission,salary -k 12 -s d -l 5 --diversity entropy"
+	    "-q age,car -k 6 -s d -l 4 --diversity recursive -c 1"
+	)
+	local c S j
+	for c in "${cases[@]}"; do
+		partition $c -r "$T/r1" "$T/t" > "$T/o1"
+		[ "$(wc -l < "$T/r1")" -gt 20 ]
+		for S in 700K 3M; do
+			for j in 1 3; do
+				partition -a rothko-t -S $S -j $j -T "$T" $c \
+				    -r "$T/r2" "$T/t" > "$T/o2"
+				cmp "$T/o1" "$T/o2" || { echo "$c -S $S -j $j"; false; }
+				cmp "$T/r1" "$T/r2"
+			done
+		done
+	done
+}
+
 @test "Rothko-T, -S 4M, distinct l = 20 by hashes on ten quasi-identifiers: the groups' sets counted from their first entry, the peak within -S plus $ALLOW_KB KB; an l past the budget's bound keeps the dictionary and exits 1 as in memory" {
 	# The first 1024 entries of each group table went uncounted, 200
 	# bytes each with l = 20: 21,812 KB at -S 4M.
