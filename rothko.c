@@ -594,7 +594,9 @@ pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 		return;
 	/* Keyed by hash, the counts are not needed: a set of ceil(l)
 	 * values tells whether there are l. */
-	if (pt->sens_hashed) {
+	if (pt->sens_sorted)
+		;	/* judged from sorts (rsens_tree_ok) */
+	else if (pt->sens_hashed) {
 		if (p->ls == NULL)
 			p->ls = kn_zalloc((rothko_lcap(pt) + 1) *
 			    sizeof(uint64_t));
@@ -628,6 +630,8 @@ pstat_ok(struct part *pt, const struct pstat *p)
 
 	if (!mond_k_var_ok(pt, p->n, p->s, p->ss))
 		return 0;
+	if (pt->sens_sorted)
+		return p->lok;
 	if (pt->sens_hashed)
 		return p->ls != NULL && p->ls[0] >= pt->req.ld.lceil;
 	if (pt->req.ld.on && pt->nsens <= 1) {
@@ -997,6 +1001,11 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 
 		memset(&all, 0, sizeof(all));
 		sample_node(pt, on, ns, &all);
+		if (pt->sens_sorted) {
+			pt->rk->snode = on;
+			pt->rk->stn = -1;
+			all.lok = rsens_node_ok(pt);
+		}
 		if (!pstat_ok(pt, &all)) {
 			mond_no_solution(checkname, on->n);
 		}
@@ -1051,6 +1060,14 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 	ps = kn_zalloc(pt->grow.n * sizeof(struct pstat));
 	pt->rk->gbytes = 0;
 	route_rows(pt, on, ps, 1);
+	if (pt->sens_sorted) {
+		int *ok = kn_alloc((pt->grow.n + 1) * sizeof(int));
+
+		rsens_tree_ok(pt, on, ok);
+		for (t = 0; t < pt->grow.n; t++)
+			ps[t].lok = ok[t];
+		free(ok);
+	}
 	/* Pruning, bottom up: kids come after their parents. */
 	for (t = pt->grow.n; t-- > 0;) {
 		struct tnode *tn = &pt->grow.t[t];

@@ -154,6 +154,7 @@ struct pstat {
 	uint64_t n;
 	struct gtab h;		/* sensitive value -> count (code = s) */
 	uint64_t *ls;		/* keyed by hash: the set of its values */
+	int lok;		/* sens_sorted: -l met (rsens_tree_ok) */
 	kn_i128 s, ss;
 	char *path;		/* a leaf's records */
 	FILE *f;
@@ -370,6 +371,10 @@ size_t rothko_tree_route(struct part *pt, const uint32_t *r);
 void rsens_choose_cut(struct part *pt, struct cut *best);
 /* Whether that node as a whole meets -k and -l. */
 int rsens_node_ok(struct part *pt);
+/* Rothko-S's pruning: whether each node t of the tree grown on a
+ * sample of node on, all the rows the tree routes under it, meets -k
+ * and -l, into ok[t]. */
+void rsens_tree_ok(struct part *pt, const struct onode *on, int *ok);
 
 /* rothko.c */
 

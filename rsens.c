@@ -21,7 +21,9 @@
  *   (kn_ldiv_entropy_sure), else from the part's counts as above.
  *
  * The cut chosen is the one eval_median chooses: the allowable cut
- * nearest the median, the right one of two as near.
+ * nearest the median, the right one of two as near.  Rothko-S's
+ * pruning (004 §3.2) judges each node of its tree the same way, from
+ * one sort of the node's rows by value and leaf (rsens_tree_ok).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -930,4 +932,145 @@ rsens_choose_cut(struct part *pt, struct cut *best)
 	}
 	if (op != ord)
 		free(op);
+}
+
+/* ---- Rothko-S's pruning -------------------------------------------- */
+
+/* The nodes of the grown tree (004 §3.2), each all its leaves' rows:
+ * their rows by value, counted in each node on the value's leaves'
+ * paths, then those counts by node and in descending order. */
+struct tsort {
+	struct part *pt;
+	size_t *parent;
+	uint64_t *cnt, *ntot;
+	size_t *touched, ntouched;
+	int *ok;
+	kn_sorter *so2;
+	uint64_t cur;
+	int any;
+	/* the second sort's node being read */
+	size_t node;
+	int open;
+	kn_ldiv_acc a;
+};
+
+/* A value's counts in the nodes it touched, to the second sort. */
+static void
+tree_value_end(struct tsort *ts)
+{
+	char line[24];
+	size_t i;
+
+	for (i = 0; i < ts->ntouched; i++) {
+		size_t t = ts->touched[i];
+
+		rothko_hex_put(line, t, 8);
+		rothko_hex_put(line + 8, ~ts->cnt[t], 16);
+		kn_sort_add(ts->so2, line, sizeof(line));
+		ts->cnt[t] = 0;
+	}
+	ts->ntouched = 0;
+}
+
+/* The first sort's line: 16 hex digits of the value's key, 8 of the
+ * row's leaf. */
+static void
+tree_line(const char *line, size_t len, void *ctx)
+{
+	struct tsort *ts = ctx;
+	uint64_t h = rothko_hex_get(line, 16);
+	size_t t = (size_t)rothko_hex_get(line + 16, 8);
+
+	(void)len;
+	if (ts->any && h != ts->cur)
+		tree_value_end(ts);
+	ts->cur = h;
+	ts->any = 1;
+	for (;; t = ts->parent[t]) {
+		if (ts->cnt[t]++ == 0)
+			ts->touched[ts->ntouched++] = t;
+		if (t == 0)
+			break;
+	}
+}
+
+static void
+tree_node_end(struct tsort *ts)
+{
+	if (ts->open)
+		ts->ok[ts->node] = ts->ntot[ts->node] >= ts->pt->req.k &&
+		    kn_ldiv_end(&ts->a);
+	ts->open = 0;
+}
+
+/* The second sort's line: 8 hex digits of a node, 16 of a count's
+ * complement. */
+static void
+count_line(const char *line, size_t len, void *ctx)
+{
+	struct tsort *ts = ctx;
+	size_t t = (size_t)rothko_hex_get(line, 8);
+
+	(void)len;
+	if (ts->open && t != ts->node)
+		tree_node_end(ts);
+	if (!ts->open) {
+		ts->node = t;
+		ts->open = 1;
+		kn_ldiv_begin(&ts->a, &ts->pt->req.ld, ts->ntot[t]);
+	}
+	kn_ldiv_add(&ts->a, ~rothko_hex_get(line + 8, 16));
+}
+
+void
+rsens_tree_ok(struct part *pt, const struct onode *on, int *ok)
+{
+	struct tsort ts;
+	struct oread rdr;
+	const uint32_t *r;
+	kn_sorter *so;
+	char line[24];
+	size_t t, k, nt = pt->grow.n, b = sort_budget(pt) / 2;
+
+	memset(&ts, 0, sizeof(ts));
+	ts.pt = pt;
+	ts.ok = ok;
+	ts.parent = kn_zalloc((nt + 1) * sizeof(size_t));
+	ts.touched = kn_alloc((nt + 1) * sizeof(size_t));
+	ts.cnt = kn_zalloc((nt + 1) * sizeof(uint64_t));
+	ts.ntot = kn_zalloc((nt + 1) * sizeof(uint64_t));
+	for (t = 0; t < nt; t++) {
+		ok[t] = 0;
+		if (!pt->grow.t[t].leaf)
+			for (k = 0; k < pt->grow.t[t].nkid; k++)
+				ts.parent[pt->grow.t[t].kid0 + k] = t;
+	}
+	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
+	pt->rk->snode = on;
+	pt->rk->stn = -1;
+	node_open(pt, &rdr);
+	while ((r = node_next(pt, &rdr)) != NULL) {
+		size_t leaf = rothko_tree_route(pt, r);
+
+		for (t = leaf;; t = ts.parent[t]) {
+			ts.ntot[t]++;
+			if (t == 0)
+				break;
+		}
+		rothko_hex_put(line, mond_sens_of(pt, r), 16);
+		rothko_hex_put(line + 16, leaf, 8);
+		kn_sort_add(so, line, sizeof(line));
+	}
+	rothko_read_close(&rdr);
+	ts.so2 = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
+	kn_sort_finish(so, 0, tree_line, &ts);
+	sort_done(pt, so);
+	tree_value_end(&ts);
+	kn_sort_finish(ts.so2, 0, count_line, &ts);
+	sort_done(pt, ts.so2);
+	tree_node_end(&ts);
+	free(ts.parent);
+	free(ts.touched);
+	free(ts.cnt);
+	free(ts.ntot);
 }
