@@ -44,7 +44,10 @@ mond_x_log_x(struct part *pt, uint64_t c)
 		return pt->xlx_tab[c];
 	if (c < 2)
 		return 0;
-	return (kn_i128)llroundl((long double)c * logl((long double)c) *
+	/* roundl, not llroundl: past about 1.1e8 rows c ln c 2^32 passes
+	 * 2^63 (a long long); as a long double it is whole and exact in
+	 * 128 bits. */
+	return (kn_i128)roundl((long double)c * logl((long double)c) *
 	    4294967296.0L);
 }
 

@@ -3,12 +3,25 @@
  * distinct, entropy or recursive; C the c of recursive, else -); it
  * prints the verdict of kn_ldiv_ok on the counts sorted descending and
  * that of kn_ldiv_add given them one by one, "1 1", "0 0" or, when they
- * differ, both and "DIFFER". */
+ * differ, both and "DIFFER".  Then, for entropy, what
+ * kn_ldiv_entropy_sure tells from the counts' sums of c ln c in units
+ * of 2^-32 (as partition's mond_x_log_x rounds them), and for recursive
+ * kn_ldiv_recursive_ok from the largest count and the tail: " WRONG"
+ * when either contradicts kn_ldiv_ok; with LDIV_SURE set, the sure
+ * verdict (1, -1, or 0 when only the counts tell) as a third field. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../kanon.h"
+
+static kn_i128
+xlx(uint64_t c)
+{
+	return c < 2 ? 0 : (kn_i128)roundl((long double)c *
+	    logl((long double)c) * 4294967296.0L);
+}
 
 int
 main(void)
@@ -41,7 +54,28 @@ main(void)
 		for (i = 0; i < m; i++)
 			kn_ldiv_add(&a, v[i]);
 		y = kn_ldiv_end(&a);
-		printf("%d %d%s\n", x, y, x == y ? "" : " DIFFER");
+		printf("%d %d%s", x, y, x == y ? "" : " DIFFER");
+		if (strcmp(line, "entropy") == 0 && m > 0) {
+			kn_i128 sum = 0;
+			int z;
+
+			for (i = 0; i < m; i++)
+				sum += xlx(v[i]);
+			z = kn_ldiv_entropy_sure(&ld, xlx(n), sum, n, m);
+			if (z != 0 && (z > 0) != x)
+				printf(" WRONG");
+			if (getenv("LDIV_SURE") != NULL)
+				printf(" %d", z);
+		} else if (strcmp(line, "recursive") == 0) {
+			unsigned __int128 tail = 0;
+
+			for (i = ld.l >= 1 ? (size_t)ld.l - 1 : 0; i < m; i++)
+				tail += v[i];
+			if (kn_ldiv_recursive_ok(&ld, m > 0 ? v[0] : 0, tail,
+			    m) != x)
+				printf(" WRONG");
+		}
+		printf("\n");
 	}
 	free(v);
 	return 0;
