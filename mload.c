@@ -498,9 +498,9 @@ dicts_check(struct part *pt)
 		    "distinct l-diversity holds in memory with l above the "
 		    "budget over 65536, less 1" : "--closeness, several "
 		    "-s, -l with --variance, and entropy and recursive "
-		    "l-diversity under --split or --job hold in memory "
-		    "(distinct l-diversity alone, --variance alone, and "
-		    "entropy and recursive l under the median split do not)",
+		    "l-diversity under --job hold in memory (distinct, "
+		    "entropy and recursive l-diversity alone, and --variance "
+		    "alone, do not)",
 		    pt->has_targ && !pt->targ_keyed ? ", and the labels of "
 		    "-t, which --split infogain holds" : "");
 	else if (pt->has_targ && !pt->targ_keyed)

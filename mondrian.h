@@ -215,7 +215,7 @@ struct part {
 	 * carries a set of at most ceil(l) keys (gtab's lset, rothko.h),
 	 * which tells exactly whether a part has l distinct values, and a
 	 * node in memory gives its values ids by key (rothko.c).  Entropy
- * and recursive l-diversity on one column under the median split are
+ * and recursive l-diversity on one column (not under --job) are
  * keyed so too (sens_sorted, with sens_hashed): a node on disk, and
  * Rothko-S's tree, is decided from sorts of its keys (rsens.c), its
  * groups carry no set. */

@@ -648,12 +648,11 @@ main(int argc, char *argv[])
 	    pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
 	    !pt->req.hasv && !pt->req.hast &&
 	    (ceil(pt->req.ld.l) + 1) * 8 * 1024 <= (double)pt->budget / 8;
-	/* Entropy and recursive l alike under the median split, decided
-	 * on disk by sorts (rsens.c). */
+	/* Entropy and recursive l alike, decided on disk by sorts
+	 * (rsens.c). */
 	pt->sens_sorted = pt->ooc && job == JOB_NONE && pt->nsens == 1 &&
 	    pt->req.ld.on && pt->req.ld.kind != KN_DIV_DISTINCT &&
-	    !pt->req.hasv && !pt->req.hast &&
-	    pt->split == SPLIT_MEDIAN && !pt->relaxed;
+	    !pt->req.hasv && !pt->req.hast && !pt->relaxed;
 	pt->sens_hashed |= pt->sens_sorted;
 	pt->sens_keyed = (pt->ooc && pt->req.hasv && pt->nsens == 1 &&
 	    !pt->req.ld.on && !pt->req.hast) || pt->sens_hashed;

@@ -231,6 +231,48 @@ hier_line(const char *line, size_t len, void *ctx)
 	runs_line(line + 8, len - 8, &hs->ru);
 }
 
+/* The score of specializing the hierarchy of dimension j under
+ * --split, from its groups, child by child as eval_hier sums it. */
+static void
+hier_score(struct part *pt, size_t j, kn_i128 *isc, long double *sc)
+{
+	const struct gtab *g = &pt->rk->gtab[j];
+	size_t i, q, g0 = 0;
+	uint64_t n = 0;
+	kn_i128 lf = 0, ts = 0;
+
+	*isc = 0;
+	*sc = 0;
+	for (i = 0; i < g->n; i++) {
+		const struct gent *e = &g->e[i];
+		const struct gsum *gs = rothko_gsum(g, e);
+
+		n += e->cnt;
+		if (pt->split == SPLIT_INFOGAIN) {
+			uint64_t c = pt->hl_side[e->y];
+
+			pt->hl_side[e->y] += e->cnt;
+			lf += mond_x_log_x(pt, c + e->cnt) -
+			    mond_x_log_x(pt, c);
+		} else
+			ts += gs != NULL && pt->targ_keyed ? gs->ts :
+			    mond_tval(pt, e->y) * (kn_i128)e->cnt;
+		if (i + 1 < g->n &&
+		    mond_child_of(pt, j, g->e[i + 1].code - pt->node.mn[j]) ==
+			mond_child_of(pt, j, e->code - pt->node.mn[j]))
+			continue;
+		if (pt->split == SPLIT_INFOGAIN) {
+			*isc += lf - mond_x_log_x(pt, n);
+			for (q = g0; q <= i; q++)
+				pt->hl_side[g->e[q].y] = 0;
+		} else
+			*sc += mond_regression_term(ts, n);
+		g0 = i + 1;
+		n = 0;
+		lf = ts = 0;
+	}
+}
+
 /* Specializing the hierarchy of dimension j: allowable when every
  * child meets the requirements (eval_hier). */
 static void
@@ -242,6 +284,8 @@ cut_hier(struct part *pt, size_t j, struct cut *best)
 	kn_sorter *so;
 	char line[24];
 	size_t b = sort_budget(pt) / 2;
+	kn_i128 isc;
+	long double sc;
 
 	memset(&hs, 0, sizeof(hs));
 	hs.pt = pt;
@@ -260,11 +304,25 @@ cut_hier(struct part *pt, size_t j, struct cut *best)
 	sort_done(pt, so);
 	if (hs.open)
 		hier_end(&hs);
-	if (!hs.ok || best->found)
+	if (!hs.ok)
+		return;
+	if (pt->split == SPLIT_MEDIAN) {
+		if (!best->found) {
+			best->found = 1;
+			best->fast = 0;
+			best->dim = j;
+		}
+		return;
+	}
+	hier_score(pt, j, &isc, &sc);
+	if (!mond_cut_better(pt, best, isc, sc, pt->node.n))
 		return;
 	best->found = 1;
 	best->fast = 0;
 	best->dim = j;
+	best->dist = pt->node.n;
+	best->iscore = isc;
+	best->score = sc;
 }
 
 /* ---- an ordered dimension's cut ------------------------------------ */
@@ -479,9 +537,15 @@ side_verdict(struct part *pt, uint64_t n, uint64_t m, uint64_t r1,
 
 /* A row of the node in the dimension's order: its key there, its
  * value's number (in the order of their keys), its rank j among the
- * rows of its value, and their total t. */
+ * rows of its value, their total t, and its label or target y. */
 struct orow {
-	uint64_t key, v, j, t;
+	uint64_t key, v, j, t, y;
+};
+
+/* A row of the first sort's file: its key in the dimension, its label
+ * or target (mond_targ_of). */
+struct krow {
+	uint64_t key, y;
 };
 
 /* A file of records read from its end. */
@@ -548,6 +612,9 @@ struct osort {
 	FILE *f1, *ft, *f2, *f3;
 	uint64_t cur, run;
 	int any;
+	/* --split: the left part's sum of c ln c over the labels and the
+	 * right part's, or the left part's sum of the target */
+	kn_i128 llf, rlf, lts;
 	/* the cuts waiting for their counts (flush_unsure) */
 	struct unsure *un;
 	size_t nun, ucap;
@@ -572,13 +639,13 @@ tmp_make(struct part *pt, char **name)
 }
 
 /* The first sort's line: 16 hex digits of the value's key, 16 of the
- * dimension's. */
+ * dimension's, 16 of the label or target. */
 static void
 first_line(const char *line, size_t len, void *ctx)
 {
 	struct osort *os = ctx;
-	uint64_t h = rothko_hex_get(line, 16), k = rothko_hex_get(line + 16,
-	    16);
+	uint64_t h = rothko_hex_get(line, 16);
+	struct krow k;
 
 	(void)len;
 	if (os->any && h != os->cur) {
@@ -588,10 +655,12 @@ first_line(const char *line, size_t len, void *ctx)
 	os->cur = h;
 	os->any = 1;
 	os->run++;
+	k.key = rothko_hex_get(line + 16, 16);
+	k.y = rothko_hex_get(line + 32, 16);
 	wr(os->f1, &k, sizeof(k), os->n1);
 }
 
-/* The second sort's line: key, value, j, t, 16 hex digits each. */
+/* The second sort's line: key, value, j, t, y, 16 hex digits each. */
 static void
 second_line(const char *line, size_t len, void *ctx)
 {
@@ -603,6 +672,7 @@ second_line(const char *line, size_t len, void *ctx)
 	o.v = rothko_hex_get(line + 16, 16);
 	o.j = rothko_hex_get(line + 32, 16);
 	o.t = rothko_hex_get(line + 48, 16);
+	o.y = rothko_hex_get(line + 64, 16);
 	wr(os->f2, &o, sizeof(o), os->n2);
 }
 
@@ -621,7 +691,8 @@ exact_ok(struct osort *os, uint64_t kc, int needl, int needr)
 {
 	struct part *pt = os->pt;
 	struct cnts cl, cr;
-	uint64_t t, i, k, nl;
+	struct krow k;
+	uint64_t t, i, nl;
 	int ok = 1;
 
 	if (needl)
@@ -633,7 +704,7 @@ exact_ok(struct osort *os, uint64_t kc, int needl, int needr)
 	while (fread(&t, sizeof(t), 1, os->ft) == 1) {
 		for (i = nl = 0; i < t; i++) {
 			rd(os->f1, &k, sizeof(k), os->n1);
-			nl += k <= kc;
+			nl += k.key <= kc;
 		}
 		if (needl && nl > 0)
 			cnts_add(&cl, nl);
@@ -672,9 +743,10 @@ key_code(struct part *pt, size_t j, uint64_t k)
 	return g->e[lo].code;
 }
 
-/* Takes the cut below key kc, l rows on its left, as the best. */
+/* Takes the cut below key kc, l rows on its left, scoring (isc, sc),
+ * as the best. */
 static void
-take(struct osort *os, uint64_t l, uint64_t kc)
+take(struct osort *os, uint64_t l, uint64_t kc, kn_i128 isc, long double sc)
 {
 	struct cut *best = os->best;
 	uint64_t n = os->pt->node.n;
@@ -684,8 +756,8 @@ take(struct osort *os, uint64_t l, uint64_t kc)
 	best->dim = os->j;
 	best->L = l;
 	best->dist = 2 * l > n ? 2 * l - n : n - 2 * l;
-	best->iscore = 0;
-	best->score = 0;
+	best->iscore = isc;
+	best->score = sc;
 	best->med = key_code(os->pt, os->j, kc);
 	best->eqleft = UINT64_MAX;
 }
@@ -722,7 +794,7 @@ flush_unsure(struct osort *os)
 	for (i = 0; i < os->nun && nearer(os, os->un[i].l); i++)
 		if (exact_ok(os, os->un[i].kc, os->un[i].needl,
 		    os->un[i].needr)) {
-			take(os, os->un[i].l, os->un[i].kc);
+			take(os, os->un[i].l, os->un[i].kc, 0, 0);
 			break;
 		}
 	os->nun = 0;
@@ -740,7 +812,35 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 	uint64_t n = pt->node.n, l = L->n;
 	int vl, vr;
 
-	if (l < pt->req.k || n - l < pt->req.k || !nearer(os, l))
+	if (l < pt->req.k || n - l < pt->req.k)
+		return;
+	if (pt->split != SPLIT_MEDIAN) {
+		/* The best score, each cut that beats it judged in turn
+		 * (eval_ordered). */
+		uint64_t dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+		kn_i128 isc = 0;
+		long double sc = 0;
+
+		if (pt->split == SPLIT_INFOGAIN)
+			isc = os->llf - mond_x_log_x(pt, l) + os->rlf -
+			    mond_x_log_x(pt, n - l);
+		else
+			sc = mond_regression_term(os->lts, l) +
+			    mond_regression_term(pt->node.tot.ts - os->lts,
+			    n - l);
+		if (!mond_cut_better(pt, os->best, isc, sc, dist))
+			return;
+		vl = side_verdict(pt, L->n, L->m, L->r1,
+		    pt->req.ld.kind == KN_DIV_ENTROPY ? L->s :
+		    (kn_i128)L->top.sum);
+		vr = side_verdict(pt, R->n, R->m, R->r1, R->s);
+		if (vl == 0 || vr == 0 ||
+		    ((vl < 0 || vr < 0) && !exact_ok(os, kc, vl < 0, vr < 0)))
+			return;
+		take(os, l, kc, isc, sc);
+		return;
+	}
+	if (!nearer(os, l))
 		return;
 	if ((vl = side_verdict(pt, L->n, L->m, L->r1,
 	    pt->req.ld.kind == KN_DIV_ENTROPY ? L->s :
@@ -749,7 +849,7 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 	if ((vr = side_verdict(pt, R->n, R->m, R->r1, R->s)) == 0)
 		return;
 	if (vl > 0 && vr > 0) {
-		take(os, l, kc);
+		take(os, l, kc, 0, 0);
 		return;
 	}
 	if (os->nun == os->ucap) {
@@ -798,9 +898,10 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	struct rinfo ri;
 	struct brev b2, b3;
 	const struct rinfo *rp;
+	struct krow k;
 	kn_sorter *so;
-	char line[64];
-	uint64_t t, v, i, k, cur = 0;
+	char line[80];
+	uint64_t t, v, i, cur = 0;
 	size_t cap;
 	int any;
 
@@ -822,7 +923,8 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	while ((r = node_next(pt, &rdr)) != NULL) {
 		rothko_hex_put(line, mond_sens_of(pt, r), 16);
 		rothko_hex_put(line + 16, rothko_disk_key(pt, r, j), 16);
-		kn_sort_add(so, line, 32);
+		rothko_hex_put(line + 32, mond_targ_of(pt, r), 16);
+		kn_sort_add(so, line, 48);
 	}
 	rothko_read_close(&rdr);
 	os.f1 = tmp_make(pt, &os.n1);
@@ -842,11 +944,12 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	for (v = 0; fread(&t, sizeof(t), 1, os.ft) == 1; v++)
 		for (i = 1; i <= t; i++) {
 			rd(os.f1, &k, sizeof(k), os.n1);
-			rothko_hex_put(line, k, 16);
+			rothko_hex_put(line, k.key, 16);
 			rothko_hex_put(line + 16, v, 16);
 			rothko_hex_put(line + 32, i, 16);
 			rothko_hex_put(line + 48, t, 16);
-			kn_sort_add(so, line, 64);
+			rothko_hex_put(line + 64, k.y, 16);
+			kn_sort_add(so, line, 80);
 		}
 	if (ferror(os.ft))
 		kn_die_sys("%s: read error", os.nt);
@@ -883,6 +986,7 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	memset(&w, 0, sizeof(w));
 	topl_init(&w.top, cap);
 	brev_open(&b3, os.f3, os.n3, sizeof(struct rinfo));
+	os.rlf = pt->node.tot.lf;
 	rewind(os.f2);
 	for (any = 0; fread(&o, sizeof(o), 1, os.f2) == 1; any = 1) {
 		if (any && o.key != cur) {
@@ -892,8 +996,19 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 			boundary(&os, cur, &w, rp);
 		}
 		sweep_add(pt, &w, o.v, o.j);
+		if (pt->split == SPLIT_INFOGAIN) {
+			uint64_t c = pt->hl_side[o.y]++,
+				 rc = pt->hl_tot[o.y] - c;
+
+			os.llf += mond_x_log_x(pt, c + 1) - mond_x_log_x(pt, c);
+			os.rlf += mond_x_log_x(pt, rc - 1) -
+			    mond_x_log_x(pt, rc);
+		} else if (pt->split == SPLIT_REGRESSION)
+			os.lts += mond_tval(pt, o.y);
 		cur = o.key;
 	}
+	for (i = 0; i < pt->nltouch; i++)
+		pt->hl_side[pt->ltouch[i]] = 0;
 	if (ferror(os.f2))
 		kn_die_sys("%s: read error", os.n2);
 	if (os.nun > 0)
@@ -921,7 +1036,9 @@ rsens_choose_cut(struct part *pt, struct cut *best)
 	memset(best, 0, sizeof(*best));
 	if (pt->node.n >= 2 * pt->req.k) {
 		rothko_dim_order(pt, op);
-		for (j = 0; j < pt->nqi && !best->found; j++) {
+		for (j = 0; j < pt->nqi; j++) {
+			if (pt->split == SPLIT_MEDIAN && best->found)
+				break;
 			if (!pt->node.can[op[j]])
 				continue;
 			if (mond_is_hier(pt, op[j]))
