@@ -612,6 +612,9 @@ struct osort {
 	FILE *f1, *ft, *f2, *f3;
 	uint64_t cur, run;
 	int any;
+	/* the hex digits of a count of the node's rows in the sorts' lines,
+	 * and of a label or target (none under the median split) */
+	int wd, yd;
 	/* --split: the left part's sum of c ln c over the labels and the
 	 * right part's, or the left part's sum of the target */
 	kn_i128 llf, rlf, lts;
@@ -639,7 +642,7 @@ tmp_make(struct part *pt, char **name)
 }
 
 /* The first sort's line: 16 hex digits of the value's key, 16 of the
- * dimension's, 16 of the label or target. */
+ * dimension's, yd of the label or target. */
 static void
 first_line(const char *line, size_t len, void *ctx)
 {
@@ -656,11 +659,12 @@ first_line(const char *line, size_t len, void *ctx)
 	os->any = 1;
 	os->run++;
 	k.key = rothko_hex_get(line + 16, 16);
-	k.y = rothko_hex_get(line + 32, 16);
+	k.y = os->yd ? rothko_hex_get(line + 32, os->yd) : 0;
 	wr(os->f1, &k, sizeof(k), os->n1);
 }
 
-/* The second sort's line: key, value, j, t, y, 16 hex digits each. */
+/* The second sort's line: key (16 hex digits), value, j, t (wd each), y
+ * (yd). */
 static void
 second_line(const char *line, size_t len, void *ctx)
 {
@@ -669,10 +673,10 @@ second_line(const char *line, size_t len, void *ctx)
 
 	(void)len;
 	o.key = rothko_hex_get(line, 16);
-	o.v = rothko_hex_get(line + 16, 16);
-	o.j = rothko_hex_get(line + 32, 16);
-	o.t = rothko_hex_get(line + 48, 16);
-	o.y = rothko_hex_get(line + 64, 16);
+	o.v = rothko_hex_get(line + 16, os->wd);
+	o.j = rothko_hex_get(line + 16 + os->wd, os->wd);
+	o.t = rothko_hex_get(line + 16 + 2 * os->wd, os->wd);
+	o.y = os->yd ? rothko_hex_get(line + 16 + 3 * os->wd, os->yd) : 0;
 	wr(os->f2, &o, sizeof(o), os->n2);
 }
 
@@ -911,6 +915,9 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	os.best = best;
 	os.budget = sort_budget(pt);
 	cap = top_cap(pt, os.budget);
+	for (os.wd = 1; os.wd < 16 && pt->node.n >> (4 * os.wd) != 0; os.wd++)
+		;
+	os.yd = pt->split == SPLIT_MEDIAN ? 0 : 16;
 	os.ucap = os.budget / 8 / sizeof(struct unsure);
 	if (os.ucap < 16)
 		os.ucap = 16;
@@ -923,8 +930,9 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	while ((r = node_next(pt, &rdr)) != NULL) {
 		rothko_hex_put(line, mond_sens_of(pt, r), 16);
 		rothko_hex_put(line + 16, rothko_disk_key(pt, r, j), 16);
-		rothko_hex_put(line + 32, mond_targ_of(pt, r), 16);
-		kn_sort_add(so, line, 48);
+		if (os.yd)
+			rothko_hex_put(line + 32, mond_targ_of(pt, r), os.yd);
+		kn_sort_add(so, line, 32 + (size_t)os.yd);
 	}
 	rothko_read_close(&rdr);
 	os.f1 = tmp_make(pt, &os.n1);
@@ -945,11 +953,14 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 		for (i = 1; i <= t; i++) {
 			rd(os.f1, &k, sizeof(k), os.n1);
 			rothko_hex_put(line, k.key, 16);
-			rothko_hex_put(line + 16, v, 16);
-			rothko_hex_put(line + 32, i, 16);
-			rothko_hex_put(line + 48, t, 16);
-			rothko_hex_put(line + 64, k.y, 16);
-			kn_sort_add(so, line, 80);
+			rothko_hex_put(line + 16, v, os.wd);
+			rothko_hex_put(line + 16 + os.wd, i, os.wd);
+			rothko_hex_put(line + 16 + 2 * os.wd, t, os.wd);
+			if (os.yd)
+				rothko_hex_put(line + 16 + 3 * os.wd, k.y,
+				    os.yd);
+			kn_sort_add(so, line, 16 + 3 * (size_t)os.wd +
+			    (size_t)os.yd);
 		}
 	if (ferror(os.ft))
 		kn_die_sys("%s: read error", os.nt);
