@@ -874,7 +874,7 @@ static size_t
 top_cap(struct part *pt, size_t budget)
 {
 	size_t cap;
-	char sz[32];
+	char sz[32], tz[32];
 
 	if (pt->req.ld.kind == KN_DIV_ENTROPY || pt->req.ld.l < 2)
 		return 0;
@@ -883,9 +883,10 @@ top_cap(struct part *pt, size_t budget)
 		cap = (size_t)pt->node.n;
 	if (topl_bytes(cap) > budget) {
 		mond_size(sz, sizeof(sz), budget);
+		mond_size(tz, sizeof(tz), topl_bytes(cap));
 		mond_too_small(pt, "recursive l-diversity keeps the l - 1 "
-		    "largest counts of a part (%zu bytes), more than the %s "
-		    "a sort of a node on disk has", topl_bytes(cap), sz);
+		    "largest counts of a part (%s), more than the %s a sort "
+		    "of a node on disk has", tz, sz);
 	}
 	return cap;
 }

@@ -383,6 +383,15 @@ fi
 	done
 }
 
+@test "Rothko-T, recursive l whose l - 1 largest counts pass the budget: refused with exit 2, naming what and how much, no output; in memory the same table passes" {
+	awk 'BEGIN { print "a\ts"; for (i = 0; i < 200000; i++) print i % 1000 "\t" i }' > "$T/t"
+	run --separate-stderr partition -a rothko-t -S 1M -q a -k 10 -s s -l 60000 --diversity recursive -c 2 -o "$T/o" "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "partition: -S 1M: too small: recursive l-diversity keeps the l - 1 largest counts of a part (2 MiB), more than the "*" KiB a sort of a node on disk has (partition(1), -S): give a larger -S" ]]
+	[ ! -e "$T/o" ]
+	partition -q a -k 10 -s s -l 60000 --diversity recursive -c 2 "$T/t" > /dev/null
+}
+
 @test "Rothko-T, -S 4M, distinct l = 20 by hashes on ten quasi-identifiers: the groups' sets counted from their first entry, the peak within -S plus $ALLOW_KB KB; an l past the budget's bound keeps the dictionary and exits 1 as in memory" {
 	# The first 1024 entries of each group table went uncounted, 200
 	# bytes each with l = 20: 21,812 KB at -S 4M.
