@@ -1015,7 +1015,7 @@ int kn_ldiv_recursive_ok(const kn_ldiv *ld, uint64_t r1,
     unsigned __int128 tail, size_t m);
 /* Entropy l-diversity of a part of n rows and m values, known by a =
  * n ln n and s = sum c ln c over its counts c, each term in units of
- * 2^-32 rounded from long double: 1 when kn_ldiv_ok surely passes the
+ * 2^-62 rounded from long double: 1 when kn_ldiv_ok surely passes the
  * part, -1 when it surely fails it, 0 when only the counts can tell. */
 int kn_ldiv_entropy_sure(const kn_ldiv *ld, kn_i128 a, kn_i128 s, uint64_t n,
     uint64_t m);

@@ -1566,9 +1566,9 @@ hcheck_hash(const char *line, size_t len, void *ctx)
 	if (len == sizeof(hc->last) && hc->any &&
 	    memcmp(line, hc->last, len) == 0)
 		kn_die("two values of the sensitive column '%s' share the "
-		    "64-bit hash %.16s, which distinct l-diversity takes "
-		    "for a value out of core (-S): run in memory (-a "
-		    "memory)", hc->col, line);
+		    "64-bit hash %.16s, which l-diversity takes for a value "
+		    "out of core (-S): run in memory (-a memory)", hc->col,
+		    line);
 	memcpy(hc->last, line, sizeof(hc->last));
 	hc->any = 1;
 }

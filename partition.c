@@ -731,6 +731,21 @@ main(int argc, char *argv[])
 			    "buffers alone take %zu MiB, held whatever the "
 			    "budget", (used >> 20) + 1);
 		pt->rk->avail = pt->budget - used;
+		if (pt->sens_sorted) {
+			/* Recursive l's largest counts, out of the nodes'
+			 * share, whatever the groups take (rsens.c). */
+			size_t r = rsens_reserve(pt);
+			char rs[32], as[32];
+
+			mond_size(rs, sizeof(rs), r);
+			mond_size(as, sizeof(as), pt->rk->avail);
+			if (r > pt->rk->avail / 8)
+				mond_too_small(pt, "recursive l-diversity keeps "
+				    "the l - 1 largest counts of a part on disk "
+				    "(%s), more than an eighth of the %s the "
+				    "nodes have", rs, as);
+			pt->rk->avail -= r;
+		}
 		pt->pairs_path = kn_tmp_new(pt->rk->tmpdir);
 		if ((pt->pairs = kn_tmp_open(pt->pairs_path, "wb")) == NULL)
 			kn_die_sys("%s", pt->pairs_path);

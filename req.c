@@ -381,27 +381,33 @@ kn_ldiv_recursive_ok(const kn_ldiv *ld, uint64_t r1, unsigned __int128 tail,
 }
 
 /*
- * H >= log l as n (H - log l) 2^32 = a - s - n log l 2^32 >= 0.  Each
- * term of a and s is within 2^-62 of its size and half a unit; n log l
- * 2^32 in long double within n 2^32 (1 + t) 2^-61 (t = log l); the
- * difference rounded once more.  So e below bounds the error, four
- * times over.  kn_ldiv_ok decides by H itself outside its zone of
- * rounding (entropy_ok: 4 (m + 4)(1 + t) 2^-64 about t, its own h
- * within (m + 3)(1 + h) 2^-64, h <= log m < 45): a part farther than
- * z from the threshold gets the verdict of H, whichever way it is
- * computed.
+ * H >= log l as n (H - log l) 2^62 = a - s - n log l 2^62 >= 0, in
+ * units of 2^-62.  Each term of a and s is within 2^-62 of its size
+ * and half a unit (long double's log and two products, each within
+ * 2^-64); b = n log l 2^62 in long double within n (1 + t) / 2 units
+ * (t = log l, of l in long double) and 2^-63 of itself; the difference
+ * rounded once more.  So e bounds the error twice over.  kn_ldiv_ok
+ * decides by H itself outside its zone of rounding (entropy_ok: 4 (m +
+ * 4)(1 + t) 2^-64 about t, its own h within (m + 3)(1 + h) 2^-64, h <=
+ * log m, t within (1 + t) 2^-64): a part farther than z (those, twice
+ * over) from the threshold gets the verdict of H, whichever way it is
+ * computed.  Past 2^58 rows nothing is sure (a would pass 2^127).
  */
 int
 kn_ldiv_entropy_sure(const kn_ldiv *ld, kn_i128 a, kn_i128 s, uint64_t n,
     uint64_t m)
 {
-	long double t = logl(ld->ll), d, e, z;
+	long double t = logl(ld->ll), b, d, e, z;
 
-	d = (long double)(a - s) - (long double)n * t * 0x1p32L;
-	e = ((long double)a + (long double)s) * 0x1p-60L +
-	    (long double)n * (1 + t) * 0x1p-27L + (long double)m + 4;
-	z = (long double)n * ((long double)m + 4) * (8 * (1 + t) + 400) *
-	    0x1p-32L;
+	if (n >= (uint64_t)1 << 58 || m == 0)
+		return 0;
+	b = (long double)n * t * 0x1p62L;
+	d = (long double)(a - s) - b;
+	e = ((long double)a + (long double)s + b) * 0x1p-60L +
+	    (long double)n * (1 + t) + (long double)m + 4;
+	z = (long double)n * (((long double)m + 4) * 8 * (1 + t) +
+	    ((long double)m + 3) * 2 * (1 + logl((long double)m)) +
+	    2 * (1 + t)) * 0x1p-2L;
 	if (d > e + z)
 		return 1;
 	if (d < -(e + z))

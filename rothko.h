@@ -371,6 +371,9 @@ size_t rothko_tree_route(struct part *pt, const uint32_t *r);
 void rsens_choose_cut(struct part *pt, struct cut *best);
 /* Whether that node as a whole meets -k and -l. */
 int rsens_node_ok(struct part *pt);
+/* What recursive l's sweeps hold of the budget, taken from it before
+ * the nodes (partition.c): the l - 1 largest counts of a part. */
+size_t rsens_reserve(const struct part *pt);
 /* Rothko-S's pruning: whether each node t of the tree grown on a
  * sample of node on, all the rows the tree routes under it, meets -k
  * and -l, into ok[t]. */

@@ -13,8 +13,8 @@
  *   dimension's key) give each row its rank j among the rows of its
  *   value in the dimension's order, and the value's total T; sorted
  *   again by the dimension's key, a sweep from the right adds to the
- *   right part, row by row, f(T - j + 1) - f(T - j) (f = mond_x_log_x,
- *   c ln c in integers, so that the sum is the same in any order), and
+ *   right part, row by row, f(T - j + 1) - f(T - j) (f = xlx62, c ln c
+ *   in integers, so that the sum is the same in any order), and
  *   one from the left f(j) - f(j - 1) to the left part; recursive l
  *   keeps the l - 1 largest counts of the part that grows.  Entropy is
  *   decided from those sums where they tell surely
@@ -25,6 +25,7 @@
  * pruning (004 §3.2) judges each node of its tree the same way, from
  * one sort of the node's rows by value and leaf (rsens_tree_ok).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,7 +400,7 @@ topl_unslot(struct topl *t, size_t h)
 		if (t->sv[i] == 0)
 			return;
 		k = kn_hash_mix(t->sv[i] - 1) & t->mask;
-		/* Stays unless its home lies cyclically in (h, i]. */
+		/* Stays where it is when its home lies cyclically in (h, i]. */
 		if (h <= i ? h < k && k <= i : h < k || k <= i)
 			continue;
 		t->sv[h] = t->sv[i];
@@ -493,6 +494,18 @@ struct sweep {
 	struct topl top;
 };
 
+/* c ln c in units of 2^-62, rounded from long double: entropy's sure
+ * verdicts (kn_ldiv_entropy_sure) from sums of them, whose error is the
+ * terms' relative error, not their rounding to integers (which in
+ * mond_x_log_x's 2^-32 would leave parts of a few rows unsure within
+ * 1e-10 of the threshold).  c below 2^58. */
+static kn_i128
+xlx62(uint64_t c)
+{
+	return c < 2 || c >= (uint64_t)1 << 58 ? 0 :
+	    (kn_i128)roundl((long double)c * logl((long double)c) * 0x1p62L);
+}
+
 /* Value v has now c rows in the part, one more. */
 static void
 sweep_add(struct part *pt, struct sweep *w, uint64_t v, uint64_t c)
@@ -502,7 +515,7 @@ sweep_add(struct part *pt, struct sweep *w, uint64_t v, uint64_t c)
 	if (c > w->r1)
 		w->r1 = c;
 	if (pt->req.ld.kind == KN_DIV_ENTROPY)
-		w->s += mond_x_log_x(pt, c) - mond_x_log_x(pt, c - 1);
+		w->s += xlx62(c) - xlx62(c - 1);
 	else
 		topl_add(&w->top, v, c);
 }
@@ -525,8 +538,7 @@ side_verdict(struct part *pt, uint64_t n, uint64_t m, uint64_t r1,
 	if (pt->req.ld.kind != KN_DIV_ENTROPY)
 		return kn_ldiv_recursive_ok(&pt->req.ld, r1,
 		    (unsigned __int128)(n - (uint64_t)s), (size_t)m);
-	switch (kn_ldiv_entropy_sure(&pt->req.ld, mond_x_log_x(pt, n), s, n,
-	    m)) {
+	switch (kn_ldiv_entropy_sure(&pt->req.ld, xlx62(n), s, n, m)) {
 	case 1:
 		return 1;
 	case -1:
@@ -618,9 +630,11 @@ struct osort {
 	/* --split: the left part's sum of c ln c over the labels and the
 	 * right part's, or the left part's sum of the target */
 	kn_i128 llf, rlf, lts;
-	/* the cuts waiting for their counts (flush_unsure) */
-	struct unsure *un;
-	size_t nun, ucap;
+	/* the cuts waiting for their counts (flush_unsure): nun in a file,
+	 * the first nleft of them left of the median */
+	FILE *fu;
+	char *nu;
+	uint64_t nun, nleft;
 };
 
 static void
@@ -777,43 +791,67 @@ nearer(const struct osort *os, uint64_t l)
 	    (dist == os->best->dist && l > os->best->L);
 }
 
-static int
-cmp_unsure(const void *a, const void *b)
+/* Waiting cut i (in the order they came, of l ascending). */
+static void
+unsure_at(struct osort *os, uint64_t i, struct unsure *u)
 {
-	const struct unsure *x = a, *y = b;
+	off_t at = (off_t)(i * sizeof(*u));
+	size_t got = 0;
+	ssize_t w;
 
-	if (x->dist != y->dist)
-		return x->dist < y->dist ? -1 : 1;
-	return x->l > y->l ? -1 : x->l < y->l;
+	while (got < sizeof(*u)) {
+		w = pread(fileno(os->fu), (char *)u + got, sizeof(*u) - got,
+		    at + (off_t)got);
+		if (w <= 0)
+			kn_die_sys("%s: read error", os->nu);
+		got += (size_t)w;
+	}
 }
 
-/* The cuts waiting for their counts, the nearest first, until one
- * passes or none is nearer than the best. */
+/* The cuts waiting for their counts, in eval_median's order (the
+ * nearest the median first, of two as near the right one): those left
+ * of it from the last backwards, those right of it from the first on,
+ * until one passes or none is nearer than the best. */
 static void
 flush_unsure(struct osort *os)
 {
-	size_t i;
+	uint64_t lo = os->nleft, hi = os->nleft;
+	struct unsure a, b, u;
 
-	qsort(os->un, os->nun, sizeof(*os->un), cmp_unsure);
-	for (i = 0; i < os->nun && nearer(os, os->un[i].l); i++)
-		if (exact_ok(os, os->un[i].kc, os->un[i].needl,
-		    os->un[i].needr)) {
-			take(os, os->un[i].l, os->un[i].kc, 0, 0);
+	if (fflush(os->fu) != 0)
+		kn_die_sys("%s: write error", os->nu);
+	while (lo > 0 || hi < os->nun) {
+		if (lo > 0)
+			unsure_at(os, lo - 1, &a);
+		if (hi < os->nun)
+			unsure_at(os, hi, &b);
+		if (hi < os->nun && (lo == 0 || b.dist <= a.dist)) {
+			u = b;
+			hi++;
+		} else {
+			u = a;
+			lo--;
+		}
+		if (!nearer(os, u.l))
+			break;
+		if (exact_ok(os, u.kc, u.needl, u.needr)) {
+			take(os, u.l, u.kc, 0, 0);
 			break;
 		}
-	os->nun = 0;
+	}
 }
 
 /* The boundary below key kc, the left part L, the right one R: taken
  * as the best if it is as near the median and both parts pass.  One
- * that only its counts can tell waits (in un), so that their pass over
- * the node is made for the nearest alone. */
+ * that only its counts can tell waits (in a file: flush_unsure), so
+ * that a pass over the node is made for the nearest alone. */
 static void
 boundary(struct osort *os, uint64_t kc, const struct sweep *L,
     const struct rinfo *R)
 {
 	struct part *pt = os->pt;
 	uint64_t n = pt->node.n, l = L->n;
+	struct unsure u;
 	int vl, vr;
 
 	if (l < pt->req.k || n - l < pt->req.k)
@@ -856,39 +894,37 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 		take(os, l, kc, 0, 0);
 		return;
 	}
-	if (os->nun == os->ucap) {
-		flush_unsure(os);
-		if (!nearer(os, l))
-			return;
-	}
-	os->un[os->nun].l = l;
-	os->un[os->nun].dist = 2 * l > n ? 2 * l - n : n - 2 * l;
-	os->un[os->nun].kc = kc;
-	os->un[os->nun].needl = vl < 0;
-	os->un[os->nun].needr = vr < 0;
+	memset(&u, 0, sizeof(u));
+	u.l = l;
+	u.dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+	u.kc = kc;
+	u.needl = vl < 0;
+	u.needr = vr < 0;
+	if (os->fu == NULL)
+		os->fu = tmp_make(pt, &os->nu);
+	wr(os->fu, &u, sizeof(u), os->nu);
 	os->nun++;
+	os->nleft += 2 * l <= n;
 }
 
-/* The l - 1 largest counts a sweep keeps, refused past the budget. */
+/* The l - 1 largest counts a sweep of a node of n rows keeps. */
 static size_t
-top_cap(struct part *pt, size_t budget)
+top_cap(const struct part *pt, uint64_t n)
 {
 	size_t cap;
-	char sz[32], tz[32];
 
 	if (pt->req.ld.kind == KN_DIV_ENTROPY || pt->req.ld.l < 2)
 		return 0;
 	cap = (size_t)pt->req.ld.l - 1;
-	if (cap > pt->node.n)
-		cap = (size_t)pt->node.n;
-	if (topl_bytes(cap) > budget) {
-		mond_size(sz, sizeof(sz), budget);
-		mond_size(tz, sizeof(tz), topl_bytes(cap));
-		mond_too_small(pt, "recursive l-diversity keeps the l - 1 "
-		    "largest counts of a part (%s), more than the %s a sort "
-		    "of a node on disk has", tz, sz);
-	}
-	return cap;
+	return cap > n ? (size_t)n : cap;
+}
+
+size_t
+rsens_reserve(const struct part *pt)
+{
+	size_t cap = top_cap(pt, pt->nrows);
+
+	return cap > 0 ? topl_bytes(cap) : 0;
 }
 
 static void
@@ -915,15 +951,10 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	os.j = j;
 	os.best = best;
 	os.budget = sort_budget(pt);
-	cap = top_cap(pt, os.budget);
+	cap = top_cap(pt, pt->node.n);
 	for (os.wd = 1; os.wd < 16 && pt->node.n >> (4 * os.wd) != 0; os.wd++)
 		;
 	os.yd = pt->split == SPLIT_MEDIAN ? 0 : 16;
-	os.ucap = os.budget / 8 / sizeof(struct unsure);
-	if (os.ucap < 16)
-		os.ucap = 16;
-	if (pt->req.ld.kind == KN_DIV_ENTROPY)
-		os.un = kn_alloc(os.ucap * sizeof(struct unsure));
 
 	/* By value, then by the dimension's key. */
 	so = kn_sort_new(NULL, 0, 1, os.budget, pt->rk->tmpdir);
@@ -1023,9 +1054,11 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 		pt->hl_side[pt->ltouch[i]] = 0;
 	if (ferror(os.f2))
 		kn_die_sys("%s: read error", os.n2);
-	if (os.nun > 0)
+	if (os.nun > 0) {
 		flush_unsure(&os);
-	free(os.un);
+		fclose(os.fu);
+		kn_tmp_close(os.nu);
+	}
 	free(b3.buf);
 	topl_free(&w.top);
 	fclose(os.f1);

@@ -5,7 +5,7 @@
  * that of kn_ldiv_add given them one by one, "1 1", "0 0" or, when they
  * differ, both and "DIFFER".  Then, for entropy, what
  * kn_ldiv_entropy_sure tells from the counts' sums of c ln c in units
- * of 2^-32 (as partition's mond_x_log_x rounds them), and for recursive
+ * of 2^-62 (as partition's rsens.c rounds them), and for recursive
  * kn_ldiv_recursive_ok from the largest count and the tail: " WRONG"
  * when either contradicts kn_ldiv_ok; with LDIV_SURE set, the sure
  * verdict (1, -1, or 0 when only the counts tell) as a third field. */
@@ -20,7 +20,7 @@ static kn_i128
 xlx(uint64_t c)
 {
 	return c < 2 ? 0 : (kn_i128)roundl((long double)c *
-	    logl((long double)c) * 4294967296.0L);
+	    logl((long double)c) * 0x1p62L);
 }
 
 int
