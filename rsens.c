@@ -21,9 +21,12 @@
  *   (kn_ldiv_entropy_sure), else from the part's counts as above.
  *
  * The cut chosen is the one eval_median chooses: the allowable cut
- * nearest the median, the right one of two as near.  Rothko-S's
- * pruning (004 §3.2) judges each node of its tree the same way, from
- * one sort of the node's rows by value and leaf (rsens_tree_ok).
+ * nearest the median, the right one of two as near (under --split,
+ * eval_ordered's: each cut that scores better than the best so far,
+ * judged in turn, the labels' or the target's part of the score added
+ * up in the sweep from the left).  Rothko-S's pruning (004 §3.2) judges
+ * each node of its tree the same way, from one sort of the node's rows
+ * by value and leaf (rsens_tree_ok).
  */
 #include <math.h>
 #include <stdio.h>
