@@ -740,10 +740,10 @@ main(int argc, char *argv[])
 			mond_size(rs, sizeof(rs), r);
 			mond_size(as, sizeof(as), pt->rk->avail);
 			if (r > pt->rk->avail / 8)
-				mond_too_small(pt, "recursive l-diversity keeps "
-				    "the l - 1 largest counts of a part on disk "
-				    "(%s), more than an eighth of the %s the "
-				    "nodes have", rs, as);
+				mond_too_small(pt, "recursive l-diversity "
+				    "keeps the l - 1 largest counts of a part "
+				    "on disk (%s), more than an eighth of the "
+				    "%s the nodes have", rs, as);
 			pt->rk->avail -= r;
 		}
 		pt->pairs_path = kn_tmp_new(pt->rk->tmpdir);

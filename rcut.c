@@ -309,8 +309,8 @@ scut_line(const char *line, size_t len, void *ctx)
 		scut_boundary(sc);
 	if (!sc->pt->relaxed)
 		group_add(sc->pt, rothko_hex_get(line + 16, sd),
-		    rothko_hex_get(line + 16 + sd, targ_digits(sc->pt)), 1, NULL,
-		    &sc->L, &sc->R);
+		    rothko_hex_get(line + 16 + sd, targ_digits(sc->pt)), 1,
+		    NULL, &sc->L, &sc->R);
 	sc->cur = key;
 	sc->ncur++;
 	sc->any = 1;
