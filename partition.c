@@ -735,15 +735,13 @@ main(int argc, char *argv[])
 			/* Recursive l's largest counts, out of the nodes'
 			 * share, whatever the groups take (rsens.c). */
 			size_t r = rsens_reserve(pt);
-			char rs[32], as[32];
 
-			mond_size(rs, sizeof(rs), r);
-			mond_size(as, sizeof(as), pt->rk->avail);
 			if (r > pt->rk->avail / 8)
 				mond_too_small(pt, "recursive l-diversity "
 				    "keeps the l - 1 largest counts of a part "
-				    "on disk (%s), more than an eighth of the "
-				    "%s the nodes have", rs, as);
+				    "on disk (%zu KiB), more than an eighth of "
+				    "the %zu KiB the nodes have", (r >> 10) + 1,
+				    pt->rk->avail >> 10);
 			pt->rk->avail -= r;
 		}
 		pt->pairs_path = kn_tmp_new(pt->rk->tmpdir);

@@ -538,6 +538,14 @@ side_verdict(struct part *pt, uint64_t n, uint64_t m, uint64_t r1,
 {
 	if (n < pt->req.k)
 		return 0;
+	/* Counts all alike (the largest is the mean): kn_ldiv_ok's
+	 * verdict is m >= l, for entropy as for the others, with no
+	 * rounding to be unsure of (a constant column and -l 1, values in
+	 * turn and an integer l). */
+	if ((unsigned __int128)r1 * m == n)
+		return pt->req.ld.kind == KN_DIV_ENTROPY ?
+		    m >= pt->req.ld.lceil : kn_ldiv_recursive_ok(&pt->req.ld,
+		    r1, (unsigned __int128)(n - (uint64_t)s), (size_t)m);
 	if (pt->req.ld.kind != KN_DIV_ENTROPY)
 		return kn_ldiv_recursive_ok(&pt->req.ld, r1,
 		    (unsigned __int128)(n - (uint64_t)s), (size_t)m);
@@ -910,16 +918,15 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 	os->nleft += 2 * l <= n;
 }
 
-/* The l - 1 largest counts a sweep of a node of n rows keeps. */
+/* The l - 1 largest counts a sweep of a node of n rows keeps: none
+ * when l is more than n, as no part of the node has l values then. */
 static size_t
 top_cap(const struct part *pt, uint64_t n)
 {
-	size_t cap;
-
-	if (pt->req.ld.kind == KN_DIV_ENTROPY || pt->req.ld.l < 2)
+	if (pt->req.ld.kind == KN_DIV_ENTROPY || pt->req.ld.l < 2 ||
+	    pt->req.ld.l - 1 >= (double)n)
 		return 0;
-	cap = (size_t)pt->req.ld.l - 1;
-	return cap > n ? (size_t)n : cap;
+	return (size_t)pt->req.ld.l - 1;
 }
 
 size_t
