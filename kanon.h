@@ -925,11 +925,11 @@ typedef struct {
 	int kind;
 	double l;
 	/* l exactly: the least integer at least l (the values a class
-	 * needs when all are equally frequent), whether l is one, and l
-	 * as a long double for log l */
+	 * needs when all are equally frequent), whether l is one, and log l
+	 * of l as a long double, computed once for every class */
 	uint64_t lceil;
 	int lint;
-	long double ll;
+	long double lnl;
 	kn_i128 cm;
 	int cs;
 	const char *lstr;	/* option texts, for messages */

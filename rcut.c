@@ -384,10 +384,9 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	group_clear(pt);
 }
 
-/* Specializing the hierarchy of dimension j, from its groups (as
- * eval_hier). */
-static void
-groups_cut_hier(struct part *pt, size_t j, struct cut *best)
+void
+rothko_groups_cut_hier(struct part *pt, size_t j, struct cut *best,
+    int judged)
 {
 	const struct gtab *g = &pt->rk->gtab[j];
 	struct side S;
@@ -410,7 +409,7 @@ groups_cut_hier(struct part *pt, size_t j, struct cut *best)
 		    mond_child_of(pt, j, g->e[i + 1].code - pt->node.mn[j]) ==
 			mond_child_of(pt, j, g->e[i].code - pt->node.mn[j]))
 			continue;
-		if (!mond_side_ok(pt, &S, pt->hs_side, 0))
+		if (!judged && !mond_side_ok(pt, &S, pt->hs_side, 0))
 			ok = 0;
 		if (pt->split == SPLIT_INFOGAIN)
 			isc += S.lf - mond_x_log_x(pt, S.n);
@@ -487,7 +486,7 @@ rothko_choose_cut_on_disk(struct part *pt, struct cut *best)
 			break;
 		}
 		if (mond_is_hier(pt, op[j]))
-			groups_cut_hier(pt, op[j], best);
+			rothko_groups_cut_hier(pt, op[j], best, 0);
 		else if (rothko_streamed(pt, op[j]))
 			stream_cut_ordered(pt, op[j], best);
 		else

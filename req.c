@@ -37,7 +37,7 @@ dec_opt(const char *opt, const char *arg, size_t n, kn_i128 *m, int *sc,
 		kn_die("%s: '%s' %s", opt, arg, kn_dec_why(arg, n, notnum));
 }
 
-/* l as given, exactly (kn_ldiv's lceil, lint and ll): a double may
+/* l as given, exactly (kn_ldiv's lceil, lint and lnl): a double may
  * round 3.0000000000000001 to 3. */
 static void
 ldiv_exact(kn_ldiv *ld, const char *arg)
@@ -51,7 +51,7 @@ ldiv_exact(kn_ldiv *ld, const char *arg)
 	p = kn_pow10(sc);
 	ld->lint = sc == 0;
 	ld->lceil = (uint64_t)(m / p + (m % p != 0));
-	ld->ll = (long double)m / powl(10, sc);
+	ld->lnl = logl((long double)m / powl(10, sc));
 }
 
 void
@@ -256,7 +256,7 @@ entropy_ok(const kn_ldiv *ld, long double h, size_t m, int uniform,
 		return m >= ld->lceil;
 	/* h is within (m + 3)(1 + h) units of 2^-64 of H, log l of its
 	 * own: four times that is rounding. */
-	t = logl(ld->ll);
+	t = ld->lnl;
 	if (fabsl(h - t) > 4 * ((long double)m + 4) * (1 + t) * 0x1p-64L)
 		return h >= t;
 	if (v != NULL) {
@@ -397,7 +397,7 @@ int
 kn_ldiv_entropy_sure(const kn_ldiv *ld, kn_i128 a, kn_i128 s, uint64_t n,
     uint64_t m)
 {
-	long double t = logl(ld->ll), b, d, e, z;
+	long double t = ld->lnl, b, d, e, z;
 
 	if (n >= (uint64_t)1 << 58 || m == 0)
 		return 0;

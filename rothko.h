@@ -356,6 +356,11 @@ void rothko_groups_alloc(struct part *pt);
 void rothko_choose_cut_on_disk(struct part *pt, struct cut *best);
 /* The order the dimensions are tried in, into op[0..nqi). */
 void rothko_dim_order(struct part *pt, uint32_t *op);
+/* Specializing the hierarchy of dimension j, from its groups (as
+ * eval_hier): taken as the best if every child meets the requirements
+ * (judged: known to by the caller) and it scores better. */
+void rothko_groups_cut_hier(struct part *pt, size_t j, struct cut *best,
+    int judged);
 
 /* Exits 1 when the table in memory does not meet the requirements. */
 void rothko_root_check(struct part *pt, const char *name);

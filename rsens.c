@@ -235,48 +235,6 @@ hier_line(const char *line, size_t len, void *ctx)
 	runs_line(line + 8, len - 8, &hs->ru);
 }
 
-/* The score of specializing the hierarchy of dimension j under
- * --split, from its groups, child by child as eval_hier sums it. */
-static void
-hier_score(struct part *pt, size_t j, kn_i128 *isc, long double *sc)
-{
-	const struct gtab *g = &pt->rk->gtab[j];
-	size_t i, q, g0 = 0;
-	uint64_t n = 0;
-	kn_i128 lf = 0, ts = 0;
-
-	*isc = 0;
-	*sc = 0;
-	for (i = 0; i < g->n; i++) {
-		const struct gent *e = &g->e[i];
-		const struct gsum *gs = rothko_gsum(g, e);
-
-		n += e->cnt;
-		if (pt->split == SPLIT_INFOGAIN) {
-			uint64_t c = pt->hl_side[e->y];
-
-			pt->hl_side[e->y] += e->cnt;
-			lf += mond_x_log_x(pt, c + e->cnt) -
-			    mond_x_log_x(pt, c);
-		} else
-			ts += gs != NULL && pt->targ_keyed ? gs->ts :
-			    mond_tval(pt, e->y) * (kn_i128)e->cnt;
-		if (i + 1 < g->n &&
-		    mond_child_of(pt, j, g->e[i + 1].code - pt->node.mn[j]) ==
-			mond_child_of(pt, j, e->code - pt->node.mn[j]))
-			continue;
-		if (pt->split == SPLIT_INFOGAIN) {
-			*isc += lf - mond_x_log_x(pt, n);
-			for (q = g0; q <= i; q++)
-				pt->hl_side[g->e[q].y] = 0;
-		} else
-			*sc += mond_regression_term(ts, n);
-		g0 = i + 1;
-		n = 0;
-		lf = ts = 0;
-	}
-}
-
 /* Specializing the hierarchy of dimension j: allowable when every
  * child meets the requirements (eval_hier). */
 static void
@@ -288,8 +246,6 @@ cut_hier(struct part *pt, size_t j, struct cut *best)
 	kn_sorter *so;
 	char line[24];
 	size_t b = sort_budget(pt) / 2;
-	kn_i128 isc;
-	long double sc;
 
 	memset(&hs, 0, sizeof(hs));
 	hs.pt = pt;
@@ -308,25 +264,9 @@ cut_hier(struct part *pt, size_t j, struct cut *best)
 	sort_done(pt, so);
 	if (hs.open)
 		hier_end(&hs);
-	if (!hs.ok)
-		return;
-	if (pt->split == SPLIT_MEDIAN) {
-		if (!best->found) {
-			best->found = 1;
-			best->fast = 0;
-			best->dim = j;
-		}
-		return;
-	}
-	hier_score(pt, j, &isc, &sc);
-	if (!mond_cut_better(pt, best, isc, sc, pt->node.n))
-		return;
-	best->found = 1;
-	best->fast = 0;
-	best->dim = j;
-	best->dist = pt->node.n;
-	best->iscore = isc;
-	best->score = sc;
+	/* The score, under --split, from the groups (rcut.c). */
+	if (hs.ok)
+		rothko_groups_cut_hier(pt, j, best, 1);
 }
 
 /* ---- an ordered dimension's cut ------------------------------------ */
@@ -489,8 +429,9 @@ topl_add(struct topl *t, uint64_t v, uint64_t c)
 	topl_down(t, 0);
 }
 
-/* A part as a sweep grows it: rows, values, the largest count, and
- * for entropy the sum of f(c), for recursive l the l - 1 largest. */
+/* A part as a sweep grows it: rows, values, the largest count, and s:
+ * for entropy the sum of f(c), for recursive l the sum of the l - 1
+ * largest counts (kept in top). */
 struct sweep {
 	uint64_t n, m, r1;
 	kn_i128 s;
@@ -519,8 +460,10 @@ sweep_add(struct part *pt, struct sweep *w, uint64_t v, uint64_t c)
 		w->r1 = c;
 	if (pt->req.ld.kind == KN_DIV_ENTROPY)
 		w->s += xlx62(c) - xlx62(c - 1);
-	else
+	else {
 		topl_add(&w->top, v, c);
+		w->s = w->top.sum;
+	}
 }
 
 /* A part at a boundary, as the sweep from the right leaves it for the
@@ -538,17 +481,14 @@ side_verdict(struct part *pt, uint64_t n, uint64_t m, uint64_t r1,
 {
 	if (n < pt->req.k)
 		return 0;
-	/* Counts all alike (the largest is the mean): kn_ldiv_ok's
-	 * verdict is m >= l, for entropy as for the others, with no
-	 * rounding to be unsure of (a constant column and -l 1, values in
-	 * turn and an integer l). */
-	if ((unsigned __int128)r1 * m == n)
-		return pt->req.ld.kind == KN_DIV_ENTROPY ?
-		    m >= pt->req.ld.lceil : kn_ldiv_recursive_ok(&pt->req.ld,
-		    r1, (unsigned __int128)(n - (uint64_t)s), (size_t)m);
 	if (pt->req.ld.kind != KN_DIV_ENTROPY)
 		return kn_ldiv_recursive_ok(&pt->req.ld, r1,
 		    (unsigned __int128)(n - (uint64_t)s), (size_t)m);
+	/* Counts all alike (the largest is the mean): kn_ldiv_ok's
+	 * verdict is m >= l, with no rounding to be unsure of (a constant
+	 * column and -l 1, values in turn and an integer l). */
+	if ((unsigned __int128)r1 * m == n)
+		return m >= pt->req.ld.lceil;
 	switch (kn_ldiv_entropy_sure(&pt->req.ld, xlx62(n), s, n, m)) {
 	case 1:
 		return 1;
@@ -570,6 +510,21 @@ struct orow {
 struct krow {
 	uint64_t key, y;
 };
+
+/* n bytes of file fd (name, for messages) at offset at. */
+static void
+pread_all(int fd, void *buf, size_t n, off_t at, const char *name)
+{
+	size_t got = 0;
+	ssize_t w;
+
+	while (got < n) {
+		w = pread(fd, (char *)buf + got, n - got, at + (off_t)got);
+		if (w <= 0)
+			kn_die_sys("%s: read error", name);
+		got += (size_t)w;
+	}
+}
 
 /* A file of records read from its end. */
 struct brev {
@@ -597,21 +552,14 @@ static const void *
 brev_prev(struct brev *b)
 {
 	if (b->n == 0) {
-		size_t k = (size_t)(b->at / (off_t)b->rs), got = 0;
-		ssize_t w;
+		size_t k = (size_t)(b->at / (off_t)b->rs);
 
 		if (k == 0)
 			return NULL;
 		if (k > b->cap)
 			k = b->cap;
 		b->at -= (off_t)(k * b->rs);
-		while (got < k * b->rs) {
-			w = pread(b->fd, b->buf + got, k * b->rs - got,
-			    b->at + (off_t)got);
-			if (w <= 0)
-				kn_die_sys("%s: read error", b->name);
-			got += (size_t)w;
-		}
+		pread_all(b->fd, b->buf, k * b->rs, b->at, b->name);
 		b->n = k;
 	}
 	return b->buf + --b->n * b->rs;
@@ -619,7 +567,7 @@ brev_prev(struct brev *b)
 
 /* A cut whose parts only their counts can tell. */
 struct unsure {
-	uint64_t l, dist, kc;
+	uint64_t l, kc;
 	int needl, needr;
 };
 
@@ -772,19 +720,26 @@ key_code(struct part *pt, size_t j, uint64_t k)
 	return g->e[lo].code;
 }
 
+/* How far a cut of l rows on its left lies from the median of the
+ * node's n: |2l - n|. */
+static uint64_t
+median_dist(uint64_t n, uint64_t l)
+{
+	return 2 * l > n ? 2 * l - n : n - 2 * l;
+}
+
 /* Takes the cut below key kc, l rows on its left, scoring (isc, sc),
  * as the best. */
 static void
 take(struct osort *os, uint64_t l, uint64_t kc, kn_i128 isc, long double sc)
 {
 	struct cut *best = os->best;
-	uint64_t n = os->pt->node.n;
 
 	best->found = 1;
 	best->fast = 1;
 	best->dim = os->j;
 	best->L = l;
-	best->dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+	best->dist = median_dist(os->pt->node.n, l);
 	best->iscore = isc;
 	best->score = sc;
 	best->med = key_code(os->pt, os->j, kc);
@@ -796,7 +751,7 @@ take(struct osort *os, uint64_t l, uint64_t kc, kn_i128 isc, long double sc)
 static int
 nearer(const struct osort *os, uint64_t l)
 {
-	uint64_t n = os->pt->node.n, dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+	uint64_t dist = median_dist(os->pt->node.n, l);
 
 	return !os->best->found || dist < os->best->dist ||
 	    (dist == os->best->dist && l > os->best->L);
@@ -806,17 +761,8 @@ nearer(const struct osort *os, uint64_t l)
 static void
 unsure_at(struct osort *os, uint64_t i, struct unsure *u)
 {
-	off_t at = (off_t)(i * sizeof(*u));
-	size_t got = 0;
-	ssize_t w;
-
-	while (got < sizeof(*u)) {
-		w = pread(fileno(os->fu), (char *)u + got, sizeof(*u) - got,
-		    at + (off_t)got);
-		if (w <= 0)
-			kn_die_sys("%s: read error", os->nu);
-		got += (size_t)w;
-	}
+	pread_all(fileno(os->fu), u, sizeof(*u), (off_t)(i * sizeof(*u)),
+	    os->nu);
 }
 
 /* The cuts waiting for their counts, in eval_median's order (the
@@ -826,7 +772,7 @@ unsure_at(struct osort *os, uint64_t i, struct unsure *u)
 static void
 flush_unsure(struct osort *os)
 {
-	uint64_t lo = os->nleft, hi = os->nleft;
+	uint64_t lo = os->nleft, hi = os->nleft, n = os->pt->node.n;
 	struct unsure a, b, u;
 
 	if (fflush(os->fu) != 0)
@@ -836,7 +782,8 @@ flush_unsure(struct osort *os)
 			unsure_at(os, lo - 1, &a);
 		if (hi < os->nun)
 			unsure_at(os, hi, &b);
-		if (hi < os->nun && (lo == 0 || b.dist <= a.dist)) {
+		if (hi < os->nun && (lo == 0 || median_dist(n, b.l) <=
+		    median_dist(n, a.l))) {
 			u = b;
 			hi++;
 		} else {
@@ -870,7 +817,7 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 	if (pt->split != SPLIT_MEDIAN) {
 		/* The best score, each cut that beats it judged in turn
 		 * (eval_ordered). */
-		uint64_t dist = 2 * l > n ? 2 * l - n : n - 2 * l;
+		uint64_t dist = median_dist(n, l);
 		kn_i128 isc = 0;
 		long double sc = 0;
 
@@ -883,9 +830,7 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 			    n - l);
 		if (!mond_cut_better(pt, os->best, isc, sc, dist))
 			return;
-		vl = side_verdict(pt, L->n, L->m, L->r1,
-		    pt->req.ld.kind == KN_DIV_ENTROPY ? L->s :
-		    (kn_i128)L->top.sum);
+		vl = side_verdict(pt, L->n, L->m, L->r1, L->s);
 		vr = side_verdict(pt, R->n, R->m, R->r1, R->s);
 		if (vl == 0 || vr == 0 ||
 		    ((vl < 0 || vr < 0) && !exact_ok(os, kc, vl < 0, vr < 0)))
@@ -895,9 +840,7 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 	}
 	if (!nearer(os, l))
 		return;
-	if ((vl = side_verdict(pt, L->n, L->m, L->r1,
-	    pt->req.ld.kind == KN_DIV_ENTROPY ? L->s :
-	    (kn_i128)L->top.sum)) == 0)
+	if ((vl = side_verdict(pt, L->n, L->m, L->r1, L->s)) == 0)
 		return;
 	if ((vr = side_verdict(pt, R->n, R->m, R->r1, R->s)) == 0)
 		return;
@@ -907,7 +850,6 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 	}
 	memset(&u, 0, sizeof(u));
 	u.l = l;
-	u.dist = 2 * l > n ? 2 * l - n : n - 2 * l;
 	u.kc = kc;
 	u.needl = vl < 0;
 	u.needr = vr < 0;
@@ -1023,8 +965,7 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 			ri.n = w.n;
 			ri.m = w.m;
 			ri.r1 = w.r1;
-			ri.s = pt->req.ld.kind == KN_DIV_ENTROPY ? w.s :
-			    (kn_i128)w.top.sum;
+			ri.s = w.s;
 			wr(os.f3, &ri, sizeof(ri), os.n3);
 		}
 		sweep_add(pt, &w, op->v, op->t - op->j + 1);

@@ -33,6 +33,29 @@ setup() {
 	B=$BATS_FILE_TMPDIR
 }
 
+# like_memory MIN S...: each case of the array cases on the table $T/t,
+# in memory (more than MIN regions) and by Rothko-T at each -S S on
+# -j 1 and 3: the same table and regions.
+like_memory() {
+	local min=$1 c S j
+	shift
+	for c in "${cases[@]}"; do
+		# $c is split into words on purpose.
+		# shellcheck disable=SC2086
+		partition $c -r "$T/r1" "$T/t" > "$T/o1"
+		[ "$(wc -l < "$T/r1")" -gt "$min" ]
+		for S in "$@"; do
+			for j in 1 3; do
+				# shellcheck disable=SC2086
+				partition -a rothko-t -S $S -j $j -T "$T" $c \
+				    -r "$T/r2" "$T/t" > "$T/o2"
+				cmp "$T/o1" "$T/o2" || { echo "$c -S $S -j $j"; false; }
+				cmp "$T/r1" "$T/r2"
+			done
+		done
+	done
+}
+
 @test "Rothko-T, -S 4M, a number distinct in each of 300,000 rows: the in-memory output, the peak within -S plus $ALLOW_KB KB" {
 	[ "$(cut -f 10 "$B/big.tsv" | sort -u | wc -l)" -eq 300001 ]
 	mkdir "$T/tmp"
@@ -218,18 +241,7 @@ fi
 	    "-q age,elevel,car -k 15 -s hyears -l 2 --split regression -t v"
 	    "-q elevel,car -H elevel=$T/el -k 15 -s v --variance 10 --split infogain -t hyears"
 	)
-	local c S j
-	for c in "${cases[@]}"; do
-		partition $c -r "$T/r1" "$T/t" > "$T/o1"
-		for S in 800K 3M; do
-			for j in 1 3; do
-				partition -a rothko-t -S $S -j $j -T "$T" $c \
-				    -r "$T/r2" "$T/t" > "$T/o2"
-				cmp "$T/o1" "$T/o2" || { echo "$c -S $S -j $j"; false; }
-				cmp "$T/r1" "$T/r2"
-			done
-		done
-	done
+	like_memory 0 800K 3M
 }
 
 @test "-S: a value of the sensitive column or target with no dictionary: a missing value and a word refused as in memory, one that does not fit 64 bits with 18 decimals refused out of core, with its line" {
@@ -297,17 +309,9 @@ fi
 	    "-q elevel,car,age -H elevel=$T/el -k 15 -s s -l 2 --split infogain -t hyears"
 	    "-q zipcode,salary -k 8 -s s -l 5 --split regression -t hvalue"
 	)
-	local c S j a
+	local c
+	like_memory 0 700K 3M
 	for c in "${cases[@]}"; do
-		partition $c -r "$T/r1" "$T/t" > "$T/o1"
-		for S in 700K 3M; do
-			for j in 1 3; do
-				partition -a rothko-t -S $S -j $j -T "$T" $c \
-				    -r "$T/r2" "$T/t" > "$T/o2"
-				cmp "$T/o1" "$T/o2" || { echo "$c -S $S -j $j"; false; }
-				cmp "$T/r1" "$T/r2"
-			done
-		done
 		partition -a rothko-s -S 700K -T "$T" $c "$T/t" > "$T/o3"
 		awk -F '\t' -v k="$(echo "$c" | sed 's/.*-k \([0-9]*\).*/\1/')" \
 		    -v l="$(echo "$c" | sed 's/.*-l \([0-9]*\).*/\1/')" \
@@ -368,19 +372,8 @@ fi
 	    "-q age,salary,elevel -H elevel=$T/el -k 10 -s d -l 3 --diversity entropy --split infogain -t car"
 	    "-q commission,car -k 8 -s s -l 2 --diversity recursive -c 2 --split regression -t hvalue"
 	)
-	local c S j
-	for c in "${cases[@]}"; do
-		partition $c -r "$T/r1" "$T/t" > "$T/o1"
-		[ "$(wc -l < "$T/r1")" -gt 20 ]
-		for S in 700K 3M; do
-			for j in 1 3; do
-				partition -a rothko-t -S $S -j $j -T "$T" $c \
-				    -r "$T/r2" "$T/t" > "$T/o2"
-				cmp "$T/o1" "$T/o2" || { echo "$c -S $S -j $j"; false; }
-				cmp "$T/r1" "$T/r2"
-			done
-		done
-	done
+	local c
+	like_memory 20 700K 3M
 	# Parts of counts (2,1,1), H = log 2^1.5, against l typed 2e-16
 	# above it: each cut is sure from the sums of c ln c (in units of
 	# 2^-32 they were not, and each took a pass over the node: 12.5 s
