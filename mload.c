@@ -492,15 +492,10 @@ dicts_check(struct part *pt)
 	 * same for any -j, whose blocks join the dictionaries in turn. */
 	if (pt->has_sens && !pt->sens_keyed)
 		snprintf(why, sizeof(why), ", the sensitive values among "
-		    "them, which out of core %s%s",
-		    pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
-		    pt->nsens == 1 && !pt->req.hast && !pt->req.hasv ?
-		    "distinct l-diversity holds in memory with l above the "
-		    "budget over 65536, less 1" : "--closeness, several "
-		    "-s, -l with --variance, and entropy and recursive "
-		    "l-diversity under --job hold in memory (distinct, "
-		    "entropy and recursive l-diversity alone, and --variance "
-		    "alone, do not)",
+		    "them, which out of core --closeness, --variance with -l "
+		    "or on several -s, and l-diversity under --job hold in "
+		    "memory (l-diversity alone on any -s, and --variance "
+		    "alone on one, do not)%s",
 		    pt->has_targ && !pt->targ_keyed ? ", and the labels of "
 		    "-t, which --split infogain holds" : "");
 	else if (pt->has_targ && !pt->targ_keyed)
@@ -577,13 +572,13 @@ sens_hash(kn_str v)
 }
 
 /* The key of keyed column j's value v (dims[nqi..nkd)): its number
- * (keyed_num), or the sensitive column's hash of its bytes when that
- * is keyed by hash (sens_hashed), any value taken. */
+ * (keyed_num), or a sensitive column's hash of its bytes when they
+ * are keyed by hash (sens_hashed), any value taken. */
 static int
 keyed_value(const struct part *pt, size_t j, kn_str v, int64_t *m,
     int8_t *sc)
 {
-	if (j == pt->nqi && pt->sens_hashed) {
+	if (j >= pt->nqi && j < pt->nqi + pt->nskd && pt->sens_hashed) {
 		*m = (int64_t)sens_hash(v);
 		*sc = 0;
 		return 1;
@@ -719,11 +714,13 @@ load_row(struct part *pt, kn_table *t, size_t b, uint64_t row, size_t scol,
 	r[pt->word_row] = (uint32_t)row;
 	if (pt->msvar)
 		msens_check_row(pt, t);
-	/* The sensitive value, then the target, keyed (dims[nqi..nkd))
+	/* The sensitive values, then the target, keyed (dims[nqi..nkd))
 	 * or in their dictionaries. */
-	if (pt->sens_keyed ? !keyed_value(pt, pt->nqi, t->f[scol],
-	    &pt->dims[pt->nqi].raw[b], &pt->dims[pt->nqi].rsc[b]) :
-	    pt->has_sens && !mond_sens_id(pt,
+	for (j = pt->nqi; j < pt->nqi + pt->nskd; j++)
+		if (!keyed_value(pt, j, t->f[pt->dims[j].col],
+		    &pt->dims[j].raw[b], &pt->dims[j].rsc[b]))
+			num_fail(t, pt->dims[j].col, 1);
+	if (!pt->sens_keyed && pt->has_sens && !mond_sens_id(pt,
 	    pt->nsens > 1 ? sens_join(pt, t->f, &pt->sjoin, &pt->sjcap) :
 	    t->f[scol], &r[pt->word_sens]))
 		num_fail(t, scol, 1);

@@ -1444,7 +1444,7 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 	if (!pt->ooc)
 		mond_rank_numbers(pt);
 	for (j = pt->nqi; j < pt->nkd; j++)
-		keyed_prepare(pt, &pt->dims[j], j == pt->nqi && pt->sens_keyed);
+		keyed_prepare(pt, &pt->dims[j], j < pt->nqi + pt->nskd);
 	if (pt->req.hasv) {
 		kn_i128 s = 0, ss = 0;
 

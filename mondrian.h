@@ -215,12 +215,16 @@ struct part {
 	 * carries a set of at most ceil(l) keys (gtab's lset, rothko.h),
 	 * which tells exactly whether a part has l distinct values, and a
 	 * node in memory gives its values ids by key (rothko.c).  Entropy
- * and recursive l-diversity on one column (not under --job) are
- * keyed so too (sens_sorted, with sens_hashed): a node on disk, and
- * Rothko-S's tree, is decided from sorts of its keys (rsens.c), its
- * groups carry no set. */
+	 * and recursive l-diversity, distinct l whose sets would not fit,
+	 * and l-diversity on several columns (not under --job, with no
+	 * --variance or --closeness) are keyed so too (sens_sorted, with
+	 * sens_hashed), each column by a dimension of its own, dims[nqi +
+	 * c] for c below nskd, its key's high half in word_sens + c: a node
+	 * on disk, and Rothko-S's tree, is decided from sorts of its keys
+	 * (rsens.c), its groups carry no set, and a node in memory numbers
+	 * its tuples and each column's values (rothko.c's local_put). */
 	int sens_keyed, targ_keyed, sens_hashed, sens_sorted;
-	size_t nkd;
+	size_t nkd, nskd;
 	size_t *used, nused;	/* the columns read: QIs, -s, -t */
 	int need_stats;		/* parts need more than their size */
 	uint32_t *rec;		/* nrows records */
@@ -462,6 +466,14 @@ mond_sens_of(const struct part *pt, const uint32_t *r)
 	if (pt->sens_keyed)
 		return numkey_get(r, pt->word_sens, pt->dims[pt->nqi].kword);
 	return pt->has_sens ? r[pt->word_sens] : 0;
+}
+
+/* Keyed by hash (sens_sorted), the key of a record's value in
+ * sensitive column c. */
+static inline uint64_t
+mond_sens_col(const struct part *pt, const uint32_t *r, size_t c)
+{
+	return numkey_get(r, pt->word_sens + c, pt->dims[pt->nqi + c].kword);
 }
 
 static inline uint64_t

@@ -548,7 +548,7 @@ main(int argc, char *argv[])
 			kn_die("%s: the table has a column '%s' already%s",
 			    t.r.name, classcol, hasclasscol ? "" :
 			    " (name the class column with --class-col)");
-	pt->dims = kn_zalloc((pt->nqi + 2) * sizeof(struct dim));
+	pt->dims = kn_zalloc((pt->nqi + KN_MAXSENS + 2) * sizeof(struct dim));
 	for (j = 0; j < pt->nqi; j++) {
 		struct dim *dm = &pt->dims[j];
 		int numeric = 0;
@@ -634,31 +634,34 @@ main(int argc, char *argv[])
 	kn_table_carry(&t, pt->used, pt->nused, 1);
 	kn_dict_init(&pt->sens_dict);
 	kn_dict_init(&pt->targ_dict);
-	pt->word_row = pt->nqi;
-	pt->rec_words = pt->nqi + 1;
-	if (pt->has_sens)
-		pt->word_sens = pt->rec_words++;
-	if (pt->has_targ)
-		pt->word_targ = pt->rec_words++;
-	pt->nkd = pt->nqi;
 	/* Distinct l alone by hashes, while a scan's first 1024 groups'
-	 * sets of ceil(l) keys take at most an eighth of -S (partition(1)):
-	 * a larger l keeps the dictionary. */
+	 * sets of ceil(l) keys take at most an eighth of -S (partition(1)). */
 	pt->sens_hashed = pt->ooc && job == JOB_NONE && pt->nsens == 1 &&
 	    pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
 	    !pt->req.hasv && !pt->req.hast &&
 	    (ceil(pt->req.ld.l) + 1) * 8 * 1024 <= (double)pt->budget / 8;
-	/* Entropy and recursive l alike, decided on disk by sorts
-	 * (rsens.c). */
-	pt->sens_sorted = pt->ooc && job == JOB_NONE && pt->nsens == 1 &&
-	    pt->req.ld.on && pt->req.ld.kind != KN_DIV_DISTINCT &&
-	    !pt->req.hasv && !pt->req.hast && !pt->relaxed;
+	/* Any other l-diversity alone, on one column or several, decided
+	 * on disk by sorts (rsens.c). */
+	pt->sens_sorted = pt->ooc && job == JOB_NONE && pt->req.ld.on &&
+	    !pt->sens_hashed && !pt->req.hasv && !pt->msvar &&
+	    !pt->req.hast && !pt->relaxed;
 	pt->sens_hashed |= pt->sens_sorted;
 	pt->sens_keyed = (pt->ooc && pt->req.hasv && pt->nsens == 1 &&
 	    !pt->req.ld.on && !pt->req.hast) || pt->sens_hashed;
 	pt->targ_keyed = pt->ooc && pt->split == SPLIT_REGRESSION;
-	if (pt->sens_keyed)
-		keyed_dim(pt, sidx, snames[0], pt->word_sens);
+	pt->nskd = !pt->sens_keyed ? 0 : pt->sens_sorted ? pt->nsens : 1;
+	pt->word_row = pt->nqi;
+	pt->rec_words = pt->nqi + 1;
+	if (pt->has_sens) {
+		pt->word_sens = pt->rec_words++;
+		if (pt->nskd > 1)
+			pt->rec_words += pt->nskd - 1;
+	}
+	if (pt->has_targ)
+		pt->word_targ = pt->rec_words++;
+	pt->nkd = pt->nqi;
+	for (i = 0; i < pt->nskd; i++)
+		keyed_dim(pt, scols[i], snames[i], pt->word_sens + i);
 	if (pt->targ_keyed)
 		keyed_dim(pt, tidx, t.names[tidx], pt->word_targ);
 	if (job != JOB_NONE) {
@@ -686,8 +689,8 @@ main(int argc, char *argv[])
 	if (pt->ooc)
 		pt->jobs = 1;
 	kn_table_free(&t);
-	if (pt->sens_hashed)
-		mond_hash_check(pt, &in, opt.columns, sidx, snames[0],
+	for (i = 0; pt->sens_hashed && i < pt->nskd; i++)
+		mond_hash_check(pt, &in, opt.columns, scols[i], snames[i],
 		    pt->rk->tmpdir, kn_jobs(&opt));
 	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
 	if (pt->ooc) {

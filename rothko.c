@@ -116,15 +116,21 @@ numbers(const struct part *pt)
 static size_t
 local_row_bytes(const struct part *pt)
 {
+	size_t c = pt->nskd > 1 ? pt->nskd : 0;
+
 	return (pt->sens_keyed ? sizeof(kn_i128) + 4 * sizeof(uint64_t) +
 	    sizeof(uint32_t) : 0) + (pt->targ_keyed ? sizeof(kn_i128) : 0) +
-	    (pt->sens_hashed ? sizeof(uint64_t) + 4 * sizeof(uint32_t) : 0);
+	    (pt->sens_hashed ? pt->nskd * (sizeof(uint64_t) +
+	    4 * sizeof(uint32_t)) + c * sizeof(uint32_t) +
+	    (c > 0 ? 4 * sizeof(uint32_t) : 0) : 0);
 }
 
 /* Frees what local_alloc took. */
 static void
 local_free(struct part *pt)
 {
+	size_t c;
+
 	if (pt->sens_keyed) {
 		free(pt->sens_val);
 		free(pt->hs_tot);
@@ -136,10 +142,18 @@ local_free(struct part *pt)
 		pt->hs_tot = pt->hs_side = pt->hs_side2 = pt->gath = NULL;
 		pt->stouch = NULL;
 		pt->nstouch = 0;
-		free(pt->rk->lkey);
-		free(pt->rk->lslot);
-		pt->rk->lkey = NULL;
-		pt->rk->lslot = NULL;
+		for (c = 0; c < pt->nskd; c++) {
+			free(pt->rk->lkey[c]);
+			free(pt->rk->lslot[c]);
+			pt->rk->lkey[c] = NULL;
+			pt->rk->lslot[c] = NULL;
+			if (pt->nskd > 1) {
+				free(pt->tmap[c]);
+				pt->tmap[c] = NULL;
+			}
+		}
+		free(pt->rk->tslot);
+		pt->rk->tslot = NULL;
 	}
 	if (pt->targ_keyed) {
 		free(pt->targ_val);
@@ -161,14 +175,22 @@ local_alloc(struct part *pt, uint64_t n)
 		pt->stouch = kn_alloc((n + 1) * sizeof(uint32_t));
 	}
 	if (pt->sens_hashed) {
-		size_t ns = 2;
+		size_t ns = 2, c;
 
 		while (ns < 2 * (n + 1))
 			ns *= 2;
-		pt->rk->lkey = kn_alloc((n + 1) * sizeof(uint64_t));
-		pt->rk->lslot = kn_zalloc(ns * sizeof(uint32_t));
+		for (c = 0; c < pt->nskd; c++) {
+			pt->rk->lkey[c] = kn_alloc((n + 1) * sizeof(uint64_t));
+			pt->rk->lslot[c] = kn_zalloc(ns * sizeof(uint32_t));
+			pt->rk->nlkey[c] = 0;
+			if (pt->nskd > 1)
+				pt->tmap[c] = kn_alloc((n + 1) *
+				    sizeof(uint32_t));
+		}
+		if (pt->nskd > 1)
+			pt->rk->tslot = kn_zalloc(ns * sizeof(uint32_t));
 		pt->rk->lmask = ns - 1;
-		pt->rk->nlkey = 0;
+		pt->rk->ntup = 0;
 	}
 	if (pt->targ_keyed)
 		pt->targ_val = kn_alloc((n + 1) * sizeof(kn_i128));
@@ -176,24 +198,62 @@ local_alloc(struct part *pt, uint64_t n)
 
 /* Row i of a node in memory, whose record on disk is d: its keyed
  * values, with i for their ids in its record in memory, m. */
+/* The node's own id of key k in keyed sensitive column c, first seen
+ * first. */
+static uint32_t
+local_id(struct part *pt, size_t c, uint64_t k)
+{
+	struct rothko *rk = pt->rk;
+	size_t h = kn_hash_mix(k) & rk->lmask;
+	uint32_t id;
+
+	while ((id = rk->lslot[c][h]) != 0 && rk->lkey[c][id - 1] != k)
+		h = (h + 1) & rk->lmask;
+	if (id == 0) {
+		rk->lkey[c][rk->nlkey[c]] = k;
+		id = rk->lslot[c][h] = (uint32_t)++rk->nlkey[c];
+	}
+	return id - 1;
+}
+
+/* With several columns, the node's own id of the tuple of the ids
+ * v[0..nskd) of a row's values, first seen first; pt->tmap[c][id] is
+ * its value's id in column c (msens.c). */
+static uint32_t
+tuple_id(struct part *pt, const uint32_t *v)
+{
+	struct rothko *rk = pt->rk;
+	uint64_t x = 0;
+	size_t h, c;
+	uint32_t id;
+
+	for (c = 0; c < pt->nskd; c++)
+		x = kn_hash_mix(x ^ v[c]);
+	for (h = x & rk->lmask; (id = rk->tslot[h]) != 0;
+	    h = (h + 1) & rk->lmask) {
+		for (c = 0; c < pt->nskd && pt->tmap[c][id - 1] == v[c]; c++)
+			;
+		if (c == pt->nskd)
+			return id - 1;
+	}
+	for (c = 0; c < pt->nskd; c++)
+		pt->tmap[c][rk->ntup] = v[c];
+	rk->tslot[h] = (uint32_t)++rk->ntup;
+	return (uint32_t)(rk->ntup - 1);
+}
+
 static void
 local_put(struct part *pt, uint32_t *m, const uint32_t *d, uint64_t i)
 {
 	if (pt->sens_hashed) {
-		/* The node's own id of the value's key, first seen first. */
-		uint64_t k = mond_sens_of(pt, d);
-		size_t h = kn_hash_mix(k) & pt->rk->lmask;
-		uint32_t id;
+		uint32_t v[KN_MAXSENS], id;
+		size_t c;
 
-		while ((id = pt->rk->lslot[h]) != 0 &&
-		    pt->rk->lkey[id - 1] != k)
-			h = (h + 1) & pt->rk->lmask;
-		if (id == 0) {
-			pt->rk->lkey[pt->rk->nlkey] = k;
-			id = pt->rk->lslot[h] = (uint32_t)++pt->rk->nlkey;
-		}
-		pt->sens_val[id - 1] = 0;
-		m[pt->word_sens] = id - 1;
+		for (c = 0; c < pt->nskd; c++)
+			v[c] = local_id(pt, c, mond_sens_col(pt, d, c));
+		id = pt->nskd > 1 ? tuple_id(pt, v) : v[0];
+		pt->sens_val[id] = 0;
+		m[pt->word_sens] = id;
 	} else if (pt->sens_keyed) {
 		pt->sens_val[i] = mond_sval(pt, mond_sens_of(pt, d));
 		m[pt->word_sens] = (uint32_t)i;

@@ -192,12 +192,14 @@ struct rothko {
 	int unknown;
 	struct sstat *sst;
 	/* sens_hashed: a set of sensitive keys (rothko_lcap) for a part;
-	 * a node in memory's keys by id, and their hash index */
-	uint64_t *lset, *lkey;
+	 * a node in memory's ids of each keyed column's values (their keys
+	 * by id, and a hash index of them), and with several columns the
+	 * ids of its tuples (their values' ids in pt->tmap, and an index) */
+	uint64_t *lset, *lkey[KN_MAXSENS];
 	size_t lcap;		/* ceil(l), set with the groups */
-	uint32_t *lslot;
+	uint32_t *lslot[KN_MAXSENS], *tslot;
 	size_t lmask;
-	uint64_t nlkey;
+	uint64_t nlkey[KN_MAXSENS], ntup;
 	struct gtab gtot;
 	const struct onode *snode;
 	long stn;

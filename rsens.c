@@ -1,9 +1,13 @@
 /*
- * rsens.c: entropy and recursive (c,l)-diversity of a node on disk
- * (paper 004 §2) whose sensitive values are keyed by hash (sens_sorted,
- * mondrian.h), decided from external sorts with no memory by value, as
- * mond_partition() decides them in memory (mondrian.c's eval_median and
- * eval_hier, kn_ldiv_ok):
+ * rsens.c: l-diversity (paper 004 §2) of a node on disk whose sensitive
+ * values are keyed by hash (sens_sorted, mondrian.h: entropy and
+ * recursive (c,l)-diversity, distinct l past the groups' sets, and any
+ * of them on several columns), decided from external sorts with no
+ * memory by value, as mond_partition() decides them in memory
+ * (mondrian.c's eval_median and eval_hier, kn_ldiv_ok; msens.c for
+ * several columns: a part passes when it passes in each column, each
+ * column's sorts made in turn and an ordered dimension's sweeps of the
+ * columns side by side):
  *
  * - a part's verdict exactly: its keys sorted, each value's count, the
  *   counts sorted in descending order and handed to kn_ldiv_add (the
@@ -16,9 +20,10 @@
  *   right part, row by row, f(T - j + 1) - f(T - j) (f = xlx62, c ln c
  *   in integers, so that the sum is the same in any order), and
  *   one from the left f(j) - f(j - 1) to the left part; recursive l
- *   keeps the l - 1 largest counts of the part that grows.  Entropy is
- *   decided from those sums where they tell surely
- *   (kn_ldiv_entropy_sure), else from the part's counts as above.
+ *   keeps the l - 1 largest counts of the part that grows, distinct l
+ *   its number of values.  Entropy is decided from those sums where
+ *   they tell surely (kn_ldiv_entropy_sure), else from the part's
+ *   counts as above.
  *
  * The cut chosen is the one eval_median chooses: the allowable cut
  * nearest the median, the right one of two as near (under --split,
@@ -164,8 +169,9 @@ runs_end(struct runs *ru)
 	ru->len = 0;
 }
 
-int
-rsens_node_ok(struct part *pt)
+/* Whether the node meets -k and -l in sensitive column col. */
+static int
+node_col_ok(struct part *pt, size_t col)
 {
 	struct oread rd;
 	const uint32_t *r;
@@ -178,7 +184,7 @@ rsens_node_ok(struct part *pt)
 	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
 	node_open(pt, &rd);
 	while ((r = node_next(pt, &rd)) != NULL) {
-		rothko_hex_put(line, mond_sens_of(pt, r), 16);
+		rothko_hex_put(line, mond_sens_col(pt, r, col), 16);
 		kn_sort_add(so, line, sizeof(line));
 	}
 	rothko_read_close(&rd);
@@ -189,6 +195,17 @@ rsens_node_ok(struct part *pt)
 	sort_done(pt, so);
 	runs_end(&ru);
 	return cnts_ok(&c);
+}
+
+int
+rsens_node_ok(struct part *pt)
+{
+	size_t c;
+
+	for (c = 0; c < pt->nskd; c++)
+		if (!node_col_ok(pt, c))
+			return 0;
+	return 1;
 }
 
 /* ---- a hierarchy's children ---------------------------------------- */
@@ -235,10 +252,10 @@ hier_line(const char *line, size_t len, void *ctx)
 	runs_line(line + 8, len - 8, &hs->ru);
 }
 
-/* Specializing the hierarchy of dimension j: allowable when every
- * child meets the requirements (eval_hier). */
-static void
-cut_hier(struct part *pt, size_t j, struct cut *best)
+/* Whether every child of the hierarchy of dimension j meets -k and -l
+ * in sensitive column col. */
+static int
+hier_col_ok(struct part *pt, size_t j, size_t col)
 {
 	struct oread rd;
 	const uint32_t *r;
@@ -256,7 +273,7 @@ cut_hier(struct part *pt, size_t j, struct cut *best)
 	while ((r = node_next(pt, &rd)) != NULL) {
 		rothko_hex_put(line, mond_child_of(pt, j,
 		    (uint32_t)(rothko_disk_key(pt, r, j) - pt->node.mn[j])), 8);
-		rothko_hex_put(line + 8, mond_sens_of(pt, r), 16);
+		rothko_hex_put(line + 8, mond_sens_col(pt, r, col), 16);
 		kn_sort_add(so, line, sizeof(line));
 	}
 	rothko_read_close(&rd);
@@ -264,9 +281,21 @@ cut_hier(struct part *pt, size_t j, struct cut *best)
 	sort_done(pt, so);
 	if (hs.open)
 		hier_end(&hs);
+	return hs.ok;
+}
+
+/* Specializing the hierarchy of dimension j: allowable when every
+ * child meets the requirements (eval_hier), in every column. */
+static void
+cut_hier(struct part *pt, size_t j, struct cut *best)
+{
+	size_t c;
+
+	for (c = 0; c < pt->nskd; c++)
+		if (!hier_col_ok(pt, j, c))
+			return;
 	/* The score, under --split, from the groups (rcut.c). */
-	if (hs.ok)
-		rothko_groups_cut_hier(pt, j, best, 1);
+	rothko_groups_cut_hier(pt, j, best, 1);
 }
 
 /* ---- an ordered dimension's cut ------------------------------------ */
@@ -460,7 +489,7 @@ sweep_add(struct part *pt, struct sweep *w, uint64_t v, uint64_t c)
 		w->r1 = c;
 	if (pt->req.ld.kind == KN_DIV_ENTROPY)
 		w->s += xlx62(c) - xlx62(c - 1);
-	else {
+	else if (pt->req.ld.kind == KN_DIV_RECURSIVE) {
 		topl_add(&w->top, v, c);
 		w->s = w->top.sum;
 	}
@@ -481,6 +510,8 @@ side_verdict(struct part *pt, uint64_t n, uint64_t m, uint64_t r1,
 {
 	if (n < pt->req.k)
 		return 0;
+	if (pt->req.ld.kind == KN_DIV_DISTINCT)
+		return m >= pt->req.ld.lceil;
 	if (pt->req.ld.kind != KN_DIV_ENTROPY)
 		return kn_ldiv_recursive_ok(&pt->req.ld, r1,
 		    (unsigned __int128)(n - (uint64_t)s), (size_t)m);
@@ -565,10 +596,19 @@ brev_prev(struct brev *b)
 	return b->buf + --b->n * b->rs;
 }
 
-/* A cut whose parts only their counts can tell. */
+/* A cut whose parts only their counts can tell: in column c, the left
+ * part if bit c of needl is set, the right one if bit c of needr. */
 struct unsure {
 	uint64_t l, kc;
-	int needl, needr;
+	uint32_t needl, needr;
+};
+
+/* A sensitive column's files of an ordered dimension's cut: the keys in
+ * the dimension in the order of (value, key) (f1), each value's rows
+ * (ft), and the node's rows in the dimension's order (f2). */
+struct ocol {
+	char *n1, *nt, *n2;
+	FILE *f1, *ft, *f2;
 };
 
 /* The state of an ordered dimension's cut. */
@@ -577,14 +617,15 @@ struct osort {
 	size_t j;
 	struct cut *best;
 	size_t budget;
-	/* the first sort's: the keys in the dimension in the order of
-	 * (value, key) (f1), each value's rows (ft) */
-	char *n1, *nt, *n2, *n3;
-	FILE *f1, *ft, *f2, *f3;
+	struct ocol *oc;	/* one a sensitive column */
+	size_t c;		/* the column the first sorts are of */
+	char *n3;
+	FILE *f3;
 	uint64_t cur, run;
 	int any;
 	/* the hex digits of a count of the node's rows in the sorts' lines,
-	 * and of a label or target (none under the median split) */
+	 * and of a label or target (none under the median split; column
+	 * 0's alone) */
 	int wd, yd;
 	/* --split: the left part's sum of c ln c over the labels and the
 	 * right part's, or the left part's sum of the target */
@@ -614,43 +655,51 @@ tmp_make(struct part *pt, char **name)
 	return f;
 }
 
+static void
+tmp_drop(FILE *f, char *name)
+{
+	fclose(f);
+	kn_tmp_close(name);
+}
+
 /* The first sort's line: 16 hex digits of the value's key, 16 of the
  * dimension's, yd of the label or target. */
 static void
 first_line(const char *line, size_t len, void *ctx)
 {
 	struct osort *os = ctx;
+	struct ocol *oc = &os->oc[os->c];
 	uint64_t h = rothko_hex_get(line, 16);
 	struct krow k;
 
-	(void)len;
 	if (os->any && h != os->cur) {
-		wr(os->ft, &os->run, sizeof(os->run), os->nt);
+		wr(oc->ft, &os->run, sizeof(os->run), oc->nt);
 		os->run = 0;
 	}
 	os->cur = h;
 	os->any = 1;
 	os->run++;
 	k.key = rothko_hex_get(line + 16, 16);
-	k.y = os->yd ? rothko_hex_get(line + 32, os->yd) : 0;
-	wr(os->f1, &k, sizeof(k), os->n1);
+	k.y = len > 32 ? rothko_hex_get(line + 32, (int)len - 32) : 0;
+	wr(oc->f1, &k, sizeof(k), oc->n1);
 }
 
 /* The second sort's line: key (16 hex digits), value, j, t (wd each), y
- * (yd). */
+ * (the rest). */
 static void
 second_line(const char *line, size_t len, void *ctx)
 {
 	struct osort *os = ctx;
+	struct ocol *oc = &os->oc[os->c];
+	size_t at = 16 + 3 * (size_t)os->wd;
 	struct orow o;
 
-	(void)len;
 	o.key = rothko_hex_get(line, 16);
 	o.v = rothko_hex_get(line + 16, os->wd);
 	o.j = rothko_hex_get(line + 16 + os->wd, os->wd);
 	o.t = rothko_hex_get(line + 16 + 2 * os->wd, os->wd);
-	o.y = os->yd ? rothko_hex_get(line + 16 + 3 * os->wd, os->yd) : 0;
-	wr(os->f2, &o, sizeof(o), os->n2);
+	o.y = len > at ? rothko_hex_get(line + at, (int)(len - at)) : 0;
+	wr(oc->f2, &o, sizeof(o), oc->n2);
 }
 
 static void
@@ -662,38 +711,48 @@ rd(FILE *f, void *p, size_t n, const char *name)
 }
 
 /* The verdicts of the parts left and right of a cut below key kc that
- * only their counts tell (needl, needr), from the first sort's files. */
+ * only their counts tell (needl, needr: a bit a column), from the first
+ * sorts' files. */
 static int
-exact_ok(struct osort *os, uint64_t kc, int needl, int needr)
+exact_ok(struct osort *os, uint64_t kc, uint32_t needl, uint32_t needr)
 {
 	struct part *pt = os->pt;
 	struct cnts cl, cr;
 	struct krow k;
 	uint64_t t, i, nl;
-	int ok = 1;
+	size_t c;
+	int ok = 1, l, r;
 
-	if (needl)
-		cnts_new(pt, &cl, os->budget / 2);
-	if (needr)
-		cnts_new(pt, &cr, os->budget / 2);
-	rewind(os->f1);
-	rewind(os->ft);
-	while (fread(&t, sizeof(t), 1, os->ft) == 1) {
-		for (i = nl = 0; i < t; i++) {
-			rd(os->f1, &k, sizeof(k), os->n1);
-			nl += k.key <= kc;
+	for (c = 0; c < pt->nskd && ok; c++) {
+		struct ocol *oc = &os->oc[c];
+
+		l = needl >> c & 1;
+		r = needr >> c & 1;
+		if (!l && !r)
+			continue;
+		if (l)
+			cnts_new(pt, &cl, os->budget / 2);
+		if (r)
+			cnts_new(pt, &cr, os->budget / 2);
+		rewind(oc->f1);
+		rewind(oc->ft);
+		while (fread(&t, sizeof(t), 1, oc->ft) == 1) {
+			for (i = nl = 0; i < t; i++) {
+				rd(oc->f1, &k, sizeof(k), oc->n1);
+				nl += k.key <= kc;
+			}
+			if (l && nl > 0)
+				cnts_add(&cl, nl);
+			if (r && t > nl)
+				cnts_add(&cr, t - nl);
 		}
-		if (needl && nl > 0)
-			cnts_add(&cl, nl);
-		if (needr && t > nl)
-			cnts_add(&cr, t - nl);
+		if (ferror(oc->ft))
+			kn_die_sys("%s: read error", oc->nt);
+		if (l)
+			ok = cnts_ok(&cl);
+		if (r)
+			ok = cnts_ok(&cr) && ok;
 	}
-	if (ferror(os->ft))
-		kn_die_sys("%s: read error", os->nt);
-	if (needl)
-		ok = cnts_ok(&cl);
-	if (needr)
-		ok = cnts_ok(&cr) && ok;
 	return ok;
 }
 
@@ -799,18 +858,43 @@ flush_unsure(struct osort *os)
 	}
 }
 
-/* The boundary below key kc, the left part L, the right one R: taken
- * as the best if it is as near the median and both parts pass.  One
- * that only its counts can tell waits (in a file: flush_unsure), so
- * that a pass over the node is made for the nearest alone. */
+/* The verdicts of the parts of a cut in every column, L[c] and R[c]
+ * those of column c: 0 when one fails, else 1, the parts that only
+ * their counts can tell in *needl and *needr (a bit a column). */
+static int
+verdicts(struct part *pt, const struct sweep *L, const struct rinfo *R,
+    uint32_t *needl, uint32_t *needr)
+{
+	size_t c;
+	int v;
+
+	*needl = *needr = 0;
+	for (c = 0; c < pt->nskd; c++) {
+		if ((v = side_verdict(pt, L[c].n, L[c].m, L[c].r1,
+		    L[c].s)) == 0)
+			return 0;
+		*needl |= (uint32_t)(v < 0) << c;
+		if ((v = side_verdict(pt, R[c].n, R[c].m, R[c].r1,
+		    R[c].s)) == 0)
+			return 0;
+		*needr |= (uint32_t)(v < 0) << c;
+	}
+	return 1;
+}
+
+/* The boundary below key kc, the left parts L, the right ones R (one a
+ * column): taken as the best if it is as near the median and both
+ * parts pass.  One that only its counts can tell waits (in a file:
+ * flush_unsure), so that a pass over the node is made for the nearest
+ * alone. */
 static void
 boundary(struct osort *os, uint64_t kc, const struct sweep *L,
     const struct rinfo *R)
 {
 	struct part *pt = os->pt;
-	uint64_t n = pt->node.n, l = L->n;
+	uint64_t n = pt->node.n, l = L[0].n;
 	struct unsure u;
-	int vl, vr;
+	uint32_t ml, mr;
 
 	if (l < pt->req.k || n - l < pt->req.k)
 		return;
@@ -830,29 +914,23 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 			    n - l);
 		if (!mond_cut_better(pt, os->best, isc, sc, dist))
 			return;
-		vl = side_verdict(pt, L->n, L->m, L->r1, L->s);
-		vr = side_verdict(pt, R->n, R->m, R->r1, R->s);
-		if (vl == 0 || vr == 0 ||
-		    ((vl < 0 || vr < 0) && !exact_ok(os, kc, vl < 0, vr < 0)))
+		if (!verdicts(pt, L, R, &ml, &mr) ||
+		    ((ml | mr) != 0 && !exact_ok(os, kc, ml, mr)))
 			return;
 		take(os, l, kc, isc, sc);
 		return;
 	}
-	if (!nearer(os, l))
+	if (!nearer(os, l) || !verdicts(pt, L, R, &ml, &mr))
 		return;
-	if ((vl = side_verdict(pt, L->n, L->m, L->r1, L->s)) == 0)
-		return;
-	if ((vr = side_verdict(pt, R->n, R->m, R->r1, R->s)) == 0)
-		return;
-	if (vl > 0 && vr > 0) {
+	if ((ml | mr) == 0) {
 		take(os, l, kc, 0, 0);
 		return;
 	}
 	memset(&u, 0, sizeof(u));
 	u.l = l;
 	u.kc = kc;
-	u.needl = vl < 0;
-	u.needr = vr < 0;
+	u.needl = ml;
+	u.needr = mr;
 	if (os->fu == NULL)
 		os->fu = tmp_make(pt, &os->nu);
 	wr(os->fu, &u, sizeof(u), os->nu);
@@ -865,7 +943,7 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 static size_t
 top_cap(const struct part *pt, uint64_t n)
 {
-	if (pt->req.ld.kind == KN_DIV_ENTROPY || pt->req.ld.l < 2 ||
+	if (pt->req.ld.kind != KN_DIV_RECURSIVE || pt->req.ld.l < 2 ||
 	    pt->req.ld.l - 1 >= (double)n)
 		return 0;
 	return (size_t)pt->req.ld.l - 1;
@@ -876,26 +954,144 @@ rsens_reserve(const struct part *pt)
 {
 	size_t cap = top_cap(pt, pt->nrows);
 
-	return cap > 0 ? topl_bytes(cap) : 0;
+	return cap > 0 ? pt->nskd * topl_bytes(cap) : 0;
+}
+
+/* Column c's files of the cut of dimension j: the node's rows sorted by
+ * (value, key), then in the dimension's order with each row's rank
+ * among its value's rows and their total. */
+static void
+col_sorts(struct osort *os, size_t c)
+{
+	struct part *pt = os->pt;
+	struct ocol *oc = &os->oc[c];
+	struct oread rdr;
+	const uint32_t *r;
+	struct krow k;
+	kn_sorter *so;
+	char line[80];
+	uint64_t t, v, i;
+	int yd = c == 0 ? os->yd : 0;
+
+	os->c = c;
+	os->any = 0;
+	os->run = 0;
+	/* By value, then by the dimension's key. */
+	so = kn_sort_new(NULL, 0, 1, os->budget, pt->rk->tmpdir);
+	node_open(pt, &rdr);
+	while ((r = node_next(pt, &rdr)) != NULL) {
+		rothko_hex_put(line, mond_sens_col(pt, r, c), 16);
+		rothko_hex_put(line + 16, rothko_disk_key(pt, r, os->j), 16);
+		if (yd)
+			rothko_hex_put(line + 32, mond_targ_of(pt, r), yd);
+		kn_sort_add(so, line, 32 + (size_t)yd);
+	}
+	rothko_read_close(&rdr);
+	oc->f1 = tmp_make(pt, &oc->n1);
+	oc->ft = tmp_make(pt, &oc->nt);
+	kn_sort_finish(so, 0, first_line, os);
+	sort_done(pt, so);
+	if (os->any)
+		wr(oc->ft, &os->run, sizeof(os->run), oc->nt);
+	if (fflush(oc->f1) != 0 || fflush(oc->ft) != 0)
+		kn_die_sys("%s: write error", oc->n1);
+
+	/* Each row's rank among its value's rows, and their total, in the
+	 * dimension's order. */
+	so = kn_sort_new(NULL, 0, 1, os->budget, pt->rk->tmpdir);
+	rewind(oc->f1);
+	rewind(oc->ft);
+	for (v = 0; fread(&t, sizeof(t), 1, oc->ft) == 1; v++)
+		for (i = 1; i <= t; i++) {
+			rd(oc->f1, &k, sizeof(k), oc->n1);
+			rothko_hex_put(line, k.key, 16);
+			rothko_hex_put(line + 16, v, os->wd);
+			rothko_hex_put(line + 16 + os->wd, i, os->wd);
+			rothko_hex_put(line + 16 + 2 * os->wd, t, os->wd);
+			if (yd)
+				rothko_hex_put(line + 16 + 3 * os->wd, k.y,
+				    yd);
+			kn_sort_add(so, line, 16 + 3 * (size_t)os->wd +
+			    (size_t)yd);
+		}
+	if (ferror(oc->ft))
+		kn_die_sys("%s: read error", oc->nt);
+	oc->f2 = tmp_make(pt, &oc->n2);
+	kn_sort_finish(so, 0, second_line, os);
+	sort_done(pt, so);
+	if (fflush(oc->f2) != 0)
+		kn_die_sys("%s: write error", oc->n2);
+}
+
+/* Next row of each column's f2 from its end (b[c]) into op[c]: 0 at the
+ * start of the files. */
+static int
+prev_rows(struct osort *os, struct brev *b, const struct orow **op)
+{
+	size_t c;
+
+	for (c = 0; c < os->pt->nskd; c++)
+		if ((op[c] = brev_prev(&b[c])) == NULL) {
+			if (c > 0)
+				kn_die("internal error: %s: fewer rows",
+				    os->oc[c].n2);
+			return 0;
+		}
+	return 1;
+}
+
+/* Next row of each column's f2 into o[c]: 0 at the end of the files. */
+static int
+next_rows(struct osort *os, struct orow *o)
+{
+	size_t c;
+
+	for (c = 0; c < os->pt->nskd; c++)
+		if (fread(&o[c], sizeof(o[c]), 1, os->oc[c].f2) != 1) {
+			if (ferror(os->oc[c].f2))
+				kn_die_sys("%s: read error", os->oc[c].n2);
+			if (c > 0)
+				kn_die("internal error: %s: fewer rows",
+				    os->oc[c].n2);
+			return 0;
+		}
+	return 1;
+}
+
+/* The sweeps, one a column, of a node of n rows. */
+static struct sweep *
+sweeps_new(const struct part *pt, size_t cap)
+{
+	struct sweep *w = kn_zalloc(pt->nskd * sizeof(*w));
+	size_t c;
+
+	for (c = 0; c < pt->nskd; c++)
+		topl_init(&w[c].top, cap);
+	return w;
+}
+
+static void
+sweeps_free(const struct part *pt, struct sweep *w)
+{
+	size_t c;
+
+	for (c = 0; c < pt->nskd; c++)
+		topl_free(&w[c].top);
+	free(w);
 }
 
 static void
 cut_ordered(struct part *pt, size_t j, struct cut *best)
 {
+	size_t nc = pt->nskd, c, cap;
 	struct osort os;
-	struct oread rdr;
-	const uint32_t *r;
-	const struct orow *op;
-	struct orow o;
-	struct sweep w;
-	struct rinfo ri;
-	struct brev b2, b3;
+	const struct orow *op[KN_MAXSENS];
+	struct orow o[KN_MAXSENS];
+	struct sweep *w;
+	struct rinfo ri[KN_MAXSENS];
+	struct brev b2[KN_MAXSENS], b3;
 	const struct rinfo *rp;
-	struct krow k;
-	kn_sorter *so;
-	char line[80];
-	uint64_t t, v, i, cur = 0;
-	size_t cap;
+	uint64_t i, cur = 0;
 	int any;
 
 	memset(&os, 0, sizeof(os));
@@ -907,119 +1103,80 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	for (os.wd = 1; os.wd < 16 && pt->node.n >> (4 * os.wd) != 0; os.wd++)
 		;
 	os.yd = pt->split == SPLIT_MEDIAN ? 0 : 16;
+	os.oc = kn_zalloc(nc * sizeof(struct ocol));
+	for (c = 0; c < nc; c++)
+		col_sorts(&os, c);
 
-	/* By value, then by the dimension's key. */
-	so = kn_sort_new(NULL, 0, 1, os.budget, pt->rk->tmpdir);
-	node_open(pt, &rdr);
-	while ((r = node_next(pt, &rdr)) != NULL) {
-		rothko_hex_put(line, mond_sens_of(pt, r), 16);
-		rothko_hex_put(line + 16, rothko_disk_key(pt, r, j), 16);
-		if (os.yd)
-			rothko_hex_put(line + 32, mond_targ_of(pt, r), os.yd);
-		kn_sort_add(so, line, 32 + (size_t)os.yd);
-	}
-	rothko_read_close(&rdr);
-	os.f1 = tmp_make(pt, &os.n1);
-	os.ft = tmp_make(pt, &os.nt);
-	kn_sort_finish(so, 0, first_line, &os);
-	sort_done(pt, so);
-	if (os.any)
-		wr(os.ft, &os.run, sizeof(os.run), os.nt);
-	if (fflush(os.f1) != 0 || fflush(os.ft) != 0)
-		kn_die_sys("%s: write error", os.n1);
-
-	/* Each row's rank among its value's rows, and their total, in the
-	 * dimension's order. */
-	so = kn_sort_new(NULL, 0, 1, os.budget, pt->rk->tmpdir);
-	rewind(os.f1);
-	rewind(os.ft);
-	for (v = 0; fread(&t, sizeof(t), 1, os.ft) == 1; v++)
-		for (i = 1; i <= t; i++) {
-			rd(os.f1, &k, sizeof(k), os.n1);
-			rothko_hex_put(line, k.key, 16);
-			rothko_hex_put(line + 16, v, os.wd);
-			rothko_hex_put(line + 16 + os.wd, i, os.wd);
-			rothko_hex_put(line + 16 + 2 * os.wd, t, os.wd);
-			if (os.yd)
-				rothko_hex_put(line + 16 + 3 * os.wd, k.y,
-				    os.yd);
-			kn_sort_add(so, line, 16 + 3 * (size_t)os.wd +
-			    (size_t)os.yd);
-		}
-	if (ferror(os.ft))
-		kn_die_sys("%s: read error", os.nt);
-	os.f2 = tmp_make(pt, &os.n2);
-	kn_sort_finish(so, 0, second_line, &os);
-	sort_done(pt, so);
-	if (fflush(os.f2) != 0)
-		kn_die_sys("%s: write error", os.n2);
-
-	/* From the right: the right part at each boundary. */
+	/* From the right: the right parts at each boundary, those of the
+	 * columns together. */
 	os.f3 = tmp_make(pt, &os.n3);
-	memset(&w, 0, sizeof(w));
-	topl_init(&w.top, cap);
-	brev_open(&b2, os.f2, os.n2, sizeof(struct orow));
-	for (any = 0; (op = brev_prev(&b2)) != NULL; any = 1) {
-		if (any && op->key != cur) {
-			memset(&ri, 0, sizeof(ri));
-			ri.n = w.n;
-			ri.m = w.m;
-			ri.r1 = w.r1;
-			ri.s = w.s;
-			wr(os.f3, &ri, sizeof(ri), os.n3);
+	w = sweeps_new(pt, cap);
+	for (c = 0; c < nc; c++)
+		brev_open(&b2[c], os.oc[c].f2, os.oc[c].n2,
+		    sizeof(struct orow));
+	for (any = 0; prev_rows(&os, b2, op); any = 1) {
+		if (any && op[0]->key != cur) {
+			memset(ri, 0, nc * sizeof(ri[0]));
+			for (c = 0; c < nc; c++) {
+				ri[c].n = w[c].n;
+				ri[c].m = w[c].m;
+				ri[c].r1 = w[c].r1;
+				ri[c].s = w[c].s;
+			}
+			wr(os.f3, ri, nc * sizeof(ri[0]), os.n3);
 		}
-		sweep_add(pt, &w, op->v, op->t - op->j + 1);
-		cur = op->key;
+		for (c = 0; c < nc; c++)
+			sweep_add(pt, &w[c], op[c]->v,
+			    op[c]->t - op[c]->j + 1);
+		cur = op[0]->key;
 	}
-	free(b2.buf);
-	topl_free(&w.top);
+	for (c = 0; c < nc; c++)
+		free(b2[c].buf);
+	sweeps_free(pt, w);
 	if (fflush(os.f3) != 0)
 		kn_die_sys("%s: write error", os.n3);
 
-	/* From the left, each boundary judged with its right part. */
-	memset(&w, 0, sizeof(w));
-	topl_init(&w.top, cap);
-	brev_open(&b3, os.f3, os.n3, sizeof(struct rinfo));
+	/* From the left, each boundary judged with its right parts. */
+	w = sweeps_new(pt, cap);
+	brev_open(&b3, os.f3, os.n3, nc * sizeof(struct rinfo));
 	os.rlf = pt->node.tot.lf;
-	rewind(os.f2);
-	for (any = 0; fread(&o, sizeof(o), 1, os.f2) == 1; any = 1) {
-		if (any && o.key != cur) {
+	for (c = 0; c < nc; c++)
+		rewind(os.oc[c].f2);
+	for (any = 0; next_rows(&os, o); any = 1) {
+		if (any && o[0].key != cur) {
 			if ((rp = brev_prev(&b3)) == NULL)
 				kn_die("internal error: %s: fewer boundaries "
 				    "from the right", os.n3);
-			boundary(&os, cur, &w, rp);
+			boundary(&os, cur, w, rp);
 		}
-		sweep_add(pt, &w, o.v, o.j);
+		for (c = 0; c < nc; c++)
+			sweep_add(pt, &w[c], o[c].v, o[c].j);
 		if (pt->split == SPLIT_INFOGAIN) {
-			uint64_t c = pt->hl_side[o.y]++,
-				 rc = pt->hl_tot[o.y] - c;
+			uint64_t n = pt->hl_side[o[0].y]++,
+				 rn = pt->hl_tot[o[0].y] - n;
 
-			os.llf += mond_x_log_x(pt, c + 1) - mond_x_log_x(pt, c);
-			os.rlf += mond_x_log_x(pt, rc - 1) -
-			    mond_x_log_x(pt, rc);
+			os.llf += mond_x_log_x(pt, n + 1) - mond_x_log_x(pt, n);
+			os.rlf += mond_x_log_x(pt, rn - 1) -
+			    mond_x_log_x(pt, rn);
 		} else if (pt->split == SPLIT_REGRESSION)
-			os.lts += mond_tval(pt, o.y);
-		cur = o.key;
+			os.lts += mond_tval(pt, o[0].y);
+		cur = o[0].key;
 	}
 	for (i = 0; i < pt->nltouch; i++)
 		pt->hl_side[pt->ltouch[i]] = 0;
-	if (ferror(os.f2))
-		kn_die_sys("%s: read error", os.n2);
 	if (os.nun > 0) {
 		flush_unsure(&os);
-		fclose(os.fu);
-		kn_tmp_close(os.nu);
+		tmp_drop(os.fu, os.nu);
 	}
 	free(b3.buf);
-	topl_free(&w.top);
-	fclose(os.f1);
-	fclose(os.ft);
-	fclose(os.f2);
-	fclose(os.f3);
-	kn_tmp_close(os.n1);
-	kn_tmp_close(os.nt);
-	kn_tmp_close(os.n2);
-	kn_tmp_close(os.n3);
+	sweeps_free(pt, w);
+	for (c = 0; c < nc; c++) {
+		tmp_drop(os.oc[c].f1, os.oc[c].n1);
+		tmp_drop(os.oc[c].ft, os.oc[c].nt);
+		tmp_drop(os.oc[c].f2, os.oc[c].n2);
+	}
+	tmp_drop(os.f3, os.n3);
+	free(os.oc);
 }
 
 void
@@ -1135,29 +1292,22 @@ count_line(const char *line, size_t len, void *ctx)
 	kn_ldiv_add(&ts->a, ~rothko_hex_get(line + 8, 16));
 }
 
-void
-rsens_tree_ok(struct part *pt, const struct onode *on, int *ok)
+/* Each tree node's verdict in sensitive column col, into ts->ok. */
+static void
+tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
+    size_t col)
 {
-	struct tsort ts;
 	struct oread rdr;
 	const uint32_t *r;
 	kn_sorter *so;
 	char line[24];
-	size_t t, k, nt = pt->grow.n, b = sort_budget(pt) / 2;
+	size_t t, nt = pt->grow.n, b = sort_budget(pt) / 2;
 
-	memset(&ts, 0, sizeof(ts));
-	ts.pt = pt;
-	ts.ok = ok;
-	ts.parent = kn_zalloc((nt + 1) * sizeof(size_t));
-	ts.touched = kn_alloc((nt + 1) * sizeof(size_t));
-	ts.cnt = kn_zalloc((nt + 1) * sizeof(uint64_t));
-	ts.ntot = kn_zalloc((nt + 1) * sizeof(uint64_t));
 	for (t = 0; t < nt; t++) {
-		ok[t] = 0;
-		if (!pt->grow.t[t].leaf)
-			for (k = 0; k < pt->grow.t[t].nkid; k++)
-				ts.parent[pt->grow.t[t].kid0 + k] = t;
+		ts->ok[t] = 0;
+		ts->ntot[t] = 0;
 	}
+	ts->any = ts->open = 0;
 	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
 	pt->rk->snode = on;
 	pt->rk->stn = -1;
@@ -1165,23 +1315,51 @@ rsens_tree_ok(struct part *pt, const struct onode *on, int *ok)
 	while ((r = node_next(pt, &rdr)) != NULL) {
 		size_t leaf = rothko_tree_route(pt, r);
 
-		for (t = leaf;; t = ts.parent[t]) {
-			ts.ntot[t]++;
+		for (t = leaf;; t = ts->parent[t]) {
+			ts->ntot[t]++;
 			if (t == 0)
 				break;
 		}
-		rothko_hex_put(line, mond_sens_of(pt, r), 16);
+		rothko_hex_put(line, mond_sens_col(pt, r, col), 16);
 		rothko_hex_put(line + 16, leaf, 8);
 		kn_sort_add(so, line, sizeof(line));
 	}
 	rothko_read_close(&rdr);
-	ts.so2 = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
-	kn_sort_finish(so, 0, tree_line, &ts);
+	ts->so2 = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
+	kn_sort_finish(so, 0, tree_line, ts);
 	sort_done(pt, so);
-	tree_value_end(&ts);
-	kn_sort_finish(ts.so2, 0, count_line, &ts);
-	sort_done(pt, ts.so2);
-	tree_node_end(&ts);
+	tree_value_end(ts);
+	kn_sort_finish(ts->so2, 0, count_line, ts);
+	sort_done(pt, ts->so2);
+	tree_node_end(ts);
+}
+
+void
+rsens_tree_ok(struct part *pt, const struct onode *on, int *ok)
+{
+	struct tsort ts;
+	size_t t, k, c, nt = pt->grow.n;
+
+	memset(&ts, 0, sizeof(ts));
+	ts.pt = pt;
+	ts.ok = kn_alloc((nt + 1) * sizeof(int));
+	ts.parent = kn_zalloc((nt + 1) * sizeof(size_t));
+	ts.touched = kn_alloc((nt + 1) * sizeof(size_t));
+	ts.cnt = kn_zalloc((nt + 1) * sizeof(uint64_t));
+	ts.ntot = kn_zalloc((nt + 1) * sizeof(uint64_t));
+	for (t = 0; t < nt; t++) {
+		ok[t] = 1;
+		if (!pt->grow.t[t].leaf)
+			for (k = 0; k < pt->grow.t[t].nkid; k++)
+				ts.parent[pt->grow.t[t].kid0 + k] = t;
+	}
+	/* A node passes when it passes in every column. */
+	for (c = 0; c < pt->nskd; c++) {
+		tree_col_ok(pt, on, &ts, c);
+		for (t = 0; t < nt; t++)
+			ok[t] = ok[t] && ts.ok[t];
+	}
+	free(ts.ok);
 	free(ts.parent);
 	free(ts.touched);
 	free(ts.cnt);

@@ -399,6 +399,44 @@ fi
 	done
 }
 
+@test "Rothko-T, small -S, -j 1 and 3: l-diversity on several sensitive columns (distinct, entropy, recursive; distinct l past the sets' bound) by hashes, each column judged by sorts, through hierarchies, missing values, one value per row and --split give the in-memory output; Rothko-S meets k and l in every column" {
+	# s: few values, some missing; e: four values in turn; d: a word
+	# distinct in every row.  Several -s were refused out of core
+	# when their values passed the budget ("the dictionaries of the
+	# sensitive values").
+	gendata -n 12000 --seed 8 agrawal | awk -F '\t' 'BEGIN { OFS = "\t" }
+	    NR == 1 { print $0, "s", "e", "d"; next }
+	    { s = "v" int(9 * ((NR * 31) % 101 / 101) ^ 2); if (NR % 50 == 0) s = "?"
+	      print $0, s, "e" NR % 4, "w" (NR * 7919) % 100003 }' > "$T/t"
+	printf '0\tlow\n1\tlow\n2\tmid\n3\tmid\n4\thigh\n' > "$T/el"
+	local -a cases=(
+	    "-q age,salary,zipcode -k 10 -s s,e -l 3"
+	    "-q age,salary -k 30 -s d -l 20"
+	    "-q elevel,car,age -H elevel=$T/el -k 15 -s s,d -l 3 --diversity recursive -c 3"
+	    "-q commission,salary -k 12 -s d,e,s -l 2.5 --diversity entropy"
+	    "-q age,salary,elevel -H elevel=$T/el -k 10 -s e,d -l 3 --diversity entropy --split infogain -t car"
+	    "-q commission,car -k 8 -s s,e -l 2 --diversity recursive -c 2 --split regression -t hvalue"
+	)
+	local c k l s d x
+	like_memory 20 700K 3M
+	for c in "${cases[@]}"; do
+		# shellcheck disable=SC2086
+		partition -a rothko-s -S 700K -T "$T" $c -o "$T/o3" "$T/t"
+		k=$(echo "$c" | sed 's/.*-k \([0-9]*\).*/\1/')
+		l=$(echo "$c" | sed 's/.* -l \([0-9.]*\).*/\1/')
+		s=$(echo "$c" | sed 's/.*-s \([a-z,]*\).*/\1/')
+		d=distinct
+		case $c in *--diversity*) d=$(echo "$c" | sed 's/.*--diversity \([a-z]*\).*/\1/') ;; esac
+		x=
+		case $c in *" -c "*) x="-c $(echo "$c" | sed 's/.* -c \([0-9]*\).*/\1/')" ;; esac
+		# shellcheck disable=SC2086
+		run score -q class -k "$k" -s "$s" --diversity "$d" -l "$l" $x --check "$T/o3"
+		[ "$status" -eq 0 ] || { echo "$c: $output"; false; }
+		[[ "$output" == *"check_k	pass"* ]]
+		[[ "$output" == *"check_l_$d	pass"* ]]
+	done
+}
+
 @test "Rothko-T, recursive l whose l - 1 largest counts pass the budget: refused with exit 2, naming what and how much, no output; in memory the same table passes" {
 	awk 'BEGIN { print "a\ts"; for (i = 0; i < 200000; i++) print i % 1000 "\t" i }' > "$T/t"
 	run --separate-stderr partition -a rothko-t -S 1M -q a -k 10 -s s -l 60000 --diversity recursive -c 2 -o "$T/o" "$T/t"
@@ -425,7 +463,7 @@ fi
 	[[ "$stderr" == *"no partitioning"* ]]
 }
 
-@test "Rothko-T, -S 4M, distinct l = 20 by hashes on ten quasi-identifiers: the groups' sets counted from their first entry, the peak within -S plus $ALLOW_KB KB; an l past the budget's bound keeps the dictionary and exits 1 as in memory" {
+@test "Rothko-T, -S 4M, distinct l = 20 by hashes on ten quasi-identifiers: the groups' sets counted from their first entry, the peak within -S plus $ALLOW_KB KB; an l past the sets' bound is judged by sorts and exits 1 as in memory" {
 	# The first 1024 entries of each group table went uncounted, 200
 	# bytes each with l = 20: 21,812 KB at -S 4M.
 	awk 'BEGIN { srand(12); OFS = "\t"
@@ -467,6 +505,11 @@ fi
 		[ "$status" -eq 2 ] && [ ! -e "$T/out" ] && [ -z "$output" ]
 		[[ "$stderr" == "partition-h8: two values of the sensitive column 's' share the 64-bit hash 00000000000000"??", which l-diversity takes for a value out of core (-S): run in memory (-a memory)" ]]
 	done
+	# With several columns, each column's hashes are checked.
+	run --separate-stderr "$ROOT/tests/partition-h8" -a rothko-t -S 1M \
+	    -T "$T/tmp" -q a -k 5 -s b,s -l 2 -o "$T/out" "$T/t"
+	[ "$status" -eq 2 ] && [ ! -e "$T/out" ]
+	[[ "$stderr" == "partition-h8: two values of the sensitive column 's' share the 64-bit hash "* ]]
 	"$ROOT/tests/partition-h8" -q a,b -k 5 -s s -l 2 "$T/t" > "$T/mem"
 	partition -a rothko-t -S 1M -T "$T" -q a,b -k 5 -s s -l 2 "$T/t" |
 	    cmp - "$T/mem"
@@ -525,7 +568,7 @@ fi
 		# What holds them, so that the user can choose otherwise.
 		case $args in
 		-t*) [[ "$output" == *"the labels of -t among them, which out of core --split infogain holds in memory)"* ]] ;;
-		*) [[ "$output" == *"the sensitive values among them, which out of core --closeness, several -s, -l with --variance, and entropy and recursive l-diversity under --job hold in memory (distinct, entropy and recursive l-diversity alone, and --variance alone, do not))"* ]] ;;
+		*) [[ "$output" == *"the sensitive values among them, which out of core --closeness, --variance with -l or on several -s, and l-diversity under --job hold in memory (l-diversity alone on any -s, and --variance alone on one, do not))"* ]] ;;
 		esac
 		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 8192)) ]
 	done
