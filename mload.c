@@ -492,10 +492,9 @@ dicts_check(struct part *pt)
 	 * same for any -j, whose blocks join the dictionaries in turn. */
 	if (pt->has_sens && !pt->sens_keyed)
 		snprintf(why, sizeof(why), ", the sensitive values among "
-		    "them, which out of core --closeness, --variance with -l "
-		    "or on several -s, and l-diversity under --job hold in "
-		    "memory (l-diversity alone on any -s, and --variance "
-		    "alone on one, do not)%s",
+		    "them, which out of core --closeness, and -l or several "
+		    "-s under --job, hold in memory (otherwise -l and "
+		    "--variance do not)%s",
 		    pt->has_targ && !pt->targ_keyed ? ", and the labels of "
 		    "-t, which --split infogain holds" : "");
 	else if (pt->has_targ && !pt->targ_keyed)
@@ -578,7 +577,7 @@ static int
 keyed_value(const struct part *pt, size_t j, kn_str v, int64_t *m,
     int8_t *sc)
 {
-	if (j >= pt->nqi && j < pt->nqi + pt->nskd && pt->sens_hashed) {
+	if (j >= pt->nqi && j < pt->nqi + pt->nshd) {
 		*m = (int64_t)sens_hash(v);
 		*sc = 0;
 		return 1;
@@ -1563,8 +1562,8 @@ hcheck_hash(const char *line, size_t len, void *ctx)
 	if (len == sizeof(hc->last) && hc->any &&
 	    memcmp(line, hc->last, len) == 0)
 		kn_die("two values of the sensitive column '%s' share the "
-		    "64-bit hash %.16s, which l-diversity takes for a value "
-		    "out of core (-S): run in memory (-a memory)", hc->col,
+		    "64-bit hash %.16s, which stands for a value out of core "
+		    "(-S): run in memory (-a memory)", hc->col,
 		    line);
 	memcpy(hc->last, line, sizeof(hc->last));
 	hc->any = 1;

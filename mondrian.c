@@ -1398,21 +1398,26 @@ abs_max(const kn_i128 *v, size_t n)
 	return mx;
 }
 
-/* Once the rows are spooled, a keyed sensitive column (sens) or target
- * (mondrian.h): its scale, and the bound on its sums that the values
- * of a dictionary are checked against. */
+/* Once the rows are spooled, keyed column j, a sensitive column's (by
+ * hash or number) or the target (mondrian.h): its scale, and the bound
+ * on its sums that the values of a dictionary are checked against. */
 static void
-keyed_prepare(struct part *pt, struct dim *dm, int sens)
+keyed_prepare(struct part *pt, size_t j)
 {
+	struct dim *dm = &pt->dims[j];
+	int sens = j < pt->nqi + pt->nskd;
+
 	if (dm->sc_ovf)
 		kn_die("%s: column '%s': the values do not fit 64 bits with %d "
 		    "decimals each, as %s takes them out of core (-S): run in "
 		    "memory (-a memory), or round them", pt->inname, dm->name,
 		    dm->sc_now, sens ? "--variance" : "--split regression");
 	numkey_finish(pt, dm);
-	if (sens && pt->sens_hashed)
+	if (j < pt->nqi + pt->nshd)
 		return;		/* hashes, never summed */
-	if (sens)
+	if (sens && pt->msvar)
+		pt->svF[j - pt->nqi - pt->nshd] = dm->S;
+	else if (sens)
 		pt->sens_F = dm->S;
 	else
 		pt->targ_F = dm->S;
@@ -1444,7 +1449,7 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 	if (!pt->ooc)
 		mond_rank_numbers(pt);
 	for (j = pt->nqi; j < pt->nkd; j++)
-		keyed_prepare(pt, &pt->dims[j], j < pt->nqi + pt->nskd);
+		keyed_prepare(pt, j);
 	if (pt->req.hasv) {
 		kn_i128 s = 0, ss = 0;
 

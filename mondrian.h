@@ -214,17 +214,24 @@ struct part {
 	 * one-to-one before the cuts (mload.c's mond_hash_check): a group
 	 * carries a set of at most ceil(l) keys (gtab's lset, rothko.h),
 	 * which tells exactly whether a part has l distinct values, and a
-	 * node in memory gives its values ids by key (rothko.c).  Entropy
-	 * and recursive l-diversity, distinct l whose sets would not fit,
-	 * and l-diversity on several columns (not under --job, with no
-	 * --variance or --closeness) are keyed so too (sens_sorted, with
-	 * sens_hashed), each column by a dimension of its own, dims[nqi +
-	 * c] for c below nskd, its key's high half in word_sens + c: a node
-	 * on disk, and Rothko-S's tree, is decided from sorts of its keys
-	 * (rsens.c), its groups carry no set, and a node in memory numbers
-	 * its tuples and each column's values (rothko.c's local_put). */
+	 * node in memory gives its values ids by key (rothko.c).  Any
+	 * other l-diversity (entropy, recursive, distinct l whose sets
+	 * would not fit), on one column or several, with --variance or
+	 * without, and --variance on several columns (not under --job, with
+	 * no --closeness) are keyed so too (sens_sorted, with sens_hashed),
+	 * each column by a dimension of its own, dims[nqi + c], and under
+	 * --variance by a second, dims[nqi + nshd + c], its number (their
+	 * keys' high halves in word_sens + ...): a node on disk, and
+	 * Rothko-S's tree, is decided from sorts of its keys (rsens.c), its
+	 * groups carry no set and no sum, and a node in memory numbers its
+	 * tuples and each column's values (rothko.c's local_put), with
+	 * their numbers. */
 	int sens_keyed, targ_keyed, sens_hashed, sens_sorted;
 	size_t nkd, nskd;
+	/* sens_sorted: the columns keyed by hash (all, or none under
+	 * --variance alone), then by their numbers under --variance (all),
+	 * dims[nqi + nshd + c] */
+	size_t nshd, nsvd;
 	size_t *used, nused;	/* the columns read: QIs, -s, -t */
 	int need_stats;		/* parts need more than their size */
 	uint32_t *rec;		/* nrows records */
@@ -474,6 +481,16 @@ static inline uint64_t
 mond_sens_col(const struct part *pt, const uint32_t *r, size_t c)
 {
 	return numkey_get(r, pt->word_sens + c, pt->dims[pt->nqi + c].kword);
+}
+
+/* With --variance (sens_sorted), the number of a record's value in
+ * sensitive column c, at the column's scale (dims[nqi + nshd + c].S). */
+static inline int64_t
+mond_snum_col(const struct part *pt, const uint32_t *r, size_t c)
+{
+	c += pt->nshd;
+	return numkey_value(numkey_get(r, pt->word_sens + c,
+	    pt->dims[pt->nqi + c].kword));
 }
 
 static inline uint64_t

@@ -117,7 +117,9 @@ msens_prepare(struct part *pt, kn_hier *const *h, char *const *names)
 			p = tab < e ? tab + 1 : e;
 		}
 	}
-	for (j = 0; pt->msvar && j < pt->nsens; j++)
+	/* Out of core by hash, a node's values numbered as it is read
+	 * (rothko.c), their numbers at the scales of their keys. */
+	for (j = 0; pt->msvar && !pt->sens_sorted && j < pt->nsens; j++)
 		prepare_values(pt, j, names[j]);
 	if (!pt->req.hast)
 		return;

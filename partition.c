@@ -640,16 +640,19 @@ main(int argc, char *argv[])
 	    pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
 	    !pt->req.hasv && !pt->req.hast &&
 	    (ceil(pt->req.ld.l) + 1) * 8 * 1024 <= (double)pt->budget / 8;
-	/* Any other l-diversity alone, on one column or several, decided
-	 * on disk by sorts (rsens.c). */
-	pt->sens_sorted = pt->ooc && job == JOB_NONE && pt->req.ld.on &&
-	    !pt->sens_hashed && !pt->req.hasv && !pt->msvar &&
-	    !pt->req.hast && !pt->relaxed;
+	/* Any other l-diversity, with or without --variance, and the
+	 * variance of several columns, decided on disk by sorts (rsens.c):
+	 * each column keyed by hash, and for its variance by its number. */
+	pt->sens_sorted = pt->ooc && job == JOB_NONE && !pt->sens_hashed &&
+	    !pt->req.hast && !pt->relaxed && (pt->req.ld.on || pt->msvar);
 	pt->sens_hashed |= pt->sens_sorted;
 	pt->sens_keyed = (pt->ooc && pt->req.hasv && pt->nsens == 1 &&
 	    !pt->req.ld.on && !pt->req.hast) || pt->sens_hashed;
 	pt->targ_keyed = pt->ooc && pt->split == SPLIT_REGRESSION;
-	pt->nskd = !pt->sens_keyed ? 0 : pt->sens_sorted ? pt->nsens : 1;
+	pt->nshd = !pt->sens_hashed ? 0 : pt->sens_sorted ? pt->nsens : 1;
+	pt->nsvd = pt->sens_sorted && (pt->req.hasv || pt->msvar) ?
+	    pt->nsens : 0;
+	pt->nskd = pt->sens_hashed ? pt->nshd + pt->nsvd : (size_t)pt->sens_keyed;
 	pt->word_row = pt->nqi;
 	pt->rec_words = pt->nqi + 1;
 	if (pt->has_sens) {
@@ -661,7 +664,8 @@ main(int argc, char *argv[])
 		pt->word_targ = pt->rec_words++;
 	pt->nkd = pt->nqi;
 	for (i = 0; i < pt->nskd; i++)
-		keyed_dim(pt, scols[i], snames[i], pt->word_sens + i);
+		keyed_dim(pt, scols[i < pt->nshd ? i : i - pt->nshd],
+		    snames[i < pt->nshd ? i : i - pt->nshd], pt->word_sens + i);
 	if (pt->targ_keyed)
 		keyed_dim(pt, tidx, t.names[tidx], pt->word_targ);
 	if (job != JOB_NONE) {
@@ -689,7 +693,7 @@ main(int argc, char *argv[])
 	if (pt->ooc)
 		pt->jobs = 1;
 	kn_table_free(&t);
-	for (i = 0; pt->sens_hashed && i < pt->nskd; i++)
+	for (i = 0; i < pt->nshd; i++)
 		mond_hash_check(pt, &in, opt.columns, scols[i], snames[i],
 		    pt->rk->tmpdir, kn_jobs(&opt));
 	kn_progress_phase("partitioning", "rows in classes", pt->nrows);

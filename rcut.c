@@ -39,7 +39,8 @@ group_add(struct part *pt, uint64_t x, uint64_t y, uint64_t cnt,
 		if (R != NULL && pt->hs_tot[x] - c == cnt)
 			R->distinct--;
 	}
-	if (pt->req.hasv) {
+	/* Keyed by hash, the variance is judged by sorts (rsens.c). */
+	if (pt->req.hasv && !pt->sens_hashed) {
 		kn_i128 v = gs != NULL && pt->sens_keyed ? gs->s :
 		    mond_sval(pt, x) * (kn_i128)cnt;
 		kn_i128 v2 = gs != NULL && pt->sens_keyed ? gs->ss :

@@ -1221,7 +1221,10 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 			pt->ltouch[pt->nltouch++] = e->y;
 		if (pt->split == SPLIT_INFOGAIN)
 			pt->hl_tot[e->y] += e->cnt;
-		if (pt->req.hasv && pt->sens_keyed) {
+		/* Keyed by hash, the variance is judged by sorts (rsens.c). */
+		if (pt->req.hasv && pt->sens_hashed)
+			;
+		else if (pt->req.hasv && pt->sens_keyed) {
 			pt->node.tot.s += rothko_gsum(g0, e)->s;
 			pt->node.tot.ss += rothko_gsum(g0, e)->ss;
 		} else if (pt->req.hasv) {

@@ -116,13 +116,14 @@ numbers(const struct part *pt)
 static size_t
 local_row_bytes(const struct part *pt)
 {
-	size_t c = pt->nskd > 1 ? pt->nskd : 0;
+	size_t c = pt->nshd > 1 ? pt->nshd : 0;
 
 	return (pt->sens_keyed ? sizeof(kn_i128) + 4 * sizeof(uint64_t) +
 	    sizeof(uint32_t) : 0) + (pt->targ_keyed ? sizeof(kn_i128) : 0) +
-	    (pt->sens_hashed ? pt->nskd * (sizeof(uint64_t) +
+	    (pt->sens_hashed ? pt->nshd * (sizeof(uint64_t) +
 	    4 * sizeof(uint32_t)) + c * sizeof(uint32_t) +
-	    (c > 0 ? 4 * sizeof(uint32_t) : 0) : 0);
+	    (c > 0 ? 4 * sizeof(uint32_t) : 0) : 0) +
+	    (c > 0 && pt->msvar ? c * sizeof(kn_i128) : 0);
 }
 
 /* Frees what local_alloc took. */
@@ -142,14 +143,18 @@ local_free(struct part *pt)
 		pt->hs_tot = pt->hs_side = pt->hs_side2 = pt->gath = NULL;
 		pt->stouch = NULL;
 		pt->nstouch = 0;
-		for (c = 0; c < pt->nskd; c++) {
+		for (c = 0; c < pt->nshd; c++) {
 			free(pt->rk->lkey[c]);
 			free(pt->rk->lslot[c]);
 			pt->rk->lkey[c] = NULL;
 			pt->rk->lslot[c] = NULL;
-			if (pt->nskd > 1) {
+			if (pt->nshd > 1) {
 				free(pt->tmap[c]);
 				pt->tmap[c] = NULL;
+			}
+			if (pt->nshd > 1 && pt->msvar) {
+				free(pt->sval[c]);
+				pt->sval[c] = NULL;
 			}
 		}
 		free(pt->rk->tslot);
@@ -179,15 +184,18 @@ local_alloc(struct part *pt, uint64_t n)
 
 		while (ns < 2 * (n + 1))
 			ns *= 2;
-		for (c = 0; c < pt->nskd; c++) {
+		for (c = 0; c < pt->nshd; c++) {
 			pt->rk->lkey[c] = kn_alloc((n + 1) * sizeof(uint64_t));
 			pt->rk->lslot[c] = kn_zalloc(ns * sizeof(uint32_t));
 			pt->rk->nlkey[c] = 0;
-			if (pt->nskd > 1)
+			if (pt->nshd > 1)
 				pt->tmap[c] = kn_alloc((n + 1) *
 				    sizeof(uint32_t));
+			if (pt->nshd > 1 && pt->msvar)
+				pt->sval[c] = kn_alloc((n + 1) *
+				    sizeof(kn_i128));
 		}
-		if (pt->nskd > 1)
+		if (pt->nshd > 1)
 			pt->rk->tslot = kn_zalloc(ns * sizeof(uint32_t));
 		pt->rk->lmask = ns - 1;
 		pt->rk->ntup = 0;
@@ -217,7 +225,7 @@ local_id(struct part *pt, size_t c, uint64_t k)
 }
 
 /* With several columns, the node's own id of the tuple of the ids
- * v[0..nskd) of a row's values, first seen first; pt->tmap[c][id] is
+ * v[0..nshd) of a row's values, first seen first; pt->tmap[c][id] is
  * its value's id in column c (msens.c). */
 static uint32_t
 tuple_id(struct part *pt, const uint32_t *v)
@@ -227,16 +235,16 @@ tuple_id(struct part *pt, const uint32_t *v)
 	size_t h, c;
 	uint32_t id;
 
-	for (c = 0; c < pt->nskd; c++)
+	for (c = 0; c < pt->nshd; c++)
 		x = kn_hash_mix(x ^ v[c]);
 	for (h = x & rk->lmask; (id = rk->tslot[h]) != 0;
 	    h = (h + 1) & rk->lmask) {
-		for (c = 0; c < pt->nskd && pt->tmap[c][id - 1] == v[c]; c++)
+		for (c = 0; c < pt->nshd && pt->tmap[c][id - 1] == v[c]; c++)
 			;
-		if (c == pt->nskd)
+		if (c == pt->nshd)
 			return id - 1;
 	}
-	for (c = 0; c < pt->nskd; c++)
+	for (c = 0; c < pt->nshd; c++)
 		pt->tmap[c][rk->ntup] = v[c];
 	rk->tslot[h] = (uint32_t)++rk->ntup;
 	return (uint32_t)(rk->ntup - 1);
@@ -246,13 +254,19 @@ static void
 local_put(struct part *pt, uint32_t *m, const uint32_t *d, uint64_t i)
 {
 	if (pt->sens_hashed) {
-		uint32_t v[KN_MAXSENS], id;
+		uint32_t v[KN_MAXSENS] = { 0 }, id;
 		size_t c;
 
-		for (c = 0; c < pt->nskd; c++)
+		/* With --variance, a value's number by its id (the same
+		 * bytes, the same number). */
+		for (c = 0; c < pt->nshd; c++) {
 			v[c] = local_id(pt, c, mond_sens_col(pt, d, c));
-		id = pt->nskd > 1 ? tuple_id(pt, v) : v[0];
-		pt->sens_val[id] = 0;
+			if (pt->nshd > 1 && pt->nsvd > 0)
+				pt->sval[c][v[c]] = mond_snum_col(pt, d, c);
+		}
+		id = pt->nshd > 1 ? tuple_id(pt, v) : v[0];
+		pt->sens_val[id] = pt->nsvd > 0 && pt->nshd == 1 ?
+		    mond_snum_col(pt, d, 0) : 0;
 		m[pt->word_sens] = id;
 	} else if (pt->sens_keyed) {
 		pt->sens_val[i] = mond_sval(pt, mond_sens_of(pt, d));
@@ -663,7 +677,7 @@ pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 		rothko_lset_put(p->ls, rothko_lcap(pt), mond_sens_of(pt, r));
 	} else if (pt->req.ld.on || pt->req.hast || pt->nsens > 1)
 		rothko_gtab_add(pt, &p->h, r[pt->word_sens], 0, 0, 1);
-	if (pt->req.hasv) {
+	if (pt->req.hasv && !pt->sens_sorted) {
 		kn_i128 v = mond_sval(pt, mond_sens_of(pt, r));
 
 		p->s += v;
@@ -688,10 +702,10 @@ pstat_ok(struct part *pt, const struct pstat *p)
 {
 	size_t i;
 
+	if (pt->sens_sorted)
+		return p->n >= pt->req.k && p->lok;
 	if (!mond_k_var_ok(pt, p->n, p->s, p->ss))
 		return 0;
-	if (pt->sens_sorted)
-		return p->lok;
 	if (pt->sens_hashed)
 		return p->ls != NULL && p->ls[0] >= pt->req.ld.lceil;
 	if (pt->req.ld.on && pt->nsens <= 1) {

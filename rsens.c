@@ -1,13 +1,16 @@
 /*
- * rsens.c: l-diversity (paper 004 §2) of a node on disk whose sensitive
- * values are keyed by hash (sens_sorted, mondrian.h: entropy and
- * recursive (c,l)-diversity, distinct l past the groups' sets, and any
- * of them on several columns), decided from external sorts with no
- * memory by value, as mond_partition() decides them in memory
- * (mondrian.c's eval_median and eval_hier, kn_ldiv_ok; msens.c for
- * several columns: a part passes when it passes in each column, each
- * column's sorts made in turn and an ordered dimension's sweeps of the
- * columns side by side):
+ * rsens.c: l-diversity and variance diversity (paper 004 §2) of a node
+ * on disk whose sensitive values are keyed by hash (sens_sorted,
+ * mondrian.h: entropy and recursive (c,l)-diversity, distinct l past
+ * the groups' sets, l with --variance, any of them on several columns,
+ * and --variance on several columns, its numbers keyed beside the
+ * hashes), decided from external sorts with no memory by value, as
+ * mond_partition() decides them in memory (mondrian.c's eval_median and
+ * eval_hier, kn_ldiv_ok, kn_variance_ok; msens.c for several columns: a
+ * part passes when it passes in each column, each column's sorts made
+ * in turn and an ordered dimension's sweeps of the columns side by
+ * side).  The variance is a part's sums of its numbers and their
+ * squares, exact in 128 bits, added up as the rows come.  l-diversity:
  *
  * - a part's verdict exactly: its keys sorted, each value's count, the
  *   counts sorted in descending order and handed to kn_ldiv_add (the
@@ -169,7 +172,11 @@ runs_end(struct runs *ru)
 	ru->len = 0;
 }
 
-/* Whether the node meets -k and -l in sensitive column col. */
+static int var_ok(const struct part *pt, size_t col, uint64_t n,
+    kn_i128 vs, kn_i128 vss);
+
+/* Whether the node meets -k, the variance and -l in sensitive column
+ * col. */
 static int
 node_col_ok(struct part *pt, size_t col)
 {
@@ -177,17 +184,35 @@ node_col_ok(struct part *pt, size_t col)
 	const uint32_t *r;
 	struct cnts c;
 	struct runs ru;
-	kn_sorter *so;
+	kn_sorter *so = NULL;
 	char line[16];
 	size_t b = sort_budget(pt) / 2;
+	kn_i128 vs = 0, vss = 0, x;
+	uint64_t n = 0;
 
-	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
+	if (pt->req.ld.on)
+		so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
 	node_open(pt, &rd);
 	while ((r = node_next(pt, &rd)) != NULL) {
+		n++;
+		if (pt->nsvd > 0) {
+			x = mond_snum_col(pt, r, col);
+			vs += x;
+			vss += x * x;
+		}
+		if (so == NULL)
+			continue;
 		rothko_hex_put(line, mond_sens_col(pt, r, col), 16);
 		kn_sort_add(so, line, sizeof(line));
 	}
 	rothko_read_close(&rd);
+	if (n < pt->req.k || !var_ok(pt, col, n, vs, vss)) {
+		if (so != NULL)
+			sort_done(pt, so);
+		return 0;
+	}
+	if (so == NULL)
+		return 1;
 	cnts_new(pt, &c, b);
 	memset(&ru, 0, sizeof(ru));
 	ru.c = &c;
@@ -202,7 +227,7 @@ rsens_node_ok(struct part *pt)
 {
 	size_t c;
 
-	for (c = 0; c < pt->nskd; c++)
+	for (c = 0; c < pt->nshd; c++)
 		if (!node_col_ok(pt, c))
 			return 0;
 	return 1;
@@ -212,10 +237,11 @@ rsens_node_ok(struct part *pt)
 
 struct hsort {
 	struct part *pt;
-	size_t budget;
+	size_t budget, col;
 	struct cnts c;
 	struct runs ru;
 	uint64_t child;
+	kn_i128 vs, vss;	/* --variance: the child's sums */
 	int open, ok;
 };
 
@@ -223,18 +249,24 @@ static void
 hier_end(struct hsort *hs)
 {
 	runs_end(&hs->ru);
-	if (!cnts_ok(&hs->c))
+	if (!var_ok(hs->pt, hs->col, hs->c.n, hs->vs, hs->vss)) {
+		sort_done(hs->pt, hs->c.so);
+		hs->ok = 0;
+	} else if (!cnts_ok(&hs->c))
 		hs->ok = 0;
 	hs->open = 0;
 }
 
-/* A row: 8 hex digits of its child, 16 of its value's key. */
+/* A row: 8 hex digits of its child, 16 of its value's key, and with
+ * --variance 16 of its number. */
 static void
 hier_line(const char *line, size_t len, void *ctx)
 {
 	struct hsort *hs = ctx;
 	uint64_t ch = rothko_hex_get(line, 8);
+	kn_i128 x;
 
+	(void)len;
 	if (!hs->ok)
 		return;
 	if (hs->open && ch != hs->child) {
@@ -247,9 +279,15 @@ hier_line(const char *line, size_t len, void *ctx)
 		memset(&hs->ru, 0, sizeof(hs->ru));
 		hs->ru.c = &hs->c;
 		hs->child = ch;
+		hs->vs = hs->vss = 0;
 		hs->open = 1;
 	}
-	runs_line(line + 8, len - 8, &hs->ru);
+	if (hs->pt->nsvd > 0) {
+		x = (int64_t)rothko_hex_get(line + 24, 16);
+		hs->vs += x;
+		hs->vss += x * x;
+	}
+	runs_line(line + 8, 16, &hs->ru);
 }
 
 /* Whether every child of the hierarchy of dimension j meets -k and -l
@@ -261,12 +299,13 @@ hier_col_ok(struct part *pt, size_t j, size_t col)
 	const uint32_t *r;
 	struct hsort hs;
 	kn_sorter *so;
-	char line[24];
-	size_t b = sort_budget(pt) / 2;
+	char line[40];
+	size_t b = sort_budget(pt) / 2, len = pt->nsvd > 0 ? 40 : 24;
 
 	memset(&hs, 0, sizeof(hs));
 	hs.pt = pt;
 	hs.budget = b;
+	hs.col = col;
 	hs.ok = 1;
 	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
 	node_open(pt, &rd);
@@ -274,7 +313,10 @@ hier_col_ok(struct part *pt, size_t j, size_t col)
 		rothko_hex_put(line, mond_child_of(pt, j,
 		    (uint32_t)(rothko_disk_key(pt, r, j) - pt->node.mn[j])), 8);
 		rothko_hex_put(line + 8, mond_sens_col(pt, r, col), 16);
-		kn_sort_add(so, line, sizeof(line));
+		if (pt->nsvd > 0)
+			rothko_hex_put(line + 24,
+			    (uint64_t)mond_snum_col(pt, r, col), 16);
+		kn_sort_add(so, line, len);
 	}
 	rothko_read_close(&rd);
 	kn_sort_finish(so, 0, hier_line, &hs);
@@ -291,7 +333,7 @@ cut_hier(struct part *pt, size_t j, struct cut *best)
 {
 	size_t c;
 
-	for (c = 0; c < pt->nskd; c++)
+	for (c = 0; c < pt->nshd; c++)
 		if (!hier_col_ok(pt, j, c))
 			return;
 	/* The score, under --split, from the groups (rcut.c). */
@@ -458,12 +500,19 @@ topl_add(struct topl *t, uint64_t v, uint64_t c)
 	topl_down(t, 0);
 }
 
-/* A part as a sweep grows it: rows, values, the largest count, and s:
- * for entropy the sum of f(c), for recursive l the sum of the l - 1
- * largest counts (kept in top). */
+/* A part in a column: rows, values, the largest count, and s: for
+ * entropy the sum of f(c), for recursive l the sum of the l - 1
+ * largest counts; with --variance the sum of the numbers and of their
+ * squares (at the column's scale).  As the sweep from the right leaves
+ * it at a boundary for the sweep from the left, too. */
+struct rinfo {
+	kn_i128 s, vs, vss;
+	uint64_t n, m, r1, pad;
+};
+
+/* A part as a sweep grows it (recursive l's largest counts in top). */
 struct sweep {
-	uint64_t n, m, r1;
-	kn_i128 s;
+	struct rinfo p;
 	struct topl top;
 };
 
@@ -479,37 +528,60 @@ xlx62(uint64_t c)
 	    (kn_i128)roundl((long double)c * logl((long double)c) * 0x1p62L);
 }
 
-/* Value v has now c rows in the part, one more. */
+/* Value v has now c rows in the part, one more, of number x. */
 static void
-sweep_add(struct part *pt, struct sweep *w, uint64_t v, uint64_t c)
+sweep_add(struct part *pt, struct sweep *w, uint64_t v, uint64_t c,
+    int64_t x)
 {
-	w->n++;
-	w->m += c == 1;
-	if (c > w->r1)
-		w->r1 = c;
+	struct rinfo *p = &w->p;
+
+	p->n++;
+	p->m += c == 1;
+	if (c > p->r1)
+		p->r1 = c;
+	p->vs += x;
+	p->vss += (kn_i128)x * x;
+	if (!pt->req.ld.on)
+		return;
 	if (pt->req.ld.kind == KN_DIV_ENTROPY)
-		w->s += xlx62(c) - xlx62(c - 1);
+		p->s += xlx62(c) - xlx62(c - 1);
 	else if (pt->req.ld.kind == KN_DIV_RECURSIVE) {
 		topl_add(&w->top, v, c);
-		w->s = w->top.sum;
+		p->s = w->top.sum;
 	}
 }
 
-/* A part at a boundary, as the sweep from the right leaves it for the
- * sweep from the left. */
-struct rinfo {
-	kn_i128 s;
-	uint64_t n, m, r1, pad;
-};
-
-/* 1 when a part meets -k and -l, 0 when not, -1 when only its counts
- * can tell (entropy near the threshold). */
+/* With --variance, whether a part of n rows in column col whose numbers
+ * sum to vs, their squares to vss, has the variance asked for, as
+ * msens.c and mond_k_var_ok decide it. */
 static int
-side_verdict(struct part *pt, uint64_t n, uint64_t m, uint64_t r1,
-    kn_i128 s)
+var_ok(const struct part *pt, size_t col, uint64_t n, kn_i128 vs,
+    kn_i128 vss)
 {
-	if (n < pt->req.k)
+	kn_sum sm;
+	long double var;
+
+	if (pt->nsvd == 0)
+		return 1;
+	sm.s = vs;
+	sm.ss = vss;
+	sm.sc = pt->dims[pt->nqi + pt->nshd + col].S;
+	return kn_variance_ok(n, &sm, sm.sc, pt->req.vm, pt->req.vs, &var);
+}
+
+/* 1 when a part in column col meets -k, the variance and -l, 0 when
+ * not, -1 when only its counts can tell (entropy near the
+ * threshold). */
+static int
+side_verdict(struct part *pt, size_t col, const struct rinfo *p)
+{
+	uint64_t n = p->n, m = p->m, r1 = p->r1;
+	kn_i128 s = p->s;
+
+	if (n < pt->req.k || !var_ok(pt, col, n, p->vs, p->vss))
 		return 0;
+	if (!pt->req.ld.on)
+		return 1;
 	if (pt->req.ld.kind == KN_DIV_DISTINCT)
 		return m >= pt->req.ld.lceil;
 	if (pt->req.ld.kind != KN_DIV_ENTROPY)
@@ -530,16 +602,19 @@ side_verdict(struct part *pt, uint64_t n, uint64_t m, uint64_t r1,
 }
 
 /* A row of the node in the dimension's order: its key there, its
- * value's number (in the order of their keys), its rank j among the
- * rows of its value, their total t, and its label or target y. */
+ * value's index (in the order of their keys), its rank j among the
+ * rows of its value, their total t, its label or target y, and with
+ * --variance its value's number x. */
 struct orow {
 	uint64_t key, v, j, t, y;
+	int64_t x;
 };
 
 /* A row of the first sort's file: its key in the dimension, its label
- * or target (mond_targ_of). */
+ * or target (mond_targ_of), its value's number (--variance). */
 struct krow {
 	uint64_t key, y;
+	int64_t x;
 };
 
 /* n bytes of file fd (name, for messages) at offset at. */
@@ -624,9 +699,9 @@ struct osort {
 	uint64_t cur, run;
 	int any;
 	/* the hex digits of a count of the node's rows in the sorts' lines,
-	 * and of a label or target (none under the median split; column
-	 * 0's alone) */
-	int wd, yd;
+	 * of a number (--variance), and of a label or target (none under
+	 * the median split; column 0's alone) */
+	int wd, xd, yd;
 	/* --split: the left part's sum of c ln c over the labels and the
 	 * right part's, or the left part's sum of the target */
 	kn_i128 llf, rlf, lts;
@@ -663,13 +738,15 @@ tmp_drop(FILE *f, char *name)
 }
 
 /* The first sort's line: 16 hex digits of the value's key, 16 of the
- * dimension's, yd of the label or target. */
+ * dimension's, xd of the value's number, the rest the label or target.
+ */
 static void
 first_line(const char *line, size_t len, void *ctx)
 {
 	struct osort *os = ctx;
 	struct ocol *oc = &os->oc[os->c];
 	uint64_t h = rothko_hex_get(line, 16);
+	size_t at = 32 + (size_t)os->xd;
 	struct krow k;
 
 	if (os->any && h != os->cur) {
@@ -680,12 +757,13 @@ first_line(const char *line, size_t len, void *ctx)
 	os->any = 1;
 	os->run++;
 	k.key = rothko_hex_get(line + 16, 16);
-	k.y = len > 32 ? rothko_hex_get(line + 32, (int)len - 32) : 0;
+	k.x = os->xd ? (int64_t)rothko_hex_get(line + 32, os->xd) : 0;
+	k.y = len > at ? rothko_hex_get(line + at, (int)(len - at)) : 0;
 	wr(oc->f1, &k, sizeof(k), oc->n1);
 }
 
-/* The second sort's line: key (16 hex digits), value, j, t (wd each), y
- * (the rest). */
+/* The second sort's line: key (16 hex digits), value, j, t (wd each), x
+ * (xd), y (the rest). */
 static void
 second_line(const char *line, size_t len, void *ctx)
 {
@@ -698,6 +776,8 @@ second_line(const char *line, size_t len, void *ctx)
 	o.v = rothko_hex_get(line + 16, os->wd);
 	o.j = rothko_hex_get(line + 16 + os->wd, os->wd);
 	o.t = rothko_hex_get(line + 16 + 2 * os->wd, os->wd);
+	o.x = os->xd ? (int64_t)rothko_hex_get(line + at, os->xd) : 0;
+	at += (size_t)os->xd;
 	o.y = len > at ? rothko_hex_get(line + at, (int)(len - at)) : 0;
 	wr(oc->f2, &o, sizeof(o), oc->n2);
 }
@@ -723,7 +803,7 @@ exact_ok(struct osort *os, uint64_t kc, uint32_t needl, uint32_t needr)
 	size_t c;
 	int ok = 1, l, r;
 
-	for (c = 0; c < pt->nskd && ok; c++) {
+	for (c = 0; c < pt->nshd && ok; c++) {
 		struct ocol *oc = &os->oc[c];
 
 		l = needl >> c & 1;
@@ -869,13 +949,11 @@ verdicts(struct part *pt, const struct sweep *L, const struct rinfo *R,
 	int v;
 
 	*needl = *needr = 0;
-	for (c = 0; c < pt->nskd; c++) {
-		if ((v = side_verdict(pt, L[c].n, L[c].m, L[c].r1,
-		    L[c].s)) == 0)
+	for (c = 0; c < pt->nshd; c++) {
+		if ((v = side_verdict(pt, c, &L[c].p)) == 0)
 			return 0;
 		*needl |= (uint32_t)(v < 0) << c;
-		if ((v = side_verdict(pt, R[c].n, R[c].m, R[c].r1,
-		    R[c].s)) == 0)
+		if ((v = side_verdict(pt, c, &R[c])) == 0)
 			return 0;
 		*needr |= (uint32_t)(v < 0) << c;
 	}
@@ -892,7 +970,7 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
     const struct rinfo *R)
 {
 	struct part *pt = os->pt;
-	uint64_t n = pt->node.n, l = L[0].n;
+	uint64_t n = pt->node.n, l = L[0].p.n;
 	struct unsure u;
 	uint32_t ml, mr;
 
@@ -954,7 +1032,7 @@ rsens_reserve(const struct part *pt)
 {
 	size_t cap = top_cap(pt, pt->nrows);
 
-	return cap > 0 ? pt->nskd * topl_bytes(cap) : 0;
+	return cap > 0 ? pt->nshd * topl_bytes(cap) : 0;
 }
 
 /* Column c's files of the cut of dimension j: the node's rows sorted by
@@ -969,7 +1047,7 @@ col_sorts(struct osort *os, size_t c)
 	const uint32_t *r;
 	struct krow k;
 	kn_sorter *so;
-	char line[80];
+	char line[128];
 	uint64_t t, v, i;
 	int yd = c == 0 ? os->yd : 0;
 
@@ -982,9 +1060,13 @@ col_sorts(struct osort *os, size_t c)
 	while ((r = node_next(pt, &rdr)) != NULL) {
 		rothko_hex_put(line, mond_sens_col(pt, r, c), 16);
 		rothko_hex_put(line + 16, rothko_disk_key(pt, r, os->j), 16);
+		if (os->xd)
+			rothko_hex_put(line + 32,
+			    (uint64_t)mond_snum_col(pt, r, c), os->xd);
 		if (yd)
-			rothko_hex_put(line + 32, mond_targ_of(pt, r), yd);
-		kn_sort_add(so, line, 32 + (size_t)yd);
+			rothko_hex_put(line + 32 + os->xd, mond_targ_of(pt, r),
+			    yd);
+		kn_sort_add(so, line, 32 + (size_t)os->xd + (size_t)yd);
 	}
 	rothko_read_close(&rdr);
 	oc->f1 = tmp_make(pt, &oc->n1);
@@ -1008,11 +1090,14 @@ col_sorts(struct osort *os, size_t c)
 			rothko_hex_put(line + 16, v, os->wd);
 			rothko_hex_put(line + 16 + os->wd, i, os->wd);
 			rothko_hex_put(line + 16 + 2 * os->wd, t, os->wd);
+			if (os->xd)
+				rothko_hex_put(line + 16 + 3 * os->wd,
+				    (uint64_t)k.x, os->xd);
 			if (yd)
-				rothko_hex_put(line + 16 + 3 * os->wd, k.y,
-				    yd);
+				rothko_hex_put(line + 16 + 3 * os->wd + os->xd,
+				    k.y, yd);
 			kn_sort_add(so, line, 16 + 3 * (size_t)os->wd +
-			    (size_t)yd);
+			    (size_t)os->xd + (size_t)yd);
 		}
 	if (ferror(oc->ft))
 		kn_die_sys("%s: read error", oc->nt);
@@ -1030,7 +1115,7 @@ prev_rows(struct osort *os, struct brev *b, const struct orow **op)
 {
 	size_t c;
 
-	for (c = 0; c < os->pt->nskd; c++)
+	for (c = 0; c < os->pt->nshd; c++)
 		if ((op[c] = brev_prev(&b[c])) == NULL) {
 			if (c > 0)
 				kn_die("internal error: %s: fewer rows",
@@ -1046,7 +1131,7 @@ next_rows(struct osort *os, struct orow *o)
 {
 	size_t c;
 
-	for (c = 0; c < os->pt->nskd; c++)
+	for (c = 0; c < os->pt->nshd; c++)
 		if (fread(&o[c], sizeof(o[c]), 1, os->oc[c].f2) != 1) {
 			if (ferror(os->oc[c].f2))
 				kn_die_sys("%s: read error", os->oc[c].n2);
@@ -1062,10 +1147,10 @@ next_rows(struct osort *os, struct orow *o)
 static struct sweep *
 sweeps_new(const struct part *pt, size_t cap)
 {
-	struct sweep *w = kn_zalloc(pt->nskd * sizeof(*w));
+	struct sweep *w = kn_zalloc(pt->nshd * sizeof(*w));
 	size_t c;
 
-	for (c = 0; c < pt->nskd; c++)
+	for (c = 0; c < pt->nshd; c++)
 		topl_init(&w[c].top, cap);
 	return w;
 }
@@ -1075,7 +1160,7 @@ sweeps_free(const struct part *pt, struct sweep *w)
 {
 	size_t c;
 
-	for (c = 0; c < pt->nskd; c++)
+	for (c = 0; c < pt->nshd; c++)
 		topl_free(&w[c].top);
 	free(w);
 }
@@ -1083,7 +1168,7 @@ sweeps_free(const struct part *pt, struct sweep *w)
 static void
 cut_ordered(struct part *pt, size_t j, struct cut *best)
 {
-	size_t nc = pt->nskd, c, cap;
+	size_t nc = pt->nshd, c, cap;
 	struct osort os;
 	const struct orow *op[KN_MAXSENS];
 	struct orow o[KN_MAXSENS];
@@ -1102,6 +1187,7 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	cap = top_cap(pt, pt->node.n);
 	for (os.wd = 1; os.wd < 16 && pt->node.n >> (4 * os.wd) != 0; os.wd++)
 		;
+	os.xd = pt->nsvd > 0 ? 16 : 0;
 	os.yd = pt->split == SPLIT_MEDIAN ? 0 : 16;
 	os.oc = kn_zalloc(nc * sizeof(struct ocol));
 	for (c = 0; c < nc; c++)
@@ -1116,18 +1202,13 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 		    sizeof(struct orow));
 	for (any = 0; prev_rows(&os, b2, op); any = 1) {
 		if (any && op[0]->key != cur) {
-			memset(ri, 0, nc * sizeof(ri[0]));
-			for (c = 0; c < nc; c++) {
-				ri[c].n = w[c].n;
-				ri[c].m = w[c].m;
-				ri[c].r1 = w[c].r1;
-				ri[c].s = w[c].s;
-			}
+			for (c = 0; c < nc; c++)
+				ri[c] = w[c].p;
 			wr(os.f3, ri, nc * sizeof(ri[0]), os.n3);
 		}
 		for (c = 0; c < nc; c++)
 			sweep_add(pt, &w[c], op[c]->v,
-			    op[c]->t - op[c]->j + 1);
+			    op[c]->t - op[c]->j + 1, op[c]->x);
 		cur = op[0]->key;
 	}
 	for (c = 0; c < nc; c++)
@@ -1150,7 +1231,7 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 			boundary(&os, cur, w, rp);
 		}
 		for (c = 0; c < nc; c++)
-			sweep_add(pt, &w[c], o[c].v, o[c].j);
+			sweep_add(pt, &w[c], o[c].v, o[c].j, o[c].x);
 		if (pt->split == SPLIT_INFOGAIN) {
 			uint64_t n = pt->hl_side[o[0].y]++,
 				 rn = pt->hl_tot[o[0].y] - n;
@@ -1215,6 +1296,8 @@ struct tsort {
 	uint64_t *cnt, *ntot;
 	size_t *touched, ntouched;
 	int *ok;
+	kn_i128 *vs, *vss;	/* --variance: each node's sums */
+	size_t col;
 	kn_sorter *so2;
 	uint64_t cur;
 	int any;
@@ -1267,9 +1350,12 @@ tree_line(const char *line, size_t len, void *ctx)
 static void
 tree_node_end(struct tsort *ts)
 {
+	size_t t = ts->node;
+
 	if (ts->open)
-		ts->ok[ts->node] = ts->ntot[ts->node] >= ts->pt->req.k &&
-		    kn_ldiv_end(&ts->a);
+		ts->ok[t] = ts->ntot[t] >= ts->pt->req.k &&
+		    var_ok(ts->pt, ts->col, ts->ntot[t], ts->vs[t],
+		    ts->vss[t]) && kn_ldiv_end(&ts->a);
 	ts->open = 0;
 }
 
@@ -1303,11 +1389,15 @@ tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
 	char line[24];
 	size_t t, nt = pt->grow.n, b = sort_budget(pt) / 2;
 
+	kn_i128 x = 0;
+
 	for (t = 0; t < nt; t++) {
 		ts->ok[t] = 0;
 		ts->ntot[t] = 0;
+		ts->vs[t] = ts->vss[t] = 0;
 	}
 	ts->any = ts->open = 0;
+	ts->col = col;
 	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
 	pt->rk->snode = on;
 	pt->rk->stn = -1;
@@ -1315,16 +1405,30 @@ tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
 	while ((r = node_next(pt, &rdr)) != NULL) {
 		size_t leaf = rothko_tree_route(pt, r);
 
+		if (pt->nsvd > 0)
+			x = mond_snum_col(pt, r, col);
 		for (t = leaf;; t = ts->parent[t]) {
 			ts->ntot[t]++;
+			ts->vs[t] += x;
+			ts->vss[t] += x * x;
 			if (t == 0)
 				break;
 		}
+		if (!pt->req.ld.on)
+			continue;
 		rothko_hex_put(line, mond_sens_col(pt, r, col), 16);
 		rothko_hex_put(line + 16, leaf, 8);
 		kn_sort_add(so, line, sizeof(line));
 	}
 	rothko_read_close(&rdr);
+	if (!pt->req.ld.on) {
+		/* The variance alone: no counts to sort. */
+		sort_done(pt, so);
+		for (t = 0; t < nt; t++)
+			ts->ok[t] = ts->ntot[t] >= pt->req.k &&
+			    var_ok(pt, col, ts->ntot[t], ts->vs[t], ts->vss[t]);
+		return;
+	}
 	ts->so2 = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
 	kn_sort_finish(so, 0, tree_line, ts);
 	sort_done(pt, so);
@@ -1347,6 +1451,8 @@ rsens_tree_ok(struct part *pt, const struct onode *on, int *ok)
 	ts.touched = kn_alloc((nt + 1) * sizeof(size_t));
 	ts.cnt = kn_zalloc((nt + 1) * sizeof(uint64_t));
 	ts.ntot = kn_zalloc((nt + 1) * sizeof(uint64_t));
+	ts.vs = kn_zalloc((nt + 1) * sizeof(kn_i128));
+	ts.vss = kn_zalloc((nt + 1) * sizeof(kn_i128));
 	for (t = 0; t < nt; t++) {
 		ok[t] = 1;
 		if (!pt->grow.t[t].leaf)
@@ -1354,12 +1460,14 @@ rsens_tree_ok(struct part *pt, const struct onode *on, int *ok)
 				ts.parent[pt->grow.t[t].kid0 + k] = t;
 	}
 	/* A node passes when it passes in every column. */
-	for (c = 0; c < pt->nskd; c++) {
+	for (c = 0; c < pt->nshd; c++) {
 		tree_col_ok(pt, on, &ts, c);
 		for (t = 0; t < nt; t++)
 			ok[t] = ok[t] && ts.ok[t];
 	}
 	free(ts.ok);
+	free(ts.vs);
+	free(ts.vss);
 	free(ts.parent);
 	free(ts.touched);
 	free(ts.cnt);
