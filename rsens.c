@@ -710,6 +710,10 @@ struct osort {
 	FILE *fu;
 	char *nu;
 	uint64_t nun, nleft;
+	/* --split infogain: the better cuts waiting for their counts, by
+	 * score (flush_better), and whether one was settled */
+	kn_sorter *ds;
+	int dsdone;
 };
 
 static void
@@ -960,6 +964,82 @@ verdicts(struct part *pt, const struct sweep *L, const struct rinfo *R,
 	return 1;
 }
 
+/*
+ * Under --split infogain, a cut that beats the best so far but whose
+ * parts only their counts can tell waits in a sort by score (highest
+ * first), distance from the median and place (least first), which is
+ * eval_ordered's order of preference: the scores are integers, so the
+ * best cut of the dimension is the first of those waiting that passes,
+ * unless the best of the sure ones (or of a dimension before) beats it
+ * (flush_better).  So a pass over the node is made for each waiting cut
+ * better than the best that passes, not for each better than the best
+ * at its place.  (--split regression, whose better has a tolerance,
+ * judges each in turn.)
+ */
+static void
+defer_better(struct osort *os, uint64_t l, uint64_t kc, kn_i128 isc,
+    uint64_t dist, uint32_t ml, uint32_t mr)
+{
+	unsigned __int128 k = ~((unsigned __int128)isc ^
+	    ((unsigned __int128)1 << 127));
+	char line[96];
+
+	if (os->ds == NULL)
+		os->ds = kn_sort_new(NULL, 0, 1, os->budget / 2,
+		    os->pt->rk->tmpdir);
+	rothko_hex_put(line, (uint64_t)(k >> 64), 16);
+	rothko_hex_put(line + 16, (uint64_t)k, 16);
+	rothko_hex_put(line + 32, dist, 16);
+	rothko_hex_put(line + 48, l, 16);
+	rothko_hex_put(line + 64, kc, 16);
+	rothko_hex_put(line + 80, ml, 8);
+	rothko_hex_put(line + 88, mr, 8);
+	kn_sort_add(os->ds, line, sizeof(line));
+}
+
+/* A waiting cut, in defer_better's order: taken if it beats the best and
+ * passes; the first that does not beat the best ends the wait. */
+static void
+better_line(const char *line, size_t len, void *ctx)
+{
+	struct osort *os = ctx;
+	const struct cut *best = os->best;
+	unsigned __int128 k;
+	kn_i128 isc;
+	uint64_t dist, l, kc;
+
+	(void)len;
+	if (os->dsdone)
+		return;
+	k = (unsigned __int128)rothko_hex_get(line, 16) << 64 |
+	    rothko_hex_get(line + 16, 16);
+	isc = (kn_i128)(~k ^ ((unsigned __int128)1 << 127));
+	dist = rothko_hex_get(line + 32, 16);
+	l = rothko_hex_get(line + 48, 16);
+	kc = rothko_hex_get(line + 64, 16);
+	/* Of two alike, the one first in the node's order (a dimension
+	 * before this one, or a lesser place in it) is eval_ordered's. */
+	if (best->found && (isc != best->iscore ? isc < best->iscore :
+	    dist != best->dist ? dist > best->dist :
+	    best->dim != os->j || l > best->L)) {
+		os->dsdone = 1;
+		return;
+	}
+	if (exact_ok(os, kc, (uint32_t)rothko_hex_get(line + 80, 8),
+	    (uint32_t)rothko_hex_get(line + 88, 8))) {
+		take(os, l, kc, isc, 0);
+		os->dsdone = 1;
+	}
+}
+
+static void
+flush_better(struct osort *os)
+{
+	kn_sort_finish(os->ds, 0, better_line, os);
+	sort_done(os->pt, os->ds);
+	os->ds = NULL;
+}
+
 /* The boundary below key kc, the left parts L, the right ones R (one a
  * column): taken as the best if it is as near the median and both
  * parts pass.  One that only its counts can tell waits (in a file:
@@ -990,10 +1070,14 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 			sc = mond_regression_term(os->lts, l) +
 			    mond_regression_term(pt->node.tot.ts - os->lts,
 			    n - l);
-		if (!mond_cut_better(pt, os->best, isc, sc, dist))
+		if (!mond_cut_better(pt, os->best, isc, sc, dist) ||
+		    !verdicts(pt, L, R, &ml, &mr))
 			return;
-		if (!verdicts(pt, L, R, &ml, &mr) ||
-		    ((ml | mr) != 0 && !exact_ok(os, kc, ml, mr)))
+		if ((ml | mr) != 0 && pt->split == SPLIT_INFOGAIN) {
+			defer_better(os, l, kc, isc, dist, ml, mr);
+			return;
+		}
+		if ((ml | mr) != 0 && !exact_ok(os, kc, ml, mr))
 			return;
 		take(os, l, kc, isc, sc);
 		return;
@@ -1249,6 +1333,8 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 		flush_unsure(&os);
 		tmp_drop(os.fu, os.nu);
 	}
+	if (os.ds != NULL)
+		flush_better(&os);
 	free(b3.buf);
 	sweeps_free(pt, w);
 	for (c = 0; c < nc; c++) {
