@@ -746,9 +746,10 @@ main(int argc, char *argv[])
 			if (r > pt->rk->avail / 8)
 				mond_too_small(pt, "recursive l-diversity "
 				    "keeps the l - 1 largest counts of a part "
-				    "on disk (%zu KiB), more than an eighth of "
-				    "the %zu KiB the nodes have", (r >> 10) + 1,
-				    pt->rk->avail >> 10);
+				    "on disk%s (%zu KiB), more than an eighth "
+				    "of the %zu KiB the nodes have",
+				    pt->nsens > 1 ? ", in each sensitive column" :
+				    "", (r >> 10) + 1, pt->rk->avail >> 10);
 			pt->rk->avail -= r;
 		}
 		pt->pairs_path = kn_tmp_new(pt->rk->tmpdir);

@@ -112,7 +112,9 @@ numbers(const struct part *pt)
  * values in sens_val and targ_val, and the sensitive ids the counts the
  * in-memory algorithm keeps by id (hs_tot, hs_side, hs_side2, gath,
  * stouch); keyed by hash, a value's id is its key's (local_put), kept
- * with an index of at most four slots a row. */
+ * with an index of at most four slots a row, and with several columns
+ * a tuple's ids in each (tmap, and under --variance sval), with an
+ * index, and msens.c's scratch of two pairs a tuple (tv, tv2). */
 static size_t
 local_row_bytes(const struct part *pt)
 {
@@ -123,7 +125,8 @@ local_row_bytes(const struct part *pt)
 	    (pt->sens_hashed ? pt->nshd * (sizeof(uint64_t) +
 	    4 * sizeof(uint32_t)) + c * sizeof(uint32_t) +
 	    (c > 0 ? 4 * sizeof(uint32_t) : 0) : 0) +
-	    (c > 0 && pt->msvar ? c * sizeof(kn_i128) : 0);
+	    (c > 0 && pt->msvar ? c * sizeof(kn_i128) : 0) +
+	    (c > 0 ? 2 * sizeof(kn_tval) : 0);
 }
 
 /* Frees what local_alloc took. */
