@@ -548,7 +548,10 @@ main(int argc, char *argv[])
 			kn_die("%s: the table has a column '%s' already%s",
 			    t.r.name, classcol, hasclasscol ? "" :
 			    " (name the class column with --class-col)");
-	pt->dims = kn_zalloc((pt->nqi + KN_MAXSENS + 2) * sizeof(struct dim));
+	/* The QIs, then the keyed columns (mondrian.h): each sensitive
+	 * column's hash and number, and the target. */
+	pt->dims = kn_zalloc((pt->nqi + 2 * KN_MAXSENS + 2) *
+	    sizeof(struct dim));
 	for (j = 0; j < pt->nqi; j++) {
 		struct dim *dm = &pt->dims[j];
 		int numeric = 0;
