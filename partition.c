@@ -655,7 +655,8 @@ main(int argc, char *argv[])
 	pt->nshd = !pt->sens_hashed ? 0 : pt->sens_sorted ? pt->nsens : 1;
 	pt->nsvd = pt->sens_sorted && (pt->req.hasv || pt->msvar) ?
 	    pt->nsens : 0;
-	pt->nskd = pt->sens_hashed ? pt->nshd + pt->nsvd : (size_t)pt->sens_keyed;
+	pt->nskd = pt->sens_hashed ? pt->nshd + pt->nsvd :
+	    (size_t)pt->sens_keyed;
 	pt->word_row = pt->nqi;
 	pt->rec_words = pt->nqi + 1;
 	if (pt->has_sens) {
@@ -751,8 +752,9 @@ main(int argc, char *argv[])
 				    "keeps the l - 1 largest counts of a part "
 				    "on disk%s (%zu KiB), more than an eighth "
 				    "of the %zu KiB the nodes have",
-				    pt->nsens > 1 ? ", in each sensitive column" :
-				    "", (r >> 10) + 1, pt->rk->avail >> 10);
+				    pt->nsens > 1 ?
+				    ", in each sensitive column" : "",
+				    (r >> 10) + 1, pt->rk->avail >> 10);
 			pt->rk->avail -= r;
 		}
 		pt->pairs_path = kn_tmp_new(pt->rk->tmpdir);

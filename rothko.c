@@ -207,8 +207,6 @@ local_alloc(struct part *pt, uint64_t n)
 		pt->targ_val = kn_alloc((n + 1) * sizeof(kn_i128));
 }
 
-/* Row i of a node in memory, whose record on disk is d: its keyed
- * values, with i for their ids in its record in memory, m. */
 /* The node's own id of key k in keyed sensitive column c, first seen
  * first. */
 static uint32_t
@@ -253,6 +251,9 @@ tuple_id(struct part *pt, const uint32_t *v)
 	return (uint32_t)(rk->ntup - 1);
 }
 
+/* Row i of a node in memory, whose record on disk is d: its keyed
+ * values, with i for their ids in its record in memory, m (keyed by
+ * hash, the ids of its value's key, or of its tuple of them). */
 static void
 local_put(struct part *pt, uint32_t *m, const uint32_t *d, uint64_t i)
 {

@@ -290,8 +290,8 @@ hier_line(const char *line, size_t len, void *ctx)
 	runs_line(line + 8, 16, &hs->ru);
 }
 
-/* Whether every child of the hierarchy of dimension j meets -k and -l
- * in sensitive column col. */
+/* Whether every child of the hierarchy of dimension j meets -k, the
+ * variance and -l in sensitive column col. */
 static int
 hier_col_ok(struct part *pt, size_t j, size_t col)
 {
