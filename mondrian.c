@@ -1367,35 +1367,42 @@ rank_ids(struct part *pt, struct dim *dm)
 	free(pr);
 }
 
-/* Out of core the sums are bounded by the largest value, mx: the rows'
- * (and one more) squares of it with sens (variance), else the rows'
- * (and one more) times it (regression), must fit 128 bits. */
+/* Out of core the sums are bounded by the largest value, v / 10^sc
+ * (the one farthest from 0): the rows' (and one more) squares of it
+ * with sens (variance), else the rows' (and one more) times it
+ * (regression), must fit 128 bits. */
 static void
-sums_bound(struct part *pt, kn_i128 mx, int sens, const char *name)
+sums_bound(struct part *pt, kn_i128 v, int sc, int sens, const char *name)
 {
-	kn_i128 b, n = (kn_i128)pt->nrows + 1;
+	kn_i128 b, n = (kn_i128)pt->nrows + 1, mx = v < 0 ? -v : v;
+	char w[64];
 
 	if (sens ? __builtin_mul_overflow(mx, mx, &b) ||
 	    __builtin_mul_overflow(b, n, &b) : __builtin_mul_overflow(mx, n, &b))
-		kn_die(sens ? "-s %s: values too large for exact variances: "
-		    "the largest squared, times the rows, passes 2^127 "
-		    "(kanon(7), Numbers); scale the column down" :
-		    "-t %s: values too large for exact sums: the largest, "
-		    "times the rows, passes 2^127 (kanon(7), Numbers); scale "
-		    "the column down", name);
+	{
+		w[kn_dec_format(v, sc, w)] = '\0';
+		kn_die(sens ? "-s %s: values too large for exact variances "
+		    "out of core: the largest, '%s', squared, times the rows, "
+		    "passes 2^127 (kanon(7), Numbers); scale the column down" :
+		    "-t %s: values too large for exact sums out of core: the "
+		    "largest, '%s', times the rows, passes 2^127 (kanon(7), "
+		    "Numbers); scale the column down", name, w);
+	}
 }
 
-/* The largest of |v[0..n)|. */
+/* The first of v[0..n) farthest from 0 (0 if none). */
 static kn_i128
 abs_max(const kn_i128 *v, size_t n)
 {
-	kn_i128 mx = 0;
+	kn_i128 mx = 0, r = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if ((v[i] < 0 ? -v[i] : v[i]) > mx)
+		if ((v[i] < 0 ? -v[i] : v[i]) > mx) {
 			mx = v[i] < 0 ? -v[i] : v[i];
-	return mx;
+			r = v[i];
+		}
+	return r;
 }
 
 /* Once the rows are spooled, keyed column j, a sensitive column's (by
@@ -1433,8 +1440,8 @@ keyed_prepare(struct part *pt, size_t j)
 		pt->sens_F = dm->S;
 	else
 		pt->targ_F = dm->S;
-	sums_bound(pt, dm->kmx > -(kn_i128)dm->kmn ? dm->kmx :
-	    -(kn_i128)dm->kmn, sens, dm->name);
+	sums_bound(pt, dm->kmx >= -(kn_i128)dm->kmn ? dm->kmx : dm->kmn, dm->S,
+	    sens, dm->name);
 }
 
 /* Once the rows are read: codes for the values, exact scales for the
@@ -1479,8 +1486,8 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			}
 		/* The rows on disk: the sums bounded by the largest value. */
 		if (pt->ooc && !pt->exact_sums)
-			sums_bound(pt, abs_max(pt->sens_val, pt->sens_dict.n), 1,
-			    scol);
+			sums_bound(pt, abs_max(pt->sens_val, pt->sens_dict.n),
+			    pt->sens_F, 1, scol);
 		for (i = 0; i < pt->nrows && !pt->ooc; i++) {
 			uint32_t x = pt->rec[i * pt->rec_words +
 			    pt->word_sens];
@@ -1537,8 +1544,8 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 				kn_die("-t %s: too many digits for exact sums",
 				    tcol);
 		if (pt->ooc && !pt->exact_sums)
-			sums_bound(pt, abs_max(pt->targ_val, pt->targ_dict.n), 0,
-			    tcol);
+			sums_bound(pt, abs_max(pt->targ_val, pt->targ_dict.n),
+			    pt->targ_F, 0, tcol);
 		for (i = 0; i < pt->nrows && !pt->ooc; i++) {
 			kn_i128 v = pt->targ_val[pt->rec[i * pt->rec_words +
 			    pt->word_targ]];

@@ -490,6 +490,14 @@ fi
 		run --separate-stderr partition -a $a -S 1M -T "$T" -q a -k 10 -s s,w --variance 1 -o "$T/o" "$T/big"
 		[ "$status" -eq 2 ] && [ "$stderr" = "$mem" ] && [ ! -e "$T/o" ]
 	done
+	# One column: out of core bounds the largest value's square times
+	# the rows, stricter than memory's sums, and names that value.
+	awk 'BEGIN { print "a\tw"; for (i = 1; i <= 2000; i++)
+	    printf "%d\t%s\n", i % 97, i == 1000 ? "-1000000000000000000" : i % 13 }' > "$T/one"
+	partition -q a -k 10 -s w -l 2 --variance 1 "$T/one" > /dev/null
+	run --separate-stderr partition -a rothko-t -S 1M -T "$T" -q a -k 10 -s w -l 2 --variance 1 -o "$T/o" "$T/one"
+	[ "$status" -eq 2 ] && [ ! -e "$T/o" ]
+	[ "$stderr" = "partition: -s w: values too large for exact variances out of core: the largest, '-1000000000000000000', squared, times the rows, passes 2^127 (kanon(7), Numbers); scale the column down" ]
 }
 
 @test "Rothko-T, recursive l whose l - 1 largest counts pass the budget: refused with exit 2, naming what and how much, no output; in memory the same table passes" {
