@@ -1424,17 +1424,12 @@ keyed_prepare(struct part *pt, size_t j)
 		return;		/* hashes, never summed */
 	if (sens && pt->msvar) {
 		/* As msens.c bounds a column's values in memory. */
-		kn_i128 mx = dm->kmx >= -(kn_i128)dm->kmn ? dm->kmx : dm->kmn,
-			b = mx < 0 ? -mx : mx;
+		kn_i128 mx = dm->kmx >= -(kn_i128)dm->kmn ? dm->kmx : dm->kmn;
 		char v[64];
 
-		if (dm->has_num && (__builtin_mul_overflow(b, b, &b) ||
-		    __builtin_mul_overflow(b, (kn_i128)1 << 33, &b))) {
-			v[kn_dec_format(mx, dm->S, v)] = '\0';
-			kn_die("-s %s: '%s' is too large for exact variances: "
-			    "its square times 2^33 rows passes 2^127 (kanon(7), "
-			    "Numbers); scale the column down", dm->name, v);
-		}
+		if (dm->has_num)
+			msens_value_bound(dm->name, mx < 0 ? -mx : mx, v,
+			    (int)kn_dec_format(mx, dm->S, v));
 		pt->svF[j - pt->nqi - pt->nshd] = dm->S;
 	} else if (sens)
 		pt->sens_F = dm->S;

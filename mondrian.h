@@ -425,6 +425,9 @@ void msens_prepare(struct part *pt, kn_hier *const *h, char *const *names);
 /* With msvar: whether the current row's sensitive values are numbers;
  * dies naming the first that is not. */
 void msens_check_row(struct part *pt, kn_table *t);
+/* With msvar: dies unless the column's largest value (absolute, a; as
+ * written, w[0..wn)) bounds its sums whatever the rows. */
+void msens_value_bound(const char *name, kn_i128 a, const char *w, int wn);
 /* Whether a part whose sensitive values (sens_dict ids) have the
  * counts v[0..m) (ids distinct), n rows, meets l-diversity and
  * variance diversity in each column when there are several, and

@@ -43,9 +43,23 @@ msens_check_row(struct part *pt, kn_table *t)
 	}
 }
 
-/* With msvar: column j's values as numbers of one scale.  Their sums
- * are bounded by the largest value, whatever the rows: |v| * 2^32 rows
- * and v^2 * 2^32 must fit 127 bits. */
+/* With msvar: dies unless the sums of column name's values are bounded
+ * whatever the rows by the one farthest from 0, a (absolute) at the
+ * column's scale, written w: a^2 * 2^33 must fit 127 bits. */
+void
+msens_value_bound(const char *name, kn_i128 a, const char *w, int wn)
+{
+	kn_i128 b;
+
+	if (__builtin_mul_overflow(a, a, &b) ||
+	    __builtin_mul_overflow(b, (kn_i128)1 << 33, &b))
+		kn_die("-s %s: '%.*s' is too large for exact variances: its "
+		    "square times 2^33 rows passes 2^127 (kanon(7), Numbers); "
+		    "scale the column down", name, wn, w);
+}
+
+/* With msvar: column j's values as numbers of one scale, bounded as
+ * msens_value_bound says. */
 static void
 prepare_values(struct part *pt, size_t j, const char *name)
 {
@@ -81,13 +95,8 @@ prepare_values(struct part *pt, size_t j, const char *name)
 			xm = x;
 		}
 	}
-	if (__builtin_mul_overflow(mx, mx, &b) ||
-	    __builtin_mul_overflow(b, (kn_i128)1 << 33, &b)) {
-		w = kn_dict_get(dc, (uint32_t)xm);
-		kn_die("-s %s: '%.*s' is too large for exact variances: its "
-		    "square times 2^33 rows passes 2^127 (kanon(7), Numbers); "
-		    "scale the column down", name, (int)w.n, w.p);
-	}
+	w = kn_dict_get(dc, (uint32_t)xm);
+	msens_value_bound(name, mx, w.p, (int)w.n);
 	pt->svF[j] = F;
 	free(sc);
 }

@@ -667,9 +667,12 @@ main(int argc, char *argv[])
 	if (pt->has_targ)
 		pt->word_targ = pt->rec_words++;
 	pt->nkd = pt->nqi;
-	for (i = 0; i < pt->nskd; i++)
-		keyed_dim(pt, scols[i < pt->nshd ? i : i - pt->nshd],
-		    snames[i < pt->nshd ? i : i - pt->nshd], pt->word_sens + i);
+	for (i = 0; i < pt->nskd; i++) {
+		/* Each column's hash, then its number. */
+		size_t c = i < pt->nshd ? i : i - pt->nshd;
+
+		keyed_dim(pt, scols[c], snames[c], pt->word_sens + i);
+	}
 	if (pt->targ_keyed)
 		keyed_dim(pt, tidx, t.names[tidx], pt->word_targ);
 	if (job != JOB_NONE) {

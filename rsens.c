@@ -172,8 +172,23 @@ runs_end(struct runs *ru)
 	ru->len = 0;
 }
 
-static int var_ok(const struct part *pt, size_t col, uint64_t n,
-    kn_i128 vs, kn_i128 vss);
+/* With --variance, whether a part of n rows in column col whose numbers
+ * sum to vs, their squares to vss, has the variance asked for, as
+ * msens.c and mond_k_var_ok decide it. */
+static int
+var_ok(const struct part *pt, size_t col, uint64_t n, kn_i128 vs,
+    kn_i128 vss)
+{
+	kn_sum sm;
+	long double var;
+
+	if (pt->nsvd == 0)
+		return 1;
+	sm.s = vs;
+	sm.ss = vss;
+	sm.sc = pt->dims[pt->nqi + pt->nshd + col].S;
+	return kn_variance_ok(n, &sm, sm.sc, pt->req.vm, pt->req.vs, &var);
+}
 
 /* Whether the node meets -k, the variance and -l in sensitive column
  * col. */
@@ -549,24 +564,6 @@ sweep_add(struct part *pt, struct sweep *w, uint64_t v, uint64_t c,
 		topl_add(&w->top, v, c);
 		p->s = w->top.sum;
 	}
-}
-
-/* With --variance, whether a part of n rows in column col whose numbers
- * sum to vs, their squares to vss, has the variance asked for, as
- * msens.c and mond_k_var_ok decide it. */
-static int
-var_ok(const struct part *pt, size_t col, uint64_t n, kn_i128 vs,
-    kn_i128 vss)
-{
-	kn_sum sm;
-	long double var;
-
-	if (pt->nsvd == 0)
-		return 1;
-	sm.s = vs;
-	sm.ss = vss;
-	sm.sc = pt->dims[pt->nqi + pt->nshd + col].S;
-	return kn_variance_ok(n, &sm, sm.sc, pt->req.vm, pt->req.vs, &var);
 }
 
 /* 1 when a part in column col meets -k, the variance and -l, 0 when
@@ -1484,7 +1481,8 @@ tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
 	}
 	ts->any = ts->open = 0;
 	ts->col = col;
-	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
+	so = pt->req.ld.on ? kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir) :
+	    NULL;
 	pt->rk->snode = on;
 	pt->rk->stn = -1;
 	node_open(pt, &rdr);
@@ -1509,7 +1507,6 @@ tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
 	rothko_read_close(&rdr);
 	if (!pt->req.ld.on) {
 		/* The variance alone: no counts to sort. */
-		sort_done(pt, so);
 		for (t = 0; t < nt; t++)
 			ts->ok[t] = ts->ntot[t] >= pt->req.k &&
 			    var_ok(pt, col, ts->ntot[t], ts->vs[t], ts->vss[t]);
