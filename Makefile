@@ -28,9 +28,9 @@ libkanon.a: $(CORE)
 freqset gendata: %: %.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $@.o libkanon.a $(LDLIBS)
 
-recode: recode.o regions.o keyset.o rowpar.o libkanon.a
-	$(CC) $(LDFLAGS) -o $@ recode.o regions.o keyset.o rowpar.o libkanon.a \
-	    $(LDLIBS)
+recode: recode.o regions.o rstats.o keyset.o rowpar.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ recode.o regions.o rstats.o keyset.o rowpar.o \
+	    libkanon.a $(LDLIBS)
 
 # score's own objects: the target column, the risk models, NCP and
 # precision, and the release report.
@@ -107,10 +107,10 @@ partition.o rgroups.o rcut.o rsens.o rothko.o cluster.o: rothko.h
 partition.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
 sha256.o tests/sha256-check: sha256.h
-recode.o regions.o: recode.h rowpar.h
+recode.o regions.o rstats.o: recode.h rowpar.h
 partition.o: rowpar.h
 rowpar.o: rowpar.h
-recode.o regions.o keyset.o: keyset.h extsort.h
+recode.o regions.o rstats.o keyset.o: keyset.h extsort.h
 score.o value.o utility.o: value.h
 score.o risk.o report.o utility.o: report.h
 score.o utility.o: utility.h
@@ -118,7 +118,8 @@ score.o risk.o: risk.h
 score.o target.o: target.h extsort.h
 score.o target.o recode.o cvals.o: cvals.h extsort.h
 score.o recode.o tcdisk.o: tcdisk.h extsort.h
-value.o target.o risk.o report.o regions.o keyset.o rowpar.o utility.o: kanon.h
+value.o target.o risk.o report.o regions.o rstats.o keyset.o rowpar.o \
+    utility.o: kanon.h
 tests/hypo-check: hypo.h
 tests/ldiv-check tests/dict-check tests/pcount-check: kanon.h
 

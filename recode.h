@@ -80,6 +80,16 @@ struct regions {
 	struct bound *bd;	/* n * nqi: the numeric QIs' ranges */
 	const char *dates;	/* --date: the date columns of the table */
 	int *dform;		/* per QI: its date form, or KN_DATE_NONE */
+	/* not --part: the numbers of each class added up (rstats.c),
+	 * each column's most decimals (qsc), the last number region_fit
+	 * read (fitm / 10^fitsc); out of core, in the record of counts */
+	int sums;
+	int *qsc;
+	kn_i128 fitm;
+	int fitsc;
+	kn_i128 *tvm;		/* a thread's numbers of its row (-j) */
+	int *tvs;
+	uint64_t *smem;		/* beside cmem: the records' sums */
 	char why[192];		/* why a value is not a date */
 	/* for the count hook */
 	size_t budget;		/* -S */
@@ -162,7 +172,34 @@ struct bound {
 	uint64_t miss;		/* rows whose value is missing */
 	uint64_t mseen;		/* of them, read so far */
 	int nonum;		/* all of them */
+	/* the mean as written, and what the rows read so far hold
+	 * (rstats.c): the sum of their numbers (days, seconds) at scale
+	 * ssc (over: past 127 bits), whether the min (bit 0) and the max
+	 * (bit 1) were among them */
+	kn_i128 mean;
+	int smean;
+	const char *means;
+	kn_i128 sum;
+	int ssc, over, hit;
 };
+
+/* rstats.c: adds a number m / 10^sc of the class of b; *qsc gets the
+ * most decimals of the column's.  rstats_class: whether the numbers of
+ * quasi-identifier q read of a class of cnt rows (its bound b) are
+ * wrong (0: they are right); rstats_class_die names what, of the class
+ * cid of line ln.  rstats_bound: out of core, the bound of q of a
+ * region from its fields f (checked when first read) and its record's
+ * sums w.  rstats_io: the window's sums into the words w of its record
+ * (put), or back; returns their bits or'ed. */
+void rstats_take(struct bound *b, kn_i128 m, int sc, int *qsc);
+int rstats_class(const struct regions *rg, const struct bound *b, size_t q,
+    uint64_t cnt);
+void rstats_class_die(const struct regions *rg, const struct bound *b,
+    size_t q, uint64_t cnt, const char *cid, unsigned long long ln, int bad)
+    __attribute__((noreturn));
+void rstats_bound(const struct regions *rg, size_t q, char **f,
+    const uint64_t *w, struct bound *b);
+uint64_t rstats_io(struct regions *rg, uint64_t *w, int put);
 
 /* Forgets a generated hierarchy's leaves past GEN_RESET or room bytes. */
 void regions_hier_bound(kn_hier *h, size_t room);

@@ -248,6 +248,11 @@ region_parse(struct recoding *rc, struct regions *rg, char **f,
 		B->lo = m[0];
 		B->slo = sc[0];
 		B->los = v[0];
+		B->mean = m[2];
+		B->smean = sc[2];
+		B->means = v[2];
+		B->sum = 0;
+		B->ssc = B->over = B->hit = 0;
 		B->hi = m[1];
 		B->shi = sc[1];
 		B->his = v[1];
@@ -296,7 +301,16 @@ region_parse(struct recoding *rc, struct regions *rg, char **f,
 static size_t
 region_rec(const struct regions *rg)
 {
-	return (1 + rg->nqi) * sizeof(uint64_t);
+	return (1 + rg->nqi + (rg->sums ? 4 * rg->nqi : 0)) *
+	    sizeof(uint64_t);
+}
+
+/* The words of a record that hold the sums (region_rec): per QI, the
+ * sum's low and high halves, its scale, and over | hit << 1. */
+static size_t
+sums_at(const struct regions *rg)
+{
+	return 1 + rg->nqi;
 }
 
 /* Adds a region's line, after its key kb, to the keyset. */
@@ -425,8 +439,11 @@ regions_seal(struct regions *rg)
 	 * a wider sum (window_store) is an error kept aside. */
 	rg->cw = rg->maxcnt < 254 ? 1 : rg->maxcnt < 65534 ? 2 :
 	    rg->maxcnt < 4294967294U ? 4 : 8;
-	if (rg->nall * (1 + rg->nqi) * rg->cw <= rg->budget / 8) {
+	if (rg->nall * ((1 + rg->nqi) * rg->cw + (rg->sums ? 32 * rg->nqi :
+	    0)) <= rg->budget / 8) {
 		rg->cmem = kn_zalloc(rg->nall * (1 + rg->nqi) * rg->cw + 1);
+		if (rg->sums)
+			rg->smem = kn_zalloc(rg->nall * 32 * rg->nqi + 1);
 		return;
 	}
 	rg->cfd = kn_mktemp(rg->tmpdir, &rg->cpath);
@@ -491,6 +508,12 @@ counts_io(struct regions *rg, uint64_t rank, int wr)
 			else
 				memcpy(c, p, 8);
 		}
+		if (rg->sums && wr)
+			memcpy(rg->smem + rank * 4 * rg->nqi, rg->crec +
+			    sums_at(rg), 32 * rg->nqi);
+		else if (rg->sums)
+			memcpy(rg->crec + sums_at(rg), rg->smem + rank * 4 *
+			    rg->nqi, 32 * rg->nqi);
 		return;
 	}
 	r = wr ? pwrite(rg->cfd, rg->crec, n, at) :
@@ -515,6 +538,7 @@ window_store(struct regions *rg)
 	any = rg->crec[0] = rg->seen[0];
 	for (q = 0; q < rg->nqi; q++)
 		any |= rg->crec[1 + q] = rg->num[q] ? rg->bd[q].mseen : 0;
+	any |= rstats_io(rg, rg->crec + sums_at(rg), 1);
 	wmax = rg->cw < 8 ? ((uint64_t)1 << 8 * rg->cw) - 1 : UINT64_MAX;
 	if (rg->cmem != NULL && rg->crec[0] >= wmax) {
 		/* Past the count, and too wide: the error of the least
@@ -548,6 +572,8 @@ counts_zero(struct regions *rg)
 		return;
 	}
 	rg->ovline = 0;
+	if (rg->smem != NULL)
+		memset(rg->smem, 0, rg->nall * 32 * rg->nqi);
 	if (rg->cmem != NULL)
 		memset(rg->cmem, 0, rg->nall * (1 + rg->nqi) * rg->cw);
 	else if (rg->cset != NULL)
@@ -556,8 +582,11 @@ counts_zero(struct regions *rg)
 	    (off_t)(rg->nall * region_rec(rg))) < 0)
 		kn_die_sys("%s", rg->cpath);
 	rg->seen[0] = 0;
-	for (q = 0; q < rg->nqi; q++)
+	for (q = 0; q < rg->nqi; q++) {
 		rg->bd[q].mseen = 0;
+		rg->bd[q].sum = 0;
+		rg->bd[q].ssc = rg->bd[q].over = rg->bd[q].hit = 0;
+	}
 }
 
 /* Joining: reads the regions on to the one of key kb (the class id
@@ -639,6 +668,7 @@ region_find(struct recoding *rc, struct regions *rg, kn_str v)
 	for (q = 0; q < rg->nqi; q++)
 		if (rg->num[q])
 			rg->bd[q].mseen = rg->crec[1 + q];
+	(void)rstats_io(rg, rg->crec + sums_at(rg), 0);
 	rg->wrank = rank;
 	return 0;
 }
@@ -653,11 +683,15 @@ regions_check_ooc(struct regions *rg, int missing)
 {
 	FILE *kf, *cf;
 	char *s = NULL, **f, *cid = NULL;
-	size_t cap = 0, q, bq = 0;
+	size_t cap = 0, q, bq = 0, j;
 	ssize_t len;
 	uint64_t id, cnt, miss, bcnt = 0, bseen = 0, bmiss = 0, bmseen = 0;
-	uint64_t rank = 0;
-	unsigned long long ln, bln = 0, mln = 0;
+	uint64_t rank = 0, xcnt = 0;
+	unsigned long long ln, bln = 0, mln = 0, xln = 0;
+	struct bound b, xb;
+	char *xid = NULL, *xs[3] = { NULL, NULL, NULL };
+	size_t xq = 0;
+	int bad, xbad = 0;
 
 	window_store(rg);
 	if ((kf = fdopen(dup(fileno(rg->ks.fp)), "r")) == NULL ||
@@ -705,6 +739,31 @@ regions_check_ooc(struct regions *rg, int missing)
 				cid = kn_strdup(f[0]);
 			}
 		}
+		/* The least and greatest values, and the mean, of the
+		 * first class of least line that has them wrong. */
+		for (q = 0; missing && rg->sums && q < rg->nqi &&
+		    (xln == 0 || ln < xln); q++) {
+			if (!rg->num[q])
+				continue;
+			rstats_bound(rg, q, f, rg->crec + sums_at(rg) +
+			    4 * q, &b);
+			if ((bad = rstats_class(rg, &b, q, cnt)) == 0)
+				continue;
+			xln = ln;
+			xq = q;
+			xbad = bad;
+			xcnt = cnt;
+			xb = b;
+			free(xid);
+			xid = kn_strdup(f[0]);
+			for (j = 0; j < 3; j++) {
+				free(xs[j]);
+				xs[j] = kn_strdup(f[rg->fld[q] + j]);
+			}
+			xb.los = xs[0];
+			xb.his = xs[1];
+			xb.means = xs[2];
+		}
 		free(f);
 	}
 	if (ferror(kf))
@@ -728,6 +787,8 @@ regions_check_ooc(struct regions *rg, int missing)
 		    "but %s has %llu", rg->path, mln, cid,
 		    (unsigned long long)bmiss, bmiss == 1 ? "" : "s",
 		    rg->qname[bq], rg->iname, (unsigned long long)bmseen);
+	if (xln > 0)
+		rstats_class_die(rg, &xb, xq, xcnt, xid, xln, xbad);
 }
 
 /*
@@ -888,6 +949,11 @@ regions_read(struct recoding *rc, struct regions *rg, const kn_table *t,
 			rg->h[i] = kn_hopts_get(ho, t->names[rc->qcol[i]]);
 	free(hn);
 
+	/* Not a part of the table: each class's numbers added up. */
+	for (i = 0; i < rg->nqi && !rg->part; i++)
+		rg->sums |= num[i] != 0;
+	rg->qsc = kn_zalloc((rg->nqi + 1) * sizeof(int));
+
 	/* The classes. */
 	rg->fld = fld;
 	rg->hname = name;
@@ -1004,6 +1070,8 @@ region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
 			*err = rg->why;
 			return NOT_DATE;
 		}
+		rg->fitm = d;
+		rg->fitsc = 0;
 		return d < b->lo || d > b->hi ? OUTSIDE : FIT;
 	}
 	if (rg->num[i]) {
@@ -1011,6 +1079,8 @@ region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
 		*err = NULL;
 		if (!kn_dec_parse(v.p, v.n, &m, &sc))
 			return NOT_NUMBER;
+		rg->fitm = m;
+		rg->fitsc = sc;
 		return kn_dec_cmp(m, sc, b->lo, b->slo) < 0 ||
 		    kn_dec_cmp(m, sc, b->hi, b->shi) > 0 ? OUTSIDE : FIT;
 	}
@@ -1144,6 +1214,19 @@ regions_done(struct recoding *rc)
 			    "s", rg->qname[q], rg->iname,
 			    (unsigned long long)b->mseen);
 		}
+	for (i = 0; i < rg->n && rg->sums; i++)
+		for (q = 0; q < rg->nqi; q++) {
+			const struct bound *b = &rg->bd[i * rg->nqi + q];
+			kn_str id = rg->lab[i * rg->nl + rg->nqi];
+			char *cid;
+			int bad = rstats_class(rg, b, q, rg->count[i]);
+
+			if (bad == 0)
+				continue;
+			cid = kn_strndup(id.p, id.n);
+			rstats_class_die(rg, b, q, rg->count[i], cid,
+			    (unsigned long long)rg->line[i], bad);
+		}
 }
 
 /* The labels of the row's class; the row must lie in its class's
@@ -1176,6 +1259,8 @@ regions_label(struct recoding *rc, kn_table *t, kn_str *lab)
 		if (rg->num[i] && kn_missing(q.p, q.n) && !rg->part &&
 		    ++b->mseen > b->miss)
 			region_fail(rc, t, rg, (size_t)id, i, MISSING, err);
+		else if (rg->sums && rg->num[i] && !kn_missing(q.p, q.n))
+			rstats_take(b, rg->fitm, rg->fitsc, &rg->qsc[i]);
 	}
 	/* More rows than the count: the regions are of another table,
 	 * whatever part of this one is read. */
@@ -1493,6 +1578,9 @@ join_line(const char *line, size_t len, void *ctx)
 		if (rg->num[i] && kn_missing(q.p, q.n) && !rg->part &&
 		    ++rg->bd[i].mseen > rg->bd[i].miss)
 			rg->jmiss = 1;
+		else if (rg->sums && rg->num[i] && !kn_missing(q.p, q.n))
+			rstats_take(&rg->bd[i], rg->fitm, rg->fitsc,
+			    &rg->qsc[i]);
 	}
 	/* The row's number, then its class's labels. */
 	len = 0;
@@ -1752,6 +1840,8 @@ regions_tnew(struct recoding *rc, int nt)
 	c = kn_alloc(sizeof(*c));
 	*c = *rg;
 	c->budget = rg->budget / (size_t)nt;
+	c->tvm = kn_alloc((rg->nqi + 1) * sizeof(kn_i128));
+	c->tvs = kn_alloc((rg->nqi + 1) * sizeof(int));
 	c->h = kn_zalloc((rg->nqi + 1) * sizeof(kn_hier *));
 	for (i = 0; i < rg->nqi; i++)
 		if (rg->h[i] != NULL &&
@@ -1772,6 +1862,8 @@ regions_tfree(struct recoding *rc, void *ts)
 	for (i = 0; i < c->nqi; i++)
 		kn_hier_free(c->h[i]);
 	free(c->h);
+	free(c->tvm);
+	free(c->tvs);
 	free(c);
 }
 
@@ -1795,9 +1887,12 @@ regions_tlabel(struct recoding *rc, void *ts, const kn_str *f, kn_str *lab,
 
 	if (id < 0)
 		return -1;
-	for (i = 0; i < rg->nqi; i++)
+	for (i = 0; i < rg->nqi; i++) {
 		if (region_fit(rg, (size_t)id, i, f[rc->qcol[i]], &err) != FIT)
 			return -1;
+		rg->tvm[i] = rg->fitm;
+		rg->tvs[i] = rg->fitsc;
+	}
 	x = (uint64_t)id;
 	rowpar_put(rec, &x, sizeof(x));
 	for (i = 0; i < rg->nqi && !rg->part; i++) {
@@ -1810,6 +1905,14 @@ regions_tlabel(struct recoding *rc, void *ts, const kn_str *f, kn_str *lab,
 		if (rg->num[i] && kn_missing(q.p, q.n))
 			rowpar_put(rec, &i, sizeof(i));
 	}
+	/* Then each number, for rstats_take in the rows' order. */
+	for (i = 0; rg->sums && i < rg->nqi; i++) {
+		q = f[rc->qcol[i]];
+		if (rg->num[i] && !kn_missing(q.p, q.n)) {
+			rowpar_put(rec, &rg->tvm[i], sizeof(kn_i128));
+			rowpar_put(rec, &rg->tvs[i], sizeof(int));
+		}
+	}
 	memcpy(lab, rg->lab + (size_t)id * rg->nl, rg->nl * sizeof(kn_str));
 	return 0;
 }
@@ -1821,14 +1924,20 @@ int
 regions_tcommit(struct recoding *rc, const char **rec)
 {
 	struct regions *rg = rc->priv;
-	const char *p = *rec;
+	const char *p = *rec, *v;
 	uint64_t x;
-	uint32_t nm, i, q;
+	uint32_t nm, i, q, k, nv = 0;
+	kn_i128 m;
+	int sc;
 
 	memcpy(&x, p, sizeof(x));
 	memcpy(&nm, p + sizeof(x), sizeof(nm));
-	*rec = p + sizeof(x) + sizeof(nm) + nm * sizeof(q);
 	p += sizeof(x) + sizeof(nm);
+	/* The numbers follow the missing values' list. */
+	for (i = 0; rg->sums && i < rg->nqi; i++)
+		nv += rg->num[i] != 0;
+	v = p + nm * sizeof(q);
+	*rec = v + (nv - (rg->sums ? nm : 0)) * (sizeof(m) + sizeof(sc));
 	for (i = 0; i < nm; i++) {
 		memcpy(&q, p + i * sizeof(q), sizeof(q));
 		if (rg->bd[x * rg->nqi + q].mseen >=
@@ -1840,6 +1949,19 @@ regions_tcommit(struct recoding *rc, const char **rec)
 	for (i = 0; i < nm; i++) {
 		memcpy(&q, p + i * sizeof(q), sizeof(q));
 		rg->bd[x * rg->nqi + q].mseen++;
+	}
+	for (i = 0, k = 0; rg->sums && i < rg->nqi; i++) {
+		if (k < nm && (memcpy(&q, p + k * sizeof(q), sizeof(q)),
+		    q == i)) {
+			k++;
+			continue;
+		}
+		if (!rg->num[i])
+			continue;
+		memcpy(&m, v, sizeof(m));
+		memcpy(&sc, v + sizeof(m), sizeof(sc));
+		v += sizeof(m) + sizeof(sc);
+		rstats_take(&rg->bd[x * rg->nqi + i], m, sc, &rg->qsc[i]);
 	}
 	rg->seen[x]++;
 	return 1;

@@ -223,6 +223,51 @@ cases() {
 	recode -r rc -H sex=sex4.h -k 2 pc > /dev/null
 }
 
+@test "-r: regions whose least, greatest or mean value is not the rows' exit 2 naming the class and the field; a mean rounded to fewer decimals passes" {
+	# Regions that hold every row, with the right counts, but not the
+	# rows' extents or means.
+	R='class	count	Age_min	Age_max	Age_mean	Sex'
+	rg() { printf '%s\n' "$R" "$1" "$2" > "$3"; }
+	rg '1	2	25	26	25.4	Male' '2	2	25	27	26	Female' rmean.tsv
+	rg '1	2	25	26	25.5	Male' '2	2	24	27	26	Female' rmin.tsv
+	rg '1	2	25	26.5	25.5	Male' '2	2	25	27	26	Female' rmax.tsv
+	rg '1	2	25	26	26	Male' '2	2	25	27	26.000	Female' rround.tsv
+	rg '1	2	25	26	25	Male' '2	2	25	27	26	Female' rdown.tsv
+	cases <<-EOF
+	2+|recode: rmean.tsv:2: class 1: Age_mean is 25.4, but the class's 2 values of Age in p.tsv have the mean 25.5: the regions are not this table's (recode(1), The regions)|-r rmean.tsv p.tsv
+	2+|recode: rmean.tsv:2: class 1: Age_mean is 25.4, but the class's 2 values of Age in p.tsv have the mean 25.5: the regions are not this table's (recode(1), The regions)|-r rmean.tsv -k 2 -S 64K p.tsv
+	2+|recode: rmin.tsv:3: class 2: Age_min is 24, but no row of the class in p.tsv has that Age: the regions are not this table's (recode(1), The regions)|-r rmin.tsv -j 3 p.tsv
+	2+|recode: rmax.tsv:2: class 1: Age_max is 26.5, but no row of the class in p.tsv has that Age: the regions are not this table's (recode(1), The regions)|-r rmax.tsv --summary mean p.tsv
+	0||-r rround.tsv p.tsv
+	2+|recode: rdown.tsv:2: class 1: Age_mean is 25, but the class's 2 values of Age in p.tsv have the mean 25.5: the regions are not this table's (recode(1), The regions)|-r rdown.tsv p.tsv
+	0||-r rmean.tsv --part p.tsv
+	0||-r rmin.tsv --part p.tsv
+	EOF
+	# partition's regions of another table: the same counts and extents.
+	printf 'age\tx\n50\ta\n55\tb\n60\tc\n70\td\n75\te\n80\tf\n' > a.tsv
+	printf 'age\tx\n50\ta\n59\tb\n60\tc\n70\td\n71\te\n80\tf\n' > b.tsv
+	partition -q age -k 3 -r ra a.tsv > pa
+	partition -q age -k 3 -r rb b.tsv > pb
+	cut -f1-4 ra | cmp - <(cut -f1-4 rb)
+	mkdir tmp
+	for args in "" "-k 3" "-j 3" "-S 64K -T tmp" "-k 3 -S 64K -T tmp"; do
+		run --separate-stderr recode -r ra $args pb
+		[ "$status" -eq 2 ] || { echo "$args: $status"; false; }
+		[ "$stderr" = "recode: ra:2: class 1: age_mean is 55, but the class's 3 values of age in pb have the mean 56.3333: the regions are not this table's (recode(1), The regions)" ]
+	done
+	[ -z "$(ls -A tmp)" ]
+	recode -r rb pb > /dev/null
+	# Dates: the mean day.
+	printf 'd\tclass\n2024-01-01\t1\n2024-01-04\t1\n' > pd.tsv
+	printf 'class\tcount\td_min\td_max\td_mean\n1\t2\t2024-01-01\t2024-01-04\t2024-01-02\n' > rd.tsv
+	run --separate-stderr recode --date d -r rd.tsv pd.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "recode: rd.tsv:2: class 1: d_mean is 2024-01-02, but the class's 2 values of d in pd.tsv have the mean 2024-01-03: the regions are not this table's (recode(1), The regions)" ]
+	# (the mean day of the 1st and the 4th is the 2.5th, rounded up)
+	sed 's/01-02$/01-03/' rd.tsv > rd2.tsv
+	recode --date d -r rd2.tsv pd.tsv > /dev/null
+}
+
 @test "-r: a first pass that spills (-S) finds a row outside its region before writing, and names the first" {
 	randtable 5 4000 3 60 > big.tsv
 	partition -q c1,c2 -k 5 -r rbig big.tsv > pbig

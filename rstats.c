@@ -1,0 +1,230 @@
+/*
+ * rstats.c: what recode -r checks of a region's range beyond its
+ * holding the rows (regions.c): that its least and greatest values are
+ * among its class's rows, and that its mean is theirs, rounded half
+ * away from zero to the decimals it is written with (partition writes
+ * the column's most decimals plus four, less trailing zeros: mondrian.c's
+ * put_mean), or a date's mean day or second (kn_date_mean).  A regions
+ * file of another table whose ranges happen to hold this one's rows,
+ * with the same counts, would otherwise release another table's ranges
+ * and means.  The values are added up exactly as they are read, in the
+ * order of the rows; out of core each region's sums are in its record
+ * of counts.  recode's own.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recode.h"
+
+/* What is wrong, and where, for a message naming it. */
+enum { RSTATS_MIN = 1, RSTATS_MAX, RSTATS_BIG, RSTATS_MEAN };
+struct rstats_where {
+	const char *path, *cid, *iname, *qname;
+	const char *fmin, *fmax, *fmean, *means;
+	unsigned long long line;
+};
+
+void
+rstats_take(struct bound *b, kn_i128 m, int sc, int *qsc)
+{
+	if (!(b->hit & 1) && kn_dec_cmp(m, sc, b->lo, b->slo) == 0)
+		b->hit |= 1;
+	if (!(b->hit & 2) && kn_dec_cmp(m, sc, b->hi, b->shi) == 0)
+		b->hit |= 2;
+	if (sc > *qsc)
+		*qsc = sc;
+	if (!b->over && !kn_dec_add_ok(&b->sum, &b->ssc, m, sc))
+		b->over = 1;
+}
+
+/* The mean of np values summing to sum / 10^ssc, rounded half away
+ * from zero to D decimals as put_mean rounds it, into *q (a mantissa at
+ * scale D); 0 if it passes 127 bits. */
+static int
+mean_at(kn_i128 sum, int ssc, uint64_t np, int D, kn_i128 *q)
+{
+	kn_i128 t, den = (kn_i128)np;
+
+	if (D >= ssc) {
+		if (__builtin_mul_overflow(sum, kn_pow10(D - ssc), &t) ||
+		    __builtin_mul_overflow(t, (kn_i128)2, &t))
+			return 0;
+	} else if (__builtin_mul_overflow(sum, (kn_i128)2, &t) ||
+	    __builtin_mul_overflow(den, kn_pow10(ssc - D), &den))
+		return 0;
+	t /= den;
+	*q = t >= 0 ? (t + 1) / 2 : (t - 1) / 2;
+	return 1;
+}
+
+/*
+ * What is wrong with the np numbers read into b, against the mean
+ * mean / 10^msc as written (a day or second if isdate), S the most
+ * decimals of the column's values: 0 if nothing.  The mean must be
+ * theirs rounded to the decimals it is written with (partition's, at
+ * S + 4 less trailing zeros, or more), or failing 127 bits there, to
+ * S + 4.
+ */
+static int
+stats_bad(const struct bound *b, uint64_t np, int S, int isdate,
+    kn_i128 mean, int msc)
+{
+	kn_i128 q, w;
+
+	if (np == 0)
+		return 0;
+	if (!(b->hit & 1))
+		return RSTATS_MIN;
+	if (!(b->hit & 2))
+		return RSTATS_MAX;
+	if (b->over)
+		return RSTATS_BIG;
+	if (isdate)
+		return kn_date_mean(b->sum, np) == (int64_t)mean ? 0 :
+		    RSTATS_MEAN;
+	if (mean_at(b->sum, b->ssc, np, msc, &q))
+		return q == mean ? 0 : RSTATS_MEAN;
+	if (msc <= S + 4 || !mean_at(b->sum, b->ssc, np, S + 4, &q) ||
+	    !mean_at(mean, msc, 1, S + 4, &w))
+		return RSTATS_BIG;
+	return q == w ? 0 : RSTATS_MEAN;
+}
+
+static void __attribute__((noreturn))
+stats_die(const struct rstats_where *w, const struct bound *b,
+    uint64_t np, int S, int dform, int bad)
+{
+	char buf[64];
+	kn_i128 q = 0;
+
+	switch (bad) {
+	case RSTATS_MIN:
+	case RSTATS_MAX:
+		kn_die("%s:%llu: class %s: %s is %s, but no row of the class "
+		    "in %s has that %s: the regions are not this table's "
+		    "(recode(1), The regions)", w->path, w->line, w->cid,
+		    bad == RSTATS_MIN ? w->fmin : w->fmax,
+		    bad == RSTATS_MIN ? b->los : b->his, w->iname, w->qname);
+	case RSTATS_BIG:
+		kn_die("%s:%llu: class %s: the values of %s in %s are too "
+		    "large to check %s: their sum passes 2^127", w->path,
+		    w->line, w->cid, w->qname, w->iname, w->fmean);
+	default:
+		if (dform != KN_DATE_NONE)
+			kn_date_format(kn_date_mean(b->sum, np), dform, buf);
+		else if (S == 0 && b->ssc == 0 && b->sum >= 0 &&
+		    b->sum % (kn_i128)np == 0)
+			kn_dec_format(b->sum / (kn_i128)np, 0, buf);
+		else {
+			(void)mean_at(b->sum, b->ssc, np, S + 4, &q);
+			kn_dec_format(q, S + 4, buf);
+		}
+		kn_die("%s:%llu: class %s: %s is %s, but the class's %llu "
+		    "value%s of %s in %s have the mean %s: the regions are "
+		    "not this table's (recode(1), The regions)", w->path,
+		    w->line, w->cid, w->fmean, w->means, (unsigned long long)np,
+		    np == 1 ? "" : "s", w->qname, w->iname, buf);
+	}
+}
+
+/* What rstats.c finds wrong with the numbers of quasi-identifier q read
+ * of a class of cnt rows, whose bound is b. */
+int
+rstats_class(const struct regions *rg, const struct bound *b, size_t q,
+    uint64_t cnt)
+{
+	if (!rg->sums || !rg->num[q] || b->nonum)
+		return 0;
+	return stats_bad(b, cnt - b->miss, rg->qsc[q],
+	    rg->dform[q] != KN_DATE_NONE, b->mean, b->smean);
+}
+
+/* Dies for what region_stats found (bad) of quasi-identifier q of the
+ * class cid of line ln, of cnt rows. */
+void
+rstats_class_die(const struct regions *rg, const struct bound *b, size_t q,
+    uint64_t cnt, const char *cid, unsigned long long ln, int bad)
+{
+	struct rstats_where w;
+
+	w.path = rg->path;
+	w.cid = cid;
+	w.iname = rg->iname;
+	w.qname = rg->qname[q];
+	w.fmin = rg->hname[rg->fld[q]];
+	w.fmax = rg->hname[rg->fld[q] + 1];
+	w.fmean = rg->hname[rg->fld[q] + 2];
+	w.means = b->means;
+	w.line = ln;
+	stats_die(&w, b, cnt - b->miss, rg->qsc[q], rg->dform[q], bad);
+}
+
+/* Out of core: the bound of quasi-identifier q of a region from its
+ * fields f (checked when first read) and its record's sums w. */
+void
+rstats_bound(const struct regions *rg, size_t q, char **f,
+    const uint64_t *w, struct bound *b)
+{
+	char **v = f + rg->fld[q];
+	int64_t d;
+	size_t j;
+	kn_i128 m[3];
+	int sc[3] = { 0, 0, 0 };
+
+	memset(b, 0, sizeof(*b));
+	if (rg->num[q] == 2 && strcmp(v[3], "0") != 0)
+		b->miss = strtoull(v[3], NULL, 10);
+	b->nonum = *v[0] == '\0';
+	for (j = 0; j < 3 && !b->nonum; j++)
+		if (rg->dform[q] != KN_DATE_NONE) {
+			(void)kn_date_parse(v[j], strlen(v[j]), &d);
+			m[j] = d;
+		} else
+			(void)kn_dec_parse(v[j], strlen(v[j]), &m[j], &sc[j]);
+	if (b->nonum)
+		return;
+	b->lo = m[0];
+	b->slo = sc[0];
+	b->los = v[0];
+	b->hi = m[1];
+	b->shi = sc[1];
+	b->his = v[1];
+	b->mean = m[2];
+	b->smean = sc[2];
+	b->means = v[2];
+	b->sum = (kn_i128)((unsigned __int128)w[1] << 64 | w[0]);
+	b->ssc = (int)w[2];
+	b->over = (int)(w[3] & 1);
+	b->hit = (int)(w[3] >> 1);
+}
+
+uint64_t
+rstats_io(struct regions *rg, uint64_t *w, int put)
+{
+	uint64_t any = 0;
+	size_t q;
+
+	for (q = 0; rg->sums && q < rg->nqi; q++, w += 4) {
+		struct bound *b = &rg->bd[q];
+		unsigned __int128 u;
+
+		if (!rg->num[q])
+			continue;
+		if (put) {
+			u = (unsigned __int128)b->sum;
+			w[0] = (uint64_t)u;
+			w[1] = (uint64_t)(u >> 64);
+			w[2] = (uint64_t)b->ssc;
+			w[3] = (uint64_t)(b->over | b->hit << 1);
+			any |= w[0] | w[1] | w[3];
+		} else {
+			u = (unsigned __int128)w[1] << 64 | w[0];
+			b->sum = (kn_i128)u;
+			b->ssc = (int)w[2];
+			b->over = (int)(w[3] & 1);
+			b->hit = (int)(w[3] >> 1);
+		}
+	}
+	return any;
+}
