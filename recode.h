@@ -164,23 +164,23 @@ struct regions {
 };
 
 /* The range of a numeric quasi-identifier in a region: its min and max,
- * as numbers and as written. */
+ * as numbers and as written, its mean as written, and what its rows
+ * read hold. */
 struct bound {
+	/* what every row's value is checked against, first */
 	kn_i128 lo, hi;
 	int slo, shi;
-	const char *los, *his;
+	int nonum;		/* all of them */
+	/* what the rows read so far hold (rstats.c): the sum of their
+	 * numbers (days, seconds) at scale ssc (over: past 127 bits),
+	 * whether the min (bit 0) and the max (bit 1) were among them */
+	signed char ssc;
+	unsigned char over, hit;
+	kn_i128 sum;
 	uint64_t miss;		/* rows whose value is missing */
 	uint64_t mseen;		/* of them, read so far */
-	int nonum;		/* all of them */
-	/* the mean as written, and what the rows read so far hold
-	 * (rstats.c): the sum of their numbers (days, seconds) at scale
-	 * ssc (over: past 127 bits), whether the min (bit 0) and the max
-	 * (bit 1) were among them */
-	kn_i128 mean;
-	int smean;
-	const char *means;
-	kn_i128 sum;
-	int ssc, over, hit;
+	/* the min, max and mean as written, for messages */
+	const char *los, *his, *means;
 };
 
 /* rstats.c: adds a number m / 10^sc of the class of b; *qsc gets the

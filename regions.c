@@ -248,8 +248,6 @@ region_parse(struct recoding *rc, struct regions *rg, char **f,
 		B->lo = m[0];
 		B->slo = sc[0];
 		B->los = v[0];
-		B->mean = m[2];
-		B->smean = sc[2];
 		B->means = v[2];
 		B->sum = 0;
 		B->ssc = B->over = B->hit = 0;

@@ -28,14 +28,24 @@ struct rstats_where {
 void
 rstats_take(struct bound *b, kn_i128 m, int sc, int *qsc)
 {
-	if (!(b->hit & 1) && kn_dec_cmp(m, sc, b->lo, b->slo) == 0)
-		b->hit |= 1;
-	if (!(b->hit & 2) && kn_dec_cmp(m, sc, b->hi, b->shi) == 0)
-		b->hit |= 2;
+	int vs = b->ssc;
+
+	if (b->hit != 3) {
+		if (kn_dec_cmp(m, sc, b->lo, b->slo) == 0)
+			b->hit |= 1;
+		if (kn_dec_cmp(m, sc, b->hi, b->shi) == 0)
+			b->hit |= 2;
+	}
 	if (sc > *qsc)
 		*qsc = sc;
-	if (!b->over && !kn_dec_add_ok(&b->sum, &b->ssc, m, sc))
+	if (b->over)
+		return;
+	if (sc == vs) {
+		if (__builtin_add_overflow(b->sum, m, &b->sum))
+			b->over = 1;
+	} else if (!kn_dec_add_ok(&b->sum, &vs, m, sc))
 		b->over = 1;
+	b->ssc = (signed char)vs;
 }
 
 /* The mean of np values summing to sum / 10^ssc, rounded half away
@@ -134,13 +144,22 @@ int
 rstats_class(const struct regions *rg, const struct bound *b, size_t q,
     uint64_t cnt)
 {
+	kn_i128 m = 0;
+	int64_t d;
+	int sc = 0, isdate = rg->dform[q] != KN_DATE_NONE;
+
 	if (!rg->sums || !rg->num[q] || b->nonum)
 		return 0;
-	return stats_bad(b, cnt - b->miss, rg->qsc[q],
-	    rg->dform[q] != KN_DATE_NONE, b->mean, b->smean);
+	/* The mean as written: checked when the region was read. */
+	if (isdate) {
+		(void)kn_date_parse(b->means, strlen(b->means), &d);
+		m = d;
+	} else
+		(void)kn_dec_parse(b->means, strlen(b->means), &m, &sc);
+	return stats_bad(b, cnt - b->miss, rg->qsc[q], isdate, m, sc);
 }
 
-/* Dies for what region_stats found (bad) of quasi-identifier q of the
+/* Dies for what rstats_class found (bad) of quasi-identifier q of the
  * class cid of line ln, of cnt rows. */
 void
 rstats_class_die(const struct regions *rg, const struct bound *b, size_t q,
@@ -167,36 +186,19 @@ rstats_bound(const struct regions *rg, size_t q, char **f,
     const uint64_t *w, struct bound *b)
 {
 	char **v = f + rg->fld[q];
-	int64_t d;
-	size_t j;
-	kn_i128 m[3];
-	int sc[3] = { 0, 0, 0 };
 
 	memset(b, 0, sizeof(*b));
 	if (rg->num[q] == 2 && strcmp(v[3], "0") != 0)
 		b->miss = strtoull(v[3], NULL, 10);
-	b->nonum = *v[0] == '\0';
-	for (j = 0; j < 3 && !b->nonum; j++)
-		if (rg->dform[q] != KN_DATE_NONE) {
-			(void)kn_date_parse(v[j], strlen(v[j]), &d);
-			m[j] = d;
-		} else
-			(void)kn_dec_parse(v[j], strlen(v[j]), &m[j], &sc[j]);
-	if (b->nonum)
+	if ((b->nonum = *v[0] == '\0'))
 		return;
-	b->lo = m[0];
-	b->slo = sc[0];
 	b->los = v[0];
-	b->hi = m[1];
-	b->shi = sc[1];
 	b->his = v[1];
-	b->mean = m[2];
-	b->smean = sc[2];
 	b->means = v[2];
 	b->sum = (kn_i128)((unsigned __int128)w[1] << 64 | w[0]);
-	b->ssc = (int)w[2];
-	b->over = (int)(w[3] & 1);
-	b->hit = (int)(w[3] >> 1);
+	b->ssc = (signed char)w[2];
+	b->over = (unsigned char)(w[3] & 1);
+	b->hit = (unsigned char)(w[3] >> 1);
 }
 
 uint64_t
@@ -221,9 +223,9 @@ rstats_io(struct regions *rg, uint64_t *w, int put)
 		} else {
 			u = (unsigned __int128)w[1] << 64 | w[0];
 			b->sum = (kn_i128)u;
-			b->ssc = (int)w[2];
-			b->over = (int)(w[3] & 1);
-			b->hit = (int)(w[3] >> 1);
+			b->ssc = (signed char)w[2];
+			b->over = (unsigned char)(w[3] & 1);
+			b->hit = (unsigned char)(w[3] >> 1);
 		}
 	}
 	return any;
