@@ -1295,6 +1295,7 @@ void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job,
 		free(pt->cl->tree.sig);
 		pt->cl->tree.sig = sg;
 	}
+	pt->injob = 1;
 	pt->cl->rowval = kn_alloc((pt->nqi + 1) * sizeof(struct rowval));
 	pt->cl->tree.regions = job == JOB_REGIONS;
 	tree_load(pt, pt->cl->tree.path);

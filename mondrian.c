@@ -1422,16 +1422,9 @@ keyed_prepare(struct part *pt, size_t j)
 	numkey_finish(pt, dm);
 	if (j < pt->nqi + pt->nshd)
 		return;		/* hashes, never summed */
-	if (sens && pt->msvar) {
-		/* As msens.c bounds a column's values in memory. */
-		kn_i128 mx = dm->kmx >= -(kn_i128)dm->kmn ? dm->kmx : dm->kmn;
-		char v[64];
-
-		if (dm->has_num)
-			msens_value_bound(dm->name, mx < 0 ? -mx : mx, v,
-			    (int)kn_dec_format(mx, dm->S, v));
+	if (sens && pt->msvar)
 		pt->svF[j - pt->nqi - pt->nshd] = dm->S;
-	} else if (sens)
+	else if (sens)
 		pt->sens_F = dm->S;
 	else
 		pt->targ_F = dm->S;

@@ -268,6 +268,7 @@ struct part {
 	int *targ_scale, targ_F;
 	uint32_t *label_rank;	/* infogain out of core: label id -> rank */
 	int exact_sums; /* a cluster's cuts job checks the sums itself */
+	int injob;	/* a job of --job: its rows are not the table's */
 	kn_i128 *xlx_tab;	/* mond_x_log_x(c) for small c */
 	size_t xlx_n;
 
@@ -426,8 +427,10 @@ void msens_prepare(struct part *pt, kn_hier *const *h, char *const *names);
  * dies naming the first that is not. */
 void msens_check_row(struct part *pt, kn_table *t);
 /* With msvar: dies unless the column's largest value (absolute, a; as
- * written, w[0..wn)) bounds its sums whatever the rows. */
-void msens_value_bound(const char *name, kn_i128 a, const char *w, int wn);
+ * written, w[0..wn)) bounds its sums over rows rows (0: a job's, 2^33),
+ * squared, within 2^127. */
+void msens_value_bound(const char *name, kn_i128 a, const char *w, int wn,
+    uint64_t rows);
 /* Whether a part whose sensitive values (sens_dict ids) have the
  * counts v[0..m) (ids distinct), n rows, meets l-diversity and
  * variance diversity in each column when there are several, and

@@ -45,17 +45,25 @@ msens_check_row(struct part *pt, kn_table *t)
 
 /* With msvar: dies unless the sums of column name's values are bounded
  * whatever the rows by the one farthest from 0, a (absolute) at the
- * column's scale, written w: a^2 * 2^33 must fit 127 bits. */
+ * column's scale, written w: a^2 times rows (out of core, its rows and
+ * one more; in a job of --job, 0: 2^33) must fit 127 bits. */
 void
-msens_value_bound(const char *name, kn_i128 a, const char *w, int wn)
+msens_value_bound(const char *name, kn_i128 a, const char *w, int wn,
+    uint64_t rows)
 {
 	kn_i128 b;
 
-	if (__builtin_mul_overflow(a, a, &b) ||
-	    __builtin_mul_overflow(b, (kn_i128)1 << 33, &b))
+	if (rows == 0 && (__builtin_mul_overflow(a, a, &b) ||
+	    __builtin_mul_overflow(b, (kn_i128)1 << 33, &b)))
 		kn_die("-s %s: '%.*s' is too large for exact variances: its "
 		    "square times 2^33 rows passes 2^127 (kanon(7), Numbers); "
 		    "scale the column down", name, wn, w);
+	if (rows > 0 && (__builtin_mul_overflow(a, a, &b) ||
+	    __builtin_mul_overflow(b, (kn_i128)rows + 1, &b)))
+		kn_die("-s %s: values too large for exact variances out of "
+		    "core: the largest, '%.*s', squared, times the rows, passes "
+		    "2^127 (kanon(7), Numbers); scale the column down", name, wn,
+		    w);
 }
 
 /* With msvar: column j's values as numbers of one scale, bounded as
@@ -95,10 +103,46 @@ prepare_values(struct part *pt, size_t j, const char *name)
 			xm = x;
 		}
 	}
+	/* In one run in memory the rows bound the sums (rows_bound), as
+	 * one column's; elsewhere (a node of a job, the groups of rows on
+	 * disk) the largest value does. */
 	w = kn_dict_get(dc, (uint32_t)xm);
-	msens_value_bound(name, mx, w.p, (int)w.n);
+	if (pt->ooc || pt->injob)
+		msens_value_bound(name, mx, w.p, (int)w.n,
+		    pt->injob ? 0 : pt->nrows);
 	pt->svF[j] = F;
 	free(sc);
+}
+
+/* With msvar, several columns in one run in memory: each column's sums
+ * of the absolute values and of the squares over the table's rows
+ * within 2^127, as mondrian.c checks one column's, so that every
+ * part's sums are exact; dies naming the value and its data row. */
+static void
+rows_bound(struct part *pt, char *const *names)
+{
+	kn_i128 s[KN_MAXSENS] = { 0 }, ss[KN_MAXSENS] = { 0 }, v, a;
+	size_t i, j;
+	uint32_t x, y;
+
+	for (i = 0; i < pt->nrows; i++) {
+		x = pt->rec[i * pt->rec_words + pt->word_sens];
+		for (j = 0; j < pt->nsens; j++) {
+			y = pt->tmap[j][x];
+			v = pt->sval[j][y];
+			a = v < 0 ? -v : v;
+			if (!__builtin_add_overflow(s[j], a, &s[j]) &&
+			    !__builtin_mul_overflow(v, v, &v) &&
+			    !__builtin_add_overflow(ss[j], v, &ss[j]))
+				continue;
+			kn_str w = kn_dict_get(&pt->sdicts[j], y);
+
+			kn_die("-s %s: values too large for exact variances: "
+			    "with '%.*s', of data row %zu, the sum of the "
+			    "squares passes 2^127 (kanon(7), Numbers); scale "
+			    "the column down", names[j], (int)w.n, w.p, i + 1);
+		}
+	}
 }
 
 void
@@ -130,6 +174,8 @@ msens_prepare(struct part *pt, kn_hier *const *h, char *const *names)
 	 * (rothko.c), their numbers at the scales of their keys. */
 	for (j = 0; pt->msvar && !pt->sens_sorted && j < pt->nsens; j++)
 		prepare_values(pt, j, names[j]);
+	if (pt->msvar && !pt->sens_sorted && !pt->ooc && !pt->injob)
+		rows_bound(pt, names);
 	if (!pt->req.hast)
 		return;
 	if (pt->nsens <= 1) {
