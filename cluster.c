@@ -157,6 +157,68 @@ split_line(char *line, size_t len, kn_str **f, size_t *cap)
 	return n;
 }
 
+/* Whether the fields f[0..nf) after a region line's count n are a
+ * region of the columns: a hierarchy's label, or a range min, max and
+ * mean (numbers, dates with --date; empty when all n are missing) and
+ * with missing values their count.  A tree edited by hand, or cut
+ * short, must not make a regions file recode cannot read. */
+static int
+tree_region_ok(struct part *pt, const kn_str *f, size_t nf, uint64_t n)
+{
+	size_t j, k = 0, i;
+	int l, sc[3];
+	kn_i128 m[3];
+	int64_t d;
+	uint64_t miss;
+
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+
+		if (dm->h != NULL) {
+			if (k >= nf)
+				return 0;
+			for (l = 0; l < dm->h->nlevels && kn_dict_find(
+			    &dm->h->lab[l], f[k].p, f[k].n) < 0; l++)
+				;
+			if (l == dm->h->nlevels && (f[k].n != 1 ||
+			    f[k].p[0] != '*'))
+				return 0;
+			k++;
+			continue;
+		}
+		if (k + 3 + (dm->miss != 0) > nf)
+			return 0;
+		miss = 0;
+		if (dm->miss && (f[k + 3].n == 0 || f[k + 3].n > 19 ||
+		    f[k + 3].p[strspn(f[k + 3].p, "0123456789")] != '\0' ||
+		    (miss = strtoull(f[k + 3].p, NULL, 10)) > n))
+			return 0;
+		if (f[k].n == 0 || miss == n) {
+			/* All missing: the range is empty, and only then. */
+			if (f[k].n != 0 || f[k + 1].n != 0 || f[k + 2].n != 0 ||
+			    miss != n)
+				return 0;
+		} else {
+			for (i = 0; i < 3; i++) {
+				sc[i] = 0;
+				if (dm->isdate) {
+					if (kn_date_parse(f[k + i].p, f[k + i].n,
+					    &d) == KN_DATE_NONE)
+						return 0;
+					m[i] = d;
+				} else if (!kn_dec_parse(f[k + i].p, f[k + i].n,
+				    &m[i], &sc[i]))
+					return 0;
+			}
+			if (kn_dec_cmp(m[0], sc[0], m[2], sc[2]) > 0 ||
+			    kn_dec_cmp(m[2], sc[2], m[1], sc[1]) > 0)
+				return 0;
+		}
+		k += 3 + (dm->miss != 0);
+	}
+	return k == nf;
+}
+
 /* Reads the tree file (none yet: an empty tree, the root open). */
 static void
 tree_load(struct part *pt, const char *path)
@@ -247,8 +309,13 @@ tree_load(struct part *pt, const char *path)
 			int64_t m;
 			int sc;
 
+			/* Within the table's range, below its largest. */
 			if (pt->dims[j].h != NULL ||
-			    !mond_parse_num(f[3].p, f[3].n, &m, &sc))
+			    !mond_parse_num(f[3].p, f[3].n, &m, &sc) ||
+			    (pt->dims[j].hasg && (kn_dec_cmp(m, sc,
+			    pt->dims[j].gmn, pt->dims[j].fS) < 0 ||
+			    kn_dec_cmp(m, sc, pt->dims[j].gmx,
+			    pt->dims[j].fS) >= 0)))
 				kn_die("%s:%llu: a bad cut", r.name,
 				    (unsigned long long)r.lineno);
 			c = tree_define(pt, &f[1], &r, CN_CUT);
@@ -286,6 +353,11 @@ tree_load(struct part *pt, const char *path)
 		} else if (nf >= 3 && strcmp(ty, "region") == 0) {
 			c = tree_define(pt, &f[1], &r, CN_CLASS);
 			c->n = tree_u64(&f[2], &r, "a row count");
+			if (pt->cl->tree.regions &&
+			    !tree_region_ok(pt, f + 3, nf - 3, c->n))
+				kn_die("%s:%llu: a bad region line: not the "
+				    "range or node of each quasi-identifier",
+				    r.name, (unsigned long long)r.lineno);
 			c->hasn = 1;
 			c->region = rest;
 			rest = NULL;

@@ -171,6 +171,12 @@ setup() {
 
 @test "partition: --job steps on bad input and trees" {
 	printf 'garbage\n' > badtree
+	# Region lines edited or cut short (review: '-' for a number went
+	# into the regions file with exit 0).
+	printf 'region\tr\t2\t1\t-\t3\n' > rtree
+	printf 'region\tr\t2\t1\t5\t9\n' > mtree
+	printf 'region\tr\t2\t1\t5\n' > stree
+	printf 'domain\ta\t1\t20\t0\ncut\tr\ta\t189\n' > ctree
 	printf '1\tx\t5\n2\ty\n' > split.tsv
 	bad_cases <<-EOF
 	unknown job      | 2 | partition: --job: 'bogus' is not groups, cuts, rows, solve, classes, regions or open | partition -k 1 -q a $C --job bogus
@@ -199,6 +205,10 @@ setup() {
 	rows, open tree  | 2 | partition: tree: node r is still open* | partition -k 1 -q a $C --job rows @split.tsv
 	solve, open tree | 2 | partition: node r is not to be solved in tree* | printf 'r\t1\tx\t5\n' | partition -k 1 -q a $C --job solve
 	regions, open    | 2 | partition: tree: node r is not partitioned yet* | partition -k 1 -q a $C --job regions
+	region, no number | 2 | partition: rtree:1: a bad region line: not the range or node of each quasi-identifier | partition -k 1 -q a --columns a,b,s --tree rtree --job regions
+	region, mean past | 2 | partition: mtree:1: a bad region line: not the range or node of each quasi-identifier | partition -k 1 -q a --columns a,b,s --tree mtree --job regions
+	region, cut short | 2 | partition: stree:1: a bad region line: not the range or node of each quasi-identifier | partition -k 1 -q a --columns a,b,s --tree stree --job regions
+	cut, past range   | 2 | partition: ctree:2: a bad cut | partition -k 1 -q a --columns a,b,s --tree ctree --job open
 	classes, open    | 2 | partition: tree: node r is not partitioned yet* | partition -k 1 -q a $C --job classes @split.tsv
 	EOF
 }
