@@ -150,6 +150,12 @@ lbud_check(const struct lbud *b, size_t share)
 		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
 		    ", their level maps %llu MiB", mib(b->maps));
 	kn_fmt_size(need, sizeof(need), (size_t)(mib(f + f / 4) << 20));
+	if (b->making)
+		kn_die("-S %s: too small for this input: with its frequency "
+		    "set of %zu groups on disk, %s already, with more to come "
+		    "as the leaves are ranked, held in memory whatever the "
+		    "budget (lattice-search(1), -S): give -S more than %s", s,
+		    b->groups, parts, need);
 	kn_die("-S %s: too small for this input: with its frequency set of "
 	    "%zu groups on disk, %s, %llu MiB in all, held in memory whatever "
 	    "the budget (lattice-search(1), -S): give -S %s or more", s,

@@ -29,6 +29,8 @@ struct lbud {
 	int disk;		/* the input's set is on disk (latdisk.c) */
 	int svalues;		/* the sensitive values are held with it
 				 * (t-closeness) */
+	int making;		/* the labels are still being made (the
+				 * leaves ranked): what is known so far */
 	size_t d;		/* quasi-identifiers... */
 	kn_hier *const *hier;	/* ...and their hierarchies */
 	const char *const *name;	/* their column names */

@@ -78,6 +78,8 @@ struct ldisk {
 	size_t prevlen, prevcap;
 	uint32_t rank, l1;
 	int have;
+	void (*grown)(void *);	/* ldisk_on_grow */
+	void *gctx;
 	char *line, *out;	/* lines being made */
 	size_t linecap, outcap;
 	uint32_t *rec;		/* a record being made */
@@ -417,6 +419,8 @@ ranked_line(const char *line, size_t len, void *ctx)
 		if (ld->have)
 			ld->rank++;
 		ld->have = 1;
+		if (ld->grown != NULL && c < ld->d && (ld->rank & 0xfff) == 0)
+			ld->grown(ld->gctx);
 		ld->prev = kn_grow(ld->prev, &ld->prevcap, n, 1, 64);
 		memcpy(ld->prev, line, n);
 		ld->prevlen = n;
@@ -431,6 +435,13 @@ ranked_line(const char *line, size_t len, void *ctx)
 	i += (size_t)sprintf(buf + i, "\t%lx\t%lx", (unsigned long)ld->rank,
 	    (unsigned long)ld->l1);
 	feed(ld, buf, i);
+}
+
+void
+ldisk_on_grow(struct ldisk *ld, void (*fn)(void *), void *ctx)
+{
+	ld->grown = fn;
+	ld->gctx = ctx;
 }
 
 void

@@ -41,6 +41,10 @@ void ldisk_group(struct ldisk *ld, const kn_str *key, const uint32_t *sid,
  * ranked too; writes the records.
  */
 void ldisk_build(struct ldisk *ld, size_t colmax, size_t budget);
+/* Calls fn(ctx) as ldisk_build makes the labels above the ranked
+ * leaves, every 4,096 of them, so that what they hold is checked as it
+ * grows, not once they are all made. */
+void ldisk_on_grow(struct ldisk *ld, void (*fn)(void *), void *ctx);
 /* Whether column c's leaves were ranked; its leaves under each label
  * of the levels above them (cover[l][id], l > 0: kn_hier_cover). */
 int ldisk_ranked(const struct ldisk *ld, size_t c);

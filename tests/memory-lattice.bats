@@ -232,22 +232,36 @@ same() {
 	grep -q 'frequency set on disk' "$T/err"
 }
 
-@test "-S 1M, labels above the leaves that pass it: refused (exit 2), naming the parts and the -S that would do, which does" {
+@test "-S 2M, labels above the leaves that pass it: refused (exit 2), naming the parts and the -S that would do, which does" {
 	# An interval of width 1: a label above each leaf, which the
-	# search holds (lattice-search(1), -S).
-	run --separate-stderr lattice-search -S 1M -T "$T/tmp" \
+	# search holds (lattice-search(1), -S); within -S and its slack
+	# while they are made, past it with their level maps.
+	run --separate-stderr lattice-search -S 2M -T "$T/tmp" \
 	    -H w=interval:1,10,100 -H age=interval:5,10 -q w,age -k 5 \
 	    "$B/mid.tsv"
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
 	echo "$stderr"
-	[[ "$stderr" == "lattice-search: -S 1M: too small for this input: with its frequency set of 50000 groups on disk, the labels of the hierarchies above their leaves take "*" MiB, their level maps "*" MiB, "*" MiB in all, held in memory whatever the budget (lattice-search(1), -S): give -S "*"M or more" ]]
+	[[ "$stderr" == "lattice-search: -S 2M: too small for this input: with its frequency set of 50000 groups on disk, the labels of the hierarchies above their leaves take "*" MiB, their level maps "*" MiB, "*" MiB in all, held in memory whatever the budget (lattice-search(1), -S): give -S "*"M or more" ]]
 	[ -z "$(ls "$T/tmp")" ]
 	need=${stderr##*give -S }
 	need=${need%% or more}
 	lattice-search -S "$need" -H w=interval:1,10,100 -H age=interval:5,10 \
 	    -q w,age -k 5 "$B/mid.tsv" > "$T/out"
 	[ "$(wc -l < "$T/out")" -ge 2 ]
+}
+
+@test "-S 1M, labels above the leaves that pass it while the leaves are ranked: refused as soon as they do, the peak RSS within the budget and its slack (review: 31 MB held at 300,000 values, 259 MB at 3 million, before the refusal)" {
+	awk 'BEGIN { print "n\tb"; for (i = 0; i < 300000; i++) printf "%d\t%d\n", i * 13, i % 7 }' > "$T/dn.tsv"
+	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" lattice-search \
+	    -S 1M -T "$T/tmp" -H n=interval:1,10,100 -H b=interval:2 \
+	    -q n,b -k 2 "$T/dn.tsv"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "lattice-search: -S 1M: too small for this input: with its frequency set of 300000 groups on disk, the labels of the hierarchies above their leaves take "*" MiB already, with more to come as the leaves are ranked, held in memory whatever the budget (lattice-search(1), -S): give -S more than "*"M" ]]
+	[ -z "$(ls "$T/tmp")" ]
+	echo "peak $(cat "$T/rss") KB"
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 8192 + ALLOW_KB)) ]
 }
 
 # The last test's rows and budget (KB): under make sanitize, whose
