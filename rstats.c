@@ -68,20 +68,59 @@ mean_at(kn_i128 sum, int ssc, uint64_t np, int D, kn_i128 *q)
 	return 1;
 }
 
+/* |v| as an unsigned 128-bit number. */
+static unsigned __int128
+uabs(kn_i128 v)
+{
+	return v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+}
+
 /*
- * What is wrong with the np numbers read into b, against the mean
- * mean / 10^msc as written (a day or second if isdate), S the most
- * decimals of the column's values: 0 if nothing.  The mean must be
- * theirs rounded to the decimals it is written with (partition's, at
- * S + 4 less trailing zeros, or more), or failing 127 bits there, to
- * S + 4.
+ * Whether M / 10^D is sum / 10^ssc over np rounded half away from zero
+ * to D decimals, exactly, whatever their sizes: the rounding is the
+ * same for |sum| and |M| (of the same sign), so with A = 2 |sum| 10^D,
+ * W = np 10^ssc and B = 2 |M| W, B - W <= A < B + W, in 1024 bits.
  */
 static int
-stats_bad(const struct bound *b, uint64_t np, int S, int isdate,
-    kn_i128 mean, int msc)
+mean_is(kn_i128 sum, int ssc, uint64_t np, kn_i128 M, int D)
 {
-	kn_i128 q, w;
+	kn_big A, B, W, two, t;
 
+	if ((sum >= 0 && M < 0) || (sum < 0 && M > 0))
+		return 0;
+	kn_big_set(&two, 2);
+	kn_big_set(&A, uabs(sum));
+	kn_big_mul(&A, &two);
+	kn_big_pow10(&A, D);
+	kn_big_set(&W, np);
+	kn_big_pow10(&W, ssc);
+	kn_big_set(&B, uabs(M));
+	kn_big_mul(&B, &W);
+	kn_big_mul(&B, &two);
+	if (kn_big_cmp(&B, &W) > 0) {
+		t = B;
+		kn_big_sub(&t, &W);
+		if (kn_big_cmp(&t, &A) > 0)
+			return 0;
+	}
+	if (kn_big_cmp(&A, &B) < 0)
+		return 1;
+	t = A;
+	kn_big_sub(&t, &B);
+	return kn_big_cmp(&t, &W) < 0;
+}
+
+/*
+ * What is wrong with the np numbers read into b, against the mean
+ * mean / 10^msc as written (a day or second if isdate): 0 if nothing.
+ * The mean must be theirs rounded to the decimals it is written with
+ * (partition's, at the column's most decimals plus four less trailing
+ * zeros, or more), compared exactly.
+ */
+static int
+stats_bad(const struct bound *b, uint64_t np, int isdate, kn_i128 mean,
+    int msc)
+{
 	if (np == 0)
 		return 0;
 	if (!(b->hit & 1))
@@ -93,12 +132,7 @@ stats_bad(const struct bound *b, uint64_t np, int S, int isdate,
 	if (isdate)
 		return kn_date_mean(b->sum, np) == (int64_t)mean ? 0 :
 		    RSTATS_MEAN;
-	if (mean_at(b->sum, b->ssc, np, msc, &q))
-		return q == mean ? 0 : RSTATS_MEAN;
-	if (msc <= S + 4 || !mean_at(b->sum, b->ssc, np, S + 4, &q) ||
-	    !mean_at(mean, msc, 1, S + 4, &w))
-		return RSTATS_BIG;
-	return q == w ? 0 : RSTATS_MEAN;
+	return mean_is(b->sum, b->ssc, np, mean, msc) ? 0 : RSTATS_MEAN;
 }
 
 static void __attribute__((noreturn))
@@ -126,15 +160,16 @@ stats_die(const struct rstats_where *w, const struct bound *b,
 		else if (S == 0 && b->ssc == 0 && b->sum >= 0 &&
 		    b->sum % (kn_i128)np == 0)
 			kn_dec_format(b->sum / (kn_i128)np, 0, buf);
-		else {
-			(void)mean_at(b->sum, b->ssc, np, S + 4, &q);
+		else if (mean_at(b->sum, b->ssc, np, S + 4, &q))
 			kn_dec_format(q, S + 4, buf);
-		}
+		else	/* past 127 bits at S + 4 decimals: not shown */
+			buf[0] = '\0';
 		kn_die("%s:%llu: class %s: %s is %s, but the class's %llu "
-		    "value%s of %s in %s have the mean %s: the regions are "
-		    "not this table's (recode(1), The regions)", w->path,
-		    w->line, w->cid, w->fmean, w->means, (unsigned long long)np,
-		    np == 1 ? "" : "s", w->qname, w->iname, buf);
+		    "value%s of %s in %s have %s%s: the regions are not this "
+		    "table's (recode(1), The regions)", w->path, w->line,
+		    w->cid, w->fmean, w->means, (unsigned long long)np,
+		    np == 1 ? "" : "s", w->qname, w->iname, *buf != '\0' ?
+		    "the mean " : "another mean", buf);
 	}
 }
 
@@ -156,7 +191,7 @@ rstats_class(const struct regions *rg, const struct bound *b, size_t q,
 		m = d;
 	} else
 		(void)kn_dec_parse(b->means, strlen(b->means), &m, &sc);
-	return stats_bad(b, cnt - b->miss, rg->qsc[q], isdate, m, sc);
+	return stats_bad(b, cnt - b->miss, isdate, m, sc);
 }
 
 /* Dies for what rstats_class found (bad) of quasi-identifier q of the

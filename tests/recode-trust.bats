@@ -257,6 +257,41 @@ cases() {
 	done
 	[ -z "$(ls -A tmp)" ]
 	recode -r rb pb > /dev/null
+	# Compared exactly, whatever the digits (review: past 127 bits the
+	# mean was compared at four decimals, and a right one refused):
+	# a mean with 35 decimals, 1.5 wrong at the fifth, on 1000 rows...
+	awk 'BEGIN { print "a\tclass"; for (i = 0; i < 1000; i++) print (i % 2 ? 1 : 2) "\t1" }' > p1k.tsv
+	printf 'class\tcount\ta_min\ta_max\ta_mean\n1\t1000\t1\t2\t1.50004999999999999999999999999999999\n' > r1k.tsv
+	run --separate-stderr recode -r r1k.tsv --summary mean p1k.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"a_mean is 1.50004999999999999999999999999999999, but the class's 1000 values of a in p1k.tsv have the mean 1.5: "* ]]
+	# ... the right mean of numbers of 35 digits ...
+	awk 'BEGIN { print "a\tclass"; for (i = 0; i < 1000; i++) print (i < 500 ? "1" : "2") "0000000000000000000000000000000000\t1" }' > pbig.tsv
+	printf 'class\tcount\ta_min\ta_max\ta_mean\n1\t1000\t10000000000000000000000000000000000\t20000000000000000000000000000000000\t15000000000000000000000000000000000\n' > rbig.tsv
+	recode -r rbig.tsv pbig.tsv > /dev/null
+	sed 's/15000000000000000000000000000000000$/15000000000000000000000000000000001/' rbig.tsv > rbig2.tsv
+	run --separate-stderr recode -r rbig2.tsv pbig.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"have the mean 15000000000000000000000000000000000: "* ]]
+	# (a mean past 127 bits at four decimals more is not shown)
+	printf 'a\tclass\n100000000000000000000000000000000001\t1\n100000000000000000000000000000000002\t1\n' > ph.tsv
+	printf 'class\tcount\ta_min\ta_max\ta_mean\n1\t2\t100000000000000000000000000000000001\t100000000000000000000000000000000002\t100000000000000000000000000000000001\n' > rh.tsv
+	run --separate-stderr recode -r rh.tsv ph.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"have another mean: the regions are not this table's (recode(1), The regions)" ]]
+	sed 's/1$/2/' rh.tsv > rh2.tsv
+	recode -r rh2.tsv ph.tsv > /dev/null
+	# ... and negative means rounded away from zero: -1.5 is -2.
+	printf 'a\tclass\n-1\t1\n-2\t1\n' > pneg.tsv
+	for m in -1.5 -2 -1.50; do
+		printf 'class\tcount\ta_min\ta_max\ta_mean\n1\t2\t-2\t-1\t%s\n' "$m" > rneg.tsv
+		recode -r rneg.tsv pneg.tsv > /dev/null
+	done
+	for m in -1 -1.49 1.5; do
+		printf 'class\tcount\ta_min\ta_max\ta_mean\n1\t2\t-2\t-1\t%s\n' "$m" > rneg.tsv
+		run recode -r rneg.tsv pneg.tsv
+		[ "$status" -eq 2 ]
+	done
 	# Dates: the mean day.
 	printf 'd\tclass\n2024-01-01\t1\n2024-01-04\t1\n' > pd.tsv
 	printf 'class\tcount\td_min\td_max\td_mean\n1\t2\t2024-01-01\t2024-01-04\t2024-01-02\n' > rd.tsv
