@@ -121,6 +121,8 @@ static int
 stats_bad(const struct bound *b, uint64_t np, int isdate, kn_i128 mean,
     int msc)
 {
+	kn_i128 q;
+
 	if (np == 0)
 		return 0;
 	if (!(b->hit & 1))
@@ -132,6 +134,9 @@ stats_bad(const struct bound *b, uint64_t np, int isdate, kn_i128 mean,
 	if (isdate)
 		return kn_date_mean(b->sum, np) == (int64_t)mean ? 0 :
 		    RSTATS_MEAN;
+	/* In 128 bits when they hold it, else in 1024. */
+	if (mean_at(b->sum, b->ssc, np, msc, &q))
+		return q == mean ? 0 : RSTATS_MEAN;
 	return mean_is(b->sum, b->ssc, np, mean, msc) ? 0 : RSTATS_MEAN;
 }
 
