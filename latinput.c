@@ -313,12 +313,6 @@ latin_base(struct lat_state *L)
 	free(in->ids);
 }
 
-/*
- * The input's set on disk (latdisk.c): the generated hierarchies forget
- * what the reading taught them, the leaves of those that would take
- * more than an eighth of the budget among them are ranked by sorts
- * within half of it; the base set is a set without keys.
- */
 /* As the labels above the ranked leaves are made: the run is refused
  * as soon as they and the sensitive values pass what the budget allows
  * (lbud_check), not once all are made (review: 259 MB were held under
@@ -336,6 +330,12 @@ latin_grown(void *ctx)
 	L->bud.making = 0;
 }
 
+/*
+ * The input's set on disk (latdisk.c): the generated hierarchies forget
+ * what the reading taught them, the leaves of those that would take
+ * more than an eighth of the budget among them are ranked by sorts
+ * within half of it; the base set is a set without keys.
+ */
 void
 latin_disk(struct lat_state *L)
 {

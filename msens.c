@@ -124,6 +124,7 @@ rows_bound(struct part *pt, char *const *names)
 	kn_i128 s[KN_MAXSENS] = { 0 }, ss[KN_MAXSENS] = { 0 }, v, a;
 	size_t i, j;
 	uint32_t x, y;
+	kn_str w;
 
 	for (i = 0; i < pt->nrows; i++) {
 		x = pt->rec[i * pt->rec_words + pt->word_sens];
@@ -135,8 +136,7 @@ rows_bound(struct part *pt, char *const *names)
 			    !__builtin_mul_overflow(v, v, &v) &&
 			    !__builtin_add_overflow(ss[j], v, &ss[j]))
 				continue;
-			kn_str w = kn_dict_get(&pt->sdicts[j], y);
-
+			w = kn_dict_get(&pt->sdicts[j], y);
 			kn_die("-s %s: values too large for exact variances: "
 			    "with '%.*s', of data row %zu, the sum of the "
 			    "squares passes 2^127 (kanon(7), Numbers); scale "
