@@ -711,6 +711,9 @@ kn_hopts_add(kn_hopts *o, const char *arg)
 		    "ATTR=mask:N,..., ATTR=date:LEVEL,... or a directory", arg);
 	o->arg = kn_realloc(o->arg, (o->n + 1) * sizeof(char *));
 	o->arg[o->n++] = kn_strdup(arg);
+	/* A file read after the outputs are opened. */
+	if (strchr(arg, '=') != NULL)
+		kn_note_later(strchr(arg, '=') + 1);
 }
 
 /* True if arg is an ATTR=SPEC option (not a directory). */

@@ -210,6 +210,11 @@ FILE *kn_open_out_inplace(const char *path, char *const *ops, size_t n);
 /* Records that the run reads the file open at fd, named name in
  * messages (NULL: stdin); kn_reader_open calls it for every input. */
 void kn_note_input(int fd, const char *name);
+/* Records that the run will read path, named by an option, after its
+ * outputs are opened: an output that is the same FIFO is refused when
+ * it is opened, where opening it would wait for a reader that is the
+ * run itself (a path that is no FIFO, or none, is ignored). */
+void kn_note_later(const char *path);
 /* What reads the next input, for kn_note_input's message when a pipe
  * is read twice (NULL: the input's name). */
 extern const char *kn_input_role;

@@ -122,7 +122,27 @@ pipe_clash(const char *name, const char *shown)
 	    "file", shown, name);
 }
 
-/* Dies if id, an output written directly, is a FIFO read so far. */
+/* The FIFOs the run will read once its outputs are open
+ * (kn_note_later). */
+static struct infile *later;
+static size_t later_n, later_cap;
+
+void
+kn_note_later(const char *path)
+{
+	struct stat st;
+
+	if (path == NULL || strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
+	    !S_ISFIFO(st.st_mode))
+		return;
+	later = kn_grow(later, &later_cap, later_n, sizeof(*later), 4);
+	later[later_n].id.dev = st.st_dev;
+	later[later_n].id.ino = st.st_ino;
+	later[later_n++].name = kn_strdup(path);
+}
+
+/* Dies if id, an output written directly, is a FIFO read so far or to
+ * be read. */
 static void
 pipe_out(const struct fileid *id, const char *shown)
 {
@@ -131,6 +151,9 @@ pipe_out(const struct fileid *id, const char *shown)
 	for (i = 0; i < pipe_n; i++)
 		if (pipes[i].fifo && same_id(&pipes[i].id, id))
 			pipe_clash(pipes[i].name, shown);
+	for (i = 0; i < later_n; i++)
+		if (same_id(&later[i].id, id))
+			pipe_clash(later[i].name, shown);
 }
 
 void

@@ -1674,6 +1674,8 @@ main(int argc, char *argv[])
 	if (opt.dates != NULL)
 		o.ndate = kn_table_cols(&t, opt.dates, &o.dcol);
 	/* Open the output first: a bad path fails before the work. */
+	kn_note_later(opath);
+	kn_note_later(wpath);
 	out = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
 	if (ro.path != NULL)
 		rout = kn_open_out(ro.path);

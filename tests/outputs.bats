@@ -550,6 +550,20 @@ own() {
 	cmp t.tsv t0
 }
 
+@test "inputs: a FIFO named by an option (-H, -r, --classes, -n, --original, --workload) and as -o is refused, not waited on forever (the output is opened first)" {
+	fresh
+	mkfifo ff
+	local c
+	for c in "partition -q a -k 1 -H a=ff" "lattice-search -q a -k 1 -H a=ff" \
+	    "recode -r ff" "recode -n ff" "recode -n a=0 --classes ff" \
+	    "score --original ff -q a" "score --workload ff -q a"; do
+		# timeout: the build before waited on itself forever.
+		go "timeout 10 $c -o ff t.tsv"
+		[ "$status" -eq 2 ] && [ "$stderr" = "${c%% *}: ff: output file is input file (ff): a pipe the run both reads and writes would wait on itself: give the output another file" ] ||
+		    fail "$c -o ff: status $status: $stderr"
+	done
+}
+
 @test "outputs: in a sticky directory others may write to, another user's file or FIFO is not written" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root, to make a file owned by another user"
 	id nobody > /dev/null 2>&1 || skip "no user nobody"
