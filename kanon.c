@@ -1215,6 +1215,26 @@ kn_dec_add_ok(kn_i128 *v, int *vs, kn_i128 a, int as)
 	return 1;
 }
 
+int
+kn_dec_mean(kn_i128 sum, int ssc, uint64_t n, int D, kn_i128 *q)
+{
+	kn_i128 t, den = (kn_i128)n;
+
+	if (D >= ssc) {
+		if (D - ssc > 38 ||
+		    __builtin_mul_overflow(sum, kn_pow10(D - ssc), &t) ||
+		    __builtin_mul_overflow(t, (kn_i128)2, &t))
+			return 0;
+	} else if (ssc - D > 38 ||
+	    __builtin_mul_overflow(sum, (kn_i128)2, &t) ||
+	    __builtin_mul_overflow(den, kn_pow10(ssc - D), &den))
+		return 0;
+	/* Twice the mean, cut toward zero, then halved away from it. */
+	t /= den;
+	*q = t >= 0 ? (t + 1) / 2 : (t - 1) / 2;
+	return 1;
+}
+
 void
 kn_dec_add(kn_i128 *v, int *vs, kn_i128 a, int as)
 {

@@ -260,6 +260,10 @@ size_t kn_dec_format(kn_i128 v, int scale, char *buf);
  * on overflow.  kn_dec_add_ok: 0 on overflow, with v and vs unchanged. */
 void kn_dec_add(kn_i128 *v, int *vs, kn_i128 a, int as);
 int kn_dec_add_ok(kn_i128 *v, int *vs, kn_i128 a, int as);
+/* The mean of n > 0 numbers summing to sum / 10^ssc, rounded half away
+ * from zero to D decimals, as its mantissa *q at scale D; 0 if that
+ * passes 127 bits. */
+int kn_dec_mean(kn_i128 sum, int ssc, uint64_t n, int D, kn_i128 *q);
 /* 10^e as i128 (e <= 38). */
 kn_i128 kn_pow10(int e);
 /* Compares a/10^as with b/10^bs exactly: -1, 0 or 1. */

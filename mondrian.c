@@ -894,8 +894,7 @@ put_mean(struct part *pt, kn_i128 sum, uint64_t n, int S)
 		    1 + kn_fmt_u64(p, (uint64_t)(sum / (kn_i128)n));
 	else {
 		/* |sum| < 2^95 (under 2^32 rows of 63 bits): no overflow. */
-		q = sum * 20000 / (kn_i128)n;
-		q = q >= 0 ? (q + 1) / 2 : (q - 1) / 2;
+		(void)kn_dec_mean(sum, S, n, S + 4, &q);
 		pt->region_len += 1 + kn_dec_format(q, S + 4, p);
 	}
 }
@@ -1374,20 +1373,16 @@ rank_ids(struct part *pt, struct dim *dm)
 static void
 sums_bound(struct part *pt, kn_i128 v, int sc, int sens, const char *name)
 {
-	kn_i128 b, n = (kn_i128)pt->nrows + 1, mx = v < 0 ? -v : v;
+	kn_i128 b, mx = v < 0 ? -v : v;
 	char w[64];
+	int wn = (int)kn_dec_format(v, sc, w);
 
-	if (sens ? __builtin_mul_overflow(mx, mx, &b) ||
-	    __builtin_mul_overflow(b, n, &b) : __builtin_mul_overflow(mx, n, &b))
-	{
-		w[kn_dec_format(v, sc, w)] = '\0';
-		kn_die(sens ? "-s %s: values too large for exact variances "
-		    "out of core: the largest, '%s', squared, times the rows, "
-		    "passes 2^127 (kanon(7), Numbers); scale the column down" :
-		    "-t %s: values too large for exact sums out of core: the "
-		    "largest, '%s', times the rows, passes 2^127 (kanon(7), "
-		    "Numbers); scale the column down", name, w);
-	}
+	if (sens)
+		msens_value_bound(name, mx, w, wn, pt->nrows, 0);
+	else if (__builtin_mul_overflow(mx, (kn_i128)pt->nrows + 1, &b))
+		kn_die("-t %s: values too large for exact sums out of core: "
+		    "the largest, '%.*s', times the rows, passes 2^127 "
+		    "(kanon(7), Numbers); scale the column down", name, wn, w);
 }
 
 /* The first of v[0..n) farthest from 0 (0 if none). */
@@ -1480,18 +1475,12 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			uint32_t x = pt->rec[i * pt->rec_words +
 			    pt->word_sens];
 			kn_i128 v = pt->sens_val[x], a = v < 0 ? -v : v;
-			kn_str w;
 
 			if (__builtin_add_overflow(s, a, &s) ||
 			    __builtin_mul_overflow(v, v, &v) ||
-			    __builtin_add_overflow(ss, v, &ss)) {
-				w = kn_dict_get(&pt->sens_dict, x);
-				kn_die("-s %s: values too large for exact "
-				    "variances: with '%.*s', of data row "
-				    "%zu, the sum of the squares passes 2^127 "
-				    "(kanon(7), Numbers); scale the column "
-				    "down", scol, (int)w.n, w.p, i + 1);
-			}
+			    __builtin_add_overflow(ss, v, &ss))
+				msens_sums_die(scol,
+				    kn_dict_get(&pt->sens_dict, x), i);
 		}
 	}
 

@@ -426,11 +426,16 @@ void msens_prepare(struct part *pt, kn_hier *const *h, char *const *names);
 /* With msvar: whether the current row's sensitive values are numbers;
  * dies naming the first that is not. */
 void msens_check_row(struct part *pt, kn_table *t);
-/* With msvar: dies unless the column's largest value (absolute, a; as
- * written, w[0..wn)) bounds its sums over rows rows (0: a job's, 2^33),
- * squared, within 2^127. */
+/* Dies unless a sensitive column's largest value (absolute, a; as
+ * written, w[0..wn)), squared, times its rows and one more (in a job
+ * of --job, 2^33) is within 2^127: out of core, its sums are exact. */
 void msens_value_bound(const char *name, kn_i128 a, const char *w, int wn,
-    uint64_t rows);
+    uint64_t rows, int injob);
+/* Dies: in one run in memory, a sum over the rows of sensitive column
+ * name's values or their squares passes 2^127 at value w, of row i (from
+ * 0). */
+void msens_sums_die(const char *name, kn_str w, size_t i)
+    __attribute__((noreturn));
 /* Whether a part whose sensitive values (sens_dict ids) have the
  * counts v[0..m) (ids distinct), n rows, meets l-diversity and
  * variance diversity in each column when there are several, and

@@ -43,27 +43,24 @@ msens_check_row(struct part *pt, kn_table *t)
 	}
 }
 
-/* With msvar: dies unless the sums of column name's values are bounded
- * whatever the rows by the one farthest from 0, a (absolute) at the
- * column's scale, written w: a^2 times rows (out of core, its rows and
- * one more; in a job of --job, 0: 2^33) must fit 127 bits. */
+/* Dies unless the sums of column name's values are bounded whatever
+ * the rows by the one farthest from 0, a (absolute) at the column's
+ * scale, written w: a^2 times the rows and one more (in a job of
+ * --job, 2^33) must fit 127 bits. */
 void
 msens_value_bound(const char *name, kn_i128 a, const char *w, int wn,
-    uint64_t rows)
+    uint64_t rows, int injob)
 {
 	kn_i128 b;
 
-	if (rows == 0 && (__builtin_mul_overflow(a, a, &b) ||
-	    __builtin_mul_overflow(b, (kn_i128)1 << 33, &b)))
-		kn_die("-s %s: '%.*s' is too large for exact variances: its "
-		    "square times 2^33 rows passes 2^127 (kanon(7), Numbers); "
-		    "scale the column down", name, wn, w);
-	if (rows > 0 && (__builtin_mul_overflow(a, a, &b) ||
-	    __builtin_mul_overflow(b, (kn_i128)rows + 1, &b)))
-		kn_die("-s %s: values too large for exact variances out of "
-		    "core: the largest, '%.*s', squared, times the rows, passes "
-		    "2^127 (kanon(7), Numbers); scale the column down", name, wn,
-		    w);
+	if (__builtin_mul_overflow(a, a, &b) || __builtin_mul_overflow(b,
+	    injob ? (kn_i128)1 << 33 : (kn_i128)rows + 1, &b))
+		kn_die(injob ? "-s %s: '%.*s' is too large for exact "
+		    "variances: its square times 2^33 rows passes 2^127 "
+		    "(kanon(7), Numbers); scale the column down" :
+		    "-s %s: values too large for exact variances out of core: "
+		    "the largest, '%.*s', squared, times the rows, passes 2^127 "
+		    "(kanon(7), Numbers); scale the column down", name, wn, w);
 }
 
 /* With msvar: column j's values as numbers of one scale, bounded as
@@ -108,10 +105,18 @@ prepare_values(struct part *pt, size_t j, const char *name)
 	 * disk) the largest value does. */
 	w = kn_dict_get(dc, (uint32_t)xm);
 	if (pt->ooc || pt->injob)
-		msens_value_bound(name, mx, w.p, (int)w.n,
-		    pt->injob ? 0 : pt->nrows);
+		msens_value_bound(name, mx, w.p, (int)w.n, pt->nrows,
+		    pt->injob);
 	pt->svF[j] = F;
 	free(sc);
+}
+
+void
+msens_sums_die(const char *name, kn_str w, size_t i)
+{
+	kn_die("-s %s: values too large for exact variances: with '%.*s', of "
+	    "data row %zu, the sum of the squares passes 2^127 (kanon(7), "
+	    "Numbers); scale the column down", name, (int)w.n, w.p, i + 1);
 }
 
 /* With msvar, several columns in one run in memory: each column's sums
@@ -124,7 +129,6 @@ rows_bound(struct part *pt, char *const *names)
 	kn_i128 s[KN_MAXSENS] = { 0 }, ss[KN_MAXSENS] = { 0 }, v, a;
 	size_t i, j;
 	uint32_t x, y;
-	kn_str w;
 
 	for (i = 0; i < pt->nrows; i++) {
 		x = pt->rec[i * pt->rec_words + pt->word_sens];
@@ -136,11 +140,8 @@ rows_bound(struct part *pt, char *const *names)
 			    !__builtin_mul_overflow(v, v, &v) &&
 			    !__builtin_add_overflow(ss[j], v, &ss[j]))
 				continue;
-			w = kn_dict_get(&pt->sdicts[j], y);
-			kn_die("-s %s: values too large for exact variances: "
-			    "with '%.*s', of data row %zu, the sum of the "
-			    "squares passes 2^127 (kanon(7), Numbers); scale "
-			    "the column down", names[j], (int)w.n, w.p, i + 1);
+			msens_sums_die(names[j], kn_dict_get(&pt->sdicts[j], y),
+			    i);
 		}
 	}
 }

@@ -1445,7 +1445,6 @@ main(int argc, char *argv[])
 		nd = node_read(nodearg);
 	kn_note_later(regpath);
 	kn_note_later(classes);
-	kn_note_later(nodearg);
 	fp = kn_open_out_inplace(opt.outpath, argv, (size_t)argc);
 	kn_input_init(&in, argc > 0 ? argv[0] : NULL, twice, o.tmpdir);
 	kn_input_open(&in, &t, opt.columns);

@@ -1047,6 +1047,7 @@ region_fit(struct regions *rg, size_t x, size_t i, kn_str v,
 
 	if (rg->num[i]) {
 		b = &rg->bd[x * rg->nqi + i];
+		rg->fitsc = -1;		/* no number: missing */
 		if (kn_missing(v.p, v.n))
 			return b->miss > 0 ? FIT : MISSING;
 		if (b->nonum)
@@ -1254,11 +1255,14 @@ regions_label(struct recoding *rc, kn_table *t, kn_str *lab)
 
 		if ((why = region_fit(rg, (size_t)id, i, q, &err)) != FIT)
 			region_fail(rc, t, rg, (size_t)id, i, why, err);
-		if (rg->num[i] && kn_missing(q.p, q.n) && !rg->part &&
-		    ++b->mseen > b->miss)
+		if (!rg->num[i])
+			continue;
+		if (rg->fitsc >= 0) {
+			if (rg->sums)
+				rstats_take(b, rg->fitm, rg->fitsc,
+				    &rg->qsc[i]);
+		} else if (!rg->part && ++b->mseen > b->miss)
 			region_fail(rc, t, rg, (size_t)id, i, MISSING, err);
-		else if (rg->sums && rg->num[i] && !kn_missing(q.p, q.n))
-			rstats_take(b, rg->fitm, rg->fitsc, &rg->qsc[i]);
 	}
 	/* More rows than the count: the regions are of another table,
 	 * whatever part of this one is read. */
@@ -1573,12 +1577,14 @@ join_line(const char *line, size_t len, void *ctx)
 			rg->outside = 1;
 			return;
 		}
-		if (rg->num[i] && kn_missing(q.p, q.n) && !rg->part &&
-		    ++rg->bd[i].mseen > rg->bd[i].miss)
+		if (!rg->num[i])
+			continue;
+		if (rg->fitsc >= 0) {
+			if (rg->sums)
+				rstats_take(&rg->bd[i], rg->fitm, rg->fitsc,
+				    &rg->qsc[i]);
+		} else if (!rg->part && ++rg->bd[i].mseen > rg->bd[i].miss)
 			rg->jmiss = 1;
-		else if (rg->sums && rg->num[i] && !kn_missing(q.p, q.n))
-			rstats_take(&rg->bd[i], rg->fitm, rg->fitsc,
-			    &rg->qsc[i]);
 	}
 	/* The row's number, then its class's labels. */
 	len = 0;
@@ -1877,7 +1883,7 @@ regions_tlabel(struct recoding *rc, void *ts, const kn_str *f, kn_str *lab,
     rowpar_buf *rec)
 {
 	struct regions *rg = ts;
-	kn_str v = f[rg->classcol], q;
+	kn_str v = f[rg->classcol];
 	int64_t id = kn_dict_find(&rg->ids, v.p, v.n);
 	const char *err = NULL;
 	uint32_t nm = 0, i;
@@ -1893,24 +1899,19 @@ regions_tlabel(struct recoding *rc, void *ts, const kn_str *f, kn_str *lab,
 	}
 	x = (uint64_t)id;
 	rowpar_put(rec, &x, sizeof(x));
-	for (i = 0; i < rg->nqi && !rg->part; i++) {
-		q = f[rc->qcol[i]];
-		nm += rg->num[i] && kn_missing(q.p, q.n);
-	}
+	/* A numeric QI's scale is -1 when its value is missing. */
+	for (i = 0; i < rg->nqi && !rg->part; i++)
+		nm += rg->num[i] && rg->tvs[i] < 0;
 	rowpar_put(rec, &nm, sizeof(nm));
-	for (i = 0; nm > 0 && i < rg->nqi; i++) {
-		q = f[rc->qcol[i]];
-		if (rg->num[i] && kn_missing(q.p, q.n))
+	for (i = 0; nm > 0 && i < rg->nqi; i++)
+		if (rg->num[i] && rg->tvs[i] < 0)
 			rowpar_put(rec, &i, sizeof(i));
-	}
 	/* Then each number, for rstats_take in the rows' order. */
-	for (i = 0; rg->sums && i < rg->nqi; i++) {
-		q = f[rc->qcol[i]];
-		if (rg->num[i] && !kn_missing(q.p, q.n)) {
+	for (i = 0; rg->sums && i < rg->nqi; i++)
+		if (rg->num[i] && rg->tvs[i] >= 0) {
 			rowpar_put(rec, &rg->tvm[i], sizeof(kn_i128));
 			rowpar_put(rec, &rg->tvs[i], sizeof(int));
 		}
-	}
 	memcpy(lab, rg->lab + (size_t)id * rg->nl, rg->nl * sizeof(kn_str));
 	return 0;
 }

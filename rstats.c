@@ -2,14 +2,14 @@
  * rstats.c: what recode -r checks of a region's range beyond its
  * holding the rows (regions.c): that its least and greatest values are
  * among its class's rows, and that its mean is theirs, rounded half
- * away from zero to the decimals it is written with (partition writes
- * the column's most decimals plus four, less trailing zeros: mondrian.c's
- * put_mean), or a date's mean day or second (kn_date_mean).  A regions
- * file of another table whose ranges happen to hold this one's rows,
- * with the same counts, would otherwise release another table's ranges
- * and means.  The values are added up exactly as they are read, in the
- * order of the rows; out of core each region's sums are in its record
- * of counts.  recode's own.
+ * away from zero to the decimals it is written with (kn_dec_mean, as
+ * partition writes it at the column's most decimals plus four, less
+ * trailing zeros: mondrian.c's put_mean), or a date's mean day or
+ * second (kn_date_mean).  A regions file of another table whose ranges
+ * happen to hold this one's rows, with the same counts, would otherwise
+ * release another table's ranges and means.  The values are added up
+ * exactly as they are read, in the order of the rows; out of core each
+ * region's sums are in its record of counts.  recode's own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,26 +46,6 @@ rstats_take(struct bound *b, kn_i128 m, int sc, int *qsc)
 	} else if (!kn_dec_add_ok(&b->sum, &vs, m, sc))
 		b->over = 1;
 	b->ssc = (signed char)vs;
-}
-
-/* The mean of np values summing to sum / 10^ssc, rounded half away
- * from zero to D decimals as put_mean rounds it, into *q (a mantissa at
- * scale D); 0 if it passes 127 bits. */
-static int
-mean_at(kn_i128 sum, int ssc, uint64_t np, int D, kn_i128 *q)
-{
-	kn_i128 t, den = (kn_i128)np;
-
-	if (D >= ssc) {
-		if (__builtin_mul_overflow(sum, kn_pow10(D - ssc), &t) ||
-		    __builtin_mul_overflow(t, (kn_i128)2, &t))
-			return 0;
-	} else if (__builtin_mul_overflow(sum, (kn_i128)2, &t) ||
-	    __builtin_mul_overflow(den, kn_pow10(ssc - D), &den))
-		return 0;
-	t /= den;
-	*q = t >= 0 ? (t + 1) / 2 : (t - 1) / 2;
-	return 1;
 }
 
 /* |v| as an unsigned 128-bit number. */
@@ -135,7 +115,7 @@ stats_bad(const struct bound *b, uint64_t np, int isdate, kn_i128 mean,
 		return kn_date_mean(b->sum, np) == (int64_t)mean ? 0 :
 		    RSTATS_MEAN;
 	/* In 128 bits when they hold it, else in 1024. */
-	if (mean_at(b->sum, b->ssc, np, msc, &q))
+	if (kn_dec_mean(b->sum, b->ssc, np, msc, &q))
 		return q == mean ? 0 : RSTATS_MEAN;
 	return mean_is(b->sum, b->ssc, np, mean, msc) ? 0 : RSTATS_MEAN;
 }
@@ -165,7 +145,7 @@ stats_die(const struct rstats_where *w, const struct bound *b,
 		else if (S == 0 && b->ssc == 0 && b->sum >= 0 &&
 		    b->sum % (kn_i128)np == 0)
 			kn_dec_format(b->sum / (kn_i128)np, 0, buf);
-		else if (mean_at(b->sum, b->ssc, np, S + 4, &q))
+		else if (kn_dec_mean(b->sum, b->ssc, np, S + 4, &q))
 			kn_dec_format(q, S + 4, buf);
 		else	/* past 127 bits at S + 4 decimals: not shown */
 			buf[0] = '\0';
@@ -219,6 +199,16 @@ rstats_class_die(const struct regions *rg, const struct bound *b, size_t q,
 	stats_die(&w, b, cnt - b->miss, rg->qsc[q], rg->dform[q], bad);
 }
 
+/* A bound's sums from the four words w of a record (rstats_io). */
+static void
+words_get(const uint64_t *w, struct bound *b)
+{
+	b->sum = (kn_i128)((unsigned __int128)w[1] << 64 | w[0]);
+	b->ssc = (signed char)w[2];
+	b->over = (unsigned char)(w[3] & 1);
+	b->hit = (unsigned char)(w[3] >> 1);
+}
+
 /* Out of core: the bound of quasi-identifier q of a region from its
  * fields f (checked when first read) and its record's sums w. */
 void
@@ -235,10 +225,7 @@ rstats_bound(const struct regions *rg, size_t q, char **f,
 	b->los = v[0];
 	b->his = v[1];
 	b->means = v[2];
-	b->sum = (kn_i128)((unsigned __int128)w[1] << 64 | w[0]);
-	b->ssc = (signed char)w[2];
-	b->over = (unsigned char)(w[3] & 1);
-	b->hit = (unsigned char)(w[3] >> 1);
+	words_get(w, b);
 }
 
 uint64_t
@@ -260,13 +247,8 @@ rstats_io(struct regions *rg, uint64_t *w, int put)
 			w[2] = (uint64_t)b->ssc;
 			w[3] = (uint64_t)(b->over | b->hit << 1);
 			any |= w[0] | w[1] | w[3];
-		} else {
-			u = (unsigned __int128)w[1] << 64 | w[0];
-			b->sum = (kn_i128)u;
-			b->ssc = (signed char)w[2];
-			b->over = (unsigned char)(w[3] & 1);
-			b->hit = (unsigned char)(w[3] >> 1);
-		}
+		} else
+			words_get(w, b);
 	}
 	return any;
 }
