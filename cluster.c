@@ -1026,6 +1026,14 @@ worker_cuts(struct part *pt, const char *id)
 					   : pt->cl->tree.tname);
 		}
 	}
+	if (pt->msvar) {
+		kn_i128 s[KN_MAXSENS] = { 0 }, ss[KN_MAXSENS] = { 0 };
+
+		for (i = 0; i < n; i++)
+			if (gl[i].j == 0)
+				msens_sums_add(pt, s, ss, gl[i].s, gl[i].cnt,
+				    pt->cl->tree.snames);
+	}
 	for (i = 0; i < n; i++) {
 		struct gl *e = &gl[i];
 		struct dim *dm = &pt->dims[e->j];
@@ -1367,7 +1375,6 @@ void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job,
 		free(pt->cl->tree.sig);
 		pt->cl->tree.sig = sg;
 	}
-	pt->injob = 1;
 	pt->cl->rowval = kn_alloc((pt->nqi + 1) * sizeof(struct rowval));
 	pt->cl->tree.regions = job == JOB_REGIONS;
 	tree_load(pt, pt->cl->tree.path);

@@ -1378,7 +1378,7 @@ sums_bound(struct part *pt, kn_i128 v, int sc, int sens, const char *name)
 	int wn = (int)kn_dec_format(v, sc, w);
 
 	if (sens)
-		msens_value_bound(name, mx, w, wn, pt->nrows, 0);
+		msens_value_bound(name, mx, w, wn, pt->nrows);
 	else if (__builtin_mul_overflow(mx, (kn_i128)pt->nrows + 1, &b))
 		kn_die("-t %s: values too large for exact sums out of core: "
 		    "the largest, '%.*s', times the rows, passes 2^127 "

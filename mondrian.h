@@ -268,7 +268,6 @@ struct part {
 	int *targ_scale, targ_F;
 	uint32_t *label_rank;	/* infogain out of core: label id -> rank */
 	int exact_sums; /* a cluster's cuts job checks the sums itself */
-	int injob;	/* a job of --job: its rows are not the table's */
 	kn_i128 *xlx_tab;	/* mond_x_log_x(c) for small c */
 	size_t xlx_n;
 
@@ -427,15 +426,21 @@ void msens_prepare(struct part *pt, kn_hier *const *h, char *const *names);
  * dies naming the first that is not. */
 void msens_check_row(struct part *pt, kn_table *t);
 /* Dies unless a sensitive column's largest value (absolute, a; as
- * written, w[0..wn)), squared, times its rows and one more (in a job
- * of --job, 2^33) is within 2^127: out of core, its sums are exact. */
+ * written, w[0..wn)), squared, times its rows and one more is within
+ * 2^127: out of core, its sums are exact. */
 void msens_value_bound(const char *name, kn_i128 a, const char *w, int wn,
-    uint64_t rows, int injob);
+    uint64_t rows);
 /* Dies: in one run in memory, a sum over the rows of sensitive column
  * name's values or their squares passes 2^127 at value w, of row i (from
  * 0). */
 void msens_sums_die(const char *name, kn_str w, size_t i)
     __attribute__((noreturn));
+/* With msvar, a cluster's cuts job: adds cnt rows of sensitive tuple x
+ * (a sens_dict id) to each column's sums of the absolute values s[] and
+ * of the squares ss[] (zero at first), dying as msens_sums_die does,
+ * without a row, when one passes 2^127. */
+void msens_sums_add(struct part *pt, kn_i128 *s, kn_i128 *ss, uint32_t x,
+    uint64_t cnt, char *const *names);
 /* Whether a part whose sensitive values (sens_dict ids) have the
  * counts v[0..m) (ids distinct), n rows, meets l-diversity and
  * variance diversity in each column when there are several, and

@@ -45,22 +45,20 @@ msens_check_row(struct part *pt, kn_table *t)
 
 /* Dies unless the sums of column name's values are bounded whatever
  * the rows by the one farthest from 0, a (absolute) at the column's
- * scale, written w: a^2 times the rows and one more (in a job of
- * --job, 2^33) must fit 127 bits. */
+ * scale, written w: a^2 times the rows and one more must fit 127
+ * bits. */
 void
 msens_value_bound(const char *name, kn_i128 a, const char *w, int wn,
-    uint64_t rows, int injob)
+    uint64_t rows)
 {
 	kn_i128 b;
 
-	if (__builtin_mul_overflow(a, a, &b) || __builtin_mul_overflow(b,
-	    injob ? (kn_i128)1 << 33 : (kn_i128)rows + 1, &b))
-		kn_die(injob ? "-s %s: '%.*s' is too large for exact "
-		    "variances: its square times 2^33 rows passes 2^127 "
-		    "(kanon(7), Numbers); scale the column down" :
-		    "-s %s: values too large for exact variances out of core: "
-		    "the largest, '%.*s', squared, times the rows, passes 2^127 "
-		    "(kanon(7), Numbers); scale the column down", name, wn, w);
+	if (__builtin_mul_overflow(a, a, &b) ||
+	    __builtin_mul_overflow(b, (kn_i128)rows + 1, &b))
+		kn_die("-s %s: values too large for exact variances out of "
+		    "core: the largest, '%.*s', squared, times the rows, passes "
+		    "2^127 (kanon(7), Numbers); scale the column down", name, wn,
+		    w);
 }
 
 /* With msvar: column j's values as numbers of one scale, bounded as
@@ -100,13 +98,12 @@ prepare_values(struct part *pt, size_t j, const char *name)
 			xm = x;
 		}
 	}
-	/* In one run in memory the rows bound the sums (rows_bound), as
-	 * one column's; elsewhere (a node of a job, the groups of rows on
-	 * disk) the largest value does. */
+	/* In memory the rows bound the sums (rows_bound), and a
+	 * cluster's cuts job its groups (msens_groups_bound), as one
+	 * column's; out of core the largest value does. */
 	w = kn_dict_get(dc, (uint32_t)xm);
-	if (pt->ooc || pt->injob)
-		msens_value_bound(name, mx, w.p, (int)w.n, pt->nrows,
-		    pt->injob);
+	if (pt->ooc && !pt->exact_sums)
+		msens_value_bound(name, mx, w.p, (int)w.n, pt->nrows);
 	pt->svF[j] = F;
 	free(sc);
 }
@@ -117,6 +114,31 @@ msens_sums_die(const char *name, kn_str w, size_t i)
 	kn_die("-s %s: values too large for exact variances: with '%.*s', of "
 	    "data row %zu, the sum of the squares passes 2^127 (kanon(7), "
 	    "Numbers); scale the column down", name, (int)w.n, w.p, i + 1);
+}
+
+void
+msens_sums_add(struct part *pt, kn_i128 *s, kn_i128 *ss, uint32_t x,
+    uint64_t cnt, char *const *names)
+{
+	size_t j;
+	uint32_t y;
+	kn_i128 v, a;
+	kn_str w;
+
+	for (j = 0; j < pt->nsens; j++) {
+		y = pt->tmap[j][x];
+		v = pt->sval[j][y] < 0 ? -pt->sval[j][y] : pt->sval[j][y];
+		if (!__builtin_mul_overflow(v, (kn_i128)cnt, &a) &&
+		    !__builtin_add_overflow(s[j], a, &s[j]) &&
+		    !__builtin_mul_overflow(a, v, &a) &&
+		    !__builtin_add_overflow(ss[j], a, &ss[j]))
+			continue;
+		w = kn_dict_get(&pt->sdicts[j], y);
+		kn_die("-s %s: values too large for exact variances: with "
+		    "'%.*s', the sum of the squares of the node's rows passes "
+		    "2^127 (kanon(7), Numbers); scale the column down",
+		    names[j], (int)w.n, w.p);
+	}
 }
 
 /* With msvar, several columns in one run in memory: each column's sums
@@ -175,7 +197,7 @@ msens_prepare(struct part *pt, kn_hier *const *h, char *const *names)
 	 * (rothko.c), their numbers at the scales of their keys. */
 	for (j = 0; pt->msvar && !pt->sens_sorted && j < pt->nsens; j++)
 		prepare_values(pt, j, names[j]);
-	if (pt->msvar && !pt->sens_sorted && !pt->ooc && !pt->injob)
+	if (pt->msvar && !pt->sens_sorted && !pt->ooc)
 		rows_bound(pt, names);
 	if (!pt->req.hast)
 		return;

@@ -851,6 +851,35 @@ adultcase() {
 	[[ "$stderr" == *"the sensitive value is twice in the distribution"* ]]
 }
 
+@test "cluster jobs: --variance on several sensitive columns bounds their sums as one column's and as one run in memory (review: 2^33 rows bounded a value's square)" {
+	# Values of 1e16: their squares times 2^33 pass 2^127, the rows'
+	# sums do not; one column and two give the single run's bytes.
+	awk 'BEGIN { print "a\ts\tw"
+	    for (i = 1; i <= 2000; i++) printf "%d\t%d\t%.0f\n", i % 97, i % 10, (i % 2 ? 1 : -1) * 1e16 + i }' > "$T/t"
+	local s fit
+	for s in w s,w; do
+		for fit in 300 5000; do
+			partition -q a -k 10 -s $s --variance 1 -r "$T/r1" "$T/t" > "$T/o1"
+			clmondrian "$T" 2 2 -q a -k 10 -s $s --variance 1 --fit-rows $fit ||
+			    { cat "$T/e2"; false; }
+			tail -n +2 "$T/o1" | cmp - "$T/o2"
+			cmp "$T/r1" "$T/r2"
+		done
+	done
+	# Values of 1e18: refused as in memory, by the root's cuts job (the
+	# root is always cut by one, the table fitting or not), naming the
+	# value.
+	awk 'BEGIN { print "a\ts\tw"
+	    for (i = 1; i <= 2000; i++) printf "%d\t%d\t%.0f\n", i % 97, i % 10, (i % 2 ? 1 : -1) * 1e18 + i }' > "$T/t"
+	run --separate-stderr partition -q a -k 10 -s s,w --variance 1 "$T/t"
+	[ "$status" -eq 2 ]
+	for fit in 300 5000; do
+		run clmondrian "$T" 2 2 -q a -k 10 -s s,w --variance 1 --fit-rows $fit
+		[ "$status" -eq 2 ]
+		[[ "$(cat "$T/e2")" == *"partition: -s w: values too large for exact variances: with '"*"', the sum of the squares of the node's rows passes 2^127 (kanon(7), Numbers); scale the column down"* ]]
+	done
+}
+
 @test "Mondrian as cluster jobs: the single run's output on random tables (variance, regression, l-diversity, hierarchies)" {
 	CASE=clcase randcases 1 80
 }
