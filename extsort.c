@@ -1268,6 +1268,7 @@ struct mshare {
 	struct mpart *m;	/* the parts, taken in order (next) */
 	size_t np, next;
 	const uint64_t *cut;	/* where each part starts in each run */
+	const int *fd;		/* each run, to drop what a part has read */
 	size_t bufsz;
 	struct mchunk *free;	/* chunks written, to be filled again (their
 				 * pages kept) */
@@ -1382,7 +1383,7 @@ mpart_run(void *arg)
 {
 	struct mshare *sh = arg;
 	struct mpart *m;
-	size_t i;
+	size_t i, j;
 
 	kn_thread_nosignals();
 	for (;;) {
@@ -1394,6 +1395,10 @@ mpart_run(void *arg)
 		m = &sh->m[i];
 		mpart_open(m, sh->cut, sh->np, sh->bufsz);
 		merge(&m->view, m->src, m->n, m->unique, mpart_line, m);
+		for (j = 0; j < m->n; j++)
+			kn_tmp_drop(sh->fd[j], sh->cut[j * (sh->np + 1) + i],
+			    sh->cut[j * (sh->np + 1) + i + 1] -
+			    sh->cut[j * (sh->np + 1) + i]);
 		mpart_close(m);
 		if (m->fill != NULL)
 			mpart_put(m);
@@ -1484,12 +1489,15 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 
 	if (nt > MPARTS / 4)
 		nt = MPARTS / 4;
-	/* Each thread's part opens every run: within the limit on open
-	 * files that the fan-in kept (fanin). */
+	/* Each thread's part opens every run, and this one holds each
+	 * open: within the limit on open files that the fan-in kept
+	 * (fanin). */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    nt * s->nrun + 16 > rl.rlim_cur)
-		nt = rl.rlim_cur > 16 ? (size_t)(rl.rlim_cur - 16) /
-		    s->nrun : 1;
+	    (nt + 1) * s->nrun + 16 > rl.rlim_cur) {
+		nt = rl.rlim_cur > 16 ? (size_t)(rl.rlim_cur - 16) / s->nrun :
+		    0;
+		nt = nt > 0 ? nt - 1 : 0;
+	}
 	/* Four parts a thread: while the threads merge the parts ahead,
 	 * this one writes those done, and the last is short. */
 	np = 4 * nt;
@@ -1500,7 +1508,9 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 		return 0;
 	}
 	for (j = 0; j < s->nrun; j++) {
-		fd[j] = open(s->run[j], O_RDONLY);
+		/* Writable, for kn_tmp_drop (a run is a temp file of
+		 * this process). */
+		fd[j] = open(s->run[j], O_RDWR);
 		if (fd[j] < 0 || fstat(fd[j], &st) != 0)
 			kn_die_sys("%s", s->run[j]);
 		size[j] = (uint64_t)st.st_size;
@@ -1543,7 +1553,6 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 			cut[j * (np + 1) + i + 1] = run_upper(s, fd[j], size[j],
 			    sp[i], spn[i], spk[i], &buf, &cap, k);
 		cut[j * (np + 1) + np] = size[j];
-		close(fd[j]);
 	}
 	free(buf);
 	/* The parts merged in order by nt threads into chunks, which this
@@ -1574,6 +1583,7 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 	sh.m = m;
 	sh.np = np;
 	sh.cut = cut;
+	sh.fd = fd;
 	sh.bufsz = bufsz / nt;
 	for (j = 0; j < nt; j++)
 		if (pthread_create(&th[j], NULL, mpart_run, &sh) != 0)
@@ -1631,6 +1641,8 @@ merge_parts(kn_sorter *s, int unique, size_t bufsz,
 	}
 	free(m);
 	free(cut);
+	for (j = 0; j < s->nrun; j++)
+		close(fd[j]);
 	free(fd);
 	free(size);
 	free(k);

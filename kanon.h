@@ -215,6 +215,11 @@ void kn_note_input(int fd, const char *name);
  * it is opened, where opening it would wait for a reader that is the
  * run itself (a path that is no FIFO, or none, is ignored). */
 void kn_note_later(const char *path);
+/* Gives back the disk and page cache of bytes [off, off + len) of a
+ * temp file that will not be read there again (Linux's fallocate
+ * punches a hole), so that they are freed by the thread that read them,
+ * not all at once when the file is removed; elsewhere, nothing. */
+void kn_tmp_drop(int fd, uint64_t off, uint64_t len);
 /* What reads the next input, for kn_note_input's message when a pipe
  * is read twice (NULL: the input's name). */
 extern const char *kn_input_role;

@@ -9,7 +9,8 @@
  * file registry (kn_tmp_register) removes an unfinished output on an
  * error or a signal.
  */
-/* O_PATH (link_read), beside POSIX, where the system has it. */
+/* O_PATH (link_read) and fallocate's hole punching (kn_tmp_drop),
+ * beside POSIX, where the system has them. */
 #define _GNU_SOURCE 1
 
 #include <sys/stat.h>
@@ -858,3 +859,16 @@ kn_same_file(const char *a, const char *b)
 	return same;
 }
 
+void
+kn_tmp_drop(int fd, uint64_t off, uint64_t len)
+{
+#if defined(FALLOC_FL_PUNCH_HOLE) && defined(FALLOC_FL_KEEP_SIZE)
+	if (len > 0)
+		(void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		    (off_t)off, (off_t)len);
+#else
+	(void)fd;
+	(void)off;
+	(void)len;
+#endif
+}

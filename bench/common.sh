@@ -176,12 +176,15 @@ bench_timed() {
 # bench_best RUNS MAXRC OUT COMMAND...: runs COMMAND RUNS times, stdout to
 # OUT and stderr to OUT.err, and prints the best wall time in
 # milliseconds (date +%s%N, see bench_need_gnu_date); an exit status
-# above MAXRC shows the stderr and is an error.
+# above MAXRC shows the stderr and is an error.  The previous run's OUT
+# is removed before the clock starts: the shell's truncating a large
+# file, its pages freed on one core, is not the command's time.
 bench_best() {
 	bench_n=$1 bench_maxrc=$2 bench_out=$3
 	shift 3
 	bench_ms=
 	while [ "$bench_n" -gt 0 ]; do
+		rm -f "$bench_out"
 		bench_t0=$(date +%s%N)
 		"$@" > "$bench_out" 2> "$bench_out.err"
 		bench_rc=$?
