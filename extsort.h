@@ -50,8 +50,10 @@ void kn_sort_finish(kn_sorter *s, int unique,
 /* Lets kn_sort_finish hand several lines at once, each ended by a
  * newline, to bulk (same ctx as out) rather than one by one to out. */
 void kn_sort_bulk(kn_sorter *s, void (*bulk)(const char *, size_t, void *));
-/* Hands over a file of lines already sorted, to be merged as a run
- * (it is removed after the merge). */
+/* Hands over a file of lines already sorted, to be merged as a run:
+ * a temp file of this process, opened for writing by the last merge on
+ * threads, which gives back its bytes as they are merged (kn_tmp_drop),
+ * and removed after the merge. */
 void kn_sort_addrun(kn_sorter *s, char *path);
 /* Merges n tables already sorted by the keys (their order is checked). */
 void kn_sort_merge_tables(kn_sorter *s, kn_table *t, size_t n, int unique,
