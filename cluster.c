@@ -1002,37 +1002,48 @@ worker_cuts(struct part *pt, const char *id)
 	rothko_groups_alloc(pt);
 	if (pt->has_sens)
 		msens_prepare(pt, pt->cl->tree.shier, pt->cl->tree.snames);
-	/* The sums as in memory: exact over the node's rows. */
+	/* The sums as in memory: exact over the node's rows; past 2^127
+	 * the message names the largest value, as no row is known. */
 	for (j = 0; j < 2; j++) {
-		kn_i128 a = 0, b = 0, v, w;
+		kn_i128 a = 0, b = 0, v, w, top = -1;
+		size_t big = 0;
+		int over = 0;
 
 		if (j == 0 ? !pt->req.hasv : pt->split != SPLIT_REGRESSION)
 			continue;
 		for (i = 0; i < n; i++) {
+			uint32_t x = j == 0 ? gl[i].s : gl[i].y;
+
 			if (gl[i].j != 0)
 				continue;
-			v = j == 0 ? pt->sens_val[gl[i].s]
-				   : pt->targ_val[gl[i].y];
+			v = j == 0 ? pt->sens_val[x] : pt->targ_val[x];
 			v = v < 0 ? -v : v;
-			if (__builtin_mul_overflow(v, (kn_i128)gl[i].cnt, &w) ||
+			if (v > top) {
+				top = v;
+				big = x;
+			}
+			if (!over && (__builtin_mul_overflow(v,
+			    (kn_i128)gl[i].cnt, &w) ||
 			    __builtin_add_overflow(a, w, &a) ||
 			    (j == 0 && (__builtin_mul_overflow(w, v, &w) ||
-			    __builtin_add_overflow(b, w, &b))))
-				kn_die(j == 0 ? "-s %s: values too large for "
-						"exact variances"
-					      : "-t %s: values too "
-						"large for exact sums",
-				    j == 0 ? pt->cl->tree.sname
-					   : pt->cl->tree.tname);
+			    __builtin_add_overflow(b, w, &b)))))
+				over = 1;
 		}
+		if (over)
+			msens_node_sums_die(j == 0, j == 0 ?
+			    pt->cl->tree.sname : pt->cl->tree.tname,
+			    kn_dict_get(j == 0 ? &pt->sens_dict : &pt->targ_dict,
+			    (uint32_t)big), tot, j == 0 ? pt->sens_F :
+			    pt->targ_F);
 	}
 	if (pt->msvar) {
-		kn_i128 s[KN_MAXSENS] = { 0 }, ss[KN_MAXSENS] = { 0 };
+		struct msums ms;
 
+		memset(&ms, 0, sizeof(ms));
 		for (i = 0; i < n; i++)
 			if (gl[i].j == 0)
-				msens_sums_add(pt, s, ss, gl[i].s, gl[i].cnt,
-				    pt->cl->tree.snames);
+				msens_sums_add(pt, &ms, gl[i].s, gl[i].cnt);
+		msens_sums_check(pt, &ms, pt->cl->tree.snames, tot);
 	}
 	for (i = 0; i < n; i++) {
 		struct gl *e = &gl[i];

@@ -1480,7 +1480,8 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			    __builtin_mul_overflow(v, v, &v) ||
 			    __builtin_add_overflow(ss, v, &ss))
 				msens_sums_die(scol,
-				    kn_dict_get(&pt->sens_dict, x), i);
+				    kn_dict_get(&pt->sens_dict, x), i,
+				    pt->sens_F);
 		}
 	}
 
@@ -1524,12 +1525,17 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			sums_bound(pt, abs_max(pt->targ_val, pt->targ_dict.n),
 			    pt->targ_F, 0, tcol);
 		for (i = 0; i < pt->nrows && !pt->ooc; i++) {
-			kn_i128 v = pt->targ_val[pt->rec[i * pt->rec_words +
-			    pt->word_targ]];
+			uint32_t x = pt->rec[i * pt->rec_words + pt->word_targ];
+			kn_i128 v = pt->targ_val[x];
+			kn_str w;
 
-			if (__builtin_add_overflow(s, v < 0 ? -v : v, &s))
-				kn_die("-t %s: values too large for exact "
-				    "sums", tcol);
+			if (!__builtin_add_overflow(s, v < 0 ? -v : v, &s))
+				continue;
+			w = kn_dict_get(&pt->targ_dict, x);
+			kn_die("-t %s: values too large for exact sums: with "
+			    "'%.*s', of data row %zu, the sum of the absolute "
+			    "values passes 2^127 (kanon(7), Numbers); scale the "
+			    "column down", tcol, (int)w.n, w.p, i + 1);
 		}
 	}
 

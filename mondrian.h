@@ -432,15 +432,29 @@ void msens_value_bound(const char *name, kn_i128 a, const char *w, int wn,
     uint64_t rows);
 /* Dies: in one run in memory, a sum over the rows of sensitive column
  * name's values or their squares passes 2^127 at value w, of row i (from
- * 0). */
-void msens_sums_die(const char *name, kn_str w, size_t i)
+ * 0); F is the column's scale. */
+void msens_sums_die(const char *name, kn_str w, size_t i, int F)
     __attribute__((noreturn));
-/* With msvar, a cluster's cuts job: adds cnt rows of sensitive tuple x
- * (a sens_dict id) to each column's sums of the absolute values s[] and
- * of the squares ss[] (zero at first), dying as msens_sums_die does,
- * without a row, when one passes 2^127. */
-void msens_sums_add(struct part *pt, kn_i128 *s, kn_i128 *ss, uint32_t x,
-    uint64_t cnt, char *const *names);
+/* Dies: in a cluster's cuts job, the sum over the node's rows rows of
+ * a sensitive column's squares (sens), or of a target's values, passes
+ * 2^127; w is its largest value, F its scale. */
+void msens_node_sums_die(int sens, const char *name, kn_str w,
+    uint64_t rows, int F) __attribute__((noreturn));
+/* With msvar, a cluster's cuts job: each column's sums of the absolute
+ * values and of the squares over the node's groups (zeroed at first),
+ * whether they passed 2^127, and its largest value (an sdicts id). */
+struct msums {
+	kn_i128 s[KN_MAXSENS], ss[KN_MAXSENS];
+	uint32_t big[KN_MAXSENS];
+	int over[KN_MAXSENS], seen;
+};
+/* Adds cnt rows of sensitive tuple x (a sens_dict id) to ms. */
+void msens_sums_add(struct part *pt, struct msums *ms, uint32_t x,
+    uint64_t cnt);
+/* Dies naming the first column whose sums in ms passed 2^127 (names
+ * for messages; rows, the node's). */
+void msens_sums_check(struct part *pt, const struct msums *ms,
+    char *const *names, uint64_t rows);
 /* Whether a part whose sensitive values (sens_dict ids) have the
  * counts v[0..m) (ids distinct), n rows, meets l-diversity and
  * variance diversity in each column when there are several, and

@@ -99,7 +99,7 @@ prepare_values(struct part *pt, size_t j, const char *name)
 		}
 	}
 	/* In memory the rows bound the sums (rows_bound), and a
-	 * cluster's cuts job its groups (msens_groups_bound), as one
+	 * cluster's cuts job its groups (msens_sums_add), as one
 	 * column's; out of core the largest value does. */
 	w = kn_dict_get(dc, (uint32_t)xm);
 	if (pt->ooc && !pt->exact_sums)
@@ -108,37 +108,82 @@ prepare_values(struct part *pt, size_t j, const char *name)
 	free(sc);
 }
 
-void
-msens_sums_die(const char *name, kn_str w, size_t i)
+/* What a refusal of sums past 2^127 says of the column's scale F and
+ * what to do: at F decimals a small value may be the cause. */
+static const char *
+scale_said(int F, char *b, size_t n)
 {
-	kn_die("-s %s: values too large for exact variances: with '%.*s', of "
-	    "data row %zu, the sum of the squares passes 2^127 (kanon(7), "
-	    "Numbers); scale the column down", name, (int)w.n, w.p, i + 1);
+	snprintf(b, n, ", every value counted at %d decimals, the most that "
+	    "one has", F);
+	return F > 0 ? b : "";
+}
+
+static const char *
+scale_do(int F)
+{
+	return F > 0 ? "round the column or scale it down" :
+		       "scale the column down";
 }
 
 void
-msens_sums_add(struct part *pt, kn_i128 *s, kn_i128 *ss, uint32_t x,
-    uint64_t cnt, char *const *names)
+msens_sums_die(const char *name, kn_str w, size_t i, int F)
+{
+	char b[96];
+
+	kn_die("-s %s: values too large for exact variances: with '%.*s', of "
+	    "data row %zu, the sum of the squares passes 2^127%s (kanon(7), "
+	    "Numbers); %s", name, (int)w.n, w.p, i + 1,
+	    scale_said(F, b, sizeof(b)), scale_do(F));
+}
+
+void
+msens_node_sums_die(int sens, const char *name, kn_str w, uint64_t rows,
+    int F)
+{
+	char b[96];
+
+	kn_die("-%c %s: values too large for exact %s: the sum of the %s of "
+	    "the node's %llu rows passes 2^127; its largest value is "
+	    "'%.*s'%s (kanon(7), Numbers); %s", sens ? 's' : 't', name,
+	    sens ? "variances" : "sums", sens ? "squares" : "absolute values",
+	    (unsigned long long)rows, (int)w.n, w.p,
+	    scale_said(F, b, sizeof(b)), scale_do(F));
+}
+
+void
+msens_sums_add(struct part *pt, struct msums *ms, uint32_t x, uint64_t cnt)
 {
 	size_t j;
 	uint32_t y;
 	kn_i128 v, a;
-	kn_str w;
 
 	for (j = 0; j < pt->nsens; j++) {
 		y = pt->tmap[j][x];
 		v = pt->sval[j][y] < 0 ? -pt->sval[j][y] : pt->sval[j][y];
-		if (!__builtin_mul_overflow(v, (kn_i128)cnt, &a) &&
-		    !__builtin_add_overflow(s[j], a, &s[j]) &&
+		if (!ms->seen || v > (pt->sval[j][ms->big[j]] < 0 ?
+		    -pt->sval[j][ms->big[j]] : pt->sval[j][ms->big[j]]))
+			ms->big[j] = y;
+		if (ms->over[j] || (!__builtin_mul_overflow(v, (kn_i128)cnt,
+		    &a) && !__builtin_add_overflow(ms->s[j], a, &ms->s[j]) &&
 		    !__builtin_mul_overflow(a, v, &a) &&
-		    !__builtin_add_overflow(ss[j], a, &ss[j]))
+		    !__builtin_add_overflow(ms->ss[j], a, &ms->ss[j])))
 			continue;
-		w = kn_dict_get(&pt->sdicts[j], y);
-		kn_die("-s %s: values too large for exact variances: with "
-		    "'%.*s', the sum of the squares of the node's rows passes "
-		    "2^127 (kanon(7), Numbers); scale the column down",
-		    names[j], (int)w.n, w.p);
+		ms->over[j] = 1;
 	}
+	ms->seen = 1;
+}
+
+void
+msens_sums_check(struct part *pt, const struct msums *ms,
+    char *const *names, uint64_t rows)
+{
+	size_t j;
+
+	for (j = 0; j < pt->nsens; j++)
+		if (ms->over[j])
+			msens_node_sums_die(1, names[j],
+			    kn_dict_get(&pt->sdicts[j], ms->big[j]), rows,
+			    pt->svF[j]);
 }
 
 /* With msvar, several columns in one run in memory: each column's sums
@@ -163,7 +208,7 @@ rows_bound(struct part *pt, char *const *names)
 			    !__builtin_add_overflow(ss[j], v, &ss[j]))
 				continue;
 			msens_sums_die(names[j], kn_dict_get(&pt->sdicts[j], y),
-			    i);
+			    i, pt->svF[j]);
 		}
 	}
 }
