@@ -101,9 +101,10 @@ prepare_values(struct part *pt, size_t j, const char *name)
 	/* In memory the rows bound the sums (rows_bound), and a
 	 * cluster's cuts job its groups (msens_sums_add), as one
 	 * column's; out of core the largest value does. */
-	w = kn_dict_get(dc, (uint32_t)xm);
-	if (pt->ooc && !pt->exact_sums)
+	if (pt->ooc && !pt->exact_sums && dc->n > 0) {
+		w = kn_dict_get(dc, (uint32_t)xm);
 		msens_value_bound(name, mx, w.p, (int)w.n, pt->nrows);
+	}
 	pt->svF[j] = F;
 	free(sc);
 }

@@ -249,6 +249,8 @@ setup() {
 	spelled numbers  | 0 | a\tb\ts\tclass\n1.0\tx\t5\t1\n+2\ty\t7\t2\n001\tx\t9\t1\n3.00\ty\t7\t2\n | partition -q a -k 2 @spelled.tsv
 	header only      | 0 | a\tb\ts\tclass\n | partition -q a -k 2 @hdr.tsv
 	header only, -S  | 0 | a\tb\ts\tclass\n | partition -q a -k 2 -S 1M @hdr.tsv
+	header, 2 -s var | 0 | a\tb\ts\tclass\n | partition -q a -k 1 -s b,s --variance 1 @hdr.tsv
+	header, 2 -s, -S | 0 | a\tb\ts\tclass\n | partition -q a -k 1 -s b,s --variance 1 -l 2 -S 1M @hdr.tsv
 	header, regions  | 0 | $R | partition -q a -k 2 -o /dev/null -r r.out @hdr.tsv && cat r.out && rm r.out
 	headerless empty | 0 |  | partition --columns a,b,s -q a -k 2 @empty.tsv
 	no final newline | 0 | $P | partition -q a -k 2 @nonl.tsv
