@@ -24,6 +24,8 @@
  *
  *	sig	OPTS		the options, columns and hierarchies the
  *				tree is grown with
+ *	digest	H		of the domain, scale and sdist lines
+ *				(root_digest), which follow the sig
  *	domain	Q MIN MAX S	numeric QI Q: the table's range and scale
  *	scale	s|t F		the scale of the sensitive value, the target
  *	sdist	N V ...		with --closeness: N rows of the table have
@@ -36,7 +38,8 @@
  *	region	ID N ...	node ID is a class: its region
  *
  * The groups lines are "ID, QI number, value, sensitive value, target,
- * count", and "ID, n, , , , rows" for the node's rows.  With several
+ * count", and "ID, n, H, , , rows" for the node's rows, H the digest of
+ * the options (sigh), which the cuts job checks.  With several
  * sensitive columns the sensitive value is their values in one field,
  * each backslash doubled, joined by a backslash and a 't' (sens_field).
  *
@@ -219,6 +222,23 @@ tree_region_ok(struct part *pt, const kn_str *f, size_t nf, uint64_t n)
 	return k == nf;
 }
 
+/* The digest of the lines the root's cuts job writes of the table
+ * (domain, scale, sdist), buf[0..n), each ended by a newline: a tree
+ * whose lines were edited, added or lost is refused. */
+static uint64_t
+root_digest(const char *buf, size_t n)
+{
+	uint64_t x = 0x84222325cbf29ce4ULL;
+	const char *e = buf + n, *nl;
+
+	for (; buf < e; buf = nl + 1) {
+		nl = memchr(buf, '\n', (size_t)(e - buf));
+		x = (x ^ kn_hash(buf, (size_t)(nl - buf))) *
+		    0x9e3779b97f4a7c15ULL;
+	}
+	return kn_hash_mix(x);
+}
+
 /* Reads the tree file (none yet: an empty tree, the root open). */
 static void
 tree_load(struct part *pt, const char *path)
@@ -227,6 +247,11 @@ tree_load(struct part *pt, const char *path)
 	kn_str *f = NULL;
 	size_t cap = 0, nf, i, k;
 	uint32_t id, n;
+	/* The root's lines of the table, their digest and the one read. */
+	char *hb = NULL;
+	size_t hn = 0, hcap = 0;
+	int hassig = 0, hasdig = 0, any = 0;
+	uint64_t dig = 0;
 
 	kn_dict_init(&pt->cl->tree.ids);
 	kn_dict_init(&pt->cl->tree.sdist);
@@ -242,6 +267,15 @@ tree_load(struct part *pt, const char *path)
 		    memcmp(r.line, "region\t", 7) == 0 &&
 		    (tab = memchr(r.line + 7, '\t', r.len - 7)) != NULL)
 			rest = kn_strdup(tab + 1);
+		if ((r.len > 7 && memcmp(r.line, "domain\t", 7) == 0) ||
+		    (r.len > 6 && memcmp(r.line, "scale\t", 6) == 0) ||
+		    (r.len > 6 && memcmp(r.line, "sdist\t", 6) == 0)) {
+			hb = kn_grow(hb, &hcap, hn + r.len + 1, 1, 256);
+			memcpy(hb + hn, r.line, r.len);
+			hn += r.len;
+			hb[hn++] = '\n';
+		}
+		any = 1;
 		nf = split_line(r.line, r.len, &f, &cap);
 		ty = f[0].p;
 		if (nf == 2 && strcmp(ty, "sig") == 0) {
@@ -250,6 +284,18 @@ tree_load(struct part *pt, const char *path)
 				    "options (%s) than these (%s)", r.name,
 				    (unsigned long long)r.lineno, f[1].p,
 				    pt->cl->tree.sig);
+			if (hassig++)
+				kn_die("%s:%llu: a second sig line (the root's "
+				    "level appended twice?)", r.name,
+				    (unsigned long long)r.lineno);
+		} else if (nf == 2 && strcmp(ty, "digest") == 0) {
+			char *e;
+
+			errno = 0;
+			dig = strtoull(f[1].p, &e, 16);
+			if (hasdig++ || f[1].n != 16 || *e != '\0' || errno)
+				kn_die("%s:%llu: a bad digest line", r.name,
+				    (unsigned long long)r.lineno);
 		} else if (nf == 5 && strcmp(ty, "domain") == 0) {
 			struct dim *dm = &pt->dims[tree_dim(pt, &f[1], &r)];
 			int64_t a, b;
@@ -373,6 +419,18 @@ tree_load(struct part *pt, const char *path)
 	}
 	kn_reader_close(&r);
 	free(f);
+	/* The root's cuts job wrote the sig, the table's lines and their
+	 * digest first: without them, or with those lines changed, the
+	 * tree is not one it grew. */
+	if (any && (!hassig || !hasdig))
+		kn_die("%s: no %s line: the tree must begin with the root's "
+		    "cuts job's output (a tree edited, or grown by another "
+		    "version of partition?)", path, hassig ? "digest" : "sig");
+	if (hasdig && root_digest(hb, hn) != dig)
+		kn_die("%s: the domain, scale and sdist lines are not those "
+		    "the root's cuts job wrote (their digest differs): the "
+		    "tree was edited", path);
+	free(hb);
 	/* Each node but the root is kid i of the node its id extends. */
 	n = (uint32_t)pt->cl->tree.ids.n;
 	for (id = 1; id < n; id++) {
@@ -649,6 +707,16 @@ sdist_set(struct part *pt, const char *id)
 		}
 }
 
+/* Dies: node id, not the root, fails the requirements, which every
+ * part of an allowable cut meets. */
+static void __attribute__((noreturn))
+node_unmet(const struct part *pt, const char *id)
+{
+	kn_die("node %s does not meet the requirements, as every part a cut "
+	    "makes does: the table is not the one %s was grown from, or the "
+	    "tree was edited", id, pt->cl->tree.path);
+}
+
 /* Groups job (map): per row in an open node, per QI, the group
  * "node, QI, value, sensitive value, target" with a count, summed in
  * memory up to the budget. */
@@ -664,7 +732,8 @@ job_groups(struct part *pt, kn_table *t, FILE *fp)
 	kn_dict_init(&g);
 	if (cnode_open(pt, &pt->cl->tree.v[0]) && !pt->cl->tree.v[0].hasn) {
 		/* The root's rows are counted even when there is none. */
-		kn_dict_intern(&g, "r\tn\t\t\t", 6);
+		snprintf(num, sizeof(num), "r\tn\t%s\t\t", pt->cl->tree.sigh);
+		kn_dict_intern(&g, num, strlen(num));
 		gc = kn_zalloc(1024 * sizeof(uint64_t));
 		gcap = 1024;
 	}
@@ -702,9 +771,10 @@ job_groups(struct part *pt, kn_table *t, FILE *fp)
 				uint32_t k;
 
 				if (j == pt->nqi) {
-					/* The node's row count. */
-					v.p = "";
-					v.n = 0;
+					/* The node's row count, with the
+					 * digest of the options (sigh). */
+					v.p = pt->cl->tree.sigh;
+					v.n = strlen(v.p);
 				} else if (pt->dims[j].h != NULL)
 					v = kn_dict_get(&pt->dims[j].h->lab[0],
 					    pt->cl->rowval[j].leaf);
@@ -904,8 +974,18 @@ worker_cuts(struct part *pt, const char *id)
 			    "target, count), found %zu", r.name,
 			    (unsigned long long)r.lineno, id, nf);
 		if (strcmp(f[0].p, "n") == 0) {
-			/* The node's rows in a split. */
+			/* The node's rows in a split, counted with these
+			 * options (the root's groups job has no tree to
+			 * check them against). */
 			uint64_t c = tree_u64(&f[4], &r, "a count");
+
+			if (strcmp(f[1].p, pt->cl->tree.sigh) != 0)
+				kn_die("%s:%llu: node %s: the groups were "
+				    "counted with other options than these "
+				    "(their digest is '%s', these options' "
+				    "%s): give every step the same options",
+				    r.name, (unsigned long long)r.lineno, id,
+				    f[1].p, pt->cl->tree.sigh);
 
 			if (__builtin_add_overflow(tot, c, &tot))
 				kn_die(
@@ -980,7 +1060,8 @@ worker_cuts(struct part *pt, const char *id)
 		    (unsigned long long)c->n);
 	if (tot == 0) {
 		/* An empty table: no row, no class. */
-		printf("sig\t%s\nsize\tr\t0\n", pt->cl->tree.sig);
+		printf("sig\t%s\ndigest\t%016llx\nsize\tr\t0\n",
+		    pt->cl->tree.sig, (unsigned long long)root_digest("", 0));
 		return;
 	}
 	/* Codes as out of core: ranks of the values, depth-first leaves. */
@@ -1059,35 +1140,52 @@ worker_cuts(struct part *pt, const char *id)
 	}
 	free(gl);
 	rothko_groups_finish(pt, tot);
-	if (root) {
-		if (tot > 0 &&
-		    !mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
+	/* The root, the whole table, may fail; any other node was made by
+	 * an allowable cut, unless the table or the tree is not the
+	 * other's. */
+	if (tot > 0 && !mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
+		if (root)
 			mond_no_solution(NULL, tot);
-		}
-		printf("sig\t%s\n", pt->cl->tree.sig);
+		node_unmet(pt, id);
+	}
+	if (root) {
+		char *hb = NULL;
+		size_t hn = 0;
+		FILE *hf = open_memstream(&hb, &hn);
+
+		if (hf == NULL)
+			kn_die_sys("open_memstream");
 		for (j = 0; j < pt->nqi; j++) {
 			struct dim *dm = &pt->dims[j];
 
 			if (dm->h != NULL)
 				continue;
-			printf("domain\t%s", dm->name);
-			put_val(stdout, dm->vals[0], dm->S);
-			put_val(stdout, dm->vals[dm->nrank - 1], dm->S);
-			printf("\t%d\n", dm->S);
+			fprintf(hf, "domain\t%s", dm->name);
+			put_val(hf, dm->vals[0], dm->S);
+			put_val(hf, dm->vals[dm->nrank - 1], dm->S);
+			fprintf(hf, "\t%d\n", dm->S);
 		}
 		if (pt->req.hasv)
-			printf("scale\ts\t%d\n", pt->sens_F);
+			fprintf(hf, "scale\ts\t%d\n", pt->sens_F);
 		for (i = 0; pt->req.hast && i < pt->sens_dict.n; i++)
 			if (pt->scount[i] > 0) {
 				kn_str v = kn_dict_get(&pt->sens_dict,
 				    (uint32_t)i);
 
-				printf("sdist\t%llu\t%.*s\n",
+				fprintf(hf, "sdist\t%llu\t%.*s\n",
 				    (unsigned long long)pt->scount[i],
 				    (int)v.n, v.p);
 			}
 		if (pt->split == SPLIT_REGRESSION)
-			printf("scale\tt\t%d\n", pt->targ_F);
+			fprintf(hf, "scale\tt\t%d\n", pt->targ_F);
+		if (fflush(hf) != 0 || ferror(hf))
+			kn_die_sys("open_memstream");
+		printf("sig\t%s\n", pt->cl->tree.sig);
+		fwrite(hb, 1, hn, stdout);
+		printf("digest\t%016llx\n",
+		    (unsigned long long)root_digest(hb, hn));
+		fclose(hf);
+		free(hb);
 		if (fits_cluster(pt, tot)) {
 			printf("size\tr\t%llu\n", (unsigned long long)tot);
 			return;
@@ -1186,6 +1284,12 @@ worker_solve(struct part *pt, const char *id)
 		msens_prepare(pt, pt->cl->tree.shier, pt->cl->tree.snames);
 	if (strcmp(id, "r") == 0)
 		rothko_root_check(pt, "the table");
+	else if (pt->nrows > 0) {
+		mond_node_totals(pt, 0, pt->nrows, NULL);
+		if (!mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1))
+			node_unmet(pt, id);
+		mond_node_clear_totals(pt);
+	}
 	if ((pt->regions_fp = open_memstream(&rbuf, &rsz)) == NULL)
 		kn_die_sys("open_memstream");
 	pt->grow.on = 1;
@@ -1352,6 +1456,22 @@ hier_digest(const kn_hier *h)
 	return x;
 }
 
+/* The tokens of --missing, whatever their order. */
+static uint64_t
+tokens_digest(void)
+{
+	const kn_dict *d = kn_missing_tokens();
+	uint64_t x = 0;
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		kn_str v = kn_dict_get(d, (uint32_t)i);
+
+		x += kn_hash_mix(kn_hash(v.p, v.n) + 1);
+	}
+	return x;
+}
+
 /* Runs job on table t (or, for the reducers, the standard input),
  * writing to fp. */
 void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job,
@@ -1383,8 +1503,26 @@ void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job,
 				len += snprintf(sg + len, n - (size_t)len,
 				    " h%zu=%016llx", j, (unsigned long long)
 				    hier_digest(pt->dims[j].h));
+		/* Added only when given, as make_sig's: the sensitive
+		 * columns' hierarchies (the hierarchical distance) and
+		 * the tokens of --missing (the ordered distance's order,
+		 * whether a value is missing). */
+		sg = kn_realloc(sg, n += 24 * (KN_MAXSENS + 1));
+		for (j = 0; pt->cl->tree.shier != NULL &&
+		     j < (pt->nsens > 0 ? pt->nsens : 1); j++)
+			if (pt->cl->tree.shier[j] != NULL &&
+			    pt->cl->tree.shier[j]->kind == KN_HFILE)
+				len += snprintf(sg + len, n - (size_t)len,
+				    " sh%zu=%016llx", j, (unsigned long long)
+				    hier_digest(pt->cl->tree.shier[j]));
+		if (kn_missing_tokens() != NULL)
+			len += snprintf(sg + len, n - (size_t)len,
+			    " miss=%016llx",
+			    (unsigned long long)tokens_digest());
 		free(pt->cl->tree.sig);
 		pt->cl->tree.sig = sg;
+		snprintf(pt->cl->tree.sigh, sizeof(pt->cl->tree.sigh),
+		    "%016llx", (unsigned long long)kn_hash(sg, strlen(sg)));
 	}
 	pt->cl->rowval = kn_alloc((pt->nqi + 1) * sizeof(struct rowval));
 	pt->cl->tree.regions = job == JOB_REGIONS;

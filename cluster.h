@@ -56,6 +56,7 @@ struct cluster_tree {
 	size_t cap;
 	const char *path;
 	char *sig;		/* these options, columns, hierarchies */
+	char sigh[17];		/* its digest, in the groups' n lines */
 	const char *columns;	/* --columns, for the workers' tables */
 	size_t scol, tcol;	/* columns of -s and -t */
 	const char *sname, *tname;

@@ -178,6 +178,9 @@ setup() {
 	printf 'region\tr\t2\t1\t5\n' > stree
 	printf 'domain\ta\t1\t20\t0\ncut\tr\ta\t189\n' > ctree
 	printf '1\tx\t5\n2\ty\n' > split.tsv
+	# The digest of the options in the groups' n lines.
+	H1=$(partition -k 1 -q a $C --job groups < /dev/null | cut -f 3)
+	[ ${#H1} -eq 16 ]
 	bad_cases <<-EOF
 	unknown job      | 2 | partition: --job: 'bogus' is not groups, cuts, rows, solve, classes, regions or open | partition -k 1 -q a $C --job bogus
 	no --tree        | 2 | partition: --job open needs the tree file (--tree) | partition -k 1 -q a --columns a,b,s --job open
@@ -198,9 +201,10 @@ setup() {
 	cuts, -o         | 2 | partition: --job cuts writes to the standard output | partition -k 1 -q a $C --job cuts -o o/old
 	solve, -o        | 2 | partition: --job solve writes to the standard output | partition -k 1 -q a $C --job solve -o o/old
 	cuts, short line | 2 | partition: stdin:1: node r: expected 5 fields after the node* | printf 'r\tx\n' | partition -k 1 -q a $C --job cuts
-	cuts, bad count  | 2 | partition: stdin:1: 'x' is not a count | printf 'r\tn\t\t\t\tx\n' | partition -k 1 -q a $C --job cuts
-	cuts, bad value  | 2 | partition: stdin:1: node r: 'zz' is not a number | printf 'r\t0\tzz\t\t\t2\nr\tn\t\t\t\t2\n' | partition -k 1 -q a $C --job cuts
-	cuts, lost rows  | 2 | partition: node r: 1 rows, but the groups of a count 2* | printf 'r\t0\t1\t\t\t2\nr\tn\t\t\t\t1\n' | partition -k 1 -q a $C --job cuts
+	cuts, bad count  | 2 | partition: stdin:1: 'x' is not a count | printf 'r\tn\t$H1\t\t\tx\n' | partition -k 1 -q a $C --job cuts
+	cuts, bad value  | 2 | partition: stdin:1: node r: 'zz' is not a number | printf 'r\t0\tzz\t\t\t2\nr\tn\t$H1\t\t\t2\n' | partition -k 1 -q a $C --job cuts
+	cuts, lost rows  | 2 | partition: node r: 1 rows, but the groups of a count 2* | printf 'r\t0\t1\t\t\t2\nr\tn\t$H1\t\t\t1\n' | partition -k 1 -q a $C --job cuts
+	cuts, other opts | 2 | partition: stdin:2: node r: the groups were counted with other options than these (their digest is '$H1', these options' *): give every step the same options | printf 'r\t0\t1\t\t\t2\nr\tn\t$H1\t\t\t2\n' | partition -k 2 -q a $C --job cuts
 	cuts, no node    | 2 | partition: node q is not a node in tree* | printf 'q\t0\t1\t\t\t2\n' | partition -k 1 -q a $C --job cuts
 	rows, open tree  | 2 | partition: tree: node r is still open* | partition -k 1 -q a $C --job rows @split.tsv
 	solve, open tree | 2 | partition: node r is not to be solved in tree* | printf 'r\t1\tx\t5\n' | partition -k 1 -q a $C --job solve
@@ -266,11 +270,12 @@ setup() {
 
 @test "partition: --job steps on valid edge cases" {
 	printf '1\tx\t5\n2\ty\t7\n1\tx\t9\n3\ty\t7\n' > split.tsv
+	H2=$(partition -k 2 -q a $C --job groups < /dev/null | cut -f 3)
 	ok_cases <<-EOF
 	open, empty tree | 0 | r\n | partition -q a -k 2 $C --job open
-	groups           | 0 | r\tn\t\t\t\t4\nr\t0\t1\t\t\t2\nr\t0\t2\t\t\t1\nr\t0\t3\t\t\t1\n | partition -q a -k 2 $C --job groups @split.tsv
-	groups, header   | 0 | r\tn\t\t\t\t4\nr\t0\t1\t\t\t2\nr\t0\t2\t\t\t1\nr\t0\t3\t\t\t1\n | partition -q a -k 2 $C --skip-header --job groups @t.tsv
-	groups, empty    | 0 | r\tn\t\t\t\t0\n | partition -q a -k 2 $C --job groups @empty.tsv
+	groups           | 0 | r\tn\t$H2\t\t\t4\nr\t0\t1\t\t\t2\nr\t0\t2\t\t\t1\nr\t0\t3\t\t\t1\n | partition -q a -k 2 $C --job groups @split.tsv
+	groups, header   | 0 | r\tn\t$H2\t\t\t4\nr\t0\t1\t\t\t2\nr\t0\t2\t\t\t1\nr\t0\t3\t\t\t1\n | partition -q a -k 2 $C --skip-header --job groups @t.tsv
+	groups, empty    | 0 | r\tn\t$H2\t\t\t0\n | partition -q a -k 2 $C --job groups @empty.tsv
 	EOF
 }
 
