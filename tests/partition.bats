@@ -904,6 +904,86 @@ adultcase() {
 	grep -Fx "partition: -t w: values too large for exact sums: the sum of the absolute values of the node's 2000 rows passes 2^127; its largest value is '1$(printf '%035d' 0)' (kanon(7), Numbers); scale the column down" "$T/e2"
 }
 
+# grow OPTS...: the tree of table t in $T grown as the driver of
+# partition(1) grows it, one split and one reducer, into $T/tree.
+grow() {
+	: > "$T/tree"
+	while [ -n "$(partition "$@" --job open --tree "$T/tree")" ]; do
+		partition "$@" --skip-header --job groups --tree "$T/tree" "$T/t" |
+		    LC_ALL=C sort | partition "$@" --job cuts --tree "$T/tree" > "$T/lvl" || return
+		cat "$T/lvl" >> "$T/tree"
+	done
+	partition "$@" --skip-header --job rows --tree "$T/tree" "$T/t" | LC_ALL=C sort |
+	    partition "$@" --job solve --tree "$T/tree" > "$T/solved" || return
+	cat "$T/solved" >> "$T/tree"
+}
+
+@test "cluster jobs: a tree or a step that is not the other's is refused with exit 2, never released (review: each of these exited 0, some with classes that broke -k, -l or t)" {
+	# A tree without its sig line, whatever the options.
+	{ echo x; seq 1 40; } > "$T/t"
+	grow -q x -k 2 --columns x --fit-rows 10
+	sed -i '/^sig/d' "$T/tree"
+	run --separate-stderr partition -q x -k 20 --columns x --fit-rows 10 --job regions --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"tree: no sig line: the tree must begin with the root's cuts job's output"* ]]
+	# A domain line widened by hand.
+	awk 'BEGIN { srand(1); print "x\ty"; for (i = 0; i < 200; i++) print int(100 * rand()) "\t" int(30 * rand()) }' > "$T/t"
+	grow -q x,y -k 5 --columns x,y --fit-rows 50
+	sed -i 's/^domain\ty\t0\t/domain\ty\t-1000\t/' "$T/tree"
+	run --separate-stderr partition -q x,y -k 5 --columns x,y --fit-rows 50 --job regions --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"tree: the domain, scale and sdist lines are not those the root's cuts job wrote (their digest differs): the tree was edited" ]]
+	# The table's distribution edited (t-closeness was broken).
+	echo babcbbbbbcacabaacbcccabacacbbc | fold -w1 | awk 'BEGIN { print "x\ts" } { print NR "\t" $1 }' > "$T/t"
+	local o="-q x -k 2 -s s --closeness 0.2 --columns x,s --fit-rows 1"
+	: > "$T/tree"
+	partition $o --skip-header --job groups --tree "$T/tree" "$T/t" | LC_ALL=C sort |
+	    partition $o --job cuts --tree "$T/tree" > "$T/lvl"
+	sed -e 's/^sdist\t8\ta$/sdist\t4\ta/' -e 's/^sdist\t12\tb$/sdist\t8\tb/' "$T/lvl" > "$T/tree"
+	! cmp -s "$T/lvl" "$T/tree"
+	run --separate-stderr partition $o --job open --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"their digest differs"* ]]
+	# The sensitive column's hierarchy, and --missing, are part of the
+	# options a tree is grown with.
+	awk 'BEGIN { srand(9); print "x\ty\ts"; for (i = 0; i < 800; i++) { x = int(100 * rand()); y = int(30 * rand())
+	    s = substr(x < 50 ? "abcd" : "cdef", 1 + int(4 * rand()), 1); print x "\t" y "\t" s } }' > "$T/t"
+	printf 'a\tL\t*\nb\tL\t*\nc\tM\t*\nd\tM\t*\ne\tR\t*\nf\tR\t*\n' > "$T/h1"
+	printf 'a\tL\t*\nc\tL\t*\nb\tM\t*\ne\tM\t*\nd\tR\t*\nf\tR\t*\n' > "$T/h2"
+	o="-q x,y -k 5 -s s --closeness 0.25 --distance hierarchical --columns x,y,s --fit-rows 40"
+	grow $o -H s="$T/h2"
+	run --separate-stderr partition $o -H s="$T/h1" --skip-header --job classes --tree "$T/tree" "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the tree was grown with other options ("*" sh0="*") than these ("*" sh0="*")" ]]
+	o="-q x,y -k 5 -s s --closeness 0.2 --distance ordered --columns x,y,s --fit-rows 40"
+	grow $o --missing '?'
+	run --separate-stderr partition $o --job regions --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the tree was grown with other options ("*" miss="*") than these"* ]]
+	# The root's groups counted with other options than its cuts job's.
+	awk 'BEGIN { print "x\ts\tw"; for (i = 0; i < 20; i++) print i "\t" (i < 10 || i % 2 ? "a" : "b") "\t" (i % 2 ? "a" : "b") }' > "$T/t"
+	o="-q x -k 2 -s s -l 2 --columns x,s,w --fit-rows 10"
+	: > "$T/tree"
+	partition -q x -k 2 -s w -l 2 --columns x,s,w --fit-rows 10 --skip-header --job groups --tree "$T/tree" "$T/t" |
+	    LC_ALL=C sort > "$T/g"
+	run --separate-stderr partition $o --job cuts --tree "$T/tree" < "$T/g"
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	[[ "$stderr" == *"node r: the groups were counted with other options than these"*"give every step the same options" ]]
+	# A table with the same rows per node, other sensitive values: the
+	# node the solve job is given fails -l.
+	awk 'BEGIN { print "x\ts"; for (i = 0; i < 20; i++) print i "\t" (i % 2 ? "b" : "a") }' > "$T/t"
+	awk 'BEGIN { print "x\ts"; for (i = 0; i < 20; i++) print i "\t" (i < 10 || i % 2 == 0 ? "a" : "b") }' > "$T/B"
+	o="-q x -k 2 -s s -l 2 --columns x,s --fit-rows 10"
+	: > "$T/tree"
+	partition $o --skip-header --job groups --tree "$T/tree" "$T/t" | LC_ALL=C sort |
+	    partition $o --job cuts --tree "$T/tree" > "$T/lvl"
+	cat "$T/lvl" >> "$T/tree"
+	partition $o --skip-header --job rows --tree "$T/tree" "$T/B" | LC_ALL=C sort > "$T/rows"
+	run --separate-stderr partition $o --job solve --tree "$T/tree" < "$T/rows"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"node r.0 does not meet the requirements, as every part a cut makes does: the table is not the one "*"tree was grown from, or the tree was edited"* ]]
+}
+
 @test "Mondrian as cluster jobs: the single run's output on random tables (variance, regression, l-diversity, hierarchies)" {
 	CASE=clcase randcases 1 80
 }
