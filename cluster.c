@@ -346,9 +346,17 @@ tree_load(struct part *pt, const char *path)
 			    &pt->cl->tree.sdcap, x, sizeof(uint64_t), 64);
 			pt->cl->tree.sdn[x] = tree_u64(&f[1], &r, "a count");
 		} else if (nf == 3 && strcmp(ty, "size") == 0) {
+			uint64_t v = tree_u64(&f[2], &r, "a row count");
+
 			id = cnode_id(pt, f[1].p, f[1].n);
 			c = &pt->cl->tree.v[id];
-			c->n = tree_u64(&f[2], &r, "a row count");
+			if (c->hasn && c->n != v)
+				kn_die("%s:%llu: node %s: %llu rows, but %llu "
+				    "before", r.name,
+				    (unsigned long long)r.lineno, f[1].p,
+				    (unsigned long long)v,
+				    (unsigned long long)c->n);
+			c->n = v;
 			c->hasn = 1;
 		} else if (nf == 4 && strcmp(ty, "cut") == 0) {
 			size_t j = tree_dim(pt, &f[2], &r);
@@ -397,8 +405,19 @@ tree_load(struct part *pt, const char *path)
 				c->clab[k] = (uint32_t)x;
 			}
 		} else if (nf >= 3 && strcmp(ty, "region") == 0) {
+			uint64_t v = tree_u64(&f[2], &r, "a row count");
+
 			c = tree_define(pt, &f[1], &r, CN_CLASS);
-			c->n = tree_u64(&f[2], &r, "a row count");
+			/* A class of its node's rows, at least k. */
+			if ((c->hasn && c->n != v) || v < pt->req.k)
+				kn_die("%s:%llu: node %s: a region of %llu rows, "
+				    "but %s %llu", r.name,
+				    (unsigned long long)r.lineno, f[1].p,
+				    (unsigned long long)v, v < pt->req.k ?
+				    "a class holds at least -k," : "the node "
+				    "holds", (unsigned long long)(v <
+				    pt->req.k ? pt->req.k : c->n));
+			c->n = v;
 			if (pt->cl->tree.regions &&
 			    !tree_region_ok(pt, f + 3, nf - 3, c->n))
 				kn_die("%s:%llu: a bad region line: not the "
@@ -581,6 +600,67 @@ route_tree(struct part *pt, kn_table *t)
 	}
 }
 
+/* Each node with a row count holds that many rows in the classes below
+ * it: else a line of the tree was lost, doubled or edited.  The nodes
+ * are taken deepest first, each adding its rows to its parent's, so
+ * that no depth of tree takes the stack. */
+static void
+tree_sums(struct part *pt)
+{
+	size_t n = pt->cl->tree.ids.n, i, d, maxd = 0;
+	uint64_t *sum = kn_zalloc((n + 1) * sizeof(uint64_t));
+	uint32_t *dep = kn_alloc((n + 1) * sizeof(uint32_t));
+	size_t *at = NULL, *ord = kn_alloc((n + 1) * sizeof(size_t));
+	int64_t p;
+
+	for (i = 0; i < n; i++) {
+		kn_str s = kn_dict_get(&pt->cl->tree.ids, (uint32_t)i);
+		const char *q = s.p;
+
+		for (dep[i] = 0; (q = memchr(q, '.', (size_t)(s.p + s.n - q)))
+		     != NULL; q++)
+			dep[i]++;
+		if (dep[i] > maxd)
+			maxd = dep[i];
+	}
+	at = kn_zalloc((maxd + 2) * sizeof(size_t));
+	for (i = 0; i < n; i++)
+		at[maxd - dep[i] + 1]++;
+	for (d = 1; d <= maxd + 1; d++)
+		at[d] += at[d - 1];
+	for (i = 0; i < n; i++)
+		ord[at[maxd - dep[i]]++] = i;
+	for (d = 0; d < n; d++) {
+		const struct cnode *c = &pt->cl->tree.v[ord[d]];
+		kn_str s = kn_dict_get(&pt->cl->tree.ids, (uint32_t)ord[d]);
+		const char *dot = NULL;
+
+		if (c->kind == CN_CLASS)
+			sum[ord[d]] = c->n;
+		else if (c->hasn && c->kind != CN_OPEN &&
+		    sum[ord[d]] != c->n)
+			kn_die("%s: node %.*s holds %llu rows, but the regions "
+			    "under it %llu: a line of the tree was lost or "
+			    "edited (a job's output lost?)", pt->cl->tree.path,
+			    (int)s.n, s.p, (unsigned long long)c->n,
+			    (unsigned long long)sum[ord[d]]);
+		for (i = s.n; i-- > 0;)
+			if (s.p[i] == '.') {
+				dot = s.p + i;
+				break;
+			}
+		if (dot != NULL && (p = kn_dict_find(&pt->cl->tree.ids, s.p,
+		    (size_t)(dot - s.p))) >= 0 &&
+		    __builtin_add_overflow(sum[p], sum[ord[d]], &sum[p]))
+			kn_die("%s: node %.*s: its rows pass 2^64: the tree was "
+			    "edited", pt->cl->tree.path, (int)(dot - s.p), s.p);
+	}
+	free(sum);
+	free(dep);
+	free(at);
+	free(ord);
+}
+
 /* Numbers the classes depth-first, as mond_partition() does in memory; dies
  * if a node is still to be partitioned. */
 static void
@@ -613,6 +693,7 @@ tree_number(struct part *pt)
 				st[ns++] = c->kid[k];
 	}
 	free(st);
+	tree_sums(pt);
 }
 
 /* The row's sensitive value as one field of a groups line: with several
@@ -834,8 +915,9 @@ open_node(struct part *pt, const char *id, int fit)
 
 	if (c == NULL || (fit ? c->kind != CN_OPEN || !c->hasn ||
 	    !fits_cluster(pt, c->n) : !cnode_open(pt, c)))
-		kn_die("node %s is not %s in %s (a job run twice, or on "
-		    "another tree?)", id, c == NULL ? "a node" : fit ?
+		kn_die("node %s is not %s in %s (a job run twice, on "
+		    "another tree, or with another --fit-rows than the "
+		    "open job's?)", id, c == NULL ? "a node" : fit ?
 		    "to be solved" : "open", pt->cl->tree.path);
 	return c;
 }

@@ -923,9 +923,22 @@ grow() {
 	{ echo x; seq 1 40; } > "$T/t"
 	grow -q x -k 2 --columns x --fit-rows 10
 	sed -i '/^sig/d' "$T/tree"
-	run --separate-stderr partition -q x -k 20 --columns x --fit-rows 10 --job regions --tree "$T/tree"
+	run --separate-stderr partition -q x -k 2 --columns x --fit-rows 10 --job regions --tree "$T/tree"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"tree: no sig line: the tree must begin with the root's cuts job's output"* ]]
+	run --separate-stderr partition -q x -k 20 --columns x --fit-rows 10 --job regions --tree "$T/tree"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *": a region of "*" rows, but a class holds at least -k, 20" ]]
+	# A region line lost, or its count edited.
+	grow -q x -k 2 --columns x --fit-rows 10
+	awk '/^region/ && !done { done = 1; next } 1' "$T/tree" > "$T/tree2"
+	run --separate-stderr partition -q x -k 2 --columns x --fit-rows 10 --job regions --tree "$T/tree2"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"tree2: node r.0.0 holds 10 rows, but the regions under it 7: a line of the tree was lost or edited (a job's output lost?)" ]]
+	awk -F '\t' -v OFS='\t' '/^region/ && !done { done = 1; $3 = $3 + 1 } 1' "$T/tree" > "$T/tree2"
+	run --separate-stderr partition -q x -k 2 --columns x --fit-rows 10 --job classes --tree "$T/tree2" "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"tree2: node r.0.0 holds 10 rows, but the regions under it 11"* ]]
 	# A domain line widened by hand.
 	awk 'BEGIN { srand(1); print "x\ty"; for (i = 0; i < 200; i++) print int(100 * rand()) "\t" int(30 * rand()) }' > "$T/t"
 	grow -q x,y -k 5 --columns x,y --fit-rows 50
