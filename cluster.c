@@ -164,9 +164,11 @@ split_line(char *line, size_t len, kn_str **f, size_t *cap)
  * region of the columns: a hierarchy's label, or a range min, max and
  * mean (numbers, dates with --date; empty when all n are missing) and
  * with missing values their count.  A tree edited by hand, or cut
- * short, must not make a regions file recode cannot read. */
+ * short, must not make a regions file recode cannot read.  With rb,
+ * the bounds of each column (struct rbound) go there. */
 static int
-tree_region_ok(struct part *pt, const kn_str *f, size_t nf, uint64_t n)
+tree_region_ok(struct part *pt, const kn_str *f, size_t nf, uint64_t n,
+    struct rbound *rb)
 {
 	size_t j, k = 0, i;
 	int l, sc[3];
@@ -186,6 +188,15 @@ tree_region_ok(struct part *pt, const kn_str *f, size_t nf, uint64_t n)
 			if (l == dm->h->nlevels && (f[k].n != 1 ||
 			    f[k].p[0] != '*'))
 				return 0;
+			/* '*' is the implicit root, whatever else it is. */
+			if (rb != NULL && l < dm->h->nlevels && (f[k].n != 1 ||
+			    f[k].p[0] != '*')) {
+				rb[j].at = kn_alloc((size_t)dm->h->nlevels *
+				    sizeof(int32_t));
+				for (l = 0; l < dm->h->nlevels; l++)
+					rb[j].at[l] = (int32_t)kn_dict_find(
+					    &dm->h->lab[l], f[k].p, f[k].n);
+			}
 			k++;
 			continue;
 		}
@@ -215,6 +226,10 @@ tree_region_ok(struct part *pt, const kn_str *f, size_t nf, uint64_t n)
 			}
 			if (kn_dec_cmp(m[0], sc[0], m[2], sc[2]) > 0 ||
 			    kn_dec_cmp(m[2], sc[2], m[1], sc[1]) > 0)
+				return 0;
+			if (rb != NULL && (!mond_parse_num(f[k].p, f[k].n,
+			    &rb[j].lo, &rb[j].slo) || !mond_parse_num(f[k + 1].p,
+			    f[k + 1].n, &rb[j].hi, &rb[j].shi)))
 				return 0;
 		}
 		k += 3 + (dm->miss != 0);
@@ -418,8 +433,11 @@ tree_load(struct part *pt, const char *path)
 				    "holds", (unsigned long long)(v <
 				    pt->req.k ? pt->req.k : c->n));
 			c->n = v;
-			if (pt->cl->tree.regions &&
-			    !tree_region_ok(pt, f + 3, nf - 3, c->n))
+			if (pt->cl->tree.classes)
+				c->rb = kn_zalloc(pt->nqi *
+				    sizeof(struct rbound));
+			if ((pt->cl->tree.regions || pt->cl->tree.classes) &&
+			    !tree_region_ok(pt, f + 3, nf - 3, c->n, c->rb))
 				kn_die("%s:%llu: a bad region line: not the "
 				    "range or node of each quasi-identifier",
 				    r.name, (unsigned long long)r.lineno);
@@ -1469,6 +1487,43 @@ job_rows(struct part *pt, kn_table *t, FILE *fp)
 	}
 }
 
+/* Dies unless the row parsed (rowval) lies in the region of its class,
+ * node id: else the tree's cuts were edited after its rows were
+ * partitioned, or the table is another. */
+static void
+row_in_region(struct part *pt, kn_table *t, uint32_t id)
+{
+	const struct cnode *c = &pt->cl->tree.v[id];
+	const struct rowval *rv = pt->cl->rowval;
+	size_t j;
+	int l;
+
+	for (j = 0; c->rb != NULL && j < pt->nqi; j++) {
+		const struct rbound *b = &c->rb[j];
+		const kn_hier *h = pt->dims[j].h;
+		uint32_t x = rv[j].leaf;
+		kn_str s = kn_dict_get(&pt->cl->tree.ids, id);
+
+		if (h != NULL) {
+			for (l = 0; b->at != NULL && l < h->nlevels; l++) {
+				if (b->at[l] == (int32_t)x)
+					break;
+				if (l + 1 < h->nlevels)
+					x = h->up[l][x];
+			}
+			if (b->at == NULL || l < h->nlevels)
+				continue;
+		} else if (kn_dec_cmp(rv[j].m, rv[j].sc, b->lo, b->slo) >= 0 &&
+		    kn_dec_cmp(rv[j].m, rv[j].sc, b->hi, b->shi) <= 0)
+			continue;
+		kn_table_fail(t, pt->dims[j].col, "the row lies outside the "
+		    "region of its class %u (node %.*s) in %s: the tree was "
+		    "edited after its rows were partitioned, or the table is "
+		    "not the one it was grown from", c->cls, (int)s.n, s.p,
+		    pt->cl->tree.path);
+	}
+}
+
 /* Classes job (map): each row with its class. */
 static void
 job_classes(struct part *pt, kn_table *t, FILE *fp, const char *classcol)
@@ -1482,9 +1537,13 @@ job_classes(struct part *pt, kn_table *t, FILE *fp, const char *classcol)
 		fprintf(fp, "%s\n", classcol);
 	}
 	while (kn_table_next(t)) {
+		uint32_t id;
+
 		parse_row(pt, t);
+		id = route_tree(pt, t);
+		row_in_region(pt, t, id);
 		fwrite(t->r.line, 1, t->r.len, fp);
-		fprintf(fp, "\t%u\n", pt->cl->tree.v[route_tree(pt, t)].cls);
+		fprintf(fp, "\t%u\n", pt->cl->tree.v[id].cls);
 	}
 }
 
@@ -1608,6 +1667,7 @@ void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job,
 	}
 	pt->cl->rowval = kn_alloc((pt->nqi + 1) * sizeof(struct rowval));
 	pt->cl->tree.regions = job == JOB_REGIONS;
+	pt->cl->tree.classes = job == JOB_CLASSES;
 	tree_load(pt, pt->cl->tree.path);
 	route_build(pt);
 	switch (job) {

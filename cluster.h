@@ -27,6 +27,17 @@ struct cnode {
 	uint32_t *kid;		/* their node ids; UINT32_MAX: none yet */
 	char *region;		/* class: its region after the id */
 	uint32_t cls;		/* class: its number */
+	struct rbound *rb;	/* class, in the classes job: its region */
+};
+
+/* A class's region of one quasi-identifier, which its rows must lie in:
+ * a number from lo / 10^slo to hi / 10^shi, or, with a hierarchy, under
+ * the region's label: at[l] its id at level l of the hierarchy, or -1
+ * (at is NULL for a label that is no node, the implicit root). */
+struct rbound {
+	int64_t lo, hi;
+	int slo, shi;
+	int32_t *at;
 };
 
 /* A row's values, parsed once for routing. */
@@ -62,6 +73,7 @@ struct cluster_tree {
 	const char *sname, *tname;
 	uint32_t nclass;
 	int regions;		/* keep the regions' text (regions job) */
+	int classes;		/* keep the regions' bounds (classes job) */
 	/* The sensitive columns' names and hierarchies (msens_prepare);
 	 * with --closeness the whole table's distribution of their values
 	 * (sdist lines, the root's cuts job writes them): value i, the

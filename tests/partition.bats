@@ -939,6 +939,14 @@ grow() {
 	run --separate-stderr partition -q x -k 2 --columns x --fit-rows 10 --job classes --tree "$T/tree2" "$T/t"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"tree2: node r.0.0 holds 10 rows, but the regions under it 11"* ]]
+	# A cut edited after the rows were partitioned: the classes job
+	# finds rows outside their class's region.
+	grow -q x -k 5 --columns x --fit-rows 10
+	grep -q '^cut	r	x	20$' "$T/tree"
+	sed -i 's/^cut\tr\tx\t20$/cut\tr\tx\t17/' "$T/tree"
+	run --separate-stderr partition -q x -k 5 --columns x --fit-rows 10 --skip-header --job classes --tree "$T/tree" "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"t:19: column 'x': the row lies outside the region of its class 5 (node r.1.0.0) in "*"tree: the tree was edited after its rows were partitioned, or the table is not the one it was grown from" ]]
 	# A domain line widened by hand.
 	awk 'BEGIN { srand(1); print "x\ty"; for (i = 0; i < 200; i++) print int(100 * rand()) "\t" int(30 * rand()) }' > "$T/t"
 	grow -q x,y -k 5 --columns x,y --fit-rows 50
