@@ -34,8 +34,14 @@ setup() {
 	printf 'a\tb\ts\tclass\n1\tx\t5\t1\n2\ty\t7\t2\n1\tx\t9\t1\n3\ty\t7\t2\n' \
 	    > part.tsv
 	printf 'a\tb\n1..2\tx\n' > wl.tsv
-	printf 'sig\tq=a k=2 s=- l=- div=0 c=- var=- t=- split=0 num=- ' > tree
-	printf 'cols=a,b,s\ndomain\ta\t1\t3\t0\n' >> tree
+	# The root's level of a tree (its sig, domain and digest lines), as
+	# its cuts job writes it, the root left open.
+	: > tree
+	partition -q a -k 2 --columns-file cols.txt --job groups --tree tree td.tsv |
+	    LC_ALL=C sort | partition -q a -k 2 --columns-file cols.txt --job cuts \
+	    --tree tree | grep -v '^size' > tree.new
+	mv tree.new tree
+	grep -q '^digest' tree
 	nfail=0
 }
 
