@@ -244,9 +244,11 @@ static uint64_t
 root_digest(const char *buf, size_t n)
 {
 	uint64_t x = 0x84222325cbf29ce4ULL;
-	const char *e = buf + n, *nl;
+	const char *e, *nl;
 
-	for (; buf < e; buf = nl + 1) {
+	if (n == 0)
+		return kn_hash_mix(x);	/* buf may be NULL */
+	for (e = buf + n; buf < e; buf = nl + 1) {
 		nl = memchr(buf, '\n', (size_t)(e - buf));
 		x = (x ^ kn_hash(buf, (size_t)(nl - buf))) *
 		    0x9e3779b97f4a7c15ULL;
