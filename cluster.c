@@ -3,6 +3,7 @@
  * the map and reduce steps of Hadoop Streaming or Spark's pipe(), around
  * a tree file; see partition(1) and the mapred script.
  */
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -269,6 +270,8 @@ tree_load(struct part *pt, const char *path)
 	size_t hn = 0, hcap = 0;
 	int hassig = 0, hasdig = 0, any = 0;
 	uint64_t dig = 0;
+	struct stat st;
+	char last;
 
 	kn_dict_init(&pt->cl->tree.ids);
 	kn_dict_init(&pt->cl->tree.sdist);
@@ -310,7 +313,11 @@ tree_load(struct part *pt, const char *path)
 
 			errno = 0;
 			dig = strtoull(f[1].p, &e, 16);
-			if (hasdig++ || f[1].n != 16 || *e != '\0' || errno)
+			if (hasdig++)
+				kn_die("%s:%llu: a second digest line (the "
+				    "root's level appended twice?)", r.name,
+				    (unsigned long long)r.lineno);
+			if (f[1].n != 16 || *e != '\0' || errno)
 				kn_die("%s:%llu: a bad digest line", r.name,
 				    (unsigned long long)r.lineno);
 		} else if (nf == 5 && strcmp(ty, "domain") == 0) {
@@ -369,7 +376,8 @@ tree_load(struct part *pt, const char *path)
 			c = &pt->cl->tree.v[id];
 			if (c->hasn && c->n != v)
 				kn_die("%s:%llu: node %s: %llu rows, but %llu "
-				    "before", r.name,
+				    "before (a level appended twice, or the "
+				    "tree edited?)", r.name,
 				    (unsigned long long)r.lineno, f[1].p,
 				    (unsigned long long)v,
 				    (unsigned long long)c->n);
@@ -456,6 +464,12 @@ tree_load(struct part *pt, const char *path)
 				c->kid[k] = UINT32_MAX;
 		}
 	}
+	/* Every job's output ends its lines: a last line without its
+	 * newline was cut short. */
+	if (fstat(r.fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (pread(r.fd, &last, 1, st.st_size - 1) != 1 || last != '\n'))
+		kn_die("%s: the last line has no newline: the tree was cut "
+		    "short (a job's output lost in part?)", path);
 	kn_reader_close(&r);
 	free(f);
 	/* The root's cuts job wrote the sig, the table's lines and their
@@ -701,7 +715,7 @@ tree_number(struct part *pt)
 		if (c->kind == CN_OPEN) {
 			kn_str s = kn_dict_get(&pt->cl->tree.ids, st[ns]);
 
-			if (c->hasn && c->n == 0)
+			if (c->hasn && c->n == 0 && c == pt->cl->tree.v)
 				continue;	/* an empty table */
 			kn_die("%s: node %.*s is not partitioned yet (%s)",
 			    pt->cl->tree.path, (int)s.n, s.p,
@@ -814,8 +828,9 @@ static void __attribute__((noreturn))
 node_unmet(const struct part *pt, const char *id)
 {
 	kn_die("node %s does not meet the requirements, as every part a cut "
-	    "makes does: the table is not the one %s was grown from, or the "
-	    "tree was edited", id, pt->cl->tree.path);
+	    "makes does: the table is not the one '%s' was grown from, the "
+	    "steps were given other options, or the tree was edited", id,
+	    pt->cl->tree.path);
 }
 
 /* Groups job (map): per row in an open node, per QI, the group
@@ -1500,6 +1515,11 @@ row_in_region(struct part *pt, kn_table *t, uint32_t id)
 	size_t j;
 	int l;
 
+	if (c->kind != CN_CLASS)
+		kn_table_fail(t, pt->dims[0].col, "the row reaches node %s, "
+		    "which %s says holds no rows: the table is not the one it "
+		    "was grown from", kn_dict_get(&pt->cl->tree.ids, id).p,
+		    pt->cl->tree.path);
 	for (j = 0; c->rb != NULL && j < pt->nqi; j++) {
 		const struct rbound *b = &c->rb[j];
 		const kn_hier *h = pt->dims[j].h;
@@ -1652,12 +1672,20 @@ void __attribute__((noreturn)) cluster_run_job(struct part *pt, int job,
 		 * whether a value is missing). */
 		sg = kn_realloc(sg, n += 24 * (KN_MAXSENS + 1));
 		for (j = 0; pt->cl->tree.shier != NULL &&
-		     j < (pt->nsens > 0 ? pt->nsens : 1); j++)
-			if (pt->cl->tree.shier[j] != NULL &&
-			    pt->cl->tree.shier[j]->kind == KN_HFILE)
+		     j < (pt->nsens > 0 ? pt->nsens : 1); j++) {
+			const kn_hier *h = pt->cl->tree.shier[j];
+
+			/* A file by its labels; a generated one by its
+			 * spec, as its labels come with the rows. */
+			if (h != NULL && h->kind == KN_HFILE)
 				len += snprintf(sg + len, n - (size_t)len,
-				    " sh%zu=%016llx", j, (unsigned long long)
-				    hier_digest(pt->cl->tree.shier[j]));
+				    " sh%zu=%016llx", j,
+				    (unsigned long long)hier_digest(h));
+			else if (h != NULL)
+				len += snprintf(sg + len, n - (size_t)len,
+				    " shg%zu=%016llx", j, (unsigned long long)
+				    kn_hash(h->src, strlen(h->src)));
+		}
 		if (kn_missing_tokens() != NULL)
 			len += snprintf(sg + len, n - (size_t)len,
 			    " miss=%016llx",
