@@ -181,23 +181,22 @@ tree_region_ok(struct part *pt, const kn_str *f, size_t nf, uint64_t n,
 		struct dim *dm = &pt->dims[j];
 
 		if (dm->h != NULL) {
+			/* A node at some level, its id at each; '*' is the
+			 * implicit root, whatever else it is. */
+			int star, node = 0;
+			int32_t at[KN_HIER_MAXLEVELS];
+			size_t an = (size_t)dm->h->nlevels * sizeof(int32_t);
+
 			if (k >= nf)
 				return 0;
-			for (l = 0; l < dm->h->nlevels && kn_dict_find(
-			    &dm->h->lab[l], f[k].p, f[k].n) < 0; l++)
-				;
-			if (l == dm->h->nlevels && (f[k].n != 1 ||
-			    f[k].p[0] != '*'))
+			star = f[k].n == 1 && f[k].p[0] == '*';
+			for (l = 0; l < dm->h->nlevels; l++)
+				node |= (at[l] = (int32_t)kn_dict_find(
+				    &dm->h->lab[l], f[k].p, f[k].n)) >= 0;
+			if (!node && !star)
 				return 0;
-			/* '*' is the implicit root, whatever else it is. */
-			if (rb != NULL && l < dm->h->nlevels && (f[k].n != 1 ||
-			    f[k].p[0] != '*')) {
-				rb[j].at = kn_alloc((size_t)dm->h->nlevels *
-				    sizeof(int32_t));
-				for (l = 0; l < dm->h->nlevels; l++)
-					rb[j].at[l] = (int32_t)kn_dict_find(
-					    &dm->h->lab[l], f[k].p, f[k].n);
-			}
+			if (rb != NULL && !star)
+				memcpy(rb[j].at = kn_alloc(an), at, an);
 			k++;
 			continue;
 		}
@@ -228,10 +227,12 @@ tree_region_ok(struct part *pt, const kn_str *f, size_t nf, uint64_t n,
 			if (kn_dec_cmp(m[0], sc[0], m[2], sc[2]) > 0 ||
 			    kn_dec_cmp(m[2], sc[2], m[1], sc[1]) > 0)
 				return 0;
-			if (rb != NULL && (!mond_parse_num(f[k].p, f[k].n,
-			    &rb[j].lo, &rb[j].slo) || !mond_parse_num(f[k + 1].p,
-			    f[k + 1].n, &rb[j].hi, &rb[j].shi)))
-				return 0;
+			if (rb != NULL) {
+				rb[j].lo = m[0];
+				rb[j].slo = sc[0];
+				rb[j].hi = m[1];
+				rb[j].shi = sc[1];
+			}
 		}
 		k += 3 + (dm->miss != 0);
 	}
@@ -239,22 +240,36 @@ tree_region_ok(struct part *pt, const kn_str *f, size_t nf, uint64_t n,
 }
 
 /* The digest of the lines the root's cuts job writes of the table
- * (domain, scale, sdist), buf[0..n), each ended by a newline: a tree
- * whose lines were edited, added or lost is refused. */
+ * (domain, scale, sdist), in order, so that a tree whose lines were
+ * edited, added or lost is refused: DIGEST0, each line added by
+ * digest_line (without its newline), then digest_end. */
+#define DIGEST0 0x84222325cbf29ce4ULL
+
+static uint64_t
+digest_line(uint64_t x, const char *p, size_t n)
+{
+	return (x ^ kn_hash(p, n)) * 0x9e3779b97f4a7c15ULL;
+}
+
+static uint64_t
+digest_end(uint64_t x)
+{
+	return kn_hash_mix(x);
+}
+
+/* The digest of the lines of buf[0..n), each ended by a newline. */
 static uint64_t
 root_digest(const char *buf, size_t n)
 {
-	uint64_t x = 0x84222325cbf29ce4ULL;
-	const char *e, *nl;
+	uint64_t x = DIGEST0;
+	const char *nl;
+	size_t i;
 
-	if (n == 0)
-		return kn_hash_mix(x);	/* buf may be NULL */
-	for (e = buf + n; buf < e; buf = nl + 1) {
-		nl = memchr(buf, '\n', (size_t)(e - buf));
-		x = (x ^ kn_hash(buf, (size_t)(nl - buf))) *
-		    0x9e3779b97f4a7c15ULL;
+	for (i = 0; i < n; i = (size_t)(nl - buf) + 1) {
+		nl = memchr(buf + i, '\n', n - i);
+		x = digest_line(x, buf + i, (size_t)(nl - buf) - i);
 	}
-	return kn_hash_mix(x);
+	return digest_end(x);
 }
 
 /* Reads the tree file (none yet: an empty tree, the root open). */
@@ -265,11 +280,9 @@ tree_load(struct part *pt, const char *path)
 	kn_str *f = NULL;
 	size_t cap = 0, nf, i, k;
 	uint32_t id, n;
-	/* The root's lines of the table, their digest and the one read. */
-	char *hb = NULL;
-	size_t hn = 0, hcap = 0;
+	/* The digest of the root's lines of the table, and the one read. */
 	int hassig = 0, hasdig = 0, any = 0;
-	uint64_t dig = 0;
+	uint64_t dig = 0, hx = DIGEST0;
 	struct stat st;
 	char last;
 
@@ -289,12 +302,8 @@ tree_load(struct part *pt, const char *path)
 			rest = kn_strdup(tab + 1);
 		if ((r.len > 7 && memcmp(r.line, "domain\t", 7) == 0) ||
 		    (r.len > 6 && memcmp(r.line, "scale\t", 6) == 0) ||
-		    (r.len > 6 && memcmp(r.line, "sdist\t", 6) == 0)) {
-			hb = kn_grow(hb, &hcap, hn + r.len + 1, 1, 256);
-			memcpy(hb + hn, r.line, r.len);
-			hn += r.len;
-			hb[hn++] = '\n';
-		}
+		    (r.len > 6 && memcmp(r.line, "sdist\t", 6) == 0))
+			hx = digest_line(hx, r.line, r.len);
 		any = 1;
 		nf = split_line(r.line, r.len, &f, &cap);
 		ty = f[0].p;
@@ -479,11 +488,10 @@ tree_load(struct part *pt, const char *path)
 		kn_die("%s: no %s line: the tree must begin with the root's "
 		    "cuts job's output (a tree edited, or grown by another "
 		    "version of partition?)", path, hassig ? "digest" : "sig");
-	if (hasdig && root_digest(hb, hn) != dig)
+	if (hasdig && digest_end(hx) != dig)
 		kn_die("%s: the domain, scale and sdist lines are not those "
 		    "the root's cuts job wrote (their digest differs): the "
 		    "tree was edited", path);
-	free(hb);
 	/* Each node but the root is kid i of the node its id extends. */
 	n = (uint32_t)pt->cl->tree.ids.n;
 	for (id = 1; id < n; id++) {
@@ -512,6 +520,7 @@ tree_load(struct part *pt, const char *path)
 			kn_die("%s: node %.*s lies under no cut of the tree",
 			    path, (int)s.n, s.p);
 		pt->cl->tree.v[p].kid[x] = id;
+		pt->cl->tree.v[id].parent = (uint32_t)p;
 	}
 }
 
@@ -634,80 +643,26 @@ route_tree(struct part *pt, kn_table *t)
 	}
 }
 
-/* Each node with a row count holds that many rows in the classes below
- * it: else a line of the tree was lost, doubled or edited.  The nodes
- * are taken deepest first, each adding its rows to its parent's, so
- * that no depth of tree takes the stack. */
-static void
-tree_sums(struct part *pt)
-{
-	size_t n = pt->cl->tree.ids.n, i, d, maxd = 0;
-	uint64_t *sum = kn_zalloc((n + 1) * sizeof(uint64_t));
-	uint32_t *dep = kn_alloc((n + 1) * sizeof(uint32_t));
-	size_t *at = NULL, *ord = kn_alloc((n + 1) * sizeof(size_t));
-	int64_t p;
-
-	for (i = 0; i < n; i++) {
-		kn_str s = kn_dict_get(&pt->cl->tree.ids, (uint32_t)i);
-		const char *q = s.p;
-
-		for (dep[i] = 0; (q = memchr(q, '.', (size_t)(s.p + s.n - q)))
-		     != NULL; q++)
-			dep[i]++;
-		if (dep[i] > maxd)
-			maxd = dep[i];
-	}
-	at = kn_zalloc((maxd + 2) * sizeof(size_t));
-	for (i = 0; i < n; i++)
-		at[maxd - dep[i] + 1]++;
-	for (d = 1; d <= maxd + 1; d++)
-		at[d] += at[d - 1];
-	for (i = 0; i < n; i++)
-		ord[at[maxd - dep[i]]++] = i;
-	for (d = 0; d < n; d++) {
-		const struct cnode *c = &pt->cl->tree.v[ord[d]];
-		kn_str s = kn_dict_get(&pt->cl->tree.ids, (uint32_t)ord[d]);
-		const char *dot = NULL;
-
-		if (c->kind == CN_CLASS)
-			sum[ord[d]] = c->n;
-		else if (c->hasn && c->kind != CN_OPEN &&
-		    sum[ord[d]] != c->n)
-			kn_die("%s: node %.*s holds %llu rows, but the regions "
-			    "under it %llu: a line of the tree was lost or "
-			    "edited (a job's output lost?)", pt->cl->tree.path,
-			    (int)s.n, s.p, (unsigned long long)c->n,
-			    (unsigned long long)sum[ord[d]]);
-		for (i = s.n; i-- > 0;)
-			if (s.p[i] == '.') {
-				dot = s.p + i;
-				break;
-			}
-		if (dot != NULL && (p = kn_dict_find(&pt->cl->tree.ids, s.p,
-		    (size_t)(dot - s.p))) >= 0 &&
-		    __builtin_add_overflow(sum[p], sum[ord[d]], &sum[p]))
-			kn_die("%s: node %.*s: its rows pass 2^64: the tree was "
-			    "edited", pt->cl->tree.path, (int)(dot - s.p), s.p);
-	}
-	free(sum);
-	free(dep);
-	free(at);
-	free(ord);
-}
-
 /* Numbers the classes depth-first, as mond_partition() does in memory; dies
- * if a node is still to be partitioned. */
+ * if a node is still to be partitioned.  Then each node with a row count
+ * must hold that many rows in the classes below it, else a line of the
+ * tree was lost, doubled or edited: the rows added up from the last
+ * node numbered to the first, each to its parent's (no recursion, for
+ * no depth of tree takes the stack). */
 static void
 tree_number(struct part *pt)
 {
-	uint32_t *st = kn_alloc((pt->cl->tree.ids.n + 1) * sizeof(uint32_t));
-	size_t ns = 0, k;
+	size_t n = pt->cl->tree.ids.n, ns = 0, no = 0, k;
+	uint32_t *st = kn_alloc((n + 1) * sizeof(uint32_t));
+	uint32_t *ord = kn_alloc((n + 1) * sizeof(uint32_t)), i;
+	uint64_t *sum = kn_zalloc((n + 1) * sizeof(uint64_t));
 
 	st[ns++] = 0;
 	pt->cl->tree.nclass = 0;
 	while (ns > 0) {
 		struct cnode *c = &pt->cl->tree.v[st[--ns]];
 
+		ord[no++] = st[ns];
 		if (c->kind == CN_CLASS) {
 			c->cls = ++pt->cl->tree.nclass;
 			continue;
@@ -726,8 +681,28 @@ tree_number(struct part *pt)
 			if (c->kid[k] != UINT32_MAX)
 				st[ns++] = c->kid[k];
 	}
+	while (no-- > 0) {
+		const struct cnode *c = &pt->cl->tree.v[i = ord[no]];
+
+		if (c->kind == CN_CLASS)
+			sum[i] = c->n;
+		else if (c->hasn && c->kind != CN_OPEN && sum[i] != c->n) {
+			kn_str s = kn_dict_get(&pt->cl->tree.ids, i);
+
+			kn_die("%s: node %.*s holds %llu rows, but the regions "
+			    "under it %llu: a line of the tree was lost or "
+			    "edited (a job's output lost?)", pt->cl->tree.path,
+			    (int)s.n, s.p, (unsigned long long)c->n,
+			    (unsigned long long)sum[i]);
+		}
+		if (i > 0 && __builtin_add_overflow(sum[c->parent], sum[i],
+		    &sum[c->parent]))
+			kn_die("%s: the rows of a node pass 2^64: the tree was "
+			    "edited", pt->cl->tree.path);
+	}
 	free(st);
-	tree_sums(pt);
+	free(ord);
+	free(sum);
 }
 
 /* The row's sensitive value as one field of a groups line: with several
@@ -1399,13 +1374,11 @@ worker_solve(struct part *pt, const char *id)
 	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
 	if (pt->has_sens)
 		msens_prepare(pt, pt->cl->tree.shier, pt->cl->tree.snames);
-	if (strcmp(id, "r") == 0)
-		rothko_root_check(pt, "the table");
-	else if (pt->nrows > 0) {
-		mond_node_totals(pt, 0, pt->nrows, NULL);
-		if (!mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1))
-			node_unmet(pt, id);
-		mond_node_clear_totals(pt);
+	/* As the cuts job's nodes: only the root may fail. */
+	if (!rothko_rows_ok(pt)) {
+		if (strcmp(id, "r") == 0)
+			mond_no_solution("the table", pt->nrows);
+		node_unmet(pt, id);
 	}
 	if ((pt->regions_fp = open_memstream(&rbuf, &rsz)) == NULL)
 		kn_die_sys("open_memstream");
@@ -1512,19 +1485,14 @@ row_in_region(struct part *pt, kn_table *t, uint32_t id)
 {
 	const struct cnode *c = &pt->cl->tree.v[id];
 	const struct rowval *rv = pt->cl->rowval;
+	kn_str s;
 	size_t j;
 	int l;
 
-	if (c->kind != CN_CLASS)
-		kn_table_fail(t, pt->dims[0].col, "the row reaches node %s, "
-		    "which %s says holds no rows: the table is not the one it "
-		    "was grown from", kn_dict_get(&pt->cl->tree.ids, id).p,
-		    pt->cl->tree.path);
-	for (j = 0; c->rb != NULL && j < pt->nqi; j++) {
+	for (j = 0; c->kind == CN_CLASS && c->rb != NULL && j < pt->nqi; j++) {
 		const struct rbound *b = &c->rb[j];
 		const kn_hier *h = pt->dims[j].h;
 		uint32_t x = rv[j].leaf;
-		kn_str s = kn_dict_get(&pt->cl->tree.ids, id);
 
 		if (h != NULL) {
 			for (l = 0; b->at != NULL && l < h->nlevels; l++) {
@@ -1538,12 +1506,19 @@ row_in_region(struct part *pt, kn_table *t, uint32_t id)
 		} else if (kn_dec_cmp(rv[j].m, rv[j].sc, b->lo, b->slo) >= 0 &&
 		    kn_dec_cmp(rv[j].m, rv[j].sc, b->hi, b->shi) <= 0)
 			continue;
-		kn_table_fail(t, pt->dims[j].col, "the row lies outside the "
-		    "region of its class %u (node %.*s) in %s: the tree was "
-		    "edited after its rows were partitioned, or the table is "
-		    "not the one it was grown from", c->cls, (int)s.n, s.p,
-		    pt->cl->tree.path);
+		break;
 	}
+	if (c->kind == CN_CLASS && (c->rb == NULL || j == pt->nqi))
+		return;
+	s = kn_dict_get(&pt->cl->tree.ids, id);
+	if (c->kind != CN_CLASS)
+		kn_table_fail(t, pt->dims[0].col, "the row reaches node %.*s, "
+		    "which %s says holds no rows: the table is not the one it "
+		    "was grown from", (int)s.n, s.p, pt->cl->tree.path);
+	kn_table_fail(t, pt->dims[j].col, "the row lies outside the region "
+	    "of its class %u (node %.*s) in %s: the tree was edited after its "
+	    "rows were partitioned, or the table is not the one it was grown "
+	    "from", c->cls, (int)s.n, s.p, pt->cl->tree.path);
 }
 
 /* Classes job (map): each row with its class. */

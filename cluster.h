@@ -28,6 +28,7 @@ struct cnode {
 	char *region;		/* class: its region after the id */
 	uint32_t cls;		/* class: its number */
 	struct rbound *rb;	/* class, in the classes job: its region */
+	uint32_t parent;	/* the node whose kid it is (the root: 0) */
 };
 
 /* A class's region of one quasi-identifier, which its rows must lie in:
@@ -35,7 +36,7 @@ struct cnode {
  * the region's label: at[l] its id at level l of the hierarchy, or -1
  * (at is NULL for a label that is no node, the implicit root). */
 struct rbound {
-	int64_t lo, hi;
+	kn_i128 lo, hi;
 	int slo, shi;
 	int32_t *at;
 };

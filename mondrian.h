@@ -442,9 +442,10 @@ void msens_node_sums_die(int sens, const char *name, kn_str w,
     uint64_t rows, int F) __attribute__((noreturn));
 /* With msvar, a cluster's cuts job: each column's sums of the absolute
  * values and of the squares over the node's groups (zeroed at first),
- * whether they passed 2^127, and its largest value (an sdicts id). */
+ * whether they passed 2^127, and its largest value (an sdicts id, and
+ * its absolute number in top). */
 struct msums {
-	kn_i128 s[KN_MAXSENS], ss[KN_MAXSENS];
+	kn_i128 s[KN_MAXSENS], ss[KN_MAXSENS], top[KN_MAXSENS];
 	uint32_t big[KN_MAXSENS];
 	int over[KN_MAXSENS], seen;
 };

@@ -161,9 +161,10 @@ msens_sums_add(struct part *pt, struct msums *ms, uint32_t x, uint64_t cnt)
 	for (j = 0; j < pt->nsens; j++) {
 		y = pt->tmap[j][x];
 		v = pt->sval[j][y] < 0 ? -pt->sval[j][y] : pt->sval[j][y];
-		if (!ms->seen || v > (pt->sval[j][ms->big[j]] < 0 ?
-		    -pt->sval[j][ms->big[j]] : pt->sval[j][ms->big[j]]))
+		if (!ms->seen || v > ms->top[j]) {
+			ms->top[j] = v;
 			ms->big[j] = y;
+		}
 		if (ms->over[j] || (!__builtin_mul_overflow(v, (kn_i128)cnt,
 		    &a) && !__builtin_add_overflow(ms->s[j], a, &ms->s[j]) &&
 		    !__builtin_mul_overflow(a, v, &a) &&

@@ -498,17 +498,25 @@ out:
 		free(op);
 }
 
+int
+rothko_rows_ok(struct part *pt)
+{
+	int ok;
+
+	if (pt->nrows == 0)
+		return 1;
+	mond_node_totals(pt, 0, pt->nrows, NULL);
+	ok = mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1);
+	mond_node_clear_totals(pt);
+	return ok;
+}
+
 /* Exits 1 when the table in memory does not meet the requirements. */
 void
 rothko_root_check(struct part *pt, const char *name)
 {
-	if (pt->nrows == 0)
-		return;
-	mond_node_totals(pt, 0, pt->nrows, NULL);
-	if (!mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
+	if (!rothko_rows_ok(pt))
 		mond_no_solution(name, pt->nrows);
-	}
-	mond_node_clear_totals(pt);
 }
 
 /* The leaf of the grown tree a record falls in. */

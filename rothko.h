@@ -364,6 +364,8 @@ void rothko_dim_order(struct part *pt, uint32_t *op);
 void rothko_groups_cut_hier(struct part *pt, size_t j, struct cut *best,
     int judged);
 
+/* Whether the rows in memory meet the requirements (no rows do). */
+int rothko_rows_ok(struct part *pt);
 /* Exits 1 when the table in memory does not meet the requirements. */
 void rothko_root_check(struct part *pt, const char *name);
 
