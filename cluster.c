@@ -1028,17 +1028,38 @@ put_val(FILE *fp, int64_t v, int S)
 	fwrite(b, 1, 1 + kn_dec_format((kn_i128)v, S, b + 1), fp);
 }
 
+/* The node's groups in turn from group_first's, held (gl[0..n)) or
+ * spooled (sp). */
+static size_t
+group_first(struct cspool *sp)
+{
+	if (sp->f != NULL)
+		cstream_rewind(sp);
+	return 0;
+}
+
+static int
+group_next(const struct cgroup *gl, size_t n, size_t *i, struct cspool *sp,
+    struct cgroup *e)
+{
+	if (sp->f != NULL)
+		return cstream_next(sp, e);
+	if (*i >= n)
+		return 0;
+	*e = gl[(*i)++];
+	return 1;
+}
+
 /* Cuts job (reduce), one node: its groups "QI, value, sensitive value,
  * target, count" (the same group on several lines is added), then the
- * cut mond_partition() would make, or the node's region if there is none. */
+ * cut mond_partition() would make, or the node's region if there is none:
+ * with the groups in memory, or past a quarter of -S spooled to sp. */
 static void
-worker_cuts(struct part *pt, const char *id)
+cut_node(struct part *pt, const char *id, struct cspool *sp)
 {
-	struct gl {
-		uint32_t j, v, s, y;
-		uint64_t cnt;
-	} *gl = NULL;
+	struct cgroup *gl = NULL, e;
 	size_t n = 0, cap = 0, nf, fcap = 0, i, j;
+	size_t budget = pt->budget ? pt->budget : (size_t)64 << 20;
 	kn_str *f = NULL;
 	kn_reader r;
 	uint64_t tot = 0, *dt = kn_zalloc((pt->nqi + 1) * sizeof(uint64_t));
@@ -1056,7 +1077,6 @@ worker_cuts(struct part *pt, const char *id)
 	r.name = "stdin";
 	r.lineno = pt->cl->worker.line0 - 1;
 	while (kn_getline(&r)) {
-		struct gl e;
 		kn_str cf;
 
 		nf = split_line(r.line, r.len, &f, &fcap);
@@ -1098,17 +1118,19 @@ worker_cuts(struct part *pt, const char *id)
 			if (x < 0)
 				kn_die("%s:%llu: node %s: '%s': %s", r.name,
 			    (unsigned long long)r.lineno, id, f[1].p, err);
-			e.v = (uint32_t)x;
+			e.m = x;
+			e.sc = 0;
 		} else {
-			int64_t m;
 			int sc;
 
-			if (!mond_parse_num(f[1].p, f[1].n, &m, &sc))
+			/* The --job steps take no missing number. */
+			if (!mond_parse_num(f[1].p, f[1].n, &e.m, &sc) ||
+			    sc < 0)
 				kn_die("%s:%llu: node %s: '%s' is not a "
 				    "number", r.name,
 			    (unsigned long long)r.lineno, id,
 				    f[1].p);
-			e.v = mond_numdict_id(&pt->dims[e.j].vd, m, sc);
+			e.sc = sc;
 		}
 		e.s = e.y = 0;
 		if (pt->has_sens && sens_unfield(pt, &f[2], &sbuf, &scap) ==
@@ -1133,11 +1155,30 @@ worker_cuts(struct part *pt, const char *id)
 			    (unsigned long long)r.lineno, id);
 		if (__builtin_add_overflow(dt[e.j], e.cnt, &dt[e.j]))
 			kn_die("node %s: a count overflows 64 bits", id);
-		gl = kn_grow(gl, &cap, n, sizeof(struct gl), 1024);
+		/* Held while they take a quarter of -S (the ranks and groups
+		 * made of them take about twice as much again), else
+		 * spooled and streamed (cstream.c). */
+		if (sp->f == NULL && (n + 1) * sizeof(e) > budget / 4) {
+			cstream_begin(pt, sp);
+			for (i = 0; i < n; i++)
+				cstream_put(sp, &gl[i]);
+			free(gl);
+			gl = NULL;
+			n = cap = 0;
+		}
+		if (sp->f != NULL) {
+			cstream_put(sp, &e);
+			continue;
+		}
+		gl = kn_grow(gl, &cap, n, sizeof(e), 1024);
 		gl[n++] = e;
 	}
 	kn_reader_close(&r);
 	free(sbuf);
+	for (i = 0; i < n; i++)
+		if (pt->dims[gl[i].j].h == NULL)
+			gl[i].m = mond_numdict_id(&pt->dims[gl[i].j].vd,
+			    gl[i].m, gl[i].sc);
 	for (j = 0; j < pt->nqi; j++)
 		if (dt[j] != tot)
 			kn_die("node %s: %llu rows, but the groups of %s count "
@@ -1159,16 +1200,18 @@ worker_cuts(struct part *pt, const char *id)
 	/* Codes as out of core: ranks of the values, depth-first leaves. */
 	pt->ooc = 1;
 	pt->rk->gdense = 0;
-	pt->rk->avail = SIZE_MAX; /* a node's groups are held, as in Rothko-T */
+	/* A node's groups are held, as in Rothko-T, or streamed within
+	 * -S. */
+	pt->rk->avail = sp->f != NULL ? budget : SIZE_MAX;
 	pt->nrows = tot;
 	pt->exact_sums = 1;
 	if (pt->req.hast && root) {
 		/* The table's distribution: the root's groups of a QI. */
 		if (pt->nscount > 0)
 			memset(pt->scount, 0, pt->nscount * sizeof(uint64_t));
-		for (i = 0; i < n; i++)
-			if (gl[i].j == 0)
-				pt->scount[gl[i].s] += gl[i].cnt;
+		for (i = group_first(sp); group_next(gl, n, &i, sp, &e);)
+			if (e.j == 0)
+				pt->scount[e.s] += e.cnt;
 	} else if (pt->req.hast)
 		sdist_set(pt, id);
 	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
@@ -1184,10 +1227,10 @@ worker_cuts(struct part *pt, const char *id)
 
 		if (j == 0 ? !pt->req.hasv : pt->split != SPLIT_REGRESSION)
 			continue;
-		for (i = 0; i < n; i++) {
-			uint32_t x = j == 0 ? gl[i].s : gl[i].y;
+		for (i = group_first(sp); group_next(gl, n, &i, sp, &e);) {
+			uint32_t x = j == 0 ? e.s : e.y;
 
-			if (gl[i].j != 0)
+			if (e.j != 0)
 				continue;
 			v = j == 0 ? pt->sens_val[x] : pt->targ_val[x];
 			v = v < 0 ? -v : v;
@@ -1196,7 +1239,7 @@ worker_cuts(struct part *pt, const char *id)
 				big = x;
 			}
 			if (!over && (__builtin_mul_overflow(v,
-			    (kn_i128)gl[i].cnt, &w) ||
+			    (kn_i128)e.cnt, &w) ||
 			    __builtin_add_overflow(a, w, &a) ||
 			    (j == 0 && (__builtin_mul_overflow(w, v, &w) ||
 			    __builtin_add_overflow(b, w, &b)))))
@@ -1213,16 +1256,16 @@ worker_cuts(struct part *pt, const char *id)
 		struct msums ms;
 
 		memset(&ms, 0, sizeof(ms));
-		for (i = 0; i < n; i++)
-			if (gl[i].j == 0)
-				msens_sums_add(pt, &ms, gl[i].s, gl[i].cnt);
+		for (i = group_first(sp); group_next(gl, n, &i, sp, &e);)
+			if (e.j == 0)
+				msens_sums_add(pt, &ms, e.s, e.cnt);
 		msens_sums_check(pt, &ms, pt->cl->tree.snames, tot);
 	}
 	for (i = 0; i < n; i++) {
-		struct gl *e = &gl[i];
+		struct cgroup *e = &gl[i];
 		struct dim *dm = &pt->dims[e->j];
-		uint32_t code = dm->h != NULL ? dm->dfsrank[e->v] :
-		    dm->rankof[e->v];
+		uint32_t code = dm->h != NULL ? dm->dfsrank[e->m] :
+		    dm->rankof[e->m];
 
 		if (e->cnt > 0)
 			rothko_gtab_add(pt, &pt->rk->gtab[e->j], code, e->s,
@@ -1231,6 +1274,8 @@ worker_cuts(struct part *pt, const char *id)
 			    e->cnt);
 	}
 	free(gl);
+	if (sp->f != NULL)
+		cstream_groups(pt, sp);
 	rothko_groups_finish(pt, tot);
 	/* The root, the whole table, may fail; any other node was made by
 	 * an allowable cut, unless the table or the tree is not the
@@ -1287,8 +1332,9 @@ worker_cuts(struct part *pt, const char *id)
 	if (!best.found) {
 		/* A class: its region from the groups. */
 		for (j = 0; j < pt->nqi; j++) {
-			pt->sums[j] = 0;
-			if (pt->dims[j].h == NULL)
+			pt->sums[j] = rothko_streamed(pt, j) ?
+			    pt->rk->sst[j].sum : 0;
+			if (pt->dims[j].h == NULL && !rothko_streamed(pt, j))
 				for (i = 0; i < pt->rk->gtab[j].n; i++) {
 					const struct gent *g =
 					    &pt->rk->gtab[j].e[i];
@@ -1306,7 +1352,9 @@ worker_cuts(struct part *pt, const char *id)
 	j = best.dim;
 	if (!mond_is_hier(pt, j)) {
 		printf("cut\t%s\t%s", id, pt->dims[j].name);
-		put_val(stdout, pt->dims[j].vals[best.med], pt->dims[j].S);
+		put_val(stdout, rothko_streamed(pt, j) ?
+		    numkey_value(best.med) : pt->dims[j].vals[best.med],
+		    pt->dims[j].S);
 		printf("\nsize\t%s.0\t%llu\nsize\t%s.1\t%llu\n", id,
 		    (unsigned long long)best.L, id,
 		    (unsigned long long)(tot - best.L));
@@ -1339,6 +1387,16 @@ worker_cuts(struct part *pt, const char *id)
 			printf("size\t%s.%zu\t%llu\n", id, i,
 			    (unsigned long long)cc[i]);
 	}
+}
+
+static void
+worker_cuts(struct part *pt, const char *id)
+{
+	struct cspool sp;
+
+	memset(&sp, 0, sizeof(sp));
+	cut_node(pt, id, &sp);
+	cstream_end(pt, &sp);
 }
 
 /* Solve job (reduce), one node that fits: its rows in memory, cut as

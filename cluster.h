@@ -7,6 +7,8 @@
 
 #include <sys/types.h>
 
+#include <stdio.h>
+
 #include "rothko.h"
 
 enum { JOB_NONE, JOB_GROUPS, JOB_CUTS, JOB_ROWS, JOB_SOLVE, JOB_CLASSES,
@@ -104,6 +106,36 @@ struct cluster {
 	struct rnode *rnodes;	/* the tree laid out for routing */
 	struct cluster_worker worker;
 };
+
+/* cstream.c: a cuts job's groups past -S.  A group of the cuts job's
+ * input: rows of value m / 10^sc (a hierarchy's: leaf m) in QI j, with
+ * sensitive value s and label y (ids). */
+struct cgroup {
+	uint32_t j, s, y;
+	int32_t sc;
+	int64_t m;
+	uint64_t cnt;
+};
+
+/* The groups spooled to a temp file, and each QI's most decimals. */
+struct cspool {
+	char *path;
+	FILE *f;
+	uint64_t n, left;
+	int *scmax;
+};
+
+void cstream_begin(struct part *pt, struct cspool *sp);
+void cstream_put(struct cspool *sp, const struct cgroup *g);
+/* Reads the groups from the first: 1 and *g, or 0 at the end. */
+void cstream_rewind(struct cspool *sp);
+int cstream_next(struct cspool *sp, struct cgroup *g);
+/* Once mond_prepare() and rothko_groups_alloc() have run: the node's
+ * numeric dimensions streamed (rothko_streamed), their statistics, the
+ * totals and the hierarchies' groups counted, ready for
+ * rothko_groups_finish(). */
+void cstream_groups(struct part *pt, struct cspool *sp);
+void cstream_end(struct part *pt, struct cspool *sp);
 
 /* The names of the jobs, by JOB_*. */
 extern const char *const cluster_job_names[];

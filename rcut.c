@@ -302,25 +302,28 @@ static void
 scut_line(const char *line, size_t len, void *ctx)
 {
 	struct scut *sc = ctx;
-	uint64_t key = rothko_hex_get(line, 16);
-	int sd = sens_digits(sc->pt);
+	uint64_t key = rothko_hex_get(line, 16), cnt = 1;
+	int sd = sens_digits(sc->pt), td = targ_digits(sc->pt);
 
-	(void)len;
+	/* A cluster's groups (struct rothko's feed) carry a count. */
+	if (len > (size_t)(16 + sd + td))
+		cnt = rothko_hex_get(line + 16 + sd + td, 16);
 	if (sc->any && key != sc->cur)
 		scut_boundary(sc);
 	if (!sc->pt->relaxed)
 		group_add(sc->pt, rothko_hex_get(line + 16, sd),
-		    rothko_hex_get(line + 16 + sd, targ_digits(sc->pt)), 1,
-		    NULL, &sc->L, &sc->R);
+		    rothko_hex_get(line + 16 + sd, td), cnt, NULL, &sc->L,
+		    &sc->R);
 	sc->cur = key;
-	sc->ncur++;
+	sc->ncur += cnt;
 	sc->any = 1;
 }
 
 /* Cuts of a streamed dimension (a node whose numbers' groups outgrow
  * the budget): the node's (key, sensitive value, label) sorted on disk
  * within the budget (extsort.c), then read in order as the groups would
- * be, with the same choices: the cut's code is the key. */
+ * be, with the same choices: the cut's code is the key.  A cluster's
+ * cuts job sorts its groups instead, each with its count (feed). */
 static void
 stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 {
@@ -352,6 +355,10 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 		sc.last.last = 1;
 	}
 	so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
+	if (pt->rk->feed != NULL) {
+		pt->rk->feed(pt, j, so);
+		goto sorted;
+	}
 	for (t = 0; t < pt->grow.n; t++)
 		pt->grow.t[t].left = pt->grow.t[t].eqleft;
 	rothko_read_open(pt, &rd, on);
@@ -371,6 +378,7 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 		kn_sort_add(so, line, (size_t)(16 + sd + td));
 	}
 	rothko_read_close(&rd);
+sorted:
 	kn_sort_finish(so, 0, scut_line, &sc);
 	pt->acct.bread += kn_sort_stats(so)->bytes_read;
 	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 
+#include "extsort.h"
 #include "mondrian.h"
 
 /* A node on disk: a file of n records, with the numbers and labels still
@@ -203,6 +204,11 @@ struct rothko {
 	struct gtab gtot;
 	const struct onode *snode;
 	long stn;
+	/* A cluster's cuts job whose groups outgrow -S (cstream.c): the
+	 * lines of a streamed dimension's sort, each with its count after
+	 * the label (16 hex digits), come from feed, not from snode. */
+	void (*feed)(struct part *pt, size_t j, kn_sorter *so);
+	void *feedctx;
 	/* The counting scans on the threads of -j (rgroups.c): each
 	 * thread counts the rows of a chunk into the groups of its own
 	 * dimensions; gmu guards gbytes and gover while they run. */

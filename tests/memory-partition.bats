@@ -96,6 +96,27 @@ rothko_s_meets() {
 	[ -z "$(ls "$T/tmp")" ]
 }
 
+@test "partition --job cuts, -S 4M, the root's groups of 'inc', distinct in each of 300,000 rows: spooled and streamed from a temp file, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB (over 20 MB held)" {
+	local o=(-q inc,age -k 10 --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
+	mkdir "$T/tmp"
+	: > "$T/tree"
+	tail -n +2 "$B/big.tsv" |
+	    partition "${o[@]}" --job groups --tree "$T/tree" | LC_ALL=C sort |
+	    freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
+	[ "$(wc -l < "$T/g")" -gt 300000 ]
+	"$ROOT/tests/peak-rss" "$T/rss1" partition "${o[@]}" -S 1G --job cuts \
+	    --tree "$T/tree" < "$T/g" > "$T/c1"
+	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" \
+	    -S 4M -T "$T/tmp" --job cuts --tree "$T/tree" < "$T/g"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$output" = "$(cat "$T/c1")" ]
+	grep -q '^cut	r	inc	' "$T/c1"
+	echo "peak $(cat "$T/rss") KB, held $(cat "$T/rss1") KB"
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss1")" -gt 20480 ]
+	[ -z "$(ls "$T/tmp")" ]
+}
+
 # The next test's rows and budget (KB): under make sanitize, whose runs
 # take four times as long and check no peak, a tenth of the rows at a
 # quarter of the budget, the same paths (many scans, repartitions,

@@ -144,7 +144,7 @@ clmondrian() {
 		mapred -n "$n" -r "$r" \
 		    -m "partition $o --skip-header --job groups --tree $dir/tree" \
 		    -c "freqset --merge --sorted --columns node,q,v,s,y,count --no-header" \
-		    -R "partition $o --job cuts --tree $dir/tree" \
+		    -R "partition $o ${CUTS_S:+-S $CUTS_S} --job cuts --tree $dir/tree" \
 		    "$dir/t" > "$dir/lvl" 2> "$dir/e2" || return
 		[ -s "$dir/lvl" ] || break
 		cat "$dir/lvl" >> "$dir/tree"
@@ -157,6 +157,26 @@ clmondrian() {
 	mapred -n "$n" -m "partition $o --skip-header --job classes --tree $dir/tree" \
 	    "$dir/t" > "$dir/o2" 2> "$dir/e2" &&
 	partition $o --job regions --tree "$dir/tree" > "$dir/r2" 2> "$dir/e2"
+}
+
+# clcompare SEED DIR ST1 ST2 ALSO OPTS...: the single run (exit status
+# ST1, DIR/o1 and DIR/r1) against the cluster jobs' (ST2, DIR/o2, DIR/r2,
+# messages in DIR/e2): both short of the requirements ('no
+# partitioning', or the message ALSO), or the same table and regions.
+clcompare() {
+	local seed=$1 dir=$2 st1=$3 st2=$4 also=$5
+	shift 5
+	if [ "$st1" -ne 0 ]; then
+		[ "$st2" -ne 0 ] && grep -q -e 'no partitioning' ${also:+-e "$also"} "$dir/e2" && return 0
+		echo "seed $seed: memory $st1, cluster $st2: $*"
+		return 1
+	fi
+	if [ "$st2" -ne 0 ] || ! tail -n +2 "$dir/o1" | cmp -s - "$dir/o2" ||
+	    ! cmp -s "$dir/r1" "$dir/r2"; then
+		echo "seed $seed: memory $st1, cluster $st2 differ: $*"
+		cat "$dir/e2"
+		return 1
+	fi
 }
 
 # clcase SEED: the case in memory and as cluster jobs, with 1-4 splits,
@@ -174,17 +194,50 @@ clcase() {
 	clmondrian "$dir" $((seed % 4 + 1)) $((seed % 3 + 1)) "${opt[@]}" \
 	    --fit-rows $((seed * 7 % 50 + 5))
 	st2=$?
-	if [ "$st1" -ne 0 ]; then
-		[ "$st2" -ne 0 ] && grep -q 'no partitioning' "$dir/e2" && return 0
-		echo "seed $seed: memory $st1, cluster $st2: ${opt[*]}"
-		return 1
-	fi
-	if [ "$st2" -ne 0 ] || ! tail -n +2 "$dir/o1" | cmp -s - "$dir/o2" ||
-	    ! cmp -s "$dir/r1" "$dir/r2"; then
-		echo "seed $seed: memory $st1, cluster $st2 differ: ${opt[*]}"
-		cat "$dir/e2"
-		return 1
-	fi
+	clcompare "$seed" "$dir" "$st1" "$st2" "" "${opt[@]}"
+}
+
+# clscase SEED: a table of 2,000 to 5,000 rows whose first QI has
+# many values, in memory and as cluster jobs whose cuts jobs have -S
+# 128K, so that a node's groups past a quarter of it are spooled and
+# streamed (cstream.c): the same table and regions, or a refusal by -S
+# where the single run finds the whole table short of the requirements
+# too.  Each of nine option sets: l (distinct, entropy), t (ordered,
+# equal through a hierarchy), variance, infogain, regression, two
+# sensitive columns.
+clscase() {
+	local seed=$1 dir="$T/c$1" st1 st2
+	local -a opt
+	mkdir -p "$dir"
+	awk -v seed="$seed" 'BEGIN { srand(seed); n = 2000 + int(rand() * 3000)
+	    w = int(rand() * 4); print "a\tb\tc\ts\tw\ty"
+	    for (i = 0; i < n; i++) {
+		if (w == 0) a = int(rand() * 100000)
+		else if (w == 1) a = int(rand() * 50) / 4
+		else if (w == 2) a = i * 3
+		else a = int(rand() * 2000) - 1000
+		printf "%s\t%d\t%s\t%d\t%d\t%s\n", a, int(rand() * rand() * 500),
+		    substr("abcdefgh", 1 + int(rand() * 8), 1),
+		    int(rand() * rand() * 30), int(rand() * 1000) - 300,
+		    substr("xyz", 1 + int(rand() * 3), 1) } }' > "$dir/t"
+	printf 'a\tg1\t*\nb\tg1\t*\nc\tg1\t*\nd\tg2\t*\ne\tg2\t*\nf\tg3\t*\ng\tg3\t*\nh\tg3\t*\n' > "$dir/h"
+	case $((seed % 9)) in
+	0) opt=(-q a,b,c -H "c=$dir/h" -k $((2 + seed % 7)) -s s -l 2) ;;
+	1) opt=(-q a,b -k $((2 + seed % 5)) -s s --closeness 0.3 --distance ordered) ;;
+	2) opt=(-q a,b,c -H "c=$dir/h" -k 3 -s s --closeness 0.4) ;;
+	3) opt=(-q a,b -k 4 -s w --variance 100) ;;
+	4) opt=(-q a,b,c -H "c=$dir/h" -k 5 --split infogain -t y) ;;
+	5) opt=(-q a,b -k 5 --split regression -t w) ;;
+	6) opt=(-q a,b -k 3 -s s,y -l 2) ;;
+	7) opt=(-q a,b,c -H "c=$dir/h" -k 3 -s s -l 2 --diversity entropy) ;;
+	8) opt=(-q b,a -k 2 -s s,y -l 2 --diversity recursive -c 3) ;;
+	esac
+	partition "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
+	st1=$?
+	CUTS_S=128K clmondrian "$dir" $((seed % 3 + 1)) $((seed % 2 + 1)) \
+	    "${opt[@]}" --fit-rows $((seed % 40 + 5))
+	st2=$?
+	clcompare "$seed" "$dir" "$st1" "$st2" "-S 128K: too small" "${opt[@]}"
 }
 
 # cltcase SEED: clcase with --closeness (equal or ordered, random t) on
@@ -215,17 +268,7 @@ cltcase() {
 	clmondrian "$dir" $((seed % 4 + 1)) $((seed % 3 + 1)) "${opt[@]}" \
 	    --fit-rows $((seed * 7 % 30 + 3))
 	st2=$?
-	if [ "$st1" -ne 0 ]; then
-		[ "$st2" -ne 0 ] && grep -q 'no partitioning' "$dir/e2" && return 0
-		echo "seed $seed: memory $st1, cluster $st2: ${opt[*]}"
-		return 1
-	fi
-	if [ "$st2" -ne 0 ] || ! tail -n +2 "$dir/o1" | cmp -s - "$dir/o2" ||
-	    ! cmp -s "$dir/r1" "$dir/r2"; then
-		echo "seed $seed: memory $st1, cluster $st2 differ: ${opt[*]}"
-		cat "$dir/e2"
-		return 1
-	fi
+	clcompare "$seed" "$dir" "$st1" "$st2" "" "${opt[@]}"
 }
 
 # checkseeds FIRST LAST: checkcase for each seed; fails at the end if
@@ -245,7 +288,7 @@ checkseeds() {
 # from the bats traps that slow every command of a long loop.
 randcases() {
 	local mid=$((($1 + $2) / 2)) p1 p2 s1=0 s2=0
-	export -f gencase caseopts checkcase ooccase scase clmondrian clcase cltcase \
+	export -f gencase caseopts checkcase ooccase scase clmondrian clcompare clcase cltcase clscase \
 	    checkseeds
 	export T BATS_TEST_DIRNAME CASE
 	bash -c 'checkseeds "$@"' bash "$1" "$mid" > "$T/half1" 2>&1 &
@@ -1043,6 +1086,10 @@ grow() {
 
 @test "Mondrian as cluster jobs: the single run's output on random tables with --closeness and two sensitive columns" {
 	CASE=cltcase randcases 1 40
+}
+
+@test "Mondrian as cluster jobs: cuts jobs whose groups pass a quarter of -S stream them from a temp file and give the single run's output (l, t, variance, infogain, regression, hierarchies, two sensitive columns)" {
+	CASE=clscase randcases 1 18
 }
 
 @test "Mondrian as cluster jobs: a header-only table, a single row, all rows alike" {

@@ -1,0 +1,183 @@
+/*
+ * cstream.c: a cluster's cuts job (cluster.c) whose node has more
+ * groups than -S holds: Rothko-T's streamed dimensions (paper 004 §2;
+ * rcut.c) over the groups instead of the rows.  The groups are spooled
+ * to a temp file as they are read, with each number as it was written
+ * (no dictionary of the values); a pass over the spool then counts what
+ * a scan of Rothko-T counts for a streamed node: each numeric
+ * dimension's extremes and sum at the column's scale, the node's totals
+ * by sensitive value and label, and the groups of the hierarchies,
+ * which are held (their leaves, times the sensitive values and labels
+ * met).  A numeric dimension's cut is then found from its groups sorted
+ * on disk by key within the budget, each line with its count
+ * (struct rothko's feed), as rcut.c finds a streamed node's from its rows: the
+ * same cut, threshold and sizes as with the groups in memory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "extsort.h"
+#include "kanon.h"
+#include "mondrian.h"
+#include "rothko.h"
+
+void
+cstream_begin(struct part *pt, struct cspool *sp)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->path = kn_tmp_new(pt->rk->tmpdir);
+	if ((sp->f = kn_tmp_open(sp->path, "w+b")) == NULL)
+		kn_die_sys("%s", sp->path);
+	sp->scmax = kn_zalloc((pt->nqi + 1) * sizeof(int));
+}
+
+void
+cstream_put(struct cspool *sp, const struct cgroup *g)
+{
+	if (fwrite(g, sizeof(*g), 1, sp->f) != 1)
+		kn_die_sys("%s: write error", sp->path);
+	if (g->sc > sp->scmax[g->j])
+		sp->scmax[g->j] = g->sc;
+	sp->n++;
+}
+
+void
+cstream_rewind(struct cspool *sp)
+{
+	if (fflush(sp->f) != 0 || fseeko(sp->f, 0, SEEK_SET) != 0)
+		kn_die_sys("%s", sp->path);
+	sp->left = sp->n;
+}
+
+int
+cstream_next(struct cspool *sp, struct cgroup *g)
+{
+	if (sp->left == 0)
+		return 0;
+	if (fread(g, sizeof(*g), 1, sp->f) != 1)
+		kn_die("%s: cut short", sp->path);
+	sp->left--;
+	return 1;
+}
+
+/* The key of group g's number at its column's scale, or die as the
+ * groups in memory do (mondrian.c's rank_ids). */
+static uint64_t
+gkey(struct part *pt, const struct cgroup *g)
+{
+	const struct dim *dm = &pt->dims[g->j];
+	int64_t v;
+
+	if (__builtin_mul_overflow(g->m, (int64_t)kn_pow10(dm->S - g->sc),
+	    &v))
+		kn_die("%s: column '%s': the values do not fit 64 bits with "
+		    "%d decimals each", pt->inname, dm->name, dm->S);
+	return (uint64_t)v ^ ((uint64_t)1 << 63);
+}
+
+/* The label a group carries as the groups in memory are given it. */
+static uint32_t
+glabel(const struct part *pt, const struct cgroup *g)
+{
+	return pt->split == SPLIT_INFOGAIN ? pt->label_rank[g->y] : g->y;
+}
+
+/* struct rothko's feed: the groups of dimension j, a line each: the key, the
+ * sensitive value and label (8 hex digits each, as rcut.c reads an id),
+ * the count. */
+static void
+feed(struct part *pt, size_t j, kn_sorter *so)
+{
+	struct cspool *sp = pt->rk->feedctx;
+	struct cgroup g;
+	char line[48];
+
+	cstream_rewind(sp);
+	while (cstream_next(sp, &g)) {
+		if (g.j != j)
+			continue;
+		rothko_hex_put(line, gkey(pt, &g), 16);
+		rothko_hex_put(line + 16, g.s, 8);
+		rothko_hex_put(line + 24, glabel(pt, &g), 8);
+		rothko_hex_put(line + 32, g.cnt, 16);
+		kn_sort_add(so, line, sizeof(line));
+	}
+}
+
+void
+cstream_groups(struct part *pt, struct cspool *sp)
+{
+	struct cgroup g;
+	size_t j;
+
+	pt->keyed = 1;
+	pt->rk->streaming = 1;
+	pt->rk->feed = feed;
+	pt->rk->feedctx = sp;
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+
+		if (dm->h != NULL)
+			continue;
+		dm->S = sp->scmax[j] > dm->fS ? sp->scmax[j] : dm->fS;
+		memset(&pt->rk->sst[j], 0, sizeof(pt->rk->sst[j]));
+	}
+	cstream_rewind(sp);
+	while (cstream_next(sp, &g)) {
+		struct dim *dm = &pt->dims[g.j];
+
+		if (g.j == 0)
+			rothko_gtab_add(pt, &pt->rk->gtot, 0, g.s,
+			    glabel(pt, &g), g.cnt);
+		if (dm->h != NULL) {
+			rothko_gtab_add(pt, &pt->rk->gtab[g.j],
+			    dm->dfsrank[g.m], g.s, glabel(pt, &g), g.cnt);
+		} else {
+			struct sstat *st = &pt->rk->sst[g.j];
+			int64_t v = numkey_value(gkey(pt, &g));
+
+			if (st->nnum == 0 || v < st->mn)
+				st->mn = v;
+			if (st->nnum == 0 || v > st->mx)
+				st->mx = v;
+			st->nnum += g.cnt;
+			st->sum += (kn_i128)v * (kn_i128)g.cnt;
+		}
+	}
+	/* The root's range is the table's (a lower node's came with the
+	 * tree, at the same scale). */
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j];
+
+		if (dm->h != NULL || dm->hasg)
+			continue;
+		dm->gmn = pt->rk->sst[j].mn;
+		dm->gmx = pt->rk->sst[j].mx;
+		dm->hasg = 1;
+	}
+	if (pt->rk->gbytes > pt->rk->avail / 2) {
+		char gs[32], bs[32];
+
+		mond_size(gs, sizeof(gs), pt->rk->gbytes);
+		mond_size(bs, sizeof(bs), pt->rk->avail);
+		kn_die("-S %s: too small: the node's rows counted by "
+		    "sensitive value and label, and by the hierarchies' "
+		    "leaves, which a cuts job holds, take %s, more than half "
+		    "of it; give -S more", bs, gs);
+	}
+}
+
+void
+cstream_end(struct part *pt, struct cspool *sp)
+{
+	if (sp->f != NULL) {
+		fclose(sp->f);
+		kn_tmp_close(sp->path);
+	}
+	free(sp->scmax);
+	pt->rk->feed = NULL;
+	pt->rk->feedctx = NULL;
+	memset(sp, 0, sizeof(*sp));
+}
