@@ -1058,8 +1058,7 @@ static void
 cut_node(struct part *pt, const char *id, struct cspool *sp)
 {
 	struct cgroup *gl = NULL, e;
-	size_t n = 0, cap = 0, nf, fcap = 0, i, j;
-	size_t budget = pt->budget ? pt->budget : (size_t)64 << 20;
+	size_t n = 0, cap = 0, nf, fcap = 0, i, j, budget;
 	kn_str *f = NULL;
 	kn_reader r;
 	uint64_t tot = 0, *dt = kn_zalloc((pt->nqi + 1) * sizeof(uint64_t));
@@ -1072,6 +1071,9 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	size_t scap = 0;
 
 	pt->inname = "the groups";
+	if (pt->budget == 0)
+		pt->budget = (size_t)64 << 20;	/* partition(1), -S */
+	budget = pt->budget;
 	kn_reader_open(&r, "-");
 	/* Lines numbered as in the reducer's input. */
 	r.name = "stdin";
@@ -1168,6 +1170,12 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		}
 		if (sp->f != NULL) {
 			cstream_put(sp, &e);
+			/* What stays in memory: the dictionaries. */
+			if ((sp->n & 4095) == 0 &&
+			    mond_dicts_bytes(pt) > budget / 2)
+				cstream_too_small(pt, "the dictionaries of the "
+				    "sensitive values, the labels and the "
+				    "hierarchies", mond_dicts_bytes(pt));
 			continue;
 		}
 		gl = kn_grow(gl, &cap, n, sizeof(e), 1024);

@@ -157,16 +157,21 @@ cstream_groups(struct part *pt, struct cspool *sp)
 		dm->gmx = pt->rk->sst[j].mx;
 		dm->hasg = 1;
 	}
-	if (pt->rk->gbytes > pt->rk->avail / 2) {
-		char gs[32], bs[32];
+	if (pt->rk->gbytes > pt->budget / 2)
+		cstream_too_small(pt, "the node's rows counted by sensitive "
+		    "value and label, and by the hierarchies' leaves",
+		    pt->rk->gbytes);
+}
 
-		mond_size(gs, sizeof(gs), pt->rk->gbytes);
-		mond_size(bs, sizeof(bs), pt->rk->avail);
-		kn_die("-S %s: too small: the node's rows counted by "
-		    "sensitive value and label, and by the hierarchies' "
-		    "leaves, which a cuts job holds, take %s, more than half "
-		    "of it; give -S more", bs, gs);
-	}
+void
+cstream_too_small(struct part *pt, const char *what, size_t b)
+{
+	char bs[32];
+
+	mond_size(bs, sizeof(bs), b);
+	mond_too_small(pt, "beside its groups, streamed from a temp file, a "
+	    "cuts job holds %s, which take %s, more than half of it", what,
+	    bs);
 }
 
 void

@@ -1092,6 +1092,22 @@ grow() {
 	CASE=clscase randcases 1 18
 }
 
+@test "partition --job cuts, its groups streamed: the dictionary of 60,000 sensitive values, which it holds, refused past half of -S with exit 2 and what holds it; at -S 8M the bytes of the groups held" {
+	awk 'BEGIN { print "a\ts"; for (i = 0; i < 60000; i++) printf "%d\tv%d\n", i, i }' > "$T/t"
+	local o=(-q a -k 5 -s s -l 2 --fit-rows 100 --columns a,s)
+	: > "$T/tree"
+	tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
+	    LC_ALL=C sort | freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
+	run --separate-stderr partition "${o[@]}" -S 1M --job cuts --tree "$T/tree" < "$T/g"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "partition: -S 1M: too small: beside its groups, streamed from a temp file, a cuts job holds the dictionaries of the sensitive values, the labels and the hierarchies, which take "*" more than half of it (partition(1), -S): give a larger -S" ]]
+	partition "${o[@]}" -S 1G --job cuts --tree "$T/tree" < "$T/g" > "$T/c1"
+	partition "${o[@]}" -S 8M --job cuts --tree "$T/tree" < "$T/g" > "$T/c2"
+	cmp "$T/c1" "$T/c2"
+	grep -q '^cut	r	a	' "$T/c1"
+}
+
 @test "Mondrian as cluster jobs: a header-only table, a single row, all rows alike" {
 	local t
 	for t in 'a\tb\ts\n' 'a\tb\ts\n1\t7\t5\n' \
