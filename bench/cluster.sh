@@ -18,6 +18,9 @@
 #    level jobs (groups, freqset --merge --sorted as combiner, cuts)
 #    until no node is open, the rows and solve job, the map-only
 #    classes job and the regions; table and regions compared.
+# 4. The root's cuts job on 2 million rows (BENCH_CUTS_ROWS) whose first
+#    column has a value per row: its groups held (-S 4G) against spooled
+#    and streamed (the default -S): wall and peak RSS, outputs compared.
 # Per step: CPU seconds (user + sys of every process, GNU time), wall
 # seconds, the ratio mapred / single, and the bytes of map output and
 # shuffled; every output is compared byte for byte with cmp.
@@ -227,6 +230,39 @@ END {
 	print "CPU: user + sys of every process; map out: the map output before the"
 	print "combiner; shuffled: after it, the reducers\047 input (mapred -v)."
 }' || bench_die "cannot print the table"
+
+# ---- 4. The root's cuts job of a column with a value per row ------------
+# Its groups held (-S 4G) and spooled and streamed (the default -S, 64M):
+# wall seconds and peak RSS, the outputs compared.
+n4=${BENCH_CUTS_ROWS:-2000000}
+bench_number BENCH_CUTS_ROWS "$n4" 1
+o4="-q a,b -k 10 --columns a,b,s"
+awk -v n="$n4" 'BEGIN { srand(3); print "a\tb\ts"
+    for (i = 0; i < n; i++)
+	printf "%d\t%d\t%d\n", i * 7, int(rand() * 50), int(rand() * 1000) }' \
+    > "$tmp/v.tsv" || bench_die "cannot write $tmp/v.tsv"
+: > "$tmp/v.tree"
+# shellcheck disable=SC2086
+tail -n +2 "$tmp/v.tsv" | partition $o4 --job groups --tree "$tmp/v.tree" |
+    LC_ALL=C sort -S 256M -T "$tmp" |
+    freqset --merge --sorted --columns node,q,v,s,y,count --no-header \
+    > "$tmp/v.groups" || bench_die "cannot count the root's groups"
+for s4 in 4G 64M; do
+	# shellcheck disable=SC2086
+	"$TIME" -f '%e %M' -o "$tmp/v.$s4.time" partition $o4 -S "$s4" \
+	    -T "$tmp" --job cuts --tree "$tmp/v.tree" < "$tmp/v.groups" \
+	    > "$tmp/v.$s4.out" || bench_die "the cuts job failed at -S $s4"
+done
+bench_check "cuts job, groups streamed (-S 64M) = held (-S 4G)" \
+    "$tmp/v.64M.out" "$tmp/v.4G.out"
+printf '\n4. the root'"'"'s cuts job, %d rows, a column with a value per row (%d groups)\n' \
+    "$n4" "$(wc -l < "$tmp/v.groups")"
+for s4 in 4G 64M; do
+	tail -n 1 "$tmp/v.$s4.time" | awk -v s="$s4" '{ printf "   -S %-4s %s: %6.2f s wall, %7.1f MiB peak RSS\n", s,
+	    s == "4G" ? "(held)    " : "(streamed)", $1, $2 / 1024 }'
+done
+rm -f "$tmp/v.tsv" "$tmp/v.groups"
+
 echo
 printf '%s' "$checks"
 
