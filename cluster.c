@@ -945,6 +945,7 @@ worker_end(struct part *pt)
 	while (waitpid(pt->cl->worker.pid, &st, 0) < 0)
 		if (errno != EINTR)
 			kn_die_sys("waitpid");
+	kn_child_set(0);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return;
 	if (WIFSIGNALED(st))
@@ -995,6 +996,7 @@ per_node(
 			if ((pt->cl->worker.pid = fork()) < 0)
 				kn_die_sys("fork");
 			if (pt->cl->worker.pid == 0) {
+				kn_child_set(0);
 				close(fd[1]);
 				if (dup2(fd[0], 0) < 0)
 					kn_die_sys("dup2");
@@ -1003,6 +1005,9 @@ per_node(
 				worker(pt, cur);
 				kn_exit(0);
 			}
+			/* A signal or an error that ends this process ends
+			 * the worker first (kanon.c's end_child). */
+			kn_child_set(pt->cl->worker.pid);
 			close(fd[0]);
 			if ((pt->cl->worker.to = fdopen(fd[1], "w")) == NULL)
 				kn_die_sys("fdopen");
@@ -1026,6 +1031,17 @@ put_val(FILE *fp, int64_t v, int S)
 
 	b[0] = '\t';
 	fwrite(b, 1, 1 + kn_dec_format((kn_i128)v, S, b + 1), fp);
+}
+
+/* Dies unless the dictionaries a cuts job holds fit half of -S. */
+static void
+dicts_fit(struct part *pt)
+{
+	size_t b = mond_dicts_bytes(pt);
+
+	if (b > pt->budget / 2)
+		cstream_too_small(pt, "the dictionaries of the sensitive "
+		    "values, the labels and the hierarchies", b);
 }
 
 /* The node's groups in turn from group_first's, held (gl[0..n)) or
@@ -1058,7 +1074,10 @@ static void
 cut_node(struct part *pt, const char *id, struct cspool *sp)
 {
 	struct cgroup *gl = NULL, e;
-	size_t n = 0, cap = 0, nf, fcap = 0, i, j, budget;
+	size_t n = 0, cap = 0, nf, fcap = 0, i, j, budget, grown = 0;
+	size_t ns0, nt0, headn = 0;
+	char *head = NULL;
+	FILE *hd;
 	kn_str *f = NULL;
 	kn_reader r;
 	uint64_t tot = 0, *dt = kn_zalloc((pt->nqi + 1) * sizeof(uint64_t));
@@ -1141,6 +1160,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			    "sensitive columns", r.name,
 			    (unsigned long long)r.lineno, id, f[2].p,
 			    pt->nsens);
+		ns0 = pt->sens_dict.n;
+		nt0 = pt->targ_dict.n;
 		if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--variance)", r.name,
@@ -1151,6 +1172,13 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--split regression)", r.name,
 			    (unsigned long long)r.lineno, id, f[3].p);
+		/* The dictionaries, held in either case, checked against -S
+		 * as new values take a sixteenth of it, and at the end. */
+		if ((pt->sens_dict.n != ns0 || pt->targ_dict.n != nt0) &&
+		    (grown += f[2].n + f[3].n + 64) > budget / 16) {
+			grown = 0;
+			dicts_fit(pt);
+		}
 		e.cnt = tree_u64(&f[4], &r, "a count");
 		if (e.cnt == 0)
 			kn_die("%s:%llu: node %s: a count of 0", r.name,
@@ -1170,12 +1198,6 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		}
 		if (sp->f != NULL) {
 			cstream_put(sp, &e);
-			/* What stays in memory: the dictionaries. */
-			if ((sp->n & 4095) == 0 &&
-			    mond_dicts_bytes(pt) > budget / 2)
-				cstream_too_small(pt, "the dictionaries of the "
-				    "sensitive values, the labels and the "
-				    "hierarchies", mond_dicts_bytes(pt));
 			continue;
 		}
 		gl = kn_grow(gl, &cap, n, sizeof(e), 1024);
@@ -1183,6 +1205,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	}
 	kn_reader_close(&r);
 	free(sbuf);
+	dicts_fit(pt);
 	for (i = 0; i < n; i++)
 		if (pt->dims[gl[i].j].h == NULL)
 			gl[i].m = mond_numdict_id(&pt->dims[gl[i].j].vd,
@@ -1325,18 +1348,30 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			fprintf(hf, "scale\tt\t%d\n", pt->targ_F);
 		if (fflush(hf) != 0 || ferror(hf))
 			kn_die_sys("open_memstream");
-		printf("sig\t%s\n", pt->cl->tree.sig);
-		fwrite(hb, 1, hn, stdout);
-		printf("digest\t%016llx\n",
+		/* Written once the cut is chosen, which may fail (a full
+		 * -T): nothing before. */
+		if ((hd = open_memstream(&head, &headn)) == NULL)
+			kn_die_sys("open_memstream");
+		fprintf(hd, "sig\t%s\n", pt->cl->tree.sig);
+		fwrite(hb, 1, hn, hd);
+		fprintf(hd, "digest\t%016llx\n",
 		    (unsigned long long)root_digest(hb, hn));
+		if (fclose(hd) != 0)
+			kn_die_sys("open_memstream");
 		fclose(hf);
 		free(hb);
 		if (fits_cluster(pt, tot)) {
+			fwrite(head, 1, headn, stdout);
+			free(head);
 			printf("size\tr\t%llu\n", (unsigned long long)tot);
 			return;
 		}
 	}
 	rothko_choose_cut_on_disk(pt, &best);
+	if (head != NULL) {
+		fwrite(head, 1, headn, stdout);
+		free(head);
+	}
 	if (!best.found) {
 		/* A class: its region from the groups. */
 		for (j = 0; j < pt->nqi; j++) {

@@ -136,7 +136,7 @@ int cstream_next(struct cspool *sp, struct cgroup *g);
  * rothko_groups_finish(). */
 void cstream_groups(struct part *pt, struct cspool *sp);
 void cstream_end(struct part *pt, struct cspool *sp);
-/* Dies of -S too small for what (b bytes) a streamed cuts job holds. */
+/* Dies of -S too small for what (b bytes) a cuts job holds. */
 void __attribute__((noreturn)) cstream_too_small(struct part *pt,
     const char *what, size_t b);
 

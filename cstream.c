@@ -158,9 +158,9 @@ cstream_groups(struct part *pt, struct cspool *sp)
 		dm->hasg = 1;
 	}
 	if (pt->rk->gbytes > pt->budget / 2)
-		cstream_too_small(pt, "the node's rows counted by sensitive "
-		    "value and label, and by the hierarchies' leaves",
-		    pt->rk->gbytes);
+		cstream_too_small(pt, "besides its groups, streamed from a "
+		    "temp file, the node's rows counted by sensitive value and "
+		    "label, and by the hierarchies' leaves", pt->rk->gbytes);
 }
 
 void
@@ -169,9 +169,8 @@ cstream_too_small(struct part *pt, const char *what, size_t b)
 	char bs[32];
 
 	mond_size(bs, sizeof(bs), b);
-	mond_too_small(pt, "beside its groups, streamed from a temp file, a "
-	    "cuts job holds %s, which take %s, more than half of it", what,
-	    bs);
+	mond_too_small(pt, "a cuts job holds %s, which take %s, more than "
+	    "half of it", what, bs);
 }
 
 void

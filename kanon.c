@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -47,12 +48,41 @@ static pthread_mutex_t tmp_mu = PTHREAD_MUTEX_INITIALIZER;
  * thread that would create one once dying is set waits for the end. */
 static int tmp_dying, tmp_creating;
 
-/* Removes every registered temp file; safe in a signal handler. */
+/* A child process that ends with this one (kn_child_set). */
+static volatile sig_atomic_t child_pid;
+
+void
+kn_child_set(pid_t pid)
+{
+	child_pid = (sig_atomic_t)pid;
+}
+
+/* Sends sig to the child, if any, and waits for it to end (removing
+ * its own temp files, writing nothing more); safe in a signal
+ * handler. */
+static void
+end_child(int sig)
+{
+	pid_t child = (pid_t)child_pid;
+	int e = errno;
+
+	if (child <= 0)
+		return;
+	child_pid = 0;
+	kill(child, sig);
+	while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+		;
+	errno = e;
+}
+
+/* Removes every registered temp file, after the child has ended; safe
+ * in a signal handler. */
 static void
 cleanup(void)
 {
 	sig_atomic_t i;
 
+	end_child(SIGTERM);
 	for (i = 0; i < tmp_n; i++)
 		if (tmp_path[i] != NULL)
 			unlink(tmp_path[i]);
@@ -64,6 +94,7 @@ on_signal(int sig)
 	__atomic_store_n(&tmp_dying, 1, __ATOMIC_SEQ_CST);
 	while (__atomic_load_n(&tmp_creating, __ATOMIC_SEQ_CST) > 0)
 		;
+	end_child(sig);
 	cleanup();
 	signal(sig, SIG_DFL);
 	raise(sig);

@@ -24,6 +24,8 @@
 #ifndef KANON_H
 #define KANON_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,6 +44,9 @@ extern const char *kn_prog;
 
 /* Sets the program name and installs the cleanup signal handlers. */
 void kn_init(const char *argv0);
+/* Names the child process (0: none) that a signal ending this process
+ * is sent to and waited for first: partition's cluster workers. */
+void kn_child_set(pid_t pid);
 /* Prints "prog: msg" and exits 2 after removing temp files. */
 /* Taken first by every message that ends the process: one thread's
  * message is written whole, the others wait for the exit. */
