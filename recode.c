@@ -753,14 +753,33 @@ class_last(void)
 		    "may not meet -k or -l; use --suppress drop",
 		    (unsigned long long)cl.starred,
 		    (unsigned long long)cl.supp);
-	if (!o.haslim)
-		return;
-	lim = kn_limit_rows(&o.lim, cl.rows);
-	if (cl.supp > lim) {
-		kn_warn("%llu rows would be suppressed, more than the limit "
-		    "%llu", (unsigned long long)cl.supp, (unsigned long long)lim);
-		kn_exit(1);
+	if (o.haslim) {
+		lim = kn_limit_rows(&o.lim, cl.rows);
+		if (cl.supp > lim) {
+			kn_warn("%llu rows would be suppressed, more than the "
+			    "limit %llu", (unsigned long long)cl.supp,
+			    (unsigned long long)lim);
+			kn_exit(1);
+		}
 	}
+	/* Starred, the suppressed rows are a class of their own to an
+	 * outsider, who finds there anyone whose values no other class
+	 * covers: fewer than k of them single someone out, and their
+	 * sensitive values are judged by no requirement.  Said, until
+	 * star is made to refuse such a release (a part of the table
+	 * cannot tell the first: score --check on the whole release). */
+	if (!o.drop && cl.supp > 0 && cl.supp < o.req.k && !cl.part)
+		kn_warn("warning: %llu suppressed row%s, starred, make a class "
+		    "of fewer than %llu rows (-k), which singles out whoever "
+		    "no other class covers: use --suppress drop",
+		    (unsigned long long)cl.supp, cl.supp == 1 ? "" : "s",
+		    (unsigned long long)o.req.k);
+	if (!o.drop && cl.supp > 0 && (o.req.ld.on || o.req.hast))
+		kn_warn("warning: %llu suppressed row%s, starred, show %s "
+		    "sensitive values outside every class that -l and "
+		    "--closeness judge: use --suppress drop",
+		    (unsigned long long)cl.supp, cl.supp == 1 ? "" : "s",
+		    cl.supp == 1 ? "its" : "their");
 }
 
 /* Joins n labels with tabs into *buf; returns the length. */

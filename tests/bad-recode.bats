@@ -259,13 +259,12 @@ setup() {
 	# At (0,0) with -k 2 the classes (2,y) and (3,y) are suppressed,
 	# and with -s s -l 2 too: each has one s; (1,x) has 5 and 9.
 	K='a\tb\ts\n1\tx\t5\n*\t*\t7\n1\tx\t9\n*\t*\t7\n'
-	S='a\tb\ts\n*\tx\t5\n*\ty\t7\n*\tx\t9\n*\ty\t7\n'
 	R='a\tb\ts\n1\tx\t5\n[2-3]\ty\t7\n1\tx\t9\n[2-3]\ty\t7\n'
 	ok_cases <<-EOF
 	the node         | 0 | $G | recode -k 1 -n a=1 $H @t.tsv
 	node file        | 0 | $G | recode -k 1 -n node.tsv $H -H b=hb.tsv @t.tsv
 	-k 2             | 0 | $K | recode -n a=0,b=0 $H -H b=hb.tsv -k 2 @t.tsv
-	-l 2             | 0 | $K | recode -k 1 -n a=0,b=0 $H -H b=hb.tsv -s s -l 2 @t.tsv
+	-l 2             | 0 | a\tb\ts\n1\tx\t5\n1\tx\t9\n | recode -k 1 -n a=0,b=0 $H -H b=hb.tsv -s s -l 2 --suppress drop @t.tsv
 	--suppress drop  | 0 | a\tb\ts\n1\tx\t5\n1\tx\t9\n | recode -n a=0,b=0 $H -H b=hb.tsv -k 2 --suppress drop @t.tsv
 	--classes        | 0 | $K | recode -n a=0,b=0 $H -H b=hb.tsv -k 2 --classes fs.tsv @t.tsv
 	the regions      | 0 | $R | recode -r reg.tsv @part.tsv
@@ -275,14 +274,13 @@ setup() {
 	header only, -r  | 0 | a\tb\ts\n | recode -r reghdr.tsv -k 2 @parthdr.tsv
 	headerless empty | 0 |  | recode --columns a,b,s -n a=1 $H -k 2 @empty.tsv
 	no final newline | 0 | $K | recode -n a=0,b=0 $H -H b=hb.tsv -k 2 @nonl.tsv
-	CRLF             | 0 | $K | recode -k 1 -n a=0,b=0 $H -H b=hb.tsv -s s -l 2 @crlf.tsv
+	CRLF             | 0 | $K | recode -n a=0,b=0 $H -H b=hb.tsv -k 2 @crlf.tsv
 	CRLF, -r         | 0 | $R | recode -r reg.tsv -k 2 @partcrlf.tsv
 	one row, k 1     | 0 | a\tb\ts\n[0,5)\tx\t5\n | recode -n a=1 $H -k 1 @one.tsv
-	one row, k 2     | 0 | a\tb\ts\n*\tx\t5\n | recode -n a=1 $H -k 2 @one.tsv
+	one row, k 2     | 0 | a\tb\ts\n | recode -n a=1 $H -k 2 --suppress drop @one.tsv
 	identical rows   | 0 | a\tb\ts\n1\t*\t5\n1\t*\t5\n1\t*\t5\n | recode -n a=0,b=2 $H -H b=hb.tsv -k 3 @same.tsv
-	identical, -l 2  | 0 | a\tb\ts\n*\t*\t5\n*\t*\t5\n*\t*\t5\n | recode -n a=0,b=2 $H -H b=hb.tsv -k 3 -s s -l 2 @same.tsv
-	k above the rows | 0 | $S | recode -n a=1 $H -k 5 @t.tsv
-	k above, -r      | 0 | a\tb\ts\n*\tx\t5\n*\ty\t7\n*\tx\t9\n*\ty\t7\n | recode -r reg.tsv -k 5 @part.tsv
+	identical, -l 2  | 0 | a\tb\ts\n | recode -n a=0,b=2 $H -H b=hb.tsv -k 3 -s s -l 2 --suppress drop @same.tsv
+	k above, -r      | 0 | a\tb\ts\n | recode -r reg.tsv -k 5 --suppress drop @part.tsv
 	k above, drop    | 0 | a\tb\ts\n | recode -n a=1 $H -k 9223372036854775807 --suppress drop @t.tsv
 	EOF
 }
@@ -307,7 +305,7 @@ setup() {
 	printf '\xff\xfe\t\xc0\t*\n\x80\t\xc1\t*\n' > hu.tsv
 	ok_cases <<-'EOF'
 	level 1          | 0 | a\377\t\xc3\x28\ts\n\xc0\t\x80\t\xed\xa0\x80\n\xc1\t\xff\t\x01\n\xc0\tx\t\x7f\n | recode -k 1 -n 1=1 -H "$(printf 'a\377')=hu.tsv" @u.tsv
-	suppressed       | 0 | a\377\t\xc3\x28\ts\n\xff\xfe\t\x80\t\xed\xa0\x80\n*\t\xff\t\x01\n\xff\xfe\tx\t\x7f\n | recode -n 1=0 -H "$(printf 'a\377')=hu.tsv" -k 2 @u.tsv
+	suppressed       | 0 | a\377\t\xc3\x28\ts\n\xff\xfe\t\x80\t\xed\xa0\x80\n\xff\xfe\tx\t\x7f\n | recode -n 1=0 -H "$(printf 'a\377')=hu.tsv" -k 2 --suppress drop @u.tsv
 	dropped column   | 0 | a\377\ts\n\xc0\t\xed\xa0\x80\n\xc1\t\x01\n\xc0\t\x7f\n | recode -k 1 -n 1=1 -H "$(printf 'a\377')=hu.tsv" -x 2 @u.tsv
 	EOF
 }

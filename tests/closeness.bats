@@ -204,10 +204,12 @@ ordered_oracle() {
 	run score -T "$T/none" -q q -s s --closeness 0.5 "$T/t.tsv"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"closeness_max	0.6666666667"* ]]
-	run recode -T "$T/none" -n q=0 -H q=interval:10 -k 1 -s s \
+	run --separate-stderr recode -T "$T/none" -n q=0 -H q=interval:10 -k 1 -s s \
 	    --closeness 0.5 "$T/t.tsv"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf 'q\ts\n1\t1\n1\t2\n*\t3')" ]
+	# Starred, the suppressed row shows its value outside every class.
+	[ "$stderr" = "recode: warning: 1 suppressed row, starred, show its sensitive values outside every class that -l and --closeness judge: use --suppress drop" ]
 	# Every column's values, classes and verdicts held in memory.
 	awk 'BEGIN { OFS = "\t"; printf "q"; for (c = 0; c < 16; c++)
 	    printf "\ts%d", c; print ""; for (i = 0; i < 50; i++) {
@@ -314,7 +316,7 @@ ordered_oracle() {
 	freqset -q q,s1,s2 "$T/m.tsv" > "$T/f.tsv"
 	for r in "-l 2" "--closeness 0.3"; do
 		recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 $r "$T/m.tsv" > "$T/want"
-		run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 $r --classes "$T/f.tsv" "$T/m.tsv"
+		run --separate-stderr recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 $r --classes "$T/f.tsv" "$T/m.tsv"
 		[ "$status" -eq 0 ]
 		[ "$output" = "$(cat "$T/want")" ]
 		[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 2 ]

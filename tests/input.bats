@@ -502,7 +502,7 @@ SKIPHDR="freqset|-q a,b
 score|-q a,b -k 2
 extsort|-k a:n
 lattice-search|-q a,b -H a=interval:5,10 -H b=interval:2 -k 3 --all
-recode|-n a=1,b=0 -H a=interval:5,10 -H b=interval:2 -k 2
+recode|-n a=1,b=0 -H a=interval:5,10 -H b=interval:2 -k 2 --suppress drop
 partition|-q a -k 3"
 
 @test "--skip-header drops header lines met in the data, in every reader" {

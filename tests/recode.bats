@@ -220,8 +220,9 @@ vstat() {
 	-s dis -l 2 --diversity recursive -c 2|zip * * * * * * 53720 53720 53720 
 	EOF_
 	# The ages of suppressed rows are starred too; dis is kept.
-	run recode "$@" -s dis -l 2 "$T/t"
+	run --separate-stderr recode "$@" -s dis -l 2 "$T/t"
 	[ "${lines[1]}" = "$(printf '*\t*\tflu')" ]
+	[[ "$stderr" == "recode: warning: 3 suppressed rows, starred, show their sensitive values outside every class that -l and --closeness judge: use --suppress drop" ]]
 	[ "${lines[4]}" = "$(printf '53712\t[20,30)\tflu')" ]
 	# Without -k, -l alone suppresses.
 	run recode -k 1 -H zip=mask:1,2 -H age=interval:10 -n zip=0,age=1 -s dis -l 3 "$T/t"
