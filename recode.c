@@ -764,22 +764,26 @@ class_last(void)
 	}
 	/* Starred, the suppressed rows are a class of their own to an
 	 * outsider, who finds there anyone whose values no other class
-	 * covers: fewer than k of them single someone out, and their
-	 * sensitive values are judged by no requirement.  Said, until
-	 * star is made to refuse such a release (a part of the table
-	 * cannot tell the first: score --check on the whole release). */
-	if (!o.drop && cl.supp > 0 && cl.supp < o.req.k && !cl.part)
-		kn_warn("warning: %llu suppressed row%s, starred, make a class "
+	 * covers: it must hold k rows (a part of the table cannot tell:
+	 * score --check on the whole release does), and show no
+	 * sensitive value that -l or --closeness did not judge. */
+	if (!o.drop && cl.supp > 0 && cl.supp < o.req.k && !cl.part) {
+		kn_warn("%llu suppressed row%s, starred, would make a class "
 		    "of fewer than %llu rows (-k), which singles out whoever "
 		    "no other class covers: use --suppress drop",
 		    (unsigned long long)cl.supp, cl.supp == 1 ? "" : "s",
 		    (unsigned long long)o.req.k);
-	if (!o.drop && cl.supp > 0 && (o.req.ld.on || o.req.hast))
-		kn_warn("warning: %llu suppressed row%s, starred, show %s "
+		kn_exit(1);
+	}
+	if (!o.drop && cl.supp > 0 && ((o.req.ld.on && o.req.ld.l > 1) ||
+	    o.req.hast)) {
+		kn_warn("%llu suppressed row%s, starred, would show %s "
 		    "sensitive values outside every class that -l and "
 		    "--closeness judge: use --suppress drop",
 		    (unsigned long long)cl.supp, cl.supp == 1 ? "" : "s",
 		    cl.supp == 1 ? "its" : "their");
+		kn_exit(1);
+	}
 }
 
 /* Joins n labels with tabs into *buf; returns the length. */
@@ -1591,8 +1595,8 @@ main(int argc, char *argv[])
 	if (classes != NULL) {
 		kn_progress_phase("reading --classes", "lines", 0);
 		classes_read(&rc, &t, classes, cl.skey ? sidx : NULL, &st);
-		class_last();
 		cl.part = part;
+		class_last();
 		cl.iname = in.name;
 		cl.seen = kn_zalloc((cl.all.n + 1) * sizeof(uint64_t));
 		cl.pseen = kn_zalloc((cl.pairs.n + 1) * sizeof(uint64_t));

@@ -158,6 +158,9 @@ static struct {
 	unsigned __int128 cdm;
 	long double lemin, varmin, tmax;
 	int kfail, lfail, vfail, tfail, first;
+	/* classes measured for t-closeness, and which one (from 1) is the
+	 * class of '*' rows, or 0 */
+	uint64_t nmeas, suppat;
 	/* the current class */
 	int have;
 	char *key;		/* its QI labels, tab-joined */
@@ -1091,6 +1094,8 @@ sums_ok(uint64_t n, const kn_sum *sm)
 }
 
 /* Scores the class just read. */
+static void supp_checks(uint64_t n);
+
 static void
 end_class(void)
 {
@@ -1113,8 +1118,7 @@ end_class(void)
 			/* Suppressed rows and empty classes are measured
 			 * in no class, but are the table's. */
 			if (o.req.hast)
-				tcd_class(&sens[i].tc, n, !a.supp_cls &&
-				    n > 0);
+				tcd_class(&sens[i].tc, n, n > 0);
 		}
 	if (W.on && n > 0) {
 		const char *p = a.key, *e;
@@ -1129,7 +1133,15 @@ end_class(void)
 	}
 	if (n > 0)
 		util_class(&ut, a.key, a.keylen, n);
+	if (n > 0 && o.req.hast)
+		a.nmeas++;
 	if (a.supp_cls) {
+		/* To an outsider the rows '*' in every quasi-identifier,
+		 * suppressed or not, are one class more, which holds whoever
+		 * no other covers: the checks judge it as any other
+		 * (recode(1), --suppress); the figures leave it out. */
+		if (n > 0)
+			supp_checks(n);
 		a.supp += n;
 		return;
 	}
@@ -1190,6 +1202,40 @@ end_class(void)
 	a.first = 0;
 }
 
+/* The checks of the class of the rows '*' in every quasi-identifier
+ * (end_class), of n rows: -k, -l and --variance (t-closeness in
+ * close_classes). */
+static void
+supp_checks(uint64_t n)
+{
+	size_t i, m;
+	long double he, var;
+	kn_sum sm;
+
+	if (o.req.k > 0 && n < (uint64_t)o.req.k)
+		a.kfail = 1;
+	if (o.req.hast)
+		a.suppat = a.nmeas;
+	for (i = 0; o.skey && o.hasl && i < o.ns; i++)
+		if (!kn_sclass_ldiv(&sens[i].v, &o.req.ld, n, &a.vals,
+		    &a.valcap, &m, &he))
+			a.lfail = 1;
+	for (i = 0; o.req.hasv && i < o.ns; i++) {
+		struct sens *se = &sens[i];
+		int F = se->sc > (se->ssc + 1) / 2 ? se->sc :
+		    (se->ssc + 1) / 2;
+
+		sm.s = se->s;
+		sm.ss = se->ss;
+		if (__builtin_mul_overflow(sm.s, kn_pow10(F - se->sc),
+		    &sm.s) ||
+		    __builtin_mul_overflow(sm.ss, kn_pow10(2 * F - se->ssc),
+		    &sm.ss) ||
+		    !kn_variance_ok(n, &sm, F, o.req.vm, o.req.vs, &var))
+			a.vfail = 1;
+	}
+}
+
 /* Measures the classes for t-closeness, once the whole table is read. */
 static void
 close_classes(void)
@@ -1200,10 +1246,12 @@ close_classes(void)
 
 	for (j = 0; j < o.ns; j++) {
 		tcd_finish(&sens[j].tc);
-		for (i = 0; i < a.nclass; i++) {
+		for (i = 0; i < a.nmeas; i++) {
 			if (!tcd_next(&sens[j].tc, &d))
 				a.tfail = 1;
-			if (d > a.tmax)
+			/* The class of '*' rows is judged, not measured
+			 * among the classes' figures. */
+			if (d > a.tmax && i + 1 != a.suppat)
 				a.tmax = d;
 		}
 		tcd_free(&sens[j].tc);

@@ -162,7 +162,8 @@ s2prop() {
 	if ! recode -n "$dir/nodes" "${opt[@]}" --suppress "$a" "$dir/t" \
 	    > "$dir/rel" 2> "$dir/err"; then
 		if [ "$a" = star ] &&
-		    grep -q "labelled '\*' in every attribute" "$dir/err"; then
+		    grep -q -e "labelled '\*' in every attribute" \
+			    -e 'suppressed rows\{0,1\}, starred, would' "$dir/err"; then
 			a=drop
 			recode -n "$dir/nodes" "${opt[@]}" --suppress drop \
 			    "$dir/t" > "$dir/rel" 2> "$dir/err"

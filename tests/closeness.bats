@@ -204,12 +204,16 @@ ordered_oracle() {
 	run score -T "$T/none" -q q -s s --closeness 0.5 "$T/t.tsv"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"closeness_max	0.6666666667"* ]]
+	# Starred, the suppressed row would show its value outside every
+	# class: refused, then dropped.
 	run --separate-stderr recode -T "$T/none" -n q=0 -H q=interval:10 -k 1 -s s \
 	    --closeness 0.5 "$T/t.tsv"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "recode: 1 suppressed row, starred, would show its sensitive values outside every class that -l and --closeness judge: use --suppress drop" ]
+	run --separate-stderr recode -T "$T/none" -n q=0 -H q=interval:10 -k 1 -s s \
+	    --closeness 0.5 --suppress drop "$T/t.tsv"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf 'q\ts\n1\t1\n1\t2\n*\t3')" ]
-	# Starred, the suppressed row shows its value outside every class.
-	[ "$stderr" = "recode: warning: 1 suppressed row, starred, show its sensitive values outside every class that -l and --closeness judge: use --suppress drop" ]
+	[ "$output" = "$(printf 'q\ts\n1\t1\n1\t2')" ]
 	# Every column's values, classes and verdicts held in memory.
 	awk 'BEGIN { OFS = "\t"; printf "q"; for (c = 0; c < 16; c++)
 	    printf "\ts%d", c; print ""; for (i = 0; i < 50; i++) {
@@ -303,23 +307,23 @@ ordered_oracle() {
 @test "recode and partition: two sensitive columns, a class failing in either is suppressed once, or not cut" {
 	printf 'q\ts1\ts2\tx\nx\ta\tu\t1\nx\tb\tu\t2\ny\ta\tu\t3\ny\tb\tv\t4\nz\ta\tv\t5\nz\tb\tu\t6\n' > "$T/m.tsv"
 	printf 'x\t*\ny\t*\nz\t*\n' > "$T/q.tsv"
-	run recode -v -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 "$T/m.tsv"
+	run recode -v -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 -l 2 --suppress drop "$T/m.tsv"
 	[ "$status" -eq 0 ]
-	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 2 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^x')" -eq 0 ]
 	[[ "$output" == *"2 rows suppressed in 1 classes"* ]]
 	# s2 over the table: u 4, v 2; class x (u, u) is 1/3 away.
-	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s2,s1 --closeness 0.3 "$T/m.tsv"
-	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 2 ]
+	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s2,s1 --closeness 0.3 --suppress drop "$T/m.tsv"
+	[ "$(printf '%s\n' "$output" | wc -l)" -eq 5 ]
 	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s2,s1 --closeness 0.34 "$T/m.tsv"
 	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 0 ]
 	# --classes: the first pass from the frequency set, the same output.
 	freqset -q q,s1,s2 "$T/m.tsv" > "$T/f.tsv"
 	for r in "-l 2" "--closeness 0.3"; do
-		recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 $r "$T/m.tsv" > "$T/want"
-		run --separate-stderr recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 $r --classes "$T/f.tsv" "$T/m.tsv"
+		recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 $r --suppress drop "$T/m.tsv" > "$T/want"
+		run --separate-stderr recode -n q=0 -H q="$T/q.tsv" -k 1 -s s1,s2 $r --suppress drop --classes "$T/f.tsv" "$T/m.tsv"
 		[ "$status" -eq 0 ]
 		[ "$output" = "$(cat "$T/want")" ]
-		[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 2 ]
+		[ "$(printf '%s\n' "$output" | wc -l)" -eq 5 ]
 	done
 	run recode -n q=0 -H q="$T/q.tsv" -k 1 -s s2,s1 --closeness 0.34 --classes "$T/f.tsv" "$T/m.tsv"
 	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 0 ]

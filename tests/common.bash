@@ -59,3 +59,22 @@ uniqc() {
 held_temps() {
 	ls -l "/proc/$1/fd" 2>/dev/null | grep -c -- "-> $2/" || true
 }
+
+# recode_sd ERR ARGS...: recode ARGS, its standard error to ERR; when it
+# refuses to star the suppressed rows (fewer than -k, or sensitive
+# values that -l or --closeness would not judge: recode(1), --suppress),
+# recode ARGS --suppress drop instead.  REPLY: drop when it did so,
+# else empty.  Exits as recode did.
+recode_sd() {
+	local err=$1 st=0
+	shift
+	REPLY=
+	recode "$@" 2> "$err" || st=$?
+	if [ "$st" -eq 1 ] &&
+	    grep -q 'suppressed rows\{0,1\}, starred, would' "$err"; then
+		REPLY=drop
+		st=0
+		recode "$@" --suppress drop 2> "$err" || st=$?
+	fi
+	return "$st"
+}

@@ -506,7 +506,8 @@ dprop() {
 		if ! recode -n "$node" "${H[@]}" -k "$k" --max-suppress "$lim" \
 		    --suppress "$a" "$dir/t" > "$dir/rel" 2> "$dir/err"; then
 			if [ "$a" = star ] &&
-			    grep -q "labelled '\*' in every attribute" "$dir/err"; then
+			    grep -q -e "labelled '\*' in every attribute" \
+			    -e 'suppressed rows\{0,1\}, starred, would' "$dir/err"; then
 				a=drop drop=1
 				recode -n "$node" "${H[@]}" -k "$k" --max-suppress "$lim" \
 				    --suppress drop "$dir/t" > "$dir/rel" 2> "$dir/err"

@@ -239,7 +239,9 @@ fd_releases() {
 		    --suppress "$a" "$dir/t" > "$dir/rel" 2> "$dir/err"; then
 			# Suppressed rows starred like a class: refused.
 			if [ "$a" = star ] &&
-			    grep -q "labelled '\*' in every attribute" "$dir/err"; then
+			    grep -q -e "labelled '\*' in every attribute" \
+				-e "suppressed rows\{0,1\}, starred, would" \
+				"$dir/err"; then
 				a=drop
 				recode -n "$node" "${opt[@]}" \
 				    "${ropt[@]+"${ropt[@]}"}" --suppress drop \

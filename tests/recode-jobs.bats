@@ -59,7 +59,7 @@ middle() {
 			[ "$(cat "$T/st.1")" = 0 ] || { cat "$T/err.1"; return 1; }
 		done <<-EOF_
 		age=1,zipcode=0,car=1|-k 5 -v
-		age=1,zipcode=1,car=0|-k 3 -s elevel -l 2 -v
+		age=1,zipcode=1,car=0|-k 3 -s elevel -l 2 --suppress drop -v
 		age=0,salary=1|-k 4 --suppress drop -x loan,hvalue
 		age=2,zipcode=1|-k 1
 		age=1,car=1|-k 2 -S 8M

@@ -102,7 +102,7 @@ cases() {
 }
 
 @test "--classes: the release by stale counts is never written with exit 0; by the right ones, it is the two-pass release" {
-	N="-H $AH -n age=0 -k 2"
+	N="-H $AH -n age=0 -k 2 --suppress drop"
 	recode $N t.tsv > want
 	recode $N --classes ok.fs t.tsv | cmp - want
 	recode $N --classes ok.fs -o out t.tsv
@@ -127,14 +127,27 @@ cases() {
 	run --separate-stderr score --check -k 2 -q age --columns "$cols" rel
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"check_k	fail"* ]]
-	# With the right counts the merged release passes the same check,
-	# and is the whole run's less its header.
+	# With the right counts, and the suppressed row dropped, the merged
+	# release passes the same check, and is the whole run's less its
+	# header.
+	for p in part.*; do
+		recode -H "$AH" -n age=0 -k 2 --classes ok.fs --part \
+		    --suppress drop --columns "$cols" "$p" || false
+	done > rel
+	recode -H "$AH" -n age=0 -k 2 --suppress drop t.tsv | tail -n +2 | cmp - rel
+	score --check -k 2 -q age --columns "$cols" rel > /dev/null
+	# Starred, the one suppressed row is a class below k: no split can
+	# tell, the whole run refuses it, and the check of the merged
+	# release fails.
 	for p in part.*; do
 		recode -H "$AH" -n age=0 -k 2 --classes ok.fs --part \
 		    --columns "$cols" "$p" || false
 	done > rel
-	recode -H "$AH" -n age=0 -k 2 t.tsv | tail -n +2 | cmp - rel
-	score --check -k 2 -q age --columns "$cols" rel > /dev/null
+	run --separate-stderr recode -H "$AH" -n age=0 -k 2 t.tsv
+	[ "$status" -eq 1 ]
+	run --separate-stderr score --check -k 2 -q age --columns "$cols" rel
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"check_k	fail"* ]]
 	# Without --part a split fails the count check.
 	run --separate-stderr recode -H "$AH" -n age=0 -k 2 --classes ok.fs \
 	    --suppress drop --columns "$cols" part.aa
@@ -334,16 +347,49 @@ cases() {
 
 @test "a class '*' in every attribute but an empty last one is told apart from the suppressed rows, '*' in all (found by review: refused with exit 2)" {
 	printf 'a\tA\t*\nb\tA\t*\nc\tA\t*\n' > h3.tsv
-	printf 'p\tq\ts\n1\t\tx\n2\t\tx\n3\ta\tx\n4\ta\tx\n5\tb\tx\n' > t3.tsv
+	printf 'p\tq\ts\n1\t\tx\n2\t\tx\n3\ta\tx\n4\ta\tx\n5\tb\tx\n6\tc\tx\n' > t3.tsv
 	run --separate-stderr recode -n p=2,q=0 -H p=interval:10 -H q=h3.tsv -k 2 t3.tsv
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf 'p\tq\ts\n*\t\tx\n*\t\tx\n*\ta\tx\n*\ta\tx\n*\t*\tx')" ]
+	[ "$output" = "$(printf 'p\tq\ts\n*\t\tx\n*\t\tx\n*\ta\tx\n*\ta\tx\n*\t*\tx\n*\t*\tx')" ]
 	echo "$output" | score -q p,q -k 2 --check > s
-	grep -qx 'suppressed	1' s && grep -qx 'check_k	pass' s
+	grep -qx 'suppressed	2' s
+	grep -qx 'check_k	pass' s
 	# '*' in both, beside a suppressed row: refused as before.
 	printf 'a\t*\t*\nb\t*\t*\nc\tC\t*\n' > h5.tsv
 	printf 'p\tq\ts\n1\ta\tx\n2\ta\tx\n3\tb\tx\n4\tb\tx\n5\tc\tx\n' > t5.tsv
 	run --separate-stderr recode -n p=2,q=1 -H p=interval:10 -H q=h5.tsv -k 2 t5.tsv
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"labelled '*' in every attribute (4 rows) is kept, and 1 suppressed rows would look the same"* ]]
+}
+
+@test "--suppress star: starred rows are one class to an outsider: fewer than k, or with -l or --closeness any, are refused with exit 1 and nothing written; score --check judges them as a class (found by review: 'HIV' released three times beside 2-diverse classes)" {
+	printf 'zip\tdx\n1\tHIV\n1\tHIV\n1\tHIV\n2\tflu\n2\tcold\n3\tflu\n3\tcold\n' > hiv.tsv
+	lattice-search -q zip -H zip=interval:10 -k 2 -s dx -l 2 --max-suppress 3 --best -o n.tsv hiv.tsv
+	run --separate-stderr recode -n n.tsv -H zip=interval:10 -k 2 -s dx -l 2 --max-suppress 3 -o rel.tsv hiv.tsv
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "recode: 3 suppressed rows, starred, would show their sensitive values outside every class that -l and --closeness judge: use --suppress drop" ]
+	[ ! -e rel.tsv ]
+	recode -n n.tsv -H zip=interval:10 -k 2 -s dx -l 2 --max-suppress 3 --suppress drop -o rel.tsv hiv.tsv
+	[ "$(cut -f 2 rel.tsv | tr '\n' ,)" = "dx,flu,cold,flu,cold," ]
+	score --check -q zip -k 2 -s dx -l 2 rel.tsv > /dev/null
+	# The release that was written: the starred rows fail -l as a class.
+	printf 'zip\tdx\n*\tHIV\n*\tHIV\n*\tHIV\n2\tflu\n2\tcold\n3\tflu\n3\tcold\n' > leak.tsv
+	run score --check -q zip -k 2 -s dx -l 2 leak.tsv
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"check_l_distinct	fail"* ]]
+	run score --check -q zip -k 2 -s dx --closeness 0.3 leak.tsv
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"check_closeness	fail"* ]]
+	# k alone: one suppressed row would be whoever no class covers.
+	printf 'zip\tdx\n10\tflu\n11\tcold\n20\tHIV\n' > h2.tsv
+	run --separate-stderr recode -n zip=1 -H zip=interval:10 -k 2 --max-suppress 1 h2.tsv
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "recode: 1 suppressed row, starred, would make a class of fewer than 2 rows (-k), which singles out whoever no other class covers: use --suppress drop" ]
+	printf 'zip\tdx\n[10,20)\tflu\n[10,20)\tcold\n*\tHIV\n' > leak2.tsv
+	run score --check -q zip -k 2 leak2.tsv
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"check_k	fail"* ]]
+	run --separate-stderr recode -n zip=1 -H zip=interval:10 -k 2 --max-suppress 1 --suppress drop h2.tsv
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'zip\tdx\n[10,20)\tflu\n[10,20)\tcold')" ]
 }

@@ -79,9 +79,13 @@ vstat() {
 	done
 }
 
-@test "-k above the row count suppresses every row" {
+@test "-k above the row count suppresses every row: starred, they would be a class below k, refused" {
 	printf 'age\tx\n17\ta\n17\tb\n90\tc\n' > "$T/t"
 	run --separate-stderr recode -H "$AH" -n age=1 -k 4 "$T/t"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "recode: 3 suppressed rows, starred, would make a class of fewer than 4 rows (-k), which singles out whoever no other class covers: use --suppress drop" ]
+	run --separate-stderr recode -H "$AH" -n age=1 -k 3 "$T/t"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf 'age\tx\n*\ta\n*\tb\n*\tc')" ]
 	run --separate-stderr recode -H "$AH" -n age=1 -k 4 --max-suppress 2 "$T/t"
@@ -136,7 +140,7 @@ vstat() {
 	mkdir "$T/tmp"
 	randtable 7 20000 4 400 > "$T/r"
 	set -- -H c1=interval:2,4 -H c2=mask:1 -H c3=interval:5 \
-	    -n c1=1,c2=0,c3=1 -k 3 -s c4 -l 2
+	    -n c1=1,c2=0,c3=1 -k 3 -s c4 -l 2 --suppress drop
 	recode "$@" "$T/r" > "$T/want"
 	run --separate-stderr recode -v -S 64K -T "$T/tmp" "$@" "$T/r"
 	[ "$status" -eq 0 ]
@@ -205,7 +209,15 @@ vstat() {
 53720\t38\tacne')" > "$T/t"
 	set -- -H zip=mask:1,2 -H age=interval:10 -n zip=0,age=1 -k 3
 	while IFS='|' read -r args want; do
+		# Starred, the suppressed rows would show their values.
 		run --separate-stderr recode "$@" $args "$T/t"
+		if [[ $args == *-l* ]] && [[ $want == *'*'* ]]; then
+			[ "$status" -eq 1 ] || { echo "$args: $status"; false; }
+			[[ $stderr == *"starred, would show their sensitive values"* ]]
+			run --separate-stderr recode "$@" $args --suppress drop "$T/t"
+			[ "$status" -eq 0 ] || { echo "$args: $stderr"; false; }
+			want=${want//\* /}
+		fi
 		[ "$status" -eq 0 ] || { echo "$args: $stderr"; false; }
 		[ "$(printf '%s\n' "$output" | cut -f1 | tr '\n' ' ')" = "$want" ] ||
 		    { echo "$args: $output"; false; }
@@ -219,20 +231,24 @@ vstat() {
 	-s dis -l 2 --diversity recursive -c 3|zip * * * 53712 53712 53712 53720 53720 53720 
 	-s dis -l 2 --diversity recursive -c 2|zip * * * * * * 53720 53720 53720 
 	EOF_
-	# The ages of suppressed rows are starred too; dis is kept.
-	run --separate-stderr recode "$@" -s dis -l 2 "$T/t"
+	# The ages of suppressed rows are starred too; dis is kept (k alone:
+	# with -l, starred rows would show it, and are refused).
+	run --separate-stderr recode "$@" -k 4 "$T/t"
 	[ "${lines[1]}" = "$(printf '*\t*\tflu')" ]
-	[[ "$stderr" == "recode: warning: 3 suppressed rows, starred, show their sensitive values outside every class that -l and --closeness judge: use --suppress drop" ]]
-	[ "${lines[4]}" = "$(printf '53712\t[20,30)\tflu')" ]
+	run --separate-stderr recode "$@" -s dis -l 2 "$T/t"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "recode: 3 suppressed rows, starred, would show their sensitive values outside every class that -l and --closeness judge: use --suppress drop" ]
+	run --separate-stderr recode "$@" -s dis -l 2 --suppress drop "$T/t"
+	[ "${lines[1]}" = "$(printf '53712\t[20,30)\tflu')" ]
 	# Without -k, -l alone suppresses.
-	run recode -k 1 -H zip=mask:1,2 -H age=interval:10 -n zip=0,age=1 -s dis -l 3 "$T/t"
-	[ "$(printf '%s\n' "$output" | grep -c '^\*')" -eq 6 ]
+	run recode -k 1 -H zip=mask:1,2 -H age=interval:10 -n zip=0,age=1 -s dis -l 3 --suppress drop "$T/t"
+	[ "$(printf '%s\n' "$output" | wc -l)" -eq 4 ]
 }
 
 # expect K LV1 LV2 LV3 [L]: recode's expected output, computed
 # in awk from $T/r: c1 under interval:2,4, c2 under mask:1, c3 under interval:5
 # at the given levels; classes under k (or with fewer than L distinct
-# c4) are starred.
+# c4) are starred, or with L dropped (recode refuses to star them).
 expect() {
 	awk -F'\t' -v OFS='\t' -v k="$1" -v l1="$2" -v l2="$3" -v l3="$4" \
 	    -v l="${5:-0}" '
@@ -248,7 +264,8 @@ expect() {
 	}
 	{
 		key = g1($1) "\t" g2($2) "\t" g3($3)
-		if (n[key] < k || m[key] < l) print "*", "*", "*", $4
+		if ((n[key] < k || m[key] < l) && l == 0) print "*", "*", "*", $4
+		else if (n[key] < k || m[key] < l) ;
 		else print key, $4
 	}' "$T/r" "$T/r"
 }
@@ -266,12 +283,12 @@ check_k() {
 		randtable "$seed" 3000 4 "$card" > "$T/r"
 		set -- -H c1=interval:2,4 -H c2=mask:1 -H c3=interval:5 \
 		    -n c1=$l1,c2=$l2,c3=$l3 -k "$k"
-		[ "$l" = 0 ] || set -- "$@" -s c4 -l "$l"
+		[ "$l" = 0 ] || set -- "$@" -s c4 -l "$l" --suppress drop
 		recode "$@" "$T/r" > "$T/got"
 		expect "$k" "$l1" "$l2" "$l3" "$l" | cmp - "$T/got" ||
 		    { echo "seed $seed"; false; }
 		check_k "$k" < "$T/got"
-		cut -f4 "$T/r" | cmp - <(cut -f4 "$T/got")
+		[ "$l" != 0 ] || cut -f4 "$T/r" | cmp - <(cut -f4 "$T/got")
 	done <<-EOF_
 	1 10 2 0 0 0 0
 	2 30 5 1 0 1 0
@@ -560,14 +577,19 @@ patients() {
 	    '[25-27]	Female	53712	Hepatitis' \
 	    '[25-26]	Male	53711	Flu' \
 	    '[25-27]	Female	53712	AIDS')" ]
-	# Not 2-diverse: class 1 (Flu twice) goes too.
+	# Not 2-diverse: class 1 (Flu twice) goes too; starred, the rows
+	# would show their diseases.
 	run --separate-stderr recode -r "$T/r.tsv" -k 2 -s Disease -l 2 "$T/p.tsv"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "recode: 4 suppressed rows, starred, would show their sensitive values outside every class that -l and --closeness judge: use --suppress drop" ]
+	run --separate-stderr recode -r "$T/r.tsv" -k 2 -s Disease -l 2 --suppress drop "$T/p.tsv"
 	[ "$status" -eq 0 ]
-	[ "$(printf '%s\n' "$output" | cut -f1 | tr '\n' ' ')" = "Age * [25-27] * * [25-27] * " ]
+	[ "$(printf '%s\n' "$output" | cut -f1 | tr '\n' ' ')" = "Age [25-27] [25-27] " ]
 	# -l alone: one row has one disease, so classes 3 and 4 go too.
-	run --separate-stderr recode -r "$T/r.tsv" -s Disease -l 2 "$T/p.tsv"
+	run --separate-stderr recode -r "$T/r.tsv" -s Disease -l 2 --suppress drop "$T/p.tsv"
 	[ "$status" -eq 0 ]
-	[ "$(printf '%s\n' "$output" | cut -f1 | tr '\n' ' ')" = "Age * [25-27] * * [25-27] * " ]
+	[ "$(printf '%s\n' "$output" | cut -f1 | tr '\n' ' ')" = "Age [25-27] [25-27] " ]
 	run --separate-stderr recode -r "$T/r.tsv" -k 1 "$T/p.tsv"
 	[ "$(printf '%s\n' "$output" | cut -f1 | tr '\n' ' ')" = "Age [25-26] [25-27] [25-26] 27 [25-27] 28 " ]
 	# --max-suppress: exceeded exits 1, nothing written.
@@ -816,10 +838,10 @@ mapped() {
 	-k 10 --max-suppress 121 --suppress drop
 	-k 10 -x salary-class
 	-k 40 --suppress star
-	-s salary-class -l 2
+	-s salary-class -l 2 --suppress drop
 	-k 5 -s salary-class -l 2 --suppress drop
-	-s salary-class -l 1.9 --diversity entropy
-	-k 3 -s salary-class -l 2 --diversity recursive -c 3
+	-s salary-class -l 1.9 --diversity entropy --suppress drop
+	-k 3 -s salary-class -l 2 --diversity recursive -c 3 --suppress drop
 	EOF_
 	# A frequency set with fewer key columns, or at other attribute
 	# positions, or with sums, counts the same classes.
@@ -873,7 +895,7 @@ mapped() {
 		splits_of "$T/r" 499
 		set -- -H c1=interval:2,4 -H c2=mask:1 -H c3=interval:5 \
 		    -n c1=$l1,c2=$l2,c3=$l3 -k "$k"
-		[ "$l" = 0 ] || set -- "$@" -s c4 -l "$l"
+		[ "$l" = 0 ] || set -- "$@" -s c4 -l "$l" --suppress drop
 		recode "$@" "$T/r" | tail -n +2 > "$T/want"
 		expect "$k" "$l1" "$l2" "$l3" "$l" | tail -n +2 | cmp - "$T/want"
 		mapped --classes "$T/fs" "$@" || { echo "seed $seed"; false; }
@@ -893,7 +915,7 @@ mapped() {
 	freqset "$T/r" > "$T/fs"
 	splits_of "$T/r" 4001
 	set -- -H c1=interval:2,4 -H c2=mask:1 -H c3=interval:5 \
-	    -n c1=1,c2=0,c3=1 -k 3 -s c4 -l 2
+	    -n c1=1,c2=0,c3=1 -k 3 -s c4 -l 2 --suppress drop
 	recode "$@" "$T/r" | tail -n +2 > "$T/want"
 	mapped --classes "$T/fs" -S 64K "$@"
 	run --separate-stderr recode -v --classes "$T/fs" -S 64K "$@" "$T/r"
@@ -1047,8 +1069,8 @@ mapped() {
 		[ ! -e "$T/out" ]
 	done
 	recode -r "$T/r.tsv" --missing '*' -k 4 -s s -l 2 --diversity entropy \
-	    --max-suppress 6 --keep-class "$T/p.tsv" > "$T/kept"
-	[ "$(cut -f 3 "$T/kept" | sort | uniq -c | awk '{ print $1 $2 }' | tr '\n' ' ')" = "6* 61 1class " ]
+	    --max-suppress 6 --keep-class --suppress drop "$T/p.tsv" > "$T/kept"
+	[ "$(cut -f 3 "$T/kept" | sort | uniq -c | awk '{ print $1 $2 }' | tr '\n' ' ')" = "61 1class " ]
 	# A hierarchy whose top is '*', under --relaxed.
 	printf 'a\tab\t*\nb\tab\t*\nc\tcd\t*\nd\tcd\t*\n' > "$T/h.tsv"
 	printf 'cat\ts\na\tx\na\ty\nc\tz\nc\tw\nc\tw\nc\tw\n' > "$T/c.tsv"

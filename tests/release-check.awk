@@ -22,8 +22,9 @@
 #  - every column but the QIs (and their Q_mean) is unchanged;
 #  - a row is suppressed when it is missing (drop=1), at most maxsupp
 #    of them (default 0); or, without drop, when each of its QIs is mark
-#    ('*'): as many rows as maxsupp, or they must form a class that
-#    meets the requirements (a node may generalize every QI to '*');
+#    ('*'): they are one class to an outsider, which must meet the
+#    requirements as any other (a node may generalize every QI to '*'
+#    too);
 #  - each QI of a row kept is true to the original value: the value
 #    itself, '*', an ancestor in its hierarchy file (hier), an interval
 #    [a,b) that holds it (gen: a generated interval: hierarchy), the
@@ -382,11 +383,8 @@ END {
 	for (key in size) {
 		kk = key
 		gsub(SUBSEP, "|", kk)
-		# The rows all of whose QIs are the mark: suppressed, within
-		# the limit, or else a class like any other.
-		if (!drop && kk ~ /^(\|\*)+$/ && size[key] == nstar &&
-		    nstar <= maxsupp)
-			continue
+		# The rows all of whose QIs are the mark, suppressed or
+		# not, are one class to an outsider, like any other.
 		if (size[key] < k)
 			fail("class " kk ": " size[key] " rows, k = " k)
 		for (j = 1; j <= nsc; j++) {

@@ -120,9 +120,22 @@ value() {
 	[ "$(value check_variance)" = fail ]
 }
 
-@test "suppressed rows (every QI '*') cost |T| each and skip the k check" {
+@test "suppressed rows (every QI '*') cost |T| each, and are checked as one class: k of them, or none" {
 	printf 'a\tb\ts\n1\tx\tu\n1\tx\tv\n*\t*\tu\n*\tx\tw\n*\tx\tu\n' > "$T/t"
 	run score --check -k 2 -q a,b "$T/t"
+	[ "$status" -eq 1 ]
+	[ "$(value check_k)" = fail ]
+	run score --check -k 1 -q a,b "$T/t"
+	[ "$status" -eq 0 ]
+	# With a second suppressed row, k = 2 holds; their values are one
+	# class's for -l.
+	printf '*\t*\tv\n' >> "$T/t"
+	run score --check -k 2 -q a,b -s s -l 2 "$T/t"
+	[ "$status" -eq 0 ]
+	run score --check -k 2 -q a,b -s s -l 3 "$T/t"
+	[ "$(value check_l_distinct)" = fail ]
+	sed -i '$d' "$T/t"
+	run score --check -k 1 -q a,b "$T/t"
 	[ "$status" -eq 0 ]
 	[ "$(value rows)" = 5 ]
 	[ "$(value suppressed)" = 1 ]

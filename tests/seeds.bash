@@ -35,7 +35,7 @@ seedsplit() {
 	mid=$(((first + last) / 2))
 	shift 3
 	# shellcheck disable=SC2163 # the arguments are names of functions
-	export -f seedcheck "$@"
+	export -f seedcheck recode_sd "$@"
 	export T BATS_TEST_DIRNAME
 	bash -c "seedcheck $f $first $mid" > "$T/log1" 2>&1 &
 	p1=$!
