@@ -1096,6 +1096,29 @@ sums_ok(uint64_t n, const kn_sum *sm)
 /* Scores the class just read. */
 static void supp_checks(uint64_t n);
 
+/* Whether the class of n rows being ended meets --variance in
+ * sensitive column i, its variance in *var. */
+static int
+class_variance(size_t i, uint64_t n, long double *var)
+{
+	struct sens *se = &sens[i];
+	kn_sum sm;
+	int F = se->sc > (se->ssc + 1) / 2 ? se->sc : (se->ssc + 1) / 2;
+
+	/* Bring s to scale F and ss to 2F. */
+	sm.s = se->s;
+	sm.ss = se->ss;
+	if (__builtin_mul_overflow(sm.s, kn_pow10(F - se->sc), &sm.s) ||
+	    __builtin_mul_overflow(sm.ss, kn_pow10(2 * F - se->ssc), &sm.ss))
+		kn_die("sum overflow");
+	if (o.sumsq[i] != NULL && !sums_ok(n, &sm))
+		kn_die("%s: column '%s': the sums of class '%.*s' are not "
+		    "those of any numbers (the sum of squares is below the "
+		    "squared sum over the count)", o.sfile, o.sumsq[i],
+		    (int)(a.keylen > 0 ? a.keylen - 1 : 0), a.key);
+	return kn_variance_ok(n, &sm, F, o.req.vm, o.req.vs, var);
+}
+
 static void
 end_class(void)
 {
@@ -1174,27 +1197,9 @@ end_class(void)
 			a.lfail = 1;
 	}
 	for (i = 0; o.req.hasv && i < o.ns; i++) {
-		struct sens *se = &sens[i];
-		kn_sum sm;
 		long double var;
-		int F = se->sc > (se->ssc + 1) / 2 ? se->sc :
-		    (se->ssc + 1) / 2;
 
-		/* Bring s to scale F and ss to 2F. */
-		sm.s = se->s;
-		sm.ss = se->ss;
-		if (__builtin_mul_overflow(sm.s, kn_pow10(F - se->sc),
-		    &sm.s) ||
-		    __builtin_mul_overflow(sm.ss, kn_pow10(2 * F - se->ssc),
-		    &sm.ss))
-			kn_die("sum overflow");
-		if (o.sumsq[i] != NULL && !sums_ok(n, &sm))
-			kn_die("%s: column '%s': the sums of class '%.*s' are "
-			    "not those of any numbers (the sum of squares is "
-			    "below the squared sum over the count)", o.sfile,
-			    o.sumsq[i], (int)(a.keylen > 0 ? a.keylen - 1 : 0),
-			    a.key);
-		if (!kn_variance_ok(n, &sm, F, o.req.vm, o.req.vs, &var))
+		if (!class_variance(i, n, &var))
 			a.vfail = 1;
 		if ((a.first && i == 0) || var < a.varmin)
 			a.varmin = var;
@@ -1210,7 +1215,6 @@ supp_checks(uint64_t n)
 {
 	size_t i, m;
 	long double he, var;
-	kn_sum sm;
 
 	if (o.req.k > 0 && n < (uint64_t)o.req.k)
 		a.kfail = 1;
@@ -1220,20 +1224,9 @@ supp_checks(uint64_t n)
 		if (!kn_sclass_ldiv(&sens[i].v, &o.req.ld, n, &a.vals,
 		    &a.valcap, &m, &he))
 			a.lfail = 1;
-	for (i = 0; o.req.hasv && i < o.ns; i++) {
-		struct sens *se = &sens[i];
-		int F = se->sc > (se->ssc + 1) / 2 ? se->sc :
-		    (se->ssc + 1) / 2;
-
-		sm.s = se->s;
-		sm.ss = se->ss;
-		if (__builtin_mul_overflow(sm.s, kn_pow10(F - se->sc),
-		    &sm.s) ||
-		    __builtin_mul_overflow(sm.ss, kn_pow10(2 * F - se->ssc),
-		    &sm.ss) ||
-		    !kn_variance_ok(n, &sm, F, o.req.vm, o.req.vs, &var))
+	for (i = 0; o.req.hasv && i < o.ns; i++)
+		if (!class_variance(i, n, &var))
 			a.vfail = 1;
-	}
 }
 
 /* Measures the classes for t-closeness, once the whole table is read. */
