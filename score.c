@@ -1093,7 +1093,6 @@ sums_ok(uint64_t n, const kn_sum *sm)
 	return kn_big_cmp(&bl, &br) >= 0;
 }
 
-/* Scores the class just read. */
 static void supp_checks(uint64_t n);
 
 /* Whether the class of n rows being ended meets --variance in
@@ -1119,6 +1118,7 @@ class_variance(size_t i, uint64_t n, long double *var)
 	return kn_variance_ok(n, &sm, F, o.req.vm, o.req.vs, var);
 }
 
+/* Scores the class just read. */
 static void
 end_class(void)
 {
@@ -1138,8 +1138,9 @@ end_class(void)
 			if (sens[i].sorted)
 				cvals_end_sclass(&sens[i].cv, &sens[i].v);
 			kn_sclass_end(&sens[i].v);
-			/* Suppressed rows and empty classes are measured
-			 * in no class, but are the table's. */
+			/* Empty classes are measured in no class, but
+			 * are the table's; the rows '*' everywhere are
+			 * judged as one (supp_checks). */
 			if (o.req.hast)
 				tcd_class(&sens[i].tc, n, n > 0);
 		}
