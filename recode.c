@@ -764,10 +764,12 @@ class_last(void)
 	}
 	/* Starred, the suppressed rows are a class of their own to an
 	 * outsider, who finds there anyone whose values no other class
-	 * covers: it must hold k rows (a part of the table cannot tell:
-	 * score --check on the whole release does), and show no
-	 * sensitive value that -l or --closeness did not judge. */
-	if (!o.drop && cl.supp > 0 && cl.supp < o.req.k && !cl.part) {
+	 * covers: it must hold k rows (a part of the table cannot tell,
+	 * but from the whole table's counts, --classes: score --check on
+	 * the whole release does), and show no sensitive value that -l or
+	 * --closeness did not judge (l above 1, exactly: lceil). */
+	if (!o.drop && cl.supp > 0 && cl.supp < o.req.k &&
+	    (!cl.part || cl.known)) {
 		kn_warn("%llu suppressed row%s, starred, would make a class "
 		    "of fewer than %llu rows (-k), which singles out whoever "
 		    "no other class covers: use --suppress drop",
@@ -775,13 +777,15 @@ class_last(void)
 		    (unsigned long long)o.req.k);
 		kn_exit(1);
 	}
-	if (!o.drop && cl.supp > 0 && ((o.req.ld.on && o.req.ld.l > 1) ||
+	if (!o.drop && cl.supp > 0 && ((o.req.ld.on && o.req.ld.lceil > 1) ||
 	    o.req.hast)) {
 		kn_warn("%llu suppressed row%s, starred, would show %s "
-		    "sensitive values outside every class that -l and "
-		    "--closeness judge: use --suppress drop",
+		    "sensitive values outside every class that %s judge%s: "
+		    "use --suppress drop",
 		    (unsigned long long)cl.supp, cl.supp == 1 ? "" : "s",
-		    cl.supp == 1 ? "its" : "their");
+		    cl.supp == 1 ? "its" : "their",
+		    !o.req.hast ? "-l" : !o.req.ld.on ? "--closeness" :
+		    "-l and --closeness", o.req.ld.on && o.req.hast ? "" : "s");
 		kn_exit(1);
 	}
 }

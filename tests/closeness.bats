@@ -209,7 +209,7 @@ ordered_oracle() {
 	run --separate-stderr recode -T "$T/none" -n q=0 -H q=interval:10 -k 1 -s s \
 	    --closeness 0.5 "$T/t.tsv"
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "recode: 1 suppressed row, starred, would show its sensitive values outside every class that -l and --closeness judge: use --suppress drop" ]
+	[ "$stderr" = "recode: 1 suppressed row, starred, would show its sensitive values outside every class that --closeness judges: use --suppress drop" ]
 	run --separate-stderr recode -T "$T/none" -n q=0 -H q=interval:10 -k 1 -s s \
 	    --closeness 0.5 --suppress drop "$T/t.tsv"
 	[ "$status" -eq 0 ]

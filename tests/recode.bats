@@ -237,7 +237,7 @@ vstat() {
 	[ "${lines[1]}" = "$(printf '*\t*\tflu')" ]
 	run --separate-stderr recode "$@" -s dis -l 2 "$T/t"
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "recode: 3 suppressed rows, starred, would show their sensitive values outside every class that -l and --closeness judge: use --suppress drop" ]
+	[ "$stderr" = "recode: 3 suppressed rows, starred, would show their sensitive values outside every class that -l judges: use --suppress drop" ]
 	run --separate-stderr recode "$@" -s dis -l 2 --suppress drop "$T/t"
 	[ "${lines[1]}" = "$(printf '53712\t[20,30)\tflu')" ]
 	# Without -k, -l alone suppresses.
@@ -582,7 +582,7 @@ patients() {
 	run --separate-stderr recode -r "$T/r.tsv" -k 2 -s Disease -l 2 "$T/p.tsv"
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
-	[ "$stderr" = "recode: 4 suppressed rows, starred, would show their sensitive values outside every class that -l and --closeness judge: use --suppress drop" ]
+	[ "$stderr" = "recode: 4 suppressed rows, starred, would show their sensitive values outside every class that -l judges: use --suppress drop" ]
 	run --separate-stderr recode -r "$T/r.tsv" -k 2 -s Disease -l 2 --suppress drop "$T/p.tsv"
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | cut -f1 | tr '\n' ' ')" = "Age [25-27] [25-27] " ]
