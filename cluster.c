@@ -996,7 +996,6 @@ per_node(
 			if ((pt->cl->worker.pid = fork()) < 0)
 				kn_die_sys("fork");
 			if (pt->cl->worker.pid == 0) {
-				kn_child_set(0);
 				close(fd[1]);
 				if (dup2(fd[0], 0) < 0)
 					kn_die_sys("dup2");
@@ -1033,6 +1032,16 @@ put_val(FILE *fp, int64_t v, int S)
 	fwrite(b, 1, 1 + kn_dec_format((kn_i128)v, S, b + 1), fp);
 }
 
+/* Writes the root's first lines: the sig, the lines of the table
+ * hb[0..hn) (domain, scale, sdist) and their digest. */
+static void
+root_head(const struct part *pt, const char *hb, size_t hn)
+{
+	printf("sig\t%s\n", pt->cl->tree.sig);
+	fwrite(hb, 1, hn, stdout);
+	printf("digest\t%016llx\n", (unsigned long long)root_digest(hb, hn));
+}
+
 /* Dies unless the dictionaries a cuts job holds fit half of -S. */
 static void
 dicts_fit(struct part *pt)
@@ -1044,28 +1053,6 @@ dicts_fit(struct part *pt)
 		    "values, the labels and the hierarchies", b);
 }
 
-/* The node's groups in turn from group_first's, held (gl[0..n)) or
- * spooled (sp). */
-static size_t
-group_first(struct cspool *sp)
-{
-	if (sp->f != NULL)
-		cstream_rewind(sp);
-	return 0;
-}
-
-static int
-group_next(const struct cgroup *gl, size_t n, size_t *i, struct cspool *sp,
-    struct cgroup *e)
-{
-	if (sp->f != NULL)
-		return cstream_next(sp, e);
-	if (*i >= n)
-		return 0;
-	*e = gl[(*i)++];
-	return 1;
-}
-
 /* Cuts job (reduce), one node: its groups "QI, value, sensitive value,
  * target, count" (the same group on several lines is added), then the
  * cut mond_partition() would make, or the node's region if there is none:
@@ -1075,9 +1062,12 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 {
 	struct cgroup *gl = NULL, e;
 	size_t n = 0, cap = 0, nf, fcap = 0, i, j, budget, grown = 0;
-	size_t ns0, nt0, headn = 0;
-	char *head = NULL;
-	FILE *hd;
+	size_t ns0, nt0, hn = 0;
+	char *hb = NULL;
+	/* The rows of each sensitive value and target in the first QI's
+	 * groups: the node's, by value (sums, the table's distribution). */
+	uint64_t *cnt[2] = { NULL, NULL };
+	size_t ncnt[2] = { 0, 0 }, ccap[2] = { 0, 0 };
 	kn_str *f = NULL;
 	kn_reader r;
 	uint64_t tot = 0, *dt = kn_zalloc((pt->nqi + 1) * sizeof(uint64_t));
@@ -1185,6 +1175,16 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			    (unsigned long long)r.lineno, id);
 		if (__builtin_add_overflow(dt[e.j], e.cnt, &dt[e.j]))
 			kn_die("node %s: a count overflows 64 bits", id);
+		for (j = 0; j < 2 && e.j == 0; j++) {
+			uint32_t x = j == 0 ? e.s : e.y;
+
+			for (; ncnt[j] <= x; ncnt[j]++) {
+				cnt[j] = kn_grow(cnt[j], &ccap[j], ncnt[j],
+				    sizeof(uint64_t), 64);
+				cnt[j][ncnt[j]] = 0;
+			}
+			cnt[j][x] += e.cnt;	/* at most dt[0] */
+		}
 		/* Held while they take a quarter of -S (the ranks and groups
 		 * made of them take about twice as much again), else
 		 * spooled and streamed (cstream.c). */
@@ -1206,6 +1206,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	kn_reader_close(&r);
 	free(sbuf);
 	dicts_fit(pt);
+	/* A number's m now its id in the column's dictionary. */
 	for (i = 0; i < n; i++)
 		if (pt->dims[gl[i].j].h == NULL)
 			gl[i].m = mond_numdict_id(&pt->dims[gl[i].j].vd,
@@ -1224,8 +1225,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		    (unsigned long long)c->n);
 	if (tot == 0) {
 		/* An empty table: no row, no class. */
-		printf("sig\t%s\ndigest\t%016llx\nsize\tr\t0\n",
-		    pt->cl->tree.sig, (unsigned long long)root_digest("", 0));
+		root_head(pt, "", 0);
+		printf("size\tr\t0\n");
 		return;
 	}
 	/* Codes as out of core: ranks of the values, depth-first leaves. */
@@ -1238,11 +1239,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	pt->exact_sums = 1;
 	if (pt->req.hast && root) {
 		/* The table's distribution: the root's groups of a QI. */
-		if (pt->nscount > 0)
-			memset(pt->scount, 0, pt->nscount * sizeof(uint64_t));
-		for (i = group_first(sp); group_next(gl, n, &i, sp, &e);)
-			if (e.j == 0)
-				pt->scount[e.s] += e.cnt;
+		for (i = 0; i < pt->nscount; i++)
+			pt->scount[i] = i < ncnt[0] ? cnt[0][i] : 0;
 	} else if (pt->req.hast)
 		sdist_set(pt, id);
 	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
@@ -1258,19 +1256,17 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 
 		if (j == 0 ? !pt->req.hasv : pt->split != SPLIT_REGRESSION)
 			continue;
-		for (i = group_first(sp); group_next(gl, n, &i, sp, &e);) {
-			uint32_t x = j == 0 ? e.s : e.y;
-
-			if (e.j != 0)
+		for (i = 0; i < ncnt[j]; i++) {
+			if (cnt[j][i] == 0)
 				continue;
-			v = j == 0 ? pt->sens_val[x] : pt->targ_val[x];
+			v = j == 0 ? pt->sens_val[i] : pt->targ_val[i];
 			v = v < 0 ? -v : v;
 			if (v > top) {
 				top = v;
-				big = x;
+				big = i;
 			}
 			if (!over && (__builtin_mul_overflow(v,
-			    (kn_i128)e.cnt, &w) ||
+			    (kn_i128)cnt[j][i], &w) ||
 			    __builtin_add_overflow(a, w, &a) ||
 			    (j == 0 && (__builtin_mul_overflow(w, v, &w) ||
 			    __builtin_add_overflow(b, w, &b)))))
@@ -1287,9 +1283,9 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		struct msums ms;
 
 		memset(&ms, 0, sizeof(ms));
-		for (i = group_first(sp); group_next(gl, n, &i, sp, &e);)
-			if (e.j == 0)
-				msens_sums_add(pt, &ms, e.s, e.cnt);
+		for (i = 0; i < ncnt[0]; i++)
+			if (cnt[0][i] > 0)
+				msens_sums_add(pt, &ms, (uint32_t)i, cnt[0][i]);
 		msens_sums_check(pt, &ms, pt->cl->tree.snames, tot);
 	}
 	for (i = 0; i < n; i++) {
@@ -1305,6 +1301,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			    e->cnt);
 	}
 	free(gl);
+	free(cnt[0]);
+	free(cnt[1]);
 	if (sp->f != NULL)
 		cstream_groups(pt, sp);
 	rothko_groups_finish(pt, tot);
@@ -1317,8 +1315,6 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		node_unmet(pt, id);
 	}
 	if (root) {
-		char *hb = NULL;
-		size_t hn = 0;
 		FILE *hf = open_memstream(&hb, &hn);
 
 		if (hf == NULL)
@@ -1346,31 +1342,21 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			}
 		if (pt->split == SPLIT_REGRESSION)
 			fprintf(hf, "scale\tt\t%d\n", pt->targ_F);
-		if (fflush(hf) != 0 || ferror(hf))
+		if (fclose(hf) != 0)
 			kn_die_sys("open_memstream");
-		/* Written once the cut is chosen, which may fail (a full
-		 * -T): nothing before. */
-		if ((hd = open_memstream(&head, &headn)) == NULL)
-			kn_die_sys("open_memstream");
-		fprintf(hd, "sig\t%s\n", pt->cl->tree.sig);
-		fwrite(hb, 1, hn, hd);
-		fprintf(hd, "digest\t%016llx\n",
-		    (unsigned long long)root_digest(hb, hn));
-		if (fclose(hd) != 0)
-			kn_die_sys("open_memstream");
-		fclose(hf);
-		free(hb);
 		if (fits_cluster(pt, tot)) {
-			fwrite(head, 1, headn, stdout);
-			free(head);
+			root_head(pt, hb, hn);
+			free(hb);
 			printf("size\tr\t%llu\n", (unsigned long long)tot);
 			return;
 		}
 	}
 	rothko_choose_cut_on_disk(pt, &best);
-	if (head != NULL) {
-		fwrite(head, 1, headn, stdout);
-		free(head);
+	/* Written once the cut is chosen, which may fail (a full -T):
+	 * nothing before. */
+	if (root) {
+		root_head(pt, hb, hn);
+		free(hb);
 	}
 	if (!best.found) {
 		/* A class: its region from the groups. */

@@ -62,10 +62,10 @@ cstream_next(struct cspool *sp, struct cgroup *g)
 	return 1;
 }
 
-/* The key of group g's number at its column's scale, or die as the
- * groups in memory do (mondrian.c's rank_ids). */
-static uint64_t
-gkey(struct part *pt, const struct cgroup *g)
+/* Group g's number at its column's scale, or die as the groups in
+ * memory do (mondrian.c's rank_ids). */
+static int64_t
+gval(struct part *pt, const struct cgroup *g)
 {
 	const struct dim *dm = &pt->dims[g->j];
 	int64_t v;
@@ -74,7 +74,7 @@ gkey(struct part *pt, const struct cgroup *g)
 	    &v))
 		kn_die("%s: column '%s': the values do not fit 64 bits with "
 		    "%d decimals each", pt->inname, dm->name, dm->S);
-	return (uint64_t)v ^ ((uint64_t)1 << 63);
+	return v;
 }
 
 /* The label a group carries as the groups in memory are given it. */
@@ -84,9 +84,9 @@ glabel(const struct part *pt, const struct cgroup *g)
 	return pt->split == SPLIT_INFOGAIN ? pt->label_rank[g->y] : g->y;
 }
 
-/* struct rothko's feed: the groups of dimension j, a line each: the key, the
- * sensitive value and label (8 hex digits each, as rcut.c reads an id),
- * the count. */
+/* struct rothko's feed: the groups of dimension j, a line each: the
+ * number's key (numkey.c: its sign bit flipped), the sensitive value
+ * and label (8 hex digits each, as rcut.c reads an id), the count. */
 static void
 feed(struct part *pt, size_t j, kn_sorter *so)
 {
@@ -98,7 +98,8 @@ feed(struct part *pt, size_t j, kn_sorter *so)
 	while (cstream_next(sp, &g)) {
 		if (g.j != j)
 			continue;
-		rothko_hex_put(line, gkey(pt, &g), 16);
+		rothko_hex_put(line, (uint64_t)gval(pt, &g) ^ ((uint64_t)1 << 63),
+		    16);
 		rothko_hex_put(line + 16, g.s, 8);
 		rothko_hex_put(line + 24, glabel(pt, &g), 8);
 		rothko_hex_put(line + 32, g.cnt, 16);
@@ -136,7 +137,7 @@ cstream_groups(struct part *pt, struct cspool *sp)
 			    dm->dfsrank[g.m], g.s, glabel(pt, &g), g.cnt);
 		} else {
 			struct sstat *st = &pt->rk->sst[g.j];
-			int64_t v = numkey_value(gkey(pt, &g));
+			int64_t v = gval(pt, &g);
 
 			if (st->nnum == 0 || v < st->mn)
 				st->mn = v;

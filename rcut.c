@@ -319,6 +319,39 @@ scut_line(const char *line, size_t len, void *ctx)
 	sc->any = 1;
 }
 
+/* The sort lines of dimension j of the node on disk being cut, a row
+ * each; keyed by hash, each row's sensitive key goes to sc's
+ * thresholds. */
+static void
+stream_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc)
+{
+	struct oread rd;
+	uint32_t *r;
+	char line[48];
+	int sd = sens_digits(pt), td = targ_digits(pt);
+	size_t t;
+
+	for (t = 0; t < pt->grow.n; t++)
+		pt->grow.t[t].left = pt->grow.t[t].eqleft;
+	rothko_read_open(pt, &rd, pt->rk->snode);
+	while ((r = rothko_read_next(pt, &rd)) != NULL) {
+		if (pt->rk->stn >= 0 &&
+		    rothko_tree_route(pt, r) != (size_t)pt->rk->stn)
+			continue;
+		rothko_hex_put(line, rothko_disk_key(pt, r, j), 16);
+		rothko_hex_put(line + 16, mond_sens_of(pt, r), sd);
+		if (pt->sens_hashed) {
+			lthr_add(&sc->first, mond_sens_of(pt, r),
+			    rothko_disk_key(pt, r, j));
+			lthr_add(&sc->last, mond_sens_of(pt, r),
+			    rothko_disk_key(pt, r, j));
+		}
+		rothko_hex_put(line + 16 + sd, mond_targ_of(pt, r), td);
+		kn_sort_add(so, line, (size_t)(16 + sd + td));
+	}
+	rothko_read_close(&rd);
+}
+
 /* Cuts of a streamed dimension (a node whose numbers' groups outgrow
  * the budget): the node's (key, sensitive value, label) sorted on disk
  * within the budget (extsort.c), then read in order as the groups would
@@ -327,17 +360,12 @@ scut_line(const char *line, size_t len, void *ctx)
 static void
 stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 {
-	const struct onode *on = pt->rk->snode;
 	struct scut sc;
-	struct oread rd;
 	kn_sorter *so;
-	uint32_t *r;
-	char line[48];
-	int sd = sens_digits(pt), td = targ_digits(pt);
 	/* A quarter of what the groups leave: the sort's records may
 	 * double past its budget as they grow (extsort.c), to about twice
 	 * it. */
-	size_t t, budget = pt->rk->avail > pt->rk->gbytes ?
+	size_t budget = pt->rk->avail > pt->rk->gbytes ?
 	    (pt->rk->avail - pt->rk->gbytes) / 4 : 0;
 
 	memset(&sc, 0, sizeof(sc));
@@ -355,30 +383,10 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 		sc.last.last = 1;
 	}
 	so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
-	if (pt->rk->feed != NULL) {
+	if (pt->rk->feed != NULL)
 		pt->rk->feed(pt, j, so);
-		goto sorted;
-	}
-	for (t = 0; t < pt->grow.n; t++)
-		pt->grow.t[t].left = pt->grow.t[t].eqleft;
-	rothko_read_open(pt, &rd, on);
-	while ((r = rothko_read_next(pt, &rd)) != NULL) {
-		if (pt->rk->stn >= 0 &&
-		    rothko_tree_route(pt, r) != (size_t)pt->rk->stn)
-			continue;
-		rothko_hex_put(line, rothko_disk_key(pt, r, j), 16);
-		rothko_hex_put(line + 16, mond_sens_of(pt, r), sd);
-		if (pt->sens_hashed) {
-			lthr_add(&sc.first, mond_sens_of(pt, r),
-			    rothko_disk_key(pt, r, j));
-			lthr_add(&sc.last, mond_sens_of(pt, r),
-			    rothko_disk_key(pt, r, j));
-		}
-		rothko_hex_put(line + 16 + sd, mond_targ_of(pt, r), td);
-		kn_sort_add(so, line, (size_t)(16 + sd + td));
-	}
-	rothko_read_close(&rd);
-sorted:
+	else
+		stream_rows(pt, j, so, &sc);
 	kn_sort_finish(so, 0, scut_line, &sc);
 	pt->acct.bread += kn_sort_stats(so)->bytes_read;
 	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;

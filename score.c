@@ -1093,8 +1093,6 @@ sums_ok(uint64_t n, const kn_sum *sm)
 	return kn_big_cmp(&bl, &br) >= 0;
 }
 
-static void supp_checks(uint64_t n);
-
 /* Whether the class of n rows being ended meets --variance in
  * sensitive column i, its variance in *var. */
 static int
@@ -1116,6 +1114,36 @@ class_variance(size_t i, uint64_t n, long double *var)
 		    "squared sum over the count)", o.sfile, o.sumsq[i],
 		    (int)(a.keylen > 0 ? a.keylen - 1 : 0), a.key);
 	return kn_variance_ok(n, &sm, F, o.req.vm, o.req.vs, var);
+}
+
+/* Judges the class of n rows being ended by -k, -l and --variance
+ * (t-closeness: close_classes); with figures, its diversity and
+ * variance count in the minima. */
+static void
+judge(uint64_t n, int figures)
+{
+	size_t i, m;
+	long double he, var;
+
+	if (o.req.k > 0 && n < (uint64_t)o.req.k)
+		a.kfail = 1;
+	for (i = 0; o.skey && (figures || o.hasl) && i < o.ns; i++) {
+		if (!kn_sclass_ldiv(&sens[i].v, &o.req.ld, n, &a.vals,
+		    &a.valcap, &m, &he) && o.hasl)
+			a.lfail = 1;
+		if (figures && ((a.first && i == 0) || m < a.ldmin))
+			a.ldmin = m;
+		if (figures && ((a.first && i == 0) || he < a.lemin))
+			a.lemin = he;
+	}
+	for (i = 0; o.req.hasv && i < o.ns; i++) {
+		if (!class_variance(i, n, &var))
+			a.vfail = 1;
+		if (figures && ((a.first && i == 0) || var < a.varmin))
+			a.varmin = var;
+	}
+	if (figures)
+		a.first = 0;
 }
 
 /* Scores the class just read. */
@@ -1140,7 +1168,7 @@ end_class(void)
 			kn_sclass_end(&sens[i].v);
 			/* Empty classes are measured in no class, but
 			 * are the table's; the rows '*' everywhere are
-			 * judged as one (supp_checks). */
+			 * judged as one (judge). */
 			if (o.req.hast)
 				tcd_class(&sens[i].tc, n, n > 0);
 		}
@@ -1164,8 +1192,10 @@ end_class(void)
 		 * suppressed or not, are one class more, which holds whoever
 		 * no other covers: the checks judge it as any other
 		 * (recode(1), --suppress); the figures leave it out. */
+		if (n > 0 && o.req.hast)
+			a.suppat = a.nmeas;
 		if (n > 0)
-			supp_checks(n);
+			judge(n, 0);
 		a.supp += n;
 		return;
 	}
@@ -1181,53 +1211,7 @@ end_class(void)
 	if (n < (uint64_t)o.thresh)
 		a.below += n;
 	risk_class(&rk, a.key, a.keylen, n);
-	if (o.req.k > 0 && n < (uint64_t)o.req.k)
-		a.kfail = 1;
-	for (i = 0; o.skey && i < o.ns; i++) {
-		kn_sclass *se = &sens[i].v;
-		size_t m;
-		long double he;
-		int ok = kn_sclass_ldiv(se, &o.req.ld, n, &a.vals, &a.valcap,
-		    &m, &he);
-
-		if ((a.first && i == 0) || m < a.ldmin)
-			a.ldmin = m;
-		if ((a.first && i == 0) || he < a.lemin)
-			a.lemin = he;
-		if (o.hasl && !ok)
-			a.lfail = 1;
-	}
-	for (i = 0; o.req.hasv && i < o.ns; i++) {
-		long double var;
-
-		if (!class_variance(i, n, &var))
-			a.vfail = 1;
-		if ((a.first && i == 0) || var < a.varmin)
-			a.varmin = var;
-	}
-	a.first = 0;
-}
-
-/* The checks of the class of the rows '*' in every quasi-identifier
- * (end_class), of n rows: -k, -l and --variance (t-closeness in
- * close_classes). */
-static void
-supp_checks(uint64_t n)
-{
-	size_t i, m;
-	long double he, var;
-
-	if (o.req.k > 0 && n < (uint64_t)o.req.k)
-		a.kfail = 1;
-	if (o.req.hast)
-		a.suppat = a.nmeas;
-	for (i = 0; o.skey && o.hasl && i < o.ns; i++)
-		if (!kn_sclass_ldiv(&sens[i].v, &o.req.ld, n, &a.vals,
-		    &a.valcap, &m, &he))
-			a.lfail = 1;
-	for (i = 0; o.req.hasv && i < o.ns; i++)
-		if (!class_variance(i, n, &var))
-			a.vfail = 1;
+	judge(n, 1);
 }
 
 /* Measures the classes for t-closeness, once the whole table is read. */
