@@ -71,7 +71,7 @@ freq_bytes(const struct freq *fr)
 	const kn_fset *fs = &fr->fs;
 
 	if (fr->packed)
-		b += fr->pc.nslot * 16;
+		b += kn_pcount_bytes(&fr->pc);
 	b += fs->cap * (fs->d * 4 + 8 + fs->nsum * sizeof(kn_sum)) +
 	    fs->nslot * 8;
 	for (c = 0; c < fr->cs->d; c++) {

@@ -1276,7 +1276,9 @@ uint32_t *kn_fset_order(const kn_fset *fs, const kn_dict *const *dict);
  * frequency set fast; ids that outgrow the bits are repacked, and a key
  * that cannot be packed makes kn_pcount_add return 0.  Its slots are
  * narrow (8 bytes) while the keys fit 31 bits and the counts 32, wide
- * (16) after: read them with kn_pcount_slot. */
+ * (16) after, or direct (a count of 4 bytes for every key the ids can
+ * make, while that is no more than a narrow table): read them with
+ * kn_pcount_slot. */
 #define KN_PMAX 63
 #define KN_PBATCH 32
 typedef struct {
@@ -1284,6 +1286,8 @@ typedef struct {
 	int bits[KN_PMAX], shift[KN_PMAX];
 	uint64_t *tab;		/* slots: packed key + 1 (0 empty), count */
 	int wide;		/* slots of two words, else of one */
+	int direct;		/* a count of 32 bits a key, by key */
+	uint32_t seen[KN_PMAX];	/* each column's ids added, or'ed */
 	size_t nslot, n;
 	uint64_t bk[KN_PBATCH], bc[KN_PBATCH];	/* pending adds */
 	size_t nb;
@@ -1308,6 +1312,8 @@ size_t kn_pcount_sorted(kn_pcount *pc, const kn_dict *const *dict,
     uint64_t **pairs, int *shift, int *bits, uint32_t **inv);
 /* Counts the batched keys. */
 void kn_pcount_flush(kn_pcount *pc);
+/* The bytes pc's table is counted as in a budget. */
+size_t kn_pcount_bytes(const kn_pcount *pc);
 /* Field c (column c's id) of the packed key pk. */
 static inline uint32_t
 kn_pcount_field(const kn_pcount *pc, uint64_t pk, size_t c)

@@ -21,21 +21,39 @@ pk_hash(uint64_t pk)
 }
 
 /*
- * The table holds a slot per key, in one of two forms.  Narrow (while
+ * The table holds a slot per key, in one of three forms.  Narrow (while
  * the key fits PC_NARROW bits and each count 32): one word, the key + 1
  * in its high half and the count in its low half, so that a million
  * keys take 16 MB where wide slots took 32: the table of each thread of
  * -j stays in the cache longer.  Wide: two words, the key + 1 (up to 63
  * bits) and the count.  A table turns wide, once, when a key needs more
- * bits or a count passes 32 bits.
+ * bits or a count passes 32 bits.  Direct (dense keys): a 32-bit count
+ * for every key the ids seen so far can make, packed in exactly the
+ * bits they need, the key its index: no probe and no key stored.  A
+ * narrow table that must grow turns direct when the array takes no
+ * more than the grown table would (three columns of 100 values are 21
+ * bits, 8 MB, where their million keys take 16 MB narrow), at most
+ * PC_DIRECT bits; it turns back when an id outgrows that or a count
+ * passes 32 bits.
  */
 #define PC_NARROW 31
+#define PC_DIRECT 26
 
 /* Bytes of a slot. */
 static size_t
 pc_slotb(const kn_pcount *pc)
 {
-	return pc->wide ? 16 : 8;
+	return pc->wide ? 16 : pc->direct ? 4 : 8;
+}
+
+size_t
+kn_pcount_bytes(const kn_pcount *pc)
+{
+	/* A hash counted as wide slots whatever its form (see
+	 * kn_pcount_flush); the array as it is, with the pairs its keys
+	 * will become. */
+	return pc->direct ? pc->nslot * 4 + (pc->n + pc->nb) * 16 :
+	    pc->nslot * 16;
 }
 
 /* A table of ns empty slots, its pages written first: a page that a
@@ -54,6 +72,15 @@ pc_table(const kn_pcount *pc, size_t ns)
 static inline int
 pc_slot(const kn_pcount *pc, size_t i, uint64_t *pk, uint64_t *cnt)
 {
+	if (pc->direct) {
+		uint32_t c = ((const uint32_t *)pc->tab)[i];
+
+		if (c == 0)
+			return 0;
+		*pk = i;
+		*cnt = c;
+		return 1;
+	}
 	if (pc->wide) {
 		if (pc->tab[2 * i] == 0)
 			return 0;
@@ -154,72 +181,31 @@ pc_insert_narrow(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt,
 	return 1;
 }
 
-/* Moves the counts into a table of ns slots, wide if wide, each key
- * repacked from the fields of pc->bits and pc->shift into those of bits
- * and shift (NULL: as they are). */
-static void
-pc_rebuild(kn_pcount *pc, size_t ns, int wide, const int *bits,
-    const int *shift)
+/* Adds cnt to key pk's count in a direct tab: 0, with nothing changed,
+ * when it would pass 32 bits. */
+static inline int
+pc_insert_direct(uint64_t *tab, uint64_t pk, uint64_t cnt, size_t *n)
 {
-	kn_pcount to = *pc;
-	uint64_t pk, cnt, np;
-	size_t i, c, n = 0;
+	uint32_t *t = (uint32_t *)tab;
 
-	to.wide = wide;
-	to.tab = pc_table(&to, ns);
-	for (i = 0; i < pc->nslot; i++) {
-		if (!pc_slot(pc, i, &pk, &cnt))
-			continue;
-		np = pk;
-		if (bits != NULL)
-			for (np = 0, c = 0; c < pc->d; c++)
-				np |= (uint64_t)kn_pcount_field(pc, pk, c) <<
-				    shift[c];
-		/* A narrow table's counts fit its keys' slots. */
-		if (wide)
-			pc_insert_wide(to.tab, ns - 1, np, cnt, &n);
-		else
-			pc_insert_narrow(to.tab, ns - 1, np, cnt, &n);
-	}
-	free(pc->tab);
-	pc->tab = to.tab;
-	pc->nslot = ns;
-	pc->wide = wide;
-	if (bits != NULL) {
-		memcpy(pc->bits, bits, pc->d * sizeof(int));
-		memcpy(pc->shift, shift, pc->d * sizeof(int));
-	}
+	if (cnt > 0xffffffffu - t[pk])
+		return 0;
+	if (t[pk] == 0)
+		(*n)++;
+	t[pk] += (uint32_t)cnt;
+	return 1;
 }
 
-void
-kn_pcount_flush(kn_pcount *pc)
+/* Key pk of pc, its fields at shift. */
+static uint64_t
+pc_repack(const kn_pcount *pc, uint64_t pk, const int *shift)
 {
-	size_t i;
+	uint64_t np = 0;
+	size_t c;
 
-	if (10 * (pc->n + pc->nb) > 7 * pc->nslot) {
-		/* Counted as wide slots whatever the form: a narrow
-		 * table becomes pairs of 16 bytes a key beside its own 8
-		 * a slot (kn_pcount_pairs), at most 1.2 times the 16 a
-		 * slot counted, where a wide one is made pairs in place
-		 * (measured peaks: no more than before). */
-		if (pc->limit > 0 && 2 * pc->nslot * 16 > pc->limit &&
-		    pc->n + pc->nb + 1 < pc->nslot)
-			pc->full = 1;	/* the owner spills instead */
-		else
-			pc_rebuild(pc, 2 * pc->nslot, pc->wide, NULL, NULL);
-	}
-	for (i = 0; i < pc->nb; i++) {
-		if (!pc->wide && pc_insert_narrow(pc->tab, pc->nslot - 1,
-		    pc->bk[i], pc->bc[i], &pc->n))
-			continue;
-		/* A count past 32 bits turns the table wide, its keys
-		 * with the bits they have. */
-		if (!pc->wide)
-			pc_rebuild(pc, pc->nslot, 1, NULL, NULL);
-		pc_insert_wide(pc->tab, pc->nslot - 1, pc->bk[i], pc->bc[i],
-		    &pc->n);
-	}
-	pc->nb = 0;
+	for (c = 0; c < pc->d; c++)
+		np |= (uint64_t)kn_pcount_field(pc, pk, c) << shift[c];
+	return np;
 }
 
 static int
@@ -234,40 +220,181 @@ bitlen(uint64_t v)
 	return b;
 }
 
+/* The bits each column's ids added so far need, in need; returns their
+ * total. */
+static int
+pc_need(const kn_pcount *pc, int *need)
+{
+	size_t c;
+	int tot = 0;
+
+	for (c = 0; c < pc->d; c++)
+		tot += need[c] = bitlen(pc->seen[c]);
+	return tot;
+}
+
+/* The slots of a hash table for n keys: a power of 2, at least 1,024,
+ * at most 70% full. */
+static size_t
+pc_hash_slots(size_t n)
+{
+	size_t ns = 1024;
+
+	while (10 * n > 7 * ns)
+		ns *= 2;
+	return ns;
+}
+
+/* Whether the keys, of tot bits, are better counted direct: the array
+ * no larger than a narrow table of their number, within the limit.
+ * Sets bits and shift to the fields of need without headroom. */
+static int
+pc_direct_fits(const kn_pcount *pc, const int *need, int tot, int *bits,
+    int *shift)
+{
+	size_t c, b;
+	int sh = 0;
+
+	if (tot > PC_DIRECT)
+		return 0;
+	b = (size_t)4 << tot;
+	if (b > 8 * pc_hash_slots(pc->n + pc->nb + 1) ||
+	    (pc->limit > 0 && b + (pc->n + pc->nb) * 16 > pc->limit))
+		return 0;
+	for (c = 0; c < pc->d; c++) {
+		bits[c] = need[c];
+		shift[c] = sh;
+		sh += need[c];
+	}
+	return 1;
+}
+
+/* Moves the counts into a table of ns slots, wide if wide (direct if
+ * direct, of a slot per key), each key repacked from the fields of
+ * pc->bits and pc->shift into those of bits and shift (NULL: as they
+ * are).  Only a narrow or direct table's counts, of 32 bits, go into a
+ * direct one. */
+static void
+pc_rebuild(kn_pcount *pc, size_t ns, int wide, int direct,
+    const int *bits, const int *shift)
+{
+	kn_pcount to = *pc;
+	uint64_t pk, cnt, np;
+	size_t i, n = 0;
+
+	to.wide = wide;
+	to.direct = direct;
+	to.tab = pc_table(&to, ns);
+	for (i = 0; i < pc->nslot; i++) {
+		if (!pc_slot(pc, i, &pk, &cnt))
+			continue;
+		np = shift != NULL ? pc_repack(pc, pk, shift) : pk;
+		/* A narrow table's counts fit its keys' slots. */
+		if (wide)
+			pc_insert_wide(to.tab, ns - 1, np, cnt, &n);
+		else if (direct)
+			pc_insert_direct(to.tab, np, cnt, &n);
+		else
+			pc_insert_narrow(to.tab, ns - 1, np, cnt, &n);
+	}
+	free(pc->tab);
+	pc->tab = to.tab;
+	pc->nslot = ns;
+	pc->wide = wide;
+	pc->direct = direct;
+	if (bits != NULL) {
+		memcpy(pc->bits, bits, pc->d * sizeof(int));
+		memcpy(pc->shift, shift, pc->d * sizeof(int));
+	}
+}
+
+/* A narrow table that must grow turns direct if pc_direct_fits; the
+ * batched keys are repacked with it. */
+static int
+pc_to_direct(kn_pcount *pc)
+{
+	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX], tot;
+	kn_pcount from;
+	size_t i;
+
+	tot = pc_need(pc, need);
+	if (!pc_direct_fits(pc, need, tot, bits, shift))
+		return 0;
+	from = *pc;
+	for (i = 0; i < pc->nb; i++)
+		pc->bk[i] = pc_repack(&from, pc->bk[i], shift);
+	pc_rebuild(pc, (size_t)1 << tot, 0, 1, bits, shift);
+	return 1;
+}
+
+void
+kn_pcount_flush(kn_pcount *pc)
+{
+	size_t i;
+
+	if (pc->direct) {
+		if (pc->limit > 0 && kn_pcount_bytes(pc) > pc->limit)
+			pc->full = 1;	/* the owner spills */
+	} else if (10 * (pc->n + pc->nb) > 7 * pc->nslot) {
+		/* Counted as wide slots whatever the form: a narrow
+		 * table becomes pairs of 16 bytes a key beside its own 8
+		 * a slot (kn_pcount_pairs), at most 1.2 times the 16 a
+		 * slot counted, where a wide one is made pairs in place
+		 * (measured peaks: no more than before). */
+		if (pc->limit > 0 && 2 * pc->nslot * 16 > pc->limit &&
+		    pc->n + pc->nb + 1 < pc->nslot)
+			pc->full = 1;	/* the owner spills instead */
+		else if (pc->wide || !pc_to_direct(pc))
+			pc_rebuild(pc, 2 * pc->nslot, pc->wide, 0, NULL,
+			    NULL);
+	}
+	for (i = 0; i < pc->nb; i++) {
+		if (pc->direct ? pc_insert_direct(pc->tab, pc->bk[i],
+		    pc->bc[i], &pc->n) : !pc->wide &&
+		    pc_insert_narrow(pc->tab, pc->nslot - 1, pc->bk[i],
+		    pc->bc[i], &pc->n))
+			continue;
+		/* A count past 32 bits turns the table wide, its keys
+		 * with the bits they have. */
+		if (!pc->wide)
+			pc_rebuild(pc, pc->direct ?
+			    pc_hash_slots(pc->n + pc->nb) : pc->nslot, 1, 0,
+			    NULL, NULL);
+		pc_insert_wide(pc->tab, pc->nslot - 1, pc->bk[i], pc->bc[i],
+		    &pc->n);
+	}
+	pc->nb = 0;
+}
+
 int
 kn_pcount_bits(size_t n)
 {
 	return bitlen(n > 0 ? n - 1 : 0);
 }
 
-/* Reassigns the bits so that key fits, and repacks the table, wide if
- * the keys need more than a narrow slot's bits; 0 if they need more
- * than KN_PMAX. */
+/* Reassigns the bits so that the ids added fit, and repacks the table,
+ * wide if the keys need more than a narrow slot's bits (a direct one
+ * stays direct while pc_direct_fits); 0 if they need more than
+ * KN_PMAX. */
 static int
-pc_widen(kn_pcount *pc, const uint32_t *key)
+pc_widen(kn_pcount *pc)
 {
-	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX];
-	uint64_t pk, cnt, v;
-	size_t i, c, d = pc->d;
+	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX], tot;
+	size_t d = pc->d;
 	int wide = pc->wide;
 
 	kn_pcount_flush(pc);
-	for (c = 0; c < d; c++)
-		need[c] = bitlen(key[c]);
-	for (i = 0; i < pc->nslot; i++) {
-		if (!pc_slot(pc, i, &pk, &cnt))
-			continue;
-		for (c = 0; c < d; c++) {
-			v = kn_pcount_field(pc, pk, c);
-			if (bitlen(v) > need[c])
-				need[c] = bitlen(v);
-		}
+	tot = pc_need(pc, need);
+	if (pc->direct && pc_direct_fits(pc, need, tot, bits, shift)) {
+		pc_rebuild(pc, (size_t)1 << tot, 0, 1, bits, shift);
+		return 1;
 	}
 	if (!wide && !pc_spread(d, need, PC_NARROW, bits, shift))
 		wide = 1;
 	if (wide && !pc_spread(d, need, KN_PMAX, bits, shift))
 		return 0;
-	pc_rebuild(pc, pc->nslot, wide, bits, shift);
+	pc_rebuild(pc, pc->direct ? pc_hash_slots(pc->n + 1) : pc->nslot,
+	    wide, 0, bits, shift);
 	return 1;
 }
 
@@ -278,15 +405,19 @@ kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt)
 	size_t c, d = pc->d;
 
 	for (c = 0; c < d; c++) {
+		pc->seen[c] |= key[c];
 		if ((uint64_t)key[c] >> pc->bits[c] != 0) {
-			if (!pc_widen(pc, key))
+			if (!pc_widen(pc))
 				return 0;
 			return kn_pcount_add(pc, key, cnt);
 		}
 		pk |= (uint64_t)key[c] << pc->shift[c];
 	}
-	__builtin_prefetch(pc->tab + (pk_hash(pk) & (pc->nslot - 1)) *
-	    (pc->wide ? 2 : 1), 1);
+	if (pc->direct)
+		__builtin_prefetch((uint32_t *)pc->tab + pk, 1);
+	else
+		__builtin_prefetch(pc->tab + (pk_hash(pk) & (pc->nslot - 1)) *
+		    (pc->wide ? 2 : 1), 1);
 	pc->bk[pc->nb] = pk;
 	pc->bc[pc->nb] = cnt;
 	if (++pc->nb == KN_PBATCH)

@@ -198,6 +198,21 @@ setup() {
 	[ -z "$(ls -A "$T/tmp")" ]
 }
 
+@test "dense keys (counted direct) equal sort | uniq -c for any -j and -S, spilled or not" {
+	# 27,000 keys of three columns of 30 values: 15 bits, an array of
+	# 128 KB, which -S 64K cannot hold (runs) and 4M can.
+	gendata -n 200000 --seed 12 uniform -d 3 -c 30 > "$T/u"
+	uniqc 1-3 "$T/u" > "$T/want"
+	mkdir "$T/tmp"
+	for S in 64K 512K 4M; do
+		for j in 1 3; do
+			freqset -j $j -S $S -T "$T/tmp" "$T/u" | tail -n +2 |
+			    cmp - "$T/want" || { echo "-j $j -S $S"; false; }
+		done
+	done
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
 @test "-S with --merge of spilled frequency sets equals the whole" {
 	gendata -n 20000 --seed 9 uniform -d 3 -c 60 > "$T/u"
 	head -1 "$T/u" > "$T/h"

@@ -3,8 +3,8 @@
  * stdin is d ids and a count, separated by spaces; every line is added
  * with kn_pcount_add (a key that cannot be packed: "UNPACKABLE" and
  * exit 1), and the table is then printed, a line per key in the order
- * of its slots (the ids and the count), and last "wide 0" or "wide 1",
- * the form its slots ended in. */
+ * of its slots (the ids and the count), and last "form narrow", "form
+ * wide" or "form direct", the form its table ended in. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -47,7 +47,8 @@ main(int argc, char **argv)
 			    c));
 		printf("%llu\n", (unsigned long long)n);
 	}
-	printf("wide %d\n", pc.wide);
+	printf("form %s\n", pc.wide ? "wide" : pc.direct ? "direct" :
+	    "narrow");
 	free(pc.tab);
 	return fclose(stdout) != 0;
 }
