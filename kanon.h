@@ -1287,7 +1287,7 @@ typedef struct {
 	uint64_t *tab;		/* slots: packed key + 1 (0 empty), count */
 	int wide;		/* slots of two words, else of one */
 	int direct;		/* a count of 32 bits a key, by key */
-	uint32_t seen[KN_PMAX];	/* each column's ids added, or'ed */
+	uint32_t seen[KN_PMAX];	/* each column's largest id added */
 	size_t nslot, n;
 	uint64_t bk[KN_PBATCH], bc[KN_PBATCH];	/* pending adds */
 	size_t nb;

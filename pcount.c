@@ -220,8 +220,8 @@ bitlen(uint64_t v)
 	return b;
 }
 
-/* The bits each column's ids added so far need, in need; returns their
- * total. */
+/* The bits each column's ids added so far need (those of the largest),
+ * in need; returns their total. */
 static int
 pc_need(const kn_pcount *pc, int *need)
 {
@@ -247,7 +247,8 @@ pc_hash_slots(size_t n)
 
 /* Whether the keys, of tot bits, are better counted direct: the array
  * no larger than a narrow table of their number, within the limit.
- * Sets bits and shift to the fields of need without headroom. */
+ * Sets bits and shift to the fields of need without headroom, the last
+ * column lowest (pc_direct_pairs reads it fastest). */
 static int
 pc_direct_fits(const kn_pcount *pc, const int *need, int tot, int *bits,
     int *shift)
@@ -261,7 +262,7 @@ pc_direct_fits(const kn_pcount *pc, const int *need, int tot, int *bits,
 	if (b > 8 * pc_hash_slots(pc->n + pc->nb + 1) ||
 	    (pc->limit > 0 && b + (pc->n + pc->nb) * 16 > pc->limit))
 		return 0;
-	for (c = 0; c < pc->d; c++) {
+	for (c = pc->d; c-- > 0;) {
 		bits[c] = need[c];
 		shift[c] = sh;
 		sh += need[c];
@@ -405,7 +406,8 @@ kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt)
 	size_t c, d = pc->d;
 
 	for (c = 0; c < d; c++) {
-		pc->seen[c] |= key[c];
+		if (key[c] > pc->seen[c])
+			pc->seen[c] = key[c];
 		if ((uint64_t)key[c] >> pc->bits[c] != 0) {
 			if (!pc_widen(pc))
 				return 0;
@@ -485,6 +487,71 @@ kn_pcount_sortable(size_t d, const kn_dict *const *dict)
 	return tot <= KN_PMAX;
 }
 
+/* Column c's ids up to pc->seen[c] in the order of their ranks (which
+ * are distinct); caller frees. */
+static uint32_t *
+pc_rank_order(const kn_pcount *pc, const uint32_t *rank, size_t c)
+{
+	size_t m = (size_t)pc->seen[c] + 1, top = 0, i, k = 0;
+	uint32_t *at, *ord = kn_alloc(m * sizeof(uint32_t));
+
+	for (i = 0; i < m; i++)
+		if (rank[i] >= top)
+			top = (size_t)rank[i] + 1;
+	at = kn_alloc(top * sizeof(uint32_t));
+	memset(at, 0xff, top * sizeof(uint32_t));
+	for (i = 0; i < m; i++)
+		at[rank[i]] = (uint32_t)i;
+	for (i = 0; i < top; i++)
+		if (at[i] != UINT32_MAX)
+			ord[k++] = at[i];
+	free(at);
+	return ord;
+}
+
+/* A direct table's pairs into a, in the order of their keys rewritten
+ * from the ranks (rank and shift as kn_pcount_pairs), with no sort: the
+ * slots read as an odometer over each column's ids in the order of
+ * their ranks, the last column (the table's lowest bits) the fastest;
+ * returns their number. */
+static size_t
+pc_direct_pairs(const kn_pcount *pc, uint32_t *const *rank,
+    const int *shift, uint64_t *a)
+{
+	const uint32_t *t = (const uint32_t *)pc->tab;
+	uint32_t *ord[KN_PMAX];
+	uint64_t pk[KN_PMAX + 1], nk[KN_PMAX + 1];
+	size_t d = pc->d, at[KN_PMAX], c, from = 0, n = 0;
+
+	for (c = 0; c < d; c++) {
+		ord[c] = pc_rank_order(pc, rank[c], c);
+		at[c] = 0;
+	}
+	pk[0] = nk[0] = 0;
+	for (;;) {
+		/* The keys' parts from column from on. */
+		for (c = from; c < d; c++) {
+			uint32_t id = ord[c][at[c]];
+
+			pk[c + 1] = pk[c] | (uint64_t)id << pc->shift[c];
+			nk[c + 1] = nk[c] | (uint64_t)rank[c][id] << shift[c];
+		}
+		if (t[pk[d]] != 0) {
+			a[2 * n] = nk[d];
+			a[2 * n + 1] = t[pk[d]];
+			n++;
+		}
+		for (c = d; c > 0 && ++at[c - 1] > pc->seen[c - 1]; c--)
+			at[c - 1] = 0;
+		if (c == 0)
+			break;
+		from = c - 1;
+	}
+	for (c = 0; c < d; c++)
+		free(ord[c]);
+	return n;
+}
+
 /* Compacts pc's table into pairs (key, count), each key rewritten from
  * the ranks rank[c] of its ids in bits[c] bits, the first column
  * highest (shift[c] is set), sorted by key; returns their number and
@@ -505,12 +572,20 @@ kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank, const int *bits, int *shif
 		shift[c] = sh;
 	}
 	/* Re-key by the ranks: in place in a wide table (pair n is at or
-	 * before slot i), into pairs of their own from a narrow one. */
+	 * before slot i), into pairs of their own from a narrow one; a
+	 * direct one's in order, with no sort. */
 	if (!pc->wide) {
 		a = kn_alloc((2 * pc->n + 2) * sizeof(uint64_t));
 		kn_huge_pages(a, (2 * pc->n + 2) * sizeof(uint64_t));
 	} else
 		a = pc->tab;
+	if (pc->direct) {
+		n = pc_direct_pairs(pc, rank, shift, a);
+		free(pc->tab);
+		*pairs = a;
+		memset(pc, 0, sizeof(*pc));
+		return n;
+	}
 	for (i = 0; i < pc->nslot; i++) {
 		uint64_t cnt;
 
