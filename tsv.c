@@ -399,12 +399,17 @@ kn_split(char *line, size_t len, kn_str *f, size_t max)
 
 #define ONES 0x0101010101010101ULL
 #define HIGHS 0x8080808080808080ULL
+#define LOWS 0x7f7f7f7f7f7f7f7fULL
 #define HASZERO(v) (((v) - ONES) & ~(v) & HIGHS)
+/* The high bit of each zero byte of v, and of no other: no borrow
+ * crosses a byte. */
+#define ZEROS(v) (~((((v) & LOWS) + LOWS) | (v) | LOWS))
 
 /* Like kn_split, and also finds NUL bytes (*nul) and whether the line
- * holds a CR (*cr).  On little-endian machines eight bytes at a time:
- * the zero-byte test flags every tab, NUL or CR and possibly bytes
- * after one, so each candidate is checked. */
+ * holds a CR (*cr).  On little-endian machines eight bytes at a time,
+ * each tab flagged exactly, until a word holds a NUL or a CR (HASZERO
+ * tells whether a word has a zero byte, not always which): the rest of
+ * the line is looked at byte by byte. */
 static size_t
 split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul,
     int *cr)
@@ -417,23 +422,18 @@ split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul,
 		uint64_t w, m;
 
 		memcpy(&w, line + i, 8);
-		m = HASZERO(w ^ (ONES * '\t')) | HASZERO(w) |
-		    HASZERO(w ^ (ONES * '\r'));
+		if ((HASZERO(w) | HASZERO(w ^ (ONES * '\r'))) != 0)
+			break;
+		m = ZEROS(w ^ (ONES * '\t'));
 		while (m != 0) {
 			pos = i + (size_t)__builtin_ctzll(m) / 8;
 			m &= m - 1;
-			if (line[pos] == '\t') {
-				if (n < max) {
-					f[n].p = line + start;
-					f[n].n = pos - start;
-				}
-				n++;
-				start = pos + 1;
-			} else if (line[pos] == '\0') {
-				*nul = 1;
-				return n + 1;
-			} else if (line[pos] == '\r')
-				*cr = 1;
+			if (n < max) {
+				f[n].p = line + start;
+				f[n].n = pos - start;
+			}
+			n++;
+			start = pos + 1;
 		}
 	}
 #endif
