@@ -551,6 +551,12 @@ int kn_getline(kn_reader *r);
  * the number of fields in the line. */
 size_t kn_split(char *line, size_t len, kn_str *f, size_t max);
 
+/* The columns a table reads by the identity of their values
+ * (kn_table_canon), at most, and the room of one value's identity with
+ * the 16 bytes a dictionary may read past it. */
+#define KN_CANONMAX 16
+#define KN_CANONBUF 64
+
 /* A table: a reader plus column names.  Several files are read as one
  * table; each must carry the same header (or none, with --columns). */
 typedef struct {
@@ -588,6 +594,10 @@ typedef struct {
 	size_t *crcols, ncrcols;
 	int held;		/* the current line is the next row
 				 * (kn_table_block) */
+	/* the columns read by identity (kn_table_canon), and the
+	 * current row's identities that are not its bytes */
+	size_t canon[KN_CANONMAX], ncanon;
+	char canonbuf[KN_CANONMAX][KN_CANONBUF];
 } kn_table;
 
 /* The formats of the tables read and written (kanon(7), CSV): CSV in
@@ -631,7 +641,7 @@ void kn_row_flush(kn_row *w, FILE *fp, const char *name);
  * --missing (kanon(7), MISSING VALUES). */
 int kn_missing(const char *p, size_t n);
 /* The token a release writes for a missing value: the first of
- * --missing, or the empty string. */
+ * --missing, or the empty string; 16 NUL bytes follow it. */
 const char *kn_missing_token(void);
 /* The tokens of --missing beside the empty value (NULL: none). */
 const kn_dict *kn_missing_tokens(void);
@@ -708,6 +718,17 @@ void kn_table_open(kn_table *t, char **paths, size_t npaths,
  * are t->f; the line t->r.line, the fields joined by tabs, only after
  * kn_table_join (a CSV record may be read as spans of its text). */
 int kn_table_next(kn_table *t);
+/* From the next row on, the n columns cols[] (n at most KN_CANONMAX;
+ * 0: none) are read by the identity of their values, as l-diversity
+ * and t-closeness count a sensitive column's (kanon(7), Sensitive
+ * values): a number by its value, written canonically (50000.00,
+ * 050000 and +50000 are 50000), every missing value as the token a
+ * release writes (kn_missing_token), other values as their bytes.  For
+ * the passes that count, never for those that write the rows. */
+void kn_table_canon(kn_table *t, const size_t *cols, size_t n);
+/* The identity of value v (as kn_table_canon reads it): v itself, the
+ * missing token, or its number written in buf (KN_CANONBUF bytes). */
+kn_str kn_value_canon(kn_str v, char *buf);
 /* Blocks of rows, for threads that split and count them (kn_freq
  * with jobs): the caller's thread reads whole lines into a block
  * (kn_table_block), any thread takes its rows (kn_block_row), and the
@@ -724,6 +745,8 @@ typedef struct {
 	size_t bad_off, bad_len;
 	int borrowed;		/* buf is the reader's: one line longer
 				 * than a block, not copied */
+	/* the identities of the row taken last (kn_table_canon) */
+	char canonbuf[KN_CANONMAX][KN_CANONBUF];
 } kn_block;
 
 /* Reads rows of t into b until it holds want bytes, the end of a file
@@ -854,6 +877,12 @@ typedef struct {
 	struct kn_hicache *icache;
 	char why[192];		/* the reason a value was refused */
 } kn_hier;
+
+/* kn_table_canon of the ns sensitive columns sidx[], but those with a
+ * hierarchy (shier[i], for the hierarchical distance; shier may be
+ * NULL), whose values are its leaves, read as bytes. */
+void kn_table_canon_sens(kn_table *t, const size_t *sidx, size_t ns,
+    kn_hier *const *shier);
 
 /* Loads a hierarchy for attr from spec: "interval:W1,W2,..." (fixed
  * widths, each a multiple of the last), "mask:N1,N2,..." (last Ni

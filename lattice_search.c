@@ -274,6 +274,9 @@ main(int argc, char *argv[])
 			    "'%s' has no hierarchy (give one with -H)",
 			    t.names[sidx[j]]);
 	}
+	/* The sensitive values counted by their identity (kanon(7),
+	 * Sensitive values). */
+	kn_table_canon_sens(&t, sidx, ns, r.shier);
 	r.verbose = opt.verbose;
 	r.budget = opt.budget;
 	r.tmpdir = opt.tmpdir;

@@ -635,6 +635,11 @@ main(int argc, char *argv[])
 	if (pt->has_targ)
 		pt->used[pt->nused++] = tidx;
 	kn_table_carry(&t, pt->used, pt->nused, 1);
+	/* The sensitive values partitioned by their identity (kanon(7),
+	 * Sensitive values), where the rows are read to be partitioned
+	 * or counted, not where they are written. */
+	if (job != JOB_ROWS && job != JOB_CLASSES)
+		kn_table_canon_sens(&t, scols, pt->nsens, sh);
 	kn_dict_init(&pt->sens_dict);
 	kn_dict_init(&pt->targ_dict);
 	/* Distinct l alone by hashes, while a scan's first 1024 groups'

@@ -1741,6 +1741,10 @@ main(int argc, char *argv[])
 			kn_die("--distance hierarchical: the sensitive column "
 			    "'%s' has no hierarchy (give one with -H)",
 			    snames[i]);
+	/* The sensitive values counted by their identity (kanon(7),
+	 * Sensitive values). */
+	if (sidx != NULL)
+		kn_table_canon_sens(&t, sidx, o.ns, shier);
 	if (o.tkey)
 		tidx = kn_table_col(&t, opt.tcol);
 	if (freq)

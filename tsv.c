@@ -993,7 +993,9 @@ kn_row_flush(kn_row *w, FILE *fp, const char *name)
 
 /* The tokens of --missing, as a dictionary; NULL: none given. */
 static kn_dict *missing_tokens;
-static const char *missing_first = "";
+/* The first token, with the 16 bytes a dictionary may read past it. */
+static const char missing_none[17];
+static const char *missing_first = missing_none;
 
 int
 kn_missing(const char *p, size_t n)
@@ -1032,8 +1034,12 @@ missing_opt(const char *arg)
 			kn_die("--missing %s: a token may not hold a tab", arg);
 		if (q > p && kn_dict_find(missing_tokens, p,
 		    (size_t)(q - p)) < 0) {
-			if (missing_tokens->n == 0)
-				missing_first = kn_strndup(p, (size_t)(q - p));
+			if (missing_tokens->n == 0) {
+				char *m = kn_zalloc((size_t)(q - p) + 17);
+
+				memcpy(m, p, (size_t)(q - p));
+				missing_first = m;
+			}
 			kn_dict_intern(missing_tokens, p, (size_t)(q - p));
 		}
 		if (*q == '\0')
@@ -1400,6 +1406,7 @@ again:
 }
 
 static int header_again(const kn_table *, const char *, size_t);
+static int table_next(kn_table *);
 
 /* The first column of TSV row f read (kn_table_carry's crcols) whose
  * value ends in a CR (split_fast saw one in the line): written at the
@@ -1457,8 +1464,74 @@ row_die(const kn_table *t, const char *name, uint64_t lineno, char *line,
 	    "");
 }
 
+void
+kn_table_canon(kn_table *t, const size_t *cols, size_t n)
+{
+	if (n > KN_CANONMAX)
+		kn_die("more than %d sensitive columns", KN_CANONMAX);
+	memcpy(t->canon, cols, n * sizeof(*cols));
+	t->ncanon = n;
+}
+
+void
+kn_table_canon_sens(kn_table *t, const size_t *sidx, size_t ns,
+    kn_hier *const *shier)
+{
+	size_t cols[KN_CANONMAX], i, n = 0;
+
+	for (i = 0; i < ns && n < KN_CANONMAX; i++)
+		if (shier == NULL || shier[i] == NULL)
+			cols[n++] = sidx[i];
+	kn_table_canon(t, cols, n);
+}
+
+kn_str
+kn_value_canon(kn_str v, char *buf)
+{
+	kn_i128 m;
+	size_t n;
+	int sc;
+
+	if (kn_missing(v.p, v.n)) {
+		/* Held with 16 bytes after it (missing_first). */
+		v.p = kn_missing_token();
+		v.n = strlen(v.p);
+		return v;
+	}
+	if (!kn_dec_parse(v.p, v.n, &m, &sc))
+		return v;
+	n = kn_dec_format(m, sc, buf);
+	if (n == v.n && memcmp(buf, v.p, n) == 0)
+		return v;
+	memset(buf + n, 0, KN_CANONBUF - n);
+	v.p = buf;
+	v.n = n;
+	return v;
+}
+
+/* The fields of t->canon in f made their values' identities, those
+ * that are not their bytes written in buf. */
+static void
+canon_fields(const kn_table *t, kn_str *f, char (*buf)[KN_CANONBUF])
+{
+	size_t i;
+
+	for (i = 0; i < t->ncanon; i++)
+		f[t->canon[i]] = kn_value_canon(f[t->canon[i]], buf[i]);
+}
+
 int
 kn_table_next(kn_table *t)
+{
+	if (!table_next(t))
+		return 0;
+	if (t->ncanon > 0)
+		canon_fields(t, t->f, t->canonbuf);
+	return 1;
+}
+
+static int
+table_next(kn_table *t)
 {
 	size_t n;
 	int nul, cr;
@@ -1710,6 +1783,8 @@ kn_block_row(const kn_table *t, kn_block *b, kn_str *f)
 		b->bad_len = len;
 		return 0;
 	}
+	if (t->ncanon > 0)
+		canon_fields(t, f, b->canonbuf);
 	return 1;
 }
 

@@ -142,13 +142,16 @@ brute_hier() {
 
 # ordered_oracle FILE: the largest ordered distance of the classes of
 # FILE (lines "class<TAB>value", no header) from the whole column,
-# brute force: the distinct values ranked by sort -g (ties in byte
-# order), the empty ones last, and each class's cumulative differences
-# summed over all positions.
+# brute force: each value taken as its number (equal numbers written
+# differently are one value, kanon(7), Sensitive values), the distinct
+# numbers ranked, the empty ones last, and each class's cumulative
+# differences summed over all positions.
 ordered_oracle() {
-	cut -f 2 "$1" | LC_ALL=C sort -u | grep -v '^$' | LC_ALL=C sort -g \
+	awk -F'\t' '{ printf "%s\t%s\n", $1, $2 == "" ? "" : sprintf("%.17g", $2 + 0) }' \
+	    "$1" > "$T/num"
+	cut -f 2 "$T/num" | LC_ALL=C sort -u | grep -v '^$' | LC_ALL=C sort -g \
 	    > "$T/rank"
-	if cut -f 2 "$1" | grep -q '^$'; then echo >> "$T/rank"; fi
+	if cut -f 2 "$T/num" | grep -q '^$'; then echo >> "$T/rank"; fi
 	awk -F'\t' 'NR == FNR { pos[$0] = FNR - 1; m = FNR; next }
 	    { c[$1, pos[$2]]++; n[$1]++; C[pos[$2]]++; N++ }
 	    END {
@@ -162,13 +165,13 @@ ordered_oracle() {
 			if (d > max) max = d
 		}
 		printf "%.12f\n", max
-	    }' "$T/rank" "$1"
+	    }' "$T/rank" "$T/num"
 }
 
 @test "the ordered distance out of core: numbers of every form in kn_tclose_ranks's order (the brute force), the same for any -S; a value of no rows is no position" {
-	# Negative, signed, equal numbers written differently (byte order
-	# between them), leading and trailing zeros and dots, missing
-	# values last; three classes.
+	# Negative, signed, equal numbers written differently (one value),
+	# leading and trailing zeros and dots, missing values last; three
+	# classes.
 	awk 'BEGIN {
 		split("-2.5 -2.50 -10 0 -0 0.0 3 03 3.000 +4 .5 7. 12 1000000 -0.001", v, " ")
 		x = 7

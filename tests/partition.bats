@@ -1298,3 +1298,26 @@ grow() {
 	done
 	grep -q '	\*$' "$T/m1/r1"
 }
+
+@test "cluster jobs count sensitive values by identity as the single run does: numbers written several ways and several missing tokens (kanon(7), Sensitive values)" {
+	local dir="$T/id" seed
+	mkdir -p "$dir"
+	for seed in 1 2 3; do
+		awk -v seed=$seed 'BEGIN { srand(seed)
+		    split("7 7.0 07 +7 8 08 9 9.00 10 ? NA", v, " ")
+		    print "a\tb\ts"
+		    for (i = 0; i < 600; i++)
+			printf "%d\t%d\t%s\n", int(rand() * 40), int(rand() * 5),
+			    v[int(rand() * 12) + 1] }' > "$dir/t"
+		for o in "-l 3" "-l 2 --diversity entropy" "--closeness 0.4" \
+		    "--closeness 0.3 --distance ordered"; do
+			# shellcheck disable=SC2086 # the options split
+			set -- -q a,b -k 5 -s s $o --missing '?,NA'
+			partition "$@" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
+			st1=$?
+			clmondrian "$dir" 3 2 "$@" --fit-rows 60
+			st2=$?
+			clcompare "$seed" "$dir" "$st1" "$st2" "" "$@"
+		done
+	done
+}

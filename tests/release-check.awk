@@ -56,7 +56,8 @@
 #    over the values in numeric order when all are numbers, else byte
 #    order; the hierarchical one over the tree of the hierarchy file in
 #    shier, leaf first, with a root above a top level of several
-#    labels), decided in integers exact below 2^53.  scol may be a
+#    labels), decided in integers exact below 2^53; the values taken by
+#    their identity (ident).  scol may be a
 #    comma list: every requirement holds for each column, shier then
 #    lists one file per column.
 # Exit 0 when every check passes, else 1 with the first failures on the
@@ -150,6 +151,20 @@ function truthful(q, r, o,    m, a, b) {
 # Whether s is a missing value.
 function ismiss(s) {
 	return s == "" || (s in mtok)
+}
+
+# The identity of sensitive value s (kanon(7), Sensitive values): every
+# missing value one, a number its value (050000, 50000.00 and +50000
+# are 50000), other text its bytes; under the hierarchical distance
+# the hierarchy's leaf, its bytes.
+function ident(s) {
+	if (dist == "hierarchical")
+		return s
+	if (ismiss(s))
+		return ""
+	if (isnum(s))
+		return sprintf("%.17g", s + 0)
+	return s
 }
 
 # The summary r without its '|' and missing token; r itself if it has
@@ -280,7 +295,7 @@ NR == FNR {
 	orow[$ocol[id]] = ++on
 	oline[on] = $0
 	for (j = 1; j <= nsc; j++) {
-		v = $ocol[SC[j]]
+		v = ident($ocol[SC[j]])
 		if (!((j, v) in TC))
 			tval[j, ++tm[j]] = v
 		TC[j, v]++
@@ -362,7 +377,7 @@ FNR == 1 {
 	}
 	size[key]++
 	for (j = 1; j <= nsc; j++) {
-		s = o[ocol[SC[j]]]
+		s = ident(o[ocol[SC[j]]])
 		if (cnt[j, key, s]++ == 0) {
 			nd[j, key]++
 			dv[j, key] = dv[j, key] SUBSEP s
