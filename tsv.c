@@ -1485,6 +1485,33 @@ kn_table_canon_sens(kn_table *t, const size_t *sidx, size_t ns,
 	kn_table_canon(t, cols, n);
 }
 
+/* Whether p[0..n) is a number as kn_dec_format writes it: no sign but
+ * a minus (and not of 0), no leading zero, no trailing zero or point
+ * after the decimals. */
+static int
+canon_number(const char *p, size_t n)
+{
+	size_t i = 0, d;
+
+	if (i < n && p[i] == '-')
+		i++;
+	if (i == n || p[i] < '0' || p[i] > '9')
+		return 0;
+	if (p[i] == '0') {
+		if (++i == n)
+			return p[0] != '-';
+	} else
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++;
+	if (i == n)
+		return 1;
+	if (p[i] != '.')
+		return 0;
+	for (d = ++i; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+		;
+	return i == n && i > d && p[n - 1] != '0';
+}
+
 kn_str
 kn_value_canon(kn_str v, char *buf)
 {
@@ -1492,6 +1519,8 @@ kn_value_canon(kn_str v, char *buf)
 	size_t n;
 	int sc;
 
+	if (v.n > 0 && canon_number(v.p, v.n))
+		return v;
 	if (kn_missing(v.p, v.n)) {
 		/* Held with 16 bytes after it (missing_first). */
 		v.p = kn_missing_token();
