@@ -182,13 +182,14 @@ pc_insert_narrow(uint64_t *tab, size_t mask, uint64_t pk, uint64_t cnt,
 }
 
 /* Adds cnt to key pk's count in a direct tab: 0, with nothing changed,
- * when it would pass 32 bits. */
+ * when it would pass 32 bits, or for a count of 0 (a frequency set's
+ * group of no rows), which an empty slot cannot hold. */
 static inline int
 pc_insert_direct(uint64_t *tab, uint64_t pk, uint64_t cnt, size_t *n)
 {
 	uint32_t *t = (uint32_t *)tab;
 
-	if (cnt > 0xffffffffu - t[pk])
+	if (cnt == 0 || cnt > 0xffffffffu - t[pk])
 		return 0;
 	if (t[pk] == 0)
 		(*n)++;
@@ -273,8 +274,8 @@ pc_direct_fits(const kn_pcount *pc, const int *need, int tot, int *bits,
 /* Moves the counts into a table of ns slots, wide if wide (direct if
  * direct, of a slot per key), each key repacked from the fields of
  * pc->bits and pc->shift into those of bits and shift (NULL: as they
- * are).  Only a narrow or direct table's counts, of 32 bits, go into a
- * direct one. */
+ * are); into a wide one of as many slots as the keys need if a count
+ * does not fit the form asked for. */
 static void
 pc_rebuild(kn_pcount *pc, size_t ns, int wide, int direct,
     const int *bits, const int *shift)
@@ -290,13 +291,15 @@ pc_rebuild(kn_pcount *pc, size_t ns, int wide, int direct,
 		if (!pc_slot(pc, i, &pk, &cnt))
 			continue;
 		np = shift != NULL ? pc_repack(pc, pk, shift) : pk;
-		/* A narrow table's counts fit its keys' slots. */
 		if (wide)
 			pc_insert_wide(to.tab, ns - 1, np, cnt, &n);
-		else if (direct)
-			pc_insert_direct(to.tab, np, cnt, &n);
-		else
-			pc_insert_narrow(to.tab, ns - 1, np, cnt, &n);
+		else if (direct ? !pc_insert_direct(to.tab, np, cnt, &n) :
+		    !pc_insert_narrow(to.tab, ns - 1, np, cnt, &n)) {
+			free(to.tab);
+			pc_rebuild(pc, pc_hash_slots(pc->n + pc->nb), 1, 0,
+			    bits, shift);
+			return;
+		}
 	}
 	free(pc->tab);
 	pc->tab = to.tab;
@@ -380,11 +383,13 @@ kn_pcount_bits(size_t n)
 static int
 pc_widen(kn_pcount *pc)
 {
-	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX], tot;
+	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX], tot, wide;
 	size_t d = pc->d;
-	int wide = pc->wide;
 
+	/* The flush may turn the table wide (found by review: a count
+	 * past 32 bits in the batch was lost by a narrow rebuild). */
 	kn_pcount_flush(pc);
+	wide = pc->wide;
 	tot = pc_need(pc, need);
 	if (pc->direct && pc_direct_fits(pc, need, tot, bits, shift)) {
 		pc_rebuild(pc, (size_t)1 << tot, 0, 1, bits, shift);
