@@ -1519,15 +1519,14 @@ kn_value_canon(kn_str v, char *buf)
 	size_t n;
 	int sc;
 
-	if (v.n > 0 && canon_number(v.p, v.n))
-		return v;
+	/* A token first: --missing may name a number (-1). */
 	if (kn_missing(v.p, v.n)) {
 		/* Held with 16 bytes after it (missing_first). */
 		v.p = kn_missing_token();
 		v.n = strlen(v.p);
 		return v;
 	}
-	if (!kn_dec_parse(v.p, v.n, &m, &sc))
+	if (canon_number(v.p, v.n) || !kn_dec_parse(v.p, v.n, &m, &sc))
 		return v;
 	n = kn_dec_format(m, sc, buf);
 	if (n == v.n && memcmp(buf, v.p, n) == 0)

@@ -94,6 +94,10 @@ setup() {
 	[[ "$stderr" == *"no node of the lattice meets the requirements"* ]]
 	# Without --missing, '?' and 'NA' are values of their own.
 	score -q age -s diag -k 5 -l 3 --check dg.tsv > /dev/null
+	# A token that is a number is missing before it is a number.
+	printf 'q\ts\n1\t-1\n1\t?\n1\t\n1\tx\n1\t-1.0\n' > m.tsv
+	score -q q -s s -l 1 --missing '?,-1' m.tsv | grep -qx 'l_distinct_min	3'
+	score -q q -s s -l 1 m.tsv | grep -qx 'l_distinct_min	4'
 }
 
 @test "t-closeness measures the identities: a column's spellings of one number are one position, in every program alike" {
