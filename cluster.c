@@ -1445,7 +1445,9 @@ worker_solve(struct part *pt, const char *id)
 	struct cnode *c = open_node(pt, id, 1);
 
 	kn_table_open(&t, NULL, 0, pt->cl->tree.columns);
-	kn_table_canon_sens(&t, pt->scols, pt->nsens, pt->cl->tree.shier);
+	if (pt->req.ld.on || pt->req.hast)
+		kn_table_canon_sens(&t, pt->scols, pt->nsens,
+		    pt->cl->tree.shier);
 	t.r.name = "stdin";
 	t.r.lineno = pt->cl->worker.line0 - 1;
 	pt->inname = "the rows";

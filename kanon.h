@@ -556,6 +556,9 @@ size_t kn_split(char *line, size_t len, kn_str *f, size_t max);
  * the 16 bytes a dictionary may read past it. */
 #define KN_CANONMAX 16
 #define KN_CANONBUF 64
+/* What a column's identity is (kn_table_canon): its bytes, the missing
+ * values made one, or those and the numbers by value. */
+enum { KN_CANON_BYTES, KN_CANON_MISSING, KN_CANON_ALL };
 
 /* A table: a reader plus column names.  Several files are read as one
  * table; each must carry the same header (or none, with --columns). */
@@ -597,6 +600,7 @@ typedef struct {
 	/* the columns read by identity (kn_table_canon), and the
 	 * current row's identities that are not its bytes */
 	size_t canon[KN_CANONMAX], ncanon;
+	int canonmode[KN_CANONMAX];
 	char canonbuf[KN_CANONMAX][KN_CANONBUF];
 } kn_table;
 
@@ -645,6 +649,8 @@ int kn_missing(const char *p, size_t n);
 const char *kn_missing_token(void);
 /* The tokens of --missing beside the empty value (NULL: none). */
 const kn_dict *kn_missing_tokens(void);
+/* Takes the comma list of --missing (kn_opts_take). */
+void kn_missing_opt(const char *arg);
 
 /* --skip-header: every kn_table opened afterwards skips the lines that
  * equal its header (the column names joined by tabs), alone or after a
@@ -720,15 +726,24 @@ void kn_table_open(kn_table *t, char **paths, size_t npaths,
 int kn_table_next(kn_table *t);
 /* From the next row on, the n columns cols[] (n at most KN_CANONMAX;
  * 0: none) are read by the identity of their values, as l-diversity
- * and t-closeness count a sensitive column's (kanon(7), Sensitive
- * values): a number by its value, written canonically (50000.00,
- * 050000 and +50000 are 50000), every missing value as the token a
- * release writes (kn_missing_token), other values as their bytes.  For
- * the passes that count, never for those that write the rows. */
-void kn_table_canon(kn_table *t, const size_t *cols, size_t n);
-/* The identity of value v (as kn_table_canon reads it): v itself, the
- * missing token, or its number written in buf (KN_CANONBUF bytes). */
-kn_str kn_value_canon(kn_str v, char *buf);
+ * and t-closeness count a sensitive column's (kanon(7), Terms,
+ * sensitive values): under modes[i] (NULL: KN_CANON_ALL) a number by
+ * its value, written canonically (50000.00, 050000 and +50000 are
+ * 50000), every missing value as the empty one, other values as their
+ * bytes.  For the passes that count, never for those that write the
+ * rows (a field rewritten is no longer a span of the line, which
+ * kn_table_join and kn_sort_table take it for). */
+void kn_table_canon(kn_table *t, const size_t *cols, const int *modes,
+    size_t n);
+/* The identity of value v under mode (as kn_table_canon reads it): v
+ * itself, the empty value, or its number written in buf (KN_CANONBUF
+ * bytes). */
+kn_str kn_value_canon(kn_str v, int mode, char *buf);
+/* The fields of t->canon in f (a row of t) made their values'
+ * identities, those that are not their bytes written in buf (the
+ * table's or a block's own: kn_table_next, kn_block_row). */
+void kn_canon_fields(const kn_table *t, kn_str *f,
+    char (*buf)[KN_CANONBUF]);
 /* Blocks of rows, for threads that split and count them (kn_freq
  * with jobs): the caller's thread reads whole lines into a block
  * (kn_table_block), any thread takes its rows (kn_block_row), and the
@@ -878,9 +893,13 @@ typedef struct {
 	char why[192];		/* the reason a value was refused */
 } kn_hier;
 
-/* kn_table_canon of the ns sensitive columns sidx[], but those with a
- * hierarchy (shier[i], for the hierarchical distance; shier may be
- * NULL), whose values are its leaves, read as bytes. */
+/* The identity of a sensitive column's values with hierarchy h for the
+ * hierarchical distance (NULL: none): a file's leaves are its values,
+ * as bytes; a generated hierarchy of numbers (interval:) takes them by
+ * value; one of text (mask:, date:) has its missing values made one. */
+int kn_canon_mode(const kn_hier *h);
+/* kn_table_canon of the ns sensitive columns sidx[], each under
+ * kn_canon_mode of its hierarchy shier[i] (shier may be NULL). */
 void kn_table_canon_sens(kn_table *t, const size_t *sidx, size_t ns,
     kn_hier *const *shier);
 

@@ -1580,7 +1580,7 @@ mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 
 	kn_input_open(in, &t, columns);
 	kn_table_carry(&t, &scol, 1, 1);
-	kn_table_canon(&t, &scol, 1);
+	kn_table_canon(&t, &scol, NULL, 1);
 	kn_dict_init(&dict);
 	memset(&cs, 0, sizeof(cs));
 	cs.d = 1;

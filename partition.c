@@ -638,7 +638,8 @@ main(int argc, char *argv[])
 	/* The sensitive values partitioned by their identity (kanon(7),
 	 * Sensitive values), where the rows are read to be partitioned
 	 * or counted, not where they are written. */
-	if (job != JOB_ROWS && job != JOB_CLASSES)
+	if (job != JOB_ROWS && job != JOB_CLASSES &&
+	    (pt->req.ld.on || pt->req.hast))
 		kn_table_canon_sens(&t, scols, pt->nsens, sh);
 	kn_dict_init(&pt->sens_dict);
 	kn_dict_init(&pt->targ_dict);

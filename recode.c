@@ -937,7 +937,8 @@ classes_read(struct recoding *rc, const kn_table *t, const char *path,
 	}
 	/* Its sensitive values by their identity, as pass 2 looks them
 	 * up (class_find). */
-	kn_table_canon_sens(&ft, col + rc->nq, ns, cl.sh);
+	if (cl.skey)
+		kn_table_canon_sens(&ft, col + rc->nq, ns, cl.sh);
 	cl.path = ft.r.name;
 	cl.known = 1;
 	kn_dict_init(&cl.all);
@@ -1051,8 +1052,9 @@ class_find(const struct recoding *rc, const kn_table *t, const kn_str *lab,
 		char cbuf[KN_MAXSENS][KN_CANONBUF], *vt;
 
 		for (i = 0; i < cl.ns; i++)
-			sv[i] = cl.sh[i] != NULL ? t->f[sidx[i]] :
-			    kn_value_canon(t->f[sidx[i]], cbuf[i]);
+			sv[i] = kn_value_canon(t->f[sidx[i]],
+			    kn_canon_mode(cl.sh[i]),
+			    cbuf[i]);
 		len = pairkey((uint32_t)id, sv, cl.ns, &buf, &cap);
 		if ((pid = kn_dict_find(&cl.pairs, buf, len)) >= 0 &&
 		    ++cl.pseen[pid] <= cl.pcnt[pid])
@@ -1612,7 +1614,8 @@ main(int argc, char *argv[])
 		kn_progress_phase("pass 1, counting", "rows", 0);
 		/* The sensitive values counted by their identity (kanon(7),
 		 * Sensitive values); pass 2 writes them as they are. */
-		kn_table_canon_sens(&t, sidx, cl.ns, cl.sh);
+		if (cl.skey)
+			kn_table_canon_sens(&t, sidx, cl.ns, cl.sh);
 		rc.count(&rc, &t, sidx, cl.skey ? cl.ns : 0, class_row, &st);
 		class_last();
 		pass1rows = t.rows;

@@ -1743,7 +1743,7 @@ main(int argc, char *argv[])
 			    snames[i]);
 	/* The sensitive values counted by their identity (kanon(7),
 	 * Sensitive values). */
-	if (sidx != NULL)
+	if (sidx != NULL && o.skey)
 		kn_table_canon_sens(&t, sidx, o.ns, shier);
 	if (o.tkey)
 		tidx = kn_table_col(&t, opt.tcol);

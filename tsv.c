@@ -989,65 +989,6 @@ kn_row_flush(kn_row *w, FILE *fp, const char *name)
 	w->len = 0;
 }
 
-/* ---- missing values ------------------------------------------------ */
-
-/* The tokens of --missing, as a dictionary; NULL: none given. */
-static kn_dict *missing_tokens;
-/* The first token, with the 16 bytes a dictionary may read past it. */
-static const char missing_none[17];
-static const char *missing_first = missing_none;
-
-int
-kn_missing(const char *p, size_t n)
-{
-	return n == 0 || (missing_tokens != NULL &&
-	    kn_dict_find(missing_tokens, p, n) >= 0);
-}
-
-const kn_dict *
-kn_missing_tokens(void)
-{
-	return missing_tokens;
-}
-
-const char *
-kn_missing_token(void)
-{
-	return missing_first;
-}
-
-/* Takes the comma list of --missing. */
-static void
-missing_opt(const char *arg)
-{
-	const char *p = arg, *q;
-
-	if (missing_tokens == NULL) {
-		missing_tokens = kn_alloc(sizeof(*missing_tokens));
-		kn_dict_init(missing_tokens);
-	}
-	for (;;) {
-		q = strchr(p, ',');
-		if (q == NULL)
-			q = p + strlen(p);
-		if (memchr(p, '\t', (size_t)(q - p)) != NULL)
-			kn_die("--missing %s: a token may not hold a tab", arg);
-		if (q > p && kn_dict_find(missing_tokens, p,
-		    (size_t)(q - p)) < 0) {
-			if (missing_tokens->n == 0) {
-				char *m = kn_zalloc((size_t)(q - p) + 17);
-
-				memcpy(m, p, (size_t)(q - p));
-				missing_first = m;
-			}
-			kn_dict_intern(missing_tokens, p, (size_t)(q - p));
-		}
-		if (*q == '\0')
-			break;
-		p = q + 1;
-	}
-}
-
 /* The separator of --ifs or --ofs: a string, or a name (comma,
  * semicolon, tab, pipe, space). */
 static const char *
@@ -1209,7 +1150,7 @@ kn_table_opt(int ch, char *arg, char **columns)
 		kn_csv.in = kn_csv.out = 1;
 		return 1;
 	case KN_OPT_MISSING:
-		missing_opt(arg);
+		kn_missing_opt(arg);
 		return 1;
 	}
 	return 0;
@@ -1464,97 +1405,13 @@ row_die(const kn_table *t, const char *name, uint64_t lineno, char *line,
 	    "");
 }
 
-void
-kn_table_canon(kn_table *t, const size_t *cols, size_t n)
-{
-	if (n > KN_CANONMAX)
-		kn_die("more than %d sensitive columns", KN_CANONMAX);
-	memcpy(t->canon, cols, n * sizeof(*cols));
-	t->ncanon = n;
-}
-
-void
-kn_table_canon_sens(kn_table *t, const size_t *sidx, size_t ns,
-    kn_hier *const *shier)
-{
-	size_t cols[KN_CANONMAX], i, n = 0;
-
-	for (i = 0; i < ns && n < KN_CANONMAX; i++)
-		if (shier == NULL || shier[i] == NULL)
-			cols[n++] = sidx[i];
-	kn_table_canon(t, cols, n);
-}
-
-/* Whether p[0..n) is a number as kn_dec_format writes it: no sign but
- * a minus (and not of 0), no leading zero, no trailing zero or point
- * after the decimals. */
-static int
-canon_number(const char *p, size_t n)
-{
-	size_t i = 0, d;
-
-	if (i < n && p[i] == '-')
-		i++;
-	if (i == n || p[i] < '0' || p[i] > '9')
-		return 0;
-	if (p[i] == '0') {
-		if (++i == n)
-			return p[0] != '-';
-	} else
-		while (i < n && p[i] >= '0' && p[i] <= '9')
-			i++;
-	if (i == n)
-		return 1;
-	if (p[i] != '.')
-		return 0;
-	for (d = ++i; i < n && p[i] >= '0' && p[i] <= '9'; i++)
-		;
-	return i == n && i > d && p[n - 1] != '0';
-}
-
-kn_str
-kn_value_canon(kn_str v, char *buf)
-{
-	kn_i128 m;
-	size_t n;
-	int sc;
-
-	/* A token first: --missing may name a number (-1). */
-	if (kn_missing(v.p, v.n)) {
-		/* Held with 16 bytes after it (missing_first). */
-		v.p = kn_missing_token();
-		v.n = strlen(v.p);
-		return v;
-	}
-	if (canon_number(v.p, v.n) || !kn_dec_parse(v.p, v.n, &m, &sc))
-		return v;
-	n = kn_dec_format(m, sc, buf);
-	if (n == v.n && memcmp(buf, v.p, n) == 0)
-		return v;
-	memset(buf + n, 0, KN_CANONBUF - n);
-	v.p = buf;
-	v.n = n;
-	return v;
-}
-
-/* The fields of t->canon in f made their values' identities, those
- * that are not their bytes written in buf. */
-static void
-canon_fields(const kn_table *t, kn_str *f, char (*buf)[KN_CANONBUF])
-{
-	size_t i;
-
-	for (i = 0; i < t->ncanon; i++)
-		f[t->canon[i]] = kn_value_canon(f[t->canon[i]], buf[i]);
-}
-
 int
 kn_table_next(kn_table *t)
 {
 	if (!table_next(t))
 		return 0;
 	if (t->ncanon > 0)
-		canon_fields(t, t->f, t->canonbuf);
+		kn_canon_fields(t, t->f, t->canonbuf);
 	return 1;
 }
 
@@ -1812,7 +1669,7 @@ kn_block_row(const kn_table *t, kn_block *b, kn_str *f)
 		return 0;
 	}
 	if (t->ncanon > 0)
-		canon_fields(t, f, b->canonbuf);
+		kn_canon_fields(t, f, b->canonbuf);
 	return 1;
 }
 

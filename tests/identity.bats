@@ -163,3 +163,56 @@ setup() {
 		done
 	done
 }
+
+@test "a --missing token that is a number, an interval hierarchy for the hierarchical distance, the order of the tokens: none brings a second missing value or spelling back (found by review)" {
+	# NA and -9 are one missing value whatever their order.
+	printf 'id\tage\tdiag\n' > d9.tsv
+	for i in 1 2 3 4; do
+		printf 'a%d\t3%d\tHIV\nb%d\t3%d\tNA\nc%d\t3%d\t-9\n' $i $i $i $i $i $i >> d9.tsv
+	done
+	for m in 'NA,-9' '-9,NA'; do
+		run score -q age -s diag -k 3 -l 3 --missing "$m" --check d9.tsv
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"l_distinct_min	2"* ]]
+		run partition -q age -k 3 -s diag -l 3 --missing "$m" d9.tsv
+		[ "$status" -eq 1 ]
+		run lattice-search -q age -H age=interval:10 -k 3 -s diag -l 3 \
+		    --missing "$m" --best d9.tsv
+		[ "$status" -eq 1 ]
+	done
+	# A number beside a numeric token is a number, not missing.
+	printf 'q\ts\n1\t-9\n1\t-9.0\n1\tNA\n' > n9.tsv
+	score -q q -s s -l 1 --missing '-9,NA' n9.tsv | grep -qx 'l_distinct_min	2'
+	# -l on a column the hierarchical distance reads through an
+	# interval hierarchy: its numbers by value still.
+	h=(-H salary=interval:10000,100000)
+	run partition -q age,zip -k 3 -s salary -l 3 --closeness 1 \
+	    --distance hierarchical "${h[@]}" -r r.tsv sal.tsv
+	[ "$status" -eq 0 ]
+	recode -r r.tsv <(printf '%s\n' "$output") > rel.tsv
+	score -q age,zip -s salary -k 3 -l 3 --check rel.tsv > /dev/null
+	run score -q age,zip -s salary -k 3 -l 3 --closeness 1 \
+	    --distance hierarchical "${h[@]}" --check sal.tsv
+	[ "$status" -eq 1 ]
+	# The ordered distance in byte order: the missing values one value,
+	# the empty one (first), whatever the tokens and their order.
+	printf 'id\tq\ts\n1\t1\tA\n2\t1\tNA\n3\t1\t?\n4\t2\tA\n5\t2\tB\n6\t2\tB\n7\t3\t\n8\t3\tB\n9\t3\tA\n' > o2.tsv
+	a=$(score -q q -k 3 -s s --closeness 0.25 --distance ordered --missing 'NA,?' o2.tsv | grep closeness_max)
+	b=$(score -q q -k 3 -s s --closeness 0.25 --distance ordered --missing '?,NA' o2.tsv | grep closeness_max)
+	[ "$a" = "$b" ]
+	run awk -f "$BATS_TEST_DIRNAME/release-check.awk" -v qi=q -v k=3 \
+	    -v id=id -v scol=s -v t=0.25 -v dist=ordered -v missing='NA,?' \
+	    o2.tsv o2.tsv
+	if score -q q -k 3 -s s --closeness 0.25 --distance ordered \
+	    --missing 'NA,?' --check o2.tsv > /dev/null; then
+		[ "$status" -eq 0 ]
+	else
+		[ "$status" -eq 1 ]
+	fi
+	# --variance alone reads the values as they are written: its
+	# message quotes the row's own.
+	printf 'id\ta\ts\n1\t1\t5\n2\t2\t?\n3\t3\t7\n' > v.tsv
+	run --separate-stderr partition -q a -k 2 -s s --variance 1 --missing 'NA,?' v.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"'?' is a missing value"* ]]
+}
