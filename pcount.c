@@ -33,8 +33,8 @@ pk_hash(uint64_t pk)
  * narrow table that must grow turns direct when the array takes no
  * more than the grown table would (three columns of 100 values are 21
  * bits, 8 MB, where their million keys take 16 MB narrow), at most
- * PC_DIRECT bits; it turns back when an id outgrows that or a count
- * passes 32 bits.
+ * PC_DIRECT bits; it turns back when an id outgrows that, or wide for a
+ * count past 32 bits or of 0, which an empty slot cannot tell.
  */
 #define PC_NARROW 31
 #define PC_DIRECT 26
