@@ -14,8 +14,11 @@
 
 #include "kanon.h"
 
-/* The tokens of --missing, as a dictionary; NULL: none given. */
+/* The tokens of --missing, as a dictionary; NULL: none given.  Those
+ * that are numbers also by value (kn_value_canon: -9.0 and -09 are
+ * the token -9). */
 static kn_dict *missing_tokens;
+static kn_dict missing_nums;
 /* The first token, with the 16 bytes a dictionary may read past it. */
 static const char missing_none[17];
 static const char *missing_first = missing_none;
@@ -37,6 +40,22 @@ const char *
 kn_missing_token(void)
 {
 	return missing_first;
+}
+
+static size_t canon_text(const char *p, size_t n, char *out, size_t cap);
+
+/* A token that is a number, by value. */
+static void
+missing_num(const char *p, size_t n)
+{
+	char buf[KN_CANONBUF];
+	size_t c = canon_text(p, n, buf, sizeof(buf));
+
+	if (c == (size_t)-1)
+		return;
+	if (missing_nums.slot == NULL)
+		kn_dict_init(&missing_nums);
+	kn_dict_intern(&missing_nums, buf, c);
 }
 
 void
@@ -63,6 +82,7 @@ kn_missing_opt(const char *arg)
 				missing_first = m;
 			}
 			kn_dict_intern(missing_tokens, p, (size_t)(q - p));
+			missing_num(p, (size_t)(q - p));
 		}
 		if (*q == '\0')
 			break;
@@ -88,9 +108,40 @@ kn_table_canon(kn_table *t, const size_t *cols, const int *modes, size_t n)
 int
 kn_canon_mode(const kn_hier *h)
 {
-	if (h == NULL || h->kind == KN_HINTERVAL)
-		return KN_CANON_ALL;
-	return h->kind == KN_HFILE ? KN_CANON_BYTES : KN_CANON_MISSING;
+	return h == NULL || h->kind == KN_HINTERVAL ? KN_CANON_ALL :
+	    KN_CANON_MISSING;
+}
+
+/* Dies if two leaves of h, a file, are one number: a value would be
+ * two for -l (a row's value must be a leaf as written). */
+static void
+leaves_one(const kn_hier *h)
+{
+	char buf[KN_CANONBUF];
+	kn_dict seen;
+	uint32_t *of, i;
+	int64_t j;
+
+	kn_dict_init(&seen);
+	of = kn_alloc(((size_t)h->nfile + 1) * sizeof(*of));
+	for (i = 0; i < h->nfile && i < h->lab[0].n; i++) {
+		kn_str v = kn_dict_get(&h->lab[0], i), w;
+		size_t c = canon_text(v.p, v.n, buf, sizeof(buf));
+
+		if (c == (size_t)-1 || kn_missing(v.p, v.n))
+			continue;
+		if ((j = kn_dict_find(&seen, buf, c)) >= 0) {
+			w = kn_dict_get(&h->lab[0], of[j]);
+			kn_die("-H %s=%s: the leaves '%.*s' and '%.*s' are one "
+			    "number, which -l and --closeness count as one "
+			    "value (kanon(7), Terms, sensitive values): list it "
+			    "once, and write it one way in the table",
+			    h->attr, h->src, (int)w.n, w.p, (int)v.n, v.p);
+		}
+		of[kn_dict_intern(&seen, buf, c)] = i;
+	}
+	free(of);
+	kn_dict_free(&seen);
 }
 
 void
@@ -102,44 +153,74 @@ kn_table_canon_sens(kn_table *t, const size_t *sidx, size_t ns,
 
 	if (ns > KN_CANONMAX)
 		kn_die("more than %d sensitive columns", KN_CANONMAX);
-	for (i = 0; i < ns; i++)
+	for (i = 0; i < ns; i++) {
 		modes[i] = kn_canon_mode(shier != NULL ? shier[i] : NULL);
+		if (shier != NULL && shier[i] != NULL &&
+		    shier[i]->kind == KN_HFILE)
+			leaves_one(shier[i]);
+	}
 	kn_table_canon(t, sidx, modes, ns);
 }
 
-/* Whether p[0..n) is a number as kn_dec_format writes it: no sign but
- * a minus (and not of 0), no leading zero, no trailing zero or point
- * after the decimals. */
-static int
-canon_number(const char *p, size_t n)
+/*
+ * p[0..n) written as kn_dec_format writes a number, into out (cap
+ * bytes, NUL-padded to the end): an optional minus, the integer part
+ * without leading zeros (0 at least), the decimals without trailing
+ * zeros, no point without them, no minus on 0; any number of digits.
+ * Returns its length, or (size_t)-1 if p is not a decimal number (an
+ * optional sign, digits and an optional point, at least one digit).
+ * Dies if it does not fit cap less the 16 bytes a dictionary reads.
+ */
+static size_t
+canon_text(const char *p, size_t n, char *out, size_t cap)
 {
-	size_t i = 0, d;
+	size_t i = 0, ib, ie, fb, fe, k = 0, dig = 0;
+	int neg = 0, zero = 1;
 
-	if (i < n && p[i] == '-')
-		i++;
-	if (i == n || p[i] < '0' || p[i] > '9')
-		return 0;
-	if (p[i] == '0') {
-		if (++i == n)
-			return p[0] != '-';
-	} else
-		while (i < n && p[i] >= '0' && p[i] <= '9')
-			i++;
-	if (i == n)
-		return 1;
-	if (p[i] != '.')
-		return 0;
-	for (d = ++i; i < n && p[i] >= '0' && p[i] <= '9'; i++)
-		;
-	return i == n && i > d && p[n - 1] != '0';
+	if (i < n && (p[i] == '-' || p[i] == '+'))
+		neg = p[i++] == '-';
+	for (ib = i; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+		dig++;
+	ie = i;
+	fb = fe = i;
+	if (i < n && p[i] == '.') {
+		for (fb = ++i; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+			dig++;
+		fe = i;
+	}
+	if (i != n || dig == 0)
+		return (size_t)-1;
+	while (ib < ie && p[ib] == '0')
+		ib++;
+	while (fe > fb && p[fe - 1] == '0')
+		fe--;
+	if (ib < ie || fe > fb)
+		zero = 0;
+	if ((size_t)(!zero && neg) + (ie - ib ? ie - ib : 1) +
+	    (fe > fb ? fe - fb + 1 : 0) + 16 >= cap)
+		kn_die("'%.*s': a sensitive value that is a number of more "
+		    "than %zu characters, which -l and --closeness count by "
+		    "value (kanon(7), Terms, sensitive values): round it",
+		    (int)(n < 64 ? n : 64), p, cap - 17);
+	if (!zero && neg)
+		out[k++] = '-';
+	if (ib == ie)
+		out[k++] = '0';
+	memcpy(out + k, p + ib, ie - ib);
+	k += ie - ib;
+	if (fe > fb) {
+		out[k++] = '.';
+		memcpy(out + k, p + fb, fe - fb);
+		k += fe - fb;
+	}
+	memset(out + k, 0, cap - k);
+	return k;
 }
 
 kn_str
 kn_value_canon(kn_str v, int mode, char *buf)
 {
-	kn_i128 m;
 	size_t n;
-	int sc;
 
 	if (mode == KN_CANON_BYTES)
 		return v;
@@ -151,15 +232,20 @@ kn_value_canon(kn_str v, int mode, char *buf)
 		v.n = 0;
 		return v;
 	}
-	if (mode == KN_CANON_MISSING || canon_number(v.p, v.n) ||
-	    !kn_dec_parse(v.p, v.n, &m, &sc))
+	if (mode == KN_CANON_MISSING ||
+	    (n = canon_text(v.p, v.n, buf, KN_CANONBUF)) == (size_t)-1)
 		return v;
-	n = kn_dec_format(m, sc, buf);
-	if (n == v.n && memcmp(buf, v.p, n) == 0)
+	/* -9.0 of --missing -9. */
+	if (missing_nums.slot != NULL &&
+	    kn_dict_find(&missing_nums, buf, n) >= 0) {
+		v.p = missing_none;
+		v.n = 0;
 		return v;
-	memset(buf + n, 0, KN_CANONBUF - n);
-	v.p = buf;
-	v.n = n;
+	}
+	if (n != v.n || memcmp(buf, v.p, n) != 0) {
+		v.p = buf;
+		v.n = n;
+	}
 	return v;
 }
 

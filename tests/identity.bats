@@ -94,9 +94,10 @@ setup() {
 	[[ "$stderr" == *"no node of the lattice meets the requirements"* ]]
 	# Without --missing, '?' and 'NA' are values of their own.
 	score -q age -s diag -k 5 -l 3 --check dg.tsv > /dev/null
-	# A token that is a number is missing before it is a number.
+	# A token that is a number is missing before it is a number, and
+	# so is its value written another way (-1.0).
 	printf 'q\ts\n1\t-1\n1\t?\n1\t\n1\tx\n1\t-1.0\n' > m.tsv
-	score -q q -s s -l 1 --missing '?,-1' m.tsv | grep -qx 'l_distinct_min	3'
+	score -q q -s s -l 1 --missing '?,-1' m.tsv | grep -qx 'l_distinct_min	2'
 	score -q q -s s -l 1 m.tsv | grep -qx 'l_distinct_min	4'
 }
 
@@ -180,8 +181,8 @@ setup() {
 		    --missing "$m" --best d9.tsv
 		[ "$status" -eq 1 ]
 	done
-	# A number beside a numeric token is a number, not missing.
-	printf 'q\ts\n1\t-9\n1\t-9.0\n1\tNA\n' > n9.tsv
+	# The token -9 by value: -9.0 is missing too; -8.0 is a number.
+	printf 'q\ts\n1\t-9\n1\t-9.0\n1\tNA\n1\t-8.0\n' > n9.tsv
 	score -q q -s s -l 1 --missing '-9,NA' n9.tsv | grep -qx 'l_distinct_min	2'
 	# -l on a column the hierarchical distance reads through an
 	# interval hierarchy: its numbers by value still.
@@ -215,4 +216,47 @@ setup() {
 	run --separate-stderr partition -q a -k 2 -s s --variance 1 --missing 'NA,?' v.tsv
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"'?' is a missing value"* ]]
+}
+
+@test "a hierarchy file for the hierarchical distance, numbers past 36 digits, other spellings of a numeric --missing token: one value each (found by the third review)" {
+	# The file lists ?, NA and the empty value: all missing, one value.
+	printf 'g\ts\n1\tHIV\n1\t?\n1\tNA\n2\tflu\n2\tcold\n2\t\n' > f1.tsv
+	printf 'HIV\tbad\t*\n?\tunk\t*\nNA\tunk\t*\n\tunk\t*\nflu\tok\t*\ncold\tok\t*\n' > f1s.tsv
+	o=(-k 3 -s s -l 3 --missing '?,NA' --closeness 1 --distance hierarchical -H s=f1s.tsv)
+	partition -q g "${o[@]}" -r r.tsv f1.tsv > p.tsv
+	[ "$(tail -n +2 r.tsv | wc -l)" -eq 1 ]
+	recode -r r.tsv "${o[@]}" p.tsv > rel.tsv
+	score --check -q g -k 3 -s s -l 3 --missing '?,NA' rel.tsv > /dev/null
+	run score --check -q g "${o[@]}" f1.tsv
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"l_distinct_min	2"* ]]
+	run lattice-search -q g -H g=interval:10 "${o[@]}" --best f1.tsv
+	[ "$(printf '%s\n' "$output" | sed -n 2p | cut -f 1)" = 1 ]
+	# A file that lists one number two ways is refused.
+	printf 'HIV\tbad\t*\n50000\tx\t*\n50000.00\tx\t*\n' > f4s.tsv
+	printf 'g\ts\n1\tHIV\n1\t50000\n' > f4.tsv
+	run --separate-stderr partition -q g -k 2 -s s -l 2 --closeness 1 \
+	    --distance hierarchical -H s=f4s.tsv f4.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the leaves '50000' and '50000.00' are one number"* ]]
+	# 37 decimal places: still a number, one value with 1.
+	printf 'g\ts\n1\t1\n1\t1.0000000000000000000000000000000000000\n2\t1\n2\t2\n' > f2.tsv
+	run score --check -q g -k 2 -s s -l 2 f2.tsv
+	[ "$status" -eq 1 ]
+	partition -q g -k 2 -s s -l 2 -r r2.tsv f2.tsv > /dev/null
+	[ "$(tail -n +2 r2.tsv | wc -l)" -eq 1 ]
+	# -9.0 and -09 are the token -9.
+	printf 'g\ts\n1\t-9\n1\t-9.0\n1\t-09\n2\t1\n2\t2\n2\t3\n' > f3.tsv
+	run score --check -q g -k 3 -s s -l 2 --missing=-9 f3.tsv
+	[ "$status" -eq 1 ]
+	partition -q g -k 3 -s s -l 2 --missing=-9 -r r3.tsv f3.tsv > /dev/null
+	[ "$(tail -n +2 r3.tsv | wc -l)" -eq 1 ]
+	recode -n g=0 -H g=interval:10 -k 3 -s s -l 2 --missing=-9 \
+	    --suppress drop f3.tsv > rel3.tsv
+	[ "$(cut -f 2 rel3.tsv | tr '\n' ,)" = "s,1,2,3," ]
+	# A number of more than 47 characters is refused with its value.
+	printf 'g\ts\n1\t1.%050d1\n' 0 > f5.tsv
+	run --separate-stderr score -q g -s s -l 1 f5.tsv
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"a sensitive value that is a number of more than 47 characters"* ]]
 }

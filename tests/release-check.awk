@@ -153,16 +153,15 @@ function ismiss(s) {
 	return s == "" || (s in mtok)
 }
 
-# The identity of sensitive value s (kanon(7), Sensitive values): every
-# missing value one, a number its value (050000, 50000.00 and +50000
-# are 50000), other text its bytes; under the hierarchical distance
-# the hierarchy's leaf, its bytes.
+# The identity of sensitive value s (kanon(7), Terms, sensitive
+# values): every missing value one, a token that is a number by its
+# value too (-9.0 of -9); a number its value (050000, 50000.00 and
+# +50000 are 50000), but under the hierarchical distance, whose file's
+# leaves are the values as written; other text its bytes.
 function ident(s) {
-	if (dist == "hierarchical")
-		return s
-	if (ismiss(s))
+	if (ismiss(s) || (isnum(s) && sprintf("%.17g", s + 0) in mnum))
 		return ""
-	if (isnum(s))
+	if (dist != "hierarchical" && isnum(s))
 		return sprintf("%.17g", s + 0)
 	return s
 }
@@ -239,8 +238,11 @@ BEGIN {
 		isgen[lst[i]] = 1
 	for (i = split(masks, lst, ","); i >= 1; i--)
 		ismask[lst[i]] = 1
-	for (i = split(missing, lst, ","); i >= 1; i--)
+	for (i = split(missing, lst, ","); i >= 1; i--) {
 		mtok[lst[i]] = 1
+		if (isnum(lst[i]))
+			mnum[sprintf("%.17g", lst[i] + 0)] = 1
+	}
 	mfirst = missing == "" ? "" : lst[1]
 	if (div == "")
 		div = "distinct"
