@@ -19,7 +19,8 @@
  * the token -9). */
 static kn_dict *missing_tokens;
 static kn_dict missing_nums;
-/* The first token, with the 16 bytes a dictionary may read past it. */
+/* The empty value, with the 16 bytes a dictionary may read past it
+ * (kn_value_canon's missing value); the first token. */
 static const char missing_none[17];
 static const char *missing_first = missing_none;
 
@@ -75,12 +76,8 @@ kn_missing_opt(const char *arg)
 			kn_die("--missing %s: a token may not hold a tab", arg);
 		if (q > p && kn_dict_find(missing_tokens, p,
 		    (size_t)(q - p)) < 0) {
-			if (missing_tokens->n == 0) {
-				char *m = kn_zalloc((size_t)(q - p) + 17);
-
-				memcpy(m, p, (size_t)(q - p));
-				missing_first = m;
-			}
+			if (missing_tokens->n == 0)
+				missing_first = kn_strndup(p, (size_t)(q - p));
 			kn_dict_intern(missing_tokens, p, (size_t)(q - p));
 			missing_num(p, (size_t)(q - p));
 		}

@@ -98,8 +98,7 @@ feed(struct part *pt, size_t j, kn_sorter *so)
 	while (cstream_next(sp, &g)) {
 		if (g.j != j)
 			continue;
-		rothko_hex_put(line, (uint64_t)gval(pt, &g) ^ ((uint64_t)1 << 63),
-		    16);
+		rothko_hex_put(line, numkey_of(gval(pt, &g)), 16);
 		rothko_hex_put(line + 16, g.s, 8);
 		rothko_hex_put(line + 24, glabel(pt, &g), 8);
 		rothko_hex_put(line + 32, g.cnt, 16);

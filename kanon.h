@@ -645,7 +645,7 @@ void kn_row_flush(kn_row *w, FILE *fp, const char *name);
  * --missing (kanon(7), MISSING VALUES). */
 int kn_missing(const char *p, size_t n);
 /* The token a release writes for a missing value: the first of
- * --missing, or the empty string; 16 NUL bytes follow it. */
+ * --missing, or the empty string. */
 const char *kn_missing_token(void);
 /* The tokens of --missing beside the empty value (NULL: none). */
 const kn_dict *kn_missing_tokens(void);

@@ -495,6 +495,14 @@ numkey_value(uint64_t key)
 	return (int64_t)(key ^ ((uint64_t)1 << 63));
 }
 
+/* The key of number v: its sign bit flipped, so that keys sort as the
+ * numbers do. */
+static inline uint64_t
+numkey_of(int64_t v)
+{
+	return (uint64_t)v ^ ((uint64_t)1 << 63);
+}
+
 /* A record's sensitive value and target as the groups carry them: the
  * key of a keyed one (struct part), else the dictionary's id, or 0
  * without. */

@@ -103,7 +103,7 @@ numkey_flush(struct part *pt, size_t nb)
 				if (!dm->has_num || v > dm->kmx)
 					dm->kmx = v;
 				dm->has_num = 1;
-				key = (uint64_t)v ^ ((uint64_t)1 << 63);
+				key = numkey_of(v);
 			}
 			numkey_put(r, dm->hword, dm->kword, key);
 		}
@@ -163,8 +163,7 @@ numkey_rescale(struct part *pt, uint32_t *buf, size_t n, uint64_t c)
 			 * the final scale (-2^63 is no multiple of 10). */
 			if (key == 0)
 				continue;
-			key = (uint64_t)(numkey_value(key) * f) ^
-			    ((uint64_t)1 << 63);
+			key = numkey_of(numkey_value(key) * f);
 			numkey_put(r, dm->hword, dm->kword, key);
 		}
 	}

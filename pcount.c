@@ -312,8 +312,9 @@ pc_rebuild(kn_pcount *pc, size_t ns, int wide, int direct,
 	}
 }
 
-/* A narrow table that must grow turns direct if pc_direct_fits; the
- * batched keys are repacked with it. */
+/* The table made direct if pc_direct_fits (a narrow one that must
+ * grow, a direct one whose ids grew), the batched keys repacked with
+ * it. */
 static int
 pc_to_direct(kn_pcount *pc)
 {
@@ -383,18 +384,16 @@ kn_pcount_bits(size_t n)
 static int
 pc_widen(kn_pcount *pc)
 {
-	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX], tot, wide;
+	int need[KN_PMAX], bits[KN_PMAX], shift[KN_PMAX], wide;
 	size_t d = pc->d;
 
 	/* The flush may turn the table wide (found by review: a count
 	 * past 32 bits in the batch was lost by a narrow rebuild). */
 	kn_pcount_flush(pc);
 	wide = pc->wide;
-	tot = pc_need(pc, need);
-	if (pc->direct && pc_direct_fits(pc, need, tot, bits, shift)) {
-		pc_rebuild(pc, (size_t)1 << tot, 0, 1, bits, shift);
+	if (pc->direct && pc_to_direct(pc))
 		return 1;
-	}
+	(void)pc_need(pc, need);
 	if (!wide && !pc_spread(d, need, PC_NARROW, bits, shift))
 		wide = 1;
 	if (wide && !pc_spread(d, need, KN_PMAX, bits, shift))
