@@ -1492,14 +1492,17 @@ newlines8(const char *p)
 typedef unsigned char kn_v16 __attribute__((vector_size(16)));
 
 /* The newlines in p[0..n), sixteen bytes at a time: each lane of acc
- * counts its newlines, up to 255 steps, then the lanes are added. */
+ * counts its newlines, up to 255 steps, then the lanes are added; *cr
+ * is set if a CR is among the bytes, found in the same pass. */
 static uint64_t
-count_lines(const char *p, size_t n)
+count_lines(const char *p, size_t n, int *cr)
 {
 	const uint64_t LO = 0x00ff00ff00ff00ffULL;
 	uint64_t lines = 0, a, b;
 	size_t i = 0, lim;
+	kn_v16 crs = { 0 };
 
+	*cr = 0;
 	while (n - i >= 16) {
 		kn_v16 acc = { 0 }, v;
 
@@ -1507,14 +1510,20 @@ count_lines(const char *p, size_t n)
 		for (; i < lim; i += 16) {
 			memcpy(&v, p + i, 16);
 			acc -= (kn_v16)(v == '\n');
+			crs |= (kn_v16)(v == '\r');
 		}
 		memcpy(&a, &acc, 8);
 		memcpy(&b, (char *)&acc + 8, 8);
 		a = (a & LO) + ((a >> 8) & LO) + (b & LO) + ((b >> 8) & LO);
 		lines += (a * 0x0001000100010001ULL) >> 48;
 	}
-	for (; i < n; i++)
+	memcpy(&a, &crs, 8);
+	memcpy(&b, (char *)&crs + 8, 8);
+	*cr = (a | b) != 0;
+	for (; i < n; i++) {
 		lines += p[i] == '\n';
+		*cr |= p[i] == '\r';
+	}
 	return lines;
 }
 
@@ -1548,21 +1557,28 @@ static int
 block_bulk(kn_table *t, kn_block *b, size_t want)
 {
 	kn_reader *r = &t->r;
-	char *p = r->buf + r->beg, *q;
+	char *p = r->buf + r->beg;
 	size_t n = r->end - r->beg;
 	uint64_t lines;
+	int cr;
 
 	if (t->held || t->skiphdr || r->lineno == 0)
 		return 0;
 	if (n > want - b->len)
 		n = want - b->len;
-	if ((q = memchr(p, '\r', n)) != NULL)
-		n = (size_t)(q - p);
 	while (n > 0 && p[n - 1] != '\n')
 		n--;
 	if (n == 0)
 		return 0;
-	lines = count_lines(p, n);
+	lines = count_lines(p, n, &cr);
+	if (cr) {
+		n = (size_t)((char *)memchr(p, '\r', n) - p);
+		while (n > 0 && p[n - 1] != '\n')
+			n--;
+		if (n == 0)
+			return 0;
+		lines = count_lines(p, n, &cr);
+	}
 	/* Progress is shown at every 65536th row, as line by line. */
 	if ((t->rows & 0xffff) + lines >= 0x10000) {
 		lines = 0x10000 - (t->rows & 0xffff);
@@ -1582,6 +1598,67 @@ block_bulk(kn_table *t, kn_block *b, size_t want)
 	return 1;
 }
 
+/*
+ * kn_table_block's way without a copy, for a block as large as the
+ * reader's buffer: the buffer, filled, is given to the empty block b
+ * with its whole lines, and b's old buffer (or a new one) to the reader
+ * with the part of a line after them.  Only where block_bulk would take
+ * the lines (and no CR is among them); returns whether it did.
+ */
+static int
+block_swap(kn_table *t, kn_block *b, size_t want)
+{
+	kn_reader *r = &t->r;
+	size_t n, off, cap = r->cap;
+	uint64_t lines;
+	char *nb;
+	int cr;
+
+	if (t->held || t->skiphdr || r->lineno == 0 || b->len > 0 ||
+	    cap > want + 4096)
+		return 0;
+	while (!r->eof && (r->beg > 0 || r->end < cap))
+		fill(r);
+	if (r->beg > 0)
+		return 0;	/* at the end of the input: as it is */
+	n = r->end;
+	while (n > 0 && r->buf[n - 1] != '\n')
+		n--;
+	if (n == 0 || (lines = count_lines(r->buf, n, &cr), cr))
+		return 0;
+	if (b->borrowed || b->buf == NULL || b->cap < cap + 16) {
+		if (!b->borrowed)
+			free(b->buf);
+		nb = kn_alloc(cap + 16);
+	} else
+		nb = b->buf;
+	memcpy(nb, r->buf + n, r->end - n);
+	block_start(b, r->name, r->lineno + 1);
+	b->buf = r->buf;
+	b->len = n;
+	b->cap = cap + 16;	/* what the reader allocated */
+	b->borrowed = 0;
+	r->buf = nb;
+	r->end -= n;
+	r->shifted = 1;
+	r->line = NULL;
+	r->len = 0;
+	r->lineno += lines;
+	/* Progress is shown at every 65536th row, as line by line. */
+	for (off = 0; kn_progress_on() &&
+	    (t->rows & 0xffff) + lines >= 0x10000; ) {
+		uint64_t k = 0x10000 - (t->rows & 0xffff);
+
+		off += line_ends(b->buf + off, n - off, k);
+		lines -= k;
+		t->rows += k;
+		kn_progress(t->rows, r->bytes + off);
+	}
+	t->rows += lines;
+	r->bytes += n;
+	return 1;
+}
+
 int
 kn_table_block(kn_table *t, kn_block *b, size_t want)
 {
@@ -1595,6 +1672,8 @@ kn_table_block(kn_table *t, kn_block *b, size_t want)
 		b->cap = 0;
 		b->borrowed = 0;
 	}
+	if (block_swap(t, b, want))
+		return 1;
 	for (;;) {
 		if (block_bulk(t, b, want)) {
 			if (b->len >= want)

@@ -389,6 +389,37 @@ a	1" ]
 	done
 }
 
+@test "-j: blocks of the reader's whole buffer (no copy): the bytes and line numbers of -j 1 over megabytes" {
+	# The reading thread hands its filled buffer to a block when a
+	# block is as large (tsv.c, block_swap): files and pipes of several
+	# buffers, a CR and an unterminated last line after the first
+	# megabytes, two files.
+	gendata -n 400000 --seed 9 uniform -d 3 -c 60 > "$T/t.tsv"
+	awk 'NR == 300000 { $0 = $0 "\r" } { print }' "$T/t.tsv" > "$T/cr.tsv"
+	{ cat "$T/t.tsv"; printf 'x7\tx8\tx9'; } > "$T/open.tsv"
+	[ "$(wc -c < "$T/t.tsv")" -gt 3000000 ]
+	for f in t cr open; do
+		freqset -j 1 -q a1,a3 "$T/$f.tsv" > "$T/one"
+		for j in 2 3; do
+			freqset -j $j -q a1,a3 "$T/$f.tsv" > "$T/many"
+			cmp "$T/one" "$T/many"
+			freqset -j $j -q a1,a3 < "$T/$f.tsv" > "$T/many"
+			cmp "$T/one" "$T/many"
+		done
+	done
+	grep -q $'^x7\tx9\t1$' "$T/one"
+	freqset -j 1 -q a2 "$T/t.tsv" "$T/open.tsv" > "$T/one"
+	freqset -j 3 -q a2 "$T/t.tsv" "$T/open.tsv" > "$T/many"
+	cmp "$T/one" "$T/many"
+	[ "$(awk -F '\t' 'NR > 1 { n += $2 } END { print n }' "$T/many")" -eq 800001 ]
+	awk 'NR == 350001 { $0 = $0 "\tx" } { print }' "$T/t.tsv" > "$T/bad.tsv"
+	for j in 1 2 3; do
+		run --separate-stderr freqset -j $j -q a1 "$T/bad.tsv"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "freqset: $T/bad.tsv:350001: expected 3 fields, found 4" ]
+	done
+}
+
 @test "-j: a bad row is named as with one thread: the first in the input" {
 	gendata -n 200000 --seed 5 uniform -d 3 -c 50 > "$T/t.tsv"
 	# Two bad rows far apart (fields missing, then a NUL byte): the
