@@ -469,8 +469,10 @@ struct fwork {
 	void *ts;		/* the thread's state of cs.tkey */
 	uint32_t *k;
 	size_t limit;
+	uint64_t rows;		/* counted (for the share's checks) */
 	kn_freqstats st;
 	struct fpar *p;
+	kn_block blk;		/* the block it reads into */
 	/* its set sorted (par_sort): pairs (key, count), the key of the
 	 * ranks among all threads' labels (grank[c]: the rank of each id)
 	 * or, when those do not fit 64 bits, of its own labels' ranks (in
@@ -493,86 +495,108 @@ struct fglob {
 	size_t rowmax;		/* the bytes of the longest row written */
 };
 
-/* The blocks between the reading thread and the counting ones: a ring
- * of the blocks read, the spare ones, and the earliest bad one. */
+/* What the counting threads share: the table, which each reads a block
+ * of in turn, under mu (kn_table_block), the blocks' numbers, and the
+ * earliest bad block. */
 struct fpar {
-	const kn_table *t;
+	kn_table *t;
+	size_t want;		/* a block's bytes */
 	pthread_mutex_t mu;
-	pthread_cond_t more, room;
-	kn_block **q;
-	size_t nb, qh, nq;
-	kn_block **spare;
-	size_t nspare;
-	int end;
+	uint64_t seq;		/* blocks read */
+	int end;		/* the table is read */
 	kn_block *bad;
 };
 
+/* Counts the rows of block b into w's set; returns whether b holds a
+ * bad row (b->bad). */
+static int
+par_block(struct fwork *w, kn_block *b)
+{
+	const kn_countspec *cs = &w->cs;
+	size_t c, seen = 0;
+
+	for (;;) {
+		size_t at = b->pos;
+
+		if (!kn_block_row(w->p->t, b, w->f))
+			break;
+		if (cs->tkey != NULL && cs->tkey(cs->tctx, w->ts, w->f,
+		    w->key) < 0) {
+			/* A row for the main thread to report. */
+			b->bad = 2;
+			b->bad_off = at;
+			break;
+		}
+		for (c = 0; c < cs->d; c++) {
+			kn_str v = cs->tkey != NULL ? w->key[c] :
+			    w->f[cs->key[c]];
+
+			w->k[c] = kn_dict_intern_padded(&w->dict[c], v.p, v.n,
+			    cs->tkey == NULL);
+		}
+		freq_add(&w->fr, w->k, 1);
+		/* As one thread: every 1024 rows, or after an eighth of the
+		 * share read. */
+		if (w->limit > 0 && ((++w->rows & 0x3ff) == 0 ||
+		    b->pos - seen > w->limit / 8)) {
+			seen = b->pos;
+			if (freq_bytes(&w->fr) > w->limit)
+				freq_spill(&w->fr);
+		}
+	}
+	if (w->limit > 0 && freq_bytes(&w->fr) > w->limit)
+		freq_spill(&w->fr);
+	return b->bad != 0;
+}
+
+/*
+ * A counting thread: reads the next block of the table itself, under
+ * the shared lock, and counts it; no thread reads for the others, so
+ * none waits on another but for that lock.  A line longer than a block
+ * is the reader's own buffer (kn_table_block returns 2): it is counted
+ * before the lock is let go, since the next read would overwrite it.
+ * A bad block stops the reading; it is the shared one if it is the
+ * earliest, and stays in its thread's blk until the end.
+ */
 static void *
 par_work(void *arg)
 {
 	struct fwork *w = arg;
 	struct fpar *p = w->p;
-	const kn_countspec *cs = &w->cs;
-	kn_block *b;
-	uint64_t rows = 0;
-	size_t c, seen;
+	kn_block *b = &w->blk;
+	int got, bad;
 
-	kn_thread_nosignals();
 	for (;;) {
 		pthread_mutex_lock(&p->mu);
-		while (p->nq == 0 && !p->end)
-			pthread_cond_wait(&p->more, &p->mu);
-		if (p->nq == 0) {
+		if (p->end || (got = kn_table_block(p->t, b, p->want)) == 0) {
+			p->end = 1;
 			pthread_mutex_unlock(&p->mu);
 			break;
 		}
-		b = p->q[p->qh];
-		p->qh = (p->qh + 1) % p->nb;
-		p->nq--;
-		pthread_mutex_unlock(&p->mu);
-		seen = 0;
-		for (;;) {
-			size_t at = b->pos;
-
-			if (!kn_block_row(p->t, b, w->f))
-				break;
-			if (cs->tkey != NULL && cs->tkey(cs->tctx, w->ts, w->f,
-			    w->key) < 0) {
-				/* A row for the main thread to report. */
-				b->bad = 2;
-				b->bad_off = at;
-				break;
-			}
-			for (c = 0; c < cs->d; c++) {
-				kn_str v = cs->tkey != NULL ? w->key[c] :
-				    w->f[cs->key[c]];
-
-				w->k[c] = kn_dict_intern_padded(&w->dict[c],
-				    v.p, v.n, cs->tkey == NULL);
-			}
-			freq_add(&w->fr, w->k, 1);
-			/* As one thread: every 1024 rows, or after an eighth
-			 * of the share read. */
-			if (w->limit > 0 && ((++rows & 0x3ff) == 0 ||
-			    b->pos - seen > w->limit / 8)) {
-				seen = b->pos;
-				if (freq_bytes(&w->fr) > w->limit)
-					freq_spill(&w->fr);
-			}
+		b->seq = p->seq++;
+		if (got != 2)
+			pthread_mutex_unlock(&p->mu);
+		bad = par_block(w, b);
+		if (got != 2 && bad)
+			pthread_mutex_lock(&p->mu);
+		if (bad) {
+			if (p->bad == NULL || b->seq < p->bad->seq)
+				p->bad = b;
+			p->end = 1;
 		}
-		if (w->limit > 0 && freq_bytes(&w->fr) > w->limit)
-			freq_spill(&w->fr);
-		pthread_mutex_lock(&p->mu);
-		if (b->bad && (p->bad == NULL || b->seq < p->bad->seq)) {
-			if (p->bad != NULL)
-				p->spare[p->nspare++] = p->bad;
-			p->bad = b;
-		} else
-			p->spare[p->nspare++] = b;
-		pthread_cond_signal(&p->room);
-		pthread_mutex_unlock(&p->mu);
+		if (got == 2 || bad)
+			pthread_mutex_unlock(&p->mu);
+		if (bad)
+			break;
 	}
 	return NULL;
+}
+
+static void *
+par_thread(void *arg)
+{
+	kn_thread_nosignals();
+	return par_work(arg);
 }
 
 /* Whether a thread's set can be sorted into pairs (kn_pcount_sorted):
@@ -1156,6 +1180,7 @@ par_free(struct fwork *w)
 		free(w->grank[c]);
 		free(w->inv[c]);
 	}
+	kn_block_free(&w->blk);
 	free(w->pairs);
 	if (w->fr.packed)
 		free(w->fr.pc.tab);
@@ -1199,8 +1224,8 @@ par_fail(const kn_countspec *cs, kn_table *t, kn_block *b)
 /*
  * Counts the rest of table t on nt threads into fr (returns -1 when no
  * thread could start, and t is left unread; 1 when the groups went to
- * fr's out, 0 when they are in fr's runs): this thread reads
- * blocks of rows (kn_table_block), the others split and count them
+ * fr's out, 0 when they are in fr's runs): this thread and the others
+ * read blocks of rows by turns (par_work) and split and count them
  * each into a set of its own, within an equal share of limit, and the
  * sets are merged into fr.  The groups are those of one thread, so
  * the output is the same for any number; a bad row is reported as one
@@ -1214,10 +1239,8 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 	struct fpar p;
 	struct fglob g;
 	pthread_t th[64];
-	kn_block *blocks;
-	size_t i, want;
-	int started, k, runs, got, emitted = 0;
-	uint64_t seq = 0;
+	size_t i;
+	int started, k, runs, emitted = 0;
 
 	if (nt > 64)
 		nt = 64;
@@ -1225,20 +1248,12 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 	memset(&g, 0, sizeof(g));
 	p.t = t;
 	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.more, NULL);
-	pthread_cond_init(&p.room, NULL);
-	p.nb = 2 * (size_t)nt + 1;
-	blocks = kn_zalloc(p.nb * sizeof(kn_block));
-	p.q = kn_zalloc(p.nb * sizeof(kn_block *));
-	p.spare = kn_zalloc(p.nb * sizeof(kn_block *));
-	for (i = 0; i < p.nb; i++)
-		p.spare[p.nspare++] = &blocks[i];
 	/* The blocks take a quarter of the share of the sets. */
-	want = bounded ? limit / 4 / p.nb : (size_t)1 << 20;
-	if (want < ((size_t)16 << 10))
-		want = (size_t)16 << 10;
-	if (want > ((size_t)1 << 20))
-		want = (size_t)1 << 20;
+	p.want = bounded ? limit / 4 / (size_t)nt : (size_t)1 << 20;
+	if (p.want < ((size_t)16 << 10))
+		p.want = (size_t)16 << 10;
+	if (p.want > ((size_t)1 << 20))
+		p.want = (size_t)1 << 20;
 	w = kn_zalloc((size_t)nt * sizeof(*w));
 	/* The threads' own state for cs->tkey, or no thread at all. */
 	for (k = 0; cs->tkey != NULL && k < nt; k++)
@@ -1248,6 +1263,7 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 			nt = 0;
 			break;
 		}
+	/* w[0] is this thread's, the others' each a thread's. */
 	for (started = 0; started < nt; started++) {
 		struct fwork *x = &w[started];
 
@@ -1272,51 +1288,24 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 		kn_fset_init(&x->fr.fs, cs->d, 0);
 		x->fr.packed = kn_pcount_init(&x->fr.pc, cs->d);
 		x->fr.pc.limit = x->limit;
-		if (pthread_create(&th[started], NULL, par_work, x) != 0) {
+		if (started > 0 && pthread_create(&th[started], NULL,
+		    par_thread, x) != 0) {
 			par_free(x);
 			break;
 		}
 	}
 	for (k = started + 1; k < nt && cs->tkey != NULL; k++)
 		cs->tfree(cs->tctx, w[k].ts);
+	if (started == 1) {
+		par_free(&w[0]);
+		started = 0;
+	}
 	if (started > 0) {
-		for (;;) {
-			kn_block *b;
-
-			pthread_mutex_lock(&p.mu);
-			while (p.nspare == 0)
-				pthread_cond_wait(&p.room, &p.mu);
-			b = p.bad != NULL ? NULL : p.spare[--p.nspare];
-			pthread_mutex_unlock(&p.mu);
-			if (b == NULL || (got = kn_table_block(t, b,
-			    want)) == 0) {
-				if (b != NULL) {
-					pthread_mutex_lock(&p.mu);
-					p.spare[p.nspare++] = b;
-					pthread_mutex_unlock(&p.mu);
-				}
-				break;
-			}
-			b->seq = seq++;
-			pthread_mutex_lock(&p.mu);
-			p.q[(p.qh + p.nq++) % p.nb] = b;
-			pthread_cond_signal(&p.more);
-			/* A line lent by the reader: nothing is read until
-			 * every block, it too, is back. */
-			while (got == 2 && p.nspare + (p.bad != NULL) < p.nb)
-				pthread_cond_wait(&p.room, &p.mu);
-			pthread_mutex_unlock(&p.mu);
-		}
-		pthread_mutex_lock(&p.mu);
-		p.end = 1;
-		pthread_cond_broadcast(&p.more);
-		pthread_mutex_unlock(&p.mu);
-		for (k = 0; k < started; k++)
+		par_work(&w[0]);
+		for (k = 1; k < started; k++)
 			pthread_join(th[k], NULL);
 		if (p.bad != NULL)
 			par_fail(cs, t, p.bad);
-		for (i = 0; i < p.nb; i++)
-			kn_block_free(&blocks[i]);
 		/* Each thread's set sorted on its thread and merged here;
 		 * if one spilled (or cannot be sorted so), all are written
 		 * as runs, merged as one thread's would be. */
@@ -1347,17 +1336,10 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 			par_free(&w[k]);
 		}
 	}
-	for (i = 0; i < p.nb; i++)
-		kn_block_free(&blocks[i]);
-	free(blocks);
-	free(p.q);
-	free(p.spare);
 	free(w);
 	for (i = 0; i < cs->d && i < KN_PMAX; i++)
 		free(g.lab[i]);
 	pthread_mutex_destroy(&p.mu);
-	pthread_cond_destroy(&p.more);
-	pthread_cond_destroy(&p.room);
 	return started == 0 ? -1 : emitted;
 }
 

@@ -745,7 +745,7 @@ kn_str kn_value_canon(kn_str v, int mode, char *buf);
 void kn_canon_fields(const kn_table *t, kn_str *f,
     char (*buf)[KN_CANONBUF]);
 /* Blocks of rows, for threads that split and count them (kn_freq
- * with jobs): the caller's thread reads whole lines into a block
+ * with jobs): one thread at a time reads whole lines into a block
  * (kn_table_block), any thread takes its rows (kn_block_row), and the
  * first bad line of the earliest block is reported by the caller's
  * thread as kn_table_next would (kn_block_fail).  TSV only. */

@@ -389,11 +389,11 @@ a	1" ]
 	done
 }
 
-@test "-j: blocks of the reader's whole buffer (no copy): the bytes and line numbers of -j 1 over megabytes" {
-	# The reading thread hands its filled buffer to a block when a
-	# block is as large (tsv.c, block_swap): files and pipes of several
-	# buffers, a CR and an unterminated last line after the first
-	# megabytes, two files.
+@test "-j: blocks read by turns, each the reader's whole buffer: the bytes and line numbers of -j 1 over megabytes" {
+	# The counting threads read by turns (freq.c, par_work), and the
+	# reader hands its filled buffer to a block as large (tsv.c,
+	# block_swap): files and pipes of several buffers, a CR and an
+	# unterminated last line after the first megabytes, two files.
 	gendata -n 400000 --seed 9 uniform -d 3 -c 60 > "$T/t.tsv"
 	awk 'NR == 300000 { $0 = $0 "\r" } { print }' "$T/t.tsv" > "$T/cr.tsv"
 	{ cat "$T/t.tsv"; printf 'x7\tx8\tx9'; } > "$T/open.tsv"
@@ -413,11 +413,27 @@ a	1" ]
 	cmp "$T/one" "$T/many"
 	[ "$(awk -F '\t' 'NR > 1 { n += $2 } END { print n }' "$T/many")" -eq 800001 ]
 	awk 'NR == 350001 { $0 = $0 "\tx" } { print }' "$T/t.tsv" > "$T/bad.tsv"
+	awk -F '\t' -v OFS='\t' 'NR == 350001 { $1 = "abc" } { print }' \
+	    "$T/t.tsv" > "$T/nan.tsv"
 	for j in 1 2 3; do
 		run --separate-stderr freqset -j $j -q a1 "$T/bad.tsv"
 		[ "$status" -eq 2 ]
 		[ "$stderr" = "freqset: $T/bad.tsv:350001: expected 3 fields, found 4" ]
+		# A row the hierarchy refuses, on whichever thread.
+		run --separate-stderr freqset -j $j -q a1,a2 -H a1=interval:10 \
+		    -L a1=1 "$T/nan.tsv"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "freqset: $T/nan.tsv:350001: column 'a1': 'abc': value is not a number (interval:10)" ]
 	done
+	# Lines longer than a block: each counted before the next read.
+	awk 'BEGIN { x = "xxxxxxxxxx"; for (i = 0; i < 17; i++) x = x x }
+	    NR % 20000 == 9 { $0 = $0 x } { print }' "$T/t.tsv" > "$T/long.tsv"
+	freqset -j 1 -S 16M -T "$T" -q a1,a3 "$T/long.tsv" > "$T/one"
+	for j in 2 3; do
+		freqset -j $j -S 16M -T "$T" -q a1,a3 "$T/long.tsv" > "$T/many"
+		cmp "$T/one" "$T/many"
+	done
+	[ "$(grep -c xxxxxxxxxx "$T/one")" -eq 20 ]
 }
 
 @test "-j: a bad row is named as with one thread: the first in the input" {
