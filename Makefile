@@ -70,6 +70,15 @@ tests/partition-h8: mload.c $(PART_OBJS) libkanon.a
 	$(CC) $(LDFLAGS) -o $@ $$(echo $(PART_OBJS) | sed \
 	    's| mload.o | tests/mload-h8.o |') libkanon.a $(LDLIBS)
 
+# partition with a node's cut on threads from 8 rows a thread (mondrian.c,
+# CUT_PAR_ROWS), so that small tables take that way
+# (tests/partition-jobs.bats).
+tests/partition-cut8: mondrian.c $(PART_OBJS) libkanon.a
+	$(CC) $(KFLAGS) $(CFLAGS) -DCUT_PAR_ROWS=8 -c -o \
+	    tests/mondrian-cut8.o mondrian.c
+	$(CC) $(LDFLAGS) -o $@ $$(echo $(PART_OBJS) | sed \
+	    's| mondrian.o | tests/mondrian-cut8.o |') libkanon.a $(LDLIBS)
+
 # The l-diversity verdicts of req.c, whole and count by count
 # (tests/ldiv.bats).
 tests/ldiv-check: tests/ldiv-check.c libkanon.a
@@ -199,7 +208,7 @@ install: all
 clean:
 	rm -f $(PROGS) *.o libkanon.a tests/hypo-check tests/sha256-check tests/peak-rss \
 	    tests/ldiv-check tests/dict-check tests/pcount-check tests/partition-h8 \
-	    tests/mload-h8.o $(FUZZ)
+	    tests/mload-h8.o tests/partition-cut8 tests/mondrian-cut8.o $(FUZZ)
 	rm -rf fuzz/obj fuzz/work
 
 .PHONY: all layers test sanitize fuzz fuzz-build demo bench lint-man \

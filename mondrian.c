@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "kanon.h"
+#include "extsort.h"
 #include "mondrian.h"
 
 /* c ln c in fixed point (units of 2^-32): integers, so that sums of
@@ -660,6 +661,195 @@ mond_stack_push(struct part *pt, uint64_t b, uint64_t e, const uint32_t *ext)
 	pt->stack[pt->nstack++] = e;
 }
 
+/*
+ * cut_apply on threads (pt->cut_jobs, set by mpar.c while the parts are
+ * fewer than its threads): the node's records cut into as many slices,
+ * each counted by part, then placed from where the slices before it
+ * end in each part, so that the order is the one thread's; the fast
+ * median's rows equal to the median go left in the first slices first,
+ * as one thread sends the first ones.
+ */
+struct cslice {
+	struct part *pt;
+	const struct cut *c;
+	size_t lo, hi, m;
+	int phase;		/* 0: count, 1: place, 2: copy back */
+	uint64_t neq, nlt;	/* fast: its rows at and below the median */
+	uint64_t eqleft;	/* fast: of those at it, those sent left */
+	uint32_t *pos;		/* [m]: its rows by part, then where each
+				 * goes next */
+	uint32_t *ext;		/* [m][2 nqi]: its rows' extents by part */
+};
+
+/* The rows a thread of cut_par takes at least: fewer, one thread cuts
+ * (8 in tests/partition-cut8, so that small tables take that way). */
+#ifndef CUT_PAR_ROWS
+#define CUT_PAR_ROWS 4096
+#endif
+
+static void *
+cslice_run(void *arg)
+{
+	struct cslice *s = arg;
+	struct part *pt = s->pt;
+	const struct cut *c = s->c;
+	size_t w = pt->rec_words, nq = pt->nqi, i, g, q, j = c->dim;
+	const uint32_t *r = pt->rec + (pt->node.b + s->lo) * w;
+
+	if (s->phase == 2) {
+		memcpy(pt->rec + (pt->node.b + s->lo) * w, pt->rec_tmp +
+		    s->lo * w, (s->hi - s->lo) * w * sizeof(uint32_t));
+		return NULL;
+	}
+	if (s->phase == 0) {
+		for (i = s->lo; i < s->hi; i++, r += w)
+			if (!c->fast)
+				s->pos[pt->grp[i]]++;
+			else if (r[j] < c->med)
+				s->nlt++;
+			else if (r[j] == c->med)
+				s->neq++;
+		return NULL;
+	}
+	for (i = s->lo; i < s->hi; i++, r += w) {
+		uint32_t *e;
+
+		if (c->fast) {
+			uint32_t v = r[j];
+
+			g = v < c->med || (v == c->med && s->eqleft > 0 &&
+			    s->eqleft--) ? 0 : 1;
+		} else
+			g = pt->grp[i];
+		e = s->ext + g * 2 * nq;
+		for (q = 0; q < nq; q++) {
+			uint32_t v = r[q];
+
+			e[q] = v < e[q] ? v : e[q];
+			e[nq + q] = v > e[nq + q] ? v : e[nq + q];
+		}
+		memcpy(pt->rec_tmp + (size_t)s->pos[g]++ * w, r,
+		    w * sizeof(uint32_t));
+	}
+	return NULL;
+}
+
+/* The rows of the node regrouped into rec_tmp on nt threads (above),
+ * their extents by part into ext, the parts' starts at off; then back
+ * into the records. */
+static void
+cut_par(struct part *pt, const struct cut *c, size_t m, const uint32_t *off,
+    uint32_t *ext, int nt)
+{
+	struct cslice s[64];
+	size_t n = pt->node.n, nq = pt->nqi, g, q;
+	uint64_t eqleft = c->eqleft;
+	int k;
+
+	for (k = 0; k < nt; k++) {
+		s[k] = (struct cslice){ pt, c, n * (size_t)k / (size_t)nt,
+		    n * (size_t)(k + 1) / (size_t)nt, m, 0, 0, 0, 0, NULL,
+		    NULL };
+		s[k].pos = kn_zalloc(m * sizeof(uint32_t));
+		s[k].ext = kn_alloc(m * 2 * nq * sizeof(uint32_t));
+		memcpy(s[k].ext, ext, m * 2 * nq * sizeof(uint32_t));
+	}
+	kn_sort_par_run(cslice_run, s, sizeof(s[0]), nt);
+	for (k = 0; k < nt; k++) {
+		if (c->fast) {
+			s[k].eqleft = s[k].neq < eqleft ? s[k].neq : eqleft;
+			eqleft -= s[k].eqleft;
+			s[k].pos[0] = (uint32_t)(s[k].nlt + s[k].eqleft);
+			s[k].pos[1] = (uint32_t)(s[k].hi - s[k].lo) - s[k].pos[0];
+		}
+		s[k].phase = 1;
+	}
+	/* Counts to starts: part g of slice k after part g of those
+	 * before. */
+	for (g = 0; g < m; g++) {
+		uint32_t at = off[g], n_k;
+
+		for (k = 0; k < nt; k++) {
+			n_k = s[k].pos[g];
+			s[k].pos[g] = at;
+			at += n_k;
+		}
+	}
+	kn_sort_par_run(cslice_run, s, sizeof(s[0]), nt);
+	for (k = 0; k < nt; k++) {
+		for (g = 0; g < m; g++)
+			for (q = 0; q < nq; q++) {
+				uint32_t *e = ext + g * 2 * nq;
+				const uint32_t *f = s[k].ext + g * 2 * nq;
+
+				e[q] = f[q] < e[q] ? f[q] : e[q];
+				e[nq + q] = f[nq + q] > e[nq + q] ? f[nq + q] :
+				    e[nq + q];
+			}
+		s[k].phase = 2;
+	}
+	kn_sort_par_run(cslice_run, s, sizeof(s[0]), nt);
+	for (k = 0; k < nt; k++) {
+		free(s[k].pos);
+		free(s[k].ext);
+	}
+}
+
+/* A slice of records for mond_extents. */
+struct eslice {
+	const struct part *pt;
+	size_t lo, hi;
+	uint32_t *ext;
+};
+
+static void *
+eslice_run(void *arg)
+{
+	struct eslice *s = arg;
+	const struct part *pt = s->pt;
+	size_t i, j, nq = pt->nqi;
+
+	for (j = 0; j < nq; j++) {
+		s->ext[j] = UINT32_MAX;
+		s->ext[nq + j] = 0;
+	}
+	for (i = s->lo; i < s->hi; i++)
+		for (j = 0; j < nq; j++) {
+			uint32_t v = pt->rec[i * pt->rec_words + j];
+
+			s->ext[j] = v < s->ext[j] ? v : s->ext[j];
+			s->ext[nq + j] = v > s->ext[nq + j] ? v : s->ext[nq + j];
+		}
+	return NULL;
+}
+
+void
+mond_extents(const struct part *pt, size_t b, size_t e, uint32_t *ext,
+    int nt)
+{
+	struct eslice s[64];
+	size_t n = e - b, nq = pt->nqi, j;
+	int k;
+
+	nt = nt < 1 ? 1 : nt > 64 ? 64 : nt;
+	if (n < (size_t)nt * CUT_PAR_ROWS)
+		nt = 1;
+	for (k = 0; k < nt; k++)
+		s[k] = (struct eslice){ pt, b + n * (size_t)k / (size_t)nt,
+		    b + n * (size_t)(k + 1) / (size_t)nt,
+		    kn_alloc(2 * nq * sizeof(uint32_t)) };
+	kn_sort_par_run(eslice_run, s, sizeof(s[0]), nt);
+	memcpy(ext, s[0].ext, 2 * nq * sizeof(uint32_t));
+	for (k = 0; k < nt; k++) {
+		for (j = 0; j < nq; j++) {
+			ext[j] = s[k].ext[j] < ext[j] ? s[k].ext[j] : ext[j];
+			ext[nq + j] = s[k].ext[nq + j] > ext[nq + j] ?
+			    s[k].ext[nq + j] : ext[nq + j];
+		}
+		free(s[k].ext);
+	}
+}
+
 /* Makes the chosen cut: regroups the node's records stably by part,
  * noting each part's extents on the way, and pushes the parts,
  * leftmost on top. */
@@ -669,6 +859,7 @@ cut_apply(struct part *pt, const struct cut *c)
 	size_t n = pt->node.n, i, m = 0, g, j = c->dim;
 	uint32_t *off, *ext;
 	const uint32_t *r = pt->rec + pt->node.b * pt->rec_words;
+	int nt = pt->cut_jobs < 64 ? pt->cut_jobs : 64;
 
 	if (c->fast)
 		m = 2;
@@ -702,7 +893,9 @@ cut_apply(struct part *pt, const struct cut *c)
 		for (i = 1; i <= m; i++)
 			off[i] += off[i - 1];
 	}
-	{
+	if (nt > 1 && n >= (size_t)nt * CUT_PAR_ROWS)
+		cut_par(pt, c, m, off, ext, nt);
+	else {
 		uint32_t *pos = kn_alloc((m + 1) * sizeof(uint32_t));
 		uint64_t eqleft = c->eqleft;
 
@@ -730,9 +923,9 @@ cut_apply(struct part *pt, const struct cut *c)
 			memcpy(dst, r, pt->rec_words * sizeof(uint32_t));
 		}
 		free(pos);
+		memcpy(pt->rec + pt->node.b * pt->rec_words, pt->rec_tmp,
+		    n * pt->rec_words * sizeof(uint32_t));
 	}
-	memcpy(pt->rec + pt->node.b * pt->rec_words, pt->rec_tmp,
-	    n * pt->rec_words * sizeof(uint32_t));
 	for (g = m; g-- > 0;)
 		mond_stack_push(pt, pt->node.b + off[g],
 		    pt->node.b + off[g + 1], ext + g * 2 * pt->nqi);

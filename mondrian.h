@@ -192,6 +192,8 @@ struct part {
 				 * since the budget was last checked */
 	int jobs;		/* -j: the threads that code the rows
 				 * (mload.c) */
+	int cut_jobs;		/* the threads of a node's cut (mondrian.c,
+				 * cut_par), 0 or 1: none but this one */
 
 	/* The quasi-identifiers and the rows as records of rec_words
 	 * words: per QI its code, then the row number, the sensitive
@@ -606,6 +608,10 @@ uint32_t mond_child_of(struct part *pt, size_t j, uint32_t c);
 void mond_widths(struct part *pt);
 
 /* Counts the node's totals and extents. */
+/* The extents (min[nqi], then max[nqi]) of the records [b, e) into ext,
+ * a slice a thread on nt threads. */
+void mond_extents(const struct part *pt, size_t b, size_t e, uint32_t *ext,
+    int nt);
 void mond_node_totals(struct part *pt, size_t b, size_t e, const uint32_t *ext);
 
 /* Clears the node's total counts. */

@@ -465,7 +465,8 @@ mpar_partition(struct part *pt, int jobs)
 	mp.task[0].e = pt->nrows;
 	mp.task[0].rw = -1;
 	mp.task[0].ext = kn_alloc(2 * pt->nqi * sizeof(uint32_t));
-	mond_node_totals(pt, 0, pt->nrows, NULL);
+	mond_extents(pt, 0, pt->nrows, mp.task[0].ext, jobs);
+	mond_node_totals(pt, 0, pt->nrows, mp.task[0].ext);
 	memcpy(mp.task[0].ext, pt->node.mn, pt->nqi * sizeof(uint32_t));
 	memcpy(mp.task[0].ext + pt->nqi, pt->node.mx,
 	    pt->nqi * sizeof(uint32_t));
@@ -482,6 +483,11 @@ mpar_partition(struct part *pt, int jobs)
 		if (mp.norder == 0)
 			break;
 		mp.mode = MPAR_GROW;
+		/* Fewer parts than threads: each cut on threads of its
+		 * own (mondrian.c, cut_par), the root's on all. */
+		for (k = 0; k < jobs; k++)
+			w[k].tp.cut_jobs = mp.norder < (size_t)jobs ?
+			    jobs / (int)mp.norder : 1;
 		run_threads(&mp, w, jobs < (int)mp.norder ? jobs :
 		    (int)mp.norder);
 		task_expand(&mp);
@@ -491,6 +497,8 @@ mpar_partition(struct part *pt, int jobs)
 		}
 	}
 	order_tasks(&mp, 0);
+	for (k = 0; k < jobs; k++)
+		w[k].tp.cut_jobs = 1;
 	mp.mode = MPAR_RUN;
 	run_threads(&mp, w, jobs);
 

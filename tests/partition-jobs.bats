@@ -62,6 +62,62 @@ jobscase() {
 	[ "$ran" -ge 60 ] || { echo "only $ran cases partitioned"; false; }
 }
 
+@test "a node's cut on threads (from 8 rows a thread, tests/partition-cut8) gives the bytes of -j 1 on random tables and on Agrawal rows" {
+	# While the parts are fewer than the threads, each is cut on
+	# threads of its own (mondrian.c, cut_par); partition takes that
+	# way from 4,096 rows a thread, the test build from 8.
+	local seed dir q hl hm nl k rel dv l c vr sp j rc bad=0 cut=0
+	local -a opt chk
+	make -s -C "$ROOT" tests/partition-cut8
+	for ((seed = 1; seed <= 60; seed++)); do
+		dir="$T/c$seed"
+		mkdir -p "$dir"
+		IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < \
+		    <(gencase "$seed" "$dir" big)
+		caseopts
+		((seed % 3 != 1)) || [ "$dv" != - ] || [ "$vr" != - ] ||
+		    opt+=(-s s --closeness 0.5)
+		rc=0
+		partition -j 1 "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" \
+		    2> "$dir/e1" || rc=$?
+		echo "$rc" > "$dir/s1"
+		for j in 2 3 7; do
+			rc=0
+			"$ROOT/tests/partition-cut8" -j "$j" "${opt[@]}" \
+			    -r "$dir/r$j" "$dir/t" > "$dir/o$j" 2> "$dir/e$j" ||
+			    rc=$?
+			echo "$rc" > "$dir/s$j"
+			sed -i 's/^partition-cut8:/partition:/' "$dir/e$j"
+			for f in s o e r; do
+				[ ! -e "$dir/${f}1" ] && [ ! -e "$dir/$f$j" ] ||
+				    cmp -s "$dir/${f}1" "$dir/$f$j" || {
+					echo "seed $seed -j $j: $f differ: ${opt[*]}"
+					bad=$((bad + 1))
+				}
+			done
+		done
+		[ "$(cat "$dir/s1")" -ne 0 ] || cut=$((cut + 1))
+	done
+	[ "$bad" -eq 0 ]
+	[ "$cut" -ge 30 ]
+	gendata -n 5000 --seed 5 agrawal > "$T/a"
+	for req in "-k 5" "-k 20 -s elevel -l 3" "-k 10 -s car --closeness 0.4" \
+	    "-k 5 -t car --split infogain" "-k 3 --relaxed" \
+	    "-k 4 -H zipcode=interval:3,9"; do
+		# shellcheck disable=SC2086
+		partition -j 1 -q salary,age,hvalue,loan,zipcode $req \
+		    -r "$T/r1" "$T/a" > "$T/o1"
+		for j in 2 5; do
+			# shellcheck disable=SC2086
+			"$ROOT/tests/partition-cut8" -j "$j" \
+			    -q salary,age,hvalue,loan,zipcode $req -r "$T/r$j" \
+			    "$T/a" > "$T/o$j"
+			cmp "$T/o1" "$T/o$j" || { echo "$req -j $j: table"; false; }
+			cmp "$T/r1" "$T/r$j" || { echo "$req -j $j: regions"; false; }
+		done
+	done
+}
+
 @test "-j on 20,000 Agrawal rows: the same bytes with -l, --variance, --closeness, --split and --relaxed" {
 	gendata -n 20000 --seed 7 agrawal > "$T/a"
 	for req in "-k 5" "-k 20 -s elevel -l 3" "-k 10 -s car --closeness 0.4" \
