@@ -500,12 +500,18 @@ struct fglob {
  * earliest bad block. */
 struct fpar {
 	kn_table *t;
+	const kn_countspec *cs;
 	size_t want;		/* a block's bytes */
 	pthread_mutex_t mu;
+	pthread_cond_t idle;	/* busy fell to 0 */
 	uint64_t seq;		/* blocks read */
-	int end;		/* the table is read */
+	size_t busy;		/* blocks being counted */
+	int end;		/* the table is read, or no more is to be */
 	kn_block *bad;
 };
+
+static void par_fail(const kn_countspec *cs, kn_table *t, kn_block *b)
+    __attribute__((noreturn));
 
 /* Counts the rows of block b into w's set; returns whether b holds a
  * bad row (b->bad). */
@@ -550,13 +556,38 @@ par_block(struct fwork *w, kn_block *b)
 }
 
 /*
+ * The hook of a thread that dies reading a block (kn_die_defer), which
+ * holds the lock: an error of the reader (a header that differs, a
+ * line too long, a NUL byte in a line the buffer did not hold) comes
+ * after the rows of the blocks read before and of the lines already in
+ * this one, which are counted first, so that the earliest bad row among
+ * them is reported instead, as one thread would.
+ */
+static void
+par_dying(void *arg)
+{
+	struct fwork *w = arg;
+	struct fpar *p = w->p;
+
+	p->end = 1;
+	while (p->busy > 0)
+		pthread_cond_wait(&p->idle, &p->mu);
+	if (p->bad != NULL)
+		par_fail(p->cs, p->t, p->bad);
+	/* Then the whole lines read into this thread's block. */
+	if (w->blk.len > 0 && par_block(w, &w->blk))
+		par_fail(p->cs, p->t, &w->blk);
+}
+
+/*
  * A counting thread: reads the next block of the table itself, under
- * the shared lock, and counts it; no thread reads for the others, so
- * none waits on another but for that lock.  A line longer than a block
- * is the reader's own buffer (kn_table_block returns 2): it is counted
- * before the lock is let go, since the next read would overwrite it.
- * A bad block stops the reading; it is the shared one if it is the
- * earliest, and stays in its thread's blk until the end.
+ * the shared lock, and counts it without the lock; no thread reads for
+ * the others, so none waits on another but for that lock.  A line
+ * longer than a block is the reader's own buffer (kn_table_block
+ * returns 2): it is counted before the lock is let go, since the next
+ * read would overwrite it.  A bad block stops the reading; it is the
+ * shared one if it is the earliest, and stays in its thread's blk
+ * until the end.
  */
 static void *
 par_work(void *arg)
@@ -564,31 +595,40 @@ par_work(void *arg)
 	struct fwork *w = arg;
 	struct fpar *p = w->p;
 	kn_block *b = &w->blk;
-	int got, bad;
+	int got, bad = 0, counted = 0;
 
+	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		pthread_mutex_lock(&p->mu);
-		if (p->end || (got = kn_table_block(p->t, b, p->want)) == 0) {
+		if (counted) {
+			/* The block counted last. */
+			if (bad && (p->bad == NULL || b->seq < p->bad->seq))
+				p->bad = b;
+			p->end |= bad;
+			if (--p->busy == 0)
+				pthread_cond_broadcast(&p->idle);
+			counted = 0;
+			if (bad)
+				break;
+		}
+		if (p->end)
+			break;
+		kn_die_defer(par_dying, w);
+		got = kn_table_block(p->t, b, p->want);
+		kn_die_defer(NULL, NULL);
+		if (got == 0) {
 			p->end = 1;
-			pthread_mutex_unlock(&p->mu);
 			break;
 		}
 		b->seq = p->seq++;
+		p->busy++;
 		if (got != 2)
 			pthread_mutex_unlock(&p->mu);
 		bad = par_block(w, b);
-		if (got != 2 && bad)
+		if (got != 2)
 			pthread_mutex_lock(&p->mu);
-		if (bad) {
-			if (p->bad == NULL || b->seq < p->bad->seq)
-				p->bad = b;
-			p->end = 1;
-		}
-		if (got == 2 || bad)
-			pthread_mutex_unlock(&p->mu);
-		if (bad)
-			break;
+		counted = 1;
 	}
+	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
@@ -1198,7 +1238,7 @@ par_free(struct fwork *w)
 
 /* Reports the row of block b that cs->tkey refused, on this thread: the
  * line at b->bad_off, split again, handed to cs->tfail. */
-static void __attribute__((noreturn))
+static void
 par_fail(const kn_countspec *cs, kn_table *t, kn_block *b)
 {
 	kn_str *f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
@@ -1247,7 +1287,9 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 	memset(&p, 0, sizeof(p));
 	memset(&g, 0, sizeof(g));
 	p.t = t;
+	p.cs = cs;
 	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.idle, NULL);
 	/* The blocks take a quarter of the share of the sets. */
 	p.want = bounded ? limit / 4 / (size_t)nt : (size_t)1 << 20;
 	if (p.want < ((size_t)16 << 10))
@@ -1340,6 +1382,7 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 	for (i = 0; i < cs->d && i < KN_PMAX; i++)
 		free(g.lab[i]);
 	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.idle);
 	return started == 0 ? -1 : emitted;
 }
 

@@ -361,9 +361,26 @@ static pthread_mutex_t die_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t die_owner;
 static int die_owned;
 
+/* The calling thread's hook of kn_die_defer. */
+static _Thread_local void (*die_hook)(void *);
+static _Thread_local void *die_hook_ctx;
+
+void
+kn_die_defer(void (*fn)(void *), void *ctx)
+{
+	die_hook = fn;
+	die_hook_ctx = ctx;
+}
+
 void
 kn_die_lock(void)
 {
+	void (*fn)(void *) = die_hook;
+
+	if (fn != NULL) {
+		die_hook = NULL;
+		fn(die_hook_ctx);
+	}
 	if (die_owned && pthread_equal(die_owner, pthread_self()))
 		return;
 	pthread_mutex_lock(&die_mu);

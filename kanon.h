@@ -51,6 +51,12 @@ void kn_child_set(pid_t pid);
 /* Taken first by every message that ends the process: one thread's
  * message is written whole, the others wait for the exit. */
 void kn_die_lock(void);
+/* Sets the calling thread's hook, run once by kn_die_lock before all
+ * else (no lock taken yet), when that thread is about to end the
+ * process with a message; fn NULL clears it.  A thread of -j that dies
+ * reading a block waits there for the blocks read before, one of which
+ * may hold an earlier bad row (freq.c). */
+void kn_die_defer(void (*fn)(void *), void *ctx);
 /* Called first by a worker thread: it blocks every signal, so that the
  * signals (and the cleanup of their handler) go to the thread that
  * started it. */
@@ -597,6 +603,8 @@ typedef struct {
 	size_t *crcols, ncrcols;
 	int held;		/* the current line is the next row
 				 * (kn_table_block) */
+	int crmet;		/* a CR met in a block's lines: no buffer
+				 * is handed over whole again (block_swap) */
 	/* the columns read by identity (kn_table_canon), and the
 	 * current row's identities that are not its bytes */
 	size_t canon[KN_CANONMAX], ncanon;

@@ -1265,6 +1265,82 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 		kn_block_fail(mp->t, b);
 }
 
+/* mload_par's reading: the blocks in hand (jobs[wh..wh+nin), in the
+ * order of the rows), the rows' room in the records (cap) and the rows
+ * given out so far. */
+struct mlread {
+	struct mlpar *mp;
+	struct part *pt;
+	kn_table *t;
+	struct mljob *jobs;
+	size_t wh, nin, cap;
+	uint64_t row;
+	kn_str *f;
+	uint32_t **map;
+	size_t *mapcap;
+};
+
+/* The earliest block in hand, finished (mload_finish). */
+static void
+ml_finish(struct mlread *rd)
+{
+	mload_finish(rd->mp, &rd->jobs[rd->wh], rd->f, rd->map, rd->mapcap);
+	rd->wh = (rd->wh + 1) % rd->mp->nb;
+	rd->nin--;
+}
+
+/* Block jb, just read, of nr rows, given to the threads. */
+static void
+ml_give(struct mlread *rd, struct mljob *jb, size_t nr)
+{
+	struct part *pt = rd->pt;
+	struct mlpar *mp = rd->mp;
+
+	if (pt->ooc)
+		job_room(pt, jb, nr);
+	else if (rd->row + nr > rd->cap) {
+		/* More room: once the blocks in hand are done. */
+		while (rd->nin > 0)
+			ml_finish(rd);
+		while (rd->row + nr > rd->cap)
+			rd->cap *= 2;
+		load_room(pt, rd->cap);
+	}
+	jb->row0 = rd->row;
+	if (!pt->ooc)
+		job_in_place(pt, jb);
+	rd->row += nr;
+	jb->ready = 0;
+	rd->nin++;
+	pthread_mutex_lock(&mp->mu);
+	mp->q[(mp->qh + mp->nq++) % mp->nb] = jb;
+	pthread_cond_signal(&mp->more);
+	pthread_mutex_unlock(&mp->mu);
+}
+
+/* When the reading dies (kn_die_defer), in the middle of the block at
+ * jobs[wh + nin]: the blocks in hand finished in order, then the whole
+ * lines read into that one, so that a bad row among them comes before
+ * the reader's error, as with one thread. */
+static void
+ml_dying(void *arg)
+{
+	struct mlread *rd = arg;
+	struct mljob *jb = &rd->jobs[(rd->wh + rd->nin) % rd->mp->nb];
+	size_t nr;
+
+	while (rd->nin > 0)
+		ml_finish(rd);
+	if (jb->b.len == 0)
+		return;
+	for (nr = 0; jb->b.pos < jb->b.len; jb->b.pos++)
+		nr += jb->b.buf[jb->b.pos] == '\n';
+	jb->b.pos = 0;
+	ml_give(rd, jb, nr);
+	ml_finish(rd);
+}
+
+
 /*
  * Reads TSV table t into records in memory on nt threads: the main
  * thread reads blocks of lines (tsv.c's kn_table_block), the threads
@@ -1281,10 +1357,10 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	struct mljob *jobs;
 	pthread_t th[64];
 	uint32_t **map;
-	size_t *mapcap, cap = 1 << 16, wh = 0, nin = 0, i, x, want, nr;
-	uint64_t row = 0, before;
+	size_t *mapcap, i, x, want;
 	kn_str *f;
 	int started, k, got;
+	struct mlread rd;
 
 	if (nt > 64)
 		nt = 64;
@@ -1325,60 +1401,41 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	map = kn_zalloc((pt->nqi + 2) * sizeof(uint32_t *));
 	mapcap = kn_zalloc((pt->nqi + 2) * sizeof(size_t));
 	f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+	rd = (struct mlread){ &mp, pt, t, jobs, 0, 0, 1 << 16, 0, f, map,
+	    mapcap };
 	want = MLOAD_BLOCK;
 	if (pt->ooc) {
 		want = ooc_block(pt, t, mp.nb);
-		cap = MOND_CHUNK;
+		rd.cap = MOND_CHUNK;
 	}
 	if (started > 0) {
 		if (pt->ooc)
 			numkey_layout(pt);
-		pt->rec = kn_alloc(cap * pt->rec_words * sizeof(uint32_t));
-		load_room(pt, cap);
+		pt->rec = kn_alloc(rd.cap * pt->rec_words * sizeof(uint32_t));
+		load_room(pt, rd.cap);
 	}
 	if (started > 0)
 		for (;;) {
 			struct mljob *jb;
+			uint64_t before;
 
-			if (nin == mp.nb) {
-				mload_finish(&mp, &jobs[wh], f, map, mapcap);
-				wh = (wh + 1) % mp.nb;
-				nin--;
-			}
-			jb = &jobs[(wh + nin) % mp.nb];
+			if (rd.nin == mp.nb)
+				ml_finish(&rd);
+			jb = &jobs[(rd.wh + rd.nin) % mp.nb];
 			before = t->rows;
-			if ((got = kn_table_block(t, &jb->b, want)) == 0)
+			kn_die_defer(ml_dying, &rd);
+			got = kn_table_block(t, &jb->b, want);
+			kn_die_defer(NULL, NULL);
+			if (got == 0)
 				break;
-			nr = (size_t)(t->rows - before);
-			if (pt->ooc)
-				job_room(pt, jb, nr);
-			else if (row + nr > cap) {
-				/* More room: once the blocks in hand are done. */
-				for (; nin > 0; nin--, wh = (wh + 1) % mp.nb)
-					mload_finish(&mp, &jobs[wh], f, map,
-					    mapcap);
-				while (row + nr > cap)
-					cap *= 2;
-				load_room(pt, cap);
-			}
-			jb->row0 = row;
-			if (!pt->ooc)
-				job_in_place(pt, jb);
-			row += nr;
-			jb->ready = 0;
-			nin++;
-			pthread_mutex_lock(&mp.mu);
-			mp.q[(mp.qh + mp.nq++) % mp.nb] = jb;
-			pthread_cond_signal(&mp.more);
-			pthread_mutex_unlock(&mp.mu);
+			ml_give(&rd, jb, (size_t)(t->rows - before));
 			/* A line lent by the reader: nothing is read until it
 			 * is done. */
-			for (; got == 2 && nin > 0; nin--, wh = (wh + 1) %
-			    mp.nb)
-				mload_finish(&mp, &jobs[wh], f, map, mapcap);
+			while (got == 2 && rd.nin > 0)
+				ml_finish(&rd);
 		}
-	for (; nin > 0; nin--, wh = (wh + 1) % mp.nb)
-		mload_finish(&mp, &jobs[wh], f, map, mapcap);
+	while (rd.nin > 0)
+		ml_finish(&rd);
 	pthread_mutex_lock(&mp.mu);
 	mp.end = 1;
 	pthread_cond_broadcast(&mp.more);
@@ -1419,7 +1476,7 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	if (started == 0)
 		return 0;
 	if (!pt->ooc)
-		pt->nrows = row;
+		pt->nrows = rd.row;
 	kn_progress(t->rows, t->r.bytes);
 	kn_progress_done();
 	return 1;

@@ -1557,7 +1557,7 @@ static int
 block_bulk(kn_table *t, kn_block *b, size_t want)
 {
 	kn_reader *r = &t->r;
-	char *p = r->buf + r->beg;
+	char *p = r->buf + r->beg, *q;
 	size_t n = r->end - r->beg;
 	uint64_t lines;
 	int cr;
@@ -1566,19 +1566,15 @@ block_bulk(kn_table *t, kn_block *b, size_t want)
 		return 0;
 	if (n > want - b->len)
 		n = want - b->len;
+	/* Up to the first CR first: in a file of CR LF lines each call
+	 * takes a line, and must not read the buffer's rest. */
+	if ((q = memchr(p, '\r', n)) != NULL)
+		n = (size_t)(q - p);
 	while (n > 0 && p[n - 1] != '\n')
 		n--;
 	if (n == 0)
 		return 0;
 	lines = count_lines(p, n, &cr);
-	if (cr) {
-		n = (size_t)((char *)memchr(p, '\r', n) - p);
-		while (n > 0 && p[n - 1] != '\n')
-			n--;
-		if (n == 0)
-			return 0;
-		lines = count_lines(p, n, &cr);
-	}
 	/* Progress is shown at every 65536th row, as line by line. */
 	if ((t->rows & 0xffff) + lines >= 0x10000) {
 		lines = 0x10000 - (t->rows & 0xffff);
@@ -1603,7 +1599,7 @@ block_bulk(kn_table *t, kn_block *b, size_t want)
  * reader's buffer: the buffer, filled, is given to the empty block b
  * with its whole lines, and b's old buffer (or a new one) to the reader
  * with the part of a line after them.  Only where block_bulk would take
- * the lines (and no CR is among them); returns whether it did.
+ * the lines, and until a CR is met among them; returns whether it did.
  */
 static int
 block_swap(kn_table *t, kn_block *b, size_t want)
@@ -1614,8 +1610,8 @@ block_swap(kn_table *t, kn_block *b, size_t want)
 	char *nb;
 	int cr;
 
-	if (t->held || t->skiphdr || r->lineno == 0 || b->len > 0 ||
-	    cap > want + 4096)
+	if (t->held || t->skiphdr || t->crmet || r->lineno == 0 ||
+	    b->len > 0 || cap > want + 4096)
 		return 0;
 	while (!r->eof && (r->beg > 0 || r->end < cap))
 		fill(r);
@@ -1624,8 +1620,14 @@ block_swap(kn_table *t, kn_block *b, size_t want)
 	n = r->end;
 	while (n > 0 && r->buf[n - 1] != '\n')
 		n--;
-	if (n == 0 || (lines = count_lines(r->buf, n, &cr), cr))
+	if (n == 0)
 		return 0;
+	/* A CR's line is the reader's to end: from then on blocks are
+	 * taken as block_bulk takes them, each line with a CR alone. */
+	if (lines = count_lines(r->buf, n, &cr), cr) {
+		t->crmet = 1;
+		return 0;
+	}
 	if (b->borrowed || b->buf == NULL || b->cap < cap + 16) {
 		if (!b->borrowed)
 			free(b->buf);

@@ -436,6 +436,43 @@ a	1" ]
 	[ "$(grep -c xxxxxxxxxx "$T/one")" -eq 20 ]
 }
 
+@test "-j: a bad row before an error of the reader (a NUL in a line longer than the buffer, another header, a compressed file) is the one named, as with one thread" {
+	# A thread that dies reading waits for the blocks read before and
+	# counts the lines already in its own (kn_die_defer, par_dying).
+	gendata -n 400000 --seed 9 uniform -d 3 -c 60 > "$T/t.tsv"
+	awk 'BEGIN { y = "yyyyyyyyyy"; for (i = 0; i < 18; i++) y = y y }
+	    NR == 350001 { $0 = $0 "\tx" }
+	    NR == 350301 { $0 = $0 "\001" y }
+	    { print }' "$T/t.tsv" | tr '\001' '\000' > "$T/near.tsv"
+	awk 'BEGIN { y = "yyyyyyyyyy"; for (i = 0; i < 18; i++) y = y y }
+	    NR == 250001 { $0 = $0 "\tx" }
+	    NR == 350301 { $0 = $0 "\001" y }
+	    { print }' "$T/t.tsv" | tr '\001' '\000' > "$T/far.tsv"
+	awk 'NR == 400001 { $0 = $0 "\tx" } { print }' "$T/t.tsv" > "$T/last.tsv"
+	printf 'b1\tb2\tb3\n1\t2\t3\n' > "$T/other.tsv"
+	printf 'a1\ta2\ta3\n1\t2\t3\n' | gzip > "$T/z.tsv.gz"
+	for j in 1 2 3 7; do
+		run --separate-stderr freqset -j "$j" -q a1 "$T/near.tsv"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "freqset: $T/near.tsv:350001: expected 3 fields, found 4" ]
+		run --separate-stderr freqset -j "$j" -q a1 "$T/far.tsv"
+		[ "$stderr" = "freqset: $T/far.tsv:250001: expected 3 fields, found 4" ]
+		run --separate-stderr freqset -j "$j" -q a1 "$T/last.tsv" \
+		    "$T/other.tsv"
+		[ "$stderr" = "freqset: $T/last.tsv:400001: expected 3 fields, found 4" ]
+		run --separate-stderr freqset -j "$j" -q a1 "$T/last.tsv" \
+		    "$T/z.tsv.gz"
+		[ "$stderr" = "freqset: $T/last.tsv:400001: expected 3 fields, found 4" ]
+		run --separate-stderr partition -j "$j" -q a1,a2 -k 2 \
+		    "$T/near.tsv"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "partition: $T/near.tsv:350001: expected 3 fields, found 4" ]
+		run --separate-stderr partition -j "$j" -q a1,a2 -k 2 \
+		    "$T/far.tsv"
+		[ "$stderr" = "partition: $T/far.tsv:250001: expected 3 fields, found 4" ]
+	done
+}
+
 @test "-j: a bad row is named as with one thread: the first in the input" {
 	gendata -n 200000 --seed 5 uniform -d 3 -c 50 > "$T/t.tsv"
 	# Two bad rows far apart (fields missing, then a NUL byte): the
