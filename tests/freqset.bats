@@ -419,11 +419,12 @@ a	1" ]
 		run --separate-stderr freqset -j $j -q a1 "$T/bad.tsv"
 		[ "$status" -eq 2 ]
 		[ "$stderr" = "freqset: $T/bad.tsv:350001: expected 3 fields, found 4" ]
-		# A row the hierarchy refuses, on whichever thread.
-		run --separate-stderr freqset -j $j -q a1,a2 -H a1=interval:10 \
-		    -L a1=1 "$T/nan.tsv"
+		# A row the hierarchy refuses, on whichever thread: recode's
+		# first pass labels the rows on the counting threads (tkey).
+		run --separate-stderr recode -j $j -H a1=interval:10 \
+		    -H a2=interval:10 -n a1=1,a2=1 -k 2 "$T/nan.tsv"
 		[ "$status" -eq 2 ]
-		[ "$stderr" = "freqset: $T/nan.tsv:350001: column 'a1': 'abc': value is not a number (interval:10)" ]
+		[ "$stderr" = "recode: $T/nan.tsv:350001: column 'a1': 'abc': value is not a number (interval:10)" ]
 	done
 	# Lines longer than a block: each counted before the next read.
 	awk 'BEGIN { x = "xxxxxxxxxx"; for (i = 0; i < 17; i++) x = x x }
