@@ -1340,7 +1340,6 @@ ml_dying(void *arg)
 	ml_finish(rd);
 }
 
-
 /*
  * Reads TSV table t into records in memory on nt threads: the main
  * thread reads blocks of lines (tsv.c's kn_table_block), the threads

@@ -467,9 +467,6 @@ mpar_partition(struct part *pt, int jobs)
 	mp.task[0].ext = kn_alloc(2 * pt->nqi * sizeof(uint32_t));
 	mond_extents(pt, 0, pt->nrows, mp.task[0].ext, jobs);
 	mond_node_totals(pt, 0, pt->nrows, mp.task[0].ext);
-	memcpy(mp.task[0].ext, pt->node.mn, pt->nqi * sizeof(uint32_t));
-	memcpy(mp.task[0].ext + pt->nqi, pt->node.mx,
-	    pt->nqi * sizeof(uint32_t));
 	mond_node_clear_totals(pt);
 
 	w = kn_zalloc((size_t)jobs * sizeof(*w));
