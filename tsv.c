@@ -162,18 +162,25 @@ long_line(const kn_reader *r)
 	    (unsigned long long)r->lineno + 1, lim, dflt);
 }
 
-/* Reads more input after the data kept in buf[beg, end). */
+/* Moves the data kept in buf[beg, end) to the buffer's start. */
 static void
-fill(kn_reader *r)
+shift(kn_reader *r)
 {
-	ssize_t got;
-
 	if (r->beg > 0) {
 		memmove(r->buf, r->buf + r->beg, r->end - r->beg);
 		r->shifted = 1;
 		r->end -= r->beg;
 		r->beg = 0;
 	}
+}
+
+/* Reads more input after the data kept in buf[beg, end). */
+static void
+fill(kn_reader *r)
+{
+	ssize_t got;
+
+	shift(r);
 	if (r->end == r->cap) {
 		/* The buffer holds one partial line: it grows up to the
 		 * limit and one byte more, to see a line pass it. */
@@ -1613,8 +1620,16 @@ block_swap(kn_table *t, kn_block *b, size_t want)
 	if (t->held || t->skiphdr || t->crmet || r->lineno == 0 ||
 	    b->len > 0 || cap > want + 4096)
 		return 0;
-	while (!r->eof && (r->beg > 0 || r->end < cap))
+	while (!r->eof && (r->beg > 0 || r->end < cap)) {
+		/* Whole lines in hand are taken before a read, which may
+		 * fail: a bad row among them is named first, as line by
+		 * line (the block is then short of the buffer's size). */
+		if (memchr(r->buf + r->beg, '\n', r->end - r->beg) != NULL) {
+			shift(r);
+			break;
+		}
 		fill(r);
+	}
 	if (r->beg > 0)
 		return 0;	/* at the end of the input: as it is */
 	n = r->end;
