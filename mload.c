@@ -1275,6 +1275,8 @@ struct mlread {
 	struct mljob *jobs;
 	size_t wh, nin, cap;
 	uint64_t row;
+	uint64_t before;	/* the table's rows before the block being
+				 * read */
 	kn_str *f;
 	uint32_t **map;
 	size_t *mapcap;
@@ -1327,16 +1329,12 @@ ml_dying(void *arg)
 {
 	struct mlread *rd = arg;
 	struct mljob *jb = &rd->jobs[(rd->wh + rd->nin) % rd->mp->nb];
-	size_t nr;
 
 	while (rd->nin > 0)
 		ml_finish(rd);
 	if (jb->b.len == 0)
 		return;
-	for (nr = 0; jb->b.pos < jb->b.len; jb->b.pos++)
-		nr += jb->b.buf[jb->b.pos] == '\n';
-	jb->b.pos = 0;
-	ml_give(rd, jb, nr);
+	ml_give(rd, jb, (size_t)(rd->t->rows - rd->before));
 	ml_finish(rd);
 }
 
@@ -1400,7 +1398,7 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	map = kn_zalloc((pt->nqi + 2) * sizeof(uint32_t *));
 	mapcap = kn_zalloc((pt->nqi + 2) * sizeof(size_t));
 	f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
-	rd = (struct mlread){ &mp, pt, t, jobs, 0, 0, 1 << 16, 0, f, map,
+	rd = (struct mlread){ &mp, pt, t, jobs, 0, 0, 1 << 16, 0, 0, f, map,
 	    mapcap };
 	want = MLOAD_BLOCK;
 	if (pt->ooc) {
@@ -1416,18 +1414,17 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	if (started > 0)
 		for (;;) {
 			struct mljob *jb;
-			uint64_t before;
 
 			if (rd.nin == mp.nb)
 				ml_finish(&rd);
 			jb = &jobs[(rd.wh + rd.nin) % mp.nb];
-			before = t->rows;
+			rd.before = t->rows;
 			kn_die_defer(ml_dying, &rd);
 			got = kn_table_block(t, &jb->b, want);
 			kn_die_defer(NULL, NULL);
 			if (got == 0)
 				break;
-			ml_give(&rd, jb, (size_t)(t->rows - before));
+			ml_give(&rd, jb, (size_t)(t->rows - rd.before));
 			/* A line lent by the reader: nothing is read until it
 			 * is done. */
 			while (got == 2 && rd.nin > 0)

@@ -687,13 +687,49 @@ struct cslice {
 #define CUT_PAR_ROWS 4096
 #endif
 
+/* Widens the extents e (min[nq], max[nq]) by the row r. */
+static void
+ext_row(uint32_t *e, const uint32_t *r, size_t nq)
+{
+	size_t q;
+
+	for (q = 0; q < nq; q++) {
+		e[q] = r[q] < e[q] ? r[q] : e[q];
+		e[nq + q] = r[q] > e[nq + q] ? r[q] : e[nq + q];
+	}
+}
+
+/* Extents e (min[nq], max[nq]) that no row widened yet. */
+static void
+ext_empty(uint32_t *e, size_t nq)
+{
+	size_t q;
+
+	for (q = 0; q < nq; q++) {
+		e[q] = UINT32_MAX;
+		e[nq + q] = 0;
+	}
+}
+
+/* Widens the extents d by the extents s (which may be empty). */
+static void
+ext_merge(uint32_t *d, const uint32_t *s, size_t nq)
+{
+	size_t q;
+
+	for (q = 0; q < nq; q++) {
+		d[q] = s[q] < d[q] ? s[q] : d[q];
+		d[nq + q] = s[nq + q] > d[nq + q] ? s[nq + q] : d[nq + q];
+	}
+}
+
 static void *
 cslice_run(void *arg)
 {
 	struct cslice *s = arg;
 	struct part *pt = s->pt;
 	const struct cut *c = s->c;
-	size_t w = pt->rec_words, nq = pt->nqi, i, g, q, j = c->dim;
+	size_t w = pt->rec_words, nq = pt->nqi, i, g, j = c->dim;
 	const uint32_t *r = pt->rec + (pt->node.b + s->lo) * w;
 
 	if (s->phase == 2) {
@@ -711,38 +747,36 @@ cslice_run(void *arg)
 				s->neq++;
 		return NULL;
 	}
-	for (i = s->lo; i < s->hi; i++, r += w) {
-		uint32_t *e;
+	/* In locals: the stores through rec_tmp could alias s's. */
+	{
+		uint32_t *pos = s->pos, *ext = s->ext, *tmp = pt->rec_tmp;
+		uint64_t eqleft = s->eqleft;
+		uint32_t med = c->med;
 
-		if (c->fast) {
-			uint32_t v = r[j];
-
-			g = v < c->med || (v == c->med && s->eqleft > 0 &&
-			    s->eqleft--) ? 0 : 1;
-		} else
-			g = pt->grp[i];
-		e = s->ext + g * 2 * nq;
-		for (q = 0; q < nq; q++) {
-			uint32_t v = r[q];
-
-			e[q] = v < e[q] ? v : e[q];
-			e[nq + q] = v > e[nq + q] ? v : e[nq + q];
+		for (i = s->lo; i < s->hi; i++, r += w) {
+			if (c->fast)
+				g = r[j] < med || (r[j] == med && eqleft > 0 &&
+				    eqleft--) ? 0 : 1;
+			else
+				g = pt->grp[i];
+			ext_row(ext + g * 2 * nq, r, nq);
+			memcpy(tmp + (size_t)pos[g]++ * w, r,
+			    w * sizeof(uint32_t));
 		}
-		memcpy(pt->rec_tmp + (size_t)s->pos[g]++ * w, r,
-		    w * sizeof(uint32_t));
 	}
 	return NULL;
 }
 
-/* The rows of the node regrouped into rec_tmp on nt threads (above),
- * their extents by part into ext, the parts' starts at off; then back
- * into the records. */
+/* The rows of the node regrouped into rec_tmp on nt threads (above; on
+ * this one alone when nt is 1, with no count first), their extents by
+ * part into ext, the parts' starts at off; then back into the
+ * records. */
 static void
 cut_par(struct part *pt, const struct cut *c, size_t m, const uint32_t *off,
     uint32_t *ext, int nt)
 {
 	struct cslice s[64];
-	size_t n = pt->node.n, nq = pt->nqi, g, q;
+	size_t n = pt->node.n, nq = pt->nqi, g;
 	uint64_t eqleft = c->eqleft;
 	int k;
 
@@ -751,47 +785,51 @@ cut_par(struct part *pt, const struct cut *c, size_t m, const uint32_t *off,
 		    n * (size_t)(k + 1) / (size_t)nt, m, 0, 0, 0, 0, NULL,
 		    NULL };
 		s[k].pos = kn_zalloc(m * sizeof(uint32_t));
-		s[k].ext = kn_alloc(m * 2 * nq * sizeof(uint32_t));
-		memcpy(s[k].ext, ext, m * 2 * nq * sizeof(uint32_t));
+		/* One thread widens ext itself. */
+		s[k].ext = ext;
+		if (nt > 1) {
+			s[k].ext = kn_alloc(m * 2 * nq * sizeof(uint32_t));
+			memcpy(s[k].ext, ext, m * 2 * nq * sizeof(uint32_t));
+		}
 	}
-	kn_sort_par_run(cslice_run, s, sizeof(s[0]), nt);
-	for (k = 0; k < nt; k++) {
-		if (c->fast) {
+	if (nt == 1) {
+		/* The parts' starts, and the rows at the median sent left,
+		 * are the cut's. */
+		memcpy(s[0].pos, off, m * sizeof(uint32_t));
+		s[0].eqleft = eqleft;
+	} else {
+		kn_sort_par_run(cslice_run, s, sizeof(s[0]), nt);
+		for (k = 0; c->fast && k < nt; k++) {
 			s[k].eqleft = s[k].neq < eqleft ? s[k].neq : eqleft;
 			eqleft -= s[k].eqleft;
 			s[k].pos[0] = (uint32_t)(s[k].nlt + s[k].eqleft);
 			s[k].pos[1] = (uint32_t)(s[k].hi - s[k].lo) - s[k].pos[0];
 		}
-		s[k].phase = 1;
-	}
-	/* Counts to starts: part g of slice k after part g of those
-	 * before. */
-	for (g = 0; g < m; g++) {
-		uint32_t at = off[g], n_k;
+		/* Counts to starts: part g of slice k after part g of
+		 * those before. */
+		for (g = 0; g < m; g++) {
+			uint32_t at = off[g], n_k;
 
-		for (k = 0; k < nt; k++) {
-			n_k = s[k].pos[g];
-			s[k].pos[g] = at;
-			at += n_k;
+			for (k = 0; k < nt; k++) {
+				n_k = s[k].pos[g];
+				s[k].pos[g] = at;
+				at += n_k;
+			}
 		}
 	}
+	for (k = 0; k < nt; k++)
+		s[k].phase = 1;
 	kn_sort_par_run(cslice_run, s, sizeof(s[0]), nt);
 	for (k = 0; k < nt; k++) {
-		for (g = 0; g < m; g++)
-			for (q = 0; q < nq; q++) {
-				uint32_t *e = ext + g * 2 * nq;
-				const uint32_t *f = s[k].ext + g * 2 * nq;
-
-				e[q] = f[q] < e[q] ? f[q] : e[q];
-				e[nq + q] = f[nq + q] > e[nq + q] ? f[nq + q] :
-				    e[nq + q];
-			}
+		for (g = 0; g < m && nt > 1; g++)
+			ext_merge(ext + g * 2 * nq, s[k].ext + g * 2 * nq, nq);
 		s[k].phase = 2;
 	}
 	kn_sort_par_run(cslice_run, s, sizeof(s[0]), nt);
 	for (k = 0; k < nt; k++) {
 		free(s[k].pos);
-		free(s[k].ext);
+		if (nt > 1)
+			free(s[k].ext);
 	}
 }
 
@@ -807,19 +845,10 @@ eslice_run(void *arg)
 {
 	struct eslice *s = arg;
 	const struct part *pt = s->pt;
-	size_t i, j, nq = pt->nqi;
+	size_t i;
 
-	for (j = 0; j < nq; j++) {
-		s->ext[j] = UINT32_MAX;
-		s->ext[nq + j] = 0;
-	}
 	for (i = s->lo; i < s->hi; i++)
-		for (j = 0; j < nq; j++) {
-			uint32_t v = pt->rec[i * pt->rec_words + j];
-
-			s->ext[j] = v < s->ext[j] ? v : s->ext[j];
-			s->ext[nq + j] = v > s->ext[nq + j] ? v : s->ext[nq + j];
-		}
+		ext_row(s->ext, pt->rec + i * pt->rec_words, pt->nqi);
 	return NULL;
 }
 
@@ -828,24 +857,22 @@ mond_extents(const struct part *pt, size_t b, size_t e, uint32_t *ext,
     int nt)
 {
 	struct eslice s[64];
-	size_t n = e - b, nq = pt->nqi, j;
+	size_t n = e - b, nq = pt->nqi;
 	int k;
 
 	nt = nt < 1 ? 1 : nt > 64 ? 64 : nt;
 	if (n < (size_t)nt * CUT_PAR_ROWS)
 		nt = 1;
-	for (k = 0; k < nt; k++)
+	for (k = 0; k < nt; k++) {
 		s[k] = (struct eslice){ pt, b + n * (size_t)k / (size_t)nt,
 		    b + n * (size_t)(k + 1) / (size_t)nt,
 		    kn_alloc(2 * nq * sizeof(uint32_t)) };
+		ext_empty(s[k].ext, nq);
+	}
 	kn_sort_par_run(eslice_run, s, sizeof(s[0]), nt);
 	memcpy(ext, s[0].ext, 2 * nq * sizeof(uint32_t));
 	for (k = 0; k < nt; k++) {
-		for (j = 0; j < nq; j++) {
-			ext[j] = s[k].ext[j] < ext[j] ? s[k].ext[j] : ext[j];
-			ext[nq + j] = s[k].ext[nq + j] > ext[nq + j] ?
-			    s[k].ext[nq + j] : ext[nq + j];
-		}
+		ext_merge(ext, s[k].ext, nq);
 		free(s[k].ext);
 	}
 }
@@ -858,7 +885,6 @@ cut_apply(struct part *pt, const struct cut *c)
 {
 	size_t n = pt->node.n, i, m = 0, g, j = c->dim;
 	uint32_t *off, *ext;
-	const uint32_t *r = pt->rec + pt->node.b * pt->rec_words;
 	int nt = pt->cut_jobs < 64 ? pt->cut_jobs : 64;
 
 	if (c->fast)
@@ -880,10 +906,7 @@ cut_apply(struct part *pt, const struct cut *c)
 	off = kn_zalloc((m + 1) * sizeof(uint32_t));
 	ext = kn_alloc(m * 2 * pt->nqi * sizeof(uint32_t));
 	for (g = 0; g < m; g++)
-		for (i = 0; i < pt->nqi; i++) {
-			ext[g * 2 * pt->nqi + i] = UINT32_MAX;
-			ext[g * 2 * pt->nqi + pt->nqi + i] = 0;
-		}
+		ext_empty(ext + g * 2 * pt->nqi, pt->nqi);
 	if (c->fast) {
 		off[1] = (uint32_t)c->L;
 		off[2] = (uint32_t)n;
@@ -893,39 +916,8 @@ cut_apply(struct part *pt, const struct cut *c)
 		for (i = 1; i <= m; i++)
 			off[i] += off[i - 1];
 	}
-	if (nt > 1 && n >= (size_t)nt * CUT_PAR_ROWS)
-		cut_par(pt, c, m, off, ext, nt);
-	else {
-		uint32_t *pos = kn_alloc((m + 1) * sizeof(uint32_t));
-		uint64_t eqleft = c->eqleft;
-
-		memcpy(pos, off, m * sizeof(uint32_t));
-		for (i = 0; i < n; i++, r += pt->rec_words) {
-			uint32_t *dst, *e;
-			size_t q;
-
-			if (c->fast) {
-				uint32_t v = r[j];
-
-				g = v < c->med || (v == c->med &&
-				    eqleft > 0 && eqleft--) ? 0 : 1;
-			} else
-				g = pt->grp[i];
-			dst = pt->rec_tmp + (size_t)pos[g]++ * pt->rec_words;
-			e = ext + g * 2 * pt->nqi;
-			for (q = 0; q < pt->nqi; q++) {
-				uint32_t v = r[q];
-
-				e[q] = v < e[q] ? v : e[q];
-				e[pt->nqi + q] =
-				    v > e[pt->nqi + q] ? v : e[pt->nqi + q];
-			}
-			memcpy(dst, r, pt->rec_words * sizeof(uint32_t));
-		}
-		free(pos);
-		memcpy(pt->rec + pt->node.b * pt->rec_words, pt->rec_tmp,
-		    n * pt->rec_words * sizeof(uint32_t));
-	}
+	cut_par(pt, c, m, off, ext,
+	    nt > 1 && n >= (size_t)nt * CUT_PAR_ROWS ? nt : 1);
 	for (g = m; g-- > 0;)
 		mond_stack_push(pt, pt->node.b + off[g],
 		    pt->node.b + off[g + 1], ext + g * 2 * pt->nqi);
@@ -981,31 +973,21 @@ mond_widths(struct part *pt)
 void
 mond_node_totals(struct part *pt, size_t b, size_t e, const uint32_t *ext)
 {
-	size_t i, j;
+	size_t i;
+	uint32_t *x = NULL;
 
 	pt->node.b = b;
 	pt->node.n = e - b;
 	pt->node.sorted = pt->nqi;
 	memset(&pt->node.tot, 0, sizeof(pt->node.tot));
 	pt->nstouch = pt->nltouch = 0;
-	if (ext != NULL) {
-		memcpy(pt->node.mn, ext, pt->nqi * sizeof(uint32_t));
-		memcpy(pt->node.mx, ext + pt->nqi, pt->nqi * sizeof(uint32_t));
-	} else {
-		for (j = 0; j < pt->nqi; j++) {
-			pt->node.mn[j] = UINT32_MAX;
-			pt->node.mx[j] = 0;
-		}
-		for (i = b; i < e; i++)
-			for (j = 0; j < pt->nqi; j++) {
-				uint32_t v = pt->rec[i * pt->rec_words + j];
-
-				pt->node.mn[j] =
-				    v < pt->node.mn[j] ? v : pt->node.mn[j];
-				pt->node.mx[j] =
-				    v > pt->node.mx[j] ? v : pt->node.mx[j];
-			}
+	if (ext == NULL) {
+		ext = x = kn_alloc(2 * pt->nqi * sizeof(uint32_t));
+		mond_extents(pt, b, e, x, 1);
 	}
+	memcpy(pt->node.mn, ext, pt->nqi * sizeof(uint32_t));
+	memcpy(pt->node.mx, ext + pt->nqi, pt->nqi * sizeof(uint32_t));
+	free(x);
 	for (i = b; i < e && pt->need_stats; i++) {
 		const uint32_t *r = pt->rec + i * pt->rec_words;
 
