@@ -42,9 +42,9 @@ score: $(SCORE_OBJS) libkanon.a
 extsort: extsort_main.o libkanon.a
 	$(CC) $(LDFLAGS) -o $@ extsort_main.o libkanon.a $(LDLIBS)
 
-lattice-search: lattice_search.o lattice.o latinput.o latbudget.o latdisk.o \
-    tagging.o libkanon.a
-	$(CC) $(LDFLAGS) -o $@ lattice_search.o lattice.o latinput.o \
+lattice-search: lattice_search.o lattice.o lateval.o latinput.o latbudget.o \
+    latdisk.o tagging.o libkanon.a
+	$(CC) $(LDFLAGS) -o $@ lattice_search.o lattice.o lateval.o latinput.o \
 	    latbudget.o latdisk.o tagging.o libkanon.a $(LDLIBS)
 
 partition: $(PART_OBJS) libkanon.a
@@ -101,10 +101,11 @@ tests/pcount-check: tests/pcount-check.c libkanon.a
 # The headers each object includes, directly or through another header.
 $(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
     lattice_search.o partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rcut.o rsens.o rothko.o cstream.o cluster.o tagging.o \
-    latbudget.o latdisk.o latinput.o: kanon.h
-lattice.o latinput.o latbudget.o: latbudget.h
-lattice.o latinput.o latdisk.o: latdisk.h
-lattice.o latinput.o: latinput.h
+    latbudget.o latdisk.o latinput.o lateval.o: kanon.h
+lattice.o latinput.o latbudget.o lateval.o: latbudget.h
+lattice.o latinput.o latdisk.o lateval.o: latdisk.h
+lattice.o latinput.o lateval.o: latinput.h
+lattice.o lateval.o: lateval.h
 latdisk.o: extsort.h
 lattice.o tagging.o: tagging.h
 lattice.o lattice_search.o: lattice.h

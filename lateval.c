@@ -1,0 +1,424 @@
+/*
+ * lateval.c: lattice-search's evaluation of a node (paper 000 §3): its
+ * classes found in its frequency set (groups of one class brought
+ * together by their keys without the sensitive fields), each judged
+ * (below k, or not l-diverse or t-close in some sensitive column, it is
+ * suppressed), and tallied exactly: the rows suppressed, the classes
+ * kept, C_DM and Iyengar's loss summed in integers by attribute, so
+ * that neither the order of the groups nor a set's being on disk
+ * changes a bit; the metrics of a node that qualifies.  A set on disk
+ * (latdisk.c) is read in pieces of whole classes.  Below lattice.c,
+ * whose state (struct lat_state, latinput.h) it reads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kanon.h"
+#include "lateval.h"
+
+/* The run's state, lattice.c's L (lateval_init). */
+static const struct lat_state *L;
+
+/* Each thread's scratch. */
+static _Thread_local struct {
+	uint32_t *ord;		/* the groups in the order of their classes */
+	uint64_t *vals;
+	size_t valcap;
+	kn_tval *tv;		/* a class's values of one sensitive column */
+	size_t tvcap;
+	kn_tscratch tsc;
+} E;
+
+void
+lateval_init(const struct lat_state *l)
+{
+	L = l;
+}
+
+void
+lateval_thread_free(void)
+{
+	free(E.ord);
+	free(E.vals);
+	free(E.tv);
+	free(E.tsc.p);
+	memset(&E, 0, sizeof(E));
+}
+
+/* Compares two groups by their keys without the sensitive field. */
+static int
+cmp_qi(uint32_t x, uint32_t y, const void *ctx)
+{
+	const fset *f = ctx;
+	const uint64_t *a = f->key + (size_t)x * L->W;
+	const uint64_t *b = f->key + (size_t)y * L->W;
+	uint64_t u, v;
+	int w;
+
+	for (w = 0; w < L->W; w++) {
+		u = a[w] & ~L->smask[w];
+		v = b[w] & ~L->smask[w];
+		if (u != v)
+			return u < v ? -1 : 1;
+	}
+	return 0;
+}
+
+
+/* A run of classes' sums in 64 bits: of the kept classes and of the
+ * suppressed ones, by attribute (the rows times the leaves their label
+ * covers less one), and C_DM's; added to a tally's 128-bit sums when
+ * one would pass 64 bits, and at the end (tally_flush). */
+struct tacc {
+	uint64_t supp, classes, bclasses, cdm, bcdm;
+	uint64_t kcov[MAXQ], scov[MAXQ];
+	/* the node's generalized attributes: their field and covers */
+	size_t nop;
+	struct {
+		const uint32_t *cover;
+		uint64_t fm;
+		int word, shift;
+		size_t j;
+	} op[MAXQ];
+};
+
+/* acc += x, or, when that would pass 64 bits, *wide += acc + x and
+ * acc = 0. */
+static inline void
+acc_add(uint64_t *acc, unsigned __int128 x, unsigned __int128 *wide)
+{
+	uint64_t sum;
+
+	if (x >> 64 != 0 || __builtin_add_overflow(*acc, (uint64_t)x, &sum)) {
+		*wide += x + *acc;
+		*acc = 0;
+	} else
+		*acc = sum;
+}
+
+/* Adds the class of n rows at group i of f to a (the node's attributes
+ * in a->op), or to t past 64 bits; sup: it is suppressed. */
+static inline void
+tally_class(const fset *f, size_t i, uint64_t n, int sup, struct tally *t,
+    struct tacc *a)
+{
+	const uint64_t *k = f->key + i * L->W;
+	uint64_t c = n < L->req.k ? L->req.k : n, cv, sum, *acc;
+	size_t j, o;
+
+	a->bclasses++;
+	acc_add(&a->bcdm, (unsigned __int128)n * (c < L->N ? c : L->N),
+	    &t->bcdm);
+	if (sup)
+		a->supp += n;
+	else {
+		a->classes++;
+		acc_add(&a->cdm, (unsigned __int128)n * n, &t->cdm);
+	}
+	acc = sup ? a->scov : a->kcov;
+	for (o = 0; o < a->nop; o++) {
+		unsigned __int128 x;
+
+		j = a->op[o].j;
+		cv = a->op[o].cover[k[a->op[o].word] >> a->op[o].shift &
+		    a->op[o].fm] - 1;
+		x = (unsigned __int128)n * cv;
+		if (x >> 64 != 0 ||
+		    __builtin_add_overflow(acc[j], (uint64_t)x, &sum)) {
+			x += acc[j];
+			t->bcov[j] += x;
+			if (!sup)
+				t->cov[j] += x;
+			acc[j] = 0;
+		} else
+			acc[j] = sum;
+	}
+}
+
+static void
+tally_flush(struct tally *t, const struct tacc *a)
+{
+	size_t j;
+
+	t->supp += a->supp;
+	t->classes += a->classes;
+	t->bclasses += a->bclasses;
+	t->cdm += a->cdm;
+	t->bcdm += a->bcdm;
+	for (j = 0; j < L->d; j++) {
+		t->cov[j] += a->kcov[j];
+		t->bcov[j] += (unsigned __int128)a->kcov[j] + a->scov[j];
+	}
+}
+
+/* The mean of Iyengar's loss over the cells of sums by attribute cov,
+ * without the suppressed cells. */
+long double
+lateval_loss(const unsigned __int128 *cov)
+{
+	long double l = 0;
+	size_t j;
+
+	for (j = 0; j < L->d; j++)
+		if (L->a[j].h->lab[0].n > 1)
+			l += (long double)cov[j] /
+			    (long double)(L->a[j].h->lab[0].n - 1);
+	return l;
+}
+
+/* Sorts the groups of f by quasi-identifiers into E.ord, those of one
+ * class in their order in f.  Keys of one word are sorted by their
+ * bytes from the lowest (a stable radix sort, each byte that not all
+ * share a pass), others by cmp_qi. */
+static void
+order_classes(const fset *f)
+{
+	size_t i, n = f->n, (*cnt)[256], sum, c;
+	uint32_t *a, *b, *t;
+	uint64_t m, k;
+	int d;
+
+	E.ord = kn_realloc(E.ord, (n + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		E.ord[i] = (uint32_t)i;
+	if (L->W != 1 || n < 256) {
+		kn_sort_ids(E.ord, n, cmp_qi, f);
+		return;
+	}
+	m = ~L->smask[0];
+	cnt = kn_zalloc(8 * sizeof(*cnt));
+	for (i = 0; i < n; i++)
+		for (k = f->key[i] & m, d = 0; d < 8; d++)
+			cnt[d][k >> 8 * d & 255]++;
+	a = E.ord;
+	b = kn_alloc((n + 1) * sizeof(uint32_t));
+	for (d = 0; d < 8; d++) {
+		if (cnt[d][(f->key[0] & m) >> 8 * d & 255] == n)
+			continue;
+		for (sum = 0, c = 0; c < 256; c++) {
+			sum += cnt[d][c];
+			cnt[d][c] = sum - cnt[d][c];
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[d][(f->key[a[i]] & m) >> 8 * d & 255]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	E.ord = a;
+	free(b);
+	free(cnt);
+}
+
+static int
+cmp_tval(const void *a, const void *b)
+{
+	uint32_t x = ((const kn_tval *)a)->pos, y = ((const kn_tval *)b)->pos;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether the n rows of groups o[i..e) of f meet l-diversity and
+ * t-closeness in sensitive column s: its values' counts are gathered
+ * by position (groups of one value differ in the other columns). */
+static int
+sens_ok(const fset *f, size_t i, size_t e, size_t s, uint64_t n)
+{
+	const uint32_t *o = E.ord;
+	size_t j, nv = 0, k;
+
+	for (j = i; j < e; j++) {
+		uint64_t id = f->key[(size_t)o[j] * L->W + L->sword[s]] >>
+		    L->sshift[s] & L->sfm[s];
+
+		E.tv = kn_grow(E.tv, &E.tvcap, nv, sizeof(kn_tval), 64);
+		E.tv[nv].pos = L->spos[s] != NULL ? L->spos[s][id] : (uint32_t)id;
+		E.tv[nv++].cnt = f->cnt[o[j]];
+	}
+	if (L->ns > 1 || L->req.hast)
+		qsort(E.tv, nv, sizeof(kn_tval), cmp_tval);
+	for (j = k = 0; j < nv; j++)
+		if (k > 0 && E.tv[k - 1].pos == E.tv[j].pos)
+			E.tv[k - 1].cnt += E.tv[j].cnt;
+		else
+			E.tv[k++] = E.tv[j];
+	nv = k;
+	if (L->req.ld.on) {
+		E.vals = kn_grow(E.vals, &E.valcap, nv, sizeof(uint64_t), 64);
+		for (j = 0; j < nv; j++)
+			E.vals[j] = E.tv[j].cnt;
+		kn_counts_desc(E.vals, nv);
+		if (!kn_ldiv_ok(&L->req.ld, E.vals, nv, n))
+			return 0;
+	}
+	return !L->req.hast ||
+	    kn_tclose_ok(&L->tc[s], E.tv, nv, n, &E.tsc, NULL);
+}
+
+/* The class at E.ord[i..): its size, the end of its run of groups, and
+ * whether it must be suppressed (below k, or not l-diverse or t-close
+ * in some sensitive column). */
+static int
+class_at(const fset *f, size_t i, size_t *end, uint64_t *np)
+{
+	const uint32_t *o = E.ord;
+	uint64_t n = 0;
+	size_t j, s;
+
+	for (j = i; j < f->n && (j == i || cmp_qi(o[i], o[j], f) == 0);
+	    j++)
+		n += f->cnt[o[j]];
+	*end = j;
+	*np = n;
+	if (n < L->req.k)
+		return 1;
+	for (s = 0; s < L->ns; s++)
+		if (!sens_ok(f, i, j, s, n))
+			return 1;
+	return 0;
+}
+
+/* Begins a's tally of classes of node lev over mask. */
+static void
+tacc_begin(struct tacc *a, uint64_t mask, const int *lev)
+{
+	size_t j;
+
+	memset(a, 0, sizeof(*a));
+	for (j = 0; j < L->d; j++)
+		if (lev[j] > 0 && (mask >> j & 1)) {
+			const struct attr *at = &L->a[j];
+
+			a->op[a->nop].cover = at->cover[lev[j]];
+			a->op[a->nop].fm = at->fm;
+			a->op[a->nop].word = at->word;
+			a->op[a->nop].shift = at->shift;
+			a->op[a->nop++].j = j;
+		}
+}
+
+/* Adds the classes of f (node lev over mask) to t: all of the tally
+ * with full, else the rows suppressed only. */
+static void
+tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
+    int full)
+{
+	struct tacc a;
+	uint64_t n, supp = 0;
+	size_t i, j, g;
+	int sup;
+
+	if (!full && !L->hass) {
+		for (i = 0; i < f->n; i++)
+			supp += f->cnt[i] < L->req.k ? f->cnt[i] : 0;
+		t->supp += supp;
+		return;
+	}
+	if (L->hass)
+		order_classes(f);
+	if (full)
+		tacc_begin(&a, mask, lev);
+	for (i = 0; i < f->n; i = j) {
+		if (L->hass) {
+			sup = class_at(f, i, &j, &n);
+			g = E.ord[i];
+		} else {
+			j = i + 1;
+			n = f->cnt[i];
+			sup = n < L->req.k;
+			g = i;
+		}
+		if (full)
+			tally_class(f, g, n, sup, t, &a);
+		else if (sup)
+			supp += n;
+	}
+	t->supp += supp;
+	if (full)
+		tally_flush(t, &a);
+}
+
+/* The node and tally of a set on disk, which evaluate reads in pieces
+ * of whole classes. */
+struct piece {
+	uint64_t mask;
+	const int *lev;
+	struct tally *t;
+};
+
+static void
+tally_piece(const kn_pset *f, void *ctx)
+{
+	const struct piece *p = ctx;
+
+	tally(f, p->mask, p->lev, p->t, 1);
+}
+
+/* A class of the set on disk too large to be handed on in a set: its
+ * key, rows, and whether its sensitive values meet l-diversity. */
+static void
+tally_big(const uint64_t *key, uint64_t n, int sens_ok, void *ctx)
+{
+	const struct piece *p = ctx;
+	fset f = { 0 };
+	struct tacc a;
+
+	f.n = 1;
+	f.key = (uint64_t *)(uintptr_t)key;
+	f.cnt = &n;
+	tacc_begin(&a, p->mask, p->lev);
+	tally_class(&f, 0, n, n < L->req.k || !sens_ok, p->t, &a);
+	tally_flush(p->t, &a);
+}
+
+/*
+ * Evaluates node (mask, lev): the rows in classes below k or failing
+ * l-diversity are suppressed; the node qualifies if they are at most
+ * the limit.  With m (all quasi-identifiers), fills in the metrics of
+ * a qualifying node, and with tp its whole tally.
+ */
+int
+lateval_node(const fset *f, uint64_t mask, const int *lev,
+    struct metrics *m, struct tally *tp, kn_pscratch *scr, uint64_t *sorted)
+{
+	struct tally t;
+	uint64_t supp;
+	size_t j;
+	long double pl = 0;
+
+	memset(&t, 0, sizeof(t));
+	if (f->key == NULL) {
+		struct ldisk_node nd = { &L->lay, L->sword, L->sshift, L->sfm,
+		    mask, lev };
+		struct piece p = { mask, lev, &t };
+		struct ldisk_hand h = { tally_piece, tally_big, &L->req.ld, &p };
+
+		ldisk_each(L->disk, &nd, L->smask, L->most, scr, L->sortbud,
+		    &h);
+		(*sorted)++;
+	} else
+		tally(f, mask, lev, &t, 0);
+	if (t.supp > L->limit || m == NULL)
+		return t.supp <= L->limit;
+	if (f->key != NULL) {
+		memset(&t, 0, sizeof(t));
+		tally(f, mask, lev, &t, 1);
+	}
+	if (tp != NULL)
+		*tp = t;
+	memset(m, 0, sizeof(*m));
+	/* Precision (Sweeney): one minus the mean generalization height
+	 * of the cells; loss (Iyengar): the mean share of each cell's
+	 * domain its label covers.  Suppressed cells count 1. */
+	for (j = 0; j < L->d; j++)
+		if (L->a[j].nlev > 1)
+			pl += (long double)lev[j] / (L->a[j].nlev - 1);
+	m->supp = supp = t.supp;
+	m->classes = t.classes;
+	m->cdm = t.cdm + (unsigned __int128)supp * L->N;
+	m->prec = L->N == 0 ? 1 : 1 - (pl * (L->N - supp) +
+	    (long double)supp * L->d) / L->N / L->d;
+	m->loss = L->N == 0 ? 0 : (lateval_loss(t.cov) + (long double)supp * L->d) /
+	    L->N / L->d;
+	return 1;
+}
