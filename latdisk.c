@@ -40,6 +40,7 @@
 #include "kanon.h"
 #include "extsort.h"
 #include "latdisk.h"
+#include "tcdisk.h"
 
 /* Records read at a time. */
 #define LD_BATCH 4096
@@ -53,6 +54,11 @@ struct ldisk {
 	int svals;		/* the sensitive values come as text */
 	kn_dict sdict[KN_MAXSENS];	/* of those interned */
 	int sranked[KN_MAXSENS];
+	/* ranked in the ordered distance's order (ldisk_order), and
+	 * whether its values are all numbers or missing (tcd_numeric) */
+	int sorder[KN_MAXSENS], snum[KN_MAXSENS];
+	char *kbuf;		/* an order key being made */
+	size_t kcap;
 	uint32_t nsid[KN_MAXSENS];	/* the ids of each column */
 	uint64_t bigs;		/* classes handed on from sorts */
 	kn_hier **hier;
@@ -132,6 +138,12 @@ ldisk_group(struct ldisk *ld, const kn_str *key, const uint32_t *sid,
 	if (putc('\n', ld->gf) == EOF)
 		kn_die_sys("%s: write error", ld->gpath);
 	ld->groups++;
+}
+
+void
+ldisk_order(struct ldisk *ld, size_t c)
+{
+	ld->sorder[c] = ld->sranked[c] = ld->snum[c] = 1;
 }
 
 uint64_t
@@ -269,6 +281,10 @@ decide(struct ldisk *ld, size_t colmax)
 			}
 		}
 		for (c = 0; ld->svals && c < ld->ns; c++) {
+			if (ld->sorder[c] && ld->snum[c]) {
+				v = field(buf, (size_t)n - 1, ld->d + c);
+				ld->snum[c] = tcd_numeric(v.p, v.n);
+			}
 			if (ld->sranked[c])
 				continue;
 			v = field(buf, (size_t)n - 1, ld->d + c);
@@ -368,6 +384,11 @@ feed(struct ldisk *ld, const char *p, size_t n)
 		return;
 	}
 	v = field(p, n, ld->rcol[ld->at]);
+	if (ld->rcol[ld->at] >= ld->d && ld->sorder[ld->rcol[ld->at] - ld->d]) {
+		v.n = tcd_order_key(v.p, v.n, ld->snum[ld->rcol[ld->at] -
+		    ld->d], &ld->kbuf, &ld->kcap);
+		v.p = ld->kbuf;
+	}
 	ld->line = kn_grow(ld->line, &ld->linecap, v.n + n + 1, 1, 256);
 	memcpy(ld->line, v.p, v.n);
 	ld->line[v.n] = '\t';
@@ -522,8 +543,9 @@ ldisk_build(struct ldisk *ld, size_t colmax, size_t budget)
 	free(ld->prev);
 	free(ld->line);
 	free(ld->out);
-	ld->prev = ld->line = ld->out = NULL;
-	ld->prevcap = ld->linecap = ld->outcap = 0;
+	free(ld->kbuf);
+	ld->prev = ld->line = ld->out = ld->kbuf = NULL;
+	ld->prevcap = ld->linecap = ld->outcap = ld->kcap = 0;
 }
 
 /* How a record's key is made at a node: for each field of the key,
@@ -924,6 +946,8 @@ big_flush(struct big *b)
 
 	if (!b->have)
 		return;
+	if (b->e->h->value != NULL)
+		b->e->h->value(b->c, b->prev, b->sum, b->e->h->ctx);
 	snprintf(line, sizeof(line), "%016llx", (unsigned long long)~b->sum);
 	kn_sort_add(b->bycnt, line, 16);
 }
@@ -971,7 +995,8 @@ hand_big(const struct each *e, const struct src *s)
 
 	memset(&b, 0, sizeof(b));
 	b.e = e;
-	for (b.c = 0; b.c < e->ld->ns && (ok || b.c == 0); b.c++) {
+	for (b.c = 0; b.c < e->ld->ns && (ok || b.c == 0 ||
+	    e->h->value != NULL); b.c++) {
 		b.n = 0;
 		b.have = 0;
 		b.byval = kn_sort_new(NULL, 0, 1, e->budget / 2,
@@ -985,7 +1010,7 @@ hand_big(const struct each *e, const struct src *s)
 		kn_ldiv_begin(&b.acc, e->h->div, b.n);
 		kn_sort_finish(b.bycnt, 0, big_count, &b);
 		kn_sort_free(b.bycnt);
-		ok = kn_ldiv_end(&b.acc);
+		ok = kn_ldiv_end(&b.acc) && ok;
 	}
 	e->ld->bigs++;
 	e->h->big(b.key, b.n, ok, e->h->ctx);

@@ -64,10 +64,12 @@ kn_pset *ldisk_rollup(struct ldisk *ld, const struct ldisk_node *nd,
  * classes; with the sensitive values given as text (svals), big takes
  * a class of more groups than a set holds, as its key (the sensitive
  * fields cleared), its rows and whether its sensitive values meet div
- * in every column. */
+ * in every column; value, if not NULL, takes each of its distinct
+ * values before (column, id, rows), every column's. */
 struct ldisk_hand {
 	void (*each)(const kn_pset *, void *);
 	void (*big)(const uint64_t *, uint64_t, int, void *);
+	void (*value)(size_t, uint32_t, uint64_t, void *);
 	const kn_ldiv *div;
 	void *ctx;
 };
@@ -83,6 +85,10 @@ struct ldisk_hand {
 void ldisk_each(struct ldisk *ld, const struct ldisk_node *nd,
     const uint64_t *smask, size_t most, kn_pscratch *s, size_t budget,
     const struct ldisk_hand *h);
+/* Column c's values (given as text) ranked in the ordered distance's
+ * order, as kn_tclose_ranks ranks them (tcd_order_key), for t-closeness
+ * measured from them: called before the set is built. */
+void ldisk_order(struct ldisk *ld, size_t c);
 /* Removes the files. */
 void ldisk_free(struct ldisk *ld);
 

@@ -15,6 +15,7 @@
 
 #include "kanon.h"
 #include "lateval.h"
+#include "tcdisk.h"
 
 /* The run's state, lattice.c's L (lateval_init). */
 static const struct lat_state *L;
@@ -27,7 +28,24 @@ static _Thread_local struct {
 	kn_tval *tv;		/* a class's values of one sensitive column */
 	size_t tvcap;
 	kn_tscratch tsc;
+	struct tdefer *td;	/* while t-closeness is measured on disk */
 } E;
+
+/*
+ * t-closeness measured out of core (L->tdisk): a node's classes are
+ * judged on k and l-diversity as they come, every class's values of
+ * each sensitive column go to a tcdisk.c measure of its own (the ids
+ * latdisk.c gave them, as numbers: for the ordered distance their
+ * ranks in its order), and each class waits in a spool (its key, rows
+ * and whether it is already suppressed) until the measures give their
+ * verdicts, in the order the classes came; then it is tallied.
+ */
+struct tdefer {
+	tcd_ctx tc[KN_MAXSENS];
+	tcd_spool cls;
+	size_t rsize;		/* bytes of a class's record */
+	uint64_t *rec;
+};
 
 void
 lateval_init(const struct lat_state *l)
@@ -243,6 +261,12 @@ sens_ok(const fset *f, size_t i, size_t e, size_t s, uint64_t n)
 		else
 			E.tv[k++] = E.tv[j];
 	nv = k;
+	for (j = 0; E.td != NULL && j < nv; j++) {
+		char num[24];
+
+		tcd_add(num, kn_fmt_u64(num, E.tv[j].pos), E.tv[j].cnt,
+		    &E.td->tc[s]);
+	}
 	if (L->req.ld.on) {
 		E.vals = kn_grow(E.vals, &E.valcap, nv, sizeof(uint64_t), 64);
 		for (j = 0; j < nv; j++)
@@ -251,7 +275,7 @@ sens_ok(const fset *f, size_t i, size_t e, size_t s, uint64_t n)
 		if (!kn_ldiv_ok(&L->req.ld, E.vals, nv, n))
 			return 0;
 	}
-	return !L->req.hast ||
+	return !L->req.hast || E.td != NULL ||
 	    kn_tclose_ok(&L->tc[s], E.tv, nv, n, &E.tsc, NULL);
 }
 
@@ -264,18 +288,35 @@ class_at(const fset *f, size_t i, size_t *end, uint64_t *np)
 	const uint32_t *o = E.ord;
 	uint64_t n = 0;
 	size_t j, s;
+	int sup;
 
 	for (j = i; j < f->n && (j == i || cmp_qi(o[i], o[j], f) == 0);
 	    j++)
 		n += f->cnt[o[j]];
 	*end = j;
 	*np = n;
-	if (n < L->req.k)
-		return 1;
-	for (s = 0; s < L->ns; s++)
+	/* Measured on disk, every class's values are the table's. */
+	sup = n < L->req.k;
+	for (s = 0; s < L->ns && (!sup || E.td != NULL); s++)
 		if (!sens_ok(f, i, j, s, n))
-			return 1;
-	return 0;
+			sup = 1;
+	return sup;
+}
+
+/* A class of n rows, its key at k, waits for the verdicts of the
+ * measures on disk; sup: it is suppressed whatever they say. */
+static void
+td_class(const uint64_t *k, uint64_t n, int sup)
+{
+	struct tdefer *td = E.td;
+	size_t c;
+
+	for (c = 0; c < L->ns; c++)
+		tcd_class(&td->tc[c], n, !sup);
+	memcpy(td->rec, k, (size_t)L->W * sizeof(uint64_t));
+	td->rec[L->W] = n;
+	td->rec[L->W + 1] = (uint64_t)sup;
+	tcd_spool_put(&td->cls, td->rec, td->rsize);
 }
 
 /* Begins a's tally of classes of node lev over mask. */
@@ -328,7 +369,9 @@ tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
 			sup = n < L->req.k;
 			g = i;
 		}
-		if (full)
+		if (E.td != NULL)
+			td_class(f->key + g * L->W, n, sup);
+		else if (full)
 			tally_class(f, g, n, sup, t, &a);
 		else if (sup)
 			supp += n;
@@ -363,12 +406,86 @@ tally_big(const uint64_t *key, uint64_t n, int sens_ok, void *ctx)
 	fset f = { 0 };
 	struct tacc a;
 
+	if (E.td != NULL) {
+		td_class(key, n, n < L->req.k || !sens_ok);
+		return;
+	}
 	f.n = 1;
 	f.key = (uint64_t *)(uintptr_t)key;
 	f.cnt = &n;
 	tacc_begin(&a, p->mask, p->lev);
 	tally_class(&f, 0, n, n < L->req.k || !sens_ok, p->t, &a);
 	tally_flush(p->t, &a);
+}
+
+/* A distinct value of column c of such a class: its id and rows. */
+static void
+tally_value(size_t c, uint32_t id, uint64_t cnt, void *ctx)
+{
+	char num[24];
+
+	(void)ctx;
+	tcd_add(num, kn_fmt_u64(num, id), cnt, &E.td->tc[c]);
+}
+
+/* Tallies the classes of node (mask, lev) from set f, with their
+ * verdicts of t-closeness measured on disk. */
+static void
+td_tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
+    kn_pscratch *scr)
+{
+	struct tdefer td;
+	struct tacc a;
+	fset one = { 0 };
+	size_t c, budget = L->sortbud, hold = L->tdhold;
+	long double d;
+	uint64_t n;
+	int sup;
+
+	memset(&td, 0, sizeof(td));
+	td.rsize = ((size_t)L->W + 2) * sizeof(uint64_t);
+	td.rec = kn_alloc(td.rsize);
+	/* The spools' share, a part for the classes and one for each
+	 * column's values and classes; the sorts at the end take what
+	 * the sets of the pass had. */
+	for (c = 0; c < L->ns; c++)
+		tcd_init(&td.tc[c], &L->req, NULL, budget, hold / (L->ns + 1),
+		    L->tmpdir, 1);
+	tcd_spool_init(&td.cls, hold / (L->ns + 1), L->tmpdir);
+	E.td = &td;
+	if (f->key == NULL) {
+		struct ldisk_node nd = { &L->lay, L->sword, L->sshift, L->sfm,
+		    mask, lev };
+		struct piece p = { mask, lev, t };
+		struct ldisk_hand h = { tally_piece, tally_big, tally_value,
+		    &L->req.ld, &p };
+
+		ldisk_each(L->disk, &nd, L->smask, L->most, scr, L->sortbud,
+		    &h);
+	} else
+		tally(f, mask, lev, t, 1);
+	E.td = NULL;
+	for (c = 0; c < L->ns; c++)
+		tcd_finish(&td.tc[c]);
+	tcd_spool_read(&td.cls);
+	tacc_begin(&a, mask, lev);
+	one.n = 1;
+	one.key = td.rec;
+	one.cnt = &n;
+	while (tcd_spool_get(&td.cls, td.rec, td.rsize)) {
+		n = td.rec[L->W];
+		sup = td.rec[L->W + 1] != 0;
+		/* Every column's verdict is read, in the classes' order. */
+		for (c = 0; !td.rec[L->W + 1] && c < L->ns; c++)
+			if (!tcd_next(&td.tc[c], &d))
+				sup = 1;
+		tally_class(&one, 0, n, sup, t, &a);
+	}
+	tally_flush(t, &a);
+	for (c = 0; c < L->ns; c++)
+		tcd_free(&td.tc[c]);
+	tcd_spool_free(&td.cls);
+	free(td.rec);
 }
 
 /*
@@ -387,11 +504,15 @@ lateval_node(const fset *f, uint64_t mask, const int *lev,
 	long double pl = 0;
 
 	memset(&t, 0, sizeof(t));
-	if (f->key == NULL) {
+	if (L->tdisk) {
+		td_tally(f, mask, lev, &t, scr);
+		*sorted += f->key == NULL;
+	} else if (f->key == NULL) {
 		struct ldisk_node nd = { &L->lay, L->sword, L->sshift, L->sfm,
 		    mask, lev };
 		struct piece p = { mask, lev, &t };
-		struct ldisk_hand h = { tally_piece, tally_big, &L->req.ld, &p };
+		struct ldisk_hand h = { tally_piece, tally_big, NULL,
+		    &L->req.ld, &p };
 
 		ldisk_each(L->disk, &nd, L->smask, L->most, scr, L->sortbud,
 		    &h);
@@ -400,7 +521,7 @@ lateval_node(const fset *f, uint64_t mask, const int *lev,
 		tally(f, mask, lev, &t, 0);
 	if (t.supp > L->limit || m == NULL)
 		return t.supp <= L->limit;
-	if (f->key != NULL) {
+	if (f->key != NULL && !L->tdisk) {
 		memset(&t, 0, sizeof(t));
 		tally(f, mask, lev, &t, 1);
 	}

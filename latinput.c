@@ -73,9 +73,18 @@ latin_go_disk(struct lat_state *L)
 	struct lat_in *in = &L->in;
 	kn_str *k = kn_alloc((L->d + L->ns + 1) * sizeof(kn_str));
 	size_t i, c;
-	int svals = !L->req.hast;
+	int svals;
 
+	/* t-closeness under the hierarchical distance keeps its
+	 * distribution over the hierarchy's leaves, which are in memory
+	 * anyway; under the others it is measured out of core. */
+	L->tdisk = L->req.hast && L->req.dist != KN_DIST_HIER;
+	L->bud.svalues = latin_sheld(L);
+	svals = !latin_sheld(L);
 	L->disk = ldisk_new(L->d, L->hier, L->ns, svals, L->tmpdir);
+	for (c = 0; L->tdisk && L->req.dist == KN_DIST_ORDERED && c < L->ns;
+	    c++)
+		ldisk_order(L->disk, c);
 	for (i = 0; i < in->n; i++) {
 		for (c = 0; c < L->d; c++)
 			k[c] = kn_dict_get(&L->a[c].h->lab[0],
@@ -86,8 +95,8 @@ latin_go_disk(struct lat_state *L)
 		ldisk_group(L->disk, k, in->ids + i * in->w + L->d, in->cnt[i]);
 	}
 	free(k);
-	/* Without t-closeness the sensitive values are numbered on disk
-	 * (latdisk.c), as they come. */
+	/* Unless t-closeness holds them, the sensitive values are
+	 * numbered on disk (latdisk.c), as they come. */
 	for (c = 0; svals && c < L->ns; c++) {
 		kn_dict_free(&in->sdict[c]);
 		kn_dict_init(&in->sdict[c]);
@@ -119,7 +128,7 @@ latin_group(const kn_fsrow *r, void *ctx)
 		kn_rows_overflow();
 	for (c = 0; c < L->d + L->ns; c++)
 		in->vbytes += r->key[c].n;
-	for (c = 0; c < L->ns && (L->disk == NULL || L->req.hast); c++) {
+	for (c = 0; c < L->ns && (L->disk == NULL || latin_sheld(L)); c++) {
 		sid[c] = kn_dict_intern(&in->sdict[c], r->key[L->d + c].p,
 		    r->key[L->d + c].n);
 		if (sid[c] >= in->scap[c]) {
@@ -194,7 +203,7 @@ latin_layout(struct lat_state *L)
 	for (c = 0; c < L->d + L->ns; c++) {
 		if (c < L->d)
 			b = bits_for(L->a[c].h->lab[0].n);
-		else if (L->disk != NULL && !L->req.hast)
+		else if (L->disk != NULL && !latin_sheld(L))
 			b = bits_for(ldisk_nsid(L->disk, c - L->d));
 		else
 			b = bits_for(in->sdict[c - L->d].n);
@@ -276,14 +285,18 @@ latin_disk_budget(struct lat_state *L)
 {
 	size_t f = lbud_fixed(&L->bud), rest, most;
 
-	rest = f < L->bud.budget ? (L->bud.budget - f) / 3 : 0;
+	rest = f < L->bud.budget ? L->bud.budget - f : 0;
+	/* t-closeness measured on disk: its spools' share (lateval.c). */
+	L->tdhold = L->tdisk ? rest / 16 : 0;
+	rest = (rest - L->tdhold) / 3;
 	/* At most 2^30: the hash's slots hold 32-bit indexes. */
 	for (most = 1024; most < ((size_t)1 << 30) &&
 	    lbud_work_bytes(2 * most, L->W, 1, L->hass) <= rest; most *= 2)
 		;
 	L->most = most;
 	L->sortbud = rest > ((size_t)256 << 10) ? rest : (size_t)256 << 10;
-	L->bud.work = lbud_work_bytes(most, L->W, 1, L->hass) + L->sortbud;
+	L->bud.work = lbud_work_bytes(most, L->W, 1, L->hass) + L->sortbud +
+	    L->tdhold;
 	L->bud.disk = 1;
 }
 
@@ -339,7 +352,7 @@ latin_grown(void *ctx)
 void
 latin_disk(struct lat_state *L)
 {
-	size_t c, cols = L->d + (L->req.hast ? 0 : L->ns);
+	size_t c, cols = L->d + (latin_sheld(L) ? 0 : L->ns);
 
 	for (c = 0; c < L->d; c++)
 		if (L->a[c].h->kind != KN_HFILE)

@@ -54,6 +54,12 @@ struct lat_state {
 	uint32_t *spos[KN_MAXSENS];	/* id -> t-closeness position */
 	kn_tclose tc[KN_MAXSENS];
 	kn_req req;		/* -k, l-diversity and t-closeness */
+	/* t-closeness measured out of core (lateval.c, through tcdisk.c):
+	 * with the set on disk, under the equal or ordered distance, the
+	 * sensitive values numbered on disk (ranked in the distance's
+	 * order for the ordered one), no distribution in memory */
+	int tdisk;
+	size_t tdhold;		/* with it, the bytes its spools hold */
 	uint64_t limit, N;
 	int monotone;
 	int algo;
@@ -70,6 +76,14 @@ struct lat_state {
 	kn_pfield pf[MAXQ];	/* the packed fields of the attributes */
 	kn_playout lay;
 };
+
+/* Whether t-closeness holds the sensitive values and their
+ * distribution in memory (not tdisk). */
+static inline int
+latin_sheld(const struct lat_state *L)
+{
+	return L->req.hast && !L->tdisk;
+}
 
 /* The phases of a run whose memory latin_check counts. */
 enum { PH_READ, PH_BUILD, PH_SEARCH };

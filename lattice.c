@@ -1445,7 +1445,7 @@ lat_search(struct lat_run *r)
 		latin_base(&L);
 	for (c = 0; L.disk != NULL && c < L.d; c++)
 		kn_hier_shed(L.a[c].h);
-	if (L.req.hast)
+	if (latin_sheld(&L))
 		for (j = 0; j < L.ns; j++)
 			latin_tclose(&L, j, r->shier[j]);
 	src.f = &L.base;

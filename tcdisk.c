@@ -256,6 +256,29 @@ add_numkey(line *l, const char *s, size_t n)
 	add_bytes_hex(l, s, n);
 }
 
+int
+tcd_numeric(const char *s, size_t n)
+{
+	kn_i128 mant;
+	int sc;
+
+	return kn_missing(s, n) || kn_dec_parse(s, n, &mant, &sc);
+}
+
+size_t
+tcd_order_key(const char *s, size_t n, int numeric, char **buf, size_t *cap)
+{
+	line l = { *buf, 0, *cap };
+
+	if (numeric)
+		add_numkey(&l, s, n);
+	else
+		add_bytes_hex(&l, s, n);
+	*buf = l.p;
+	*cap = l.cap;
+	return l.n;
+}
+
 /* ---- reading the classes ------------------------------------------- */
 
 /* Room for the rows of n leaves (a generated hierarchy makes its leaves

@@ -45,6 +45,18 @@ void tcd_spool_read(tcd_spool *sp);
 int tcd_spool_get(tcd_spool *sp, void *p, size_t n);
 void tcd_spool_free(tcd_spool *sp);
 
+/* The key of value s[0..n) in the ordered distance's order (a sort of
+ * such keys by their bytes ranks the values as kn_tclose_ranks does):
+ * with numeric (every value of the column a number or missing), the
+ * numbers, then the missing values, equal numbers by their bytes; else
+ * the bytes, in hexadecimal.  Written to *buf (grown, *cap its room);
+ * returns its length. */
+size_t tcd_order_key(const char *s, size_t n, int numeric, char **buf,
+    size_t *cap);
+/* Whether s[0..n) lets a column stay numeric for tcd_order_key: a
+ * number or a missing value. */
+int tcd_numeric(const char *s, size_t n);
+
 /* Starts t for the t-closeness of r on one sensitive column (h its
  * hierarchy for the hierarchical distance): while the table is read it
  * holds up to hold bytes of the classes' values in memory, the rest
