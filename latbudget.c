@@ -77,7 +77,7 @@ lbud_work_bytes(size_t groups, int W, int threads, int ord)
 size_t
 lbud_fixed(const struct lbud *b)
 {
-	return b->input + b->labels + b->maps + b->work;
+	return b->input + b->labels + b->maps + b->work + b->dist;
 }
 
 /* The bytes resident now, where the system says (Linux's

@@ -26,6 +26,8 @@ struct lbud {
 	size_t maps;		/* the level maps and losses */
 	size_t work;		/* roll-ups' hash tables, the sets being
 				 * evaluated, their class orders */
+	size_t dist;		/* t-closeness's distributions built from
+				 * the set on disk */
 	int disk;		/* the input's set is on disk (latdisk.c) */
 	int svalues;		/* the sensitive values are held with it
 				 * (t-closeness) */

@@ -656,6 +656,37 @@ read_at(const struct src *s, unsigned char *buf, uint64_t want, off_t off)
 	return have;
 }
 
+void
+ldisk_scounts(const struct ldisk *ld, size_t c, uint64_t *C)
+{
+	struct src s = { 0 };
+	unsigned char *buf = kn_alloc(LD_BATCH * ld->rsize);
+	uint64_t left, want, i, cnt;
+	uint32_t id;
+	off_t off = 0;
+
+	s.fd = ld->bfd;
+	s.path = ld->bpath;
+	s.esize = ld->rsize;
+	for (left = ld->groups; left > 0; left -= want) {
+		want = left < LD_BATCH ? left : LD_BATCH;
+		off += (off_t)read_at(&s, buf, want, off);
+		for (i = 0; i < want; i++) {
+			const unsigned char *r = buf + i * ld->rsize;
+
+			memcpy(&id, r + (2 * ld->d + c) * sizeof(uint32_t),
+			    sizeof(id));
+			memcpy(&cnt, r + ld->rsize - sizeof(uint64_t),
+			    sizeof(cnt));
+			if (id >= ld->nsid[c])
+				kn_die("(temp file %s): a sensitive id out of "
+				    "range", ld->bpath);
+			C[id] += cnt;
+		}
+	}
+	free(buf);
+}
+
 /* Calls each on every group of s (its key, its count), read in
  * batches, until each returns nonzero. */
 static void

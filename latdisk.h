@@ -89,6 +89,9 @@ void ldisk_each(struct ldisk *ld, const struct ldisk_node *nd,
  * order, as kn_tclose_ranks ranks them (tcd_order_key), for t-closeness
  * measured from them: called before the set is built. */
 void ldisk_order(struct ldisk *ld, size_t c);
+/* Adds the rows of each id of sensitive column c to C[id] (C has
+ * ldisk_nsid(ld, c) entries): a pass over the records. */
+void ldisk_scounts(const struct ldisk *ld, size_t c, uint64_t *C);
 /* Removes the files. */
 void ldisk_free(struct ldisk *ld);
 

@@ -29,6 +29,10 @@ static _Thread_local struct {
 	size_t tvcap;
 	kn_tscratch tsc;
 	struct tdefer *td;	/* while t-closeness is measured on disk */
+	/* the values of a class handed on alone (tally_value), each
+	 * column's, for the distributions held */
+	kn_tval *bv[KN_MAXSENS];
+	size_t nbv[KN_MAXSENS], bvcap[KN_MAXSENS];
 } E;
 
 /*
@@ -56,10 +60,14 @@ lateval_init(const struct lat_state *l)
 void
 lateval_thread_free(void)
 {
+	size_t c;
+
 	free(E.ord);
 	free(E.vals);
 	free(E.tv);
 	free(E.tsc.p);
+	for (c = 0; c < KN_MAXSENS; c++)
+		free(E.bv[c]);
 	memset(&E, 0, sizeof(E));
 }
 
@@ -406,9 +414,19 @@ tally_big(const uint64_t *key, uint64_t n, int sens_ok, void *ctx)
 	fset f = { 0 };
 	struct tacc a;
 
+	size_t c;
+
 	if (E.td != NULL) {
 		td_class(key, n, n < L->req.k || !sens_ok);
 		return;
+	}
+	/* The distributions held: each column's values came in the order
+	 * of their ids, the positions. */
+	for (c = 0; L->svdisk && c < L->ns; c++) {
+		if (sens_ok && n >= L->req.k && !kn_tclose_ok(&L->tc[c],
+		    E.bv[c], E.nbv[c], n, &E.tsc, NULL))
+			sens_ok = 0;
+		E.nbv[c] = 0;
 	}
 	f.n = 1;
 	f.key = (uint64_t *)(uintptr_t)key;
@@ -425,7 +443,13 @@ tally_value(size_t c, uint32_t id, uint64_t cnt, void *ctx)
 	char num[24];
 
 	(void)ctx;
-	tcd_add(num, kn_fmt_u64(num, id), cnt, &E.td->tc[c]);
+	if (E.td != NULL) {
+		tcd_add(num, kn_fmt_u64(num, id), cnt, &E.td->tc[c]);
+		return;
+	}
+	E.bv[c] = kn_grow(E.bv[c], &E.bvcap[c], E.nbv[c], sizeof(kn_tval), 64);
+	E.bv[c][E.nbv[c]].pos = id;
+	E.bv[c][E.nbv[c]++].cnt = cnt;
 }
 
 /* Tallies the classes of node (mask, lev) from set f, with their
@@ -511,8 +535,8 @@ lateval_node(const fset *f, uint64_t mask, const int *lev,
 		struct ldisk_node nd = { &L->lay, L->sword, L->sshift, L->sfm,
 		    mask, lev };
 		struct piece p = { mask, lev, &t };
-		struct ldisk_hand h = { tally_piece, tally_big, NULL,
-		    &L->req.ld, &p };
+		struct ldisk_hand h = { tally_piece, tally_big,
+		    L->svdisk ? tally_value : NULL, &L->req.ld, &p };
 
 		ldisk_each(L->disk, &nd, L->smask, L->most, scr, L->sortbud,
 		    &h);

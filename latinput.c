@@ -78,11 +78,11 @@ latin_go_disk(struct lat_state *L)
 	/* t-closeness under the hierarchical distance keeps its
 	 * distribution over the hierarchy's leaves, which are in memory
 	 * anyway; under the others it is measured out of core. */
-	L->tdisk = L->req.hast && L->req.dist != KN_DIST_HIER;
+	L->svdisk = L->req.hast && L->req.dist != KN_DIST_HIER;
 	L->bud.svalues = latin_sheld(L);
 	svals = !latin_sheld(L);
 	L->disk = ldisk_new(L->d, L->hier, L->ns, svals, L->tmpdir);
-	for (c = 0; L->tdisk && L->req.dist == KN_DIST_ORDERED && c < L->ns;
+	for (c = 0; L->svdisk && L->req.dist == KN_DIST_ORDERED && c < L->ns;
 	    c++)
 		ldisk_order(L->disk, c);
 	for (i = 0; i < in->n; i++) {
@@ -363,6 +363,33 @@ latin_disk(struct lat_state *L)
 	L->base.n = ldisk_groups(L->disk);
 	L->base.key = L->base.cnt = NULL;
 	L->threads = 1;
+}
+
+void
+latin_disk_tclose(struct lat_state *L)
+{
+	size_t c, need = 0, f = lbud_fixed(&L->bud);
+	uint64_t *C;
+
+	for (c = 0; c < L->ns; c++)
+		need += ((size_t)ldisk_nsid(L->disk, c) + 1) *
+		    (L->req.dist == KN_DIST_ORDERED ? 40 : 16);
+	/* A quarter of what the budget leaves, or a small part of the
+	 * slack that the fixed part of every run may take. */
+	if (need > (f < L->bud.budget ? (L->bud.budget - f) / 4 : 0) +
+	    LBUD_SLACK / 16) {
+		L->tdisk = 1;
+		return;
+	}
+	L->bud.dist = need;
+	for (c = 0; c < L->ns; c++) {
+		C = kn_zalloc(((size_t)ldisk_nsid(L->disk, c) + 1) *
+		    sizeof(uint64_t));
+		ldisk_scounts(L->disk, c, C);
+		kn_tclose_init(&L->tc[c], &L->req, C, ldisk_nsid(L->disk, c),
+		    NULL);
+		free(C);
+	}
 }
 
 /* The whole table's distribution of sensitive column s (that of the

@@ -54,12 +54,15 @@ struct lat_state {
 	uint32_t *spos[KN_MAXSENS];	/* id -> t-closeness position */
 	kn_tclose tc[KN_MAXSENS];
 	kn_req req;		/* -k, l-diversity and t-closeness */
-	/* t-closeness measured out of core (lateval.c, through tcdisk.c):
-	 * with the set on disk, under the equal or ordered distance, the
-	 * sensitive values numbered on disk (ranked in the distance's
-	 * order for the ordered one), no distribution in memory */
-	int tdisk;
-	size_t tdhold;		/* with it, the bytes its spools hold */
+	/* t-closeness with the set on disk, under the equal or ordered
+	 * distance: the sensitive values numbered on disk (ranked in the
+	 * distance's order for the ordered one), their ids the positions
+	 * of the distribution (svdisk); the distribution built from the
+	 * records while it fits its share of -S, else none, each node's
+	 * classes measured out of core (tdisk: lateval.c, through
+	 * tcdisk.c) */
+	int svdisk, tdisk;
+	size_t tdhold;		/* with tdisk, the bytes its spools hold */
 	uint64_t limit, N;
 	int monotone;
 	int algo;
@@ -77,12 +80,12 @@ struct lat_state {
 	kn_playout lay;
 };
 
-/* Whether t-closeness holds the sensitive values and their
- * distribution in memory (not tdisk). */
+/* Whether t-closeness holds the sensitive values as they are read,
+ * with their rows (not svdisk). */
 static inline int
 latin_sheld(const struct lat_state *L)
 {
-	return L->req.hast && !L->tdisk;
+	return L->req.hast && !L->svdisk;
 }
 
 /* The phases of a run whose memory latin_check counts. */
@@ -107,5 +110,10 @@ void latin_disk_budget(struct lat_state *L);
 /* The whole table's distribution of sensitive column s for
  * t-closeness, h its hierarchy. */
 void latin_tclose(struct lat_state *L, size_t s, kn_hier *h);
+/* With the sensitive values numbered on disk (svdisk), the
+ * distributions built from the records (a pass a column) while they
+ * fit a quarter of what the budget leaves, or half a MiB, else
+ * tdisk. */
+void latin_disk_tclose(struct lat_state *L);
 
 #endif

@@ -1448,6 +1448,8 @@ lat_search(struct lat_run *r)
 	if (latin_sheld(&L))
 		for (j = 0; j < L.ns; j++)
 			latin_tclose(&L, j, r->shier[j]);
+	else if (L.svdisk)
+		latin_disk_tclose(&L);
 	src.f = &L.base;
 	src.mask = L.full;
 	if (latin_check(&L, PH_SEARCH))
@@ -1575,6 +1577,11 @@ lat_search(struct lat_run *r)
 			    L.most, (unsigned long long)total.sorted,
 			    ldisk_bigs(L.disk) > 0 ? ", classes larger "
 			    "still from sorts of their sensitive values" : "");
+		if (L.svdisk)
+			fprintf(stderr, "lattice-search: t-closeness: %s\n",
+			    L.tdisk ? "each node's classes measured on disk "
+			    "(the distributions pass their share of -S)" :
+			    "the distributions held, from the set on disk");
 		if (total.dropped > 0)
 			fprintf(stderr, "lattice-search: %llu sets not kept "
 			    "within -S (%zu MiB of it left for them: the input, "

@@ -163,6 +163,69 @@ same() {
 	[ -z "$(ls "$T/tmp")" ]
 }
 
+@test "-S 1M, t-closeness with the set on disk (equal and ordered; numbers with missing values, text; distributions past their share measured on disk, others held; two columns, l, suppression, classes larger than a set): the bytes of -S 16G, the release true to t by release-check.awk" {
+	# s1: some 42,000 numbers (decimals, negatives) and missing values,
+	# following a; s2: 29,000 texts; their distributions pass their
+	# share of -S, each node's classes are measured on disk.  s3 (100
+	# numbers and missing values), s4 (21 texts) and s5 (5,000 numbers):
+	# held, from the set on disk; near the top of the lattice a class
+	# of s5, or of s3 and s4, has more groups than a set made in memory.
+	awk -v n=60000 'BEGIN { srand(5); OFS = "\t"
+	    print "x", "w", "a", "b", "s1", "s2", "s3", "s4", "s5"
+	    for (i = 0; i < n; i++) {
+		a = int(rand() * 5000); b = int(rand() * 40); r = rand()
+		if (r < 0.03) { s1 = "?"; s3 = "" }
+		else if (r < 0.05) { s1 = ""; s3 = "NA" }
+		else if (r < 0.07) { s1 = "NA"; s3 = "?" }
+		else {
+			s1 = a * 10 + int(rand() * 300)
+			s3 = int(a / 250) + int(rand() * 6)
+			if (rand() < 0.2) { s1 = s1 ".5"; s3 = s3 ".5" }
+			if (rand() < 0.1) { s1 = -s1; s3 = -s3 }
+		}
+		s2 = sprintf("v%d", int(a * 7 + rand() * 3000))
+		if (rand() < 0.5)
+			s4 = sprintf("v%02d", int(b / 4) + int(rand() * 3))
+		else
+			s4 = sprintf("x%c", 65 + int(rand() * 4 + a / 1000))
+		print i, (i * 100000007) % 134217728, a, b, s1, s2, s3, s4,
+		    int(a + rand() * 300)
+	    } }' > "$T/t.tsv"
+	local h=(-H w=interval:1000,100000,10000000 -H a=interval:10,100,1000
+	    -H b=interval:4,20 -k 5 --missing '?,NA')
+	local c d t s q how
+	while IFS='|' read -r q s t d how c; do
+		# shellcheck disable=SC2086 # the options, split on purpose
+		set -- -s "$s" --closeness "$t" --distance "$d" $c
+		lattice-search -v -S 1M -T "$T/tmp" -q "$q" "${h[@]}" "$@" \
+		    "$T/t.tsv" > "$T/small" 2> "$T/err" ||
+			{ cat "$T/err"; false; }
+		grep -q 'frequency set on disk' "$T/err"
+		grep -q "t-closeness: $how" "$T/err"
+		[ "$s" = s1 ] || grep -q 'classes larger still from sorts' "$T/err"
+		lattice-search -S 16G -q "$q" "${h[@]}" "$@" "$T/t.tsv" > "$T/big"
+		cmp "$T/small" "$T/big"
+		[ "$(wc -l < "$T/big")" -ge 2 ]
+		echo "-q $q $*: $(wc -l < "$T/big") lines, $(sed -n 2p "$T/big")"
+	done <<-'EOF'
+	w,a,b|s1|0.05|ordered|each node's classes measured on disk|
+	w,a|s1|0.8|equal|each node's classes measured on disk|--max-suppress 2%
+	w,a,b|s2|0.1|ordered|each node's classes measured on disk|--best --metric loss
+	w,a,b|s3,s4|0.2|ordered|the distributions held|--max-suppress 2% --all
+	w,a,b|s5|0.7|equal|the distributions held|-l 3
+	EOF
+	# The first node of s1 (ordered, measured on disk), recoded, checked
+	# apart from the programs.
+	lattice-search -S 1M -T "$T/tmp" -q w,a,b "${h[@]}" -s s1 \
+	    --closeness 0.05 --distance ordered "$T/t.tsv" > "$T/nodes"
+	recode -n "$T/nodes" -S 1M -T "$T/tmp" "${h[@]}" -s s1 \
+	    --closeness 0.05 --distance ordered "$T/t.tsv" > "$T/rel"
+	awk -f "$BATS_TEST_DIRNAME/release-check.awk" -v id=x -v qi=w,a,b \
+	    -v gen=w,a,b -v k=5 -v scol=s1 -v t=0.05 -v dist=ordered \
+	    -v missing='?,NA' "$T/t.tsv" "$T/rel"
+	[ -z "$(ls "$T/tmp")" ]
+}
+
 @test "-S 4M, long sensitive values (4,000 of 16 KB, distinct): numbered on disk within the budget, checked by their bytes, the bytes of -S 16G" {
 	# The reading checks the budget every 4096 groups, or sooner when
 	# their values are long; so does the numbering on disk.

@@ -420,8 +420,46 @@ END {
 	exit nfail > 0
 }
 
+# Whether value y comes before x in the ordered distance's order:
+# with num, numbers in numeric order (equal ones by their bytes),
+# missing values last; else bytes.
+function tbefore(y, x, num) {
+	if (!num)
+		return y < x
+	if (ismiss(y) != ismiss(x))
+		return ismiss(x)
+	if (ismiss(x))
+		return y < x
+	return y + 0 < x + 0 || (y + 0 == x + 0 && y < x)
+}
+
+# Sorts tord[j, 1..m] by tbefore: a merge sort, bottom up (an
+# insertion sort took minutes at 40,000 values).
+function tsort(j, m, num,    w, lo, mid, hi, a, b, o, tmp) {
+	for (w = 1; w < m; w *= 2) {
+		for (lo = 1; lo <= m; lo += 2 * w) {
+			mid = lo + w - 1
+			hi = lo + 2 * w - 1
+			if (mid >= m)
+				break
+			if (hi > m)
+				hi = m
+			a = lo
+			b = mid + 1
+			for (o = lo; o <= hi; o++)
+				if (b > hi || (a <= mid && \
+				    !tbefore(tord[j, b], tord[j, a], num)))
+					tmp[o] = tord[j, a++]
+				else
+					tmp[o] = tord[j, b++]
+			for (o = lo; o <= hi; o++)
+				tord[j, o] = tmp[o]
+		}
+	}
+}
+
 # t as tnum / tden; the order of the ordered distance; the norms.
-function tprepare(    j, i, x, y, num, p) {
+function tprepare(    j, i, num) {
 	tnum = t
 	tden = 1
 	if (index(t, ".") > 0) {
@@ -437,19 +475,7 @@ function tprepare(    j, i, x, y, num, p) {
 				num = 0
 		for (i = 1; i <= tm[j]; i++)
 			tord[j, i] = tval[j, i]
-		for (i = 2; i <= tm[j]; i++) {
-			x = tord[j, i]
-			for (p = i - 1; p >= 1; p--) {
-				y = tord[j, p]
-				# Numbers in numeric order, missing values last.
-				if (num ? (ismiss(y) != ismiss(x) ? ismiss(x) : \
-				    ismiss(x) ? y < x : y + 0 < x + 0 || \
-				    (y + 0 == x + 0 && y < x)) : y < x)
-					break
-				tord[j, p + 1] = y
-			}
-			tord[j, p + 1] = x
-		}
+		tsort(j, tm[j], num)
 		tnorm[j] = dist == "equal" ? 2 : dist == "ordered" ? \
 		    (tm[j] > 1 ? tm[j] - 1 : 1) : sH[j]
 	}
