@@ -371,9 +371,13 @@ latin_disk_tclose(struct lat_state *L)
 	size_t c, need = 0, f = lbud_fixed(&L->bud);
 	uint64_t *C;
 
+	/* Each distinct value's rows, as counted and in the distribution
+	 * (with its cumulative count and their prefix sum under the
+	 * ordered distance), and in the values of a class handed on alone
+	 * (lateval.c's tally_value). */
 	for (c = 0; c < L->ns; c++)
 		need += ((size_t)ldisk_nsid(L->disk, c) + 1) *
-		    (L->req.dist == KN_DIST_ORDERED ? 40 : 16);
+		    (L->req.dist == KN_DIST_ORDERED ? 56 : 32);
 	/* A quarter of what the budget leaves, or a small part of the
 	 * slack that the fixed part of every run may take. */
 	if (need > (f < L->bud.budget ? (L->bud.budget - f) / 4 : 0) +
