@@ -39,7 +39,7 @@ static _Thread_local struct {
  * t-closeness measured out of core (L->tdisk): a node's classes are
  * judged on k and l-diversity as they come, every class's values of
  * each sensitive column go to a tcdisk.c measure of its own (the ids
- * latdisk.c gave them, as numbers: for the ordered distance their
+ * latdisk.c gave them, as positions: for the ordered distance their
  * ranks in its order), and each class waits in a spool (its key, rows
  * and whether it is already suppressed) until the measures give their
  * verdicts, in the order the classes came; then it is tallied.
@@ -269,12 +269,8 @@ sens_ok(const fset *f, size_t i, size_t e, size_t s, uint64_t n)
 		else
 			E.tv[k++] = E.tv[j];
 	nv = k;
-	for (j = 0; E.td != NULL && j < nv; j++) {
-		char num[24];
-
-		tcd_add(num, kn_fmt_u64(num, E.tv[j].pos), E.tv[j].cnt,
-		    &E.td->tc[s]);
-	}
+	for (j = 0; E.td != NULL && j < nv; j++)
+		tcd_add_pos(&E.td->tc[s], E.tv[j].pos, E.tv[j].cnt);
 	if (L->req.ld.on) {
 		E.vals = kn_grow(E.vals, &E.valcap, nv, sizeof(uint64_t), 64);
 		for (j = 0; j < nv; j++)
@@ -440,11 +436,9 @@ tally_big(const uint64_t *key, uint64_t n, int sens_ok, void *ctx)
 static void
 tally_value(size_t c, uint32_t id, uint64_t cnt, void *ctx)
 {
-	char num[24];
-
 	(void)ctx;
 	if (E.td != NULL) {
-		tcd_add(num, kn_fmt_u64(num, id), cnt, &E.td->tc[c]);
+		tcd_add_pos(&E.td->tc[c], id, cnt);
 		return;
 	}
 	E.bv[c] = kn_grow(E.bv[c], &E.bvcap[c], E.nbv[c], sizeof(kn_tval), 64);

@@ -342,6 +342,18 @@ tcd_add(const char *p, size_t len, uint64_t cnt, void *ctx)
 }
 
 void
+tcd_add_pos(tcd_ctx *t, uint64_t pos, uint64_t cnt)
+{
+	uint64_t len = sizeof(pos);
+
+	t->pos = 1;
+	tcd_spool_put64(&t->vals, t->seq);
+	tcd_spool_put64(&t->vals, cnt);
+	tcd_spool_put64(&t->vals, len);
+	tcd_spool_put(&t->vals, &pos, sizeof(pos));
+}
+
+void
 tcd_class(tcd_ctx *t, uint64_t n, int measure)
 {
 	unsigned char b = measure != 0;
@@ -780,7 +792,15 @@ measure_sorted(struct meas *me)
 		if (!tcd_spool_get(&t->vals, val, (size_t)len) && len > 0)
 			kn_die("(t-closeness's values): cut short");
 		me->out.n = 0;
-		if (ordered && t->numeric)
+		if (t->pos) {
+			uint64_t pos;
+
+			if (len != sizeof(pos))
+				kn_die("(t-closeness's values): a position "
+				    "cut short");
+			memcpy(&pos, val, sizeof(pos));
+			add_num(&me->out, pos);
+		} else if (ordered && t->numeric)
 			add_numkey(&me->out, val, (size_t)len);
 		else
 			add_bytes_hex(&me->out, val, (size_t)len);

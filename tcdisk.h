@@ -33,6 +33,7 @@ typedef struct {
 	tcd_spool verd;		/* the verdicts of the classes measured */
 	uint64_t seq;		/* classes ended */
 	int numeric;		/* ordered: each value a number or missing */
+	int pos;		/* the values are positions (tcd_add_pos) */
 	uint64_t *C;		/* hierarchical: the rows of each leaf */
 	size_t m;		/* their room, then the leaves */
 } tcd_ctx;
@@ -68,6 +69,10 @@ void tcd_init(tcd_ctx *t, const kn_req *r, kn_hier *h, size_t budget,
 /* cnt > 0 rows of value p[0..len) in the class being read (kn_sclass's
  * tap: ctx is t). */
 void tcd_add(const char *p, size_t len, uint64_t cnt, void *ctx);
+/* cnt > 0 rows at position pos (in the ordered distance's order, ids
+ * under the equal one) in the class being read: what a caller that
+ * numbered the values gives instead of tcd_add, never both. */
+void tcd_add_pos(tcd_ctx *t, uint64_t pos, uint64_t cnt);
 /* Ends the class being read, of n rows; measure: whether tcd_next is
  * to give its verdict.  Every class's values are the table's. */
 void tcd_class(tcd_ctx *t, uint64_t n, int measure);

@@ -226,6 +226,23 @@ same() {
 	[ -z "$(ls "$T/tmp")" ]
 }
 
+@test "-S 1M, t-closeness measured on disk, ordered, with --missing tokens that read as numbers (0, 999): the bytes of -S 16G (review: the ids of the values, given as numbers, were taken for the tokens)" {
+	awk 'BEGIN { srand(1); OFS = "\t"; print "x", "w", "a", "s"
+	    for (i = 0; i < 60000; i++)
+		print i, (i * 100000007) % 134217728, int(rand() * 500),
+		    sprintf("%.4f", rand() * 1000) }' > "$T/t.tsv"
+	local a=(-q w,a -H w=interval:1000,100000,10000000 -H a=interval:10,100
+	    -k 5 -s s --closeness 0.05 --distance ordered --missing 0,999
+	    --max-suppress 100% --all)
+	lattice-search -v -S 1M -T "$T/tmp" "${a[@]}" "$T/t.tsv" > "$T/small" \
+	    2> "$T/err"
+	grep -q "t-closeness: each node's classes measured on disk" "$T/err"
+	lattice-search -S 16G "${a[@]}" "$T/t.tsv" > "$T/big"
+	cmp "$T/small" "$T/big"
+	[ "$(wc -l < "$T/big")" -ge 10 ]
+	[ -z "$(ls "$T/tmp")" ]
+}
+
 @test "-S 4M, long sensitive values (4,000 of 16 KB, distinct): numbered on disk within the budget, checked by their bytes, the bytes of -S 16G" {
 	# The reading checks the budget every 4096 groups, or sooner when
 	# their values are long; so does the numbering on disk.
