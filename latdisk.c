@@ -1195,11 +1195,16 @@ ldisk_each(struct ldisk *ld, const struct ldisk_node *nd,
 	e.W = nd->ly->W;
 	e.h = h;
 	/* The parts being written are open together, with one read at
-	 * each depth above them: half the open files allowed. */
+	 * each depth above them: half the open files allowed, less those
+	 * of the caller. */
 	e.maxparts = LD_MAXPARTS;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur !=
-	    RLIM_INFINITY && rl.rlim_cur / 2 < e.maxparts + 16)
-		e.maxparts = rl.rlim_cur / 2 > 18 ? rl.rlim_cur / 2 - 16 : 2;
+	    RLIM_INFINITY) {
+		rlim_t n = rl.rlim_cur > h->fds ? rl.rlim_cur - h->fds : 0;
+
+		if (n / 2 < e.maxparts + 16)
+			e.maxparts = n / 2 > 18 ? n / 2 - 16 : 2;
+	}
 	proj_init(ld, nd, &pj);
 	src_records(ld, &pj, &src);
 	hand_on(&e, &src, 0, 0);

@@ -475,8 +475,10 @@ td_tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
 		struct ldisk_node nd = { &L->lay, L->sword, L->sshift, L->sfm,
 		    mask, lev };
 		struct piece p = { mask, lev, t };
+		/* Each column's spools of values and classes, and the
+		 * classes', may be files. */
 		struct ldisk_hand h = { tally_piece, tally_big, tally_value,
-		    &L->req.ld, &p };
+		    2 * L->ns + 1, &L->req.ld, &p };
 
 		ldisk_each(L->disk, &nd, L->smask, L->most, scr, L->sortbud,
 		    &h);
@@ -530,7 +532,7 @@ lateval_node(const fset *f, uint64_t mask, const int *lev,
 		    mask, lev };
 		struct piece p = { mask, lev, &t };
 		struct ldisk_hand h = { tally_piece, tally_big,
-		    L->svdisk ? tally_value : NULL, &L->req.ld, &p };
+		    L->svdisk ? tally_value : NULL, 0, &L->req.ld, &p };
 
 		ldisk_each(L->disk, &nd, L->smask, L->most, scr, L->sortbud,
 		    &h);
