@@ -135,8 +135,7 @@ mond_parse_value(struct dim *dm, const char *s, size_t n, int64_t *m,
 
 /* Ranks the values of a numeric column: brings them to the column's
  * scale, as keys in place of dm->raw, and gives each its rank by a
- * bitmap of the values present when their range is dense (below 64
- * times the rows, and a million more), else by a
+ * table of the values present when their range is dense, else by a
  * radix sort of (value, row) pairs, the sort within sortmu if not NULL
  * (one sort's memory at a time).  0 if the values do not fit 64 bits
  * at the column's scale (dm->S): nothing is ranked then. */
@@ -171,40 +170,26 @@ rank_numeric(struct part *pt, struct dim *dm, size_t j,
 		n++;
 	}
 	r = base = dm->miss != 0;
-	if (n > 0 && mx - mn < 64 * (uint64_t)n + ((uint64_t)1 << 20)) {
-		/* A dense range: a bitmap of the values present, and the
-		 * values below each word counted, so that a value's rank is
-		 * a count and a popcount (1.5 bits a value of the range,
-		 * read at random in the cache where a table of ranks, 32
-		 * bits a value, was not). */
-		size_t nw = (size_t)((mx - mn) >> 6) + 1, w;
-		uint64_t *bit = kn_zalloc(nw * sizeof(uint64_t)), d;
-		uint32_t *below = kn_alloc(nw * sizeof(uint32_t));
+	if (n > 0 && mx - mn < 4 * (uint64_t)n + 65536) {
+		/* A dense range: ranks by a table of the values present. */
+		uint32_t *tab = kn_zalloc((size_t)(mx - mn + 2) *
+		    sizeof(uint32_t));
+		uint64_t v;
 
 		for (i = 0; i < pt->nrows; i++)
-			if (dm->rsc[i] >= 0) {
-				d = a[i] - mn;
-				bit[d >> 6] |= (uint64_t)1 << (d & 63);
-			}
+			if (dm->rsc[i] >= 0)
+				tab[a[i] - mn] = 1;
 		dm->vals = kn_alloc((n + 2) * sizeof(int64_t));
-		for (w = 0; w < nw; w++) {
-			uint64_t x = bit[w];
-
-			below[w] = r;
-			for (; x != 0; x &= x - 1)
-				dm->vals[r++] = (int64_t)((mn + ((uint64_t)w <<
-				    6) + (uint64_t)__builtin_ctzll(x)) ^
+		for (v = 0; v <= mx - mn; v++)
+			if (tab[v]) {
+				dm->vals[r] = (int64_t)((v + mn) ^
 				    ((uint64_t)1 << 63));
-		}
-		for (i = 0; i < pt->nrows; i++)
-			if (dm->rsc[i] >= 0) {
-				d = a[i] - mn;
-				pt->rec[i * pt->rec_words + j] = below[d >> 6] +
-				    (uint32_t)__builtin_popcountll(bit[d >> 6] &
-				    (((uint64_t)1 << (d & 63)) - 1));
+				tab[v] = r++;
 			}
-		free(bit);
-		free(below);
+		for (i = 0; i < pt->nrows; i++)
+			if (dm->rsc[i] >= 0)
+				pt->rec[i * pt->rec_words + j] = tab[a[i] - mn];
+		free(tab);
 		dm->nrank = r;
 		free(a);
 		goto done;
