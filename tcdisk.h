@@ -19,6 +19,7 @@ typedef struct {
 	const char *dir;
 	char *name;
 	FILE *f;
+	int reading;		/* a file: read since tcd_spool_read */
 } tcd_spool;
 
 typedef struct {
