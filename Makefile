@@ -108,7 +108,7 @@ lattice.o latinput.o lateval.o: latinput.h
 lattice.o lateval.o: lateval.h
 latdisk.o: extsort.h
 lattice.o tagging.o: tagging.h
-lattice.o lattice_search.o: lattice.h
+lattice.o lattice_search.o lateval.o latinput.o: lattice.h
 extsort.o freq.o extsort_main.o mload.o rcut.o rsens.o rothko.o: extsort.h
 sortmem.o extsort.o: sortmem.h
 partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rcut.o rsens.o rothko.o cstream.o cluster.o: mondrian.h
