@@ -409,7 +409,6 @@ tally_big(const uint64_t *key, uint64_t n, int sens_ok, void *ctx)
 	const struct piece *p = ctx;
 	fset f = { 0 };
 	struct tacc a;
-
 	size_t c;
 
 	if (E.td != NULL) {
