@@ -77,7 +77,9 @@ latin_go_disk(struct lat_state *L)
 
 	/* t-closeness under the hierarchical distance keeps its
 	 * distribution over the hierarchy's leaves, which are in memory
-	 * anyway; under the others it is measured out of core. */
+	 * anyway; under the others the values are numbered on disk, and
+	 * the distributions built from the set while they fit, else
+	 * measured out of core (latin_disk_tclose). */
 	L->svdisk = L->req.hast && L->req.dist != KN_DIST_HIER;
 	L->bud.svalues = latin_sheld(L);
 	svals = !latin_sheld(L);
