@@ -70,7 +70,8 @@ struct ldisk_hand {
 	void (*each)(const kn_pset *, void *);
 	void (*big)(const uint64_t *, uint64_t, int, void *);
 	void (*value)(size_t, uint32_t, uint64_t, void *);
-	size_t fds;		/* the files the caller keeps open meanwhile */
+	size_t fds;		/* the descriptors the caller keeps open
+				 * meanwhile */
 	const kn_ldiv *div;
 	void *ctx;
 };

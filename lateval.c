@@ -475,9 +475,10 @@ td_tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
 		    mask, lev };
 		struct piece p = { mask, lev, t };
 		/* Each column's spools of values and classes, and the
-		 * classes', may be files. */
+		 * classes', may be files, each two descriptors (kanon.c's
+		 * temp files keep theirs, the stream has its own). */
 		struct ldisk_hand h = { tally_piece, tally_big, tally_value,
-		    2 * L->ns + 1, &L->req.ld, &p };
+		    4 * L->ns + 2, &L->req.ld, &p };
 
 		ldisk_each(L->disk, &nd, L->smask, L->most, scr, L->sortbud,
 		    &h);

@@ -96,7 +96,8 @@ tcd_spool_put(tcd_spool *sp, const void *p, size_t n)
 				kn_die_sys("writing temp file %s", sp->name);
 			return;
 		}
-		memcpy(sp->buf + sp->len, p, n);
+		if (n > 0)
+			memcpy(sp->buf + sp->len, p, n);
 		sp->len += n;
 		return;
 	}
