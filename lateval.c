@@ -510,9 +510,9 @@ td_tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
 
 /*
  * Evaluates node (mask, lev): the rows in classes below k or failing
- * l-diversity are suppressed; the node qualifies if they are at most
- * the limit.  With m (all quasi-identifiers), fills in the metrics of
- * a qualifying node, and with tp its whole tally.
+ * l-diversity or t-closeness are suppressed; the node qualifies if they
+ * are at most the limit.  With m (all quasi-identifiers), fills in the
+ * metrics of a qualifying node, and with tp its whole tally.
  */
 int
 lateval_node(const fset *f, uint64_t mask, const int *lev,
