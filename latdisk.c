@@ -378,15 +378,17 @@ static void
 feed(struct ldisk *ld, const char *p, size_t n)
 {
 	kn_str v;
+	size_t c;
 
 	if (ld->at == ld->nr) {
 		record(ld, p, n);
 		return;
 	}
-	v = field(p, n, ld->rcol[ld->at]);
-	if (ld->rcol[ld->at] >= ld->d && ld->sorder[ld->rcol[ld->at] - ld->d]) {
-		v.n = tcd_order_key(v.p, v.n, ld->snum[ld->rcol[ld->at] -
-		    ld->d], &ld->kbuf, &ld->kcap);
+	c = ld->rcol[ld->at];
+	v = field(p, n, c);
+	if (c >= ld->d && ld->sorder[c - ld->d]) {
+		v.n = tcd_order_key(v.p, v.n, ld->snum[c - ld->d], &ld->kbuf,
+		    &ld->kcap);
 		v.p = ld->kbuf;
 	}
 	ld->line = kn_grow(ld->line, &ld->linecap, v.n + n + 1, 1, 256);
@@ -656,37 +658,6 @@ read_at(const struct src *s, unsigned char *buf, uint64_t want, off_t off)
 	return have;
 }
 
-void
-ldisk_scounts(const struct ldisk *ld, size_t c, uint64_t *C)
-{
-	struct src s = { 0 };
-	unsigned char *buf = kn_alloc(LD_BATCH * ld->rsize);
-	uint64_t left, want, i, cnt;
-	uint32_t id;
-	off_t off = 0;
-
-	s.fd = ld->bfd;
-	s.path = ld->bpath;
-	s.esize = ld->rsize;
-	for (left = ld->groups; left > 0; left -= want) {
-		want = left < LD_BATCH ? left : LD_BATCH;
-		off += (off_t)read_at(&s, buf, want, off);
-		for (i = 0; i < want; i++) {
-			const unsigned char *r = buf + i * ld->rsize;
-
-			memcpy(&id, r + (2 * ld->d + c) * sizeof(uint32_t),
-			    sizeof(id));
-			memcpy(&cnt, r + ld->rsize - sizeof(uint64_t),
-			    sizeof(cnt));
-			if (id >= ld->nsid[c])
-				kn_die("(temp file %s): a sensitive id out of "
-				    "range", ld->bpath);
-			C[id] += cnt;
-		}
-	}
-	free(buf);
-}
-
 /* Calls each on every group of s (its key, its count), read in
  * batches, until each returns nonzero. */
 static void
@@ -719,6 +690,42 @@ scan(const struct src *s, int (*each)(const uint64_t *, uint64_t, void *),
 	}
 done:
 	free(buf);
+}
+
+/* The rows of each id of a sensitive column (ldisk_scounts). */
+struct scount {
+	const struct ldisk *ld;
+	uint64_t *C;
+	uint32_t n;		/* its ids */
+};
+
+static int
+scount_group(const uint64_t *k, uint64_t cnt, void *ctx)
+{
+	struct scount *sc = ctx;
+
+	if (k[0] >= sc->n)
+		kn_die("(temp file %s): a sensitive id out of range",
+		    sc->ld->bpath);
+	sc->C[k[0]] += cnt;
+	return 0;
+}
+
+void
+ldisk_scounts(const struct ldisk *ld, size_t c, uint64_t *C)
+{
+	struct scount sc = { ld, C, ld->nsid[c] };
+	struct proj pj;
+	struct src s;
+
+	/* The records keyed by the column's id alone. */
+	memset(&pj, 0, sizeof(pj));
+	pj.nop = 1;
+	pj.op[0].from = 2 * ld->d + c;
+	pj.cntat = ld->rsize - sizeof(uint64_t);
+	pj.W = 1;
+	src_records(ld, &pj, &s);
+	scan(&s, scount_group, &sc);
 }
 
 /* How many groups ahead agg_add fetches their slots. */

@@ -445,6 +445,21 @@ tally_value(size_t c, uint32_t id, uint64_t cnt, void *ctx)
 	E.bv[c][E.nbv[c]++].cnt = cnt;
 }
 
+/* Tallies the classes of node (mask, lev) from the set on disk, read
+ * in pieces (ldisk_each); fds: the descriptors the caller holds. */
+static void
+tally_disk(uint64_t mask, const int *lev, struct tally *t, kn_pscratch *scr,
+    size_t fds)
+{
+	struct ldisk_node nd = { &L->lay, L->sword, L->sshift, L->sfm, mask,
+	    lev };
+	struct piece p = { mask, lev, t };
+	struct ldisk_hand h = { tally_piece, tally_big,
+	    L->svdisk ? tally_value : NULL, fds, &L->req.ld, &p };
+
+	ldisk_each(L->disk, &nd, L->smask, L->most, scr, L->sortbud, &h);
+}
+
 /* Tallies the classes of node (mask, lev) from set f, with their
  * verdicts of t-closeness measured on disk. */
 static void
@@ -470,19 +485,12 @@ td_tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
 		    L->tmpdir, 1);
 	tcd_spool_init(&td.cls, hold / (L->ns + 1), L->tmpdir);
 	E.td = &td;
-	if (f->key == NULL) {
-		struct ldisk_node nd = { &L->lay, L->sword, L->sshift, L->sfm,
-		    mask, lev };
-		struct piece p = { mask, lev, t };
+	if (f->key == NULL)
 		/* Each column's spools of values and classes, and the
 		 * classes', may be files, each two descriptors (kanon.c's
 		 * temp files keep theirs, the stream has its own). */
-		struct ldisk_hand h = { tally_piece, tally_big, tally_value,
-		    4 * L->ns + 2, &L->req.ld, &p };
-
-		ldisk_each(L->disk, &nd, L->smask, L->most, scr, L->sortbud,
-		    &h);
-	} else
+		tally_disk(mask, lev, t, scr, 4 * L->ns + 2);
+	else
 		tally(f, mask, lev, t, 1);
 	E.td = NULL;
 	for (c = 0; c < L->ns; c++)
@@ -528,14 +536,7 @@ lateval_node(const fset *f, uint64_t mask, const int *lev,
 		td_tally(f, mask, lev, &t, scr);
 		*sorted += f->key == NULL;
 	} else if (f->key == NULL) {
-		struct ldisk_node nd = { &L->lay, L->sword, L->sshift, L->sfm,
-		    mask, lev };
-		struct piece p = { mask, lev, &t };
-		struct ldisk_hand h = { tally_piece, tally_big,
-		    L->svdisk ? tally_value : NULL, 0, &L->req.ld, &p };
-
-		ldisk_each(L->disk, &nd, L->smask, L->most, scr, L->sortbud,
-		    &h);
+		tally_disk(mask, lev, &t, scr, 0);
 		(*sorted)++;
 	} else
 		tally(f, mask, lev, &t, 0);

@@ -870,7 +870,7 @@ mond_extents(const struct part *pt, size_t b, size_t e, uint32_t *ext,
 		ext_empty(s[k].ext, nq);
 	}
 	kn_sort_par_run(eslice_run, s, sizeof(s[0]), nt);
-	memcpy(ext, s[0].ext, 2 * nq * sizeof(uint32_t));
+	ext_empty(ext, nq);
 	for (k = 0; k < nt; k++) {
 		ext_merge(ext, s[k].ext, nq);
 		free(s[k].ext);

@@ -360,8 +360,6 @@ tcd_add(const char *p, size_t len, uint64_t cnt, void *ctx)
 	tcd_ctx *t = ctx;
 	const char *err = NULL;
 	int64_t leaf;
-	kn_i128 mant;
-	int sc;
 
 	tcd_spool_put64(&t->vals, t->seq);
 	tcd_spool_put64(&t->vals, cnt);
@@ -376,7 +374,7 @@ tcd_add(const char *p, size_t len, uint64_t cnt, void *ctx)
 		return;
 	}
 	if (t->numeric && t->req->dist == KN_DIST_ORDERED &&
-	    !kn_missing(p, len) && !kn_dec_parse(p, len, &mant, &sc))
+	    !tcd_numeric(p, len))
 		t->numeric = 0;
 	tcd_spool_put64(&t->vals, len);
 	tcd_spool_put(&t->vals, p, len);
