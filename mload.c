@@ -459,6 +459,15 @@ ooc_reserve(const struct part *pt)
 
 static void dicts_check(struct part *pt);
 
+/* What the labels or the target's values take: their dictionary, and
+ * by label its rank, counts and place in a list (mond_prepare). */
+static size_t
+targ_bytes(struct part *pt)
+{
+	return kn_dict_bytes_ahead(&pt->targ_dict) +
+	    pt->targ_dict.n * (3 * sizeof(uint64_t) + sizeof(uint32_t));
+}
+
 /* Writes the rows in the buffer to the spool, the numbers as keys
  * (numkey.c); what stays in memory is the dictionaries of the other
  * values, which must fit. */
@@ -479,6 +488,15 @@ dicts_check(struct part *pt)
 	char ds[32], rs[32], cs[32], why[512] = "";
 
 	pt->dgrown = 0;
+	/* The labels, each record's hash beside its id (targ_hkey), held
+	 * while they take an eighth of -S at most: past that the run
+	 * knows them by their hashes alone (targ_hashed), whatever -j. */
+	if (pt->targ_hkey && !pt->targ_hashed &&
+	    targ_bytes(pt) > pt->budget / 8) {
+		pt->targ_hashed = 1;
+		kn_dict_free(&pt->targ_dict);
+		kn_dict_init(&pt->targ_dict);
+	}
 	d = mond_dicts_bytes(pt);
 	if (d + ooc_reserve(pt) + c <= pt->budget)
 		return;
@@ -495,11 +513,12 @@ dicts_check(struct part *pt)
 		    "them, which out of core --closeness, and -l or several "
 		    "-s under --job, hold in memory (otherwise -l and "
 		    "--variance do not)%s",
-		    pt->has_targ && !pt->targ_keyed ? ", and the labels of "
-		    "-t, which --split infogain holds" : "");
-	else if (pt->has_targ && !pt->targ_keyed)
+		    pt->has_targ && !pt->targ_keyed && !pt->targ_hkey ?
+		    ", and the labels of -t, which --split infogain holds "
+		    "under --job" : "");
+	else if (pt->has_targ && !pt->targ_keyed && !pt->targ_hkey)
 		snprintf(why, sizeof(why), ", the labels of -t among them, "
-		    "which out of core --split infogain holds in memory");
+		    "which --split infogain holds in memory under --job");
 	/* No row is named: with -j, the blocks' values join the
 	 * dictionaries a block at a time, so the row would depend on it. */
 	mond_too_small(pt, "the reading holds more than it: the "
@@ -577,7 +596,8 @@ static int
 keyed_value(const struct part *pt, size_t j, kn_str v, int64_t *m,
     int8_t *sc)
 {
-	if (j >= pt->nqi && j < pt->nqi + pt->nshd) {
+	if ((j >= pt->nqi && j < pt->nqi + pt->nshd) ||
+	    (pt->targ_hkey && j == pt->nkd - 1)) {
 		*m = (int64_t)sens_hash(v);
 		*sc = 0;
 		return 1;
@@ -636,6 +656,11 @@ mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
 int
 mond_targ_id(struct part *pt, kn_str v, uint32_t *id)
 {
+	/* Past an eighth of -S, the labels by their hashes alone. */
+	if (pt->targ_hashed) {
+		*id = 0;
+		return 1;
+	}
 	return value_id(pt, &pt->targ_dict, v, pt->split == SPLIT_REGRESSION,
 	    &pt->targ_val, &pt->targ_scale, &pt->targ_F, id);
 }
@@ -727,6 +752,10 @@ load_row(struct part *pt, kn_table *t, size_t b, uint64_t row, size_t scol,
 	    &pt->dims[pt->nkd - 1].raw[b], &pt->dims[pt->nkd - 1].rsc[b]) :
 	    pt->has_targ && !mond_targ_id(pt, t->f[tcol], &r[pt->word_targ]))
 		num_fail(t, tcol, 0);
+	if (pt->targ_hkey)
+		keyed_value(pt, pt->nkd - 1, t->f[tcol],
+		    &pt->dims[pt->nkd - 1].raw[b],
+		    &pt->dims[pt->nkd - 1].rsc[b]);
 }
 
 /* Makes room for cap rows in pt->rec and the numbers read. */
@@ -1550,8 +1579,7 @@ mond_dicts_bytes(struct part *pt)
 	}
 	b += kn_dict_bytes_ahead(&pt->sens_dict) +
 	    pt->sens_dict.n * (5 * sizeof(uint64_t) + sizeof(uint32_t));
-	b += kn_dict_bytes_ahead(&pt->targ_dict) +
-	    pt->targ_dict.n * (3 * sizeof(uint64_t) + sizeof(uint32_t));
+	b += targ_bytes(pt);
 	/* The numbers of the values (value_id): room for twice them. */
 	if (pt->req.hasv)
 		b += 2 * pt->sens_dict.n * (sizeof(kn_i128) + sizeof(int));
@@ -1588,7 +1616,7 @@ mond_too_small(const struct part *pt, const char *fmt, ...)
 struct hcheck {
 	kn_sorter *so;
 	const char *col;
-	int any;
+	int any, targ;
 	char last[16];
 };
 
@@ -1614,17 +1642,18 @@ hcheck_hash(const char *line, size_t len, void *ctx)
 
 	if (len == sizeof(hc->last) && hc->any &&
 	    memcmp(line, hc->last, len) == 0)
-		kn_die("two values of the sensitive column '%s' share the "
-		    "64-bit hash %.16s, which stands for a value out of core "
-		    "(-S): run in memory (-a memory)", hc->col,
-		    line);
+		kn_die("two %s column '%s' share the 64-bit hash %.16s, "
+		    "which stands for a value out of core (-S): run in memory "
+		    "(-a memory)%s", hc->targ ? "labels of the target" :
+		    "values of the sensitive", hc->col, line, hc->targ ?
+		    ", or with a budget that holds the labels" : "");
 	memcpy(hc->last, line, sizeof(hc->last));
 	hc->any = 1;
 }
 
 void
 mond_hash_check(struct part *pt, kn_input *in, const char *columns,
-    size_t scol, const char *name, const char *tmpdir, int jobs)
+    size_t scol, const char *name, int targ, const char *tmpdir, int jobs)
 {
 	kn_table t;
 	kn_countspec cs;
@@ -1633,7 +1662,10 @@ mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 
 	kn_input_open(in, &t, columns);
 	kn_table_carry(&t, &scol, 1, 1);
-	kn_table_canon(&t, &scol, NULL, 1);
+	/* A sensitive value by its identity, a label by its bytes, as
+	 * they are keyed (load_row). */
+	if (!targ)
+		kn_table_canon(&t, &scol, NULL, 1);
 	kn_dict_init(&dict);
 	memset(&cs, 0, sizeof(cs));
 	cs.d = 1;
@@ -1642,6 +1674,7 @@ mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 	cs.jobs = jobs;
 	memset(&hc, 0, sizeof(hc));
 	hc.col = name;
+	hc.targ = targ;
 	hc.so = kn_sort_new(NULL, 0, 1, pt->budget / 4, tmpdir);
 	kn_freq(&t, &cs, NULL, pt->budget / 2, tmpdir, hcheck_value,
 	    &hc, NULL);

@@ -1668,7 +1668,8 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 		for (i = 0; i < pt->nrows && !pt->ooc; i++)
 			pt->rec[i * pt->rec_words + pt->word_targ] =
 			    rk[pt->rec[i * pt->rec_words + pt->word_targ]];
-		if (pt->ooc)
+		/* By hash (targ_hashed), a node's own ids (rothko.c). */
+		if (pt->ooc && !pt->targ_hashed)
 			pt->label_rank = rk;
 		else
 			free(rk);

@@ -229,6 +229,17 @@ struct part {
 	 * tuples and each column's values (rothko.c's local_put), with
 	 * their numbers. */
 	int sens_keyed, targ_keyed, sens_hashed, sens_sorted;
+	/* Out of core under --split infogain (not under --job), each record
+	 * carries its label's 64-bit hash too (targ_hkey), keyed by the last
+	 * dimension, dims[nkd - 1], its high half in word_thash.  The labels
+	 * are held in targ_dict while it takes at most an eighth of -S;
+	 * past that it is dropped and the labels are known by their hashes
+	 * alone (targ_hashed), checked one-to-one as the sensitive values'
+	 * (mond_hash_check): a node on disk is then streamed, its labels'
+	 * counts taken from sorts (rcut.c, rsens.c), its groups carry no
+	 * label, and a node in memory gives its labels ids by key. */
+	int targ_hkey, targ_hashed;
+	size_t word_thash;
 	size_t nkd, nskd;
 	/* sens_sorted: the columns keyed by hash (all, or none under
 	 * --variance alone), then by their numbers under --variance (all),
@@ -383,11 +394,13 @@ int mond_targ_id(struct part *pt, kn_str v, uint32_t *id);
  * on that many threads, the same records. */
 void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
 /* With sens_hashed, dies unless the distinct values of the sensitive
- * column scol (named name) of the input have distinct hashes: a pass
- * over the input counting them within -S (kn_freq, on jobs threads),
- * their hashes then sorted in tmpdir. */
+ * column scol (named name) of the input have distinct hashes; with
+ * targ (targ_hashed), those of the target's labels, by their bytes: a
+ * pass over the input counting them within -S (kn_freq, on jobs
+ * threads), their hashes then sorted in tmpdir. */
 void mond_hash_check(struct part *pt, kn_input *in, const char *columns,
-    size_t scol, const char *name, const char *tmpdir, int jobs);
+    size_t scol, const char *name, int targ, const char *tmpdir,
+    int jobs);
 
 /* The memory the dictionaries and per-value arrays take: what -S must
  * hold besides the nodes. */
@@ -539,6 +552,9 @@ mond_targ_of(const struct part *pt, const uint32_t *r)
 {
 	if (pt->targ_keyed)
 		return numkey_get(r, pt->word_targ,
+		    pt->dims[pt->nkd - 1].kword);
+	if (pt->targ_hashed)
+		return numkey_get(r, pt->word_thash,
 		    pt->dims[pt->nkd - 1].kword);
 	return pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0;
 }

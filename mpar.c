@@ -439,11 +439,13 @@ mpar_partition(struct part *pt, int jobs)
 
 	/* Small tables, and the growth of Rothko-S's and a cluster's
 	 * trees, on one thread; out of core, a node whose classes go
-	 * straight to the pairs file, or whose keyed values have ids by
-	 * row (worker_init sizes the counts by the dictionaries). */
+	 * straight to the pairs file, or whose keyed values or hashed
+	 * labels have ids of its own (worker_init sizes the counts by the
+	 * dictionaries). */
 	if (jobs <= 1 || pt->grow.on || pt->region_tag != NULL ||
 	    (pt->ooc && (pt->row_class == NULL || pt->sens_keyed ||
-	    pt->targ_keyed)) || pt->nrows < 2 * MPAR_MIN_ROWS) {
+	    pt->targ_keyed || pt->targ_hashed)) ||
+	    pt->nrows < 2 * MPAR_MIN_ROWS) {
 		mond_partition(pt);
 		return;
 	}

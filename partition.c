@@ -658,6 +658,8 @@ main(int argc, char *argv[])
 	pt->sens_keyed = (pt->ooc && pt->req.hasv && pt->nsens == 1 &&
 	    !pt->req.ld.on && !pt->req.hast) || pt->sens_hashed;
 	pt->targ_keyed = pt->ooc && pt->split == SPLIT_REGRESSION;
+	pt->targ_hkey = pt->ooc && job == JOB_NONE &&
+	    pt->split == SPLIT_INFOGAIN;
 	pt->nshd = !pt->sens_hashed ? 0 : pt->sens_sorted ? pt->nsens : 1;
 	pt->nsvd = pt->sens_sorted && (pt->req.hasv || pt->msvar) ?
 	    pt->nsens : 0;
@@ -672,6 +674,8 @@ main(int argc, char *argv[])
 	}
 	if (pt->has_targ)
 		pt->word_targ = pt->rec_words++;
+	if (pt->targ_hkey)
+		pt->word_thash = pt->rec_words++;
 	pt->nkd = pt->nqi;
 	for (i = 0; i < pt->nskd; i++) {
 		/* Each column's hash, then its number. */
@@ -681,6 +685,8 @@ main(int argc, char *argv[])
 	}
 	if (pt->targ_keyed)
 		keyed_dim(pt, tidx, t.names[tidx], pt->word_targ);
+	if (pt->targ_hkey)
+		keyed_dim(pt, tidx, t.names[tidx], pt->word_thash);
 	if (job != JOB_NONE) {
 		pt->cl->tree.scol = sidx;
 		pt->cl->tree.tcol = tidx;
@@ -708,6 +714,9 @@ main(int argc, char *argv[])
 	kn_table_free(&t);
 	for (i = 0; i < pt->nshd; i++)
 		mond_hash_check(pt, &in, opt.columns, scols[i], snames[i],
+		    0, pt->rk->tmpdir, kn_jobs(&opt));
+	if (pt->targ_hashed)
+		mond_hash_check(pt, &in, opt.columns, tidx, opt.tcol, 1,
 		    pt->rk->tmpdir, kn_jobs(&opt));
 	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
 	if (pt->ooc) {
@@ -818,6 +827,10 @@ main(int argc, char *argv[])
 		    (unsigned long long)pt->acct.inmem,
 		    (unsigned long long)pt->acct.bigleaf,
 		    (unsigned long long)pt->pruned);
+	if (opt.verbose && pt->targ_hashed)
+		fprintf(stderr, "%s: the labels of -t by their hashes: their "
+		    "dictionary would take more than an eighth of -S\n",
+		    kn_prog);
 	if (opt.verbose)
 		fprintf(stderr,
 		    "%s: %llu rows, %u classes, %llu cuts, "

@@ -61,7 +61,8 @@ group_add(struct part *pt, uint64_t x, uint64_t y, uint64_t cnt,
 		if (R != NULL)
 			R->ts -= v;
 	}
-	if (pt->split == SPLIT_INFOGAIN) {
+	/* By hash, the labels' counts come from sorts (label_sums). */
+	if (pt->split == SPLIT_INFOGAIN && !pt->targ_hashed) {
 		uint64_t c = pt->hl_side[y], rc = pt->hl_tot[y] - c;
 
 		pt->hl_side[y] += cnt;
@@ -293,7 +294,7 @@ sens_digits(const struct part *pt)
 static int
 targ_digits(const struct part *pt)
 {
-	return pt->targ_keyed ? 16 : 8;
+	return pt->targ_hashed ? 0 : pt->targ_keyed ? 16 : 8;
 }
 
 /* One row of the sorted stream: 16 hex digits of its key, then its
@@ -306,7 +307,7 @@ scut_line(const char *line, size_t len, void *ctx)
 	int sd = sens_digits(sc->pt), td = targ_digits(sc->pt);
 
 	/* A cluster's groups (struct rothko's feed) carry a count. */
-	if (len > (size_t)(16 + sd + td))
+	if (len > (size_t)(16 + sd + td) && !sc->pt->targ_hashed)
 		cnt = rothko_hex_get(line + 16 + sd + td, 16);
 	if (sc->any && key != sc->cur)
 		scut_boundary(sc);
@@ -314,42 +315,230 @@ scut_line(const char *line, size_t len, void *ctx)
 		group_add(sc->pt, rothko_hex_get(line + 16, sd),
 		    rothko_hex_get(line + 16 + sd, td), cnt, NULL, &sc->L,
 		    &sc->R);
+	/* By hash, the row's rank among its label's rows and their total
+	 * (label_rows): c ln c's steps for the parts. */
+	if (sc->pt->targ_hashed) {
+		struct part *pt = sc->pt;
+		uint64_t j = rothko_hex_get(line + 16 + sd, 16),
+			 t = rothko_hex_get(line + 32 + sd, 16);
+
+		sc->L.lf += mond_x_log_x(pt, j) - mond_x_log_x(pt, j - 1);
+		sc->R.lf += mond_x_log_x(pt, t - j) -
+		    mond_x_log_x(pt, t - j + 1);
+	}
 	sc->cur = key;
 	sc->ncur += cnt;
 	sc->any = 1;
 }
 
-/* The sort lines of dimension j of the node on disk being cut, a row
- * each; keyed by hash, each row's sensitive key goes to sc's
- * thresholds. */
-static void
-stream_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc)
+void
+rothko_node_open(struct part *pt, struct oread *rd)
 {
-	struct oread rd;
-	uint32_t *r;
-	char line[48];
-	int sd = sens_digits(pt), td = targ_digits(pt);
 	size_t t;
 
 	for (t = 0; t < pt->grow.n; t++)
 		pt->grow.t[t].left = pt->grow.t[t].eqleft;
-	rothko_read_open(pt, &rd, pt->rk->snode);
-	while ((r = rothko_read_next(pt, &rd)) != NULL) {
-		if (pt->rk->stn >= 0 &&
-		    rothko_tree_route(pt, r) != (size_t)pt->rk->stn)
-			continue;
-		rothko_hex_put(line, rothko_disk_key(pt, r, j), 16);
-		rothko_hex_put(line + 16, mond_sens_of(pt, r), sd);
+	rothko_read_open(pt, rd, pt->rk->snode);
+}
+
+const uint32_t *
+rothko_node_next(struct part *pt, struct oread *rd)
+{
+	uint32_t *r;
+
+	while ((r = rothko_read_next(pt, rd)) != NULL)
+		if (pt->rk->stn < 0 ||
+		    rothko_tree_route(pt, r) == (size_t)pt->rk->stn)
+			return r;
+	return NULL;
+}
+
+/* The sort lines of dimension j of the node on disk being cut, a row
+ * each; keyed by hash, each row's sensitive key goes to sc's
+ * thresholds.  With labels by hash, the lines go to so through
+ * label_rows, which ranks them; to it if lab, else to so. */
+static void
+stream_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc,
+    int lab)
+{
+	struct oread rd;
+	const uint32_t *r;
+	char line[64];
+	int sd = sens_digits(pt), td = targ_digits(pt), at = 0;
+
+	rothko_node_open(pt, &rd);
+	while ((r = rothko_node_next(pt, &rd)) != NULL) {
+		if (lab) {
+			rothko_hex_put(line, mond_targ_of(pt, r), 16);
+			at = 16;
+		}
+		rothko_hex_put(line + at, rothko_disk_key(pt, r, j), 16);
+		rothko_hex_put(line + at + 16, mond_sens_of(pt, r), sd);
 		if (pt->sens_hashed) {
 			lthr_add(&sc->first, mond_sens_of(pt, r),
 			    rothko_disk_key(pt, r, j));
 			lthr_add(&sc->last, mond_sens_of(pt, r),
 			    rothko_disk_key(pt, r, j));
 		}
-		rothko_hex_put(line + 16 + sd, mond_targ_of(pt, r), td);
-		kn_sort_add(so, line, (size_t)(16 + sd + td));
+		rothko_hex_put(line + at + 16 + sd, mond_targ_of(pt, r), td);
+		kn_sort_add(so, line, (size_t)(at + 16 + sd + td));
 	}
 	rothko_read_close(&rd);
+}
+
+/* ---- labels by hash (targ_hashed) ---------------------------------- */
+
+/* A sort's lines that start with a label's key (16 hex digits), in
+ * order: runs of one label, each row kept (rest bytes past the key) in
+ * a temp file and each run's length in another, and the sum of c ln c
+ * over the runs' lengths. */
+struct lruns {
+	struct part *pt;
+	FILE *rows, *lens;
+	char *nrows, *nlens;
+	size_t rest;
+	uint64_t cur, child, run;
+	int any;
+	kn_i128 lf;
+};
+
+FILE *
+rothko_tmp_make(struct part *pt, char **name)
+{
+	FILE *f;
+
+	*name = kn_tmp_new(pt->rk->tmpdir);
+	if ((f = kn_tmp_open(*name, "w+b")) == NULL)
+		kn_die_sys("%s", *name);
+	return f;
+}
+
+static void
+lr_end(struct lruns *lr)
+{
+	if (lr->any && lr->lens != NULL &&
+	    fwrite(&lr->run, sizeof(lr->run), 1, lr->lens) != 1)
+		kn_die_sys("%s: write error", lr->nlens);
+	if (lr->any)
+		lr->lf += mond_x_log_x(lr->pt, lr->run);
+	lr->run = 0;
+}
+
+static void
+lr_line(const char *line, size_t len, void *ctx)
+{
+	struct lruns *lr = ctx;
+	uint64_t y = rothko_hex_get(line, 16);
+
+	if (lr->any && y != lr->cur)
+		lr_end(lr);
+	lr->cur = y;
+	lr->any = 1;
+	lr->run++;
+	if (len != 16 + lr->rest ||
+	    fwrite(line + 16, lr->rest, 1, lr->rows) != 1)
+		kn_die_sys("%s: write error", lr->nrows);
+}
+
+/*
+ * Labels by hash: the node's rows of dimension j sorted by (label, key)
+ * (stream_rows), so that each goes to so after its key and sensitive
+ * value with its rank j among the rows of its label in the dimension's
+ * order and their total t (16 hex digits each): adding the row to the
+ * left part adds xlogx(j) - xlogx(j - 1) to its sum over the labels,
+ * and xlogx(t - j) - xlogx(t - j + 1) to the right part's, whose sum
+ * starts at the node's, returned: as the groups' label counts do
+ * (group_add), with no memory by label.
+ */
+static kn_i128
+label_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc,
+    size_t budget)
+{
+	struct lruns lr;
+	kn_sorter *s1 = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
+	char line[64];
+	uint64_t t, i;
+
+	memset(&lr, 0, sizeof(lr));
+	lr.pt = pt;
+	lr.rest = 16 + (size_t)sens_digits(pt);
+	stream_rows(pt, j, s1, sc, 1);
+	lr.rows = rothko_tmp_make(pt, &lr.nrows);
+	lr.lens = rothko_tmp_make(pt, &lr.nlens);
+	kn_sort_finish(s1, 0, lr_line, &lr);
+	lr_end(&lr);
+	pt->acct.bread += kn_sort_stats(s1)->bytes_read;
+	pt->acct.bwritten += kn_sort_stats(s1)->bytes_written;
+	kn_sort_free(s1);
+	if (fflush(lr.rows) != 0 || fflush(lr.lens) != 0)
+		kn_die_sys("%s: write error", lr.nrows);
+	rewind(lr.rows);
+	rewind(lr.lens);
+	while (fread(&t, sizeof(t), 1, lr.lens) == 1)
+		for (i = 1; i <= t; i++) {
+			if (fread(line, lr.rest, 1, lr.rows) != 1)
+				kn_die("%s: read error: the file is shorter "
+				    "than written", lr.nrows);
+			rothko_hex_put(line + lr.rest, i, 16);
+			rothko_hex_put(line + lr.rest + 16, t, 16);
+			kn_sort_add(so, line, lr.rest + 32);
+		}
+	if (ferror(lr.lens) || ferror(lr.rows))
+		kn_die_sys("%s: read error", lr.nlens);
+	fclose(lr.rows);
+	kn_tmp_close(lr.nrows);
+	fclose(lr.lens);
+	kn_tmp_close(lr.nlens);
+	return lr.lf;
+}
+
+/* A line of 8 hex digits of a child and 16 of a label: runs of one
+ * pair, no rows kept. */
+static void
+hier_line(const char *line, size_t len, void *ctx)
+{
+	struct lruns *lr = ctx;
+	uint64_t ch = rothko_hex_get(line, 8), y = rothko_hex_get(line + 8, 16);
+
+	(void)len;
+	if (lr->any && (ch != lr->child || y != lr->cur))
+		lr_end(lr);
+	lr->child = ch;
+	lr->cur = y;
+	lr->any = 1;
+	lr->run++;
+}
+
+/* Labels by hash: the sum over the children of hierarchical dimension
+ * j of the node on disk of c ln c over each child's label counts, from
+ * the node's rows sorted by (child, label). */
+static kn_i128
+label_hier_sum(struct part *pt, size_t j)
+{
+	struct lruns lr;
+	struct oread rd;
+	const uint32_t *r;
+	size_t budget = pt->rk->avail > pt->rk->gbytes ?
+	    (pt->rk->avail - pt->rk->gbytes) / 4 : 0;
+	kn_sorter *so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
+	char line[32];
+
+	memset(&lr, 0, sizeof(lr));
+	lr.pt = pt;
+	rothko_node_open(pt, &rd);
+	while ((r = rothko_node_next(pt, &rd)) != NULL) {
+		rothko_hex_put(line, mond_child_of(pt, j,
+		    (uint32_t)(rothko_disk_key(pt, r, j) - pt->node.mn[j])), 8);
+		rothko_hex_put(line + 8, mond_targ_of(pt, r), 16);
+		kn_sort_add(so, line, 24);
+	}
+	rothko_read_close(&rd);
+	kn_sort_finish(so, 0, hier_line, &lr);
+	lr_end(&lr);
+	pt->acct.bread += kn_sort_stats(so)->bytes_read;
+	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
+	kn_sort_free(so);
+	return lr.lf;
 }
 
 /* Cuts of a streamed dimension (a node whose numbers' groups outgrow
@@ -385,8 +574,10 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
 	if (pt->rk->feed != NULL)
 		pt->rk->feed(pt, j, so);
+	else if (pt->targ_hashed && !pt->relaxed)
+		sc.R.lf = label_rows(pt, j, so, &sc, budget);
 	else
-		stream_rows(pt, j, so, &sc);
+		stream_rows(pt, j, so, &sc, 0);
 	kn_sort_finish(so, 0, scut_line, &sc);
 	pt->acct.bread += kn_sort_stats(so)->bytes_read;
 	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
@@ -428,6 +619,7 @@ rothko_groups_cut_hier(struct part *pt, size_t j, struct cut *best,
 			continue;
 		if (!judged && !mond_side_ok(pt, &S, pt->hs_side, 0))
 			ok = 0;
+		/* By hash, S.lf is 0: the labels' sums are added below. */
 		if (pt->split == SPLIT_INFOGAIN)
 			isc += S.lf - mond_x_log_x(pt, S.n);
 		else if (pt->split == SPLIT_REGRESSION)
@@ -439,6 +631,8 @@ rothko_groups_cut_hier(struct part *pt, size_t j, struct cut *best,
 	group_clear(pt);
 	if (!ok)
 		return;
+	if (pt->split == SPLIT_INFOGAIN && pt->targ_hashed)
+		isc += label_hier_sum(pt, j);
 	if (pt->split == SPLIT_MEDIAN) {
 		if (!best->found) {
 			best->found = 1;

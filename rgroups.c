@@ -25,7 +25,7 @@ map_record(struct part *pt, uint32_t *r)
 	for (j = 0; j < pt->nqi; j++)
 		if (pt->dims[j].h != NULL)
 			r[j] = pt->dims[j].dfsrank[r[j]];
-	if (pt->split == SPLIT_INFOGAIN)
+	if (pt->split == SPLIT_INFOGAIN && !pt->targ_hashed)
 		r[pt->word_targ] = pt->label_rank[r[pt->word_targ]];
 }
 
@@ -429,9 +429,11 @@ gadd_row(struct part *pt, struct gtab *g, uint64_t c, const uint32_t *r)
 	struct gsum v;
 	kn_i128 x;
 
+	/* By hash, a group has no label: its parts' are sorted (rcut.c). */
 	if (!g->sums) {
 		gadd(pt, g, c, (uint32_t)mond_sens_of(pt, r),
-		    (uint32_t)mond_targ_of(pt, r), 1, NULL, 0);
+		    pt->targ_hashed ? 0 : (uint32_t)mond_targ_of(pt, r), 1,
+		    NULL, 0);
 		return;
 	}
 	x = pt->sens_keyed && !pt->sens_hashed ?
@@ -440,7 +442,8 @@ gadd_row(struct part *pt, struct gtab *g, uint64_t c, const uint32_t *r)
 	v.ss = x * x;
 	v.ts = pt->targ_keyed ? mond_tval(pt, mond_targ_of(pt, r)) : 0;
 	gadd(pt, g, c, pt->sens_keyed ? 0 : (uint32_t)mond_sens_of(pt, r),
-	    pt->targ_keyed ? 0 : (uint32_t)mond_targ_of(pt, r), 1, &v,
+	    pt->targ_keyed || pt->targ_hashed ? 0 :
+	    (uint32_t)mond_targ_of(pt, r), 1, &v,
 	    pt->sens_hashed ? mond_sens_of(pt, r) : 0);
 }
 
@@ -1217,10 +1220,11 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 			pt->stouch[pt->nstouch++] = (uint32_t)e->s;
 		if (pt->has_sens && !pt->sens_keyed)
 			pt->hs_tot[e->s] += e->cnt;
-		if (pt->split == SPLIT_INFOGAIN && pt->hl_tot[e->y] == 0)
-			pt->ltouch[pt->nltouch++] = e->y;
-		if (pt->split == SPLIT_INFOGAIN)
+		if (pt->split == SPLIT_INFOGAIN && !pt->targ_hashed) {
+			if (pt->hl_tot[e->y] == 0)
+				pt->ltouch[pt->nltouch++] = e->y;
 			pt->hl_tot[e->y] += e->cnt;
+		}
 		/* Keyed by hash, the variance is judged by sorts (rsens.c). */
 		if (pt->req.hasv && pt->sens_hashed)
 			;

@@ -114,7 +114,9 @@ numbers(const struct part *pt)
  * stouch); keyed by hash, a value's id is its key's (local_put), kept
  * with an index of at most four slots a row, and with several columns
  * a tuple's ids in each (tmap, and under --variance sval), with an
- * index, and msens.c's scratch of two pairs a tuple (tv, tv2). */
+ * index, and msens.c's scratch of two pairs a tuple (tv, tv2); labels
+ * by hash, a label's key, its index's slots and its counts by id
+ * (hl_tot, hl_side, ltouch). */
 static size_t
 local_row_bytes(const struct part *pt)
 {
@@ -126,7 +128,9 @@ local_row_bytes(const struct part *pt)
 	    4 * sizeof(uint32_t)) + c * sizeof(uint32_t) +
 	    (c > 0 ? 4 * sizeof(uint32_t) : 0) : 0) +
 	    (c > 0 && pt->msvar ? c * sizeof(kn_i128) : 0) +
-	    (c > 0 ? 2 * sizeof(kn_tval) : 0);
+	    (c > 0 ? 2 * sizeof(kn_tval) : 0) +
+	    (pt->targ_hashed ? 3 * sizeof(uint64_t) + 5 * sizeof(uint32_t) :
+	    0);
 }
 
 /* Frees what local_alloc took. */
@@ -167,6 +171,18 @@ local_free(struct part *pt)
 		free(pt->targ_val);
 		pt->targ_val = NULL;
 	}
+	if (pt->targ_hashed) {
+		free(pt->hl_tot);
+		free(pt->hl_side);
+		free(pt->ltouch);
+		free(pt->rk->lkey[ROTHKO_LABELS]);
+		free(pt->rk->lslot[ROTHKO_LABELS]);
+		pt->hl_tot = pt->hl_side = NULL;
+		pt->ltouch = NULL;
+		pt->nltouch = 0;
+		pt->rk->lkey[ROTHKO_LABELS] = NULL;
+		pt->rk->lslot[ROTHKO_LABELS] = NULL;
+	}
 }
 
 /* Room for the keyed values of a node of n rows in memory. */
@@ -205,6 +221,20 @@ local_alloc(struct part *pt, uint64_t n)
 	}
 	if (pt->targ_keyed)
 		pt->targ_val = kn_alloc((n + 1) * sizeof(kn_i128));
+	if (pt->targ_hashed) {
+		size_t ns = 2;
+
+		while (ns < 2 * (n + 1))
+			ns *= 2;
+		pt->hl_tot = kn_zalloc((n + 1) * sizeof(uint64_t));
+		pt->hl_side = kn_zalloc((n + 1) * sizeof(uint64_t));
+		pt->ltouch = kn_alloc((n + 1) * sizeof(uint32_t));
+		pt->rk->lkey[ROTHKO_LABELS] =
+		    kn_alloc((n + 1) * sizeof(uint64_t));
+		pt->rk->lslot[ROTHKO_LABELS] = kn_zalloc(ns * sizeof(uint32_t));
+		pt->rk->nlkey[ROTHKO_LABELS] = 0;
+		pt->rk->lmask = ns - 1;
+	}
 }
 
 /* The node's own id of key k in keyed sensitive column c, first seen
@@ -280,6 +310,9 @@ local_put(struct part *pt, uint32_t *m, const uint32_t *d, uint64_t i)
 		pt->targ_val[i] = mond_tval(pt, mond_targ_of(pt, d));
 		m[pt->word_targ] = (uint32_t)i;
 	}
+	if (pt->targ_hashed)
+		m[pt->word_targ] = local_id(pt, ROTHKO_LABELS,
+		    mond_targ_of(pt, d));
 }
 
 /*
@@ -1283,7 +1316,9 @@ rothko_t_step(struct part *pt, const struct onode *on, struct onode **kids,
 	    (pt->rk->sampling || 4 * front_rows(pt, front + fb, nf - fb) >=
 	    on->n)) {
 		nb = nf - fb < pt->rk->fcache ? nf - fb : pt->rk->fcache;
-		pt->rk->streaming = 0;
+		/* Labels by hash: every number streamed, their counts by
+		 * label sorted (rcut.c). */
+		pt->rk->streaming = pt->targ_hashed;
 again:
 		slot = kn_alloc(pt->grow.n * sizeof(long));
 		for (t = 0; t < pt->grow.n; t++) {

@@ -169,6 +169,9 @@ struct sstat {
 	kn_i128 sum;
 };
 
+/* The keyed column of a node in memory's labels (targ_hashed). */
+#define ROTHKO_LABELS KN_MAXSENS
+
 struct rothko {
 	uint64_t fit_rows;	/* --fit-rows */
 	size_t avail;		/* what the nodes may use */
@@ -195,12 +198,13 @@ struct rothko {
 	/* sens_hashed: a set of sensitive keys (rothko_lcap) for a part;
 	 * a node in memory's ids of each keyed column's values (their keys
 	 * by id, and a hash index of them), and with several columns the
-	 * ids of its tuples (their values' ids in pt->tmap, and an index) */
-	uint64_t *lset, *lkey[KN_MAXSENS];
+	 * ids of its tuples (their values' ids in pt->tmap, and an index);
+	 * targ_hashed: its labels' ids so, at [ROTHKO_LABELS] */
+	uint64_t *lset, *lkey[KN_MAXSENS + 1];
 	size_t lcap;		/* ceil(l), set with the groups */
-	uint32_t *lslot[KN_MAXSENS], *tslot;
+	uint32_t *lslot[KN_MAXSENS + 1], *tslot;
 	size_t lmask;
-	uint64_t nlkey[KN_MAXSENS], ntup;
+	uint64_t nlkey[KN_MAXSENS + 1], ntup;
 	struct gtab gtot;
 	const struct onode *snode;
 	long stn;
@@ -383,6 +387,14 @@ size_t rothko_tree_route(struct part *pt, const uint32_t *r);
 
 /* Chooses the cut of the node being counted (snode, stn), as
  * rothko_choose_cut_on_disk. */
+/* The rows of the node being counted (snode; of its batch, those the
+ * tree routes to node stn): opened, the next or NULL, closed with
+ * rothko_read_close. */
+void rothko_node_open(struct part *pt, struct oread *rd);
+const uint32_t *rothko_node_next(struct part *pt, struct oread *rd);
+/* A temp file in -T's directory opened for writing and reading; its
+ * name in *name, for messages and kn_tmp_close. */
+FILE *rothko_tmp_make(struct part *pt, char **name);
 void rsens_choose_cut(struct part *pt, struct cut *best);
 /* Whether that node as a whole meets -k and -l. */
 int rsens_node_ok(struct part *pt);

@@ -65,30 +65,6 @@ sort_done(struct part *pt, kn_sorter *so)
 	kn_sort_free(so);
 }
 
-/* The rows of the node being counted (snode; of its batch, those the
- * tree routes to node stn). */
-static void
-node_open(struct part *pt, struct oread *rd)
-{
-	size_t t;
-
-	for (t = 0; t < pt->grow.n; t++)
-		pt->grow.t[t].left = pt->grow.t[t].eqleft;
-	rothko_read_open(pt, rd, pt->rk->snode);
-}
-
-static const uint32_t *
-node_next(struct part *pt, struct oread *rd)
-{
-	uint32_t *r;
-
-	while ((r = rothko_read_next(pt, rd)) != NULL)
-		if (pt->rk->stn < 0 ||
-		    rothko_tree_route(pt, r) == (size_t)pt->rk->stn)
-			return r;
-	return NULL;
-}
-
 /* ---- a part's counts, in descending order -------------------------- */
 
 struct cnts {
@@ -207,8 +183,8 @@ node_col_ok(struct part *pt, size_t col)
 
 	if (pt->req.ld.on)
 		so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
-	node_open(pt, &rd);
-	while ((r = node_next(pt, &rd)) != NULL) {
+	rothko_node_open(pt, &rd);
+	while ((r = rothko_node_next(pt, &rd)) != NULL) {
 		n++;
 		if (pt->nsvd > 0) {
 			x = mond_snum_col(pt, r, col);
@@ -323,8 +299,8 @@ hier_col_ok(struct part *pt, size_t j, size_t col)
 	hs.col = col;
 	hs.ok = 1;
 	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
-	node_open(pt, &rd);
-	while ((r = node_next(pt, &rd)) != NULL) {
+	rothko_node_open(pt, &rd);
+	while ((r = rothko_node_next(pt, &rd)) != NULL) {
 		rothko_hex_put(line, mond_child_of(pt, j,
 		    (uint32_t)(rothko_disk_key(pt, r, j) - pt->node.mn[j])), 8);
 		rothko_hex_put(line + 8, mond_sens_col(pt, r, col), 16);
@@ -689,7 +665,8 @@ struct osort {
 	size_t j;
 	struct cut *best;
 	size_t budget;
-	struct ocol *oc;	/* one a sensitive column */
+	struct ocol *oc;	/* one a sensitive column, then the labels' */
+	size_t nl;		/* how many: nshd, one more by hash */
 	size_t c;		/* the column the first sorts are of */
 	char *n3;
 	FILE *f3;
@@ -702,6 +679,9 @@ struct osort {
 	/* --split: the left part's sum of c ln c over the labels and the
 	 * right part's, or the left part's sum of the target */
 	kn_i128 llf, rlf, lts;
+	/* labels by hash (targ_hashed): the node's sum of c ln c over its
+	 * labels' counts, from the first sort of their column (nshd) */
+	kn_i128 lft;
 	/* the cuts waiting for their counts (flush_unsure): nun in a file,
 	 * the first nleft of them left of the median */
 	FILE *fu;
@@ -718,17 +698,6 @@ wr(FILE *f, const void *p, size_t n, const char *name)
 {
 	if (fwrite(p, n, 1, f) != 1)
 		kn_die_sys("%s: write error", name);
-}
-
-static FILE *
-tmp_make(struct part *pt, char **name)
-{
-	FILE *f;
-
-	*name = kn_tmp_new(pt->rk->tmpdir);
-	if ((f = kn_tmp_open(*name, "w+b")) == NULL)
-		kn_die_sys("%s", *name);
-	return f;
 }
 
 static void
@@ -1091,7 +1060,7 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 	u.needl = ml;
 	u.needr = mr;
 	if (os->fu == NULL)
-		os->fu = tmp_make(pt, &os->nu);
+		os->fu = rothko_tmp_make(pt, &os->nu);
 	wr(os->fu, &u, sizeof(u), os->nu);
 	os->nun++;
 	os->nleft += 2 * l <= n;
@@ -1131,18 +1100,22 @@ col_sorts(struct osort *os, size_t c)
 	char line[128];
 	uint64_t t, v, i;
 	int yd = c == 0 ? os->yd : 0;
+	/* Past the sensitive columns, the labels by hash (targ_hashed),
+	 * which have no number. */
+	int lab = c == pt->nshd;
 
 	os->c = c;
 	os->any = 0;
 	os->run = 0;
 	/* By value, then by the dimension's key. */
 	so = kn_sort_new(NULL, 0, 1, os->budget, pt->rk->tmpdir);
-	node_open(pt, &rdr);
-	while ((r = node_next(pt, &rdr)) != NULL) {
-		rothko_hex_put(line, mond_sens_col(pt, r, c), 16);
+	rothko_node_open(pt, &rdr);
+	while ((r = rothko_node_next(pt, &rdr)) != NULL) {
+		rothko_hex_put(line, lab ? mond_targ_of(pt, r) :
+		    mond_sens_col(pt, r, c), 16);
 		rothko_hex_put(line + 16, rothko_disk_key(pt, r, os->j), 16);
 		if (os->xd)
-			rothko_hex_put(line + 32,
+			rothko_hex_put(line + 32, lab ? 0 :
 			    (uint64_t)mond_snum_col(pt, r, c), os->xd);
 		if (yd)
 			rothko_hex_put(line + 32 + os->xd, mond_targ_of(pt, r),
@@ -1150,8 +1123,8 @@ col_sorts(struct osort *os, size_t c)
 		kn_sort_add(so, line, 32 + (size_t)os->xd + (size_t)yd);
 	}
 	rothko_read_close(&rdr);
-	oc->f1 = tmp_make(pt, &oc->n1);
-	oc->ft = tmp_make(pt, &oc->nt);
+	oc->f1 = rothko_tmp_make(pt, &oc->n1);
+	oc->ft = rothko_tmp_make(pt, &oc->nt);
 	kn_sort_finish(so, 0, first_line, os);
 	sort_done(pt, so);
 	if (os->any)
@@ -1164,7 +1137,9 @@ col_sorts(struct osort *os, size_t c)
 	so = kn_sort_new(NULL, 0, 1, os->budget, pt->rk->tmpdir);
 	rewind(oc->f1);
 	rewind(oc->ft);
-	for (v = 0; fread(&t, sizeof(t), 1, oc->ft) == 1; v++)
+	for (v = 0; fread(&t, sizeof(t), 1, oc->ft) == 1; v++) {
+		if (lab)
+			os->lft += mond_x_log_x(pt, t);
 		for (i = 1; i <= t; i++) {
 			rd(oc->f1, &k, sizeof(k), oc->n1);
 			rothko_hex_put(line, k.key, 16);
@@ -1180,9 +1155,10 @@ col_sorts(struct osort *os, size_t c)
 			kn_sort_add(so, line, 16 + 3 * (size_t)os->wd +
 			    (size_t)os->xd + (size_t)yd);
 		}
+	}
 	if (ferror(oc->ft))
 		kn_die_sys("%s: read error", oc->nt);
-	oc->f2 = tmp_make(pt, &oc->n2);
+	oc->f2 = rothko_tmp_make(pt, &oc->n2);
 	kn_sort_finish(so, 0, second_line, os);
 	sort_done(pt, so);
 	if (fflush(oc->f2) != 0)
@@ -1212,7 +1188,7 @@ next_rows(struct osort *os, struct orow *o)
 {
 	size_t c;
 
-	for (c = 0; c < os->pt->nshd; c++)
+	for (c = 0; c < os->nl; c++)
 		if (fread(&o[c], sizeof(o[c]), 1, os->oc[c].f2) != 1) {
 			if (ferror(os->oc[c].f2))
 				kn_die_sys("%s: read error", os->oc[c].n2);
@@ -1252,7 +1228,7 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	size_t nc = pt->nshd, c, cap;
 	struct osort os;
 	const struct orow *op[KN_MAXSENS];
-	struct orow o[KN_MAXSENS];
+	struct orow o[KN_MAXSENS + 1];
 	struct sweep *w;
 	struct rinfo ri[KN_MAXSENS];
 	struct brev b2[KN_MAXSENS], b3;
@@ -1269,14 +1245,15 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	for (os.wd = 1; os.wd < 16 && pt->node.n >> (4 * os.wd) != 0; os.wd++)
 		;
 	os.xd = pt->nsvd > 0 ? 16 : 0;
-	os.yd = pt->split == SPLIT_MEDIAN ? 0 : 16;
-	os.oc = kn_zalloc(nc * sizeof(struct ocol));
-	for (c = 0; c < nc; c++)
+	os.yd = pt->split == SPLIT_MEDIAN || pt->targ_hashed ? 0 : 16;
+	os.nl = nc + (pt->targ_hashed ? 1 : 0);
+	os.oc = kn_zalloc(os.nl * sizeof(struct ocol));
+	for (c = 0; c < os.nl; c++)
 		col_sorts(&os, c);
 
 	/* From the right: the right parts at each boundary, those of the
 	 * columns together. */
-	os.f3 = tmp_make(pt, &os.n3);
+	os.f3 = rothko_tmp_make(pt, &os.n3);
 	w = sweeps_new(pt, cap);
 	for (c = 0; c < nc; c++)
 		brev_open(&b2[c], os.oc[c].f2, os.oc[c].n2,
@@ -1301,8 +1278,8 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 	/* From the left, each boundary judged with its right parts. */
 	w = sweeps_new(pt, cap);
 	brev_open(&b3, os.f3, os.n3, nc * sizeof(struct rinfo));
-	os.rlf = pt->node.tot.lf;
-	for (c = 0; c < nc; c++)
+	os.rlf = pt->targ_hashed ? os.lft : pt->node.tot.lf;
+	for (c = 0; c < os.nl; c++)
 		rewind(os.oc[c].f2);
 	for (any = 0; next_rows(&os, o); any = 1) {
 		if (any && o[0].key != cur) {
@@ -1313,7 +1290,15 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 		}
 		for (c = 0; c < nc; c++)
 			sweep_add(pt, &w[c], o[c].v, o[c].j, o[c].x);
-		if (pt->split == SPLIT_INFOGAIN) {
+		if (pt->targ_hashed) {
+			/* The row's rank among its label's rows, of t. */
+			uint64_t jr = o[nc].j, t = o[nc].t;
+
+			os.llf += mond_x_log_x(pt, jr) -
+			    mond_x_log_x(pt, jr - 1);
+			os.rlf += mond_x_log_x(pt, t - jr) -
+			    mond_x_log_x(pt, t - jr + 1);
+		} else if (pt->split == SPLIT_INFOGAIN) {
 			uint64_t n = pt->hl_side[o[0].y]++,
 				 rn = pt->hl_tot[o[0].y] - n;
 
@@ -1334,7 +1319,7 @@ cut_ordered(struct part *pt, size_t j, struct cut *best)
 		flush_better(&os);
 	free(b3.buf);
 	sweeps_free(pt, w);
-	for (c = 0; c < nc; c++) {
+	for (c = 0; c < os.nl; c++) {
 		tmp_drop(os.oc[c].f1, os.oc[c].n1);
 		tmp_drop(os.oc[c].ft, os.oc[c].nt);
 		tmp_drop(os.oc[c].f2, os.oc[c].n2);
@@ -1485,8 +1470,8 @@ tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
 	    NULL;
 	pt->rk->snode = on;
 	pt->rk->stn = -1;
-	node_open(pt, &rdr);
-	while ((r = node_next(pt, &rdr)) != NULL) {
+	rothko_node_open(pt, &rdr);
+	while ((r = rothko_node_next(pt, &rdr)) != NULL) {
 		size_t leaf = rothko_tree_route(pt, r);
 
 		if (pt->nsvd > 0)
