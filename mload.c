@@ -459,6 +459,16 @@ ooc_reserve(const struct part *pt)
 
 static void dicts_check(struct part *pt);
 
+void
+mond_targ_drop(struct part *pt)
+{
+	pt->targ_hashed = 1;
+	kn_dict_free(&pt->targ_dict);
+	kn_dict_init(&pt->targ_dict);
+	free(pt->label_rank);
+	pt->label_rank = NULL;
+}
+
 /* What the labels or the target's values take: their dictionary, and
  * by label its rank, counts and place in a list (mond_prepare). */
 static size_t
@@ -492,11 +502,8 @@ dicts_check(struct part *pt)
 	 * while they take an eighth of -S at most: past that the run
 	 * knows them by their hashes alone (targ_hashed), whatever -j. */
 	if (pt->targ_hkey && !pt->targ_hashed &&
-	    targ_bytes(pt) > pt->budget / 8) {
-		pt->targ_hashed = 1;
-		kn_dict_free(&pt->targ_dict);
-		kn_dict_init(&pt->targ_dict);
-	}
+	    targ_bytes(pt) > pt->budget / 8)
+		mond_targ_drop(pt);
 	d = mond_dicts_bytes(pt);
 	if (d + ooc_reserve(pt) + c <= pt->budget)
 		return;
@@ -1653,7 +1660,8 @@ hcheck_hash(const char *line, size_t len, void *ctx)
 
 void
 mond_hash_check(struct part *pt, kn_input *in, const char *columns,
-    size_t scol, const char *name, int targ, const char *tmpdir, int jobs)
+    size_t scol, const char *name, int targ, int canon, const char *tmpdir,
+    int jobs)
 {
 	kn_table t;
 	kn_countspec cs;
@@ -1662,10 +1670,10 @@ mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 
 	kn_input_open(in, &t, columns);
 	kn_table_carry(&t, &scol, 1, 1);
-	/* A sensitive value by its identity, a label by its bytes, as
-	 * they are keyed (load_row). */
-	if (!targ)
-		kn_table_canon(&t, &scol, NULL, 1);
+	/* As the rows were read: a sensitive value by its identity, a
+	 * label by its bytes, or by its identity when -t is also -s. */
+	if (canon >= 0)
+		kn_table_canon(&t, &scol, &canon, 1);
 	kn_dict_init(&dict);
 	memset(&cs, 0, sizeof(cs));
 	cs.d = 1;

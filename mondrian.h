@@ -231,7 +231,8 @@ struct part {
 	int sens_keyed, targ_keyed, sens_hashed, sens_sorted;
 	/* Out of core under --split infogain (not under --job), each record
 	 * carries its label's 64-bit hash too (targ_hkey), keyed by the last
-	 * dimension, dims[nkd - 1], its high half in word_thash.  The labels
+	 * dimension, dims[nkd - 1], its high half in word_thash, a word of
+	 * the records on disk only (numkey_layout).  The labels
 	 * are held in targ_dict while it takes at most an eighth of -S;
 	 * past that it is dropped and the labels are known by their hashes
 	 * alone (targ_hashed), checked one-to-one as the sensitive values'
@@ -240,6 +241,12 @@ struct part {
 	 * label, and a node in memory gives its labels ids by key. */
 	int targ_hkey, targ_hashed;
 	size_t word_thash;
+	/* targ_hkey: how the labels are read (-1 by their bytes, else
+	 * kn_table_canon's mode, when -t is a sensitive column read by
+	 * identity), and the input, for mond_hash_check */
+	int targ_canon;
+	kn_input *input;
+	const char *incols;
 	size_t nkd, nskd;
 	/* sens_sorted: the columns keyed by hash (all, or none under
 	 * --variance alone), then by their numbers under --variance (all),
@@ -395,12 +402,16 @@ int mond_targ_id(struct part *pt, kn_str v, uint32_t *id);
 void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
 /* With sens_hashed, dies unless the distinct values of the sensitive
  * column scol (named name) of the input have distinct hashes; with
- * targ (targ_hashed), those of the target's labels, by their bytes: a
- * pass over the input counting them within -S (kn_freq, on jobs
- * threads), their hashes then sorted in tmpdir. */
+ * targ (targ_hashed), those of the target's labels: a pass over the
+ * input counting them within -S (kn_freq, on jobs threads), read as
+ * the rows were (canon: kn_table_canon's mode, or -1 for the bytes),
+ * their hashes then sorted in tmpdir. */
 void mond_hash_check(struct part *pt, kn_input *in, const char *columns,
-    size_t scol, const char *name, int targ, const char *tmpdir,
+    size_t scol, const char *name, int targ, int canon, const char *tmpdir,
     int jobs);
+/* Drops the labels' dictionary and ranks (targ_hkey): from now on they
+ * are known by their hashes (targ_hashed). */
+void mond_targ_drop(struct part *pt);
 
 /* The memory the dictionaries and per-value arrays take: what -S must
  * hold besides the nodes. */

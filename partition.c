@@ -641,6 +641,13 @@ main(int argc, char *argv[])
 	if (job != JOB_ROWS && job != JOB_CLASSES &&
 	    (pt->req.ld.on || pt->req.hast))
 		kn_table_canon_sens(&t, scols, pt->nsens, sh);
+	/* The labels as the rows give them: -t read by identity when it is
+	 * one of those columns too. */
+	pt->targ_canon = -1;
+	for (i = 0; pt->has_targ && (pt->req.ld.on || pt->req.hast) &&
+	    i < pt->nsens; i++)
+		if (scols[i] == tidx)
+			pt->targ_canon = kn_canon_mode(sh[i]);
 	kn_dict_init(&pt->sens_dict);
 	kn_dict_init(&pt->targ_dict);
 	/* Distinct l alone by hashes, while a scan's first 1024 groups'
@@ -674,8 +681,6 @@ main(int argc, char *argv[])
 	}
 	if (pt->has_targ)
 		pt->word_targ = pt->rec_words++;
-	if (pt->targ_hkey)
-		pt->word_thash = pt->rec_words++;
 	pt->nkd = pt->nqi;
 	for (i = 0; i < pt->nskd; i++) {
 		/* Each column's hash, then its number. */
@@ -685,8 +690,9 @@ main(int argc, char *argv[])
 	}
 	if (pt->targ_keyed)
 		keyed_dim(pt, tidx, t.names[tidx], pt->word_targ);
+	/* Its two words on disk only (numkey_layout). */
 	if (pt->targ_hkey)
-		keyed_dim(pt, tidx, t.names[tidx], pt->word_thash);
+		keyed_dim(pt, tidx, t.names[tidx], 0);
 	if (job != JOB_NONE) {
 		pt->cl->tree.scol = sidx;
 		pt->cl->tree.tcol = tidx;
@@ -714,10 +720,12 @@ main(int argc, char *argv[])
 	kn_table_free(&t);
 	for (i = 0; i < pt->nshd; i++)
 		mond_hash_check(pt, &in, opt.columns, scols[i], snames[i],
-		    0, pt->rk->tmpdir, kn_jobs(&opt));
+		    0, KN_CANON_ALL, pt->rk->tmpdir, kn_jobs(&opt));
+	pt->input = &in;
+	pt->incols = opt.columns;
 	if (pt->targ_hashed)
 		mond_hash_check(pt, &in, opt.columns, tidx, opt.tcol, 1,
-		    pt->rk->tmpdir, kn_jobs(&opt));
+		    pt->targ_canon, pt->rk->tmpdir, kn_jobs(&opt));
 	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
 	if (pt->ooc) {
 		if (fflush(pt->spool) != 0 || ferror(pt->spool))

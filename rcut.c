@@ -435,8 +435,10 @@ lr_line(const char *line, size_t len, void *ctx)
 	lr->cur = y;
 	lr->any = 1;
 	lr->run++;
-	if (len != 16 + lr->rest ||
-	    fwrite(line + 16, lr->rest, 1, lr->rows) != 1)
+	if (len != 16 + lr->rest)
+		kn_die("internal error: a line of %zu bytes in %s", len,
+		    lr->nrows);
+	if (fwrite(line + 16, lr->rest, 1, lr->rows) != 1)
 		kn_die_sys("%s: write error", lr->nrows);
 }
 
@@ -470,8 +472,10 @@ label_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc,
 	pt->acct.bread += kn_sort_stats(s1)->bytes_read;
 	pt->acct.bwritten += kn_sort_stats(s1)->bytes_written;
 	kn_sort_free(s1);
-	if (fflush(lr.rows) != 0 || fflush(lr.lens) != 0)
+	if (fflush(lr.rows) != 0)
 		kn_die_sys("%s: write error", lr.nrows);
+	if (fflush(lr.lens) != 0)
+		kn_die_sys("%s: write error", lr.nlens);
 	rewind(lr.rows);
 	rewind(lr.lens);
 	while (fread(&t, sizeof(t), 1, lr.lens) == 1)
@@ -483,7 +487,7 @@ label_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc,
 			rothko_hex_put(line + lr.rest + 16, t, 16);
 			kn_sort_add(so, line, lr.rest + 32);
 		}
-	if (ferror(lr.lens) || ferror(lr.rows))
+	if (ferror(lr.lens))
 		kn_die_sys("%s: read error", lr.nlens);
 	fclose(lr.rows);
 	kn_tmp_close(lr.nrows);
@@ -574,7 +578,7 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
 	if (pt->rk->feed != NULL)
 		pt->rk->feed(pt, j, so);
-	else if (pt->targ_hashed && !pt->relaxed)
+	else if (pt->targ_hashed)
 		sc.R.lf = label_rows(pt, j, so, &sc, budget);
 	else
 		stream_rows(pt, j, so, &sc, 0);

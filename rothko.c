@@ -1384,6 +1384,22 @@ again:
 			pt->rk->streaming = 1;
 			goto again;
 		}
+		/* Labels held whose groups outgrow the budget: known by
+		 * their hashes from here on, as past an eighth of -S, so
+		 * that a larger budget does not fail where a smaller one
+		 * passes. */
+		if (pt->rk->gover && pt->targ_hkey && !pt->targ_hashed &&
+		    pt->keyed) {
+			for (b = 0; b < pt->rk->fcache * pt->nqi; b++)
+				rothko_gclear(pt, &G[b], 0);
+			mond_targ_drop(pt);
+			mond_hash_check(pt, pt->input, pt->incols,
+			    pt->dims[pt->nkd - 1].col,
+			    pt->dims[pt->nkd - 1].name, 1, pt->targ_canon,
+			    pt->rk->tmpdir, pt->rk->jobs);
+			pt->rk->streaming = 1;
+			goto again;
+		}
 		if (pt->rk->gover) {
 			char left[32];
 

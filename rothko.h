@@ -385,16 +385,16 @@ size_t rothko_tree_route(struct part *pt, const uint32_t *r);
 /* rsens.c: entropy and recursive l-diversity keyed by hash
  * (sens_sorted, mondrian.h), a node on disk decided from sorts. */
 
-/* Chooses the cut of the node being counted (snode, stn), as
- * rothko_choose_cut_on_disk. */
 /* The rows of the node being counted (snode; of its batch, those the
  * tree routes to node stn): opened, the next or NULL, closed with
- * rothko_read_close. */
+ * rothko_read_close (rcut.c). */
 void rothko_node_open(struct part *pt, struct oread *rd);
 const uint32_t *rothko_node_next(struct part *pt, struct oread *rd);
 /* A temp file in -T's directory opened for writing and reading; its
- * name in *name, for messages and kn_tmp_close. */
+ * name in *name, for messages and kn_tmp_close (rcut.c). */
 FILE *rothko_tmp_make(struct part *pt, char **name);
+/* Chooses the cut of the node being counted (snode, stn), as
+ * rothko_choose_cut_on_disk. */
 void rsens_choose_cut(struct part *pt, struct cut *best);
 /* Whether that node as a whole meets -k and -l. */
 int rsens_node_ok(struct part *pt);
