@@ -61,7 +61,8 @@ group_add(struct part *pt, uint64_t x, uint64_t y, uint64_t cnt,
 		if (R != NULL)
 			R->ts -= v;
 	}
-	/* By hash, the labels' counts come from sorts (label_sums). */
+	/* By hash, the labels' counts come from sorts (label_rows,
+	 * label_hier_sum). */
 	if (pt->split == SPLIT_INFOGAIN && !pt->targ_hashed) {
 		uint64_t c = pt->hl_side[y], rc = pt->hl_tot[y] - c;
 
@@ -355,8 +356,8 @@ rothko_node_next(struct part *pt, struct oread *rd)
 
 /* The sort lines of dimension j of the node on disk being cut, a row
  * each; keyed by hash, each row's sensitive key goes to sc's
- * thresholds.  With labels by hash, the lines go to so through
- * label_rows, which ranks them; to it if lab, else to so. */
+ * thresholds.  With lab (labels by hash, label_rows's first sort), each
+ * line starts with the row's label's key. */
 static void
 stream_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc,
     int lab)

@@ -180,6 +180,27 @@ fi
 	    [ "$(cat "$T/rss")" -le $((131072 + ALLOW_KB)) ]
 }
 
+@test "Rothko-T and Rothko-S --split infogain, -S 4M, the labels of 'inc', distinct in each of 300,000 rows, by their hashes: the in-memory output (Rothko-S: k met), the peak within -S plus $ALLOW_KB KB" {
+	mkdir "$T/tmp"
+	partition -q age,salary -k 10 --split infogain -t inc -r "$T/r1" \
+	    "$B/big.tsv" > "$T/mem"
+	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition -v \
+	    -a rothko-t -S 4M -T "$T/tmp" -q age,salary -k 10 \
+	    --split infogain -t inc -r "$T/r2" -o "$T/out" "$B/big.tsv"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ "$stderr" == *"the labels of -t by their hashes"* ]]
+	cmp "$T/mem" "$T/out"
+	cmp "$T/r1" "$T/r2"
+	echo "peak $(cat "$T/rss") KB"
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
+	"$ROOT/tests/peak-rss" "$T/rss" partition -a rothko-s -S 4M \
+	    -T "$T/tmp" -q age,salary -k 10 --split infogain -t inc \
+	    -o "$T/out" "$B/big.tsv"
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
+	score -q class -k 10 --check "$T/out" | grep -q "check_k	pass"
+	[ -z "$(ls "$T/tmp")" ]
+}
+
 @test "Rothko-T --split infogain, -S 2M, 600,000 rows: the table of c ln c within the budget, the in-memory output, the peak within -S plus $ALLOW_KB KB" {
 	# The table of c ln c had a row for every count up to the rows or
 	# 2^20, whatever the budget: 15,188 KB here.
