@@ -119,6 +119,21 @@ mond_side_ok(
 	return !pt->req.hast || msens_side_ok(pt, hist, compl, sd->n);
 }
 
+/* Adds a row's label y to part a's counts (and takes it from part b's,
+ * if not NULL: the totals less a's). */
+static inline void
+part_add_label(struct part *pt, uint32_t y, struct side *a, struct side *b)
+{
+	uint64_t c = pt->hl_side[y]++;
+
+	a->lf += mond_x_log_x(pt, c + 1) - mond_x_log_x(pt, c);
+	if (b != NULL) {
+		uint64_t rc = pt->hl_tot[y] - c;
+
+		b->lf += mond_x_log_x(pt, rc - 1) - mond_x_log_x(pt, rc);
+	}
+}
+
 /* Adds row r to part a (and takes it from part b, if not NULL, whose
  * sensitive and label counts are the totals less a's). */
 static void
@@ -148,18 +163,9 @@ part_add_row(struct part *pt, const uint32_t *r, struct side *a, struct side *b)
 			}
 		}
 	}
-	if (pt->split == SPLIT_INFOGAIN) {
-		uint32_t y = r[pt->word_targ];
-		uint64_t c = pt->hl_side[y]++;
-
-		a->lf += mond_x_log_x(pt, c + 1) - mond_x_log_x(pt, c);
-		if (b != NULL) {
-			uint64_t rc = pt->hl_tot[y] - c;
-
-			b->lf +=
-			    mond_x_log_x(pt, rc - 1) - mond_x_log_x(pt, rc);
-		}
-	} else if (pt->split == SPLIT_REGRESSION) {
+	if (pt->split == SPLIT_INFOGAIN)
+		part_add_label(pt, r[pt->word_targ], a, b);
+	else if (pt->split == SPLIT_REGRESSION) {
 		kn_i128 v = pt->targ_val[r[pt->word_targ]];
 
 		a->ts += v;
@@ -398,10 +404,22 @@ eval_ordered(struct part *pt, size_t j, struct cut *best)
 {
 	struct side L, R;
 	size_t n = pt->node.n, i;
+	const uint32_t *lab = NULL;
 
 	pt->sample.m = 2;
 
 	sort_dim(pt, j);
+	/* Infogain with no sensitive column: the labels in the node's order
+	 * (in perm_tmp, free once sorted), so that a row's is read from 4
+	 * bytes, not from its record: the records, taken in the dimension's
+	 * order, are read at random (three quarters of the time went on
+	 * that read). */
+	if (pt->split == SPLIT_INFOGAIN && !pt->has_sens) {
+		for (i = 0; i < n; i++)
+			pt->perm_tmp[i] = pt->rec[(pt->node.b + i) *
+			    pt->rec_words + pt->word_targ];
+		lab = pt->perm_tmp;
+	}
 	memset(&L, 0, sizeof(L));
 	R = pt->node.tot;
 	for (i = 0; i + 1 < n; i++) {
@@ -409,9 +427,13 @@ eval_ordered(struct part *pt, size_t j, struct cut *best)
 		kn_i128 isc = 0;
 		long double sc = 0;
 
-		part_add_row(pt,
-		    pt->rec + (pt->node.b + pt->perm[i]) * pt->rec_words, &L,
-		    &R);
+		if (lab != NULL) {
+			L.n++;
+			R.n--;
+			part_add_label(pt, lab[pt->perm[i]], &L, &R);
+		} else
+			part_add_row(pt, pt->rec + (pt->node.b + pt->perm[i]) *
+			    pt->rec_words, &L, &R);
 		if (!pt->relaxed &&
 		    pt->key[pt->perm[i]] == pt->key[pt->perm[i + 1]])
 			continue;
@@ -435,7 +457,10 @@ eval_ordered(struct part *pt, size_t j, struct cut *best)
 		best->iscore = isc;
 		best->score = sc;
 	}
-	part_forget_rows(pt, pt->node.b, 0, n - 1);
+	if (lab == NULL)
+		part_forget_rows(pt, pt->node.b, 0, n - 1);
+	for (i = 0; lab != NULL && i < pt->nltouch; i++)
+		pt->hl_side[pt->ltouch[i]] = 0;
 }
 
 /* Moves row r across a cut: into the left part L (dir > 0) or back
