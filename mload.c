@@ -469,6 +469,15 @@ mond_targ_drop(struct part *pt)
 	pt->label_rank = NULL;
 }
 
+void
+mond_targ_check(struct part *pt, const char *tmpdir, int jobs)
+{
+	const struct dim *dm = &pt->dims[pt->nkd - 1];
+
+	mond_hash_check(pt, pt->input, pt->incols, dm->col, dm->name, 1,
+	    pt->targ_canon, tmpdir, jobs);
+}
+
 /* What the labels or the target's values take: their dictionary, and
  * by label its rank, counts and place in a list (mond_prepare). */
 static size_t

@@ -457,10 +457,10 @@ eval_ordered(struct part *pt, size_t j, struct cut *best)
 		best->iscore = isc;
 		best->score = sc;
 	}
-	if (lab == NULL)
+	if (lab != NULL)
+		mond_clear_touched(pt, pt->hs_side, pt->hl_side);
+	else
 		part_forget_rows(pt, pt->node.b, 0, n - 1);
-	for (i = 0; lab != NULL && i < pt->nltouch; i++)
-		pt->hl_side[pt->ltouch[i]] = 0;
 }
 
 /* Moves row r across a cut: into the left part L (dir > 0) or back

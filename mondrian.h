@@ -231,8 +231,8 @@ struct part {
 	int sens_keyed, targ_keyed, sens_hashed, sens_sorted;
 	/* Out of core under --split infogain (not under --job), each record
 	 * carries its label's 64-bit hash too (targ_hkey), keyed by the last
-	 * dimension, dims[nkd - 1], its high half in word_thash, a word of
-	 * the records on disk only (numkey_layout).  The labels
+	 * dimension, dims[nkd - 1], both its words on the records on disk
+	 * only (numkey_layout).  The labels
 	 * are held in targ_dict while it takes at most an eighth of -S;
 	 * past that it is dropped and the labels are known by their hashes
 	 * alone (targ_hashed), checked one-to-one as the sensitive values'
@@ -240,7 +240,6 @@ struct part {
 	 * counts taken from sorts (rcut.c, rsens.c), its groups carry no
 	 * label, and a node in memory gives its labels ids by key. */
 	int targ_hkey, targ_hashed;
-	size_t word_thash;
 	/* targ_hkey: how the labels are read (-1 by their bytes, else
 	 * kn_table_canon's mode, when -t is a sensitive column read by
 	 * identity), and the input, for mond_hash_check */
@@ -412,6 +411,8 @@ void mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 /* Drops the labels' dictionary and ranks (targ_hkey): from now on they
  * are known by their hashes (targ_hashed). */
 void mond_targ_drop(struct part *pt);
+/* mond_hash_check of the labels (targ_hashed), of pt->input. */
+void mond_targ_check(struct part *pt, const char *tmpdir, int jobs);
 
 /* The memory the dictionaries and per-value arrays take: what -S must
  * hold besides the nodes. */
@@ -561,11 +562,9 @@ mond_snum_col(const struct part *pt, const uint32_t *r, size_t c)
 static inline uint64_t
 mond_targ_of(const struct part *pt, const uint32_t *r)
 {
-	if (pt->targ_keyed)
-		return numkey_get(r, pt->word_targ,
-		    pt->dims[pt->nkd - 1].kword);
-	if (pt->targ_hashed)
-		return numkey_get(r, pt->word_thash,
+	/* Keyed by number or by hash: the last keyed dimension. */
+	if (pt->targ_keyed || pt->targ_hashed)
+		return numkey_get(r, pt->dims[pt->nkd - 1].hword,
 		    pt->dims[pt->nkd - 1].kword);
 	return pt->split != SPLIT_MEDIAN ? r[pt->word_targ] : 0;
 }

@@ -45,7 +45,7 @@ numkey_layout(struct part *pt)
 		 * record a node holds in memory, which numbers its labels
 		 * itself when they are hashed (rothko.c). */
 		if (pt->targ_hkey && j == pt->nkd - 1)
-			pt->word_thash = dm->hword = pt->dwords++;
+			dm->hword = pt->dwords++;
 		dm->kword = pt->dwords;
 		pt->dwords += 1;
 		dm->sc_chunk[0] = 0;

@@ -724,8 +724,7 @@ main(int argc, char *argv[])
 	pt->input = &in;
 	pt->incols = opt.columns;
 	if (pt->targ_hashed)
-		mond_hash_check(pt, &in, opt.columns, tidx, opt.tcol, 1,
-		    pt->targ_canon, pt->rk->tmpdir, kn_jobs(&opt));
+		mond_targ_check(pt, pt->rk->tmpdir, kn_jobs(&opt));
 	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
 	if (pt->ooc) {
 		if (fflush(pt->spool) != 0 || ferror(pt->spool))

@@ -189,7 +189,13 @@ local_free(struct part *pt)
 static void
 local_alloc(struct part *pt, uint64_t n)
 {
+	/* An index of keys (local_id): at least twice as many slots. */
+	size_t ns = 2, c;
+
+	while (ns < 2 * (n + 1))
+		ns *= 2;
 	local_free(pt);
+	pt->rk->lmask = ns - 1;
 	if (pt->sens_keyed) {
 		pt->sens_val = kn_alloc((n + 1) * sizeof(kn_i128));
 		pt->hs_tot = kn_zalloc((n + 1) * sizeof(uint64_t));
@@ -199,10 +205,6 @@ local_alloc(struct part *pt, uint64_t n)
 		pt->stouch = kn_alloc((n + 1) * sizeof(uint32_t));
 	}
 	if (pt->sens_hashed) {
-		size_t ns = 2, c;
-
-		while (ns < 2 * (n + 1))
-			ns *= 2;
 		for (c = 0; c < pt->nshd; c++) {
 			pt->rk->lkey[c] = kn_alloc((n + 1) * sizeof(uint64_t));
 			pt->rk->lslot[c] = kn_zalloc(ns * sizeof(uint32_t));
@@ -216,16 +218,11 @@ local_alloc(struct part *pt, uint64_t n)
 		}
 		if (pt->nshd > 1)
 			pt->rk->tslot = kn_zalloc(ns * sizeof(uint32_t));
-		pt->rk->lmask = ns - 1;
 		pt->rk->ntup = 0;
 	}
 	if (pt->targ_keyed)
 		pt->targ_val = kn_alloc((n + 1) * sizeof(kn_i128));
 	if (pt->targ_hashed) {
-		size_t ns = 2;
-
-		while (ns < 2 * (n + 1))
-			ns *= 2;
 		pt->hl_tot = kn_zalloc((n + 1) * sizeof(uint64_t));
 		pt->hl_side = kn_zalloc((n + 1) * sizeof(uint64_t));
 		pt->ltouch = kn_alloc((n + 1) * sizeof(uint32_t));
@@ -233,7 +230,6 @@ local_alloc(struct part *pt, uint64_t n)
 		    kn_alloc((n + 1) * sizeof(uint64_t));
 		pt->rk->lslot[ROTHKO_LABELS] = kn_zalloc(ns * sizeof(uint32_t));
 		pt->rk->nlkey[ROTHKO_LABELS] = 0;
-		pt->rk->lmask = ns - 1;
 	}
 }
 
@@ -1393,10 +1389,7 @@ again:
 			for (b = 0; b < pt->rk->fcache * pt->nqi; b++)
 				rothko_gclear(pt, &G[b], 0);
 			mond_targ_drop(pt);
-			mond_hash_check(pt, pt->input, pt->incols,
-			    pt->dims[pt->nkd - 1].col,
-			    pt->dims[pt->nkd - 1].name, 1, pt->targ_canon,
-			    pt->rk->tmpdir, pt->rk->jobs);
+			mond_targ_check(pt, pt->rk->tmpdir, pt->rk->jobs);
 			pt->rk->streaming = 1;
 			goto again;
 		}
