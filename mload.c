@@ -475,7 +475,7 @@ mond_targ_check(struct part *pt, const char *tmpdir, int jobs)
 	const struct dim *dm = &pt->dims[pt->nkd - 1];
 
 	mond_hash_check(pt, pt->input, pt->incols, dm->col, dm->name, 1,
-	    pt->targ_canon, tmpdir, jobs);
+	    pt->targ_canon, tmpdir, jobs, -1);
 }
 
 /* What the labels or the target's values take: their dictionary, and
@@ -526,9 +526,10 @@ dicts_check(struct part *pt)
 	 * same for any -j, whose blocks join the dictionaries in turn. */
 	if (pt->has_sens && !pt->sens_keyed)
 		snprintf(why, sizeof(why), ", the sensitive values among "
-		    "them, which out of core --closeness, and -l or several "
-		    "-s under --job, hold in memory (otherwise -l and "
-		    "--variance do not)%s",
+		    "them, which -l, --closeness and several -s hold in "
+		    "memory under --job, and --closeness under --distance "
+		    "ordered or hierarchical (otherwise none of them "
+		    "does)%s",
 		    pt->has_targ && !pt->targ_keyed && !pt->targ_hkey ?
 		    ", and the labels of -t, which --split infogain holds "
 		    "under --job" : "");
@@ -1204,7 +1205,8 @@ finish_ooc(struct mlpar *mp, struct mljob *jb, uint32_t **map,
 			uint32_t *r = jb->rec + k * rw;
 
 			map_codes(pt, r, map);
-			if (pt->has_sens && pt->req.hast)
+			if (pt->has_sens && pt->req.hast &&
+			    !pt->sens_keyed)
 				sens_count(pt, r[pt->word_sens], 1);
 		}
 		chunk_append(pt, jb, k0, k1);
@@ -1634,20 +1636,44 @@ struct hcheck {
 	const char *col;
 	int any, targ;
 	char last[16];
+	/* --closeness (tcpath): each value's hash and rows, in order */
+	FILE *out;
+	const char *oname;
+	uint64_t rows;
 };
 
-/* A distinct sensitive value: its hash to the sort. */
+/* A distinct sensitive value: its hash to the sort, and with out its
+ * rows. */
 static void
 hcheck_value(const kn_fsrow *row, void *ctx)
 {
 	struct hcheck *hc = ctx;
-	uint64_t h = sens_hash(row->key[0]);
-	char line[16];
+	uint64_t h = sens_hash(row->key[0]), c = row->cnt;
+	char line[32];
 	int i;
+
+	/* With out, the value's key on the records (keyed_value), whose
+	 * order the file has. */
+	if (hc->out != NULL)
+		h = numkey_of((int64_t)h);
 
 	for (i = 15; i >= 0; i--, h >>= 4)
 		line[i] = "0123456789abcdef"[h & 15];
-	kn_sort_add(hc->so, line, sizeof(line));
+	for (i = 31; i >= 16; i--, c >>= 4)
+		line[i] = "0123456789abcdef"[c & 15];
+	kn_sort_add(hc->so, line, hc->out != NULL ? 32 : 16);
+}
+
+static uint64_t
+hex_get(const char *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v = v << 4 | (uint64_t)(p[i] <= '9' ? p[i] - '0' :
+		    p[i] - 'a' + 10);
+	return v;
 }
 
 /* The hashes in order: two alike are two values with one key. */
@@ -1656,8 +1682,8 @@ hcheck_hash(const char *line, size_t len, void *ctx)
 {
 	struct hcheck *hc = ctx;
 
-	if (len == sizeof(hc->last) && hc->any &&
-	    memcmp(line, hc->last, len) == 0)
+	if (len >= sizeof(hc->last) && hc->any &&
+	    memcmp(line, hc->last, sizeof(hc->last)) == 0)
 		kn_die("two %s column '%s' share the 64-bit hash %.16s, "
 		    "which stands for a value out of core (-S): run in memory "
 		    "(-a memory)%s", hc->targ ? "labels of the target" :
@@ -1665,12 +1691,19 @@ hcheck_hash(const char *line, size_t len, void *ctx)
 		    ", or with a budget that holds the labels" : "");
 	memcpy(hc->last, line, sizeof(hc->last));
 	hc->any = 1;
+	if (hc->out != NULL && len == 32) {
+		uint64_t r[2] = { hex_get(line, 16), hex_get(line + 16, 16) };
+
+		if (fwrite(r, sizeof(r), 1, hc->out) != 1)
+			kn_die_sys("writing temp file %s", hc->oname);
+		hc->rows += r[1];
+	}
 }
 
 void
 mond_hash_check(struct part *pt, kn_input *in, const char *columns,
     size_t scol, const char *name, int targ, int canon, const char *tmpdir,
-    int jobs)
+    int jobs, long tcol)
 {
 	kn_table t;
 	kn_countspec cs;
@@ -1692,10 +1725,28 @@ mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 	memset(&hc, 0, sizeof(hc));
 	hc.col = name;
 	hc.targ = targ;
+	if (tcol >= 0) {
+		pt->tcpath[tcol] = kn_tmp_new(tmpdir);
+		hc.oname = pt->tcpath[tcol];
+		if ((hc.out = kn_tmp_open(hc.oname, "wb")) == NULL)
+			kn_die_sys("%s", hc.oname);
+	}
 	hc.so = kn_sort_new(NULL, 0, 1, pt->budget / 4, tmpdir);
 	kn_freq(&t, &cs, NULL, pt->budget / 2, tmpdir, hcheck_value,
 	    &hc, NULL);
 	kn_sort_finish(hc.so, 0, hcheck_hash, &hc);
+	if (hc.out != NULL) {
+		if (fflush(hc.out) != 0 || ferror(hc.out))
+			kn_die_sys("writing temp file %s", hc.oname);
+		fclose(hc.out);
+		/* The rows counted again are the rows read. */
+		if (hc.rows != pt->nrows)
+			kn_die("-s %s: %llu rows on the second reading of the "
+			    "input, %llu on the first: the input changed "
+			    "while it was read", name,
+			    (unsigned long long)hc.rows,
+			    (unsigned long long)pt->nrows);
+	}
 	pt->acct.bread += kn_sort_stats(hc.so)->bytes_read;
 	pt->acct.bwritten += kn_sort_stats(hc.so)->bytes_written;
 	kn_sort_free(hc.so);

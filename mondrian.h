@@ -316,6 +316,15 @@ struct part {
 	/* --closeness: each column's distribution over the whole table,
 	 * each value's position in it; scratch. */
 	kn_tclose tc[KN_MAXSENS];
+	/* Out of core under the equal distance (not under --job, not
+	 * relaxed), the values are keyed by hash (sens_sorted, tchash) and
+	 * held nowhere: column c's distribution is the file tcpath[c] of
+	 * records (hash, rows) in hash order (mond_hash_check) that
+	 * rclose.c looks the values up in, tcn the table's rows; a node in
+	 * memory has tc[c] and tpos[c] of its own values (rclose_local). */
+	int tchash;
+	char *tcpath[KN_MAXSENS];
+	uint64_t tcn;
 	uint64_t *scount;	/* rows of each sensitive value, as loaded */
 	size_t nscount, scap;
 	uint32_t *tpos[KN_MAXSENS];
@@ -404,10 +413,11 @@ void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
  * targ (targ_hashed), those of the target's labels: a pass over the
  * input counting them within -S (kn_freq, on jobs threads), read as
  * the rows were (canon: kn_table_canon's mode, or -1 for the bytes),
- * their hashes then sorted in tmpdir. */
+ * their hashes then sorted in tmpdir; with tcol >= 0 (tchash), each
+ * value's hash and rows written to the temp file pt->tcpath[tcol]. */
 void mond_hash_check(struct part *pt, kn_input *in, const char *columns,
     size_t scol, const char *name, int targ, int canon, const char *tmpdir,
-    int jobs);
+    int jobs, long tcol);
 /* Drops the labels' dictionary and ranks (targ_hkey): from now on they
  * are known by their hashes (targ_hashed). */
 void mond_targ_drop(struct part *pt);

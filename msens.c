@@ -246,7 +246,9 @@ msens_prepare(struct part *pt, kn_hier *const *h, char *const *names)
 		prepare_values(pt, j, names[j]);
 	if (pt->msvar && !pt->sens_sorted && !pt->ooc)
 		rows_bound(pt, names);
-	if (!pt->req.hast)
+	/* Keyed by hash (tchash), a node in memory has its own
+	 * (rclose_local). */
+	if (!pt->req.hast || pt->tchash)
 		return;
 	if (pt->nsens <= 1) {
 		kn_tclose_dict(&pt->tc[0], &pt->req, &pt->sens_dict, pt->scount,

@@ -659,8 +659,13 @@ main(int argc, char *argv[])
 	/* Any other l-diversity, with or without --variance, and the
 	 * variance of several columns, decided on disk by sorts (rsens.c):
 	 * each column keyed by hash, and for its variance by its number. */
+	/* t-closeness under the equal distance too, its distribution in a
+	 * temp file (rclose.c). */
+	pt->tchash = pt->ooc && job == JOB_NONE && pt->req.hast &&
+	    pt->req.dist == KN_DIST_EQUAL && !pt->relaxed;
 	pt->sens_sorted = pt->ooc && job == JOB_NONE && !pt->sens_hashed &&
-	    !pt->req.hast && !pt->relaxed && (pt->req.ld.on || pt->msvar);
+	    !pt->relaxed && (pt->tchash || (!pt->req.hast &&
+	    (pt->req.ld.on || pt->msvar)));
 	pt->sens_hashed |= pt->sens_sorted;
 	pt->sens_keyed = (pt->ooc && pt->req.hasv && pt->nsens == 1 &&
 	    !pt->req.ld.on && !pt->req.hast) || pt->sens_hashed;
@@ -720,7 +725,9 @@ main(int argc, char *argv[])
 	kn_table_free(&t);
 	for (i = 0; i < pt->nshd; i++)
 		mond_hash_check(pt, &in, opt.columns, scols[i], snames[i],
-		    0, KN_CANON_ALL, pt->rk->tmpdir, kn_jobs(&opt));
+		    0, KN_CANON_ALL, pt->rk->tmpdir, kn_jobs(&opt),
+		    pt->tchash ? (long)i : -1);
+	pt->tcn = pt->nrows;
 	pt->input = &in;
 	pt->incols = opt.columns;
 	if (pt->targ_hashed)
@@ -793,6 +800,8 @@ main(int argc, char *argv[])
 		root.spec = 0;
 		pt->rk->jobs = kn_jobs(&opt);
 		rothko_t(pt, &root, in.name);
+		for (i = 0; pt->tchash && i < pt->nshd; i++)
+			kn_tmp_close(pt->tcpath[i]);
 		pt->nrows = ntot;
 		if (fflush(pt->pairs) != 0 || ferror(pt->pairs))
 			kn_die_sys("%s: write error", pt->pairs_path);

@@ -130,7 +130,7 @@ local_row_bytes(const struct part *pt)
 	    (c > 0 && pt->msvar ? c * sizeof(kn_i128) : 0) +
 	    (c > 0 ? 2 * sizeof(kn_tval) : 0) +
 	    (pt->targ_hashed ? 3 * sizeof(uint64_t) + 5 * sizeof(uint32_t) :
-	    0);
+	    0) + rclose_row_bytes(pt);
 }
 
 /* Frees what local_alloc took. */
@@ -139,6 +139,7 @@ local_free(struct part *pt)
 {
 	size_t c;
 
+	rclose_local_free(pt);
 	if (pt->sens_keyed) {
 		free(pt->sens_val);
 		free(pt->hs_tot);
@@ -583,6 +584,7 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 		i++;
 	}
 	rothko_read_close(&rd);
+	rclose_local(pt);
 	pt->nrows = on->n;
 	rank_in_memory(pt, NULL, NULL);
 	mond_scratch_alloc(pt, 1);
@@ -683,6 +685,7 @@ sample_node(
 			local_put(pt, cp + q * pt->rec_words,
 			    wide + pr[2 * q + 1] * pt->dwords, q);
 		}
+		rclose_local(pt);
 		pt->rec = cp;
 		pt->nrows = ns;
 		free(pos);

@@ -382,6 +382,53 @@ void rothko_root_check(struct part *pt, const char *name);
 /* The leaf of Rothko-S's grown tree a record on disk falls in. */
 size_t rothko_tree_route(struct part *pt, const uint32_t *r);
 
+/* rclose.c: t-closeness under the equal distance of values keyed by
+ * hash (tchash, mondrian.h). */
+
+/* Column c's distribution on disk (pt->tcpath[c]), looked up. */
+struct rclook {
+	FILE *f;
+	int fd;
+	const char *name;
+	uint64_t n;		/* records (hash, rows) in the file */
+	uint64_t b0, bn;	/* buf holds records [b0, b0 + bn) */
+	uint64_t (*buf)[2];
+};
+
+/* A part's sum S of kn_tclose_ok's terms so far, and its values' rows
+ * in the table. */
+struct rcsum {
+	kn_tsum S;
+	uint64_t in;
+};
+
+void rclose_open(struct part *pt, size_t c, struct rclook *lk);
+/* The table's rows of the value of hash h, which must be among them:
+ * cheap for hashes in ascending order (a lesser one starts the search
+ * again from the file's start). */
+uint64_t rclose_rows(struct rclook *lk, uint64_t h);
+void rclose_close(struct rclook *lk);
+/* Adds to s a value of c > 0 rows in a part of n, C in the table. */
+void rclose_add(const struct part *pt, struct rcsum *s, uint64_t c,
+    uint64_t C, uint64_t n);
+/* Whether the part of n rows whose values s summed is within t, its
+ * distance in *d (if not NULL); ends s. */
+int rclose_ok(const struct part *pt, struct rcsum *s, uint64_t n,
+    long double *d);
+/* Whether a part of b rows that holds a part of a rows at the distance
+ * d, or is held by it, is surely farther than t: the two differ by
+ * |a - b| / max(a, b) at most (their total variation), and so do their
+ * distances to the table (the triangle inequality). */
+int rclose_sure_fail(const struct part *pt, uint64_t a, long double d,
+    uint64_t b);
+/* A node in memory: tc[c] and tpos[c] of its values' ids (local_put),
+ * looked up; freed by rclose_local_free. */
+void rclose_local(struct part *pt);
+void rclose_local_free(struct part *pt);
+/* What rclose_local takes a distinct value (rothko.c's
+ * local_row_bytes). */
+size_t rclose_row_bytes(const struct part *pt);
+
 /* rsens.c: entropy and recursive l-diversity keyed by hash
  * (sens_sorted, mondrian.h), a node on disk decided from sorts. */
 

@@ -116,12 +116,27 @@ cnts_ok(struct cnts *c)
 }
 
 /* Runs of equal keys in a sorted stream of them, each run's length a
- * value's count. */
+ * value's count: to c (-l), and with lk to cs, a part of n rows
+ * (--closeness, tchash). */
 struct runs {
+	struct part *pt;
 	struct cnts *c;
+	struct rclook *lk;
+	struct rcsum cs;
+	uint64_t n;
 	uint64_t cur, len;
 	int any;
 };
+
+static void
+run_done(struct runs *ru)
+{
+	if (ru->c != NULL)
+		cnts_add(ru->c, ru->len);
+	if (ru->lk != NULL)
+		rclose_add(ru->pt, &ru->cs, ru->len, rclose_rows(ru->lk,
+		    ru->cur), ru->n);
+}
 
 static void
 runs_line(const char *line, size_t len, void *ctx)
@@ -131,7 +146,7 @@ runs_line(const char *line, size_t len, void *ctx)
 
 	(void)len;
 	if (ru->any && h != ru->cur) {
-		cnts_add(ru->c, ru->len);
+		run_done(ru);
 		ru->len = 0;
 	}
 	ru->cur = h;
@@ -143,7 +158,7 @@ static void
 runs_end(struct runs *ru)
 {
 	if (ru->any)
-		cnts_add(ru->c, ru->len);
+		run_done(ru);
 	ru->any = 0;
 	ru->len = 0;
 }
@@ -166,8 +181,8 @@ var_ok(const struct part *pt, size_t col, uint64_t n, kn_i128 vs,
 	return kn_variance_ok(n, &sm, sm.sc, pt->req.vm, pt->req.vs, &var);
 }
 
-/* Whether the node meets -k, the variance and -l in sensitive column
- * col. */
+/* Whether the node meets -k, the variance, -l and t-closeness in
+ * sensitive column col. */
 static int
 node_col_ok(struct part *pt, size_t col)
 {
@@ -175,13 +190,15 @@ node_col_ok(struct part *pt, size_t col)
 	const uint32_t *r;
 	struct cnts c;
 	struct runs ru;
+	struct rclook lk;
 	kn_sorter *so = NULL;
 	char line[16];
 	size_t b = sort_budget(pt) / 2;
 	kn_i128 vs = 0, vss = 0, x;
 	uint64_t n = 0;
+	int ok;
 
-	if (pt->req.ld.on)
+	if (pt->req.ld.on || pt->tchash)
 		so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
 	rothko_node_open(pt, &rd);
 	while ((r = rothko_node_next(pt, &rd)) != NULL) {
@@ -204,13 +221,28 @@ node_col_ok(struct part *pt, size_t col)
 	}
 	if (so == NULL)
 		return 1;
-	cnts_new(pt, &c, b);
 	memset(&ru, 0, sizeof(ru));
-	ru.c = &c;
+	ru.pt = pt;
+	ru.n = n;
+	if (pt->req.ld.on) {
+		cnts_new(pt, &c, b);
+		ru.c = &c;
+	}
+	if (pt->tchash) {
+		rclose_open(pt, col, &lk);
+		ru.lk = &lk;
+	}
 	kn_sort_finish(so, 0, runs_line, &ru);
 	sort_done(pt, so);
 	runs_end(&ru);
-	return cnts_ok(&c);
+	ok = 1;
+	if (pt->tchash) {
+		rclose_close(&lk);
+		ok = rclose_ok(pt, &ru.cs, n, NULL);
+	}
+	if (pt->req.ld.on)
+		ok = cnts_ok(&c) && ok;
+	return ok;
 }
 
 int
@@ -234,6 +266,11 @@ struct hsort {
 	uint64_t child;
 	kn_i128 vs, vss;	/* --variance: the child's sums */
 	int open, ok;
+	/* --closeness (tchash): each child's rows, counted as the rows are
+	 * read, and the look-ups */
+	uint64_t *chn;
+	size_t nch;
+	struct rclook lk;
 };
 
 static void
@@ -244,6 +281,9 @@ hier_end(struct hsort *hs)
 		sort_done(hs->pt, hs->c.so);
 		hs->ok = 0;
 	} else if (!cnts_ok(&hs->c))
+		hs->ok = 0;
+	else if (hs->pt->tchash && !rclose_ok(hs->pt, &hs->ru.cs, hs->c.n,
+	    NULL))
 		hs->ok = 0;
 	hs->open = 0;
 }
@@ -268,7 +308,12 @@ hier_line(const char *line, size_t len, void *ctx)
 	if (!hs->open) {
 		cnts_new(hs->pt, &hs->c, hs->budget);
 		memset(&hs->ru, 0, sizeof(hs->ru));
+		hs->ru.pt = hs->pt;
 		hs->ru.c = &hs->c;
+		if (hs->pt->tchash) {
+			hs->ru.lk = &hs->lk;
+			hs->ru.n = hs->chn[ch];
+		}
 		hs->child = ch;
 		hs->vs = hs->vss = 0;
 		hs->open = 1;
@@ -301,8 +346,23 @@ hier_col_ok(struct part *pt, size_t j, size_t col)
 	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
 	rothko_node_open(pt, &rd);
 	while ((r = rothko_node_next(pt, &rd)) != NULL) {
-		rothko_hex_put(line, mond_child_of(pt, j,
-		    (uint32_t)(rothko_disk_key(pt, r, j) - pt->node.mn[j])), 8);
+		uint32_t ch = mond_child_of(pt, j,
+		    (uint32_t)(rothko_disk_key(pt, r, j) - pt->node.mn[j]));
+
+		if (pt->tchash) {
+			/* The children are the hierarchy's, held. */
+			if (ch >= hs.nch) {
+				size_t was = hs.nch;
+
+				hs.nch = 2 * (size_t)ch + 16;
+				hs.chn = kn_realloc(hs.chn, hs.nch *
+				    sizeof(uint64_t));
+				memset(hs.chn + was, 0, (hs.nch - was) *
+				    sizeof(uint64_t));
+			}
+			hs.chn[ch]++;
+		}
+		rothko_hex_put(line, ch, 8);
 		rothko_hex_put(line + 8, mond_sens_col(pt, r, col), 16);
 		if (pt->nsvd > 0)
 			rothko_hex_put(line + 24,
@@ -310,10 +370,15 @@ hier_col_ok(struct part *pt, size_t j, size_t col)
 		kn_sort_add(so, line, len);
 	}
 	rothko_read_close(&rd);
+	if (pt->tchash)
+		rclose_open(pt, col, &hs.lk);
 	kn_sort_finish(so, 0, hier_line, &hs);
 	sort_done(pt, so);
 	if (hs.open)
 		hier_end(&hs);
+	if (pt->tchash)
+		rclose_close(&hs.lk);
+	free(hs.chn);
 	return hs.ok;
 }
 
@@ -542,11 +607,22 @@ sweep_add(struct part *pt, struct sweep *w, uint64_t v, uint64_t c,
 	}
 }
 
-/* 1 when a part in column col meets -k, the variance and -l, 0 when
- * not, -1 when only its counts can tell (entropy near the
- * threshold). */
+static int side_sums(struct part *pt, size_t col, const struct rinfo *p);
+
+/* 1 when a part in column col meets -k, the variance, -l and
+ * t-closeness, 0 when not, -1 when only its counts can tell (entropy
+ * near the threshold, and t-closeness always). */
 static int
 side_verdict(struct part *pt, size_t col, const struct rinfo *p)
+{
+	int v = side_sums(pt, col, p);
+
+	return v == 1 && pt->tchash ? -1 : v;
+}
+
+/* side_verdict by -k, the variance and -l. */
+static int
+side_sums(struct part *pt, size_t col, const struct rinfo *p)
 {
 	uint64_t n = p->n, m = p->m, r1 = p->r1;
 	kn_i128 s = p->s;
@@ -657,6 +733,7 @@ struct unsure {
 struct ocol {
 	char *n1, *nt, *n2;
 	FILE *f1, *ft, *f2;
+	int tcl;	/* ft's runs carry the value's rows in the table */
 };
 
 /* The state of an ordered dimension's cut. */
@@ -672,6 +749,7 @@ struct osort {
 	FILE *f3;
 	uint64_t cur, run;
 	int any;
+	struct rclook lk;	/* the first sort's look-ups (tcl) */
 	/* the hex digits of a count of the node's rows in the sorts' lines,
 	 * of a number (--variance), and of a label or target (none under
 	 * the median split; column 0's alone) */
@@ -707,6 +785,38 @@ tmp_drop(FILE *f, char *name)
 	kn_tmp_close(name);
 }
 
+static void rd(FILE *f, void *p, size_t n, const char *name);
+
+/* The first sort's run of os->run rows of value os->cur to ft, with
+ * its rows in the table under tcl. */
+static void
+run_put(struct osort *os, struct ocol *oc)
+{
+	uint64_t C;
+
+	wr(oc->ft, &os->run, sizeof(os->run), oc->nt);
+	if (oc->tcl) {
+		C = rclose_rows(&os->lk, os->cur);
+		wr(oc->ft, &C, sizeof(C), oc->nt);
+	}
+}
+
+/* The next run of ft: its rows in *t, and under tcl the value's in the
+ * table in *C; 0 at the end. */
+static int
+run_get(const struct ocol *oc, uint64_t *t, uint64_t *C)
+{
+	if (fread(t, sizeof(*t), 1, oc->ft) != 1) {
+		if (ferror(oc->ft))
+			kn_die_sys("%s: read error", oc->nt);
+		return 0;
+	}
+	*C = 0;
+	if (oc->tcl)
+		rd(oc->ft, C, sizeof(*C), oc->nt);
+	return 1;
+}
+
 /* The first sort's line: 16 hex digits of the value's key, 16 of the
  * dimension's, xd of the value's number, the rest the label or target.
  */
@@ -720,7 +830,7 @@ first_line(const char *line, size_t len, void *ctx)
 	struct krow k;
 
 	if (os->any && h != os->cur) {
-		wr(oc->ft, &os->run, sizeof(os->run), oc->nt);
+		run_put(os, oc);
 		os->run = 0;
 	}
 	os->cur = h;
@@ -760,19 +870,26 @@ rd(FILE *f, void *p, size_t n, const char *name)
 		    name);
 }
 
-/* The verdicts of the parts left and right of a cut below key kc that
- * only their counts tell (needl, needr: a bit a column), from the first
- * sorts' files. */
+/* The verdicts of the parts left and right of a cut below key kc, of
+ * nl rows on its left, that only their counts tell (needl, needr: a bit
+ * a column), from the first sorts' files; with dl and dr (not NULL),
+ * the left part's and the right part's greatest distance to the table
+ * in a column (t-closeness, tchash), or -1. */
 static int
-exact_ok(struct osort *os, uint64_t kc, uint32_t needl, uint32_t needr)
+exact_ok(struct osort *os, uint64_t kc, uint64_t nl, uint32_t needl,
+    uint32_t needr, long double *dl, long double *dr)
 {
+	long double d;
 	struct part *pt = os->pt;
 	struct cnts cl, cr;
+	struct rcsum sl, sr;
 	struct krow k;
-	uint64_t t, i, nl;
+	uint64_t t, i, tl, C, left, n = pt->node.n;
 	size_t c;
-	int ok = 1, l, r;
+	int ok = 1, l, r, ld = pt->req.ld.on;
 
+	if (dl != NULL)
+		*dl = *dr = -1;
 	for (c = 0; c < pt->nshd && ok; c++) {
 		struct ocol *oc = &os->oc[c];
 
@@ -780,28 +897,47 @@ exact_ok(struct osort *os, uint64_t kc, uint32_t needl, uint32_t needr)
 		r = needr >> c & 1;
 		if (!l && !r)
 			continue;
-		if (l)
+		if (l && ld)
 			cnts_new(pt, &cl, os->budget / 2);
-		if (r)
+		if (r && ld)
 			cnts_new(pt, &cr, os->budget / 2);
+		memset(&sl, 0, sizeof(sl));
+		memset(&sr, 0, sizeof(sr));
 		rewind(oc->f1);
 		rewind(oc->ft);
-		while (fread(&t, sizeof(t), 1, oc->ft) == 1) {
-			for (i = nl = 0; i < t; i++) {
+		for (left = 0; run_get(oc, &t, &C);) {
+			for (i = tl = 0; i < t; i++) {
 				rd(oc->f1, &k, sizeof(k), oc->n1);
-				nl += k.key <= kc;
+				tl += k.key <= kc;
 			}
-			if (l && nl > 0)
-				cnts_add(&cl, nl);
-			if (r && t > nl)
-				cnts_add(&cr, t - nl);
+			left += tl;
+			if (l && ld && tl > 0)
+				cnts_add(&cl, tl);
+			if (r && ld && t > tl)
+				cnts_add(&cr, t - tl);
+			if (l && oc->tcl && tl > 0)
+				rclose_add(pt, &sl, tl, C, nl);
+			if (r && oc->tcl && t > tl)
+				rclose_add(pt, &sr, t - tl, C, n - nl);
 		}
-		if (ferror(oc->ft))
-			kn_die_sys("%s: read error", oc->nt);
-		if (l)
+		if (left != nl)
+			kn_die("internal error: %s: %llu rows left of a cut "
+			    "of %llu", oc->n1, (unsigned long long)left,
+			    (unsigned long long)nl);
+		if (l && ld)
 			ok = cnts_ok(&cl);
-		if (r)
+		if (r && ld)
 			ok = cnts_ok(&cr) && ok;
+		if (l && oc->tcl) {
+			ok = rclose_ok(pt, &sl, nl, &d) && ok;
+			if (dl != NULL && d > *dl)
+				*dl = d;
+		}
+		if (r && oc->tcl) {
+			ok = rclose_ok(pt, &sr, n - nl, &d) && ok;
+			if (dr != NULL && d > *dr)
+				*dr = d;
+		}
 	}
 	return ok;
 }
@@ -874,16 +1010,45 @@ unsure_at(struct osort *os, uint64_t i, struct unsure *u)
 	    os->nu);
 }
 
+/* The last cut found too far from the table on one side of the median
+ * (flush_unsure): its left rows, its parts' distances. */
+struct far {
+	uint64_t l;
+	long double dl, dr;
+	int on;
+};
+
+/* Whether a cut of l rows on its left surely fails t-closeness, by the
+ * cuts that failed it (rclose_sure_fail). */
+static int
+far_fails(const struct part *pt, const struct far *fa, uint64_t l)
+{
+	uint64_t n = pt->node.n;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (fa[i].on && (rclose_sure_fail(pt, fa[i].l, fa[i].dl, l) ||
+		    rclose_sure_fail(pt, n - fa[i].l, fa[i].dr, n - l)))
+			return 1;
+	return 0;
+}
+
 /* The cuts waiting for their counts, in eval_median's order (the
  * nearest the median first, of two as near the right one): those left
  * of it from the last backwards, those right of it from the first on,
- * until one passes or none is nearer than the best. */
+ * until one passes or none is nearer than the best.  Under t-closeness
+ * a cut that the last one failed on its side (or on the other) shows
+ * surely too far is not read again (far_fails), so that a node whose
+ * parts are far from the table is not read once a cut. */
 static void
 flush_unsure(struct osort *os)
 {
 	uint64_t lo = os->nleft, hi = os->nleft, n = os->pt->node.n;
 	struct unsure a, b, u;
+	struct far fa[2];
+	int side;
 
+	memset(fa, 0, sizeof(fa));
 	if (fflush(os->fu) != 0)
 		kn_die_sys("%s: write error", os->nu);
 	while (lo > 0 || hi < os->nun) {
@@ -895,16 +1060,23 @@ flush_unsure(struct osort *os)
 		    median_dist(n, a.l))) {
 			u = b;
 			hi++;
+			side = 1;
 		} else {
 			u = a;
 			lo--;
+			side = 0;
 		}
 		if (!nearer(os, u.l))
 			break;
-		if (exact_ok(os, u.kc, u.needl, u.needr)) {
+		if (far_fails(os->pt, fa, u.l))
+			continue;
+		if (exact_ok(os, u.kc, u.l, u.needl, u.needr, &fa[side].dl,
+		    &fa[side].dr)) {
 			take(os, u.l, u.kc, 0, 0);
 			break;
 		}
+		fa[side].l = u.l;
+		fa[side].on = os->pt->tchash;
 	}
 }
 
@@ -991,8 +1163,8 @@ better_line(const char *line, size_t len, void *ctx)
 		os->dsdone = 1;
 		return;
 	}
-	if (exact_ok(os, kc, (uint32_t)rothko_hex_get(line + 80, 8),
-	    (uint32_t)rothko_hex_get(line + 88, 8))) {
+	if (exact_ok(os, kc, l, (uint32_t)rothko_hex_get(line + 80, 8),
+	    (uint32_t)rothko_hex_get(line + 88, 8), NULL, NULL)) {
 		take(os, l, kc, isc, 0);
 		os->dsdone = 1;
 	}
@@ -1043,7 +1215,7 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 			defer_better(os, l, kc, isc, dist, ml, mr);
 			return;
 		}
-		if ((ml | mr) != 0 && !exact_ok(os, kc, ml, mr))
+		if ((ml | mr) != 0 && !exact_ok(os, kc, l, ml, mr, NULL, NULL))
 			return;
 		take(os, l, kc, isc, sc);
 		return;
@@ -1098,7 +1270,7 @@ col_sorts(struct osort *os, size_t c)
 	struct krow k;
 	kn_sorter *so;
 	char line[128];
-	uint64_t t, v, i;
+	uint64_t t, v, i, C;
 	int yd = c == 0 ? os->yd : 0;
 	/* Past the sensitive columns, the labels by hash (targ_hashed),
 	 * which have no number. */
@@ -1125,10 +1297,15 @@ col_sorts(struct osort *os, size_t c)
 	rothko_read_close(&rdr);
 	oc->f1 = rothko_tmp_make(pt, &oc->n1);
 	oc->ft = rothko_tmp_make(pt, &oc->nt);
+	oc->tcl = pt->tchash && !lab;
+	if (oc->tcl)
+		rclose_open(pt, c, &os->lk);
 	kn_sort_finish(so, 0, first_line, os);
 	sort_done(pt, so);
 	if (os->any)
-		wr(oc->ft, &os->run, sizeof(os->run), oc->nt);
+		run_put(os, oc);
+	if (oc->tcl)
+		rclose_close(&os->lk);
 	if (fflush(oc->f1) != 0 || fflush(oc->ft) != 0)
 		kn_die_sys("%s: write error", oc->n1);
 
@@ -1137,7 +1314,7 @@ col_sorts(struct osort *os, size_t c)
 	so = kn_sort_new(NULL, 0, 1, os->budget, pt->rk->tmpdir);
 	rewind(oc->f1);
 	rewind(oc->ft);
-	for (v = 0; fread(&t, sizeof(t), 1, oc->ft) == 1; v++) {
+	for (v = 0; run_get(oc, &t, &C); v++) {
 		if (lab)
 			os->lft += mond_x_log_x(pt, t);
 		for (i = 1; i <= t; i++) {
@@ -1156,8 +1333,6 @@ col_sorts(struct osort *os, size_t c)
 			    (size_t)os->xd + (size_t)yd);
 		}
 	}
-	if (ferror(oc->ft))
-		kn_die_sys("%s: read error", oc->nt);
 	oc->f2 = rothko_tmp_make(pt, &oc->n2);
 	kn_sort_finish(so, 0, second_line, os);
 	sort_done(pt, so);
@@ -1365,6 +1540,8 @@ struct tsort {
 	size_t *touched, ntouched;
 	int *ok;
 	kn_i128 *vs, *vss;	/* --variance: each node's sums */
+	struct rcsum *cs;	/* --closeness (tchash): each node's */
+	struct rclook lk;
 	size_t col;
 	kn_sorter *so2;
 	uint64_t cur;
@@ -1381,13 +1558,20 @@ tree_value_end(struct tsort *ts)
 {
 	char line[24];
 	size_t i;
+	uint64_t C = ts->pt->tchash && ts->ntouched > 0 ?
+	    rclose_rows(&ts->lk, ts->cur) : 0;
 
 	for (i = 0; i < ts->ntouched; i++) {
 		size_t t = ts->touched[i];
 
-		rothko_hex_put(line, t, 8);
-		rothko_hex_put(line + 8, ~ts->cnt[t], 16);
-		kn_sort_add(ts->so2, line, sizeof(line));
+		if (ts->so2 != NULL) {
+			rothko_hex_put(line, t, 8);
+			rothko_hex_put(line + 8, ~ts->cnt[t], 16);
+			kn_sort_add(ts->so2, line, sizeof(line));
+		}
+		if (ts->pt->tchash)
+			rclose_add(ts->pt, &ts->cs[t], ts->cnt[t], C,
+			    ts->ntot[t]);
 		ts->cnt[t] = 0;
 	}
 	ts->ntouched = 0;
@@ -1463,11 +1647,13 @@ tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
 		ts->ok[t] = 0;
 		ts->ntot[t] = 0;
 		ts->vs[t] = ts->vss[t] = 0;
+		memset(&ts->cs[t], 0, sizeof(ts->cs[t]));
 	}
 	ts->any = ts->open = 0;
 	ts->col = col;
-	so = pt->req.ld.on ? kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir) :
-	    NULL;
+	ts->so2 = NULL;
+	so = pt->req.ld.on || pt->tchash ? kn_sort_new(NULL, 0, 1, b,
+	    pt->rk->tmpdir) : NULL;
 	pt->rk->snode = on;
 	pt->rk->stn = -1;
 	rothko_node_open(pt, &rdr);
@@ -1483,27 +1669,38 @@ tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
 			if (t == 0)
 				break;
 		}
-		if (!pt->req.ld.on)
+		if (so == NULL)
 			continue;
 		rothko_hex_put(line, mond_sens_col(pt, r, col), 16);
 		rothko_hex_put(line + 16, leaf, 8);
 		kn_sort_add(so, line, sizeof(line));
 	}
 	rothko_read_close(&rdr);
+	if (so != NULL) {
+		if (pt->req.ld.on)
+			ts->so2 = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
+		if (pt->tchash)
+			rclose_open(pt, col, &ts->lk);
+		kn_sort_finish(so, 0, tree_line, ts);
+		sort_done(pt, so);
+		tree_value_end(ts);
+		if (pt->tchash)
+			rclose_close(&ts->lk);
+	}
 	if (!pt->req.ld.on) {
-		/* The variance alone: no counts to sort. */
+		/* No counts to sort: -k and the variance. */
 		for (t = 0; t < nt; t++)
 			ts->ok[t] = ts->ntot[t] >= pt->req.k &&
 			    var_ok(pt, col, ts->ntot[t], ts->vs[t], ts->vss[t]);
-		return;
+	} else {
+		kn_sort_finish(ts->so2, 0, count_line, ts);
+		sort_done(pt, ts->so2);
+		ts->so2 = NULL;
+		tree_node_end(ts);
 	}
-	ts->so2 = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
-	kn_sort_finish(so, 0, tree_line, ts);
-	sort_done(pt, so);
-	tree_value_end(ts);
-	kn_sort_finish(ts->so2, 0, count_line, ts);
-	sort_done(pt, ts->so2);
-	tree_node_end(ts);
+	for (t = 0; pt->tchash && t < nt; t++)
+		ts->ok[t] = ts->ok[t] && rclose_ok(pt, &ts->cs[t],
+		    ts->ntot[t], NULL);
 }
 
 void
@@ -1521,6 +1718,7 @@ rsens_tree_ok(struct part *pt, const struct onode *on, int *ok)
 	ts.ntot = kn_zalloc((nt + 1) * sizeof(uint64_t));
 	ts.vs = kn_zalloc((nt + 1) * sizeof(kn_i128));
 	ts.vss = kn_zalloc((nt + 1) * sizeof(kn_i128));
+	ts.cs = kn_zalloc((nt + 1) * sizeof(struct rcsum));
 	for (t = 0; t < nt; t++) {
 		ok[t] = 1;
 		if (!pt->grow.t[t].leaf)
@@ -1534,6 +1732,7 @@ rsens_tree_ok(struct part *pt, const struct onode *on, int *ok)
 			ok[t] = ok[t] && ts.ok[t];
 	}
 	free(ts.ok);
+	free(ts.cs);
 	free(ts.vs);
 	free(ts.vss);
 	free(ts.parent);

@@ -700,25 +700,25 @@ fi
 	done
 }
 
-@test "-S 1M, sensitive values and labels of 64 KB: the dictionaries are refused as soon as they pass the budget, not at the next 4,096 rows (67 MB were held at 1,000 rows), and the message says which option holds them; entropy and recursive l hold none, and the labels of infogain are dropped for their hashes" {
+@test "-S 1M, sensitive values and labels of 64 KB: the dictionaries are refused as soon as they pass the budget, not at the next 4,096 rows (67 MB were held at 1,000 rows), and the message says which option holds them; entropy and recursive l and t-closeness under the equal distance hold none, and the labels of infogain are dropped for their hashes" {
 	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
 	T=$BATS_TEST_TMPDIR
 	awk 'BEGIN { s = "y"; while (length(s) < 65536) s = s s
 	    print "a\ts"; for (i = 0; i < 1000; i++) print i % 5 "\t" s i }' > "$T/l.tsv"
-	for args in "-s s -l 2 --diversity entropy --closeness 0.9" "-j 2 -s s -l 2 --diversity recursive --closeness 0.5"; do
+	for args in "-s s -l 2 --diversity entropy --closeness 0.9 --distance ordered" "-j 2 -s s -l 2 --diversity recursive --closeness 0.5 --distance ordered"; do
 		# $args is split into words on purpose.
 		# shellcheck disable=SC2086
 		run "$ROOT/tests/peak-rss" "$T/rss" partition -S 1M -q a -k 2 $args "$T/l.tsv"
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"partition: -S 1M: too small: the reading holds more than it: the dictionaries"* ]]
 		# What holds them, so that the user can choose otherwise.
-		[[ "$output" == *"the sensitive values among them, which out of core --closeness, and -l or several -s under --job, hold in memory (otherwise -l and --variance do not))"* ]]
+		[[ "$output" == *"the sensitive values among them, which -l, --closeness and several -s hold in memory under --job, and --closeness under --distance ordered or hierarchical (otherwise none of them does))"* ]]
 		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 8192)) ]
 	done
 	# Entropy and recursive l key the values by hash and decide the nodes on disk by sorts (rsens.c): Rothko-T
 	# gives the in-memory output, within the budget; Rothko-S meets
 	# them.
-	for args in "-s s -l 2 --diversity entropy" "-j 2 -s s -l 3 --diversity recursive -c 2" "-t s --split infogain"; do
+	for args in "-s s -l 2 --diversity entropy" "-j 2 -s s -l 3 --diversity recursive -c 2" "-t s --split infogain" "-s s --closeness 0.9" "-j 2 -s s -l 2 --diversity entropy --closeness 0.9"; do
 		# shellcheck disable=SC2086
 		partition -q a -k 2 $args -r "$T/r1" "$T/l.tsv" > "$T/o1"
 		# shellcheck disable=SC2086
@@ -741,7 +741,7 @@ fi
 	awk 'BEGIN { srand(3); print "a\ts"; for (i = 0; i < 20000; i++)
 	    printf "%d\t%0" (10 + int(rand() * 2990)) "d\n", i % 5, i }' > "$T/v.tsv"
 	for j in 1 2 3; do
-		run partition -j $j -S 1M -q a -k 2 -s s -l 2 --diversity entropy --closeness 0.9 "$T/v.tsv"
+		run partition -j $j -S 1M -q a -k 2 -s s -l 2 --diversity entropy --closeness 0.9 --distance ordered "$T/v.tsv"
 		[ "$status" -eq 2 ]
 		echo "$output" > "$T/m$j"
 	done
