@@ -478,6 +478,27 @@ mond_targ_check(struct part *pt, const char *tmpdir, int jobs)
 	    pt->targ_canon, tmpdir, jobs, -1);
 }
 
+/* What the sensitive values take out of core with --closeness: their
+ * dictionary, and by value its rows and the distribution's copy and
+ * position (msens_prepare). */
+static size_t
+sens_bytes(struct part *pt)
+{
+	return kn_dict_bytes_ahead(&pt->sens_dict) +
+	    pt->sens_dict.n * (2 * sizeof(uint64_t) + sizeof(uint32_t));
+}
+
+void
+mond_sens_drop(struct part *pt)
+{
+	pt->tchash = 1;
+	kn_dict_free(&pt->sens_dict);
+	kn_dict_init(&pt->sens_dict);
+	free(pt->scount);
+	pt->scount = NULL;
+	pt->nscount = pt->scap = 0;
+}
+
 /* What the labels or the target's values take: their dictionary, and
  * by label its rank, counts and place in a list (mond_prepare). */
 static size_t
@@ -507,6 +528,9 @@ dicts_check(struct part *pt)
 	char ds[32], rs[32], cs[32], why[512] = "";
 
 	pt->dgrown = 0;
+	/* So are the sensitive values (sens_hkey). */
+	if (pt->sens_hkey && !pt->tchash && sens_bytes(pt) > pt->budget / 8)
+		mond_sens_drop(pt);
 	/* The labels, each record's hash beside its id (targ_hkey), held
 	 * while they take an eighth of -S at most: past that the run
 	 * knows them by their hashes alone (targ_hashed), whatever -j. */
@@ -614,6 +638,7 @@ keyed_value(const struct part *pt, size_t j, kn_str v, int64_t *m,
     int8_t *sc)
 {
 	if ((j >= pt->nqi && j < pt->nqi + pt->nshd) ||
+	    (pt->sens_hkey && j >= pt->nqi && j < pt->nqi + pt->nskd) ||
 	    (pt->targ_hkey && j == pt->nkd - 1)) {
 		*m = (int64_t)sens_hash(v);
 		*sc = 0;
@@ -650,6 +675,8 @@ num_fail(kn_table *t, size_t col, int sens)
 static void
 sens_count(struct part *pt, uint32_t id, uint64_t c)
 {
+	if (pt->tchash)
+		return;		/* dropped (mond_sens_drop) */
 	while (pt->nscount <= id) {
 		pt->scount = kn_grow(pt->scount, &pt->scap, pt->nscount,
 		    sizeof(uint64_t), 64);
@@ -662,6 +689,11 @@ sens_count(struct part *pt, uint32_t id, uint64_t c)
 int
 mond_sens_id(struct part *pt, kn_str v, uint32_t *id)
 {
+	/* Past an eighth of -S, the values by their hashes alone. */
+	if (pt->tchash) {
+		*id = 0;
+		return 1;
+	}
 	if (!value_id(pt, &pt->sens_dict, v, pt->req.hasv, &pt->sens_val,
 	    &pt->sens_scale, &pt->sens_F, id))
 		return 0;
@@ -1121,9 +1153,12 @@ merge_dict(struct part *pt, struct mljob *jb, size_t x, uint32_t *map,
 			 * stops there, would not find it again. */
 			if (pt->req.hasv && !is_number(&pt->sens_dict, v))
 				return 0;
-			if (!value_id(pt, &pt->sens_dict, v, pt->req.hasv,
-			    &pt->sens_val, &pt->sens_scale, &pt->sens_F,
-			    &map[i]))
+			/* Dropped (mond_sens_drop): not held. */
+			if (pt->tchash)
+				map[i] = 0;
+			else if (!value_id(pt, &pt->sens_dict, v,
+			    pt->req.hasv, &pt->sens_val, &pt->sens_scale,
+			    &pt->sens_F, &map[i]))
 				return 0;
 		} else if ((pt->split == SPLIT_REGRESSION &&
 		    !is_number(&pt->targ_dict, v)) ||

@@ -1615,7 +1615,7 @@ keyed_prepare(struct part *pt, size_t j)
 		    "memory (-a memory), or round them", pt->inname, dm->name,
 		    dm->sc_now, sens ? "--variance" : "--split regression");
 	numkey_finish(pt, dm);
-	if (j < pt->nqi + pt->nshd)
+	if (j < pt->nqi + pt->nshd || (pt->sens_hkey && sens))
 		return;		/* hashes, never summed */
 	if (sens && pt->msvar)
 		pt->svF[j - pt->nqi - pt->nshd] = dm->S;

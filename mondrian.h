@@ -321,8 +321,15 @@ struct part {
 	 * held nowhere: column c's distribution is the file tcpath[c] of
 	 * records (hash, rows) in hash order (mond_hash_check) that
 	 * rclose.c looks the values up in, tcn the table's rows; a node in
-	 * memory has tc[c] and tpos[c] of its own values (rclose_local). */
-	int tchash;
+	 * memory has tc[c] and tpos[c] of its own values (rclose_local).
+	 * With no --variance (sens_hkey), each record carries its values'
+	 * hashes too, keyed by dims[nqi .. nqi + nsens) (nskd of them, their
+	 * words on disk only, numkey_layout) beside its id in sens_dict,
+	 * held while it takes at most an eighth of -S; past that the
+	 * dictionary is dropped (mond_sens_drop: tchash set, the ids all
+	 * 0) and after the reading the run keys the values by those
+	 * hashes (sens_sorted, nshd = nsens). */
+	int tchash, sens_hkey;
 	char *tcpath[KN_MAXSENS];
 	uint64_t tcn;
 	uint64_t *scount;	/* rows of each sensitive value, as loaded */
@@ -418,6 +425,9 @@ void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
 void mond_hash_check(struct part *pt, kn_input *in, const char *columns,
     size_t scol, const char *name, int targ, int canon, const char *tmpdir,
     int jobs, long tcol);
+/* Drops the sensitive values' dictionary and counts (sens_hkey): from
+ * now on they are known by their hashes (tchash). */
+void mond_sens_drop(struct part *pt);
 /* Drops the labels' dictionary and ranks (targ_hkey): from now on they
  * are known by their hashes (targ_hashed). */
 void mond_targ_drop(struct part *pt);
@@ -547,7 +557,8 @@ static inline uint64_t
 mond_sens_of(const struct part *pt, const uint32_t *r)
 {
 	if (pt->sens_keyed)
-		return numkey_get(r, pt->word_sens, pt->dims[pt->nqi].kword);
+		return numkey_get(r, pt->dims[pt->nqi].hword,
+		    pt->dims[pt->nqi].kword);
 	return pt->has_sens ? r[pt->word_sens] : 0;
 }
 
@@ -556,7 +567,8 @@ mond_sens_of(const struct part *pt, const uint32_t *r)
 static inline uint64_t
 mond_sens_col(const struct part *pt, const uint32_t *r, size_t c)
 {
-	return numkey_get(r, pt->word_sens + c, pt->dims[pt->nqi + c].kword);
+	return numkey_get(r, pt->dims[pt->nqi + c].hword,
+	    pt->dims[pt->nqi + c].kword);
 }
 
 /* With --variance (sens_sorted), the number of a record's value in
@@ -565,7 +577,7 @@ static inline int64_t
 mond_snum_col(const struct part *pt, const uint32_t *r, size_t c)
 {
 	c += pt->nshd;
-	return numkey_value(numkey_get(r, pt->word_sens + c,
+	return numkey_value(numkey_get(r, pt->dims[pt->nqi + c].hword,
 	    pt->dims[pt->nqi + c].kword));
 }
 

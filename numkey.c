@@ -46,6 +46,9 @@ numkey_layout(struct part *pt)
 		 * itself when they are hashed (rothko.c). */
 		if (pt->targ_hkey && j == pt->nkd - 1)
 			dm->hword = pt->dwords++;
+		/* So are the sensitive values' (sens_hkey). */
+		if (pt->sens_hkey && j >= pt->nqi && j < pt->nqi + pt->nskd)
+			dm->hword = pt->dwords++;
 		dm->kword = pt->dwords;
 		pt->dwords += 1;
 		dm->sc_chunk[0] = 0;

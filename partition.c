@@ -660,9 +660,15 @@ main(int argc, char *argv[])
 	 * variance of several columns, decided on disk by sorts (rsens.c):
 	 * each column keyed by hash, and for its variance by its number. */
 	/* t-closeness under the equal distance too, its distribution in a
-	 * temp file (rclose.c). */
+	 * temp file (rclose.c): with --variance from the start; else the
+	 * values are held while they take at most an eighth of -S, each
+	 * record's hashes spooled beside their id (sens_hkey), and past
+	 * that the run switches to them (mload.c's mond_sens_drop). */
 	pt->tchash = pt->ooc && job == JOB_NONE && pt->req.hast &&
 	    pt->req.dist == KN_DIST_EQUAL && !pt->relaxed;
+	pt->sens_hkey = pt->tchash && !pt->req.hasv && !pt->msvar;
+	if (pt->sens_hkey)
+		pt->tchash = 0;
 	pt->sens_sorted = pt->ooc && job == JOB_NONE && !pt->sens_hashed &&
 	    !pt->relaxed && (pt->tchash || (!pt->req.hast &&
 	    (pt->req.ld.on || pt->msvar)));
@@ -676,12 +682,12 @@ main(int argc, char *argv[])
 	pt->nsvd = pt->sens_sorted && (pt->req.hasv || pt->msvar) ?
 	    pt->nsens : 0;
 	pt->nskd = pt->sens_hashed ? pt->nshd + pt->nsvd :
-	    (size_t)pt->sens_keyed;
+	    pt->sens_hkey ? pt->nsens : (size_t)pt->sens_keyed;
 	pt->word_row = pt->nqi;
 	pt->rec_words = pt->nqi + 1;
 	if (pt->has_sens) {
 		pt->word_sens = pt->rec_words++;
-		if (pt->nskd > 1)
+		if (pt->nskd > 1 && !pt->sens_hkey)
 			pt->rec_words += pt->nskd - 1;
 	}
 	if (pt->has_targ)
@@ -722,6 +728,11 @@ main(int argc, char *argv[])
 	mond_load(pt, &t, sidx, tidx);
 	if (pt->ooc)
 		pt->jobs = 1;
+	if (pt->sens_hkey && pt->tchash) {
+		/* The values dropped: known by their hashes from now on. */
+		pt->sens_keyed = pt->sens_hashed = pt->sens_sorted = 1;
+		pt->nshd = pt->nsens;
+	}
 	kn_table_free(&t);
 	for (i = 0; i < pt->nshd; i++)
 		mond_hash_check(pt, &in, opt.columns, scols[i], snames[i],
@@ -843,6 +854,11 @@ main(int argc, char *argv[])
 		    (unsigned long long)pt->acct.inmem,
 		    (unsigned long long)pt->acct.bigleaf,
 		    (unsigned long long)pt->pruned);
+	if (opt.verbose && pt->tchash)
+		fprintf(stderr, "%s: the sensitive values of -s by their hashes "
+		    "(--closeness, its distribution on disk): %s\n", kn_prog,
+		    pt->sens_hkey ? "their dictionary would take more than an "
+		    "eighth of -S" : "with --variance, always");
 	if (opt.verbose && pt->targ_hashed)
 		fprintf(stderr, "%s: the labels of -t by their hashes: their "
 		    "dictionary would take more than an eighth of -S\n",
