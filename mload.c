@@ -1719,10 +1719,12 @@ hcheck_hash(const char *line, size_t len, void *ctx)
 
 	if (len >= sizeof(hc->last) && hc->any &&
 	    memcmp(line, hc->last, sizeof(hc->last)) == 0)
-		kn_die("two %s column '%s' share the 64-bit hash %.16s, "
+		kn_die("two %s column '%s' share the 64-bit hash %016llx, "
 		    "which stands for a value out of core (-S): run in memory "
 		    "(-a memory)%s", hc->targ ? "labels of the target" :
-		    "values of the sensitive", hc->col, line, hc->targ ?
+		    "values of the sensitive", hc->col, (unsigned long long)
+		    (hex_get(line, 16) ^ (hc->out != NULL ?
+		    (uint64_t)1 << 63 : 0)), hc->targ ?
 		    ", or with a budget that holds the labels" : "");
 	memcpy(hc->last, line, sizeof(hc->last));
 	hc->any = 1;

@@ -557,6 +557,71 @@ fi
 	[ "$stderr" = "partition: -s w: values too large for exact variances out of core: the largest, '-1000000000000000000', squared, times the rows, passes 2^127 (kanon(7), Numbers); scale the column down" ]
 }
 
+@test "Rothko-T and Rothko-S, -S 4M: t-closeness (the equal distance) on a column with 100,000 distinct values in 300,000 rows: no dictionary (hashes, the table's distribution in a temp file), the in-memory output (Rothko-T), t met (Rothko-S), the peak within -S plus $ALLOW_KB KB" {
+	# Refused before: "the dictionaries of the sensitive values ...".
+	# s: seven values in two rows of three, 'inc' (distinct) in the
+	# third, so that parts of a few hundred rows are within t.
+	awk -F '\t' 'BEGIN { OFS = "\t" } NR == 1 { print $0, "s"; next }
+	    { print $0, (NR % 3 ? "c" (NR * 13) % 7 : $10) }' "$B/big.tsv" > "$T/t"
+	local c
+	mkdir "$T/tmp"
+	for c in "-s s --closeness 0.4" "-s s -l 3 --diversity entropy --closeness 0.45"; do
+		# shellcheck disable=SC2086
+		partition -q age,zipcode,car -k 40 $c -r "$T/r1" "$T/t" > "$T/mem"
+		[ "$(wc -l < "$T/r1")" -gt 1000 ]
+		# shellcheck disable=SC2086
+		run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" \
+		    partition -v -a rothko-t -S 4M -j 2 -T "$T/tmp" \
+		    -q age,zipcode,car -k 40 $c -r "$T/r2" -o "$T/out" "$T/t"
+		[ "$status" -eq 0 ] || { echo "$c: $stderr"; false; }
+		[[ "$stderr" == *"the sensitive values of -s by their hashes (--closeness, its distribution on disk): their dictionary would take more than an eighth of -S"* ]]
+		echo "$c: peak $(cat "$T/rss") KB"
+		[ -n "${ASAN_OPTIONS:-}" ] ||
+		    [ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
+		cmp "$T/mem" "$T/out"
+		cmp "$T/r1" "$T/r2"
+		# shellcheck disable=SC2086
+		run "$ROOT/tests/peak-rss" "$T/rss" partition -a rothko-s -S 4M \
+		    -T "$T/tmp" -q age,zipcode,car -k 40 $c -o "$T/out" "$T/t"
+		[ "$status" -eq 0 ]
+		[ -n "${ASAN_OPTIONS:-}" ] ||
+		    [ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
+		# shellcheck disable=SC2086
+		run score -q class -k 40 $c --check "$T/out"
+		[ "$status" -eq 0 ] && [[ "$output" == *"check_closeness	pass"* ]]
+		[ -z "$(ls "$T/tmp")" ]
+	done
+}
+
+@test "Rothko-T, small -S, -j 1 and 3: t-closeness under the equal distance, the values held or by hashes (past an eighth of -S, or with --variance), through hierarchies, missing values, one value per row, -l, several columns and --split give the in-memory output; Rothko-S meets t" {
+	# s: few values, some missing; d: a word distinct in every row; m:
+	# a number of a few thousand values, skewed; w: a word of one of
+	# 400, long.
+	gendata -n 9000 --seed 11 agrawal | awk -F '\t' 'BEGIN { OFS = "\t"; srand(11)
+	    w = "x"; while (length(w) < 300) w = w w }
+	    NR == 1 { print $0, "s", "d", "m", "w"; next }
+	    { s = "v" int(9 * ((NR * 31) % 101 / 101) ^ 2); if (NR % 50 == 0) s = ""
+	      print $0, s, "w" (NR * 7919) % 100003, int(3000 * rand() ^ 3) / 4,
+	      w int(400 * rand()) }' > "$T/t"
+	printf '0\tlow\n1\tlow\n2\tmid\n3\tmid\n4\thigh\n' > "$T/el"
+	local -a cases=(
+	    "-q age,salary,zipcode -k 10 -s s --closeness 0.2"
+	    "-q age,salary -k 5 -s d --closeness 0.99"
+	    "-q age,salary,car -k 8 -s m --closeness 0.85"
+	    "-q elevel,car,age -H elevel=$T/el -k 12 -s w --closeness 0.6"
+	    "-q age,salary -k 10 -s m -l 3 --diversity entropy --closeness 0.8"
+	    "-q age,salary -k 10 -s s,m --closeness 0.8"
+	    "-q commission,salary -k 8 -s m --variance 100 --closeness 0.8"
+	    "-q age,salary,elevel -H elevel=$T/el -k 10 -s w --closeness 0.7 --split infogain -t car"
+	    "-q commission,car -k 8 -s m --closeness 0.8 --split regression -t hvalue"
+	)
+	local c
+	like_memory 20 700K 3M
+	for c in "${cases[@]}"; do
+		rothko_s_meets "$c"
+	done
+}
+
 @test "Rothko-T, recursive l whose l - 1 largest counts pass the budget: refused with exit 2, naming what and how much, no output; in memory the same table passes" {
 	awk 'BEGIN { print "a\ts"; for (i = 0; i < 200000; i++) print i % 1000 "\t" i }' > "$T/t"
 	run --separate-stderr partition -a rothko-t -S 1M -q a -k 10 -s s -l 60000 --diversity recursive -c 2 -o "$T/o" "$T/t"
@@ -644,18 +709,33 @@ fi
 		[ "$status" -eq 2 ] && [ ! -e "$T/out" ] && [ -z "$output" ]
 		[[ "$stderr" == "partition-h8: two labels of the target column 'y' share the 64-bit hash 00000000000000"??", which stands for a value out of core (-S): run in memory (-a memory), or with a budget that holds the labels" ]]
 	done
+	# The values of --closeness past an eighth of -S, so too.
+	for a in rothko-t rothko-s; do
+		run --separate-stderr "$ROOT/tests/partition-h8" -a $a -S 1M \
+		    -T "$T/tmp" -q a,b -k 5 -s y --closeness 0.99 -o "$T/out" \
+		    "$T/y"
+		[ "$status" -eq 2 ] && [ ! -e "$T/out" ] && [ -z "$output" ]
+		[[ "$stderr" == "partition-h8: two values of the sensitive column 'y' share the 64-bit hash 00000000000000"??", which stands for a value out of core (-S): run in memory (-a memory)" ]]
+	done
 	# Labels that are also a sensitive column read by identity are
 	# checked as read: 24.0 and 39.0 are 24 and 39, whose 8-bit hashes
-	# are one (their bytes' are not).
+	# are one (their bytes' are not).  (The ordered distance holds the
+	# values, which the equal one would key by the same hashes and
+	# refuse first.)
 	awk 'BEGIN { s = "x"; while (length(s) < 20000) s = s s
 	    print "a\tb\ty"; srand(3); for (i = 0; i < 6000; i++) {
 	    r = int(rand() * 12); l = r == 0 ? "24.0" : r == 1 ? "39.0" : "L" r s
 	    print int(rand() * 100) "\t" int(rand() * 50) "\t" l } }' > "$T/c"
 	run --separate-stderr "$ROOT/tests/partition-h8" -a rothko-t -S 2M \
-	    -T "$T/tmp" -q a,b -k 5 -s y --closeness 0.99 --split infogain \
-	    -t y -o "$T/out" "$T/c"
+	    -T "$T/tmp" -q a,b -k 5 -s y --closeness 0.99 --distance ordered \
+	    --split infogain -t y -o "$T/out" "$T/c"
 	[ "$status" -eq 2 ] && [ ! -e "$T/out" ]
 	[[ "$stderr" == "partition-h8: two labels of the target column 'y' share the 64-bit hash "* ]]
+	# And the values of --closeness by hash are checked as read too.
+	run --separate-stderr "$ROOT/tests/partition-h8" -a rothko-t -S 2M \
+	    -T "$T/tmp" -q a,b -k 5 -s y --closeness 0.99 -o "$T/out" "$T/c"
+	[ "$status" -eq 2 ] && [ ! -e "$T/out" ]
+	[[ "$stderr" == "partition-h8: two values of the sensitive column 'y' share the 64-bit hash "* ]]
 	"$ROOT/tests/partition-h8" -a rothko-t -S 64M -q a,b -k 5 \
 	    --split infogain -t y "$T/y" > "$T/out"
 	partition -q a,b -k 5 --split infogain -t y "$T/y" | cmp - "$T/out"
