@@ -489,6 +489,25 @@ sens_bytes(struct part *pt)
 }
 
 void
+mond_sens_hashed(struct part *pt, const char *tmpdir, int jobs)
+{
+	size_t c;
+
+	if (!pt->tchash)
+		mond_sens_drop(pt);
+	pt->sens_keyed = pt->sens_hashed = pt->sens_sorted = 1;
+	pt->nshd = pt->nsens;
+	for (c = 0; pt->nsens > 1 && c < pt->nsens; c++) {
+		kn_dict_free(&pt->sdicts[c]);
+		kn_dict_init(&pt->sdicts[c]);
+	}
+	for (c = 0; c < pt->nshd; c++)
+		mond_hash_check(pt, pt->input, pt->incols,
+		    pt->dims[pt->nqi + c].col, pt->dims[pt->nqi + c].name, 0,
+		    KN_CANON_ALL, tmpdir, jobs, (long)c);
+}
+
+void
 mond_sens_drop(struct part *pt)
 {
 	pt->tchash = 1;
@@ -1777,12 +1796,12 @@ mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 			kn_die_sys("writing temp file %s", hc.oname);
 		fclose(hc.out);
 		/* The rows counted again are the rows read. */
-		if (hc.rows != pt->nrows)
+		if (hc.rows != pt->tcn)
 			kn_die("-s %s: %llu rows on the second reading of the "
 			    "input, %llu on the first: the input changed "
 			    "while it was read", name,
 			    (unsigned long long)hc.rows,
-			    (unsigned long long)pt->nrows);
+			    (unsigned long long)pt->tcn);
 	}
 	pt->acct.bread += kn_sort_stats(hc.so)->bytes_read;
 	pt->acct.bwritten += kn_sort_stats(hc.so)->bytes_written;

@@ -428,6 +428,11 @@ void mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 /* Drops the sensitive values' dictionary and counts (sens_hkey): from
  * now on they are known by their hashes (tchash). */
 void mond_sens_drop(struct part *pt);
+/* Then keys them by those hashes (sens_sorted), checked one-to-one,
+ * with the distribution on disk (mond_hash_check, tcpath): after the
+ * reading, or when a node's groups with the values outgrow the budget
+ * (rothko.c); pt->tcn the table's rows. */
+void mond_sens_hashed(struct part *pt, const char *tmpdir, int jobs);
 /* Drops the labels' dictionary and ranks (targ_hkey): from now on they
  * are known by their hashes (targ_hashed). */
 void mond_targ_drop(struct part *pt);

@@ -728,19 +728,17 @@ main(int argc, char *argv[])
 	mond_load(pt, &t, sidx, tidx);
 	if (pt->ooc)
 		pt->jobs = 1;
-	if (pt->sens_hkey && pt->tchash) {
-		/* The values dropped: known by their hashes from now on. */
-		pt->sens_keyed = pt->sens_hashed = pt->sens_sorted = 1;
-		pt->nshd = pt->nsens;
-	}
 	kn_table_free(&t);
-	for (i = 0; i < pt->nshd; i++)
-		mond_hash_check(pt, &in, opt.columns, scols[i], snames[i],
-		    0, KN_CANON_ALL, pt->rk->tmpdir, kn_jobs(&opt),
-		    pt->tchash ? (long)i : -1);
 	pt->tcn = pt->nrows;
 	pt->input = &in;
 	pt->incols = opt.columns;
+	/* The values dropped: known by their hashes from now on. */
+	if (pt->sens_hkey && pt->tchash)
+		mond_sens_hashed(pt, pt->rk->tmpdir, kn_jobs(&opt));
+	for (i = 0; !pt->sens_hkey && i < pt->nshd; i++)
+		mond_hash_check(pt, &in, opt.columns, scols[i], snames[i],
+		    0, KN_CANON_ALL, pt->rk->tmpdir, kn_jobs(&opt),
+		    pt->tchash ? (long)i : -1);
 	if (pt->targ_hashed)
 		mond_targ_check(pt, pt->rk->tmpdir, kn_jobs(&opt));
 	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
@@ -785,21 +783,8 @@ main(int argc, char *argv[])
 			    "buffers alone take %zu MiB, held whatever the "
 			    "budget", (used >> 20) + 1);
 		pt->rk->avail = pt->budget - used;
-		if (pt->sens_sorted) {
-			/* Recursive l's largest counts, out of the nodes'
-			 * share, whatever the groups take (rsens.c). */
-			size_t r = rsens_reserve(pt);
-
-			if (r > pt->rk->avail / 8)
-				mond_too_small(pt, "recursive l-diversity "
-				    "keeps the l - 1 largest counts of a part "
-				    "on disk%s (%zu KiB), more than an eighth "
-				    "of the %zu KiB the nodes have",
-				    pt->nsens > 1 ?
-				    ", in each sensitive column" : "",
-				    (r >> 10) + 1, pt->rk->avail >> 10);
-			pt->rk->avail -= r;
-		}
+		if (pt->sens_sorted)
+			rothko_sens_reserve(pt);
 		pt->pairs_path = kn_tmp_new(pt->rk->tmpdir);
 		if ((pt->pairs = kn_tmp_open(pt->pairs_path, "wb")) == NULL)
 			kn_die_sys("%s", pt->pairs_path);
@@ -857,8 +842,9 @@ main(int argc, char *argv[])
 	if (opt.verbose && pt->tchash)
 		fprintf(stderr, "%s: the sensitive values of -s by their hashes "
 		    "(--closeness, its distribution on disk): %s\n", kn_prog,
-		    pt->sens_hkey ? "their dictionary would take more than an "
-		    "eighth of -S" : "with --variance, always");
+		    pt->sens_hkey ? "held, their dictionary would take more "
+		    "than an eighth of -S, or a node's groups with them more "
+		    "than it leaves" : "with --variance, always");
 	if (opt.verbose && pt->targ_hashed)
 		fprintf(stderr, "%s: the labels of -t by their hashes: their "
 		    "dictionary would take more than an eighth of -S\n",

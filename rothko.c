@@ -476,6 +476,22 @@ rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr)
 	}
 }
 
+void
+rothko_sens_reserve(struct part *pt)
+{
+	/* Recursive l's largest counts, out of the nodes' share, whatever
+	 * the groups take (rsens.c). */
+	size_t r = rsens_reserve(pt);
+
+	if (r > pt->rk->avail / 8)
+		mond_too_small(pt, "recursive l-diversity keeps the l - 1 "
+		    "largest counts of a part on disk%s (%zu KiB), more than an "
+		    "eighth of the %zu KiB the nodes have", pt->nsens > 1 ?
+		    ", in each sensitive column" : "", (r >> 10) + 1,
+		    pt->rk->avail >> 10);
+	pt->rk->avail -= r;
+}
+
 /* The threads of -j that partition a node of n rows in memory
  * (mpar.c): as many as what is left of the budget past the node's rows
  * holds the scratch of each beyond the first (worker_init: its counts
@@ -1381,6 +1397,17 @@ again:
 		}
 		if (pt->rk->gover && !pt->rk->streaming && pt->keyed) {
 			pt->rk->streaming = 1;
+			goto again;
+		}
+		/* Sensitive values held for --closeness whose groups
+		 * outgrow the budget: known by their hashes from here on, as
+		 * past an eighth of -S (mload.c). */
+		if (pt->rk->gover && pt->sens_hkey && !pt->sens_sorted &&
+		    pt->keyed) {
+			for (b = 0; b < pt->rk->fcache * pt->nqi; b++)
+				rothko_gclear(pt, &G[b], 0);
+			mond_sens_hashed(pt, pt->rk->tmpdir, pt->rk->jobs);
+			rothko_sens_reserve(pt);
 			goto again;
 		}
 		/* Labels held whose groups outgrow the budget: known by

@@ -379,6 +379,10 @@ int rothko_rows_ok(struct part *pt);
 /* Exits 1 when the table in memory does not meet the requirements. */
 void rothko_root_check(struct part *pt, const char *name);
 
+/* Keyed by hash (sens_sorted), takes what rsens.c keeps of recursive
+ * l from the nodes' share of the budget, or refuses it. */
+void rothko_sens_reserve(struct part *pt);
+
 /* The leaf of Rothko-S's grown tree a record on disk falls in. */
 size_t rothko_tree_route(struct part *pt, const uint32_t *r);
 
