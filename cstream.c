@@ -98,10 +98,10 @@ feed(struct part *pt, size_t j, kn_sorter *so)
 	while (cstream_next(sp, &g)) {
 		if (g.j != j)
 			continue;
-		rothko_hex_put(line, numkey_of(gval(pt, &g)), 16);
-		rothko_hex_put(line + 16, g.s, 8);
-		rothko_hex_put(line + 24, glabel(pt, &g), 8);
-		rothko_hex_put(line + 32, g.cnt, 16);
+		mond_hex_put(line, numkey_of(gval(pt, &g)), 16);
+		mond_hex_put(line + 16, g.s, 8);
+		mond_hex_put(line + 24, glabel(pt, &g), 8);
+		mond_hex_put(line + 32, g.cnt, 16);
 		kn_sort_add(so, line, sizeof(line));
 	}
 }

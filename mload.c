@@ -1702,32 +1702,16 @@ static void
 hcheck_value(const kn_fsrow *row, void *ctx)
 {
 	struct hcheck *hc = ctx;
-	uint64_t h = sens_hash(row->key[0]), c = row->cnt;
+	uint64_t h = sens_hash(row->key[0]);
 	char line[32];
-	int i;
 
 	/* With out, the value's key on the records (keyed_value), whose
 	 * order the file has. */
 	if (hc->out != NULL)
 		h = numkey_of((int64_t)h);
-
-	for (i = 15; i >= 0; i--, h >>= 4)
-		line[i] = "0123456789abcdef"[h & 15];
-	for (i = 31; i >= 16; i--, c >>= 4)
-		line[i] = "0123456789abcdef"[c & 15];
+	mond_hex_put(line, h, 16);
+	mond_hex_put(line + 16, row->cnt, 16);
 	kn_sort_add(hc->so, line, hc->out != NULL ? 32 : 16);
-}
-
-static uint64_t
-hex_get(const char *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v = v << 4 | (uint64_t)(p[i] <= '9' ? p[i] - '0' :
-		    p[i] - 'a' + 10);
-	return v;
 }
 
 /* The hashes in order: two alike are two values with one key. */
@@ -1742,13 +1726,14 @@ hcheck_hash(const char *line, size_t len, void *ctx)
 		    "which stands for a value out of core (-S): run in memory "
 		    "(-a memory)%s", hc->targ ? "labels of the target" :
 		    "values of the sensitive", hc->col, (unsigned long long)
-		    (hex_get(line, 16) ^ (hc->out != NULL ?
+		    (mond_hex_get(line, 16) ^ (hc->out != NULL ?
 		    (uint64_t)1 << 63 : 0)), hc->targ ?
 		    ", or with a budget that holds the labels" : "");
 	memcpy(hc->last, line, sizeof(hc->last));
 	hc->any = 1;
 	if (hc->out != NULL && len == 32) {
-		uint64_t r[2] = { hex_get(line, 16), hex_get(line + 16, 16) };
+		uint64_t r[2] = { mond_hex_get(line, 16),
+			mond_hex_get(line + 16, 16) };
 
 		if (fwrite(r, sizeof(r), 1, hc->out) != 1)
 			kn_die_sys("writing temp file %s", hc->oname);

@@ -533,6 +533,29 @@ numkey_get(const uint32_t *r, size_t j, size_t kw)
 	return (uint64_t)r[j] << 32 | r[kw];
 }
 
+/* n hex digits at p, and v written as n of them: a key in the lines
+ * of the sorts out of core (mload.c's hash check, rcut.c, rsens.c). */
+static inline uint64_t
+mond_hex_get(const char *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v = v << 4 | (uint64_t)(p[i] <= '9' ? p[i] - '0' :
+		    p[i] - 'a' + 10);
+	return v;
+}
+
+static inline void
+mond_hex_put(char *p, uint64_t v, int n)
+{
+	while (n-- > 0) {
+		p[n] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	}
+}
+
 /* Sets that key. */
 static inline void
 numkey_put(uint32_t *r, size_t j, size_t kw, uint64_t key)

@@ -304,24 +304,24 @@ static void
 scut_line(const char *line, size_t len, void *ctx)
 {
 	struct scut *sc = ctx;
-	uint64_t key = rothko_hex_get(line, 16), cnt = 1;
+	uint64_t key = mond_hex_get(line, 16), cnt = 1;
 	int sd = sens_digits(sc->pt), td = targ_digits(sc->pt);
 
 	/* A cluster's groups (struct rothko's feed) carry a count. */
 	if (len > (size_t)(16 + sd + td) && !sc->pt->targ_hashed)
-		cnt = rothko_hex_get(line + 16 + sd + td, 16);
+		cnt = mond_hex_get(line + 16 + sd + td, 16);
 	if (sc->any && key != sc->cur)
 		scut_boundary(sc);
 	if (!sc->pt->relaxed)
-		group_add(sc->pt, rothko_hex_get(line + 16, sd),
-		    rothko_hex_get(line + 16 + sd, td), cnt, NULL, &sc->L,
+		group_add(sc->pt, mond_hex_get(line + 16, sd),
+		    mond_hex_get(line + 16 + sd, td), cnt, NULL, &sc->L,
 		    &sc->R);
 	/* By hash, the row's rank among its label's rows and their total
 	 * (label_rows): c ln c's steps for the parts. */
 	if (sc->pt->targ_hashed) {
 		struct part *pt = sc->pt;
-		uint64_t j = rothko_hex_get(line + 16 + sd, 16),
-			 t = rothko_hex_get(line + 32 + sd, 16);
+		uint64_t j = mond_hex_get(line + 16 + sd, 16),
+			 t = mond_hex_get(line + 32 + sd, 16);
 
 		sc->L.lf += mond_x_log_x(pt, j) - mond_x_log_x(pt, j - 1);
 		sc->R.lf += mond_x_log_x(pt, t - j) -
@@ -370,18 +370,18 @@ stream_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc,
 	rothko_node_open(pt, &rd);
 	while ((r = rothko_node_next(pt, &rd)) != NULL) {
 		if (lab) {
-			rothko_hex_put(line, mond_targ_of(pt, r), 16);
+			mond_hex_put(line, mond_targ_of(pt, r), 16);
 			at = 16;
 		}
-		rothko_hex_put(line + at, rothko_disk_key(pt, r, j), 16);
-		rothko_hex_put(line + at + 16, mond_sens_of(pt, r), sd);
+		mond_hex_put(line + at, rothko_disk_key(pt, r, j), 16);
+		mond_hex_put(line + at + 16, mond_sens_of(pt, r), sd);
 		if (pt->sens_hashed) {
 			lthr_add(&sc->first, mond_sens_of(pt, r),
 			    rothko_disk_key(pt, r, j));
 			lthr_add(&sc->last, mond_sens_of(pt, r),
 			    rothko_disk_key(pt, r, j));
 		}
-		rothko_hex_put(line + at + 16 + sd, mond_targ_of(pt, r), td);
+		mond_hex_put(line + at + 16 + sd, mond_targ_of(pt, r), td);
 		kn_sort_add(so, line, (size_t)(at + 16 + sd + td));
 	}
 	rothko_read_close(&rd);
@@ -429,7 +429,7 @@ static void
 lr_line(const char *line, size_t len, void *ctx)
 {
 	struct lruns *lr = ctx;
-	uint64_t y = rothko_hex_get(line, 16);
+	uint64_t y = mond_hex_get(line, 16);
 
 	if (lr->any && y != lr->cur)
 		lr_end(lr);
@@ -484,8 +484,8 @@ label_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc,
 			if (fread(line, lr.rest, 1, lr.rows) != 1)
 				kn_die("%s: read error: the file is shorter "
 				    "than written", lr.nrows);
-			rothko_hex_put(line + lr.rest, i, 16);
-			rothko_hex_put(line + lr.rest + 16, t, 16);
+			mond_hex_put(line + lr.rest, i, 16);
+			mond_hex_put(line + lr.rest + 16, t, 16);
 			kn_sort_add(so, line, lr.rest + 32);
 		}
 	if (ferror(lr.lens))
@@ -503,7 +503,7 @@ static void
 hier_line(const char *line, size_t len, void *ctx)
 {
 	struct lruns *lr = ctx;
-	uint64_t ch = rothko_hex_get(line, 8), y = rothko_hex_get(line + 8, 16);
+	uint64_t ch = mond_hex_get(line, 8), y = mond_hex_get(line + 8, 16);
 
 	(void)len;
 	if (lr->any && (ch != lr->child || y != lr->cur))
@@ -532,9 +532,9 @@ label_hier_sum(struct part *pt, size_t j)
 	lr.pt = pt;
 	rothko_node_open(pt, &rd);
 	while ((r = rothko_node_next(pt, &rd)) != NULL) {
-		rothko_hex_put(line, mond_child_of(pt, j,
+		mond_hex_put(line, mond_child_of(pt, j,
 		    (uint32_t)(rothko_disk_key(pt, r, j) - pt->node.mn[j])), 8);
-		rothko_hex_put(line + 8, mond_targ_of(pt, r), 16);
+		mond_hex_put(line + 8, mond_targ_of(pt, r), 16);
 		kn_sort_add(so, line, 24);
 	}
 	rothko_read_close(&rd);

@@ -298,29 +298,6 @@ void rothko_node_groups(struct part *pt, const struct onode *on);
 /* Frees the ranks of a numeric dimension's values. */
 void rothko_local_free(struct dim *dm);
 
-/* n hex digits at p, and v written as n of them: a key in the lines
- * the sorts of nodes on disk take (rcut.c, rsens.c). */
-static inline uint64_t
-rothko_hex_get(const char *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v = v << 4 | (uint64_t)(p[i] <= '9' ? p[i] - '0' :
-		    p[i] - 'a' + 10);
-	return v;
-}
-
-static inline void
-rothko_hex_put(char *p, uint64_t v, int n)
-{
-	while (n-- > 0) {
-		p[n] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	}
-}
-
 /* The key of dimension j in a record on disk: a leaf's code, or a
  * number's key. */
 static inline uint64_t

@@ -88,7 +88,7 @@ cnts_add(struct cnts *c, uint64_t v)
 {
 	char line[16];
 
-	rothko_hex_put(line, ~v, 16);
+	mond_hex_put(line, ~v, 16);
 	kn_sort_add(c->so, line, sizeof(line));
 	c->n += v;
 }
@@ -99,7 +99,7 @@ cnts_line(const char *line, size_t len, void *ctx)
 	struct cnts *c = ctx;
 
 	(void)len;
-	kn_ldiv_add(&c->a, ~rothko_hex_get(line, 16));
+	kn_ldiv_add(&c->a, ~mond_hex_get(line, 16));
 }
 
 /* Whether the part meets -k and -l, as mond_side_ok; frees the sort. */
@@ -142,7 +142,7 @@ static void
 runs_line(const char *line, size_t len, void *ctx)
 {
 	struct runs *ru = ctx;
-	uint64_t h = rothko_hex_get(line, 16);
+	uint64_t h = mond_hex_get(line, 16);
 
 	(void)len;
 	if (ru->any && h != ru->cur) {
@@ -210,7 +210,7 @@ node_col_ok(struct part *pt, size_t col)
 		}
 		if (so == NULL)
 			continue;
-		rothko_hex_put(line, mond_sens_col(pt, r, col), 16);
+		mond_hex_put(line, mond_sens_col(pt, r, col), 16);
 		kn_sort_add(so, line, sizeof(line));
 	}
 	rothko_read_close(&rd);
@@ -294,7 +294,7 @@ static void
 hier_line(const char *line, size_t len, void *ctx)
 {
 	struct hsort *hs = ctx;
-	uint64_t ch = rothko_hex_get(line, 8);
+	uint64_t ch = mond_hex_get(line, 8);
 	kn_i128 x;
 
 	(void)len;
@@ -319,7 +319,7 @@ hier_line(const char *line, size_t len, void *ctx)
 		hs->open = 1;
 	}
 	if (hs->pt->nsvd > 0) {
-		x = (int64_t)rothko_hex_get(line + 24, 16);
+		x = (int64_t)mond_hex_get(line + 24, 16);
 		hs->vs += x;
 		hs->vss += x * x;
 	}
@@ -362,10 +362,10 @@ hier_col_ok(struct part *pt, size_t j, size_t col)
 			}
 			hs.chn[ch]++;
 		}
-		rothko_hex_put(line, ch, 8);
-		rothko_hex_put(line + 8, mond_sens_col(pt, r, col), 16);
+		mond_hex_put(line, ch, 8);
+		mond_hex_put(line + 8, mond_sens_col(pt, r, col), 16);
 		if (pt->nsvd > 0)
-			rothko_hex_put(line + 24,
+			mond_hex_put(line + 24,
 			    (uint64_t)mond_snum_col(pt, r, col), 16);
 		kn_sort_add(so, line, len);
 	}
@@ -825,7 +825,7 @@ first_line(const char *line, size_t len, void *ctx)
 {
 	struct osort *os = ctx;
 	struct ocol *oc = &os->oc[os->c];
-	uint64_t h = rothko_hex_get(line, 16);
+	uint64_t h = mond_hex_get(line, 16);
 	size_t at = 32 + (size_t)os->xd;
 	struct krow k;
 
@@ -836,9 +836,9 @@ first_line(const char *line, size_t len, void *ctx)
 	os->cur = h;
 	os->any = 1;
 	os->run++;
-	k.key = rothko_hex_get(line + 16, 16);
-	k.x = os->xd ? (int64_t)rothko_hex_get(line + 32, os->xd) : 0;
-	k.y = len > at ? rothko_hex_get(line + at, (int)(len - at)) : 0;
+	k.key = mond_hex_get(line + 16, 16);
+	k.x = os->xd ? (int64_t)mond_hex_get(line + 32, os->xd) : 0;
+	k.y = len > at ? mond_hex_get(line + at, (int)(len - at)) : 0;
 	wr(oc->f1, &k, sizeof(k), oc->n1);
 }
 
@@ -852,13 +852,13 @@ second_line(const char *line, size_t len, void *ctx)
 	size_t at = 16 + 3 * (size_t)os->wd;
 	struct orow o;
 
-	o.key = rothko_hex_get(line, 16);
-	o.v = rothko_hex_get(line + 16, os->wd);
-	o.j = rothko_hex_get(line + 16 + os->wd, os->wd);
-	o.t = rothko_hex_get(line + 16 + 2 * os->wd, os->wd);
-	o.x = os->xd ? (int64_t)rothko_hex_get(line + at, os->xd) : 0;
+	o.key = mond_hex_get(line, 16);
+	o.v = mond_hex_get(line + 16, os->wd);
+	o.j = mond_hex_get(line + 16 + os->wd, os->wd);
+	o.t = mond_hex_get(line + 16 + 2 * os->wd, os->wd);
+	o.x = os->xd ? (int64_t)mond_hex_get(line + at, os->xd) : 0;
 	at += (size_t)os->xd;
-	o.y = len > at ? rothko_hex_get(line + at, (int)(len - at)) : 0;
+	o.y = len > at ? mond_hex_get(line + at, (int)(len - at)) : 0;
 	wr(oc->f2, &o, sizeof(o), oc->n2);
 }
 
@@ -1125,13 +1125,13 @@ defer_better(struct osort *os, uint64_t l, uint64_t kc, kn_i128 isc,
 	if (os->ds == NULL)
 		os->ds = kn_sort_new(NULL, 0, 1, os->budget / 2,
 		    os->pt->rk->tmpdir);
-	rothko_hex_put(line, (uint64_t)(k >> 64), 16);
-	rothko_hex_put(line + 16, (uint64_t)k, 16);
-	rothko_hex_put(line + 32, dist, 16);
-	rothko_hex_put(line + 48, l, 16);
-	rothko_hex_put(line + 64, kc, 16);
-	rothko_hex_put(line + 80, ml, 8);
-	rothko_hex_put(line + 88, mr, 8);
+	mond_hex_put(line, (uint64_t)(k >> 64), 16);
+	mond_hex_put(line + 16, (uint64_t)k, 16);
+	mond_hex_put(line + 32, dist, 16);
+	mond_hex_put(line + 48, l, 16);
+	mond_hex_put(line + 64, kc, 16);
+	mond_hex_put(line + 80, ml, 8);
+	mond_hex_put(line + 88, mr, 8);
 	kn_sort_add(os->ds, line, sizeof(line));
 }
 
@@ -1149,12 +1149,12 @@ better_line(const char *line, size_t len, void *ctx)
 	(void)len;
 	if (os->dsdone)
 		return;
-	k = (unsigned __int128)rothko_hex_get(line, 16) << 64 |
-	    rothko_hex_get(line + 16, 16);
+	k = (unsigned __int128)mond_hex_get(line, 16) << 64 |
+	    mond_hex_get(line + 16, 16);
 	isc = (kn_i128)(~k ^ ((unsigned __int128)1 << 127));
-	dist = rothko_hex_get(line + 32, 16);
-	l = rothko_hex_get(line + 48, 16);
-	kc = rothko_hex_get(line + 64, 16);
+	dist = mond_hex_get(line + 32, 16);
+	l = mond_hex_get(line + 48, 16);
+	kc = mond_hex_get(line + 64, 16);
 	/* Of two alike, the one first in the node's order (a dimension
 	 * before this one, or a lesser place in it) is eval_ordered's. */
 	if (best->found && (isc != best->iscore ? isc < best->iscore :
@@ -1163,8 +1163,8 @@ better_line(const char *line, size_t len, void *ctx)
 		os->dsdone = 1;
 		return;
 	}
-	if (exact_ok(os, kc, l, (uint32_t)rothko_hex_get(line + 80, 8),
-	    (uint32_t)rothko_hex_get(line + 88, 8), NULL, NULL)) {
+	if (exact_ok(os, kc, l, (uint32_t)mond_hex_get(line + 80, 8),
+	    (uint32_t)mond_hex_get(line + 88, 8), NULL, NULL)) {
 		take(os, l, kc, isc, 0);
 		os->dsdone = 1;
 	}
@@ -1283,14 +1283,14 @@ col_sorts(struct osort *os, size_t c)
 	so = kn_sort_new(NULL, 0, 1, os->budget, pt->rk->tmpdir);
 	rothko_node_open(pt, &rdr);
 	while ((r = rothko_node_next(pt, &rdr)) != NULL) {
-		rothko_hex_put(line, lab ? mond_targ_of(pt, r) :
+		mond_hex_put(line, lab ? mond_targ_of(pt, r) :
 		    mond_sens_col(pt, r, c), 16);
-		rothko_hex_put(line + 16, rothko_disk_key(pt, r, os->j), 16);
+		mond_hex_put(line + 16, rothko_disk_key(pt, r, os->j), 16);
 		if (os->xd)
-			rothko_hex_put(line + 32, lab ? 0 :
+			mond_hex_put(line + 32, lab ? 0 :
 			    (uint64_t)mond_snum_col(pt, r, c), os->xd);
 		if (yd)
-			rothko_hex_put(line + 32 + os->xd, mond_targ_of(pt, r),
+			mond_hex_put(line + 32 + os->xd, mond_targ_of(pt, r),
 			    yd);
 		kn_sort_add(so, line, 32 + (size_t)os->xd + (size_t)yd);
 	}
@@ -1319,15 +1319,15 @@ col_sorts(struct osort *os, size_t c)
 			os->lft += mond_x_log_x(pt, t);
 		for (i = 1; i <= t; i++) {
 			rd(oc->f1, &k, sizeof(k), oc->n1);
-			rothko_hex_put(line, k.key, 16);
-			rothko_hex_put(line + 16, v, os->wd);
-			rothko_hex_put(line + 16 + os->wd, i, os->wd);
-			rothko_hex_put(line + 16 + 2 * os->wd, t, os->wd);
+			mond_hex_put(line, k.key, 16);
+			mond_hex_put(line + 16, v, os->wd);
+			mond_hex_put(line + 16 + os->wd, i, os->wd);
+			mond_hex_put(line + 16 + 2 * os->wd, t, os->wd);
 			if (os->xd)
-				rothko_hex_put(line + 16 + 3 * os->wd,
+				mond_hex_put(line + 16 + 3 * os->wd,
 				    (uint64_t)k.x, os->xd);
 			if (yd)
-				rothko_hex_put(line + 16 + 3 * os->wd + os->xd,
+				mond_hex_put(line + 16 + 3 * os->wd + os->xd,
 				    k.y, yd);
 			kn_sort_add(so, line, 16 + 3 * (size_t)os->wd +
 			    (size_t)os->xd + (size_t)yd);
@@ -1565,8 +1565,8 @@ tree_value_end(struct tsort *ts)
 		size_t t = ts->touched[i];
 
 		if (ts->so2 != NULL) {
-			rothko_hex_put(line, t, 8);
-			rothko_hex_put(line + 8, ~ts->cnt[t], 16);
+			mond_hex_put(line, t, 8);
+			mond_hex_put(line + 8, ~ts->cnt[t], 16);
 			kn_sort_add(ts->so2, line, sizeof(line));
 		}
 		if (ts->pt->tchash)
@@ -1583,8 +1583,8 @@ static void
 tree_line(const char *line, size_t len, void *ctx)
 {
 	struct tsort *ts = ctx;
-	uint64_t h = rothko_hex_get(line, 16);
-	size_t t = (size_t)rothko_hex_get(line + 16, 8);
+	uint64_t h = mond_hex_get(line, 16);
+	size_t t = (size_t)mond_hex_get(line + 16, 8);
 
 	(void)len;
 	if (ts->any && h != ts->cur)
@@ -1617,7 +1617,7 @@ static void
 count_line(const char *line, size_t len, void *ctx)
 {
 	struct tsort *ts = ctx;
-	size_t t = (size_t)rothko_hex_get(line, 8);
+	size_t t = (size_t)mond_hex_get(line, 8);
 
 	(void)len;
 	if (ts->open && t != ts->node)
@@ -1627,7 +1627,7 @@ count_line(const char *line, size_t len, void *ctx)
 		ts->open = 1;
 		kn_ldiv_begin(&ts->a, &ts->pt->req.ld, ts->ntot[t]);
 	}
-	kn_ldiv_add(&ts->a, ~rothko_hex_get(line + 8, 16));
+	kn_ldiv_add(&ts->a, ~mond_hex_get(line + 8, 16));
 }
 
 /* Each tree node's verdict in sensitive column col, into ts->ok. */
@@ -1671,8 +1671,8 @@ tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
 		}
 		if (so == NULL)
 			continue;
-		rothko_hex_put(line, mond_sens_col(pt, r, col), 16);
-		rothko_hex_put(line + 16, leaf, 8);
+		mond_hex_put(line, mond_sens_col(pt, r, col), 16);
+		mond_hex_put(line + 16, leaf, 8);
 		kn_sort_add(so, line, sizeof(line));
 	}
 	rothko_read_close(&rdr);
