@@ -736,6 +736,18 @@ struct ocol {
 	int tcl;	/* ft's runs carry the value's rows in the table */
 };
 
+/* A cut found too far from the table under t-closeness (tchash): its
+ * left rows, the greatest distance of its left and right parts in a
+ * column (-1 if not measured). */
+struct far {
+	uint64_t l;
+	long double dl, dr;
+};
+
+/* The cuts too far that a cut is checked against (far_fails): the
+ * last ones judged. */
+#define NFAR 8
+
 /* The state of an ordered dimension's cut. */
 struct osort {
 	struct part *pt;
@@ -769,6 +781,9 @@ struct osort {
 	 * score (flush_better), and whether one was settled */
 	kn_sorter *ds;
 	int dsdone;
+	/* t-closeness: the last cuts too far, nfar of them in all */
+	struct far far[NFAR];
+	size_t nfar;
 };
 
 static void
@@ -1010,45 +1025,52 @@ unsure_at(struct osort *os, uint64_t i, struct unsure *u)
 	    os->nu);
 }
 
-/* The last cut found too far from the table on one side of the median
- * (flush_unsure): its left rows, its parts' distances. */
-struct far {
-	uint64_t l;
-	long double dl, dr;
-	int on;
-};
-
 /* Whether a cut of l rows on its left surely fails t-closeness, by the
- * cuts that failed it (rclose_sure_fail). */
+ * cuts judged too far before it (rclose_sure_fail). */
 static int
-far_fails(const struct part *pt, const struct far *fa, uint64_t l)
+far_fails(const struct osort *os, uint64_t l)
 {
-	uint64_t n = pt->node.n;
-	int i;
+	uint64_t n = os->pt->node.n;
+	size_t i;
 
-	for (i = 0; i < 2; i++)
-		if (fa[i].on && (rclose_sure_fail(pt, fa[i].l, fa[i].dl, l) ||
-		    rclose_sure_fail(pt, n - fa[i].l, fa[i].dr, n - l)))
+	for (i = 0; i < os->nfar && i < NFAR; i++)
+		if (rclose_sure_fail(os->pt, os->far[i].l, os->far[i].dl, l) ||
+		    rclose_sure_fail(os->pt, n - os->far[i].l, os->far[i].dr,
+		    n - l))
 			return 1;
+	return 0;
+}
+
+/* exact_ok, unless the cuts too far before show the cut surely too far
+ * (under t-closeness a node whose parts are far from the table is then
+ * read a few times, not once a cut); a cut judged too far joins them. */
+static int
+judged_ok(struct osort *os, uint64_t kc, uint64_t l, uint32_t needl,
+    uint32_t needr)
+{
+	struct far f;
+
+	if (!os->pt->tchash)
+		return exact_ok(os, kc, l, needl, needr, NULL, NULL);
+	if (far_fails(os, l))
+		return 0;
+	if (exact_ok(os, kc, l, needl, needr, &f.dl, &f.dr))
+		return 1;
+	f.l = l;
+	os->far[os->nfar++ % NFAR] = f;
 	return 0;
 }
 
 /* The cuts waiting for their counts, in eval_median's order (the
  * nearest the median first, of two as near the right one): those left
  * of it from the last backwards, those right of it from the first on,
- * until one passes or none is nearer than the best.  Under t-closeness
- * a cut that the last one failed on its side (or on the other) shows
- * surely too far is not read again (far_fails), so that a node whose
- * parts are far from the table is not read once a cut. */
+ * until one passes or none is nearer than the best. */
 static void
 flush_unsure(struct osort *os)
 {
 	uint64_t lo = os->nleft, hi = os->nleft, n = os->pt->node.n;
 	struct unsure a, b, u;
-	struct far fa[2];
-	int side;
 
-	memset(fa, 0, sizeof(fa));
 	if (fflush(os->fu) != 0)
 		kn_die_sys("%s: write error", os->nu);
 	while (lo > 0 || hi < os->nun) {
@@ -1060,23 +1082,16 @@ flush_unsure(struct osort *os)
 		    median_dist(n, a.l))) {
 			u = b;
 			hi++;
-			side = 1;
 		} else {
 			u = a;
 			lo--;
-			side = 0;
 		}
 		if (!nearer(os, u.l))
 			break;
-		if (far_fails(os->pt, fa, u.l))
-			continue;
-		if (exact_ok(os, u.kc, u.l, u.needl, u.needr, &fa[side].dl,
-		    &fa[side].dr)) {
+		if (judged_ok(os, u.kc, u.l, u.needl, u.needr)) {
 			take(os, u.l, u.kc, 0, 0);
 			break;
 		}
-		fa[side].l = u.l;
-		fa[side].on = os->pt->tchash;
 	}
 }
 
@@ -1163,8 +1178,8 @@ better_line(const char *line, size_t len, void *ctx)
 		os->dsdone = 1;
 		return;
 	}
-	if (exact_ok(os, kc, l, (uint32_t)mond_hex_get(line + 80, 8),
-	    (uint32_t)mond_hex_get(line + 88, 8), NULL, NULL)) {
+	if (judged_ok(os, kc, l, (uint32_t)mond_hex_get(line + 80, 8),
+	    (uint32_t)mond_hex_get(line + 88, 8))) {
 		take(os, l, kc, isc, 0);
 		os->dsdone = 1;
 	}
@@ -1215,7 +1230,7 @@ boundary(struct osort *os, uint64_t kc, const struct sweep *L,
 			defer_better(os, l, kc, isc, dist, ml, mr);
 			return;
 		}
-		if ((ml | mr) != 0 && !exact_ok(os, kc, l, ml, mr, NULL, NULL))
+		if ((ml | mr) != 0 && !judged_ok(os, kc, l, ml, mr))
 			return;
 		take(os, l, kc, isc, sc);
 		return;
