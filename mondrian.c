@@ -397,16 +397,47 @@ mond_cut_better(struct part *pt, const struct cut *best, kn_i128 isc,
 	return dist < best->dist;
 }
 
+/* Whether both parts of a cut of l rows on its left, L and R (hist:
+ * L's sensitive counts), meet every requirement (mond_side_ok); under
+ * t-closeness a cut that the cuts too far before it in fs show surely
+ * too far is not judged, and one judged too far joins them
+ * (mondrian.h, struct mfars). */
+static int
+cut_sides_ok(struct part *pt, struct mfars *fs, uint64_t l,
+    const struct side *L, const struct side *R, const uint64_t *hist)
+{
+	long double dl, dr = -1;
+
+	if (!pt->req.hast)
+		return mond_side_ok(pt, L, hist, 0) &&
+		    mond_side_ok(pt, R, hist, 1);
+	if (mond_far_fails(pt, fs, pt->node.n, l))
+		return 0;
+	pt->tdist = -1;
+	if (mond_side_ok(pt, L, hist, 0)) {
+		dl = pt->tdist;
+		pt->tdist = -1;
+		if (mond_side_ok(pt, R, hist, 1))
+			return 1;
+		dr = pt->tdist;
+	} else
+		dl = pt->tdist;
+	mond_far_add(fs, l, dl, dr);
+	return 0;
+}
+
 /* Considers the cuts of an ordered dimension (numeric, or any in
  * relaxed mode) by information gain or regression, updating best. */
 static void
 eval_ordered(struct part *pt, size_t j, struct cut *best)
 {
 	struct side L, R;
+	struct mfars fs;
 	size_t n = pt->node.n, i;
 	const uint32_t *lab = NULL;
 
 	pt->sample.m = 2;
+	fs.n = 0;
 
 	sort_dim(pt, j);
 	/* Infogain with no sensitive column: the labels in the node's order
@@ -447,8 +478,7 @@ eval_ordered(struct part *pt, size_t j, struct cut *best)
 			sc = mond_regression_term(L.ts, l) +
 			    mond_regression_term(R.ts, n - l);
 		if (!mond_cut_better(pt, best, isc, sc, dist) ||
-		    !mond_side_ok(pt, &L, pt->hs_side, 0) ||
-		    !mond_side_ok(pt, &R, pt->hs_side, 1))
+		    !cut_sides_ok(pt, &fs, l, &L, &R, pt->hs_side))
 			continue;
 		best->found = 1;
 		best->dim = j;
@@ -514,10 +544,12 @@ static void
 eval_median(struct part *pt, size_t j, struct cut *best)
 {
 	struct side La, Ra, Lb, Rb;
+	struct mfars fs;
 	size_t n = pt->node.n, i, nb = 0, c = 0, pa, pb;
 	long r, l;
 
 	pt->sample.m = 2;
+	fs.n = 0;
 
 	sort_dim(pt, j);
 	/* The cut positions, as row counts of the left part. */
@@ -576,8 +608,7 @@ eval_median(struct part *pt, size_t j, struct cut *best)
 					(pt->node.b + pt->perm[pa]) *
 					    pt->rec_words,
 				    &La, &Ra, pt->hs_side, 1);
-			if (!mond_side_ok(pt, &La, pt->hs_side, 0) ||
-			    !mond_side_ok(pt, &Ra, pt->hs_side, 1))
+			if (!cut_sides_ok(pt, &fs, L, &La, &Ra, pt->hs_side))
 				continue;
 		} else {
 			L = pt->grp[l--];
@@ -587,8 +618,7 @@ eval_median(struct part *pt, size_t j, struct cut *best)
 					(pt->node.b + pt->perm[pb - 1]) *
 					    pt->rec_words,
 				    &Lb, &Rb, pt->hs_side2, -1);
-			if (!mond_side_ok(pt, &Lb, pt->hs_side2, 0) ||
-			    !mond_side_ok(pt, &Rb, pt->hs_side2, 1))
+			if (!cut_sides_ok(pt, &fs, L, &Lb, &Rb, pt->hs_side2))
 				continue;
 		}
 		best->found = 1;

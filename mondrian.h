@@ -338,6 +338,9 @@ struct part {
 	kn_tval *tv, *tv2;
 	size_t tvcap, tv2cap;
 	kn_tscratch tsc;
+	/* The greatest distance to the table msens_pairs_ok measured
+	 * since it was set to -1 (mond_far_side_ok). */
+	long double tdist;
 	struct part_sample sample;
 	struct part_node node;
 
@@ -425,6 +428,35 @@ void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
 void mond_hash_check(struct part *pt, kn_input *in, const char *columns,
     size_t scol, const char *name, int targ, int canon, const char *tmpdir,
     int jobs, long tcol);
+/*
+ * t-closeness: the cuts of an ordered dimension found too far from the
+ * table (the last MOND_NFAR judged), each its left rows and the greatest
+ * distance of its left and right parts in a column (-1 if not
+ * measured).  A part at the distance d from the table and one of b rows
+ * that holds it or is held by it, of a rows, differ by |a - b| / max(a,
+ * b) at most (their total variation, for any of the three distances,
+ * whose ground distances are at most 1), and so do their distances (the
+ * triangle inequality): a cut that the cuts too far show surely
+ * farther than t is not judged again (msens.c), so that a node whose
+ * parts are far from the table is not measured once a cut.
+ */
+#define MOND_NFAR 8
+struct mfars {
+	struct {
+		uint64_t l;
+		long double dl, dr;
+	} f[MOND_NFAR];
+	size_t n;
+};
+
+/* Whether a cut of l rows on its left, of a node of n, surely fails
+ * t-closeness by the cuts in fs. */
+int mond_far_fails(const struct part *pt, const struct mfars *fs,
+    uint64_t n, uint64_t l);
+/* The cut of l rows on its left failed, its parts at dl and dr. */
+void mond_far_add(struct mfars *fs, uint64_t l, long double dl,
+    long double dr);
+
 /* Drops the sensitive values' dictionary and counts (sens_hkey): from
  * now on they are known by their hashes (tchash). */
 void mond_sens_drop(struct part *pt);

@@ -8,6 +8,7 @@
  * diversity and t-closeness in each).  Used by in-memory Mondrian,
  * Rothko-T (the same side counts) and Rothko-S's prune step.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,6 +266,57 @@ msens_prepare(struct part *pt, kn_hier *const *h, char *const *names)
 	}
 }
 
+/* Whether a part of b rows that holds a part of a rows at the distance
+ * d, or is held by it, is surely farther than t (mondrian.h, struct
+ * mfars).  The margin is far above long double's rounding of d (S / (2 n
+ * N), S below 2^256: a relative error of a few 2^-64) and of the
+ * difference. */
+static int
+sure_far(const struct part *pt, uint64_t a, long double d, uint64_t b)
+{
+	long double t = (long double)pt->req.tm / powl(10, pt->req.ts);
+	long double far = (long double)(a > b ? a - b : b - a) /
+	    (long double)(a > b ? a : b);
+
+	return d >= 0 && d - far > t + 1e-9L;
+}
+
+int
+mond_far_fails(const struct part *pt, const struct mfars *fs, uint64_t n,
+    uint64_t l)
+{
+	size_t i;
+
+	for (i = 0; i < fs->n && i < MOND_NFAR; i++)
+		if (sure_far(pt, fs->f[i].l, fs->f[i].dl, l) ||
+		    sure_far(pt, n - fs->f[i].l, fs->f[i].dr, n - l))
+			return 1;
+	return 0;
+}
+
+void
+mond_far_add(struct mfars *fs, uint64_t l, long double dl, long double dr)
+{
+	size_t i = fs->n++ % MOND_NFAR;
+
+	fs->f[i].l = l;
+	fs->f[i].dl = dl;
+	fs->f[i].dr = dr;
+}
+
+/* kn_tclose_ids, the distance noted in pt->tdist (the greatest). */
+static int
+tclose_noted(struct part *pt, size_t j, kn_tval *v, size_t m, uint64_t n)
+{
+	long double d;
+	int ok = kn_tclose_ids(&pt->tc[j], pt->tpos[j], v, m, n, &pt->tsc,
+	    &d);
+
+	if (d > pt->tdist)
+		pt->tdist = d;
+	return ok;
+}
+
 int
 msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n)
 {
@@ -274,8 +326,7 @@ msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n)
 	if (n == 0)
 		return 1;
 	if (pt->nsens <= 1)
-		return !pt->req.hast || kn_tclose_ids(&pt->tc[0], pt->tpos[0],
-		    v, m, n, &pt->tsc, NULL);
+		return !pt->req.hast || tclose_noted(pt, 0, v, m, n);
 	pt->tv2 = kn_grow(pt->tv2, &pt->tv2cap, m, sizeof(kn_tval), 64);
 	w = pt->tv2;
 	for (j = 0; j < pt->nsens; j++) {
@@ -310,8 +361,7 @@ msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n)
 			    pt->req.vs, &var))
 				return 0;
 		}
-		if (pt->req.hast && !kn_tclose_ids(&pt->tc[j], pt->tpos[j], w,
-		    k, n, &pt->tsc, NULL))
+		if (pt->req.hast && !tclose_noted(pt, j, w, k, n))
 			return 0;
 	}
 	return 1;

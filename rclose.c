@@ -22,7 +22,6 @@
  * (rclose_local).
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,18 +161,6 @@ rclose_ok(const struct part *pt, struct rcsum *s, uint64_t n, long double *d)
 		    "table than it");
 	kn_tclose_equal_rest(&s->S, s->in, pt->tcn, n);
 	return kn_tclose_judge(&tc, s->S, n, d);
-}
-
-int
-rclose_sure_fail(const struct part *pt, uint64_t a, long double d, uint64_t b)
-{
-	long double t = (long double)pt->req.tm / powl(10, pt->req.ts);
-	long double far = (long double)(a > b ? a - b : b - a) /
-	    (long double)(a > b ? a : b);
-
-	/* A margin far above long double's rounding of d (S / (2 n N),
-	 * S below 2^256: a relative error of a few 2^-64) and of far. */
-	return d >= 0 && d - far > t + 1e-9L;
 }
 
 /* ---- a node in memory ---------------------------------------------- */

@@ -396,12 +396,6 @@ void rclose_add(const struct part *pt, struct rcsum *s, uint64_t c,
  * distance in *d (if not NULL); ends s. */
 int rclose_ok(const struct part *pt, struct rcsum *s, uint64_t n,
     long double *d);
-/* Whether a part of b rows that holds a part of a rows at the distance
- * d, or is held by it, is surely farther than t: the two differ by
- * |a - b| / max(a, b) at most (their total variation), and so do their
- * distances to the table (the triangle inequality). */
-int rclose_sure_fail(const struct part *pt, uint64_t a, long double d,
-    uint64_t b);
 /* A node in memory: tc[c] and tpos[c] of its values' ids (local_put),
  * looked up; freed by rclose_local_free. */
 void rclose_local(struct part *pt);

@@ -736,18 +736,6 @@ struct ocol {
 	int tcl;	/* ft's runs carry the value's rows in the table */
 };
 
-/* A cut found too far from the table under t-closeness (tchash): its
- * left rows, the greatest distance of its left and right parts in a
- * column (-1 if not measured). */
-struct far {
-	uint64_t l;
-	long double dl, dr;
-};
-
-/* The cuts too far that a cut is checked against (far_fails): the
- * last ones judged. */
-#define NFAR 8
-
 /* The state of an ordered dimension's cut. */
 struct osort {
 	struct part *pt;
@@ -781,9 +769,7 @@ struct osort {
 	 * score (flush_better), and whether one was settled */
 	kn_sorter *ds;
 	int dsdone;
-	/* t-closeness: the last cuts too far, nfar of them in all */
-	struct far far[NFAR];
-	size_t nfar;
+	struct mfars far;	/* t-closeness: the last cuts too far */
 };
 
 static void
@@ -1025,22 +1011,6 @@ unsure_at(struct osort *os, uint64_t i, struct unsure *u)
 	    os->nu);
 }
 
-/* Whether a cut of l rows on its left surely fails t-closeness, by the
- * cuts judged too far before it (rclose_sure_fail). */
-static int
-far_fails(const struct osort *os, uint64_t l)
-{
-	uint64_t n = os->pt->node.n;
-	size_t i;
-
-	for (i = 0; i < os->nfar && i < NFAR; i++)
-		if (rclose_sure_fail(os->pt, os->far[i].l, os->far[i].dl, l) ||
-		    rclose_sure_fail(os->pt, n - os->far[i].l, os->far[i].dr,
-		    n - l))
-			return 1;
-	return 0;
-}
-
 /* exact_ok, unless the cuts too far before show the cut surely too far
  * (under t-closeness a node whose parts are far from the table is then
  * read a few times, not once a cut); a cut judged too far joins them. */
@@ -1048,16 +1018,15 @@ static int
 judged_ok(struct osort *os, uint64_t kc, uint64_t l, uint32_t needl,
     uint32_t needr)
 {
-	struct far f;
+	long double dl, dr;
 
 	if (!os->pt->tchash)
 		return exact_ok(os, kc, l, needl, needr, NULL, NULL);
-	if (far_fails(os, l))
+	if (mond_far_fails(os->pt, &os->far, os->pt->node.n, l))
 		return 0;
-	if (exact_ok(os, kc, l, needl, needr, &f.dl, &f.dr))
+	if (exact_ok(os, kc, l, needl, needr, &dl, &dr))
 		return 1;
-	f.l = l;
-	os->far[os->nfar++ % NFAR] = f;
+	mond_far_add(&os->far, l, dl, dr);
 	return 0;
 }
 
