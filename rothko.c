@@ -1045,7 +1045,10 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 		}
 	}
 	rothko_read_open(pt, &rd, on);
-	while ((r = rothko_read_chunk(pt, &rd, &n)) != NULL)
+	/* Its statistics over the budget (gover, counted softly): the
+	 * caller makes the step again. */
+	while (!pt->rk->gover &&
+	    (r = rothko_read_chunk(pt, &rd, &n)) != NULL)
 		for (i = 0; i < n; i++, r += dw) {
 			size_t lt = rothko_tree_route(pt, r);
 			struct pstat *p = &ps[lt];
@@ -1101,13 +1104,14 @@ static size_t
 rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
     const char *checkname)
 {
-	/* The sample takes the room of a node in memory (mem_row_bytes),
-	 * and 40 bytes a row for the tree grown on it. */
-	uint64_t ns = pt->rk->avail / (mem_row_bytes(pt) + 40),
-		 kk, lo, hi;
+	uint64_t ns, kk, lo, hi;
 	struct pstat *ps;
 	size_t t, nk = 0;
 
+again:
+	/* The sample takes the room of a node in memory (mem_row_bytes),
+	 * and 40 bytes a row for the tree grown on it. */
+	ns = pt->rk->avail / (mem_row_bytes(pt) + 40);
 	if (pt->rk->sample_max != 0 && ns > pt->rk->sample_max)
 		ns = pt->rk->sample_max;
 	if (pt->rk->fit_rows != 0 && ns > pt->rk->fit_rows)
@@ -1182,9 +1186,14 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 		memset(&pt->grow, 0, sizeof(pt->grow));
 		return 0;
 	}
-	/* Repartitioning, with the population statistics of the leaves. */
+	/* Repartitioning, with the population statistics of the leaves.
+	 * The values of --closeness held (sens_hkey) may outgrow the
+	 * budget there: counted softly (gover), and known by their hashes
+	 * then. */
 	ps = kn_zalloc(pt->grow.n * sizeof(struct pstat));
 	pt->rk->gbytes = 0;
+	pt->rk->gover = 0;
+	pt->rk->gsoft = pt->sens_hkey && !pt->sens_sorted;
 	route_rows(pt, on, ps, 1);
 	if (pt->sens_sorted) {
 		int *ok = kn_alloc((pt->grow.n + 1) * sizeof(int));
@@ -1195,7 +1204,7 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 		free(ok);
 	}
 	/* Pruning, bottom up: kids come after their parents. */
-	for (t = pt->grow.n; t-- > 0;) {
+	for (t = pt->grow.n; t-- > 0 && !pt->rk->gover;) {
 		struct tnode *tn = &pt->grow.t[t];
 		size_t k;
 		int bad = 0;
@@ -1221,6 +1230,26 @@ rothko_s_step(struct part *pt, const struct onode *on, struct onode **kids,
 				merge_down(pt, tn->kid0 + k, ps, &ps[t]);
 			tn->leaf = 1;
 		}
+	}
+	pt->rk->gsoft = 0;
+	if (pt->rk->gover) {
+		/* The step made again with the values by their hashes, as
+		 * past an eighth of -S (mload.c). */
+		for (t = 0; t < pt->grow.n; t++) {
+			pstat_free(&ps[t]);
+			if (ps[t].path != NULL)
+				kn_tmp_close(ps[t].path);
+			free(pt->grow.t[t].cid);
+		}
+		free(ps);
+		free(pt->grow.t);
+		free(pt->grow.tcls);
+		free(pt->grow.stnode);
+		memset(&pt->grow, 0, sizeof(pt->grow));
+		pt->rk->gover = 0;
+		mond_sens_hashed(pt, pt->rk->tmpdir, pt->rk->jobs);
+		rothko_sens_reserve(pt);
+		goto again;
 	}
 	if (pt->grow.t[0].leaf) {
 		/* Everything merged back: no progress. */
