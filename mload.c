@@ -559,6 +559,18 @@ dicts_check(struct part *pt)
 	d = mond_dicts_bytes(pt);
 	if (d + ooc_reserve(pt) + c <= pt->budget)
 		return;
+	/* Past the budget, what hashes can stand for is dropped before
+	 * the rest is refused. */
+	if ((pt->sens_hkey && !pt->tchash) ||
+	    (pt->targ_hkey && !pt->targ_hashed)) {
+		if (pt->sens_hkey && !pt->tchash)
+			mond_sens_drop(pt);
+		if (pt->targ_hkey && !pt->targ_hashed)
+			mond_targ_drop(pt);
+		d = mond_dicts_bytes(pt);
+		if (d + ooc_reserve(pt) + c <= pt->budget)
+			return;
+	}
 	/* Each part named, as a refusal with no sensitive column, target
 	 * or hierarchy must not blame their dictionaries. */
 	mond_size(ds, sizeof(ds), d);
@@ -567,7 +579,7 @@ dicts_check(struct part *pt)
 	/* What holds the values, when the user can choose otherwise
 	 * (partition(1), -S): by the options, so that the message is the
 	 * same for any -j, whose blocks join the dictionaries in turn. */
-	if (pt->has_sens && !pt->sens_keyed)
+	if (pt->has_sens && !pt->sens_keyed && !pt->tchash)
 		snprintf(why, sizeof(why), ", the sensitive values among "
 		    "them, which -l, --closeness and several -s hold in "
 		    "memory under --job, and --closeness under --distance "
