@@ -620,6 +620,14 @@ fi
 	for c in "${cases[@]}"; do
 		rothko_s_meets "$c"
 	done
+	# A budget the reading's chunks pass: the values are dropped for
+	# their hashes first, and the refusal does not blame them (found by
+	# review).
+	run --separate-stderr partition -a rothko-t -S 300K -T "$T" \
+	    -q age,salary -k 10 -s s,m --closeness 0.6 "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"two chunks of 4096 rows (320 KiB)"* ]]
+	[[ "$stderr" != *"the sensitive values among them"* ]]
 }
 
 @test "Rothko-T, recursive l whose l - 1 largest counts pass the budget: refused with exit 2, naming what and how much, no output; in memory the same table passes" {
