@@ -81,9 +81,20 @@ numkey_flush(struct part *pt, size_t nb)
 	uint64_t c = pt->spooled / MOND_CHUNK;
 	size_t i, j;
 
-	for (i = 0; i < nb; i++)
-		memcpy(out + i * pt->dwords, pt->rec + i * pt->rec_words,
+	for (i = 0; i < nb; i++) {
+		uint32_t *r = out + i * pt->dwords;
+
+		memcpy(r, pt->rec + i * pt->rec_words,
 		    pt->rec_words * sizeof(uint32_t));
+		/* A dictionary dropped for the hashes (mond_sens_drop,
+		 * mond_targ_drop): its ids 0 from then on, as one thread
+		 * codes them, whatever ids the threads of -j gave the rows
+		 * of a block coded before (the bytes on disk the same). */
+		if (pt->sens_hkey && pt->tchash)
+			r[pt->word_sens] = 0;
+		if (pt->targ_hkey && pt->targ_hashed)
+			r[pt->word_targ] = 0;
+	}
 	for (j = 0; j < pt->nkd; j++) {
 		struct dim *dm = &pt->dims[j];
 		int sc = dm->sc_now;
