@@ -1094,6 +1094,26 @@ route_rows(struct part *pt, const struct onode *on, struct pstat *ps, int stats)
 	pt->acct.repart++;
 }
 
+/* Frees a step's statistics ps, the files of its leaves not handed on,
+ * and its tree. */
+static void
+step_free(struct part *pt, struct pstat *ps)
+{
+	size_t t;
+
+	for (t = 0; t < pt->grow.n; t++) {
+		pstat_free(&ps[t]);
+		if (ps[t].path != NULL)
+			kn_tmp_close(ps[t].path);
+		free(pt->grow.t[t].cid);
+	}
+	free(ps);
+	free(pt->grow.t);
+	free(pt->grow.tcls);
+	free(pt->grow.stnode);
+	memset(&pt->grow, 0, sizeof(pt->grow));
+}
+
 /* One step of Rothko-S on a node too large for memory: grow a tree on
  * a sample with the tests of 004 §3.1, repartition the node across its
  * leaves counting their population statistics, merge back every
@@ -1235,17 +1255,7 @@ again:
 	if (pt->rk->gover) {
 		/* The step made again with the values by their hashes, as
 		 * past an eighth of -S (mload.c). */
-		for (t = 0; t < pt->grow.n; t++) {
-			pstat_free(&ps[t]);
-			if (ps[t].path != NULL)
-				kn_tmp_close(ps[t].path);
-			free(pt->grow.t[t].cid);
-		}
-		free(ps);
-		free(pt->grow.t);
-		free(pt->grow.tcls);
-		free(pt->grow.stnode);
-		memset(&pt->grow, 0, sizeof(pt->grow));
+		step_free(pt, ps);
 		pt->rk->gover = 0;
 		mond_sens_hashed(pt, pt->rk->tmpdir, pt->rk->jobs);
 		rothko_sens_reserve(pt);
@@ -1262,17 +1272,7 @@ again:
 		tree_collect(pt, 0, ps, *kids, &nk);
 		pt->ncuts += count_cuts(pt, 0);
 	}
-	for (t = 0; t < pt->grow.n; t++) {
-		pstat_free(&ps[t]);
-		if (ps[t].path != NULL)
-			kn_tmp_close(ps[t].path);
-		free(pt->grow.t[t].cid);
-	}
-	free(ps);
-	free(pt->grow.t);
-	free(pt->grow.tcls);
-	free(pt->grow.stnode);
-	memset(&pt->grow, 0, sizeof(pt->grow));
+	step_free(pt, ps);
 	return nk;
 }
 
