@@ -272,9 +272,8 @@ msens_prepare(struct part *pt, kn_hier *const *h, char *const *names)
  * N), S below 2^256: a relative error of a few 2^-64) and of the
  * difference. */
 static int
-sure_far(const struct part *pt, uint64_t a, long double d, uint64_t b)
+sure_far(long double t, uint64_t a, long double d, uint64_t b)
 {
-	long double t = (long double)pt->req.tm / powl(10, pt->req.ts);
 	long double far = (long double)(a > b ? a - b : b - a) /
 	    (long double)(a > b ? a : b);
 
@@ -285,11 +284,16 @@ int
 mond_far_fails(const struct part *pt, const struct mfars *fs, uint64_t n,
     uint64_t l)
 {
+	long double t;
 	size_t i;
 
+	/* t once a cut, not once a comparison (each cut of a node). */
+	if (fs->n == 0)
+		return 0;
+	t = (long double)pt->req.tm / powl(10, pt->req.ts);
 	for (i = 0; i < fs->n && i < MOND_NFAR; i++)
-		if (sure_far(pt, fs->f[i].l, fs->f[i].dl, l) ||
-		    sure_far(pt, n - fs->f[i].l, fs->f[i].dr, n - l))
+		if (sure_far(t, fs->f[i].l, fs->f[i].dl, l) ||
+		    sure_far(t, n - fs->f[i].l, fs->f[i].dr, n - l))
 			return 1;
 	return 0;
 }

@@ -317,7 +317,7 @@ main(int argc, char *argv[])
 	kn_hier *sh[KN_MAXSENS] = { NULL };
 	size_t *datec = NULL, ndate = 0;
 	int ch, hasclasscol = 0;
-	int seedset = 0, alphaset = 0, job = JOB_NONE, reads;
+	int seedset = 0, alphaset = 0, job = JOB_NONE, reads, tcdisk;
 	uint64_t ntot;
 	struct timespec t0, t1;
 	FILE *fp = NULL;
@@ -664,11 +664,10 @@ main(int argc, char *argv[])
 	 * values are held while they take at most an eighth of -S, each
 	 * record's hashes spooled beside their id (sens_hkey), and past
 	 * that the run switches to them (mload.c's mond_sens_drop). */
-	pt->tchash = pt->ooc && job == JOB_NONE && pt->req.hast &&
+	tcdisk = pt->ooc && job == JOB_NONE && pt->req.hast &&
 	    pt->req.dist == KN_DIST_EQUAL && !pt->relaxed;
-	pt->sens_hkey = pt->tchash && !pt->req.hasv && !pt->msvar;
-	if (pt->sens_hkey)
-		pt->tchash = 0;
+	pt->sens_hkey = tcdisk && !pt->req.hasv && !pt->msvar;
+	pt->tchash = tcdisk && !pt->sens_hkey;
 	pt->sens_sorted = pt->ooc && job == JOB_NONE && !pt->sens_hashed &&
 	    !pt->relaxed && (pt->tchash || (!pt->req.hast &&
 	    (pt->req.ld.on || pt->msvar)));

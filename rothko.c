@@ -1428,28 +1428,25 @@ again:
 			pt->rk->streaming = 1;
 			goto again;
 		}
-		/* Sensitive values held for --closeness whose groups
-		 * outgrow the budget: known by their hashes from here on, as
-		 * past an eighth of -S (mload.c). */
-		if (pt->rk->gover && pt->sens_hkey && !pt->sens_sorted &&
-		    pt->keyed) {
+		/* Sensitive values held for --closeness, then labels,
+		 * whose groups outgrow the budget: known by their hashes from
+		 * here on, as past an eighth of -S (mload.c), so that a
+		 * larger budget does not fail where a smaller one passes. */
+		if (pt->rk->gover && pt->keyed &&
+		    ((pt->sens_hkey && !pt->sens_sorted) ||
+		    (pt->targ_hkey && !pt->targ_hashed))) {
 			for (b = 0; b < pt->rk->fcache * pt->nqi; b++)
 				rothko_gclear(pt, &G[b], 0);
-			mond_sens_hashed(pt, pt->rk->tmpdir, pt->rk->jobs);
-			rothko_sens_reserve(pt);
-			goto again;
-		}
-		/* Labels held whose groups outgrow the budget: known by
-		 * their hashes from here on, as past an eighth of -S, so
-		 * that a larger budget does not fail where a smaller one
-		 * passes. */
-		if (pt->rk->gover && pt->targ_hkey && !pt->targ_hashed &&
-		    pt->keyed) {
-			for (b = 0; b < pt->rk->fcache * pt->nqi; b++)
-				rothko_gclear(pt, &G[b], 0);
-			mond_targ_drop(pt);
-			mond_targ_check(pt, pt->rk->tmpdir, pt->rk->jobs);
-			pt->rk->streaming = 1;
+			if (pt->sens_hkey && !pt->sens_sorted) {
+				mond_sens_hashed(pt, pt->rk->tmpdir,
+				    pt->rk->jobs);
+				rothko_sens_reserve(pt);
+			} else {
+				mond_targ_drop(pt);
+				mond_targ_check(pt, pt->rk->tmpdir,
+				    pt->rk->jobs);
+				pt->rk->streaming = 1;
+			}
 			goto again;
 		}
 		if (pt->rk->gover) {
