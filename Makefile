@@ -127,7 +127,7 @@ score.o utility.o: utility.h
 score.o risk.o: risk.h
 score.o target.o: target.h extsort.h
 score.o target.o recode.o cvals.o: cvals.h extsort.h
-score.o recode.o tcdisk.o lateval.o latdisk.o: tcdisk.h extsort.h
+score.o recode.o tcdisk.o lateval.o latdisk.o mload.o: tcdisk.h extsort.h
 value.o target.o risk.o report.o regions.o rstats.o keyset.o rowpar.o \
     utility.o: kanon.h
 tests/hypo-check: hypo.h

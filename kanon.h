@@ -1110,6 +1110,14 @@ int kn_variance_ok(uint64_t n, const kn_sum *sm, int F, kn_i128 vm,
 enum { KN_DIST_EQUAL, KN_DIST_ORDERED, KN_DIST_HIER };
 extern const char *const kn_dist_name[];
 
+/* A sum of kn_tclose_ok's terms in 256 bits (kn_tclose_run). */
+typedef struct {
+	unsigned __int128 hi, lo;
+} kn_tsum;
+#define KN_TEND ((size_t)-1)
+typedef kn_tsum (*kn_tsum_fn)(const void *ext, unsigned __int128 sN,
+    uint64_t n, size_t a, size_t b);
+
 /* The whole table's distribution of a sensitive column, against which
  * each class is measured: positions 0..m-1 hold C[pos] rows of N.  For
  * the equal and ordered distances the positions are the table's values
@@ -1130,6 +1138,12 @@ typedef struct {
 	uint32_t **up;		/* up[l][node at l] = its parent */
 	uint64_t **tot;		/* tot[l][node]: the table's rows under it */
 	size_t *nnode;		/* nodes per level */
+	/* ordered, over some of the table's values only (rclose.c): the
+	 * term of the run between the class's values at positions a and b
+	 * (KN_TEND for the table's ends), s N its rows up to a times N;
+	 * ext is run's, and cum and P are not used */
+	kn_tsum_fn run;
+	const void *ext;
 } kn_tclose;
 
 /* A sensitive value's rows in a class: its position and count. */
@@ -1170,9 +1184,6 @@ int kn_tclose_ids(const kn_tclose *tc, const uint32_t *pos, kn_tval *v,
 /* The parts of kn_tclose_ok, for a class measured piece by piece (as
  * tcdisk.c does out of core), in the same exact integers.  S, the
  * distance times norm n N, is a sum of terms in 256 bits. */
-typedef struct {
-	unsigned __int128 hi, lo;
-} kn_tsum;
 void kn_tsum_add(kn_tsum *S, kn_tsum x);
 /* The equal distance: a value of c of the class's n rows and C of the
  * table's N adds |c N - C n|; then, once, the table's rows of the

@@ -32,6 +32,7 @@
 #include "extsort.h"
 #include "kanon.h"
 #include "mondrian.h"
+#include "tcdisk.h"
 
 /* Why mond_parse_num refused s, in words for a message. */
 const char *
@@ -582,8 +583,8 @@ dicts_check(struct part *pt)
 	if (pt->has_sens && !pt->sens_keyed && !pt->tchash)
 		snprintf(why, sizeof(why), ", the sensitive values among "
 		    "them, which -l, --closeness and several -s hold in "
-		    "memory under --job, and --closeness under --distance "
-		    "ordered or hierarchical (otherwise none of them "
+		    "memory under --job, and --closeness under "
+		    "--distance hierarchical (otherwise none of them "
 		    "does)%s",
 		    pt->has_targ && !pt->targ_keyed && !pt->targ_hkey ?
 		    ", and the labels of -t, which --split infogain holds "
@@ -659,6 +660,12 @@ static uint64_t
 sens_hash(kn_str v)
 {
 	return kn_hash(v.p, v.n) >> (64 - MOND_HASH_BITS);
+}
+
+uint64_t
+mond_sens_key(kn_str v)
+{
+	return numkey_of((int64_t)sens_hash(v));
 }
 
 /* The key of keyed column j's value v (dims[nqi..nkd)): its number
@@ -1706,6 +1713,16 @@ struct hcheck {
 	FILE *out;
 	const char *oname;
 	uint64_t rows;
+	/* the ordered distance (tcord): the values by their keys in its
+	 * order, as numbers (ord[0], while numeric) and as bytes (ord[1]);
+	 * then each position's record to out and the pairs (hash,
+	 * position) to map, and their sums */
+	kn_sorter *ord[2], *map;
+	int numeric;
+	char *kb;
+	size_t kcap;
+	uint64_t pos, cum;
+	unsigned __int128 P;
 };
 
 /* A distinct sensitive value: its hash to the sort, and with out its
@@ -1716,14 +1733,37 @@ hcheck_value(const kn_fsrow *row, void *ctx)
 	struct hcheck *hc = ctx;
 	uint64_t h = sens_hash(row->key[0]);
 	char line[32];
+	size_t i, n;
 
 	/* With out, the value's key on the records (keyed_value), whose
 	 * order the file has. */
 	if (hc->out != NULL)
 		h = numkey_of((int64_t)h);
+	for (i = 0; hc->ord[0] != NULL && i < 2; i++) {
+		if (i == 0 && (!hc->numeric || !(hc->numeric =
+		    tcd_numeric(row->key[0].p, row->key[0].n))))
+			continue;
+		n = tcd_order_key(row->key[0].p, row->key[0].n, i == 0,
+		    &hc->kb, &hc->kcap);
+		hc->kb = kn_grow(hc->kb, &hc->kcap, n + 33, 1, 256);
+		hc->kb[n] = '\t';
+		mond_hex_put(hc->kb + n + 1, h, 16);
+		mond_hex_put(hc->kb + n + 17, row->cnt, 16);
+		kn_sort_add(hc->ord[i], hc->kb, n + 33);
+	}
 	mond_hex_put(line, h, 16);
 	mond_hex_put(line + 16, row->cnt, 16);
 	kn_sort_add(hc->so, line, hc->out != NULL ? 32 : 16);
+}
+
+void
+mond_hash_dup(const char *col, uint64_t h, int targ)
+{
+	kn_die("two %s column '%s' share the 64-bit hash %016llx, which "
+	    "stands for a value out of core (-S): run in memory (-a "
+	    "memory)%s", targ ? "labels of the target" : "values of the "
+	    "sensitive", col, (unsigned long long)h, targ ?
+	    ", or with a budget that holds the labels" : "");
 }
 
 /* The hashes in order: two alike are two values with one key. */
@@ -1734,16 +1774,11 @@ hcheck_hash(const char *line, size_t len, void *ctx)
 
 	if (len >= sizeof(hc->last) && hc->any &&
 	    memcmp(line, hc->last, sizeof(hc->last)) == 0)
-		kn_die("two %s column '%s' share the 64-bit hash %016llx, "
-		    "which stands for a value out of core (-S): run in memory "
-		    "(-a memory)%s", hc->targ ? "labels of the target" :
-		    "values of the sensitive", hc->col, (unsigned long long)
-		    (mond_hex_get(line, 16) ^ (hc->out != NULL ?
-		    (uint64_t)1 << 63 : 0)), hc->targ ?
-		    ", or with a budget that holds the labels" : "");
+		mond_hash_dup(hc->col, mond_hex_get(line, 16) ^
+		    (hc->out != NULL ? (uint64_t)1 << 63 : 0), hc->targ);
 	memcpy(hc->last, line, sizeof(hc->last));
 	hc->any = 1;
-	if (hc->out != NULL && len == 32) {
+	if (hc->out != NULL && len == 32 && hc->ord[0] == NULL) {
 		uint64_t r[2] = { mond_hex_get(line, 16),
 			mond_hex_get(line + 16, 16) };
 
@@ -1751,6 +1786,78 @@ hcheck_hash(const char *line, size_t len, void *ctx)
 			kn_die_sys("writing temp file %s", hc->oname);
 		hc->rows += r[1];
 	}
+}
+
+/* The values in the ordered distance's order: each one's position,
+ * its record (struct rcpos: rows, cum and P) to out, and the pair
+ * (hash, position) to the sort by hash. */
+static void
+hcheck_order(const char *line, size_t len, void *ctx)
+{
+	struct hcheck *hc = ctx;
+	uint64_t r[4], h = mond_hex_get(line + len - 32, 16);
+	char out[32];
+
+	r[0] = mond_hex_get(line + len - 16, 16);
+	if (__builtin_add_overflow(hc->cum, r[0], &hc->cum))
+		kn_rows_overflow();
+	r[1] = hc->cum;
+	r[2] = (uint64_t)hc->P;
+	r[3] = (uint64_t)(hc->P >> 64);
+	hc->P += hc->cum;
+	if (fwrite(r, sizeof(r), 1, hc->out) != 1)
+		kn_die_sys("writing temp file %s", hc->oname);
+	mond_hex_put(out, h, 16);
+	mond_hex_put(out + 16, hc->pos++, 16);
+	kn_sort_add(hc->map, out, sizeof(out));
+}
+
+/* The pairs (hash, position) in hash order, to out. */
+static void
+hcheck_pair(const char *line, size_t len, void *ctx)
+{
+	struct hcheck *hc = ctx;
+	uint64_t r[2] = { mond_hex_get(line, 16), mond_hex_get(line + 16, 16) };
+
+	(void)len;
+	if (fwrite(r, sizeof(r), 1, hc->out) != 1)
+		kn_die_sys("writing temp file %s", hc->oname);
+}
+
+static void
+hcheck_sorted(struct part *pt, kn_sorter *so)
+{
+	pt->acct.bread += kn_sort_stats(so)->bytes_read;
+	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
+	kn_sort_free(so);
+}
+
+/* Under the ordered distance, the positions of column tcol's values:
+ * its records to tcpath[tcol], the pairs to tcmap[tcol]. */
+static void
+hcheck_positions(struct part *pt, struct hcheck *hc, long tcol,
+    const char *tmpdir)
+{
+	int i = hc->numeric ? 0 : 1;
+
+	kn_sort_free(hc->ord[1 - i]);
+	hc->map = kn_sort_new(NULL, 0, 1, pt->budget / 8, tmpdir);
+	kn_sort_finish(hc->ord[i], 0, hcheck_order, hc);
+	hcheck_sorted(pt, hc->ord[i]);
+	hc->ord[0] = hc->ord[1] = NULL;
+	if (fflush(hc->out) != 0 || ferror(hc->out))
+		kn_die_sys("writing temp file %s", hc->oname);
+	fclose(hc->out);
+	pt->tcm[tcol] = hc->pos;
+	pt->tcP[tcol] = hc->P;
+	hc->rows = hc->cum;
+	pt->tcmap[tcol] = kn_tmp_new(tmpdir);
+	hc->oname = pt->tcmap[tcol];
+	if ((hc->out = kn_tmp_open(hc->oname, "wb")) == NULL)
+		kn_die_sys("%s", hc->oname);
+	kn_sort_finish(hc->map, 0, hcheck_pair, hc);
+	hcheck_sorted(pt, hc->map);
+	hc->map = NULL;
 }
 
 void
@@ -1784,10 +1891,19 @@ mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 		if ((hc.out = kn_tmp_open(hc.oname, "wb")) == NULL)
 			kn_die_sys("%s", hc.oname);
 	}
-	hc.so = kn_sort_new(NULL, 0, 1, pt->budget / 4, tmpdir);
+	hc.so = kn_sort_new(NULL, 0, 1, pt->budget / (tcol >= 0 &&
+	    pt->tcord ? 8 : 4), tmpdir);
+	if (tcol >= 0 && pt->tcord) {
+		hc.numeric = 1;
+		hc.ord[0] = kn_sort_new(NULL, 0, 1, pt->budget / 16, tmpdir);
+		hc.ord[1] = kn_sort_new(NULL, 0, 1, pt->budget / 16, tmpdir);
+	}
 	kn_freq(&t, &cs, NULL, pt->budget / 2, tmpdir, hcheck_value,
 	    &hc, NULL);
 	kn_sort_finish(hc.so, 0, hcheck_hash, &hc);
+	if (hc.ord[0] != NULL)
+		hcheck_positions(pt, &hc, tcol, tmpdir);
+	free(hc.kb);
 	if (hc.out != NULL) {
 		if (fflush(hc.out) != 0 || ferror(hc.out))
 			kn_die_sys("writing temp file %s", hc.oname);

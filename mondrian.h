@@ -332,6 +332,25 @@ struct part {
 	int tchash, sens_hkey;
 	char *tcpath[KN_MAXSENS];
 	uint64_t tcn;
+	/* Under the ordered distance (tcord), the values are keyed by
+	 * their positions in the distance's order once the reading is done
+	 * (rclose_reorder): tcpath[c] holds by position the value's rows,
+	 * their cumulative count and its prefix sum (struct rcpos), tcm[c]
+	 * positions, tcP[c] the sum of all the cumulative counts, tcf[c]
+	 * the file open for look-ups; tcmap[c] the pairs (hash, position)
+	 * in hash order until the spool is rewritten. */
+	int tcord;
+	/* ... or, switched amid the run with the values held (rclose_switch),
+	 * the records keep their hashes and mond_sens_col looks each up in
+	 * tcpm[c]: pairs (key, position + 1) in 2 (mask + 1) words */
+	struct {
+		uint64_t *slot;
+		size_t mask;
+	} tcpm[KN_MAXSENS];
+	uint64_t tcm[KN_MAXSENS];
+	unsigned __int128 tcP[KN_MAXSENS];
+	FILE *tcf[KN_MAXSENS];
+	char *tcmap[KN_MAXSENS];
 	uint64_t *scount;	/* rows of each sensitive value, as loaded */
 	size_t nscount, scap;
 	uint32_t *tpos[KN_MAXSENS];
@@ -418,6 +437,13 @@ int mond_targ_id(struct part *pt, kn_str v, uint32_t *id);
 /* Reads the table into records; with pt->jobs above 1, TSV in memory
  * on that many threads, the same records. */
 void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
+/* The key on the records of sensitive value v by its hash
+ * (numkey_of its hash: mond_sens_col). */
+uint64_t mond_sens_key(kn_str v);
+/* Dies of two values of column col (a target's labels with targ) that
+ * share hash h. */
+void mond_hash_dup(const char *col, uint64_t h, int targ)
+    __attribute__((noreturn));
 /* With sens_hashed, dies unless the distinct values of the sensitive
  * column scol (named name) of the input have distinct hashes; with
  * targ (targ_hashed), those of the target's labels: a pass over the
@@ -627,8 +653,20 @@ mond_sens_of(const struct part *pt, const uint32_t *r)
 static inline uint64_t
 mond_sens_col(const struct part *pt, const uint32_t *r, size_t c)
 {
-	return numkey_get(r, pt->dims[pt->nqi + c].hword,
-	    pt->dims[pt->nqi + c].kword);
+	uint64_t k = numkey_get(r, pt->dims[pt->nqi + c].hword,
+	    pt->dims[pt->nqi + c].kword), *s = pt->tcpm[c].slot;
+	size_t i;
+
+	if (s == NULL)
+		return k;
+	/* The keys are hashes: their low bits place them. */
+	for (i = (size_t)k & pt->tcpm[c].mask; s[2 * i + 1] != 0 &&
+	    s[2 * i] != k; i = (i + 1) & pt->tcpm[c].mask)
+		;
+	if (s[2 * i + 1] == 0)
+		kn_die("internal error: a sensitive value's hash %016llx is "
+		    "not among the table's", (unsigned long long)k);
+	return s[2 * i + 1] - 1;
 }
 
 /* With --variance (sens_sorted), the number of a record's value in

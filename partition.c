@@ -665,7 +665,10 @@ main(int argc, char *argv[])
 	 * record's hashes spooled beside their id (sens_hkey), and past
 	 * that the run switches to them (mload.c's mond_sens_drop). */
 	tcdisk = pt->ooc && job == JOB_NONE && pt->req.hast &&
-	    pt->req.dist == KN_DIST_EQUAL && !pt->relaxed;
+	    pt->req.dist != KN_DIST_HIER && !pt->relaxed;
+	/* Under the ordered distance, once by hash, by position
+	 * (rclose_reorder). */
+	pt->tcord = tcdisk && pt->req.dist == KN_DIST_ORDERED;
 	pt->sens_hkey = tcdisk && !pt->req.hasv && !pt->msvar;
 	pt->tchash = tcdisk && !pt->sens_hkey;
 	pt->sens_sorted = pt->ooc && job == JOB_NONE && !pt->sens_hashed &&
@@ -731,6 +734,11 @@ main(int argc, char *argv[])
 	pt->tcn = pt->nrows;
 	pt->input = &in;
 	pt->incols = opt.columns;
+	/* The labels known by their hashes, checked first (then the
+	 * sensitive values, a column that is both, read by identity, has
+	 * its labels' hashes checked too). */
+	if (pt->targ_hashed)
+		mond_targ_check(pt, pt->rk->tmpdir, kn_jobs(&opt));
 	/* The values dropped: known by their hashes from now on. */
 	if (pt->sens_hkey && pt->tchash)
 		mond_sens_hashed(pt, pt->rk->tmpdir, kn_jobs(&opt));
@@ -738,13 +746,13 @@ main(int argc, char *argv[])
 		mond_hash_check(pt, &in, opt.columns, scols[i], snames[i],
 		    0, KN_CANON_ALL, pt->rk->tmpdir, kn_jobs(&opt),
 		    pt->tchash ? (long)i : -1);
-	if (pt->targ_hashed)
-		mond_targ_check(pt, pt->rk->tmpdir, kn_jobs(&opt));
 	kn_progress_phase("partitioning", "rows in classes", pt->nrows);
 	if (pt->ooc) {
 		if (fflush(pt->spool) != 0 || ferror(pt->spool))
 			kn_die_sys("%s: write error", pt->spool_path);
 		fclose(pt->spool);
+		if (pt->tchash)
+			rclose_reorder(pt);
 		free(pt->rec);
 		pt->rec = NULL;
 		for (j = 0; j < pt->nkd; j++) {
@@ -795,8 +803,7 @@ main(int argc, char *argv[])
 		root.spec = 0;
 		pt->rk->jobs = kn_jobs(&opt);
 		rothko_t(pt, &root, in.name);
-		for (i = 0; pt->tchash && i < pt->nshd; i++)
-			kn_tmp_close(pt->tcpath[i]);
+		rclose_done(pt);
 		pt->nrows = ntot;
 		if (fflush(pt->pairs) != 0 || ferror(pt->pairs))
 			kn_die_sys("%s: write error", pt->pairs_path);
@@ -840,7 +847,9 @@ main(int argc, char *argv[])
 		    (unsigned long long)pt->pruned);
 	if (opt.verbose && pt->tchash)
 		fprintf(stderr, "%s: the sensitive values of -s by their hashes "
-		    "(--closeness, its distribution on disk): %s\n", kn_prog,
+		    "(--closeness, its distribution on disk%s): %s\n", kn_prog,
+		    pt->tcord ? ", the values by their positions in the "
+		    "distance's order" : "",
 		    pt->sens_hkey ? "held, their dictionary would take more "
 		    "than an eighth of -S, or a node's groups with them more "
 		    "than it leaves" : "with --variance, always");

@@ -761,6 +761,14 @@ sum_ordered(const kn_tclose *tc, const kn_tval *v, size_t nv, uint64_t n)
 	u128 s = 0;
 
 	for (j = 0; j <= nv; j++) {
+		if (tc->run != NULL) {
+			if (j > 0)
+				s += v[j - 1].cnt;
+			u256_add(&S, tc->run(tc->ext, s * tc->N, n,
+			    j == 0 ? KN_TEND : v[j - 1].pos,
+			    j == nv ? KN_TEND : v[j].pos));
+			continue;
+		}
 		a = j == 0 ? 0 : v[j - 1].pos;
 		b = j == nv ? tc->m : v[j].pos;
 		if (j > 0)

@@ -492,6 +492,17 @@ rothko_sens_reserve(struct part *pt)
 	pt->rk->avail -= r;
 }
 
+/* The values held for --closeness known by their hashes amid the run
+ * (mondrian.h, sens_hkey). */
+static void
+rothko_sens_hashed(struct part *pt)
+{
+	if (pt->tcord)
+		rclose_switch(pt);
+	else
+		mond_sens_hashed(pt, pt->rk->tmpdir, pt->rk->jobs);
+}
+
 /* The threads of -j that partition a node of n rows in memory
  * (mpar.c): as many as what is left of the budget past the node's rows
  * holds the scratch of each beyond the first (worker_init: its counts
@@ -1257,7 +1268,7 @@ again:
 		 * past an eighth of -S (mload.c). */
 		step_free(pt, ps);
 		pt->rk->gover = 0;
-		mond_sens_hashed(pt, pt->rk->tmpdir, pt->rk->jobs);
+		rothko_sens_hashed(pt);
 		rothko_sens_reserve(pt);
 		goto again;
 	}
@@ -1438,8 +1449,7 @@ again:
 			for (b = 0; b < pt->rk->fcache * pt->nqi; b++)
 				rothko_gclear(pt, &G[b], 0);
 			if (pt->sens_hkey && !pt->sens_sorted) {
-				mond_sens_hashed(pt, pt->rk->tmpdir,
-				    pt->rk->jobs);
+				rothko_sens_hashed(pt);
 				rothko_sens_reserve(pt);
 			} else {
 				mond_targ_drop(pt);

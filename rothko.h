@@ -363,35 +363,60 @@ void rothko_sens_reserve(struct part *pt);
 /* The leaf of Rothko-S's grown tree a record on disk falls in. */
 size_t rothko_tree_route(struct part *pt, const uint32_t *r);
 
-/* rclose.c: t-closeness under the equal distance of values keyed by
- * hash (tchash, mondrian.h). */
+/* rclose.c: t-closeness under the equal and the ordered distance of
+ * values held nowhere (tchash, tcord: mondrian.h). */
 
-/* Column c's distribution on disk (pt->tcpath[c]), looked up. */
+/* Column c's distribution on disk (pt->tcpath[c]), looked up: records
+ * of w words, (hash, rows) in hash order, or under the ordered
+ * distance a struct rcpos a position. */
 struct rclook {
 	FILE *f;
 	int fd;
 	const char *name;
-	uint64_t n;		/* records (hash, rows) in the file */
+	size_t col, w;
+	uint64_t n;		/* records in the file */
 	uint64_t b0, bn;	/* buf holds records [b0, b0 + bn) */
-	uint64_t (*buf)[2];
+	uint64_t *buf;
+};
+
+/* The ordered distance's record of a position: the value's rows C,
+ * the cumulative count cum (C of the positions up to it) and P (the
+ * cumulative counts of the positions before it, summed), in two
+ * halves. */
+struct rcpos {
+	uint64_t C, cum, plo, phi;
+};
+
+/* A value as looked up: its key (hash, or position), its rows in the
+ * table, and under the ordered distance cum and P at its position. */
+struct rcval {
+	uint64_t key, C, cum;
+	unsigned __int128 P;
+	size_t col;
 };
 
 /* A part's sum S of kn_tclose_ok's terms so far, and its values' rows
- * in the table. */
+ * in the table; under the ordered distance, its rows so far (s), and
+ * the last value added (at, with cum and P there). */
 struct rcsum {
 	kn_tsum S;
-	uint64_t in;
+	uint64_t in, s, at, cum;
+	unsigned __int128 P;
+	size_t col;
+	int any;
 };
 
 void rclose_open(struct part *pt, size_t c, struct rclook *lk);
-/* The table's rows of the value of hash h, which must be among them:
- * cheap for hashes in ascending order (a lesser one starts the search
- * again from the file's start). */
-uint64_t rclose_rows(struct rclook *lk, uint64_t h);
+/* The value of key k, which must be among the table's: cheap for keys
+ * in ascending order (a lesser one starts the search again from the
+ * file's start). */
+struct rcval rclose_rows(struct rclook *lk, const struct part *pt,
+    uint64_t k);
 void rclose_close(struct rclook *lk);
-/* Adds to s a value of c > 0 rows in a part of n, C in the table. */
+/* Adds to s a value v of c > 0 rows in a part of n: the values of a
+ * part in ascending order of their keys (the ordered distance's). */
 void rclose_add(const struct part *pt, struct rcsum *s, uint64_t c,
-    uint64_t C, uint64_t n);
+    const struct rcval *v, uint64_t n);
 /* Whether the part of n rows whose values s summed is within t, its
  * distance in *d (if not NULL); ends s. */
 int rclose_ok(const struct part *pt, struct rcsum *s, uint64_t n,
@@ -403,6 +428,19 @@ void rclose_local_free(struct part *pt);
 /* What rclose_local takes a distinct value (rothko.c's
  * local_row_bytes). */
 size_t rclose_row_bytes(const struct part *pt);
+/* Under the ordered distance, after the reading: each record's key of
+ * its sensitive values turned from hash to position in the spool
+ * (pt->spool_path, closed), by two sorts joined with tcmap[c]; then
+ * tcf[c] opened. */
+void rclose_reorder(struct part *pt);
+/* Under the ordered distance, the values held until a node's groups
+ * or Rothko-S's statistics outgrow the budget: known by their hashes
+ * from then on, as mond_sens_hashed does, each looked up in memory to
+ * its position (tcpm, mond_sens_col), the distribution written from
+ * the one in memory. */
+void rclose_switch(struct part *pt);
+/* Closes and removes the distribution's files. */
+void rclose_done(struct part *pt);
 
 /* rsens.c: entropy and recursive l-diversity keyed by hash
  * (sens_sorted, mondrian.h), a node on disk decided from sorts. */

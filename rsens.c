@@ -133,9 +133,11 @@ run_done(struct runs *ru)
 {
 	if (ru->c != NULL)
 		cnts_add(ru->c, ru->len);
-	if (ru->lk != NULL)
-		rclose_add(ru->pt, &ru->cs, ru->len, rclose_rows(ru->lk,
-		    ru->cur), ru->n);
+	if (ru->lk != NULL) {
+		struct rcval v = rclose_rows(ru->lk, ru->pt, ru->cur);
+
+		rclose_add(ru->pt, &ru->cs, ru->len, &v, ru->n);
+	}
 }
 
 static void
@@ -793,26 +795,26 @@ static void rd(FILE *f, void *p, size_t n, const char *name);
 static void
 run_put(struct osort *os, struct ocol *oc)
 {
-	uint64_t C;
+	struct rcval v;
 
 	wr(oc->ft, &os->run, sizeof(os->run), oc->nt);
 	if (oc->tcl) {
-		C = rclose_rows(&os->lk, os->cur);
-		wr(oc->ft, &C, sizeof(C), oc->nt);
+		v = rclose_rows(&os->lk, os->pt, os->cur);
+		wr(oc->ft, &v, sizeof(v), oc->nt);
 	}
 }
 
-/* The next run of ft: its rows in *t, and under tcl the value's in the
- * table in *C; 0 at the end. */
+/* The next run of ft: its rows in *t, and under tcl the value as
+ * looked up in *C; 0 at the end. */
 static int
-run_get(const struct ocol *oc, uint64_t *t, uint64_t *C)
+run_get(const struct ocol *oc, uint64_t *t, struct rcval *C)
 {
 	if (fread(t, sizeof(*t), 1, oc->ft) != 1) {
 		if (ferror(oc->ft))
 			kn_die_sys("%s: read error", oc->nt);
 		return 0;
 	}
-	*C = 0;
+	memset(C, 0, sizeof(*C));
 	if (oc->tcl)
 		rd(oc->ft, C, sizeof(*C), oc->nt);
 	return 1;
@@ -885,7 +887,8 @@ exact_ok(struct osort *os, uint64_t kc, uint64_t nl, uint32_t needl,
 	struct cnts cl, cr;
 	struct rcsum sl, sr;
 	struct krow k;
-	uint64_t t, i, tl, C, left, n = pt->node.n;
+	struct rcval C;
+	uint64_t t, i, tl, left, n = pt->node.n;
 	size_t c;
 	int ok = 1, l, r, ld = pt->req.ld.on;
 
@@ -917,9 +920,9 @@ exact_ok(struct osort *os, uint64_t kc, uint64_t nl, uint32_t needl,
 			if (r && ld && t > tl)
 				cnts_add(&cr, t - tl);
 			if (l && oc->tcl && tl > 0)
-				rclose_add(pt, &sl, tl, C, nl);
+				rclose_add(pt, &sl, tl, &C, nl);
 			if (r && oc->tcl && t > tl)
-				rclose_add(pt, &sr, t - tl, C, n - nl);
+				rclose_add(pt, &sr, t - tl, &C, n - nl);
 		}
 		if (left != nl)
 			kn_die("internal error: %s: %llu rows left of a cut "
@@ -1254,7 +1257,8 @@ col_sorts(struct osort *os, size_t c)
 	struct krow k;
 	kn_sorter *so;
 	char line[128];
-	uint64_t t, v, i, C;
+	uint64_t t, v, i;
+	struct rcval C;
 	int yd = c == 0 ? os->yd : 0;
 	/* Past the sensitive columns, the labels by hash (targ_hashed),
 	 * which have no number. */
@@ -1542,8 +1546,11 @@ tree_value_end(struct tsort *ts)
 {
 	char line[24];
 	size_t i;
-	uint64_t C = ts->pt->tchash && ts->ntouched > 0 ?
-	    rclose_rows(&ts->lk, ts->cur) : 0;
+	struct rcval C;
+
+	memset(&C, 0, sizeof(C));
+	if (ts->pt->tchash && ts->ntouched > 0)
+		C = rclose_rows(&ts->lk, ts->pt, ts->cur);
 
 	for (i = 0; i < ts->ntouched; i++) {
 		size_t t = ts->touched[i];
@@ -1554,7 +1561,7 @@ tree_value_end(struct tsort *ts)
 			kn_sort_add(ts->so2, line, sizeof(line));
 		}
 		if (ts->pt->tchash)
-			rclose_add(ts->pt, &ts->cs[t], ts->cnt[t], C,
+			rclose_add(ts->pt, &ts->cs[t], ts->cnt[t], &C,
 			    ts->ntot[t]);
 		ts->cnt[t] = 0;
 	}

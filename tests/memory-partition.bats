@@ -727,9 +727,8 @@ fi
 	done
 	# Labels that are also a sensitive column read by identity are
 	# checked as read: 24.0 and 39.0 are 24 and 39, whose 8-bit hashes
-	# are one (their bytes' are not).  (The ordered distance holds the
-	# values, which the equal one would key by the same hashes and
-	# refuse first.)
+	# are one (their bytes' are not).  (The labels are checked before
+	# the values of --closeness, which are keyed by the same hashes.)
 	awk 'BEGIN { s = "x"; while (length(s) < 20000) s = s s
 	    print "a\tb\ty"; srand(3); for (i = 0; i < 6000; i++) {
 	    r = int(rand() * 12); l = r == 0 ? "24.0" : r == 1 ? "39.0" : "L" r s
@@ -814,14 +813,17 @@ fi
 	T=$BATS_TEST_TMPDIR
 	awk 'BEGIN { s = "y"; while (length(s) < 65536) s = s s
 	    print "a\ts"; for (i = 0; i < 1000; i++) print i % 5 "\t" s i }' > "$T/l.tsv"
-	for args in "-s s -l 2 --diversity entropy --closeness 0.9 --distance ordered" "-j 2 -s s -l 2 --diversity recursive --closeness 0.5 --distance ordered"; do
+	# The hierarchical distance holds the values (the equal and the
+	# ordered ones key them by hash); they are refused in the reading,
+	# before they are checked as the hierarchy's leaves.
+	for args in "-s s -l 2 --diversity entropy --closeness 0.9 --distance hierarchical -H s=mask:1" "-j 2 -s s -l 2 --diversity recursive --closeness 0.5 --distance hierarchical -H s=mask:1"; do
 		# $args is split into words on purpose.
 		# shellcheck disable=SC2086
 		run "$ROOT/tests/peak-rss" "$T/rss" partition -S 1M -q a -k 2 $args "$T/l.tsv"
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"partition: -S 1M: too small: the reading holds more than it: the dictionaries"* ]]
 		# What holds them, so that the user can choose otherwise.
-		[[ "$output" == *"the sensitive values among them, which -l, --closeness and several -s hold in memory under --job, and --closeness under --distance ordered or hierarchical (otherwise none of them does))"* ]]
+		[[ "$output" == *"the sensitive values among them, which -l, --closeness and several -s hold in memory under --job, and --closeness under --distance hierarchical (otherwise none of them does))"* ]]
 		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 8192)) ]
 	done
 	# Entropy and recursive l key the values by hash and decide the nodes on disk by sorts (rsens.c): Rothko-T
@@ -850,7 +852,7 @@ fi
 	awk 'BEGIN { srand(3); print "a\ts"; for (i = 0; i < 20000; i++)
 	    printf "%d\t%0" (10 + int(rand() * 2990)) "d\n", i % 5, i }' > "$T/v.tsv"
 	for j in 1 2 3; do
-		run partition -j $j -S 1M -q a -k 2 -s s -l 2 --diversity entropy --closeness 0.9 --distance ordered "$T/v.tsv"
+		run partition -j $j -S 1M -q a -k 2 -s s -l 2 --diversity entropy --closeness 0.9 --distance hierarchical -H s=mask:1 "$T/v.tsv"
 		[ "$status" -eq 2 ]
 		echo "$output" > "$T/m$j"
 	done
