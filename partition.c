@@ -751,14 +751,14 @@ main(int argc, char *argv[])
 		if (fflush(pt->spool) != 0 || ferror(pt->spool))
 			kn_die_sys("%s: write error", pt->spool_path);
 		fclose(pt->spool);
-		if (pt->tchash)
-			rclose_reorder(pt);
 		free(pt->rec);
 		pt->rec = NULL;
 		for (j = 0; j < pt->nkd; j++) {
 			free(pt->dims[j].raw);
 			free(pt->dims[j].rsc);
 		}
+		if (pt->tchash)
+			rclose_reorder(pt);
 	}
 	mond_prepare(pt, opt.scol, opt.tcol);
 	if (pt->ooc)

@@ -799,15 +799,20 @@ run_put(struct osort *os, struct ocol *oc)
 
 	wr(oc->ft, &os->run, sizeof(os->run), oc->nt);
 	if (oc->tcl) {
+		/* The value's rows, or all it was looked up with. */
 		v = rclose_rows(&os->lk, os->pt, os->cur);
-		wr(oc->ft, &v, sizeof(v), oc->nt);
+		if (os->pt->tcord)
+			wr(oc->ft, &v, sizeof(v), oc->nt);
+		else
+			wr(oc->ft, &v.C, sizeof(v.C), oc->nt);
 	}
 }
 
 /* The next run of ft: its rows in *t, and under tcl the value as
  * looked up in *C; 0 at the end. */
 static int
-run_get(const struct ocol *oc, uint64_t *t, struct rcval *C)
+run_get(const struct part *pt, const struct ocol *oc, uint64_t *t,
+    struct rcval *C)
 {
 	if (fread(t, sizeof(*t), 1, oc->ft) != 1) {
 		if (ferror(oc->ft))
@@ -815,8 +820,10 @@ run_get(const struct ocol *oc, uint64_t *t, struct rcval *C)
 		return 0;
 	}
 	memset(C, 0, sizeof(*C));
-	if (oc->tcl)
+	if (oc->tcl && pt->tcord)
 		rd(oc->ft, C, sizeof(*C), oc->nt);
+	else if (oc->tcl)
+		rd(oc->ft, &C->C, sizeof(C->C), oc->nt);
 	return 1;
 }
 
@@ -909,7 +916,7 @@ exact_ok(struct osort *os, uint64_t kc, uint64_t nl, uint32_t needl,
 		memset(&sr, 0, sizeof(sr));
 		rewind(oc->f1);
 		rewind(oc->ft);
-		for (left = 0; run_get(oc, &t, &C);) {
+		for (left = 0; run_get(pt, oc, &t, &C);) {
 			for (i = tl = 0; i < t; i++) {
 				rd(oc->f1, &k, sizeof(k), oc->n1);
 				tl += k.key <= kc;
@@ -1302,7 +1309,7 @@ col_sorts(struct osort *os, size_t c)
 	so = kn_sort_new(NULL, 0, 1, os->budget, pt->rk->tmpdir);
 	rewind(oc->f1);
 	rewind(oc->ft);
-	for (v = 0; run_get(oc, &t, &C); v++) {
+	for (v = 0; run_get(pt, oc, &t, &C); v++) {
 		if (lab)
 			os->lft += mond_x_log_x(pt, t);
 		for (i = 1; i <= t; i++) {

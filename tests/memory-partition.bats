@@ -630,6 +630,62 @@ fi
 	[[ "$stderr" != *"the sensitive values among them"* ]]
 }
 
+@test "Rothko-T, small -S, -j 1 and 3: t-closeness under the ordered distance, the values held, by positions from the reading (the spool rewritten) or from amid the run (a node's groups, Rothko-S's statistics), numbers spelled two ways, missing values, words, -l, several columns, --variance and --split give the in-memory output; Rothko-S meets t; two values of one hash are refused" {
+	# n: a number of a few thousand values, some written 12.0 or 012
+	# (equal numbers, other values: ordered by their bytes), some
+	# missing (last); d: a word distinct in every row (ordered by its
+	# bytes); s: few values.
+	gendata -n 9000 --seed 12 agrawal | awk -F '\t' 'BEGIN { OFS = "\t"; srand(12) }
+	    NR == 1 { print $0, "n", "d", "s"; next }
+	    { n = int(3000 * rand() ^ 2); r = rand()
+	      if (r < 0.1) n = n ".0"; else if (r < 0.15) n = "0" n
+	      else if (r < 0.18) n = ""
+	      print $0, n, "w" (NR * 7919) % 100003, "v" int(9 * rand() ^ 2) }' > "$T/t"
+	printf '0\tlow\n1\tlow\n2\tmid\n3\tmid\n4\thigh\n' > "$T/el"
+	local -a cases=(
+	    "-q age,salary,zipcode -k 10 -s n --closeness 0.05"
+	    "-q age,salary -k 5 -s d --closeness 0.2"
+	    "-q elevel,car,age -H elevel=$T/el -k 12 -s n --closeness 0.08"
+	    "-q age,salary -k 10 -s n -l 3 --diversity entropy --closeness 0.1"
+	    "-q age,salary -k 10 -s n,s --closeness 0.1"
+	    "-q age,salary -k 8 -s hvalue --variance 1 --closeness 0.1"
+	    "-q age,salary,elevel -H elevel=$T/el -k 10 -s d --closeness 0.15 --split infogain -t car"
+	    "-q commission,car -k 8 -s n --closeness 0.1 --split regression -t hvalue"
+	)
+	local c
+	cases=("${cases[@]/%/ --distance ordered}")
+	like_memory 20 700K 3M
+	for c in "${cases[@]}"; do
+		rothko_s_meets "$c"
+	done
+	run --separate-stderr partition -v -a rothko-t -S 700K -T "$T" ${cases[0]} -o "$T/out" "$T/t"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"the sensitive values of -s by their hashes (--closeness, its distribution on disk, the values by their positions in the distance's order)"* ]]
+	# Values held whose groups outgrow the budget amid the run are
+	# looked up by their positions then (at 5M; at 2M to 4M from the
+	# reading; held at 6M): the build before refused 2M to 4M.  So at
+	# Rothko-S's prune step, which was refused at 2M and 5M.
+	awk 'BEGIN { srand(5); print "age\tlab"; for (i = 0; i < 100000; i++)
+	    print 20 + int(rand() * 60) "\tx" int(rand() * 8000) }' > "$T/t"
+	cases=("-q age -H age=interval:5,10,20 -k 50 -s lab --closeness 0.01 --distance ordered")
+	like_memory 20 2M 5M 6M
+	for S in 2M 5M 6M; do
+		partition -a rothko-s -S $S -T "$T" ${cases[0]} -o "$T/out" "$T/t"
+		run score -q class -k 50 -s lab --closeness 0.01 --distance ordered --check "$T/out"
+		[ "$status" -eq 0 ] && [[ "$output" == *"check_closeness	pass"* ]]
+	done
+	# Two values of one hash (8 bits) are refused, from the reading
+	# and from amid the run.
+	make -s -C "$ROOT" tests/partition-h8
+	for S in 2M 5M; do
+		rm -f "$T/out"
+		run --separate-stderr "$ROOT/tests/partition-h8" -a rothko-t -S $S \
+		    -T "$T" ${cases[0]} -o "$T/out" "$T/t"
+		[ "$status" -eq 2 ] && [ ! -e "$T/out" ]
+		[[ "$stderr" == "partition-h8: two values of the sensitive column 'lab' share the 64-bit hash "* ]]
+	done
+}
+
 @test "Rothko-T, recursive l whose l - 1 largest counts pass the budget: refused with exit 2, naming what and how much, no output; in memory the same table passes" {
 	awk 'BEGIN { print "a\ts"; for (i = 0; i < 200000; i++) print i % 1000 "\t" i }' > "$T/t"
 	run --separate-stderr partition -a rothko-t -S 1M -q a -k 10 -s s -l 60000 --diversity recursive -c 2 -o "$T/o" "$T/t"
