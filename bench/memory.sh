@@ -16,7 +16,8 @@
 # 3-diversity on w (rothko-te), Rothko-S with recursive (2,3)-diversity
 # on w (rothko-sr), Rothko-T with w the labels of --split infogain
 # (rothko-ti), Rothko-T with w the sensitive column of --closeness
-# 0.9999 (rothko-tc), recode -r (of Rothko-T's regions); beside them
+# 0.9999 (rothko-tc) and of --closeness 0.9999 --distance ordered
+# (rothko-to), recode -r (of Rothko-T's regions); beside them
 # one LC_ALL=C sort -S 256M -k1,1n of the same file, the time the
 # out-of-core paths are measured against.  The goal is a peak RSS
 # within the budget plus 32 MiB.
@@ -108,6 +109,8 @@ step() {
 	    --split infogain -t w "$f" ;;
 	rothko-tc) set -- "$B/partition" -a rothko-t -q ${Q#w,} -k $K \
 	    -s w --closeness 0.9999 "$f" ;;
+	rothko-to) set -- "$B/partition" -a rothko-t -q ${Q#w,} -k $K \
+	    -s w --closeness 0.9999 --distance ordered "$f" ;;
 	recode-r) set -- "$B/recode" -r "$tmp/$4.regions" "$tmp/$4.rothko-t" ;;
 	esac
 	"$TIME" -f '%e %M' -o "$tmp/$n.time" "$@" -S "$s" -T "$tmp/T" \
@@ -128,7 +131,7 @@ step() {
 all() {
 	for n in freqset score-t lattice recode-n rothko-t rothko-s rothko-tv \
 	    rothko-tl rothko-sl rothko-te rothko-sr rothko-ti rothko-tc \
-	    recode-r; do
+	    rothko-to recode-r; do
 		r=$(step $n "$2" "$1" "$3")
 		echo "$r"
 		case $n in
@@ -184,7 +187,7 @@ echo "2. The first $cut rows, at -S $BUDGET and at -S $BIG: the same bytes"
 all "$small" $BUDGET cut > "$tmp/cut.lines"
 all "$small" $BIG ref > "$tmp/ref.lines"
 for n in freqset score-t lattice recode-n rothko-t rothko-tv rothko-tl \
-    rothko-te rothko-ti rothko-tc recode-r; do
+    rothko-te rothko-ti rothko-tc rothko-to recode-r; do
 	# A refusal is a missed goal, shown in the table, not a mismatch.
 	if grep -q "^$n .* refused" "$tmp/cut.lines"; then
 		checks="$checks$n at -S $BUDGET and -S $BIG: not compared (refused at -S $BUDGET)
