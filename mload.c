@@ -1824,8 +1824,8 @@ hcheck_pair(const char *line, size_t len, void *ctx)
 		kn_die_sys("writing temp file %s", hc->oname);
 }
 
-static void
-hcheck_sorted(struct part *pt, kn_sorter *so)
+void
+mond_sort_done(struct part *pt, kn_sorter *so)
 {
 	pt->acct.bread += kn_sort_stats(so)->bytes_read;
 	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
@@ -1843,7 +1843,7 @@ hcheck_positions(struct part *pt, struct hcheck *hc, long tcol,
 	kn_sort_free(hc->ord[1 - i]);
 	hc->map = kn_sort_new(NULL, 0, 1, pt->budget / 8, tmpdir);
 	kn_sort_finish(hc->ord[i], 0, hcheck_order, hc);
-	hcheck_sorted(pt, hc->ord[i]);
+	mond_sort_done(pt, hc->ord[i]);
 	hc->ord[0] = hc->ord[1] = NULL;
 	if (fflush(hc->out) != 0 || ferror(hc->out))
 		kn_die_sys("writing temp file %s", hc->oname);
@@ -1856,7 +1856,7 @@ hcheck_positions(struct part *pt, struct hcheck *hc, long tcol,
 	if ((hc->out = kn_tmp_open(hc->oname, "wb")) == NULL)
 		kn_die_sys("%s", hc->oname);
 	kn_sort_finish(hc->map, 0, hcheck_pair, hc);
-	hcheck_sorted(pt, hc->map);
+	mond_sort_done(pt, hc->map);
 	hc->map = NULL;
 }
 
@@ -1916,9 +1916,7 @@ mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 			    (unsigned long long)hc.rows,
 			    (unsigned long long)pt->tcn);
 	}
-	pt->acct.bread += kn_sort_stats(hc.so)->bytes_read;
-	pt->acct.bwritten += kn_sort_stats(hc.so)->bytes_written;
-	kn_sort_free(hc.so);
+	mond_sort_done(pt, hc.so);
 	kn_dict_free(&dict);
 	kn_table_free(&t);
 }

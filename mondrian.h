@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "extsort.h"
 #include "kanon.h"
 
 struct part;
@@ -437,6 +438,8 @@ int mond_targ_id(struct part *pt, kn_str v, uint32_t *id);
 /* Reads the table into records; with pt->jobs above 1, TSV in memory
  * on that many threads, the same records. */
 void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
+/* Frees sort so, its temp files' bytes added to pt's accounting. */
+void mond_sort_done(struct part *pt, kn_sorter *so);
 /* The key on the records of sensitive value v by its hash
  * (numkey_of its hash: mond_sens_col). */
 uint64_t mond_sens_key(kn_str v);

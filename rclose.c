@@ -549,14 +549,6 @@ join_place(const char *line, size_t len, void *ctx)
 		kn_die_sys("%s: write error", jn->oname);
 }
 
-static void
-sort_acct(struct part *pt, kn_sorter *so)
-{
-	pt->acct.bread += kn_sort_stats(so)->bytes_read;
-	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
-	kn_sort_free(so);
-}
-
 /* Column c's keys in the spool turned to positions. */
 static void
 reorder_col(struct part *pt, size_t c, uint32_t *recs, unsigned char *buf)
@@ -594,10 +586,10 @@ reorder_col(struct part *pt, size_t c, uint32_t *recs, unsigned char *buf)
 		kn_die_sys("%s", pname);
 	jn.s2 = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
 	kn_sort_finish(s1, 0, join_key, &jn);
-	sort_acct(pt, s1);
+	mond_sort_done(pt, s1);
 	fclose(jn.map);
 	kn_sort_finish(jn.s2, 0, join_place, &jn);
-	sort_acct(pt, jn.s2);
+	mond_sort_done(pt, jn.s2);
 	if (jn.next != at)
 		kn_die("internal error: %s: %llu records of %llu", pname,
 		    (unsigned long long)jn.next, (unsigned long long)at);

@@ -470,9 +470,7 @@ label_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc,
 	lr.lens = rothko_tmp_make(pt, &lr.nlens);
 	kn_sort_finish(s1, 0, lr_line, &lr);
 	lr_end(&lr);
-	pt->acct.bread += kn_sort_stats(s1)->bytes_read;
-	pt->acct.bwritten += kn_sort_stats(s1)->bytes_written;
-	kn_sort_free(s1);
+	mond_sort_done(pt, s1);
 	if (fflush(lr.rows) != 0)
 		kn_die_sys("%s: write error", lr.nrows);
 	if (fflush(lr.lens) != 0)
@@ -540,9 +538,7 @@ label_hier_sum(struct part *pt, size_t j)
 	rothko_read_close(&rd);
 	kn_sort_finish(so, 0, hier_line, &lr);
 	lr_end(&lr);
-	pt->acct.bread += kn_sort_stats(so)->bytes_read;
-	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
-	kn_sort_free(so);
+	mond_sort_done(pt, so);
 	return lr.lf;
 }
 
@@ -584,9 +580,7 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	else
 		stream_rows(pt, j, so, &sc, 0);
 	kn_sort_finish(so, 0, scut_line, &sc);
-	pt->acct.bread += kn_sort_stats(so)->bytes_read;
-	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
-	kn_sort_free(so);
+	mond_sort_done(pt, so);
 	free(sc.first.v);
 	if (pt->relaxed) {
 		if (sc.any)

@@ -57,14 +57,6 @@ sort_budget(const struct part *pt)
 	    (pt->rk->avail - pt->rk->gbytes) / 4 : 0;
 }
 
-static void
-sort_done(struct part *pt, kn_sorter *so)
-{
-	pt->acct.bread += kn_sort_stats(so)->bytes_read;
-	pt->acct.bwritten += kn_sort_stats(so)->bytes_written;
-	kn_sort_free(so);
-}
-
 /* ---- a part's counts, in descending order -------------------------- */
 
 struct cnts {
@@ -110,7 +102,7 @@ cnts_ok(struct cnts *c)
 
 	kn_ldiv_begin(&c->a, &pt->req.ld, c->n);
 	kn_sort_finish(c->so, 0, cnts_line, c);
-	sort_done(pt, c->so);
+	mond_sort_done(pt, c->so);
 	c->so = NULL;
 	return c->n >= pt->req.k && kn_ldiv_end(&c->a);
 }
@@ -218,7 +210,7 @@ node_col_ok(struct part *pt, size_t col)
 	rothko_read_close(&rd);
 	if (n < pt->req.k || !var_ok(pt, col, n, vs, vss)) {
 		if (so != NULL)
-			sort_done(pt, so);
+			mond_sort_done(pt, so);
 		return 0;
 	}
 	if (so == NULL)
@@ -235,7 +227,7 @@ node_col_ok(struct part *pt, size_t col)
 		ru.lk = &lk;
 	}
 	kn_sort_finish(so, 0, runs_line, &ru);
-	sort_done(pt, so);
+	mond_sort_done(pt, so);
 	runs_end(&ru);
 	ok = 1;
 	if (pt->tchash) {
@@ -280,7 +272,7 @@ hier_end(struct hsort *hs)
 {
 	runs_end(&hs->ru);
 	if (!var_ok(hs->pt, hs->col, hs->c.n, hs->vs, hs->vss)) {
-		sort_done(hs->pt, hs->c.so);
+		mond_sort_done(hs->pt, hs->c.so);
 		hs->ok = 0;
 	} else if (!cnts_ok(&hs->c))
 		hs->ok = 0;
@@ -375,7 +367,7 @@ hier_col_ok(struct part *pt, size_t j, size_t col)
 	if (pt->tchash)
 		rclose_open(pt, col, &hs.lk);
 	kn_sort_finish(so, 0, hier_line, &hs);
-	sort_done(pt, so);
+	mond_sort_done(pt, so);
 	if (hs.open)
 		hier_end(&hs);
 	if (pt->tchash)
@@ -1168,7 +1160,7 @@ static void
 flush_better(struct osort *os)
 {
 	kn_sort_finish(os->ds, 0, better_line, os);
-	sort_done(os->pt, os->ds);
+	mond_sort_done(os->pt, os->ds);
 	os->ds = NULL;
 }
 
@@ -1296,7 +1288,7 @@ col_sorts(struct osort *os, size_t c)
 	if (oc->tcl)
 		rclose_open(pt, c, &os->lk);
 	kn_sort_finish(so, 0, first_line, os);
-	sort_done(pt, so);
+	mond_sort_done(pt, so);
 	if (os->any)
 		run_put(os, oc);
 	if (oc->tcl)
@@ -1330,7 +1322,7 @@ col_sorts(struct osort *os, size_t c)
 	}
 	oc->f2 = rothko_tmp_make(pt, &oc->n2);
 	kn_sort_finish(so, 0, second_line, os);
-	sort_done(pt, so);
+	mond_sort_done(pt, so);
 	if (fflush(oc->f2) != 0)
 		kn_die_sys("%s: write error", oc->n2);
 }
@@ -1680,7 +1672,7 @@ tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
 		if (pt->tchash)
 			rclose_open(pt, col, &ts->lk);
 		kn_sort_finish(so, 0, tree_line, ts);
-		sort_done(pt, so);
+		mond_sort_done(pt, so);
 		tree_value_end(ts);
 		if (pt->tchash)
 			rclose_close(&ts->lk);
@@ -1692,7 +1684,7 @@ tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
 			    var_ok(pt, col, ts->ntot[t], ts->vs[t], ts->vss[t]);
 	} else {
 		kn_sort_finish(ts->so2, 0, count_line, ts);
-		sort_done(pt, ts->so2);
+		mond_sort_done(pt, ts->so2);
 		ts->so2 = NULL;
 		tree_node_end(ts);
 	}
