@@ -598,10 +598,12 @@ reorder_col(struct part *pt, size_t c, uint32_t *recs, unsigned char *buf)
 	fclose(jn.out);
 	/* The spool again, each record with its position. */
 	nname = kn_tmp_new(pt->rk->tmpdir);
-	if ((sp = kn_tmp_open(pt->spool_path, "rb")) == NULL ||
-	    (pf = kn_tmp_open(pname, "rb")) == NULL ||
-	    (nf = kn_tmp_open(nname, "wb")) == NULL)
+	if ((sp = kn_tmp_open(pt->spool_path, "rb")) == NULL)
 		kn_die_sys("%s", pt->spool_path);
+	if ((pf = kn_tmp_open(pname, "rb")) == NULL)
+		kn_die_sys("%s", pname);
+	if ((nf = kn_tmp_open(nname, "wb")) == NULL)
+		kn_die_sys("%s", nname);
 	for (at = 0; (n = numkey_read(pt, sp, pt->spool_path, recs,
 	    &pt->acct.bread, buf)) > 0; at += n) {
 		for (i = 0; i < n; i++) {
@@ -694,7 +696,9 @@ rclose_switch(struct part *pt)
 			kn_die_sys("%s", pt->tcpath[c]);
 		pt->tcm[c] = tc->m;
 		pt->tcP[c] = tc->P[tc->m];
-		/* Each value's hash to its position. */
+		kn_tclose_free(tc);
+		/* Each value's hash to its position, in the room of the
+		 * distribution's arrays. */
 		for (size = 2; size < 2 * d->n; size *= 2)
 			;
 		s = kn_zalloc(2 * size * sizeof(uint64_t));
@@ -713,7 +717,6 @@ rclose_switch(struct part *pt)
 			s[2 * at] = k;
 			s[2 * at + 1] = (uint64_t)pt->tpos[c][i] + 1;
 		}
-		kn_tclose_free(tc);
 		free(pt->tpos[c]);
 		pt->tpos[c] = NULL;
 	}
