@@ -317,9 +317,10 @@ struct part {
 	/* --closeness: each column's distribution over the whole table,
 	 * each value's position in it; scratch. */
 	kn_tclose tc[KN_MAXSENS];
-	/* Out of core under the equal distance (not under --job, not
-	 * relaxed), the values are keyed by hash (sens_sorted, tchash) and
-	 * held nowhere: column c's distribution is the file tcpath[c] of
+	/* Out of core under the equal and the ordered distance (not under
+	 * --job, not relaxed), the values are keyed by hash (sens_sorted,
+	 * tchash; by position under the ordered one, tcord below) and held
+	 * nowhere: column c's distribution is the file tcpath[c] of
 	 * records (hash, rows) in hash order (mond_hash_check) that
 	 * rclose.c looks the values up in, tcn the table's rows; a node in
 	 * memory has tc[c] and tpos[c] of its own values (rclose_local).

@@ -659,11 +659,12 @@ main(int argc, char *argv[])
 	/* Any other l-diversity, with or without --variance, and the
 	 * variance of several columns, decided on disk by sorts (rsens.c):
 	 * each column keyed by hash, and for its variance by its number. */
-	/* t-closeness under the equal distance too, its distribution in a
-	 * temp file (rclose.c): with --variance from the start; else the
-	 * values are held while they take at most an eighth of -S, each
-	 * record's hashes spooled beside their id (sens_hkey), and past
-	 * that the run switches to them (mload.c's mond_sens_drop). */
+	/* t-closeness under the equal and the ordered distance too, its
+	 * distribution in a temp file (rclose.c): with --variance from the
+	 * start; else the values are held while they take at most an
+	 * eighth of -S, each record's hashes spooled beside their id
+	 * (sens_hkey), and past that the run switches to them (mload.c's
+	 * mond_sens_drop). */
 	tcdisk = pt->ooc && job == JOB_NONE && pt->req.hast &&
 	    pt->req.dist != KN_DIST_HIER && !pt->relaxed;
 	/* Under the ordered distance, once by hash, by position
@@ -734,9 +735,9 @@ main(int argc, char *argv[])
 	pt->tcn = pt->nrows;
 	pt->input = &in;
 	pt->incols = opt.columns;
-	/* The labels known by their hashes, checked first (then the
-	 * sensitive values, a column that is both, read by identity, has
-	 * its labels' hashes checked too). */
+	/* The labels known by their hashes are checked first, so that a
+	 * column that is both -t and -s (read by identity) has its labels'
+	 * hashes checked too, before its values'. */
 	if (pt->targ_hashed)
 		mond_targ_check(pt, pt->rk->tmpdir, kn_jobs(&opt));
 	/* The values dropped: known by their hashes from now on. */
