@@ -1731,14 +1731,13 @@ static void
 hcheck_value(const kn_fsrow *row, void *ctx)
 {
 	struct hcheck *hc = ctx;
-	uint64_t h = sens_hash(row->key[0]);
+	/* With out, the value's key on the records (keyed_value), whose
+	 * order the file has. */
+	uint64_t h = hc->out != NULL ? mond_sens_key(row->key[0]) :
+	    sens_hash(row->key[0]);
 	char line[32];
 	size_t i, n;
 
-	/* With out, the value's key on the records (keyed_value), whose
-	 * order the file has. */
-	if (hc->out != NULL)
-		h = numkey_of((int64_t)h);
 	for (i = 0; hc->ord[0] != NULL && i < 2; i++) {
 		if (i == 0 && (!hc->numeric || !(hc->numeric =
 		    tcd_numeric(row->key[0].p, row->key[0].n))))
@@ -1795,17 +1794,16 @@ static void
 hcheck_order(const char *line, size_t len, void *ctx)
 {
 	struct hcheck *hc = ctx;
-	uint64_t r[4], h = mond_hex_get(line + len - 32, 16);
+	uint64_t h = mond_hex_get(line + len - 32, 16);
+	uint64_t C = mond_hex_get(line + len - 16, 16);
+	struct rcpos r;
 	char out[32];
 
-	r[0] = mond_hex_get(line + len - 16, 16);
-	if (__builtin_add_overflow(hc->cum, r[0], &hc->cum))
+	if (__builtin_add_overflow(hc->cum, C, &hc->cum))
 		kn_rows_overflow();
-	r[1] = hc->cum;
-	r[2] = (uint64_t)hc->P;
-	r[3] = (uint64_t)(hc->P >> 64);
+	r = rcpos_of(C, hc->cum, hc->P);
 	hc->P += hc->cum;
-	if (fwrite(r, sizeof(r), 1, hc->out) != 1)
+	if (fwrite(&r, sizeof(r), 1, hc->out) != 1)
 		kn_die_sys("writing temp file %s", hc->oname);
 	mond_hex_put(out, h, 16);
 	mond_hex_put(out + 16, hc->pos++, 16);

@@ -439,6 +439,29 @@ int mond_targ_id(struct part *pt, kn_str v, uint32_t *id);
 /* Reads the table into records; with pt->jobs above 1, TSV in memory
  * on that many threads, the same records. */
 void mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol);
+/* The ordered distance's record of a position in tcpath (struct
+ * part): the value's rows C, the cumulative count cum (C of the
+ * positions up to it) and P (the cumulative counts of the positions
+ * before it, summed), in two halves; written by mload.c's hash check
+ * and rclose_switch, read by rclose.c. */
+struct rcpos {
+	uint64_t C, cum, plo, phi;
+};
+
+static inline struct rcpos
+rcpos_of(uint64_t C, uint64_t cum, unsigned __int128 P)
+{
+	struct rcpos r = { C, cum, (uint64_t)P, (uint64_t)(P >> 64) };
+
+	return r;
+}
+
+static inline unsigned __int128
+rcpos_P(const struct rcpos *r)
+{
+	return (unsigned __int128)r->phi << 64 | r->plo;
+}
+
 /* Frees sort so, its temp files' bytes added to pt's accounting. */
 void mond_sort_done(struct part *pt, kn_sorter *so);
 /* The key on the records of sensitive value v by its hash

@@ -120,16 +120,14 @@ look_key(struct rclook *lk, uint64_t i)
 	return r[0];
 }
 
-/* The ordered distance: the record of position p into *v. */
+/* The ordered distance: the record r of position p into *v. */
 static void
-pos_val(const struct part *pt, const uint64_t *r, uint64_t p, size_t c,
-    struct rcval *v)
+pos_val(const struct rcpos *r, uint64_t p, size_t c, struct rcval *v)
 {
-	(void)pt;
 	v->key = p;
-	v->C = r[0];
-	v->cum = r[1];
-	v->P = (u128)r[3] << 64 | r[2];
+	v->C = r->C;
+	v->cum = r->cum;
+	v->P = rcpos_P(r);
 	v->col = c;
 }
 
@@ -152,7 +150,8 @@ rclose_rows(struct rclook *lk, const struct part *pt, uint64_t h)
 			lk->bn = lk->n - h < LOOK_BUF ? lk->n - h : LOOK_BUF;
 			look_read(lk, lk->buf, lk->b0, lk->bn);
 		}
-		pos_val(pt, lk->buf + (h - lk->b0) * w, h, lk->col, &v);
+		pos_val((const struct rcpos *)(lk->buf + (h - lk->b0) * w), h,
+		    lk->col, &v);
 		return v;
 	}
 	/* Not in the buffer: from its end when h is past it (forward,
@@ -206,11 +205,11 @@ rclose_rows(struct rclook *lk, const struct part *pt, uint64_t h)
 static void
 pos_at(const struct part *pt, size_t c, uint64_t p, struct rcval *v)
 {
-	uint64_t r[4];
+	struct rcpos r;
 
-	pread_all(fileno(pt->tcf[c]), pt->tcpath[c], r, sizeof(r),
+	pread_all(fileno(pt->tcf[c]), pt->tcpath[c], &r, sizeof(r),
 	    (off_t)(p * sizeof(r)));
-	pos_val(pt, r, p, c, v);
+	pos_val(&r, p, c, v);
 }
 
 /* The first position q of [lo, hi) where cum n >= sN, known to be
@@ -670,7 +669,8 @@ rclose_switch(struct part *pt)
 	size_t c, i, size, map = 0, before = mond_dicts_bytes(pt), after;
 	kn_tclose *tc;
 	const kn_dict *d;
-	uint64_t r[4], k, *s;
+	uint64_t k, *s;
+	struct rcpos r;
 	FILE *f;
 
 	for (c = 0; c < pt->nsens; c++) {
@@ -681,11 +681,8 @@ rclose_switch(struct part *pt)
 		if ((f = kn_tmp_open(pt->tcpath[c], "wb")) == NULL)
 			kn_die_sys("%s", pt->tcpath[c]);
 		for (i = 0; i < tc->m; i++) {
-			r[0] = tc->C[i];
-			r[1] = tc->cum[i];
-			r[2] = (uint64_t)tc->P[i];
-			r[3] = (uint64_t)(tc->P[i] >> 64);
-			if (fwrite(r, sizeof(r), 1, f) != 1)
+			r = rcpos_of(tc->C[i], tc->cum[i], tc->P[i]);
+			if (fwrite(&r, sizeof(r), 1, f) != 1)
 				kn_die_sys("writing temp file %s",
 				    pt->tcpath[c]);
 		}

@@ -368,7 +368,7 @@ size_t rothko_tree_route(struct part *pt, const uint32_t *r);
 
 /* Column c's distribution on disk (pt->tcpath[c]), looked up: records
  * of w words, (hash, rows) in hash order, or under the ordered
- * distance a struct rcpos a position. */
+ * distance a struct rcpos (mondrian.h) a position. */
 struct rclook {
 	FILE *f;
 	int fd;
@@ -377,14 +377,6 @@ struct rclook {
 	uint64_t n;		/* records in the file */
 	uint64_t b0, bn;	/* buf holds records [b0, b0 + bn) */
 	uint64_t *buf;
-};
-
-/* The ordered distance's record of a position: the value's rows C,
- * the cumulative count cum (C of the positions up to it) and P (the
- * cumulative counts of the positions before it, summed), in two
- * halves. */
-struct rcpos {
-	uint64_t C, cum, plo, phi;
 };
 
 /* A value as looked up: its key (hash, or position), its rows in the
