@@ -138,8 +138,11 @@ mond_parse_value(struct dim *dm, const char *s, size_t n, int64_t *m,
  * scale, as keys in place of dm->raw, and gives each its rank by a
  * table of the values present when their range is dense, else by a
  * radix sort of (value, row) pairs, the sort within sortmu if not NULL
- * (one sort's memory at a time).  0 if the values do not fit 64 bits
- * at the column's scale (dm->S): nothing is ranked then. */
+ * (one sort's memory at a time).  With no dm->rsc, dm->raw holds the
+ * keys already (numkey.c: at the scale dm->S, not below dm->fS; 0 for a
+ * missing value), rmn, rmx and rnum their least and largest and how
+ * many are numbers.  0 if the values do not fit 64 bits at the column's
+ * scale (dm->S): nothing is ranked then. */
 static int
 rank_numeric(struct part *pt, struct dim *dm, size_t j,
     pthread_mutex_t *sortmu)
@@ -148,7 +151,15 @@ rank_numeric(struct part *pt, struct dim *dm, size_t j,
 	uint32_t *ra, *rb, *rt, r = 0, base;
 	size_t i, n;
 	int S = 0, sh;
+	const int8_t *sc = dm->rsc;
 
+#define PRESENT(i) (sc != NULL ? sc[i] >= 0 : a[i] != 0)
+	if (sc == NULL) {
+		mn = dm->rmn;
+		mx = dm->rmx;
+		n = dm->rnum;
+		goto ranked;
+	}
 	for (i = 0, S = dm->fS; i < pt->nrows; i++)
 		if (dm->rsc[i] > S)
 			S = dm->rsc[i];
@@ -170,6 +181,7 @@ rank_numeric(struct part *pt, struct dim *dm, size_t j,
 			mx = a[i];
 		n++;
 	}
+ranked:
 	r = base = dm->miss != 0;
 	if (n > 0 && mx - mn < 4 * (uint64_t)n + 65536) {
 		/* A dense range: ranks by a table of the values present. */
@@ -178,7 +190,7 @@ rank_numeric(struct part *pt, struct dim *dm, size_t j,
 		uint64_t v;
 
 		for (i = 0; i < pt->nrows; i++)
-			if (dm->rsc[i] >= 0)
+			if (PRESENT(i))
 				tab[a[i] - mn] = 1;
 		dm->vals = kn_alloc((n + 2) * sizeof(int64_t));
 		for (v = 0; v <= mx - mn; v++)
@@ -188,7 +200,7 @@ rank_numeric(struct part *pt, struct dim *dm, size_t j,
 				tab[v] = r++;
 			}
 		for (i = 0; i < pt->nrows; i++)
-			if (dm->rsc[i] >= 0)
+			if (PRESENT(i))
 				pt->rec[i * pt->rec_words + j] = tab[a[i] - mn];
 		free(tab);
 		dm->nrank = r;
@@ -201,12 +213,13 @@ rank_numeric(struct part *pt, struct dim *dm, size_t j,
 	ra = kn_alloc((n + 1) * sizeof(uint32_t));
 	rb = kn_alloc((n + 1) * sizeof(uint32_t));
 	for (i = 0, n = 0; i < pt->nrows; i++)
-		if (dm->rsc[i] >= 0) {
+		if (PRESENT(i)) {
 			a[n] = a[i];
 			ra[n++] = (uint32_t)i;
 		}
 	free(dm->rsc);
 	dm->rsc = NULL;
+	sc = NULL;
 	for (sh = 0; sh < 64 && n > 0 && ((mx - mn) >> sh) != 0;
 	     sh += 11) {
 		uint32_t *c = kn_zalloc((2048 + 1) * sizeof(uint32_t));
@@ -248,6 +261,7 @@ done:
 	if (base)
 		dm->vals[0] = dm->nrank > 1 ? dm->vals[1] : 0;
 	return 1;
+#undef PRESENT
 }
 
 /* Says that the values of dm do not fit 64 bits at its scale. */

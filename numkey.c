@@ -366,42 +366,40 @@ numkey_read(const struct part *pt, FILE *f, const char *path, uint32_t *out,
 	tmpl = kn_alloc(dw * sizeof(uint32_t));
 	for (w = 0; w < dw; w++)
 		tmpl[w] = get_u32(hdr + 4 + 4 * w);
-	/* A group: each record first its words' least values, in order
-	 * (the records are written from end to end, once), then the
-	 * differences word by word. */
+	/* A group: each word of its records in turn, the least value
+	 * plus the difference. */
 	for (g = 0; g < n; g += NK_GROUP) {
 		size_t m = n - g < NK_GROUP ? n - g : NK_GROUP;
 		const unsigned char *p = buf + h;
 
 		read_all(f, path, buf + h, m * rec);
-		for (i = 0; i < m; i++)
-			for (w = 0; w < dw; w++)
-				out[(g + i) * dw + w] = tmpl[w];
 		for (w = 0; w < dw; w++) {
-			uint32_t *q = out + g * dw + w;
+			uint32_t *q = out + g * dw + w, b = tmpl[w];
 
 			switch (hdr[4 + 4 * dw + w]) {
 			case 0:
+				for (i = 0; i < m; i++)
+					q[i * dw] = b;
 				break;
 			case 1:
 				for (i = 0; i < m; i++)
-					q[i * dw] += p[i];
+					q[i * dw] = b + p[i];
 				p += m;
 				break;
 			case 2:
 				for (i = 0; i < m; i++, p += 2)
-					q[i * dw] += (uint32_t)p[0] |
-					    (uint32_t)p[1] << 8;
+					q[i * dw] = b + ((uint32_t)p[0] |
+					    (uint32_t)p[1] << 8);
 				break;
 			case 3:
 				for (i = 0; i < m; i++, p += 3)
-					q[i * dw] += (uint32_t)p[0] |
+					q[i * dw] = b + ((uint32_t)p[0] |
 					    (uint32_t)p[1] << 8 |
-					    (uint32_t)p[2] << 16;
+					    (uint32_t)p[2] << 16);
 				break;
 			default:
 				for (i = 0; i < m; i++, p += 4)
-					q[i * dw] += get_u32(p);
+					q[i * dw] = b + get_u32(p);
 			}
 		}
 	}

@@ -171,7 +171,8 @@ read_fill(struct part *pt, struct oread *rd)
 
 	if (rd->eof)
 		return 0;
-	if (!rd->started && pt->rk->jobs > 1 && rd->nslot > rd->hold) {
+	if (!rd->started && !rd->solo && pt->rk->jobs > 1 &&
+	    rd->nslot > rd->hold) {
 		pthread_mutex_init(&rd->mu, NULL);
 		pthread_cond_init(&rd->cv, NULL);
 		if (pthread_create(&rd->th, NULL, read_ahead, rd) == 0)
@@ -202,7 +203,8 @@ read_fill(struct part *pt, struct oread *rd)
 		rd->eof = 1;
 		return 0;
 	}
-	kn_progress(pt->acct.classed, pt->acct.bread);
+	if (!rd->solo)
+		kn_progress(pt->acct.classed, pt->acct.bread);
 	return 1;
 }
 

@@ -398,13 +398,13 @@ rank_thread(void *arg)
 }
 
 /* Ranks each numeric dimension's numbers (mond_rank_numeric), the
- * dimensions side by side on the threads of -j as far as their scratch
+ * dimensions side by side on up to jobs threads as far as their scratch
  * (24 bytes a row each) fits in what mem_row_bytes counts for a row and
  * is not yet used (the record, and 25 bytes a row and number: the value
  * and scale, the rank's value and key): each ranks only its own, so the
  * ranks are those of one thread. */
 static void
-rank_dims(struct part *pt)
+rank_dims(struct part *pt, int jobs)
 {
 	struct rank_pool rp;
 	pthread_t th[64];
@@ -413,7 +413,7 @@ rank_dims(struct part *pt)
 
 	spare = mem_row_bytes(pt) - 4 * pt->rec_words - 25 * nnum -
 	    local_row_bytes(pt);
-	nt = pt->rk->jobs < 64 ? pt->rk->jobs : 64;
+	nt = jobs < 64 ? jobs : 64;
 	if ((size_t)nt > nnum)
 		nt = (int)nnum;
 	if ((size_t)nt > spare / 24)
@@ -439,7 +439,7 @@ rank_dims(struct part *pt)
  * values of vals, whose rank 0 stands for a missing value with the
  * table's least number, as in memory. */
 static void
-rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr)
+rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr, int jobs)
 {
 	size_t j, i, n = pt->nrows;
 	uint32_t r0;
@@ -458,7 +458,7 @@ rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr)
 	}
 	free(wide);
 	free(pr);
-	rank_dims(pt);
+	rank_dims(pt, jobs);
 	for (j = 0; j < pt->nqi; j++) {
 		struct dim *dm = &pt->dims[j];
 
@@ -512,15 +512,20 @@ static int
 threads_for(struct part *pt, uint64_t n)
 {
 	size_t used = n * mem_row_bytes(pt), each;
-	int k;
+	int k, jobs = pt->rk->jobs;
 
+	/* A node loaded meanwhile takes its room and a thread. */
+	if (pt->rk->pre != NULL) {
+		used += pt->rk->pre_bytes;
+		jobs--;
+	}
 	if (pt->row_class == NULL || used >= pt->rk->avail)
 		return 1;
 	each = (pt->sens_dict.n + 1) * (4 * sizeof(uint64_t) +
 	    sizeof(uint32_t) + 2 * sizeof(kn_tval)) +
 	    (pt->targ_dict.n + 1) * (2 * sizeof(uint64_t) + sizeof(uint32_t)) +
 	    ((size_t)64 << 10);
-	for (k = 1; k < pt->rk->jobs && used + each <= pt->rk->avail; k++)
+	for (k = 1; k < jobs && used + each <= pt->rk->avail; k++)
 		used += each;
 	return k;
 }
@@ -577,14 +582,14 @@ node_pairs(struct part *pt, uint64_t n)
 	pt->row_class = NULL;
 }
 
-/* Partitions a node in memory: reads it, each number's key taken in the
- * same scan (9 bytes a row and number: its value and scale, within what
- * mem_row_bytes counts), and runs the stack
- * of mond_partition() over it, class ids continuing. */
+/* Reads a node's n records (opened in rd) into pt->rec, each number's
+ * key taken in the same scan with the least and largest (8 bytes a row
+ * and number; 9, its value and scale, when the column's scale is below
+ * the table's: within what mem_row_bytes counts), and ranks the numbers
+ * among the node's (rank_in_memory). */
 static void
-solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
+load_node(struct part *pt, struct oread *rd, uint64_t n)
 {
-	struct oread rd;
 	uint32_t *r;
 	uint64_t i = 0;
 	size_t j;
@@ -594,26 +599,173 @@ solve_in_memory(struct part *pt, const struct onode *on, const char *checkname)
 			struct dim *dm = &pt->dims[j];
 
 			rothko_local_free(dm);
-			dm->raw = kn_alloc((on->n + 1) * sizeof(int64_t));
-			dm->rsc = kn_alloc(on->n + 1);
+			dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
+			/* The keys as they are, when at the column's scale
+			 * (rank_numeric); else values and scales. */
+			dm->rsc = dm->fS > dm->S ? kn_alloc(n + 1) : NULL;
+			dm->rmn = UINT64_MAX;
+			dm->rmx = dm->rnum = 0;
 		}
-	pt->rec = kn_alloc((on->n + 1) * pt->rec_words * sizeof(uint32_t));
-	local_alloc(pt, on->n);
-	rothko_read_open(pt, &rd, on);
-	while ((r = rothko_read_next(pt, &rd)) != NULL) {
-		for (j = 0; j < pt->nqi; j++)
-			if (pt->dims[j].h == NULL)
-				rank_put(&pt->dims[j], i, numkey_get(r, j,
-				    pt->dims[j].kword));
+	pt->rec = kn_alloc((n + 1) * pt->rec_words * sizeof(uint32_t));
+	while ((r = rothko_read_next(pt, rd)) != NULL) {
+		for (j = 0; j < pt->nqi; j++) {
+			struct dim *dm = &pt->dims[j];
+			uint64_t key;
+
+			if (dm->h != NULL)
+				continue;
+			key = numkey_get(r, j, dm->kword);
+			if (dm->rsc != NULL) {
+				rank_put(dm, i, key);
+				continue;
+			}
+			dm->raw[i] = (int64_t)key;
+			if (key == 0)
+				continue;
+			dm->rmn = key < dm->rmn ? key : dm->rmn;
+			dm->rmx = key > dm->rmx ? key : dm->rmx;
+			dm->rnum++;
+		}
 		memcpy(pt->rec + i * pt->rec_words, r,
 		    pt->rec_words * sizeof(uint32_t));
 		local_put(pt, pt->rec + i * pt->rec_words, r, i);
 		i++;
 	}
-	rothko_read_close(&rd);
+	rothko_read_close(rd);
 	rclose_local(pt);
-	pt->nrows = on->n;
-	rank_in_memory(pt, NULL, NULL);
+	pt->nrows = n;
+	rank_in_memory(pt, NULL, NULL, rd->solo ? 1 : pt->rk->jobs);
+}
+
+/*
+ * The next node loaded ahead (issue 18).  With -j above 1, while a node
+ * is partitioned in memory a thread reads and ranks the next node on the
+ * stack (load_node) when that one is to be partitioned in memory too and
+ * both fit the budget together.  It works on a copy of the run with
+ * dimensions of its own, whose records and ranks the next solve takes
+ * over: only when the work is done changes, not what it does, so the
+ * output is the same bytes.  Not with values keyed in a node (local_put:
+ * their tables are the run's own), nor for the spool.  The node file is
+ * opened by the caller (the temp files' list is not for threads) and
+ * the reader draws no progress.
+ */
+struct preload {
+	struct part hp;		/* the copy of the run */
+	struct onode on;	/* the node */
+	struct oread rd;
+	pthread_t th;
+};
+
+static void *
+preload_run(void *arg)
+{
+	struct preload *pl = arg;
+
+	kn_thread_nosignals();
+	load_node(&pl->hp, &pl->rd, pl->on.n);
+	return NULL;
+}
+
+/* Starts loading node nx, next after a node of n rows, if it may be. */
+static void
+preload_start(struct part *pt, uint64_t n, const struct onode *nx)
+{
+	struct preload *pl;
+	size_t j;
+
+	if (nx == NULL || pt->rk->jobs < 2 || nx->raw ||
+	    local_row_bytes(pt) != 0 || !fits_in_memory(pt, n + nx->n))
+		return;
+	pl = kn_zalloc(sizeof(*pl));
+	pl->hp = *pt;
+	pl->hp.dims = kn_alloc(pt->nqi * sizeof(struct dim));
+	memcpy(pl->hp.dims, pt->dims, pt->nqi * sizeof(struct dim));
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pl->hp.dims[j];
+
+		if (dm->h != NULL)
+			continue;
+		dm->raw = NULL;
+		dm->rsc = NULL;
+		dm->vals = NULL;
+		dm->lkey = NULL;
+		dm->lcap = 0;
+		dm->nrank = 0;
+	}
+	pl->hp.rec = NULL;
+	memset(&pl->hp.acct, 0, sizeof(pl->hp.acct));
+	pl->on = *nx;
+	pt->rk->pre_bytes = nx->n * mem_row_bytes(pt);
+	rothko_read_open(&pl->hp, &pl->rd, &pl->on);
+	pl->rd.solo = 1;
+	if (pthread_create(&pl->th, NULL, preload_run, pl) != 0) {
+		rothko_read_close(&pl->rd);
+		free(pl->hp.dims);
+		free(pl);
+		pt->rk->pre_bytes = 0;
+		return;
+	}
+	pt->rk->pre = pl;
+}
+
+/* Waits for the node loaded ahead; takes it over when it is on (or with
+ * on NULL, frees it).  Returns whether on was taken over. */
+static int
+preload_take(struct part *pt, const struct onode *on)
+{
+	struct preload *pl = pt->rk->pre;
+	size_t j;
+	int took;
+
+	if (pl == NULL)
+		return 0;
+	pthread_join(pl->th, NULL);
+	pt->rk->pre = NULL;
+	pt->rk->pre_bytes = 0;
+	pt->acct.scans += pl->hp.acct.scans;
+	pt->acct.bread += pl->hp.acct.bread;
+	took = on != NULL && on->path == pl->on.path;
+	for (j = 0; j < pt->nqi; j++) {
+		struct dim *dm = &pt->dims[j], *lm = &pl->hp.dims[j];
+
+		if (dm->h != NULL)
+			continue;
+		if (!took) {
+			rothko_local_free(lm);
+			continue;
+		}
+		rothko_local_free(dm);
+		dm->vals = lm->vals;
+		dm->lkey = lm->lkey;
+		dm->lcap = lm->lcap;
+		dm->nrank = lm->nrank;
+	}
+	if (took) {
+		pt->rec = pl->hp.rec;
+		pt->nrows = pl->hp.nrows;
+	} else
+		free(pl->hp.rec);
+	free(pl->hp.dims);
+	free(pl);
+	return took;
+}
+
+/* Partitions a node in memory (load_node, or the node loaded ahead),
+ * and runs the stack of mond_partition() over it, class ids continuing;
+ * meanwhile the next node nx (or NULL) may be loaded (preload_start). */
+static void
+solve_in_memory(struct part *pt, const struct onode *on,
+    const struct onode *nx, const char *checkname)
+{
+	struct oread rd;
+	size_t i;
+
+	local_alloc(pt, on->n);
+	if (!preload_take(pt, on)) {
+		rothko_read_open(pt, &rd, on);
+		load_node(pt, &rd, on->n);
+	}
+	preload_start(pt, on->n, nx);
 	mond_scratch_alloc(pt, 1);
 	if (checkname != NULL)
 		rothko_root_check(pt, checkname);
@@ -717,7 +869,7 @@ sample_node(
 		pt->nrows = ns;
 		free(pos);
 		pos = NULL;
-		rank_in_memory(pt, wide, pr);
+		rank_in_memory(pt, wide, pr, pt->rk->jobs);
 	}
 	free(pos);
 }
@@ -1632,7 +1784,8 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 
 		kn_progress(pt->acct.classed, pt->acct.bread);
 		if (fits_in_memory(pt, on.n)) {
-			solve_in_memory(pt, &on, isroot ? name : NULL);
+			solve_in_memory(pt, &on, nst > 0 ? &st[nst - 1] :
+			    NULL, isroot ? name : NULL);
 			kn_tmp_close(on.path);
 			isroot = 0;
 			continue;
@@ -1700,6 +1853,7 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 			free(tk);
 		}
 	}
+	preload_take(pt, NULL);
 	free(st);
 	rothko_count_end(pt);
 }

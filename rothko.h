@@ -43,6 +43,9 @@ struct oread {
 	 * be, 0 before the first read) fills buffer number filled while
 	 * filled + hold < taken + nslot. */
 	int started, quit, eof;
+	/* read on a thread beside others' work: no progress drawn, no
+	 * thread reading ahead, no threads ranking (rothko.c) */
+	int solo;
 	uint64_t filled, taken;
 	pthread_t th;
 	pthread_mutex_t mu;
@@ -219,6 +222,10 @@ struct rothko {
 	int jobs;
 	struct rpool *pool;
 	pthread_mutex_t *gmu;
+	/* The next node loaded while one is partitioned in memory
+	 * (rothko.c, preload_start), and the bytes it may take. */
+	struct preload *pre;
+	size_t pre_bytes;
 	/* rothko_class_of(): the classes of rows [bucket_lo, bucket_hi) */
 	uint64_t bucket_lo, bucket_hi;
 	uint32_t *bucket;
