@@ -472,6 +472,25 @@ kn_huge_pages(void *p, size_t n)
 #endif
 }
 
+void
+kn_malloc_keep(size_t n)
+{
+#if defined(M_TOP_PAD) && defined(__GLIBC__)
+	static size_t kept;
+
+	if (n > INT_MAX)
+		n = INT_MAX;
+	if (n == kept)
+		return;
+	kept = n;
+	(void)mallopt(M_TOP_PAD, (int)n);
+	if (n == 0)
+		(void)malloc_trim(0);
+#else
+	(void)n;
+#endif
+}
+
 void *
 kn_alloc(size_t n)
 {

@@ -91,6 +91,10 @@ void *kn_alloc(size_t n);
 /* A hint that the whole 2 MiB pages of p[0..n), a large table read at
  * random, be huge pages (Linux's MADV_HUGEPAGE; nothing elsewhere). */
 void kn_huge_pages(void *p, size_t n);
+/* Up to n bytes of the memory freed kept by the C library for what is
+ * allocated next, not given back to the system and faulted in again
+ * (glibc's M_TOP_PAD; nothing elsewhere); 0 gives back what is kept. */
+void kn_malloc_keep(size_t n);
 void *kn_zalloc(size_t n);
 void *kn_realloc(void *p, size_t n);
 /* Makes room for element i of the array p of *cap elements of elem

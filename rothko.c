@@ -1783,6 +1783,10 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 		size_t g;
 
 		kn_progress(pt->acct.classed, pt->acct.bread);
+		/* Nodes partitioned in memory one after another reuse the
+		 * memory freed by the one before, within the budget; the
+		 * rest of the run gives it back. */
+		kn_malloc_keep(fits_in_memory(pt, on.n) ? pt->rk->avail : 0);
 		if (fits_in_memory(pt, on.n)) {
 			solve_in_memory(pt, &on, nst > 0 ? &st[nst - 1] :
 			    NULL, isroot ? name : NULL);
@@ -1854,6 +1858,7 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 		}
 	}
 	preload_take(pt, NULL);
+	kn_malloc_keep(0);
 	free(st);
 	rothko_count_end(pt);
 }
