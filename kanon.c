@@ -484,6 +484,9 @@ kn_malloc_keep(size_t n)
 		return;
 	kept = n;
 	(void)mallopt(M_TOP_PAD, (int)n);
+#ifdef M_MMAP_THRESHOLD
+	(void)mallopt(M_MMAP_THRESHOLD, n > 0 ? 32 << 20 : 1 << 20);
+#endif
 	if (n == 0)
 		(void)malloc_trim(0);
 #else
