@@ -131,7 +131,7 @@ kn_init(const char *argv0)
 	 * freed, whose memory then stays in the heap beside the next ones
 	 * (Rothko-T at 50M rows and -S 256M peaked at 348 MB; 200 MB
 	 * with this), and the budget -S would not bound what the process
-	 * holds. */
+	 * holds.  kn_malloc_keep lifts it for a while. */
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
 	/* A standard descriptor that the caller closed (>&-) would go to

@@ -140,7 +140,7 @@ mond_parse_value(struct dim *dm, const char *s, size_t n, int64_t *m,
  * radix sort of (value, row) pairs, the sort within sortmu if not NULL
  * (one sort's memory at a time).  With no dm->rsc, dm->raw holds the
  * keys already (numkey.c: at the scale dm->S, not below dm->fS; 0 for a
- * missing value), rmn, rmx and rnum their least and largest and how
+ * missing value when dm->miss), rmn, rmx and rnum their least and largest and how
  * many are numbers.  0 if the values do not fit 64 bits at the column's
  * scale (dm->S): nothing is ranked then. */
 static int
@@ -152,8 +152,11 @@ rank_numeric(struct part *pt, struct dim *dm, size_t j,
 	size_t i, n;
 	int S = 0, sh;
 	const int8_t *sc = dm->rsc;
+	const int miss = dm->miss;
 
-#define PRESENT(i) (sc != NULL ? sc[i] >= 0 : a[i] != 0)
+	/* With keys, 0 is a missing value's, or -2^63's in a column with
+	 * none missing (numkey_finish). */
+#define PRESENT(i) (sc != NULL ? sc[i] >= 0 : a[i] != 0 || !miss)
 	if (sc == NULL) {
 		mn = dm->rmn;
 		mx = dm->rmx;

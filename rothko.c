@@ -620,7 +620,7 @@ load_node(struct part *pt, struct oread *rd, uint64_t n)
 				continue;
 			}
 			dm->raw[i] = (int64_t)key;
-			if (key == 0)
+			if (key == 0 && dm->miss)
 				continue;
 			dm->rmn = key < dm->rmn ? key : dm->rmn;
 			dm->rmx = key > dm->rmx ? key : dm->rmx;
