@@ -475,7 +475,8 @@ kn_huge_pages(void *p, size_t n)
 void
 kn_malloc_keep(size_t n)
 {
-#if defined(M_TOP_PAD) && defined(__GLIBC__)
+#if defined(M_TRIM_THRESHOLD) && defined(M_MMAP_THRESHOLD) && \
+    defined(__GLIBC__)
 	static size_t kept;
 
 	if (n > INT_MAX)
@@ -483,10 +484,11 @@ kn_malloc_keep(size_t n)
 	if (n == kept)
 		return;
 	kept = n;
-	(void)mallopt(M_TOP_PAD, (int)n);
-#ifdef M_MMAP_THRESHOLD
+	/* What is freed stays in the heap up to n bytes (128K is glibc's
+	 * default), and the heap grows by what is asked, no more: the
+	 * address space is what the memory held has been. */
+	(void)mallopt(M_TRIM_THRESHOLD, n > 0 ? (int)n : 128 << 10);
 	(void)mallopt(M_MMAP_THRESHOLD, n > 0 ? 32 << 20 : 1 << 20);
-#endif
 	if (n == 0)
 		(void)malloc_trim(0);
 #else

@@ -93,8 +93,8 @@ void *kn_alloc(size_t n);
 void kn_huge_pages(void *p, size_t n);
 /* Up to n bytes of the memory freed kept by the C library for what is
  * allocated next, not given back to the system and faulted in again
- * (glibc: M_TOP_PAD, and blocks up to 32M taken from the heap, not
- * mapped apart, as kn_init has them from 1M; nothing elsewhere); 0
+ * (glibc: M_TRIM_THRESHOLD, and blocks up to 32M taken from the heap,
+ * not mapped apart, as kn_init has them from 1M; nothing elsewhere); 0
  * gives back what is kept and maps blocks of 1M apart again. */
 void kn_malloc_keep(size_t n);
 void *kn_zalloc(size_t n);

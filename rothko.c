@@ -671,15 +671,17 @@ static void
 preload_start(struct part *pt, uint64_t n, const struct onode *nx)
 {
 	struct preload *pl;
-	size_t j;
+	size_t j, nd;
 
 	if (nx == NULL || pt->rk->jobs < 2 || nx->raw ||
 	    local_row_bytes(pt) != 0 || !fits_in_memory(pt, n + nx->n))
 		return;
 	pl = kn_zalloc(sizeof(*pl));
 	pl->hp = *pt;
-	pl->hp.dims = kn_alloc(pt->nqi * sizeof(struct dim));
-	memcpy(pl->hp.dims, pt->dims, pt->nqi * sizeof(struct dim));
+	/* Every dimension, the keyed columns' after the QIs too. */
+	nd = pt->nkd > pt->nqi ? pt->nkd : pt->nqi;
+	pl->hp.dims = kn_alloc(nd * sizeof(struct dim));
+	memcpy(pl->hp.dims, pt->dims, nd * sizeof(struct dim));
 	for (j = 0; j < pt->nqi; j++) {
 		struct dim *dm = &pl->hp.dims[j];
 
