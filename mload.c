@@ -140,9 +140,9 @@ mond_parse_value(struct dim *dm, const char *s, size_t n, int64_t *m,
  * radix sort of (value, row) pairs, the sort within sortmu if not NULL
  * (one sort's memory at a time).  With no dm->rsc, dm->raw holds the
  * keys already (numkey.c: at the scale dm->S, not below dm->fS; 0 for a
- * missing value when dm->miss), rmn, rmx and rnum their least and largest and how
- * many are numbers.  0 if the values do not fit 64 bits at the column's
- * scale (dm->S): nothing is ranked then. */
+ * missing value when dm->miss), and rmn, rmx and rnum their least and
+ * largest and how many are numbers.  0 if the values do not fit 64 bits
+ * at the column's scale (dm->S): nothing is ranked then. */
 static int
 rank_numeric(struct part *pt, struct dim *dm, size_t j,
     pthread_mutex_t *sortmu)
