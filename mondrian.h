@@ -45,7 +45,7 @@ struct dim {
 	int64_t *raw;		/* per row while loading */
 	int8_t *rsc;		/* per row: its own scale */
 	/* out of core, raw holding keys with no rsc (rothko.c,
-	 * load_node): the least and largest and how many are numbers */
+	 * key_put): the least and largest and how many are numbers */
 	uint64_t rmn, rmx, rnum;
 	int64_t *vals;		/* rank -> value * 10^S */
 	uint32_t nrank;

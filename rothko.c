@@ -341,17 +341,31 @@ fits_in_memory(struct part *pt, uint64_t n)
 	    (pt->rk->fit_rows == 0 || n <= pt->rk->fit_rows);
 }
 
-/* Sets number i of numeric dimension dm, of key key, for ranking. */
+/* Room for the keys of n rows of numeric dimension dm, for ranking
+ * (rank_numeric: out of core the keys are at the column's scale, which
+ * numkey_finish made at least fS). */
 static void
-rank_put(struct dim *dm, size_t i, uint64_t key)
+key_room(struct dim *dm, uint64_t n)
 {
-	if (key == 0 && dm->miss) {
-		dm->raw[i] = 0;
-		dm->rsc[i] = -1;
-	} else {
-		dm->raw[i] = numkey_value(key);
-		dm->rsc[i] = (int8_t)dm->S;
-	}
+	rothko_local_free(dm);
+	dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
+	dm->rsc = NULL;
+	dm->rmn = UINT64_MAX;
+	dm->rmx = dm->rnum = 0;
+}
+
+/* Sets row i's key of numeric dimension dm, with the least, the largest
+ * and the count of the numbers (a key of 0 is a missing value's, or
+ * -2^63's in a column with none missing). */
+static void
+key_put(struct dim *dm, size_t i, uint64_t key)
+{
+	dm->raw[i] = (int64_t)key;
+	if (key == 0 && dm->miss)
+		return;
+	dm->rmn = key < dm->rmn ? key : dm->rmn;
+	dm->rmx = key > dm->rmx ? key : dm->rmx;
+	dm->rnum++;
 }
 
 /* The numeric dimensions being ranked on a thread each: the next to
@@ -433,7 +447,7 @@ rank_dims(struct part *pt, int jobs)
 /* Ranks the numbers of the nrows rows in rec among themselves, as in
  * memory: each numeric dimension's keys, taken from the records
  * wide[pr[2i+1]] on disk in memory (freed here, before the ranking's
- * scratch is taken), or without wide already in its raw and rsc,
+ * scratch is taken), or without wide already in its raw (key_put),
  * become ranks in the records' word j, with the node's vals and lkey.
  * The in-memory algorithm sees only the order of the codes and the
  * values of vals, whose rank 0 stands for a missing value with the
@@ -449,11 +463,9 @@ rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr, int jobs)
 
 		if (dm->h != NULL)
 			continue;
-		rothko_local_free(dm);
-		dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
-		dm->rsc = kn_alloc(n + 1);
+		key_room(dm, n);
 		for (i = 0; i < n; i++)
-			rank_put(dm, i, numkey_get(wide + pr[2 * i + 1] *
+			key_put(dm, i, numkey_get(wide + pr[2 * i + 1] *
 			    pt->dwords, j, dm->kword));
 	}
 	free(wide);
@@ -503,6 +515,25 @@ rothko_sens_hashed(struct part *pt)
 		mond_sens_hashed(pt, pt->rk->tmpdir, pt->rk->jobs);
 }
 
+/*
+ * The next node loaded ahead (issue 18).  With -j above 1, while a node
+ * is partitioned in memory a thread reads and ranks the next node on the
+ * stack (load_node) when that one is to be partitioned in memory too and
+ * both fit the budget together.  It works on a copy of the run with
+ * dimensions of its own, whose records and ranks the next solve takes
+ * over: only when the work is done changes, not what it does, so the
+ * output is the same bytes.  Not with values keyed in a node (local_put:
+ * their tables are the run's own), nor for the spool.  The node file is
+ * opened by the caller (the temp files' list is not for threads) and
+ * the reader draws no progress.
+ */
+struct preload {
+	struct part hp;		/* the copy of the run */
+	struct onode on;	/* the node */
+	struct oread rd;
+	pthread_t th;
+};
+
 /* The threads of -j that partition a node of n rows in memory
  * (mpar.c): as many as what is left of the budget past the node's rows
  * holds the scratch of each beyond the first (worker_init: its counts
@@ -516,7 +547,7 @@ threads_for(struct part *pt, uint64_t n)
 
 	/* A node loaded meanwhile takes its room and a thread. */
 	if (pt->rk->pre != NULL) {
-		used += pt->rk->pre_bytes;
+		used += pt->rk->pre->on.n * mem_row_bytes(pt);
 		jobs--;
 	}
 	if (pt->row_class == NULL || used >= pt->rk->avail)
@@ -583,10 +614,9 @@ node_pairs(struct part *pt, uint64_t n)
 }
 
 /* Reads a node's n records (opened in rd) into pt->rec, each number's
- * key taken in the same scan with the least and largest (8 bytes a row
- * and number; 9, its value and scale, when the column's scale is below
- * the table's: within what mem_row_bytes counts), and ranks the numbers
- * among the node's (rank_in_memory). */
+ * key taken in the same scan (key_put: 8 bytes a row and number, within
+ * what mem_row_bytes counts), and ranks the numbers among the node's
+ * (rank_in_memory). */
 static void
 load_node(struct part *pt, struct oread *rd, uint64_t n)
 {
@@ -595,37 +625,14 @@ load_node(struct part *pt, struct oread *rd, uint64_t n)
 	size_t j;
 
 	for (j = 0; j < pt->nqi; j++)
-		if (pt->dims[j].h == NULL) {
-			struct dim *dm = &pt->dims[j];
-
-			rothko_local_free(dm);
-			dm->raw = kn_alloc((n + 1) * sizeof(int64_t));
-			/* The keys as they are, when at the column's scale
-			 * (rank_numeric); else values and scales. */
-			dm->rsc = dm->fS > dm->S ? kn_alloc(n + 1) : NULL;
-			dm->rmn = UINT64_MAX;
-			dm->rmx = dm->rnum = 0;
-		}
+		if (pt->dims[j].h == NULL)
+			key_room(&pt->dims[j], n);
 	pt->rec = kn_alloc((n + 1) * pt->rec_words * sizeof(uint32_t));
 	while ((r = rothko_read_next(pt, rd)) != NULL) {
-		for (j = 0; j < pt->nqi; j++) {
-			struct dim *dm = &pt->dims[j];
-			uint64_t key;
-
-			if (dm->h != NULL)
-				continue;
-			key = numkey_get(r, j, dm->kword);
-			if (dm->rsc != NULL) {
-				rank_put(dm, i, key);
-				continue;
-			}
-			dm->raw[i] = (int64_t)key;
-			if (key == 0 && dm->miss)
-				continue;
-			dm->rmn = key < dm->rmn ? key : dm->rmn;
-			dm->rmx = key > dm->rmx ? key : dm->rmx;
-			dm->rnum++;
-		}
+		for (j = 0; j < pt->nqi; j++)
+			if (pt->dims[j].h == NULL)
+				key_put(&pt->dims[j], i, numkey_get(r, j,
+				    pt->dims[j].kword));
 		memcpy(pt->rec + i * pt->rec_words, r,
 		    pt->rec_words * sizeof(uint32_t));
 		local_put(pt, pt->rec + i * pt->rec_words, r, i);
@@ -636,25 +643,6 @@ load_node(struct part *pt, struct oread *rd, uint64_t n)
 	pt->nrows = n;
 	rank_in_memory(pt, NULL, NULL, rd->solo ? 1 : pt->rk->jobs);
 }
-
-/*
- * The next node loaded ahead (issue 18).  With -j above 1, while a node
- * is partitioned in memory a thread reads and ranks the next node on the
- * stack (load_node) when that one is to be partitioned in memory too and
- * both fit the budget together.  It works on a copy of the run with
- * dimensions of its own, whose records and ranks the next solve takes
- * over: only when the work is done changes, not what it does, so the
- * output is the same bytes.  Not with values keyed in a node (local_put:
- * their tables are the run's own), nor for the spool.  The node file is
- * opened by the caller (the temp files' list is not for threads) and
- * the reader draws no progress.
- */
-struct preload {
-	struct part hp;		/* the copy of the run */
-	struct onode on;	/* the node */
-	struct oread rd;
-	pthread_t th;
-};
 
 static void *
 preload_run(void *arg)
@@ -671,7 +659,7 @@ static void
 preload_start(struct part *pt, uint64_t n, const struct onode *nx)
 {
 	struct preload *pl;
-	size_t j, nd;
+	size_t j;
 
 	if (nx == NULL || pt->rk->jobs < 2 || nx->raw ||
 	    local_row_bytes(pt) != 0 || !fits_in_memory(pt, n + nx->n))
@@ -679,9 +667,8 @@ preload_start(struct part *pt, uint64_t n, const struct onode *nx)
 	pl = kn_zalloc(sizeof(*pl));
 	pl->hp = *pt;
 	/* Every dimension, the keyed columns' after the QIs too. */
-	nd = pt->nkd > pt->nqi ? pt->nkd : pt->nqi;
-	pl->hp.dims = kn_alloc(nd * sizeof(struct dim));
-	memcpy(pl->hp.dims, pt->dims, nd * sizeof(struct dim));
+	pl->hp.dims = kn_alloc(pt->nkd * sizeof(struct dim));
+	memcpy(pl->hp.dims, pt->dims, pt->nkd * sizeof(struct dim));
 	for (j = 0; j < pt->nqi; j++) {
 		struct dim *dm = &pl->hp.dims[j];
 
@@ -697,59 +684,51 @@ preload_start(struct part *pt, uint64_t n, const struct onode *nx)
 	pl->hp.rec = NULL;
 	memset(&pl->hp.acct, 0, sizeof(pl->hp.acct));
 	pl->on = *nx;
-	pt->rk->pre_bytes = nx->n * mem_row_bytes(pt);
 	rothko_read_open(&pl->hp, &pl->rd, &pl->on);
 	pl->rd.solo = 1;
 	if (pthread_create(&pl->th, NULL, preload_run, pl) != 0) {
 		rothko_read_close(&pl->rd);
 		free(pl->hp.dims);
 		free(pl);
-		pt->rk->pre_bytes = 0;
 		return;
 	}
 	pt->rk->pre = pl;
 }
 
-/* Waits for the node loaded ahead; takes it over when it is on (or with
- * on NULL, frees it).  Returns whether on was taken over. */
+/* Waits for the node loaded ahead, if any, and takes it over: it is
+ * node on, the next on the stack when it was started.  Returns whether
+ * there was one. */
 static int
 preload_take(struct part *pt, const struct onode *on)
 {
 	struct preload *pl = pt->rk->pre;
 	size_t j;
-	int took;
 
 	if (pl == NULL)
 		return 0;
 	pthread_join(pl->th, NULL);
+	if (on->path != pl->on.path)
+		kn_die("%s: internal error: another node loaded ahead",
+		    on->path);
 	pt->rk->pre = NULL;
-	pt->rk->pre_bytes = 0;
 	pt->acct.scans += pl->hp.acct.scans;
 	pt->acct.bread += pl->hp.acct.bread;
-	took = on != NULL && on->path == pl->on.path;
 	for (j = 0; j < pt->nqi; j++) {
 		struct dim *dm = &pt->dims[j], *lm = &pl->hp.dims[j];
 
 		if (dm->h != NULL)
 			continue;
-		if (!took) {
-			rothko_local_free(lm);
-			continue;
-		}
 		rothko_local_free(dm);
 		dm->vals = lm->vals;
 		dm->lkey = lm->lkey;
 		dm->lcap = lm->lcap;
 		dm->nrank = lm->nrank;
 	}
-	if (took) {
-		pt->rec = pl->hp.rec;
-		pt->nrows = pl->hp.nrows;
-	} else
-		free(pl->hp.rec);
+	pt->rec = pl->hp.rec;
+	pt->nrows = pl->hp.nrows;
 	free(pl->hp.dims);
 	free(pl);
-	return took;
+	return 1;
 }
 
 /* Partitions a node in memory (load_node, or the node loaded ahead),
@@ -1783,13 +1762,15 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 	while (nst > 0) {
 		struct onode on = st[--nst];
 		size_t g;
+		int fits;
 
 		kn_progress(pt->acct.classed, pt->acct.bread);
+		fits = fits_in_memory(pt, on.n);
 		/* Nodes partitioned in memory one after another reuse the
 		 * memory freed by the one before, within the budget; the
 		 * rest of the run gives it back. */
-		kn_malloc_keep(fits_in_memory(pt, on.n) ? pt->rk->avail : 0);
-		if (fits_in_memory(pt, on.n)) {
+		kn_malloc_keep(fits ? pt->rk->avail : 0);
+		if (fits) {
 			solve_in_memory(pt, &on, nst > 0 ? &st[nst - 1] :
 			    NULL, isroot ? name : NULL);
 			kn_tmp_close(on.path);
@@ -1859,7 +1840,6 @@ rothko_t(struct part *pt, struct onode *root, const char *name)
 			free(tk);
 		}
 	}
-	preload_take(pt, NULL);
 	kn_malloc_keep(0);
 	free(st);
 	rothko_count_end(pt);

@@ -223,9 +223,8 @@ struct rothko {
 	struct rpool *pool;
 	pthread_mutex_t *gmu;
 	/* The next node loaded while one is partitioned in memory
-	 * (rothko.c, preload_start), and the bytes it may take. */
+	 * (rothko.c, preload_start). */
 	struct preload *pre;
-	size_t pre_bytes;
 	/* rothko_class_of(): the classes of rows [bucket_lo, bucket_hi) */
 	uint64_t bucket_lo, bucket_hi;
 	uint32_t *bucket;
