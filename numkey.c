@@ -97,35 +97,48 @@ numkey_flush(struct part *pt, size_t nb)
 	}
 	for (j = 0; j < pt->nkd; j++) {
 		struct dim *dm = &pt->dims[j];
-		int sc = dm->sc_now;
+		/* In locals, which the records written do not alias. */
+		const int64_t *raw = dm->raw;
+		const int8_t *rsc = dm->rsc;
+		size_t hw = dm->hword, kw = dm->kword, dw = pt->dwords;
+		int64_t mn, mx;
+		int sc = dm->sc_now, has, ovf = 0;
 
 		if (dm->h != NULL)
 			continue;
 		for (i = 0; i < nb; i++)
-			if (dm->rsc[i] > sc)
-				sc = dm->rsc[i];
+			if (rsc[i] > sc)
+				sc = rsc[i];
 		if (sc > dm->sc_now)
 			raise_scale(dm, sc, c);
+		mn = dm->kmn;
+		mx = dm->kmx;
+		has = dm->has_num;
 		for (i = 0; i < nb; i++) {
-			uint32_t *r = out + i * pt->dwords;
+			uint32_t *r = out + i * dw;
 			uint64_t key = 0;
-			int64_t v;
+			int64_t v = raw[i];
 
-			if (dm->rsc[i] >= 0) {
-				if (__builtin_mul_overflow(dm->raw[i],
-				    (int64_t)kn_pow10(sc - dm->rsc[i]), &v)) {
-					dm->sc_ovf = 1;
+			if (rsc[i] >= 0) {
+				if (rsc[i] != sc && __builtin_mul_overflow(v,
+				    (int64_t)kn_pow10(sc - rsc[i]), &v)) {
+					ovf = 1;
 					v = 0;
 				}
-				if (!dm->has_num || v < dm->kmn)
-					dm->kmn = v;
-				if (!dm->has_num || v > dm->kmx)
-					dm->kmx = v;
-				dm->has_num = 1;
+				if (!has || v < mn)
+					mn = v;
+				if (!has || v > mx)
+					mx = v;
+				has = 1;
 				key = numkey_of(v);
 			}
-			numkey_put(r, dm->hword, dm->kword, key);
+			numkey_put(r, hw, kw, key);
 		}
+		dm->kmn = mn;
+		dm->kmx = mx;
+		dm->has_num = has;
+		if (ovf)
+			dm->sc_ovf = 1;
 	}
 	pt->acct.bwritten += numkey_write(pt, pt->spool, pt->spool_path, out,
 	    nb, pt->spooled);
@@ -242,21 +255,25 @@ write_block(const struct part *pt, FILE *f, const char *path,
 {
 	size_t dw = pt->dwords, w, i, g, h = 4 + 5 * dw, total;
 	unsigned char *hdr = buf;
-	uint32_t *base = kn_alloc(dw * sizeof(uint32_t));
+	uint32_t *base = kn_alloc(2 * dw * sizeof(uint32_t));
+	uint32_t *top = base + dw;
 
 	put_u32(hdr, (uint32_t)n);
-	for (w = 0; w < dw; w++) {
-		uint32_t mn = recs[w], mx = recs[w];
+	/* Each word's least and largest, the records taken in their order
+	 * (a word at a time would stride the whole block once a word). */
+	memcpy(base, recs, dw * sizeof(uint32_t));
+	memcpy(top, recs, dw * sizeof(uint32_t));
+	for (i = 1; i < n; i++) {
+		const uint32_t *r = recs + i * dw;
 
-		for (i = 1; i < n; i++) {
-			uint32_t v = recs[i * dw + w];
-
-			mn = v < mn ? v : mn;
-			mx = v > mx ? v : mx;
+		for (w = 0; w < dw; w++) {
+			base[w] = r[w] < base[w] ? r[w] : base[w];
+			top[w] = r[w] > top[w] ? r[w] : top[w];
 		}
-		base[w] = mn;
-		put_u32(hdr + 4 + 4 * w, mn);
-		hdr[4 + 4 * dw + w] = (unsigned char)width_of(mx - mn);
+	}
+	for (w = 0; w < dw; w++) {
+		put_u32(hdr + 4 + 4 * w, base[w]);
+		hdr[4 + 4 * dw + w] = (unsigned char)width_of(top[w] - base[w]);
 	}
 	if (fwrite(hdr, 1, h, f) != h)
 		kn_die_sys("%s: write error", path);

@@ -322,9 +322,8 @@ local_put(struct part *pt, uint32_t *m, const uint32_t *d, uint64_t i)
  * (rank_dims), at least one in the copy's room.  Keyed values take
  * local_row_bytes more.  A sample (sample_node) takes its records as
  * read (4 bytes a word of the records on disk, one more for each
- * number and keyed value) beside their copies, with 16 bytes a row to
- * order them and 4 for their places, which this and the 40 bytes a row
- * of the sample's tree hold.
+ * number and keyed value) beside their copies, which this and the 40
+ * bytes a row of the sample's tree hold.
  */
 static size_t
 mem_row_bytes(const struct part *pt)
@@ -446,14 +445,14 @@ rank_dims(struct part *pt, int jobs)
 
 /* Ranks the numbers of the nrows rows in rec among themselves, as in
  * memory: each numeric dimension's keys, taken from the records
- * wide[pr[2i+1]] on disk in memory (freed here, before the ranking's
+ * on disk wide[i] in memory (freed here, before the ranking's
  * scratch is taken), or without wide already in its raw (key_put),
  * become ranks in the records' word j, with the node's vals and lkey.
  * The in-memory algorithm sees only the order of the codes and the
  * values of vals, whose rank 0 stands for a missing value with the
  * table's least number, as in memory. */
 static void
-rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr, int jobs)
+rank_in_memory(struct part *pt, uint32_t *wide, int jobs)
 {
 	size_t j, i, n = pt->nrows;
 	uint32_t r0;
@@ -465,11 +464,10 @@ rank_in_memory(struct part *pt, uint32_t *wide, uint64_t *pr, int jobs)
 			continue;
 		key_room(dm, n);
 		for (i = 0; i < n; i++)
-			key_put(dm, i, numkey_get(wide + pr[2 * i + 1] *
-			    pt->dwords, j, dm->kword));
+			key_put(dm, i, numkey_get(wide + i * pt->dwords, j,
+			    dm->kword));
 	}
 	free(wide);
-	free(pr);
 	rank_dims(pt, jobs);
 	for (j = 0; j < pt->nqi; j++) {
 		struct dim *dm = &pt->dims[j];
@@ -641,7 +639,7 @@ load_node(struct part *pt, struct oread *rd, uint64_t n)
 	rothko_read_close(rd);
 	rclose_local(pt);
 	pt->nrows = n;
-	rank_in_memory(pt, NULL, NULL, rd->solo ? 1 : pt->rk->jobs);
+	rank_in_memory(pt, NULL, rd->solo ? 1 : pt->rk->jobs);
 }
 
 static void *
@@ -800,59 +798,49 @@ big_leaf(struct part *pt, const struct onode *on)
 
 static void pstat_add(struct part *pt, struct pstat *p, const uint32_t *r);
 
-/* Reads a simple random sample of ns of the node's records into rec
- * (reservoir sampling, algorithm R), in file order. */
+/* Reads a simple random sample of ns of the node's records into rec, in
+ * file order: selection sampling (Knuth, TAOCP vol. 2, 3.4.2, algorithm
+ * S), record i of the node's n taken with the chance (ns - taken) / (n -
+ * i), in one pass with no sort. */
 static void
 sample_node(
     struct part *pt, const struct onode *on, uint64_t ns, struct pstat *all)
 {
 	struct oread rd;
-	uint32_t *r, *pos = kn_alloc((ns + 1) * sizeof(uint32_t)), *wide;
-	uint64_t i = 0, q;
+	uint32_t *r, *wide, *cp;
+	uint64_t i = 0, q = 0;
 
 	wide = kn_alloc((ns + 1) * pt->dwords * sizeof(uint32_t));
 	rothko_read_open(pt, &rd, on);
 	while ((r = rothko_read_next(pt, &rd)) != NULL) {
 		if (all != NULL)
 			pstat_add(pt, all, r);
-		if (i < ns)
-			q = i;
-		else if ((q = kn_rand_below(&pt->rk->seed, i + 1)) >= ns) {
-			i++;
-			continue;
+		if (q < ns && i < on->n &&
+		    kn_rand_below(&pt->rk->seed, on->n - i) < ns - q) {
+			memcpy(wide + q * pt->dwords, r,
+			    pt->dwords * sizeof(uint32_t));
+			q++;
 		}
-		memcpy(wide + q * pt->dwords, r, pt->dwords * sizeof(uint32_t));
-		pos[q] = (uint32_t)i;
 		i++;
 	}
 	rothko_read_close(&rd);
-	/* Back in file order, so that ties break as in memory. */
-	{
-		uint64_t *pr = kn_alloc((ns + 1) * 2 * sizeof(uint64_t));
-		uint32_t *cp =
-		    kn_alloc((ns + 1) * pt->rec_words * sizeof(uint32_t));
-
-		for (q = 0; q < ns; q++) {
-			pr[2 * q] = pos[q];
-			pr[2 * q + 1] = q;
-		}
-		qsort(pr, ns, 2 * sizeof(uint64_t), mond_cmp_u64pair);
-		local_alloc(pt, ns);
-		for (q = 0; q < ns; q++) {
-			memcpy(cp + q * pt->rec_words,
-			    wide + pr[2 * q + 1] * pt->dwords,
-			    pt->rec_words * sizeof(uint32_t));
-			local_put(pt, cp + q * pt->rec_words,
-			    wide + pr[2 * q + 1] * pt->dwords, q);
-		}
-		rclose_local(pt);
-		pt->rec = cp;
-		pt->nrows = ns;
-		free(pos);
-		pos = NULL;
-		rank_in_memory(pt, wide, pr, pt->rk->jobs);
+	if (i != on->n || q != ns)
+		kn_die("%s: internal error: %llu records of %llu, %llu sampled "
+		    "of %llu", on->path, (unsigned long long)i,
+		    (unsigned long long)on->n, (unsigned long long)q,
+		    (unsigned long long)ns);
+	cp = kn_alloc((ns + 1) * pt->rec_words * sizeof(uint32_t));
+	local_alloc(pt, ns);
+	for (q = 0; q < ns; q++) {
+		memcpy(cp + q * pt->rec_words, wide + q * pt->dwords,
+		    pt->rec_words * sizeof(uint32_t));
+		local_put(pt, cp + q * pt->rec_words, wide + q * pt->dwords,
+		    q);
 	}
-	free(pos);
+	rclose_local(pt);
+	pt->rec = cp;
+	pt->nrows = ns;
+	rank_in_memory(pt, wide, pt->rk->jobs);
 }
 
 /* Counts record r into p. */
