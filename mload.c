@@ -948,11 +948,12 @@ struct mlworker {
 };
 
 /* Out of core: the bytes of a block of lines which, with its rows'
- * records, nb blocks at a time, keeps within ooc_reserve (a row of ncols
- * fields has ncols bytes at least, so a block of w bytes has w / ncols
- * rows at most), or 0 when blocks worth the threads do not. */
+ * records, nb blocks at a time, keeps within ooc_reserve less other
+ * bytes (a row of ncols fields has ncols bytes at least, so a block of
+ * w bytes has w / ncols rows at most), or 0 when blocks worth the
+ * threads do not. */
 static size_t
-ooc_block(const struct part *pt, const kn_table *t, size_t nb)
+ooc_block(const struct part *pt, const kn_table *t, size_t nb, size_t other)
 {
 	size_t rowb = pt->rec_words * sizeof(uint32_t), j, want;
 	size_t minrow = t->ncols > 0 ? t->ncols : 1;
@@ -960,7 +961,9 @@ ooc_block(const struct part *pt, const kn_table *t, size_t nb)
 	for (j = 0; j < pt->nkd; j++)
 		if (pt->dims[j].h == NULL)
 			rowb += sizeof(int64_t) + 1;
-	want = ooc_reserve(pt) / nb / (minrow + rowb) * minrow;
+	if (other >= ooc_reserve(pt))
+		return 0;
+	want = (ooc_reserve(pt) - other) / nb / (minrow + rowb) * minrow;
 	if (want < 4096)
 		return 0;
 	return want < MLOAD_BLOCK ? want : MLOAD_BLOCK;
@@ -1154,8 +1157,15 @@ mload_work(void *arg)
 	kn_thread_nosignals();
 	for (;;) {
 		pthread_mutex_lock(&mp->mu);
-		while (mp->nq == 0 && !mp->end)
+		/* The spool's chunks first, which the main thread writes in
+		 * order (numkey.c's ring). */
+		for (;;) {
+			if (numkey_ring_work(mp->pt))
+				continue;
+			if (mp->nq > 0 || mp->end)
+				break;
 			pthread_cond_wait(&mp->more, &mp->mu);
+		}
 		if (mp->nq == 0) {
 			pthread_mutex_unlock(&mp->mu);
 			return NULL;
@@ -1491,7 +1501,7 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	struct mljob *jobs;
 	pthread_t th[64];
 	uint32_t **map;
-	size_t *mapcap, i, x, want;
+	size_t *mapcap, i, x, want, ring;
 	kn_str *f;
 	int started, k, got;
 	struct mlread rd;
@@ -1539,7 +1549,7 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	    mapcap };
 	want = MLOAD_BLOCK;
 	if (pt->ooc) {
-		want = ooc_block(pt, t, mp.nb);
+		want = ooc_block(pt, t, mp.nb, 0);
 		rd.cap = MOND_CHUNK;
 	}
 	if (started > 0) {
@@ -1547,6 +1557,15 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 			numkey_layout(pt);
 		pt->rec = kn_alloc(rd.cap * pt->rec_words * sizeof(uint32_t));
 		load_room(pt, rd.cap);
+		/* The spool's chunks packed on the threads too, in a ring
+		 * taken from the blocks' share while it leaves them most. */
+		ring = numkey_ring_bytes(pt, (size_t)started + 2);
+		if (pt->ooc && ring <= ooc_reserve(pt) / 4 &&
+		    ooc_block(pt, t, mp.nb, ring) > 0) {
+			want = ooc_block(pt, t, mp.nb, ring);
+			numkey_ring_new(pt, (size_t)started + 2, &mp.mu,
+			    &mp.more, &mp.done);
+		}
 	}
 	if (started > 0)
 		for (;;) {
@@ -1569,6 +1588,10 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 		}
 	while (rd.nin > 0)
 		ml_finish(&rd);
+	if (pt->nkr != NULL) {
+		flush_chunk(pt, pt->nrows - pt->spooled);
+		numkey_ring_end(pt);
+	}
 	pthread_mutex_lock(&mp.mu);
 	mp.end = 1;
 	pthread_cond_broadcast(&mp.more);
@@ -1623,7 +1646,7 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 	size_t cap = 1 << 16, rawcap = 0;
 
 	if (pt->jobs > 1 && !t->csv && (!pt->ooc ||
-	    ooc_block(pt, t, 2 * (size_t)pt->jobs + 1) > 0) &&
+	    ooc_block(pt, t, 2 * (size_t)pt->jobs + 1, 0) > 0) &&
 	    mload_par(pt, t, scol, tcol, pt->jobs)) {
 		if (pt->ooc)
 			flush_chunk(pt, pt->nrows - pt->spooled);

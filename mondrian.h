@@ -8,6 +8,7 @@
 #ifndef MONDRIAN_H
 #define MONDRIAN_H
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include "extsort.h"
@@ -60,12 +61,13 @@ struct dim {
 	/* out of core (numkey.c): the spool holds each number as a key,
 	 * its value at the scale the column had when its chunk was
 	 * written, sc_chunk[s] the first chunk at scale s; its extremes
-	 * so far (at that scale) and whether one overflowed; the word of
+	 * so far (at the scale sc_ext, which follows sc_now as the chunks
+	 * are written in order) and whether one overflowed; the word of
 	 * the key's low half in a record on disk (its high half is the
 	 * dimension's own word); a node's local ranks: lkey[rank],
 	 * the key of a rank, lcap their room */
 	uint64_t sc_chunk[NUMKEY_SCALES];
-	int sc_now, sc_ovf, has_num;
+	int sc_now, sc_ext, sc_ovf, has_num;
 	int64_t kmn, kmx;
 	size_t hword, kword;
 	uint64_t *lkey;
@@ -393,6 +395,8 @@ struct part {
 	const char *region_tag;	/* a node id to write instead of a class's */
 
 	struct rothko *rk;	/* out of core (rothko.c) */
+	struct nkring *nkr;	/* the spool's chunks packed on -j's threads
+				 * (numkey.c), or NULL */
 	struct cluster *cl;	/* on a cluster (cluster.c) */
 };
 
@@ -737,8 +741,22 @@ mond_tval(const struct part *pt, uint64_t y)
  * two words for each numeric QI's key. */
 void numkey_layout(struct part *pt);
 /* Writes the nb rows loaded in pt->rec, their numbers in dm->raw and
- * dm->rsc, to the spool as records of keys. */
+ * dm->rsc, to the spool as records of keys: here, or with a ring
+ * (pt->nkr) packed on the threads that call numkey_ring_work while the
+ * next chunk is loaded into arrays of the ring's, and written in order. */
 void numkey_flush(struct part *pt, size_t nb);
+/* The ring of nslots chunks (their bytes: numkey_ring_bytes), whose
+ * threads wait on more under mu and are woken on done; pt->rec and the
+ * numbers' arrays become its first chunk's.  numkey_ring_work, with mu
+ * held, packs a chunk waiting if there is one (mu released meanwhile)
+ * and says whether it did; numkey_ring_end, once the last chunk is
+ * flushed, writes those not yet written and leaves pt->rec and the
+ * arrays as numkey_flush finds them without a ring. */
+size_t numkey_ring_bytes(const struct part *pt, size_t nslots);
+void numkey_ring_new(struct part *pt, size_t nslots, pthread_mutex_t *mu,
+    pthread_cond_t *more, pthread_cond_t *done);
+int numkey_ring_work(struct part *pt);
+void numkey_ring_end(struct part *pt);
 /* Once the rows are spooled: each numeric QI's scale and extremes, or
  * the error of a number that does not fit 64 bits at that scale. */
 void numkey_finish(struct part *pt, struct dim *dm);

@@ -17,6 +17,7 @@
  * target, are keyed the same way, as dimensions after the QIs
  * (mondrian.h), their high halves in their own words of the record.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,55 +55,152 @@ numkey_layout(struct part *pt)
 		dm->sc_chunk[0] = 0;
 		for (s = 1; s < NUMKEY_SCALES; s++)
 			dm->sc_chunk[s] = UINT64_MAX;
-		dm->sc_now = 0;
+		dm->sc_now = dm->sc_ext = 0;
 	}
 }
 
-/* Raises the scale of dimension dm to sc from chunk c on: its extremes
- * so far follow, and one that overflows is noted. */
+/* Raises the scale of dimension dm to sc from chunk c on (its extremes
+ * follow as the chunks are written: ext_merge). */
 static void
 raise_scale(struct dim *dm, int sc, uint64_t c)
 {
-	int64_t f = (int64_t)kn_pow10(sc - dm->sc_now);
-
-	if (dm->has_num && (__builtin_mul_overflow(dm->kmn, f, &dm->kmn) ||
-	    __builtin_mul_overflow(dm->kmx, f, &dm->kmx)))
-		dm->sc_ovf = 1;
 	dm->sc_now = sc;
 	dm->sc_chunk[sc] = c;
 }
 
-/* Writes the nb rows loaded in pt->rec, their numbers in dm->raw and
- * dm->rsc, to the spool as records of keys. */
-void
-numkey_flush(struct part *pt, size_t nb)
+/* Adds the extremes of a chunk at scale sc (has: it has a number, ovf:
+ * one overflowed) to dm's, which are brought to that scale first: the
+ * chunks in the order of the spool, as they were raised. */
+static void
+ext_merge(struct dim *dm, int sc, int64_t mn, int64_t mx, int has, int ovf)
 {
-	uint32_t *out = kn_alloc((nb + 1) * pt->dwords * sizeof(uint32_t));
+	if (sc > dm->sc_ext) {
+		int64_t f = (int64_t)kn_pow10(sc - dm->sc_ext);
+
+		if (dm->has_num && (__builtin_mul_overflow(dm->kmn, f,
+		    &dm->kmn) || __builtin_mul_overflow(dm->kmx, f, &dm->kmx)))
+			dm->sc_ovf = 1;
+		dm->sc_ext = sc;
+	}
+	if (ovf)
+		dm->sc_ovf = 1;
+	if (!has)
+		return;
+	if (!dm->has_num || mn < dm->kmn)
+		dm->kmn = mn;
+	if (!dm->has_num || mx > dm->kmx)
+		dm->kmx = mx;
+	dm->has_num = 1;
+}
+
+/*
+ * A chunk of rows on its way to the spool, in three steps: its scales
+ * decided (chunk_decide, in the order of the chunks, on the thread that
+ * reads), its records made and packed (chunk_pack, on any thread), then
+ * its extremes taken and its bytes written (chunk_commit, in order).
+ */
+struct nkslot {
+	uint32_t *rec;		/* MOND_CHUNK records of rec_words */
+	int64_t **raw;		/* per dimension, the numbers */
+	int8_t **rsc;		/* and their scales */
+	size_t nb;		/* rows */
+	uint64_t first;		/* the spool's row of the first */
+	int zs, zt;		/* the sensitive ids, the labels', set to 0 */
+	int *sc;		/* per dimension, the chunk's scale */
+	int64_t *mn, *mx;	/* per dimension, its extremes */
+	char *has, *ovf;
+	uint32_t *out;		/* the records on disk */
+	unsigned char *bytes;	/* packed, or a group's room */
+	size_t nbytes;
+	int written;		/* to the spool as packed */
+	int state;
+};
+
+enum { NK_FREE, NK_FILL, NK_QUEUED, NK_PACKING, NK_PACKED };
+
+/* The ring of chunks of -j: one filled by the reading, the others
+ * waiting for a thread, packed, or written. */
+struct nkring {
+	struct nkslot *s;
+	size_t n, fill, head;	/* slots; the one filled; the oldest */
+	pthread_mutex_t *mu;
+	pthread_cond_t *more, *done;
+};
+
+static size_t pack_block(const struct part *pt, FILE *f, const char *path,
+    const uint32_t *recs, size_t n, unsigned char *buf, unsigned char *mem);
+
+/* The scratch of a chunk (with own, its rows' arrays too). */
+static void
+slot_alloc(const struct part *pt, struct nkslot *sl, int own)
+{
+	size_t j, nkd = pt->nkd;
+
+	memset(sl, 0, sizeof(*sl));
+	sl->raw = kn_zalloc((nkd + 1) * sizeof(int64_t *));
+	sl->rsc = kn_zalloc((nkd + 1) * sizeof(int8_t *));
+	sl->sc = kn_zalloc((nkd + 1) * sizeof(int));
+	sl->mn = kn_zalloc((nkd + 1) * sizeof(int64_t));
+	sl->mx = kn_zalloc((nkd + 1) * sizeof(int64_t));
+	sl->has = kn_zalloc(nkd + 1);
+	sl->ovf = kn_zalloc(nkd + 1);
+	sl->out = kn_alloc(MOND_CHUNK * pt->dwords * sizeof(uint32_t));
+	/* Packed whole for the ring, else written a group at a time. */
+	sl->bytes = kn_alloc(numkey_group_bytes(pt) + (own ?
+	    MOND_CHUNK * pt->dwords * sizeof(uint32_t) : 0));
+	if (!own)
+		return;
+	sl->rec = kn_alloc(MOND_CHUNK * pt->rec_words * sizeof(uint32_t));
+	for (j = 0; j < nkd; j++)
+		if (pt->dims[j].h == NULL) {
+			sl->raw[j] = kn_alloc(MOND_CHUNK * sizeof(int64_t));
+			sl->rsc[j] = kn_alloc(MOND_CHUNK);
+		}
+}
+
+/* Frees a chunk's scratch (with own, its rows' arrays too). */
+static void
+slot_free(const struct part *pt, struct nkslot *sl, int own)
+{
+	size_t j;
+
+	for (j = 0; own && j < pt->nkd; j++) {
+		free(sl->raw[j]);
+		free(sl->rsc[j]);
+	}
+	if (own)
+		free(sl->rec);
+	free(sl->raw);
+	free(sl->rsc);
+	free(sl->sc);
+	free(sl->mn);
+	free(sl->mx);
+	free(sl->has);
+	free(sl->ovf);
+	free(sl->out);
+	free(sl->bytes);
+}
+
+/* The chunk of the nb rows spooled next: each number's scale, the
+ * largest so far (raise_scale), and which ids are dropped. */
+static void
+chunk_decide(struct part *pt, struct nkslot *sl, size_t nb)
+{
 	uint64_t c = pt->spooled / MOND_CHUNK;
 	size_t i, j;
 
-	for (i = 0; i < nb; i++) {
-		uint32_t *r = out + i * pt->dwords;
-
-		memcpy(r, pt->rec + i * pt->rec_words,
-		    pt->rec_words * sizeof(uint32_t));
-		/* A dictionary dropped for the hashes (mond_sens_drop,
-		 * mond_targ_drop): its ids 0 from then on, as one thread
-		 * codes them, whatever ids the threads of -j gave the rows
-		 * of a block coded before (the bytes on disk the same). */
-		if (pt->sens_hkey && pt->tchash)
-			r[pt->word_sens] = 0;
-		if (pt->targ_hkey && pt->targ_hashed)
-			r[pt->word_targ] = 0;
-	}
+	sl->nb = nb;
+	sl->first = pt->spooled;
+	/* A dictionary dropped for the hashes (mond_sens_drop,
+	 * mond_targ_drop): its ids 0 from then on, as one thread codes
+	 * them, whatever ids the threads of -j gave the rows of a block
+	 * coded before (the bytes on disk the same). */
+	sl->zs = pt->sens_hkey && pt->tchash;
+	sl->zt = pt->targ_hkey && pt->targ_hashed;
 	for (j = 0; j < pt->nkd; j++) {
 		struct dim *dm = &pt->dims[j];
-		/* In locals, which the records written do not alias. */
-		const int64_t *raw = dm->raw;
-		const int8_t *rsc = dm->rsc;
-		size_t hw = dm->hword, kw = dm->kword, dw = pt->dwords;
-		int64_t mn, mx;
-		int sc = dm->sc_now, has, ovf = 0;
+		const int8_t *rsc = sl->rsc[j];
+		int sc = dm->sc_now;
 
 		if (dm->h != NULL)
 			continue;
@@ -111,11 +209,41 @@ numkey_flush(struct part *pt, size_t nb)
 				sc = rsc[i];
 		if (sc > dm->sc_now)
 			raise_scale(dm, sc, c);
-		mn = dm->kmn;
-		mx = dm->kmx;
-		has = dm->has_num;
+		sl->sc[j] = sc;
+	}
+}
+
+/* Makes a chunk's records on disk, the numbers keys at its scales,
+ * with their extremes, and packs them (with f, writes them to f, the
+ * spool): on any thread, reading only what the reading does not
+ * change. */
+static void
+chunk_pack(const struct part *pt, struct nkslot *sl, FILE *f)
+{
+	size_t i, j, nb = sl->nb, dw = pt->dwords;
+
+	for (i = 0; i < nb; i++) {
+		uint32_t *r = sl->out + i * dw;
+
+		memcpy(r, sl->rec + i * pt->rec_words,
+		    pt->rec_words * sizeof(uint32_t));
+		if (sl->zs)
+			r[pt->word_sens] = 0;
+		if (sl->zt)
+			r[pt->word_targ] = 0;
+	}
+	for (j = 0; j < pt->nkd; j++) {
+		const struct dim *dm = &pt->dims[j];
+		/* In locals, which the records written do not alias. */
+		const int64_t *raw = sl->raw[j];
+		const int8_t *rsc = sl->rsc[j];
+		size_t hw = dm->hword, kw = dm->kword;
+		int64_t mn = 0, mx = 0;
+		int sc = sl->sc[j], has = 0, ovf = 0;
+
+		if (dm->h != NULL)
+			continue;
 		for (i = 0; i < nb; i++) {
-			uint32_t *r = out + i * dw;
 			uint64_t key = 0;
 			int64_t v = raw[i];
 
@@ -132,18 +260,215 @@ numkey_flush(struct part *pt, size_t nb)
 				has = 1;
 				key = numkey_of(v);
 			}
-			numkey_put(r, hw, kw, key);
+			numkey_put(sl->out + i * dw, hw, kw, key);
 		}
-		dm->kmn = mn;
-		dm->kmx = mx;
-		dm->has_num = has;
-		if (ovf)
-			dm->sc_ovf = 1;
+		sl->mn[j] = mn;
+		sl->mx[j] = mx;
+		sl->has[j] = (char)has;
+		sl->ovf[j] = (char)ovf;
 	}
-	pt->acct.bwritten += numkey_write(pt, pt->spool, pt->spool_path, out,
-	    nb, pt->spooled);
-	free(out);
+	sl->nbytes = nb == 0 ? 0 : f != NULL ? pack_block(pt, f,
+	    pt->spool_path, sl->out, nb, sl->bytes, NULL) :
+	    pack_block(pt, NULL, NULL, sl->out, nb, NULL, sl->bytes);
+	sl->written = f != NULL;
+}
+
+/* A chunk's extremes taken and its bytes written to the spool, in the
+ * order of the chunks. */
+static void
+chunk_commit(struct part *pt, struct nkslot *sl)
+{
+	size_t j;
+
+	for (j = 0; j < pt->nkd; j++)
+		if (pt->dims[j].h == NULL)
+			ext_merge(&pt->dims[j], sl->sc[j], sl->mn[j], sl->mx[j],
+			    sl->has[j], sl->ovf[j]);
+	if (!sl->written && sl->nbytes > 0 &&
+	    fwrite(sl->bytes, 1, sl->nbytes, pt->spool) != sl->nbytes)
+		kn_die_sys("%s: write error", pt->spool_path);
+	pt->acct.bwritten += sl->nbytes;
+}
+
+/* The rows' arrays of pt (pt->rec, dm->raw, dm->rsc) those of chunk
+ * sl, or sl's those of pt. */
+static void
+slot_arrays(struct part *pt, struct nkslot *sl, int to_pt)
+{
+	size_t j;
+
+	if (to_pt)
+		pt->rec = sl->rec;
+	else
+		sl->rec = pt->rec;
+	for (j = 0; j < pt->nkd; j++) {
+		struct dim *dm = &pt->dims[j];
+
+		if (dm->h != NULL)
+			continue;
+		if (to_pt) {
+			dm->raw = sl->raw[j];
+			dm->rsc = sl->rsc[j];
+		} else {
+			sl->raw[j] = dm->raw;
+			sl->rsc[j] = dm->rsc;
+		}
+	}
+}
+
+/* Writes the ring's oldest chunk once it is packed (by this thread if
+ * none has taken it); 0 if it is the one being filled. */
+static int
+ring_commit(struct part *pt, struct nkring *r)
+{
+	struct nkslot *h = &r->s[r->head];
+
+	pthread_mutex_lock(r->mu);
+	if (h->state == NK_QUEUED) {
+		h->state = NK_PACKING;
+		pthread_mutex_unlock(r->mu);
+		chunk_pack(pt, h, NULL);
+		pthread_mutex_lock(r->mu);
+		h->state = NK_PACKED;
+	}
+	while (h->state == NK_PACKING)
+		pthread_cond_wait(r->done, r->mu);
+	pthread_mutex_unlock(r->mu);
+	if (h->state != NK_PACKED)
+		return 0;
+	chunk_commit(pt, h);
+	pthread_mutex_lock(r->mu);
+	h->state = NK_FREE;
+	r->head = (r->head + 1) % r->n;
+	pthread_mutex_unlock(r->mu);
+	return 1;
+}
+
+void
+numkey_flush(struct part *pt, size_t nb)
+{
+	struct nkring *r = pt->nkr;
+	struct nkslot sl, *f;
+	int packed;
+
+	if (r == NULL) {
+		slot_alloc(pt, &sl, 0);
+		slot_arrays(pt, &sl, 0);
+		chunk_decide(pt, &sl, nb);
+		chunk_pack(pt, &sl, pt->spool);
+		chunk_commit(pt, &sl);
+		slot_free(pt, &sl, 0);
+		pt->spooled += nb;
+		return;
+	}
+	f = &r->s[r->fill];
+	chunk_decide(pt, f, nb);
 	pt->spooled += nb;
+	pthread_mutex_lock(r->mu);
+	f->state = NK_QUEUED;
+	pthread_cond_broadcast(r->more);
+	pthread_mutex_unlock(r->mu);
+	/* The next chunk's arrays, once written; those packed meanwhile
+	 * written as they come. */
+	r->fill = (r->fill + 1) % r->n;
+	while (r->s[r->fill].state != NK_FREE)
+		(void)ring_commit(pt, r);
+	do {
+		pthread_mutex_lock(r->mu);
+		packed = r->head != r->fill &&
+		    r->s[r->head].state == NK_PACKED;
+		pthread_mutex_unlock(r->mu);
+	} while (packed && ring_commit(pt, r));
+	pthread_mutex_lock(r->mu);
+	r->s[r->fill].state = NK_FILL;
+	pthread_mutex_unlock(r->mu);
+	slot_arrays(pt, &r->s[r->fill], 1);
+}
+
+size_t
+numkey_ring_bytes(const struct part *pt, size_t nslots)
+{
+	size_t j, row = pt->rec_words * sizeof(uint32_t) +
+	    2 * pt->dwords * sizeof(uint32_t);
+
+	for (j = 0; j < pt->nkd; j++)
+		if (pt->dims[j].h == NULL)
+			row += sizeof(int64_t) + 1;
+	return nslots * (MOND_CHUNK * row + numkey_group_bytes(pt) +
+	    pt->nkd * 32);
+}
+
+void
+numkey_ring_new(struct part *pt, size_t nslots, pthread_mutex_t *mu,
+    pthread_cond_t *more, pthread_cond_t *done)
+{
+	struct nkring *r = kn_zalloc(sizeof(*r));
+	size_t i, j;
+
+	r->s = kn_zalloc(nslots * sizeof(struct nkslot));
+	r->n = nslots;
+	r->mu = mu;
+	r->more = more;
+	r->done = done;
+	for (i = 0; i < nslots; i++)
+		slot_alloc(pt, &r->s[i], 1);
+	/* The arrays of the chunk so far given up for the ring's. */
+	free(pt->rec);
+	for (j = 0; j < pt->nkd; j++) {
+		free(pt->dims[j].raw);
+		free(pt->dims[j].rsc);
+		pt->dims[j].raw = NULL;
+		pt->dims[j].rsc = NULL;
+	}
+	r->s[0].state = NK_FILL;
+	slot_arrays(pt, &r->s[0], 1);
+	pthread_mutex_lock(mu);
+	pt->nkr = r;
+	pthread_mutex_unlock(mu);
+}
+
+int
+numkey_ring_work(struct part *pt)
+{
+	struct nkring *r = pt->nkr;
+	size_t i;
+
+	if (r == NULL)
+		return 0;
+	for (i = 0; i < r->n; i++) {
+		struct nkslot *sl = &r->s[(r->head + i) % r->n];
+
+		if (sl->state != NK_QUEUED)
+			continue;
+		sl->state = NK_PACKING;
+		pthread_mutex_unlock(r->mu);
+		chunk_pack(pt, sl, NULL);
+		pthread_mutex_lock(r->mu);
+		sl->state = NK_PACKED;
+		pthread_cond_broadcast(r->done);
+		return 1;
+	}
+	return 0;
+}
+
+void
+numkey_ring_end(struct part *pt)
+{
+	struct nkring *r = pt->nkr;
+	size_t i;
+
+	if (r == NULL)
+		return;
+	while (ring_commit(pt, r))
+		;
+	/* The chunk being filled (empty) keeps its arrays for pt. */
+	pthread_mutex_lock(r->mu);
+	pt->nkr = NULL;
+	pthread_mutex_unlock(r->mu);
+	for (i = 0; i < r->n; i++)
+		slot_free(pt, &r->s[i], i != r->fill);
+	free(r->s);
+	free(r);
 }
 
 /* Once the rows are spooled: each numeric QI's scale and extremes, or
@@ -153,6 +478,7 @@ numkey_finish(struct part *pt, struct dim *dm)
 {
 	if (dm->sc_now < dm->fS)
 		raise_scale(dm, dm->fS, pt->spooled / MOND_CHUNK + 1);
+	ext_merge(dm, dm->sc_now, 0, 0, 0, 0);
 	dm->S = dm->sc_now;
 	if (dm->sc_ovf)
 		kn_die("%s: column '%s': the values do not fit 64 bits with %d "
@@ -247,14 +573,15 @@ numkey_group_bytes(const struct part *pt)
 	return 4 + 5 * pt->dwords + NK_GROUP * pt->dwords * 4;
 }
 
-/* Writes the n records at recs as one block, through buf
- * (numkey_group_bytes). */
+/* Writes the n records at recs as one block to f through buf
+ * (numkey_group_bytes), or without f packs it into mem (room for the
+ * group's bytes and n records); returns its bytes. */
 static size_t
-write_block(const struct part *pt, FILE *f, const char *path,
-    const uint32_t *recs, size_t n, unsigned char *buf)
+pack_block(const struct part *pt, FILE *f, const char *path,
+    const uint32_t *recs, size_t n, unsigned char *buf, unsigned char *mem)
 {
 	size_t dw = pt->dwords, w, i, g, h = 4 + 5 * dw, total;
-	unsigned char *hdr = buf;
+	unsigned char *hdr = f != NULL ? buf : mem;
 	uint32_t *base = kn_alloc(2 * dw * sizeof(uint32_t));
 	uint32_t *top = base + dw;
 
@@ -275,12 +602,12 @@ write_block(const struct part *pt, FILE *f, const char *path,
 		put_u32(hdr + 4 + 4 * w, base[w]);
 		hdr[4 + 4 * dw + w] = (unsigned char)width_of(top[w] - base[w]);
 	}
-	if (fwrite(hdr, 1, h, f) != h)
+	if (f != NULL && fwrite(hdr, 1, h, f) != h)
 		kn_die_sys("%s: write error", path);
 	total = h;
 	for (g = 0; g < n; g += NK_GROUP) {
 		size_t m = n - g < NK_GROUP ? n - g : NK_GROUP;
-		unsigned char *p = buf + h;
+		unsigned char *p0 = f != NULL ? buf + h : mem + total, *p = p0;
 
 		for (w = 0; w < dw; w++) {
 			const uint32_t *q = recs + g * dw + w;
@@ -315,10 +642,10 @@ write_block(const struct part *pt, FILE *f, const char *path,
 					put_u32(p, q[i * dw] - bw);
 			}
 		}
-		if (fwrite(buf + h, 1, (size_t)(p - (buf + h)), f) !=
-		    (size_t)(p - (buf + h)))
+		if (f != NULL && fwrite(p0, 1, (size_t)(p - p0), f) !=
+		    (size_t)(p - p0))
 			kn_die_sys("%s: write error", path);
-		total += (size_t)(p - (buf + h));
+		total += (size_t)(p - p0);
 	}
 	free(base);
 	return total;
@@ -336,7 +663,7 @@ numkey_write(const struct part *pt, FILE *f, const char *path,
 
 		if (m > n)
 			m = n;
-		total += write_block(pt, f, path, recs, m, buf);
+		total += pack_block(pt, f, path, recs, m, buf, NULL);
 		recs += m * pt->dwords;
 		first += m;
 		n -= m;

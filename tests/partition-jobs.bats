@@ -461,3 +461,40 @@ NR >= 90001 { $2 = "2001-01-01T00:00:00" } 1|-q d,x,c --date d -k 20 -a rothko-s
 NR == 110001 { $6 = "x" } 1|-q d,x,c --date d -k 20 -s s --variance 1 -S 4M
 CASES
 }
+
+@test "-j out of core in a large budget: the spool's chunks packed on the threads (numkey.c's ring) give the bytes of memory and of -j 1: scales that rise late, missing and negative numbers, a sensitive column" {
+	# 150,000 rows, 37 chunks of the spool: b's scale rises at rows
+	# 50,000 and 120,000, so chunks already packed hold the scales
+	# before; m misses a value in 7.
+	awk 'BEGIN { srand(3); print "id\ta\tb\tm\tn\ts"
+		for (i = 0; i < 150000; i++) {
+			if (i < 50000)
+				b = int(rand() * 900)
+			else if (i < 120000)
+				b = sprintf("%.2f", rand() * 900)
+			else
+				b = sprintf("%.5f", rand() * 900)
+			printf "%d\t%d\t%s\t%s\t%d\tv%d\n", i, int(rand() * 5000),
+			    b, i % 7 == 0 ? "" : int(rand() * 300),
+			    int(rand() * 2000) - 1000, int(rand() * 40) } }' \
+	    > "$T/w.tsv"
+	for opts in "-q a,b,m,n -k 10" "-q b,m,n -k 10 -s s -l 4" \
+	    "-q a,b,n -k 20 -s s --closeness 0.4"; do
+		# shellcheck disable=SC2086
+		partition $opts -r "$T/rm" "$T/w.tsv" > "$T/om"
+		for j in 1 2 3; do
+			# shellcheck disable=SC2086
+			partition -j "$j" -a rothko-t -S 256M --fit-rows 3000 \
+			    -T "$T" $opts -r "$T/r$j" "$T/w.tsv" > "$T/o$j"
+			cmp "$T/om" "$T/o$j" || { echo "$opts -j $j"; false; }
+			cmp "$T/rm" "$T/r$j"
+			# shellcheck disable=SC2086
+			partition -j "$j" -a rothko-s -S 256M --fit-rows 3000 \
+			    --sample 2000 -T "$T" $opts -r "$T/s$j" "$T/w.tsv" \
+			    > "$T/p$j"
+			cmp "$T/p1" "$T/p$j" || { echo "$opts -j $j: S"; false; }
+			cmp "$T/s1" "$T/s$j"
+		done
+		[ "$(wc -l < "$T/rm")" -gt 1000 ]
+	done
+}
