@@ -602,6 +602,125 @@ struct rwork {
 	int k;
 };
 
+/* Dense counts of at most TINY_DOM codes, the nodes of a scan at most
+ * TINY_SLOTS: count_tiny. */
+#define TINY_DOM 256
+#define TINY_SLOTS 16
+
+/* Counts dimension j's extents of the n records at recs into G, as
+ * count_dim, when every node of the scan that counts it counts its
+ * extents (else returns 0, nothing counted): in locals first. */
+static int
+count_extents(struct part *pt, struct gtab *G, const uint32_t *recs,
+    size_t n, const long *sl, size_t j)
+{
+	uint64_t mn[TINY_SLOTS], mx[TINY_SLOTS], num[TINY_SLOTS];
+	uint64_t nmiss[TINY_SLOTS];
+	char on[TINY_SLOTS];
+	const struct dim *dm = &pt->dims[j];
+	size_t i, b, nq = pt->nqi, nb = pt->rk->fcache;
+	int plain = dm->h != NULL || !pt->keyed, miss = dm->miss;
+
+	for (b = 0; b < nb; b++) {
+		const struct gtab *g = &G[b * nq + j];
+
+		if (g->mode != 0 && g->mode != GT_EXTENT)
+			return 0;
+		on[b] = g->mode == GT_EXTENT;
+		mn[b] = UINT64_MAX;
+		mx[b] = num[b] = nmiss[b] = 0;
+	}
+	for (i = 0; i < n; i++) {
+		const uint32_t *r = recs + i * pt->dwords;
+		long s = sl[i];
+		uint64_t key;
+
+		if (s < 0 || !on[s])
+			continue;
+		key = rothko_disk_key(pt, r, j);
+		if (!plain && key == 0 && miss) {
+			nmiss[s]++;
+			continue;
+		}
+		mn[s] = key < mn[s] ? key : mn[s];
+		mx[s] = key > mx[s] ? key : mx[s];
+		num[s]++;
+	}
+	for (b = 0; b < nb; b++) {
+		struct gtab *g = &G[b * nq + j];
+
+		if (!on[b])
+			continue;
+		g->xmiss += nmiss[b];
+		if (num[b] == 0)
+			continue;
+		if (g->xnum == 0 || mn[b] < g->xmn)
+			g->xmn = mn[b];
+		if (g->xnum == 0 || mx[b] > g->xmx)
+			g->xmx = mx[b];
+		g->xnum += num[b];
+	}
+	return 1;
+}
+
+/*
+ * Counts dimension j of the n records at recs into G, as count_dim,
+ * when every node of the scan counts it densely over at most TINY_DOM
+ * codes (else returns 0, nothing counted): into four copies of each
+ * node's counts on this thread's stack, the rows taking them in turn,
+ * so that rows of one value in a row do not each wait for the last
+ * one's count to be stored, then added to the nodes'.
+ */
+static int
+count_tiny(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
+    const long *sl, size_t j)
+{
+	uint32_t loc[TINY_SLOTS * 4 * TINY_DOM];
+	char on[TINY_SLOTS];
+	const struct dim *dm = &pt->dims[j];
+	size_t i, b, v, w = pt->dwords, nq = pt->nqi, nb = pt->rk->fcache;
+	int plain = dm->h != NULL || !pt->keyed, miss = dm->miss;
+	int64_t gmn = dm->gmn;
+
+	for (b = 0; b < nb; b++) {
+		const struct gtab *g = &G[b * nq + j];
+
+		if (g->mode == GT_EXTENT)
+			return count_extents(pt, G, recs, n, sl, j);
+		if (g->mode != 0 && (g->mode != GT_DENSE ||
+		    g->dom + 1 > TINY_DOM))
+			return 0;
+		on[b] = g->mode == GT_DENSE;
+		if (on[b])
+			memset(loc + b * 4 * TINY_DOM, 0,
+			    4 * TINY_DOM * sizeof(uint32_t));
+	}
+	for (i = 0; i < n; i++) {
+		const uint32_t *r = recs + i * w;
+		long s = sl[i];
+		uint64_t key;
+
+		if (s < 0 || !on[s])
+			continue;
+		if (plain)
+			v = r[j];
+		else if ((key = numkey_get(r, j, dm->kword)) == 0 && miss)
+			v = 0;
+		else
+			v = (size_t)(numkey_value(key) - gmn) + 1;
+		loc[((size_t)s * 4 + (i & 3)) * TINY_DOM + v]++;
+	}
+	for (b = 0; b < nb; b++) {
+		struct gtab *g = &G[b * nq + j];
+		const uint32_t *c = loc + b * 4 * TINY_DOM;
+
+		for (v = 0; on[b] && v <= g->dom; v++)
+			g->arr[v] += c[v] + c[TINY_DOM + v] +
+			    c[2 * TINY_DOM + v] + c[3 * TINY_DOM + v];
+	}
+	return 1;
+}
+
 /* Counts dimension j of the n records at recs into G (as
  * rothko_count_chunk). */
 static void
@@ -638,6 +757,9 @@ count_dim(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
 		}
 		return;
 	}
+	if (sl != NULL && pt->rk->fcache <= TINY_SLOTS &&
+	    count_tiny(pt, G, recs, n, sl, j))
+		return;
 	for (i = 0; i < n; i++) {
 		const uint32_t *r = recs + i * w;
 		struct gtab *g;
