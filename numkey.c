@@ -322,6 +322,7 @@ static int
 ring_commit(struct part *pt, struct nkring *r)
 {
 	struct nkslot *h = &r->s[r->head];
+	int st;
 
 	pthread_mutex_lock(r->mu);
 	if (h->state == NK_QUEUED) {
@@ -333,8 +334,9 @@ ring_commit(struct part *pt, struct nkring *r)
 	}
 	while (h->state == NK_PACKING)
 		pthread_cond_wait(r->done, r->mu);
+	st = h->state;
 	pthread_mutex_unlock(r->mu);
-	if (h->state != NK_PACKED)
+	if (st != NK_PACKED)
 		return 0;
 	chunk_commit(pt, h);
 	pthread_mutex_lock(r->mu);
@@ -349,7 +351,7 @@ numkey_flush(struct part *pt, size_t nb)
 {
 	struct nkring *r = pt->nkr;
 	struct nkslot sl, *f;
-	int packed;
+	int packed, free_now;
 
 	if (r == NULL) {
 		slot_alloc(pt, &sl, 0);
@@ -371,8 +373,15 @@ numkey_flush(struct part *pt, size_t nb)
 	/* The next chunk's arrays, once written; those packed meanwhile
 	 * written as they come. */
 	r->fill = (r->fill + 1) % r->n;
-	while (r->s[r->fill].state != NK_FREE)
+	for (;;) {
+		/* Read under the mutex: a thread may be packing it. */
+		pthread_mutex_lock(r->mu);
+		free_now = r->s[r->fill].state == NK_FREE;
+		pthread_mutex_unlock(r->mu);
+		if (free_now)
+			break;
 		(void)ring_commit(pt, r);
+	}
 	do {
 		pthread_mutex_lock(r->mu);
 		packed = r->head != r->fill &&
@@ -394,8 +403,10 @@ numkey_ring_bytes(const struct part *pt, size_t nslots)
 	for (j = 0; j < pt->nkd; j++)
 		if (pt->dims[j].h == NULL)
 			row += sizeof(int64_t) + 1;
-	return nslots * (MOND_CHUNK * row + numkey_group_bytes(pt) +
-	    pt->nkd * 32);
+	/* The rows, then the chunk's arrays by dimension (slot_alloc). */
+	return sizeof(struct nkring) + nslots * (MOND_CHUNK * row +
+	    numkey_group_bytes(pt) + (pt->nkd + 1) * (3 * sizeof(int64_t) +
+	    sizeof(int8_t *) + sizeof(int) + 2) + sizeof(struct nkslot));
 }
 
 void
