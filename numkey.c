@@ -104,7 +104,6 @@ struct nkslot {
 	int64_t **raw;		/* per dimension, the numbers */
 	int8_t **rsc;		/* and their scales */
 	size_t nb;		/* rows */
-	uint64_t first;		/* the spool's row of the first */
 	int zs, zt;		/* the sensitive ids, the labels', set to 0 */
 	int *sc;		/* per dimension, the chunk's scale */
 	int64_t *mn, *mx;	/* per dimension, its extremes */
@@ -190,7 +189,6 @@ chunk_decide(struct part *pt, struct nkslot *sl, size_t nb)
 	size_t i, j;
 
 	sl->nb = nb;
-	sl->first = pt->spooled;
 	/* A dictionary dropped for the hashes (mond_sens_drop,
 	 * mond_targ_drop): its ids 0 from then on, as one thread codes
 	 * them, whatever ids the threads of -j gave the rows of a block

@@ -669,15 +669,15 @@ count_extents(struct part *pt, struct gtab *G, const uint32_t *recs,
  * Counts dimension j of the n records at recs into G, as count_dim,
  * when every node of the scan counts it densely over at most TINY_DOM
  * codes (else returns 0, nothing counted): into four copies of each
- * node's counts on this thread's stack, the rows taking them in turn,
- * so that rows of one value in a row do not each wait for the last
- * one's count to be stored, then added to the nodes'.
+ * node's counts (4 KiB a node, taken for the chunk), the rows taking
+ * them in turn, so that rows of one value in a row do not each wait
+ * for the last one's count to be stored, then added to the nodes'.
  */
 static int
 count_tiny(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
     const long *sl, size_t j)
 {
-	uint32_t loc[TINY_SLOTS * 4 * TINY_DOM];
+	uint32_t *loc;
 	char on[TINY_SLOTS];
 	const struct dim *dm = &pt->dims[j];
 	size_t i, b, v, w = pt->dwords, nq = pt->nqi, nb = pt->rk->fcache;
@@ -693,10 +693,8 @@ count_tiny(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
 		    g->dom + 1 > TINY_DOM))
 			return 0;
 		on[b] = g->mode == GT_DENSE;
-		if (on[b])
-			memset(loc + b * 4 * TINY_DOM, 0,
-			    4 * TINY_DOM * sizeof(uint32_t));
 	}
+	loc = kn_zalloc(nb * 4 * TINY_DOM * sizeof(uint32_t));
 	for (i = 0; i < n; i++) {
 		const uint32_t *r = recs + i * w;
 		long s = sl[i];
@@ -720,6 +718,7 @@ count_tiny(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
 			g->arr[v] += c[v] + c[TINY_DOM + v] +
 			    c[2 * TINY_DOM + v] + c[3 * TINY_DOM + v];
 	}
+	free(loc);
 	return 1;
 }
 
