@@ -745,9 +745,10 @@ void numkey_layout(struct part *pt);
  * (pt->nkr) packed on the threads that call numkey_ring_work while the
  * next chunk is loaded into arrays of the ring's, and written in order. */
 void numkey_flush(struct part *pt, size_t nb);
-/* The ring of nslots chunks (their bytes: numkey_ring_bytes), whose
- * threads wait on more under mu and are woken on done; pt->rec and the
- * numbers' arrays become its first chunk's.  numkey_ring_work, with mu
+/* The ring of nslots chunks (their bytes: numkey_ring_bytes), under mu:
+ * a chunk queued is broadcast on more, which the threads wait on, and
+ * one packed on done; pt->rec and the numbers' arrays become its first
+ * chunk's.  numkey_ring_work, with mu
  * held, packs a chunk waiting if there is one (mu released meanwhile)
  * and says whether it did; numkey_ring_end, once the last chunk is
  * flushed, writes those not yet written and leaves pt->rec and the
