@@ -188,6 +188,10 @@ chunk_decide(struct part *pt, struct nkslot *sl, size_t nb)
 	uint64_t c = pt->spooled / MOND_CHUNK;
 	size_t i, j;
 
+	/* One block of the spool, within one of its chunks. */
+	if (nb > MOND_CHUNK || (nb > 0 && pt->spooled % MOND_CHUNK != 0))
+		kn_die("%s: internal error: %zu rows spooled after %llu",
+		    pt->spool_path, nb, (unsigned long long)pt->spooled);
 	sl->nb = nb;
 	/* A dictionary dropped for the hashes (mond_sens_drop,
 	 * mond_targ_drop): its ids 0 from then on, as one thread codes
