@@ -609,10 +609,36 @@ struct rwork {
 #define TINY_DOM 256
 #define TINY_SLOTS 16
 
+/* The mode in which every node of a scan of several (at most
+ * TINY_SLOTS) that counts dimension j counts it, when that is one
+ * count_extents or count_tiny takes: GT_EXTENT, or GT_DENSE over at
+ * most TINY_DOM codes; else 0 (count_dim's loop). */
+static int
+local_mode(const struct part *pt, const struct gtab *G, const long *sl,
+    size_t j)
+{
+	size_t b;
+	int m = 0;
+
+	if (sl == NULL || pt->rk->fcache > TINY_SLOTS)
+		return 0;
+	for (b = 0; b < pt->rk->fcache; b++) {
+		const struct gtab *g = &G[b * pt->nqi + j];
+
+		if (g->mode == 0)
+			continue;
+		if ((m != 0 && g->mode != m) || (g->mode != GT_EXTENT &&
+		    (g->mode != GT_DENSE || g->dom + 1 > TINY_DOM)))
+			return 0;
+		m = g->mode;
+	}
+	return m;
+}
+
 /* Counts dimension j's extents of the n records at recs into G, as
  * count_dim, when every node of the scan that counts it counts its
- * extents (else returns 0, nothing counted): in locals first. */
-static int
+ * extents (local_mode): in locals first. */
+static void
 count_extents(struct part *pt, struct gtab *G, const uint32_t *recs,
     size_t n, const long *sl, size_t j)
 {
@@ -624,11 +650,7 @@ count_extents(struct part *pt, struct gtab *G, const uint32_t *recs,
 	int plain = dm->h != NULL || !pt->keyed, miss = dm->miss;
 
 	for (b = 0; b < nb; b++) {
-		const struct gtab *g = &G[b * nq + j];
-
-		if (g->mode != 0 && g->mode != GT_EXTENT)
-			return 0;
-		on[b] = g->mode == GT_EXTENT;
+		on[b] = G[b * nq + j].mode == GT_EXTENT;
 		mn[b] = UINT64_MAX;
 		mx[b] = num[b] = nmiss[b] = 0;
 	}
@@ -662,18 +684,17 @@ count_extents(struct part *pt, struct gtab *G, const uint32_t *recs,
 			g->xmx = mx[b];
 		g->xnum += num[b];
 	}
-	return 1;
 }
 
 /*
  * Counts dimension j of the n records at recs into G, as count_dim,
- * when every node of the scan counts it densely over at most TINY_DOM
- * codes (else returns 0, nothing counted): into four copies of each
+ * when every node of the scan that counts it counts it densely over at
+ * most TINY_DOM codes (local_mode): into four copies of each
  * node's counts (4 KiB a node, taken for the chunk), the rows taking
  * them in turn, so that rows of one value in a row do not each wait
  * for the last one's count to be stored, then added to the nodes'.
  */
-static int
+static void
 count_tiny(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
     const long *sl, size_t j)
 {
@@ -684,16 +705,8 @@ count_tiny(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
 	int plain = dm->h != NULL || !pt->keyed, miss = dm->miss;
 	int64_t gmn = dm->gmn;
 
-	for (b = 0; b < nb; b++) {
-		const struct gtab *g = &G[b * nq + j];
-
-		if (g->mode == GT_EXTENT)
-			return count_extents(pt, G, recs, n, sl, j);
-		if (g->mode != 0 && (g->mode != GT_DENSE ||
-		    g->dom + 1 > TINY_DOM))
-			return 0;
-		on[b] = g->mode == GT_DENSE;
-	}
+	for (b = 0; b < nb; b++)
+		on[b] = G[b * nq + j].mode == GT_DENSE;
 	loc = kn_zalloc(nb * 4 * TINY_DOM * sizeof(uint32_t));
 	for (i = 0; i < n; i++) {
 		const uint32_t *r = recs + i * w;
@@ -719,7 +732,6 @@ count_tiny(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
 			    c[2 * TINY_DOM + v] + c[3 * TINY_DOM + v];
 	}
 	free(loc);
-	return 1;
 }
 
 /* Counts dimension j of the n records at recs into G (as
@@ -758,9 +770,14 @@ count_dim(struct part *pt, struct gtab *G, const uint32_t *recs, size_t n,
 		}
 		return;
 	}
-	if (sl != NULL && pt->rk->fcache <= TINY_SLOTS &&
-	    count_tiny(pt, G, recs, n, sl, j))
+	switch (local_mode(pt, G, sl, j)) {
+	case GT_EXTENT:
+		count_extents(pt, G, recs, n, sl, j);
 		return;
+	case GT_DENSE:
+		count_tiny(pt, G, recs, n, sl, j);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		const uint32_t *r = recs + i * w;
 		struct gtab *g;
