@@ -7,12 +7,14 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cluster.h"
+#include "extsort.h"
 #include "kanon.h"
 #include "mondrian.h"
 #include "rothko.h"
@@ -1053,6 +1055,53 @@ dicts_fit(struct part *pt)
 		    "values, the labels and the hierarchies", b);
 }
 
+/* Keyed by hash (sens_hashed), the node's distinct values sorted by
+ * their keys: two with one key would be counted as one value. */
+struct hcheck {
+	kn_sorter *so;
+	const char *id, *name;
+	char *buf, prev[16];
+	size_t cap;
+	int any;
+};
+
+static void
+hcheck_add(struct hcheck *hc, uint64_t key, kn_str v)
+{
+	hc->buf = kn_grow(hc->buf, &hc->cap, 16 + v.n, 1, 64);
+	mond_hex_put(hc->buf, key, 16);
+	memcpy(hc->buf + 16, v.p, v.n);
+	kn_sort_add(hc->so, hc->buf, 16 + v.n);
+}
+
+/* A line of the sort, each (key, value) once. */
+static void
+hcheck_line(const char *line, size_t len, void *ctx)
+{
+	struct hcheck *hc = ctx;
+
+	(void)len;
+	if (hc->any && memcmp(line, hc->prev, 16) == 0)
+		kn_die("node %s: two values of the sensitive column '%s' "
+		    "share the 64-bit hash %016llx, by which a cuts job "
+		    "counts distinct values: partition the table on one "
+		    "machine", hc->id, hc->name, (unsigned long long)
+		    numkey_value(mond_hex_get(line, 16)));
+	memcpy(hc->prev, line, 16);
+	hc->any = 1;
+}
+
+static void
+hcheck_end(struct part *pt, struct hcheck *hc)
+{
+	hc->name = pt->cl->tree.sname;
+	kn_sort_finish(hc->so, 1, hcheck_line, hc);
+	mond_sort_done(pt, hc->so);
+	hc->so = NULL;
+	free(hc->buf);
+	hc->buf = NULL;
+}
+
 /* Cuts job (reduce), one node: its groups "QI, value, sensitive value,
  * target, count" (the same group on several lines is added), then the
  * cut mond_partition() would make, or the node's region if there is none:
@@ -1077,12 +1126,28 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	struct cnode *c = open_node(pt, id, 0);
 	uint64_t qn;
 	char *sbuf = NULL;
-	size_t scap = 0;
+	size_t scap = 0, gsz = sizeof(e);
+	struct hcheck hc;
 
+	memset(&hc, 0, sizeof(hc));
 	pt->inname = "the groups";
 	if (pt->budget == 0)
 		pt->budget = (size_t)64 << 20;	/* partition(1), -S */
 	budget = pt->budget;
+	/* Distinct l alone on one column: the values known by their 64-bit
+	 * hashes, each group with a set of at most ceil(l) of them, as out
+	 * of core (mondrian.h's sens_hashed), while a set takes at most a
+	 * 64th of -S (the groups held count theirs, and a hierarchy's
+	 * leaves have one each); the node's hashes checked one to one. */
+	if (pt->has_sens && pt->nsens == 1 && pt->req.ld.on &&
+	    pt->req.ld.kind == KN_DIV_DISTINCT && !pt->req.hasv &&
+	    !pt->req.hast &&
+	    (ceil(pt->req.ld.l) + 1) * 8 * 64 <= (double)budget) {
+		pt->sens_hashed = pt->sens_keyed = 1;
+		gsz += (size_t)(ceil(pt->req.ld.l) + 1) * sizeof(uint64_t);
+		hc.so = kn_sort_new(NULL, 0, 1, budget / 16, pt->rk->tmpdir);
+		hc.id = id;
+	}
 	kn_reader_open(&r, "-");
 	/* Lines numbered as in the reducer's input. */
 	r.name = "stdin";
@@ -1144,6 +1209,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			e.sc = sc;
 		}
 		e.s = e.y = 0;
+		e.sk = 0;
 		if (pt->has_sens && sens_unfield(pt, &f[2], &sbuf, &scap) ==
 		    NULL)
 			kn_die("%s:%llu: node %s: '%s' is not the values of %zu "
@@ -1152,7 +1218,12 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			    pt->nsens);
 		ns0 = pt->sens_dict.n;
 		nt0 = pt->targ_dict.n;
-		if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
+		if (pt->sens_hashed) {
+			/* Every row's value is in the first QI's groups. */
+			e.sk = mond_sens_key(f[2]);
+			if (e.j == 0)
+				hcheck_add(&hc, e.sk, f[2]);
+		} else if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--variance)", r.name,
 			    (unsigned long long)r.lineno, id,
@@ -1188,7 +1259,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		/* Held while they take a quarter of -S (the ranks and groups
 		 * made of them take about twice as much again), else
 		 * spooled and streamed (cstream.c). */
-		if (sp->f == NULL && (n + 1) * sizeof(e) > budget / 4) {
+		if (sp->f == NULL && (n + 1) * gsz > budget / 4) {
 			cstream_begin(pt, sp);
 			for (i = 0; i < n; i++)
 				cstream_put(sp, &gl[i]);
@@ -1205,6 +1276,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	}
 	kn_reader_close(&r);
 	free(sbuf);
+	if (hc.so != NULL)
+		hcheck_end(pt, &hc);
 	dicts_fit(pt);
 	/* A number's m now its id in the column's dictionary. */
 	for (i = 0; i < n; i++)
@@ -1245,6 +1318,11 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		sdist_set(pt, id);
 	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
 	rothko_groups_alloc(pt);
+	/* The groups' kind by the flags: keyed by hash, each with its set
+	 * of keys. */
+	for (j = 0; j < pt->nqi; j++)
+		rothko_gclear(pt, &pt->rk->gtab[j], 0);
+	rothko_gclear(pt, &pt->rk->gtot, 0);
 	if (pt->has_sens)
 		msens_prepare(pt, pt->cl->tree.shier, pt->cl->tree.snames);
 	/* The sums as in memory: exact over the node's rows; past 2^127
@@ -1298,7 +1376,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			rothko_gtab_add(pt, &pt->rk->gtab[e->j], code, e->s,
 			    pt->split == SPLIT_INFOGAIN ? pt->label_rank[e->y]
 							: e->y,
-			    e->cnt);
+			    e->cnt, e->sk);
 	}
 	free(gl);
 	free(cnt[0]);

@@ -109,12 +109,13 @@ struct cluster {
 
 /* cstream.c: a cuts job's groups past -S.  A group of the cuts job's
  * input: rows of value m / 10^sc (a hierarchy's: leaf m) in QI j, with
- * sensitive value s and label y (ids). */
+ * sensitive value s and label y (ids), or keyed by hash (sens_hashed)
+ * the sensitive value's key sk. */
 struct cgroup {
 	uint32_t j, s, y;
 	int32_t sc;
 	int64_t m;
-	uint64_t cnt;
+	uint64_t cnt, sk;
 };
 
 /* The groups spooled to a temp file, and each QI's most decimals. */

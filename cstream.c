@@ -86,23 +86,32 @@ glabel(const struct part *pt, const struct cgroup *g)
 
 /* struct rothko's feed: the groups of dimension j, a line each: the
  * number's key (numkey.c: its sign bit flipped), the sensitive value
- * and label (8 hex digits each, as rcut.c reads an id), the count. */
+ * (8 hex digits, as rcut.c reads an id, or keyed by hash 16 of its key,
+ * which sc sees) and the label (8), the count. */
 static void
-feed(struct part *pt, size_t j, kn_sorter *so)
+feed(struct part *pt, size_t j, kn_sorter *so, struct scut *sc)
 {
 	struct cspool *sp = pt->rk->feedctx;
 	struct cgroup g;
-	char line[48];
+	char line[56];
+	int sd = pt->sens_keyed ? 16 : 8;	/* rcut.c's sens_digits */
+	uint64_t key;
 
 	cstream_rewind(sp);
 	while (cstream_next(sp, &g)) {
 		if (g.j != j)
 			continue;
-		mond_hex_put(line, numkey_of(gval(pt, &g)), 16);
-		mond_hex_put(line + 16, g.s, 8);
-		mond_hex_put(line + 24, glabel(pt, &g), 8);
-		mond_hex_put(line + 32, g.cnt, 16);
-		kn_sort_add(so, line, sizeof(line));
+		key = numkey_of(gval(pt, &g));
+		mond_hex_put(line, key, 16);
+		if (pt->sens_keyed)
+			mond_hex_put(line + 16, g.sk, 16);
+		else
+			mond_hex_put(line + 16, g.s, 8);
+		if (pt->sens_hashed)
+			rothko_scut_seen(sc, g.sk, key);
+		mond_hex_put(line + 16 + sd, glabel(pt, &g), 8);
+		mond_hex_put(line + 24 + sd, g.cnt, 16);
+		kn_sort_add(so, line, (size_t)(40 + sd));
 	}
 }
 
@@ -130,10 +139,11 @@ cstream_groups(struct part *pt, struct cspool *sp)
 
 		if (g.j == 0)
 			rothko_gtab_add(pt, &pt->rk->gtot, 0, g.s,
-			    glabel(pt, &g), g.cnt);
+			    glabel(pt, &g), g.cnt, g.sk);
 		if (dm->h != NULL) {
 			rothko_gtab_add(pt, &pt->rk->gtab[g.j],
-			    dm->dfsrank[g.m], g.s, glabel(pt, &g), g.cnt);
+			    dm->dfsrank[g.m], g.s, glabel(pt, &g), g.cnt,
+			    g.sk);
 		} else {
 			struct sstat *st = &pt->rk->sst[g.j];
 			int64_t v = gval(pt, &g);

@@ -259,6 +259,13 @@ struct scut {
 	struct lthr first, last;
 };
 
+void
+rothko_scut_seen(struct scut *sc, uint64_t v, uint64_t key)
+{
+	lthr_add(&sc->first, v, key);
+	lthr_add(&sc->last, v, key);
+}
+
 /* The rows of key sc->cur are all in: a cut below the next key. */
 static void
 scut_boundary(struct scut *sc)
@@ -375,12 +382,9 @@ stream_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc,
 		}
 		mond_hex_put(line + at, rothko_disk_key(pt, r, j), 16);
 		mond_hex_put(line + at + 16, mond_sens_of(pt, r), sd);
-		if (pt->sens_hashed) {
-			lthr_add(&sc->first, mond_sens_of(pt, r),
+		if (pt->sens_hashed)
+			rothko_scut_seen(sc, mond_sens_of(pt, r),
 			    rothko_disk_key(pt, r, j));
-			lthr_add(&sc->last, mond_sens_of(pt, r),
-			    rothko_disk_key(pt, r, j));
-		}
 		mond_hex_put(line + at + 16 + sd, mond_targ_of(pt, r), td);
 		kn_sort_add(so, line, (size_t)(at + 16 + sd + td));
 	}
@@ -574,7 +578,7 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 	}
 	so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
 	if (pt->rk->feed != NULL)
-		pt->rk->feed(pt, j, so);
+		pt->rk->feed(pt, j, so, &sc);
 	else if (pt->targ_hashed)
 		sc.R.lf = label_rows(pt, j, so, &sc, budget);
 	else

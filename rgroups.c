@@ -415,15 +415,16 @@ gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
 
 void
 rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
-    uint32_t y, uint64_t cnt)
+    uint32_t y, uint64_t cnt, uint64_t sk)
 {
 	static const struct gsum none;
 
 	/* A table with sums is counted from records (gadd_row): none of
-	 * its groups is added here. */
-	if (g->sums)
+	 * its groups is added here; one with sets and no sums (a cluster's
+	 * cuts job, sens_hashed) is, each group's with its key. */
+	if (g->sums && !g->nosum)
 		kn_die("internal error: groups with sums added without them");
-	gadd(pt, g, c, s, y, cnt, &none, 0);
+	gadd(pt, g, c, s, y, cnt, &none, sk);
 }
 
 /* Adds record r to group c of g: with sums, its keyed values to the

@@ -175,6 +175,9 @@ struct sstat {
 /* The keyed column of a node in memory's labels (targ_hashed). */
 #define ROTHKO_LABELS KN_MAXSENS
 
+/* A streamed dimension's sweep (rcut.c). */
+struct scut;
+
 struct rothko {
 	uint64_t fit_rows;	/* --fit-rows */
 	size_t avail;		/* what the nodes may use */
@@ -213,8 +216,11 @@ struct rothko {
 	long stn;
 	/* A cluster's cuts job whose groups outgrow -S (cstream.c): the
 	 * lines of a streamed dimension's sort, each with its count after
-	 * the label (16 hex digits), come from feed, not from snode. */
-	void (*feed)(struct part *pt, size_t j, kn_sorter *so);
+	 * the label (16 hex digits), come from feed, not from snode; by
+	 * hash (sens_hashed), each group's key is seen by sc
+	 * (rothko_scut_seen). */
+	void (*feed)(struct part *pt, size_t j, kn_sorter *so,
+	    struct scut *sc);
 	void *feedctx;
 	/* The counting scans on the threads of -j (rgroups.c): each
 	 * thread counts the rows of a chunk into the groups of its own
@@ -254,8 +260,15 @@ int rothko_read_double(struct oread *rd);
 size_t rothko_read_cap(const struct part *pt);
 size_t rothko_read_bytes(const struct part *pt);
 
+/* Keyed by hash (sens_hashed), a streamed dimension's sweep sc sees
+ * sensitive key v at key in the dimension, before its sorted lines are
+ * read: the thresholds of the distinct values (rcut.c). */
+void rothko_scut_seen(struct scut *sc, uint64_t v, uint64_t key);
+
+/* Adds cnt rows to group (c, s, y) of g, and with sets (sens_hashed)
+ * sensitive key sk to its set. */
 void rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
-    uint32_t y, uint64_t cnt);
+    uint32_t y, uint64_t cnt, uint64_t sk);
 
 /* Empties g for a new count, keeping its list's memory (counted in
  * gbytes) if keep, else freeing it too. */

@@ -96,25 +96,86 @@ rothko_s_meets() {
 	[ -z "$(ls "$T/tmp")" ]
 }
 
-@test "partition --job cuts, -S 4M, the root's groups of 'inc', distinct in each of 300,000 rows: spooled and streamed from a temp file, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB (over 20 MB held)" {
-	local o=(-q inc,age -k 10 --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
-	mkdir "$T/tmp"
+# job_groups FILE OPTS...: the groups job of partition OPTS on FILE's
+# rows (its header dropped), combined, in $T/g, the tree $T/tree empty.
+job_groups() {
+	local f=$1
+	shift
 	: > "$T/tree"
-	tail -n +2 "$B/big.tsv" |
-	    partition "${o[@]}" --job groups --tree "$T/tree" | LC_ALL=C sort |
+	tail -n +2 "$f" | partition "$@" --job groups --tree "$T/tree" |
+	    LC_ALL=C sort |
 	    freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
-	[ "$(wc -l < "$T/g")" -gt 300000 ]
-	"$ROOT/tests/peak-rss" "$T/rss1" partition "${o[@]}" -S 1G --job cuts \
+}
+
+# cuts_within KB OPTS...: the cuts job of partition OPTS on $T/g at -S
+# 1G (its peak KB in $T/rss1, its output in $T/c1) and at -S KB K (its
+# peak in $T/rss): the same output, the peak within KB plus ALLOW_KB,
+# no temp file left.
+cuts_within() {
+	local kb=$1
+	shift
+	mkdir -p "$T/tmp"
+	"$ROOT/tests/peak-rss" "$T/rss1" partition "$@" -S 1G --job cuts \
 	    --tree "$T/tree" < "$T/g" > "$T/c1"
-	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" \
-	    -S 4M -T "$T/tmp" --job cuts --tree "$T/tree" < "$T/g"
+	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition "$@" \
+	    -S "${kb}K" -T "$T/tmp" --job cuts --tree "$T/tree" < "$T/g"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[ "$output" = "$(cat "$T/c1")" ]
-	grep -q '^cut	r	inc	' "$T/c1"
 	echo "peak $(cat "$T/rss") KB, held $(cat "$T/rss1") KB"
-	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((4096 + ALLOW_KB)) ]
-	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss1")" -gt 20480 ]
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((kb + ALLOW_KB)) ]
 	[ -z "$(ls "$T/tmp")" ]
+}
+
+@test "partition --job cuts, -S 4M, the root's groups of 'inc', distinct in each of 300,000 rows: spooled and streamed from a temp file, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB (over 20 MB held)" {
+	local o=(-q inc,age -k 10 --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
+	job_groups "$B/big.tsv" "${o[@]}"
+	[ "$(wc -l < "$T/g")" -gt 300000 ]
+	cuts_within 4096 "${o[@]}"
+	grep -q '^cut	r	inc	' "$T/c1"
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss1")" -gt 20480 ]
+}
+
+@test "partition --job cuts, -S 4M, distinct l on 'inc', distinct in each of 300,000 rows: its values by hash, the groups spooled and streamed, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB; entropy l, which holds them, takes over 20 MB and is refused" {
+	local o=(-q age,salary -k 10 -s inc -l 3 --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
+	job_groups "$B/big.tsv" "${o[@]}"
+	[ "$(wc -l < "$T/g")" -gt 600000 ]
+	cuts_within 4096 "${o[@]}"
+	grep -q '^cut	r	' "$T/c1"
+	# Entropy l holds the values: over 20 MB at -S 1G, refused at 4M
+	# with what holds them.
+	o+=(--diversity entropy)
+	job_groups "$B/big.tsv" "${o[@]}"
+	"$ROOT/tests/peak-rss" "$T/rss1" partition "${o[@]}" -S 1G --job cuts \
+	    --tree "$T/tree" < "$T/g" > "$T/c1"
+	echo "entropy: held $(cat "$T/rss1") KB"
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss1")" -gt 20480 ]
+	run --separate-stderr partition "${o[@]}" -S 4M -T "$T/tmp" \
+	    --job cuts --tree "$T/tree" < "$T/g"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "partition: -S 4M: too small: a cuts job holds the dictionaries of the sensitive values, "* ]]
+}
+
+@test "partition --job cuts, distinct l by hash: two values of a node that share a hash (a build whose hashes keep 8 bits) stop it with exit 2 and what to do, never a cut that counts them as one; two values on many groups give the bytes of the full hash" {
+	[ -x "$ROOT/tests/partition-h8" ] || make -s -C "$ROOT" tests/partition-h8
+	local o=(-q a -k 2 -s s -l 2 --fit-rows 10 --columns a,s)
+	# 300 values: two of them share one of 256 hashes.
+	awk 'BEGIN { for (i = 0; i < 600; i++) printf "%d\tv%d\n", i, i % 300 }' > "$T/t"
+	: > "$T/tree"
+	partition "${o[@]}" --job groups --tree "$T/tree" "$T/t" | LC_ALL=C sort |
+	    freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
+	run --separate-stderr "$ROOT/tests/partition-h8" "${o[@]}" --job cuts --tree "$T/tree" < "$T/g"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "partition-h8: node r: two values of the sensitive column 's' share the 64-bit hash "*", by which a cuts job counts distinct values: partition the table on one machine" ]]
+	# Two values, each on many rows and groups: no two share a hash.
+	awk 'BEGIN { for (i = 0; i < 600; i++) printf "%d\tv%d\n", i, i % 2 }' > "$T/t"
+	: > "$T/tree"
+	partition "${o[@]}" --job groups --tree "$T/tree" "$T/t" | LC_ALL=C sort |
+	    freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
+	"$ROOT/tests/partition-h8" "${o[@]}" --job cuts --tree "$T/tree" < "$T/g" > "$T/c8"
+	partition "${o[@]}" --job cuts --tree "$T/tree" < "$T/g" > "$T/c"
+	cmp "$T/c" "$T/c8"
+	grep -q '^cut	r	a	' "$T/c"
 }
 
 # The next test's rows and budget (KB): under make sanitize, whose runs
@@ -879,7 +940,7 @@ fi
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"partition: -S 1M: too small: the reading holds more than it: the dictionaries"* ]]
 		# What holds them, so that the user can choose otherwise.
-		[[ "$output" == *"the sensitive values among them, which -l, --closeness and several -s hold in memory under --job, and --closeness under --distance hierarchical (otherwise none of them does))"* ]]
+		[[ "$output" == *"the sensitive values among them, which -l (but distinct l alone on one column), --closeness and several -s hold in memory under --job, and --closeness under --distance hierarchical (otherwise none of them does))"* ]]
 		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 8192)) ]
 	done
 	# Entropy and recursive l key the values by hash and decide the nodes on disk by sorts (rsens.c): Rothko-T

@@ -271,6 +271,40 @@ cltcase() {
 	clcompare "$seed" "$dir" "$st1" "$st2" "" "${opt[@]}"
 }
 
+# cldcase SEED: distinct l alone on one sensitive column, which a cuts
+# job counts by 64-bit hashes (a set of at most ceil(l) a group): a table
+# of 500 to 4,000 rows whose sensitive values are many (up to one a
+# row), some numbers written several ways (one value to -l), a numeric
+# QI of many values, another of few, a hierarchy; cuts jobs at -S 256K
+# (groups streamed), 1M or the default: the single run's table and
+# regions, or both short of the requirements.
+cldcase() {
+	local seed=$1 dir="$T/c$1" st1 st2 S
+	local -a opt
+	mkdir -p "$dir"
+	awk -v seed="$seed" 'BEGIN { srand(seed); n = 500 + int(rand() * 3500)
+	    m = int(n * (0.02 + rand())) + 1; print "a\tb\tc\ts"
+	    for (i = 0; i < n; i++) {
+		v = int(rand() * m); f = int(rand() * 4)
+		s = f == 0 ? "0" v : f == 1 ? v ".0" : f == 2 ? "v" v : v
+		printf "%d\t%d\t%s\t%s\n", int(rand() * 100000),
+		    int(rand() * 20), substr("abcdefgh", 1 + int(rand() * 8), 1), s } }' > "$dir/t"
+	printf 'a\tg1\t*\nb\tg1\t*\nc\tg1\t*\nd\tg2\t*\ne\tg2\t*\nf\tg3\t*\ng\tg3\t*\nh\tg3\t*\n' > "$dir/h"
+	case $((seed % 3)) in
+	0) opt=(-q a,b,c -H "c=$dir/h") S=256K ;;
+	1) opt=(-q c,a -H "c=$dir/h") S=1M ;;
+	2) opt=(-q b,a) S= ;;
+	esac
+	opt+=(-k $((1 + seed % 6)) -s s -l $((1 + seed % 4)))
+	[ $((seed % 5)) -ne 0 ] || opt+=(--diversity distinct)
+	partition "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
+	st1=$?
+	CUTS_S=$S clmondrian "$dir" $((seed % 3 + 1)) $((seed % 2 + 1)) \
+	    "${opt[@]}" --fit-rows $((seed * 7 % 60 + 20))
+	st2=$?
+	clcompare "$seed" "$dir" "$st1" "$st2" "" "${opt[@]}"
+}
+
 # checkseeds FIRST LAST: checkcase for each seed; fails at the end if
 # any case failed, showing at most 5 of them.
 checkseeds() {
@@ -288,7 +322,7 @@ checkseeds() {
 # from the bats traps that slow every command of a long loop.
 randcases() {
 	local mid=$((($1 + $2) / 2)) p1 p2 s1=0 s2=0
-	export -f gencase caseopts checkcase ooccase scase clmondrian clcompare clcase cltcase clscase \
+	export -f gencase caseopts checkcase ooccase scase clmondrian clcompare clcase cltcase clscase cldcase \
 	    checkseeds
 	export T BATS_TEST_DIRNAME CASE
 	bash -c 'checkseeds "$@"' bash "$1" "$mid" > "$T/half1" 2>&1 &
@@ -1092,9 +1126,14 @@ grow() {
 	CASE=clscase randcases 1 18
 }
 
-@test "partition --job cuts, its groups streamed: the dictionary of 60,000 sensitive values, which it holds, refused past half of -S with exit 2 and what holds it; at -S 16M the bytes of the groups held" {
+@test "Mondrian as cluster jobs with distinct l on one column, its values by hash in the cuts jobs: the single run's output on random tables (many values, numbers written several ways, groups held and streamed)" {
+	CASE=cldcase randcases 1 16
+}
+
+@test "partition --job cuts, its groups streamed: the dictionary of 60,000 sensitive values, which entropy l holds, refused past half of -S with exit 2 and what holds it; distinct l keys them by hash: the bytes of the groups held at -S 1M" {
+	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
 	awk 'BEGIN { print "a\ts"; for (i = 0; i < 60000; i++) printf "%d\tv%d\n", i, i }' > "$T/t"
-	local o=(-q a -k 5 -s s -l 2 --fit-rows 100 --columns a,s)
+	local o=(-q a -k 5 -s s -l 2 --diversity entropy --fit-rows 100 --columns a,s)
 	: > "$T/tree"
 	tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
 	    LC_ALL=C sort | freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
@@ -1102,10 +1141,6 @@ grow() {
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
 	[[ "$stderr" == "partition: -S 1M: too small: a cuts job holds the dictionaries of the sensitive values, the labels and the hierarchies, which take "*" more than half of it (partition(1), -S): give a larger -S" ]]
-	partition "${o[@]}" -S 1G --job cuts --tree "$T/tree" < "$T/g" > "$T/c1"
-	partition "${o[@]}" -S 16M --job cuts --tree "$T/tree" < "$T/g" > "$T/c2"
-	cmp "$T/c1" "$T/c2"
-	grep -q '^cut	r	a	' "$T/c1"
 	# Long values, their groups held (3,000) or spooled since the last
 	# 4,096th (5,000 at -S 512K): refused as the values come, and at
 	# the end (found by review: 78 MB held at -S 8M with exit 0).
@@ -1121,6 +1156,20 @@ grow() {
 		[[ "$stderr" == "partition: -S 512K: too small: a cuts job holds the dictionaries of the sensitive values, the labels and the hierarchies, which take "* ]]
 		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((512 + 8192)) ]
 	done
+	# Distinct l keys the values by hash, whatever the budget: 60,000
+	# values give the same bytes at -S 1G (the groups held), 16M and 1M
+	# (streamed).
+	awk 'BEGIN { print "a\ts"; for (i = 0; i < 60000; i++) printf "%d\tv%d\n", i, i }' > "$T/t"
+	o=(-q a -k 5 -s s -l 2 --fit-rows 100 --columns a,s)
+	: > "$T/tree"
+	tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
+	    LC_ALL=C sort | freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
+	partition "${o[@]}" -S 1G --job cuts --tree "$T/tree" < "$T/g" > "$T/c1"
+	for S in 16M 1M; do
+		partition "${o[@]}" -S $S --job cuts --tree "$T/tree" < "$T/g" > "$T/c2"
+		cmp "$T/c1" "$T/c2"
+	done
+	grep -q '^cut	r	a	' "$T/c1"
 }
 
 @test "partition --job solve: a signal that ends the job ends its worker first, which writes nothing more (found by review: a cuts job's worker wrote the node's cut after its parent was killed)" {
