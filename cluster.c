@@ -1094,7 +1094,6 @@ hcheck_line(const char *line, size_t len, void *ctx)
 static void
 hcheck_end(struct part *pt, struct hcheck *hc)
 {
-	hc->name = pt->cl->tree.sname;
 	kn_sort_finish(hc->so, 1, hcheck_line, hc);
 	mond_sort_done(pt, hc->so);
 	hc->so = NULL;
@@ -1127,26 +1126,45 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	uint64_t qn;
 	char *sbuf = NULL;
 	size_t scap = 0, gsz = sizeof(e);
-	struct hcheck hc;
+	struct hcheck hc[KN_MAXSENS];
+	uint64_t keys[KN_MAXSENS];
 
-	memset(&hc, 0, sizeof(hc));
+	memset(hc, 0, sizeof(hc));
+	memset(keys, 0, sizeof(keys));
 	pt->inname = "the groups";
 	if (pt->budget == 0)
 		pt->budget = (size_t)64 << 20;	/* partition(1), -S */
 	budget = pt->budget;
 	/* Distinct l alone on one column: the values known by their 64-bit
 	 * hashes, each group with a set of at most ceil(l) of them, as out
-	 * of core (mondrian.h's sens_hashed), while a set takes at most a
-	 * 64th of -S (the groups held count theirs, and a hierarchy's
-	 * leaves have one each); the node's hashes checked one to one. */
+	 * of core (mondrian.h's sens_hashed), while 1,024 groups' sets take
+	 * at most an eighth of -S (each group's set is counted whole, and
+	 * costs up to l steps a group); the node's hashes checked one to
+	 * one. */
 	if (pt->has_sens && pt->nsens == 1 && pt->req.ld.on &&
 	    pt->req.ld.kind == KN_DIV_DISTINCT && !pt->req.hasv &&
 	    !pt->req.hast &&
-	    (ceil(pt->req.ld.l) + 1) * 8 * 64 <= (double)budget) {
+	    (ceil(pt->req.ld.l) + 1) * 8 * 1024 <= (double)budget / 8) {
 		pt->sens_hashed = pt->sens_keyed = 1;
 		gsz += (size_t)(ceil(pt->req.ld.l) + 1) * sizeof(uint64_t);
-		hc.so = kn_sort_new(NULL, 0, 1, budget / 16, pt->rk->tmpdir);
-		hc.id = id;
+	} else if (pt->has_sens && pt->req.ld.on && !pt->req.hasv &&
+	    !pt->msvar && !pt->req.hast && pt->split == SPLIT_MEDIAN) {
+		/* Any other l, on one column or several: the values by
+		 * their hashes too, each column's, and the node decided from
+		 * sorts of its rows (rsens.c), which the groups give, spooled
+		 * from the first (struct rothko's rows, cstream.c). */
+		pt->sens_sorted = pt->sens_hashed = pt->sens_keyed = 1;
+		pt->nshd = pt->nskd = pt->nsens;
+		cstream_begin(pt, sp, pt->nshd);
+	}
+	/* The hashes of each column keyed so checked. */
+	for (i = 0; i < (pt->sens_sorted ? pt->nshd :
+	    (size_t)pt->sens_hashed); i++) {
+		hc[i].so = kn_sort_new(NULL, 0, 1, budget / 16 /
+		    (pt->nshd + 1), pt->rk->tmpdir);
+		hc[i].id = id;
+		hc[i].name = pt->nsens > 1 ? pt->cl->tree.snames[i] :
+		    pt->cl->tree.sname;
 	}
 	kn_reader_open(&r, "-");
 	/* Lines numbered as in the reducer's input. */
@@ -1219,10 +1237,23 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		ns0 = pt->sens_dict.n;
 		nt0 = pt->targ_dict.n;
 		if (pt->sens_hashed) {
-			/* Every row's value is in the first QI's groups. */
-			e.sk = mond_sens_key(f[2]);
-			if (e.j == 0)
-				hcheck_add(&hc, e.sk, f[2]);
+			/* Each column's key; every row's values are in the
+			 * first QI's groups. */
+			kn_str v = f[2];
+			size_t c, at;
+
+			for (c = 0, at = 0; c < (pt->sens_sorted ? pt->nshd :
+			    1); c++) {
+				v.p = f[2].p + at;
+				for (v.n = 0; at + v.n < f[2].n &&
+				    (pt->nsens == 1 || v.p[v.n] != '\t'); v.n++)
+					;
+				at += v.n + 1;
+				keys[c] = mond_sens_key(v);
+				if (e.j == 0)
+					hcheck_add(&hc[c], keys[c], v);
+			}
+			e.sk = keys[0];
 		} else if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--variance)", r.name,
@@ -1260,15 +1291,15 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		 * made of them take about twice as much again), else
 		 * spooled and streamed (cstream.c). */
 		if (sp->f == NULL && (n + 1) * gsz > budget / 4) {
-			cstream_begin(pt, sp);
+			cstream_begin(pt, sp, 0);
 			for (i = 0; i < n; i++)
-				cstream_put(sp, &gl[i]);
+				cstream_put(sp, &gl[i], NULL);
 			free(gl);
 			gl = NULL;
 			n = cap = 0;
 		}
 		if (sp->f != NULL) {
-			cstream_put(sp, &e);
+			cstream_put(sp, &e, keys);
 			continue;
 		}
 		gl = kn_grow(gl, &cap, n, sizeof(e), 1024);
@@ -1276,8 +1307,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	}
 	kn_reader_close(&r);
 	free(sbuf);
-	if (hc.so != NULL)
-		hcheck_end(pt, &hc);
+	for (i = 0; i < KN_MAXSENS && hc[i].so != NULL; i++)
+		hcheck_end(pt, &hc[i]);
 	dicts_fit(pt);
 	/* A number's m now its id in the column's dictionary. */
 	for (i = 0; i < n; i++)
@@ -1387,7 +1418,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	/* The root, the whole table, may fail; any other node was made by
 	 * an allowable cut, unless the table or the tree is not the
 	 * other's. */
-	if (tot > 0 && !mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1)) {
+	if (tot > 0 && !(pt->sens_sorted ? rsens_node_ok(pt) :
+	    mond_side_ok(pt, &pt->node.tot, pt->hs_side, 1))) {
 		if (root)
 			mond_no_solution(NULL, tot);
 		node_unmet(pt, id);
@@ -1429,7 +1461,10 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			return;
 		}
 	}
-	rothko_choose_cut_on_disk(pt, &best);
+	if (pt->sens_sorted)
+		rsens_choose_cut(pt, &best);
+	else
+		rothko_choose_cut_on_disk(pt, &best);
 	/* Written once the cut is chosen, which may fail (a full -T):
 	 * nothing before. */
 	if (root) {

@@ -118,17 +118,28 @@ struct cgroup {
 	uint64_t cnt, sk;
 };
 
-/* The groups spooled to a temp file, and each QI's most decimals. */
+/* The groups spooled to a temp file, and each QI's most decimals.
+ * Keyed by hash on disk (sens_sorted), each group is followed by the
+ * keys of its nk sensitive columns' values, the last read's in keys,
+ * and the records of the node's rows (struct rothko's rows) are made
+ * in rec: the group of dimension rj being given, rleft times more. */
 struct cspool {
 	char *path;
 	FILE *f;
 	uint64_t n, left;
 	int *scmax;
+	size_t nk, rj;
+	uint64_t *keys, rleft;
+	uint32_t *rec;
 };
 
-void cstream_begin(struct part *pt, struct cspool *sp);
-void cstream_put(struct cspool *sp, const struct cgroup *g);
-/* Reads the groups from the first: 1 and *g, or 0 at the end. */
+/* nk: the keys each group carries (sens_sorted: nshd), or 0. */
+void cstream_begin(struct part *pt, struct cspool *sp, size_t nk);
+/* Spools g, with keys[0..nk). */
+void cstream_put(struct cspool *sp, const struct cgroup *g,
+    const uint64_t *keys);
+/* Reads the groups from the first: 1 and *g (its keys in sp->keys), or
+ * 0 at the end. */
 void cstream_rewind(struct cspool *sp);
 int cstream_next(struct cspool *sp, struct cgroup *g);
 /* Once mond_prepare() and rothko_groups_alloc() have run: the node's

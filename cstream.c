@@ -24,19 +24,23 @@
 #include "rothko.h"
 
 void
-cstream_begin(struct part *pt, struct cspool *sp)
+cstream_begin(struct part *pt, struct cspool *sp, size_t nk)
 {
 	memset(sp, 0, sizeof(*sp));
 	sp->path = kn_tmp_new(pt->rk->tmpdir);
 	if ((sp->f = kn_tmp_open(sp->path, "w+b")) == NULL)
 		kn_die_sys("%s", sp->path);
 	sp->scmax = kn_zalloc((pt->nqi + 1) * sizeof(int));
+	sp->nk = nk;
+	sp->keys = kn_zalloc((nk + 1) * sizeof(uint64_t));
 }
 
 void
-cstream_put(struct cspool *sp, const struct cgroup *g)
+cstream_put(struct cspool *sp, const struct cgroup *g, const uint64_t *keys)
 {
-	if (fwrite(g, sizeof(*g), 1, sp->f) != 1)
+	if (fwrite(g, sizeof(*g), 1, sp->f) != 1 ||
+	    (sp->nk > 0 && fwrite(keys, sizeof(*keys), sp->nk, sp->f) !=
+	    sp->nk))
 		kn_die_sys("%s: write error", sp->path);
 	if (g->sc > sp->scmax[g->j])
 		sp->scmax[g->j] = g->sc;
@@ -56,7 +60,8 @@ cstream_next(struct cspool *sp, struct cgroup *g)
 {
 	if (sp->left == 0)
 		return 0;
-	if (fread(g, sizeof(*g), 1, sp->f) != 1)
+	if (fread(g, sizeof(*g), 1, sp->f) != 1 || (sp->nk > 0 &&
+	    fread(sp->keys, sizeof(*sp->keys), sp->nk, sp->f) != sp->nk))
 		kn_die("%s: cut short", sp->path);
 	sp->left--;
 	return 1;
@@ -115,6 +120,53 @@ feed(struct part *pt, size_t j, kn_sorter *so, struct scut *sc)
 	}
 }
 
+/* struct rothko's rows (sens_sorted): the groups of dimension j (none,
+ * nqi: the first's, which have every row), each as a record as many
+ * times as it has rows: the dimension's key where rsens.c reads it
+ * (rothko_disk_key: words j and nqi + j), each sensitive column's key
+ * (mond_sens_col: words 2 nqi + 2c and the next). */
+static void
+rows_begin(struct part *pt, size_t j)
+{
+	struct cspool *sp = pt->rk->feedctx;
+
+	sp->rj = j < pt->nqi ? j : 0;
+	sp->rleft = 0;
+	cstream_rewind(sp);
+}
+
+static const uint32_t *
+rows_next(struct part *pt)
+{
+	struct cspool *sp = pt->rk->feedctx;
+	struct cgroup g;
+	size_t c;
+
+	while (sp->rleft == 0) {
+		if (!cstream_next(sp, &g))
+			return NULL;
+		if (g.j != sp->rj)
+			continue;
+		if (pt->dims[g.j].h != NULL)
+			sp->rec[g.j] = pt->dims[g.j].dfsrank[g.m];
+		else {
+			uint64_t k = numkey_of(gval(pt, &g));
+
+			sp->rec[g.j] = (uint32_t)(k >> 32);
+			sp->rec[pt->dims[g.j].kword] = (uint32_t)k;
+		}
+		for (c = 0; c < sp->nk; c++) {
+			const struct dim *dm = &pt->dims[pt->nqi + c];
+
+			sp->rec[dm->hword] = (uint32_t)(sp->keys[c] >> 32);
+			sp->rec[dm->kword] = (uint32_t)sp->keys[c];
+		}
+		sp->rleft = g.cnt;
+	}
+	sp->rleft--;
+	return sp->rec;
+}
+
 void
 cstream_groups(struct part *pt, struct cspool *sp)
 {
@@ -125,6 +177,20 @@ cstream_groups(struct part *pt, struct cspool *sp)
 	pt->rk->streaming = 1;
 	pt->rk->feed = feed;
 	pt->rk->feedctx = sp;
+	if (sp->nk > 0) {
+		/* Records of the layout rows_next makes. */
+		size_t j;
+
+		for (j = 0; j < pt->nqi; j++)
+			pt->dims[j].kword = pt->nqi + j;
+		for (j = 0; j < sp->nk; j++) {
+			pt->dims[pt->nqi + j].hword = 2 * pt->nqi + 2 * j;
+			pt->dims[pt->nqi + j].kword = 2 * pt->nqi + 2 * j + 1;
+		}
+		sp->rec = kn_zalloc(2 * (pt->nqi + sp->nk) * sizeof(uint32_t));
+		pt->rk->rows_begin = rows_begin;
+		pt->rk->rows_next = rows_next;
+	}
 	for (j = 0; j < pt->nqi; j++) {
 		struct dim *dm = &pt->dims[j];
 
@@ -191,7 +257,11 @@ cstream_end(struct part *pt, struct cspool *sp)
 		kn_tmp_close(sp->path);
 	}
 	free(sp->scmax);
+	free(sp->keys);
+	free(sp->rec);
 	pt->rk->feed = NULL;
 	pt->rk->feedctx = NULL;
+	pt->rk->rows_begin = NULL;
+	pt->rk->rows_next = NULL;
 	memset(sp, 0, sizeof(*sp));
 }

@@ -599,8 +599,8 @@ dicts_check(struct part *pt)
 	 * same for any -j, whose blocks join the dictionaries in turn. */
 	if (pt->has_sens && !pt->sens_keyed && !pt->tchash)
 		snprintf(why, sizeof(why), ", the sensitive values among "
-		    "them, which -l (but distinct l alone on one column), "
-		    "--closeness and several -s hold in "
+		    "them, which --closeness, --variance, and -l with --split "
+		    "(but distinct l on one column) hold in "
 		    "memory under --job, and --closeness under "
 		    "--distance hierarchical (otherwise none of them "
 		    "does)%s",

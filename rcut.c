@@ -340,10 +340,15 @@ scut_line(const char *line, size_t len, void *ctx)
 }
 
 void
-rothko_node_open(struct part *pt, struct oread *rd)
+rothko_node_open(struct part *pt, struct oread *rd, size_t j)
 {
 	size_t t;
 
+	if (pt->rk->rows_begin != NULL) {
+		memset(rd, 0, sizeof(*rd));
+		pt->rk->rows_begin(pt, j);
+		return;
+	}
 	for (t = 0; t < pt->grow.n; t++)
 		pt->grow.t[t].left = pt->grow.t[t].eqleft;
 	rothko_read_open(pt, rd, pt->rk->snode);
@@ -354,6 +359,8 @@ rothko_node_next(struct part *pt, struct oread *rd)
 {
 	uint32_t *r;
 
+	if (pt->rk->rows_begin != NULL)
+		return pt->rk->rows_next(pt);
 	while ((r = rothko_read_next(pt, rd)) != NULL)
 		if (pt->rk->stn < 0 ||
 		    rothko_tree_route(pt, r) == (size_t)pt->rk->stn)
@@ -374,7 +381,7 @@ stream_rows(struct part *pt, size_t j, kn_sorter *so, struct scut *sc,
 	char line[64];
 	int sd = sens_digits(pt), td = targ_digits(pt), at = 0;
 
-	rothko_node_open(pt, &rd);
+	rothko_node_open(pt, &rd, j);
 	while ((r = rothko_node_next(pt, &rd)) != NULL) {
 		if (lab) {
 			mond_hex_put(line, mond_targ_of(pt, r), 16);
@@ -532,7 +539,7 @@ label_hier_sum(struct part *pt, size_t j)
 
 	memset(&lr, 0, sizeof(lr));
 	lr.pt = pt;
-	rothko_node_open(pt, &rd);
+	rothko_node_open(pt, &rd, j);
 	while ((r = rothko_node_next(pt, &rd)) != NULL) {
 		mond_hex_put(line, mond_child_of(pt, j,
 		    (uint32_t)(rothko_disk_key(pt, r, j) - pt->node.mn[j])), 8);

@@ -246,7 +246,8 @@ rothko_read_close(struct oread *rd)
 		pthread_mutex_destroy(&rd->mu);
 		pthread_cond_destroy(&rd->cv);
 	}
-	fclose(rd->f);
+	if (rd->f != NULL)	/* none: a cluster's rows (rothko_node_open) */
+		fclose(rd->f);
 	for (s = 0; s < rd->nslot; s++)
 		free(rd->slot[s]);
 	free(rd->grp);

@@ -222,6 +222,12 @@ struct rothko {
 	void (*feed)(struct part *pt, size_t j, kn_sorter *so,
 	    struct scut *sc);
 	void *feedctx;
+	/* and keyed by hash on disk (sens_sorted), the node's rows as
+	 * dimension j sees them, each group's record as many times as it
+	 * has rows (rothko_node_open, rothko_node_next): begun, then the
+	 * next or NULL */
+	void (*rows_begin)(struct part *pt, size_t j);
+	const uint32_t *(*rows_next)(struct part *pt);
 	/* The counting scans on the threads of -j (rgroups.c): each
 	 * thread counts the rows of a chunk into the groups of its own
 	 * dimensions; gmu guards gbytes and gover while they run. */
@@ -457,9 +463,10 @@ void rclose_done(struct part *pt);
  * (sens_sorted, mondrian.h), a node on disk decided from sorts. */
 
 /* The rows of the node being counted (snode; of its batch, those the
- * tree routes to node stn): opened, the next or NULL, closed with
- * rothko_read_close (rcut.c). */
-void rothko_node_open(struct part *pt, struct oread *rd);
+ * tree routes to node stn), as far as dimension j (nqi: none) is read:
+ * opened, the next or NULL, closed with rothko_read_close (rcut.c).  A
+ * cluster's cuts job gives them from its groups (struct rothko's rows). */
+void rothko_node_open(struct part *pt, struct oread *rd, size_t j);
 const uint32_t *rothko_node_next(struct part *pt, struct oread *rd);
 /* A temp file in -T's directory opened for writing and reading; its
  * name in *name, for messages and kn_tmp_close (rcut.c). */

@@ -194,7 +194,7 @@ node_col_ok(struct part *pt, size_t col)
 
 	if (pt->req.ld.on || pt->tchash)
 		so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
-	rothko_node_open(pt, &rd);
+	rothko_node_open(pt, &rd, pt->nqi);
 	while ((r = rothko_node_next(pt, &rd)) != NULL) {
 		n++;
 		if (pt->nsvd > 0) {
@@ -338,7 +338,7 @@ hier_col_ok(struct part *pt, size_t j, size_t col)
 	hs.col = col;
 	hs.ok = 1;
 	so = kn_sort_new(NULL, 0, 1, b, pt->rk->tmpdir);
-	rothko_node_open(pt, &rd);
+	rothko_node_open(pt, &rd, j);
 	while ((r = rothko_node_next(pt, &rd)) != NULL) {
 		uint32_t ch = mond_child_of(pt, j,
 		    (uint32_t)(rothko_disk_key(pt, r, j) - pt->node.mn[j]));
@@ -1268,7 +1268,7 @@ col_sorts(struct osort *os, size_t c)
 	os->run = 0;
 	/* By value, then by the dimension's key. */
 	so = kn_sort_new(NULL, 0, 1, os->budget, pt->rk->tmpdir);
-	rothko_node_open(pt, &rdr);
+	rothko_node_open(pt, &rdr, os->j);
 	while ((r = rothko_node_next(pt, &rdr)) != NULL) {
 		mond_hex_put(line, lab ? mond_targ_of(pt, r) :
 		    mond_sens_col(pt, r, c), 16);
@@ -1646,7 +1646,7 @@ tree_col_ok(struct part *pt, const struct onode *on, struct tsort *ts,
 	    pt->rk->tmpdir) : NULL;
 	pt->rk->snode = on;
 	pt->rk->stn = -1;
-	rothko_node_open(pt, &rdr);
+	rothko_node_open(pt, &rdr, pt->nqi);
 	while ((r = rothko_node_next(pt, &rdr)) != NULL) {
 		size_t leaf = rothko_tree_route(pt, r);
 

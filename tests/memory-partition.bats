@@ -135,19 +135,24 @@ cuts_within() {
 	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss1")" -gt 20480 ]
 }
 
-@test "partition --job cuts, -S 4M, distinct l on 'inc', distinct in each of 300,000 rows: its values by hash, the groups spooled and streamed, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB; entropy l, which holds them, takes over 20 MB and is refused" {
-	local o=(-q age,salary -k 10 -s inc -l 3 --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
-	job_groups "$B/big.tsv" "${o[@]}"
-	[ "$(wc -l < "$T/g")" -gt 600000 ]
-	cuts_within 4096 "${o[@]}"
-	grep -q '^cut	r	' "$T/c1"
-	# Entropy l holds the values: over 20 MB at -S 1G, refused at 4M
+@test "partition --job cuts, -S 4M, l-diversity on 'inc', distinct in each of 300,000 rows: its values by hash, the groups spooled and streamed, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB: distinct l by sets, entropy l and two sensitive columns by sorts; --variance, which holds them, takes over 20 MB and is refused" {
+	local c o
+	for c in "-s inc -l 3" "-s inc -l 3 --diversity entropy" "-s inc,elevel -l 2 --diversity recursive -c 3"; do
+		# $c is split into words on purpose.
+		# shellcheck disable=SC2206
+		o=(-q age,salary -k 10 $c --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
+		job_groups "$B/big.tsv" "${o[@]}"
+		[ "$(wc -l < "$T/g")" -gt 600000 ]
+		cuts_within 4096 "${o[@]}"
+		grep -q '^cut	r	' "$T/c1"
+	done
+	# --variance holds the values: over 20 MB at -S 1G, refused at 4M
 	# with what holds them.
-	o+=(--diversity entropy)
+	o=(-q age,salary -k 10 -s inc --variance 1 --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
 	job_groups "$B/big.tsv" "${o[@]}"
 	"$ROOT/tests/peak-rss" "$T/rss1" partition "${o[@]}" -S 1G --job cuts \
 	    --tree "$T/tree" < "$T/g" > "$T/c1"
-	echo "entropy: held $(cat "$T/rss1") KB"
+	echo "variance: held $(cat "$T/rss1") KB"
 	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss1")" -gt 20480 ]
 	run --separate-stderr partition "${o[@]}" -S 4M -T "$T/tmp" \
 	    --job cuts --tree "$T/tree" < "$T/g"
@@ -155,8 +160,8 @@ cuts_within() {
 	[[ "$stderr" == "partition: -S 4M: too small: a cuts job holds the dictionaries of the sensitive values, "* ]]
 }
 
-@test "partition --job cuts, distinct l by hash: two values of a node that share a hash (a build whose hashes keep 8 bits) stop it with exit 2 and what to do, never a cut that counts them as one; two values on many groups give the bytes of the full hash" {
-	[ -x "$ROOT/tests/partition-h8" ] || make -s -C "$ROOT" tests/partition-h8
+@test "partition --job cuts, l by hash: two values of a node that share a hash (a build whose hashes keep 8 bits) stop it with exit 2 and what to do, never a cut that counts them as one (distinct l by sets, entropy l and two columns by sorts); two values on many groups give the bytes of the full hash" {
+	make -s -C "$ROOT" tests/partition-h8
 	local o=(-q a -k 2 -s s -l 2 --fit-rows 10 --columns a,s)
 	# 300 values: two of them share one of 256 hashes.
 	awk 'BEGIN { for (i = 0; i < 600; i++) printf "%d\tv%d\n", i, i % 300 }' > "$T/t"
@@ -167,6 +172,20 @@ cuts_within() {
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
 	[[ "$stderr" == "partition-h8: node r: two values of the sensitive column 's' share the 64-bit hash "*", by which a cuts job counts distinct values: partition the table on one machine" ]]
+	# So too where the node is decided from sorts (entropy l), in
+	# either column of two.
+	awk -F '\t' -v OFS='\t' '{ print $1, $2, "x" $1 % 3 }' "$T/t" > "$T/t2"
+	local c
+	for c in "-s s -l 2 --diversity entropy" "-s s2,s -l 2" "-s s,s2 -l 2"; do
+		# shellcheck disable=SC2206
+		local o2=(-q a -k 2 $c --fit-rows 10 --columns a,s,s2)
+		: > "$T/tree"
+		partition "${o2[@]}" --job groups --tree "$T/tree" "$T/t2" | LC_ALL=C sort |
+		    freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
+		run --separate-stderr "$ROOT/tests/partition-h8" "${o2[@]}" --job cuts --tree "$T/tree" < "$T/g"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == "partition-h8: node r: two values of the sensitive column 's' share the 64-bit hash "* ]]
+	done
 	# Two values, each on many rows and groups: no two share a hash.
 	awk 'BEGIN { for (i = 0; i < 600; i++) printf "%d\tv%d\n", i, i % 2 }' > "$T/t"
 	: > "$T/tree"
@@ -940,7 +959,7 @@ fi
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"partition: -S 1M: too small: the reading holds more than it: the dictionaries"* ]]
 		# What holds them, so that the user can choose otherwise.
-		[[ "$output" == *"the sensitive values among them, which -l (but distinct l alone on one column), --closeness and several -s hold in memory under --job, and --closeness under --distance hierarchical (otherwise none of them does))"* ]]
+		[[ "$output" == *"the sensitive values among them, which --closeness, --variance, and -l with --split (but distinct l on one column) hold in memory under --job, and --closeness under --distance hierarchical (otherwise none of them does))"* ]]
 		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 8192)) ]
 	done
 	# Entropy and recursive l key the values by hash and decide the nodes on disk by sorts (rsens.c): Rothko-T

@@ -271,32 +271,45 @@ cltcase() {
 	clcompare "$seed" "$dir" "$st1" "$st2" "" "${opt[@]}"
 }
 
-# cldcase SEED: distinct l alone on one sensitive column, which a cuts
-# job counts by 64-bit hashes (a set of at most ceil(l) a group): a table
-# of 500 to 4,000 rows whose sensitive values are many (up to one a
-# row), some numbers written several ways (one value to -l), a numeric
-# QI of many values, another of few, a hierarchy; cuts jobs at -S 256K
-# (groups streamed), 1M or the default: the single run's table and
-# regions, or both short of the requirements.
+# cldcase SEED: l-diversity with no --variance or --closeness, which a
+# cuts job counts by 64-bit hashes of the values: distinct l on one
+# column by a set of at most ceil(l) a group, any other l (entropy,
+# recursive, several columns) from sorts of the node's rows (rsens.c),
+# which the groups give.  A table of 500 to 4,000 rows whose sensitive
+# values are many (up to one a row), some numbers written several ways
+# (one value to -l), a second sensitive column of three values with
+# backslashes, a numeric QI of many values, another of few, a
+# hierarchy; cuts jobs at -S 256K (groups streamed), 1M or the default:
+# the single run's table and regions, or both short of the requirements.
 cldcase() {
 	local seed=$1 dir="$T/c$1" st1 st2 S
 	local -a opt
 	mkdir -p "$dir"
 	awk -v seed="$seed" 'BEGIN { srand(seed); n = 500 + int(rand() * 3500)
-	    m = int(n * (0.02 + rand())) + 1; print "a\tb\tc\ts"
+	    m = int(n * (0.02 + rand())) + 1; print "a\tb\tc\ts\ts2"
 	    for (i = 0; i < n; i++) {
 		v = int(rand() * m); f = int(rand() * 4)
 		s = f == 0 ? "0" v : f == 1 ? v ".0" : f == 2 ? "v" v : v
-		printf "%d\t%d\t%s\t%s\n", int(rand() * 100000),
-		    int(rand() * 20), substr("abcdefgh", 1 + int(rand() * 8), 1), s } }' > "$dir/t"
+		x = int(3 * rand())
+		printf "%d\t%d\t%s\t%s\t%s\n", int(rand() * 100000),
+		    int(rand() * 20), substr("abcdefgh", 1 + int(rand() * 8), 1), s,
+		    x == 0 ? "v" : x == 1 ? "v\\t" : "w\\" } }' > "$dir/t"
 	printf 'a\tg1\t*\nb\tg1\t*\nc\tg1\t*\nd\tg2\t*\ne\tg2\t*\nf\tg3\t*\ng\tg3\t*\nh\tg3\t*\n' > "$dir/h"
 	case $((seed % 3)) in
 	0) opt=(-q a,b,c -H "c=$dir/h") S=256K ;;
 	1) opt=(-q c,a -H "c=$dir/h") S=1M ;;
 	2) opt=(-q b,a) S= ;;
 	esac
-	opt+=(-k $((1 + seed % 6)) -s s -l $((1 + seed % 4)))
-	[ $((seed % 5)) -ne 0 ] || opt+=(--diversity distinct)
+	opt+=(-k $((1 + seed % 6)))
+	case $((seed % 7)) in
+	0) opt+=(-s s -l $((1 + seed % 4))) ;;
+	1) opt+=(-s s -l $((1 + seed % 4)) --diversity distinct) ;;
+	2) opt+=(-s s -l 1.$((seed % 10)) --diversity entropy) ;;
+	3) opt+=(-s s -l $((2 + seed % 3)) --diversity entropy) ;;
+	4) opt+=(-s s -l $((2 + seed % 3)) --diversity recursive -c $((1 + seed % 3))) ;;
+	5) opt+=(-s s,s2 -l 2) ;;
+	6) opt+=(-s s2,s -l 2 --diversity entropy) ;;
+	esac
 	partition "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
 	st1=$?
 	CUTS_S=$S clmondrian "$dir" $((seed % 3 + 1)) $((seed % 2 + 1)) \
@@ -1126,14 +1139,14 @@ grow() {
 	CASE=clscase randcases 1 18
 }
 
-@test "Mondrian as cluster jobs with distinct l on one column, its values by hash in the cuts jobs: the single run's output on random tables (many values, numbers written several ways, groups held and streamed)" {
-	CASE=cldcase randcases 1 16
+@test "Mondrian as cluster jobs with l-diversity (distinct, entropy, recursive; one sensitive column or two), its values by hash in the cuts jobs: the single run's output on random tables (many values, numbers written several ways, groups held and streamed)" {
+	CASE=cldcase randcases 1 42
 }
 
-@test "partition --job cuts, its groups streamed: the dictionary of 60,000 sensitive values, which entropy l holds, refused past half of -S with exit 2 and what holds it; distinct l keys them by hash: the bytes of the groups held at -S 1M" {
+@test "partition --job cuts, its groups streamed: the dictionary of 60,000 sensitive values, which t-closeness holds, refused past half of -S with exit 2 and what holds it; l keys them by hash: the bytes of the groups held at -S 1M" {
 	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
 	awk 'BEGIN { print "a\ts"; for (i = 0; i < 60000; i++) printf "%d\tv%d\n", i, i }' > "$T/t"
-	local o=(-q a -k 5 -s s -l 2 --diversity entropy --fit-rows 100 --columns a,s)
+	local o=(-q a -k 5 -s s --closeness 0.5 --fit-rows 100 --columns a,s)
 	: > "$T/tree"
 	tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
 	    LC_ALL=C sort | freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
@@ -1156,20 +1169,42 @@ grow() {
 		[[ "$stderr" == "partition: -S 512K: too small: a cuts job holds the dictionaries of the sensitive values, the labels and the hierarchies, which take "* ]]
 		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((512 + 8192)) ]
 	done
-	# Distinct l keys the values by hash, whatever the budget: 60,000
-	# values give the same bytes at -S 1G (the groups held), 16M and 1M
-	# (streamed).
+	# l keys the values by hash, whatever the budget: 60,000 values give
+	# the same bytes at -S 1G (distinct l's groups held), 16M and 1M
+	# (streamed), for distinct l by sets and entropy l by sorts.
 	awk 'BEGIN { print "a\ts"; for (i = 0; i < 60000; i++) printf "%d\tv%d\n", i, i }' > "$T/t"
-	o=(-q a -k 5 -s s -l 2 --fit-rows 100 --columns a,s)
+	for div in distinct entropy; do
+		o=(-q a -k 5 -s s -l 2 --diversity $div --fit-rows 100 --columns a,s)
+		: > "$T/tree"
+		tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
+		    LC_ALL=C sort | freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
+		partition "${o[@]}" -S 1G --job cuts --tree "$T/tree" < "$T/g" > "$T/c1"
+		for S in 16M 1M; do
+			partition "${o[@]}" -S $S --job cuts --tree "$T/tree" < "$T/g" > "$T/c2"
+			cmp "$T/c1" "$T/c2"
+		done
+		grep -q '^cut	r	a	' "$T/c1"
+	done
+}
+
+@test "partition --job cuts, l by hash: a large l (100 on a hierarchy of 1,000 leaves at -S 1M, 100,000 at the default) is decided from sorts, not sets of l keys a group, which at -S 1M were refused and at 100,000 took 26 s (found by review): the bytes of -S 1G" {
+	awk 'BEGIN { srand(2); print "c\ts"; for (i = 0; i < 3000; i++) printf "L%d\tv%d\n", int(rand() * 1000), int(rand() * 300) }' > "$T/t"
+	awk 'BEGIN { for (i = 0; i < 1000; i++) printf "L%d\tG%d\t*\n", i, i % 10 }' > "$T/h"
+	local o=(-q c -H "c=$T/h" -k 2 -s s -l 100 --fit-rows 100 --columns c,s)
 	: > "$T/tree"
 	tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
 	    LC_ALL=C sort | freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
 	partition "${o[@]}" -S 1G --job cuts --tree "$T/tree" < "$T/g" > "$T/c1"
-	for S in 16M 1M; do
-		partition "${o[@]}" -S $S --job cuts --tree "$T/tree" < "$T/g" > "$T/c2"
-		cmp "$T/c1" "$T/c2"
-	done
-	grep -q '^cut	r	a	' "$T/c1"
+	partition "${o[@]}" -S 1M --job cuts --tree "$T/tree" < "$T/g" > "$T/c2"
+	cmp "$T/c1" "$T/c2"
+	grep -q '^hcut	r	c	2	G0	' "$T/c1"
+	awk 'BEGIN { print "a\ts"; for (i = 0; i < 200000; i++) printf "%d\tv%d\n", i, i }' > "$T/t"
+	o=(-q a -k 2 -s s -l 100000 --fit-rows 1000 --columns a,s)
+	: > "$T/tree"
+	tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
+	    LC_ALL=C sort | freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
+	timeout 120 partition "${o[@]}" --job cuts --tree "$T/tree" < "$T/g" > "$T/c1"
+	grep -q '^cut	r	a	99999$' "$T/c1"
 }
 
 @test "partition --job solve: a signal that ends the job ends its worker first, which writes nothing more (found by review: a cuts job's worker wrote the node's cut after its parent was killed)" {
