@@ -1101,6 +1101,96 @@ hcheck_end(struct part *pt, struct hcheck *hc)
 	hc->buf = NULL;
 }
 
+/* The checks of the keys of each column keyed by hash. */
+static void
+hcheck_begin(struct part *pt, struct hcheck *hc, const char *id,
+    size_t budget)
+{
+	size_t i, nc = pt->sens_sorted ? pt->nshd : 1;
+
+	for (i = 0; i < nc; i++) {
+		hc[i].so = kn_sort_new(NULL, 0, 1, budget / 16 / (nc + 1),
+		    pt->rk->tmpdir);
+		hc[i].id = id;
+		hc[i].name = pt->nsens > 1 ? pt->cl->tree.snames[i] :
+		    pt->cl->tree.sname;
+	}
+}
+
+/* Keyed by hash, the keys of sensitive value v (with several columns,
+ * their values joined by tabs) in each column keyed, to keys; with hc,
+ * each checked. */
+static void
+sens_keys(const struct part *pt, kn_str v, uint64_t *keys,
+    struct hcheck *hc)
+{
+	size_t c, at = 0, nc = pt->sens_sorted ? pt->nshd : 1;
+	kn_str x;
+
+	for (c = 0; c < nc; c++) {
+		x.p = v.p + at;
+		for (x.n = 0; at + x.n < v.n &&
+		    (pt->nsens == 1 || x.p[x.n] != '\t'); x.n++)
+			;
+		at += x.n + 1;
+		keys[c] = mond_sens_key(x);
+		if (hc != NULL)
+			hcheck_add(&hc[c], keys[c], x);
+	}
+}
+
+/* l (not distinct l's sets) whose values outgrow an eighth of -S, or
+ * are too many to judge each cut by them: from here on known by their
+ * hashes and the node decided from sorts of its rows (struct rothko's
+ * rows, cstream.c).  The groups so far, held (*gl, *n) or spooled with
+ * their values' ids, are spooled again with their keys, the dictionary
+ * dropped, and *e, being read (if not NULL), takes its keys. */
+static void
+to_sorted(struct part *pt, struct cspool *sp, struct cgroup **gl, size_t *n,
+    struct cgroup *e, uint64_t *keys, struct hcheck *hc, const char *id,
+    size_t budget)
+{
+	struct cspool old = *sp;
+	struct cgroup g;
+	size_t i, nc, nd = pt->sens_dict.n;
+	uint64_t *sk;
+
+	pt->sens_sorted = pt->sens_hashed = pt->sens_keyed = 1;
+	pt->nshd = pt->nskd = nc = pt->nsens;
+	hcheck_begin(pt, hc, id, budget);
+	sk = kn_alloc((nd + 1) * nc * sizeof(uint64_t));
+	for (i = 0; i < nd; i++)
+		sens_keys(pt, kn_dict_get(&pt->sens_dict, (uint32_t)i),
+		    sk + i * nc, hc);
+	cstream_begin(pt, sp, nc);
+	for (i = 0; i < *n; i++) {
+		g = (*gl)[i];
+		g.s = 0;
+		cstream_put(sp, &g, sk + (size_t)(*gl)[i].s * nc);
+	}
+	if (old.f != NULL) {
+		cstream_rewind(&old);
+		while (cstream_next(&old, &g)) {
+			uint32_t s = g.s;
+
+			g.s = 0;
+			cstream_put(sp, &g, sk + (size_t)s * nc);
+		}
+		cstream_end(pt, &old);
+	}
+	if (e != NULL) {
+		memcpy(keys, sk + (size_t)e->s * nc, nc * sizeof(uint64_t));
+		e->s = 0;
+		e->sk = keys[0];
+	}
+	free(sk);
+	free(*gl);
+	*gl = NULL;
+	*n = 0;
+	kn_dict_free(&pt->sens_dict);
+	kn_dict_init(&pt->sens_dict);
+}
+
 /* Cuts job (reduce), one node: its groups "QI, value, sensitive value,
  * target, count" (the same group on several lines is added), then the
  * cut mond_partition() would make, or the node's region if there is none:
@@ -1126,6 +1216,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	uint64_t qn;
 	char *sbuf = NULL;
 	size_t scap = 0, gsz = sizeof(e);
+	int sortable;
 	struct hcheck hc[KN_MAXSENS];
 	uint64_t keys[KN_MAXSENS];
 
@@ -1147,25 +1238,15 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	    (ceil(pt->req.ld.l) + 1) * 8 * 1024 <= (double)budget / 8) {
 		pt->sens_hashed = pt->sens_keyed = 1;
 		gsz += (size_t)(ceil(pt->req.ld.l) + 1) * sizeof(uint64_t);
-	} else if (pt->has_sens && pt->req.ld.on && !pt->req.hasv &&
-	    !pt->msvar && !pt->req.hast && pt->split == SPLIT_MEDIAN) {
-		/* Any other l, on one column or several: the values by
-		 * their hashes too, each column's, and the node decided from
-		 * sorts of its rows (rsens.c), which the groups give, spooled
-		 * from the first (struct rothko's rows, cstream.c). */
-		pt->sens_sorted = pt->sens_hashed = pt->sens_keyed = 1;
-		pt->nshd = pt->nskd = pt->nsens;
-		cstream_begin(pt, sp, pt->nshd);
+		hcheck_begin(pt, hc, id, budget);
 	}
-	/* The hashes of each column keyed so checked. */
-	for (i = 0; i < (pt->sens_sorted ? pt->nshd :
-	    (size_t)pt->sens_hashed); i++) {
-		hc[i].so = kn_sort_new(NULL, 0, 1, budget / 16 /
-		    (pt->nshd + 1), pt->rk->tmpdir);
-		hc[i].id = id;
-		hc[i].name = pt->nsens > 1 ? pt->cl->tree.snames[i] :
-		    pt->cl->tree.sname;
-	}
+	/* Any other l, on one column or several, under the median split:
+	 * the values held while they take an eighth of -S, then by their
+	 * hashes too, each column's, and the node decided from sorts of
+	 * its rows (rsens.c), which the groups give (to_sorted). */
+	sortable = !pt->sens_hashed && pt->has_sens && pt->req.ld.on &&
+	    !pt->req.hasv && !pt->msvar && !pt->req.hast &&
+	    pt->split == SPLIT_MEDIAN;
 	kn_reader_open(&r, "-");
 	/* Lines numbered as in the reducer's input. */
 	r.name = "stdin";
@@ -1239,20 +1320,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		if (pt->sens_hashed) {
 			/* Each column's key; every row's values are in the
 			 * first QI's groups. */
-			kn_str v = f[2];
-			size_t c, at;
-
-			for (c = 0, at = 0; c < (pt->sens_sorted ? pt->nshd :
-			    1); c++) {
-				v.p = f[2].p + at;
-				for (v.n = 0; at + v.n < f[2].n &&
-				    (pt->nsens == 1 || v.p[v.n] != '\t'); v.n++)
-					;
-				at += v.n + 1;
-				keys[c] = mond_sens_key(v);
-				if (e.j == 0)
-					hcheck_add(&hc[c], keys[c], v);
-			}
+			sens_keys(pt, f[2], keys, e.j == 0 ? hc : NULL);
 			e.sk = keys[0];
 		} else if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
@@ -1269,6 +1337,12 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		if ((pt->sens_dict.n != ns0 || pt->targ_dict.n != nt0) &&
 		    (grown += f[2].n + f[3].n + 64) > budget / 16) {
 			grown = 0;
+			if (sortable && mond_dicts_bytes(pt) > budget / 8) {
+				to_sorted(pt, sp, &gl, &n, &e, keys, hc, id,
+				    budget);
+				cap = 0;
+				sortable = 0;
+			}
 			dicts_fit(pt);
 		}
 		e.cnt = tree_u64(&f[4], &r, "a count");
@@ -1307,6 +1381,12 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	}
 	kn_reader_close(&r);
 	free(sbuf);
+	/* Held, the values are looked at for each cut of each group, the
+	 * sorts take each row a few times a dimension: the cheaper. */
+	if (sortable && (double)(sp->f != NULL ? sp->n : n) *
+	    (double)pt->sens_dict.n > 64.0 * (double)tot * (double)pt->nqi *
+	    (double)pt->nsens)
+		to_sorted(pt, sp, &gl, &n, NULL, keys, hc, id, budget);
 	for (i = 0; i < KN_MAXSENS && hc[i].so != NULL; i++)
 		hcheck_end(pt, &hc[i]);
 	dicts_fit(pt);
