@@ -1215,7 +1215,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	struct cnode *c = open_node(pt, id, 0);
 	uint64_t qn;
 	char *sbuf = NULL;
-	size_t scap = 0, gsz = sizeof(e);
+	size_t scap = 0, gsz = sizeof(e), hg = 0;
 	int sortable;
 	struct hcheck hc[KN_MAXSENS];
 	uint64_t keys[KN_MAXSENS];
@@ -1345,6 +1345,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			}
 			dicts_fit(pt);
 		}
+		hg += pt->dims[e.j].h != NULL;
 		e.cnt = tree_u64(&f[4], &r, "a count");
 		if (e.cnt == 0)
 			kn_die("%s:%llu: node %s: a count of 0", r.name,
@@ -1382,10 +1383,15 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	kn_reader_close(&r);
 	free(sbuf);
 	/* Held, the values are looked at for each cut of each group, the
-	 * sorts take each row a few times a dimension: the cheaper. */
-	if (sortable && (double)(sp->f != NULL ? sp->n : n) *
+	 * sorts take each row a few times a dimension: the cheaper.  And
+	 * with the groups spooled, those of the hierarchies are still held
+	 * by value (cstream_groups), by hash only by leaf: the values past
+	 * them taking a quarter of -S (at most 64 bytes a group, a value's
+	 * in the node's totals). */
+	if (sortable && ((double)(sp->f != NULL ? sp->n : n) *
 	    (double)pt->sens_dict.n > 64.0 * (double)tot * (double)pt->nqi *
-	    (double)pt->nsens)
+	    (double)pt->nsens || (sp->f != NULL &&
+	    (hg + pt->sens_dict.n) * 64 > budget / 4)))
 		to_sorted(pt, sp, &gl, &n, NULL, keys, hc, id, budget);
 	for (i = 0; i < KN_MAXSENS && hc[i].so != NULL; i++)
 		hcheck_end(pt, &hc[i]);

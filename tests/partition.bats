@@ -1207,6 +1207,19 @@ grow() {
 	grep -q '^cut	r	a	99999$' "$T/c1"
 }
 
+@test "partition --job cuts, entropy l on a hierarchy of 2,000 leaves and 50 values at -S 1M: its groups spooled, the hierarchy's groups by value would outgrow half of it, so the values go by hash (found by review: refused): the bytes of -S 1G" {
+	awk 'BEGIN { for (i = 0; i < 2000; i++) printf "L%d\tG%d\t*\n", i, int(i / 40) }' > "$T/h"
+	awk 'BEGIN { srand(5); print "c\ts"; for (i = 0; i < 20000; i++) printf "L%d\tv%d\n", int(rand() * 2000), int(rand() * 50) }' > "$T/t"
+	local o=(-q c -H "c=$T/h" -k 5 -s s -l 3 --diversity entropy --fit-rows 100 --columns c,s)
+	: > "$T/tree"
+	partition "${o[@]}" --skip-header --job groups --tree "$T/tree" "$T/t" |
+	    LC_ALL=C sort | freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
+	partition "${o[@]}" -S 1G --job cuts --tree "$T/tree" < "$T/g" > "$T/c1"
+	partition "${o[@]}" -S 1M --job cuts --tree "$T/tree" < "$T/g" > "$T/c2"
+	cmp "$T/c1" "$T/c2"
+	grep -q '^hcut	r	c	2	G0	' "$T/c1"
+}
+
 @test "partition --job solve: a signal that ends the job ends its worker first, which writes nothing more (found by review: a cuts job's worker wrote the node's cut after its parent was killed)" {
 	awk 'BEGIN { print "a\tb"; for (i = 0; i < 50000; i++) printf "%d\t%d\n", i, i % 7 }' > "$T/t"
 	local o=(-q a,b -k 2 --columns a,b)
