@@ -1124,15 +1124,16 @@ static void
 sens_keys(const struct part *pt, kn_str v, uint64_t *keys,
     struct hcheck *hc)
 {
-	size_t c, at = 0, nc = pt->sens_sorted ? pt->nshd : 1;
+	size_t c, nc = pt->sens_sorted ? pt->nshd : 1;
+	const char *p = v.p, *e = v.p + v.n, *tab;
 	kn_str x;
 
+	/* As msens_prepare splits a tuple into its columns' values. */
 	for (c = 0; c < nc; c++) {
-		x.p = v.p + at;
-		for (x.n = 0; at + x.n < v.n &&
-		    (pt->nsens == 1 || x.p[x.n] != '\t'); x.n++)
-			;
-		at += x.n + 1;
+		tab = pt->nsens > 1 ? memchr(p, '\t', (size_t)(e - p)) : NULL;
+		x.p = p;
+		x.n = (size_t)((tab != NULL ? tab : e) - p);
+		p = tab != NULL ? tab + 1 : e;
 		keys[c] = mond_sens_key(x);
 		if (hc != NULL)
 			hcheck_add(&hc[c], keys[c], x);
@@ -1232,10 +1233,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	 * at most an eighth of -S (each group's set is counted whole, and
 	 * costs up to l steps a group); the node's hashes checked one to
 	 * one. */
-	if (pt->has_sens && pt->nsens == 1 && pt->req.ld.on &&
-	    pt->req.ld.kind == KN_DIV_DISTINCT && !pt->req.hasv &&
-	    !pt->req.hast &&
-	    (ceil(pt->req.ld.l) + 1) * 8 * 1024 <= (double)budget / 8) {
+	if (pt->has_sens && rothko_by_sets(pt, budget)) {
 		pt->sens_hashed = pt->sens_keyed = 1;
 		gsz += (size_t)(ceil(pt->req.ld.l) + 1) * sizeof(uint64_t);
 		hcheck_begin(pt, hc, id, budget);
@@ -1435,11 +1433,6 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		sdist_set(pt, id);
 	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
 	rothko_groups_alloc(pt);
-	/* The groups' kind by the flags: keyed by hash, each with its set
-	 * of keys. */
-	for (j = 0; j < pt->nqi; j++)
-		rothko_gclear(pt, &pt->rk->gtab[j], 0);
-	rothko_gclear(pt, &pt->rk->gtot, 0);
 	if (pt->has_sens)
 		msens_prepare(pt, pt->cl->tree.shier, pt->cl->tree.snames);
 	/* The sums as in memory: exact over the node's rows; past 2^127

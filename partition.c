@@ -652,10 +652,8 @@ main(int argc, char *argv[])
 	kn_dict_init(&pt->targ_dict);
 	/* Distinct l alone by hashes, while a scan's first 1024 groups'
 	 * sets of ceil(l) keys take at most an eighth of -S (partition(1)). */
-	pt->sens_hashed = pt->ooc && job == JOB_NONE && pt->nsens == 1 &&
-	    pt->req.ld.on && pt->req.ld.kind == KN_DIV_DISTINCT &&
-	    !pt->req.hasv && !pt->req.hast &&
-	    (ceil(pt->req.ld.l) + 1) * 8 * 1024 <= (double)pt->budget / 8;
+	pt->sens_hashed = pt->ooc && job == JOB_NONE &&
+	    rothko_by_sets(pt, pt->budget);
 	/* Any other l-diversity, with or without --variance, and the
 	 * variance of several columns, decided on disk by sorts (rsens.c):
 	 * each column keyed by hash, and for its variance by its number. */

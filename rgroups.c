@@ -1497,14 +1497,20 @@ rothko_groups_finish(struct part *pt, uint64_t n)
 	mond_widths(pt);
 }
 
-/* Allocates the frequency groups, once mond_prepare() has run. */
+/* Allocates the frequency groups, once mond_prepare() has run: each
+ * table empty, of the kind the flags give (rothko_gclear). */
 void
 rothko_groups_alloc(struct part *pt)
 {
+	size_t j;
+
 	pt->rk->gtab = kn_zalloc((pt->nqi + 1) * sizeof(struct gtab));
 	pt->rk->sst = kn_zalloc((pt->nqi + 1) * sizeof(struct sstat));
 	pt->rk->lcap = pt->sens_hashed && !pt->sens_sorted ?
 	    (size_t)ceil(pt->req.ld.l) : 0;
 	/* Emptied whether or not it is used (rcut.c). */
 	pt->rk->lset = kn_zalloc((pt->rk->lcap + 1) * sizeof(uint64_t));
+	for (j = 0; j < pt->nqi; j++)
+		rothko_gclear(pt, &pt->rk->gtab[j], 0);
+	rothko_gclear(pt, &pt->rk->gtot, 0);
 }
