@@ -1055,141 +1055,26 @@ dicts_fit(struct part *pt)
 		    "values, the labels and the hierarchies", b);
 }
 
-/* Keyed by hash (sens_hashed), the node's distinct values sorted by
- * their keys: two with one key would be counted as one value. */
-struct hcheck {
-	kn_sorter *so;
-	const char *id, *name;
-	char *buf, prev[16];
-	size_t cap;
-	int any;
-};
-
+/* A keyed number of a groups line, field f (-s, or -t): its value
+ * *m / 10^*sc. */
 static void
-hcheck_add(struct hcheck *hc, uint64_t key, kn_str v)
+num_field(struct part *pt, const kn_str *f, const kn_reader *r,
+    const char *id, int sens, int64_t *m, int32_t *sc)
 {
-	hc->buf = kn_grow(hc->buf, &hc->cap, 16 + v.n, 1, 64);
-	mond_hex_put(hc->buf, key, 16);
-	memcpy(hc->buf + 16, v.p, v.n);
-	kn_sort_add(hc->so, hc->buf, 16 + v.n);
-}
+	int s, k = csens_num_parse(*f, m, &s);
+	const char *opt = sens ? "--variance" : "--split regression";
 
-/* A line of the sort, each (key, value) once. */
-static void
-hcheck_line(const char *line, size_t len, void *ctx)
-{
-	struct hcheck *hc = ctx;
-
-	(void)len;
-	if (hc->any && memcmp(line, hc->prev, 16) == 0)
-		kn_die("node %s: two values of the sensitive column '%s' "
-		    "share the 64-bit hash %016llx, by which a cuts job "
-		    "counts distinct values: partition the table on one "
-		    "machine", hc->id, hc->name, (unsigned long long)
-		    numkey_value(mond_hex_get(line, 16)));
-	memcpy(hc->prev, line, 16);
-	hc->any = 1;
-}
-
-static void
-hcheck_end(struct part *pt, struct hcheck *hc)
-{
-	kn_sort_finish(hc->so, 1, hcheck_line, hc);
-	mond_sort_done(pt, hc->so);
-	hc->so = NULL;
-	free(hc->buf);
-	hc->buf = NULL;
-}
-
-/* The checks of the keys of each column keyed by hash. */
-static void
-hcheck_begin(struct part *pt, struct hcheck *hc, const char *id,
-    size_t budget)
-{
-	size_t i, nc = pt->sens_sorted ? pt->nshd : 1;
-
-	for (i = 0; i < nc; i++) {
-		hc[i].so = kn_sort_new(NULL, 0, 1, budget / 16 / (nc + 1),
-		    pt->rk->tmpdir);
-		hc[i].id = id;
-		hc[i].name = pt->nsens > 1 ? pt->cl->tree.snames[i] :
-		    pt->cl->tree.sname;
-	}
-}
-
-/* Keyed by hash, the keys of sensitive value v (with several columns,
- * their values joined by tabs) in each column keyed, to keys; with hc,
- * each checked. */
-static void
-sens_keys(const struct part *pt, kn_str v, uint64_t *keys,
-    struct hcheck *hc)
-{
-	size_t c, nc = pt->sens_sorted ? pt->nshd : 1;
-	const char *p = v.p, *e = v.p + v.n, *tab;
-	kn_str x;
-
-	/* As msens_prepare splits a tuple into its columns' values. */
-	for (c = 0; c < nc; c++) {
-		tab = pt->nsens > 1 ? memchr(p, '\t', (size_t)(e - p)) : NULL;
-		x.p = p;
-		x.n = (size_t)((tab != NULL ? tab : e) - p);
-		p = tab != NULL ? tab + 1 : e;
-		keys[c] = mond_sens_key(x);
-		if (hc != NULL)
-			hcheck_add(&hc[c], keys[c], x);
-	}
-}
-
-/* l (not distinct l's sets) whose values outgrow an eighth of -S, or
- * are too many to judge each cut by them: from here on known by their
- * hashes and the node decided from sorts of its rows (struct rothko's
- * rows, cstream.c).  The groups so far, held (*gl, *n) or spooled with
- * their values' ids, are spooled again with their keys, the dictionary
- * dropped, and *e, being read (if not NULL), takes its keys. */
-static void
-to_sorted(struct part *pt, struct cspool *sp, struct cgroup **gl, size_t *n,
-    struct cgroup *e, uint64_t *keys, struct hcheck *hc, const char *id,
-    size_t budget)
-{
-	struct cspool old = *sp;
-	struct cgroup g;
-	size_t i, nc, nd = pt->sens_dict.n;
-	uint64_t *sk;
-
-	pt->sens_sorted = pt->sens_hashed = pt->sens_keyed = 1;
-	pt->nshd = pt->nskd = nc = pt->nsens;
-	hcheck_begin(pt, hc, id, budget);
-	sk = kn_alloc((nd + 1) * nc * sizeof(uint64_t));
-	for (i = 0; i < nd; i++)
-		sens_keys(pt, kn_dict_get(&pt->sens_dict, (uint32_t)i),
-		    sk + i * nc, hc);
-	cstream_begin(pt, sp, nc);
-	for (i = 0; i < *n; i++) {
-		g = (*gl)[i];
-		g.s = 0;
-		cstream_put(sp, &g, sk + (size_t)(*gl)[i].s * nc);
-	}
-	if (old.f != NULL) {
-		cstream_rewind(&old);
-		while (cstream_next(&old, &g)) {
-			uint32_t s = g.s;
-
-			g.s = 0;
-			cstream_put(sp, &g, sk + (size_t)s * nc);
-		}
-		cstream_end(pt, &old);
-	}
-	if (e != NULL) {
-		memcpy(keys, sk + (size_t)e->s * nc, nc * sizeof(uint64_t));
-		e->s = 0;
-		e->sk = keys[0];
-	}
-	free(sk);
-	free(*gl);
-	*gl = NULL;
-	*n = 0;
-	kn_dict_free(&pt->sens_dict);
-	kn_dict_init(&pt->sens_dict);
+	if (k == 0)
+		kn_die("%s:%llu: node %s: '%s' is not a number (%s)", r->name,
+		    (unsigned long long)r->lineno, id, f->p, opt);
+	if (k < 0)
+		kn_die("%s:%llu: node %s: -%c %s: '%s' does not fit 64 bits "
+		    "with at most 18 decimals, as a cuts job takes a number "
+		    "(%s): round the column, or partition on one machine in "
+		    "memory (-a memory)", r->name,
+		    (unsigned long long)r->lineno, id, sens ? 's' : 't',
+		    sens ? pt->cl->tree.sname : pt->cl->tree.tname, f->p, opt);
+	*sc = s;
 }
 
 /* Cuts job (reduce), one node: its groups "QI, value, sensitive value,
@@ -1218,11 +1103,16 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	char *sbuf = NULL;
 	size_t scap = 0, gsz = sizeof(e), hg = 0;
 	int sortable;
-	struct hcheck hc[KN_MAXSENS];
+	struct csens_check hc[KN_MAXSENS];
+	struct csens_num cn[2];
+	struct gsum gs;
+	int snum, tnum;
 	uint64_t keys[KN_MAXSENS];
 
 	memset(hc, 0, sizeof(hc));
 	memset(keys, 0, sizeof(keys));
+	memset(cn, 0, sizeof(cn));
+	cn[0].sq = 1;
 	pt->inname = "the groups";
 	if (pt->budget == 0)
 		pt->budget = (size_t)64 << 20;	/* partition(1), -S */
@@ -1236,15 +1126,24 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	if (pt->has_sens && rothko_by_sets(pt, budget)) {
 		pt->sens_hashed = pt->sens_keyed = 1;
 		gsz += (size_t)(ceil(pt->req.ld.l) + 1) * sizeof(uint64_t);
-		hcheck_begin(pt, hc, id, budget);
+		csens_check_begin(pt, hc, id, budget);
 	}
 	/* Any other l, on one column or several, under the median split:
 	 * the values held while they take an eighth of -S, then by their
 	 * hashes too, each column's, and the node decided from sorts of
-	 * its rows (rsens.c), which the groups give (to_sorted). */
+	 * its rows (rsens.c), which the groups give (csens_to_sorted). */
 	sortable = !pt->sens_hashed && pt->has_sens && pt->req.ld.on &&
 	    !pt->req.hasv && !pt->msvar && !pt->req.hast &&
 	    pt->split == SPLIT_MEDIAN;
+	/* The variance of one column alone, and a regression's target: as
+	 * numbers, no dictionary (as out of core: sens_keyed, targ_keyed),
+	 * the groups carrying their sums; the node's sums checked by scale
+	 * (csens.c). */
+	snum = pt->has_sens && pt->req.hasv && pt->nsens == 1 &&
+	    !pt->req.ld.on && !pt->req.hast;
+	tnum = pt->has_targ && pt->split == SPLIT_REGRESSION;
+	pt->sens_keyed |= snum;
+	pt->targ_keyed = tnum;
 	kn_reader_open(&r, "-");
 	/* Lines numbered as in the reducer's input. */
 	r.name = "stdin";
@@ -1307,6 +1206,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		}
 		e.s = e.y = 0;
 		e.sk = 0;
+		e.sm = e.tm = 0;
+		e.ssc = e.tsc = 0;
 		if (pt->has_sens && sens_unfield(pt, &f[2], &sbuf, &scap) ==
 		    NULL)
 			kn_die("%s:%llu: node %s: '%s' is not the values of %zu "
@@ -1318,14 +1219,18 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		if (pt->sens_hashed) {
 			/* Each column's key; every row's values are in the
 			 * first QI's groups. */
-			sens_keys(pt, f[2], keys, e.j == 0 ? hc : NULL);
+			csens_keys(pt, f[2], keys, e.j == 0 ? hc : NULL);
 			e.sk = keys[0];
-		} else if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
+		} else if (snum)
+			num_field(pt, &f[2], &r, id, 1, &e.sm, &e.ssc);
+		else if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--variance)", r.name,
 			    (unsigned long long)r.lineno, id,
 			    f[2].p);
-		if (pt->has_targ && pt->split != SPLIT_MEDIAN &&
+		if (tnum)
+			num_field(pt, &f[3], &r, id, 0, &e.tm, &e.tsc);
+		else if (pt->has_targ && pt->split != SPLIT_MEDIAN &&
 		    !mond_targ_id(pt, f[3], &e.y))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--split regression)", r.name,
@@ -1336,7 +1241,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		    (grown += f[2].n + f[3].n + 64) > budget / 16) {
 			grown = 0;
 			if (sortable && mond_dicts_bytes(pt) > budget / 8) {
-				to_sorted(pt, sp, &gl, &n, &e, keys, hc, id,
+				csens_to_sorted(pt, sp, &gl, &n, &e, keys, hc, id,
 				    budget);
 				cap = 0;
 				sortable = 0;
@@ -1353,6 +1258,11 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		for (j = 0; j < 2 && e.j == 0; j++) {
 			uint32_t x = j == 0 ? e.s : e.y;
 
+			if (j == 0 ? snum : tnum) {
+				csens_num_add(&cn[j], j == 0 ? e.sm : e.tm,
+				    j == 0 ? e.ssc : e.tsc, e.cnt, f[2 + j]);
+				continue;
+			}
 			for (; ncnt[j] <= x; ncnt[j]++) {
 				cnt[j] = kn_grow(cnt[j], &ccap[j], ncnt[j],
 				    sizeof(uint64_t), 64);
@@ -1390,9 +1300,10 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	    (double)pt->sens_dict.n > 64.0 * (double)tot * (double)pt->nqi *
 	    (double)pt->nsens || (sp->f != NULL &&
 	    (hg + pt->sens_dict.n) * 64 > budget / 4)))
-		to_sorted(pt, sp, &gl, &n, NULL, keys, hc, id, budget);
+		csens_to_sorted(pt, sp, &gl, &n, NULL, keys, hc, id,
+		    budget);
 	for (i = 0; i < KN_MAXSENS && hc[i].so != NULL; i++)
-		hcheck_end(pt, &hc[i]);
+		csens_check_end(pt, &hc[i]);
 	dicts_fit(pt);
 	/* A number's m now its id in the column's dictionary. */
 	for (i = 0; i < n; i++)
@@ -1411,6 +1322,10 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		    "changed since, or a job's output was lost or doubled)",
 		    id, (unsigned long long)tot, pt->cl->tree.path,
 		    (unsigned long long)c->n);
+	if (snum)
+		csens_num_end(&cn[0], 1, pt->cl->tree.sname, tot, &pt->sens_F);
+	if (tnum)
+		csens_num_end(&cn[1], 0, pt->cl->tree.tname, tot, &pt->targ_F);
 	if (tot == 0) {
 		/* An empty table: no row, no class. */
 		root_head(pt, "", 0);
@@ -1482,11 +1397,12 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		uint32_t code = dm->h != NULL ? dm->dfsrank[e->m] :
 		    dm->rankof[e->m];
 
+		cstream_gsum(pt, e, &gs);
 		if (e->cnt > 0)
 			rothko_gtab_add(pt, &pt->rk->gtab[e->j], code, e->s,
 			    pt->split == SPLIT_INFOGAIN ? pt->label_rank[e->y]
 							: e->y,
-			    e->cnt, e->sk);
+			    e->cnt, e->sk, &gs);
 	}
 	free(gl);
 	free(cnt[0]);

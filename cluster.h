@@ -110,12 +110,16 @@ struct cluster {
 /* cstream.c: a cuts job's groups past -S.  A group of the cuts job's
  * input: rows of value m / 10^sc (a hierarchy's: leaf m) in QI j, with
  * sensitive value s and label y (ids), or keyed by hash (sens_hashed)
- * the sensitive value's key sk. */
+ * the sensitive value's key sk, keyed as numbers (sens_keyed,
+ * targ_keyed; csens.c) the sensitive value sm / 10^ssc, the target
+ * tm / 10^tsc. */
 struct cgroup {
 	uint32_t j, s, y;
 	int32_t sc;
 	int64_t m;
 	uint64_t cnt, sk;
+	int64_t sm, tm;
+	int32_t ssc, tsc;
 };
 
 /* The groups spooled to a temp file, and each QI's most decimals.
@@ -151,6 +155,57 @@ void cstream_end(struct part *pt, struct cspool *sp);
 /* Dies of -S too small for what (b bytes) a cuts job holds. */
 void __attribute__((noreturn)) cstream_too_small(struct part *pt,
     const char *what, size_t b);
+
+/* Keyed numbers (csens.c): group g's sums at the columns' scales
+ * (sens_F, targ_F), which its numbers fit in 64 bits at. */
+void cstream_gsum(const struct part *pt, const struct cgroup *g,
+    struct gsum *v);
+
+/* csens.c: a cuts job's sensitive values by hash, checked one to one:
+ * the node's distinct values sorted by their keys. */
+struct csens_check {
+	kn_sorter *so;
+	const char *id, *name;
+	char *buf, prev[16];
+	size_t cap;
+	int any;
+};
+/* The checks of the keys of each column keyed by hash, of node id. */
+void csens_check_begin(struct part *pt, struct csens_check *hc,
+    const char *id, size_t budget);
+void csens_check_end(struct part *pt, struct csens_check *hc);
+/* The keys of sensitive value v (several columns' joined by tabs), a
+ * column each, to keys; with hc, each checked. */
+void csens_keys(const struct part *pt, kn_str v, uint64_t *keys,
+    struct csens_check *hc);
+/* l's values from the dictionary to their hashes amid the reading: the
+ * groups so far, held (*gl, *n) or spooled, spooled again with their
+ * keys, and *e (if not NULL) given its keys. */
+void csens_to_sorted(struct part *pt, struct cspool *sp, struct cgroup **gl,
+    size_t *n, struct cgroup *e, uint64_t *keys, struct csens_check *hc,
+    const char *id, size_t budget);
+
+/* A keyed column's numbers (sens_keyed, targ_keyed): sums of the
+ * absolute values (and, sq, of the squares) by the scale they are
+ * written at, each scale's largest and its text. */
+struct csens_num {
+	kn_i128 a[19], q[19];
+	uint64_t top[19];
+	char *topv[19];
+	int seen[19], over[19];
+	int sq;
+};
+/* v as a keyed number: 1, 0 if it is none, -1 if it does not fit 64
+ * bits with at most 18 decimals. */
+int csens_num_parse(kn_str v, int64_t *m, int *sc);
+/* cnt rows of value m / 10^sc, written v. */
+void csens_num_add(struct csens_num *cn, int64_t m, int sc, uint64_t cnt,
+    kn_str v);
+/* The column's scale: *F raised to the numbers' largest; dies unless
+ * each fits 64 bits at it and the node's sums (of rows rows) fit 2^127,
+ * naming option -s (sens) or -t and column name. */
+void csens_num_end(struct csens_num *cn, int sens, const char *name,
+    uint64_t rows, int *F);
 
 /* The names of the jobs, by JOB_*. */
 extern const char *const cluster_job_names[];

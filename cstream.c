@@ -82,6 +82,26 @@ gval(struct part *pt, const struct cgroup *g)
 	return v;
 }
 
+/* A keyed number m / 10^sc at scale F, which it fits 64 bits at
+ * (csens_num_end). */
+static int64_t
+knum(int64_t m, int sc, int F)
+{
+	return m * (int64_t)kn_pow10(F - sc);
+}
+
+void
+cstream_gsum(const struct part *pt, const struct cgroup *g, struct gsum *v)
+{
+	kn_i128 x = pt->sens_keyed && !pt->sens_hashed ?
+	    knum(g->sm, g->ssc, pt->sens_F) : 0;
+
+	v->s = x * (kn_i128)g->cnt;
+	v->ss = x * v->s;	/* within the node's sums, 2^127 */
+	v->ts = pt->targ_keyed ? knum(g->tm, g->tsc, pt->targ_F) *
+	    (kn_i128)g->cnt : 0;
+}
+
 /* The label a group carries as the groups in memory are given it. */
 static uint32_t
 glabel(const struct part *pt, const struct cgroup *g)
@@ -91,15 +111,17 @@ glabel(const struct part *pt, const struct cgroup *g)
 
 /* struct rothko's feed: the groups of dimension j, a line each: the
  * number's key (numkey.c: its sign bit flipped), the sensitive value
- * (8 hex digits, as rcut.c reads an id, or keyed by hash 16 of its key,
- * which sc sees) and the label (8), the count. */
+ * (8 hex digits, as rcut.c reads an id, or keyed 16 of its key: by
+ * hash, which sc sees, or its number's) and the label (8, or keyed 16
+ * of the target's number's key), the count. */
 static void
 feed(struct part *pt, size_t j, kn_sorter *so, struct scut *sc)
 {
 	struct cspool *sp = pt->rk->feedctx;
 	struct cgroup g;
-	char line[56];
-	int sd = pt->sens_keyed ? 16 : 8;	/* rcut.c's sens_digits */
+	char line[64];
+	/* rcut.c's sens_digits and targ_digits */
+	int sd = pt->sens_keyed ? 16 : 8, td = pt->targ_keyed ? 16 : 8;
 	uint64_t key;
 
 	cstream_rewind(sp);
@@ -108,15 +130,20 @@ feed(struct part *pt, size_t j, kn_sorter *so, struct scut *sc)
 			continue;
 		key = numkey_of(gval(pt, &g));
 		mond_hex_put(line, key, 16);
-		if (pt->sens_keyed)
+		if (pt->sens_hashed)
 			mond_hex_put(line + 16, g.sk, 16);
+		else if (pt->sens_keyed)
+			mond_hex_put(line + 16,
+			    numkey_of(knum(g.sm, g.ssc, pt->sens_F)), 16);
 		else
 			mond_hex_put(line + 16, g.s, 8);
 		if (pt->sens_hashed)
 			rothko_scut_seen(sc, g.sk, key);
-		mond_hex_put(line + 16 + sd, glabel(pt, &g), 8);
-		mond_hex_put(line + 24 + sd, g.cnt, 16);
-		kn_sort_add(so, line, (size_t)(40 + sd));
+		mond_hex_put(line + 16 + sd, pt->targ_keyed ?
+		    numkey_of(knum(g.tm, g.tsc, pt->targ_F)) : glabel(pt, &g),
+		    td);
+		mond_hex_put(line + 16 + sd + td, g.cnt, 16);
+		kn_sort_add(so, line, (size_t)(32 + sd + td));
 	}
 }
 
@@ -171,6 +198,7 @@ void
 cstream_groups(struct part *pt, struct cspool *sp)
 {
 	struct cgroup g;
+	struct gsum v;
 	size_t j;
 
 	pt->keyed = 1;
@@ -203,13 +231,14 @@ cstream_groups(struct part *pt, struct cspool *sp)
 	while (cstream_next(sp, &g)) {
 		struct dim *dm = &pt->dims[g.j];
 
+		cstream_gsum(pt, &g, &v);
 		if (g.j == 0)
 			rothko_gtab_add(pt, &pt->rk->gtot, 0, g.s,
-			    glabel(pt, &g), g.cnt, g.sk);
+			    glabel(pt, &g), g.cnt, g.sk, &v);
 		if (dm->h != NULL) {
 			rothko_gtab_add(pt, &pt->rk->gtab[g.j],
 			    dm->dfsrank[g.m], g.s, glabel(pt, &g), g.cnt,
-			    g.sk);
+			    g.sk, &v);
 		} else {
 			struct sstat *st = &pt->rk->sst[g.j];
 			int64_t v = gval(pt, &g);

@@ -416,16 +416,16 @@ gadd(struct part *pt, struct gtab *g, uint64_t c, uint32_t s, uint32_t y,
 
 void
 rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
-    uint32_t y, uint64_t cnt, uint64_t sk)
+    uint32_t y, uint64_t cnt, uint64_t sk, const struct gsum *v)
 {
 	static const struct gsum none;
 
-	/* A table with sums is counted from records (gadd_row): none of
-	 * its groups is added here; one with sets and no sums (a cluster's
-	 * cuts job, sens_hashed) is, each group's with its key. */
-	if (g->sums && !g->nosum)
+	/* A table with sums is counted from records (gadd_row), or from a
+	 * cluster's groups with theirs; one with sets and no sums (a
+	 * cuts job, sens_hashed) each group's with its key. */
+	if (g->sums && !g->nosum && v == NULL)
 		kn_die("internal error: groups with sums added without them");
-	gadd(pt, g, c, s, y, cnt, &none, sk);
+	gadd(pt, g, c, s, y, cnt, v != NULL ? v : &none, sk);
 }
 
 /* Adds record r to group c of g: with sums, its keyed values to the

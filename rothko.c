@@ -860,7 +860,7 @@ pstat_add(struct part *pt, struct pstat *p, const uint32_t *r)
 			    sizeof(uint64_t));
 		rothko_lset_put(p->ls, rothko_lcap(pt), mond_sens_of(pt, r));
 	} else if (pt->req.ld.on || pt->req.hast || pt->nsens > 1)
-		rothko_gtab_add(pt, &p->h, r[pt->word_sens], 0, 0, 1, 0);
+		rothko_gtab_add(pt, &p->h, r[pt->word_sens], 0, 0, 1, 0, NULL);
 	if (pt->req.hasv && !pt->sens_sorted) {
 		kn_i128 v = mond_sval(pt, mond_sens_of(pt, r));
 
@@ -921,7 +921,7 @@ pstat_merge(struct part *pt, struct pstat *a, struct pstat *b, int files)
 	a->ss += b->ss;
 	for (i = 0; i < b->h.n; i++)
 		rothko_gtab_add(pt, &a->h, b->h.e[i].code, 0, 0, b->h.e[i].cnt,
-		    0);
+		    0, NULL);
 	if (b->ls != NULL && a->ls == NULL) {
 		a->ls = b->ls;
 		b->ls = NULL;

@@ -285,10 +285,10 @@ size_t rothko_read_bytes(const struct part *pt);
  * read: the thresholds of the distinct values (rcut.c). */
 void rothko_scut_seen(struct scut *sc, uint64_t v, uint64_t key);
 
-/* Adds cnt rows to group (c, s, y) of g, and with sets (sens_hashed)
- * sensitive key sk to its set. */
+/* Adds cnt rows to group (c, s, y) of g, with sets (sens_hashed)
+ * sensitive key sk to its set, with sums their sums v (else NULL). */
 void rothko_gtab_add(struct part *pt, struct gtab *g, uint64_t c, uint32_t s,
-    uint32_t y, uint64_t cnt, uint64_t sk);
+    uint32_t y, uint64_t cnt, uint64_t sk, const struct gsum *v);
 
 /* Empties g for a new count, keeping its list's memory (counted in
  * gbytes) if keep, else freeing it too. */

@@ -271,6 +271,31 @@ cltcase() {
 	clcompare "$seed" "$dir" "$st1" "$st2" "" "${opt[@]}"
 }
 
+# clbudgets SEED DIR OPTS...: table DIR/t (numbers a and b, c a letter
+# a to h) with OPTS in memory and as cluster jobs: its QIs in three ways
+# by SEED (c by a hierarchy of three groups), -k 1 to 6, the cuts jobs
+# at -S 256K (groups streamed), 1M or the default, --fit-rows 20 to 79:
+# the single run's table and regions, or both short of the
+# requirements.
+clbudgets() {
+	local seed=$1 dir=$2 st1 st2 S
+	local -a opt
+	shift 2
+	printf 'a\tg1\t*\nb\tg1\t*\nc\tg1\t*\nd\tg2\t*\ne\tg2\t*\nf\tg3\t*\ng\tg3\t*\nh\tg3\t*\n' > "$dir/h"
+	case $((seed % 3)) in
+	0) opt=(-q a,b,c -H "c=$dir/h") S=256K ;;
+	1) opt=(-q c,a -H "c=$dir/h") S=1M ;;
+	2) opt=(-q b,a) S= ;;
+	esac
+	opt+=(-k $((1 + seed % 6)) "$@")
+	partition "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
+	st1=$?
+	CUTS_S=$S clmondrian "$dir" $((seed % 3 + 1)) $((seed % 2 + 1)) \
+	    "${opt[@]}" --fit-rows $((seed * 7 % 60 + 20))
+	st2=$?
+	clcompare "$seed" "$dir" "$st1" "$st2" "" "${opt[@]}"
+}
+
 # cldcase SEED: l-diversity with no --variance or --closeness, which a
 # cuts job counts by 64-bit hashes of the values: distinct l on one
 # column by a set of at most ceil(l) a group, any other l (entropy,
@@ -278,11 +303,10 @@ cltcase() {
 # which the groups give.  A table of 500 to 4,000 rows whose sensitive
 # values are many (up to one a row), some numbers written several ways
 # (one value to -l), a second sensitive column of three values with
-# backslashes, a numeric QI of many values, another of few, a
-# hierarchy; cuts jobs at -S 256K (groups streamed), 1M or the default:
-# the single run's table and regions, or both short of the requirements.
+# backslashes, numeric QIs of many values and of few, a letter
+# (clbudgets).
 cldcase() {
-	local seed=$1 dir="$T/c$1" st1 st2 S
+	local seed=$1 dir="$T/c$1"
 	local -a opt
 	mkdir -p "$dir"
 	awk -v seed="$seed" 'BEGIN { srand(seed); n = 500 + int(rand() * 3500)
@@ -294,28 +318,44 @@ cldcase() {
 		printf "%d\t%d\t%s\t%s\t%s\n", int(rand() * 100000),
 		    int(rand() * 20), substr("abcdefgh", 1 + int(rand() * 8), 1), s,
 		    x == 0 ? "v" : x == 1 ? "v\\t" : "w\\" } }' > "$dir/t"
-	printf 'a\tg1\t*\nb\tg1\t*\nc\tg1\t*\nd\tg2\t*\ne\tg2\t*\nf\tg3\t*\ng\tg3\t*\nh\tg3\t*\n' > "$dir/h"
-	case $((seed % 3)) in
-	0) opt=(-q a,b,c -H "c=$dir/h") S=256K ;;
-	1) opt=(-q c,a -H "c=$dir/h") S=1M ;;
-	2) opt=(-q b,a) S= ;;
-	esac
-	opt+=(-k $((1 + seed % 6)))
 	case $((seed % 7)) in
-	0) opt+=(-s s -l $((1 + seed % 4))) ;;
-	1) opt+=(-s s -l $((1 + seed % 4)) --diversity distinct) ;;
-	2) opt+=(-s s -l 1.$((seed % 10)) --diversity entropy) ;;
-	3) opt+=(-s s -l $((2 + seed % 3)) --diversity entropy) ;;
-	4) opt+=(-s s -l $((2 + seed % 3)) --diversity recursive -c $((1 + seed % 3))) ;;
-	5) opt+=(-s s,s2 -l 2) ;;
-	6) opt+=(-s s2,s -l 2 --diversity entropy) ;;
+	0) opt=(-s s -l $((1 + seed % 4))) ;;
+	1) opt=(-s s -l $((1 + seed % 4)) --diversity distinct) ;;
+	2) opt=(-s s -l 1.$((seed % 10)) --diversity entropy) ;;
+	3) opt=(-s s -l $((2 + seed % 3)) --diversity entropy) ;;
+	4) opt=(-s s -l $((2 + seed % 3)) --diversity recursive -c $((1 + seed % 3))) ;;
+	5) opt=(-s s,s2 -l 2) ;;
+	6) opt=(-s s2,s -l 2 --diversity entropy) ;;
 	esac
-	partition "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
-	st1=$?
-	CUTS_S=$S clmondrian "$dir" $((seed % 3 + 1)) $((seed % 2 + 1)) \
-	    "${opt[@]}" --fit-rows $((seed * 7 % 60 + 20))
-	st2=$?
-	clcompare "$seed" "$dir" "$st1" "$st2" "" "${opt[@]}"
+	clbudgets "$seed" "$dir" "${opt[@]}"
+}
+
+# clvcase SEED: --variance on one column, or --split regression's
+# target, which a cuts job takes as numbers with no dictionary: a table
+# of 500 to 4,000 rows whose column s has up to a value a row, negative
+# and written with 0 to 3 decimals (some as "1.50"), numeric QIs of
+# many values and of few, a letter (clbudgets), and a column of five
+# values for l beside the regression.
+clvcase() {
+	local seed=$1 dir="$T/c$1"
+	local -a opt
+	mkdir -p "$dir"
+	awk -v seed="$seed" 'BEGIN { srand(seed); n = 500 + int(rand() * 3500)
+	    m = int(n * (0.02 + rand())) + 1; d = int(rand() * 4)
+	    print "a\tb\tc\ts\te"
+	    for (i = 0; i < n; i++) {
+		v = (int(rand() * m) - m / 3) / (d == 0 ? 1 : d == 1 ? 2 : d == 2 ? 8 : 1000)
+		s = int(rand() * 5) == 0 ? sprintf("%.3f", v) : v
+		printf "%d\t%d\t%s\t%s\t%s\n", int(rand() * 100000),
+		    int(rand() * 20), substr("abcdefgh", 1 + int(rand() * 8), 1), s,
+		    substr("pqrst", 1 + int(rand() * 5), 1) } }' > "$dir/t"
+	case $((seed % 4)) in
+	0) opt=(-s s --variance 0.$((seed % 10))) ;;
+	1) opt=(-s s --variance $((seed * 7 % 40))) ;;
+	2) opt=(-t s --split regression) ;;
+	3) opt=(-t s --split regression -s e -l 2) ;;
+	esac
+	clbudgets "$seed" "$dir" "${opt[@]}"
 }
 
 # checkseeds FIRST LAST: checkcase for each seed; fails at the end if
@@ -335,7 +375,7 @@ checkseeds() {
 # from the bats traps that slow every command of a long loop.
 randcases() {
 	local mid=$((($1 + $2) / 2)) p1 p2 s1=0 s2=0
-	export -f gencase caseopts checkcase ooccase scase clmondrian clcompare clcase cltcase clscase cldcase \
+	export -f gencase caseopts checkcase ooccase scase clmondrian clcompare clcase cltcase clscase clbudgets cldcase clvcase \
 	    checkseeds
 	export T BATS_TEST_DIRNAME CASE
 	bash -c 'checkseeds "$@"' bash "$1" "$mid" > "$T/half1" 2>&1 &
@@ -941,7 +981,7 @@ adultcase() {
 	[[ "$stderr" == *"the sensitive value is twice in the distribution"* ]]
 }
 
-@test "cluster jobs: --variance on several sensitive columns bounds their sums as one column's and as one run in memory (review: 2^33 rows bounded a value's square); the refusals name the value, the rows and the scale" {
+@test "cluster jobs: --variance on several sensitive columns bounds their sums as one column's and as one run in memory (review: 2^33 rows bounded a value's square); the refusals name the value, the rows and the scale; one column's numbers and a regression's target, which a cuts job takes as numbers, refused past 64 bits at the column's most decimals" {
 	# Values of 1e16: their squares times 2^33 pass 2^127, the rows'
 	# sums do not; one column and two give the single run's bytes.
 	awk 'BEGIN { print "a\ts\tw"
@@ -981,17 +1021,31 @@ adultcase() {
 		[ "$stderr" = "partition: -s w: values too large for exact variances: with '1', of data row 1, the sum of the squares passes 2^127, every value counted at 36 decimals, the most that one has (kanon(7), Numbers); round the column or scale it down" ]
 		run clmondrian "$T" 2 2 -q a -k 10 -s $s --variance 1 --fit-rows 30
 		[ "$status" -eq 2 ]
+		# One column's numbers, which a cuts job takes with no
+		# dictionary, as out of core: at most 18 decimals.
+		if [ $s = w ]; then
+			grep -Ex "partition: stdin:[0-9]+: node r: -s w: '0\.0{35}1' does not fit 64 bits with at most 18 decimals, as a cuts job takes a number \(--variance\): round the column, or partition on one machine in memory \(-a memory\)" "$T/e2"
+			continue
+		fi
 		grep -Fx "partition: -s w: values too large for exact variances: the sum of the squares of the node's 200 rows passes 2^127; its largest value is '49', every value counted at 36 decimals, the most that one has (kanon(7), Numbers); round the column or scale it down" "$T/e2"
 	done
-	# A regression target's sums: the row in memory, the largest value
-	# in the cluster.
+	# A regression target's sums: the row in memory; in the cluster,
+	# which takes the target as a number of 64 bits (whose sums over
+	# fewer than 2^64 rows cannot pass 2^127), the value.
 	awk 'BEGIN { print "a\ts\tw"; for (i = 1; i <= 2000; i++) printf "%d\t%d\t%s\n", i % 97, i % 10, "1" sprintf("%035d", 0) }' > "$T/t"
 	run --separate-stderr partition -q a -k 10 -t w --split regression "$T/t"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "partition: -t w: values too large for exact sums: with '1$(printf '%035d' 0)', of data row 1702, the sum of the absolute values passes 2^127 (kanon(7), Numbers); scale the column down" ]
 	run clmondrian "$T" 2 2 -q a -k 10 -t w --split regression --fit-rows 30
 	[ "$status" -eq 2 ]
-	grep -Fx "partition: -t w: values too large for exact sums: the sum of the absolute values of the node's 2000 rows passes 2^127; its largest value is '1$(printf '%035d' 0)' (kanon(7), Numbers); scale the column down" "$T/e2"
+	grep -Ex "partition: stdin:[0-9]+: node r: -t w: '1$(printf '%035d' 0)' does not fit 64 bits with at most 18 decimals, as a cuts job takes a number \(--split regression\): round the column, or partition on one machine in memory \(-a memory\)" "$T/e2"
+	# A number past 64 bits at the column's most decimals, each fitting
+	# at its own: refused by name, as the cuts job takes it.
+	awk 'BEGIN { print "a\ts\tw"; for (i = 1; i <= 200; i++) printf "%d\t%d\t%s\n", i % 97, i % 10, i == 5 ? "0.5" : i == 9 ? "-1000000000000000000" : i }' > "$T/t"
+	partition -q a -k 10 -s w --variance 1 "$T/t" > /dev/null
+	run clmondrian "$T" 2 2 -q a -k 10 -s w --variance 1 --fit-rows 30
+	[ "$status" -eq 2 ]
+	grep -Fx "partition: -s w: '-1000000000000000000' does not fit 64 bits with the column's most decimals, 1, as a cuts job takes a number (--variance): round the column, or partition on one machine in memory (-a memory)" "$T/e2"
 }
 
 # grow OPTS...: the tree of table t in $T grown as the driver of
@@ -1141,6 +1195,10 @@ grow() {
 
 @test "Mondrian as cluster jobs with l-diversity (distinct, entropy, recursive; one sensitive column or two), its values by hash in the cuts jobs: the single run's output on random tables (many values, numbers written several ways, groups held and streamed)" {
 	CASE=cldcase randcases 1 28
+}
+
+@test "Mondrian as cluster jobs with --variance on one column or --split regression, their numbers taken with no dictionary in the cuts jobs: the single run's output on random tables (many values, negative, of several scales, groups held and streamed)" {
+	CASE=clvcase randcases 1 16
 }
 
 @test "partition --job cuts, its groups streamed: the dictionary of 60,000 sensitive values, which t-closeness holds, refused past half of -S with exit 2 and what holds it; l keys them by hash: the bytes of the groups held at -S 1M" {
