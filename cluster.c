@@ -1055,28 +1055,6 @@ dicts_fit(struct part *pt)
 		    "values, the labels and the hierarchies", b);
 }
 
-/* A keyed number of a groups line, field f (-s, or -t): its value
- * *m / 10^*sc. */
-static void
-num_field(struct part *pt, const kn_str *f, const kn_reader *r,
-    const char *id, int sens, int64_t *m, int32_t *sc)
-{
-	int s, k = csens_num_parse(*f, m, &s);
-	const char *opt = sens ? "--variance" : "--split regression";
-
-	if (k == 0)
-		kn_die("%s:%llu: node %s: '%s' is not a number (%s)", r->name,
-		    (unsigned long long)r->lineno, id, f->p, opt);
-	if (k < 0)
-		kn_die("%s:%llu: node %s: -%c %s: '%s' does not fit 64 bits "
-		    "with at most 18 decimals, as a cuts job takes a number "
-		    "(%s): round the column, or partition on one machine in "
-		    "memory (-a memory)", r->name,
-		    (unsigned long long)r->lineno, id, sens ? 's' : 't',
-		    sens ? pt->cl->tree.sname : pt->cl->tree.tname, f->p, opt);
-	*sc = s;
-}
-
 /* Cuts job (reduce), one node: its groups "QI, value, sensitive value,
  * target, count" (the same group on several lines is added), then the
  * cut mond_partition() would make, or the node's region if there is none:
@@ -1102,21 +1080,15 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	uint64_t qn;
 	char *sbuf = NULL;
 	size_t scap = 0, gsz = sizeof(e), hg = 0;
-	int sortable;
-	struct csens_check hc[KN_MAXSENS];
-	struct csens_num cn[2];
+	int sortable, snum, tnum;
+	struct csens cs;
 	struct gsum gs;
-	int snum, tnum;
-	uint64_t keys[KN_MAXSENS];
 
-	memset(hc, 0, sizeof(hc));
-	memset(keys, 0, sizeof(keys));
-	memset(cn, 0, sizeof(cn));
-	cn[0].sq = 1;
 	pt->inname = "the groups";
 	if (pt->budget == 0)
 		pt->budget = (size_t)64 << 20;	/* partition(1), -S */
 	budget = pt->budget;
+	csens_begin(pt, &cs, id, budget);
 	/* Distinct l alone on one column: the values known by their 64-bit
 	 * hashes, each group with a set of at most ceil(l) of them, as out
 	 * of core (mondrian.h's sens_hashed), while 1,024 groups' sets take
@@ -1126,14 +1098,15 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	if (pt->has_sens && rothko_by_sets(pt, budget)) {
 		pt->sens_hashed = pt->sens_keyed = 1;
 		gsz += (size_t)(ceil(pt->req.ld.l) + 1) * sizeof(uint64_t);
-		csens_check_begin(pt, hc, id, budget);
+		csens_check_begin(pt, &cs);
 	}
-	/* Any other l, on one column or several, under the median split:
-	 * the values held while they take an eighth of -S, then by their
-	 * hashes too, each column's, and the node decided from sorts of
+	/* Any other l, on one column or several, and the variance with l
+	 * or of several columns, under the median split: the values held
+	 * while they take an eighth of -S, then by their hashes too, each
+	 * column's (and its number), and the node decided from sorts of
 	 * its rows (rsens.c), which the groups give (csens_to_sorted). */
-	sortable = !pt->sens_hashed && pt->has_sens && pt->req.ld.on &&
-	    !pt->req.hasv && !pt->msvar && !pt->req.hast &&
+	sortable = !pt->sens_hashed && pt->has_sens &&
+	    (pt->req.ld.on || pt->msvar) && !pt->req.hast &&
 	    pt->split == SPLIT_MEDIAN;
 	/* The variance of one column alone, and a regression's target: as
 	 * numbers, no dictionary (as out of core: sens_keyed, targ_keyed),
@@ -1204,6 +1177,12 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 				    f[1].p);
 			e.sc = sc;
 		}
+		e.cnt = tree_u64(&f[4], &r, "a count");
+		if (e.cnt == 0)
+			kn_die("%s:%llu: node %s: a count of 0", r.name,
+			    (unsigned long long)r.lineno, id);
+		if (__builtin_add_overflow(dt[e.j], e.cnt, &dt[e.j]))
+			kn_die("node %s: a count overflows 64 bits", id);
 		e.s = e.y = 0;
 		e.sk = 0;
 		e.sm = e.tm = 0;
@@ -1219,50 +1198,30 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		if (pt->sens_hashed) {
 			/* Each column's key; every row's values are in the
 			 * first QI's groups. */
-			csens_keys(pt, f[2], keys, e.j == 0 ? hc : NULL);
-			e.sk = keys[0];
+			csens_line(pt, &cs, f[2], e.cnt, e.j == 0);
+			e.sk = cs.keys[0];
 		} else if (snum)
-			num_field(pt, &f[2], &r, id, 1, &e.sm, &e.ssc);
+			csens_number(pt, &cs, f[2], &r, 1, e.cnt, e.j == 0,
+			    &e.sm, &e.ssc);
 		else if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--variance)", r.name,
 			    (unsigned long long)r.lineno, id,
 			    f[2].p);
 		if (tnum)
-			num_field(pt, &f[3], &r, id, 0, &e.tm, &e.tsc);
+			csens_number(pt, &cs, f[3], &r, 0, e.cnt, e.j == 0,
+			    &e.tm, &e.tsc);
 		else if (pt->has_targ && pt->split != SPLIT_MEDIAN &&
 		    !mond_targ_id(pt, f[3], &e.y))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
 			    "(--split regression)", r.name,
 			    (unsigned long long)r.lineno, id, f[3].p);
-		/* The dictionaries, held in either case, checked against -S
-		 * as new values take a sixteenth of it, and at the end. */
-		if ((pt->sens_dict.n != ns0 || pt->targ_dict.n != nt0) &&
-		    (grown += f[2].n + f[3].n + 64) > budget / 16) {
-			grown = 0;
-			if (sortable && mond_dicts_bytes(pt) > budget / 8) {
-				csens_to_sorted(pt, sp, &gl, &n, &e, keys, hc, id,
-				    budget);
-				cap = 0;
-				sortable = 0;
-			}
-			dicts_fit(pt);
-		}
-		hg += pt->dims[e.j].h != NULL;
-		e.cnt = tree_u64(&f[4], &r, "a count");
-		if (e.cnt == 0)
-			kn_die("%s:%llu: node %s: a count of 0", r.name,
-			    (unsigned long long)r.lineno, id);
-		if (__builtin_add_overflow(dt[e.j], e.cnt, &dt[e.j]))
-			kn_die("node %s: a count overflows 64 bits", id);
+		/* By id, the rows of each value held (keyed: csens.c). */
 		for (j = 0; j < 2 && e.j == 0; j++) {
 			uint32_t x = j == 0 ? e.s : e.y;
 
-			if (j == 0 ? snum : tnum) {
-				csens_num_add(&cn[j], j == 0 ? e.sm : e.tm,
-				    j == 0 ? e.ssc : e.tsc, e.cnt, f[2 + j]);
+			if (j == 0 ? pt->sens_keyed : pt->targ_keyed)
 				continue;
-			}
 			for (; ncnt[j] <= x; ncnt[j]++) {
 				cnt[j] = kn_grow(cnt[j], &ccap[j], ncnt[j],
 				    sizeof(uint64_t), 64);
@@ -1270,19 +1229,33 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			}
 			cnt[j][x] += e.cnt;	/* at most dt[0] */
 		}
+		/* The dictionaries, held in either case, checked against -S
+		 * as new values take a sixteenth of it, and at the end. */
+		if ((pt->sens_dict.n != ns0 || pt->targ_dict.n != nt0) &&
+		    (grown += f[2].n + f[3].n + 64) > budget / 16) {
+			grown = 0;
+			if (sortable && mond_dicts_bytes(pt) > budget / 8) {
+				if (csens_to_sorted(pt, &cs, sp, &gl, &n, &e,
+				    cnt[0], ncnt[0]))
+					cap = 0;
+				sortable = 0;
+			}
+			dicts_fit(pt);
+		}
+		hg += pt->dims[e.j].h != NULL;
 		/* Held while they take a quarter of -S (the ranks and groups
 		 * made of them take about twice as much again), else
 		 * spooled and streamed (cstream.c). */
 		if (sp->f == NULL && (n + 1) * gsz > budget / 4) {
-			cstream_begin(pt, sp, 0);
+			cstream_begin(pt, sp, 0, 0);
 			for (i = 0; i < n; i++)
-				cstream_put(sp, &gl[i], NULL);
+				cstream_put(sp, &gl[i], NULL, NULL);
 			free(gl);
 			gl = NULL;
 			n = cap = 0;
 		}
 		if (sp->f != NULL) {
-			cstream_put(sp, &e, keys);
+			cstream_put(sp, &e, cs.keys, cs.scs);
 			continue;
 		}
 		gl = kn_grow(gl, &cap, n, sizeof(e), 1024);
@@ -1300,10 +1273,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	    (double)pt->sens_dict.n > 64.0 * (double)tot * (double)pt->nqi *
 	    (double)pt->nsens || (sp->f != NULL &&
 	    (hg + pt->sens_dict.n) * 64 > budget / 4)))
-		csens_to_sorted(pt, sp, &gl, &n, NULL, keys, hc, id,
-		    budget);
-	for (i = 0; i < KN_MAXSENS && hc[i].so != NULL; i++)
-		csens_check_end(pt, &hc[i]);
+		(void)csens_to_sorted(pt, &cs, sp, &gl, &n, NULL, cnt[0],
+		    ncnt[0]);
 	dicts_fit(pt);
 	/* A number's m now its id in the column's dictionary. */
 	for (i = 0; i < n; i++)
@@ -1322,10 +1293,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		    "changed since, or a job's output was lost or doubled)",
 		    id, (unsigned long long)tot, pt->cl->tree.path,
 		    (unsigned long long)c->n);
-	if (snum)
-		csens_num_end(&cn[0], 1, pt->cl->tree.sname, tot, &pt->sens_F);
-	if (tnum)
-		csens_num_end(&cn[1], 0, pt->cl->tree.tname, tot, &pt->targ_F);
+	csens_end(pt, &cs, tot);
 	if (tot == 0) {
 		/* An empty table: no row, no class. */
 		root_head(pt, "", 0);
@@ -1357,8 +1325,9 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		size_t big = 0;
 		int over = 0;
 
-		if (j == 0 ? !pt->req.hasv : pt->split != SPLIT_REGRESSION)
-			continue;
+		if (j == 0 ? !pt->req.hasv || pt->sens_keyed :
+		    pt->split != SPLIT_REGRESSION || pt->targ_keyed)
+			continue;	/* keyed: csens_end */
 		for (i = 0; i < ncnt[j]; i++) {
 			if (cnt[j][i] == 0)
 				continue;
@@ -1382,7 +1351,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			    (uint32_t)big), tot, j == 0 ? pt->sens_F :
 			    pt->targ_F);
 	}
-	if (pt->msvar) {
+	if (pt->msvar && !pt->sens_sorted) {
 		struct msums ms;
 
 		memset(&ms, 0, sizeof(ms));

@@ -124,24 +124,28 @@ struct cgroup {
 
 /* The groups spooled to a temp file, and each QI's most decimals.
  * Keyed by hash on disk (sens_sorted), each group is followed by the
- * keys of its nk sensitive columns' values, the last read's in keys,
- * and the records of the node's rows (struct rothko's rows) are made
- * in rec: the group of dimension rj being given, rleft times more. */
+ * keys of its nk sensitive columns' values (each column's hash, then
+ * under the variance its number as written: nv of them, at the scales
+ * that follow), the last read's in keys and scs, and the records of
+ * the node's rows (struct rothko's rows) are made in rec: the group of
+ * dimension rj being given, rleft times more. */
 struct cspool {
 	char *path;
 	FILE *f;
 	uint64_t n, left;
 	int *scmax;
-	size_t nk, rj;
+	size_t nk, nv, rj;
 	uint64_t *keys, rleft;
+	int32_t *scs;
 	uint32_t *rec;
 };
 
-/* nk: the keys each group carries (sens_sorted: nshd), or 0. */
-void cstream_begin(struct part *pt, struct cspool *sp, size_t nk);
-/* Spools g, with keys[0..nk). */
+/* nk keys each group carries (sens_sorted: nshd + nsvd), or 0; nv of
+ * them numbers with their scales. */
+void cstream_begin(struct part *pt, struct cspool *sp, size_t nk, size_t nv);
+/* Spools g, with keys[0..nk) and scs[0..nv). */
 void cstream_put(struct cspool *sp, const struct cgroup *g,
-    const uint64_t *keys);
+    const uint64_t *keys, const int32_t *scs);
 /* Reads the groups from the first: 1 and *g (its keys in sp->keys), or
  * 0 at the end. */
 void cstream_rewind(struct cspool *sp);
@@ -162,7 +166,7 @@ void cstream_gsum(const struct part *pt, const struct cgroup *g,
     struct gsum *v);
 
 /* csens.c: a cuts job's sensitive values by hash, checked one to one:
- * the node's distinct values sorted by their keys. */
+ * the node's distinct values of a column sorted by their keys. */
 struct csens_check {
 	kn_sorter *so;
 	const char *id, *name;
@@ -170,24 +174,10 @@ struct csens_check {
 	size_t cap;
 	int any;
 };
-/* The checks of the keys of each column keyed by hash, of node id. */
-void csens_check_begin(struct part *pt, struct csens_check *hc,
-    const char *id, size_t budget);
-void csens_check_end(struct part *pt, struct csens_check *hc);
-/* The keys of sensitive value v (several columns' joined by tabs), a
- * column each, to keys; with hc, each checked. */
-void csens_keys(const struct part *pt, kn_str v, uint64_t *keys,
-    struct csens_check *hc);
-/* l's values from the dictionary to their hashes amid the reading: the
- * groups so far, held (*gl, *n) or spooled, spooled again with their
- * keys, and *e (if not NULL) given its keys. */
-void csens_to_sorted(struct part *pt, struct cspool *sp, struct cgroup **gl,
-    size_t *n, struct cgroup *e, uint64_t *keys, struct csens_check *hc,
-    const char *id, size_t budget);
 
-/* A keyed column's numbers (sens_keyed, targ_keyed): sums of the
- * absolute values (and, sq, of the squares) by the scale they are
- * written at, each scale's largest and its text. */
+/* A column's numbers: sums of the absolute values (and, sq, of the
+ * squares) by the scale they are written at, each scale's largest and
+ * its text. */
 struct csens_num {
 	kn_i128 a[19], q[19];
 	uint64_t top[19];
@@ -195,17 +185,55 @@ struct csens_num {
 	int seen[19], over[19];
 	int sq;
 };
-/* v as a keyed number: 1, 0 if it is none, -1 if it does not fit 64
- * bits with at most 18 decimals. */
-int csens_num_parse(kn_str v, int64_t *m, int *sc);
-/* cnt rows of value m / 10^sc, written v. */
-void csens_num_add(struct csens_num *cn, int64_t m, int sc, uint64_t cnt,
-    kn_str v);
-/* The column's scale: *F raised to the numbers' largest; dies unless
- * each fits 64 bits at it and the node's sums (of rows rows) fit 2^127,
- * naming option -s (sens) or -t and column name. */
-void csens_num_end(struct csens_num *cn, int sens, const char *name,
-    uint64_t rows, int *F);
+
+/* What a cuts job knows of node id's sensitive values and target with
+ * no dictionary of them (csens.c). */
+struct csens {
+	const char *id;
+	size_t budget;
+	/* By hash: each column's check, while so is not NULL. */
+	struct csens_check hc[KN_MAXSENS];
+	/* The line's keys: each column's hash (nshd), then by sorts under
+	 * the variance its number as written (nsvd), at scale scs[c]. */
+	uint64_t keys[2 * KN_MAXSENS];
+	int32_t scs[KN_MAXSENS];
+	/* Each column's numbers (--variance alone on one column, or by
+	 * sorts), the target's (--split regression). */
+	struct csens_num num[KN_MAXSENS], tnum;
+};
+
+void csens_begin(struct part *pt, struct csens *cs, const char *id,
+    size_t budget);
+/* Keyed by hash, the checks of each column's keys begin. */
+void csens_check_begin(struct part *pt, struct csens *cs);
+/* Keyed by hash, sensitive value v (several columns' joined by tabs)
+ * of a line with cnt rows: each column's key and under the variance
+ * its number, to cs->keys and cs->scs; with first (the first QI's
+ * groups, which have every row), the keys checked and the numbers
+ * summed. */
+void csens_line(struct part *pt, struct csens *cs, kn_str v, uint64_t cnt,
+    int first);
+/* Keyed as a number (sens_keyed, targ_keyed), the value v of the line
+ * of reader r (the -s column, sens, or the target) in *m / 10^*sc; with
+ * first, its cnt rows summed. */
+void csens_number(struct part *pt, struct csens *cs, kn_str v,
+    const kn_reader *r, int sens, uint64_t cnt, int first, int64_t *m,
+    int32_t *sc);
+/* l, and the variance with it or on several columns, from the
+ * dictionary to the values' hashes amid the reading or at its end (the
+ * node decided from sorts of its rows, rsens.c): the groups so far,
+ * held (*gl, *n) or spooled, spooled again with their keys (and the
+ * numbers: their sums from cnt0[i], the rows of dictionary value i in
+ * the first QI's groups so far, of nc0), *e (if not NULL) given its
+ * keys.  0, and nothing changed, if a number of the dictionary does
+ * not fit 64 bits with at most 18 decimals. */
+int csens_to_sorted(struct part *pt, struct csens *cs, struct cspool *sp,
+    struct cgroup **gl, size_t *n, struct cgroup *e, const uint64_t *cnt0,
+    size_t nc0);
+/* Once the node is read (rows rows): the hashes checked, and each
+ * column of numbers at its largest scale, which every number must fit
+ * 64 bits at and the node's sums 2^127 (else it dies). */
+void csens_end(struct part *pt, struct csens *cs, uint64_t rows);
 
 /* The names of the jobs, by JOB_*. */
 extern const char *const cluster_job_names[];

@@ -5,15 +5,20 @@
  *
  * - under -l, keyed by 64-bit hashes of their bytes (sens_hashed): the
  *   node's (key, value) pairs of each column sorted on disk, so that two
- *   values with one key stop the job (struct csens_check); l's values
- *   switched from the dictionary to their keys amid the reading
- *   (csens_to_sorted);
+ *   values with one key stop the job (struct csens_check); the values
+ *   held until they cost too much, then switched from the dictionary to
+ *   their keys (csens_to_sorted), and the node decided from sorts of
+ *   its rows (rsens.c), which its groups give (cstream.c);
+ * - so too the variance with -l or of several columns, each column's
+ *   number carried beside its hash as written (sens_sorted, nsvd);
  * - under --variance alone on one column, and for --split regression's
  *   target, as numbers (sens_keyed, targ_keyed): each group carries its
- *   number as written, and the node's sums of the absolute values and
- *   squares are added up by the scale each is written at
- *   (struct csens_num), then checked within 2^127 at the column's
- *   largest scale, known at the end, as with the values held.
+ *   number as written, and its sums are the node's (cstream_gsum).
+ *
+ * The numbers' sums of their absolute values and squares over the node
+ * are added up by the scale each is written at (struct csens_num), then
+ * checked within 2^127 at the column's largest scale, known at the end,
+ * as with the values held: a part's sums are then exact.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +57,8 @@ check_line(const char *line, size_t len, void *ctx)
 	hc->any = 1;
 }
 
-void
-csens_check_end(struct part *pt, struct csens_check *hc)
+static void
+check_end(struct part *pt, struct csens_check *hc)
 {
 	kn_sort_finish(hc->so, 1, check_line, hc);
 	mond_sort_done(pt, hc->so);
@@ -62,101 +67,12 @@ csens_check_end(struct part *pt, struct csens_check *hc)
 	hc->buf = NULL;
 }
 
-/* The checks of the keys of each column keyed by hash. */
-void
-csens_check_begin(struct part *pt, struct csens_check *hc, const char *id,
-    size_t budget)
-{
-	size_t i, nc = pt->sens_sorted ? pt->nshd : 1;
+/* ---- numbers: their sums by scale ---------------------------------- */
 
-	for (i = 0; i < nc; i++) {
-		hc[i].so = kn_sort_new(NULL, 0, 1, budget / 16 / (nc + 1),
-		    pt->rk->tmpdir);
-		hc[i].id = id;
-		hc[i].name = pt->nsens > 1 ? pt->cl->tree.snames[i] :
-		    pt->cl->tree.sname;
-	}
-}
-
-/* Keyed by hash, the keys of sensitive value v (with several columns,
- * their values joined by tabs) in each column keyed, to keys; with hc,
- * each checked. */
-void
-csens_keys(const struct part *pt, kn_str v, uint64_t *keys,
-    struct csens_check *hc)
-{
-	size_t c, nc = pt->sens_sorted ? pt->nshd : 1;
-	const char *p = v.p, *e = v.p + v.n, *tab;
-	kn_str x;
-
-	/* As msens_prepare splits a tuple into its columns' values. */
-	for (c = 0; c < nc; c++) {
-		tab = pt->nsens > 1 ? memchr(p, '\t', (size_t)(e - p)) : NULL;
-		x.p = p;
-		x.n = (size_t)((tab != NULL ? tab : e) - p);
-		p = tab != NULL ? tab + 1 : e;
-		keys[c] = mond_sens_key(x);
-		if (hc != NULL)
-			check_add(&hc[c], keys[c], x);
-	}
-}
-
-/* l (not distinct l's sets) whose values outgrow an eighth of -S, or
- * are too many to judge each cut by them: from here on known by their
- * hashes and the node decided from sorts of its rows (struct rothko's
- * rows, cstream.c).  The groups so far, held (*gl, *n) or spooled with
- * their values' ids, are spooled again with their keys, the dictionary
- * dropped, and *e, being read (if not NULL), takes its keys. */
-void
-csens_to_sorted(struct part *pt, struct cspool *sp, struct cgroup **gl,
-    size_t *n, struct cgroup *e, uint64_t *keys, struct csens_check *hc,
-    const char *id, size_t budget)
-{
-	struct cspool old = *sp;
-	struct cgroup g;
-	size_t i, nc, nd = pt->sens_dict.n;
-	uint64_t *sk;
-
-	pt->sens_sorted = pt->sens_hashed = pt->sens_keyed = 1;
-	pt->nshd = pt->nskd = nc = pt->nsens;
-	csens_check_begin(pt, hc, id, budget);
-	sk = kn_alloc((nd + 1) * nc * sizeof(uint64_t));
-	for (i = 0; i < nd; i++)
-		csens_keys(pt, kn_dict_get(&pt->sens_dict, (uint32_t)i),
-		    sk + i * nc, hc);
-	cstream_begin(pt, sp, nc);
-	for (i = 0; i < *n; i++) {
-		g = (*gl)[i];
-		g.s = 0;
-		cstream_put(sp, &g, sk + (size_t)(*gl)[i].s * nc);
-	}
-	if (old.f != NULL) {
-		cstream_rewind(&old);
-		while (cstream_next(&old, &g)) {
-			uint32_t s = g.s;
-
-			g.s = 0;
-			cstream_put(sp, &g, sk + (size_t)s * nc);
-		}
-		cstream_end(pt, &old);
-	}
-	if (e != NULL) {
-		memcpy(keys, sk + (size_t)e->s * nc, nc * sizeof(uint64_t));
-		e->s = 0;
-		e->sk = keys[0];
-	}
-	free(sk);
-	free(*gl);
-	*gl = NULL;
-	*n = 0;
-	kn_dict_free(&pt->sens_dict);
-	kn_dict_init(&pt->sens_dict);
-}
-
-/* ---- numbers: --variance alone, --split regression ----------------- */
-
-int
-csens_num_parse(kn_str v, int64_t *m, int *sc)
+/* v as a keyed number: 1, 0 if it is none, -1 if it does not fit 64
+ * bits with at most 18 decimals. */
+static int
+num_parse(kn_str v, int64_t *m, int *sc)
 {
 	kn_i128 x;
 
@@ -168,8 +84,9 @@ csens_num_parse(kn_str v, int64_t *m, int *sc)
 	return 1;
 }
 
-void
-csens_num_add(struct csens_num *cn, int64_t m, int sc, uint64_t cnt, kn_str v)
+/* cnt rows of value m / 10^sc, written v. */
+static void
+num_add(struct csens_num *cn, int64_t m, int sc, uint64_t cnt, kn_str v)
 {
 	uint64_t a = m < 0 ? (uint64_t)-(m + 1) + 1 : (uint64_t)m;
 	kn_i128 w;
@@ -191,8 +108,11 @@ csens_num_add(struct csens_num *cn, int64_t m, int sc, uint64_t cnt, kn_str v)
 		cn->over[sc] = 1;
 }
 
-void
-csens_num_end(struct csens_num *cn, int sens, const char *name,
+/* The column's scale: *F raised to the numbers' largest; dies unless
+ * each fits 64 bits at it and the node's sums (of rows rows) fit 2^127,
+ * naming option -s (sens) or -t and column name. */
+static void
+num_end(struct csens_num *cn, int sens, const char *name,
     uint64_t rows, int *F)
 {
 	int S = *F, i, big = -1;
@@ -207,8 +127,9 @@ csens_num_end(struct csens_num *cn, int sens, const char *name,
 	for (i = 0; i <= 18; i++) {
 		if (!cn->seen[i])
 			continue;
+		/* (2^63 only as -2^63 itself: its scale is the column's) */
 		if (__builtin_mul_overflow((kn_i128)cn->top[i],
-		    kn_pow10(S - i), &w) || w > INT64_MAX)
+		    kn_pow10(S - i), &w) || w > (kn_i128)INT64_MAX + 1)
 			kn_die("-%c %s: '%s' does not fit 64 bits with the "
 			    "column's most decimals, %d, as a cuts job takes "
 			    "a number (%s): round the column, or partition on "
@@ -235,4 +156,233 @@ csens_num_end(struct csens_num *cn, int sens, const char *name,
 		free(cn->topv[i]);
 	memset(cn->topv, 0, sizeof(cn->topv));
 	*F = S;
+}
+
+/* ---- the cuts job's values --------------------------------------- */
+
+void
+csens_begin(struct part *pt, struct csens *cs, const char *id, size_t budget)
+{
+	size_t c;
+
+	(void)pt;
+	memset(cs, 0, sizeof(*cs));
+	cs->id = id;
+	cs->budget = budget;
+	for (c = 0; c < KN_MAXSENS; c++)
+		cs->num[c].sq = 1;
+}
+
+void
+csens_check_begin(struct part *pt, struct csens *cs)
+{
+	size_t i, nc = pt->sens_sorted ? pt->nshd : 1;
+
+	for (i = 0; i < nc; i++) {
+		cs->hc[i].so = kn_sort_new(NULL, 0, 1,
+		    cs->budget / 16 / (nc + 1), pt->rk->tmpdir);
+		cs->hc[i].id = cs->id;
+		cs->hc[i].name = pt->nsens > 1 ? pt->cl->tree.snames[i] :
+		    pt->cl->tree.sname;
+	}
+}
+
+/* Sensitive value v split into its columns' values x[0..nsens), as
+ * msens_prepare splits a tuple. */
+static void
+split_cols(const struct part *pt, kn_str v, kn_str *x)
+{
+	const char *p = v.p, *e = v.p + v.n, *tab;
+	size_t c, nc = pt->nsens > 1 ? pt->nsens : 1;
+
+	for (c = 0; c < nc; c++) {
+		tab = nc > 1 ? memchr(p, '\t', (size_t)(e - p)) : NULL;
+		x[c].p = p;
+		x[c].n = (size_t)((tab != NULL ? tab : e) - p);
+		p = tab != NULL ? tab + 1 : e;
+	}
+}
+
+/* The keys of the columns' values x, to keys and scs (by sorts under the
+ * variance, the numbers after the hashes): 1, or 0 if a number is none
+ * or does not fit 64 bits with at most 18 decimals (its column in
+ * *bad). */
+static int
+col_keys(const struct part *pt, const kn_str *x, uint64_t *keys,
+    int32_t *scs, size_t *bad)
+{
+	size_t c, nc = pt->sens_sorted ? pt->nshd : 1;
+	int64_t m;
+	int sc;
+
+	for (c = 0; c < nc; c++)
+		keys[c] = mond_sens_key(x[c]);
+	for (c = 0; c < pt->nsvd; c++) {
+		if (num_parse(x[c], &m, &sc) <= 0) {
+			*bad = c;
+			return 0;
+		}
+		keys[nc + c] = (uint64_t)m;
+		scs[c] = sc;
+	}
+	return 1;
+}
+
+/* The name of sensitive column c. */
+static const char *
+col_name(const struct part *pt, size_t c)
+{
+	return pt->nsens > 1 ? pt->cl->tree.snames[c] : pt->cl->tree.sname;
+}
+
+void
+csens_line(struct part *pt, struct csens *cs, kn_str v, uint64_t cnt,
+    int first)
+{
+	kn_str x[KN_MAXSENS];
+	size_t c, bad, nc = pt->sens_sorted ? pt->nshd : 1;
+
+	split_cols(pt, v, x);
+	if (!col_keys(pt, x, cs->keys, cs->scs, &bad))
+		kn_die("node %s: -s %s: '%.*s' is not a number that fits 64 "
+		    "bits with at most 18 decimals, as a cuts job takes the "
+		    "values of --variance with -l or on several columns "
+		    "past what it holds: round the column, or partition on "
+		    "one machine in memory (-a memory)", cs->id,
+		    col_name(pt, bad), (int)x[bad].n, x[bad].p);
+	if (!first)
+		return;
+	for (c = 0; c < nc; c++)
+		check_add(&cs->hc[c], cs->keys[c], x[c]);
+	for (c = 0; c < pt->nsvd; c++)
+		num_add(&cs->num[c], (int64_t)cs->keys[nc + c],
+		    cs->scs[c], cnt, x[c]);
+}
+
+void
+csens_number(struct part *pt, struct csens *cs, kn_str v, const kn_reader *r,
+    int sens, uint64_t cnt, int first, int64_t *m, int32_t *sc)
+{
+	int s, k = num_parse(v, m, &s);
+	const char *opt = sens ? "--variance" : "--split regression";
+
+	if (k == 0)
+		kn_die("%s:%llu: node %s: '%.*s' is not a number (%s)",
+		    r->name, (unsigned long long)r->lineno, cs->id, (int)v.n,
+		    v.p, opt);
+	if (k < 0)
+		kn_die("%s:%llu: node %s: -%c %s: '%.*s' does not fit 64 bits "
+		    "with at most 18 decimals, as a cuts job takes a number "
+		    "(%s): round the column, or partition on one machine in "
+		    "memory (-a memory)", r->name,
+		    (unsigned long long)r->lineno, cs->id, sens ? 's' : 't',
+		    sens ? pt->cl->tree.sname : pt->cl->tree.tname, (int)v.n,
+		    v.p, opt);
+	*sc = s;
+	if (first)
+		num_add(sens ? &cs->num[0] : &cs->tnum, *m, s, cnt, v);
+}
+
+int
+csens_to_sorted(struct part *pt, struct csens *cs, struct cspool *sp,
+    struct cgroup **gl, size_t *n, struct cgroup *e, const uint64_t *cnt0,
+    size_t nc0)
+{
+	struct cspool old = *sp;
+	struct cgroup g;
+	size_t i, c, bad, nd = pt->sens_dict.n;
+	size_t nh = pt->nsens, nv = pt->req.hasv || pt->msvar ? pt->nsens : 0;
+	size_t nk = nh + nv, nshd = pt->nshd, nsvd = pt->nsvd;
+	int sorted = pt->sens_sorted;
+	uint64_t *sk;
+	int32_t *ss;
+	kn_str x[KN_MAXSENS];
+
+	/* Each value's keys, as the run will key them, or none changed. */
+	pt->sens_sorted = 1;
+	pt->nshd = nh;
+	pt->nsvd = nv;
+	sk = kn_alloc((nd + 1) * nk * sizeof(uint64_t));
+	ss = kn_alloc((nd + 1) * (nv + 1) * sizeof(int32_t));
+	for (i = 0; i < nd; i++) {
+		split_cols(pt, kn_dict_get(&pt->sens_dict, (uint32_t)i), x);
+		if (!col_keys(pt, x, sk + i * nk, ss + i * nv, &bad)) {
+			pt->sens_sorted = sorted;
+			pt->nshd = nshd;
+			pt->nsvd = nsvd;
+			free(sk);
+			free(ss);
+			return 0;
+		}
+	}
+	pt->sens_hashed = pt->sens_keyed = 1;
+	pt->nskd = nk;
+	csens_check_begin(pt, cs);
+	for (i = 0; i < nd; i++) {
+		split_cols(pt, kn_dict_get(&pt->sens_dict, (uint32_t)i), x);
+		for (c = 0; c < nh; c++)
+			check_add(&cs->hc[c], sk[i * nk + c], x[c]);
+		for (c = 0; c < nv && i < nc0 && cnt0[i] > 0; c++)
+			num_add(&cs->num[c], (int64_t)sk[i * nk + nh + c],
+			    ss[i * nv + c], cnt0[i], x[c]);
+	}
+	cstream_begin(pt, sp, nk, nv);
+	for (i = 0; i < *n; i++) {
+		g = (*gl)[i];
+		g.s = 0;
+		cstream_put(sp, &g, sk + (size_t)(*gl)[i].s * nk,
+		    ss + (size_t)(*gl)[i].s * nv);
+	}
+	if (old.f != NULL) {
+		cstream_rewind(&old);
+		while (cstream_next(&old, &g)) {
+			uint32_t s = g.s;
+
+			g.s = 0;
+			cstream_put(sp, &g, sk + (size_t)s * nk,
+			    ss + (size_t)s * nv);
+		}
+		cstream_end(pt, &old);
+	}
+	if (e != NULL) {
+		memcpy(cs->keys, sk + (size_t)e->s * nk, nk * sizeof(uint64_t));
+		memcpy(cs->scs, ss + (size_t)e->s * nv, nv * sizeof(int32_t));
+		e->s = 0;
+		e->sk = cs->keys[0];
+	}
+	free(sk);
+	free(ss);
+	free(*gl);
+	*gl = NULL;
+	*n = 0;
+	kn_dict_free(&pt->sens_dict);
+	kn_dict_init(&pt->sens_dict);
+	return 1;
+}
+
+void
+csens_end(struct part *pt, struct csens *cs, uint64_t rows)
+{
+	size_t c;
+	int F;
+
+	for (c = 0; c < KN_MAXSENS && cs->hc[c].so != NULL; c++)
+		check_end(pt, &cs->hc[c]);
+	if (pt->has_sens && pt->sens_keyed && !pt->sens_hashed)
+		num_end(&cs->num[0], 1, pt->cl->tree.sname, rows,
+		    &pt->sens_F);
+	/* By sorts, each column's scale its own under msvar (msens.c's),
+	 * else the table's (the tree's) or more. */
+	for (c = 0; pt->sens_sorted && c < pt->nsvd; c++) {
+		F = pt->msvar ? 0 : pt->sens_F;
+		num_end(&cs->num[c], 1, col_name(pt, c), rows, &F);
+		if (pt->msvar)
+			pt->svF[c] = F;
+		else
+			pt->sens_F = F;
+		pt->dims[pt->nqi + pt->nshd + c].S = F;
+	}
+	if (pt->targ_keyed)
+		num_end(&cs->tnum, 0, pt->cl->tree.tname, rows,
+		    &pt->targ_F);
 }

@@ -24,7 +24,7 @@
 #include "rothko.h"
 
 void
-cstream_begin(struct part *pt, struct cspool *sp, size_t nk)
+cstream_begin(struct part *pt, struct cspool *sp, size_t nk, size_t nv)
 {
 	memset(sp, 0, sizeof(*sp));
 	sp->path = kn_tmp_new(pt->rk->tmpdir);
@@ -32,15 +32,19 @@ cstream_begin(struct part *pt, struct cspool *sp, size_t nk)
 		kn_die_sys("%s", sp->path);
 	sp->scmax = kn_zalloc((pt->nqi + 1) * sizeof(int));
 	sp->nk = nk;
+	sp->nv = nv;
 	sp->keys = kn_zalloc((nk + 1) * sizeof(uint64_t));
+	sp->scs = kn_zalloc((nv + 1) * sizeof(int32_t));
 }
 
 void
-cstream_put(struct cspool *sp, const struct cgroup *g, const uint64_t *keys)
+cstream_put(struct cspool *sp, const struct cgroup *g, const uint64_t *keys,
+    const int32_t *scs)
 {
 	if (fwrite(g, sizeof(*g), 1, sp->f) != 1 ||
 	    (sp->nk > 0 && fwrite(keys, sizeof(*keys), sp->nk, sp->f) !=
-	    sp->nk))
+	    sp->nk) ||
+	    (sp->nv > 0 && fwrite(scs, sizeof(*scs), sp->nv, sp->f) != sp->nv))
 		kn_die_sys("%s: write error", sp->path);
 	if (g->sc > sp->scmax[g->j])
 		sp->scmax[g->j] = g->sc;
@@ -61,7 +65,9 @@ cstream_next(struct cspool *sp, struct cgroup *g)
 	if (sp->left == 0)
 		return 0;
 	if (fread(g, sizeof(*g), 1, sp->f) != 1 || (sp->nk > 0 &&
-	    fread(sp->keys, sizeof(*sp->keys), sp->nk, sp->f) != sp->nk))
+	    fread(sp->keys, sizeof(*sp->keys), sp->nk, sp->f) != sp->nk) ||
+	    (sp->nv > 0 &&
+	    fread(sp->scs, sizeof(*sp->scs), sp->nv, sp->f) != sp->nv))
 		kn_die("%s: cut short", sp->path);
 	sp->left--;
 	return 1;
@@ -151,7 +157,8 @@ feed(struct part *pt, size_t j, kn_sorter *so, struct scut *sc)
  * nqi: the first's, which have every row), each as a record as many
  * times as it has rows: the dimension's key where rsens.c reads it
  * (rothko_disk_key: words j and nqi + j), each sensitive column's key
- * (mond_sens_col: words 2 nqi + 2c and the next). */
+ * (mond_sens_col: words 2 nqi + 2c and the next), then under the
+ * variance each column's number's at its scale (mond_snum_col). */
 static void
 rows_begin(struct part *pt, size_t j)
 {
@@ -184,9 +191,12 @@ rows_next(struct part *pt)
 		}
 		for (c = 0; c < sp->nk; c++) {
 			const struct dim *dm = &pt->dims[pt->nqi + c];
+			uint64_t k = c < sp->nk - sp->nv ? sp->keys[c] :
+			    numkey_of(knum((int64_t)sp->keys[c],
+			    sp->scs[c - (sp->nk - sp->nv)], dm->S));
 
-			sp->rec[dm->hword] = (uint32_t)(sp->keys[c] >> 32);
-			sp->rec[dm->kword] = (uint32_t)sp->keys[c];
+			sp->rec[dm->hword] = (uint32_t)(k >> 32);
+			sp->rec[dm->kword] = (uint32_t)k;
 		}
 		sp->rleft = g.cnt;
 	}
@@ -287,6 +297,7 @@ cstream_end(struct part *pt, struct cspool *sp)
 	}
 	free(sp->scmax);
 	free(sp->keys);
+	free(sp->scs);
 	free(sp->rec);
 	pt->rk->feed = NULL;
 	pt->rk->feedctx = NULL;

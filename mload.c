@@ -599,9 +599,10 @@ dicts_check(struct part *pt)
 	 * same for any -j, whose blocks join the dictionaries in turn. */
 	if (pt->has_sens && !pt->sens_keyed && !pt->tchash)
 		snprintf(why, sizeof(why), ", the sensitive values among "
-		    "them, which --closeness, --variance with -l or on several "
-		    "columns, and -l with --split (but distinct l on one "
-		    "column) hold in memory under --job, and --closeness under "
+		    "them, which --closeness, and under --split -l (but "
+		    "distinct l on one column) and --variance with -l or on "
+		    "several columns, hold in memory under --job, and "
+		    "--closeness under "
 		    "--distance hierarchical (otherwise none of them "
 		    "does)%s",
 		    pt->has_targ && !pt->targ_keyed && !pt->targ_hkey ?

@@ -135,10 +135,10 @@ cuts_within() {
 	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss1")" -gt 20480 ]
 }
 
-@test "partition --job cuts, -S 4M, l-diversity, the variance and a regression's target on 'inc', distinct in each of 300,000 rows: its values by hash or as numbers, the groups spooled and streamed, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB: distinct l by sets, entropy l and two sensitive columns by sorts, the variance and the target by their sums; the variance with l, which holds them, takes over 20 MB and is refused" {
+@test "partition --job cuts, -S 4M, l-diversity, the variance and a regression's target on 'inc', distinct in each of 300,000 rows: its values by hash or as numbers, the groups spooled and streamed, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB: distinct l by sets, entropy l, two sensitive columns and the variance with l by sorts, the variance alone and the target by their sums; t-closeness, which holds them, takes over 20 MB and is refused" {
 	local c o
 	for c in "-s inc -l 3" "-s inc -l 3 --diversity entropy" "-s inc,elevel -l 2 --diversity recursive -c 3" \
-	    "-s inc --variance 1000" "-t inc --split regression"; do
+	    "-s inc --variance 1000" "-t inc --split regression" "-s inc --variance 1000 -l 2"; do
 		# $c is split into words on purpose.
 		# shellcheck disable=SC2206
 		o=(-q age,salary -k 10 $c --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
@@ -147,13 +147,13 @@ cuts_within() {
 		cuts_within 4096 "${o[@]}"
 		grep -q '^cut	r	' "$T/c1"
 	done
-	# --variance with l holds the values: over 20 MB at -S 1G, refused
-	# at 4M with what holds them.
-	o=(-q age,salary -k 10 -s inc --variance 1 -l 2 --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
+	# --closeness holds the values: over 20 MB at -S 1G, refused at 4M
+	# with what holds them.
+	o=(-q age,salary -k 10 -s inc --closeness 0.9 --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
 	job_groups "$B/big.tsv" "${o[@]}"
 	"$ROOT/tests/peak-rss" "$T/rss1" partition "${o[@]}" -S 1G --job cuts \
 	    --tree "$T/tree" < "$T/g" > "$T/c1"
-	echo "variance: held $(cat "$T/rss1") KB"
+	echo "closeness: held $(cat "$T/rss1") KB"
 	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss1")" -gt 20480 ]
 	run --separate-stderr partition "${o[@]}" -S 4M -T "$T/tmp" \
 	    --job cuts --tree "$T/tree" < "$T/g"
@@ -960,7 +960,7 @@ fi
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"partition: -S 1M: too small: the reading holds more than it: the dictionaries"* ]]
 		# What holds them, so that the user can choose otherwise.
-		[[ "$output" == *"the sensitive values among them, which --closeness, --variance with -l or on several columns, and -l with --split (but distinct l on one column) hold in memory under --job, and --closeness under --distance hierarchical (otherwise none of them does))"* ]]
+		[[ "$output" == *"the sensitive values among them, which --closeness, and under --split -l (but distinct l on one column) and --variance with -l or on several columns, hold in memory under --job, and --closeness under --distance hierarchical (otherwise none of them does))"* ]]
 		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 8192)) ]
 	done
 	# Entropy and recursive l key the values by hash and decide the nodes on disk by sorts (rsens.c): Rothko-T

@@ -331,29 +331,33 @@ cldcase() {
 }
 
 # clvcase SEED: --variance on one column, or --split regression's
-# target, which a cuts job takes as numbers with no dictionary: a table
-# of 500 to 4,000 rows whose column s has up to a value a row, negative
-# and written with 0 to 3 decimals (some as "1.50"), numeric QIs of
-# many values and of few, a letter (clbudgets), and a column of five
-# values for l beside the regression.
+# target, which a cuts job takes as numbers with no dictionary, and the
+# variance with l or on two columns, which it takes by hash and number
+# past what it holds: a table of 500 to 4,000 rows whose column s has up
+# to a value a row, negative and written with 0 to 3 decimals (some as
+# "1.50"), numeric QIs of many values and of few, a letter
+# (clbudgets), a column of five values for l beside the regression,
+# and one of 60 numbers for a second column's variance.
 clvcase() {
 	local seed=$1 dir="$T/c$1"
 	local -a opt
 	mkdir -p "$dir"
 	awk -v seed="$seed" 'BEGIN { srand(seed); n = 500 + int(rand() * 3500)
 	    m = int(n * (0.02 + rand())) + 1; d = int(rand() * 4)
-	    print "a\tb\tc\ts\te"
+	    print "a\tb\tc\ts\te\tw"
 	    for (i = 0; i < n; i++) {
 		v = (int(rand() * m) - m / 3) / (d == 0 ? 1 : d == 1 ? 2 : d == 2 ? 8 : 1000)
 		s = int(rand() * 5) == 0 ? sprintf("%.3f", v) : v
-		printf "%d\t%d\t%s\t%s\t%s\n", int(rand() * 100000),
+		printf "%d\t%d\t%s\t%s\t%s\t%s\n", int(rand() * 100000),
 		    int(rand() * 20), substr("abcdefgh", 1 + int(rand() * 8), 1), s,
-		    substr("pqrst", 1 + int(rand() * 5), 1) } }' > "$dir/t"
-	case $((seed % 4)) in
+		    substr("pqrst", 1 + int(rand() * 5), 1), int(rand() * 60) / 4 - 3 } }' > "$dir/t"
+	case $((seed % 6)) in
 	0) opt=(-s s --variance 0.$((seed % 10))) ;;
 	1) opt=(-s s --variance $((seed * 7 % 40))) ;;
 	2) opt=(-t s --split regression) ;;
 	3) opt=(-t s --split regression -s e -l 2) ;;
+	4) opt=(-s s --variance 0.$((seed % 10)) -l 2 --diversity "$(echo distinct entropy | cut -d ' ' -f $((seed % 2 + 1)))") ;;
+	5) opt=(-s s,w --variance 0.$((seed % 10))) ;;
 	esac
 	clbudgets "$seed" "$dir" "${opt[@]}"
 }
@@ -1197,8 +1201,8 @@ grow() {
 	CASE=cldcase randcases 1 28
 }
 
-@test "Mondrian as cluster jobs with --variance on one column or --split regression, their numbers taken with no dictionary in the cuts jobs: the single run's output on random tables (many values, negative, of several scales, groups held and streamed)" {
-	CASE=clvcase randcases 1 16
+@test "Mondrian as cluster jobs with --variance (alone, with l, on two columns) or --split regression, their numbers taken with no dictionary in the cuts jobs: the single run's output on random tables (many values, negative, of several scales, groups held and streamed)" {
+	CASE=clvcase randcases 1 18
 }
 
 @test "partition --job cuts, its groups streamed: the dictionary of 60,000 sensitive values, which t-closeness holds, refused past half of -S with exit 2 and what holds it; l keys them by hash: the bytes of the groups held at -S 1M" {
