@@ -1101,13 +1101,12 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		csens_check_begin(pt, &cs);
 	}
 	/* Any other l, on one column or several, and the variance with l
-	 * or of several columns, under the median split: the values held
-	 * while they take an eighth of -S, then by their hashes too, each
-	 * column's (and its number), and the node decided from sorts of
-	 * its rows (rsens.c), which the groups give (csens_to_sorted). */
+	 * or of several columns: the values held while they take an eighth
+	 * of -S, then by their hashes too, each column's (and its number),
+	 * and the node decided from sorts of its rows (rsens.c), which the
+	 * groups give with their labels or targets (csens_to_sorted). */
 	sortable = !pt->sens_hashed && pt->has_sens &&
-	    (pt->req.ld.on || pt->msvar) && !pt->req.hast &&
-	    pt->split == SPLIT_MEDIAN;
+	    (pt->req.ld.on || pt->msvar) && !pt->req.hast;
 	/* The variance of one column alone, and a regression's target: as
 	 * numbers, no dictionary (as out of core: sens_keyed, targ_keyed),
 	 * the groups carrying their sums; the node's sums checked by scale

@@ -198,6 +198,16 @@ rows_next(struct part *pt)
 			sp->rec[dm->hword] = (uint32_t)(k >> 32);
 			sp->rec[dm->kword] = (uint32_t)k;
 		}
+		if (pt->split == SPLIT_INFOGAIN)
+			sp->rec[pt->word_targ] = glabel(pt, &g);
+		else if (pt->split == SPLIT_REGRESSION) {
+			const struct dim *dm = &pt->dims[pt->nkd - 1];
+			uint64_t k =
+			    numkey_of(knum(g.tm, g.tsc, pt->targ_F));
+
+			sp->rec[dm->hword] = (uint32_t)(k >> 32);
+			sp->rec[dm->kword] = (uint32_t)k;
+		}
 		sp->rleft = g.cnt;
 	}
 	sp->rleft--;
@@ -216,8 +226,10 @@ cstream_groups(struct part *pt, struct cspool *sp)
 	pt->rk->feed = feed;
 	pt->rk->feedctx = sp;
 	if (sp->nk > 0) {
-		/* Records of the layout rows_next makes. */
-		size_t j;
+		/* Records of the layout rows_next makes: under --split the
+		 * label (mond_targ_of: word_targ) or the target's key
+		 * (targ_keyed: the last keyed dimension) last. */
+		size_t j, w = 2 * (pt->nqi + sp->nk);
 
 		for (j = 0; j < pt->nqi; j++)
 			pt->dims[j].kword = pt->nqi + j;
@@ -225,7 +237,13 @@ cstream_groups(struct part *pt, struct cspool *sp)
 			pt->dims[pt->nqi + j].hword = 2 * pt->nqi + 2 * j;
 			pt->dims[pt->nqi + j].kword = 2 * pt->nqi + 2 * j + 1;
 		}
-		sp->rec = kn_zalloc(2 * (pt->nqi + sp->nk) * sizeof(uint32_t));
+		pt->word_targ = w;
+		if (pt->targ_keyed) {
+			pt->nkd = pt->nqi + sp->nk + 1;
+			pt->dims[pt->nkd - 1].hword = w;
+			pt->dims[pt->nkd - 1].kword = w + 1;
+		}
+		sp->rec = kn_zalloc((w + 2) * sizeof(uint32_t));
 		pt->rk->rows_begin = rows_begin;
 		pt->rk->rows_next = rows_next;
 	}

@@ -599,12 +599,9 @@ dicts_check(struct part *pt)
 	 * same for any -j, whose blocks join the dictionaries in turn. */
 	if (pt->has_sens && !pt->sens_keyed && !pt->tchash)
 		snprintf(why, sizeof(why), ", the sensitive values among "
-		    "them, which --closeness, and under --split -l (but "
-		    "distinct l on one column) and --variance with -l or on "
-		    "several columns, hold in memory under --job, and "
-		    "--closeness under "
-		    "--distance hierarchical (otherwise none of them "
-		    "does)%s",
+		    "them, which --closeness holds in memory under --job, "
+		    "and under --distance hierarchical (otherwise none of "
+		    "them does)%s",
 		    pt->has_targ && !pt->targ_keyed && !pt->targ_hkey ?
 		    ", and the labels of -t, which --split infogain holds "
 		    "under --job" : "");

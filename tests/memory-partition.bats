@@ -960,7 +960,7 @@ fi
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"partition: -S 1M: too small: the reading holds more than it: the dictionaries"* ]]
 		# What holds them, so that the user can choose otherwise.
-		[[ "$output" == *"the sensitive values among them, which --closeness, and under --split -l (but distinct l on one column) and --variance with -l or on several columns, hold in memory under --job, and --closeness under --distance hierarchical (otherwise none of them does))"* ]]
+		[[ "$output" == *"the sensitive values among them, which --closeness holds in memory under --job, and under --distance hierarchical (otherwise none of them does))"* ]]
 		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 8192)) ]
 	done
 	# Entropy and recursive l key the values by hash and decide the nodes on disk by sorts (rsens.c): Rothko-T

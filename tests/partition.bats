@@ -333,7 +333,8 @@ cldcase() {
 # clvcase SEED: --variance on one column, or --split regression's
 # target, which a cuts job takes as numbers with no dictionary, and the
 # variance with l or on two columns, which it takes by hash and number
-# past what it holds: a table of 500 to 4,000 rows whose column s has up
+# past what it holds (under --split too, with labels or targets): a
+# table of 500 to 4,000 rows whose column s has up
 # to a value a row, negative and written with 0 to 3 decimals (some as
 # "1.50"), numeric QIs of many values and of few, a letter
 # (clbudgets), a column of five values for l beside the regression,
@@ -351,13 +352,15 @@ clvcase() {
 		printf "%d\t%d\t%s\t%s\t%s\t%s\n", int(rand() * 100000),
 		    int(rand() * 20), substr("abcdefgh", 1 + int(rand() * 8), 1), s,
 		    substr("pqrst", 1 + int(rand() * 5), 1), int(rand() * 60) / 4 - 3 } }' > "$dir/t"
-	case $((seed % 6)) in
+	case $((seed % 8)) in
 	0) opt=(-s s --variance 0.$((seed % 10))) ;;
 	1) opt=(-s s --variance $((seed * 7 % 40))) ;;
 	2) opt=(-t s --split regression) ;;
 	3) opt=(-t s --split regression -s e -l 2) ;;
 	4) opt=(-s s --variance 0.$((seed % 10)) -l 2 --diversity "$(echo distinct entropy | cut -d ' ' -f $((seed % 2 + 1)))") ;;
 	5) opt=(-s s,w --variance 0.$((seed % 10))) ;;
+	6) opt=(-s s -l 2 --diversity entropy --split infogain -t e) ;;
+	7) opt=(-s s --variance 0.$((seed % 10)) -l 2 --split regression -t w) ;;
 	esac
 	clbudgets "$seed" "$dir" "${opt[@]}"
 }
@@ -1201,8 +1204,8 @@ grow() {
 	CASE=cldcase randcases 1 28
 }
 
-@test "Mondrian as cluster jobs with --variance (alone, with l, on two columns) or --split regression, their numbers taken with no dictionary in the cuts jobs: the single run's output on random tables (many values, negative, of several scales, groups held and streamed)" {
-	CASE=clvcase randcases 1 18
+@test "Mondrian as cluster jobs with --variance (alone, with l, on two columns), --split regression, and l under --split, their numbers taken with no dictionary in the cuts jobs: the single run's output on random tables (many values, negative, of several scales, groups held and streamed)" {
+	CASE=clvcase randcases 1 24
 }
 
 @test "partition --job cuts, its groups streamed: the dictionary of 60,000 sensitive values, which t-closeness holds, refused past half of -S with exit 2 and what holds it; l keys them by hash: the bytes of the groups held at -S 1M" {
