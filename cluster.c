@@ -1184,8 +1184,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			kn_die("node %s: a count overflows 64 bits", id);
 		e.s = e.y = 0;
 		e.sk = 0;
-		e.sm = e.tm = 0;
-		e.ssc = e.tsc = 0;
+		e.ym = 0;
+		e.ssc = e.ysc = 0;
 		if (pt->has_sens && sens_unfield(pt, &f[2], &sbuf, &scap) ==
 		    NULL)
 			kn_die("%s:%llu: node %s: '%s' is not the values of %zu "
@@ -1209,7 +1209,7 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			    f[2].p);
 		if (tnum)
 			csens_number(pt, &cs, f[3], &r, 0, e.cnt, e.j == 0,
-			    &e.tm, &e.tsc);
+			    &e.ym, &e.ysc);
 		else if (pt->has_targ && pt->split != SPLIT_MEDIAN &&
 		    !mond_targ_id(pt, f[3], &e.y))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
@@ -1262,16 +1262,18 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	}
 	kn_reader_close(&r);
 	free(sbuf);
-	/* Held, the values are looked at for each cut of each group, the
-	 * sorts take each row a few times a dimension: the cheaper.  And
-	 * with the groups spooled, those of the hierarchies are still held
-	 * by value (cstream_groups), by hash only by leaf: the values past
-	 * them taking a quarter of -S (at most 64 bytes a group, a value's
-	 * in the node's totals). */
-	if (sortable && ((double)(sp->f != NULL ? sp->n : n) *
-	    (double)pt->sens_dict.n > 64.0 * (double)tot * (double)pt->nqi *
-	    (double)pt->nsens || (sp->f != NULL &&
-	    (hg + pt->sens_dict.n) * 64 > budget / 4)))
+	/* Held, l looks at the values for each cut of each group (but
+	 * distinct l on one column, which keeps its count as it goes, as
+	 * the variance its sums), the sorts take each row a few times a
+	 * dimension: the cheaper.  And with the groups spooled, those of
+	 * the hierarchies are still held by value (cstream_groups), by hash
+	 * only by leaf: the values past them taking a quarter of -S (at
+	 * most 64 bytes a group, a value's in the node's totals). */
+	if (sortable && ((pt->req.ld.on && (pt->nsens > 1 ||
+	    pt->req.ld.kind != KN_DIV_DISTINCT) &&
+	    (double)(sp->f != NULL ? sp->n : n) * (double)pt->sens_dict.n >
+	    64.0 * (double)tot * (double)pt->nqi * (double)pt->nsens) ||
+	    (sp->f != NULL && (hg + pt->sens_dict.n) * 64 > budget / 4)))
 		(void)csens_to_sorted(pt, &cs, sp, &gl, &n, NULL, cnt[0],
 		    ncnt[0]);
 	dicts_fit(pt);

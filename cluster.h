@@ -108,18 +108,22 @@ struct cluster {
 };
 
 /* cstream.c: a cuts job's groups past -S.  A group of the cuts job's
- * input: rows of value m / 10^sc (a hierarchy's: leaf m) in QI j, with
- * sensitive value s and label y (ids), or keyed by hash (sens_hashed)
- * the sensitive value's key sk, keyed as numbers (sens_keyed,
- * targ_keyed; csens.c) the sensitive value sm / 10^ssc, the target
- * tm / 10^tsc. */
+ * input: cnt rows of value m / 10^sc (a hierarchy's: leaf m) in QI j,
+ * with sensitive value s and label y (ids), or keyed by hash
+ * (sens_hashed) the sensitive value's key sk, or as numbers
+ * (sens_keyed, targ_keyed; csens.c) the sensitive value sm / 10^ssc
+ * and the target ym / 10^ysc. */
 struct cgroup {
 	uint32_t j, s, y;
-	int32_t sc;
+	int16_t sc;
+	int8_t ssc, ysc;
 	int64_t m;
-	uint64_t cnt, sk;
-	int64_t sm, tm;
-	int32_t ssc, tsc;
+	uint64_t cnt;
+	union {
+		uint64_t sk;
+		int64_t sm;
+	};
+	int64_t ym;
 };
 
 /* The groups spooled to a temp file, and each QI's most decimals.
@@ -218,7 +222,7 @@ void csens_line(struct part *pt, struct csens *cs, kn_str v, uint64_t cnt,
  * first, its cnt rows summed. */
 void csens_number(struct part *pt, struct csens *cs, kn_str v,
     const kn_reader *r, int sens, uint64_t cnt, int first, int64_t *m,
-    int32_t *sc);
+    int8_t *sc);
 /* l, and the variance with it or on several columns, from the
  * dictionary to the values' hashes amid the reading or at its end (the
  * node decided from sorts of its rows, rsens.c): the groups so far,

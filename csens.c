@@ -261,7 +261,7 @@ csens_line(struct part *pt, struct csens *cs, kn_str v, uint64_t cnt,
 
 void
 csens_number(struct part *pt, struct csens *cs, kn_str v, const kn_reader *r,
-    int sens, uint64_t cnt, int first, int64_t *m, int32_t *sc)
+    int sens, uint64_t cnt, int first, int64_t *m, int8_t *sc)
 {
 	int s, k = num_parse(v, m, &s);
 	const char *opt = sens ? "--variance" : "--split regression";
@@ -278,7 +278,7 @@ csens_number(struct part *pt, struct csens *cs, kn_str v, const kn_reader *r,
 		    (unsigned long long)r->lineno, cs->id, sens ? 's' : 't',
 		    sens ? pt->cl->tree.sname : pt->cl->tree.tname, (int)v.n,
 		    v.p, opt);
-	*sc = s;
+	*sc = (int8_t)s;
 	if (first)
 		num_add(sens ? &cs->num[0] : &cs->tnum, *m, s, cnt, v);
 }

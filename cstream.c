@@ -104,7 +104,7 @@ cstream_gsum(const struct part *pt, const struct cgroup *g, struct gsum *v)
 
 	v->s = x * (kn_i128)g->cnt;
 	v->ss = x * v->s;	/* within the node's sums, 2^127 */
-	v->ts = pt->targ_keyed ? knum(g->tm, g->tsc, pt->targ_F) *
+	v->ts = pt->targ_keyed ? knum(g->ym, g->ysc, pt->targ_F) *
 	    (kn_i128)g->cnt : 0;
 }
 
@@ -146,7 +146,7 @@ feed(struct part *pt, size_t j, kn_sorter *so, struct scut *sc)
 		if (pt->sens_hashed)
 			rothko_scut_seen(sc, g.sk, key);
 		mond_hex_put(line + 16 + sd, pt->targ_keyed ?
-		    numkey_of(knum(g.tm, g.tsc, pt->targ_F)) : glabel(pt, &g),
+		    numkey_of(knum(g.ym, g.ysc, pt->targ_F)) : glabel(pt, &g),
 		    td);
 		mond_hex_put(line + 16 + sd + td, g.cnt, 16);
 		kn_sort_add(so, line, (size_t)(32 + sd + td));
@@ -203,7 +203,7 @@ rows_next(struct part *pt)
 		else if (pt->split == SPLIT_REGRESSION) {
 			const struct dim *dm = &pt->dims[pt->nkd - 1];
 			uint64_t k =
-			    numkey_of(knum(g.tm, g.tsc, pt->targ_F));
+			    numkey_of(knum(g.ym, g.ysc, pt->targ_F));
 
 			sp->rec[dm->hword] = (uint32_t)(k >> 32);
 			sp->rec[dm->kword] = (uint32_t)k;
