@@ -1210,6 +1210,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		if (tnum)
 			csens_number(pt, &cs, f[3], &r, 0, e.cnt, e.j == 0,
 			    &e.ym, &e.ysc);
+		else if (pt->targ_hashed)
+			e.yk = csens_label(pt, &cs, f[3], e.j == 0);
 		else if (pt->has_targ && pt->split != SPLIT_MEDIAN &&
 		    !mond_targ_id(pt, f[3], &e.y))
 			kn_die("%s:%llu: node %s: '%s' is not a number "
@@ -1219,7 +1221,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		for (j = 0; j < 2 && e.j == 0; j++) {
 			uint32_t x = j == 0 ? e.s : e.y;
 
-			if (j == 0 ? pt->sens_keyed : pt->targ_keyed)
+			if (j == 0 ? pt->sens_keyed :
+			    pt->targ_keyed || pt->targ_hashed)
 				continue;
 			for (; ncnt[j] <= x; ncnt[j]++) {
 				cnt[j] = kn_grow(cnt[j], &ccap[j], ncnt[j],
@@ -1238,6 +1241,13 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 				    cnt[0], ncnt[0]))
 					cap = 0;
 				sortable = 0;
+			}
+			/* Infogain's labels, as out of core: held while they
+			 * take an eighth of -S, then by their hashes. */
+			if (pt->split == SPLIT_INFOGAIN && !pt->targ_hashed &&
+			    mond_targ_bytes(pt) > budget / 8) {
+				csens_labels_hashed(pt, &cs, sp, &gl, &n, &e);
+				cap = 0;
 			}
 			dicts_fit(pt);
 		}

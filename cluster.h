@@ -123,7 +123,10 @@ struct cgroup {
 		uint64_t sk;
 		int64_t sm;
 	};
-	int64_t ym;
+	union {
+		int64_t ym;
+		uint64_t yk;	/* the label's key (targ_hashed) */
+	};
 };
 
 /* The groups spooled to a temp file, and each QI's most decimals.
@@ -176,7 +179,7 @@ struct csens_check {
 	const char *id, *name;
 	char *buf, prev[16];
 	size_t cap;
-	int any;
+	int any, label;		/* label: the labels of -t */
 };
 
 /* A column's numbers: sums of the absolute values (and, sq, of the
@@ -195,8 +198,9 @@ struct csens_num {
 struct csens {
 	const char *id;
 	size_t budget;
-	/* By hash: each column's check, while so is not NULL. */
-	struct csens_check hc[KN_MAXSENS];
+	/* By hash: each column's check, and the labels', while so is not
+	 * NULL. */
+	struct csens_check hc[KN_MAXSENS], lc;
 	/* The line's keys: each column's hash (nshd), then by sorts under
 	 * the variance its number as written (nsvd), at scale scs[c]. */
 	uint64_t keys[2 * KN_MAXSENS];
@@ -234,6 +238,14 @@ void csens_number(struct part *pt, struct csens *cs, kn_str v,
 int csens_to_sorted(struct part *pt, struct csens *cs, struct cspool *sp,
     struct cgroup **gl, size_t *n, struct cgroup *e, const uint64_t *cnt0,
     size_t nc0);
+/* --split infogain's labels from the dictionary to their hashes amid the
+ * reading (targ_hashed): the groups so far, held or spooled, spooled
+ * with their labels' keys, *e given its label's; the node's labels
+ * checked one to one. */
+void csens_labels_hashed(struct part *pt, struct csens *cs, struct cspool *sp,
+    struct cgroup **gl, size_t *n, struct cgroup *e);
+/* By hash, label v's key; with first, checked. */
+uint64_t csens_label(struct part *pt, struct csens *cs, kn_str v, int first);
 /* Once the node is read (rows rows): the hashes checked, and each
  * column of numbers at its largest scale, which every number must fit
  * 64 bits at and the node's sums 2^127 (else it dies). */

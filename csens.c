@@ -48,11 +48,12 @@ check_line(const char *line, size_t len, void *ctx)
 
 	(void)len;
 	if (hc->any && memcmp(line, hc->prev, 16) == 0)
-		kn_die("node %s: two values of the sensitive column '%s' "
-		    "share the 64-bit hash %016llx, by which a cuts job "
-		    "counts distinct values: partition the table on one "
-		    "machine", hc->id, hc->name, (unsigned long long)
-		    numkey_value(mond_hex_get(line, 16)));
+		kn_die("node %s: two %s '%s' share the 64-bit hash %016llx, "
+		    "by which a cuts job counts %s: partition the table on "
+		    "one machine", hc->id, hc->label ? "labels of the column" :
+		    "values of the sensitive column", hc->name,
+		    (unsigned long long)numkey_value(mond_hex_get(line, 16)),
+		    hc->label ? "them" : "distinct values");
 	memcpy(hc->prev, line, 16);
 	hc->any = 1;
 }
@@ -84,9 +85,12 @@ num_parse(kn_str v, int64_t *m, int *sc)
 	return 1;
 }
 
-/* cnt rows of value m / 10^sc, written v. */
+/* Value m / 10^sc, written v, seen; with sum, cnt rows of it summed
+ * (the first QI's groups, which have every row once: every QI's values
+ * are seen, so that each is known to fit at the column's scale). */
 static void
-num_add(struct csens_num *cn, int64_t m, int sc, uint64_t cnt, kn_str v)
+num_add(struct csens_num *cn, int64_t m, int sc, uint64_t cnt, kn_str v,
+    int sum)
 {
 	uint64_t a = m < 0 ? (uint64_t)-(m + 1) + 1 : (uint64_t)m;
 	kn_i128 w;
@@ -99,6 +103,8 @@ num_add(struct csens_num *cn, int64_t m, int sc, uint64_t cnt, kn_str v)
 		cn->topv[sc][v.n] = '\0';
 	}
 	cn->seen[sc] = 1;
+	if (!sum)
+		return;
 	/* |m| and m^2 below 2^64 and 2^127, cnt below 2^64. */
 	if (__builtin_mul_overflow((kn_i128)a, (kn_i128)cnt, &w) ||
 	    __builtin_add_overflow(cn->a[sc], w, &cn->a[sc]) ||
@@ -250,13 +256,11 @@ csens_line(struct part *pt, struct csens *cs, kn_str v, uint64_t cnt,
 		    "past what it holds: round the column, or partition on "
 		    "one machine in memory (-a memory)", cs->id,
 		    col_name(pt, bad), (int)x[bad].n, x[bad].p);
-	if (!first)
-		return;
-	for (c = 0; c < nc; c++)
-		check_add(&cs->hc[c], cs->keys[c], x[c]);
 	for (c = 0; c < pt->nsvd; c++)
 		num_add(&cs->num[c], (int64_t)cs->keys[nc + c],
-		    cs->scs[c], cnt, x[c]);
+		    cs->scs[c], cnt, x[c], first);
+	for (c = 0; c < nc && first; c++)
+		check_add(&cs->hc[c], cs->keys[c], x[c]);
 }
 
 void
@@ -266,10 +270,15 @@ csens_number(struct part *pt, struct csens *cs, kn_str v, const kn_reader *r,
 	int s, k = num_parse(v, m, &s);
 	const char *opt = sens ? "--variance" : "--split regression";
 
+	if (k == 0 && kn_missing(v.p, v.n))
+		kn_die("%s:%llu: node %s: '%.*s' is a missing value, which %s: "
+		    "drop its rows or give them a value (%s)", r->name,
+		    (unsigned long long)r->lineno, cs->id, (int)v.n, v.p,
+		    sens ? "has no variance" : "a regression cannot fit", opt);
 	if (k == 0)
-		kn_die("%s:%llu: node %s: '%.*s' is not a number (%s)",
-		    r->name, (unsigned long long)r->lineno, cs->id, (int)v.n,
-		    v.p, opt);
+		kn_die("%s:%llu: node %s: '%.*s' %s (%s)", r->name,
+		    (unsigned long long)r->lineno, cs->id, (int)v.n, v.p,
+		    kn_dec_why(v.p, v.n, "is not a number"), opt);
 	if (k < 0)
 		kn_die("%s:%llu: node %s: -%c %s: '%.*s' does not fit 64 bits "
 		    "with at most 18 decimals, as a cuts job takes a number "
@@ -279,8 +288,59 @@ csens_number(struct part *pt, struct csens *cs, kn_str v, const kn_reader *r,
 		    sens ? pt->cl->tree.sname : pt->cl->tree.tname, (int)v.n,
 		    v.p, opt);
 	*sc = (int8_t)s;
-	if (first)
-		num_add(sens ? &cs->num[0] : &cs->tnum, *m, s, cnt, v);
+	num_add(sens ? &cs->num[0] : &cs->tnum, *m, s, cnt, v, first);
+}
+
+/* The groups held, gl[0..n), and those spooled to sp, spooled to sp
+ * anew with nk keys and nv scales, each as fix makes it (from the
+ * keys it had, if spooled). */
+static void
+respool(struct part *pt, struct cspool *sp, const struct cgroup *gl,
+    size_t n, size_t nk, size_t nv, void (*fix)(struct cgroup *,
+    uint64_t *, int32_t *, void *), void *ctx)
+{
+	struct cspool old = *sp;
+	struct cgroup g;
+	uint64_t keys[2 * KN_MAXSENS];
+	int32_t scs[KN_MAXSENS];
+	size_t i;
+
+	cstream_begin(pt, sp, nk, nv);
+	for (i = 0; i < n; i++) {
+		g = gl[i];
+		fix(&g, keys, scs, ctx);
+		cstream_put(sp, &g, keys, scs);
+	}
+	if (old.f != NULL) {
+		cstream_rewind(&old);
+		while (cstream_next(&old, &g)) {
+			memcpy(keys, old.keys, old.nk * sizeof(uint64_t));
+			memcpy(scs, old.scs, old.nv * sizeof(int32_t));
+			fix(&g, keys, scs, ctx);
+			cstream_put(sp, &g, keys, scs);
+		}
+		cstream_end(pt, &old);
+	}
+}
+
+/* The keys of each value of the dictionary, nk a value, and the scales
+ * of its numbers, nv. */
+struct vkeys {
+	const uint64_t *sk;
+	const int32_t *ss;
+	size_t nk, nv;
+};
+
+/* respool's fix: a group's value's keys in place of its id. */
+static void
+sens_keys(struct cgroup *g, uint64_t *keys, int32_t *scs, void *ctx)
+{
+	const struct vkeys *ks = ctx;
+
+	memcpy(keys, ks->sk + (size_t)g->s * ks->nk,
+	    ks->nk * sizeof(uint64_t));
+	memcpy(scs, ks->ss + (size_t)g->s * ks->nv, ks->nv * sizeof(int32_t));
+	g->s = 0;
 }
 
 int
@@ -288,8 +348,7 @@ csens_to_sorted(struct part *pt, struct csens *cs, struct cspool *sp,
     struct cgroup **gl, size_t *n, struct cgroup *e, const uint64_t *cnt0,
     size_t nc0)
 {
-	struct cspool old = *sp;
-	struct cgroup g;
+	struct vkeys ks;
 	size_t i, c, bad, nd = pt->sens_dict.n;
 	size_t nh = pt->nsens, nv = pt->req.hasv || pt->msvar ? pt->nsens : 0;
 	size_t nk = nh + nv, nshd = pt->nshd, nsvd = pt->nsvd;
@@ -322,28 +381,16 @@ csens_to_sorted(struct part *pt, struct csens *cs, struct cspool *sp,
 		split_cols(pt, kn_dict_get(&pt->sens_dict, (uint32_t)i), x);
 		for (c = 0; c < nh; c++)
 			check_add(&cs->hc[c], sk[i * nk + c], x[c]);
-		for (c = 0; c < nv && i < nc0 && cnt0[i] > 0; c++)
+		for (c = 0; c < nv; c++)
 			num_add(&cs->num[c], (int64_t)sk[i * nk + nh + c],
-			    ss[i * nv + c], cnt0[i], x[c]);
+			    ss[i * nv + c], i < nc0 ? cnt0[i] : 0, x[c],
+			    i < nc0 && cnt0[i] > 0);
 	}
-	cstream_begin(pt, sp, nk, nv);
-	for (i = 0; i < *n; i++) {
-		g = (*gl)[i];
-		g.s = 0;
-		cstream_put(sp, &g, sk + (size_t)(*gl)[i].s * nk,
-		    ss + (size_t)(*gl)[i].s * nv);
-	}
-	if (old.f != NULL) {
-		cstream_rewind(&old);
-		while (cstream_next(&old, &g)) {
-			uint32_t s = g.s;
-
-			g.s = 0;
-			cstream_put(sp, &g, sk + (size_t)s * nk,
-			    ss + (size_t)s * nv);
-		}
-		cstream_end(pt, &old);
-	}
+	ks.sk = sk;
+	ks.ss = ss;
+	ks.nk = nk;
+	ks.nv = nv;
+	respool(pt, sp, *gl, *n, nk, nv, sens_keys, &ks);
 	if (e != NULL) {
 		memcpy(cs->keys, sk + (size_t)e->s * nk, nk * sizeof(uint64_t));
 		memcpy(cs->scs, ss + (size_t)e->s * nv, nv * sizeof(int32_t));
@@ -360,6 +407,57 @@ csens_to_sorted(struct part *pt, struct csens *cs, struct cspool *sp,
 	return 1;
 }
 
+/* respool's fix: a group's label's key in place of its id. */
+static void
+label_key(struct cgroup *g, uint64_t *keys, int32_t *scs, void *ctx)
+{
+	const uint64_t *lk = ctx;
+
+	(void)keys;
+	(void)scs;
+	g->yk = lk[g->y];
+	g->y = 0;
+}
+
+uint64_t
+csens_label(struct part *pt, struct csens *cs, kn_str v, int first)
+{
+	uint64_t k = mond_sens_key(v);
+
+	(void)pt;
+	if (first)
+		check_add(&cs->lc, k, v);
+	return k;
+}
+
+void
+csens_labels_hashed(struct part *pt, struct csens *cs, struct cspool *sp,
+    struct cgroup **gl, size_t *n, struct cgroup *e)
+{
+	size_t i, nd = pt->targ_dict.n;
+	uint64_t *lk = kn_alloc((nd + 1) * sizeof(uint64_t));
+
+	cs->lc.so = kn_sort_new(NULL, 0, 1, cs->budget / 32, pt->rk->tmpdir);
+	cs->lc.id = cs->id;
+	cs->lc.name = pt->cl->tree.tname;
+	cs->lc.label = 1;
+	for (i = 0; i < nd; i++) {
+		kn_str v = kn_dict_get(&pt->targ_dict, (uint32_t)i);
+
+		lk[i] = mond_sens_key(v);
+		check_add(&cs->lc, lk[i], v);
+	}
+	/* Every dimension is streamed from the rows: all spooled. */
+	respool(pt, sp, *gl, *n, sp->nk, sp->nv, label_key, lk);
+	if (e != NULL)
+		label_key(e, NULL, NULL, lk);
+	free(lk);
+	free(*gl);
+	*gl = NULL;
+	*n = 0;
+	mond_targ_drop(pt);
+}
+
 void
 csens_end(struct part *pt, struct csens *cs, uint64_t rows)
 {
@@ -368,6 +466,8 @@ csens_end(struct part *pt, struct csens *cs, uint64_t rows)
 
 	for (c = 0; c < KN_MAXSENS && cs->hc[c].so != NULL; c++)
 		check_end(pt, &cs->hc[c]);
+	if (cs->lc.so != NULL)
+		check_end(pt, &cs->lc);
 	if (pt->has_sens && pt->sens_keyed && !pt->sens_hashed)
 		num_end(&cs->num[0], 1, pt->cl->tree.sname, rows,
 		    &pt->sens_F);

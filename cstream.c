@@ -112,7 +112,9 @@ cstream_gsum(const struct part *pt, const struct cgroup *g, struct gsum *v)
 static uint32_t
 glabel(const struct part *pt, const struct cgroup *g)
 {
-	return pt->split == SPLIT_INFOGAIN ? pt->label_rank[g->y] : g->y;
+	/* (by hash, none: label_rows) */
+	return pt->targ_hashed ? 0 : pt->split == SPLIT_INFOGAIN ?
+	    pt->label_rank[g->y] : g->y;
 }
 
 /* struct rothko's feed: the groups of dimension j, a line each: the
@@ -169,6 +171,14 @@ rows_begin(struct part *pt, size_t j)
 	cstream_rewind(sp);
 }
 
+/* Key k of keyed dimension j into record r. */
+static void
+put_key(const struct part *pt, uint32_t *r, size_t j, uint64_t k)
+{
+	r[pt->dims[j].hword] = (uint32_t)(k >> 32);
+	r[pt->dims[j].kword] = (uint32_t)k;
+}
+
 static const uint32_t *
 rows_next(struct part *pt)
 {
@@ -189,25 +199,27 @@ rows_next(struct part *pt)
 			sp->rec[g.j] = (uint32_t)(k >> 32);
 			sp->rec[pt->dims[g.j].kword] = (uint32_t)k;
 		}
-		for (c = 0; c < sp->nk; c++) {
-			const struct dim *dm = &pt->dims[pt->nqi + c];
-			uint64_t k = c < sp->nk - sp->nv ? sp->keys[c] :
-			    numkey_of(knum((int64_t)sp->keys[c],
-			    sp->scs[c - (sp->nk - sp->nv)], dm->S));
-
-			sp->rec[dm->hword] = (uint32_t)(k >> 32);
-			sp->rec[dm->kword] = (uint32_t)k;
-		}
-		if (pt->split == SPLIT_INFOGAIN)
+		for (c = 0; c < sp->nk; c++)
+			put_key(pt, sp->rec, pt->nqi + c, c < sp->nk - sp->nv ?
+			    sp->keys[c] : numkey_of(knum((int64_t)sp->keys[c],
+			    sp->scs[c - (sp->nk - sp->nv)],
+			    pt->dims[pt->nqi + c].S)));
+		/* With no keys spooled (labels by hash alone), the sensitive
+		 * value as the group carries it (mond_sens_of). */
+		if (sp->nk == 0 && pt->sens_hashed)
+			put_key(pt, sp->rec, pt->nqi, g.sk);
+		else if (sp->nk == 0 && pt->sens_keyed)
+			put_key(pt, sp->rec, pt->nqi,
+			    numkey_of(knum(g.sm, g.ssc, pt->sens_F)));
+		else if (sp->nk == 0 && pt->has_sens)
+			sp->rec[pt->word_sens] = g.s;
+		if (pt->targ_hashed)
+			put_key(pt, sp->rec, pt->nkd - 1, g.yk);
+		else if (pt->split == SPLIT_INFOGAIN)
 			sp->rec[pt->word_targ] = glabel(pt, &g);
-		else if (pt->split == SPLIT_REGRESSION) {
-			const struct dim *dm = &pt->dims[pt->nkd - 1];
-			uint64_t k =
-			    numkey_of(knum(g.ym, g.ysc, pt->targ_F));
-
-			sp->rec[dm->hword] = (uint32_t)(k >> 32);
-			sp->rec[dm->kword] = (uint32_t)k;
-		}
+		else if (pt->split == SPLIT_REGRESSION)
+			put_key(pt, sp->rec, pt->nkd - 1,
+			    numkey_of(knum(g.ym, g.ysc, pt->targ_F)));
 		sp->rleft = g.cnt;
 	}
 	sp->rleft--;
@@ -223,27 +235,33 @@ cstream_groups(struct part *pt, struct cspool *sp)
 
 	pt->keyed = 1;
 	pt->rk->streaming = 1;
-	pt->rk->feed = feed;
+	/* Labels by hash: no group carries a label, every dimension is
+	 * streamed from rows, which give their labels' keys (rcut.c's
+	 * label_rows). */
+	pt->rk->feed = pt->targ_hashed ? NULL : feed;
 	pt->rk->feedctx = sp;
-	if (sp->nk > 0) {
-		/* Records of the layout rows_next makes: under --split the
-		 * label (mond_targ_of: word_targ) or the target's key
-		 * (targ_keyed: the last keyed dimension) last. */
-		size_t j, w = 2 * (pt->nqi + sp->nk);
+	if (sp->nk > 0 || pt->targ_hashed) {
+		/* Records of the layout rows_next makes: each QI's key, the
+		 * sensitive columns' keys (or the value's id), under --split
+		 * the label (mond_targ_of: word_targ) or the label's or the
+		 * target's key (the last keyed dimension) last. */
+		size_t j, ns = sp->nk > 0 ? sp->nk : pt->sens_keyed ? 1 : 0,
+			  w = 2 * (pt->nqi + ns);
 
 		for (j = 0; j < pt->nqi; j++)
 			pt->dims[j].kword = pt->nqi + j;
-		for (j = 0; j < sp->nk; j++) {
+		for (j = 0; j < ns; j++) {
 			pt->dims[pt->nqi + j].hword = 2 * pt->nqi + 2 * j;
 			pt->dims[pt->nqi + j].kword = 2 * pt->nqi + 2 * j + 1;
 		}
-		pt->word_targ = w;
-		if (pt->targ_keyed) {
-			pt->nkd = pt->nqi + sp->nk + 1;
-			pt->dims[pt->nkd - 1].hword = w;
-			pt->dims[pt->nkd - 1].kword = w + 1;
+		pt->word_sens = w;
+		pt->word_targ = w + 1;
+		if (pt->targ_keyed || pt->targ_hashed) {
+			pt->nkd = pt->nqi + ns + 1;
+			pt->dims[pt->nkd - 1].hword = w + 2;
+			pt->dims[pt->nkd - 1].kword = w + 3;
 		}
-		sp->rec = kn_zalloc((w + 2) * sizeof(uint32_t));
+		sp->rec = kn_zalloc((w + 4) * sizeof(uint32_t));
 		pt->rk->rows_begin = rows_begin;
 		pt->rk->rows_next = rows_next;
 	}

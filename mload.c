@@ -538,8 +538,8 @@ mond_sens_drop(struct part *pt)
 
 /* What the labels or the target's values take: their dictionary, and
  * by label its rank, counts and place in a list (mond_prepare). */
-static size_t
-targ_bytes(struct part *pt)
+size_t
+mond_targ_bytes(struct part *pt)
 {
 	return kn_dict_bytes_ahead(&pt->targ_dict) +
 	    pt->targ_dict.n * (3 * sizeof(uint64_t) + sizeof(uint32_t));
@@ -572,7 +572,7 @@ dicts_check(struct part *pt)
 	 * while they take an eighth of -S at most: past that the run
 	 * knows them by their hashes alone (targ_hashed), whatever -j. */
 	if (pt->targ_hkey && !pt->targ_hashed &&
-	    targ_bytes(pt) > pt->budget / 8)
+	    mond_targ_bytes(pt) > pt->budget / 8)
 		mond_targ_drop(pt);
 	d = mond_dicts_bytes(pt);
 	if (d + ooc_reserve(pt) + c <= pt->budget)
@@ -603,11 +603,9 @@ dicts_check(struct part *pt)
 		    "and under --distance hierarchical (otherwise none of "
 		    "them does)%s",
 		    pt->has_targ && !pt->targ_keyed && !pt->targ_hkey ?
-		    ", and the labels of -t, which --split infogain holds "
-		    "under --job" : "");
+		    ", and the labels of -t" : "");
 	else if (pt->has_targ && !pt->targ_keyed && !pt->targ_hkey)
-		snprintf(why, sizeof(why), ", the labels of -t among them, "
-		    "which --split infogain holds in memory under --job");
+		snprintf(why, sizeof(why), ", the labels of -t among them");
 	/* No row is named: with -j, the blocks' values join the
 	 * dictionaries a block at a time, so the row would depend on it. */
 	mond_too_small(pt, "the reading holds more than it: the "
@@ -1709,7 +1707,7 @@ mond_dicts_bytes(struct part *pt)
 	}
 	b += kn_dict_bytes_ahead(&pt->sens_dict) +
 	    pt->sens_dict.n * (5 * sizeof(uint64_t) + sizeof(uint32_t));
-	b += targ_bytes(pt);
+	b += mond_targ_bytes(pt);
 	/* The numbers of the values (value_id): room for twice them. */
 	if (pt->req.hasv)
 		b += 2 * pt->sens_dict.n * (sizeof(kn_i128) + sizeof(int));

@@ -528,6 +528,9 @@ void mond_sens_hashed(struct part *pt, const char *tmpdir, int jobs);
 /* Drops the labels' dictionary and ranks (targ_hkey): from now on they
  * are known by their hashes (targ_hashed). */
 void mond_targ_drop(struct part *pt);
+/* What the labels or the target's values take: their dictionary, and
+ * by label its rank, counts and place in a list. */
+size_t mond_targ_bytes(struct part *pt);
 /* mond_hash_check of the labels (targ_hashed), of pt->input. */
 void mond_targ_check(struct part *pt, const char *tmpdir, int jobs);
 

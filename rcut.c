@@ -584,10 +584,10 @@ stream_cut_ordered(struct part *pt, size_t j, struct cut *best)
 		sc.last.last = 1;
 	}
 	so = kn_sort_new(NULL, 0, 1, budget, pt->rk->tmpdir);
-	if (pt->rk->feed != NULL)
-		pt->rk->feed(pt, j, so, &sc);
-	else if (pt->targ_hashed)
+	if (pt->targ_hashed)
 		sc.R.lf = label_rows(pt, j, so, &sc, budget);
+	else if (pt->rk->feed != NULL)
+		pt->rk->feed(pt, j, so, &sc);
 	else
 		stream_rows(pt, j, so, &sc, 0);
 	kn_sort_finish(so, 0, scut_line, &sc);

@@ -135,10 +135,11 @@ cuts_within() {
 	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss1")" -gt 20480 ]
 }
 
-@test "partition --job cuts, -S 4M, l-diversity, the variance and a regression's target on 'inc', distinct in each of 300,000 rows: its values by hash or as numbers, the groups spooled and streamed, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB: distinct l by sets, entropy l, two sensitive columns and the variance with l by sorts, the variance alone and the target by their sums; t-closeness, which holds them, takes over 20 MB and is refused" {
+@test "partition --job cuts, -S 4M, l-diversity, the variance, a regression's target and infogain's labels on 'inc', distinct in each of 300,000 rows: its values by hash or as numbers, the groups spooled and streamed, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB: distinct l by sets, entropy l, two sensitive columns and the variance with l by sorts, the variance alone and the target by their sums, infogain's labels by hash; t-closeness, which holds them, takes over 20 MB and is refused" {
 	local c o
 	for c in "-s inc -l 3" "-s inc -l 3 --diversity entropy" "-s inc,elevel -l 2 --diversity recursive -c 3" \
-	    "-s inc --variance 1000" "-t inc --split regression" "-s inc --variance 1000 -l 2"; do
+	    "-s inc --variance 1000" "-t inc --split regression" "-s inc --variance 1000 -l 2" \
+	    "-t inc --split infogain"; do
 		# $c is split into words on purpose.
 		# shellcheck disable=SC2206
 		o=(-q age,salary -k 10 $c --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
@@ -161,7 +162,7 @@ cuts_within() {
 	[[ "$stderr" == "partition: -S 4M: too small: a cuts job holds the dictionaries of the sensitive values, "* ]]
 }
 
-@test "partition --job cuts, l by hash: two values of a node that share a hash (a build whose hashes keep 8 bits) stop it with exit 2 and what to do, never a cut that counts them as one (distinct l by sets, entropy l and two columns by sorts); two values on many groups give the bytes of the full hash" {
+@test "partition --job cuts, l by hash: two values of a node that share a hash (a build whose hashes keep 8 bits) stop it with exit 2 and what to do, never a cut that counts them as one (distinct l by sets, entropy l and two columns by sorts, infogain's labels); two values on many groups give the bytes of the full hash" {
 	make -s -C "$ROOT" tests/partition-h8
 	local o=(-q a -k 2 -s s -l 2 --fit-rows 10 --columns a,s)
 	# 300 values: two of them share one of 256 hashes.
@@ -187,6 +188,19 @@ cuts_within() {
 		[ "$status" -eq 2 ]
 		[[ "$stderr" == "partition-h8: node r: two values of the sensitive column 's' share the 64-bit hash "* ]]
 	done
+	# So too infogain's labels, past an eighth of -S known by their
+	# hashes.
+	awk 'BEGIN { for (i = 0; i < 600; i++) printf "%d\tv%d\n", i, i % 300 }' > "$T/t"
+	local o3=(-q a -k 2 --split infogain -t s --fit-rows 10 --columns a,s)
+	: > "$T/tree"
+	partition "${o3[@]}" --job groups --tree "$T/tree" "$T/t" | LC_ALL=C sort |
+	    freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
+	run --separate-stderr "$ROOT/tests/partition-h8" "${o3[@]}" -S 64K --job cuts --tree "$T/tree" < "$T/g"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "partition-h8: node r: two labels of the column 's' share the 64-bit hash "*", by which a cuts job counts them: partition the table on one machine" ]]
+	"$ROOT/tests/partition-h8" "${o3[@]}" --job cuts --tree "$T/tree" < "$T/g" > "$T/c8"
+	partition "${o3[@]}" -S 64K --job cuts --tree "$T/tree" < "$T/g" > "$T/c"
+	cmp "$T/c" "$T/c8"
 	# Two values, each on many rows and groups: no two share a hash.
 	awk 'BEGIN { for (i = 0; i < 600; i++) printf "%d\tv%d\n", i, i % 2 }' > "$T/t"
 	: > "$T/tree"
