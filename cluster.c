@@ -1055,6 +1055,31 @@ dicts_fit(struct part *pt)
 		    "values, the labels and the hierarchies", b);
 }
 
+/* The values (sortable: -l, the variance of several columns) and
+ * infogain's labels held past an eighth of -S known by their hashes
+ * from here on, as out of core, the groups held so far (*gl, *n, *cap)
+ * or spooled to sp spooled with their keys and *e (if not NULL) given
+ * its keys; then the dictionaries checked against -S. */
+static void
+to_hashes(struct part *pt, struct csens *cs, struct cspool *sp,
+    struct cgroup **gl, size_t *n, size_t *cap, struct cgroup *e,
+    const uint64_t *cnt0, size_t nc0, int *sortable)
+{
+	size_t b = pt->budget;
+
+	if (*sortable && mond_dicts_bytes(pt) - mond_targ_bytes(pt) > b / 8) {
+		if (csens_to_sorted(pt, cs, sp, gl, n, e, cnt0, nc0))
+			*cap = 0;
+		*sortable = 0;
+	}
+	if (pt->split == SPLIT_INFOGAIN && !pt->targ_hashed &&
+	    mond_targ_bytes(pt) > b / 8) {
+		csens_labels_hashed(pt, cs, sp, gl, n, e);
+		*cap = 0;
+	}
+	dicts_fit(pt);
+}
+
 /* Cuts job (reduce), one node: its groups "QI, value, sensitive value,
  * target, count" (the same group on several lines is added), then the
  * cut mond_partition() would make, or the node's region if there is none:
@@ -1063,7 +1088,7 @@ static void
 cut_node(struct part *pt, const char *id, struct cspool *sp)
 {
 	struct cgroup *gl = NULL, e;
-	size_t n = 0, cap = 0, nf, fcap = 0, i, j, budget, grown = 0;
+	size_t n = 0, cap = 0, nf, fcap = 0, i, j, budget;
 	size_t ns0, nt0, hn = 0;
 	char *hb = NULL;
 	/* The rows of each sensitive value and target in the first QI's
@@ -1203,10 +1228,13 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			csens_number(pt, &cs, f[2], &r, 1, e.cnt, e.j == 0,
 			    &e.sm, &e.ssc);
 		else if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
-			kn_die("%s:%llu: node %s: '%s' is not a number "
-			    "(--variance)", r.name,
-			    (unsigned long long)r.lineno, id,
-			    f[2].p);
+			kn_die("%s:%llu: node %s: -s %s: '%s' %s (--variance)",
+			    r.name, (unsigned long long)r.lineno, id,
+			    pt->cl->tree.sname, f[2].p,
+			    kn_missing(f[2].p, f[2].n) ? "is a missing value, "
+			    "which has no variance: drop its rows or give them "
+			    "a value" : kn_dec_why(f[2].p, f[2].n,
+			    "is not a number"));
 		if (tnum)
 			csens_number(pt, &cs, f[3], &r, 0, e.cnt, e.j == 0,
 			    &e.ym, &e.ysc);
@@ -1232,25 +1260,10 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			cnt[j][x] += e.cnt;	/* at most dt[0] */
 		}
 		/* The dictionaries, held in either case, checked against -S
-		 * as new values take a sixteenth of it, and at the end. */
-		if ((pt->sens_dict.n != ns0 || pt->targ_dict.n != nt0) &&
-		    (grown += f[2].n + f[3].n + 64) > budget / 16) {
-			grown = 0;
-			if (sortable && mond_dicts_bytes(pt) > budget / 8) {
-				if (csens_to_sorted(pt, &cs, sp, &gl, &n, &e,
-				    cnt[0], ncnt[0]))
-					cap = 0;
-				sortable = 0;
-			}
-			/* Infogain's labels, as out of core: held while they
-			 * take an eighth of -S, then by their hashes. */
-			if (pt->split == SPLIT_INFOGAIN && !pt->targ_hashed &&
-			    mond_targ_bytes(pt) > budget / 8) {
-				csens_labels_hashed(pt, &cs, sp, &gl, &n, &e);
-				cap = 0;
-			}
-			dicts_fit(pt);
-		}
+		 * as they grow, and at the end. */
+		if (pt->sens_dict.n != ns0 || pt->targ_dict.n != nt0)
+			to_hashes(pt, &cs, sp, &gl, &n, &cap, &e, cnt[0],
+			    ncnt[0], &sortable);
 		hg += pt->dims[e.j].h != NULL;
 		/* Held while they take a quarter of -S (the ranks and groups
 		 * made of them take about twice as much again), else
@@ -1272,15 +1285,18 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	}
 	kn_reader_close(&r);
 	free(sbuf);
+	to_hashes(pt, &cs, sp, &gl, &n, &cap, NULL, cnt[0], ncnt[0],
+	    &sortable);
 	/* Held, l looks at the values for each cut of each group (but
 	 * distinct l on one column, which keeps its count as it goes, as
-	 * the variance its sums), the sorts take each row a few times a
+	 * the variance of one column its sums), and so does the variance of
+	 * several columns (their pairs), the sorts take each row a few times a
 	 * dimension: the cheaper.  And with the groups spooled, those of
 	 * the hierarchies are still held by value (cstream_groups), by hash
 	 * only by leaf: the values past them taking a quarter of -S (at
 	 * most 64 bytes a group, a value's in the node's totals). */
-	if (sortable && ((pt->req.ld.on && (pt->nsens > 1 ||
-	    pt->req.ld.kind != KN_DIV_DISTINCT) &&
+	if (sortable && ((((pt->req.ld.on && (pt->nsens > 1 ||
+	    pt->req.ld.kind != KN_DIV_DISTINCT)) || pt->msvar) &&
 	    (double)(sp->f != NULL ? sp->n : n) * (double)pt->sens_dict.n >
 	    64.0 * (double)tot * (double)pt->nqi * (double)pt->nsens) ||
 	    (sp->f != NULL && (hg + pt->sens_dict.n) * 64 > budget / 4)))

@@ -49,11 +49,11 @@ check_line(const char *line, size_t len, void *ctx)
 	(void)len;
 	if (hc->any && memcmp(line, hc->prev, 16) == 0)
 		kn_die("node %s: two %s '%s' share the 64-bit hash %016llx, "
-		    "by which a cuts job counts %s: partition the table on "
-		    "one machine", hc->id, hc->label ? "labels of the column" :
-		    "values of the sensitive column", hc->name,
-		    (unsigned long long)numkey_value(mond_hex_get(line, 16)),
-		    hc->label ? "them" : "distinct values");
+		    "by which a cuts job tells them apart: partition the "
+		    "table on one machine", hc->id, hc->label ?
+		    "labels of the column" : "values of the sensitive column",
+		    hc->name,
+		    (unsigned long long)numkey_value(mond_hex_get(line, 16)));
 	memcpy(hc->prev, line, 16);
 	hc->any = 1;
 }
@@ -209,22 +209,47 @@ split_cols(const struct part *pt, kn_str v, kn_str *x)
 	}
 }
 
+/* The name of sensitive column c. */
+static const char *
+col_name(const struct part *pt, size_t c)
+{
+	return pt->nsens > 1 ? pt->cl->tree.snames[c] : pt->cl->tree.sname;
+}
+
+/* Dies of value v of option -o column name, none of the numbers that
+ * opt asks for: missing, or not a number (why). */
+static void __attribute__((noreturn))
+not_number(const char *id, int o, const char *name, kn_str v,
+    const char *opt)
+{
+	if (kn_missing(v.p, v.n))
+		kn_die("node %s: -%c %s: '%.*s' is a missing value, which %s: "
+		    "drop its rows or give them a value (%s)", id, o, name,
+		    (int)v.n, v.p, o == 's' ? "has no variance" :
+		    "a regression cannot fit", opt);
+	kn_die("node %s: -%c %s: '%.*s' %s (%s)", id, o, name, (int)v.n, v.p,
+	    kn_dec_why(v.p, v.n, "is not a number"), opt);
+}
+
 /* The keys of the columns' values x, to keys and scs (by sorts under the
- * variance, the numbers after the hashes): 1, or 0 if a number is none
- * or does not fit 64 bits with at most 18 decimals (its column in
- * *bad). */
+ * variance, the numbers after the hashes): 1, or 0 if a number does not
+ * fit 64 bits with at most 18 decimals (its column in *bad); dies if
+ * one is none. */
 static int
-col_keys(const struct part *pt, const kn_str *x, uint64_t *keys,
-    int32_t *scs, size_t *bad)
+col_keys(const struct part *pt, const char *id, const kn_str *x,
+    uint64_t *keys, int32_t *scs, size_t *bad)
 {
 	size_t c, nc = pt->sens_sorted ? pt->nshd : 1;
 	int64_t m;
-	int sc;
+	int sc, k;
 
 	for (c = 0; c < nc; c++)
 		keys[c] = mond_sens_key(x[c]);
 	for (c = 0; c < pt->nsvd; c++) {
-		if (num_parse(x[c], &m, &sc) <= 0) {
+		if ((k = num_parse(x[c], &m, &sc)) == 0)
+			not_number(id, 's', col_name(pt, c), x[c],
+			    "--variance");
+		if (k < 0) {
 			*bad = c;
 			return 0;
 		}
@@ -232,13 +257,6 @@ col_keys(const struct part *pt, const kn_str *x, uint64_t *keys,
 		scs[c] = sc;
 	}
 	return 1;
-}
-
-/* The name of sensitive column c. */
-static const char *
-col_name(const struct part *pt, size_t c)
-{
-	return pt->nsens > 1 ? pt->cl->tree.snames[c] : pt->cl->tree.sname;
 }
 
 void
@@ -249,13 +267,13 @@ csens_line(struct part *pt, struct csens *cs, kn_str v, uint64_t cnt,
 	size_t c, bad, nc = pt->sens_sorted ? pt->nshd : 1;
 
 	split_cols(pt, v, x);
-	if (!col_keys(pt, x, cs->keys, cs->scs, &bad))
-		kn_die("node %s: -s %s: '%.*s' is not a number that fits 64 "
-		    "bits with at most 18 decimals, as a cuts job takes the "
-		    "values of --variance with -l or on several columns "
-		    "past what it holds: round the column, or partition on "
-		    "one machine in memory (-a memory)", cs->id,
-		    col_name(pt, bad), (int)x[bad].n, x[bad].p);
+	if (!col_keys(pt, cs->id, x, cs->keys, cs->scs, &bad))
+		kn_die("node %s: -s %s: '%.*s' does not fit 64 bits with at "
+		    "most 18 decimals, as a cuts job takes the values of "
+		    "--variance with -l or on several columns past what it "
+		    "holds: round the column, or partition on one machine in "
+		    "memory (-a memory)", cs->id, col_name(pt, bad),
+		    (int)x[bad].n, x[bad].p);
 	for (c = 0; c < pt->nsvd; c++)
 		num_add(&cs->num[c], (int64_t)cs->keys[nc + c],
 		    cs->scs[c], cnt, x[c], first);
@@ -270,15 +288,9 @@ csens_number(struct part *pt, struct csens *cs, kn_str v, const kn_reader *r,
 	int s, k = num_parse(v, m, &s);
 	const char *opt = sens ? "--variance" : "--split regression";
 
-	if (k == 0 && kn_missing(v.p, v.n))
-		kn_die("%s:%llu: node %s: '%.*s' is a missing value, which %s: "
-		    "drop its rows or give them a value (%s)", r->name,
-		    (unsigned long long)r->lineno, cs->id, (int)v.n, v.p,
-		    sens ? "has no variance" : "a regression cannot fit", opt);
 	if (k == 0)
-		kn_die("%s:%llu: node %s: '%.*s' %s (%s)", r->name,
-		    (unsigned long long)r->lineno, cs->id, (int)v.n, v.p,
-		    kn_dec_why(v.p, v.n, "is not a number"), opt);
+		not_number(cs->id, sens ? 's' : 't', sens ?
+		    pt->cl->tree.sname : pt->cl->tree.tname, v, opt);
 	if (k < 0)
 		kn_die("%s:%llu: node %s: -%c %s: '%.*s' does not fit 64 bits "
 		    "with at most 18 decimals, as a cuts job takes a number "
@@ -365,7 +377,8 @@ csens_to_sorted(struct part *pt, struct csens *cs, struct cspool *sp,
 	ss = kn_alloc((nd + 1) * (nv + 1) * sizeof(int32_t));
 	for (i = 0; i < nd; i++) {
 		split_cols(pt, kn_dict_get(&pt->sens_dict, (uint32_t)i), x);
-		if (!col_keys(pt, x, sk + i * nk, ss + i * nv, &bad)) {
+		if (!col_keys(pt, cs->id, x, sk + i * nk, ss + i * nv,
+		    &bad)) {
 			pt->sens_sorted = sorted;
 			pt->nshd = nshd;
 			pt->nsvd = nsvd;

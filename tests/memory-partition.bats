@@ -173,7 +173,7 @@ cuts_within() {
 	run --separate-stderr "$ROOT/tests/partition-h8" "${o[@]}" --job cuts --tree "$T/tree" < "$T/g"
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	[[ "$stderr" == "partition-h8: node r: two values of the sensitive column 's' share the 64-bit hash "*", by which a cuts job counts distinct values: partition the table on one machine" ]]
+	[[ "$stderr" == "partition-h8: node r: two values of the sensitive column 's' share the 64-bit hash "*", by which a cuts job tells them apart: partition the table on one machine" ]]
 	# So too where the node is decided from sorts (entropy l), in
 	# either column of two.
 	awk -F '\t' -v OFS='\t' '{ print $1, $2, "x" $1 % 3 }' "$T/t" > "$T/t2"
@@ -197,7 +197,7 @@ cuts_within() {
 	    freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
 	run --separate-stderr "$ROOT/tests/partition-h8" "${o3[@]}" -S 64K --job cuts --tree "$T/tree" < "$T/g"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "partition-h8: node r: two labels of the column 's' share the 64-bit hash "*", by which a cuts job counts them: partition the table on one machine" ]]
+	[[ "$stderr" == "partition-h8: node r: two labels of the column 's' share the 64-bit hash "*", by which a cuts job tells them apart: partition the table on one machine" ]]
 	"$ROOT/tests/partition-h8" "${o3[@]}" --job cuts --tree "$T/tree" < "$T/g" > "$T/c8"
 	partition "${o3[@]}" -S 64K --job cuts --tree "$T/tree" < "$T/g" > "$T/c"
 	cmp "$T/c" "$T/c8"

@@ -1089,7 +1089,7 @@ adultcase() {
 	printf 'a\ts\tw\n1\t0\t\n2\t0\t3\n3\t0\t-4\n4\t0\t5\n' > "$T/t"
 	run clmondrian "$T" 1 1 -q a -k 2 -s w --variance 0
 	[ "$status" -eq 2 ]
-	grep -q "node r: '' is a missing value, which has no variance: drop its rows or give them a value (--variance)" "$T/e2"
+	grep -q "node r: -s w: '' is a missing value, which has no variance: drop its rows or give them a value (--variance)" "$T/e2"
 }
 
 # grow OPTS...: the tree of table t in $T grown as the driver of
@@ -1243,6 +1243,26 @@ grow() {
 
 @test "Mondrian as cluster jobs with --variance (alone, with l, on two columns), --split regression, and l under --split, their numbers taken with no dictionary in the cuts jobs: the single run's output on random tables (many values, negative, of several scales, groups held and streamed)" {
 	CASE=clvcase randcases 1 24
+}
+
+@test "cluster jobs at -S 256K: values and labels go to their hashes by their dictionaries' bytes, as they grow and at the end of the reading (review: 150 rows refused as too small); a value that is no number is named, not refused as too small; a missing one is said so" {
+	awk 'BEGIN { srand(3); print "a\tb\tv\ty"
+	    for (i = 0; i < 150; i++) printf "%d\t%d\t%.3f\tL%d\n", int(rand() * 1000), int(rand() * 20), rand() * 100, i }' > "$T/t"
+	local o=(-q a,b -k 5 -s v --variance 0.1 -l 2 --split infogain -t y)
+	partition "${o[@]}" -r "$T/r1" "$T/t" > "$T/o1"
+	CUTS_S=256K clmondrian "$T" 1 1 "${o[@]}" || { cat "$T/e2"; false; }
+	tail -n +2 "$T/o1" | cmp - "$T/o2"
+	cmp "$T/r1" "$T/r2"
+	awk 'BEGIN { srand(9); print "a\tb\tv\ty"
+	    for (i = 0; i < 3000; i++) printf "%d\t%d\t%.2f\t%s\n", 100000 + i, int(rand() * 20), rand() * 1000, i == 5 ? "x" : int(rand() * 5) }' > "$T/t"
+	CUTS_S=256K run clmondrian "$T" 1 1 -q a,b -k 5 -s v,y --variance 1
+	[ "$status" -eq 2 ]
+	grep -Fx "partition: node r: -s y: 'x' is not a number (--variance)" "$T/e2"
+	awk -F '\t' -v OFS='\t' 'NR == 7 { $3 = "" } 1' "$T/t" > "$T/t2"
+	mv "$T/t2" "$T/t"
+	CUTS_S=256K run clmondrian "$T" 1 1 -q a,b -k 5 -s v --variance 1 -l 2
+	[ "$status" -eq 2 ]
+	grep -q "node r: -s v: '' is a missing value, which has no variance: drop its rows or give them a value (--variance)" "$T/e2"
 }
 
 @test "Mondrian as cluster jobs with --split infogain, its labels by hash in the cuts jobs past an eighth of -S: the single run's output on random tables (up to a label a row, alone, with l or the variance, groups held and streamed)" {
