@@ -1228,13 +1228,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			csens_number(pt, &cs, f[2], &r, 1, e.cnt, e.j == 0,
 			    &e.sm, &e.ssc);
 		else if (pt->has_sens && !mond_sens_id(pt, f[2], &e.s))
-			kn_die("%s:%llu: node %s: -s %s: '%s' %s (--variance)",
-			    r.name, (unsigned long long)r.lineno, id,
-			    pt->cl->tree.sname, f[2].p,
-			    kn_missing(f[2].p, f[2].n) ? "is a missing value, "
-			    "which has no variance: drop its rows or give them "
-			    "a value" : kn_dec_why(f[2].p, f[2].n,
-			    "is not a number"));
+			csens_not_number(&r, id, 's', pt->cl->tree.sname, f[2],
+			    "--variance");
 		if (tnum)
 			csens_number(pt, &cs, f[3], &r, 0, e.cnt, e.j == 0,
 			    &e.ym, &e.ysc);

@@ -227,6 +227,11 @@ void csens_line(struct part *pt, struct csens *cs, kn_str v, uint64_t cnt,
 void csens_number(struct part *pt, struct csens *cs, kn_str v,
     const kn_reader *r, int sens, uint64_t cnt, int first, int64_t *m,
     int8_t *sc);
+/* Dies of value v of option -o, column name, of node id (line r's, if
+ * not NULL), none of the numbers opt asks for: missing, or why not a
+ * number. */
+void __attribute__((noreturn)) csens_not_number(const kn_reader *r,
+    const char *id, int o, const char *name, kn_str v, const char *opt);
 /* l, and the variance with it or on several columns, from the
  * dictionary to the values' hashes amid the reading or at its end (the
  * node decided from sorts of its rows, rsens.c): the groups so far,

@@ -20,6 +20,7 @@
  * checked within 2^127 at the column's largest scale, known at the end,
  * as with the values held: a part's sums are then exact.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,19 +217,22 @@ col_name(const struct part *pt, size_t c)
 	return pt->nsens > 1 ? pt->cl->tree.snames[c] : pt->cl->tree.sname;
 }
 
-/* Dies of value v of option -o column name, none of the numbers that
- * opt asks for: missing, or not a number (why). */
-static void __attribute__((noreturn))
-not_number(const char *id, int o, const char *name, kn_str v,
-    const char *opt)
+void
+csens_not_number(const kn_reader *r, const char *id, int o, const char *name,
+    kn_str v, const char *opt)
 {
+	char at[64] = "";
+
+	if (r != NULL)
+		snprintf(at, sizeof(at), "%s:%llu: ", r->name,
+		    (unsigned long long)r->lineno);
 	if (kn_missing(v.p, v.n))
-		kn_die("node %s: -%c %s: '%.*s' is a missing value, which %s: "
-		    "drop its rows or give them a value (%s)", id, o, name,
-		    (int)v.n, v.p, o == 's' ? "has no variance" :
+		kn_die("%snode %s: -%c %s: '%.*s' is a missing value, which "
+		    "%s: drop its rows or give them a value (%s)", at, id, o,
+		    name, (int)v.n, v.p, o == 's' ? "has no variance" :
 		    "a regression cannot fit", opt);
-	kn_die("node %s: -%c %s: '%.*s' %s (%s)", id, o, name, (int)v.n, v.p,
-	    kn_dec_why(v.p, v.n, "is not a number"), opt);
+	kn_die("%snode %s: -%c %s: '%.*s' %s (%s)", at, id, o, name, (int)v.n,
+	    v.p, kn_dec_why(v.p, v.n, "is not a number"), opt);
 }
 
 /* The keys of the columns' values x, to keys and scs (by sorts under the
@@ -247,7 +251,7 @@ col_keys(const struct part *pt, const char *id, const kn_str *x,
 		keys[c] = mond_sens_key(x[c]);
 	for (c = 0; c < pt->nsvd; c++) {
 		if ((k = num_parse(x[c], &m, &sc)) == 0)
-			not_number(id, 's', col_name(pt, c), x[c],
+			csens_not_number(NULL, id, 's', col_name(pt, c), x[c],
 			    "--variance");
 		if (k < 0) {
 			*bad = c;
@@ -289,7 +293,7 @@ csens_number(struct part *pt, struct csens *cs, kn_str v, const kn_reader *r,
 	const char *opt = sens ? "--variance" : "--split regression";
 
 	if (k == 0)
-		not_number(cs->id, sens ? 's' : 't', sens ?
+		csens_not_number(r, cs->id, sens ? 's' : 't', sens ?
 		    pt->cl->tree.sname : pt->cl->tree.tname, v, opt);
 	if (k < 0)
 		kn_die("%s:%llu: node %s: -%c %s: '%.*s' does not fit 64 bits "

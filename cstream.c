@@ -108,6 +108,20 @@ cstream_gsum(const struct part *pt, const struct cgroup *g, struct gsum *v)
 	    (kn_i128)g->cnt : 0;
 }
 
+/* The keys of group g's sensitive number and target, keyed as numbers
+ * (sens_keyed, targ_keyed), as rcut.c reads them. */
+static uint64_t
+skey(const struct part *pt, const struct cgroup *g)
+{
+	return numkey_of(knum(g->sm, g->ssc, pt->sens_F));
+}
+
+static uint64_t
+tkey(const struct part *pt, const struct cgroup *g)
+{
+	return numkey_of(knum(g->ym, g->ysc, pt->targ_F));
+}
+
 /* The label a group carries as the groups in memory are given it. */
 static uint32_t
 glabel(const struct part *pt, const struct cgroup *g)
@@ -141,15 +155,13 @@ feed(struct part *pt, size_t j, kn_sorter *so, struct scut *sc)
 		if (pt->sens_hashed)
 			mond_hex_put(line + 16, g.sk, 16);
 		else if (pt->sens_keyed)
-			mond_hex_put(line + 16,
-			    numkey_of(knum(g.sm, g.ssc, pt->sens_F)), 16);
+			mond_hex_put(line + 16, skey(pt, &g), 16);
 		else
 			mond_hex_put(line + 16, g.s, 8);
 		if (pt->sens_hashed)
 			rothko_scut_seen(sc, g.sk, key);
-		mond_hex_put(line + 16 + sd, pt->targ_keyed ?
-		    numkey_of(knum(g.ym, g.ysc, pt->targ_F)) : glabel(pt, &g),
-		    td);
+		mond_hex_put(line + 16 + sd, pt->targ_keyed ? tkey(pt, &g) :
+		    glabel(pt, &g), td);
 		mond_hex_put(line + 16 + sd + td, g.cnt, 16);
 		kn_sort_add(so, line, (size_t)(32 + sd + td));
 	}
@@ -175,8 +187,7 @@ rows_begin(struct part *pt, size_t j)
 static void
 put_key(const struct part *pt, uint32_t *r, size_t j, uint64_t k)
 {
-	r[pt->dims[j].hword] = (uint32_t)(k >> 32);
-	r[pt->dims[j].kword] = (uint32_t)k;
+	numkey_put(r, pt->dims[j].hword, pt->dims[j].kword, k);
 }
 
 static const uint32_t *
@@ -193,12 +204,9 @@ rows_next(struct part *pt)
 			continue;
 		if (pt->dims[g.j].h != NULL)
 			sp->rec[g.j] = pt->dims[g.j].dfsrank[g.m];
-		else {
-			uint64_t k = numkey_of(gval(pt, &g));
-
-			sp->rec[g.j] = (uint32_t)(k >> 32);
-			sp->rec[pt->dims[g.j].kword] = (uint32_t)k;
-		}
+		else
+			numkey_put(sp->rec, g.j, pt->dims[g.j].kword,
+			    numkey_of(gval(pt, &g)));
 		for (c = 0; c < sp->nk; c++)
 			put_key(pt, sp->rec, pt->nqi + c, c < sp->nk - sp->nv ?
 			    sp->keys[c] : numkey_of(knum((int64_t)sp->keys[c],
@@ -209,8 +217,7 @@ rows_next(struct part *pt)
 		if (sp->nk == 0 && pt->sens_hashed)
 			put_key(pt, sp->rec, pt->nqi, g.sk);
 		else if (sp->nk == 0 && pt->sens_keyed)
-			put_key(pt, sp->rec, pt->nqi,
-			    numkey_of(knum(g.sm, g.ssc, pt->sens_F)));
+			put_key(pt, sp->rec, pt->nqi, skey(pt, &g));
 		else if (sp->nk == 0 && pt->has_sens)
 			sp->rec[pt->word_sens] = g.s;
 		if (pt->targ_hashed)
@@ -218,8 +225,7 @@ rows_next(struct part *pt)
 		else if (pt->split == SPLIT_INFOGAIN)
 			sp->rec[pt->word_targ] = glabel(pt, &g);
 		else if (pt->split == SPLIT_REGRESSION)
-			put_key(pt, sp->rec, pt->nkd - 1,
-			    numkey_of(knum(g.ym, g.ysc, pt->targ_F)));
+			put_key(pt, sp->rec, pt->nkd - 1, tkey(pt, &g));
 		sp->rleft = g.cnt;
 	}
 	sp->rleft--;
