@@ -90,6 +90,11 @@ tests/dict-check: tests/dict-check.c libkanon.a
 	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/dict-check.c \
 	    libkanon.a $(LDLIBS)
 
+# kn_tval_sort against sort(1) (tests/closeness.bats).
+tests/tval-check: tests/tval-check.c libkanon.a
+	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tval-check.c \
+	    libkanon.a $(LDLIBS)
+
 # pcount.c's counting hash and its forms against awk (tests/pcount.bats).
 tests/pcount-check: tests/pcount-check.c libkanon.a
 	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/pcount-check.c \
@@ -131,7 +136,7 @@ score.o recode.o tcdisk.o lateval.o latdisk.o mload.o: tcdisk.h extsort.h
 value.o target.o risk.o report.o regions.o rstats.o keyset.o rowpar.o \
     utility.o: kanon.h
 tests/hypo-check: hypo.h
-tests/ldiv-check tests/dict-check tests/pcount-check: kanon.h
+tests/ldiv-check tests/dict-check tests/pcount-check tests/tval-check: kanon.h
 
 # The layers (tests/layers): no object uses a symbol of a layer above its
 # own, and no .c file passes 2,000 lines.
@@ -139,7 +144,7 @@ layers: all
 	@sh tests/layers
 
 test: layers all tests/hypo-check tests/sha256-check tests/peak-rss \
-    tests/ldiv-check tests/dict-check tests/pcount-check
+    tests/ldiv-check tests/dict-check tests/pcount-check tests/tval-check
 	@tests/run
 
 # The whole suite built with ASan and UBSan, in a copy of the tree.
@@ -208,7 +213,8 @@ install: all
 
 clean:
 	rm -f $(PROGS) *.o libkanon.a tests/hypo-check tests/sha256-check tests/peak-rss \
-	    tests/ldiv-check tests/dict-check tests/pcount-check tests/partition-h8 \
+	    tests/ldiv-check tests/dict-check tests/pcount-check tests/tval-check \
+	    tests/partition-h8 \
 	    tests/mload-h8.o tests/partition-cut8 tests/mondrian-cut8.o $(FUZZ)
 	rm -rf fuzz/obj fuzz/work
 

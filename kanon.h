@@ -1158,6 +1158,10 @@ typedef struct {
 	uint64_t cnt;
 } kn_tval;
 
+/* Sorts v[0..n) by position (equal positions in no set order): by
+ * radix on the positions' bits past a few dozen, no comparisons. */
+void kn_tval_sort(kn_tval *v, size_t n);
+
 /* Prepares tc for the requirement r (r->hast set) over the counts
  * C[0..m) (copied); h is the column's hierarchy for the hierarchical
  * distance (NULL otherwise), whose leaf ids are the positions. */

@@ -236,14 +236,6 @@ order_classes(const fset *f)
 	free(cnt);
 }
 
-static int
-cmp_tval(const void *a, const void *b)
-{
-	uint32_t x = ((const kn_tval *)a)->pos, y = ((const kn_tval *)b)->pos;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Whether the n rows of groups o[i..e) of f meet l-diversity and
  * t-closeness in sensitive column s: its values' counts are gathered
  * by position (groups of one value differ in the other columns). */
@@ -262,7 +254,7 @@ sens_ok(const fset *f, size_t i, size_t e, size_t s, uint64_t n)
 		E.tv[nv++].cnt = f->cnt[o[j]];
 	}
 	if (L->ns > 1 || L->req.hast)
-		qsort(E.tv, nv, sizeof(kn_tval), cmp_tval);
+		kn_tval_sort(E.tv, nv);
 	for (j = k = 0; j < nv; j++)
 		if (k > 0 && E.tv[k - 1].pos == E.tv[j].pos)
 			E.tv[k - 1].cnt += E.tv[j].cnt;

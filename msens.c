@@ -15,14 +15,6 @@
 #include "kanon.h"
 #include "mondrian.h"
 
-static int
-cmp_tval(const void *a, const void *b)
-{
-	uint32_t x = ((const kn_tval *)a)->pos, y = ((const kn_tval *)b)->pos;
-
-	return x < y ? -1 : x > y;
-}
-
 /* With msvar: whether the current row's sensitive values are numbers;
  * dies naming the first that is not. */
 void
@@ -338,7 +330,7 @@ msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n)
 			w[i].pos = pt->tmap[j][v[i].pos];
 			w[i].cnt = v[i].cnt;
 		}
-		qsort(w, m, sizeof(kn_tval), cmp_tval);
+		kn_tval_sort(w, m);
 		for (i = k = 0; i < m; i++)
 			if (k > 0 && w[k - 1].pos == w[i].pos)
 				w[k - 1].cnt += w[i].cnt;

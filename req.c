@@ -1019,12 +1019,53 @@ kn_tclose_dict(kn_tclose *tc, const kn_req *r, const kn_dict *d,
 	*posp = pos;
 }
 
-static int
-cmp_tpos(const void *a, const void *b)
+void
+kn_tval_sort(kn_tval *v, size_t n)
 {
-	uint32_t x = ((const kn_tval *)a)->pos, y = ((const kn_tval *)b)->pos;
+	size_t cnt[2048], i, d, at, nd;
+	uint32_t all = 0;
+	kn_tval *src = v, *dst, *tmp, *x0, x;
+	int shift, bits;
 
-	return x < y ? -1 : x > y;
+	if (n < 32) {
+		for (i = 1; i < n; i++) {
+			x = v[i];
+			for (d = i; d > 0 && v[d - 1].pos > x.pos; d--)
+				v[d] = v[d - 1];
+			v[d] = x;
+		}
+		return;
+	}
+	for (i = 0; i < n; i++)
+		all |= v[i].pos;
+	/* Least significant digit first, each pass stable: 8 bits a
+	 * digit for a few thousand values, 11 above (three passes for
+	 * any position), no pass past the highest bit set. */
+	bits = n < 4096 ? 8 : 11;
+	nd = (size_t)1 << bits;
+	tmp = kn_alloc(n * sizeof(kn_tval));
+	dst = tmp;
+	for (shift = 0; shift < 32 && (all >> shift) != 0; shift += bits) {
+		memset(cnt, 0, nd * sizeof(size_t));
+		for (i = 0; i < n; i++)
+			cnt[src[i].pos >> shift & (nd - 1)]++;
+		if (cnt[src[0].pos >> shift & (nd - 1)] == n)
+			continue;
+		for (d = at = 0; d < nd; d++) {
+			size_t c = cnt[d];
+
+			cnt[d] = at;
+			at += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[src[i].pos >> shift & (nd - 1)]++] = src[i];
+		x0 = src;
+		src = dst;
+		dst = x0;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(kn_tval));
+	free(tmp);
 }
 
 int
@@ -1035,7 +1076,7 @@ kn_tclose_ids(const kn_tclose *tc, const uint32_t *pos, kn_tval *v,
 
 	for (i = 0; i < nv; i++)
 		v[i].pos = pos[v[i].pos];
-	qsort(v, nv, sizeof(kn_tval), cmp_tpos);
+	kn_tval_sort(v, nv);
 	for (i = k = 0; i < nv; i++)
 		if (k > 0 && v[k - 1].pos == v[i].pos)
 			v[k - 1].cnt += v[i].cnt;

@@ -492,14 +492,6 @@ classes_upto(struct meas *me, uint64_t seq)
 	}
 }
 
-static int
-cmp_leaf(const void *a, const void *b)
-{
-	uint32_t x = ((const kn_tval *)a)->pos, y = ((const kn_tval *)b)->pos;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The hierarchical distance: each class's leaves, read back in order. */
 static void
 measure_hier(struct meas *me)
@@ -535,7 +527,7 @@ measure_hier(struct meas *me)
 			acc[v[i].pos] = 0;
 		}
 		if (me->cmeas) {
-			qsort(v, nv, sizeof(kn_tval), cmp_leaf);
+			kn_tval_sort(v, nv);
 			ok = kn_tclose_ok(&me->tc, v, nv, me->cn, &scr, &d);
 			put_verdict(t, ok, d);
 		}

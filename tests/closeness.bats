@@ -364,3 +364,19 @@ ordered_oracle() {
 	run partition -q q -H q="$T/q.tsv" -k 1 -s s1 -l 2 "$T/m.tsv"
 	[ "$(printf '%s\n' "$output" | cut -f 5 | sort -u | wc -l)" -eq 4 ]
 }
+
+@test "kn_tval_sort (the classes' values by position, by radix past 32 of them): sorted, each pair kept, for sizes about its thresholds and positions of 1 to 32 bits (tests/tval-check)" {
+	[ -x "$ROOT/tests/tval-check" ] || make -s -C "$ROOT" tests/tval-check
+	local n b
+	for n in 0 1 2 31 32 33 255 4095 4096 4097 70000; do
+		for b in 0 1 7 8 9 11 12 22 23 31 32; do
+			awk -v n=$n -v b=$b -v seed=$((n * 40 + b)) 'BEGIN {
+			    srand(seed); m = 2 ^ b
+			    for (i = 0; i < n; i++) printf "%d %d\n", int(rand() * m) % 4294967296, i }' > "$T/in"
+			"$ROOT/tests/tval-check" < "$T/in" > "$T/got"
+			sort -n -s -k1,1 -c "$T/got" || { echo "$n pairs of $b bits: not sorted"; false; }
+			cmp <(sort "$T/in") <(sort "$T/got") ||
+			    { echo "$n pairs of $b bits: not the same pairs"; false; }
+		done
+	done
+}
