@@ -1159,7 +1159,8 @@ typedef struct {
 } kn_tval;
 
 /* Sorts v[0..n) by position (equal positions in no set order): by
- * radix on the positions' bits past a few dozen, no comparisons. */
+ * radix on the positions' bits past a few dozen, no comparisons; in
+ * one pass when they are in order. */
 void kn_tval_sort(kn_tval *v, size_t n);
 
 /* Prepares tc for the requirement r (r->hast set) over the counts

@@ -363,10 +363,38 @@ msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n)
 	return 1;
 }
 
+/* With one sensitive column under t-closeness, the node's values
+ * (stouch) in the order of their positions, so that each side's reach
+ * kn_tclose_ids in order and need no sort: checked each call, sorted
+ * once a node. */
+static void
+stouch_by_pos(struct part *pt)
+{
+	const uint32_t *pos = pt->tpos[0];
+	size_t i, n = pt->nstouch;
+
+	for (i = 1; i < n && pos[pt->stouch[i - 1]] <= pos[pt->stouch[i]];
+	    i++)
+		;
+	if (i >= n)
+		return;
+	pt->tv = kn_grow(pt->tv, &pt->tvcap, n, sizeof(kn_tval), 64);
+	for (i = 0; i < n; i++) {
+		pt->tv[i].pos = pos[pt->stouch[i]];
+		pt->tv[i].cnt = pt->stouch[i];
+	}
+	kn_tval_sort(pt->tv, n);
+	for (i = 0; i < n; i++)
+		pt->stouch[i] = (uint32_t)pt->tv[i].cnt;
+}
+
 int
 msens_side_ok(struct part *pt, const uint64_t *hist, int compl, uint64_t n)
 {
 	size_t i, m = 0;
+
+	if (pt->nsens <= 1 && pt->req.hast && pt->tpos[0] != NULL)
+		stouch_by_pos(pt);
 
 	for (i = 0; i < pt->nstouch; i++) {
 		uint32_t x = pt->stouch[i];

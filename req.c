@@ -1036,6 +1036,10 @@ kn_tval_sort(kn_tval *v, size_t n)
 		}
 		return;
 	}
+	for (i = 1; i < n && v[i - 1].pos <= v[i].pos; i++)
+		;
+	if (i == n)
+		return;
 	for (i = 0; i < n; i++)
 		all |= v[i].pos;
 	/* Least significant digit first, each pass stable: 8 bits a
