@@ -439,3 +439,19 @@ b	1" ]
 	CDPATH=/ mapred -T open -m cat t.tsv 2> err | cmp - t.tsv
 	[ ! -s err ]
 }
+
+@test "-T on a deep path whose names hold spaces: every directory above it is checked (their modes and owners from one ls), a writable one not sticky refused by its name" {
+	cd "$T"
+	head -n 50 "$ADULT" > t.tsv
+	mkdir -p "a b/c  d/e/f g"
+	mapred -T "a b/c  d/e/f g" -m cat t.tsv | cmp - t.tsv
+	chmod 0777 "a b/c  d"
+	run --separate-stderr mapred -T "a b/c  d/e/f g" -m cat t.tsv
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	[ "$stderr" = "mapred: -T a b/c  d/e/f g: $PWD/a b/c  d is not sticky, and other users may write to it: they could replace the job's files below it (kanon(7), TMPDIR): give a directory of your own, or one on a path of your own or root's" ]
+	chmod 1777 "a b/c  d"
+	chmod 0777 "a b/c  d/e/f g"
+	run --separate-stderr mapred -T "a b/c  d/e/f g" -m cat t.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "mapred: -T a b/c  d/e/f g: not sticky, and other users may write to it: they could replace the job's files in it (kanon(7), TMPDIR): give a directory of your own, or a sticky one such as /tmp" ]
+}
