@@ -440,7 +440,7 @@ b	1" ]
 	[ ! -s err ]
 }
 
-@test "-T on a deep path whose names hold spaces: every directory above it is checked (their modes and owners from one ls), a writable one not sticky refused by its name" {
+@test "-T on a deep path whose names hold spaces: every directory above it is checked (their modes and owners from one ls), a writable one not sticky refused by its name; a path that resolves to one with a newline refused (review)" {
 	cd "$T"
 	head -n 50 "$ADULT" > t.tsv
 	mkdir -p "a b/c  d/e/f g"
@@ -449,6 +449,19 @@ b	1" ]
 	run --separate-stderr mapred -T "a b/c  d/e/f g" -m cat t.tsv
 	[ "$status" -eq 2 ] && [ -z "$output" ]
 	[ "$stderr" = "mapred: -T a b/c  d/e/f g: $PWD/a b/c  d is not sticky, and other users may write to it: they could replace the job's files below it (kanon(7), TMPDIR): give a directory of your own, or one on a path of your own or root's" ]
+	# A newline in the path as resolved, through a link or the current
+	# directory (review: its ls lines were taken for the directories
+	# below it, and a writable one passed).
+	mkdir -p "n
+l/c" && chmod 0777 "n
+l/c"
+	ln -s "n
+l" nl
+	run --separate-stderr mapred -T nl/c -m cat t.tsv
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	[[ "$stderr" == "mapred: -T nl/c: the directory's path as resolved ("*") holds a newline, which is not taken: give another" ]]
+	(cd "n
+l" && run mapred -T c -m cat ../t.tsv && [ "$status" -eq 2 ])
 	chmod 1777 "a b/c  d"
 	chmod 0777 "a b/c  d/e/f g"
 	run --separate-stderr mapred -T "a b/c  d/e/f g" -m cat t.tsv
