@@ -364,9 +364,9 @@ msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n)
 }
 
 /* With one sensitive column under t-closeness, the node's values
- * (stouch) in the order of their positions, so that each side's reach
- * kn_tclose_ids in order and need no sort: checked each call, sorted
- * once a node. */
+ * (stouch) in the order of their positions, so that each side's values
+ * reach kn_tclose_ids in order and need no sort: checked each call,
+ * sorted once a node. */
 static void
 stouch_by_pos(struct part *pt)
 {
