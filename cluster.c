@@ -1234,12 +1234,10 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 			csens_number(pt, &cs, f[3], &r, 0, e.cnt, e.j == 0,
 			    &e.ym, &e.ysc);
 		else if (pt->targ_hashed)
-			e.yk = csens_label(pt, &cs, f[3], e.j == 0);
-		else if (pt->has_targ && pt->split != SPLIT_MEDIAN &&
-		    !mond_targ_id(pt, f[3], &e.y))
-			kn_die("%s:%llu: node %s: '%s' is not a number "
-			    "(--split regression)", r.name,
-			    (unsigned long long)r.lineno, id, f[3].p);
+			e.yk = csens_label(&cs, f[3], e.j == 0);
+		else if (pt->has_targ && pt->split == SPLIT_INFOGAIN)
+			/* A label held: its id (a label is never refused). */
+			(void)mond_targ_id(pt, f[3], &e.y);
 		/* By id, the rows of each value held (keyed: csens.c). */
 		for (j = 0; j < 2 && e.j == 0; j++) {
 			uint32_t x = j == 0 ? e.s : e.y;

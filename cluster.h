@@ -250,7 +250,7 @@ int csens_to_sorted(struct part *pt, struct csens *cs, struct cspool *sp,
 void csens_labels_hashed(struct part *pt, struct csens *cs, struct cspool *sp,
     struct cgroup **gl, size_t *n, struct cgroup *e);
 /* By hash, label v's key; with first, checked. */
-uint64_t csens_label(struct part *pt, struct csens *cs, kn_str v, int first);
+uint64_t csens_label(struct csens *cs, kn_str v, int first);
 /* Once the node is read (rows rows): the hashes checked, and each
  * column of numbers at its largest scale, which every number must fit
  * 64 bits at and the node's sums 2^127 (else it dies). */

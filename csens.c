@@ -437,11 +437,10 @@ label_key(struct cgroup *g, uint64_t *keys, int32_t *scs, void *ctx)
 }
 
 uint64_t
-csens_label(struct part *pt, struct csens *cs, kn_str v, int first)
+csens_label(struct csens *cs, kn_str v, int first)
 {
 	uint64_t k = mond_sens_key(v);
 
-	(void)pt;
 	if (first)
 		check_add(&cs->lc, k, v);
 	return k;

@@ -241,10 +241,9 @@ cstream_groups(struct part *pt, struct cspool *sp)
 
 	pt->keyed = 1;
 	pt->rk->streaming = 1;
-	/* Labels by hash: no group carries a label, every dimension is
-	 * streamed from rows, which give their labels' keys (rcut.c's
-	 * label_rows). */
-	pt->rk->feed = pt->targ_hashed ? NULL : feed;
+	/* (Labels by hash: no group carries a label, and rcut.c streams
+	 * every dimension from the rows, which give their labels' keys.) */
+	pt->rk->feed = feed;
 	pt->rk->feedctx = sp;
 	if (sp->nk > 0 || pt->targ_hashed) {
 		/* Records of the layout rows_next makes: each QI's key, the
