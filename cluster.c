@@ -289,7 +289,6 @@ tree_load(struct part *pt, const char *path)
 	char last;
 
 	kn_dict_init(&pt->cl->tree.ids);
-	kn_dict_init(&pt->cl->tree.sdist);
 	pt->cl->tree.path = path;
 	cnode_id(pt, "r", 1);
 	kn_reader_open(&r, path);
@@ -304,8 +303,10 @@ tree_load(struct part *pt, const char *path)
 			rest = kn_strdup(tab + 1);
 		if ((r.len > 7 && memcmp(r.line, "domain\t", 7) == 0) ||
 		    (r.len > 6 && memcmp(r.line, "scale\t", 6) == 0) ||
-		    (r.len > 6 && memcmp(r.line, "sdist\t", 6) == 0))
+		    (r.len > 6 && memcmp(r.line, "sdist\t", 6) == 0)) {
 			hx = digest_line(hx, r.line, r.len);
+			pt->cl->tree.hend = r.lineno;
+		}
 		any = 1;
 		nf = split_line(r.line, r.len, &f, &cap);
 		ty = f[0].p;
@@ -362,24 +363,15 @@ tree_load(struct part *pt, const char *path)
 			else
 				pt->targ_F = (int)F;
 		} else if (nf >= 3 && strcmp(ty, "sdist") == 0) {
-			size_t ns = pt->nsens > 0 ? pt->nsens : 1, len;
-			uint32_t x;
+			/* Checked and counted: only the cuts and solve jobs
+			 * read the values, again (sdist_set). */
+			size_t ns = pt->nsens > 0 ? pt->nsens : 1;
 
-			if (!pt->req.hast || nf != 2 + ns)
+			if (!pt->req.hast || nf != 2 + ns ||
+			    tree_u64(&f[1], &r, "a count") == 0)
 				kn_die("%s:%llu: a bad sdist line", r.name,
 				    (unsigned long long)r.lineno);
-			for (i = 3; i < nf; i++)	/* the tabs back */
-				((char *)f[i - 1].p)[f[i - 1].n] = '\t';
-			len = (size_t)(f[nf - 1].p + f[nf - 1].n - f[2].p);
-			k = pt->cl->tree.sdist.n;
-			x = kn_dict_intern(&pt->cl->tree.sdist, f[2].p, len);
-			if (x < k)
-				kn_die("%s:%llu: the sensitive value is twice in "
-				    "the distribution", r.name,
-				    (unsigned long long)r.lineno);
-			pt->cl->tree.sdn = kn_grow(pt->cl->tree.sdn,
-			    &pt->cl->tree.sdcap, x, sizeof(uint64_t), 64);
-			pt->cl->tree.sdn[x] = tree_u64(&f[1], &r, "a count");
+			pt->cl->tree.nsdist++;
 		} else if (nf == 3 && strcmp(ty, "size") == 0) {
 			uint64_t v = tree_u64(&f[2], &r, "a row count");
 
@@ -494,6 +486,7 @@ tree_load(struct part *pt, const char *path)
 		kn_die("%s: the domain, scale and sdist lines are not those "
 		    "the root's cuts job wrote (their digest differs): the "
 		    "tree was edited", path);
+	pt->cl->tree.dig = dig;
 	/* Each node but the root is kid i of the node its id extends. */
 	n = (uint32_t)pt->cl->tree.ids.n;
 	for (id = 1; id < n; id++) {
@@ -765,37 +758,98 @@ sens_unfield(struct part *pt, kn_str *f, char **buf, size_t *cap)
 	return "";
 }
 
-/* --closeness in a worker: the whole table's distribution of the
- * sensitive values, from the tree's sdist lines, in place of the node's
- * (pt->scount). */
-static void
-sdist_set(struct part *pt, const char *id)
+/* The bytes of the sensitive values held: their dictionary and what
+ * is made of each (mond_dicts_bytes's share of them). */
+static size_t
+sens_bytes(const struct part *pt)
 {
-	size_t i, n0 = pt->sens_dict.n;
+	return kn_dict_bytes_ahead(&pt->sens_dict) + pt->sens_dict.n *
+	    (5 * sizeof(uint64_t) + sizeof(uint32_t) + (pt->req.hasv ?
+	    2 * (sizeof(kn_i128) + sizeof(int)) : 0));
+}
+
+/* --closeness in a cuts or solve job: the whole table's distribution
+ * of the sensitive values in place of the node's (pt->scount), read
+ * again from the tree's sdist lines, which tree_load holds none of:
+ * each value interned as the node's are, the whole within half of -S
+ * (as the root held them), and the lines read again the ones whose
+ * digest was checked. */
+static void
+sdist_set(struct part *pt, const char *id, const char *job)
+{
+	struct cluster_tree *tr = &pt->cl->tree;
+	size_t i, n0 = pt->sens_dict.n, cap = 0, nf, len;
+	size_t ns = pt->nsens > 0 ? pt->nsens : 1;
+	size_t budget = pt->budget ? pt->budget : (size_t)64 << 20;
+	uint64_t hx = DIGEST0, got = 0, c;
+	kn_str *f = NULL, v;
+	kn_reader r;
 	uint32_t x;
 
-	if (pt->cl->tree.sdist.n == 0)
+	if (tr->nsdist == 0)
 		kn_die("%s: no sdist lines: the table's distribution of the "
 		    "sensitive values, which the root's cuts job writes with "
-		    "--closeness", pt->cl->tree.path);
+		    "--closeness", tr->path);
 	if (pt->nscount > 0)
 		memset(pt->scount, 0, pt->nscount * sizeof(uint64_t));
-	for (i = 0; i < pt->cl->tree.sdist.n; i++) {
-		kn_str v = kn_dict_get(&pt->cl->tree.sdist, (uint32_t)i);
-
+	kn_reader_open(&r, tr->path);
+	while (r.lineno < tr->hend && kn_getline(&r)) {
+		if ((r.len > 7 && memcmp(r.line, "domain\t", 7) == 0) ||
+		    (r.len > 6 && memcmp(r.line, "scale\t", 6) == 0))
+			hx = digest_line(hx, r.line, r.len);
+		if (!(r.len > 6 && memcmp(r.line, "sdist\t", 6) == 0))
+			continue;
+		hx = digest_line(hx, r.line, r.len);
+		nf = split_line(r.line, r.len, &f, &cap);
+		if (nf != 2 + ns || (c = tree_u64(&f[1], &r, "a count")) == 0)
+			kn_die("%s:%llu: a bad sdist line", r.name,
+			    (unsigned long long)r.lineno);
+		for (i = 3; i < nf; i++)	/* the tabs back */
+			((char *)f[i - 1].p)[f[i - 1].n] = '\t';
+		len = (size_t)(f[nf - 1].p + f[nf - 1].n - f[2].p);
+		v.p = f[2].p;
+		v.n = len;
 		if (!mond_sens_id(pt, v, &x))
-			kn_die("%s: sdist: '%.*s' is not a number "
-			    "(--variance)", pt->cl->tree.path, (int)v.n, v.p);
-		pt->scount[x] = pt->cl->tree.sdn[i];
+			kn_die("%s:%llu: sdist: '%.*s' is not a number "
+			    "(--variance)", r.name,
+			    (unsigned long long)r.lineno, (int)v.n, v.p);
+		/* Counted once by mond_sens_id: twice, an earlier line's. */
+		if (pt->scount[x] != 1)
+			kn_die("%s:%llu: the sensitive value is twice in the "
+			    "distribution", r.name,
+			    (unsigned long long)r.lineno);
+		pt->scount[x] = c;
+		if ((++got & 4095) == 0 || got == tr->nsdist) {
+			size_t b = sens_bytes(pt);
+
+			if (b > budget / 2) {
+				char bs[32];
+
+				mond_size(bs, sizeof(bs), b);
+				pt->budget = budget;	/* its default */
+				mond_too_small(pt, "a %s job holds the table's "
+				    "distribution of the sensitive values "
+				    "(--closeness: the %llu sdist lines of %s), "
+				    "with its node's, which take %s, more than "
+				    "half of it", job,
+				    (unsigned long long)tr->nsdist, tr->path,
+				    bs);
+			}
+		}
 	}
+	kn_reader_close(&r);
+	free(f);
+	if (got != tr->nsdist || digest_end(hx) != tr->dig)
+		kn_die("%s: the domain, scale and sdist lines differ from "
+		    "those read first: the tree changed while the job ran",
+		    tr->path);
 	for (i = 0; i < n0; i++)
 		if (pt->scount[i] == 0) {
-			kn_str v = kn_dict_get(&pt->sens_dict, (uint32_t)i);
-
+			v = kn_dict_get(&pt->sens_dict, (uint32_t)i);
 			kn_die("node %s: the sensitive value '%.*s' is not in "
 			    "the table's distribution in %s (was the tree "
 			    "grown from this table?)", id, (int)v.n, v.p,
-			    pt->cl->tree.path);
+			    tr->path);
 		}
 }
 
@@ -1332,8 +1386,10 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 		/* The table's distribution: the root's groups of a QI. */
 		for (i = 0; i < pt->nscount; i++)
 			pt->scount[i] = i < ncnt[0] ? cnt[0][i] : 0;
-	} else if (pt->req.hast)
-		sdist_set(pt, id);
+	} else if (pt->req.hast) {
+		sdist_set(pt, id, "cuts");
+		dicts_fit(pt);
+	}
 	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
 	rothko_groups_alloc(pt);
 	if (pt->has_sens)
@@ -1557,7 +1613,7 @@ worker_solve(struct part *pt, const char *id)
 		    id, (unsigned long long)pt->nrows, pt->cl->tree.path,
 		    (unsigned long long)c->n);
 	if (pt->req.hast)
-		sdist_set(pt, id);
+		sdist_set(pt, id, "solve");
 	mond_prepare(pt, pt->cl->tree.sname, pt->cl->tree.tname);
 	if (pt->has_sens)
 		msens_prepare(pt, pt->cl->tree.shier, pt->cl->tree.snames);

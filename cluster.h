@@ -77,15 +77,15 @@ struct cluster_tree {
 	uint32_t nclass;
 	int regions;		/* keep the regions' text (regions job) */
 	int classes;		/* keep the regions' bounds (classes job) */
-	/* The sensitive columns' names and hierarchies (msens_prepare);
-	 * with --closeness the whole table's distribution of their values
-	 * (sdist lines, the root's cuts job writes them): value i, the
-	 * tuple of the columns' values joined by tabs, has sdn[i] rows. */
+	/* The sensitive columns' names and hierarchies (msens_prepare).
+	 * With --closeness the tree's sdist lines (the root's cuts job
+	 * writes them) are the whole table's distribution of their values:
+	 * nsdist lines, none held; the cuts and solve jobs read them again
+	 * (to line hend, the last of the table's lines, whose digest is
+	 * dig). */
 	char *const *snames;
 	kn_hier *const *shier;
-	kn_dict sdist;
-	uint64_t *sdn;
-	size_t sdcap;
+	uint64_t nsdist, hend, dig;
 };
 
 /* The reducers: the input's lines begin with a node id, and each node's

@@ -1007,10 +1007,19 @@ adultcase() {
 	run --separate-stderr partition $o --job cuts --tree "$T/tree" < "$T/g"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"tree: the domain, scale and sdist lines are not those the root's cuts job wrote (their digest differs): the tree was edited"* ]]
+	# A value twice: its digest differs too, for every job, even those
+	# that do not read the values (all but cuts and solve).
 	{ cat "$T/lvl"; grep -m 1 '^sdist' "$T/lvl"; } > "$T/tree"
+	for j in open cuts; do
+		run --separate-stderr partition $o --job $j --tree "$T/tree" < "$T/g"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == *"tree: the domain, scale and sdist lines are not those the root's cuts job wrote (their digest differs): the tree was edited"* ]]
+	done
+	# A count of 0 is no row of the table.
+	sed 's/^sdist\t[0-9]*\t/sdist\t0\t/' "$T/lvl" > "$T/tree"
 	run --separate-stderr partition $o --job open --tree "$T/tree"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"the sensitive value is twice in the distribution"* ]]
+	[[ "$stderr" == *"tree:"*": a bad sdist line" ]]
 }
 
 @test "cluster jobs: --variance on several sensitive columns bounds their sums as one column's and as one run in memory (review: 2^33 rows bounded a value's square); the refusals name the value, the rows and the scale; one column's numbers and a regression's target, which a cuts job takes as numbers, refused past 64 bits at the column's most decimals" {
@@ -1267,6 +1276,65 @@ grow() {
 
 @test "Mondrian as cluster jobs with --split infogain, its labels by hash in the cuts jobs past an eighth of -S: the single run's output on random tables (up to a label a row, alone, with l or the variance, groups held and streamed)" {
 	CASE=cllcase randcases 1 15
+}
+
+@test "partition --job with --closeness: the tree's distribution of the sensitive values (10,000 values of 1,000 bytes) held by no task but the cuts and solve jobs, which refuse it past -S with exit 2, naming it; the groups and open jobs within -S 1M (found: every task held it)" {
+	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
+	# The rows a < 10000 have 3 short values, the others 10,000 long
+	# ones: the root cuts between them.
+	awk 'BEGIN { x = sprintf("%1000s", ""); gsub(/ /, "q", x); print "a\ts"
+	    for (i = 0; i < 20000; i++) printf "%d\t%s\n", i, i < 10000 ? "v" i % 3 : x i }' > "$T/t"
+	local o=(-q a -k 5 -s s --closeness 0.9 --fit-rows 10000 --columns a,s) rss
+	: > "$T/tree"
+	tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
+	    LC_ALL=C sort | partition "${o[@]}" -S 256M --job cuts --tree "$T/tree" > "$T/lvl"
+	cp "$T/lvl" "$T/tree"
+	[ "$(grep -c '^sdist' "$T/tree")" -eq 10003 ]
+	grep -q '^cut	r	a	9999$' "$T/tree"
+	# Map and open tasks: the lines checked and digested, not held.
+	tail -n +2 "$T/t" > "$T/rows"
+	"$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 1M --job rows --tree "$T/tree" \
+	    < "$T/rows" | LC_ALL=C sort > "$T/r"
+	[ "$(grep -c '^r\.0	' "$T/r")" -eq 10000 ]
+	rss=$(cat "$T/rss")
+	for j in open groups; do
+		"$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 1M --job $j --tree "$T/tree" \
+		    < "$T/rows" > /dev/null
+		[ "$(cat "$T/rss")" -gt "$rss" ] && rss=$(cat "$T/rss")
+	done
+	# The solve job of r.0 (3 values) holds the table's 10,003: refused
+	# at -S 8M, the node's subtree at 64M, as one run in memory cuts
+	# those rows measured against the whole table.
+	grep '^r\.0	' "$T/r" > "$T/r0"
+	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 8M \
+	    --job solve --tree "$T/tree" < "$T/r0"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "partition: -S 8M: too small: a solve job holds the table's distribution of the sensitive values (--closeness: the 10003 sdist lines of $T/tree), with its node's, which take "*", more than half of it (partition(1), -S): give a larger -S" ]]
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((8192 + 8192)) ]
+	partition "${o[@]}" --job solve --tree "$T/tree" < "$T/r0" > "$T/s0"
+	grep -q '^cut	r\.0	a	' "$T/s0"
+	grep '^r\.1	' "$T/r" | partition "${o[@]}" --job solve --tree "$T/tree" > "$T/s1"
+	cat "$T/s0" "$T/s1" >> "$T/tree"
+	"$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 1M --job classes --tree "$T/tree" \
+	    < "$T/rows" > "$T/cl"
+	[ "$(cat "$T/rss")" -gt "$rss" ] && rss=$(cat "$T/rss")
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$rss" -le $((1024 + 6144)) ]
+	# The release is one run's in memory.
+	partition -q a -k 5 -s s --closeness 0.9 "$T/t" | tail -n +2 | cmp - "$T/cl"
+	# So the cuts job of r.0 at --fit-rows 100.
+	o=(-q a -k 5 -s s --closeness 0.9 --fit-rows 100 --columns a,s)
+	cp "$T/lvl" "$T/tree"
+	partition "${o[@]}" --skip-header --job groups --tree "$T/tree" "$T/t" |
+	    LC_ALL=C sort | grep '^r\.0	' > "$T/g0"
+	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 4M \
+	    --job cuts --tree "$T/tree" < "$T/g0"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "partition: -S 4M: too small: the reading holds more than it: the dictionaries of the sensitive values, the targets and the hierarchies' labels ("*", the sensitive values among them, which --closeness holds in memory under --job, "* ]]
+	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((4096 + 8192)) ]
+	partition "${o[@]}" --job cuts --tree "$T/tree" < "$T/g0" > "$T/c0"
+	grep -q '^cut	r\.0	a	' "$T/c0"
 }
 
 @test "partition --job cuts, its groups streamed: the dictionary of 60,000 sensitive values, which t-closeness holds, refused past half of -S with exit 2 and what holds it; l keys them by hash: the bytes of the groups held at -S 1M" {
