@@ -86,6 +86,7 @@ struct cluster_tree {
 	char *const *snames;
 	kn_hier *const *shier;
 	uint64_t nsdist, hend, dig;
+	uint64_t srows, sbytes;	/* their rows, and their values' bytes */
 };
 
 /* The reducers: the input's lines begin with a node id, and each node's
@@ -180,6 +181,13 @@ struct csens_check {
 	char *buf, prev[16];
 	size_t cap;
 	int any, label;		/* label: the labels of -t */
+	/* With --closeness by hash, the table's keys in order (records of
+	 * two words, the key first: rclose.c's files), which each of the
+	 * node's must be among (csens_tables). */
+	FILE *tab;
+	uint64_t tk[2];
+	int thave;
+	const struct part *pt;
 };
 
 /* A column's numbers: sums of the absolute values (and, sq, of the
@@ -255,6 +263,70 @@ uint64_t csens_label(struct csens *cs, kn_str v, int first);
  * column of numbers at its largest scale, which every number must fit
  * 64 bits at and the node's sums 2^127 (else it dies). */
 void csens_end(struct part *pt, struct csens *cs, uint64_t rows);
+
+/* --closeness by hash: each column's check also finds the node's values
+ * among the table's (rclose.c's files: by hash, or tcmap's pairs). */
+void csens_tables(struct part *pt, struct csens *cs);
+
+/* cdist.c: the tree's lines of the whole table.  A tree line split at
+ * its tabs (which become NULs) into *f, grown as needed: the fields. */
+size_t cdist_split(char *line, size_t len, kn_str **f, size_t *cap);
+/* An unsigned field of a tree line (what it is, for the message). */
+uint64_t cdist_u64(const kn_str *f, const kn_reader *r, const char *what);
+/* The digest of the table's lines (domain, scale, sdist) in order, so
+ * that a tree whose lines were edited, added or lost is refused:
+ * CDIST_DIGEST0, each line added (without its newline), then end. */
+#define CDIST_DIGEST0 0x84222325cbf29ce4ULL
+uint64_t cdist_digest_line(uint64_t x, const char *p, size_t n);
+uint64_t cdist_digest_end(uint64_t x);
+/* Whether line p[0..n) is one of the table's (digested). */
+int cdist_table_line(const char *p, size_t n);
+/* An sdist line's fields f[0..nf): its rows (dies unless it is one,
+ * with rows), and its value (with several columns their values joined
+ * by tabs, put back) to *v. */
+uint64_t cdist_sdist(const struct part *pt, kn_str *f, size_t nf,
+    const kn_reader *r, kn_str *v);
+/* The table's distribution in place of node id's (pt->scount), held:
+ * the tree's sdist lines read again, within half of -S (job names the
+ * job for the refusal). */
+void cdist_set(struct part *pt, const char *id, const char *job);
+/* Die: the tree has no sdist line; node id's value v is not in it. */
+void __attribute__((noreturn)) cdist_none(const struct part *pt);
+void __attribute__((noreturn)) cdist_missing(const struct part *pt,
+    const char *id, kn_str v);
+
+/* The root's distribution: its first QI's groups' values and rows,
+ * sorted within an eighth of budget, summed by value into sdist lines
+ * in a temp file (path, f: n lines of rows rows). */
+struct cdist_root {
+	kn_sorter *so;
+	char *buf, *path;
+	size_t cap;
+	FILE *f;
+	uint64_t n, rows;
+};
+void cdist_root_begin(struct part *pt, struct cdist_root *dr, size_t budget);
+void cdist_root_add(struct cdist_root *dr, kn_str v, uint64_t cnt);
+void cdist_root_end(struct part *pt, struct cdist_root *dr);
+/* Writes the sdist lines to fp, each added to digest x: the digest. */
+uint64_t cdist_root_write(struct part *pt, struct cdist_root *dr, FILE *fp,
+    uint64_t x);
+void cdist_root_free(struct cdist_root *dr);
+/* By hash (tchash, tcord as --distance): rclose.c's files of each
+ * column, from the root's sdist lines (dr) or the tree's (NULL), which
+ * count rows rows. */
+void cdist_files(struct part *pt, struct cdist_root *dr, uint64_t rows);
+/* Under the ordered distance, node id's spooled groups keyed by the
+ * positions of their values (tcmap), and tcf opened. */
+void cdist_positions(struct part *pt, struct cspool *sp, const char *id);
+
+/* Whether the tree's distribution takes more than an eighth of budget
+ * held (it then goes by hash). */
+int cdist_big(const struct part *pt, size_t budget);
+/* A node in memory (the solve job, node id), its values held (after
+ * msens_prepare): the table's distribution by hash (cdist_files), each
+ * value found in it, the node's own kn_tclose (rclose_local). */
+void cdist_local(struct part *pt, const char *id);
 
 /* The names of the jobs, by JOB_*. */
 extern const char *const cluster_job_names[];

@@ -57,6 +57,20 @@ check_line(const char *line, size_t len, void *ctx)
 		    (unsigned long long)numkey_value(mond_hex_get(line, 16)));
 	memcpy(hc->prev, line, 16);
 	hc->any = 1;
+	if (hc->tab != NULL) {
+		uint64_t k = mond_hex_get(line, 16);
+		kn_str v = { line + 16, len - 16 };
+
+		while (!hc->thave || hc->tk[0] < k) {
+			if (fread(hc->tk, sizeof(hc->tk), 1, hc->tab) != 1) {
+				hc->thave = 0;
+				break;
+			}
+			hc->thave = 1;
+		}
+		if (!hc->thave || hc->tk[0] != k)
+			cdist_missing(hc->pt, hc->id, v);
+	}
 }
 
 static void
@@ -65,8 +79,25 @@ check_end(struct part *pt, struct csens_check *hc)
 	kn_sort_finish(hc->so, 1, check_line, hc);
 	mond_sort_done(pt, hc->so);
 	hc->so = NULL;
+	if (hc->tab != NULL)
+		fclose(hc->tab);
+	hc->tab = NULL;
 	free(hc->buf);
 	hc->buf = NULL;
+}
+
+void
+csens_tables(struct part *pt, struct csens *cs)
+{
+	size_t c;
+	const char *f;
+
+	for (c = 0; c < pt->nshd && cs->hc[c].so != NULL; c++) {
+		f = pt->tcord ? pt->tcmap[c] : pt->tcpath[c];
+		if ((cs->hc[c].tab = kn_tmp_open(f, "rb")) == NULL)
+			kn_die_sys("%s", f);
+		cs->hc[c].pt = pt;
+	}
 }
 
 /* ---- numbers: their sums by scale ---------------------------------- */

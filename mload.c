@@ -1741,7 +1741,7 @@ mond_too_small(const struct part *pt, const char *fmt, ...)
 
 /* ---- the hashes of the sensitive values (sens_hashed) ------------- */
 
-struct hcheck {
+struct mond_hcheck {
 	kn_sorter *so;
 	const char *col;
 	int any, targ;
@@ -1762,34 +1762,36 @@ struct hcheck {
 	unsigned __int128 P;
 };
 
-/* A distinct sensitive value: its hash to the sort, and with out its
- * rows. */
-static void
-hcheck_value(const kn_fsrow *row, void *ctx)
+void
+mond_hcheck_add(struct mond_hcheck *hc, kn_str v, uint64_t cnt)
 {
-	struct hcheck *hc = ctx;
 	/* With out, the value's key on the records (keyed_value), whose
 	 * order the file has. */
-	uint64_t h = hc->out != NULL ? mond_sens_key(row->key[0]) :
-	    sens_hash(row->key[0]);
+	uint64_t h = hc->out != NULL ? mond_sens_key(v) : sens_hash(v);
 	char line[32];
 	size_t i, n;
 
 	for (i = 0; hc->ord[0] != NULL && i < 2; i++) {
 		if (i == 0 && (!hc->numeric || !(hc->numeric =
-		    tcd_numeric(row->key[0].p, row->key[0].n))))
+		    tcd_numeric(v.p, v.n))))
 			continue;
-		n = tcd_order_key(row->key[0].p, row->key[0].n, i == 0,
-		    &hc->kb, &hc->kcap);
+		n = tcd_order_key(v.p, v.n, i == 0, &hc->kb, &hc->kcap);
 		hc->kb = kn_grow(hc->kb, &hc->kcap, n + 33, 1, 256);
 		hc->kb[n] = '\t';
 		mond_hex_put(hc->kb + n + 1, h, 16);
-		mond_hex_put(hc->kb + n + 17, row->cnt, 16);
+		mond_hex_put(hc->kb + n + 17, cnt, 16);
 		kn_sort_add(hc->ord[i], hc->kb, n + 33);
 	}
 	mond_hex_put(line, h, 16);
-	mond_hex_put(line + 16, row->cnt, 16);
+	mond_hex_put(line + 16, cnt, 16);
 	kn_sort_add(hc->so, line, hc->out != NULL ? 32 : 16);
+}
+
+/* A distinct sensitive value of the input, with its rows. */
+static void
+hcheck_value(const kn_fsrow *row, void *ctx)
+{
+	mond_hcheck_add(ctx, row->key[0], row->cnt);
 }
 
 void
@@ -1806,7 +1808,7 @@ mond_hash_dup(const char *col, uint64_t h, int targ)
 static void
 hcheck_hash(const char *line, size_t len, void *ctx)
 {
-	struct hcheck *hc = ctx;
+	struct mond_hcheck *hc = ctx;
 
 	if (len >= sizeof(hc->last) && hc->any &&
 	    memcmp(line, hc->last, sizeof(hc->last)) == 0)
@@ -1830,7 +1832,7 @@ hcheck_hash(const char *line, size_t len, void *ctx)
 static void
 hcheck_order(const char *line, size_t len, void *ctx)
 {
-	struct hcheck *hc = ctx;
+	struct mond_hcheck *hc = ctx;
 	uint64_t h = mond_hex_get(line + len - 32, 16);
 	uint64_t C = mond_hex_get(line + len - 16, 16);
 	struct rcpos r;
@@ -1851,7 +1853,7 @@ hcheck_order(const char *line, size_t len, void *ctx)
 static void
 hcheck_pair(const char *line, size_t len, void *ctx)
 {
-	struct hcheck *hc = ctx;
+	struct mond_hcheck *hc = ctx;
 	uint64_t r[2] = { mond_hex_get(line, 16), mond_hex_get(line + 16, 16) };
 
 	(void)len;
@@ -1870,7 +1872,7 @@ mond_sort_done(struct part *pt, kn_sorter *so)
 /* Under the ordered distance, the positions of column tcol's values:
  * its records to tcpath[tcol], the pairs to tcmap[tcol]. */
 static void
-hcheck_positions(struct part *pt, struct hcheck *hc, long tcol,
+hcheck_positions(struct part *pt, struct mond_hcheck *hc, long tcol,
     const char *tmpdir)
 {
 	int i = hc->numeric ? 0 : 1;
@@ -1895,6 +1897,51 @@ hcheck_positions(struct part *pt, struct hcheck *hc, long tcol,
 	hc->map = NULL;
 }
 
+struct mond_hcheck *
+mond_hcheck_new(struct part *pt, const char *name, int targ, long tcol,
+    const char *tmpdir)
+{
+	struct mond_hcheck *hc = kn_zalloc(sizeof(*hc));
+
+	hc->col = name;
+	hc->targ = targ;
+	if (tcol >= 0) {
+		pt->tcpath[tcol] = kn_tmp_new(tmpdir);
+		hc->oname = pt->tcpath[tcol];
+		if ((hc->out = kn_tmp_open(hc->oname, "wb")) == NULL)
+			kn_die_sys("%s", hc->oname);
+	}
+	hc->so = kn_sort_new(NULL, 0, 1, pt->budget / (tcol >= 0 &&
+	    pt->tcord ? 8 : 4), tmpdir);
+	if (tcol >= 0 && pt->tcord) {
+		hc->numeric = 1;
+		hc->ord[0] = kn_sort_new(NULL, 0, 1, pt->budget / 16, tmpdir);
+		hc->ord[1] = kn_sort_new(NULL, 0, 1, pt->budget / 16, tmpdir);
+	}
+	return hc;
+}
+
+uint64_t
+mond_hcheck_end(struct part *pt, struct mond_hcheck *hc, long tcol,
+    const char *tmpdir)
+{
+	uint64_t rows;
+
+	kn_sort_finish(hc->so, 0, hcheck_hash, hc);
+	if (hc->ord[0] != NULL)
+		hcheck_positions(pt, hc, tcol, tmpdir);
+	free(hc->kb);
+	if (hc->out != NULL) {
+		if (fflush(hc->out) != 0 || ferror(hc->out))
+			kn_die_sys("writing temp file %s", hc->oname);
+		fclose(hc->out);
+	}
+	mond_sort_done(pt, hc->so);
+	rows = hc->rows;
+	free(hc);
+	return rows;
+}
+
 void
 mond_hash_check(struct part *pt, kn_input *in, const char *columns,
     size_t scol, const char *name, int targ, int canon, const char *tmpdir,
@@ -1903,7 +1950,8 @@ mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 	kn_table t;
 	kn_countspec cs;
 	kn_dict dict;
-	struct hcheck hc;
+	struct mond_hcheck *hc;
+	uint64_t rows;
 
 	kn_input_open(in, &t, columns);
 	kn_table_carry(&t, &scol, 1, 1);
@@ -1917,41 +1965,16 @@ mond_hash_check(struct part *pt, kn_input *in, const char *columns,
 	cs.key = &scol;
 	cs.dict = &dict;
 	cs.jobs = jobs;
-	memset(&hc, 0, sizeof(hc));
-	hc.col = name;
-	hc.targ = targ;
-	if (tcol >= 0) {
-		pt->tcpath[tcol] = kn_tmp_new(tmpdir);
-		hc.oname = pt->tcpath[tcol];
-		if ((hc.out = kn_tmp_open(hc.oname, "wb")) == NULL)
-			kn_die_sys("%s", hc.oname);
-	}
-	hc.so = kn_sort_new(NULL, 0, 1, pt->budget / (tcol >= 0 &&
-	    pt->tcord ? 8 : 4), tmpdir);
-	if (tcol >= 0 && pt->tcord) {
-		hc.numeric = 1;
-		hc.ord[0] = kn_sort_new(NULL, 0, 1, pt->budget / 16, tmpdir);
-		hc.ord[1] = kn_sort_new(NULL, 0, 1, pt->budget / 16, tmpdir);
-	}
+	hc = mond_hcheck_new(pt, name, targ, tcol, tmpdir);
 	kn_freq(&t, &cs, NULL, pt->budget / 2, tmpdir, hcheck_value,
-	    &hc, NULL);
-	kn_sort_finish(hc.so, 0, hcheck_hash, &hc);
-	if (hc.ord[0] != NULL)
-		hcheck_positions(pt, &hc, tcol, tmpdir);
-	free(hc.kb);
-	if (hc.out != NULL) {
-		if (fflush(hc.out) != 0 || ferror(hc.out))
-			kn_die_sys("writing temp file %s", hc.oname);
-		fclose(hc.out);
-		/* The rows counted again are the rows read. */
-		if (hc.rows != pt->tcn)
-			kn_die("-s %s: %llu rows on the second reading of the "
-			    "input, %llu on the first: the input changed "
-			    "while it was read", name,
-			    (unsigned long long)hc.rows,
-			    (unsigned long long)pt->tcn);
-	}
-	mond_sort_done(pt, hc.so);
+	    hc, NULL);
+	rows = mond_hcheck_end(pt, hc, tcol, tmpdir);
+	/* The rows counted again are the rows read. */
+	if (tcol >= 0 && rows != pt->tcn)
+		kn_die("-s %s: %llu rows on the second reading of the "
+		    "input, %llu on the first: the input changed while it "
+		    "was read", name, (unsigned long long)rows,
+		    (unsigned long long)pt->tcn);
 	kn_dict_free(&dict);
 	kn_table_free(&t);
 }

@@ -488,6 +488,15 @@ void mond_hash_dup(const char *col, uint64_t h, int targ)
 void mond_hash_check(struct part *pt, kn_input *in, const char *columns,
     size_t scol, const char *name, int targ, int canon, const char *tmpdir,
     int jobs, long tcol);
+/* mond_hash_check's steps, for values from elsewhere (a cluster's
+ * tree): each distinct value v of column name with its cnt rows added
+ * once, in any order; end returns the rows added up (with tcol >= 0). */
+struct mond_hcheck;
+struct mond_hcheck *mond_hcheck_new(struct part *pt, const char *name,
+    int targ, long tcol, const char *tmpdir);
+void mond_hcheck_add(struct mond_hcheck *hc, kn_str v, uint64_t cnt);
+uint64_t mond_hcheck_end(struct part *pt, struct mond_hcheck *hc, long tcol,
+    const char *tmpdir);
 /*
  * t-closeness: the cuts of an ordered dimension found too far from the
  * table (the last MOND_NFAR judged), each its left rows and the greatest

@@ -151,7 +151,7 @@ clmondrian() {
 	done
 	mapred -n "$n" -r "$r" \
 	    -m "partition $o --skip-header --job rows --tree $dir/tree" \
-	    -R "partition $o --job solve --tree $dir/tree" \
+	    -R "partition $o ${SOLVE_S:+-S $SOLVE_S} --job solve --tree $dir/tree" \
 	    "$dir/t" > "$dir/solved" 2> "$dir/e2" || return
 	cat "$dir/solved" >> "$dir/tree"
 	mapred -n "$n" -m "partition $o --skip-header --job classes --tree $dir/tree" \
@@ -274,7 +274,8 @@ cltcase() {
 # clbudgets SEED DIR OPTS...: table DIR/t (numbers a and b, c a letter
 # a to h) with OPTS in memory and as cluster jobs: its QIs in three ways
 # by SEED (c by a hierarchy of three groups), -k 1 to 6, the cuts jobs
-# at -S 256K (groups streamed), 1M or the default, --fit-rows 20 to 79:
+# at -S 256K (groups streamed), 1M or the default (with CLSOLVE set, the
+# solve jobs too), --fit-rows 20 to 79:
 # the single run's table and regions, or both short of the
 # requirements.
 clbudgets() {
@@ -290,7 +291,7 @@ clbudgets() {
 	opt+=(-k $((1 + seed % 6)) "$@")
 	partition "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
 	st1=$?
-	CUTS_S=$S clmondrian "$dir" $((seed % 3 + 1)) $((seed % 2 + 1)) \
+	CUTS_S=$S SOLVE_S=${CLSOLVE:+$S} clmondrian "$dir" $((seed % 3 + 1)) $((seed % 2 + 1)) \
 	    "${opt[@]}" --fit-rows $((seed * 7 % 60 + 20))
 	st2=$?
 	clcompare "$seed" "$dir" "$st1" "$st2" "" "${opt[@]}"
@@ -328,6 +329,41 @@ cldcase() {
 	6) opt=(-s s2,s -l 2 --diversity entropy) ;;
 	esac
 	clbudgets "$seed" "$dir" "${opt[@]}"
+}
+
+# clccase SEED: t-closeness (the equal and the ordered distance, one
+# column or two, with l), which a cuts job measures by the values'
+# hashes against the table's distribution in rclose.c's files past what
+# it holds, or when holding them would cost more than sorts: a table of
+# 500 to 4,000 rows whose sensitive values are many (up to one a row),
+# most following a (so that t binds), some numbers written several ways
+# (one value to t-closeness), a second
+# column of three values with backslashes, numeric QIs of many values
+# and of few, a letter (clbudgets).
+clccase() {
+	local seed=$1 dir="$T/c$1" t
+	local -a opt
+	mkdir -p "$dir"
+	awk -v seed="$seed" 'BEGIN { srand(seed); n = 500 + int(rand() * 3500)
+	    m = int(n * (0.02 + rand())) + 1; print "a\tb\tc\ts\ts2"
+	    for (i = 0; i < n; i++) {
+		a = int(rand() * 100000)
+		v = rand() < 0.6 ? int(a * m / 100000) : int(rand() * m)
+		f = int(rand() * 4)
+		s = f == 0 ? "0" v : f == 1 ? v ".0" : f == 2 ? "v" v : v
+		x = int(3 * rand())
+		printf "%d\t%d\t%s\t%s\t%s\n", a,
+		    int(rand() * 20), substr("abcdefgh", 1 + int(rand() * 8), 1), s,
+		    x == 0 ? "v" : x == 1 ? "v\\t" : "w\\" } }' > "$dir/t"
+	t=$(echo 0.05 0.1 0.2 0.35 | cut -d ' ' -f $((seed % 4 + 1)))
+	case $((seed % 5)) in
+	0) opt=(-s s --closeness "$t") ;;
+	1) opt=(-s s --closeness "$t" --distance ordered) ;;
+	2) opt=(-s s,s2 --closeness "$t") ;;
+	3) opt=(-s s2,s --closeness "$t" --distance ordered) ;;
+	4) opt=(-s s --closeness "$t" --distance ordered -l 2) ;;
+	esac
+	CLSOLVE=1 clbudgets "$seed" "$dir" "${opt[@]}"
 }
 
 # clvcase SEED: --variance on one column, or --split regression's
@@ -407,7 +443,7 @@ checkseeds() {
 # from the bats traps that slow every command of a long loop.
 randcases() {
 	local mid=$((($1 + $2) / 2)) p1 p2 s1=0 s2=0
-	export -f gencase caseopts checkcase ooccase scase clmondrian clcompare clcase cltcase clscase clbudgets cldcase clvcase cllcase \
+	export -f gencase caseopts checkcase ooccase scase clmondrian clcompare clcase cltcase clscase clbudgets cldcase clccase clvcase cllcase \
 	    checkseeds
 	export T BATS_TEST_DIRNAME CASE
 	bash -c 'checkseeds "$@"' bash "$1" "$mid" > "$T/half1" 2>&1 &
@@ -1250,6 +1286,10 @@ grow() {
 	CASE=cldcase randcases 1 28
 }
 
+@test "Mondrian as cluster jobs with t-closeness (equal and ordered distance, one column or two, with l), its values by hash in the cuts jobs past what they hold or where holding costs more: the single run's output on random tables (many values, numbers written several ways, groups held and streamed)" {
+	CASE=clccase randcases 1 20
+}
+
 @test "Mondrian as cluster jobs with --variance (alone, with l, on two columns), --split regression, and l under --split, their numbers taken with no dictionary in the cuts jobs: the single run's output on random tables (many values, negative, of several scales, groups held and streamed)" {
 	CASE=clvcase randcases 1 24
 }
@@ -1278,7 +1318,7 @@ grow() {
 	CASE=cllcase randcases 1 15
 }
 
-@test "partition --job with --closeness: the tree's distribution of the sensitive values (10,000 values of 1,000 bytes) held by no task but the cuts and solve jobs, which refuse it past -S with exit 2, naming it; the groups and open jobs within -S 1M (found: every task held it)" {
+@test "partition --job with --closeness: the tree's distribution of the sensitive values (10,000 values of 1,000 bytes) held by no task but the cuts and solve jobs, which take it by hash in sorted files past an eighth of -S: the bytes of -S 1G; the groups and open jobs within -S 1M (found: every task held it)" {
 	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
 	# The rows a < 10000 have 3 short values, the others 10,000 long
 	# ones: the root cuts between them.
@@ -1302,17 +1342,15 @@ grow() {
 		    < "$T/rows" > /dev/null
 		[ "$(cat "$T/rss")" -gt "$rss" ] && rss=$(cat "$T/rss")
 	done
-	# The solve job of r.0 (3 values) holds the table's 10,003: refused
-	# at -S 8M, the node's subtree at 64M, as one run in memory cuts
-	# those rows measured against the whole table.
+	# The solve job of r.0 (3 values) measures them against the table's
+	# 10,003: held at -S 1G, by hash in sorted files at -S 8M, the same
+	# bytes, as one run in memory cuts those rows.
 	grep '^r\.0	' "$T/r" > "$T/r0"
-	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 8M \
-	    --job solve --tree "$T/tree" < "$T/r0"
-	[ "$status" -eq 2 ]
-	[ -z "$output" ]
-	[[ "$stderr" == "partition: -S 8M: too small: a solve job holds the table's distribution of the sensitive values (--closeness: the 10003 sdist lines of $T/tree), with its node's, which take "*", more than half of it (partition(1), -S): give a larger -S" ]]
+	"$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 8M --job solve --tree "$T/tree" \
+	    < "$T/r0" > "$T/s8"
 	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((8192 + 8192)) ]
-	partition "${o[@]}" --job solve --tree "$T/tree" < "$T/r0" > "$T/s0"
+	partition "${o[@]}" -S 1G --job solve --tree "$T/tree" < "$T/r0" > "$T/s0"
+	cmp "$T/s0" "$T/s8"
 	grep -q '^cut	r\.0	a	' "$T/s0"
 	grep '^r\.1	' "$T/r" | partition "${o[@]}" --job solve --tree "$T/tree" > "$T/s1"
 	cat "$T/s0" "$T/s1" >> "$T/tree"
@@ -1322,45 +1360,62 @@ grow() {
 	[ -n "${ASAN_OPTIONS:-}" ] || [ "$rss" -le $((1024 + 6144)) ]
 	# The release is one run's in memory.
 	partition -q a -k 5 -s s --closeness 0.9 "$T/t" | tail -n +2 | cmp - "$T/cl"
-	# So the cuts job of r.0 at --fit-rows 100.
+	# The cuts job of r.0 at --fit-rows 100 takes its values by hash,
+	# and the table's from the tree into sorted files, within -S 4M:
+	# the bytes of the default -S.
 	o=(-q a -k 5 -s s --closeness 0.9 --fit-rows 100 --columns a,s)
 	cp "$T/lvl" "$T/tree"
 	partition "${o[@]}" --skip-header --job groups --tree "$T/tree" "$T/t" |
 	    LC_ALL=C sort | grep '^r\.0	' > "$T/g0"
-	run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 4M \
-	    --job cuts --tree "$T/tree" < "$T/g0"
-	[ "$status" -eq 2 ]
-	[ -z "$output" ]
-	[[ "$stderr" == "partition: -S 4M: too small: the reading holds more than it: the dictionaries of the sensitive values, the targets and the hierarchies' labels ("*", the sensitive values among them, which --closeness holds in memory under --job, "* ]]
+	"$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 4M --job cuts --tree "$T/tree" \
+	    < "$T/g0" > "$T/c4"
 	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((4096 + 8192)) ]
 	partition "${o[@]}" --job cuts --tree "$T/tree" < "$T/g0" > "$T/c0"
+	cmp "$T/c0" "$T/c4"
 	grep -q '^cut	r\.0	a	' "$T/c0"
 }
 
-@test "partition --job cuts, its groups streamed: the dictionary of 60,000 sensitive values, which t-closeness holds, refused past half of -S with exit 2 and what holds it; l keys them by hash: the bytes of the groups held at -S 1M" {
+@test "partition --job cuts, its groups streamed: 60,000 sensitive values under t-closeness (each distance, one column and two) known by their hashes past an eighth of -S, the table's distribution in rclose.c's files: the bytes of -S 1G at -S 1M, and long values within -S 512K (found by review: 78 MB held at -S 8M with exit 0; then refused); l keys them by hash: the bytes of the groups held at -S 1M" {
 	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
-	awk 'BEGIN { print "a\ts"; for (i = 0; i < 60000; i++) printf "%d\tv%d\n", i, i }' > "$T/t"
-	local o=(-q a -k 5 -s s --closeness 0.5 --fit-rows 100 --columns a,s)
-	: > "$T/tree"
-	tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
-	    LC_ALL=C sort | freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
-	run --separate-stderr partition "${o[@]}" -S 1M --job cuts --tree "$T/tree" < "$T/g"
-	[ "$status" -eq 2 ]
-	[ -z "$output" ]
-	[[ "$stderr" == "partition: -S 1M: too small: a cuts job holds the dictionaries of the sensitive values, the labels and the hierarchies, which take "*" more than half of it (partition(1), -S): give a larger -S" ]]
+	awk 'BEGIN { srand(4); print "a\ts\tu"; for (i = 0; i < 60000; i++) printf "%d\tv%d\t%d\n", i, i, int(rand() * 40) }' > "$T/t"
+	local o d sc
+	for d in equal ordered; do
+		for sc in s s,u; do
+			o=(-q a -k 5 -s $sc --closeness 0.5 --distance $d --fit-rows 100 --columns a,s,u)
+			: > "$T/tree"
+			tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
+			    LC_ALL=C sort | freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
+			partition "${o[@]}" -S 1G --job cuts --tree "$T/tree" < "$T/g" > "$T/c1"
+			"$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 1M --job cuts --tree "$T/tree" \
+			    < "$T/g" > "$T/c2"
+			cmp "$T/c1" "$T/c2"
+			[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 6144)) ]
+			grep -q '^cut	r	a	' "$T/c1"
+			# The level below, its distribution from the tree.
+			cp "$T/c1" "$T/tree"
+			tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
+			    LC_ALL=C sort > "$T/g"
+			partition "${o[@]}" -S 1G --job cuts --tree "$T/tree" < "$T/g" > "$T/c1"
+			"$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 1M --job cuts --tree "$T/tree" \
+			    < "$T/g" > "$T/c2"
+			cmp "$T/c1" "$T/c2"
+			[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((1024 + 6144)) ]
+			[ "$(grep -c '^[a-z]*	r\.[01]	' "$T/c1")" -ge 2 ]
+		done
+	done
 	# Long values, their groups held (3,000) or spooled since the last
-	# 4,096th (5,000 at -S 512K): refused as the values come, and at
-	# the end (found by review: 78 MB held at -S 8M with exit 0).
+	# 4,096th (5,000 at -S 512K).
+	o=(-q a -k 5 -s s --closeness 0.5 --fit-rows 100 --columns a,s)
 	for n in 3000 5000; do
 		awk -v n="$n" 'BEGIN { x = sprintf("%1000s", ""); gsub(/ /, "q", x)
 		    print "a\ts"; for (i = 0; i < n; i++) printf "%d\t%s%d\n", i, x, i }' > "$T/t"
 		: > "$T/tree"
 		tail -n +2 "$T/t" | partition "${o[@]}" --job groups --tree "$T/tree" |
 		    LC_ALL=C sort | freqset --merge --sorted --columns node,q,v,s,y,count --no-header > "$T/g"
-		run --separate-stderr "$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 512K --job cuts \
-		    --tree "$T/tree" < "$T/g"
-		[ "$status" -eq 2 ]
-		[[ "$stderr" == "partition: -S 512K: too small: a cuts job holds the dictionaries of the sensitive values, the labels and the hierarchies, which take "* ]]
+		partition "${o[@]}" -S 1G --job cuts --tree "$T/tree" < "$T/g" > "$T/c1"
+		"$ROOT/tests/peak-rss" "$T/rss" partition "${o[@]}" -S 512K --job cuts \
+		    --tree "$T/tree" < "$T/g" > "$T/c2"
+		cmp "$T/c1" "$T/c2"
 		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss")" -le $((512 + 8192)) ]
 	done
 	# l keys the values by hash, whatever the budget: 60,000 values give
