@@ -505,6 +505,19 @@ cdist_files(struct part *pt, struct cdist_root *dr, uint64_t rows)
 	}
 }
 
+int
+cdist_seek(FILE *f, uint64_t r[2], int *have, uint64_t k)
+{
+	while (!*have || r[0] < k) {
+		if (fread(r, sizeof(uint64_t), 2, f) != 2) {
+			*have = 0;
+			break;
+		}
+		*have = 1;
+	}
+	return *have && r[0] == k;
+}
+
 /* ---- by position: the ordered distance ----------------------------- */
 
 /* The join of a column's spooled keys (sorted, with each group's place)
@@ -530,15 +543,8 @@ pjoin_key(const char *line, size_t len, void *ctx)
 	char out[32];
 
 	(void)len;
-	while (!pj->mhave || pj->mr[0] < k) {
-		if (fread(pj->mr, sizeof(pj->mr), 1, pj->map) != 1) {
-			pj->mhave = 0;
-			break;
-		}
-		pj->mhave = 1;
-	}
 	/* csens.c's check found each value first, by name. */
-	if (!pj->mhave || pj->mr[0] != k)
+	if (!cdist_seek(pj->map, pj->mr, &pj->mhave, k))
 		kn_die("internal error: node %s: a value of %s is not in the "
 		    "table's distribution", pj->id, pj->pt->nsens > 1 ?
 		    pj->pt->cl->tree.snames[pj->c] : pj->pt->cl->tree.sname);
@@ -661,14 +667,7 @@ cdist_local(struct part *pt, const char *id)
 		if ((f = kn_tmp_open(name, "rb")) == NULL)
 			kn_die_sys("%s", name);
 		for (i = 0, have = 0; i < m; i++) {
-			while (!have || r[0] < pr[2 * i]) {
-				if (fread(r, sizeof(r), 1, f) != 1) {
-					have = 0;
-					break;
-				}
-				have = 1;
-			}
-			if (!have || r[0] != pr[2 * i])
+			if (!cdist_seek(f, r, &have, pr[2 * i]))
 				cdist_missing(pt, id,
 				    kn_dict_get(d, (uint32_t)pr[2 * i + 1]));
 			key[pr[2 * i + 1]] = pt->tcord ? r[1] : r[0];

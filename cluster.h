@@ -316,6 +316,10 @@ void cdist_root_free(struct cdist_root *dr);
  * column, from the root's sdist lines (dr) or the tree's (NULL), which
  * count rows rows. */
 void cdist_files(struct part *pt, struct cdist_root *dr, uint64_t rows);
+/* Reads records of two words (r: the last read, *have: one is) from f,
+ * sorted by their first, up to the first of key k or more: whether it
+ * is k's. */
+int cdist_seek(FILE *f, uint64_t r[2], int *have, uint64_t k);
 /* Under the ordered distance, node id's spooled groups keyed by the
  * positions of their values (tcmap), and tcf opened. */
 void cdist_positions(struct part *pt, struct cspool *sp, const char *id);

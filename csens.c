@@ -58,17 +58,10 @@ check_line(const char *line, size_t len, void *ctx)
 	memcpy(hc->prev, line, 16);
 	hc->any = 1;
 	if (hc->tab != NULL) {
-		uint64_t k = mond_hex_get(line, 16);
 		kn_str v = { line + 16, len - 16 };
 
-		while (!hc->thave || hc->tk[0] < k) {
-			if (fread(hc->tk, sizeof(hc->tk), 1, hc->tab) != 1) {
-				hc->thave = 0;
-				break;
-			}
-			hc->thave = 1;
-		}
-		if (!hc->thave || hc->tk[0] != k)
+		if (!cdist_seek(hc->tab, hc->tk, &hc->thave,
+		    mond_hex_get(line, 16)))
 			cdist_missing(hc->pt, hc->id, v);
 	}
 }

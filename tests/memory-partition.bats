@@ -135,11 +135,11 @@ cuts_within() {
 	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss1")" -gt 20480 ]
 }
 
-@test "partition --job cuts, -S 4M, l-diversity, the variance, a regression's target and infogain's labels on 'inc', distinct in each of 300,000 rows: its values by hash or as numbers, the groups spooled and streamed, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB: distinct l by sets, entropy l, two sensitive columns and the variance with l by sorts, the variance alone and the target by their sums, infogain's labels by hash; t-closeness, which holds them, takes over 20 MB and is refused" {
+@test "partition --job cuts, -S 4M, l-diversity, the variance, a regression's target and infogain's labels on 'inc', distinct in each of 300,000 rows: its values by hash or as numbers, the groups spooled and streamed, the bytes of the groups held (-S 1G), the peak within -S plus $ALLOW_KB KB: distinct l by sets, entropy l, two sensitive columns and the variance with l by sorts, the variance alone and the target by their sums, infogain's labels by hash; t-closeness by hash too, at each distance (its table's distribution from the root's groups through sorts)" {
 	local c o
 	for c in "-s inc -l 3" "-s inc -l 3 --diversity entropy" "-s inc,elevel -l 2 --diversity recursive -c 3" \
 	    "-s inc --variance 1000" "-t inc --split regression" "-s inc --variance 1000 -l 2" \
-	    "-t inc --split infogain"; do
+	    "-t inc --split infogain" "-s inc --closeness 0.9" "-s inc --closeness 0.9 --distance ordered"; do
 		# $c is split into words on purpose.
 		# shellcheck disable=SC2206
 		o=(-q age,salary -k 10 $c --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
@@ -148,18 +148,6 @@ cuts_within() {
 		cuts_within 4096 "${o[@]}"
 		grep -q '^cut	r	' "$T/c1"
 	done
-	# --closeness holds the values: over 20 MB at -S 1G, refused at 4M
-	# with what holds them.
-	o=(-q age,salary -k 10 -s inc --closeness 0.9 --fit-rows 1000 --columns "$(head -1 "$B/big.tsv" | tr '\t' ,)")
-	job_groups "$B/big.tsv" "${o[@]}"
-	"$ROOT/tests/peak-rss" "$T/rss1" partition "${o[@]}" -S 1G --job cuts \
-	    --tree "$T/tree" < "$T/g" > "$T/c1"
-	echo "closeness: held $(cat "$T/rss1") KB"
-	[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss1")" -gt 20480 ]
-	run --separate-stderr partition "${o[@]}" -S 4M -T "$T/tmp" \
-	    --job cuts --tree "$T/tree" < "$T/g"
-	[ "$status" -eq 2 ]
-	[[ "$stderr" == "partition: -S 4M: too small: a cuts job holds the dictionaries of the sensitive values, "* ]]
 }
 
 @test "partition --job cuts, l by hash: two values of a node that share a hash (a build whose hashes keep 8 bits) stop it with exit 2 and what to do, never a cut that counts them as one (distinct l by sets, entropy l and two columns by sorts, infogain's labels); two values on many groups give the bytes of the full hash" {
