@@ -636,20 +636,28 @@ cdist_big(const struct part *pt, size_t budget)
 {
 	const struct cluster_tree *tr = &pt->cl->tree;
 
-	return tr->sbytes + tr->nsdist * 48 > budget / 8;
+	/* Four times the bytes of the values and of a dictionary's entry:
+	 * its table, grown ahead, and what is made of each value (found by
+	 * review: 85 values held at -S 128K took 46 KiB, then refused). */
+	return (tr->sbytes + tr->nsdist * 64) * 4 > budget / 8;
 }
 
 void
 cdist_local(struct part *pt, const char *id)
 {
-	size_t c, nc = pt->nsens > 1 ? pt->nsens : 1, i, m;
+	size_t c, nc = pt->nsens > 1 ? pt->nsens : 1, i, m, b0;
 	const kn_dict *d;
 	uint64_t *pr, *key, r[2];
 	const char *name;
 	FILE *f;
 	int have = 0;
 
+	/* The sorts' share of the default -S, not extsort's least. */
+	b0 = pt->budget;
+	if (pt->budget == 0)
+		pt->budget = (size_t)64 << 20;
 	cdist_files(pt, NULL, pt->cl->tree.srows);
+	pt->budget = b0;
 	pt->nshd = nc;
 	for (c = 0; c < nc; c++) {
 		d = nc > 1 ? &pt->sdicts[c] : &pt->sens_dict;
