@@ -479,6 +479,8 @@ cdist_files(struct part *pt, struct cdist_root *dr, uint64_t rows)
 	struct colfeed cf;
 	uint64_t n, dig, got;
 
+	if (dr == NULL && pt->cl->tree.nsdist == 0)
+		cdist_none(pt);
 	pt->tchash = 1;
 	pt->tcord = pt->req.dist == KN_DIST_ORDERED;
 	pt->tcn = rows;
