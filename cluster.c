@@ -1192,10 +1192,11 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	 * several columns (their pairs) and t-closeness (the table's
 	 * values, for each cut: 49 s held, 0.3 s by sorts, on 60,000
 	 * values under the ordered distance), the sorts take each row a
-	 * few times a dimension: the cheaper.  And with the groups spooled, those of
-	 * the hierarchies are still held by value (cstream_groups), by hash
-	 * only by leaf: the values past them taking a quarter of -S (at
-	 * most 64 bytes a group, a value's in the node's totals). */
+	 * few times a dimension: the cheaper.  And with the groups
+	 * spooled, those of the hierarchies are still held by value
+	 * (cstream_groups), by hash only by leaf: the values past them
+	 * taking a quarter of -S (at most 64 bytes a group, a value's in
+	 * the node's totals). */
 	if (sortable && ((((pt->req.ld.on && (pt->nsens > 1 ||
 	    pt->req.ld.kind != KN_DIV_DISTINCT)) || pt->msvar ||
 	    pt->req.hast) &&
