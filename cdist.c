@@ -169,16 +169,6 @@ sdist_same(const struct part *pt, uint64_t n, uint64_t dig)
 
 /* ---- held ---------------------------------------------------------- */
 
-/* The bytes of the sensitive values held: their dictionary and what
- * is made of each (mond_dicts_bytes's share of them). */
-static size_t
-sens_bytes(const struct part *pt)
-{
-	return kn_dict_bytes_ahead(&pt->sens_dict) + pt->sens_dict.n *
-	    (5 * sizeof(uint64_t) + sizeof(uint32_t) + (pt->req.hasv ?
-	    2 * (sizeof(kn_i128) + sizeof(int)) : 0));
-}
-
 struct held {
 	struct part *pt;
 	const char *job;
@@ -202,7 +192,7 @@ held_value(void *ctx, kn_str v, uint64_t c, const kn_reader *r)
 		    "distribution", r->name, (unsigned long long)r->lineno);
 	pt->scount[x] = c;
 	if ((++h->got & 4095) == 0 || h->got == pt->cl->tree.nsdist) {
-		size_t b = sens_bytes(pt);
+		size_t b = mond_sens_dict_bytes(pt);
 
 		if (b > h->budget / 2) {
 			char bs[32];
@@ -351,7 +341,6 @@ root_line(void *ctx, kn_str v, uint64_t rows)
 	if (fprintf(dr->f, "sdist\t%llu\t%.*s\n", (unsigned long long)rows,
 	    (int)v.n, v.p) < 0)
 		kn_die_sys("%s: write error", dr->path);
-	dr->n++;
 	dr->rows += rows;
 }
 
@@ -369,45 +358,26 @@ cdist_root_end(struct part *pt, struct cdist_root *dr)
 	dr->buf = NULL;
 }
 
-/* sdist_each's fn: an sdist line to fp, digested. */
-struct rwrite {
-	FILE *fp;
-	uint64_t x;
-	char *buf;
-	size_t cap;
-};
-
-static void
-root_put(void *ctx, kn_str v, uint64_t rows, const kn_reader *r)
-{
-	struct rwrite *w = ctx;
-	int n;
-
-	(void)r;
-	w->buf = kn_grow(w->buf, &w->cap, v.n + 32, 1, 64);
-	n = snprintf(w->buf, w->cap, "sdist\t%llu\t",
-	    (unsigned long long)rows);
-	memcpy(w->buf + n, v.p, v.n);
-	w->x = cdist_digest_line(w->x, w->buf, (size_t)n + v.n);
-	w->buf[(size_t)n + v.n] = '\n';
-	fwrite(w->buf, 1, (size_t)n + v.n + 1, w->fp);
-}
-
 uint64_t
-cdist_root_write(struct part *pt, struct cdist_root *dr, FILE *fp,
-    uint64_t x)
+cdist_root_write(struct cdist_root *dr, FILE *fp, uint64_t x)
 {
-	struct rwrite w;
-	uint64_t n, dig;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 
 	if (dr->f == NULL)
 		return x;
-	memset(&w, 0, sizeof(w));
-	w.fp = fp;
-	w.x = x;
-	sdist_each(pt, dr, root_put, &w, &n, &dig);
-	free(w.buf);
-	return w.x;
+	if (fflush(dr->f) != 0 || fseeko(dr->f, 0, SEEK_SET) != 0)
+		kn_die_sys("%s", dr->path);
+	/* The lines as root_line wrote them, each ended by a newline. */
+	while ((len = getline(&line, &cap, dr->f)) > 0) {
+		x = cdist_digest_line(x, line, (size_t)len - 1);
+		fwrite(line, 1, (size_t)len, fp);
+	}
+	if (ferror(dr->f))
+		kn_die_sys("%s: read error", dr->path);
+	free(line);
+	return x;
 }
 
 void
@@ -428,7 +398,6 @@ cdist_root_free(struct cdist_root *dr)
 /* Column c's values of a distribution's lines into its check (one
  * column: each value once), or into a sort that sums them (several). */
 struct colfeed {
-	const struct part *pt;
 	size_t c;
 	struct mond_hcheck *hc;
 	kn_sorter *so;
@@ -486,7 +455,6 @@ cdist_files(struct part *pt, struct cdist_root *dr, uint64_t rows)
 	pt->tcn = rows;
 	for (c = 0; c < nc; c++) {
 		memset(&cf, 0, sizeof(cf));
-		cf.pt = pt;
 		cf.c = c;
 		cf.hc = mond_hcheck_new(pt, nc > 1 ? pt->cl->tree.snames[c] :
 		    pt->cl->tree.sname, 0, (long)c, tmp);
@@ -505,19 +473,6 @@ cdist_files(struct part *pt, struct cdist_root *dr, uint64_t rows)
 			    pt->cl->tree.path, (unsigned long long)got,
 			    (unsigned long long)rows);
 	}
-}
-
-int
-cdist_seek(FILE *f, uint64_t r[2], int *have, uint64_t k)
-{
-	while (!*have || r[0] < k) {
-		if (fread(r, sizeof(uint64_t), 2, f) != 2) {
-			*have = 0;
-			break;
-		}
-		*have = 1;
-	}
-	return *have && r[0] == k;
 }
 
 /* ---- by position: the ordered distance ----------------------------- */
@@ -546,7 +501,7 @@ pjoin_key(const char *line, size_t len, void *ctx)
 
 	(void)len;
 	/* csens.c's check found each value first, by name. */
-	if (!cdist_seek(pj->map, pj->mr, &pj->mhave, k))
+	if (!rclose_seek(pj->map, pj->mr, &pj->mhave, k))
 		kn_die("internal error: node %s: a value of %s is not in the "
 		    "table's distribution", pj->id, pj->pt->nsens > 1 ?
 		    pj->pt->cl->tree.snames[pj->c] : pj->pt->cl->tree.sname);
@@ -677,7 +632,7 @@ cdist_local(struct part *pt, const char *id)
 		if ((f = kn_tmp_open(name, "rb")) == NULL)
 			kn_die_sys("%s", name);
 		for (i = 0, have = 0; i < m; i++) {
-			if (!cdist_seek(f, r, &have, pr[2 * i]))
+			if (!rclose_seek(f, r, &have, pr[2 * i]))
 				cdist_missing(pt, id,
 				    kn_dict_get(d, (uint32_t)pr[2 * i + 1]));
 			key[pr[2 * i + 1]] = pt->tcord ? r[1] : r[0];

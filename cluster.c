@@ -922,7 +922,8 @@ put_val(FILE *fp, int64_t v, int S)
  * (hb[0..hn): domain and scale; with --closeness dr's sdist lines) and
  * their digest. */
 static void
-root_head(struct part *pt, const char *hb, size_t hn, struct cdist_root *dr)
+root_head(const struct part *pt, const char *hb, size_t hn,
+    struct cdist_root *dr)
 {
 	uint64_t x = CDIST_DIGEST0;
 	const char *nl;
@@ -935,7 +936,7 @@ root_head(struct part *pt, const char *hb, size_t hn, struct cdist_root *dr)
 		x = cdist_digest_line(x, hb + i, (size_t)(nl - hb) - i);
 	}
 	if (dr != NULL)
-		x = cdist_root_write(pt, dr, stdout, x);
+		x = cdist_root_write(dr, stdout, x);
 	printf("digest\t%016llx\n", (unsigned long long)cdist_digest_end(x));
 }
 

@@ -297,29 +297,24 @@ void __attribute__((noreturn)) cdist_missing(const struct part *pt,
 
 /* The root's distribution: its first QI's groups' values and rows,
  * sorted within an eighth of budget, summed by value into sdist lines
- * in a temp file (path, f: n lines of rows rows). */
+ * in a temp file (path, f: of rows rows). */
 struct cdist_root {
 	kn_sorter *so;
 	char *buf, *path;
 	size_t cap;
 	FILE *f;
-	uint64_t n, rows;
+	uint64_t rows;
 };
 void cdist_root_begin(struct part *pt, struct cdist_root *dr, size_t budget);
 void cdist_root_add(struct cdist_root *dr, kn_str v, uint64_t cnt);
 void cdist_root_end(struct part *pt, struct cdist_root *dr);
 /* Writes the sdist lines to fp, each added to digest x: the digest. */
-uint64_t cdist_root_write(struct part *pt, struct cdist_root *dr, FILE *fp,
-    uint64_t x);
+uint64_t cdist_root_write(struct cdist_root *dr, FILE *fp, uint64_t x);
 void cdist_root_free(struct cdist_root *dr);
 /* By hash (tchash, tcord as --distance): rclose.c's files of each
  * column, from the root's sdist lines (dr) or the tree's (NULL), which
  * count rows rows. */
 void cdist_files(struct part *pt, struct cdist_root *dr, uint64_t rows);
-/* Reads records of two words (r: the last read, *have: one is) from f,
- * sorted by their first, up to the first of key k or more: whether it
- * is k's. */
-int cdist_seek(FILE *f, uint64_t r[2], int *have, uint64_t k);
 /* Under the ordered distance, node id's spooled groups keyed by the
  * positions of their values (tcmap), and tcf opened. */
 void cdist_positions(struct part *pt, struct cspool *sp, const char *id);

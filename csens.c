@@ -60,7 +60,7 @@ check_line(const char *line, size_t len, void *ctx)
 	if (hc->tab != NULL) {
 		kn_str v = { line + 16, len - 16 };
 
-		if (!cdist_seek(hc->tab, hc->tk, &hc->thave,
+		if (!rclose_seek(hc->tab, hc->tk, &hc->thave,
 		    mond_hex_get(line, 16)))
 			cdist_missing(hc->pt, hc->id, v);
 	}

@@ -1684,6 +1684,15 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
  * dictionaries take other look-ups than one thread's, and the
  * accounting (-v) is the same for every -j. */
 size_t
+mond_sens_dict_bytes(const struct part *pt)
+{
+	/* The numbers of the values (value_id): room for twice them. */
+	return kn_dict_bytes_ahead(&pt->sens_dict) + pt->sens_dict.n *
+	    (5 * sizeof(uint64_t) + sizeof(uint32_t) + (pt->req.hasv ?
+	    2 * (sizeof(kn_i128) + sizeof(int)) : 0));
+}
+
+size_t
 mond_dicts_bytes(struct part *pt)
 {
 	size_t b = 0, j;
@@ -1705,12 +1714,7 @@ mond_dicts_bytes(struct part *pt)
 			    dm->ncode * sizeof(uint32_t);
 		b += dm->ncode * 2 * sizeof(uint32_t);
 	}
-	b += kn_dict_bytes_ahead(&pt->sens_dict) +
-	    pt->sens_dict.n * (5 * sizeof(uint64_t) + sizeof(uint32_t));
-	b += mond_targ_bytes(pt);
-	/* The numbers of the values (value_id): room for twice them. */
-	if (pt->req.hasv)
-		b += 2 * pt->sens_dict.n * (sizeof(kn_i128) + sizeof(int));
+	b += mond_sens_dict_bytes(pt) + mond_targ_bytes(pt);
 	if (pt->split == SPLIT_REGRESSION)
 		b += 2 * pt->targ_dict.n * (sizeof(kn_i128) + sizeof(int));
 	return b + pt->xlx_n * sizeof(kn_i128);

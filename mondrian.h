@@ -546,6 +546,9 @@ void mond_targ_check(struct part *pt, const char *tmpdir, int jobs);
 /* The memory the dictionaries and per-value arrays take: what -S must
  * hold besides the nodes. */
 size_t mond_dicts_bytes(struct part *pt);
+/* Its share of the sensitive values: their dictionary and what is made
+ * of each. */
+size_t mond_sens_dict_bytes(const struct part *pt);
 /* b bytes in words for a message: MiB, or KiB below one MiB (rounded
  * down). */
 void mond_size(char *buf, size_t n, size_t b);

@@ -492,6 +492,19 @@ rclose_row_bytes(const struct part *pt)
 	    sizeof(u128) : 0) + sizeof(uint32_t));
 }
 
+int
+rclose_seek(FILE *f, uint64_t r[2], int *have, uint64_t k)
+{
+	while (!*have || r[0] < k) {
+		if (fread(r, sizeof(uint64_t), 2, f) != 2) {
+			*have = 0;
+			break;
+		}
+		*have = 1;
+	}
+	return *have && r[0] == k;
+}
+
 /* ---- the spool keyed by position ------------------------------------ */
 
 /* The join of the spool's keys (in key order, with their records'
@@ -518,14 +531,7 @@ join_key(const char *line, size_t len, void *ctx)
 	char out[32];
 
 	(void)len;
-	while (!jn->mhave || jn->mr[0] < k) {
-		if (fread(jn->mr, sizeof(jn->mr), 1, jn->map) != 1)
-			kn_die("internal error: %s: a sensitive value's hash "
-			    "%016llx is not among the table's", jn->mname,
-			    (unsigned long long)k);
-		jn->mhave = 1;
-	}
-	if (jn->mr[0] != k)
+	if (!rclose_seek(jn->map, jn->mr, &jn->mhave, k))
 		kn_die("internal error: %s: a sensitive value's hash %016llx "
 		    "is not among the table's", jn->mname,
 		    (unsigned long long)k);

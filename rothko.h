@@ -437,6 +437,10 @@ struct rcsum {
 	int any;
 };
 
+/* Reads records of two words (r: the last read, *have: one is) from f,
+ * sorted by their first, up to the first of key k or more: whether it
+ * is k's (the pairs of tcmap, the records of tcpath by hash). */
+int rclose_seek(FILE *f, uint64_t r[2], int *have, uint64_t k);
 void rclose_open(struct part *pt, size_t c, struct rclook *lk);
 /* The value of key k, which must be among the table's: cheap for keys
  * in ascending order (a lesser one starts the search again from the
