@@ -381,8 +381,7 @@ FNR == 1 {
 	for (j = 1; j <= nsc; j++) {
 		s = ident(o[ocol[SC[j]]])
 		if (cnt[j, key, s]++ == 0) {
-			nd[j, key]++
-			dv[j, key] = dv[j, key] SUBSEP s
+			dvi[j, key, ++nd[j, key]] = s
 		}
 		vals[j, key] = vals[j, key] SUBSEP s
 	}
@@ -469,13 +468,15 @@ function tprepare(    j, i, num) {
 	}
 	tnum += 0
 	for (j = 1; j <= nsc; j++) {
-		num = 1
-		for (i = 1; i <= tm[j]; i++)
-			if (!isnum(tval[j, i]) && !ismiss(tval[j, i]))
-				num = 0
-		for (i = 1; i <= tm[j]; i++)
-			tord[j, i] = tval[j, i]
-		tsort(j, tm[j], num)
+		if (dist == "ordered") {
+			num = 1
+			for (i = 1; i <= tm[j]; i++)
+				if (!isnum(tval[j, i]) && !ismiss(tval[j, i]))
+					num = 0
+			for (i = 1; i <= tm[j]; i++)
+				tord[j, i] = tval[j, i]
+			tsort(j, tm[j], num)
+		}
 		tnorm[j] = dist == "equal" ? 2 : dist == "ordered" ? \
 		    (tm[j] > 1 ? tm[j] - 1 : 1) : sH[j]
 	}
@@ -491,13 +492,17 @@ function cc(j, key, v) {
 function tclose(j, key, n,    S, i, v, d, a, l, node, par, pos, neg, \
     ex, nodes, done, e, p, q) {
 	S = 0
-	if (dist == "equal")
-		for (i = 1; i <= tm[j]; i++) {
-			v = tval[j, i]
-			d = cc(j, key, v) * on - TC[j, v] * n
-			S += d < 0 ? -d : d
+	if (dist == "equal") {
+		# A value of the original that the class lacks adds its
+		# T n, and the T's sum to on: n on, each of the class's
+		# own values then adding |c on - T n| in place of T n.
+		S = n * on
+		for (i = 1; i <= nd[j, key]; i++) {
+			v = dvi[j, key, i]
+			d = cnt[j, key, v] * on - TC[j, v] * n
+			S += (d < 0 ? -d : d) - TC[j, v] * n
 		}
-	else if (dist == "ordered") {
+	} else if (dist == "ordered") {
 		a = 0
 		for (i = 1; i <= tm[j]; i++) {
 			v = tord[j, i]
