@@ -907,7 +907,7 @@ adultcase() {
 }
 
 @test "Rothko-T (-a rothko-t, tiny -S) gives the in-memory output on random tables" {
-	CASE=ooccase randcases 1 300
+	CASE=ooccase randcases 1 150
 }
 
 @test "Rothko-T on Adult with -S 3M: repartitions, and the in-memory output" {
@@ -958,7 +958,7 @@ adultcase() {
 }
 
 @test "Rothko-S on tiny samples: every class meets every requirement, and the partitioning is minimal (random tables)" {
-	CASE=scase randcases 1 300
+	CASE=scase randcases 1 150
 }
 
 @test "Rothko-S on Adult with a 3,000-row sample: minimal, every requirement, -v accounting" {
@@ -1294,7 +1294,7 @@ grow() {
 }
 
 @test "Mondrian as cluster jobs with --variance (alone, with l, on two columns), --split regression, and l under --split, their numbers taken with no dictionary in the cuts jobs: the single run's output on random tables (many values, negative, of several scales, groups held and streamed)" {
-	CASE=clvcase randcases 1 24
+	CASE=clvcase randcases 1 16
 }
 
 @test "cluster jobs at -S 256K: values and labels go to their hashes by their dictionaries' bytes, as they grow and at the end of the reading (review: 150 rows refused as too small); a value that is no number is named, not refused as too small; a missing one is said so" {
@@ -1318,7 +1318,7 @@ grow() {
 }
 
 @test "Mondrian as cluster jobs with --split infogain, its labels by hash in the cuts jobs past an eighth of -S: the single run's output on random tables (up to a label a row, alone, with l or the variance, groups held and streamed)" {
-	CASE=cllcase randcases 1 15
+	CASE=cllcase randcases 1 10
 }
 
 @test "partition --job with --closeness: the tree's distribution of the sensitive values (10,000 values of 1,000 bytes) held by no task but the cuts and solve jobs, which take it by hash in sorted files past an eighth of -S: the bytes of -S 1G; the groups and open jobs within -S 1M (found: every task held it)" {
