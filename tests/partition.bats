@@ -235,7 +235,7 @@ clscase() {
 	partition "${opt[@]}" -r "$dir/r1" "$dir/t" > "$dir/o1" 2> "$dir/e1"
 	st1=$?
 	CUTS_S=256K clmondrian "$dir" $((seed % 3 + 1)) $((seed % 2 + 1)) \
-	    "${opt[@]}" --fit-rows $((seed % 40 + 5))
+	    "${opt[@]}" --fit-rows $(((seed % 40 + 5) * 4))
 	st2=$?
 	clcompare "$seed" "$dir" "$st1" "$st2" "-S 256K: too small" "${opt[@]}"
 }
