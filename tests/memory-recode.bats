@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # recode within -S whatever the input (issue 17): partition's regions
-# (-r) and the classes a node suppresses (-n) on a table of 200,000
+# (-r) and the classes a node suppresses (-n) on a table of 100,000
 # classes, at -S 1M, against the peak RSS (tests/peak-rss) and the bytes
 # of the run with -S 1G; the checks of the regions against the table
 # give the same exit and message out of core as in memory.  The
@@ -19,12 +19,14 @@ ALLOW=5120
 setup_file() {
 	D=$BATS_FILE_TMPDIR
 	export D
-	# 200,000 distinct rows and 60,000 of them again: 60,000 classes
-	# of two rows, 140,000 of one; s a sensitive column.
-	gendata -n 200000 --seed 7 uniform -d 3 -c 1000000000 |
+	# 100,000 distinct rows and 30,000 of them again: 30,000 classes
+	# of two rows, 70,000 of one; s a sensitive column.  (Held whole, at
+	# -S 1G, each run peaks at 39,700 to 91,500 KB; 200,000 rows took
+	# twice the CPU.)
+	gendata -n 100000 --seed 7 uniform -d 3 -c 1000000000 |
 	    awk -F'\t' 'NR == 1 { print $0 "\ts"; next }
-	    { r = $0 "\t" NR % 3; print r } NR <= 60001 { d[NR] = r }
-	    END { for (i = 2; i <= 60001; i++) print d[i] }' > "$D/t.tsv"
+	    { r = $0 "\t" NR % 3; print r } NR <= 30001 { d[NR] = r }
+	    END { for (i = 2; i <= 30001; i++) print d[i] }' > "$D/t.tsv"
 	partition -q a1,a2,a3 -k 1 -r "$D/r.tsv" "$D/t.tsv" > "$D/p.tsv"
 	# A smaller partition for the checks: 9,000 rows, about 3,000
 	# classes.
@@ -61,11 +63,11 @@ bounded() {
 	[ -x "$ROOT/tests/peak-rss" ]
 }
 
-@test "-n: 140,000 classes suppressed of 200,000, within -S 1M, the bytes of -S 1G" {
+@test "-n: 70,000 classes suppressed of 100,000, within -S 1M, the bytes of -S 1G" {
 	H="-H a1=interval:10 -H a2=interval:10 -H a3=interval:10"
 	bounded n $H -n a1=0,a2=0,a3=0 -k 2 -v "$D/t.tsv"
-	grep -q '^recode: 260000 rows, 200000 classes, 140000 rows suppressed in 140000 classes, 260000 rows written, ' "$D/n.serr"
-	[ "$(grep -c '^\*	\*	\*	' "$D/n.small")" -eq 140000 ]
+	grep -q '^recode: 130000 rows, 100000 classes, 70000 rows suppressed in 70000 classes, 130000 rows written, ' "$D/n.serr"
+	[ "$(grep -c '^\*	\*	\*	' "$D/n.small")" -eq 70000 ]
 }
 
 @test "-n: classes kept and suppressed by -k, -l and --closeness on disk past -S, the bytes of -S 1G" {
@@ -87,18 +89,18 @@ bounded() {
 }
 
 @test "-n -s: a sensitive column distinct in nearly every row (a1) within -S 1M, the bytes of -S 1G, classes kept and suppressed by -l" {
-	# 181,343 classes, most of them too small for 3 values of a1.
+	# 95,116 classes, most of them too small for 3 values of a1.
 	H="-H a2=interval:1000000 -H a3=interval:1000000"
 	bounded nl $H -n a2=1,a3=1 -k 2 -s a1 -l 3 --suppress drop -v "$D/t.tsv"
 	bounded ne $H -n a2=1,a3=1 -k 2 -s a1 -l 5 --diversity entropy \
 	    --suppress drop "$D/t.tsv"
 	grep -q ' rows suppressed in [1-9][0-9]* classes' "$D/nl.serr"
-	grep -q '^recode: 260000 rows, [1-9][0-9]* classes' "$D/nl.serr"
+	grep -q '^recode: 130000 rows, [1-9][0-9]* classes' "$D/nl.serr"
 }
 
 @test "-n -s s,a1: the second sensitive column distinct in nearly every row, its values of a class sorted within -S 1M, the bytes of -S 1G" {
 	# a1 went to a dictionary of the whole table: 14,708 KB at -S 1M
-	# (3,780 KB now).
+	# on 200,000 rows (3,780 KB now).
 	H="-H a2=interval:1000000 -H a3=interval:1000000"
 	bounded n2 $H -n a2=1,a3=1 -k 2 -s s,a1 -l 2 --suppress drop -v "$D/t.tsv"
 	bounded n2e $H -n a2=1,a3=1 -k 2 -s s,a1 -l 2 --diversity entropy \
@@ -115,27 +117,27 @@ bounded() {
 @test "-n --closeness: a sensitive column distinct in nearly every row (a1) measured out of core within -S 1M, the bytes of -S 1G, classes kept and suppressed" {
 	# Each column's values went to a dictionary and every class's
 	# values were kept to the end: -s a1 --distance ordered peaked at
-	# 31,064 KB at -S 1M (3,868 KB now).
+	# 31,064 KB at -S 1M on 200,000 rows (3,868 KB now).
 	H="-H a2=interval:1000000 -H a3=interval:1000000"
 	bounded nt $H -n a2=1,a3=1 -k 2 -s a1 --closeness 0.9 \
 	    --distance ordered --suppress drop -v "$D/t.tsv"
 	bounded nt2 $H -n a2=1,a3=1 -k 2 -s s,a1 --closeness 0.9 \
 	    --distance ordered --suppress drop -v "$D/t.tsv"
-	grep -q '^recode: 260000 rows, 181343 classes, 114748 rows suppressed in 114748 classes, ' "$D/nt.serr"
-	grep -q '^recode: 260000 rows, 181343 classes, 114748 rows suppressed in 114748 classes, ' "$D/nt2.serr"
+	grep -q '^recode: 130000 rows, 95116 classes, 63356 rows suppressed in 63356 classes, ' "$D/nt.serr"
+	grep -q '^recode: 130000 rows, 95116 classes, 63356 rows suppressed in 63356 classes, ' "$D/nt2.serr"
 	# Under the equal distance a class of one or two distinct values
-	# is far from 260,000 of them: every class suppressed.
+	# is far from 130,000 of them: every class suppressed.
 	bounded nte $H -n a2=1,a3=1 -k 2 -s a1 --closeness 0.9 --suppress drop -v "$D/t.tsv"
-	grep -q ' 260000 rows suppressed in 181343 classes, ' "$D/nte.serr"
+	grep -q ' 130000 rows suppressed in 95116 classes, ' "$D/nte.serr"
 }
 
-@test "-r: 200,000 regions, within -S 1M, the bytes of -S 1G, in one pass and in two (-k, -l)" {
+@test "-r: 100,000 regions, within -S 1M, the bytes of -S 1G, in one pass and in two (-k, -l)" {
 	bounded r -r "$D/r.tsv" "$D/p.tsv"
-	[ "$(wc -l < "$D/r.small")" -eq 260001 ]
+	[ "$(wc -l < "$D/r.small")" -eq 130001 ]
 	# Every class of two rows has one value of s: -l 2 suppresses all.
 	bounded rk -r "$D/r.tsv" -k 2 -s s -l 2 -v --summary both \
 	    --suppress drop "$D/p.tsv"
-	grep -q '^recode: 260000 rows, 200000 classes, 260000 rows suppressed in 200000 classes, 0 rows written' "$D/rk.serr"
+	grep -q '^recode: 130000 rows, 100000 classes, 130000 rows suppressed in 100000 classes, 0 rows written' "$D/rk.serr"
 	[ "$(cat "$D/rk.small")" = "$(printf 'a1\ta1_mean\ta2\ta2_mean\ta3\ta3_mean\ts')" ]
 }
 
@@ -149,8 +151,8 @@ bounded() {
 	{ cat rs.tsv; printf '99999\t2\t1\t1\t1\t1\t1\t1\t1\t1\t1\n'; } > extra.tsv
 	# A class with 300 rows more, whose count in the first pass is
 	# wider than the counts kept in memory.
-	{ head -n 2 ps.tsv; for i in $(seq 300); do sed -n 2p ps.tsv; done
-	    tail -n +3 ps.tsv; } > pover.tsv
+	awk '{ print } NR == 2 { for (i = 0; i < 300; i++) print }' ps.tsv \
+	    > pover.tsv
 	# -S 1M keeps the rows read of each class in memory, -S 64K on disk.
 	for r in narrow fewer more missing twice extra rs; do
 		for args in "" "-k 2" "-S 64K -v"; do
@@ -199,7 +201,7 @@ joined() {
 	T=$BATS_TEST_TMPDIR
 	mkdir "$T/tmp"
 	local seed c args how n=0
-	for seed in 1 2 3; do
+	for seed in 1 2; do
 		joined $seed
 		for c in good count drop extra class outside missing dup; do
 			cp "$T/r.tsv" "$T/rr.tsv"
@@ -238,9 +240,10 @@ joined() {
 			done
 		done
 	done
-	# The bad regions and rows were refused (--part takes fewer rows).
+	# The bad regions and rows were refused (--part takes fewer rows):
+	# 81 of a seed's 96 runs (200 of 3 seeds' 243 asked before).
 	echo "refused: $n"
-	[ "$n" -ge 200 ]
+	[ "$n" -ge 133 ]
 }
 
 @test "-r out of core, CSV from a pipe in one pass and two: the header (a byte-order mark, CRLF, a quoted name with quotes and commas) copied again, the output and message of -S 1G" {
