@@ -399,14 +399,14 @@ propseeds() {
 }
 
 @test "the full-domain path keeps its guarantees on random tables (every lattice-search algorithm; recode -n, star and drop)" {
-	propseeds fdprop 1 200
+	propseeds fdprop 1 100
 }
 
 @test "the Mondrian path keeps its guarantees on random tables (memory, Rothko-T, Rothko-S; recode -r, every summary, more suppression)" {
-	propseeds mprop 1 200
+	propseeds mprop 1 100
 }
 
 @test "stale, shuffled and partial frequency sets (recode --classes) and foreign regions (recode -r) never release below k with exit 0, whole or by splits" {
-	propseeds fdtrust 1 100
-	propseeds mtrust 1 100
+	propseeds fdtrust 1 50
+	propseeds mtrust 1 50
 }
