@@ -52,14 +52,14 @@ jobscase() {
 @test "-j 1, 2, 3 and 7 give the same table, regions, messages and status on random tables" {
 	local seed bad=0 ran
 	export -f gencase caseopts jobscase
-	for ((seed = 1; seed <= 120; seed++)); do
+	for ((seed = 1; seed <= 60; seed++)); do
 		jobscase "$seed" || bad=$((bad + 1))
 		[ "$bad" -le 5 ] || break
 	done
 	[ "$bad" -eq 0 ]
 	# Most cases partition (exit 0), not only refuse.
 	ran=$(ls "$T"/j*/ran | wc -l)
-	[ "$ran" -ge 60 ] || { echo "only $ran cases partitioned"; false; }
+	[ "$ran" -ge 30 ] || { echo "only $ran cases partitioned"; false; }
 }
 
 @test "a node's cut on threads (from 8 rows a thread, tests/partition-cut8) gives the bytes of -j 1 on random tables and on Agrawal rows" {
@@ -69,7 +69,7 @@ jobscase() {
 	local seed dir q hl hm nl k rel dv l c vr sp j rc bad=0 cut=0
 	local -a opt chk
 	make -s -C "$ROOT" tests/partition-cut8
-	for ((seed = 1; seed <= 60; seed++)); do
+	for ((seed = 1; seed <= 30; seed++)); do
 		dir="$T/c$seed"
 		mkdir -p "$dir"
 		IFS=$'\t' read -r q hl hm nl k rel dv l c vr sp < \
@@ -99,7 +99,7 @@ jobscase() {
 		[ "$(cat "$dir/s1")" -ne 0 ] || cut=$((cut + 1))
 	done
 	[ "$bad" -eq 0 ]
-	[ "$cut" -ge 30 ]
+	[ "$cut" -ge 15 ]
 	gendata -n 5000 --seed 5 agrawal > "$T/a"
 	for req in "-k 5" "-k 20 -s elevel -l 3" "-k 10 -s car --closeness 0.4" \
 	    "-k 5 -t car --split infogain" "-k 3 --relaxed" \
@@ -209,8 +209,8 @@ jobscase() {
 		partition -j "$j" -q a -k 5 -o "$T/oo$j" "$T/l"
 		cmp "$T/o1" "$T/oo$j"
 	done
-	# 300,000 rows (several blocks of lines), ended by CR LF.
-	gendata -n 300000 --seed 3 agrawal | sed 's/$/\r/' > "$T/crlf"
+	# 100,000 rows (3.7 MB: 7 blocks of lines), ended by CR LF.
+	gendata -n 100000 --seed 3 agrawal | sed 's/$/\r/' > "$T/crlf"
 	partition -j 1 -q age,salary -k 5 "$T/crlf" > "$T/c1"
 	for j in 2 3; do
 		partition -j "$j" -q age,salary -k 5 "$T/crlf" | cmp - "$T/c1"
@@ -222,12 +222,14 @@ jobscase() {
 	done
 }
 
-@test "-j out of core: the table written on threads when the rows' classes fit one bucket of the pairs file (-S 64M), bucket by bucket on one thread when not (-S 2M): the in-memory bytes, CR LF lines included; the node files packed" {
-	# 300,000 rows ended by CR LF, three numbers: records of 7 words
-	# (28 bytes) unpacked.
-	gendata -n 300000 --seed 3 agrawal | sed 's/$/\r/' > "$T/crlf"
+@test "-j out of core: the table written on threads when the rows' classes fit one bucket of the pairs file (-S 64M), bucket by bucket on one thread when not (-S 768K): the in-memory bytes, CR LF lines included; the node files packed" {
+	# 100,000 rows ended by CR LF, three numbers: records of 7 words
+	# (28 bytes) unpacked.  A bucket holds the rows of half of what
+	# -S leaves the nodes (-v: "for nodes"), 4 bytes a row: 8 million
+	# at -S 64M, 73,878 at -S 768K (591,026 for nodes), two buckets.
+	gendata -n 100000 --seed 3 agrawal | sed 's/$/\r/' > "$T/crlf"
 	partition -q age,salary,zipcode -k 50 -r "$T/rm" "$T/crlf" > "$T/m"
-	for S in 64M 2M; do
+	for S in 64M 768K; do
 		for j in 1 2 3; do
 			partition -j "$j" -a rothko-t -S "$S" -T "$T" -v \
 			    -q age,salary,zipcode -k 50 -r "$T/r" "$T/crlf" \
@@ -237,7 +239,14 @@ jobscase() {
 			spool=$(sed -n 's/.* bytes written (\([0-9]*\) of them the spool).*/\1/p' "$T/e")
 			# age, zipcode and the rows' numbers in a block take a
 			# byte or two, salary three, the keys' high halves none.
-			[ "$spool" -gt 0 ] && [ "$spool" -lt $((300000 * 10)) ]
+			[ "$spool" -gt 0 ] && [ "$spool" -lt $((100000 * 10)) ]
+			# Two buckets at -S 768K, one at -S 64M.
+			nodes=$(sed -n 's/.*, \([0-9]*\) for nodes;.*/\1/p' "$T/e")
+			if [ "$S" = 768K ]; then
+				[ $((nodes / 8)) -lt 100000 ]
+			else
+				[ $((nodes / 8)) -ge 100000 ]
+			fi
 		done
 	done
 }
@@ -313,13 +322,13 @@ jobscase() {
 	done
 }
 
-# bigtable FILE HIER: 120,000 rows (about 12 of the blocks the threads
-# of -j code, mload.c) with a date, a date-time, a number and a
+# bigtable FILE HIER: 60,000 rows (2.9 MB, 6 of the blocks of 512 KB the
+# threads of -j code, mload.c: MLOAD_BLOCK) with a date, a date-time, a number and a
 # categorical column (HIER: its hierarchy) with missing values, and a
 # sensitive column.
 bigtable() {
 	awk 'BEGIN { print "id\td\tt\tx\tc\ts"
-		for (i = 0; i < 120000; i++) {
+		for (i = 0; i < 60000; i++) {
 			d = sprintf("20%02d-%02d-%02d", i % 30, i % 12 + 1, i % 28 + 1)
 			if (i % 101 == 0) d = "?"
 			printf "%d\t%s\t2020-01-01T%02d:%02d:00\t%s\tv%d\t%d\n", i, d,
@@ -441,36 +450,36 @@ bigtable() {
 				echo "$edit -j $j: $status $stderr, not $want"; false; }
 		done
 	done <<'CASES'
-NR == 100001 { $4 = "abc" } 1|-q d,x,c --date d -k 20
-NR == 100001 { $4 = $4 "\t1" } 1|-q d,x,c --date d -k 20
-NR == 119001 { $1 = $1 "\0" } 1|-q d,x,c --date d -k 20
-NR == 100001 { $5 = "zzz" } 1|-q d,x,c --date d -k 20
-NR == 100001 { $5 = "zzz" } NR == 100011 { $4 = "abc" } 1|-q d,x,c --date d -k 20
-NR == 100011 { $5 = "zzz" } NR == 100001 { $4 = "abc" } 1|-q c,d,x --date d -k 20
-NR == 90001 { $2 = "2001-01-01T00:00:00" } 1|-q d,x,c --date d -k 20
-NR >= 90001 { $2 = "2001-01-01T00:00:00" } 1|-q d,x,c --date d -k 20
-NR >= 90001 { $2 = "2001-01-01T00:00:00" } 1|-q x,d -H d=date:year -k 20
-NR == 110001 { $6 = "x" } 1|-q d,x,c --date d -k 20 -s s --variance 1
-NR == 110001 { $6 = "?" } 1|-q d,x,c --date d -k 20 -s s --variance 1
-NR == 110001 { $6 = "x" } 1|-q d,c --date d -k 20 -s s,x --variance 1
-NR == 110001 { $6 = "" } 1|-q d,x,c --date d -k 20 -t s --split regression
-NR == 110001 { $6 = "1e5" } 1|-q d,c,s -H s=interval:5,10 --date d -k 20
-NR == 100001 { $4 = "abc" } 1|-q d,x,c --date d -k 20 -S 4M
-NR == 100001 { $5 = "zzz" } NR == 100011 { $4 = "abc" } 1|-q d,x,c --date d -k 20 -S 4M
-NR >= 90001 { $2 = "2001-01-01T00:00:00" } 1|-q d,x,c --date d -k 20 -a rothko-s -S 4M
-NR == 110001 { $6 = "x" } 1|-q d,x,c --date d -k 20 -s s --variance 1 -S 4M
+NR == 50001 { $4 = "abc" } 1|-q d,x,c --date d -k 20
+NR == 50001 { $4 = $4 "\t1" } 1|-q d,x,c --date d -k 20
+NR == 59001 { $1 = $1 "\0" } 1|-q d,x,c --date d -k 20
+NR == 50001 { $5 = "zzz" } 1|-q d,x,c --date d -k 20
+NR == 50001 { $5 = "zzz" } NR == 50011 { $4 = "abc" } 1|-q d,x,c --date d -k 20
+NR == 50011 { $5 = "zzz" } NR == 50001 { $4 = "abc" } 1|-q c,d,x --date d -k 20
+NR == 45001 { $2 = "2001-01-01T00:00:00" } 1|-q d,x,c --date d -k 20
+NR >= 45001 { $2 = "2001-01-01T00:00:00" } 1|-q d,x,c --date d -k 20
+NR >= 45001 { $2 = "2001-01-01T00:00:00" } 1|-q x,d -H d=date:year -k 20
+NR == 55001 { $6 = "x" } 1|-q d,x,c --date d -k 20 -s s --variance 1
+NR == 55001 { $6 = "?" } 1|-q d,x,c --date d -k 20 -s s --variance 1
+NR == 55001 { $6 = "x" } 1|-q d,c --date d -k 20 -s s,x --variance 1
+NR == 55001 { $6 = "" } 1|-q d,x,c --date d -k 20 -t s --split regression
+NR == 55001 { $6 = "1e5" } 1|-q d,c,s -H s=interval:5,10 --date d -k 20
+NR == 50001 { $4 = "abc" } 1|-q d,x,c --date d -k 20 -S 4M
+NR == 50001 { $5 = "zzz" } NR == 50011 { $4 = "abc" } 1|-q d,x,c --date d -k 20 -S 4M
+NR >= 45001 { $2 = "2001-01-01T00:00:00" } 1|-q d,x,c --date d -k 20 -a rothko-s -S 4M
+NR == 55001 { $6 = "x" } 1|-q d,x,c --date d -k 20 -s s --variance 1 -S 4M
 CASES
 }
 
 @test "-j out of core in a large budget: the spool's chunks packed on the threads (numkey.c's ring) give the bytes of memory and of -j 1: scales that rise late, missing and negative numbers, a sensitive column" {
-	# 150,000 rows, 37 chunks of the spool: b's scale rises at rows
-	# 50,000 and 120,000, so chunks already packed hold the scales
-	# before; m misses a value in 7.
+	# 60,000 rows, 15 chunks of the spool (MOND_CHUNK, 4,096 rows): b's
+	# scale rises at rows 20,000 and 48,000, so chunks already packed
+	# hold the scales before; m misses a value in 7.
 	awk 'BEGIN { srand(3); print "id\ta\tb\tm\tn\ts"
-		for (i = 0; i < 150000; i++) {
-			if (i < 50000)
+		for (i = 0; i < 60000; i++) {
+			if (i < 20000)
 				b = int(rand() * 900)
-			else if (i < 120000)
+			else if (i < 48000)
 				b = sprintf("%.2f", rand() * 900)
 			else
 				b = sprintf("%.5f", rand() * 900)
