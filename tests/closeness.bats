@@ -28,10 +28,13 @@ brute_hier() {
 	done
 }
 
-@test "Adult (1,000 rows, 7 QIs, occupation): lattice-search agrees with the brute force, every distance, k, t and limit" {
+@test "Adult (400 rows, 7 QIs, occupation): lattice-search agrees with the brute force, every distance, k, t and limit" {
 	# The brute force measures every class of every node in awk: its
 	# time is the rows' times the lattice's, whatever the settings.
-	head -n 1001 "$ADULT" > "$T/a.tsv"
+	# 400 rows (1,000 until the suite outgrew its 5 minutes): as many
+	# kinds of outcome (from 2 to 151 anonymous nodes, 1 to 52 minimal,
+	# by the settings), in 40% of the time.
+	head -n 401 "$ADULT" > "$T/a.tsv"
 	# Each distance at two k and two t without suppression, and at one
 	# with a limit, where every node is evaluated (not monotone): 15
 	# settings, within the suite's time (the issue's figures came from
@@ -375,7 +378,10 @@ ordered_oracle() {
 			    for (i = 0; i < n; i++) printf "%d %d\n", int(rand() * m) % 4294967296, i }' > "$T/in"
 			"$ROOT/tests/tval-check" < "$T/in" > "$T/got"
 			sort -n -s -k1,1 -c "$T/got" || { echo "$n pairs of $b bits: not sorted"; false; }
-			cmp <(sort "$T/in") <(sort "$T/got") ||
+			# The same pairs: each input pair's second number is
+			# its line's index (0, 1, ...), so the pairs sorted
+			# by it are the input when they are the same.
+			sort -k2,2n "$T/got" | cmp - "$T/in" ||
 			    { echo "$n pairs of $b bits: not the same pairs"; false; }
 		done
 	done
