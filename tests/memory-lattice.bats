@@ -171,9 +171,7 @@ same() {
 	# numbers and missing values), s4 (21 texts) and s5 (5,000 numbers):
 	# held, from the set on disk; near the top of the lattice a class
 	# of s5, or of s3 and s4, has more groups than a set made in memory.
-	# (40,000 rows: release-check.awk's ordered distance takes the
-	# classes times the values; at 30,000 the set is not on disk at
-	# -S 1M.)
+	# (40,000 rows: at 30,000 the set is not on disk at -S 1M.)
 	awk -v n=40000 'BEGIN { srand(5); OFS = "\t"
 	    print "x", "w", "a", "b", "s1", "s2", "s3", "s4", "s5"
 	    for (i = 0; i < n; i++) {

@@ -457,6 +457,42 @@ function tsort(j, m, num,    w, lo, mid, hi, a, b, o, tmp) {
 	}
 }
 
+# The sum of |X - n tP[i]| over places s to e of column j: X - n tP[i]
+# up to the last place m where it is not negative, then its opposite.
+function trun(j, s, e, X, n,    lo, hi, mid, m) {
+	if (s > e)
+		return 0
+	lo = s
+	hi = e
+	m = s - 1
+	while (lo <= hi) {
+		mid = int((lo + hi) / 2)
+		if (n * tP[j, mid] <= X) {
+			m = mid
+			lo = mid + 1
+		} else
+			hi = mid - 1
+	}
+	return (m - s + 1) * X - n * (tQ[j, m] - tQ[j, s - 1]) + \
+	    n * (tQ[j, e] - tQ[j, m]) - (e - m) * X
+}
+
+# Sorts the numbers x[1..m]: a merge sort, bottom up.
+function isort(x, m,    w, lo, mid, hi, a, b, o, tmp) {
+	for (w = 1; w < m; w *= 2)
+		for (lo = 1; lo + w <= m; lo += 2 * w) {
+			mid = lo + w - 1
+			hi = lo + 2 * w - 1 > m ? m : lo + 2 * w - 1
+			a = lo
+			b = mid + 1
+			for (o = lo; o <= hi; o++)
+				tmp[o] = b > hi || (a <= mid && x[a] <= x[b]) ? \
+				    x[a++] : x[b++]
+			for (o = lo; o <= hi; o++)
+				x[o] = tmp[o]
+		}
+}
+
 # t as tnum / tden; the order of the ordered distance; the norms.
 function tprepare(    j, i, num) {
 	tnum = t
@@ -476,6 +512,15 @@ function tprepare(    j, i, num) {
 			for (i = 1; i <= tm[j]; i++)
 				tord[j, i] = tval[j, i]
 			tsort(j, tm[j], num)
+			# Each value's place in the order; tP the prefix
+			# sums of the whole column's counts in that order,
+			# tQ those of tP.
+			tP[j, 0] = tQ[j, 0] = 0
+			for (i = 1; i <= tm[j]; i++) {
+				tpos[j, tord[j, i]] = i
+				tP[j, i] = tP[j, i - 1] + TC[j, tord[j, i]]
+				tQ[j, i] = tQ[j, i - 1] + tP[j, i]
+			}
 		}
 		tnorm[j] = dist == "equal" ? 2 : dist == "ordered" ? \
 		    (tm[j] > 1 ? tm[j] - 1 : 1) : sH[j]
@@ -490,7 +535,7 @@ function cc(j, key, v) {
 # Whether class key (n rows) is within t in column j: the distance's
 # sum S over norm n N, S <= t norm n N.
 function tclose(j, key, n,    S, i, v, d, a, l, node, par, pos, neg, \
-    ex, nodes, done, e, p, q) {
+    ex, nodes, done, e, p, q, pl, C) {
 	S = 0
 	if (dist == "equal") {
 		# A value of the original that the class lacks adds its
@@ -503,12 +548,21 @@ function tclose(j, key, n,    S, i, v, d, a, l, node, par, pos, neg, \
 			S += (d < 0 ? -d : d) - TC[j, v] * n
 		}
 	} else if (dist == "ordered") {
-		a = 0
-		for (i = 1; i <= tm[j]; i++) {
-			v = tord[j, i]
-			a += cc(j, key, v) * on - TC[j, v] * n
-			S += a < 0 ? -a : a
+		# The running sum at place i is C on - n tP[i], C the
+		# class's rows up to i: between two of the class's own
+		# values C stays and the sum falls (trun).
+		for (i = 1; i <= nd[j, key]; i++)
+			pl[i] = tpos[j, dvi[j, key, i]]
+		isort(pl, nd[j, key])
+		a = C = 0
+		for (i = 1; i <= nd[j, key]; i++) {
+			S += trun(j, a + 1, pl[i] - 1, C * on, n)
+			a = pl[i]
+			C += cnt[j, key, tord[j, a]]
+			d = C * on - tP[j, a] * n
+			S += d < 0 ? -d : d
 		}
+		S += trun(j, a + 1, tm[j], C * on, n)
 	} else {
 		for (i = 1; i <= nsleaf[j]; i++) {
 			v = sleaf[j, i]
