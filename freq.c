@@ -311,14 +311,14 @@ static void
 freq_spill(struct freq *fr)
 {
 	int fd;
-	char *path;
+	char *path, *vb;
 	size_t c;
 
 	fd = kn_mktemp(fr->tmpdir, &path);
 	fr->rf = fdopen(fd, "w");
 	if (fr->rf == NULL)
 		kn_die_sys("%s", path);
-	setvbuf(fr->rf, NULL, _IOFBF, 1 << 16);
+	vb = kn_vbuf(fr->rf);
 	freq_emit(fr, run_row, fr);
 	if (fflush(fr->rf) == EOF || ferror(fr->rf))
 		kn_die_sys("%s: write error", path);
@@ -326,6 +326,7 @@ freq_spill(struct freq *fr)
 		fr->st->bytes_written += (uint64_t)ftello(fr->rf);
 	if (fclose(fr->rf) == EOF)
 		kn_die_sys("%s: write error", path);
+	free(vb);
 	fr->run = kn_realloc(fr->run, (fr->nrun + 1) * sizeof(char *));
 	fr->run[fr->nrun++] = path;
 	for (c = 0; c < fr->cs->d; c++) {

@@ -1014,6 +1014,16 @@ kn_tmp_open(const char *name, const char *mode)
 	return f;
 }
 
+char *
+kn_vbuf(FILE *f)
+{
+	char *b = kn_alloc(KN_VBUF);
+
+	if (setvbuf(f, b, _IOFBF, KN_VBUF) != 0)
+		kn_die("internal error: setvbuf");
+	return b;
+}
+
 void
 kn_tmp_close(char *name)
 {

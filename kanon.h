@@ -204,6 +204,12 @@ char *kn_tmp_new(const char *dir);
 FILE *kn_tmp_open(const char *name, const char *mode);
 /* Closes temp file name for good and frees name. */
 void kn_tmp_close(char *name);
+/* Gives stream f, before its first read or write, a buffer of
+ * KN_VBUF bytes, returned to be freed once f is closed: glibc's
+ * setvbuf given no buffer keeps its default (the file's block, 4 KiB:
+ * a system call each) whatever the size asked. */
+#define KN_VBUF ((size_t)1 << 16)
+char *kn_vbuf(FILE *f);
 /* Registers path (taken) to be removed on an error or a signal, as a
  * temp file is; and forgets it, once renamed or removed (outfile.c's
  * outputs). */

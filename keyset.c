@@ -95,14 +95,14 @@ seal_line(const char *line, size_t len, void *ctx)
 
 /* A temp file open for writing and reading. */
 static FILE *
-temp(const keyset *ks, char **path)
+temp(const keyset *ks, char **path, char **vb)
 {
 	int fd = kn_mktemp(ks->tmpdir, path);
 	FILE *fp = fdopen(fd, "w+");
 
 	if (fp == NULL)
 		kn_die_sys("%s", *path);
-	setvbuf(fp, NULL, _IOFBF, 1 << 16);
+	*vb = kn_vbuf(fp);
 	return fp;
 }
 
@@ -131,8 +131,8 @@ keyset_seal(keyset *ks, void (*each)(const char *, size_t, uint64_t, void *),
 	ks->seg = 256;
 	if (room > 0 && ibytes / ks->seg * avg > room)
 		ks->seg = (size_t)(ibytes * avg / room) + 1;
-	ks->fp = temp(ks, &ks->path);
-	ks->ifp = temp(ks, &ks->ipath);
+	ks->fp = temp(ks, &ks->path, &ks->fpbuf);
+	ks->ifp = temp(ks, &ks->ipath, &ks->ifpbuf);
 	ks->each = each;
 	ks->ectx = ctx;
 	kn_sort_finish(ks->so, 0, seal_line, ks);
@@ -268,6 +268,8 @@ keyset_free(keyset *ks)
 		fclose(ks->ifp);
 		kn_rmtemp(ks->ipath);
 	}
+	free(ks->fpbuf);
+	free(ks->ifpbuf);
 	free(ks->karena);
 	free(ks->koff);
 	free(ks->klen);

@@ -33,6 +33,7 @@ typedef struct {
 	/* the sorted lines and the index of their blocks */
 	char *path, *ipath;
 	FILE *fp, *ifp;
+	char *fpbuf, *ifpbuf;	/* their stdio buffers (kn_vbuf) */
 	uint64_t size, isize;
 	/* the index in memory: per segment its first key (in karena at
 	 * koff, klen bytes) and offset in the index on disk */

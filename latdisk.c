@@ -65,6 +65,7 @@ struct ldisk {
 	const char *tmpdir;
 	char *gpath;		/* the groups read, as lines of text */
 	FILE *gf;
+	char *gbuf;		/* its stdio buffer (kn_vbuf) */
 	uint64_t groups;
 	int ranked[KN_PMAXQ];
 	uint32_t **cover[KN_PMAXQ];	/* of the ranked columns */
@@ -76,6 +77,7 @@ struct ldisk {
 	char *bpath;		/* the records */
 	int bfd;
 	FILE *bf;
+	char *bbuf;		/* its stdio buffer (kn_vbuf) */
 	/* the stage being sorted: its column, the next stage's sort, the
 	 * value met last and its rank and level-1 id */
 	size_t at;
@@ -110,7 +112,7 @@ ldisk_new(size_t d, kn_hier **hier, size_t ns, int svals,
 	fd = kn_mktemp(tmpdir, &ld->gpath);
 	if ((ld->gf = fdopen(fd, "w+")) == NULL)
 		kn_die_sys("%s", ld->gpath);
-	setvbuf(ld->gf, NULL, _IOFBF, 1 << 16);
+	ld->gbuf = kn_vbuf(ld->gf);
 	ld->rsize = (2 * d + ns) * sizeof(uint32_t) + sizeof(uint64_t);
 	ld->rec = kn_zalloc(ld->rsize + sizeof(uint64_t));
 	return ld;
@@ -489,7 +491,7 @@ ldisk_build(struct ldisk *ld, size_t colmax, size_t budget)
 	fd = kn_mktemp(ld->tmpdir, &ld->bpath);
 	if ((ld->bf = fdopen(fd, "w")) == NULL)
 		kn_die_sys("%s", ld->bpath);
-	setvbuf(ld->bf, NULL, _IOFBF, 1 << 16);
+	ld->bbuf = kn_vbuf(ld->bf);
 	/* Two sorts at a time: the one read and the next one fed. */
 	ld->at = 0;
 	if (ld->nr > 0)
@@ -502,6 +504,8 @@ ldisk_build(struct ldisk *ld, size_t colmax, size_t budget)
 	free(buf);
 	fclose(ld->gf);
 	ld->gf = NULL;
+	free(ld->gbuf);
+	ld->gbuf = NULL;
 	kn_rmtemp(ld->gpath);
 	ld->gpath = NULL;
 	while (ld->at < ld->nr) {
@@ -538,6 +542,8 @@ ldisk_build(struct ldisk *ld, size_t colmax, size_t budget)
 		kn_die_sys("%s", ld->bpath);
 	fclose(ld->bf);
 	ld->bf = NULL;
+	free(ld->bbuf);
+	ld->bbuf = NULL;
 	for (c = 0; c < ld->ns; c++) {
 		kn_dict_free(&ld->sdict[c]);
 		kn_dict_init(&ld->sdict[c]);

@@ -49,6 +49,7 @@ static size_t in_n, in_cap;
  * standard output, a descriptor named /dev/fd/N, a device, a FIFO. */
 struct outfile {
 	FILE *f;
+	char *vbuf;		/* f's stdio buffer (kn_vbuf) */
 	char *dst;		/* the name the user gave, for messages */
 	char *tmp;		/* the temp file's path, registered */
 	const char *tmpname;	/* its last name, in tmp */
@@ -240,7 +241,7 @@ out_add(struct outfile *o, FILE *f)
 	o->f = f;
 	for (i = 0; i < in_n; i++)
 		out_clash(o, &in_files[i]);
-	setvbuf(f, NULL, _IOFBF, 1 << 16);
+	o->vbuf = kn_vbuf(f);
 	o->next = outs;
 	outs = o;
 	return f;
@@ -813,6 +814,7 @@ kn_close_out(FILE *f)
 		close(o->dirfd);
 	}
 	*pp = o->next;
+	free(o->vbuf);
 	free(o->dst);
 	free(o->base);
 	free(o->allow);

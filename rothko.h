@@ -38,6 +38,7 @@ struct oread {
 	uint64_t sbytes[ROTHKO_SLOTS];	/* the bytes read for them */
 	int nslot, hold;	/* the buffers, and those the caller holds */
 	unsigned char *grp;	/* a group as read (numkey_read) */
+	char *vbuf;		/* f's stdio buffer (kn_vbuf) */
 	uint64_t rows;		/* records read, for the spool's scales */
 	int map;		/* the spool's records need map_record */
 	/* The thread that reads ahead (started 1; -1 when it could not

@@ -795,7 +795,7 @@ fi
 	awk 'BEGIN { print "a\ts"; for (i = 0; i < 50000; i++) print i % 500 "\t" i }' > "$T/t"
 	run --separate-stderr partition -a rothko-t -S 1M -q a -k 10 -s s -l 15000 --diversity recursive -c 2 -o "$T/o" "$T/t"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "partition: -S 1M: too small: recursive l-diversity keeps the l - 1 largest counts of a part on disk (747 KiB), more than an eighth of the 866 KiB the nodes have (partition(1), -S): give a larger -S" ]
+	[ "$stderr" = "partition: -S 1M: too small: recursive l-diversity keeps the l - 1 largest counts of a part on disk (747 KiB), more than an eighth of the 810 KiB the nodes have (partition(1), -S): give a larger -S" ]
 	[ ! -e "$T/o" ]
 	partition -q a -k 10 -s s -l 15000 --diversity recursive -c 2 "$T/t" > /dev/null
 	# The room is taken from the budget before the nodes, so that the

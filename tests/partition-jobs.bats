@@ -226,7 +226,7 @@ jobscase() {
 	# 100,000 rows ended by CR LF, three numbers: records of 7 words
 	# (28 bytes) unpacked.  A bucket holds the rows of half of what
 	# -S leaves the nodes (-v: "for nodes"), 4 bytes a row: 8 million
-	# at -S 64M, 73,878 at -S 768K (591,026 for nodes), two buckets.
+	# at -S 64M, 66,710 at -S 768K (533,682 for nodes), two buckets.
 	gendata -n 100000 --seed 3 agrawal | sed 's/$/\r/' > "$T/crlf"
 	partition -q age,salary,zipcode -k 50 -r "$T/rm" "$T/crlf" > "$T/m"
 	for S in 64M 768K; do
