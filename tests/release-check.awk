@@ -432,29 +432,27 @@ function tbefore(y, x, num) {
 	return y + 0 < x + 0 || (y + 0 == x + 0 && y < x)
 }
 
-# Sorts tord[j, 1..m] by tbefore: a merge sort, bottom up (an
-# insertion sort took minutes at 40,000 values).
-function tsort(j, m, num,    w, lo, mid, hi, a, b, o, tmp) {
-	for (w = 1; w < m; w *= 2) {
-		for (lo = 1; lo <= m; lo += 2 * w) {
+# Whether x may stay before y in msort's order: by tbefore (num 0 or
+# 1, as it says), or as plain numbers (num 2: places).
+function sle(x, y, num) {
+	return num == 2 ? x <= y : !tbefore(y, x, num)
+}
+
+# Sorts x[1..m] by sle: a merge sort, bottom up (an insertion sort took
+# minutes at 40,000 values).
+function msort(x, m, num,    w, lo, mid, hi, a, b, o, tmp) {
+	for (w = 1; w < m; w *= 2)
+		for (lo = 1; lo + w <= m; lo += 2 * w) {
 			mid = lo + w - 1
-			hi = lo + 2 * w - 1
-			if (mid >= m)
-				break
-			if (hi > m)
-				hi = m
+			hi = lo + 2 * w - 1 > m ? m : lo + 2 * w - 1
 			a = lo
 			b = mid + 1
 			for (o = lo; o <= hi; o++)
-				if (b > hi || (a <= mid && \
-				    !tbefore(tord[j, b], tord[j, a], num)))
-					tmp[o] = tord[j, a++]
-				else
-					tmp[o] = tord[j, b++]
+				tmp[o] = b > hi || (a <= mid && \
+				    sle(x[a], x[b], num)) ? x[a++] : x[b++]
 			for (o = lo; o <= hi; o++)
-				tord[j, o] = tmp[o]
+				x[o] = tmp[o]
 		}
-	}
 }
 
 # The sum of |X - n tP[i]| over places s to e of column j: X - n tP[i]
@@ -477,24 +475,8 @@ function trun(j, s, e, X, n,    lo, hi, mid, m) {
 	    n * (tQ[j, e] - tQ[j, m]) - (e - m) * X
 }
 
-# Sorts the numbers x[1..m]: a merge sort, bottom up.
-function isort(x, m,    w, lo, mid, hi, a, b, o, tmp) {
-	for (w = 1; w < m; w *= 2)
-		for (lo = 1; lo + w <= m; lo += 2 * w) {
-			mid = lo + w - 1
-			hi = lo + 2 * w - 1 > m ? m : lo + 2 * w - 1
-			a = lo
-			b = mid + 1
-			for (o = lo; o <= hi; o++)
-				tmp[o] = b > hi || (a <= mid && x[a] <= x[b]) ? \
-				    x[a++] : x[b++]
-			for (o = lo; o <= hi; o++)
-				x[o] = tmp[o]
-		}
-}
-
 # t as tnum / tden; the order of the ordered distance; the norms.
-function tprepare(    j, i, num) {
+function tprepare(    j, i, num, ord) {
 	tnum = t
 	tden = 1
 	if (index(t, ".") > 0) {
@@ -510,14 +492,15 @@ function tprepare(    j, i, num) {
 				if (!isnum(tval[j, i]) && !ismiss(tval[j, i]))
 					num = 0
 			for (i = 1; i <= tm[j]; i++)
-				tord[j, i] = tval[j, i]
-			tsort(j, tm[j], num)
+				ord[i] = tval[j, i]
+			msort(ord, tm[j], num)
 			# Each value's place in the order; tP the prefix
 			# sums of the whole column's counts in that order,
 			# tQ those of tP.
 			tP[j, 0] = tQ[j, 0] = 0
 			for (i = 1; i <= tm[j]; i++) {
-				tpos[j, tord[j, i]] = i
+				tord[j, i] = ord[i]
+				tpos[j, ord[i]] = i
 				tP[j, i] = tP[j, i - 1] + TC[j, tord[j, i]]
 				tQ[j, i] = tQ[j, i - 1] + tP[j, i]
 			}
@@ -553,7 +536,7 @@ function tclose(j, key, n,    S, i, v, d, a, l, node, par, pos, neg, \
 		# values C stays and the sum falls (trun).
 		for (i = 1; i <= nd[j, key]; i++)
 			pl[i] = tpos[j, dvi[j, key, i]]
-		isort(pl, nd[j, key])
+		msort(pl, nd[j, key], 2)
 		a = C = 0
 		for (i = 1; i <= nd[j, key]; i++) {
 			S += trun(j, a + 1, pl[i] - 1, C * on, n)
