@@ -1678,11 +1678,6 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 	kn_progress_done();
 }
 
-/* The memory the dictionaries and per-value arrays take: what -S must
- * hold besides the nodes.  A dictionary's cache is counted at the size
- * it has or will have (kn_dict_bytes_ahead): with -j the main thread's
- * dictionaries take other look-ups than one thread's, and the
- * accounting (-v) is the same for every -j. */
 size_t
 mond_sens_dict_bytes(const struct part *pt)
 {
@@ -1692,6 +1687,11 @@ mond_sens_dict_bytes(const struct part *pt)
 	    2 * (sizeof(kn_i128) + sizeof(int)) : 0));
 }
 
+/* The memory the dictionaries and per-value arrays take: what -S must
+ * hold besides the nodes.  A dictionary's cache is counted at the size
+ * it has or will have (kn_dict_bytes_ahead): with -j the main thread's
+ * dictionaries take other look-ups than one thread's, and the
+ * accounting (-v) is the same for every -j. */
 size_t
 mond_dicts_bytes(struct part *pt)
 {

@@ -54,7 +54,7 @@ setup_file() {
 	# copied for each (cp -a keeps the links).
 	FX=$BATS_FILE_TMPDIR/fx
 	mkdir "$FX"
-	local line in dir x
+	local in dir x
 	while IFS='|' read -r x in x; do
 		in=${in// /}
 		[ -n "$in" ] && [ ! -e "$FX/${in//\//_}" ] || continue
