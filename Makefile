@@ -114,14 +114,16 @@ lattice.o lateval.o: lateval.h
 latdisk.o: extsort.h
 lattice.o tagging.o: tagging.h
 lattice.o lattice_search.o lateval.o latinput.o: lattice.h
-extsort.o freq.o extsort_main.o mload.o rcut.o rsens.o rothko.o: extsort.h
+extsort.o freq.o extsort_main.o mload.o rcut.o rsens.o rothko.o sortmem.o \
+    partition.o msens.o numkey.o mondrian.o mpar.o rgroups.o rclose.o \
+    cstream.o cdist.o csens.o cluster.o: extsort.h
 sortmem.o extsort.o: sortmem.h
-partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o csens.o cluster.o: mondrian.h
-partition.o mpar.o: mpar.h
-partition.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o csens.o cluster.o: rothko.h
-partition.o cstream.o csens.o cluster.o: cluster.h
+partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o: mondrian.h
+partition.o mpar.o rothko.o: mpar.h
+partition.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o: rothko.h
+partition.o cstream.o cdist.o csens.o cluster.o: cluster.h
 rothko.o hypo.o: hypo.h
-sha256.o tests/sha256-check: sha256.h
+sha256.o report.o tests/sha256-check: sha256.h
 recode.o regions.o rstats.o: recode.h rowpar.h
 partition.o: rowpar.h
 rowpar.o: rowpar.h
