@@ -344,13 +344,33 @@ select_cut(struct part *pt, size_t j, struct cut *best)
 			lt += pt->cnt[med];
 		eq = pt->cnt[med];
 	} else {
+		/* A wide range: the rows counted by buckets of the range
+		 * (at most n of them, 65536: pt->cnt holds n), then the
+		 * median selected among the rows of its bucket alone, which
+		 * also holds every row equal to it. */
+		uint32_t span = pt->node.mx[j] - pt->node.mn[j], b;
+		size_t nb = 1, m = 0;
+		int sh = 0;
+
+		while (2 * nb <= n && nb < 65536)
+			nb *= 2;
+		while ((span >> sh) >= nb)
+			sh++;
+		memset(pt->cnt, 0, ((span >> sh) + 1) * sizeof(uint32_t));
 		for (i = 0; i < n; i++)
-			pt->key[i] = r[i * pt->rec_words] - pt->node.mn[j];
-		med = select_kth(pt->key, n, (n - 1) / 2);
+			pt->cnt[(r[i * pt->rec_words] - pt->node.mn[j]) >>
+			    sh]++;
+		for (b = 0; lt + pt->cnt[b] <= (n - 1) / 2; b++)
+			lt += pt->cnt[b];
 		for (i = 0; i < n; i++) {
 			c = r[i * pt->rec_words] - pt->node.mn[j];
-			lt += c < med;
-			eq += c == med;
+			if (c >> sh == b)
+				pt->key[m++] = c;
+		}
+		med = select_kth(pt->key, m, (n - 1) / 2 - lt);
+		for (i = 0; i < m; i++) {
+			lt += pt->key[i] < med;
+			eq += pt->key[i] == med;
 		}
 	}
 	if (pt->relaxed)
@@ -699,7 +719,9 @@ eval_hier(struct part *pt, size_t j, struct cut *best)
 	best->score = sc;
 }
 
-/* Pushes the segment [b,e) with the extents ext (min[d], max[d]). */
+/* Pushes the segment [b,e) with the extents ext (min[d], max[d]); b
+ * with MOND_IN_TMP: its rows are in the buffer that rec was not
+ * first. */
 void
 mond_stack_push(struct part *pt, uint64_t b, uint64_t e, const uint32_t *ext)
 {
@@ -754,6 +776,34 @@ ext_row(uint32_t *e, const uint32_t *r, size_t nq)
 	}
 }
 
+/*
+ * Widens the extents e (min[nq], max[nq]) by the n rows at r, w words
+ * apart: four rows to a store of each extent, where ext_row stores
+ * both for every row and the next row's compares wait on the stores.
+ */
+static void
+ext_rows(uint32_t *e, const uint32_t *r, size_t n, size_t w, size_t nq)
+{
+	size_t i, q;
+
+	for (i = 0; i + 4 <= n; i += 4, r += 4 * w)
+		for (q = 0; q < nq; q++) {
+			uint32_t a = r[q], b = r[w + q], c = r[2 * w + q],
+			    d = r[3 * w + q], lo, hi, t;
+
+			lo = a < b ? a : b;
+			hi = a < b ? b : a;
+			t = c < d ? c : d;
+			lo = t < lo ? t : lo;
+			t = c < d ? d : c;
+			hi = t > hi ? t : hi;
+			e[q] = lo < e[q] ? lo : e[q];
+			e[nq + q] = hi > e[nq + q] ? hi : e[nq + q];
+		}
+	for (; i < n; i++, r += w)
+		ext_row(e, r, nq);
+}
+
 /* Extents e (min[nq], max[nq]) that no row widened yet. */
 static void
 ext_empty(uint32_t *e, size_t nq)
@@ -789,7 +839,8 @@ cslice_run(void *arg)
 
 	if (s->phase == 2) {
 		memcpy(pt->rec + (pt->node.b + s->lo) * w, pt->rec_tmp +
-		    s->lo * w, (s->hi - s->lo) * w * sizeof(uint32_t));
+		    (pt->node.b + s->lo) * w, (s->hi - s->lo) * w *
+		    sizeof(uint32_t));
 		return NULL;
 	}
 	if (s->phase == 0) {
@@ -804,19 +855,34 @@ cslice_run(void *arg)
 	}
 	/* In locals: the stores through rec_tmp could alias s's. */
 	{
-		uint32_t *pos = s->pos, *ext = s->ext, *tmp = pt->rec_tmp;
+		uint32_t *pos = s->pos, *ext = s->ext;
+		uint32_t *tmp = pt->rec_tmp + pt->node.b * w;
 		uint64_t eqleft = s->eqleft;
 		uint32_t med = c->med;
 
-		for (i = s->lo; i < s->hi; i++, r += w) {
-			if (c->fast)
+		if (!c->fast)
+			for (i = s->lo; i < s->hi; i++, r += w) {
+				g = pt->grp[i];
+				ext_row(ext + g * 2 * nq, r, nq);
+				memcpy(tmp + (size_t)pos[g]++ * w, r,
+				    w * sizeof(uint32_t));
+			}
+		/* A median's two parts: a block of rows placed, then the
+		 * extents of each part's rows of it, in a row there. */
+		for (i = s->lo; c->fast && i < s->hi;) {
+			size_t end = s->hi - i < 256 ? s->hi : i + 256;
+			uint32_t p0 = pos[0], p1 = pos[1];
+
+			for (; i < end; i++, r += w) {
 				g = r[j] < med || (r[j] == med && eqleft > 0 &&
 				    eqleft--) ? 0 : 1;
-			else
-				g = pt->grp[i];
-			ext_row(ext + g * 2 * nq, r, nq);
-			memcpy(tmp + (size_t)pos[g]++ * w, r,
-			    w * sizeof(uint32_t));
+				memcpy(tmp + (size_t)pos[g]++ * w, r,
+				    w * sizeof(uint32_t));
+			}
+			ext_rows(ext, tmp + (size_t)p0 * w, pos[0] - p0, w,
+			    nq);
+			ext_rows(ext + 2 * nq, tmp + (size_t)p1 * w,
+			    pos[1] - p1, w, nq);
 		}
 	}
 	return NULL;
@@ -824,8 +890,8 @@ cslice_run(void *arg)
 
 /* The rows of the node regrouped into rec_tmp on nt threads (above; on
  * this one alone when nt is 1, with no count first), their extents by
- * part into ext, the parts' starts at off; then back into the
- * records. */
+ * part into ext, the parts' starts at off; then back into the records,
+ * but for pt->pingpong. */
 static void
 cut_par(struct part *pt, const struct cut *c, size_t m, const uint32_t *off,
     uint32_t *ext, int nt)
@@ -880,7 +946,8 @@ cut_par(struct part *pt, const struct cut *c, size_t m, const uint32_t *off,
 			ext_merge(ext + g * 2 * nq, s[k].ext + g * 2 * nq, nq);
 		s[k].phase = 2;
 	}
-	kn_sort_par_run(cslice_run, s, sizeof(s[0]), nt);
+	if (!pt->pingpong)
+		kn_sort_par_run(cslice_run, s, sizeof(s[0]), nt);
 	for (k = 0; k < nt; k++) {
 		free(s[k].pos);
 		if (nt > 1)
@@ -900,10 +967,9 @@ eslice_run(void *arg)
 {
 	struct eslice *s = arg;
 	const struct part *pt = s->pt;
-	size_t i;
 
-	for (i = s->lo; i < s->hi; i++)
-		ext_row(s->ext, pt->rec + i * pt->rec_words, pt->nqi);
+	ext_rows(s->ext, pt->rec + s->lo * pt->rec_words, s->hi - s->lo,
+	    pt->rec_words, pt->nqi);
 	return NULL;
 }
 
@@ -974,7 +1040,8 @@ cut_apply(struct part *pt, const struct cut *c)
 	cut_par(pt, c, m, off, ext,
 	    nt > 1 && n >= (size_t)nt * CUT_PAR_ROWS ? nt : 1);
 	for (g = m; g-- > 0;)
-		mond_stack_push(pt, pt->node.b + off[g],
+		mond_stack_push(pt, (pt->node.b + off[g]) | (pt->pingpong &&
+		    !pt->rec_swapped ? MOND_IN_TMP : 0),
 		    pt->node.b + off[g + 1], ext + g * 2 * pt->nqi);
 	free(off);
 	free(ext);
@@ -1297,6 +1364,21 @@ mond_region_add(struct part *pt, size_t j, uint32_t c, uint64_t cnt)
 		pt->mnp[j] = c;
 }
 
+/* Swaps rec and rec_tmp, the node's rows copied first if copy. */
+static void
+rec_swap(struct part *pt, int copy)
+{
+	uint32_t *t = pt->rec;
+	size_t w = pt->rec_words;
+
+	if (copy)
+		memcpy(pt->rec_tmp + pt->node.b * w, pt->rec + pt->node.b * w,
+		    pt->node.n * w * sizeof(uint32_t));
+	pt->rec = pt->rec_tmp;
+	pt->rec_tmp = t;
+	pt->rec_swapped ^= 1;
+}
+
 /* Makes the node a class. */
 static void
 make_class(struct part *pt)
@@ -1304,6 +1386,8 @@ make_class(struct part *pt)
 	size_t i, j;
 	uint32_t id = ++pt->nclasses;
 
+	if (pt->rec_swapped)
+		rec_swap(pt, 1);
 	if (pt->node.n > pt->max_class)
 		pt->max_class = pt->node.n;
 	for (i = 0; i < pt->node.n; i++)
@@ -1452,10 +1536,14 @@ mond_partition(struct part *pt)
 		pt->grow.stnode[0] = mond_tree_node_new(pt, 0);
 		pt->grow.leaves = 1;
 	}
+	pt->pingpong = !pt->grow.on;
 	while (pt->nstack > 0) {
 		kn_progress(pt->acct.classed, pt->acct.bread);
 		mond_step(pt, ord);
 	}
+	if (pt->rec_swapped)
+		kn_die("internal error: a part's rows left in the scratch");
+	pt->pingpong = 0;
 	free(ord);
 }
 
@@ -1468,6 +1556,9 @@ mond_step(struct part *pt, uint32_t *ord)
 	size_t tn = pt->grow.on ? pt->grow.stnode[pt->nstack / 2] : 0, j;
 	struct cut best;
 
+	if ((b & MOND_IN_TMP ? 1 : 0) != pt->rec_swapped)
+		rec_swap(pt, 0);
+	b &= ~MOND_IN_TMP;
 	mond_node_totals(pt, b, e, pt->stack_ext + pt->nstack / 2 * 2 * pt->nqi);
 	memset(&best, 0, sizeof(best));
 	if (pt->node.n >= 2 * pt->req.k && (!pt->grow.on ||

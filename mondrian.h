@@ -260,7 +260,15 @@ struct part {
 	size_t *used, nused;	/* the columns read: QIs, -s, -t */
 	int need_stats;		/* parts need more than their size */
 	uint32_t *rec;		/* nrows records */
-	uint32_t *rec_tmp;	/* scratch records */
+	uint32_t *rec_tmp;	/* scratch records, row i's at i (mpar.c: its
+				 * part's slice) */
+	/* A cut leaves its parts in rec_tmp, which the step that takes
+	 * one of them swaps with rec (the stack says where each part is:
+	 * MOND_IN_TMP), and a class's rows go back to the records (the
+	 * buffer rec was first: rec_swapped is 0); else each cut copies
+	 * its parts back.  Set while every part is cut or made a class
+	 * by the same run of steps. */
+	int pingpong, rec_swapped;
 	uint64_t nrows;
 
 	/* Out of core (Rothko-T, paper 004 §2): the rows are spooled
@@ -404,6 +412,9 @@ struct part {
  * binary records of dwords words, the numbers as 64-bit keys (numkey.c),
  * and read back in chunks of this many. */
 #define MOND_CHUNK 4096
+
+/* A part on the stack whose rows are in the scratch buffer (pingpong). */
+#define MOND_IN_TMP ((uint64_t)1 << 63)
 
 /* The bytes of lines in a block coded by a thread of -j (mload.c). */
 #define MLOAD_BLOCK ((size_t)512 << 10)

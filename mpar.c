@@ -174,7 +174,7 @@ worker_slice(struct mpar_worker *w, size_t i)
 	tp->perm = pt->perm + s;
 	tp->perm_tmp = pt->perm_tmp + s;
 	tp->grp = pt->grp + s;
-	tp->rec_tmp = pt->rec_tmp + s * pt->rec_words;
+	tp->rec_tmp = pt->rec_tmp + i * pt->rec_words;
 	tp->cnt = pt->cnt + 2 * s;
 	tp->nclasses = 0;
 	tp->nstack = 0;
@@ -204,9 +204,15 @@ task_work(struct mpar_worker *w, size_t i, int grow)
 	    (tp->regions_fp = open_memstream(&tk->reg, &tk->nreg)) == NULL)
 		kn_die_sys("regions in memory");
 	mond_stack_push(tp, tk->b, tk->e, tk->ext);
+	/* Parts cut once are taken up by other threads, in the
+	 * records. */
+	tp->pingpong = !grow && !tp->grow.on;
 	do
 		mond_step(tp, w->ord);
 	while (!grow && tp->nstack > 0);
+	if (tp->rec_swapped)
+		kn_die("internal error: a part's rows left in the scratch");
+	tp->pingpong = 0;
 	if (w->regf != NULL) {
 		if (fflush(w->regf) != 0 || ferror(w->regf) ||
 		    (tk->rlen = ftello(w->regf) - tk->roff) < 0)
