@@ -1416,3 +1416,31 @@ kn_big_ld(const kn_big *x)
 		v = v * 4294967296.0L + x->d[i];
 	return v;
 }
+
+/* Four rows to a store of each extent: one store a row would have the
+ * next row's compares wait on it. */
+void
+kn_ext_rows(uint32_t *e, const uint32_t *r, size_t n, size_t w, size_t nq)
+{
+	size_t i, q;
+
+	for (i = 0; i + 4 <= n; i += 4, r += 4 * w)
+		for (q = 0; q < nq; q++) {
+			uint32_t a = r[q], b = r[w + q], c = r[2 * w + q],
+			    d = r[3 * w + q], lo, hi, t;
+
+			lo = a < b ? a : b;
+			hi = a < b ? b : a;
+			t = c < d ? c : d;
+			lo = t < lo ? t : lo;
+			t = c < d ? d : c;
+			hi = t > hi ? t : hi;
+			e[q] = lo < e[q] ? lo : e[q];
+			e[nq + q] = hi > e[nq + q] ? hi : e[nq + q];
+		}
+	for (; i < n; i++, r += w)
+		for (q = 0; q < nq; q++) {
+			e[q] = r[q] < e[q] ? r[q] : e[q];
+			e[nq + q] = r[q] > e[nq + q] ? r[q] : e[nq + q];
+		}
+}

@@ -1075,6 +1075,12 @@ void kn_req_check(const kn_req *r, int hass);
 
 /* Sorts counts descending. */
 void kn_counts_desc(uint64_t *v, size_t m);
+
+/* Widens the extents e (least[nq], largest[nq]) by the first nq words of
+ * the n records at r, w words apart. */
+void kn_ext_rows(uint32_t *e, const uint32_t *r, size_t n, size_t w,
+    size_t nq);
+
 /* Entropy (nats) of the counts v[0..m) summing to n. */
 long double kn_entropy(const uint64_t *v, size_t m, uint64_t n);
 /* Whether a class whose sensitive values have the counts v[0..m)

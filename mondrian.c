@@ -776,34 +776,6 @@ ext_row(uint32_t *e, const uint32_t *r, size_t nq)
 	}
 }
 
-/*
- * Widens the extents e (min[nq], max[nq]) by the n rows at r, w words
- * apart: four rows to a store of each extent, where ext_row stores
- * both for every row and the next row's compares wait on the stores.
- */
-static void
-ext_rows(uint32_t *e, const uint32_t *r, size_t n, size_t w, size_t nq)
-{
-	size_t i, q;
-
-	for (i = 0; i + 4 <= n; i += 4, r += 4 * w)
-		for (q = 0; q < nq; q++) {
-			uint32_t a = r[q], b = r[w + q], c = r[2 * w + q],
-			    d = r[3 * w + q], lo, hi, t;
-
-			lo = a < b ? a : b;
-			hi = a < b ? b : a;
-			t = c < d ? c : d;
-			lo = t < lo ? t : lo;
-			t = c < d ? d : c;
-			hi = t > hi ? t : hi;
-			e[q] = lo < e[q] ? lo : e[q];
-			e[nq + q] = hi > e[nq + q] ? hi : e[nq + q];
-		}
-	for (; i < n; i++, r += w)
-		ext_row(e, r, nq);
-}
-
 /* Extents e (min[nq], max[nq]) that no row widened yet. */
 static void
 ext_empty(uint32_t *e, size_t nq)
@@ -879,9 +851,9 @@ cslice_run(void *arg)
 				memcpy(tmp + (size_t)pos[g]++ * w, r,
 				    w * sizeof(uint32_t));
 			}
-			ext_rows(ext, tmp + (size_t)p0 * w, pos[0] - p0, w,
+			kn_ext_rows(ext, tmp + (size_t)p0 * w, pos[0] - p0, w,
 			    nq);
-			ext_rows(ext + 2 * nq, tmp + (size_t)p1 * w,
+			kn_ext_rows(ext + 2 * nq, tmp + (size_t)p1 * w,
 			    pos[1] - p1, w, nq);
 		}
 	}
@@ -968,7 +940,7 @@ eslice_run(void *arg)
 	struct eslice *s = arg;
 	const struct part *pt = s->pt;
 
-	ext_rows(s->ext, pt->rec + s->lo * pt->rec_words, s->hi - s->lo,
+	kn_ext_rows(s->ext, pt->rec + s->lo * pt->rec_words, s->hi - s->lo,
 	    pt->rec_words, pt->nqi);
 	return NULL;
 }

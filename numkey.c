@@ -603,14 +603,7 @@ pack_block(const struct part *pt, FILE *f, const char *path,
 	 * (a word at a time would stride the whole block once a word). */
 	memcpy(base, recs, dw * sizeof(uint32_t));
 	memcpy(top, recs, dw * sizeof(uint32_t));
-	for (i = 1; i < n; i++) {
-		const uint32_t *r = recs + i * dw;
-
-		for (w = 0; w < dw; w++) {
-			base[w] = r[w] < base[w] ? r[w] : base[w];
-			top[w] = r[w] > top[w] ? r[w] : top[w];
-		}
-	}
+	kn_ext_rows(base, recs + dw, n - 1, dw, dw);
 	for (w = 0; w < dw; w++) {
 		put_u32(hdr + 4 + 4 * w, base[w]);
 		hdr[4 + 4 * dw + w] = (unsigned char)width_of(top[w] - base[w]);
