@@ -12,7 +12,9 @@
  * A thread works on a copy of the run (struct part) with scratch of its
  * own for the node's counts, extents and stack; the scratch indexed by
  * a node's rows (key, perm, grp, cnt, rec_tmp) is shared, each part
- * using the slice at its own rows, one slot apart.
+ * using the slice at its own rows, one slot apart (rec_tmp is indexed
+ * by the row, as the records are, i slots on for the i-th part, so that
+ * a part's rows may stay in it: mondrian.h, pingpong).
  */
 #include <pthread.h>
 #include <stdint.h>
