@@ -421,6 +421,7 @@ bigtable() {
 		for (i = 2; i <= 200; i++) s = s "\t" (i % 10); print s } }' \
 	    > "$T/w"
 	partition -j 1 -q q -k 10 -S 16M "$T/w" > "$T/o1"
+	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
 	"$ROOT/tests/peak-rss" "$T/rss" partition -j 64 -q q -k 10 -S 16M \
 	    "$T/w" > "$T/o64"
 	cmp "$T/o1" "$T/o64"
