@@ -129,9 +129,12 @@ mib(size_t b)
 
 /*
  * The run is refused when what it holds whatever it does passes the
- * budget, with the frequency set on disk: the message names each part,
- * the hierarchy with the most labels above its leaves, and the budget
- * that would do (what is held, and a quarter more).
+ * budget and its slack, with the frequency set on disk: the message
+ * names each part, the hierarchy with the most labels above its leaves,
+ * and the budget that would do, which is what is held less the slack:
+ * while the leaves are still ranked, a budget that surely fails (in
+ * whole MiB, rounded down); once all are, one that passes, with a
+ * quarter more.
  */
 void
 lbud_check(const struct lbud *b, size_t share)
@@ -149,7 +152,12 @@ lbud_check(const struct lbud *b, size_t share)
 	if (b->maps > 0)
 		snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
 		    ", their level maps %llu MiB", mib(b->maps));
-	kn_fmt_size(need, sizeof(need), (size_t)(mib(f + f / 4) << 20));
+	if (b->making)
+		kn_fmt_size(need, sizeof(need),
+		    (f - LBUD_SLACK) >> 20 << 20);
+	else
+		kn_fmt_size(need, sizeof(need), (size_t)(mib(f - LBUD_SLACK +
+		    (f - LBUD_SLACK) / 4) << 20));
 	if (b->making)
 		kn_die("-S %s: too small for this input: with its frequency "
 		    "set of %zu groups on disk, %s already, with more to come "
