@@ -39,9 +39,13 @@ latin_check(struct lat_state *L, int phase)
 	for (c = 0; c < L->ns; c++)
 		L->bud.labels += kn_dict_bytes(&in->sdict[c]) +
 		    in->scap[c] * sizeof(uint64_t);
+	/* Before the next check the dictionaries may grow, each array
+	 * doubled beside the old one, and the groups by half, beside the
+	 * old ones too: counted as if it were done. */
 	if (phase == PH_READ)
 		return L->disk == NULL && lbud_fixed(&L->bud) +
-		    in->cap * (in->w * sizeof(uint32_t) + sizeof(uint64_t)) >
+		    L->bud.labels + in->cap * (in->w * sizeof(uint32_t) +
+		    sizeof(uint64_t)) / 2 * 5 >
 		    L->bud.budget / 4 * 3 + LBUD_SLACK;
 	for (c = 0; c < L->d; c++)
 		L->bud.maps += lbud_maps_bytes(L->a[c].h, L->disk == NULL ||

@@ -118,6 +118,23 @@ same() {
 	same 1024 "$B/mid.tsv" -a super-roots -k 50 --max-suppress 1% --all
 }
 
+@test "-S 64K, 1M and 4M, 150,000 distinct values read into a generated hierarchy: the frequency set goes to disk before the dictionaries' next growth passes the slack, the peak within -S plus 12 MiB (found by the -j/-S pass: 15.7 to 17.0 MB)" {
+	awk 'BEGIN { print "n"; for (i = 0; i < 150000; i++)
+	    print (i * 7919) % 150000 }' > "$T/n.tsv"
+	lattice-search -S 16G -H n=interval:10,100,1000 -q n -k 4 \
+	    "$T/n.tsv" > "$T/big"
+	for kb in 64 1024 4096; do
+		"$ROOT/tests/peak-rss" "$T/rss" lattice-search -S "${kb}K" \
+		    -T "$T/tmp" -H n=interval:10,100,1000 -q n -k 4 \
+		    "$T/n.tsv" > "$T/small"
+		cmp "$T/small" "$T/big"
+		echo "-S ${kb}K: peak $(cat "$T/rss") KB"
+		[ -n "${ASAN_OPTIONS:-}" ] ||
+		    [ "$(cat "$T/rss")" -le $((kb + 12288)) ]
+	done
+	[ -z "$(ls "$T/tmp")" ]
+}
+
 @test "-S 1M, classes of more groups than a set made in memory holds (their sensitive values): from sorts, or with t-closeness counted whole, the bytes of -S 16G" {
 	# s takes 5,000 values: a class near the top of the lattice holds
 	# thousands of groups, sets of 1,024 are made in memory; t-closeness
