@@ -124,10 +124,11 @@ same() {
 	lattice-search -S 16G -H n=interval:10,100,1000 -q n -k 4 \
 	    "$T/n.tsv" > "$T/big"
 	for kb in 64 1024 4096; do
-		"$ROOT/tests/peak-rss" "$T/rss" lattice-search -S "${kb}K" \
+		"$ROOT/tests/peak-rss" "$T/rss" lattice-search -v -S "${kb}K" \
 		    -T "$T/tmp" -H n=interval:10,100,1000 -q n -k 4 \
-		    "$T/n.tsv" > "$T/small"
+		    "$T/n.tsv" > "$T/small" 2> "$T/err"
 		cmp "$T/small" "$T/big"
+		grep -q 'frequency set on disk' "$T/err"
 		echo "-S ${kb}K: peak $(cat "$T/rss") KB"
 		[ -n "${ASAN_OPTIONS:-}" ] ||
 		    [ "$(cat "$T/rss")" -le $((kb + 12288)) ]
