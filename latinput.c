@@ -30,7 +30,9 @@ int
 latin_check(struct lat_state *L, int phase)
 {
 	struct lat_in *in = &L->in;
-	size_t c;
+	/* The groups read, their ids and counts. */
+	size_t c, grp = in->cap * (in->w * sizeof(uint32_t) +
+	    sizeof(uint64_t));
 
 	L->bud.groups = L->disk != NULL ? ldisk_groups(L->disk) : in->n;
 	L->bud.labels = L->bud.maps = L->bud.work = L->bud.input = 0;
@@ -44,15 +46,14 @@ latin_check(struct lat_state *L, int phase)
 	 * old ones too: counted as if it were done. */
 	if (phase == PH_READ)
 		return L->disk == NULL && lbud_fixed(&L->bud) +
-		    L->bud.labels + in->cap * (in->w * sizeof(uint32_t) +
-		    sizeof(uint64_t)) / 2 * 5 >
+		    L->bud.labels + grp / 2 * 5 >
 		    L->bud.budget / 4 * 3 + LBUD_SLACK;
 	for (c = 0; c < L->d; c++)
 		L->bud.maps += lbud_maps_bytes(L->a[c].h, L->disk == NULL ||
 		    !ldisk_ranked(L->disk, c));
 	if (L->disk != NULL)
 		return lbud_fixed(&L->bud) > L->bud.budget;
-	L->bud.input = in->cap * (in->w * sizeof(uint32_t) + sizeof(uint64_t));
+	L->bud.input = grp;
 	if (phase == PH_BUILD) {
 		L->bud.input += (in->n + 1) * (size_t)L->W * sizeof(uint64_t);
 		return lbud_fixed(&L->bud) > L->bud.budget + LBUD_SLACK;
