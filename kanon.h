@@ -1112,6 +1112,13 @@ int kn_ldiv_recursive_ok(const kn_ldiv *ld, uint64_t r1,
  * part, -1 when it surely fails it, 0 when only the counts can tell. */
 int kn_ldiv_entropy_sure(const kn_ldiv *ld, kn_i128 a, kn_i128 s, uint64_t n,
     uint64_t m);
+/* c ln c in units of 2^-62, rounded from long double: the terms of
+ * kn_ldiv_entropy_sure, whose error is then the terms' relative error,
+ * not their rounding to integers (which in mond_x_log_x's 2^-32 would
+ * leave parts of a few rows unsure within 1e-10 of the threshold).  0
+ * for c < 2 and from 2^58 on (where kn_ldiv_entropy_sure is never
+ * sure). */
+kn_i128 kn_xlx62(uint64_t c);
 
 /* ---- variance diversity (paper 004 §1.1) ------------------------- */
 

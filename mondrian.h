@@ -89,6 +89,11 @@ struct side {
 	kn_i128 s, ss;		/* sums of the sensitive values, squares */
 	kn_i128 ts;		/* sum of the numeric target * 10^tF */
 	kn_i128 lf; /* sum of mond_x_log_x() over the label counts */
+	/* With es_ok, the sum of kn_xlx62() over the sensitive counts:
+	 * entropy l-diversity's sure verdicts (cut_sides_ok).  Only a
+	 * side that mondrian.c's sweeps started (side_es_start) has it. */
+	kn_i128 es;
+	int es_ok;
 };
 
 /* The best cut found so far at a node. */
@@ -303,6 +308,9 @@ struct part {
 	int exact_sums; /* a cluster's cuts job checks the sums itself */
 	kn_i128 *xlx_tab;	/* mond_x_log_x(c) for small c */
 	size_t xlx_n;
+	kn_i128 *x62_tab;	/* entropy l-diversity: kn_xlx62(c), small c */
+	size_t x62_n;
+	unsigned es_checks; /* a sweep's cuts judged from their counts */
 
 	/* Per-node scratch. */
 	uint32_t *key, *perm, *perm_tmp, *grp, *cnt;

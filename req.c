@@ -393,6 +393,13 @@ kn_ldiv_recursive_ok(const kn_ldiv *ld, uint64_t r1, unsigned __int128 tail,
  * over) from the threshold gets the verdict of H, whichever way it is
  * computed.  Past 2^58 rows nothing is sure (a would pass 2^127).
  */
+kn_i128
+kn_xlx62(uint64_t c)
+{
+	return c < 2 || c >= (uint64_t)1 << 58 ? 0 :
+	    (kn_i128)roundl((long double)c * logl((long double)c) * 0x1p62L);
+}
+
 int
 kn_ldiv_entropy_sure(const kn_ldiv *ld, kn_i128 a, kn_i128 s, uint64_t n,
     uint64_t m)

@@ -20,7 +20,7 @@
  *   dimension's key) give each row its rank j among the rows of its
  *   value in the dimension's order, and the value's total T; sorted
  *   again by the dimension's key, a sweep from the right adds to the
- *   right part, row by row, f(T - j + 1) - f(T - j) (f = xlx62, c ln c
+ *   right part, row by row, f(T - j + 1) - f(T - j) (f = kn_xlx62, c ln c
  *   in integers, so that the sum is the same in any order), and
  *   one from the left f(j) - f(j - 1) to the left part; recursive l
  *   keeps the l - 1 largest counts of the part that grows, distinct l
@@ -566,18 +566,6 @@ struct sweep {
 	struct topl top;
 };
 
-/* c ln c in units of 2^-62, rounded from long double: entropy's sure
- * verdicts (kn_ldiv_entropy_sure) from sums of them, whose error is the
- * terms' relative error, not their rounding to integers (which in
- * mond_x_log_x's 2^-32 would leave parts of a few rows unsure within
- * 1e-10 of the threshold).  c below 2^58. */
-static kn_i128
-xlx62(uint64_t c)
-{
-	return c < 2 || c >= (uint64_t)1 << 58 ? 0 :
-	    (kn_i128)roundl((long double)c * logl((long double)c) * 0x1p62L);
-}
-
 /* Value v has now c rows in the part, one more, of number x. */
 static void
 sweep_add(struct part *pt, struct sweep *w, uint64_t v, uint64_t c,
@@ -594,7 +582,7 @@ sweep_add(struct part *pt, struct sweep *w, uint64_t v, uint64_t c,
 	if (!pt->req.ld.on)
 		return;
 	if (pt->req.ld.kind == KN_DIV_ENTROPY)
-		p->s += xlx62(c) - xlx62(c - 1);
+		p->s += kn_xlx62(c) - kn_xlx62(c - 1);
 	else if (pt->req.ld.kind == KN_DIV_RECURSIVE) {
 		topl_add(&w->top, v, c);
 		p->s = w->top.sum;
@@ -635,7 +623,7 @@ side_sums(struct part *pt, size_t col, const struct rinfo *p)
 	 * column and -l 1, values in turn and an integer l). */
 	if ((unsigned __int128)r1 * m == n)
 		return m >= pt->req.ld.lceil;
-	switch (kn_ldiv_entropy_sure(&pt->req.ld, xlx62(n), s, n, m)) {
+	switch (kn_ldiv_entropy_sure(&pt->req.ld, kn_xlx62(n), s, n, m)) {
 	case 1:
 		return 1;
 	case -1:
