@@ -79,3 +79,13 @@ load common
 		    { echo "$f is not ignored (.gitignore)"; false; }
 	done < written
 }
+
+@test "no test negates a command where bats would not see it fail: '! cmd' alone on a line ends with '|| false' (bats's ERR trap ignores '! cmd' unless it is a test's last command; 14 such checks asserted nothing)" {
+	local bad
+	bad=$(awk '
+	FNR == 1 { prev = "" }
+	/^[ \t]*! / && prev !~ /(\\|&&|\|\||\|)[ \t]*$/ && $0 !~ /\|\|/ &&
+	    $0 !~ /then[ \t]*$/ { print FILENAME ":" FNR ": " $0 }
+	{ prev = $0 }' "$ROOT"/tests/*.bats)
+	[ -z "$bad" ] || { printf '%s\n' "$bad"; false; }
+}

@@ -376,7 +376,7 @@ b	1" ]
 				kill -0 "$p" 2> /dev/null || break
 				sleep 0.05
 			done
-			! kill -0 "$p" 2> /dev/null
+			! kill -0 "$p" 2> /dev/null || false
 		done
 	done
 }
