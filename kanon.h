@@ -1021,6 +1021,10 @@ typedef struct {
 	int cs;
 	const char *lstr;	/* option texts, for messages */
 	int hasdiv, hasc;
+	/* Entropy: kn_xlx62(c) for c below nx62 (kn_ldiv_table), else
+	 * NULL. */
+	kn_i128 *x62;
+	size_t nx62;
 } kn_ldiv;
 
 /* Defaults: off, distinct, c = 1. */
@@ -1119,6 +1123,21 @@ int kn_ldiv_entropy_sure(const kn_ldiv *ld, kn_i128 a, kn_i128 s, uint64_t n,
  * for c < 2 and from 2^58 on (where kn_ldiv_entropy_sure is never
  * sure). */
 kn_i128 kn_xlx62(uint64_t c);
+/* Under entropy l-diversity, the table of kn_xlx62 for the counts of
+ * a table of rows rows (64 KiB at most): kn_ldiv_x62 and
+ * kn_ldiv_ok_any then take small counts from it. */
+void kn_ldiv_table(kn_ldiv *ld, uint64_t rows);
+/* The table's size in bytes. */
+size_t kn_ldiv_table_bytes(const kn_ldiv *ld);
+static inline kn_i128
+kn_ldiv_x62(const kn_ldiv *ld, uint64_t c)
+{
+	return c < ld->nx62 ? ld->x62[c] : kn_xlx62(c);
+}
+/* kn_ldiv_ok on m counts of n rows in any order, which it may reorder:
+ * recursive (c,l) from its l - 1 largest, entropy from the sums of
+ * kn_ldiv_entropy_sure where they are sure, else sorted. */
+int kn_ldiv_ok_any(const kn_ldiv *ld, uint64_t *v, size_t m, uint64_t n);
 
 /* ---- variance diversity (paper 004 §1.1) ------------------------- */
 

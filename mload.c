@@ -1717,7 +1717,8 @@ mond_dicts_bytes(struct part *pt)
 	b += mond_sens_dict_bytes(pt) + mond_targ_bytes(pt);
 	if (pt->split == SPLIT_REGRESSION)
 		b += 2 * pt->targ_dict.n * (sizeof(kn_i128) + sizeof(int));
-	return b + (pt->xlx_n + pt->x62_n) * sizeof(kn_i128);
+	return b + pt->xlx_n * sizeof(kn_i128) +
+	    kn_ldiv_table_bytes(&pt->req.ld);
 }
 
 void

@@ -56,7 +56,7 @@ mond_x_log_x(struct part *pt, uint64_t c)
 static inline kn_i128
 x62(const struct part *pt, uint64_t c)
 {
-	return c < pt->x62_n ? pt->x62_tab[c] : kn_xlx62(c);
+	return kn_ldiv_x62(&pt->req.ld, c);
 }
 
 /* A regression score term: (sum of the target)^2 / n. */
@@ -91,8 +91,7 @@ mond_k_var_ok(struct part *pt, uint64_t n, kn_i128 s, kn_i128 ss)
 int
 mond_gath_ok(struct part *pt, size_t m, uint64_t n)
 {
-	kn_counts_desc(pt->gath, m);
-	return kn_ldiv_ok(&pt->req.ld, pt->gath, m, n);
+	return kn_ldiv_ok_any(&pt->req.ld, pt->gath, m, n);
 }
 
 /* Whether a part meets every requirement.  Its sensitive counts are
@@ -444,7 +443,7 @@ mond_cut_better(struct part *pt, const struct cut *best, kn_i128 isc,
 static int
 es_can(const struct part *pt)
 {
-	return pt->x62_tab != NULL && pt->has_sens && pt->nsens <= 1 &&
+	return pt->req.ld.x62 != NULL && pt->has_sens && pt->nsens <= 1 &&
 	    !pt->sample.on && !pt->req.hast && pt->req.ld.on &&
 	    pt->req.ld.kind == KN_DIV_ENTROPY;
 }
@@ -1888,14 +1887,9 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			    (long double)i * logl((long double)i) *
 			    4294967296.0L);
 	}
-	/* kn_xlx62 of counts below x62_n, for entropy's sure verdicts
-	 * (side_ok): 64 KiB at most, counted with the dictionaries. */
-	if (pt->req.ld.on && pt->req.ld.kind == KN_DIV_ENTROPY) {
-		pt->x62_n = pt->nrows + 1 < 4096 ? pt->nrows + 1 : 4096;
-		pt->x62_tab = kn_alloc(pt->x62_n * sizeof(kn_i128));
-		for (i = 0; i < pt->x62_n; i++)
-			pt->x62_tab[i] = kn_xlx62(i);
-	}
+	/* kn_xlx62 of small counts, for entropy's sure verdicts (side_ok,
+	 * kn_ldiv_ok_any): 64 KiB at most, counted with the dictionaries. */
+	kn_ldiv_table(&pt->req.ld, pt->nrows);
 	if (pt->split == SPLIT_REGRESSION) {
 		kn_i128 s = 0;
 

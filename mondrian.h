@@ -308,8 +308,6 @@ struct part {
 	int exact_sums; /* a cluster's cuts job checks the sums itself */
 	kn_i128 *xlx_tab;	/* mond_x_log_x(c) for small c */
 	size_t xlx_n;
-	kn_i128 *x62_tab;	/* entropy l-diversity: kn_xlx62(c), small c */
-	size_t x62_n;
 	unsigned es_checks; /* a sweep's cuts judged from their counts */
 
 	/* Per-node scratch. */

@@ -339,8 +339,7 @@ msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n)
 		if (pt->req.ld.on) {
 			for (i = 0; i < k; i++)
 				pt->gath[i] = w[i].cnt;
-			kn_counts_desc(pt->gath, k);
-			if (!kn_ldiv_ok(&pt->req.ld, pt->gath, k, n))
+			if (!kn_ldiv_ok_any(&pt->req.ld, pt->gath, k, n))
 				return 0;
 		}
 		if (pt->msvar) {

@@ -400,6 +400,75 @@ kn_xlx62(uint64_t c)
 	    (kn_i128)roundl((long double)c * logl((long double)c) * 0x1p62L);
 }
 
+void
+kn_ldiv_table(kn_ldiv *ld, uint64_t rows)
+{
+	size_t i;
+
+	if (!ld->on || ld->kind != KN_DIV_ENTROPY || ld->x62 != NULL)
+		return;
+	ld->nx62 = rows < 4095 ? (size_t)rows + 1 : 4096;
+	ld->x62 = kn_alloc(ld->nx62 * sizeof(kn_i128));
+	for (i = 0; i < ld->nx62; i++)
+		ld->x62[i] = kn_xlx62(i);
+}
+
+size_t
+kn_ldiv_table_bytes(const kn_ldiv *ld)
+{
+	return ld->nx62 * sizeof(kn_i128);
+}
+
+int
+kn_ldiv_ok_any(const kn_ldiv *ld, uint64_t *v, size_t m, uint64_t n)
+{
+	uint64_t top[64], r1 = 0, sum = 0;
+	unsigned __int128 tail = 0;
+	size_t i, j, lm1, nt = 0;
+	kn_i128 s = 0;
+
+	if (!ld->on || ld->kind == KN_DIV_DISTINCT)
+		return kn_ldiv_ok(ld, v, m, n);
+	if (ld->kind == KN_DIV_RECURSIVE) {
+		/* The largest and the sum from the l-th on, as kn_ldiv_ok
+		 * takes them from the sorted counts: all but the l - 1
+		 * largest, kept in top (descending). */
+		lm1 = ld->l >= 1 ? (size_t)ld->l - 1 : 0;
+		if (lm1 > 64 || m == 0)
+			goto sorted;
+		for (i = 0; i < m; i++) {
+			uint64_t c = v[i];
+
+			if (nt < lm1 || (nt > 0 && c > top[nt - 1])) {
+				if (nt == lm1)
+					tail += top[--nt];
+				for (j = nt++; j > 0 && top[j - 1] < c; j--)
+					top[j] = top[j - 1];
+				top[j] = c;
+			} else
+				tail += c;
+			if (c > r1)
+				r1 = c;
+		}
+		return kn_ldiv_recursive_ok(ld, r1, tail, m);
+	}
+	/* Entropy: sure from the sums when the counts are the n rows'. */
+	for (i = 0; i < m && ld->x62 != NULL; i++) {
+		s += kn_ldiv_x62(ld, v[i]);
+		sum += v[i];
+	}
+	if (ld->x62 != NULL && sum == n && m > 0)
+		switch (kn_ldiv_entropy_sure(ld, kn_ldiv_x62(ld, n), s, n, m)) {
+		case 1:
+			return 1;
+		case -1:
+			return 0;
+		}
+sorted:
+	kn_counts_desc(v, m);
+	return kn_ldiv_ok(ld, v, m, n);
+}
+
 int
 kn_ldiv_entropy_sure(const kn_ldiv *ld, kn_i128 a, kn_i128 s, uint64_t n,
     uint64_t m)

@@ -3,7 +3,9 @@
  * distinct, entropy or recursive; C the c of recursive, else -); it
  * prints the verdict of kn_ldiv_ok on the counts sorted descending and
  * that of kn_ldiv_add given them one by one, "1 1", "0 0" or, when they
- * differ, both and "DIFFER".  Then, for entropy, what
+ * differ, both and "DIFFER" (also when kn_ldiv_ok_any, given them in
+ * the order of the line, rotated, and with its table of c ln c, says
+ * otherwise).  Then, for entropy, what
  * kn_ldiv_entropy_sure tells from the counts' sums of c ln c in units
  * of 2^-62 (as partition's rsens.c rounds them), and for recursive
  * kn_ldiv_recursive_ok from the largest count and the tail: " WRONG"
@@ -27,11 +29,11 @@ int
 main(void)
 {
 	char line[1 << 20], *tok, *save;
-	uint64_t *v = malloc(sizeof(uint64_t) * (1 << 15)), n;
+	uint64_t *v = malloc(sizeof(uint64_t) * (1 << 16)), n;
 	size_t m, i;
 	kn_ldiv ld;
 	kn_ldiv_acc a;
-	int x, y;
+	int x, y, z;
 
 	kn_init("ldiv-check");
 	while (fgets(line, sizeof(line), stdin) != NULL) {
@@ -48,24 +50,29 @@ main(void)
 		for (m = 0, n = 0; (tok = strtok_r(NULL, " \t\n", &save)) !=
 		    NULL && m < (1 << 15); m++)
 			n += v[m] = strtoull(tok, NULL, 10);
+		for (i = 0; i < m; i++)
+			v[(1 << 15) + i] = v[(i + n % 7) % m];
+		kn_ldiv_table(&ld, n);
+		z = kn_ldiv_ok_any(&ld, v + (1 << 15), m, n);
+		free(ld.x62);
 		kn_counts_desc(v, m);
 		x = kn_ldiv_ok(&ld, v, m, n);
 		kn_ldiv_begin(&a, &ld, n);
 		for (i = 0; i < m; i++)
 			kn_ldiv_add(&a, v[i]);
 		y = kn_ldiv_end(&a);
-		printf("%d %d%s", x, y, x == y ? "" : " DIFFER");
+		printf("%d %d%s", x, y, x == y && x == z ? "" : " DIFFER");
 		if (strcmp(line, "entropy") == 0 && m > 0) {
 			kn_i128 sum = 0;
-			int z;
+			int sure;
 
 			for (i = 0; i < m; i++)
 				sum += xlx(v[i]);
-			z = kn_ldiv_entropy_sure(&ld, xlx(n), sum, n, m);
-			if (z != 0 && (z > 0) != x)
+			sure = kn_ldiv_entropy_sure(&ld, xlx(n), sum, n, m);
+			if (sure != 0 && (sure > 0) != x)
 				printf(" WRONG");
 			if (getenv("LDIV_SURE") != NULL)
-				printf(" %d", z);
+				printf(" %d", sure);
 		} else if (strcmp(line, "recursive") == 0) {
 			unsigned __int128 tail = 0;
 
