@@ -444,7 +444,7 @@ static int
 es_can(const struct part *pt)
 {
 	return pt->req.ld.x62 != NULL && pt->has_sens && pt->nsens <= 1 &&
-	    !pt->sample.on && !pt->req.hast && pt->req.ld.on &&
+	    !pt->sample.on && pt->req.ld.on &&
 	    pt->req.ld.kind == KN_DIV_ENTROPY;
 }
 
@@ -465,7 +465,9 @@ side_es_start(struct part *pt, struct side *sd, const uint64_t *hist,
 	sd->es_ok = 1;
 }
 
-/* mond_side_ok, told by the sums where they are sure. */
+/* mond_side_ok, its l-diversity told by the sums where they are sure
+ * (t-closeness, if asked, is judged after a sure pass as mond_side_ok
+ * judges it after l-diversity). */
 static int
 side_ok(struct part *pt, struct side *sd, const uint64_t *hist, int compl )
 {
@@ -476,7 +478,8 @@ side_ok(struct part *pt, struct side *sd, const uint64_t *hist, int compl )
 		switch (kn_ldiv_entropy_sure(&pt->req.ld, x62(pt, sd->n),
 		    sd->es, sd->n, sd->distinct)) {
 		case 1:
-			return 1;
+			return !pt->req.hast ||
+			    msens_side_ok(pt, hist, compl, sd->n);
 		case -1:
 			return 0;
 		}
@@ -500,10 +503,10 @@ cut_sides_ok(struct part *pt, struct mfars *fs, uint64_t l, struct side *L,
 	if (mond_far_fails(pt, fs, pt->node.n, l))
 		return 0;
 	pt->tdist = -1;
-	if (mond_side_ok(pt, L, hist, 0)) {
+	if (side_ok(pt, L, hist, 0)) {
 		dl = pt->tdist;
 		pt->tdist = -1;
-		if (mond_side_ok(pt, R, hist, 1))
+		if (side_ok(pt, R, hist, 1))
 			return 1;
 		dr = pt->tdist;
 	} else

@@ -130,27 +130,29 @@ scase() {
 # entcase SEED: entropy l-diversity on a sensitive column of 40 to 600
 # values (uniform, skewed, in turn so that parts sit exactly on log l,
 # half on one value), where mondrian.c judges most cuts by its sums of c
-# ln c (side_ok): the checker passes the output, or the whole table
-# when partition finds none; strict median cuts give Rothko-T's bytes.
+# ln c (side_ok), for a third of the seeds with t-closeness too (equal
+# or ordered distance): the checker passes the output (t-closeness: the
+# release by recode -r, release-check.awk), or the whole table when
+# partition finds none; strict median cuts give Rothko-T's bytes.
 entcase() {
-	local seed=$1 dir="$T/e$1" n v st st2 j=$(($1 % 2 ? 3 : 1))
+	local seed=$1 dir="$T/e$1" n v st st2 j=$(($1 % 2 ? 3 : 1)) t= d
 	local -a ls=(1.5 2 3 4 5 8 2.0000001 3.9999999 30 100) ks=(2 3 5 10)
-	local -a opt chk
+	local -a ts=(0.15 0.25 0.4 0.6) ds=(equal ordered) opt chk
 	local l=${ls[seed / 5 % 10]}
 	mkdir -p "$dir/tmp"
 	n=$((600 + seed * 7919 % 1900))
 	v=$((40 + seed * 104729 % 560))
 	awk -v n="$n" -v V="$v" -v d=$((seed % 4)) -v seed="$seed" 'BEGIN {
 		srand(seed)
-		print "q1\tq2\tq3\ts\ty\tz"
+		print "q1\tq2\tq3\ts\ty\tz\tx"
 		for (i = 0; i < n; i++) {
 			if (d == 0) x = int(rand() * V)
 			else if (d == 1) x = int(V * rand() * rand() * rand())
 			else if (d == 2) x = i % V
 			else x = rand() < 0.5 ? 0 : int(rand() * V)
-			printf "%d\t%d\t%d\tv%d\t%d\t%d\n", int(rand() * 90),
+			printf "%d\t%d\t%d\tv%d\t%d\t%d\t%d\n", int(rand() * 90),
 			    int(rand() * 40), int(rand() * 8), x, int(rand() * 5),
-			    int(rand() * 1000)
+			    int(rand() * 1000), i
 		}
 	}' > "$dir/t"
 	opt=(-q q1,q2,q3 -k "${ks[seed % 4]}" -s s -l "$l" --diversity entropy)
@@ -161,6 +163,12 @@ entcase() {
 	2) opt+=(-t z --split regression) ;;
 	esac
 	[ $((seed % 5)) -ne 0 ] || { opt+=(--relaxed); chk+=(-v relaxed=1); }
+	if [ $((seed % 3)) -eq 2 ]; then
+		t=${ts[seed / 3 % 4]}
+		d=${ds[seed / 12 % 2]}
+		opt+=(--closeness "$t" --distance "$d")
+		chk+=(-v nomin=1)
+	fi
 	echo "partition ${opt[*]}" > "$dir/cmd"
 	partition -j "$j" "${opt[@]}" -r "$dir/r" "$dir/t" > "$dir/out" \
 	    2> "$dir/err"
@@ -179,6 +187,16 @@ entcase() {
 	    -v regions="$dir/r" -v input="$dir/t" -v output="$dir/out" \
 	    > "$dir/chk" 2>&1 ||
 	    { echo "seed $seed: $(cat "$dir/cmd")"; cat "$dir/chk"; return 1; }
+	if [ -n "$t" ]; then
+		recode -r "$dir/r" "$dir/out" > "$dir/rel" 2> "$dir/err" ||
+		    { echo "seed $seed: recode -r: $(cat "$dir/err")"; return 1; }
+		awk -f "$BATS_TEST_DIRNAME/release-check.awk" -v qi=q1,q2,q3 \
+		    -v k="${ks[seed % 4]}" -v id=x -v ranges=1 -v scol=s \
+		    -v l="$l" -v div=entropy -v t="$t" -v dist="$d" \
+		    "$dir/t" "$dir/rel" > "$dir/chk" 2>&1 ||
+		    { echo "seed $seed: $(cat "$dir/cmd") | recode -r"
+			cat "$dir/chk"; return 1; }
+	fi
 	[ $((seed % 5)) -ne 0 ] && [ $((seed / 4 % 3)) -eq 0 ] || return 0
 	partition -j $((4 - j)) "${opt[@]}" -a rothko-t -S 64M --fit-rows 40 \
 	    -T "$dir/tmp" "$dir/t" > "$dir/o2" 2> "$dir/e2"
@@ -651,14 +669,19 @@ patients() {
 	done
 }
 
-@test "entropy l on 40 to 600 sensitive values (cuts judged by sums of c ln c, mondrian.c's side_ok; 50,000 rows of 48,000 values took minutes before): the checker passes, strict median cuts give Rothko-T's bytes, -j 1 and 3" {
+@test "entropy l on 40 to 600 sensitive values (cuts judged by sums of c ln c, mondrian.c's side_ok; 50,000 rows of 48,000 values took minutes before), a third with t-closeness: the checkers pass, strict median cuts give Rothko-T's bytes, -j 1 and 3" {
 	CASE=entcase randcases 1 200
-	local n0 n1
+	local n0 n1 nt f
 	n0=$(cat "$T"/e*/status | grep -c '^0$')
 	n1=$(cat "$T"/e*/status | grep -c '^1$')
-	echo "partitioned $n0, no partitioning $n1"
+	nt=0
+	for f in $(grep -l -e --closeness "$T"/e*/cmd); do
+		[ "$(cat "${f%cmd}status")" != 0 ] || nt=$((nt + 1))
+	done
+	echo "partitioned $n0 ($nt with t-closeness), no partitioning $n1"
 	[ "$n0" -ge 150 ]
 	[ "$n1" -ge 10 ]
+	[ "$nt" -ge 40 ]
 }
 
 @test "ties between equally wide QIs go to the one listed first in -q" {
