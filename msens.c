@@ -313,6 +313,38 @@ tclose_noted(struct part *pt, size_t j, kn_tval *v, size_t m, uint64_t n)
 	return ok;
 }
 
+/*
+ * Column j's counts in a part whose tuples have counts v[0..m): w[0..k),
+ * each value of the column once with the sum of its tuples' counts, in
+ * the order the values first appear (those of no row left out); returns
+ * k.  Summed by value id in gath, which has a slot for every tuple and
+ * so for every value of a column (a value is some tuple's); no order is
+ * needed: l-diversity and the variance take the counts in any order,
+ * and t-closeness sorts them by position.
+ */
+static size_t
+project(struct part *pt, size_t j, const kn_tval *v, size_t m, kn_tval *w)
+{
+	const uint32_t *map = pt->tmap[j];
+	uint64_t *sum = pt->gath;
+	size_t i, k;
+	uint32_t y;
+
+	for (i = 0; i < m; i++)
+		sum[map[v[i].pos]] = 0;
+	for (i = 0; i < m; i++)
+		sum[map[v[i].pos]] += v[i].cnt;
+	for (i = k = 0; i < m; i++) {
+		y = map[v[i].pos];
+		if (sum[y] == 0)
+			continue;
+		w[k].pos = y;
+		w[k++].cnt = sum[y];
+		sum[y] = 0;
+	}
+	return k;
+}
+
 int
 msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n)
 {
@@ -326,16 +358,7 @@ msens_pairs_ok(struct part *pt, kn_tval *v, size_t m, uint64_t n)
 	pt->tv2 = kn_grow(pt->tv2, &pt->tv2cap, m, sizeof(kn_tval), 64);
 	w = pt->tv2;
 	for (j = 0; j < pt->nsens; j++) {
-		for (i = 0; i < m; i++) {
-			w[i].pos = pt->tmap[j][v[i].pos];
-			w[i].cnt = v[i].cnt;
-		}
-		kn_tval_sort(w, m);
-		for (i = k = 0; i < m; i++)
-			if (k > 0 && w[k - 1].pos == w[i].pos)
-				w[k - 1].cnt += w[i].cnt;
-			else if (w[i].cnt > 0)
-				w[k++] = w[i];
+		k = project(pt, j, v, m, w);
 		if (pt->req.ld.on) {
 			for (i = 0; i < k; i++)
 				pt->gath[i] = w[i].cnt;
