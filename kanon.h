@@ -1124,9 +1124,12 @@ int kn_ldiv_entropy_sure(const kn_ldiv *ld, kn_i128 a, kn_i128 s, uint64_t n,
  * sure). */
 kn_i128 kn_xlx62(uint64_t c);
 /* Under entropy l-diversity, the table of kn_xlx62 for the counts of
- * a table of rows rows (64 KiB at most): kn_ldiv_x62 and
- * kn_ldiv_ok_any then take small counts from it. */
-void kn_ldiv_table(kn_ldiv *ld, uint64_t rows);
+ * a table of rows rows, within room bytes and 64 KiB: kn_ldiv_x62 and
+ * kn_ldiv_ok_any then take small counts from it, and the sweeps and
+ * kn_ldiv_ok_any judge by the sums.  A speed-up only (the verdicts are
+ * the same without it): with room for fewer than three counts there is
+ * none, x62 stays NULL. */
+void kn_ldiv_table(kn_ldiv *ld, uint64_t rows, size_t room);
 /* The table's size in bytes. */
 size_t kn_ldiv_table_bytes(const kn_ldiv *ld);
 static inline kn_i128
@@ -1134,9 +1137,10 @@ kn_ldiv_x62(const kn_ldiv *ld, uint64_t c)
 {
 	return c < ld->nx62 ? ld->x62[c] : kn_xlx62(c);
 }
-/* kn_ldiv_ok on m counts of n rows in any order, which it may reorder:
- * recursive (c,l) from its l - 1 largest, entropy from the sums of
- * kn_ldiv_entropy_sure where they are sure, else sorted. */
+/* kn_ldiv_ok on m counts of n rows in any order, none of them zero,
+ * which it may reorder: recursive (c,l) from its l - 1 largest, entropy
+ * from the sums of kn_ldiv_entropy_sure where they are sure (with
+ * kn_ldiv_table's table), else sorted. */
 int kn_ldiv_ok_any(const kn_ldiv *ld, uint64_t *v, size_t m, uint64_t n);
 
 /* ---- variance diversity (paper 004 §1.1) ------------------------- */

@@ -1891,8 +1891,11 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 			    4294967296.0L);
 	}
 	/* kn_xlx62 of small counts, for entropy's sure verdicts (side_ok,
-	 * kn_ldiv_ok_any): 64 KiB at most, counted with the dictionaries. */
-	kn_ldiv_table(&pt->req.ld, pt->nrows);
+	 * kn_ldiv_ok_any): 64 KiB at most, counted with the dictionaries;
+	 * out of core within -S, what the budget leaves once the rest is
+	 * counted (partition.c, cluster.c's cuts job). */
+	if (!pt->ooc || pt->budget == 0)
+		kn_ldiv_table(&pt->req.ld, pt->nrows, SIZE_MAX);
 	if (pt->split == SPLIT_REGRESSION) {
 		kn_i128 s = 0;
 

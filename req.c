@@ -401,13 +401,20 @@ kn_xlx62(uint64_t c)
 }
 
 void
-kn_ldiv_table(kn_ldiv *ld, uint64_t rows)
+kn_ldiv_table(kn_ldiv *ld, uint64_t rows, size_t room)
 {
 	size_t i;
 
 	if (!ld->on || ld->kind != KN_DIV_ENTROPY || ld->x62 != NULL)
 		return;
 	ld->nx62 = rows < 4095 ? (size_t)rows + 1 : 4096;
+	if (ld->nx62 > room / sizeof(kn_i128))
+		ld->nx62 = room / sizeof(kn_i128);
+	/* Fewer than the counts 0 to 2: no table, and no sums. */
+	if (ld->nx62 < 3) {
+		ld->nx62 = 0;
+		return;
+	}
 	ld->x62 = kn_alloc(ld->nx62 * sizeof(kn_i128));
 	for (i = 0; i < ld->nx62; i++)
 		ld->x62[i] = kn_xlx62(i);

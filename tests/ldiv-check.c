@@ -52,7 +52,9 @@ main(void)
 			n += v[m] = strtoull(tok, NULL, 10);
 		for (i = 0; i < m; i++)
 			v[(1 << 15) + i] = v[(i + n % 7) % m];
-		kn_ldiv_table(&ld, n);
+		/* The table whole, of a few counts, or none. */
+		kn_ldiv_table(&ld, n, n % 3 == 0 ? SIZE_MAX : n % 3 == 1 ?
+		    (n % 50) * sizeof(kn_i128) : 0);
 		z = kn_ldiv_ok_any(&ld, v + (1 << 15), m, n);
 		free(ld.x62);
 		kn_counts_desc(v, m);

@@ -570,6 +570,33 @@ fi
 	done
 }
 
+@test "Rothko-T, entropy l: the least -S that runs is distinct l's (the table of c ln c takes what the budget leaves, none at the least), with the in-memory output there and above" {
+	awk 'BEGIN { srand(7); print "q1\tq2\tq3\ts"
+	    for (i = 0; i < 6000; i++) printf "%d\t%d\t%d\tv%d\n", int(rand() * 90),
+	        int(rand() * 40), int(rand() * 8), int(rand() * 300) }' > "$T/t"
+	local lo=100000 hi=2000000 m S
+	# The least budget of distinct l, in bytes.
+	while [ $((hi - lo)) -gt 1 ]; do
+		m=$(((lo + hi) / 2))
+		if partition -q q1,q2,q3 -k 5 -s s -l 3 -a rothko-t -S "${m}b" -T "$T" "$T/t" > /dev/null 2>&1; then
+			hi=$m
+		else
+			lo=$m
+		fi
+	done
+	partition -q q1,q2,q3 -k 5 -s s -l 3 --diversity entropy "$T/t" > "$T/mem"
+	# Entropy at it (the table took 64 KiB more of it: 15,350 bytes
+	# more were needed, found by review) and above.
+	for S in "$hi" $((hi + 20000)) 4000000; do
+		partition -q q1,q2,q3 -k 5 -s s -l 3 --diversity entropy -a rothko-t -S "${S}b" -T "$T" "$T/t" > "$T/o"
+		cmp "$T/mem" "$T/o"
+	done
+	# Below it, refused as distinct l is.
+	run partition -q q1,q2,q3 -k 5 -s s -l 3 --diversity entropy -a rothko-t -S "${lo}b" -T "$T" "$T/t"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-S ${lo}b: too small"* ]]
+}
+
 @test "Rothko-T, small -S, -j 1 and 3: l-diversity on several sensitive columns (distinct, entropy, recursive; distinct l past the sets' bound) by hashes, each column judged by sorts, through hierarchies, missing values, one value per row and --split give the in-memory output; Rothko-S meets k and l in every column" {
 	# s: few values, some missing; e: four values in turn; d: a word
 	# distinct in every row.  Several -s were refused out of core
