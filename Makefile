@@ -185,7 +185,7 @@ $(FUZZ): fuzz/fuzz-%: fuzz/%.c fuzz/harness.c fuzz/harness.h kanon.h \
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ fuzz/$*.c fuzz/harness.c \
 	    fuzz/obj/libkanon.a $(LDLIBS)
 
-fuzz/fuzz-parse: recode.c regions.c keyset.c rowpar.c recode.h keyset.h \
+fuzz/fuzz-parse: recode.c regions.c rstats.c keyset.c rowpar.c recode.h keyset.h \
     rowpar.h extsort.h
 
 demo: all

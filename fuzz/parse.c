@@ -2,7 +2,8 @@
  * parse.c: fuzz target of the option and node parsers: kn_parse_int,
  * kn_parse_size, kn_parse_double, kn_dec_parse and kn_dec_format (a round
  * trip, against a model of the canonical form), kn_dec_add, kn_ldiv_opt
- * and kn_ldiv_ok (against exact and floating models), kn_limit_parse,
+ * and kn_ldiv_ok (against exact and floating models, and kn_ldiv_ok_any
+ * on the counts in another order), kn_limit_parse,
  * kn_table_cols, kn_sort_keys, and recode's node (-n attr=level,... or a
  * node file, then checked against a table) and regions file (-r).
  *
@@ -13,6 +14,7 @@
 #define main recode_main
 #include "../recode.c"
 #include "../regions.c"
+#include "../rstats.c"
 #include "../keyset.c"
 #include "../rowpar.c"
 #undef main
@@ -70,7 +72,8 @@ p_int(struct pjob *j)
 }
 
 /* The size model: digits, an optional b/K/M/G/T suffix (default K) and
- * an optional B after it; 0 if it is not a size or overflows. */
+ * an optional B after it; 0 if it is not a size, is 0 (a budget of
+ * nothing, refused) or overflows. */
 static int
 size_model(const char *s, unsigned long long *v)
 {
@@ -98,7 +101,7 @@ size_model(const char *s, unsigned long long *v)
 		if (*p != '\0')
 			return 0;
 	}
-	if (__builtin_mul_overflow(x, mul, &x) || x > SIZE_MAX)
+	if (__builtin_mul_overflow(x, mul, &x) || x > SIZE_MAX || x == 0)
 		return 0;
 	*v = x;
 	return 1;
@@ -248,9 +251,9 @@ p_ldiv(struct pjob *j)
 {
 	kn_ldiv ld;
 	char *p = j->s, *e, *rest = NULL;
-	uint64_t v[64], n;
+	uint64_t v[64], w[64], n;
 	size_t m, i;
-	int r;
+	int r, zero = 0;
 
 	/* Lines "l5", "c0.5", "drecursive"; a line "--" ends them. */
 	kn_ldiv_init(&ld);
@@ -279,6 +282,19 @@ p_ldiv(struct pjob *j)
 	for (i = 1; i < m; i++)
 		FZ_ASSERT(v[i - 1] >= v[i], "counts descending");
 	r = kn_ldiv_ok(&ld, v, m, n);
+	/* The counts in another order, none zero, with the table of c ln c
+	 * whole, of a few counts or none: kn_ldiv_ok_any agrees. */
+	for (i = 0; i < m; i++) {
+		w[i] = v[(i + j->opt) % m];
+		zero |= w[i] == 0;
+	}
+	if (!zero) {
+		kn_ldiv_table(&ld, n, j->opt % 3 == 0 ? SIZE_MAX :
+		    (size_t)(j->opt % 40) * sizeof(kn_i128));
+		FZ_ASSERT(kn_ldiv_ok_any(&ld, w, m, n) == r,
+		    "kn_ldiv_ok_any agrees with kn_ldiv_ok");
+		free(ld.x62);
+	}
 	switch (ld.kind) {
 	case KN_DIV_DISTINCT:
 		FZ_ASSERT(r == ((double)m >= ld.l), "distinct l-diversity");
@@ -459,6 +475,10 @@ p_regions(struct pjob *j)
 	memset(&rc, 0, sizeof(rc));
 	memset(&rg, 0, sizeof(rg));
 	rg.path = fz_file(2, "regions.tsv", j->s, j->n);
+	/* As recode gives them: a budget, and where its keys spill. */
+	rg.budget = (size_t)1 << 20;
+	rg.tmpdir = fz_tmpdir();
+	rg.jobs = 1;
 	rc.priv = &rg;
 	regions_read(&rc, &rg, &tab, j->opt % 3,
 	    (j->opt & 4) ? "class" : "5", &ho);
