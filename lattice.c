@@ -1162,7 +1162,6 @@ flash_eval(void *ctx, uint64_t x, const kn_pset *set, const int *lev,
 	int ok = evaluate(set, L.full, lev, &r->m, &t);
 
 	T.st.computed++;
-	fl->F->st[x] |= EVAL;
 	if (ok && fl->F->met != NULL)
 		fl->F->met[x] = r->m;
 	if (ok && bound)
@@ -1215,6 +1214,15 @@ flash_worse(void *ctx, const void *rec, uint64_t x, const void *best,
 	return 0;
 }
 
+/* tag_ops: a thread of the search ends. */
+static void
+flash_thread_done(void)
+{
+	add_stats();
+	free(T.scr.tab);
+	lateval_thread_free();
+}
+
 /*
  * flash: every node of the lattice tagged as qualifying or failing by
  * predictive tagging (tagging.c), which needs the qualifying property
@@ -1243,11 +1251,15 @@ flash(struct flash *fl, int best, int all)
 	tag_init(&fl->tl, (int)L.d, nl, F->st);
 	fl->tl.pass = ANON;
 	fl->tl.fail = FAIL;
+	fl->tl.checkbit = EVAL;
 	fl->ops = (struct tag_ops){ fl, flash_roll, flash_eval, flash_better,
-	    flash_worse, kn_progress_add, sizeof(struct mrec), L.budget,
-	    L.base.n, (L.W + 1) * sizeof(uint64_t) };
+	    flash_worse, kn_progress_add, flash_thread_done,
+	    sizeof(struct mrec), L.budget, L.base.n,
+	    (L.W + 1) * sizeof(uint64_t) };
 	kn_progress_phase("search", "nodes checked", F->size);
-	tag_search(&fl->tl, &fl->ops, best && L.limit > 0, PRUNED);
+	/* Without suppression the checks are few and cheap: one thread. */
+	tag_search(&fl->tl, &fl->ops, best && L.limit > 0, PRUNED,
+	    L.limit > 0 ? L.threads : 1);
 	T.st.scans += fl->tl.scans;
 	T.st.dropped += fl->tl.dropped;
 	return F;
@@ -1534,7 +1546,8 @@ lat_search(struct lat_run *r)
 		if (!L.monotone)
 			fprintf(stderr, "lattice-search: not monotone: every "
 			    "node evaluated (bfs without marking)\n");
-		else if (L.algo <= A_CUBE)
+		else if (L.algo <= A_CUBE || (L.algo == A_FLASH &&
+		    L.limit > 0))
 			fprintf(stderr, "lattice-search: algorithm %s, %d "
 			    "thread%s\n", algname[L.algo], L.threads,
 			    L.threads > 1 ? "s" : "");

@@ -18,8 +18,10 @@
  * the attributes, their states bytes whose bits it names; what a check
  * costs (frequency sets, roll-ups) is the caller's too.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kanon.h"
 #include "tagging.h"
@@ -105,7 +107,6 @@ tag_init(struct tag_lattice *tl, int m, const int *nl, uint8_t *st)
 		bs[h] = bs[h - 1];
 	bs[0] = 0;
 	tl->bstart = bs;
-	tl->path = kn_alloc((size_t)(tl->hmax + 1) * sizeof(uint64_t));
 }
 
 void
@@ -114,14 +115,11 @@ tag_free(struct tag_lattice *tl)
 	free(tl->byh);
 	free(tl->bstart);
 	free(tl->stack);
-	free(tl->path);
 	free(tl->rec);
 	free(tl->slot);
 	free(tl->best);
-	free(tl->kept);
-	tl->kept = NULL;
 	tl->byh = NULL;
-	tl->bstart = tl->stack = tl->path = NULL;
+	tl->bstart = tl->stack = NULL;
 	tl->rec = tl->best = NULL;
 	tl->slot = NULL;
 }
@@ -188,35 +186,21 @@ tag_down(struct tag_lattice *tl, uint64_t x, uint8_t bit)
 	tag_closure(tl, x, bit, -1);
 }
 
-/* Checks x and tags what its answer implies. */
-static int
-check_tag(struct tag_lattice *tl, uint64_t x)
-{
-	int ok = tl->check(tl->ctx, x);
-
-	tl->checked++;
-	if (ok) {
-		tl->passed++;
-		tag_up(tl, x, tl->pass);
-	} else
-		tag_down(tl, x, tl->fail);
-	return ok;
-}
-
 /*
- * The path from x upward through untagged nodes, raising at each step
- * the next attribute after the last one raised that can go up to an
- * untagged node (so the path climbs the attributes in turn, through the
- * middle of the lattice, where the border is).  Returns its length.
+ * The path from x upward through untagged nodes into path, raising at
+ * each step the next attribute after the last one raised that can go up
+ * to an untagged node (so the path climbs the attributes in turn,
+ * through the middle of the lattice, where the border is).  Returns its
+ * length.
  */
 static int
-path_up(struct tag_lattice *tl, uint64_t x)
+path_up(const struct tag_lattice *tl, uint64_t x, uint64_t *path)
 {
 	const uint8_t any = tl->pass | tl->fail;
 	int n = 0, i = 0, j, last = tl->m - 1, lev[TAG_MAXQ];
 	uint64_t y = 0;
 
-	tl->path[n++] = x;
+	path[n++] = x;
 	for (;;) {
 		tag_levels(tl, x, lev);
 		for (j = 1; j <= tl->m; j++) {
@@ -231,35 +215,7 @@ path_up(struct tag_lattice *tl, uint64_t x)
 			return n;
 		last = i;
 		x = y;
-		tl->path[n++] = x;
-	}
-}
-
-void
-tag_classify(struct tag_lattice *tl)
-{
-	const uint8_t any = tl->pass | tl->fail;
-	uint64_t b, x;
-	int lo, hi, mid, n;
-
-	for (b = 0; b < tl->size; b++) {
-		x = tl->byh[b];
-		if (tl->st[x] & any)
-			continue;
-		/* Bisect the path: its nodes qualify from some point up.
-		 * Each check tags the path's nodes on one side of it. */
-		n = path_up(tl, x);
-		lo = 0;
-		hi = n - 1;
-		while (lo <= hi) {
-			mid = lo + (hi - lo) / 2;
-			if (!(tl->st[tl->path[mid]] & any))
-				check_tag(tl, tl->path[mid]);
-			if (tl->st[tl->path[mid]] & tl->pass)
-				hi = mid - 1;
-			else
-				lo = mid + 1;
-		}
+		path[n++] = x;
 	}
 }
 
@@ -378,6 +334,38 @@ kept_below(const struct tag_lattice *tl, const struct tag_kept *e,
 	return 1;
 }
 
+/* Locks c, when threads share it. */
+static void
+cache_lock(struct tag_cache *c)
+{
+	if (c->shared)
+		pthread_mutex_lock(&c->mu);
+}
+
+static void
+cache_unlock(struct tag_cache *c)
+{
+	if (c->shared)
+		pthread_mutex_unlock(&c->mu);
+}
+
+/* Gives back the set s that kept_set returned (locked). */
+static void
+cache_put(struct tag_cache *c, const kn_pset *s, int owned)
+{
+	size_t i;
+
+	if (owned) {
+		kn_pset_free((kn_pset *)s);
+		return;
+	}
+	for (i = 0; i < c->nkept; i++)
+		if (c->kept[i].set == s) {
+			c->kept[i].refs--;
+			return;
+		}
+}
+
 /*
  * The set of node x (levels lev): kept, or rolled up from the kept set
  * of a specialization with the fewest groups, then kept.  When none is
@@ -386,25 +374,31 @@ kept_below(const struct tag_lattice *tl, const struct tag_kept *e,
  * hub is shared by the many nodes near it that the paths check and
  * holds far fewer groups than the table (on adult-full's 12 attributes
  * at 2%, 561 scans of the table instead of 6,657 with hubs at levels 2
- * and 1, the best measured).  *owned: the caller drops the set.
+ * and 1, the best measured).  The threads share the sets kept: a set
+ * given out is not dropped until it is given back (cache_put, with
+ * *owned: 1 when the set is not kept, and the caller frees it).  The
+ * lock is not held while a set is rolled up.
  */
 static const kn_pset *
-kept_set(struct tag_lattice *tl, uint64_t x, const int *lev, int *owned,
-    int hub)
+kept_set(const struct tag_lattice *tl, struct tag_cache *c, uint64_t x,
+    const int *lev, int *owned, int hub)
 {
 	const struct tag_ops *ops = tl->ops;
-	struct tag_kept *e = tl->kept;
+	struct tag_kept *e;
 	size_t i, p = SIZE_MAX, bytes, best = ops->table_groups;
-	int j, hlev[TAG_MAXQ], diff, o;
+	int j, hlev[TAG_MAXQ], plev[TAG_MAXQ], diff, o;
 	uint64_t hx, pk[TAG_MAXQ / 8];
-	const kn_pset *hs;
+	const kn_pset *hs, *ps = NULL;
 	kn_pset *s;
 
 	*owned = 0;
 	tag_pack(tl, lev, pk);
-	for (i = 0; i < tl->nkept; i++) {
+	cache_lock(c);
+	for (i = 0, e = c->kept; i < c->nkept; i++) {
 		if (e[i].x == x) {
-			e[i].used = ++tl->clock;
+			e[i].used = ++c->clock;
+			e[i].refs++;
+			cache_unlock(c);
 			return e[i].set;
 		}
 		if (e[i].set->n < best && kept_below(tl, &e[i], pk)) {
@@ -412,9 +406,15 @@ kept_set(struct tag_lattice *tl, uint64_t x, const int *lev, int *owned,
 			best = e[i].set->n;
 		}
 	}
+	if (p != SIZE_MAX) {
+		ps = e[p].set;
+		e[p].refs++;
+		memcpy(plev, e[p].lev, (size_t)tl->m * sizeof(int));
+	}
+	cache_unlock(c);
 	/* No hub when no set can be kept: it would be made again. */
-	for (s = NULL; p == SIZE_MAX && hub > 0 && ops->budget > 0 &&
-	    s == NULL; hub--) {
+	for (s = NULL; ps == NULL && hub > 0 && c->budget > 0 && s == NULL;
+	    hub--) {
 		for (j = 0, hx = 0, diff = 0; j < tl->m; j++) {
 			hlev[j] = lev[j] < hub ? lev[j] : hub;
 			diff |= hlev[j] != lev[j];
@@ -422,76 +422,322 @@ kept_set(struct tag_lattice *tl, uint64_t x, const int *lev, int *owned,
 		}
 		if (!diff)
 			continue;
-		hs = kept_set(tl, hx, hlev, &o, hub - 1);
+		hs = kept_set(tl, c, hx, hlev, &o, hub - 1);
 		s = ops->roll(ops->ctx, hs, hlev, lev);
-		tl->rollups++;
-		if (o)
-			kn_pset_free((kn_pset *)hs);
+		cache_lock(c);
+		c->rollups++;
+		cache_put(c, hs, o);
+		cache_unlock(c);
 	}
-	if (s == NULL && p == SIZE_MAX) {
+	if (s == NULL && ps == NULL) {
 		s = ops->roll(ops->ctx, NULL, NULL, lev);
-		tl->scans++;
+		cache_lock(c);
+		c->scans++;
 	} else if (s == NULL) {
-		s = ops->roll(ops->ctx, e[p].set, e[p].lev, lev);
-		e[p].used = ++tl->clock;
-		tl->rollups++;
-	}
+		s = ops->roll(ops->ctx, ps, plev, lev);
+		cache_lock(c);
+		cache_put(c, ps, 0);
+		for (i = 0; i < c->nkept; i++)
+			if (c->kept[i].set == ps)
+				c->kept[i].used = ++c->clock;
+		c->rollups++;
+	} else
+		cache_lock(c);
 	bytes = s->n * ops->groupbytes;
-	/* A set without keys is on disk, made again when read. */
-	if (bytes > ops->budget || s->key == NULL) {
-		tl->dropped++;
+	/* Not kept: a set without keys (on disk, made again when read),
+	 * past the budget, or made by another thread meanwhile. */
+	for (i = 0, j = 0; i < c->nkept && c->shared && !j; i++)
+		j = c->kept[i].x == x;
+	if (bytes > c->budget || s->key == NULL || j) {
+		c->dropped += !j;
+		cache_unlock(c);
 		*owned = 1;
 		return s;
 	}
-	/* Make room: drop the least recently used. */
-	while (tl->nkept == TAG_KEEP || tl->keptbytes + bytes > ops->budget) {
-		for (p = 0, i = 1; i < tl->nkept; i++)
-			if (e[i].used < e[p].used)
+	/* Make room: drop the least recently used not given out. */
+	e = c->kept;
+	while (c->nkept == TAG_KEEP || c->keptbytes + bytes > c->budget) {
+		for (p = SIZE_MAX, i = 0; i < c->nkept; i++)
+			if (e[i].refs == 0 && (p == SIZE_MAX ||
+			    e[i].used < e[p].used))
 				p = i;
-		tl->keptbytes -= e[p].bytes;
+		if (p == SIZE_MAX) {
+			c->dropped++;
+			cache_unlock(c);
+			*owned = 1;
+			return s;
+		}
+		c->keptbytes -= e[p].bytes;
 		kn_pset_free(e[p].set);
-		e[p] = e[--tl->nkept];
+		e[p] = e[--c->nkept];
 	}
-	e = &tl->kept[tl->nkept++];
+	e = &c->kept[c->nkept++];
 	e->x = x;
-	e->used = ++tl->clock;
+	e->used = ++c->clock;
+	e->refs = 1;
 	e->set = s;
 	e->bytes = bytes;
 	memcpy(e->lev, lev, (size_t)tl->m * sizeof(int));
 	memcpy(e->pk, pk, (size_t)tl->pkw * sizeof(uint64_t));
-	tl->keptbytes += bytes;
+	c->keptbytes += bytes;
+	cache_unlock(c);
 	return s;
 }
 
 /* Evaluates node x into a record: its set, kept or rolled up. */
 static int
-evaluate(struct tag_lattice *tl, uint64_t x, void *rec)
+evaluate(const struct tag_lattice *tl, struct tag_cache *c, uint64_t x,
+    void *rec)
 {
 	const struct tag_ops *ops = tl->ops;
 	int lev[TAG_MAXQ], owned, ok;
 	const kn_pset *s;
 
 	tag_levels(tl, x, lev);
-	s = kept_set(tl, x, lev, &owned, 2);
+	s = kept_set(tl, c, x, lev, &owned, 2);
 	ok = ops->eval(ops->ctx, x, s, lev, rec, tl->bound);
-	if (owned)
-		kn_pset_free((kn_pset *)s);
+	cache_lock(c);
+	cache_put(c, s, owned);
+	cache_unlock(c);
 	ops->progress(1);
 	return ok;
 }
 
-/* Checks node x for tag_classify; a qualifying node is recorded. */
-static int
-search_check(void *ctx, uint64_t x)
-{
-	struct tag_lattice *tl = ctx;
-	void *rec = tl->best;
-	int ok = evaluate(tl, x, rec);
+/* ---- the walks, on threads ----------------------------------------- */
 
-	if (ok)
-		memcpy(rec_add(tl, x), rec, tl->ops->recsize);
-	return ok;
+/*
+ * The next node walk w checks, in w->x: the middle of the part of its
+ * path not yet tagged, which the checks so far (its own and the other
+ * walks') narrow as a bisection does (a pass above, a failure below);
+ * once none is left, the path of the next untagged node in order of
+ * height (*b) is taken.  0 when no node is left to take.
+ */
+static int
+walk_next(const struct tag_lattice *tl, struct tag_walk *w, uint64_t *b)
+{
+	const uint8_t any = tl->pass | tl->fail;
+	int mid;
+
+	for (;;) {
+		if (!w->on) {
+			while (*b < tl->size && (tl->st[tl->byh[*b]] & any))
+				(*b)++;
+			if (*b == tl->size)
+				return 0;
+			w->n = path_up(tl, tl->byh[(*b)++], w->path);
+			w->lo = 0;
+			w->hi = w->n - 1;
+			w->on = 1;
+		}
+		while (w->lo <= w->hi) {
+			mid = w->lo + (w->hi - w->lo) / 2;
+			if (tl->st[w->path[mid]] & tl->pass)
+				w->hi = mid - 1;
+			else if (tl->st[w->path[mid]] & tl->fail)
+				w->lo = mid + 1;
+			else {
+				w->x = w->path[mid];
+				return 1;
+			}
+		}
+		w->on = 0;
+	}
 }
+
+/* A walk's check: none, waiting for a thread, taken, done. */
+enum { W_NONE, W_WAIT, W_TAKEN, W_DONE };
+
+/* The threads that check the walks' nodes besides the caller's: they
+ * take the waiting checks in the order they were made (from take). */
+struct tag_pool {
+	pthread_t th[TAG_MAXTHREADS];
+	int n, quit;
+	uint64_t take, made;	/* checks: the first not taken, made */
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+};
+
+/* The waiting check made first, marked taken, or NULL (mu held). */
+static struct tag_walk *
+pool_take(struct tag_lattice *tl)
+{
+	struct tag_pool *p = tl->pool;
+	struct tag_walk *w;
+
+	for (; p->take < p->made; p->take++) {
+		w = &tl->walk[p->take % (uint64_t)tl->nwalk];
+		if (w->state == W_WAIT) {
+			w->state = W_TAKEN;
+			p->take++;
+			return w;
+		}
+	}
+	return NULL;
+}
+
+/* Checks walk w's node, taken under mu, and says so (mu held on entry
+ * and return). */
+static void
+pool_check(struct tag_lattice *tl, struct tag_walk *w)
+{
+	struct tag_pool *p = tl->pool;
+
+	pthread_mutex_unlock(&p->mu);
+	w->ok = evaluate(tl, &tl->cache, w->x, w->rec);
+	pthread_mutex_lock(&p->mu);
+	w->state = W_DONE;
+	pthread_cond_broadcast(&p->done);
+}
+
+static void *
+pool_thread(void *arg)
+{
+	struct tag_lattice *tl = arg;
+	struct tag_pool *p = tl->pool;
+	struct tag_walk *w;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->quit) {
+		if ((w = pool_take(tl)) != NULL)
+			pool_check(tl, w);
+		else
+			pthread_cond_wait(&p->work, &p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	tl->ops->thread_done();
+	return NULL;
+}
+
+/* Starts threads - 1 threads. */
+static void
+pool_start(struct tag_lattice *tl, int threads)
+{
+	struct tag_pool *p = kn_zalloc(sizeof(*p));
+	int e;
+
+	tl->pool = p;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	for (p->n = 0; p->n < threads - 1; p->n++)
+		if ((e = pthread_create(&p->th[p->n], NULL, pool_thread,
+		    tl)) != 0)
+			kn_die("cannot start a thread: %s", strerror(e));
+}
+
+/* Ends the threads. */
+static void
+pool_stop(struct tag_lattice *tl)
+{
+	struct tag_pool *p = tl->pool;
+	int i;
+
+	if (p == NULL)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (i = 0; i < p->n; i++)
+		pthread_join(p->th[i], NULL);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	free(p);
+	tl->pool = NULL;
+}
+
+/* Makes walk w's next check (walk_next), unless its node is another
+ * walk's check not yet tagged (the walk then waits its next turn);
+ * whether the walk had a node to take. */
+static int
+walk_make(struct tag_lattice *tl, struct tag_walk *w, uint64_t *b)
+{
+	struct tag_pool *p = tl->pool;
+	int s, has = walk_next(tl, w, b);
+
+	if (p != NULL)
+		pthread_mutex_lock(&p->mu);
+	for (s = 0; has && s < tl->nwalk; s++)
+		if (&tl->walk[s] != w && tl->walk[s].state != W_NONE &&
+		    tl->walk[s].x == w->x)
+			has = -1;
+	w->state = has > 0 ? W_WAIT : W_NONE;
+	if (p != NULL) {
+		p->made++;
+		if (has > 0)
+			pthread_cond_signal(&p->work);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return has != 0;
+}
+
+/* Waits for walk w's check, if it made one, checking others meanwhile;
+ * whether it made one. */
+static int
+walk_wait(struct tag_lattice *tl, struct tag_walk *w)
+{
+	struct tag_pool *p = tl->pool;
+	struct tag_walk *o;
+	int made;
+
+	if (p == NULL) {
+		if (w->state != W_NONE)
+			w->ok = evaluate(tl, &tl->cache, w->x, w->rec);
+		return w->state != W_NONE;
+	}
+	pthread_mutex_lock(&p->mu);
+	made = w->state != W_NONE;
+	while (made && w->state != W_DONE) {
+		if ((o = pool_take(tl)) != NULL)
+			pool_check(tl, o);
+		else
+			pthread_cond_wait(&p->done, &p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return made;
+}
+
+/*
+ * Tags every node pass or fail.  The walks make their checks in turn,
+ * each the next node of its path (walk_make); the checks run on the
+ * threads in the order they were made, and their verdicts are tagged
+ * in that order: a pass on all the node's generalizations, a failure
+ * on all its specializations, and a qualifying node's record kept.  A
+ * walk makes its next check once its last is tagged, from the tags of
+ * every check made before that one, so the checks made depend on the
+ * number of walks alone, not on the threads' timing (the sets kept,
+ * shared, do); with one walk they are Flash's, one path bisected after
+ * another.
+ */
+static void
+tag_classify(struct tag_lattice *tl)
+{
+	struct tag_walk *w;
+	uint64_t b = 0, i;
+	int s, idle = 0;
+
+	for (s = 0; s < tl->nwalk; s++)
+		(void)walk_make(tl, &tl->walk[s], &b);
+	/* Done once every walk in a row has had no node to take. */
+	for (i = 0; idle < tl->nwalk; i++) {
+		w = &tl->walk[i % (uint64_t)tl->nwalk];
+		if (walk_wait(tl, w)) {
+			tl->checked++;
+			tl->st[w->x] |= tl->checkbit;
+			if (w->ok) {
+				tl->passed++;
+				tag_up(tl, w->x, tl->pass);
+				memcpy(rec_add(tl, w->x), w->rec,
+				    tl->ops->recsize);
+			} else
+				tag_down(tl, w->x, tl->fail);
+		}
+		idle = walk_make(tl, w, &b) ? 0 : idle + 1;
+	}
+}
+
+/* ---- the search ---------------------------------------------------- */
 
 /* Visits qualifying node x for --best: keeps it if it is the best so
  * far; says whether its generalizations are bound to be worse. */
@@ -505,7 +751,8 @@ search_visit(void *ctx, uint64_t x)
 
 	if (r == NULL) {
 		r = rec_add(tl, x);
-		evaluate(tl, x, (void *)r);
+		evaluate(tl, &tl->cache, x, (void *)r);
+		tl->st[x] |= tl->checkbit;
 		tl->swept++;
 	}
 	if (!tl->hasbest || ops->better(ops->ctx, r, x, tl->best,
@@ -522,20 +769,38 @@ search_visit(void *ctx, uint64_t x)
 
 void
 tag_search(struct tag_lattice *tl, const struct tag_ops *ops, int best,
-    uint8_t skip)
+    uint8_t skip, int threads)
 {
+	struct tag_walk *w;
 	size_t i;
 	const char *r;
 	uint64_t x;
+	int s;
 
 	tl->ops = ops;
-	tl->check = search_check;
-	tl->ctx = tl;
 	tl->bound = best;
-	/* The scratch record of search_check, then the best. */
 	tl->best = kn_zalloc(ops->recsize);
-	tl->kept = kn_alloc(TAG_KEEP * sizeof(*tl->kept));
+	/* One walk on one thread; on several, more walks than threads,
+	 * so that each has a check to take while the others' are tagged.
+	 * The threads share the sets kept. */
+	if (threads > TAG_MAXTHREADS)
+		threads = TAG_MAXTHREADS;
+	tl->nwalk = threads <= 1 ? 1 : TAG_WALKS * threads;
+	tl->walk = kn_zalloc((size_t)tl->nwalk * sizeof(*tl->walk));
+	for (s = 0; s < tl->nwalk; s++) {
+		w = &tl->walk[s];
+		w->path = kn_alloc((size_t)(tl->hmax + 1) * sizeof(uint64_t));
+		w->rec = kn_zalloc(ops->recsize);
+	}
+	tl->cache.kept = kn_alloc(TAG_KEEP * sizeof(*tl->cache.kept));
+	tl->cache.budget = ops->budget;
+	if (threads > 1) {
+		tl->cache.shared = 1;
+		pthread_mutex_init(&tl->cache.mu, NULL);
+		pool_start(tl, threads);
+	}
 	tag_classify(tl);
+	pool_stop(tl);
 	if (best) {
 		/* The best of the nodes checked first, free of cost, so
 		 * that the bounds prune from the start of the sweep. */
@@ -551,13 +816,22 @@ tag_search(struct tag_lattice *tl, const struct tag_ops *ops, int best,
 		}
 		tag_sweep(tl, tl->pass, skip, search_visit, tl);
 	}
-	while (tl->nkept > 0) {
-		tl->nkept--;
-		kn_pset_free(tl->kept[tl->nkept].set);
+	while (tl->cache.nkept > 0) {
+		tl->cache.nkept--;
+		kn_pset_free(tl->cache.kept[tl->cache.nkept].set);
 	}
-	tl->keptbytes = 0;
-	free(tl->kept);
-	tl->kept = NULL;
+	free(tl->cache.kept);
+	if (tl->cache.shared)
+		pthread_mutex_destroy(&tl->cache.mu);
+	tl->scans = tl->cache.scans;
+	tl->rollups = tl->cache.rollups;
+	tl->dropped = tl->cache.dropped;
+	for (s = 0; s < tl->nwalk; s++) {
+		free(tl->walk[s].path);
+		free(tl->walk[s].rec);
+	}
+	free(tl->walk);
+	tl->walk = NULL;
 }
 
 void

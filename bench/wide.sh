@@ -11,8 +11,10 @@
 # the goals of the issue and the figures it gives for ARX 3.9 (Flash,
 # measured on this machine; ARX cannot be run here) and for kanon before
 # it.  The 10-QI runs are compared byte for byte with -a bfs; a
-# difference prints MISMATCH and makes the script exit 1.  Skipped, exit
-# 0, when the data is absent.  Exit 2 on an error.
+# difference prints MISMATCH and makes the script exit 1.  Then flash
+# with 2% and 5% suppression on 12 and 13 QIs, -j 1 against -j 2 (goal
+# 0.6; the outputs compared).  Skipped, exit 0, when the data is absent.
+# Exit 2 on an error.
 
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -97,4 +99,31 @@ echo "goal: peak RSS <= 256 MiB in every run; 'checked' is the nodes checked"
 echo "(+ those evaluated by --best's sweep); ARX's Flash checks about 20,400"
 echo "nodes at 2% (issue 18).  ARX and 'before' (kanon, bfs by default) are"
 echo "the issue's figures from the same machine, not measured by this script."
+
+# flash under suppression on one thread and on two (paths bisected at
+# once, lattice-search(1) -j): best wall of three, the same bytes.
+# jrun J: the run with -j J, its output to $tmp/jJ.out; prints its ms.
+jrun() {
+	bench_best 3 0 "$tmp/j$1.out" "$ls" -j "$1" --best --icsv --ifs ';' \
+	    -H "$data" -H age=interval:5,10,20 -q "$q" -k 10 \
+	    --max-suppress "$s" "$data/adult_full.csv"
+}
+echo
+echo "flash with suppression, -j 1 against -j 2 (best of 3, wall ms; goal 0.6)"
+printf '%-3s %-4s %9s %9s %7s %s\n' QIs supp "-j 1" "-j 2" ratio result
+for n in 12 13; do
+	q=$(echo "$QALL" | cut -d, -f1-$n)
+	for s in 2% 5%; do
+		ms1=$(jrun 1) || exit 2
+		ms2=$(jrun 2) || exit 2
+		cmp -s "$tmp/j1.out" "$tmp/j2.out" || {
+			echo "MISMATCH: $n QIs $s: -j 1 and -j 2 differ"
+			status=1
+		}
+		awk -v n="$n" -v s="$s" -v a="$ms1" -v b="$ms2" 'BEGIN {
+			r = a > 0 ? b / a : 0
+			printf "%-3s %-4s %9d %9d %7.2f %s\n", n, s, a, b, r,
+			    r <= 0.6 ? "ok" : "FAIL" }'
+	done
+done
 exit $status

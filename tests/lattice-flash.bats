@@ -139,13 +139,39 @@ flashseeds() {
 }
 
 @test "flash -v: the nodes checked, tagged and evaluated for --best, the sets computed" {
-	run --separate-stderr lattice-search -v -a flash -H "$AH" \
+	run --separate-stderr lattice-search -v -a flash -j 1 -H "$AH" \
 	    -q sex,age,race,marital-status -k 10 --max-suppress 2% --best "$ADULT"
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *"lattice-search: algorithm flash"$'\n'* ]]
+	[[ "$stderr" == *"lattice-search: algorithm flash, 1 thread"$'\n'* ]]
 	[[ "$stderr" =~ nodes\ checked\ [0-9]+\ \(qualifying\ [0-9]+\),\ tagged\ without\ a\ check\ [0-9]+\;\ for\ --best:\ evaluated\ [0-9]+\ more ]]
 	[[ "$stderr" == *"frequency sets computed "* ]]
 	run --separate-stderr lattice-search -v -a flash -H "$AH" \
 	    -q sex,age,race,marital-status -k 10 "$ADULT"
 	[[ "$stderr" =~ nodes\ checked\ [0-9]+\ \(qualifying\ [0-9]+\),\ tagged\ without\ a\ check\ [0-9]+$'\n' ]]
+}
+
+@test "flash with a suppression limit on several threads: -j 1 to 5 give the same bytes (minimal, --all, --best by two metrics); the nodes checked are the same run after run for the same -j; without suppression one thread" {
+	local q=sex,age,race,marital-status,education,native-country,workclass,occupation
+	local flag j c1
+	for flag in "" --all --best "--best --metric loss"; do
+		# shellcheck disable=SC2086
+		lattice-search -j 1 -H "$AH" -q "$q" -k 10 --max-suppress 5% $flag "$ADULT" > "$T/want"
+		[ "$(wc -l < "$T/want")" -gt 1 ]
+		for j in 2 3 5; do
+			# shellcheck disable=SC2086
+			lattice-search -j $j -H "$AH" -q "$q" -k 10 --max-suppress 5% $flag "$ADULT" > "$T/got"
+			cmp "$T/want" "$T/got"
+		done
+	done
+	run --separate-stderr lattice-search -v -j 3 -H "$AH" -q "$q" -k 10 --max-suppress 5% "$ADULT"
+	[ "$status" -eq 0 ]
+	[[ ${stderr%%$'\n'*} == "lattice-search: algorithm flash, 3 threads" ]]
+	c1=$(printf '%s\n' "$stderr" | grep 'nodes checked')
+	[ -n "$c1" ]
+	for j in 1 2; do
+		run --separate-stderr lattice-search -v -j 3 -H "$AH" -q "$q" -k 10 --max-suppress 5% "$ADULT"
+		[ "$(printf '%s\n' "$stderr" | grep 'nodes checked')" = "$c1" ]
+	done
+	run --separate-stderr lattice-search -v -j 3 -H "$AH" -q "$q" -k 10 "$ADULT"
+	[[ ${stderr%%$'\n'*} == "lattice-search: algorithm flash" ]]
 }

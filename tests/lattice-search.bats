@@ -623,9 +623,9 @@ fscase() {
 }
 
 @test "the default algorithm: flash when the requirement is monotone, else every node" {
-	run --separate-stderr lattice-search -v -H "$AH" -q "$QI" -k 10 \
+	run --separate-stderr lattice-search -v -j 2 -H "$AH" -q "$QI" -k 10 \
 	    --max-suppress 2% "$ADULT"
-	[[ ${stderr%%$'\n'*} == "lattice-search: algorithm flash" ]]
+	[[ ${stderr%%$'\n'*} == "lattice-search: algorithm flash, 2 threads" ]]
 	run --separate-stderr lattice-search -v -H "$AH" -q sex,age,race -k 5 "$ADULT"
 	[[ ${stderr%%$'\n'*} == "lattice-search: algorithm flash" ]]
 	run --separate-stderr lattice-search -v -H "$AH" -q sex,age,race -k 5 \

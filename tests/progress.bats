@@ -81,7 +81,7 @@ lattice-search: metrics: 1027 nodes of 1027" ]
 	[ "${lines[2]}" = "lattice-search: search: 3340 nodes checked of 6480" ]
 	[ "${#lines[@]}" -eq 3 ]
 	# flash checks fewer, and --best's sweep counts on.
-	progress_run out err lattice-search -a flash --best -q $Q -H "$AH" \
+	progress_run out err lattice-search -a flash -j 1 --best -q $Q -H "$AH" \
 	    -k 10 --max-suppress 2% "$ADULT"
 	run phases err
 	[ "${lines[2]}" = "lattice-search: search: 1175 nodes checked of 6480" ]
