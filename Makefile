@@ -188,6 +188,24 @@ $(FUZZ): fuzz/fuzz-%: fuzz/%.c fuzz/harness.c fuzz/harness.h kanon.h \
 fuzz/fuzz-parse: recode.c regions.c rstats.c keyset.c rowpar.c recode.h keyset.h \
     rowpar.h extsort.h
 
+# The targets without libFuzzer, built with $(CC) (fuzz/replay.c's main),
+# each run on its seed corpus: make sanitize runs this under ASan and
+# UBSan, which the harness needs (tests/sanitize).
+REPLAY = $(FUZZ:fuzz/fuzz-%=fuzz/replay-%)
+
+fuzz-replay: $(REPLAY)
+	@for t in $(REPLAY:fuzz/replay-%=%); do \
+		fuzz/replay-$$t fuzz/corpus/$$t/* 2> fuzz/replay-$$t.err || \
+		    { tail -n 5 fuzz/replay-$$t.err; exit 1; }; done
+
+$(REPLAY): fuzz/replay-%: fuzz/%.c fuzz/harness.c fuzz/harness.h fuzz/replay.c \
+    kanon.h libkanon.a
+	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ fuzz/$*.c fuzz/harness.c \
+	    fuzz/replay.c libkanon.a $(LDLIBS)
+
+fuzz/replay-parse: recode.c regions.c rstats.c keyset.c rowpar.c recode.h \
+    keyset.h rowpar.h extsort.h
+
 demo: all
 	@sh demo.sh
 
@@ -217,8 +235,9 @@ clean:
 	rm -f $(PROGS) *.o libkanon.a tests/hypo-check tests/sha256-check tests/peak-rss \
 	    tests/ldiv-check tests/dict-check tests/pcount-check tests/tval-check \
 	    tests/partition-h8 \
-	    tests/mload-h8.o tests/partition-cut8 tests/mondrian-cut8.o $(FUZZ)
+	    tests/mload-h8.o tests/partition-cut8 tests/mondrian-cut8.o $(FUZZ) \
+	    $(REPLAY) $(REPLAY:=.err)
 	rm -rf fuzz/obj fuzz/work
 
-.PHONY: all layers test sanitize fuzz fuzz-build demo bench lint-man \
+.PHONY: all layers test sanitize fuzz fuzz-build fuzz-replay demo bench lint-man \
 	lint-sh install clean

@@ -1415,7 +1415,7 @@ typedef struct {
 	int full;		/* the table reached the limit */
 } kn_pcount;
 
-/* 0 if d is too large to pack. */
+/* 0 if d is 0 or too large to pack. */
 int kn_pcount_init(kn_pcount *pc, size_t d);
 /* Adds cnt to key; 0 (nothing added) if the key cannot be packed. */
 int kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt);

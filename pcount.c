@@ -129,7 +129,8 @@ kn_pcount_init(kn_pcount *pc, size_t d)
 	int need[KN_PMAX] = { 0 };
 
 	memset(pc, 0, sizeof(*pc));
-	if (d > KN_PMAX)
+	/* No column (a table's only count): the general set's. */
+	if (d == 0 || d > KN_PMAX)
 		return 0;
 	pc->d = d;
 	pc->wide = d > PC_NARROW;

@@ -173,9 +173,15 @@ model(const char *s, size_t n, const char *sep, int skip,
 				free(rec[nf].p);
 			continue;
 		}
-		if (skip && strcmp(rec[0].p, "a") == 0 &&
+		/* --skip-header: the header again, its first field also
+		 * after a byte-order mark (a file concatenated to the
+		 * others), as it stands or in quotes. */
+		if (skip && (strcmp(rec[0].p, "a") == 0 ||
+		    strcmp(rec[0].p, "\xef\xbb\xbf" "a") == 0 ||
+		    strcmp(rec[0].p, "\xef\xbb\xbf" "\"a\"") == 0) &&
 		    strcmp(rec[1].p, "b") == 0 && strcmp(rec[2].p, "c") == 0 &&
-		    rec[0].n == 1 && rec[1].n == 1 && rec[2].n == 1) {
+		    rec[0].n == strlen(rec[0].p) && rec[1].n == 1 &&
+		    rec[2].n == 1) {
 			for (nf = 0; nf < NCOLS; nf++)
 				free(rec[nf].p);
 			continue;

@@ -8,7 +8,20 @@
  * those open before the first run and the new ones closed.
  */
 #define _GNU_SOURCE
+#if defined(__has_include)
+#if __has_include(<sanitizer/allocator_interface.h>)
 #include <sanitizer/allocator_interface.h>
+#define HAVE_ALLOCATOR_INTERFACE 1
+#endif
+#endif
+#ifndef HAVE_ALLOCATOR_INTERFACE
+#include <stddef.h>
+/* The hooks of the sanitizers' allocator, which gcc's runtime has too,
+ * without the header clang ships (make fuzz-replay under gcc). */
+int __sanitizer_install_malloc_and_free_hooks(
+    void (*malloc_hook)(const volatile void *, size_t),
+    void (*free_hook)(const volatile void *));
+#endif
 
 #include <sys/stat.h>
 

@@ -43,8 +43,8 @@ struct span {
 
 /* The TSV model: the start of the file is text (a byte-order mark
  * skipped), every non-blank line has nf fields (at most 100; one with a
- * ';' is ARX's format misnamed), none holds a NUL, and no label has two
- * parents.  Fills j->lf with the lines' fields. */
+ * ';' is ARX's format misnamed), none holds a NUL or ends in a CR, and
+ * no label has two parents.  Fills j->lf with the lines' fields. */
 static void
 tsv_model(struct job *j)
 {
@@ -93,6 +93,10 @@ tsv_model(struct job *j)
 				f[k++] = line + i + 1;
 			}
 		f[k] = NULL;
+		/* A label ending in a CR (after the CR of a CRLF). */
+		for (i = 0; i < k; i++)
+			if (*f[i] != '\0' && f[i][strlen(f[i]) - 1] == '\r')
+				j->ok = 0;
 		if (j->nl == cap) {
 			cap *= 2;
 			j->lf = realloc(j->lf, cap * sizeof(char **));
@@ -322,26 +326,9 @@ file_mode(struct job *j)
 	}
 	if (st != -1)
 		return;
-	/* Pieces of the text between separators: leaves or not. */
-	{
-		const char *p = j->text, *end = j->text + j->len, *q;
-		const char *err;
-		int64_t id;
-
-		while (p <= end) {
-			for (q = p; q < end && *q != '\n' && *q != ';' &&
-			    *q != '\t'; q++)
-				;
-			id = kn_hier_leaf(j->h, p, (size_t)(q - p), &err);
-			FZ_ASSERT((id >= 0) == (err == NULL),
-			    "a leaf, or a reason");
-			FZ_ASSERT(id < 0 || (size_t)id < j->h->lab[0].n &&
-			    kn_dict_get(&j->h->lab[0], (uint32_t)id).n ==
-			    (size_t)(q - p), "the leaf is the value");
-			p = q + 1;
-		}
-	}
-	/* Written out again as TSV and CSV, it loads the same. */
+	/* Written out again as TSV and CSV, it loads the same (before
+	 * the pieces below, whose empty one, a missing value, adds the
+	 * leaf of missing values, which no line of a file makes). */
 	for (c = 0; c < 2; c++) {
 		int ok = dump(j->h, c, &out, &outlen);
 
@@ -355,6 +342,25 @@ file_mode(struct job *j)
 		} else if (st == -1)
 			kn_hier_free(k.h);
 		free(out);
+	}
+	/* Pieces of the text between separators: leaves or not. */
+	{
+		const char *p = j->text, *end = j->text + j->len, *q;
+		const char *err;
+		int64_t id;
+
+		while (p <= end) {
+			for (q = p; q < end && *q != '\n' && *q != ';' &&
+			    *q != '\t'; q++)
+				;
+			id = kn_hier_leaf(j->h, p, (size_t)(q - p), &err);
+			FZ_ASSERT((id >= 0) == (err == NULL),
+			    "a leaf, or a reason");
+			FZ_ASSERT(id < 0 || ((size_t)id < j->h->lab[0].n &&
+			    kn_dict_get(&j->h->lab[0], (uint32_t)id).n ==
+			    (size_t)(q - p)), "the leaf is the value");
+			p = q + 1;
+		}
 	}
 	kn_hier_free(j->h);
 }
@@ -477,6 +483,14 @@ gen_values(void *arg)
 			for (l = 1; l < top; l++) {
 				kn_str lab = label(h, (uint32_t)id, l);	/* <= 65 */
 
+				/* A missing value generalizes to itself
+				 * (kanon(7), MISSING VALUES). */
+				if (kn_missing(s, n)) {
+					FZ_ASSERT(lab.n == n &&
+					    memcmp(lab.p, s, n) == 0,
+					    "a missing value is its labels");
+					continue;
+				}
 				if (h->kind == KN_HMASK) {
 					size_t k = (size_t)h->mask[l - 1], i;
 
