@@ -1260,6 +1260,8 @@ flash(struct flash *fl, int best, int all)
 	/* Without suppression the checks are few and cheap: one thread. */
 	tag_search(&fl->tl, &fl->ops, best && L.limit > 0, PRUNED,
 	    L.limit > 0 ? L.threads : 1);
+	/* The count the threads' last adds may not have drawn. */
+	kn_progress_add(0);
 	T.st.scans += fl->tl.scans;
 	T.st.dropped += fl->tl.dropped;
 	return F;
@@ -1440,6 +1442,14 @@ lat_search(struct lat_run *r)
 		subsets *= (long double)(L.a[c].nlev + 1) / L.a[c].nlev;
 	if (L.algo < 0)
 		L.algo = L.monotone ? A_FLASH : A_BFS;
+	/* flash's threads under suppression each hold a roll-up's work
+	 * space (latin_check): no more of them than take an eighth of the
+	 * budget, so that they crowd out neither the sets kept nor the
+	 * input (found by review: at -S 6M two threads kept no set). */
+	if (L.algo == A_FLASH && L.monotone && L.limit > 0 && L.disk == NULL)
+		while (L.threads > 1 && lbud_work_bytes(L.in.n, L.W,
+		    L.threads, L.hass) > L.bud.budget / 8)
+			L.threads--;
 	if (L.algo <= A_CUBE && subsets * lattice > (long double)MAXLAT)
 		kn_die("-a %s: the lattices of the attribute subsets have "
 		    "more than %llu nodes (use -a bfs)", algname[L.algo],

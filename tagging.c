@@ -396,10 +396,13 @@ kept_set(const struct tag_lattice *tl, struct tag_cache *c, uint64_t x,
 	cache_lock(c);
 	for (i = 0, e = c->kept; i < c->nkept; i++) {
 		if (e[i].x == x) {
+			/* Read under the lock: past it another thread may
+			 * move the entries. */
 			e[i].used = ++c->clock;
 			e[i].refs++;
+			ps = e[i].set;
 			cache_unlock(c);
-			return e[i].set;
+			return ps;
 		}
 		if (e[i].set->n < best && kept_below(tl, &e[i], pk)) {
 			p = i;
