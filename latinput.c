@@ -62,11 +62,10 @@ latin_check(struct lat_state *L, int phase)
 	    in->cap * sizeof(uint64_t);
 	/* Incognito's threads roll up each on its own, from a copy of the
 	 * input's set generalized to the candidates' lowest levels; flash's
-	 * under a suppression limit from the sets they share (while the
-	 * input is read, the search not yet known, one). */
+	 * from the sets they share (while the input is read, the search
+	 * not yet known, one). */
 	L->bud.work = lbud_work_bytes(in->n, L->W, (L->algo <= A_CUBE ||
-	    (L->algo == A_FLASH && L->limit > 0)) && L->monotone ?
-	    L->threads : 1, L->hass);
+	    L->algo == A_FLASH) && L->monotone ? L->threads : 1, L->hass);
 	if (L->algo <= A_CUBE && L->monotone)
 		L->bud.work += (in->n + 1) * (size_t)(L->W + 1) *
 		    sizeof(uint64_t);

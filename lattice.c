@@ -1257,13 +1257,12 @@ flash(struct flash *fl, int best, int all)
 	    sizeof(struct mrec), L.budget, L.base.n,
 	    (L.W + 1) * sizeof(uint64_t) };
 	kn_progress_phase("search", "nodes checked", F->size);
-	/* Without suppression the checks are few and cheap: one thread. */
 	tag_search(&fl->tl, &fl->ops, best && L.limit > 0, PRUNED,
-	    L.limit > 0 ? L.threads : 1);
+	    L.threads);
 	/* The count the threads' last adds may not have drawn. */
 	kn_progress_add(0);
-	T.st.scans += fl->tl.scans;
-	T.st.dropped += fl->tl.dropped;
+	T.st.scans += fl->tl.cache.scans;
+	T.st.dropped += fl->tl.cache.dropped;
 	return F;
 }
 
@@ -1442,11 +1441,14 @@ lat_search(struct lat_run *r)
 		subsets *= (long double)(L.a[c].nlev + 1) / L.a[c].nlev;
 	if (L.algo < 0)
 		L.algo = L.monotone ? A_FLASH : A_BFS;
-	/* flash's threads under suppression each hold a roll-up's work
-	 * space (latin_check): no more of them than take an eighth of the
+	/* flash's threads: one without suppression, whose checks are few
+	 * and cheap; under it each holds a roll-up's work space
+	 * (latin_check), and no more of them than take an eighth of the
 	 * budget, so that they crowd out neither the sets kept nor the
 	 * input (found by review: at -S 6M two threads kept no set). */
-	if (L.algo == A_FLASH && L.monotone && L.limit > 0 && L.disk == NULL)
+	if (L.algo == A_FLASH && L.limit == 0)
+		L.threads = 1;
+	else if (L.algo == A_FLASH && L.monotone && L.disk == NULL)
 		while (L.threads > 1 && lbud_work_bytes(L.in.n, L.W,
 		    L.threads, L.hass) > L.bud.budget / 8)
 			L.threads--;

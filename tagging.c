@@ -349,21 +349,28 @@ cache_unlock(struct tag_cache *c)
 		pthread_mutex_unlock(&c->mu);
 }
 
+/* The entry of kept set s, or NULL (locked). */
+static struct tag_kept *
+cache_find(struct tag_cache *c, const kn_pset *s)
+{
+	size_t i;
+
+	for (i = 0; i < c->nkept; i++)
+		if (c->kept[i].set == s)
+			return &c->kept[i];
+	return NULL;
+}
+
 /* Gives back the set s that kept_set returned (locked). */
 static void
 cache_put(struct tag_cache *c, const kn_pset *s, int owned)
 {
-	size_t i;
+	struct tag_kept *e;
 
-	if (owned) {
+	if (owned)
 		kn_pset_free((kn_pset *)s);
-		return;
-	}
-	for (i = 0; i < c->nkept; i++)
-		if (c->kept[i].set == s) {
-			c->kept[i].refs--;
-			return;
-		}
+	else if ((e = cache_find(c, s)) != NULL)
+		e->refs--;
 }
 
 /*
@@ -386,7 +393,7 @@ kept_set(const struct tag_lattice *tl, struct tag_cache *c, uint64_t x,
 	const struct tag_ops *ops = tl->ops;
 	struct tag_kept *e;
 	size_t i, p = SIZE_MAX, bytes, best = ops->table_groups;
-	int j, hlev[TAG_MAXQ], plev[TAG_MAXQ], diff, o;
+	int j, hlev[TAG_MAXQ], plev[TAG_MAXQ], diff, o, dup;
 	uint64_t hx, pk[TAG_MAXQ / 8];
 	const kn_pset *hs, *ps = NULL;
 	kn_pset *s;
@@ -428,7 +435,6 @@ kept_set(const struct tag_lattice *tl, struct tag_cache *c, uint64_t x,
 		hs = kept_set(tl, c, hx, hlev, &o, hub - 1);
 		s = ops->roll(ops->ctx, hs, hlev, lev);
 		cache_lock(c);
-		c->rollups++;
 		cache_put(c, hs, o);
 		cache_unlock(c);
 	}
@@ -439,20 +445,18 @@ kept_set(const struct tag_lattice *tl, struct tag_cache *c, uint64_t x,
 	} else if (s == NULL) {
 		s = ops->roll(ops->ctx, ps, plev, lev);
 		cache_lock(c);
-		cache_put(c, ps, 0);
-		for (i = 0; i < c->nkept; i++)
-			if (c->kept[i].set == ps)
-				c->kept[i].used = ++c->clock;
-		c->rollups++;
+		e = cache_find(c, ps);	/* given out: still kept */
+		e->refs--;
+		e->used = ++c->clock;
 	} else
 		cache_lock(c);
 	bytes = s->n * ops->groupbytes;
 	/* Not kept: a set without keys (on disk, made again when read),
 	 * past the budget, or made by another thread meanwhile. */
-	for (i = 0, j = 0; i < c->nkept && c->shared && !j; i++)
-		j = c->kept[i].x == x;
-	if (bytes > c->budget || s->key == NULL || j) {
-		c->dropped += !j;
+	for (i = 0, dup = 0; i < c->nkept && c->shared && !dup; i++)
+		dup = c->kept[i].x == x;
+	if (bytes > c->budget || s->key == NULL || dup) {
+		c->dropped += !dup;
 		cache_unlock(c);
 		*owned = 1;
 		return s;
@@ -824,11 +828,9 @@ tag_search(struct tag_lattice *tl, const struct tag_ops *ops, int best,
 		kn_pset_free(tl->cache.kept[tl->cache.nkept].set);
 	}
 	free(tl->cache.kept);
+	tl->cache.kept = NULL;
 	if (tl->cache.shared)
 		pthread_mutex_destroy(&tl->cache.mu);
-	tl->scans = tl->cache.scans;
-	tl->rollups = tl->cache.rollups;
-	tl->dropped = tl->cache.dropped;
 	for (s = 0; s < tl->nwalk; s++) {
 		free(tl->walk[s].path);
 		free(tl->walk[s].rec);

@@ -73,7 +73,8 @@ struct tag_kept {
 struct tag_cache {
 	struct tag_kept *kept;	/* TAG_KEEP of them */
 	size_t nkept, keptbytes, budget;
-	uint64_t clock, scans, rollups, dropped;
+	uint64_t clock;
+	uint64_t scans, dropped;	/* sets made from the table, not kept */
 	int shared;
 	pthread_mutex_t mu;
 };
@@ -122,7 +123,7 @@ struct tag_lattice {
 	int hasbest;
 	uint64_t bestx;
 	char *best;		/* the best record so far */
-	uint64_t scans, rollups, dropped, swept, pruned;
+	uint64_t swept, pruned;
 };
 
 /* Lays out the lattice of m attributes of nl[i] levels over the node
