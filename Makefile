@@ -185,9 +185,6 @@ $(FUZZ): fuzz/fuzz-%: fuzz/%.c fuzz/harness.c fuzz/harness.h kanon.h \
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ fuzz/$*.c fuzz/harness.c \
 	    fuzz/obj/libkanon.a $(LDLIBS)
 
-fuzz/fuzz-parse: recode.c regions.c rstats.c keyset.c rowpar.c recode.h keyset.h \
-    rowpar.h extsort.h
-
 # The targets without libFuzzer, built with $(CC) (fuzz/replay.c's main),
 # each run on its seed corpus: make sanitize runs this under ASan and
 # UBSan, which the harness needs (tests/sanitize).
@@ -203,8 +200,9 @@ $(REPLAY): fuzz/replay-%: fuzz/%.c fuzz/harness.c fuzz/harness.h fuzz/replay.c \
 	$(CC) $(KFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ fuzz/$*.c fuzz/harness.c \
 	    fuzz/replay.c libkanon.a $(LDLIBS)
 
-fuzz/replay-parse: recode.c regions.c rstats.c keyset.c rowpar.c recode.h \
-    keyset.h rowpar.h extsort.h
+# fuzz/parse.c compiles recode.c and the files it needs into itself.
+fuzz/fuzz-parse fuzz/replay-parse: recode.c regions.c rstats.c keyset.c \
+    rowpar.c recode.h keyset.h rowpar.h extsort.h
 
 demo: all
 	@sh demo.sh

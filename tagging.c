@@ -361,16 +361,20 @@ cache_find(struct tag_cache *c, const kn_pset *s)
 	return NULL;
 }
 
-/* Gives back the set s that kept_set returned (locked). */
+/* Gives back the set s that kept_set returned (takes the lock). */
 static void
 cache_put(struct tag_cache *c, const kn_pset *s, int owned)
 {
 	struct tag_kept *e;
 
-	if (owned)
+	if (owned) {
 		kn_pset_free((kn_pset *)s);
-	else if ((e = cache_find(c, s)) != NULL)
+		return;
+	}
+	cache_lock(c);
+	if ((e = cache_find(c, s)) != NULL)
 		e->refs--;
+	cache_unlock(c);
 }
 
 /*
@@ -434,9 +438,7 @@ kept_set(const struct tag_lattice *tl, struct tag_cache *c, uint64_t x,
 			continue;
 		hs = kept_set(tl, c, hx, hlev, &o, hub - 1);
 		s = ops->roll(ops->ctx, hs, hlev, lev);
-		cache_lock(c);
 		cache_put(c, hs, o);
-		cache_unlock(c);
 	}
 	if (s == NULL && ps == NULL) {
 		s = ops->roll(ops->ctx, NULL, NULL, lev);
@@ -503,9 +505,7 @@ evaluate(const struct tag_lattice *tl, struct tag_cache *c, uint64_t x,
 	tag_levels(tl, x, lev);
 	s = kept_set(tl, c, x, lev, &owned, 2);
 	ok = ops->eval(ops->ctx, x, s, lev, rec, tl->bound);
-	cache_lock(c);
 	cache_put(c, s, owned);
-	cache_unlock(c);
 	ops->progress(1);
 	return ok;
 }

@@ -203,6 +203,32 @@ bench_best() {
 	echo "$bench_ms"
 }
 
+# bench_jbest RUNS OUT PROG ARGS...: PROG -j 1 ARGS and PROG -j 2 ARGS
+# (bench_best's way), alternated RUNS times, since the host's speed
+# drifts and one block of runs after the other would bias their ratio;
+# their outputs in OUT.1 and OUT.2; sets ms1 and ms2 to the best wall
+# time of each.
+bench_jbest() {
+	jb_runs=$1
+	jb_out=$2
+	jb_prog=$3
+	shift 3
+	ms1=
+	ms2=
+	jb_r=0
+	while [ "$jb_r" -lt "$jb_runs" ]; do
+		for jb_j in 1 2; do
+			jb_t=$(bench_best 1 0 "$jb_out.$jb_j" "$jb_prog" \
+			    -j "$jb_j" "$@") || exit 2
+			eval "jb_best=\$ms$jb_j"
+			if [ -z "$jb_best" ] || [ "$jb_t" -lt "$jb_best" ]; then
+				eval "ms$jb_j=\$jb_t"
+			fi
+		done
+		jb_r=$((jb_r + 1))
+	done
+}
+
 # bench_pass LABEL: records the check LABEL as passed (bench_ok).
 bench_pass() {
 	checks="$checks$1: $bench_ok

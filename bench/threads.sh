@@ -45,37 +45,13 @@ echo "-j 1 against -j 2, $rows rows, $ncpu CPUs ($model)"
 echo "best wall of $runs runs; goal: -j 2 at most 0.6 of -j 1"
 printf '%-34s %9s %9s %7s %6s\n' case "-j 1 ms" "-j 2 ms" ratio result
 
-# jbest NAME PROG ARGS...: PROG -j 1 ARGS and PROG -j 2 ARGS, alternated
-# runs times (the host's speed drifts: one block of runs after the other
-# would bias the ratio), their outputs in $tmp/NAME.1 and $tmp/NAME.2;
-# sets ms1 and ms2 to the best wall time of each.
-jbest() {
-	jb_name=$1
-	jb_prog=$2
-	shift 2
-	ms1=
-	ms2=
-	jb_r=0
-	while [ "$jb_r" -lt "$runs" ]; do
-		for jb_j in 1 2; do
-			jb_t=$(bench_best 1 0 "$tmp/$jb_name.$jb_j" "$jb_prog" \
-			    -j "$jb_j" "$@") || exit 2
-			eval "jb_best=\$ms$jb_j"
-			if [ -z "$jb_best" ] || [ "$jb_t" -lt "$jb_best" ]; then
-				eval "ms$jb_j=\$jb_t"
-			fi
-		done
-		jb_r=$((jb_r + 1))
-	done
-}
-
 # pair NAME COMMAND...: COMMAND with -j 1 and -j 2 (inserted after the
 # program), the line of the table, and the check that both wrote the
 # same bytes.  Sets ms2 (the wall of -j 2).
 pair() {
 	pair_name=$1
 	shift
-	jbest "$pair_name" "$@"
+	bench_jbest "$runs" "$tmp/$pair_name" "$@"
 	bench_check "$pair_name: -j 1 = -j 2" "$tmp/$pair_name.1" \
 	    "$tmp/$pair_name.2"
 	awk -v n="$pair_name" -v a="$ms1" -v b="$ms2" 'BEGIN {
@@ -96,7 +72,7 @@ printf '%-34s %9s %9s %9s %7s %6s %6s\n' key "-j 1 ms" "-j 2 ms" \
 # ekey NAME KEY SORTKEY: extsort -k KEY with -j 1 and 2 against sort
 # SORTKEY, outputs compared.
 ekey() {
-	jbest "e$1" "$bin/extsort" -S 256M -T "$tmp" -k "$2" "$input"
+	bench_jbest "$runs" "$tmp/e$1" "$bin/extsort" -S 256M -T "$tmp" -k "$2" "$input"
 	# shellcheck disable=SC2086
 	mss=$(bench_best "$runs" 0 "$tmp/s$1" sort -s -S 256M -T "$tmp" \
 	    -t "$tab" $3 "$tmp/body") || exit 2
