@@ -695,6 +695,22 @@ struct pset_op {
 	int w, shift;
 	uint64_t fm;
 	const uint32_t *map;
+	size_t nid;		/* ids of the map: those past it never occur */
+};
+
+/*
+ * A joint map: the fields of adjacent ops in the bits of m at shift,
+ * with the kept bits between them, looked up in one: one load where
+ * each op took one.  A roll-up from the base set maps most fields, and
+ * the look-ups were most of its time.  Made for a call, in at most
+ * PSET_JBITS bits, where the groups to roll up outweigh its entries.
+ */
+#define PSET_JBITS 10
+#define PSET_JMAX 4
+struct pset_joint {
+	int shift;
+	uint64_t m;
+	uint32_t map[1 << PSET_JBITS];
 };
 
 /* How many groups ahead kn_pset_rollup fetches their slots. */
@@ -713,6 +729,88 @@ pset_rolled(uint64_t k, uint64_t keep, const struct pset_op *ops,
 		r |= (uint64_t)ops[j].map[k >> ops[j].shift & ops[j].fm] <<
 		    ops[j].shift;
 	return r;
+}
+
+/* pset_rolled with the joint maps jm first. */
+static inline uint64_t
+pset_rolled_j(uint64_t k, uint64_t keep, const struct pset_joint *jm,
+    size_t nj, const struct pset_op *ops, size_t nop)
+{
+	uint64_t r = pset_rolled(k, keep, ops, nop);
+	size_t j;
+
+	for (j = 0; j < nj; j++)
+		r |= (uint64_t)jm[j].map[k >> jm[j].shift & jm[j].m] <<
+		    jm[j].shift;
+	return r;
+}
+
+static int
+op_cmp(const void *a, const void *b)
+{
+	const struct pset_op *x = a, *y = b;
+
+	return (x->shift > y->shift) - (x->shift < y->shift);
+}
+
+/*
+ * Joins runs of the one-word ops whose fields lie within PSET_JBITS
+ * bits of each other into joint maps in jm (at most PSET_JMAX), where
+ * rolling n groups saves more look-ups than filling the map costs;
+ * clears their bits in *keep and leaves the other ops first in ops.
+ * Returns the joint maps made, *nop the ops left.
+ */
+static size_t
+pset_join(struct pset_op *ops, size_t *nop, uint64_t *keep, size_t n,
+    struct pset_joint *jm)
+{
+	size_t i, j, k, c, nj = 0, left = 0;
+	uint32_t x;
+	int lo, span, width;
+
+	if (*nop < 2)
+		return 0;
+	qsort(ops, *nop, sizeof(*ops), op_cmp);
+	for (i = 0; i < *nop; i = j) {
+		lo = ops[i].shift;
+		span = 0;
+		for (j = i; j < *nop; j++) {
+			width = 64 - __builtin_clzll(ops[j].fm);
+			if (ops[j].shift + width - lo > PSET_JBITS)
+				break;
+			span = ops[j].shift + width - lo;
+		}
+		c = j - i;
+		/* An op's look-up is about 7 instructions, an entry of the
+		 * map about 6 per op and 4 more. */
+		if (c < 2 || nj == PSET_JMAX || (uint64_t)n * 7 * (c - 1) <
+		    ((uint64_t)1 << span) * (6 * c + 4)) {
+			if (j == i)
+				j = i + 1;
+			for (k = i; k < j; k++)
+				ops[left++] = ops[k];
+			continue;
+		}
+		jm[nj].shift = lo;
+		jm[nj].m = ((uint64_t)1 << span) - 1;
+		for (x = 0; x <= jm[nj].m; x++) {
+			uint64_t r = x & (*keep >> lo) & jm[nj].m;
+
+			for (k = i; k < j; k++) {
+				uint64_t id = x >> (ops[k].shift - lo) &
+				    ops[k].fm;
+
+				if (id < ops[k].nid)
+					r |= (uint64_t)ops[k].map[id] <<
+					    (ops[k].shift - lo);
+			}
+			jm[nj].map[x] = (uint32_t)r;
+		}
+		*keep &= ~(jm[nj].m << lo);
+		nj++;
+	}
+	*nop = left;
+	return nj;
 }
 
 /* The key sk of W words rolled up into k; its hash. */
@@ -792,6 +890,7 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 			ops[nop].shift = a->shift;
 			ops[nop].fm = a->fm;
 			ops[nop].map = a->map[alev[j] * a->nlev + blev[j]];
+			ops[nop].nid = a->h->lab[alev[j]].n;
 			nop++;
 		}
 	}
@@ -815,8 +914,9 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 		/* One key word: the common case, kept tight. */
 		const uint64_t *sk = src->key, *sc = src->cnt;
 		uint64_t kp = keep[0], *dk = dst->key, *dc = dst->cnt;
-		size_t mask = nslot - 1;
+		size_t mask = nslot - 1, nj;
 		int hs = 64 - __builtin_ctzll(nslot);
+		struct pset_joint jm[PSET_JMAX];
 
 		/* Each group's key and slot are found PSET_AHEAD groups
 		 * early (at e, into ring slot e % PSET_AHEAD) and the slot
@@ -830,7 +930,7 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 #define PSET_FETCH(e) do {						\
 	size_t r_ = (e) % PSET_AHEAD;					\
 									\
-	rk[r_] = pset_rolled(sk[e], kp, ops, nop);			\
+	rk[r_] = pset_rolled_j(sk[e], kp, jm, nj, ops, nop);		\
 	rh[r_] = (rk[r_] * 0x9E3779B97F4A7C15ULL) >> hs;		\
 	__builtin_prefetch(&tab[rh[r_]]);				\
 } while (0)
@@ -850,6 +950,7 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 		dc[n++] = sc[i];					\
 	}								\
 } while (0)
+		nj = pset_join(ops, &nop, &kp, src->n, jm);
 		for (e = 0; e < ahead; e++)
 			PSET_FETCH(e);
 		/* Group e - PSET_AHEAD counted, then group e fetched into
