@@ -171,6 +171,9 @@ run_row(const kn_fsrow *row, void *ctx)
  * the order of the values, and a column of many values misses the
  * caches at each. */
 #define EMIT_AHEAD 16
+/* Fewer groups than this have few enough labels to stay in the caches:
+ * no fetching ahead. */
+#define EMIT_FETCH_MIN 65536
 
 /* The id of column c of group i of the sorted pairs. */
 static inline uint32_t
@@ -206,11 +209,13 @@ freq_emit(struct freq *fr, void (*sink)(const kn_fsrow *, void *), void *sctx)
 		}
 		n = kn_pcount_sorted(&fr->pc, od, &pairs, shift, bits, inv);
 		if (n != (size_t)-1) {
+			size_t fetch = n < EMIT_FETCH_MIN ? 0 : n;
+
 			fr->row.id = ids;
 			for (i = 0; i < n; i++) {
 				if (fr->prog && (i & 0xffff) == 0)
 					kn_progress(i, 0);
-				for (c = 0; i + EMIT_AHEAD < n && c < d; c++) {
+				for (c = 0; i + EMIT_AHEAD < fetch && c < d; c++) {
 					uint32_t a = emit_id(inv, pairs, i +
 					    EMIT_AHEAD, shift, bits, c);
 					uint32_t b = emit_id(inv, pairs, i +

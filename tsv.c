@@ -17,6 +17,10 @@
 
 #include "kanon.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* ---- reading ------------------------------------------------------- */
 
 /* The read buffer (small in the fuzz build, to exercise its growth). */
@@ -413,10 +417,11 @@ kn_split(char *line, size_t len, kn_str *f, size_t max)
 #define ZEROS(v) (~((((v) & LOWS) + LOWS) | (v) | LOWS))
 
 /* Like kn_split, and also finds NUL bytes (*nul) and whether the line
- * holds a CR (*cr).  On little-endian machines eight bytes at a time,
- * each tab flagged exactly, until a word holds a NUL or a CR (HASZERO
- * tells whether a word has a zero byte, not always which): the rest of
- * the line is looked at byte by byte. */
+ * holds a CR (*cr).  With SSE2 sixteen bytes at a time, a bit per byte
+ * for the tabs and for the NULs and CRs; on little-endian machines then
+ * eight bytes at a time, each tab flagged exactly; both until a block
+ * holds a NUL or a CR (HASZERO tells whether a word has a zero byte,
+ * not always which): the rest of the line is looked at byte by byte. */
 static size_t
 split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul,
     int *cr)
@@ -424,6 +429,35 @@ split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul,
 	size_t i = 0, start = 0, n = 0, pos;
 
 	*nul = *cr = 0;
+#ifdef __SSE2__
+	{
+		const __m128i tabs = _mm_set1_epi8('\t');
+		const __m128i crs = _mm_set1_epi8('\r');
+		const __m128i nuls = _mm_setzero_si128();
+
+		for (; i + 16 <= len; i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const
+			    void *)(line + i));
+			unsigned m;
+
+			if (_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v,
+			    nuls), _mm_cmpeq_epi8(v, crs))) != 0)
+				break;
+			m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+			    tabs));
+			while (m != 0) {
+				pos = i + (size_t)__builtin_ctz(m);
+				m &= m - 1;
+				if (n < max) {
+					f[n].p = line + start;
+					f[n].n = pos - start;
+				}
+				n++;
+				start = pos + 1;
+			}
+		}
+	}
+#endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	for (; i + 8 <= len; i += 8) {
 		uint64_t w, m;
