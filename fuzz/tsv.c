@@ -116,7 +116,7 @@ struct job {
 static void
 model(struct job *j, const char **text, const size_t *len)
 {
-	struct line *l, hdr0 = { NULL, 0 }, hl;
+	struct line *l, hdr0 = { NULL, 0 }, hl = { NULL, 0 };
 	size_t f, n, i, ncols = 0, cap = 0;
 	char *joined = NULL;
 
