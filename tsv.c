@@ -416,6 +416,20 @@ kn_split(char *line, size_t len, kn_str *f, size_t max)
  * crosses a byte. */
 #define ZEROS(v) (~((((v) & LOWS) + LOWS) | (v) | LOWS))
 
+/* The field of line from *start to the tab at pos, the n-th (kept if
+ * there is room for it). */
+static inline void
+split_put(kn_str *f, size_t max, size_t *n, size_t *start, char *line,
+    size_t pos)
+{
+	if (*n < max) {
+		f[*n].p = line + *start;
+		f[*n].n = pos - *start;
+	}
+	(*n)++;
+	*start = pos + 1;
+}
+
 /* Like kn_split, and also finds NUL bytes (*nul) and whether the line
  * holds a CR (*cr).  With SSE2 sixteen bytes at a time, a bit per byte
  * for the tabs and for the NULs and CRs; on little-endian machines then
@@ -426,7 +440,7 @@ static size_t
 split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul,
     int *cr)
 {
-	size_t i = 0, start = 0, n = 0, pos;
+	size_t i = 0, start = 0, n = 0;
 
 	*nul = *cr = 0;
 #ifdef __SSE2__
@@ -445,16 +459,9 @@ split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul,
 				break;
 			m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
 			    tabs));
-			while (m != 0) {
-				pos = i + (size_t)__builtin_ctz(m);
-				m &= m - 1;
-				if (n < max) {
-					f[n].p = line + start;
-					f[n].n = pos - start;
-				}
-				n++;
-				start = pos + 1;
-			}
+			for (; m != 0; m &= m - 1)
+				split_put(f, max, &n, &start, line,
+				    i + (size_t)__builtin_ctz(m));
 		}
 	}
 #endif
@@ -466,27 +473,15 @@ split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul,
 		if ((HASZERO(w) | HASZERO(w ^ (ONES * '\r'))) != 0)
 			break;
 		m = ZEROS(w ^ (ONES * '\t'));
-		while (m != 0) {
-			pos = i + (size_t)__builtin_ctzll(m) / 8;
-			m &= m - 1;
-			if (n < max) {
-				f[n].p = line + start;
-				f[n].n = pos - start;
-			}
-			n++;
-			start = pos + 1;
-		}
+		for (; m != 0; m &= m - 1)
+			split_put(f, max, &n, &start, line,
+			    i + (size_t)__builtin_ctzll(m) / 8);
 	}
 #endif
 	for (; i < len; i++) {
-		if (line[i] == '\t') {
-			if (n < max) {
-				f[n].p = line + start;
-				f[n].n = i - start;
-			}
-			n++;
-			start = i + 1;
-		} else if (line[i] == '\0') {
+		if (line[i] == '\t')
+			split_put(f, max, &n, &start, line, i);
+		else if (line[i] == '\0') {
 			*nul = 1;
 			return n + 1;
 		} else if (line[i] == '\r')
