@@ -731,7 +731,7 @@ pset_rolled(uint64_t k, uint64_t keep, const struct pset_op *ops,
 	return r;
 }
 
-/* pset_rolled with the joint maps jm first. */
+/* pset_rolled, then each of the joint maps jm. */
 static inline uint64_t
 pset_rolled_j(uint64_t k, uint64_t keep, const struct pset_joint *jm,
     size_t nj, const struct pset_op *ops, size_t nop)
@@ -745,17 +745,10 @@ pset_rolled_j(uint64_t k, uint64_t keep, const struct pset_joint *jm,
 	return r;
 }
 
-static int
-op_cmp(const void *a, const void *b)
-{
-	const struct pset_op *x = a, *y = b;
-
-	return (x->shift > y->shift) - (x->shift < y->shift);
-}
-
 /*
- * Joins runs of the one-word ops whose fields lie within PSET_JBITS
- * bits of each other into joint maps in jm (at most PSET_JMAX), where
+ * Joins runs of the one-word ops (in the order of their shifts, as the
+ * layout's fields are) whose fields lie within PSET_JBITS bits of each
+ * other into joint maps in jm (at most PSET_JMAX), where
  * rolling n groups saves more look-ups than filling the map costs;
  * clears their bits in *keep and leaves the other ops first in ops.
  * Returns the joint maps made, *nop the ops left.
@@ -770,7 +763,6 @@ pset_join(struct pset_op *ops, size_t *nop, uint64_t *keep, size_t n,
 
 	if (*nop < 2)
 		return 0;
-	qsort(ops, *nop, sizeof(*ops), op_cmp);
 	for (i = 0; i < *nop; i = j) {
 		lo = ops[i].shift;
 		span = 0;
