@@ -91,13 +91,14 @@ cmp_qi(uint32_t x, uint32_t y, const void *ctx)
 }
 
 
-/* A run of classes' sums in 64 bits: of the kept classes and of the
- * suppressed ones, by attribute (the rows times the leaves their label
- * covers less one), and C_DM's; added to a tally's 128-bit sums when
- * one would pass 64 bits, and at the end (tally_flush). */
+/* A run of classes' sums: of the kept classes and of the suppressed
+ * ones, by attribute (the rows times the leaves their label covers less
+ * one), and C_DM's; added to a tally's at the end (tally_flush).  Each
+ * fits 128 bits: at most N rows times 2^32 leaves, or N times N. */
 struct tacc {
-	uint64_t supp, classes, bclasses, cdm, bcdm;
-	uint64_t kcov[MAXQ], scov[MAXQ];
+	uint64_t supp, classes, bclasses;
+	unsigned __int128 cdm, bcdm;
+	unsigned __int128 kcov[MAXQ], scov[MAXQ];
 	/* the node's generalized attributes: their field and covers */
 	size_t nop;
 	struct {
@@ -108,57 +109,29 @@ struct tacc {
 	} op[MAXQ];
 };
 
-/* acc += x, or, when that would pass 64 bits, *wide += acc + x and
- * acc = 0. */
-static inline void
-acc_add(uint64_t *acc, unsigned __int128 x, unsigned __int128 *wide)
-{
-	uint64_t sum;
-
-	if (x >> 64 != 0 || __builtin_add_overflow(*acc, (uint64_t)x, &sum)) {
-		*wide += x + *acc;
-		*acc = 0;
-	} else
-		*acc = sum;
-}
-
 /* Adds the class of n rows at group i of f to a (the node's attributes
- * in a->op), or to t past 64 bits; sup: it is suppressed. */
+ * in a->op); sup: it is suppressed. */
 static inline void
-tally_class(const fset *f, size_t i, uint64_t n, int sup, struct tally *t,
-    struct tacc *a)
+tally_class(const fset *f, size_t i, uint64_t n, int sup, struct tacc *a)
 {
 	const uint64_t *k = f->key + i * L->W;
-	uint64_t c = n < L->req.k ? L->req.k : n, cv, sum, *acc;
-	size_t j, o;
+	uint64_t c = n < L->req.k ? L->req.k : n;
+	unsigned __int128 *acc;
+	size_t o;
 
 	a->bclasses++;
-	acc_add(&a->bcdm, (unsigned __int128)n * (c < L->N ? c : L->N),
-	    &t->bcdm);
+	a->bcdm += (unsigned __int128)n * (c < L->N ? c : L->N);
 	if (sup)
 		a->supp += n;
 	else {
 		a->classes++;
-		acc_add(&a->cdm, (unsigned __int128)n * n, &t->cdm);
+		a->cdm += (unsigned __int128)n * n;
 	}
 	acc = sup ? a->scov : a->kcov;
-	for (o = 0; o < a->nop; o++) {
-		unsigned __int128 x;
-
-		j = a->op[o].j;
-		cv = a->op[o].cover[k[a->op[o].word] >> a->op[o].shift &
-		    a->op[o].fm] - 1;
-		x = (unsigned __int128)n * cv;
-		if (x >> 64 != 0 ||
-		    __builtin_add_overflow(acc[j], (uint64_t)x, &sum)) {
-			x += acc[j];
-			t->bcov[j] += x;
-			if (!sup)
-				t->cov[j] += x;
-			acc[j] = 0;
-		} else
-			acc[j] = sum;
-	}
+	for (o = 0; o < a->nop; o++)
+		acc[a->op[o].j] += (unsigned __int128)n *
+		    (a->op[o].cover[k[a->op[o].word] >> a->op[o].shift &
+		    a->op[o].fm] - 1);
 }
 
 static void
@@ -173,7 +146,7 @@ tally_flush(struct tally *t, const struct tacc *a)
 	t->bcdm += a->bcdm;
 	for (j = 0; j < L->d; j++) {
 		t->cov[j] += a->kcov[j];
-		t->bcov[j] += (unsigned __int128)a->kcov[j] + a->scov[j];
+		t->bcov[j] += a->kcov[j] + a->scov[j];
 	}
 }
 
@@ -368,7 +341,7 @@ tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
 		if (E.td != NULL)
 			td_class(f->key + g * L->W, n, sup);
 		else if (full)
-			tally_class(f, g, n, sup, t, &a);
+			tally_class(f, g, n, sup, &a);
 		else if (sup)
 			supp += n;
 	}
@@ -419,7 +392,7 @@ tally_big(const uint64_t *key, uint64_t n, int sens_ok, void *ctx)
 	f.key = (uint64_t *)(uintptr_t)key;
 	f.cnt = &n;
 	tacc_begin(&a, p->mask, p->lev);
-	tally_class(&f, 0, n, n < L->req.k || !sens_ok, p->t, &a);
+	tally_class(&f, 0, n, n < L->req.k || !sens_ok, &a);
 	tally_flush(p->t, &a);
 }
 
@@ -499,7 +472,7 @@ td_tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
 		for (c = 0; !td.rec[L->W + 1] && c < L->ns; c++)
 			if (!tcd_next(&td.tc[c], &d))
 				sup = 1;
-		tally_class(&one, 0, n, sup, t, &a);
+		tally_class(&one, 0, n, sup, &a);
 	}
 	tally_flush(t, &a);
 	for (c = 0; c < L->ns; c++)
