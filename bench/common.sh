@@ -181,7 +181,7 @@ bench_timed() {
 # error.  The clock is bash's time keyword (TIMEFORMAT %3R, see
 # bench_need_gnu_date): it starts and stops in the shell that runs the
 # command, where reading date +%s%N before and after it also counted
-# the start of one date process, 1.5 to 3 ms, a tenth of a run on
+# the start of one date process, about 2 ms, a tenth of a run on
 # Adult.  The previous run's OUT is removed before the clock starts:
 # the shell's truncating a large file, its pages freed on one core, is
 # not the command's time.
