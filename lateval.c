@@ -307,6 +307,49 @@ tacc_begin(struct tacc *a, uint64_t mask, const int *lev)
 		}
 }
 
+/* tally's whole tally where each group of f is a class: the classes'
+ * sums, then each generalized attribute's in a pass of its own (its
+ * field and covers held in registers, the set in the cache), where
+ * tally_class goes through every attribute for each class. */
+static void
+tally_groups(const fset *f, uint64_t mask, const int *lev, struct tally *t)
+{
+	struct tacc a;
+	const uint64_t *key = f->key, *cnt = f->cnt, k = L->req.k;
+	const size_t W = (size_t)L->W;
+	size_t i, o;
+
+	tacc_begin(&a, mask, lev);
+	for (i = 0; i < f->n; i++) {
+		uint64_t n = cnt[i], c = n < k ? k : n;
+
+		a.bclasses++;
+		a.bcdm += (unsigned __int128)n * (c < L->N ? c : L->N);
+		if (n < k)
+			a.supp += n;
+		else {
+			a.classes++;
+			a.cdm += (unsigned __int128)n * n;
+		}
+	}
+	for (o = 0; o < a.nop; o++) {
+		const uint32_t *cover = a.op[o].cover;
+		const uint64_t *kw = key + a.op[o].word, fm = a.op[o].fm;
+		const int sh = a.op[o].shift;
+		unsigned __int128 all = 0, kept = 0, x;
+
+		for (i = 0; i < f->n; i++) {
+			x = (unsigned __int128)cnt[i] *
+			    (cover[kw[i * W] >> sh & fm] - 1);
+			all += x;
+			kept += cnt[i] < k ? 0 : x;
+		}
+		a.kcov[a.op[o].j] += kept;
+		a.scov[a.op[o].j] += all - kept;
+	}
+	tally_flush(t, &a);
+}
+
 /* Adds the classes of f (node lev over mask) to t: all of the tally
  * with full, else the rows suppressed only. */
 static void
@@ -322,6 +365,10 @@ tally(const fset *f, uint64_t mask, const int *lev, struct tally *t,
 		for (i = 0; i < f->n; i++)
 			supp += f->cnt[i] < L->req.k ? f->cnt[i] : 0;
 		t->supp += supp;
+		return;
+	}
+	if (full && !L->hass && E.td == NULL) {
+		tally_groups(f, mask, lev, t);
 		return;
 	}
 	if (L->hass)
