@@ -1358,9 +1358,9 @@ typedef struct {
 } kn_pfield;
 /* The layout of packed keys: d attributes, W words (the attributes'
  * fields in the order of their bits within a word: pset_join's runs),
- * and how many values the sensitive fields (which roll-ups keep, bits outside every
- * attribute's) can take together, at most: the product of their id
- * ranges, UINT64_MAX if it overflows (0: no sensitive field). */
+ * and how many values the sensitive fields (which roll-ups keep, bits
+ * outside every attribute's) can take together, at most: the product of
+ * their id ranges, UINT64_MAX if it overflows (0: no sensitive field). */
 typedef struct {
 	size_t d;
 	int W;

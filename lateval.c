@@ -109,15 +109,12 @@ struct tacc {
 	} op[MAXQ];
 };
 
-/* Adds the class of n rows at group i of f to a (the node's attributes
- * in a->op); sup: it is suppressed. */
+/* Adds a class of n rows to a's counts and C_DM's sums; sup: it is
+ * suppressed. */
 static inline void
-tally_class(const fset *f, size_t i, uint64_t n, int sup, struct tacc *a)
+tally_sums(struct tacc *a, uint64_t n, int sup)
 {
-	const uint64_t *k = f->key + i * L->W;
 	uint64_t c = n < L->req.k ? L->req.k : n;
-	unsigned __int128 *acc;
-	size_t o;
 
 	a->bclasses++;
 	a->bcdm += (unsigned __int128)n * (c < L->N ? c : L->N);
@@ -127,6 +124,18 @@ tally_class(const fset *f, size_t i, uint64_t n, int sup, struct tacc *a)
 		a->classes++;
 		a->cdm += (unsigned __int128)n * n;
 	}
+}
+
+/* Adds the class of n rows at group i of f to a (the node's attributes
+ * in a->op); sup: it is suppressed. */
+static inline void
+tally_class(const fset *f, size_t i, uint64_t n, int sup, struct tacc *a)
+{
+	const uint64_t *k = f->key + i * L->W;
+	unsigned __int128 *acc;
+	size_t o;
+
+	tally_sums(a, n, sup);
 	acc = sup ? a->scov : a->kcov;
 	for (o = 0; o < a->nop; o++)
 		acc[a->op[o].j] += (unsigned __int128)n *
@@ -320,18 +329,8 @@ tally_groups(const fset *f, uint64_t mask, const int *lev, struct tally *t)
 	size_t i, o;
 
 	tacc_begin(&a, mask, lev);
-	for (i = 0; i < f->n; i++) {
-		uint64_t n = cnt[i], c = n < k ? k : n;
-
-		a.bclasses++;
-		a.bcdm += (unsigned __int128)n * (c < L->N ? c : L->N);
-		if (n < k)
-			a.supp += n;
-		else {
-			a.classes++;
-			a.cdm += (unsigned __int128)n * n;
-		}
-	}
+	for (i = 0; i < f->n; i++)
+		tally_sums(&a, cnt[i], cnt[i] < k);
 	for (o = 0; o < a.nop; o++) {
 		const uint32_t *cover = a.op[o].cover;
 		const uint64_t *kw = key + a.op[o].word, fm = a.op[o].fm;

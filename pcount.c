@@ -699,19 +699,15 @@ struct pset_op {
 };
 
 /*
- * A joint map: the fields of adjacent ops in the bits of m at shift,
- * with the kept bits between them, looked up in one: one load where
- * each op took one.  A roll-up from the base set maps most fields, and
- * the look-ups were most of its time.  Made for a call, in at most
- * PSET_JBITS bits, where the groups to roll up outweigh its entries.
+ * A joint map: the fields of adjacent ops, with the kept bits between
+ * them, looked up in one: one load where each op took one.  A roll-up
+ * from the base set maps most fields, and the look-ups were most of its
+ * time.  Made for a call, in at most PSET_JBITS bits, where the groups
+ * to roll up outweigh its entries.
  */
 #define PSET_JBITS 10
 #define PSET_JMAX 4
-struct pset_joint {
-	int shift;
-	uint64_t m;
-	uint32_t map[1 << PSET_JBITS];
-};
+typedef uint32_t pset_joint[1 << PSET_JBITS];
 
 /* How many groups ahead kn_pset_rollup fetches their slots (also in a
  * table that fits the second-level cache: without, Adult took 5%
@@ -787,27 +783,26 @@ pset_count1(const uint64_t *sk, const uint64_t *sc, size_t n,
 }
 
 /*
- * Joins runs of the one-word ops (in the order of their shifts, as the
- * layout's fields are) whose fields lie within PSET_JBITS bits of each
- * other into joint maps in jm (at most PSET_JMAX), where
- * rolling n groups saves more look-ups than filling the map costs;
- * clears their bits in *keep and leaves the other ops first in ops.
- * Returns the joint maps made, *nop the ops left.
+ * The look-ups of the one-word ops (in the order of their shifts, as
+ * the layout's fields are) into lk: runs of them whose fields lie
+ * within PSET_JBITS bits of each other each one look-up of a joint map
+ * made in jm (at most PSET_JMAX), where rolling n groups saves more
+ * look-ups than filling the map costs, their bits cleared in *keep; the
+ * other ops each their own.  Returns the look-ups made.
  */
 static size_t
-pset_join(struct pset_op *ops, size_t *nop, uint64_t *keep, size_t n,
-    struct pset_joint *jm)
+pset_join(const struct pset_op *ops, size_t nop, uint64_t *keep, size_t n,
+    pset_joint *jm, struct pset_look *lk)
 {
-	size_t i, j, k, c, nj = 0, left = 0;
+	size_t i, j, k, c, nj = 0, nl = 0;
+	uint64_t m;
 	uint32_t x;
 	int lo, span, width;
 
-	if (*nop < 2)
-		return 0;
-	for (i = 0; i < *nop; i = j) {
+	for (i = 0; i < nop; i = j) {
 		lo = ops[i].shift;
 		span = 0;
-		for (j = i; j < *nop; j++) {
+		for (j = i; j < nop; j++) {
 			width = 64 - __builtin_clzll(ops[j].fm);
 			if (ops[j].shift + width - lo > PSET_JBITS)
 				break;
@@ -821,13 +816,13 @@ pset_join(struct pset_op *ops, size_t *nop, uint64_t *keep, size_t n,
 			if (j == i)
 				j = i + 1;
 			for (k = i; k < j; k++)
-				ops[left++] = ops[k];
+				lk[nl++] = (struct pset_look){ ops[k].shift,
+				    ops[k].fm, ops[k].map };
 			continue;
 		}
-		jm[nj].shift = lo;
-		jm[nj].m = ((uint64_t)1 << span) - 1;
-		for (x = 0; x <= jm[nj].m; x++) {
-			uint64_t r = x & (*keep >> lo) & jm[nj].m;
+		m = ((uint64_t)1 << span) - 1;
+		for (x = 0; x <= m; x++) {
+			uint64_t r = x & (*keep >> lo) & m;
 
 			for (k = i; k < j; k++) {
 				uint64_t id = x >> (ops[k].shift - lo) &
@@ -837,13 +832,12 @@ pset_join(struct pset_op *ops, size_t *nop, uint64_t *keep, size_t n,
 					r |= (uint64_t)ops[k].map[id] <<
 					    (ops[k].shift - lo);
 			}
-			jm[nj].map[x] = (uint32_t)r;
+			jm[nj][x] = (uint32_t)r;
 		}
-		*keep &= ~(jm[nj].m << lo);
-		nj++;
+		*keep &= ~(m << lo);
+		lk[nl++] = (struct pset_look){ lo, m, jm[nj++] };
 	}
-	*nop = left;
-	return nj;
+	return nl;
 }
 
 /* The key sk of W words rolled up into k; its hash. */
@@ -946,17 +940,11 @@ kn_pset_rollup(const kn_playout *ly, kn_pscratch *s, const kn_pset *src,
 	if (W == 1) {
 		/* One key word: the common case, its look-ups unrolled for
 		 * the usual counts. */
-		struct pset_joint jm[PSET_JMAX];
+		pset_joint jm[PSET_JMAX];
 		struct pset_look lk[KN_PMAXQ];
 		uint64_t kp = keep[0];
-		size_t nj = pset_join(ops, &nop, &kp, src->n, jm), nl = 0;
+		size_t nl = pset_join(ops, nop, &kp, src->n, jm, lk);
 
-		for (j = 0; j < nj; j++)
-			lk[nl++] = (struct pset_look){ jm[j].shift, jm[j].m,
-			    jm[j].map };
-		for (j = 0; j < nop; j++)
-			lk[nl++] = (struct pset_look){ ops[j].shift, ops[j].fm,
-			    ops[j].map };
 #define PSET_COUNT1(nl) pset_count1(src->key, src->cnt, src->n, kp, lk,	\
 	(nl), tab, gen, nslot, dst->key, dst->cnt)
 		switch (nl) {
