@@ -411,6 +411,60 @@ floordiv(kn_i128 a, kn_i128 b)
 	return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
+/* Why value s does not fit interval hierarchy h, or NULL: its value
+ * scaled by 10^*S (its scale or the widths', the greater) into *m. */
+static const char *
+interval_value(const kn_hier *h, const char *s, size_t n, kn_i128 *m,
+    int *S)
+{
+	kn_i128 w;
+	int sc, top = h->nlevels - 1;
+
+	if (!kn_dec_parse(s, n, m, &sc))
+		return kn_dec_why(s, n, "value is not a number");
+	if (sc > 18)
+		return "value has more than 18 decimal places, the most an "
+		    "interval hierarchy takes (kanon(7), Numbers)";
+	if (*m > ((kn_i128)1 << 100) || *m < -((kn_i128)1 << 100))
+		return "value has too many digits for an interval hierarchy: "
+		    "without its point, they may make at most 2^100 (about "
+		    "31 digits; kanon(7), Numbers)";
+	*S = sc > h->wscale ? sc : h->wscale;
+	if (__builtin_mul_overflow(*m, kn_pow10(*S - sc), m) ||
+	    __builtin_mul_overflow(h->width[top - 2],
+	    kn_pow10(*S - h->wscale), &w) ||
+	    *m > ((kn_i128)1 << 120) || *m < -((kn_i128)1 << 120) ||
+	    w > ((kn_i128)1 << 120))
+		return "value out of range for the interval widths";
+	return NULL;
+}
+
+/* Why value s is not a code a mask hierarchy takes, or NULL. */
+static const char *
+code_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			break;
+	return n == 0 || i < n ? "value is not a code of digits" : NULL;
+}
+
+/* Why missing value s cannot be a leaf of h, or NULL (missing_leaf). */
+static const char *
+missing_why(const kn_hier *h, const char *s, size_t n)
+{
+	int l, top = h->nlevels - 1;
+
+	for (l = 1; l < h->nlevels; l++)
+		if (kn_dict_find(&h->lab[l], s, n) >= 0 &&
+		    (l < top || h->lab[top].n > 1))
+			return "a missing value that is a label of the "
+			    "hierarchy but not a leaf: list it as a leaf";
+	return NULL;
+}
+
 /* A missing value that the hierarchy does not list (kanon(7), MISSING
  * VALUES): a leaf that generalizes to itself at every level but the
  * top, and there to the top's one label (to itself if the top level
@@ -422,13 +476,8 @@ missing_leaf(kn_hier *h, const char *s, size_t n, const char **err,
 	uint32_t id = 0, p;
 	int l, top = h->nlevels - 1;
 
-	for (l = 1; l < h->nlevels; l++)
-		if (kn_dict_find(&h->lab[l], s, n) >= 0 &&
-		    (l < top || h->lab[top].n > 1)) {
-			*err = "a missing value that is a label of the "
-			    "hierarchy but not a leaf: list it as a leaf";
-			return -1;
-		}
+	if ((*err = missing_why(h, s, n)) != NULL)
+		return -1;
 	if (above == NULL)
 		id = kn_dict_intern(&h->lab[0], s, n);
 	for (l = 0; l < top; l++) {
@@ -510,32 +559,10 @@ hier_leaf(kn_hier *h, const char *s, size_t n, const char **err,
 	}
 	if (h->kind == KN_HINTERVAL) {
 		kn_i128 m, w, q;
-		int sc, S;
+		int S;
 
-		if (!kn_dec_parse(s, n, &m, &sc)) {
-			*err = kn_dec_why(s, n, "value is not a number");
+		if ((*err = interval_value(h, s, n, &m, &S)) != NULL)
 			return -1;
-		}
-		if (sc > 18) {
-			*err = "value has more than 18 decimal places, the most "
-			    "an interval hierarchy takes (kanon(7), Numbers)";
-			return -1;
-		}
-		if (m > ((kn_i128)1 << 100) || m < -((kn_i128)1 << 100)) {
-			*err = "value has too many digits for an interval "
-			    "hierarchy: without its point, they may make at "
-			    "most 2^100 (about 31 digits; kanon(7), Numbers)";
-			return -1;
-		}
-		S = sc > h->wscale ? sc : h->wscale;
-		if (__builtin_mul_overflow(m, kn_pow10(S - sc), &m) ||
-		    __builtin_mul_overflow(h->width[top - 2],
-		    kn_pow10(S - h->wscale), &w) ||
-		    m > ((kn_i128)1 << 120) || m < -((kn_i128)1 << 120) ||
-		    w > ((kn_i128)1 << 120)) {
-			*err = "value out of range for the interval widths";
-			return -1;
-		}
 		id[0] = above != NULL ? 0 :
 		    kn_dict_put_at(&h->lab[0], s, n, &at);
 		for (l = 1; l < top; l++) {
@@ -566,16 +593,10 @@ hier_leaf(kn_hier *h, const char *s, size_t n, const char **err,
 			id[l] = kn_dict_intern(&h->lab[l], buf, len);
 		}
 	} else {
-		size_t i;
 		char *b;
 
-		for (i = 0; i < n; i++)
-			if (s[i] < '0' || s[i] > '9')
-				break;
-		if (n == 0 || i < n) {
-			*err = "value is not a code of digits";
+		if ((*err = code_digits(s, n)) != NULL)
 			return -1;
-		}
 		id[0] = above != NULL ? 0 :
 		    kn_dict_put_at(&h->lab[0], s, n, &at);
 		b = kn_alloc(n + 1);
@@ -601,6 +622,49 @@ int64_t
 kn_hier_leaf(kn_hier *h, const char *s, size_t n, const char **err)
 {
 	return hier_leaf(h, s, n, err, NULL);
+}
+
+int
+kn_hier_checkable(const kn_hier *h)
+{
+	const kn_dict *tok = kn_missing_tokens();
+	uint32_t i;
+	size_t j;
+
+	if (h->kind == KN_HFILE)
+		return 1;
+	if (h->kind == KN_HDATE)
+		return 0;
+	/* A missing value met before or after the generated label it
+	 * equals is a leaf or refused: only the order of the rows tells. */
+	for (i = 0; tok != NULL && i < tok->n; i++) {
+		kn_str v = kn_dict_get(tok, i);
+
+		for (j = 0; j < v.n; j++)
+			if (v.p[j] == '*' || v.p[j] == '[')
+				return 0;
+	}
+	return 1;
+}
+
+int
+kn_hier_check(const kn_hier *h, const char *s, size_t n, const char **err)
+{
+	kn_i128 m;
+	int S;
+
+	*err = NULL;
+	if (kn_dict_find(&h->lab[0], s, n) >= 0)
+		return 0;
+	if (kn_missing(s, n))
+		*err = missing_why(h, s, n);
+	else if (h->kind == KN_HFILE)
+		*err = "value is not a leaf of the hierarchy";
+	else if (h->kind == KN_HINTERVAL)
+		*err = interval_value(h, s, n, &m, &S);
+	else
+		*err = code_digits(s, n);
+	return *err != NULL ? -1 : 0;
 }
 
 void

@@ -935,6 +935,16 @@ void kn_hier_free(kn_hier *h);
  * fit, e.g. is not a number). */
 int64_t kn_hier_leaf(kn_hier *h, const char *s, size_t n,
     const char **err);
+/* Whether kn_hier_check answers for h as kn_hier_leaf would, in any
+ * order of the values: not for a date hierarchy (it learns its form
+ * from the first value), nor for a generated one while a missing token
+ * holds '*' or '[' (such a token may equal a label made later). */
+int kn_hier_checkable(const kn_hier *h);
+/* Whether kn_hier_leaf would take value s (0) or refuse it (-1, *err
+ * its message), adding nothing to h: several threads may check at once
+ * while none adds.  For a hierarchy kn_hier_checkable takes. */
+int kn_hier_check(const kn_hier *h, const char *s, size_t n,
+    const char **err);
 /* Adds the leaves of the missing values (the empty value and those of
  * --missing) that file hierarchy h does not list, in that order, as a
  * value met would (kanon(7), MISSING VALUES); one that cannot be a leaf

@@ -1395,6 +1395,7 @@ lat_search(struct lat_run *r)
 	cs.hascount = r->freq;
 	cs.cntcol = r->cntcol;
 	cs.skipzero = 1;	/* lattice-search(1): ignored, no leaf made */
+	cs.jobs = r->threads;
 	L.bud.budget = r->budget;
 	L.bud.svalues = L.req.hast;
 	L.hier = hier;

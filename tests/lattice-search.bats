@@ -696,3 +696,52 @@ fscase() {
 	lattice-search -H a=mask:1 -k 2 --all m2.fs > o2
 	cmp o1 o2
 }
+
+@test "rows read on threads through hierarchies (from a pipe, -j 3): the same bytes as one thread, the same first bad row, leaves made after or per group" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'x\tr\t*\ny\tr\t*\nz\ts\t*\nw\ts\t*\n' > f.tsv
+	awk 'BEGIN { srand(7); print "a\tcode\tf\tb\ts"
+		for (i = 1; i <= 60000; i++) {
+			a = int(rand() * rand() * 3000); b = int(rand() * 40)
+			if (rand() < 0.01) a = rand() < 0.5 ? "" : "NA"
+			printf "%s\t%020d\t%s\t%d\t%d\n", a,
+			    7 * int(rand() * rand() * 900), substr("xyzw",
+			    1 + int(rand() * 4), 1), b, int(rand() * 5)
+		} }' > t
+	H=(-H a=interval:3,9,27,81 -H code=mask:3,6,9 -H f=f.tsv
+	    -H b=interval:4,8,16)
+	for o in "--best" "--all --max-suppress 2%" \
+	    "--best -s s -l 2 --max-suppress 1%" "--all -S 24M"; do
+		# shellcheck disable=SC2086
+		lattice-search --missing NA -j 1 -q a,code,f,b "${H[@]}" -k 5 \
+		    $o t > want
+		# shellcheck disable=SC2086
+		cat t | lattice-search --missing NA -j 3 -q a,code,f,b \
+		    "${H[@]}" -k 5 $o - > got
+		[ "$(wc -l < want)" -gt 1 ]
+		cmp want got || { echo "$o: differs"; false; }
+	done
+	freqset --missing NA -j 1 -q a,code,f,b "${H[@]}" t > want
+	cat t | freqset --missing NA -j 3 -q a,code,f,b "${H[@]}" - > got
+	cmp want got
+	# A bad value in a late block, and another later: the first named.
+	awk 'NR == 45001 { $2 = "12x4" } NR == 50001 { $1 = "abc" }
+	    NR == 52001 { $3 = "q" } 1' OFS='\t' t > bad
+	for j in 1 3; do
+		run --separate-stderr lattice-search -j $j -S 24M \
+		    --missing NA -q a,code,f,b "${H[@]}" -k 5 - < <(cat bad)
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "lattice-search: stdin:45001: column 'code': '12x4': value is not a code of digits (mask:3,6,9)" ]
+	done
+	awk 'NR == 50001 { $1 = "abc" } NR == 52001 { $3 = "q" } 1' OFS='\t' \
+	    t > bad
+	run --separate-stderr lattice-search -j 3 --missing NA \
+	    -q a,code,f,b "${H[@]}" -k 5 - < <(cat bad)
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "lattice-search: stdin:50001: column 'a': 'abc': value is not a number (interval:3,9,27,81)" ]
+	awk 'NR == 52001 { $3 = "q" } 1' OFS='\t' t > bad
+	run --separate-stderr freqset -j 3 --missing NA \
+	    -q a,code,f,b "${H[@]}" - < <(cat bad)
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "freqset: stdin:52001: column 'f': 'q': value is not a leaf of the hierarchy (f.tsv)" ]
+}
