@@ -136,6 +136,24 @@ same() {
 	[ -z "$(ls "$T/tmp")" ]
 }
 
+@test "-S 16M and 32M, -j 2, from a pipe (the rows counted on the threads, each value checked against its hierarchy, the leaves made after): the bytes of -S 16G, the peak within the budget" {
+	table 300000 5 > "$T/big.tsv"
+	# shellcheck disable=SC2086
+	lattice-search -j 1 -S 16G $H -q $Q -k 50 "$T/big.tsv" > "$T/want"
+	[ "$(wc -l < "$T/want")" -ge 2 ]
+	for kb in 16384 32768; do
+		# shellcheck disable=SC2086
+		"$ROOT/tests/peak-rss" "$T/rss" lattice-search -j 2 -S "${kb}K" \
+		    -T "$T/tmp" $H -q $Q -k 50 - < <(cat "$T/big.tsv") \
+		    > "$T/got"
+		cmp "$T/want" "$T/got"
+		echo "-S ${kb}K: peak $(cat "$T/rss") KB"
+		[ -n "${ASAN_OPTIONS:-}" ] ||
+		    [ "$(cat "$T/rss")" -le $((kb + ALLOW_KB)) ]
+	done
+	[ -z "$(ls "$T/tmp")" ]
+}
+
 @test "-S 1M, classes of more groups than a set made in memory holds (their sensitive values): from sorts, or with t-closeness counted whole, the bytes of -S 16G" {
 	# s takes 5,000 values: a class near the top of the lattice holds
 	# thousands of groups, sets of 1,024 are made in memory; t-closeness
