@@ -1376,9 +1376,12 @@ par_leaves(const kn_countspec *cs, struct fglob *g, size_t room)
 	const char *err;
 	int64_t id;
 
+	/* A leaf's bytes, its slots, its link up at each level and its
+	 * entry of g->leaf (the labels above are fewer). */
 	for (c = 0; c < cs->d; c++)
 		for (i = 0; cs->hier[c] != NULL && i < g->nlab[c]; i++)
-			need += g->lab[c][i].n + 48;
+			need += g->lab[c][i].n + 48 +
+			    4 * (size_t)cs->hier[c]->nlevels;
 	if (need > room)
 		return;
 	for (c = 0; c < cs->d; c++) {

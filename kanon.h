@@ -1468,9 +1468,12 @@ size_t kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank,
 
 /* A group of a frequency set: its labels, count, and per summed column
  * the sum s/10^sc and the sum of squares ss/10^ssc.  id, when not NULL,
- * holds each label's id in the dictionary it was counted in (a column
- * with a hierarchy: its labels at the level of the set, h->lab[l]); a
- * set merged from runs has none. */
+ * holds each label's id: a column with a hierarchy, in its labels at
+ * the level of the set, h->lab[l]; a column without, in dict[c] when
+ * counted on one thread, else its rank among the labels of all the
+ * threads.  A set merged from runs has none, nor one counted on
+ * threads whose leaves were not made (too many to hold beside the
+ * sets) or whose rows were formatted there (fmt). */
 typedef struct {
 	kn_str *key;
 	const uint32_t *id;
@@ -1499,9 +1502,11 @@ typedef struct {
 	void (*row)(const kn_table *t, void *rowctx);
 	void *rowctx;
 	/* threads to count on (-j): more than 1 splits and counts TSV
-	 * rows on that many when no hierarchy (but with tkey), count
-	 * column, sum or row check is asked for; the groups and their
-	 * order are the same */
+	 * rows on that many when no count column, sum or row check is
+	 * asked for, and no hierarchy, or tkey, or hierarchies counted
+	 * at their leaves that kn_hier_checkable takes, in a file of 32
+	 * MiB or more left or an input of unknown size; the groups and
+	 * their order are the same */
 	int jobs;
 	/* if set, the groups counted on threads are not handed to out but
 	 * formatted on the threads, each into a row of w (fmt, which may

@@ -163,10 +163,10 @@ latin_group(const kn_fsrow *r, void *ctx)
 	for (c = 0; c < L->d; c++) {
 		const char *err;
 
-		/* The leaf kn_freq found for the label, when the set was
-		 * counted in memory; else through kn_hier_leaf: a generated
-		 * hierarchy forgets its leaves when the counting spills,
-		 * and grows them again. */
+		/* The leaf kn_freq found or made for the label, when it
+		 * gives one (kn_fsrow); else through kn_hier_leaf: a
+		 * generated hierarchy forgets its leaves when the counting
+		 * spills, and grows them again. */
 		if (r->id != NULL) {
 			in->ids[in->n * in->w + c] = r->id[c];
 			continue;
