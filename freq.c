@@ -1357,7 +1357,6 @@ par_hier(const kn_countspec *cs, const int *lv, const kn_table *t)
 	if (fstat(t->r.fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    st.st_size - (off_t)t->r.bytes < PAR_HIER_MIN)
 		return 0;
-
 	for (c = 0; c < cs->d; c++)
 		if (cs->hier[c] != NULL && ((lv != NULL && lv[c] != 0) ||
 		    !kn_hier_checkable(cs->hier[c])))
