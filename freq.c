@@ -869,12 +869,12 @@ par_merge(struct fwork *w, int nt, size_t *at, const size_t *hi,
 				m = k;
 		if (m < 0)
 			break;
-		for (c = 0; out != NULL && c < d; c++)
-			row->key[c] = par_label(&w[m], at[m], c);
-		for (c = 0; out != NULL && g->leafed && c < d; c++) {
-			ids[c] = par_grank(&w[m], at[m], c);
-			if (g->leaf[c] != NULL)
-				ids[c] = g->leaf[c][ids[c]];
+		/* A label by its rank among all threads' (par_rank). */
+		for (c = 0; out != NULL && c < d; c++) {
+			uint32_t r = par_grank(&w[m], at[m], c);
+
+			row->key[c] = g->lab[c][r];
+			ids[c] = g->leaf[c] != NULL ? g->leaf[c][r] : r;
 		}
 		row->cnt = 0;
 		for (k = 0; k < nt; k++)
@@ -1460,8 +1460,8 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 		x->k = kn_alloc((cs->d + 1) * sizeof(uint32_t));
 		x->key = kn_alloc((cs->d + 1) * sizeof(kn_str));
 		/* The sets share what the blocks leave. */
-		x->limit = !bounded ? 0 : limit > (size_t)nt * p.want ?
-		    (limit - (size_t)nt * p.want) / (size_t)nt : 1;
+		x->limit = bounded && limit > (size_t)nt * p.want ?
+		    (limit - (size_t)nt * p.want) / (size_t)nt : 0;
 		if (bounded && x->limit == 0)
 			x->limit = 1;
 		x->fr.cs = &x->cs;
