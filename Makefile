@@ -16,7 +16,7 @@ all: $(PROGS)
 
 # The core, in layers from the bottom (kanon.h, extsort.h; make layers),
 # as a library: each program links only the members it uses.
-CORE = kanon.o outfile.o dict.o date.o help.o progress.o rhead.o canon.o tsv.o input.o hier.o req.o sortmem.o extsort.o pcount.o \
+CORE = kanon.o outfile.o dict.o date.o help.o progress.o rhead.o canon.o tsv.o block.o input.o hier.o req.o sortmem.o extsort.o pcount.o \
 	fset.o freq.o cvals.o tcdisk.o
 # partition's own objects.
 PART_OBJS = partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o hypo.o rowpar.o

@@ -467,7 +467,7 @@ kn_sort_add_fields(kn_sorter *s, const char *line, size_t len,
 
 /*
  * Runs formed on threads from blocks of lines (kn_sort_table).  This
- * thread reads whole lines into blocks (tsv.c's kn_table_block) and
+ * thread reads whole lines into blocks (block.c's kn_table_block) and
  * gives each block its place in a buffer: room in the arena for its
  * lines and their keys, and its records, after the block before.  Any
  * worker takes a block and writes its rows there, each with its keys

@@ -569,6 +569,18 @@ int kn_getline(kn_reader *r);
  * the number of fields in the line. */
 size_t kn_split(char *line, size_t len, kn_str *f, size_t max);
 
+/* kn_getline without the look for NUL bytes (the table's readers find
+ * them as they split). */
+int kn_getline_raw(kn_reader *r);
+/* Moves the data kept in r's buffer to its start; reads more after it
+ * (the buffer grows up to the line limit). */
+void kn_reader_shift(kn_reader *r);
+void kn_reader_fill(kn_reader *r);
+/* Like kn_split, and also finds NUL bytes (*nul) and whether the line
+ * holds a CR (*cr). */
+size_t kn_split_fast(char *line, size_t len, kn_str *f, size_t max,
+    int *nul, int *cr);
+
 /* The columns a table reads by the identity of their values
  * (kn_table_canon), at most, and the room of one value's identity with
  * the 16 bytes a dictionary may read past it. */
@@ -784,6 +796,15 @@ typedef struct {
 	char canonbuf[KN_CANONMAX][KN_CANONBUF];
 } kn_block;
 
+/* The parts of a table's reading that block.c shares: the next file
+ * opened and its header read (0: none left); whether a line is a
+ * header --skip-header drops; the first column read whose value in
+ * row f ends in a CR (t->ncols: none); the death of a bad TSV line. */
+int kn_table_open_next(kn_table *t);
+int kn_table_header_again(const kn_table *t, const char *line, size_t len);
+size_t kn_table_crcol(const kn_table *t, const kn_str *f);
+void kn_table_row_die(const kn_table *t, const char *name, uint64_t lineno,
+    char *line, size_t len) __attribute__((noreturn));
 /* Reads rows of t into b until it holds want bytes, the end of a file
  * or a header skipped (--skip-header); 0 at the end of all input.  A
  * line longer than want is a block of its own, lent from the reader's

@@ -9,7 +9,7 @@
  * of these codes for rothko.c, the numbers as keys (numkey.c).  Below
  * mondrian.c, which prepares the codes (mond_prepare) and cuts them.
  *
- * With -j (TSV), tsv.c's blocks of lines are coded on threads
+ * With -j (TSV), block.c's blocks of lines are coded on threads
  * (mload_par): each thread parses its block's rows into their records,
  * in place in memory, out of core into the block's own (its size then
  * bounded by the budget) that the main thread copies to the spool's
@@ -1484,7 +1484,7 @@ ml_dying(void *arg)
 
 /*
  * Reads TSV table t into records in memory on nt threads: the main
- * thread reads blocks of lines (tsv.c's kn_table_block), the threads
+ * thread reads blocks of lines (block.c's kn_table_block), the threads
  * code their rows in place, and the main thread takes the blocks back
  * in order to number their values.  The records grow as one thread
  * grows them, once the blocks in hand are done.  0 if the threads could

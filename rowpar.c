@@ -2,7 +2,7 @@
  * rowpar.c: the rows of a table done on the threads of -j, their
  * outputs written in the order of the input, byte for byte as one
  * thread writes them (recode's second pass; kanon(7), -j).  The main
- * thread reads blocks of whole lines (tsv.c's kn_table_block), the
+ * thread reads blocks of whole lines (block.c's kn_table_block), the
  * threads do their rows into outputs of their own, and the main thread
  * takes each block back in turn: the records its rows left, in order,
  * then its output.  A row a thread could not do, and the rest of its

@@ -167,8 +167,8 @@ long_line(const kn_reader *r)
 }
 
 /* Moves the data kept in buf[beg, end) to the buffer's start. */
-static void
-shift(kn_reader *r)
+void
+kn_reader_shift(kn_reader *r)
 {
 	if (r->beg > 0) {
 		memmove(r->buf, r->buf + r->beg, r->end - r->beg);
@@ -179,12 +179,12 @@ shift(kn_reader *r)
 }
 
 /* Reads more input after the data kept in buf[beg, end). */
-static void
-fill(kn_reader *r)
+void
+kn_reader_fill(kn_reader *r)
 {
 	ssize_t got;
 
-	shift(r);
+	kn_reader_shift(r);
 	if (r->end == r->cap) {
 		/* The buffer holds one partial line: it grows up to the
 		 * limit and one byte more, to see a line pass it. */
@@ -237,7 +237,7 @@ reader_start(kn_reader *r)
 		if (!bom && n < 3 && memcmp(r->buf + r->beg, BOM, n) == 0)
 			more = 1;
 		if (more && !r->eof)
-			fill(r);
+			kn_reader_fill(r);
 		else if (!bom && n >= 3 &&
 		    memcmp(r->buf + r->beg, BOM, 3) == 0) {
 			/* One mark; what follows it is looked at too. */
@@ -306,7 +306,7 @@ line_more(kn_reader *r)
 		if (!r->temp)
 			partial_check(r, from);
 		scanned = r->end - r->beg;
-		fill(r);
+		kn_reader_fill(r);
 		nl = memchr(r->buf + r->beg + scanned, '\n',
 		    r->end - r->beg - scanned);
 		if (nl != NULL)
@@ -368,6 +368,12 @@ getline_raw(kn_reader *r)
 		return 0;
 	line_set(r, nl);
 	return 1;
+}
+
+int
+kn_getline_raw(kn_reader *r)
+{
+	return getline_raw(r);
 }
 
 /* Dies naming the field of the current line that holds a NUL. */
@@ -436,8 +442,8 @@ split_put(kn_str *f, size_t max, size_t *n, size_t *start, char *line,
  * eight bytes at a time, each tab flagged exactly; both until a block
  * holds a NUL or a CR (HASZERO tells whether a word has a zero byte,
  * not always which): the rest of the line is looked at byte by byte. */
-static size_t
-split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul,
+size_t
+kn_split_fast(char *line, size_t len, kn_str *f, size_t max, int *nul,
     int *cr)
 {
 	size_t i = 0, start = 0, n = 0;
@@ -1086,8 +1092,8 @@ set_names(kn_table *t, const char *s, size_t len, int sep, const char *where)
 }
 
 /* Opens file number t->cur and reads (and checks) its header. */
-static int
-open_next(kn_table *t)
+int
+kn_table_open_next(kn_table *t)
 {
 	size_t nf, tabs, i;
 
@@ -1298,7 +1304,7 @@ kn_table_open_as(kn_table *t, char **paths, size_t npaths,
 		}
 		t->hdrline[n] = '\0';
 	}
-	open_next(t);
+	kn_table_open_next(t);
 	if (t->hdrline != NULL)
 		t->hdrlen = strlen(t->hdrline);
 }
@@ -1353,7 +1359,7 @@ csv_next(kn_table *t)
 
 again:
 	while ((n = csv_record(t, &odd, 1)) == 0)
-		if (!open_next(t))
+		if (!kn_table_open_next(t))
 			return 0;
 	if (n != t->ncols)
 		kn_die("%s:%llu: expected %zu fields, found %zu", t->r.name,
@@ -1382,15 +1388,14 @@ again:
 	return 1;
 }
 
-static int header_again(const kn_table *, const char *, size_t);
 static int table_next(kn_table *);
 
 /* The first column of TSV row f read (kn_table_carry's crcols) whose
  * value ends in a CR (split_fast saw one in the line): written at the
  * end of a line, it would be read back as a CRLF line end; t->ncols if
  * there is none. */
-static inline size_t
-cr_read(const kn_table *t, const kn_str *f)
+size_t
+kn_table_crcol(const kn_table *t, const kn_str *f)
 {
 	size_t i, c;
 
@@ -1404,17 +1409,17 @@ cr_read(const kn_table *t, const kn_str *f)
 
 /* Dies for line lineno of file name, line[0..len) of t, which holds a
  * NUL byte, not t->ncols fields, or a CR in a column read. */
-static void __attribute__((noreturn))
-row_die(const kn_table *t, const char *name, uint64_t lineno, char *line,
-    size_t len)
+void
+kn_table_row_die(const kn_table *t, const char *name, uint64_t lineno,
+    char *line, size_t len)
 {
 	kn_str *f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
 	const char *z;
 	size_t n, col = 1, c;
 	int nul, cr;
 
-	n = split_fast(line, len, f, t->ncols, &nul, &cr);
-	if (!nul && n == t->ncols && (c = cr_read(t, f)) < t->ncols)
+	n = kn_split_fast(line, len, f, t->ncols, &nul, &cr);
+	if (!nul && n == t->ncols && (c = kn_table_crcol(t, f)) < t->ncols)
 		kn_die("%s:%llu: column '%s': the value ends in a carriage "
 		    "return, which kanon carries only in a column it passes "
 		    "through without reading it (a reader of the release "
@@ -1461,15 +1466,15 @@ table_next(kn_table *t)
 		return csv_next(t);
 again:
 	while (!getline_raw(&t->r))
-		if (!open_next(t))
+		if (!kn_table_open_next(t))
 			return 0;
-	if (header_again(t, t->r.line, t->r.len)) {
+	if (kn_table_header_again(t, t->r.line, t->r.len)) {
 		t->skipped++;
 		goto again;
 	}
-	n = split_fast(t->r.line, t->r.len, t->f, t->ncols, &nul, &cr);
-	if (nul || n != t->ncols || (cr && cr_read(t, t->f) < t->ncols))
-		row_die(t, t->r.name, t->r.lineno, t->r.line, t->r.len);
+	n = kn_split_fast(t->r.line, t->r.len, t->f, t->ncols, &nul, &cr);
+	if (nul || n != t->ncols || (cr && kn_table_crcol(t, t->f) < t->ncols))
+		kn_table_row_die(t, t->r.name, t->r.lineno, t->r.line, t->r.len);
 	t->rows++;
 	return 1;
 }
@@ -1477,342 +1482,14 @@ again:
 /* Whether line[0..len), read from t, is a header that --skip-header
  * drops: the header, or the header after a byte-order mark (the start
  * of a file concatenated to the others: cat a.tsv b.tsv). */
-static int
-header_again(const kn_table *t, const char *line, size_t len)
+int
+kn_table_header_again(const kn_table *t, const char *line, size_t len)
 {
 	return t->skiphdr && (len == t->hdrlen ||
 	    (len == t->hdrlen + 3 && memcmp(line, BOM, 3) == 0)) &&
 	    memcmp(line + (len - t->hdrlen), t->hdrline, t->hdrlen) == 0;
 }
 
-/* Block b begins with line line0 of file name. */
-static void
-block_start(kn_block *b, const char *name, uint64_t line0)
-{
-	free(b->name);
-	b->name = kn_strdup(name);
-	b->line0 = line0;
-}
-
-/* Room in b for n bytes more and a newline, with 16 bytes of slack (the
- * dictionaries read words).  A line longer than a block gets just its
- * room, and gives it back when the block is used again. */
-static void
-block_room(kn_block *b, size_t n, size_t want)
-{
-	if (b->len + n + 17 > b->cap) {
-		b->cap = b->len + n + 17;
-		if (b->cap < want + 4096)
-			b->cap = want + 4096;
-		b->buf = kn_realloc(b->buf, b->cap);
-	}
-}
-
-/* The newlines among the eight bytes at p. */
-static inline int
-newlines8(const char *p)
-{
-	uint64_t w;
-
-	memcpy(&w, p, 8);
-	w ^= ONES * '\n';
-	/* Exactly the zero bytes' high bits: no carry leaves a byte.
-	 * Counted by a multiply, which gathers the eight bits in the top
-	 * byte (__builtin_popcountll is a call without -mpopcnt). */
-	return (int)(((~(((w & ~HIGHS) + ~HIGHS) | w | ~HIGHS) >> 7) *
-	    ONES) >> 56);
-}
-
-/* Sixteen bytes as one vector (GCC's and Clang's vector extension: one
- * SSE2 register on x86-64, plain words elsewhere). */
-typedef unsigned char kn_v16 __attribute__((vector_size(16)));
-
-/* The newlines in p[0..n), sixteen bytes at a time: each lane of acc
- * counts its newlines, up to 255 steps, then the lanes are added; *cr
- * is set if a CR is among the bytes, found in the same pass. */
-static uint64_t
-count_lines(const char *p, size_t n, int *cr)
-{
-	const uint64_t LO = 0x00ff00ff00ff00ffULL;
-	uint64_t lines = 0, a, b;
-	size_t i = 0, lim;
-	kn_v16 crs = { 0 };
-
-	*cr = 0;
-	while (n - i >= 16) {
-		kn_v16 acc = { 0 }, v;
-
-		lim = n - i >= 16 * 255 ? i + 16 * 255 : n - (n - i) % 16;
-		for (; i < lim; i += 16) {
-			memcpy(&v, p + i, 16);
-			acc -= (kn_v16)(v == '\n');
-			crs |= (kn_v16)(v == '\r');
-		}
-		memcpy(&a, &acc, 8);
-		memcpy(&b, (char *)&acc + 8, 8);
-		a = (a & LO) + ((a >> 8) & LO) + (b & LO) + ((b >> 8) & LO);
-		lines += (a * 0x0001000100010001ULL) >> 48;
-	}
-	memcpy(&a, &crs, 8);
-	memcpy(&b, (char *)&crs + 8, 8);
-	*cr = (a | b) != 0;
-	for (; i < n; i++) {
-		lines += p[i] == '\n';
-		*cr |= p[i] == '\r';
-	}
-	return lines;
-}
-
-/* The bytes of p[0..n) up to its k-th newline, which it holds (k > 0),
- * found eight bytes at a time. */
-static size_t
-line_ends(const char *p, size_t n, uint64_t k)
-{
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		int c = newlines8(p + i);
-
-		if ((uint64_t)c >= k)
-			break;
-		k -= (uint64_t)c;
-	}
-	for (; i < n; i++)
-		if (p[i] == '\n' && --k == 0)
-			return i + 1;
-	return n;
-}
-
-/*
- * kn_table_block's lines that need no look of their own, taken at once:
- * the whole lines in the reader's buffer, up to the room left in b,
- * when they hold no CR (whose line end the reader drops) and no header
- * is to be skipped between them.  Returns whether it took any.
- */
-static int
-block_bulk(kn_table *t, kn_block *b, size_t want)
-{
-	kn_reader *r = &t->r;
-	char *p = r->buf + r->beg, *q;
-	size_t n = r->end - r->beg;
-	uint64_t lines;
-	int cr;
-
-	if (t->held || t->skiphdr || r->lineno == 0)
-		return 0;
-	if (n > want - b->len)
-		n = want - b->len;
-	/* Up to the first CR first: in a file of CR LF lines each call
-	 * takes a line, and must not read the buffer's rest. */
-	if ((q = memchr(p, '\r', n)) != NULL)
-		n = (size_t)(q - p);
-	while (n > 0 && p[n - 1] != '\n')
-		n--;
-	if (n == 0)
-		return 0;
-	lines = count_lines(p, n, &cr);
-	/* Progress is shown at every 65536th row, as line by line. */
-	if ((t->rows & 0xffff) + lines >= 0x10000) {
-		lines = 0x10000 - (t->rows & 0xffff);
-		n = line_ends(p, n, lines);
-	}
-	if (b->len == 0)
-		block_start(b, r->name, r->lineno + 1);
-	block_room(b, n, want);
-	memcpy(b->buf + b->len, p, n);
-	b->len += n;
-	r->beg += n;
-	r->bytes += n;
-	r->lineno += lines;
-	t->rows += lines;
-	if ((t->rows & 0xffff) == 0)
-		kn_progress(t->rows, r->bytes);
-	return 1;
-}
-
-/*
- * kn_table_block's way without a copy, for a block as large as the
- * reader's buffer: the buffer, filled, is given to the empty block b
- * with its whole lines, and b's old buffer (or a new one) to the reader
- * with the part of a line after them.  Only where block_bulk would take
- * the lines, and until a CR is met among them; returns whether it did.
- */
-static int
-block_swap(kn_table *t, kn_block *b, size_t want)
-{
-	kn_reader *r = &t->r;
-	size_t n, off, cap = r->cap;
-	uint64_t lines;
-	char *nb;
-	int cr;
-
-	if (t->held || t->skiphdr || t->crmet || r->lineno == 0 ||
-	    b->len > 0 || cap > want + 4096)
-		return 0;
-	while (!r->eof && (r->beg > 0 || r->end < cap)) {
-		/* Whole lines in hand are taken before a read, which may
-		 * fail: a bad row among them is named first, as line by
-		 * line (the block is then short of the buffer's size). */
-		if (memchr(r->buf + r->beg, '\n', r->end - r->beg) != NULL) {
-			shift(r);
-			break;
-		}
-		fill(r);
-	}
-	if (r->beg > 0)
-		return 0;	/* at the end of the input: as it is */
-	n = r->end;
-	while (n > 0 && r->buf[n - 1] != '\n')
-		n--;
-	if (n == 0)
-		return 0;
-	/* A CR's line is the reader's to end: from then on blocks are
-	 * taken as block_bulk takes them, each line with a CR alone. */
-	if (lines = count_lines(r->buf, n, &cr), cr) {
-		t->crmet = 1;
-		return 0;
-	}
-	if (b->borrowed || b->buf == NULL || b->cap < cap + 16) {
-		if (!b->borrowed)
-			free(b->buf);
-		nb = kn_alloc(cap + 16);
-	} else
-		nb = b->buf;
-	memcpy(nb, r->buf + n, r->end - n);
-	block_start(b, r->name, r->lineno + 1);
-	b->buf = r->buf;
-	b->len = n;
-	b->cap = cap + 16;	/* what the reader allocated */
-	b->borrowed = 0;
-	r->buf = nb;
-	r->end -= n;
-	r->shifted = 1;
-	r->line = NULL;
-	r->len = 0;
-	r->lineno += lines;
-	/* Progress is shown at every 65536th row, as line by line. */
-	for (off = 0; kn_progress_on() &&
-	    (t->rows & 0xffff) + lines >= 0x10000; ) {
-		uint64_t k = 0x10000 - (t->rows & 0xffff);
-
-		off += line_ends(b->buf + off, n - off, k);
-		lines -= k;
-		t->rows += k;
-		kn_progress(t->rows, r->bytes + off);
-	}
-	t->rows += lines;
-	r->bytes += n;
-	return 1;
-}
-
-int
-kn_table_block(kn_table *t, kn_block *b, size_t want)
-{
-	b->len = b->pos = 0;
-	b->at = 0;
-	b->bad = 0;
-	if (b->borrowed || b->cap > 4 * (want + 4096)) {
-		if (!b->borrowed)
-			free(b->buf);
-		b->buf = NULL;
-		b->cap = 0;
-		b->borrowed = 0;
-	}
-	if (block_swap(t, b, want))
-		return 1;
-	for (;;) {
-		if (block_bulk(t, b, want)) {
-			if (b->len >= want)
-				return 1;
-			continue;
-		}
-		if (t->held)
-			t->held = 0;
-		else if (!getline_raw(&t->r)) {
-			if (b->len > 0)
-				return 1;
-			if (!open_next(t))
-				return 0;
-			continue;
-		} else if (header_again(t, t->r.line, t->r.len)) {
-			t->skipped++;
-			if (b->len > 0)
-				return 1;
-			continue;
-		}
-		if (t->r.len >= want && b->len > 0) {
-			t->held = 1;
-			return 1;
-		}
-		if (b->len == 0)
-			block_start(b, t->r.name, t->r.lineno);
-		if (t->r.len >= want) {
-			/* The line ends in its NUL, inside the reader's
-			 * buffer and its slack: a newline there makes it a
-			 * block, which kn_block_row ends in a NUL again. */
-			if (!b->borrowed)
-				free(b->buf);
-			b->buf = t->r.line;
-			b->len = t->r.len;
-			b->buf[b->len++] = '\n';
-			b->cap = 0;
-			b->borrowed = 1;
-			if ((++t->rows & 0xffff) == 0)
-				kn_progress(t->rows, t->r.bytes);
-			return 2;
-		}
-		block_room(b, t->r.len, want);
-		memcpy(b->buf + b->len, t->r.line, t->r.len);
-		b->len += t->r.len;
-		b->buf[b->len++] = '\n';
-		if ((++t->rows & 0xffff) == 0)
-			kn_progress(t->rows, t->r.bytes);
-		if (b->len >= want)
-			return 1;
-	}
-}
-
-int
-kn_block_row(const kn_table *t, kn_block *b, kn_str *f)
-{
-	char *line = b->buf + b->pos, *nl;
-	size_t len, n;
-	int nul, cr;
-
-	if (b->pos >= b->len || b->bad)
-		return 0;
-	nl = memchr(line, '\n', b->len - b->pos);
-	len = (size_t)(nl - line);
-	*nl = '\0';
-	b->pos += len + 1;
-	b->at++;
-	n = split_fast(line, len, f, t->ncols, &nul, &cr);
-	if (nul || n != t->ncols || (cr && cr_read(t, f) < t->ncols)) {
-		b->bad = 1;
-		b->bad_off = (size_t)(line - b->buf);
-		b->bad_len = len;
-		return 0;
-	}
-	if (t->ncanon > 0)
-		kn_canon_fields(t, f, b->canonbuf);
-	return 1;
-}
-
-void
-kn_block_fail(const kn_table *t, const kn_block *b)
-{
-	row_die(t, b->name, b->line0 + b->at - 1, b->buf + b->bad_off,
-	    b->bad_len);
-}
-
-void
-kn_block_free(kn_block *b)
-{
-	if (!b->borrowed)
-		free(b->buf);
-	free(b->name);
-	memset(b, 0, sizeof(*b));
-}
 
 size_t
 kn_table_col(const kn_table *t, const char *spec)

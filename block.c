@@ -1,0 +1,345 @@
+/*
+ * block.c: blocks of whole rows for the threads of -j.  One thread at a
+ * time reads the next block of a table (kn_table_block, under its
+ * caller's lock): the reader's filled buffer handed over whole when it
+ * can be (block_swap), else whole lines copied from it (block_bulk),
+ * else a line at a time through tsv.c's reader.  Any thread then takes
+ * the block's rows (kn_block_row) and the earliest bad one is reported
+ * as kn_table_next would report it (kn_block_fail).  Above tsv.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kanon.h"
+
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* Block b begins with line line0 of file name. */
+static void
+block_start(kn_block *b, const char *name, uint64_t line0)
+{
+	free(b->name);
+	b->name = kn_strdup(name);
+	b->line0 = line0;
+}
+
+/* Room in b for n bytes more and a newline, with 16 bytes of slack (the
+ * dictionaries read words).  A line longer than a block gets just its
+ * room, and gives it back when the block is used again. */
+static void
+block_room(kn_block *b, size_t n, size_t want)
+{
+	if (b->len + n + 17 > b->cap) {
+		b->cap = b->len + n + 17;
+		if (b->cap < want + 4096)
+			b->cap = want + 4096;
+		b->buf = kn_realloc(b->buf, b->cap);
+	}
+}
+
+/* The newlines among the eight bytes at p. */
+static inline int
+newlines8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	w ^= ONES * '\n';
+	/* Exactly the zero bytes' high bits: no carry leaves a byte.
+	 * Counted by a multiply, which gathers the eight bits in the top
+	 * byte (__builtin_popcountll is a call without -mpopcnt). */
+	return (int)(((~(((w & ~HIGHS) + ~HIGHS) | w | ~HIGHS) >> 7) *
+	    ONES) >> 56);
+}
+
+/* Sixteen bytes as one vector (GCC's and Clang's vector extension: one
+ * SSE2 register on x86-64, plain words elsewhere). */
+typedef unsigned char kn_v16 __attribute__((vector_size(16)));
+
+/* The newlines in p[0..n), sixteen bytes at a time: each lane of acc
+ * counts its newlines, up to 255 steps, then the lanes are added; *cr
+ * is set if a CR is among the bytes, found in the same pass. */
+static uint64_t
+count_lines(const char *p, size_t n, int *cr)
+{
+	const uint64_t LO = 0x00ff00ff00ff00ffULL;
+	uint64_t lines = 0, a, b;
+	size_t i = 0, lim;
+	kn_v16 crs = { 0 };
+
+	*cr = 0;
+	while (n - i >= 16) {
+		kn_v16 acc = { 0 }, v;
+
+		lim = n - i >= 16 * 255 ? i + 16 * 255 : n - (n - i) % 16;
+		for (; i < lim; i += 16) {
+			memcpy(&v, p + i, 16);
+			acc -= (kn_v16)(v == '\n');
+			crs |= (kn_v16)(v == '\r');
+		}
+		memcpy(&a, &acc, 8);
+		memcpy(&b, (char *)&acc + 8, 8);
+		a = (a & LO) + ((a >> 8) & LO) + (b & LO) + ((b >> 8) & LO);
+		lines += (a * 0x0001000100010001ULL) >> 48;
+	}
+	memcpy(&a, &crs, 8);
+	memcpy(&b, (char *)&crs + 8, 8);
+	*cr = (a | b) != 0;
+	for (; i < n; i++) {
+		lines += p[i] == '\n';
+		*cr |= p[i] == '\r';
+	}
+	return lines;
+}
+
+/* The bytes of p[0..n) up to its k-th newline, which it holds (k > 0),
+ * found eight bytes at a time. */
+static size_t
+line_ends(const char *p, size_t n, uint64_t k)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		int c = newlines8(p + i);
+
+		if ((uint64_t)c >= k)
+			break;
+		k -= (uint64_t)c;
+	}
+	for (; i < n; i++)
+		if (p[i] == '\n' && --k == 0)
+			return i + 1;
+	return n;
+}
+
+/*
+ * kn_table_block's lines that need no look of their own, taken at once:
+ * the whole lines in the reader's buffer, up to the room left in b,
+ * when they hold no CR (whose line end the reader drops) and no header
+ * is to be skipped between them.  Returns whether it took any.
+ */
+static int
+block_bulk(kn_table *t, kn_block *b, size_t want)
+{
+	kn_reader *r = &t->r;
+	char *p = r->buf + r->beg, *q;
+	size_t n = r->end - r->beg;
+	uint64_t lines;
+	int cr;
+
+	if (t->held || t->skiphdr || r->lineno == 0)
+		return 0;
+	if (n > want - b->len)
+		n = want - b->len;
+	/* Up to the first CR first: in a file of CR LF lines each call
+	 * takes a line, and must not read the buffer's rest. */
+	if ((q = memchr(p, '\r', n)) != NULL)
+		n = (size_t)(q - p);
+	while (n > 0 && p[n - 1] != '\n')
+		n--;
+	if (n == 0)
+		return 0;
+	lines = count_lines(p, n, &cr);
+	/* Progress is shown at every 65536th row, as line by line. */
+	if ((t->rows & 0xffff) + lines >= 0x10000) {
+		lines = 0x10000 - (t->rows & 0xffff);
+		n = line_ends(p, n, lines);
+	}
+	if (b->len == 0)
+		block_start(b, r->name, r->lineno + 1);
+	block_room(b, n, want);
+	memcpy(b->buf + b->len, p, n);
+	b->len += n;
+	r->beg += n;
+	r->bytes += n;
+	r->lineno += lines;
+	t->rows += lines;
+	if ((t->rows & 0xffff) == 0)
+		kn_progress(t->rows, r->bytes);
+	return 1;
+}
+
+/*
+ * kn_table_block's way without a copy, for a block as large as the
+ * reader's buffer: the buffer, filled, is given to the empty block b
+ * with its whole lines, and b's old buffer (or a new one) to the reader
+ * with the part of a line after them.  Only where block_bulk would take
+ * the lines, and until a CR is met among them; returns whether it did.
+ */
+static int
+block_swap(kn_table *t, kn_block *b, size_t want)
+{
+	kn_reader *r = &t->r;
+	size_t n, off, cap = r->cap;
+	uint64_t lines;
+	char *nb;
+	int cr;
+
+	if (t->held || t->skiphdr || t->crmet || r->lineno == 0 ||
+	    b->len > 0 || cap > want + 4096)
+		return 0;
+	while (!r->eof && (r->beg > 0 || r->end < cap)) {
+		/* Whole lines in hand are taken before a read, which may
+		 * fail: a bad row among them is named first, as line by
+		 * line (the block is then short of the buffer's size). */
+		if (memchr(r->buf + r->beg, '\n', r->end - r->beg) != NULL) {
+			kn_reader_shift(r);
+			break;
+		}
+		kn_reader_fill(r);
+	}
+	if (r->beg > 0)
+		return 0;	/* at the end of the input: as it is */
+	n = r->end;
+	while (n > 0 && r->buf[n - 1] != '\n')
+		n--;
+	if (n == 0)
+		return 0;
+	/* A CR's line is the reader's to end: from then on blocks are
+	 * taken as block_bulk takes them, each line with a CR alone. */
+	if (lines = count_lines(r->buf, n, &cr), cr) {
+		t->crmet = 1;
+		return 0;
+	}
+	if (b->borrowed || b->buf == NULL || b->cap < cap + 16) {
+		if (!b->borrowed)
+			free(b->buf);
+		nb = kn_alloc(cap + 16);
+	} else
+		nb = b->buf;
+	memcpy(nb, r->buf + n, r->end - n);
+	block_start(b, r->name, r->lineno + 1);
+	b->buf = r->buf;
+	b->len = n;
+	b->cap = cap + 16;	/* what the reader allocated */
+	b->borrowed = 0;
+	r->buf = nb;
+	r->end -= n;
+	r->shifted = 1;
+	r->line = NULL;
+	r->len = 0;
+	r->lineno += lines;
+	/* Progress is shown at every 65536th row, as line by line. */
+	for (off = 0; kn_progress_on() &&
+	    (t->rows & 0xffff) + lines >= 0x10000; ) {
+		uint64_t k = 0x10000 - (t->rows & 0xffff);
+
+		off += line_ends(b->buf + off, n - off, k);
+		lines -= k;
+		t->rows += k;
+		kn_progress(t->rows, r->bytes + off);
+	}
+	t->rows += lines;
+	r->bytes += n;
+	return 1;
+}
+
+int
+kn_table_block(kn_table *t, kn_block *b, size_t want)
+{
+	b->len = b->pos = 0;
+	b->at = 0;
+	b->bad = 0;
+	if (b->borrowed || b->cap > 4 * (want + 4096)) {
+		if (!b->borrowed)
+			free(b->buf);
+		b->buf = NULL;
+		b->cap = 0;
+		b->borrowed = 0;
+	}
+	if (block_swap(t, b, want))
+		return 1;
+	for (;;) {
+		if (block_bulk(t, b, want)) {
+			if (b->len >= want)
+				return 1;
+			continue;
+		}
+		if (t->held)
+			t->held = 0;
+		else if (!kn_getline_raw(&t->r)) {
+			if (b->len > 0)
+				return 1;
+			if (!kn_table_open_next(t))
+				return 0;
+			continue;
+		} else if (kn_table_header_again(t, t->r.line, t->r.len)) {
+			t->skipped++;
+			if (b->len > 0)
+				return 1;
+			continue;
+		}
+		if (t->r.len >= want && b->len > 0) {
+			t->held = 1;
+			return 1;
+		}
+		if (b->len == 0)
+			block_start(b, t->r.name, t->r.lineno);
+		if (t->r.len >= want) {
+			/* The line ends in its NUL, inside the reader's
+			 * buffer and its slack: a newline there makes it a
+			 * block, which kn_block_row ends in a NUL again. */
+			if (!b->borrowed)
+				free(b->buf);
+			b->buf = t->r.line;
+			b->len = t->r.len;
+			b->buf[b->len++] = '\n';
+			b->cap = 0;
+			b->borrowed = 1;
+			if ((++t->rows & 0xffff) == 0)
+				kn_progress(t->rows, t->r.bytes);
+			return 2;
+		}
+		block_room(b, t->r.len, want);
+		memcpy(b->buf + b->len, t->r.line, t->r.len);
+		b->len += t->r.len;
+		b->buf[b->len++] = '\n';
+		if ((++t->rows & 0xffff) == 0)
+			kn_progress(t->rows, t->r.bytes);
+		if (b->len >= want)
+			return 1;
+	}
+}
+
+int
+kn_block_row(const kn_table *t, kn_block *b, kn_str *f)
+{
+	char *line = b->buf + b->pos, *nl;
+	size_t len, n;
+	int nul, cr;
+
+	if (b->pos >= b->len || b->bad)
+		return 0;
+	nl = memchr(line, '\n', b->len - b->pos);
+	len = (size_t)(nl - line);
+	*nl = '\0';
+	b->pos += len + 1;
+	b->at++;
+	n = kn_split_fast(line, len, f, t->ncols, &nul, &cr);
+	if (nul || n != t->ncols || (cr && kn_table_crcol(t, f) < t->ncols)) {
+		b->bad = 1;
+		b->bad_off = (size_t)(line - b->buf);
+		b->bad_len = len;
+		return 0;
+	}
+	if (t->ncanon > 0)
+		kn_canon_fields(t, f, b->canonbuf);
+	return 1;
+}
+
+void
+kn_block_fail(const kn_table *t, const kn_block *b)
+{
+	kn_table_row_die(t, b->name, b->line0 + b->at - 1, b->buf + b->bad_off,
+	    b->bad_len);
+}
+
+void
+kn_block_free(kn_block *b)
+{
+	if (!b->borrowed)
+		free(b->buf);
+	free(b->name);
+	memset(b, 0, sizeof(*b));
+}
