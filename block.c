@@ -12,6 +12,10 @@
 
 #include "kanon.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define ONES 0x0101010101010101ULL
 #define HIGHS 0x8080808080808080ULL
 
@@ -113,6 +117,98 @@ line_ends(const char *p, size_t n, uint64_t k)
 	return n;
 }
 
+/* The quotes (*q) and newlines (*nl) of p[0, k), k <= 16, a bit each. */
+static inline void
+csv_bits(const char *p, size_t k, unsigned *q, unsigned *nl)
+{
+	size_t i;
+
+#ifdef __SSE2__
+	if (k == 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+		*q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+		    _mm_set1_epi8('"')));
+		*nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+		    _mm_set1_epi8('\n')));
+		return;
+	}
+#endif
+	*q = *nl = 0;
+	for (i = 0; i < k; i++) {
+		*q |= (unsigned)(p[i] == '"') << i;
+		*nl |= (unsigned)(p[i] == '\n') << i;
+	}
+}
+
+/*
+ * The CSV records whole in p[0, n), which starts a record: the bytes up
+ * to the end of the last (0: none), with their line ends in *lines and
+ * their records in *recs (a line of no byte, or of a CR alone, where a
+ * record would start is none: csv_record skips it).  The quotes are
+ * followed as csv_decode does: one opens a quoted field at the start of
+ * a line or after the separator s0 (which is not in quotes: it would be
+ * after a quote), and is text elsewhere; in quotes, two are one quote
+ * and one closes the field (a byte after it that is not the separator
+ * is the fault of the row, which kn_block_row finds).  A quote in
+ * quotes at the end of p may be the first of two: the record it is in
+ * is left to the next call.  Sixteen bytes at a time, a stop at each
+ * quote and line end.
+ */
+static size_t
+csv_cut(const char *p, size_t n, unsigned char s0, uint64_t *lines,
+    uint64_t *recs)
+{
+	size_t i, pos, ls = 0, cut = 0;
+	uint64_t nls = 0, rs = 0;
+	unsigned q, nl, m, skip = 0;
+	int inq = 0;
+
+	*lines = *recs = 0;
+	for (i = 0; i < n; i += 16) {
+		csv_bits(p + i, n - i < 16 ? n - i : 16, &q, &nl);
+		m = (q | nl) & ~skip;
+		skip = 0;
+		for (; m != 0; m &= m - 1) {
+			pos = i + (size_t)__builtin_ctz(m);
+			if (p[pos] == '\n') {
+				nls++;
+				if (inq)
+					continue;
+				if (pos != ls && (pos != ls + 1 ||
+				    p[ls] != '\r'))
+					rs++;
+				ls = cut = pos + 1;
+				*lines = nls;
+				*recs = rs;
+			} else if (inq) {
+				if (pos + 1 >= n)
+					return cut;
+				if (p[pos + 1] != '"')
+					inq = 0;
+				else if (pos + 1 - i < 16)
+					m &= ~(1u << (pos + 1 - i));
+				else
+					skip = 1;
+			} else if (pos == ls || p[pos - 1] == (char)s0)
+				inq = 1;
+		}
+	}
+	return cut;
+}
+
+/* Counts recs records more read into t's rows, showing the progress
+ * when they pass a multiple of 65536. */
+static void
+csv_rows(kn_table *t, uint64_t recs)
+{
+	uint64_t was = t->rows;
+
+	t->rows += recs;
+	if (was >> 16 != t->rows >> 16)
+		kn_progress(t->rows, t->r.bytes);
+}
+
 /*
  * kn_table_block's lines that need no look of their own, taken at once:
  * the whole lines in the reader's buffer, up to the room left in b,
@@ -132,6 +228,23 @@ block_bulk(kn_table *t, kn_block *b, size_t want)
 		return 0;
 	if (n > want - b->len)
 		n = want - b->len;
+	if (t->csv) {
+		uint64_t recs;
+
+		if ((n = csv_cut(p, n, (unsigned char)kn_csv.ifs[0], &lines,
+		    &recs)) == 0)
+			return 0;
+		if (b->len == 0)
+			block_start(b, r->name, r->lineno + 1);
+		block_room(b, n, want);
+		memcpy(b->buf + b->len, p, n);
+		b->len += n;
+		r->beg += n;
+		r->bytes += n;
+		r->lineno += lines;
+		csv_rows(t, recs);
+		return 1;
+	}
 	/* Up to the first CR first: in a file of CR LF lines each call
 	 * takes a line, and must not read the buffer's rest. */
 	if ((q = memchr(p, '\r', n)) != NULL)
@@ -172,11 +285,11 @@ block_swap(kn_table *t, kn_block *b, size_t want)
 {
 	kn_reader *r = &t->r;
 	size_t n, off, cap = r->cap;
-	uint64_t lines;
+	uint64_t lines, recs = 0;
 	char *nb;
 	int cr;
 
-	if (t->held || t->skiphdr || t->crmet || r->lineno == 0 ||
+	if (t->held || t->skiphdr || (t->crmet && !t->csv) || r->lineno == 0 ||
 	    b->len > 0 || cap > want + 4096)
 		return 0;
 	while (!r->eof && (r->beg > 0 || r->end < cap)) {
@@ -192,13 +305,17 @@ block_swap(kn_table *t, kn_block *b, size_t want)
 	if (r->beg > 0)
 		return 0;	/* at the end of the input: as it is */
 	n = r->end;
+	if (t->csv)
+		n = csv_cut(r->buf, n, (unsigned char)kn_csv.ifs[0], &lines,
+		    &recs);
 	while (n > 0 && r->buf[n - 1] != '\n')
 		n--;
 	if (n == 0)
 		return 0;
 	/* A CR's line is the reader's to end: from then on blocks are
-	 * taken as block_bulk takes them, each line with a CR alone. */
-	if (lines = count_lines(r->buf, n, &cr), cr) {
+	 * taken as block_bulk takes them, each line with a CR alone (in
+	 * CSV a CR before the line end is the decoder's to drop). */
+	if (!t->csv && (lines = count_lines(r->buf, n, &cr), cr)) {
 		t->crmet = 1;
 		return 0;
 	}
@@ -220,6 +337,11 @@ block_swap(kn_table *t, kn_block *b, size_t want)
 	r->line = NULL;
 	r->len = 0;
 	r->lineno += lines;
+	if (t->csv) {
+		r->bytes += n;
+		csv_rows(t, recs);
+		return 1;
+	}
 	/* Progress is shown at every 65536th row, as line by line. */
 	for (off = 0; kn_progress_on() &&
 	    (t->rows & 0xffff) + lines >= 0x10000; ) {
@@ -236,11 +358,87 @@ block_swap(kn_table *t, kn_block *b, size_t want)
 }
 
 int
+kn_table_blocks(const kn_table *t)
+{
+	return !t->csv || (kn_csv.ifslen == 1 && !t->skiphdr);
+}
+
+/* Where csv_put puts the lines of a record read by kn_csv_take: after
+ * the whole ones in b, which has them once the record is whole. */
+struct csvput {
+	kn_table *t;
+	kn_block *b;
+	size_t len, want;
+};
+
+/* Puts the line p[0, n) and a newline into block a->b, after a->len. */
+static void
+csv_put(void *arg, const char *p, size_t n)
+{
+	struct csvput *a = arg;
+	kn_block *b = a->b;
+
+	if (a->len == 0)
+		block_start(b, a->t->r.name, a->t->r.lineno);
+	if (a->len + n + 17 > b->cap) {
+		b->cap = 2 * b->cap > a->len + n + 17 ? 2 * b->cap :
+		    a->len + n + 17;
+		if (b->cap < a->want + 4096)
+			b->cap = a->want + 4096;
+		b->buf = kn_realloc(b->buf, b->cap);
+	}
+	memcpy(b->buf + a->len, p, n);
+	a->len += n;
+	b->buf[a->len++] = '\n';
+}
+
+/*
+ * kn_table_block for CSV: the reader's buffer handed over, or its whole
+ * records copied, as for TSV, else the next record read as the table's
+ * reader reads it (kn_csv_take, which dies at its faults as that
+ * reader does), its lines copied as they are; none is lent, a record
+ * longer than want is copied to a block as long.
+ */
+static int
+csv_block(kn_table *t, kn_block *b, size_t want)
+{
+	struct csvput a;
+	int got;
+
+	if (block_swap(t, b, want))
+		return 1;
+	for (;;) {
+		if (block_bulk(t, b, want)) {
+			if (b->len >= want)
+				return 1;
+			continue;
+		}
+		a.t = t;
+		a.b = b;
+		a.len = b->len;
+		a.want = want;
+		got = kn_csv_take(t, csv_put, &a);
+		/* Lines of no byte at the end of a file are taken too. */
+		b->len = a.len;
+		if (got)
+			csv_rows(t, 1);
+		else if (b->len > 0)
+			return 1;
+		else if (!kn_table_open_next(t))
+			return 0;
+		if (b->len >= want)
+			return 1;
+	}
+}
+
+int
 kn_table_block(kn_table *t, kn_block *b, size_t want)
 {
 	b->len = b->pos = 0;
-	b->at = 0;
+	b->at = b->ln = 0;
 	b->bad = 0;
+	b->fault.kind = 0;
+	b->maxline = t->r.maxline;
 	if (b->borrowed || b->cap > 4 * (want + 4096)) {
 		if (!b->borrowed)
 			free(b->buf);
@@ -248,6 +446,8 @@ kn_table_block(kn_table *t, kn_block *b, size_t want)
 		b->cap = 0;
 		b->borrowed = 0;
 	}
+	if (t->csv)
+		return csv_block(t, b, want);
 	if (block_swap(t, b, want))
 		return 1;
 	for (;;) {
@@ -302,20 +502,128 @@ kn_table_block(kn_table *t, kn_block *b, size_t want)
 	}
 }
 
+/* The next line of b, at *len bytes, taken (ended by a NUL or not). */
+static inline char *
+block_line(kn_block *b, size_t *len)
+{
+	char *line = b->buf + b->pos;
+
+	*len = (size_t)((char *)memchr(line, '\n', b->len - b->pos) - line);
+	b->pos += *len + 1;
+	b->ln++;
+	return line;
+}
+
+/* Marks the record of b at line bad for its fault: kind k with n, or
+ * b->fault as set when k is 0, at line at; returns 0. */
+static int
+csv_bad(kn_block *b, const char *line, int k, uint64_t at, size_t n)
+{
+	if (k != 0) {
+		b->fault.kind = k;
+		b->fault.n = n;
+	}
+	b->fault.line = at;
+	b->bad = 1;
+	b->bad_off = (size_t)(line - b->buf);
+	b->bad_len = 0;
+	return 0;
+}
+
+/*
+ * kn_block_row for CSV: the next record of b, decoded in place as the
+ * table's reader decodes it (kn_csv_spans, else kn_csv_decode a line at
+ * a time, the record's lines joined by newlines, within the bounds of
+ * csv_record), lines of no byte skipped.  Its faults and those of
+ * csv_next (the number of fields, a value held where its column may not
+ * hold it) make it bad, named as csv_next names them.
+ */
+static int
+csv_row(const kn_table *t, kn_block *b, kn_str *f)
+{
+	size_t ncols = t->ncols, len, slen, n = 0, d = 0, c, *foff, *fend;
+	char *line, *src;
+	uint64_t start;
+	int odd = 0, inq = 0, got;
+
+	if (b->nfoff < ncols + 1) {
+		free(b->foff);
+		b->foff = kn_alloc(2 * (ncols + 1) * sizeof(size_t));
+		b->nfoff = ncols + 1;
+	}
+	foff = b->foff;
+	fend = foff + b->nfoff;
+	do {
+		if (b->pos >= b->len || b->bad)
+			return 0;
+		line = block_line(b, &len);
+	} while (len == 0 || (len == 1 && line[0] == '\r'));
+	start = b->lineno = b->line0 + b->ln - 1;
+	b->at++;
+	if (kn_csv.ifslen == 1 &&
+	    (n = kn_csv_spans(ncols, foff, fend, line, len, &odd)) != 0) {
+		if (n != ncols)
+			return csv_bad(b, line, KN_CSV_FIELDS, start, n);
+		for (c = 0; c < n; c++) {
+			f[c].p = line + foff[c];
+			f[c].n = fend[c] - foff[c];
+		}
+	} else {
+		got = kn_csv_decode(ncols, foff, line, len, line, &d, &n, &inq,
+		    &odd, &b->fault);
+		if (got == 0 && d + 1 > b->maxline)
+			return csv_bad(b, line, KN_CSV_LONG, start, 0);
+		while (got == 0) {
+			/* The record goes on: the lines that
+			 * kn_table_block took hold its end. */
+			line[d++] = '\n';
+			odd = 1;
+			if (b->pos >= b->len) {
+				return csv_bad(b, line, KN_CSV_OPEN, start,
+				    n);
+			}
+			src = block_line(b, &slen);
+			if (d + slen + 2 > b->maxline)
+				return csv_bad(b, line, KN_CSV_LONG, start, 0);
+			got = kn_csv_decode(ncols, foff, src, slen, line, &d,
+			    &n, &inq, &odd, &b->fault);
+		}
+		if (got < 0)
+			return csv_bad(b, line, 0, b->line0 + b->ln - 1, 0);
+		if (n != ncols)
+			return csv_bad(b, line, KN_CSV_FIELDS, start, n);
+		line[d] = '\0';
+		foff[n] = d + 1;
+		for (c = 0; c < n; c++) {
+			f[c].p = line + foff[c];
+			f[c].n = foff[c + 1] - 1 - foff[c];
+		}
+	}
+	if (odd && kn_csv_odd(t, f, &b->fault))
+		return csv_bad(b, line, 0, start, 0);
+	if (t->ncanon > 0)
+		kn_canon_fields(t, f, b->canonbuf);
+	return 1;
+}
+
 int
 kn_block_row(const kn_table *t, kn_block *b, kn_str *f)
 {
-	char *line = b->buf + b->pos, *nl;
+	char *line, *nl;
 	size_t len, n;
 	int nul, cr;
 
+	if (t->csv)
+		return csv_row(t, b, f);
 	if (b->pos >= b->len || b->bad)
 		return 0;
+	line = b->buf + b->pos;
 	nl = memchr(line, '\n', b->len - b->pos);
 	len = (size_t)(nl - line);
 	*nl = '\0';
 	b->pos += len + 1;
 	b->at++;
+	b->lineno = b->line0 + b->at - 1;
 	n = kn_split_fast(line, len, f, t->ncols, &nul, &cr);
 	if (nul || n != t->ncols || (cr && kn_table_crcol(t, f) < t->ncols)) {
 		b->bad = 1;
@@ -331,6 +639,8 @@ kn_block_row(const kn_table *t, kn_block *b, kn_str *f)
 void
 kn_block_fail(const kn_table *t, const kn_block *b)
 {
+	if (t->csv)
+		kn_csv_die(t, b->name, &b->fault);
 	kn_table_row_die(t, b->name, b->line0 + b->at - 1, b->buf + b->bad_off,
 	    b->bad_len);
 }
@@ -341,5 +651,6 @@ kn_block_free(kn_block *b)
 	if (!b->borrowed)
 		free(b->buf);
 	free(b->name);
+	free(b->foff);
 	memset(b, 0, sizeof(*b));
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1299,28 +1300,25 @@ par_free(struct fwork *w)
 		w->cs.tfree(w->cs.tctx, w->ts);
 }
 
-/* Reports the row of block b that cs->tkey refused, on this thread: the
- * line at b->bad_off, split again, handed to cs->tfail; or whose label
- * a hierarchy refused (par_block), as one thread reports it. */
+/* Reports the row of block b that cs->tkey refused, on this thread: its
+ * fields as its thread left them (it stopped there, and b is every
+ * thread's blk) handed to cs->tfail; or whose label a hierarchy refused
+ * (par_block), as one thread reports it. */
 static void
 par_fail(const kn_countspec *cs, kn_table *t, kn_block *b)
 {
-	kn_str *f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
+	const struct fwork *w = (const struct fwork *)(const void *)((char *)b -
+	    offsetof(struct fwork, blk));
+	kn_str *f = w->f;
 	kn_table tc;
 	size_t c;
 
 	if (b->bad != 2)
 		kn_block_fail(t, b);
-	b->buf[b->bad_off + strlen(b->buf + b->bad_off)] = '\n';
-	b->pos = b->bad_off;
-	b->at--;
-	b->bad = 0;
-	if (!kn_block_row(t, b, f))
-		kn_block_fail(t, b);
 	tc = *t;
 	tc.f = f;
 	tc.r.name = b->name;
-	tc.r.lineno = b->line0 + b->at - 1;
+	tc.r.lineno = b->lineno;
 	for (c = 0; cs->tkey == NULL && cs->hier != NULL && c < cs->d; c++) {
 		kn_str v = f[cs->key[c]];
 		const char *err;
@@ -1575,7 +1573,7 @@ kn_freq(kn_table *t, const kn_countspec *cs, const int *lv, size_t budget,
 		kn_fset_count_context(t, cs->cntcol);
 	}
 	jobs = budget > 0 ? kn_jobs_within(cs->jobs, budget) : cs->jobs;
-	if (jobs > 1 && !t->csv && (!hashier || cs->tkey != NULL ||
+	if (jobs > 1 && kn_table_blocks(t) && (!hashier || cs->tkey != NULL ||
 	    par_hier(cs, lv, t)) &&
 	    !cs->hascount && cs->nsum == 0 &&
 	    (cs->row == NULL || cs->tkey != NULL) && fr.packed)

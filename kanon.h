@@ -776,11 +776,25 @@ kn_str kn_value_canon(kn_str v, int mode, char *buf);
  * table's or a block's own: kn_table_next, kn_block_row). */
 void kn_canon_fields(const kn_table *t, kn_str *f,
     char (*buf)[KN_CANONBUF]);
+/* A fault of a CSV record (kn_csv_die): a NUL byte in field n (from
+ * 0), the byte c after a closing quote in field n, a record longer than
+ * a line may be, a quote of field n never closed, n fields where the
+ * table has t->ncols, a value of column n that holds a tab, line end or
+ * CR (c: 0, 1, 2) where its column may not; at line line. */
+enum { KN_CSV_NUL = 1, KN_CSV_JUNK, KN_CSV_LONG, KN_CSV_OPEN, KN_CSV_FIELDS,
+	KN_CSV_ODD };
+typedef struct {
+	int kind;
+	size_t n;
+	unsigned char c;
+	uint64_t line;
+} kn_csvfault;
 /* Blocks of rows, for threads that split and count them (kn_freq
  * with jobs): one thread at a time reads whole lines into a block
  * (kn_table_block), any thread takes its rows (kn_block_row), and the
  * first bad line of the earliest block is reported by the caller's
- * thread as kn_table_next would (kn_block_fail).  TSV only. */
+ * thread as kn_table_next would (kn_block_fail).  TSV, and CSV with a
+ * separator of one byte and no --skip-header (kn_table_blocks). */
 typedef struct {
 	char *buf;		/* the lines, each ended by a newline */
 	size_t len, cap, pos;
@@ -794,7 +808,42 @@ typedef struct {
 				 * than a block, not copied */
 	/* the identities of the row taken last (kn_table_canon) */
 	char canonbuf[KN_CANONMAX][KN_CANONBUF];
+	/* CSV: the lines taken (a record may span several, and lines of
+	 * no byte are none), the line where the row taken last starts,
+	 * the fields' offsets and ends (kn_csv_spans), the bad record's
+	 * fault */
+	uint64_t ln, lineno;
+	size_t *foff, nfoff;
+	kn_csvfault fault;
+	size_t maxline;		/* the reader's bound of a record */
 } kn_block;
+
+/* Dies for fault e of a record of t in file name, as kn_table_next. */
+void kn_csv_die(const kn_table *t, const char *name, const kn_csvfault *e)
+    __attribute__((noreturn));
+/* Decodes the physical line src[0, len) of a CSV record into dst at
+ * *dp (which may be src), the offsets of its fields in foff (up to
+ * ncols of them), *np fields done, *inq: it starts in quotes; returns 1
+ * at the record's end, 0 if it goes on over the next line, -1 at a
+ * fault (e, but for its line).  Reads up to 8 bytes past the line. */
+int kn_csv_decode(size_t ncols, size_t *foff, char *src, size_t len,
+    char *dst, size_t *dp, size_t *np, int *inq, int *odd, kn_csvfault *e);
+/* The common record, a line with a separator of one byte and no doubled
+ * quote, its fields' spans set in foff and fend without a byte moved
+ * (each field then ends in a tab or, the last, a NUL): the number of
+ * fields, or 0 for any other line, untouched. */
+size_t kn_csv_spans(size_t ncols, size_t *foff, size_t *fend, char *src,
+    size_t len, int *odd);
+/* Whether a field of row f holds a tab, CR or LF where its column may
+ * not (kn_table_carry): the fault in e, but for its line. */
+int kn_csv_odd(const kn_table *t, const kn_str *f, kn_csvfault *e);
+/* Reads the next CSV record of t as the table's reader does, lines of
+ * no byte before it skipped, with its faults but for the number of
+ * fields and the values held, and hands each line read (with its CR)
+ * to put; the lines are then counted in t->r.lineno.  Returns 0 at the
+ * end of the file. */
+int kn_csv_take(kn_table *t, void (*put)(void *, const char *, size_t),
+    void *arg);
 
 /* The parts of a table's reading that block.c shares: the next file
  * opened and its header read (0: none left); whether a line is a
@@ -805,6 +854,8 @@ int kn_table_header_again(const kn_table *t, const char *line, size_t len);
 size_t kn_table_crcol(const kn_table *t, const kn_str *f);
 void kn_table_row_die(const kn_table *t, const char *name, uint64_t lineno,
     char *line, size_t len) __attribute__((noreturn));
+/* Whether t can be read in blocks. */
+int kn_table_blocks(const kn_table *t);
 /* Reads rows of t into b until it holds want bytes, the end of a file
  * or a header skipped (--skip-header); 0 at the end of all input.  A
  * line longer than want is a block of its own, lent from the reader's

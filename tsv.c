@@ -513,11 +513,11 @@ rec_room(kn_table *t, size_t need, uint64_t start)
 {
 	if (need + 17 <= t->reccap && need <= t->r.maxline)
 		return;
-	if (need > t->r.maxline)
-		kn_die("%s:%llu: a record of more than %zu bytes: is a quote "
-		    "of this line never closed? (raise -S for longer "
-		    "records)", t->r.name, (unsigned long long)start,
-		    t->r.maxline);
+	if (need > t->r.maxline) {
+		kn_csvfault e = { KN_CSV_LONG, 0, 0, start };
+
+		kn_csv_die(t, t->r.name, &e);
+	}
 	t->reccap = 2 * need + 64;
 	t->rec = kn_realloc(t->rec, t->reccap);
 }
@@ -551,22 +551,38 @@ csv_mask(const char *p, size_t k, uint64_t sm)
 #endif
 }
 
-/* Dies for a NUL byte in field n (from 0) of a CSV record. */
-static void __attribute__((noreturn))
-csv_nul(const kn_reader *r, size_t n)
+void
+kn_csv_die(const kn_table *t, const char *name, const kn_csvfault *e)
 {
-	kn_die("%s:%llu: field %zu: NUL byte in input", r->name,
-	    (unsigned long long)r->lineno, n + 1);
-}
+	static const char *const held[] = { "a tab", "a line end",
+	    "a carriage return" };
+	unsigned long long line = (unsigned long long)e->line;
 
-/* Dies for the byte at p after a closing quote, in field n (from 0). */
-static void __attribute__((noreturn))
-csv_junk(const kn_reader *r, size_t n, const char *p)
-{
-	kn_die("%s:%llu: field %zu: '%c' after the closing quote: expected "
-	    "the separator or the end of the line (a quote inside a quoted "
-	    "field is written twice: \"\")", r->name,
-	    (unsigned long long)r->lineno, n + 1, *p);
+	switch (e->kind) {
+	case KN_CSV_NUL:
+		kn_die("%s:%llu: field %zu: NUL byte in input", name, line,
+		    e->n + 1);
+	case KN_CSV_JUNK:
+		kn_die("%s:%llu: field %zu: '%c' after the closing quote: "
+		    "expected the separator or the end of the line (a quote "
+		    "inside a quoted field is written twice: \"\")", name,
+		    line, e->n + 1, e->c);
+	case KN_CSV_LONG:
+		kn_die("%s:%llu: a record of more than %zu bytes: is a quote "
+		    "of this line never closed? (raise -S for longer "
+		    "records)", name, line, t->r.maxline);
+	case KN_CSV_OPEN:
+		kn_die("%s:%llu: field %zu: the quote that opens it is never "
+		    "closed (the file ends inside it)", name, line, e->n + 1);
+	case KN_CSV_FIELDS:
+		kn_die("%s:%llu: expected %zu fields, found %zu", name, line,
+		    t->ncols, e->n);
+	}
+	kn_die("%s:%llu: column '%s': the value holds %s, which kanon "
+	    "carries only in a column that a program passes through to CSV "
+	    "output (--ocsv) without reading it; remove it first (as with "
+	    "tr) or cut the column out", name, line, t->names[e->n],
+	    held[e->c]);
 }
 
 /* Decodes the physical line src[0, len) of a CSV record (its CR before
@@ -583,14 +599,14 @@ csv_junk(const kn_reader *r, size_t n, const char *p)
  * stopping only at the bytes that csv_mask flags; a separator of one
  * byte outside quotes, the common stop, is dealt with first. */
 static inline __attribute__((always_inline)) int
-csv_decode_sep(kn_table *t, char *src, size_t len, char *dst, size_t *dp,
-    size_t *np, int *inq, int *odd, size_t seplen)
+csv_decode_sep(size_t ncols, size_t *foff, char *src, size_t len, char *dst,
+    size_t *dp, size_t *np, int *inq, int *odd, size_t seplen,
+    kn_csvfault *e)
 {
 	const char *sep = kn_csv.ifs;
 	const unsigned char s0 = (unsigned char)sep[0];
 	const uint64_t sm = ONES * s0;
-	size_t ncols = t->ncols, d = *dp, n = *np;
-	size_t *foff = t->foff;
+	size_t d = *dp, n = *np;
 	/* src[seg, ...) goes to dst + d; what lies before nxt was dealt
 	 * with; fs: where the current field starts */
 	size_t eu, i, pos, seg = 0, nxt = 0, fs = 0;
@@ -644,8 +660,11 @@ resume:
 			}
 			if (pos < nxt)
 				continue;
-			if (c == '\0')
-				csv_nul(&t->r, n);
+			if (c == '\0') {
+				e->kind = KN_CSV_NUL;
+				e->n = n;
+				return -1;
+			}
 			if (!quoted) {
 				if (c == '"' && pos == fs) {
 					/* An opening quote. */
@@ -682,8 +701,12 @@ resume:
 			quoted = 0;
 			if (seg < eu && ((unsigned char)src[seg] != s0 ||
 			    (seplen > 1 && ((size_t)(eu - seg) < seplen ||
-			    memcmp(src + seg, sep, seplen) != 0))))
-				csv_junk(&t->r, n, src + seg);
+			    memcmp(src + seg, sep, seplen) != 0)))) {
+				e->kind = KN_CSV_JUNK;
+				e->n = n;
+				e->c = (unsigned char)src[seg];
+				return -1;
+			}
 		}
 	}
 	if (quoted) {
@@ -702,15 +725,32 @@ resume:
 #undef FLUSH
 }
 
-/* csv_decode_sep, made for a separator of one byte, or of any length. */
+int
+kn_csv_decode(size_t ncols, size_t *foff, char *src, size_t len, char *dst,
+    size_t *dp, size_t *np, int *inq, int *odd, kn_csvfault *e)
+{
+	if (kn_csv.ifslen == 1)
+		return csv_decode_sep(ncols, foff, src, len, dst, dp, np, inq,
+		    odd, 1, e);
+	return csv_decode_sep(ncols, foff, src, len, dst, dp, np, inq, odd,
+	    kn_csv.ifslen, e);
+}
+
+/* kn_csv_decode for the current line of t, into t->foff: dies at a
+ * fault, naming the line. */
 static int
 csv_decode(kn_table *t, char *src, size_t len, char *dst, size_t *dp,
     size_t *np, int *inq, int *odd)
 {
-	if (kn_csv.ifslen == 1)
-		return csv_decode_sep(t, src, len, dst, dp, np, inq, odd, 1);
-	return csv_decode_sep(t, src, len, dst, dp, np, inq, odd,
-	    kn_csv.ifslen);
+	kn_csvfault e;
+	int got = kn_csv_decode(t->ncols, t->foff, src, len, dst, dp, np, inq,
+	    odd, &e);
+
+	if (got < 0) {
+		e.line = t->r.lineno;
+		kn_csv_die(t, t->r.name, &e);
+	}
+	return got;
 }
 
 /*
@@ -726,13 +766,13 @@ csv_decode(kn_table *t, char *src, size_t len, char *dst, size_t *dp,
  * next line, which csv_decode reads (and names the faults of).  Sets
  * *odd when a field holds a tab or a CR.
  */
-static size_t
-csv_spans(kn_table *t, char *src, size_t len, int *odd)
+size_t
+kn_csv_spans(size_t ncols, size_t *foff, size_t *fend, char *src, size_t len,
+    int *odd)
 {
 	const unsigned char s0 = (unsigned char)kn_csv.ifs[0];
 	const uint64_t sm = ONES * s0;
-	size_t ncols = t->ncols, n = 0, i, pos, eu, fs = 0, cs = 0, ce = 0;
-	size_t *foff = t->foff, *fend = t->fend;
+	size_t n = 0, i, pos, eu, fs = 0, cs = 0, ce = 0;
 	int quoted = 0, wasq = 0;
 	unsigned char c;
 	uint64_t m;
@@ -794,9 +834,12 @@ csv_spans(kn_table *t, char *src, size_t len, int *odd)
  * line is decoded in place, in the reader's buffer; one of several is
  * built in t->rec.  Returns the number of fields, 0 at the end of the
  * file; *odd is set when some field may hold a tab, CR or LF.  Messages
- * name the line where the record starts, or where the fault is. */
+ * name the line where the record starts, or where the fault is.  Each
+ * line read, as read, is handed to put first when that is not NULL
+ * (kn_csv_take). */
 static size_t
-csv_record(kn_table *t, int *odd, int spans)
+csv_record(kn_table *t, int *odd, int spans,
+    void (*put)(void *, const char *, size_t), void *arg)
 {
 	kn_reader *r = &t->r;
 	size_t d = 0, n = 0;
@@ -805,14 +848,17 @@ csv_record(kn_table *t, int *odd, int spans)
 
 	r->lineno += t->recmore;
 	t->recmore = 0;
-	do
+	do {
 		if (!getline_raw(r))
 			return 0;
-	while (r->len == 0 || (r->len == 1 && r->line[0] == '\r'));
+		if (put != NULL)
+			put(arg, r->line, r->len);
+	} while (r->len == 0 || (r->len == 1 && r->line[0] == '\r'));
 	*odd = 0;
 	t->spans = 0;
 	if (spans && kn_csv.ifslen == 1 &&
-	    (n = csv_spans(t, r->line, r->len, odd)) != 0) {
+	    (n = kn_csv_spans(t->ncols, t->foff, t->fend, r->line, r->len,
+	    odd)) != 0) {
 		t->spans = 1;
 		return n;
 	}
@@ -829,10 +875,13 @@ csv_record(kn_table *t, int *odd, int spans)
 	do {
 		t->rec[d++] = '\n';
 		*odd = 1;
-		if (!getline_raw(r))
-			kn_die("%s:%llu: field %zu: the quote that opens it is "
-			    "never closed (the file ends inside it)", r->name,
-			    (unsigned long long)start, n + 1);
+		if (!getline_raw(r)) {
+			kn_csvfault e = { KN_CSV_OPEN, n, 0, start };
+
+			kn_csv_die(t, r->name, &e);
+		}
+		if (put != NULL)
+			put(arg, r->line, r->len);
 		rec_room(t, d + r->len + 2, start);
 	} while (!csv_decode(t, r->line, r->len, t->rec, &d, &n, &inq, odd));
 	t->rec[d] = '\0';
@@ -841,6 +890,18 @@ csv_record(kn_table *t, int *odd, int spans)
 	r->line = t->rec;
 	r->len = d;
 	return n;
+}
+
+int
+kn_csv_take(kn_table *t, void (*put)(void *, const char *, size_t),
+    void *arg)
+{
+	int odd;
+	size_t n = csv_record(t, &odd, 0, put, arg);
+
+	t->r.lineno += t->recmore;
+	t->recmore = 0;
+	return n != 0;
 }
 
 /* Makes room for the offsets and ends of the fields. */
@@ -894,25 +955,37 @@ kn_table_join(kn_table *t)
 	t->spans = 0;
 }
 
+int
+kn_csv_odd(const kn_table *t, const kn_str *f, kn_csvfault *e)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++) {
+		const kn_str *v = &f[c];
+		int what = memchr(v->p, '\t', v->n) ? 0 :
+		    memchr(v->p, '\n', v->n) ? 1 :
+		    memchr(v->p, '\r', v->n) ? 2 : -1;
+
+		if (what < 0 || (t->carry != NULL && t->carry[c]))
+			continue;
+		e->kind = KN_CSV_ODD;
+		e->n = c;
+		e->c = (unsigned char)what;
+		return 1;
+	}
+	return 0;
+}
+
 /* Dies if a field of the record holds a tab, CR or LF where its column
  * may not (kn_table_carry). */
 static void
 csv_odd(const kn_table *t)
 {
-	size_t c;
+	kn_csvfault e;
 
-	for (c = 0; c < t->ncols; c++) {
-		const kn_str *v = &t->f[c];
-		const char *what = memchr(v->p, '\t', v->n) ? "a tab" :
-		    memchr(v->p, '\n', v->n) ? "a line end" :
-		    memchr(v->p, '\r', v->n) ? "a carriage return" : NULL;
-
-		if (what == NULL || (t->carry != NULL && t->carry[c]))
-			continue;
-		kn_table_fail(t, c, "the value holds %s, which kanon carries "
-		    "only in a column that a program passes through to CSV "
-		    "output (--ocsv) without reading it; remove it first "
-		    "(as with tr) or cut the column out", what);
+	if (kn_csv_odd(t, t->f, &e)) {
+		e.line = t->r.lineno;
+		kn_csv_die(t, t->r.name, &e);
 	}
 }
 
@@ -1119,7 +1192,7 @@ kn_table_open_next(kn_table *t)
 	if (t->csv) {
 		int odd;
 
-		if ((nf = csv_record(t, &odd, 0)) == 0)
+		if ((nf = csv_record(t, &odd, 0, NULL, NULL)) == 0)
 			kn_die("%s: empty input: expected a header line naming "
 			    "the columns", t->r.name);
 		if (odd && (memchr(t->r.line, '\n', t->r.len) != NULL ||
@@ -1358,12 +1431,14 @@ csv_next(kn_table *t)
 	int odd;
 
 again:
-	while ((n = csv_record(t, &odd, 1)) == 0)
+	while ((n = csv_record(t, &odd, 1, NULL, NULL)) == 0)
 		if (!kn_table_open_next(t))
 			return 0;
-	if (n != t->ncols)
-		kn_die("%s:%llu: expected %zu fields, found %zu", t->r.name,
-		    (unsigned long long)t->r.lineno, t->ncols, n);
+	if (n != t->ncols) {
+		kn_csvfault e = { KN_CSV_FIELDS, n, 0, t->r.lineno };
+
+		kn_csv_die(t, t->r.name, &e);
+	}
 	csv_fields(t, n);
 	if (t->skiphdr) {
 		/* A record whose fields are the column names, field by
