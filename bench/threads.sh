@@ -8,7 +8,8 @@
 # the runs of -j 1 and -j 2 alternated.
 #
 # Cases (issue: every core):
-#   freqset -q a1,a2,a3 and -q a1..a9; score -q a1,a2,a3 -k 5 and -q
+#   freqset -q a1,a2,a3 and -q a1..a9, and -q a1,a2,a3 on the table as
+#   CSV (--icsv, the tabs made commas); score -q a1,a2,a3 -k 5 and -q
 #   a1..a9 -k 5; extsort -S 256M on a byte-wise key (-k a3), two numeric
 #   keys (-k a1:n,a2:n) and a reversed numeric key (-k a4:nr);
 #   lattice-search -q a1,a2,a3,a4 with interval hierarchies, -k 5, shown
@@ -41,6 +42,7 @@ bench_uniform "$rows"
 bench_machine
 bin=$tmp/bin
 tail -n +2 "$input" > "$tmp/body" || bench_die "cannot write $tmp/body"
+tr '\t' , < "$input" > "$tmp/t.csv" || bench_die "cannot write $tmp/t.csv"
 tab=$(printf '\t')
 Q9=a1,a2,a3,a4,a5,a6,a7,a8,a9
 
@@ -67,6 +69,8 @@ pair() {
 
 pair "freqset -q a1,a2,a3" "$bin/freqset" -q a1,a2,a3 "$input"
 pair "freqset -q a1..a9" "$bin/freqset" -q $Q9 "$input"
+pair "freqset --icsv -q a1,a2,a3" "$bin/freqset" --icsv -q a1,a2,a3 \
+    "$tmp/t.csv"
 pair "score -q a1,a2,a3 -k 5" "$bin/score" -q a1,a2,a3 -k 5 "$input"
 pair "score -q a1..a9 -k 5" "$bin/score" -q $Q9 -k 5 "$input"
 nogoal=1

@@ -440,3 +440,88 @@ csvfix() {
 	printf 'a,"b c"\n1,x\n' > u.csv
 	[ "$(freqset --icsv -q 'b c' u.csv)" = "$(printf 'b c\tcount\nx\t1')" ]
 }
+
+@test "CSV read on the threads of -j (freqset, lattice-search; a file and a pipe, blocks of 16 KiB): the bytes of one thread, and each fault in a late block named as one thread names it" {
+	local seed dir odd sep eol bl n j
+	local -a in q h
+	for seed in 3 4 7 10; do
+		dir="$T/c$seed"
+		mkdir -p "$dir"
+		IFS=$'\t' read -r odd sep < <(csvgen "$seed" "$dir")
+		eol=LF bl=''
+		[ $((seed % 2)) -eq 0 ] || eol=CRLF bl=$'\r'
+		csvwrite "$seed" "$sep" "$eol" < "$dir/t.tsv" > "$dir/one.csv"
+		in=(--ifs "$sep")
+		# The records over and over (some of several lines, quotes
+		# doubled, separators in quotes), a line of no byte between,
+		# to 200 KB at least: a dozen blocks.
+		tail -n +2 "$dir/one.csv" > "$dir/body"
+		printf '%s\n' "$bl" >> "$dir/body"
+		head -n 1 "$dir/one.csv" > "$dir/t.csv"
+		for n in $(seq $((200000 / $(wc -c < "$dir/body") + 1))); do
+			cat "$dir/body"
+		done >> "$dir/t.csv"
+		q=(-q c1,c2,n,s,6)
+		h=(-H "c1=$dir/h.c1.tsv" -H "c2=$dir/h.c2.tsv" -q c1,c2 -k 2)
+		freqset "${in[@]}" -j 1 "${q[@]}" "$dir/t.csv" > "$dir/f1"
+		lattice-search "${in[@]}" -j 1 "${h[@]}" --all "$dir/t.csv" \
+		    > "$dir/l1"
+		for j in 2 3; do
+			freqset "${in[@]}" -j $j -S 8M "${q[@]}" "$dir/t.csv" |
+			    cmp - "$dir/f1"
+			freqset "${in[@]}" -j $j -S 8M "${q[@]}" - \
+			    < "$dir/t.csv" | cmp - "$dir/f1"
+			# From a pipe: the hierarchies' labels too.
+			cat "$dir/t.csv" | lattice-search "${in[@]}" -j $j \
+			    -S 8M "${h[@]}" --all - | cmp - "$dir/l1"
+		done
+	done
+
+	# The faults, each in a record after those of a table of commas
+	# and LF: named at the line one thread names, by -j 3 too, from a
+	# file and from a pipe; and a label outside c1's hierarchy, which
+	# the threads read from a pipe refuse.
+	dir=$T/c4
+	{
+		csvwrite 4 , LF < "$dir/t.tsv"
+		for n in $(seq 40); do
+			csvwrite "$n" , LF < "$dir/t.tsv" | tail -n +2
+		done
+	} > "$T/base.csv"
+	n=$(($(wc -l < "$T/base.csv") + 1))
+	q=(-q c1,c2,n)
+	h=(-H "c1=$dir/h.c1.tsv" -H "c2=$dir/h.c2.tsv" -q c1,c2 -k 2 --best)
+	for k in 0 1 2 3 4 5; do
+		cp "$T/base.csv" "$T/bad.csv"
+		case $k in
+		0) printf 'r1,a,1,2,s,m\n' ;;
+		1) printf '"r1"x,a,1,2,s,m,x\n' ;;
+		2) printf 'r1,"t\tb",1,2,s,m,x\n' ;;
+		3) printf 'r1,a,1,2,s,m,"never closed\nr2,a\n' ;;
+		4) printf 'r1,a\0b,1,2,s,m,x\n' ;;
+		5) printf 'r1,"no such, label",1,2,s,m,x\n' ;;
+		esac >> "$T/bad.csv"
+		printf 'r2,a,1,2,s,m,x\n' >> "$T/bad.csv"
+		if [ $k -eq 5 ]; then
+			run lattice-search --icsv -j 1 "${h[@]}" - < "$T/bad.csv"
+		else
+			run freqset --icsv -j 1 "${q[@]}" - < "$T/bad.csv"
+		fi
+		[ "$status" -eq 2 ]
+		[[ $output == *": stdin:$n: "* ]]
+		one=$output
+		if [ $k -eq 5 ]; then
+			run bash -c 'cat "$1" | lattice-search --icsv -j 3 -S 8M \
+			    "${@:2}" -' _ "$T/bad.csv" "${h[@]}"
+		else
+			run bash -c 'cat "$1" | freqset --icsv -j 3 -S 8M \
+			    "${@:2}" -' _ "$T/bad.csv" "${q[@]}"
+		fi
+		[ "$status" -eq 2 ]
+		[ "$output" = "$one" ]
+		[ $k -eq 5 ] && continue
+		run freqset --icsv -j 3 -S 8M "${q[@]}" "$T/bad.csv"
+		[ "$status" -eq 2 ]
+		[ "$output" = "${one/stdin/$T/bad.csv}" ]
+	done
+}
