@@ -446,6 +446,11 @@ kn_table_block(kn_table *t, kn_block *b, size_t want)
 		b->cap = 0;
 		b->borrowed = 0;
 	}
+	if (b->rawcap > 4 * (want + 4096)) {
+		free(b->raw);
+		b->raw = NULL;
+		b->rawcap = 0;
+	}
 	if (t->csv)
 		return csv_block(t, b, want);
 	if (block_swap(t, b, want))
@@ -553,6 +558,15 @@ csv_row(const kn_table *t, kn_block *b, kn_str *f)
 	}
 	foff = b->foff;
 	fend = foff + b->nfoff;
+	if (b->keep && b->pos == 0 && b->ln == 0 && b->len > 0) {
+		/* The bytes as read, for kn_block_rewind. */
+		if (b->rawcap < b->len) {
+			free(b->raw);
+			b->rawcap = b->cap > b->len ? b->cap : b->len;
+			b->raw = kn_alloc(b->rawcap);
+		}
+		memcpy(b->raw, b->buf, b->len);
+	}
 	do {
 		if (b->pos >= b->len || b->bad)
 			return 0;
@@ -637,6 +651,35 @@ kn_block_row(const kn_table *t, kn_block *b, kn_str *f)
 }
 
 void
+kn_block_rewind(const kn_table *t, kn_block *b, size_t in, uint64_t at,
+    size_t good)
+{
+	const char *p, *e, *nl;
+	size_t i;
+
+	if (t->csv) {
+		if (!b->keep || b->raw == NULL)
+			kn_die("internal error: a CSV block taken again without "
+			    "its bytes kept");
+		memcpy(b->buf + in, b->raw + in, b->pos - in);
+		b->ln = 0;
+		for (p = b->raw, e = p + in; (nl = memchr(p, '\n',
+		    (size_t)(e - p))) != NULL; p = nl + 1)
+			b->ln++;
+	} else {
+		for (i = in; i < good; i++)
+			if (b->buf[i] == '\0')
+				b->buf[i] = '\n';
+		if (b->bad)
+			b->buf[b->bad_off + b->bad_len] = '\n';
+	}
+	b->pos = in;
+	b->at = at;
+	b->bad = 0;
+	b->fault.kind = 0;
+}
+
+void
 kn_block_fail(const kn_table *t, const kn_block *b)
 {
 	if (t->csv)
@@ -652,5 +695,6 @@ kn_block_free(kn_block *b)
 		free(b->buf);
 	free(b->name);
 	free(b->foff);
+	free(b->raw);
 	memset(b, 0, sizeof(*b));
 }

@@ -816,6 +816,12 @@ typedef struct {
 	size_t *foff, nfoff;
 	kn_csvfault fault;
 	size_t maxline;		/* the reader's bound of a record */
+	/* set by the caller: its rows may be taken again
+	 * (kn_block_rewind), for which CSV keeps raw, the block's bytes
+	 * as read (raw is then as large as buf) */
+	int keep;
+	char *raw;
+	size_t rawcap;
 } kn_block;
 
 /* Dies for fault e of a record of t in file name, as kn_table_next. */
@@ -865,6 +871,12 @@ int kn_table_block(kn_table *t, kn_block *b, size_t want);
  * a bad line (b->bad set).  Touches only b and f: a thread of its own
  * may call it. */
 int kn_block_row(const kn_table *t, kn_block *b, kn_str *f);
+/* Makes the rows of b from byte in on (the at-th row's, at rows before
+ * it) to be taken again by kn_block_row: those taken up to byte good,
+ * and the bad one if b is bad, as they were read (b->keep must be set
+ * for CSV, whose records are decoded in place). */
+void kn_block_rewind(const kn_table *t, kn_block *b, size_t in,
+    uint64_t at, size_t good);
 /* Dies at b's bad line with the message of kn_table_next. */
 void kn_block_fail(const kn_table *t, const kn_block *b)
     __attribute__((noreturn));

@@ -9,7 +9,8 @@
  * of these codes for rothko.c, the numbers as keys (numkey.c).  Below
  * mondrian.c, which prepares the codes (mond_prepare) and cuts them.
  *
- * With -j (TSV), block.c's blocks of lines are coded on threads
+ * With -j (TSV, or CSV that kn_table_blocks allows), block.c's blocks
+ * of whole rows are coded on threads
  * (mload_par): each thread parses its block's rows into their records,
  * in place in memory, out of core into the block's own (its size then
  * bounded by the budget) that the main thread copies to the spool's
@@ -960,7 +961,12 @@ ooc_block(const struct part *pt, const kn_table *t, size_t nb, size_t other)
 			rowb += sizeof(int64_t) + 1;
 	if (other >= ooc_reserve(pt))
 		return 0;
+	/* A CSV block's bytes as read are kept beside it (b->keep). */
+	if (t->csv)
+		minrow *= 2;
 	want = (ooc_reserve(pt) - other) / nb / (minrow + rowb) * minrow;
+	if (t->csv)
+		want /= 2;
 	if (want < 4096)
 		return 0;
 	return want < MLOAD_BLOCK ? want : MLOAD_BLOCK;
@@ -1381,15 +1387,8 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 	}
 	if (!redo)
 		return;
-	/* The lines taken from in on are whole again. */
-	for (i = in; i < jb->good; i++)
-		if (b->buf[i] == '\0')
-			b->buf[i] = '\n';
-	if (b->bad)
-		b->buf[b->bad_off + b->bad_len] = '\n';
-	b->pos = in;
-	b->at = at;
-	b->bad = 0;
+	/* The rows taken from in on are as read again. */
+	kn_block_rewind(mp->t, b, in, at, jb->good);
 	tc = *mp->t;
 	tc.f = f;
 	tc.r.name = b->name;
@@ -1398,7 +1397,7 @@ mload_finish(struct mlpar *mp, struct mljob *jb, kn_str *f,
 			skip--;
 			continue;
 		}
-		tc.r.lineno = b->line0 + b->at - 1;
+		tc.r.lineno = b->lineno;
 		if (pt->ooc)
 			chunk_row(pt, &tc, mp->scol, mp->tcol);
 		else
@@ -1483,8 +1482,8 @@ ml_dying(void *arg)
 }
 
 /*
- * Reads TSV table t into records in memory on nt threads: the main
- * thread reads blocks of lines (block.c's kn_table_block), the threads
+ * Reads table t into records on nt threads: the main thread reads
+ * blocks of whole rows (block.c's kn_table_block), the threads
  * code their rows in place, and the main thread takes the blocks back
  * in order to number their values.  The records grow as one thread
  * grows them, once the blocks in hand are done.  0 if the threads could
@@ -1531,6 +1530,7 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	}
 	jobs = kn_zalloc(mp.nb * sizeof(*jobs));
 	for (i = 0; i < mp.nb; i++) {
+		jobs[i].b.keep = 1;
 		jobs[i].raw = kn_zalloc((pt->nkd + 1) * sizeof(int64_t *));
 		jobs[i].rsc = kn_zalloc((pt->nkd + 1) * sizeof(int8_t *));
 		jobs[i].ld = kn_zalloc((pt->nqi + 2) * sizeof(kn_dict));
@@ -1544,7 +1544,7 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
 	rd = (struct mlread){ &mp, pt, t, jobs, 0, 0, 1 << 16, 0, 0, f, map,
 	    mapcap };
-	want = MLOAD_BLOCK;
+	want = t->csv ? MLOAD_BLOCK / 2 : MLOAD_BLOCK;
 	if (pt->ooc) {
 		want = ooc_block(pt, t, mp.nb, 0);
 		rd.cap = MOND_CHUNK;
@@ -1642,7 +1642,7 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 {
 	size_t cap = 1 << 16, rawcap = 0;
 
-	if (pt->jobs > 1 && !t->csv && (!pt->ooc ||
+	if (pt->jobs > 1 && kn_table_blocks(t) && (!pt->ooc ||
 	    ooc_block(pt, t, 2 * (size_t)pt->jobs + 1, 0) > 0) &&
 	    mload_par(pt, t, scol, tcol, pt->jobs)) {
 		if (pt->ooc)

@@ -1265,7 +1265,8 @@ pass2_commit(void *ctx, const char **rec)
 
 /*
  * The second pass: the rest of t generalized and written, on the
- * threads of -j when the recoding can label rows there (TSV input, not
+ * threads of -j when the recoding can label rows there (input read in
+ * blocks, kn_table_blocks; not
  * --classes, whose counts every row checks); returns the rows written.
  */
 static uint64_t
@@ -1275,7 +1276,8 @@ pass2_run(struct pass2 *p, kn_table *t, int jobs)
 	uint64_t written = 0;
 	int64_t n = -1;
 
-	if (jobs > 1 && !t->csv && p->rc->tlabel != NULL && !cl.known) {
+	if (jobs > 1 && kn_table_blocks(t) && p->rc->tlabel != NULL &&
+	    !cl.known) {
 		memset(&ops, 0, sizeof(ops));
 		ops.ctx = p;
 		ops.tnew = pass2_tnew;

@@ -2,7 +2,7 @@
  * rowpar.c: the rows of a table done on the threads of -j, their
  * outputs written in the order of the input, byte for byte as one
  * thread writes them (recode's second pass; kanon(7), -j).  The main
- * thread reads blocks of whole lines (block.c's kn_table_block), the
+ * thread reads blocks of whole rows (block.c's kn_table_block), the
  * threads do their rows into outputs of their own, and the main thread
  * takes each block back in turn: the records its rows left, in order,
  * then its output.  A row a thread could not do, and the rest of its
@@ -164,7 +164,7 @@ rowpar_finish(struct rowpar *rp, struct rpjob *j, FILE *fp,
 	const char *p, *e;
 	uint64_t off[3], r = 0, at;
 	int64_t written;
-	size_t outn, in, i;
+	size_t outn, in;
 	int redo;
 	kn_table tc;
 
@@ -194,20 +194,13 @@ rowpar_finish(struct rowpar *rp, struct rpjob *j, FILE *fp,
 	    ferror(fp)))
 		kn_die_sys("%s: write error", outname);
 	if (redo) {
-		/* The lines taken from in on are whole again. */
-		for (i = in; i < j->good; i++)
-			if (b->buf[i] == '\0')
-				b->buf[i] = '\n';
-		if (b->bad)
-			b->buf[b->bad_off + b->bad_len] = '\n';
-		b->pos = in;
-		b->at = at;
-		b->bad = 0;
+		/* The rows taken from in on are as read again. */
+		kn_block_rewind(rp->t, b, in, at, j->good);
 		tc = *rp->t;
 		tc.f = f;
 		tc.r.name = b->name;
 		while (kn_block_row(rp->t, b, f)) {
-			tc.r.lineno = b->line0 + b->at - 1;
+			tc.r.lineno = b->lineno;
 			tc.rows = j->row0 + b->at;
 			written += ops->serial(ops->ctx, &tc);
 		}
@@ -258,12 +251,15 @@ rowpar_run(kn_table *t, const struct rowpar_ops *ops, int nt, size_t limit,
 	rp.q = kn_zalloc(rp.nb * sizeof(*rp.q));
 	order = kn_zalloc(rp.nb * sizeof(*order));
 	spare = kn_zalloc(rp.nb * sizeof(*spare));
-	for (i = 0; i < rp.nb; i++)
+	for (i = 0; i < rp.nb; i++) {
+		jobs[i].b.keep = 1;
 		spare[nspare++] = &jobs[i];
+	}
 	f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
 	/* A block's lines, its output and its records within a third of
-	 * the share each. */
-	want = limit / 3 / rp.nb;
+	 * the share each; a CSV block's lines and their bytes as read
+	 * (kept to be taken again) within the lines' third. */
+	want = limit / 3 / rp.nb / (t->csv ? 2 : 1);
 	if (want < ((size_t)16 << 10))
 		want = (size_t)16 << 10;
 	if (want > ((size_t)1 << 20))

@@ -508,3 +508,31 @@ CASES
 		[ "$(wc -l < "$T/rm")" -gt 1000 ]
 	done
 }
+
+@test "-j with CSV (--csv: quoted fields, a record of two lines, CRLF): the rows read and coded on threads give the bytes of -j 1 in memory and out of core, and a value refused in the middle is named at its line" {
+	gendata -n 60000 --seed 11 agrawal > "$T/t"
+	awk -v n=45001 'NR == n { $0 = "1\t2\txx\t4\t5\t6\t7\t8\t9" } { print }' \
+	    "$T/t" > "$T/bad"
+	for f in t bad; do
+		awk -F'\t' -v OFS=, 'NR > 1 && NR % 5 == 0 { $3 = "\"" $3 "\"" }
+		    NR == 10 { $9 = "\"" $9 "\nx\"" }
+		    { $1 = $1; printf "%s\r\n", $0 }' "$T/$f" > "$T/$f.csv"
+	done
+	for S in "" "-S 4M"; do
+		for j in 1 3; do
+			# shellcheck disable=SC2086
+			partition --csv -j $j $S -q age,zipcode,car,salary -k 20 \
+			    -r "$T/r.$j" "$T/t.csv" > "$T/p.$j"
+		done
+		cmp "$T/p.1" "$T/p.3"
+		cmp "$T/r.1" "$T/r.3"
+		[ "$(wc -l < "$T/r.1")" -gt 100 ]
+		for j in 1 3; do
+			# shellcheck disable=SC2086
+			run partition --csv -j $j $S -q age,zipcode -k 20 \
+			    -r "$T/rb" - < "$T/bad.csv"
+			[ "$status" -eq 2 ]
+			[[ $output == "partition: stdin:45002: column 'age': 'xx' "* ]]
+		done
+	done
+}

@@ -138,6 +138,48 @@ middle() {
 	EOF_
 }
 
+# tocsv: the TSV table on stdin as CSV with CRLF line ends: commas, the
+# third field of every fifth row in quotes, and the ninth of line 10 a
+# value of two lines (every line after it one further on).
+tocsv() {
+	awk -F'\t' -v OFS=, 'NR > 1 && NR % 5 == 0 { $3 = "\"" $3 "\"" }
+	    NR == 10 { $9 = "\"" $9 "\nx\"" } { $1 = $1; printf "%s\r\n", $0 }'
+}
+
+@test "-j with CSV (--csv: quoted fields, a record of two lines, CRLF): the bytes of one thread, and the first bad row in the middle named at its line, in one pass and two, with regions" {
+	gendata -n 50000 --seed 5 agrawal > "$T/t"
+	tocsv < "$T/t" > "$T/t.csv"
+	middle "$T/t" 30001 "1	2	3" | tocsv > "$T/ragged.csv"
+	middle "$T/t" 20001 "$(sed -n 20001p "$T/t" | awk -F'\t' -v OFS='\t' \
+	    '{ $3 = "old"; print }')" | tocsv > "$T/nan.csv"
+	partition -q age,zipcode -k 5 -r "$T/r" "$T/t" > "$T/p"
+	tocsv < "$T/p" > "$T/p.csv"
+	awk -v n=20001 'NR == n { print; print; next } { print }' "$T/p" |
+	    tocsv > "$T/dup.csv"
+	while IFS='|' read -r file node args want; do
+		# shellcheck disable=SC2046,SC2086
+		same_jobs --csv $(hs "$node") $args "$T/$file" || return 1
+		if [ -z "$want" ]; then
+			[ "$(cat "$T/st.1")" = 0 ]
+			continue
+		fi
+		[ "$(cat "$T/st.1")" = 2 ]
+		grep -q -- "$want" "$T/err.1" || { cat "$T/err.1"; return 1; }
+	done <<-EOF_
+	t.csv|age=1,car=0|-k 3|
+	t.csv|age=1|-k 1 -S 8M|
+	ragged.csv|age=1|-k 1|:30002: expected 9 fields, found 3
+	ragged.csv|age=1|-k 3 -S 8M|:30002: expected 9 fields, found 3
+	nan.csv|age=1,car=0|-k 1|:20002: column 'age': 'old': value is not a number
+	nan.csv|age=1,car=0|-k 2 -S 8M|:20002: column 'age': 'old'
+	EOF_
+	same_jobs --csv -r "$T/r" -k 2 "$T/p.csv" || return 1
+	[ "$(cat "$T/st.1")" = 0 ]
+	same_jobs --csv -r "$T/r" -S 8M "$T/dup.csv" || return 1
+	[ "$(cat "$T/st.1")" = 2 ]
+	grep -q -- "but $T/dup.csv has more rows of it" "$T/err.1"
+}
+
 @test "-j: from a pipe, one pass and two (spooled)" {
 	gendata -n 40000 --seed 6 agrawal > "$T/t"
 	mkdir "$T/tmp"
