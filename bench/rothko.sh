@@ -317,8 +317,10 @@ table() {
 cellopts() {
 	case $1 in
 	k) cell "$3" -q $QA -k "${2#k=}" ;;
+	# Diversity alone, as the paper's figure: -k 1, since partition
+	# implies no requirement.
 	l) cell "$3" -q salary,commission,age,elevel,car,hvalue,hyears,loan \
-	    -s zipcode --diversity recursive -c 1 -l "${2#l=}" ;;
+	    -k 1 -s zipcode --diversity recursive -c 1 -l "${2#l=}" ;;
 	v)
 		case $2 in
 		v=1.1e9) v=1100000000 ;;
@@ -326,7 +328,7 @@ cellopts() {
 		v=1.3e9) v=1300000000 ;;
 		esac
 		cell "$3" -q commission,age,elevel,car,zipcode,hvalue,hyears,loan \
-		    -s salary --variance "$v" ;;
+		    -k 1 -s salary --variance "$v" ;;
 	esac
 }
 
