@@ -478,7 +478,10 @@ block_swap(kn_table *t, kn_block *b, size_t want)
 int
 kn_table_blocks(const kn_table *t)
 {
-	return !t->csv || (kn_csv.ifslen == 1 && !t->skiphdr);
+	/* Headerless, the lines of no byte before the first record would
+	 * all be copied to the first block. */
+	return !t->csv || (kn_csv.ifslen == 1 && !t->skiphdr &&
+	    !t->headerless);
 }
 
 /* Where csv_put puts the lines of a record read by kn_csv_take: after
