@@ -327,6 +327,22 @@ csv_rows(kn_table *t, uint64_t recs)
 		kn_progress(t->rows, t->r.bytes);
 }
 
+/* Copies the reader's next n bytes, lines whole lines, to block b. */
+static void
+bulk_take(kn_table *t, kn_block *b, size_t n, uint64_t lines, size_t want)
+{
+	kn_reader *r = &t->r;
+
+	if (b->len == 0)
+		block_start(b, r->name, r->lineno + 1);
+	block_room(b, n, want);
+	memcpy(b->buf + b->len, r->buf + r->beg, n);
+	b->len += n;
+	r->beg += n;
+	r->bytes += n;
+	r->lineno += lines;
+}
+
 /*
  * kn_table_block's lines that need no look of their own, taken at once:
  * the whole lines in the reader's buffer, up to the room left in b,
@@ -352,14 +368,7 @@ block_bulk(kn_table *t, kn_block *b, size_t want)
 		if ((n = csv_cut(p, n, (unsigned char)kn_csv.ifs[0], &lines,
 		    &recs)) == 0)
 			return 0;
-		if (b->len == 0)
-			block_start(b, r->name, r->lineno + 1);
-		block_room(b, n, want);
-		memcpy(b->buf + b->len, p, n);
-		b->len += n;
-		r->beg += n;
-		r->bytes += n;
-		r->lineno += lines;
+		bulk_take(t, b, n, lines, want);
 		csv_rows(t, recs);
 		return 1;
 	}
@@ -377,14 +386,7 @@ block_bulk(kn_table *t, kn_block *b, size_t want)
 		lines = 0x10000 - (t->rows & 0xffff);
 		n = line_ends(p, n, lines);
 	}
-	if (b->len == 0)
-		block_start(b, r->name, r->lineno + 1);
-	block_room(b, n, want);
-	memcpy(b->buf + b->len, p, n);
-	b->len += n;
-	r->beg += n;
-	r->bytes += n;
-	r->lineno += lines;
+	bulk_take(t, b, n, lines, want);
 	t->rows += lines;
 	if ((t->rows & 0xffff) == 0)
 		kn_progress(t->rows, r->bytes);

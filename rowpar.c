@@ -257,9 +257,8 @@ rowpar_run(kn_table *t, const struct rowpar_ops *ops, int nt, size_t limit,
 	}
 	f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
 	/* A block's lines, its output and its records within a third of
-	 * the share each; a CSV block's lines and their bytes as read
-	 * (kept to be taken again) within the lines' third. */
-	want = limit / 3 / rp.nb / (t->csv ? 2 : 1);
+	 * the share each (TSV: the callers read CSV on one thread). */
+	want = limit / 3 / rp.nb;
 	if (want < ((size_t)16 << 10))
 		want = (size_t)16 << 10;
 	if (want > ((size_t)1 << 20))
