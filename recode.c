@@ -1276,7 +1276,8 @@ pass2_run(struct pass2 *p, kn_table *t, int jobs)
 	uint64_t written = 0;
 	int64_t n = -1;
 
-	if (jobs > 1 && !t->csv && p->rc->tlabel != NULL && !cl.known) {
+	if (jobs > 1 && kn_table_blocks(t) && p->rc->tlabel != NULL &&
+	    !cl.known) {
 		memset(&ops, 0, sizeof(ops));
 		ops.ctx = p;
 		ops.tnew = pass2_tnew;

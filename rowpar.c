@@ -7,7 +7,9 @@
  * takes each block back in turn: the records its rows left, in order,
  * then its output.  A row a thread could not do, and the rest of its
  * block, is done again on the main thread as one thread does it, so
- * that the first bad row is reported as one thread reports it.
+ * that the first bad row is reported as one thread reports it; when the
+ * reading itself dies (rowpar_dying), the blocks in hand are written
+ * first, and the whole rows read into the next.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -149,6 +151,30 @@ rowpar_work(void *arg)
 	}
 }
 
+/* The rest of block j's rows done on the main thread as one thread does
+ * them, its first bad row reported as kn_table_next reports it; returns
+ * the rows written. */
+static int64_t
+rowpar_serial(struct rowpar *rp, struct rpjob *j, kn_str *f)
+{
+	const struct rowpar_ops *ops = rp->ops;
+	kn_block *b = &j->b;
+	int64_t written = 0;
+	kn_table tc;
+
+	tc = *rp->t;
+	tc.f = f;
+	tc.r.name = b->name;
+	while (kn_block_row(rp->t, b, f)) {
+		tc.r.lineno = b->lineno;
+		tc.rows = j->row0 + b->at;
+		written += ops->serial(ops->ctx, &tc);
+	}
+	if (b->bad)
+		kn_block_fail(rp->t, b);
+	return written;
+}
+
 /*
  * On the main thread: waits for block j, applies its rows' records in
  * order and writes its output to fp; from the first row the thread
@@ -166,7 +192,6 @@ rowpar_finish(struct rowpar *rp, struct rpjob *j, FILE *fp,
 	int64_t written;
 	size_t outn, in;
 	int redo;
-	kn_table tc;
 
 	pthread_mutex_lock(&rp->mu);
 	while (!j->done)
@@ -196,18 +221,51 @@ rowpar_finish(struct rowpar *rp, struct rpjob *j, FILE *fp,
 	if (redo) {
 		/* The rows taken from in on are as read again. */
 		kn_block_rewind(rp->t, b, in, at, j->good);
-		tc = *rp->t;
-		tc.f = f;
-		tc.r.name = b->name;
-		while (kn_block_row(rp->t, b, f)) {
-			tc.r.lineno = b->lineno;
-			tc.rows = j->row0 + b->at;
-			written += ops->serial(ops->ctx, &tc);
-		}
-		if (b->bad)
-			kn_block_fail(rp->t, b);
+		written += rowpar_serial(rp, j, f);
 	}
 	return written;
+}
+
+/* The main thread's blocks in hand, in the order read: order[wh] on,
+ * nin of them, and fill, the one being read. */
+struct rpread {
+	struct rowpar *rp;
+	struct rpjob **order, *fill;
+	size_t wh, nin;
+	FILE *fp;
+	const char *outname;
+	kn_str *f;
+	int64_t written;
+};
+
+/* The oldest block in hand written (rowpar_finish); returns it. */
+static struct rpjob *
+rowpar_next(struct rpread *rd)
+{
+	struct rpjob *j = rd->order[rd->wh];
+
+	rd->wh = (rd->wh + 1) % rd->rp->nb;
+	rd->nin--;
+	rd->written += rowpar_finish(rd->rp, j, rd->fp, rd->outname, rd->f);
+	return j;
+}
+
+/*
+ * The hook of the main thread when the reading dies (kn_die_defer: a
+ * line too long, a NUL byte in a line the buffer did not hold, a CSV
+ * quote never closed): the blocks in hand written in order, then the
+ * whole rows read into the one being filled, so that the output and the
+ * first bad row are those of one thread.
+ */
+static void
+rowpar_dying(void *arg)
+{
+	struct rpread *rd = arg;
+
+	while (rd->nin > 0)
+		rowpar_next(rd);
+	if (rd->fill != NULL && rd->fill->b.len > 0)
+		rowpar_serial(rd->rp, rd->fill, rd->f);
 }
 
 int64_t
@@ -216,11 +274,10 @@ rowpar_run(kn_table *t, const struct rowpar_ops *ops, int nt, size_t limit,
 {
 	struct rowpar rp;
 	struct rpworker w[64];
-	struct rpjob *jobs, **order, **spare;
+	struct rpjob *jobs, **spare;
+	struct rpread rd;
 	pthread_t th[64];
-	kn_str *f;
-	size_t want, nspare = 0, wh = 0, nin = 0, i;
-	int64_t written = 0;
+	size_t want, nspare = 0, i;
 	int started, k, got;
 
 	if (nt > 64)
@@ -249,16 +306,21 @@ rowpar_run(kn_table *t, const struct rowpar_ops *ops, int nt, size_t limit,
 	rp.nb = 2 * (size_t)nt + 1;
 	jobs = kn_zalloc(rp.nb * sizeof(*jobs));
 	rp.q = kn_zalloc(rp.nb * sizeof(*rp.q));
-	order = kn_zalloc(rp.nb * sizeof(*order));
+	memset(&rd, 0, sizeof(rd));
+	rd.rp = &rp;
+	rd.order = kn_zalloc(rp.nb * sizeof(*rd.order));
+	rd.fp = fp;
+	rd.outname = outname;
+	rd.f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
 	spare = kn_zalloc(rp.nb * sizeof(*spare));
 	for (i = 0; i < rp.nb; i++) {
 		jobs[i].b.keep = 1;
 		spare[nspare++] = &jobs[i];
 	}
-	f = kn_alloc((t->ncols + 1) * sizeof(kn_str));
 	/* A block's lines, its output and its records within a third of
-	 * the share each (TSV: the callers read CSV on one thread). */
-	want = limit / 3 / rp.nb;
+	 * the share each; a CSV block's lines and their bytes as read
+	 * (kept to be taken again) within the lines' third. */
+	want = limit / 3 / rp.nb / (t->csv ? 2 : 1);
 	if (want < ((size_t)16 << 10))
 		want = (size_t)16 << 10;
 	if (want > ((size_t)1 << 20))
@@ -272,19 +334,14 @@ rowpar_run(kn_table *t, const struct rowpar_ops *ops, int nt, size_t limit,
 		free(w[k].f);
 	}
 	if (started == 0) {
-		written = -1;
+		rd.written = -1;
 		goto out;
 	}
 	for (;;) {
 		struct rpjob *j;
 
-		if (nspare == 0) {
-			j = order[wh];
-			wh = (wh + 1) % rp.nb;
-			nin--;
-			written += rowpar_finish(&rp, j, fp, outname, f);
-			spare[nspare++] = j;
-		}
+		if (nspare == 0)
+			spare[nspare++] = rowpar_next(&rd);
 		j = spare[--nspare];
 		/* Buffers grown by a long line are given back. */
 		if (j->out.cap > 8 * (want + 4096)) {
@@ -296,33 +353,28 @@ rowpar_run(kn_table *t, const struct rowpar_ops *ops, int nt, size_t limit,
 			memset(&j->rec, 0, sizeof(j->rec));
 		}
 		j->row0 = t->rows;
-		if ((got = kn_table_block(t, &j->b, want)) == 0) {
+		rd.fill = j;
+		kn_die_defer(rowpar_dying, &rd);
+		got = kn_table_block(t, &j->b, want);
+		kn_die_defer(NULL, NULL);
+		rd.fill = NULL;
+		if (got == 0) {
 			spare[nspare++] = j;
 			break;
 		}
 		j->done = 0;
-		order[(wh + nin++) % rp.nb] = j;
+		rd.order[(rd.wh + rd.nin++) % rp.nb] = j;
 		pthread_mutex_lock(&rp.mu);
 		rp.q[(rp.qh + rp.nq++) % rp.nb] = j;
 		pthread_cond_signal(&rp.more);
 		pthread_mutex_unlock(&rp.mu);
 		/* A line lent by the reader: nothing is read until it is
 		 * written. */
-		while (got == 2 && nin > 0) {
-			j = order[wh];
-			wh = (wh + 1) % rp.nb;
-			nin--;
-			written += rowpar_finish(&rp, j, fp, outname, f);
-			spare[nspare++] = j;
-		}
+		while (got == 2 && rd.nin > 0)
+			spare[nspare++] = rowpar_next(&rd);
 	}
-	while (nin > 0) {
-		struct rpjob *j = order[wh];
-
-		wh = (wh + 1) % rp.nb;
-		nin--;
-		written += rowpar_finish(&rp, j, fp, outname, f);
-	}
+	while (rd.nin > 0)
+		rowpar_next(&rd);
 	pthread_mutex_lock(&rp.mu);
 	rp.end = 1;
 	pthread_cond_broadcast(&rp.more);
@@ -340,11 +392,11 @@ out:
 	}
 	free(jobs);
 	free(rp.q);
-	free(order);
+	free(rd.order);
 	free(spare);
-	free(f);
+	free(rd.f);
 	pthread_mutex_destroy(&rp.mu);
-	pthread_cond_destroy(&rp.more);
 	pthread_cond_destroy(&rp.done);
-	return written;
+	pthread_cond_destroy(&rp.more);
+	return rd.written;
 }

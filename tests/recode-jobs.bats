@@ -156,6 +156,13 @@ tocsv() {
 	tocsv < "$T/p" > "$T/p.csv"
 	awk -v n=20001 'NR == n { print; print; next } { print }' "$T/p" |
 	    tocsv > "$T/dup.csv"
+	# A quote never closed in the last record: the reading thread dies
+	# of it, after the blocks in hand are written (and their bad row
+	# named).
+	{ cat "$T/t.csv"; printf '1,"2\r\n3\r\n'; } > "$T/open.csv"
+	{ middle "$T/t" 49951 "$(sed -n 49951p "$T/t" | awk -F'\t' \
+	    -v OFS='\t' '{ $3 = "old"; print }')" | tocsv
+	    printf '1,"2\r\n'; } > "$T/badopen.csv"
 	while IFS='|' read -r file node args want; do
 		# shellcheck disable=SC2046,SC2086
 		same_jobs --csv $(hs "$node") $args "$T/$file" || return 1
@@ -172,6 +179,9 @@ tocsv() {
 	ragged.csv|age=1|-k 3 -S 8M|:30002: expected 9 fields, found 3
 	nan.csv|age=1,car=0|-k 1|:20002: column 'age': 'old': value is not a number
 	nan.csv|age=1,car=0|-k 2 -S 8M|:20002: column 'age': 'old'
+	open.csv|age=1|-k 1 -S 8M|:50003: field 2: the quote that opens it is never closed
+	open.csv|age=1|-k 1|:50003: field 2: the quote that opens it is never closed
+	badopen.csv|age=1|-k 1 -S 8M|:49952: column 'age': 'old'
 	EOF_
 	same_jobs --csv -r "$T/r" -k 2 "$T/p.csv" || return 1
 	[ "$(cat "$T/st.1")" = 0 ]
