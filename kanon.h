@@ -550,6 +550,9 @@ typedef struct {
 	size_t maxline;		/* kn_line_max when opened */
 	char fsep;		/* the field separator, for naming the field
 				 * of a NUL byte ('\t'; ';' in ARX's files) */
+	int quoted;		/* CSV: a NUL byte is the decoder's to name,
+				 * at the field the quotes tell, wherever
+				 * the buffer's end falls */
 	kn_tee *tee;		/* NULL, or where each read is copied */
 } kn_reader;
 

@@ -160,10 +160,12 @@ long_line(const kn_reader *r)
 
 	size_fmt(lim, sizeof(lim), r->maxline);
 	size_fmt(dflt, sizeof(dflt), KN_LINE_MAX);
-	kn_die("%s:%llu: line longer than %s bytes, the limit: not a "
+	kn_die("%s:%llu: line longer than %s bytes, the limit%s: not a "
 	    "table? (a line may hold %s bytes, or as many as -S if that is "
 	    "more: raise -S for longer lines)", r->name,
-	    (unsigned long long)r->lineno + 1, lim, dflt);
+	    (unsigned long long)r->lineno + 1, lim,
+	    memchr(r->buf + r->beg, '\0', r->end - r->beg) != NULL ?
+	    ", and holding a NUL byte" : "", dflt);
 }
 
 /* Moves the data kept in buf[beg, end) to the buffer's start. */
@@ -275,15 +277,16 @@ cr_die(const kn_reader *r)
 
 /* Looks at the part of a line read so far, from byte from on, before
  * more is read: a NUL byte is an error at once (a file of NUL bytes has
- * no line end), and so is a CR followed by anything but LF in the first
- * line. */
+ * no line end; in CSV the decoder's, its field told by the quotes, and
+ * such a file a line too long), and so is a CR followed by anything but
+ * LF in the first line. */
 static void
 partial_check(const kn_reader *r, size_t from)
 {
 	const char *p = r->buf + r->beg, *z;
 	size_t n = r->end - r->beg, cr = from > 0 ? from - 1 : 0;
 
-	if ((z = memchr(p + from, '\0', n - from)) != NULL)
+	if (!r->quoted && (z = memchr(p + from, '\0', n - from)) != NULL)
 		nul_die(r, p, z, r->lineno + 1);
 	if (r->lineno == 0 && !r->crrow && n > cr + 1 &&
 	    memchr(p + cr, '\r', n - 1 - cr) != NULL)
@@ -1184,7 +1187,7 @@ kn_table_open_next(kn_table *t)
 	t->r.crrow = t->headerless;
 	if (t->csv) {
 		t->r.keepcr = 1;	/* a CR in a quoted field is a value's */
-		t->r.fsep = kn_csv.ifs[0];
+		t->r.quoted = 1;
 		t->recmore = 0;
 	}
 	if (t->headerless)

@@ -525,3 +525,33 @@ csvfix() {
 		[ "$output" = "${one/stdin/$T/bad.csv}" ]
 	done
 }
+
+@test "CSV: a NUL byte in a line across the reader's 1 MiB buffer is named at the field the quotes tell, as in a line the buffer held, by -j 1 and -j 2; a file of NUL bytes is a line too long, holding a NUL" {
+	local at want
+	for at in 10 11 5; do
+		# Rows to just below 1 MiB, then one to end at 1 MiB - $at:
+		# the bad line's NUL (its tenth byte) before the buffer's
+		# end, or after it.
+		{
+			echo c0,c1,c2
+			awk 'BEGIN { for (i = 0; i < 40000; i++)
+			    printf "%d,\"%d,%d\",%d\n", i % 100, i % 7, i % 3, i }'
+		} > "$T/t.csv"
+		n=$((1048576 - at - $(wc -c < "$T/t.csv") - 1))
+		printf '1,"2,3",%s\n' "$(printf '%*s' $((n - 8)) '' |
+		    tr ' ' 9)" >> "$T/t.csv"
+		[ "$(wc -c < "$T/t.csv")" -eq $((1048576 - at)) ]
+		printf '7,"1,2",3\0004\n' >> "$T/t.csv"
+		awk 'BEGIN { for (i = 0; i < 9000; i++) print "1,2,3" }' \
+		    >> "$T/t.csv"
+		want="freqset: $T/t.csv:40003: field 3: NUL byte in input"
+		for j in 1 2; do
+			run freqset --icsv -j $j -q c0,c1 "$T/t.csv"
+			[ "$status" -eq 2 ]
+			[ "$output" = "$want" ] || { echo "$at -j $j: $output"; return 1; }
+		done
+	done
+	run bash -c 'head -c 70M /dev/zero | freqset --icsv -q a'
+	[ "$status" -eq 2 ]
+	[[ $output == "freqset: stdin:1: line longer than 64M bytes, the limit, and holding a NUL byte: not a table?"* ]]
+}
