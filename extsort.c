@@ -573,7 +573,7 @@ pblk_rows(struct tfill *p, struct pblk *x, kn_str *f)
 	kn_block *b = &x->b;
 	char *arena = v->arena, *q;
 	rec *r = v->r + x->roff;
-	size_t a = x->aoff, at, len, i, nk = v->nkey;
+	size_t a = x->aoff, at, len, i, c, nk = v->nkey;
 	uint32_t *k;
 
 	for (;;) {
@@ -586,10 +586,22 @@ pblk_rows(struct tfill *p, struct pblk *x, kn_str *f)
 		a += (8 - (a & 7)) & 7;
 		k = (uint32_t *)(void *)(arena + a);
 		q = arena + a + 8 * nk;
-		memcpy(q, b->buf + at, len + 1);	/* and its NUL */
+		if (p->t->csv) {
+			/* The record decoded, its fields joined by tabs
+			 * (kn_table_join): no longer than its bytes read,
+			 * which pblk_place gave room for. */
+			for (len = 0, c = 0; c < p->t->ncols; c++) {
+				memcpy(q + len, f[c].p, f[c].n);
+				f[c].p = q + len;
+				len += f[c].n;
+				q[len++] = '\t';
+			}
+			q[--len] = '\0';
+		} else
+			memcpy(q, b->buf + at, len + 1);  /* and its NUL */
 		for (i = 0; i < nk; i++) {
-			k[2 * i] = (uint32_t)(f[v->key[i].col].p - (b->buf +
-			    at));
+			k[2 * i] = (uint32_t)(f[v->key[i].col].p -
+			    (p->t->csv ? q : b->buf + at));
 			k[2 * i + 1] = (uint32_t)f[v->key[i].col].n;
 		}
 		r->off = (uint64_t)(q - arena);
@@ -826,7 +838,7 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 		want = (size_t)1 << 20;
 	/* A block's room: its lines and tsv.c's slack (block_room). */
 	room = p.nb * (want + 4096 + 64);
-	if (s->threads < 2 || t->csv || !s->keyed || s->n > 0 ||
+	if (s->threads < 2 || !kn_table_blocks(t) || !s->keyed || s->n > 0 ||
 	    s->budget < room + ((size_t)128 << 10)) {
 		while (kn_table_next(t)) {
 			kn_table_join(t);

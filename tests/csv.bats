@@ -441,7 +441,7 @@ csvfix() {
 	[ "$(freqset --icsv -q 'b c' u.csv)" = "$(printf 'b c\tcount\nx\t1')" ]
 }
 
-@test "CSV read on the threads of -j (freqset, lattice-search; a file and a pipe, blocks of 16 KiB): the bytes of one thread, and each fault in a late block named as one thread names it" {
+@test "CSV read on the threads of -j (freqset, lattice-search, extsort; a file and a pipe, blocks of 16 KiB): the bytes of one thread, and each fault in a late block named as one thread names it" {
 	local seed dir odd sep eol bl n j
 	local -a in q h
 	for seed in 3 4 7 10; do
@@ -474,6 +474,21 @@ csvfix() {
 			# From a pipe: the hierarchies' labels too.
 			cat "$dir/t.csv" | lattice-search "${in[@]}" -j $j \
 			    -S 8M "${h[@]}" --all - | cmp - "$dir/l1"
+		done
+		# extsort, which writes TSV: the table without its column
+		# of line ends, sorted in memory and in runs.
+		cut -f1-6 "$dir/t.tsv" | csvwrite "$seed" "$sep" "$eol" \
+		    > "$dir/flat1.csv"
+		head -n 1 "$dir/flat1.csv" > "$dir/flat.csv"
+		for n in $(seq 40); do
+			tail -n +2 "$dir/flat1.csv"
+		done >> "$dir/flat.csv"
+		extsort "${in[@]}" -j 1 -k c2,x:nr "$dir/flat.csv" > "$dir/e1"
+		for j in 2 3; do
+			extsort "${in[@]}" -j $j -S 256K -k c2,x:nr \
+			    "$dir/flat.csv" | cmp - "$dir/e1"
+			extsort "${in[@]}" -j $j -S 8M -k c2,x:nr - \
+			    < "$dir/flat.csv" | cmp - "$dir/e1"
 		done
 	done
 
@@ -523,6 +538,9 @@ csvfix() {
 		run freqset --icsv -j 3 -S 8M "${q[@]}" "$T/bad.csv"
 		[ "$status" -eq 2 ]
 		[ "$output" = "${one/stdin/$T/bad.csv}" ]
+		run extsort --icsv -j 3 -S 256K -k n:n "$T/bad.csv"
+		[ "$status" -eq 2 ]
+		[ "$output" = "${one/freqset: stdin/extsort: $T/bad.csv}" ]
 	done
 }
 
