@@ -136,13 +136,15 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* The second pass on the threads of -j (rowpar.c), TSV in and out, in
- * memory: each line copied with its class. */
+/* The second pass on the threads of -j (rowpar.c), with the classes of
+ * all rows in one array: each line copied with its class (TSV in and
+ * out), or its fields written in the output's format. */
 struct wtab {
 	struct part *pt;
 	const uint32_t *cls;	/* the rows' classes (rothko_classes) */
 	size_t ncols;
 	const char *inname;
+	int copy;
 };
 
 static void *
@@ -168,12 +170,17 @@ wt_row(void *ctx, void *ts, uint64_t row, kn_str *f, kn_row *out,
 	const struct wtab *w = ctx;
 	const kn_str *e = &f[w->ncols - 1];
 	char num[24];
+	size_t c;
 
 	(void)ts;
 	(void)rec;
 	if (row >= w->pt->nrows)
 		return -1;
-	kn_row_add(out, f[0].p, (size_t)(e->p + e->n - f[0].p));
+	if (w->copy)
+		kn_row_add(out, f[0].p, (size_t)(e->p + e->n - f[0].p));
+	else
+		for (c = 0; c < w->ncols; c++)
+			kn_row_add(out, f[c].p, f[c].n);
 	kn_row_add(out, num, kn_fmt_u64(num, w->cls[row]));
 	kn_row_end(out);
 	return 1;
@@ -190,10 +197,11 @@ wt_serial(void *ctx, kn_table *t)
 }
 
 /* Writes the table with its classes: the second pass over the input.
- * TSV in and out copies each line, with jobs > 1 on threads (rowpar.c)
- * when the classes of all rows are in one array (in memory, or out of
- * core when they fit one bucket: rothko_classes); otherwise the fields
- * are written in the output's format. */
+ * TSV in and out copies each line, else the fields are written in the
+ * output's format; with jobs > 1 on threads (rowpar.c) when the input
+ * is read in blocks (kn_table_blocks) and the classes of all rows are
+ * in one array (in memory, or out of core when they fit one bucket:
+ * rothko_classes). */
 static void
 write_table(struct part *pt, kn_input *in, const char *columns,
     const char *classcol, FILE *fp, const char *outname, int jobs)
@@ -216,9 +224,10 @@ write_table(struct part *pt, kn_input *in, const char *columns,
 		kn_row_put(&row, fp, outname);
 	}
 	w.pt = pt;
-	w.cls = copy && jobs > 1 ? rothko_classes(pt) : NULL;
+	w.cls = jobs > 1 && kn_table_blocks(&t) ? rothko_classes(pt) : NULL;
 	w.ncols = t.ncols;
 	w.inname = in->name;
+	w.copy = copy;
 	/* Out of core the blocks within the share the first pass's had
 	 * (an eighth of -S). */
 	if (!(w.cls != NULL && rowpar_run(&t, &ops, jobs,
