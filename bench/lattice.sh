@@ -8,7 +8,8 @@
 #    suppression, 150 ms with) and ARX's published figures.
 # 2. Paper 000's table: each algorithm on Adult for 3..9 quasi-
 #    identifiers, k = 2 and 10: time and frequency sets computed.
-# 3. fars and cup from ../shared/data (skipped when absent): time per k.
+# 3. fars and cup from ../shared/data, or $KANON_DATA (skipped when absent):
+#    time per k.
 # Every run of one case must print the same nodes; a difference prints
 # MISMATCH and makes the script exit 1.  Exit 2 on an error.
 
@@ -84,7 +85,7 @@ done
 
 echo
 echo "3. Benchmark tables (../shared/data): default algorithm, wall ms"
-shared=$root/../shared/data
+shared=${KANON_DATA:-$root/../shared/data}
 bench_table() {
 	name=$1 csv=$2 hdir=$3 q=$4
 	if [ ! -f "$csv" ]; then

@@ -3,7 +3,7 @@
 # Usage: sh bench/mondrian.sh
 #
 # 1. Peer comparison on UCI Adult as qiyuangong/Mondrian prepares it
-#    (../shared/data/uci-adult; skipped when absent): k in 2 5 10 50 100,
+#    (../shared/data/uci-adult, or $KANON_DATA/uci-adult; skipped when absent): k in 2 5 10 50 100,
 #    strict and relaxed: classes, C_DM, largest class, NCP and the best
 #    wall time of 5 runs, beside the peer's published classes and C_DM;
 #    goal: under 30 ms per run.
@@ -42,7 +42,7 @@ bench_tmpdir mondrian
 
 part=$root/partition
 ls=$root/lattice-search
-shared=$root/../shared/data
+shared=${KANON_DATA:-$root/../shared/data}
 # classstats TABLE K: "classes cdm max min" from the last (class) column
 # of partition's output; a class below K prints MISMATCH (status 1).
 classstats() {
