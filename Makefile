@@ -208,11 +208,11 @@ demo: all
 	@sh demo.sh
 
 bench: all tests/peak-rss
-	@sh bench/run && echo && sh bench/extsort.sh && echo && sh bench/lattice.sh && \
-	    echo && sh bench/wide.sh && echo && sh bench/mondrian.sh && echo && sh bench/rothko.sh && \
-	    echo && sh bench/csv.sh && echo && sh bench/memory.sh && echo && sh bench/memory-score.sh && \
-	    echo && sh bench/memory-recode.sh && \
-	    echo && sh bench/numkey.sh && echo && sh bench/threads.sh && echo && sh bench/parallel.sh
+	@sh bench/threads.sh && echo && sh bench/parallel.sh && echo && sh bench/lattice.sh && \
+	    echo && sh bench/wide.sh && echo && sh bench/rothko.sh && echo && sh bench/run && \
+	    echo && sh bench/extsort.sh && echo && sh bench/mondrian.sh && echo && sh bench/csv.sh && \
+	    echo && sh bench/numkey.sh && echo && sh bench/memory-score.sh && \
+	    echo && sh bench/memory-recode.sh && echo && sh bench/memory.sh
 
 lint-man:
 	@for m in $(MAN1) $(MAN7); do groff -ww -z -mandoc $$m || exit 1; done
