@@ -581,12 +581,10 @@ kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank, const int *bits, int *shif
 	 * direct one's in order, with no sort. */
 	if (!pc->wide) {
 		a = kn_alloc((2 * pc->n + 2) * sizeof(uint64_t));
-		/* A direct table's pairs are written in order: huge pages,
-		 * which the radix sort's scattered writes gain from, would
-		 * only cost their first touch (a 2 MiB page zeroed at a
-		 * time, and the kernel's compaction to find one). */
-		if (!pc->direct)
-			kn_huge_pages(a, (2 * pc->n + 2) * sizeof(uint64_t));
+		/* On huge pages, written in order (a direct table's) or
+		 * not: a small page's first touch is a fault, which costs
+		 * more than zeroing the page on a virtual machine. */
+		kn_huge_pages(a, (2 * pc->n + 2) * sizeof(uint64_t));
 	} else
 		a = pc->tab;
 	if (pc->direct) {
