@@ -47,34 +47,6 @@ kn_sort_threads(kn_sorter *s, int n)
 	s->threads = n < 1 ? 1 : n > 64 ? 64 : n;
 }
 
-/* Block p, of which the first used bytes are kept, made one of n bytes.
- * From SORT_HUGE bytes on, on huge pages where the system has them: a
- * small page's first touch costs a fault, which a buffer of -S 256M
- * takes by the ten thousand (a quarter of the time of a sort on a
- * virtual machine).  Such a block is moved, not grown in place: madvise
- * splits its mapping, which mremap then cannot resize.  With nothing
- * kept, it is freed first, its pages given back before the new ones. */
-static void *
-rebuf(void *p, size_t used, size_t n)
-{
-	void *q;
-
-	if (used > 0 && n < SORT_HUGE)
-		return kn_realloc(p, n);
-	if (used == 0) {
-		free(p);
-		p = NULL;
-	}
-	q = kn_alloc(n);
-	if (n >= SORT_HUGE)
-		kn_huge_pages(q, n);
-	if (p != NULL) {
-		memcpy(q, p, used);
-		free(p);
-	}
-	return q;
-}
-
 /* After the first run of a sorter with threads: two buffers of half the
  * budget from now on, the first one's room given back. */
 static void
@@ -83,15 +55,15 @@ halve(kn_sorter *s)
 	s->halved = 1;
 	s->bufbudget = s->budget / 2;
 	/* Shrunk, its pages given back: freed before the smaller block is
-	 * taken (rebuf). */
+	 * taken (kn_rebuf). */
 	if (s->acap > SORT_FIRST_ARENA || s->acap > s->bufbudget) {
 		s->acap = SORT_FIRST_ARENA < s->bufbudget ? SORT_FIRST_ARENA :
 		    s->bufbudget;
-		s->arena = rebuf(s->arena, 0, s->acap);
+		s->arena = kn_rebuf(s->arena, 0, s->acap);
 	}
 	if (s->rcap > SORT_FIRST_RECS) {
 		s->rcap = SORT_FIRST_RECS;
-		s->r = rebuf(s->r, 0, s->rcap * sizeof(rec));
+		s->r = kn_rebuf(s->r, 0, s->rcap * sizeof(rec));
 	}
 }
 
@@ -428,13 +400,13 @@ room(kn_sorter *s, size_t bytes, size_t rows)
 			cap = s->bufbudget;
 		if (cap < s->alen + bytes)
 			cap = s->alen + bytes;
-		s->arena = rebuf(s->arena, s->alen, cap);
+		s->arena = kn_rebuf(s->arena, s->alen, cap);
 		s->acap = cap;
 	}
 	if (2 * (s->n + rows) > s->rcap) {
 		s->rcap = 2 * s->rcap > 2 * (s->n + rows) ? 2 * s->rcap :
 		    2 * (s->n + rows);
-		s->r = rebuf(s->r, s->n * sizeof(rec), s->rcap * sizeof(rec));
+		s->r = kn_rebuf(s->r, s->n * sizeof(rec), s->rcap * sizeof(rec));
 	}
 }
 
@@ -739,11 +711,11 @@ pbuf_reset(kn_sorter *v, size_t cap)
 		r = (cap - a) / sizeof(rec);
 		if (v->acap > a && a > 0) {
 			v->acap = a;
-			v->arena = rebuf(v->arena, 0, v->acap);
+			v->arena = kn_rebuf(v->arena, 0, v->acap);
 		}
 		if (v->rcap > r && r > 1) {
 			v->rcap = r;
-			v->r = rebuf(v->r, 0, v->rcap * sizeof(rec));
+			v->r = kn_rebuf(v->r, 0, v->rcap * sizeof(rec));
 		}
 		v->ahw = v->ahw < v->acap ? v->ahw : v->acap;
 		v->rhw = v->rhw < v->rcap * sizeof(rec) ? v->rhw :

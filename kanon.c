@@ -468,11 +468,14 @@ void
 kn_huge_pages(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE
-	const uintptr_t H = (uintptr_t)2 << 20;
-	uintptr_t a = ((uintptr_t)p + H - 1) & ~(H - 1);
-	uintptr_t e = ((uintptr_t)p + n) & ~(H - 1);
+	/* Its whole pages: a block of 1M or more is a mapping of its own
+	 * (kn_init), which a hint on part of it would split in three, and
+	 * realloc could then only copy (mremap resizes one mapping). */
+	const uintptr_t P = 4096;
+	uintptr_t a = (uintptr_t)p & ~(P - 1);
+	uintptr_t e = ((uintptr_t)p + n + P - 1) & ~(P - 1);
 
-	if (e > a)
+	if (n >= ((size_t)2 << 20))
 		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 #else
 	(void)p;
@@ -512,6 +515,27 @@ kn_alloc(size_t n)
 	if (p == NULL)
 		kn_die("out of memory (%zu bytes)", n);
 	return p;
+}
+
+void *
+kn_rebuf(void *p, size_t used, size_t n)
+{
+	void *q;
+
+	if (used == 0) {
+		free(p);
+		q = kn_alloc(n);
+	} else
+		q = kn_realloc(p, n);
+	if (n >= KN_HUGE)
+		kn_huge_pages(q, n);
+	return q;
+}
+
+void *
+kn_alloc_large(size_t n)
+{
+	return kn_rebuf(NULL, 0, n);
 }
 
 void *

@@ -88,8 +88,9 @@ extern void (*kn_before_message)(void);
 void kn_version(void) __attribute__((noreturn));
 
 void *kn_alloc(size_t n);
-/* A hint that the whole 2 MiB pages of p[0..n), a large table read at
- * random, be huge pages (Linux's MADV_HUGEPAGE; nothing elsewhere). */
+/* A hint that p[0..n), a large table or buffer, be on huge pages where
+ * its 2 MiB pages are whole (Linux's MADV_HUGEPAGE on its pages;
+ * nothing elsewhere, or under 2 MiB). */
 void kn_huge_pages(void *p, size_t n);
 /* Up to n bytes of the memory freed kept by the C library for what is
  * allocated next, not given back to the system and faulted in again
@@ -99,6 +100,17 @@ void kn_huge_pages(void *p, size_t n);
 void kn_malloc_keep(size_t n);
 void *kn_zalloc(size_t n);
 void *kn_realloc(void *p, size_t n);
+/* Block p, of which the first used bytes are kept, made one of n
+ * bytes; from KN_HUGE bytes on, on huge pages (kn_huge_pages).  A large
+ * buffer filled once (rows loaded, lines to sort) is made so: a small
+ * page's first touch costs a fault, which a virtual machine takes by
+ * the ten thousand for 256 MiB (a quarter of a sort's time).  With
+ * nothing kept, p is freed first, its pages given back before the new
+ * ones are taken. */
+void *kn_rebuf(void *p, size_t used, size_t n);
+/* kn_alloc of a large buffer: kn_rebuf(NULL, 0, n). */
+void *kn_alloc_large(size_t n);
+#define KN_HUGE ((size_t)8 << 20)
 /* Makes room for element i of the array p of *cap elements of elem
  * bytes: the capacity doubles, from first; returns the array. */
 void *kn_grow_slow(void *p, size_t *cap, size_t i, size_t elem,

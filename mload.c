@@ -860,19 +860,20 @@ load_row(struct part *pt, kn_table *t, size_t b, uint64_t row, size_t scol,
 		    &pt->dims[pt->nkd - 1].rsc[b]);
 }
 
-/* Makes room for cap rows in pt->rec and the numbers read. */
+/* Makes room for cap rows in pt->rec and the numbers read, the first
+ * n rows kept (on huge pages when large: kn_rebuf). */
 static void
-load_room(struct part *pt, size_t cap)
+load_room(struct part *pt, size_t n, size_t cap)
 {
-	size_t j;
+	size_t j, w = pt->rec_words * sizeof(uint32_t);
 
-	pt->rec = kn_realloc(pt->rec, cap * pt->rec_words * sizeof(uint32_t));
+	pt->rec = kn_rebuf(pt->rec, n * w, cap * w);
 	for (j = 0; j < pt->nkd; j++) {
 		if (pt->dims[j].h != NULL)
 			continue;
-		pt->dims[j].raw = kn_realloc(pt->dims[j].raw,
-		    cap * sizeof(int64_t));
-		pt->dims[j].rsc = kn_realloc(pt->dims[j].rsc, cap);
+		pt->dims[j].raw = kn_rebuf(pt->dims[j].raw,
+		    n * sizeof(int64_t), cap * sizeof(int64_t));
+		pt->dims[j].rsc = kn_rebuf(pt->dims[j].rsc, n, cap);
 	}
 }
 
@@ -1449,7 +1450,7 @@ ml_give(struct mlread *rd, struct mljob *jb, size_t nr)
 			ml_finish(rd);
 		while (rd->row + nr > rd->cap)
 			rd->cap *= 2;
-		load_room(pt, rd->cap);
+		load_room(pt, rd->row, rd->cap);
 	}
 	jb->row0 = rd->row;
 	if (!pt->ooc)
@@ -1552,8 +1553,7 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 	if (started > 0) {
 		if (pt->ooc)
 			numkey_layout(pt);
-		pt->rec = kn_alloc(rd.cap * pt->rec_words * sizeof(uint32_t));
-		load_room(pt, rd.cap);
+		load_room(pt, 0, rd.cap);
 		/* The spool's chunks packed on the threads too, in a ring
 		 * taken from the blocks' share while it leaves them most. */
 		ring = numkey_ring_bytes(pt, (size_t)started + 2);
@@ -1640,7 +1640,7 @@ mload_par(struct part *pt, kn_table *t, size_t scol, size_t tcol, int nt)
 void
 mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 {
-	size_t cap = 1 << 16, rawcap = 0;
+	size_t cap = 1 << 16;
 
 	if (pt->jobs > 1 && kn_table_blocks(t) && (!pt->ooc ||
 	    ooc_block(pt, t, 2 * (size_t)pt->jobs + 1, 0) > 0) &&
@@ -1653,7 +1653,7 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 		cap = MOND_CHUNK;
 		numkey_layout(pt);
 	}
-	pt->rec = kn_alloc(cap * pt->rec_words * sizeof(uint32_t));
+	load_room(pt, 0, cap);
 	while (kn_table_next(t)) {
 		size_t b = pt->nrows - pt->spooled;
 
@@ -1663,11 +1663,9 @@ mond_load(struct part *pt, kn_table *t, size_t scol, size_t tcol)
 			flush_chunk(pt, b);
 			b = 0;
 		}
-		if (b == cap)
+		if (b == cap) {
 			cap *= 2;
-		if (b == rawcap) {
-			rawcap = cap;
-			load_room(pt, cap);
+			load_room(pt, b, cap);
 		}
 		load_row(pt, t, b, pt->nrows, scol, tcol);
 		pt->nrows++;

@@ -1551,13 +1551,13 @@ void
 mond_scratch_alloc(struct part *pt, int get)
 {
 	if (get) {
-		pt->rec_tmp = kn_alloc(
+		pt->rec_tmp = kn_alloc_large(
 		    (pt->nrows + 1) * pt->rec_words * sizeof(uint32_t));
-		pt->key = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
-		pt->perm = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
-		pt->perm_tmp = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
-		pt->grp = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
-		pt->cnt = kn_alloc((2 * pt->nrows + 2) * sizeof(uint32_t));
+		pt->key = kn_alloc_large((pt->nrows + 1) * sizeof(uint32_t));
+		pt->perm = kn_alloc_large((pt->nrows + 1) * sizeof(uint32_t));
+		pt->perm_tmp = kn_alloc_large((pt->nrows + 1) * sizeof(uint32_t));
+		pt->grp = kn_alloc_large((pt->nrows + 1) * sizeof(uint32_t));
+		pt->cnt = kn_alloc_large((2 * pt->nrows + 2) * sizeof(uint32_t));
 		return;
 	}
 	free(pt->rec);
@@ -1926,7 +1926,8 @@ mond_prepare(struct part *pt, const char *scol, const char *tcol)
 	/* Scratch for the nodes. */
 	if (!pt->ooc) {
 		mond_scratch_alloc(pt, 1);
-		pt->row_class = kn_alloc((pt->nrows + 1) * sizeof(uint32_t));
+		pt->row_class = kn_alloc_large((pt->nrows + 1) *
+		    sizeof(uint32_t));
 	}
 	pt->hs_tot = kn_zalloc((pt->sens_dict.n + 1) * sizeof(uint64_t));
 	pt->hs_side = kn_zalloc((pt->sens_dict.n + 1) * sizeof(uint64_t));

@@ -427,12 +427,12 @@ grow_scratch(struct part *pt, size_t n)
 	free(pt->grp);
 	free(pt->rec_tmp);
 	free(pt->cnt);
-	pt->key = kn_alloc(m * sizeof(uint32_t));
-	pt->perm = kn_alloc(m * sizeof(uint32_t));
-	pt->perm_tmp = kn_alloc(m * sizeof(uint32_t));
-	pt->grp = kn_alloc(m * sizeof(uint32_t));
-	pt->rec_tmp = kn_alloc(m * pt->rec_words * sizeof(uint32_t));
-	pt->cnt = kn_alloc(2 * m * sizeof(uint32_t));
+	pt->key = kn_alloc_large(m * sizeof(uint32_t));
+	pt->perm = kn_alloc_large(m * sizeof(uint32_t));
+	pt->perm_tmp = kn_alloc_large(m * sizeof(uint32_t));
+	pt->grp = kn_alloc_large(m * sizeof(uint32_t));
+	pt->rec_tmp = kn_alloc_large(m * pt->rec_words * sizeof(uint32_t));
+	pt->cnt = kn_alloc_large(2 * m * sizeof(uint32_t));
 }
 
 void

@@ -29,8 +29,6 @@ typedef struct {
  * needed within the budget. */
 #define SORT_FIRST_ARENA ((size_t)1 << 20)
 #define SORT_FIRST_RECS ((size_t)1 << 12)
-/* A buffer from this size on is on huge pages (extsort.c, rebuf). */
-#define SORT_HUGE ((size_t)8 << 20)
 
 struct bgspill;
 
