@@ -406,7 +406,8 @@ room(kn_sorter *s, size_t bytes, size_t rows)
 	if (2 * (s->n + rows) > s->rcap) {
 		s->rcap = 2 * s->rcap > 2 * (s->n + rows) ? 2 * s->rcap :
 		    2 * (s->n + rows);
-		s->r = kn_rebuf(s->r, s->n * sizeof(rec), s->rcap * sizeof(rec));
+		s->r = kn_rebuf(s->r, s->n * sizeof(rec),
+		    s->rcap * sizeof(rec));
 	}
 }
 

@@ -1555,9 +1555,11 @@ mond_scratch_alloc(struct part *pt, int get)
 		    (pt->nrows + 1) * pt->rec_words * sizeof(uint32_t));
 		pt->key = kn_alloc_large((pt->nrows + 1) * sizeof(uint32_t));
 		pt->perm = kn_alloc_large((pt->nrows + 1) * sizeof(uint32_t));
-		pt->perm_tmp = kn_alloc_large((pt->nrows + 1) * sizeof(uint32_t));
+		pt->perm_tmp = kn_alloc_large(
+		    (pt->nrows + 1) * sizeof(uint32_t));
 		pt->grp = kn_alloc_large((pt->nrows + 1) * sizeof(uint32_t));
-		pt->cnt = kn_alloc_large((2 * pt->nrows + 2) * sizeof(uint32_t));
+		pt->cnt = kn_alloc_large(
+		    (2 * pt->nrows + 2) * sizeof(uint32_t));
 		return;
 	}
 	free(pt->rec);
