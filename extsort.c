@@ -693,8 +693,8 @@ tfill_work(void *arg)
 
 /* Empties buffer v for cap bytes at most.  The pages it touched stay
  * while they fit: its arena and records are shrunk, in the proportion
- * they were used, only when they would not (a buffer given back and
- * taken again would be faulted in again). */
+ * they were used, only when they would not (a block then taken anew,
+ * faulted in again, on huge pages when large: kn_rebuf). */
 static void
 pbuf_reset(kn_sorter *v, size_t cap)
 {

@@ -469,8 +469,11 @@ kn_huge_pages(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE
 	/* Its whole pages: a block of 1M or more is a mapping of its own
-	 * (kn_init), which a hint on part of it would split in three, and
-	 * realloc could then only copy (mremap resizes one mapping). */
+	 * (kn_init; 32M while kn_malloc_keep holds), which a hint on part
+	 * of it would split in three, and realloc could then only copy
+	 * (mremap resizes one mapping).  A block in the heap shares its
+	 * first and last pages with its neighbours, which the hint, a
+	 * flag and no more, may then cover too. */
 	const uintptr_t P = 4096;
 	uintptr_t a = (uintptr_t)p & ~(P - 1);
 	uintptr_t e = ((uintptr_t)p + n + P - 1) & ~(P - 1);
