@@ -474,7 +474,7 @@ kn_huge_pages(void *p, size_t n)
 	 * (mremap resizes one mapping).  A block in the heap shares its
 	 * first and last pages with its neighbours, which the hint, a
 	 * flag and no more, may then cover too. */
-	const uintptr_t P = 4096;
+	const uintptr_t P = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t a = (uintptr_t)p & ~(P - 1);
 	uintptr_t e = ((uintptr_t)p + n + P - 1) & ~(P - 1);
 

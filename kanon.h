@@ -100,13 +100,13 @@ void kn_huge_pages(void *p, size_t n);
 void kn_malloc_keep(size_t n);
 void *kn_zalloc(size_t n);
 void *kn_realloc(void *p, size_t n);
-/* Block p, of which the first used bytes are kept, made one of n
- * bytes; from KN_HUGE bytes on, on huge pages (kn_huge_pages).  A large
- * buffer filled once (rows loaded, lines to sort) is made so: a small
- * page's first touch costs a fault, which a virtual machine takes by
- * the ten thousand for 256 MiB (a quarter of a sort's time).  With
- * nothing kept, p is freed first, its pages given back before the new
- * ones are taken. */
+/* Block p made one of n bytes, its contents kept as realloc keeps them
+ * when used (the bytes of it in use) is not 0, else p freed first, its
+ * pages given back before the new ones are taken; from KN_HUGE bytes
+ * on, on huge pages (kn_huge_pages).  A large buffer filled once (rows
+ * loaded, lines to sort) is made so: a small page's first touch costs
+ * a fault, which a virtual machine takes by the ten thousand for 256
+ * MiB (a quarter of a sort's time). */
 void *kn_rebuf(void *p, size_t used, size_t n);
 /* kn_alloc of a large buffer: kn_rebuf(NULL, 0, n). */
 void *kn_alloc_large(size_t n);

@@ -1545,21 +1545,24 @@ mond_no_solution(const char *name, uint64_t n)
 	kn_exit(1);
 }
 
+void
+mond_scratch_rows(struct part *pt, size_t m)
+{
+	pt->rec_tmp = kn_alloc_large(m * pt->rec_words * sizeof(uint32_t));
+	pt->key = kn_alloc_large(m * sizeof(uint32_t));
+	pt->perm = kn_alloc_large(m * sizeof(uint32_t));
+	pt->perm_tmp = kn_alloc_large(m * sizeof(uint32_t));
+	pt->grp = kn_alloc_large(m * sizeof(uint32_t));
+	pt->cnt = kn_alloc_large(2 * m * sizeof(uint32_t));
+}
+
 /* Allocates the scratch of mond_partition() for the nrows rows in rec, or
  * frees it with the rows. */
 void
 mond_scratch_alloc(struct part *pt, int get)
 {
 	if (get) {
-		pt->rec_tmp = kn_alloc_large(
-		    (pt->nrows + 1) * pt->rec_words * sizeof(uint32_t));
-		pt->key = kn_alloc_large((pt->nrows + 1) * sizeof(uint32_t));
-		pt->perm = kn_alloc_large((pt->nrows + 1) * sizeof(uint32_t));
-		pt->perm_tmp = kn_alloc_large(
-		    (pt->nrows + 1) * sizeof(uint32_t));
-		pt->grp = kn_alloc_large((pt->nrows + 1) * sizeof(uint32_t));
-		pt->cnt = kn_alloc_large(
-		    (2 * pt->nrows + 2) * sizeof(uint32_t));
+		mond_scratch_rows(pt, pt->nrows + 1);
 		return;
 	}
 	free(pt->rec);

@@ -874,6 +874,9 @@ size_t mond_tree_node_new(struct part *pt, uint64_t depth);
 void mond_no_solution(const char *name, uint64_t n)
     __attribute__((noreturn));
 
+/* Allocates the scratch indexed by rows (rec_tmp, key, perm, perm_tmp,
+ * grp, cnt) for m rows, on huge pages when large (kn_alloc_large). */
+void mond_scratch_rows(struct part *pt, size_t m);
 /* Allocates the scratch of mond_partition() for the nrows rows in rec, or
  * frees it with the rows. */
 void mond_scratch_alloc(struct part *pt, int get);

@@ -419,20 +419,13 @@ task_regions(struct part *pt, const struct mpar_task *tk, uint32_t first,
 static void
 grow_scratch(struct part *pt, size_t n)
 {
-	size_t m = pt->nrows + n + 1;
-
 	free(pt->key);
 	free(pt->perm);
 	free(pt->perm_tmp);
 	free(pt->grp);
 	free(pt->rec_tmp);
 	free(pt->cnt);
-	pt->key = kn_alloc_large(m * sizeof(uint32_t));
-	pt->perm = kn_alloc_large(m * sizeof(uint32_t));
-	pt->perm_tmp = kn_alloc_large(m * sizeof(uint32_t));
-	pt->grp = kn_alloc_large(m * sizeof(uint32_t));
-	pt->rec_tmp = kn_alloc_large(m * pt->rec_words * sizeof(uint32_t));
-	pt->cnt = kn_alloc_large(2 * m * sizeof(uint32_t));
+	mond_scratch_rows(pt, pt->nrows + n + 1);
 }
 
 void
