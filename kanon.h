@@ -92,6 +92,12 @@ void *kn_alloc(size_t n);
  * its 2 MiB pages are whole (Linux's MADV_HUGEPAGE on its pages;
  * nothing elsewhere, or under 2 MiB). */
 void kn_huge_pages(void *p, size_t n);
+/* The heap is hinted onto huge pages as it grows (kanon.c's heap_hint)
+ * unless the budget is below KN_HEAP_HUGE: a huge page partly used at
+ * its top would then be a large share of it.  kn_opts_take calls it
+ * for -S. */
+#define KN_HEAP_HUGE ((size_t)64 << 20)
+void kn_heap_budget(size_t budget);
 /* Up to n bytes of the memory freed kept by the C library for what is
  * allocated next, not given back to the system and faulted in again
  * (glibc: M_TRIM_THRESHOLD, and blocks up to 32M taken from the heap,

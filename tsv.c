@@ -23,9 +23,11 @@
 
 /* ---- reading ------------------------------------------------------- */
 
-/* The read buffer (small in the fuzz build, to exercise its growth). */
+/* The read buffer (small in the fuzz build, to exercise its growth):
+ * below 1M, so that it is the heap's (kn_init's M_MMAP_THRESHOLD), on
+ * its huge pages, not 256 small pages of a mapping of its own. */
 #ifndef RBUF
-#define RBUF (1 << 20)
+#define RBUF ((1 << 20) - (64 << 10))
 #endif
 
 size_t kn_line_max = KN_LINE_MAX;
@@ -1300,6 +1302,7 @@ kn_opts_take(kn_opts *o, int ch, char *arg)
 	switch (ch) {
 	case 'S':
 		o->budget = kn_parse_size(arg, "-S");
+		kn_heap_budget(o->budget);
 		kn_line_max = o->budget > KN_LINE_MAX ? o->budget : KN_LINE_MAX;
 		break;
 	case 'T':
