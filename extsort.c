@@ -800,11 +800,10 @@ pblk_place(struct tfill *p, struct pbuf **cp, struct pblk *x, uint64_t rows)
 	return 1;
 }
 
-/* Whether the lines of table t are known not to fit budget bytes: its
- * files are regular files of more bytes than that (those of stdin or a
- * pipe are not known). */
-static int
-table_larger(const kn_table *t, size_t budget)
+/* The bytes of table t's files, or 0 when they are not known (stdin,
+ * a pipe). */
+static uint64_t
+table_bytes(const kn_table *t)
 {
 	struct stat st;
 	uint64_t sum = 0;
@@ -816,7 +815,20 @@ table_larger(const kn_table *t, size_t budget)
 			return 0;
 		sum += (uint64_t)st.st_size;
 	}
-	return sum > budget;
+	return sum;
+}
+
+/* Whether the rows of a table of bytes bytes, judged by its first block
+ * x (of rows rows), would not fit buffer v: its lines, keys and
+ * records (pblk_place's sum) over the table's bytes. */
+static int
+table_overflows(const kn_sorter *v, uint64_t bytes, const struct pblk *x,
+    uint64_t rows)
+{
+	double per = ((double)x->b.len + (double)rows * (8.0 * (double)v->nkey +
+	    8.0 + 2.0 * (double)sizeof(rec))) / (double)x->b.len;
+
+	return x->b.len > 0 && (double)bytes * per > (double)v->bufbudget;
 }
 
 void
@@ -827,7 +839,7 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 	struct pblk *blocks;
 	struct pbuf *c;
 	size_t want, room, i;
-	uint64_t rows, seq = 0;
+	uint64_t rows, bytes, seq = 0;
 	int nt = s->threads, k, got, ok = 1;
 
 	/* Blocks of a sixteenth of the budget in all, each of 1 MiB at
@@ -849,8 +861,11 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 	}
 	p.s = s;
 	p.t = t;
-	/* Lines that cannot fit go to the two buffers at once. */
-	p.first = !table_larger(t, s->budget);
+	/* Lines that cannot fit go to the two buffers at once: the whole
+	 * budget taken by the first, then given back for two halves,
+	 * would fault in half as much again. */
+	bytes = table_bytes(t);
+	p.first = bytes <= s->budget;
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	blocks = kn_zalloc(p.nb * sizeof(*blocks));
@@ -922,6 +937,11 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 		}
 		x->b.seq = seq++;
 		pthread_mutex_lock(&p.mu);
+		if (x->b.seq == 0 && p.first && bytes > 0 &&
+		    table_overflows(&p.buf[0].v, bytes, x, t->rows - rows)) {
+			p.first = 0;
+			p.buf[0].v.bufbudget = p.buf[1].v.bufbudget;
+		}
 		if (pblk_place(&p, &c, x, t->rows - rows)) {
 			p.q[(p.qh + p.nq++) % p.nb] = x;
 			pthread_cond_broadcast(&p.cv);

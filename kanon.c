@@ -578,12 +578,31 @@ kn_rebuf(void *p, size_t used, size_t n)
 
 	if (used == 0) {
 		free(p);
-		q = kn_alloc(n);
-	} else
-		q = kn_realloc(p, n);
+		return n >= KN_HUGE ? kn_alloc_huge(n) : kn_alloc(n);
+	}
+	q = kn_realloc(p, n);
 	if (n >= KN_HUGE)
 		kn_huge_pages(q, n);
 	return q;
+}
+
+void *
+kn_alloc_huge(size_t n)
+{
+	const size_t H = (size_t)2 << 20;
+	void *p;
+	int e;
+
+	if (n < H)
+		return kn_alloc(n);
+	/* The C library maps the block with room to align it; the room
+	 * before it is never touched. */
+	e = posix_memalign(&p, H, n);
+	if (e != 0)
+		kn_die("out of memory (%zu bytes)", n);
+	heap_hint();
+	kn_huge_pages(p, n);
+	return p;
 }
 
 void *

@@ -116,6 +116,12 @@ void *kn_realloc(void *p, size_t n);
 void *kn_rebuf(void *p, size_t used, size_t n);
 /* kn_alloc of a large buffer: kn_rebuf(NULL, 0, n). */
 void *kn_alloc_large(size_t n);
+/* kn_alloc of a block on huge pages from its first byte: from 2 MiB,
+ * aligned on 2 MiB and hinted (kn_huge_pages), so that none of its
+ * pages is a small one, where a block mapped at any page would have
+ * up to 2 MiB of small ones at its ends (a hash table made anew as it
+ * doubles: pcount.c). */
+void *kn_alloc_huge(size_t n);
 #define KN_HUGE ((size_t)8 << 20)
 /* Makes room for element i of the array p of *cap elements of elem
  * bytes: the capacity doubles, from first; returns the array. */

@@ -62,9 +62,8 @@ kn_pcount_bytes(const kn_pcount *pc)
 static uint64_t *
 pc_table(const kn_pcount *pc, size_t ns)
 {
-	uint64_t *tab = kn_alloc(ns * pc_slotb(pc));
+	uint64_t *tab = kn_alloc_huge(ns * pc_slotb(pc));
 
-	kn_huge_pages(tab, ns * pc_slotb(pc));
 	memset(tab, 0, ns * pc_slotb(pc));
 	return tab;
 }
@@ -437,13 +436,11 @@ kn_pcount_add(kn_pcount *pc, const uint32_t *key, uint64_t cnt)
 static void
 radix_pairs(uint64_t *a, size_t n, int tot)
 {
-	uint64_t *t = kn_alloc((2 * n + 2) * sizeof(uint64_t));
+	uint64_t *t = kn_alloc_huge((2 * n + 2) * sizeof(uint64_t));
 	uint64_t *src = a, *dst = t, *x;
 	uint32_t cnt[2048], sum, v;
 	size_t i, b;
 	int pass;
-
-	kn_huge_pages(t, (2 * n + 2) * sizeof(uint64_t));
 
 	for (pass = 0; pass * 11 < tot; pass++) {
 		unsigned sh = 11 * (unsigned)pass;
@@ -580,11 +577,10 @@ kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank, const int *bits, int *shif
 	 * before slot i), into pairs of their own from a narrow one; a
 	 * direct one's in order, with no sort. */
 	if (!pc->wide) {
-		a = kn_alloc((2 * pc->n + 2) * sizeof(uint64_t));
 		/* On huge pages, written in order (a direct table's) or
 		 * not: a small page's first touch is a fault, which costs
 		 * more than zeroing the page on a virtual machine. */
-		kn_huge_pages(a, (2 * pc->n + 2) * sizeof(uint64_t));
+		a = kn_alloc_huge((2 * pc->n + 2) * sizeof(uint64_t));
 	} else
 		a = pc->tab;
 	if (pc->direct) {
@@ -674,8 +670,8 @@ kn_pscratch_begin(kn_pscratch *s, size_t most)
 		;
 	if (nslot > s->nslot) {
 		free(s->tab);
-		s->tab = kn_zalloc(nslot * sizeof(*s->tab));
-		kn_huge_pages(s->tab, nslot * sizeof(*s->tab));
+		s->tab = kn_alloc_huge(nslot * sizeof(*s->tab));
+		memset(s->tab, 0, nslot * sizeof(*s->tab));
 		s->nslot = nslot;
 		s->gen = 0;
 	}

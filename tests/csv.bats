@@ -544,21 +544,21 @@ csvfix() {
 	done
 }
 
-@test "CSV: a NUL byte in a line across the reader's 1 MiB buffer is named at the field the quotes tell, as in a line the buffer held, by -j 1 and -j 2; a file of NUL bytes is a line too long, holding a NUL" {
+@test "CSV: a NUL byte in a line across the reader's buffer (960 KiB) is named at the field the quotes tell, as in a line the buffer held, by -j 1 and -j 2; a file of NUL bytes is a line too long, holding a NUL" {
 	local at want
 	for at in 10 11 5; do
-		# Rows to just below 1 MiB, then one to end at 1 MiB - $at:
-		# the bad line's NUL (its tenth byte) before the buffer's
-		# end, or after it.
+		# Rows to just below the read buffer's 960 KiB (tsv.c's
+		# RBUF), then one to end at 960 KiB - $at: the bad line's
+		# NUL (its tenth byte) before the buffer's end, or after it.
 		{
 			echo c0,c1,c2
 			awk 'BEGIN { for (i = 0; i < 40000; i++)
 			    printf "%d,\"%d,%d\",%d\n", i % 100, i % 7, i % 3, i }'
 		} > "$T/t.csv"
-		n=$((1048576 - at - $(wc -c < "$T/t.csv") - 1))
+		n=$((983040 - at - $(wc -c < "$T/t.csv") - 1))
 		printf '1,"2,3",%s\n' "$(printf '%*s' $((n - 8)) '' |
 		    tr ' ' 9)" >> "$T/t.csv"
-		[ "$(wc -c < "$T/t.csv")" -eq $((1048576 - at)) ]
+		[ "$(wc -c < "$T/t.csv")" -eq $((983040 - at)) ]
 		printf '7,"1,2",3\0004\n' >> "$T/t.csv"
 		awk 'BEGIN { for (i = 0; i < 9000; i++) print "1,2,3" }' \
 		    >> "$T/t.csv"
