@@ -825,10 +825,13 @@ static int
 table_overflows(const kn_sorter *v, uint64_t bytes, const struct pblk *x,
     uint64_t rows)
 {
-	double per = ((double)x->b.len + (double)rows * (8.0 * (double)v->nkey +
-	    8.0 + 2.0 * (double)sizeof(rec))) / (double)x->b.len;
+	double per;
 
-	return x->b.len > 0 && (double)bytes * per > (double)v->bufbudget;
+	if (x->b.len == 0)
+		return 0;
+	per = ((double)x->b.len + (double)rows * (8.0 * (double)v->nkey +
+	    8.0 + 2.0 * (double)sizeof(rec))) / (double)x->b.len;
+	return (double)bytes * per > (double)v->bufbudget;
 }
 
 void
