@@ -103,10 +103,12 @@ on_signal(int sig)
 /* The standard descriptors the caller closed, held on /dev/null. */
 int kn_std_closed[3];
 
+#ifdef MADV_HUGEPAGE
 /* The end of the heap when it was last hinted onto huge pages; where
  * the heap began; whether a small budget turned the hints off. */
 static uintptr_t heap_hinted, heap_start;
 static int heap_small;
+#endif
 
 /*
  * Hints the heap's new pages onto huge pages, as glibc's tunable
@@ -191,7 +193,9 @@ kn_init(const char *argv0)
 	 * this). */
 	mallopt(M_TOP_PAD, 4 << 20);
 #endif
+#ifdef MADV_HUGEPAGE
 	heap_hinted = heap_start = (uintptr_t)sbrk(0);
+#endif
 	/* A standard descriptor that the caller closed (>&-) would go to
 	 * the next file opened, which would then get the messages or the
 	 * output.  Each is held on /dev/null, opened so that using it fails
@@ -577,10 +581,13 @@ kn_rebuf(void *p, size_t used, size_t n)
 	void *q;
 
 	if (used == 0) {
+		/* Not kn_alloc_huge: the block may be grown by realloc,
+		 * which mremap does in place only on a mapping the hint
+		 * did not split. */
 		free(p);
-		return n >= KN_HUGE ? kn_alloc_huge(n) : kn_alloc(n);
-	}
-	q = kn_realloc(p, n);
+		q = kn_alloc(n);
+	} else
+		q = kn_realloc(p, n);
 	if (n >= KN_HUGE)
 		kn_huge_pages(q, n);
 	return q;

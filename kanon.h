@@ -120,7 +120,9 @@ void *kn_alloc_large(size_t n);
  * aligned on 2 MiB and hinted (kn_huge_pages), so that none of its
  * pages is a small one, where a block mapped at any page would have
  * up to 2 MiB of small ones at its ends (a hash table made anew as it
- * doubles: pcount.c). */
+ * doubles: pcount.c).  Freed, never given to realloc: the hint splits
+ * the C library's mapping of it, which mremap could then not resize,
+ * so realloc would copy it. */
 void *kn_alloc_huge(size_t n);
 #define KN_HUGE ((size_t)8 << 20)
 /* Makes room for element i of the array p of *cap elements of elem
