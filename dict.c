@@ -106,9 +106,8 @@ static void
 dict_grow(kn_dict *d)
 {
 	size_t ns = d->nslot * 2, i, j;
-	uint64_t *slot = kn_alloc_huge(ns * sizeof(uint64_t)), h, e;
+	uint64_t *slot = kn_zalloc_huge(ns * sizeof(uint64_t)), h, e;
 
-	memset(slot, 0, ns * sizeof(uint64_t));
 	for (i = 0; i < d->nslot; i++) {
 		if ((e = d->slot[i]) == 0)
 			continue;

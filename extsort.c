@@ -377,13 +377,21 @@ kn_sort_add(kn_sorter *s, const char *line, size_t len)
 	kn_sort_add_fields(s, line, len, NULL);
 }
 
+/* The bytes a row takes in a buffer of s beside its line: its key
+ * offsets in the arena, its record and the sort's scratch record. */
+static size_t
+row_over(const kn_sorter *s)
+{
+	return 8 * s->nkey + 8 + 2 * sizeof(rec);
+}
+
 /* Whether a line of len bytes fits the buffer of s (an empty buffer
  * takes any line, held alone). */
 static int
 fits(const kn_sorter *s, size_t len)
 {
-	return s->n == 0 || s->alen + 8 * s->nkey + len + 8 +
-	    2 * (s->n + 1) * sizeof(rec) <= s->bufbudget;
+	return s->n == 0 || s->alen + len + row_over(s) +
+	    2 * s->n * sizeof(rec) <= s->bufbudget;
 }
 
 /* Room in s's arena for bytes more and in its records for rows more:
@@ -746,8 +754,8 @@ pblk_place(struct tfill *p, struct pbuf **cp, struct pblk *x, uint64_t rows)
 	kn_sorter *v = &c->v;
 	size_t na = x->b.len + (size_t)rows * (8 * v->nkey + 8), cap;
 
-	if (v->n > 0 && v->alen + na + 2 * (v->n + rows) * sizeof(rec) >
-	    v->bufbudget) {
+	if (v->n > 0 && v->alen + x->b.len + (size_t)rows * row_over(v) +
+	    2 * v->n * sizeof(rec) > v->bufbudget) {
 		if (v->alen > v->ahw)
 			v->ahw = v->alen;
 		if (2 * v->n * sizeof(rec) > v->rhw)
@@ -819,8 +827,8 @@ table_bytes(const kn_table *t)
 }
 
 /* Whether the rows of a table of bytes bytes, judged by its first block
- * x (of rows rows), would not fit buffer v: its lines, keys and
- * records (pblk_place's sum) over the table's bytes. */
+ * x (of rows rows), would not fit buffer v: the block's lines with what
+ * its rows take beside them (row_over), in proportion to its bytes. */
 static int
 table_overflows(const kn_sorter *v, uint64_t bytes, const struct pblk *x,
     uint64_t rows)
@@ -829,8 +837,8 @@ table_overflows(const kn_sorter *v, uint64_t bytes, const struct pblk *x,
 
 	if (x->b.len == 0)
 		return 0;
-	per = ((double)x->b.len + (double)rows * (8.0 * (double)v->nkey +
-	    8.0 + 2.0 * (double)sizeof(rec))) / (double)x->b.len;
+	per = ((double)x->b.len + (double)rows * (double)row_over(v)) /
+	    (double)x->b.len;
 	return (double)bytes * per > (double)v->bufbudget;
 }
 

@@ -68,8 +68,7 @@ fset_index(kn_fset *fs)
 	while (ns < 2 * (fs->n + 1))
 		ns *= 2;
 	mask = ns - 1;
-	slot = kn_alloc_huge(ns * sizeof(uint64_t));
-	memset(slot, 0, ns * sizeof(uint64_t));
+	slot = kn_zalloc_huge(ns * sizeof(uint64_t));
 	for (i = 0; i < fs->n; i++) {
 		h = key_hash(fs->key + i * fs->d, fs->d);
 		for (j = h & mask; slot[j] != 0; j = (j + 1) & mask)

@@ -124,14 +124,14 @@ static void
 heap_hint(void)
 {
 #ifdef MADV_HUGEPAGE
-	const uintptr_t P = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t b = (uintptr_t)sbrk(0), h;
+	uintptr_t b = (uintptr_t)sbrk(0), h, P;
 
 	h = __atomic_load_n(&heap_hinted, __ATOMIC_RELAXED);
 	if (b == h || b == (uintptr_t)-1 || heap_small)
 		return;
 	__atomic_store_n(&heap_hinted, b, __ATOMIC_RELAXED);
 	/* Shrunk (malloc's trim): what grows again is hinted again. */
+	P = (uintptr_t)sysconf(_SC_PAGESIZE);
 	h = (h + P - 1) & ~(P - 1);
 	if (h != 0 && h < b)
 		(void)madvise((void *)h, b - h, MADV_HUGEPAGE);
@@ -610,6 +610,12 @@ kn_alloc_huge(size_t n)
 	heap_hint();
 	kn_huge_pages(p, n);
 	return p;
+}
+
+void *
+kn_zalloc_huge(size_t n)
+{
+	return memset(kn_alloc_huge(n), 0, n);
 }
 
 void *

@@ -124,6 +124,8 @@ void *kn_alloc_large(size_t n);
  * the C library's mapping of it, which mremap could then not resize,
  * so realloc would copy it. */
 void *kn_alloc_huge(size_t n);
+/* kn_alloc_huge of n zero bytes. */
+void *kn_zalloc_huge(size_t n);
 #define KN_HUGE ((size_t)8 << 20)
 /* Makes room for element i of the array p of *cap elements of elem
  * bytes: the capacity doubles, from first; returns the array. */

@@ -62,10 +62,7 @@ kn_pcount_bytes(const kn_pcount *pc)
 static uint64_t *
 pc_table(const kn_pcount *pc, size_t ns)
 {
-	uint64_t *tab = kn_alloc_huge(ns * pc_slotb(pc));
-
-	memset(tab, 0, ns * pc_slotb(pc));
-	return tab;
+	return kn_zalloc_huge(ns * pc_slotb(pc));
 }
 
 static inline int
@@ -670,8 +667,7 @@ kn_pscratch_begin(kn_pscratch *s, size_t most)
 		;
 	if (nslot > s->nslot) {
 		free(s->tab);
-		s->tab = kn_alloc_huge(nslot * sizeof(*s->tab));
-		memset(s->tab, 0, nslot * sizeof(*s->tab));
+		s->tab = kn_zalloc_huge(nslot * sizeof(*s->tab));
 		s->nslot = nslot;
 		s->gen = 0;
 	}
