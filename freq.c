@@ -508,6 +508,11 @@ struct fglob {
 	int bits[KN_PMAX], shift[KN_PMAX];
 	int ranked;		/* the ranks fit a key of 64 bits */
 	size_t rowmax;		/* the bytes of the longest row written */
+	/* the threads' direct tables added (par_sum): a count for each
+	 * combination of ranks, at the sum of rank times stride[c] */
+	uint64_t *sum;
+	size_t nsum, stride[KN_PMAX];
+	uint64_t groups;	/* the counts not 0 in sum */
 };
 
 /* What the counting threads share: the table, which each reads a block
@@ -798,6 +803,115 @@ par_sort(void *arg)
 	return NULL;
 }
 
+/*
+ * When every thread counted into a direct table (pcount.c) and the
+ * ranks of all threads' labels fit a key, the tables are added into
+ * g->sum, which read in order is the merged set in byte order: no pairs
+ * to sort, merge or hand between threads.  Each thread zeroes and fills
+ * the part of g->sum of its share of the first column's ranks, reading
+ * every table.  Only where g->sum takes no more than the tables.
+ */
+struct fadd {
+	struct fwork *w;
+	int nt;
+	uint32_t lo, hi;	/* ranks of the first column */
+	uint64_t groups;
+};
+
+static void *
+sum_part(void *arg)
+{
+	struct fadd *a = arg;
+	const struct fglob *g = a->w[0].g;
+	size_t from = a->lo * g->stride[0], to = a->hi * g->stride[0], i;
+	int k;
+
+	memset(g->sum + from, 0, (to - from) * sizeof(uint64_t));
+	for (k = 0; k < a->nt; k++)
+		kn_pcount_addto(&a->w[k].fr.pc, a->w[k].grank, g->stride,
+		    a->lo, a->hi, g->sum);
+	for (i = from; i < to; i++)
+		a->groups += g->sum[i] != 0;
+	return NULL;
+}
+
+/* Adds the nt threads' sets of w into g->sum if it can (above);
+ * returns whether it did, their tables freed. */
+static int
+par_sum(struct fwork *w, int nt, struct fglob *g)
+{
+	size_t d = w[0].cs.d, c, n = 1, tab = 0;
+	struct fadd a[64];
+	int k;
+
+	if (!g->ranked)
+		return 0;
+	for (k = 0; k < nt; k++) {
+		kn_pcount_flush(&w[k].fr.pc);
+		if (!w[k].fr.pc.direct)
+			return 0;
+		tab += w[k].fr.pc.nslot * sizeof(uint32_t);
+	}
+	for (c = d; c-- > 0;) {
+		g->stride[c] = n;
+		if (g->nlab[c] == 0 || g->nlab[c] > tab / sizeof(uint64_t) / n)
+			return 0;
+		n *= g->nlab[c];
+	}
+	g->nsum = n;
+	g->sum = kn_alloc_huge(n * sizeof(uint64_t));
+	for (k = 0; k < nt; k++) {
+		a[k].w = w;
+		a[k].nt = nt;
+		a[k].lo = (uint32_t)(g->nlab[0] * (size_t)k / (size_t)nt);
+		a[k].hi = (uint32_t)(g->nlab[0] * (size_t)(k + 1) / (size_t)nt);
+		a[k].groups = 0;
+	}
+	kn_sort_par_run(sum_part, a, sizeof(a[0]), nt);
+	for (g->groups = 0, k = 0; k < nt; k++) {
+		g->groups += a[k].groups;
+		free(w[k].fr.pc.tab);
+		memset(&w[k].fr.pc, 0, sizeof(w[k].fr.pc));
+		w[k].fr.packed = 0;
+	}
+	return 1;
+}
+
+/* Hands the groups of g->sum's slots [lo, hi) to out with ctx (NULL:
+ * only counted) in row, progress shown with progress set; returns
+ * their number. */
+static uint64_t
+sum_emit(const struct fglob *g, size_t d, size_t lo, size_t hi,
+    kn_fsrow *row, kn_fsout out, void *ctx, int progress)
+{
+	uint32_t r[KN_PMAX], ids[KN_PMAX];
+	uint64_t groups = 0;
+	size_t i, c, x = lo;
+
+	for (c = d; c-- > 0; x /= g->nlab[c])
+		r[c] = (uint32_t)(x % g->nlab[c]);
+	row->id = g->leafed ? ids : NULL;
+	for (i = lo; i < hi; i++) {
+		if (g->sum[i] != 0) {
+			groups++;
+			for (c = 0; out != NULL && c < d; c++) {
+				row->key[c] = g->lab[c][r[c]];
+				ids[c] = g->leaf[c] != NULL ?
+				    g->leaf[c][r[c]] : r[c];
+			}
+			row->cnt = g->sum[i];
+			if (out != NULL)
+				out(row, ctx);
+			if (progress && (groups & 0xffff) == 0)
+				kn_progress(groups, 0);
+		}
+		for (c = d; c-- > 0 && ++r[c] == g->nlab[c];)
+			r[c] = 0;
+	}
+	row->id = NULL;
+	return groups;
+}
+
 /* Label c of the pair at i of w. */
 static kn_str
 par_label(const struct fwork *w, size_t i, size_t c)
@@ -1011,6 +1125,9 @@ par_merge_all(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
 	kn_str *key = fr->row.key, *bk;
 	int k, last = 0;
 
+	if (w[0].g->sum != NULL)
+		return out == NULL ? w[0].g->groups : sum_emit(w[0].g,
+		    w[0].cs.d, 0, w[0].g->nsum, &fr->row, out, fr->ctx, 1);
 	for (k = 0; k < nt; k++)
 		hi[k] = w[k].npairs;
 	memset(&p, 0, sizeof(p));
@@ -1095,6 +1212,7 @@ struct femit {
 	pthread_cond_t cv;
 	struct fchunk *ch;
 	size_t nch, made, taken;	/* the ring; stretches cut, taken */
+	size_t span;		/* g->sum's slots of a stretch */
 	int end;
 };
 
@@ -1113,6 +1231,11 @@ chunk_format(struct femit *e, struct fchunk *c, struct fwork *wk)
 {
 	size_t at[64];
 
+	if (e->w[0].g->sum != NULL) {
+		c->groups = sum_emit(e->w[0].g, e->w[0].cs.d, c->lo[0],
+		    c->hi[0], &wk->fr.row, chunk_put, c, 0);
+		return;
+	}
 	memcpy(at, c->lo, (size_t)e->nt * sizeof(size_t));
 	c->groups = par_merge(e->w, e->nt, at, c->hi, &wk->fr.row, chunk_put,
 	    c, 0);
@@ -1152,6 +1275,15 @@ chunk_cut(struct femit *e, size_t *pos, size_t most, struct fchunk *c)
 	int k, bounded = 0;
 	size_t lo, hi, mid;
 
+	if (e->w[0].g->sum != NULL) {
+		if (pos[0] >= e->w[0].g->nsum)
+			return 0;
+		c->lo[0] = pos[0];
+		pos[0] += e->w[0].g->nsum - pos[0] < e->span ?
+		    e->w[0].g->nsum - pos[0] : e->span;
+		c->hi[0] = pos[0];
+		return 1;
+	}
 	for (k = 0; k < e->nt; k++)
 		if (pos[k] < e->w[k].npairs)
 			break;
@@ -1202,6 +1334,11 @@ par_rows(struct freq *fr, struct fwork *w, int nt)
 	/* A stretch of some 256 KiB of rows at most. */
 	most = ((size_t)256 << 10) / (w[0].g->rowmax + 24) / (size_t)nt;
 	most = most < 1 ? 1 : most > 4096 ? 4096 : most;
+	/* As many of g->sum's slots as hold that many groups of each
+	 * thread, on average. */
+	if (w[0].g->sum != NULL)
+		e.span = (size_t)((double)most * nt * (double)w[0].g->nsum /
+		    (double)(w[0].g->groups + 1)) + 1;
 	pthread_mutex_init(&e.mu, NULL);
 	pthread_cond_init(&e.cv, NULL);
 	for (started = 0; started < nt; started++) {
@@ -1498,7 +1635,9 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 			    cs->fmt == NULL)
 				par_leaves(cs, &g, bounded ? limit / 4 :
 				    SIZE_MAX);
-			kn_sort_par_run(par_sort, w, sizeof(w[0]), started);
+			if (!par_sum(w, started, &g))
+				kn_sort_par_run(par_sort, w, sizeof(w[0]),
+				    started);
 			kn_progress(t->rows, t->r.bytes);
 			kn_progress_done();
 			par_emit(fr, w, started);
@@ -1522,6 +1661,7 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 		}
 	}
 	free(w);
+	free(g.sum);
 	for (i = 0; i < cs->d && i < KN_PMAX; i++) {
 		free(g.lab[i]);
 		free(g.leaf[i]);

@@ -1523,7 +1523,7 @@ uint32_t *kn_fset_order(const kn_fset *fs, const kn_dict *const *dict);
  * that cannot be packed makes kn_pcount_add return 0.  Its slots are
  * narrow (8 bytes) while the keys fit 31 bits and the counts 32, wide
  * (16) after, or direct (a count of 4 bytes for every key the ids can
- * make, while that is no more than a narrow table): read them with
+ * make, while that is no more than four narrow tables): read them with
  * kn_pcount_slot. */
 #define KN_PMAX 63
 #define KN_PBATCH 32
@@ -1580,6 +1580,12 @@ int kn_pcount_sortable(size_t d, const kn_dict *const *dict);
  * count) sorted by key; returns their number and leaves pc empty. */
 size_t kn_pcount_pairs(kn_pcount *pc, uint32_t *const *rank,
     const int *bits, int *shift, uint64_t **pairs);
+
+/* Adds the counts of pc, direct and flushed, whose first column's rank
+ * is in [lo, hi) into sum, at the sum over c of rank[c][id] times
+ * stride[c]. */
+void kn_pcount_addto(const kn_pcount *pc, uint32_t *const *rank,
+    const size_t *stride, uint32_t lo, uint32_t hi, uint64_t *sum);
 
 /* A group of a frequency set: its labels, count, and per summed column
  * the sum s/10^sc and the sum of squares ss/10^ssc.  id, when not NULL,

@@ -31,9 +31,10 @@ pk_hash(uint64_t pk)
  * for every key the ids seen so far can make, packed in exactly the
  * bits they need, the key its index: no probe and no key stored.  A
  * narrow table that must grow turns direct when the array takes no
- * more than the grown table would (three columns of 100 values are 21
- * bits, 8 MB, where their million keys take 16 MB narrow), at most
- * PC_DIRECT bits; it turns back when an id outgrows that, or wide for a
+ * more than four times the grown table (three columns of 100 values
+ * are 21 bits, 8 MB, where their million keys take 16 MB narrow: the
+ * table turns direct at 92,000 keys instead of growing twice more, a
+ * rebuild each), at most PC_DIRECT bits; it turns back when an id outgrows that, or wide for a
  * count past 32 bits or of 0, which an empty slot cannot tell.
  */
 #define PC_NARROW 31
@@ -244,7 +245,7 @@ pc_hash_slots(size_t n)
 }
 
 /* Whether the keys, of tot bits, are better counted direct: the array
- * no larger than a narrow table of their number, within the limit.
+ * no larger than four narrow tables of their number, within the limit.
  * Sets bits and shift to the fields of need without headroom, the last
  * column lowest (pc_direct_pairs reads it fastest). */
 static int
@@ -257,7 +258,7 @@ pc_direct_fits(const kn_pcount *pc, const int *need, int tot, int *bits,
 	if (tot > PC_DIRECT)
 		return 0;
 	b = (size_t)4 << tot;
-	if (b > 8 * pc_hash_slots(pc->n + pc->nb + 1) ||
+	if (b > 32 * pc_hash_slots(pc->n + pc->nb + 1) ||
 	    (pc->limit > 0 && b + (pc->n + pc->nb) * 16 > pc->limit))
 		return 0;
 	for (c = pc->d; c-- > 0;) {
@@ -549,6 +550,57 @@ pc_direct_pairs(const kn_pcount *pc, uint32_t *const *rank,
 	for (c = 0; c < d; c++)
 		free(ord[c]);
 	return n;
+}
+
+/*
+ * Adds the counts of direct table pc into sum, a count for each
+ * combination of the columns' ranks (rank[c], of each id), at the index
+ * the sum over c of its rank times stride[c]: only the keys whose first
+ * column's rank is in [lo, hi), so that threads may add the tables
+ * into parts of sum of their own.  Each run of the last column's ids
+ * (the table's lowest bits) is read in order.
+ */
+void
+kn_pcount_addto(const kn_pcount *pc, uint32_t *const *rank,
+    const size_t *stride, uint32_t lo, uint32_t hi, uint64_t *sum)
+{
+	const uint32_t *t = (const uint32_t *)pc->tab;
+	const uint32_t *rl;
+	size_t d = pc->d, last = d - 1, c, i, n, pk, gk;
+	uint32_t at[KN_PMAX], id0, r0;
+
+	if (!pc->direct || pc->nb > 0 || pc->shift[last] != 0)
+		kn_die("internal error: kn_pcount_addto on a table not "
+		    "direct and flushed");
+	rl = rank[last];
+	n = (size_t)pc->seen[last] + 1;
+	for (id0 = 0; id0 <= pc->seen[0]; id0++) {
+		r0 = rank[0][id0];
+		if (r0 < lo || r0 >= hi)
+			continue;
+		if (d == 1) {
+			sum[r0] += t[id0];
+			continue;
+		}
+		/* The middle columns' ids as an odometer. */
+		for (c = 1; c < last; c++)
+			at[c] = 0;
+		for (;;) {
+			pk = (size_t)id0 << pc->shift[0];
+			gk = (size_t)r0 * stride[0];
+			for (c = 1; c < last; c++) {
+				pk |= (size_t)at[c] << pc->shift[c];
+				gk += (size_t)rank[c][at[c]] * stride[c];
+			}
+			for (i = 0; i < n; i++)
+				if (t[pk + i] != 0)
+					sum[gk + rl[i]] += t[pk + i];
+			for (c = last; c-- > 1 && ++at[c] > pc->seen[c];)
+				at[c] = 0;
+			if (c == 0)
+				break;
+		}
+	}
 }
 
 /* Compacts pc's table into pairs (key, count), each key rewritten from
