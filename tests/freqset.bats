@@ -315,6 +315,27 @@ a	1" ]
 	EOF_
 }
 
+@test "-j: dense sets of one to four columns, the threads' tables added into one array, are the counts of sort | uniq -c and score's figures of -j 1" {
+	# Each thread's set turns direct (more than 716 keys packed in a
+	# few bits); -S 256K keeps them apart as runs.
+	for shape in 1:2000:40000 2:45:60000 3:17:80000 4:9:90000 \
+	    2:300:60000; do
+		IFS=: read -r d c n <<< "$shape"
+		gendata -n "$n" --seed "$d$c" uniform -d 4 -c "$c" > "$T/t.tsv"
+		q=a1
+		for ((i = 2; i <= d; i++)); do q=$q,a$i; done
+		uniqc "1-$d" "$T/t.tsv" > "$T/want"
+		score -j 1 -q $q -k 3 "$T/t.tsv" > "$T/score1"
+		for j in 2 3; do
+			freqset -j $j -q $q "$T/t.tsv" | tail -n +2 |
+			    cmp - "$T/want" || { echo "$shape -j $j"; false; }
+			freqset -j $j -S 256K -T "$T" -q $q "$T/t.tsv" |
+			    tail -n +2 | cmp - "$T/want"
+			score -j $j -q $q -k 3 "$T/t.tsv" | cmp - "$T/score1"
+		done
+	done
+}
+
 @test "-j: the same bytes for any number of threads, in memory, in runs, from a pipe" {
 	gendata -n 60000 --seed 7 uniform -d 4 -c 40 > "$T/t.tsv"
 	# The threads' sets are merged in LC_ALL=C sort's order: a value
