@@ -19,7 +19,7 @@ all: $(PROGS)
 CORE = kanon.o outfile.o dict.o date.o help.o progress.o rhead.o canon.o tsv.o block.o input.o hier.o req.o sortmem.o extsort.o pcount.o \
 	fset.o freq.o cvals.o tcdisk.o
 # partition's own objects.
-PART_OBJS = partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o hypo.o rowpar.o
+PART_OBJS = partition.o msens.o numkey.o mload.o mrank.o mondrian.o mpar.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o hypo.o rowpar.o
 
 libkanon.a: $(CORE)
 	rm -f $@
@@ -105,7 +105,7 @@ tests/pcount-check: tests/pcount-check.c libkanon.a
 
 # The headers each object includes, directly or through another header.
 $(CORE) extsort_main.o freqset.o score.o gendata.o lattice.o recode.o \
-    lattice_search.o partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o tagging.o \
+    lattice_search.o partition.o msens.o numkey.o mload.o mrank.o mondrian.o mpar.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o tagging.o \
     latbudget.o latdisk.o latinput.o lateval.o: kanon.h
 lattice.o latinput.o latbudget.o lateval.o: latbudget.h
 lattice.o latinput.o latdisk.o lateval.o: latdisk.h
@@ -115,10 +115,10 @@ latdisk.o: extsort.h
 lattice.o tagging.o: tagging.h
 lattice.o lattice_search.o lateval.o latinput.o: lattice.h
 extsort.o freq.o extsort_main.o mload.o rcut.o rsens.o rothko.o sortmem.o \
-    partition.o msens.o numkey.o mondrian.o mpar.o rgroups.o rclose.o \
+    partition.o msens.o numkey.o mrank.o mondrian.o mpar.o rgroups.o rclose.o \
     cstream.o cdist.o csens.o cluster.o: extsort.h
 sortmem.o extsort.o: sortmem.h
-partition.o msens.o numkey.o mload.o mondrian.o mpar.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o: mondrian.h
+partition.o msens.o numkey.o mload.o mrank.o mondrian.o mpar.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o: mondrian.h
 partition.o mpar.o rothko.o: mpar.h
 partition.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o: rothko.h
 partition.o cstream.o cdist.o csens.o cluster.o: cluster.h

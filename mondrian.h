@@ -441,15 +441,20 @@ const char *mond_parse_value(struct dim *dm, const char *s, size_t n,
  * hierarchy once all values are known. */
 void mond_prepare_hier(struct dim *dm);
 
+/* ---- mrank.c: the numbers ranked --------------------------------- */
+
 /* Ranks the numbers of dimension j of the nrows rows in rec, each
  * dm->raw[row] / 10^dm->rsc[row] (scale -1: missing, rank 0), into the
  * records' word j and dm->vals, dm->nrank; frees raw and rsc. */
 void mond_rank_numeric(struct part *pt, struct dim *dm, size_t j);
 /* The same for every numeric QI of the table in memory, on the threads
- * of pt->jobs (the columns taken in turn, one radix sort at a time);
- * dies naming the first column of -q that does not fit, as one thread
- * does. */
+ * of pt->jobs (the columns taken in turn, one radix sort at a time; the
+ * dense columns' ranks copied into the records together, the rows
+ * shared out among the threads); dies naming the first column
+ * of -q that does not fit, as one thread does. */
 void mond_rank_numbers(struct part *pt);
+
+/* ---- mload.c, continued ------------------------------------------- */
 
 /* The id of the number m / 10^sc (canonical: no trailing fractional
  * zeros) in a dictionary of distinct numbers, added if new. */
