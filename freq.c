@@ -809,7 +809,9 @@ par_sort(void *arg)
  * g->sum, which read in order is the merged set in byte order: no pairs
  * to sort, merge or hand between threads.  Each thread zeroes and fills
  * the part of g->sum of its share of the first column's ranks, reading
- * every table.  Only where g->sum takes no more than the tables.
+ * every table.  Only where g->sum takes no more than the pairs it
+ * stands for, 16 bytes a group of each thread, which the threads'
+ * limits counted (kn_pcount_bytes).
  */
 struct fadd {
 	struct fwork *w;
@@ -840,7 +842,7 @@ sum_part(void *arg)
 static int
 par_sum(struct fwork *w, int nt, struct fglob *g)
 {
-	size_t d = w[0].cs.d, c, n = 1, tab = 0;
+	size_t d = w[0].cs.d, c, n = 1, room = 0;
 	struct fadd a[64];
 	int k;
 
@@ -850,11 +852,11 @@ par_sum(struct fwork *w, int nt, struct fglob *g)
 		kn_pcount_flush(&w[k].fr.pc);
 		if (!w[k].fr.pc.direct)
 			return 0;
-		tab += w[k].fr.pc.nslot * sizeof(uint32_t);
+		room += w[k].fr.pc.n * 2 * sizeof(uint64_t);
 	}
 	for (c = d; c-- > 0;) {
 		g->stride[c] = n;
-		if (g->nlab[c] == 0 || g->nlab[c] > tab / sizeof(uint64_t) / n)
+		if (g->nlab[c] == 0 || g->nlab[c] > room / sizeof(uint64_t) / n)
 			return 0;
 		n *= g->nlab[c];
 	}
