@@ -513,7 +513,10 @@ struct fglob {
 	uint64_t *sum;
 	size_t nsum, stride[KN_PMAX];
 	uint64_t groups;	/* the counts not 0 in sum */
+	uint32_t *bgroups;	/* and in each SUM_BLK slots, for par_rows */
 };
+
+#define SUM_BLK 1024
 
 /* What the counting threads share: the table, which each reads a block
  * of in turn, under mu (kn_table_block), the blocks' numbers, and the
@@ -817,7 +820,6 @@ struct fadd {
 	struct fwork *w;
 	int nt;
 	uint32_t lo, hi;	/* ranks of the first column */
-	uint64_t groups;
 };
 
 static void *
@@ -825,15 +827,13 @@ sum_part(void *arg)
 {
 	struct fadd *a = arg;
 	const struct fglob *g = a->w[0].g;
-	size_t from = a->lo * g->stride[0], to = a->hi * g->stride[0], i;
+	size_t from = a->lo * g->stride[0], to = a->hi * g->stride[0];
 	int k;
 
 	memset(g->sum + from, 0, (to - from) * sizeof(uint64_t));
 	for (k = 0; k < a->nt; k++)
 		kn_pcount_addto(&a->w[k].fr.pc, a->w[k].grank, g->stride,
 		    a->lo, a->hi, g->sum);
-	for (i = from; i < to; i++)
-		a->groups += g->sum[i] != 0;
 	return NULL;
 }
 
@@ -842,7 +842,7 @@ sum_part(void *arg)
 static int
 par_sum(struct fwork *w, int nt, struct fglob *g)
 {
-	size_t d = w[0].cs.d, c, n = 1, room = 0;
+	size_t d = w[0].cs.d, c, n = 1, room = 0, i;
 	struct fadd a[64];
 	int k;
 
@@ -867,11 +867,14 @@ par_sum(struct fwork *w, int nt, struct fglob *g)
 		a[k].nt = nt;
 		a[k].lo = (uint32_t)(g->nlab[0] * (size_t)k / (size_t)nt);
 		a[k].hi = (uint32_t)(g->nlab[0] * (size_t)(k + 1) / (size_t)nt);
-		a[k].groups = 0;
 	}
 	kn_sort_par_run(sum_part, a, sizeof(a[0]), nt);
-	for (g->groups = 0, k = 0; k < nt; k++) {
-		g->groups += a[k].groups;
+	g->bgroups = kn_zalloc((n / SUM_BLK + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		g->bgroups[i / SUM_BLK] += g->sum[i] != 0;
+	for (g->groups = 0, i = 0; i <= n / SUM_BLK; i++)
+		g->groups += g->bgroups[i];
+	for (k = 0; k < nt; k++) {
 		free(w[k].fr.pc.tab);
 		memset(&w[k].fr.pc, 0, sizeof(w[k].fr.pc));
 		w[k].fr.packed = 0;
@@ -1194,9 +1197,10 @@ par_merge_all(struct freq *fr, struct fwork *w, int nt, kn_fsout out)
  * written in order by the caller (cs->blk), when the keys are the ranks
  * of all threads' labels: the groups are cut into stretches, each of
  * at most as many pairs of every thread as make 256 KiB of rows
- * between them, all the pairs of a key in one stretch; a thread takes the next stretch,
- * merges and formats it into its row buffer, and the caller's thread
- * hands the buffers on in order.
+ * between them, all the pairs of a key in one stretch (from g->sum,
+ * whole blocks of its slots, of as many groups at most or one block); a
+ * thread takes the next stretch, merges and formats it into its row
+ * buffer, and the caller's thread hands the buffers on in order.
  */
 struct fchunk {
 	size_t lo[64], hi[64];	/* each thread's pairs [lo, hi) */
@@ -1214,7 +1218,7 @@ struct femit {
 	pthread_cond_t cv;
 	struct fchunk *ch;
 	size_t nch, made, taken;	/* the ring; stretches cut, taken */
-	size_t span;		/* g->sum's slots of a stretch */
+	size_t span;		/* the groups of a stretch from g->sum */
 	int end;
 };
 
@@ -1278,11 +1282,17 @@ chunk_cut(struct femit *e, size_t *pos, size_t most, struct fchunk *c)
 	size_t lo, hi, mid;
 
 	if (e->w[0].g->sum != NULL) {
-		if (pos[0] >= e->w[0].g->nsum)
+		const struct fglob *g = e->w[0].g;
+		size_t b = pos[0] / SUM_BLK, got = 0;
+
+		/* Whole blocks of slots, up to e->span groups or one. */
+		if (pos[0] >= g->nsum)
 			return 0;
 		c->lo[0] = pos[0];
-		pos[0] += e->w[0].g->nsum - pos[0] < e->span ?
-		    e->w[0].g->nsum - pos[0] : e->span;
+		do
+			got += g->bgroups[b++];
+		while (b * SUM_BLK < g->nsum && got + g->bgroups[b] <= e->span);
+		pos[0] = b * SUM_BLK < g->nsum ? b * SUM_BLK : g->nsum;
 		c->hi[0] = pos[0];
 		return 1;
 	}
@@ -1336,11 +1346,8 @@ par_rows(struct freq *fr, struct fwork *w, int nt)
 	/* A stretch of some 256 KiB of rows at most. */
 	most = ((size_t)256 << 10) / (w[0].g->rowmax + 24) / (size_t)nt;
 	most = most < 1 ? 1 : most > 4096 ? 4096 : most;
-	/* As many of g->sum's slots as hold that many groups of each
-	 * thread, on average. */
-	if (w[0].g->sum != NULL)
-		e.span = (size_t)((double)most * nt * (double)w[0].g->nsum /
-		    (double)(w[0].g->groups + 1)) + 1;
+	/* From g->sum, that many groups of each thread. */
+	e.span = most * (size_t)nt;
 	pthread_mutex_init(&e.mu, NULL);
 	pthread_cond_init(&e.cv, NULL);
 	for (started = 0; started < nt; started++) {
@@ -1664,6 +1671,7 @@ par_count(struct freq *fr, kn_table *t, size_t limit, int bounded, int nt)
 	}
 	free(w);
 	free(g.sum);
+	free(g.bgroups);
 	for (i = 0; i < cs->d && i < KN_PMAX; i++) {
 		free(g.lab[i]);
 		free(g.leaf[i]);

@@ -1523,7 +1523,7 @@ uint32_t *kn_fset_order(const kn_fset *fs, const kn_dict *const *dict);
  * that cannot be packed makes kn_pcount_add return 0.  Its slots are
  * narrow (8 bytes) while the keys fit 31 bits and the counts 32, wide
  * (16) after, or direct (a count of 4 bytes for every key the ids can
- * make, while that is no more than four narrow tables): read them with
+ * make, while that is no more than a narrow table): read them with
  * kn_pcount_slot. */
 #define KN_PMAX 63
 #define KN_PBATCH 32

@@ -2,7 +2,8 @@
  * mload.c: coding the table's rows for partition, the first pass every
  * mode shares (paper 003 §4's records, paper 004 §2's spool): each
  * row's quasi-identifiers become codes whose order is the dimension's
- * (mondrian.h, struct dim), the numbers ranked once all are read, the
+ * (mondrian.h, struct dim), the numbers ranked once all are read
+ * (mrank.c), the
  * hierarchies' leaves ordered depth-first; the sensitive values and the
  * targets are numbered in a dictionary each.  In memory the rows are
  * records in pt->rec; out of core they are spooled as binary records

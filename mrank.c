@@ -4,8 +4,9 @@
  * rank): the numbers brought to their column's scale, ranked by a
  * table of the values present when their range is dense, else by a
  * radix sort; in memory every numeric QI at once, the columns on the
- * threads of -j and their ranks copied into the records in one pass
- * over the rows, shared out among the threads.  Split from mload.c,
+ * threads of -j and the dense columns' ranks copied into the records
+ * in one pass over the rows, shared out among the threads (a radix
+ * sort's ranks go to the records as it ends).  Split from mload.c,
  * which loads the numbers; below mondrian.c and rothko.c, which call
  * it once all rows are read.
  */

@@ -31,10 +31,9 @@ pk_hash(uint64_t pk)
  * for every key the ids seen so far can make, packed in exactly the
  * bits they need, the key its index: no probe and no key stored.  A
  * narrow table that must grow turns direct when the array takes no
- * more than four times the grown table (three columns of 100 values
- * are 21 bits, 8 MB, where their million keys take 16 MB narrow: the
- * table turns direct at 92,000 keys instead of growing twice more, a
- * rebuild each), at most PC_DIRECT bits; it turns back when an id outgrows that, or wide for a
+ * more than the grown table would (three columns of 100 values are 21
+ * bits, 8 MB, where their million keys take 16 MB narrow), at most
+ * PC_DIRECT bits; it turns back when an id outgrows that, or wide for a
  * count past 32 bits or of 0, which an empty slot cannot tell.
  */
 #define PC_NARROW 31
@@ -245,7 +244,7 @@ pc_hash_slots(size_t n)
 }
 
 /* Whether the keys, of tot bits, are better counted direct: the array
- * no larger than four narrow tables of their number, within the limit.
+ * no larger than a narrow table of their number, within the limit.
  * Sets bits and shift to the fields of need without headroom, the last
  * column lowest (pc_direct_pairs reads it fastest). */
 static int
@@ -258,7 +257,7 @@ pc_direct_fits(const kn_pcount *pc, const int *need, int tot, int *bits,
 	if (tot > PC_DIRECT)
 		return 0;
 	b = (size_t)4 << tot;
-	if (b > 32 * pc_hash_slots(pc->n + pc->nb + 1) ||
+	if (b > 8 * pc_hash_slots(pc->n + pc->nb + 1) ||
 	    (pc->limit > 0 && b + (pc->n + pc->nb) * 16 > pc->limit))
 		return 0;
 	for (c = pc->d; c-- > 0;) {
