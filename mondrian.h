@@ -453,6 +453,10 @@ void mond_rank_numeric(struct part *pt, struct dim *dm, size_t j);
  * shared out among the threads); dies naming the first column
  * of -q that does not fit, as one thread does. */
 void mond_rank_numbers(struct part *pt);
+/* The next numeric QI of pt from *next on, taken under mu by one of the
+ * threads that rank them; pt->nqi or more when none is left. */
+size_t mond_rank_next(const struct part *pt, pthread_mutex_t *mu,
+    size_t *next);
 
 /* ---- mload.c, continued ------------------------------------------- */
 

@@ -193,6 +193,19 @@ struct rankpar {
 	uint32_t **rk;		/* a column's ranks by row (rank_numeric) */
 };
 
+size_t
+mond_rank_next(const struct part *pt, pthread_mutex_t *mu, size_t *next)
+{
+	size_t j;
+
+	pthread_mutex_lock(mu);
+	while (*next < pt->nqi && pt->dims[*next].h != NULL)
+		(*next)++;
+	j = (*next)++;
+	pthread_mutex_unlock(mu);
+	return j;
+}
+
 static void *
 rank_work(void *arg)
 {
@@ -200,17 +213,10 @@ rank_work(void *arg)
 	struct part *pt = rp->pt;
 	size_t j;
 
-	for (;;) {
-		pthread_mutex_lock(&rp->mu);
-		while (rp->next < pt->nqi && pt->dims[rp->next].h != NULL)
-			rp->next++;
-		j = rp->next++;
-		pthread_mutex_unlock(&rp->mu);
-		if (j >= pt->nqi)
-			return NULL;
+	while ((j = mond_rank_next(pt, &rp->mu, &rp->next)) < pt->nqi)
 		rp->ok[j] = rank_numeric(pt, &pt->dims[j], j, &rp->sortmu,
 		    &rp->rk[j]);
-	}
+	return NULL;
 }
 
 /* Thread entry of rank_work, with no signals. */

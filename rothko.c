@@ -383,22 +383,14 @@ rank_run(void *arg)
 	struct part *pt = rp->pt;
 	size_t j;
 
-	for (;;) {
-		pthread_mutex_lock(&rp->mu);
-		while (rp->next < pt->nqi && pt->dims[rp->next].h != NULL)
-			rp->next++;
-		j = rp->next++;
-		pthread_mutex_unlock(&rp->mu);
-		if (j >= pt->nqi)
-			return NULL;
-		{
-			struct dim *dm = &pt->dims[j];
-			int S = dm->S;
+	while ((j = mond_rank_next(pt, &rp->mu, &rp->next)) < pt->nqi) {
+		struct dim *dm = &pt->dims[j];
+		int S = dm->S;
 
-			mond_rank_numeric(pt, dm, j);
-			dm->S = S;
-		}
+		mond_rank_numeric(pt, dm, j);
+		dm->S = S;
 	}
+	return NULL;
 }
 
 /* rank_run on a thread of its own, which leaves the signals to the
