@@ -105,17 +105,18 @@ int kn_std_closed[3];
 
 #ifdef MADV_HUGEPAGE
 /* The end of the heap when it was last hinted onto huge pages; where
- * the heap began; whether a small budget turned the hints off. */
+ * the heap began; whether a small budget turned the hints off (-1: no
+ * budget set yet, no hints: kn_heap_budget). */
 static uintptr_t heap_hinted, heap_start;
-static int heap_small;
+static int heap_small = -1;
 #endif
 
 /*
  * Hints the heap's new pages onto huge pages, as glibc's tunable
  * glibc.malloc.hugetlb=1 would: called after each allocation, it finds
- * the heap grown (malloc grows it M_TOP_PAD, 4M, at a time: kn_init)
- * and hints the new part while malloc has touched only its first
- * pages.  A small page's first touch costs about 12 us on the machines
+ * the heap grown (malloc grows it M_TOP_PAD, heap_pad, at a time) and
+ * hints the new part while malloc has touched only its first pages;
+ * not before kn_heap_budget.  A small page's first touch costs about 12 us on the machines
  * of bench/README.md: Adult's 8 QIs took 1,165 page faults and 33 ms,
  * 470 to 720 faults and 25 ms with this.  Resident memory grows by at
  * most the rest of the huge page at the heap's top.
@@ -127,7 +128,7 @@ heap_hint(void)
 	uintptr_t b = (uintptr_t)sbrk(0), h, P;
 
 	h = __atomic_load_n(&heap_hinted, __ATOMIC_RELAXED);
-	if (b == h || b == (uintptr_t)-1 || heap_small)
+	if (b == h || b == (uintptr_t)-1 || heap_small != 0)
 		return;
 	__atomic_store_n(&heap_hinted, b, __ATOMIC_RELAXED);
 	/* Shrunk (malloc's trim): what grows again is hinted again. */
@@ -138,19 +139,74 @@ heap_hint(void)
 #endif
 }
 
+/*
+ * What the heap grows by and keeps when it shrinks (M_TOP_PAD) for a
+ * budget: a thirty-second of it, from 4M to 32M.  Each time the heap
+ * grows, malloc writes its headers on the new part before heap_hint
+ * can hint it, and the 2 MiB page they fall in stays on small pages:
+ * the fewer times it grows, the fewer such pages.  What it keeps when
+ * it shrinks is memory the process held before, at most 3% of a
+ * budget past the 4M that small ones keep.
+ */
+static size_t default_budget(void);
+
+static size_t
+heap_pad(size_t budget)
+{
+	size_t pad = budget / 32;
+
+	return pad < ((size_t)4 << 20) ? (size_t)4 << 20 :
+	    pad > ((size_t)32 << 20) ? (size_t)32 << 20 : pad;
+}
+
 void
 kn_heap_budget(size_t budget)
 {
+#ifdef M_TOP_PAD
+	mallopt(M_TOP_PAD, (int)heap_pad(budget));
+#endif
 #ifdef MADV_HUGEPAGE
 	const uintptr_t P = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t a = (heap_start + P - 1) & ~(P - 1), b = (uintptr_t)sbrk(0);
 
 	heap_small = budget < KN_HEAP_HUGE;
-	/* What was hinted before the options were read, unhinted. */
+	/* What an -S before this one hinted, unhinted; or the heap so far
+	 * hinted (its pages not yet touched). */
 	if (heap_small && a != 0 && a < b && b != (uintptr_t)-1)
 		(void)madvise((void *)a, b - a, MADV_NOHUGEPAGE);
+	heap_hint();
 #else
 	(void)budget;
+#endif
+}
+
+/*
+ * Begins the heap 64K below a 2 MiB boundary, while malloc has taken
+ * none of it.  The blocks the options take go there, on small pages,
+ * before kn_heap_budget knows whether the heap is to be hinted (a huge
+ * page taken then would count against an -S of a few megabytes), and
+ * the 2 MiB pages above are whole and untouched when it is.  The heap
+ * began where the system put it, in a 2 MiB page that stayed on small
+ * pages to its end (0 to 512 of them: Adult's 8 QIs took 480 to 820
+ * page faults; about 100 with this and heap_pad).  The pages skipped are
+ * never touched.
+ */
+static void
+heap_begin(void)
+{
+#if defined(MADV_HUGEPAGE) && defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+	const uintptr_t H = (uintptr_t)2 << 20, E = (uintptr_t)64 << 10;
+	const uintptr_t P = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t b = (uintptr_t)sbrk(0), a;
+
+	if (b == (uintptr_t)-1 || (b & (P - 1)) != 0 ||
+	    mallinfo2().arena != 0)
+		return;
+	a = ((b + E + H - 1) & ~(H - 1)) - E;
+	if (sbrk((intptr_t)(a - b)) == (void *)-1)
+		return;
+	heap_hinted = heap_start = a;
 #endif
 }
 
@@ -186,16 +242,17 @@ kn_init(const char *argv0)
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
 #ifdef M_TOP_PAD
-	/* The heap grows 4M at a time and keeps 4M when it shrinks: the
-	 * blocks below 1M that a small run allocates and frees, and those
-	 * of 1M and more that fit, are not asked of the system again and
-	 * faulted in again (Adult, 8 QIs: 2,042 page faults, 1,186 with
-	 * this). */
-	mallopt(M_TOP_PAD, 4 << 20);
+	/* The heap grows at least 4M at a time and keeps as much when it
+	 * shrinks: the blocks below 1M that a small run allocates and
+	 * frees, and those of 1M and more that fit, are not asked of the
+	 * system again and faulted in again (Adult, 8 QIs: 2,042 page
+	 * faults, 1,186 with 4M).  kn_heap_budget sets it again for -S. */
+	mallopt(M_TOP_PAD, (int)heap_pad(default_budget()));
 #endif
 #ifdef MADV_HUGEPAGE
 	heap_hinted = heap_start = (uintptr_t)sbrk(0);
 #endif
+	heap_begin();
 	/* A standard descriptor that the caller closed (>&-) would go to
 	 * the next file opened, which would then get the messages or the
 	 * output.  Each is held on /dev/null, opened so that using it fails
@@ -811,6 +868,15 @@ kn_parse_size(const char *s, const char *what)
 
 size_t
 kn_default_budget(void)
+{
+	size_t b = default_budget();
+
+	kn_heap_budget(b);
+	return b;
+}
+
+static size_t
+default_budget(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
 	size_t b = (size_t)1 << 30;

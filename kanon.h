@@ -93,9 +93,10 @@ void *kn_alloc(size_t n);
  * nothing elsewhere, or under 2 MiB). */
 void kn_huge_pages(void *p, size_t n);
 /* The heap is hinted onto huge pages as it grows (kanon.c's heap_hint)
- * unless the budget is below KN_HEAP_HUGE: a huge page partly used at
- * its top would then be a large share of it.  kn_opts_take calls it
- * for -S. */
+ * once kn_heap_budget has been told the budget, unless it is below
+ * KN_HEAP_HUGE: a huge page partly used at its top would then be a
+ * large share of it.  kn_opts_take calls it for -S, kn_default_budget
+ * for its default. */
 #define KN_HEAP_HUGE ((size_t)64 << 20)
 void kn_heap_budget(size_t budget);
 /* Up to n bytes of the memory freed kept by the C library for what is
@@ -213,7 +214,7 @@ size_t kn_parse_size(const char *s, const char *what);
 /* ---- temp files and output ---------------------------------------- */
 
 /* The default memory budget (-S): a quarter of physical memory, at
- * most 4G. */
+ * most 4G; the heap is set for it (kn_heap_budget). */
 size_t kn_default_budget(void);
 
 /* The temp directory: opt if set, then $TMPDIR, then /tmp. */
