@@ -114,12 +114,13 @@ static int heap_small = -1;
 /*
  * Hints the heap's new pages onto huge pages, as glibc's tunable
  * glibc.malloc.hugetlb=1 would: called after each allocation, it finds
- * the heap grown (malloc grows it M_TOP_PAD, heap_pad, at a time) and
- * hints the new part while malloc has touched only its first pages;
- * not before kn_heap_budget.  A small page's first touch costs about 12 us on the machines
- * of bench/README.md: Adult's 8 QIs took 1,165 page faults and 33 ms,
- * 470 to 720 faults and 25 ms with this.  Resident memory grows by at
- * most the rest of the huge page at the heap's top.
+ * the heap grown (malloc grows it M_TOP_PAD at a time: kn_init,
+ * heap_pad) and hints the new part while malloc has touched only its
+ * first pages; not before kn_heap_budget.  A small page's first touch
+ * costs about 12 us on the machines of bench/README.md: Adult's 8 QIs
+ * took 1,165 page faults and 33 ms, 470 to 720 faults and 25 ms with
+ * this.  Resident memory grows by at most the rest of the huge page at
+ * the heap's top.
  */
 static void
 heap_hint(void)
@@ -140,30 +141,53 @@ heap_hint(void)
 }
 
 /*
- * What the heap grows by and keeps when it shrinks (M_TOP_PAD) for a
- * budget: a thirty-second of it, from 4M to 32M.  Each time the heap
- * grows, malloc writes its headers on the new part before heap_hint
- * can hint it, and the 2 MiB page they fall in stays on small pages:
- * the fewer times it grows, the fewer such pages.  What it keeps when
- * it shrinks is memory the process held before, at most 3% of a
- * budget past the 4M that small ones keep.
+ * What the heap grows by, and keeps when it shrinks (M_TOP_PAD), for a
+ * budget the user did not give: a thirty-second of it, from 4M to 32M,
+ * and no more than a sixteenth of what ulimit -d and -v allow (a
+ * growth the limit refuses is an allocation that fails).  Each time the
+ * heap grows, malloc writes its headers on the new part before
+ * heap_hint can hint it, and the 2 MiB page they fall in stays on small
+ * pages: the fewer times it grows, the fewer such pages (Adult's 8 QIs:
+ * about 500 page faults with 4M, 100 with 32M; with 5%, 3,300 and 120).
+ * What it keeps is memory the process held before; an -S keeps it to
+ * 4M, the slack that partition(1) and the others allow the C library.
  */
-static size_t default_budget(void);
+/* A quarter of physical memory, at most 4G (kn_default_budget). */
+static size_t
+default_budget(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	size_t b = (size_t)1 << 30;
+
+	if (pages > 0 && psz > 0)
+		b = (size_t)pages / 4 * (size_t)psz;
+	if (b > ((size_t)4 << 30))
+		b = (size_t)4 << 30;
+	return b;
+}
 
 static size_t
 heap_pad(size_t budget)
 {
+	static const int lim[] = { RLIMIT_AS, RLIMIT_DATA };
 	size_t pad = budget / 32;
+	struct rlimit rl;
+	size_t i;
 
-	return pad < ((size_t)4 << 20) ? (size_t)4 << 20 :
-	    pad > ((size_t)32 << 20) ? (size_t)32 << 20 : pad;
+	if (pad > ((size_t)32 << 20))
+		pad = (size_t)32 << 20;
+	for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++)
+		if (getrlimit(lim[i], &rl) == 0 &&
+		    rl.rlim_cur != RLIM_INFINITY && pad > rl.rlim_cur / 16)
+			pad = (size_t)(rl.rlim_cur / 16);
+	return pad < ((size_t)4 << 20) ? (size_t)4 << 20 : pad;
 }
 
 void
-kn_heap_budget(size_t budget)
+kn_heap_budget(size_t budget, int given)
 {
 #ifdef M_TOP_PAD
-	mallopt(M_TOP_PAD, (int)heap_pad(budget));
+	mallopt(M_TOP_PAD, (int)(given ? (size_t)4 << 20 : heap_pad(budget)));
 #endif
 #ifdef MADV_HUGEPAGE
 	const uintptr_t P = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -242,11 +266,13 @@ kn_init(const char *argv0)
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
 #ifdef M_TOP_PAD
-	/* The heap grows at least 4M at a time and keeps as much when it
+	/* The heap grows 4M or more at a time and keeps as much when it
 	 * shrinks: the blocks below 1M that a small run allocates and
 	 * frees, and those of 1M and more that fit, are not asked of the
 	 * system again and faulted in again (Adult, 8 QIs: 2,042 page
-	 * faults, 1,186 with 4M).  kn_heap_budget sets it again for -S. */
+	 * faults, 1,186 with 4M).  What the default budget's heap_pad
+	 * gives; an -S sets it again (kn_heap_budget), before the heap has
+	 * held much. */
 	mallopt(M_TOP_PAD, (int)heap_pad(default_budget()));
 #endif
 #ifdef MADV_HUGEPAGE
@@ -871,20 +897,7 @@ kn_default_budget(void)
 {
 	size_t b = default_budget();
 
-	kn_heap_budget(b);
-	return b;
-}
-
-static size_t
-default_budget(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	size_t b = (size_t)1 << 30;
-
-	if (pages > 0 && psz > 0)
-		b = (size_t)pages / 4 * (size_t)psz;
-	if (b > ((size_t)4 << 30))
-		b = (size_t)4 << 30;
+	kn_heap_budget(b, 0);
 	return b;
 }
 

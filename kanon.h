@@ -95,10 +95,12 @@ void kn_huge_pages(void *p, size_t n);
 /* The heap is hinted onto huge pages as it grows (kanon.c's heap_hint)
  * once kn_heap_budget has been told the budget, unless it is below
  * KN_HEAP_HUGE: a huge page partly used at its top would then be a
- * large share of it.  kn_opts_take calls it for -S, kn_default_budget
- * for its default. */
+ * large share of it.  given: the user's -S (kn_opts_take), which keeps
+ * the heap's spare top to 4M; else a default (kn_default_budget, a
+ * program's own), for which it may grow by more (kanon.c's heap_pad).
+ * A program that calls neither, gendata, is not hinted. */
 #define KN_HEAP_HUGE ((size_t)64 << 20)
-void kn_heap_budget(size_t budget);
+void kn_heap_budget(size_t budget, int given);
 /* Up to n bytes of the memory freed kept by the C library for what is
  * allocated next, not given back to the system and faulted in again
  * (glibc: M_TRIM_THRESHOLD, and blocks up to 32M taken from the heap,

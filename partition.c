@@ -476,8 +476,8 @@ main(int argc, char *argv[])
 	pt->ooc = algo != NULL ? strcmp(algo, "memory") != 0 : pt->budget != 0;
 	if (pt->ooc && pt->budget == 0)
 		pt->budget = kn_default_budget();
-	else if (pt->budget == 0)
-		kn_heap_budget(SIZE_MAX);	/* in memory, no -S: no bound */
+	else if (pt->budget == 0 && job == JOB_NONE)
+		(void)kn_default_budget();	/* the heap set for it */
 	if (pt->rk->sampling && pt->relaxed)
 		kn_die("--relaxed runs in memory or with -a rothko-t only");
 	if (!pt->rk->sampling &&

@@ -1302,7 +1302,7 @@ kn_opts_take(kn_opts *o, int ch, char *arg)
 	switch (ch) {
 	case 'S':
 		o->budget = kn_parse_size(arg, "-S");
-		kn_heap_budget(o->budget);
+		kn_heap_budget(o->budget, 1);
 		kn_line_max = o->budget > KN_LINE_MAX ? o->budget : KN_LINE_MAX;
 		break;
 	case 'T':

@@ -562,3 +562,22 @@ tall() {
 	{ partition -q a -k 5 r.tsv 2> err && s=0 || s=$?; echo $s > rc; } | swap
 	[ "$(cat rc)" -eq 0 ] || { cat err; false; }
 }
+
+@test "a small ulimit -d or -v: the heap grows by no more than it allows, whatever the options' order (review: grown by 32M, a thirty-second of the default budget, gendata, partition in memory, extsort and freqset with -S after -H ran out of memory)" {
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "ulimit under ASan"
+	printf 'k\n1\n2\n3\n' > t.tsv
+	run bash -c 'ulimit -d 8000; gendata -n 5 agrawal | wc -l'
+	[ "$status" -eq 0 ]
+	[ "$output" = 6 ]
+	run --separate-stderr bash -c \
+	    'ulimit -d 8000; partition -q k -k 1 -a memory t.tsv'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'k\tclass\n1\t1\n2\t2\n3\t3')" ]
+	run --separate-stderr bash -c 'ulimit -v 30000; extsort -k k:n t.tsv'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat t.tsv)" ]
+	run --separate-stderr bash -c 'ulimit -v 25000; freqset -q k \
+	    -H k=interval:2,4 -L k=1 -S 1M t.tsv'
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+}
