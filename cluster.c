@@ -1010,10 +1010,8 @@ cut_node(struct part *pt, const char *id, struct cspool *sp)
 	struct cdist_root dr;
 
 	pt->inname = "the groups";
-	if (pt->budget == 0) {
+	if (pt->budget == 0)
 		pt->budget = (size_t)64 << 20;	/* partition(1), -S */
-		kn_heap_budget(pt->budget, 0);
-	}
 	budget = pt->budget;
 	memset(&dr, 0, sizeof(dr));
 	if (root && pt->req.hast)

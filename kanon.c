@@ -140,18 +140,6 @@ heap_hint(void)
 #endif
 }
 
-/*
- * What the heap grows by, and keeps when it shrinks (M_TOP_PAD), for a
- * budget the user did not give: a thirty-second of it, from 4M to 32M,
- * and no more than a sixteenth of what ulimit -d and -v allow (a
- * growth the limit refuses is an allocation that fails).  Each time the
- * heap grows, malloc writes its headers on the new part before
- * heap_hint can hint it, and the 2 MiB page they fall in stays on small
- * pages: the fewer times it grows, the fewer such pages (Adult's 8 QIs:
- * about 500 page faults with 4M, 100 with 32M; with 5%, 3,300 and 120).
- * What it keeps is memory the process held before; an -S keeps it to
- * 4M, the slack that partition(1) and the others allow the C library.
- */
 /* A quarter of physical memory, at most 4G (kn_default_budget). */
 static size_t
 default_budget(void)
@@ -166,20 +154,43 @@ default_budget(void)
 	return b;
 }
 
+/* The least of what ulimit -d and -v allow, or SIZE_MAX. */
+static size_t
+heap_limit(void)
+{
+	static const int lim[] = { RLIMIT_AS, RLIMIT_DATA };
+	size_t m = SIZE_MAX, i;
+	struct rlimit rl;
+
+	for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++)
+		if (getrlimit(lim[i], &rl) == 0 &&
+		    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < m)
+			m = (size_t)rl.rlim_cur;
+	return m;
+}
+
+/*
+ * What the heap grows by, and keeps when it shrinks (M_TOP_PAD), for a
+ * budget the user did not give: a thirty-second of it up to 32M, and
+ * no more than a sixteenth of what ulimit -d and -v allow (a growth the
+ * limit refuses is an allocation that fails), but at least 4M, what it
+ * was before.  Each time the heap grows, malloc writes its headers on
+ * the new part before heap_hint can hint it, and the 2 MiB page they
+ * fall in stays on small pages: the fewer times it grows, the fewer
+ * such pages (Adult's 8 QIs: about 500 page faults with 4M, 100 with
+ * 32M; with 5%, 3,300 and 120).  What it keeps is memory the process
+ * held before, beside what a budget counts: an -S keeps it to 4M, as
+ * before (partition(1) measures 2 to 4 MB outside the budget).
+ */
 static size_t
 heap_pad(size_t budget)
 {
-	static const int lim[] = { RLIMIT_AS, RLIMIT_DATA };
 	size_t pad = budget / 32;
-	struct rlimit rl;
-	size_t i;
 
 	if (pad > ((size_t)32 << 20))
 		pad = (size_t)32 << 20;
-	for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++)
-		if (getrlimit(lim[i], &rl) == 0 &&
-		    rl.rlim_cur != RLIM_INFINITY && pad > rl.rlim_cur / 16)
-			pad = (size_t)(rl.rlim_cur / 16);
+	if (pad > heap_limit() / 16)
+		pad = heap_limit() / 16;
 	return pad < ((size_t)4 << 20) ? (size_t)4 << 20 : pad;
 }
 
@@ -224,8 +235,10 @@ heap_begin(void)
 	const uintptr_t P = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t b = (uintptr_t)sbrk(0), a;
 
+	/* Not under a ulimit -d or -v of less than 512M: the pages
+	 * skipped, up to 2M, count against it. */
 	if (b == (uintptr_t)-1 || (b & (P - 1)) != 0 ||
-	    mallinfo2().arena != 0)
+	    mallinfo2().arena != 0 || heap_limit() < ((size_t)512 << 20))
 		return;
 	a = ((b + E + H - 1) & ~(H - 1)) - E;
 	if (sbrk((intptr_t)(a - b)) == (void *)-1)

@@ -97,8 +97,9 @@ void kn_huge_pages(void *p, size_t n);
  * KN_HEAP_HUGE: a huge page partly used at its top would then be a
  * large share of it.  given: the user's -S (kn_opts_take), which keeps
  * the heap's spare top to 4M; else a default (kn_default_budget, a
- * program's own), for which it may grow by more (kanon.c's heap_pad).
- * A program that calls neither, gendata, is not hinted. */
+ * program's own: partition's jobs take 64M), for which it may grow by
+ * more (kanon.c's heap_pad).  gendata, which has no budget, is not
+ * hinted. */
 #define KN_HEAP_HUGE ((size_t)64 << 20)
 void kn_heap_budget(size_t budget, int given);
 /* Up to n bytes of the memory freed kept by the C library for what is

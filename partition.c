@@ -478,6 +478,8 @@ main(int argc, char *argv[])
 		pt->budget = kn_default_budget();
 	else if (pt->budget == 0 && job == JOB_NONE)
 		(void)kn_default_budget();	/* the heap set for it */
+	else if (pt->budget == 0)
+		kn_heap_budget((size_t)64 << 20, 0);	/* cluster.c's */
 	if (pt->rk->sampling && pt->relaxed)
 		kn_die("--relaxed runs in memory or with -a rothko-t only");
 	if (!pt->rk->sampling &&
