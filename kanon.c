@@ -182,23 +182,25 @@ heap_limit(void)
  * held before, beside what a budget counts: an -S keeps it to 4M, as
  * before (partition(1) measures 2 to 4 MB outside the budget).
  */
+#define HEAP_PAD_MIN ((size_t)4 << 20)
+
 static size_t
 heap_pad(size_t budget)
 {
-	size_t pad = budget / 32;
+	size_t pad = budget / 32, lim = heap_limit() / 16;
 
 	if (pad > ((size_t)32 << 20))
 		pad = (size_t)32 << 20;
-	if (pad > heap_limit() / 16)
-		pad = heap_limit() / 16;
-	return pad < ((size_t)4 << 20) ? (size_t)4 << 20 : pad;
+	if (pad > lim)
+		pad = lim;
+	return pad < HEAP_PAD_MIN ? HEAP_PAD_MIN : pad;
 }
 
 void
 kn_heap_budget(size_t budget, int given)
 {
 #ifdef M_TOP_PAD
-	mallopt(M_TOP_PAD, (int)(given ? (size_t)4 << 20 : heap_pad(budget)));
+	mallopt(M_TOP_PAD, (int)(given ? HEAP_PAD_MIN : heap_pad(budget)));
 #endif
 #ifdef MADV_HUGEPAGE
 	const uintptr_t P = (uintptr_t)sysconf(_SC_PAGESIZE);
