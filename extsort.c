@@ -90,6 +90,8 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
 			s->maxcol = key[i].col;
 	}
 	s->keyed = 1;
+	/* Arena and records of every buffer, each up to the budget. */
+	s->ahead = s->budget >= KN_HEAP_HUGE && kn_huge_ahead(2 * s->budget);
 	/* Lines and records (with the merge sort's scratch) share the
 	 * budget as the rows need: both grow as they fill, up to it, so
 	 * that a budget is a ceiling and not an allocation (-S 1T). */
@@ -394,27 +396,48 @@ fits(const kn_sorter *s, size_t len)
 	    2 * s->n * sizeof(rec) <= s->bufbudget;
 }
 
+/* Block p, of which used bytes are in use, made one of n bytes: with
+ * s->ahead, on huge pages from its first byte, its bytes copied (few:
+ * it grows once, to its ceiling); else kn_rebuf. */
+static void *
+regrow(const kn_sorter *s, void *p, size_t used, size_t n)
+{
+	void *q;
+
+	if (!s->ahead)
+		return kn_rebuf(p, used, n);
+	q = kn_alloc_huge(n);
+	if (used > 0)
+		memcpy(q, p, used);
+	free(p);
+	return q;
+}
+
 /* Room in s's arena for bytes more and in its records for rows more:
  * the arena twice as large, within the budget (a line larger than the
  * budget held alone, the arena empty), the records and the sort's
- * scratch twice as many. */
+ * scratch twice as many; with s->ahead, each its ceiling at once (the
+ * arena the buffer's budget, the records as many as it holds), of which
+ * what fits() lets the rows fill is touched. */
 static void
 room(kn_sorter *s, size_t bytes, size_t rows)
 {
 	if (s->alen + bytes > s->acap) {
-		size_t cap = 2 * s->acap;
+		size_t cap = s->ahead ? s->bufbudget : 2 * s->acap;
 
 		if (cap > s->bufbudget)
 			cap = s->bufbudget;
 		if (cap < s->alen + bytes)
 			cap = s->alen + bytes;
-		s->arena = kn_rebuf(s->arena, s->alen, cap);
+		s->arena = regrow(s, s->arena, s->alen, cap);
 		s->acap = cap;
 	}
 	if (2 * (s->n + rows) > s->rcap) {
-		s->rcap = 2 * s->rcap > 2 * (s->n + rows) ? 2 * s->rcap :
-		    2 * (s->n + rows);
-		s->r = kn_rebuf(s->r, s->n * sizeof(rec),
+		size_t cap = s->ahead ? s->bufbudget / sizeof(rec) :
+		    2 * s->rcap;
+
+		s->rcap = cap > 2 * (s->n + rows) ? cap : 2 * (s->n + rows);
+		s->r = regrow(s, s->r, s->n * sizeof(rec),
 		    s->rcap * sizeof(rec));
 	}
 }
@@ -718,11 +741,20 @@ pbuf_reset(kn_sorter *v, size_t cap)
 		a = (size_t)((double)cap * (double)v->ahw /
 		    (double)(v->ahw + v->rhw));
 		r = (cap - a) / sizeof(rec);
-		if (v->acap > a && a > 0) {
+		if (v->ahead) {
+			/* In place, their pages past those shares given
+			 * back: a block taken anew would grow by a copy. */
+			v->arena = kn_shrink(v->arena, a, v->acap);
+			v->r = kn_shrink(v->r, r * sizeof(rec),
+			    v->rcap * sizeof(rec));
+			v->ahw = a;
+			v->rhw = r * sizeof(rec);
+		}
+		if (!v->ahead && v->acap > a && a > 0) {
 			v->acap = a;
 			v->arena = kn_rebuf(v->arena, 0, v->acap);
 		}
-		if (v->rcap > r && r > 1) {
+		if (!v->ahead && v->rcap > r && r > 1) {
 			v->rcap = r;
 			v->r = kn_rebuf(v->r, 0, v->rcap * sizeof(rec));
 		}
@@ -1477,7 +1509,7 @@ mchunk_pool(kn_sorter *s, struct mshare *sh)
 			free(base[k]);
 			base[k] = NULL;
 		} else if (use < size[k])
-			base[k] = kn_realloc(base[k], use);
+			base[k] = kn_shrink(base[k], use, size[k]);
 		left -= use;
 		for (off = 0; off < use; off += slot) {
 			struct mchunk *c = (struct mchunk *)(void *)

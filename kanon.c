@@ -716,6 +716,39 @@ kn_zalloc_huge(size_t n)
 	return memset(kn_alloc_huge(n), 0, n);
 }
 
+int
+kn_huge_ahead(size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	if (heap_small != 0 || pages <= 0 || psz <= 0)
+		return 0;
+	return n <= (size_t)pages / 4 * (size_t)psz &&
+	    n <= heap_limit() / 4;
+#else
+	(void)n;
+	return 0;
+#endif
+}
+
+void *
+kn_shrink(void *p, size_t used, size_t n)
+{
+#ifdef MADV_DONTNEED
+	const uintptr_t P = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + used + P - 1) & ~(P - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(P - 1);
+
+	if (a < e)
+		(void)madvise((void *)a, e - a, MADV_DONTNEED);
+	return p;
+#else
+	(void)n;
+	return kn_realloc(p, used);
+#endif
+}
+
 void *
 kn_alloc_large(size_t n)
 {

@@ -130,6 +130,20 @@ void *kn_alloc_large(size_t n);
 void *kn_alloc_huge(size_t n);
 /* kn_alloc_huge of n zero bytes. */
 void *kn_zalloc_huge(size_t n);
+/* Whether n bytes may be taken ahead of their use by kn_alloc_huge, a
+ * buffer's whole ceiling at once, so that it is never moved as it fills
+ * (a block moved to a place not aligned on 2 MiB loses its huge pages
+ * at its ends, and each growth of extsort's buffers by doubling left
+ * about 500 small pages: 16,000 page faults on 10M rows).  Only where
+ * the heap is hinted (a budget of KN_HEAP_HUGE or more) and n is at
+ * most a quarter of physical memory and of what ulimit -d and -v
+ * allow: the pages not touched are address space, not memory held. */
+int kn_huge_ahead(size_t n);
+/* Block p of n bytes kept for its first used bytes: the whole pages
+ * after them given back to the system (Linux's MADV_DONTNEED), p kept
+ * in place, its huge pages with it; elsewhere realloc.  Returns the
+ * block. */
+void *kn_shrink(void *p, size_t used, size_t n);
 #define KN_HUGE ((size_t)8 << 20)
 /* Makes room for element i of the array p of *cap elements of elem
  * bytes: the capacity doubles, from first; returns the array. */

@@ -55,6 +55,8 @@ struct kn_sorter {
 	 * each of the two buffers has half the budget. */
 	size_t bufbudget;
 	int halved;		/* the buffers have half the budget */
+	int ahead;		/* a buffer takes its ceiling at once
+				 * (kn_huge_ahead) */
 	struct bgspill *bg;	/* the run being written, or NULL */
 	char *sparea;		/* the buffers of the last run written */
 	size_t spacap, sprcap;
