@@ -402,15 +402,7 @@ fits(const kn_sorter *s, size_t len)
 static void *
 regrow(const kn_sorter *s, void *p, size_t used, size_t n)
 {
-	void *q;
-
-	if (!s->ahead)
-		return kn_rebuf(p, used, n);
-	q = kn_alloc_huge(n);
-	if (used > 0)
-		memcpy(q, p, used);
-	free(p);
-	return q;
+	return s->ahead ? kn_move_huge(p, used, n) : kn_rebuf(p, used, n);
 }
 
 /* Room in s's arena for bytes more and in its records for rows more:
@@ -840,24 +832,6 @@ pblk_place(struct tfill *p, struct pbuf **cp, struct pblk *x, uint64_t rows)
 	return 1;
 }
 
-/* The bytes of table t's files, or 0 when they are not known (stdin,
- * a pipe). */
-static uint64_t
-table_bytes(const kn_table *t)
-{
-	struct stat st;
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < t->npaths; i++) {
-		if (strcmp(t->paths[i], "-") == 0 ||
-		    stat(t->paths[i], &st) != 0 || !S_ISREG(st.st_mode))
-			return 0;
-		sum += (uint64_t)st.st_size;
-	}
-	return sum;
-}
-
 /* Whether the rows of a table of bytes bytes, judged by its first block
  * x (of rows rows), would not fit buffer v: the block's lines with what
  * its rows take beside them (row_over), in proportion to its bytes. */
@@ -907,7 +881,7 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 	/* Lines that cannot fit go to the two buffers at once: the whole
 	 * budget taken by the first, then given back for two halves,
 	 * would fault in half as much again. */
-	bytes = table_bytes(t);
+	bytes = kn_table_size(t);
 	p.first = bytes <= s->budget;
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);

@@ -716,6 +716,17 @@ kn_zalloc_huge(size_t n)
 	return memset(kn_alloc_huge(n), 0, n);
 }
 
+void *
+kn_move_huge(void *p, size_t used, size_t n)
+{
+	void *q = kn_alloc_huge(n);
+
+	if (used > 0)
+		memcpy(q, p, used);
+	free(p);
+	return q;
+}
+
 int
 kn_huge_ahead(size_t n)
 {

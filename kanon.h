@@ -130,6 +130,10 @@ void *kn_alloc_large(size_t n);
 void *kn_alloc_huge(size_t n);
 /* kn_alloc_huge of n zero bytes. */
 void *kn_zalloc_huge(size_t n);
+/* Block p, of which used bytes are in use, moved to one of n bytes
+ * taken by kn_alloc_huge (a buffer grown to its ceiling at once:
+ * kn_huge_ahead). */
+void *kn_move_huge(void *p, size_t used, size_t n);
 /* Whether n bytes may be taken ahead of their use by kn_alloc_huge, a
  * buffer's whole ceiling at once, so that it is never moved as it fills
  * (a block moved to a place not aligned on 2 MiB loses its huge pages
@@ -801,6 +805,11 @@ int kn_opts_take(kn_opts *o, int ch, char *arg);
  * a comma list naming the fields of headerless input. */
 void kn_table_open(kn_table *t, char **paths, size_t npaths,
     const char *columns);
+/* The bytes of t's files, or 0 when they are not known (a pipe): of
+ * one, the file open (standard input too, when it is a file); of
+ * several, the paths given to kn_table_open, which must still be
+ * there. */
+uint64_t kn_table_size(const kn_table *t);
 /* Reads and splits the next row; 0 at end of all input.  The fields
  * are t->f; the line t->r.line, the fields joined by tabs, only after
  * kn_table_join (a CSV record may be read as spans of its text). */

@@ -1388,6 +1388,26 @@ kn_table_open_as(kn_table *t, char **paths, size_t npaths,
 		t->hdrlen = strlen(t->hdrline);
 }
 
+uint64_t
+kn_table_size(const kn_table *t)
+{
+	struct stat st;
+	uint64_t sum = 0;
+	size_t i;
+
+	/* One file: the one open (its name may be gone: kn_input_open). */
+	if (t->npaths == 1)
+		return t->r.fd >= 0 && fstat(t->r.fd, &st) == 0 &&
+		    S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	for (i = 0; i < t->npaths; i++) {
+		if (strcmp(t->paths[i], "-") == 0 ||
+		    stat(t->paths[i], &st) != 0 || !S_ISREG(st.st_mode))
+			return 0;
+		sum += (uint64_t)st.st_size;
+	}
+	return sum;
+}
+
 void
 kn_table_open(kn_table *t, char **paths, size_t npaths, const char *columns)
 {

@@ -138,6 +138,38 @@ jobscase() {
 	done
 }
 
+@test "in memory, the rows' room taken at once from the file's size at the rate of its first rows, or doubled (a pipe, first rows longer than the rest): the same bytes for -j 1 and 2, the peak within 8 MB of a pipe's" {
+	[ -x "$ROOT/tests/peak-rss" ] || make -s -C "$ROOT" tests/peak-rss
+	gendata -n 300000 --seed 9 agrawal > "$T/a"
+	# The first 70,000 rows with a long commission: the rate of the
+	# first block foretells a third of the rows.
+	awk -F '\t' -v OFS='\t' 'NR > 1 && NR <= 70001 {
+		$2 = $2 sprintf("%0200d", 0) } { print }' "$T/a" > "$T/m"
+	q="-q salary,age,hvalue,loan -k 20"
+	for j in 1 2; do
+		# shellcheck disable=SC2086
+		"$ROOT/tests/peak-rss" "$T/rss.p$j" partition -j $j $q \
+		    -r "$T/rp$j" < "$T/a" > "$T/op$j"
+		# shellcheck disable=SC2086
+		"$ROOT/tests/peak-rss" "$T/rss.f$j" partition -j $j $q \
+		    -r "$T/rf$j" "$T/a" > "$T/of$j"
+		echo "-j $j: peak $(cat "$T/rss.f$j") KB from the file, $(cat "$T/rss.p$j") from a pipe"
+		cmp "$T/op$j" "$T/of$j"
+		cmp "$T/rp$j" "$T/rf$j"
+		cmp "$T/op1" "$T/op$j"
+		cmp "$T/rp1" "$T/rp$j"
+		[ -n "${ASAN_OPTIONS:-}" ] || [ "$(cat "$T/rss.f$j")" -le \
+		    $(($(cat "$T/rss.p$j") + 8192)) ]
+		# shellcheck disable=SC2086
+		partition -j $j $q -r "$T/rm$j" "$T/m" > "$T/om$j"
+		# shellcheck disable=SC2086
+		cat "$T/m" | partition -j $j $q -r "$T/rmp$j" > "$T/omp$j"
+		cmp "$T/om$j" "$T/omp$j"
+		cmp "$T/rm$j" "$T/rmp$j"
+		cmp "$T/rm$j" "$T/rp1"
+	done
+}
+
 @test "-j: the same errors and exit status; -j outside 1 to 64 is refused" {
 	gendata -n 2000 --seed 3 agrawal > "$T/a"
 	for j in 1 2 7; do
