@@ -90,8 +90,11 @@ kn_sort_new(const kn_skey *key, size_t nkey, size_t ncols, size_t budget,
 			s->maxcol = key[i].col;
 	}
 	s->keyed = 1;
-	/* Arena and records of every buffer, each up to the budget. */
-	s->ahead = s->budget >= KN_HEAP_HUGE && kn_huge_ahead(2 * s->budget);
+	/* Arena and records of every buffer, each up to the buffer's
+	 * budget: three times the budget at most (kn_sort_table's first
+	 * buffer, then two halves). */
+	s->ahead = s->budget >= KN_HEAP_HUGE && s->budget <= SIZE_MAX / 4 &&
+	    kn_huge_ahead(3 * s->budget);
 	/* Lines and records (with the merge sort's scratch) share the
 	 * budget as the rows need: both grow as they fill, up to it, so
 	 * that a budget is a ceiling and not an allocation (-S 1T). */
@@ -112,6 +115,17 @@ const kn_sortstats *
 kn_sort_stats(const kn_sorter *s)
 {
 	return &s->st;
+}
+
+/* Keeps in s's high-water marks the bytes its arena and records (with
+ * the sort's scratch) have touched, before they are emptied. */
+static void
+touched(kn_sorter *s)
+{
+	if (s->alen > s->ahw)
+		s->ahw = s->alen;
+	if (2 * s->n * sizeof(rec) > s->rhw)
+		s->rhw = 2 * s->n * sizeof(rec);
 }
 
 /* Output buffer for runs.  A write error ends the program, or with
@@ -206,6 +220,7 @@ spill(kn_sorter *s)
 	write_run(s, w);
 	add_run(s, (char *)w->path);
 	free(w);
+	touched(s);
 	s->alen = 0;
 	s->n = s->nprep = 0;
 }
@@ -330,6 +345,7 @@ spill_async(kn_sorter *s)
 	struct bgspill *b;
 
 	bg_join(s);
+	touched(s);
 	b = kn_zalloc(sizeof(*b));
 	b->view = *s;
 	b->view.bg = NULL;
@@ -387,49 +403,91 @@ row_over(const kn_sorter *s)
 	return 8 * s->nkey + 8 + 2 * sizeof(rec);
 }
 
+/* What the rows of a buffer of s may fill: its budget, less, on huge
+ * pages (s->ahead), the 2 MiB page that the ends of its arena and of its
+ * records may each hold resident beyond what they fill. */
+static size_t
+fill_budget(const kn_sorter *s)
+{
+	size_t h = s->ahead ? (size_t)4 << 20 : 0;
+
+	return s->bufbudget > 2 * h ? s->bufbudget - h : s->bufbudget;
+}
+
 /* Whether a line of len bytes fits the buffer of s (an empty buffer
  * takes any line, held alone). */
 static int
 fits(const kn_sorter *s, size_t len)
 {
 	return s->n == 0 || s->alen + len + row_over(s) +
-	    2 * s->n * sizeof(rec) <= s->bufbudget;
+	    2 * s->n * sizeof(rec) <= fill_budget(s);
 }
 
-/* Block p, of which used bytes are in use, made one of n bytes: with
- * s->ahead, on huge pages from its first byte, its bytes copied (few:
- * it grows once, to its ceiling); else kn_rebuf. */
-static void *
-regrow(const kn_sorter *s, void *p, size_t used, size_t n)
+/*
+ * With s->ahead, the arena (rec 0) or the records (rec 1) made the
+ * size they can reach at once, n bytes at least, on huge pages from
+ * their first byte, the used bytes copied (few: they grow once): the
+ * buffer's budget, or less when the input's bytes are known (s->hint):
+ * a row takes ncols bytes of it at least, so that it has hint / ncols
+ * rows at most.  0, s->ahead turned off, when the system refuses that
+ * much (room then doubles them as before).
+ */
+static int
+ahead_to(kn_sorter *s, int rec, size_t used, size_t n)
 {
-	return s->ahead ? kn_move_huge(p, used, n) : kn_rebuf(p, used, n);
+	uint64_t rows = s->hint / (s->ncols > 0 ? s->ncols : 1) + 1;
+	uint64_t most = rec ? 2 * rows * sizeof(*s->r) : s->hint + rows *
+	    (8 * s->nkey + 8);
+	size_t cap = s->bufbudget;
+	void *q;
+
+	if (!s->ahead)
+		return 0;
+	if (s->hint > 0 && most < cap)
+		cap = (size_t)most;
+	if (rec)
+		cap -= cap % sizeof(*s->r);
+	if (cap < n)
+		cap = n;
+	q = kn_move_huge(rec ? (void *)s->r : (void *)s->arena, used, cap);
+	if (q == NULL) {
+		s->ahead = 0;
+		return 0;
+	}
+	if (rec) {
+		s->r = q;
+		s->rcap = cap / sizeof(*s->r);
+	} else {
+		s->arena = q;
+		s->acap = cap;
+	}
+	return 1;
 }
 
 /* Room in s's arena for bytes more and in its records for rows more:
- * the arena twice as large, within the budget (a line larger than the
- * budget held alone, the arena empty), the records and the sort's
- * scratch twice as many; with s->ahead, each its ceiling at once (the
- * arena the buffer's budget, the records as many as it holds), of which
- * what fits() lets the rows fill is touched. */
+ * with s->ahead, each its ceiling at once (ahead_to), of which what
+ * fits() lets the rows fill is touched; else the arena twice as large,
+ * within the budget (a line larger than the budget held alone, the
+ * arena empty), the records and the sort's scratch twice as many. */
 static void
 room(kn_sorter *s, size_t bytes, size_t rows)
 {
-	if (s->alen + bytes > s->acap) {
-		size_t cap = s->ahead ? s->bufbudget : 2 * s->acap;
+	if (s->alen + bytes > s->acap &&
+	    !ahead_to(s, 0, s->alen, s->alen + bytes)) {
+		size_t cap = 2 * s->acap;
 
 		if (cap > s->bufbudget)
 			cap = s->bufbudget;
 		if (cap < s->alen + bytes)
 			cap = s->alen + bytes;
-		s->arena = regrow(s, s->arena, s->alen, cap);
+		s->arena = kn_rebuf(s->arena, s->alen, cap);
 		s->acap = cap;
 	}
-	if (2 * (s->n + rows) > s->rcap) {
-		size_t cap = s->ahead ? s->bufbudget / sizeof(rec) :
-		    2 * s->rcap;
-
-		s->rcap = cap > 2 * (s->n + rows) ? cap : 2 * (s->n + rows);
-		s->r = regrow(s, s->r, s->n * sizeof(rec),
+	if (2 * (s->n + rows) > s->rcap && !ahead_to(s, 1,
+	    s->n * sizeof(rec), 2 * (s->n + rows) * sizeof(rec))) {
+		s->rcap = 2 * s->rcap > 2 * (s->n + rows) ? 2 * s->rcap :
+		    2 * (s->n + rows);
+		s->r = kn_rebuf(s->r, s->n * sizeof(rec),
 		    s->rcap * sizeof(rec));
 	}
 }
@@ -724,6 +782,7 @@ pbuf_reset(kn_sorter *v, size_t cap)
 	size_t a, r;
 
 	v->bufbudget = cap;
+	cap = fill_budget(v);
 	if (v->arena == NULL) {
 		v->acap = SORT_FIRST_ARENA < cap ? SORT_FIRST_ARENA : cap;
 		v->rcap = SORT_FIRST_RECS;
@@ -779,11 +838,8 @@ pblk_place(struct tfill *p, struct pbuf **cp, struct pblk *x, uint64_t rows)
 	size_t na = x->b.len + (size_t)rows * (8 * v->nkey + 8), cap;
 
 	if (v->n > 0 && v->alen + x->b.len + (size_t)rows * row_over(v) +
-	    2 * v->n * sizeof(rec) > v->bufbudget) {
-		if (v->alen > v->ahw)
-			v->ahw = v->alen;
-		if (2 * v->n * sizeof(rec) > v->rhw)
-			v->rhw = 2 * v->n * sizeof(rec);
+	    2 * v->n * sizeof(rec) > fill_budget(v)) {
+		touched(v);
 		/* The first is written by every thread, a stretch each. */
 		c->run = p->nrun;
 		c->nrun = p->first && v->n >= ((size_t)1 << 16) ?
@@ -868,6 +924,7 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 		want = (size_t)1 << 20;
 	/* A block's room: its lines and tsv.c's slack (block_room). */
 	room = p.nb * (want + 4096 + 64);
+	s->hint = kn_table_size(t);
 	if (s->threads < 2 || !kn_table_blocks(t) || !s->keyed || s->n > 0 ||
 	    s->budget < room + ((size_t)128 << 10)) {
 		while (kn_table_next(t)) {
@@ -881,7 +938,7 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 	/* Lines that cannot fit go to the two buffers at once: the whole
 	 * budget taken by the first, then given back for two halves,
 	 * would fault in half as much again. */
-	bytes = kn_table_size(t);
+	bytes = s->hint;
 	p.first = bytes <= s->budget;
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
@@ -1005,6 +1062,8 @@ kn_sort_table(kn_sorter *s, kn_table *t)
 			s->r = v->r;
 			s->rcap = v->rcap;
 			s->n = s->nprep = v->n;
+			s->ahw = v->ahw;
+			s->rhw = v->rhw;
 		} else {
 			free(v->arena);
 			free(v->r);
@@ -1477,13 +1536,21 @@ mchunk_pool(kn_sorter *s, struct mshare *sh)
 	base[1] = (char *)s->r;
 	size[1] = s->r != NULL ? s->rcap * sizeof(rec) : 0;
 	for (k = 0; k < 2; k++) {
-		use = size[k] < left ? size[k] : left;
+		/* Taken ahead, a block is larger than what the rows
+		 * touched (its high-water mark): only that is cut into
+		 * chunks, whose headers would touch the rest. */
+		use = size[k];
+		if (s->ahead && use > (k == 0 ? s->ahw : s->rhw))
+			use = k == 0 ? s->ahw : s->rhw;
+		use = use < left ? use : left;
 		use -= use % slot;
 		if (use == 0) {
 			free(base[k]);
 			base[k] = NULL;
-		} else if (use < size[k])
+		} else if (s->ahead)
 			base[k] = kn_shrink(base[k], use, size[k]);
+		else if (use < size[k])
+			base[k] = kn_realloc(base[k], use);
 		left -= use;
 		for (off = 0; off < use; off += slot) {
 			struct mchunk *c = (struct mchunk *)(void *)
@@ -1712,6 +1779,7 @@ kn_sort_finish(kn_sorter *s, int unique,
 	free(s->spr);
 	s->sparea = NULL;
 	s->spr = NULL;
+	touched(s);
 	if (s->nrun == 0) {
 		/* Everything fit: sort in memory and write out. */
 		kn_sort_mem(s);

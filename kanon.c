@@ -719,8 +719,16 @@ kn_zalloc_huge(size_t n)
 void *
 kn_move_huge(void *p, size_t used, size_t n)
 {
-	void *q = kn_alloc_huge(n);
+	void *q;
 
+	if (n < ((size_t)2 << 20))
+		q = kn_alloc(n);
+	else if (posix_memalign(&q, (size_t)2 << 20, n) != 0)
+		return NULL;
+	else {
+		heap_hint();
+		kn_huge_pages(q, n);
+	}
 	if (used > 0)
 		memcpy(q, p, used);
 	free(p);
@@ -746,7 +754,7 @@ kn_huge_ahead(size_t n)
 void *
 kn_shrink(void *p, size_t used, size_t n)
 {
-#ifdef MADV_DONTNEED
+#if defined(MADV_DONTNEED) && defined(__linux__)
 	const uintptr_t P = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t a = ((uintptr_t)p + used + P - 1) & ~(P - 1);
 	uintptr_t e = ((uintptr_t)p + n) & ~(P - 1);

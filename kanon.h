@@ -124,15 +124,18 @@ void *kn_alloc_large(size_t n);
  * aligned on 2 MiB and hinted (kn_huge_pages), so that none of its
  * pages is a small one, where a block mapped at any page would have
  * up to 2 MiB of small ones at its ends (a hash table made anew as it
- * doubles: pcount.c).  Freed, never given to realloc: the hint splits
- * the C library's mapping of it, which mremap could then not resize,
- * so realloc would copy it. */
+ * doubles: pcount.c).  Freed, never given to realloc to grow: the
+ * hint splits the C library's mapping of it, which mremap could then
+ * not resize, so realloc would copy it (kn_move_huge copies too, and
+ * says so); realloc shrinks it in place. */
 void *kn_alloc_huge(size_t n);
 /* kn_alloc_huge of n zero bytes. */
 void *kn_zalloc_huge(size_t n);
 /* Block p, of which used bytes are in use, moved to one of n bytes
- * taken by kn_alloc_huge (a buffer grown to its ceiling at once:
- * kn_huge_ahead). */
+ * taken as kn_alloc_huge takes it (a buffer grown to its ceiling at
+ * once: kn_huge_ahead), p freed; NULL, p kept, when the system refuses
+ * that much (a strict overcommit, vm.overcommit_memory=2): the caller
+ * then grows it as before. */
 void *kn_move_huge(void *p, size_t used, size_t n);
 /* Whether n bytes may be taken ahead of their use by kn_alloc_huge, a
  * buffer's whole ceiling at once, so that it is never moved as it fills

@@ -651,28 +651,38 @@ load_row_bytes(const struct part *pt)
 }
 
 /* Block p (used bytes in use) made one of n: on huge pages from its
- * first byte when ahead, else kn_rebuf. */
+ * first byte, copied, when pt->rec_huge (and the system gives that
+ * much), else kn_rebuf. */
 static void *
-load_move(void *p, size_t used, size_t n, int ahead)
+load_move(const struct part *pt, void *p, size_t used, size_t n)
 {
-	return ahead ? kn_move_huge(p, used, n) : kn_rebuf(p, used, n);
+	void *q;
+
+	if (pt->rec_huge && (q = kn_move_huge(p, used, n)) != NULL)
+		return q;
+	return kn_rebuf(p, used, n);
 }
 
 /* Makes room for cap rows in pt->rec and the numbers read, the first
- * n rows kept: with ahead (load_cap), on huge pages from their first
- * byte, copied; else kn_rebuf (realloc, on huge pages when large). */
+ * n rows kept: with ahead (load_cap), and from then on, on huge pages
+ * from their first byte, copied (kn_move_huge: such a block is not
+ * given to realloc); else kn_rebuf (realloc, on huge pages when
+ * large). */
 static void
 load_room(struct part *pt, size_t n, size_t cap, int ahead)
 {
 	size_t j, w = pt->rec_words * sizeof(uint32_t);
 
-	pt->rec = load_move(pt->rec, n * w, cap * w, ahead);
+	if (ahead)
+		pt->rec_huge = 1;
+
+	pt->rec = load_move(pt, pt->rec, n * w, cap * w);
 	for (j = 0; j < pt->nkd; j++) {
 		if (pt->dims[j].h != NULL)
 			continue;
-		pt->dims[j].raw = load_move(pt->dims[j].raw,
-		    n * sizeof(int64_t), cap * sizeof(int64_t), ahead);
-		pt->dims[j].rsc = load_move(pt->dims[j].rsc, n, cap, ahead);
+		pt->dims[j].raw = load_move(pt, pt->dims[j].raw,
+		    n * sizeof(int64_t), cap * sizeof(int64_t));
+		pt->dims[j].rsc = load_move(pt, pt->dims[j].rsc, n, cap);
 	}
 }
 
@@ -683,8 +693,8 @@ load_room(struct part *pt, size_t n, size_t cap, int ahead)
  * (kn_huge_ahead), and then *ahead is set.  The records then grow once
  * where doubling moved them each time (on 10M rows, 30,000 page faults,
  * a third of the loading), by a copy of the first rows only.  Where
- * the first rows are longer than the rest, doubling takes over, by
- * realloc as before (which copies a block taken ahead, once).
+ * the first rows are longer than the rest, doubling takes over, each
+ * time a copy (kn_move_huge), as realloc would copy those blocks.
  */
 static size_t
 load_cap(const struct part *pt, const kn_table *t, size_t cap, int *ahead)

@@ -212,6 +212,8 @@ struct part {
 	size_t nqi;
 	struct dim *dims;
 	size_t rec_words;
+	int rec_huge;		/* rec and the numbers read were taken on
+				 * huge pages (mload.c's load_cap) */
 	size_t word_row, word_sens, word_targ;
 	int has_sens, has_targ;
 	/* Out of core, a sensitive column asked for its variance alone and

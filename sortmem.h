@@ -57,6 +57,8 @@ struct kn_sorter {
 	int halved;		/* the buffers have half the budget */
 	int ahead;		/* a buffer takes its ceiling at once
 				 * (kn_huge_ahead) */
+	uint64_t hint;		/* the input's bytes (kn_sort_table), or
+				 * 0: not known */
 	struct bgspill *bg;	/* the run being written, or NULL */
 	char *sparea;		/* the buffers of the last run written */
 	size_t spacap, sprcap;

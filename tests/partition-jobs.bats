@@ -148,8 +148,8 @@ jobscase() {
 	q="-q salary,age,hvalue,loan -k 20"
 	for j in 1 2; do
 		# shellcheck disable=SC2086
-		"$ROOT/tests/peak-rss" "$T/rss.p$j" partition -j $j $q \
-		    -r "$T/rp$j" < "$T/a" > "$T/op$j"
+		cat "$T/a" | "$ROOT/tests/peak-rss" "$T/rss.p$j" partition \
+		    -j $j $q -r "$T/rp$j" > "$T/op$j"
 		# shellcheck disable=SC2086
 		"$ROOT/tests/peak-rss" "$T/rss.f$j" partition -j $j $q \
 		    -r "$T/rf$j" "$T/a" > "$T/of$j"
