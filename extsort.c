@@ -435,14 +435,15 @@ fits(const kn_sorter *s, size_t len)
 static int
 ahead_to(kn_sorter *s, int rec, size_t used, size_t n)
 {
-	uint64_t rows = s->hint / (s->ncols > 0 ? s->ncols : 1) + 1;
-	uint64_t most = rec ? 2 * rows * sizeof(*s->r) : s->hint + rows *
-	    (8 * s->nkey + 8);
+	uint64_t rows, most;
 	size_t cap = s->bufbudget;
 	void *q;
 
 	if (!s->ahead)
 		return 0;
+	rows = s->hint / (s->ncols > 0 ? s->ncols : 1) + 1;
+	most = rec ? 2 * rows * sizeof(*s->r) : s->hint + rows *
+	    (8 * s->nkey + 8);
 	if (s->hint > 0 && most < cap)
 		cap = (size_t)most;
 	if (rec)
@@ -800,14 +801,16 @@ pbuf_reset(kn_sorter *v, size_t cap)
 			    v->rcap * sizeof(rec));
 			v->ahw = a;
 			v->rhw = r * sizeof(rec);
-		}
-		if (!v->ahead && v->acap > a && a > 0) {
-			v->acap = a;
-			v->arena = kn_rebuf(v->arena, 0, v->acap);
-		}
-		if (!v->ahead && v->rcap > r && r > 1) {
-			v->rcap = r;
-			v->r = kn_rebuf(v->r, 0, v->rcap * sizeof(rec));
+		} else {
+			if (v->acap > a && a > 0) {
+				v->acap = a;
+				v->arena = kn_rebuf(v->arena, 0, v->acap);
+			}
+			if (v->rcap > r && r > 1) {
+				v->rcap = r;
+				v->r = kn_rebuf(v->r, 0,
+				    v->rcap * sizeof(rec));
+			}
 		}
 		v->ahw = v->ahw < v->acap ? v->ahw : v->acap;
 		v->rhw = v->rhw < v->rcap * sizeof(rec) ? v->rhw :
@@ -1529,7 +1532,7 @@ mchunk_pool(kn_sorter *s, struct mshare *sh)
 	size_t slot = (sizeof(struct mchunk) + sh->chunk + 15) & ~(size_t)15;
 	size_t left = sh->limit, k, use, off;
 	char *base[2];
-	size_t size[2];
+	size_t size[2], hw[2] = { s->ahw, s->rhw };
 
 	base[0] = s->arena;
 	size[0] = s->arena != NULL ? s->acap : 0;
@@ -1539,9 +1542,7 @@ mchunk_pool(kn_sorter *s, struct mshare *sh)
 		/* Taken ahead, a block is larger than what the rows
 		 * touched (its high-water mark): only that is cut into
 		 * chunks, whose headers would touch the rest. */
-		use = size[k];
-		if (s->ahead && use > (k == 0 ? s->ahw : s->rhw))
-			use = k == 0 ? s->ahw : s->rhw;
+		use = s->ahead && hw[k] < size[k] ? hw[k] : size[k];
 		use = use < left ? use : left;
 		use -= use % slot;
 		if (use == 0) {

@@ -140,15 +140,24 @@ heap_hint(void)
 #endif
 }
 
-/* A quarter of physical memory, at most 4G (kn_default_budget). */
+/* A quarter of physical memory, or 0 when it is not known. */
+static size_t
+phys_quarter(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && psz > 0 ? (size_t)pages / 4 * (size_t)psz : 0;
+}
+
+/* A quarter of physical memory (1G when not known), at most 4G
+ * (kn_default_budget). */
 static size_t
 default_budget(void)
 {
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	size_t b = (size_t)1 << 30;
+	size_t b = phys_quarter();
 
-	if (pages > 0 && psz > 0)
-		b = (size_t)pages / 4 * (size_t)psz;
+	if (b == 0)
+		b = (size_t)1 << 30;
 	if (b > ((size_t)4 << 30))
 		b = (size_t)4 << 30;
 	return b;
@@ -691,22 +700,31 @@ kn_rebuf(void *p, size_t used, size_t n)
 	return q;
 }
 
-void *
-kn_alloc_huge(size_t n)
+/* kn_alloc_huge's block, or NULL when the system refuses it. */
+static void *
+alloc_huge(size_t n)
 {
 	const size_t H = (size_t)2 << 20;
 	void *p;
-	int e;
 
 	if (n < H)
 		return kn_alloc(n);
 	/* The C library maps the block with room to align it; the room
 	 * before it is never touched. */
-	e = posix_memalign(&p, H, n);
-	if (e != 0)
-		kn_die("out of memory (%zu bytes)", n);
+	if (posix_memalign(&p, H, n) != 0)
+		return NULL;
 	heap_hint();
 	kn_huge_pages(p, n);
+	return p;
+}
+
+void *
+kn_alloc_huge(size_t n)
+{
+	void *p = alloc_huge(n);
+
+	if (p == NULL)
+		kn_die("out of memory (%zu bytes)", n);
 	return p;
 }
 
@@ -719,16 +737,10 @@ kn_zalloc_huge(size_t n)
 void *
 kn_move_huge(void *p, size_t used, size_t n)
 {
-	void *q;
+	void *q = alloc_huge(n);
 
-	if (n < ((size_t)2 << 20))
-		q = kn_alloc(n);
-	else if (posix_memalign(&q, (size_t)2 << 20, n) != 0)
+	if (q == NULL)
 		return NULL;
-	else {
-		heap_hint();
-		kn_huge_pages(q, n);
-	}
 	if (used > 0)
 		memcpy(q, p, used);
 	free(p);
@@ -739,11 +751,7 @@ int
 kn_huge_ahead(size_t n)
 {
 #ifdef MADV_HUGEPAGE
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-
-	if (heap_small != 0 || pages <= 0 || psz <= 0)
-		return 0;
-	return n <= (size_t)pages / 4 * (size_t)psz &&
+	return heap_small == 0 && n <= phys_quarter() &&
 	    n <= heap_limit() / 4;
 #else
 	(void)n;

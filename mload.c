@@ -675,7 +675,6 @@ load_room(struct part *pt, size_t n, size_t cap, int ahead)
 
 	if (ahead)
 		pt->rec_huge = 1;
-
 	pt->rec = load_move(pt, pt->rec, n * w, cap * w);
 	for (j = 0; j < pt->nkd; j++) {
 		if (pt->dims[j].h != NULL)
@@ -701,14 +700,14 @@ load_cap(const struct part *pt, const kn_table *t, size_t cap, int *ahead)
 {
 	uint64_t size = t->npaths == 1 ? kn_table_size(t) : 0;
 	uint64_t read = t->r.bytes;
+	size_t w = load_row_bytes(pt);
 	double est;
 
 	/* One file: its reader's bytes and the table's rows. */
 	if (size > 0 && read > 0 && t->rows > 0 && read < size) {
 		est = (double)size / (double)read * (double)t->rows * 1.125;
 		if (est > 2.0 * (double)cap && est < (double)SIZE_MAX /
-		    (double)load_row_bytes(pt) && kn_huge_ahead((size_t)est *
-		    load_row_bytes(pt))) {
+		    (double)w && kn_huge_ahead((size_t)est * w)) {
 			*ahead = 1;
 			return (size_t)est;
 		}
