@@ -16,7 +16,7 @@ all: $(PROGS)
 
 # The core, in layers from the bottom (kanon.h, extsort.h; make layers),
 # as a library: each program links only the members it uses.
-CORE = kanon.o outfile.o dict.o date.o help.o progress.o rhead.o canon.o tsv.o block.o input.o hier.o req.o sortmem.o extsort.o pcount.o \
+CORE = kanon.o outfile.o dict.o date.o help.o progress.o rhead.o canon.o tsv.o block.o input.o hier.o req.o sortmem.o sortmerge.o extsort.o pcount.o \
 	fset.o freq.o cvals.o tcdisk.o
 # partition's own objects.
 PART_OBJS = partition.o msens.o numkey.o mload.o mrank.o mondrian.o mpar.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o hypo.o rowpar.o
@@ -114,10 +114,10 @@ lattice.o lateval.o: lateval.h
 latdisk.o: extsort.h
 lattice.o tagging.o: tagging.h
 lattice.o lattice_search.o lateval.o latinput.o: lattice.h
-extsort.o freq.o extsort_main.o mload.o rcut.o rsens.o rothko.o sortmem.o \
+extsort.o freq.o extsort_main.o mload.o rcut.o rsens.o rothko.o sortmem.o sortmerge.o \
     partition.o msens.o numkey.o mrank.o mondrian.o mpar.o rgroups.o rclose.o \
     cstream.o cdist.o csens.o cluster.o: extsort.h
-sortmem.o extsort.o: sortmem.h
+sortmem.o sortmerge.o extsort.o: sortmem.h
 partition.o msens.o numkey.o mload.o mrank.o mondrian.o mpar.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o: mondrian.h
 partition.o mpar.o rothko.o: mpar.h
 partition.o rgroups.o rclose.o rcut.o rsens.o rothko.o cstream.o cdist.o csens.o cluster.o: rothko.h
@@ -174,7 +174,7 @@ $(FUZZ_CORE): fuzz/obj/%.o: %.c kanon.h
 	$(FUZZCC) $(KFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -DRBUF=4096 \
 	    -c -o $@ $<
 fuzz/obj/extsort.o fuzz/obj/freq.o: extsort.h
-fuzz/obj/sortmem.o fuzz/obj/extsort.o: sortmem.h extsort.h
+fuzz/obj/sortmem.o fuzz/obj/sortmerge.o fuzz/obj/extsort.o: sortmem.h extsort.h
 
 fuzz/obj/libkanon.a: $(FUZZ_CORE)
 	rm -f $@

@@ -1,7 +1,8 @@
 /*
- * sortmem.h: the sort layer's own, shared by extsort.c and sortmem.c
- * below it: the sorter's state, the lines it holds in memory with their
- * keys and prefixes, and their comparison and sorts (sortmem.c).
+ * sortmem.h: the sort layer's own, shared by extsort.c and the two
+ * files below it: the sorter's state, the lines it holds in memory with
+ * their keys and prefixes, their comparison and sorts (sortmem.c), and
+ * the merge of sorted sources (sortmerge.c).
  */
 #ifndef KANON_SORTMEM_H
 #define KANON_SORTMEM_H
@@ -118,5 +119,41 @@ pfxcmp(const kn_sorter *s, const pfx *pa, const char *a, size_t an,
 		return 0;
 	return kn_sort_keycmp_from(s, a, an, ka, b, bn, kb, i);
 }
+
+/* A source of sorted lines for the merge. */
+typedef struct {
+	int kind;		/* SRC_MEM, SRC_RUN, SRC_TABLE */
+	size_t run;		/* order of the source, for stability */
+	kn_reader r;		/* SRC_RUN */
+	uint64_t left;		/* SRC_RUN: bytes of its range, or 0: all */
+	kn_table *t;		/* SRC_TABLE */
+	size_t i;		/* SRC_MEM: next record */
+	const char *line;	/* current line */
+	size_t len;
+	uint32_t *k;		/* its key offsets (in kbuf or the arena) */
+	uint32_t *kbuf;
+	pfx p;
+	char *prev;		/* SRC_TABLE: the line before, to check order */
+	size_t prevlen, prevcap;
+	uint32_t *prevk;
+} source;
+
+enum { SRC_MEM, SRC_RUN, SRC_TABLE };
+
+/* sortmerge.c: kn_sort_split_keys, dying on a short row (named name, or
+ * a temp run). */
+void kn_sort_locate(kn_sorter *s, const char *line, size_t len, uint32_t *k,
+    const char *name, uint64_t lineno);
+/* Opens the run at path as source x, order run, with a read buffer of
+ * bufsz bytes. */
+void kn_sort_open_run(source *x, const char *path, size_t run, size_t bufsz);
+/* Merges the n sources to out (with unique: the first line of each run
+ * of equal keys). */
+void kn_sort_merge_src(kn_sorter *s, source *src, size_t n, int unique,
+    void (*out)(const char *, size_t, void *), void *ctx);
+/* The last merge of the runs, on the sorter's threads; 0 when the runs
+ * give no splitter (one key throughout), and nothing was done. */
+int kn_sort_merge_parts(kn_sorter *s, int unique, size_t bufsz,
+    void (*out)(const char *, size_t, void *), void *ctx);
 
 #endif
