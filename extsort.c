@@ -91,6 +91,12 @@ kn_sort_bulk(kn_sorter *s, void (*bulk)(const char *, size_t, void *))
 	s->bulk = bulk;
 }
 
+void
+kn_sort_direct(kn_sorter *s, int (*direct)(void *, const char **))
+{
+	s->direct = direct;
+}
+
 const kn_sortstats *
 kn_sort_stats(const kn_sorter *s)
 {

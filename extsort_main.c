@@ -65,6 +65,7 @@ static const struct option longopts[] = {
  * comes. */
 static struct {
 	const char *hdr;	/* the header, still to be written */
+	const char *name;	/* the output's, for a write error */
 	kn_row batch;
 } out;
 
@@ -130,6 +131,26 @@ put_lines(const char *p, size_t n, void *ctx)
 	}
 	flush_lines(f);
 	put(f, p, n);
+}
+
+/* kn_sort_direct's: the header written and the stream flushed, so that
+ * the merge's threads write the lines after them into its descriptor. */
+static int
+direct_fd(void *ctx, const char **name)
+{
+	FILE *f = ctx;
+
+	if (out.hdr != NULL) {
+		fprintf(f, "%s\n", out.hdr);
+		out.hdr = NULL;
+	}
+	flush_lines(f);
+	if (fflush(f) == EOF || ferror(f)) {
+		kn_close_out(f);	/* reports the error and exits */
+		kn_die("write error");
+	}
+	*name = out.name;
+	return fileno(f);
 }
 
 int
@@ -206,6 +227,9 @@ main(int argc, char *argv[])
 		s = kn_sort_new(key, nkey, t.ncols, opt.budget, opt.tmpdir);
 		kn_sort_threads(s, kn_jobs(&opt));
 		kn_sort_bulk(s, put_lines);
+		out.name = opt.outpath != NULL && strcmp(opt.outpath, "-") != 0 ?
+		    opt.outpath : "standard output";
+		kn_sort_direct(s, direct_fd);
 		out.batch.batch = 1;
 		kn_sort_table(s, &t);
 		kn_sort_finish(s, unique, put_line, fp);

@@ -1379,6 +1379,28 @@ kn_write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
+int
+kn_pwrite_all(int fd, const void *buf, size_t n, uint64_t off)
+{
+	const char *p = buf;
+	ssize_t w;
+
+	while (n > 0) {
+		w = pwrite(fd, p, n, (off_t)off);
+		if (w <= 0) {
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
 /* ---- exact decimals ------------------------------------------------ */
 
 kn_i128

@@ -317,6 +317,9 @@ size_t kn_fmt_u128(char *buf, unsigned __int128 v);
 void kn_fmt_size(char *buf, size_t n, size_t v);
 /* Writes all of buf to fd; 0 on success, -1 with errno set. */
 int kn_write_all(int fd, const void *buf, size_t n);
+/* Writes all of buf to fd at offset off (pwrite); 0 on success, -1 with
+ * errno set. */
+int kn_pwrite_all(int fd, const void *buf, size_t n, uint64_t off);
 
 /* ---- exact decimal numbers ---------------------------------------- */
 

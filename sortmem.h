@@ -68,6 +68,8 @@ struct kn_sorter {
 	rec *scratch;		/* the sort's, or NULL: r + n */
 	/* kn_sort_bulk's: lines ended by newlines, handed on at once */
 	void (*bulk)(const char *, size_t, void *);
+	/* kn_sort_direct's: the output for the last merge's threads */
+	int (*direct)(void *, const char **);
 	kn_sortstats st;
 };
 

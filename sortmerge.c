@@ -292,6 +292,9 @@ struct mshare {
 	size_t bufsz;
 	struct mchunk *free;	/* chunks written, to be filled again (their
 				 * pages kept) */
+	int out;		/* writing directly: the output, or -1 */
+	const char *outname;
+	uint64_t *off;		/* writing directly: where each part goes */
 };
 
 /* A part merged by a thread into chunks, handed on in order. */
@@ -303,9 +306,8 @@ struct mpart {
 	struct mshare *sh;
 	struct mchunk *head, *tail, *fill;
 	size_t queued;
+	uint64_t written;	/* writing directly: the part's bytes so far */
 	int done;
-	pthread_t th;
-	int started;
 };
 
 /* Hands on m's chunk.  The part written now waits only while 8 of its
@@ -332,6 +334,32 @@ mpart_put(struct mpart *m)
 	pthread_mutex_unlock(&sh->mu);
 }
 
+/* Writing directly: m's chunk written at its place in the output, and
+ * kept for the next lines, or with last given back. */
+static void
+mpart_write(struct mpart *m, int last)
+{
+	struct mshare *sh = m->sh;
+	struct mchunk *c = m->fill;
+	uint64_t at = sh->off[m->id] + m->written;
+
+	if (kn_pwrite_all(sh->out, c->buf, c->len, at) != 0)
+		kn_die_sys("%s: write error", sh->outname);
+	m->written += c->len;
+	c->len = 0;
+	if (!last && c->cap == sh->chunk)
+		return;
+	m->fill = NULL;
+	if (c->cap != sh->chunk) {
+		free(c);
+		return;
+	}
+	pthread_mutex_lock(&sh->mu);
+	c->next = sh->free;
+	sh->free = c;
+	pthread_mutex_unlock(&sh->mu);
+}
+
 static void
 mpart_line(const char *line, size_t len, void *ctx)
 {
@@ -339,8 +367,11 @@ mpart_line(const char *line, size_t len, void *ctx)
 	struct mchunk *c = m->fill;
 
 	if (c != NULL && c->len + len + 1 > c->cap) {
-		mpart_put(m);
-		c = NULL;
+		if (m->sh->out >= 0)
+			mpart_write(m, len + 1 > c->cap);
+		else
+			mpart_put(m);
+		c = m->fill;
 	}
 	if (c == NULL && len + 1 <= m->sh->chunk) {
 		pthread_mutex_lock(&m->sh->mu);
@@ -396,16 +427,14 @@ mpart_close(struct mpart *m)
 	m->src = NULL;
 }
 
-/* A thread of the last merge: the parts in order, each merged into
- * chunks. */
-static void *
-mpart_run(void *arg)
+/* The work of a thread of the last merge: the parts in order, each
+ * merged into chunks. */
+static void
+mpart_work(struct mshare *sh)
 {
-	struct mshare *sh = arg;
 	struct mpart *m;
 	size_t i, j;
 
-	kn_thread_nosignals();
 	for (;;) {
 		pthread_mutex_lock(&sh->mu);
 		i = sh->next < sh->np ? sh->next++ : sh->np;
@@ -421,13 +450,27 @@ mpart_run(void *arg)
 			    sh->cut[j * (sh->np + 1) + i + 1] -
 			    sh->cut[j * (sh->np + 1) + i]);
 		mpart_close(m);
-		if (m->fill != NULL)
+		if (m->fill != NULL && sh->out >= 0)
+			mpart_write(m, 1);
+		else if (m->fill != NULL)
 			mpart_put(m);
+		if (sh->out >= 0 && m->written != sh->off[i + 1] - sh->off[i])
+			kn_die("internal error: a part of the merge wrote %llu "
+			    "bytes of %llu", (unsigned long long)m->written,
+			    (unsigned long long)(sh->off[i + 1] - sh->off[i]));
 		pthread_mutex_lock(&sh->mu);
 		m->done = 1;
 		pthread_cond_broadcast(&sh->cv);
 		pthread_mutex_unlock(&sh->mu);
 	}
+}
+
+/* A thread of the last merge. */
+static void *
+mpart_run(void *arg)
+{
+	kn_thread_nosignals();
+	mpart_work(arg);
 	return NULL;
 }
 
@@ -495,6 +538,26 @@ mchunk_out(const kn_sorter *s, struct mchunk *c,
 	}
 }
 
+/* Writing directly (kn_sort_direct): the output's descriptor from the
+ * caller, its name and offset, if it is a regular file not open for
+ * appending, where the threads' pwrite will land; else -1. */
+static int
+direct_out(kn_sorter *s, void *ctx, const char **name, uint64_t *at)
+{
+	struct stat st;
+	off_t off;
+	int fd, fl;
+
+	if (s->direct == NULL || (fd = s->direct(ctx, name)) < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (fl = fcntl(fd, F_GETFL)) < 0 || (fl & O_APPEND) ||
+	    (off = lseek(fd, 0, SEEK_CUR)) < 0)
+		return -1;
+	*at = (uint64_t)off;
+	return fd;
+}
+
 /* The last merge of the runs, on the sorter's threads; 0 when the runs
  * give no splitter (one key throughout), and nothing was done. */
 int
@@ -503,7 +566,7 @@ kn_sort_merge_parts(kn_sorter *s, int unique, size_t bufsz,
 {
 	size_t nt = (size_t)s->threads, np, nsp = 0, i, j, big = 0, len;
 	uint64_t *size = kn_alloc(s->nrun * sizeof(uint64_t));
-	uint64_t *cut, at;
+	uint64_t *cut, at, pos = 0;
 	int *fd = kn_alloc(s->nrun * sizeof(int));
 	char *sp[MPARTS], *buf = NULL;
 	size_t spn[MPARTS], cap = 0;
@@ -584,17 +647,31 @@ kn_sort_merge_parts(kn_sorter *s, int unique, size_t bufsz,
 	free(buf);
 	/* The parts merged in order by nt threads into chunks, which this
 	 * thread writes in turn; those of the parts ahead wait within the
-	 * budget that the read buffers leave. */
+	 * budget that the read buffers leave.  Writing directly, each
+	 * thread (this one too) has one chunk, written at its part's place
+	 * as it fills. */
 	memset(&sh, 0, sizeof(sh));
 	pthread_mutex_init(&sh.mu, NULL);
 	pthread_cond_init(&sh.cv, NULL);
 	sh.limit = s->budget > s->nrun * bufsz ? s->budget - s->nrun * bufsz :
 	    0;
-	sh.chunk = sh.limit / 16 / np;
+	sh.out = unique ? -1 : direct_out(s, ctx, &sh.outname, &pos);
+	sh.chunk = sh.limit / (sh.out >= 0 ? 2 * nt : 16 * np);
 	if (sh.chunk > ((size_t)1 << 20))
 		sh.chunk = (size_t)1 << 20;
 	if (sh.chunk < ((size_t)4 << 10))
 		sh.chunk = (size_t)4 << 10;
+	if (sh.out >= 0) {
+		sh.limit = nt * ((sizeof(struct mchunk) + sh.chunk + 15) &
+		    ~(size_t)15);
+		sh.off = kn_alloc((np + 1) * sizeof(uint64_t));
+		for (i = 0; i <= np; i++) {
+			sh.off[i] = pos;
+			for (j = 0; i < np && j < s->nrun; j++)
+				pos += cut[j * (np + 1) + i + 1] -
+				    cut[j * (np + 1) + i];
+		}
+	}
 	mchunk_pool(s, &sh);
 	m = kn_zalloc(np * sizeof(*m));
 	for (i = 0; i < np; i++) {
@@ -612,13 +689,17 @@ kn_sort_merge_parts(kn_sorter *s, int unique, size_t bufsz,
 	sh.cut = cut;
 	sh.fd = fd;
 	sh.bufsz = bufsz / nt;
-	for (j = 0; j < nt; j++)
+	for (j = 0; j < nt - (sh.out >= 0); j++)
 		if (pthread_create(&th[j], NULL, mpart_run, &sh) != 0)
 			break;
 	nt = j;
-	if (nt == 0)
+	if (sh.out >= 0) {
+		/* This thread merges too; the output's offset is left after
+		 * the lines. */
+		mpart_work(&sh);
+	} else if (nt == 0)
 		sh.next = np;	/* no thread: each part merged here */
-	for (i = 0; i < np; i++) {
+	for (i = 0; sh.out < 0 && i < np; i++) {
 		struct mchunk *c;
 
 		pthread_mutex_lock(&sh.mu);
@@ -650,10 +731,14 @@ kn_sort_merge_parts(kn_sorter *s, int unique, size_t bufsz,
 			    unique, out, ctx);
 			mpart_close(&m[i]);
 		}
-		s->st.bytes_read += m[i].view.st.bytes_read;
 	}
 	for (j = 0; j < nt; j++)
 		pthread_join(th[j], NULL);
+	for (i = 0; i < sh.np; i++)
+		s->st.bytes_read += m[i].view.st.bytes_read;
+	if (sh.out >= 0 && lseek(sh.out, (off_t)sh.off[sh.np], SEEK_SET) < 0)
+		kn_die_sys("%s", sh.outname);
+	free(sh.off);
 	while (sh.free != NULL) {
 		struct mchunk *c = sh.free;
 

@@ -138,6 +138,58 @@ setup() {
 	[ -z "$(ls -A "$T/tmp")" ]
 }
 
+@test "-j: the last merge's threads write a regular file's lines at their parts' places: stdout to a file, -o, after bytes already there, appended (>>, written in order instead), -u (in order), lines longer than a chunk; sort's bytes for each" {
+	awk 'BEGIN {
+		srand(12)
+		print "k\tv\tx"
+		for (long = "x"; length(long) < 12000; long = long long)
+			;
+		long = substr(long, 1, 12000)
+		for (i = 0; i < 220000; i++)
+			printf "%d\t%d\t%s\n", int(rand() * 5000), int(rand() * 5),
+			    rand() < .001 ? long i : i
+	}' > "$T/d.tsv"
+	tail -n +2 "$T/d.tsv" > "$T/dbody"
+	LC_ALL=C sort -s -t "$(printf '\t')" -k1,1n "$T/dbody" > "$T/want"
+	LC_ALL=C sort -s -u -t "$(printf '\t')" -k1,1n "$T/dbody" > "$T/wantu"
+	# At -j 2, 64 runs at the fan-in: the read buffers leave the chunks
+	# their least, 4 KB, and the lines of 12 KB are written alone.
+	for j in 2 3; do
+		set -- -j $j -S 1M -T "$T/tmp" -k k:n
+		extsort "$@" "$T/d.tsv" > "$T/o1"
+		tail -n +2 "$T/o1" | cmp - "$T/want"
+		head -n 1 "$T/o1" | grep -qx 'k.v.x'
+		extsort "$@" -o "$T/o2" "$T/d.tsv"
+		cmp "$T/o1" "$T/o2"
+		{ printf 'before\n'; extsort "$@" "$T/d.tsv"; printf 'after\n'; } \
+		    > "$T/o3"
+		{ printf 'before\n'; cat "$T/o1"; printf 'after\n'; } | cmp - "$T/o3"
+		printf 'old\n' > "$T/o4"
+		extsort "$@" "$T/d.tsv" >> "$T/o4"
+		{ printf 'old\n'; cat "$T/o1"; } | cmp - "$T/o4"
+		extsort "$@" -u "$T/d.tsv" > "$T/o5"
+		tail -n +2 "$T/o5" | cmp - "$T/wantu"
+		extsort "$@" --no-header "$T/d.tsv" > "$T/o6"
+		cmp "$T/o6" "$T/want"
+	done
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
+@test "-j: a write error of the lines the last merge's threads write is reported, and nothing is left" {
+	awk 'BEGIN { srand(3); print "a\tb"; for (i = 0; i < 90000; i++)
+	    print int(rand() * 100000) "\t" i }' > "$T/w.tsv"
+	# Each run within the limit of 600 KB on a file, the output not.
+	run --separate-stderr bash -c "ulimit -f 600; trap '' XFSZ; extsort -j 2 -S 1M -T '$T/tmp' -k a:n -o '$T/out' '$T/w.tsv'"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"$T/out: write error: File too large"* ]]
+	[ -z "$(ls -A "$T/tmp")" ]
+	[ ! -e "$T/out" ]
+	run --separate-stderr bash -c "ulimit -f 600; trap '' XFSZ; extsort -j 2 -S 1M -T '$T/tmp' -k a:n '$T/w.tsv' > '$T/out2'"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"standard output: write error: File too large"* ]]
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
 @test "a line longer than the budget is sorted too" {
 	awk 'BEGIN {print "a\tb"; for (i = 0; i < 5; i++) {
 		s = ""; for (j = 0; j < 30000; j++) s = s (i % 3)
