@@ -51,11 +51,14 @@ void kn_sort_finish(kn_sorter *s, int unique,
  * newline, to bulk (same ctx as out) rather than one by one to out. */
 void kn_sort_bulk(kn_sorter *s, void (*bulk)(const char *, size_t, void *));
 /* Lets the last merge on threads write the lines itself, each thread
- * its part at its place in the output: direct(ctx, &name) is called
- * once, before any line, and returns the output's descriptor, all that
- * was written before flushed to it, and its name for a write error in
- * name; or -1.  Taken for a regular file not open for appending and
- * without unique; the file's offset is left after the lines. */
+ * its part at its place in the output, out of order: direct(ctx, &name)
+ * is called once, before any line, and returns the output's descriptor,
+ * all that was written before flushed to it, and its name for a write
+ * error in name; or -1 (the output may be read as it grows, or shared).
+ * Taken for a regular file not open for appending and without unique
+ * (a part's bytes are then the sum of its runs' cuts: the runs' lines
+ * are handed on byte for byte); the file's offset is left after the
+ * lines. */
 void kn_sort_direct(kn_sorter *s, int (*direct)(void *, const char **));
 /* Hands over a file of lines already sorted, to be merged as a run:
  * a temp file of this process, opened for writing by the last merge on

@@ -65,7 +65,7 @@ static const struct option longopts[] = {
  * comes. */
 static struct {
 	const char *hdr;	/* the header, still to be written */
-	const char *name;	/* the output's, for a write error */
+	const char *name;	/* -o's, for a write error */
 	kn_row batch;
 } out;
 
@@ -133,13 +133,17 @@ put_lines(const char *p, size_t n, void *ctx)
 	put(f, p, n);
 }
 
-/* kn_sort_direct's: the header written and the stream flushed, so that
- * the merge's threads write the lines after them into its descriptor. */
+/* kn_sort_direct's: for -o's temp file, which no other process holds or
+ * reads (the threads' writes land out of order), the header written and
+ * the stream flushed, so that the merge's threads write the lines after
+ * them into its descriptor; else -1. */
 static int
 direct_fd(void *ctx, const char **name)
 {
 	FILE *f = ctx;
 
+	if (!kn_out_private(f))
+		return -1;
 	if (out.hdr != NULL) {
 		fprintf(f, "%s\n", out.hdr);
 		out.hdr = NULL;
@@ -227,8 +231,7 @@ main(int argc, char *argv[])
 		s = kn_sort_new(key, nkey, t.ncols, opt.budget, opt.tmpdir);
 		kn_sort_threads(s, kn_jobs(&opt));
 		kn_sort_bulk(s, put_lines);
-		out.name = opt.outpath != NULL && strcmp(opt.outpath, "-") != 0 ?
-		    opt.outpath : "standard output";
+		out.name = opt.outpath;
 		kn_sort_direct(s, direct_fd);
 		out.batch.batch = 1;
 		kn_sort_table(s, &t);

@@ -306,6 +306,9 @@ void kn_forget_inputs(void);
 int kn_same_file(const char *a, const char *b);
 /* Flushes and checks f, then renames it into place; dies on error. */
 void kn_close_out(FILE *f);
+/* Whether f writes a temp file of this process that kn_close_out renames
+ * into place: no other process has it open or reads it half written. */
+int kn_out_private(FILE *f);
 void kn_put_u64(FILE *f, uint64_t v);
 /* Formats v in decimal into buf (24 bytes); returns the length. */
 size_t kn_fmt_u64(char *buf, uint64_t v);

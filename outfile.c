@@ -783,6 +783,17 @@ out_keep(struct outfile *o, int fd)
 		kn_die_sys("%s", o->dst);
 }
 
+int
+kn_out_private(FILE *f)
+{
+	struct outfile *o;
+
+	for (o = outs; o != NULL; o = o->next)
+		if (o->f == f)
+			return o->tmp != NULL;
+	return 0;
+}
+
 void
 kn_close_out(FILE *f)
 {
